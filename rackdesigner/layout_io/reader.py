@@ -1,0 +1,508 @@
+"""Load a layout from TOML text: parse, check every key against the schema, build the model.
+
+Every problem is collected as a diagnostic naming the entity, the key and the
+line (E000 syntax, E001 schema, E002 units) and raised together in a
+:class:`LayoutError`, so a user fixes a file in one pass, not one error a run.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import model as m
+from .. import schema as s
+from ..diagnostics import Diagnostic, LayoutError
+from ..thresholds import THRESHOLDS
+from ..units import RATIO, UnitError, parse
+from .linemap import LineMap, key_line, scan
+from .toml_parse import TomlSyntaxError, parse_toml
+
+# The 100,000-GPU benchmark layout is about 15 MB; refuse what cannot be a layout before
+# spending seconds and memory on it.
+MAX_FILE_BYTES = int(os.environ.get("RACKDESIGNER_MAX_FILE_BYTES", 64 * 1024 * 1024))
+MAX_ERRORS = 50
+
+
+@dataclass(slots=True)
+class Origin:
+    """Where a layout was read from, to refuse overwriting a file changed since."""
+
+    path: str
+    mtime_ns: int
+    size: int
+    dropped_comment_lines: tuple[int, ...] = ()
+
+
+def read_text(path: str | os.PathLike[str]) -> tuple[str, os.stat_result]:
+    name = str(path)
+    try:
+        info = os.stat(name)
+    except FileNotFoundError:
+        raise LayoutError([_e000(name, "no such file")]) from None
+    except OSError as error:
+        raise LayoutError([_e000(name, f"cannot read: {error.strerror}")]) from None
+    if not Path(name).is_file():
+        raise LayoutError([_e000(name, "not a file")])
+    if info.st_size > MAX_FILE_BYTES:
+        raise LayoutError([_e000(
+            name, f"the file is {info.st_size / 1e6:.1f} MB, more than the "
+            f"{MAX_FILE_BYTES / 1e6:.0f} MB a layout may be (a 100,000-GPU layout is about "
+            "15 MB); set RACKDESIGNER_MAX_FILE_BYTES to raise the limit")])
+    try:
+        data = Path(name).read_bytes()
+    except OSError as error:
+        raise LayoutError([_e000(name, f"cannot read: {error.strerror}")]) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        before = data[: error.start]
+        line = before.count(b"\n") + 1
+        column = error.start - (before.rfind(b"\n") + 1) + 1
+        raise LayoutError([_e000(
+            name, f"not UTF-8 text: byte 0x{data[error.start]:02x} at line {line}, column "
+            f"{column} cannot be decoded (TOML files must be UTF-8)", line, column)]) from None
+    return text, info
+
+
+def _e000(file: str, message: str, line: int = 0, column: int = 0) -> Diagnostic:
+    return Diagnostic("E000", "error", message, file=file, line=line, column=column)
+
+
+def load_path(path: str | os.PathLike[str]) -> m.Layout:
+    text, info = read_text(path)
+    layout, lines = load_text_with_map(text, file=str(path))
+    layout.origin = Origin(str(path), info.st_mtime_ns, info.st_size,
+                           layout.origin.dropped_comment_lines if layout.origin else ())
+    return layout
+
+
+def load_text(text: str, *, file: str = "<text>") -> m.Layout:
+    layout, _ = load_text_with_map(text, file=file)
+    return layout
+
+
+def load_text_with_map(text: str, *, file: str = "<text>") -> tuple[m.Layout, LineMap]:
+    try:
+        data = parse_toml(text)
+    except TomlSyntaxError as error:
+        raise LayoutError([Diagnostic("E000", "error", f"TOML syntax: {error.message}",
+                                      file=file, line=error.line, column=error.column)]) from None
+    lines = scan(text)
+    builder = _Builder(text, lines, file)
+    layout = builder.layout(data)
+    if builder.errors:
+        raise LayoutError(builder.errors[:MAX_ERRORS])
+    assert layout is not None
+    if lines.comments or lines.trailing_comments:
+        dropped = _attach_comments(layout, lines)
+        layout.origin = Origin(file, 0, len(text), tuple(dropped))
+    return layout, lines
+
+
+def _attach_comments(layout: m.Layout, lines: LineMap) -> list[int]:
+    """Keep the header comment and comments directly above a table; return the rest's lines."""
+    comments = lines.comments
+    used: set[int] = set()
+    number = 1
+    header: list[str] = []
+    while number in comments:
+        header.append(comments[number])
+        used.add(number)
+        number += 1
+    if header:
+        layout.comment = "\n".join(header)
+
+    def above(entity: m.Rack | m.Device | m.Link | m.DeviceType | m.Gpu) -> None:
+        number = entity.line - 1
+        block: list[str] = []
+        while number in comments and number not in used:
+            block.append(comments[number])
+            used.add(number)
+            number -= 1
+        if block:
+            entity.comment = "\n".join(reversed(block))
+
+    for table in (*layout.catalog.values(), *layout.gpus.values()):
+        above(table)
+    for rack in layout.racks:
+        # Only a rack's own header carries its comment; an inline device has none to keep.
+        if rack.line in lines.racks:
+            above(rack)
+        for device in rack.devices:
+            above(device)
+    for link in layout.links:
+        above(link)
+    return sorted((set(comments) - used) | set(lines.trailing_comments))
+
+
+class _Stop(Exception):
+    """Too many errors to be worth reading on."""
+
+
+def _type_name(value: object) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "a table"
+    return f"a {type(value).__name__}"
+
+
+def _shown(value: object) -> str:
+    text = f'"{value}"' if isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _suggest(key: str, allowed: Iterable[str]) -> str:
+    close = difflib.get_close_matches(key, list(allowed), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+class _Builder:
+    def __init__(self, text: str, lines: LineMap, file: str):
+        self.text = text
+        self.map = lines
+        self.file = file
+        self.errors: list[Diagnostic] = []
+        self._text_lines: list[str] | None = None
+        self._converters: dict[int, dict[str, tuple[s.Field, Callable[[Any], Any]]]] = {}
+
+    # -- errors ------------------------------------------------------------------------------
+
+    def error(self, code: str, entity: str, message: str, line: int, key: str | None = None,
+              hint: str | None = None) -> None:
+        if key and line:
+            if self._text_lines is None:
+                self._text_lines = self.text.split("\n")
+            line = key_line(self._text_lines, line, key)
+        self.errors.append(Diagnostic(code, "error", message, entity=entity, line=line,
+                                      file=self.file, hint=hint))
+        if len(self.errors) >= MAX_ERRORS:
+            raise _Stop
+
+    # -- conversion --------------------------------------------------------------------------
+
+    def table(self, value: object, entity: str, line: int, key: str) -> dict[str, Any] | None:
+        if isinstance(value, dict):
+            return value
+        self.error("E001", entity, f"'{key}' must be a table, got {_type_name(value)}", line, key)
+        return None
+
+    def fields(self, spec: tuple[s.Field, ...], data: dict[str, Any], entity: str, line: int,
+               skip: tuple[str, ...] = (), partial: bool = False) -> dict[str, Any]:
+        """Convert ``data``'s keys by ``spec``; return attribute values (nested tables skipped)."""
+        converters = self._converters.get(id(spec))
+        if converters is None:
+            converters = {f.key: (f, _converter(f)) for f in spec}
+            self._converters[id(spec)] = converters
+        out: dict[str, Any] = {}
+        for key, value in data.items():
+            entry = converters.get(key)
+            if entry is None:
+                if key not in skip:
+                    self.error("E001", entity, f"unknown key '{key}'{_suggest(key, converters)}",
+                               line, key)
+                continue
+            field, convert = entry
+            if field.kind in ("table", "tables"):
+                continue
+            try:
+                out[key] = convert(value)
+            except UnitError as error:
+                self.error("E002", entity, f"{key} {error}", line, key)
+            except _ValueProblem as problem:
+                self.error("E001", entity, f"{key} {problem}", line, key)
+        if not partial:
+            for field in spec:
+                if field.required and field.key not in data:
+                    self.error("E001", entity, f"missing key '{field.key}' ({field.doc})", line)
+        return out
+
+    def tables(self, value: object, entity: str, line: int, key: str) -> list[dict[str, Any]]:
+        if isinstance(value, list) and all(isinstance(item, dict) for item in value):
+            return value
+        self.error("E001", entity, f"'{key}' must be an array of tables, got "
+                   f"{_type_name(value)}", line, key)
+        return []
+
+    # -- entities ----------------------------------------------------------------------------
+
+    def layout(self, data: dict[str, Any]) -> m.Layout | None:
+        try:
+            return self._layout(data)
+        except _Stop:
+            return None
+
+    def _layout(self, data: dict[str, Any]) -> m.Layout | None:
+        version = data.get("format")
+        if version is None:
+            self.error("E001", "layout", f"missing key 'format' (this rackdesigner reads format "
+                       f"{m.FORMAT_VERSION}: add `format = {m.FORMAT_VERSION}` at the top)", 1)
+            return None
+        if not isinstance(version, int) or isinstance(version, bool):
+            self.error("E001", "layout", f"format must be an integer, got {_shown(version)}", 1,
+                       "format")
+            return None
+        if version > m.FORMAT_VERSION:
+            self.error("E001", "layout", f"format {version} is newer than this rackdesigner "
+                       f"reads (format {m.FORMAT_VERSION}); upgrade rackdesigner", 1, "format")
+            return None
+        if version < 1:
+            self.error("E001", "layout", f"format {version} does not exist; the current format "
+                       f"is {m.FORMAT_VERSION}", 1, "format")
+            return None
+        top = self.fields(s.TOP, data, "layout", 1, skip=s.TOP_TABLES)
+        tables = self.map.tables
+        layout = m.Layout(name=top.get("name", ""), format=version,
+                          description=top.get("description"), revision=top.get("revision"),
+                          notes=top.get("notes"))
+        if "site" in data and (site := self.table(data["site"], "[site]", 1, "site")) is not None:
+            line = tables.get("site", 1)
+            layout.site = m.Site(**self.fields(s.SITE, site, "[site]", line), line=line)
+        if "workload" in data and (
+                work := self.table(data["workload"], "[workload]", 1, "workload")) is not None:
+            line = tables.get("workload", 1)
+            layout.workload = m.Workload(**self.fields(s.WORKLOAD, work, "[workload]", line),
+                                         line=line)
+        if "rules" in data and (
+                rules := self.table(data["rules"], "[rules]", 1, "rules")) is not None:
+            layout.rules = self.rules(rules)
+        if "meta" in data:
+            layout.meta = self.table(data["meta"], "[meta]", 1, "meta")
+        if "gpus" in data and (gpus := self.table(data["gpus"], "[gpus]", 1, "gpus")):
+            for key, value in gpus.items():
+                line = self.map.gpus.get(key, 1)
+                entity = f"GPU {key}"
+                if (table := self.table(value, entity, line, key)) is not None:
+                    layout.gpus[key] = m.Gpu(key, **self.fields(s.GPU, table, entity, line),
+                                             line=line)
+        if "catalog" in data and (cat := self.table(data["catalog"], "[catalog]", 1, "catalog")):
+            for key, value in cat.items():
+                line = self.map.catalog.get(key, 1)
+                if (table := self.table(value, f"catalog entry {key}", line, key)) is not None:
+                    layout.catalog[key] = self.device_type(key, table, line)
+        if "racks" in data:
+            for index, rack in enumerate(self.tables(data["racks"], "layout", 1, "racks")):
+                layout.racks.append(self.rack(index, rack))
+        if "links" in data:
+            links = self.tables(data["links"], "layout", 1, "links")
+            link_lines = self.map.links
+            link_fields = s.LINK
+            for index, table in enumerate(links):
+                line = link_lines[index] if index < len(link_lines) else 0
+                entity = _link_entity(table, index)
+                values = self.fields(link_fields, table, entity, line)
+                if "a" in values and "b" in values:
+                    layout.links.append(m.Link(**values, line=line))
+        return layout
+
+    def rules(self, data: dict[str, Any]) -> m.RulesConfig:
+        line = self.map.tables.get("rules", 1)
+        values = self.fields(s.RULES, data, "[rules]", line)
+        config = m.RulesConfig(**values, line=line)
+        thresholds = data.get("thresholds")
+        if thresholds is None:
+            return config
+        tline = self.map.tables.get("rules.thresholds", line)
+        entity = "[rules.thresholds]"
+        if (table := self.table(thresholds, entity, tline, "thresholds")) is None:
+            return config
+        for key, value in table.items():
+            threshold = THRESHOLDS.get(key)
+            if threshold is None:
+                self.error("E001", entity, f"unknown threshold '{key}'"
+                           f"{_suggest(key, THRESHOLDS)}", tline, key)
+                continue
+            try:
+                if threshold.dim is None:
+                    if isinstance(value, bool) or not isinstance(value, int | float):
+                        raise _ValueProblem(f"must be a number like {threshold.default_text}, "
+                                            f"got {_shown(value)}")
+                    if not math.isfinite(value) or value < 0:
+                        raise _ValueProblem(f"must be a finite number ≥ 0, got {_shown(value)}")
+                    config.thresholds[key] = value
+                else:
+                    number = parse(value, threshold.dim)
+                    config.thresholds[key] = m.Q(number, value) if isinstance(value, str) \
+                        else number
+            except UnitError as error:
+                self.error("E002", entity, f"{key} {error}", tline, key)
+            except _ValueProblem as problem:
+                self.error("E001", entity, f"{key} {problem}", tline, key)
+        return config
+
+    def device_type(self, key: str, data: dict[str, Any], line: int,
+                    partial: bool = False) -> m.DeviceType:
+        entity = f"catalog entry {key}"
+        values = self.fields(s.DEVICE_TYPE, data, entity, line, partial=partial)
+        if "ports" in data:
+            values["ports"] = [self.port_group(entity, table, line)
+                               for table in self.tables(data["ports"], entity, line, "ports")]
+        if "input_voltage" in values:
+            low, high = values["input_voltage"]
+            if low > high:
+                self.error("E001", entity, "input_voltage must be [lowest, highest]", line,
+                           "input_voltage")
+        return m.DeviceType(key, **values, line=line)
+
+    def port_group(self, entity: str, data: dict[str, Any], line: int) -> m.PortGroup:
+        values = self.fields(s.PORT, data, f"{entity} port group {data.get('name', '?')}", line)
+        return m.PortGroup(**{"name": "?", "count": 0, **values})
+
+    def rack(self, index: int, data: dict[str, Any]) -> m.Rack:
+        line = LineMap.entity(self.map.racks, index)
+        rack_id = data.get("id")
+        entity = f"rack {rack_id}" if isinstance(rack_id, str) else f"rack #{index + 1}"
+        values = self.fields(s.RACK, data, entity, line)
+        rack = m.Rack(**{"id": "?", **values}, line=line)
+        feed_lines = self.map.feeds[index] if index < len(self.map.feeds) else []
+        for number, table in enumerate(self.tables(data.get("feeds", []), entity, line, "feeds")):
+            fline = LineMap.entity(feed_lines, number) or line
+            feed_id = table.get("id")
+            fentity = f"{entity} feed {feed_id if isinstance(feed_id, str) else number + 1}"
+            fvalues = self.fields(s.FEED, table, fentity, fline)
+            if "phases" in fvalues and "voltage" in fvalues and "current" in fvalues:
+                rack.feeds.append(m.Feed(**{"id": "?", **fvalues}, line=fline))
+        device_lines = self.map.devices[index] if index < len(self.map.devices) else []
+        for number, table in enumerate(self.tables(data.get("devices", []), entity, line,
+                                                   "devices")):
+            dline = LineMap.entity(device_lines, number) or line
+            device_id = table.get("id")
+            dentity = (f"device {device_id}" if isinstance(device_id, str)
+                       else f"{entity} device #{number + 1}")
+            dvalues = self.fields(s.DEVICE, table, dentity, dline)
+            if "id" in dvalues and "model" in dvalues:
+                rack.devices.append(m.Device(**dvalues, line=dline))
+        return rack
+
+
+def _link_entity(table: dict[str, Any], index: int) -> str:
+    a, b = table.get("a"), table.get("b")
+    if isinstance(a, str) and isinstance(b, str):
+        return f"link {a} -> {b}"
+    return f"link #{index + 1}"
+
+
+class _ValueProblem(ValueError):
+    pass
+
+
+def _converter(field: s.Field) -> Callable[[Any], Any]:
+    kind = field.kind
+
+    if kind == "str":
+        def convert_str(value: Any) -> str:
+            if type(value) is not str:
+                raise _ValueProblem(f"must be a string, got {_type_name(value)} "
+                                    f"({_shown(value)})")
+            if field.key in ("a", "b"):
+                device, _, port = value.partition(":")
+                if not device or not port or not port[-1].isdigit():
+                    raise _ValueProblem(f'"{value}" is not a port reference '
+                                        '"<device id>:<port group><index>", e.g. "a01-n01:ib1"')
+            elif field.key in ("id", "model") and not value.strip():
+                raise _ValueProblem("must not be empty")
+            return value
+        return convert_str
+    if kind == "int":
+        def convert_int(value: Any) -> int:
+            if type(value) is not int:
+                raise _ValueProblem(f"must be an integer, got {_type_name(value)} "
+                                    f"({_shown(value)})")
+            if field.minimum is not None and value < field.minimum:
+                raise _ValueProblem(f"must be at least {field.minimum:g}, got {value}")
+            return value
+        return convert_int
+    if kind == "number":
+        def convert_number(value: Any) -> float | int:
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise _ValueProblem(f"must be a number, got {_type_name(value)} "
+                                    f"({_shown(value)})")
+            if not math.isfinite(value):
+                raise _ValueProblem(f"must be finite, got {value}")
+            if field.minimum is not None and value < field.minimum:
+                raise _ValueProblem(f"must be at least {field.minimum:g}, got {value}")
+            return value
+        return convert_number
+    if kind == "bool":
+        def convert_bool(value: Any) -> bool:
+            if type(value) is not bool:
+                raise _ValueProblem(f"must be true or false, got {_shown(value)}")
+            return value
+        return convert_bool
+    if kind == "enum":
+        choices = field.choices
+        shown = " | ".join(str(c) for c in choices)
+
+        def convert_enum(value: Any) -> Any:
+            if value not in choices or type(value) is bool:
+                near = _suggest(str(value), [str(c) for c in choices])
+                raise _ValueProblem(f"must be one of {shown}, got {_shown(value)}{near}")
+            return value
+        return convert_enum
+    if kind in ("qty", "ratio"):
+        dim = field.dim
+        assert dim is not None
+
+        def convert_quantity(value: Any) -> float:
+            number = parse(value, dim)
+            if field.minimum is not None and number < field.minimum or (
+                    field.maximum is not None and number > field.maximum):
+                raise _ValueProblem(f"must be between {field.minimum:g} and {field.maximum:g}, "
+                                    f"got {_shown(value)}")
+            return m.Q(number, value) if isinstance(value, str) else value
+        return convert_quantity
+    if kind == "str_list":
+        def convert_str_list(value: Any) -> list[str]:
+            if not isinstance(value, list) or not all(type(v) is str for v in value):
+                raise _ValueProblem(f"must be an array of strings, got {_shown(value)}")
+            return value
+        return convert_str_list
+    if kind == "qty_pair":
+        dim = field.dim
+        assert dim is not None
+
+        def convert_pair(value: Any) -> tuple[float, float]:
+            if not isinstance(value, list) or len(value) != 2:
+                raise _ValueProblem(f"must be an array of two quantities like "
+                                    f'["200 V", "240 V"], got {_shown(value)}')
+            low, high = (m.Q(parse(v, dim), v) if isinstance(v, str) else parse(v, dim)
+                         for v in value)
+            return (low, high)
+        return convert_pair
+    if kind in ("table", "tables"):
+        return lambda value: value
+    raise AssertionError(kind)
+
+
+# Public for the catalog loader, which reads built-in entries with the same schema.
+def build_catalog(data: dict[str, Any], text: str, file: str
+                  ) -> tuple[dict[str, m.DeviceType], dict[str, m.Gpu]]:
+    lines = scan(text)
+    builder = _Builder(text, lines, file)
+    devices: dict[str, m.DeviceType] = {}
+    gpus: dict[str, m.Gpu] = {}
+    for key, value in (data.get("catalog") or {}).items():
+        devices[key] = builder.device_type(key, value, lines.catalog.get(key, 1))
+    for key, value in (data.get("gpus") or {}).items():
+        line = lines.gpus.get(key, 1)
+        gpus[key] = m.Gpu(key, **builder.fields(s.GPU, value, f"GPU {key}", line), line=line)
+    unknown = set(data) - {"catalog", "gpus"}
+    for key in sorted(unknown):
+        builder.error("E001", "catalog file", f"unknown table '{key}'", 1)
+    if builder.errors:
+        raise LayoutError(builder.errors)
+    return devices, gpus

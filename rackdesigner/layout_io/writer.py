@@ -1,0 +1,196 @@
+"""Write a layout as canonical TOML: the same layout always gives the same bytes.
+
+Values are formatted by tomli-w; the document's shape is fixed here, because
+tomli-w's own heuristics would put short arrays of tables (all the links) at
+the top of the file as inline arrays. Canonical shape: top-level keys,
+``[site]``, ``[workload]``, ``[rules]``, ``[meta]``, ``[catalog.*]``,
+``[gpus.*]``, then each ``[[racks]]`` (feeds as inline tables) followed by its
+``[[racks.devices]]``, then every ``[[links]]``. Keys follow the schema's
+order. A quantity keeps the text it was read with; a new one gets the key's
+canonical unit. The file's header comment and a comment directly above a
+table are kept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import tomli_w
+
+from .. import model as m
+from .. import schema as s
+from ..thresholds import THRESHOLDS
+from ..units import canonical_text
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def dumps(layout: m.Layout) -> str:
+    return "".join(_chunks(layout))
+
+
+def _chunks(layout: m.Layout) -> Iterator[str]:
+    if layout.comment:
+        yield _comment(layout.comment)
+        yield "\n"
+    yield f"format = {layout.format}\n"
+    yield from _body(s.TOP[1:], layout)
+    if layout.site is not None:
+        yield "\n[site]\n"
+        yield from _body(s.SITE, layout.site)
+    if layout.workload is not None:
+        yield "\n[workload]\n"
+        yield from _body(s.WORKLOAD, layout.workload)
+    if layout.rules is not None:
+        rules = layout.rules
+        if rules.ignore is not None or rules.select is not None or not rules.thresholds:
+            yield "\n[rules]\n"
+            yield from _body(s.RULES, rules)
+        if rules.thresholds:
+            yield "\n[rules.thresholds]\n"
+            for key, value in rules.thresholds.items():
+                threshold = THRESHOLDS.get(key)
+                if threshold is not None and threshold.dim is not None:
+                    yield _kv(key, _quantity(value, threshold.dim, ratio=threshold.dim.unit == ""))
+                else:
+                    yield _kv(key, _sci(value) if threshold is None or value >= 1e6 else value)
+    if layout.meta is not None:
+        yield "\n"
+        yield tomli_w.dumps({"meta": layout.meta}) if layout.meta else "[meta]\n"
+    for key, entry in layout.catalog.items():
+        yield "\n"
+        if entry.comment:
+            yield _comment(entry.comment)
+        yield f"[catalog.{_key(key)}]\n"
+        yield from _body(s.DEVICE_TYPE, entry)
+    for key, gpu in layout.gpus.items():
+        yield "\n"
+        if gpu.comment:
+            yield _comment(gpu.comment)
+        yield f"[gpus.{_key(key)}]\n"
+        yield from _body(s.GPU, gpu)
+    for rack in layout.racks:
+        yield "\n"
+        if rack.comment:
+            yield _comment(rack.comment)
+        yield "[[racks]]\n"
+        yield from _body(s.RACK, rack)
+        for device in rack.devices:
+            yield "\n"
+            if device.comment:
+                yield _comment(device.comment)
+            yield "[[racks.devices]]\n"
+            yield from _body(s.DEVICE, device)
+    for link in layout.links:
+        yield "\n"
+        if link.comment:
+            yield _comment(link.comment)
+        yield "[[links]]\n"
+        yield from _body(s.LINK, link)
+
+
+def _comment(text: str) -> str:
+    return "".join(f"#{line}\n" for line in text.split("\n"))
+
+
+def _key(key: str) -> str:
+    return key if _BARE_KEY.match(key) else _value(key)
+
+
+def _body(spec: tuple[s.Field, ...], entity: Any) -> Iterator[str]:
+    for field in spec:
+        value = getattr(entity, field.key)
+        if value is None:
+            continue
+        kind = field.kind
+        if kind == "tables":
+            if field.key == "feeds":
+                if value:
+                    yield _inline_array("feeds", [_fields(s.FEED, feed) for feed in value])
+            elif field.key == "ports":
+                yield _inline_array("ports", [_fields(s.PORT, group) for group in value])
+            continue  # devices are written as [[racks.devices]] by the caller
+        if kind == "table":
+            continue
+        yield _kv(field.key, _typed(field, value))
+
+
+def _fields(spec: tuple[s.Field, ...], entity: Any) -> dict[str, Any]:
+    return {f.key: _typed(f, v) for f in spec if (v := getattr(entity, f.key)) is not None}
+
+
+class _Raw(str):
+    """Text already in TOML syntax."""
+
+
+def _typed(field: s.Field, value: Any) -> Any:
+    kind = field.kind
+    if kind == "qty":
+        assert field.dim is not None
+        return _quantity(value, field.dim)
+    if kind == "ratio":
+        assert field.dim is not None
+        return _quantity(value, field.dim, ratio=True)
+    if kind == "qty_pair":
+        assert field.dim is not None
+        return [_quantity(v, field.dim) for v in value]
+    if kind == "number" and field.sci:
+        return _sci(value)
+    return value
+
+
+def _quantity(value: float, dim: Any, ratio: bool = False) -> Any:
+    if isinstance(value, m.Q):
+        return value.text
+    if ratio:
+        return float(value)
+    return canonical_text(value, dim)
+
+
+def _sci(value: float) -> Any:
+    """Large counts as ``70e9``, not ``70000000000.0``; exact, so reading gives the same float."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 1e6:
+        return value
+    number = float(value)
+    for exponent in (18, 15, 12, 9, 6):
+        if abs(number) >= 10.0 ** exponent:
+            mantissa = repr(number / 10.0 ** exponent)
+            mantissa = mantissa.removesuffix(".0")
+            text = f"{mantissa}e{exponent}"
+            if float(text) == number:
+                return _Raw(text)
+            break
+    return value
+
+
+def _kv(key: str, value: Any) -> str:
+    return f"{key} = {_value(value)}\n"
+
+
+def _value(value: Any) -> str:
+    kind = type(value)
+    if kind is _Raw:
+        return str(value)
+    if kind is str:
+        if value.isprintable() and '"' not in value and "\\" not in value:
+            return f'"{value}"'
+    elif kind is int:
+        return str(value)
+    elif kind is bool:
+        return "true" if value else "false"
+    elif kind is float:
+        return repr(value) if value == value and abs(value) != float("inf") else \
+            tomli_w.dumps({"v": value})[4:-1]
+    elif kind is list and not any(isinstance(v, dict) for v in value):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    elif kind is dict:
+        return "{ " + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in value.items()) + " }"
+    return tomli_w.dumps({"v": value})[4:-1]
+
+
+def _inline_array(key: str, tables: list[dict[str, Any]]) -> str:
+    if not tables:
+        return f"{key} = []\n"
+    return f"{key} = [\n" + "".join(f"    {_value(t)},\n" for t in tables) + "]\n"

@@ -1,0 +1,289 @@
+"""The layout model: plain data, nothing of TOML, pint, Textual or SVG.
+
+Quantities are SI floats (heights in rack units). A quantity read from a file
+is a :class:`Q`: a float that remembers the text it was written with, so that
+saving an unchanged layout writes the same bytes. Any arithmetic on a ``Q``
+gives a plain float, and a plain float set by an edit is written in the key's
+canonical unit.
+
+``None`` means "not written in the file"; the defaults the format defines are
+applied by properties (``Rack.height_u``) and by the analysis, never stored,
+so that saving does not add keys the user did not write.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+FORMAT_VERSION = 1
+
+DEVICE_KINDS = ("gpu-node", "cpu-node", "storage", "switch", "pdu", "cdu", "rear-door",
+                "patch-panel", "blank", "other")
+COOLING = ("air", "liquid", "rear-door", "immersion")
+AIRFLOW = ("front-to-rear", "rear-to-front", "passive")
+MEDIA = ("dac", "acc", "aoc", "mmf", "smf", "copper-rj45")
+PORT_TECH = ("infiniband", "ethernet")
+PORT_ROLES = ("compute", "storage", "management")
+WORKLOAD_KINDS = ("training", "fine-tuning", "inference")
+PARALLELISM = ("ddp", "fsdp", "zero3", "tensor", "pipeline")
+WIRING = ("wye", "delta")
+PHASES_WYE = ("L1", "L2", "L3")
+PHASES_DELTA = ("L1-L2", "L2-L3", "L3-L1")
+
+DEFAULT_RACK_HEIGHT_U = 42.0
+DEFAULT_FEED_DERATE = 0.8
+DEFAULT_LIQUID_FRACTION = 0.8
+RACK_UNIT_M = 0.04445
+
+
+class Q(float):
+    """A float read from a quantity string; ``text`` is that string, kept for saving."""
+
+    text: str
+
+    def __new__(cls, value: float, text: str) -> Q:
+        self = super().__new__(cls, value)
+        self.text = text
+        return self
+
+    def __repr__(self) -> str:
+        return f"Q({float(self)!r}, {self.text!r})"
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Q, (float(self), self.text))
+
+
+def _line() -> Any:
+    # Where the entity is defined in its file; not part of the layout's value.
+    return field(default=0, compare=False, repr=False)
+
+
+@dataclass(slots=True)
+class PortGroup:
+    name: str
+    count: int
+    speed: float | None = None  # bit/s
+    tech: str | None = None
+    role: str | None = None
+
+    def effective_role(self, kind: str | None = None) -> str:
+        """``role`` when written; else compute for InfiniBand and for Ethernet of 100 Gbps
+        and more, management below."""
+        if self.role:
+            return self.role
+        if self.tech == "infiniband":
+            return "compute"
+        if self.speed is not None and self.speed >= 100e9:
+            return "compute"
+        return "management"
+
+
+@dataclass(slots=True)
+class Gpu:
+    key: str
+    name: str | None = None
+    vendor: str | None = None
+    memory: float | None = None  # bit
+    bandwidth: float | None = None  # bit/s, memory bandwidth
+    tdp: float | None = None  # W
+    generation: str | None = None
+    consumer: bool | None = None
+    nvlink: bool | None = None
+    interconnect: float | None = None  # bit/s per GPU inside a node
+    source: str | None = None
+    notes: str | None = None
+    comment: str | None = None
+    line: int = _line()
+
+
+@dataclass(slots=True)
+class DeviceType:
+    """A catalog entry. In a layout's ``[catalog]`` every field may be unset (``None``):
+    an entry named like a built-in one overrides only the fields it sets."""
+
+    key: str
+    kind: str | None = None
+    name: str | None = None
+    vendor: str | None = None
+    height: float | None = None  # U
+    depth: str | None = None
+    power: float | None = None  # W, maximum draw
+    weight: float | None = None  # kg
+    gpu: str | None = None
+    gpus: int | None = None
+    cpu_cores: int | None = None
+    memory: float | None = None  # bit
+    nvme: float | None = None  # bit
+    cost: float | None = None  # USD
+    airflow: str | None = None
+    psus: int | None = None
+    psus_required: int | None = None
+    input_voltage: tuple[float, float] | None = None  # V
+    liquid_fraction: float | None = None
+    role: str | None = None
+    capacity: float | None = None  # W
+    ports: list[PortGroup] | None = None
+    source: str | None = None
+    notes: str | None = None
+    comment: str | None = None
+    line: int = _line()
+
+    @property
+    def height_u(self) -> float:
+        return self.height if self.height is not None else 1.0
+
+    @property
+    def full_depth(self) -> bool:
+        return self.depth != "half"
+
+    def port_group(self, name: str) -> PortGroup | None:
+        for group in self.ports or ():
+            if group.name == name:
+                return group
+        return None
+
+
+@dataclass(slots=True)
+class Feed:
+    id: str
+    voltage: float | None = None  # V, line-to-line for 3-phase
+    phases: int | None = None
+    current: float | None = None  # A, breaker rating
+    side: str | None = None
+    circuit: str | None = None
+    wiring: str | None = None
+    derate: float | None = None
+    outlet_voltage: float | None = None  # V
+    notes: str | None = None
+    line: int = _line()
+
+    @property
+    def effective_wiring(self) -> str | None:
+        """wye or delta for 3-phase feeds (delta up to 240 V line-to-line), None for 1-phase."""
+        if self.phases != 3:
+            return None
+        if self.wiring:
+            return self.wiring
+        return "delta" if (self.voltage or 0) <= 240 else "wye"
+
+
+@dataclass(slots=True)
+class Device:
+    id: str
+    model: str
+    position: int | None = None  # lowest occupied U, 1-based from the bottom
+    face: str | None = None
+    phase: str | None = None
+    side: str | None = None
+    label: str | None = None
+    notes: str | None = None
+    comment: str | None = None
+    line: int = _line()
+
+
+@dataclass(slots=True)
+class Rack:
+    id: str
+    row: str | None = None
+    slot: int | None = None
+    height: float | None = None  # U
+    cooling: str | None = None
+    cdu: str | None = None
+    door: str | None = None
+    airflow: str | None = None
+    max_weight: float | None = None  # kg
+    label: str | None = None
+    notes: str | None = None
+    feeds: list[Feed] = field(default_factory=list)
+    devices: list[Device] = field(default_factory=list)
+    comment: str | None = None
+    line: int = _line()
+
+    @property
+    def height_u(self) -> float:
+        return self.height if self.height is not None else DEFAULT_RACK_HEIGHT_U
+
+    @property
+    def cooling_mode(self) -> str:
+        return self.cooling or "air"
+
+    @property
+    def airflow_mode(self) -> str:
+        return self.airflow or "front-to-rear"
+
+
+@dataclass(slots=True)
+class Link:
+    a: str  # "<device id>:<port group><index>"
+    b: str
+    media: str | None = None
+    length: float | None = None  # m, declared
+    notes: str | None = None
+    comment: str | None = None
+    line: int = _line()
+
+    @property
+    def name(self) -> str:
+        return f"{self.a} -> {self.b}"
+
+
+@dataclass(slots=True)
+class Site:
+    power_budget: float | None = None  # W
+    cooling_capacity: float | None = None  # W
+    rack_pitch: float | None = None  # m
+    row_pitch: float | None = None  # m
+    tray_rise: float | None = None  # m
+    slack: float | None = None  # m
+    notes: str | None = None
+    line: int = _line()
+
+
+@dataclass(slots=True)
+class Workload:
+    kind: str | None = None
+    model_params: float | None = None
+    parallelism: str | None = None
+    steps_per_second: float | None = None
+    bytes_per_param: float | None = None
+    notes: str | None = None
+    line: int = _line()
+
+    @property
+    def is_training(self) -> bool:
+        return self.kind in ("training", "fine-tuning")
+
+
+@dataclass(slots=True)
+class RulesConfig:
+    ignore: list[str] | None = None
+    select: list[str] | None = None
+    thresholds: dict[str, float] = field(default_factory=dict)  # SI floats (Q when read)
+    line: int = _line()
+
+
+@dataclass(slots=True)
+class Layout:
+    name: str
+    format: int = FORMAT_VERSION
+    description: str | None = None
+    revision: str | None = None
+    notes: str | None = None
+    site: Site | None = None
+    workload: Workload | None = None
+    rules: RulesConfig | None = None
+    meta: dict[str, Any] | None = None
+    catalog: dict[str, DeviceType] = field(default_factory=dict)
+    gpus: dict[str, Gpu] = field(default_factory=dict)
+    racks: list[Rack] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    comment: str | None = None  # the file's header comment, kept on save
+    # Where the layout was read from (layout_io.Origin); not part of its value.
+    origin: Any = field(default=None, compare=False, repr=False)
+
+    def devices(self) -> list[tuple[Rack, Device]]:
+        return [(rack, device) for rack in self.racks for device in rack.devices]

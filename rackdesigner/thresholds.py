@@ -1,0 +1,86 @@
+"""The rule thresholds a layout may override in ``[rules.thresholds]``, with their defaults.
+
+Data only: the loader checks a layout's thresholds against this table (unknown
+keys, wrong units) and the rules read the resolved values through
+:func:`resolve`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .units import BANDWIDTH, BYTE_RATE, INFORMATION, LENGTH, POWER, RATIO, VOLTAGE, Dimension
+
+
+@dataclass(frozen=True, slots=True)
+class Threshold:
+    key: str
+    default: float  # SI (bit, bit/s, W, V, m), a ratio, or a count
+    dim: Dimension | None  # None: a plain number (a count, a ratio like 4.0 for 4:1, params)
+    default_text: str  # as a user would write it
+    description: str
+    display: Dimension | None = None  # formatting unit, where it differs from dim's
+
+    @property
+    def is_count(self) -> bool:
+        return self.dim is None
+
+
+def _t(key: str, default: float, dim: Dimension | None, text: str, description: str,
+       display: Dimension | None = None) -> Threshold:
+    return Threshold(key, default, dim, text, description, display)
+
+
+THRESHOLDS: dict[str, Threshold] = {t.key: t for t in (
+    _t("feed_derate", 0.8, RATIO, "0.8",
+       "share of a feed's breaker rating that may be loaded continuously"),
+    _t("gpu_feed_min_voltage", 208.0, VOLTAGE, "208 V",
+       "lowest 3-phase line-to-line voltage for racks holding GPU nodes"),
+    _t("phase_imbalance_max", 0.2, RATIO, "20 %", "largest allowed line-current imbalance"),
+    _t("host_overhead", 0.8, RATIO, "0.8",
+       "host power (CPUs, fans, NICs) as a share of GPU TDP when a node declares no power"),
+    _t("air_cooling_max", 15e3, POWER, "15 kW", "most heat per rack that air can remove"),
+    _t("liquid_cooling_min", 20e3, POWER, "20 kW",
+       "heat per rack above which liquid cooling is expected"),
+    _t("immersion_min_gpus", 500, None, "500", "GPU count where immersion cooling pays off"),
+    _t("liquid_model_params_min", 100e9, None, "100e9",
+       "model size from which training wants liquid-cooled 8-GPU nodes"),
+    _t("cable_max", 5.0, LENGTH, "5 m", "longest cable run"),
+    _t("reach_dac", 3.0, LENGTH, "3 m", "reach of passive copper (DAC)"),
+    _t("reach_acc", 5.0, LENGTH, "5 m", "reach of active copper (ACC)"),
+    _t("reach_aoc", 100.0, LENGTH, "100 m", "reach of active optical cable (AOC)"),
+    _t("reach_mmf", 50.0, LENGTH, "50 m", "reach of multimode fibre with SR transceivers"),
+    _t("reach_smf", 500.0, LENGTH, "500 m", "reach of single-mode fibre with DR transceivers"),
+    _t("reach_copper_rj45", 100.0, LENGTH, "100 m", "reach of twisted-pair copper (RJ45)"),
+    _t("infiniband_min_gpus", 32, None, "32",
+       "GPU count above which a training fabric should be InfiniBand"),
+    _t("oversubscription_max_training", 1.0, None, "1.0",
+       "largest downlink:uplink ratio of a switch in a training fabric"),
+    _t("oversubscription_max_inference", 4.0, None, "4.0",
+       "largest downlink:uplink ratio of a switch in an inference fabric"),
+    _t("nccl_efficiency", 0.85, RATIO, "0.85",
+       "share of theoretical bandwidth that collectives reach"),
+    _t("dragonfly_min_gpus", 128, None, "128",
+       "GPU count from which a Dragonfly+ topology beats a fat tree"),
+    _t("gpu_bandwidth_min", 2e12 * 8, BANDWIDTH, "2 TB/s",
+       "lowest GPU memory bandwidth for training", BYTE_RATE),
+    _t("host_cores_min", 32, None, "32", "fewest CPU cores in a training node"),
+    _t("host_memory_min", 512e9 * 8, INFORMATION, "512 GB", "least host RAM in a training node"),
+    _t("four_gpu_model_params_max", 30e9, None, "30e9",
+       "largest model for data-parallel training on 4-GPU nodes"),
+    _t("eight_gpu_model_params_min", 10e9, None, "10e9",
+       "model size from which training wants 8-GPU nodes"),
+    _t("gpus_per_node_max", 8, None, "8", "most GPUs in one node"),
+    _t("consumer_gpu_model_params_max", 7e9, None, "7e9",
+       "largest model to train on consumer GPUs"),
+    _t("nvme_per_node_min", 4e12 * 8, INFORMATION, "4 TB",
+       "least local NVMe per training node"),
+)}
+
+
+def resolve(overrides: dict[str, float] | None) -> dict[str, float]:
+    """Every threshold's value: the layout's override where given, else the default."""
+    values = {key: t.default for key, t in THRESHOLDS.items()}
+    if overrides:
+        values.update({key: float(v) for key, v in overrides.items() if key in values})
+    return values

@@ -1,0 +1,186 @@
+"""The application's one UnitRegistry: parse quantities at the boundary, format them for people.
+
+Layouts write every physical quantity as a string with a unit (``"10.2 kW"``).
+The loader turns each into an SI float once, through :func:`parse`, which
+caches by text because the same strings repeat thousands of times in a large
+layout. Everything after loading computes on plain floats; pint only returns
+when a number is formatted for a person (:func:`fmt`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pint is imported lazily: commands that parse nothing never pay for it
+    import pint
+
+
+@dataclass(frozen=True, slots=True)
+class Dimension:
+    """A kind of quantity a layout key expects, and the unit its floats are held in."""
+
+    name: str  # "power", used in messages: "expected a power (W)"
+    unit: str  # the unit floats are held in (SI, except rack units for heights)
+    display: str  # the unit people read, before pint picks a prefix
+    article: str = "a"
+
+
+POWER = Dimension("power", "W", "W")
+VOLTAGE = Dimension("voltage", "V", "V")
+CURRENT = Dimension("current", "A", "A")
+LENGTH = Dimension("length", "m", "m")
+HEIGHT = Dimension("height", "U", "U")  # rack heights and device heights, held in rack units
+MASS = Dimension("mass", "kg", "kg")
+INFORMATION = Dimension("amount of data", "bit", "B", article="an")
+BANDWIDTH = Dimension("bandwidth", "bit/s", "bps")
+# Memory and NVLink bandwidths are quoted in bytes per second; same dimension, other display.
+BYTE_RATE = Dimension("bandwidth", "bit/s", "B/s")
+RATIO = Dimension("ratio", "", "%")
+DIMENSIONS = {d.name: d for d in (POWER, VOLTAGE, CURRENT, LENGTH, HEIGHT, MASS, INFORMATION,
+                                   BANDWIDTH, RATIO)}
+
+# How a wrong value is described: "current "63 V" is a voltage, expected a current (A)".
+_KIND_OF: dict[str, str] = {
+    "[length]": "a length",
+    "[mass]": "a mass",
+    "[time]": "a time",
+    "[current]": "a current",
+    "[information]": "an amount of data",
+    "[information] / [time]": "a bandwidth",
+    "1 / [time]": "a frequency",
+    "[mass] * [length] ** 2 / [time] ** 3": "a power",
+    "[mass] * [length] ** 2 / [time] ** 2": "an energy",
+    "[mass] * [length] ** 2 / [time] ** 3 / [current]": "a voltage",
+    "dimensionless": "a plain number",
+}
+
+
+class UnitError(ValueError):
+    """A quantity string that is unparsable, has no unit, or has the wrong dimension.
+
+    The message names only the value; the caller prefixes the entity and key.
+    """
+
+
+@cache
+def registry() -> pint.UnitRegistry:
+    """The application-wide registry, built on first use from ``units.txt``."""
+    import pint
+
+    definitions = resources.files("rackdesigner").joinpath("units.txt")
+    with resources.as_file(definitions) as path:
+        ureg = pint.UnitRegistry(str(path), autoconvert_offset_to_baseunit=False)
+    ureg.formatter.default_format = "~P"
+    return ureg
+
+
+_cache: dict[tuple[str, str], float] = {}
+
+
+def parse(text: object, dim: Dimension) -> float:
+    """Parse ``text`` as a quantity of dimension ``dim``; return its magnitude in ``dim.unit``.
+
+    Ratios accept a bare number (``0.8``) or a percentage string (``"80 %"``).
+    Raises :class:`UnitError` with a message that states what was wrong.
+    """
+    if isinstance(text, bool):
+        raise UnitError(f"{text!r} is a boolean, expected {dim.article} {dim.name} "
+                        f"({dim.display})")
+    if isinstance(text, int | float):
+        if dim is RATIO:
+            return float(text)
+        raise UnitError(f"{text!r} has no unit, expected {dim.article} {dim.name} like "
+                        f'"{_example(dim)}"')
+    if not isinstance(text, str):
+        raise UnitError(f"{text!r} is not a quantity string, expected {dim.article} {dim.name} "
+                        f'like "{_example(dim)}"')
+    key = (text, dim.name)
+    try:
+        return _cache[key]
+    except KeyError:
+        pass
+    value = _parse_uncached(text, dim)
+    _cache[key] = value
+    return value
+
+
+def _example(dim: Dimension) -> str:
+    return {
+        "power": "10.2 kW", "voltage": "415 V", "current": "63 A", "length": "3 m",
+        "height": "42 U", "mass": "120 kg", "amount of data": "2 TB",
+        "bandwidth": "400 Gbps", "ratio": "80 %",
+    }[dim.name]
+
+
+def _parse_uncached(text: str, dim: Dimension) -> float:
+    import pint
+
+    stripped = text.strip()
+    if not stripped or not (stripped[0].isdigit() or stripped[0] in "+-."):
+        raise UnitError(f'"{text}" has no number, expected {dim.article} {dim.name} like '
+                        f'"{_example(dim)}"')
+    ureg = registry()
+    try:
+        quantity = ureg.Quantity(text)
+    except (pint.errors.PintError, ValueError, TypeError, AttributeError, SyntaxError,
+            KeyError) as error:
+        detail = str(error).replace(" in the unit registry", "")
+        raise UnitError(f'"{text}" is not a quantity ({detail}); expected {dim.article} '
+                        f'{dim.name} like "{_example(dim)}"') from None
+    if not isinstance(quantity, ureg.Quantity):  # a bare number: "63"
+        quantity = ureg.Quantity(quantity)
+    dimensionality = str(quantity.dimensionality)
+    target = ureg.Unit(dim.unit) if dim.unit else ureg.dimensionless
+    if quantity.dimensionality != target.dimensionality:
+        if dimensionality == "dimensionless":
+            raise UnitError(f'"{text}" has no unit, expected {dim.article} {dim.name} '
+                            f'({dim.display})')
+        kind = _KIND_OF.get(dimensionality, f"of dimension {dimensionality}")
+        raise UnitError(f'"{text}" is {kind}, expected {dim.article} {dim.name} '
+                        f'({dim.display})')
+    value = float(quantity.m_as(target))
+    if not math.isfinite(value):
+        raise UnitError(f'"{text}" is not a finite {dim.name}')
+    if value < 0:
+        raise UnitError(f'"{text}" is negative; {dim.article} {dim.name} cannot be')
+    # Conversions through prefixes leave float dust (0.1778 m / 44.45 mm = 4.000000000000001 U);
+    # round to 12 significant digits so equal quantities compare equal.
+    return float(f"{value:.12g}")
+
+
+@cache
+def fmt(value: float, dim: Dimension, digits: int = 3) -> str:
+    """Format an SI float for people with the prefix pint picks: ``fmt(41600, POWER) == "41.6 kW"``."""
+    if dim is RATIO:
+        return f"{value * 100:.{digits}g} %"
+    if dim is HEIGHT:
+        return f"{value:g} U"
+    if value == 0 or not math.isfinite(value):
+        return f"{value:g} {dim.display}"
+    ureg = registry()
+    quantity = ureg.Quantity(value, dim.unit)
+    if dim.display != dim.unit:
+        quantity = quantity.to(dim.display)
+    compact = quantity.to_compact()
+    magnitude = float(compact.magnitude)
+    text = f"{magnitude:.{digits}g}"
+    if "e" in text:  # to_compact ran out of prefixes; fall back to plain notation
+        text = f"{magnitude:,.0f}"
+    return f"{text} {compact.units:~P}"
+
+
+def canonical_text(value: float, dim: Dimension) -> str:
+    """The text a newly set quantity is written with: exact, in the key's canonical unit.
+
+    Unlike :func:`fmt` this never rounds, so ``parse(canonical_text(v)) == v``.
+    """
+    if dim is RATIO:
+        return repr(value)
+    number = repr(float(value))
+    if number.endswith(".0"):
+        number = number[:-2]
+    return f"{number} {dim.unit}"
