@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import math
 import os
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,15 +88,22 @@ def load_text(text: str, *, file: str = "<text>") -> m.Layout:
     return layout
 
 
-def load_text_with_map(text: str, *, file: str = "<text>") -> tuple[m.Layout, LineMap]:
+def load_text_with_map(text: str, *, file: str = "<text>",
+                       timings: dict[str, float] | None = None) -> tuple[m.Layout, LineMap]:
+    began = time.perf_counter()
     try:
         data = parse_toml(text)
     except TomlSyntaxError as error:
-        raise LayoutError([Diagnostic("E000", "error", f"TOML syntax: {error.message}",
-                                      file=file, line=error.line, column=error.column)]) from None
+        raise LayoutError([Diagnostic(
+            "E000", "error", f"TOML syntax: {error.message} (line {error.line}, column "
+            f"{error.column})", file=file, line=error.line, column=error.column)]) from None
+    parsed = time.perf_counter()
     lines = scan(text)
     builder = _Builder(text, lines, file)
     layout = builder.layout(data)
+    if timings is not None:
+        timings["parse"] = timings.get("parse", 0.0) + parsed - began
+        timings["model"] = timings.get("model", 0.0) + time.perf_counter() - parsed
     if builder.errors:
         raise LayoutError(builder.errors[:MAX_ERRORS])
     assert layout is not None

@@ -1,0 +1,624 @@
+#!/usr/bin/env python3
+"""Generate synthetic, valid rackdesigner layouts (format v1) for benchmarks.
+
+    python bench/generate.py --gpus 100000 -o bench/out/gpus-100000.toml
+    python bench/generate.py --all bench/out          # every preset as DIR/gpus-N.toml
+    python bench/generate.py --gpus 1024 --stats      # counts on stderr
+
+The output is deterministic (same arguments, same bytes) and built with plain
+string joins, so the 100,000-GPU layout takes about a second. The module does
+not import rackdesigner; other scripts use :func:`generate_layout_text` and
+:func:`build_plan`.
+
+The scheme, the same at every size:
+
+* GPU nodes are NVIDIA DGX H100 (``dgx-h100``: 8U, 10.2 kW, ``ib1..ib8`` at
+  400 Gbps). Four per 42U rack at U3, U11, U25 and U33; switches sit between
+  them, in U19-U24 (the middle third of the rack, as PLC003 wants).
+* Racks with two or more nodes are liquid-cooled and name a CDU
+  (``coolit-chx750``, 42U, in a rack of its own at the end of the row; a row
+  of more than 16 liquid racks gets a second CDU rack at its other end, so
+  no CDU carries more than 16 x 40.8 kW). A rack with one node is air-cooled
+  and its open units are blanked.
+* Every rack has two redundant 415 V 3-phase feeds, sides A and B, each able
+  to carry the whole rack (compute racks: 100 A, 57.5 kW usable; CDU racks:
+  63 A), each with its own circuit, and 0U PDUs (``pdu-3ph-415v-63a``): two
+  per side on compute racks (left rail side A, right rail side B), one per
+  side on CDU racks.
+* Rows hold 32 compute racks (plus their CDU racks).
+* The fabric is rail-optimised InfiniBand: a scalable unit (SU) of nodes has
+  one leaf per rail, and rail r of every node of the SU goes to leaf r. Leaves
+  are non-blocking (downlink bandwidth == uplink bandwidth) and go to spines;
+  spines have no uplinks. When all leaves fit on one spine's ports the spines
+  form one 2-tier Clos; otherwise each rail has its own spine plane (the
+  nodes join the planes into one fabric, as in rail-optimised designs where
+  cross-rail traffic goes over NVLink).
+
+  - up to 1024 nodes (8192 GPUs): built-in ``qm9700`` (1U, 64 x 400G),
+    SU = 32 nodes, leaf ports p1..p32 down and p33..p64 up;
+  - above: two high-radix switch types defined in the layout's ``[catalog]``
+    (``ib-xdr-leaf``: 128 x 400G down, 64 x 800G up; ``ib-xdr-spine``:
+    144 x 800G), SU = 128 nodes = one row;
+  - a single node (8 GPUs) or up to 8 nodes: one ``qm9700``, no spines.
+
+* Cable media follow the geometry of layout-format.md: ``dac`` inside a rack,
+  ``aoc`` between racks up to its 100 m reach, ``smf`` beyond. Links carry no
+  ``length`` (it is computed). Where the longest computed run exceeds the 5 m
+  default of CAB001 (rail-optimised leaves serve a whole SU, spines the whole
+  hall), the layout sets ``[rules.thresholds] cable_max`` to cover it, with a
+  comment; ``--default-thresholds`` leaves it out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+
+PRESETS = (8, 128, 1024, 8192, 100_000)
+
+GPUS_PER_NODE = 8
+RAILS = 8
+NODES_PER_RACK = 4
+RACK_HEIGHT_U = 42
+COMPUTE_RACKS_PER_ROW = 32
+RACKS_PER_CDU = 16
+NODE_MODEL = "dgx-h100"
+NODE_HEIGHT_U = 8
+NODE_POSITIONS = (3, 11, 25, 33)  # 3-10, 11-18 | switches 19-24 | 25-32, 33-40
+NODE_PORT_SPEED_GBPS = 400
+CDU_MODEL = "coolit-chx750"
+PDU_MODEL = "pdu-3ph-415v-63a"
+BLANK_MODEL = "blank-1u"
+
+# Geometry (layout-format.md, "Geometry"); the [site] values written below.
+RACK_UNIT_M = 0.04445
+RACK_PITCH_M = 0.6
+ROW_PITCH_M = 2.4
+TRAY_RISE_M = 0.3
+SLACK_M = 0.5
+CABLE_MAX_DEFAULT_M = 5.0
+REACH_DAC_M = 3.0
+REACH_AOC_M = 100.0
+
+# Assumed maximum draw, only to size [site] power_budget / cooling_capacity with
+# headroom (the built-in catalog's own figures are what the rules use).
+ASSUMED_POWER_W = {
+    NODE_MODEL: 10_200.0,
+    "qm9700": 1_800.0,
+    "ib-xdr-leaf": 3_000.0,
+    "ib-xdr-spine": 3_000.0,
+    CDU_MODEL: 15_000.0,
+}
+BUDGET_HEADROOM = 1.2
+
+
+@dataclass(frozen=True)
+class SwitchModel:
+    key: str
+    height_u: int
+    down_group: str  # downlink ports are down_group1..down_groupN
+    down_count: int
+    down_speed_gbps: int
+    up_group: str  # uplinks are up_group(up_first)..
+    up_first: int
+    up_count: int
+    up_speed_gbps: int
+    per_rack: int  # most switches of this model in one compute rack (heat)
+    catalog_toml: str = ""  # a [catalog.KEY] table when the model is not built in
+
+
+@dataclass(frozen=True)
+class SpineModel:
+    key: str
+    height_u: int
+    group: str
+    count: int
+    speed_gbps: int
+    per_rack: int
+    catalog_toml: str = ""
+
+
+QM9700_LEAF = SwitchModel("qm9700", 1, "p", 32, 400, "p", 33, 32, 400, per_rack=3)
+QM9700_SINGLE = SwitchModel("qm9700", 1, "p", 64, 400, "p", 65, 0, 400, per_rack=3)
+QM9700_SPINE = SpineModel("qm9700", 1, "p", 64, 400, per_rack=3)
+
+XDR_LEAF = SwitchModel(
+    "ib-xdr-leaf", 2, "p", 128, 400, "up", 1, 64, 800, per_rack=2,
+    catalog_toml="""\
+[catalog.ib-xdr-leaf]
+kind = "switch"
+name = "Synthetic XDR-class leaf: 128 x 400G down (split ports), 64 x 800G up"
+vendor = "synthetic"
+height = "2 U"
+power = "3 kW"
+weight = "30 kg"
+airflow = "front-to-rear"
+role = "leaf"
+ports = [
+  { name = "p", count = 128, speed = "400 Gbps", tech = "infiniband" },
+  { name = "up", count = 64, speed = "800 Gbps", tech = "infiniband" },
+]
+""")
+XDR_SPINE = SpineModel(
+    "ib-xdr-spine", 2, "p", 144, 800, per_rack=2,
+    catalog_toml="""\
+[catalog.ib-xdr-spine]
+kind = "switch"
+name = "Synthetic XDR-class spine: 144 x 800G"
+vendor = "synthetic"
+height = "2 U"
+power = "3 kW"
+weight = "30 kg"
+airflow = "front-to-rear"
+role = "spine"
+ports = [
+  { name = "p", count = 144, speed = "800 Gbps", tech = "infiniband" },
+]
+""")
+
+SWITCH_POSITIONS = {1: (21, 20, 22, 19, 23, 24), 2: (21, 19, 23)}  # in U19-U24, best first
+
+
+# --------------------------------------------------------------------------- plan
+
+
+@dataclass
+class Rack:
+    id: str
+    row: str
+    row_index: int
+    slot: int
+    kind: str  # "compute" | "cdu"
+    nodes: list[str] = field(default_factory=list)
+    cdu: str | None = None  # liquid racks: the CDU device id
+    switches: list[tuple[str, str, int]] = field(default_factory=list)  # (id, model, position)
+
+    @property
+    def liquid(self) -> bool:
+        return self.kind == "compute" and len(self.nodes) >= 2
+
+
+@dataclass
+class Plan:
+    gpus: int
+    nodes: int
+    racks: list[Rack]
+    leaf_model: SwitchModel
+    spine_model: SpineModel | None
+    su_nodes: int
+    leaves: int
+    spines: int
+    planes: str  # "single" | "global" | "per-rail"
+    links: list[tuple[str, str, str]]  # (a, b, media)
+    max_run_m: float
+    max_node_run_m: float
+    oversubscription: float
+    power_w: float  # estimated, from ASSUMED_POWER_W
+
+    @property
+    def devices(self) -> int:
+        return sum(_device_count(r) for r in self.racks)
+
+    @property
+    def switches(self) -> int:
+        return self.leaves + self.spines
+
+
+def row_name(index: int) -> str:
+    """0 -> A, 25 -> Z, 26 -> AA, ... (spreadsheet columns)."""
+    name = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        name = chr(65 + rem) + name
+    return name
+
+
+def _centre_m(position: int, height_u: int) -> float:
+    return (position - 1 + height_u / 2) * RACK_UNIT_M
+
+
+def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
+    if gpus < GPUS_PER_NODE or gpus % GPUS_PER_NODE:
+        raise ValueError(f"--gpus must be a positive multiple of {GPUS_PER_NODE}, got {gpus}")
+    if oversubscription < 1.0:
+        raise ValueError("--oversubscription must be >= 1")
+    nodes = gpus // GPUS_PER_NODE
+
+    if nodes * RAILS <= QM9700_SINGLE.down_count:
+        leaf_model, spine_model, su_nodes = QM9700_SINGLE, None, nodes
+    elif nodes <= 1024:
+        leaf_model, spine_model, su_nodes = QM9700_LEAF, QM9700_SPINE, 32
+    else:
+        leaf_model, spine_model, su_nodes = XDR_LEAF, XDR_SPINE, 128
+    single = spine_model is None
+
+    # ---- racks and rows
+    node_ids: list[str] = []
+    racks: list[Rack] = []
+    compute: list[Rack] = []
+    n_racks = math.ceil(nodes / NODES_PER_RACK)
+    node_rack: list[Rack] = []
+    for row_index, first in enumerate(range(0, n_racks, COMPUTE_RACKS_PER_ROW)):
+        row = row_name(row_index)
+        prefix = row.lower()
+        in_row = min(COMPUTE_RACKS_PER_ROW, n_racks - first)
+        counts = [min(NODES_PER_RACK, nodes - (first + j) * NODES_PER_RACK)
+                  for j in range(in_row)]
+        liquid = [c >= 2 for c in counts]
+        n_cdus = 0 if not any(liquid) else (1 if sum(liquid) <= RACKS_PER_CDU else 2)
+        slot = 1
+        cdu_ids = []
+        if n_cdus:
+            rid = f"{prefix}{slot:02d}"
+            cdu_ids.append(f"{rid}-cdu")
+            racks.append(Rack(rid, row, row_index, slot, "cdu"))
+            slot += 1
+        row_compute = []
+        for j, count in enumerate(counts):
+            rid = f"{prefix}{slot:02d}"
+            rack = Rack(rid, row, row_index, slot, "compute")
+            for k in range(count):
+                nid = f"{rid}-n{k + 1:02d}"
+                rack.nodes.append(nid)
+                node_ids.append(nid)
+                node_rack.append(rack)
+            racks.append(rack)
+            row_compute.append(rack)
+            slot += 1
+        if n_cdus == 2:
+            rid = f"{prefix}{slot:02d}"
+            cdu_ids.append(f"{rid}-cdu")
+            racks.append(Rack(rid, row, row_index, slot, "cdu"))
+        half = math.ceil(len(row_compute) / n_cdus) if n_cdus else 0
+        for j, rack in enumerate(row_compute):
+            if rack.liquid:
+                rack.cdu = cdu_ids[min(j // half, n_cdus - 1)]
+        compute.extend(row_compute)
+
+    # ---- switch placement: free switch slots per compute rack
+    used: dict[str, int] = {r.id: 0 for r in compute}
+    rack_by_id = {r.id: r for r in racks}
+    positions_1 = SWITCH_POSITIONS[leaf_model.height_u]
+
+    def place(rack: Rack, model: str, height: int, role: str) -> str:
+        positions = SWITCH_POSITIONS[height]
+        k = used[rack.id]
+        used[rack.id] = k + 1
+        n = sum(1 for s in rack.switches if s[0].rsplit("-", 1)[1].startswith(role)) + 1
+        sid = f"{rack.id}-{role}{n}"
+        rack.switches.append((sid, model, positions[k]))
+        return sid
+
+    def take(candidates: list[Rack], limit: int) -> Rack | None:
+        for rack in candidates:
+            if used[rack.id] < limit:
+                return rack
+        return None
+
+    # SUs: consecutive nodes; SU sizes are multiples of 4 and divide a row of 32 racks
+    su_count = math.ceil(nodes / su_nodes)
+    su_members = [list(range(k * su_nodes, min(nodes, (k + 1) * su_nodes)))
+                  for k in range(su_count)]
+    leaf_ids: list[list[str]] = []  # [su][rail] (single switch: [[id]])
+    all_compute_sorted: list[Rack] | None = None
+    for members in su_members:
+        su_racks = []
+        for i in members:
+            if not su_racks or su_racks[-1] is not node_rack[i]:
+                su_racks.append(node_rack[i])
+        row_index = su_racks[0].row_index
+        lo, hi = su_racks[0].slot, su_racks[-1].slot
+        centre = (lo + hi) / 2
+        row_racks = [r for r in compute if r.row_index == row_index]
+        # best first: the rack whose farthest SU rack is nearest, then nearest the centre
+        row_racks.sort(key=lambda r: (max(abs(r.slot - lo), abs(r.slot - hi)),
+                                      abs(r.slot - centre), r.slot))
+        count = 1 if single else RAILS
+        ids = []
+        for _ in range(count):
+            rack = take(row_racks, leaf_model.per_rack) or take(row_racks, len(positions_1))
+            if rack is None:
+                if all_compute_sorted is None:
+                    all_compute_sorted = list(compute)
+                rack = take(sorted(all_compute_sorted, key=lambda r: (
+                    abs(r.row_index - row_index), abs(r.slot - centre), r.slot)),
+                    len(positions_1))
+            if rack is None:
+                raise ValueError("no room for the leaf switches")
+            ids.append(place(rack, leaf_model.key, leaf_model.height_u, "leaf"))
+        leaf_ids.append(ids)
+
+    # ---- links: nodes to leaves
+    links: list[tuple[str, str, str]] = []
+    ends: list[tuple[Rack, int, int, Rack, int, int]] = []  # geometry of each link
+    sw_where: dict[str, tuple[Rack, int, int]] = {}
+    for rack in compute:
+        for sid, model, pos in rack.switches:
+            h = leaf_model.height_u if model == leaf_model.key else spine_model.height_u
+            sw_where[sid] = (rack, pos, h)
+    for k, members in enumerate(su_members):
+        for local, i in enumerate(members):
+            nid = node_ids[i]
+            rack = node_rack[i]
+            npos = NODE_POSITIONS[rack.nodes.index(nid)]
+            for r in range(1, RAILS + 1):
+                if single:
+                    sid, port = leaf_ids[k][0], f"{leaf_model.down_group}{local * RAILS + r}"
+                else:
+                    sid, port = leaf_ids[k][r - 1], f"{leaf_model.down_group}{local + 1}"
+                links.append((f"{nid}:ib{r}", f"{sid}:{port}", ""))
+                srack, spos, sh = sw_where[sid]
+                ends.append((rack, npos, NODE_HEIGHT_U, srack, spos, sh))
+    n_node_links = len(links)
+
+    # ---- spines
+    n_spines = 0
+    planes = "single"
+    if not single:
+        assert spine_model is not None
+        up_ratio = leaf_model.down_speed_gbps / leaf_model.up_speed_gbps
+        uplinks = [math.ceil(len(m) * up_ratio / oversubscription) for m in su_members]
+        n_leaves = su_count * RAILS
+        if n_leaves <= spine_model.count:
+            planes = "global"
+            plane_leaves = [[(k, r) for k in range(su_count) for r in range(RAILS)]]
+        else:
+            planes = "per-rail"
+            if su_count > spine_model.count:
+                raise ValueError(
+                    f"{nodes} nodes need {su_count} leaves per rail, more than a "
+                    f"{spine_model.key} has ports ({spine_model.count}); a core tier "
+                    "is not implemented")
+            plane_leaves = [[(k, r) for k in range(su_count)] for r in range(RAILS)]
+        plane_spine_counts = [
+            math.ceil(sum(uplinks[k] for k, _ in pl) / spine_model.count) for pl in plane_leaves]
+        # place spines nearest the hall's centre, the planes interleaved
+        cy = sum(r.row_index for r in compute) / len(compute) * ROW_PITCH_M
+        cx = sum(r.slot for r in compute) / len(compute) * RACK_PITCH_M
+        central = sorted(compute, key=lambda r: (
+            abs(r.row_index * ROW_PITCH_M - cy) + abs(r.slot * RACK_PITCH_M - cx),
+            r.row_index, r.slot))
+        spine_ids: list[list[str | None]] = [[None] * n for n in plane_spine_counts]
+        order = [(p, j) for j in range(max(plane_spine_counts))
+                 for p in range(len(plane_leaves)) if j < plane_spine_counts[p]]
+        cursor = {spine_model.per_rack: 0, len(SWITCH_POSITIONS[spine_model.height_u]): 0}
+        for p, j in order:
+            rack = None
+            for limit in (spine_model.per_rack, len(SWITCH_POSITIONS[spine_model.height_u])):
+                while cursor[limit] < len(central) and used[central[cursor[limit]].id] >= limit:
+                    cursor[limit] += 1
+                if cursor[limit] < len(central):
+                    rack = central[cursor[limit]]
+                    break
+            if rack is None:
+                raise ValueError("no room for the spine switches")
+            sid = place(rack, spine_model.key, spine_model.height_u, "spine")
+            spine_ids[p][j] = sid
+            sw_where[sid] = (rack, rack.switches[-1][2], spine_model.height_u)
+        n_spines = sum(plane_spine_counts)
+        for p, pl in enumerate(plane_leaves):
+            s_count = plane_spine_counts[p]
+            t = 0
+            for k, r in pl:
+                lid = leaf_ids[k][r]
+                lrack, lpos, lh = sw_where[lid]
+                for j in range(uplinks[k]):
+                    sid = spine_ids[p][t % s_count]
+                    port = t // s_count + 1
+                    t += 1
+                    links.append((f"{lid}:{leaf_model.up_group}{leaf_model.up_first + j}",
+                                  f"{sid}:{spine_model.group}{port}", ""))
+                    srack, spos, sh = sw_where[sid]
+                    ends.append((lrack, lpos, lh, srack, spos, sh))
+
+    # ---- media from the computed route
+    top = RACK_HEIGHT_U * RACK_UNIT_M
+    max_run = max_node_run = 0.0
+    for i, (ra, pa, ha, rb, pb, hb) in enumerate(ends):
+        za, zb = _centre_m(pa, ha), _centre_m(pb, hb)
+        if ra is rb:
+            run = abs(za - zb) + SLACK_M
+            media = "dac"
+        else:
+            run = ((top - za) + TRAY_RISE_M
+                   + abs(ra.slot - rb.slot) * RACK_PITCH_M
+                   + abs(ra.row_index - rb.row_index) * ROW_PITCH_M
+                   + TRAY_RISE_M + (top - zb) + SLACK_M)
+            media = "aoc" if run <= REACH_AOC_M else "smf"
+        if media == "dac" and run > REACH_DAC_M:
+            media = "aoc"
+        a, b, _ = links[i]
+        links[i] = (a, b, media)
+        max_run = max(max_run, run)
+        if i < n_node_links:
+            max_node_run = max(max_node_run, run)
+
+    power = nodes * ASSUMED_POWER_W[NODE_MODEL]
+    power += su_count * (1 if single else RAILS) * ASSUMED_POWER_W[leaf_model.key]
+    if spine_model is not None:
+        power += n_spines * ASSUMED_POWER_W[spine_model.key]
+    power += sum(1 for r in racks if r.kind == "cdu") * ASSUMED_POWER_W[CDU_MODEL]
+    del rack_by_id
+    return Plan(gpus, nodes, racks, leaf_model, spine_model, su_nodes,
+                su_count * (1 if single else RAILS), n_spines, planes, links,
+                max_run, max_node_run, oversubscription, power)
+
+
+def _device_count(rack: Rack) -> int:
+    if rack.kind == "cdu":
+        return 1 + 2
+    n = len(rack.nodes) + len(rack.switches) + 4
+    if not rack.liquid:
+        n += len(_blank_positions(rack))
+    return n
+
+
+def _blank_positions(rack: Rack) -> list[int]:
+    taken = set()
+    for k in range(len(rack.nodes)):
+        taken.update(range(NODE_POSITIONS[k], NODE_POSITIONS[k] + NODE_HEIGHT_U))
+    for sid, model, pos in rack.switches:
+        h = 2 if model.startswith("ib-xdr") else 1
+        taken.update(range(pos, pos + h))
+    return [u for u in range(1, RACK_HEIGHT_U + 1) if u not in taken]
+
+
+# --------------------------------------------------------------------------- text
+
+
+def _quantity(watts: float) -> str:
+    """A budget with a readable unit, rounded up."""
+    if watts >= 10e6:
+        return f"{math.ceil(watts / 1e6)} MW"
+    if watts >= 1e6:
+        return f"{math.ceil(watts / 1e5) / 10:g} MW"
+    return f"{math.ceil(watts / 1e4) * 10} kW"
+
+
+def render(plan: Plan, default_thresholds: bool = False) -> str:
+    out: list[str] = []
+    w = out.append
+    lm, sm = plan.leaf_model, plan.spine_model
+    fabric = {"single": "one switch",
+              "global": "rail-optimised 2-tier Clos",
+              "per-rail": "rail-optimised, one 2-tier spine plane per rail"}[plan.planes]
+    ratio = "1:1" if plan.oversubscription == 1 else f"{plan.oversubscription:g}:1"
+    w("format = 1\n")
+    w(f'name = "bench-{plan.gpus}-gpus"\n')
+    w(f'description = "Synthetic benchmark layout: {plan.gpus} x H100 SXM in {plan.nodes} '
+      f'DGX H100, NDR400 InfiniBand ({fabric}, {ratio}); made by bench/generate.py"\n')
+    w("\n[site]\n")
+    budget = _quantity(plan.power_w * BUDGET_HEADROOM)
+    w(f'power_budget = "{budget}"\n')
+    w(f'cooling_capacity = "{budget}"\n')
+    w('rack_pitch = "600 mm"\nrow_pitch = "2.4 m"\ntray_rise = "0.3 m"\nslack = "0.5 m"\n')
+    w("\n[workload]\n")
+    w('kind = "training"\nmodel_params = 70e9\nparallelism = "fsdp"\n'
+      "steps_per_second = 0.5\nbytes_per_param = 2\n")
+    if plan.max_run_m > CABLE_MAX_DEFAULT_M and not default_thresholds:
+        w("\n[rules.thresholds]\n")
+        w("# Rail-optimised: a leaf serves every rack of its scalable unit and a spine every\n"
+          "# leaf of its plane, so some runs exceed the 5 m default. They are optical (aoc, smf)\n"
+          "# and bounded by the media's reach (CAB003); this covers the longest computed run.\n")
+        w(f'cable_max = "{math.ceil(plan.max_run_m)} m"\n')
+    for model in (lm, sm):
+        if model is not None and model.catalog_toml:
+            w("\n")
+            w(model.catalog_toml)
+
+    feed = ('  {{ id = "{r}-{s}", side = "{s}", circuit = "RPP-{row}-{s}{slot:02d}", '
+            'voltage = "415 V", phases = 3, current = "{a} A" }},\n')
+    for rack in plan.racks:
+        rid = rack.id
+        w("\n[[racks]]\n")
+        w(f'id = "{rid}"\nrow = "{rack.row}"\nslot = {rack.slot}\nheight = "{RACK_HEIGHT_U} U"\n')
+        if rack.liquid:
+            w(f'cooling = "liquid"\ncdu = "{rack.cdu}"\n')
+        else:
+            w('cooling = "air"\n')
+        amps = 63 if rack.kind == "cdu" else 100
+        w("feeds = [\n")
+        w(feed.format(r=rid, s="A", row=rack.row, slot=rack.slot, a=amps))
+        w(feed.format(r=rid, s="B", row=rack.row, slot=rack.slot, a=amps))
+        w("]\n")
+        pdus = ("a1", "b1") if rack.kind == "cdu" else ("a1", "a2", "b1", "b2")
+        for p in pdus:
+            side = "left" if p[0] == "a" else "right"
+            w(f'\n[[racks.devices]]\nid = "{rid}-pdu-{p}"\nmodel = "{PDU_MODEL}"\nside = "{side}"\n')
+        if rack.kind == "cdu":
+            w(f'\n[[racks.devices]]\nid = "{rid}-cdu"\nmodel = "{CDU_MODEL}"\nposition = 1\n')
+            continue
+        items = [(NODE_POSITIONS[k], nid, NODE_MODEL) for k, nid in enumerate(rack.nodes)]
+        items += [(pos, sid, model) for sid, model, pos in rack.switches]
+        if not rack.liquid:
+            items += [(u, f"{rid}-blank{u:02d}", BLANK_MODEL) for u in _blank_positions(rack)]
+        items.sort()
+        for pos, did, model in items:
+            w(f'\n[[racks.devices]]\nid = "{did}"\nmodel = "{model}"\nposition = {pos}\n')
+
+    for a, b, media in plan.links:
+        w(f'\n[[links]]\na = "{a}"\nb = "{b}"\nmedia = "{media}"\n')
+    return "".join(out)
+
+
+def generate_layout_text(gpus: int, oversubscription: float = 1.0,
+                         default_thresholds: bool = False) -> str:
+    """The layout for ``gpus`` GPUs as TOML text (format v1)."""
+    return render(build_plan(gpus, oversubscription), default_thresholds)
+
+
+def describe(plan: Plan, text: str) -> dict[str, object]:
+    return {
+        "gpus": plan.gpus,
+        "nodes": plan.nodes,
+        "racks": len(plan.racks),
+        "compute_racks": sum(1 for r in plan.racks if r.kind == "compute"),
+        "cdu_racks": sum(1 for r in plan.racks if r.kind == "cdu"),
+        "rows": len({r.row for r in plan.racks}),
+        "devices": plan.devices,
+        "switches": plan.switches,
+        "leaves": plan.leaves,
+        "spines": plan.spines,
+        "fabric": plan.planes,
+        "links": len(plan.links),
+        "bytes": len(text.encode()),
+        "lines": text.count("\n"),
+        "max_run_m": round(plan.max_run_m, 2),
+        "max_node_run_m": round(plan.max_node_run_m, 2),
+    }
+
+
+def _write(path: str, text: str) -> None:
+    d = os.path.dirname(path)
+    if d:
+        os.makedirs(d, exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description="Generate synthetic rackdesigner layouts for benchmarks.",
+        epilog="presets: " + ", ".join(map(str, PRESETS)))
+    what = ap.add_mutually_exclusive_group(required=True)
+    what.add_argument("--gpus", type=int, help="GPU count, a multiple of 8 (8 .. 100000+)")
+    what.add_argument("--all", metavar="DIR", help="write every preset as DIR/gpus-N.toml")
+    ap.add_argument("-o", "--output", metavar="FILE", help="output file (default: stdout)")
+    ap.add_argument("--oversubscription", type=float, default=1.0, metavar="R",
+                    help="leaf downlink:uplink bandwidth ratio (default 1 = non-blocking; "
+                         "4 gives ~870 switches and ~112k links at 100k GPUs, but NET002 "
+                         "findings for training)")
+    ap.add_argument("--default-thresholds", action="store_true",
+                    help="do not write [rules.thresholds] cable_max (expect CAB001 findings)")
+    ap.add_argument("--stats", action="store_true", help="print counts and timing to stderr")
+    args = ap.parse_args(argv)
+
+    jobs = ([(g, os.path.join(args.all, f"gpus-{g}.toml")) for g in PRESETS] if args.all
+            else [(args.gpus, args.output)])
+    for gpus, path in jobs:
+        t0 = time.perf_counter()
+        try:
+            plan = build_plan(gpus, args.oversubscription)
+        except ValueError as e:
+            ap.error(str(e))
+        text = render(plan, args.default_thresholds)
+        elapsed = time.perf_counter() - t0
+        if path:
+            _write(path, text)
+        else:
+            sys.stdout.write(text)
+        if args.stats or args.all:
+            info = describe(plan, text)
+            info["seconds"] = round(elapsed, 3)
+            print(" ".join(f"{k}={v}" for k, v in info.items())
+                  + (f" -> {path}" if path else ""), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

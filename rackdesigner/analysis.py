@@ -1,0 +1,496 @@
+"""Derived facts, computed once per validation and read by rules, reports, exports and the TUI.
+
+Per device: its catalog type, power draw (declared or estimated), GPUs, weight
+and heat split. Per rack: load, heat, feed capacity per side, line currents,
+weight and units used. Per link: its resolved ends, speed and route length.
+Per fabric (in :mod:`rackdesigner.topology.graph`): tiers, oversubscription,
+bisection bandwidth and single points of failure. Everything is a plain float
+in SI units; nothing here formats for people.
+
+The expensive parts (links, fabrics) are computed on first use, so a run that
+selects only power rules never builds the fabric graph.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from . import catalog as catalog_module
+from .geometry import RackPlace, SiteGeometry, port_height, rack_places, route_length
+from .model import (DEFAULT_FEED_DERATE, DEFAULT_LIQUID_FRACTION, Device, DeviceType, Feed, Gpu,
+                    Layout, Link, PortGroup, Rack)
+from .schema import ENDPOINT
+from .thresholds import resolve
+
+if TYPE_CHECKING:
+    from .topology.graph import Fabric
+
+SQRT3 = math.sqrt(3.0)
+ZERO_DRAW_KINDS = ("blank", "patch-panel")  # passive: no power, nothing unknown about it
+
+
+@dataclass(slots=True, eq=False)
+class DeviceFacts:
+    device: Device
+    rack: Rack
+    rack_index: int
+    type: DeviceType | None  # None: the model is not in the catalog (PLC005)
+    power: float | None = None  # W; None when unknown (PWR009)
+    power_estimated: bool = False  # from GPU TDP (PWR006)
+    gpu: Gpu | None = None
+    gpus: int = 0
+    weight: float | None = None
+    liquid_heat: float = 0.0
+    air_heat: float = 0.0
+
+    @property
+    def id(self) -> str:
+        return self.device.id
+
+    @property
+    def kind(self) -> str | None:
+        return self.type.kind if self.type else None
+
+    @property
+    def is_gpu_node(self) -> bool:
+        return self.type is not None and self.type.kind == "gpu-node"
+
+    @property
+    def height_u(self) -> float:
+        return self.type.height_u if self.type else 1.0
+
+    @property
+    def mounted(self) -> bool:
+        """Occupies rack units (is not a 0U device)."""
+        return self.type is not None and self.height_u > 0
+
+    @property
+    def top_u(self) -> float | None:
+        """Highest occupied unit."""
+        position = self.device.position
+        return None if position is None else position + self.height_u - 1
+
+    @property
+    def centre_u(self) -> float | None:
+        position = self.device.position
+        return None if position is None else position - 1 + self.height_u / 2
+
+    @property
+    def port_height(self) -> float | None:
+        position = self.device.position
+        if position is None or self.type is None:
+            return None
+        return port_height(position, self.height_u)
+
+
+@dataclass(slots=True, eq=False)
+class FeedFacts:
+    feed: Feed
+    capacity: float  # W usable: V × I × derate (× √3 for 3-phase)
+    derate: float
+    outlet_voltage: float
+    wiring: str | None  # wye | delta | None (single phase)
+    group: str  # the redundant side it belongs to ("" without sides)
+    load: float = 0.0  # W it carries when its side carries the rack alone
+    lines: dict[str, float] = field(default_factory=dict)  # line -> A
+    imbalance: float | None = None
+
+    @property
+    def breaker_limit(self) -> float:
+        return float(self.feed.current or 0.0) * self.derate
+
+    @property
+    def utilisation(self) -> float | None:
+        return self.load / self.capacity if self.capacity > 0 else None
+
+
+@dataclass(slots=True, eq=False)
+class PhaseConflict:
+    device: DeviceFacts
+    feed: Feed
+    reason: str
+
+
+@dataclass(slots=True, eq=False)
+class RackFacts:
+    rack: Rack
+    index: int
+    place: RackPlace
+    devices: list[DeviceFacts] = field(default_factory=list)
+    load: float = 0.0  # W; a lower bound where load_unknown
+    unknown_power: list[DeviceFacts] = field(default_factory=list)
+    estimated_power: bool = False
+    liquid_heat: float = 0.0
+    air_heat: float = 0.0  # residual air heat
+    feeds: list[FeedFacts] = field(default_factory=list)
+    side_capacity: dict[str, float] = field(default_factory=dict)
+    capacity: float | None = None  # W the rack can draw; None without feeds
+    phase_conflicts: list[PhaseConflict] = field(default_factory=list)
+    weight: float = 0.0
+    unknown_weight: list[DeviceFacts] = field(default_factory=list)
+    units_used: float = 0.0
+    gpus: int = 0
+    gpu_nodes: int = 0
+    cdu: DeviceFacts | None = None
+    door: DeviceFacts | None = None
+
+    @property
+    def heat(self) -> float:
+        return self.load
+
+    @property
+    def load_unknown(self) -> bool:
+        return bool(self.unknown_power)
+
+    @property
+    def redundant(self) -> bool:
+        return len(self.side_capacity) >= 2
+
+    @property
+    def utilisation(self) -> float | None:
+        return self.load / self.capacity if self.capacity else None
+
+    @property
+    def cooling(self) -> str:
+        return self.rack.cooling_mode
+
+
+@dataclass(slots=True, eq=False)
+class End:
+    """One end of a link, resolved."""
+
+    text: str
+    device: DeviceFacts | None = None
+    group: PortGroup | None = None
+    index: int = 0
+    problem: str | None = None  # why it does not resolve (CAB005)
+
+    @property
+    def port(self) -> str:
+        return self.text.partition(":")[2]
+
+
+@dataclass(slots=True, eq=False)
+class LinkFacts:
+    link: Link
+    index: int
+    a: End
+    b: End
+    speed: float | None = None  # bit/s: the slower end's
+    route: float | None = None  # m without slack
+    length: float | None = None  # m: declared, else route + slack
+    compute: bool = False  # both ends are compute ports: part of a fabric
+
+    @property
+    def resolved(self) -> bool:
+        return self.a.group is not None and self.b.group is not None
+
+    @property
+    def entity(self) -> str:
+        return f"link {self.link.a} -> {self.link.b}"
+
+
+class Analysis:
+    """Everything rules, reports and exports derive from a layout."""
+
+    def __init__(self, layout: Layout, *, file: str = "",
+                 thresholds: dict[str, float] | None = None):
+        self.layout = layout
+        self.file = file
+        self.catalog = catalog_module.for_layout(layout)
+        self.thresholds = thresholds if thresholds is not None else resolve(
+            layout.rules.thresholds if layout.rules else None)
+        self.geometry = SiteGeometry.of(layout.site)
+        self.workload = layout.workload
+        places = rack_places(layout)
+        self.racks: list[RackFacts] = []
+        self.devices: list[DeviceFacts] = []
+        self.device_by_id: dict[str, DeviceFacts] = {}
+        self.types_used: dict[str, list[DeviceFacts]] = defaultdict(list)
+        for index, rack in enumerate(layout.racks):
+            facts = RackFacts(rack, index, places[id(rack)])
+            self.racks.append(facts)
+            for device in rack.devices:
+                dev = self._device(device, rack, index)
+                facts.devices.append(dev)
+                self.devices.append(dev)
+                self.device_by_id.setdefault(device.id, dev)
+                if dev.type is not None:
+                    self.types_used[device.model].append(dev)
+        for facts in self.racks:
+            self._rack_power(facts)
+        self.site_load = sum(r.load for r in self.racks)
+        self.site_load_unknown = any(r.load_unknown for r in self.racks)
+        self.total_gpus = sum(r.gpus for r in self.racks)
+
+    # -- devices -------------------------------------------------------------------------
+
+    def _device(self, device: Device, rack: Rack, rack_index: int) -> DeviceFacts:
+        dtype = self.catalog.devices.get(device.model)
+        facts = DeviceFacts(device, rack, rack_index, dtype)
+        if dtype is None:
+            return facts
+        facts.weight = dtype.weight
+        facts.gpus = dtype.gpus or 0
+        if dtype.gpu is not None:
+            facts.gpu = self.catalog.gpus.get(dtype.gpu)
+        if dtype.power is not None:
+            facts.power = float(dtype.power)
+        elif dtype.kind in ZERO_DRAW_KINDS or dtype.airflow == "passive":
+            facts.power = 0.0
+        elif dtype.kind == "gpu-node" and facts.gpu is not None and facts.gpu.tdp and facts.gpus:
+            facts.power = facts.gpu.tdp * facts.gpus * (1 + self.thresholds["host_overhead"])
+            facts.power_estimated = True
+        return facts
+
+    def liquid_fraction(self, dev: DeviceFacts) -> float:
+        """Share of a device's heat that cold plates remove in a liquid-cooled rack."""
+        if dev.type is None:
+            return 0.0
+        if dev.type.liquid_fraction is not None:
+            return float(dev.type.liquid_fraction)
+        return DEFAULT_LIQUID_FRACTION if dev.type.kind == "gpu-node" else 0.0
+
+    # -- racks: load, heat, feeds, phases ------------------------------------------------
+
+    def _rack_power(self, facts: RackFacts) -> None:
+        rack = facts.rack
+        cooling = rack.cooling_mode
+        for dev in facts.devices:
+            if dev.power is None:
+                if dev.type is not None:
+                    facts.unknown_power.append(dev)
+            else:
+                facts.load += dev.power
+                facts.estimated_power |= dev.power_estimated
+                heat = dev.power
+                if cooling == "liquid":
+                    dev.liquid_heat = heat * self.liquid_fraction(dev)
+                elif cooling == "immersion":
+                    dev.liquid_heat = heat
+                dev.air_heat = heat - dev.liquid_heat
+                facts.liquid_heat += dev.liquid_heat
+                facts.air_heat += dev.air_heat
+            if dev.weight is None:
+                if dev.type is not None and dev.type.kind not in ZERO_DRAW_KINDS:
+                    facts.unknown_weight.append(dev)
+            else:
+                facts.weight += dev.weight
+            if dev.mounted and dev.device.position is not None:
+                facts.units_used += dev.height_u
+            if dev.is_gpu_node:
+                facts.gpu_nodes += 1
+            facts.gpus += dev.gpus
+        if cooling == "rear-door" and rack.door:
+            door = self._find_in(facts, rack.door)
+            facts.door = door
+            if door is not None and door.type is not None and door.type.kind == "rear-door":
+                removed = min(facts.air_heat, float(door.type.capacity or 0.0))
+                facts.air_heat -= removed
+                facts.liquid_heat += removed
+        if rack.cdu:
+            facts.cdu = self.device_by_id.get(rack.cdu)
+        self._feeds(facts)
+
+    def _find_in(self, facts: RackFacts, device_id: str) -> DeviceFacts | None:
+        for dev in facts.devices:
+            if dev.device.id == device_id:
+                return dev
+        return self.device_by_id.get(device_id)
+
+    def _feeds(self, facts: RackFacts) -> None:
+        feeds = facts.rack.feeds
+        if not feeds:
+            return
+        for feed in feeds:
+            voltage = float(feed.voltage or 0.0)
+            current = float(feed.current or 0.0)
+            derate = float(feed.derate) if feed.derate is not None else \
+                self.thresholds["feed_derate"]
+            three = feed.phases == 3
+            wiring = feed.effective_wiring
+            capacity = voltage * current * derate * (SQRT3 if three else 1.0)
+            if feed.outlet_voltage is not None:
+                outlet = float(feed.outlet_voltage)
+            elif wiring == "wye":
+                outlet = voltage / SQRT3
+            else:
+                outlet = voltage
+            facts.feeds.append(FeedFacts(feed, capacity, derate, outlet, wiring, feed.side or ""))
+        sides = sorted({f.group for f in facts.feeds if f.group})
+        shared = [f for f in facts.feeds if not f.group]
+        shared_capacity = sum(f.capacity for f in shared)
+        if sides:
+            for side in sides:
+                facts.side_capacity[side] = shared_capacity + sum(
+                    f.capacity for f in facts.feeds if f.group == side)
+            facts.capacity = min(facts.side_capacity.values())
+            groups = [[f for f in facts.feeds if f.group == side] + shared for side in sides]
+        else:
+            facts.capacity = shared_capacity
+            groups = [shared]
+        for group in groups:
+            self._phase_loads(facts, group)
+
+    def _phase_loads(self, facts: RackFacts, group: list[FeedFacts]) -> None:
+        """Line currents of each feed when its group (one side) carries the whole rack."""
+        share = 1.0 / len(group)
+        for feed in group:
+            voltage = float(feed.feed.voltage or 0.0)
+            if voltage <= 0:
+                continue
+            lines: dict[str, float] = defaultdict(float)
+            load = 0.0
+            for dev in facts.devices:
+                if not dev.power:
+                    continue
+                power = dev.power * share
+                load += power
+                phase = dev.device.phase
+                if feed.wiring is None:
+                    if phase:
+                        self._conflict(facts, dev, feed.feed, "a single-phase feed has no phases")
+                    lines["L"] += power / voltage
+                elif feed.wiring == "wye":
+                    if phase and "-" in phase:
+                        self._conflict(facts, dev, feed.feed,
+                                       f"{phase} is a line-to-line pair but the feed is wye "
+                                       "(use L1, L2 or L3)")
+                        phase = None
+                    if phase:
+                        lines[phase] += power / (voltage / SQRT3)
+                    else:
+                        for line in ("L1", "L2", "L3"):
+                            lines[line] += power / 3 / (voltage / SQRT3)
+                else:
+                    if phase and "-" not in phase:
+                        self._conflict(facts, dev, feed.feed,
+                                       f"{phase} is a line but the feed is delta (use L1-L2, "
+                                       "L2-L3 or L3-L1)")
+                        phase = None
+                    if phase:
+                        lines[phase] += power / voltage
+                    else:
+                        for pair in ("L1-L2", "L2-L3", "L3-L1"):
+                            lines[pair] += power / 3 / voltage
+            if feed.wiring == "delta":
+                i12, i23, i31 = lines["L1-L2"], lines["L2-L3"], lines["L3-L1"]
+                lines = {"L1": math.sqrt(i12 * i12 + i31 * i31 + i12 * i31),
+                         "L2": math.sqrt(i12 * i12 + i23 * i23 + i12 * i23),
+                         "L3": math.sqrt(i23 * i23 + i31 * i31 + i23 * i31)}
+            elif feed.wiring == "wye":
+                lines = {line: lines.get(line, 0.0) for line in ("L1", "L2", "L3")}
+            if load >= feed.load:  # a shared feed belongs to every side; keep the worst
+                feed.load = load
+                feed.lines = dict(lines)
+                if feed.wiring is not None and load > 0:
+                    average = sum(lines.values()) / 3
+                    feed.imbalance = max(abs(i - average) for i in lines.values()) / average
+
+    def _conflict(self, facts: RackFacts, dev: DeviceFacts, feed: Feed, reason: str) -> None:
+        if not any(c.device is dev and c.feed is feed for c in facts.phase_conflicts):
+            facts.phase_conflicts.append(PhaseConflict(dev, feed, reason))
+
+    # -- links ---------------------------------------------------------------------------
+
+    @cached_property
+    def links(self) -> list[LinkFacts]:
+        result: list[LinkFacts] = []
+        used: dict[tuple[str, str], int] = {}
+        geometry = self.geometry
+        places = {id(r.rack): r.place for r in self.racks}
+        suggestions = [0]
+        for index, link in enumerate(self.layout.links):
+            a = self._end(link.a, suggestions)
+            b = self._end(link.b, suggestions)
+            facts = LinkFacts(link, index, a, b)
+            for end in (a, b):
+                if end.group is not None and end.device is not None:
+                    key = (end.device.id, end.port)
+                    if key in used:
+                        end.problem = (f"port {end.text} is already used by the link on line "
+                                       f"{self.layout.links[used[key]].line}")
+                    else:
+                        used[key] = index
+            if a.group is not None and b.group is not None:
+                assert a.device is not None and b.device is not None
+                speeds = [g.speed for g in (a.group, b.group) if g.speed is not None]
+                facts.speed = min(speeds) if speeds else None
+                facts.compute = (a.group.effective_role() == "compute"
+                                 and b.group.effective_role() == "compute")
+                ha, hb = a.device.port_height, b.device.port_height
+                if ha is not None and hb is not None:
+                    facts.route = route_length(places[id(a.device.rack)], ha,
+                                               places[id(b.device.rack)], hb,
+                                               a.device.rack is b.device.rack, geometry)
+            if link.length is not None:
+                facts.length = float(link.length)
+            elif facts.route is not None:
+                facts.length = facts.route + geometry.slack
+            result.append(facts)
+        return result
+
+    def _end(self, text: str, suggestions: list[int]) -> End:
+        end = End(text)
+        match = ENDPOINT.match(text)
+        if match is None:
+            end.problem = (f'"{text}" is not a port reference "<device id>:<port group><index>"')
+            return end
+        device = self.device_by_id.get(match["device"])
+        if device is None:
+            near = ""
+            suggestions[0] += 1
+            if suggestions[0] <= 20:  # difflib over thousands of ids is slow; hint the first few
+                close = difflib.get_close_matches(match["device"], list(self.device_by_id), n=1)
+                near = f" (did you mean {close[0]}?)" if close else ""
+            end.problem = f"unknown device {match['device']}{near}"
+            return end
+        end.device = device
+        if device.type is None:
+            end.problem = f"device {device.id} has an unknown model"
+            return end
+        group = device.type.port_group(match["group"])
+        if group is None:
+            names = [g.name for g in device.type.ports or ()]
+            known = ", ".join(names) if names else "none"
+            end.problem = (f"{device.device.model} has no port group '{match['group']}' "
+                           f"(its groups: {known})")
+            return end
+        index = int(match["index"])
+        if not 1 <= index <= group.count:
+            end.problem = (f"{device.device.model} has ports {group.name}1..{group.name}"
+                           f"{group.count}, not {group.name}{index}")
+            return end
+        end.group = group
+        end.index = index
+        return end
+
+    # -- fabrics -------------------------------------------------------------------------
+
+    @cached_property
+    def fabrics(self) -> list[Fabric]:
+        from .topology.graph import build_fabrics
+
+        return build_fabrics(self)
+
+    # -- helpers for rules ---------------------------------------------------------------
+
+    def type_site(self, key: str) -> tuple[str, int]:
+        """Where to report a finding about a device type: its [catalog] table in the layout,
+        else the first device of that type."""
+        entry = self.layout.catalog.get(key)
+        if entry is not None and entry.line:
+            return f"catalog entry {key}", entry.line
+        devices = self.types_used.get(key)
+        if devices:
+            return f"device {devices[0].id}", devices[0].device.line
+        return f"catalog entry {key}", 0
+
+    @property
+    def is_training(self) -> bool:
+        return self.workload is not None and self.workload.is_training

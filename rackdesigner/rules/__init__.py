@@ -1,0 +1,1 @@
+"""The rule catalogue, one module per family; see :mod:`rackdesigner.rules.registry`."""

@@ -1,0 +1,3 @@
+"""Cabling rules."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Compute rules."""
+
+from __future__ import annotations

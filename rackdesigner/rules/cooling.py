@@ -1,0 +1,3 @@
+"""Cooling rules."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Network rules."""
+
+from __future__ import annotations

@@ -1,0 +1,367 @@
+"""Placement rules (PLC): where devices sit in racks and racks on the floor."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+
+from ..analysis import Analysis, DeviceFacts, RackFacts
+from .registry import Finding, rule
+
+
+def _mounted(rack: RackFacts) -> Iterator[DeviceFacts]:
+    """Devices that occupy units and have a position."""
+    for dev in rack.devices:
+        if dev.mounted and dev.device.position is not None:
+            yield dev
+
+
+def _faces(dev: DeviceFacts) -> tuple[str, ...]:
+    if dev.type is not None and dev.type.full_depth:
+        return ("front", "rear")
+    return (dev.device.face or "front",)
+
+
+def _units(dev: DeviceFacts) -> range:
+    position = dev.device.position or 0
+    return range(position, position + max(1, round(dev.height_u)))
+
+
+@rule("PLC001", "error")
+def overlap(analysis: Analysis) -> Iterator[Finding]:
+    """Two devices occupy the same rack unit.
+
+    Why it matters:
+        Two devices cannot be in one place. A full-depth device occupies both faces of its
+        units; two half-depth devices may share a unit, one on the front face and one on the
+        rear.
+
+    Example:
+        [[racks.devices]]
+        id = "a01-n01"
+        model = "dgx-h100"   # 8 U: U2-U9
+        position = 2
+
+        [[racks.devices]]
+        id = "a01-n02"
+        model = "dgx-h100"
+        position = 8         # U8-U15 overlaps U8-U9
+
+    Fix:
+        Move one device to free units (`position`), or mount half-depth devices on
+        opposite faces (`face = "rear"`).
+    """
+    for rack in analysis.racks:
+        owner: dict[tuple[int, str], DeviceFacts] = {}
+        reported: set[tuple[int, int]] = set()
+        for dev in _mounted(rack):
+            for unit in _units(dev):
+                for face in _faces(dev):
+                    other = owner.get((unit, face))
+                    if other is None:
+                        owner[(unit, face)] = dev
+                        continue
+                    pair = (id(other), id(dev))
+                    if pair in reported:
+                        continue
+                    reported.add(pair)
+                    shared = sorted(set(_units(dev)) & set(_units(other)))
+                    span = f"U{shared[0]}" if len(shared) == 1 else f"U{shared[0]}-U{shared[-1]}"
+                    where = "" if len(_faces(dev)) == 2 and len(_faces(other)) == 2 \
+                        else f" on the {face} face"
+                    yield Finding(
+                        f"device {dev.id}", dev.device.line,
+                        f"overlaps device {other.id} at {span}{where} in rack {rack.rack.id}",
+                        hint="move one of them to free units",
+                        values={"unit": float(shared[0])})
+
+
+@rule("PLC002", "error")
+def out_of_rack(analysis: Analysis) -> Iterator[Finding]:
+    """A device extends below U1 or above the rack's height, or has no position.
+
+    Why it matters:
+        Units are counted from 1 at the bottom of the rack to its height (42 in a 42U rack).
+        A device placed outside them does not fit. A device that takes units needs a
+        `position`; only 0U devices (PDUs) go without one.
+
+    Example:
+        [[racks]]
+        id = "a01"
+        height = "42 U"
+
+        [[racks.devices]]
+        id = "a01-n05"
+        model = "dgx-h100"   # 8 U
+        position = 38        # U38-U45: above U42
+
+    Fix:
+        Give a position between 1 and the rack height minus the device height plus one.
+    """
+    for rack in analysis.racks:
+        height = rack.rack.height_u
+        for dev in rack.devices:
+            if not dev.mounted:
+                continue
+            position = dev.device.position
+            if position is None:
+                yield Finding(f"device {dev.id}", dev.device.line,
+                              f"takes {dev.height_u:g} U but has no position in rack "
+                              f"{rack.rack.id}",
+                              hint="add `position = N`, its lowest unit counted from 1 at the "
+                                   "bottom")
+                continue
+            top = position + dev.height_u - 1
+            if position < 1:
+                yield Finding(f"device {dev.id}", dev.device.line,
+                              f"position {position} is below U1 of rack {rack.rack.id} "
+                              "(units count from 1 at the bottom)",
+                              values={"position": float(position)})
+            elif top > height:
+                yield Finding(f"device {dev.id}", dev.device.line,
+                              f"occupies U{position}-U{top:g}, above the top of rack "
+                              f"{rack.rack.id} (U{height:g})",
+                              hint=f"the highest position for a {dev.height_u:g} U device is "
+                                   f"{height - dev.height_u + 1:g}",
+                              values={"top": top, "height": height})
+
+
+def _is_infiniband_switch(dev: DeviceFacts) -> bool:
+    return dev.kind == "switch" and any(
+        g.tech == "infiniband" for g in (dev.type.ports or ()) if dev.type is not None)
+
+
+@rule("PLC003", "warning")
+def switch_not_mid_rack(analysis: Analysis) -> Iterator[Finding]:
+    """An InfiniBand switch sits outside the middle third of a rack holding GPU nodes.
+
+    Why it matters:
+        Compute nodes above and below the switch keep every cable short: the field guide's
+        advice is "switches in the middle of the rack, compute nodes on either side". A
+        switch at the top makes the cables to the lowest nodes the longest in the rack.
+        The middle is where the device's centre lies within a third to two thirds of the
+        rack height (U15-U28 for a 1U switch in a 42U rack).
+
+    Example:
+        [[racks.devices]]
+        id = "a01-leaf1"
+        model = "qm9700"
+        position = 42        # top of a 42U rack holding DGX nodes
+
+    Fix:
+        Move the switch to the middle third, with nodes above and below it.
+    """
+    for rack in analysis.racks:
+        if rack.gpu_nodes == 0:
+            continue
+        height = rack.rack.height_u
+        low, high = height / 3, 2 * height / 3
+        for dev in rack.devices:
+            centre = dev.centre_u
+            if centre is None or not _is_infiniband_switch(dev):
+                continue
+            if not low <= centre <= high:
+                first = int(-(-low // 1) - dev.height_u / 2 + 1)
+                last = int(high - dev.height_u / 2 + 1)
+                yield Finding(f"device {dev.id}", dev.device.line,
+                              f"InfiniBand switch at U{dev.device.position} is outside the "
+                              f"middle of rack {rack.rack.id} (centre {centre:g} U, middle "
+                              f"{low:g}-{high:g} U)",
+                              hint=f"move it to a position between U{max(first, 1)} and "
+                                   f"U{last}",
+                              values={"centre": centre, "low": low, "high": high})
+
+
+@rule("PLC004", "error")
+def overweight(analysis: Analysis) -> Iterator[Finding]:
+    """A rack's devices weigh more than its `max_weight`.
+
+    Why it matters:
+        A rack's static load rating is what its frame, casters and the floor tile under it
+        carry. Eight-GPU nodes weigh 130-145 kg each; four of them with switches and PDUs
+        approach the rating of many racks.
+
+    Example:
+        [[racks]]
+        id = "a01"
+        max_weight = "500 kg"   # four DGX H100 at 130 kg are 522 kg
+
+    Fix:
+        Spread the nodes over more racks or use racks rated for the load.
+    """
+    from ..units import MASS, fmt
+
+    for rack in analysis.racks:
+        limit = rack.rack.max_weight
+        if limit is None or rack.weight <= limit:
+            continue
+        bound = "at least " if rack.unknown_weight else ""
+        yield Finding(f"rack {rack.rack.id}", rack.rack.line,
+                      f"devices weigh {bound}{fmt(rack.weight, MASS)}, more than its "
+                      f"max_weight {fmt(float(limit), MASS)}",
+                      hint="spread the devices over more racks or use a rack rated for "
+                           "the load",
+                      values={"weight": rack.weight, "max_weight": float(limit)})
+
+
+@rule("PLC005", "error")
+def identity(analysis: Analysis) -> Iterator[Finding]:
+    """Duplicate ids, two racks in one place, or a model or GPU that is not in the catalog.
+
+    Why it matters:
+        Every rack, device and feed needs one name (links and cooling refer to them by id)
+        and every rack one place on the floor (row and slot). A device whose model is not
+        in the catalog has no height, power or ports, so nothing about it can be checked.
+
+    Example:
+        [[racks.devices]]
+        id = "a01-n01"
+        model = "dgx-h10"    # a typo: did you mean dgx-h100?
+
+    Fix:
+        Rename duplicates, give each rack its own (row, slot), and use a catalog key
+        (`rackdesigner catalog` lists them) or define the model in `[catalog.KEY]`.
+    """
+    seen_racks: dict[str, RackFacts] = {}
+    places: dict[tuple[str, int], RackFacts] = {}
+    seen_devices: dict[str, DeviceFacts] = {}
+    seen_feeds: dict[str, int] = {}
+    for rack in analysis.racks:
+        rid = rack.rack.id
+        if rid in seen_racks:
+            yield Finding(f"rack {rid}", rack.rack.line,
+                          f"duplicate rack id (also on line {seen_racks[rid].rack.line})")
+        else:
+            seen_racks[rid] = rack
+        if rack.rack.slot is not None:
+            place = (rack.rack.row or "", rack.rack.slot)
+            if place in places:
+                other = places[place]
+                yield Finding(f"rack {rid}", rack.rack.line,
+                              f"row {place[0]!r} slot {place[1]} is already taken by rack "
+                              f"{other.rack.id} (line {other.rack.line})")
+            else:
+                places[place] = rack
+        for feed in rack.rack.feeds:
+            if feed.id in seen_feeds:
+                yield Finding(f"rack {rid} feed {feed.id}", feed.line,
+                              f"duplicate feed id (also on line {seen_feeds[feed.id]})")
+            else:
+                seen_feeds[feed.id] = feed.line
+        for dev in rack.devices:
+            did = dev.id
+            if did in seen_devices:
+                yield Finding(f"device {did}", dev.device.line,
+                              f"duplicate device id (also on line "
+                              f"{seen_devices[did].device.line})")
+            else:
+                seen_devices[did] = dev
+            if dev.type is None:
+                near = analysis.catalog.nearest(dev.device.model)
+                hint = (f"did you mean {' or '.join(near)}?" if near
+                        else "`rackdesigner catalog` lists the known models")
+                yield Finding(f"device {did}", dev.device.line,
+                              f"unknown model {dev.device.model!r}", hint=hint)
+    checked: set[str] = set()
+    for key, devices in analysis.types_used.items():
+        dtype = devices[0].type
+        if dtype is None or dtype.gpu is None or dtype.gpu in analysis.catalog.gpus:
+            continue
+        if key in checked:
+            continue
+        checked.add(key)
+        entity, line = analysis.type_site(key)
+        near = analysis.catalog.nearest_gpu(dtype.gpu)
+        hint = f"did you mean {' or '.join(near)}?" if near else \
+            "`rackdesigner catalog` lists the known GPUs"
+        yield Finding(entity, line, f"model {key} names unknown GPU {dtype.gpu!r}", hint=hint)
+
+
+@rule("PLC006", "warning")
+def open_units(analysis: Analysis) -> Iterator[Finding]:
+    """An air-cooled rack has open units not covered by blanking panels.
+
+    Why it matters:
+        Hot exhaust air flows back to the cold aisle through every open unit and is drawn
+        in again by the servers: hot spots and wasted cooling. Blanking panels close them.
+
+    Example:
+        [[racks]]
+        id = "a01"
+        cooling = "air"
+        # devices fill U1-U20; U21-U42 are open
+
+    Fix:
+        Fill open units with `blank-1u` / `blank-2u` devices.
+    """
+    for rack in analysis.racks:
+        if rack.cooling != "air" or not rack.devices:
+            continue
+        height = int(rack.rack.height_u)
+        covered = [False] * (height + 1)
+        for dev in _mounted(rack):
+            for unit in _units(dev):
+                if 1 <= unit <= height:
+                    covered[unit] = True
+        spans: list[tuple[int, int]] = []
+        for unit in range(1, height + 1):
+            if covered[unit]:
+                continue
+            if spans and spans[-1][1] == unit - 1:
+                spans[-1] = (spans[-1][0], unit)
+            else:
+                spans.append((unit, unit))
+        if not spans:
+            continue
+        count = sum(b - a + 1 for a, b in spans)
+        text = ", ".join(f"U{a}" if a == b else f"U{a}-U{b}" for a, b in spans[:6])
+        if len(spans) > 6:
+            text += f" and {len(spans) - 6} more"
+        yield Finding(f"rack {rack.rack.id}", rack.rack.line,
+                      f"{count} open unit{'s' if count != 1 else ''} without blanking panels "
+                      f"({text})",
+                      hint="fill them with blank-1u / blank-2u panels",
+                      values={"open_units": float(count)})
+
+
+_REVERSED = {"front-to-rear": "rear-to-front", "rear-to-front": "front-to-rear"}
+
+
+@rule("PLC007", "warning")
+def airflow_against_rack(analysis: Analysis) -> Iterator[Finding]:
+    """A device's airflow runs against its rack's.
+
+    Why it matters:
+        Racks sit in hot-aisle / cold-aisle rows: air enters at one face and leaves at the
+        other. A device that blows the other way (a switch with reversed fans, or one
+        mounted on the rear face, which reverses it) breathes the hot aisle's exhaust.
+
+    Example:
+        [[racks]]
+        id = "a01"
+        airflow = "front-to-rear"
+
+        [[racks.devices]]
+        id = "a01-mgmt"
+        model = "sn2201"     # rear-to-front when mounted on the front face
+        position = 21
+
+    Fix:
+        Mount it on the other face (`face = "rear"`, half-depth devices) or order the
+        model with the other airflow direction.
+    """
+    for rack in analysis.racks:
+        want = rack.rack.airflow_mode
+        for dev in rack.devices:
+            if dev.type is None or not dev.type.airflow or dev.type.airflow == "passive":
+                continue
+            have = dev.type.airflow
+            if dev.device.face == "rear":
+                have = _REVERSED[have]
+            if have != want:
+                mounted = " (mounted on the rear face)" if dev.device.face == "rear" else ""
+                yield Finding(f"device {dev.id}", dev.device.line,
+                              f"airflow {have}{mounted} runs against rack {rack.rack.id}'s "
+                              f"{want}",
+                              hint="mount it on the other face or order the other airflow "
+                                   "direction")

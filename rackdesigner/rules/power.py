@@ -1,0 +1,3 @@
+"""Power rules."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Storage rules."""
+
+from __future__ import annotations

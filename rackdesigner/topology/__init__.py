@@ -1,0 +1,1 @@
+"""The fabric graph and its analytics; graph exports will live beside it."""

@@ -1,0 +1,237 @@
+"""The compute fabric as a networkx graph, and what it says about the cluster.
+
+Devices are nodes; links between compute ports are edges (parallel cables
+between two devices collapse into one edge carrying their summed bandwidth
+and their count). Each connected part is one fabric. A switch's tier is its
+hop distance from the nearest GPU node (leaf = 1): links to a lower tier are
+downlinks, to a higher tier uplinks. Single points of failure come from one
+biconnected-components pass: a block-cut tree weighted by GPU nodes tells
+which switch or cable, lost, leaves GPU nodes on two sides.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import networkx as nx
+
+if TYPE_CHECKING:
+    from ..analysis import Analysis, DeviceFacts, LinkFacts
+
+
+@dataclass(slots=True, eq=False)
+class SwitchFacts:
+    device: DeviceFacts
+    tier: int | None = None  # None: not connected to any GPU node
+    down: float = 0.0  # bit/s towards GPU nodes
+    up: float = 0.0  # bit/s away from them
+    top: bool = False  # of the fabric's highest tier: never oversubscribed
+
+    @property
+    def oversubscription(self) -> float | None:
+        """downlink / uplink bandwidth; None where it does not apply, inf without uplinks."""
+        if self.top or self.tier is None or self.down <= 0:
+            return None
+        return self.down / self.up if self.up > 0 else float("inf")
+
+
+@dataclass(slots=True, eq=False)
+class Fabric:
+    index: int
+    devices: list[DeviceFacts]
+    links: list[LinkFacts]
+    nodes: list[DeviceFacts] = field(default_factory=list)  # GPU nodes
+    switches: dict[str, SwitchFacts] = field(default_factory=dict)
+    techs: set[str] = field(default_factory=set)
+    gpus: int = 0
+    max_tier: int = 0
+    injection: float = 0.0  # bit/s of all GPU nodes' fabric ports
+    bisection: float = 0.0  # bit/s, estimated
+    node_bandwidth: dict[str, float] = field(default_factory=dict)  # device id -> bit/s
+    cut_switches: list[tuple[DeviceFacts, int]] = field(default_factory=list)
+    cut_links: list[tuple[LinkFacts, int]] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        """Named after its first switch, else its first device."""
+        for dev in self.devices:
+            if dev.kind == "switch":
+                return dev.id
+        return self.devices[0].id
+
+    @property
+    def tech(self) -> str:
+        if len(self.techs) == 1:
+            return next(iter(self.techs))
+        return "mixed" if self.techs else "unknown"
+
+    @property
+    def generations(self) -> dict[str, list[DeviceFacts]]:
+        found: dict[str, list[DeviceFacts]] = {}
+        for node in self.nodes:
+            if node.gpu is not None and node.gpu.generation:
+                found.setdefault(node.gpu.generation, []).append(node)
+        return found
+
+    def tier_switches(self, tier: int) -> list[SwitchFacts]:
+        return [s for s in self.switches.values() if s.tier == tier]
+
+    @property
+    def is_fat_tree(self) -> bool:
+        return self.max_tier >= 2
+
+
+def fabric_graph(analysis: Analysis) -> nx.Graph:
+    """The compute fabric: one node per device, one edge per cabled pair of devices."""
+    edges: dict[tuple[str, str], list[LinkFacts]] = {}
+    for link in analysis.links:
+        if not link.compute or link.a.device is None or link.b.device is None:
+            continue
+        a, b = link.a.device.id, link.b.device.id
+        if a == b:
+            continue
+        key = (a, b) if a < b else (b, a)
+        edges.setdefault(key, []).append(link)
+    graph = nx.Graph()
+    graph.add_edges_from(
+        (a, b, {"links": links, "count": len(links),
+                "bandwidth": sum(link.speed or 0.0 for link in links)})
+        for (a, b), links in edges.items())
+    return graph
+
+
+def build_fabrics(analysis: Analysis) -> list[Fabric]:
+    graph = fabric_graph(analysis)
+    by_id = analysis.device_by_id
+    fabrics: list[Fabric] = []
+    components = sorted(nx.connected_components(graph),
+                        key=lambda part: min(by_id[n].device.line for n in part))
+    for index, part in enumerate(components):
+        # A subgraph view costs on every lookup; the common one-fabric case needs none.
+        sub = graph if len(components) == 1 else graph.subgraph(part)
+        devices = sorted((by_id[n] for n in part), key=lambda d: d.device.line)
+        links = [link for _, _, data in sub.edges(data=True) for link in data["links"]]
+        fabric = Fabric(index + 1, devices, sorted(links, key=lambda link: link.index))
+        _describe(fabric, sub, analysis)
+        fabrics.append(fabric)
+    return fabrics
+
+
+def _describe(fabric: Fabric, graph: nx.Graph, analysis: Analysis) -> None:
+    by_id = analysis.device_by_id
+    for link in fabric.links:
+        for end in (link.a, link.b):
+            if end.group is not None and end.group.tech:
+                fabric.techs.add(end.group.tech)
+    fabric.nodes = [d for d in fabric.devices if d.is_gpu_node]
+    fabric.gpus = sum(d.gpus for d in fabric.nodes)
+    for node in fabric.nodes:
+        bandwidth = sum(data["bandwidth"] for data in graph[node.id].values())
+        fabric.node_bandwidth[node.id] = bandwidth
+        fabric.injection += bandwidth
+    # Tiers: multi-source BFS from every GPU node.
+    tier: dict[str, int] = {node.id: 0 for node in fabric.nodes}
+    queue = deque(tier)
+    adjacency = graph.adj
+    while queue:
+        current = queue.popleft()
+        for neighbour in adjacency[current]:
+            if neighbour not in tier:
+                tier[neighbour] = tier[current] + 1
+                queue.append(neighbour)
+    for dev in fabric.devices:
+        if dev.kind == "switch":
+            fabric.switches[dev.id] = SwitchFacts(dev, tier.get(dev.id))
+    tiers = [s.tier for s in fabric.switches.values() if s.tier is not None]
+    fabric.max_tier = max(tiers, default=0)
+    for switch in fabric.switches.values():
+        if switch.tier is None:
+            continue
+        switch.top = switch.tier == fabric.max_tier
+        for neighbour, data in adjacency[switch.device.id].items():
+            other = tier.get(neighbour)
+            if other is None or other == switch.tier:
+                continue
+            if other < switch.tier:
+                switch.down += data["bandwidth"]
+            else:
+                switch.up += data["bandwidth"]
+    crossing = [fabric.injection]
+    for level in range(1, fabric.max_tier):
+        crossing.append(sum(s.up for s in fabric.tier_switches(level)))
+    fabric.bisection = min(crossing) / 2 if fabric.nodes else 0.0
+    if len(fabric.nodes) >= 2:
+        _single_points_of_failure(fabric, graph, by_id)
+
+
+def _single_points_of_failure(fabric: Fabric, graph: nx.Graph,
+                              by_id: dict[str, DeviceFacts]) -> None:
+    """Switches and cables whose loss leaves GPU nodes of this fabric on two sides."""
+    gpu = {node.id for node in fabric.nodes}
+    blocks = [set(edges) for edges in nx.biconnected_component_edges(graph)]
+    block_nodes: list[set[str]] = []
+    membership: dict[str, list[int]] = {}
+    for number, edges in enumerate(blocks):
+        nodes = {n for edge in edges for n in edge}
+        block_nodes.append(nodes)
+        for n in nodes:
+            membership.setdefault(n, []).append(number)
+    cut = {n for n, owners in membership.items() if len(owners) > 1}
+    if not cut:
+        return
+    # Block-cut tree: blocks are ("b", i), cut vertices ("c", name).
+    weight: dict[tuple[str, object], int] = {}
+    tree: dict[tuple[str, object], list[tuple[str, object]]] = {}
+    for number, nodes in enumerate(block_nodes):
+        key = ("b", number)
+        weight[key] = sum(1 for n in nodes if n in gpu and n not in cut)
+        tree[key] = [("c", n) for n in nodes if n in cut]
+    for n in cut:
+        key = ("c", n)
+        weight[key] = 1 if n in gpu else 0
+        tree[key] = [("b", number) for number in membership[n]]
+    total = sum(weight.values())
+    root: tuple[str, object] = ("c", next(iter(sorted(cut))))
+    parent: dict[tuple[str, object], tuple[str, object] | None] = {root: None}
+    order = [root]
+    stack = [root]
+    while stack:
+        current = stack.pop()
+        for neighbour in tree[current]:
+            if neighbour not in parent:
+                parent[neighbour] = current
+                order.append(neighbour)
+                stack.append(neighbour)
+    below = dict(weight)
+    for key in reversed(order):
+        up = parent[key]
+        if up is not None:
+            below[up] += below[key]
+    for key in order:
+        kind, name = key
+        if kind == "c":
+            device = by_id[str(name)]
+            if device.kind != "switch":
+                continue
+            parts = [below[child] for child in tree[key] if parent.get(child) == key]
+            if parent[key] is not None:
+                parts.append(total - below[key])
+            with_gpus = sum(1 for p in parts if p > 0)
+            if with_gpus >= 2:
+                fabric.cut_switches.append((device, with_gpus))
+        else:
+            edges = blocks[name]  # type: ignore[index]
+            if len(edges) != 1:
+                continue
+            (a, b), = edges
+            data = graph.edges[a, b]
+            if data["count"] > 1:
+                continue  # parallel cables: losing one leaves the other
+            side = below[key]
+            other = total - side
+            if side > 0 and other > 0:
+                fabric.cut_links.append((data["links"][0], min(side, other)))
+    fabric.cut_switches.sort(key=lambda item: item[0].device.line)
+    fabric.cut_links.sort(key=lambda item: item[0].index)

@@ -1,0 +1,56 @@
+"""Every rule has a fixture where it fires and one, just under its threshold, where it does not.
+
+Fixtures live in ``tests/rules/<CODE>/``: ``fires.toml`` lists the findings it must
+produce in its free-form ``[meta]`` table, ``silent.toml`` must produce none of the
+rule's code. Adding a rule means adding that folder; nothing here changes.
+
+    [meta]
+    expect = [
+      { code = "PLC001", entity = "device a01-n02", line = 25, severity = "error",
+        contains = "overlaps", values = { unit = 8.0 } },
+    ]
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rackdesigner.engine import check
+from rackdesigner.layout_io import load_path
+from rackdesigner.rules.registry import all_rules
+
+FIXTURES = Path(__file__).parent / "rules"
+CODES = sorted(p.name for p in FIXTURES.iterdir() if p.is_dir())
+
+
+def test_every_rule_has_fixtures() -> None:
+    assert sorted(all_rules()) == CODES
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_rule_fires(code: str) -> None:
+    layout = load_path(FIXTURES / code / "fires.toml")
+    expected = (layout.meta or {}).get("expect")
+    assert expected, f"{code}/fires.toml has no [meta] expect list"
+    _, diagnostics = check(layout, select=[code])
+    found = [d for d in diagnostics if d.code == code]
+    assert sorted((d.code, d.entity, d.line) for d in found) == sorted(
+        (e["code"], e["entity"], e["line"]) for e in expected), "\n".join(
+        f"{d.line}: {d.severity} {d.code} {d.text()}" for d in found)
+    for want in expected:
+        match = next(d for d in found if (d.entity, d.line) == (want["entity"], want["line"]))
+        if "severity" in want:
+            assert match.severity == want["severity"], match
+        if "contains" in want:
+            assert want["contains"] in match.message, match.message
+        for name, value in want.get("values", {}).items():
+            assert match.values.get(name) == pytest.approx(value, rel=1e-3), (name, match.values)
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_rule_silent_just_under_threshold(code: str) -> None:
+    layout = load_path(FIXTURES / code / "silent.toml")
+    _, diagnostics = check(layout, select=[code])
+    assert [d for d in diagnostics if d.code == code] == []
