@@ -22,8 +22,17 @@ from typing import TYPE_CHECKING
 
 from . import catalog as catalog_module
 from .geometry import RackPlace, SiteGeometry, port_height, rack_places, route_length
-from .model import (DEFAULT_FEED_DERATE, DEFAULT_LIQUID_FRACTION, Device, DeviceType, Feed, Gpu,
-                    Layout, Link, PortGroup, Rack)
+from .model import (
+    DEFAULT_LIQUID_FRACTION,
+    Device,
+    DeviceType,
+    Feed,
+    Gpu,
+    Layout,
+    Link,
+    PortGroup,
+    Rack,
+)
 from .schema import ENDPOINT
 from .thresholds import resolve
 

@@ -11,8 +11,18 @@ import re
 from dataclasses import dataclass
 
 from . import model as m
-from .units import (BANDWIDTH, CURRENT, HEIGHT, INFORMATION, LENGTH, MASS, POWER, RATIO, VOLTAGE,
-                    Dimension)
+from .units import (
+    BANDWIDTH,
+    CURRENT,
+    HEIGHT,
+    INFORMATION,
+    LENGTH,
+    MASS,
+    POWER,
+    RATIO,
+    VOLTAGE,
+    Dimension,
+)
 
 # "<device id>:<port group><index>", the index 1-based and always present.
 ENDPOINT = re.compile(r"^(?P<device>[^:\s]+):(?P<group>[^\s:]*?[^\s:0-9])(?P<index>[0-9]+)$")
@@ -21,7 +31,8 @@ ENDPOINT = re.compile(r"^(?P<device>[^:\s]+):(?P<group>[^\s:]*?[^\s:0-9])(?P<ind
 @dataclass(frozen=True, slots=True)
 class Field:
     key: str
-    kind: str  # str | int | number | bool | enum | qty | ratio | str_list | qty_pair | table | tables
+    # str | int | number | bool | enum | qty | ratio | str_list | qty_pair | table | tables
+    kind: str
     doc: str
     dim: Dimension | None = None
     choices: tuple[object, ...] = ()

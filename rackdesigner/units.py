@@ -154,7 +154,10 @@ def _parse_uncached(text: str, dim: Dimension) -> float:
 
 @cache
 def fmt(value: float, dim: Dimension, digits: int = 3) -> str:
-    """Format an SI float for people with the prefix pint picks: ``fmt(41600, POWER) == "41.6 kW"``."""
+    """Format an SI float for people, with the prefix pint picks.
+
+    ``fmt(41600, POWER) == "41.6 kW"``.
+    """
     if dim is RATIO:
         return f"{value * 100:.{digits}g} %"
     if dim is HEIGHT:

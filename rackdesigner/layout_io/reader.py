@@ -20,7 +20,7 @@ from .. import model as m
 from .. import schema as s
 from ..diagnostics import Diagnostic, LayoutError
 from ..thresholds import THRESHOLDS
-from ..units import RATIO, UnitError, parse
+from ..units import UnitError, parse
 from .linemap import LineMap, key_line, scan
 from .toml_parse import TomlSyntaxError, parse_toml
 
@@ -77,7 +77,7 @@ def _e000(file: str, message: str, line: int = 0, column: int = 0) -> Diagnostic
 
 def load_path(path: str | os.PathLike[str]) -> m.Layout:
     text, info = read_text(path)
-    layout, lines = load_text_with_map(text, file=str(path))
+    layout, _ = load_text_with_map(text, file=str(path))
     layout.origin = Origin(str(path), info.st_mtime_ns, info.st_size,
                            layout.origin.dropped_comment_lines if layout.origin else ())
     return layout
@@ -467,7 +467,7 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
 
         def convert_quantity(value: Any) -> float:
             number = parse(value, dim)
-            if field.minimum is not None and number < field.minimum or (
+            if (field.minimum is not None and number < field.minimum) or (
                     field.maximum is not None and number > field.maximum):
                 raise _ValueProblem(f"must be between {field.minimum:g} and {field.maximum:g}, "
                                     f"got {_shown(value)}")

@@ -1,0 +1,285 @@
+"""The ``rackdesigner`` command line. Entry points only: the work happens in the core modules.
+
+The headless commands never import Textual (a test checks), so ``validate`` in
+CI starts fast and needs no terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import click
+
+from . import __version__
+
+EPILOG_VALIDATE = """\b
+Examples:
+  rackdesigner validate layouts/training-128.toml
+  rackdesigner validate layouts/ --format sarif --output results.sarif
+  rackdesigner validate cluster.toml --select PWR,COOL --ignore PLC006 --strict
+
+\b
+Exit codes: 0 no errors (and no warnings with --strict), 1 rule errors found,
+2 a file could not be read or parsed, or the command was used wrongly.
+"""
+
+
+def _use_color(stream: object) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def _codes(ctx: click.Context, param: click.Parameter, value: str | None) -> list[str]:
+    if not value:
+        return []
+    from .rules.registry import unknown_patterns
+
+    codes = [part.strip().upper() for part in value.split(",") if part.strip()]
+    unknown = unknown_patterns(codes)
+    if unknown:
+        raise click.BadParameter(f"no rule matches {', '.join(unknown)} "
+                                 "(`rackdesigner rules` lists them)")
+    return codes
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="rackdesigner")
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """Lay out GPU-cluster racks, check them against hard-won rules, export what operations need.
+
+    \b
+    Start with:
+      rackdesigner validate layouts/training-128.toml
+      rackdesigner rules            # what is checked, and why
+      rackdesigner catalog          # the built-in devices and GPUs
+    """
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+
+
+def expand(paths: Sequence[str]) -> Iterator[str]:
+    """Files as given; directories as every ``*.toml`` under them (hidden folders skipped)."""
+    for path in paths:
+        p = Path(path)
+        if p.is_dir():
+            found = sorted(
+                f for f in p.rglob("*.toml")
+                if f.is_file() and not any(part.startswith(".") for part in
+                                           f.relative_to(p).parts[:-1]))
+            if not found:
+                raise click.UsageError(f"no *.toml layouts under {path}")
+            for f in found:
+                yield str(f)
+        else:
+            yield path
+
+
+@cli.command(epilog=EPILOG_VALIDATE)
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option("--format", "fmt_", type=click.Choice(["text", "json", "sarif", "junit", "github"]),
+              default="text", show_default=True, help="Output format.")
+@click.option("--select", callback=_codes, metavar="CODES",
+              help="Run only these rules: codes or prefixes, comma-separated (replaces the "
+                   "file's [rules] select).")
+@click.option("--ignore", callback=_codes, metavar="CODES",
+              help="Skip these rules, on top of the file's [rules] ignore.")
+@click.option("--strict", is_flag=True, help="Warnings fail the run too (exit 1).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the summary line.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
+              help="Write the report to FILE instead of stdout.")
+@click.option("--totals", type=click.Choice(["auto", "always", "never"]), default="auto",
+              show_default=True,
+              help="Per-rack totals table in text output (auto: layouts of up to 60 racks).")
+def validate(paths: tuple[str, ...], fmt_: str, select: list[str], ignore: list[str],
+             strict: bool, quiet: bool, output: str | None, totals: str) -> None:
+    """Check layout files, or every *.toml layout under a directory."""
+    from .engine import check_file
+    from .formats import Options, renderer
+
+    timings: dict[str, float] | None = {} if os.environ.get("RACKDESIGNER_TIMINGS") else None
+    started = time.perf_counter()
+    files = list(expand(paths))
+    results = []
+    for number, file in enumerate(files, start=1):
+        results.append(check_file(file, select=select, ignore=ignore, timings=timings))
+        elapsed = time.perf_counter() - started
+        if elapsed > 1.0 and len(files) > 1:
+            click.echo(f"rackdesigner: checked {number} of {len(files)} files "
+                       f"({elapsed:.1f} s)", err=True)
+    began = time.perf_counter()
+    options = Options(strict=strict, quiet=quiet, totals=totals,
+                      color=fmt_ == "text" and output is None and _use_color(sys.stdout))
+    text = renderer(fmt_)(results, options)
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False, color=options.color)
+    if timings is not None:
+        timings["output"] = time.perf_counter() - began
+        timings["total"] = time.perf_counter() - started
+        click.echo(json.dumps({"timings": {k: round(v, 4) for k, v in timings.items()}}),
+                   err=True)
+    diagnostics = [d for r in results for d in r.diagnostics]
+    if any(d.is_load_error for d in diagnostics):
+        sys.exit(2)
+    if any(d.severity == "error" or (strict and d.severity == "warning") for d in diagnostics):
+        sys.exit(1)
+
+
+def _load_or_exit(path: str):  # type: ignore[no-untyped-def]
+    """Load a layout for a command that needs one; print load errors and exit 2."""
+    from .diagnostics import LayoutError
+    from .formats.text import line
+    from .layout_io import load_path
+
+    try:
+        return load_path(path)
+    except LayoutError as error:
+        for d in error.diagnostics:
+            click.echo(line(d, _use_color(sys.stderr)), err=True)
+        sys.exit(2)
+
+
+@cli.command()
+@click.argument("layout", type=click.Path(dir_okay=False))
+@click.option("--toml", "toml_out", type=click.Path(dir_okay=False),
+              help="Write the layout in canonical form to FILE ('-' for stdout).")
+def export(layout: str, toml_out: str | None) -> None:
+    """Write a layout as diagrams and data files.
+
+    \b
+    Examples:
+      rackdesigner export cluster.toml --toml cluster.toml   # canonical rewrite in place
+      rackdesigner export cluster.toml --toml -
+    """
+    if not toml_out:
+        raise click.UsageError("nothing to export: give --toml FILE")
+    from .layout_io import FileChangedError, dumps, save
+
+    model = _load_or_exit(layout)
+    dropped = model.origin.dropped_comment_lines if model.origin else ()
+    if dropped:
+        shown = ", ".join(str(n) for n in dropped[:10]) + (" ..." if len(dropped) > 10 else "")
+        click.echo(f"rackdesigner: note: {len(dropped)} comment line(s) of {layout} cannot be "
+                   f"kept in canonical form (lines {shown}); only the header comment and "
+                   "comments directly above a table are kept", err=True)
+    if toml_out == "-":
+        click.echo(dumps(model), nl=False)
+        return
+    try:
+        save(model, toml_out)
+    except FileChangedError as error:
+        click.echo(f"rackdesigner: {error}", err=True)
+        sys.exit(2)
+    except OSError as error:
+        click.echo(f"rackdesigner: cannot write {toml_out}: {error.strerror}", err=True)
+        sys.exit(2)
+
+
+@cli.command()
+@click.argument("key", required=False)
+@click.option("--format", "fmt_", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def catalog(key: str | None, fmt_: str) -> None:
+    """List the built-in device and GPU catalog, or show one entry with its figures.
+
+    \b
+    Examples:
+      rackdesigner catalog
+      rackdesigner catalog dgx-h100
+      rackdesigner catalog h100-sxm --format json
+    """
+    from .catalog import builtin
+    from .catalog_view import entry_json, entry_text, listing_text
+
+    known = builtin()
+    if key is None:
+        if fmt_ == "json":
+            click.echo(json.dumps({"devices": {k: entry_json(v) for k, v in known.devices.items()},
+                                   "gpus": {k: entry_json(v) for k, v in known.gpus.items()}},
+                                  indent=2, ensure_ascii=False))
+        else:
+            click.echo(listing_text(known), nl=False)
+        return
+    entry = known.devices.get(key) or known.gpus.get(key)
+    if entry is None:
+        near = known.nearest(key) + known.nearest_gpu(key)
+        hint = f"; did you mean {' or '.join(near)}?" if near else ""
+        click.echo(f"rackdesigner: no catalog entry {key!r}{hint}", err=True)
+        sys.exit(2)
+    if fmt_ == "json":
+        click.echo(json.dumps(entry_json(entry), indent=2, ensure_ascii=False))
+    else:
+        click.echo(entry_text(entry, known), nl=False)
+
+
+@cli.command()
+@click.argument("code", required=False)
+@click.option("--format", "fmt_", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def rules(code: str | None, fmt_: str) -> None:
+    """List the rules (code, severity, title), or explain one.
+
+    \b
+    Examples:
+      rackdesigner rules
+      rackdesigner rules PWR001
+    """
+    from .rules.docs import explain, listing, rule_json
+    from .rules.registry import all_rules
+
+    registry = all_rules()
+    if code is None:
+        if fmt_ == "json":
+            click.echo(json.dumps([rule_json(r) for r in registry.values()], indent=2,
+                                  ensure_ascii=False))
+        else:
+            click.echo(listing(registry.values()), nl=False)
+        return
+    rule = registry.get(code.upper())
+    if rule is None:
+        import difflib
+
+        near = difflib.get_close_matches(code.upper(), list(registry), n=3)
+        hint = f"; did you mean {' or '.join(near)}?" if near else ""
+        click.echo(f"rackdesigner: no rule {code!r}{hint}", err=True)
+        sys.exit(2)
+    if fmt_ == "json":
+        click.echo(json.dumps(rule_json(rule), indent=2, ensure_ascii=False))
+    else:
+        click.echo(explain(rule), nl=False)
+
+
+@cli.command()
+@click.option("--output", "-o", type=click.Path(dir_okay=False),
+              help="Write the schema to FILE instead of stdout.")
+def schema(output: str | None) -> None:
+    """Print the JSON Schema of the layout format, for editor completion.
+
+    \b
+    Example (Taplo / Even Better TOML): save it and add to the top of a layout
+      #:schema ./rackdesigner.schema.json
+    """
+    from .json_schema import layout_schema
+
+    text = json.dumps(layout_schema(), indent=2, ensure_ascii=False) + "\n"
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+
+
+def main() -> None:
+    try:
+        cli(prog_name="rackdesigner")
+    except KeyboardInterrupt:
+        click.echo("rackdesigner: interrupted", err=True)
+        sys.exit(130)
