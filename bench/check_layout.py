@@ -29,20 +29,26 @@ import sys
 import time
 import tomllib
 
-# What the generator relies on in the built-in catalog (layout-format.md and the
-# brief): height in U, port groups {name: (count, Gbps)}, assumed max power in W.
+HERE = os.path.dirname(os.path.abspath(__file__))
+BUILTIN_CATALOG = os.path.join(os.path.dirname(HERE), "assets", "catalog", "devices.toml")
+
+# What the generator relies on in the built-in catalog, used when the repository's
+# assets/catalog/devices.toml is absent (read as data when present; the package is
+# never imported): height in U, port groups {name: (count, Gbps)}, max power in W.
 MODELS: dict[str, dict] = {
     "dgx-h100": {"kind": "gpu-node", "height": 8, "power": 10_200,
-                 "ports": {"ib": (8, 400), "eth": (2, 200), "bmc": (1, 1)}},
+                 "ports": {"ib": (8, 400), "eth": (2, 400), "inband": (2, 400),
+                           "bmc": (1, 1)}},
     "dgx-b200": {"kind": "gpu-node", "height": 10, "power": 14_300,
                  "ports": {"ib": (8, 400), "eth": (2, 200), "bmc": (1, 1)}},
-    "qm9700": {"kind": "switch", "height": 1, "power": 1_800, "ports": {"p": (64, 400)}},
+    "qm9700": {"kind": "switch", "height": 1, "power": 1_720,
+               "ports": {"p": (64, 400), "mgmt": (1, 1)}},
     "qm8700": {"kind": "switch", "height": 1, "power": 600, "ports": {"p": (40, 200)}},
     "sn2201": {"kind": "switch", "height": 1, "power": 200,
                "ports": {"mgmt": (48, 1), "up": (4, 100)}},
-    "pdu-3ph-415v-32a": {"kind": "pdu", "height": 0, "power": 0, "ports": {}},
-    "pdu-3ph-415v-63a": {"kind": "pdu", "height": 0, "power": 0, "ports": {}},
-    "coolit-chx750": {"kind": "cdu", "height": 42, "power": 15_000, "ports": {},
+    "pdu-3ph-415v-32a": {"kind": "pdu", "height": 0, "power": 20, "ports": {}},
+    "pdu-3ph-415v-63a": {"kind": "pdu", "height": 0, "power": 20, "ports": {}},
+    "coolit-chx750": {"kind": "cdu", "height": 42, "power": 6_000, "ports": {},
                       "capacity": 750_000},
     "blank-1u": {"kind": "blank", "height": 1, "power": 0, "ports": {}},
     "patch-panel-1u": {"kind": "patch-panel", "height": 1, "power": 0, "ports": {}},
@@ -83,15 +89,26 @@ class Checker:
         elif len(self.problems) == 50:
             self.problems.append("... (more problems not shown)")
 
-    def run(self, doc: dict) -> None:
+    def run(self, doc: dict, builtin: dict | None = None) -> None:
         models = {k: dict(v) for k, v in MODELS.items()}
-        for key, t in doc.get("catalog", {}).items():
-            ports = {p["name"]: (p["count"], qty(p["speed"], "bps") / 1e9)
-                     for p in t.get("ports", [])}
-            models[key] = {"kind": t.get("kind"), "height": qty(t["height"], "U"),
-                           "power": qty(t.get("power", "0 W"), "W"), "ports": ports}
-            if "capacity" in t:
-                models[key]["capacity"] = qty(t["capacity"], "W")
+        for table in (builtin or {}, doc.get("catalog", {})):
+            for key, t in table.items():
+                entry = dict(models.get(key, {}))
+                if "kind" in t:
+                    entry["kind"] = t["kind"]
+                if "height" in t:
+                    entry["height"] = qty(t["height"], "U")
+                entry["power"] = qty(t["power"], "W") if "power" in t else entry.get("power", 0)
+                if "ports" in t:
+                    entry["ports"] = {p["name"]: (p["count"], qty(p["speed"], "bps") / 1e9
+                                                  if "speed" in p else None)
+                                      for p in t["ports"]}
+                entry.setdefault("ports", {})
+                if "capacity" in t:
+                    entry["capacity"] = qty(t["capacity"], "W")
+                if "liquid_fraction" in t:
+                    entry["liquid_fraction"] = t["liquid_fraction"]
+                models[key] = entry
         if doc.get("format") != 1:
             self.bad("format is not 1")
         site = doc.get("site", {})
@@ -140,7 +157,8 @@ class Checker:
                 load += model["power"]
                 if model["kind"] == "gpu-node":
                     nodes += 1
-                    liquid_heat += model["power"] * LIQUID_FRACTION
+                    liquid_heat += model["power"] * model.get("liquid_fraction",
+                                                              LIQUID_FRACTION)
                 elif model["kind"] == "switch":
                     switch_heat += model["power"]
                 h = int(model["height"])
@@ -212,7 +230,6 @@ class Checker:
 
         # links
         used_ports: set[str] = set()
-        top_cache: dict[str, float] = {}
         parent: dict[str, str] = {}
 
         def find(x: str) -> str:
@@ -269,7 +286,8 @@ class Checker:
             if run > cable_max:
                 self.bad(f"{link['a']} -> {link['b']}: run {run:.2f} m > cable_max {cable_max} m")
             if run > REACH.get(link.get("media", ""), 0):
-                self.bad(f"{link['a']} -> {link['b']}: {link.get('media')} cannot reach {run:.1f} m")
+                self.bad(f"{link['a']} -> {link['b']}: {link.get('media')} cannot reach "
+                         f"{run:.1f} m")
             parent[find(da["id"])] = find(db["id"])
             # tiers: node-switch links are leaf downlinks; switch-switch links: leaf up
             bw = ga[1]
@@ -303,14 +321,23 @@ class Checker:
         }
 
 
-def check_text(name: str, data: bytes) -> Checker:
+def load_builtin() -> dict:
+    """The repository's built-in device catalog as data, or {} when it is absent."""
+    try:
+        with open(BUILTIN_CATALOG, "rb") as f:
+            return tomllib.load(f).get("catalog", {})
+    except FileNotFoundError:
+        return {}
+
+
+def check_text(name: str, data: bytes, builtin: dict | None = None) -> Checker:
     c = Checker(name)
     try:
         doc = tomllib.loads(data.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         c.bad(f"does not parse: {e}")
         return c
-    c.run(doc)
+    c.run(doc, builtin)
     return c
 
 
@@ -331,10 +358,12 @@ def main(argv: list[str] | None = None) -> int:
             inputs.append((path, f.read()))
     if not inputs:
         ap.error("give files or --generate")
+    builtin = load_builtin()
+    print(f"built-in catalog: {BUILTIN_CATALOG if builtin else 'absent, using MODELS'}")
     failed = 0
     for name, data in inputs:
         t0 = time.perf_counter()
-        c = check_text(name, data)
+        c = check_text(name, data, builtin)
         dt = time.perf_counter() - t0
         status = "ok" if not c.problems else f"{len(c.problems)} problem(s)"
         print(f"{name}: {status} ({dt:.1f} s) "

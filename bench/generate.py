@@ -15,11 +15,13 @@ The scheme, the same at every size:
 * GPU nodes are NVIDIA DGX H100 (``dgx-h100``: 8U, 10.2 kW, ``ib1..ib8`` at
   400 Gbps). Four per 42U rack at U3, U11, U25 and U33; switches sit between
   them, in U19-U24 (the middle third of the rack, as PLC003 wants).
-* Racks with two or more nodes are liquid-cooled and name a CDU
-  (``coolit-chx750``, 42U, in a rack of its own at the end of the row; a row
-  of more than 16 liquid racks gets a second CDU rack at its other end, so
-  no CDU carries more than 16 x 40.8 kW). A rack with one node is air-cooled
-  and its open units are blanked.
+* Compute racks are liquid-cooled and name a CDU (``coolit-chx750``, 42U,
+  750 kW, in a rack of its own at the start of the row; a row of more than 16
+  racks gets a second CDU rack at its end, so no CDU carries more than
+  16 x 40.8 kW). Only the one-node layout (8 GPUs) is air-cooled, with its
+  open units blanked. A rack holds as many switches as keep its air heat
+  (the 20 % of node heat the cold plates leave, plus all switch heat) under
+  15 kW with 100 W to spare: three QM9700 or two XDR switches beside 4 nodes.
 * Every rack has two redundant 415 V 3-phase feeds, sides A and B, each able
   to carry the whole rack (compute racks: 100 A, 57.5 kW usable; CDU racks:
   63 A), each with its own circuit, and 0U PDUs (``pdu-3ph-415v-63a``): two
@@ -88,11 +90,13 @@ REACH_AOC_M = 100.0
 # headroom (the built-in catalog's own figures are what the rules use).
 ASSUMED_POWER_W = {
     NODE_MODEL: 10_200.0,
-    "qm9700": 1_800.0,
+    "qm9700": 1_720.0,
     "ib-xdr-leaf": 3_000.0,
     "ib-xdr-spine": 3_000.0,
-    CDU_MODEL: 15_000.0,
+    CDU_MODEL: 6_000.0,
 }
+LIQUID_FRACTION = 0.8  # the format's default share of node heat the cold plates take
+AIR_MAX_W = 15_000.0 - 100.0  # COOL001's default limit, less a margin
 BUDGET_HEADROOM = 1.2
 
 
@@ -107,7 +111,6 @@ class SwitchModel:
     up_first: int
     up_count: int
     up_speed_gbps: int
-    per_rack: int  # most switches of this model in one compute rack (heat)
     catalog_toml: str = ""  # a [catalog.KEY] table when the model is not built in
 
 
@@ -118,16 +121,15 @@ class SpineModel:
     group: str
     count: int
     speed_gbps: int
-    per_rack: int
     catalog_toml: str = ""
 
 
-QM9700_LEAF = SwitchModel("qm9700", 1, "p", 32, 400, "p", 33, 32, 400, per_rack=3)
-QM9700_SINGLE = SwitchModel("qm9700", 1, "p", 64, 400, "p", 65, 0, 400, per_rack=3)
-QM9700_SPINE = SpineModel("qm9700", 1, "p", 64, 400, per_rack=3)
+QM9700_LEAF = SwitchModel("qm9700", 1, "p", 32, 400, "p", 33, 32, 400)
+QM9700_SINGLE = SwitchModel("qm9700", 1, "p", 64, 400, "p", 65, 0, 400)
+QM9700_SPINE = SpineModel("qm9700", 1, "p", 64, 400)
 
 XDR_LEAF = SwitchModel(
-    "ib-xdr-leaf", 2, "p", 128, 400, "up", 1, 64, 800, per_rack=2,
+    "ib-xdr-leaf", 2, "p", 128, 400, "up", 1, 64, 800,
     catalog_toml="""\
 [catalog.ib-xdr-leaf]
 kind = "switch"
@@ -144,7 +146,7 @@ ports = [
 ]
 """)
 XDR_SPINE = SpineModel(
-    "ib-xdr-spine", 2, "p", 144, 800, per_rack=2,
+    "ib-xdr-spine", 2, "p", 144, 800,
     catalog_toml="""\
 [catalog.ib-xdr-spine]
 kind = "switch"
@@ -175,11 +177,9 @@ class Rack:
     kind: str  # "compute" | "cdu"
     nodes: list[str] = field(default_factory=list)
     cdu: str | None = None  # liquid racks: the CDU device id
-    switches: list[tuple[str, str, int]] = field(default_factory=list)  # (id, model, position)
-
-    @property
-    def liquid(self) -> bool:
-        return self.kind == "compute" and len(self.nodes) >= 2
+    liquid: bool = False
+    # (id, model, position, height in U)
+    switches: list[tuple[str, str, int, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -249,8 +249,8 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
         in_row = min(COMPUTE_RACKS_PER_ROW, n_racks - first)
         counts = [min(NODES_PER_RACK, nodes - (first + j) * NODES_PER_RACK)
                   for j in range(in_row)]
-        liquid = [c >= 2 for c in counts]
-        n_cdus = 0 if not any(liquid) else (1 if sum(liquid) <= RACKS_PER_CDU else 2)
+        liquid = nodes >= 2
+        n_cdus = 0 if not liquid else (1 if in_row <= RACKS_PER_CDU else 2)
         slot = 1
         cdu_ids = []
         if n_cdus:
@@ -259,9 +259,9 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
             racks.append(Rack(rid, row, row_index, slot, "cdu"))
             slot += 1
         row_compute = []
-        for j, count in enumerate(counts):
+        for count in counts:
             rid = f"{prefix}{slot:02d}"
-            rack = Rack(rid, row, row_index, slot, "compute")
+            rack = Rack(rid, row, row_index, slot, "compute", liquid=liquid)
             for k in range(count):
                 nid = f"{rid}-n{k + 1:02d}"
                 rack.nodes.append(nid)
@@ -282,8 +282,16 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
 
     # ---- switch placement: free switch slots per compute rack
     used: dict[str, int] = {r.id: 0 for r in compute}
-    rack_by_id = {r.id: r for r in racks}
-    positions_1 = SWITCH_POSITIONS[leaf_model.height_u]
+    switch_w = ASSUMED_POWER_W[leaf_model.key]
+    if spine_model is not None:
+        switch_w = max(switch_w, ASSUMED_POWER_W[spine_model.key])
+    room: dict[str, int] = {}  # switches a rack may hold: free positions and air heat
+    for rack in compute:
+        node_air = len(rack.nodes) * ASSUMED_POWER_W[NODE_MODEL]
+        if rack.liquid:
+            node_air *= 1 - LIQUID_FRACTION
+        room[rack.id] = min(len(SWITCH_POSITIONS[leaf_model.height_u]),
+                            max(0, int((AIR_MAX_W - node_air) // switch_w)))
 
     def place(rack: Rack, model: str, height: int, role: str) -> str:
         positions = SWITCH_POSITIONS[height]
@@ -291,12 +299,12 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
         used[rack.id] = k + 1
         n = sum(1 for s in rack.switches if s[0].rsplit("-", 1)[1].startswith(role)) + 1
         sid = f"{rack.id}-{role}{n}"
-        rack.switches.append((sid, model, positions[k]))
+        rack.switches.append((sid, model, positions[k], height))
         return sid
 
-    def take(candidates: list[Rack], limit: int) -> Rack | None:
+    def take(candidates: list[Rack]) -> Rack | None:
         for rack in candidates:
-            if used[rack.id] < limit:
+            if used[rack.id] < room[rack.id]:
                 return rack
         return None
 
@@ -321,13 +329,12 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
         count = 1 if single else RAILS
         ids = []
         for _ in range(count):
-            rack = take(row_racks, leaf_model.per_rack) or take(row_racks, len(positions_1))
+            rack = take(row_racks)
             if rack is None:
                 if all_compute_sorted is None:
                     all_compute_sorted = list(compute)
                 rack = take(sorted(all_compute_sorted, key=lambda r: (
-                    abs(r.row_index - row_index), abs(r.slot - centre), r.slot)),
-                    len(positions_1))
+                    abs(r.row_index - row_index), abs(r.slot - centre), r.slot)))
             if rack is None:
                 raise ValueError("no room for the leaf switches")
             ids.append(place(rack, leaf_model.key, leaf_model.height_u, "leaf"))
@@ -338,8 +345,7 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
     ends: list[tuple[Rack, int, int, Rack, int, int]] = []  # geometry of each link
     sw_where: dict[str, tuple[Rack, int, int]] = {}
     for rack in compute:
-        for sid, model, pos in rack.switches:
-            h = leaf_model.height_u if model == leaf_model.key else spine_model.height_u
+        for sid, _, pos, h in rack.switches:
             sw_where[sid] = (rack, pos, h)
     for k, members in enumerate(su_members):
         for local, i in enumerate(members):
@@ -386,20 +392,16 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
         spine_ids: list[list[str | None]] = [[None] * n for n in plane_spine_counts]
         order = [(p, j) for j in range(max(plane_spine_counts))
                  for p in range(len(plane_leaves)) if j < plane_spine_counts[p]]
-        cursor = {spine_model.per_rack: 0, len(SWITCH_POSITIONS[spine_model.height_u]): 0}
+        cursor = 0
         for p, j in order:
-            rack = None
-            for limit in (spine_model.per_rack, len(SWITCH_POSITIONS[spine_model.height_u])):
-                while cursor[limit] < len(central) and used[central[cursor[limit]].id] >= limit:
-                    cursor[limit] += 1
-                if cursor[limit] < len(central):
-                    rack = central[cursor[limit]]
-                    break
-            if rack is None:
+            while cursor < len(central) and used[central[cursor].id] >= room[central[cursor].id]:
+                cursor += 1
+            if cursor == len(central):
                 raise ValueError("no room for the spine switches")
+            rack = central[cursor]
             sid = place(rack, spine_model.key, spine_model.height_u, "spine")
             spine_ids[p][j] = sid
-            sw_where[sid] = (rack, rack.switches[-1][2], spine_model.height_u)
+            sw_where[sid] = rack, rack.switches[-1][2], spine_model.height_u
         n_spines = sum(plane_spine_counts)
         for p, pl in enumerate(plane_leaves):
             s_count = plane_spine_counts[p]
@@ -443,7 +445,6 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
     if spine_model is not None:
         power += n_spines * ASSUMED_POWER_W[spine_model.key]
     power += sum(1 for r in racks if r.kind == "cdu") * ASSUMED_POWER_W[CDU_MODEL]
-    del rack_by_id
     return Plan(gpus, nodes, racks, leaf_model, spine_model, su_nodes,
                 su_count * (1 if single else RAILS), n_spines, planes, links,
                 max_run, max_node_run, oversubscription, power)
@@ -462,8 +463,7 @@ def _blank_positions(rack: Rack) -> list[int]:
     taken = set()
     for k in range(len(rack.nodes)):
         taken.update(range(NODE_POSITIONS[k], NODE_POSITIONS[k] + NODE_HEIGHT_U))
-    for sid, model, pos in rack.switches:
-        h = 2 if model.startswith("ib-xdr") else 1
+    for _, _, pos, h in rack.switches:
         taken.update(range(pos, pos + h))
     return [u for u in range(1, RACK_HEIGHT_U + 1) if u not in taken]
 
@@ -529,12 +529,13 @@ def render(plan: Plan, default_thresholds: bool = False) -> str:
         pdus = ("a1", "b1") if rack.kind == "cdu" else ("a1", "a2", "b1", "b2")
         for p in pdus:
             side = "left" if p[0] == "a" else "right"
-            w(f'\n[[racks.devices]]\nid = "{rid}-pdu-{p}"\nmodel = "{PDU_MODEL}"\nside = "{side}"\n')
+            w(f'\n[[racks.devices]]\nid = "{rid}-pdu-{p}"\nmodel = "{PDU_MODEL}"\n'
+              f'side = "{side}"\n')
         if rack.kind == "cdu":
             w(f'\n[[racks.devices]]\nid = "{rid}-cdu"\nmodel = "{CDU_MODEL}"\nposition = 1\n')
             continue
         items = [(NODE_POSITIONS[k], nid, NODE_MODEL) for k, nid in enumerate(rack.nodes)]
-        items += [(pos, sid, model) for sid, model, pos in rack.switches]
+        items += [(pos, sid, model) for sid, model, pos, _ in rack.switches]
         if not rack.liquid:
             items += [(u, f"{rid}-blank{u:02d}", BLANK_MODEL) for u in _blank_positions(rack)]
         items.sort()
@@ -574,11 +575,19 @@ def describe(plan: Plan, text: str) -> dict[str, object]:
 
 
 def _write(path: str, text: str) -> None:
+    """Write text to path, leaving an identical file untouched."""
+    data = text.encode("utf-8")
+    try:
+        with open(path, "rb") as f:
+            if f.read() == data:
+                return
+    except FileNotFoundError:
+        pass
     d = os.path.dirname(path)
     if d:
         os.makedirs(d, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
+    with open(path, "wb") as f:
+        f.write(data)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -177,13 +177,21 @@ def fmt(value: float, dim: Dimension, digits: int = 3) -> str:
 
 
 def canonical_text(value: float, dim: Dimension) -> str:
-    """The text a newly set quantity is written with: exact, in the key's canonical unit.
+    """The text a newly set quantity is written with, in the key's canonical unit.
 
-    Unlike :func:`fmt` this never rounds, so ``parse(canonical_text(v)) == v``.
+    Twelve significant digits, the precision :func:`parse` keeps, so that
+    ``parse(canonical_text(v)) == v`` for every value a layout can hold.
     """
     if dim is RATIO:
         return repr(value)
-    number = repr(float(value))
-    if number.endswith(".0"):
-        number = number[:-2]
-    return f"{number} {dim.unit}"
+    scaled = _CANONICAL.get(dim.unit)
+    if scaled is not None:
+        unit, scale = scaled
+        text = f"{float(value) / scale:.12g} {unit}"
+        if parse(text, dim) == value:
+            return text
+    return f"{float(value):.12g} {dim.unit}"
+
+
+# Units people read more easily than the SI base for new values of these dimensions.
+_CANONICAL = {"bit/s": ("Gbps", 1e9), "bit": ("GB", 8e9)}

@@ -1,0 +1,61 @@
+"""Properties that must hold for every layout: saving round-trips, validating never crashes."""
+
+from __future__ import annotations
+
+import tomllib
+
+import rtoml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rackdesigner.diagnostics import LayoutError
+from rackdesigner.engine import check
+from rackdesigner.layout_io import dumps, load_text
+from rackdesigner.rules.registry import all_rules
+
+from .strategies import layouts
+
+SETTINGS = settings(max_examples=60, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@SETTINGS
+@given(layouts())
+def test_save_then_load_gives_the_same_layout(layout) -> None:
+    text = dumps(layout)
+    loaded = load_text(text)
+    assert loaded == layout
+    # Canonical: saving what was read gives identical bytes.
+    assert dumps(loaded) == text
+
+
+@SETTINGS
+@given(layouts())
+def test_rtoml_and_tomllib_agree_on_what_the_writer_writes(layout) -> None:
+    text = dumps(layout)
+    assert rtoml.loads(text) == tomllib.loads(text)
+
+
+@SETTINGS
+@given(layouts(max_racks=4))
+def test_validator_never_raises_on_a_loadable_layout(layout) -> None:
+    text = dumps(layout)
+    try:
+        loaded = load_text(text)
+    except LayoutError:  # pragma: no cover - the strategy builds loadable layouts
+        return
+    _, diagnostics = check(loaded)
+    for d in diagnostics:
+        assert d.code in all_rules()
+        assert d.severity in ("error", "warning", "info")
+        assert d.line >= 0
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=300))
+def test_loader_turns_any_text_into_a_layout_or_diagnostics(text: str) -> None:
+    try:
+        load_text("format = 1\nname = 'x'\n" + text)
+    except LayoutError as error:
+        assert error.diagnostics
+        assert all(d.code in ("E000", "E001", "E002") for d in error.diagnostics)
