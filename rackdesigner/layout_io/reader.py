@@ -308,13 +308,21 @@ class _Builder:
         if "links" in data:
             links = self.tables(data["links"], "layout", 1, "links")
             link_lines = self.map.links
-            link_fields = s.LINK
+            known_lines = len(link_lines)
+            append = layout.links.append
+            Link = m.Link
             for index, table in enumerate(links):
-                line = link_lines[index] if index < len(link_lines) else 0
-                entity = _link_entity(table, index)
-                values = self.fields(link_fields, table, entity, line)
+                line = link_lines[index] if index < known_lines else 0
+                # Fast path for the common shape; anything unusual goes through the checks.
+                if table.keys() <= _SIMPLE_LINK_KEYS:
+                    a, b, media = table.get("a"), table.get("b"), table.get("media")
+                    if _is_endpoint(a) and _is_endpoint(b) and (media is None or
+                                                                media in m.MEDIA):
+                        append(Link(a, b, media, line=line))
+                        continue
+                values = self.fields(s.LINK, table, _link_entity(table, index), line)
                 if "a" in values and "b" in values:
-                    layout.links.append(m.Link(**values, line=line))
+                    append(Link(**values, line=line))
         return layout
 
     def rules(self, data: dict[str, Any]) -> m.RulesConfig:
@@ -385,9 +393,17 @@ class _Builder:
             if "phases" in fvalues and "voltage" in fvalues and "current" in fvalues:
                 rack.feeds.append(m.Feed(**{"id": "?", **fvalues}, line=fline))
         device_lines = self.map.devices[index] if index < len(self.map.devices) else []
+        known = len(device_lines)
         for number, table in enumerate(self.tables(data.get("devices", []), entity, line,
                                                    "devices")):
-            dline = LineMap.entity(device_lines, number) or line
+            dline = device_lines[number] if number < known else line
+            if table.keys() <= _SIMPLE_DEVICE_KEYS:
+                device_id, model, position = table.get("id"), table.get("model"), \
+                    table.get("position")
+                if type(device_id) is str and type(model) is str and device_id.strip() and \
+                        model.strip() and (position is None or type(position) is int):
+                    rack.devices.append(m.Device(device_id, model, position, line=dline))
+                    continue
             device_id = table.get("id")
             dentity = (f"device {device_id}" if isinstance(device_id, str)
                        else f"{entity} device #{number + 1}")
@@ -395,6 +411,15 @@ class _Builder:
             if "id" in dvalues and "model" in dvalues:
                 rack.devices.append(m.Device(**dvalues, line=dline))
         return rack
+
+
+_SIMPLE_LINK_KEYS = frozenset(("a", "b", "media"))
+_SIMPLE_DEVICE_KEYS = frozenset(("id", "model", "position"))
+
+
+def _is_endpoint(value: object) -> bool:
+    return type(value) is str and ":" in value and value[-1:].isdigit() and \
+        value[0] != ":"
 
 
 def _link_entity(table: dict[str, Any], index: int) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
 from ..analysis import Analysis, DeviceFacts, RackFacts
@@ -120,9 +121,9 @@ def out_of_rack(analysis: Analysis) -> Iterator[Finding]:
                 yield Finding(f"device {dev.id}", dev.device.line,
                               f"occupies U{position}-U{top:g}, above the top of rack "
                               f"{rack.rack.id} (U{height:g})",
-                              hint=f"the highest position for a {dev.height_u:g} U device is "
-                                   f"{height - dev.height_u + 1:g}",
-                              values={"top": top, "height": height})
+                              hint=f"the highest position for a device of {dev.height_u:g} U "
+                                   f"is {height - dev.height_u + 1:g}",
+                              values={"top": float(top), "height": float(height)})
 
 
 def _is_infiniband_switch(dev: DeviceFacts) -> bool:
@@ -160,8 +161,9 @@ def switch_not_mid_rack(analysis: Analysis) -> Iterator[Finding]:
             if centre is None or not _is_infiniband_switch(dev):
                 continue
             if not low <= centre <= high:
-                first = int(-(-low // 1) - dev.height_u / 2 + 1)
-                last = int(high - dev.height_u / 2 + 1)
+                # positions p whose centre p - 1 + h/2 lies in [low, high]
+                first = math.ceil(low + 1 - dev.height_u / 2)
+                last = math.floor(high + 1 - dev.height_u / 2)
                 yield Finding(f"device {dev.id}", dev.device.line,
                               f"InfiniBand switch at U{dev.device.position} is outside the "
                               f"middle of rack {rack.rack.id} (centre {centre:g} U, middle "
@@ -299,6 +301,8 @@ def open_units(analysis: Analysis) -> Iterator[Finding]:
         height = int(rack.rack.height_u)
         covered = [False] * (height + 1)
         for dev in _mounted(rack):
+            if "front" not in _faces(dev):
+                continue  # a half-depth device on the rear face leaves the front open
             for unit in _units(dev):
                 if 1 <= unit <= height:
                     covered[unit] = True
@@ -359,8 +363,11 @@ def airflow_against_rack(analysis: Analysis) -> Iterator[Finding]:
                 have = _REVERSED[have]
             if have != want:
                 mounted = " (mounted on the rear face)" if dev.device.face == "rear" else ""
+                hint = ("mount it on the other face or order the other airflow direction"
+                        if not dev.type.full_depth else
+                        "order the model with the other airflow direction (e.g. the P2C / C2P "
+                        "variant of a switch)")
                 yield Finding(f"device {dev.id}", dev.device.line,
                               f"airflow {have}{mounted} runs against rack {rack.rack.id}'s "
                               f"{want}",
-                              hint="mount it on the other face or order the other airflow "
-                                   "direction")
+                              hint=hint)
