@@ -430,7 +430,9 @@ class Analysis:
                 assert a.device is not None and b.device is not None
                 speeds = [g.speed for g in (a.group, b.group) if g.speed is not None]
                 facts.speed = min(speeds) if speeds else None
-                facts.compute = (a.group.effective_role() == "compute"
+                # A doubly used port is a CAB005 problem; that cable is not part of a fabric.
+                facts.compute = (a.problem is None and b.problem is None
+                                 and a.group.effective_role() == "compute"
                                  and b.group.effective_role() == "compute")
                 ha, hb = a.device.port_height, b.device.port_height
                 if ha is not None and hb is not None:

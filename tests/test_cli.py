@@ -1,0 +1,273 @@
+"""End-to-end tests through the installed console script, as users and CI run it."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+from .conftest import ROOT, SHARED, rackdesigner_command
+
+EXAMPLES = sorted((ROOT / "layouts").glob("*.toml"))
+PROBLEMS = sorted((ROOT / "layouts" / "problems").glob("*.toml"))
+CLEAN = ROOT / "layouts" / "finetune-8gpu.toml"
+FAILING = ROOT / "tests" / "data" / "overlap.toml"
+
+
+def run(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None
+        ) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, "NO_COLOR": "1", **(env or {})}
+    result = subprocess.run([*rackdesigner_command(), *args], capture_output=True, text=True,
+                            cwd=cwd, env=environment, timeout=120)
+    assert "Traceback" not in result.stderr, result.stderr
+    return result
+
+
+def test_version() -> None:
+    result = run("--version")
+    assert result.returncode == 0 and "0.1.0" in result.stdout
+
+
+def test_module_entry_point() -> None:
+    result = subprocess.run([sys.executable, "-m", "rackdesigner", "--version"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and "rackdesigner" in result.stdout
+
+
+def test_validate_clean_layout_exits_0() -> None:
+    result = run("validate", str(CLEAN))
+    assert result.returncode == 0, result.stdout
+    assert re.search(r"^0 errors, \d+ warnings?, \d+ info in 1 file$", result.stdout, re.M)
+
+
+def test_validate_rule_errors_exit_1_with_file_line_code() -> None:
+    result = run("validate", str(FAILING.relative_to(ROOT)))
+    assert result.returncode == 1
+    assert ("tests/data/overlap.toml:18: error PLC001 device a01-n02: overlaps device "
+            "a01-n01 at U10 in rack a01") in result.stdout
+    assert result.stdout.rstrip().splitlines()[-1].startswith("1 error")
+
+
+def test_strict_fails_on_warnings(tmp_path: Path) -> None:
+    text = FAILING.read_text().replace("position = 10\n", "position = 11\n", 1)
+    path = tmp_path / "warn.toml"
+    path.write_text(text)
+    assert run("validate", str(path)).returncode == 0
+    assert run("validate", "--strict", str(path)).returncode == 1
+
+
+def test_quiet_prints_only_the_summary() -> None:
+    result = run("validate", "--quiet", str(FAILING))
+    assert result.stdout.strip().splitlines() == [result.stdout.strip()]
+
+
+def test_select_and_ignore() -> None:
+    assert run("validate", "--select", "PLC001", str(FAILING)).returncode == 1
+    result = run("validate", "--ignore", "PLC001", "--format", "json", str(FAILING))
+    codes = {d["code"] for d in json.loads(result.stdout)["diagnostics"]}
+    assert "PLC001" not in codes and codes
+    assert result.returncode == 0
+
+
+def test_unknown_rule_code_is_a_usage_error() -> None:
+    result = run("validate", "--select", "XYZ9", str(FAILING))
+    assert result.returncode == 2 and "no rule matches XYZ9" in result.stderr
+
+
+def test_json_output_shape_and_si_values(tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    result = run("validate", "--format", "json", "--output", str(out), str(FAILING))
+    assert result.returncode == 1 and result.stdout == ""
+    document = json.loads(out.read_text())
+    assert document["version"] == 1
+    assert document["files"] == [str(FAILING)]
+    assert set(document["summary"]) == {"errors", "warnings", "info"}
+    (finding,) = [d for d in document["diagnostics"] if d["code"] == "PLC001"]
+    assert set(finding) == {"file", "line", "code", "severity", "entity", "message", "hint",
+                            "values"}
+    assert finding["line"] == 18 and finding["entity"] == "device a01-n02"
+
+
+def test_directory_expands_to_layouts_and_unloadable_files_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "good.toml").write_text(FAILING.read_text())
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "broken.toml").write_text("format = 1\nname = \n")
+    (tmp_path / "notes.txt").write_text("not a layout")
+    result = run("validate", "--format", "json", str(tmp_path))
+    assert result.returncode == 2
+    document = json.loads(result.stdout)
+    assert sorted(Path(f).name for f in document["files"]) == ["broken.toml", "good.toml"]
+    codes = {(Path(d["file"]).name, d["code"]) for d in document["diagnostics"]}
+    assert ("broken.toml", "E000") in codes and ("good.toml", "PLC001") in codes
+
+
+def test_empty_directory_is_a_usage_error(tmp_path: Path) -> None:
+    result = run("validate", str(tmp_path))
+    assert result.returncode == 2 and "no *.toml layouts" in result.stderr
+
+
+@pytest.mark.parametrize(("content", "code", "needle"), [
+    (b'format = 1\nname = "x\n', "E000", "TOML syntax"),
+    (b'format = 1\nname = "caf\xe9"\n', "E000", "not UTF-8"),
+    (b'format = 1\nname = "x"\n[site]\npower_budget = "3 m"\n', "E002",
+     'power_budget "3 m" is a length, expected a power'),
+    (b'format = 1\nname = "x"\n[catalog.n]\nkind = "gpu-node"\npower = "-1 kW"\n', "E002",
+     "negative"),
+    (b'format = 7\nname = "x"\n', "E001", "format 7 is newer"),
+    (b'format = 1\nname = "x"\n[[racks]]\nid = "r"\nhieght = "42 U"\n', "E001",
+     "did you mean 'height'"),
+])
+def test_bad_input_gets_one_clear_message_and_exit_2(tmp_path: Path, content: bytes, code: str,
+                                                     needle: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_bytes(content)
+    result = run("validate", str(path))
+    assert result.returncode == 2
+    lines = [line for line in result.stdout.splitlines() if f" {code} " in line]
+    assert len(lines) == 1 and needle in lines[0], result.stdout
+
+
+def test_huge_file_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "huge.toml"
+    with open(path, "wb") as stream:
+        stream.truncate(70 * 1024 * 1024)
+    result = run("validate", str(path))
+    assert result.returncode == 2 and "MB" in result.stdout
+
+
+@pytest.mark.parametrize(("change", "code"), [
+    (("position = 10\n\n[[racks.devices]]\nid = \"a01-n02\"\nmodel = \"cpu-node-1u\"\nposition = 10",
+      "position = 10\n\n[[racks.devices]]\nid = \"a01-n02\"\nmodel = \"cpu-node-1u\"\nposition = 0"),
+     "PLC002"),
+    (("position = 10\n\n[[racks.devices]]\nid = \"a01-n02\"\nmodel = \"cpu-node-1u\"\nposition = 10",
+      "position = 10\n\n[[racks.devices]]\nid = \"a01-n02\"\nmodel = \"cpu-node-1u\"\nposition = 43"),
+     "PLC002"),
+])
+def test_impossible_positions_are_findings(tmp_path: Path, change: tuple[str, str],
+                                           code: str) -> None:
+    path = tmp_path / "pos.toml"
+    path.write_text(FAILING.read_text().replace(*change))
+    result = run("validate", "--select", code, str(path))
+    assert result.returncode == 1 and f"error {code} device a01-n02" in result.stdout
+
+
+def test_link_to_missing_port_is_a_finding(tmp_path: Path) -> None:
+    path = tmp_path / "link.toml"
+    path.write_text(FAILING.read_text() + '\n[[links]]\na = "a01-n01:eth9"\nb = "a01-n02:eth1"\n')
+    result = run("validate", "--select", "CAB005", str(path))
+    assert result.returncode == 1
+    assert "not eth9" in result.stdout
+
+
+def test_export_toml_is_canonical_and_idempotent(tmp_path: Path) -> None:
+    source = tmp_path / "in.toml"
+    source.write_text("# header\nformat = 1\nname = 'x'\n[[racks]]\nid='r1'  # trailing\n")
+    out = tmp_path / "out.toml"
+    result = run("export", str(source), "--toml", str(out))
+    assert result.returncode == 0
+    assert "1 comment line(s)" in result.stderr
+    first = out.read_bytes()
+    assert first.startswith(b"# header\n\nformat = 1\nname = \"x\"\n")
+    assert run("export", str(out), "--toml", str(out)).returncode == 0
+    assert out.read_bytes() == first
+    assert run("export", str(out), "--toml", "-").stdout.encode() == first
+
+
+def test_export_of_unloadable_layout_exits_2(tmp_path: Path) -> None:
+    source = tmp_path / "in.toml"
+    source.write_text("format = 1\n")
+    result = run("export", str(source), "--toml", str(tmp_path / "out.toml"))
+    assert result.returncode == 2 and "missing key 'name'" in result.stderr
+
+
+def test_catalog_list_and_entry() -> None:
+    listing = run("catalog")
+    assert listing.returncode == 0
+    for key in ("dgx-h100", "qm9700", "h100-sxm", "mi300x", "rtx-4090", "coolit-chx750"):
+        assert key in listing.stdout
+    entry = run("catalog", "dgx-h100")
+    assert "10.2 kW" in entry.stdout and "Source:" in entry.stdout
+    data = json.loads(run("catalog", "h100-sxm", "--format", "json").stdout)
+    assert data["tdp"] == 700.0 and data["memory"] == 80e9 * 8
+    missing = run("catalog", "dgx-h10")
+    assert missing.returncode == 2 and "dgx-h100" in missing.stderr
+
+
+def test_rules_list_and_explain() -> None:
+    listing = run("rules")
+    assert listing.returncode == 0
+    assert re.search(r"PWR001\s+error\s+\S", listing.stdout)
+    explained = run("rules", "COOL001")
+    assert "Why it matters" in explained.stdout and "air_cooling_max" in explained.stdout
+    assert run("rules", "NOPE1").returncode == 2
+
+
+def test_schema_is_json_schema_that_accepts_the_examples() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    import tomllib
+
+    schema = json.loads(run("schema").stdout)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    for path in EXAMPLES:
+        errors = list(validator.iter_errors(tomllib.loads(path.read_text())))
+        assert not errors, (path, errors[0].message)
+
+
+def test_sarif_validates_against_the_official_schema(tmp_path: Path) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema_path = SHARED / "data" / "sarif-schema-2.1.0.json"
+    if not schema_path.exists():
+        pytest.skip(f"the SARIF 2.1.0 schema is not at {schema_path}")
+    (tmp_path / "bad.toml").write_text("format = 1\nname = 'x\n")
+    result = run("validate", "--format", "sarif", str(FAILING), str(tmp_path / "bad.toml"))
+    document = json.loads(result.stdout)
+    jsonschema.validate(document, json.loads(schema_path.read_text()))
+    results = document["runs"][0]["results"]
+    assert {r["ruleId"] for r in results} >= {"PLC001", "E000"}
+    plc = next(r for r in results if r["ruleId"] == "PLC001")
+    assert plc["locations"][0]["physicalLocation"]["region"]["startLine"] == 18
+
+
+def test_junit_has_a_test_case_per_rule_per_file() -> None:
+    result = run("validate", "--format", "junit", str(FAILING))
+    suites = ElementTree.fromstring(result.stdout)
+    cases = suites.findall(".//testcase")
+    names = [c.get("name") for c in cases]
+    assert "PLC001" in names and len(names) == len(set(names))
+    failed = [c.get("name") for c in cases if c.find("failure") is not None]
+    assert failed == ["PLC001"]
+
+
+def test_github_annotations() -> None:
+    result = run("validate", "--format", "github", str(FAILING))
+    assert re.search(r"^::error file=.*overlap\.toml,line=18,title=PLC001 device a01-n02::",
+                     result.stdout, re.M)
+
+
+def test_examples_validate_clean_of_errors() -> None:
+    assert EXAMPLES, "no example layouts"
+    result = run("validate", "--format", "json", *map(str, EXAMPLES))
+    document = json.loads(result.stdout)
+    assert result.returncode == 0, [d for d in document["diagnostics"]
+                                    if d["severity"] == "error"]
+
+
+def test_pre_commit_hook_entry_works_on_the_examples() -> None:
+    hooks = (ROOT / ".pre-commit-hooks.yaml").read_text()
+    entry = re.search(r"^\s*entry:\s*(.+)$", hooks, re.M).group(1).split()
+    assert entry[0] == "rackdesigner"
+    result = run(*entry[1:], *map(str, EXAMPLES))
+    assert result.returncode == 0, result.stdout
+
+
+def test_timings_on_request() -> None:
+    result = run("validate", str(CLEAN), env={"RACKDESIGNER_TIMINGS": "1"})
+    timings = json.loads(result.stderr.strip().splitlines()[-1])["timings"]
+    assert {"read", "parse", "model", "analysis", "rules", "output"} <= set(timings)
