@@ -6,8 +6,18 @@ from hypothesis import strategies as st
 
 from rackdesigner import model as m
 from rackdesigner.catalog import builtin
-from rackdesigner.units import (BANDWIDTH, CURRENT, HEIGHT, INFORMATION, LENGTH, MASS, POWER,
-                                VOLTAGE, Dimension, parse)
+from rackdesigner.units import (
+    BANDWIDTH,
+    CURRENT,
+    HEIGHT,
+    INFORMATION,
+    LENGTH,
+    MASS,
+    POWER,
+    VOLTAGE,
+    Dimension,
+    parse,
+)
 
 # Text a user may write: accents, quotes, backslashes, markup that must stay text.
 TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=20) | \

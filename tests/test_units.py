@@ -2,8 +2,22 @@ from __future__ import annotations
 
 import pytest
 
-from rackdesigner.units import (BANDWIDTH, BYTE_RATE, CURRENT, HEIGHT, INFORMATION, LENGTH, MASS,
-                                POWER, RATIO, VOLTAGE, UnitError, canonical_text, fmt, parse)
+from rackdesigner.units import (
+    BANDWIDTH,
+    BYTE_RATE,
+    CURRENT,
+    HEIGHT,
+    INFORMATION,
+    LENGTH,
+    MASS,
+    POWER,
+    RATIO,
+    VOLTAGE,
+    UnitError,
+    canonical_text,
+    fmt,
+    parse,
+)
 
 
 @pytest.mark.parametrize(("text", "dim", "value"), [
