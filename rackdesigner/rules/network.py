@@ -1,3 +1,508 @@
-"""Network rules."""
+"""Network rules (NET): the compute fabric's technology, oversubscription, bandwidth and faults.
+
+Every rule reads the fabrics of :mod:`rackdesigner.topology.graph` through
+``analysis.fabrics``: one per connected part of the compute-port cabling, with
+switch tiers, downlink and uplink bandwidth, each GPU node's fabric bandwidth
+and the switches and cables whose loss splits the GPU nodes.
+"""
 
 from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ..analysis import Analysis, DeviceFacts
+from ..units import BANDWIDTH, BYTE_RATE, RATIO, fmt
+from .registry import Finding, rule
+
+if TYPE_CHECKING:  # networkx loads only when a rule asks for analysis.fabrics
+    from ..topology.graph import Fabric, SwitchFacts
+
+_TECH_NAMES = {"infiniband": "InfiniBand", "ethernet": "Ethernet",
+               "mixed": "mixed InfiniBand and Ethernet"}
+_K = {"ddp": 2.0, "fsdp": 3.0, "zero3": 3.0}  # gradient traffic factor per parallelism
+
+
+def _fabric_site(fabric: Fabric) -> tuple[str, int]:
+    """``fabric <name>`` at the line of its first switch, else of its first device."""
+    for dev in fabric.devices:
+        if dev.kind == "switch":
+            return f"fabric {dev.id}", dev.device.line
+    first = fabric.devices[0]
+    return f"fabric {first.id}", first.device.line
+
+
+def _ratio(value: float) -> str:
+    """A downlink:uplink ratio as people write it: ``2:1``, ``1.33:1``."""
+    return f"{value:.3g}:1"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _nodes_text(fabric: Fabric) -> str:
+    return f"{_plural(fabric.gpus, 'GPU')} on {_plural(len(fabric.nodes), 'node')}"
+
+
+def _compute_speed(dev: DeviceFacts) -> float | None:
+    """The speed of a switch's compute ports (bit/s), for counting the cables a fix needs."""
+    for group in (dev.type.ports or ()) if dev.type is not None else ():
+        if group.speed and group.effective_role() == "compute":
+            return float(group.speed)
+    return None
+
+
+@rule("NET001", "warning", thresholds=("infiniband_min_gpus",))
+def not_infiniband(analysis: Analysis) -> Iterator[Finding]:
+    """A training fabric spans more GPUs than the threshold and is not InfiniBand.
+
+    Why it matters:
+        Gradient all-reduce over many GPUs is bound by the slowest, most congested path.
+        The field guide's advice is that above 32 GPUs InfiniBand is the only option that
+        works reliably: credit-based, lossless flow control and adaptive routing out of the
+        box. RoCE (Ethernet) can work at scale, but only with carefully tuned PFC/ECN and
+        congestion control, hence a warning and not an error. The rule applies to training
+        and fine-tuning workloads; without `[workload]` it stays silent. A fabric whose
+        ports declare no technology is not judged.
+
+    Example:
+        [workload]
+        kind = "training"
+
+        [catalog.g493-sb0]
+        gpu = "h100-pcie"    # 2 x 200 Gbps Ethernet compute ports
+
+        # five g493-sb0 nodes (40 GPUs) cabled to one Ethernet leaf
+
+    Fix:
+        Build the compute fabric from InfiniBand switches and adapters (QM9700 with
+        ConnectX-7), or keep the Ethernet fabric and plan RoCE tuning (lossless classes,
+        ECN, adaptive routing) explicitly.
+    """
+    if not analysis.is_training:
+        return
+    limit = analysis.thresholds["infiniband_min_gpus"]
+    for fabric in analysis.fabrics:
+        tech = fabric.tech
+        if fabric.gpus <= limit or tech in ("infiniband", "unknown"):
+            continue
+        entity, line = _fabric_site(fabric)
+        yield Finding(entity, line,
+                      f"training fabric of {_nodes_text(fabric)} runs over "
+                      f"{_TECH_NAMES.get(tech, tech)}, not InfiniBand (more than {limit:g} GPUs)",
+                      hint="use InfiniBand switches and adapters for the compute fabric, or "
+                           "plan RoCE tuning (lossless traffic classes, ECN, adaptive routing)",
+                      values={"gpus": float(fabric.gpus), "limit": float(limit)})
+
+
+@rule("NET002", "error", thresholds=("oversubscription_max_training",
+                                     "oversubscription_max_inference"),
+      severities=("error", "warning"))
+def oversubscribed(analysis: Analysis) -> Iterator[Finding]:
+    """A switch's downlink bandwidth exceeds its uplink bandwidth by more than the allowed ratio.
+
+    Why it matters:
+        A switch's downlinks face the GPU nodes (or the tier below), its uplinks the tier
+        above. When more bandwidth comes in below than leaves above, traffic between nodes
+        on different switches queues: all-reduce runs at the speed of the uplinks. The field
+        guide's advice is 1:1 (non-blocking) for training clusters; 4:1 kills training
+        throughput but is acceptable for inference. Training and fine-tuning workloads get
+        an error above the training ratio (default 1:1); inference gets a warning above the
+        inference ratio (default 4:1); without `[workload]` the training ratio applies, as
+        a warning. Tiers come from the cabling (leaf = 1 hop from a GPU node); switches of
+        the fabric's highest tier have no uplinks and are never oversubscribed, so a single
+        switch is non-blocking. A lower-tier switch without any uplink is reported as
+        "no uplinks".
+
+    Example:
+        [workload]
+        kind = "training"
+
+        # leaf a01-leaf: 4 x 400 Gbps down to DGX nodes, 2 x 400 Gbps up to the spine
+        [[links]]
+        a = "a01-leaf:p5"
+        b = "a02-spine:p1"
+
+    Fix:
+        Cable as much bandwidth up as comes down (half the leaf's ports to the spines), or
+        move nodes to another leaf.
+    """
+    workload = analysis.workload
+    limit = analysis.thresholds["oversubscription_max_training"]
+    if analysis.is_training:
+        severity, purpose = "error", "training"
+    elif workload is not None and workload.kind == "inference":
+        limit = analysis.thresholds["oversubscription_max_inference"]
+        severity, purpose = "warning", "inference"
+    else:
+        severity, purpose = "warning", "training (no [workload] given)"
+    for fabric in analysis.fabrics:
+        for switch in fabric.switches.values():
+            ratio = switch.oversubscription
+            if ratio is None or ratio <= limit * (1 + 1e-9):
+                continue
+            yield _oversubscription_finding(fabric, switch, ratio, limit, severity, purpose)
+
+
+def _oversubscription_finding(fabric: Fabric, switch: SwitchFacts, ratio: float, limit: float,
+                              severity: str, purpose: str) -> Finding:
+    dev = switch.device
+    down, up = switch.down, switch.up
+    needed = down / limit - up if limit > 0 else 0.0
+    speed = _compute_speed(dev)
+    hint = None
+    if needed > 0:
+        hint = f"add at least {fmt(needed, BANDWIDTH)} of uplinks"
+        if speed:
+            hint += f" ({math.ceil(needed / speed - 1e-9)} more × {fmt(speed, BANDWIDTH)})"
+        hint += " or move nodes to another switch"
+    tier = "leaf" if switch.tier == 1 else f"tier-{switch.tier} switch"
+    values = {"down": down, "up": up, "limit": limit}
+    if math.isinf(ratio):
+        message = (f"{tier} has {fmt(down, BANDWIDTH)} of downlinks and no uplinks in a "
+                   f"{fabric.max_tier}-tier fabric: its nodes reach the rest only through "
+                   f"other switches (at most {_ratio(limit)} allowed for {purpose})")
+    else:
+        values["ratio"] = ratio
+        message = (f"{tier} has {fmt(down, BANDWIDTH)} of downlinks and {fmt(up, BANDWIDTH)} "
+                   f"of uplinks: {_ratio(ratio)} oversubscribed, above the {_ratio(limit)} "
+                   f"allowed for {purpose}")
+    return Finding(f"device {dev.id}", dev.device.line, message, hint=hint, values=values,
+                   severity=severity)
+
+
+def _number(value: float) -> str:
+    """A parameter count as the layout writes it: ``7e9``, ``1.75e11``, ``350``."""
+    return f"{value:.3g}".replace("e+0", "e").replace("e+", "e")
+
+
+@rule("NET003", "warning", thresholds=("nccl_efficiency",))
+def gradient_traffic(analysis: Analysis) -> Iterator[Finding]:
+    """Estimated gradient traffic per GPU exceeds its share of the fabric's bandwidth.
+
+    Why it matters:
+        Data-parallel training all-reduces the gradients every step. With a ring or tree
+        all-reduce each GPU sends and receives k x params x bytes_per_param x (N - 1) / N
+        bytes per step, where N is the number of GPUs in the fabric and k = 2 for `ddp`
+        (reduce-scatter + all-gather of gradients) and 3 for `fsdp` / `zero3` (parameters
+        are all-gathered again for the forward and backward passes). Times
+        `steps_per_second` that is the rate each GPU needs; it gets its node's fabric
+        bandwidth divided by the node's GPUs, of which collectives reach about
+        `nccl_efficiency` (85 %). When the need is higher, the GPUs wait on the network.
+        The rule is silent for `tensor` and `pipeline` parallelism (their traffic depends on
+        the model's shapes), without `parallelism`, `model_params`, `bytes_per_param` or
+        `steps_per_second`, for inference, and for fabrics with fewer than two GPU nodes
+        (whose all-reduce stays inside the node). One finding per fabric names the node
+        with the least bandwidth per GPU.
+
+    Example:
+        [workload]
+        kind = "training"
+        model_params = 7e9
+        parallelism = "ddp"
+        bytes_per_param = 2
+        steps_per_second = 0.4   # 84 Gbps per GPU over 16 GPUs
+
+        # a DGX H100 with 1 of its 8 x 400 Gbps ports cabled: 50 Gbps per GPU x 85 %
+
+    Fix:
+        Cable more of each node's fabric ports (one 400 Gbps port per GPU is the norm), use
+        faster adapters, or lower the traffic: gradients in bf16 (`bytes_per_param = 2`),
+        gradient accumulation (fewer steps per second), or tensor / pipeline parallelism
+        inside the node.
+    """
+    workload = analysis.workload
+    if workload is None or not workload.is_training:
+        return
+    k = _K.get(workload.parallelism or "")
+    params, width = workload.model_params, workload.bytes_per_param
+    steps = workload.steps_per_second
+    if k is None or not params or not width or not steps:
+        return
+    efficiency = analysis.thresholds["nccl_efficiency"]
+    for fabric in analysis.fabrics:
+        n = fabric.gpus
+        if len(fabric.nodes) < 2 or n < 2:
+            continue
+        needed = k * float(params) * float(width) * (n - 1) / n * float(steps) * 8.0
+        worst: tuple[float, DeviceFacts] | None = None
+        for node in fabric.nodes:
+            bandwidth = fabric.node_bandwidth.get(node.id, 0.0)
+            if node.gpus <= 0 or bandwidth <= 0:
+                continue  # unknown port speeds: nothing to compare
+            share = bandwidth / node.gpus * efficiency
+            if worst is None or share < worst[0]:
+                worst = (share, node)
+        if worst is None or needed <= worst[0]:
+            continue
+        available, node = worst
+        entity, line = _fabric_site(fabric)
+        yield Finding(entity, line,
+                      f"gradient all-reduce needs {fmt(needed, BANDWIDTH)} per GPU "
+                      f"({workload.parallelism}, {_number(float(params))} params × "
+                      f"{float(width):g} B, {float(steps):g} steps/s, {_plural(n, 'GPU')}) "
+                      f"but node {node.id} gives "
+                      f"{fmt(available, BANDWIDTH)} per GPU "
+                      f"({fmt(fabric.node_bandwidth[node.id], BANDWIDTH)} of fabric ports / "
+                      f"{node.gpus} GPUs × {fmt(efficiency, RATIO)})",
+                      hint="cable more fabric ports per node (one per GPU), use faster "
+                           "adapters, or cut traffic: bf16 gradients, gradient accumulation, "
+                           "tensor or pipeline parallelism inside the node",
+                      values={"needed": needed, "available": available, "gpus": float(n)})
+
+
+@rule("NET004", "info", thresholds=("dragonfly_min_gpus",))
+def fat_tree_at_scale(analysis: Analysis) -> Iterator[Finding]:
+    """A fat tree (two or more switch tiers) connects more GPUs than the threshold.
+
+    Why it matters:
+        A non-blocking fat tree spends half of every lower-tier switch's ports on uplinks,
+        and each further tier adds switches, optics and cables that carry no node. The
+        field guide's advice is that from about 128 GPUs a Dragonfly+ topology (groups of
+        leaves and spines joined all-to-all by global links) reaches the same bisection
+        with fewer ports, cables and hops. This is advice, not a fault: fat trees are the
+        well-trodden design, and a 2-tier fat tree of current switches is simple to run.
+
+    Example:
+        # 32 DGX H100 (256 GPUs) on 8 leaves and 4 spines
+
+    Fix:
+        Compare the port and cable count of a Dragonfly+ design for the same GPU count, or
+        keep the fat tree knowingly and ignore this rule (`ignore = ["NET004"]`).
+    """
+    limit = analysis.thresholds["dragonfly_min_gpus"]
+    for fabric in analysis.fabrics:
+        if not fabric.is_fat_tree or fabric.gpus <= limit:
+            continue
+        entity, line = _fabric_site(fabric)
+        counts = ", ".join(f"{len(fabric.tier_switches(t))} in tier {t}"
+                           for t in range(1, fabric.max_tier + 1))
+        yield Finding(entity, line,
+                      f"{fabric.max_tier}-tier fat tree ({counts}) for {_nodes_text(fabric)}: "
+                      f"above {limit:g} GPUs a Dragonfly+ topology wastes fewer ports",
+                      hint="compare the switch, port and cable count of a Dragonfly+ design",
+                      values={"gpus": float(fabric.gpus), "limit": float(limit),
+                              "tiers": float(fabric.max_tier)})
+
+
+@rule("NET005", "warning")
+def single_points_of_failure(analysis: Analysis) -> Iterator[Finding]:
+    """A switch or a cable whose loss splits the GPU nodes of a fabric.
+
+    Why it matters:
+        A training job spans all its GPUs: when one switch or one cable fails and leaves
+        GPU nodes unable to reach each other, the whole job stops, not just the nodes
+        behind it. A switch whose loss leaves the fabric's GPU nodes in two or more parts
+        (an articulation point of the fabric) and a single cable whose loss cuts GPU nodes
+        off (a bridge) are single points of failure. Several parallel cables between the
+        same two devices count as one connection that survives the loss of one cable; the
+        switch at their end can still be a single point of failure.
+
+    Example:
+        # each node has one cable, all to the same leaf
+        [[links]]
+        a = "a01-n01:ib1"
+        b = "a01-leaf:p1"
+
+    Fix:
+        Give every node cables to at least two switches (rail-optimised: port i of every
+        node to leaf i), and every leaf uplinks to at least two spines.
+    """
+    for fabric in analysis.fabrics:
+        if not fabric.cut_switches and not fabric.cut_links:
+            continue
+        total = len(fabric.nodes)
+        name = _fabric_site(fabric)[0]
+        for dev, parts in fabric.cut_switches:
+            yield Finding(f"device {dev.id}", dev.device.line,
+                          f"its loss splits the {total} GPU nodes of {name} into {parts} "
+                          "parts that cannot reach each other",
+                          hint="cable the nodes behind it to a second switch as well",
+                          values={"parts": float(parts), "nodes": float(total)})
+        for link, cut_off in fabric.cut_links:
+            yield Finding(link.entity, link.link.line,
+                          f"this single cable is the only path between "
+                          f"{_plural(cut_off, 'GPU node')} and the rest of {name} "
+                          f"({total} GPU nodes)",
+                          hint="add a second cable, to another switch where possible",
+                          values={"cut_off": float(cut_off), "nodes": float(total)})
+
+
+@rule("NET006", "error")
+def disconnected_gpus(analysis: Analysis) -> Iterator[Finding]:
+    """A training cluster's GPU nodes are not all on one compute fabric.
+
+    Why it matters:
+        A training job all-reduces across every GPU it uses, so every GPU node must reach
+        every other over the compute fabric (ports with `role = "compute"`; storage and
+        management networks do not count). A node with no compute link, or a group of
+        nodes on a fabric not cabled to the others, cannot join a job with the rest. The
+        rule applies to training and fine-tuning with two or more GPU nodes. Split fabrics
+        are reported against the largest one (most GPUs), once per smaller fabric.
+
+    Example:
+        [workload]
+        kind = "training"
+
+        # a01-n03 is cabled to leaf a02-leaf, which has no link to a01-leaf's fabric
+        [[links]]
+        a = "a01-n03:ib1"
+        b = "a02-leaf:p1"
+
+    Fix:
+        Cable every GPU node's compute ports, and join the fabrics: leaves to common
+        spines, or all nodes to the same leaves.
+    """
+    if not analysis.is_training:
+        return
+    nodes = [dev for dev in analysis.devices if dev.is_gpu_node]
+    if len(nodes) < 2:
+        return
+    fabrics = [f for f in analysis.fabrics if f.nodes]
+    cabled = {id(node) for fabric in fabrics for node in fabric.nodes}
+    for node in nodes:
+        if id(node) not in cabled:
+            yield Finding(f"device {node.id}", node.device.line,
+                          f"GPU node ({_plural(node.gpus, 'GPU')}) has no compute-fabric link: "
+                          "it cannot join a training job with the other nodes",
+                          hint="cable its compute ports to the fabric's leaves",
+                          values={"gpus": float(node.gpus)})
+    if len(fabrics) < 2:
+        return
+    main = max(fabrics, key=lambda f: (f.gpus, len(f.nodes), -f.index))
+    main_name = _fabric_site(main)[0].removeprefix("fabric ")
+    others = len(fabrics) - 1
+    for fabric in fabrics:
+        if fabric is main:
+            continue
+        entity, line = _fabric_site(fabric)
+        among = f" (one of {others} fabrics apart from it)" if others > 1 else ""
+        yield Finding(entity, line,
+                      f"{_nodes_text(fabric)} are not connected to fabric {main_name} "
+                      f"({_nodes_text(main)}){among}: a training job cannot span them",
+                      hint=f"join the fabrics: cable this fabric's leaves to the spines of "
+                           f"fabric {main_name}, or its nodes to the same leaves",
+                      values={"gpus": float(fabric.gpus), "main_gpus": float(main.gpus)})
+
+
+def _intra_node(dev: DeviceFacts, efficiency: float) -> tuple[float, str] | None:
+    """Expected intra-node all-reduce bus bandwidth (bit/s) and how it was derived."""
+    gpu = dev.gpu
+    if gpu is None or not gpu.interconnect or dev.gpus < 2:
+        return None
+    if gpu.nvlink:
+        per_direction = float(gpu.interconnect) / 2
+        link = "NVLink" if (gpu.vendor or "NVIDIA") == "NVIDIA" else "Infinity Fabric"
+        how = (f"{link} {fmt(float(gpu.interconnect), BYTE_RATE)} both ways = "
+               f"{fmt(per_direction, BYTE_RATE)} each way")
+    else:
+        per_direction = float(gpu.interconnect)
+        how = f"PCIe {fmt(per_direction, BYTE_RATE)} each way"
+    return per_direction * efficiency, f"{how}, {gpu.key}, × {fmt(efficiency, RATIO)}"
+
+
+@rule("NET007", "info", thresholds=("nccl_efficiency",))
+def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
+    """Expected all-reduce bus bandwidth inside a node and between nodes.
+
+    Why it matters:
+        The figures to hold a burn-in against: nccl-tests (`all_reduce_perf`) reports "bus
+        bandwidth" (busbw), the per-GPU rate each link direction carries, and a healthy
+        cluster reaches about `nccl_efficiency` (85 %) of the hardware's figure. The field
+        guide: below 85 % of theoretical something is wrong; under 300 GB/s intra-node on
+        H100, NVLink is broken.
+        Inside a node the figure is the GPU's `interconnect` per direction x efficiency.
+        The catalog gives NVLink and Infinity Fabric (`nvlink = true`) as the total of both
+        directions (H100 SXM: 900 GB/s), so half of it is used (450 GB/s x 85 % = 382.5 GB/s,
+        in line with the 370-450 GB/s nccl-tests measures on DGX H100); PCIe figures are
+        already one direction. Between nodes it is the node's fabric bandwidth per GPU x
+        efficiency (a DGX H100 with 8 x 400 Gbps: 400 Gbps = 50 GB/s per GPU, x 85 %),
+        divided by the worst leaf oversubscription above 1:1 (traffic between leaves).
+        One finding per fabric with GPU nodes, for the GPU and node with the lowest
+        figures. GPU nodes outside any fabric (a single-node layout) get the intra-node
+        figure, once per device model, at the first such node.
+
+    Example:
+        # two DGX H100 on one leaf, 2 x 400 Gbps each
+        [[links]]
+        a = "a01-n01:ib1"
+        b = "a01-leaf:p1"
+
+    Fix:
+        Nothing to fix: compare these with nccl-tests busbw after burn-in. A measured
+        figure well below them points to a broken NVLink/NVSwitch, a degraded cable or a
+        misconfigured fabric.
+    """
+    efficiency = analysis.thresholds["nccl_efficiency"]
+    for fabric in analysis.fabrics:
+        if not fabric.nodes:
+            continue
+        intra: tuple[float, str] | None = None
+        inter: tuple[float, DeviceFacts] | None = None
+        same = True
+        for node in fabric.nodes:
+            figure = _intra_node(node, efficiency)
+            if figure is not None and (intra is None or figure[0] < intra[0]):
+                intra = figure
+            bandwidth = fabric.node_bandwidth.get(node.id, 0.0)
+            if node.gpus > 0 and bandwidth > 0:
+                per_gpu = bandwidth / node.gpus
+                if inter is not None and per_gpu != inter[0]:
+                    same = False
+                if inter is None or per_gpu < inter[0]:
+                    inter = (per_gpu, node)
+        worst: SwitchFacts | None = None
+        for switch in fabric.tier_switches(1):
+            ratio = switch.oversubscription
+            if ratio is not None and math.isfinite(ratio) and ratio > 1 and (
+                    worst is None or ratio > (worst.oversubscription or 0)):
+                worst = switch
+        parts: list[str] = []
+        values: dict[str, float] = {}
+        if intra is not None:
+            parts.append(f"{fmt(intra[0], BYTE_RATE)} inside a node ({intra[1]})")
+            values["intra"] = intra[0]
+        if inter is not None and len(fabric.nodes) >= 2:
+            per_gpu, node = inter
+            share = per_gpu * efficiency
+            how = f"{fmt(per_gpu, BANDWIDTH)} of fabric ports per GPU"
+            if not same:
+                how += f" on node {node.id}"
+            how += f" × {fmt(efficiency, RATIO)}"
+            if worst is not None:
+                ratio = worst.oversubscription or 1.0
+                share /= ratio
+                how += f" / {_ratio(ratio)} oversubscription of leaf {worst.device.id}"
+                values["oversubscription"] = ratio
+            parts.append(f"{fmt(share, BYTE_RATE)} between nodes ({how})")
+            values["inter"] = share
+        if not parts:
+            continue
+        entity, line = _fabric_site(fabric)
+        yield Finding(entity, line,
+                      f"expected all-reduce bus bandwidth for {_nodes_text(fabric)}: "
+                      + "; ".join(parts),
+                      hint="compare with nccl-tests all_reduce_perf busbw after burn-in; "
+                           "well below these figures, something is broken",
+                      values=values)
+    # GPU nodes outside any fabric: the intra-node figure, once per device model.
+    cabled = {id(node) for fabric in analysis.fabrics for node in fabric.nodes}
+    seen: dict[str, list[DeviceFacts]] = {}
+    for dev in analysis.devices:
+        if dev.is_gpu_node and id(dev) not in cabled:
+            seen.setdefault(dev.device.model, []).append(dev)
+    for model, devices in seen.items():
+        first = devices[0]
+        figure = _intra_node(first, efficiency)
+        if figure is None:
+            continue
+        others = f" (and {_plural(len(devices) - 1, 'more node')} of model {model})" \
+            if len(devices) > 1 else ""
+        yield Finding(f"device {first.id}", first.device.line,
+                      f"expected all-reduce bus bandwidth inside the node{others}: "
+                      f"{fmt(figure[0], BYTE_RATE)} ({figure[1]}); no compute fabric to "
+                      "other nodes",
+                      hint="compare with nccl-tests all_reduce_perf busbw after burn-in",
+                      values={"intra": figure[0], "nodes": float(len(devices))})

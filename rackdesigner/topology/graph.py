@@ -131,14 +131,15 @@ def _describe(fabric: Fabric, graph: nx.Graph, analysis: Analysis) -> None:
         bandwidth = sum(data["bandwidth"] for data in graph[node.id].values())
         fabric.node_bandwidth[node.id] = bandwidth
         fabric.injection += bandwidth
-    # Tiers: multi-source BFS from every GPU node.
+    # Tiers: multi-source BFS from every GPU node, through switches only: an endpoint that
+    # is not a GPU node (a head or storage node on compute ports) has no tier.
     tier: dict[str, int] = {node.id: 0 for node in fabric.nodes}
     queue = deque(tier)
     adjacency = graph.adj
     while queue:
         current = queue.popleft()
         for neighbour in adjacency[current]:
-            if neighbour not in tier:
+            if neighbour not in tier and by_id[neighbour].kind == "switch":
                 tier[neighbour] = tier[current] + 1
                 queue.append(neighbour)
     for dev in fabric.devices:
@@ -152,7 +153,11 @@ def _describe(fabric: Fabric, graph: nx.Graph, analysis: Analysis) -> None:
         switch.top = switch.tier == fabric.max_tier
         for neighbour, data in adjacency[switch.device.id].items():
             other = tier.get(neighbour)
-            if other is None or other == switch.tier:
+            if other is None:
+                if by_id[neighbour].kind == "switch":
+                    continue  # a switch no GPU node reaches
+                other = 0  # any other endpoint: its port on this switch is a downlink
+            if other == switch.tier:
                 continue
             if other < switch.tier:
                 switch.down += data["bandwidth"]
@@ -180,6 +185,13 @@ def _single_points_of_failure(fabric: Fabric, graph: nx.Graph,
             membership.setdefault(n, []).append(number)
     cut = {n for n, owners in membership.items() if len(owners) > 1}
     if not cut:
+        # No articulation point: the only possible bridge is a fabric of one edge, two GPU
+        # nodes cabled back to back.
+        if len(blocks) == 1 and len(blocks[0]) == 1:
+            (a, b), = blocks[0]
+            data = graph.edges[a, b]
+            if data["count"] == 1 and a in gpu and b in gpu:
+                fabric.cut_links.append((data["links"][0], 1))
         return
     # Block-cut tree: blocks are ("b", i), cut vertices ("c", name).
     weight: dict[tuple[str, object], int] = {}
