@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..analysis import Analysis, DeviceFacts
+from ..topology.collectives import fabric_bus_bandwidth, per_direction
 from ..units import BANDWIDTH, BYTE_RATE, RATIO, fmt
 from .registry import Finding, rule
 
@@ -390,17 +391,16 @@ def disconnected_gpus(analysis: Analysis) -> Iterator[Finding]:
 def _intra_node(dev: DeviceFacts, efficiency: float) -> tuple[float, str] | None:
     """Expected intra-node all-reduce bus bandwidth (bit/s) and how it was derived."""
     gpu = dev.gpu
-    if gpu is None or not gpu.interconnect or dev.gpus < 2:
+    figure = per_direction(dev)
+    if gpu is None or figure is None:
         return None
     if gpu.nvlink:
-        per_direction = float(gpu.interconnect) / 2
         link = "NVLink" if (gpu.vendor or "NVIDIA") == "NVIDIA" else "Infinity Fabric"
-        how = (f"{link} {fmt(float(gpu.interconnect), BYTE_RATE)} both ways = "
-               f"{fmt(per_direction, BYTE_RATE)} each way")
+        how = (f"{link} {fmt(float(gpu.interconnect or 0), BYTE_RATE)} both ways = "
+               f"{fmt(figure, BYTE_RATE)} each way")
     else:
-        per_direction = float(gpu.interconnect)
-        how = f"PCIe {fmt(per_direction, BYTE_RATE)} each way"
-    return per_direction * efficiency, f"{how}, {gpu.key}, × {fmt(efficiency, RATIO)}"
+        how = f"PCIe {fmt(figure, BYTE_RATE)} each way"
+    return figure * efficiency, f"{how}, {gpu.key}, × {fmt(efficiency, RATIO)}"
 
 
 @rule("NET007", "info", thresholds=("nccl_efficiency",))
@@ -439,45 +439,25 @@ def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
     for fabric in analysis.fabrics:
         if not fabric.nodes:
             continue
-        intra: tuple[float, str] | None = None
-        inter: tuple[float, DeviceFacts] | None = None
-        same = True
-        for node in fabric.nodes:
-            figure = _intra_node(node, efficiency)
-            if figure is not None and (intra is None or figure[0] < intra[0]):
-                intra = figure
-            bandwidth = fabric.node_bandwidth.get(node.id, 0.0)
-            if node.gpus > 0 and bandwidth > 0:
-                per_gpu = bandwidth / node.gpus
-                if inter is not None and per_gpu != inter[0]:
-                    same = False
-                if inter is None or per_gpu < inter[0]:
-                    inter = (per_gpu, node)
-        worst: SwitchFacts | None = None
-        for switch in fabric.tier_switches(1):
-            ratio = switch.oversubscription
-            if ratio is not None and math.isfinite(ratio) and ratio > 1 and (
-                    worst is None or ratio > (worst.oversubscription or 0)):
-                worst = switch
+        bus = fabric_bus_bandwidth(fabric, efficiency)
         parts: list[str] = []
         values: dict[str, float] = {}
-        if intra is not None:
-            parts.append(f"{fmt(intra[0], BYTE_RATE)} inside a node ({intra[1]})")
-            values["intra"] = intra[0]
-        if inter is not None and len(fabric.nodes) >= 2:
-            per_gpu, node = inter
-            share = per_gpu * efficiency
-            how = f"{fmt(per_gpu, BANDWIDTH)} of fabric ports per GPU"
-            if not same:
-                how += f" on node {node.id}"
+        if bus.intra is not None and bus.intra_node is not None:
+            figure = _intra_node(bus.intra_node, efficiency)
+            assert figure is not None
+            parts.append(f"{fmt(bus.intra, BYTE_RATE)} inside a node ({figure[1]})")
+            values["intra"] = bus.intra
+        if bus.inter is not None and bus.inter_node is not None:
+            how = f"{fmt(bus.ports_per_gpu or 0.0, BANDWIDTH)} of fabric ports per GPU"
+            if not bus.uniform:
+                how += f" on node {bus.inter_node.id}"
             how += f" × {fmt(efficiency, RATIO)}"
-            if worst is not None:
-                ratio = worst.oversubscription or 1.0
-                share /= ratio
-                how += f" / {_ratio(ratio)} oversubscription of leaf {worst.device.id}"
+            if bus.leaf is not None:
+                ratio = bus.oversubscription or 1.0
+                how += f" / {_ratio(ratio)} oversubscription of leaf {bus.leaf.device.id}"
                 values["oversubscription"] = ratio
-            parts.append(f"{fmt(share, BYTE_RATE)} between nodes ({how})")
-            values["inter"] = share
+            parts.append(f"{fmt(bus.inter, BYTE_RATE)} between nodes ({how})")
+            values["inter"] = bus.inter
         if not parts:
             continue
         entity, line = _fabric_site(fabric)
