@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 
 SQRT3 = math.sqrt(3.0)
 ZERO_DRAW_KINDS = ("blank", "patch-panel")  # passive: no power, nothing unknown about it
+# Kinds that draw power even when fanless ("passive" airflow: immersion nodes have no fans).
+POWERED_KINDS = ("gpu-node", "cpu-node", "storage", "switch", "cdu", "rear-door")
 
 
 @dataclass(slots=True, eq=False)
@@ -250,11 +252,12 @@ class Analysis:
             facts.gpu = self.catalog.gpus.get(dtype.gpu)
         if dtype.power is not None:
             facts.power = float(dtype.power)
-        elif dtype.kind in ZERO_DRAW_KINDS or dtype.airflow == "passive":
-            facts.power = 0.0
         elif dtype.kind == "gpu-node" and facts.gpu is not None and facts.gpu.tdp and facts.gpus:
             facts.power = facts.gpu.tdp * facts.gpus * (1 + self.thresholds["host_overhead"])
             facts.power_estimated = True
+        elif dtype.kind in ZERO_DRAW_KINDS or (dtype.airflow == "passive"
+                                               and dtype.kind not in POWERED_KINDS):
+            facts.power = 0.0
         return facts
 
     def liquid_fraction(self, dev: DeviceFacts) -> float:
@@ -356,11 +359,13 @@ class Analysis:
             lines: dict[str, float] = defaultdict(float)
             load = 0.0
             for dev in facts.devices:
+                phase = dev.device.phase
                 if not dev.power:
+                    if phase:  # a wrong phase is wrong whatever the device draws
+                        self._check_phase(facts, dev, feed)
                     continue
                 power = dev.power * share
                 load += power
-                phase = dev.device.phase
                 if feed.wiring is None:
                     if phase:
                         self._conflict(facts, dev, feed.feed, "a single-phase feed has no phases")
@@ -400,6 +405,18 @@ class Analysis:
                 if feed.wiring is not None and load > 0:
                     average = sum(lines.values()) / 3
                     feed.imbalance = max(abs(i - average) for i in lines.values()) / average
+
+    def _check_phase(self, facts: RackFacts, dev: DeviceFacts, feed: FeedFacts) -> None:
+        """Record a conflict for a device the line currents skip (no or unknown draw)."""
+        phase = dev.device.phase or ""
+        if feed.wiring is None:
+            self._conflict(facts, dev, feed.feed, "a single-phase feed has no phases")
+        elif feed.wiring == "wye" and "-" in phase:
+            self._conflict(facts, dev, feed.feed, f"{phase} is a line-to-line pair but the feed "
+                           "is wye (use L1, L2 or L3)")
+        elif feed.wiring == "delta" and "-" not in phase:
+            self._conflict(facts, dev, feed.feed, f"{phase} is a line but the feed is delta (use "
+                           "L1-L2, L2-L3 or L3-L1)")
 
     def _conflict(self, facts: RackFacts, dev: DeviceFacts, feed: Feed, reason: str) -> None:
         if not any(c.device is dev and c.feed is feed for c in facts.phase_conflicts):
@@ -501,6 +518,24 @@ class Analysis:
         if devices:
             return f"device {devices[0].id}", devices[0].device.line
         return f"catalog entry {key}", 0
+
+    def cooling_verdict(self, rack: RackFacts) -> str:
+        """In a word or three, whether the rack's heat has somewhere to go."""
+        limit = self.thresholds["air_cooling_max"]
+        mode = rack.cooling
+        if mode == "air":
+            return "ok" if rack.air_heat <= limit else "over the air limit"
+        if mode == "liquid":
+            if rack.cdu is None or rack.cdu.kind != "cdu":
+                return "no CDU"
+            return "ok" if rack.air_heat <= limit else "residual air over the limit"
+        if mode == "rear-door":
+            door = rack.door
+            if door is None or door.type is None or door.type.kind != "rear-door":
+                return "no rear door"
+            capacity = float(door.type.capacity or 0.0)
+            return "ok" if rack.heat <= capacity else "over the door's capacity"
+        return "ok"
 
     @property
     def is_training(self) -> bool:

@@ -185,6 +185,32 @@ def export(layout: str, toml_out: str | None) -> None:
 
 
 @cli.command()
+@click.argument("layout", type=click.Path(dir_okay=False))
+@click.option("--format", "fmt_", type=click.Choice(["text", "json", "csv"]), default="text",
+              show_default=True, help="json and csv give figures in SI base units.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False),
+              help="Write the report to FILE instead of stdout.")
+def report(layout: str, fmt_: str, output: str | None) -> None:
+    """Power, cooling, compute, network, storage and cost summary of a layout.
+
+    \b
+    Examples:
+      rackdesigner report layouts/training-128.toml
+      rackdesigner report cluster.toml --format csv -o cluster.csv
+    """
+    from .analysis import Analysis
+    from .report import build, to_csv, to_json, to_text
+
+    model = _load_or_exit(layout)
+    data = build(Analysis(model, file=layout))
+    text = {"text": to_text, "json": to_json, "csv": to_csv}[fmt_](data)
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+
+
+@cli.command()
 @click.argument("key", required=False)
 @click.option("--format", "fmt_", type=click.Choice(["text", "json"]), default="text",
               show_default=True)

@@ -265,3 +265,31 @@ def test_timings_on_request() -> None:
     result = run("validate", str(CLEAN), env={"RACKDESIGNER_TIMINGS": "1"})
     timings = json.loads(result.stderr.strip().splitlines()[-1])["timings"]
     assert {"read", "parse", "model", "analysis", "rules", "output"} <= set(timings)
+
+
+def test_report_text_json_and_csv() -> None:
+    layout = str(ROOT / "layouts" / "training-128.toml")
+    text = run("report", layout)
+    assert text.returncode == 0
+    for heading in ("Power:", "Cooling:", "Compute: 128 GPUs", "Network:", "Storage:",
+                    "Bill of materials:", "per GPU"):
+        assert heading in text.stdout
+    data = json.loads(run("report", layout, "--format", "json").stdout)
+    assert set(data) >= {"power", "cooling", "compute", "network", "storage", "cost"}
+    assert data["compute"]["gpus"] == 128
+    (fabric,) = data["network"]["fabrics"]
+    assert fabric["tech"] == "infiniband" and fabric["gpus"] == 128
+    assert fabric["oversubscription_by_tier"]["1"] == pytest.approx(1.0)
+    # 128 GPUs × 400 Gbps injected, half of it across the bisection.
+    assert fabric["bisection"] == pytest.approx(128 * 400e9 / 2)
+    assert data["cost"]["per_gpu"] > 0
+    rows = run("report", layout, "--format", "csv").stdout.splitlines()
+    assert rows[0] == "section,entity,metric,value,unit"
+    assert any(row.startswith("compute,site,gpus,128") for row in rows)
+
+
+def test_report_of_unloadable_layout_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text("format = 1\nname = 'x'\n[site]\nslack = 3\n")
+    result = run("report", str(path))
+    assert result.returncode == 2 and "E002" in result.stderr

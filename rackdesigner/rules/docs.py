@@ -38,8 +38,12 @@ def explain(rule: Rule) -> str:
         out += ["", "Thresholds (override in the layout):", "", "    [rules.thresholds]"]
         for key in rule.thresholds:
             t = THRESHOLDS[key]
-            value = t.default_text if t.dim is None or t.dim.unit == "" else \
-                f'"{fmt(t.default, t.display or t.dim)}"'
+            if t.dim is None or (t.dim.unit == "" and "%" not in t.default_text):
+                value = t.default_text
+            elif t.dim.unit == "":
+                value = f'"{t.default_text}"'
+            else:
+                value = f'"{fmt(t.default, t.display or t.dim)}"'
             out.append(f"    {key} = {value:<12} # {t.description}")
     out += ["", f"Turn it off for a layout with `[rules] ignore = [\"{rule.code}\"]`, or for one "
                 f"run with `--ignore {rule.code}`."]
