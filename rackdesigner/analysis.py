@@ -51,6 +51,9 @@ class DeviceFacts:
     rack: Rack
     rack_index: int
     type: DeviceType | None  # None: the model is not in the catalog (PLC005)
+    id: str = ""
+    height_u: float = 1.0
+    port_height: float | None = None  # m above the rack floor: the device's vertical centre
     power: float | None = None  # W; None when unknown (PWR009)
     power_estimated: bool = False  # from GPU TDP (PWR006)
     gpu: Gpu | None = None
@@ -58,10 +61,7 @@ class DeviceFacts:
     weight: float | None = None
     liquid_heat: float = 0.0
     air_heat: float = 0.0
-
-    @property
-    def id(self) -> str:
-        return self.device.id
+    ports: dict[str, PortGroup] = field(default_factory=dict)  # by group name
 
     @property
     def kind(self) -> str | None:
@@ -70,10 +70,6 @@ class DeviceFacts:
     @property
     def is_gpu_node(self) -> bool:
         return self.type is not None and self.type.kind == "gpu-node"
-
-    @property
-    def height_u(self) -> float:
-        return self.type.height_u if self.type else 1.0
 
     @property
     def mounted(self) -> bool:
@@ -91,12 +87,6 @@ class DeviceFacts:
         position = self.device.position
         return None if position is None else position - 1 + self.height_u / 2
 
-    @property
-    def port_height(self) -> float | None:
-        position = self.device.position
-        if position is None or self.type is None:
-            return None
-        return port_height(position, self.height_u)
 
 
 @dataclass(slots=True, eq=False)
@@ -223,6 +213,7 @@ class Analysis:
         self.devices: list[DeviceFacts] = []
         self.device_by_id: dict[str, DeviceFacts] = {}
         self.types_used: dict[str, list[DeviceFacts]] = defaultdict(list)
+        self._ports: dict[str, dict[str, PortGroup]] = {}  # port groups by model, shared
         for index, rack in enumerate(layout.racks):
             facts = RackFacts(rack, index, places[id(rack)])
             self.racks.append(facts)
@@ -243,9 +234,16 @@ class Analysis:
 
     def _device(self, device: Device, rack: Rack, rack_index: int) -> DeviceFacts:
         dtype = self.catalog.devices.get(device.model)
-        facts = DeviceFacts(device, rack, rack_index, dtype)
+        facts = DeviceFacts(device, rack, rack_index, dtype, device.id)
         if dtype is None:
             return facts
+        facts.height_u = dtype.height_u
+        if device.position is not None:
+            facts.port_height = port_height(device.position, facts.height_u)
+        ports = self._ports.get(device.model)
+        if ports is None:
+            ports = self._ports[device.model] = {g.name: g for g in dtype.ports or ()}
+        facts.ports = ports
         facts.weight = dtype.weight
         facts.gpus = dtype.gpus or 0
         if dtype.gpu is not None:
@@ -273,6 +271,7 @@ class Analysis:
     def _rack_power(self, facts: RackFacts) -> None:
         rack = facts.rack
         cooling = rack.cooling_mode
+        occupied: set[int] = set()
         for dev in facts.devices:
             if dev.power is None:
                 if dev.type is not None:
@@ -294,10 +293,14 @@ class Analysis:
             else:
                 facts.weight += dev.weight
             if dev.mounted and dev.device.position is not None:
-                facts.units_used += dev.height_u
+                # Two half-depth devices on opposite faces share a unit: count units, not
+                # heights.
+                start = dev.device.position
+                occupied.update(range(start, start + max(1, round(dev.height_u))))
             if dev.is_gpu_node:
                 facts.gpu_nodes += 1
             facts.gpus += dev.gpus
+        facts.units_used = float(len(occupied))
         if cooling == "rear-door" and rack.door:
             door = self._find_in(facts, rack.door)
             facts.door = door
@@ -427,43 +430,69 @@ class Analysis:
     @cached_property
     def links(self) -> list[LinkFacts]:
         result: list[LinkFacts] = []
-        used: dict[tuple[str, str], int] = {}
+        used: dict[tuple[str, str, int], int] = {}
         geometry = self.geometry
-        places = {id(r.rack): r.place for r in self.racks}
+        slack = geometry.slack
+        racks = self.racks
+        links = self.layout.links
         suggestions = [0]
-        for index, link in enumerate(self.layout.links):
+        roles: dict[int, bool] = {}  # id(port group) -> is a compute port
+
+        def is_compute(group: PortGroup) -> bool:
+            known = roles.get(id(group))
+            if known is None:
+                known = roles[id(group)] = group.effective_role() == "compute"
+            return known
+
+        for index, link in enumerate(links):
             a = self._end(link.a, suggestions)
             b = self._end(link.b, suggestions)
             facts = LinkFacts(link, index, a, b)
             for end in (a, b):
                 if end.group is not None and end.device is not None:
-                    key = (end.device.id, end.port)
-                    if key in used:
+                    key = (end.device.id, end.group.name, end.index)
+                    first = used.setdefault(key, index)
+                    if first != index:
                         end.problem = (f"port {end.text} is already used by the link on line "
-                                       f"{self.layout.links[used[key]].line}")
-                    else:
-                        used[key] = index
-            if a.group is not None and b.group is not None:
-                assert a.device is not None and b.device is not None
-                speeds = [g.speed for g in (a.group, b.group) if g.speed is not None]
-                facts.speed = min(speeds) if speeds else None
+                                       f"{links[first].line}")
+            ga, gb = a.group, b.group
+            if ga is not None and gb is not None:
+                da, db = a.device, b.device
+                assert da is not None and db is not None
+                sa, sb = ga.speed, gb.speed
+                facts.speed = sb if sa is None else (sa if sb is None or sa <= sb else sb)
                 # A doubly used port is a CAB005 problem; that cable is not part of a fabric.
-                facts.compute = (a.problem is None and b.problem is None
-                                 and a.group.effective_role() == "compute"
-                                 and b.group.effective_role() == "compute")
-                ha, hb = a.device.port_height, b.device.port_height
+                facts.compute = (a.problem is None and b.problem is None and is_compute(ga)
+                                 and is_compute(gb))
+                ha, hb = da.port_height, db.port_height
                 if ha is not None and hb is not None:
-                    facts.route = route_length(places[id(a.device.rack)], ha,
-                                               places[id(b.device.rack)], hb,
-                                               a.device.rack is b.device.rack, geometry)
+                    facts.route = route_length(racks[da.rack_index].place, ha,
+                                               racks[db.rack_index].place, hb,
+                                               da.rack is db.rack, geometry)
             if link.length is not None:
                 facts.length = float(link.length)
             elif facts.route is not None:
-                facts.length = facts.route + geometry.slack
+                facts.length = facts.route + slack
             result.append(facts)
         return result
 
     def _end(self, text: str, suggestions: list[int]) -> End:
+        # The common case without a regular expression: "device:group7".
+        device_id, colon, port = text.partition(":")
+        group_name = port.rstrip("0123456789")
+        if colon and device_id and group_name and len(group_name) < len(port) and \
+                ":" not in port:
+            device = self.device_by_id.get(device_id)
+            if device is not None:
+                group = device.ports.get(group_name)
+                if group is not None:
+                    index = int(port[len(group_name):])
+                    if 1 <= index <= group.count:
+                        return End(text, device, group, index)
+        return self._end_problem(text, suggestions)
+
+    def _end_problem(self, text: str, suggestions: list[int]) -> End:
+        """Resolve an end the fast path could not, saying what is wrong with it."""
         end = End(text)
         match = ENDPOINT.match(text)
         if match is None:
@@ -482,7 +511,7 @@ class Analysis:
         if device.type is None:
             end.problem = f"device {device.id} has an unknown model"
             return end
-        group = device.type.port_group(match["group"])
+        group = device.ports.get(match["group"])
         if group is None:
             names = [g.name for g in device.type.ports or ()]
             known = ", ".join(names) if names else "none"

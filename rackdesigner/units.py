@@ -176,6 +176,14 @@ def fmt(value: float, dim: Dimension, digits: int = 3) -> str:
     return f"{text} {compact.units:~P}"
 
 
+def fmt_count(value: float) -> str:
+    """A large count as people say it: ``70e9`` is "70B", ``1.5e12`` "1.5T", ``350e6`` "350M"."""
+    for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):
+        if value >= scale:
+            return f"{value / scale:.4g}{suffix}"
+    return f"{value:g}"
+
+
 def canonical_text(value: float, dim: Dimension) -> str:
     """The text a newly set quantity is written with, in the key's canonical unit.
 

@@ -26,10 +26,16 @@ def diagnostic_dict(d: Diagnostic) -> dict[str, object]:
 
 
 def render(results: Sequence[FileResult], options: Options) -> str:
-    document = {
-        "version": 1,
-        "files": [r.file for r in results],
-        "diagnostics": [diagnostic_dict(d) for r in results for d in r.diagnostics],
-        "summary": counts(results),
-    }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    # One diagnostic per line: readable in a diff, and encoded by json's C encoder, which
+    # indent= would replace with the pure-Python one (seconds on 100,000 findings).
+    dump = json.JSONEncoder(ensure_ascii=False).encode
+    rows = [dump(diagnostic_dict(d)) for r in results for d in r.diagnostics]
+    body = "[\n    " + ",\n    ".join(rows) + "\n  ]" if rows else "[]"
+    return "".join([
+        "{\n",
+        '  "version": 1,\n',
+        f'  "files": {dump([r.file for r in results])},\n',
+        f'  "diagnostics": {body},\n',
+        f'  "summary": {dump(counts(results))}\n',
+        "}\n",
+    ])

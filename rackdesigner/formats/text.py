@@ -62,7 +62,8 @@ def totals_table(analysis: Analysis) -> list[str]:
     rows.append(("total", f"{sum(r.units_used for r in analysis.racks):g}",
                  site_bound + fmt(analysis.site_load, POWER),
                  site_bound + fmt(sum(r.air_heat for r in analysis.racks), POWER), "", "",
-                 fmt(sum(r.weight for r in analysis.racks), MASS)))
+                 ("≥" if any(r.unknown_weight for r in analysis.racks) else "")
+                 + fmt(sum(r.weight for r in analysis.racks), MASS)))
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
     out = []
     for number, row in enumerate(rows):

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from ..analysis import Analysis, DeviceFacts
 from ..model import DeviceType, Gpu
-from ..units import BYTE_RATE, INFORMATION, fmt
+from ..units import BYTE_RATE, INFORMATION, fmt, fmt_count
 from .registry import Finding, rule
 
 DATA_PARALLEL = (None, "ddp", "fsdp", "zero3")  # unset parallelism counts as data-parallel
@@ -22,12 +22,6 @@ PRETRAINING_SMALL_PARAMS = 10e9  # FAQ: pre-training under 10B parameters ...
 PRETRAINING_SMALL_MIN_GPUS = 32  # ... wants 32 GPUs
 
 
-def _params(value: float) -> str:
-    """A parameter count as people say it: ``70B``, ``1.5T``, ``350M``."""
-    for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):
-        if value >= scale:
-            return f"{value / scale:.3g}{suffix}"
-    return f"{value:g}"
 
 
 def _nodes(count: int) -> str:
@@ -227,11 +221,11 @@ def small_nodes_for_model(analysis: Analysis) -> Iterator[Finding]:
         if not gpus:
             continue
         if gpus <= 4 and params > four_max:
-            why = (f"above {_params(four_max)}, the most for nodes of 4 GPUs or fewer "
+            why = (f"above {fmt_count(four_max)}, the most for nodes of 4 GPUs or fewer "
                    "(four_gpu_model_params_max)")
             limit = four_max
         elif gpus < EIGHT_GPUS and params >= eight_min:
-            why = (f"from {_params(eight_min)} parameters the guide wants 8-GPU nodes "
+            why = (f"from {fmt_count(eight_min)} parameters the guide wants 8-GPU nodes "
                    "(eight_gpu_model_params_min)")
             limit = eight_min
         else:
@@ -240,7 +234,7 @@ def small_nodes_for_model(analysis: Analysis) -> Iterator[Finding]:
         mode = workload.parallelism or "data-parallel"
         yield Finding(entity, line,
                       f"model {key} ({_nodes(len(devices))}) has {gpus} GPUs per node for "
-                      f"{mode} training of a {_params(params)}-parameter model: {why}",
+                      f"{mode} training of a {fmt_count(params)}-parameter model: {why}",
                       hint="use 8-GPU nodes so each node keeps its share of the gradient "
                            "traffic on NVLink",
                       values={"gpus": float(gpus), "model_params": params, "limit": limit})
@@ -316,10 +310,10 @@ def consumer_gpus_for_training(analysis: Analysis) -> Iterator[Finding]:
         entity, line = analysis.type_site(key)
         yield Finding(entity, line,
                       f"model {key} ({_nodes(len(devices))}) has consumer GPUs "
-                      f"({_gpu_name(gpu)}) for training a {_params(params)}-parameter model, "
-                      f"above {_params(limit)} (consumer_gpu_model_params_max)",
+                      f"({_gpu_name(gpu)}) for training a {fmt_count(params)}-parameter model, "
+                      f"above {fmt_count(limit)} (consumer_gpu_model_params_max)",
                       hint="use datacenter GPUs with ECC and NVLink (H100, H200, B200, MI300X) "
-                           f"for models above {_params(limit)} parameters",
+                           f"for models above {fmt_count(limit)} parameters",
                       values={"model_params": params, "limit": limit})
 
 
@@ -370,8 +364,8 @@ def below_workload_minimum(analysis: Analysis) -> Iterator[Finding]:
         if params >= PRETRAINING_SMALL_PARAMS or total >= PRETRAINING_SMALL_MIN_GPUS:
             return
         yield Finding(*site,
-                      f"pre-training a {_params(params)}-parameter model on {total} GPUs; the "
-                      f"guide's minimum for models under {_params(PRETRAINING_SMALL_PARAMS)} "
+                      f"pre-training a {fmt_count(params)}-parameter model on {total} GPUs; the "
+                      f"guide's minimum for models under {fmt_count(PRETRAINING_SMALL_PARAMS)} "
                       f"is {PRETRAINING_SMALL_MIN_GPUS} GPUs",
                       hint=f"add GPU nodes to reach {PRETRAINING_SMALL_MIN_GPUS} GPUs, or "
                            "expect a long run",

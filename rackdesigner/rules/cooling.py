@@ -12,7 +12,7 @@ import math
 from collections.abc import Iterator
 
 from ..analysis import Analysis, DeviceFacts, RackFacts
-from ..units import POWER, fmt
+from ..units import POWER, fmt, fmt_count
 from .registry import Finding, rule
 
 _LIQUID_HINT = 'use direct-to-chip liquid (cooling = "liquid" with a CDU)'
@@ -26,12 +26,6 @@ def _racks(count: int) -> str:
     return f"{count} rack{'s' if count != 1 else ''}"
 
 
-def _params(value: float) -> str:
-    """A model size for people: 175e9 -> "175B"."""
-    for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M")):
-        if value >= scale:
-            return f"{value / scale:.4g}{suffix}"
-    return f"{value:g}"
 
 
 @rule("COOL001", "error", thresholds=("air_cooling_max",))
@@ -270,8 +264,8 @@ def large_model_on_air(analysis: Analysis) -> Iterator[Finding]:
         nodes = rack.gpu_nodes
         yield Finding(f"rack {rack.rack.id}", rack.rack.line,
                       f"{nodes} GPU node{'s' if nodes != 1 else ''} cooled by air for "
-                      f"{workload.kind} of a {_params(params)}-parameter model (liquid from "
-                      f"{_params(threshold)})",
+                      f"{workload.kind} of a {fmt_count(params)}-parameter model (liquid from "
+                      f"{fmt_count(threshold)})",
                       hint=f'{_LIQUID_HINT} for the GPU nodes',
                       values={"model_params": params, "threshold": float(threshold),
                               "gpu_nodes": float(nodes)})

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..analysis import Analysis, DeviceFacts
 from ..topology.collectives import fabric_bus_bandwidth, per_direction
-from ..units import BANDWIDTH, BYTE_RATE, RATIO, fmt
+from ..units import BANDWIDTH, BYTE_RATE, RATIO, fmt, fmt_count
 from .registry import Finding, rule
 
 if TYPE_CHECKING:  # networkx loads only when a rule asks for analysis.fabrics
@@ -174,9 +174,6 @@ def _oversubscription_finding(fabric: Fabric, switch: SwitchFacts, ratio: float,
                    severity=severity)
 
 
-def _number(value: float) -> str:
-    """A parameter count as the layout writes it: ``7e9``, ``1.75e11``, ``350``."""
-    return f"{value:.3g}".replace("e+0", "e").replace("e+", "e")
 
 
 @rule("NET003", "warning", thresholds=("nccl_efficiency",))
@@ -242,7 +239,7 @@ def gradient_traffic(analysis: Analysis) -> Iterator[Finding]:
         entity, line = _fabric_site(fabric)
         yield Finding(entity, line,
                       f"gradient all-reduce needs {fmt(needed, BANDWIDTH)} per GPU "
-                      f"({workload.parallelism}, {_number(float(params))} params × "
+                      f"({workload.parallelism}, {fmt_count(float(params))} params × "
                       f"{float(width):g} B, {float(steps):g} steps/s, {_plural(n, 'GPU')}) "
                       f"but node {node.id} gives "
                       f"{fmt(available, BANDWIDTH)} per GPU "

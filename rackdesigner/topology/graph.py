@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
@@ -85,20 +85,23 @@ class Fabric:
 
 def fabric_graph(analysis: Analysis) -> nx.Graph:
     """The compute fabric: one node per device, one edge per cabled pair of devices."""
-    edges: dict[tuple[str, str], list[LinkFacts]] = {}
+    edges: dict[tuple[str, str], dict[str, Any]] = {}
     for link in analysis.links:
-        if not link.compute or link.a.device is None or link.b.device is None:
+        if not link.compute:
             continue
-        a, b = link.a.device.id, link.b.device.id
+        a, b = link.a.device.id, link.b.device.id  # type: ignore[union-attr]
         if a == b:
             continue
         key = (a, b) if a < b else (b, a)
-        edges.setdefault(key, []).append(link)
+        data = edges.get(key)
+        if data is None:
+            edges[key] = {"links": [link], "count": 1, "bandwidth": link.speed or 0.0}
+        else:
+            data["links"].append(link)
+            data["count"] += 1
+            data["bandwidth"] += link.speed or 0.0
     graph = nx.Graph()
-    graph.add_edges_from(
-        (a, b, {"links": links, "count": len(links),
-                "bandwidth": sum(link.speed or 0.0 for link in links)})
-        for (a, b), links in edges.items())
+    graph.add_edges_from((a, b, data) for (a, b), data in edges.items())
     return graph
 
 
@@ -108,34 +111,40 @@ def build_fabrics(analysis: Analysis) -> list[Fabric]:
     fabrics: list[Fabric] = []
     components = sorted(nx.connected_components(graph),
                         key=lambda part: min(by_id[n].device.line for n in part))
+    fabric_of: dict[str, int] = {}
     for index, part in enumerate(components):
+        devices = sorted((by_id[n] for n in part), key=lambda d: d.device.line)
+        fabrics.append(Fabric(index + 1, devices, []))
+        for n in part:
+            fabric_of[n] = index
+    # Each compute cable belongs to the fabric of its ends, in the layout's order.
+    for link in analysis.links:
+        if link.compute and link.a.device is not link.b.device:
+            fabrics[fabric_of[link.a.device.id]].links.append(link)  # type: ignore[union-attr]
+    for fabric, part in zip(fabrics, components, strict=True):
         # A subgraph view costs on every lookup; the common one-fabric case needs none.
         sub = graph if len(components) == 1 else graph.subgraph(part)
-        devices = sorted((by_id[n] for n in part), key=lambda d: d.device.line)
-        links = [link for _, _, data in sub.edges(data=True) for link in data["links"]]
-        fabric = Fabric(index + 1, devices, sorted(links, key=lambda link: link.index))
         _describe(fabric, sub, analysis)
-        fabrics.append(fabric)
     return fabrics
 
 
 def _describe(fabric: Fabric, graph: nx.Graph, analysis: Analysis) -> None:
     by_id = analysis.device_by_id
-    for link in fabric.links:
-        for end in (link.a, link.b):
-            if end.group is not None and end.group.tech:
-                fabric.techs.add(end.group.tech)
+    groups = {id(end.group): end.group for link in fabric.links for end in (link.a, link.b)}
+    fabric.techs = {group.tech for group in groups.values() if group is not None and group.tech}
     fabric.nodes = [d for d in fabric.devices if d.is_gpu_node]
     fabric.gpus = sum(d.gpus for d in fabric.nodes)
+    adjacency = graph.adj
     for node in fabric.nodes:
-        bandwidth = sum(data["bandwidth"] for data in graph[node.id].values())
+        bandwidth = 0.0
+        for data in adjacency[node.id].values():
+            bandwidth += data["bandwidth"]
         fabric.node_bandwidth[node.id] = bandwidth
         fabric.injection += bandwidth
     # Tiers: multi-source BFS from every GPU node, through switches only: an endpoint that
     # is not a GPU node (a head or storage node on compute ports) has no tier.
     tier: dict[str, int] = {node.id: 0 for node in fabric.nodes}
     queue = deque(tier)
-    adjacency = graph.adj
     while queue:
         current = queue.popleft()
         for neighbour in adjacency[current]:
@@ -175,6 +184,11 @@ def _single_points_of_failure(fabric: Fabric, graph: nx.Graph,
                               by_id: dict[str, DeviceFacts]) -> None:
     """Switches and cables whose loss leaves GPU nodes of this fabric on two sides."""
     gpu = {node.id for node in fabric.nodes}
+    # A well-built fabric has no articulation point, and then the only possible bridge is a
+    # fabric of one cable. The articulation-point pass is the cheap one; build the blocks
+    # only when there is something to find.
+    if len(graph) > 2 and next(nx.articulation_points(graph), None) is None:
+        return
     blocks = [set(edges) for edges in nx.biconnected_component_edges(graph)]
     block_nodes: list[set[str]] = []
     membership: dict[str, list[int]] = {}
