@@ -138,7 +138,7 @@ def test_huge_file_exits_2(tmp_path: Path) -> None:
     with open(path, "wb") as stream:
         stream.truncate(70 * 1024 * 1024)
     result = run("validate", str(path))
-    assert result.returncode == 2 and "MB" in result.stdout
+    assert result.returncode == 2 and "MiB" in result.stdout
 
 
 @pytest.mark.parametrize("position", [0, -3, 43])

@@ -148,7 +148,7 @@ def test_huge_file_is_refused_before_reading(tmp_path: Path) -> None:
         stream.truncate(MAX_FILE_BYTES + 1)
     with pytest.raises(LayoutError) as caught:
         load_path(path)
-    assert "MB" in caught.value.diagnostics[0].message
+    assert "MiB" in caught.value.diagnostics[0].message
 
 
 def test_missing_file() -> None:

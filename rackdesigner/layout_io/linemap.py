@@ -47,12 +47,10 @@ def _unquote(name: str) -> list[str]:
     return [a or b or c for a, b, c in parts]
 
 
-def _tokens(text: str) -> list[tuple[int, str, str]]:
-    """(position, kind, detail) of headers, array openers and inline-table braces, in order."""
-    source = "\n" + text  # so that a header on the first line is found too
-    tokens: list[tuple[int, str, str]] = [
-        (match.start(1) - 1, match.group(1), match.group(2))
-        for match in _HEADER.finditer(source)]
+def _inline_tokens(text: str) -> list[tuple[int, str, str]]:
+    """(position, kind, key) of array openers (``feeds = [``) and of the inline tables in
+    arrays, in order. Few in a canonical file: only feeds and port groups are inline."""
+    tokens: list[tuple[int, str, str]] = []
     for match in _ARRAY.finditer(text):
         begin = text.rfind("\n", 0, match.start()) + 1
         key = text[begin:match.start()].strip()
@@ -66,50 +64,86 @@ def _tokens(text: str) -> list[tuple[int, str, str]]:
     return tokens
 
 
-def scan(text: str) -> LineMap:
-    found = LineMap()
-    line = 1
-    position = 0
-    array: str | None = None  # the array whose inline tables follow
-    count = text.count
-    for start, kind, detail in _tokens(text):
-        line += count("\n", position, start)
-        position = start
+class _Scan:
+    def __init__(self, text: str):
+        self.text = text
+        self.found = LineMap()
+        self.line = 1
+        self.position = 0
+        self.array: str | None = None  # the array whose inline tables follow
+
+    def at(self, start: int) -> int:
+        self.line += self.text.count("\n", self.position, start)
+        self.position = start
+        return self.line
+
+    def inline(self, start: int, kind: str, key: str) -> None:
+        line = self.at(start)
+        found = self.found
         if kind == "=":
-            array = detail
-        elif kind == "{":
-            if array == "feeds" and found.racks:
-                found.feeds[-1].append(line)
-            elif array == "devices" and found.racks:
-                found.devices[-1].append(line)
-            elif array == "links":
+            self.array = key
+        elif self.array == "feeds" and found.racks:
+            found.feeds[-1].append(line)
+        elif self.array == "devices" and found.racks:
+            found.devices[-1].append(line)
+        elif self.array == "links":
+            found.links.append(line)
+        elif self.array == "racks":
+            found.racks.append(line)
+            found.feeds.append([])
+            found.devices.append([])
+
+    def header(self, start: int, double: bool, name: str) -> None:
+        line = self.at(start)
+        found = self.found
+        self.array = None
+        if double:
+            # The common headers by plain comparison; anything else is split properly.
+            if name == "links":
                 found.links.append(line)
-            elif array == "racks":
+                return
+            if name == "racks.devices":
+                if found.racks:
+                    found.devices[-1].append(line)
+                return
+            if name == "racks":
                 found.racks.append(line)
                 found.feeds.append([])
                 found.devices.append([])
-        else:
-            array = None
-            double = kind == "[["
-            parts = _KNOWN.get(detail) or _unquote(detail)
-            if not parts:
-                continue
-            head = parts[0]
-            if double and parts == ["racks"]:
-                found.racks.append(line)
-                found.feeds.append([])
-                found.devices.append([])
-            elif double and parts == ["racks", "devices"] and found.racks:
-                found.devices[-1].append(line)
-            elif double and parts == ["racks", "feeds"] and found.racks:
-                found.feeds[-1].append(line)
-            elif double and parts == ["links"]:
-                found.links.append(line)
-            elif head in ("catalog", "gpus") and len(parts) >= 2:
-                target = found.catalog if head == "catalog" else found.gpus
-                target.setdefault(parts[1], line)
-            elif not double:
-                found.tables.setdefault(".".join(parts), line)
+                return
+        parts = _KNOWN.get(name) or _unquote(name)
+        if not parts:
+            return
+        if double and parts == ["racks"]:
+            self.header(start, True, "racks")
+        elif double and parts == ["racks", "devices"]:
+            self.header(start, True, "racks.devices")
+        elif double and parts == ["links"]:
+            self.header(start, True, "links")
+        elif double and parts == ["racks", "feeds"] and found.racks:
+            found.feeds[-1].append(line)
+        elif parts[0] in ("catalog", "gpus") and len(parts) >= 2:
+            target = found.catalog if parts[0] == "catalog" else found.gpus
+            target.setdefault(parts[1], line)
+        elif not double:
+            found.tables.setdefault(".".join(parts), line)
+
+
+def scan(text: str) -> LineMap:
+    state = _Scan(text)
+    extras = _inline_tokens(text)
+    pending = 0
+    source = "\n" + text  # so that a header on the first line is found too
+    header = state.header
+    for match in _HEADER.finditer(source):
+        start = match.start(1) - 1
+        while pending < len(extras) and extras[pending][0] < start:
+            state.inline(*extras[pending])
+            pending += 1
+        header(start, match.group(1) == "[[", match.group(2))
+    for token in extras[pending:]:
+        state.inline(*token)
+    found = state.found
     if "#" in text:
         _scan_comments(text, found)
     return found

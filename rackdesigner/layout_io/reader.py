@@ -52,9 +52,9 @@ def read_text(path: str | os.PathLike[str]) -> tuple[str, os.stat_result]:
         raise LayoutError([_e000(name, "not a file")])
     if info.st_size > MAX_FILE_BYTES:
         raise LayoutError([_e000(
-            name, f"the file is {info.st_size / 1e6:.1f} MB, more than the "
-            f"{MAX_FILE_BYTES / 1e6:.0f} MB a layout may be (a 100,000-GPU layout is about "
-            "15 MB); set RACKDESIGNER_MAX_FILE_BYTES to raise the limit")])
+            name, f"the file is {info.st_size / 2**20:.1f} MiB, more than the "
+            f"{MAX_FILE_BYTES / 2**20:.0f} MiB a layout may be (a 100,000-GPU layout is about "
+            "13 MiB); set RACKDESIGNER_MAX_FILE_BYTES to raise the limit")])
     try:
         data = Path(name).read_bytes()
     except OSError as error:
@@ -221,8 +221,9 @@ class _Builder:
             entry = converters.get(key)
             if entry is None:
                 if key not in skip:
-                    self.error("E001", entity, f"unknown key '{key}'{_suggest(key, converters)}",
-                               line, key)
+                    where = self.map.tables.get(key, line) if isinstance(value, dict) else line
+                    self.error("E001", entity, f"unknown key '{key}'"
+                               f"{_suggest(key, [*converters, *skip])}", where, key)
                 continue
             field, convert = entry
             if field.kind in ("table", "tables"):
@@ -316,8 +317,10 @@ class _Builder:
                 # Fast path for the common shape; anything unusual goes through the checks.
                 if table.keys() <= _SIMPLE_LINK_KEYS:
                     a, b, media = table.get("a"), table.get("b"), table.get("media")
-                    if _is_endpoint(a) and _is_endpoint(b) and (media is None or
-                                                                media in m.MEDIA):
+                    # A port reference "device:group7"; checked inline, once per cable.
+                    if type(a) is str and type(b) is str and ":" in a and ":" in b and \
+                            a[-1:].isdigit() and b[-1:].isdigit() and a[0] != ":" and \
+                            b[0] != ":" and (media is None or media in _MEDIA):
                         append(Link(a, b, media, line=line))
                         continue
                 values = self.fields(s.LINK, table, _link_entity(table, index), line)
@@ -329,6 +332,14 @@ class _Builder:
         line = self.map.tables.get("rules", 1)
         values = self.fields(s.RULES, data, "[rules]", line)
         config = m.RulesConfig(**values, line=line)
+        from ..rules.registry import unknown_patterns
+
+        for key in ("select", "ignore"):
+            unknown = unknown_patterns([c.strip().upper() for c in values.get(key) or ()])
+            if unknown:
+                self.error("E001", "[rules]", f"{key}: no rule matches "
+                           f"{', '.join(repr(c) for c in unknown)} (`rackdesigner rules` "
+                           "lists them)", line, key)
         thresholds = data.get("thresholds")
         if thresholds is None:
             return config
@@ -375,7 +386,13 @@ class _Builder:
         return m.DeviceType(key, **values, line=line)
 
     def port_group(self, entity: str, data: dict[str, Any], line: int) -> m.PortGroup:
-        values = self.fields(s.PORT, data, f"{entity} port group {data.get('name', '?')}", line)
+        group = f"{entity} port group {data.get('name', '?')}"
+        values = self.fields(s.PORT, data, group, line)
+        name = values.get("name")
+        if name is not None and (not name or name[-1].isdigit() or ":" in name):
+            # Links name ports "<group><index>": a group "eth0" could never be told apart.
+            self.error("E001", group, f"port group name {name!r} must not be empty, end in a "
+                       "digit or contain ':' (ports are named NAME1..NAMEcount)", line, "name")
         return m.PortGroup(**{"name": "?", "count": 0, **values})
 
     def rack(self, index: int, data: dict[str, Any]) -> m.Rack:
@@ -414,12 +431,8 @@ class _Builder:
 
 
 _SIMPLE_LINK_KEYS = frozenset(("a", "b", "media"))
+_MEDIA = frozenset(m.MEDIA)
 _SIMPLE_DEVICE_KEYS = frozenset(("id", "model", "position"))
-
-
-def _is_endpoint(value: object) -> bool:
-    return type(value) is str and ":" in value and value[-1:].isdigit() and \
-        value[0] != ":"
 
 
 def _link_entity(table: dict[str, Any], index: int) -> str:
