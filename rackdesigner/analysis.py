@@ -18,7 +18,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import catalog as catalog_module
 from .geometry import RackPlace, SiteGeometry, port_height, rack_places, route_length
@@ -170,6 +170,7 @@ class End:
     group: PortGroup | None = None
     index: int = 0
     problem: str | None = None  # why it does not resolve (CAB005)
+    key: str = ""  # the port's canonical name, "device:group7", once resolved
 
     @property
     def port(self) -> str:
@@ -214,6 +215,9 @@ class Analysis:
         self.device_by_id: dict[str, DeviceFacts] = {}
         self.types_used: dict[str, list[DeviceFacts]] = defaultdict(list)
         self._ports: dict[str, dict[str, PortGroup]] = {}  # port groups by model, shared
+        # Filled with links: the compute fabric's cabled device pairs (a, b) with a < b, each
+        # {"links": [LinkFacts], "count": cables, "bandwidth": bit/s}.
+        self.compute_edges: dict[tuple[str, str], dict[str, Any]] = {}
         for index, rack in enumerate(layout.racks):
             facts = RackFacts(rack, index, places[id(rack)])
             self.racks.append(facts)
@@ -430,7 +434,8 @@ class Analysis:
     @cached_property
     def links(self) -> list[LinkFacts]:
         result: list[LinkFacts] = []
-        used: dict[tuple[str, str, int], int] = {}
+        used: dict[str, int] = {}  # port ("device:group7") -> first link using it
+        edges = self.compute_edges
         geometry = self.geometry
         slack = geometry.slack
         racks = self.racks
@@ -444,14 +449,32 @@ class Analysis:
                 known = roles[id(group)] = group.effective_role() == "compute"
             return known
 
+        slow = self._end_problem
+        by_id = self.device_by_id
+
+        def resolve(text: str) -> End:
+            # The common case, "device:group7", without a regular expression; anything
+            # else goes the slow way, which also says what is wrong.
+            device_id, colon, port = text.partition(":")
+            group_name = port.rstrip("0123456789")
+            digits = port[len(group_name):]
+            if colon and group_name and digits and digits[0] != "0":
+                device = by_id.get(device_id)
+                if device is not None:
+                    group = device.ports.get(group_name)
+                    if group is not None and ":" not in port:
+                        index = int(digits)
+                        if index <= group.count:
+                            return End(text, device, group, index, None, text)
+            return slow(text, suggestions)
+
         for index, link in enumerate(links):
-            a = self._end(link.a, suggestions)
-            b = self._end(link.b, suggestions)
+            a = resolve(link.a)
+            b = resolve(link.b)
             facts = LinkFacts(link, index, a, b)
             for end in (a, b):
-                if end.group is not None and end.device is not None:
-                    key = (end.device.id, end.group.name, end.index)
-                    first = used.setdefault(key, index)
+                if end.key:
+                    first = used.setdefault(end.key, index)
                     if first != index:
                         end.problem = (f"port {end.text} is already used by the link on line "
                                        f"{links[first].line}")
@@ -464,6 +487,17 @@ class Analysis:
                 # A doubly used port is a CAB005 problem; that cable is not part of a fabric.
                 facts.compute = (a.problem is None and b.problem is None and is_compute(ga)
                                  and is_compute(gb))
+                if facts.compute and da is not db:
+                    # Cables between the same two devices collapse into one fabric edge.
+                    pair = (da.id, db.id) if da.id < db.id else (db.id, da.id)
+                    edge = edges.get(pair)
+                    if edge is None:
+                        edges[pair] = {"links": [facts], "count": 1,
+                                       "bandwidth": facts.speed or 0.0}
+                    else:
+                        edge["links"].append(facts)
+                        edge["count"] += 1
+                        edge["bandwidth"] += facts.speed or 0.0
                 ha, hb = da.port_height, db.port_height
                 if ha is not None and hb is not None:
                     facts.route = route_length(racks[da.rack_index].place, ha,
@@ -475,21 +509,6 @@ class Analysis:
                 facts.length = facts.route + slack
             result.append(facts)
         return result
-
-    def _end(self, text: str, suggestions: list[int]) -> End:
-        # The common case without a regular expression: "device:group7".
-        device_id, colon, port = text.partition(":")
-        group_name = port.rstrip("0123456789")
-        if colon and device_id and group_name and len(group_name) < len(port) and \
-                ":" not in port:
-            device = self.device_by_id.get(device_id)
-            if device is not None:
-                group = device.ports.get(group_name)
-                if group is not None:
-                    index = int(port[len(group_name):])
-                    if 1 <= index <= group.count:
-                        return End(text, device, group, index)
-        return self._end_problem(text, suggestions)
 
     def _end_problem(self, text: str, suggestions: list[int]) -> End:
         """Resolve an end the fast path could not, saying what is wrong with it."""
@@ -525,6 +544,7 @@ class Analysis:
             return end
         end.group = group
         end.index = index
+        end.key = f"{device.id}:{group.name}{index}"
         return end
 
     # -- fabrics -------------------------------------------------------------------------

@@ -321,7 +321,7 @@ class _Builder:
                     if type(a) is str and type(b) is str and ":" in a and ":" in b and \
                             a[-1:].isdigit() and b[-1:].isdigit() and a[0] != ":" and \
                             b[0] != ":" and (media is None or media in _MEDIA):
-                        append(Link(a, b, media, line=line))
+                        append(Link(a, b, media, None, None, None, line))
                         continue
                 values = self.fields(s.LINK, table, _link_entity(table, index), line)
                 if "a" in values and "b" in values:

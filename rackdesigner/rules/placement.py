@@ -52,28 +52,29 @@ def overlap(analysis: Analysis) -> Iterator[Finding]:
         opposite faces (`face = "rear"`).
     """
     for rack in analysis.racks:
-        owner: dict[tuple[int, str], DeviceFacts] = {}
-        reported: set[tuple[int, int]] = set()
-        for dev in _mounted(rack):
-            for unit in _units(dev):
-                for face in _faces(dev):
-                    other = owner.get((unit, face))
-                    if other is None:
-                        owner[(unit, face)] = dev
-                        continue
-                    pair = (id(other), id(dev))
-                    if pair in reported:
-                        continue
-                    reported.add(pair)
-                    shared = sorted(set(_units(dev)) & set(_units(other)))
-                    span = f"U{shared[0]}" if len(shared) == 1 else f"U{shared[0]}-U{shared[-1]}"
-                    where = "" if len(_faces(dev)) == 2 and len(_faces(other)) == 2 \
-                        else f" on the {face} face"
-                    yield Finding(
-                        f"device {dev.id}", dev.device.line,
-                        f"overlaps device {other.id} at {span}{where} in rack {rack.rack.id}",
-                        hint="move one of them to free units",
-                        values={"unit": float(shared[0])})
+        # Sweep the rack bottom-up: only devices still "open" at a device's lowest unit can
+        # overlap it, which keeps this linear in practice.
+        spans = sorted((dev.device.position or 0, dev.device.position or 0,
+                        max(1, round(dev.height_u)), order, dev)
+                       for order, dev in enumerate(_mounted(rack)))
+        active: list[tuple[int, int, int, DeviceFacts]] = []  # (start, top, order, device)
+        for start, _, height, order, dev in spans:
+            top = start + height - 1
+            active = [item for item in active if item[1] >= start]
+            for other_start, other_top, other_order, other in active:
+                shared_faces = [f for f in _faces(dev) if f in _faces(other)]
+                if not shared_faces:
+                    continue
+                later, earlier = (dev, other) if order > other_order else (other, dev)
+                low, high = max(start, other_start), min(top, other_top)
+                span = f"U{low}" if low == high else f"U{low}-U{high}"
+                where = "" if len(shared_faces) == 2 else f" on the {shared_faces[0]} face"
+                yield Finding(
+                    f"device {later.id}", later.device.line,
+                    f"overlaps device {earlier.id} at {span}{where} in rack {rack.rack.id}",
+                    hint="move one of them to free units",
+                    values={"unit": float(low)})
+            active.append((start, top, order, dev))
 
 
 @rule("PLC002", "error")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import networkx as nx
 
@@ -85,23 +85,9 @@ class Fabric:
 
 def fabric_graph(analysis: Analysis) -> nx.Graph:
     """The compute fabric: one node per device, one edge per cabled pair of devices."""
-    edges: dict[tuple[str, str], dict[str, Any]] = {}
-    for link in analysis.links:
-        if not link.compute:
-            continue
-        a, b = link.a.device.id, link.b.device.id  # type: ignore[union-attr]
-        if a == b:
-            continue
-        key = (a, b) if a < b else (b, a)
-        data = edges.get(key)
-        if data is None:
-            edges[key] = {"links": [link], "count": 1, "bandwidth": link.speed or 0.0}
-        else:
-            data["links"].append(link)
-            data["count"] += 1
-            data["bandwidth"] += link.speed or 0.0
+    analysis.links  # noqa: B018  (collects the cabled pairs as it resolves the links)
     graph = nx.Graph()
-    graph.add_edges_from((a, b, data) for (a, b), data in edges.items())
+    graph.add_edges_from((a, b, data) for (a, b), data in analysis.compute_edges.items())
     return graph
 
 
@@ -120,7 +106,10 @@ def build_fabrics(analysis: Analysis) -> list[Fabric]:
     # Each compute cable belongs to the fabric of its ends, in the layout's order.
     for link in analysis.links:
         if link.compute and link.a.device is not link.b.device:
-            fabrics[fabric_of[link.a.device.id]].links.append(link)  # type: ignore[union-attr]
+            fabric = fabrics[fabric_of[link.a.device.id]]  # type: ignore[union-attr]
+            fabric.links.append(link)
+            fabric.techs.add(link.a.group.tech)  # type: ignore[union-attr]
+            fabric.techs.add(link.b.group.tech)  # type: ignore[union-attr]
     for fabric, part in zip(fabrics, components, strict=True):
         # A subgraph view costs on every lookup; the common one-fabric case needs none.
         sub = graph if len(components) == 1 else graph.subgraph(part)
@@ -130,8 +119,8 @@ def build_fabrics(analysis: Analysis) -> list[Fabric]:
 
 def _describe(fabric: Fabric, graph: nx.Graph, analysis: Analysis) -> None:
     by_id = analysis.device_by_id
-    groups = {id(end.group): end.group for link in fabric.links for end in (link.a, link.b)}
-    fabric.techs = {group.tech for group in groups.values() if group is not None and group.tech}
+    fabric.techs.discard(None)  # type: ignore[arg-type]
+    switch_ids = {d.id for d in fabric.devices if d.kind == "switch"}
     fabric.nodes = [d for d in fabric.devices if d.is_gpu_node]
     fabric.gpus = sum(d.gpus for d in fabric.nodes)
     adjacency = graph.adj
@@ -148,7 +137,7 @@ def _describe(fabric: Fabric, graph: nx.Graph, analysis: Analysis) -> None:
     while queue:
         current = queue.popleft()
         for neighbour in adjacency[current]:
-            if neighbour not in tier and by_id[neighbour].kind == "switch":
+            if neighbour not in tier and neighbour in switch_ids:
                 tier[neighbour] = tier[current] + 1
                 queue.append(neighbour)
     for dev in fabric.devices:
@@ -163,7 +152,7 @@ def _describe(fabric: Fabric, graph: nx.Graph, analysis: Analysis) -> None:
         for neighbour, data in adjacency[switch.device.id].items():
             other = tier.get(neighbour)
             if other is None:
-                if by_id[neighbour].kind == "switch":
+                if neighbour in switch_ids:
                     continue  # a switch no GPU node reaches
                 other = 0  # any other endpoint: its port on this switch is a downlink
             if other == switch.tier:
