@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import pickle
 import time
-from collections.abc import Iterable
+import traceback
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,21 +39,79 @@ def rules_for(layout: Layout, select: Iterable[str] | None = None,
     return selected(chosen_select, [*file_ignore, *(ignore or [])])
 
 
+# Below this many cables a second process costs more than it saves.
+PARALLEL_MIN_LINKS = 20_000
+
+
+def _run(rules: Iterable[Rule], analysis: Analysis, file: str) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    for rule in rules:
+        found.extend(to_diagnostics(rule, rule.check(analysis), file))
+    return found
+
+
+def _run_forked(rules: list[Rule], analysis: Analysis, file: str) -> Callable[[], list[Diagnostic]]:
+    """Run ``rules`` in a forked child; return a function that waits for their diagnostics.
+
+    The child shares the parent's analysis copy-on-write, so nothing is sent to it; only
+    the (few) diagnostics come back through a pipe.
+    """
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: run, report, leave without running the parent's cleanup
+        try:
+            os.close(read_end)
+            try:
+                payload = pickle.dumps((True, _run(rules, analysis, file)))
+            except BaseException:
+                payload = pickle.dumps((False, traceback.format_exc()))
+            with os.fdopen(write_end, "wb") as stream:
+                stream.write(payload)
+        finally:
+            os._exit(0)
+    os.close(write_end)
+
+    def wait() -> list[Diagnostic]:
+        with os.fdopen(read_end, "rb") as stream:
+            data = stream.read()
+        os.waitpid(pid, 0)
+        if not data:
+            raise RuntimeError("the rule process ended without a result")
+        ok, result = pickle.loads(data)
+        if not ok:
+            raise RuntimeError(f"a rule failed in the rule process:\n{result}")
+        return result
+
+    return wait
+
+
 def check(layout: Layout, *, file: str = "", select: Iterable[str] | None = None,
-          ignore: Iterable[str] | None = None,
-          timings: dict[str, float] | None = None) -> tuple[Analysis, list[Diagnostic]]:
-    """Analyse ``layout`` and run its rules; diagnostics sorted by line."""
+          ignore: Iterable[str] | None = None, timings: dict[str, float] | None = None,
+          parallel: bool | None = None) -> tuple[Analysis, list[Diagnostic]]:
+    """Analyse ``layout`` and run its rules; diagnostics sorted by line.
+
+    On large layouts (``parallel`` None) the rules that read the fabric graph run in a
+    forked second process while this one runs the rest: building the graph is the
+    longest single step, and machines have more than one core.
+    """
     start = time.perf_counter()
     analysis = Analysis(layout, file=file)
     if timings is not None:
         timings["analysis"] = timings.get("analysis", 0.0) + time.perf_counter() - start
-    diagnostics: list[Diagnostic] = []
-    for rule in rules_for(layout, select, ignore):
-        began = time.perf_counter()
-        diagnostics.extend(to_diagnostics(rule, rule.check(analysis), file))
-        if timings is not None:
-            # Cached analysis parts (links, fabrics) are built by the first rule that asks.
-            timings["rules"] = timings.get("rules", 0.0) + time.perf_counter() - began
+    began = time.perf_counter()
+    rules = rules_for(layout, select, ignore)
+    fabric_rules = [r for r in rules if r.fabric]
+    if parallel is None:
+        parallel = len(layout.links) >= PARALLEL_MIN_LINKS
+    if parallel and fabric_rules and hasattr(os, "fork"):
+        wait = _run_forked(fabric_rules, analysis, file)
+        diagnostics = _run([r for r in rules if not r.fabric], analysis, file)
+        diagnostics.extend(wait())
+    else:
+        diagnostics = _run(rules, analysis, file)
+    if timings is not None:
+        # Cached analysis parts (links, fabrics) are built by the first rule that asks.
+        timings["rules"] = timings.get("rules", 0.0) + time.perf_counter() - began
     diagnostics.sort(key=Diagnostic.sort_key)
     return analysis, diagnostics
 

@@ -95,7 +95,7 @@ def _fabric_line(fabric_devices: list[DeviceFacts]) -> int:
     return fabric_devices[0].device.line
 
 
-@rule("CMP002", "warning")
+@rule("CMP002", "warning", fabric=True)
 def mixed_generations(analysis: Analysis) -> Iterator[Finding]:
     """One compute fabric joins GPU nodes of different GPU generations.
 

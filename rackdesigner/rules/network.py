@@ -55,7 +55,7 @@ def _compute_speed(dev: DeviceFacts) -> float | None:
     return None
 
 
-@rule("NET001", "warning", thresholds=("infiniband_min_gpus",))
+@rule("NET001", "warning", fabric=True, thresholds=("infiniband_min_gpus",))
 def not_infiniband(analysis: Analysis) -> Iterator[Finding]:
     """A training fabric spans more GPUs than the threshold and is not InfiniBand.
 
@@ -98,7 +98,7 @@ def not_infiniband(analysis: Analysis) -> Iterator[Finding]:
                       values={"gpus": float(fabric.gpus), "limit": float(limit)})
 
 
-@rule("NET002", "error", thresholds=("oversubscription_max_training",
+@rule("NET002", "error", fabric=True, thresholds=("oversubscription_max_training",
                                      "oversubscription_max_inference"),
       severities=("error", "warning"))
 def oversubscribed(analysis: Analysis) -> Iterator[Finding]:
@@ -176,7 +176,7 @@ def _oversubscription_finding(fabric: Fabric, switch: SwitchFacts, ratio: float,
 
 
 
-@rule("NET003", "warning", thresholds=("nccl_efficiency",))
+@rule("NET003", "warning", fabric=True, thresholds=("nccl_efficiency",))
 def gradient_traffic(analysis: Analysis) -> Iterator[Finding]:
     """Estimated gradient traffic per GPU exceeds its share of the fabric's bandwidth.
 
@@ -251,7 +251,7 @@ def gradient_traffic(analysis: Analysis) -> Iterator[Finding]:
                       values={"needed": needed, "available": available, "gpus": float(n)})
 
 
-@rule("NET004", "info", thresholds=("dragonfly_min_gpus",))
+@rule("NET004", "info", fabric=True, thresholds=("dragonfly_min_gpus",))
 def fat_tree_at_scale(analysis: Analysis) -> Iterator[Finding]:
     """A fat tree (two or more switch tiers) connects more GPUs than the threshold.
 
@@ -285,7 +285,7 @@ def fat_tree_at_scale(analysis: Analysis) -> Iterator[Finding]:
                               "tiers": float(fabric.max_tier)})
 
 
-@rule("NET005", "warning")
+@rule("NET005", "warning", fabric=True)
 def single_points_of_failure(analysis: Analysis) -> Iterator[Finding]:
     """A switch or a cable whose loss splits the GPU nodes of a fabric.
 
@@ -328,7 +328,7 @@ def single_points_of_failure(analysis: Analysis) -> Iterator[Finding]:
                           values={"cut_off": float(cut_off), "nodes": float(total)})
 
 
-@rule("NET006", "error")
+@rule("NET006", "error", fabric=True)
 def disconnected_gpus(analysis: Analysis) -> Iterator[Finding]:
     """A training cluster's GPU nodes are not all on one compute fabric.
 
@@ -400,7 +400,7 @@ def _intra_node(dev: DeviceFacts, efficiency: float) -> tuple[float, str] | None
     return figure * efficiency, f"{how}, {gpu.key}, × {fmt(efficiency, RATIO)}"
 
 
-@rule("NET007", "info", thresholds=("nccl_efficiency",))
+@rule("NET007", "info", fabric=True, thresholds=("nccl_efficiency",))
 def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
     """Expected all-reduce bus bandwidth inside a node and between nodes.
 

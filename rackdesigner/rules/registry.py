@@ -56,6 +56,7 @@ class Rule:
     check: RuleFunction
     doc: str
     severities: tuple[str, ...]
+    fabric: bool = False  # reads the fabric graph (analysis.fabrics)
 
     @property
     def family(self) -> str:
@@ -72,8 +73,13 @@ RULES: dict[str, Rule] = {}
 
 
 def rule(code: str, severity: str, *, thresholds: tuple[str, ...] = (),
-         severities: tuple[str, ...] = ()) -> Callable[[RuleFunction], RuleFunction]:
-    """Register a rule. The docstring's first line is its title."""
+         severities: tuple[str, ...] = (), fabric: bool = False
+         ) -> Callable[[RuleFunction], RuleFunction]:
+    """Register a rule. The docstring's first line is its title.
+
+    ``fabric`` marks a rule that reads ``analysis.fabrics``: on large layouts those rules
+    run beside the others, in a second process.
+    """
     for key in thresholds:
         if key not in THRESHOLDS:
             raise ValueError(f"{code}: unknown threshold {key}")
@@ -84,7 +90,7 @@ def rule(code: str, severity: str, *, thresholds: tuple[str, ...] = (),
         if code in RULES:
             raise ValueError(f"rule {code} registered twice")
         RULES[code] = Rule(code, severity, title.strip().rstrip("."), thresholds, check,
-                           body.strip(), severities or (severity,))
+                           body.strip(), severities or (severity,), fabric)
         return check
 
     return register
