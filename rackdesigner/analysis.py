@@ -54,6 +54,7 @@ class DeviceFacts:
     id: str = ""
     height_u: float = 1.0
     port_height: float | None = None  # m above the rack floor: the device's vertical centre
+    place: RackPlace | None = None  # its rack's place on the floor
     power: float | None = None  # W; None when unknown (PWR009)
     power_estimated: bool = False  # from GPU TDP (PWR006)
     gpu: Gpu | None = None
@@ -184,9 +185,33 @@ class LinkFacts:
     a: End
     b: End
     speed: float | None = None  # bit/s: the slower end's
-    route: float | None = None  # m without slack
-    length: float | None = None  # m: declared, else route + slack
     compute: bool = False  # both ends are compute ports: part of a fabric
+    geometry: SiteGeometry | None = None
+    # The route is computed when first read: only the cabling rules need every one.
+    _route: float | None = field(default=None, init=False, repr=False)
+    _routed: bool = field(default=False, init=False, repr=False)
+
+    @property
+    def route(self) -> float | None:
+        """The cable's run in metres without slack; None where it cannot be computed."""
+        if not self._routed:
+            self._routed = True
+            da, db = self.a.device, self.b.device
+            if self.a.group is not None and self.b.group is not None and \
+                    da is not None and db is not None and self.geometry is not None and \
+                    da.port_height is not None and db.port_height is not None and \
+                    da.place is not None and db.place is not None:
+                self._route = route_length(da.place, da.port_height, db.place,
+                                           db.port_height, da.rack is db.rack, self.geometry)
+        return self._route
+
+    @property
+    def length(self) -> float | None:
+        """Metres: the declared length, else the route plus slack."""
+        if self.link.length is not None:
+            return float(self.link.length)
+        route = self.route
+        return None if route is None or self.geometry is None else route + self.geometry.slack
 
     @property
     def resolved(self) -> bool:
@@ -223,6 +248,7 @@ class Analysis:
             self.racks.append(facts)
             for device in rack.devices:
                 dev = self._device(device, rack, index)
+                dev.place = facts.place
                 facts.devices.append(dev)
                 self.devices.append(dev)
                 self.device_by_id.setdefault(device.id, dev)
@@ -437,8 +463,6 @@ class Analysis:
         used: dict[str, int] = {}  # port ("device:group7") -> first link using it
         edges = self.compute_edges
         geometry = self.geometry
-        slack = geometry.slack
-        racks = self.racks
         links = self.layout.links
         suggestions = [0]
         roles: dict[int, bool] = {}  # id(port group) -> is a compute port
@@ -468,16 +492,20 @@ class Analysis:
                             return End(text, device, group, index, None, text)
             return slow(text, suggestions)
 
+        append = result.append
+        claim = used.setdefault
         for index, link in enumerate(links):
             a = resolve(link.a)
             b = resolve(link.b)
-            facts = LinkFacts(link, index, a, b)
-            for end in (a, b):
-                if end.key:
-                    first = used.setdefault(end.key, index)
-                    if first != index:
-                        end.problem = (f"port {end.text} is already used by the link on line "
-                                       f"{links[first].line}")
+            facts = LinkFacts(link, index, a, b, None, False, geometry)
+            append(facts)
+            # Each port takes one cable: a second one is a CAB005 problem on that end.
+            if a.key and claim(a.key, index) != index:
+                a.problem = (f"port {a.text} is already used by the link on line "
+                             f"{links[used[a.key]].line}")
+            if b.key and claim(b.key, index) != index:
+                b.problem = (f"port {b.text} is already used by the link on line "
+                             f"{links[used[b.key]].line}")
             ga, gb = a.group, b.group
             if ga is not None and gb is not None:
                 da, db = a.device, b.device
@@ -498,16 +526,6 @@ class Analysis:
                         edge["links"].append(facts)
                         edge["count"] += 1
                         edge["bandwidth"] += facts.speed or 0.0
-                ha, hb = da.port_height, db.port_height
-                if ha is not None and hb is not None:
-                    facts.route = route_length(racks[da.rack_index].place, ha,
-                                               racks[db.rack_index].place, hb,
-                                               da.rack is db.rack, geometry)
-            if link.length is not None:
-                facts.length = float(link.length)
-            elif facts.route is not None:
-                facts.length = facts.route + slack
-            result.append(facts)
         return result
 
     def _end_problem(self, text: str, suggestions: list[int]) -> End:

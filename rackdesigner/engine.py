@@ -90,9 +90,9 @@ def check(layout: Layout, *, file: str = "", select: Iterable[str] | None = None
           parallel: bool | None = None) -> tuple[Analysis, list[Diagnostic]]:
     """Analyse ``layout`` and run its rules; diagnostics sorted by line.
 
-    On large layouts (``parallel`` None) the rules that read the fabric graph run in a
-    forked second process while this one runs the rest: building the graph is the
-    longest single step, and machines have more than one core.
+    On large layouts (``parallel`` None) the rules that do not read the fabric graph run
+    in a forked second process while this one builds the graph and runs the rest: the
+    graph is the longest single step, and machines have more than one core.
     """
     start = time.perf_counter()
     analysis = Analysis(layout, file=file)
@@ -104,8 +104,10 @@ def check(layout: Layout, *, file: str = "", select: Iterable[str] | None = None
     if parallel is None:
         parallel = len(layout.links) >= PARALLEL_MIN_LINKS
     if parallel and fabric_rules and hasattr(os, "fork"):
-        wait = _run_forked(fabric_rules, analysis, file)
-        diagnostics = _run([r for r in rules if not r.fabric], analysis, file)
+        # The fabric is the longer path: keep it here (no copy-on-write faults, and the
+        # graph stays available to the caller); the child runs the other rules.
+        wait = _run_forked([r for r in rules if not r.fabric], analysis, file)
+        diagnostics = _run(fabric_rules, analysis, file)
         diagnostics.extend(wait())
     else:
         diagnostics = _run(rules, analysis, file)
