@@ -263,8 +263,9 @@ def catalog(key: str | None, fmt_: str) -> None:
 
 @cli.command()
 @click.argument("code", required=False)
-@click.option("--format", "fmt_", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@click.option("--format", "fmt_", type=click.Choice(["text", "json", "markdown"]),
+              default="text", show_default=True,
+              help="markdown writes the whole catalogue as one page (docs/rules.md).")
 def rules(code: str | None, fmt_: str) -> None:
     """List the rules (code, severity, title), or explain one.
 
@@ -272,13 +273,16 @@ def rules(code: str | None, fmt_: str) -> None:
     Examples:
       rackdesigner rules
       rackdesigner rules PWR001
+      rackdesigner rules --format markdown > docs/rules.md
     """
-    from .rules.docs import explain, listing, rule_json
+    from .rules.docs import explain, listing, markdown, rule_json
     from .rules.registry import all_rules
 
     registry = all_rules()
     if code is None:
-        if fmt_ == "json":
+        if fmt_ == "markdown":
+            click.echo(markdown(registry.values()), nl=False)
+        elif fmt_ == "json":
             click.echo(json.dumps([rule_json(r) for r in registry.values()], indent=2,
                                   ensure_ascii=False))
         else:
@@ -294,6 +298,8 @@ def rules(code: str | None, fmt_: str) -> None:
         sys.exit(2)
     if fmt_ == "json":
         click.echo(json.dumps(rule_json(rule), indent=2, ensure_ascii=False))
+    elif fmt_ == "markdown":
+        click.echo(markdown([rule]), nl=False)
     else:
         click.echo(explain(rule), nl=False)
 

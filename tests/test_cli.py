@@ -293,3 +293,10 @@ def test_report_of_unloadable_layout_exits_2(tmp_path: Path) -> None:
     path.write_text("format = 1\nname = 'x'\n[site]\nslack = 3\n")
     result = run("report", str(path))
     assert result.returncode == 2 and "E002" in result.stderr
+
+
+def test_docs_rules_md_is_generated_from_the_registry() -> None:
+    result = run("rules", "--format", "markdown")
+    assert result.returncode == 0
+    assert (ROOT / "docs" / "rules.md").read_text(encoding="utf-8") == result.stdout, \
+        "docs/rules.md is stale: rackdesigner rules --format markdown > docs/rules.md"
