@@ -2,29 +2,11 @@
 
 from __future__ import annotations
 
-from rackdesigner.diagnostics import Diagnostic
 from rackdesigner.engine import check
-from rackdesigner.layout_io import load_text
 from rackdesigner.model import Device, Layout, Link, Rack
 
-
-def _run(code: str, text: str) -> list[Diagnostic]:
-    layout = load_text('format = 1\nname = "t"\n' + text)
-    _, diagnostics = check(layout, select=[code])
-    return [d for d in diagnostics if d.code == code]
-
-
-def _rack(rid: str, models: list[str], slot: int | None = 1, row: str = "A") -> str:
-    text = f'[[racks]]\nid = "{rid}"\nrow = "{row}"\n'
-    if slot is not None:
-        text += f"slot = {slot}\n"
-    position = 1
-    for index, model in enumerate(models, 1):
-        text += (f'\n[[racks.devices]]\nid = "{rid}-d{index}"\nmodel = "{model}"\n'
-                 f"position = {position}\n")
-        position += 10
-    return text + "\n"
-
+from .builders import findings
+from .builders import rack_text as _rack
 
 # -- cabling ----------------------------------------------------------------------------
 
@@ -39,15 +21,15 @@ def _links(*pairs: tuple[str, str, str]) -> str:
 def test_cab001_and_cab003_silent_without_a_slot_for_the_route() -> None:
     text = (_rack("a01", ["dgx-h100"], slot=None) + _rack("b01", ["qm9700"], slot=None, row="B")
             + _links(("a01-d1:ib1", "b01-d1:p1", 'media = "dac"')))
-    assert _run("CAB001", text) == []
-    assert _run("CAB003", text) == []
-    assert _run("CAB002", text) == []
+    assert findings("CAB001", text) == []
+    assert findings("CAB003", text) == []
+    assert findings("CAB002", text) == []
 
 
 def test_cab001_declared_length_counts_without_a_route() -> None:
     text = (_rack("a01", ["dgx-h100"], slot=None) + _rack("b01", ["qm9700"], slot=None, row="B")
             + _links(("a01-d1:ib1", "b01-d1:p1", 'length = "8 m"')))
-    found = _run("CAB001", text)
+    found = findings("CAB001", text)
     assert [(d.severity, d.values) for d in found] == [("error", {"length": 8.0, "limit": 5.0})]
     assert "declared length 8 m from GPU node a01-d1" in found[0].message
 
@@ -55,14 +37,14 @@ def test_cab001_declared_length_counts_without_a_route() -> None:
 def test_cab003_hint_names_the_cheapest_media_that_reaches() -> None:
     text = (_rack("a01", ["qm9700"]) + _rack("a02", ["qm9700"], slot=2)
             + _links(("a01-d1:p1", "a02-d1:p1", 'media = "dac"\nlength = "30 m"')))
-    found = _run("CAB003", text)
+    found = findings("CAB003", text)
     assert found[0].hint is not None and found[0].hint.startswith("use mmf")
 
 
 def test_cab004_both_speed_and_technology() -> None:
     text = ('[catalog.g493-sb0]\ngpu = "h100-pcie"\n\n' + _rack("a01", ["g493-sb0", "qm9700"])
             + _links(("a01-d1:eth1", "a01-d2:p1", "")))
-    found = _run("CAB004", text)
+    found = findings("CAB004", text)
     assert len(found) == 1
     assert "technology: ethernet" in found[0].message and "speed: 200 Gbps" in found[0].message
 
@@ -83,5 +65,5 @@ def test_cab005_both_ends_of_one_link_and_a_malformed_reference() -> None:
 def test_cab005_a_device_with_more_links_than_ports() -> None:
     text = (_rack("a01", ["cpu-node-1u", "sn2201"])
             + _links(("a01-d1:bmc1", "a01-d2:mgmt1", ""), ("a01-d1:bmc1", "a01-d2:mgmt2", "")))
-    found = _run("CAB005", text)
+    found = findings("CAB005", text)
     assert len(found) == 1 and "already used by the link on line" in found[0].message

@@ -10,6 +10,7 @@ from ..analysis import Analysis
 from ..diagnostics import Diagnostic
 from ..engine import FileResult
 from ..units import MASS, POWER, fmt
+from ..wording import plural
 from . import Options, counts
 
 _COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
@@ -29,11 +30,6 @@ def line(diagnostic: Diagnostic, color: bool = False) -> str:
         code = click.style(code, fg=_COLOURS[diagnostic.severity])
     return f"{where}: {severity} {code} {text}"
 
-
-def plural(count: int, word: str) -> str:
-    if word == "info":
-        return f"{count} info"
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def summary(results: Sequence[FileResult]) -> str:

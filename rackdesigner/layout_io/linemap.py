@@ -32,7 +32,7 @@ class LineMap:
     links: list[int] = field(default_factory=list)
     catalog: dict[str, int] = field(default_factory=dict)
     gpus: dict[str, int] = field(default_factory=dict)
-    tables: dict[str, int] = field(default_factory=dict)  # site, workload, rules, ...
+    tables: dict[str, int] = field(default_factory=dict)  # [site], [workload] and the like
     comments: dict[int, str] = field(default_factory=dict)  # line -> full-line comment text
     trailing_comments: list[int] = field(default_factory=list)  # lines with a comment after code
     lines: list[str] | None = None  # the text split into lines, for key look-ups on errors

@@ -13,19 +13,18 @@ from collections.abc import Iterator
 from ..analysis import Analysis, DeviceFacts
 from ..model import DeviceType, Gpu
 from ..units import BYTE_RATE, INFORMATION, fmt, fmt_count
+from ..wording import plural
 from .registry import Finding, rule
 
 DATA_PARALLEL = (None, "ddp", "fsdp", "zero3")  # unset parallelism counts as data-parallel
 EIGHT_GPUS = 8  # the guide's node size for training
 FINE_TUNING_MIN_NODE_GPUS = 8  # FAQ: fine-tuning wants one 8-GPU node
-PRETRAINING_SMALL_PARAMS = 10e9  # FAQ: pre-training under 10B parameters ...
-PRETRAINING_SMALL_MIN_GPUS = 32  # ... wants 32 GPUs
+# The FAQ's minimum for pre-training a model under 10B parameters: 32 GPUs.
+PRETRAINING_SMALL_PARAMS = 10e9
+PRETRAINING_SMALL_MIN_GPUS = 32
 
 
 
-
-def _nodes(count: int) -> str:
-    return f"{count} node{'s' if count != 1 else ''}"
 
 
 def _gpu_name(gpu: Gpu) -> str:
@@ -80,8 +79,8 @@ def gpu_bandwidth(analysis: Analysis) -> Iterator[Finding]:
             continue
         entity, line = analysis.type_site(key)
         yield Finding(entity, line,
-                      f"model {key} ({_nodes(len(devices))}) has {_gpu_name(gpu)} GPUs with "
-                      f"{fmt(float(gpu.bandwidth), BYTE_RATE)} memory bandwidth, below the "
+                      f"model {key} ({plural(len(devices), 'node')}) has {_gpu_name(gpu)} GPUs "
+                      f"with {fmt(float(gpu.bandwidth), BYTE_RATE)} memory bandwidth, below the "
                       f"{fmt(floor, BYTE_RATE)} floor for training (gpu_bandwidth_min)",
                       hint=f"use a GPU with at least {fmt(floor, BYTE_RATE)} of memory bandwidth "
                            "(H100 SXM, H200, B200, MI300X)",
@@ -121,7 +120,7 @@ def mixed_generations(analysis: Analysis) -> Iterator[Finding]:
         generations = fabric.generations
         if len(generations) < 2:
             continue
-        parts = [f"{name} ({_nodes(len(nodes))})" for name, nodes in generations.items()]
+        parts = [f"{name} ({plural(len(nodes), 'node')})" for name, nodes in generations.items()]
         values: dict[str, float] = {"generations": float(len(generations))}
         values.update({name: float(len(nodes)) for name, nodes in generations.items()})
         yield Finding(f"fabric {fabric.name}", _fabric_line(fabric.devices),
@@ -175,7 +174,7 @@ def weak_host(analysis: Analysis) -> Iterator[Finding]:
             continue
         entity, line = analysis.type_site(key)
         yield Finding(entity, line,
-                      f"model {key} ({_nodes(len(devices))}) has " + " and ".join(parts)
+                      f"model {key} ({plural(len(devices), 'node')}) has " + " and ".join(parts)
                       + " for training",
                       hint=f"use at least {cores_min:g} cores and "
                            f"{fmt(memory_min, INFORMATION)} RAM per node so data loading "
@@ -233,7 +232,7 @@ def small_nodes_for_model(analysis: Analysis) -> Iterator[Finding]:
         entity, line = analysis.type_site(key)
         mode = workload.parallelism or "data-parallel"
         yield Finding(entity, line,
-                      f"model {key} ({_nodes(len(devices))}) has {gpus} GPUs per node for "
+                      f"model {key} ({plural(len(devices), 'node')}) has {gpus} GPUs per node for "
                       f"{mode} training of a {fmt_count(params)}-parameter model: {why}",
                       hint="use 8-GPU nodes so each node keeps its share of the gradient "
                            "traffic on NVLink",
@@ -267,8 +266,8 @@ def too_many_gpus_per_node(analysis: Analysis) -> Iterator[Finding]:
             continue
         entity, line = analysis.type_site(key)
         yield Finding(entity, line,
-                      f"model {key} ({_nodes(len(devices))}) has {dtype.gpus} GPUs per node, "
-                      f"more than {limit:g} (gpus_per_node_max)",
+                      f"model {key} ({plural(len(devices), 'node')}) has {dtype.gpus} GPUs per "
+                      f"node, more than {limit:g} (gpus_per_node_max)",
                       hint=f"use nodes of at most {limit:g} GPUs: smaller power per node and a "
                            "smaller blast radius",
                       values={"gpus": float(dtype.gpus), "limit": limit})
@@ -309,7 +308,7 @@ def consumer_gpus_for_training(analysis: Analysis) -> Iterator[Finding]:
             continue
         entity, line = analysis.type_site(key)
         yield Finding(entity, line,
-                      f"model {key} ({_nodes(len(devices))}) has consumer GPUs "
+                      f"model {key} ({plural(len(devices), 'node')}) has consumer GPUs "
                       f"({_gpu_name(gpu)}) for training a {fmt_count(params)}-parameter model, "
                       f"above {fmt_count(limit)} (consumer_gpu_model_params_max)",
                       hint="use datacenter GPUs with ECC and NVLink (H100, H200, B200, MI300X) "

@@ -13,17 +13,12 @@ from collections.abc import Iterator
 
 from ..analysis import Analysis, DeviceFacts, RackFacts
 from ..units import POWER, fmt, fmt_count
+from ..wording import at_least, plural
 from .registry import Finding, rule
 
 _LIQUID_HINT = 'use direct-to-chip liquid (cooling = "liquid" with a CDU)'
 
 
-def _at_least(unknown: bool) -> str:
-    return "at least " if unknown else ""
-
-
-def _racks(count: int) -> str:
-    return f"{count} rack{'s' if count != 1 else ''}"
 
 
 
@@ -59,18 +54,18 @@ def air_heat_over_limit(analysis: Analysis) -> Iterator[Finding]:
         cooling = rack.cooling
         if cooling not in ("air", "liquid") or rack.air_heat <= limit:
             continue
-        bound = _at_least(rack.load_unknown)
+        bound = at_least(rack.load_unknown)
         spread = math.ceil(rack.air_heat / limit)
         if cooling == "air":
             message = (f"{bound}{fmt(rack.air_heat, POWER)} on air exceeds the "
                        f"{fmt(limit, POWER)} air-cooling limit")
-            hint = f"{_LIQUID_HINT} or spread the load over {_racks(spread)}"
+            hint = f"{_LIQUID_HINT} or spread the load over {plural(spread, 'rack')}"
         else:
             message = (f"residual air heat of {bound}{fmt(rack.air_heat, POWER)} exceeds the "
                        f"{fmt(limit, POWER)} air-cooling limit (the liquid loop takes "
                        f"{fmt(rack.liquid_heat, POWER)} of {bound}{fmt(rack.heat, POWER)})")
             hint = ("move devices without cold plates to air-cooled racks, use liquid-cooled "
-                    f"models, or spread the air load over {_racks(spread)}")
+                    f"models, or spread the air load over {plural(spread, 'rack')}")
         yield Finding(f"rack {rack.rack.id}", rack.rack.line, message, hint=hint,
                       values={"air_heat": rack.air_heat, "limit": limit})
 
@@ -97,7 +92,7 @@ def dense_rack_on_air(analysis: Analysis) -> Iterator[Finding]:
     for rack in analysis.racks:
         if rack.cooling != "air" or rack.heat <= limit:
             continue
-        bound = _at_least(rack.load_unknown)
+        bound = at_least(rack.load_unknown)
         yield Finding(f"rack {rack.rack.id}", rack.rack.line,
                       f"{bound}{fmt(rack.heat, POWER)} of heat is above the "
                       f"{fmt(limit, POWER)} where liquid cooling is expected, and the rack "
@@ -171,12 +166,12 @@ def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
         heat = sum(r.liquid_heat for r in racks)
         if heat <= capacity:
             continue
-        bound = _at_least(any(r.load_unknown for r in racks))
+        bound = at_least(any(r.load_unknown for r in racks))
         names = ", ".join(r.rack.id for r in racks[:5])
         if len(racks) > 5:
             names += f" and {len(racks) - 5} more"
         yield Finding(f"device {cdu.id}", cdu.device.line,
-                      f"CDU serves {_racks(len(racks))} ({names}) with {bound}"
+                      f"CDU serves {plural(len(racks), 'rack')} ({names}) with {bound}"
                       f"{fmt(heat, POWER)} of liquid heat, more than its "
                       f"{fmt(float(capacity), POWER)} capacity",
                       hint="move some racks to another CDU or use a larger CDU",
@@ -211,7 +206,7 @@ def immersion_scale(analysis: Analysis) -> Iterator[Finding]:
     if immersion and total < threshold:
         first = immersion[0]
         yield Finding(f"rack {first.rack.id}", first.rack.line,
-                      f"immersion cooling ({_racks(len(immersion))}) for {total} GPUs in "
+                      f"immersion cooling ({plural(len(immersion), 'rack')}) for {total} GPUs in "
                       f"total, fewer than the {threshold:g} GPUs where immersion pays off",
                       hint='direct-to-chip liquid (cooling = "liquid" with a CDU) is usually '
                            "cheaper at this scale",
@@ -295,7 +290,7 @@ def room_air_heat(analysis: Analysis) -> Iterator[Finding]:
     total = sum(r.air_heat for r in analysis.racks)
     if total <= capacity:
         return
-    bound = _at_least(analysis.site_load_unknown)
+    bound = at_least(analysis.site_load_unknown)
     yield Finding("[site]", site.line,
                   f"the racks put {bound}{fmt(total, POWER)} of heat into the room's air, "
                   f"more than its cooling_capacity {fmt(capacity, POWER)}",
@@ -355,9 +350,9 @@ def rear_door_problems(analysis: Analysis) -> Iterator[Finding]:
             continue
         capacity = float(capacity)
         spread = math.ceil(rack.heat / capacity)
-        bound = _at_least(rack.load_unknown)
+        bound = at_least(rack.load_unknown)
         yield Finding(entity, rack.rack.line,
                       f"{bound}{fmt(rack.heat, POWER)} of heat exceeds the "
                       f"{fmt(capacity, POWER)} capacity of rear door {door.id}",
-                      hint=f"{_LIQUID_HINT} or spread the load over {_racks(spread)}",
+                      hint=f"{_LIQUID_HINT} or spread the load over {plural(spread, 'rack')}",
                       values={"heat": rack.heat, "capacity": capacity})

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from ..analysis import Analysis, DeviceFacts
 from ..topology.collectives import fabric_bus_bandwidth, per_direction
 from ..units import BANDWIDTH, BYTE_RATE, RATIO, fmt, fmt_count
+from ..wording import plural
 from .registry import Finding, rule
 
 if TYPE_CHECKING:  # networkx loads only when a rule asks for analysis.fabrics
@@ -39,12 +40,9 @@ def _ratio(value: float) -> str:
     return f"{value:.3g}:1"
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
 
 def _nodes_text(fabric: Fabric) -> str:
-    return f"{_plural(fabric.gpus, 'GPU')} on {_plural(len(fabric.nodes), 'node')}"
+    return f"{plural(fabric.gpus, 'GPU')} on {plural(len(fabric.nodes), 'node')}"
 
 
 def _compute_speed(dev: DeviceFacts) -> float | None:
@@ -240,7 +238,7 @@ def gradient_traffic(analysis: Analysis) -> Iterator[Finding]:
         yield Finding(entity, line,
                       f"gradient all-reduce needs {fmt(needed, BANDWIDTH)} per GPU "
                       f"({workload.parallelism}, {fmt_count(float(params))} params × "
-                      f"{float(width):g} B, {float(steps):g} steps/s, {_plural(n, 'GPU')}) "
+                      f"{float(width):g} B, {float(steps):g} steps/s, {plural(n, 'GPU')}) "
                       f"but node {node.id} gives "
                       f"{fmt(available, BANDWIDTH)} per GPU "
                       f"({fmt(fabric.node_bandwidth[node.id], BANDWIDTH)} of fabric ports / "
@@ -322,7 +320,7 @@ def single_points_of_failure(analysis: Analysis) -> Iterator[Finding]:
         for link, cut_off in fabric.cut_links:
             yield Finding(link.entity, link.link.line,
                           f"this single cable is the only path between "
-                          f"{_plural(cut_off, 'GPU node')} and the rest of {name} "
+                          f"{plural(cut_off, 'GPU node')} and the rest of {name} "
                           f"({total} GPU nodes)",
                           hint="add a second cable, to another switch where possible",
                           values={"cut_off": float(cut_off), "nodes": float(total)})
@@ -363,7 +361,7 @@ def disconnected_gpus(analysis: Analysis) -> Iterator[Finding]:
     for node in nodes:
         if id(node) not in cabled:
             yield Finding(f"device {node.id}", node.device.line,
-                          f"GPU node ({_plural(node.gpus, 'GPU')}) has no compute-fabric link: "
+                          f"GPU node ({plural(node.gpus, 'GPU')}) has no compute-fabric link: "
                           "it cannot join a training job with the other nodes",
                           hint="cable its compute ports to the fabric's leaves",
                           values={"gpus": float(node.gpus)})
@@ -475,7 +473,7 @@ def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
         figure = _intra_node(first, efficiency)
         if figure is None:
             continue
-        others = f" (and {_plural(len(devices) - 1, 'more node')} of model {model})" \
+        others = f" (and {plural(len(devices) - 1, 'more node')} of model {model})" \
             if len(devices) > 1 else ""
         yield Finding(f"device {first.id}", first.device.line,
                       f"expected all-reduce bus bandwidth inside the node{others}: "

@@ -15,21 +15,16 @@ from collections.abc import Iterable, Iterator
 from ..analysis import Analysis, DeviceFacts, FeedFacts, PhaseConflict, RackFacts
 from ..model import Feed
 from ..units import CURRENT, POWER, RATIO, VOLTAGE, fmt
+from ..wording import at_least, plural
 from .registry import Finding, rule
 
 _VOLTAGE_SLACK = 1e-6  # V: float dust when an outlet voltage equals a range limit
 
 
-def _at_least(unknown: bool) -> str:
-    return "at least " if unknown else ""
-
 
 def _estimated(estimated: bool) -> str:
     return " (estimated)" if estimated else ""
 
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'s' if count != 1 else ''}"
 
 
 def _names(items: list[str], limit: int = 3) -> str:
@@ -92,7 +87,7 @@ def load_over_capacity(analysis: Analysis) -> Iterator[Finding]:
     """
     for rack in analysis.racks:
         load = rack.load
-        bound = _at_least(rack.load_unknown)
+        bound = at_least(rack.load_unknown)
         estimated = _estimated(rack.estimated_power)
         entity = f"rack {rack.rack.id}"
         if rack.capacity is None:  # no feeds
@@ -102,7 +97,7 @@ def load_over_capacity(analysis: Analysis) -> Iterator[Finding]:
                           if (d.power is None and d.type is not None) or (d.power or 0) > 0)
             amount = "unknown" if load <= 0 else f"{bound}{fmt(load, POWER)}{estimated}"
             yield Finding(entity, rack.rack.line,
-                          f"has no feed for its {_plural(powered, 'powered device')} "
+                          f"has no feed for its {plural(powered, 'powered device')} "
                           f"(load {amount})",
                           hint='add feeds = [ { id = "...", voltage = "415 V", phases = 3, '
                                'current = "63 A" } ] (one per side for redundancy)',
@@ -127,7 +122,7 @@ def load_over_capacity(analysis: Analysis) -> Iterator[Finding]:
         yield Finding(entity, rack.rack.line,
                       f"load {bound}{fmt(load, POWER)}{estimated} exceeds usable feed "
                       f"capacity {fmt(capacity, POWER)}{detail}",
-                      hint=f"move {_at_least(rack.load_unknown)}{fmt(load - capacity, POWER)} "
+                      hint=f"move {at_least(rack.load_unknown)}{fmt(load - capacity, POWER)} "
                            f"of load to another rack, or raise the capacity (a larger "
                            f"circuit or {more})",
                       values={"load": load, "capacity": capacity})
@@ -165,7 +160,7 @@ def gpu_rack_low_voltage(analysis: Analysis) -> Iterator[Finding]:
     for rack in analysis.racks:
         if rack.gpu_nodes == 0:
             continue
-        holds = f"rack {rack.rack.id} holds {_plural(rack.gpu_nodes, 'GPU node')}"
+        holds = f"rack {rack.rack.id} holds {plural(rack.gpu_nodes, 'GPU node')}"
         need = f"3-phase at {fmt(minimum, VOLTAGE)} or more"
         for facts in rack.feeds:
             feed = facts.feed
@@ -438,7 +433,7 @@ def power_below_gpu_tdp(analysis: Analysis) -> Iterator[Finding]:
         yield Finding(entity, line,
                       f"{key} declares power {fmt(power, POWER)}, below its GPUs' TDP alone: "
                       f"{dev.gpus} × {gpu.key} at {fmt(gpu.tdp, POWER)} = "
-                      f"{fmt(gpu_power, POWER)} (used by {_plural(len(devices), 'device')})",
+                      f"{fmt(gpu_power, POWER)} (used by {plural(len(devices), 'device')})",
                       hint="set power to the vendor's maximum system draw, or remove it to "
                            "estimate it from the GPU TDP",
                       values={"power": power, "gpu_power": gpu_power})
@@ -476,7 +471,7 @@ def power_estimated(analysis: Analysis) -> Iterator[Finding]:
                       f"{key} declares no power: its draw is estimated at "
                       f"{fmt(dev.power, POWER)} per node = {dev.gpus} × {dev.gpu.key} TDP "
                       f"{fmt(dev.gpu.tdp, POWER)} × (1 + {overhead:g} host overhead), used for "
-                      f"{_plural(len(devices), 'device')}",
+                      f"{plural(len(devices), 'device')}",
                       hint=f"set power in [catalog.{key}] to the vendor's maximum draw",
                       values={"power": dev.power, "gpu_power": gpu_power,
                               "host_overhead": overhead, "devices": float(len(devices))})
@@ -508,7 +503,7 @@ def site_over_budget(analysis: Analysis) -> Iterator[Finding]:
     load = analysis.site_load
     if load <= budget:
         return
-    bound = _at_least(analysis.site_load_unknown)
+    bound = at_least(analysis.site_load_unknown)
     estimated = _estimated(any(r.estimated_power for r in analysis.racks))
     yield Finding("[site]", site.line,
                   f"site load {bound}{fmt(load, POWER)}{estimated} exceeds power_budget "
@@ -612,7 +607,7 @@ def power_unknown(analysis: Analysis) -> Iterator[Finding]:
                   f"the loads of racks {names} are lower bounds (≥)")
         yield Finding(entity, line,
                       f"the draw of {key} is unknown ({why}) for "
-                      f"{_plural(len(unknown), 'device')}: {totals}",
+                      f"{plural(len(unknown), 'device')}: {totals}",
                       hint=f"set power in [catalog.{key}]" + (
                           " or its gpu so the draw can be estimated" if gpu_node else ""),
                       values={"devices": float(len(unknown)), "racks": float(len(racks))})

@@ -1,0 +1,18 @@
+"""Small pieces of wording every message uses, so that findings read alike."""
+
+from __future__ import annotations
+
+# Words whose plural is the word itself.
+_INVARIANT = {"info"}
+
+
+def plural(count: int, word: str) -> str:
+    """``plural(1, "rack") == "1 rack"``, ``plural(3, "rack") == "3 racks"``."""
+    if count == 1 or word in _INVARIANT:
+        return f"{count} {word}"
+    return f"{count} {word}s"
+
+
+def at_least(unknown: bool) -> str:
+    """"at least " where a total leaves out devices of unknown draw or weight."""
+    return "at least " if unknown else ""
