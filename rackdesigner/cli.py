@@ -13,10 +13,14 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from . import __version__
+
+if TYPE_CHECKING:
+    from .model import Layout
 
 EPILOG_VALIDATE = """\b
 Examples:
@@ -120,6 +124,8 @@ def validate(paths: tuple[str, ...], fmt_: str, select: list[str], ignore: list[
     started = time.perf_counter()
     files = list(expand(paths))
     results = []
+    # Findings are reported sorted by file, then line.
+    files.sort()
     for number, file in enumerate(files, start=1):
         results.append(check_file(file, select=select, ignore=ignore, timings=timings))
         elapsed = time.perf_counter() - started
@@ -131,7 +137,7 @@ def validate(paths: tuple[str, ...], fmt_: str, select: list[str], ignore: list[
                       color=fmt_ == "text" and output is None and _use_color(sys.stdout))
     text = renderer(fmt_)(results, options)
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        _write(output, text)
     else:
         click.echo(text, nl=False, color=options.color)
     if timings is not None:
@@ -146,7 +152,16 @@ def validate(paths: tuple[str, ...], fmt_: str, select: list[str], ignore: list[
         sys.exit(1)
 
 
-def _load_or_exit(path: str):  # type: ignore[no-untyped-def]
+def _write(path: str, text: str) -> None:
+    """Write a report to ``path``, or say why not and exit 2."""
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        click.echo(f"rackdesigner: cannot write {path}: {error.strerror or error}", err=True)
+        sys.exit(2)
+
+
+def _load_or_exit(path: str) -> Layout:
     """Load a layout for a command that needs one; print load errors and exit 2."""
     from .diagnostics import LayoutError
     from .formats.text import line
@@ -219,7 +234,7 @@ def report(layout: str, fmt_: str, output: str | None) -> None:
     data = build(Analysis(model, file=layout))
     text = {"text": to_text, "json": to_json, "csv": to_csv}[fmt_](data)
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        _write(output, text)
     else:
         click.echo(text, nl=False)
 
@@ -318,7 +333,7 @@ def schema(output: str | None) -> None:
 
     text = json.dumps(layout_schema(), indent=2, ensure_ascii=False) + "\n"
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        _write(output, text)
     else:
         click.echo(text, nl=False)
 
@@ -334,6 +349,14 @@ def main() -> None:
     except KeyboardInterrupt:
         click.echo("rackdesigner: interrupted", err=True)
         code = 130
+    except Exception as error:  # a bug: say so without a traceback, and exit apart from 1
+        if os.environ.get("RACKDESIGNER_DEBUG"):
+            import traceback
+
+            traceback.print_exc()
+        click.echo(f"rackdesigner: internal error: {type(error).__name__}: {error}; please "
+                   "report it (set RACKDESIGNER_DEBUG=1 for the traceback)", err=True)
+        code = 2
     # Freeing a 100,000-GPU layout object by object takes longer than checking it; the
     # process is done, so leave without tearing the heap down.
     sys.stdout.flush()

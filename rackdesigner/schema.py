@@ -40,6 +40,7 @@ class Field:
     minimum: float | None = None
     maximum: float | None = None
     sci: bool = False  # a large count written as 70e9
+    whole: bool = False  # quantities: a whole number of units (rack units)
     pattern: str | None = None
 
 
@@ -116,7 +117,8 @@ DEVICE_TYPE = (
     _e("kind", m.DEVICE_KINDS, "what the device is"),
     _s("name", "display name"),
     _s("vendor", "manufacturer"),
-    _q("height", HEIGHT, "rack units, \"0 U\" for side-mounted devices (PDUs)"),
+    _q("height", HEIGHT, "whole rack units, \"0 U\" for side-mounted devices (PDUs)",
+       whole=True),
     _e("depth", ("full", "half"), "full-depth devices occupy both faces of their units"),
     _q("power", POWER, "maximum draw"),
     _q("weight", MASS, "weight"),
@@ -170,7 +172,7 @@ RACK = (
     _s("id", "unique rack id", required=True),
     _s("row", "row name; rows are ordered as they first appear"),
     _i("slot", "position in the row, 1-based", minimum=1),
-    _q("height", HEIGHT, "rack height (42 U)"),
+    _q("height", HEIGHT, "rack height in whole rack units (42 U)", whole=True, minimum=1),
     _e("cooling", m.COOLING, "how the rack's heat leaves (default air)"),
     _s("cdu", "device id of the CDU serving this rack (liquid)"),
     _s("door", "device id of the rear door (rear-door)"),

@@ -20,25 +20,26 @@ class Threshold:
     default_text: str  # as a user would write it
     description: str
     display: Dimension | None = None  # formatting unit, where it differs from dim's
-
-    @property
-    def is_count(self) -> bool:
-        return self.dim is None
+    positive: bool = True  # must be more than 0 (else at least 0)
+    maximum: float | None = None
 
 
 def _t(key: str, default: float, dim: Dimension | None, text: str, description: str,
-       display: Dimension | None = None) -> Threshold:
-    return Threshold(key, default, dim, text, description, display)
+       display: Dimension | None = None, *, positive: bool = True,
+       maximum: float | None = None) -> Threshold:
+    return Threshold(key, default, dim, text, description, display, positive, maximum)
 
 
 THRESHOLDS: dict[str, Threshold] = {t.key: t for t in (
     _t("feed_derate", 0.8, RATIO, "0.8",
-       "share of a feed's breaker rating that may be loaded continuously"),
+       "share of a feed's breaker rating that may be loaded continuously", maximum=1.0),
     _t("gpu_feed_min_voltage", 208.0, VOLTAGE, "208 V",
        "lowest 3-phase line-to-line voltage for racks holding GPU nodes"),
-    _t("phase_imbalance_max", 0.2, RATIO, "20 %", "largest allowed line-current imbalance"),
+    _t("phase_imbalance_max", 0.2, RATIO, "20 %", "largest allowed line-current imbalance",
+       positive=False),
     _t("host_overhead", 0.8, RATIO, "0.8",
-       "host power (CPUs, fans, NICs) as a share of GPU TDP when a node declares no power"),
+       "host power (CPUs, fans, NICs) as a share of GPU TDP when a node declares no power",
+       positive=False),
     _t("air_cooling_max", 15e3, POWER, "15 kW", "most heat per rack that air can remove"),
     _t("liquid_cooling_min", 20e3, POWER, "20 kW",
        "heat per rack above which liquid cooling is expected"),
@@ -59,7 +60,7 @@ THRESHOLDS: dict[str, Threshold] = {t.key: t for t in (
     _t("oversubscription_max_inference", 4.0, None, "4.0",
        "largest downlink:uplink ratio of a switch in an inference fabric"),
     _t("nccl_efficiency", 0.85, RATIO, "0.85",
-       "share of theoretical bandwidth that collectives reach"),
+       "share of theoretical bandwidth that collectives reach", maximum=1.0),
     _t("dragonfly_min_gpus", 128, None, "128",
        "GPU count from which a Dragonfly+ topology beats a fat tree"),
     _t("gpu_bandwidth_min", 2e12 * 8, BANDWIDTH, "2 TB/s",

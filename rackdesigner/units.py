@@ -10,6 +10,7 @@ when a number is formatted for a person (:func:`fmt`).
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -92,7 +93,7 @@ def parse(text: object, dim: Dimension) -> float:
                         f"({dim.display})")
     if isinstance(text, int | float):
         if dim is RATIO:
-            return float(text)
+            return _checked(float(text), repr(text), dim)
         raise UnitError(f"{text!r} has no unit, expected {dim.article} {dim.name} like "
                         f'"{_example(dim)}"')
     if not isinstance(text, str):
@@ -116,23 +117,53 @@ def _example(dim: Dimension) -> str:
     }[dim.name]
 
 
+# A number, then a unit made of unit names, prefixes, "/" and "%". Only this reaches pint:
+# pint evaluates expressions, and "9**9**9 A" would never finish.
+_QUANTITY = re.compile(
+    r"^\s*(?P<number>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)"
+    r"\s*(?P<unit>[A-Za-zµμ%][A-Za-zµμ%/ ]*?)?\s*$")
+
+# Beyond these a value is a typo, not a data centre: 1 GW racks, 100 km cables.
+_LARGEST = {"power": 1e9, "voltage": 1e6, "current": 1e6, "length": 1e5, "height": 100.0,
+            "mass": 1e7, "amount of data": 8e21, "bandwidth": 8e16, "ratio": 1e6}
+
+
+def _checked(value: float, text: str, dim: Dimension) -> float:
+    if not math.isfinite(value):
+        raise UnitError(f"{text} is not a finite {dim.name}")
+    if value < 0:
+        raise UnitError(f"{text} is negative; {dim.article} {dim.name} cannot be")
+    largest = _LARGEST[dim.name]
+    if value > largest:
+        limit = fmt(largest, BYTE_RATE if dim is BANDWIDTH else dim) if dim.unit else \
+            f"{largest:g}"
+        raise UnitError(f"{text} is not a plausible {dim.name} (more than {limit})")
+    return value
+
+
 def _parse_uncached(text: str, dim: Dimension) -> float:
     import pint
 
-    stripped = text.strip()
-    if not stripped or not (stripped[0].isdigit() or stripped[0] in "+-."):
-        raise UnitError(f'"{text}" has no number, expected {dim.article} {dim.name} like '
+    found = _QUANTITY.match(text)
+    if found is None:
+        stripped = text.strip()
+        if not stripped or not (stripped[0].isdigit() or stripped[0] in "+-."):
+            raise UnitError(f'"{text}" has no number, expected {dim.article} {dim.name} like '
+                            f'"{_example(dim)}"')
+        raise UnitError(f'"{text}" is not a quantity: write a number and a unit, like '
                         f'"{_example(dim)}"')
+    number = float(found["number"])
+    if not math.isfinite(number):
+        raise UnitError(f'"{text}" is not a finite {dim.name}')
+    unit = (found["unit"] or "").strip()
     ureg = registry()
     try:
-        quantity = ureg.Quantity(text)
+        quantity = ureg.Quantity(number, unit) if unit else ureg.Quantity(number)
     except (pint.errors.PintError, ValueError, TypeError, AttributeError, SyntaxError,
             KeyError) as error:
         detail = str(error).replace(" in the unit registry", "")
         raise UnitError(f'"{text}" is not a quantity ({detail}); expected {dim.article} '
                         f'{dim.name} like "{_example(dim)}"') from None
-    if not isinstance(quantity, ureg.Quantity):  # a bare number: "63"
-        quantity = ureg.Quantity(quantity)
     dimensionality = str(quantity.dimensionality)
     target = ureg.Unit(dim.unit) if dim.unit else ureg.dimensionless
     if quantity.dimensionality != target.dimensionality:
@@ -142,11 +173,7 @@ def _parse_uncached(text: str, dim: Dimension) -> float:
         kind = _KIND_OF.get(dimensionality, f"of dimension {dimensionality}")
         raise UnitError(f'"{text}" is {kind}, expected {dim.article} {dim.name} '
                         f'({dim.display})')
-    value = float(quantity.m_as(target))
-    if not math.isfinite(value):
-        raise UnitError(f'"{text}" is not a finite {dim.name}')
-    if value < 0:
-        raise UnitError(f'"{text}" is negative; {dim.article} {dim.name} cannot be')
+    value = _checked(float(quantity.m_as(target)), f'"{text}"', dim)
     # Conversions through prefixes leave float dust (0.1778 m / 44.45 mm = 4.000000000000001 U);
     # round to 12 significant digits so equal quantities compare equal.
     return float(f"{value:.12g}")

@@ -43,6 +43,8 @@ _WRITTEN = {
 def quantity(dim: Dimension) -> st.SearchStrategy[float]:
     """A value as loaded from text (a Q keeping its text) or set by an edit (a plain float)."""
     written = st.sampled_from(_WRITTEN[dim]).map(lambda text: m.Q(parse(text, dim), text))
+    if dim is HEIGHT:  # whole rack units
+        return written | st.integers(0, 60).map(float)
     edited = st.integers(0, 10**7).map(lambda n: float(n) / 100)
     return written | edited
 
@@ -125,7 +127,8 @@ def layouts(draw: st.DrawFn, max_racks: int = 3) -> m.Layout:
                             label=draw(_maybe(TEXT)), comment=draw(COMMENT)) for d in mine]
         racks.append(m.Rack(
             id=rack_id, row=draw(_maybe(st.sampled_from(["A", "B"]))),
-            slot=draw(_maybe(st.integers(1, 6))), height=draw(_maybe(quantity(HEIGHT))),
+            slot=draw(_maybe(st.integers(1, 6))),
+            height=draw(_maybe(quantity(HEIGHT).filter(bool))),
             cooling=draw(_maybe(st.sampled_from(m.COOLING))),
             cdu=draw(_maybe(st.sampled_from(device_ids or ["none"]))),
             door=draw(_maybe(st.sampled_from(device_ids or ["none"]))),

@@ -43,7 +43,7 @@ def test_module_entry_point() -> None:
 def test_validate_clean_layout_exits_0() -> None:
     result = run("validate", str(CLEAN))
     assert result.returncode == 0, result.stdout
-    assert re.search(r"^0 errors, \d+ warnings?, \d+ info in 1 file$", result.stdout, re.M)
+    assert re.search(r"^0 errors, \d+ warnings, \d+ info in 1 files$", result.stdout, re.M)
 
 
 def test_validate_rule_errors_exit_1_with_file_line_code() -> None:
@@ -51,7 +51,7 @@ def test_validate_rule_errors_exit_1_with_file_line_code() -> None:
     assert result.returncode == 1
     assert ("tests/data/overlap.toml:18: error PLC001 device a01-n02: overlaps device "
             "a01-n01 at U10 in rack a01") in result.stdout
-    assert result.stdout.rstrip().splitlines()[-1].startswith("1 error")
+    assert result.stdout.rstrip().splitlines()[-1].startswith("1 errors, ")
 
 
 def test_strict_fails_on_warnings(tmp_path: Path) -> None:
@@ -300,3 +300,53 @@ def test_docs_rules_md_is_generated_from_the_registry() -> None:
     assert result.returncode == 0
     assert (ROOT / "docs" / "rules.md").read_text(encoding="utf-8") == result.stdout, \
         "docs/rules.md is stale: rackdesigner rules --format markdown > docs/rules.md"
+
+
+def test_findings_are_sorted_by_file_then_line(tmp_path: Path) -> None:
+    for name in ("b.toml", "a.toml"):
+        (tmp_path / name).write_text(FAILING.read_text())
+    result = run("validate", "--totals", "never", str(tmp_path / "b.toml"),
+                 str(tmp_path / "a.toml"))
+    files = [line.split(":")[0] for line in result.stdout.splitlines()[:-1]]
+    assert files == sorted(files) and len(set(files)) == 2
+
+
+def test_unwritable_output_exits_2_without_traceback(tmp_path: Path) -> None:
+    missing = str(tmp_path / "no" / "such" / "dir" / "out.txt")
+    for args in (("validate", str(FAILING), "--output", missing),
+                 ("report", str(CLEAN), "--output", missing), ("schema", "--output", missing)):
+        result = run(*args)
+        assert result.returncode == 2 and "cannot write" in result.stderr
+
+
+def test_colour_only_on_a_terminal_and_never_with_no_color() -> None:
+    from click.testing import CliRunner
+
+    from rackdesigner.cli import cli
+
+    piped = run("validate", str(FAILING))
+    assert "\x1b[" not in piped.stdout
+    # CliRunner is not a terminal either: the text stays plain without NO_COLOR too.
+    result = CliRunner().invoke(cli, ["validate", str(FAILING)], env={"NO_COLOR": ""})
+    assert "\x1b[" not in result.output
+
+
+@pytest.mark.parametrize("text", [
+    'format = 1\nname = "x"\n[[racks]]\nid = "r"\nheight = "9**9**9 U"\n',
+    'format = 1\nname = "x"\n[catalog.big]\nkind = "other"\nheight = "1e9 U"\n',
+    'format = 1\nname = "x"\n[catalog.hot]\nkind = "other"\npower = "1e308 W"\n',
+    'format = 1\nname = "x"\n[[racks]]\nid = "r"\nfeeds = [{ id = "f", voltage = "415 V", '
+    'phases = 3, current = "63 A", derate = nan }]\n',
+    'format = 1\nname = "x"\n[rules.thresholds]\nair_cooling_max = "0 kW"\n',
+    'format = 1\nname = "x"\n[rules.thresholds]\nfeed_derate = -1\n',
+    'format = 1\nname = "x"\n[[racks]]\nid = "r"\nheight = "42.5 U"\n',
+    'format = 1\nname = "x"\nmeta = ' + "[" * 3000 + "]" * 3000 + "\n",
+    'format = 1\nname = "x"\n[[racks]]\nid = "r"\nfeeds = [ { id = "f1", voltage = "415 V",\n'
+    ' phases = 3, current = "63 A", } ]\n',
+])
+def test_impossible_or_hostile_values_are_load_errors(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    result = run("validate", str(path))
+    assert result.returncode == 2, result.stdout
+    assert re.search(r" error E00[012] ", result.stdout), result.stdout

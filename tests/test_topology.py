@@ -34,14 +34,14 @@ ports = [{ name = "ib", count = 2, speed = "400 Gbps", tech = "infiniband" }]
 
 def layout_text(devices: list[tuple[str, str]], links: list[tuple[str, str]], *,
                 head: str = "", catalog: str = CATALOG) -> str:
-    """One rack tall enough for everything; ``devices`` are (id, model)."""
-    out = ["format = 1", 'name = "topology test"', head, catalog,
-           "[[racks]]", 'id = "r1"', 'row = "A"', "slot = 1", 'height = "2000 U"']
-    position = 1
-    for device_id, model in devices:
+    """Racks of four devices each, side by side; ``devices`` are (id, model)."""
+    out = ["format = 1", 'name = "topology test"', head, catalog]
+    for number, (device_id, model) in enumerate(devices):
+        if number % 4 == 0:
+            out += ["[[racks]]", f'id = "r{number // 4 + 1}"', 'row = "A"',
+                    f"slot = {number // 4 + 1}"]
         out += ["[[racks.devices]]", f'id = "{device_id}"', f'model = "{model}"',
-                f"position = {position}"]
-        position += 10
+                f"position = {1 + 10 * (number % 4)}"]
     for a, b in links:
         out += ["[[links]]", f'a = "{a}"', f'b = "{b}"', 'media = "aoc"']
     return "\n".join(out) + "\n"

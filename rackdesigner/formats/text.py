@@ -10,7 +10,6 @@ from ..analysis import Analysis
 from ..diagnostics import Diagnostic
 from ..engine import FileResult
 from ..units import MASS, POWER, fmt
-from ..wording import plural
 from . import Options, counts
 
 _COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
@@ -33,9 +32,10 @@ def line(diagnostic: Diagnostic, color: bool = False) -> str:
 
 
 def summary(results: Sequence[FileResult]) -> str:
+    """``N errors, N warnings, N info in N files``: a fixed form that scripts can match."""
     tally = counts(results)
-    return (f"{plural(tally['errors'], 'error')}, {plural(tally['warnings'], 'warning')}, "
-            f"{plural(tally['info'], 'info')} in {plural(len(results), 'file')}")
+    return (f"{tally['errors']} errors, {tally['warnings']} warnings, {tally['info']} info "
+            f"in {len(results)} files")
 
 
 def totals_table(analysis: Analysis) -> list[str]:

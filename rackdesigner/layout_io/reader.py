@@ -71,8 +71,11 @@ def read_text(path: str | os.PathLike[str]) -> tuple[str, os.stat_result]:
     return text, info
 
 
-def _e000(file: str, message: str, line: int = 0, column: int = 0) -> Diagnostic:
-    return Diagnostic("E000", "error", message, file=file, line=line, column=column)
+def _e000(file: str, message: str, line: int = 1, column: int = 0) -> Diagnostic:
+    # A problem with the file as a whole is reported on its first line, so that every
+    # diagnostic has a place CI annotations can point at.
+    return Diagnostic("E000", "error", message, entity="file", file=file, line=line,
+                      column=column)
 
 
 def load_path(path: str | os.PathLike[str]) -> m.Layout:
@@ -365,6 +368,14 @@ class _Builder:
                     number = parse(value, threshold.dim)
                     config.thresholds[key] = m.Q(number, value) if isinstance(value, str) \
                         else number
+                number = float(config.thresholds[key])
+                if threshold.positive and number <= 0:
+                    del config.thresholds[key]
+                    raise _ValueProblem(f"must be more than 0, got {_shown(value)}")
+                if threshold.maximum is not None and number > threshold.maximum:
+                    del config.thresholds[key]
+                    raise _ValueProblem(f"must be at most {threshold.maximum:g}, got "
+                                        f"{_shown(value)}")
             except UnitError as error:
                 self.error("E002", entity, f"{key} {error}", tline, key)
             except _ValueProblem as problem:
@@ -505,10 +516,14 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
 
         def convert_quantity(value: Any) -> float:
             number = parse(value, dim)
-            if (field.minimum is not None and number < field.minimum) or (
-                    field.maximum is not None and number > field.maximum):
-                raise _ValueProblem(f"must be between {field.minimum:g} and {field.maximum:g}, "
-                                    f"got {_shown(value)}")
+            if field.minimum is not None and number < field.minimum:
+                raise _ValueProblem(f"must be at least {field.minimum:g}"
+                                    f"{' ' + dim.unit if dim.unit else ''}, got {_shown(value)}")
+            if field.maximum is not None and number > field.maximum:
+                raise _ValueProblem(f"must be at most {field.maximum:g}, got {_shown(value)}")
+            if field.whole and number != int(number):
+                raise _ValueProblem(f"must be a whole number of rack units, got {_shown(value)} "
+                                    f"({number:g} U)")
             return m.Q(number, value) if isinstance(value, str) else value
         return convert_quantity
     if kind == "str_list":

@@ -30,20 +30,30 @@ class TomlSyntaxError(ValueError):
         super().__init__(f"{message} (line {line}, column {column})")
 
 
+# What rtoml accepts beyond TOML 1.0, which tomllib (and every other tool a layout meets)
+# refuses: inline tables over several lines or with a trailing comma, and the \e and \x
+# escapes of TOML 1.1. Where any may be present, tomllib decides.
+_BEYOND_TOML_1_0 = re.compile(r"\{[^}\n]*\n|,[ \t]*\}|\\[ex]")
+
+
 def parse_toml(text: str) -> dict[str, Any]:
+    hint = ""
     if rtoml is not None:
         try:
-            return rtoml.loads(text)
+            data = rtoml.loads(text)
         except rtoml.TomlParsingError as error:
             hint = str(error)
-        except (ValueError, TypeError) as error:  # rtoml rejects what tomllib may accept
+        except (ValueError, TypeError, RecursionError) as error:
             hint = str(error)
-    else:
-        hint = ""
+        else:
+            if _BEYOND_TOML_1_0.search(text) is None:
+                return data
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise _syntax_error(str(error), hint, text) from None
+    except RecursionError:
+        raise TomlSyntaxError("tables or arrays nested too deeply", 1, 1) from None
 
 
 def _syntax_error(message: str, rtoml_message: str, text: str) -> TomlSyntaxError:
