@@ -222,6 +222,17 @@ class LinkFacts:
         return f"link {self.link.a} -> {self.link.b}"
 
 
+def phase_misfit(phase: str, wiring: str | None) -> str | None:
+    """Why a device's ``phase`` does not fit a feed's wiring (None: it fits)."""
+    if wiring is None:
+        return "a single-phase feed has no phases"
+    if wiring == "wye" and "-" in phase:
+        return f"{phase} is a line-to-line pair but the feed is wye (use L1, L2 or L3)"
+    if wiring == "delta" and "-" not in phase:
+        return f"{phase} is a line but the feed is delta (use L1-L2, L2-L3 or L3-L1)"
+    return None
+
+
 class Analysis:
     """Everything rules, reports and exports derive from a layout."""
 
@@ -393,38 +404,29 @@ class Analysis:
             load = 0.0
             for dev in facts.devices:
                 phase = dev.device.phase
+                if phase:
+                    reason = phase_misfit(phase, feed.wiring)
+                    if reason is not None:
+                        # Wrong whatever the device draws; its load spreads evenly instead.
+                        self._conflict(facts, dev, feed.feed, reason)
+                        phase = None
                 if not dev.power:
-                    if phase:  # a wrong phase is wrong whatever the device draws
-                        self._check_phase(facts, dev, feed)
                     continue
                 power = dev.power * share
                 load += power
                 if feed.wiring is None:
-                    if phase:
-                        self._conflict(facts, dev, feed.feed, "a single-phase feed has no phases")
                     lines["L"] += power / voltage
                 elif feed.wiring == "wye":
-                    if phase and "-" in phase:
-                        self._conflict(facts, dev, feed.feed,
-                                       f"{phase} is a line-to-line pair but the feed is wye "
-                                       "(use L1, L2 or L3)")
-                        phase = None
                     if phase:
                         lines[phase] += power / (voltage / SQRT3)
                     else:
                         for line in ("L1", "L2", "L3"):
                             lines[line] += power / 3 / (voltage / SQRT3)
+                elif phase:
+                    lines[phase] += power / voltage
                 else:
-                    if phase and "-" not in phase:
-                        self._conflict(facts, dev, feed.feed,
-                                       f"{phase} is a line but the feed is delta (use L1-L2, "
-                                       "L2-L3 or L3-L1)")
-                        phase = None
-                    if phase:
-                        lines[phase] += power / voltage
-                    else:
-                        for pair in ("L1-L2", "L2-L3", "L3-L1"):
-                            lines[pair] += power / 3 / voltage
+                    for pair in ("L1-L2", "L2-L3", "L3-L1"):
+                        lines[pair] += power / 3 / voltage
             if feed.wiring == "delta":
                 i12, i23, i31 = lines["L1-L2"], lines["L2-L3"], lines["L3-L1"]
                 lines = {"L1": math.sqrt(i12 * i12 + i31 * i31 + i12 * i31),
@@ -438,18 +440,6 @@ class Analysis:
                 if feed.wiring is not None and load > 0:
                     average = sum(lines.values()) / 3
                     feed.imbalance = max(abs(i - average) for i in lines.values()) / average
-
-    def _check_phase(self, facts: RackFacts, dev: DeviceFacts, feed: FeedFacts) -> None:
-        """Record a conflict for a device the line currents skip (no or unknown draw)."""
-        phase = dev.device.phase or ""
-        if feed.wiring is None:
-            self._conflict(facts, dev, feed.feed, "a single-phase feed has no phases")
-        elif feed.wiring == "wye" and "-" in phase:
-            self._conflict(facts, dev, feed.feed, f"{phase} is a line-to-line pair but the feed "
-                           "is wye (use L1, L2 or L3)")
-        elif feed.wiring == "delta" and "-" not in phase:
-            self._conflict(facts, dev, feed.feed, f"{phase} is a line but the feed is delta (use "
-                           "L1-L2, L2-L3 or L3-L1)")
 
     def _conflict(self, facts: RackFacts, dev: DeviceFacts, feed: Feed, reason: str) -> None:
         if not any(c.device is dev and c.feed is feed for c in facts.phase_conflicts):

@@ -196,12 +196,14 @@ def test_pwr004_overload_on_a_redundant_side_says_when() -> None:
     assert found[0].values == pytest.approx({"current": 30.0, "limit": 24.0, "imbalance": 1.0})
 
 
-def test_pwr004_leaves_a_balanced_overloaded_rack_to_pwr001() -> None:
+def test_pwr004_fires_on_its_own_whether_or_not_pwr001_runs() -> None:
+    # rules.md: a line over the breaker x derate is an error, whatever the rack total says;
+    # a run that ignores PWR001 must still hear about the overloaded lines.
     feeds = [_feed("a", "208 V", 3, "30 A", 'side = "A"'),
              _feed("b", "208 V", 3, "30 A", 'side = "B"')]
     text = _layout(feeds, [("node", None)] * 5, NODE)  # 10.4 kW over 8.65 kW per side
     assert [d.entity for d in _run("PWR001", text)] == ["rack a01"]
-    assert _run("PWR004", text) == []
+    assert [d.entity for d in _run("PWR004", text)] == ["rack a01 feed a", "rack a01 feed b"]
 
 
 def test_pwr004_unequal_feeds_share_evenly_so_the_small_one_trips() -> None:

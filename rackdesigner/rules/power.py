@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from ..analysis import Analysis, DeviceFacts, FeedFacts, PhaseConflict, RackFacts
+from ..analysis import Analysis, DeviceFacts, FeedFacts, RackFacts
 from ..model import Feed
 from ..units import CURRENT, POWER, RATIO, VOLTAGE, fmt
 from ..wording import at_least, plural
@@ -272,8 +272,6 @@ def _overload(rack: RackFacts, facts: FeedFacts, limit_ratio: float) -> Finding 
     unbalanced = imbalance is not None and imbalance > limit_ratio
     if not over and not unbalanced:
         return None
-    if over and not unbalanced and rack.capacity is not None and rack.load > rack.capacity:
-        return None  # the rack's total is over: PWR001 reports it, the lines add nothing
     entity = f"rack {rack.rack.id} feed {feed.id}"
     caveat = _caveat(rack)
     if not over:
@@ -312,33 +310,6 @@ def _overload(rack: RackFacts, facts: FeedFacts, limit_ratio: float) -> Finding 
     return Finding(entity, feed.line, message, hint=hint, values=values, severity="error")
 
 
-def _phase_conflicts(rack: RackFacts) -> list[PhaseConflict]:
-    """The analysis's conflicts, plus those of devices it skips (no or unknown draw)."""
-    conflicts = list(rack.phase_conflicts)
-    seen = {(id(c.device), id(c.feed)) for c in conflicts}
-    for dev in rack.devices:
-        phase = dev.device.phase
-        if not phase or dev.power:
-            continue
-        for facts in rack.feeds:
-            reason = _phase_reason(phase, facts.wiring)
-            if reason and (id(dev), id(facts.feed)) not in seen:
-                seen.add((id(dev), id(facts.feed)))
-                conflicts.append(PhaseConflict(dev, facts.feed, reason))
-    return conflicts
-
-
-def _phase_reason(phase: str, wiring: str | None) -> str | None:
-    """Why a device's phase does not fit a feed's wiring (the analysis's wording), or None."""
-    if wiring is None:
-        return "a single-phase feed has no phases"
-    if wiring == "wye" and "-" in phase:
-        return f"{phase} is a line-to-line pair but the feed is wye (use L1, L2 or L3)"
-    if wiring == "delta" and "-" not in phase:
-        return f"{phase} is a line but the feed is delta (use L1-L2, L2-L3 or L3-L1)"
-    return None
-
-
 @rule("PWR004", "error", thresholds=("phase_imbalance_max",), severities=("error", "warning"))
 def line_overload(analysis: Analysis) -> Iterator[Finding]:
     """A feed's line exceeds its breaker limit or the lines are unbalanced, or a phase does not fit.
@@ -352,9 +323,8 @@ def line_overload(analysis: Analysis) -> Iterator[Finding]:
         I_L1 = √(I_12² + I_31² + I_12·I_31); devices without a phase spread evenly. A line
         over the breaker rating × derate is an error; line currents that differ from their
         mean by more than `phase_imbalance_max` (20 %) are a warning (an error that also has
-        the imbalance says so). Where the rack's whole load is over its capacity and the lines
-        are balanced, PWR001 reports it and this rule does not repeat it per feed; a feed can
-        still be over while the total fits, when unequal feeds share a rack's load evenly. A
+        the imbalance says so). A feed can be over while the rack's total fits its capacity,
+        when devices crowd onto one line or unequal feeds share a rack's load evenly. A
         `phase` the feed does not have ("L1" on a delta feed, "L1-L2" on a wye feed, any
         phase on a single-phase feed) is an error on the device.
 
@@ -379,10 +349,10 @@ def line_overload(analysis: Analysis) -> Iterator[Finding]:
             finding = _overload(rack, facts, limit_ratio)
             if finding is not None:
                 yield finding
-        if not rack.phase_conflicts and not any(d.device.phase for d in rack.devices):
+        if not rack.phase_conflicts:
             continue
         by_device: dict[int, tuple[DeviceFacts, dict[str, list[str]]]] = {}
-        for conflict in _phase_conflicts(rack):
+        for conflict in rack.phase_conflicts:
             _, reasons = by_device.setdefault(id(conflict.device), (conflict.device, {}))
             reasons.setdefault(conflict.reason, []).append(conflict.feed.id)
         for dev, reasons in by_device.values():
