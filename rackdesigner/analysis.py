@@ -455,12 +455,13 @@ class Analysis:
         geometry = self.geometry
         links = self.layout.links
         suggestions = [0]
-        roles: dict[int, bool] = {}  # id(port group) -> is a compute port
+        roles: dict[tuple[int, str | None], bool] = {}  # (port group, device kind) -> compute?
 
-        def is_compute(group: PortGroup) -> bool:
-            known = roles.get(id(group))
+        def is_compute(group: PortGroup, kind: str | None) -> bool:
+            key = (id(group), kind)
+            known = roles.get(key)
             if known is None:
-                known = roles[id(group)] = group.effective_role() == "compute"
+                known = roles[key] = group.effective_role(kind) == "compute"
             return known
 
         slow = self._end_problem
@@ -493,7 +494,9 @@ class Analysis:
             if a.key and claim(a.key, index) != index:
                 a.problem = (f"port {a.text} is already used by the link on line "
                              f"{links[used[a.key]].line}")
-            if b.key and claim(b.key, index) != index:
+            if b.key and b.key == a.key:
+                b.problem = f"both ends are port {a.key}: a cable needs two ports"
+            elif b.key and claim(b.key, index) != index:
                 b.problem = (f"port {b.text} is already used by the link on line "
                              f"{links[used[b.key]].line}")
             ga, gb = a.group, b.group
@@ -503,8 +506,8 @@ class Analysis:
                 sa, sb = ga.speed, gb.speed
                 facts.speed = sb if sa is None else (sa if sb is None or sa <= sb else sb)
                 # A doubly used port is a CAB005 problem; that cable is not part of a fabric.
-                facts.compute = (a.problem is None and b.problem is None and is_compute(ga)
-                                 and is_compute(gb))
+                facts.compute = (a.problem is None and b.problem is None
+                                 and is_compute(ga, da.kind) and is_compute(gb, db.kind))
                 if facts.compute and da is not db:
                     # Cables between the same two devices collapse into one fabric edge.
                     pair = (da.id, db.id) if da.id < db.id else (db.id, da.id)

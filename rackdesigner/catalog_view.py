@@ -29,9 +29,9 @@ def _shown(field: s.Field, value: Any) -> str:
     return str(value)
 
 
-def _port(group: PortGroup) -> str:
+def _port(group: PortGroup, kind: str | None) -> str:
     speed = _shown(s.PORT[2], group.speed)
-    role = group.effective_role()
+    role = group.effective_role(kind)
     ports = f"{group.name}1" if group.count == 1 else f"{group.name}1..{group.name}{group.count}"
     return f"{group.count} × {speed} {group.tech or ''} ({ports}, {role})".replace("  ", " ")
 
@@ -72,8 +72,9 @@ def entry_text(entry: DeviceType | Gpu, known: Catalog) -> str:
         if value is None or field.key in ("name", "source", "notes"):
             continue
         if field.key == "ports":
-            out.append(f"  {'ports'.ljust(width)}  " + _port(value[0]) if value else "")
-            out.extend(f"  {''.ljust(width)}  {_port(g)}" for g in value[1:])
+            kind = entry.kind if isinstance(entry, DeviceType) else None
+            out.append(f"  {'ports'.ljust(width)}  " + _port(value[0], kind) if value else "")
+            out.extend(f"  {''.ljust(width)}  {_port(g, kind)}" for g in value[1:])
             continue
         out.append(f"  {field.key.ljust(width)}  {_shown(field, value)}")
     if isinstance(entry, DeviceType) and entry.gpu and entry.gpus:

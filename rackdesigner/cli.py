@@ -133,7 +133,8 @@ def validate(paths: tuple[str, ...], fmt_: str, select: list[str], ignore: list[
             click.echo(f"rackdesigner: checked {number} of {len(files)} files "
                        f"({elapsed:.1f} s)", err=True)
     began = time.perf_counter()
-    options = Options(strict=strict, quiet=quiet, totals=totals,
+    options = Options(strict=strict, quiet=quiet, totals=totals, select=tuple(select),
+                      ignore=tuple(ignore),
                       color=fmt_ == "text" and output is None and _use_color(sys.stdout))
     text = renderer(fmt_)(results, options)
     if output:

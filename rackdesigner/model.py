@@ -71,15 +71,22 @@ class PortGroup:
     role: str | None = None
 
     def effective_role(self, kind: str | None = None) -> str:
-        """``role`` when written; else compute for InfiniBand and for Ethernet of 100 Gbps
-        and more, management below."""
+        """``role`` when written; else by what the port is and what it sits on.
+
+        Fast ports (InfiniBand, or Ethernet of 100 Gbps and more) are compute ports on GPU
+        nodes and switches (and where the device's kind is unknown), storage ports on
+        storage devices and management ports elsewhere (a login node on InfiniBand is not
+        part of the GPU fabric); slower ports are management.
+        """
         if self.role:
             return self.role
-        if self.tech == "infiniband":
+        fast = self.tech == "infiniband" or (
+            self.tech in (None, "ethernet") and self.speed is not None and self.speed >= 100e9)
+        if not fast:
+            return "management"
+        if kind in (None, "gpu-node", "switch"):
             return "compute"
-        if self.speed is not None and self.speed >= 100e9:
-            return "compute"
-        return "management"
+        return "storage" if kind == "storage" else "management"
 
 
 @dataclass(slots=True)

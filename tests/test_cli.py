@@ -350,3 +350,17 @@ def test_impossible_or_hostile_values_are_load_errors(tmp_path: Path, text: str)
     result = run("validate", str(path))
     assert result.returncode == 2, result.stdout
     assert re.search(r" error E00[012] ", result.stdout), result.stdout
+
+
+def test_junit_lists_only_the_rules_that_ran() -> None:
+    result = run("validate", "--format", "junit", "--select", "PLC001,PLC002", str(FAILING))
+    names = [c.get("name") for c in ElementTree.fromstring(result.stdout).findall(".//testcase")]
+    assert names == ["PLC001", "PLC002"]
+
+
+def test_a_0u_device_with_a_position_is_a_finding(tmp_path: Path) -> None:
+    path = tmp_path / "pdu.toml"
+    path.write_text(FAILING.read_text() + '\n[[racks.devices]]\nid = "a01-pdu"\n'
+                    'model = "pdu-3ph-415v-32a"\nposition = 5\n')
+    result = run("validate", "--select", "PLC002", str(path))
+    assert result.returncode == 1 and "is a 0U device" in result.stdout

@@ -67,3 +67,9 @@ def test_cab005_a_device_with_more_links_than_ports() -> None:
             + _links(("a01-d1:bmc1", "a01-d2:mgmt1", ""), ("a01-d1:bmc1", "a01-d2:mgmt2", "")))
     found = findings("CAB005", text)
     assert len(found) == 1 and "already used by the link on line" in found[0].message
+
+
+def test_cab005_a_cable_from_a_port_to_itself() -> None:
+    text = _rack("a01", ["dgx-h100"]) + '[[links]]\na = "a01-d1:ib1"\nb = "a01-d1:ib1"\n'
+    found = findings("CAB005", text)
+    assert len(found) == 1 and "both ends are port a01-d1:ib1" in found[0].message

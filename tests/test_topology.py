@@ -29,6 +29,12 @@ kind = "cpu-node"
 height = "1 U"
 power = "800 W"
 ports = [{ name = "ib", count = 2, speed = "400 Gbps", tech = "infiniband" }]
+
+[catalog.head-compute]
+kind = "cpu-node"
+height = "1 U"
+power = "800 W"
+ports = [{ name = "ib", count = 2, speed = "400 Gbps", tech = "infiniband", role = "compute" }]
 """
 
 
@@ -257,9 +263,19 @@ def test_fabric_with_one_gpu_node_has_no_single_points_of_failure() -> None:
 # -- regressions ---------------------------------------------------------------------------
 
 
-def test_endpoint_on_a_leaf_is_not_an_uplink() -> None:
+def test_a_login_node_on_infiniband_is_not_in_the_fabric_by_default() -> None:
+    # rules.md: fast ports default to compute on GPU nodes and switches only.
     devices, links = fat_tree(nodes_per_leaf=2, leaves=1, cables_per_node=2, uplinks_per_leaf=2)
     devices.append(("login", "head"))
+    links.append(("login:ib1", "leaf1:p16"))
+    fabric = only_fabric(analyse(devices, links))
+    assert "login" not in {d.id for d in fabric.devices}
+    assert fabric.switches["leaf1"].oversubscription == pytest.approx(2.0)  # 4 down, 2 up
+
+
+def test_endpoint_on_a_leaf_is_not_an_uplink() -> None:
+    devices, links = fat_tree(nodes_per_leaf=2, leaves=1, cables_per_node=2, uplinks_per_leaf=2)
+    devices.append(("login", "head-compute"))
     links.append(("login:ib1", "leaf1:p16"))
     fabric = only_fabric(analyse(devices, links))
     leaf = fabric.switches["leaf1"]

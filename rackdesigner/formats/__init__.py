@@ -14,6 +14,8 @@ class Options:
     quiet: bool = False
     color: bool = False
     totals: str = "auto"  # auto | always | never
+    select: tuple[str, ...] = ()  # the command line's, for formats that list the rules run
+    ignore: tuple[str, ...] = ()
 
 
 Renderer = Callable[[Sequence[FileResult], Options], str]
@@ -34,8 +36,6 @@ def renderer(name: str) -> Renderer:
         raise ValueError(f"unknown format {name}")
     return render
 
-
-FORMATS = ("text", "json", "sarif", "junit", "github")
 
 
 def counts(results: Sequence[FileResult]) -> dict[str, int]:

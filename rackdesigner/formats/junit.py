@@ -24,7 +24,7 @@ def render(results: Sequence[FileResult], options: Options) -> str:
         if result.layout is None:
             codes = sorted(by_code)
         else:
-            codes = [r.code for r in rules_for(result.layout)]
+            codes = [r.code for r in rules_for(result.layout, options.select, options.ignore)]
             codes += sorted(c for c in by_code if c not in codes)
         for code in codes:
             found = by_code.get(code, [])

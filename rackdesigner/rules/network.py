@@ -48,7 +48,7 @@ def _nodes_text(fabric: Fabric) -> str:
 def _compute_speed(dev: DeviceFacts) -> float | None:
     """The speed of a switch's compute ports (bit/s), for counting the cables a fix needs."""
     for group in (dev.type.ports or ()) if dev.type is not None else ():
-        if group.speed and group.effective_role() == "compute":
+        if group.speed and group.effective_role(dev.kind) == "compute":
             return float(group.speed)
     return None
 

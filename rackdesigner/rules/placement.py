@@ -79,12 +79,12 @@ def overlap(analysis: Analysis) -> Iterator[Finding]:
 
 @rule("PLC002", "error")
 def out_of_rack(analysis: Analysis) -> Iterator[Finding]:
-    """A device extends below U1 or above the rack's height, or has no position.
+    """A device extends below U1 or above the rack's height, or its position is missing or moot.
 
     Why it matters:
         Units are counted from 1 at the bottom of the rack to its height (42 in a 42U rack).
         A device placed outside them does not fit. A device that takes units needs a
-        `position`; only 0U devices (PDUs) go without one.
+        `position`; 0U devices (PDUs) go without one, on a side rail (`side`).
 
     Example:
         [[racks]]
@@ -102,6 +102,14 @@ def out_of_rack(analysis: Analysis) -> Iterator[Finding]:
     for rack in analysis.racks:
         height = rack.rack.height_u
         for dev in rack.devices:
+            if dev.type is not None and not dev.mounted:
+                if dev.device.position is not None:
+                    yield Finding(f"device {dev.id}", dev.device.line,
+                                  f"is a 0U device ({dev.device.model}) but has position "
+                                  f"{dev.device.position} in rack {rack.rack.id}",
+                                  hint='0U devices mount on a side rail: replace position with '
+                                       'side = "left" or "right"')
+                continue
             if not dev.mounted:
                 continue
             position = dev.device.position
