@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 import click
 
 from . import __version__
+from .wording import plural
 
 if TYPE_CHECKING:
     from .model import Layout
@@ -80,8 +82,23 @@ def cli(ctx: click.Context) -> None:
         click.echo(ctx.get_help())
 
 
-def expand(paths: Sequence[str]) -> Iterator[str]:
-    """Files as given; directories as every ``*.toml`` under them (hidden folders skipped)."""
+_LAYOUT_MARK = re.compile(rb"^[ \t]*(format[ \t]*=|\[\[[ \t]*racks[ \t]*\]\])", re.M)
+
+
+def looks_like_layout(path: Path) -> bool:
+    """A TOML file with a top-level ``format`` key or a ``[[racks]]`` table near its top."""
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(64 * 1024)
+    except OSError:
+        return True  # let the loader report why it cannot be read
+    return _LAYOUT_MARK.search(head) is not None
+
+
+def expand(paths: Sequence[str], only_layouts: bool = False) -> Iterator[str]:
+    """Files as given; directories as every ``*.toml`` layout under them (hidden folders and
+    TOML files that are not layouts, such as pyproject.toml, skipped)."""
+    skipped = 0
     for path in paths:
         p = Path(path)
         if p.is_dir():
@@ -89,12 +106,20 @@ def expand(paths: Sequence[str]) -> Iterator[str]:
                 f for f in p.rglob("*.toml")
                 if f.is_file() and not any(part.startswith(".") for part in
                                            f.relative_to(p).parts[:-1]))
-            if not found:
+            layouts = [f for f in found if looks_like_layout(f)]
+            skipped += len(found) - len(layouts)
+            if not layouts:
                 raise click.UsageError(f"no *.toml layouts under {path}")
-            for f in found:
+            for f in layouts:
                 yield str(f)
+        elif only_layouts and p.is_file() and not looks_like_layout(p):
+            skipped += 1
         else:
             yield path
+    if skipped:
+        click.echo(f"rackdesigner: skipped {plural(skipped, 'TOML file')} that "
+                   f"{'is' if skipped == 1 else 'are'} not a layout (no `format = 1`)",
+                   err=True)
 
 
 @cli.command(epilog=EPILOG_VALIDATE)
@@ -110,11 +135,15 @@ def expand(paths: Sequence[str]) -> Iterator[str]:
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary line.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
               help="Write the report to FILE instead of stdout.")
+@click.option("--only-layouts", is_flag=True,
+              help="Skip named files that are not layouts (no `format` key), as directories "
+                   "do; for hooks that pass every changed *.toml.")
 @click.option("--totals", type=click.Choice(["auto", "always", "never"]), default="auto",
               show_default=True,
               help="Per-rack totals table in text output (auto: layouts of up to 60 racks).")
 def validate(paths: tuple[str, ...], fmt_: str, select: list[str], ignore: list[str],
-             strict: bool, quiet: bool, output: str | None, totals: str) -> None:
+             strict: bool, quiet: bool, output: str | None, only_layouts: bool,
+             totals: str) -> None:
     """Check layout files, or every *.toml layout under a directory."""
     from .engine import check_file
     from .formats import Options, renderer
@@ -122,16 +151,20 @@ def validate(paths: tuple[str, ...], fmt_: str, select: list[str], ignore: list[
     _batch()
     timings: dict[str, float] | None = {} if os.environ.get("RACKDESIGNER_TIMINGS") else None
     started = time.perf_counter()
-    files = list(expand(paths))
+    files = list(expand(paths, only_layouts))
     results = []
     # Findings are reported sorted by file, then line.
     files.sort()
+    reported = started
     for number, file in enumerate(files, start=1):
-        results.append(check_file(file, select=select, ignore=ignore, timings=timings))
-        elapsed = time.perf_counter() - started
-        if elapsed > 1.0 and len(files) > 1:
+        results.append(check_file(file, select=select, ignore=ignore, timings=timings,
+                                  parallel=None))
+        now = time.perf_counter()
+        # Progress only for runs that take a while, at most once a second, on stderr.
+        if len(files) > 1 and now - reported >= 1.0:
+            reported = now
             click.echo(f"rackdesigner: checked {number} of {len(files)} files "
-                       f"({elapsed:.1f} s)", err=True)
+                       f"({now - started:.1f} s)", err=True)
     began = time.perf_counter()
     options = Options(strict=strict, quiet=quiet, totals=totals, select=tuple(select),
                       ignore=tuple(ignore),

@@ -87,12 +87,13 @@ def _run_forked(rules: list[Rule], analysis: Analysis, file: str) -> Callable[[]
 
 def check(layout: Layout, *, file: str = "", select: Iterable[str] | None = None,
           ignore: Iterable[str] | None = None, timings: dict[str, float] | None = None,
-          parallel: bool | None = None) -> tuple[Analysis, list[Diagnostic]]:
+          parallel: bool | None = False) -> tuple[Analysis, list[Diagnostic]]:
     """Analyse ``layout`` and run its rules; diagnostics sorted by line.
 
-    On large layouts (``parallel`` None) the rules that do not read the fabric graph run
-    in a forked second process while this one builds the graph and runs the rest: the
-    graph is the longest single step, and machines have more than one core.
+    With ``parallel`` None, on a large layout the rules that do not read the fabric graph
+    run in a forked second process while this one builds the graph and runs the rest: the
+    graph is the longest single step, and machines have more than one core. Only a
+    single-threaded caller (the command line) may ask for that; the default runs here.
     """
     start = time.perf_counter()
     analysis = Analysis(layout, file=file)
@@ -119,8 +120,8 @@ def check(layout: Layout, *, file: str = "", select: Iterable[str] | None = None
 
 
 def check_file(path: str | Path, *, select: Iterable[str] | None = None,
-               ignore: Iterable[str] | None = None,
-               timings: dict[str, float] | None = None) -> FileResult:
+               ignore: Iterable[str] | None = None, timings: dict[str, float] | None = None,
+               parallel: bool | None = False) -> FileResult:
     file = str(path)
     result = FileResult(file)
     try:
@@ -134,5 +135,5 @@ def check_file(path: str | Path, *, select: Iterable[str] | None = None,
         return result
     result.layout = layout
     result.analysis, result.diagnostics = check(layout, file=file, select=select, ignore=ignore,
-                                                timings=timings)
+                                                timings=timings, parallel=parallel)
     return result

@@ -364,3 +364,17 @@ def test_a_0u_device_with_a_position_is_a_finding(tmp_path: Path) -> None:
                     'model = "pdu-3ph-415v-32a"\nposition = 5\n')
     result = run("validate", "--select", "PLC002", str(path))
     assert result.returncode == 1 and "is a 0U device" in result.stdout
+
+
+def test_directories_skip_toml_files_that_are_not_layouts(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    (tmp_path / "cluster.toml").write_text(FAILING.read_text())
+    result = run("validate", "--format", "json", str(tmp_path))
+    assert [Path(f).name for f in json.loads(result.stdout)["files"]] == ["cluster.toml"]
+    assert "skipped 1 TOML file" in result.stderr
+    # Named files are checked as given, unless --only-layouts (the pre-commit hook's flag).
+    named = run("validate", str(tmp_path / "pyproject.toml"))
+    assert named.returncode == 2
+    hooked = run("validate", "--only-layouts", "--format", "json",
+                 str(tmp_path / "pyproject.toml"), str(tmp_path / "cluster.toml"))
+    assert [Path(f).name for f in json.loads(hooked.stdout)["files"]] == ["cluster.toml"]
