@@ -213,13 +213,18 @@ def _load_or_exit(path: str) -> Layout:
 @click.argument("layout", type=click.Path(dir_okay=False))
 @click.option("--toml", "toml_out", type=click.Path(dir_okay=False),
               help="Write the layout in canonical form to FILE ('-' for stdout).")
-def export(layout: str, toml_out: str | None) -> None:
+@click.option("--force", is_flag=True,
+              help="Rewrite the layout in place even where comments cannot be kept.")
+def export(layout: str, toml_out: str | None, force: bool) -> None:
     """Write a layout as diagrams and data files.
 
     \b
     Examples:
       rackdesigner export cluster.toml --toml cluster.toml   # canonical rewrite in place
       rackdesigner export cluster.toml --toml -
+
+    Canonical form keeps the file's header comment and comments directly above a table.
+    Rewriting a layout in place that has other comments is refused unless --force.
     """
     if not toml_out:
         raise click.UsageError("nothing to export: give --toml FILE")
@@ -228,11 +233,18 @@ def export(layout: str, toml_out: str | None) -> None:
     _batch()
     model = _load_or_exit(layout)
     dropped = model.origin.dropped_comment_lines if model.origin else ()
+    in_place = toml_out != "-" and Path(toml_out).exists() and \
+        os.path.samefile(toml_out, layout)
     if dropped:
         shown = ", ".join(str(n) for n in dropped[:10]) + (" ..." if len(dropped) > 10 else "")
-        click.echo(f"rackdesigner: note: {len(dropped)} comment line(s) of {layout} cannot be "
-                   f"kept in canonical form (lines {shown}); only the header comment and "
-                   "comments directly above a table are kept", err=True)
+        what = (f"{plural(len(dropped), 'comment line')} of {layout} cannot be kept in "
+                f"canonical form (lines {shown}): only the header comment and comments "
+                "directly above a table are kept")
+        if in_place and not force:
+            click.echo(f"rackdesigner: not rewriting {layout}: {what}; move them above a "
+                       "table, or rerun with --force to drop them", err=True)
+            sys.exit(2)
+        click.echo(f"rackdesigner: note: {what}", err=True)
     if toml_out == "-":
         click.echo(dumps(model), nl=False)
         return

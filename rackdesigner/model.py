@@ -247,6 +247,7 @@ class Site:
     tray_rise: float | None = None  # m
     slack: float | None = None  # m
     notes: str | None = None
+    comment: str | None = None
     line: int = _line()
 
 
@@ -258,6 +259,7 @@ class Workload:
     steps_per_second: float | None = None
     bytes_per_param: float | None = None
     notes: str | None = None
+    comment: str | None = None
     line: int = _line()
 
     @property
@@ -270,6 +272,7 @@ class RulesConfig:
     ignore: list[str] | None = None
     select: list[str] | None = None
     thresholds: dict[str, float] = field(default_factory=dict)  # SI floats (Q when read)
+    comment: str | None = None
     line: int = _line()
 
 

@@ -151,10 +151,10 @@ def layouts(draw: st.DrawFn, max_racks: int = 3) -> m.Layout:
         model_params=_maybe(st.sampled_from([7e9, 70e9, 175e9, 405e9, 1.5e9, 1000])),
         parallelism=_maybe(st.sampled_from(m.PARALLELISM)),
         steps_per_second=_maybe(st.sampled_from([0.1, 1.0, 2])),
-        bytes_per_param=_maybe(st.sampled_from([2, 4])))))
+        bytes_per_param=_maybe(st.sampled_from([2, 4])), comment=COMMENT)))
     site = draw(_maybe(st.builds(
         m.Site, power_budget=_maybe(quantity(POWER)), cooling_capacity=_maybe(quantity(POWER)),
-        rack_pitch=_maybe(quantity(LENGTH)), slack=_maybe(quantity(LENGTH)))))
+        rack_pitch=_maybe(quantity(LENGTH)), slack=_maybe(quantity(LENGTH)), comment=COMMENT)))
     return m.Layout(
         name=draw(TEXT), description=draw(_maybe(TEXT)), site=site, workload=workload,
         catalog={key: draw(device_types(key)) for key in catalog_keys},

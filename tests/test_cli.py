@@ -165,7 +165,7 @@ def test_export_toml_is_canonical_and_idempotent(tmp_path: Path) -> None:
     out = tmp_path / "out.toml"
     result = run("export", str(source), "--toml", str(out))
     assert result.returncode == 0
-    assert "1 comment line(s)" in result.stderr
+    assert "1 comment line of" in result.stderr
     first = out.read_bytes()
     assert first.startswith(b"# header\n\nformat = 1\nname = \"x\"\n")
     assert run("export", str(out), "--toml", str(out)).returncode == 0
@@ -378,3 +378,14 @@ def test_directories_skip_toml_files_that_are_not_layouts(tmp_path: Path) -> Non
     hooked = run("validate", "--only-layouts", "--format", "json",
                  str(tmp_path / "pyproject.toml"), str(tmp_path / "cluster.toml"))
     assert [Path(f).name for f in json.loads(hooked.stdout)["files"]] == ["cluster.toml"]
+
+
+def test_rewriting_in_place_is_refused_before_comments_would_be_lost(tmp_path: Path) -> None:
+    source = tmp_path / "in.toml"
+    text = "# header\nformat = 1\nname = 'x'\n[[racks]]\nid='r1'  # trailing\n"
+    source.write_text(text)
+    refused = run("export", str(source), "--toml", str(source))
+    assert refused.returncode == 2 and "not rewriting" in refused.stderr
+    assert source.read_text() == text
+    forced = run("export", str(source), "--toml", str(source), "--force")
+    assert forced.returncode == 0 and "# trailing" not in source.read_text()

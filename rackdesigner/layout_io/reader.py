@@ -129,7 +129,8 @@ def _attach_comments(layout: m.Layout, lines: LineMap) -> list[int]:
     if header:
         layout.comment = "\n".join(header)
 
-    def above(entity: m.Rack | m.Device | m.Link | m.DeviceType | m.Gpu) -> None:
+    def above(entity: m.Rack | m.Device | m.Link | m.DeviceType | m.Gpu | m.Site | m.Workload
+              | m.RulesConfig) -> None:
         number = entity.line - 1
         block: list[str] = []
         while number in comments and number not in used:
@@ -139,6 +140,10 @@ def _attach_comments(layout: m.Layout, lines: LineMap) -> list[int]:
         if block:
             entity.comment = "\n".join(reversed(block))
 
+    for section in (layout.site, layout.workload, layout.rules):
+        # Only a table that has a header line of its own can carry a comment above it.
+        if section is not None and section.line in lines.tables.values():
+            above(section)
     for table in (*layout.catalog.values(), *layout.gpus.values()):
         above(table)
     for rack in layout.racks:
@@ -332,7 +337,8 @@ class _Builder:
         return layout
 
     def rules(self, data: dict[str, Any]) -> m.RulesConfig:
-        line = self.map.tables.get("rules", 1)
+        tables = self.map.tables
+        line = tables.get("rules") or tables.get("rules.thresholds") or 1
         values = self.fields(s.RULES, data, "[rules]", line)
         config = m.RulesConfig(**values, line=line)
         from ..rules.registry import unknown_patterns

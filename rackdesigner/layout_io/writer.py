@@ -25,6 +25,7 @@ from ..thresholds import THRESHOLDS
 from ..units import canonical_text
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+_THRESHOLD_ORDER = {key: number for number, key in enumerate(THRESHOLDS)}
 
 
 def dumps(layout: m.Layout) -> str:
@@ -38,19 +39,29 @@ def _chunks(layout: m.Layout) -> Iterator[str]:
     yield f"format = {layout.format}\n"
     yield from _body(s.TOP[1:], layout)
     if layout.site is not None:
-        yield "\n[site]\n"
+        yield "\n"
+        yield _comment(layout.site.comment)
+        yield "[site]\n"
         yield from _body(s.SITE, layout.site)
     if layout.workload is not None:
-        yield "\n[workload]\n"
+        yield "\n"
+        yield _comment(layout.workload.comment)
+        yield "[workload]\n"
         yield from _body(s.WORKLOAD, layout.workload)
     if layout.rules is not None:
         rules = layout.rules
+        yield "\n"
+        yield _comment(rules.comment)
         if rules.ignore is not None or rules.select is not None or not rules.thresholds:
-            yield "\n[rules]\n"
+            yield "[rules]\n"
             yield from _body(s.RULES, rules)
+            if rules.thresholds:
+                yield "\n"
         if rules.thresholds:
-            yield "\n[rules.thresholds]\n"
-            for key, value in rules.thresholds.items():
+            yield "[rules.thresholds]\n"
+            # In the catalogue's order: equal layouts give equal bytes.
+            for key in sorted(rules.thresholds, key=_THRESHOLD_ORDER.get):
+                value = rules.thresholds[key]
                 threshold = THRESHOLDS.get(key)
                 if threshold is not None and threshold.dim is not None:
                     yield _kv(key, _quantity(value, threshold.dim, ratio=threshold.dim.unit == ""))
@@ -59,13 +70,13 @@ def _chunks(layout: m.Layout) -> Iterator[str]:
     if layout.meta is not None:
         yield "\n"
         yield tomli_w.dumps({"meta": layout.meta}) if layout.meta else "[meta]\n"
-    for key, entry in layout.catalog.items():
+    for key, entry in sorted(layout.catalog.items()):
         yield "\n"
         if entry.comment:
             yield _comment(entry.comment)
         yield f"[catalog.{_key(key)}]\n"
         yield from _body(s.DEVICE_TYPE, entry)
-    for key, gpu in layout.gpus.items():
+    for key, gpu in sorted(layout.gpus.items()):
         yield "\n"
         if gpu.comment:
             yield _comment(gpu.comment)
@@ -91,8 +102,8 @@ def _chunks(layout: m.Layout) -> Iterator[str]:
         yield from _body(s.LINK, link)
 
 
-def _comment(text: str) -> str:
-    return "".join(f"#{line}\n" for line in text.split("\n"))
+def _comment(text: str | None) -> str:
+    return "".join(f"#{line}\n" for line in text.split("\n")) if text else ""
 
 
 def _key(key: str) -> str:
