@@ -78,12 +78,6 @@ class DeviceFacts:
         return self.type is not None and self.height_u > 0
 
     @property
-    def top_u(self) -> float | None:
-        """Highest occupied unit."""
-        position = self.device.position
-        return None if position is None else position + self.height_u - 1
-
-    @property
     def centre_u(self) -> float | None:
         position = self.device.position
         return None if position is None else position - 1 + self.height_u / 2
@@ -231,6 +225,21 @@ def phase_misfit(phase: str, wiring: str | None) -> str | None:
     if wiring == "delta" and "-" not in phase:
         return f"{phase} is a line but the feed is delta (use L1-L2, L2-L3 or L3-L1)"
     return None
+
+
+@dataclass(slots=True, eq=False)
+class CduLoad:
+    """A CDU and the liquid heat of the racks that name it."""
+
+    cdu: DeviceFacts
+    racks: list[RackFacts] = field(default_factory=list)
+    heat: float = 0.0  # W
+    heat_unknown: bool = False  # some rack's load is a lower bound
+
+    @property
+    def capacity(self) -> float | None:
+        capacity = self.cdu.type.capacity if self.cdu.type is not None else None
+        return None if capacity is None else float(capacity)
 
 
 class Analysis:
@@ -445,6 +454,22 @@ class Analysis:
         if not any(c.device is dev and c.feed is feed for c in facts.phase_conflicts):
             facts.phase_conflicts.append(PhaseConflict(dev, feed, reason))
 
+    @cached_property
+    def cdu_loads(self) -> list[CduLoad]:
+        """Each CDU that racks name (a device of kind "cdu"), with the heat it must carry."""
+        loads: dict[int, CduLoad] = {}
+        for rack in self.racks:
+            cdu = rack.cdu
+            if cdu is None or cdu.type is None or cdu.kind != "cdu":
+                continue
+            load = loads.get(id(cdu))
+            if load is None:
+                load = loads[id(cdu)] = CduLoad(cdu)
+            load.racks.append(rack)
+            load.heat += rack.liquid_heat
+            load.heat_unknown |= rack.load_unknown
+        return list(loads.values())
+
     # -- links ---------------------------------------------------------------------------
 
     @cached_property
@@ -588,7 +613,13 @@ class Analysis:
         if mode == "liquid":
             if rack.cdu is None or rack.cdu.kind != "cdu":
                 return "no CDU"
-            return "ok" if rack.air_heat <= limit else "residual air over the limit"
+            if rack.air_heat > limit:
+                return "residual air over the limit"
+            for load in self.cdu_loads:
+                if load.cdu is rack.cdu and load.capacity is not None and \
+                        load.heat > load.capacity:
+                    return "CDU over capacity"
+            return "ok"
         if mode == "rear-door":
             door = rack.door
             if door is None or door.type is None or door.type.kind != "rear-door":

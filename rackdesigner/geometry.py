@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .model import RACK_UNIT_M, Layout, Rack, Site
+from .model import RACK_UNIT_M, Layout, Site
 
 DEFAULT_RACK_PITCH = 0.6
 DEFAULT_ROW_PITCH = 2.4
@@ -47,12 +47,6 @@ class RackPlace:
     slot: int | None
     top: float  # m above the floor
 
-    def x(self, geometry: SiteGeometry) -> float | None:
-        return None if self.slot is None else (self.slot - 1) * geometry.rack_pitch
-
-    def y(self, geometry: SiteGeometry) -> float:
-        return self.row_index * geometry.row_pitch
-
 
 def rack_places(layout: Layout) -> dict[int, RackPlace]:
     """Each rack's place, keyed by ``id(rack)`` (rack ids may repeat in a broken layout)."""
@@ -81,7 +75,3 @@ def route_length(a: RackPlace, a_height: float, b: RackPlace, b_height: float,
                   + abs(a.row_index - b.row_index) * geometry.row_pitch)
     return ((a.top - a_height) + geometry.tray_rise + horizontal + geometry.tray_rise
             + (b.top - b_height))
-
-
-def rack_of(layout: Layout, rack_id: str) -> Rack | None:
-    return next((rack for rack in layout.racks if rack.id == rack_id), None)

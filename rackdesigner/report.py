@@ -45,15 +45,8 @@ def build(analysis: Analysis) -> Report:
         "racks": power_racks, "feeds": feeds,
     }
 
-    cdus: dict[str, dict[str, Any]] = {}
-    for r in racks:
-        cdu = r.cdu
-        if cdu is None or cdu.kind != "cdu" or cdu.type is None:
-            continue
-        entry = cdus.setdefault(cdu.id, {"cdu": cdu.id, "capacity": cdu.type.capacity and
-                                         float(cdu.type.capacity), "load": 0.0, "racks": []})
-        entry["load"] += r.liquid_heat
-        entry["racks"].append(r.rack.id)
+    cdus = [{"cdu": load.cdu.id, "capacity": load.capacity, "load": load.heat,
+             "racks": [r.rack.id for r in load.racks]} for load in analysis.cdu_loads]
     capacity = float(site.cooling_capacity) if site and site.cooling_capacity is not None \
         else None
     cooling = {
@@ -63,7 +56,7 @@ def build(analysis: Analysis) -> Report:
         "racks": [{"rack": r.rack.id, "cooling": r.cooling, "heat": r.heat,
                    "liquid_heat": r.liquid_heat, "air_heat": r.air_heat,
                    "verdict": analysis.cooling_verdict(r)} for r in racks],
-        "cdus": list(cdus.values()),
+        "cdus": cdus,
     }
 
     nodes = [d for d in analysis.devices if d.is_gpu_node]

@@ -41,9 +41,6 @@ BANDWIDTH = Dimension("bandwidth", "bit/s", "bps")
 # Memory and NVLink bandwidths are quoted in bytes per second; same dimension, other display.
 BYTE_RATE = Dimension("bandwidth", "bit/s", "B/s")
 RATIO = Dimension("ratio", "", "%")
-DIMENSIONS = {d.name: d for d in (POWER, VOLTAGE, CURRENT, LENGTH, HEIGHT, MASS, INFORMATION,
-                                   BANDWIDTH, RATIO)}
-
 # How a wrong value is described: "current "63 V" is a voltage, expected a current (A)".
 _KIND_OF: dict[str, str] = {
     "[length]": "a length",

@@ -87,13 +87,6 @@ def gpu_bandwidth(analysis: Analysis) -> Iterator[Finding]:
                       values={"bandwidth": float(gpu.bandwidth), "floor": floor})
 
 
-def _fabric_line(fabric_devices: list[DeviceFacts]) -> int:
-    for dev in fabric_devices:
-        if dev.kind == "switch":
-            return dev.device.line
-    return fabric_devices[0].device.line
-
-
 @rule("CMP002", "warning", fabric=True)
 def mixed_generations(analysis: Analysis) -> Iterator[Finding]:
     """One compute fabric joins GPU nodes of different GPU generations.
@@ -123,7 +116,8 @@ def mixed_generations(analysis: Analysis) -> Iterator[Finding]:
         parts = [f"{name} ({plural(len(nodes), 'node')})" for name, nodes in generations.items()]
         values: dict[str, float] = {"generations": float(len(generations))}
         values.update({name: float(len(nodes)) for name, nodes in generations.items()})
-        yield Finding(f"fabric {fabric.name}", _fabric_line(fabric.devices),
+        entity, line = fabric.site()
+        yield Finding(entity, line,
                       f"GPU nodes of {len(generations)} generations share one fabric: "
                       + ", ".join(parts),
                       hint="give each GPU generation its own fabric and job pool, or replace "

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from ..analysis import Analysis, DeviceFacts, RackFacts
+from ..analysis import Analysis, RackFacts
 from ..units import POWER, fmt, fmt_count
 from ..wording import at_least, plural
 from .registry import Finding, rule
@@ -139,7 +139,6 @@ def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
         Point every liquid rack at a device of kind "cdu" (`cdu = "<device id>"`), and give
         each CDU no more racks than its capacity carries (add a CDU or use a larger one).
     """
-    served: dict[int, tuple[DeviceFacts, list[RackFacts]]] = {}
     for rack in analysis.racks:
         entity = f"rack {rack.rack.id}"
         if not rack.rack.cdu:
@@ -153,29 +152,21 @@ def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
             yield Finding(entity, rack.rack.line, problem,
                           hint='name a device of kind "cdu" (coolit-chx80 in the rack, '
                                "coolit-chx750 for a row)")
+    for load in analysis.cdu_loads:
+        capacity = load.capacity
+        if capacity is None or load.heat <= capacity:
             continue
-        cdu = rack.cdu
-        assert cdu is not None
-        if cdu.type is None:
-            continue  # unknown model: PLC005
-        served.setdefault(id(cdu), (cdu, []))[1].append(rack)
-    for cdu, racks in served.values():
-        capacity = cdu.type.capacity if cdu.type is not None else None
-        if capacity is None:
-            continue
-        heat = sum(r.liquid_heat for r in racks)
-        if heat <= capacity:
-            continue
-        bound = at_least(any(r.load_unknown for r in racks))
+        racks = load.racks
         names = ", ".join(r.rack.id for r in racks[:5])
         if len(racks) > 5:
             names += f" and {len(racks) - 5} more"
+        cdu = load.cdu
         yield Finding(f"device {cdu.id}", cdu.device.line,
-                      f"CDU serves {plural(len(racks), 'rack')} ({names}) with {bound}"
-                      f"{fmt(heat, POWER)} of liquid heat, more than its "
-                      f"{fmt(float(capacity), POWER)} capacity",
+                      f"CDU serves {plural(len(racks), 'rack')} ({names}) with "
+                      f"{at_least(load.heat_unknown)}{fmt(load.heat, POWER)} of liquid heat, "
+                      f"more than its {fmt(capacity, POWER)} capacity",
                       hint="move some racks to another CDU or use a larger CDU",
-                      values={"heat": heat, "capacity": float(capacity),
+                      values={"heat": load.heat, "capacity": capacity,
                               "racks": float(len(racks))})
 
 

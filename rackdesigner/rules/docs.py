@@ -25,11 +25,6 @@ def listing(rules: Iterable[Rule]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _threshold_default(key: str) -> str:
-    threshold = THRESHOLDS[key]
-    return threshold.default_text
-
-
 def explain(rule: Rule) -> str:
     severity = " / ".join(rule.severities)
     out = [f"{rule.code}: {rule.title}", f"Severity: {severity}", ""]

@@ -26,15 +26,6 @@ _TECH_NAMES = {"infiniband": "InfiniBand", "ethernet": "Ethernet",
 _K = {"ddp": 2.0, "fsdp": 3.0, "zero3": 3.0}  # gradient traffic factor per parallelism
 
 
-def _fabric_site(fabric: Fabric) -> tuple[str, int]:
-    """``fabric <name>`` at the line of its first switch, else of its first device."""
-    for dev in fabric.devices:
-        if dev.kind == "switch":
-            return f"fabric {dev.id}", dev.device.line
-    first = fabric.devices[0]
-    return f"fabric {first.id}", first.device.line
-
-
 def _ratio(value: float) -> str:
     """A downlink:uplink ratio as people write it: ``2:1``, ``1.33:1``."""
     return f"{value:.3g}:1"
@@ -87,7 +78,7 @@ def not_infiniband(analysis: Analysis) -> Iterator[Finding]:
         tech = fabric.tech
         if fabric.gpus <= limit or tech in ("infiniband", "unknown"):
             continue
-        entity, line = _fabric_site(fabric)
+        entity, line = fabric.site()
         yield Finding(entity, line,
                       f"training fabric of {_nodes_text(fabric)} runs over "
                       f"{_TECH_NAMES.get(tech, tech)}, not InfiniBand (more than {limit:g} GPUs)",
@@ -234,7 +225,7 @@ def gradient_traffic(analysis: Analysis) -> Iterator[Finding]:
         if worst is None or needed <= worst[0]:
             continue
         available, node = worst
-        entity, line = _fabric_site(fabric)
+        entity, line = fabric.site()
         yield Finding(entity, line,
                       f"gradient all-reduce needs {fmt(needed, BANDWIDTH)} per GPU "
                       f"({workload.parallelism}, {fmt_count(float(params))} params × "
@@ -272,7 +263,7 @@ def fat_tree_at_scale(analysis: Analysis) -> Iterator[Finding]:
     for fabric in analysis.fabrics:
         if not fabric.is_fat_tree or fabric.gpus <= limit:
             continue
-        entity, line = _fabric_site(fabric)
+        entity, line = fabric.site()
         counts = ", ".join(f"{len(fabric.tier_switches(t))} in tier {t}"
                            for t in range(1, fabric.max_tier + 1))
         yield Finding(entity, line,
@@ -310,7 +301,7 @@ def single_points_of_failure(analysis: Analysis) -> Iterator[Finding]:
         if not fabric.cut_switches and not fabric.cut_links:
             continue
         total = len(fabric.nodes)
-        name = _fabric_site(fabric)[0]
+        name = fabric.site()[0]
         for dev, parts in fabric.cut_switches:
             yield Finding(f"device {dev.id}", dev.device.line,
                           f"its loss splits the {total} GPU nodes of {name} into {parts} "
@@ -368,12 +359,12 @@ def disconnected_gpus(analysis: Analysis) -> Iterator[Finding]:
     if len(fabrics) < 2:
         return
     main = max(fabrics, key=lambda f: (f.gpus, len(f.nodes), -f.index))
-    main_name = _fabric_site(main)[0].removeprefix("fabric ")
+    main_name = main.site()[0].removeprefix("fabric ")
     others = len(fabrics) - 1
     for fabric in fabrics:
         if fabric is main:
             continue
-        entity, line = _fabric_site(fabric)
+        entity, line = fabric.site()
         among = f" (one of {others} fabrics apart from it)" if others > 1 else ""
         yield Finding(entity, line,
                       f"{_nodes_text(fabric)} are not connected to fabric {main_name} "
@@ -455,7 +446,7 @@ def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
             values["inter"] = bus.inter
         if not parts:
             continue
-        entity, line = _fabric_site(fabric)
+        entity, line = fabric.site()
         yield Finding(entity, line,
                       f"expected all-reduce bus bandwidth for {_nodes_text(fabric)}: "
                       + "; ".join(parts),

@@ -54,12 +54,22 @@ class Fabric:
     cut_links: list[tuple[LinkFacts, int]] = field(default_factory=list)
 
     @property
-    def name(self) -> str:
-        """Named after its first switch, else its first device."""
+    def anchor(self) -> DeviceFacts:
+        """The device a fabric is named after and reported at: its first switch, else its
+        first device."""
         for dev in self.devices:
             if dev.kind == "switch":
-                return dev.id
-        return self.devices[0].id
+                return dev
+        return self.devices[0]
+
+    @property
+    def name(self) -> str:
+        return self.anchor.id
+
+    def site(self) -> tuple[str, int]:
+        """Where a finding about the fabric is reported: ``fabric <name>`` at its line."""
+        anchor = self.anchor
+        return f"fabric {anchor.id}", anchor.device.line
 
     @property
     def tech(self) -> str:
