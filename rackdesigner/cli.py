@@ -336,6 +336,7 @@ def rules(code: str | None, fmt_: str) -> None:
       rackdesigner rules PWR001
       rackdesigner rules --format markdown > docs/rules.md
     """
+    from .diagnostics import LOAD_CODES
     from .rules.docs import explain, listing, markdown, rule_json
     from .rules.registry import all_rules
 
@@ -348,6 +349,12 @@ def rules(code: str | None, fmt_: str) -> None:
                                   ensure_ascii=False))
         else:
             click.echo(listing(registry.values()), nl=False)
+        return
+    if code.upper() in LOAD_CODES:
+        click.echo(f"{code.upper()}: {LOAD_CODES[code.upper()]}\n\nA load error, not a rule: "
+                   "the file could not be turned into a layout, so no rule ran on it. It "
+                   "always fails the run (exit 2) and cannot be ignored; the message names "
+                   "the line, the key and what was expected.")
         return
     rule = registry.get(code.upper())
     if rule is None:

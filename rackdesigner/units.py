@@ -186,6 +186,8 @@ def fmt(value: float, dim: Dimension, digits: int = 3) -> str:
         return f"{value * 100:.{digits}g} %"
     if dim is HEIGHT:
         return f"{value:g} U"
+    if dim is MASS and value >= 1:  # people weigh racks in kilograms, not megagrams
+        return f"{value:,.0f} kg" if value >= 1000 else f"{value:.{digits}g} kg"
     if value == 0 or not math.isfinite(value):
         return f"{value:g} {dim.display}"
     ureg = registry()
@@ -198,6 +200,18 @@ def fmt(value: float, dim: Dimension, digits: int = 3) -> str:
     if "e" in text:  # to_compact ran out of prefixes; fall back to plain notation
         text = f"{magnitude:,.0f}"
     return f"{text} {compact.units:~P}"
+
+
+def fmt_apart(value: float, limit: float, dim: Dimension) -> str:
+    """``value`` with as many digits as it takes not to read equal to ``limit``.
+
+    A load of 36,228 W over a 36,227 W capacity must not read "36.2 kW exceeds 36.2 kW".
+    """
+    for digits in range(3, 8):
+        text = fmt(value, dim, digits)
+        if value == limit or text != fmt(limit, dim, digits):
+            return text
+    return text
 
 
 def fmt_count(value: float) -> str:

@@ -389,3 +389,8 @@ def test_rewriting_in_place_is_refused_before_comments_would_be_lost(tmp_path: P
     assert source.read_text() == text
     forced = run("export", str(source), "--toml", str(source), "--force")
     assert forced.returncode == 0 and "# trailing" not in source.read_text()
+
+
+def test_rules_explains_load_error_codes() -> None:
+    result = run("rules", "E002")
+    assert result.returncode == 0 and "units" in result.stdout and "exit 2" in result.stdout

@@ -12,7 +12,7 @@ import math
 from collections.abc import Iterator
 
 from ..analysis import Analysis, RackFacts
-from ..units import POWER, fmt, fmt_count
+from ..units import POWER, fmt, fmt_apart, fmt_count
 from ..wording import at_least, plural
 from .registry import Finding, rule
 
@@ -57,11 +57,12 @@ def air_heat_over_limit(analysis: Analysis) -> Iterator[Finding]:
         bound = at_least(rack.load_unknown)
         spread = math.ceil(rack.air_heat / limit)
         if cooling == "air":
-            message = (f"{bound}{fmt(rack.air_heat, POWER)} on air exceeds the "
+            message = (f"{bound}{fmt_apart(rack.air_heat, limit, POWER)} on air exceeds the "
                        f"{fmt(limit, POWER)} air-cooling limit")
             hint = f"{_LIQUID_HINT} or spread the load over {plural(spread, 'rack')}"
         else:
-            message = (f"residual air heat of {bound}{fmt(rack.air_heat, POWER)} exceeds the "
+            message = (f"residual air heat of {bound}{fmt_apart(rack.air_heat, limit, POWER)} "
+                       "exceeds the "
                        f"{fmt(limit, POWER)} air-cooling limit (the liquid loop takes "
                        f"{fmt(rack.liquid_heat, POWER)} of {bound}{fmt(rack.heat, POWER)})")
             hint = ("move devices without cold plates to air-cooled racks, use liquid-cooled "
@@ -343,7 +344,7 @@ def rear_door_problems(analysis: Analysis) -> Iterator[Finding]:
         spread = math.ceil(rack.heat / capacity)
         bound = at_least(rack.load_unknown)
         yield Finding(entity, rack.rack.line,
-                      f"{bound}{fmt(rack.heat, POWER)} of heat exceeds the "
+                      f"{bound}{fmt_apart(rack.heat, capacity, POWER)} of heat exceeds the "
                       f"{fmt(capacity, POWER)} capacity of rear door {door.id}",
                       hint=f"{_LIQUID_HINT} or spread the load over {plural(spread, 'rack')}",
                       values={"heat": rack.heat, "capacity": capacity})

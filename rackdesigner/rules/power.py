@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 
 from ..analysis import Analysis, DeviceFacts, FeedFacts, RackFacts
 from ..model import Feed
-from ..units import CURRENT, POWER, RATIO, VOLTAGE, fmt
+from ..units import CURRENT, POWER, RATIO, VOLTAGE, fmt, fmt_apart
 from ..wording import at_least, plural
 from .registry import Finding, rule
 
@@ -120,7 +120,8 @@ def load_over_capacity(analysis: Analysis) -> Iterator[Finding]:
             detail = f" ({rating})"
             more = "another feed"
         yield Finding(entity, rack.rack.line,
-                      f"load {bound}{fmt(load, POWER)}{estimated} exceeds usable feed "
+                      f"load {bound}{fmt_apart(load, capacity, POWER)}{estimated} exceeds "
+                      "usable feed "
                       f"capacity {fmt(capacity, POWER)}{detail}",
                       hint=f"move {at_least(rack.load_unknown)}{fmt(load - capacity, POWER)} "
                            f"of load to another rack, or raise the capacity (a larger "
@@ -234,9 +235,7 @@ _PAIRS = {"L1": "L1-L2 and L3-L1", "L2": "L1-L2 and L2-L3", "L3": "L2-L3 and L3-
 
 
 def _amps(value: float, limit: float) -> str:
-    """A current, with a digit more where three would show it equal to the limit."""
-    text = fmt(value, CURRENT)
-    return fmt(value, CURRENT, 4) if text == fmt(limit, CURRENT) else text
+    return fmt_apart(value, limit, CURRENT)
 
 
 def _currents(lines: dict[str, float], limit: float) -> str:
@@ -476,7 +475,8 @@ def site_over_budget(analysis: Analysis) -> Iterator[Finding]:
     bound = at_least(analysis.site_load_unknown)
     estimated = _estimated(any(r.estimated_power for r in analysis.racks))
     yield Finding("[site]", site.line,
-                  f"site load {bound}{fmt(load, POWER)}{estimated} exceeds power_budget "
+                  f"site load {bound}{fmt_apart(load, budget, POWER)}{estimated} exceeds "
+                  "power_budget "
                   f"{fmt(budget, POWER)}",
                   hint=f"size the site feed for {bound}{fmt(load, POWER)} or remove "
                        f"{fmt(load - budget, POWER)} of load",
