@@ -14,7 +14,8 @@ from rackdesigner.cli import cli
 runner = CliRunner()
 for args in (["validate", {path!r}, "--format", "json"], ["rules"], ["rules", "PWR001"],
              ["catalog"], ["catalog", "dgx-h100"], ["schema"],
-             ["export", {path!r}, "--toml", "-"]):
+             ["export", {path!r}, "--toml", "-"], ["report", {path!r}],
+             ["report", {path!r}, "--format", "json"]):
     result = runner.invoke(cli, args)
     assert result.exit_code in (0, 1), (args, result.output, result.exception)
 leaked = sorted(m for m in sys.modules if m == "textual" or m.startswith("textual."))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import tomllib
 
 import rtoml
@@ -12,8 +13,23 @@ from rackdesigner.diagnostics import LayoutError
 from rackdesigner.engine import check
 from rackdesigner.layout_io import dumps, load_text
 from rackdesigner.rules.registry import all_rules
+from rackdesigner.units import (
+    BANDWIDTH,
+    CURRENT,
+    HEIGHT,
+    INFORMATION,
+    LENGTH,
+    MASS,
+    POWER,
+    RATIO,
+    VOLTAGE,
+    UnitError,
+    parse,
+)
 
 from .strategies import layouts
+
+DIMENSIONS = (POWER, VOLTAGE, CURRENT, LENGTH, HEIGHT, MASS, INFORMATION, BANDWIDTH, RATIO)
 
 SETTINGS = settings(max_examples=60, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -59,3 +75,25 @@ def test_loader_turns_any_text_into_a_layout_or_diagnostics(text: str) -> None:
     except LayoutError as error:
         assert error.diagnostics
         assert all(d.code in ("E000", "E001", "E002") for d in error.diagnostics)
+
+
+_UNITS = ["W", "kW", "MW", "V", "kV", "A", "mA", "m", "mm", "ft", "in", "U", "kg", "lb", "t",
+          "Gbps", "Gbit/s", "GB/s", "TB/s", "TB", "GiB", "%", "Hz", "s", "", "kW kW", "W/m",
+          "furlong", "µm", "e", "nan", "inf"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(
+    st.text(max_size=30),
+    st.builds(lambda number, unit: f"{number} {unit}",
+              st.one_of(st.floats(allow_nan=True, allow_infinity=True),
+                        st.integers(-10**30, 10**30), st.text("0123456789.eE+-*()", max_size=12)),
+              st.sampled_from(_UNITS))),
+    st.sampled_from(list(DIMENSIONS)))
+def test_any_quantity_string_is_a_finite_value_or_a_unit_error(text: str, dim) -> None:
+    try:
+        value = parse(text, dim)
+    except UnitError as error:
+        assert str(error)
+    else:
+        assert math.isfinite(value) and value >= 0
