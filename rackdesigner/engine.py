@@ -105,8 +105,10 @@ def check(layout: Layout, *, file: str = "", select: Iterable[str] | None = None
     if parallel is None:
         parallel = len(layout.links) >= PARALLEL_MIN_LINKS
     if parallel and fabric_rules and hasattr(os, "fork"):
-        # The fabric is the longer path: keep it here (no copy-on-write faults, and the
-        # graph stays available to the caller); the child runs the other rules.
+        # Both halves need the resolved cables: resolve them once, before forking. The
+        # fabric is then the longer path: keep it here (the graph stays available to the
+        # caller); the child runs the other rules.
+        analysis.links  # noqa: B018
         wait = _run_forked([r for r in rules if not r.fabric], analysis, file)
         diagnostics = _run(fabric_rules, analysis, file)
         diagnostics.extend(wait())

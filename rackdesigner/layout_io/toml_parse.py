@@ -33,7 +33,15 @@ class TomlSyntaxError(ValueError):
 # What rtoml accepts beyond TOML 1.0, which tomllib (and every other tool a layout meets)
 # refuses: inline tables over several lines or with a trailing comma, and the \e and \x
 # escapes of TOML 1.1. Where any may be present, tomllib decides.
-_BEYOND_TOML_1_0 = re.compile(r"\{[^}\n]*\n|,[ \t]*\}|\\[ex]")
+_MULTILINE_INLINE_TABLE = re.compile(r"\{[^}\n]*\n")
+_TRAILING_COMMA = re.compile(r",[ \t]*\}")
+
+
+def _beyond_toml_1_0(text: str) -> bool:
+    # Separate searches, each starting with a literal the regex engine can jump to, cost
+    # a fraction of one alternation over a 13 MB layout.
+    return ("\\e" in text or "\\x" in text or _TRAILING_COMMA.search(text) is not None
+            or _MULTILINE_INLINE_TABLE.search(text) is not None)
 
 
 def parse_toml(text: str) -> dict[str, Any]:
@@ -46,7 +54,7 @@ def parse_toml(text: str) -> dict[str, Any]:
         except (ValueError, TypeError, RecursionError) as error:
             hint = str(error)
         else:
-            if _BEYOND_TOML_1_0.search(text) is None:
+            if not _beyond_toml_1_0(text):
                 return data
     try:
         return tomllib.loads(text)
