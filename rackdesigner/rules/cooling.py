@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from ..analysis import Analysis, RackFacts
+from ..analysis import Analysis, DeviceFacts, RackFacts
 from ..units import POWER, fmt, fmt_apart, fmt_count
 from ..wording import at_least, plural
 from .registry import Finding, rule
@@ -102,15 +102,14 @@ def dense_rack_on_air(analysis: Analysis) -> Iterator[Finding]:
                       values={"heat": rack.heat, "limit": limit})
 
 
-def _cdu_type_problem(rack: RackFacts) -> str | None:
-    """Why a rack's `cdu` reference does not name a CDU, or None."""
-    name = rack.rack.cdu
-    cdu = rack.cdu
-    if cdu is None:
-        return f'cdu = "{name}" names no device in the layout'
-    if cdu.type is not None and cdu.kind != "cdu":
-        return (f'cdu = "{name}" names a {cdu.kind} ({cdu.device.model}), not a CDU '
-                '(kind = "cdu")')
+def _reference_problem(key: str, name: str, device: DeviceFacts | None, kind: str,
+                       what: str) -> str | None:
+    """Why a rack's ``key = "name"`` does not name a device of ``kind``, or None."""
+    if device is None:
+        return f'{key} = "{name}" names no device in the layout'
+    if device.type is not None and device.kind != kind:
+        return (f'{key} = "{name}" names a {device.kind} ({device.device.model}), not {what} '
+                f'(kind = "{kind}")')
     return None
 
 
@@ -148,7 +147,7 @@ def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
                               "is liquid-cooled but names no CDU",
                               hint='add `cdu = "<device id>"` naming the CDU that serves it')
             continue
-        problem = _cdu_type_problem(rack)
+        problem = _reference_problem("cdu", rack.rack.cdu, rack.cdu, "cdu", "a CDU")
         if problem is not None:
             yield Finding(entity, rack.rack.line, problem,
                           hint='name a device of kind "cdu" (coolit-chx80 in the rack, '
@@ -293,16 +292,9 @@ def room_air_heat(analysis: Analysis) -> Iterator[Finding]:
 
 def _door_problem(rack: RackFacts) -> str | None:
     """Why a rear-door rack's `door` does not name a rear door, or None."""
-    name = rack.rack.door
-    if not name:
+    if not rack.rack.door:
         return 'is cooled by a rear door (cooling = "rear-door") but names no door'
-    door = rack.door
-    if door is None:
-        return f'door = "{name}" names no device in the layout'
-    if door.type is not None and door.kind != "rear-door":
-        return (f'door = "{name}" names a {door.kind} ({door.device.model}), not a rear door '
-                '(kind = "rear-door")')
-    return None
+    return _reference_problem("door", rack.rack.door, rack.door, "rear-door", "a rear door")
 
 
 @rule("COOL007", "error")
