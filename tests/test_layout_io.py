@@ -230,3 +230,10 @@ def test_save_is_atomic_and_refuses_a_changed_file(tmp_path: Path) -> None:
     assert "theirs" in path.read_text()
     save(layout, force=True)
     assert "theirs" not in path.read_text()
+
+
+def test_a_new_catalog_entry_needs_a_kind_but_an_override_does_not() -> None:
+    (d,) = errors(BASE + '\n[catalog.mynode]\nheight = "2 U"\n')
+    assert d.code == "E001" and "missing key 'kind'" in d.message
+    layout = load_text(BASE + '\n[catalog.dgx-h100]\npower = "11 kW"\n')
+    assert layout.catalog["dgx-h100"].kind is None

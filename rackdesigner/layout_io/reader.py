@@ -307,10 +307,18 @@ class _Builder:
                     layout.gpus[key] = m.Gpu(key, **self.fields(s.GPU, table, entity, line),
                                              line=line)
         if "catalog" in data and (cat := self.table(data["catalog"], "[catalog]", 1, "catalog")):
+            from ..catalog import builtin
+
+            known = builtin().devices
             for key, value in cat.items():
                 line = self.map.catalog.get(key, 1)
                 if (table := self.table(value, f"catalog entry {key}", line, key)) is not None:
                     layout.catalog[key] = self.device_type(key, table, line)
+                    if "kind" not in table and key not in known:
+                        # Only an entry that overrides a built-in one may leave kind out.
+                        self.error("E001", f"catalog entry {key}",
+                                   f"missing key 'kind' ({key} is not a built-in model, so it "
+                                   f"needs one of {' | '.join(m.DEVICE_KINDS)})", line)
         if "racks" in data:
             for index, rack in enumerate(self.tables(data["racks"], "layout", 1, "racks")):
                 layout.racks.append(self.rack(index, rack))
