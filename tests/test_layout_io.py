@@ -237,3 +237,12 @@ def test_a_new_catalog_entry_needs_a_kind_but_an_override_does_not() -> None:
     assert d.code == "E001" and "missing key 'kind'" in d.message
     layout = load_text(BASE + '\n[catalog.dgx-h100]\npower = "11 kW"\n')
     assert layout.catalog["dgx-h100"].kind is None
+
+
+def test_an_error_in_a_later_port_group_names_its_own_line() -> None:
+    text = BASE + ('\n[catalog.sw]\nkind = "switch"\nports = [\n'
+                   '    { name = "p", count = 8, speed = "400 Gbps" },\n'
+                   '    { name = "q", count = 8, speed = "400 V" },\n]\n')
+    (d,) = errors(text)
+    assert d.entity == "catalog entry sw port group q"
+    assert d.line == text.split("\n").index('    { name = "q", count = 8, speed = "400 V" },') + 1

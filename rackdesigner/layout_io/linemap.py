@@ -32,6 +32,7 @@ class LineMap:
     links: list[int] = field(default_factory=list)
     catalog: dict[str, int] = field(default_factory=dict)
     gpus: dict[str, int] = field(default_factory=dict)
+    ports: dict[str, list[int]] = field(default_factory=dict)  # catalog key -> port group lines
     tables: dict[str, int] = field(default_factory=dict)  # [site], [workload] and the like
     comments: dict[int, str] = field(default_factory=dict)  # line -> full-line comment text
     trailing_comments: list[int] = field(default_factory=list)  # lines with a comment after code
@@ -71,6 +72,7 @@ class _Scan:
         self.line = 1
         self.position = 0
         self.array: str | None = None  # the array whose inline tables follow
+        self.catalog_key: str | None = None  # the [catalog.KEY] table being read
 
     def at(self, start: int) -> int:
         self.line += self.text.count("\n", self.position, start)
@@ -88,6 +90,8 @@ class _Scan:
             found.devices[-1].append(line)
         elif self.array == "links":
             found.links.append(line)
+        elif self.array == "ports" and self.catalog_key is not None:
+            found.ports.setdefault(self.catalog_key, []).append(line)
         elif self.array == "racks":
             found.racks.append(line)
             found.feeds.append([])
@@ -97,6 +101,7 @@ class _Scan:
         line = self.at(start)
         found = self.found
         self.array = None
+        self.catalog_key = None
         if double:
             # The common headers by plain comparison; anything else is split properly.
             if name == "links":
@@ -125,6 +130,7 @@ class _Scan:
         elif parts[0] in ("catalog", "gpus") and len(parts) >= 2:
             target = found.catalog if parts[0] == "catalog" else found.gpus
             target.setdefault(parts[1], line)
+            self.catalog_key = parts[1] if parts[0] == "catalog" and len(parts) == 2 else None
         elif not double:
             found.tables.setdefault(".".join(parts), line)
 

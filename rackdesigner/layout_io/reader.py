@@ -401,8 +401,11 @@ class _Builder:
         entity = f"catalog entry {key}"
         values = self.fields(s.DEVICE_TYPE, data, entity, line, partial=partial)
         if "ports" in data:
-            values["ports"] = [self.port_group(entity, table, line)
-                               for table in self.tables(data["ports"], entity, line, "ports")]
+            lines = self.map.ports.get(key, [])
+            values["ports"] = [
+                self.port_group(entity, table, lines[number] if number < len(lines) else line)
+                for number, table in enumerate(self.tables(data["ports"], entity, line,
+                                                           "ports"))]
         if "input_voltage" in values:
             low, high = values["input_voltage"]
             if low > high:
