@@ -41,6 +41,7 @@ class Field:
     maximum: float | None = None
     sci: bool = False  # a large count written as 70e9
     whole: bool = False  # quantities: a whole number of units (rack units)
+    positive: bool = False  # quantities: more than 0
     pattern: str | None = None
 
 
@@ -146,9 +147,9 @@ FEED = (
     _s("id", "unique feed id", required=True),
     _e("side", ("A", "B"), "redundant side: each side must carry the whole rack"),
     _s("circuit", "panel circuit; each rack needs its own"),
-    _q("voltage", VOLTAGE, "line-to-line voltage for 3-phase", required=True),
+    _q("voltage", VOLTAGE, "line-to-line voltage for 3-phase", required=True, positive=True),
     _e("phases", (1, 3), "1 or 3", required=True),
-    _q("current", CURRENT, "breaker rating", required=True),
+    _q("current", CURRENT, "breaker rating", required=True, positive=True),
     _e("wiring", m.WIRING, "3-phase wiring; default delta up to 240 V line-to-line, else wye"),
     Field("derate", "ratio", "continuous-load share of the breaker rating (default 0.8)",
           dim=RATIO, minimum=0, maximum=1),
@@ -159,7 +160,8 @@ FEED = (
 DEVICE = (
     _s("id", "unique device id", required=True),
     _s("model", "catalog key (built-in or [catalog])", required=True),
-    Field("position", "int", "lowest occupied U, 1-based from the bottom; absent for 0U devices"),
+    Field("position", "int", "lowest occupied U, 1-based from the bottom; absent for 0U devices",
+          maximum=100),
     _e("face", ("front", "rear"), "mounting face (half-depth devices)"),
     _e("phase", m.PHASES_WYE + m.PHASES_DELTA,
        "L1 | L2 | L3 on wye feeds, L1-L2 | L2-L3 | L3-L1 on delta feeds"),

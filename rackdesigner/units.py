@@ -129,7 +129,7 @@ def _checked(value: float, text: str, dim: Dimension) -> float:
     if not math.isfinite(value):
         raise UnitError(f"{text} is not a finite {dim.name}")
     if value < 0:
-        raise UnitError(f"{text} is negative; {dim.article} {dim.name} cannot be")
+        raise UnitError(f"{text} is negative; {dim.article} {dim.name} cannot be negative")
     largest = _LARGEST[dim.name]
     if value > largest:
         limit = fmt(largest, BYTE_RATE if dim is BANDWIDTH else dim) if dim.unit else \
@@ -202,16 +202,18 @@ def fmt(value: float, dim: Dimension, digits: int = 3) -> str:
     return f"{text} {compact.units:~P}"
 
 
-def fmt_apart(value: float, limit: float, dim: Dimension) -> str:
-    """``value`` with as many digits as it takes not to read equal to ``limit``.
+def fmt_apart(value: float, limit: float, dim: Dimension) -> tuple[str, str]:
+    """``value`` and ``limit`` with as many digits, the same for both, as it takes for them
+    not to read equal.
 
-    A load of 36,228 W over a 36,227 W capacity must not read "36.2 kW exceeds 36.2 kW".
+    A load of 5,889 W over a 5,888 W capacity must read "5.889 kW exceeds 5.888 kW", not
+    "5.89 kW exceeds 5.89 kW" (nor "5.889 kW exceeds 5.89 kW").
     """
     for digits in range(3, 8):
-        text = fmt(value, dim, digits)
-        if value == limit or text != fmt(limit, dim, digits):
-            return text
-    return text
+        shown = fmt(value, dim, digits), fmt(limit, dim, digits)
+        if value == limit or shown[0] != shown[1]:
+            return shown
+    return shown
 
 
 def fmt_count(value: float) -> str:

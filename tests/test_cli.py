@@ -394,3 +394,32 @@ def test_rewriting_in_place_is_refused_before_comments_would_be_lost(tmp_path: P
 def test_rules_explains_load_error_codes() -> None:
     result = run("rules", "E002")
     assert result.returncode == 0 and "units" in result.stdout and "exit 2" in result.stdout
+
+
+@pytest.mark.parametrize(("text", "code", "needle"), [
+    ('format = 1\nname = "x"\n[[racks]]\nid = "r"\nfeeds = [{ id = "f", voltage = "415 V", '
+     'phases = 3, current = "0 A" }]\n', "E001", "current must be more than 0"),
+    ('format = 1\nname = "x"\n[[racks]]\nid = "r"\n[[racks.devices]]\nid = "d"\n'
+     'model = "blank-1u"\nposition = 99999999999999999999\n', "E001", "at most 100"),
+    ('format = 1\nname = "x"\n[site]\npower_budget = "-15 kW"\n', "E002",
+     "a power cannot be negative"),
+    ('format = 1\nname = "x"\n[catalog.x]\nkind = "gpu-node"\ngpu = "h100-sxn"\ngpus = 8\n',
+     "PLC005", "did you mean h100-sxm"),
+])
+def test_more_impossible_values(tmp_path: Path, text: str, code: str, needle: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    result = run("validate", str(path))
+    assert result.returncode == (2 if code.startswith("E") else 1)
+    assert f" {code} " in result.stdout and needle in result.stdout, result.stdout
+
+
+def test_a_load_just_over_capacity_reads_over_it(tmp_path: Path) -> None:
+    # 230 V x 32 A x 0.8 = 5,888 W of capacity against 5,889 W of load.
+    path = tmp_path / "edge.toml"
+    path.write_text('format = 1\nname = "x"\n[catalog.box]\nkind = "other"\nheight = "1 U"\n'
+                    'power = "5889 W"\n[[racks]]\nid = "r"\nfeeds = [{ id = "f", '
+                    'voltage = "230 V", phases = 1, current = "32 A" }]\n[[racks.devices]]\n'
+                    'id = "d"\nmodel = "box"\nposition = 1\n')
+    result = run("validate", "--select", "PWR001", str(path))
+    assert "load 5.889 kW exceeds usable feed capacity 5.888 kW" in result.stdout

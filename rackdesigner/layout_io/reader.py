@@ -446,7 +446,8 @@ class _Builder:
                 device_id, model, position = table.get("id"), table.get("model"), \
                     table.get("position")
                 if type(device_id) is str and type(model) is str and device_id.strip() and \
-                        model.strip() and (position is None or type(position) is int):
+                        model.strip() and (position is None or (type(position) is int
+                                                                and position <= 100)):
                     rack.devices.append(m.Device(device_id, model, position, line=dline))
                     continue
             device_id = table.get("id")
@@ -498,6 +499,8 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
                                     f"({_shown(value)})")
             if field.minimum is not None and value < field.minimum:
                 raise _ValueProblem(f"must be at least {field.minimum:g}, got {value}")
+            if field.maximum is not None and value > field.maximum:
+                raise _ValueProblem(f"must be at most {field.maximum:g}, got {value}")
             return value
         return convert_int
     if kind == "number":
@@ -538,6 +541,8 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
                                     f"{' ' + dim.unit if dim.unit else ''}, got {_shown(value)}")
             if field.maximum is not None and number > field.maximum:
                 raise _ValueProblem(f"must be at most {field.maximum:g}, got {_shown(value)}")
+            if field.positive and number <= 0:
+                raise _ValueProblem(f"must be more than 0, got {_shown(value)}")
             if field.whole and number != int(number):
                 raise _ValueProblem(f"must be a whole number of rack units, got {_shown(value)} "
                                     f"({number:g} U)")

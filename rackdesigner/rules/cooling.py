@@ -56,14 +56,13 @@ def air_heat_over_limit(analysis: Analysis) -> Iterator[Finding]:
             continue
         bound = at_least(rack.load_unknown)
         spread = math.ceil(rack.air_heat / limit)
+        heat_text, limit_text = fmt_apart(rack.air_heat, limit, POWER)
         if cooling == "air":
-            message = (f"{bound}{fmt_apart(rack.air_heat, limit, POWER)} on air exceeds the "
-                       f"{fmt(limit, POWER)} air-cooling limit")
+            message = (f"{bound}{heat_text} on air exceeds the {limit_text} air-cooling limit")
             hint = f"{_LIQUID_HINT} or spread the load over {plural(spread, 'rack')}"
         else:
-            message = (f"residual air heat of {bound}{fmt_apart(rack.air_heat, limit, POWER)} "
-                       "exceeds the "
-                       f"{fmt(limit, POWER)} air-cooling limit (the liquid loop takes "
+            message = (f"residual air heat of {bound}{heat_text} exceeds the {limit_text} "
+                       "air-cooling limit (the liquid loop takes "
                        f"{fmt(rack.liquid_heat, POWER)} of {bound}{fmt(rack.heat, POWER)})")
             hint = ("move devices without cold plates to air-cooled racks, use liquid-cooled "
                     f"models, or spread the air load over {plural(spread, 'rack')}")
@@ -336,7 +335,7 @@ def rear_door_problems(analysis: Analysis) -> Iterator[Finding]:
         spread = math.ceil(rack.heat / capacity)
         bound = at_least(rack.load_unknown)
         yield Finding(entity, rack.rack.line,
-                      f"{bound}{fmt_apart(rack.heat, capacity, POWER)} of heat exceeds the "
-                      f"{fmt(capacity, POWER)} capacity of rear door {door.id}",
+                      "{}{} of heat exceeds the {} capacity of rear door {}".format(
+                          bound, *fmt_apart(rack.heat, capacity, POWER), door.id),
                       hint=f"{_LIQUID_HINT} or spread the load over {plural(spread, 'rack')}",
                       values={"heat": rack.heat, "capacity": capacity})

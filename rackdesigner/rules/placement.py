@@ -272,14 +272,12 @@ def identity(analysis: Analysis) -> Iterator[Finding]:
                         else "`rackdesigner catalog` lists the known models")
                 yield Finding(f"device {did}", dev.device.line,
                               f"unknown model {dev.device.model!r}", hint=hint)
-    checked: set[str] = set()
-    for key, devices in analysis.types_used.items():
-        dtype = devices[0].type
+    # Every type the layout uses or defines: a bad GPU key is a mistake even before a
+    # device uses the type.
+    for key in dict.fromkeys([*analysis.types_used, *analysis.layout.catalog]):
+        dtype = analysis.catalog.devices.get(key)
         if dtype is None or dtype.gpu is None or dtype.gpu in analysis.catalog.gpus:
             continue
-        if key in checked:
-            continue
-        checked.add(key)
         entity, line = analysis.type_site(key)
         near = analysis.catalog.nearest_gpu(dtype.gpu)
         hint = f"did you mean {' or '.join(near)}?" if near else \

@@ -119,10 +119,10 @@ def load_over_capacity(analysis: Analysis) -> Iterator[Finding]:
         else:
             detail = f" ({rating})"
             more = "another feed"
+        load_text, capacity_text = fmt_apart(load, capacity, POWER)
         yield Finding(entity, rack.rack.line,
-                      f"load {bound}{fmt_apart(load, capacity, POWER)}{estimated} exceeds "
-                      "usable feed "
-                      f"capacity {fmt(capacity, POWER)}{detail}",
+                      f"load {bound}{load_text}{estimated} exceeds usable feed capacity "
+                      f"{capacity_text}{detail}",
                       hint=f"move {at_least(rack.load_unknown)}{fmt(load - capacity, POWER)} "
                            f"of load to another rack, or raise the capacity (a larger "
                            f"circuit or {more})",
@@ -235,7 +235,7 @@ _PAIRS = {"L1": "L1-L2 and L3-L1", "L2": "L1-L2 and L2-L3", "L3": "L2-L3 and L3-
 
 
 def _amps(value: float, limit: float) -> str:
-    return fmt_apart(value, limit, CURRENT)
+    return fmt_apart(value, limit, CURRENT)[0]
 
 
 def _currents(lines: dict[str, float], limit: float) -> str:
@@ -474,10 +474,9 @@ def site_over_budget(analysis: Analysis) -> Iterator[Finding]:
         return
     bound = at_least(analysis.site_load_unknown)
     estimated = _estimated(any(r.estimated_power for r in analysis.racks))
+    load_text, budget_text = fmt_apart(load, budget, POWER)
     yield Finding("[site]", site.line,
-                  f"site load {bound}{fmt_apart(load, budget, POWER)}{estimated} exceeds "
-                  "power_budget "
-                  f"{fmt(budget, POWER)}",
+                  f"site load {bound}{load_text}{estimated} exceeds power_budget {budget_text}",
                   hint=f"size the site feed for {bound}{fmt(load, POWER)} or remove "
                        f"{fmt(load - budget, POWER)} of load",
                   values={"load": load, "budget": budget})
