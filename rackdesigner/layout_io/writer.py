@@ -39,15 +39,9 @@ def _chunks(layout: m.Layout) -> Iterator[str]:
     yield f"format = {layout.format}\n"
     yield from _body(s.TOP[1:], layout)
     if layout.site is not None:
-        yield "\n"
-        yield _comment(layout.site.comment)
-        yield "[site]\n"
-        yield from _body(s.SITE, layout.site)
+        yield from _table("[site]", s.SITE, layout.site)
     if layout.workload is not None:
-        yield "\n"
-        yield _comment(layout.workload.comment)
-        yield "[workload]\n"
-        yield from _body(s.WORKLOAD, layout.workload)
+        yield from _table("[workload]", s.WORKLOAD, layout.workload)
     if layout.rules is not None:
         rules = layout.rules
         yield "\n"
@@ -71,35 +65,23 @@ def _chunks(layout: m.Layout) -> Iterator[str]:
         yield "\n"
         yield tomli_w.dumps({"meta": layout.meta}) if layout.meta else "[meta]\n"
     for key, entry in sorted(layout.catalog.items()):
-        yield "\n"
-        if entry.comment:
-            yield _comment(entry.comment)
-        yield f"[catalog.{_key(key)}]\n"
-        yield from _body(s.DEVICE_TYPE, entry)
+        yield from _table(f"[catalog.{_key(key)}]", s.DEVICE_TYPE, entry)
     for key, gpu in sorted(layout.gpus.items()):
-        yield "\n"
-        if gpu.comment:
-            yield _comment(gpu.comment)
-        yield f"[gpus.{_key(key)}]\n"
-        yield from _body(s.GPU, gpu)
+        yield from _table(f"[gpus.{_key(key)}]", s.GPU, gpu)
     for rack in layout.racks:
-        yield "\n"
-        if rack.comment:
-            yield _comment(rack.comment)
-        yield "[[racks]]\n"
-        yield from _body(s.RACK, rack)
+        yield from _table("[[racks]]", s.RACK, rack)
         for device in rack.devices:
-            yield "\n"
-            if device.comment:
-                yield _comment(device.comment)
-            yield "[[racks.devices]]\n"
-            yield from _body(s.DEVICE, device)
+            yield from _table("[[racks.devices]]", s.DEVICE, device)
     for link in layout.links:
-        yield "\n"
-        if link.comment:
-            yield _comment(link.comment)
-        yield "[[links]]\n"
-        yield from _body(s.LINK, link)
+        yield from _table("[[links]]", s.LINK, link)
+
+
+def _table(header: str, spec: tuple[s.Field, ...], entity: Any) -> Iterator[str]:
+    """A blank line, the comment kept above the table, its header and its keys."""
+    yield "\n"
+    yield _comment(entity.comment)
+    yield header + "\n"
+    yield from _body(spec, entity)
 
 
 def _comment(text: str | None) -> str:
