@@ -36,20 +36,40 @@ BUILTIN_CATALOG = os.path.join(os.path.dirname(HERE), "assets", "catalog", "devi
 # assets/catalog/devices.toml is absent (read as data when present; the package is
 # never imported): height in U, port groups {name: (count, Gbps)}, max power in W.
 MODELS: dict[str, dict] = {
-    "dgx-h100": {"kind": "gpu-node", "height": 8, "power": 10_200,
-                 "ports": {"ib": (8, 400), "eth": (2, 400), "inband": (2, 400),
-                           "bmc": (1, 1)}},
-    "dgx-b200": {"kind": "gpu-node", "height": 10, "power": 14_300,
-                 "ports": {"ib": (8, 400), "eth": (2, 200), "bmc": (1, 1)}},
-    "qm9700": {"kind": "switch", "height": 1, "power": 1_720,
-               "ports": {"p": (64, 400), "mgmt": (1, 1)}},
+    "dgx-h100": {
+        "kind": "gpu-node",
+        "height": 8,
+        "power": 10_200,
+        "ports": {"ib": (8, 400), "eth": (2, 400), "inband": (2, 400), "bmc": (1, 1)},
+    },
+    "dgx-b200": {
+        "kind": "gpu-node",
+        "height": 10,
+        "power": 14_300,
+        "ports": {"ib": (8, 400), "eth": (2, 200), "bmc": (1, 1)},
+    },
+    "qm9700": {
+        "kind": "switch",
+        "height": 1,
+        "power": 1_720,
+        "ports": {"p": (64, 400), "mgmt": (1, 1)},
+    },
     "qm8700": {"kind": "switch", "height": 1, "power": 600, "ports": {"p": (40, 200)}},
-    "sn2201": {"kind": "switch", "height": 1, "power": 200,
-               "ports": {"mgmt": (48, 1), "up": (4, 100)}},
+    "sn2201": {
+        "kind": "switch",
+        "height": 1,
+        "power": 200,
+        "ports": {"mgmt": (48, 1), "up": (4, 100)},
+    },
     "pdu-3ph-415v-32a": {"kind": "pdu", "height": 0, "power": 20, "ports": {}},
     "pdu-3ph-415v-63a": {"kind": "pdu", "height": 0, "power": 20, "ports": {}},
-    "coolit-chx750": {"kind": "cdu", "height": 42, "power": 6_000, "ports": {},
-                      "capacity": 750_000},
+    "coolit-chx750": {
+        "kind": "cdu",
+        "height": 42,
+        "power": 6_000,
+        "ports": {},
+        "capacity": 750_000,
+    },
     "blank-1u": {"kind": "blank", "height": 1, "power": 0, "ports": {}},
     "patch-panel-1u": {"kind": "patch-panel", "height": 1, "power": 0, "ports": {}},
 }
@@ -100,9 +120,13 @@ class Checker:
                     entry["height"] = qty(t["height"], "U")
                 entry["power"] = qty(t["power"], "W") if "power" in t else entry.get("power", 0)
                 if "ports" in t:
-                    entry["ports"] = {p["name"]: (p["count"], qty(p["speed"], "bps") / 1e9
-                                                  if "speed" in p else None)
-                                      for p in t["ports"]}
+                    entry["ports"] = {
+                        p["name"]: (
+                            p["count"],
+                            qty(p["speed"], "bps") / 1e9 if "speed" in p else None,
+                        )
+                        for p in t["ports"]
+                    }
                 entry.setdefault("ports", {})
                 if "capacity" in t:
                     entry["capacity"] = qty(t["capacity"], "W")
@@ -157,8 +181,7 @@ class Checker:
                 load += model["power"]
                 if model["kind"] == "gpu-node":
                     nodes += 1
-                    liquid_heat += model["power"] * model.get("liquid_fraction",
-                                                              LIQUID_FRACTION)
+                    liquid_heat += model["power"] * model.get("liquid_fraction", LIQUID_FRACTION)
                 elif model["kind"] == "switch":
                     switch_heat += model["power"]
                 h = int(model["height"])
@@ -214,8 +237,10 @@ class Checker:
             if side_cap and set(side_cap) != {"A", "B"}:
                 self.bad(f"{rid}: feeds are not sides A and B")
             if side_cap and min(side_cap.values()) < load:
-                self.bad(f"{rid}: load {load / 1e3:.1f} kW > side capacity "
-                         f"{min(side_cap.values()) / 1e3:.1f} kW")
+                self.bad(
+                    f"{rid}: load {load / 1e3:.1f} kW > side capacity "
+                    f"{min(side_cap.values()) / 1e3:.1f} kW"
+                )
         for cdu, heat in cdu_load.items():
             dev = devices.get(cdu)
             if dev is None or models.get(dev[0]["model"], {}).get("kind") != "cdu":
@@ -277,17 +302,24 @@ class Checker:
             else:
                 top_a = qty(ra.get("height", "42 U"), "U") * RU
                 top_b = qty(rb.get("height", "42 U"), "U") * RU
-                run = ((top_a - za) + tray + abs(ra["slot"] - rb["slot"]) * rack_pitch
-                       + abs(rows[ra["row"]] - rows[rb["row"]]) * row_pitch + tray
-                       + (top_b - zb) + slack)
+                run = (
+                    (top_a - za)
+                    + tray
+                    + abs(ra["slot"] - rb["slot"]) * rack_pitch
+                    + abs(rows[ra["row"]] - rows[rb["row"]]) * row_pitch
+                    + tray
+                    + (top_b - zb)
+                    + slack
+                )
                 if link.get("media") == "dac":
                     self.bad(f"{link['a']} -> {link['b']}: dac between racks")
             max_run = max(max_run, run)
             if run > cable_max:
                 self.bad(f"{link['a']} -> {link['b']}: run {run:.2f} m > cable_max {cable_max} m")
             if run > REACH.get(link.get("media", ""), 0):
-                self.bad(f"{link['a']} -> {link['b']}: {link.get('media')} cannot reach "
-                         f"{run:.1f} m")
+                self.bad(
+                    f"{link['a']} -> {link['b']}: {link.get('media')} cannot reach {run:.1f} m"
+                )
             parent[find(da["id"])] = find(db["id"])
             # tiers: node-switch links are leaf downlinks; switch-switch links: leaf up
             bw = ga[1]
@@ -305,8 +337,11 @@ class Checker:
             for leaf in leaves:
                 if down_bw[leaf] > up_bw[leaf] + 1e-9:
                     self.bad(f"{leaf}: oversubscribed {down_bw[leaf] / up_bw[leaf]:.2f}:1")
-        node_ids = [d for d, (dev, _) in devices.items()
-                    if models.get(dev["model"], {}).get("kind") == "gpu-node"]
+        node_ids = [
+            d
+            for d, (dev, _) in devices.items()
+            if models.get(dev["model"], {}).get("kind") == "gpu-node"
+        ]
         roots = {find(n) for n in node_ids}
         if len(node_ids) > 1 and len(roots) != 1:
             self.bad(f"GPU nodes split over {len(roots)} fabrics")
@@ -314,10 +349,15 @@ class Checker:
         if unlinked and len(node_ids) > 1:
             self.bad(f"{len(unlinked)} GPU nodes without a fabric link")
         self.stats = {
-            "racks": len(rack_ids), "devices": len(devices),
-            "gpu_nodes": kinds.get("gpu-node", 0), "switches": kinds.get("switch", 0),
-            "leaves": len(leaves), "spines": len(spines), "links": len(links),
-            "max_run_m": round(max_run, 2), "assumed_load_kW": round(total_power / 1e3),
+            "racks": len(rack_ids),
+            "devices": len(devices),
+            "gpu_nodes": kinds.get("gpu-node", 0),
+            "switches": kinds.get("switch", 0),
+            "leaves": len(leaves),
+            "spines": len(spines),
+            "links": len(links),
+            "max_run_m": round(max_run, 2),
+            "assumed_load_kW": round(total_power / 1e3),
         }
 
 
@@ -344,13 +384,17 @@ def check_text(name: str, data: bytes, builtin: dict | None = None) -> Checker:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="*", help="layout files")
-    ap.add_argument("--generate", metavar="SIZES",
-                    help="comma-separated GPU counts to generate in memory and check")
+    ap.add_argument(
+        "--generate",
+        metavar="SIZES",
+        help="comma-separated GPU counts to generate in memory and check",
+    )
     args = ap.parse_args(argv)
     inputs: list[tuple[str, bytes]] = []
     if args.generate:
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         from generate import generate_layout_text
+
         for size in args.generate.split(","):
             inputs.append((f"gpus-{size}", generate_layout_text(int(size)).encode()))
     for path in args.files:
@@ -366,8 +410,7 @@ def main(argv: list[str] | None = None) -> int:
         c = check_text(name, data, builtin)
         dt = time.perf_counter() - t0
         status = "ok" if not c.problems else f"{len(c.problems)} problem(s)"
-        print(f"{name}: {status} ({dt:.1f} s) "
-              + " ".join(f"{k}={v}" for k, v in c.stats.items()))
+        print(f"{name}: {status} ({dt:.1f} s) " + " ".join(f"{k}={v}" for k, v in c.stats.items()))
         for p in c.problems:
             print(f"  {p}")
         failed += bool(c.problems)

@@ -129,7 +129,15 @@ QM9700_SINGLE = SwitchModel("qm9700", 1, "p", 64, 400, "p", 65, 0, 400)
 QM9700_SPINE = SpineModel("qm9700", 1, "p", 64, 400)
 
 XDR_LEAF = SwitchModel(
-    "ib-xdr-leaf", 2, "p", 128, 400, "up", 1, 64, 800,
+    "ib-xdr-leaf",
+    2,
+    "p",
+    128,
+    400,
+    "up",
+    1,
+    64,
+    800,
     catalog_toml="""\
 [catalog.ib-xdr-leaf]
 kind = "switch"
@@ -144,9 +152,14 @@ ports = [
   { name = "p", count = 128, speed = "400 Gbps", tech = "infiniband" },
   { name = "up", count = 64, speed = "800 Gbps", tech = "infiniband" },
 ]
-""")
+""",
+)
 XDR_SPINE = SpineModel(
-    "ib-xdr-spine", 2, "p", 144, 800,
+    "ib-xdr-spine",
+    2,
+    "p",
+    144,
+    800,
     catalog_toml="""\
 [catalog.ib-xdr-spine]
 kind = "switch"
@@ -160,7 +173,8 @@ role = "spine"
 ports = [
   { name = "p", count = 144, speed = "800 Gbps", tech = "infiniband" },
 ]
-""")
+""",
+)
 
 SWITCH_POSITIONS = {1: (21, 20, 22, 19, 23, 24), 2: (21, 19, 23)}  # in U19-U24, best first
 
@@ -247,8 +261,7 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
         row = row_name(row_index)
         prefix = row.lower()
         in_row = min(COMPUTE_RACKS_PER_ROW, n_racks - first)
-        counts = [min(NODES_PER_RACK, nodes - (first + j) * NODES_PER_RACK)
-                  for j in range(in_row)]
+        counts = [min(NODES_PER_RACK, nodes - (first + j) * NODES_PER_RACK) for j in range(in_row)]
         liquid = nodes >= 2
         n_cdus = 0 if not liquid else (1 if in_row <= RACKS_PER_CDU else 2)
         slot = 1
@@ -290,8 +303,10 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
         node_air = len(rack.nodes) * ASSUMED_POWER_W[NODE_MODEL]
         if rack.liquid:
             node_air *= 1 - LIQUID_FRACTION
-        room[rack.id] = min(len(SWITCH_POSITIONS[leaf_model.height_u]),
-                            max(0, int((AIR_MAX_W - node_air) // switch_w)))
+        room[rack.id] = min(
+            len(SWITCH_POSITIONS[leaf_model.height_u]),
+            max(0, int((AIR_MAX_W - node_air) // switch_w)),
+        )
 
     def place(rack: Rack, model: str, height: int, role: str) -> str:
         positions = SWITCH_POSITIONS[height]
@@ -310,8 +325,9 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
 
     # SUs: consecutive nodes; SU sizes are multiples of 4 and divide a row of 32 racks
     su_count = math.ceil(nodes / su_nodes)
-    su_members = [list(range(k * su_nodes, min(nodes, (k + 1) * su_nodes)))
-                  for k in range(su_count)]
+    su_members = [
+        list(range(k * su_nodes, min(nodes, (k + 1) * su_nodes))) for k in range(su_count)
+    ]
     leaf_ids: list[list[str]] = []  # [su][rail] (single switch: [[id]])
     all_compute_sorted: list[Rack] | None = None
     for members in su_members:
@@ -324,8 +340,9 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
         centre = (lo + hi) / 2
         row_racks = [r for r in compute if r.row_index == row_index]
         # best first: the rack whose farthest SU rack is nearest, then nearest the centre
-        row_racks.sort(key=lambda r: (max(abs(r.slot - lo), abs(r.slot - hi)),
-                                      abs(r.slot - centre), r.slot))
+        row_racks.sort(
+            key=lambda r: (max(abs(r.slot - lo), abs(r.slot - hi)), abs(r.slot - centre), r.slot)
+        )
         count = 1 if single else RAILS
         ids = []
         for _ in range(count):
@@ -333,8 +350,12 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
             if rack is None:
                 if all_compute_sorted is None:
                     all_compute_sorted = list(compute)
-                rack = take(sorted(all_compute_sorted, key=lambda r: (
-                    abs(r.row_index - row_index), abs(r.slot - centre), r.slot)))
+                rack = take(
+                    sorted(
+                        all_compute_sorted,
+                        key=lambda r: (abs(r.row_index - row_index), abs(r.slot - centre), r.slot),
+                    )
+                )
             if rack is None:
                 raise ValueError("no room for the leaf switches")
             ids.append(place(rack, leaf_model.key, leaf_model.height_u, "leaf"))
@@ -379,19 +400,30 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
                 raise ValueError(
                     f"{nodes} nodes need {su_count} leaves per rail, more than a "
                     f"{spine_model.key} has ports ({spine_model.count}); a core tier "
-                    "is not implemented")
+                    "is not implemented"
+                )
             plane_leaves = [[(k, r) for k in range(su_count)] for r in range(RAILS)]
         plane_spine_counts = [
-            math.ceil(sum(uplinks[k] for k, _ in pl) / spine_model.count) for pl in plane_leaves]
+            math.ceil(sum(uplinks[k] for k, _ in pl) / spine_model.count) for pl in plane_leaves
+        ]
         # place spines nearest the hall's centre, the planes interleaved
         cy = sum(r.row_index for r in compute) / len(compute) * ROW_PITCH_M
         cx = sum(r.slot for r in compute) / len(compute) * RACK_PITCH_M
-        central = sorted(compute, key=lambda r: (
-            abs(r.row_index * ROW_PITCH_M - cy) + abs(r.slot * RACK_PITCH_M - cx),
-            r.row_index, r.slot))
+        central = sorted(
+            compute,
+            key=lambda r: (
+                abs(r.row_index * ROW_PITCH_M - cy) + abs(r.slot * RACK_PITCH_M - cx),
+                r.row_index,
+                r.slot,
+            ),
+        )
         spine_ids: list[list[str | None]] = [[None] * n for n in plane_spine_counts]
-        order = [(p, j) for j in range(max(plane_spine_counts))
-                 for p in range(len(plane_leaves)) if j < plane_spine_counts[p]]
+        order = [
+            (p, j)
+            for j in range(max(plane_spine_counts))
+            for p in range(len(plane_leaves))
+            if j < plane_spine_counts[p]
+        ]
         cursor = 0
         for p, j in order:
             while cursor < len(central) and used[central[cursor].id] >= room[central[cursor].id]:
@@ -413,8 +445,13 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
                     sid = spine_ids[p][t % s_count]
                     port = t // s_count + 1
                     t += 1
-                    links.append((f"{lid}:{leaf_model.up_group}{leaf_model.up_first + j}",
-                                  f"{sid}:{spine_model.group}{port}", ""))
+                    links.append(
+                        (
+                            f"{lid}:{leaf_model.up_group}{leaf_model.up_first + j}",
+                            f"{sid}:{spine_model.group}{port}",
+                            "",
+                        )
+                    )
                     srack, spos, sh = sw_where[sid]
                     ends.append((lrack, lpos, lh, srack, spos, sh))
 
@@ -427,10 +464,15 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
             run = abs(za - zb) + SLACK_M
             media = "dac"
         else:
-            run = ((top - za) + TRAY_RISE_M
-                   + abs(ra.slot - rb.slot) * RACK_PITCH_M
-                   + abs(ra.row_index - rb.row_index) * ROW_PITCH_M
-                   + TRAY_RISE_M + (top - zb) + SLACK_M)
+            run = (
+                (top - za)
+                + TRAY_RISE_M
+                + abs(ra.slot - rb.slot) * RACK_PITCH_M
+                + abs(ra.row_index - rb.row_index) * ROW_PITCH_M
+                + TRAY_RISE_M
+                + (top - zb)
+                + SLACK_M
+            )
             media = "aoc" if run <= REACH_AOC_M else "smf"
         if media == "dac" and run > REACH_DAC_M:
             media = "aoc"
@@ -445,9 +487,22 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
     if spine_model is not None:
         power += n_spines * ASSUMED_POWER_W[spine_model.key]
     power += sum(1 for r in racks if r.kind == "cdu") * ASSUMED_POWER_W[CDU_MODEL]
-    return Plan(gpus, nodes, racks, leaf_model, spine_model, su_nodes,
-                su_count * (1 if single else RAILS), n_spines, planes, links,
-                max_run, max_node_run, oversubscription, power)
+    return Plan(
+        gpus,
+        nodes,
+        racks,
+        leaf_model,
+        spine_model,
+        su_nodes,
+        su_count * (1 if single else RAILS),
+        n_spines,
+        planes,
+        links,
+        max_run,
+        max_node_run,
+        oversubscription,
+        power,
+    )
 
 
 def _device_count(rack: Rack) -> int:
@@ -484,35 +539,46 @@ def render(plan: Plan, default_thresholds: bool = False) -> str:
     out: list[str] = []
     w = out.append
     lm, sm = plan.leaf_model, plan.spine_model
-    fabric = {"single": "one switch",
-              "global": "rail-optimised 2-tier Clos",
-              "per-rail": "rail-optimised, one 2-tier spine plane per rail"}[plan.planes]
+    fabric = {
+        "single": "one switch",
+        "global": "rail-optimised 2-tier Clos",
+        "per-rail": "rail-optimised, one 2-tier spine plane per rail",
+    }[plan.planes]
     ratio = "1:1" if plan.oversubscription == 1 else f"{plan.oversubscription:g}:1"
     w("format = 1\n")
     w(f'name = "bench-{plan.gpus}-gpus"\n')
-    w(f'description = "Synthetic benchmark layout: {plan.gpus} x H100 SXM in {plan.nodes} '
-      f'DGX H100, NDR400 InfiniBand ({fabric}, {ratio}); made by bench/generate.py"\n')
+    w(
+        f'description = "Synthetic benchmark layout: {plan.gpus} x H100 SXM in {plan.nodes} '
+        f'DGX H100, NDR400 InfiniBand ({fabric}, {ratio}); made by bench/generate.py"\n'
+    )
     w("\n[site]\n")
     budget = _quantity(plan.power_w * BUDGET_HEADROOM)
     w(f'power_budget = "{budget}"\n')
     w(f'cooling_capacity = "{budget}"\n')
     w('rack_pitch = "600 mm"\nrow_pitch = "2.4 m"\ntray_rise = "0.3 m"\nslack = "0.5 m"\n')
     w("\n[workload]\n")
-    w('kind = "training"\nmodel_params = 70e9\nparallelism = "fsdp"\n'
-      "steps_per_second = 0.5\nbytes_per_param = 2\n")
+    w(
+        'kind = "training"\nmodel_params = 70e9\nparallelism = "fsdp"\n'
+        "steps_per_second = 0.5\nbytes_per_param = 2\n"
+    )
     if plan.max_run_m > CABLE_MAX_DEFAULT_M and not default_thresholds:
         w("\n[rules.thresholds]\n")
-        w("# Rail-optimised: a leaf serves every rack of its scalable unit and a spine every\n"
-          "# leaf of its plane, so some runs exceed the 5 m default. They are optical (aoc, smf)\n"
-          "# and bounded by the media's reach (CAB003); this covers the longest computed run.\n")
+        w(
+            "# Rail-optimised: a leaf serves every rack of its scalable unit and a spine every\n"
+            "# leaf of its plane, so some runs exceed the 5 m default. They are optical\n"
+            "# (aoc, smf)\n"
+            "# and bounded by the media's reach (CAB003); this covers the longest computed run.\n"
+        )
         w(f'cable_max = "{math.ceil(plan.max_run_m)} m"\n')
     for model in (lm, sm):
         if model is not None and model.catalog_toml:
             w("\n")
             w(model.catalog_toml)
 
-    feed = ('  {{ id = "{r}-{s}", side = "{s}", circuit = "RPP-{row}-{s}{slot:02d}", '
-            'voltage = "415 V", phases = 3, current = "{a} A" }},\n')
+    feed = (
+        '  {{ id = "{r}-{s}", side = "{s}", circuit = "RPP-{row}-{s}{slot:02d}", '
+        'voltage = "415 V", phases = 3, current = "{a} A" }},\n'
+    )
     for rack in plan.racks:
         rid = rack.id
         w("\n[[racks]]\n")
@@ -529,8 +595,10 @@ def render(plan: Plan, default_thresholds: bool = False) -> str:
         pdus = ("a1", "b1") if rack.kind == "cdu" else ("a1", "a2", "b1", "b2")
         for p in pdus:
             side = "left" if p[0] == "a" else "right"
-            w(f'\n[[racks.devices]]\nid = "{rid}-pdu-{p}"\nmodel = "{PDU_MODEL}"\n'
-              f'side = "{side}"\n')
+            w(
+                f'\n[[racks.devices]]\nid = "{rid}-pdu-{p}"\nmodel = "{PDU_MODEL}"\n'
+                f'side = "{side}"\n'
+            )
         if rack.kind == "cdu":
             w(f'\n[[racks.devices]]\nid = "{rid}-cdu"\nmodel = "{CDU_MODEL}"\nposition = 1\n')
             continue
@@ -547,8 +615,9 @@ def render(plan: Plan, default_thresholds: bool = False) -> str:
     return "".join(out)
 
 
-def generate_layout_text(gpus: int, oversubscription: float = 1.0,
-                         default_thresholds: bool = False) -> str:
+def generate_layout_text(
+    gpus: int, oversubscription: float = 1.0, default_thresholds: bool = False
+) -> str:
     """The layout for ``gpus`` GPUs as TOML text (format v1)."""
     return render(build_plan(gpus, oversubscription), default_thresholds)
 
@@ -593,22 +662,34 @@ def _write(path: str, text: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description="Generate synthetic rackdesigner layouts for benchmarks.",
-        epilog="presets: " + ", ".join(map(str, PRESETS)))
+        epilog="presets: " + ", ".join(map(str, PRESETS)),
+    )
     what = ap.add_mutually_exclusive_group(required=True)
     what.add_argument("--gpus", type=int, help="GPU count, a multiple of 8 (8 .. 100000+)")
     what.add_argument("--all", metavar="DIR", help="write every preset as DIR/gpus-N.toml")
     ap.add_argument("-o", "--output", metavar="FILE", help="output file (default: stdout)")
-    ap.add_argument("--oversubscription", type=float, default=1.0, metavar="R",
-                    help="leaf downlink:uplink bandwidth ratio (default 1 = non-blocking; "
-                         "4 gives ~870 switches and ~112k links at 100k GPUs, but NET002 "
-                         "findings for training)")
-    ap.add_argument("--default-thresholds", action="store_true",
-                    help="do not write [rules.thresholds] cable_max (expect CAB001 findings)")
+    ap.add_argument(
+        "--oversubscription",
+        type=float,
+        default=1.0,
+        metavar="R",
+        help="leaf downlink:uplink bandwidth ratio (default 1 = non-blocking; "
+        "4 gives ~870 switches and ~112k links at 100k GPUs, but NET002 "
+        "findings for training)",
+    )
+    ap.add_argument(
+        "--default-thresholds",
+        action="store_true",
+        help="do not write [rules.thresholds] cable_max (expect CAB001 findings)",
+    )
     ap.add_argument("--stats", action="store_true", help="print counts and timing to stderr")
     args = ap.parse_args(argv)
 
-    jobs = ([(g, os.path.join(args.all, f"gpus-{g}.toml")) for g in PRESETS] if args.all
-            else [(args.gpus, args.output)])
+    jobs = (
+        [(g, os.path.join(args.all, f"gpus-{g}.toml")) for g in PRESETS]
+        if args.all
+        else [(args.gpus, args.output)]
+    )
     for gpus, path in jobs:
         t0 = time.perf_counter()
         try:
@@ -624,8 +705,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.stats or args.all:
             info = describe(plan, text)
             info["seconds"] = round(elapsed, 3)
-            print(" ".join(f"{k}={v}" for k, v in info.items())
-                  + (f" -> {path}" if path else ""), file=sys.stderr)
+            print(
+                " ".join(f"{k}={v}" for k, v in info.items()) + (f" -> {path}" if path else ""),
+                file=sys.stderr,
+            )
     return 0
 
 

@@ -84,8 +84,9 @@ def run_child(argv: list[str], env: dict[str, str], timeout: float) -> Result:
     """Run argv to completion; wall seconds, peak RSS (MiB), exit code, stderr."""
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=err, cwd=ROOT, env=env)
+        proc = subprocess.Popen(
+            argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, cwd=ROOT, env=env
+        )
         timer = threading.Timer(timeout, proc.kill)
         timer.start()
         try:
@@ -112,9 +113,11 @@ def run_child(argv: list[str], env: dict[str, str], timeout: float) -> Result:
 
 def crashed(stderr: str) -> bool:
     """A Python traceback or a missing module also exits 1: that is no finding."""
-    return ("Traceback (most recent call last)" in stderr
-            or "No module named" in stderr
-            or "Error while finding module specification" in stderr)
+    return (
+        "Traceback (most recent call last)" in stderr
+        or "No module named" in stderr
+        or "Error while finding module specification" in stderr
+    )
 
 
 def default_validate_cmd() -> list[str]:
@@ -146,8 +149,11 @@ def prepare(sizes: list[int], out: str, python: str) -> list[tuple[int, str]]:
     files = []
     for gpus in sizes:
         path = os.path.abspath(os.path.join(out, f"gpus-{gpus}.toml"))
-        subprocess.run([python, os.path.join(HERE, "generate.py"), "--gpus", str(gpus),
-                        "-o", path], check=True, cwd=ROOT)
+        subprocess.run(
+            [python, os.path.join(HERE, "generate.py"), "--gpus", str(gpus), "-o", path],
+            check=True,
+            cwd=ROOT,
+        )
         files.append((gpus, path))
     return files
 
@@ -178,22 +184,37 @@ def best_median(s: dict[str, object] | None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter,
-                                 epilog=__doc__.split("\n\n", 1)[1])
-    ap.add_argument("--sizes", default=",".join(map(str, PRESETS)),
-                    help="comma-separated GPU counts (default: every preset)")
-    ap.add_argument("--out", default=os.path.join(HERE, "out"),
-                    help="where generated layouts go (default: bench/out/)")
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("\n\n", 1)[1],
+    )
+    ap.add_argument(
+        "--sizes",
+        default=",".join(map(str, PRESETS)),
+        help="comma-separated GPU counts (default: every preset)",
+    )
+    ap.add_argument(
+        "--out",
+        default=os.path.join(HERE, "out"),
+        help="where generated layouts go (default: bench/out/)",
+    )
     ap.add_argument("--repeat", type=int, default=3, help="runs per command and file (3)")
-    ap.add_argument("--cmd", help="validate command prefix, e.g. \"python -m rackdesigner\" "
-                                  "(default: the rackdesigner console script, else python -m)")
-    ap.add_argument("--python", default=sys.executable,
-                    help="interpreter for the tomllib and --load-only children "
-                         "(default: this one)")
-    ap.add_argument("--load-only", action="store_true",
-                    help="time rackdesigner.layout_io.load_path against tomllib instead of "
-                         "validate")
+    ap.add_argument(
+        "--cmd",
+        help='validate command prefix, e.g. "python -m rackdesigner" '
+        "(default: the rackdesigner console script, else python -m)",
+    )
+    ap.add_argument(
+        "--python",
+        default=sys.executable,
+        help="interpreter for the tomllib and --load-only children (default: this one)",
+    )
+    ap.add_argument(
+        "--load-only",
+        action="store_true",
+        help="time rackdesigner.layout_io.load_path against tomllib instead of validate",
+    )
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per child (900)")
     ap.add_argument("--json", metavar="FILE", help="also write the raw results as JSON")
     args = ap.parse_args(argv)
@@ -220,14 +241,19 @@ def main(argv: list[str] | None = None) -> int:
         label = "load"
 
         def subject_argv(path: str) -> list[str]:
-            return [args.python, "-c",
-                    f"from rackdesigner.layout_io import load_path; load_path({path!r})"]
+            return [
+                args.python,
+                "-c",
+                f"from rackdesigner.layout_io import load_path; load_path({path!r})",
+            ]
+
         ok_codes = {0}
     else:
         label = "validate"
 
         def subject_argv(path: str) -> list[str]:
             return [*validate, "validate", path, "--format", "json", "--output", os.devnull]
+
         ok_codes = {0, 1}
 
     print(f"[bench] {label}: {shlex.join(subject_argv('F'))}", file=sys.stderr)
@@ -243,18 +269,26 @@ def main(argv: list[str] | None = None) -> int:
             r = run_child(tomllib_argv(path), env, args.timeout)
             if r.code != 0 or crashed(r.stderr):
                 failed, failed_what = r, "tomllib"
-                print(f"[bench] gpus-{gpus}: tomllib failed ({r.code})\n{r.stderr[-2000:]}",
-                      file=sys.stderr)
+                print(
+                    f"[bench] gpus-{gpus}: tomllib failed ({r.code})\n{r.stderr[-2000:]}",
+                    file=sys.stderr,
+                )
                 break
             base.append(r)
             r = run_child(subject_argv(path), env_timed, args.timeout)
-            print(f"[bench] gpus-{gpus} run {i + 1}/{args.repeat}: tomllib "
-                  f"{base[-1].seconds:.3f} s, {label} {r.seconds:.3f} s "
-                  f"(exit {r.code}, {r.rss_mb:.0f} MB)", file=sys.stderr)
+            print(
+                f"[bench] gpus-{gpus} run {i + 1}/{args.repeat}: tomllib "
+                f"{base[-1].seconds:.3f} s, {label} {r.seconds:.3f} s "
+                f"(exit {r.code}, {r.rss_mb:.0f} MB)",
+                file=sys.stderr,
+            )
             if r.code not in ok_codes or crashed(r.stderr):
                 failed, failed_what = r, label
-                print(f"[bench] gpus-{gpus}: {label} failed with exit code {r.code}:\n"
-                      f"{r.stderr[-2000:]}", file=sys.stderr)
+                print(
+                    f"[bench] gpus-{gpus}: {label} failed with exit code {r.code}:\n"
+                    f"{r.stderr[-2000:]}",
+                    file=sys.stderr,
+                )
                 break
             subj.append(r)
         failures += failed is not None
@@ -262,24 +296,39 @@ def main(argv: list[str] | None = None) -> int:
         per_run = [t for t in (r.timings() for r in subj) if t]
         for key in {k for t in per_run for k in t}:
             phases[key] = statistics.median(t[key] for t in per_run if key in t)
-        rows.append({
-            "gpus": gpus, "file": path, "bytes": size,
-            "tomllib": summary(base) if base else None,
-            label: summary(subj) if subj else None,
-            "exit_codes": sorted({r.code for r in subj}),
-            "failed": None if failed is None else {"what": failed_what, "code": failed.code,
-                                                   "stderr_tail": failed.stderr[-2000:]},
-            "timings_median_s": phases or None,
-        })
+        rows.append(
+            {
+                "gpus": gpus,
+                "file": path,
+                "bytes": size,
+                "tomllib": summary(base) if base else None,
+                label: summary(subj) if subj else None,
+                "exit_codes": sorted({r.code for r in subj}),
+                "failed": None
+                if failed is None
+                else {
+                    "what": failed_what,
+                    "code": failed.code,
+                    "stderr_tail": failed.stderr[-2000:],
+                },
+                "timings_median_s": phases or None,
+            }
+        )
 
     # ---- the table
-    phase_keys = [p for p in PHASES if any(r["timings_median_s"] and p in r["timings_median_s"]
-                                           for r in rows)]
-    phase_keys += sorted({k for r in rows for k in (r["timings_median_s"] or {})}
-                         - set(phase_keys))
-    head = ["preset", "file size", "tomllib parse s (best / median)",
-            f"{label} s (best / median)", f"ratio {label}/tomllib", f"peak MB {label}",
-            "peak MB tomllib"]
+    phase_keys = [
+        p for p in PHASES if any(r["timings_median_s"] and p in r["timings_median_s"] for r in rows)
+    ]
+    phase_keys += sorted({k for r in rows for k in (r["timings_median_s"] or {})} - set(phase_keys))
+    head = [
+        "preset",
+        "file size",
+        "tomllib parse s (best / median)",
+        f"{label} s (best / median)",
+        f"ratio {label}/tomllib",
+        f"peak MB {label}",
+        "peak MB tomllib",
+    ]
     if args.load_only:
         head.append(f"target at 100k (≤ {LOAD_TARGET_RATIO}× tomllib, < {LOAD_TARGET_MB:.0f} MB)")
     head += [f"{k} s" for k in phase_keys]
@@ -309,15 +358,20 @@ def main(argv: list[str] | None = None) -> int:
             t = r["timings_median_s"]
             cells.append(fmt_s(t.get(k)) if t and k in t else "–")
         print("| " + " | ".join(cells) + " |")
-    print(f"\n{args.repeat} run(s) each; ratio = best {label} / best tomllib; peak MB = "
-          f"max RSS (MiB) over runs (an empty `python -c pass` shows {floor:.0f}); phase "
-          f"columns = median of RACKDESIGNER_TIMINGS. "
-          f"Python {sys.version.split()[0]}, {label}: `{shlex.join(subject_argv('F'))}`.")
+    print(
+        f"\n{args.repeat} run(s) each; ratio = best {label} / best tomllib; peak MB = "
+        f"max RSS (MiB) over runs (an empty `python -c pass` shows {floor:.0f}); phase "
+        f"columns = median of RACKDESIGNER_TIMINGS. "
+        f"Python {sys.version.split()[0]}, {label}: `{shlex.join(subject_argv('F'))}`."
+    )
 
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"mode": label, "repeat": args.repeat,
-                       "command": subject_argv("F"), "rows": rows}, f, indent=2)
+            json.dump(
+                {"mode": label, "repeat": args.repeat, "command": subject_argv("F"), "rows": rows},
+                f,
+                indent=2,
+            )
     return 1 if failures else 0
 
 

@@ -83,7 +83,6 @@ class DeviceFacts:
         return None if position is None else position - 1 + self.height_u / 2
 
 
-
 @dataclass(slots=True, eq=False)
 class FeedFacts:
     feed: Feed
@@ -191,12 +190,25 @@ class LinkFacts:
         if not self._routed:
             self._routed = True
             da, db = self.a.device, self.b.device
-            if self.a.group is not None and self.b.group is not None and \
-                    da is not None and db is not None and self.geometry is not None and \
-                    da.port_height is not None and db.port_height is not None and \
-                    da.place is not None and db.place is not None:
-                self._route = route_length(da.place, da.port_height, db.place,
-                                           db.port_height, da.rack is db.rack, self.geometry)
+            if (
+                self.a.group is not None
+                and self.b.group is not None
+                and da is not None
+                and db is not None
+                and self.geometry is not None
+                and da.port_height is not None
+                and db.port_height is not None
+                and da.place is not None
+                and db.place is not None
+            ):
+                self._route = route_length(
+                    da.place,
+                    da.port_height,
+                    db.place,
+                    db.port_height,
+                    da.rack is db.rack,
+                    self.geometry,
+                )
         return self._route
 
     @property
@@ -245,13 +257,17 @@ class CduLoad:
 class Analysis:
     """Everything rules, reports and exports derive from a layout."""
 
-    def __init__(self, layout: Layout, *, file: str = "",
-                 thresholds: dict[str, float] | None = None):
+    def __init__(
+        self, layout: Layout, *, file: str = "", thresholds: dict[str, float] | None = None
+    ):
         self.layout = layout
         self.file = file
         self.catalog = catalog_module.for_layout(layout)
-        self.thresholds = thresholds if thresholds is not None else resolve(
-            layout.rules.thresholds if layout.rules else None)
+        self.thresholds = (
+            thresholds
+            if thresholds is not None
+            else resolve(layout.rules.thresholds if layout.rules else None)
+        )
         self.geometry = SiteGeometry.of(layout.site)
         self.workload = layout.workload
         places = rack_places(layout)
@@ -303,8 +319,9 @@ class Analysis:
         elif dtype.kind == "gpu-node" and facts.gpu is not None and facts.gpu.tdp and facts.gpus:
             facts.power = facts.gpu.tdp * facts.gpus * (1 + self.thresholds["host_overhead"])
             facts.power_estimated = True
-        elif dtype.kind in ZERO_DRAW_KINDS or (dtype.airflow == "passive"
-                                               and dtype.kind not in POWERED_KINDS):
+        elif dtype.kind in ZERO_DRAW_KINDS or (
+            dtype.airflow == "passive" and dtype.kind not in POWERED_KINDS
+        ):
             facts.power = 0.0
         return facts
 
@@ -375,8 +392,9 @@ class Analysis:
         for feed in feeds:
             voltage = float(feed.voltage or 0.0)
             current = float(feed.current or 0.0)
-            derate = float(feed.derate) if feed.derate is not None else \
-                self.thresholds["feed_derate"]
+            derate = (
+                float(feed.derate) if feed.derate is not None else self.thresholds["feed_derate"]
+            )
             three = feed.phases == 3
             wiring = feed.effective_wiring
             capacity = voltage * current * derate * (SQRT3 if three else 1.0)
@@ -393,7 +411,8 @@ class Analysis:
         if sides:
             for side in sides:
                 facts.side_capacity[side] = shared_capacity + sum(
-                    f.capacity for f in facts.feeds if f.group == side)
+                    f.capacity for f in facts.feeds if f.group == side
+                )
             facts.capacity = min(facts.side_capacity.values())
             groups = [[f for f in facts.feeds if f.group == side] + shared for side in sides]
         else:
@@ -438,9 +457,11 @@ class Analysis:
                         lines[pair] += power / 3 / voltage
             if feed.wiring == "delta":
                 i12, i23, i31 = lines["L1-L2"], lines["L2-L3"], lines["L3-L1"]
-                lines = {"L1": math.sqrt(i12 * i12 + i31 * i31 + i12 * i31),
-                         "L2": math.sqrt(i12 * i12 + i23 * i23 + i12 * i23),
-                         "L3": math.sqrt(i23 * i23 + i31 * i31 + i23 * i31)}
+                lines = {
+                    "L1": math.sqrt(i12 * i12 + i31 * i31 + i12 * i31),
+                    "L2": math.sqrt(i12 * i12 + i23 * i23 + i12 * i23),
+                    "L3": math.sqrt(i23 * i23 + i31 * i31 + i23 * i31),
+                }
             elif feed.wiring == "wye":
                 lines = {line: lines.get(line, 0.0) for line in ("L1", "L2", "L3")}
             if load >= feed.load:  # a shared feed belongs to every side; keep the worst
@@ -497,7 +518,7 @@ class Analysis:
             # else goes the slow way, which also says what is wrong.
             device_id, colon, port = text.partition(":")
             group_name = port.rstrip("0123456789")
-            digits = port[len(group_name):]
+            digits = port[len(group_name) :]
             if colon and group_name and digits and digits[0] != "0":
                 device = by_id.get(device_id)
                 if device is not None:
@@ -517,13 +538,15 @@ class Analysis:
             append(facts)
             # Each port takes one cable: a second one is a CAB005 problem on that end.
             if a.key and claim(a.key, index) != index:
-                a.problem = (f"port {a.text} is already used by the link on line "
-                             f"{links[used[a.key]].line}")
+                a.problem = (
+                    f"port {a.text} is already used by the link on line {links[used[a.key]].line}"
+                )
             if b.key and b.key == a.key:
                 b.problem = f"both ends are port {a.key}: a cable needs two ports"
             elif b.key and claim(b.key, index) != index:
-                b.problem = (f"port {b.text} is already used by the link on line "
-                             f"{links[used[b.key]].line}")
+                b.problem = (
+                    f"port {b.text} is already used by the link on line {links[used[b.key]].line}"
+                )
             ga, gb = a.group, b.group
             if ga is not None and gb is not None:
                 da, db = a.device, b.device
@@ -531,15 +554,22 @@ class Analysis:
                 sa, sb = ga.speed, gb.speed
                 facts.speed = sb if sa is None else (sa if sb is None or sa <= sb else sb)
                 # A doubly used port is a CAB005 problem; that cable is not part of a fabric.
-                facts.compute = (a.problem is None and b.problem is None
-                                 and is_compute(ga, da.kind) and is_compute(gb, db.kind))
+                facts.compute = (
+                    a.problem is None
+                    and b.problem is None
+                    and is_compute(ga, da.kind)
+                    and is_compute(gb, db.kind)
+                )
                 if facts.compute and da is not db:
                     # Cables between the same two devices collapse into one fabric edge.
                     pair = (da.id, db.id) if da.id < db.id else (db.id, da.id)
                     edge = edges.get(pair)
                     if edge is None:
-                        edges[pair] = {"links": [facts], "count": 1,
-                                       "bandwidth": facts.speed or 0.0}
+                        edges[pair] = {
+                            "links": [facts],
+                            "count": 1,
+                            "bandwidth": facts.speed or 0.0,
+                        }
                     else:
                         edge["links"].append(facts)
                         edge["count"] += 1
@@ -551,7 +581,7 @@ class Analysis:
         end = End(text)
         match = ENDPOINT.match(text)
         if match is None:
-            end.problem = (f'"{text}" is not a port reference "<device id>:<port group><index>"')
+            end.problem = f'"{text}" is not a port reference "<device id>:<port group><index>"'
             return end
         device = self.device_by_id.get(match["device"])
         if device is None:
@@ -570,13 +600,16 @@ class Analysis:
         if group is None:
             names = [g.name for g in device.type.ports or ()]
             known = ", ".join(names) if names else "none"
-            end.problem = (f"{device.device.model} has no port group '{match['group']}' "
-                           f"(its groups: {known})")
+            end.problem = (
+                f"{device.device.model} has no port group '{match['group']}' (its groups: {known})"
+            )
             return end
         index = int(match["index"])
         if not 1 <= index <= group.count:
-            end.problem = (f"{device.device.model} has ports {group.name}1..{group.name}"
-                           f"{group.count}, not {group.name}{index}")
+            end.problem = (
+                f"{device.device.model} has ports {group.name}1..{group.name}"
+                f"{group.count}, not {group.name}{index}"
+            )
             return end
         end.group = group
         end.index = index
@@ -616,8 +649,7 @@ class Analysis:
             if rack.air_heat > limit:
                 return "residual air over the limit"
             for load in self.cdu_loads:
-                if load.cdu is rack.cdu and load.capacity is not None and \
-                        load.heat > load.capacity:
+                if load.cdu is rack.cdu and load.capacity is not None and load.heat > load.capacity:
                     return "CDU over capacity"
             return "ok"
         if mode == "rear-door":

@@ -57,9 +57,12 @@ _Entry = TypeVar("_Entry", DeviceType, Gpu)
 
 
 def _merge(base: _Entry, override: _Entry) -> _Entry:
-    changes = {f.name: value for f in fields(override)
-               if f.name not in ("key", "line", "comment")
-               and (value := getattr(override, f.name)) is not None}
+    changes = {
+        f.name: value
+        for f in fields(override)
+        if f.name not in ("key", "line", "comment")
+        and (value := getattr(override, f.name)) is not None
+    }
     return replace(base, **changes, line=override.line)
 
 

@@ -39,17 +39,36 @@ def _port(group: PortGroup, kind: str | None) -> str:
 def listing_text(known: Catalog) -> str:
     rows = [("key", "kind", "name", "height", "power", "GPUs")]
     for key, d in known.devices.items():
-        gpus = f"{d.gpus} × {d.gpu}" if d.gpus and d.gpu else (f"{d.gpus} × (set gpu)"
-                                                               if d.gpus else "")
-        rows.append((key, d.kind or "", d.name or "", _shown(s.DEVICE_TYPE[3], d.height),
-                     _shown(s.DEVICE_TYPE[5], d.power) or "estimated" if d.kind == "gpu-node"
-                     else _shown(s.DEVICE_TYPE[5], d.power), gpus))
+        gpus = (
+            f"{d.gpus} × {d.gpu}"
+            if d.gpus and d.gpu
+            else (f"{d.gpus} × (set gpu)" if d.gpus else "")
+        )
+        rows.append(
+            (
+                key,
+                d.kind or "",
+                d.name or "",
+                _shown(s.DEVICE_TYPE[3], d.height),
+                _shown(s.DEVICE_TYPE[5], d.power) or "estimated"
+                if d.kind == "gpu-node"
+                else _shown(s.DEVICE_TYPE[5], d.power),
+                gpus,
+            )
+        )
     out = ["Devices", *_table(rows), "", "GPUs"]
     gpu_rows = [("key", "name", "memory", "bandwidth", "TDP", "generation")]
     for key, g in known.gpus.items():
-        gpu_rows.append((key, g.name or "", _shown(s.GPU[2], g.memory),
-                         _shown(s.GPU[3], g.bandwidth), _shown(s.GPU[4], g.tdp),
-                         g.generation or ""))
+        gpu_rows.append(
+            (
+                key,
+                g.name or "",
+                _shown(s.GPU[2], g.memory),
+                _shown(s.GPU[3], g.bandwidth),
+                _shown(s.GPU[4], g.tdp),
+                g.generation or "",
+            )
+        )
     out += _table(gpu_rows)
     out += ["", "`rackdesigner catalog KEY` shows one entry with its figures and source."]
     return "\n".join(out) + "\n"
@@ -80,8 +99,10 @@ def entry_text(entry: DeviceType | Gpu, known: Catalog) -> str:
     if isinstance(entry, DeviceType) and entry.gpu and entry.gpus:
         gpu = known.gpus.get(entry.gpu)
         if gpu is not None and gpu.tdp:
-            out.append(f"  {'GPU TDP'.ljust(width)}  {entry.gpus} × {_shown(s.GPU[4], gpu.tdp)} = "
-                       f"{fmt(entry.gpus * float(gpu.tdp), s.GPU[4].dim)}")  # type: ignore[arg-type]
+            out.append(
+                f"  {'GPU TDP'.ljust(width)}  {entry.gpus} × {_shown(s.GPU[4], gpu.tdp)} = "
+                f"{fmt(entry.gpus * float(gpu.tdp), s.GPU[4].dim)}"
+            )  # type: ignore[arg-type]
     if entry.source:
         out += ["", f"Source: {entry.source}"]
     if entry.notes:
@@ -99,10 +120,17 @@ def entry_json(entry: DeviceType | Gpu) -> dict[str, Any]:
         if value is None:
             continue
         if isinstance(value, list):
-            value = [{g.name: getattr(port, g.name) for g in fields(port)
-                      if getattr(port, g.name) is not None} for port in value]
-            value = [{k: (float(v) if isinstance(v, float) else v) for k, v in p.items()}
-                     for p in value]
+            value = [
+                {
+                    g.name: getattr(port, g.name)
+                    for g in fields(port)
+                    if getattr(port, g.name) is not None
+                }
+                for port in value
+            ]
+            value = [
+                {k: (float(v) if isinstance(v, float) else v) for k, v in p.items()} for p in value
+            ]
         elif isinstance(value, tuple):
             value = [float(v) for v in value]
         elif isinstance(value, float):

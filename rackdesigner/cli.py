@@ -61,8 +61,9 @@ def _codes(ctx: click.Context, param: click.Parameter, value: str | None) -> lis
     codes = [part.strip().upper() for part in value.split(",") if part.strip()]
     unknown = unknown_patterns(codes)
     if unknown:
-        raise click.BadParameter(f"no rule matches {', '.join(unknown)} "
-                                 "(`rackdesigner rules` lists them)")
+        raise click.BadParameter(
+            f"no rule matches {', '.join(unknown)} (`rackdesigner rules` lists them)"
+        )
     return codes
 
 
@@ -103,9 +104,11 @@ def expand(paths: Sequence[str], only_layouts: bool = False) -> Iterator[str]:
         p = Path(path)
         if p.is_dir():
             found = sorted(
-                f for f in p.rglob("*.toml")
-                if f.is_file() and not any(part.startswith(".") for part in
-                                           f.relative_to(p).parts[:-1]))
+                f
+                for f in p.rglob("*.toml")
+                if f.is_file()
+                and not any(part.startswith(".") for part in f.relative_to(p).parts[:-1])
+            )
             layouts = [f for f in found if looks_like_layout(f)]
             skipped += len(found) - len(layouts)
             if not layouts:
@@ -117,33 +120,68 @@ def expand(paths: Sequence[str], only_layouts: bool = False) -> Iterator[str]:
         else:
             yield path
     if skipped:
-        click.echo(f"rackdesigner: skipped {plural(skipped, 'TOML file')} that "
-                   f"{'is' if skipped == 1 else 'are'} not a layout (no `format = 1`)",
-                   err=True)
+        click.echo(
+            f"rackdesigner: skipped {plural(skipped, 'TOML file')} that "
+            f"{'is' if skipped == 1 else 'are'} not a layout (no `format = 1`)",
+            err=True,
+        )
 
 
 @cli.command(epilog=EPILOG_VALIDATE)
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
-@click.option("--format", "fmt_", type=click.Choice(["text", "json", "sarif", "junit", "github"]),
-              default="text", show_default=True, help="Output format.")
-@click.option("--select", callback=_codes, metavar="CODES",
-              help="Run only these rules: codes or prefixes, comma-separated (replaces the "
-                   "file's [rules] select).")
-@click.option("--ignore", callback=_codes, metavar="CODES",
-              help="Skip these rules, on top of the file's [rules] ignore.")
+@click.option(
+    "--format",
+    "fmt_",
+    type=click.Choice(["text", "json", "sarif", "junit", "github"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--select",
+    callback=_codes,
+    metavar="CODES",
+    help="Run only these rules: codes or prefixes, comma-separated (replaces the "
+    "file's [rules] select).",
+)
+@click.option(
+    "--ignore",
+    callback=_codes,
+    metavar="CODES",
+    help="Skip these rules, on top of the file's [rules] ignore.",
+)
 @click.option("--strict", is_flag=True, help="Warnings fail the run too (exit 1).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary line.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
-              help="Write the report to FILE instead of stdout.")
-@click.option("--only-layouts", is_flag=True,
-              help="Skip named files that are not layouts (no `format` key), as directories "
-                   "do; for hooks that pass every changed *.toml.")
-@click.option("--totals", type=click.Choice(["auto", "always", "never"]), default="auto",
-              show_default=True,
-              help="Per-rack totals table in text output (auto: layouts of up to 60 racks).")
-def validate(paths: tuple[str, ...], fmt_: str, select: list[str], ignore: list[str],
-             strict: bool, quiet: bool, output: str | None, only_layouts: bool,
-             totals: str) -> None:
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write the report to FILE instead of stdout.",
+)
+@click.option(
+    "--only-layouts",
+    is_flag=True,
+    help="Skip named files that are not layouts (no `format` key), as directories "
+    "do; for hooks that pass every changed *.toml.",
+)
+@click.option(
+    "--totals",
+    type=click.Choice(["auto", "always", "never"]),
+    default="auto",
+    show_default=True,
+    help="Per-rack totals table in text output (auto: layouts of up to 60 racks).",
+)
+def validate(
+    paths: tuple[str, ...],
+    fmt_: str,
+    select: list[str],
+    ignore: list[str],
+    strict: bool,
+    quiet: bool,
+    output: str | None,
+    only_layouts: bool,
+    totals: str,
+) -> None:
     """Check layout files, or every *.toml layout under a directory."""
     from .engine import check_file
     from .formats import Options, renderer
@@ -157,18 +195,26 @@ def validate(paths: tuple[str, ...], fmt_: str, select: list[str], ignore: list[
     files.sort()
     reported = started
     for number, file in enumerate(files, start=1):
-        results.append(check_file(file, select=select, ignore=ignore, timings=timings,
-                                  parallel=None))
+        results.append(
+            check_file(file, select=select, ignore=ignore, timings=timings, parallel=None)
+        )
         now = time.perf_counter()
         # Progress only for runs that take a while, at most once a second, on stderr.
         if len(files) > 1 and now - reported >= 1.0:
             reported = now
-            click.echo(f"rackdesigner: checked {number} of {len(files)} files "
-                       f"({now - started:.1f} s)", err=True)
+            click.echo(
+                f"rackdesigner: checked {number} of {len(files)} files ({now - started:.1f} s)",
+                err=True,
+            )
     began = time.perf_counter()
-    options = Options(strict=strict, quiet=quiet, totals=totals, select=tuple(select),
-                      ignore=tuple(ignore),
-                      color=fmt_ == "text" and output is None and _use_color(sys.stdout))
+    options = Options(
+        strict=strict,
+        quiet=quiet,
+        totals=totals,
+        select=tuple(select),
+        ignore=tuple(ignore),
+        color=fmt_ == "text" and output is None and _use_color(sys.stdout),
+    )
     text = renderer(fmt_)(results, options)
     if output:
         _write(output, text)
@@ -177,8 +223,7 @@ def validate(paths: tuple[str, ...], fmt_: str, select: list[str], ignore: list[
     if timings is not None:
         timings["output"] = time.perf_counter() - began
         timings["total"] = time.perf_counter() - started
-        click.echo(json.dumps({"timings": {k: round(v, 4) for k, v in timings.items()}}),
-                   err=True)
+        click.echo(json.dumps({"timings": {k: round(v, 4) for k, v in timings.items()}}), err=True)
     diagnostics = [d for r in results for d in r.diagnostics]
     if any(d.is_load_error for d in diagnostics):
         sys.exit(2)
@@ -211,10 +256,15 @@ def _load_or_exit(path: str) -> Layout:
 
 @cli.command()
 @click.argument("layout", type=click.Path(dir_okay=False))
-@click.option("--toml", "toml_out", type=click.Path(dir_okay=False),
-              help="Write the layout in canonical form to FILE ('-' for stdout).")
-@click.option("--force", is_flag=True,
-              help="Rewrite the layout in place even where comments cannot be kept.")
+@click.option(
+    "--toml",
+    "toml_out",
+    type=click.Path(dir_okay=False),
+    help="Write the layout in canonical form to FILE ('-' for stdout).",
+)
+@click.option(
+    "--force", is_flag=True, help="Rewrite the layout in place even where comments cannot be kept."
+)
 def export(layout: str, toml_out: str | None, force: bool) -> None:
     """Write a layout as diagrams and data files.
 
@@ -233,16 +283,20 @@ def export(layout: str, toml_out: str | None, force: bool) -> None:
     _batch()
     model = _load_or_exit(layout)
     dropped = model.origin.dropped_comment_lines if model.origin else ()
-    in_place = toml_out != "-" and Path(toml_out).exists() and \
-        os.path.samefile(toml_out, layout)
+    in_place = toml_out != "-" and Path(toml_out).exists() and os.path.samefile(toml_out, layout)
     if dropped:
         shown = ", ".join(str(n) for n in dropped[:10]) + (" ..." if len(dropped) > 10 else "")
-        what = (f"{plural(len(dropped), 'comment line')} of {layout} cannot be kept in "
-                f"canonical form (lines {shown}): only the header comment and comments "
-                "directly above a table are kept")
+        what = (
+            f"{plural(len(dropped), 'comment line')} of {layout} cannot be kept in "
+            f"canonical form (lines {shown}): only the header comment and comments "
+            "directly above a table are kept"
+        )
         if in_place and not force:
-            click.echo(f"rackdesigner: not rewriting {layout}: {what}; move them above a "
-                       "table, or rerun with --force to drop them", err=True)
+            click.echo(
+                f"rackdesigner: not rewriting {layout}: {what}; move them above a "
+                "table, or rerun with --force to drop them",
+                err=True,
+            )
             sys.exit(2)
         click.echo(f"rackdesigner: note: {what}", err=True)
     if toml_out == "-":
@@ -260,10 +314,20 @@ def export(layout: str, toml_out: str | None, force: bool) -> None:
 
 @cli.command()
 @click.argument("layout", type=click.Path(dir_okay=False))
-@click.option("--format", "fmt_", type=click.Choice(["text", "json", "csv"]), default="text",
-              show_default=True, help="json and csv give figures in SI base units.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False),
-              help="Write the report to FILE instead of stdout.")
+@click.option(
+    "--format",
+    "fmt_",
+    type=click.Choice(["text", "json", "csv"]),
+    default="text",
+    show_default=True,
+    help="json and csv give figures in SI base units.",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False),
+    help="Write the report to FILE instead of stdout.",
+)
 def report(layout: str, fmt_: str, output: str | None) -> None:
     """Power, cooling, compute, network, storage and cost summary of a layout.
 
@@ -287,8 +351,9 @@ def report(layout: str, fmt_: str, output: str | None) -> None:
 
 @cli.command()
 @click.argument("key", required=False)
-@click.option("--format", "fmt_", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@click.option(
+    "--format", "fmt_", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
 def catalog(key: str | None, fmt_: str) -> None:
     """List the built-in device and GPU catalog, or show one entry with its figures.
 
@@ -304,9 +369,16 @@ def catalog(key: str | None, fmt_: str) -> None:
     known = builtin()
     if key is None:
         if fmt_ == "json":
-            click.echo(json.dumps({"devices": {k: entry_json(v) for k, v in known.devices.items()},
-                                   "gpus": {k: entry_json(v) for k, v in known.gpus.items()}},
-                                  indent=2, ensure_ascii=False))
+            click.echo(
+                json.dumps(
+                    {
+                        "devices": {k: entry_json(v) for k, v in known.devices.items()},
+                        "gpus": {k: entry_json(v) for k, v in known.gpus.items()},
+                    },
+                    indent=2,
+                    ensure_ascii=False,
+                )
+            )
         else:
             click.echo(listing_text(known), nl=False)
         return
@@ -324,9 +396,14 @@ def catalog(key: str | None, fmt_: str) -> None:
 
 @cli.command()
 @click.argument("code", required=False)
-@click.option("--format", "fmt_", type=click.Choice(["text", "json", "markdown"]),
-              default="text", show_default=True,
-              help="markdown writes the whole catalogue as one page (docs/rules.md).")
+@click.option(
+    "--format",
+    "fmt_",
+    type=click.Choice(["text", "json", "markdown"]),
+    default="text",
+    show_default=True,
+    help="markdown writes the whole catalogue as one page (docs/rules.md).",
+)
 def rules(code: str | None, fmt_: str) -> None:
     """List the rules (code, severity, title), or explain one.
 
@@ -345,16 +422,19 @@ def rules(code: str | None, fmt_: str) -> None:
         if fmt_ == "markdown":
             click.echo(markdown(registry.values()), nl=False)
         elif fmt_ == "json":
-            click.echo(json.dumps([rule_json(r) for r in registry.values()], indent=2,
-                                  ensure_ascii=False))
+            click.echo(
+                json.dumps([rule_json(r) for r in registry.values()], indent=2, ensure_ascii=False)
+            )
         else:
             click.echo(listing(registry.values()), nl=False)
         return
     if code.upper() in LOAD_CODES:
-        click.echo(f"{code.upper()}: {LOAD_CODES[code.upper()]}\n\nA load error, not a rule: "
-                   "the file could not be turned into a layout, so no rule ran on it. It "
-                   "always fails the run (exit 2) and cannot be ignored; the message names "
-                   "the line, the key and what was expected.")
+        click.echo(
+            f"{code.upper()}: {LOAD_CODES[code.upper()]}\n\nA load error, not a rule: "
+            "the file could not be turned into a layout, so no rule ran on it. It "
+            "always fails the run (exit 2) and cannot be ignored; the message names "
+            "the line, the key and what was expected."
+        )
         return
     rule = registry.get(code.upper())
     if rule is None:
@@ -373,8 +453,12 @@ def rules(code: str | None, fmt_: str) -> None:
 
 
 @cli.command()
-@click.option("--output", "-o", type=click.Path(dir_okay=False),
-              help="Write the schema to FILE instead of stdout.")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False),
+    help="Write the schema to FILE instead of stdout.",
+)
 def schema(output: str | None) -> None:
     """Print the JSON Schema of the layout format, for editor completion.
 
@@ -407,8 +491,11 @@ def main() -> None:
             import traceback
 
             traceback.print_exc()
-        click.echo(f"rackdesigner: internal error: {type(error).__name__}: {error}; please "
-                   "report it (set RACKDESIGNER_DEBUG=1 for the traceback)", err=True)
+        click.echo(
+            f"rackdesigner: internal error: {type(error).__name__}: {error}; please "
+            "report it (set RACKDESIGNER_DEBUG=1 for the traceback)",
+            err=True,
+        )
         code = 2
     # Freeing a 100,000-GPU layout object by object takes longer than checking it; the
     # process is done, so leave without tearing the heap down.

@@ -29,8 +29,9 @@ class FileResult:
         return self.layout is not None
 
 
-def rules_for(layout: Layout, select: Iterable[str] | None = None,
-              ignore: Iterable[str] | None = None) -> list[Rule]:
+def rules_for(
+    layout: Layout, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None
+) -> list[Rule]:
     """The rules to run: the command line's select replaces the file's; ignores add up."""
     config = layout.rules
     file_select = config.select if config and config.select else None
@@ -85,9 +86,15 @@ def _run_forked(rules: list[Rule], analysis: Analysis, file: str) -> Callable[[]
     return wait
 
 
-def check(layout: Layout, *, file: str = "", select: Iterable[str] | None = None,
-          ignore: Iterable[str] | None = None, timings: dict[str, float] | None = None,
-          parallel: bool | None = False) -> tuple[Analysis, list[Diagnostic]]:
+def check(
+    layout: Layout,
+    *,
+    file: str = "",
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    timings: dict[str, float] | None = None,
+    parallel: bool | None = False,
+) -> tuple[Analysis, list[Diagnostic]]:
     """Analyse ``layout`` and run its rules; diagnostics sorted by line.
 
     With ``parallel`` None, on a large layout the rules that do not read the fabric graph
@@ -121,9 +128,14 @@ def check(layout: Layout, *, file: str = "", select: Iterable[str] | None = None
     return analysis, diagnostics
 
 
-def check_file(path: str | Path, *, select: Iterable[str] | None = None,
-               ignore: Iterable[str] | None = None, timings: dict[str, float] | None = None,
-               parallel: bool | None = False) -> FileResult:
+def check_file(
+    path: str | Path,
+    *,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    timings: dict[str, float] | None = None,
+    parallel: bool | None = False,
+) -> FileResult:
     file = str(path)
     result = FileResult(file)
     try:
@@ -136,6 +148,7 @@ def check_file(path: str | Path, *, select: Iterable[str] | None = None,
         result.diagnostics = error.diagnostics
         return result
     result.layout = layout
-    result.analysis, result.diagnostics = check(layout, file=file, select=select, ignore=ignore,
-                                                timings=timings, parallel=parallel)
+    result.analysis, result.diagnostics = check(
+        layout, file=file, select=select, ignore=ignore, timings=timings, parallel=parallel
+    )
     return result

@@ -34,9 +34,12 @@ class SiteGeometry:
         def pick(value: float | None, default: float) -> float:
             return float(value) if value is not None else default
 
-        return cls(pick(site.rack_pitch, DEFAULT_RACK_PITCH),
-                   pick(site.row_pitch, DEFAULT_ROW_PITCH),
-                   pick(site.tray_rise, DEFAULT_TRAY_RISE), pick(site.slack, DEFAULT_SLACK))
+        return cls(
+            pick(site.rack_pitch, DEFAULT_RACK_PITCH),
+            pick(site.row_pitch, DEFAULT_ROW_PITCH),
+            pick(site.tray_rise, DEFAULT_TRAY_RISE),
+            pick(site.slack, DEFAULT_SLACK),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,14 +67,27 @@ def port_height(position: int, height_u: float) -> float:
     return (position - 1 + height_u / 2) * RACK_UNIT_M
 
 
-def route_length(a: RackPlace, a_height: float, b: RackPlace, b_height: float,
-                 same_rack: bool, geometry: SiteGeometry) -> float | None:
+def route_length(
+    a: RackPlace,
+    a_height: float,
+    b: RackPlace,
+    b_height: float,
+    same_rack: bool,
+    geometry: SiteGeometry,
+) -> float | None:
     """The cable's run without slack, or None where a rack's slot is unknown."""
     if same_rack:
         return abs(a_height - b_height)
     if a.slot is None or b.slot is None:
         return None
-    horizontal = (abs(a.slot - b.slot) * geometry.rack_pitch
-                  + abs(a.row_index - b.row_index) * geometry.row_pitch)
-    return ((a.top - a_height) + geometry.tray_rise + horizontal + geometry.tray_rise
-            + (b.top - b_height))
+    horizontal = (
+        abs(a.slot - b.slot) * geometry.rack_pitch
+        + abs(a.row_index - b.row_index) * geometry.row_pitch
+    )
+    return (
+        (a.top - a_height)
+        + geometry.tray_rise
+        + horizontal
+        + geometry.tray_rise
+        + (b.top - b_height)
+    )

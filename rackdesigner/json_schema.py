@@ -40,13 +40,21 @@ def _field(field: s.Field) -> dict[str, Any]:
         assert field.dim is not None
         out = {"type": "string", "pattern": _QUANTITY}
     elif kind == "ratio":
-        out = {"anyOf": [{"type": "number", "minimum": 0, "maximum": 1},
-                         {"type": "string", "pattern": r"^\s*\d+(\.\d+)?\s*%\s*$"}]}
+        out = {
+            "anyOf": [
+                {"type": "number", "minimum": 0, "maximum": 1},
+                {"type": "string", "pattern": r"^\s*\d+(\.\d+)?\s*%\s*$"},
+            ]
+        }
     elif kind == "str_list":
         out = {"type": "array", "items": {"type": "string"}}
     elif kind == "qty_pair":
-        out = {"type": "array", "items": {"type": "string", "pattern": _QUANTITY},
-               "minItems": 2, "maxItems": 2}
+        out = {
+            "type": "array",
+            "items": {"type": "string", "pattern": _QUANTITY},
+            "minItems": 2,
+            "maxItems": 2,
+        }
     else:
         out = {}
     description = field.doc
@@ -69,36 +77,57 @@ def _table(spec: tuple[s.Field, ...], nested: dict[str, Any] | None = None) -> d
 
 def layout_schema() -> dict[str, Any]:
     port = _table(s.PORT)
-    device_type = _table(s.DEVICE_TYPE, {"ports": {"type": "array", "items": port,
-                                                   "description": "port groups"}})
-    rack = _table(s.RACK, {
-        "feeds": {"type": "array", "items": _table(s.FEED), "description": "power feeds"},
-        "devices": {"type": "array", "items": _table(s.DEVICE),
-                    "description": "mounted devices"},
-    })
+    device_type = _table(
+        s.DEVICE_TYPE, {"ports": {"type": "array", "items": port, "description": "port groups"}}
+    )
+    rack = _table(
+        s.RACK,
+        {
+            "feeds": {"type": "array", "items": _table(s.FEED), "description": "power feeds"},
+            "devices": {
+                "type": "array",
+                "items": _table(s.DEVICE),
+                "description": "mounted devices",
+            },
+        },
+    )
     thresholds = {
         "type": "object",
         "additionalProperties": False,
         "properties": {
-            key: ({"type": "number", "description": t.description} if t.dim is None else
-                  {"type": ["string", "number"] if t.dim.unit == "" else "string",
-                   "description": f"{t.description} (default {t.default_text})"})
+            key: (
+                {"type": "number", "description": t.description}
+                if t.dim is None
+                else {
+                    "type": ["string", "number"] if t.dim.unit == "" else "string",
+                    "description": f"{t.description} (default {t.default_text})",
+                }
+            )
             for key, t in THRESHOLDS.items()
         },
     }
     rules = _table(s.RULES, {"thresholds": thresholds})
-    top = _table(s.TOP, {
-        "site": _table(s.SITE),
-        "workload": _table(s.WORKLOAD),
-        "rules": rules,
-        "meta": {"type": "object", "description": "free-form"},
-        "catalog": {"type": "object", "additionalProperties": device_type,
-                    "description": "device types beside the built-in catalog"},
-        "gpus": {"type": "object", "additionalProperties": _table(s.GPU),
-                 "description": "GPU models beside the built-in table"},
-        "racks": {"type": "array", "items": rack},
-        "links": {"type": "array", "items": _table(s.LINK)},
-    })
+    top = _table(
+        s.TOP,
+        {
+            "site": _table(s.SITE),
+            "workload": _table(s.WORKLOAD),
+            "rules": rules,
+            "meta": {"type": "object", "description": "free-form"},
+            "catalog": {
+                "type": "object",
+                "additionalProperties": device_type,
+                "description": "device types beside the built-in catalog",
+            },
+            "gpus": {
+                "type": "object",
+                "additionalProperties": _table(s.GPU),
+                "description": "GPU models beside the built-in table",
+            },
+            "racks": {"type": "array", "items": rack},
+            "links": {"type": "array", "items": _table(s.LINK)},
+        },
+    )
     top["properties"]["format"]["const"] = 1
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

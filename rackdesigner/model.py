@@ -18,8 +18,18 @@ from typing import Any
 
 FORMAT_VERSION = 1
 
-DEVICE_KINDS = ("gpu-node", "cpu-node", "storage", "switch", "pdu", "cdu", "rear-door",
-                "patch-panel", "blank", "other")
+DEVICE_KINDS = (
+    "gpu-node",
+    "cpu-node",
+    "storage",
+    "switch",
+    "pdu",
+    "cdu",
+    "rear-door",
+    "patch-panel",
+    "blank",
+    "other",
+)
 COOLING = ("air", "liquid", "rear-door", "immersion")
 AIRFLOW = ("front-to-rear", "rear-to-front", "passive")
 MEDIA = ("dac", "acc", "aoc", "mmf", "smf", "copper-rj45")
@@ -81,7 +91,8 @@ class PortGroup:
         if self.role:
             return self.role
         fast = self.tech == "infiniband" or (
-            self.tech in (None, "ethernet") and self.speed is not None and self.speed >= 100e9)
+            self.tech in (None, "ethernet") and self.speed is not None and self.speed >= 100e9
+        )
         if not fast:
             return "management"
         if kind in (None, "gpu-node", "switch"):

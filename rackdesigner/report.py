@@ -27,35 +27,76 @@ def build(analysis: Analysis) -> Report:
     racks = analysis.racks
     efficiency = analysis.thresholds["nccl_efficiency"]
 
-    power_racks = [{
-        "rack": r.rack.id, "load": r.load, "load_is_lower_bound": r.load_unknown,
-        "estimated": r.estimated_power, "capacity": r.capacity, "utilisation": r.utilisation,
-        "sides": dict(r.side_capacity)} for r in racks]
-    feeds = [{
-        "rack": r.rack.id, "feed": f.feed.id, "side": f.feed.side, "circuit": f.feed.circuit,
-        "voltage": float(f.feed.voltage or 0), "phases": f.feed.phases,
-        "current": float(f.feed.current or 0), "derate": f.derate, "capacity": f.capacity,
-        "load": f.load, "utilisation": f.utilisation, "lines": dict(f.lines),
-        "imbalance": f.imbalance} for r in racks for f in r.feeds]
+    power_racks = [
+        {
+            "rack": r.rack.id,
+            "load": r.load,
+            "load_is_lower_bound": r.load_unknown,
+            "estimated": r.estimated_power,
+            "capacity": r.capacity,
+            "utilisation": r.utilisation,
+            "sides": dict(r.side_capacity),
+        }
+        for r in racks
+    ]
+    feeds = [
+        {
+            "rack": r.rack.id,
+            "feed": f.feed.id,
+            "side": f.feed.side,
+            "circuit": f.feed.circuit,
+            "voltage": float(f.feed.voltage or 0),
+            "phases": f.feed.phases,
+            "current": float(f.feed.current or 0),
+            "derate": f.derate,
+            "capacity": f.capacity,
+            "load": f.load,
+            "utilisation": f.utilisation,
+            "lines": dict(f.lines),
+            "imbalance": f.imbalance,
+        }
+        for r in racks
+        for f in r.feeds
+    ]
     budget = float(site.power_budget) if site and site.power_budget is not None else None
     power = {
-        "site": {"load": analysis.site_load, "load_is_lower_bound": analysis.site_load_unknown,
-                 "budget": budget,
-                 "headroom": budget - analysis.site_load if budget is not None else None},
-        "racks": power_racks, "feeds": feeds,
+        "site": {
+            "load": analysis.site_load,
+            "load_is_lower_bound": analysis.site_load_unknown,
+            "budget": budget,
+            "headroom": budget - analysis.site_load if budget is not None else None,
+        },
+        "racks": power_racks,
+        "feeds": feeds,
     }
 
-    cdus = [{"cdu": load.cdu.id, "capacity": load.capacity, "load": load.heat,
-             "racks": [r.rack.id for r in load.racks]} for load in analysis.cdu_loads]
-    capacity = float(site.cooling_capacity) if site and site.cooling_capacity is not None \
-        else None
+    cdus = [
+        {
+            "cdu": load.cdu.id,
+            "capacity": load.capacity,
+            "load": load.heat,
+            "racks": [r.rack.id for r in load.racks],
+        }
+        for load in analysis.cdu_loads
+    ]
+    capacity = float(site.cooling_capacity) if site and site.cooling_capacity is not None else None
     cooling = {
-        "site": {"air_heat": sum(r.air_heat for r in racks),
-                 "liquid_heat": sum(r.liquid_heat for r in racks),
-                 "cooling_capacity": capacity},
-        "racks": [{"rack": r.rack.id, "cooling": r.cooling, "heat": r.heat,
-                   "liquid_heat": r.liquid_heat, "air_heat": r.air_heat,
-                   "verdict": analysis.cooling_verdict(r)} for r in racks],
+        "site": {
+            "air_heat": sum(r.air_heat for r in racks),
+            "liquid_heat": sum(r.liquid_heat for r in racks),
+            "cooling_capacity": capacity,
+        },
+        "racks": [
+            {
+                "rack": r.rack.id,
+                "cooling": r.cooling,
+                "heat": r.heat,
+                "liquid_heat": r.liquid_heat,
+                "air_heat": r.air_heat,
+                "verdict": analysis.cooling_verdict(r),
+            }
+            for r in racks
+        ],
         "cdus": cdus,
     }
 
@@ -77,34 +118,49 @@ def build(analysis: Analysis) -> Report:
 
     fabrics = []
     for fabric in analysis.fabrics:
-        tiers: Counter[int] = Counter(s.tier for s in fabric.switches.values()
-                                      if s.tier is not None)
+        tiers: Counter[int] = Counter(
+            s.tier for s in fabric.switches.values() if s.tier is not None
+        )
         over: dict[str, float | None] = {}
         for tier in sorted(tiers):
-            ratios = [s.oversubscription for s in fabric.tier_switches(tier)
-                      if s.oversubscription is not None]
+            ratios = [
+                s.oversubscription
+                for s in fabric.tier_switches(tier)
+                if s.oversubscription is not None
+            ]
             over[str(tier)] = max(ratios) if ratios else None
         bus = fabric_bus_bandwidth(fabric, efficiency)
-        fabrics.append({
-            "fabric": fabric.name, "tech": fabric.tech, "gpus": fabric.gpus,
-            "gpu_nodes": len(fabric.nodes), "switches_by_tier": {str(k): v for k, v in
-                                                                 sorted(tiers.items())},
-            "oversubscription_by_tier": over, "injection": fabric.injection,
-            "bisection": fabric.bisection, "allreduce_intra_node": bus.intra,
-            "allreduce_inter_node": bus.inter, "nccl_efficiency": efficiency,
-            "single_point_switches": [d.id for d, _ in fabric.cut_switches],
-            "single_point_links": [link.entity for link, _ in fabric.cut_links],
-        })
+        fabrics.append(
+            {
+                "fabric": fabric.name,
+                "tech": fabric.tech,
+                "gpus": fabric.gpus,
+                "gpu_nodes": len(fabric.nodes),
+                "switches_by_tier": {str(k): v for k, v in sorted(tiers.items())},
+                "oversubscription_by_tier": over,
+                "injection": fabric.injection,
+                "bisection": fabric.bisection,
+                "allreduce_intra_node": bus.intra,
+                "allreduce_inter_node": bus.inter,
+                "nccl_efficiency": efficiency,
+                "single_point_switches": [d.id for d, _ in fabric.cut_switches],
+                "single_point_links": [link.entity for link, _ in fabric.cut_links],
+            }
+        )
 
     storage_nodes = [d for d in analysis.devices if d.kind == "storage"]
     storage = {
         "storage_nodes": len(storage_nodes),
-        "capacity": sum(float(d.type.nvme) for d in storage_nodes
-                        if d.type is not None and d.type.nvme is not None),
-        "gpu_node_nvme": {key: float(devs[0].type.nvme) for key, devs in
-                          analysis.types_used.items()
-                          if devs[0].is_gpu_node and devs[0].type is not None
-                          and devs[0].type.nvme is not None},
+        "capacity": sum(
+            float(d.type.nvme)
+            for d in storage_nodes
+            if d.type is not None and d.type.nvme is not None
+        ),
+        "gpu_node_nvme": {
+            key: float(devs[0].type.nvme)
+            for key, devs in analysis.types_used.items()
+            if devs[0].is_gpu_node and devs[0].type is not None and devs[0].type.nvme is not None
+        },
     }
 
     bom = []
@@ -119,16 +175,34 @@ def build(analysis: Analysis) -> Report:
             known_total += total
         elif dtype.kind not in ("blank", "patch-panel"):
             unpriced += len(devs)
-        bom.append({"model": key, "name": dtype.name, "kind": dtype.kind, "count": len(devs),
-                    "unit_cost": unit, "total": total})
+        bom.append(
+            {
+                "model": key,
+                "name": dtype.name,
+                "kind": dtype.kind,
+                "count": len(devs),
+                "unit_cost": unit,
+                "total": total,
+            }
+        )
     cost = {
-        "bom": bom, "total": known_total, "unpriced_devices": unpriced,
-        "per_gpu": known_total / analysis.total_gpus if analysis.total_gpus and known_total
+        "bom": bom,
+        "total": known_total,
+        "unpriced_devices": unpriced,
+        "per_gpu": known_total / analysis.total_gpus
+        if analysis.total_gpus and known_total
         else None,
     }
-    return {"layout": layout.name, "file": analysis.file, "power": power, "cooling": cooling,
-            "compute": compute, "network": {"fabrics": fabrics}, "storage": storage,
-            "cost": cost}
+    return {
+        "layout": layout.name,
+        "file": analysis.file,
+        "power": power,
+        "cooling": cooling,
+        "compute": compute,
+        "network": {"fabrics": fabrics},
+        "storage": storage,
+        "cost": cost,
+    }
 
 
 # -- rendering ------------------------------------------------------------------------------
@@ -182,11 +256,19 @@ def to_csv(report: Report) -> str:
         writer.writerow(["network", entity, "gpus", f["gpus"], ""])
         writer.writerow(["network", entity, "bisection", f["bisection"], "bit/s"])
         for tier, ratio in f["oversubscription_by_tier"].items():
-            writer.writerow(["network", entity, f"oversubscription tier {tier}",
-                             "" if ratio is None else ratio, ""])
+            writer.writerow(
+                [
+                    "network",
+                    entity,
+                    f"oversubscription tier {tier}",
+                    "" if ratio is None else ratio,
+                    "",
+                ]
+            )
         if f["allreduce_inter_node"] is not None:
-            writer.writerow(["network", entity, "allreduce_inter_node",
-                             f["allreduce_inter_node"], "bit/s"])
+            writer.writerow(
+                ["network", entity, "allreduce_inter_node", f["allreduce_inter_node"], "bit/s"]
+            )
     s = report["storage"]
     writer.writerow(["storage", "site", "storage_nodes", s["storage_nodes"], ""])
     writer.writerow(["storage", "site", "capacity", s["capacity"], "bit"])
@@ -202,9 +284,14 @@ def to_csv(report: Report) -> str:
 
 def _table(rows: list[tuple[str, ...]]) -> list[str]:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = ["  " + "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                              for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip()
-             for r in rows]
+    lines = [
+        "  "
+        + "  ".join(
+            c.ljust(w) if i == 0 else c.rjust(w)
+            for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        ).rstrip()
+        for r in rows
+    ]
     lines.insert(1, "  " + "  ".join("-" * w for w in widths))
     return lines
 
@@ -229,14 +316,23 @@ def to_text(report: Report) -> str:
     bound = "≥" if p["site"]["load_is_lower_bound"] else ""
     line = f"Power: {bound}{_p(p['site']['load'])} in total"
     if p["site"]["budget"] is not None:
-        line += f" of a {_p(p['site']['budget'])} budget ({_p(p['site']['headroom'])} headroom)" \
-            if p["site"]["headroom"] >= 0 else \
-            f", over the {_p(p['site']['budget'])} budget"
+        line += (
+            f" of a {_p(p['site']['budget'])} budget ({_p(p['site']['headroom'])} headroom)"
+            if p["site"]["headroom"] >= 0
+            else f", over the {_p(p['site']['budget'])} budget"
+        )
     out += [line]
     if p["racks"]:
         rows = [("rack", "load", "capacity", "use")]
-        rows += [(r["rack"], ("≥" if r["load_is_lower_bound"] else "") + _p(r["load"]),
-                  _p(r["capacity"]), _pct(r["utilisation"])) for r in p["racks"]]
+        rows += [
+            (
+                r["rack"],
+                ("≥" if r["load_is_lower_bound"] else "") + _p(r["load"]),
+                _p(r["capacity"]),
+                _pct(r["utilisation"]),
+            )
+            for r in p["racks"]
+        ]
         out += _table(rows)
     if p["feeds"]:
         out += ["", "Feeds (each side carrying its rack alone):"]
@@ -247,63 +343,103 @@ def to_text(report: Report) -> str:
             if "L" in lines:
                 amps = [fmt(lines["L"], CURRENT), "", ""]
             supply = f"{f['voltage']:g} V {f['phases']}-ph {f['current']:g} A"
-            rows.append((f"{f['rack']}/{f['feed']}", supply, _p(f["capacity"]), _p(f["load"]),
-                         *amps, _pct(f["imbalance"])))
+            rows.append(
+                (
+                    f"{f['rack']}/{f['feed']}",
+                    supply,
+                    _p(f["capacity"]),
+                    _p(f["load"]),
+                    *amps,
+                    _pct(f["imbalance"]),
+                )
+            )
         out += _table(rows)
     c = report["cooling"]
-    out += ["", f"Cooling: {_p(c['site']['air_heat'])} to room air, "
-                f"{_p(c['site']['liquid_heat'])} to liquid"
-            + (f" (room capacity {_p(c['site']['cooling_capacity'])})"
-               if c["site"]["cooling_capacity"] is not None else "")]
+    out += [
+        "",
+        f"Cooling: {_p(c['site']['air_heat'])} to room air, "
+        f"{_p(c['site']['liquid_heat'])} to liquid"
+        + (
+            f" (room capacity {_p(c['site']['cooling_capacity'])})"
+            if c["site"]["cooling_capacity"] is not None
+            else ""
+        ),
+    ]
     if c["racks"]:
         rows = [("rack", "cooling", "heat", "liquid", "air", "verdict")]
-        rows += [(r["rack"], r["cooling"], _p(r["heat"]), _p(r["liquid_heat"]),
-                  _p(r["air_heat"]), r["verdict"]) for r in c["racks"]]
+        rows += [
+            (
+                r["rack"],
+                r["cooling"],
+                _p(r["heat"]),
+                _p(r["liquid_heat"]),
+                _p(r["air_heat"]),
+                r["verdict"],
+            )
+            for r in c["racks"]
+        ]
         out += _table(rows)
     for cdu in c["cdus"]:
-        out.append(f"  CDU {cdu['cdu']}: {_p(cdu['load'])} of {_p(cdu['capacity'])} "
-                   f"for {len(cdu['racks'])} rack(s)")
+        out.append(
+            f"  CDU {cdu['cdu']}: {_p(cdu['load'])} of {_p(cdu['capacity'])} "
+            f"for {len(cdu['racks'])} rack(s)"
+        )
     m = report["compute"]
     models = ", ".join(f"{n} × {k}" for k, n in m["gpus_by_model"].items()) or "none"
     sizes = ", ".join(f"{n} node(s) of {k}" for k, n in m["nodes_by_size"].items())
     fd = m["failure_domain"]
-    out += ["", f"Compute: {m['gpus']} GPUs in {m['gpu_nodes']} GPU nodes ({models})",
-            f"  node sizes: {sizes or 'none'}",
-            f"  failure domains: a node holds up to {fd['largest_node_gpus']} GPUs, a rack up "
-            f"to {fd['largest_rack_gpus']} ({fd['racks_with_gpus']} racks hold GPUs)"]
+    out += [
+        "",
+        f"Compute: {m['gpus']} GPUs in {m['gpu_nodes']} GPU nodes ({models})",
+        f"  node sizes: {sizes or 'none'}",
+        f"  failure domains: a node holds up to {fd['largest_node_gpus']} GPUs, a rack up "
+        f"to {fd['largest_rack_gpus']} ({fd['racks_with_gpus']} racks hold GPUs)",
+    ]
     out += ["", "Network:"]
     if not report["network"]["fabrics"]:
         out.append("  no compute fabric")
     for f in report["network"]["fabrics"]:
         tiers = ", ".join(f"tier {t}: {n}" for t, n in f["switches_by_tier"].items())
         over = ", ".join(f"tier {t} {_ratio(r)}" for t, r in f["oversubscription_by_tier"].items())
-        out += [f"  fabric {f['fabric']}: {f['tech']}, {f['gpus']} GPUs on {f['gpu_nodes']} "
-                f"nodes; switches {tiers or 'none'}",
-                f"    oversubscription: {over or '–'}; bisection "
-                f"{fmt(f['bisection'], BANDWIDTH)}"]
+        out += [
+            f"  fabric {f['fabric']}: {f['tech']}, {f['gpus']} GPUs on {f['gpu_nodes']} "
+            f"nodes; switches {tiers or 'none'}",
+            f"    oversubscription: {over or '–'}; bisection {fmt(f['bisection'], BANDWIDTH)}",
+        ]
         bus = []
         if f["allreduce_intra_node"] is not None:
             bus.append(f"{fmt(f['allreduce_intra_node'], BYTE_RATE)} inside a node")
         if f["allreduce_inter_node"] is not None:
             bus.append(f"{fmt(f['allreduce_inter_node'], BYTE_RATE)} between nodes")
         if bus:
-            out.append(f"    expected all-reduce bus bandwidth at "
-                       f"{fmt(f['nccl_efficiency'], RATIO)}: {', '.join(bus)}")
+            out.append(
+                f"    expected all-reduce bus bandwidth at "
+                f"{fmt(f['nccl_efficiency'], RATIO)}: {', '.join(bus)}"
+            )
         spof = f["single_point_switches"] + f["single_point_links"]
-        out.append(f"    single points of failure: {', '.join(spof[:5]) if spof else 'none'}"
-                   + (f" and {len(spof) - 5} more" if len(spof) > 5 else ""))
+        out.append(
+            f"    single points of failure: {', '.join(spof[:5]) if spof else 'none'}"
+            + (f" and {len(spof) - 5} more" if len(spof) > 5 else "")
+        )
     s = report["storage"]
-    out += ["", f"Storage: {s['storage_nodes']} storage node(s), "
-                f"{fmt(s['capacity'], INFORMATION)} of NVMe"]
+    out += [
+        "",
+        f"Storage: {s['storage_nodes']} storage node(s), {fmt(s['capacity'], INFORMATION)} of NVMe",
+    ]
     for key, nvme in s["gpu_node_nvme"].items():
         out.append(f"  {key}: {fmt(nvme, INFORMATION)} local NVMe per node")
     cost = report["cost"]
     out += ["", "Bill of materials:"]
     rows = [("model", "count", "unit", "total")]
     for item in cost["bom"]:
-        rows.append((item["model"], str(item["count"]),
-                     "–" if item["unit_cost"] is None else f"${item['unit_cost']:,.0f}",
-                     "–" if item["total"] is None else f"${item['total']:,.0f}"))
+        rows.append(
+            (
+                item["model"],
+                str(item["count"]),
+                "–" if item["unit_cost"] is None else f"${item['unit_cost']:,.0f}",
+                "–" if item["total"] is None else f"${item['total']:,.0f}",
+            )
+        )
     out += _table(rows)
     total = f"  total ${cost['total']:,.0f}"
     if cost["unpriced_devices"]:

@@ -78,38 +78,46 @@ WORKLOAD = (
     Field("model_params", "number", "parameters of the model, e.g. 70e9", minimum=0, sci=True),
     _e("parallelism", m.PARALLELISM, "how training is parallelised"),
     Field("steps_per_second", "number", "optimizer steps per second", minimum=0),
-    Field("bytes_per_param", "number", "bytes per gradient value (2 for bf16, 4 for fp32)",
-          minimum=0),
+    Field(
+        "bytes_per_param", "number", "bytes per gradient value (2 for bf16, 4 for fp32)", minimum=0
+    ),
     NOTES,
 )
 
 RULES = (
-    Field("ignore", "str_list", "rule codes or prefixes to skip, e.g. [\"PLC006\", \"STO\"]"),
+    Field("ignore", "str_list", 'rule codes or prefixes to skip, e.g. ["PLC006", "STO"]'),
     Field("select", "str_list", "rule codes or prefixes to run (empty: all)"),
     Field("thresholds", "table", "overrides of rule thresholds (see `rackdesigner rules CODE`)"),
 )
 
 PORT = (
-    _s("name", "port group name; ports are NAME1..NAMEcount; must not end in a digit",
-       required=True, pattern=r"^.*[^0-9]$"),
+    _s(
+        "name",
+        "port group name; ports are NAME1..NAMEcount; must not end in a digit",
+        required=True,
+        pattern=r"^.*[^0-9]$",
+    ),
     _i("count", "number of ports in the group", minimum=1, required=True),
-    _q("speed", BANDWIDTH, "per-port speed, e.g. \"400 Gbps\""),
+    _q("speed", BANDWIDTH, 'per-port speed, e.g. "400 Gbps"'),
     _e("tech", m.PORT_TECH, "link technology"),
-    _e("role", m.PORT_ROLES,
-       "compute (default for InfiniBand and for Ethernet of 100 Gbps and more), storage, "
-       "management"),
+    _e(
+        "role",
+        m.PORT_ROLES,
+        "compute (default for InfiniBand and for Ethernet of 100 Gbps and more), storage, "
+        "management",
+    ),
 )
 
 GPU = (
     _s("name", "display name"),
     _s("vendor", "manufacturer"),
-    _q("memory", INFORMATION, "GPU memory, e.g. \"80 GB\""),
-    _q("bandwidth", BANDWIDTH, "memory bandwidth, e.g. \"3.35 TB/s\""),
-    _q("tdp", POWER, "thermal design power, e.g. \"700 W\""),
-    _s("generation", "architecture, e.g. \"hopper\"; fabrics should not mix them"),
+    _q("memory", INFORMATION, 'GPU memory, e.g. "80 GB"'),
+    _q("bandwidth", BANDWIDTH, 'memory bandwidth, e.g. "3.35 TB/s"'),
+    _q("tdp", POWER, 'thermal design power, e.g. "700 W"'),
+    _s("generation", 'architecture, e.g. "hopper"; fabrics should not mix them'),
     Field("consumer", "bool", "a consumer card: no ECC, no NVLink"),
     Field("nvlink", "bool", "GPUs in a node share an NVLink/NVSwitch or Infinity Fabric mesh"),
-    _q("interconnect", BANDWIDTH, "GPU-to-GPU bandwidth per GPU inside a node, e.g. \"900 GB/s\""),
+    _q("interconnect", BANDWIDTH, 'GPU-to-GPU bandwidth per GPU inside a node, e.g. "900 GB/s"'),
     _s("source", "where the figures come from"),
     NOTES,
 )
@@ -118,8 +126,7 @@ DEVICE_TYPE = (
     _e("kind", m.DEVICE_KINDS, "what the device is"),
     _s("name", "display name"),
     _s("vendor", "manufacturer"),
-    _q("height", HEIGHT, "whole rack units, \"0 U\" for side-mounted devices (PDUs)",
-       whole=True),
+    _q("height", HEIGHT, 'whole rack units, "0 U" for side-mounted devices (PDUs)', whole=True),
     _e("depth", ("full", "half"), "full-depth devices occupy both faces of their units"),
     _q("power", POWER, "maximum draw"),
     _q("weight", MASS, "weight"),
@@ -132,10 +139,20 @@ DEVICE_TYPE = (
     _e("airflow", m.AIRFLOW, "direction air moves through the device when front-mounted"),
     _i("psus", "power supplies fitted", minimum=1),
     _i("psus_required", "power supplies that carry full load (4 of 6 is 4+2)", minimum=1),
-    Field("input_voltage", "qty_pair", "the PSUs' accepted range, e.g. [\"200 V\", \"240 V\"]",
-          dim=VOLTAGE),
-    Field("liquid_fraction", "ratio", "share of heat cold plates remove in a liquid-cooled rack",
-          dim=RATIO, minimum=0, maximum=1),
+    Field(
+        "input_voltage",
+        "qty_pair",
+        'the PSUs\' accepted range, e.g. ["200 V", "240 V"]',
+        dim=VOLTAGE,
+    ),
+    Field(
+        "liquid_fraction",
+        "ratio",
+        "share of heat cold plates remove in a liquid-cooled rack",
+        dim=RATIO,
+        minimum=0,
+        maximum=1,
+    ),
     _e("role", ("leaf", "spine", "core"), "switches: display role (tiers come from cabling)"),
     _q("capacity", POWER, "cdu / rear-door: heat removed; pdu: usable power"),
     Field("ports", "tables", "port groups"),
@@ -151,8 +168,14 @@ FEED = (
     _e("phases", (1, 3), "1 or 3", required=True),
     _q("current", CURRENT, "breaker rating", required=True, positive=True),
     _e("wiring", m.WIRING, "3-phase wiring; default delta up to 240 V line-to-line, else wye"),
-    Field("derate", "ratio", "continuous-load share of the breaker rating (default 0.8)",
-          dim=RATIO, minimum=0, maximum=1),
+    Field(
+        "derate",
+        "ratio",
+        "continuous-load share of the breaker rating (default 0.8)",
+        dim=RATIO,
+        minimum=0,
+        maximum=1,
+    ),
     _q("outlet_voltage", VOLTAGE, "where the PDU steps down, the voltage at its outlets"),
     NOTES,
 )
@@ -160,11 +183,18 @@ FEED = (
 DEVICE = (
     _s("id", "unique device id", required=True),
     _s("model", "catalog key (built-in or [catalog])", required=True),
-    Field("position", "int", "lowest occupied U, 1-based from the bottom; absent for 0U devices",
-          maximum=100),
+    Field(
+        "position",
+        "int",
+        "lowest occupied U, 1-based from the bottom; absent for 0U devices",
+        maximum=100,
+    ),
     _e("face", ("front", "rear"), "mounting face (half-depth devices)"),
-    _e("phase", m.PHASES_WYE + m.PHASES_DELTA,
-       "L1 | L2 | L3 on wye feeds, L1-L2 | L2-L3 | L3-L1 on delta feeds"),
+    _e(
+        "phase",
+        m.PHASES_WYE + m.PHASES_DELTA,
+        "L1 | L2 | L3 on wye feeds, L1-L2 | L2-L3 | L3-L1 on delta feeds",
+    ),
     _e("side", ("left", "right"), "rail of a 0U device"),
     _s("label", "display name"),
     NOTES,
@@ -187,8 +217,7 @@ RACK = (
 )
 
 LINK = (
-    _s("a", "one end, \"<device id>:<port><index>\"", required=True,
-       pattern=ENDPOINT.pattern),
+    _s("a", 'one end, "<device id>:<port><index>"', required=True, pattern=ENDPOINT.pattern),
     _s("b", "the other end", required=True, pattern=ENDPOINT.pattern),
     _e("media", m.MEDIA, "cable type"),
     _q("length", LENGTH, "declared length; computed from the geometry when absent"),

@@ -86,16 +86,18 @@ def parse(text: object, dim: Dimension) -> float:
     Raises :class:`UnitError` with a message that states what was wrong.
     """
     if isinstance(text, bool):
-        raise UnitError(f"{text!r} is a boolean, expected {dim.article} {dim.name} "
-                        f"({dim.display})")
+        raise UnitError(f"{text!r} is a boolean, expected {dim.article} {dim.name} ({dim.display})")
     if isinstance(text, int | float):
         if dim is RATIO:
             return _checked(float(text), repr(text), dim)
-        raise UnitError(f"{text!r} has no unit, expected {dim.article} {dim.name} like "
-                        f'"{_example(dim)}"')
+        raise UnitError(
+            f'{text!r} has no unit, expected {dim.article} {dim.name} like "{_example(dim)}"'
+        )
     if not isinstance(text, str):
-        raise UnitError(f"{text!r} is not a quantity string, expected {dim.article} {dim.name} "
-                        f'like "{_example(dim)}"')
+        raise UnitError(
+            f"{text!r} is not a quantity string, expected {dim.article} {dim.name} "
+            f'like "{_example(dim)}"'
+        )
     key = (text, dim.name)
     try:
         return _cache[key]
@@ -108,9 +110,15 @@ def parse(text: object, dim: Dimension) -> float:
 
 def _example(dim: Dimension) -> str:
     return {
-        "power": "10.2 kW", "voltage": "415 V", "current": "63 A", "length": "3 m",
-        "height": "42 U", "mass": "120 kg", "amount of data": "2 TB",
-        "bandwidth": "400 Gbps", "ratio": "80 %",
+        "power": "10.2 kW",
+        "voltage": "415 V",
+        "current": "63 A",
+        "length": "3 m",
+        "height": "42 U",
+        "mass": "120 kg",
+        "amount of data": "2 TB",
+        "bandwidth": "400 Gbps",
+        "ratio": "80 %",
     }[dim.name]
 
 
@@ -118,11 +126,21 @@ def _example(dim: Dimension) -> str:
 # pint evaluates expressions, and "9**9**9 A" would never finish.
 _QUANTITY = re.compile(
     r"^\s*(?P<number>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)"
-    r"\s*(?P<unit>[A-Za-zµμ%][A-Za-zµμ%/ ]*?)?\s*$")
+    r"\s*(?P<unit>[A-Za-zµμ%][A-Za-zµμ%/ ]*?)?\s*$"
+)
 
 # Beyond these a value is a typo, not a data centre: 1 GW racks, 100 km cables.
-_LARGEST = {"power": 1e9, "voltage": 1e6, "current": 1e6, "length": 1e5, "height": 100.0,
-            "mass": 1e7, "amount of data": 8e21, "bandwidth": 8e16, "ratio": 1e6}
+_LARGEST = {
+    "power": 1e9,
+    "voltage": 1e6,
+    "current": 1e6,
+    "length": 1e5,
+    "height": 100.0,
+    "mass": 1e7,
+    "amount of data": 8e21,
+    "bandwidth": 8e16,
+    "ratio": 1e6,
+}
 
 
 def _checked(value: float, text: str, dim: Dimension) -> float:
@@ -132,8 +150,7 @@ def _checked(value: float, text: str, dim: Dimension) -> float:
         raise UnitError(f"{text} is negative; {dim.article} {dim.name} cannot be negative")
     largest = _LARGEST[dim.name]
     if value > largest:
-        limit = fmt(largest, BYTE_RATE if dim is BANDWIDTH else dim) if dim.unit else \
-            f"{largest:g}"
+        limit = fmt(largest, BYTE_RATE if dim is BANDWIDTH else dim) if dim.unit else f"{largest:g}"
         raise UnitError(f"{text} is not a plausible {dim.name} (more than {limit})")
     return value
 
@@ -145,10 +162,12 @@ def _parse_uncached(text: str, dim: Dimension) -> float:
     if found is None:
         stripped = text.strip()
         if not stripped or not (stripped[0].isdigit() or stripped[0] in "+-."):
-            raise UnitError(f'"{text}" has no number, expected {dim.article} {dim.name} like '
-                            f'"{_example(dim)}"')
-        raise UnitError(f'"{text}" is not a quantity: write a number and a unit, like '
-                        f'"{_example(dim)}"')
+            raise UnitError(
+                f'"{text}" has no number, expected {dim.article} {dim.name} like "{_example(dim)}"'
+            )
+        raise UnitError(
+            f'"{text}" is not a quantity: write a number and a unit, like "{_example(dim)}"'
+        )
     number = float(found["number"])
     if not math.isfinite(number):
         raise UnitError(f'"{text}" is not a finite {dim.name}')
@@ -156,20 +175,28 @@ def _parse_uncached(text: str, dim: Dimension) -> float:
     ureg = registry()
     try:
         quantity = ureg.Quantity(number, unit) if unit else ureg.Quantity(number)
-    except (pint.errors.PintError, ValueError, TypeError, AttributeError, SyntaxError,
-            KeyError) as error:
+    except (
+        pint.errors.PintError,
+        ValueError,
+        TypeError,
+        AttributeError,
+        SyntaxError,
+        KeyError,
+    ) as error:
         detail = str(error).replace(" in the unit registry", "")
-        raise UnitError(f'"{text}" is not a quantity ({detail}); expected {dim.article} '
-                        f'{dim.name} like "{_example(dim)}"') from None
+        raise UnitError(
+            f'"{text}" is not a quantity ({detail}); expected {dim.article} '
+            f'{dim.name} like "{_example(dim)}"'
+        ) from None
     dimensionality = str(quantity.dimensionality)
     target = ureg.Unit(dim.unit) if dim.unit else ureg.dimensionless
     if quantity.dimensionality != target.dimensionality:
         if dimensionality == "dimensionless":
-            raise UnitError(f'"{text}" has no unit, expected {dim.article} {dim.name} '
-                            f'({dim.display})')
+            raise UnitError(
+                f'"{text}" has no unit, expected {dim.article} {dim.name} ({dim.display})'
+            )
         kind = _KIND_OF.get(dimensionality, f"of dimension {dimensionality}")
-        raise UnitError(f'"{text}" is {kind}, expected {dim.article} {dim.name} '
-                        f'({dim.display})')
+        raise UnitError(f'"{text}" is {kind}, expected {dim.article} {dim.name} ({dim.display})')
     value = _checked(float(quantity.m_as(target)), f'"{text}"', dim)
     # Conversions through prefixes leave float dust (0.1778 m / 44.45 mm = 4.000000000000001 U);
     # round to 12 significant digits so equal quantities compare equal.

@@ -14,5 +14,5 @@ def plural(count: int, word: str) -> str:
 
 
 def at_least(unknown: bool) -> str:
-    """"at least " where a total leaves out devices of unknown draw or weight."""
+    """ "at least " where a total leaves out devices of unknown draw or weight."""
     return "at least " if unknown else ""

@@ -22,7 +22,9 @@ def rack_text(rid: str, models: list[str], slot: int | None = 1, row: str = "A")
         text += f"slot = {slot}\n"
     position = 1
     for index, model in enumerate(models, 1):
-        text += (f'\n[[racks.devices]]\nid = "{rid}-d{index}"\nmodel = "{model}"\n'
-                 f"position = {position}\n")
+        text += (
+            f'\n[[racks.devices]]\nid = "{rid}-d{index}"\nmodel = "{model}"\n'
+            f"position = {position}\n"
+        )
         position += 10
     return text + "\n"

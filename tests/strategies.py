@@ -20,13 +20,17 @@ from rackdesigner.units import (
 )
 
 # Text a user may write: accents, quotes, backslashes, markup that must stay text.
-TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=20) | \
-    st.sampled_from(["<script>alert(1)</script>", 'say "hi"', "back\\slash", "tab\there",
-                     "line\nbreak", "ümlaut ✓"])
+TEXT = st.text(
+    st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=20
+) | st.sampled_from(
+    ["<script>alert(1)</script>", 'say "hi"', "back\\slash", "tab\there", "line\nbreak", "ümlaut ✓"]
+)
 IDS = st.from_regex(r"[a-z][a-z0-9-]{0,6}", fullmatch=True)
 COMMENT = st.none() | st.lists(
     st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=15),
-    min_size=1, max_size=3).map(lambda lines: "\n".join(" " + line for line in lines))
+    min_size=1,
+    max_size=3,
+).map(lambda lines: "\n".join(" " + line for line in lines))
 
 _WRITTEN = {
     POWER: ["700 W", "10.2 kW", "1.5 MW", "0 W"],
@@ -54,7 +58,8 @@ def _maybe(strategy: st.SearchStrategy) -> st.SearchStrategy:
 
 
 RATIO = st.sampled_from([0.5, 0.8, 1.0]) | st.sampled_from(["80 %", "95 %"]).map(
-    lambda text: m.Q(float(text.split()[0]) / 100, text))
+    lambda text: m.Q(float(text.split()[0]) / 100, text)
+)
 MODELS = st.sampled_from(sorted(builtin().devices)) | IDS
 
 
@@ -91,8 +96,7 @@ def device_types(draw: st.DrawFn, key: str) -> m.DeviceType:
         input_voltage=draw(_maybe(st.just((low, float(f"{low + 40.0:.12g}"))))),
         liquid_fraction=draw(_maybe(RATIO)),
         capacity=draw(_maybe(quantity(POWER))),
-        ports=draw(_maybe(st.lists(port_groups(), max_size=3,
-                                   unique_by=lambda g: g.name))),
+        ports=draw(_maybe(st.lists(port_groups(), max_size=3, unique_by=lambda g: g.name))),
         notes=draw(_maybe(TEXT)),
         comment=draw(COMMENT),
     )
@@ -119,45 +123,93 @@ def layouts(draw: st.DrawFn, max_racks: int = 3) -> m.Layout:
     device_ids = draw(st.lists(IDS.map(lambda s: "d" + s), max_size=8, unique=True))
     racks = []
     for number, rack_id in enumerate(rack_ids):
-        mine = device_ids[number::max(1, len(rack_ids))]
-        devices = [m.Device(id=d, model=draw(MODELS),
-                            position=draw(_maybe(st.integers(-2, 50))),
-                            face=draw(_maybe(st.sampled_from(["front", "rear"]))),
-                            phase=draw(_maybe(st.sampled_from(m.PHASES_WYE + m.PHASES_DELTA))),
-                            label=draw(_maybe(TEXT)), comment=draw(COMMENT)) for d in mine]
-        racks.append(m.Rack(
-            id=rack_id, row=draw(_maybe(st.sampled_from(["A", "B"]))),
-            slot=draw(_maybe(st.integers(1, 6))),
-            height=draw(_maybe(quantity(HEIGHT).filter(bool))),
-            cooling=draw(_maybe(st.sampled_from(m.COOLING))),
-            cdu=draw(_maybe(st.sampled_from(device_ids or ["none"]))),
-            door=draw(_maybe(st.sampled_from(device_ids or ["none"]))),
-            max_weight=draw(_maybe(quantity(MASS))),
-            feeds=[draw(feeds(f"{rack_id}-{side}")) for side in
-                   draw(st.lists(st.sampled_from("ABC"), max_size=3, unique=True))],
-            devices=devices, notes=draw(_maybe(TEXT)), comment=draw(COMMENT)))
-    ports = st.builds(lambda d, g, i: f"{d}:{g}{i}",
-                      st.sampled_from(device_ids or ["x"]),
-                      st.sampled_from(["ib", "p", "eth", "bmc", "mgmt", "zz"]),
-                      st.integers(1, 70))
-    links = draw(st.lists(st.builds(
-        lambda a, b, media, length, comment: m.Link(a=a, b=b, media=media, length=length,
-                                                    comment=comment),
-        ports, ports, _maybe(st.sampled_from(m.MEDIA)), _maybe(quantity(LENGTH)), COMMENT),
-        max_size=10))
+        mine = device_ids[number :: max(1, len(rack_ids))]
+        devices = [
+            m.Device(
+                id=d,
+                model=draw(MODELS),
+                position=draw(_maybe(st.integers(-2, 50))),
+                face=draw(_maybe(st.sampled_from(["front", "rear"]))),
+                phase=draw(_maybe(st.sampled_from(m.PHASES_WYE + m.PHASES_DELTA))),
+                label=draw(_maybe(TEXT)),
+                comment=draw(COMMENT),
+            )
+            for d in mine
+        ]
+        racks.append(
+            m.Rack(
+                id=rack_id,
+                row=draw(_maybe(st.sampled_from(["A", "B"]))),
+                slot=draw(_maybe(st.integers(1, 6))),
+                height=draw(_maybe(quantity(HEIGHT).filter(bool))),
+                cooling=draw(_maybe(st.sampled_from(m.COOLING))),
+                cdu=draw(_maybe(st.sampled_from(device_ids or ["none"]))),
+                door=draw(_maybe(st.sampled_from(device_ids or ["none"]))),
+                max_weight=draw(_maybe(quantity(MASS))),
+                feeds=[
+                    draw(feeds(f"{rack_id}-{side}"))
+                    for side in draw(st.lists(st.sampled_from("ABC"), max_size=3, unique=True))
+                ],
+                devices=devices,
+                notes=draw(_maybe(TEXT)),
+                comment=draw(COMMENT),
+            )
+        )
+    ports = st.builds(
+        lambda d, g, i: f"{d}:{g}{i}",
+        st.sampled_from(device_ids or ["x"]),
+        st.sampled_from(["ib", "p", "eth", "bmc", "mgmt", "zz"]),
+        st.integers(1, 70),
+    )
+    links = draw(
+        st.lists(
+            st.builds(
+                lambda a, b, media, length, comment: m.Link(
+                    a=a, b=b, media=media, length=length, comment=comment
+                ),
+                ports,
+                ports,
+                _maybe(st.sampled_from(m.MEDIA)),
+                _maybe(quantity(LENGTH)),
+                COMMENT,
+            ),
+            max_size=10,
+        )
+    )
     catalog_keys = draw(st.lists(IDS.map(lambda s: "t" + s), max_size=2, unique=True))
-    workload = draw(_maybe(st.builds(
-        m.Workload, kind=_maybe(st.sampled_from(m.WORKLOAD_KINDS)),
-        model_params=_maybe(st.sampled_from([7e9, 70e9, 175e9, 405e9, 1.5e9, 1000])),
-        parallelism=_maybe(st.sampled_from(m.PARALLELISM)),
-        steps_per_second=_maybe(st.sampled_from([0.1, 1.0, 2])),
-        bytes_per_param=_maybe(st.sampled_from([2, 4])), comment=COMMENT)))
-    site = draw(_maybe(st.builds(
-        m.Site, power_budget=_maybe(quantity(POWER)), cooling_capacity=_maybe(quantity(POWER)),
-        rack_pitch=_maybe(quantity(LENGTH)), slack=_maybe(quantity(LENGTH)), comment=COMMENT)))
+    workload = draw(
+        _maybe(
+            st.builds(
+                m.Workload,
+                kind=_maybe(st.sampled_from(m.WORKLOAD_KINDS)),
+                model_params=_maybe(st.sampled_from([7e9, 70e9, 175e9, 405e9, 1.5e9, 1000])),
+                parallelism=_maybe(st.sampled_from(m.PARALLELISM)),
+                steps_per_second=_maybe(st.sampled_from([0.1, 1.0, 2])),
+                bytes_per_param=_maybe(st.sampled_from([2, 4])),
+                comment=COMMENT,
+            )
+        )
+    )
+    site = draw(
+        _maybe(
+            st.builds(
+                m.Site,
+                power_budget=_maybe(quantity(POWER)),
+                cooling_capacity=_maybe(quantity(POWER)),
+                rack_pitch=_maybe(quantity(LENGTH)),
+                slack=_maybe(quantity(LENGTH)),
+                comment=COMMENT,
+            )
+        )
+    )
     return m.Layout(
-        name=draw(TEXT), description=draw(_maybe(TEXT)), site=site, workload=workload,
+        name=draw(TEXT),
+        description=draw(_maybe(TEXT)),
+        site=site,
+        workload=workload,
         catalog={key: draw(device_types(key)) for key in catalog_keys},
-        racks=racks, links=links, comment=draw(COMMENT),
+        racks=racks,
+        links=links,
+        comment=draw(COMMENT),
         meta=draw(_maybe(st.dictionaries(IDS, st.integers() | TEXT, max_size=2))),
     )

@@ -20,11 +20,18 @@ CLEAN = ROOT / "layouts" / "finetune-8gpu.toml"
 FAILING = ROOT / "tests" / "data" / "overlap.toml"
 
 
-def run(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None
-        ) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str, cwd: Path = ROOT, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     environment = {**os.environ, "NO_COLOR": "1", **(env or {})}
-    result = subprocess.run([*rackdesigner_command(), *args], capture_output=True, text=True,
-                            cwd=cwd, env=environment, timeout=120)
+    result = subprocess.run(
+        [*rackdesigner_command(), *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=environment,
+        timeout=120,
+    )
     assert "Traceback" not in result.stderr, result.stderr
     return result
 
@@ -35,8 +42,12 @@ def test_version() -> None:
 
 
 def test_module_entry_point() -> None:
-    result = subprocess.run([sys.executable, "-m", "rackdesigner", "--version"],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "rackdesigner", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0 and "rackdesigner" in result.stdout
 
 
@@ -49,8 +60,10 @@ def test_validate_clean_layout_exits_0() -> None:
 def test_validate_rule_errors_exit_1_with_file_line_code() -> None:
     result = run("validate", str(FAILING.relative_to(ROOT)))
     assert result.returncode == 1
-    assert ("tests/data/overlap.toml:18: error PLC001 device a01-n02: overlaps device "
-            "a01-n01 at U10 in rack a01") in result.stdout
+    assert (
+        "tests/data/overlap.toml:18: error PLC001 device a01-n02: overlaps device "
+        "a01-n01 at U10 in rack a01"
+    ) in result.stdout
     assert result.stdout.rstrip().splitlines()[-1].startswith("1 errors, ")
 
 
@@ -89,8 +102,16 @@ def test_json_output_shape_and_si_values(tmp_path: Path) -> None:
     assert document["files"] == [str(FAILING)]
     assert set(document["summary"]) == {"errors", "warnings", "info"}
     (finding,) = [d for d in document["diagnostics"] if d["code"] == "PLC001"]
-    assert set(finding) == {"file", "line", "code", "severity", "entity", "message", "hint",
-                            "values"}
+    assert set(finding) == {
+        "file",
+        "line",
+        "code",
+        "severity",
+        "entity",
+        "message",
+        "hint",
+        "values",
+    }
     assert finding["line"] == 18 and finding["entity"] == "device a01-n02"
 
 
@@ -112,19 +133,32 @@ def test_empty_directory_is_a_usage_error(tmp_path: Path) -> None:
     assert result.returncode == 2 and "no *.toml layouts" in result.stderr
 
 
-@pytest.mark.parametrize(("content", "code", "needle"), [
-    (b'format = 1\nname = "x\n', "E000", "TOML syntax"),
-    (b'format = 1\nname = "caf\xe9"\n', "E000", "not UTF-8"),
-    (b'format = 1\nname = "x"\n[site]\npower_budget = "3 m"\n', "E002",
-     'power_budget "3 m" is a length, expected a power'),
-    (b'format = 1\nname = "x"\n[catalog.n]\nkind = "gpu-node"\npower = "-1 kW"\n', "E002",
-     "negative"),
-    (b'format = 7\nname = "x"\n', "E001", "format 7 is newer"),
-    (b'format = 1\nname = "x"\n[[racks]]\nid = "r"\nhieght = "42 U"\n', "E001",
-     "did you mean 'height'"),
-])
-def test_bad_input_gets_one_clear_message_and_exit_2(tmp_path: Path, content: bytes, code: str,
-                                                     needle: str) -> None:
+@pytest.mark.parametrize(
+    ("content", "code", "needle"),
+    [
+        (b'format = 1\nname = "x\n', "E000", "TOML syntax"),
+        (b'format = 1\nname = "caf\xe9"\n', "E000", "not UTF-8"),
+        (
+            b'format = 1\nname = "x"\n[site]\npower_budget = "3 m"\n',
+            "E002",
+            'power_budget "3 m" is a length, expected a power',
+        ),
+        (
+            b'format = 1\nname = "x"\n[catalog.n]\nkind = "gpu-node"\npower = "-1 kW"\n',
+            "E002",
+            "negative",
+        ),
+        (b'format = 7\nname = "x"\n', "E001", "format 7 is newer"),
+        (
+            b'format = 1\nname = "x"\n[[racks]]\nid = "r"\nhieght = "42 U"\n',
+            "E001",
+            "did you mean 'height'",
+        ),
+    ],
+)
+def test_bad_input_gets_one_clear_message_and_exit_2(
+    tmp_path: Path, content: bytes, code: str, needle: str
+) -> None:
     path = tmp_path / "bad.toml"
     path.write_bytes(content)
     result = run("validate", str(path))
@@ -167,7 +201,7 @@ def test_export_toml_is_canonical_and_idempotent(tmp_path: Path) -> None:
     assert result.returncode == 0
     assert "1 comment line of" in result.stderr
     first = out.read_bytes()
-    assert first.startswith(b"# header\n\nformat = 1\nname = \"x\"\n")
+    assert first.startswith(b'# header\n\nformat = 1\nname = "x"\n')
     assert run("export", str(out), "--toml", str(out)).returncode == 0
     assert out.read_bytes() == first
     assert run("export", str(out), "--toml", "-").stdout.encode() == first
@@ -241,16 +275,16 @@ def test_junit_has_a_test_case_per_rule_per_file() -> None:
 
 def test_github_annotations() -> None:
     result = run("validate", "--format", "github", str(FAILING))
-    assert re.search(r"^::error file=.*overlap\.toml,line=18,title=PLC001 device a01-n02::",
-                     result.stdout, re.M)
+    assert re.search(
+        r"^::error file=.*overlap\.toml,line=18,title=PLC001 device a01-n02::", result.stdout, re.M
+    )
 
 
 def test_examples_validate_clean_of_errors() -> None:
     assert EXAMPLES, "no example layouts"
     result = run("validate", "--format", "json", *map(str, EXAMPLES))
     document = json.loads(result.stdout)
-    assert result.returncode == 0, [d for d in document["diagnostics"]
-                                    if d["severity"] == "error"]
+    assert result.returncode == 0, [d for d in document["diagnostics"] if d["severity"] == "error"]
 
 
 def test_pre_commit_hook_entry_works_on_the_examples() -> None:
@@ -271,8 +305,15 @@ def test_report_text_json_and_csv() -> None:
     layout = str(ROOT / "layouts" / "training-128.toml")
     text = run("report", layout)
     assert text.returncode == 0
-    for heading in ("Power:", "Cooling:", "Compute: 128 GPUs", "Network:", "Storage:",
-                    "Bill of materials:", "per GPU"):
+    for heading in (
+        "Power:",
+        "Cooling:",
+        "Compute: 128 GPUs",
+        "Network:",
+        "Storage:",
+        "Bill of materials:",
+        "per GPU",
+    ):
         assert heading in text.stdout
     data = json.loads(run("report", layout, "--format", "json").stdout)
     assert set(data) >= {"power", "cooling", "compute", "network", "storage", "cost"}
@@ -298,23 +339,28 @@ def test_report_of_unloadable_layout_exits_2(tmp_path: Path) -> None:
 def test_docs_rules_md_is_generated_from_the_registry() -> None:
     result = run("rules", "--format", "markdown")
     assert result.returncode == 0
-    assert (ROOT / "docs" / "rules.md").read_text(encoding="utf-8") == result.stdout, \
+    assert (ROOT / "docs" / "rules.md").read_text(encoding="utf-8") == result.stdout, (
         "docs/rules.md is stale: rackdesigner rules --format markdown > docs/rules.md"
+    )
 
 
 def test_findings_are_sorted_by_file_then_line(tmp_path: Path) -> None:
     for name in ("b.toml", "a.toml"):
         (tmp_path / name).write_text(FAILING.read_text())
-    result = run("validate", "--totals", "never", str(tmp_path / "b.toml"),
-                 str(tmp_path / "a.toml"))
+    result = run(
+        "validate", "--totals", "never", str(tmp_path / "b.toml"), str(tmp_path / "a.toml")
+    )
     files = [line.split(":")[0] for line in result.stdout.splitlines()[:-1]]
     assert files == sorted(files) and len(set(files)) == 2
 
 
 def test_unwritable_output_exits_2_without_traceback(tmp_path: Path) -> None:
     missing = str(tmp_path / "no" / "such" / "dir" / "out.txt")
-    for args in (("validate", str(FAILING), "--output", missing),
-                 ("report", str(CLEAN), "--output", missing), ("schema", "--output", missing)):
+    for args in (
+        ("validate", str(FAILING), "--output", missing),
+        ("report", str(CLEAN), "--output", missing),
+        ("schema", "--output", missing),
+    ):
         result = run(*args)
         assert result.returncode == 2 and "cannot write" in result.stderr
 
@@ -331,19 +377,22 @@ def test_colour_only_on_a_terminal_and_never_with_no_color() -> None:
     assert "\x1b[" not in result.output
 
 
-@pytest.mark.parametrize("text", [
-    'format = 1\nname = "x"\n[[racks]]\nid = "r"\nheight = "9**9**9 U"\n',
-    'format = 1\nname = "x"\n[catalog.big]\nkind = "other"\nheight = "1e9 U"\n',
-    'format = 1\nname = "x"\n[catalog.hot]\nkind = "other"\npower = "1e308 W"\n',
-    'format = 1\nname = "x"\n[[racks]]\nid = "r"\nfeeds = [{ id = "f", voltage = "415 V", '
-    'phases = 3, current = "63 A", derate = nan }]\n',
-    'format = 1\nname = "x"\n[rules.thresholds]\nair_cooling_max = "0 kW"\n',
-    'format = 1\nname = "x"\n[rules.thresholds]\nfeed_derate = -1\n',
-    'format = 1\nname = "x"\n[[racks]]\nid = "r"\nheight = "42.5 U"\n',
-    'format = 1\nname = "x"\nmeta = ' + "[" * 3000 + "]" * 3000 + "\n",
-    'format = 1\nname = "x"\n[[racks]]\nid = "r"\nfeeds = [ { id = "f1", voltage = "415 V",\n'
-    ' phases = 3, current = "63 A", } ]\n',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        'format = 1\nname = "x"\n[[racks]]\nid = "r"\nheight = "9**9**9 U"\n',
+        'format = 1\nname = "x"\n[catalog.big]\nkind = "other"\nheight = "1e9 U"\n',
+        'format = 1\nname = "x"\n[catalog.hot]\nkind = "other"\npower = "1e308 W"\n',
+        'format = 1\nname = "x"\n[[racks]]\nid = "r"\nfeeds = [{ id = "f", voltage = "415 V", '
+        'phases = 3, current = "63 A", derate = nan }]\n',
+        'format = 1\nname = "x"\n[rules.thresholds]\nair_cooling_max = "0 kW"\n',
+        'format = 1\nname = "x"\n[rules.thresholds]\nfeed_derate = -1\n',
+        'format = 1\nname = "x"\n[[racks]]\nid = "r"\nheight = "42.5 U"\n',
+        'format = 1\nname = "x"\nmeta = ' + "[" * 3000 + "]" * 3000 + "\n",
+        'format = 1\nname = "x"\n[[racks]]\nid = "r"\nfeeds = [ { id = "f1", voltage = "415 V",\n'
+        ' phases = 3, current = "63 A", } ]\n',
+    ],
+)
 def test_impossible_or_hostile_values_are_load_errors(tmp_path: Path, text: str) -> None:
     path = tmp_path / "bad.toml"
     path.write_text(text)
@@ -360,8 +409,10 @@ def test_junit_lists_only_the_rules_that_ran() -> None:
 
 def test_a_0u_device_with_a_position_is_a_finding(tmp_path: Path) -> None:
     path = tmp_path / "pdu.toml"
-    path.write_text(FAILING.read_text() + '\n[[racks.devices]]\nid = "a01-pdu"\n'
-                    'model = "pdu-3ph-415v-32a"\nposition = 5\n')
+    path.write_text(
+        FAILING.read_text() + '\n[[racks.devices]]\nid = "a01-pdu"\n'
+        'model = "pdu-3ph-415v-32a"\nposition = 5\n'
+    )
     result = run("validate", "--select", "PLC002", str(path))
     assert result.returncode == 1 and "is a 0U device" in result.stdout
 
@@ -375,8 +426,14 @@ def test_directories_skip_toml_files_that_are_not_layouts(tmp_path: Path) -> Non
     # Named files are checked as given, unless --only-layouts (the pre-commit hook's flag).
     named = run("validate", str(tmp_path / "pyproject.toml"))
     assert named.returncode == 2
-    hooked = run("validate", "--only-layouts", "--format", "json",
-                 str(tmp_path / "pyproject.toml"), str(tmp_path / "cluster.toml"))
+    hooked = run(
+        "validate",
+        "--only-layouts",
+        "--format",
+        "json",
+        str(tmp_path / "pyproject.toml"),
+        str(tmp_path / "cluster.toml"),
+    )
     assert [Path(f).name for f in json.loads(hooked.stdout)["files"]] == ["cluster.toml"]
 
 
@@ -396,16 +453,33 @@ def test_rules_explains_load_error_codes() -> None:
     assert result.returncode == 0 and "units" in result.stdout and "exit 2" in result.stdout
 
 
-@pytest.mark.parametrize(("text", "code", "needle"), [
-    ('format = 1\nname = "x"\n[[racks]]\nid = "r"\nfeeds = [{ id = "f", voltage = "415 V", '
-     'phases = 3, current = "0 A" }]\n', "E001", "current must be more than 0"),
-    ('format = 1\nname = "x"\n[[racks]]\nid = "r"\n[[racks.devices]]\nid = "d"\n'
-     'model = "blank-1u"\nposition = 99999999999999999999\n', "E001", "at most 100"),
-    ('format = 1\nname = "x"\n[site]\npower_budget = "-15 kW"\n', "E002",
-     "a power cannot be negative"),
-    ('format = 1\nname = "x"\n[catalog.x]\nkind = "gpu-node"\ngpu = "h100-sxn"\ngpus = 8\n',
-     "PLC005", "did you mean h100-sxm"),
-])
+@pytest.mark.parametrize(
+    ("text", "code", "needle"),
+    [
+        (
+            'format = 1\nname = "x"\n[[racks]]\nid = "r"\nfeeds = [{ id = "f", voltage = "415 V", '
+            'phases = 3, current = "0 A" }]\n',
+            "E001",
+            "current must be more than 0",
+        ),
+        (
+            'format = 1\nname = "x"\n[[racks]]\nid = "r"\n[[racks.devices]]\nid = "d"\n'
+            'model = "blank-1u"\nposition = 99999999999999999999\n',
+            "E001",
+            "at most 100",
+        ),
+        (
+            'format = 1\nname = "x"\n[site]\npower_budget = "-15 kW"\n',
+            "E002",
+            "a power cannot be negative",
+        ),
+        (
+            'format = 1\nname = "x"\n[catalog.x]\nkind = "gpu-node"\ngpu = "h100-sxn"\ngpus = 8\n',
+            "PLC005",
+            "did you mean h100-sxm",
+        ),
+    ],
+)
 def test_more_impossible_values(tmp_path: Path, text: str, code: str, needle: str) -> None:
     path = tmp_path / "bad.toml"
     path.write_text(text)
@@ -417,9 +491,11 @@ def test_more_impossible_values(tmp_path: Path, text: str, code: str, needle: st
 def test_a_load_just_over_capacity_reads_over_it(tmp_path: Path) -> None:
     # 230 V x 32 A x 0.8 = 5,888 W of capacity against 5,889 W of load.
     path = tmp_path / "edge.toml"
-    path.write_text('format = 1\nname = "x"\n[catalog.box]\nkind = "other"\nheight = "1 U"\n'
-                    'power = "5889 W"\n[[racks]]\nid = "r"\nfeeds = [{ id = "f", '
-                    'voltage = "230 V", phases = 1, current = "32 A" }]\n[[racks.devices]]\n'
-                    'id = "d"\nmodel = "box"\nposition = 1\n')
+    path.write_text(
+        'format = 1\nname = "x"\n[catalog.box]\nkind = "other"\nheight = "1 U"\n'
+        'power = "5889 W"\n[[racks]]\nid = "r"\nfeeds = [{ id = "f", '
+        'voltage = "230 V", phases = 1, current = "32 A" }]\n[[racks.devices]]\n'
+        'id = "d"\nmodel = "box"\nposition = 1\n'
+    )
     result = run("validate", "--select", "PWR001", str(path))
     assert "load 5.889 kW exceeds usable feed capacity 5.888 kW" in result.stdout

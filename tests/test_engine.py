@@ -32,8 +32,9 @@ def generated():
 def test_forked_fabric_rules_give_the_same_findings(generated: str) -> None:
     _, sequential = check(load_text(generated), parallel=False)
     _, forked = check(load_text(generated), parallel=True)
-    assert [(d.code, d.entity, d.line, d.message) for d in forked] == \
-        [(d.code, d.entity, d.line, d.message) for d in sequential]
+    assert [(d.code, d.entity, d.line, d.message) for d in forked] == [
+        (d.code, d.entity, d.line, d.message) for d in sequential
+    ]
     assert any(d.code.startswith("NET") for d in forked)
 
 
@@ -43,8 +44,9 @@ def test_generated_benchmark_layout_has_no_errors(generated: str) -> None:
 
 
 def test_select_replaces_and_ignore_adds_to_the_file_rules() -> None:
-    layout = load_text('format = 1\nname = "x"\n[rules]\nselect = ["PWR", "COOL"]\n'
-                       'ignore = ["PWR008"]\n')
+    layout = load_text(
+        'format = 1\nname = "x"\n[rules]\nselect = ["PWR", "COOL"]\nignore = ["PWR008"]\n'
+    )
     codes = [r.code for r in rules_for(layout)]
     assert "PWR001" in codes and "COOL001" in codes and "PWR008" not in codes
     assert "CAB001" not in codes

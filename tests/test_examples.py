@@ -32,10 +32,21 @@ def test_validating_the_layouts_folder_finds_rule_errors_not_load_errors() -> No
 
 def test_the_bundled_examples_exist() -> None:
     names = {p.name for p in EXAMPLES}
-    assert {"training-128.toml", "inference-32-b200.toml", "starter-4x-a6000.toml",
-            "finetune-8gpu.toml"} <= names
-    assert {"power.toml", "cooling.toml", "cabling.toml", "network.toml", "compute.toml",
-            "placement.toml", "storage.toml"} <= {p.name for p in PROBLEMS}
+    assert {
+        "training-128.toml",
+        "inference-32-b200.toml",
+        "starter-4x-a6000.toml",
+        "finetune-8gpu.toml",
+    } <= names
+    assert {
+        "power.toml",
+        "cooling.toml",
+        "cabling.toml",
+        "network.toml",
+        "compute.toml",
+        "placement.toml",
+        "storage.toml",
+    } <= {p.name for p in PROBLEMS}
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=_id)

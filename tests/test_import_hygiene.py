@@ -25,7 +25,8 @@ print(",".join(leaked))
 
 def test_headless_commands_do_not_import_textual() -> None:
     path = str(ROOT / "tests" / "rules" / "PLC001" / "fires.toml")
-    result = subprocess.run([sys.executable, "-c", PROBE.format(path=path)],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE.format(path=path)], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == ""

@@ -60,8 +60,11 @@ def test_loads_and_keeps_lines() -> None:
 
 
 def test_wrong_unit_names_key_entity_and_dimension() -> None:
-    (d,) = errors(BASE.replace('current = "63 A" },\n    { id = "a01-B"',
-                               'current = "63 V" },\n    { id = "a01-B"'))
+    (d,) = errors(
+        BASE.replace(
+            'current = "63 A" },\n    { id = "a01-B"', 'current = "63 V" },\n    { id = "a01-B"'
+        )
+    )
     assert d.code == "E002"
     assert d.line == 9
     assert d.text() == 'rack a01 feed a01-A: current "63 V" is a voltage, expected a current (A)'
@@ -102,14 +105,17 @@ def test_missing_format() -> None:
     assert "missing key 'format'" in d.message
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (('model = "dgx-h100"', 'model = "dgx-h100"\nposition2 = 3'), "unknown key 'position2'"),
-    (("phases = 3, current", "phases = 2, current"), "must be one of 1 | 3"),
-    (('voltage = "415 V"', 'voltage = "-415 V"'), "negative"),
-    (("slot = 1", "slot = 0"), "must be at least 1"),
-    (('a = "a01-n01:ib1"', 'a = "a01-n01"'), "is not a port reference"),
-    (("[[racks]]\nid", "[[racks]]\ncooling = \"water\"\nid"), "must be one of air"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (('model = "dgx-h100"', 'model = "dgx-h100"\nposition2 = 3'), "unknown key 'position2'"),
+        (("phases = 3, current", "phases = 2, current"), "must be one of 1 | 3"),
+        (('voltage = "415 V"', 'voltage = "-415 V"'), "negative"),
+        (("slot = 1", "slot = 0"), "must be at least 1"),
+        (('a = "a01-n01:ib1"', 'a = "a01-n01"'), "is not a port reference"),
+        (("[[racks]]\nid", '[[racks]]\ncooling = "water"\nid'), "must be one of air"),
+    ],
+)
 def test_impossible_values_are_schema_errors(change: tuple[str, str], message: str) -> None:
     found = errors(BASE.replace(*change))
     assert any(message in d.message for d in found), found
@@ -122,14 +128,16 @@ def test_negative_power_in_catalog() -> None:
 
 
 def test_threshold_with_wrong_unit_is_refused() -> None:
-    (d,) = errors(BASE.replace('name = "test"\n',
-                               'name = "test"\n\n[rules.thresholds]\ncable_max = "5 kW"\n'))
+    (d,) = errors(
+        BASE.replace('name = "test"\n', 'name = "test"\n\n[rules.thresholds]\ncable_max = "5 kW"\n')
+    )
     assert d.code == "E002" and "cable_max" in d.message and d.entity == "[rules.thresholds]"
 
 
 def test_unknown_threshold_suggests() -> None:
-    (d,) = errors(BASE.replace('name = "test"\n',
-                               'name = "test"\n\n[rules.thresholds]\ncable_mx = "5 m"\n'))
+    (d,) = errors(
+        BASE.replace('name = "test"\n', 'name = "test"\n\n[rules.thresholds]\ncable_mx = "5 m"\n')
+    )
     assert "did you mean 'cable_max'" in d.message
 
 
@@ -186,8 +194,9 @@ devices = [
 
 
 def test_quantities_keep_their_text_and_new_ones_get_canonical_units() -> None:
-    layout = load_text(BASE.replace('"63 A" },\n    { id = "a01-B"', '"0.063 kA" },\n'
-                                    '    { id = "a01-B"'))
+    layout = load_text(
+        BASE.replace('"63 A" },\n    { id = "a01-B"', '"0.063 kA" },\n    { id = "a01-B"')
+    )
     feed = layout.racks[0].feeds[0]
     assert isinstance(feed.current, Q) and feed.current == 63.0
     assert 'current = "0.063 kA"' in dumps(layout)
@@ -196,22 +205,23 @@ def test_quantities_keep_their_text_and_new_ones_get_canonical_units() -> None:
 
 
 def test_model_params_written_in_engineering_notation() -> None:
-    layout = load_text(BASE.replace('name = "test"\n',
-                                    'name = "test"\n\n[workload]\nmodel_params = 70000000000\n'))
+    layout = load_text(
+        BASE.replace('name = "test"\n', 'name = "test"\n\n[workload]\nmodel_params = 70000000000\n')
+    )
     assert "model_params = 70e9" in dumps(layout)
 
 
 def test_comments_kept_above_tables_and_dropped_elsewhere_are_counted() -> None:
     text = "# header\n# more\n" + BASE.replace(
-        "[[racks.devices]]\nid = \"a01-leaf1\"",
-        "# the leaf\n[[racks.devices]]\nid = \"a01-leaf1\"").replace(
-        'media = "dac"', 'media = "dac"  # trailing')
+        '[[racks.devices]]\nid = "a01-leaf1"', '# the leaf\n[[racks.devices]]\nid = "a01-leaf1"'
+    ).replace('media = "dac"', 'media = "dac"  # trailing')
     layout = load_text(text)
     out = dumps(layout)
     assert out.startswith("# header\n# more\n\nformat = 1\n")
     assert "# the leaf\n[[racks.devices]]" in out
-    assert layout.origin.dropped_comment_lines == (text.split("\n").index(
-        'media = "dac"  # trailing') + 1,)
+    assert layout.origin.dropped_comment_lines == (
+        text.split("\n").index('media = "dac"  # trailing') + 1,
+    )
 
 
 def test_save_is_atomic_and_refuses_a_changed_file(tmp_path: Path) -> None:
@@ -240,9 +250,11 @@ def test_a_new_catalog_entry_needs_a_kind_but_an_override_does_not() -> None:
 
 
 def test_an_error_in_a_later_port_group_names_its_own_line() -> None:
-    text = BASE + ('\n[catalog.sw]\nkind = "switch"\nports = [\n'
-                   '    { name = "p", count = 8, speed = "400 Gbps" },\n'
-                   '    { name = "q", count = 8, speed = "400 V" },\n]\n')
+    text = BASE + (
+        '\n[catalog.sw]\nkind = "switch"\nports = [\n'
+        '    { name = "p", count = 8, speed = "400 Gbps" },\n'
+        '    { name = "q", count = 8, speed = "400 V" },\n]\n'
+    )
     (d,) = errors(text)
     assert d.entity == "catalog entry sw port group q"
     assert d.line == text.split("\n").index('    { name = "q", count = 8, speed = "400 V" },') + 1

@@ -31,8 +31,11 @@ from .strategies import layouts
 
 DIMENSIONS = (POWER, VOLTAGE, CURRENT, LENGTH, HEIGHT, MASS, INFORMATION, BANDWIDTH, RATIO)
 
-SETTINGS = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @SETTINGS
@@ -77,19 +80,58 @@ def test_loader_turns_any_text_into_a_layout_or_diagnostics(text: str) -> None:
         assert all(d.code in ("E000", "E001", "E002") for d in error.diagnostics)
 
 
-_UNITS = ["W", "kW", "MW", "V", "kV", "A", "mA", "m", "mm", "ft", "in", "U", "kg", "lb", "t",
-          "Gbps", "Gbit/s", "GB/s", "TB/s", "TB", "GiB", "%", "Hz", "s", "", "kW kW", "W/m",
-          "furlong", "µm", "e", "nan", "inf"]
+_UNITS = [
+    "W",
+    "kW",
+    "MW",
+    "V",
+    "kV",
+    "A",
+    "mA",
+    "m",
+    "mm",
+    "ft",
+    "in",
+    "U",
+    "kg",
+    "lb",
+    "t",
+    "Gbps",
+    "Gbit/s",
+    "GB/s",
+    "TB/s",
+    "TB",
+    "GiB",
+    "%",
+    "Hz",
+    "s",
+    "",
+    "kW kW",
+    "W/m",
+    "furlong",
+    "µm",
+    "e",
+    "nan",
+    "inf",
+]
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.one_of(
-    st.text(max_size=30),
-    st.builds(lambda number, unit: f"{number} {unit}",
-              st.one_of(st.floats(allow_nan=True, allow_infinity=True),
-                        st.integers(-10**30, 10**30), st.text("0123456789.eE+-*()", max_size=12)),
-              st.sampled_from(_UNITS))),
-    st.sampled_from(list(DIMENSIONS)))
+@given(
+    st.one_of(
+        st.text(max_size=30),
+        st.builds(
+            lambda number, unit: f"{number} {unit}",
+            st.one_of(
+                st.floats(allow_nan=True, allow_infinity=True),
+                st.integers(-(10**30), 10**30),
+                st.text("0123456789.eE+-*()", max_size=12),
+            ),
+            st.sampled_from(_UNITS),
+        ),
+    ),
+    st.sampled_from(list(DIMENSIONS)),
+)
 def test_any_quantity_string_is_a_finite_value_or_a_unit_error(text: str, dim) -> None:
     try:
         value = parse(text, dim)

@@ -37,8 +37,8 @@ def test_rule_fires(code: str) -> None:
     _, diagnostics = check(layout, select=[code])
     found = [d for d in diagnostics if d.code == code]
     assert sorted((d.code, d.entity, d.line) for d in found) == sorted(
-        (e["code"], e["entity"], e["line"]) for e in expected), "\n".join(
-        f"{d.line}: {d.severity} {d.code} {d.text()}" for d in found)
+        (e["code"], e["entity"], e["line"]) for e in expected
+    ), "\n".join(f"{d.line}: {d.severity} {d.code} {d.text()}" for d in found)
     for want in expected:
         match = next(d for d in found if (d.entity, d.line) == (want["entity"], want["line"]))
         if "severity" in want:

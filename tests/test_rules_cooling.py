@@ -9,14 +9,16 @@ def _rack(rid: str, slot: int, cooling: str, models: list[str], extra: str = "")
     text = f'[[racks]]\nid = "{rid}"\nrow = "A"\nslot = {slot}\ncooling = "{cooling}"\n{extra}\n'
     position = 1
     for index, model in enumerate(models, 1):
-        text += (f'[[racks.devices]]\nid = "{rid}-d{index}"\nmodel = "{model}"\n'
-                 f"position = {position}\n\n")
+        text += (
+            f'[[racks.devices]]\nid = "{rid}-d{index}"\nmodel = "{model}"\n'
+            f"position = {position}\n\n"
+        )
         position += 10
     return text
 
 
 def test_cool004_many_gpus_without_immersion_is_noted_once_at_first_gpu_rack() -> None:
-    text = '[rules.thresholds]\nimmersion_min_gpus = 16\n\n'
+    text = "[rules.thresholds]\nimmersion_min_gpus = 16\n\n"
     text += _rack("s01", 1, "air", ["qm9700"])
     text += _rack("a01", 2, "liquid", ["dgx-h100", "dgx-h100"], 'cdu = "cdu-1"')
     text += _rack("a02", 3, "liquid", ["dgx-h100"], 'cdu = "cdu-1"')
@@ -29,7 +31,7 @@ def test_cool004_many_gpus_without_immersion_is_noted_once_at_first_gpu_rack() -
 
 
 def test_cool004_silent_at_the_threshold() -> None:
-    text = '[rules.thresholds]\nimmersion_min_gpus = 16\n\n'
+    text = "[rules.thresholds]\nimmersion_min_gpus = 16\n\n"
     text += _rack("t01", 1, "immersion", ["sys-821ge-tnhr", "sys-821ge-tnhr"])
     assert findings("COOL004", text) == []  # 16 GPUs with immersion: not fewer than 16
     text = text.replace('"immersion"', '"liquid"')
@@ -54,8 +56,9 @@ def test_cool001_spread_hint_counts_racks() -> None:
 def test_cool003_one_finding_per_cdu_listing_every_rack() -> None:
     text = '[catalog.coolit-chx750]\ncapacity = "60 kW"\n\n'
     for slot in range(1, 4):
-        text += _rack(f"a0{slot}", slot, "liquid", ["dgx-h100", "dgx-h100", "dgx-h100"],
-                      'cdu = "cdu-1"')
+        text += _rack(
+            f"a0{slot}", slot, "liquid", ["dgx-h100", "dgx-h100", "dgx-h100"], 'cdu = "cdu-1"'
+        )
     text += _rack("c01", 5, "air", ["coolit-chx750"])
     text = text.replace('id = "c01-d1"', 'id = "cdu-1"')
     found = findings("COOL003", text)
@@ -79,11 +82,14 @@ def test_cool003_unknown_draw_is_a_lower_bound() -> None:
 def test_cool005_silent_without_training_or_model_size() -> None:
     racks = _rack("a01", 1, "air", ["dgx-h100"])
     assert findings("COOL005", racks) == []
-    assert findings("COOL005", '[workload]\nkind = "inference"\nmodel_params = 400e9\n\n'
-                + racks) == []
+    assert (
+        findings("COOL005", '[workload]\nkind = "inference"\nmodel_params = 400e9\n\n' + racks)
+        == []
+    )
     assert findings("COOL005", '[workload]\nkind = "training"\n\n' + racks) == []
-    found = findings("COOL005", '[workload]\nkind = "fine-tuning"\nmodel_params = 100e9\n\n'
-                 + racks)
+    found = findings(
+        "COOL005", '[workload]\nkind = "fine-tuning"\nmodel_params = 100e9\n\n' + racks
+    )
     assert [d.entity for d in found] == ["rack a01"]
     assert "fine-tuning of a 100B-parameter model" in found[0].message
 

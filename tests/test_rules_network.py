@@ -14,8 +14,9 @@ TRAINING = '[workload]\nkind = "training"'
 INFERENCE = '[workload]\nkind = "inference"'
 
 
-def findings(code: str, devices: list[tuple[str, str]], links: list[tuple[str, str]],
-             head: str = "") -> list:
+def findings(
+    code: str, devices: list[tuple[str, str]], links: list[tuple[str, str]], head: str = ""
+) -> list:
     _, diagnostics = check(load_text(layout_text(devices, links, head=head)), select=[code])
     return [d for d in diagnostics if d.code == code]
 
@@ -37,8 +38,7 @@ def test_net001_only_for_training(workload: str) -> None:
 
 
 def test_net001_fine_tuning_counts_as_training() -> None:
-    found = findings("NET001", *_ethernet(5),
-                     head=PCIE + '[workload]\nkind = "fine-tuning"')
+    found = findings("NET001", *_ethernet(5), head=PCIE + '[workload]\nkind = "fine-tuning"')
     assert [d.entity for d in found] == ["fabric eth"]
 
 
@@ -85,8 +85,12 @@ def _two_nodes(cables: int) -> tuple[list[tuple[str, str]], list[tuple[str, str]
     return fat_tree(nodes_per_leaf=2, leaves=1, cables_per_node=cables, uplinks_per_leaf=0)
 
 
-def _workload(parallelism: str, steps: str = "steps_per_second = 1.0", kind: str = "training",
-              extra: str = "model_params = 70e9\nbytes_per_param = 2") -> str:
+def _workload(
+    parallelism: str,
+    steps: str = "steps_per_second = 1.0",
+    kind: str = "training",
+    extra: str = "model_params = 70e9\nbytes_per_param = 2",
+) -> str:
     para = f'parallelism = "{parallelism}"\n' if parallelism else ""
     return f'[workload]\nkind = "{kind}"\n{para}{steps}\n{extra}'
 
@@ -99,11 +103,17 @@ def test_net003_fsdp_counts_three_times_the_parameters() -> None:
     assert found[0].values["available"] == pytest.approx(400e9 * 0.85)
 
 
-@pytest.mark.parametrize("head", [
-    _workload("tensor"), _workload("pipeline"), _workload(""),
-    _workload("zero3", steps=""), _workload("ddp", extra="model_params = 70e9"),
-    _workload("ddp", kind="inference"),
-])
+@pytest.mark.parametrize(
+    "head",
+    [
+        _workload("tensor"),
+        _workload("pipeline"),
+        _workload(""),
+        _workload("zero3", steps=""),
+        _workload("ddp", extra="model_params = 70e9"),
+        _workload("ddp", kind="inference"),
+    ],
+)
 def test_net003_silent_without_its_inputs(head: str) -> None:
     assert findings("NET003", *_two_nodes(1), head=head) == []
 
@@ -140,14 +150,27 @@ def test_net006_silent_for_inference_and_for_one_node() -> None:
     assert findings("NET006", devices, [], head=INFERENCE) == []
     assert findings("NET006", devices[:1], [], head=TRAINING) == []
     assert [d.entity for d in findings("NET006", devices, [], head=TRAINING)] == [
-        "device n1", "device n2"]
+        "device n1",
+        "device n2",
+    ]
 
 
 def test_net006_reports_every_smaller_fabric_against_the_largest() -> None:
-    devices = [("a", "dgx-h100"), ("leafa", "qm9700"), ("b1", "dgx-h100"), ("b2", "dgx-h100"),
-               ("leafb", "qm9700"), ("c", "dgx-h100"), ("leafc", "qm9700")]
-    links = [("a:ib1", "leafa:p1"), ("b1:ib1", "leafb:p1"), ("b2:ib1", "leafb:p2"),
-             ("c:ib1", "leafc:p1")]
+    devices = [
+        ("a", "dgx-h100"),
+        ("leafa", "qm9700"),
+        ("b1", "dgx-h100"),
+        ("b2", "dgx-h100"),
+        ("leafb", "qm9700"),
+        ("c", "dgx-h100"),
+        ("leafc", "qm9700"),
+    ]
+    links = [
+        ("a:ib1", "leafa:p1"),
+        ("b1:ib1", "leafb:p1"),
+        ("b2:ib1", "leafb:p2"),
+        ("c:ib1", "leafc:p1"),
+    ]
     found = findings("NET006", devices, links, head=TRAINING)
     assert sorted(d.entity for d in found) == ["fabric leafa", "fabric leafc"]
     assert all("fabric leafb (16 GPUs on 2 nodes)" in d.message for d in found)
@@ -166,8 +189,9 @@ def test_net007_single_node_layout_gets_the_intra_node_figure_once_per_model() -
 
 
 def test_net007_non_blocking_fabric_is_not_divided() -> None:
-    found = findings("NET007", *fat_tree(nodes_per_leaf=2, leaves=2, cables_per_node=8,
-                                         uplinks_per_leaf=16))
+    found = findings(
+        "NET007", *fat_tree(nodes_per_leaf=2, leaves=2, cables_per_node=8, uplinks_per_leaf=16)
+    )
     assert len(found) == 1
     assert found[0].values["inter"] == pytest.approx(400e9 * 0.85)
     assert "oversubscription" not in found[0].values

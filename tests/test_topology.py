@@ -38,23 +38,37 @@ ports = [{ name = "ib", count = 2, speed = "400 Gbps", tech = "infiniband", role
 """
 
 
-def layout_text(devices: list[tuple[str, str]], links: list[tuple[str, str]], *,
-                head: str = "", catalog: str = CATALOG) -> str:
+def layout_text(
+    devices: list[tuple[str, str]],
+    links: list[tuple[str, str]],
+    *,
+    head: str = "",
+    catalog: str = CATALOG,
+) -> str:
     """Racks of four devices each, side by side; ``devices`` are (id, model)."""
     out = ["format = 1", 'name = "topology test"', head, catalog]
     for number, (device_id, model) in enumerate(devices):
         if number % 4 == 0:
-            out += ["[[racks]]", f'id = "r{number // 4 + 1}"', 'row = "A"',
-                    f"slot = {number // 4 + 1}"]
-        out += ["[[racks.devices]]", f'id = "{device_id}"', f'model = "{model}"',
-                f"position = {1 + 10 * (number % 4)}"]
+            out += [
+                "[[racks]]",
+                f'id = "r{number // 4 + 1}"',
+                'row = "A"',
+                f"slot = {number // 4 + 1}",
+            ]
+        out += [
+            "[[racks.devices]]",
+            f'id = "{device_id}"',
+            f'model = "{model}"',
+            f"position = {1 + 10 * (number % 4)}",
+        ]
     for a, b in links:
         out += ["[[links]]", f'a = "{a}"', f'b = "{b}"', 'media = "aoc"']
     return "\n".join(out) + "\n"
 
 
-def analyse(devices: list[tuple[str, str]], links: list[tuple[str, str]],
-            **kwargs: str) -> Analysis:
+def analyse(
+    devices: list[tuple[str, str]], links: list[tuple[str, str]], **kwargs: str
+) -> Analysis:
     return Analysis(load_text(layout_text(devices, links, **kwargs)))
 
 
@@ -63,10 +77,16 @@ def only_fabric(analysis: Analysis) -> Fabric:
     return analysis.fabrics[0]
 
 
-def fat_tree(nodes_per_leaf: int, leaves: int, cables_per_node: int, uplinks_per_leaf: int,
-             spines: int = 1, leaf_model: str = "qm9700", spine_model: str = "qm9700",
-             node_model: str = "dgx-h100"
-             ) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+def fat_tree(
+    nodes_per_leaf: int,
+    leaves: int,
+    cables_per_node: int,
+    uplinks_per_leaf: int,
+    spines: int = 1,
+    leaf_model: str = "qm9700",
+    spine_model: str = "qm9700",
+    node_model: str = "dgx-h100",
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """Nodes single-homed to their leaf with ``cables_per_node`` cables; each leaf's uplinks
     spread round-robin over the spines."""
     devices: list[tuple[str, str]] = []
@@ -95,8 +115,11 @@ def fat_tree(nodes_per_leaf: int, leaves: int, cables_per_node: int, uplinks_per
 
 
 def test_two_tier_one_to_one_fat_tree_has_no_oversubscription() -> None:
-    fabric = only_fabric(analyse(*fat_tree(nodes_per_leaf=2, leaves=2, cables_per_node=8,
-                                           uplinks_per_leaf=16, spines=2)))
+    fabric = only_fabric(
+        analyse(
+            *fat_tree(nodes_per_leaf=2, leaves=2, cables_per_node=8, uplinks_per_leaf=16, spines=2)
+        )
+    )
     assert fabric.is_fat_tree and fabric.max_tier == 2
     assert fabric.tech == "infiniband"
     assert fabric.gpus == 32 and len(fabric.nodes) == 4
@@ -112,8 +135,9 @@ def test_two_tier_one_to_one_fat_tree_has_no_oversubscription() -> None:
 
 
 def test_leaf_with_32_down_and_16_up_is_two_to_one() -> None:
-    fabric = only_fabric(analyse(*fat_tree(nodes_per_leaf=4, leaves=2, cables_per_node=8,
-                                           uplinks_per_leaf=16)))
+    fabric = only_fabric(
+        analyse(*fat_tree(nodes_per_leaf=4, leaves=2, cables_per_node=8, uplinks_per_leaf=16))
+    )
     for leaf in fabric.tier_switches(1):
         assert leaf.down == 32 * 400 * GBPS
         assert leaf.up == 16 * 400 * GBPS
@@ -143,35 +167,58 @@ def test_single_switch_fabric_is_non_blocking() -> None:
 
 
 def test_bisection_of_non_blocking_fabric_is_half_the_injection() -> None:
-    fabric = only_fabric(analyse(*fat_tree(nodes_per_leaf=2, leaves=2, cables_per_node=8,
-                                           uplinks_per_leaf=16)))
+    fabric = only_fabric(
+        analyse(*fat_tree(nodes_per_leaf=2, leaves=2, cables_per_node=8, uplinks_per_leaf=16))
+    )
     assert fabric.injection == 4 * 8 * 400 * GBPS
     assert fabric.bisection == pytest.approx(fabric.injection / 2)
 
 
 def test_bisection_of_oversubscribed_fabric_is_half_the_uplinks() -> None:
-    fabric = only_fabric(analyse(*fat_tree(nodes_per_leaf=4, leaves=2, cables_per_node=8,
-                                           uplinks_per_leaf=16)))
+    fabric = only_fabric(
+        analyse(*fat_tree(nodes_per_leaf=4, leaves=2, cables_per_node=8, uplinks_per_leaf=16))
+    )
     assert fabric.bisection == pytest.approx(2 * 16 * 400 * GBPS / 2)
 
 
 def test_node_bandwidth_sums_parallel_cables() -> None:
     devices = [("n1", "dgx-h100"), ("n2", "dgx-h100"), ("leaf", "qm9700")]
-    links = [("n1:ib1", "leaf:p1"), ("n1:ib2", "leaf:p2"), ("n1:ib3", "leaf:p3"),
-             ("n2:ib1", "leaf:p4")]
+    links = [
+        ("n1:ib1", "leaf:p1"),
+        ("n1:ib2", "leaf:p2"),
+        ("n1:ib3", "leaf:p3"),
+        ("n2:ib1", "leaf:p4"),
+    ]
     fabric = only_fabric(analyse(devices, links))
     assert fabric.node_bandwidth == {"n1": 1200 * GBPS, "n2": 400 * GBPS}
 
 
 def test_three_tiers() -> None:
-    devices = [("n1", "dgx-h100"), ("n2", "dgx-h100"), ("leaf1", "qm9700"), ("leaf2", "qm9700"),
-               ("spine1", "qm9700"), ("spine2", "qm9700"), ("core", "qm9700")]
-    links = [("n1:ib1", "leaf1:p1"), ("n2:ib1", "leaf2:p1"),
-             ("leaf1:p2", "spine1:p1"), ("leaf2:p2", "spine2:p1"),
-             ("spine1:p2", "core:p1"), ("spine2:p2", "core:p2")]
+    devices = [
+        ("n1", "dgx-h100"),
+        ("n2", "dgx-h100"),
+        ("leaf1", "qm9700"),
+        ("leaf2", "qm9700"),
+        ("spine1", "qm9700"),
+        ("spine2", "qm9700"),
+        ("core", "qm9700"),
+    ]
+    links = [
+        ("n1:ib1", "leaf1:p1"),
+        ("n2:ib1", "leaf2:p1"),
+        ("leaf1:p2", "spine1:p1"),
+        ("leaf2:p2", "spine2:p1"),
+        ("spine1:p2", "core:p1"),
+        ("spine2:p2", "core:p2"),
+    ]
     fabric = only_fabric(analyse(devices, links))
     assert {s.device.id: s.tier for s in fabric.switches.values()} == {
-        "leaf1": 1, "leaf2": 1, "spine1": 2, "spine2": 2, "core": 3}
+        "leaf1": 1,
+        "leaf2": 1,
+        "spine1": 2,
+        "spine2": 2,
+        "core": 3,
+    }
     assert fabric.max_tier == 3 and fabric.is_fat_tree
     assert fabric.switches["spine1"].oversubscription == pytest.approx(1.0)
     assert fabric.switches["core"].oversubscription is None
@@ -189,8 +236,13 @@ def test_disconnected_parts_are_separate_fabrics_in_file_order() -> None:
 
 
 def test_storage_and_management_ports_form_no_fabric() -> None:
-    devices = [("n1", "dgx-h100"), ("n2", "dgx-h100"), ("mgmt", "sn2201"),
-               ("st", "storage-node"), ("ib", "qm9700")]
+    devices = [
+        ("n1", "dgx-h100"),
+        ("n2", "dgx-h100"),
+        ("mgmt", "sn2201"),
+        ("st", "storage-node"),
+        ("ib", "qm9700"),
+    ]
     links = [("n1:bmc1", "mgmt:mgmt1"), ("n2:bmc1", "mgmt:mgmt2"), ("st:ib1", "ib:p1")]
     assert analyse(devices, links).fabrics == []
 
@@ -217,14 +269,24 @@ def test_single_leaf_connecting_four_nodes_is_a_cut_switch() -> None:
 
 
 def test_node_with_one_cable_has_a_cut_link() -> None:
-    devices = [("n1", "dgx-h100"), ("n2", "dgx-h100"), ("n3", "dgx-h100"),
-               ("leaf1", "qm9700"), ("leaf2", "qm9700")]
-    links = [("n1:ib1", "leaf1:p1"), ("n1:ib2", "leaf2:p1"),
-             ("n2:ib1", "leaf1:p2"), ("n2:ib2", "leaf2:p2"),
-             ("n3:ib1", "leaf1:p3")]
+    devices = [
+        ("n1", "dgx-h100"),
+        ("n2", "dgx-h100"),
+        ("n3", "dgx-h100"),
+        ("leaf1", "qm9700"),
+        ("leaf2", "qm9700"),
+    ]
+    links = [
+        ("n1:ib1", "leaf1:p1"),
+        ("n1:ib2", "leaf2:p1"),
+        ("n2:ib1", "leaf1:p2"),
+        ("n2:ib2", "leaf2:p2"),
+        ("n3:ib1", "leaf1:p3"),
+    ]
     fabric = only_fabric(analyse(devices, links))
     assert [(link.entity, cut) for link, cut in fabric.cut_links] == [
-        ("link n3:ib1 -> leaf1:p3", 1)]
+        ("link n3:ib1 -> leaf1:p3", 1)
+    ]
     assert [(d.id, parts) for d, parts in fabric.cut_switches] == [("leaf1", 2)]
 
 
@@ -284,7 +346,5 @@ def test_endpoint_on_a_leaf_is_not_an_uplink() -> None:
 
 
 def test_two_nodes_back_to_back_on_one_cable_have_a_cut_link() -> None:
-    fabric = only_fabric(analyse([("n1", "dgx-h100"), ("n2", "dgx-h100")],
-                                 [("n1:ib1", "n2:ib1")]))
-    assert [(link.entity, cut) for link, cut in fabric.cut_links] == [
-        ("link n1:ib1 -> n2:ib1", 1)]
+    fabric = only_fabric(analyse([("n1", "dgx-h100"), ("n2", "dgx-h100")], [("n1:ib1", "n2:ib1")]))
+    assert [(link.entity, cut) for link, cut in fabric.cut_links] == [("link n1:ib1 -> n2:ib1", 1)]

@@ -20,25 +20,28 @@ from rackdesigner.units import (
 )
 
 
-@pytest.mark.parametrize(("text", "dim", "value"), [
-    ("10.2 kW", POWER, 10200.0),
-    ("700 W", POWER, 700.0),
-    ("415 V", VOLTAGE, 415.0),
-    ("63 A", CURRENT, 63.0),
-    ("3 m", LENGTH, 3.0),
-    ("600 mm", LENGTH, 0.6),
-    ("9.8 ft", LENGTH, 2.98704),
-    ("42 U", HEIGHT, 42.0),
-    ("177.8 mm", HEIGHT, 4.0),  # 4 rack units of 44.45 mm, without float dust
-    ("120 kg", MASS, 120.0),
-    ("400 Gbps", BANDWIDTH, 400e9),
-    ("400 Gbit/s", BANDWIDTH, 400e9),
-    ("3.35 TB/s", BANDWIDTH, 3.35e12 * 8),
-    ("2 TB", INFORMATION, 2e12 * 8),
-    ("2 TiB", INFORMATION, 2 * 2**40 * 8),
-    ("20 %", RATIO, 0.2),
-    (0.8, RATIO, 0.8),
-])
+@pytest.mark.parametrize(
+    ("text", "dim", "value"),
+    [
+        ("10.2 kW", POWER, 10200.0),
+        ("700 W", POWER, 700.0),
+        ("415 V", VOLTAGE, 415.0),
+        ("63 A", CURRENT, 63.0),
+        ("3 m", LENGTH, 3.0),
+        ("600 mm", LENGTH, 0.6),
+        ("9.8 ft", LENGTH, 2.98704),
+        ("42 U", HEIGHT, 42.0),
+        ("177.8 mm", HEIGHT, 4.0),  # 4 rack units of 44.45 mm, without float dust
+        ("120 kg", MASS, 120.0),
+        ("400 Gbps", BANDWIDTH, 400e9),
+        ("400 Gbit/s", BANDWIDTH, 400e9),
+        ("3.35 TB/s", BANDWIDTH, 3.35e12 * 8),
+        ("2 TB", INFORMATION, 2e12 * 8),
+        ("2 TiB", INFORMATION, 2 * 2**40 * 8),
+        ("20 %", RATIO, 0.2),
+        (0.8, RATIO, 0.8),
+    ],
+)
 def test_parse_to_si(text: str, dim, value: float) -> None:
     assert parse(text, dim) == pytest.approx(value, rel=1e-12)
 
@@ -47,17 +50,20 @@ def test_rack_unit_is_not_the_enzyme_unit() -> None:
     assert parse("1 U", LENGTH) == pytest.approx(0.04445)
 
 
-@pytest.mark.parametrize(("text", "dim", "message"), [
-    ("63 V", CURRENT, '"63 V" is a voltage, expected a current (A)'),
-    ("3 m", POWER, '"3 m" is a length, expected a power (W)'),
-    ("63", CURRENT, '"63" has no unit, expected a current (A)'),
-    ("400 GHz", BANDWIDTH, '"400 GHz" is a frequency, expected a bandwidth'),
-    ("2 TB", LENGTH, "is an amount of data, expected a length"),
-    ("kW", POWER, "has no number"),
-    ("-5 kW", POWER, "is negative"),
-    ("3 furlongs", LENGTH, "is not a quantity"),
-    ("", POWER, "has no number"),
-])
+@pytest.mark.parametrize(
+    ("text", "dim", "message"),
+    [
+        ("63 V", CURRENT, '"63 V" is a voltage, expected a current (A)'),
+        ("3 m", POWER, '"3 m" is a length, expected a power (W)'),
+        ("63", CURRENT, '"63" has no unit, expected a current (A)'),
+        ("400 GHz", BANDWIDTH, '"400 GHz" is a frequency, expected a bandwidth'),
+        ("2 TB", LENGTH, "is an amount of data, expected a length"),
+        ("kW", POWER, "has no number"),
+        ("-5 kW", POWER, "is negative"),
+        ("3 furlongs", LENGTH, "is not a quantity"),
+        ("", POWER, "has no number"),
+    ],
+)
 def test_parse_errors_say_what_is_wrong(text: str, dim, message: str) -> None:
     with pytest.raises(UnitError, match=None) as error:
         parse(text, dim)
@@ -76,22 +82,34 @@ def test_bytes_are_not_dimensionless() -> None:
         parse("2 TB", RATIO)
 
 
-@pytest.mark.parametrize(("value", "dim", "text"), [
-    (41600.0, POWER, "41.6 kW"),
-    (36227.0, POWER, "36.2 kW"),
-    (400e9, BANDWIDTH, "400 Gbps"),
-    (3.35e12 * 8, BYTE_RATE, "3.35 TB/s"),
-    (5.6, LENGTH, "5.6 m"),
-    (0.2, RATIO, "20 %"),
-    (42.0, HEIGHT, "42 U"),
-])
+@pytest.mark.parametrize(
+    ("value", "dim", "text"),
+    [
+        (41600.0, POWER, "41.6 kW"),
+        (36227.0, POWER, "36.2 kW"),
+        (400e9, BANDWIDTH, "400 Gbps"),
+        (3.35e12 * 8, BYTE_RATE, "3.35 TB/s"),
+        (5.6, LENGTH, "5.6 m"),
+        (0.2, RATIO, "20 %"),
+        (42.0, HEIGHT, "42 U"),
+    ],
+)
 def test_format_for_people(value: float, dim, text: str) -> None:
     assert fmt(value, dim) == text
 
 
-@pytest.mark.parametrize(("value", "dim"), [
-    (10200.0, POWER), (0.1, LENGTH), (400e9, BANDWIDTH), (6.4e11, INFORMATION), (4.5, HEIGHT),
-    (1e-5, LENGTH), (123456.789, MASS), (1.0, BANDWIDTH),
-])
+@pytest.mark.parametrize(
+    ("value", "dim"),
+    [
+        (10200.0, POWER),
+        (0.1, LENGTH),
+        (400e9, BANDWIDTH),
+        (6.4e11, INFORMATION),
+        (4.5, HEIGHT),
+        (1e-5, LENGTH),
+        (123456.789, MASS),
+        (1.0, BANDWIDTH),
+    ],
+)
 def test_canonical_text_parses_back_exactly(value: float, dim) -> None:
     assert parse(canonical_text(value, dim), dim) == value

@@ -37,7 +37,6 @@ def renderer(name: str) -> Renderer:
     return render
 
 
-
 def counts(results: Sequence[FileResult]) -> dict[str, int]:
     tally = {"errors": 0, "warnings": 0, "info": 0}
     names = {"error": "errors", "warning": "warnings", "info": "info"}

@@ -31,11 +31,13 @@ def render(results: Sequence[FileResult], options: Options) -> str:
     dump = json.JSONEncoder(ensure_ascii=False).encode
     rows = [dump(diagnostic_dict(d)) for r in results for d in r.diagnostics]
     body = "[\n    " + ",\n    ".join(rows) + "\n  ]" if rows else "[]"
-    return "".join([
-        "{\n",
-        '  "version": 1,\n',
-        f'  "files": {dump([r.file for r in results])},\n',
-        f'  "diagnostics": {body},\n',
-        f'  "summary": {dump(counts(results))}\n',
-        "}\n",
-    ])
+    return "".join(
+        [
+            "{\n",
+            '  "version": 1,\n',
+            f'  "files": {dump([r.file for r in results])},\n',
+            f'  "diagnostics": {body},\n',
+            f'  "summary": {dump(counts(results))}\n',
+            "}\n",
+        ]
+    )

@@ -30,14 +30,22 @@ def render(results: Sequence[FileResult], options: Options) -> str:
             found = by_code.get(code, [])
             case = ET.SubElement(suite, "testcase", classname=result.file, name=code)
             cases += 1
-            failing = [d for d in found
-                       if d.severity == "error" or (options.strict and d.severity == "warning")]
+            failing = [
+                d
+                for d in found
+                if d.severity == "error" or (options.strict and d.severity == "warning")
+            ]
             if failing:
                 failures += 1
                 title = LOAD_CODES.get(code, f"{len(failing)} finding(s)")
-                failure = ET.SubElement(case, "failure", type=code,
-                                        message=f"{code}: {failing[0].text()}"
-                                        if len(failing) == 1 else f"{code}: {title}")
+                failure = ET.SubElement(
+                    case,
+                    "failure",
+                    type=code,
+                    message=f"{code}: {failing[0].text()}"
+                    if len(failing) == 1
+                    else f"{code}: {title}",
+                )
                 failure.text = "\n".join(line(d) for d in failing)
             rest = [d for d in found if d not in failing]
             if rest:
@@ -50,5 +58,6 @@ def render(results: Sequence[FileResult], options: Options) -> str:
     suites.set("tests", str(total))
     suites.set("failures", str(failures_total))
     ET.indent(suites)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") \
-        + "\n"
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+    )

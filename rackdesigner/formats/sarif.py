@@ -25,25 +25,32 @@ def _uri(file: str) -> str:
 def _rules() -> list[dict[str, object]]:
     described: list[dict[str, object]] = []
     for code, title in LOAD_CODES.items():
-        described.append({
-            "id": code, "name": f"load-{code.lower()}",
-            "shortDescription": {"text": title},
-            "defaultConfiguration": {"level": "error"},
-        })
+        described.append(
+            {
+                "id": code,
+                "name": f"load-{code.lower()}",
+                "shortDescription": {"text": title},
+                "defaultConfiguration": {"level": "error"},
+            }
+        )
     for rule in all_rules().values():
         why = rule.section("Why it matters")
-        described.append({
-            "id": rule.code,
-            "name": rule.check.__name__.replace("_", "-"),
-            "shortDescription": {"text": rule.title},
-            "fullDescription": {"text": why or rule.title},
-            "help": {"text": f"{rule.title}\n\n{rule.doc}",
-                     "markdown": f"**{rule.code}: {rule.title}**\n\n{why}\n\n"
-                                 f"```toml\n{rule.section('Example')}\n```\n\n"
-                                 f"{rule.section('Fix')}"},
-            "defaultConfiguration": {"level": _LEVEL[rule.severity]},
-            "properties": {"tags": [rule.family], "thresholds": list(rule.thresholds)},
-        })
+        described.append(
+            {
+                "id": rule.code,
+                "name": rule.check.__name__.replace("_", "-"),
+                "shortDescription": {"text": rule.title},
+                "fullDescription": {"text": why or rule.title},
+                "help": {
+                    "text": f"{rule.title}\n\n{rule.doc}",
+                    "markdown": f"**{rule.code}: {rule.title}**\n\n{why}\n\n"
+                    f"```toml\n{rule.section('Example')}\n```\n\n"
+                    f"{rule.section('Fix')}",
+                },
+                "defaultConfiguration": {"level": _LEVEL[rule.severity]},
+                "properties": {"tags": [rule.family], "thresholds": list(rule.thresholds)},
+            }
+        )
     return described
 
 
@@ -73,22 +80,27 @@ def render(results: Sequence[FileResult], options: Options) -> str:
             if d.code in index:
                 entry["ruleIndex"] = index[d.code]
             if d.values:
-                entry["properties"] = {"values": {
-                    k: (v if math.isfinite(v) else None) for k, v in d.values.items()}}
+                entry["properties"] = {
+                    "values": {k: (v if math.isfinite(v) else None) for k, v in d.values.items()}
+                }
             sarif_results.append(entry)
     document = {
         "$schema": SCHEMA,
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "rackdesigner",
-                "version": __version__,
-                "informationUri": "https://github.com/rackdesigner/rackdesigner",
-                "rules": rules,
-            }},
-            "artifacts": [{"location": {"uri": _uri(r.file)}} for r in results],
-            "results": sarif_results,
-            "columnKind": "unicodeCodePoints",
-        }],
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "rackdesigner",
+                        "version": __version__,
+                        "informationUri": "https://github.com/rackdesigner/rackdesigner",
+                        "rules": rules,
+                    }
+                },
+                "artifacts": [{"location": {"uri": _uri(r.file)}} for r in results],
+                "results": sarif_results,
+                "columnKind": "unicodeCodePoints",
+            }
+        ],
     }
     return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"

@@ -30,12 +30,13 @@ def line(diagnostic: Diagnostic, color: bool = False) -> str:
     return f"{where}: {severity} {code} {text}"
 
 
-
 def summary(results: Sequence[FileResult]) -> str:
     """``N errors, N warnings, N info in N files``: a fixed form that scripts can match."""
     tally = counts(results)
-    return (f"{tally['errors']} errors, {tally['warnings']} warnings, {tally['info']} info "
-            f"in {len(results)} files")
+    return (
+        f"{tally['errors']} errors, {tally['warnings']} warnings, {tally['info']} info "
+        f"in {len(results)} files"
+    )
 
 
 def totals_table(analysis: Analysis) -> list[str]:
@@ -45,29 +46,37 @@ def totals_table(analysis: Analysis) -> list[str]:
     for rack in analysis.racks:
         bound = "≥" if rack.load_unknown else ""
         use = rack.utilisation
-        rows.append((
-            rack.rack.id,
-            f"{rack.units_used:g}/{rack.rack.height_u:g}",
-            bound + fmt(rack.load, POWER),
-            bound + fmt(rack.air_heat, POWER),
-            f"{use * 100:.0f} %" if use is not None else "no feed",
-            rack.cooling,
-            ("≥" if rack.unknown_weight else "") + fmt(rack.weight, MASS),
-        ))
+        rows.append(
+            (
+                rack.rack.id,
+                f"{rack.units_used:g}/{rack.rack.height_u:g}",
+                bound + fmt(rack.load, POWER),
+                bound + fmt(rack.air_heat, POWER),
+                f"{use * 100:.0f} %" if use is not None else "no feed",
+                rack.cooling,
+                ("≥" if rack.unknown_weight else "") + fmt(rack.weight, MASS),
+            )
+        )
     site_bound = "≥" if analysis.site_load_unknown else ""
-    rows.append(("total", f"{sum(r.units_used for r in analysis.racks):g}",
-                 site_bound + fmt(analysis.site_load, POWER),
-                 site_bound + fmt(sum(r.air_heat for r in analysis.racks), POWER), "", "",
-                 ("≥" if any(r.unknown_weight for r in analysis.racks) else "")
-                 + fmt(sum(r.weight for r in analysis.racks), MASS)))
+    rows.append(
+        (
+            "total",
+            f"{sum(r.units_used for r in analysis.racks):g}",
+            site_bound + fmt(analysis.site_load, POWER),
+            site_bound + fmt(sum(r.air_heat for r in analysis.racks), POWER),
+            "",
+            "",
+            ("≥" if any(r.unknown_weight for r in analysis.racks) else "")
+            + fmt(sum(r.weight for r in analysis.racks), MASS),
+        )
+    )
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
     out = []
     for number, row in enumerate(rows):
-        cells = [row[0].ljust(widths[0])] + [cell.rjust(width) if i not in (5,) else
-                                              cell.ljust(width)
-                                              for i, (cell, width) in
-                                              enumerate(zip(row[1:], widths[1:], strict=True),
-                                                        start=1)]
+        cells = [row[0].ljust(widths[0])] + [
+            cell.rjust(width) if i not in (5,) else cell.ljust(width)
+            for i, (cell, width) in enumerate(zip(row[1:], widths[1:], strict=True), start=1)
+        ]
         out.append("  ".join(cells).rstrip())
         if number == 0 or number == len(rows) - 2:
             out.append("  ".join("-" * w for w in widths))

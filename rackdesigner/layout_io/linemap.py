@@ -18,8 +18,12 @@ from dataclasses import dataclass, field
 _HEADER = re.compile(r"\n[ \t]*(\[\[?)[ \t]*([^\]\n#]*?)[ \t]*\]")
 _ARRAY = re.compile(r"=[ \t]*\[")
 _BRACE = re.compile(r"\{")
-_KNOWN = {"racks": ["racks"], "racks.devices": ["racks", "devices"],
-          "racks.feeds": ["racks", "feeds"], "links": ["links"]}
+_KNOWN = {
+    "racks": ["racks"],
+    "racks.devices": ["racks", "devices"],
+    "racks.feeds": ["racks", "feeds"],
+    "links": ["links"],
+}
 _HASH = re.compile("#")
 _STRINGS = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'')
 
@@ -54,11 +58,11 @@ def _inline_tokens(text: str) -> list[tuple[int, str, str]]:
     tokens: list[tuple[int, str, str]] = []
     for match in _ARRAY.finditer(text):
         begin = text.rfind("\n", 0, match.start()) + 1
-        key = text[begin:match.start()].strip()
+        key = text[begin : match.start()].strip()
         if key and all(c.isalnum() or c in "_-" for c in key):
             tokens.append((begin, "=", key))
     for match in _BRACE.finditer(text):
-        before = text[max(0, match.start() - 200):match.start()].rstrip()
+        before = text[max(0, match.start() - 200) : match.start()].rstrip()
         if before.endswith(("[", ",")):
             tokens.append((match.start(), "{", ""))
     tokens.sort()
@@ -170,7 +174,7 @@ def _scan_comments(text: str, found: LineMap) -> None:
         end = len(text) if end < 0 else end
         source = text[begin:end]
         if not source[: at - begin].strip():
-            found.comments[line] = text[at + 1:end]
+            found.comments[line] = text[at + 1 : end]
             last_line = line
         elif "#" in _STRINGS.sub('""', source):
             # A comment after code, unless every '#' on the line is inside a string.

@@ -51,10 +51,17 @@ def read_text(path: str | os.PathLike[str]) -> tuple[str, os.stat_result]:
     if not Path(name).is_file():
         raise LayoutError([_e000(name, "not a file")])
     if info.st_size > MAX_FILE_BYTES:
-        raise LayoutError([_e000(
-            name, f"the file is {info.st_size / 2**20:.1f} MiB, more than the "
-            f"{MAX_FILE_BYTES / 2**20:.0f} MiB a layout may be (a 100,000-GPU layout is about "
-            "13 MiB); set RACKDESIGNER_MAX_FILE_BYTES to raise the limit")])
+        raise LayoutError(
+            [
+                _e000(
+                    name,
+                    f"the file is {info.st_size / 2**20:.1f} MiB, more than the "
+                    f"{MAX_FILE_BYTES / 2**20:.0f} MiB a layout may be "
+                    "(a 100,000-GPU layout is about "
+                    "13 MiB); set RACKDESIGNER_MAX_FILE_BYTES to raise the limit",
+                )
+            ]
+        )
     try:
         data = Path(name).read_bytes()
     except OSError as error:
@@ -65,24 +72,35 @@ def read_text(path: str | os.PathLike[str]) -> tuple[str, os.stat_result]:
         before = data[: error.start]
         line = before.count(b"\n") + 1
         column = error.start - (before.rfind(b"\n") + 1) + 1
-        raise LayoutError([_e000(
-            name, f"not UTF-8 text: byte 0x{data[error.start]:02x} at line {line}, column "
-            f"{column} cannot be decoded (TOML files must be UTF-8)", line, column)]) from None
+        raise LayoutError(
+            [
+                _e000(
+                    name,
+                    f"not UTF-8 text: byte 0x{data[error.start]:02x} at line {line}, column "
+                    f"{column} cannot be decoded (TOML files must be UTF-8)",
+                    line,
+                    column,
+                )
+            ]
+        ) from None
     return text, info
 
 
 def _e000(file: str, message: str, line: int = 1, column: int = 0) -> Diagnostic:
     # A problem with the file as a whole is reported on its first line, so that every
     # diagnostic has a place CI annotations can point at.
-    return Diagnostic("E000", "error", message, entity="file", file=file, line=line,
-                      column=column)
+    return Diagnostic("E000", "error", message, entity="file", file=file, line=line, column=column)
 
 
 def load_path(path: str | os.PathLike[str]) -> m.Layout:
     text, info = read_text(path)
     layout, _ = load_text_with_map(text, file=str(path))
-    layout.origin = Origin(str(path), info.st_mtime_ns, info.st_size,
-                           layout.origin.dropped_comment_lines if layout.origin else ())
+    layout.origin = Origin(
+        str(path),
+        info.st_mtime_ns,
+        info.st_size,
+        layout.origin.dropped_comment_lines if layout.origin else (),
+    )
     return layout
 
 
@@ -91,15 +109,25 @@ def load_text(text: str, *, file: str = "<text>") -> m.Layout:
     return layout
 
 
-def load_text_with_map(text: str, *, file: str = "<text>",
-                       timings: dict[str, float] | None = None) -> tuple[m.Layout, LineMap]:
+def load_text_with_map(
+    text: str, *, file: str = "<text>", timings: dict[str, float] | None = None
+) -> tuple[m.Layout, LineMap]:
     began = time.perf_counter()
     try:
         data = parse_toml(text)
     except TomlSyntaxError as error:
-        raise LayoutError([Diagnostic(
-            "E000", "error", f"TOML syntax: {error.message} (line {error.line}, column "
-            f"{error.column})", file=file, line=error.line, column=error.column)]) from None
+        raise LayoutError(
+            [
+                Diagnostic(
+                    "E000",
+                    "error",
+                    f"TOML syntax: {error.message} (line {error.line}, column {error.column})",
+                    file=file,
+                    line=error.line,
+                    column=error.column,
+                )
+            ]
+        ) from None
     parsed = time.perf_counter()
     lines = scan(text)
     builder = _Builder(text, lines, file)
@@ -129,8 +157,16 @@ def _attach_comments(layout: m.Layout, lines: LineMap) -> list[int]:
     if header:
         layout.comment = "\n".join(header)
 
-    def above(entity: m.Rack | m.Device | m.Link | m.DeviceType | m.Gpu | m.Site | m.Workload
-              | m.RulesConfig) -> None:
+    def above(
+        entity: m.Rack
+        | m.Device
+        | m.Link
+        | m.DeviceType
+        | m.Gpu
+        | m.Site
+        | m.Workload
+        | m.RulesConfig,
+    ) -> None:
         number = entity.line - 1
         block: list[str] = []
         while number in comments and number not in used:
@@ -198,14 +234,22 @@ class _Builder:
 
     # -- errors ------------------------------------------------------------------------------
 
-    def error(self, code: str, entity: str, message: str, line: int, key: str | None = None,
-              hint: str | None = None) -> None:
+    def error(
+        self,
+        code: str,
+        entity: str,
+        message: str,
+        line: int,
+        key: str | None = None,
+        hint: str | None = None,
+    ) -> None:
         if key and line:
             if self._text_lines is None:
                 self._text_lines = self.text.split("\n")
             line = key_line(self._text_lines, line, key)
-        self.errors.append(Diagnostic(code, "error", message, entity=entity, line=line,
-                                      file=self.file, hint=hint))
+        self.errors.append(
+            Diagnostic(code, "error", message, entity=entity, line=line, file=self.file, hint=hint)
+        )
         if len(self.errors) >= MAX_ERRORS:
             raise _Stop
 
@@ -217,8 +261,15 @@ class _Builder:
         self.error("E001", entity, f"'{key}' must be a table, got {_type_name(value)}", line, key)
         return None
 
-    def fields(self, spec: tuple[s.Field, ...], data: dict[str, Any], entity: str, line: int,
-               skip: tuple[str, ...] = (), partial: bool = False) -> dict[str, Any]:
+    def fields(
+        self,
+        spec: tuple[s.Field, ...],
+        data: dict[str, Any],
+        entity: str,
+        line: int,
+        skip: tuple[str, ...] = (),
+        partial: bool = False,
+    ) -> dict[str, Any]:
         """Convert ``data``'s keys by ``spec``; return attribute values (nested tables skipped)."""
         converters = self._converters.get(id(spec))
         if converters is None:
@@ -230,8 +281,13 @@ class _Builder:
             if entry is None:
                 if key not in skip:
                     where = self.map.tables.get(key, line) if isinstance(value, dict) else line
-                    self.error("E001", entity, f"unknown key '{key}'"
-                               f"{_suggest(key, [*converters, *skip])}", where, key)
+                    self.error(
+                        "E001",
+                        entity,
+                        f"unknown key '{key}'{_suggest(key, [*converters, *skip])}",
+                        where,
+                        key,
+                    )
                 continue
             field, convert = entry
             if field.kind in ("table", "tables"):
@@ -251,8 +307,13 @@ class _Builder:
     def tables(self, value: object, entity: str, line: int, key: str) -> list[dict[str, Any]]:
         if isinstance(value, list) and all(isinstance(item, dict) for item in value):
             return value
-        self.error("E001", entity, f"'{key}' must be an array of tables, got "
-                   f"{_type_name(value)}", line, key)
+        self.error(
+            "E001",
+            entity,
+            f"'{key}' must be an array of tables, got {_type_name(value)}",
+            line,
+            key,
+        )
         return []
 
     # -- entities ----------------------------------------------------------------------------
@@ -266,36 +327,62 @@ class _Builder:
     def _layout(self, data: dict[str, Any]) -> m.Layout | None:
         version = data.get("format")
         if version is None:
-            self.error("E001", "layout", f"missing key 'format' (this rackdesigner reads format "
-                       f"{m.FORMAT_VERSION}: add `format = {m.FORMAT_VERSION}` at the top)", 1)
+            self.error(
+                "E001",
+                "layout",
+                f"missing key 'format' (this rackdesigner reads format "
+                f"{m.FORMAT_VERSION}: add `format = {m.FORMAT_VERSION}` at the top)",
+                1,
+            )
             return None
         if not isinstance(version, int) or isinstance(version, bool):
-            self.error("E001", "layout", f"format must be an integer, got {_shown(version)}", 1,
-                       "format")
+            self.error(
+                "E001", "layout", f"format must be an integer, got {_shown(version)}", 1, "format"
+            )
             return None
         if version > m.FORMAT_VERSION:
-            self.error("E001", "layout", f"format {version} is newer than this rackdesigner "
-                       f"reads (format {m.FORMAT_VERSION}); upgrade rackdesigner", 1, "format")
+            self.error(
+                "E001",
+                "layout",
+                f"format {version} is newer than this rackdesigner "
+                f"reads (format {m.FORMAT_VERSION}); upgrade rackdesigner",
+                1,
+                "format",
+            )
             return None
         if version < 1:
-            self.error("E001", "layout", f"format {version} does not exist; the current format "
-                       f"is {m.FORMAT_VERSION}", 1, "format")
+            self.error(
+                "E001",
+                "layout",
+                f"format {version} does not exist; the current format is {m.FORMAT_VERSION}",
+                1,
+                "format",
+            )
             return None
         top = self.fields(s.TOP, data, "layout", 1, skip=s.TOP_TABLES)
         tables = self.map.tables
-        layout = m.Layout(name=top.get("name", ""), format=version,
-                          description=top.get("description"), revision=top.get("revision"),
-                          notes=top.get("notes"))
+        layout = m.Layout(
+            name=top.get("name", ""),
+            format=version,
+            description=top.get("description"),
+            revision=top.get("revision"),
+            notes=top.get("notes"),
+        )
         if "site" in data and (site := self.table(data["site"], "[site]", 1, "site")) is not None:
             line = tables.get("site", 1)
             layout.site = m.Site(**self.fields(s.SITE, site, "[site]", line), line=line)
-        if "workload" in data and (
-                work := self.table(data["workload"], "[workload]", 1, "workload")) is not None:
+        if (
+            "workload" in data
+            and (work := self.table(data["workload"], "[workload]", 1, "workload")) is not None
+        ):
             line = tables.get("workload", 1)
-            layout.workload = m.Workload(**self.fields(s.WORKLOAD, work, "[workload]", line),
-                                         line=line)
-        if "rules" in data and (
-                rules := self.table(data["rules"], "[rules]", 1, "rules")) is not None:
+            layout.workload = m.Workload(
+                **self.fields(s.WORKLOAD, work, "[workload]", line), line=line
+            )
+        if (
+            "rules" in data
+            and (rules := self.table(data["rules"], "[rules]", 1, "rules")) is not None
+        ):
             layout.rules = self.rules(rules)
         if "meta" in data:
             layout.meta = self.table(data["meta"], "[meta]", 1, "meta")
@@ -304,8 +391,9 @@ class _Builder:
                 line = self.map.gpus.get(key, 1)
                 entity = f"GPU {key}"
                 if (table := self.table(value, entity, line, key)) is not None:
-                    layout.gpus[key] = m.Gpu(key, **self.fields(s.GPU, table, entity, line),
-                                             line=line)
+                    layout.gpus[key] = m.Gpu(
+                        key, **self.fields(s.GPU, table, entity, line), line=line
+                    )
         if "catalog" in data and (cat := self.table(data["catalog"], "[catalog]", 1, "catalog")):
             from ..catalog import builtin
 
@@ -316,9 +404,13 @@ class _Builder:
                     layout.catalog[key] = self.device_type(key, table, line)
                     if "kind" not in table and key not in known:
                         # Only an entry that overrides a built-in one may leave kind out.
-                        self.error("E001", f"catalog entry {key}",
-                                   f"missing key 'kind' ({key} is not a built-in model, so it "
-                                   f"needs one of {' | '.join(m.DEVICE_KINDS)})", line)
+                        self.error(
+                            "E001",
+                            f"catalog entry {key}",
+                            f"missing key 'kind' ({key} is not a built-in model, so it "
+                            f"needs one of {' | '.join(m.DEVICE_KINDS)})",
+                            line,
+                        )
         if "racks" in data:
             for index, rack in enumerate(self.tables(data["racks"], "layout", 1, "racks")):
                 layout.racks.append(self.rack(index, rack))
@@ -334,9 +426,17 @@ class _Builder:
                 if table.keys() <= _SIMPLE_LINK_KEYS:
                     a, b, media = table.get("a"), table.get("b"), table.get("media")
                     # A port reference "device:group7"; checked inline, once per cable.
-                    if type(a) is str and type(b) is str and ":" in a and ":" in b and \
-                            a[-1:].isdigit() and b[-1:].isdigit() and a[0] != ":" and \
-                            b[0] != ":" and (media is None or media in _MEDIA):
+                    if (
+                        type(a) is str
+                        and type(b) is str
+                        and ":" in a
+                        and ":" in b
+                        and a[-1:].isdigit()
+                        and b[-1:].isdigit()
+                        and a[0] != ":"
+                        and b[0] != ":"
+                        and (media is None or media in _MEDIA)
+                    ):
                         append(Link(a, b, media, None, None, None, line))
                         continue
                 values = self.fields(s.LINK, table, _link_entity(table, index), line)
@@ -354,9 +454,15 @@ class _Builder:
         for key in ("select", "ignore"):
             unknown = unknown_patterns([c.strip().upper() for c in values.get(key) or ()])
             if unknown:
-                self.error("E001", "[rules]", f"{key}: no rule matches "
-                           f"{', '.join(repr(c) for c in unknown)} (`rackdesigner rules` "
-                           "lists them)", line, key)
+                self.error(
+                    "E001",
+                    "[rules]",
+                    f"{key}: no rule matches "
+                    f"{', '.join(repr(c) for c in unknown)} (`rackdesigner rules` "
+                    "lists them)",
+                    line,
+                    key,
+                )
         thresholds = data.get("thresholds")
         if thresholds is None:
             return config
@@ -367,50 +473,60 @@ class _Builder:
         for key, value in table.items():
             threshold = THRESHOLDS.get(key)
             if threshold is None:
-                self.error("E001", entity, f"unknown threshold '{key}'"
-                           f"{_suggest(key, THRESHOLDS)}", tline, key)
+                self.error(
+                    "E001",
+                    entity,
+                    f"unknown threshold '{key}'{_suggest(key, THRESHOLDS)}",
+                    tline,
+                    key,
+                )
                 continue
             try:
                 if threshold.dim is None:
                     if isinstance(value, bool) or not isinstance(value, int | float):
-                        raise _ValueProblem(f"must be a number like {threshold.default_text}, "
-                                            f"got {_shown(value)}")
+                        raise _ValueProblem(
+                            f"must be a number like {threshold.default_text}, got {_shown(value)}"
+                        )
                     if not math.isfinite(value) or value < 0:
                         raise _ValueProblem(f"must be a finite number ≥ 0, got {_shown(value)}")
                     config.thresholds[key] = value
                 else:
                     number = parse(value, threshold.dim)
-                    config.thresholds[key] = m.Q(number, value) if isinstance(value, str) \
-                        else number
+                    config.thresholds[key] = (
+                        m.Q(number, value) if isinstance(value, str) else number
+                    )
                 number = float(config.thresholds[key])
                 if threshold.positive and number <= 0:
                     del config.thresholds[key]
                     raise _ValueProblem(f"must be more than 0, got {_shown(value)}")
                 if threshold.maximum is not None and number > threshold.maximum:
                     del config.thresholds[key]
-                    raise _ValueProblem(f"must be at most {threshold.maximum:g}, got "
-                                        f"{_shown(value)}")
+                    raise _ValueProblem(
+                        f"must be at most {threshold.maximum:g}, got {_shown(value)}"
+                    )
             except UnitError as error:
                 self.error("E002", entity, f"{key} {error}", tline, key)
             except _ValueProblem as problem:
                 self.error("E001", entity, f"{key} {problem}", tline, key)
         return config
 
-    def device_type(self, key: str, data: dict[str, Any], line: int,
-                    partial: bool = False) -> m.DeviceType:
+    def device_type(
+        self, key: str, data: dict[str, Any], line: int, partial: bool = False
+    ) -> m.DeviceType:
         entity = f"catalog entry {key}"
         values = self.fields(s.DEVICE_TYPE, data, entity, line, partial=partial)
         if "ports" in data:
             lines = self.map.ports.get(key, [])
             values["ports"] = [
                 self.port_group(entity, table, lines[number] if number < len(lines) else line)
-                for number, table in enumerate(self.tables(data["ports"], entity, line,
-                                                           "ports"))]
+                for number, table in enumerate(self.tables(data["ports"], entity, line, "ports"))
+            ]
         if "input_voltage" in values:
             low, high = values["input_voltage"]
             if low > high:
-                self.error("E001", entity, "input_voltage must be [lowest, highest]", line,
-                           "input_voltage")
+                self.error(
+                    "E001", entity, "input_voltage must be [lowest, highest]", line, "input_voltage"
+                )
         return m.DeviceType(key, **values, line=line)
 
     def port_group(self, entity: str, data: dict[str, Any], line: int) -> m.PortGroup:
@@ -419,8 +535,14 @@ class _Builder:
         name = values.get("name")
         if name is not None and (not name or name[-1].isdigit() or ":" in name):
             # Links name ports "<group><index>": a group "eth0" could never be told apart.
-            self.error("E001", group, f"port group name {name!r} must not be empty, end in a "
-                       "digit or contain ':' (ports are named NAME1..NAMEcount)", line, "name")
+            self.error(
+                "E001",
+                group,
+                f"port group name {name!r} must not be empty, end in a "
+                "digit or contain ':' (ports are named NAME1..NAMEcount)",
+                line,
+                "name",
+            )
         return m.PortGroup(**{"name": "?", "count": 0, **values})
 
     def rack(self, index: int, data: dict[str, Any]) -> m.Rack:
@@ -439,20 +561,31 @@ class _Builder:
                 rack.feeds.append(m.Feed(**{"id": "?", **fvalues}, line=fline))
         device_lines = self.map.devices[index] if index < len(self.map.devices) else []
         known = len(device_lines)
-        for number, table in enumerate(self.tables(data.get("devices", []), entity, line,
-                                                   "devices")):
+        for number, table in enumerate(
+            self.tables(data.get("devices", []), entity, line, "devices")
+        ):
             dline = device_lines[number] if number < known else line
             if table.keys() <= _SIMPLE_DEVICE_KEYS:
-                device_id, model, position = table.get("id"), table.get("model"), \
-                    table.get("position")
-                if type(device_id) is str and type(model) is str and device_id.strip() and \
-                        model.strip() and (position is None or (type(position) is int
-                                                                and position <= 100)):
+                device_id, model, position = (
+                    table.get("id"),
+                    table.get("model"),
+                    table.get("position"),
+                )
+                if (
+                    type(device_id) is str
+                    and type(model) is str
+                    and device_id.strip()
+                    and model.strip()
+                    and (position is None or (type(position) is int and position <= 100))
+                ):
                     rack.devices.append(m.Device(device_id, model, position, line=dline))
                     continue
             device_id = table.get("id")
-            dentity = (f"device {device_id}" if isinstance(device_id, str)
-                       else f"{entity} device #{number + 1}")
+            dentity = (
+                f"device {device_id}"
+                if isinstance(device_id, str)
+                else f"{entity} device #{number + 1}"
+            )
             dvalues = self.fields(s.DEVICE, table, dentity, dline)
             if "id" in dvalues and "model" in dvalues:
                 rack.devices.append(m.Device(**dvalues, line=dline))
@@ -479,46 +612,55 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
     kind = field.kind
 
     if kind == "str":
+
         def convert_str(value: Any) -> str:
             if type(value) is not str:
-                raise _ValueProblem(f"must be a string, got {_type_name(value)} "
-                                    f"({_shown(value)})")
+                raise _ValueProblem(f"must be a string, got {_type_name(value)} ({_shown(value)})")
             if field.key in ("a", "b"):
                 device, _, port = value.partition(":")
                 if not device or not port or not port[-1].isdigit():
-                    raise _ValueProblem(f'"{value}" is not a port reference '
-                                        '"<device id>:<port group><index>", e.g. "a01-n01:ib1"')
+                    raise _ValueProblem(
+                        f'"{value}" is not a port reference '
+                        '"<device id>:<port group><index>", e.g. "a01-n01:ib1"'
+                    )
             elif field.key in ("id", "model") and not value.strip():
                 raise _ValueProblem("must not be empty")
             return value
+
         return convert_str
     if kind == "int":
+
         def convert_int(value: Any) -> int:
             if type(value) is not int:
-                raise _ValueProblem(f"must be an integer, got {_type_name(value)} "
-                                    f"({_shown(value)})")
+                raise _ValueProblem(
+                    f"must be an integer, got {_type_name(value)} ({_shown(value)})"
+                )
             if field.minimum is not None and value < field.minimum:
                 raise _ValueProblem(f"must be at least {field.minimum:g}, got {value}")
             if field.maximum is not None and value > field.maximum:
                 raise _ValueProblem(f"must be at most {field.maximum:g}, got {value}")
             return value
+
         return convert_int
     if kind == "number":
+
         def convert_number(value: Any) -> float | int:
             if isinstance(value, bool) or not isinstance(value, int | float):
-                raise _ValueProblem(f"must be a number, got {_type_name(value)} "
-                                    f"({_shown(value)})")
+                raise _ValueProblem(f"must be a number, got {_type_name(value)} ({_shown(value)})")
             if not math.isfinite(value):
                 raise _ValueProblem(f"must be finite, got {value}")
             if field.minimum is not None and value < field.minimum:
                 raise _ValueProblem(f"must be at least {field.minimum:g}, got {value}")
             return value
+
         return convert_number
     if kind == "bool":
+
         def convert_bool(value: Any) -> bool:
             if type(value) is not bool:
                 raise _ValueProblem(f"must be true or false, got {_shown(value)}")
             return value
+
         return convert_bool
     if kind == "enum":
         choices = field.choices
@@ -529,6 +671,7 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
                 near = _suggest(str(value), [str(c) for c in choices])
                 raise _ValueProblem(f"must be one of {shown}, got {_shown(value)}{near}")
             return value
+
         return convert_enum
     if kind in ("qty", "ratio"):
         dim = field.dim
@@ -537,22 +680,28 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
         def convert_quantity(value: Any) -> float:
             number = parse(value, dim)
             if field.minimum is not None and number < field.minimum:
-                raise _ValueProblem(f"must be at least {field.minimum:g}"
-                                    f"{' ' + dim.unit if dim.unit else ''}, got {_shown(value)}")
+                raise _ValueProblem(
+                    f"must be at least {field.minimum:g}"
+                    f"{' ' + dim.unit if dim.unit else ''}, got {_shown(value)}"
+                )
             if field.maximum is not None and number > field.maximum:
                 raise _ValueProblem(f"must be at most {field.maximum:g}, got {_shown(value)}")
             if field.positive and number <= 0:
                 raise _ValueProblem(f"must be more than 0, got {_shown(value)}")
             if field.whole and number != int(number):
-                raise _ValueProblem(f"must be a whole number of rack units, got {_shown(value)} "
-                                    f"({number:g} U)")
+                raise _ValueProblem(
+                    f"must be a whole number of rack units, got {_shown(value)} ({number:g} U)"
+                )
             return m.Q(number, value) if isinstance(value, str) else value
+
         return convert_quantity
     if kind == "str_list":
+
         def convert_str_list(value: Any) -> list[str]:
             if not isinstance(value, list) or not all(type(v) is str for v in value):
                 raise _ValueProblem(f"must be an array of strings, got {_shown(value)}")
             return value
+
         return convert_str_list
     if kind == "qty_pair":
         dim = field.dim
@@ -560,11 +709,15 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
 
         def convert_pair(value: Any) -> tuple[float, float]:
             if not isinstance(value, list) or len(value) != 2:
-                raise _ValueProblem(f"must be an array of two quantities like "
-                                    f'["200 V", "240 V"], got {_shown(value)}')
-            low, high = (m.Q(parse(v, dim), v) if isinstance(v, str) else parse(v, dim)
-                         for v in value)
+                raise _ValueProblem(
+                    f"must be an array of two quantities like "
+                    f'["200 V", "240 V"], got {_shown(value)}'
+                )
+            low, high = (
+                m.Q(parse(v, dim), v) if isinstance(v, str) else parse(v, dim) for v in value
+            )
             return (low, high)
+
         return convert_pair
     if kind in ("table", "tables"):
         return lambda value: value
@@ -572,8 +725,9 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
 
 
 # Public for the catalog loader, which reads built-in entries with the same schema.
-def build_catalog(data: dict[str, Any], text: str, file: str
-                  ) -> tuple[dict[str, m.DeviceType], dict[str, m.Gpu]]:
+def build_catalog(
+    data: dict[str, Any], text: str, file: str
+) -> tuple[dict[str, m.DeviceType], dict[str, m.Gpu]]:
     lines = scan(text)
     builder = _Builder(text, lines, file)
     devices: dict[str, m.DeviceType] = {}

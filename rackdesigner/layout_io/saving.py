@@ -19,8 +19,9 @@ class FileChangedError(Exception):
         super().__init__(f"{path} changed on disk since it was opened; not overwriting it")
 
 
-def save(layout: Layout, path: str | os.PathLike[str] | None = None, *,
-         force: bool = False) -> Origin:
+def save(
+    layout: Layout, path: str | os.PathLike[str] | None = None, *, force: bool = False
+) -> Origin:
     """Write ``layout`` canonically to ``path`` (default: where it was read from).
 
     The text goes to a temporary file in the same folder, is flushed to disk, and
@@ -34,8 +35,13 @@ def save(layout: Layout, path: str | os.PathLike[str] | None = None, *,
             raise ValueError("the layout was not read from a file: give a path")
         path = origin.path
     target = Path(path)
-    if not force and origin is not None and origin.mtime_ns and target.exists() and \
-            os.path.samefile(target, origin.path):
+    if (
+        not force
+        and origin is not None
+        and origin.mtime_ns
+        and target.exists()
+        and os.path.samefile(target, origin.path)
+    ):
         info = target.stat()
         if (info.st_mtime_ns, info.st_size) != (origin.mtime_ns, origin.size):
             raise FileChangedError(str(target))

@@ -40,8 +40,12 @@ _TRAILING_COMMA = re.compile(r",[ \t]*\}")
 def _beyond_toml_1_0(text: str) -> bool:
     # Separate searches, each starting with a literal the regex engine can jump to, cost
     # a fraction of one alternation over a 13 MB layout.
-    return ("\\e" in text or "\\x" in text or _TRAILING_COMMA.search(text) is not None
-            or _MULTILINE_INLINE_TABLE.search(text) is not None)
+    return (
+        "\\e" in text
+        or "\\x" in text
+        or _TRAILING_COMMA.search(text) is not None
+        or _MULTILINE_INLINE_TABLE.search(text) is not None
+    )
 
 
 def parse_toml(text: str) -> dict[str, Any]:

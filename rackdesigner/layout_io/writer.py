@@ -148,8 +148,8 @@ def _sci(value: float) -> Any:
         return value
     number = float(value)
     for exponent in (18, 15, 12, 9, 6):
-        if abs(number) >= 10.0 ** exponent:
-            mantissa = repr(number / 10.0 ** exponent)
+        if abs(number) >= 10.0**exponent:
+            mantissa = repr(number / 10.0**exponent)
             mantissa = mantissa.removesuffix(".0")
             text = f"{mantissa}e{exponent}"
             if float(text) == number:
@@ -174,8 +174,11 @@ def _value(value: Any) -> str:
     elif kind is bool:
         return "true" if value else "false"
     elif kind is float:
-        return repr(value) if value == value and abs(value) != float("inf") else \
-            tomli_w.dumps({"v": value})[4:-1]
+        return (
+            repr(value)
+            if value == value and abs(value) != float("inf")
+            else tomli_w.dumps({"v": value})[4:-1]
+        )
     elif kind is list and not any(isinstance(v, dict) for v in value):
         return "[" + ", ".join(_value(v) for v in value) + "]"
     elif kind is dict:

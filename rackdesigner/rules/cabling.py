@@ -46,8 +46,10 @@ def _length_text(link: LinkFacts, analysis: Analysis) -> str:
     if link.link.length is not None:
         return f"declared length {_metres(link.length)}"
     assert link.route is not None
-    return (f"computed length {_metres(link.length)} ({_metres(link.route)} route + "
-            f"{_metres(analysis.geometry.slack)} slack)")
+    return (
+        f"computed length {_metres(link.length)} ({_metres(link.route)} route + "
+        f"{_metres(analysis.geometry.slack)} slack)"
+    )
 
 
 def _length_values(link: LinkFacts, analysis: Analysis) -> dict[str, float]:
@@ -104,20 +106,28 @@ def cable_too_long(analysis: Analysis) -> Iterator[Finding]:
         values = _length_values(link, analysis)
         values["limit"] = limit
         if gpu_end is not None:
-            yield Finding(link.entity, link.link.line,
-                          f"{_length_text(link, analysis)} from GPU node {gpu_end.id} is longer "
-                          f"than the {limit_text} limit (cable_max)",
-                          hint="move the switch closer (to the middle of the node's rack, with "
-                               "nodes above and below it) or cable the node to its own rack's "
-                               "leaf switch",
-                          values=values, severity="error")
+            yield Finding(
+                link.entity,
+                link.link.line,
+                f"{_length_text(link, analysis)} from GPU node {gpu_end.id} is longer "
+                f"than the {limit_text} limit (cable_max)",
+                hint="move the switch closer (to the middle of the node's rack, with "
+                "nodes above and below it) or cable the node to its own rack's "
+                "leaf switch",
+                values=values,
+                severity="error",
+            )
         else:
             between = "switches" if a.kind == b.kind == "switch" else f"{a.id} and {b.id}"
-            yield Finding(link.entity, link.link.line,
-                          f"{_length_text(link, analysis)} between {between} is longer than "
-                          f"the {limit_text} limit (cable_max)",
-                          hint="place the two ends closer (the same or a neighbouring rack)",
-                          values=values, severity="warning")
+            yield Finding(
+                link.entity,
+                link.link.line,
+                f"{_length_text(link, analysis)} between {between} is longer than "
+                f"the {limit_text} limit (cable_max)",
+                hint="place the two ends closer (the same or a neighbouring rack)",
+                values=values,
+                severity="warning",
+            )
 
 
 @rule("CAB002", "error")
@@ -158,32 +168,44 @@ def declared_shorter_than_route(analysis: Analysis) -> Iterator[Finding]:
             continue
         if float(declared) >= link.route - _TOLERANCE:
             continue
-        yield Finding(link.entity, link.link.line,
-                      f"declared length {fmt(float(declared), LENGTH)} is shorter than the "
-                      f"computed route {fmt(link.route, LENGTH)} (without slack)",
-                      hint=f"use a cable of at least {fmt(link.route + slack, LENGTH)} (the route "
-                           f"plus {fmt(slack, LENGTH)} slack) or remove `length` to use the "
-                           "computed length",
-                      values={"length": float(declared), "route": link.route})
+        yield Finding(
+            link.entity,
+            link.link.line,
+            f"declared length {fmt(float(declared), LENGTH)} is shorter than the "
+            f"computed route {fmt(link.route, LENGTH)} (without slack)",
+            hint=f"use a cable of at least {fmt(link.route + slack, LENGTH)} (the route "
+            f"plus {fmt(slack, LENGTH)} slack) or remove `length` to use the "
+            "computed length",
+            values={"length": float(declared), "route": link.route},
+        )
 
 
 def _upgrade(analysis: Analysis, media: str, length: float) -> str:
     """The fix for a medium that does not reach: the cheapest one that does."""
     if media == "copper-rj45":
-        return ("use fibre with transceivers, or put a management switch closer to the "
-                "device")
+        return "use fibre with transceivers, or put a management switch closer to the device"
     for other in _UPGRADES:
         reach = analysis.thresholds[_reach_key(other)]
-        if other != media and length <= reach and \
-                reach > analysis.thresholds[_reach_key(media)]:
-            return (f"use {other} ({_MEDIA_NAMES[other]}, reaches {fmt(reach, LENGTH)}) or "
-                    "shorten the run")
+        if other != media and length <= reach and reach > analysis.thresholds[_reach_key(media)]:
+            return (
+                f"use {other} ({_MEDIA_NAMES[other]}, reaches {fmt(reach, LENGTH)}) or "
+                "shorten the run"
+            )
     return "shorten the run: place the two ends closer"
 
 
-@rule("CAB003", "error",
-      thresholds=("reach_dac", "reach_acc", "reach_aoc", "reach_mmf", "reach_smf",
-                  "reach_copper_rj45"))
+@rule(
+    "CAB003",
+    "error",
+    thresholds=(
+        "reach_dac",
+        "reach_acc",
+        "reach_aoc",
+        "reach_mmf",
+        "reach_smf",
+        "reach_copper_rj45",
+    ),
+)
 def media_reach(analysis: Analysis) -> Iterator[Finding]:
     """A link's cable media cannot reach the link's length.
 
@@ -217,11 +239,14 @@ def media_reach(analysis: Analysis) -> Iterator[Finding]:
             continue
         values = _length_values(link, analysis)
         values["reach"] = reach
-        yield Finding(link.entity, link.link.line,
-                      f"{_length_text(link, analysis)} is beyond the {fmt(reach, LENGTH)} reach "
-                      f"of its {media} cable ({_MEDIA_NAMES.get(media, media)}, {key})",
-                      hint=_upgrade(analysis, media, link.length),
-                      values=values)
+        yield Finding(
+            link.entity,
+            link.link.line,
+            f"{_length_text(link, analysis)} is beyond the {fmt(reach, LENGTH)} reach "
+            f"of its {media} cable ({_MEDIA_NAMES.get(media, media)}, {key})",
+            hint=_upgrade(analysis, media, link.length),
+            values=values,
+        )
 
 
 @rule("CAB004", "error")
@@ -254,18 +279,29 @@ def mismatched_ends(analysis: Analysis) -> Iterator[Finding]:
         if ga.tech and gb.tech and ga.tech != gb.tech:
             parts.append(f"technology: {ga.tech} ({link.a.text}) vs {gb.tech} ({link.b.text})")
             hints.append("cable InfiniBand ports to InfiniBand and Ethernet to Ethernet")
-        if ga.speed is not None and gb.speed is not None and \
-                abs(ga.speed - gb.speed) > 1e-6 * max(ga.speed, gb.speed):
-            parts.append(f"speed: {fmt(ga.speed, BANDWIDTH)} ({link.a.text}) vs "
-                         f"{fmt(gb.speed, BANDWIDTH)} ({link.b.text})")
-            hints.append("use ports of one speed (a switch of the nodes' generation), or set "
-                         "the port group's speed to the rate the link runs at")
+        if (
+            ga.speed is not None
+            and gb.speed is not None
+            and abs(ga.speed - gb.speed) > 1e-6 * max(ga.speed, gb.speed)
+        ):
+            parts.append(
+                f"speed: {fmt(ga.speed, BANDWIDTH)} ({link.a.text}) vs "
+                f"{fmt(gb.speed, BANDWIDTH)} ({link.b.text})"
+            )
+            hints.append(
+                "use ports of one speed (a switch of the nodes' generation), or set "
+                "the port group's speed to the rate the link runs at"
+            )
             values = {"speed_a": float(ga.speed), "speed_b": float(gb.speed)}
         if not parts:
             continue
-        yield Finding(link.entity, link.link.line,
-                      "the ends differ in " + "; and in ".join(parts),
-                      hint="; ".join(hints), values=values)
+        yield Finding(
+            link.entity,
+            link.link.line,
+            "the ends differ in " + "; and in ".join(parts),
+            hint="; ".join(hints),
+            values=values,
+        )
 
 
 def _problem_hint_and_values(end: End) -> tuple[str, dict[str, float]]:
@@ -283,8 +319,10 @@ def _problem_hint_and_values(end: End) -> tuple[str, dict[str, float]]:
     group = dtype.port_group(match["group"])
     if group is None:
         return "use one of the model's port groups", {}
-    return (f"use a port between {group.name}1 and {group.name}{group.count}",
-            {"index": float(match["index"]), "ports": float(group.count)})
+    return (
+        f"use a port between {group.name}1 and {group.name}{group.count}",
+        {"index": float(match["index"]), "ports": float(group.count)},
+    )
 
 
 @rule("CAB005", "error")
@@ -315,5 +353,10 @@ def unresolved_end(analysis: Analysis) -> Iterator[Finding]:
             if end.problem is None:
                 continue
             hint, values = _problem_hint_and_values(end)
-            yield Finding(link.entity, link.link.line, f"end {label} ({end.text}): {end.problem}",
-                          hint=hint, values=values)
+            yield Finding(
+                link.entity,
+                link.link.line,
+                f"end {label} ({end.text}): {end.problem}",
+                hint=hint,
+                values=values,
+            )

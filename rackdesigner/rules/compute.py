@@ -24,9 +24,6 @@ PRETRAINING_SMALL_PARAMS = 10e9
 PRETRAINING_SMALL_MIN_GPUS = 32
 
 
-
-
-
 def _gpu_name(gpu: Gpu) -> str:
     return gpu.name or gpu.key
 
@@ -78,13 +75,16 @@ def gpu_bandwidth(analysis: Analysis) -> Iterator[Finding]:
         if gpu is None or gpu.bandwidth is None or gpu.bandwidth >= floor:
             continue
         entity, line = analysis.type_site(key)
-        yield Finding(entity, line,
-                      f"model {key} ({plural(len(devices), 'node')}) has {_gpu_name(gpu)} GPUs "
-                      f"with {fmt(float(gpu.bandwidth), BYTE_RATE)} memory bandwidth, below the "
-                      f"{fmt(floor, BYTE_RATE)} floor for training (gpu_bandwidth_min)",
-                      hint=f"use a GPU with at least {fmt(floor, BYTE_RATE)} of memory bandwidth "
-                           "(H100 SXM, H200, B200, MI300X)",
-                      values={"bandwidth": float(gpu.bandwidth), "floor": floor})
+        yield Finding(
+            entity,
+            line,
+            f"model {key} ({plural(len(devices), 'node')}) has {_gpu_name(gpu)} GPUs "
+            f"with {fmt(float(gpu.bandwidth), BYTE_RATE)} memory bandwidth, below the "
+            f"{fmt(floor, BYTE_RATE)} floor for training (gpu_bandwidth_min)",
+            hint=f"use a GPU with at least {fmt(floor, BYTE_RATE)} of memory bandwidth "
+            "(H100 SXM, H200, B200, MI300X)",
+            values={"bandwidth": float(gpu.bandwidth), "floor": floor},
+        )
 
 
 @rule("CMP002", "warning", fabric=True)
@@ -117,12 +117,13 @@ def mixed_generations(analysis: Analysis) -> Iterator[Finding]:
         values: dict[str, float] = {"generations": float(len(generations))}
         values.update({name: float(len(nodes)) for name, nodes in generations.items()})
         entity, line = fabric.site()
-        yield Finding(entity, line,
-                      f"GPU nodes of {len(generations)} generations share one fabric: "
-                      + ", ".join(parts),
-                      hint="give each GPU generation its own fabric and job pool, or replace "
-                           "the older nodes",
-                      values=values)
+        yield Finding(
+            entity,
+            line,
+            f"GPU nodes of {len(generations)} generations share one fabric: " + ", ".join(parts),
+            hint="give each GPU generation its own fabric and job pool, or replace the older nodes",
+            values=values,
+        )
 
 
 @rule("CMP003", "warning", thresholds=("host_cores_min", "host_memory_min"))
@@ -161,19 +162,25 @@ def weak_host(analysis: Analysis) -> Iterator[Finding]:
             parts.append(f"{dtype.cpu_cores} CPU cores (floor {cores_min:g}, host_cores_min)")
             values.update(cores=float(dtype.cpu_cores), cores_min=cores_min)
         if dtype.memory is not None and dtype.memory < memory_min:
-            parts.append(f"{fmt(float(dtype.memory), INFORMATION)} RAM (floor "
-                         f"{fmt(memory_min, INFORMATION)}, host_memory_min)")
+            parts.append(
+                f"{fmt(float(dtype.memory), INFORMATION)} RAM (floor "
+                f"{fmt(memory_min, INFORMATION)}, host_memory_min)"
+            )
             values.update(memory=float(dtype.memory), memory_min=memory_min)
         if not parts:
             continue
         entity, line = analysis.type_site(key)
-        yield Finding(entity, line,
-                      f"model {key} ({plural(len(devices), 'node')}) has " + " and ".join(parts)
-                      + " for training",
-                      hint=f"use at least {cores_min:g} cores and "
-                           f"{fmt(memory_min, INFORMATION)} RAM per node so data loading "
-                           "keeps the GPUs busy",
-                      values=values)
+        yield Finding(
+            entity,
+            line,
+            f"model {key} ({plural(len(devices), 'node')}) has "
+            + " and ".join(parts)
+            + " for training",
+            hint=f"use at least {cores_min:g} cores and "
+            f"{fmt(memory_min, INFORMATION)} RAM per node so data loading "
+            "keeps the GPUs busy",
+            values=values,
+        )
 
 
 @rule("CMP004", "warning", thresholds=("four_gpu_model_params_max", "eight_gpu_model_params_min"))
@@ -214,23 +221,29 @@ def small_nodes_for_model(analysis: Analysis) -> Iterator[Finding]:
         if not gpus:
             continue
         if gpus <= 4 and params > four_max:
-            why = (f"above {fmt_count(four_max)}, the most for nodes of 4 GPUs or fewer "
-                   "(four_gpu_model_params_max)")
+            why = (
+                f"above {fmt_count(four_max)}, the most for nodes of 4 GPUs or fewer "
+                "(four_gpu_model_params_max)"
+            )
             limit = four_max
         elif gpus < EIGHT_GPUS and params >= eight_min:
-            why = (f"from {fmt_count(eight_min)} parameters the guide wants 8-GPU nodes "
-                   "(eight_gpu_model_params_min)")
+            why = (
+                f"from {fmt_count(eight_min)} parameters the guide wants 8-GPU nodes "
+                "(eight_gpu_model_params_min)"
+            )
             limit = eight_min
         else:
             continue
         entity, line = analysis.type_site(key)
         mode = workload.parallelism or "data-parallel"
-        yield Finding(entity, line,
-                      f"model {key} ({plural(len(devices), 'node')}) has {gpus} GPUs per node for "
-                      f"{mode} training of a {fmt_count(params)}-parameter model: {why}",
-                      hint="use 8-GPU nodes so each node keeps its share of the gradient "
-                           "traffic on NVLink",
-                      values={"gpus": float(gpus), "model_params": params, "limit": limit})
+        yield Finding(
+            entity,
+            line,
+            f"model {key} ({plural(len(devices), 'node')}) has {gpus} GPUs per node for "
+            f"{mode} training of a {fmt_count(params)}-parameter model: {why}",
+            hint="use 8-GPU nodes so each node keeps its share of the gradient traffic on NVLink",
+            values={"gpus": float(gpus), "model_params": params, "limit": limit},
+        )
 
 
 @rule("CMP005", "warning", thresholds=("gpus_per_node_max",))
@@ -259,12 +272,15 @@ def too_many_gpus_per_node(analysis: Analysis) -> Iterator[Finding]:
         if dtype is None or dtype.gpus is None or dtype.gpus <= limit:
             continue
         entity, line = analysis.type_site(key)
-        yield Finding(entity, line,
-                      f"model {key} ({plural(len(devices), 'node')}) has {dtype.gpus} GPUs per "
-                      f"node, more than {limit:g} (gpus_per_node_max)",
-                      hint=f"use nodes of at most {limit:g} GPUs: smaller power per node and a "
-                           "smaller blast radius",
-                      values={"gpus": float(dtype.gpus), "limit": limit})
+        yield Finding(
+            entity,
+            line,
+            f"model {key} ({plural(len(devices), 'node')}) has {dtype.gpus} GPUs per "
+            f"node, more than {limit:g} (gpus_per_node_max)",
+            hint=f"use nodes of at most {limit:g} GPUs: smaller power per node and a "
+            "smaller blast radius",
+            values={"gpus": float(dtype.gpus), "limit": limit},
+        )
 
 
 @rule("CMP006", "warning", thresholds=("consumer_gpu_model_params_max",))
@@ -301,13 +317,16 @@ def consumer_gpus_for_training(analysis: Analysis) -> Iterator[Finding]:
         if gpu is None or not gpu.consumer:
             continue
         entity, line = analysis.type_site(key)
-        yield Finding(entity, line,
-                      f"model {key} ({plural(len(devices), 'node')}) has consumer GPUs "
-                      f"({_gpu_name(gpu)}) for training a {fmt_count(params)}-parameter model, "
-                      f"above {fmt_count(limit)} (consumer_gpu_model_params_max)",
-                      hint="use datacenter GPUs with ECC and NVLink (H100, H200, B200, MI300X) "
-                           f"for models above {fmt_count(limit)} parameters",
-                      values={"model_params": params, "limit": limit})
+        yield Finding(
+            entity,
+            line,
+            f"model {key} ({plural(len(devices), 'node')}) has consumer GPUs "
+            f"({_gpu_name(gpu)}) for training a {fmt_count(params)}-parameter model, "
+            f"above {fmt_count(limit)} (consumer_gpu_model_params_max)",
+            hint="use datacenter GPUs with ECC and NVLink (H100, H200, B200, MI300X) "
+            f"for models above {fmt_count(limit)} parameters",
+            values={"model_params": params, "limit": limit},
+        )
 
 
 @rule("CMP007", "info")
@@ -334,8 +353,10 @@ def below_workload_minimum(analysis: Analysis) -> Iterator[Finding]:
     workload = analysis.workload
     if workload is None:
         return
-    if any(dev.type is None or (dev.type.kind == "gpu-node" and dev.type.gpus is None)
-           for dev in analysis.devices):
+    if any(
+        dev.type is None or (dev.type.kind == "gpu-node" and dev.type.gpus is None)
+        for dev in analysis.devices
+    ):
         return  # an unknown model or GPU count: the counts below would be lower bounds
     nodes = [dev for dev in analysis.devices if dev.is_gpu_node]
     site = ("[workload]", workload.line)
@@ -343,24 +364,31 @@ def below_workload_minimum(analysis: Analysis) -> Iterator[Finding]:
         largest = max((dev.gpus for dev in nodes), default=0)
         if largest >= FINE_TUNING_MIN_NODE_GPUS:
             return
-        have = (f"the largest GPU node has {largest} GPUs" if nodes
-                else "the layout has no GPU node")
-        yield Finding(*site,
-                      f"fine-tuning with no {FINE_TUNING_MIN_NODE_GPUS}-GPU node ({have}); the "
-                      f"guide's minimum is one {FINE_TUNING_MIN_NODE_GPUS}-GPU node",
-                      hint="use at least one 8-GPU node (DGX/HGX class) for fine-tuning",
-                      values={"largest_node_gpus": float(largest),
-                              "minimum": float(FINE_TUNING_MIN_NODE_GPUS)})
+        have = f"the largest GPU node has {largest} GPUs" if nodes else "the layout has no GPU node"
+        yield Finding(
+            *site,
+            f"fine-tuning with no {FINE_TUNING_MIN_NODE_GPUS}-GPU node ({have}); the "
+            f"guide's minimum is one {FINE_TUNING_MIN_NODE_GPUS}-GPU node",
+            hint="use at least one 8-GPU node (DGX/HGX class) for fine-tuning",
+            values={
+                "largest_node_gpus": float(largest),
+                "minimum": float(FINE_TUNING_MIN_NODE_GPUS),
+            },
+        )
     elif workload.kind == "training" and workload.model_params is not None:
         params = float(workload.model_params)
         total = analysis.total_gpus
         if params >= PRETRAINING_SMALL_PARAMS or total >= PRETRAINING_SMALL_MIN_GPUS:
             return
-        yield Finding(*site,
-                      f"pre-training a {fmt_count(params)}-parameter model on {total} GPUs; the "
-                      f"guide's minimum for models under {fmt_count(PRETRAINING_SMALL_PARAMS)} "
-                      f"is {PRETRAINING_SMALL_MIN_GPUS} GPUs",
-                      hint=f"add GPU nodes to reach {PRETRAINING_SMALL_MIN_GPUS} GPUs, or "
-                           "expect a long run",
-                      values={"gpus": float(total), "model_params": params,
-                              "minimum": float(PRETRAINING_SMALL_MIN_GPUS)})
+        yield Finding(
+            *site,
+            f"pre-training a {fmt_count(params)}-parameter model on {total} GPUs; the "
+            f"guide's minimum for models under {fmt_count(PRETRAINING_SMALL_PARAMS)} "
+            f"is {PRETRAINING_SMALL_MIN_GPUS} GPUs",
+            hint=f"add GPU nodes to reach {PRETRAINING_SMALL_MIN_GPUS} GPUs, or expect a long run",
+            values={
+                "gpus": float(total),
+                "model_params": params,
+                "minimum": float(PRETRAINING_SMALL_MIN_GPUS),
+            },
+        )

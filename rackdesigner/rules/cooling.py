@@ -19,10 +19,6 @@ from .registry import Finding, rule
 _LIQUID_HINT = 'use direct-to-chip liquid (cooling = "liquid" with a CDU)'
 
 
-
-
-
-
 @rule("COOL001", "error", thresholds=("air_cooling_max",))
 def air_heat_over_limit(analysis: Analysis) -> Iterator[Finding]:
     """A rack puts more heat into the air than air cooling can remove.
@@ -58,16 +54,25 @@ def air_heat_over_limit(analysis: Analysis) -> Iterator[Finding]:
         spread = math.ceil(rack.air_heat / limit)
         heat_text, limit_text = fmt_apart(rack.air_heat, limit, POWER)
         if cooling == "air":
-            message = (f"{bound}{heat_text} on air exceeds the {limit_text} air-cooling limit")
+            message = f"{bound}{heat_text} on air exceeds the {limit_text} air-cooling limit"
             hint = f"{_LIQUID_HINT} or spread the load over {plural(spread, 'rack')}"
         else:
-            message = (f"residual air heat of {bound}{heat_text} exceeds the {limit_text} "
-                       "air-cooling limit (the liquid loop takes "
-                       f"{fmt(rack.liquid_heat, POWER)} of {bound}{fmt(rack.heat, POWER)})")
-            hint = ("move devices without cold plates to air-cooled racks, use liquid-cooled "
-                    f"models, or spread the air load over {plural(spread, 'rack')}")
-        yield Finding(f"rack {rack.rack.id}", rack.rack.line, message, hint=hint,
-                      values={"air_heat": rack.air_heat, "limit": limit})
+            message = (
+                f"residual air heat of {bound}{heat_text} exceeds the {limit_text} "
+                "air-cooling limit (the liquid loop takes "
+                f"{fmt(rack.liquid_heat, POWER)} of {bound}{fmt(rack.heat, POWER)})"
+            )
+            hint = (
+                "move devices without cold plates to air-cooled racks, use liquid-cooled "
+                f"models, or spread the air load over {plural(spread, 'rack')}"
+            )
+        yield Finding(
+            f"rack {rack.rack.id}",
+            rack.rack.line,
+            message,
+            hint=hint,
+            values={"air_heat": rack.air_heat, "limit": limit},
+        )
 
 
 @rule("COOL002", "warning", thresholds=("liquid_cooling_min",))
@@ -93,22 +98,28 @@ def dense_rack_on_air(analysis: Analysis) -> Iterator[Finding]:
         if rack.cooling != "air" or rack.heat <= limit:
             continue
         bound = at_least(rack.load_unknown)
-        yield Finding(f"rack {rack.rack.id}", rack.rack.line,
-                      f"{bound}{fmt(rack.heat, POWER)} of heat is above the "
-                      f"{fmt(limit, POWER)} where liquid cooling is expected, and the rack "
-                      "is cooled by air only",
-                      hint=f'{_LIQUID_HINT}, or a rear door (cooling = "rear-door")',
-                      values={"heat": rack.heat, "limit": limit})
+        yield Finding(
+            f"rack {rack.rack.id}",
+            rack.rack.line,
+            f"{bound}{fmt(rack.heat, POWER)} of heat is above the "
+            f"{fmt(limit, POWER)} where liquid cooling is expected, and the rack "
+            "is cooled by air only",
+            hint=f'{_LIQUID_HINT}, or a rear door (cooling = "rear-door")',
+            values={"heat": rack.heat, "limit": limit},
+        )
 
 
-def _reference_problem(key: str, name: str, device: DeviceFacts | None, kind: str,
-                       what: str) -> str | None:
+def _reference_problem(
+    key: str, name: str, device: DeviceFacts | None, kind: str, what: str
+) -> str | None:
     """Why a rack's ``key = "name"`` does not name a device of ``kind``, or None."""
     if device is None:
         return f'{key} = "{name}" names no device in the layout'
     if device.type is not None and device.kind != kind:
-        return (f'{key} = "{name}" names a {device.kind} ({device.device.model}), not {what} '
-                f'(kind = "{kind}")')
+        return (
+            f'{key} = "{name}" names a {device.kind} ({device.device.model}), not {what} '
+            f'(kind = "{kind}")'
+        )
     return None
 
 
@@ -142,15 +153,22 @@ def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
         entity = f"rack {rack.rack.id}"
         if not rack.rack.cdu:
             if rack.cooling == "liquid":
-                yield Finding(entity, rack.rack.line,
-                              "is liquid-cooled but names no CDU",
-                              hint='add `cdu = "<device id>"` naming the CDU that serves it')
+                yield Finding(
+                    entity,
+                    rack.rack.line,
+                    "is liquid-cooled but names no CDU",
+                    hint='add `cdu = "<device id>"` naming the CDU that serves it',
+                )
             continue
         problem = _reference_problem("cdu", rack.rack.cdu, rack.cdu, "cdu", "a CDU")
         if problem is not None:
-            yield Finding(entity, rack.rack.line, problem,
-                          hint='name a device of kind "cdu" (coolit-chx80 in the rack, '
-                               "coolit-chx750 for a row)")
+            yield Finding(
+                entity,
+                rack.rack.line,
+                problem,
+                hint='name a device of kind "cdu" (coolit-chx80 in the rack, '
+                "coolit-chx750 for a row)",
+            )
     for load in analysis.cdu_loads:
         capacity = load.capacity
         if capacity is None or load.heat <= capacity:
@@ -160,13 +178,15 @@ def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
         if len(racks) > 5:
             names += f" and {len(racks) - 5} more"
         cdu = load.cdu
-        yield Finding(f"device {cdu.id}", cdu.device.line,
-                      f"CDU serves {plural(len(racks), 'rack')} ({names}) with "
-                      f"{at_least(load.heat_unknown)}{fmt(load.heat, POWER)} of liquid heat, "
-                      f"more than its {fmt(capacity, POWER)} capacity",
-                      hint="move some racks to another CDU or use a larger CDU",
-                      values={"heat": load.heat, "capacity": capacity,
-                              "racks": float(len(racks))})
+        yield Finding(
+            f"device {cdu.id}",
+            cdu.device.line,
+            f"CDU serves {plural(len(racks), 'rack')} ({names}) with "
+            f"{at_least(load.heat_unknown)}{fmt(load.heat, POWER)} of liquid heat, "
+            f"more than its {fmt(capacity, POWER)} capacity",
+            hint="move some racks to another CDU or use a larger CDU",
+            values={"heat": load.heat, "capacity": capacity, "racks": float(len(racks))},
+        )
 
 
 @rule("COOL004", "info", thresholds=("immersion_min_gpus",))
@@ -195,22 +215,31 @@ def immersion_scale(analysis: Analysis) -> Iterator[Finding]:
     immersion = [r for r in analysis.racks if r.cooling == "immersion"]
     if immersion and total < threshold:
         first = immersion[0]
-        yield Finding(f"rack {first.rack.id}", first.rack.line,
-                      f"immersion cooling ({plural(len(immersion), 'rack')}) for {total} GPUs in "
-                      f"total, fewer than the {threshold:g} GPUs where immersion pays off",
-                      hint='direct-to-chip liquid (cooling = "liquid" with a CDU) is usually '
-                           "cheaper at this scale",
-                      values={"gpus": float(total), "threshold": float(threshold),
-                              "racks": float(len(immersion))})
+        yield Finding(
+            f"rack {first.rack.id}",
+            first.rack.line,
+            f"immersion cooling ({plural(len(immersion), 'rack')}) for {total} GPUs in "
+            f"total, fewer than the {threshold:g} GPUs where immersion pays off",
+            hint='direct-to-chip liquid (cooling = "liquid" with a CDU) is usually '
+            "cheaper at this scale",
+            values={
+                "gpus": float(total),
+                "threshold": float(threshold),
+                "racks": float(len(immersion)),
+            },
+        )
     elif not immersion and total > threshold:
         first = next((r for r in analysis.racks if r.gpu_nodes), None)
         if first is None:
             return
-        yield Finding(f"rack {first.rack.id}", first.rack.line,
-                      f"the layout holds {total} GPUs, more than the {threshold:g} where "
-                      "immersion cooling may pay off, and uses none",
-                      hint="weigh immersion tanks against direct-to-chip liquid at this scale",
-                      values={"gpus": float(total), "threshold": float(threshold)})
+        yield Finding(
+            f"rack {first.rack.id}",
+            first.rack.line,
+            f"the layout holds {total} GPUs, more than the {threshold:g} where "
+            "immersion cooling may pay off, and uses none",
+            hint="weigh immersion tanks against direct-to-chip liquid at this scale",
+            values={"gpus": float(total), "threshold": float(threshold)},
+        )
 
 
 @rule("COOL005", "warning", thresholds=("liquid_model_params_min",))
@@ -247,13 +276,19 @@ def large_model_on_air(analysis: Analysis) -> Iterator[Finding]:
         if rack.cooling != "air" or not rack.gpu_nodes:
             continue
         nodes = rack.gpu_nodes
-        yield Finding(f"rack {rack.rack.id}", rack.rack.line,
-                      f"{nodes} GPU node{'s' if nodes != 1 else ''} cooled by air for "
-                      f"{workload.kind} of a {fmt_count(params)}-parameter model (liquid from "
-                      f"{fmt_count(threshold)})",
-                      hint=f'{_LIQUID_HINT} for the GPU nodes',
-                      values={"model_params": params, "threshold": float(threshold),
-                              "gpu_nodes": float(nodes)})
+        yield Finding(
+            f"rack {rack.rack.id}",
+            rack.rack.line,
+            f"{nodes} GPU node{'s' if nodes != 1 else ''} cooled by air for "
+            f"{workload.kind} of a {fmt_count(params)}-parameter model (liquid from "
+            f"{fmt_count(threshold)})",
+            hint=f"{_LIQUID_HINT} for the GPU nodes",
+            values={
+                "model_params": params,
+                "threshold": float(threshold),
+                "gpu_nodes": float(nodes),
+            },
+        )
 
 
 @rule("COOL006", "error")
@@ -281,12 +316,14 @@ def room_air_heat(analysis: Analysis) -> Iterator[Finding]:
     if total <= capacity:
         return
     bound = at_least(analysis.site_load_unknown)
-    yield Finding("[site]", site.line,
-                  f"the racks put {bound}{fmt(total, POWER)} of heat into the room's air, "
-                  f"more than its cooling_capacity {fmt(capacity, POWER)}",
-                  hint="move racks to liquid cooling or rear doors, or raise the room's "
-                       "cooling capacity",
-                  values={"air_heat": total, "cooling_capacity": capacity})
+    yield Finding(
+        "[site]",
+        site.line,
+        f"the racks put {bound}{fmt(total, POWER)} of heat into the room's air, "
+        f"more than its cooling_capacity {fmt(capacity, POWER)}",
+        hint="move racks to liquid cooling or rear doors, or raise the room's cooling capacity",
+        values={"air_heat": total, "cooling_capacity": capacity},
+    )
 
 
 def _door_problem(rack: RackFacts) -> str | None:
@@ -322,9 +359,13 @@ def rear_door_problems(analysis: Analysis) -> Iterator[Finding]:
         entity = f"rack {rack.rack.id}"
         problem = _door_problem(rack)
         if problem is not None:
-            yield Finding(entity, rack.rack.line, problem,
-                          hint='add a device of kind "rear-door" (rear-door-hx) and name it '
-                               'with door = "<device id>"')
+            yield Finding(
+                entity,
+                rack.rack.line,
+                problem,
+                hint='add a device of kind "rear-door" (rear-door-hx) and name it '
+                'with door = "<device id>"',
+            )
             continue
         door = rack.door
         assert door is not None
@@ -334,8 +375,12 @@ def rear_door_problems(analysis: Analysis) -> Iterator[Finding]:
         capacity = float(capacity)
         spread = math.ceil(rack.heat / capacity)
         bound = at_least(rack.load_unknown)
-        yield Finding(entity, rack.rack.line,
-                      "{}{} of heat exceeds the {} capacity of rear door {}".format(
-                          bound, *fmt_apart(rack.heat, capacity, POWER), door.id),
-                      hint=f"{_LIQUID_HINT} or spread the load over {plural(spread, 'rack')}",
-                      values={"heat": rack.heat, "capacity": capacity})
+        yield Finding(
+            entity,
+            rack.rack.line,
+            "{}{} of heat exceeds the {} capacity of rear door {}".format(
+                bound, *fmt_apart(rack.heat, capacity, POWER), door.id
+            ),
+            hint=f"{_LIQUID_HINT} or spread the load over {plural(spread, 'rack')}",
+            values={"heat": rack.heat, "capacity": capacity},
+        )

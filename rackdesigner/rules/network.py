@@ -21,15 +21,17 @@ from .registry import Finding, rule
 if TYPE_CHECKING:  # networkx loads only when a rule asks for analysis.fabrics
     from ..topology.graph import Fabric, SwitchFacts
 
-_TECH_NAMES = {"infiniband": "InfiniBand", "ethernet": "Ethernet",
-               "mixed": "mixed InfiniBand and Ethernet"}
+_TECH_NAMES = {
+    "infiniband": "InfiniBand",
+    "ethernet": "Ethernet",
+    "mixed": "mixed InfiniBand and Ethernet",
+}
 _K = {"ddp": 2.0, "fsdp": 3.0, "zero3": 3.0}  # gradient traffic factor per parallelism
 
 
 def _ratio(value: float) -> str:
     """A downlink:uplink ratio as people write it: ``2:1``, ``1.33:1``."""
     return f"{value:.3g}:1"
-
 
 
 def _nodes_text(fabric: Fabric) -> str:
@@ -79,17 +81,24 @@ def not_infiniband(analysis: Analysis) -> Iterator[Finding]:
         if fabric.gpus <= limit or tech in ("infiniband", "unknown"):
             continue
         entity, line = fabric.site()
-        yield Finding(entity, line,
-                      f"training fabric of {_nodes_text(fabric)} runs over "
-                      f"{_TECH_NAMES.get(tech, tech)}, not InfiniBand (more than {limit:g} GPUs)",
-                      hint="use InfiniBand switches and adapters for the compute fabric, or "
-                           "plan RoCE tuning (lossless traffic classes, ECN, adaptive routing)",
-                      values={"gpus": float(fabric.gpus), "limit": float(limit)})
+        yield Finding(
+            entity,
+            line,
+            f"training fabric of {_nodes_text(fabric)} runs over "
+            f"{_TECH_NAMES.get(tech, tech)}, not InfiniBand (more than {limit:g} GPUs)",
+            hint="use InfiniBand switches and adapters for the compute fabric, or "
+            "plan RoCE tuning (lossless traffic classes, ECN, adaptive routing)",
+            values={"gpus": float(fabric.gpus), "limit": float(limit)},
+        )
 
 
-@rule("NET002", "error", fabric=True, thresholds=("oversubscription_max_training",
-                                     "oversubscription_max_inference"),
-      severities=("error", "warning"))
+@rule(
+    "NET002",
+    "error",
+    fabric=True,
+    thresholds=("oversubscription_max_training", "oversubscription_max_inference"),
+    severities=("error", "warning"),
+)
 def oversubscribed(analysis: Analysis) -> Iterator[Finding]:
     """A switch's downlink bandwidth exceeds its uplink bandwidth by more than the allowed ratio.
 
@@ -136,8 +145,9 @@ def oversubscribed(analysis: Analysis) -> Iterator[Finding]:
             yield _oversubscription_finding(fabric, switch, ratio, limit, severity, purpose)
 
 
-def _oversubscription_finding(fabric: Fabric, switch: SwitchFacts, ratio: float, limit: float,
-                              severity: str, purpose: str) -> Finding:
+def _oversubscription_finding(
+    fabric: Fabric, switch: SwitchFacts, ratio: float, limit: float, severity: str, purpose: str
+) -> Finding:
     dev = switch.device
     down, up = switch.down, switch.up
     needed = down / limit - up if limit > 0 else 0.0
@@ -151,18 +161,21 @@ def _oversubscription_finding(fabric: Fabric, switch: SwitchFacts, ratio: float,
     tier = "leaf" if switch.tier == 1 else f"tier-{switch.tier} switch"
     values = {"down": down, "up": up, "limit": limit}
     if math.isinf(ratio):
-        message = (f"{tier} has {fmt(down, BANDWIDTH)} of downlinks and no uplinks in a "
-                   f"{fabric.max_tier}-tier fabric: its nodes reach the rest only through "
-                   f"other switches (at most {_ratio(limit)} allowed for {purpose})")
+        message = (
+            f"{tier} has {fmt(down, BANDWIDTH)} of downlinks and no uplinks in a "
+            f"{fabric.max_tier}-tier fabric: its nodes reach the rest only through "
+            f"other switches (at most {_ratio(limit)} allowed for {purpose})"
+        )
     else:
         values["ratio"] = ratio
-        message = (f"{tier} has {fmt(down, BANDWIDTH)} of downlinks and {fmt(up, BANDWIDTH)} "
-                   f"of uplinks: {_ratio(ratio)} oversubscribed, above the {_ratio(limit)} "
-                   f"allowed for {purpose}")
-    return Finding(f"device {dev.id}", dev.device.line, message, hint=hint, values=values,
-                   severity=severity)
-
-
+        message = (
+            f"{tier} has {fmt(down, BANDWIDTH)} of downlinks and {fmt(up, BANDWIDTH)} "
+            f"of uplinks: {_ratio(ratio)} oversubscribed, above the {_ratio(limit)} "
+            f"allowed for {purpose}"
+        )
+    return Finding(
+        f"device {dev.id}", dev.device.line, message, hint=hint, values=values, severity=severity
+    )
 
 
 @rule("NET003", "warning", fabric=True, thresholds=("nccl_efficiency",))
@@ -226,18 +239,21 @@ def gradient_traffic(analysis: Analysis) -> Iterator[Finding]:
             continue
         available, node = worst
         entity, line = fabric.site()
-        yield Finding(entity, line,
-                      f"gradient all-reduce needs {fmt(needed, BANDWIDTH)} per GPU "
-                      f"({workload.parallelism}, {fmt_count(float(params))} params × "
-                      f"{float(width):g} B, {float(steps):g} steps/s, {plural(n, 'GPU')}) "
-                      f"but node {node.id} gives "
-                      f"{fmt(available, BANDWIDTH)} per GPU "
-                      f"({fmt(fabric.node_bandwidth[node.id], BANDWIDTH)} of fabric ports / "
-                      f"{node.gpus} GPUs × {fmt(efficiency, RATIO)})",
-                      hint="cable more fabric ports per node (one per GPU), use faster "
-                           "adapters, or cut traffic: bf16 gradients, gradient accumulation, "
-                           "tensor or pipeline parallelism inside the node",
-                      values={"needed": needed, "available": available, "gpus": float(n)})
+        yield Finding(
+            entity,
+            line,
+            f"gradient all-reduce needs {fmt(needed, BANDWIDTH)} per GPU "
+            f"({workload.parallelism}, {fmt_count(float(params))} params × "
+            f"{float(width):g} B, {float(steps):g} steps/s, {plural(n, 'GPU')}) "
+            f"but node {node.id} gives "
+            f"{fmt(available, BANDWIDTH)} per GPU "
+            f"({fmt(fabric.node_bandwidth[node.id], BANDWIDTH)} of fabric ports / "
+            f"{node.gpus} GPUs × {fmt(efficiency, RATIO)})",
+            hint="cable more fabric ports per node (one per GPU), use faster "
+            "adapters, or cut traffic: bf16 gradients, gradient accumulation, "
+            "tensor or pipeline parallelism inside the node",
+            values={"needed": needed, "available": available, "gpus": float(n)},
+        )
 
 
 @rule("NET004", "info", fabric=True, thresholds=("dragonfly_min_gpus",))
@@ -264,14 +280,21 @@ def fat_tree_at_scale(analysis: Analysis) -> Iterator[Finding]:
         if not fabric.is_fat_tree or fabric.gpus <= limit:
             continue
         entity, line = fabric.site()
-        counts = ", ".join(f"{len(fabric.tier_switches(t))} in tier {t}"
-                           for t in range(1, fabric.max_tier + 1))
-        yield Finding(entity, line,
-                      f"{fabric.max_tier}-tier fat tree ({counts}) for {_nodes_text(fabric)}: "
-                      f"above {limit:g} GPUs a Dragonfly+ topology wastes fewer ports",
-                      hint="compare the switch, port and cable count of a Dragonfly+ design",
-                      values={"gpus": float(fabric.gpus), "limit": float(limit),
-                              "tiers": float(fabric.max_tier)})
+        counts = ", ".join(
+            f"{len(fabric.tier_switches(t))} in tier {t}" for t in range(1, fabric.max_tier + 1)
+        )
+        yield Finding(
+            entity,
+            line,
+            f"{fabric.max_tier}-tier fat tree ({counts}) for {_nodes_text(fabric)}: "
+            f"above {limit:g} GPUs a Dragonfly+ topology wastes fewer ports",
+            hint="compare the switch, port and cable count of a Dragonfly+ design",
+            values={
+                "gpus": float(fabric.gpus),
+                "limit": float(limit),
+                "tiers": float(fabric.max_tier),
+            },
+        )
 
 
 @rule("NET005", "warning", fabric=True)
@@ -303,18 +326,24 @@ def single_points_of_failure(analysis: Analysis) -> Iterator[Finding]:
         total = len(fabric.nodes)
         name = fabric.site()[0]
         for dev, parts in fabric.cut_switches:
-            yield Finding(f"device {dev.id}", dev.device.line,
-                          f"its loss splits the {total} GPU nodes of {name} into {parts} "
-                          "parts that cannot reach each other",
-                          hint="cable the nodes behind it to a second switch as well",
-                          values={"parts": float(parts), "nodes": float(total)})
+            yield Finding(
+                f"device {dev.id}",
+                dev.device.line,
+                f"its loss splits the {total} GPU nodes of {name} into {parts} "
+                "parts that cannot reach each other",
+                hint="cable the nodes behind it to a second switch as well",
+                values={"parts": float(parts), "nodes": float(total)},
+            )
         for link, cut_off in fabric.cut_links:
-            yield Finding(link.entity, link.link.line,
-                          f"this single cable is the only path between "
-                          f"{plural(cut_off, 'GPU node')} and the rest of {name} "
-                          f"({total} GPU nodes)",
-                          hint="add a second cable, to another switch where possible",
-                          values={"cut_off": float(cut_off), "nodes": float(total)})
+            yield Finding(
+                link.entity,
+                link.link.line,
+                f"this single cable is the only path between "
+                f"{plural(cut_off, 'GPU node')} and the rest of {name} "
+                f"({total} GPU nodes)",
+                hint="add a second cable, to another switch where possible",
+                values={"cut_off": float(cut_off), "nodes": float(total)},
+            )
 
 
 @rule("NET006", "error", fabric=True)
@@ -351,11 +380,14 @@ def disconnected_gpus(analysis: Analysis) -> Iterator[Finding]:
     cabled = {id(node) for fabric in fabrics for node in fabric.nodes}
     for node in nodes:
         if id(node) not in cabled:
-            yield Finding(f"device {node.id}", node.device.line,
-                          f"GPU node ({plural(node.gpus, 'GPU')}) has no compute-fabric link: "
-                          "it cannot join a training job with the other nodes",
-                          hint="cable its compute ports to the fabric's leaves",
-                          values={"gpus": float(node.gpus)})
+            yield Finding(
+                f"device {node.id}",
+                node.device.line,
+                f"GPU node ({plural(node.gpus, 'GPU')}) has no compute-fabric link: "
+                "it cannot join a training job with the other nodes",
+                hint="cable its compute ports to the fabric's leaves",
+                values={"gpus": float(node.gpus)},
+            )
     if len(fabrics) < 2:
         return
     main = max(fabrics, key=lambda f: (f.gpus, len(f.nodes), -f.index))
@@ -366,12 +398,15 @@ def disconnected_gpus(analysis: Analysis) -> Iterator[Finding]:
             continue
         entity, line = fabric.site()
         among = f" (one of {others} fabrics apart from it)" if others > 1 else ""
-        yield Finding(entity, line,
-                      f"{_nodes_text(fabric)} are not connected to fabric {main_name} "
-                      f"({_nodes_text(main)}){among}: a training job cannot span them",
-                      hint=f"join the fabrics: cable this fabric's leaves to the spines of "
-                           f"fabric {main_name}, or its nodes to the same leaves",
-                      values={"gpus": float(fabric.gpus), "main_gpus": float(main.gpus)})
+        yield Finding(
+            entity,
+            line,
+            f"{_nodes_text(fabric)} are not connected to fabric {main_name} "
+            f"({_nodes_text(main)}){among}: a training job cannot span them",
+            hint=f"join the fabrics: cable this fabric's leaves to the spines of "
+            f"fabric {main_name}, or its nodes to the same leaves",
+            values={"gpus": float(fabric.gpus), "main_gpus": float(main.gpus)},
+        )
 
 
 def _intra_node(dev: DeviceFacts, efficiency: float) -> tuple[float, str] | None:
@@ -382,8 +417,10 @@ def _intra_node(dev: DeviceFacts, efficiency: float) -> tuple[float, str] | None
         return None
     if gpu.nvlink:
         link = "NVLink" if (gpu.vendor or "NVIDIA") == "NVIDIA" else "Infinity Fabric"
-        how = (f"{link} {fmt(float(gpu.interconnect or 0), BYTE_RATE)} both ways = "
-               f"{fmt(figure, BYTE_RATE)} each way")
+        how = (
+            f"{link} {fmt(float(gpu.interconnect or 0), BYTE_RATE)} both ways = "
+            f"{fmt(figure, BYTE_RATE)} each way"
+        )
     else:
         how = f"PCIe {fmt(figure, BYTE_RATE)} each way"
     return figure * efficiency, f"{how}, {gpu.key}, × {fmt(efficiency, RATIO)}"
@@ -447,12 +484,14 @@ def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
         if not parts:
             continue
         entity, line = fabric.site()
-        yield Finding(entity, line,
-                      f"expected all-reduce bus bandwidth for {_nodes_text(fabric)}: "
-                      + "; ".join(parts),
-                      hint="compare with nccl-tests all_reduce_perf busbw after burn-in; "
-                           "well below these figures, something is broken",
-                      values=values)
+        yield Finding(
+            entity,
+            line,
+            f"expected all-reduce bus bandwidth for {_nodes_text(fabric)}: " + "; ".join(parts),
+            hint="compare with nccl-tests all_reduce_perf busbw after burn-in; "
+            "well below these figures, something is broken",
+            values=values,
+        )
     # GPU nodes outside any fabric: the intra-node figure, once per device model.
     cabled = {id(node) for fabric in analysis.fabrics for node in fabric.nodes}
     seen: dict[str, list[DeviceFacts]] = {}
@@ -464,11 +503,17 @@ def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
         figure = _intra_node(first, efficiency)
         if figure is None:
             continue
-        others = f" (and {plural(len(devices) - 1, 'more node')} of model {model})" \
-            if len(devices) > 1 else ""
-        yield Finding(f"device {first.id}", first.device.line,
-                      f"expected all-reduce bus bandwidth inside the node{others}: "
-                      f"{fmt(figure[0], BYTE_RATE)} ({figure[1]}); no compute fabric to "
-                      "other nodes",
-                      hint="compare with nccl-tests all_reduce_perf busbw after burn-in",
-                      values={"intra": figure[0], "nodes": float(len(devices))})
+        others = (
+            f" (and {plural(len(devices) - 1, 'more node')} of model {model})"
+            if len(devices) > 1
+            else ""
+        )
+        yield Finding(
+            f"device {first.id}",
+            first.device.line,
+            f"expected all-reduce bus bandwidth inside the node{others}: "
+            f"{fmt(figure[0], BYTE_RATE)} ({figure[1]}); no compute fabric to "
+            "other nodes",
+            hint="compare with nccl-tests all_reduce_perf busbw after burn-in",
+            values={"intra": figure[0], "nodes": float(len(devices))},
+        )

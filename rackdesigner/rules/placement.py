@@ -54,9 +54,16 @@ def overlap(analysis: Analysis) -> Iterator[Finding]:
     for rack in analysis.racks:
         # Sweep the rack bottom-up: only devices still "open" at a device's lowest unit can
         # overlap it, which keeps this linear in practice.
-        spans = sorted((dev.device.position or 0, dev.device.position or 0,
-                        max(1, round(dev.height_u)), order, dev)
-                       for order, dev in enumerate(_mounted(rack)))
+        spans = sorted(
+            (
+                dev.device.position or 0,
+                dev.device.position or 0,
+                max(1, round(dev.height_u)),
+                order,
+                dev,
+            )
+            for order, dev in enumerate(_mounted(rack))
+        )
         active: list[tuple[int, int, int, DeviceFacts]] = []  # (start, top, order, device)
         for start, _, height, order, dev in spans:
             top = start + height - 1
@@ -70,10 +77,12 @@ def overlap(analysis: Analysis) -> Iterator[Finding]:
                 span = f"U{low}" if low == high else f"U{low}-U{high}"
                 where = "" if len(shared_faces) == 2 else f" on the {shared_faces[0]} face"
                 yield Finding(
-                    f"device {later.id}", later.device.line,
+                    f"device {later.id}",
+                    later.device.line,
                     f"overlaps device {earlier.id} at {span}{where} in rack {rack.rack.id}",
                     hint="move one of them to free units",
-                    values={"unit": float(low)})
+                    values={"unit": float(low)},
+                )
             active.append((start, top, order, dev))
 
 
@@ -104,40 +113,51 @@ def out_of_rack(analysis: Analysis) -> Iterator[Finding]:
         for dev in rack.devices:
             if dev.type is not None and not dev.mounted:
                 if dev.device.position is not None:
-                    yield Finding(f"device {dev.id}", dev.device.line,
-                                  f"is a 0U device ({dev.device.model}) but has position "
-                                  f"{dev.device.position} in rack {rack.rack.id}",
-                                  hint='0U devices mount on a side rail: replace position with '
-                                       'side = "left" or "right"')
+                    yield Finding(
+                        f"device {dev.id}",
+                        dev.device.line,
+                        f"is a 0U device ({dev.device.model}) but has position "
+                        f"{dev.device.position} in rack {rack.rack.id}",
+                        hint="0U devices mount on a side rail: replace position with "
+                        'side = "left" or "right"',
+                    )
                 continue
             if not dev.mounted:
                 continue
             position = dev.device.position
             if position is None:
-                yield Finding(f"device {dev.id}", dev.device.line,
-                              f"takes {dev.height_u:g} U but has no position in rack "
-                              f"{rack.rack.id}",
-                              hint="add `position = N`, its lowest unit counted from 1 at the "
-                                   "bottom")
+                yield Finding(
+                    f"device {dev.id}",
+                    dev.device.line,
+                    f"takes {dev.height_u:g} U but has no position in rack {rack.rack.id}",
+                    hint="add `position = N`, its lowest unit counted from 1 at the bottom",
+                )
                 continue
             top = position + dev.height_u - 1
             if position < 1:
-                yield Finding(f"device {dev.id}", dev.device.line,
-                              f"position {position} is below U1 of rack {rack.rack.id} "
-                              "(units count from 1 at the bottom)",
-                              values={"position": float(position)})
+                yield Finding(
+                    f"device {dev.id}",
+                    dev.device.line,
+                    f"position {position} is below U1 of rack {rack.rack.id} "
+                    "(units count from 1 at the bottom)",
+                    values={"position": float(position)},
+                )
             elif top > height:
-                yield Finding(f"device {dev.id}", dev.device.line,
-                              f"occupies U{position}-U{top:g}, above the top of rack "
-                              f"{rack.rack.id} (U{height:g})",
-                              hint=f"the highest position for a device of {dev.height_u:g} U "
-                                   f"is {height - dev.height_u + 1:g}",
-                              values={"top": float(top), "height": float(height)})
+                yield Finding(
+                    f"device {dev.id}",
+                    dev.device.line,
+                    f"occupies U{position}-U{top:g}, above the top of rack "
+                    f"{rack.rack.id} (U{height:g})",
+                    hint=f"the highest position for a device of {dev.height_u:g} U "
+                    f"is {height - dev.height_u + 1:g}",
+                    values={"top": float(top), "height": float(height)},
+                )
 
 
 def _is_infiniband_switch(dev: DeviceFacts) -> bool:
     return dev.kind == "switch" and any(
-        g.tech == "infiniband" for g in (dev.type.ports or ()) if dev.type is not None)
+        g.tech == "infiniband" for g in (dev.type.ports or ()) if dev.type is not None
+    )
 
 
 @rule("PLC003", "warning")
@@ -173,13 +193,15 @@ def switch_not_mid_rack(analysis: Analysis) -> Iterator[Finding]:
                 # positions p whose centre p - 1 + h/2 lies in [low, high]
                 first = math.ceil(low + 1 - dev.height_u / 2)
                 last = math.floor(high + 1 - dev.height_u / 2)
-                yield Finding(f"device {dev.id}", dev.device.line,
-                              f"InfiniBand switch at U{dev.device.position} is outside the "
-                              f"middle of rack {rack.rack.id} (centre {centre:g} U, middle "
-                              f"{low:g}-{high:g} U)",
-                              hint=f"move it to a position between U{max(first, 1)} and "
-                                   f"U{last}",
-                              values={"centre": centre, "low": low, "high": high})
+                yield Finding(
+                    f"device {dev.id}",
+                    dev.device.line,
+                    f"InfiniBand switch at U{dev.device.position} is outside the "
+                    f"middle of rack {rack.rack.id} (centre {centre:g} U, middle "
+                    f"{low:g}-{high:g} U)",
+                    hint=f"move it to a position between U{max(first, 1)} and U{last}",
+                    values={"centre": centre, "low": low, "high": high},
+                )
 
 
 @rule("PLC004", "error")
@@ -206,12 +228,14 @@ def overweight(analysis: Analysis) -> Iterator[Finding]:
         if limit is None or rack.weight <= limit:
             continue
         bound = "at least " if rack.unknown_weight else ""
-        yield Finding(f"rack {rack.rack.id}", rack.rack.line,
-                      f"devices weigh {bound}{fmt(rack.weight, MASS)}, more than its "
-                      f"max_weight {fmt(float(limit), MASS)}",
-                      hint="spread the devices over more racks or use a rack rated for "
-                           "the load",
-                      values={"weight": rack.weight, "max_weight": float(limit)})
+        yield Finding(
+            f"rack {rack.rack.id}",
+            rack.rack.line,
+            f"devices weigh {bound}{fmt(rack.weight, MASS)}, more than its "
+            f"max_weight {fmt(float(limit), MASS)}",
+            hint="spread the devices over more racks or use a rack rated for the load",
+            values={"weight": rack.weight, "max_weight": float(limit)},
+        )
 
 
 @rule("PLC005", "error")
@@ -239,39 +263,57 @@ def identity(analysis: Analysis) -> Iterator[Finding]:
     for rack in analysis.racks:
         rid = rack.rack.id
         if rid in seen_racks:
-            yield Finding(f"rack {rid}", rack.rack.line,
-                          f"duplicate rack id (also on line {seen_racks[rid].rack.line})")
+            yield Finding(
+                f"rack {rid}",
+                rack.rack.line,
+                f"duplicate rack id (also on line {seen_racks[rid].rack.line})",
+            )
         else:
             seen_racks[rid] = rack
         if rack.rack.slot is not None:
             place = (rack.rack.row or "", rack.rack.slot)
             if place in places:
                 other = places[place]
-                yield Finding(f"rack {rid}", rack.rack.line,
-                              f"row {place[0]!r} slot {place[1]} is already taken by rack "
-                              f"{other.rack.id} (line {other.rack.line})")
+                yield Finding(
+                    f"rack {rid}",
+                    rack.rack.line,
+                    f"row {place[0]!r} slot {place[1]} is already taken by rack "
+                    f"{other.rack.id} (line {other.rack.line})",
+                )
             else:
                 places[place] = rack
         for feed in rack.rack.feeds:
             if feed.id in seen_feeds:
-                yield Finding(f"rack {rid} feed {feed.id}", feed.line,
-                              f"duplicate feed id (also on line {seen_feeds[feed.id]})")
+                yield Finding(
+                    f"rack {rid} feed {feed.id}",
+                    feed.line,
+                    f"duplicate feed id (also on line {seen_feeds[feed.id]})",
+                )
             else:
                 seen_feeds[feed.id] = feed.line
         for dev in rack.devices:
             did = dev.id
             if did in seen_devices:
-                yield Finding(f"device {did}", dev.device.line,
-                              f"duplicate device id (also on line "
-                              f"{seen_devices[did].device.line})")
+                yield Finding(
+                    f"device {did}",
+                    dev.device.line,
+                    f"duplicate device id (also on line {seen_devices[did].device.line})",
+                )
             else:
                 seen_devices[did] = dev
             if dev.type is None:
                 near = analysis.catalog.nearest(dev.device.model)
-                hint = (f"did you mean {' or '.join(near)}?" if near
-                        else "`rackdesigner catalog` lists the known models")
-                yield Finding(f"device {did}", dev.device.line,
-                              f"unknown model {dev.device.model!r}", hint=hint)
+                hint = (
+                    f"did you mean {' or '.join(near)}?"
+                    if near
+                    else "`rackdesigner catalog` lists the known models"
+                )
+                yield Finding(
+                    f"device {did}",
+                    dev.device.line,
+                    f"unknown model {dev.device.model!r}",
+                    hint=hint,
+                )
     # Every type the layout uses or defines: a bad GPU key is a mistake even before a
     # device uses the type.
     for key in dict.fromkeys([*analysis.types_used, *analysis.layout.catalog]):
@@ -280,8 +322,11 @@ def identity(analysis: Analysis) -> Iterator[Finding]:
             continue
         entity, line = analysis.type_site(key)
         near = analysis.catalog.nearest_gpu(dtype.gpu)
-        hint = f"did you mean {' or '.join(near)}?" if near else \
-            "`rackdesigner catalog` lists the known GPUs"
+        hint = (
+            f"did you mean {' or '.join(near)}?"
+            if near
+            else "`rackdesigner catalog` lists the known GPUs"
+        )
         yield Finding(entity, line, f"model {key} names unknown GPU {dtype.gpu!r}", hint=hint)
 
 
@@ -327,11 +372,13 @@ def open_units(analysis: Analysis) -> Iterator[Finding]:
         text = ", ".join(f"U{a}" if a == b else f"U{a}-U{b}" for a, b in spans[:6])
         if len(spans) > 6:
             text += f" and {len(spans) - 6} more"
-        yield Finding(f"rack {rack.rack.id}", rack.rack.line,
-                      f"{count} open unit{'s' if count != 1 else ''} without blanking panels "
-                      f"({text})",
-                      hint="fill them with blank-1u / blank-2u panels",
-                      values={"open_units": float(count)})
+        yield Finding(
+            f"rack {rack.rack.id}",
+            rack.rack.line,
+            f"{count} open unit{'s' if count != 1 else ''} without blanking panels ({text})",
+            hint="fill them with blank-1u / blank-2u panels",
+            values={"open_units": float(count)},
+        )
 
 
 _REVERSED = {"front-to-rear": "rear-to-front", "rear-to-front": "front-to-rear"}
@@ -370,11 +417,15 @@ def airflow_against_rack(analysis: Analysis) -> Iterator[Finding]:
                 have = _REVERSED[have]
             if have != want:
                 mounted = " (mounted on the rear face)" if dev.device.face == "rear" else ""
-                hint = ("mount it on the other face or order the other airflow direction"
-                        if not dev.type.full_depth else
-                        "order the model with the other airflow direction (e.g. the P2C / C2P "
-                        "variant of a switch)")
-                yield Finding(f"device {dev.id}", dev.device.line,
-                              f"airflow {have}{mounted} runs against rack {rack.rack.id}'s "
-                              f"{want}",
-                              hint=hint)
+                hint = (
+                    "mount it on the other face or order the other airflow direction"
+                    if not dev.type.full_depth
+                    else "order the model with the other airflow direction (e.g. the P2C / C2P "
+                    "variant of a switch)"
+                )
+                yield Finding(
+                    f"device {dev.id}",
+                    dev.device.line,
+                    f"airflow {have}{mounted} runs against rack {rack.rack.id}'s {want}",
+                    hint=hint,
+                )

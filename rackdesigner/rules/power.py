@@ -21,10 +21,8 @@ from .registry import Finding, rule
 _VOLTAGE_SLACK = 1e-6  # V: float dust when an outlet voltage equals a range limit
 
 
-
 def _estimated(estimated: bool) -> str:
     return " (estimated)" if estimated else ""
-
 
 
 def _names(items: list[str], limit: int = 3) -> str:
@@ -44,8 +42,9 @@ def _supply(feed: Feed) -> str:
 
 def _feed_rating(facts: FeedFacts) -> str:
     """``415 V 3-phase 63 A × 0.8``."""
-    return (f"{_supply(facts.feed)} {fmt(float(facts.feed.current or 0.0), CURRENT)} × "
-            f"{facts.derate:g}")
+    return (
+        f"{_supply(facts.feed)} {fmt(float(facts.feed.current or 0.0), CURRENT)} × {facts.derate:g}"
+    )
 
 
 def _feeds_rating(feeds: Iterable[FeedFacts]) -> str:
@@ -93,15 +92,20 @@ def load_over_capacity(analysis: Analysis) -> Iterator[Finding]:
         if rack.capacity is None:  # no feeds
             if load <= 0 and not rack.load_unknown:
                 continue
-            powered = sum(1 for d in rack.devices
-                          if (d.power is None and d.type is not None) or (d.power or 0) > 0)
+            powered = sum(
+                1
+                for d in rack.devices
+                if (d.power is None and d.type is not None) or (d.power or 0) > 0
+            )
             amount = "unknown" if load <= 0 else f"{bound}{fmt(load, POWER)}{estimated}"
-            yield Finding(entity, rack.rack.line,
-                          f"has no feed for its {plural(powered, 'powered device')} "
-                          f"(load {amount})",
-                          hint='add feeds = [ { id = "...", voltage = "415 V", phases = 3, '
-                               'current = "63 A" } ] (one per side for redundancy)',
-                          values={"load": load, "capacity": 0.0})
+            yield Finding(
+                entity,
+                rack.rack.line,
+                f"has no feed for its {plural(powered, 'powered device')} (load {amount})",
+                hint='add feeds = [ { id = "...", voltage = "415 V", phases = 3, '
+                'current = "63 A" } ] (one per side for redundancy)',
+                values={"load": load, "capacity": 0.0},
+            )
             continue
         capacity = rack.capacity
         if load <= capacity:
@@ -120,13 +124,16 @@ def load_over_capacity(analysis: Analysis) -> Iterator[Finding]:
             detail = f" ({rating})"
             more = "another feed"
         load_text, capacity_text = fmt_apart(load, capacity, POWER)
-        yield Finding(entity, rack.rack.line,
-                      f"load {bound}{load_text}{estimated} exceeds usable feed capacity "
-                      f"{capacity_text}{detail}",
-                      hint=f"move {at_least(rack.load_unknown)}{fmt(load - capacity, POWER)} "
-                           f"of load to another rack, or raise the capacity (a larger "
-                           f"circuit or {more})",
-                      values={"load": load, "capacity": capacity})
+        yield Finding(
+            entity,
+            rack.rack.line,
+            f"load {bound}{load_text}{estimated} exceeds usable feed capacity "
+            f"{capacity_text}{detail}",
+            hint=f"move {at_least(rack.load_unknown)}{fmt(load - capacity, POWER)} "
+            f"of load to another rack, or raise the capacity (a larger "
+            f"circuit or {more})",
+            values={"load": load, "capacity": capacity},
+        )
 
 
 # -- PWR002 ----------------------------------------------------------------------------------
@@ -169,16 +176,27 @@ def gpu_rack_low_voltage(analysis: Analysis) -> Iterator[Finding]:
             if feed.phases == 3 and voltage >= minimum:
                 continue
             if feed.phases == 3:
-                message = (f"{holds} but the feed is 3-phase {fmt(voltage, VOLTAGE)}, below the "
-                           f"{fmt(minimum, VOLTAGE)} minimum")
+                message = (
+                    f"{holds} but the feed is 3-phase {fmt(voltage, VOLTAGE)}, below the "
+                    f"{fmt(minimum, VOLTAGE)} minimum"
+                )
             else:
-                message = (f"{holds} but the feed is single-phase {fmt(voltage, VOLTAGE)}; GPU "
-                           f"racks need {need}")
-            yield Finding(f"rack {rack.rack.id} feed {feed.id}", feed.line, message,
-                          hint=f"feed it from a 3-phase circuit at {fmt(minimum, VOLTAGE)} or "
-                               "more (e.g. 415 V 3-phase with 240 V outlets)",
-                          values={"voltage": voltage, "min_voltage": minimum,
-                                  "phases": float(feed.phases or 0)})
+                message = (
+                    f"{holds} but the feed is single-phase {fmt(voltage, VOLTAGE)}; GPU "
+                    f"racks need {need}"
+                )
+            yield Finding(
+                f"rack {rack.rack.id} feed {feed.id}",
+                feed.line,
+                message,
+                hint=f"feed it from a 3-phase circuit at {fmt(minimum, VOLTAGE)} or "
+                "more (e.g. 415 V 3-phase with 240 V outlets)",
+                values={
+                    "voltage": voltage,
+                    "min_voltage": minimum,
+                    "phases": float(feed.phases or 0),
+                },
+            )
 
 
 # -- PWR003 ----------------------------------------------------------------------------------
@@ -221,10 +239,13 @@ def shared_circuit(analysis: Analysis) -> Iterator[Finding]:
             other_rack, other_feed = owner
             if other_rack is rack:  # the same rack twice: not two racks
                 continue
-            yield Finding(f"rack {rack.rack.id} feed {feed.id}", feed.line,
-                          f"circuit {feed.circuit.strip()} already feeds rack "
-                          f"{other_rack.rack.id} (feed {other_feed.id}, line {other_feed.line})",
-                          hint="give each rack a dedicated circuit")
+            yield Finding(
+                f"rack {rack.rack.id} feed {feed.id}",
+                feed.line,
+                f"circuit {feed.circuit.strip()} already feeds rack "
+                f"{other_rack.rack.id} (feed {other_feed.id}, line {other_feed.line})",
+                hint="give each rack a dedicated circuit",
+            )
 
 
 # -- PWR004 ----------------------------------------------------------------------------------
@@ -259,7 +280,7 @@ def _rebalance(facts: FeedFacts) -> str:
     if facts.wiring == "delta":
         where = f"line {heaviest} (devices with phase {_PAIRS.get(heaviest, heaviest)})"
     else:
-        where = f"line {heaviest} (devices with phase = \"{heaviest}\")"
+        where = f'line {heaviest} (devices with phase = "{heaviest}")'
     return f"move devices off {where} to the lighter lines, or remove `phase` to spread them"
 
 
@@ -275,15 +296,19 @@ def _overload(rack: RackFacts, facts: FeedFacts, limit_ratio: float) -> Finding 
     caveat = _caveat(rack)
     if not over:
         assert imbalance is not None
-        return Finding(entity, feed.line,
-                       f"line currents {_currents(facts.lines, limit)}{caveat} are "
-                       f"{fmt(imbalance, RATIO)} imbalanced, over the "
-                       f"{fmt(limit_ratio, RATIO)} limit",
-                       hint=_rebalance(facts),
-                       values={"imbalance": imbalance, "limit": limit_ratio},
-                       severity="warning")
-    when = f" when side {facts.group} carries the rack alone" if rack.redundant and \
-        facts.group else ""
+        return Finding(
+            entity,
+            feed.line,
+            f"line currents {_currents(facts.lines, limit)}{caveat} are "
+            f"{fmt(imbalance, RATIO)} imbalanced, over the "
+            f"{fmt(limit_ratio, RATIO)} limit",
+            hint=_rebalance(facts),
+            values={"imbalance": imbalance, "limit": limit_ratio},
+            severity="warning",
+        )
+    when = (
+        f" when side {facts.group} carries the rack alone" if rack.redundant and facts.group else ""
+    )
     rating = f"{fmt(float(feed.current or 0.0), CURRENT)} × {facts.derate:g}"
     worst = max(over.values())
     if facts.wiring is None:
@@ -294,14 +319,17 @@ def _overload(rack: RackFacts, facts: FeedFacts, limit_ratio: float) -> Finding 
         names = sorted(over, key=lambda name: _LINE_ORDER.get(name, 9))
         listed = _names([f"{name} {_amps(over[name], limit)}" for name in names])
         plural = len(names) > 1
-        subject = (f"line current{'s' if plural else ''} {listed}{caveat}{when} "
-                   f"exceed{'' if plural else 's'}")
+        subject = (
+            f"line current{'s' if plural else ''} {listed}{caveat}{when} "
+            f"exceed{'' if plural else 's'}"
+        )
     message = f"{subject} the breaker's continuous limit {fmt(limit, CURRENT)} ({rating})"
     values = {"current": worst, "limit": limit}
     if unbalanced:
         assert imbalance is not None
-        message += (f"; the lines are {fmt(imbalance, RATIO)} imbalanced "
-                    f"({_currents(facts.lines, limit)})")
+        message += (
+            f"; the lines are {fmt(imbalance, RATIO)} imbalanced ({_currents(facts.lines, limit)})"
+        )
         values["imbalance"] = imbalance
         hint = f"{_rebalance(facts)}; or move load to another rack"
     else:
@@ -355,13 +383,17 @@ def line_overload(analysis: Analysis) -> Iterator[Finding]:
             _, reasons = by_device.setdefault(id(conflict.device), (conflict.device, {}))
             reasons.setdefault(conflict.reason, []).append(conflict.feed.id)
         for dev, reasons in by_device.values():
-            parts = [f"feed{'s' if len(ids) > 1 else ''} {_names(ids)}: {reason}"
-                     for reason, ids in reasons.items()]
-            yield Finding(f"device {dev.id}", dev.device.line,
-                          f"phase {dev.device.phase} does not fit {'; '.join(parts)}",
-                          hint="use a phase the feed has, or remove `phase` to spread the "
-                               "load evenly",
-                          severity="error")
+            parts = [
+                f"feed{'s' if len(ids) > 1 else ''} {_names(ids)}: {reason}"
+                for reason, ids in reasons.items()
+            ]
+            yield Finding(
+                f"device {dev.id}",
+                dev.device.line,
+                f"phase {dev.device.phase} does not fit {'; '.join(parts)}",
+                hint="use a phase the feed has, or remove `phase` to spread the load evenly",
+                severity="error",
+            )
 
 
 # -- PWR005 ----------------------------------------------------------------------------------
@@ -399,13 +431,16 @@ def power_below_gpu_tdp(analysis: Analysis) -> Iterator[Finding]:
         if power >= gpu_power:
             continue
         entity, line = analysis.type_site(key)
-        yield Finding(entity, line,
-                      f"{key} declares power {fmt(power, POWER)}, below its GPUs' TDP alone: "
-                      f"{dev.gpus} × {gpu.key} at {fmt(gpu.tdp, POWER)} = "
-                      f"{fmt(gpu_power, POWER)} (used by {plural(len(devices), 'device')})",
-                      hint="set power to the vendor's maximum system draw, or remove it to "
-                           "estimate it from the GPU TDP",
-                      values={"power": power, "gpu_power": gpu_power})
+        yield Finding(
+            entity,
+            line,
+            f"{key} declares power {fmt(power, POWER)}, below its GPUs' TDP alone: "
+            f"{dev.gpus} × {gpu.key} at {fmt(gpu.tdp, POWER)} = "
+            f"{fmt(gpu_power, POWER)} (used by {plural(len(devices), 'device')})",
+            hint="set power to the vendor's maximum system draw, or remove it to "
+            "estimate it from the GPU TDP",
+            values={"power": power, "gpu_power": gpu_power},
+        )
 
 
 # -- PWR006 ----------------------------------------------------------------------------------
@@ -436,14 +471,21 @@ def power_estimated(analysis: Analysis) -> Iterator[Finding]:
             continue
         gpu_power = dev.gpu.tdp * dev.gpus
         entity, line = analysis.type_site(key)
-        yield Finding(entity, line,
-                      f"{key} declares no power: its draw is estimated at "
-                      f"{fmt(dev.power, POWER)} per node = {dev.gpus} × {dev.gpu.key} TDP "
-                      f"{fmt(dev.gpu.tdp, POWER)} × (1 + {overhead:g} host overhead), used for "
-                      f"{plural(len(devices), 'device')}",
-                      hint=f"set power in [catalog.{key}] to the vendor's maximum draw",
-                      values={"power": dev.power, "gpu_power": gpu_power,
-                              "host_overhead": overhead, "devices": float(len(devices))})
+        yield Finding(
+            entity,
+            line,
+            f"{key} declares no power: its draw is estimated at "
+            f"{fmt(dev.power, POWER)} per node = {dev.gpus} × {dev.gpu.key} TDP "
+            f"{fmt(dev.gpu.tdp, POWER)} × (1 + {overhead:g} host overhead), used for "
+            f"{plural(len(devices), 'device')}",
+            hint=f"set power in [catalog.{key}] to the vendor's maximum draw",
+            values={
+                "power": dev.power,
+                "gpu_power": gpu_power,
+                "host_overhead": overhead,
+                "devices": float(len(devices)),
+            },
+        )
 
 
 # -- PWR007 ----------------------------------------------------------------------------------
@@ -475,11 +517,14 @@ def site_over_budget(analysis: Analysis) -> Iterator[Finding]:
     bound = at_least(analysis.site_load_unknown)
     estimated = _estimated(any(r.estimated_power for r in analysis.racks))
     load_text, budget_text = fmt_apart(load, budget, POWER)
-    yield Finding("[site]", site.line,
-                  f"site load {bound}{load_text}{estimated} exceeds power_budget {budget_text}",
-                  hint=f"size the site feed for {bound}{fmt(load, POWER)} or remove "
-                       f"{fmt(load - budget, POWER)} of load",
-                  values={"load": load, "budget": budget})
+    yield Finding(
+        "[site]",
+        site.line,
+        f"site load {bound}{load_text}{estimated} exceeds power_budget {budget_text}",
+        hint=f"size the site feed for {bound}{fmt(load, POWER)} or remove "
+        f"{fmt(load - budget, POWER)} of load",
+        values={"load": load, "budget": budget},
+    )
 
 
 # -- PWR008 ----------------------------------------------------------------------------------
@@ -528,14 +573,16 @@ def psus_lost_with_side(analysis: Analysis) -> Iterator[Finding]:
             kept = psus - shares[0]
             if kept >= required:
                 continue
-            yield Finding(f"device {dev.id}", dev.device.line,
-                          f"{psus} PSUs split {' + '.join(map(str, shares))} over sides "
-                          f"{_names(sides)}: losing one side leaves {kept}, fewer than the "
-                          f"{required} it needs at full load",
-                          hint="plan for degraded operation (power capping) on a side loss, "
-                               f"or use a model that runs on {kept} PSUs",
-                          values={"psus": float(psus), "kept": float(kept),
-                                  "required": float(required)})
+            yield Finding(
+                f"device {dev.id}",
+                dev.device.line,
+                f"{psus} PSUs split {' + '.join(map(str, shares))} over sides "
+                f"{_names(sides)}: losing one side leaves {kept}, fewer than the "
+                f"{required} it needs at full load",
+                hint="plan for degraded operation (power capping) on a side loss, "
+                f"or use a model that runs on {kept} PSUs",
+                values={"psus": float(psus), "kept": float(kept), "required": float(required)},
+            )
 
 
 # -- PWR009 ----------------------------------------------------------------------------------
@@ -572,14 +619,19 @@ def power_unknown(analysis: Analysis) -> Iterator[Finding]:
         why = "no power and no GPU TDP to estimate it from" if gpu_node else "no power"
         entity, line = analysis.type_site(key)
         names = _names(list(racks.values()))
-        totals = (f"the load of rack {names} is a lower bound (≥)" if len(racks) == 1 else
-                  f"the loads of racks {names} are lower bounds (≥)")
-        yield Finding(entity, line,
-                      f"the draw of {key} is unknown ({why}) for "
-                      f"{plural(len(unknown), 'device')}: {totals}",
-                      hint=f"set power in [catalog.{key}]" + (
-                          " or its gpu so the draw can be estimated" if gpu_node else ""),
-                      values={"devices": float(len(unknown)), "racks": float(len(racks))})
+        totals = (
+            f"the load of rack {names} is a lower bound (≥)"
+            if len(racks) == 1
+            else f"the loads of racks {names} are lower bounds (≥)"
+        )
+        yield Finding(
+            entity,
+            line,
+            f"the draw of {key} is unknown ({why}) for {plural(len(unknown), 'device')}: {totals}",
+            hint=f"set power in [catalog.{key}]"
+            + (" or its gpu so the draw can be estimated" if gpu_node else ""),
+            values={"devices": float(len(unknown)), "racks": float(len(racks))},
+        )
 
 
 # -- PWR010 ----------------------------------------------------------------------------------
@@ -599,8 +651,10 @@ def _outlets(feeds: list[FeedFacts]) -> str:
     for facts in feeds:
         key = (fmt(facts.outlet_voltage, VOLTAGE), _source(facts))
         groups.setdefault(key, []).append(facts.feed.id)
-    return "; ".join(f"the {volts} outlets of feed{'s' if len(ids) > 1 else ''} {_names(ids)} "
-                     f"({source})" for (volts, source), ids in groups.items())
+    return "; ".join(
+        f"the {volts} outlets of feed{'s' if len(ids) > 1 else ''} {_names(ids)} ({source})"
+        for (volts, source), ids in groups.items()
+    )
 
 
 def _range(low: float, high: float) -> str:
@@ -644,20 +698,26 @@ def input_voltage_mismatch(analysis: Analysis) -> Iterator[Finding]:
             if dtype is None or dtype.input_voltage is None:
                 continue
             low, high = (float(v) for v in dtype.input_voltage)
-            bad = [f for f in rack.feeds
-                   if f.outlet_voltage < low - _VOLTAGE_SLACK
-                   or f.outlet_voltage > high + _VOLTAGE_SLACK]
+            bad = [
+                f
+                for f in rack.feeds
+                if f.outlet_voltage < low - _VOLTAGE_SLACK
+                or f.outlet_voltage > high + _VOLTAGE_SLACK
+            ]
             if not bad:
                 continue
             rng = _range(low, high)
-            examples = " (415 V wye gives 240 V, 208 V delta 208 V)" \
-                if low <= 208.0 and high >= 240.0 else ""
-            yield Finding(f"device {dev.id}", dev.device.line,
-                          f"{dev.device.model} PSUs accept {rng}, not "
-                          f"{_outlets(bad)}",
-                          hint=f"feed the rack so its outlets give {rng}{examples}, use a "
-                               "step-down PDU (outlet_voltage on the feed), or PSUs rated for "
-                               "the outlet voltage",
-                          values={"outlet_voltage": bad[0].outlet_voltage, "low": low,
-                                  "high": high})
-
+            examples = (
+                " (415 V wye gives 240 V, 208 V delta 208 V)"
+                if low <= 208.0 and high >= 240.0
+                else ""
+            )
+            yield Finding(
+                f"device {dev.id}",
+                dev.device.line,
+                f"{dev.device.model} PSUs accept {rng}, not {_outlets(bad)}",
+                hint=f"feed the rack so its outlets give {rng}{examples}, use a "
+                "step-down PDU (outlet_voltage on the feed), or PSUs rated for "
+                "the outlet voltage",
+                values={"outlet_voltage": bad[0].outlet_voltage, "low": low, "high": high},
+            )

@@ -64,17 +64,23 @@ class Rule:
 
     def section(self, name: str) -> str:
         """One section of the docstring (``Why it matters``, ``Example``, ``Fix``)."""
-        found = re.search(rf"^{re.escape(name)}:?\s*\n(.*?)(?=^\S[^\n]*:?\s*\n\s*\n?|\Z)",
-                          self.doc, re.M | re.S)
+        found = re.search(
+            rf"^{re.escape(name)}:?\s*\n(.*?)(?=^\S[^\n]*:?\s*\n\s*\n?|\Z)", self.doc, re.M | re.S
+        )
         return inspect.cleandoc(found.group(1)) if found else ""
 
 
 RULES: dict[str, Rule] = {}
 
 
-def rule(code: str, severity: str, *, thresholds: tuple[str, ...] = (),
-         severities: tuple[str, ...] = (), fabric: bool = False
-         ) -> Callable[[RuleFunction], RuleFunction]:
+def rule(
+    code: str,
+    severity: str,
+    *,
+    thresholds: tuple[str, ...] = (),
+    severities: tuple[str, ...] = (),
+    fabric: bool = False,
+) -> Callable[[RuleFunction], RuleFunction]:
     """Register a rule. The docstring's first line is its title.
 
     ``fabric`` marks a rule that reads ``analysis.fabrics``: on large layouts those rules
@@ -89,8 +95,16 @@ def rule(code: str, severity: str, *, thresholds: tuple[str, ...] = (),
         title, _, body = doc.partition("\n")
         if code in RULES:
             raise ValueError(f"rule {code} registered twice")
-        RULES[code] = Rule(code, severity, title.strip().rstrip("."), thresholds, check,
-                           body.strip(), severities or (severity,), fabric)
+        RULES[code] = Rule(
+            code,
+            severity,
+            title.strip().rstrip("."),
+            thresholds,
+            check,
+            body.strip(),
+            severities or (severity,),
+            fabric,
+        )
         return check
 
     return register
@@ -114,7 +128,7 @@ def all_rules() -> dict[str, Rule]:
 def _code_key(code: str) -> tuple[int, int]:
     family = re.sub(r"\d+$", "", code)
     order = list(FAMILIES)
-    return (order.index(family) if family in order else len(order), int(code[len(family):]))
+    return (order.index(family) if family in order else len(order), int(code[len(family) :]))
 
 
 def matches(code: str, patterns: Iterable[str]) -> bool:
@@ -131,11 +145,24 @@ def unknown_patterns(patterns: Iterable[str]) -> list[str]:
 def selected(select: Iterable[str] | None, ignore: Iterable[str] | None) -> list[Rule]:
     select = [s.strip().upper() for s in select or () if s.strip()]
     ignore = [s.strip().upper() for s in ignore or () if s.strip()]
-    return [r for code, r in all_rules().items()
-            if (not select or matches(code, select)) and not matches(code, ignore)]
+    return [
+        r
+        for code, r in all_rules().items()
+        if (not select or matches(code, select)) and not matches(code, ignore)
+    ]
 
 
 def to_diagnostics(rule_: Rule, findings: Iterable[Finding], file: str) -> list[Diagnostic]:
-    return [Diagnostic(rule_.code, f.severity or rule_.severity, f.message, entity=f.entity,
-                       line=f.line, file=file, hint=f.hint, values=f.values)
-            for f in findings]
+    return [
+        Diagnostic(
+            rule_.code,
+            f.severity or rule_.severity,
+            f.message,
+            entity=f.entity,
+            line=f.line,
+            file=file,
+            hint=f.hint,
+            values=f.values,
+        )
+        for f in findings
+    ]

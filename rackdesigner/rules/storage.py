@@ -43,10 +43,13 @@ def nvme_below_floor(analysis: Analysis) -> Iterator[Finding]:
             continue
         entity, line = analysis.type_site(key)
         count = len(devices)
-        yield Finding(entity, line,
-                      f"{key} has {fmt(nvme, INFORMATION)} of local NVMe per node, below the "
-                      f"{fmt(floor, INFORMATION)} hot-tier floor for training "
-                      f"({count} node{'s' if count != 1 else ''})",
-                      hint=f"order the nodes with at least {fmt(floor, INFORMATION)} of NVMe "
-                           "for checkpoints and dataset caching",
-                      values={"nvme": nvme, "floor": floor})
+        yield Finding(
+            entity,
+            line,
+            f"{key} has {fmt(nvme, INFORMATION)} of local NVMe per node, below the "
+            f"{fmt(floor, INFORMATION)} hot-tier floor for training "
+            f"({count} node{'s' if count != 1 else ''})",
+            hint=f"order the nodes with at least {fmt(floor, INFORMATION)} of NVMe "
+            "for checkpoints and dataset caching",
+            values={"nvme": nvme, "floor": floor},
+        )

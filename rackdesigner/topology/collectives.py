@@ -69,14 +69,23 @@ def fabric_bus_bandwidth(fabric: Fabric, efficiency: float) -> FabricBusBandwidt
     worst: SwitchFacts | None = None
     for switch in fabric.tier_switches(1):
         ratio = switch.oversubscription
-        if ratio is not None and math.isfinite(ratio) and ratio > 1 and (
-                worst is None or ratio > (worst.oversubscription or 0)):
+        if (
+            ratio is not None
+            and math.isfinite(ratio)
+            and ratio > 1
+            and (worst is None or ratio > (worst.oversubscription or 0))
+        ):
             worst = switch
     between = None
     if inter is not None and len(fabric.nodes) >= 2:
         ratio = (worst.oversubscription or 1.0) if worst is not None else 1.0
         between = inter[0] * efficiency / ratio
     return FabricBusBandwidth(
-        intra=intra[0] if intra else None, intra_node=intra[1] if intra else None,
-        inter=between, inter_node=inter[1] if inter else None,
-        ports_per_gpu=inter[0] if inter else None, uniform=uniform, leaf=worst)
+        intra=intra[0] if intra else None,
+        intra_node=intra[1] if intra else None,
+        inter=between,
+        inter_node=inter[1] if inter else None,
+        ports_per_gpu=inter[0] if inter else None,
+        uniform=uniform,
+        leaf=worst,
+    )

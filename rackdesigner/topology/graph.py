@@ -105,8 +105,9 @@ def build_fabrics(analysis: Analysis) -> list[Fabric]:
     graph = fabric_graph(analysis)
     by_id = analysis.device_by_id
     fabrics: list[Fabric] = []
-    components = sorted(nx.connected_components(graph),
-                        key=lambda part: min(by_id[n].device.line for n in part))
+    components = sorted(
+        nx.connected_components(graph), key=lambda part: min(by_id[n].device.line for n in part)
+    )
     fabric_of: dict[str, int] = {}
     for index, part in enumerate(components):
         devices = sorted((by_id[n] for n in part), key=lambda d: d.device.line)
@@ -179,8 +180,9 @@ def _describe(fabric: Fabric, graph: nx.Graph, analysis: Analysis) -> None:
         _single_points_of_failure(fabric, graph, by_id)
 
 
-def _single_points_of_failure(fabric: Fabric, graph: nx.Graph,
-                              by_id: dict[str, DeviceFacts]) -> None:
+def _single_points_of_failure(
+    fabric: Fabric, graph: nx.Graph, by_id: dict[str, DeviceFacts]
+) -> None:
     """Switches and cables whose loss leaves GPU nodes of this fabric on two sides."""
     gpu = {node.id for node in fabric.nodes}
     # A well-built fabric has no articulation point, and then the only possible bridge is a
@@ -201,7 +203,7 @@ def _single_points_of_failure(fabric: Fabric, graph: nx.Graph,
         # No articulation point: the only possible bridge is a fabric of one edge, two GPU
         # nodes cabled back to back.
         if len(blocks) == 1 and len(blocks[0]) == 1:
-            (a, b), = blocks[0]
+            ((a, b),) = blocks[0]
             data = graph.edges[a, b]
             if data["count"] == 1 and a in gpu and b in gpu:
                 fabric.cut_links.append((data["links"][0], 1))
@@ -250,7 +252,7 @@ def _single_points_of_failure(fabric: Fabric, graph: nx.Graph,
             edges = blocks[name]  # type: ignore[index]
             if len(edges) != 1:
                 continue
-            (a, b), = edges
+            ((a, b),) = edges
             data = graph.edges[a, b]
             if data["count"] > 1:
                 continue  # parallel cables: losing one leaves the other
