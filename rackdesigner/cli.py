@@ -254,8 +254,58 @@ def _load_or_exit(path: str) -> Layout:
         sys.exit(2)
 
 
+def _export_options(command: click.Command) -> click.Command:
+    """Add one option per registered export kind and shared setting (exporters.py)."""
+    from .exporters import KINDS, SETTINGS
+
+    for setting in reversed(SETTINGS):
+        if setting.flag:
+            option = click.option(setting.option, setting.dest, is_flag=True, help=setting.help)
+        else:
+            option = click.option(
+                setting.option,
+                setting.dest,
+                type=click.Choice(setting.choices) if setting.choices else str,
+                default=setting.default,
+                show_default=setting.default is not None,
+                metavar=setting.metavar,
+                help=setting.help,
+            )
+        command = option(command)
+    for entry in reversed(KINDS):
+        command = click.option(
+            entry.option,
+            entry.dest,
+            type=click.Path(file_okay=not entry.directory),
+            metavar=entry.metavar,
+            help=entry.help,
+        )(command)
+    return command
+
+
+def _write_outputs(outputs: list, inputs: list[str]) -> None:
+    """Write each export atomically; an output that is an input is refused first."""
+    from .layout_io.saving import write_atomic
+
+    for output in outputs:
+        for source in inputs:
+            if output.path.exists() and os.path.samefile(output.path, source):
+                click.echo(
+                    f"rackdesigner: not writing {output.path}: it is the input layout", err=True
+                )
+                sys.exit(2)
+    for output in outputs:
+        try:
+            output.path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(output.path, output.data)
+        except OSError as error:
+            click.echo(f"rackdesigner: cannot write {output.path}: {error.strerror}", err=True)
+            sys.exit(2)
+
+
 @cli.command()
 @click.argument("layout", type=click.Path(dir_okay=False))
+@_export_options
 @click.option(
     "--toml",
     "toml_out",
@@ -265,8 +315,8 @@ def _load_or_exit(path: str) -> Layout:
 @click.option(
     "--force", is_flag=True, help="Rewrite the layout in place even where comments cannot be kept."
 )
-def export(layout: str, toml_out: str | None, force: bool) -> None:
-    """Write a layout as diagrams and data files.
+def export(layout: str, toml_out: str | None, force: bool, **options: object) -> None:
+    """Write a layout as diagrams and data files, any number in one run.
 
     \b
     Examples:
@@ -276,12 +326,33 @@ def export(layout: str, toml_out: str | None, force: bool) -> None:
     Canonical form keeps the file's header comment and comments directly above a table.
     Rewriting a layout in place that has other comments is refused unless --force.
     """
-    if not toml_out:
-        raise click.UsageError("nothing to export: give --toml FILE")
+    from .exporters import KINDS, SETTINGS, ExportContext, ExportError
+
+    wanted = [(entry, options[entry.dest]) for entry in KINDS if options.get(entry.dest)]
+    if not toml_out and not wanted:
+        raise click.UsageError("nothing to export: give at least one output option (see --help)")
     from .layout_io import FileChangedError, dumps, save
 
     _batch()
     model = _load_or_exit(layout)
+    if wanted:
+        for _, target in wanted:
+            if Path(str(target)).exists() and os.path.samefile(str(target), layout):
+                click.echo(f"rackdesigner: not writing {target}: it is the input layout", err=True)
+                sys.exit(2)
+        context = ExportContext(
+            model, file=layout, settings={s.dest: options.get(s.dest) for s in SETTINGS}
+        )
+        outputs = []
+        try:
+            for entry, target in wanted:
+                outputs.extend(entry.load()(context, Path(str(target))))
+        except ExportError as error:
+            click.echo(f"rackdesigner: {error}", err=True)
+            sys.exit(2)
+        _write_outputs(outputs, [layout])
+    if not toml_out:
+        return
     dropped = model.origin.dropped_comment_lines if model.origin else ()
     in_place = toml_out != "-" and Path(toml_out).exists() and os.path.samefile(toml_out, layout)
     if dropped:

@@ -11,6 +11,29 @@ from .reader import Origin
 from .writer import dumps
 
 
+def write_atomic(target: Path, data: bytes) -> None:
+    """Write ``data`` to ``target`` so that a crash leaves the old file or the new one.
+
+    The bytes go to a temporary file in the same folder, are flushed to disk, and
+    replace the target in one rename; the target's permissions are kept.
+    """
+    folder = target.parent if str(target.parent) else Path(".")
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        if target.exists():
+            os.chmod(temporary, target.stat().st_mode & 0o7777)
+        else:
+            os.chmod(temporary, 0o644)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
 class FileChangedError(Exception):
     """The file changed on disk since the layout was read; saving would overwrite it."""
 
@@ -45,22 +68,7 @@ def save(
         info = target.stat()
         if (info.st_mtime_ns, info.st_size) != (origin.mtime_ns, origin.size):
             raise FileChangedError(str(target))
-    data = dumps(layout).encode("utf-8")
-    folder = target.parent if str(target.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        if target.exists():
-            os.chmod(temporary, target.stat().st_mode & 0o7777)
-        else:
-            os.chmod(temporary, 0o644)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomic(target, dumps(layout).encode("utf-8"))
     info = target.stat()
     saved = Origin(str(target), info.st_mtime_ns, info.st_size)
     layout.origin = saved

@@ -1,0 +1,107 @@
+"""The registry of ``rackdesigner export`` kinds: one entry per option, loaded lazily.
+
+Each exporter is a function ``(context, path) -> list[Output]``: it takes the layout
+and its analysis (never TOML) and returns the files to write, as bytes. The command
+line (and the designer's export dialog) checks every output path against the inputs,
+writes each file atomically and removes what it wrote when interrupted; an exporter
+never writes a file itself. Several exports in one run share one load and one analysis.
+
+Adding an export kind is adding one :class:`ExportKind` to :data:`KINDS`; its module is
+imported only when the option is used, so ``validate`` never pays for drawing code.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .analysis import Analysis
+    from .model import Layout
+
+
+@dataclass(slots=True)
+class Output:
+    """One file an exporter produces."""
+
+    path: Path
+    data: bytes
+
+
+class ExportError(Exception):
+    """An export that cannot be made as asked; the message says why (exit 2)."""
+
+
+@dataclass
+class ExportContext:
+    """What every exporter reads: the layout, its analysis, and the shared settings."""
+
+    layout: Layout
+    file: str = ""
+    settings: dict[str, Any] = field(default_factory=dict)
+    _analysis: Analysis | None = None
+
+    @cached_property
+    def analysis(self) -> Analysis:
+        if self._analysis is not None:
+            return self._analysis
+        from .analysis import Analysis
+
+        return Analysis(self.layout, file=self.file)
+
+    def setting(self, name: str, default: Any = None) -> Any:
+        value = self.settings.get(name)
+        return default if value is None else value
+
+
+@dataclass(frozen=True, slots=True)
+class ExportKind:
+    """One ``--option FILE`` of ``rackdesigner export``."""
+
+    option: str  # "--elevations"
+    metavar: str  # "FILE.svg"
+    help: str
+    target: str  # "module:function", imported on use
+    directory: bool = False  # the path is a folder (--svg-dir)
+
+    @property
+    def dest(self) -> str:
+        return self.option.lstrip("-").replace("-", "_")
+
+    def load(self) -> Callable[[ExportContext, Path], list[Output]]:
+        module, _, name = self.target.partition(":")
+        return getattr(importlib.import_module(module, __package__), name)
+
+
+@dataclass(frozen=True, slots=True)
+class ExportSetting:
+    """An option shared by several kinds (``--theme``, ``--paper``, ``--date``, ...)."""
+
+    option: str
+    help: str
+    choices: tuple[str, ...] = ()
+    flag: bool = False
+    default: Any = None
+    metavar: str | None = None
+
+    @property
+    def dest(self) -> str:
+        return self.option.lstrip("-").replace("-", "_")
+
+
+# In the order ``export --help`` lists them. ``--toml`` is the command line's own (the
+# in-place formatter) and is not listed here.
+KINDS: list[ExportKind] = []
+
+SETTINGS: list[ExportSetting] = []
+
+
+def kind(option: str) -> ExportKind:
+    for entry in KINDS:
+        if entry.option == option:
+            return entry
+    raise KeyError(option)
