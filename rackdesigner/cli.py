@@ -19,9 +19,19 @@ from typing import TYPE_CHECKING
 import click
 
 from . import __version__
+from .cli_conventions import (
+    STDIN,
+    STDIN_NAME,
+    Conventions,
+    excluded,
+    fail,
+    refuse_overwrite,
+    write_output,
+)
 from .wording import plural
 
 if TYPE_CHECKING:
+    from .engine import FileResult
     from .model import Layout
 
 EPILOG_VALIDATE = """\b
@@ -29,6 +39,10 @@ Examples:
   rackdesigner validate layouts/training-128.toml
   rackdesigner validate layouts/ --format sarif --output results.sarif
   rackdesigner validate cluster.toml --select PWR,COOL --ignore PLC006 --strict
+  rackdesigner validate layouts/ --exclude 'problems/*' --baseline baseline.json
+  rackdesigner validate layouts/ --write-baseline baseline.json   # adopt: record today's
+  rackdesigner validate cluster.toml --group-by code
+  generate-layout | rackdesigner validate -
 
 \b
 Exit codes: 0 no errors (and no warnings with --strict), 1 rule errors found,
@@ -67,7 +81,12 @@ def _codes(ctx: click.Context, param: click.Parameter, value: str | None) -> lis
     return codes
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=Conventions,
+    invoke_without_command=True,
+    subcommand_metavar="COMMAND [ARGS]... | LAYOUT",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(__version__, "-V", "--version", prog_name="rackdesigner")
 @click.pass_context
 def cli(ctx: click.Context) -> None:
@@ -78,6 +97,7 @@ def cli(ctx: click.Context) -> None:
       rackdesigner validate layouts/training-128.toml
       rackdesigner rules            # what is checked, and why
       rackdesigner catalog          # the built-in devices and GPUs
+      rackdesigner LAYOUT           # open LAYOUT in the designer (a command name wins)
     """
     if ctx.invoked_subcommand is None:
         click.echo(ctx.get_help())
@@ -96,25 +116,45 @@ def looks_like_layout(path: Path) -> bool:
     return _LAYOUT_MARK.search(head) is not None
 
 
-def expand(paths: Sequence[str], only_layouts: bool = False) -> Iterator[str]:
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:
+        return False  # the loader says why it cannot be read
+
+
+def expand(
+    paths: Sequence[str], only_layouts: bool = False, exclude: Sequence[str] = ()
+) -> Iterator[str]:
     """Files as given; directories as every ``*.toml`` layout under them (hidden folders and
-    TOML files that are not layouts, such as pyproject.toml, skipped)."""
+    TOML files that are not layouts, such as pyproject.toml, skipped); ``-`` as itself
+    (standard input). ``exclude`` globs skip files (see cli_conventions.excluded)."""
     skipped = 0
     for path in paths:
+        if path == STDIN:
+            yield path
+            continue
         p = Path(path)
-        if p.is_dir():
+        if _is_dir(p):
             found = sorted(
                 f
                 for f in p.rglob("*.toml")
                 if f.is_file()
                 and not any(part.startswith(".") for part in f.relative_to(p).parts[:-1])
             )
-            layouts = [f for f in found if looks_like_layout(f)]
-            skipped += len(found) - len(layouts)
+            kept = [f for f in found if not excluded(str(f), path, exclude)]
+            layouts = [f for f in kept if looks_like_layout(f)]
+            skipped += len(kept) - len(layouts)
             if not layouts:
-                raise click.UsageError(f"no *.toml layouts under {path}")
+                left_out = len(found) - len(kept)
+                raise click.UsageError(
+                    f"no *.toml layouts under {path}"
+                    + (f" ({plural(left_out, 'file')} excluded by --exclude)" if left_out else "")
+                )
             for f in layouts:
                 yield str(f)
+        elif excluded(path, None, exclude):
+            continue
         elif only_layouts and p.is_file() and not looks_like_layout(p):
             skipped += 1
         else:
@@ -155,8 +195,34 @@ def expand(paths: Sequence[str], only_layouts: bool = False) -> Iterator[str]:
 @click.option(
     "--output",
     "-o",
-    type=click.Path(dir_okay=False, writable=True),
-    help="Write the report to FILE instead of stdout.",
+    type=click.Path(dir_okay=False),
+    help="Write the report to FILE instead of stdout (never onto an input).",
+)
+@click.option(
+    "--exclude",
+    multiple=True,
+    metavar="GLOB",
+    help="Skip files matching GLOB, relative to the folder named (`--exclude 'problems/*'`); "
+    "repeatable.",
+)
+@click.option(
+    "--baseline",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Report only findings not recorded in FILE (written by --write-baseline): CI fails "
+    "only on new problems.",
+)
+@click.option(
+    "--write-baseline",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Record today's findings in FILE (JSON: code and subject per finding); they then "
+    "count as known, for this run and for --baseline FILE.",
+)
+@click.option(
+    "--group-by",
+    type=click.Choice(["code"]),
+    help="Text format: one line per code with its count and first entities.",
 )
 @click.option(
     "--only-layouts",
@@ -179,25 +245,60 @@ def validate(
     strict: bool,
     quiet: bool,
     output: str | None,
+    exclude: tuple[str, ...],
+    baseline: str | None,
+    write_baseline: str | None,
+    group_by: str | None,
     only_layouts: bool,
     totals: str,
 ) -> None:
-    """Check layout files, or every *.toml layout under a directory."""
+    """Check layout files, or every *.toml layout under a directory ('-': standard input)."""
     from .engine import check_file
     from .formats import Options, renderer
+    from .suppressions import (
+        BY_BASELINE,
+        BaselineError,
+        apply_baseline,
+        baselinable,
+        baseline_json,
+        parse_baseline,
+    )
 
+    if group_by and fmt_ != "text":
+        raise click.UsageError("--group-by works with --format text only")
+    if list(paths).count(STDIN) > 1:
+        raise click.UsageError("standard input ('-') can be read only once")
     _batch()
     timings: dict[str, float] | None = {} if os.environ.get("RACKDESIGNER_TIMINGS") else None
     started = time.perf_counter()
-    files = list(expand(paths, only_layouts))
-    results = []
+    files = list(expand(paths, only_layouts, exclude))
+    # Nothing is written onto an input: a layout, or the baseline being read (rewriting the
+    # baseline itself with --write-baseline is how it is updated).
+    inputs = [(f, "an input layout") for f in files]
+    refuse_overwrite(
+        [(output or "", "--output"), (write_baseline or "", "--write-baseline")],
+        inputs,
+    )
+    refuse_overwrite([(output or "", "--output")], [(baseline or "", "the baseline")])
+    known = None
+    if baseline:
+        try:
+            known = parse_baseline(Path(baseline).read_text(encoding="utf-8"), baseline)
+        except OSError as error:
+            fail(f"cannot read baseline {baseline}: {error.strerror or error}")
+        except (BaselineError, UnicodeDecodeError) as error:
+            fail(str(error))
+    results: list[FileResult] = []
     # Findings are reported sorted by file, then line.
     files.sort()
     reported = started
     for number, file in enumerate(files, start=1):
-        results.append(
-            check_file(file, select=select, ignore=ignore, timings=timings, parallel=None)
-        )
+        if file == STDIN:
+            results.append(_check_stdin(select, ignore, timings))
+        else:
+            results.append(
+                check_file(file, select=select, ignore=ignore, timings=timings, parallel=None)
+            )
         now = time.perf_counter()
         # Progress only for runs that take a while, at most once a second, on stderr.
         if len(files) > 1 and now - reported >= 1.0:
@@ -207,6 +308,27 @@ def validate(
                 err=True,
             )
     began = time.perf_counter()
+    diagnostics = [d for r in results for d in r.diagnostics]
+    stale = 0
+    if known is not None:
+        _, stale = apply_baseline(known, diagnostics, [r.file for r in results])
+    if write_baseline:
+        # Today's findings become the known ones, for this run as for the next.
+        recorded = [d for d in diagnostics if baselinable(d)]
+        write_output(write_baseline, baseline_json(recorded))
+        for d in recorded:
+            d.suppressed = BY_BASELINE
+        click.echo(
+            f"rackdesigner: wrote {plural(len(recorded), 'finding')} to the baseline "
+            f"{write_baseline}",
+            err=True,
+        )
+    elif stale:
+        click.echo(
+            f"rackdesigner: {plural(stale, 'baseline entry', 'baseline entries')} no longer "
+            f"match a finding (fixed since); --write-baseline {baseline} drops them",
+            err=True,
+        )
     options = Options(
         strict=strict,
         quiet=quiet,
@@ -214,39 +336,76 @@ def validate(
         select=tuple(select),
         ignore=tuple(ignore),
         color=fmt_ == "text" and output is None and _use_color(sys.stdout),
+        group_by=group_by,
     )
     text = renderer(fmt_)(results, options)
     if output:
-        _write(output, text)
+        write_output(output, text)
     else:
         click.echo(text, nl=False, color=options.color)
     if timings is not None:
         timings["output"] = time.perf_counter() - began
         timings["total"] = time.perf_counter() - started
         click.echo(json.dumps({"timings": {k: round(v, 4) for k, v in timings.items()}}), err=True)
-    diagnostics = [d for r in results for d in r.diagnostics]
     if any(d.is_load_error for d in diagnostics):
         sys.exit(2)
-    if any(d.severity == "error" or (strict and d.severity == "warning") for d in diagnostics):
+    if any(
+        d.severity == "error" or (strict and d.severity == "warning")
+        for d in diagnostics
+        if not d.suppressed
+    ):
         sys.exit(1)
 
 
-def _write(path: str, text: str) -> None:
-    """Write a report to ``path``, or say why not and exit 2."""
+def _stdin_text() -> str:
+    """Standard input as layout text; a LayoutError (E000) when it cannot be one."""
+    from .cli_conventions import read_stdin
+    from .diagnostics import Diagnostic, LayoutError
+    from .layout_io.reader import MAX_FILE_BYTES, decode_text
+
+    data = read_stdin(MAX_FILE_BYTES)
+    if len(data) > MAX_FILE_BYTES:
+        raise LayoutError(
+            [
+                Diagnostic(
+                    "E000",
+                    "error",
+                    f"more than the {MAX_FILE_BYTES / 2**20:.0f} MiB a layout may be; set "
+                    "RACKDESIGNER_MAX_FILE_BYTES to raise the limit",
+                    entity="file",
+                    file=STDIN_NAME,
+                    line=1,
+                )
+            ]
+        )
+    return decode_text(data, STDIN_NAME)
+
+
+def _check_stdin(
+    select: list[str], ignore: list[str], timings: dict[str, float] | None
+) -> FileResult:
+    from .diagnostics import LayoutError
+    from .engine import FileResult, check_file
+
     try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as error:
-        click.echo(f"rackdesigner: cannot write {path}: {error.strerror or error}", err=True)
-        sys.exit(2)
+        text = _stdin_text()
+    except LayoutError as error:
+        return FileResult(STDIN_NAME, diagnostics=error.diagnostics)
+    return check_file(
+        STDIN_NAME, select=select, ignore=ignore, timings=timings, parallel=None, text=text
+    )
 
 
 def _load_or_exit(path: str) -> Layout:
-    """Load a layout for a command that needs one; print load errors and exit 2."""
+    """Load a layout for a command that needs one ('-': standard input); print load errors
+    and exit 2."""
     from .diagnostics import LayoutError
     from .formats.text import line
-    from .layout_io import load_path
+    from .layout_io import load_path, load_text
 
     try:
+        if path == STDIN:
+            return load_text(_stdin_text(), file=STDIN_NAME)
         return load_path(path)
     except LayoutError as error:
         for d in error.diagnostics:
@@ -283,27 +442,50 @@ def _export_options(command: click.Command) -> click.Command:
     return command
 
 
-def _write_outputs(outputs: list, inputs: list[str]) -> None:
-    """Write each export atomically; an output that is an input is refused first."""
-    from .layout_io.saving import write_atomic
-
+def _write_outputs(outputs: list, inputs: list[str], also: Sequence[tuple[str, str]] = ()) -> None:
+    """Write each export atomically. First, for whatever path an exporter chose (including
+    ones it derives, such as one file per rack), refuse an output that is an input or that
+    another output (or one of ``also``) writes too: nothing is written then."""
+    refuse_overwrite(
+        [*((str(o.path), "an export") for o in outputs), *also],
+        [(source, "the input layout") for source in inputs],
+    )
     for output in outputs:
-        for source in inputs:
-            if output.path.exists() and os.path.samefile(output.path, source):
-                click.echo(
-                    f"rackdesigner: not writing {output.path}: it is the input layout", err=True
-                )
-                sys.exit(2)
-    for output in outputs:
-        try:
-            output.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(output.path, output.data)
-        except OSError as error:
-            click.echo(f"rackdesigner: cannot write {output.path}: {error.strerror}", err=True)
-            sys.exit(2)
+        write_output(output.path, output.data, parents=True)
 
 
-@cli.command()
+def _export_help() -> tuple[str, str]:
+    """``export``'s help and short help, from what the registry really writes."""
+    from .exporters import KINDS
+
+    options = ["--toml", *(entry.option for entry in KINDS)]
+    short = (
+        "Write a layout in canonical TOML form"
+        if not KINDS
+        else f"Write a layout's files: {', '.join(options)}"
+    )
+    written = ["  --toml FILE  the layout in canonical TOML form ('-' for stdout)"] + [
+        f"  {entry.option} {entry.metavar}  {entry.help}" for entry in KINDS
+    ]
+    text = (
+        (f"{short}." if not KINDS else f"{short}; any number in one run, from one load.") + "\n\n"
+        "\b\nWrites:\n" + "\n".join(written) + "\n\n"
+        "An output that is the input layout (or that two options name) is refused before "
+        "anything is written; --toml onto its own input is the canonical rewrite in place "
+        "(the formatter), which keeps the file's header comment and comments directly above "
+        "a table, and is refused where it would drop other comments unless --force. A "
+        "symlinked layout is rewritten where it points; the link stays.\n\n"
+        "\b\nExamples:\n"
+        "  rackdesigner export cluster.toml --toml cluster.toml   # canonical rewrite in place\n"
+        "  rackdesigner export cluster.toml --toml -\n"
+    )
+    return text, short
+
+
+_EXPORT_HELP, _EXPORT_SHORT_HELP = _export_help()
+
+
+@cli.command(help=_EXPORT_HELP, short_help=_EXPORT_SHORT_HELP)
 @click.argument("layout", type=click.Path(dir_okay=False))
 @_export_options
 @click.option(
@@ -316,30 +498,24 @@ def _write_outputs(outputs: list, inputs: list[str]) -> None:
     "--force", is_flag=True, help="Rewrite the layout in place even where comments cannot be kept."
 )
 def export(layout: str, toml_out: str | None, force: bool, **options: object) -> None:
-    """Write a layout as diagrams and data files, any number in one run.
-
-    \b
-    Examples:
-      rackdesigner export cluster.toml --toml cluster.toml   # canonical rewrite in place
-      rackdesigner export cluster.toml --toml -
-
-    Canonical form keeps the file's header comment and comments directly above a table.
-    Rewriting a layout in place that has other comments is refused unless --force.
-    """
+    from .cli_conventions import same_file
     from .exporters import KINDS, SETTINGS, ExportContext, ExportError
 
     wanted = [(entry, options[entry.dest]) for entry in KINDS if options.get(entry.dest)]
     if not toml_out and not wanted:
         raise click.UsageError("nothing to export: give at least one output option (see --help)")
     from .layout_io import FileChangedError, dumps, save
+    from .terminal import shown as escaped
 
+    # Every output option is checked against the input before anything is loaded or
+    # written; --toml onto the input is the formatter and is allowed.
+    targets = [(str(target), entry.option) for entry, target in wanted]
+    toml_target = [(toml_out, "--toml")] if toml_out and toml_out != STDIN else []
+    refuse_overwrite(targets, [(layout, "the input layout")])
+    refuse_overwrite([*targets, *toml_target], [])
     _batch()
     model = _load_or_exit(layout)
     if wanted:
-        for _, target in wanted:
-            if Path(str(target)).exists() and os.path.samefile(str(target), layout):
-                click.echo(f"rackdesigner: not writing {target}: it is the input layout", err=True)
-                sys.exit(2)
         context = ExportContext(
             model, file=layout, settings={s.dest: options.get(s.dest) for s in SETTINGS}
         )
@@ -348,39 +524,35 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
             for entry, target in wanted:
                 outputs.extend(entry.load()(context, Path(str(target))))
         except ExportError as error:
-            click.echo(f"rackdesigner: {error}", err=True)
-            sys.exit(2)
-        _write_outputs(outputs, [layout])
+            fail(str(error))
+        _write_outputs(outputs, [layout], toml_target)
     if not toml_out:
         return
     dropped = model.origin.dropped_comment_lines if model.origin else ()
-    in_place = toml_out != "-" and Path(toml_out).exists() and os.path.samefile(toml_out, layout)
+    in_place = toml_out != STDIN and same_file(toml_out, layout)
     if dropped:
-        shown = ", ".join(str(n) for n in dropped[:10]) + (" ..." if len(dropped) > 10 else "")
+        numbers = ", ".join(str(n) for n in dropped[:10]) + (" ..." if len(dropped) > 10 else "")
         what = (
             f"{plural(len(dropped), 'comment line')} of {layout} cannot be kept in "
-            f"canonical form (lines {shown}): only the header comment and comments "
+            f"canonical form ({'line' if len(dropped) == 1 else 'lines'} {numbers}): only the "
+            "header comment and comments "
             "directly above a table are kept"
         )
         if in_place and not force:
-            click.echo(
-                f"rackdesigner: not rewriting {layout}: {what}; move them above a "
-                "table, or rerun with --force to drop them",
-                err=True,
+            fail(
+                f"not rewriting {layout}: {what}; move them above a "
+                "table, or rerun with --force to drop them"
             )
-            sys.exit(2)
-        click.echo(f"rackdesigner: note: {what}", err=True)
+        click.echo(f"rackdesigner: note: {escaped(what)}", err=True)
     if toml_out == "-":
         click.echo(dumps(model), nl=False)
         return
     try:
         save(model, toml_out)
     except FileChangedError as error:
-        click.echo(f"rackdesigner: {error}", err=True)
-        sys.exit(2)
+        fail(str(error))
     except OSError as error:
-        click.echo(f"rackdesigner: cannot write {toml_out}: {error.strerror}", err=True)
-        sys.exit(2)
+        fail(f"cannot write {toml_out}: {error.strerror or error}")
 
 
 @cli.command()
@@ -400,7 +572,8 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
     help="Write the report to FILE instead of stdout.",
 )
 def report(layout: str, fmt_: str, output: str | None) -> None:
-    """Power, cooling, compute, network, storage and cost summary of a layout.
+    """Power, cooling, compute, network, storage and cost summary of a layout ('-':
+    standard input).
 
     \b
     Examples:
@@ -409,13 +582,18 @@ def report(layout: str, fmt_: str, output: str | None) -> None:
     """
     from .analysis import Analysis
     from .report import build, to_csv, to_json, to_text
+    from .terminal import shown_lines
 
+    refuse_overwrite([(output or "", "--output")], [(layout, "the input layout")])
     _batch()
     model = _load_or_exit(layout)
-    data = build(Analysis(model, file=layout))
+    data = build(Analysis(model, file=STDIN_NAME if layout == STDIN else layout))
     text = {"text": to_text, "json": to_json, "csv": to_csv}[fmt_](data)
+    if fmt_ == "text":
+        # For people: a label holding an escape sequence must not drive the terminal.
+        text = shown_lines(text)
     if output:
-        _write(output, text)
+        write_output(output, text)
     else:
         click.echo(text, nl=False)
 
@@ -541,7 +719,7 @@ def schema(output: str | None) -> None:
 
     text = json.dumps(layout_schema(), indent=2, ensure_ascii=False) + "\n"
     if output:
-        _write(output, text)
+        write_output(output, text)
     else:
         click.echo(text, nl=False)
 

@@ -25,6 +25,9 @@ class Diagnostic:
     hint: str | None = None
     values: dict[str, float] = field(default_factory=dict)
     column: int = 0
+    # Why the finding is not counted: "ignore" (an entity's ignore key) or "baseline";
+    # None when it is reported (suppressions.py).
+    suppressed: str | None = None
 
     @property
     def is_load_error(self) -> bool:

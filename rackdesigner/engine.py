@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 import time
 import traceback
 from collections.abc import Callable, Iterable
@@ -15,6 +16,7 @@ from .diagnostics import Diagnostic, LayoutError
 from .layout_io.reader import load_text_with_map, read_text
 from .model import Layout
 from .rules.registry import Rule, selected, to_diagnostics
+from .suppressions import apply_ignores
 
 
 @dataclass(slots=True)
@@ -27,6 +29,11 @@ class FileResult:
     @property
     def loaded(self) -> bool:
         return self.layout is not None
+
+    @property
+    def reported(self) -> list[Diagnostic]:
+        """The diagnostics that count: those no ignore key or baseline suppresses."""
+        return [d for d in self.diagnostics if not d.suppressed]
 
 
 def rules_for(
@@ -61,6 +68,10 @@ def _run_forked(rules: list[Rule], analysis: Analysis, file: str) -> Callable[[]
     pid = os.fork()
     if pid == 0:  # the child: run, report, leave without running the parent's cleanup
         try:
+            # Ctrl-C reaches both processes: the parent stops the command (exit 130), the
+            # child just ends, rather than report the interruption as a failed rule.
+            if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
             os.close(read_end)
             try:
                 payload = pickle.dumps((True, _run(rules, analysis, file)))
@@ -125,6 +136,8 @@ def check(
         # Cached analysis parts (links, fabrics) are built by the first rule that asks.
         timings["rules"] = timings.get("rules", 0.0) + time.perf_counter() - began
     diagnostics.sort(key=Diagnostic.sort_key)
+    # Findings about an entity whose ignore key names their code stay listed, suppressed.
+    apply_ignores(layout, diagnostics)
     return analysis, diagnostics
 
 
@@ -135,12 +148,16 @@ def check_file(
     ignore: Iterable[str] | None = None,
     timings: dict[str, float] | None = None,
     parallel: bool | None = False,
+    text: str | None = None,
 ) -> FileResult:
+    """Load and check the layout at ``path``; with ``text``, check that text and name it
+    ``path`` (``<stdin>``)."""
     file = str(path)
     result = FileResult(file)
     try:
         began = time.perf_counter()
-        text, _ = read_text(file)
+        if text is None:
+            text, _ = read_text(file)
         if timings is not None:
             timings["read"] = timings.get("read", 0.0) + time.perf_counter() - began
         layout, _ = load_text_with_map(text, file=file, timings=timings)

@@ -32,6 +32,8 @@ def _field(field: s.Field) -> dict[str, Any]:
         out = {"type": "number"}
         if field.minimum is not None:
             out["minimum"] = field.minimum
+        if field.maximum is not None:
+            out["maximum"] = field.maximum
     elif kind == "bool":
         out = {"type": "boolean"}
     elif kind == "enum":

@@ -201,6 +201,8 @@ class Device:
     notes: str | None = None
     comment: str | None = None
     line: int = _line()
+    # (v1.1) rule codes or prefixes not reported for findings about this device
+    ignore: list[str] | None = None
 
 
 @dataclass(slots=True)
@@ -220,6 +222,8 @@ class Rack:
     devices: list[Device] = field(default_factory=list)
     comment: str | None = None
     line: int = _line()
+    # (v1.1) rule codes or prefixes not reported for findings about this rack (and its feeds)
+    ignore: list[str] | None = None
 
     @property
     def height_u(self) -> float:
@@ -243,6 +247,8 @@ class Link:
     notes: str | None = None
     comment: str | None = None
     line: int = _line()
+    # (v1.1) rule codes or prefixes not reported for findings about this link
+    ignore: list[str] | None = None
 
     @property
     def name(self) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 from .analysis import Analysis
 from .topology.collectives import fabric_bus_bandwidth
 from .units import BANDWIDTH, BYTE_RATE, CURRENT, INFORMATION, POWER, RATIO, fmt
+from .wording import plural
 
 Report = dict[str, Any]
 
@@ -382,18 +383,19 @@ def to_text(report: Report) -> str:
     for cdu in c["cdus"]:
         out.append(
             f"  CDU {cdu['cdu']}: {_p(cdu['load'])} of {_p(cdu['capacity'])} "
-            f"for {len(cdu['racks'])} rack(s)"
+            f"for {plural(len(cdu['racks']), 'rack')}"
         )
     m = report["compute"]
     models = ", ".join(f"{n} × {k}" for k, n in m["gpus_by_model"].items()) or "none"
-    sizes = ", ".join(f"{n} node(s) of {k}" for k, n in m["nodes_by_size"].items())
+    sizes = ", ".join(f"{plural(n, 'node')} of {k}" for k, n in m["nodes_by_size"].items())
     fd = m["failure_domain"]
     out += [
         "",
-        f"Compute: {m['gpus']} GPUs in {m['gpu_nodes']} GPU nodes ({models})",
+        f"Compute: {plural(m['gpus'], 'GPU')} in {plural(m['gpu_nodes'], 'GPU node')} ({models})",
         f"  node sizes: {sizes or 'none'}",
-        f"  failure domains: a node holds up to {fd['largest_node_gpus']} GPUs, a rack up "
-        f"to {fd['largest_rack_gpus']} ({fd['racks_with_gpus']} racks hold GPUs)",
+        f"  failure domains: a node holds up to {plural(fd['largest_node_gpus'], 'GPU')}, a rack "
+        f"up to {fd['largest_rack_gpus']} ({plural(fd['racks_with_gpus'], 'rack')} "
+        f"{'holds' if fd['racks_with_gpus'] == 1 else 'hold'} GPUs)",
     ]
     out += ["", "Network:"]
     if not report["network"]["fabrics"]:
@@ -402,8 +404,8 @@ def to_text(report: Report) -> str:
         tiers = ", ".join(f"tier {t}: {n}" for t, n in f["switches_by_tier"].items())
         over = ", ".join(f"tier {t} {_ratio(r)}" for t, r in f["oversubscription_by_tier"].items())
         out += [
-            f"  fabric {f['fabric']}: {f['tech']}, {f['gpus']} GPUs on {f['gpu_nodes']} "
-            f"nodes; switches {tiers or 'none'}",
+            f"  fabric {f['fabric']}: {f['tech']}, {plural(f['gpus'], 'GPU')} on "
+            f"{plural(f['gpu_nodes'], 'node')}; switches {tiers or 'none'}",
             f"    oversubscription: {over or '–'}; bisection {fmt(f['bisection'], BANDWIDTH)}",
         ]
         bus = []
@@ -424,7 +426,8 @@ def to_text(report: Report) -> str:
     s = report["storage"]
     out += [
         "",
-        f"Storage: {s['storage_nodes']} storage node(s), {fmt(s['capacity'], INFORMATION)} of NVMe",
+        f"Storage: {plural(s['storage_nodes'], 'storage node')}, "
+        f"{fmt(s['capacity'], INFORMATION)} of NVMe",
     ]
     for key, nvme in s["gpu_node_nvme"].items():
         out.append(f"  {key}: {fmt(nvme, INFORMATION)} local NVMe per node")
@@ -443,7 +446,7 @@ def to_text(report: Report) -> str:
     out += _table(rows)
     total = f"  total ${cost['total']:,.0f}"
     if cost["unpriced_devices"]:
-        total += f" (≥: {cost['unpriced_devices']} device(s) without a price)"
+        total += f" (≥: {plural(cost['unpriced_devices'], 'device')} without a price)"
     if cost["per_gpu"] is not None:
         total += f"; ${cost['per_gpu']:,.0f} per GPU"
     out.append(total)

@@ -24,6 +24,17 @@ from .units import (
     Dimension,
 )
 
+# (v1.1) An id: 1-64 characters, none of them whitespace, ':' (a link names a port as
+# "<device id>:<port>", so a device id holding ':' could never be cabled) or a control
+# character (Unicode category Cc).
+ID_PATTERN = r"^[^\s:\x00-\x1f\x7f-\x9f]{1,64}$"
+ID = re.compile(ID_PATTERN)
+ID_RULE = "1-64 characters without whitespace, ':' or control characters"
+
+# A model's parameter count: the largest models trained are near 2e12; above 1e15 a value
+# is a typo (a unit, or digits twice), not a model.
+MODEL_PARAMS_MAX = 1e15
+
 # "<device id>:<port group><index>", the index 1-based and always present.
 ENDPOINT = re.compile(r"^(?P<device>[^:\s]+):(?P<group>[^\s:]*?[^\s:0-9])(?P<index>[0-9]+)$")
 
@@ -62,6 +73,11 @@ def _i(key: str, doc: str, minimum: float | None = 0, **kw: object) -> Field:
 
 
 NOTES = _s("notes", "free text")
+IGNORE = Field(
+    "ignore",
+    "str_list",
+    'rule codes or prefixes not reported for findings about this entity, e.g. ["PWR008"]',
+)
 
 SITE = (
     _q("power_budget", POWER, "power the site can deliver to the racks"),
@@ -75,7 +91,14 @@ SITE = (
 
 WORKLOAD = (
     _e("kind", m.WORKLOAD_KINDS, "what the cluster runs; fine-tuning counts as training"),
-    Field("model_params", "number", "parameters of the model, e.g. 70e9", minimum=0, sci=True),
+    Field(
+        "model_params",
+        "number",
+        "parameters of the model, e.g. 70e9",
+        minimum=0,
+        maximum=MODEL_PARAMS_MAX,
+        sci=True,
+    ),
     _e("parallelism", m.PARALLELISM, "how training is parallelised"),
     Field("steps_per_second", "number", "optimizer steps per second", minimum=0),
     Field(
@@ -161,7 +184,7 @@ DEVICE_TYPE = (
 )
 
 FEED = (
-    _s("id", "unique feed id", required=True),
+    _s("id", f"unique feed id: {ID_RULE}", required=True, pattern=ID_PATTERN),
     _e("side", ("A", "B"), "redundant side: each side must carry the whole rack"),
     _s("circuit", "panel circuit; each rack needs its own"),
     _q("voltage", VOLTAGE, "line-to-line voltage for 3-phase", required=True, positive=True),
@@ -181,12 +204,13 @@ FEED = (
 )
 
 DEVICE = (
-    _s("id", "unique device id", required=True),
+    _s("id", f"unique device id: {ID_RULE}", required=True, pattern=ID_PATTERN),
     _s("model", "catalog key (built-in or [catalog])", required=True),
     Field(
         "position",
         "int",
         "lowest occupied U, 1-based from the bottom; absent for 0U devices",
+        minimum=1,
         maximum=100,
     ),
     _e("face", ("front", "rear"), "mounting face (half-depth devices)"),
@@ -198,10 +222,11 @@ DEVICE = (
     _e("side", ("left", "right"), "rail of a 0U device"),
     _s("label", "display name"),
     NOTES,
+    IGNORE,
 )
 
 RACK = (
-    _s("id", "unique rack id", required=True),
+    _s("id", f"unique rack id: {ID_RULE}", required=True, pattern=ID_PATTERN),
     _s("row", "row name; rows are ordered as they first appear"),
     _i("slot", "position in the row, 1-based", minimum=1),
     _q("height", HEIGHT, "rack height in whole rack units (42 U)", whole=True, minimum=1),
@@ -212,6 +237,7 @@ RACK = (
     _q("max_weight", MASS, "static load rating"),
     _s("label", "display name"),
     NOTES,
+    IGNORE,
     Field("feeds", "tables", "power feeds"),
     Field("devices", "tables", "mounted devices"),
 )
@@ -222,6 +248,7 @@ LINK = (
     _e("media", m.MEDIA, "cable type"),
     _q("length", LENGTH, "declared length; computed from the geometry when absent"),
     NOTES,
+    IGNORE,
 )
 
 TOP = (

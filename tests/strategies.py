@@ -26,6 +26,10 @@ TEXT = st.text(
     ["<script>alert(1)</script>", 'say "hi"', "back\\slash", "tab\there", "line\nbreak", "ümlaut ✓"]
 )
 IDS = st.from_regex(r"[a-z][a-z0-9-]{0,6}", fullmatch=True)
+# (v1.1) an entity's ignore key: rule codes or prefixes.
+IGNORE = st.none() | st.lists(
+    st.sampled_from(["PWR008", "PWR", "CAB001", "plc", "NET00"]), max_size=3, unique=True
+)
 COMMENT = st.none() | st.lists(
     st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=15),
     min_size=1,
@@ -106,9 +110,10 @@ def device_types(draw: st.DrawFn, key: str) -> m.DeviceType:
 def feeds(draw: st.DrawFn, feed_id: str) -> m.Feed:
     return m.Feed(
         id=feed_id,
-        voltage=draw(quantity(VOLTAGE)),
+        # The loader refuses feeds of 0 V or 0 A.
+        voltage=draw(quantity(VOLTAGE).filter(lambda v: v > 0)),
         phases=draw(st.sampled_from([1, 3])),
-        current=draw(quantity(CURRENT)),
+        current=draw(quantity(CURRENT).filter(lambda v: v > 0)),
         side=draw(_maybe(st.sampled_from(["A", "B"]))),
         circuit=draw(_maybe(st.from_regex(r"PP[0-9]-[AB]-[0-9]{2}", fullmatch=True))),
         wiring=draw(_maybe(st.sampled_from(m.WIRING))),
@@ -128,11 +133,12 @@ def layouts(draw: st.DrawFn, max_racks: int = 3) -> m.Layout:
             m.Device(
                 id=d,
                 model=draw(MODELS),
-                position=draw(_maybe(st.integers(-2, 50))),
+                position=draw(_maybe(st.integers(1, 50))),  # v1.1: below 1 is refused
                 face=draw(_maybe(st.sampled_from(["front", "rear"]))),
                 phase=draw(_maybe(st.sampled_from(m.PHASES_WYE + m.PHASES_DELTA))),
                 label=draw(_maybe(TEXT)),
                 comment=draw(COMMENT),
+                ignore=draw(IGNORE),
             )
             for d in mine
         ]
@@ -153,6 +159,7 @@ def layouts(draw: st.DrawFn, max_racks: int = 3) -> m.Layout:
                 devices=devices,
                 notes=draw(_maybe(TEXT)),
                 comment=draw(COMMENT),
+                ignore=draw(IGNORE),
             )
         )
     ports = st.builds(
@@ -164,14 +171,15 @@ def layouts(draw: st.DrawFn, max_racks: int = 3) -> m.Layout:
     links = draw(
         st.lists(
             st.builds(
-                lambda a, b, media, length, comment: m.Link(
-                    a=a, b=b, media=media, length=length, comment=comment
+                lambda a, b, media, length, comment, ignore: m.Link(
+                    a=a, b=b, media=media, length=length, comment=comment, ignore=ignore
                 ),
                 ports,
                 ports,
                 _maybe(st.sampled_from(m.MEDIA)),
                 _maybe(quantity(LENGTH)),
                 COMMENT,
+                IGNORE,
             ),
             max_size=10,
         )

@@ -16,6 +16,7 @@ class Options:
     totals: str = "auto"  # auto | always | never
     select: tuple[str, ...] = ()  # the command line's, for formats that list the rules run
     ignore: tuple[str, ...] = ()
+    group_by: str | None = None  # "code": one line per code (text format)
 
 
 Renderer = Callable[[Sequence[FileResult], Options], str]
@@ -38,9 +39,11 @@ def renderer(name: str) -> Renderer:
 
 
 def counts(results: Sequence[FileResult]) -> dict[str, int]:
+    """Findings by severity; suppressed ones (ignore keys, a baseline) do not count."""
     tally = {"errors": 0, "warnings": 0, "info": 0}
     names = {"error": "errors", "warning": "warnings", "info": "info"}
     for result in results:
         for diagnostic in result.diagnostics:
-            tally[names[diagnostic.severity]] += 1
+            if not diagnostic.suppressed:
+                tally[names[diagnostic.severity]] += 1
     return tally

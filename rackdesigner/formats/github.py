@@ -22,7 +22,7 @@ def _property(text: str) -> str:
 def render(results: Sequence[FileResult], options: Options) -> str:
     out = []
     for result in results:
-        for d in result.diagnostics:
+        for d in result.reported:
             command = _COMMAND[d.severity]
             if d.severity == "warning" and options.strict:
                 command = "error"

@@ -12,7 +12,7 @@ from . import Options, counts
 
 
 def diagnostic_dict(d: Diagnostic) -> dict[str, object]:
-    return {
+    out: dict[str, object] = {
         "file": d.file,
         "line": d.line,
         "code": d.code,
@@ -23,6 +23,11 @@ def diagnostic_dict(d: Diagnostic) -> dict[str, object]:
         # JSON has no infinity; an unbounded ratio (no uplinks) is written as null.
         "values": {k: (v if math.isfinite(v) else None) for k, v in d.values.items()},
     }
+    if d.suppressed:
+        # Listed but not counted: an entity's ignore key or the baseline covers it.
+        out["suppressed"] = True
+        out["suppression"] = d.suppressed
+    return out
 
 
 def render(results: Sequence[FileResult], options: Options) -> str:

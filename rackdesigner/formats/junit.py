@@ -2,24 +2,34 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from xml.etree import ElementTree as ET
 
 from ..diagnostics import LOAD_CODES
 from ..engine import FileResult, rules_for
+from ..wording import plural
 from . import Options
-from .text import line
+from .text import plain_line
+
+# XML 1.0 cannot hold these characters at all, not even as character references.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xml_text(text: str) -> str:
+    """The exact text, except what XML cannot carry, shown escaped (``\\x1b``)."""
+    return _NOT_XML.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
 
 
 def render(results: Sequence[FileResult], options: Options) -> str:
     suites = ET.Element("testsuites", name="rackdesigner")
     total = failures_total = 0
     for result in results:
-        suite = ET.SubElement(suites, "testsuite", name=result.file)
+        suite = ET.SubElement(suites, "testsuite", name=_xml_text(result.file))
         cases = 0
         failures = 0
         by_code: dict[str, list] = {}
-        for d in result.diagnostics:
+        for d in result.reported:
             by_code.setdefault(d.code, []).append(d)
         if result.layout is None:
             codes = sorted(by_code)
@@ -28,7 +38,7 @@ def render(results: Sequence[FileResult], options: Options) -> str:
             codes += sorted(c for c in by_code if c not in codes)
         for code in codes:
             found = by_code.get(code, [])
-            case = ET.SubElement(suite, "testcase", classname=result.file, name=code)
+            case = ET.SubElement(suite, "testcase", classname=_xml_text(result.file), name=code)
             cases += 1
             failing = [
                 d
@@ -37,19 +47,21 @@ def render(results: Sequence[FileResult], options: Options) -> str:
             ]
             if failing:
                 failures += 1
-                title = LOAD_CODES.get(code, f"{len(failing)} finding(s)")
+                title = LOAD_CODES.get(code, plural(len(failing), "finding"))
                 failure = ET.SubElement(
                     case,
                     "failure",
                     type=code,
-                    message=f"{code}: {failing[0].text()}"
-                    if len(failing) == 1
-                    else f"{code}: {title}",
+                    message=_xml_text(
+                        f"{code}: {failing[0].text()}" if len(failing) == 1 else f"{code}: {title}"
+                    ),
                 )
-                failure.text = "\n".join(line(d) for d in failing)
+                failure.text = _xml_text("\n".join(plain_line(d) for d in failing))
             rest = [d for d in found if d not in failing]
             if rest:
-                ET.SubElement(case, "system-out").text = "\n".join(line(d) for d in rest)
+                ET.SubElement(case, "system-out").text = _xml_text(
+                    "\n".join(plain_line(d) for d in rest)
+                )
         suite.set("tests", str(cases))
         suite.set("failures", str(failures))
         suite.set("errors", "0")

@@ -12,6 +12,7 @@ from .. import __version__
 from ..diagnostics import LOAD_CODES
 from ..engine import FileResult
 from ..rules.registry import all_rules
+from ..suppressions import BY_IGNORE
 from . import Options
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -79,6 +80,18 @@ def render(results: Sequence[FileResult], options: Options) -> str:
             }
             if d.code in index:
                 entry["ruleIndex"] = index[d.code]
+            if d.suppressed:
+                # SARIF's own form: an ignore key sits in the layout ("inSource"); a baseline
+                # is kept beside it ("external"). Code scanning shows these as dismissed.
+                entry["suppressions"] = [
+                    {
+                        "kind": "inSource" if d.suppressed == BY_IGNORE else "external",
+                        "status": "accepted",
+                        "justification": "the entity's ignore key names the rule"
+                        if d.suppressed == BY_IGNORE
+                        else "recorded in the baseline",
+                    }
+                ]
             if d.values:
                 entry["properties"] = {
                     "values": {k: (v if math.isfinite(v) else None) for k, v in d.values.items()}

@@ -7,20 +7,33 @@ from collections.abc import Sequence
 import click
 
 from ..analysis import Analysis
-from ..diagnostics import Diagnostic
+from ..diagnostics import LOAD_CODES, SEVERITY_RANK, Diagnostic
 from ..engine import FileResult
+from ..terminal import shown
 from ..units import MASS, POWER, fmt
+from ..wording import plural
 from . import Options, counts
 
 _COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
 AUTO_TOTALS_MAX_RACKS = 60
 
 
-def line(diagnostic: Diagnostic, color: bool = False) -> str:
+def plain_line(diagnostic: Diagnostic) -> str:
+    """``file:line: severity CODE entity: message; hint`` with the exact text."""
     where = f"{diagnostic.file}:{diagnostic.line}" if diagnostic.line else diagnostic.file
     text = diagnostic.text()
     if diagnostic.hint:
         text = f"{text}; {diagnostic.hint}"
+    return f"{where}: {diagnostic.severity} {diagnostic.code} {text}"
+
+
+def line(diagnostic: Diagnostic, color: bool = False) -> str:
+    """The finding as a terminal line: user strings' control characters escaped."""
+    where = shown(f"{diagnostic.file}:{diagnostic.line}" if diagnostic.line else diagnostic.file)
+    text = diagnostic.text()
+    if diagnostic.hint:
+        text = f"{text}; {diagnostic.hint}"
+    text = shown(text)
     severity = diagnostic.severity
     code = diagnostic.code
     if color:
@@ -31,11 +44,12 @@ def line(diagnostic: Diagnostic, color: bool = False) -> str:
 
 
 def summary(results: Sequence[FileResult]) -> str:
-    """``N errors, N warnings, N info in N files``: a fixed form that scripts can match."""
+    """``N errors, N warnings, N info in N files``: a fixed form that scripts can match
+    (singular where N is 1: ``1 error, 2 warnings, 0 info in 1 file``)."""
     tally = counts(results)
     return (
-        f"{tally['errors']} errors, {tally['warnings']} warnings, {tally['info']} info "
-        f"in {len(results)} files"
+        f"{plural(tally['errors'], 'error')}, {plural(tally['warnings'], 'warning')}, "
+        f"{tally['info']} info in {plural(len(results), 'file')}"
     )
 
 
@@ -48,7 +62,7 @@ def totals_table(analysis: Analysis) -> list[str]:
         use = rack.utilisation
         rows.append(
             (
-                rack.rack.id,
+                shown(rack.rack.id),
                 f"{rack.units_used:g}/{rack.rack.height_u:g}",
                 bound + fmt(rack.load, POWER),
                 bound + fmt(rack.air_heat, POWER),
@@ -83,19 +97,72 @@ def totals_table(analysis: Analysis) -> list[str]:
     return out
 
 
+GROUP_SHOWN = 3
+
+
+def grouped(results: Sequence[FileResult]) -> list[str]:
+    """One line per code (and severity): ``CODE severity count: first three entities, …``,
+    errors first, then in the order the rules are listed."""
+    from ..rules.registry import _code_key
+
+    groups: dict[tuple[str, str], list[Diagnostic]] = {}
+    for result in results:
+        for d in result.reported:
+            groups.setdefault((d.code, d.severity), []).append(d)
+
+    def order(key: tuple[str, str]) -> tuple[int, tuple[int, int], str]:
+        code, severity = key
+        rank = SEVERITY_RANK[severity]
+        return (rank, _code_key(code) if code not in LOAD_CODES else (-1, 0), code)
+
+    out = []
+    for code, severity in sorted(groups, key=order):
+        found = groups[(code, severity)]
+        names = [d.entity or d.file for d in found[:GROUP_SHOWN]]
+        more = ", …" if len(found) > GROUP_SHOWN else ""
+        out.append(shown(f"{code} {severity} {len(found)}: {', '.join(names)}{more}"))
+    return out
+
+
+def suppressed_note(results: Sequence[FileResult]) -> str | None:
+    """``12500 findings suppressed (12000 by ignore keys, 500 by the baseline)``."""
+    from ..suppressions import BY_IGNORE
+
+    by_ignore = by_baseline = 0
+    for result in results:
+        for d in result.diagnostics:
+            if d.suppressed == BY_IGNORE:
+                by_ignore += 1
+            elif d.suppressed:
+                by_baseline += 1
+    if not by_ignore and not by_baseline:
+        return None
+    parts = []
+    if by_ignore:
+        parts.append(f"{by_ignore} by ignore keys")
+    if by_baseline:
+        parts.append(f"{by_baseline} by the baseline")
+    return f"{plural(by_ignore + by_baseline, 'finding')} suppressed ({', '.join(parts)})"
+
+
 def render(results: Sequence[FileResult], options: Options) -> str:
     out: list[str] = []
-    if not options.quiet:
+    if options.group_by == "code" and not options.quiet:
+        out.extend(grouped(results))
+    elif not options.quiet:
         for result in results:
-            out.extend(line(d, options.color) for d in result.diagnostics)
+            out.extend(line(d, options.color) for d in result.reported)
             analysis = result.analysis
             if analysis is None or not analysis.racks or options.totals == "never":
                 continue
             if options.totals == "auto" and len(analysis.racks) > AUTO_TOTALS_MAX_RACKS:
                 continue
             out.append("")
-            out.append(f"{result.file}: {analysis.layout.name}")
+            out.append(shown(f"{result.file}: {analysis.layout.name}"))
             out.extend(totals_table(analysis))
             out.append("")
+    note = suppressed_note(results)
+    if note and not options.quiet:
+        out.append(note)
     out.append(summary(results))
     return "\n".join(out) + "\n"

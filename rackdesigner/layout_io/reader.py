@@ -8,6 +8,7 @@ line (E000 syntax, E001 schema, E002 units) and raised together in a
 from __future__ import annotations
 
 import difflib
+import functools
 import math
 import os
 import time
@@ -66,6 +67,11 @@ def read_text(path: str | os.PathLike[str]) -> tuple[str, os.stat_result]:
         data = Path(name).read_bytes()
     except OSError as error:
         raise LayoutError([_e000(name, f"cannot read: {error.strerror}")]) from None
+    return decode_text(data, name), info
+
+
+def decode_text(data: bytes, name: str) -> str:
+    """The text of a layout's bytes (UTF-8, a byte-order mark allowed), or an E000."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -83,7 +89,7 @@ def read_text(path: str | os.PathLike[str]) -> tuple[str, os.stat_result]:
                 )
             ]
         ) from None
-    return text, info
+    return text
 
 
 def _e000(file: str, message: str, line: int = 1, column: int = 0) -> Diagnostic:
@@ -574,9 +580,9 @@ class _Builder:
                 if (
                     type(device_id) is str
                     and type(model) is str
-                    and device_id.strip()
+                    and _is_id(device_id)
                     and model.strip()
-                    and (position is None or (type(position) is int and position <= 100))
+                    and (position is None or (type(position) is int and 1 <= position <= 100))
                 ):
                     rack.devices.append(m.Device(device_id, model, position, line=dline))
                     continue
@@ -595,6 +601,25 @@ class _Builder:
 _SIMPLE_LINK_KEYS = frozenset(("a", "b", "media"))
 _MEDIA = frozenset(m.MEDIA)
 _SIMPLE_DEVICE_KEYS = frozenset(("id", "model", "position"))
+_is_id = s.ID.match
+
+
+def _id_problem(value: str) -> str | None:
+    """Why ``value`` cannot be an id (layout-format.md v1.1), or None."""
+    if not value:
+        return "must not be empty"
+    if any(ch.isspace() for ch in value):
+        return f"must not contain whitespace, got {_shown(value)}"
+    if ":" in value:
+        return (
+            f"must not contain ':', got {_shown(value)} (a link names a port as "
+            '"<device id>:<port>", so such a device could never be cabled)'
+        )
+    if len(value) > 64:
+        return f"must be at most 64 characters, got {len(value)} ({_shown(value)})"
+    if not _is_id(value):
+        return f"must not contain control characters, got {_shown(value)}"
+    return None
 
 
 def _link_entity(table: dict[str, Any], index: int) -> str:
@@ -606,6 +631,15 @@ def _link_entity(table: dict[str, Any], index: int) -> str:
 
 class _ValueProblem(ValueError):
     pass
+
+
+@functools.lru_cache(maxsize=256)
+def _unknown_codes(patterns: tuple[str, ...]) -> list[str]:
+    """The patterns of an entity's ``ignore`` key that match no rule (cached: thousands of
+    devices carry the same key)."""
+    from ..rules.registry import unknown_patterns
+
+    return unknown_patterns([p.strip().upper() for p in patterns])
 
 
 def _converter(field: s.Field) -> Callable[[Any], Any]:
@@ -623,7 +657,11 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
                         f'"{value}" is not a port reference '
                         '"<device id>:<port group><index>", e.g. "a01-n01:ib1"'
                     )
-            elif field.key in ("id", "model") and not value.strip():
+            elif field.key == "id":
+                problem = _id_problem(value)
+                if problem:
+                    raise _ValueProblem(problem)
+            elif field.key == "model" and not value.strip():
                 raise _ValueProblem("must not be empty")
             return value
 
@@ -651,6 +689,8 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
                 raise _ValueProblem(f"must be finite, got {value}")
             if field.minimum is not None and value < field.minimum:
                 raise _ValueProblem(f"must be at least {field.minimum:g}, got {value}")
+            if field.maximum is not None and value > field.maximum:
+                raise _ValueProblem(f"must be at most {field.maximum:g}, got {value:g}")
             return value
 
         return convert_number
@@ -700,6 +740,13 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
         def convert_str_list(value: Any) -> list[str]:
             if not isinstance(value, list) or not all(type(v) is str for v in value):
                 raise _ValueProblem(f"must be an array of strings, got {_shown(value)}")
+            if field is s.IGNORE:
+                unknown = _unknown_codes(tuple(value))
+                if unknown:
+                    raise _ValueProblem(
+                        f"must name rules: no rule matches {', '.join(repr(c) for c in unknown)}"
+                        " (codes or prefixes; `rackdesigner rules` lists them)"
+                    )
             return value
 
         return convert_str_list

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from pathlib import Path
@@ -15,8 +16,17 @@ def write_atomic(target: Path, data: bytes) -> None:
     """Write ``data`` to ``target`` so that a crash leaves the old file or the new one.
 
     The bytes go to a temporary file in the same folder, are flushed to disk, and
-    replace the target in one rename; the target's permissions are kept.
+    replace the target in one rename; the target's permissions are kept. A symlink is
+    followed: the file it points to is replaced and the link stays (a layout kept in one
+    place and linked from another). A file without write permission is not replaced
+    (a rename would ignore its mode); that is a :class:`PermissionError`, as for ``open``.
+    An interruption (Ctrl-C) removes the temporary file and leaves the target as it was.
     """
+    target = Path(target)
+    if target.is_symlink():
+        target = Path(os.path.realpath(target))
+    if target.exists() and not os.access(target, os.W_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(target))
     folder = target.parent if str(target.parent) else Path(".")
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:

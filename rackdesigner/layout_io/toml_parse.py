@@ -68,7 +68,71 @@ def parse_toml(text: str) -> dict[str, Any]:
         raise TomlSyntaxError("tables or arrays nested too deeply", 1, 1) from None
 
 
+_DUPLICATE = re.compile(r"^(Cannot overwrite a value|Cannot declare \(.*\) twice)")
+_KEY_PART = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')"""
+_DOTTED_KEY = rf"{_KEY_PART}(?:[ \t]*\.[ \t]*{_KEY_PART})*"
+_KEY_LINE = re.compile(rf"^[ \t]*({_DOTTED_KEY})[ \t]*=")
+_HEADER_LINE = re.compile(rf"^[ \t]*(\[\[?)[ \t]*({_DOTTED_KEY})[ \t]*\]")
+
+
+def _dotted(key: str) -> str:
+    return re.sub(r"[ \t]*\.[ \t]*", ".", key)
+
+
+def _duplicate(text: str, line: int) -> TomlSyntaxError | None:
+    """A duplicate key or table, named, at its line: TOML parsers only say "cannot overwrite
+    a value" at the end of the second value, which leaves the user to find which."""
+    lines = text.split("\n")
+    line = min(max(line, 1), len(lines))
+    header = _HEADER_LINE.match(lines[line - 1])
+    if header:
+        name = _dotted(header.group(2))
+        first = next(
+            (
+                number
+                for number in range(1, line)
+                if (other := _HEADER_LINE.match(lines[number - 1]))
+                and other.group(1) == "["
+                and _dotted(other.group(2)) == name
+            ),
+            None,
+        )
+        problem = (
+            f"duplicate table [{name}]: declared twice (first on line {first})"
+            if first
+            else f"duplicate key: table [{name}] names a key that is already set"
+        )
+        return TomlSyntaxError(problem, line, header.start(2) + 1)
+    # The value may span lines: the key is on the last assignment line at or above.
+    for number in range(line, 0, -1):
+        found = _KEY_LINE.match(lines[number - 1])
+        if found is None:
+            if _HEADER_LINE.match(lines[number - 1]):
+                return None
+            continue
+        key = _dotted(found.group(1))
+        first = None
+        for earlier in range(number - 1, 0, -1):
+            source = lines[earlier - 1]
+            if _HEADER_LINE.match(source):
+                break
+            if (other := _KEY_LINE.match(source)) and _dotted(other.group(1)) == key:
+                first = earlier
+                break
+        where = f" (first set on line {first})" if first else ""
+        return TomlSyntaxError(
+            f"duplicate key '{key}': a key may be set only once in a table{where}",
+            number,
+            found.start(1) + 1,
+        )
+    return None
+
+
 def _syntax_error(message: str, rtoml_message: str, text: str) -> TomlSyntaxError:
+    if _DUPLICATE.match(message):
+        place = _RTOML_AT.search(rtoml_message) or _AT.search(message)
+        if place and (named := _duplicate(text, int(place[1]))):
+            return named
     if found := _AT.search(message):
         return TomlSyntaxError(message[: found.start()], int(found[1]), int(found[2]))
     message = _AT_END.sub("", message)

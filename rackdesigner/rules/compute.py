@@ -364,7 +364,11 @@ def below_workload_minimum(analysis: Analysis) -> Iterator[Finding]:
         largest = max((dev.gpus for dev in nodes), default=0)
         if largest >= FINE_TUNING_MIN_NODE_GPUS:
             return
-        have = f"the largest GPU node has {largest} GPUs" if nodes else "the layout has no GPU node"
+        have = (
+            f"the largest GPU node has {plural(largest, 'GPU')}"
+            if nodes
+            else "the layout has no GPU node"
+        )
         yield Finding(
             *site,
             f"fine-tuning with no {FINE_TUNING_MIN_NODE_GPUS}-GPU node ({have}); the "
@@ -382,7 +386,7 @@ def below_workload_minimum(analysis: Analysis) -> Iterator[Finding]:
             return
         yield Finding(
             *site,
-            f"pre-training a {fmt_count(params)}-parameter model on {total} GPUs; the "
+            f"pre-training a {fmt_count(params)}-parameter model on {plural(total, 'GPU')}; the "
             f"guide's minimum for models under {fmt_count(PRETRAINING_SMALL_PARAMS)} "
             f"is {PRETRAINING_SMALL_MIN_GPUS} GPUs",
             hint=f"add GPU nodes to reach {PRETRAINING_SMALL_MIN_GPUS} GPUs, or expect a long run",

@@ -248,7 +248,7 @@ def gradient_traffic(analysis: Analysis) -> Iterator[Finding]:
             f"but node {node.id} gives "
             f"{fmt(available, BANDWIDTH)} per GPU "
             f"({fmt(fabric.node_bandwidth[node.id], BANDWIDTH)} of fabric ports / "
-            f"{node.gpus} GPUs × {fmt(efficiency, RATIO)})",
+            f"{plural(node.gpus, 'GPU')} × {fmt(efficiency, RATIO)})",
             hint="cable more fabric ports per node (one per GPU), use faster "
             "adapters, or cut traffic: bf16 gradients, gradient accumulation, "
             "tensor or pipeline parallelism inside the node",

@@ -576,7 +576,7 @@ def psus_lost_with_side(analysis: Analysis) -> Iterator[Finding]:
             yield Finding(
                 f"device {dev.id}",
                 dev.device.line,
-                f"{psus} PSUs split {' + '.join(map(str, shares))} over sides "
+                f"{plural(psus, 'PSU')} split {' + '.join(map(str, shares))} over sides "
                 f"{_names(sides)}: losing one side leaves {kept}, fewer than the "
                 f"{required} it needs at full load",
                 hint="plan for degraded operation (power capping) on a side loss, "
