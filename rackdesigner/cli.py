@@ -23,6 +23,7 @@ from .cli_conventions import (
     STDIN,
     STDIN_NAME,
     Conventions,
+    check_writable,
     excluded,
     fail,
     refuse_overwrite,
@@ -253,8 +254,6 @@ def validate(
     totals: str,
 ) -> None:
     """Check layout files, or every *.toml layout under a directory ('-': standard input)."""
-    from .engine import check_file
-    from .formats import Options, renderer
     from .suppressions import (
         BY_BASELINE,
         BaselineError,
@@ -280,6 +279,9 @@ def validate(
         inputs,
     )
     refuse_overwrite([(output or "", "--output")], [(baseline or "", "the baseline")])
+    # Fail now, not after a long check, where the report could not be written.
+    check_writable(output)
+    check_writable(write_baseline)
     known = None
     if baseline:
         try:
@@ -288,6 +290,10 @@ def validate(
             fail(f"cannot read baseline {baseline}: {error.strerror or error}")
         except (BaselineError, UnicodeDecodeError) as error:
             fail(str(error))
+    # The checking machinery (pint, networkx) loads only once the command line is sound.
+    from .engine import check_file
+    from .formats import Options, renderer
+
     results: list[FileResult] = []
     # Findings are reported sorted by file, then line.
     files.sort()
@@ -504,7 +510,6 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
     wanted = [(entry, options[entry.dest]) for entry in KINDS if options.get(entry.dest)]
     if not toml_out and not wanted:
         raise click.UsageError("nothing to export: give at least one output option (see --help)")
-    from .layout_io import FileChangedError, dumps, save
     from .terminal import shown as escaped
 
     # Every output option is checked against the input before anything is loaded or
@@ -513,6 +518,12 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
     toml_target = [(toml_out, "--toml")] if toml_out and toml_out != STDIN else []
     refuse_overwrite(targets, [(layout, "the input layout")])
     refuse_overwrite([*targets, *toml_target], [])
+    for entry, target in wanted:
+        check_writable(str(target), parents=True, directory=entry.directory)
+    if toml_target:
+        check_writable(toml_out)
+    from .layout_io import FileChangedError, dumps, save
+
     _batch()
     model = _load_or_exit(layout)
     if wanted:
@@ -580,11 +591,12 @@ def report(layout: str, fmt_: str, output: str | None) -> None:
       rackdesigner report layouts/training-128.toml
       rackdesigner report cluster.toml --format csv -o cluster.csv
     """
+    refuse_overwrite([(output or "", "--output")], [(layout, "the input layout")])
+    check_writable(output)
     from .analysis import Analysis
     from .report import build, to_csv, to_json, to_text
     from .terminal import shown_lines
 
-    refuse_overwrite([(output or "", "--output")], [(layout, "the input layout")])
     _batch()
     model = _load_or_exit(layout)
     data = build(Analysis(model, file=STDIN_NAME if layout == STDIN else layout))
@@ -715,6 +727,7 @@ def schema(output: str | None) -> None:
     Example (Taplo / Even Better TOML): save it and add to the top of a layout
       #:schema ./rackdesigner.schema.json
     """
+    check_writable(output)
     from .json_schema import layout_schema
 
     text = json.dumps(layout_schema(), indent=2, ensure_ascii=False) + "\n"

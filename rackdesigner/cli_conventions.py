@@ -121,6 +121,39 @@ def refuse_overwrite(
                 fail(f"{what} and {other_what} both name {path}; nothing was written")
 
 
+def check_writable(
+    path: str | os.PathLike[str] | None, parents: bool = False, directory: bool = False
+) -> None:
+    """Exit 2 now (one line, as the write would) where writing ``path`` surely fails: a
+    check of 100,000 GPUs should not run for a minute and then find its folder missing.
+    With ``parents``, missing folders would be created, so only a file in their way fails;
+    ``directory``: the path is a folder to write files into (``--svg-dir``).
+    """
+    if not path or str(path) == STDIN:
+        return
+    target = Path(path)
+    try:
+        if directory:
+            target = target / "x"
+        elif target.is_dir():
+            fail(f"cannot write {path}: Is a directory")
+        folder = target.parent if str(target.parent) else Path(".")
+        existing = folder
+        if parents:
+            while not existing.exists() and existing != existing.parent:
+                existing = existing.parent
+        if not existing.exists():
+            fail(f"cannot write {path}: No such file or directory")
+        if not existing.is_dir():
+            fail(f"cannot write {path}: Not a directory")
+        if (not directory and target.exists() and not os.access(target, os.W_OK)) or not os.access(
+            existing, os.W_OK | os.X_OK
+        ):
+            fail(f"cannot write {path}: Permission denied")
+    except OSError as error:
+        fail(f"cannot write {path}: {error.strerror or error}")
+
+
 def write_output(path: str | os.PathLike[str], data: str | bytes, parents: bool = False) -> None:
     """Write an output file atomically, or exit 2 with one line naming it.
 
@@ -156,8 +189,7 @@ def make_parents(target: Path) -> None:
 
 def read_stdin(limit: int) -> bytes:
     """Standard input as bytes, at most ``limit`` of them (one more tells it was longer)."""
-    stream = click.get_binary_stream("stdin")
-    return stream.read(limit + 1)
+    return sys.stdin.buffer.read(limit + 1)
 
 
 def excluded(file: str, root: str | None, patterns: Iterable[str]) -> bool:
