@@ -332,7 +332,8 @@ def validate(
     elif stale:
         click.echo(
             f"rackdesigner: {plural(stale, 'baseline entry', 'baseline entries')} no longer "
-            f"match a finding (fixed since); --write-baseline {baseline} drops them",
+            f"{'matches' if stale == 1 else 'match'} a finding (fixed since); "
+            f"--write-baseline {baseline} drops {'it' if stale == 1 else 'them'}",
             err=True,
         )
     options = Options(
