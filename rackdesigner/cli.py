@@ -43,7 +43,7 @@ Examples:
   rackdesigner validate layouts/ --exclude 'problems/*' --baseline baseline.json
   rackdesigner validate layouts/ --write-baseline baseline.json   # adopt: record today's
   rackdesigner validate cluster.toml --group-by code
-  generate-layout | rackdesigner validate -
+  python bench/generate.py --gpus 1024 | rackdesigner validate -
 
 \b
 Exit codes: 0 no errors (and no warnings with --strict), 1 rule errors found,

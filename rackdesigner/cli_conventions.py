@@ -16,6 +16,7 @@ import errno
 import fnmatch
 import os
 import sys
+import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path, PurePath
 from typing import Any, NoReturn
@@ -150,6 +151,12 @@ def check_writable(
             existing, os.W_OK | os.X_OK
         ):
             fail(f"cannot write {path}: Permission denied")
+        if existing == folder:
+            # The folder's mode does not tell everything (root, read-only mounts, sysfs):
+            # create and remove a file there, as the atomic write will.
+            handle, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+            os.close(handle)
+            os.unlink(probe)
     except OSError as error:
         fail(f"cannot write {path}: {error.strerror or error}")
 

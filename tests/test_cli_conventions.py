@@ -353,19 +353,19 @@ def test_machine_formats_keep_the_exact_text(tmp_path: Path) -> None:
 # -- words agree with numbers, standard input --------------------------------------------------
 
 
-def test_validate_and_report_read_standard_input_as_stdin() -> None:
+def test_validate_reads_standard_input_as_stdin() -> None:
     result = run("validate", "-", "--totals", "never", stdin=LAYOUT)
     assert result.returncode == 1
     lines = result.stdout.splitlines()
     assert lines[0].startswith("<stdin>:5: warning PLC006 rack a01: 41 open units")
     assert lines[1].startswith("<stdin>:18: error PLC001 device a01-n02: overlaps")
     assert lines[-1] == "1 error, 1 warning, 0 info in 1 file"
-    result = run("report", "-", "--format", "json", stdin=CLEAN.read_text())
-    data = json.loads(result.stdout)
-    assert result.returncode == 0 and data["file"] == "<stdin>" and data["layout"]
 
 
 def test_stdin_variations() -> None:
+    result = runner.invoke(cli, ["report", "-", "--format", "json"], input=CLEAN.read_text())
+    data = json.loads(result.stdout)
+    assert result.exit_code == 0 and data["file"] == "<stdin>" and data["layout"]
     result = runner.invoke(cli, ["validate", "-", "--format", "json"], input="format = 1\nname=\n")
     assert result.exit_code == 2
     (finding,) = json.loads(result.stdout)["diagnostics"]
