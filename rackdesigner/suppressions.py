@@ -14,6 +14,7 @@ Every caller derives it through :func:`subject_of`, the one place that knows how
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections import Counter
@@ -152,8 +153,10 @@ class BaselineError(Exception):
     """A baseline file that cannot be read; the message names the file and why."""
 
 
+@functools.lru_cache(maxsize=1024)
 def _file_key(file: str) -> str:
-    # The same file named ./a.toml or a.toml, on any platform, is one key.
+    # The same file named ./a.toml or a.toml, on any platform, is one key. Cached: every
+    # finding of a file asks for it.
     return file if file.startswith("<") else PurePath(os.path.normpath(file)).as_posix()
 
 
@@ -204,23 +207,22 @@ def parse_baseline(text: str, name: str) -> Counter[BaselineKey]:
             f"{name} is a baseline of version {version!r}; this rackdesigner reads "
             f"version {BASELINE_VERSION}"
         )
-    keys: Counter[BaselineKey] = Counter()
+    keys: list[BaselineKey] = []
+    append = keys.append
     for number, entry in enumerate(findings, start=1):
-        subject = entry.get("subject") if isinstance(entry, dict) else None
-        if (
-            not isinstance(entry, dict)
-            or not isinstance(entry.get("code"), str)
-            or not isinstance(entry.get("file", ""), str)
-            or not isinstance(subject, list)
-            or len(subject) != 2
-            or not all(isinstance(part, str) for part in subject)
+        try:
+            code, (kind, ident), file = entry["code"], entry["subject"], entry.get("file", "")
+        except (TypeError, KeyError, ValueError, AttributeError):
+            code = None
+        if not (type(code) is str and type(kind) is str and type(ident) is str) or (
+            type(file) is not str
         ):
             raise BaselineError(
                 f"{name}: finding {number} is not "
                 '{"file": "...", "code": "...", "subject": ["kind", "id"]}'
             )
-        keys[(_file_key(entry.get("file", "")), entry["code"], subject[0], subject[1])] += 1
-    return keys
+        append((_file_key(file), code, kind, ident))
+    return Counter(keys)
 
 
 def apply_baseline(

@@ -572,10 +572,11 @@ class _Builder:
         ):
             dline = device_lines[number] if number < known else line
             if table.keys() <= _SIMPLE_DEVICE_KEYS:
-                device_id, model, position = (
+                device_id, model, position, ignore = (
                     table.get("id"),
                     table.get("model"),
                     table.get("position"),
+                    table.get("ignore"),
                 )
                 if (
                     type(device_id) is str
@@ -583,8 +584,11 @@ class _Builder:
                     and _is_id(device_id)
                     and model.strip()
                     and (position is None or (type(position) is int and 1 <= position <= 100))
+                    and (ignore is None or _known_codes(ignore))
                 ):
-                    rack.devices.append(m.Device(device_id, model, position, line=dline))
+                    rack.devices.append(
+                        m.Device(device_id, model, position, line=dline, ignore=ignore)
+                    )
                     continue
             device_id = table.get("id")
             dentity = (
@@ -600,7 +604,8 @@ class _Builder:
 
 _SIMPLE_LINK_KEYS = frozenset(("a", "b", "media"))
 _MEDIA = frozenset(m.MEDIA)
-_SIMPLE_DEVICE_KEYS = frozenset(("id", "model", "position"))
+# 12,500 GPU nodes may each carry the same ignore key: it stays on the fast path.
+_SIMPLE_DEVICE_KEYS = frozenset(("id", "model", "position", "ignore"))
 _is_id = s.ID.match
 
 
@@ -631,6 +636,15 @@ def _link_entity(table: dict[str, Any], index: int) -> str:
 
 class _ValueProblem(ValueError):
     pass
+
+
+def _known_codes(value: object) -> bool:
+    """An ignore key the fast path may take as it is: strings that all match rules."""
+    return (
+        type(value) is list
+        and all(type(v) is str for v in value)
+        and not _unknown_codes(tuple(value))
+    )
 
 
 @functools.lru_cache(maxsize=256)
