@@ -29,6 +29,7 @@ from .cli_conventions import (
     refuse_overwrite,
     write_output,
 )
+from .terminal import shown
 from .wording import plural
 
 if TYPE_CHECKING:
@@ -47,7 +48,8 @@ Examples:
 
 \b
 Exit codes: 0 no errors (and no warnings with --strict), 1 rule errors found,
-2 a file could not be read or parsed, or the command was used wrongly.
+2 a file could not be read or parsed, or the command was used wrongly,
+130 interrupted (Ctrl-C; nothing half-written is left).
 """
 
 
@@ -149,7 +151,7 @@ def expand(
             if not layouts:
                 left_out = len(found) - len(kept)
                 raise click.UsageError(
-                    f"no *.toml layouts under {path}"
+                    f"no *.toml layouts under {shown(path)}"
                     + (f" ({plural(left_out, 'file')} excluded by --exclude)" if left_out else "")
                 )
             for f in layouts:
@@ -326,14 +328,14 @@ def validate(
             d.suppressed = BY_BASELINE
         click.echo(
             f"rackdesigner: wrote {plural(len(recorded), 'finding')} to the baseline "
-            f"{write_baseline}",
+            f"{shown(write_baseline)}",
             err=True,
         )
     elif stale:
         click.echo(
             f"rackdesigner: {plural(stale, 'baseline entry', 'baseline entries')} no longer "
             f"{'matches' if stale == 1 else 'match'} a finding (fixed since); "
-            f"--write-baseline {baseline} drops {'it' if stale == 1 else 'them'}",
+            f"--write-baseline {shown(str(baseline))} drops {'it' if stale == 1 else 'them'}",
             err=True,
         )
     options = Options(
