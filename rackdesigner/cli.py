@@ -6,6 +6,7 @@ CI starts fast and needs no terminal.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import os
@@ -199,7 +200,7 @@ def expand(
     "--output",
     "-o",
     type=click.Path(dir_okay=False),
-    help="Write the report to FILE instead of stdout (never onto an input).",
+    help="Write the report to FILE instead of stdout ('-'), never onto an input.",
 )
 @click.option(
     "--exclude",
@@ -267,6 +268,8 @@ def validate(
 
     if group_by and fmt_ != "text":
         raise click.UsageError("--group-by works with --format text only")
+    if output == STDIN:
+        output = None  # `-o -`: standard output, as for export --toml -
     if list(paths).count(STDIN) > 1:
         raise click.UsageError("standard input ('-') can be read only once")
     _batch()
@@ -594,6 +597,8 @@ def report(layout: str, fmt_: str, output: str | None) -> None:
       rackdesigner report layouts/training-128.toml
       rackdesigner report cluster.toml --format csv -o cluster.csv
     """
+    if output == STDIN:
+        output = None  # `-o -`: standard output
     refuse_overwrite([(output or "", "--output")], [(layout, "the input layout")])
     check_writable(output)
     from .analysis import Analysis
@@ -764,6 +769,8 @@ def main() -> None:
         code = 2
     # Freeing a 100,000-GPU layout object by object takes longer than checking it; the
     # process is done, so leave without tearing the heap down.
-    sys.stdout.flush()
-    sys.stderr.flush()
+    for stream in (sys.stdout, sys.stderr):
+        # A reader that went away (`| head`) needs nothing more.
+        with contextlib.suppress(OSError):
+            stream.flush()
     os._exit(code)

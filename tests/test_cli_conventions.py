@@ -161,6 +161,9 @@ def test_ctrl_c_exits_130_with_no_partial_output(tmp_path: Path) -> None:
     out = tmp_path / "out.json"
     process = subprocess.Popen(
         [*rackdesigner_command(), "validate", "-", "--format", "json", "-o", str(out)],
+        # As from an interactive shell: a test runner started in the background ignores
+        # SIGINT, and its children would inherit that.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         stdin=read_end,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -310,20 +313,32 @@ TOML_RLO = "\\u202e"
 TOML_ESC = "\\u001b"
 
 
-def test_control_and_bidi_characters_are_escaped_on_the_terminal(tmp_path: Path) -> None:
-    (tmp_path / "a.toml").write_text(
-        LAYOUT.replace('id = "a01-n02"', f'id = "a01-{RLO}n02"').replace(
-            'name = "overlap"', f'name = "over{TOML_ESC}[2Jlap"'
-        )
+def test_stdin_escapes_and_singular_words_end_to_end() -> None:
+    """One real run: a layout on standard input, named <stdin>, whose device id holds a
+    right-to-left override and whose name holds a clear-screen sequence."""
+    text = LAYOUT.replace('id = "a01-n02"', f'id = "a01-{RLO}n02"').replace(
+        'name = "overlap"', f'name = "over{TOML_ESC}[2Jlap"'
     )
-    (tmp_path / "b.toml").write_text(f'format = 1\nname = "x"\n[[racks]]\nid = "r{TOML_ESC}[31m"\n')
-    result = run("validate", str(tmp_path), "--totals", "always")
-    assert result.returncode == 2
+    result = run("validate", "-", "--totals", "always", stdin=text)
+    assert result.returncode == 1
     assert RLO not in result.stdout and ESC not in result.stdout
-    assert "device a01-\\u202en02: overlaps" in result.stdout
-    assert ": over\\x1b[2Jlap" in result.stdout  # the totals table's title
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("<stdin>:5: warning PLC006 rack a01: 41 open units")
+    assert lines[1].startswith("<stdin>:18: error PLC001 device a01-\\u202en02: overlaps")
+    assert "<stdin>: over\\x1b[2Jlap" in lines  # the totals table's title
+    assert lines[-1] == "1 error, 1 warning, 0 info in 1 file"
+
+
+def test_load_errors_and_paths_are_escaped_too(tmp_path: Path) -> None:
+    folder = tmp_path / f"odd{ESC}[31m"
+    folder.mkdir()
+    (folder / "b.toml").write_text(f'format = 1\nname = "x"\n[[racks]]\nid = "r{TOML_ESC}[31m"\n')
+    result = runner.invoke(cli, ["validate", str(folder)])
+    assert result.exit_code == 2 and ESC not in result.stdout
     assert 'id must not contain control characters, got "r\\x1b[31m"' in result.stdout
-    assert result.stdout.splitlines()[-1] == "2 errors, 1 warning, 0 info in 2 files"
+    assert result.stdout.startswith(str(tmp_path / "odd\\x1b[31m" / "b.toml"))
+    result = runner.invoke(cli, ["report", str(folder / "b.toml")])
+    assert result.exit_code == 2 and ESC not in result.stderr and "\\x1b[31m" in result.stderr
 
 
 def test_machine_formats_keep_the_exact_text(tmp_path: Path) -> None:
@@ -351,15 +366,6 @@ def test_machine_formats_keep_the_exact_text(tmp_path: Path) -> None:
 
 
 # -- words agree with numbers, standard input --------------------------------------------------
-
-
-def test_validate_reads_standard_input_as_stdin() -> None:
-    result = run("validate", "-", "--totals", "never", stdin=LAYOUT)
-    assert result.returncode == 1
-    lines = result.stdout.splitlines()
-    assert lines[0].startswith("<stdin>:5: warning PLC006 rack a01: 41 open units")
-    assert lines[1].startswith("<stdin>:18: error PLC001 device a01-n02: overlaps")
-    assert lines[-1] == "1 error, 1 warning, 0 info in 1 file"
 
 
 def test_stdin_variations() -> None:
@@ -443,3 +449,12 @@ def test_export_help_lists_what_it_really_writes() -> None:
     if not KINDS:
         assert "diagram" not in result.stdout.lower() and "svg" not in result.stdout.lower()
         assert "Write a layout in canonical TOML form" in result.stdout
+
+
+def test_dash_output_is_standard_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(cli, ["validate", str(FAILING), "-o", "-", "--quiet"])
+    assert result.exit_code == 1 and result.stdout == "1 error, 1 warning, 0 info in 1 file\n"
+    result = runner.invoke(cli, ["report", str(CLEAN), "-o", "-", "--format", "csv"])
+    assert result.exit_code == 0 and result.stdout
+    assert list(tmp_path.iterdir()) == []
