@@ -92,15 +92,22 @@ def _exists(path: Path) -> bool:
         return False
 
 
-def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
-    """Whether two paths name one file: through symlinks and hard links; for a path that
-    does not exist yet, by its resolved name."""
+def _identity(path: str | os.PathLike[str]) -> tuple[object, ...]:
+    """What makes two paths one file: its device and inode where it exists (through
+    symlinks and hard links), otherwise its resolved name."""
     try:
-        if _exists(Path(a)) and _exists(Path(b)):
-            return os.path.samefile(a, b)
-        return os.path.realpath(a) == os.path.realpath(b)
+        info = os.stat(path)
+        return ("inode", info.st_dev, info.st_ino)
     except OSError:
-        return False
+        try:
+            return ("path", os.path.realpath(path))
+        except OSError:
+            return ("path", os.path.abspath(path))
+
+
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether two paths name one file (see :func:`_identity`)."""
+    return _identity(a) == _identity(b)
 
 
 def refuse_overwrite(
@@ -110,16 +117,22 @@ def refuse_overwrite(
     """Exit 2, before anything is written, when an output is one of the inputs or two
     outputs are one file. Both are (path, what it is) pairs, e.g. ("out.json",
     "--output") and ("cluster.toml", "the input layout"); ``-`` (stdout, stdin) is never
-    a file."""
-    files = [(path, what) for path, what in outputs if path and path != STDIN]
-    for path, what in files:
-        for source, kind in inputs:
-            if source and source != STDIN and same_file(path, source):
-                fail(f"not writing {path} ({what}): it is {kind} {source}; nothing was written")
-    for number, (path, what) in enumerate(files):
-        for other, other_what in files[number + 1 :]:
-            if same_file(path, other):
-                fail(f"{what} and {other_what} both name {path}; nothing was written")
+    a file. Linear in the outputs: an export may write one file per rack of thousands."""
+    sources = {
+        _identity(source): (source, kind) for source, kind in inputs if source and source != STDIN
+    }
+    seen: dict[tuple[object, ...], tuple[str, str]] = {}
+    for path, what in outputs:
+        if not path or path == STDIN:
+            continue
+        identity = _identity(path)
+        if identity in sources:
+            source, kind = sources[identity]
+            fail(f"not writing {path} ({what}): it is {kind} {source}; nothing was written")
+        if identity in seen:
+            _, other_what = seen[identity]
+            fail(f"{other_what} and {what} both name {path}; nothing was written")
+        seen[identity] = (path, what)
 
 
 def check_writable(
