@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 import errno
 import fnmatch
+import functools
 import os
 import sys
 import tempfile
@@ -99,10 +100,20 @@ def _identity(path: str | os.PathLike[str]) -> tuple[object, ...]:
         info = os.stat(path)
         return ("inode", info.st_dev, info.st_ino)
     except OSError:
-        try:
+        pass
+    try:
+        if os.path.islink(path):  # a dangling link: the file it will create
             return ("path", os.path.realpath(path))
-        except OSError:
-            return ("path", os.path.abspath(path))
+        folder, name = os.path.split(os.path.abspath(path))
+        return ("path", os.path.join(_real_folder(folder), name))
+    except OSError:
+        return ("path", os.path.abspath(path))
+
+
+@functools.lru_cache(maxsize=4096)
+def _real_folder(folder: str) -> str:
+    # Thousands of outputs share a folder: resolve it once.
+    return os.path.realpath(folder)
 
 
 def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
