@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rackdesigner.cli import cli
 from rackdesigner.exporters import ExportContext, ExportKind, Output
@@ -458,3 +460,17 @@ def test_dash_output_is_standard_output(tmp_path: Path, monkeypatch: pytest.Monk
     result = runner.invoke(cli, ["report", str(CLEAN), "-o", "-", "--format", "csv"])
     assert result.exit_code == 0 and result.stdout
     assert list(tmp_path.iterdir()) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text())
+def test_terminal_text_never_holds_a_control_or_bidi_character(text: str) -> None:
+    from rackdesigner.terminal import shown, shown_lines
+
+    unsafe = set(map(chr, [*range(0x20), *range(0x7F, 0xA0)])) | set(
+        "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+    )
+    assert not unsafe & set(shown(text))
+    assert not (unsafe - {"\n"}) & set(shown_lines(text))
+    if not unsafe & set(text):
+        assert shown(text) == text

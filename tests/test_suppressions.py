@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rackdesigner.cli import cli
 from rackdesigner.diagnostics import Diagnostic
@@ -384,3 +386,10 @@ def test_ci_recipe_exclude_and_baseline_end_to_end(tmp_path: Path) -> None:
     new = [line for line in check.stdout.splitlines() if line.startswith("::")]
     assert len(new) == 1 and new[0].startswith("::error file=layouts/cluster.toml,line=")
     assert "PLC001 device a01-c01::device a01-c01: overlaps device a01-n03" in new[0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text())
+def test_any_entity_text_gives_a_subject(entity: str) -> None:
+    kind, ident = parse_entity(entity)
+    assert isinstance(kind, str) and isinstance(ident, str)
