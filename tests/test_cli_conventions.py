@@ -462,7 +462,7 @@ def test_dash_output_is_standard_output(tmp_path: Path, monkeypatch: pytest.Monk
     assert list(tmp_path.iterdir()) == []
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.text())
 def test_terminal_text_never_holds_a_control_or_bidi_character(text: str) -> None:
     from rackdesigner.terminal import shown, shown_lines
