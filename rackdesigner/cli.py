@@ -199,7 +199,7 @@ def expand(
 @click.option(
     "--output",
     "-o",
-    type=click.Path(dir_okay=False),
+    type=click.Path(),
     help="Write the report to FILE instead of stdout ('-'), never onto an input.",
 )
 @click.option(
@@ -211,14 +211,14 @@ def expand(
 )
 @click.option(
     "--baseline",
-    type=click.Path(dir_okay=False),
+    type=click.Path(),
     metavar="FILE",
     help="Report only findings not recorded in FILE (written by --write-baseline): CI fails "
     "only on new problems.",
 )
 @click.option(
     "--write-baseline",
-    type=click.Path(dir_okay=False),
+    type=click.Path(),
     metavar="FILE",
     help="Record today's findings in FILE (JSON: code and subject per finding); they then "
     "count as known, for this run and for --baseline FILE.",
@@ -498,12 +498,12 @@ _EXPORT_HELP, _EXPORT_SHORT_HELP = _export_help()
 
 
 @cli.command(help=_EXPORT_HELP, short_help=_EXPORT_SHORT_HELP)
-@click.argument("layout", type=click.Path(dir_okay=False))
+@click.argument("layout", type=click.Path())
 @_export_options
 @click.option(
     "--toml",
     "toml_out",
-    type=click.Path(dir_okay=False),
+    type=click.Path(),
     help="Write the layout in canonical form to FILE ('-' for stdout).",
 )
 @click.option(
@@ -573,7 +573,7 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
 
 
 @cli.command()
-@click.argument("layout", type=click.Path(dir_okay=False))
+@click.argument("layout", type=click.Path())
 @click.option(
     "--format",
     "fmt_",
@@ -585,7 +585,7 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
 @click.option(
     "--output",
     "-o",
-    type=click.Path(dir_okay=False),
+    type=click.Path(),
     help="Write the report to FILE instead of stdout.",
 )
 def report(layout: str, fmt_: str, output: str | None) -> None:
@@ -725,7 +725,7 @@ def rules(code: str | None, fmt_: str) -> None:
 @click.option(
     "--output",
     "-o",
-    type=click.Path(dir_okay=False),
+    type=click.Path(),
     help="Write the schema to FILE instead of stdout.",
 )
 def schema(output: str | None) -> None:

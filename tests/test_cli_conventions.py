@@ -474,3 +474,15 @@ def test_terminal_text_never_holds_a_control_or_bidi_character(text: str) -> Non
     assert not (unsafe - {"\n"}) & set(shown_lines(text))
     if not unsafe & set(text):
         assert shown(text) == text
+
+
+def test_a_folder_where_a_file_is_expected_is_one_line(tmp_path: Path) -> None:
+    for args in (
+        ["validate", str(FAILING), "-o", str(tmp_path)],
+        ["report", str(FAILING), "-o", str(tmp_path)],
+        ["validate", str(FAILING), "--baseline", str(tmp_path)],
+        ["schema", "-o", str(tmp_path)],
+    ):
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1, result.output
+        assert "Is a directory" in result.stderr and str(tmp_path) in result.stderr
