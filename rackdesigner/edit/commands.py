@@ -483,7 +483,7 @@ class UpdateRack(_SetFields):
 
     kind = "rack"
 
-    def __init__(self, rack_id: str, fields: dict[str, Any] | None = None, **more: Any):
+    def __init__(self, rack_id: str, fields: dict[str, Any] | None = None, /, **more: Any):
         super().__init__(rack_id, {**(fields or {}), **more})
 
     def _target(self, layout: Layout, index: LayoutIndex) -> Rack:
@@ -524,7 +524,7 @@ class UpdateFeed(_SetFields):
 
     kind = "feed"
 
-    def __init__(self, feed_id: str, fields: dict[str, Any] | None = None, **more: Any):
+    def __init__(self, feed_id: str, fields: dict[str, Any] | None = None, /, **more: Any):
         super().__init__(feed_id, {**(fields or {}), **more})
 
     def _target(self, layout: Layout, index: LayoutIndex) -> Feed:
@@ -540,7 +540,7 @@ class UpdateDevice(_SetFields):
 
     kind = "device"
 
-    def __init__(self, device_id: str, fields: dict[str, Any] | None = None, **more: Any):
+    def __init__(self, device_id: str, fields: dict[str, Any] | None = None, /, **more: Any):
         super().__init__(device_id, {**(fields or {}), **more})
 
     def _target(self, layout: Layout, index: LayoutIndex) -> Device:
@@ -583,7 +583,7 @@ class UpdateLink(_SetFields):
 
     kind = "link"
 
-    def __init__(self, link: str | Link, fields: dict[str, Any] | None = None, **more: Any):
+    def __init__(self, link: str | Link, fields: dict[str, Any] | None = None, /, **more: Any):
         self._ref = link
         super().__init__(link.a if isinstance(link, Link) else link, {**(fields or {}), **more})
         self._link: Link | None = link if isinstance(link, Link) else None
@@ -618,12 +618,12 @@ class UpdateSection(_SetFields):
     """Set a field of the layout itself (``kind`` "layout"), of ``[site]`` or of
     ``[workload]``; a missing section is created, and removed again on undo."""
 
-    def __init__(self, kind: str, fields: dict[str, Any] | None = None, **more: Any):
-        if kind not in ("layout", "site", "workload"):
-            raise EditError(f"there is no section {kind}")
-        self.kind = kind
+    def __init__(self, section: str, fields: dict[str, Any] | None = None, /, **more: Any):
+        if section not in ("layout", "site", "workload"):
+            raise EditError(f"there is no section {section}")
+        self.kind = section
         super().__init__("", {**(fields or {}), **more})
-        self.label = f"Edit {kind} ({', '.join(self.fields)})"
+        self.label = f"Edit {section} ({', '.join(self.fields)})"
         self._created = False
 
     def _entity(self, target: Any) -> str:
@@ -638,7 +638,7 @@ class UpdateSection(_SetFields):
         self._created = self.kind != "layout" and getattr(layout, self.kind) is None
         target = self._target(layout, index)
         values = self._values(target)
-        if self.kind == "layout" and "name" in values and values["name"] is None:
+        if self.kind == "layout" and "name" in values and not (values["name"] or "").strip():
             raise EditError("a layout needs a name", entity="layout", key="name")
         self._old = {key: getattr(target, key) for key in values}
         self._set(target, values)

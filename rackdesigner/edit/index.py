@@ -199,6 +199,43 @@ class LayoutIndex:
         width = max(2, max(numbers.width, default=2))
         return f"{prefix}{numbers.lowest_free():0{width}d}"
 
+    def snapshot(self) -> dict[str, object]:
+        """Everything the index holds, as plain comparable values: an index kept current
+        by edits equals one built afresh."""
+        units = {}
+        for rack in self.layout.racks:
+            for face in FACES:
+                taken = self._units.get(id(rack), {}).get(face, {})
+                units[(rack.id, face)] = sorted(
+                    (unit, tuple(sorted(d.id for d in devices)))
+                    for unit, devices in taken.items()
+                    if devices
+                )
+        return {
+            "racks": sorted((k, len(v)) for k, v in self._racks.items() if v),
+            "feeds": sorted((k, tuple(r.id for _, r in v)) for k, v in self._feeds.items() if v),
+            "devices": sorted(
+                (k, tuple(r.id for _, r in v)) for k, v in self._devices.items() if v
+            ),
+            "ports": sorted(
+                (k, tuple(sorted(link.name for link in v))) for k, v in self._by_port.items() if v
+            ),
+            "by_device": sorted(
+                (k, tuple(sorted(link.name for link in v.values())))
+                for k, v in self._by_device.items()
+                if v
+            ),
+            "by_a": sorted((k, len(v)) for k, v in self._by_a.items() if v),
+            "units": units,
+            "numbers": {
+                kind: sorted(
+                    (stem, tuple(sorted(n.used.items())), tuple(sorted(n.width.items())))
+                    for stem, n in table.items()
+                )
+                for kind, table in self._numbers.items()
+            },
+        }
+
     # -- places -----------------------------------------------------------------------------
 
     def units_of(self, device: Device) -> range:
