@@ -79,22 +79,22 @@ def main() -> int:
         if node:
             break
     assert node is not None and spot is not None, "no GPU node can move"
-    switch = next(d.id for r in layout.racks for d in r.devices if d.model in ("qm9700", "xdr"))
-    node_port = next(p for p in index.free_ports(node) if ":ib" in p or ":eth" in p)
-    switch_port = index.free_ports(switch)[0]
+    # A compute cable of that node: removed, put back by undo; removed again and added
+    # anew as a new cable between the same two ports.
+    cable = index.links_of(node)[0]
+    ends = (cable.a, cable.b, cable.media)
 
     rows: list[tuple[str, list[float]]] = []
-
     move_times, move_undo, add_times, add_undo, remove_times, remove_undo = ([] for _ in range(6))
     for _ in range(args.repeat):
         move_times.append(_time(lambda: session.do(MoveDevice(node, position=spot))))
-        _ = session.findings
-        move_undo.append(_time(lambda: session.undo()))
-        add_times.append(_time(lambda: session.do(AddLink(node_port, switch_port, "dac"))))
-        add_undo.append(_time(lambda: session.undo()))
-        existing = index.links_of(node)[0]
-        remove_times.append(_time(lambda link=existing: session.do(RemoveLink(link))))
-        remove_undo.append(_time(lambda: session.undo()))
+        move_undo.append(_time(session.undo))
+        remove_times.append(_time(lambda: session.do(RemoveLink(cable))))
+        remove_undo.append(_time(session.undo))
+        session.do(RemoveLink(cable))
+        add_times.append(_time(lambda: session.do(AddLink(*ends))))
+        add_undo.append(_time(session.undo))
+        session.undo()
     rows += [
         ("move one device + re-check", move_times),
         ("undo the move", move_undo),

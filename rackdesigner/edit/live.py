@@ -388,7 +388,13 @@ class LiveAnalysis(Analysis):
             for number, lf in enumerate(found):
                 bandwidth = (lf.speed or 0.0) if number == 0 else bandwidth + (lf.speed or 0.0)
             edge = {"links": found, "count": len(found), "bandwidth": bandwidth}
-            if old is None or old["links"] != found or old["bandwidth"] != bandwidth:
+            # New facts for the same cables (a device moved in its rack) leave the fabric as
+            # it was: only other cables or other speeds change it.
+            if (
+                old is None
+                or old["bandwidth"] != bandwidth
+                or [id(lf.link) for lf in old["links"]] != [id(lf.link) for lf in found]
+            ):
                 changed = True
             self.compute_edges[pair] = edge
             if graph is not None:
