@@ -111,8 +111,10 @@ def test_json_output_shape_and_si_values(tmp_path: Path) -> None:
         "message",
         "hint",
         "values",
+        "subject",
     }
     assert finding["line"] == 18 and finding["entity"] == "device a01-n02"
+    assert finding["subject"] == {"kind": "device", "id": "a01-n02"}
 
 
 def test_directory_expands_to_layouts_and_unloadable_files_exit_2(tmp_path: Path) -> None:
@@ -499,3 +501,15 @@ def test_a_load_just_over_capacity_reads_over_it(tmp_path: Path) -> None:
     )
     result = run("validate", "--select", "PWR001", str(path))
     assert "load 5.889 kW exceeds usable feed capacity 5.888 kW" in result.stdout
+
+
+def test_export_toml_in_place_through_a_symlink_keeps_the_link(tmp_path: Path) -> None:
+    real = tmp_path / "real.toml"
+    real.write_text(FAILING.read_text())
+    link = tmp_path / "link.toml"
+    link.symlink_to(real)
+    result = run("export", str(link), "--toml", str(link))
+    assert result.returncode == 0, result.stderr
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    again = run("export", str(real), "--toml", "-")
+    assert again.stdout == real.read_text()

@@ -8,6 +8,7 @@ import threading
 import pytest
 
 from rackdesigner.diagnostics import Diagnostic
+from rackdesigner.document import load
 from rackdesigner.edit import (
     Batch,
     EditError,
@@ -21,24 +22,25 @@ from rackdesigner.edit import (
 from rackdesigner.edit.checker import finding_order
 from rackdesigner.engine import check
 from rackdesigner.layout_io import dumps, load_path
-from rackdesigner.model import Layout
 
 from .conftest import ROOT
 
 EXAMPLE = ROOT / "layouts" / "training-128.toml"
 
 
-def full(layout: Layout) -> list[Diagnostic]:
-    return sorted(check(layout, file=str(EXAMPLE))[1], key=finding_order)
+def full(session: Session) -> list[Diagnostic]:
+    """A check from scratch of the session's layout, lines from its document's map."""
+    layout, source_map = session.layout, session.document.source_map
+    return sorted(check(layout, file=str(EXAMPLE), source_map=source_map)[1], key=finding_order)
 
 
 @pytest.fixture
 def session() -> Session:
-    return Session(load_path(EXAMPLE), path=str(EXAMPLE))
+    return Session(load(EXAMPLE))
 
 
 def test_open_gives_the_findings_of_a_full_check(session: Session) -> None:
-    assert session.findings == full(session.layout)
+    assert session.findings == full(session)
     assert not session.dirty and not session.can_undo and not session.can_redo
     assert session.revision == 0
 
@@ -49,13 +51,13 @@ def test_do_undo_redo_keep_findings_and_state(session: Session) -> None:
         Batch([RemoveDevice("a02-blank2"), MoveDevice("a01-leaf2", "a02", position=38)], "move")
     )
     assert session.dirty and session.can_undo and session.revision == 1
-    assert session.findings == full(session.layout)
+    assert session.findings == full(session)
     assert session.undo() is not None
     assert session.layout == before and not session.dirty and session.can_redo
-    assert session.findings == full(session.layout)
+    assert session.findings == full(session)
     session.redo()
     assert session.revision == 3 and session.dirty
-    assert session.findings == full(session.layout)
+    assert session.findings == full(session)
 
 
 def test_a_refused_command_changes_nothing(session: Session) -> None:
@@ -88,7 +90,7 @@ def test_fabric_rules_run_in_a_worker_thread(session: Session) -> None:
     worker.join()
     assert session.accept_fabric(job)
     assert not session.fabric_stale
-    assert session.findings == full(session.layout)
+    assert session.findings == full(session)
 
 
 def test_a_fabric_job_that_predates_an_edit_is_refused(session: Session) -> None:
@@ -99,7 +101,7 @@ def test_a_fabric_job_that_predates_an_edit_is_refused(session: Session) -> None
     assert not session.accept_fabric(job)
     assert session.fabric_stale
     session.check_fabric()
-    assert session.findings == full(session.layout)
+    assert session.findings == full(session)
 
 
 def test_history_drops_what_was_undone_when_a_new_command_comes() -> None:

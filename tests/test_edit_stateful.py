@@ -22,6 +22,7 @@ from hypothesis.stateful import (
 )
 
 from rackdesigner.diagnostics import Diagnostic
+from rackdesigner.document import load
 from rackdesigner.edit import (
     AddLink,
     Batch,
@@ -38,7 +39,7 @@ from rackdesigner.edit import (
 )
 from rackdesigner.edit.checker import finding_order
 from rackdesigner.engine import check
-from rackdesigner.layout_io import dumps, load_path
+from rackdesigner.layout_io import dumps
 
 from .conftest import ROOT
 
@@ -85,7 +86,10 @@ TEXTS: dict[str, dict[str, list[str]]] = {
 
 
 def full_check(session: Session) -> list[Diagnostic]:
-    return sorted(check(session.layout, file=session.path or "")[1], key=finding_order)
+    """A check from scratch, lines from the session's document (entities added since it
+    was read are reported at their nearest enclosing entity)."""
+    found = check(session.layout, file=session.path or "", source_map=session.document.source_map)
+    return sorted(found[1], key=finding_order)
 
 
 class EditSequences(RuleBasedStateMachine):
@@ -93,9 +97,9 @@ class EditSequences(RuleBasedStateMachine):
 
     @initialize(path=st.sampled_from(LAYOUTS))
     def open(self, path: object) -> None:
-        layout = load_path(str(path))
-        self.original = copy.deepcopy(layout)
-        self.session = Session(layout)
+        document = load(str(path))
+        self.original = copy.deepcopy(document.layout)
+        self.session = Session(document)
         self.refused = 0
 
     # -- drawing entities -------------------------------------------------------------------
@@ -273,7 +277,11 @@ class EditSequences(RuleBasedStateMachine):
         session = self.session
         if session.fabric_stale:
             session.check()
-        assert session.findings == full_check(session)
+        got, want = session.findings, full_check(session)
+        if got != want:
+            missing = [d for d in want if d not in got]
+            extra = [d for d in got if d not in want]
+            raise AssertionError(f"incremental findings differ:\nmissing {missing}\nextra {extra}")
         assert session.index.snapshot() == LayoutIndex(session.layout).snapshot()
 
     def teardown(self) -> None:

@@ -17,60 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Diagnostic
-from ..engine import rules_for
+from ..engine import Locate, locator, rules_for
 from ..model import Layout
 from ..rules.registry import Finding, Rule, to_diagnostics
+from ..sourcemap import SourceMap
 from .base import Effect
 from .index import LayoutIndex
 from .live import LiveAnalysis
-
-# The scope of each rule, for rules registered before scopes were part of the registry; a
-# rule's own ``scope`` wins. Unknown rules count as ``site`` (re-run on every edit).
-SCOPES: dict[str, str] = {
-    **dict.fromkeys(("CAB001", "CAB002", "CAB003", "CAB004", "CAB005"), "link"),
-    **dict.fromkeys(
-        ("CMP001", "CMP003", "CMP004", "CMP005", "CMP006", "PWR005", "PWR006", "PWR009"),
-        "device",
-    ),
-    "STO001": "device",
-    **dict.fromkeys(
-        ("CMP007", "COOL003", "COOL004", "COOL006", "PLC005", "PWR003", "PWR007"), "site"
-    ),
-    **dict.fromkeys(
-        ("CMP002", "NET001", "NET002", "NET003", "NET004", "NET005", "NET006", "NET007"),
-        "fabric",
-    ),
-    **dict.fromkeys(
-        (
-            "COOL001",
-            "COOL002",
-            "COOL005",
-            "COOL007",
-            "PLC001",
-            "PLC002",
-            "PLC003",
-            "PLC004",
-            "PLC006",
-            "PLC007",
-            "PWR001",
-            "PWR002",
-            "PWR004",
-            "PWR008",
-            "PWR010",
-        ),
-        "rack",
-    ),
-}
-
-
-def scope_of(rule: Rule) -> str:
-    """The rule's scope: its registry ``scope`` where it has one, else this module's table."""
-    scope = getattr(rule, "scope", None)
-    if isinstance(scope, str):
-        return scope
-    if rule.fabric:
-        return "fabric"
-    return SCOPES.get(rule.code, "site")
 
 
 def finding_order(diagnostic: Diagnostic) -> tuple[object, ...]:
@@ -105,6 +58,7 @@ class FabricJob:
     analysis: LiveAnalysis
     rules: list[Rule]
     file: str
+    source_map: SourceMap | None = None
     findings: list[Diagnostic] = field(default_factory=list)
     error: BaseException | None = None
     done: bool = False
@@ -112,8 +66,9 @@ class FabricJob:
     def run(self) -> FabricJob:
         try:
             found: list[Diagnostic] = []
+            locate = locator(self.source_map, self.analysis)
             for rule in self.rules:
-                found.extend(to_diagnostics(rule, rule.check(self.analysis), self.file))
+                found.extend(to_diagnostics(rule, rule.check(self.analysis), self.file, locate))
             self.findings = found
         except Exception as error:  # a stale job may see facts replaced under it
             self.error = error
@@ -124,10 +79,18 @@ class FabricJob:
 class Checker:
     """The findings of one layout, kept current after each edit."""
 
-    def __init__(self, layout: Layout, index: LayoutIndex, file: str = ""):
+    def __init__(
+        self,
+        layout: Layout,
+        index: LayoutIndex,
+        file: str = "",
+        source_map: SourceMap | None = None,
+    ):
         self.layout = layout
         self.index = index
         self.file = file
+        self.source_map = source_map
+        self._locate: Locate | None = None
         self.analysis: LiveAnalysis | None = None
         self._rack: dict[int, list[Diagnostic]] = {}  # id(rack) -> its rack rules' findings
         self._link: dict[str, list[Diagnostic]] = {}  # link entity -> its link rules' findings
@@ -153,8 +116,22 @@ class Checker:
     @property
     def findings(self) -> list[Diagnostic]:
         if self._published is None:
+            self._relocate_borrowed()
             self._published = sorted(self._all(), key=finding_order)
         return self._published
+
+    def _relocate_borrowed(self) -> None:
+        """A finding whose subject has no line of its own (added since the file was read)
+        borrows its enclosing entity's, and that can change without the finding's rules
+        running again (its rack renamed): look those up again, the others stand."""
+        locate = self._locate
+        if locate is None or self.source_map is None:
+            return
+        own = self.source_map.lines
+        for diagnostic in self._all():
+            subject = diagnostic.subject
+            if subject is not None and subject not in own:
+                diagnostic.line = locate(subject)
 
     def _all(self) -> Iterator[Diagnostic]:
         for found in self._rack.values():
@@ -174,15 +151,29 @@ class Checker:
         return found
 
     def _diagnostics(self, rule: Rule, findings: Iterable[Finding]) -> list[Diagnostic]:
-        return to_diagnostics(rule, findings, self.file)
+        return to_diagnostics(rule, findings, self.file, self._locate)
+
+    def relocate(self, source_map: SourceMap | None, file: str | None = None) -> None:
+        """Lines from a new source map (after a save), without running a rule again."""
+        self.source_map = source_map
+        if file is not None:
+            self.file = file
+        if self.analysis is None:
+            return
+        self._locate = locate = locator(source_map, self.analysis)
+        for diagnostic in self._all():
+            diagnostic.line = locate(diagnostic.subject) if locate and diagnostic.subject else 0
+            diagnostic.file = self.file
+        self._published = None
 
     def _full(self) -> None:
         """Everything from scratch: facts, and every rule but the fabric's."""
         layout = self.layout
-        live = self.analysis = LiveAnalysis(layout, file=self.file)
+        live = self.analysis = LiveAnalysis(layout, self.index, file=self.file)
+        self._locate = locator(self.source_map, live)
         self._rules = {}
         for rule in rules_for(layout):
-            self._rules.setdefault(scope_of(rule), []).append(rule)
+            self._rules.setdefault(rule.scope, []).append(rule)
         rack_rules = self._rules.get("rack", [])
         self._rack = {
             id(facts.rack): self._run(rack_rules, _View(live, [facts], None))
@@ -257,7 +248,11 @@ class Checker:
         self.check_fast()
         assert self.analysis is not None
         return FabricJob(
-            revision, self.analysis.snapshot(), list(self._rules.get("fabric", [])), self.file
+            revision,
+            self.analysis.snapshot(),
+            list(self._rules.get("fabric", [])),
+            self.file,
+            self.source_map,
         )
 
     def accept_fabric(self, job: FabricJob) -> bool:
