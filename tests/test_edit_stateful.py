@@ -92,6 +92,17 @@ def full_check(session: Session) -> list[Diagnostic]:
     return sorted(found[1], key=finding_order)
 
 
+def assert_current(session: Session) -> None:
+    got, want = session.findings, full_check(session)
+    if got != want:
+        missing = [d for d in want if d not in got]
+        extra = [d for d in got if d not in want]
+        order = "" if missing or extra else " (the same findings in another order)"
+        raise AssertionError(
+            f"incremental findings differ{order}:\nmissing {missing}\nextra {extra}"
+        )
+
+
 class EditSequences(RuleBasedStateMachine):
     session: Session
 
@@ -277,11 +288,7 @@ class EditSequences(RuleBasedStateMachine):
         session = self.session
         if session.fabric_stale:
             session.check()
-        got, want = session.findings, full_check(session)
-        if got != want:
-            missing = [d for d in want if d not in got]
-            extra = [d for d in got if d not in want]
-            raise AssertionError(f"incremental findings differ:\nmissing {missing}\nextra {extra}")
+        assert_current(session)
         assert session.index.snapshot() == LayoutIndex(session.layout).snapshot()
 
     def teardown(self) -> None:
@@ -293,7 +300,7 @@ class EditSequences(RuleBasedStateMachine):
         assert session.layout == self.original
         assert dumps(session.layout) == dumps(self.original)
         assert not session.dirty
-        assert session.findings == full_check(session)
+        assert_current(session)
 
 
 EditSequences.TestCase.settings = settings(

@@ -12,6 +12,7 @@ scratch; the stateful test in ``tests/test_edit_stateful.py`` holds it to that.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -99,7 +100,12 @@ class Checker:
         self._fabric: list[Diagnostic] = []
         self._rules: dict[str, list[Rule]] = {}
         self._pending = Effect(everything=True, fabric=True)
+        # The findings in order, kept sorted as groups of them are replaced: re-sorting
+        # 150,000 findings after each edit would cost more than the edit.
         self._published: list[Diagnostic] | None = None
+        self._gone: list[Diagnostic] = []
+        self._new: list[Diagnostic] = []
+        self._borrowed: dict[int, Diagnostic] = {}  # findings whose line is an enclosing one's
         self.fabric_stale = True
 
     # -- what changed -----------------------------------------------------------------------
@@ -115,23 +121,63 @@ class Checker:
 
     @property
     def findings(self) -> list[Diagnostic]:
-        if self._published is None:
-            self._relocate_borrowed()
-            self._published = sorted(self._all(), key=finding_order)
-        return self._published
+        moved = self._relocate_borrowed()
+        published = self._published
+        if published is None or len(self._new) > len(published) // 4 + 64:
+            published = sorted(self._all(), key=finding_order)
+        elif self._gone or self._new or moved:
+            # Findings added and dropped again since the last look never show.
+            gone = {id(d) for d in self._gone}
+            new = [d for d in self._new if id(d) not in gone]
+            gone.update(id(d) for d in moved)
+            if gone:
+                published = [d for d in published if id(d) not in gone]
+            for diagnostic in (*new, *moved):
+                insort(published, diagnostic, key=finding_order)
+        self._published = published
+        self._gone, self._new = [], []
+        return published
 
-    def _relocate_borrowed(self) -> None:
+    def _swap(self, old: list[Diagnostic], new: list[Diagnostic]) -> list[Diagnostic]:
+        """Record that ``new`` replaces ``old`` (one group: a rack's, a cable's, a scope's)."""
+        self._gone.extend(old)
+        self._new.extend(new)
+        borrowed = self._borrowed
+        for diagnostic in old:
+            borrowed.pop(id(diagnostic), None)
+        own = self.source_map.lines if self.source_map is not None else None
+        if own is not None:
+            for diagnostic in new:
+                if diagnostic.subject is not None and diagnostic.subject not in own:
+                    borrowed[id(diagnostic)] = diagnostic
+        return new
+
+    def _republish(self) -> None:
+        self._published = None
+        self._gone, self._new = [], []
+        self._borrowed = {}
+        own = self.source_map.lines if self.source_map is not None else None
+        if own is not None:
+            for diagnostic in self._all():
+                if diagnostic.subject is not None and diagnostic.subject not in own:
+                    self._borrowed[id(diagnostic)] = diagnostic
+
+    def _relocate_borrowed(self) -> list[Diagnostic]:
         """A finding whose subject has no line of its own (added since the file was read)
         borrows its enclosing entity's, and that can change without the finding's rules
         running again (its rack renamed): look those up again, the others stand."""
         locate = self._locate
-        if locate is None or self.source_map is None:
-            return
-        own = self.source_map.lines
-        for diagnostic in self._all():
-            subject = diagnostic.subject
-            if subject is not None and subject not in own:
-                diagnostic.line = locate(subject)
+        if locate is None or not self._borrowed:
+            return []
+        fresh = {id(d) for d in self._new}
+        moved: list[Diagnostic] = []
+        for diagnostic in self._borrowed.values():
+            line = locate(diagnostic.subject)  # type: ignore[arg-type]
+            if line != diagnostic.line:
+                diagnostic.line = line
+                if id(diagnostic) not in fresh:  # already listed: out, and in at its new place
+                    moved.append(diagnostic)
+        return moved
 
     def _all(self) -> Iterator[Diagnostic]:
         for found in self._rack.values():
@@ -164,7 +210,7 @@ class Checker:
         for diagnostic in self._all():
             diagnostic.line = locate(diagnostic.subject) if locate and diagnostic.subject else 0
             diagnostic.file = self.file
-        self._published = None
+        self._republish()
 
     def _full(self) -> None:
         """Everything from scratch: facts, and every rule but the fabric's."""
@@ -184,12 +230,12 @@ class Checker:
             self._link.setdefault(diagnostic.entity, []).append(diagnostic)
         self._device = self._run(self._rules.get("device", []), live)
         self._site = self._run(self._rules.get("site", []), live)
-        self._fabric_dirty = True
+        self._fabric = []
+        self._republish()
 
     def check_fast(self) -> None:
         """Bring every finding but the fabric rules' up to date."""
         pending, self._pending = self._pending, Effect(site=False)
-        self._published = None
         if self.analysis is None or pending.everything:
             self._full()
             self.fabric_stale = True
@@ -198,15 +244,17 @@ class Checker:
             return
         live = self.analysis
         done = live.refresh(pending.racks.values(), pending.links.values(), self.index)
+        swap = self._swap
         for key in done.removed_racks:
-            self._rack.pop(key, None)
+            swap(self._rack.pop(key, []), [])
         rack_rules = self._rules.get("rack", [])
         for key, facts in done.racks.items():
-            self._rack[key] = self._run(rack_rules, _View(live, [facts], None))
+            new = self._run(rack_rules, _View(live, [facts], None))
+            self._rack[key] = swap(self._rack.get(key, []), new)
         if done.entities:
             link_rules = self._rules.get("link", [])
             for entity in done.entities:
-                self._link.pop(entity, None)
+                swap(self._link.pop(entity, []), [])
             listed = [lf for lf in done.links.values() if lf.entity in done.entities]
             for entity in done.entities:
                 # Identical cables share an entity: re-run them all together.
@@ -214,12 +262,13 @@ class Checker:
                     if lf not in listed:
                         listed.append(lf)
             listed.sort(key=lambda lf: lf.index)
-            for diagnostic in self._run(link_rules, _View(live, None, listed)):
+            found = self._run(link_rules, _View(live, None, listed))
+            for diagnostic in swap([], found):
                 self._link.setdefault(diagnostic.entity, []).append(diagnostic)
-        if done.racks or done.removed_racks or done.links or pending.site:
-            self._device = self._run(self._rules.get("device", []), live)
+        if done.racks or done.removed_racks or pending.site:
+            self._device = swap(self._device, self._run(self._rules.get("device", []), live))
         if pending.site:
-            self._site = self._run(self._rules.get("site", []), live)
+            self._site = swap(self._site, self._run(self._rules.get("site", []), live))
         if pending.fabric or done.fabric:
             live.invalidate_fabric()
             self.fabric_stale = True
@@ -240,9 +289,8 @@ class Checker:
         if self.fabric_stale:
             assert self.analysis is not None
             rules = self._rules.get("fabric", [])
-            self._fabric = self._run(rules, self.analysis)
+            self._fabric = self._swap(self._fabric, self._run(rules, self.analysis))
             self.fabric_stale = False
-            self._published = None
 
     def fabric_job(self, revision: int) -> FabricJob:
         self.check_fast()
@@ -258,8 +306,7 @@ class Checker:
     def accept_fabric(self, job: FabricJob) -> bool:
         if not job.done or job.error is not None or self.analysis is None:
             return False
-        self._fabric = job.findings
+        self._fabric = self._swap(self._fabric, job.findings)
         self.analysis.adopt_fabrics(job.analysis.fabrics)
         self.fabric_stale = False
-        self._published = None
         return True

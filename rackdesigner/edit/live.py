@@ -20,13 +20,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..analysis import Analysis, LinkFacts, RackFacts
+from ..analysis import Analysis, DeviceFacts, LinkFacts, RackFacts
 from ..analysis.devices import device_facts
 from ..analysis.facts import End, LinkRefs
 from ..analysis.links import resolve_links
 from ..analysis.racks import rack_facts
-from ..geometry import rack_places
-from ..model import Layout, Link, PortGroup, Rack
+from ..geometry import RackPlace, rack_places
+from ..model import RACK_UNIT_M, Layout, Link, PortGroup, Rack
 from ..refs import Ref
 from .index import LayoutIndex
 
@@ -184,6 +184,8 @@ class LiveAnalysis(Analysis):
         return done
 
     def _refresh_racks(self, touched: dict[int, Rack], done: Refreshed, index: LayoutIndex) -> None:
+        if not done.removed_racks and self._in_place(touched, done, index):
+            return
         layout = self.layout
         places = rack_places(layout)
         device_lists = []
@@ -218,6 +220,83 @@ class LiveAnalysis(Analysis):
         self._rename(done, index)
         self._cdu_loads = None
 
+    def _in_place(self, touched: dict[int, Rack], done: Refreshed, index: LayoutIndex) -> bool:
+        """The common edit: the same racks, each touched one holding as many devices as
+        before, every id unique. Then only the touched racks' facts are replaced, at their
+        places in the lists, and nothing else is walked but the device lists of the models
+        involved. False (and nothing changed) when the edit is not of that kind."""
+        layout = self.layout
+        if (
+            self._was_shared
+            or index.has_shared_ids()
+            or len(self.racks) != len(layout.racks)
+            or any(id(rack) not in self._rack_facts for rack in touched.values())
+        ):
+            return False
+        numbered: list[tuple[int, RackFacts, Rack]] = []
+        for rack in touched.values():
+            old = self._rack_facts[id(rack)]
+            if (
+                old.index >= len(layout.racks)
+                or layout.racks[old.index] is not rack
+                or len(old.devices) != len(rack.devices)
+            ):
+                return False
+            numbered.append((old.index, old, rack))
+        by_id = self.device_by_id
+        replaced: dict[int, DeviceFacts] = {}
+        same_types = True
+        for number, old, rack in numbered:
+            devices = [
+                device_facts(d, rack, number, self.catalog, self.thresholds, self._ports)
+                for d in rack.devices
+            ]
+            for before, dev in zip(old.devices, devices, strict=True):
+                dev.order = before.order
+                self.devices[dev.order] = dev
+                if by_id.get(before.id) is before:
+                    del by_id[before.id]
+                replaced[id(before)] = dev
+                same_types &= before.device is dev.device and before.type is dev.type
+            for dev in devices:
+                by_id.setdefault(dev.id, dev)
+            place = RackPlace(old.place.row_index, rack.slot, rack.height_u * RACK_UNIT_M)
+            old_devices = devices
+            facts = rack_facts(rack, number, place, old_devices, self.thresholds, by_id.get)
+            self.racks[number] = facts
+            self._rack_facts[id(rack)] = facts
+            done.racks[id(rack)] = facts
+        for facts in done.racks.values():
+            facts.ref = Ref("rack", facts.rack.id)
+            for feed in facts.feeds:
+                feed.ref = Ref("feed", feed.feed.id)
+            for dev in facts.devices:
+                dev.ref = Ref("device", dev.id)
+                dev.place = facts.place
+        if same_types:
+            models = {dev.device.model for dev in replaced.values() if dev.type is not None}
+            for model in models:
+                self.types_used[model] = [
+                    replaced.get(id(dev), dev) for dev in self.types_used[model]
+                ]
+        else:
+            self._types()
+        self._sums()
+        self._cdu_loads = None
+        return True
+
+    def _types(self) -> None:
+        used: dict[str, list[DeviceFacts]] = defaultdict(list)
+        for dev in self.devices:
+            if dev.type is not None:
+                used[dev.device.model].append(dev)
+        self.types_used = used
+
+    def _sums(self) -> None:
+        self.site_load = sum(r.load for r in self.racks)
+        self.site_load_unknown = any(r.load_unknown for r in self.racks)
+        self.total_gpus = sum(r.gpus for r in self.racks)
+
     def _rename(self, done: Refreshed, index: LayoutIndex) -> None:
         """References, places and totals. Entities are named afresh everywhere only where
         ids are shared (PLC005), now or before, since only then does an entity's ``nth``
@@ -234,14 +313,8 @@ class LiveAnalysis(Analysis):
             for dev in facts.devices:
                 dev.ref = Ref("device", dev.id)
                 dev.place = facts.place
-        used = defaultdict(list)
-        for dev in self.devices:
-            if dev.type is not None:
-                used[dev.device.model].append(dev)
-        self.types_used = used
-        self.site_load = sum(r.load for r in self.racks)
-        self.site_load_unknown = any(r.load_unknown for r in self.racks)
-        self.total_gpus = sum(r.gpus for r in self.racks)
+        self._types()
+        self._sums()
 
     def _refresh_links(self, todo: dict[int, Link], index: LayoutIndex, done: Refreshed) -> None:
         facts_of = self._link_facts
@@ -266,7 +339,7 @@ class LiveAnalysis(Analysis):
                 ports.update(self._unclaim(old))
                 pairs.update(self._leave_edge(old))
                 done.entities.add(f"link {old.a.text} -> {old.b.text}")
-                renamed |= old.a.text != link.a
+                renamed |= old.a.text != link.a or old.b.text != link.b
         if membership:
             for lf in facts_of.values():
                 lf.index = positions[id(lf.link)]
