@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -22,8 +23,10 @@ from rackdesigner.edit import (
 from rackdesigner.edit.checker import finding_order
 from rackdesigner.engine import check
 from rackdesigner.layout_io import dumps, load_path
+from rackdesigner.refs import Ref
 
 from .conftest import ROOT
+from .test_edit_commands import TEXT
 
 EXAMPLE = ROOT / "layouts" / "training-128.toml"
 
@@ -117,3 +120,27 @@ def test_history_drops_what_was_undone_when_a_new_command_comes() -> None:
     assert [c.label for c in history.done] == ["Disconnect a01-n01:ib1", "Disconnect a01-n01:ib3"]
     assert history.undo() is not None and history.undo() is not None and history.undo() is None
     assert layout == load_path(EXAMPLE)
+
+
+def test_a_new_device_borrows_its_racks_line_until_a_save_gives_it_its_own(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "two-racks.toml"
+    path.write_text(TEXT, encoding="utf-8")
+    session = Session(load(path))
+    session.do(PlaceDevice("a01", "qm9700", 40, id="a01-leaf9"))  # an IB switch off-centre
+    subject = Ref("device", "a01-leaf9")
+    found = [d for d in session.findings if d.subject == subject]
+    rack_line = session.document.line(Ref("rack", "a01"))
+    assert found and rack_line and all(d.line == rack_line for d in found)
+    session.save()
+    own = session.document.line(subject)
+    assert own and own > rack_line
+    assert all(d.line == own for d in session.findings if d.subject == subject)
+    assert not session.dirty
+    assert session.findings == sorted(
+        check(session.layout, file=str(path), source_map=session.document.source_map)[1],
+        key=finding_order,
+    )
+    session.undo()
+    assert session.dirty and not any(d.subject == subject for d in session.findings)

@@ -24,7 +24,9 @@ from hypothesis.stateful import (
 from rackdesigner.diagnostics import Diagnostic
 from rackdesigner.document import load
 from rackdesigner.edit import (
+    AddFeed,
     AddLink,
+    AddRack,
     Batch,
     Command,
     EditError,
@@ -32,7 +34,9 @@ from rackdesigner.edit import (
     MoveDevice,
     PlaceDevice,
     RemoveDevice,
+    RemoveFeed,
     RemoveLink,
+    RemoveRack,
     RenameEntity,
     Session,
     SetField,
@@ -246,6 +250,30 @@ class EditSequences(RuleBasedStateMachine):
     @rule(data=st.data())
     def set_field(self, data: st.DataObject) -> None:
         self._do(self._command(data, "set"))
+
+    @rule(data=st.data())
+    def racks_and_feeds(self, data: st.DataObject) -> None:
+        """Now and then a rack or a feed comes or goes (rows may appear or move)."""
+        index = self.session.index
+        what = data.draw(st.sampled_from(["add rack", "remove rack", "add feed", "remove feed"]))
+        if what == "add rack":
+            row = data.draw(st.sampled_from(["A", "B", "Z"]))
+            slot = data.draw(st.integers(1, 12))
+            at = data.draw(st.none() | st.integers(0, 3))
+            self._do(AddRack(index.next_id("x", "rack"), at=at, row=row, slot=slot))
+        elif what == "remove rack":
+            rack = self._rack(data)
+            self._do(RemoveRack(rack) if rack else None)
+        elif what == "add feed":
+            rack = self._rack(data)
+            if rack:
+                side = data.draw(st.sampled_from(["A", "B"]))
+                feed = index.next_id(f"{rack}-f", "feed")
+                self._do(AddFeed(rack, feed, voltage="415 V", phases=3, current="32 A", side=side))
+        else:
+            feeds = sorted({f.id for r in self.session.layout.racks for f in r.feeds})
+            feed = self._pick(data, feeds)
+            self._do(RemoveFeed(feed) if feed else None)
 
     @rule(data=st.data())
     def rename(self, data: st.DataObject) -> None:

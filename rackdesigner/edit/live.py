@@ -50,6 +50,8 @@ class Refreshed:
     links: dict[int, LinkFacts] = field(default_factory=dict)
     # The link entities ("link a -> b") whose findings are out of date, before and after.
     entities: set[str] = field(default_factory=set)
+    # Devices named afresh (a duplicate id's nth changed): their cables' findings too.
+    renamed: set[str] = field(default_factory=set)
     fabric: bool = False
 
 
@@ -176,6 +178,7 @@ class LiveAnalysis(Analysis):
         todo: dict[int, Link] = {id(link): link for link in links}
         for facts in done.racks.values():
             names.update(d.id for d in facts.devices)
+        names |= done.renamed
         for device_id in names:
             for link in index.links_of(device_id):
                 todo[id(link)] = link
@@ -304,7 +307,22 @@ class LiveAnalysis(Analysis):
         shared = index.has_shared_ids()
         if shared or self._was_shared:
             self._was_shared = shared
+            before = {
+                id(entity): entity.ref
+                for facts in self.racks
+                for entity in (facts, *facts.feeds, *facts.devices)
+            }
             self._totals()  # the analysis's own pass over everything
+            # A new nth renames an entity: its rack's findings (and the fabric's, which
+            # name devices) must be found again.
+            for facts in self.racks:
+                if any(
+                    before.get(id(entity)) not in (None, entity.ref)
+                    for entity in (facts, *facts.feeds, *facts.devices)
+                ):
+                    done.racks.setdefault(id(facts.rack), facts)
+                    done.renamed.update(dev.id for dev in facts.devices)
+                    done.fabric = True
             return
         for facts in done.racks.values():
             facts.ref = Ref("rack", facts.rack.id)
