@@ -236,7 +236,7 @@ class Checker:
     def check_fast(self) -> None:
         """Bring every finding but the fabric rules' up to date."""
         pending, self._pending = self._pending, Effect(site=False)
-        if self.analysis is None or pending.everything:
+        if self.analysis is None or pending.everything or self._large(pending):
             self._full()
             self.fabric_stale = True
             return
@@ -272,6 +272,14 @@ class Checker:
         if pending.fabric or done.fabric:
             live.invalidate_fabric()
             self.fabric_stale = True
+
+    def _large(self, pending: Effect) -> bool:
+        """An edit that touched a good part of the layout (a generated fabric, a template)
+        is checked from scratch: one pass over everything beats one look per entity."""
+        layout = self.layout
+        return len(pending.links) > max(2_000, len(layout.links) // 4) or len(pending.racks) > max(
+            50, len(layout.racks) // 4
+        )
 
     def _links_named(self, entity: str) -> list[Any]:
         a, _, b = entity.removeprefix("link ").partition(" -> ")
