@@ -52,8 +52,7 @@ def locator(source_map: SourceMap | None, analysis: Analysis) -> Locate | None:
     entity's (a device added since the file was read: its rack's)."""
     if source_map is None:
         return None
-    locate, enclosing = source_map.locate, analysis.enclosing
-    get = source_map.lines.get
+    locate, enclosing, get = source_map.locate, analysis.enclosing, source_map.line
 
     def line_of(ref: Ref) -> int:
         line = get(ref)
