@@ -145,10 +145,10 @@ class Checker:
         borrowed = self._borrowed
         for diagnostic in old:
             borrowed.pop(id(diagnostic), None)
-        own = self.source_map.lines if self.source_map is not None else None
+        own = self.source_map.line if self.source_map is not None else None
         if own is not None:
             for diagnostic in new:
-                if diagnostic.subject is not None and diagnostic.subject not in own:
+                if diagnostic.subject is not None and own(diagnostic.subject) is None:
                     borrowed[id(diagnostic)] = diagnostic
         return new
 
@@ -156,10 +156,10 @@ class Checker:
         self._published = None
         self._gone, self._new = [], []
         self._borrowed = {}
-        own = self.source_map.lines if self.source_map is not None else None
+        own = self.source_map.line if self.source_map is not None else None
         if own is not None:
             for diagnostic in self._all():
-                if diagnostic.subject is not None and diagnostic.subject not in own:
+                if diagnostic.subject is not None and own(diagnostic.subject) is None:
                     self._borrowed[id(diagnostic)] = diagnostic
 
     def _relocate_borrowed(self) -> list[Diagnostic]:

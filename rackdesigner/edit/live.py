@@ -373,7 +373,10 @@ class LiveAnalysis(Analysis):
             for lf in done.links.values():
                 links[lf.index] = lf
         if renamed:
-            self._link_refs._refs = None  # a link's reference depends on the others' a ends
+            # A link's reference depends on the others' a ends: name them again on demand.
+            self._link_refs = LinkRefs(self.layout.links)
+            for lf in links:
+                lf.refs = self._link_refs
         # Who keeps a port is decided in file order: re-derive every user of a touched port;
         # links that share an a end are named "a -> b": their names change together.
         affected: dict[int, LinkFacts] = dict(done.links)
