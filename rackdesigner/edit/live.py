@@ -91,6 +91,16 @@ class LiveAnalysis(Analysis):
                 self._pair_of[id(lf)] = pair
                 self._members[pair][id(lf)] = lf
 
+    def invalidate(self, refs: Iterable[Ref]) -> None:
+        """The analysis's own invalidation, for callers that edited the layout without a
+        command: correct, but it resolves every link again (a session's edits go through
+        :meth:`refresh`, which does not)."""
+        with self._lock:
+            super().invalidate(refs)
+            self._rack_facts = {id(f.rack): f for f in self.racks}
+            self._graph = None
+            self._index_links()
+
     # -- the fabric -------------------------------------------------------------------------
 
     @property
