@@ -153,3 +153,17 @@ def test_the_sessions_analysis_survives_its_own_invalidation(session: Session) -
     assert len(session.analysis.links) == len(session.layout.links)
     session.do(RemoveLink("a01-n01:ib1"))
     assert session.findings == full(session)
+
+
+def test_a_layout_given_with_the_path_of_its_file_is_saved_as_safely(tmp_path: Path) -> None:
+    from rackdesigner.document import FileChangedError
+
+    path = tmp_path / "two-racks.toml"
+    path.write_text(TEXT, encoding="utf-8")
+    session = Session(load_path(path), path=path)
+    session.do(RemoveLink("a01-n01:ib1"))
+    path.write_text(TEXT + "\n# changed by someone else\n", encoding="utf-8")
+    with pytest.raises(FileChangedError):
+        session.save()
+    session.save(force=True)
+    assert "a01-n01:ib1" not in path.read_text(encoding="utf-8")

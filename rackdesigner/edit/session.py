@@ -15,8 +15,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Diagnostic
-from ..document import Document, save
+from ..diagnostics import Diagnostic, LayoutError
+from ..document import Document, loads, save
+from ..layout_io.reader import read_text
 from ..model import Layout
 from .base import Command
 from .checker import Checker, FabricJob
@@ -36,7 +37,7 @@ class Session:
         self, source: Layout | Document, path: str | Path | None = None, *, check: bool = True
     ):
         if isinstance(source, Layout):
-            source = Document(source, str(path) if path is not None else None)
+            source = _document_for(source, path)
         elif path is not None:
             source.path = str(path)
         self.document: Document = source
@@ -172,3 +173,27 @@ class Session:
             if job.revision != self.revision:
                 return False
             return self.checker.accept_fabric(job)
+
+
+def _document_for(layout: Layout, path: str | Path | None) -> Document:
+    """A document for a layout given without one. When ``path`` is a file already, the
+    document describes that file's text (its hash, source map and the comments a rewrite
+    would drop), so that saving over it refuses a file changed since or lost comments as
+    any save does; pass the :class:`Document` from ``rackdesigner.document.load`` to skip
+    reading it again."""
+    if path is None:
+        return Document(layout)
+    name = str(path)
+    if not Path(name).is_file():
+        return Document(layout, name)
+    try:
+        text, _ = read_text(name)
+    except LayoutError:
+        return Document(layout, name)
+    try:
+        document = loads(text, file=name)
+    except LayoutError:  # not a layout the loader reads: still refuse to overwrite changes
+        return Document(layout, name, _text=text)
+    document.layout = layout
+    document.path = name
+    return document
