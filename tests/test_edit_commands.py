@@ -545,3 +545,15 @@ def test_place_for_finds_the_nearest_free_units(layout: Layout) -> None:
     assert index.place_for("a01", "blank-1u", 20) == 19  # ties: the lower
     assert index.place_for("a01", "pdu-3ph-415v-63a", 5) is None
     assert index.place_for("a02", "coolit-chx750", 1) is None  # 42 U: no room left
+
+
+def test_labels_read_like_menu_entries(layout: Layout) -> None:
+    assert MoveDevice("a01-n02", position=11).label == "Move a01-n02 to U11"
+    assert MoveDevice("a01-n02", "a02", position=20).label == "Move a01-n02 to a02 U20"
+    assert RemoveLink("a01-n01:ib1").label == "Disconnect a01-n01:ib1"
+    assert RenameEntity("device", "a", "b").label == "Rename device a to b"
+    assert SetField(("rack", "a01"), "height", "48 U").label == "Set rack a01 height to 48 U"
+    place = PlaceDevice("a01", "dgx-h100", 29)
+    place.apply(layout)
+    assert place.label == "Place a01-n03 (dgx-h100) in a01 at U29"
+    assert place.refs == [("device", "a01-n03"), ("rack", "a01")]
