@@ -61,6 +61,13 @@ MODELS: dict[str, dict] = {
         "power": 200,
         "ports": {"mgmt": (48, 1), "up": (4, 100)},
     },
+    "sys-421ge-tnhr2-lcc": {
+        "kind": "gpu-node",
+        "height": 4,
+        "power": 9_000,
+        "liquid_fraction": 0.7,
+        "ports": {"ib": (8, 400), "eth": (2, 400), "bmc": (1, 1)},
+    },
     "pdu-3ph-415v-32a": {"kind": "pdu", "height": 0, "power": 20, "ports": {}},
     "pdu-3ph-415v-63a": {"kind": "pdu", "height": 0, "power": 20, "ports": {}},
     "coolit-chx750": {
@@ -73,10 +80,10 @@ MODELS: dict[str, dict] = {
     "blank-1u": {"kind": "blank", "height": 1, "power": 0, "ports": {}},
     "patch-panel-1u": {"kind": "patch-panel", "height": 1, "power": 0, "ports": {}},
 }
-LIQUID_FRACTION = 0.8
+LIQUID_FRACTION = 0.0  # rules v1.1: no cold plates unless the type declares them
 AIR_MAX_W = 15_000
 RU = 0.04445
-REACH = {"dac": 3.0, "acc": 5.0, "aoc": 100.0, "mmf": 50.0, "smf": 500.0, "copper-rj45": 100.0}
+REACH = {"dac": 2.0, "acc": 5.0, "aoc": 100.0, "mmf": 50.0, "smf": 500.0, "copper-rj45": 100.0}
 ENDPOINT = re.compile(r"^(?P<device>[^:\s]+):(?P<group>[^\s:]*?[^\s:0-9])(?P<index>[0-9]+)$")
 QTY = re.compile(r"^\s*([-+0-9.eE]+)\s*([A-Za-z]*)\s*$")
 SCALE = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "m": 1e-3}
