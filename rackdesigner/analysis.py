@@ -33,6 +33,7 @@ from .model import (
     PortGroup,
     Rack,
 )
+from .refs import Numbering, Ref, link_refs
 from .schema import ENDPOINT
 from .thresholds import resolve
 
@@ -43,6 +44,10 @@ SQRT3 = math.sqrt(3.0)
 ZERO_DRAW_KINDS = ("blank", "patch-panel")  # passive: no power, nothing unknown about it
 # Kinds that draw power even when fanless ("passive" airflow: immersion nodes have no fans).
 POWERED_KINDS = ("gpu-node", "cpu-node", "storage", "switch", "cdu", "rear-door")
+# Placeholders until an analysis names the entity (references are immutable: safe to share).
+_UNNAMED_DEVICE = Ref("device", "")
+_UNNAMED_FEED = Ref("feed", "")
+_UNNAMED_RACK = Ref("rack", "")
 
 
 @dataclass(slots=True, eq=False)
@@ -63,6 +68,8 @@ class DeviceFacts:
     liquid_heat: float = 0.0
     air_heat: float = 0.0
     ports: dict[str, PortGroup] = field(default_factory=dict)  # by group name
+    ref: Ref = _UNNAMED_DEVICE  # what findings about it name (set by Analysis)
+    order: int = 0  # its place among all devices, in file order
 
     @property
     def kind(self) -> str | None:
@@ -94,6 +101,7 @@ class FeedFacts:
     load: float = 0.0  # W it carries when its side carries the rack alone
     lines: dict[str, float] = field(default_factory=dict)  # line -> A
     imbalance: float | None = None
+    ref: Ref = _UNNAMED_FEED
 
     @property
     def breaker_limit(self) -> float:
@@ -133,6 +141,7 @@ class RackFacts:
     gpu_nodes: int = 0
     cdu: DeviceFacts | None = None
     door: DeviceFacts | None = None
+    ref: Ref = _UNNAMED_RACK
 
     @property
     def heat(self) -> float:
@@ -165,10 +174,26 @@ class End:
     index: int = 0
     problem: str | None = None  # why it does not resolve (CAB005)
     key: str = ""  # the port's canonical name, "device:group7", once resolved
+    clash: int | None = None  # the index of the link that already uses this port
 
     @property
     def port(self) -> str:
         return self.text.partition(":")[2]
+
+
+class _LinkRefs:
+    """The references of a layout's links, computed when a finding first asks for one."""
+
+    __slots__ = ("_links", "_refs")
+
+    def __init__(self, links: list[Link]):
+        self._links = links
+        self._refs: list[Ref] | None = None
+
+    def of(self, index: int) -> Ref:
+        if self._refs is None:
+            self._refs = link_refs(self._links)
+        return self._refs[index]
 
 
 @dataclass(slots=True, eq=False)
@@ -180,6 +205,7 @@ class LinkFacts:
     speed: float | None = None  # bit/s: the slower end's
     compute: bool = False  # both ends are compute ports: part of a fabric
     geometry: SiteGeometry | None = None
+    refs: _LinkRefs | None = None  # shared by an analysis's links: their references
     # The route is computed when first read: only the cabling rules need every one.
     _route: float | None = field(default=None, init=False, repr=False)
     _routed: bool = field(default=False, init=False, repr=False)
@@ -222,6 +248,13 @@ class LinkFacts:
     @property
     def resolved(self) -> bool:
         return self.a.group is not None and self.b.group is not None
+
+    @property
+    def ref(self) -> Ref:
+        """What findings about the cable name: its ``a`` end (``a -> b`` where shared)."""
+        if self.refs is None:
+            return Ref("link", self.link.a)
+        return self.refs.of(self.index)
 
     @property
     def entity(self) -> str:
@@ -279,15 +312,21 @@ class Analysis:
         # Filled with links: the compute fabric's cabled device pairs (a, b) with a < b, each
         # {"links": [LinkFacts], "count": cables, "bandwidth": bit/s}.
         self.compute_edges: dict[tuple[str, str], dict[str, Any]] = {}
+        # Duplicate ids (PLC005) get the next nth, as in the source map.
+        self._numbering = numbering = Numbering()
+        by_id = self.device_by_id
         for index, rack in enumerate(layout.racks):
             facts = RackFacts(rack, index, places[id(rack)])
+            facts.ref = numbering.ref("rack", rack.id)
             self.racks.append(facts)
             for device in rack.devices:
                 dev = self._device(device, rack, index)
                 dev.place = facts.place
+                dev.order = len(self.devices)
                 facts.devices.append(dev)
                 self.devices.append(dev)
-                self.device_by_id.setdefault(device.id, dev)
+                by_id.setdefault(device.id, dev)
+                dev.ref = numbering.ref("device", device.id)
                 if dev.type is not None:
                     self.types_used[device.model].append(dev)
         for facts in self.racks:
@@ -404,7 +443,9 @@ class Analysis:
                 outlet = voltage / SQRT3
             else:
                 outlet = voltage
-            facts.feeds.append(FeedFacts(feed, capacity, derate, outlet, wiring, feed.side or ""))
+            feed_facts = FeedFacts(feed, capacity, derate, outlet, wiring, feed.side or "")
+            feed_facts.ref = self._numbering.ref("feed", feed.id)
+            facts.feeds.append(feed_facts)
         sides = sorted({f.group for f in facts.feeds if f.group})
         shared = [f for f in facts.feeds if not f.group]
         shared_capacity = sum(f.capacity for f in shared)
@@ -531,22 +572,22 @@ class Analysis:
 
         append = result.append
         claim = used.setdefault
+        refs = _LinkRefs(links)
         for index, link in enumerate(links):
             a = resolve(link.a)
             b = resolve(link.b)
-            facts = LinkFacts(link, index, a, b, None, False, geometry)
+            facts = LinkFacts(link, index, a, b, None, False, geometry, refs)
             append(facts)
             # Each port takes one cable: a second one is a CAB005 problem on that end.
-            if a.key and claim(a.key, index) != index:
-                a.problem = (
-                    f"port {a.text} is already used by the link on line {links[used[a.key]].line}"
-                )
+            if a.key and (first := claim(a.key, index)) != index:
+                a.clash = first
+                a.problem = f"port {a.text} is already used by link {links[first].name}"
             if b.key and b.key == a.key:
                 b.problem = f"both ends are port {a.key}: a cable needs two ports"
-            elif b.key and claim(b.key, index) != index:
-                b.problem = (
-                    f"port {b.text} is already used by the link on line {links[used[b.key]].line}"
-                )
+            elif b.key and (first := claim(b.key, index)) != index:
+                b.clash = first
+                b.problem = f"port {b.text} is already used by link {links[first].name}"
+
             ga, gb = a.group, b.group
             if ga is not None and gb is not None:
                 da, db = a.device, b.device
@@ -626,16 +667,37 @@ class Analysis:
 
     # -- helpers for rules ---------------------------------------------------------------
 
-    def type_site(self, key: str) -> tuple[str, int]:
-        """Where to report a finding about a device type: its [catalog] table in the layout,
+    def type_site(self, key: str) -> tuple[str, Ref]:
+        """Who a finding about a device type is about: its [catalog] table in the layout,
         else the first device of that type."""
-        entry = self.layout.catalog.get(key)
-        if entry is not None and entry.line:
-            return f"catalog entry {key}", entry.line
+        if key in self.layout.catalog:
+            return f"catalog entry {key}", Ref("catalog", key)
         devices = self.types_used.get(key)
         if devices:
-            return f"device {devices[0].id}", devices[0].device.line
-        return f"catalog entry {key}", 0
+            return f"device {devices[0].id}", devices[0].ref
+        return f"catalog entry {key}", Ref("catalog", key)
+
+    def enclosing(self, ref: Ref) -> Ref | None:
+        """The entity that holds ``ref``, where a finding goes when ``ref`` has no line of its
+        own (a device added in memory is reported at its rack): a device's or feed's rack;
+        a fabric's anchor device; a link's ``a`` device."""
+        kind = ref.kind
+        if kind == "device":
+            first = self.device_by_id.get(ref.id)
+            if first is not None and first.ref == ref:
+                return self.racks[first.rack_index].ref
+            for dev in self.devices:  # a duplicate id (PLC005): rare
+                if dev.ref == ref:
+                    return self.racks[dev.rack_index].ref
+            return None
+        if kind == "feed":
+            for rack in self.racks:
+                if any(feed.ref == ref for feed in rack.feeds):
+                    return rack.ref
+            return None
+        if kind in ("fabric", "link"):
+            return Ref("device", ref.id.partition(":")[0].partition(" ")[0])
+        return None
 
     def cooling_verdict(self, rack: RackFacts) -> str:
         """In a word or three, whether the rack's heat has somewhere to go."""

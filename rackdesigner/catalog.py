@@ -60,10 +60,9 @@ def _merge(base: _Entry, override: _Entry) -> _Entry:
     changes = {
         f.name: value
         for f in fields(override)
-        if f.name not in ("key", "line", "comment")
-        and (value := getattr(override, f.name)) is not None
+        if f.name not in ("key", "comment") and (value := getattr(override, f.name)) is not None
     }
-    return replace(base, **changes, line=override.line)
+    return replace(base, **changes)
 
 
 def for_layout(layout: Layout) -> Catalog:

@@ -12,9 +12,11 @@ from pathlib import Path
 
 from .analysis import Analysis
 from .diagnostics import Diagnostic, LayoutError
-from .layout_io.reader import load_text_with_map, read_text
+from .document import Document, load
 from .model import Layout
+from .refs import Ref
 from .rules.registry import Rule, selected, to_diagnostics
+from .sourcemap import SourceMap
 
 
 @dataclass(slots=True)
@@ -23,6 +25,7 @@ class FileResult:
     layout: Layout | None = None
     analysis: Analysis | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    document: Document | None = None
 
     @property
     def loaded(self) -> bool:
@@ -44,14 +47,33 @@ def rules_for(
 PARALLEL_MIN_LINKS = 20_000
 
 
-def _run(rules: Iterable[Rule], analysis: Analysis, file: str) -> list[Diagnostic]:
+Locate = Callable[[Ref], int] | None
+
+
+def _locator(source_map: SourceMap | None, analysis: Analysis) -> Locate:
+    if source_map is None:
+        return None
+    locate, enclosing = source_map.locate, analysis.enclosing
+    lines = source_map.lines
+    get = lines.get
+
+    def line_of(ref: Ref) -> int:
+        line = get(ref)
+        return line if line is not None else locate(ref, enclosing)
+
+    return line_of
+
+
+def _run(rules: Iterable[Rule], analysis: Analysis, file: str, locate: Locate) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     for rule in rules:
-        found.extend(to_diagnostics(rule, rule.check(analysis), file))
+        found.extend(to_diagnostics(rule, rule.check(analysis), file, locate))
     return found
 
 
-def _run_forked(rules: list[Rule], analysis: Analysis, file: str) -> Callable[[], list[Diagnostic]]:
+def _run_forked(
+    rules: list[Rule], analysis: Analysis, file: str, locate: Locate
+) -> Callable[[], list[Diagnostic]]:
     """Run ``rules`` in a forked child; return a function that waits for their diagnostics.
 
     The child shares the parent's analysis copy-on-write, so nothing is sent to it; only
@@ -63,7 +85,7 @@ def _run_forked(rules: list[Rule], analysis: Analysis, file: str) -> Callable[[]
         try:
             os.close(read_end)
             try:
-                payload = pickle.dumps((True, _run(rules, analysis, file)))
+                payload = pickle.dumps((True, _run(rules, analysis, file, locate)))
             except BaseException:
                 payload = pickle.dumps((False, traceback.format_exc()))
             with os.fdopen(write_end, "wb") as stream:
@@ -94,8 +116,13 @@ def check(
     ignore: Iterable[str] | None = None,
     timings: dict[str, float] | None = None,
     parallel: bool | None = False,
+    source_map: SourceMap | None = None,
 ) -> tuple[Analysis, list[Diagnostic]]:
     """Analyse ``layout`` and run its rules; diagnostics sorted by line.
+
+    Each diagnostic names its subject; its line comes from ``source_map`` (a document's),
+    an entity the map does not know being reported at its nearest enclosing one. Without
+    a map every line is 0.
 
     With ``parallel`` None, on a large layout the rules that do not read the fabric graph
     run in a forked second process while this one builds the graph and runs the rest: the
@@ -104,6 +131,7 @@ def check(
     """
     start = time.perf_counter()
     analysis = Analysis(layout, file=file)
+    locate = _locator(source_map, analysis)
     if timings is not None:
         timings["analysis"] = timings.get("analysis", 0.0) + time.perf_counter() - start
     began = time.perf_counter()
@@ -116,11 +144,13 @@ def check(
         # fabric is then the longer path: keep it here (the graph stays available to the
         # caller); the child runs the other rules.
         analysis.links  # noqa: B018
-        wait = _run_forked([r for r in rules if not r.fabric], analysis, file)
-        diagnostics = _run(fabric_rules, analysis, file)
+        if source_map is not None:
+            source_map.lines  # noqa: B018  (built once, shared with the child)
+        wait = _run_forked([r for r in rules if not r.fabric], analysis, file, locate)
+        diagnostics = _run(fabric_rules, analysis, file, locate)
         diagnostics.extend(wait())
     else:
-        diagnostics = _run(rules, analysis, file)
+        diagnostics = _run(rules, analysis, file, locate)
     if timings is not None:
         # Cached analysis parts (links, fabrics) are built by the first rule that asks.
         timings["rules"] = timings.get("rules", 0.0) + time.perf_counter() - began
@@ -139,16 +169,33 @@ def check_file(
     file = str(path)
     result = FileResult(file)
     try:
-        began = time.perf_counter()
-        text, _ = read_text(file)
-        if timings is not None:
-            timings["read"] = timings.get("read", 0.0) + time.perf_counter() - began
-        layout, _ = load_text_with_map(text, file=file, timings=timings)
+        document = load(file, timings=timings)
     except LayoutError as error:
         result.diagnostics = error.diagnostics
         return result
-    result.layout = layout
+    return check_document(
+        document, select=select, ignore=ignore, timings=timings, parallel=parallel
+    )
+
+
+def check_document(
+    document: Document,
+    *,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    timings: dict[str, float] | None = None,
+    parallel: bool | None = False,
+) -> FileResult:
+    """Check a loaded document; diagnostics carry the lines of its source map."""
+    file = document.path or ""
+    result = FileResult(file, document.layout, document=document)
     result.analysis, result.diagnostics = check(
-        layout, file=file, select=select, ignore=ignore, timings=timings, parallel=parallel
+        document.layout,
+        file=file,
+        select=select,
+        ignore=ignore,
+        timings=timings,
+        parallel=parallel,
+        source_map=document.source_map,
     )
     return result

@@ -9,6 +9,10 @@ canonical unit.
 ``None`` means "not written in the file"; the defaults the format defines are
 applied by properties (``Rack.height_u``) and by the analysis, never stored,
 so that saving does not add keys the user did not write.
+
+The model holds no line numbers and no file origin: where an entity was read
+from is the :class:`~rackdesigner.document.Document`'s business (its source map),
+so an edit in memory never leaves a stale line behind.
 """
 
 from __future__ import annotations
@@ -76,11 +80,6 @@ class Q(float):
         return (Q, (float(self), self.text))
 
 
-def _line() -> Any:
-    # Where the entity is defined in its file; not part of the layout's value.
-    return field(default=0, compare=False, repr=False)
-
-
 @dataclass(slots=True)
 class PortGroup:
     name: str
@@ -124,7 +123,6 @@ class Gpu:
     source: str | None = None
     notes: str | None = None
     comment: str | None = None
-    line: int = _line()
 
 
 @dataclass(slots=True)
@@ -157,7 +155,6 @@ class DeviceType:
     source: str | None = None
     notes: str | None = None
     comment: str | None = None
-    line: int = _line()
     psu_inlet: str | None = None  # (v1.1) c14 | c20 (c13 | c19 name the outlet)
     chassis_depth: float | None = None  # (v1.1) m, front to rear
     outlets: dict[str, int] | None = None  # (v1.1) pdu: {"c13": n, "c19": m}
@@ -196,7 +193,6 @@ class Feed:
     derate: float | None = None
     outlet_voltage: float | None = None  # V
     notes: str | None = None
-    line: int = _line()
 
     @property
     def effective_wiring(self) -> str | None:
@@ -219,7 +215,6 @@ class Device:
     label: str | None = None
     notes: str | None = None
     comment: str | None = None
-    line: int = _line()
     feed: str | None = None  # (v1.1) pdu only: the id of the rack's feed it plugs into
 
 
@@ -239,7 +234,6 @@ class Rack:
     feeds: list[Feed] = field(default_factory=list)
     devices: list[Device] = field(default_factory=list)
     comment: str | None = None
-    line: int = _line()
     weight: float | None = None  # (v1.1) kg, the empty rack
     width: float | None = None  # (v1.1) m, footprint
     depth: float | None = None  # (v1.1) m, footprint
@@ -284,7 +278,6 @@ class Link:
     length: float | None = None  # m, declared
     notes: str | None = None
     comment: str | None = None
-    line: int = _line()
     grade: str | None = None  # (v1.1) fibre grade: om3 | om4 | om5 (mmf), os2 (smf)
 
     @property
@@ -302,7 +295,6 @@ class Site:
     slack: float | None = None  # m
     notes: str | None = None
     comment: str | None = None
-    line: int = _line()
     floor_load_max: float | None = None  # (v1.1) kg/m², the floor's rating (PLC008)
 
 
@@ -315,7 +307,6 @@ class Workload:
     bytes_per_param: float | None = None
     notes: str | None = None
     comment: str | None = None
-    line: int = _line()
 
     @property
     def is_training(self) -> bool:
@@ -328,7 +319,6 @@ class RulesConfig:
     select: list[str] | None = None
     thresholds: dict[str, float] = field(default_factory=dict)  # SI floats (Q when read)
     comment: str | None = None
-    line: int = _line()
 
 
 @dataclass(slots=True)
@@ -347,8 +337,6 @@ class Layout:
     racks: list[Rack] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     comment: str | None = None  # the file's header comment, kept on save
-    # Where the layout was read from (layout_io.Origin); not part of its value.
-    origin: Any = field(default=None, compare=False, repr=False)
 
     def devices(self) -> list[tuple[Rack, Device]]:
         return [(rack, device) for rack in self.racks for device in rack.devices]

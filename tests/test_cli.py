@@ -111,8 +111,10 @@ def test_json_output_shape_and_si_values(tmp_path: Path) -> None:
         "message",
         "hint",
         "values",
+        "subject",
     }
     assert finding["line"] == 18 and finding["entity"] == "device a01-n02"
+    assert finding["subject"] == {"kind": "device", "id": "a01-n02"}
 
 
 def test_directory_expands_to_layouts_and_unloadable_files_exit_2(tmp_path: Path) -> None:

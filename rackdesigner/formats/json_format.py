@@ -18,6 +18,7 @@ def diagnostic_dict(d: Diagnostic) -> dict[str, object]:
         "code": d.code,
         "severity": d.severity,
         "entity": d.entity,
+        "subject": d.subject.as_json() if d.subject is not None else None,
         "message": d.message,
         "hint": d.hint,
         # JSON has no infinity; an unbounded ratio (no uplinks) is written as null.

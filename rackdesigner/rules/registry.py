@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic
+from ..refs import Ref
 from ..thresholds import THRESHOLDS
 
 if TYPE_CHECKING:
@@ -34,17 +35,29 @@ FAMILIES = {
 
 @dataclass(slots=True)
 class Finding:
-    """What a rule reports; the engine adds the code, severity and file."""
+    """What a rule reports; the engine adds the code, severity, file and line.
 
-    entity: str
-    line: int
+    ``subject`` names the entity the finding is about and ``related`` the others it
+    mentions (the other device of an overlap). Findings never carry lines: the output
+    looks the subject up in the document's source map, so a finding stays right after
+    an edit moves every line below it.
+    """
+
+    entity: str  # the subject as people read it: "device a01-n01", "link a -> b"
+    subject: Ref
     message: str
     hint: str | None = None
     values: dict[str, float] = field(default_factory=dict)
     severity: str | None = None  # overrides the rule's default (rules with two severities)
+    related: tuple[Ref, ...] = ()
 
 
 RuleFunction = Callable[["Analysis"], Iterable[Finding]]
+
+# What a rule looks at, for incremental checking (editing.md): rack, device and link rules
+# re-run on the entities an edit touched, site rules on the site totals, fabric rules when
+# the fabric's cabling or switches changed.
+SCOPES = ("rack", "device", "link", "site", "fabric")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +69,12 @@ class Rule:
     check: RuleFunction
     doc: str
     severities: tuple[str, ...]
-    fabric: bool = False  # reads the fabric graph (analysis.fabrics)
+    scope: str  # one of SCOPES
+
+    @property
+    def fabric(self) -> bool:
+        """Reads the fabric graph (analysis.fabrics)."""
+        return self.scope == "fabric"
 
     @property
     def family(self) -> str:
@@ -79,13 +97,15 @@ def rule(
     *,
     thresholds: tuple[str, ...] = (),
     severities: tuple[str, ...] = (),
-    fabric: bool = False,
+    scope: str,
 ) -> Callable[[RuleFunction], RuleFunction]:
     """Register a rule. The docstring's first line is its title.
 
-    ``fabric`` marks a rule that reads ``analysis.fabrics``: on large layouts those rules
-    run beside the others, in a second process.
+    ``scope`` says what the rule looks at (:data:`SCOPES`): ``fabric`` rules read
+    ``analysis.fabrics``, the most expensive fact; the others never build it.
     """
+    if scope not in SCOPES:
+        raise ValueError(f"{code}: scope must be one of {', '.join(SCOPES)}, not {scope!r}")
     for key in thresholds:
         if key not in THRESHOLDS:
             raise ValueError(f"{code}: unknown threshold {key}")
@@ -103,7 +123,7 @@ def rule(
             check,
             body.strip(),
             severities or (severity,),
-            fabric,
+            scope,
         )
         return check
 
@@ -152,17 +172,27 @@ def selected(select: Iterable[str] | None, ignore: Iterable[str] | None) -> list
     ]
 
 
-def to_diagnostics(rule_: Rule, findings: Iterable[Finding], file: str) -> list[Diagnostic]:
+def to_diagnostics(
+    rule_: Rule,
+    findings: Iterable[Finding],
+    file: str,
+    locate: Callable[[Ref], int] | None = None,
+) -> list[Diagnostic]:
+    """The findings as diagnostics; ``locate`` gives the line of a subject (else 0)."""
+    code, severity = rule_.code, rule_.severity
     return [
         Diagnostic(
-            rule_.code,
-            f.severity or rule_.severity,
+            code,
+            f.severity or severity,
             f.message,
-            entity=f.entity,
-            line=f.line,
-            file=file,
-            hint=f.hint,
-            values=f.values,
+            f.entity,
+            locate(f.subject) if locate is not None else 0,
+            file,
+            f.hint,
+            f.values,
+            0,
+            f.subject,
+            f.related,
         )
         for f in findings
     ]

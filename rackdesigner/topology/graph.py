@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 import networkx as nx
 
+from ..refs import Ref
+
 if TYPE_CHECKING:
     from ..analysis import Analysis, DeviceFacts, LinkFacts
 
@@ -55,21 +57,38 @@ class Fabric:
 
     @property
     def anchor(self) -> DeviceFacts:
-        """The device a fabric is named after and reported at: its first switch, else its
-        first device."""
+        """The device a fabric is named after (editing.md): its first leaf in file order,
+        else its first switch, else its first GPU node, else its first device.
+
+        A leaf keeps its tier while switches are added above it or devices elsewhere, so the
+        name survives the edits a designer makes.
+        """
+        switches = self.switches
+        first_switch = None
         for dev in self.devices:
             if dev.kind == "switch":
-                return dev
-        return self.devices[0]
+                facts = switches.get(dev.id)
+                if facts is not None and facts.tier == 1:
+                    return dev
+                if first_switch is None:
+                    first_switch = dev
+        if first_switch is not None:
+            return first_switch
+        return self.nodes[0] if self.nodes else self.devices[0]
 
     @property
     def name(self) -> str:
         return self.anchor.id
 
-    def site(self) -> tuple[str, int]:
-        """Where a finding about the fabric is reported: ``fabric <name>`` at its line."""
-        anchor = self.anchor
-        return f"fabric {anchor.id}", anchor.device.line
+    @property
+    def ref(self) -> Ref:
+        return Ref("fabric", self.name)
+
+    def site(self) -> tuple[str, Ref]:
+        """Who a finding about the fabric is about: ``fabric <name>``, and its reference (the
+        source map reports it at its anchor device's line)."""
+        name = self.name
+        return f"fabric {name}", Ref("fabric", name)
 
     @property
     def tech(self) -> str:
@@ -106,11 +125,11 @@ def build_fabrics(analysis: Analysis) -> list[Fabric]:
     by_id = analysis.device_by_id
     fabrics: list[Fabric] = []
     components = sorted(
-        nx.connected_components(graph), key=lambda part: min(by_id[n].device.line for n in part)
+        nx.connected_components(graph), key=lambda part: min(by_id[n].order for n in part)
     )
     fabric_of: dict[str, int] = {}
     for index, part in enumerate(components):
-        devices = sorted((by_id[n] for n in part), key=lambda d: d.device.line)
+        devices = sorted((by_id[n] for n in part), key=lambda d: d.order)
         fabrics.append(Fabric(index + 1, devices, []))
         for n in part:
             fabric_of[n] = index
@@ -260,5 +279,5 @@ def _single_points_of_failure(
             other = total - side
             if side > 0 and other > 0:
                 fabric.cut_links.append((data["links"][0], min(side, other)))
-    fabric.cut_switches.sort(key=lambda item: item[0].device.line)
+    fabric.cut_switches.sort(key=lambda item: item[0].order)
     fabric.cut_links.sort(key=lambda item: item[0].index)
