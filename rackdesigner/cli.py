@@ -196,9 +196,7 @@ def validate(
     files.sort()
     reported = started
     for number, file in enumerate(files, start=1):
-        results.append(
-            check_file(file, select=select, ignore=ignore, timings=timings, parallel=None)
-        )
+        results.append(check_file(file, select=select, ignore=ignore, timings=timings))
         now = time.perf_counter()
         # Progress only for runs that take a while, at most once a second, on stderr.
         if len(files) > 1 and now - reported >= 1.0:

@@ -501,3 +501,15 @@ def test_a_load_just_over_capacity_reads_over_it(tmp_path: Path) -> None:
     )
     result = run("validate", "--select", "PWR001", str(path))
     assert "load 5.889 kW exceeds usable feed capacity 5.888 kW" in result.stdout
+
+
+def test_export_toml_in_place_through_a_symlink_keeps_the_link(tmp_path: Path) -> None:
+    real = tmp_path / "real.toml"
+    real.write_text(FAILING.read_text())
+    link = tmp_path / "link.toml"
+    link.symlink_to(real)
+    result = run("export", str(link), "--toml", str(link))
+    assert result.returncode == 0, result.stderr
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    again = run("export", str(real), "--toml", "-")
+    assert again.stdout == real.read_text()

@@ -12,15 +12,17 @@ which switch or cable, lost, leaves GPU nodes on two sides.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
 from ..refs import Ref
 
 if TYPE_CHECKING:
-    from ..analysis import Analysis, DeviceFacts, LinkFacts
+    from ..analysis import Analysis
+    from ..analysis.facts import DeviceFacts, LinkFacts
 
 
 @dataclass(slots=True, eq=False)
@@ -112,17 +114,27 @@ class Fabric:
         return self.max_tier >= 2
 
 
-def fabric_graph(analysis: Analysis) -> nx.Graph:
+def graph_of(edges: Mapping[tuple[str, str], dict[str, Any]]) -> nx.Graph:
     """The compute fabric: one node per device, one edge per cabled pair of devices."""
-    analysis.links  # noqa: B018  (collects the cabled pairs as it resolves the links)
     graph = nx.Graph()
-    graph.add_edges_from((a, b, data) for (a, b), data in analysis.compute_edges.items())
+    graph.add_edges_from((a, b, data) for (a, b), data in edges.items())
     return graph
 
 
-def build_fabrics(analysis: Analysis) -> list[Fabric]:
-    graph = fabric_graph(analysis)
-    by_id = analysis.device_by_id
+def fabric_graph(analysis: Analysis) -> nx.Graph:
+    """The compute fabric of an analysis (its resolved links' cabled pairs)."""
+    return graph_of(analysis.compute_edges)
+
+
+def build_fabrics(
+    links: Sequence[LinkFacts],
+    edges: Mapping[tuple[str, str], dict[str, Any]],
+    device_by_id: Mapping[str, DeviceFacts],
+) -> list[Fabric]:
+    """The fabrics of resolved links (:func:`rackdesigner.analysis.links.resolve_links`),
+    in file order of their first device."""
+    graph = graph_of(edges)
+    by_id = device_by_id
     fabrics: list[Fabric] = []
     components = sorted(
         nx.connected_components(graph), key=lambda part: min(by_id[n].order for n in part)
@@ -134,7 +146,7 @@ def build_fabrics(analysis: Analysis) -> list[Fabric]:
         for n in part:
             fabric_of[n] = index
     # Each compute cable belongs to the fabric of its ends, in the layout's order.
-    for link in analysis.links:
+    for link in links:
         if link.compute and link.a.device is not link.b.device:
             fabric = fabrics[fabric_of[link.a.device.id]]  # type: ignore[union-attr]
             fabric.links.append(link)
@@ -143,12 +155,11 @@ def build_fabrics(analysis: Analysis) -> list[Fabric]:
     for fabric, part in zip(fabrics, components, strict=True):
         # A subgraph view costs on every lookup; the common one-fabric case needs none.
         sub = graph if len(components) == 1 else graph.subgraph(part)
-        _describe(fabric, sub, analysis)
+        _describe(fabric, sub, by_id)
     return fabrics
 
 
-def _describe(fabric: Fabric, graph: nx.Graph, analysis: Analysis) -> None:
-    by_id = analysis.device_by_id
+def _describe(fabric: Fabric, graph: nx.Graph, by_id: Mapping[str, DeviceFacts]) -> None:
     fabric.techs.discard(None)  # type: ignore[arg-type]
     switch_ids = {d.id for d in fabric.devices if d.kind == "switch"}
     fabric.nodes = [d for d in fabric.devices if d.is_gpu_node]
@@ -200,7 +211,7 @@ def _describe(fabric: Fabric, graph: nx.Graph, analysis: Analysis) -> None:
 
 
 def _single_points_of_failure(
-    fabric: Fabric, graph: nx.Graph, by_id: dict[str, DeviceFacts]
+    fabric: Fabric, graph: nx.Graph, by_id: Mapping[str, DeviceFacts]
 ) -> None:
     """Switches and cables whose loss leaves GPU nodes of this fabric on two sides."""
     gpu = {node.id for node in fabric.nodes}
