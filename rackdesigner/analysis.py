@@ -21,6 +21,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from . import catalog as catalog_module
+from .cdu_groups import cdu_groups, n_plus_one
 from .geometry import RackPlace, SiteGeometry, port_height, rack_places, route_length
 from .model import (
     DEFAULT_LIQUID_FRACTION,
@@ -33,6 +34,7 @@ from .model import (
     PortGroup,
     Rack,
 )
+from .power_sides import side_capacity, worst_case_shares
 from .refs import Numbering, Ref, link_refs
 from .schema import ENDPOINT
 from .thresholds import resolve
@@ -139,7 +141,8 @@ class RackFacts:
     units_used: float = 0.0
     gpus: int = 0
     gpu_nodes: int = 0
-    cdu: DeviceFacts | None = None
+    cdu: DeviceFacts | None = None  # the first CDU it names
+    cdus: list[DeviceFacts | None] = field(default_factory=list)  # (v1.1) every CDU it names
     door: DeviceFacts | None = None
     ref: Ref = _UNNAMED_RACK
 
@@ -274,17 +277,46 @@ def phase_misfit(phase: str, wiring: str | None) -> str | None:
 
 @dataclass(slots=True, eq=False)
 class CduLoad:
-    """A CDU and the liquid heat of the racks that name it."""
+    """A CDU group (the CDUs racks name together, v1.1) and the liquid heat of its racks."""
 
-    cdu: DeviceFacts
+    cdus: list[DeviceFacts]
     racks: list[RackFacts] = field(default_factory=list)
     heat: float = 0.0  # W
     heat_unknown: bool = False  # some rack's load is a lower bound
 
     @property
+    def cdu(self) -> DeviceFacts:
+        """The group's first CDU, where findings about the group are reported."""
+        return self.cdus[0]
+
+    @property
+    def capacities(self) -> list[float] | None:
+        """Each CDU's capacity; None where one of them has none."""
+        out = []
+        for cdu in self.cdus:
+            capacity = cdu.type.capacity if cdu.type is not None else None
+            if capacity is None:
+                return None
+            out.append(float(capacity))
+        return out
+
+    @property
     def capacity(self) -> float | None:
-        capacity = self.cdu.type.capacity if self.cdu.type is not None else None
-        return None if capacity is None else float(capacity)
+        """All CDUs working."""
+        capacities = self.capacities
+        return None if capacities is None else sum(capacities)
+
+    @property
+    def n_plus_one(self) -> float | None:
+        """With its largest CDU lost (a lone CDU keeps 0)."""
+        capacities = self.capacities
+        return None if capacities is None else n_plus_one(capacities)
+
+    @property
+    def margin(self) -> float | None:
+        """N+1 capacity less the heat: below 0 the group is not N+1 (COOL009)."""
+        spare = self.n_plus_one
+        return None if spare is None else spare - self.heat
 
 
 class Analysis:
@@ -415,7 +447,8 @@ class Analysis:
                 facts.air_heat -= removed
                 facts.liquid_heat += removed
         if rack.cdu:
-            facts.cdu = self.device_by_id.get(rack.cdu)
+            facts.cdus = [self.device_by_id.get(cdu) for cdu in rack.cdus]
+            facts.cdu = facts.cdus[0] if facts.cdus else None
         self._feeds(facts)
 
     def _find_in(self, facts: RackFacts, device_id: str) -> DeviceFacts | None:
@@ -428,6 +461,7 @@ class Analysis:
         feeds = facts.rack.feeds
         if not feeds:
             return
+        power_factor = self.thresholds["power_factor"]
         for feed in feeds:
             voltage = float(feed.voltage or 0.0)
             current = float(feed.current or 0.0)
@@ -436,7 +470,8 @@ class Analysis:
             )
             three = feed.phases == 3
             wiring = feed.effective_wiring
-            capacity = voltage * current * derate * (SQRT3 if three else 1.0)
+            # A feed of S kVA delivers S × PF kW (v1.1).
+            capacity = voltage * current * derate * power_factor * (SQRT3 if three else 1.0)
             if feed.outlet_voltage is not None:
                 outlet = float(feed.outlet_voltage)
             elif wiring == "wye":
@@ -446,27 +481,19 @@ class Analysis:
             feed_facts = FeedFacts(feed, capacity, derate, outlet, wiring, feed.side or "")
             feed_facts.ref = self._numbering.ref("feed", feed.id)
             facts.feeds.append(feed_facts)
-        sides = sorted({f.group for f in facts.feeds if f.group})
-        shared = [f for f in facts.feeds if not f.group]
-        shared_capacity = sum(f.capacity for f in shared)
-        if sides:
-            for side in sides:
-                facts.side_capacity[side] = shared_capacity + sum(
-                    f.capacity for f in facts.feeds if f.group == side
-                )
-            facts.capacity = min(facts.side_capacity.values())
-            groups = [[f for f in facts.feeds if f.group == side] + shared for side in sides]
-        else:
-            facts.capacity = shared_capacity
-            groups = [shared]
-        for group in groups:
-            self._phase_loads(facts, group)
+        # k ≥ 2 sides: (k − 1) × the smallest side; else the feeds add up (v1.1).
+        sides = side_capacity(feeds, [f.capacity for f in facts.feeds])
+        facts.side_capacity = dict(sides.sides)
+        facts.capacity = sides.capacity
+        for part in worst_case_shares(feeds):
+            self._phase_loads(facts, [facts.feeds[i] for i in part.feeds], part.share)
 
-    def _phase_loads(self, facts: RackFacts, group: list[FeedFacts]) -> None:
-        """Line currents of each feed when its group (one side) carries the whole rack."""
-        share = 1.0 / len(group)
+    def _phase_loads(self, facts: RackFacts, group: list[FeedFacts], share: float) -> None:
+        """Line currents of each feed in its worst case: its side carrying ``share`` of the
+        rack's load per feed (rules.md v1.1, Phase load); currents are P ÷ (V × PF)."""
+        power_factor = self.thresholds["power_factor"]
         for feed in group:
-            voltage = float(feed.feed.voltage or 0.0)
+            voltage = float(feed.feed.voltage or 0.0) * power_factor
             if voltage <= 0:
                 continue
             lines: dict[str, float] = defaultdict(float)
@@ -518,19 +545,27 @@ class Analysis:
 
     @cached_property
     def cdu_loads(self) -> list[CduLoad]:
-        """Each CDU that racks name (a device of kind "cdu"), with the heat it must carry."""
-        loads: dict[int, CduLoad] = {}
-        for rack in self.racks:
-            cdu = rack.cdu
-            if cdu is None or cdu.type is None or cdu.kind != "cdu":
-                continue
-            load = loads.get(id(cdu))
-            if load is None:
-                load = loads[id(cdu)] = CduLoad(cdu)
-            load.racks.append(rack)
-            load.heat += rack.liquid_heat
-            load.heat_unknown |= rack.load_unknown
-        return list(loads.values())
+        """Each CDU group (the CDUs racks name together; lists that share a CDU join), with
+        the liquid heat of every rack it serves. Only devices of kind "cdu" count."""
+        named = [
+            [c.id for c in rack.cdus if c is not None and c.type is not None and c.kind == "cdu"]
+            for rack in self.racks
+        ]
+        loads: list[CduLoad] = []
+        for group in cdu_groups(named):
+            load = CduLoad([self.device_by_id[c] for c in group.cdus])
+            for index in group.racks:
+                rack = self.racks[index]
+                load.racks.append(rack)
+                load.heat += rack.liquid_heat
+                load.heat_unknown |= rack.load_unknown
+            loads.append(load)
+        return loads
+
+    @cached_property
+    def cdu_load_of(self) -> dict[int, CduLoad]:
+        """The CDU group serving each rack, by rack index."""
+        return {rack.index: load for load in self.cdu_loads for rack in load.racks}
 
     # -- links ---------------------------------------------------------------------------
 
@@ -706,13 +741,16 @@ class Analysis:
         if mode == "air":
             return "ok" if rack.air_heat <= limit else "over the air limit"
         if mode == "liquid":
-            if rack.cdu is None or rack.cdu.kind != "cdu":
+            if not rack.cdus or any(c is None or c.kind != "cdu" for c in rack.cdus):
                 return "no CDU"
             if rack.air_heat > limit:
                 return "residual air over the limit"
-            for load in self.cdu_loads:
-                if load.cdu is rack.cdu and load.capacity is not None and load.heat > load.capacity:
+            load = self.cdu_load_of.get(rack.index)
+            if load is not None and load.capacity is not None:
+                if load.heat > load.capacity:
                     return "CDU over capacity"
+                if load.margin is not None and load.margin < 0:
+                    return "CDUs not N+1"
             return "ok"
         if mode == "rear-door":
             door = rack.door
