@@ -98,3 +98,47 @@ def pdu_feeds(pdus: Sequence[Device], feeds: Sequence[Feed]) -> dict[str, str]:
             out[pdu.id] = ids[turn % len(ids)]
             turn += 1
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseShare:
+    """A set of feeds that carries ``share`` of the rack's load in its worst case."""
+
+    feeds: tuple[int, ...]  # indexes into the rack's feeds
+    share: float  # of the rack's load, per feed of the set
+
+
+def worst_case_shares(feeds: Sequence[Feed]) -> list[PhaseShare]:
+    """How the load lands on the feeds in each one's worst case (rules.md, Phase load).
+
+    With k ≥ 2 sides another side is lost and each remaining side carries load ÷ (k − 1),
+    split evenly over its feeds; with one side or none the feeds share the load (a feed
+    without a side beside sided feeds carries nothing anyone planned for: PWR013)."""
+    labels = side_labels(feeds)
+    if len(labels) >= 2:
+        out = []
+        for label in labels:
+            members = tuple(i for i, f in enumerate(feeds) if f.side == label)
+            out.append(PhaseShare(members, 1.0 / (len(labels) - 1) / len(members)))
+        return out
+    members = tuple(i for i, f in enumerate(feeds) if not labels or f.side)
+    return [PhaseShare(members, 1.0 / len(members))] if members else []
+
+
+def cords_by_side(
+    devices: Iterable[tuple[int | None, str | None]], labels: Sequence[str]
+) -> dict[str, tuple[int, int]]:
+    """PSU cords per side (``""`` without sides): (C19-class cords, all cords).
+
+    ``devices`` gives each device's PSU count and ``psu_inlet``; devices without an inlet
+    are not counted. PSUs go round-robin over the sides in label order."""
+    keys = list(labels) if len(labels) >= 2 else [""]
+    out = dict.fromkeys(keys, (0, 0))
+    for psus, inlet in devices:
+        if inlet is None:
+            continue
+        big = inlet in ("c20", "c19")
+        for key, count in zip(keys, psu_split(psus or 1, len(keys)), strict=True):
+            c19, total = out[key]
+            out[key] = (c19 + (count if big else 0), total + count)
+    return out
