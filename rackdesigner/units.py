@@ -219,8 +219,8 @@ def fmt(value: float, dim: Dimension, digits: int = 3) -> str:
         return f"{value * 100:.{digits}g} %"
     if dim is HEIGHT:
         return f"{value:g} U"
-    if dim is AREAL_MASS:
-        return f"{value:,.0f} kg/m²"
+    if dim is AREAL_MASS:  # whole kilograms, more digits only to tell two loads apart
+        return f"{value:,.{max(0, digits - 3)}f} kg/m²"
     if dim is MASS and value >= 1:  # people weigh racks in kilograms, not megagrams
         return f"{value:,.0f} kg" if value >= 1000 else f"{value:.{digits}g} kg"
     if value == 0 or not math.isfinite(value):
