@@ -187,8 +187,8 @@ def _group_finding(
         f"its group ({plural(nodes, 'GPU node')}, top-tier switches with global links: "
         f"{where}) has {fmt(group.global_bandwidth, BANDWIDTH)} of links to the rest of "
         f"{fabric.site()[0]} for {fmt(group.node_bandwidth, BANDWIDTH)} of node ports: "
-        f"global ratio {group.ratio:.3g}, below the 1 ÷ {_ratio(limit)} = "
-        f"{1 / limit:.3g} allowed for {purpose}",
+        f"global ratio {group.ratio:.3g}, below the {1 / limit:.3g} that {_ratio(limit)} "
+        f"allows for {purpose}",
         hint=hint,
         values={
             "ratio": group.ratio,

@@ -82,7 +82,9 @@ def lateral_groups(
         if crossing > 0:
             group.global_bandwidth += crossing
             group.switches.append(device)
-    return [g for g in found.values() if g.node_bandwidth > 0]
+    groups_with_nodes = [g for g in found.values() if g.node_bandwidth > 0]
+    # One group: the top tier's lateral links stay inside it, there is no rest to reach.
+    return groups_with_nodes if len(groups_with_nodes) >= 2 else []
 
 
 @dataclass(frozen=True, slots=True)
