@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from .builders import findings
 
-
 # Nodes with cold plates taking 80 % of their heat (v1.1: types without liquid_fraction have
 # none), drawing what a DGX H100 and a DGX B200 draw.
 LC_H100 = (
