@@ -215,8 +215,7 @@ def _upgrade(analysis: Analysis, link: LinkFacts, media: str, length: float) -> 
         better = analysis.thresholds[_reach_key("mmf", speed, "om4")]
         if length <= better:
             return (
-                f'use OM4 fibre (grade = "om4", reaches {fmt(better, LENGTH)}) or shorten '
-                "the run"
+                f'use OM4 fibre (grade = "om4", reaches {fmt(better, LENGTH)}) or shorten the run'
             )
     current = analysis.thresholds[_reach_key(media, speed, grade)]
     for other in _UPGRADES:

@@ -319,7 +319,7 @@ def cdu_group_without_n_plus_one(analysis: Analysis) -> Iterator[Finding]:
                     f"CDU {cdu.id} carries {bound}{heat_text} of liquid heat with no CDU to "
                     f"spare: with it lost the group keeps {fmt(0.0, POWER)}"
                 )
-                hint = f"add a second CDU and name both on its racks (cdu = [\"{cdu.id}\", ...])"
+                hint = f'add a second CDU and name both on its racks (cdu = ["{cdu.id}", ...])'
             else:
                 heat_text, spare_text = fmt_apart(load.heat, spare, POWER)
                 message = (
@@ -548,7 +548,6 @@ def rear_door_problems(analysis: Analysis) -> Iterator[Finding]:
             ),
             hint=f"{_LIQUID_HINT} or spread the load over {plural(spread, 'rack')}"
             if _cooling_hint(rack) == _LIQUID_HINT
-            else f"spread the load over {plural(spread, 'rack')}, or use a door of more "
-            "capacity",
+            else f"spread the load over {plural(spread, 'rack')}, or use a door of more capacity",
             values={"heat": rack.heat, "capacity": capacity},
         )

@@ -973,8 +973,7 @@ def pdu_outlets(analysis: Analysis) -> Iterator[Finding]:
                     rack.ref,
                     f"{where}{total} PSU cords for {c13 + c19} outlets on its PDUs "
                     f"({c13} C13 + {c19} C19)",
-                    hint="use PDUs with more outlets or add one, or move devices to another "
-                    "rack",
+                    hint="use PDUs with more outlets or add one, or move devices to another rack",
                     values={"cords": float(total), "outlets": float(c13 + c19)},
                     related=related,
                 )
