@@ -165,8 +165,8 @@ def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
         id = "b01"
         cooling = "liquid"
         cdu = "b01-cdu"      # a CoolIT CHx80 (80 kW) in the rack, which holds eight 4U
-                             # liquid-cooled HGX B200 nodes: 0.72 x 100 kW = 72 kW
-                             # plus two more racks like it on the same CDU
+                             # liquid-cooled HGX B200 nodes: 0.72 x 8 x 12.5 kW = 72 kW;
+                             # a second rack like it on the same CDU makes 144 kW
 
         [[racks]]
         id = "b02"
