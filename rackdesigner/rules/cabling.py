@@ -275,16 +275,22 @@ def media_reach(analysis: Analysis) -> Iterator[Finding]:
         ends closer.
     """
     thresholds = analysis.thresholds
+    reaches: dict[tuple[str, float | None, str | None], tuple[str, float]] = {}
     for link in analysis.links:
         media = link.link.media
         if media is None or link.length is None:
             continue
         grade = link.link.grade
-        key = _reach_key(media, link.speed, grade)
-        if key not in thresholds:
-            continue
-        reach = float(thresholds[key])
-        if link.length <= reach + _TOLERANCE:
+        # 150,000 cables share a handful of (media, speed, grade): look each up once.
+        known = reaches.get((media, link.speed, grade))
+        if known is None:
+            key = _reach_key(media, link.speed, grade)
+            known = reaches[(media, link.speed, grade)] = (
+                key,
+                float(thresholds[key]) if key in thresholds else -1.0,
+            )
+        key, reach = known
+        if reach < 0 or link.length <= reach + _TOLERANCE:
             continue
         values = _length_values(link, analysis)
         values["reach"] = reach

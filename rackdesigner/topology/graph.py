@@ -84,16 +84,20 @@ class Fabric:
     @property
     def crossed_rails(self) -> list[CrossedRail]:
         """Crossed rails of the fabric's rail-optimised rail groups (NET008), cable order."""
+        leaves = {name for name, s in self.switches.items() if s.tier == 1}
+        nodes = {node.id for node in self.nodes}
         cables = []
+        append = cables.append
         for link in self.links:
-            a, b = link.a.device, link.b.device
-            if a is None or b is None:
+            a, b = link.a, link.b
+            da, db = a.device, b.device
+            if da is None or db is None:
                 continue
-            for node, port, other in ((a, link.a, b), (b, link.b, a)):
-                if node.is_gpu_node and other.kind == "switch":
-                    switch = self.switches.get(other.id)
-                    if switch is not None and switch.tier == 1:
-                        cables.append((node.id, port.port, other.id, link))
+            ia, ib = da.id, db.id
+            if ia in nodes and ib in leaves:
+                append((ia, a.text.partition(":")[2], ib, link))
+            elif ib in nodes and ia in leaves:
+                append((ib, b.text.partition(":")[2], ia, link))
         return crossed_rails(cables)
 
     @property

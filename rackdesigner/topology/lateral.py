@@ -100,29 +100,50 @@ class CrossedRail:
 
 def crossed_rails(cables: Iterable[tuple[str, str, str, Any]]) -> list[CrossedRail]:
     """Crossed rails from the fabric's node-to-leaf cables ``(node, port, leaf, link)``,
-    in the order given (one per crossed cable)."""
+    in the order given (one per crossed cable).
+
+    Linear: rail groups are found by joining the leaves each node reaches (nodes of one
+    scalable unit share their set of leaves, so only distinct sets are joined), then one
+    count per (group, port, leaf).
+    """
     cables = list(cables)
-    groups = Groups()
+    leaves_of: dict[str, list[str]] = {}
     for node, _, leaf, _ in cables:
-        groups.join(("n", node), ("l", leaf))
-    nodes_in: dict[object, set[str]] = {}
+        reached = leaves_of.get(node)
+        if reached is None:
+            leaves_of[node] = [leaf]
+        elif reached[-1] != leaf:
+            reached.append(leaf)
+    groups = Groups()
+    for reached in {tuple(sorted(set(r))) for r in leaves_of.values()}:
+        first = reached[0]
+        groups.add(first)
+        for leaf in reached[1:]:
+            groups.join(first, leaf)
+    root_of = {node: groups.find(reached[0]) for node, reached in leaves_of.items()}
+    nodes_in: dict[object, int] = {}
+    for root in root_of.values():
+        nodes_in[root] = nodes_in.get(root, 0) + 1
     counts: dict[tuple[object, str, str], int] = {}
     for node, port, leaf, _ in cables:
-        root = groups.find(("n", node))
-        nodes_in.setdefault(root, set()).add(node)
-        counts[(root, port, leaf)] = counts.get((root, port, leaf), 0) + 1
+        key = (root_of[node], port, leaf)
+        counts[key] = counts.get(key, 0) + 1
     rail: dict[tuple[object, str], tuple[str, int]] = {}
+    rail_leaves: dict[object, set[str]] = {}
     for (root, port, leaf), count in counts.items():
-        if count * 2 > len(nodes_in[root]):
+        if count * 2 > nodes_in[root]:
             rail[(root, port)] = (leaf, count)
-    leaves_of: dict[object, set[str]] = {}
-    for (root, _), (leaf, _) in rail.items():
-        leaves_of.setdefault(root, set()).add(leaf)
+            rail_leaves.setdefault(root, set()).add(leaf)
+    optimised = {root for root, leaves in rail_leaves.items() if len(leaves) >= 2}
+    if not optimised:
+        return []
     out: list[CrossedRail] = []
     for node, port, leaf, link in cables:
-        root = groups.find(("n", node))
-        found = rail.get((root, port))
-        if found is None or found[0] == leaf or len(leaves_of[root]) < 2:
+        root = root_of[node]
+        if root not in optimised:
             continue
-        out.append(CrossedRail(node, port, leaf, found[0], link, len(nodes_in[root]), found[1]))
+        found = rail.get((root, port))
+        if found is None or found[0] == leaf:
+            continue
+        out.append(CrossedRail(node, port, leaf, found[0], link, nodes_in[root], found[1]))
     return out
