@@ -248,14 +248,19 @@ def _open_or_exit(path: str) -> Document:
     """Load a document (layout, source map, origin); print load errors and exit 2."""
     from .diagnostics import LayoutError
     from .document import load
+    from .engine import rule_config_errors
     from .formats.text import line
 
     try:
-        return load(path)
+        document = load(path)
+        errors = rule_config_errors(document)
+        if errors:
+            raise LayoutError(errors)
     except LayoutError as error:
         for d in error.diagnostics:
             click.echo(line(d, _use_color(sys.stderr)), err=True)
         sys.exit(2)
+    return document
 
 
 def _export_options(command: click.Command) -> click.Command:

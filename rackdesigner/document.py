@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .diagnostics import LayoutError
-from .layout_io.linemap import scan
+from .layout_io.linemap import key_line, scan
 from .layout_io.reader import load_text_with_map, read_text
 from .layout_io.saving import (
     CommentsLostError,
@@ -31,6 +31,7 @@ from .layout_io.saving import (
 from .layout_io.sources import source_map
 from .layout_io.writer import dumps
 from .model import Layout
+from .refs import Ref
 from .sourcemap import EMPTY, SourceMap
 
 __all__ = [
@@ -66,9 +67,17 @@ class Document:
             self._digest = _digest(self._text)
         return self._digest
 
-    def line(self, ref: object) -> int | None:
+    def line(self, ref: Ref) -> int | None:
         """The line an entity was read from (see :class:`~rackdesigner.sourcemap.SourceMap`)."""
-        return self.source_map.line(ref)  # type: ignore[arg-type]
+        return self.source_map.line(ref)
+
+    def key_line(self, ref: Ref, key: str) -> int:
+        """The line of ``key = ...`` inside the entity ``ref``, else the entity's line (0 when
+        the text does not have the entity)."""
+        start = self.source_map.line(ref) or 0
+        if not start or self._text is None:
+            return start
+        return key_line(self._text.split("\n"), start, key)
 
 
 def loads(text: str, *, file: str = "<text>", timings: dict[str, float] | None = None) -> Document:

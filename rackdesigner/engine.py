@@ -15,8 +15,8 @@ from .analysis import Analysis
 from .diagnostics import Diagnostic, LayoutError
 from .document import Document, load
 from .model import Layout
-from .refs import Ref
-from .rules.registry import Rule, selected, to_diagnostics
+from .refs import RULES, Ref
+from .rules.registry import Rule, selected, to_diagnostics, unknown_patterns
 from .sourcemap import SourceMap
 
 
@@ -52,8 +52,7 @@ def locator(source_map: SourceMap | None, analysis: Analysis) -> Locate | None:
     entity's (a device added since the file was read: its rack's)."""
     if source_map is None:
         return None
-    locate, enclosing = source_map.locate, analysis.enclosing
-    get = source_map.lines.get
+    locate, enclosing, get = source_map.locate, analysis.enclosing, source_map.line
 
     def line_of(ref: Ref) -> int:
         line = get(ref)
@@ -119,6 +118,33 @@ def check_file(
     return check_document(document, select=select, ignore=ignore, timings=timings)
 
 
+def rule_config_errors(document: Document) -> list[Diagnostic]:
+    """E001 errors for codes in ``[rules] select`` or ``ignore`` that match no rule.
+
+    A load error like the loader's own (the file is refused, exit 2), found here because
+    the loader imports no rule.
+    """
+    config = document.layout.rules
+    if config is None:
+        return []
+    errors: list[Diagnostic] = []
+    for key in ("select", "ignore"):
+        unknown = unknown_patterns([c.strip().upper() for c in getattr(config, key) or ()])
+        if unknown:
+            errors.append(
+                Diagnostic(
+                    "E001",
+                    "error",
+                    f"{key}: no rule matches {', '.join(repr(c) for c in unknown)} "
+                    "(`rackdesigner rules` lists them)",
+                    entity="[rules]",
+                    line=document.key_line(RULES, key),
+                    file=document.path or "",
+                )
+            )
+    return errors
+
+
 def check_document(
     document: Document,
     *,
@@ -126,8 +152,15 @@ def check_document(
     ignore: Iterable[str] | None = None,
     timings: dict[str, float] | None = None,
 ) -> FileResult:
-    """Check a loaded document; diagnostics carry the lines of its source map."""
+    """Check a loaded document; diagnostics carry the lines of its source map.
+
+    Unknown codes in the file's ``[rules]`` make it a file that does not load (its
+    E001 diagnostics, no layout), as the command line has always reported them.
+    """
     file = document.path or ""
+    errors = rule_config_errors(document)
+    if errors:
+        return FileResult(file, diagnostics=errors, document=document)
     result = FileResult(file, document.layout, document=document)
     result.analysis, result.diagnostics = check(
         document.layout,

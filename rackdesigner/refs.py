@@ -55,32 +55,43 @@ class _LinkLike(Protocol):
     b: str
 
 
-def link_refs(links: Sequence[_LinkLike]) -> list[Ref]:
-    """Each link's reference, in order: its ``a`` end, or ``a -> b`` where links share it.
+def shared_a_ends(links: Sequence[_LinkLike]) -> frozenset[str]:
+    """The ``a`` ends more than one link starts from (usually none)."""
+    ends = [link.a for link in links]
+    unique = set(ends)
+    if len(unique) == len(ends):  # the common case, at C speed
+        return frozenset()
+    seen: set[str] = set()
+    shared: set[str] = set()
+    for end in ends:
+        if end in seen:
+            shared.add(end)
+        seen.add(end)
+    return frozenset(shared)
 
-    Identical links (same ``a`` and ``b``) are told apart by ``nth``.
-    """
-    firsts: dict[str, int] = {}
-    shared = False
-    for index, link in enumerate(links):
-        if firsts.setdefault(link.a, index) != index:
-            shared = True
-    if not shared:  # the common case: one pass, no second look-up per link
-        return [Ref("link", link.a) for link in links]
-    counts: dict[str, int] = {}
-    for link in links:
-        counts[link.a] = counts.get(link.a, 0) + 1
+
+def link_ids(links: Sequence[_LinkLike]) -> list[tuple[str, int]]:
+    """Each link's id and ``nth``, in order: its ``a`` end, or ``a -> b`` where links share
+    it; identical links (same ``a`` and ``b``) are told apart by ``nth``."""
+    shared = shared_a_ends(links)
+    if not shared:
+        return [(link.a, 0) for link in links]
     seen: dict[str, int] = {}
-    refs: list[Ref] = []
+    ids: list[tuple[str, int]] = []
     for link in links:
-        if counts[link.a] == 1:
-            refs.append(Ref("link", link.a))
+        if link.a not in shared:
+            ids.append((link.a, 0))
             continue
         name = f"{link.a} -> {link.b}"
         nth = seen.get(name, 0)
         seen[name] = nth + 1
-        refs.append(Ref("link", name, nth))
-    return refs
+        ids.append((name, nth))
+    return ids
+
+
+def link_refs(links: Sequence[_LinkLike]) -> list[Ref]:
+    """Each link's reference, in order (see :func:`link_ids`)."""
+    return [Ref("link", name, nth) for name, nth in link_ids(links)]
 
 
 class Numbering:

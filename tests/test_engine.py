@@ -85,3 +85,14 @@ def test_every_rule_has_a_scope() -> None:
     assert {rule.scope for rule in rules} <= set(SCOPES)
     assert all(rule.fabric == (rule.scope == "fabric") for rule in rules)
     assert {r.code for r in rules if r.scope == "fabric"} >= {"NET002", "NET005", "CMP002"}
+
+
+def test_the_spread_benchmark_variant_is_valid_and_puts_spines_in_rows_of_their_own() -> None:
+    generator = _generator()
+    plan = generator.build_spread_plan(2048)
+    assert (plan.leaves, plan.spines, len(plan.links)) == (32, 16, 4096)
+    spine_rows = {r.row for r in plan.racks for s in r.switches if "-spine" in s[0]}
+    leaf_rows = {r.row for r in plan.racks for s in r.switches if "-leaf" in s[0]}
+    assert spine_rows and not spine_rows & leaf_rows
+    _, diagnostics = check(load_text(generator.render(plan)))
+    assert [d for d in diagnostics if d.severity == "error"] == []

@@ -10,11 +10,12 @@ float in SI units; nothing here formats for people.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..geometry import RackPlace, SiteGeometry, route_length
 from ..model import Device, DeviceType, Feed, Gpu, Link, PortGroup, Rack
-from ..refs import Ref, link_refs
+from ..refs import Ref, link_refs, shared_a_ends
 
 SQRT3 = math.sqrt(3.0)
 ZERO_DRAW_KINDS = ("blank", "patch-panel")  # passive: no power, nothing unknown about it
@@ -159,16 +160,23 @@ class End:
 
 
 class LinkRefs:
-    """The references of a layout's links, computed when a finding first asks for one."""
+    """The references of a layout's links (:func:`rackdesigner.refs.link_refs`), each made
+    when a finding first asks for it: most links never have one."""
 
-    __slots__ = ("_links", "_refs")
+    __slots__ = ("_links", "_refs", "_shared")
 
-    def __init__(self, links: list[Link]):
+    def __init__(self, links: Sequence[Link]):
         self._links = links
+        self._shared: frozenset[str] | None = None
         self._refs: list[Ref] | None = None
 
     def of(self, index: int) -> Ref:
-        if self._refs is None:
+        if self._shared is None:
+            self._shared = shared_a_ends(self._links)
+        link = self._links[index]
+        if link.a not in self._shared:
+            return Ref("link", link.a)
+        if self._refs is None:  # a layout with shared ends (CAB005): number them all once
             self._refs = link_refs(self._links)
         return self._refs[index]
 
@@ -186,6 +194,8 @@ class LinkFacts:
     # The route is computed when first read: only the cabling rules need every one.
     _route: float | None = field(default=None, init=False, repr=False)
     _routed: bool = field(default=False, init=False, repr=False)
+    _length: float | None = field(default=None, init=False, repr=False)
+    _measured: bool = field(default=False, init=False, repr=False)
 
     @property
     def route(self) -> float | None:
@@ -217,10 +227,16 @@ class LinkFacts:
     @property
     def length(self) -> float | None:
         """Metres: the declared length, else the route plus slack."""
+        if self._measured:  # read several times per cable by the cabling rules
+            return self._length
+        self._measured = True
         if self.link.length is not None:
-            return float(self.link.length)
-        route = self.route
-        return None if route is None or self.geometry is None else route + self.geometry.slack
+            self._length = float(self.link.length)
+        else:
+            route = self.route
+            if route is not None and self.geometry is not None:
+                self._length = route + self.geometry.slack
+        return self._length
 
     @property
     def resolved(self) -> bool:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from ..diagnostics import Diagnostic
 from ..engine import FileResult
-from . import Options, counts
+from .options import Options, counts
 
 
 def diagnostic_dict(d: Diagnostic) -> dict[str, object]:

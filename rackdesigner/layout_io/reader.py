@@ -21,6 +21,7 @@ from .. import schema as s
 from ..diagnostics import Diagnostic, LayoutError
 from ..thresholds import THRESHOLDS
 from ..units import UnitError, parse
+from .assets import builtin_device_keys
 from .linemap import LineMap, key_line, scan
 from .sources import placed
 from .toml_parse import TomlSyntaxError, parse_toml
@@ -356,9 +357,7 @@ class _Builder:
                 if (table := self.table(value, entity, line, key)) is not None:
                     layout.gpus[key] = m.Gpu(key, **self.fields(s.GPU, table, entity, line))
         if "catalog" in data and (cat := self.table(data["catalog"], "[catalog]", 1, "catalog")):
-            from ..catalog import builtin
-
-            known = builtin().devices
+            known = builtin_device_keys()
             for key, value in cat.items():
                 line = self.map.catalog.get(key, 1)
                 if (table := self.table(value, f"catalog entry {key}", line, key)) is not None:
@@ -472,20 +471,8 @@ class _Builder:
         line = tables.get("rules") or tables.get("rules.thresholds") or 1
         values = self.fields(s.RULES, data, "[rules]", line)
         config = m.RulesConfig(**values)
-        from ..rules.registry import unknown_patterns
-
-        for key in ("select", "ignore"):
-            unknown = unknown_patterns([c.strip().upper() for c in values.get(key) or ()])
-            if unknown:
-                self.error(
-                    "E001",
-                    "[rules]",
-                    f"{key}: no rule matches "
-                    f"{', '.join(repr(c) for c in unknown)} (`rackdesigner rules` "
-                    "lists them)",
-                    line,
-                    key,
-                )
+        # Whether a code names a rule is the rules' business (engine.rule_config_errors);
+        # the loader imports no rule.
         thresholds = data.get("thresholds")
         if thresholds is None:
             return config

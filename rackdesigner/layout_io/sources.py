@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .. import model as m
-from ..refs import RULES, SITE, WORKLOAD, Numbering, Ref, link_refs
+from ..refs import RULES, SITE, WORKLOAD, Numbering, Ref, link_ids
 from ..sourcemap import SourceMap
 from .linemap import LineMap
 
@@ -69,7 +69,7 @@ def source_map(layout: m.Layout, lines: LineMap) -> SourceMap:
     racks = [(rack, list(rack.feeds), list(rack.devices)) for rack in layout.racks]
     links = list(layout.links)
 
-    def build() -> dict[Ref, int]:
+    def build() -> tuple[dict[Ref, int], dict[str, int]]:
         found: dict[Ref, int] = {}
         tables = lines.tables
         if site is not None:
@@ -94,11 +94,17 @@ def source_map(layout: m.Layout, lines: LineMap) -> SourceMap:
             known = len(device_lines)
             for number, device in enumerate(devices):
                 found[ref("device", device.id)] = device_lines[number] if number < known else line
-        link_lines = lines.links
-        known = len(link_lines)
-        for index, link_ref in enumerate(link_refs(links)):
-            if index < known:
-                found[link_ref] = link_lines[index]
-        return found
+        ids = link_ids(links)
+        known = min(len(lines.links), len(ids))
+        by_id: dict[str, int] = {}
+        if known == len(ids) and all(nth == 0 for _, nth in ids):  # the common case
+            by_id = dict(zip([name for name, _ in ids], lines.links, strict=False))
+        else:
+            for (name, nth), line in zip(ids[:known], lines.links, strict=False):
+                if nth == 0:
+                    by_id[name] = line
+                else:
+                    found[Ref("link", name, nth)] = line
+        return found, by_id
 
     return SourceMap(build=build)

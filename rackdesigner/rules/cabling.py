@@ -13,7 +13,7 @@ from functools import cache
 from ..analysis import Analysis, End, LinkFacts
 from ..schema import ENDPOINT
 from ..units import BANDWIDTH, LENGTH, fmt
-from .registry import Finding, rule
+from .base import Finding, rule
 
 _TOLERANCE = 1e-6  # m: float dust from unit conversions is not a shortfall
 

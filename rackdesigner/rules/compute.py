@@ -15,7 +15,7 @@ from ..model import DeviceType, Gpu
 from ..refs import WORKLOAD
 from ..units import BYTE_RATE, INFORMATION, fmt, fmt_count
 from ..wording import plural
-from .registry import Finding, rule
+from .base import Finding, rule
 
 DATA_PARALLEL = (None, "ddp", "fsdp", "zero3")  # unset parallelism counts as data-parallel
 EIGHT_GPUS = 8  # the guide's node size for training

@@ -15,7 +15,7 @@ from ..analysis import Analysis, CduLoad, DeviceFacts, RackFacts
 from ..refs import SITE
 from ..units import POWER, fmt, fmt_apart, fmt_count
 from ..wording import at_least, plural
-from .registry import Finding, rule
+from .base import Finding, rule
 
 _LIQUID_HINT = 'use direct-to-chip liquid (cooling = "liquid" with a CDU)'
 _DOOR_HINT = 'use a rear-door heat exchanger (cooling = "rear-door" with a door)'

@@ -16,7 +16,7 @@ from ..analysis import Analysis, DeviceFacts
 from ..topology.collectives import fabric_bus_bandwidth, per_direction
 from ..units import BANDWIDTH, BYTE_RATE, RATIO, fmt, fmt_count
 from ..wording import plural
-from .registry import Finding, rule
+from .base import Finding, rule
 
 if TYPE_CHECKING:  # networkx loads only when a rule asks for analysis.fabrics
     from ..topology.graph import Fabric, SwitchFacts

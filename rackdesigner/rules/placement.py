@@ -6,7 +6,7 @@ import math
 from collections.abc import Iterator
 
 from ..analysis import Analysis, DeviceFacts, FeedFacts, RackFacts
-from .registry import Finding, rule
+from .base import Finding, rule
 
 
 def _mounted(rack: RackFacts) -> Iterator[DeviceFacts]:

@@ -18,7 +18,7 @@ from ..power_sides import cords_by_side, feed_rating, pdu_feeds
 from ..refs import SITE
 from ..units import CURRENT, POWER, RATIO, VOLTAGE, fmt, fmt_apart
 from ..wording import at_least, plural
-from .registry import Finding, rule
+from .base import Finding, rule
 
 _VOLTAGE_SLACK = 1e-6  # V: float dust when an outlet voltage equals a range limit
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from ..analysis import Analysis
 from ..units import INFORMATION, fmt
-from .registry import Finding, rule
+from .base import Finding, rule
 
 
 @rule("STO001", "info", scope="device", thresholds=("nvme_per_node_min",))
