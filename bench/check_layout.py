@@ -216,7 +216,9 @@ class Checker:
             total_power += load
             cooling = rack.get("cooling", "air")
             if cooling == "liquid":
-                cdu_load[rack.get("cdu", "")] = cdu_load.get(rack.get("cdu", ""), 0) + liquid_heat
+                named = rack.get("cdu", "")
+                group = tuple(named) if isinstance(named, list) else (named,)
+                cdu_load[group] = cdu_load.get(group, 0) + liquid_heat
                 air = load - liquid_heat
             else:
                 air = load
@@ -238,7 +240,7 @@ class Checker:
                 cap = v * a * feed.get("derate", 0.8) * (math.sqrt(3) if feed["phases"] == 3 else 1)
                 side_cap[feed.get("side", "")] = side_cap.get(feed.get("side", ""), 0) + cap
                 if nodes and (feed["phases"] != 3 or v < 208):
-                    self.bad(f"{rid}: GPU rack fed below 3-phase 208 V")
+                    self.bad(f"{rid}: GPU rack fed below 3-phase 208 V")  # stricter than v1.1
             if load and not side_cap:
                 self.bad(f"{rid}: no feed")
             if side_cap and set(side_cap) != {"A", "B"}:
@@ -248,14 +250,23 @@ class Checker:
                     f"{rid}: load {load / 1e3:.1f} kW > side capacity "
                     f"{min(side_cap.values()) / 1e3:.1f} kW"
                 )
-        for cdu, heat in cdu_load.items():
-            dev = devices.get(cdu)
-            if dev is None or models.get(dev[0]["model"], {}).get("kind") != "cdu":
-                self.bad(f"liquid racks name {cdu!r}, not a CDU")
-                continue
-            cap = models[dev[0]["model"]]["capacity"]
-            if heat > cap:
-                self.bad(f"{cdu}: liquid heat {heat / 1e3:.0f} kW > capacity {cap / 1e3:.0f} kW")
+        # CDU groups (the generator's racks name all of their row's CDUs): N+1, the group
+        # less its largest CDU carries the heat.
+        for group, heat in cdu_load.items():
+            caps = []
+            for cdu in group:
+                dev = devices.get(cdu)
+                if dev is None or models.get(dev[0]["model"], {}).get("kind") != "cdu":
+                    self.bad(f"liquid racks name {cdu!r}, not a CDU")
+                    break
+                caps.append(models[dev[0]["model"]]["capacity"])
+            else:
+                spare = sum(caps) - max(caps)
+                if heat > spare:
+                    self.bad(
+                        f"{'+'.join(group)}: liquid heat {heat / 1e3:.0f} kW > N+1 capacity "
+                        f"{spare / 1e3:.0f} kW"
+                    )
         budget = site.get("power_budget")
         if budget and qty(budget, "W") < total_power:
             self.bad(f"power budget {budget} < assumed load {total_power / 1e3:.0f} kW")

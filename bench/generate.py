@@ -19,10 +19,11 @@ The scheme, the same at every size:
   and uses NVIDIA DGX H100 (``dgx-h100``: 8U, 10.2 kW). Four nodes per 42U
   rack at U3, U11, U25 and U33; switches sit between them, in U19-U24 (the
   middle third of the rack, as PLC003 wants).
-* Compute racks are liquid-cooled and name a CDU (``coolit-chx750``, 42U,
-  750 kW, in a rack of its own at the start of the row; a row of more than 16
-  racks gets a second CDU rack at its end, so no CDU carries more than
-  16 x 36 kW). Only the one-node layout (8 GPUs) is air-cooled, with its
+* Compute racks are liquid-cooled and name every CDU of their row
+  (``coolit-chx750``, 42U, 750 kW, each in a rack of its own: one at the start
+  of the row, the rest at its end). A row gets as many CDUs as its liquid heat
+  needs plus one, so the row's group is N+1 (COOL009): two for up to 16 racks,
+  three for 32 (806 kW). Only the one-node layout (8 GPUs) is air-cooled, with its
   open units blanked. A rack holds as many switches as keep its air heat
   (the 30 % of node heat the cold plates leave, plus all switch heat) under
   15 kW with 100 W to spare: three QM9700 or two XDR switches beside 4 nodes.
@@ -72,7 +73,6 @@ RAILS = 8
 NODES_PER_RACK = 4
 RACK_HEIGHT_U = 42
 COMPUTE_RACKS_PER_ROW = 32
-RACKS_PER_CDU = 16
 NODE_MODEL = "sys-421ge-tnhr2-lcc"  # liquid racks: a node type with cold plates
 NODE_HEIGHT_U = 4
 AIR_NODE_MODEL = "dgx-h100"  # the one-node, air-cooled layout
@@ -80,6 +80,7 @@ AIR_NODE_HEIGHT_U = 8
 NODE_POSITIONS = (3, 11, 25, 33)  # 3-10, 11-18 | switches 19-24 | 25-32, 33-40
 NODE_PORT_SPEED_GBPS = 400
 CDU_MODEL = "coolit-chx750"
+CDU_CAPACITY_W = 750_000.0
 PDU_MODEL = "pdu-3ph-415v-63a"
 BLANK_MODEL = "blank-1u"
 
@@ -315,7 +316,9 @@ def _compute_racks(nodes: int) -> tuple[list[Rack], list[Rack], list[str], list[
         in_row = min(COMPUTE_RACKS_PER_ROW, n_racks - first)
         counts = [min(NODES_PER_RACK, nodes - (first + j) * NODES_PER_RACK) for j in range(in_row)]
         liquid = nodes >= 2
-        n_cdus = 0 if not liquid else (1 if in_row <= RACKS_PER_CDU else 2)
+        # N+1 (COOL009): the row's CDUs less the largest still carry its liquid heat.
+        heat = sum(counts) * ASSUMED_POWER_W[NODE_MODEL] * LIQUID_FRACTION
+        n_cdus = 0 if not liquid else math.ceil(heat / CDU_CAPACITY_W) + 1
         slot = 1
         cdu_ids = []
         if n_cdus:
@@ -335,14 +338,15 @@ def _compute_racks(nodes: int) -> tuple[list[Rack], list[Rack], list[str], list[
             racks.append(rack)
             row_compute.append(rack)
             slot += 1
-        if n_cdus == 2:
+        for _ in range(n_cdus - 1):
             rid = f"{prefix}{slot:02d}"
             cdu_ids.append(f"{rid}-cdu")
             racks.append(Rack(rid, row, row_index, slot, "cdu"))
-        half = math.ceil(len(row_compute) / n_cdus) if n_cdus else 0
-        for j, rack in enumerate(row_compute):
+            slot += 1
+        for rack in row_compute:
             if rack.liquid:
-                rack.cdu = cdu_ids[min(j // half, n_cdus - 1)]
+                # Every rack on the row manifold, served by all of the row's CDUs together.
+                rack.cdu = ", ".join(f'"{c}"' for c in cdu_ids)
         compute.extend(row_compute)
 
     return racks, compute, node_ids, node_rack
@@ -841,7 +845,7 @@ def render(plan: Plan, default_thresholds: bool = False) -> str:
         w("\n[[racks]]\n")
         w(f'id = "{rid}"\nrow = "{rack.row}"\nslot = {rack.slot}\nheight = "{RACK_HEIGHT_U} U"\n')
         if rack.liquid:
-            w(f'cooling = "liquid"\ncdu = "{rack.cdu}"\n')
+            w(f'cooling = "liquid"\ncdu = [{rack.cdu}]\n')
         else:
             w('cooling = "air"\n')
         amps = 100 if rack.kind == "compute" else 63
