@@ -21,7 +21,7 @@ from .. import schema as s
 from ..diagnostics import Diagnostic, LayoutError
 from ..thresholds import THRESHOLDS
 from ..units import UnitError, parse
-from .assets import builtin_device_keys
+from .assets import builtin_device_keys, builtin_device_kinds
 from .linemap import LineMap, key_line, scan
 from .sources import placed
 from .toml_parse import TomlSyntaxError, parse_toml
@@ -437,11 +437,8 @@ class _Builder:
                 kind = dtype.kind if dtype is not None else None
                 if kind is None:
                     if builtin_types is None:
-                        from ..catalog import builtin
-
-                        builtin_types = builtin().devices
-                    known = builtin_types.get(device.model)
-                    kind = known.kind if known is not None else None
+                        builtin_types = builtin_device_kinds()
+                    kind = builtin_types.get(device.model)
                 entity = f"device {device.id}"
                 if kind is not None and kind != "pdu":
                     self.error(
