@@ -296,7 +296,7 @@ def cdu_group_without_n_plus_one(analysis: Analysis) -> Iterator[Finding]:
         [[racks]]
         id = "a01"
         cooling = "liquid"
-        cdu = ["a06-cdu", "a07-cdu"]   # two 750 kW row CDUs for 101 kW: either carries it
+        cdu = "a06-cdu"   # one 750 kW row CDU for 101 kW: with it lost, the loop stops
 
     Fix:
         Add a CDU to the group (`cdu = ["cdu-1", "cdu-2"]` on every rack it serves), or
