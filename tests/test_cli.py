@@ -16,6 +16,8 @@ from xml.etree import ElementTree
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rackdesigner.cli import cli
 
@@ -544,3 +546,37 @@ def test_export_toml_in_place_through_a_symlink_keeps_the_link(tmp_path: Path) -
     assert link.is_symlink() and link.resolve() == real.resolve()
     again = run("export", str(real), "--toml", "-")
     assert again.stdout == real.read_text()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.text(max_size=30),
+    st.integers(0, 10**6),
+    st.dictionaries(
+        st.text(max_size=8),
+        st.floats(allow_nan=True, allow_infinity=True) | st.integers(-(10**20), 10**20),
+        max_size=3,
+    ),
+    st.none() | st.text(max_size=20),
+    st.none() | st.tuples(st.sampled_from(["device", "link"]), st.text(max_size=12)),
+)
+def test_json_rows_are_what_json_itself_writes(text, line, values, hint, subject) -> None:
+    from rackdesigner.diagnostics import Diagnostic
+    from rackdesigner.formats.json_format import diagnostic_dict, diagnostic_json
+    from rackdesigner.model import Q
+    from rackdesigner.refs import Ref
+
+    values = {k: Q(v, "x") if isinstance(v, float) and v > 1 else v for k, v in values.items()}
+    d = Diagnostic(
+        "PWR001",
+        "error",
+        text + '\u2028 é \x00 "q" \\',
+        entity=text,
+        line=line,
+        file=text[::-1],
+        hint=hint,
+        values=values,  # type: ignore[arg-type]
+        subject=None if subject is None else Ref(*subject),
+    )
+    expected = json.JSONEncoder(ensure_ascii=False).encode(diagnostic_dict(d))
+    assert diagnostic_json(d) == expected
