@@ -12,21 +12,26 @@ not import rackdesigner; other scripts use :func:`generate_layout_text` and
 
 The scheme, the same at every size:
 
-* GPU nodes are NVIDIA DGX H100 (``dgx-h100``: 8U, 10.2 kW, ``ib1..ib8`` at
-  400 Gbps). Four per 42U rack at U3, U11, U25 and U33; switches sit between
-  them, in U19-U24 (the middle third of the rack, as PLC003 wants).
-* Compute racks are liquid-cooled and name a CDU (``coolit-chx750``, 42U,
-  750 kW, in a rack of its own at the start of the row; a row of more than 16
-  racks gets a second CDU rack at its end, so no CDU carries more than
-  16 x 40.8 kW). Only the one-node layout (8 GPUs) is air-cooled, with its
+* GPU nodes in liquid racks are liquid-cooled HGX H100 servers with cold plates
+  (``sys-421ge-tnhr2-lcc``: 4U, 9 kW, ``liquid_fraction`` 0.7, ``ib1..ib8`` at
+  400 Gbps): v1.1 gives cold plates only to types that declare them, and an
+  air-only DGX in a liquid rack is COOL008. The one-node layout is air-cooled
+  and uses NVIDIA DGX H100 (``dgx-h100``: 8U, 10.2 kW). Four nodes per 42U
+  rack at U3, U11, U25 and U33; switches sit between them, in U19-U24 (the
+  middle third of the rack, as PLC003 wants).
+* Compute racks are liquid-cooled and name every CDU of their row
+  (``coolit-chx750``, 42U, 750 kW, each in a rack of its own: one at the start
+  of the row, the rest at its end). A row gets as many CDUs as its liquid heat
+  needs plus one, so the row's group is N+1 (COOL009): two for up to 16 racks,
+  three for 32 (806 kW). Only the one-node layout (8 GPUs) is air-cooled, with its
   open units blanked. A rack holds as many switches as keep its air heat
-  (the 20 % of node heat the cold plates leave, plus all switch heat) under
+  (the 30 % of node heat the cold plates leave, plus all switch heat) under
   15 kW with 100 W to spare: three QM9700 or two XDR switches beside 4 nodes.
 * Every rack has two redundant 415 V 3-phase feeds, sides A and B, each able
   to carry the whole rack (compute racks: 100 A, 57.5 kW usable; CDU racks:
-  63 A), each with its own circuit, and 0U PDUs (``pdu-3ph-415v-63a``): two
-  per side on compute racks (left rail side A, right rail side B), one per
-  side on CDU racks.
+  63 A), each with its own circuit, and 0U PDUs (``pdu-3ph-415v-63a``, each
+  naming its feed): two per side on compute racks (left rail side A, right
+  rail side B), one per side on CDU racks.
 * Rows hold 32 compute racks (plus their CDU racks).
 * The fabric is rail-optimised InfiniBand: a scalable unit (SU) of nodes has
   one leaf per rail, and rail r of every node of the SU goes to leaf r. Leaves
@@ -43,7 +48,8 @@ The scheme, the same at every size:
     144 x 800G), SU = 128 nodes = one row;
   - a single node (8 GPUs) or up to 8 nodes: one ``qm9700``, no spines.
 
-* Cable media follow the geometry of layout-format.md: ``dac`` inside a rack,
+* Cable media follow the geometry of layout-format.md: ``dac`` inside a rack
+  (400G passive copper reaches 2 m, rules v1.1),
   ``aoc`` between racks up to its 100 m reach, ``smf`` beyond. Links carry no
   ``length`` (it is computed). Where the longest computed run exceeds the 5 m
   default of CAB001 (rail-optimised leaves serve a whole SU, spines the whole
@@ -67,12 +73,14 @@ RAILS = 8
 NODES_PER_RACK = 4
 RACK_HEIGHT_U = 42
 COMPUTE_RACKS_PER_ROW = 32
-RACKS_PER_CDU = 16
-NODE_MODEL = "dgx-h100"
-NODE_HEIGHT_U = 8
+NODE_MODEL = "sys-421ge-tnhr2-lcc"  # liquid racks: a node type with cold plates
+NODE_HEIGHT_U = 4
+AIR_NODE_MODEL = "dgx-h100"  # the one-node, air-cooled layout
+AIR_NODE_HEIGHT_U = 8
 NODE_POSITIONS = (3, 11, 25, 33)  # 3-10, 11-18 | switches 19-24 | 25-32, 33-40
 NODE_PORT_SPEED_GBPS = 400
 CDU_MODEL = "coolit-chx750"
+CDU_CAPACITY_W = 750_000.0
 PDU_MODEL = "pdu-3ph-415v-63a"
 BLANK_MODEL = "blank-1u"
 
@@ -83,13 +91,14 @@ ROW_PITCH_M = 2.4
 TRAY_RISE_M = 0.3
 SLACK_M = 0.5
 CABLE_MAX_DEFAULT_M = 5.0
-REACH_DAC_M = 3.0
+REACH_DAC_M = 2.0  # rules v1.1: 400G passive copper
 REACH_AOC_M = 100.0
 
 # Assumed maximum draw, only to size [site] power_budget / cooling_capacity with
 # headroom (the built-in catalog's own figures are what the rules use).
 ASSUMED_POWER_W = {
-    NODE_MODEL: 10_200.0,
+    NODE_MODEL: 9_000.0,
+    AIR_NODE_MODEL: 10_200.0,
     "qm9700": 1_720.0,
     "ib-xdr-leaf": 3_000.0,
     "ib-xdr-spine": 3_000.0,
@@ -97,7 +106,7 @@ ASSUMED_POWER_W = {
     "ib-ndr-leaf-128": 2_500.0,
     "ib-ndr-spine-128": 2_500.0,
 }
-LIQUID_FRACTION = 0.8  # the format's default share of node heat the cold plates take
+LIQUID_FRACTION = 0.7  # the share of the node type's heat its cold plates take
 AIR_MAX_W = 15_000.0 - 100.0  # COOL001's default limit, less a margin
 BUDGET_HEADROOM = 1.2
 
@@ -307,7 +316,9 @@ def _compute_racks(nodes: int) -> tuple[list[Rack], list[Rack], list[str], list[
         in_row = min(COMPUTE_RACKS_PER_ROW, n_racks - first)
         counts = [min(NODES_PER_RACK, nodes - (first + j) * NODES_PER_RACK) for j in range(in_row)]
         liquid = nodes >= 2
-        n_cdus = 0 if not liquid else (1 if in_row <= RACKS_PER_CDU else 2)
+        # N+1 (COOL009): the row's CDUs less the largest still carry its liquid heat.
+        heat = sum(counts) * ASSUMED_POWER_W[NODE_MODEL] * LIQUID_FRACTION
+        n_cdus = 0 if not liquid else math.ceil(heat / CDU_CAPACITY_W) + 1
         slot = 1
         cdu_ids = []
         if n_cdus:
@@ -327,14 +338,15 @@ def _compute_racks(nodes: int) -> tuple[list[Rack], list[Rack], list[str], list[
             racks.append(rack)
             row_compute.append(rack)
             slot += 1
-        if n_cdus == 2:
+        for _ in range(n_cdus - 1):
             rid = f"{prefix}{slot:02d}"
             cdu_ids.append(f"{rid}-cdu")
             racks.append(Rack(rid, row, row_index, slot, "cdu"))
-        half = math.ceil(len(row_compute) / n_cdus) if n_cdus else 0
-        for j, rack in enumerate(row_compute):
+            slot += 1
+        for rack in row_compute:
             if rack.liquid:
-                rack.cdu = cdu_ids[min(j // half, n_cdus - 1)]
+                # Every rack on the row manifold, served by all of the row's CDUs together.
+                rack.cdu = ", ".join(f'"{c}"' for c in cdu_ids)
         compute.extend(row_compute)
 
     return racks, compute, node_ids, node_rack
@@ -364,7 +376,7 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
         switch_w = max(switch_w, ASSUMED_POWER_W[spine_model.key])
     room: dict[str, int] = {}  # switches a rack may hold: free positions and air heat
     for rack in compute:
-        node_air = len(rack.nodes) * ASSUMED_POWER_W[NODE_MODEL]
+        node_air = len(rack.nodes) * ASSUMED_POWER_W[_node_model(rack)]
         if rack.liquid:
             node_air *= 1 - LIQUID_FRACTION
         room[rack.id] = min(
@@ -380,6 +392,15 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
         sid = f"{rack.id}-{role}{n}"
         rack.switches.append((sid, model, positions[k], height))
         return sid
+
+    def network_rack() -> Rack:
+        first = compute[0]
+        slot = max(r.slot for r in racks if r.row_index == first.row_index) + 1
+        rack = Rack(f"{first.row.lower()}{slot:02d}", first.row, first.row_index, slot, "compute")
+        racks.append(rack)
+        used[rack.id] = 0
+        room[rack.id] = len(SWITCH_POSITIONS[spine_model.height_u if spine_model else 1])
+        return rack
 
     def take(candidates: list[Rack]) -> Rack | None:
         for rack in candidates:
@@ -444,7 +465,7 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
                     sid, port = leaf_ids[k][r - 1], f"{leaf_model.down_group}{local + 1}"
                 links.append((f"{nid}:ib{r}", f"{sid}:{port}", ""))
                 srack, spos, sh = sw_where[sid]
-                ends.append((rack, npos, NODE_HEIGHT_U, srack, spos, sh))
+                ends.append((rack, npos, _node_height(rack), srack, spos, sh))
     n_node_links = len(links)
 
     # ---- spines
@@ -493,7 +514,10 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
             while cursor < len(central) and used[central[cursor].id] >= room[central[cursor].id]:
                 cursor += 1
             if cursor == len(central):
-                raise ValueError("no room for the spine switches")
+                # Small fabrics: the liquid racks' air budget is spent on leaves (the cold
+                # plates leave 30 % of 4 x 9 kW in the air), so the spines get an air-cooled
+                # network rack of their own at the end of the first row.
+                central.append(network_rack())
             rack = central[cursor]
             sid = place(rack, spine_model.key, spine_model.height_u, "spine")
             spine_ids[p][j] = sid
@@ -521,7 +545,7 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
 
     max_run, max_node_run = _media(links, ends, n_node_links, ROW_PITCH_M)
 
-    power = nodes * ASSUMED_POWER_W[NODE_MODEL]
+    power = sum(len(r.nodes) * ASSUMED_POWER_W[_node_model(r)] for r in compute)
     power += su_count * (1 if single else RAILS) * ASSUMED_POWER_W[leaf_model.key]
     if spine_model is not None:
         power += n_spines * ASSUMED_POWER_W[spine_model.key]
@@ -542,6 +566,15 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
         oversubscription,
         power,
     )
+
+
+def _node_model(rack: Rack) -> str:
+    """Liquid racks hold nodes with cold plates; the air-cooled one-node rack a DGX H100."""
+    return NODE_MODEL if rack.liquid else AIR_NODE_MODEL
+
+
+def _node_height(rack: Rack) -> int:
+    return NODE_HEIGHT_U if rack.liquid else AIR_NODE_HEIGHT_U
 
 
 def build_spread_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
@@ -739,7 +772,7 @@ def _device_count(rack: Rack) -> int:
 def _blank_positions(rack: Rack) -> list[int]:
     taken = set()
     for k in range(len(rack.nodes)):
-        taken.update(range(NODE_POSITIONS[k], NODE_POSITIONS[k] + NODE_HEIGHT_U))
+        taken.update(range(NODE_POSITIONS[k], NODE_POSITIONS[k] + _node_height(rack)))
     for _, _, pos, h in rack.switches:
         taken.update(range(pos, pos + h))
     return [u for u in range(1, RACK_HEIGHT_U + 1) if u not in taken]
@@ -773,7 +806,8 @@ def render(plan: Plan, default_thresholds: bool = False) -> str:
     w(f'name = "bench-{plan.gpus}-gpus"\n')
     w(
         f'description = "Synthetic benchmark layout: {plan.gpus} x H100 SXM in {plan.nodes} '
-        f'DGX H100, NDR400 InfiniBand ({fabric}, {ratio}); made by bench/generate.py"\n'
+        f"liquid-cooled HGX H100 nodes, NDR400 InfiniBand ({fabric}, {ratio}); made by "
+        'bench/generate.py"\n'
     )
     w("\n[site]\n")
     budget = _quantity(plan.power_w * BUDGET_HEADROOM)
@@ -811,7 +845,7 @@ def render(plan: Plan, default_thresholds: bool = False) -> str:
         w("\n[[racks]]\n")
         w(f'id = "{rid}"\nrow = "{rack.row}"\nslot = {rack.slot}\nheight = "{RACK_HEIGHT_U} U"\n')
         if rack.liquid:
-            w(f'cooling = "liquid"\ncdu = "{rack.cdu}"\n')
+            w(f'cooling = "liquid"\ncdu = [{rack.cdu}]\n')
         else:
             w('cooling = "air"\n')
         amps = 100 if rack.kind == "compute" else 63
@@ -824,12 +858,13 @@ def render(plan: Plan, default_thresholds: bool = False) -> str:
             side = "left" if p[0] == "a" else "right"
             w(
                 f'\n[[racks.devices]]\nid = "{rid}-pdu-{p}"\nmodel = "{PDU_MODEL}"\n'
-                f'side = "{side}"\n'
+                f'side = "{side}"\nfeed = "{rid}-{p[0].upper()}"\n'
             )
         if rack.kind == "cdu":
             w(f'\n[[racks.devices]]\nid = "{rid}-cdu"\nmodel = "{CDU_MODEL}"\nposition = 1\n')
             continue
-        items = [(NODE_POSITIONS[k], nid, NODE_MODEL) for k, nid in enumerate(rack.nodes)]
+        model = _node_model(rack)
+        items = [(NODE_POSITIONS[k], nid, model) for k, nid in enumerate(rack.nodes)]
         items += [(pos, sid, model) for sid, model, pos, _ in rack.switches]
         if not rack.liquid:
             items += [(u, f"{rid}-blank{u:02d}", BLANK_MODEL) for u in _blank_positions(rack)]

@@ -42,6 +42,8 @@ BANDWIDTH = Dimension("bandwidth", "bit/s", "bps")
 # Memory and NVLink bandwidths are quoted in bytes per second; same dimension, other display.
 BYTE_RATE = Dimension("bandwidth", "bit/s", "B/s")
 RATIO = Dimension("ratio", "", "%")
+# Floor loading: a rack's weight over its footprint (PLC008).
+AREAL_MASS = Dimension("floor load", "kg/m^2", "kg/m²")
 # How a wrong value is described: "current "63 V" is a voltage, expected a current (A)".
 _KIND_OF: dict[str, str] = {
     "[length]": "a length",
@@ -54,6 +56,7 @@ _KIND_OF: dict[str, str] = {
     "[mass] * [length] ** 2 / [time] ** 3": "a power",
     "[mass] * [length] ** 2 / [time] ** 2": "an energy",
     "[mass] * [length] ** 2 / [time] ** 3 / [current]": "a voltage",
+    "[mass] / [length] ** 2": "a floor load",
     "dimensionless": "a plain number",
 }
 
@@ -120,14 +123,16 @@ def _example(dim: Dimension) -> str:
         "amount of data": "2 TB",
         "bandwidth": "400 Gbps",
         "ratio": "80 %",
+        "floor load": "1500 kg/m^2",
     }[dim.name]
 
 
-# A number, then a unit made of unit names, prefixes, "/" and "%". Only this reaches pint:
-# pint evaluates expressions, and "9**9**9 A" would never finish.
+# A number, then a unit made of unit names, prefixes, "/", "%" and a squared "^2" or "²"
+# (floor loads, kg/m^2). Only this reaches pint: pint evaluates expressions, and "9**9**9 A"
+# would never finish.
 _QUANTITY = re.compile(
     r"^\s*(?P<number>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)"
-    r"\s*(?P<unit>[A-Za-zµμ%][A-Za-zµμ%/ ]*?)?\s*$"
+    r"\s*(?P<unit>[A-Za-zµμ%](?:[A-Za-zµμ%/ ²]|\^[23])*?)?\s*$"
 )
 
 # Beyond these a value is a typo, not a data centre: 1 GW racks, 100 km cables.
@@ -141,6 +146,7 @@ _LARGEST = {
     "amount of data": 8e21,
     "bandwidth": 8e16,
     "ratio": 1e6,
+    "floor load": 1e6,
 }
 
 
@@ -172,7 +178,7 @@ def _parse_uncached(text: str, dim: Dimension) -> float:
     number = float(found["number"])
     if not math.isfinite(number):
         raise UnitError(f'"{text}" is not a finite {dim.name}')
-    unit = (found["unit"] or "").strip()
+    unit = (found["unit"] or "").strip().replace("²", "^2")
     ureg = registry()
     try:
         quantity = ureg.Quantity(number, unit) if unit else ureg.Quantity(number)
@@ -214,6 +220,8 @@ def fmt(value: float, dim: Dimension, digits: int = 3) -> str:
         return f"{value * 100:.{digits}g} %"
     if dim is HEIGHT:
         return f"{value:g} U"
+    if dim is AREAL_MASS:  # whole kilograms, more digits only to tell two loads apart
+        return f"{value:,.{max(0, digits - 3)}f} kg/m²"
     if dim is MASS and value >= 1:  # people weigh racks in kilograms, not megagrams
         return f"{value:,.0f} kg" if value >= 1000 else f"{value:.{digits}g} kg"
     if value == 0 or not math.isfinite(value):

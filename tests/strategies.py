@@ -149,7 +149,7 @@ def feeds(draw: st.DrawFn, feed_id: str) -> m.Feed:
         voltage=draw(quantity(spec(s.FEED, "voltage"))),
         phases=draw(st.sampled_from(spec(s.FEED, "phases").choices)),
         current=draw(quantity(spec(s.FEED, "current"))),
-        side=draw(_maybe(st.sampled_from(["A", "B"]))),
+        side=draw(_maybe(st.sampled_from(["A", "B", "C", "pdu-2"]))),  # v1.1: any label
         circuit=draw(_maybe(st.from_regex(r"PP[0-9]-[AB]-[0-9]{2}", fullmatch=True))),
         wiring=draw(_maybe(st.sampled_from(m.WIRING))),
         derate=draw(_maybe(ratio(spec(s.FEED, "derate")))),
@@ -183,9 +183,18 @@ def layouts(draw: st.DrawFn, max_racks: int = 3) -> m.Layout:
                 slot=draw(_maybe(integer(spec(s.RACK, "slot"), 6))),
                 height=draw(_maybe(quantity(spec(s.RACK, "height")))),
                 cooling=draw(_maybe(st.sampled_from(m.COOLING))),
-                cdu=draw(_maybe(st.sampled_from(device_ids or ["none"]))),
+                # v1.1: one CDU id or a list of them
+                cdu=draw(
+                    _maybe(
+                        st.sampled_from(device_ids or ["none"])
+                        | st.lists(st.sampled_from(device_ids or ["none"]), min_size=1, max_size=2)
+                    )
+                ),
                 door=draw(_maybe(st.sampled_from(device_ids or ["none"]))),
                 max_weight=draw(_maybe(quantity(spec(s.RACK, "max_weight")))),
+                weight=draw(_maybe(quantity(spec(s.RACK, "weight")))),
+                width=draw(_maybe(quantity(spec(s.RACK, "width")))),
+                depth=draw(_maybe(quantity(spec(s.RACK, "depth")))),
                 feeds=[
                     draw(feeds(f"{rack_id}-{side}"))
                     for side in draw(st.lists(st.sampled_from("ABC"), max_size=3, unique=True))
@@ -204,14 +213,23 @@ def layouts(draw: st.DrawFn, max_racks: int = 3) -> m.Layout:
     links = draw(
         st.lists(
             st.builds(
-                lambda a, b, media, length, comment: m.Link(
-                    a=a, b=b, media=media, length=length, comment=comment
+                lambda a, b, media, length, comment, grade: m.Link(
+                    a=a,
+                    b=b,
+                    media=media,
+                    length=length,
+                    comment=comment,
+                    # v1.1: a fibre grade only on the fibre it grades
+                    grade=s.GRADES_BY_MEDIA[media][grade % len(s.GRADES_BY_MEDIA[media])]
+                    if grade is not None and media in s.GRADES_BY_MEDIA
+                    else None,
                 ),
                 ports,
                 ports,
                 _maybe(st.sampled_from(m.MEDIA)),
                 _maybe(quantity(spec(s.LINK, "length"))),
                 COMMENT,
+                _maybe(st.integers(0, 2)),
             ),
             max_size=10,
         )

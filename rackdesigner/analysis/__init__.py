@@ -211,7 +211,7 @@ class Analysis:
         names = {dev.id for index in touched for dev in self.racks[index].devices}
         names |= {d.id for index in touched for d in layout_racks[index].devices}
         for index, rack in enumerate(layout_racks):
-            if rack.cdu in names or rack.door in names:
+            if rack.door in names or any(cdu in names for cdu in rack.cdus):
                 touched.add(index)
         return touched
 

@@ -116,7 +116,8 @@ class RackFacts:
     units_used: float = 0.0
     gpus: int = 0
     gpu_nodes: int = 0
-    cdu: DeviceFacts | None = None
+    cdu: DeviceFacts | None = None  # the first CDU it names
+    cdus: list[DeviceFacts | None] = field(default_factory=list)  # (v1.1) every CDU it names
     door: DeviceFacts | None = None
     ref: Ref = _UNNAMED_RACK
 
@@ -255,14 +256,44 @@ class LinkFacts:
 
 @dataclass(slots=True, eq=False)
 class CduLoad:
-    """A CDU and the liquid heat of the racks that name it."""
+    """A CDU group (the CDUs racks name together, v1.1) and the liquid heat of its racks."""
 
-    cdu: DeviceFacts
+    cdus: list[DeviceFacts]
     racks: list[RackFacts] = field(default_factory=list)
     heat: float = 0.0  # W
     heat_unknown: bool = False  # some rack's load is a lower bound
+    indexes: set[int] = field(default_factory=set)  # its racks' indexes
+
+    @property
+    def cdu(self) -> DeviceFacts:
+        """The group's first CDU, where findings about the group are reported."""
+        return self.cdus[0]
+
+    @property
+    def capacities(self) -> list[float] | None:
+        """Each CDU's capacity; None where one of them has none."""
+        out = []
+        for cdu in self.cdus:
+            capacity = cdu.type.capacity if cdu.type is not None else None
+            if capacity is None:
+                return None
+            out.append(float(capacity))
+        return out
 
     @property
     def capacity(self) -> float | None:
-        capacity = self.cdu.type.capacity if self.cdu.type is not None else None
-        return None if capacity is None else float(capacity)
+        """All CDUs working."""
+        capacities = self.capacities
+        return None if capacities is None else sum(capacities)
+
+    @property
+    def n_plus_one(self) -> float | None:
+        """With its largest CDU lost (a lone CDU keeps 0)."""
+        capacities = self.capacities
+        return None if capacities is None else sum(capacities) - max(capacities, default=0.0)
+
+    @property
+    def margin(self) -> float | None:
+        """N+1 capacity less the heat: below 0 the group is not N+1 (COOL009)."""
+        spare = self.n_plus_one
+        return None if spare is None else spare - self.heat

@@ -11,8 +11,10 @@ import math
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 
+from ..cdu_groups import cdu_groups
 from ..geometry import RackPlace
 from ..model import Feed, Rack
+from ..power_sides import side_capacity, worst_case_shares
 from .devices import liquid_fraction
 from .facts import (
     SQRT3,
@@ -79,7 +81,8 @@ def rack_facts(
             facts.air_heat -= removed
             facts.liquid_heat += removed
     if rack.cdu:
-        facts.cdu = lookup(rack.cdu)
+        facts.cdus = [lookup(cdu) for cdu in rack.cdus]
+        facts.cdu = facts.cdus[0] if facts.cdus else None
     _feeds(facts, thresholds)
     return facts
 
@@ -97,13 +100,15 @@ def _feeds(facts: RackFacts, thresholds: dict[str, float]) -> None:
     feeds = facts.rack.feeds
     if not feeds:
         return
+    power_factor = thresholds["power_factor"]
     for feed in feeds:
         voltage = float(feed.voltage or 0.0)
         current = float(feed.current or 0.0)
         derate = float(feed.derate) if feed.derate is not None else thresholds["feed_derate"]
         three = feed.phases == 3
         wiring = feed.effective_wiring
-        capacity = voltage * current * derate * (SQRT3 if three else 1.0)
+        # A feed of S kVA delivers S × PF kW (v1.1).
+        capacity = voltage * current * derate * power_factor * (SQRT3 if three else 1.0)
         if feed.outlet_voltage is not None:
             outlet = float(feed.outlet_voltage)
         elif wiring == "wye":
@@ -111,28 +116,21 @@ def _feeds(facts: RackFacts, thresholds: dict[str, float]) -> None:
         else:
             outlet = voltage
         facts.feeds.append(FeedFacts(feed, capacity, derate, outlet, wiring, feed.side or ""))
-    sides = sorted({f.group for f in facts.feeds if f.group})
-    shared = [f for f in facts.feeds if not f.group]
-    shared_capacity = sum(f.capacity for f in shared)
-    if sides:
-        for side in sides:
-            facts.side_capacity[side] = shared_capacity + sum(
-                f.capacity for f in facts.feeds if f.group == side
-            )
-        facts.capacity = min(facts.side_capacity.values())
-        groups = [[f for f in facts.feeds if f.group == side] + shared for side in sides]
-    else:
-        facts.capacity = shared_capacity
-        groups = [shared]
-    for group in groups:
-        _phase_loads(facts, group)
+    # k ≥ 2 sides: (k − 1) × the smallest side; else the feeds add up (v1.1).
+    sides = side_capacity(feeds, [f.capacity for f in facts.feeds])
+    facts.side_capacity = dict(sides.sides)
+    facts.capacity = sides.capacity
+    for part in worst_case_shares(feeds):
+        _phase_loads(facts, [facts.feeds[i] for i in part.feeds], part.share, power_factor)
 
 
-def _phase_loads(facts: RackFacts, group: list[FeedFacts]) -> None:
-    """Line currents of each feed when its group (one side) carries the whole rack."""
-    share = 1.0 / len(group)
+def _phase_loads(
+    facts: RackFacts, group: list[FeedFacts], share: float, power_factor: float
+) -> None:
+    """Line currents of each feed in its worst case: its side carrying ``share`` of the
+    rack's load per feed (rules.md v1.1, Phase load); currents are P ÷ (V × PF)."""
     for feed in group:
-        voltage = float(feed.feed.voltage or 0.0)
+        voltage = float(feed.feed.voltage or 0.0) * power_factor
         if voltage <= 0:
             continue
         lines: dict[str, float] = defaultdict(float)
@@ -196,19 +194,28 @@ def phase_misfit(phase: str, wiring: str | None) -> str | None:
 
 
 def cdu_loads(racks: Sequence[RackFacts]) -> list[CduLoad]:
-    """Each CDU that racks name (a device of kind "cdu"), with the heat it must carry."""
-    loads: dict[int, CduLoad] = {}
+    """Each CDU group (the CDUs racks name together; lists that share a CDU join), with
+    the liquid heat of every rack it serves. Only devices of kind "cdu" count."""
+    named: list[list[str]] = []
+    by_id: dict[str, DeviceFacts] = {}
     for rack in racks:
-        cdu = rack.cdu
-        if cdu is None or cdu.type is None or cdu.kind != "cdu":
-            continue
-        load = loads.get(id(cdu))
-        if load is None:
-            load = loads[id(cdu)] = CduLoad(cdu)
-        load.racks.append(rack)
-        load.heat += rack.liquid_heat
-        load.heat_unknown |= rack.load_unknown
-    return list(loads.values())
+        ids = []
+        for cdu in rack.cdus:
+            if cdu is not None and cdu.type is not None and cdu.kind == "cdu":
+                by_id.setdefault(cdu.id, cdu)
+                ids.append(cdu.id)
+        named.append(ids)
+    loads: list[CduLoad] = []
+    for group in cdu_groups(named):
+        load = CduLoad([by_id[c] for c in group.cdus])
+        for index in group.racks:
+            rack = racks[index]
+            load.racks.append(rack)
+            load.indexes.add(rack.index)
+            load.heat += rack.liquid_heat
+            load.heat_unknown |= rack.load_unknown
+        loads.append(load)
+    return loads
 
 
 def cooling_verdict(rack: RackFacts, thresholds: dict[str, float], loads: Sequence[CduLoad]) -> str:
@@ -218,13 +225,17 @@ def cooling_verdict(rack: RackFacts, thresholds: dict[str, float], loads: Sequen
     if mode == "air":
         return "ok" if rack.air_heat <= limit else "over the air limit"
     if mode == "liquid":
-        if rack.cdu is None or rack.cdu.kind != "cdu":
+        if not rack.cdus or any(c is None or c.kind != "cdu" for c in rack.cdus):
             return "no CDU"
         if rack.air_heat > limit:
             return "residual air over the limit"
         for load in loads:
-            if load.cdu is rack.cdu and load.capacity is not None and load.heat > load.capacity:
+            if load.capacity is None or rack.index not in load.indexes:
+                continue
+            if load.heat > load.capacity:
                 return "CDU over capacity"
+            if load.margin is not None and load.margin < 0:
+                return "CDUs not N+1"
         return "ok"
     if mode == "rear-door":
         door = rack.door

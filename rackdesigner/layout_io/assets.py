@@ -36,3 +36,16 @@ def builtin_device_keys() -> frozenset[str]:
         if isinstance(catalog, dict):
             keys.update(catalog)
     return frozenset(keys)
+
+
+@cache
+def builtin_device_kinds() -> dict[str, str]:
+    """Each built-in device type's ``kind`` (the loader refuses a PDU key on other kinds)."""
+    kinds: dict[str, str] = {}
+    for path in catalog_files():
+        catalog = parse_toml(path.read_text(encoding="utf-8")).get("catalog")
+        if isinstance(catalog, dict):
+            for key, table in catalog.items():
+                if isinstance(table, dict) and isinstance(table.get("kind"), str):
+                    kinds[key] = table["kind"]
+    return kinds

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import math
 import os
+import re
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -20,7 +21,7 @@ from .. import schema as s
 from ..diagnostics import Diagnostic, LayoutError
 from ..thresholds import THRESHOLDS
 from ..units import UnitError, parse
-from .assets import builtin_device_keys
+from .assets import builtin_device_keys, builtin_device_kinds
 from .linemap import LineMap, key_line, scan
 from .sources import placed
 from .toml_parse import TomlSyntaxError, parse_toml
@@ -398,10 +399,69 @@ class _Builder:
                     ):
                         append(Link(a, b, media))
                         continue
-                values = self.fields(s.LINK, table, _link_entity(table, index), line)
+                entity = _link_entity(table, index)
+                values = self.fields(s.LINK, table, entity, line)
+                if "grade" in values:
+                    self.check_grade(values, entity, line)
                 if "a" in values and "b" in values:
                     append(Link(**values))
+        self.check_pdu_feeds(layout)
         return layout
+
+    def check_grade(self, values: dict[str, Any], entity: str, line: int) -> None:
+        """A fibre grade needs the fibre it grades: om3-om5 multimode, os2 single-mode."""
+        grade, media = values["grade"], values.get("media")
+        allowed = s.GRADES_BY_MEDIA.get(media or "")
+        if allowed is not None and grade in allowed:
+            return
+        if allowed is None:
+            what = f'media = "{media}"' if media else "no media"
+            message = f"grade {grade} is a fibre grade, but the link has {what}"
+            hint = 'use grade with media = "mmf" (om3 | om4 | om5) or "smf" (os2)'
+        else:
+            message = f"grade {grade} does not fit {media} (use {' | '.join(allowed)})"
+            hint = None
+        self.error("E001", entity, message, line, "grade", hint)
+
+    def check_pdu_feeds(self, layout: m.Layout) -> None:
+        """A device's ``feed`` is for PDUs, and names a feed of its own rack."""
+        builtin_types = None
+        for rack_index, rack in enumerate(layout.racks):
+            feed_ids = None
+            lines = self.map.devices[rack_index] if rack_index < len(self.map.devices) else []
+            for device_index, device in enumerate(rack.devices):
+                if device.feed is None:
+                    continue
+                line = LineMap.entity(lines, device_index)
+                dtype = layout.catalog.get(device.model)
+                kind = dtype.kind if dtype is not None else None
+                if kind is None:
+                    if builtin_types is None:
+                        builtin_types = builtin_device_kinds()
+                    kind = builtin_types.get(device.model)
+                entity = f"device {device.id}"
+                if kind is not None and kind != "pdu":
+                    self.error(
+                        "E001",
+                        entity,
+                        f"feed is a key of PDUs only; {device.model} is a {kind}",
+                        line,
+                        "feed",
+                        "remove feed, or use a model of kind pdu",
+                    )
+                    continue
+                if feed_ids is None:
+                    feed_ids = [f.id for f in rack.feeds]
+                if device.feed not in feed_ids:
+                    known_ids = ", ".join(feed_ids) if feed_ids else "none"
+                    self.error(
+                        "E001",
+                        entity,
+                        f'feed = "{device.feed}" names no feed of rack {rack.id} '
+                        f"(its feeds: {known_ids}){_suggest(device.feed, feed_ids)}",
+                        line,
+                        "feed",
+                    )
 
     def rules(self, data: dict[str, Any]) -> m.RulesConfig:
         tables = self.map.tables
@@ -555,6 +615,10 @@ class _ValueProblem(ValueError):
     pass
 
 
+# Why a pattern-checked string is refused (feed sides are the only such strings so far).
+_PATTERN_WHY = " (1-8 letters, digits, '-' or '_')"
+
+
 def _converter(field: s.Field) -> Callable[[Any], Any]:
     kind = field.kind
 
@@ -572,8 +636,16 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
                     )
             elif field.key in ("id", "model") and not value.strip():
                 raise _ValueProblem("must not be empty")
+            elif pattern is not None and not pattern.match(value):
+                raise _ValueProblem(f"{_shown(value)} must match {field.pattern}{_PATTERN_WHY}")
             return value
 
+        # Port names and link ends say what is wrong with them in their own words.
+        pattern = (
+            re.compile(field.pattern)
+            if field.pattern is not None and field.key not in ("a", "b", "name")
+            else None
+        )
         return convert_str
     if kind == "int":
 
@@ -642,6 +714,44 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
             return m.Q(number, value) if isinstance(value, str) else value
 
         return convert_quantity
+    if kind == "str_or_list":
+
+        def convert_str_or_list(value: Any) -> str | list[str]:
+            if type(value) is str:
+                if not value.strip():
+                    raise _ValueProblem("must not be empty")
+                return value
+            if (
+                isinstance(value, list)
+                and value
+                and all(type(v) is str and v.strip() for v in value)
+            ):
+                return value
+            raise _ValueProblem(
+                f"must be a device id or a non-empty array of them, got {_shown(value)}"
+            )
+
+        return convert_str_or_list
+    if kind == "int_map":
+        keys = field.choices
+
+        def convert_int_map(value: Any) -> dict[str, int]:
+            if not isinstance(value, dict):
+                raise _ValueProblem(
+                    f"must be a table like {{ c13 = 24, c19 = 12 }}, got {_shown(value)}"
+                )
+            for key, count in value.items():
+                if key not in keys:
+                    known = " | ".join(str(k) for k in keys)
+                    raise _ValueProblem(
+                        f"has an unknown key '{key}'{_suggest(key, [str(k) for k in keys])} "
+                        f"(keys: {known})"
+                    )
+                if type(count) is not int or count < 0:
+                    raise _ValueProblem(f"{key} must be a count ≥ 0, got {_shown(count)}")
+            return dict(value)
+
+        return convert_int_map
     if kind == "str_list":
 
         def convert_str_list(value: Any) -> list[str]:

@@ -463,3 +463,102 @@ def airflow_against_rack(analysis: Analysis) -> Iterator[Finding]:
                     f"airflow {have}{mounted} runs against rack {rack.rack.id}'s {want}",
                     hint=hint,
                 )
+
+
+@rule("PLC008", "error", scope="rack", thresholds=("floor_load_max",))
+def floor_load(analysis: Analysis) -> Iterator[Finding]:
+    """A rack loads the floor beyond its rating.
+
+    Why it matters:
+        A raised floor or slab is rated for a distributed load, in kg/m². A rack's floor
+        load is its devices' weight plus its own (`weight`, 150 kg by default) over its
+        footprint (`width` × `depth`, 600 mm × 1200 mm = 0.72 m² by default): eight GPU
+        nodes of 130 kg with switches, PDUs and the rack are over 1,100 kg, 1,528 kg/m² on
+        a standard footprint. The limit is `[site] floor_load_max` where given, else the
+        `floor_load_max` threshold (1,500 kg/m²). Where a device's weight is unknown the
+        load is a lower bound ("at least").
+
+    Example:
+        [site]
+        floor_load_max = "1200 kg/m^2"
+
+        [[racks]]
+        id = "a01"
+        width = "600 mm"
+        depth = "1200 mm"      # 0.72 m²: 864 kg with the rack is the most it may hold
+        # its devices weigh 1,000 kg: with the rack's 150 kg, 1,597 kg/m²
+
+    Fix:
+        Spread the heavy devices over more racks, use a wider or deeper rack (a larger
+        footprint), or have the floor rated and reinforced for the load.
+    """
+    from ..units import AREAL_MASS, MASS, fmt, fmt_apart
+
+    site = analysis.layout.site
+    limit = analysis.thresholds["floor_load_max"]
+    source = "floor_load_max"
+    if site is not None and site.floor_load_max is not None:
+        limit = float(site.floor_load_max)
+        source = "[site] floor_load_max"
+    for rack in analysis.racks:
+        weight = rack.weight + rack.rack.weight_kg
+        area = rack.rack.width_m * rack.rack.depth_m
+        if area <= 0:
+            continue
+        load = weight / area
+        if load <= limit * (1 + 1e-9):
+            continue
+        bound = "at least " if rack.unknown_weight else ""
+        load_text, limit_text = fmt_apart(load, limit, AREAL_MASS)
+        yield Finding(
+            f"rack {rack.rack.id}",
+            rack.ref,
+            f"{bound}{fmt(weight, MASS)} on {area:.3g} m² is {bound}{load_text}, over the "
+            f"{limit_text} floor rating ({source}; devices {fmt(rack.weight, MASS)} + rack "
+            f"{fmt(rack.rack.weight_kg, MASS)})",
+            hint="spread the heavy devices over more racks, use a larger footprint (width, "
+            "depth), or have the floor rated for the load",
+            values={"floor_load": load, "limit": limit, "weight": weight, "area": area},
+        )
+
+
+@rule("PLC009", "error", scope="device")
+def deeper_than_rack(analysis: Analysis) -> Iterator[Finding]:
+    """A device's chassis is deeper than its rack.
+
+    Why it matters:
+        A chassis deeper than the rack does not fit on its rails, and the rear door does not
+        close over it (no hot-aisle containment, no rear-door heat exchanger). GPU servers
+        are deep: a DGX H100 is 897 mm, and many 600 mm-wide racks are only 1000-1070 mm
+        deep, less the space cables need. The check uses the type's `chassis_depth` and the
+        rack's `depth` (1200 mm by default); types without `chassis_depth` are not judged.
+
+    Example:
+        [[racks]]
+        id = "a01"
+        depth = "800 mm"
+
+        [[racks.devices]]
+        id = "a01-n01"
+        model = "dgx-h100"     # 897.1 mm deep
+
+    Fix:
+        Use a deeper rack (`depth`), or a shallower model.
+    """
+    from ..units import LENGTH, fmt
+
+    for rack in analysis.racks:
+        depth = rack.rack.depth_m
+        for dev in rack.devices:
+            chassis = dev.type.chassis_depth if dev.type is not None else None
+            if chassis is None or float(chassis) <= depth + 1e-9:
+                continue
+            yield Finding(
+                f"device {dev.id}",
+                dev.ref,
+                f"{dev.device.model} is {fmt(float(chassis), LENGTH, 4)} deep, deeper than "
+                f"rack {rack.rack.id} ({fmt(depth, LENGTH)})",
+                hint="use a deeper rack (depth) or a shallower model",
+                values={"depth": float(chassis), "rack_depth": depth},
+                related=(rack.ref,),
+            )

@@ -11,6 +11,7 @@ which switch or cable, lost, leaves GPU nodes on two sides.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from ..refs import Ref
+from .lateral import CrossedRail, LateralGroup, crossed_rails, lateral_groups
 
 if TYPE_CHECKING:
     from ..analysis import Analysis
@@ -31,14 +33,17 @@ class SwitchFacts:
     tier: int | None = None  # None: not connected to any GPU node
     down: float = 0.0  # bit/s towards GPU nodes
     up: float = 0.0  # bit/s away from them
+    lateral: float = 0.0  # bit/s to switches of its own tier (v1.1)
     top: bool = False  # of the fabric's highest tier: never oversubscribed
 
     @property
     def oversubscription(self) -> float | None:
-        """downlink / uplink bandwidth; None where it does not apply, inf without uplinks."""
+        """downlink ÷ (uplink + lateral) bandwidth (v1.1: lateral links carry traffic out
+        too); None where it does not apply, inf with neither."""
         if self.top or self.tier is None or self.down <= 0:
             return None
-        return self.down / self.up if self.up > 0 else float("inf")
+        out = self.up + self.lateral
+        return self.down / out if out > 0 else float("inf")
 
 
 @dataclass(slots=True, eq=False)
@@ -56,6 +61,44 @@ class Fabric:
     node_bandwidth: dict[str, float] = field(default_factory=dict)  # device id -> bit/s
     cut_switches: list[tuple[DeviceFacts, int]] = field(default_factory=list)
     cut_links: list[tuple[LinkFacts, int]] = field(default_factory=list)
+    # (v1.1) Groups left when the top tier's lateral links are removed; [] without any.
+    groups: list[LateralGroup] = field(default_factory=list)
+
+    @property
+    def oversubscription(self) -> float:
+        """Fabric oversubscription r (rules.md v1.1): the largest of 1, every switch's
+        (finite) oversubscription and 1 ÷ the smallest group's global ratio."""
+        worst = 1.0
+        for switch in self.switches.values():
+            ratio = switch.oversubscription
+            if ratio is not None and math.isfinite(ratio) and ratio > worst:
+                worst = ratio
+        for group in self.groups:
+            ratio = group.ratio
+            worst = max(worst, 1.0 / ratio if ratio > 0 else math.inf)
+        return worst
+
+    def worst_group(self) -> LateralGroup | None:
+        return min(self.groups, key=lambda g: g.ratio, default=None)
+
+    @property
+    def crossed_rails(self) -> list[CrossedRail]:
+        """Crossed rails of the fabric's rail-optimised rail groups (NET008), cable order."""
+        leaves = {name for name, s in self.switches.items() if s.tier == 1}
+        nodes = {node.id for node in self.nodes}
+        cables = []
+        append = cables.append
+        for link in self.links:
+            a, b = link.a, link.b
+            da, db = a.device, b.device
+            if da is None or db is None:
+                continue
+            ia, ib = da.id, db.id
+            if ia in nodes and ib in leaves:
+                append((ia, a.text.partition(":")[2], ib, link))
+            elif ib in nodes and ia in leaves:
+                append((ib, b.text.partition(":")[2], ia, link))
+        return crossed_rails(cables)
 
     @property
     def anchor(self) -> DeviceFacts:
@@ -200,11 +243,15 @@ def _describe(fabric: Fabric, graph: nx.Graph, by_id: Mapping[str, DeviceFacts])
                     continue  # a switch no GPU node reaches
                 other = 0  # any other endpoint: its port on this switch is a downlink
             if other == switch.tier:
+                switch.lateral += data["bandwidth"]
                 continue
             if other < switch.tier:
                 switch.down += data["bandwidth"]
             else:
                 switch.up += data["bandwidth"]
+    fabric.groups = lateral_groups(
+        [d.id for d in fabric.devices], adjacency, tier, fabric.max_tier, fabric.node_bandwidth
+    )
     crossing = [fabric.injection]
     for level in range(1, fabric.max_tier):
         crossing.append(sum(s.up for s in fabric.tier_switches(level)))
