@@ -1,0 +1,76 @@
+"""The drawing kinds of ``rackdesigner export`` (registered in ``exporters.py``).
+
+Each takes the export context (layout, analysis, findings, settings) and returns the
+files to write; the command line writes them atomically.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date as Date
+from pathlib import Path
+
+from ..exporters import ExportContext, ExportError, Output
+
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]")
+
+
+def _theme(context: ExportContext) -> str:
+    return str(context.setting("theme", "light"))
+
+
+def _date(context: ExportContext) -> str | None:
+    """``--date`` checked: drawings carry a date only when asked, and only a real one."""
+    value = context.setting("date")
+    if value is None:
+        return None
+    value = str(value)
+    try:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            raise ValueError
+        Date.fromisoformat(value)
+    except ValueError:
+        raise ExportError(f"--date {value!r} is not a date YYYY-MM-DD") from None
+    return value
+
+
+def elevations(context: ExportContext, path: Path) -> list[Output]:
+    from .elevation import sheet
+
+    diagnostics = context.diagnostics
+    drawing = sheet(context.analysis, diagnostics, theme=_theme(context), date=_date(context))
+    return [Output(path, drawing.encode("utf-8"))]
+
+
+def rack_file_name(rack_id: str) -> str:
+    """``<rack id>.svg`` with every character other than a letter, digit, ``.``, ``_`` or
+    ``-`` replaced by ``_`` (exports.md)."""
+    return _SAFE_NAME.sub("_", rack_id) + ".svg"
+
+
+def svg_dir(context: ExportContext, path: Path) -> list[Output]:
+    from .elevation import single
+
+    if path.exists() and not path.is_dir():
+        raise ExportError(f"--svg-dir {path}: not a directory")
+    analysis = context.analysis
+    names: dict[str, str] = {}
+    for facts in analysis.racks:
+        name = rack_file_name(facts.rack.id)
+        # Case-insensitive file systems (macOS, Windows) would merge A01.svg and a01.svg.
+        key = name.casefold()
+        if key in names and names[key] != facts.rack.id:
+            raise ExportError(
+                f"--svg-dir: racks {names[key]!r} and {facts.rack.id!r} would both be "
+                f"written as {name}; give one of them another id"
+            )
+        names[key] = facts.rack.id
+    diagnostics = context.diagnostics
+    theme, date = _theme(context), _date(context)
+    return [
+        Output(
+            path / rack_file_name(facts.rack.id),
+            single(analysis, facts, diagnostics, theme=theme, date=date).encode("utf-8"),
+        )
+        for facts in analysis.racks
+    ]
