@@ -74,3 +74,19 @@ def svg_dir(context: ExportContext, path: Path) -> list[Output]:
         )
         for facts in analysis.racks
     ]
+
+
+def floorplan(context: ExportContext, path: Path) -> list[Output]:
+    from .floorplan import floorplan as draw
+
+    diagnostics = context.diagnostics
+    drawing = draw(context.analysis, diagnostics, theme=_theme(context), date=_date(context))
+    return [Output(path, drawing.encode("utf-8"))]
+
+
+def topology(context: ExportContext, path: Path) -> list[Output]:
+    from .topology_svg import topology as draw
+
+    diagnostics = context.diagnostics
+    drawing = draw(context.analysis, diagnostics, theme=_theme(context), date=_date(context))
+    return [Output(path, drawing.encode("utf-8"))]
