@@ -90,3 +90,30 @@ def topology(context: ExportContext, path: Path) -> list[Output]:
     diagnostics = context.diagnostics
     drawing = draw(context.analysis, diagnostics, theme=_theme(context), date=_date(context))
     return [Output(path, drawing.encode("utf-8"))]
+
+
+def pdf(context: ExportContext, path: Path) -> list[Output]:
+    from .pdf import pdf as print_pack
+
+    diagnostics = context.diagnostics
+    data = print_pack(
+        context.analysis,
+        diagnostics,
+        paper=str(context.setting("paper", "a4")),
+        theme=_theme(context),
+        date=_date(context),
+    )
+    return [Output(path, data)]
+
+
+# cairo refuses image surfaces above 32,767 px a side; chat tools choke well before that.
+PNG_MAX_SIDE = 16_000
+
+
+def png(context: ExportContext, path: Path) -> list[Output]:
+    from .elevation import sheet
+    from .raster import to_png
+
+    diagnostics = context.diagnostics
+    drawing = sheet(context.analysis, diagnostics, theme=_theme(context), date=_date(context))
+    return [Output(path, to_png(drawing, PNG_MAX_SIDE))]

@@ -65,7 +65,16 @@ def floorplan(
     theme: str = "light",
     date: str | None = None,
 ) -> str:
-    layout = analysis.layout
+    width, height, parts = floorplan_parts(analysis, diagnostics, date=date)
+    return svg.document(
+        width, height, parts, theme=theme, title=f"{analysis.layout.name}: floor plan"
+    )
+
+
+def floorplan_parts(
+    analysis: Analysis, diagnostics: Iterable[Diagnostic] = (), *, date: str | None = None
+) -> tuple[float, float, list[str]]:
+    """The floor plan's size and elements, for a document or a print page."""
     geometry = analysis.geometry
     pitch = geometry.rack_pitch * SCALE
     row_pitch = geometry.row_pitch * SCALE
@@ -209,13 +218,7 @@ def floorplan(
         )
     head = _title_block(analysis, width, margin, date)
     head.extend(_legend(margin, 100))
-    return svg.document(
-        width,
-        height,
-        [*head, *body],
-        theme=theme,
-        title=f"{layout.name}: floor plan",
-    )
+    return width, height, [*head, *body]
 
 
 def _title_block(analysis: Analysis, width: float, margin: float, date: str | None) -> list[str]:
