@@ -299,9 +299,11 @@ def pdf(
     import cairosvg
     from pypdf import PdfReader, PdfWriter
 
+    from .raster import flatten
+
     writer = PdfWriter()
     for document in pages(analysis, diagnostics, paper=paper, theme=theme, date=date):
-        single = cairosvg.svg2pdf(bytestring=document.encode("utf-8"))
+        single = cairosvg.svg2pdf(bytestring=flatten(document).encode("utf-8"))
         writer.add_page(PdfReader(io.BytesIO(single)).pages[0])
     info = {"/Title": f"{analysis.layout.name}: print pack", "/Creator": "rackdesigner"}
     if date:

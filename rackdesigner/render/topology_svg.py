@@ -35,6 +35,7 @@ BOX_W = 150
 BOX_H = 44
 GAP = 18
 TIER_H = 150
+ROWS_TOP = 66  # the first tier below the fabric's heading and its SU frames
 TIER_NAMES = {1: "leaf", 2: "spine", 3: "core"}
 
 
@@ -303,9 +304,9 @@ class _FabricDrawing:
         for r, tier in enumerate(rows):
             for box in self.boxes.values():
                 if box.tier == tier:
-                    box.y = y0 + 40 + r * TIER_H
+                    box.y = y0 + ROWS_TOP + r * TIER_H
         self.su_spans = su_spans
-        return width, 40 + (len(rows) - 1) * TIER_H + BOX_H + 30
+        return width, ROWS_TOP + (len(rows) - 1) * TIER_H + BOX_H + 30
 
     def draw(self, out: list[str], x0: float, y0: float, width: float) -> None:
         fabric = self.fabric
@@ -315,7 +316,7 @@ class _FabricDrawing:
         )
         out.append(f'<text class="h2" x="{num(x0)}" y="{num(y0 + 18)}">{text(head)}</text>\n')
         for r, tier in enumerate(self.rows):
-            y = y0 + 40 + r * TIER_H + BOX_H / 2 + 4
+            y = y0 + ROWS_TOP + r * TIER_H + BOX_H / 2 + 4
             out.append(
                 f'<text class="h3 mu" x="{num(x0)}" y="{num(y)}">'
                 f"{text(_tier_name(tier, fabric.max_tier))}</text>"
@@ -323,8 +324,12 @@ class _FabricDrawing:
         # SU frames with their counts.
         for index, (sx, span) in enumerate(self.su_spans):
             same = self.su_classes[index]
-            top = y0 + 40 + self.rows.index(1) * TIER_H - 26 if 1 in self.rows else y0 + 40
-            bottom = y0 + 40 + self.rows.index(0) * TIER_H + BOX_H + 10
+            top = (
+                y0 + ROWS_TOP + self.rows.index(1) * TIER_H - 26
+                if 1 in self.rows
+                else y0 + ROWS_TOP
+            )
+            bottom = y0 + ROWS_TOP + self.rows.index(0) * TIER_H + BOX_H + 10
             label = f"scalable unit {index + 1}"
             if len(same) > 1:
                 label += f" · × {len(same)} identical, drawn once"
