@@ -87,6 +87,24 @@ def _face_groups(rack_group: ET.Element) -> list[ET.Element]:
     return faces
 
 
+def _rail_numbers(frame: ET.Element, left: bool = True) -> dict[int, float]:
+    """The U numbers of a frame symbol's left (or right) rail and the y of each: one text
+    per rail, a position per character."""
+    numbers: dict[int, float] = {}
+    for t in frame.iter(f"{SVG}text"):
+        if not (t.text or "").isdigit() or " " not in t.get("x", ""):
+            continue
+        xs = [float(v) for v in t.get("x").split()]
+        if (xs[0] < GEOMETRY.body_x) != left:
+            continue
+        ys = [float(v) for v in t.get("y").split()]
+        digits: dict[float, str] = {}
+        for ch, y in zip(t.text, ys, strict=True):
+            digits[y] = digits.get(y, "") + ch
+        numbers.update({int(v): y for y, v in digits.items()})
+    return numbers
+
+
 def _units_under(document: str, device: str) -> dict[str, tuple[int, int]]:
     """For each face, the units whose rail numbers lie within the body drawn for ``device``
     (the U numbers come from the frame symbol, so this checks the drawing against its own
@@ -104,11 +122,7 @@ def _units_under(document: str, device: str) -> dict[str, tuple[int, int]]:
             continue
         for name, face in zip(("front", "rear"), faces, strict=True):
             frame = symbols[face.find(f"{SVG}use").get("href")[1:]]
-            numbers = {
-                int(t.text): float(t.get("y"))
-                for t in frame.iter(f"{SVG}text")
-                if t.text and t.text.isdigit() and float(t.get("x")) < GEOMETRY.body_x
-            }
+            numbers = _rail_numbers(frame)
             for node in face.iter():
                 texts = [t for t in node if t.tag == f"{SVG}text"]
                 uses = [u for u in node if u.tag == f"{SVG}use"]
@@ -192,8 +206,10 @@ def test_rack_heights_42_48_52_have_numbers_on_both_rails(small) -> None:
     for units in (42, 48, 52):
         for face in "fr":
             symbol = next(s for s in root.iter(f"{SVG}symbol") if s.get("id") == f"{face}{units}")
-            numbers = [t.text for t in symbol.iter(f"{SVG}text") if t.text and t.text.isdigit()]
-            assert numbers.count(str(units)) == 2 and numbers.count("1") == 2
+            for left in (True, False):
+                numbers = _rail_numbers(symbol, left)
+                assert sorted(numbers) == list(range(1, units + 1))
+                assert numbers[units] < numbers[1]  # U1 at the bottom
 
 
 def test_racks_of_one_line_stand_on_one_floor(small) -> None:

@@ -169,11 +169,20 @@ class _Symbols:
         bx = g.body_x
         right_rail = bx + g.body
         grid = "".join(f"M{bx} {i * g.unit}h{g.body}" for i in range(1, units))
+        # One text per rail with a position per character: converters that draw text by
+        # the element (cairosvg: a millisecond each) then draw 2 elements, not 2 x 52.
         numbers = []
-        for u in range(1, units + 1):
-            y = num((units - u) * g.unit + g.unit / 2 + 3)
-            numbers.append(f'<text x="{g.zero + g.rail // 2}" y="{y}">{u}</text>')
-            numbers.append(f'<text x="{right_rail + g.rail // 2}" y="{y}">{u}</text>')
+        for rail_x in (g.zero, right_rail):
+            chars, xs, ys = [], [], []
+            for u in range(units, 0, -1):
+                label = str(u)
+                y = num((units - u) * g.unit + g.unit / 2 + 3)
+                left = rail_x + g.rail / 2 - len(label) * g.char_small / 2
+                for i, ch in enumerate(label):
+                    chars.append(ch)
+                    xs.append(num(left + i * g.char_small))
+                    ys.append(y)
+            numbers.append(f'<text x="{" ".join(xs)}" y="{" ".join(ys)}">{"".join(chars)}</text>')
         caption = "FRONT" if face == "front" else "REAR (from behind)"
         self.defs.append(
             f'<symbol id="{ident}" overflow="visible">'
@@ -395,26 +404,10 @@ class ElevationWriter:
                 self.kinds.add(dev.kind or "other")
         out.append("</g>\n")
 
-    def _header(self, out: list[str], facts: RackFacts, plan: RackPlan) -> None:
-        g = self.g
+    def header_lines(self, facts: RackFacts, plan: RackPlan) -> list[str]:
+        """The figures under a rack's id: place and units, power, heat and cooling, GPUs
+        and weight."""
         rack = facts.rack
-        chars = int(g.pair / g.char)
-        title = rack.id + (f" · {rack.label}" if rack.label else "")
-        marks = self.rack_marks.get(rack.id)
-        title_room = int(g.pair / (g.char * 1.3))  # 13 px bold
-        if marks is not None:
-            self.severities.add(marks.severity)
-            sev = SEVERITY_CLASS[marks.severity]
-            codes = clip(" ".join(marks.codes), 30)
-            out.append(
-                f"<g><title>{text(chr(10).join(marks.lines))}</title>"
-                f'<use href="#s{sev}" x="{g.pair - 12}" y="4"/>'
-                f'<text class="sm r" x="{g.pair - 16}" y="12">{text(codes)}</text></g>'
-            )
-            title_room -= int((len(codes) * g.char_small + 24) / (g.char * 1.3))
-        shown = clip(title, title_room)
-        tip = f"<title>{text(title)}</title>" if shown != title else ""
-        out.append(f'<text class="h3" x="0" y="14">{tip}{text(shown)}</text>')
         row = rack.row if rack.row is not None else "–"
         slot = rack.slot if rack.slot is not None else "–"
         lines = [f"row {row} · slot {slot} · {facts.units_used:.0f}/{plan.units} U used"]
@@ -436,6 +429,29 @@ class ElevationWriter:
             weight += f" of {float(rack.max_weight):.0f} kg"
         gpus = f"{facts.gpus} GPUs · {facts.gpu_nodes} nodes" if facts.gpus else "no GPUs"
         lines.append(f"{gpus} · {weight}")
+        return lines
+
+    def _header(self, out: list[str], facts: RackFacts, plan: RackPlan) -> None:
+        g = self.g
+        rack = facts.rack
+        chars = int(g.pair / g.char)
+        title = rack.id + (f" · {rack.label}" if rack.label else "")
+        marks = self.rack_marks.get(rack.id)
+        title_room = int(g.pair / (g.char * 1.3))  # 13 px bold
+        if marks is not None:
+            self.severities.add(marks.severity)
+            sev = SEVERITY_CLASS[marks.severity]
+            codes = clip(" ".join(marks.codes), 30)
+            out.append(
+                f"<g><title>{text(chr(10).join(marks.lines))}</title>"
+                f'<use href="#s{sev}" x="{g.pair - 12}" y="4"/>'
+                f'<text class="sm r" x="{g.pair - 16}" y="12">{text(codes)}</text></g>'
+            )
+            title_room -= int((len(codes) * g.char_small + 24) / (g.char * 1.3))
+        shown = clip(title, title_room)
+        tip = f"<title>{text(title)}</title>" if shown != title else ""
+        out.append(f'<text class="h3" x="0" y="14">{tip}{text(shown)}</text>')
+        lines = self.header_lines(facts, plan)
         shown_lines = [clip(line, chars) for line in lines]
         body = "".join(
             f'<text x="0" y="{28 + 12 * i}">{text(line)}</text>'
@@ -632,6 +648,56 @@ def _totals(analysis: Analysis) -> str:
     return " · ".join(parts)
 
 
+@dataclass(slots=True)
+class _Arrangement:
+    """Where a sheet puts its row headings and racks (shared by the sheet and its
+    overview, so both have one geometry)."""
+
+    width: float
+    height: float  # below the title block, before the legend's shift
+    rows: list[tuple[str, int, float]]  # (row name, racks, y of the heading)
+    racks: list[tuple[RackPlan, float, float]]  # (plan, x, y of the block)
+
+
+SHEET_MARGIN = 24
+SHEET_TOP = SHEET_MARGIN + 80  # the title block and legend go above
+
+
+def _arrange(writer: ElevationWriter, per_line: int) -> _Arrangement:
+    g = writer.g
+    margin = SHEET_MARGIN
+    rows = _ordered_rows(writer.analysis)
+    widest = max((len(line) for row in rows for line in _lines(row, per_line)), default=1)
+    width = margin * 2 + max(widest * g.pitch - g.rack_gap, 900)
+    arrangement = _Arrangement(width, 0.0, [], [])
+    y = float(SHEET_TOP)
+    for row in rows:
+        name = row[0].rack.row if row[0].rack.row is not None else "(no row)"
+        arrangement.rows.append((name, len(row), y))
+        y += 30
+        for line in _lines(row, per_line):
+            plans = [plan_rack(facts) for facts in line]
+            height = max(writer.block_height(plan) for plan in plans)
+            for i, plan in enumerate(plans):
+                # Racks of one line stand on one floor: U1 of each is level.
+                drop = height - writer.block_height(plan)
+                arrangement.racks.append((plan, margin + i * g.pitch, y + drop))
+            y += height + 20
+    arrangement.height = y
+    return arrangement
+
+
+def _head(writer: ElevationWriter, width: float, date: str | None) -> tuple[list[str], float]:
+    """The title, totals and legend of a sheet, and how far the legend pushes the racks."""
+    margin = SHEET_MARGIN
+    analysis = writer.analysis
+    head = [f'<text class="h1" x="{margin}" y="{margin + 18}">{text(analysis.layout.name)}</text>']
+    sub = "Rack elevations · " + _totals(analysis) + (f" · {date}" if date else "")
+    head.append(f'<text class="mu" x="{margin}" y="{margin + 36}">{text(sub)}</text>')
+    legend_h = writer.legend(head, margin, margin + 48, width - 2 * margin)
+    return head, max(0, legend_h - 30)  # a legend of more than one line pushes racks down
+
+
 def sheet(
     analysis: Analysis,
     diagnostics: Iterable[Diagnostic] = (),
@@ -644,45 +710,142 @@ def sheet(
     writer = ElevationWriter(
         analysis, diagnostics, theme=theme, detail=len(analysis.racks) <= DETAIL_MAX_RACKS
     )
-    g = writer.g
-    margin = 24
-    rows = _ordered_rows(analysis)
-    widest = max((len(line) for row in rows for line in _lines(row, per_line)), default=1)
-    width = margin * 2 + max(widest * g.pitch - g.rack_gap, 900)
+    arrangement = _arrange(writer, per_line)
+    margin = SHEET_MARGIN
     body: list[str] = []
-    y = margin + 80  # the title block and legend go above; drawn last, they need the kinds
-    for row in rows:
-        name = row[0].rack.row if row[0].rack.row is not None else "(no row)"
+    racks = iter(arrangement.racks)
+    pending = next(racks, None)
+    for name, count, y in arrangement.rows:
         body.append(
-            f'<text class="h2" x="{margin}" y="{y + 16}">Row {text(name)}'
-            f'<tspan class="mu" dx="10">{len(row)} rack{"s" if len(row) != 1 else ""}'
+            f'<text class="h2" x="{margin}" y="{num(y + 16)}">Row {text(name)}'
+            f'<tspan class="mu" dx="10">{count} rack{"s" if count != 1 else ""}'
             "</tspan></text>\n"
         )
-        y += 30
-        for line in _lines(row, per_line):
-            plans = [plan_rack(facts) for facts in line]
-            height = max(writer.block_height(plan) for plan in plans)
-            for i, plan in enumerate(plans):
-                # Racks of one line stand on one floor: U1 of each is level.
-                drop = height - writer.block_height(plan)
-                writer.rack(body, plan, margin + i * g.pitch, y + drop)
-            y += height + 20
-    head: list[str] = []
-    layout = analysis.layout
-    head.append(f'<text class="h1" x="{margin}" y="{margin + 18}">{text(layout.name)}</text>')
-    sub = "Rack elevations · " + _totals(analysis) + (f" · {date}" if date else "")
-    head.append(f'<text class="mu" x="{margin}" y="{margin + 36}">{text(sub)}</text>')
-    legend_h = writer.legend(head, margin, margin + 48, width - 2 * margin)
-    shift = max(0, legend_h - 30)  # a legend of more than one line pushes the racks down
-    total_h = y + margin + shift
+        for _ in range(count):
+            assert pending is not None
+            plan, x, ry = pending
+            writer.rack(body, plan, x, ry)
+            pending = next(racks, None)
+    head, shift = _head(writer, arrangement.width, date)
     content = [*head, f'<g transform="translate(0,{num(shift)})">\n', *body, "</g>\n"]
     return svg.document(
-        width,
-        total_h,
+        arrangement.width,
+        arrangement.height + margin + shift,
         content,
         theme=theme,
-        title=f"{layout.name}: rack elevations",
+        title=f"{analysis.layout.name}: rack elevations",
         defs=writer.defs(),
+    )
+
+
+@dataclass(slots=True)
+class Overview:
+    """A sheet as it looks from afar: its size, the boxes of each style, and the texts
+    that stay readable (for rasters of large halls, drawn by :mod:`.raster`)."""
+
+    width: float
+    height: float
+    boxes: dict[str, list[tuple[float, float, float, float]]]  # style -> (x, y, w, h)
+    texts: list[tuple[str, float, float, str]]  # (style, x, y, text)
+    kinds: list[str]
+    title: str
+    subtitle: str
+
+
+def overview(
+    analysis: Analysis,
+    diagnostics: Iterable[Diagnostic] = (),
+    *,
+    date: str | None = None,
+    per_line: int = PER_LINE,
+    scale: float = 1.0,
+) -> Overview:
+    """The sheet's places, colours, hatching and outlines, with text only where it stays
+    readable at ``scale`` (4 px and more)."""
+    writer = ElevationWriter(analysis, diagnostics, detail=False)
+    g = writer.g
+    arrangement = _arrange(writer, per_line)
+    boxes: dict[str, list[tuple[float, float, float, float]]] = {}
+
+    def box(style: str, x: float, y: float, w: float, h: float) -> None:
+        boxes.setdefault(style, []).append((x, y, w, h))
+
+    texts: list[tuple[str, float, float, str]] = []
+    if 15 * scale >= 4:
+        texts.extend(("h2", SHEET_MARGIN, y + 16, f"Row {name}") for name, _, y in arrangement.rows)
+    for plan, x, y in arrangement.racks:
+        faces_y = y + g.header + g.caption
+        height = plan.units * g.unit
+        if 13 * scale >= 4:
+            texts.append(("h3", x, y + 14, clip(plan.facts.rack.id, 30)))
+        labels = 10 * scale >= 4  # device labels and the header's figures stay readable
+        if labels:
+            for i, line in enumerate(writer.header_lines(plan.facts, plan)):
+                texts.append(("t", x, y + 28 + 12 * i, clip(line, int(g.pair / g.char))))
+        marks = writer.rack_marks.get(plan.facts.rack.id)
+        if marks is not None:
+            box(f"f{SEVERITY_CLASS[marks.severity]}", x - 4, y, g.pair + 8, g.header - 8)
+        for face, fx in (("front", 0), ("rear", g.face + g.face_gap)):
+            left = x + fx
+            box("fr", left + g.zero - 2, faces_y - 3, 2 * g.rail + g.body + 4, height + 6)
+            box("sl", left + g.body_x, faces_y, g.body, height)
+            for placed in plan.placed:
+                top, h = g.span(plan.units, placed.position, placed.height)
+                label = placed.dev.device.label or placed.dev.id
+                chars = int((g.body - 8 - _DECOR.get(placed.kind, 0)) / g.char)
+                if placed.face == face:
+                    writer.kinds.add(placed.kind)
+                    box(placed.kind, left + g.body_x, faces_y + top + 0.5, g.body, h - 1)
+                    if labels:
+                        texts.append(
+                            (
+                                f"t:{placed.kind}",
+                                left + g.body_x + 6,
+                                faces_y + top + 10,
+                                clip(label, chars),
+                            )
+                        )
+                    found = writer.device_marks.get(placed.dev.id)
+                    if found is not None:
+                        box(
+                            f"f{SEVERITY_CLASS[found.severity]}",
+                            left + g.body_x - 1,
+                            faces_y + top - 0.5,
+                            g.body + 2,
+                            h + 1,
+                        )
+                elif placed.full:
+                    box("bk", left + g.body_x, faces_y + top + 0.5, g.body, h - 1)
+                    if labels:
+                        texts.append(
+                            ("tm", left + g.body_x + 6, faces_y + top + 10, clip(label, chars))
+                        )
+            if 8 * scale >= 4:
+                for u in range(1, plan.units + 1):
+                    uy = faces_y + (plan.units - u) * g.unit + g.unit / 2 + 3
+                    for rail in (left + g.zero, left + g.body_x + g.body):
+                        ux = rail + g.rail / 2 - len(str(u)) * g.char_small / 2
+                        texts.append(("u", ux, uy, str(u)))
+            if face == "rear":
+                for side, zone in (("left", g.face - g.zero), ("right", 0)):
+                    devices = plan.sides[side]
+                    n = len(devices)
+                    for i, dev in enumerate(devices):
+                        seg = (height - 2 * (n - 1)) / n
+                        kind = dev.kind or "other"
+                        writer.kinds.add(kind)
+                        box(kind, left + zone + 1, faces_y + i * (seg + 2), g.zero - 2, seg)
+                if plan.doors:
+                    box("door", left - 3, faces_y - 7, g.face + 6, height + 14)
+    sub = "Rack elevations (overview) · " + _totals(analysis) + (f" · {date}" if date else "")
+    return Overview(
+        arrangement.width,
+        arrangement.height + SHEET_MARGIN,
+        boxes,
+        texts,
+        svg.legend_kinds(writer.kinds),
+        analysis.layout.name,
+        sub,
     )
 
 

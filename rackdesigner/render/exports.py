@@ -110,10 +110,23 @@ def pdf(context: ExportContext, path: Path) -> list[Output]:
 PNG_MAX_SIDE = 16_000
 
 
+# Above this many racks the PNG is the sheet's overview (elevation.overview, drawn with
+# libcairo directly): cairosvg draws a few hundred elements a second, so full elevations
+# of a hall would take many minutes, and at the scale such a sheet is brought down to the
+# units' text is unreadable anyway.
+PNG_DETAIL_MAX_RACKS = 40
+
+
 def png(context: ExportContext, path: Path) -> list[Output]:
-    from .elevation import sheet
-    from .raster import to_png
+    from .elevation import overview, sheet
+    from .raster import overview_png, scale_for, size, to_png
 
     diagnostics = context.diagnostics
-    drawing = sheet(context.analysis, diagnostics, theme=_theme(context), date=_date(context))
-    return [Output(path, to_png(drawing, PNG_MAX_SIDE))]
+    analysis = context.analysis
+    theme, date = _theme(context), _date(context)
+    drawing = sheet(analysis, diagnostics, theme=theme, date=date)
+    if len(analysis.racks) <= PNG_DETAIL_MAX_RACKS:
+        return [Output(path, to_png(drawing, PNG_MAX_SIDE))]
+    scale = scale_for(*size(drawing), PNG_MAX_SIDE)
+    view = overview(analysis, diagnostics, date=date, scale=scale)
+    return [Output(path, overview_png(view, theme, PNG_MAX_SIDE))]

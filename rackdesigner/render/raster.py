@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .elevation import Overview
 
 _SIZE = re.compile(rb'<svg[^>]*?\bwidth="([\d.]+)"[^>]*?\bheight="([\d.]+)"')
 
@@ -86,3 +91,116 @@ def flatten(document: str, scale: float = 1.0) -> str:
     for name, content in list(symbols.items()):
         symbols[name] = _USE.sub(inline, content)
     return _USE.sub(inline, document)
+
+
+def overview_png(view: Overview, theme: str, max_side: int) -> bytes:
+    """Draw a sheet's overview with libcairo directly (through cairocffi, the binding
+    cairosvg uses): colours from the same palette, the same places as the sheet."""
+    import cairocffi as cairo
+
+    from .. import palette
+
+    scale = scale_for(view.width, view.height, max_side)
+    width = max(1, min(max_side, int(view.width * scale)))
+    height = max(1, min(max_side, int(view.height * scale)))
+    surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, width, height)
+    ctx = cairo.Context(surface)
+    ctx.scale(scale, scale)
+    surfaces = palette.SURFACES.get(theme, palette.SURFACES["light"])
+    kinds = palette.THEMES.get(theme, palette.LIGHT)
+    severity = palette.SEVERITY_COLOURS.get(theme, palette.SEVERITY_COLOURS["light"])
+
+    def rgb(colour: str) -> tuple[float, float, float]:
+        return tuple(int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
+
+    ctx.set_source_rgb(*rgb(surfaces["bg"]))
+    ctx.paint()
+    hatch = cairo.ImageSurface(cairo.FORMAT_ARGB32, 6, 6)
+    hctx = cairo.Context(hatch)
+    hctx.set_source_rgb(*rgb(surfaces["blocked"]))
+    hctx.paint()
+    hctx.set_source_rgb(*rgb(surfaces["blocked_line"]))
+    hctx.set_line_width(1.2)
+    hctx.move_to(0, 6)
+    hctx.line_to(6, 0)
+    hctx.stroke()
+    hatch_pattern = cairo.SurfacePattern(hatch)
+    hatch_pattern.set_extend(cairo.EXTEND_REPEAT)
+
+    # style -> (fill, stroke, width, dashes)
+    styles: dict[str, tuple[object, str | None, float, tuple[float, ...]]] = {
+        "fr": (surfaces["frame_fill"], surfaces["frame"], 1.5, ()),
+        "sl": (surfaces["slot"], surfaces["slot_line"], 0.5, ()),
+        "bk": (hatch_pattern, surfaces["blocked_line"], 0.6, ()),
+        "door": (None, surfaces["door"], 3.0, ()),
+        "fe": (None, severity["error"], 2.4, ()),
+        "fw": (None, severity["warning"], 2.4, (5.0, 2.0)),
+        "fi": (None, severity["info"], 2.4, (1.5, 2.0)),
+    }
+    for kind, swatch in kinds.items():
+        styles[kind] = (swatch.fill, surfaces["body_line"], 0.6, ())
+    order = ["fr", "sl", *kinds, "bk", "door", "fi", "fw", "fe"]
+    for style in order:
+        rects = view.boxes.get(style)
+        if not rects:
+            continue
+        fill, stroke, line, dashes = styles[style]
+        for x, y, w, h in rects:
+            ctx.rectangle(x, y, w, h)
+        if fill is not None:
+            if isinstance(fill, str):
+                ctx.set_source_rgb(*rgb(fill))
+            else:
+                ctx.set_source(fill)
+            ctx.fill_preserve() if stroke else ctx.fill()
+        if stroke:
+            ctx.set_source_rgb(*rgb(stroke))
+            ctx.set_line_width(line)
+            ctx.set_dash(list(dashes))
+            ctx.stroke()
+            ctx.set_dash([])
+    # style -> (size, bold, colour): headings, figures, labels in their kind's text colour,
+    # labels of blocked units muted, U numbers.
+    fonts: dict[str, tuple[float, bool, str]] = {
+        "h2": (15.0, True, surfaces["fg"]),
+        "h3": (13.0, True, surfaces["fg"]),
+        "t": (10.0, False, surfaces["fg"]),
+        "tm": (10.0, False, surfaces["muted"]),
+        "u": (8.0, False, surfaces["muted"]),
+    }
+    for kind, swatch in kinds.items():
+        fonts[f"t:{kind}"] = (10.0, False, swatch.text)
+    current = None
+    for style, x, y, content in sorted(view.texts, key=lambda t: t[0]):
+        if style != current:
+            size, bold, colour = fonts[style]
+            weight = cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL
+            ctx.select_font_face("DejaVu Sans Mono", cairo.FONT_SLANT_NORMAL, weight)
+            ctx.set_font_size(size)
+            ctx.set_source_rgb(*rgb(colour))
+            current = style
+        ctx.move_to(x, y)
+        ctx.show_text(content)
+    ctx.select_font_face("DejaVu Sans Mono", cairo.FONT_SLANT_NORMAL, cairo.FONT_WEIGHT_BOLD)
+    ctx.set_source_rgb(*rgb(surfaces["fg"]))
+    # Title, totals and legend: what the sheet's head says, in the same place.
+    ctx.set_font_size(22)
+    ctx.move_to(24, 42)
+    ctx.show_text(view.title)
+    ctx.select_font_face("DejaVu Sans Mono", cairo.FONT_SLANT_NORMAL, cairo.FONT_WEIGHT_NORMAL)
+    ctx.set_font_size(10)
+    ctx.move_to(24, 60)
+    ctx.show_text(view.subtitle)
+    x = 24.0
+    for kind in view.kinds:
+        ctx.rectangle(x, 72, 22, 12)
+        ctx.set_source_rgb(*rgb(kinds[kind].fill))
+        ctx.fill()
+        ctx.set_source_rgb(*rgb(surfaces["fg"]))
+        ctx.move_to(x + 30, 82)
+        label = palette.KIND_LABELS.get(kind, kind)
+        ctx.show_text(label)
+        x += 30 + len(label) * 6.02 + 24
+    out = io.BytesIO()
+    surface.write_to_png(out)
+    return out.getvalue()
