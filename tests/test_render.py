@@ -470,3 +470,30 @@ def test_export_refuses_a_bad_date_and_colliding_rack_names(tmp_path: Path) -> N
     assert result.exit_code == 2
     assert "r_1.svg" in result.output
     assert not (tmp_path / "d").exists()
+
+
+def test_the_overview_of_a_large_hall_puts_devices_where_the_sheet_does(small) -> None:
+    from rackdesigner import palette
+
+    analysis, diagnostics = small
+    view = elevation.overview(analysis, diagnostics, scale=1.0)
+    document = sheet(analysis, diagnostics)
+    assert (view.width, view.height) == raster.size(document)
+    at = _pixels(raster.overview_png(view, "light", 16_000))
+    # r1 is the first rack of the first line, as on the sheet.
+    plan, x, y = elevation._arrange(elevation.ElevationWriter(analysis, diagnostics), 36).racks[0]
+    assert plan.facts.rack.id == "r1"
+    g = GEOMETRY
+    arranged = elevation._arrange(elevation.ElevationWriter(analysis, diagnostics), 36)
+    shift = view.height - arranged.height - elevation.SHEET_MARGIN  # the legend's push
+    faces_y = y + g.header + g.caption + shift
+
+    def centre(unit: int) -> int:
+        top, _ = g.span(42, unit, 1)
+        return int(faces_y + top + g.unit // 2)
+
+    front = int(x + g.body_x + 100)
+    gpu = palette.LIGHT["gpu-node"].fill
+    empty = palette.SURFACES["light"]["slot"]
+    assert at(front, centre(5)) == gpu and at(front, centre(6)) == gpu
+    assert at(front, centre(4)) == empty and at(front, centre(7)) == empty

@@ -838,9 +838,14 @@ def overview(
                 if plan.doors:
                     box("door", left - 3, faces_y - 7, g.face + 6, height + 14)
     sub = "Rack elevations (overview) · " + _totals(analysis) + (f" · {date}" if date else "")
+    # The sheet's legend may push its racks down: the overview keeps the sheet's places.
+    _, shift = _head(writer, arrangement.width, date)
+    if shift:
+        boxes = {k: [(x, y + shift, w, h) for x, y, w, h in v] for k, v in boxes.items()}
+        texts = [(style, x, y + shift, t) for style, x, y, t in texts]
     return Overview(
         arrangement.width,
-        arrangement.height + SHEET_MARGIN,
+        arrangement.height + SHEET_MARGIN + shift,
         boxes,
         texts,
         svg.legend_kinds(writer.kinds),
