@@ -771,13 +771,12 @@ def overview(
         boxes.setdefault(style, []).append((x, y, w, h))
 
     texts: list[tuple[str, float, float, str]] = []
-    if 15 * scale >= 4:
-        texts.extend(("h2", SHEET_MARGIN, y + 16, f"Row {name}") for name, _, y in arrangement.rows)
+    # Row names and rack ids always: the raster draws them at a readable size.
+    texts.extend(("h2", SHEET_MARGIN, y + 16, f"Row {name}") for name, _, y in arrangement.rows)
     for plan, x, y in arrangement.racks:
         faces_y = y + g.header + g.caption
         height = plan.units * g.unit
-        if 13 * scale >= 4:
-            texts.append(("h3", x, y + 14, clip(plan.facts.rack.id, 30)))
+        texts.append(("h3", x, y + 14, clip(plan.facts.rack.id, 30)))
         labels = 10 * scale >= 4  # device labels and the header's figures stay readable
         if labels:
             for i, line in enumerate(writer.header_lines(plan.facts, plan)):

@@ -100,11 +100,14 @@ def overview_png(view: Overview, theme: str, max_side: int) -> bytes:
 
     from .. import palette
 
-    scale = scale_for(view.width, view.height, max_side)
+    # A band above the sheet holds the title and legend at a size that reads at any scale.
+    band = 64
+    scale = scale_for(view.width, view.height, max_side - band)
     width = max(1, min(max_side, int(view.width * scale)))
-    height = max(1, min(max_side, int(view.height * scale)))
+    height = max(1, min(max_side, int(view.height * scale) + band))
     surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, width, height)
     ctx = cairo.Context(surface)
+    ctx.translate(0, band)
     ctx.scale(scale, scale)
     surfaces = palette.SURFACES.get(theme, palette.SURFACES["light"])
     kinds = palette.THEMES.get(theme, palette.LIGHT)
@@ -180,6 +183,8 @@ def overview_png(view: Overview, theme: str, max_side: int) -> bytes:
     for style, x, y, content in sorted(view.texts, key=lambda t: t[0]):
         if style != current:
             size, bold, colour = fonts[style]
+            if style in ("h2", "h3"):
+                size = max(size, 8 / scale)  # row names and rack ids: 8 px at least
             weight = cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL
             ctx.select_font_face("DejaVu Sans Mono", cairo.FONT_SLANT_NORMAL, weight)
             ctx.set_font_size(size)
@@ -189,24 +194,36 @@ def overview_png(view: Overview, theme: str, max_side: int) -> bytes:
         ctx.show_text(content)
     ctx.select_font_face("DejaVu Sans Mono", cairo.FONT_SLANT_NORMAL, cairo.FONT_WEIGHT_BOLD)
     ctx.set_source_rgb(*rgb(surfaces["fg"]))
-    # Title, totals and legend: what the sheet's head says, in the same place.
-    ctx.set_font_size(22)
-    ctx.move_to(24, 42)
+    # Title, totals and legend in the band, in pixels.
+    ctx.identity_matrix()
+    ctx.set_source_rgb(*rgb(surfaces["fg"]))
+    ctx.set_font_size(18)
+    ctx.move_to(12, 22)
     ctx.show_text(view.title)
     ctx.select_font_face("DejaVu Sans Mono", cairo.FONT_SLANT_NORMAL, cairo.FONT_WEIGHT_NORMAL)
-    ctx.set_font_size(10)
-    ctx.move_to(24, 60)
+    ctx.set_font_size(11)
+    ctx.move_to(12, 38)
     ctx.show_text(view.subtitle)
-    x = 24.0
-    for kind in view.kinds:
-        ctx.rectangle(x, 72, 22, 12)
-        ctx.set_source_rgb(*rgb(kinds[kind].fill))
-        ctx.fill()
+    x = 12.0
+    items = [(kinds[k].fill, palette.KIND_LABELS.get(k, k), None) for k in view.kinds]
+    items.append((None, "blocked (full depth, other face)", hatch_pattern))
+    items.extend((None, f"{name} outline", severity[name]) for name in ("error", "warning", "info"))
+    for fill, label, extra in items:
+        ctx.rectangle(x, 46, 18, 10)
+        if fill is not None:
+            ctx.set_source_rgb(*rgb(fill))
+            ctx.fill()
+        elif isinstance(extra, str):
+            ctx.set_source_rgb(*rgb(extra))
+            ctx.set_line_width(2)
+            ctx.stroke()
+        else:
+            ctx.set_source(extra)
+            ctx.fill()
         ctx.set_source_rgb(*rgb(surfaces["fg"]))
-        ctx.move_to(x + 30, 82)
-        label = palette.KIND_LABELS.get(kind, kind)
+        ctx.move_to(x + 24, 55)
         ctx.show_text(label)
-        x += 30 + len(label) * 6.02 + 24
+        x += 24 + len(label) * 6.7 + 30
     out = io.BytesIO()
     surface.write_to_png(out)
     return out.getvalue()
