@@ -93,6 +93,10 @@ def flatten(document: str, scale: float = 1.0) -> str:
     return _USE.sub(inline, document)
 
 
+# A band above an overview holds its title and legend at a size that reads at any scale.
+OVERVIEW_BAND = 64
+
+
 def overview_png(view: Overview, theme: str, max_side: int) -> bytes:
     """Draw a sheet's overview with libcairo directly (through cairocffi, the binding
     cairosvg uses): colours from the same palette, the same places as the sheet."""
@@ -100,8 +104,7 @@ def overview_png(view: Overview, theme: str, max_side: int) -> bytes:
 
     from .. import palette
 
-    # A band above the sheet holds the title and legend at a size that reads at any scale.
-    band = 64
+    band = OVERVIEW_BAND
     scale = scale_for(view.width, view.height, max_side - band)
     width = max(1, min(max_side, int(view.width * scale)))
     height = max(1, min(max_side, int(view.height * scale) + band))
