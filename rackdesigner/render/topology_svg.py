@@ -140,6 +140,9 @@ class _FabricDrawing:
             unit["racks" if kind == "r" else "leaves"].append(ident)
         by_id = self.analysis.device_by_id
         rack_order = {f.rack.id: f.index for f in self.analysis.racks}
+        # Layout order (racks as listed, devices in their rack): stable, and not tied to
+        # where the file put them.
+        device_order = {d.id: i for i, d in enumerate(self.analysis.devices)}
 
         # Cables inside each unit and leaving it, in one pass over the cabled pairs.
         unit_of: dict[str, str] = {}
@@ -171,12 +174,13 @@ class _FabricDrawing:
             root = root_of[id(unit)]
             return (tuple(racks), tuple(leaves), inside[root], outside[root])
 
+        # SUs in the order of their first rack, then of their first leaf.
+        last = len(device_order) + len(rack_order)
         ordered = sorted(
             units.values(),
-            key=lambda u: min(
-                [rack_order.get(r, 0) for r in u["racks"]]
-                + [by_id[s].device.line for s in u["leaves"]]
-                or [0]
+            key=lambda u: (
+                min((rack_order.get(r, last) for r in u["racks"]), default=last),
+                min((device_order[s] for s in u["leaves"]), default=last),
             ),
         )
         classes: dict[tuple[object, ...], list[dict[str, list[str]]]] = {}
@@ -187,7 +191,7 @@ class _FabricDrawing:
             unit = same[0]  # drawn once, for all of its class
             note = f"× {len(same)} scalable units like this" if len(same) > 1 else ""
             racks = sorted(unit["racks"], key=lambda r: rack_order.get(r, 0))
-            leaves = sorted(unit["leaves"], key=lambda s: by_id[s].device.line)
+            leaves = sorted(unit["leaves"], key=lambda s: device_order[s])
             self._group(f"su{index}-n", 0, [d for r in racks for d in endpoints[r]], note, racks)
             self._switch_boxes(f"su{index}-l", 1, [by_id[s] for s in leaves])
         for tier in sorted(t for t in switches if t >= 2 or t < 0):
