@@ -34,6 +34,7 @@ from .terminal import shown
 from .wording import plural
 
 if TYPE_CHECKING:
+    from .document import Document
     from .engine import FileResult
     from .model import Layout
 
@@ -307,9 +308,7 @@ def validate(
         if file == STDIN:
             results.append(_check_stdin(select, ignore, timings))
         else:
-            results.append(
-                check_file(file, select=select, ignore=ignore, timings=timings, parallel=None)
-            )
+            results.append(check_file(file, select=select, ignore=ignore, timings=timings))
         now = time.perf_counter()
         # Progress only for runs that take a while, at most once a second, on stderr.
         if len(files) > 1 and now - reported >= 1.0:
@@ -403,26 +402,38 @@ def _check_stdin(
         text = _stdin_text()
     except LayoutError as error:
         return FileResult(STDIN_NAME, diagnostics=error.diagnostics)
-    return check_file(
-        STDIN_NAME, select=select, ignore=ignore, timings=timings, parallel=None, text=text
-    )
+    return check_file(STDIN_NAME, select=select, ignore=ignore, timings=timings, text=text)
 
 
 def _load_or_exit(path: str) -> Layout:
     """Load a layout for a command that needs one ('-': standard input); print load errors
     and exit 2."""
+    return _open_or_exit(path).layout
+
+
+def _open_or_exit(path: str) -> Document:
+    """Load a document (layout, source map, origin; '-': standard input, named
+    ``<stdin>``); print load errors and exit 2."""
     from .diagnostics import LayoutError
+    from .document import load
+    from .engine import rule_config_errors
     from .formats.text import line
-    from .layout_io import load_path, load_text
 
     try:
         if path == STDIN:
-            return load_text(_stdin_text(), file=STDIN_NAME)
-        return load_path(path)
+            from .document import loads
+
+            document = loads(_stdin_text(), file=STDIN_NAME)
+        else:
+            document = load(path)
+        errors = rule_config_errors(document, STDIN_NAME if path == STDIN else None)
+        if errors:
+            raise LayoutError(errors)
     except LayoutError as error:
         for d in error.diagnostics:
             click.echo(line(d, _use_color(sys.stderr)), err=True)
         sys.exit(2)
+    return document
 
 
 def _export_options(command: click.Command) -> click.Command:
@@ -510,7 +521,6 @@ _EXPORT_HELP, _EXPORT_SHORT_HELP = _export_help()
     "--force", is_flag=True, help="Rewrite the layout in place even where comments cannot be kept."
 )
 def export(layout: str, toml_out: str | None, force: bool, **options: object) -> None:
-    from .cli_conventions import same_file
     from .exporters import KINDS, SETTINGS, ExportContext, ExportError
 
     wanted = [(entry, options[entry.dest]) for entry in KINDS if options.get(entry.dest)]
@@ -528,10 +538,12 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
         check_writable(str(target), parents=True, directory=entry.directory)
     if toml_target:
         check_writable(toml_out)
-    from .layout_io import FileChangedError, dumps, save
+    from .document import CommentsLostError, SaveError, save
+    from .layout_io import dumps
 
     _batch()
-    model = _load_or_exit(layout)
+    document = _open_or_exit(layout)
+    model = document.layout
     if wanted:
         context = ExportContext(
             model, file=layout, settings={s.dest: options.get(s.dest) for s in SETTINGS}
@@ -545,31 +557,31 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
         _write_outputs(outputs, [layout], toml_target)
     if not toml_out:
         return
-    dropped = model.origin.dropped_comment_lines if model.origin else ()
-    in_place = toml_out != STDIN and same_file(toml_out, layout)
-    if dropped:
-        numbers = ", ".join(str(n) for n in dropped[:10]) + (" ..." if len(dropped) > 10 else "")
-        what = (
-            f"{plural(len(dropped), 'comment line')} of {layout} cannot be kept in "
-            f"canonical form ({'line' if len(dropped) == 1 else 'lines'} {numbers}): only the "
-            "header comment and comments "
-            "directly above a table are kept"
-        )
-        if in_place and not force:
-            fail(
-                f"not rewriting {layout}: {what}; move them above a "
-                "table, or rerun with --force to drop them"
+    dropped = document.dropped_comments
+    if toml_out == STDIN:
+        if dropped:
+            click.echo(
+                f"rackdesigner: note: {escaped(str(CommentsLostError(layout, dropped)))}", err=True
             )
-        click.echo(f"rackdesigner: note: {escaped(what)}", err=True)
-    if toml_out == "-":
         click.echo(dumps(model), nl=False)
         return
     try:
-        save(model, toml_out)
-    except FileChangedError as error:
+        # Through a symlink the file it points to is rewritten and the link kept
+        # (document.save, write_atomic).
+        save(document, toml_out, force=force)
+    except CommentsLostError as error:
+        fail(
+            f"not rewriting {layout}: {error}; move them above a "
+            "table, or rerun with --force to drop them"
+        )
+    except SaveError as error:
         fail(str(error))
     except OSError as error:
         fail(f"cannot write {toml_out}: {error.strerror or error}")
+    if dropped:  # written elsewhere, or in place with --force: say what the copy lacks
+        click.echo(
+            f"rackdesigner: note: {escaped(str(CommentsLostError(layout, dropped)))}", err=True
+        )
 
 
 @cli.command()

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .analysis import Analysis
+    from .diagnostics import Diagnostic
     from .model import Layout
 
 
@@ -52,6 +53,18 @@ class ExportContext:
         from .analysis import Analysis
 
         return Analysis(self.layout, file=self.file)
+
+    @cached_property
+    def diagnostics(self) -> list[Diagnostic]:
+        """The layout's findings, as ``validate`` reports them (the layout's own rule
+        selection). One check per run; its analysis becomes :attr:`analysis` when none was
+        built yet, so drawings with findings cost one analysis, not two."""
+        from .engine import check
+
+        analysis, diagnostics = check(self.layout, file=self.file)
+        if self._analysis is None and "analysis" not in self.__dict__:
+            self.__dict__["analysis"] = analysis
+        return diagnostics
 
     def setting(self, name: str, default: Any = None) -> Any:
         value = self.settings.get(name)
@@ -95,9 +108,63 @@ class ExportSetting:
 
 # In the order ``export --help`` lists them. ``--toml`` is the command line's own (the
 # in-place formatter) and is not listed here.
-KINDS: list[ExportKind] = []
+KINDS: list[ExportKind] = [
+    # Drawings (issue 12): rackdesigner/render/.
+    ExportKind(
+        "--elevations",
+        "FILE.svg",
+        "Rack elevations, front and rear, every rack on one sheet in row order.",
+        ".render.exports:elevations",
+    ),
+    ExportKind(
+        "--svg-dir",
+        "DIR",
+        "One elevation SVG per rack: DIR/<rack id>.svg.",
+        ".render.exports:svg_dir",
+        directory=True,
+    ),
+    ExportKind(
+        "--floorplan",
+        "FILE.svg",
+        "The hall from above: racks by power density, cooling, feed use, longest cables.",
+        ".render.exports:floorplan",
+    ),
+    ExportKind(
+        "--topology",
+        "FILE.svg",
+        "The compute fabric in tiers; large fabrics aggregated into scalable units.",
+        ".render.exports:topology",
+    ),
+    ExportKind(
+        "--pdf",
+        "FILE.pdf",
+        "Print pack: elevations, floor plan, device table per rack, cable schedule.",
+        ".render.exports:pdf",
+    ),
+    ExportKind(
+        "--png",
+        "FILE.png",
+        "The elevations sheet as a PNG (long side at most 16,000 px).",
+        ".render.exports:png",
+    ),
+]
 
-SETTINGS: list[ExportSetting] = []
+SETTINGS: list[ExportSetting] = [
+    ExportSetting(
+        "--theme",
+        "Colours of SVG, PNG and PDF drawings.",
+        choices=("light", "dark"),
+        default="light",
+    ),
+    ExportSetting(
+        "--paper", "Paper size of the --pdf print pack.", choices=("a4", "letter"), default="a4"
+    ),
+    ExportSetting(
+        "--date",
+        "Date for title blocks (drawings carry no date without it).",
+        metavar="YYYY-MM-DD",
+    ),
+]
 
 
 def kind(option: str) -> ExportKind:

@@ -86,3 +86,84 @@ def swatch(kind: str | None, theme: str = "light") -> Swatch:
     """The colours of a device kind; unknown kinds (or an unknown model) are ``other``."""
     table = THEMES.get(theme, LIGHT)
     return table.get(kind or "other", table["other"])
+
+
+# Surfaces of a drawing per theme: page, text, rack frame, rails, empty units, the hatch of
+# units blocked by a full-depth device on the other face, rear doors and cable routes.
+SURFACES = {
+    "light": {
+        "bg": "#ffffff",
+        "fg": "#1a1a1a",
+        "muted": "#5c5c5c",
+        "frame": "#3c3c3c",
+        "frame_fill": "#f4f4f4",
+        "rail": "#e2e2e2",
+        "slot": "#fbfbfb",
+        "slot_line": "#c4c4c4",
+        "body_line": "#2a2a2a",
+        "blocked": "#ededed",
+        "blocked_line": "#a0a0a0",
+        "door": "#2b9e9a",
+        "route": "#c2185b",
+    },
+    "dark": {
+        "bg": "#16181b",
+        "fg": "#e8e8e8",
+        "muted": "#a8a8a8",
+        "frame": "#9a9a9a",
+        "frame_fill": "#22252a",
+        "rail": "#33373d",
+        "slot": "#1c1f23",
+        "slot_line": "#474c53",
+        "body_line": "#0a0a0a",
+        "blocked": "#2a2d32",
+        "blocked_line": "#5d636b",
+        "door": "#4fd1cb",
+        "route": "#ff6fa8",
+    },
+}
+
+# Cable media in topology drawings: a colour per theme and a dash pattern, so that media
+# stay apart in print without colour too.
+MEDIA = ("dac", "acc", "aoc", "mmf", "smf", "copper-rj45", "unknown")
+MEDIA_COLOURS = {
+    "light": {
+        "dac": "#4d4d4d",
+        "acc": "#7b5b3a",
+        "aoc": "#1f77b4",
+        "mmf": "#2ca02c",
+        "smf": "#d62728",
+        "copper-rj45": "#9467bd",
+        "unknown": "#8c8c8c",
+    },
+    "dark": {
+        "dac": "#c8c8c8",
+        "acc": "#d7a97a",
+        "aoc": "#6fb6ff",
+        "mmf": "#7ddc7d",
+        "smf": "#ff7b7b",
+        "copper-rj45": "#c6a5ff",
+        "unknown": "#9a9a9a",
+    },
+}
+MEDIA_DASHES = {
+    "dac": "",
+    "acc": "6 2",
+    "aoc": "",
+    "mmf": "8 3",
+    "smf": "2 2",
+    "copper-rj45": "1 3",
+    "unknown": "4 4",
+}
+
+# Power density of a rack in floor plans: upper bounds in kW and a sequential ramp (light to
+# dark reads as more power in both themes' prints); the last step is open-ended.
+DENSITY_STEPS_KW = (5.0, 10.0, 20.0, 30.0, 45.0, 60.0)
+DENSITY_COLOURS = {
+    "light": ("#f2f0f7", "#dadaeb", "#bcbddc", "#9e9ac8", "#807dba", "#6a51a3", "#4a1486"),
+    "dark": ("#2b2540", "#3b3160", "#4d3f80", "#6650a0", "#8064b8", "#9b7fd0", "#c2a8ff"),
+}
+DENSITY_TEXT = {
+    "light": ("#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a", "#ffffff", "#ffffff", "#ffffff"),
+    "dark": ("#f0f0f0", "#f0f0f0", "#f0f0f0", "#ffffff", "#ffffff", "#101010", "#101010"),
+}

@@ -55,21 +55,17 @@ _KINDS = {
 
 
 def subject_of(diagnostic: Diagnostic) -> Subject:
-    """The entity a finding is about, as ``(kind, id)``.
+    """The entity a finding is about, as ``(kind, id)``: its ``subject`` (refs.py), the
+    reference every rule sets, so a baseline and an ignore key name an entity exactly as
+    ``--format json`` and the editor do.
 
-    Uses the diagnostic's ``subject`` where it has one; otherwise reads it from the entity
-    text the rules write: ``device a01-n01`` → ``("device", "a01-n01")``, ``rack a01 feed
-    a01-A`` → ``("feed", "a01-A")``, ``link a -> b`` → ``("link", "a")``, ``catalog entry
-    k`` → ``("catalog", "k")``, ``[site]`` → ``("site", "")``. Ids hold no whitespace (the
-    loader refuses it), so the words split cleanly.
+    Only a finding without one (a load error, or a diagnostic made by hand) falls back to
+    its entity text: ``device a01-n01`` → ``("device", "a01-n01")``, ``rack a01 feed
+    a01-A`` → ``("feed", "a01-A")``, ``[site]`` → ``("site", "")``.
     """
-    subject = getattr(diagnostic, "subject", None)
+    subject = diagnostic.subject
     if subject is not None:
-        kind = getattr(subject, "kind", None)
-        ident = getattr(subject, "id", None)
-        if kind is None:
-            kind, ident = subject[0], subject[1]
-        return (str(kind), "" if ident is None else str(ident))
+        return (subject.kind, subject.id)
     return parse_entity(diagnostic.entity)
 
 
@@ -131,13 +127,9 @@ def apply_ignores(layout: Layout, diagnostics: Iterable[Diagnostic]) -> int:
     for diagnostic in diagnostics:
         if diagnostic.is_load_error:
             continue
-        subject = subject_of(diagnostic)
-        patterns = None
-        if subject[0] == "link" and " -> " in diagnostic.entity:
-            # The exact link, where two links share an a end.
-            patterns = index.get(("link", diagnostic.entity.removeprefix("link ")))
-        if patterns is None:
-            patterns = index.get(subject)
+        # A link's subject id is its a end, or "a -> b" where links share it: both are
+        # in the index.
+        patterns = index.get(subject_of(diagnostic))
         if patterns and matches(diagnostic.code, patterns):
             diagnostic.suppressed = BY_IGNORE
             count += 1

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from rackdesigner.diagnostics import LayoutError
+from rackdesigner.engine import check_file
 from rackdesigner.json_schema import layout_schema
 from rackdesigner.layout_io import dumps, load_text
 
@@ -137,7 +138,12 @@ def test_ignore_key_loads_and_writes_canonically() -> None:
 
 
 def test_ignore_key_names_known_rules_only() -> None:
-    found = errors(IGNORING.replace('["cab"]', '["CAB", "XYZ9", "E001"]'))
+    # Whether a code names a rule is checked after loading (the loader imports no rule,
+    # architecture.md), with the loader's E001 form and the key's line: the file is refused.
+    text = IGNORING.replace('["cab"]', '["CAB", "XYZ9", "E001"]')
+    result = check_file("t.toml", text=text)
+    assert not result.loaded
+    found = [f"{d.line}: {d.code} {d.entity}: {d.message}" for d in result.diagnostics]
     assert found == [
         "14: E001 link d1:eth1 -> d1:eth2: ignore must name rules: no rule matches 'XYZ9', "
         "'E001' (codes or prefixes; `rackdesigner rules` lists them)"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from rackdesigner.cli import cli
 from rackdesigner.diagnostics import Diagnostic
 from rackdesigner.engine import check
 from rackdesigner.layout_io import load_text
+from rackdesigner.refs import Ref
 from rackdesigner.suppressions import (
     apply_baseline,
     baseline_json,
@@ -62,19 +62,15 @@ def test_subject_from_the_entity_text(entity: str, subject: tuple[str, str]) -> 
     assert subject_of(Diagnostic("PWR001", "error", "m", entity=entity)) == subject
 
 
-def test_subject_attribute_wins_once_findings_carry_one() -> None:
-    @dataclass
-    class Ref:
-        kind: str
-        id: str
-
-    @dataclass
-    class WithSubject:
-        entity: str
-        subject: object
-
-    assert subject_of(WithSubject("device x", Ref("device", "y"))) == ("device", "y")  # type: ignore[arg-type]
-    assert subject_of(WithSubject("device x", ("link", "a:p1"))) == ("link", "a:p1")  # type: ignore[arg-type]
+def test_the_subject_wins_over_the_entity_text() -> None:
+    # Findings carry their subject (refs.Ref); the entity text is only read without one.
+    found = Diagnostic("PWR008", "warning", "m", entity="device x", subject=Ref("device", "y"))
+    assert subject_of(found) == ("device", "y")
+    shared = Ref("link", "a:p1 -> b:p2", 1)
+    assert subject_of(Diagnostic("CAB005", "error", "m", entity="link a:p1", subject=shared)) == (
+        "link",
+        "a:p1 -> b:p2",
+    )
 
 
 # -- ignore keys -------------------------------------------------------------------------------
@@ -88,6 +84,7 @@ def test_an_ignore_key_silences_one_device_but_not_another_of_its_type() -> None
         "device a01-n01": "ignore",
         "device a01-n02": None,  # the same type, no key
         "device a01-n03": None,
+        "device a05-n01": None,  # on three sides (the fixture's v1.1 case)
     }
 
 
@@ -326,10 +323,11 @@ def test_group_by_code_prints_one_line_per_code(tmp_path: Path) -> None:
     path.write_text(PWR008)
     result = runner.invoke(cli, ["validate", str(path), "--group-by", "code"])
     lines = result.stdout.splitlines()
-    assert "PWR008 warning 3: device a01-n01, device a01-n02, device a01-n03" in lines
+    # Four devices (the fixture's v1.1 three-sided rack a05 adds one): the first three named.
+    assert "PWR008 warning 4: device a01-n01, device a01-n02, device a01-n03, …" in lines
     assert "NET007 info 3: device a01-n01, device a01-n03, device a01-n04" in lines
     more = runner.invoke(cli, ["validate", str(path), str(path), "--group-by", "code"]).stdout
-    assert "PWR008 warning 6: device a01-n01, device a01-n02, device a01-n03, …" in more
+    assert "PWR008 warning 8: device a01-n01, device a01-n02, device a01-n03, …" in more
     assert lines[-1].endswith("in 1 file")
     assert not any(line.startswith(str(path)) for line in lines)
     assert all(line.count(": ") <= 1 for line in lines[:-1])

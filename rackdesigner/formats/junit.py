@@ -9,7 +9,7 @@ from xml.etree import ElementTree as ET
 from ..diagnostics import LOAD_CODES
 from ..engine import FileResult, rules_for
 from ..wording import plural
-from . import Options
+from .options import Options
 from .text import plain_line
 
 # XML 1.0 cannot hold these characters at all, not even as character references.

@@ -13,7 +13,7 @@ from ..diagnostics import LOAD_CODES
 from ..engine import FileResult
 from ..rules.registry import all_rules
 from ..suppressions import BY_IGNORE
-from . import Options
+from .options import Options
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}

@@ -12,7 +12,7 @@ from ..engine import FileResult
 from ..terminal import shown
 from ..units import MASS, POWER, fmt
 from ..wording import plural
-from . import Options, counts
+from .options import Options, counts
 
 _COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
 AUTO_TOTALS_MAX_RACKS = 60
