@@ -30,9 +30,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("cursor-up", "cursor(0, 1)", "", "cursor up one unit", "up", "racks"),
     Action("cursor-down", "cursor(0, -1)", "", "cursor down one unit", "down", "racks"),
     Action("cursor-left", "cursor(-1, 0)", "", "cursor to the rack on the left", "left", "racks"),
-    Action(
-        "cursor-right", "cursor(1, 0)", "", "cursor to the rack on the right", "right", "racks"
-    ),
+    Action("cursor-right", "cursor(1, 0)", "", "cursor to the rack on the right", "right", "racks"),
     Action("cursor-top", "cursor_end(1)", "", "cursor to the rack's top unit", "home", "racks"),
     Action(
         "cursor-bottom", "cursor_end(-1)", "", "cursor to the rack's bottom unit", "end", "racks"
@@ -95,7 +93,9 @@ ACTIONS: tuple[Action, ...] = (
         "copy",
     ),
     Action("rename", "rename", "Rename", "rename the entity under the cursor", "r", "racks"),
-    Action("face", "toggle_face", "Toggle face", "show the front or the rear", "f", "racks", "face"),
+    Action(
+        "face", "toggle_face", "Toggle face", "show the front or the rear", "f", "racks", "face"
+    ),
     Action("racks-view", "racks_view", "Racks view", "show and focus the racks", "1", "racks"),
     # Everywhere.
     Action("undo", "undo", "Undo", "undo the last change", "ctrl+z", footer="undo"),

@@ -12,11 +12,11 @@ import time
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer
@@ -37,8 +37,7 @@ from .screens.prompt import PromptScreen
 
 if TYPE_CHECKING:
     from ..diagnostics import Diagnostic
-    from ..edit import Session
-    from ..model import Layout
+    from ..edit import FabricJob, Session
 
 # A file that takes longer than this to open gets the progress screen.
 LOADING_SCREEN_AFTER_S = 0.4
@@ -82,7 +81,7 @@ class Loaded:
 class DesignerApp(App[None], inherit_bindings=False):
     CSS_PATH = "app.tcss"
     TITLE = "rackdesigner"
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         *actions.bindings("app"),
         Binding("ctrl+c", "help_quit", show=False, system=True),
     ]
@@ -98,6 +97,7 @@ class DesignerApp(App[None], inherit_bindings=False):
         self.moving: str | None = None  # the device id being moved with ``m``
         self.inspected: Ref | None = None
         self.timings: dict[str, float] = {}
+        self.recovered = False  # the layout came from an autosave: unsaved until saved
         self._loading_screen: LoadingScreen | None = None
         self._check_revision = -1
 
@@ -193,8 +193,9 @@ class DesignerApp(App[None], inherit_bindings=False):
             layout = load_path(path)
         except LayoutError as error:
             return Loaded(path, errors=error.diagnostics)
-        step(self._progress, 60, "checking…")
-        session = Session(layout, file=path)
+        step(self._progress, 60, "checking racks, power and cooling…")
+        session = Session(layout, path, check=False)
+        session.check_fast()  # the fabric rules follow in their own worker
         step(self._progress, 100, "drawing…")
         return Loaded(path, session)
 
@@ -247,8 +248,13 @@ class DesignerApp(App[None], inherit_bindings=False):
         keep = path if path and not Path(path).exists() else None
         self.use_session(Session(Layout(name=name)), keep)
 
+    @property
+    def dirty(self) -> bool:
+        return self.session is not None and (self.session.dirty or self.recovered)
+
     def use_session(self, session: Session, path: str | None) -> None:
         self.session = session
+        self.recovered = False
         self.path = path
         self.moving = None
         self.inspected = None
@@ -273,7 +279,7 @@ class DesignerApp(App[None], inherit_bindings=False):
 
         began = time.perf_counter()
         layout = session.layout
-        diagnostics = session.diagnostics
+        diagnostics = session.findings
         marks = marks_for(layout, diagnostics)
         if full or racks is None:
             self.racks.show(layout, for_layout(layout), marks)
@@ -296,9 +302,9 @@ class DesignerApp(App[None], inherit_bindings=False):
         self.header.set_state(
             title=session.layout.name,
             file=self.path or "",
-            dirty=session.dirty,
-            totals=totals(session.analysis, session.diagnostics),
-            checking=session.fabric_pending,
+            dirty=self.dirty,
+            totals=totals(session.analysis, session.findings),
+            checking=session.fabric_stale,
         )
 
     def update_inspector(self, ref: Ref | None = None, *, rebuild: bool = False) -> None:
@@ -361,7 +367,9 @@ class DesignerApp(App[None], inherit_bindings=False):
                 return [f"model {facts.device.model} is not in the catalog"]
             line = [dtype.name or facts.device.model, facts.kind or "", f"{facts.height_u:g} U"]
             if facts.power is not None:
-                line.append(f"{facts.power / 1000:,.2f} kW{' (est.)' if facts.power_estimated else ''}")
+                line.append(
+                    f"{facts.power / 1000:,.2f} kW{' (est.)' if facts.power_estimated else ''}"
+                )
             if facts.gpus:
                 line.append(f"{facts.gpus} × {dtype.gpu or 'GPU'}")
             return [" · ".join(x for x in line if x), f"in rack {facts.rack.id}"]
@@ -369,7 +377,9 @@ class DesignerApp(App[None], inherit_bindings=False):
             for rack in analysis.racks:
                 if rack.rack.id == ident:
                     capacity = (
-                        f"{rack.capacity / 1000:,.1f} kW" if rack.capacity is not None else "no feeds"
+                        f"{rack.capacity / 1000:,.1f} kW"
+                        if rack.capacity is not None
+                        else "no feeds"
                     )
                     return [
                         f"load {rack.load / 1000:,.1f} kW of {capacity}",
@@ -392,7 +402,7 @@ class DesignerApp(App[None], inherit_bindings=False):
 
     def _findings_of(self, ref: Ref) -> list[Diagnostic]:
         assert self.session is not None
-        return [d for d in self.session.diagnostics if subject_of(d) == ref]
+        return [d for d in self.session.findings if subject_of(d) == ref]
 
     # -- racks view events -----------------------------------------------------------------
 
@@ -425,7 +435,7 @@ class DesignerApp(App[None], inherit_bindings=False):
     def _field_commit(self, event: Inspector.Commit) -> None:
         from ..edit import SetField
 
-        kind, ident = event.ref
+        kind = event.ref[0]
         error = self.do(SetField(event.ref, event.key, event.text), quiet=True)
         if error is not None:
             self.inspector.refused(event.key, error)
@@ -455,7 +465,7 @@ class DesignerApp(App[None], inherit_bindings=False):
             return "no layout is open"
         began = time.perf_counter()
         try:
-            session.do(command)
+            session.do(command, fabric=False)
         except EditError as error:
             message = getattr(error, "message", None) or str(error)
             if not quiet:
@@ -478,28 +488,28 @@ class DesignerApp(App[None], inherit_bindings=False):
 
     def start_fabric_check(self) -> None:
         session = self.session
-        if session is None or not session.fabric_pending:
+        if session is None or not session.fabric_stale:
             return
         self.header.set_state(checking=True)
-        self.fabric_worker(session, session.revision)
+        self.fabric_worker(session, session.fabric_job())
 
     @work(thread=True, exclusive=True, group="fabric")
-    def fabric_worker(self, session: Session, revision: int) -> None:
+    def fabric_worker(self, session: Session, job: FabricJob) -> None:
         """The fabric rules read the whole cable graph: run them off the main thread."""
-        result = session.check_fabric(revision)
+        job.run()
         if get_current_worker().is_cancelled:
             return
-        self.call_from_thread(self._fabric_done, session, result)
+        self.call_from_thread(self._fabric_done, session, job)
 
-    def _fabric_done(self, session: Session, result: Any) -> None:
+    def _fabric_done(self, session: Session, job: FabricJob) -> None:
         if session is not self.session:
             return
-        if session.apply_fabric(result):
+        if session.accept_fabric(job):
             self.refresh_all(racks=set())
+        elif session.fabric_stale:
+            self.start_fabric_check()  # the layout changed while it ran: check it again
         else:
             self.update_header()
-        if session.fabric_pending:
-            self.start_fabric_check()
 
     def _need_device(self) -> str | None:
         device = self.racks.current_device_id()
@@ -574,11 +584,15 @@ class DesignerApp(App[None], inherit_bindings=False):
         rack = plans[ghost.rack].rack.id
         current = self.session.index.device(device)
         owner = self.session.index.rack_of(device)
-        if current is not None and owner is not None:
-            if owner.id == rack and current.position == ghost.unit:
-                self.racks.jump(rack, device, announce=False)
-                self.update_inspector()
-                return
+        if (
+            current is not None
+            and owner is not None
+            and owner.id == rack
+            and current.position == ghost.unit
+        ):
+            self.racks.jump(rack, device, announce=False)
+            self.update_inspector()
+            return
         error = self.do(MoveDevice(device, rack_id=rack, position=ghost.unit))
         if error is None:
             self.notify(f"Moved {device} to {rack} U{ghost.unit}", timeout=3)
@@ -615,7 +629,11 @@ class DesignerApp(App[None], inherit_bindings=False):
                 return
             chosen = [device]
         commands = [RemoveDevice(d) for d in chosen]
-        command = commands[0] if len(commands) == 1 else Batch(commands, f"Delete {len(commands)} devices")
+        command = (
+            commands[0]
+            if len(commands) == 1
+            else Batch(commands, f"Delete {len(commands)} devices")
+        )
         if self.do(command) is None:
             self.racks.selection.clear()
             self.notify(f"Deleted {', '.join(chosen)} (ctrl+z undoes)", timeout=4)
@@ -721,10 +739,16 @@ class DesignerApp(App[None], inherit_bindings=False):
         self._history("redo")
 
     def _history(self, which: str) -> None:
+        from ..edit import EditError
+
         session = self.session
         if session is None or self.moving is not None:
             return
-        command = session.undo() if which == "undo" else session.redo()
+        try:
+            command = session.undo(fabric=False) if which == "undo" else session.redo(fabric=False)
+        except EditError as error:  # a redo the layout no longer allows
+            self.notify(str(error), title="Refused", severity="error")
+            return
         if command is None:
             self.notify(f"Nothing to {which}", timeout=2)
             return
@@ -765,8 +789,11 @@ class DesignerApp(App[None], inherit_bindings=False):
             from ..edit.base import nearest
 
             known = [*index.rack_ids(), *index.device_ids()]
-            self.notify(f"No rack, device, feed or link {target!r}{nearest(target, known)}",
-                        title="Go to", severity="error")
+            self.notify(
+                f"No rack, device, feed or link {target!r}{nearest(target, known)}",
+                title="Go to",
+                severity="error",
+            )
             return False
         where = Locator(session.layout)(ref)
         if where is not None:
@@ -793,7 +820,7 @@ class DesignerApp(App[None], inherit_bindings=False):
 
     async def save(self, path: str | None) -> bool:
         """Save through the core with its guards; True when the file was written."""
-        from ..layout_io import FileChangedError
+        from ..layout_io import FileChangedError, save
 
         session = self.session
         if session is None:
@@ -819,7 +846,8 @@ class DesignerApp(App[None], inherit_bindings=False):
             )
             if answer != "overwrite":
                 return False
-        dropped = session.dropped_comments() if not other_file else []
+        origin = session.layout.origin
+        dropped = list(getattr(origin, "dropped_comment_lines", ()) or ()) if not other_file else []
         if dropped:
             lines = ", ".join(str(n) for n in dropped[:8]) + (" …" if len(dropped) > 8 else "")
             answer = await self.push_screen_wait(
@@ -836,7 +864,9 @@ class DesignerApp(App[None], inherit_bindings=False):
         force = other_file
         while True:
             try:
-                session.save(target, force=force)
+                save(session.layout, target, force=force)
+                session.mark_saved(target)
+                self.recovered = False
                 break
             except FileChangedError:
                 answer = await self.push_screen_wait(
@@ -882,7 +912,7 @@ class DesignerApp(App[None], inherit_bindings=False):
     async def settle_unsaved(self, what: str) -> bool:
         """Ask save / discard / cancel when there are unsaved changes; True to go on."""
         session = self.session
-        if session is None or not session.dirty:
+        if session is None or not self.dirty:
             return True
         answer = await self.push_screen_wait(
             ConfirmScreen(
@@ -913,7 +943,7 @@ class DesignerApp(App[None], inherit_bindings=False):
 
     def autosave_now(self) -> None:
         session = self.session
-        if session is None or not session.dirty or self.path is None:
+        if session is None or not self.dirty or self.path is None:
             return
         if self.autosaved_revision == session.revision:
             return
@@ -946,17 +976,62 @@ class DesignerApp(App[None], inherit_bindings=False):
             sidecar.remove(path)
 
     def recover(self, path: str, side: Path) -> None:
+        """Open the autosave's text as the layout of ``path``: unsaved, and guarded against
+        the file changing on disk like the file itself."""
         from ..diagnostics import LayoutError
         from ..edit import Session
+        from ..layout_io import Origin, load_path
 
-        assert self.session is not None
         try:
-            session = Session.recover(side, path)
+            layout = load_path(side)
+            info = Path(path).stat()
         except (LayoutError, OSError) as error:
             self.notify(f"Cannot recover {side.name}: {error}", severity="error")
             return
+        kept = self.session.layout.origin if self.session is not None else None
+        dropped = getattr(kept, "dropped_comment_lines", ())
+        layout.origin = Origin(path, info.st_mtime_ns, info.st_size, tuple(dropped))
+        session = Session(layout, path)
         self.use_session(session, path)
+        self.recovered = True
+        self.update_header()
         self.notify(f"Recovered the changes from {side.name}; save to keep them", timeout=6)
+
+    # -- a bug must not cost the user's work ----------------------------------------------------
+
+    def _handle_exception(self, error: Exception) -> None:
+        """An unexpected error ends the app (Textual's way); first the unsaved layout goes to
+        its autosave sidecar, and the terminal gets one line with where the details are."""
+        saved = ""
+        try:
+            if self.session is not None and self.dirty and self.path is not None:
+                from ..layout_io import dumps
+
+                kept = sidecar.write(self.path, dumps(self.session.layout))
+                saved = f"; unsaved changes kept in {kept}"
+        except Exception:  # the layout itself may be what broke
+            saved = ""
+        log = crash_log(error)
+        super()._handle_exception(error)
+        if not os.environ.get("RACKDESIGNER_DEBUG"):
+            self._exit_renderables[:] = [
+                f"rackdesigner: internal error: {type(error).__name__}: {error}{saved}; "
+                f"details in {log} (please report it)"
+            ]
+
+
+def crash_log(error: BaseException) -> str:
+    """Write the traceback where a bug report can pick it up; the path, or "-"."""
+    import tempfile
+    import traceback
+
+    try:
+        handle, name = tempfile.mkstemp(prefix="rackdesigner-crash-", suffix=".txt")
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write("".join(traceback.format_exception(error)))
+        return name
+    except OSError:
+        return "-"
 
 
 def _same_file(a: str, b: str) -> bool:

@@ -122,7 +122,8 @@ def marks_for(layout: Layout, diagnostics: Iterable[Diagnostic]) -> Marks:
         counts = marks.racks.setdefault(where.rack, {})
         counts[diagnostic.severity] = counts.get(diagnostic.severity, 0) + 1
         if where.device is not None:
-            marks.devices[where.device] = worst(
-                (diagnostic.severity, marks.devices.get(where.device, "info"))
-            ) or diagnostic.severity
+            marks.devices[where.device] = (
+                worst((diagnostic.severity, marks.devices.get(where.device, "info")))
+                or diagnostic.severity
+            )
     return marks

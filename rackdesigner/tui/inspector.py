@@ -7,12 +7,12 @@ loader's message and the layout is left as it was.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Label, Static
 
@@ -47,7 +47,9 @@ def field_text(field: s.Field, value: Any) -> str:
 class FieldInput(Input):
     """An inspector field; remembers which entity and key it edits."""
 
-    BINDINGS = [Binding("escape", "revert", "undo typing", show=True, id="field-revert")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "revert", "undo typing", show=True, id="field-revert")
+    ]
 
     def __init__(self, ref: Ref, field: s.Field, text: str) -> None:
         hint = field.doc
@@ -122,13 +124,16 @@ class Inspector(VerticalScroll, can_focus=False):
         self.ref = ref
         with self.app.batch_update():
             self.query(".field-row").remove()
-            rows = []
+            rows: list[Vertical] = []
             for field in spec:
                 text = field_text(field, getattr(entity, field.key, None))
                 rows.append(
                     Vertical(
-                        Label(field.key, classes="field-key"),
-                        FieldInput(ref, field, text),
+                        Horizontal(
+                            Label(field.key, classes="field-key"),
+                            FieldInput(ref, field, text),
+                            classes="field-line",
+                        ),
                         Static("", classes="field-error", id=f"error-{field.key}"),
                         classes="field-row",
                     )

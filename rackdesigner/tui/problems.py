@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import DataTable
 
@@ -18,7 +20,7 @@ def _order(diagnostic: Diagnostic) -> tuple[int, str, str, int]:
 class ProblemsPanel(DataTable[Text | str]):
     """A row per finding: severity symbol, code, entity, message."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.racks_view", "racks", show=True, id="problems-back"),
     ]
 

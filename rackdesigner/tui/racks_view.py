@@ -9,11 +9,12 @@ those are drawn again.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
@@ -41,7 +42,7 @@ class Cursor:
     rail: str | None = None  # "left" / "right": on a 0U rail rather than the units
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Ghost:
     """A device being moved (``m``): where it would go if placed now."""
 
@@ -53,12 +54,12 @@ class Ghost:
 class RacksView(ScrollView, can_focus=True):
     """Elevations of the current row; a cursor (rack, U); findings marked per rack and unit."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         *actions.bindings("racks"),
         Binding("escape", "app.cancel", "cancel", show=False, id="cancel"),
     ]
 
-    COMPONENT_CLASSES = {
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
         "racks--unit",
         "racks--cursor",
         "racks--empty",
@@ -249,8 +250,14 @@ class RacksView(ScrollView, can_focus=True):
         self._set_cursor(Cursor(0, plans[0].height if plans else 1))
         return True
 
-    def jump(self, rack_id: str, device_id: str | None = None, *, unit: int | None = None,
-             announce: bool = True) -> bool:
+    def jump(
+        self,
+        rack_id: str,
+        device_id: str | None = None,
+        *,
+        unit: int | None = None,
+        announce: bool = True,
+    ) -> bool:
         """Put the cursor on a rack (and a device in it); switches row and face as needed."""
         for row, (_, plans) in enumerate(self.rows):
             for index, plan in enumerate(plans):
@@ -432,7 +439,9 @@ class RacksView(ScrollView, can_focus=True):
             self._theme,
             mine and (line == 0 or unit == cursor.unit),  # the cursor's title or unit
             cursor.rail if mine else None,
-            current.device.id if current is not None and (cursor.rail or current is block) else None,
+            current.device.id
+            if current is not None and (cursor.rail or current is block)
+            else None,
             block.device.id if block is not None and block.device.id in self.selection else None,
             self.ghost if self.ghost is not None and index == self.ghost.rack else None,
         )
@@ -442,9 +451,7 @@ class RacksView(ScrollView, can_focus=True):
             self._cache[key] = cached
         return cached
 
-    def _draw(
-        self, index: int, plan: RackPlan, line: int, unit: int | None, tallest: int
-    ) -> Strip:
+    def _draw(self, index: int, plan: RackPlan, line: int, unit: int | None, tallest: int) -> Strip:
         base = self.rich_style
         frame = self.get_component_rich_style("racks--frame")
         theme = self._theme
@@ -509,15 +516,18 @@ class RacksView(ScrollView, can_focus=True):
         return Segment("┃" if not selected else "▐", style)
 
     def _body(self, index: int, plan: RackPlan, unit: int) -> list[Segment]:
-        base = self.rich_style
         ghost = self.ghost
         moving = self.ghost_block()
-        if ghost is not None and moving is not None and ghost.rack == index:
-            if ghost.unit <= unit < ghost.unit + moving.height:
-                units = plan.units(self.face)
-                clash = units.get(unit)
-                clash = clash if clash is not moving else None
-                return [self._ghost_cell(moving, unit, ghost.unit, clash is not None)]
+        if (
+            ghost is not None
+            and moving is not None
+            and ghost.rack == index
+            and ghost.unit <= unit < ghost.unit + moving.height
+        ):
+            units = plan.units(self.face)
+            clash = units.get(unit)
+            clash = clash if clash is not moving else None
+            return [self._ghost_cell(moving, unit, ghost.unit, clash is not None)]
         block = plan.units(self.face).get(unit)
         if block is not None and moving is not None and block is moving and ghost is not None:
             return [Segment("╌" * BODY_W, self.get_component_rich_style("racks--empty"))]
@@ -551,8 +561,12 @@ class RacksView(ScrollView, can_focus=True):
                 segments.append(
                     Segment(
                         palette.SEVERITY_SYMBOLS[severity],
-                        style + Style(color=colour, bgcolor="#000000" if self._theme == "dark"
-                                      else "#ffffff", bold=True),
+                        style
+                        + Style(
+                            color=colour,
+                            bgcolor="#000000" if self._theme == "dark" else "#ffffff",
+                            bold=True,
+                        ),
                     )
                 )
                 room -= 1

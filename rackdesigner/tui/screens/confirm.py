@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
@@ -12,7 +14,9 @@ from textual.widgets import Button, Static
 class ConfirmScreen(ModalScreen[str]):
     """Dismisses with the chosen answer's key, or ``cancel`` on Escape."""
 
-    BINDINGS = [Binding("escape", "cancel", "cancel", id="dialog-cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "cancel", id="dialog-cancel")
+    ]
 
     def __init__(
         self, title: str, message: str, answers: list[tuple[str, str]], default: str

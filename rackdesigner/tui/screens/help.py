@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.table import Table
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -43,7 +45,7 @@ def help_table(keymap: dict[str, str] | None = None) -> Table:
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,q", "close", "close", id="help-close"),
     ]
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
@@ -27,7 +29,9 @@ def error_text(path: str, diagnostics: list[Diagnostic]) -> Text:
 class LoadErrorScreen(ModalScreen[str]):
     """Dismisses with ``open`` (another file), ``empty`` (start empty) or ``quit``."""
 
-    BINDINGS = [Binding("escape", "choose('empty')", "start empty", id="load-error-empty")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "choose('empty')", "start empty", id="load-error-empty")
+    ]
 
     def __init__(self, path: str, diagnostics: list[Diagnostic]) -> None:
         super().__init__(classes="dialog-screen")

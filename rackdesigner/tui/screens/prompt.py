@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
@@ -13,7 +15,9 @@ from textual.widgets import Input, Static
 class PromptScreen(ModalScreen[str | None]):
     """Dismisses with the typed text (stripped), or None on Escape or when left empty."""
 
-    BINDINGS = [Binding("escape", "cancel", "cancel", id="prompt-cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "cancel", id="prompt-cancel")
+    ]
 
     def __init__(
         self,
