@@ -98,7 +98,9 @@ class DesignerApp(App[None], inherit_bindings=False):
         self.inspected: Ref | None = None
         self.timings: dict[str, float] = {}
         self.recovered = False  # the layout came from an autosave: unsaved until saved
+        self.notices: list[tuple[str, str]] = []  # (severity, text) of every notification
         self._loading_screen: LoadingScreen | None = None
+        self._loading_step = (0.0, "reading…")
         self._check_revision = -1
 
     # -- screen ---------------------------------------------------------------------------
@@ -137,6 +139,21 @@ class DesignerApp(App[None], inherit_bindings=False):
         self.set_interval(sidecar.INTERVAL_S, self.autosave_now)
         self.open_path(self.path)
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: Any = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Notifications are kept (``notices``) as well as shown: tests and the help read them.
+        Markup is off: messages quote user text such as ids and values."""
+        self.notices.append((str(severity), f"{title}: {message}" if title else str(message)))
+        del self.notices[:-200]
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         for action in actions.palette():
             yield SystemCommand(action.name, action.help, self._palette_callback(action.action))
@@ -169,9 +186,11 @@ class DesignerApp(App[None], inherit_bindings=False):
         worker = next((w for w in self.workers if w.name == "load_worker"), None)
         if worker is not None and worker.state in (WorkerState.PENDING, WorkerState.RUNNING):
             self._loading_screen = LoadingScreen(self.path or "")
+            self._loading_screen.step(*self._loading_step)
             self.push_screen(self._loading_screen)
 
     def _progress(self, percent: float, text: str) -> None:
+        self._loading_step = (percent, text)
         if self._loading_screen is not None and self._loading_screen.is_attached:
             self._loading_screen.step(percent, text)
 
@@ -290,7 +309,7 @@ class DesignerApp(App[None], inherit_bindings=False):
             self.racks.set_marks(marks)
         self.problems.show(diagnostics)
         self.update_header()
-        self.update_inspector()
+        self.update_inspector(None if full else self.inspected)
         self.timings["refresh"] = time.perf_counter() - began
 
     def update_header(self) -> None:
@@ -312,13 +331,14 @@ class DesignerApp(App[None], inherit_bindings=False):
         session = self.session
         if session is None:
             return
-        if ref is None:
+        entity = self._entity(ref) if ref else None
+        if entity is None:  # what is under the cursor (also when the entity just went away)
             device = self.racks.current_device_id()
             rack = self.racks.current_rack_id()
             ref = ("device", device) if device else ("rack", rack) if rack else None
-        entity = self._entity(ref) if ref else None
-        if ref is not None and entity is None:
-            ref = None
+            entity = self._entity(ref) if ref else None
+            if entity is None:
+                ref = None
         self.inspected = ref
         facts = self._facts(ref) if ref else self._layout_facts()
         findings = self._findings_of(ref) if ref else []
@@ -542,7 +562,8 @@ class DesignerApp(App[None], inherit_bindings=False):
         if self.moving is not None:
             self.finish_move()
             return
-        self.update_inspector()
+        if self.inspected is None:
+            self.update_inspector()
         if not self.inspector.focus_first():
             self.notify("Nothing to edit here.", severity="warning")
 

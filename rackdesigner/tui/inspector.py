@@ -45,26 +45,27 @@ def field_text(field: s.Field, value: Any) -> str:
 
 
 class FieldInput(Input):
-    """An inspector field; remembers which entity and key it edits."""
+    """An inspector field of one kind of entity; ``ref`` is the entity it edits now."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "revert", "undo typing", show=True, id="field-revert")
     ]
 
-    def __init__(self, ref: Ref, field: s.Field, text: str) -> None:
+    def __init__(self, kind: str, field: s.Field) -> None:
         hint = field.doc
         if field.choices:
             hint = " | ".join(str(c) for c in field.choices)
         super().__init__(
-            text,
+            "",
             placeholder=hint if not field.required else f"{hint} (required)",
-            id=f"field-{field.key}",
+            id=f"field-{kind}-{field.key}",
             classes="field",
             select_on_focus=False,
         )
-        self.ref = ref
+        self.kind = kind
+        self.ref: Ref | None = None
         self.field = field
-        self.original = text
+        self.original = ""
         self.tooltip = field.doc
 
     def action_revert(self) -> None:
@@ -74,7 +75,8 @@ class FieldInput(Input):
 
 
 class Inspector(VerticalScroll, can_focus=False):
-    """Shows one entity; rebuilds its fields only when the entity changes."""
+    """Shows one entity. Each kind's fields are built once and only refilled when the
+    selection changes, so moving the cursor never re-lays-out the screen."""
 
     class Commit(Message):
         def __init__(self, ref: Ref, key: str, text: str) -> None:
@@ -87,9 +89,31 @@ class Inspector(VerticalScroll, can_focus=False):
         super().__init__(id=id)
         self.ref: Ref | None = None
         self.border_title = "Inspector"
+        # (kind, key) -> its input and its refusal line; found once, queries are not free.
+        self.boxes: dict[tuple[str, str], tuple[FieldInput, Static]] = {}
+        self.groups: dict[str, Vertical] = {}
 
     def compose(self) -> ComposeResult:
         yield Static("Nothing selected.", id="inspector-facts", classes="facts")
+
+    def _group(self, kind: str) -> Vertical:
+        """A kind's fields, built the first time an entity of that kind is shown."""
+        group = self.groups.get(kind)
+        if group is not None:
+            return group
+        children: list[Any] = []
+        for field in SPECS[kind]:
+            if field.kind in ("table", "tables"):
+                continue
+            box = FieldInput(kind, field)
+            note = Static("", classes="field-error", id=f"error-{kind}-{field.key}")
+            self.boxes[(kind, field.key)] = (box, note)
+            line = Horizontal(Label(field.key, classes="field-key"), box, classes="field-line")
+            children.extend((line, note))
+        group = Vertical(*children, id=f"group-{kind}", classes="field-group")
+        self.groups[kind] = group
+        self.mount(group)
+        return group
 
     def show(
         self,
@@ -101,44 +125,40 @@ class Inspector(VerticalScroll, can_focus=False):
         rebuild: bool = False,
     ) -> None:
         """Show ``entity`` (a Rack, Feed, Device or Link) under ``ref``; None clears."""
+        facts_box = self.query_one("#inspector-facts", Static)
         if ref is None or entity is None:
             self.ref = None
             self.border_title = "Inspector"
-            self.query(".field-row").remove()
-            self.query_one("#inspector-facts", Static).update(
-                "\n".join(facts) if facts else "Nothing selected."
-            )
+            for group in self.groups.values():
+                group.display = False
+            facts_box.update("\n".join(facts) if facts else "Nothing selected.")
             return
         kind, ident = ref
         self.border_title = f"{kind} {ident}"
-        self.query_one("#inspector-facts", Static).update(self._facts(facts, findings))
-        spec = [f for f in SPECS[kind] if f.kind not in ("table", "tables")]
-        if ref == self.ref and not rebuild:
-            for field in spec:
-                for box in self.query(f"#field-{field.key}").results(FieldInput):
-                    text = field_text(field, getattr(entity, field.key, None))
-                    if not box.has_focus and not box.has_class("-invalid"):
-                        box.value = text
-                    box.original = text
-            return
+        facts_box.update(self._facts(facts, findings))
+        same = ref == self.ref and not rebuild
         self.ref = ref
-        with self.app.batch_update():
-            self.query(".field-row").remove()
-            rows: list[Vertical] = []
-            for field in spec:
-                text = field_text(field, getattr(entity, field.key, None))
-                rows.append(
-                    Vertical(
-                        Horizontal(
-                            Label(field.key, classes="field-key"),
-                            FieldInput(ref, field, text),
-                            classes="field-line",
-                        ),
-                        Static("", classes="field-error", id=f"error-{field.key}"),
-                        classes="field-row",
-                    )
-                )
-            self.mount_all(rows)
+        self._group(kind)
+        for name, group in self.groups.items():
+            if group.display != (name == kind):
+                group.display = name == kind
+        for (box_kind, _), (box, _) in self.boxes.items():
+            if box_kind != kind:
+                continue
+            text = field_text(box.field, getattr(entity, box.field.key, None))
+            box.ref = ref
+            if not same:
+                self._clear(box)
+            if not (same and (box.has_focus or box.has_class("-invalid"))):
+                box.value = text
+            box.original = text
+
+    def _clear(self, box: FieldInput) -> None:
+        box.remove_class("-invalid")
+        note = self.boxes[(box.kind, box.field.key)][1]
+        if note.has_class("-shown"):
+            note.update("")
+            note.remove_class("-shown")
 
     def _facts(self, facts: list[str], findings: list[Diagnostic]) -> Text:
         theme = "dark" if self.app.current_theme.dark else "light"
@@ -153,21 +173,28 @@ class Inspector(VerticalScroll, can_focus=False):
             out.append(f"\n… {len(findings) - 6} more in the problems panel", style="dim")
         return out
 
+    def _box(self, key: str) -> FieldInput | None:
+        if self.ref is None:
+            return None
+        found = self.boxes.get((self.ref[0], key))
+        return found[0] if found else None
+
     def refused(self, key: str, message: str) -> None:
         """Show why a value was refused, under its field (the field keeps the typed text)."""
-        for box in self.query(f"#field-{key}").results(FieldInput):
-            box.add_class("-invalid")
-        for note in self.query(f"#error-{key}").results(Static):
-            note.update(Text(f"✖ {message}"))
-            note.add_class("-shown")
+        box = self._box(key)
+        if box is None:
+            return
+        box.add_class("-invalid")
+        note = self.boxes[(box.kind, key)][1]
+        note.update(Text(f"✖ {message}"))
+        note.add_class("-shown")
 
     def accepted(self, key: str) -> None:
-        for box in self.query(f"#field-{key}").results(FieldInput):
-            box.remove_class("-invalid")
-            box.original = box.value
-        for note in self.query(f"#error-{key}").results(Static):
-            note.update("")
-            note.remove_class("-shown")
+        box = self._box(key)
+        if box is None:
+            return
+        box.original = box.value
+        self._clear(box)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -183,12 +210,15 @@ class Inspector(VerticalScroll, can_focus=False):
             event.input.remove_class("-invalid")
 
     def _commit(self, box: FieldInput) -> None:
-        if box.value == box.original and not box.has_class("-invalid"):
+        if box.ref is None or (box.value == box.original and not box.has_class("-invalid")):
             return
         self.post_message(self.Commit(box.ref, box.field.key, box.value))
 
     def focus_first(self) -> bool:
-        for box in self.query(FieldInput):
-            box.focus()
-            return True
+        if self.ref is None:
+            return False
+        for (kind, _), (box, _) in self.boxes.items():
+            if kind == self.ref[0]:
+                box.focus()
+                return True
         return False

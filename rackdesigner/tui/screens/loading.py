@@ -20,5 +20,19 @@ class LoadingScreen(ModalScreen[None]):
             yield Static("reading…", id="loading-step", classes="dialog-message")
 
     def step(self, percent: float, text: str) -> None:
-        self.query_one(ProgressBar).update(progress=percent)
-        self.query_one("#loading-step", Static).update(text)
+        """Show how far loading is; a step that comes before the screen is drawn waits."""
+        self.percent, self.text = percent, text
+        if self.is_mounted:
+            self._show()
+
+    percent = 0.0
+    text = "reading…"
+
+    def on_mount(self) -> None:
+        self._show()
+
+    def _show(self) -> None:
+        for bar in self.query(ProgressBar).results(ProgressBar):
+            bar.update(progress=self.percent)
+        for line in self.query("#loading-step").results(Static):
+            line.update(self.text)
