@@ -14,18 +14,14 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
+from rackdesigner.edit import RemoveDevice, Session
+from rackdesigner.layout_io import dumps, load_path
+from rackdesigner.tui import autosave
+from rackdesigner.tui.app import DesignerApp
+from rackdesigner.tui.screens.confirm import ConfirmScreen
+from rackdesigner.tui.screens.load_error import LoadErrorScreen
 
-pytest.importorskip("textual")
-
-from rackdesigner.edit import RemoveDevice, Session  # noqa: E402
-from rackdesigner.layout_io import dumps, load_path  # noqa: E402
-from rackdesigner.tui import autosave  # noqa: E402
-from rackdesigner.tui.app import DesignerApp  # noqa: E402
-from rackdesigner.tui.screens.confirm import ConfirmScreen  # noqa: E402
-from rackdesigner.tui.screens.load_error import LoadErrorScreen  # noqa: E402
-
-from .conftest import ROOT  # noqa: E402
+from .conftest import ROOT
 
 SIZE = (100, 32)
 
