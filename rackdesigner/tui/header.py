@@ -58,10 +58,12 @@ class DesignerHeader(Static):
         if self.status:
             out.append(self.status, style="italic")
         elif totals is not None:
-            out.append(f"{totals.gpus:,} GPUs", style="bold")
-            out.append(f" · {totals.power_text()}")
-            out.append(f" · heat {totals.heat / 1000:,.1f} kW")
-            out.append(f" · cooling {totals.cooling}")
+            # Non-breaking spaces inside each figure: a narrow header wraps between them.
+            nb = "\u00a0"
+            out.append(f"{totals.gpus:,}{nb}GPUs", style="bold")
+            out.append(f" · {totals.power_text().replace(' ', nb)}")
+            out.append(f" · heat{nb}{totals.heat / 1000:,.1f}{nb}kW")
+            out.append(f" · cooling{nb}{totals.cooling.replace(' ', nb)}")
             out.append(" · ")
             for severity, count in (
                 ("error", totals.errors),
@@ -70,7 +72,7 @@ class DesignerHeader(Static):
             ):
                 symbol = palette.SEVERITY_SYMBOLS[severity]
                 style = f"bold {colours[severity]}" if count else "dim"
-                out.append(f"{symbol} {count} ", style=style)
+                out.append(f"{symbol}\u00a0{count} ", style=style)
         if self.checking:
             out.append(" checking…", style="italic")
         return out

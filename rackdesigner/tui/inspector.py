@@ -48,7 +48,7 @@ class FieldInput(Input):
     """An inspector field of one kind of entity; ``ref`` is the entity it edits now."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "revert", "undo typing", show=True, id="field-revert")
+        Binding("escape", "revert", "back to racks", show=True, id="field-revert")
     ]
 
     def __init__(self, kind: str, field: s.Field) -> None:
@@ -69,9 +69,11 @@ class FieldInput(Input):
         self.tooltip = field.doc
 
     def action_revert(self) -> None:
+        """Escape: forget the typing and go back to the racks."""
         self.value = self.original
         self.remove_class("-invalid")
-        self.screen.focus_next()
+        for racks in self.screen.query("#racks"):
+            racks.focus()
 
 
 class Inspector(VerticalScroll, can_focus=False):
