@@ -11,6 +11,7 @@ from rackdesigner.diagnostics import Diagnostic
 from rackdesigner.edit import (
     Batch,
     EditError,
+    History,
     MoveDevice,
     PlaceDevice,
     RemoveDevice,
@@ -99,3 +100,18 @@ def test_a_fabric_job_that_predates_an_edit_is_refused(session: Session) -> None
     assert session.fabric_stale
     session.check_fabric()
     assert session.findings == full(session.layout)
+
+
+def test_history_drops_what_was_undone_when_a_new_command_comes() -> None:
+    layout = load_path(EXAMPLE)
+    history = History(layout)
+    history.do(RemoveLink("a01-n01:ib1"))
+    history.do(RemoveLink("a01-n01:ib2"))
+    assert history.undo_label == "Disconnect a01-n01:ib2"
+    history.undo()
+    assert history.can_redo and history.redo_label == "Disconnect a01-n01:ib2"
+    history.do(RemoveLink("a01-n01:ib3"))
+    assert not history.can_redo
+    assert [c.label for c in history.done] == ["Disconnect a01-n01:ib1", "Disconnect a01-n01:ib3"]
+    assert history.undo() is not None and history.undo() is not None and history.undo() is None
+    assert layout == load_path(EXAMPLE)

@@ -483,7 +483,7 @@ class UpdateRack(_SetFields):
 
     kind = "rack"
 
-    def __init__(self, rack_id: str, fields: dict[str, Any] | None = None, **more: Any):
+    def __init__(self, rack_id: str, fields: dict[str, Any] | None = None, /, **more: Any):
         super().__init__(rack_id, {**(fields or {}), **more})
 
     def _target(self, layout: Layout, index: LayoutIndex) -> Rack:
@@ -524,7 +524,7 @@ class UpdateFeed(_SetFields):
 
     kind = "feed"
 
-    def __init__(self, feed_id: str, fields: dict[str, Any] | None = None, **more: Any):
+    def __init__(self, feed_id: str, fields: dict[str, Any] | None = None, /, **more: Any):
         super().__init__(feed_id, {**(fields or {}), **more})
 
     def _target(self, layout: Layout, index: LayoutIndex) -> Feed:
@@ -540,7 +540,7 @@ class UpdateDevice(_SetFields):
 
     kind = "device"
 
-    def __init__(self, device_id: str, fields: dict[str, Any] | None = None, **more: Any):
+    def __init__(self, device_id: str, fields: dict[str, Any] | None = None, /, **more: Any):
         super().__init__(device_id, {**(fields or {}), **more})
 
     def _target(self, layout: Layout, index: LayoutIndex) -> Device:
@@ -572,6 +572,7 @@ class UpdateDevice(_SetFields):
     def _note(self, layout: Layout, index: LayoutIndex, target: Device, values: dict) -> None:  # type: ignore[type-arg]
         self.refs = [("device", target.id)]
         self.effect.rack(index.rack_of(target.id))
+        self.effect.site = not values.keys() <= {"position", "face", "side", "label", "notes"}
         if values.keys() & set(_PLACE_KEYS):
             _touch_device_links(self.effect, index, target.id)
         if "model" in values:
@@ -583,7 +584,7 @@ class UpdateLink(_SetFields):
 
     kind = "link"
 
-    def __init__(self, link: str | Link, fields: dict[str, Any] | None = None, **more: Any):
+    def __init__(self, link: str | Link, fields: dict[str, Any] | None = None, /, **more: Any):
         self._ref = link
         super().__init__(link.a if isinstance(link, Link) else link, {**(fields or {}), **more})
         self._link: Link | None = link if isinstance(link, Link) else None
@@ -608,22 +609,21 @@ class UpdateLink(_SetFields):
     def _note(self, layout: Layout, index: LayoutIndex, target: Link, values: dict) -> None:  # type: ignore[type-arg]
         self.refs = [("link", index.link_ref(target))]
         self.effect.link(target)
+        self.effect.site = False  # no site rule reads cables
         if values.keys() & {"a", "b"}:
             self.effect.fabric = True
-            for end in (*self._before, target.a, target.b):
-                self.effect.rack(index.rack_of(end_device(end)))
 
 
 class UpdateSection(_SetFields):
     """Set a field of the layout itself (``kind`` "layout"), of ``[site]`` or of
     ``[workload]``; a missing section is created, and removed again on undo."""
 
-    def __init__(self, kind: str, fields: dict[str, Any] | None = None, **more: Any):
-        if kind not in ("layout", "site", "workload"):
-            raise EditError(f"there is no section {kind}")
-        self.kind = kind
+    def __init__(self, section: str, fields: dict[str, Any] | None = None, /, **more: Any):
+        if section not in ("layout", "site", "workload"):
+            raise EditError(f"there is no section {section}")
+        self.kind = section
         super().__init__("", {**(fields or {}), **more})
-        self.label = f"Edit {kind} ({', '.join(self.fields)})"
+        self.label = f"Edit {section} ({', '.join(self.fields)})"
         self._created = False
 
     def _entity(self, target: Any) -> str:
@@ -638,7 +638,7 @@ class UpdateSection(_SetFields):
         self._created = self.kind != "layout" and getattr(layout, self.kind) is None
         target = self._target(layout, index)
         values = self._values(target)
-        if self.kind == "layout" and "name" in values and values["name"] is None:
+        if self.kind == "layout" and "name" in values and not (values["name"] or "").strip():
             raise EditError("a layout needs a name", entity="layout", key="name")
         self._old = {key: getattr(target, key) for key in values}
         self._set(target, values)
@@ -878,6 +878,7 @@ class MoveDevice(Command):
             self.refs.append(("rack", self._target.id))
         self.effect.rack(self._source)
         self.effect.rack(self._target)
+        self.effect.site = self._target is not self._source
         _touch_device_links(self.effect, index, self._device.id)
 
 
@@ -902,8 +903,6 @@ class RemoveDevice(Command):
         self.effect.rack(rack)
         for _, link in self._removed:
             self.effect.link(link)
-            self.effect.rack(index.rack_of(end_device(link.a)))
-            self.effect.rack(index.rack_of(end_device(link.b)))
         self.effect.fabric = fabric
 
     def _revert(self, layout: Layout, index: LayoutIndex) -> None:
@@ -913,8 +912,6 @@ class RemoveDevice(Command):
         self.effect.rack(self._rack)
         for _, link in self._removed:
             self.effect.link(link)
-            self.effect.rack(index.rack_of(end_device(link.a)))
-            self.effect.rack(index.rack_of(end_device(link.b)))
         self.effect.fabric = _in_fabric(index, self._device)
 
 
@@ -999,8 +996,6 @@ class RenameEntity(Command):
         for link in unique_links:
             index.add_link(link)
             self.effect.link(link)
-            self.effect.rack(index.rack_of(end_device(link.a)))
-            self.effect.rack(index.rack_of(end_device(link.b)))
         for obj, key, _, _ in self._changes:
             if isinstance(obj, Rack) and key in ("cdu", "door"):
                 self.effect.rack(obj)
@@ -1062,8 +1057,7 @@ class AddLink(Command):
         assert self._link is not None
         self.refs = [("link", index.link_ref(self._link))]
         self.effect.link(self._link)
-        self.effect.rack(index.rack_of(end_device(self._link.a)))
-        self.effect.rack(index.rack_of(end_device(self._link.b)))
+        self.effect.site = False  # no site rule reads cables
         self.effect.fabric = True
 
     @property
@@ -1097,8 +1091,7 @@ class RemoveLink(Command):
         assert self._link is not None
         self.refs = [("link", index.link_ref(self._link))]
         self.effect.link(self._link)
-        self.effect.rack(index.rack_of(end_device(self._link.a)))
-        self.effect.rack(index.rack_of(end_device(self._link.b)))
+        self.effect.site = False  # no site rule reads cables
         self.effect.fabric = True
 
 
@@ -1174,6 +1167,7 @@ class Batch(Command):
         self._collect(self.commands)
 
     def _collect(self, commands: Sequence[Command]) -> None:
+        self.effect.site = False  # as any of its commands says
         refs: dict[Ref, None] = {}
         for command in commands:
             self.effect.merge(command.effect)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..catalog import Catalog, for_layout
 from ..model import Device, DeviceType, Feed, Layout, Link, Rack
@@ -199,6 +200,43 @@ class LayoutIndex:
         width = max(2, max(numbers.width, default=2))
         return f"{prefix}{numbers.lowest_free():0{width}d}"
 
+    def snapshot(self) -> dict[str, object]:
+        """Everything the index holds, as plain comparable values: an index kept current
+        by edits equals one built afresh."""
+        units = {}
+        for rack in self.layout.racks:
+            for face in FACES:
+                taken = self._units.get(id(rack), {}).get(face, {})
+                units[(rack.id, face)] = sorted(
+                    (unit, tuple(sorted(d.id for d in devices)))
+                    for unit, devices in taken.items()
+                    if devices
+                )
+        return {
+            "racks": sorted((k, len(v)) for k, v in self._racks.items() if v),
+            "feeds": sorted((k, tuple(r.id for _, r in v)) for k, v in self._feeds.items() if v),
+            "devices": sorted(
+                (k, tuple(r.id for _, r in v)) for k, v in self._devices.items() if v
+            ),
+            "ports": sorted(
+                (k, tuple(sorted(link.name for link in v))) for k, v in self._by_port.items() if v
+            ),
+            "by_device": sorted(
+                (k, tuple(sorted(link.name for link in v.values())))
+                for k, v in self._by_device.items()
+                if v
+            ),
+            "by_a": sorted((k, len(v)) for k, v in self._by_a.items() if v),
+            "units": units,
+            "numbers": {
+                kind: sorted(
+                    (stem, tuple(sorted(n.used.items())), tuple(sorted(n.width.items())))
+                    for stem, n in table.items()
+                )
+                for kind, table in self._numbers.items()
+            },
+        }
+
     # -- places -----------------------------------------------------------------------------
 
     def units_of(self, device: Device) -> range:
@@ -217,7 +255,7 @@ class LayoutIndex:
     # -- updates (called by the commands) ---------------------------------------------------
 
     def add_rack(self, rack: Rack, with_contents: bool = True) -> None:
-        self._racks[rack.id].append(rack)
+        _add_in_order(self._racks[rack.id], rack, lambda: _rack_order(self.layout))
         self._note_id("rack", rack.id, 1)
         self._units.setdefault(id(rack), {face: defaultdict(list) for face in FACES})
         if with_contents:
@@ -238,7 +276,7 @@ class LayoutIndex:
             self._units.pop(id(rack), None)
 
     def add_feed(self, feed: Feed, rack: Rack) -> None:
-        self._feeds[feed.id].append((feed, rack))
+        _add_in_order(self._feeds[feed.id], (feed, rack), lambda: _feed_order(self.layout))
         self._note_id("feed", feed.id, 1)
 
     def remove_feed(self, feed: Feed, rack: Rack) -> None:
@@ -246,7 +284,11 @@ class LayoutIndex:
         self._note_id("feed", feed.id, -1)
 
     def add_device(self, device: Device, rack: Rack) -> None:
-        self._devices[device.id].append((device, rack))
+        _add_in_order(
+            self._devices[device.id],
+            (device, rack),
+            lambda: _device_order(self.layout),
+        )
         self._note_id("device", device.id, 1)
         faces = self._units.setdefault(id(rack), {face: defaultdict(list) for face in FACES})
         for face in self.faces_of(device):
@@ -311,6 +353,33 @@ class LayoutIndex:
             numbers.remove(number, digits)
             if not numbers.used:
                 del table[stem]
+
+
+def _add_in_order(items: list, item: object, order: Any) -> None:  # type: ignore[type-arg]
+    """Append, or where an id is shared (a broken layout), keep the entities in file order:
+    the first one is the one lookups answer with, as in the analysis."""
+    if not items:
+        items.append(item)
+        return
+    places = order()
+    items.append(item)
+    items.sort(
+        key=lambda entry: places.get(id(entry[0] if isinstance(entry, tuple) else entry), -1)
+    )
+
+
+def _rack_order(layout: Layout) -> dict[int, int]:
+    return {id(rack): number for number, rack in enumerate(layout.racks)}
+
+
+def _feed_order(layout: Layout) -> dict[int, int]:
+    feeds = (feed for rack in layout.racks for feed in rack.feeds)
+    return {id(feed): number for number, feed in enumerate(feeds)}
+
+
+def _device_order(layout: Layout) -> dict[int, int]:
+    devices = (device for rack in layout.racks for device in rack.devices)
+    return {id(device): number for number, device in enumerate(devices)}
 
 
 def _drop_identity(items: list, item: object) -> None:  # type: ignore[type-arg]

@@ -40,7 +40,7 @@ class Session:
         self.path: str | None = str(path) if path is not None else None
         self.index = LayoutIndex(layout)
         self.history = History(layout, self.index)
-        self.checker = Checker(layout, file=self.path or "")
+        self.checker = Checker(layout, self.index, file=self.path or "")
         self._lock = threading.RLock()
         if check:
             self.check(full=True)

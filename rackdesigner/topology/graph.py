@@ -101,8 +101,11 @@ def fabric_graph(analysis: Analysis) -> nx.Graph:
     return graph
 
 
-def build_fabrics(analysis: Analysis) -> list[Fabric]:
-    graph = fabric_graph(analysis)
+def build_fabrics(analysis: Analysis, graph: nx.Graph | None = None) -> list[Fabric]:
+    """The fabrics of ``analysis``; ``graph`` is its fabric graph when the caller keeps one
+    current (an editing session), else it is built here."""
+    if graph is None:
+        graph = fabric_graph(analysis)
     by_id = analysis.device_by_id
     fabrics: list[Fabric] = []
     components = sorted(
