@@ -20,6 +20,7 @@ from rackdesigner.tui import autosave
 from rackdesigner.tui.app import DesignerApp
 from rackdesigner.tui.screens.confirm import ConfirmScreen
 from rackdesigner.tui.screens.load_error import LoadErrorScreen
+from rackdesigner.tui.screens.prompt import PromptScreen
 
 from .conftest import ROOT
 
@@ -312,3 +313,34 @@ def test_recovery_from_an_autosave(tmp_path: Path) -> None:
     run(reopen)
     assert f'"{deleted[0]}"' not in path.read_text(encoding="utf-8")
     assert not autosave.sidecar(path).exists()
+
+
+def test_untitled_first_save_asks_for_a_path_then_open_another(tmp_path: Path) -> None:
+    other = copy("finetune-8gpu.toml", tmp_path)
+    target = tmp_path / "new-hall.toml"
+
+    async def journey() -> None:
+        app = app_for(None, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            assert app.session is not None and app.session.layout.racks == []
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert isinstance(app.screen, PromptScreen)
+            await pilot.press("ctrl+u")
+            await type_text(pilot, str(target))
+            await pilot.press("enter")
+            await settle(pilot)
+            assert target.exists()
+            assert app.path == str(target)
+            await palette(pilot, "Open")
+            assert isinstance(app.screen, PromptScreen)
+            await pilot.press("ctrl+u")
+            await type_text(pilot, str(other))
+            await pilot.press("enter")
+            await settle(pilot)
+            assert app.path == str(other)
+            assert app.racks.current_rack_id() == "a01"
+
+    run(journey)
+    assert 'name = "untitled"' in target.read_text(encoding="utf-8")

@@ -23,6 +23,9 @@ class Action:
     scope: str = "app"  # "app": everywhere (ctrl keys, priority); "racks"; "problems"
     footer: str = ""  # short footer label; "" keeps it out of the footer
     key_display: str | None = None
+    # App-wide ctrl keys work everywhere (priority); a printable key such as ``?`` must not,
+    # or typing it in a field would trigger it.
+    priority: bool = True
 
 
 ACTIONS: tuple[Action, ...] = (
@@ -105,7 +108,15 @@ ACTIONS: tuple[Action, ...] = (
     Action("open", "open", "Open", "open another layout"),
     Action("goto", "goto", "Go to", "jump to a rack, device, feed or link by id", "ctrl+g"),
     Action("problems", "focus_problems", "Problems", "focus the problems panel", "ctrl+o"),
-    Action("help", "help", "Help", "every key and what it does", "question_mark,f1", footer="help"),
+    Action(
+        "help",
+        "help",
+        "Help",
+        "every key and what it does",
+        "question_mark,f1",
+        footer="help",
+        priority=False,
+    ),
     Action("quit", "quit", "", "quit (asks when there are unsaved changes)", "ctrl+q"),
 )
 
@@ -125,7 +136,7 @@ def bindings(scope: str) -> list[Binding]:
                 action.footer or action.help,
                 show=bool(action.footer),
                 key_display=action.key_display,
-                priority=scope == "app",
+                priority=scope == "app" and action.priority,
                 id=action.id,
                 tooltip=action.help,
             )

@@ -765,6 +765,7 @@ class DesignerApp(App[None], inherit_bindings=False):
         session = self.session
         if session is None or self.moving is not None:
             return
+        began = time.perf_counter()
         try:
             command = session.undo(fabric=False) if which == "undo" else session.redo(fabric=False)
         except EditError as error:  # a redo the layout no longer allows
@@ -774,6 +775,7 @@ class DesignerApp(App[None], inherit_bindings=False):
             self.notify(f"Nothing to {which}", timeout=2)
             return
         self.after_change(command)
+        self.timings["edit"] = time.perf_counter() - began
         label = getattr(command, "label", "") or type(command).__name__
         self.notify(f"{'Undone' if which == 'undo' else 'Redone'}: {label}", timeout=3)
 
