@@ -14,6 +14,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from textual import events
+
 from rackdesigner.edit import RemoveDevice, Session
 from rackdesigner.layout_io import dumps, load_path
 from rackdesigner.tui import autosave
@@ -47,10 +49,14 @@ async def settle(pilot: Any) -> None:
     app = pilot.app
     for _ in range(50):
         await pilot.pause()
-        busy = [w for w in app.workers if w.group in ("load", "fabric") and w.is_running]
+        busy = [
+            w for w in app.workers if w.group in ("load", "fabric", "autosave") and w.is_running
+        ]
         if not busy:
             await pilot.pause()
-            if not [w for w in app.workers if w.group in ("load", "fabric") and w.is_running]:
+            if not [
+                w for w in app.workers if w.group in ("load", "fabric", "autosave") and w.is_running
+            ]:
                 return
         await app.workers.wait_for_complete(busy)
     raise AssertionError("workers did not finish")
@@ -58,6 +64,14 @@ async def settle(pilot: Any) -> None:
 
 async def type_text(pilot: Any, text: str) -> None:
     await pilot.press(*("space" if c == " " else c for c in text))
+
+
+async def paste(pilot: Any, text: str) -> None:
+    """Paste into the focused field, as a terminal does (bracketed paste): paths are long."""
+    focused = pilot.app.focused
+    assert focused is not None
+    focused.post_message(events.Paste(text))
+    await pilot.pause()
 
 
 async def palette(pilot: Any, name: str) -> None:
@@ -285,6 +299,7 @@ def test_recovery_from_an_autosave(tmp_path: Path) -> None:
             await pilot.press("delete")
             await settle(pilot)
             app.autosave_now()  # what the 30 s timer and every 20th edit do
+            await settle(pilot)
             assert autosave.sidecar(path).exists()
             app.exit()  # gone without saving, as after a crash
 
@@ -328,7 +343,7 @@ def test_untitled_first_save_asks_for_a_path_then_open_another(tmp_path: Path) -
             await pilot.pause()
             assert isinstance(app.screen, PromptScreen)
             await pilot.press("ctrl+u")
-            await type_text(pilot, str(target))
+            await paste(pilot, str(target))
             await pilot.press("enter")
             await settle(pilot)
             assert target.exists()
@@ -336,7 +351,7 @@ def test_untitled_first_save_asks_for_a_path_then_open_another(tmp_path: Path) -
             await palette(pilot, "Open")
             assert isinstance(app.screen, PromptScreen)
             await pilot.press("ctrl+u")
-            await type_text(pilot, str(other))
+            await paste(pilot, str(other))
             await pilot.press("enter")
             await settle(pilot)
             assert app.path == str(other)

@@ -41,6 +41,7 @@ def finding(entity: str, severity: str = "warning", code: str = "PWR008") -> Dia
 def test_a_finding_names_its_entity_by_subject_or_by_its_words() -> None:
     assert subject_of(finding("device a01-n01")) == ("device", "a01-n01")
     assert subject_of(finding("rack a03")) == ("rack", "a03")
+    assert subject_of(finding("rack p02 feed p02-L")) == ("feed", "p02-L")
     assert subject_of(finding("link a01-n01:ib1 -> a02-leaf1:p1")) == (
         "link",
         "a01-n01:ib1 -> a02-leaf1:p1",

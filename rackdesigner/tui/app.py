@@ -948,8 +948,11 @@ class DesignerApp(App[None], inherit_bindings=False):
         if answer == "save":
             return await self.save(None)
         if answer == "discard":
+            self.workers.cancel_group(self, "autosave")
+            self.recovered = False
             if self.path:
                 sidecar.remove(self.path)
+            self.autosaved_revision = session.revision
             return True
         return False
 
@@ -965,19 +968,37 @@ class DesignerApp(App[None], inherit_bindings=False):
     # -- never losing work ----------------------------------------------------------------
 
     def autosave_now(self) -> None:
+        """Write the unsaved layout to its sidecar; the text is made in a worker (a large
+        layout takes seconds to write out) and kept only if no edit came in meanwhile."""
         session = self.session
         if session is None or not self.dirty or self.path is None:
             return
         if self.autosaved_revision == session.revision:
             return
+        self.autosave_worker(session, self.path, session.revision)
+
+    @work(thread=True, exclusive=True, group="autosave")
+    def autosave_worker(self, session: Session, path: str, revision: int) -> None:
         from ..layout_io import dumps
 
         try:
-            sidecar.write(self.path, dumps(session.layout))
+            text = dumps(session.layout)
+        except Exception:  # the layout changed under the writer: the next tick tries again
+            return
+        self.call_from_thread(self._autosave_write, session, path, revision, text)
+
+    def _autosave_write(self, session: Session, path: str, revision: int, text: str) -> None:
+        # On the app's thread, between edits: an edit during the dump changed the revision.
+        if session is not self.session or session.revision != revision or self.path != path:
+            return
+        if not self.dirty:
+            return
+        try:
+            sidecar.write(path, text)
         except OSError as error:
             self.notify(f"Autosave failed: {error.strerror or error}", severity="warning")
             return
-        self.autosaved_revision = session.revision
+        self.autosaved_revision = revision
         self.edits_since_autosave = 0
 
     @work(group="dialog")

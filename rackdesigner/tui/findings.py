@@ -40,6 +40,10 @@ def subject_of(diagnostic: Diagnostic) -> Ref | None:
     text = diagnostic.entity.strip()
     if not text:
         return None
+    # "rack p02 feed p02-L": the last, most specific entity is the subject.
+    for inner in (" feed ", " device "):
+        if text.startswith("rack ") and inner in text:
+            text = inner.strip() + " " + text.split(inner, 1)[1]
     for words in sorted(_KINDS, key=len, reverse=True):
         if text == words:
             return (_KINDS[words], "")

@@ -61,9 +61,18 @@ class DesignerHeader(Static):
             # Non-breaking spaces inside each figure: a narrow header wraps between them.
             nb = "\u00a0"
             out.append(f"{totals.gpus:,}{nb}GPUs", style="bold")
-            out.append(f" · {totals.power_text().replace(' ', nb)}")
-            out.append(f" · heat{nb}{totals.heat / 1000:,.1f}{nb}kW")
-            out.append(f" · cooling{nb}{totals.cooling.replace(' ', nb)}")
+            over = totals.usable and totals.load > totals.usable
+            out.append(" · ")
+            out.append(
+                totals.power_text().replace(" ", nb),
+                style=f"bold {colours['error']}" if over else "",
+            )
+            out.append(f" · heat{nb}{totals.heat_text().replace(' ', nb)}")
+            out.append(" · cooling" + nb)
+            out.append(
+                totals.cooling.replace(" ", nb),
+                style="" if totals.cooling in ("ok", "–") else f"bold {colours['error']}",
+            )
             out.append(" · ")
             for severity, count in (
                 ("error", totals.errors),

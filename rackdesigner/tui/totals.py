@@ -24,6 +24,9 @@ class Totals:
     def power_text(self) -> str:
         return f"{_kw(self.load)} / {_kw(self.usable)}"
 
+    def heat_text(self) -> str:
+        return _kw(self.heat)
+
 
 def _kw(watts: float) -> str:
     # The header is read at a glance: one unit (kW, MW for halls), no pint in the loop.
