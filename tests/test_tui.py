@@ -169,6 +169,11 @@ def test_wrong_unit_in_the_inspector_is_refused_inline(tmp_path: Path) -> None:
             await settle(pilot)
             assert app.session is not None
             before = dumps(app.session.layout)
+            # The 0U PDUs on the side rails: shift+arrows stop on them, arrows do not.
+            await pilot.press("shift+left")
+            assert app.inspector.ref == ("device", "a01-pdu-a")
+            await pilot.press("right")
+            assert app.racks.cursor.rail is None
             await palette(pilot, "Go to")
             await type_text(pilot, "a01-A")
             await pilot.press("enter")

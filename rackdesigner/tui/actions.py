@@ -34,6 +34,22 @@ ACTIONS: tuple[Action, ...] = (
     Action("cursor-down", "cursor(0, -1)", "", "cursor down one unit", "down", "racks"),
     Action("cursor-left", "cursor(-1, 0)", "", "cursor to the rack on the left", "left", "racks"),
     Action("cursor-right", "cursor(1, 0)", "", "cursor to the rack on the right", "right", "racks"),
+    Action(
+        "rail-left",
+        "cursor(-1, 0, True)",
+        "",
+        "cursor left, stopping on 0U side rails (PDUs)",
+        "shift+left",
+        "racks",
+    ),
+    Action(
+        "rail-right",
+        "cursor(1, 0, True)",
+        "",
+        "cursor right, stopping on 0U side rails (PDUs)",
+        "shift+right",
+        "racks",
+    ),
     Action("cursor-top", "cursor_end(1)", "", "cursor to the rack's top unit", "home", "racks"),
     Action(
         "cursor-bottom", "cursor_end(-1)", "", "cursor to the rack's bottom unit", "end", "racks"

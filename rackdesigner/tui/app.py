@@ -537,8 +537,8 @@ class DesignerApp(App[None], inherit_bindings=False):
             self.notify("Put the cursor on a device first.", severity="warning")
         return device
 
-    def action_cursor(self, racks: int, units: int) -> None:
-        self.racks.move_cursor(racks, units)
+    def action_cursor(self, racks: int, units: int, rails: bool = False) -> None:
+        self.racks.move_cursor(racks, units, rails=rails)
 
     def action_cursor_end(self, direction: int) -> None:
         self.racks.cursor_end(direction)

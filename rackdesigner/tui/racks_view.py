@@ -200,8 +200,9 @@ class RacksView(ScrollView, can_focus=True):
         if announce:
             self.post_message(self.CursorMoved(plans[rack].rack.id, self.current_device_id()))
 
-    def move_cursor(self, racks: int, units: int) -> None:
-        """Arrows: units up/down; racks left/right, stepping onto a 0U rail on the way."""
+    def move_cursor(self, racks: int, units: int, *, rails: bool = False) -> None:
+        """Arrows: units up/down, racks left/right; with ``rails`` (shift+arrows) the
+        cursor also stops on each rack's 0U side rails."""
         cursor = self.cursor
         if self.ghost is not None:
             self._move_ghost(racks, units)
@@ -221,10 +222,10 @@ class RacksView(ScrollView, can_focus=True):
         plan = plans[cursor.rack]
         order: list[tuple[int, str | None]] = []
         for index, each in enumerate(plans):
-            if each.left:
+            if each.left and (rails or (cursor.rail == "left" and index == cursor.rack)):
                 order.append((index, "left"))
             order.append((index, None))
-            if each.right:
+            if each.right and (rails or (cursor.rail == "right" and index == cursor.rack)):
                 order.append((index, "right"))
         here = order.index((cursor.rack, cursor.rail)) if (cursor.rack, cursor.rail) in order else 0
         there = min(max(here + racks, 0), len(order) - 1)
