@@ -62,7 +62,8 @@ shutil.copy(layout, copy)
 async def idle(app, pilot):
     for _ in range(200):
         await pilot.pause()
-        if not [w for w in app.workers if w.group in ("load", "fabric") and w.is_running]:
+        if not [w for w in app.workers
+                if w.group in ("load", "check", "fabric") and w.is_running]:
             return
         await asyncio.sleep(0.005)
 

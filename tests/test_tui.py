@@ -44,21 +44,20 @@ def app_for(path: Path | None, tmp_path: Path) -> DesignerApp:
     return DesignerApp(str(path) if path else None, keymap_file=tmp_path / "no-keymap.toml")
 
 
+BACKGROUND = ("load", "check", "fabric", "autosave")
+
+
 async def settle(pilot: Any) -> None:
-    """Until the load and fabric workers are done (dialog workers wait for keys: not those)."""
+    """Until the load, check, fabric and autosave workers are done (dialog workers wait for
+    keys: not those)."""
     app = pilot.app
-    for _ in range(50):
-        await pilot.pause()
-        busy = [
-            w for w in app.workers if w.group in ("load", "fabric", "autosave") and w.is_running
-        ]
-        if not busy:
-            await pilot.pause()
-            if not [
-                w for w in app.workers if w.group in ("load", "fabric", "autosave") and w.is_running
-            ]:
-                return
-        await app.workers.wait_for_complete(busy)
+    quiet = 0
+    for _ in range(3000):
+        await pilot.pause(0.01)
+        busy = [w for w in app.workers if w.group in BACKGROUND and w.is_running]
+        quiet = 0 if busy else quiet + 1
+        if quiet >= 3:
+            return
     raise AssertionError("workers did not finish")
 
 

@@ -212,11 +212,9 @@ class DesignerApp(App[None], inherit_bindings=False):
             layout = load_path(path)
         except LayoutError as error:
             return Loaded(path, errors=error.diagnostics)
-        step(self._progress, 60, "checking racks, power and cooling…")
-        session = Session(layout, path, check=False)
-        session.check_fast()  # the fabric rules follow in their own worker
-        step(self._progress, 100, "drawing…")
-        return Loaded(path, session)
+        step(self._progress, 90, "drawing…")
+        # Checked after the racks are drawn (first_check), so the screen comes first.
+        return Loaded(path, Session(layout, path, check=False))
 
     @on(Worker.StateChanged)
     def _worker_changed(self, event: Worker.StateChanged) -> None:
@@ -285,7 +283,24 @@ class DesignerApp(App[None], inherit_bindings=False):
         self.header.set_state(title=session.layout.name, file=path or "", status="")
         self.refresh_all(full=True)
         self.racks.focus()
-        self.start_fabric_check()
+        if session.analysis is None:
+            self.header.set_state(checking=True)
+            self.first_check(session)
+        else:
+            self.start_fabric_check()
+
+    @work(thread=True, exclusive=True, group="check")
+    def first_check(self, session: Session) -> None:
+        """Racks, power and cooling of a layout just opened; the fabric rules follow in
+        their own worker. An edit made meanwhile waits for the session's lock."""
+        session.check_fast()
+        self.call_from_thread(self._first_check_done, session)
+
+    def _first_check_done(self, session: Session) -> None:
+        if session is self.session:
+            self.header.set_state(status="")
+            self.refresh_all(racks=set())
+            self.start_fabric_check()
 
     # -- showing the session ----------------------------------------------------------------
 
@@ -304,7 +319,6 @@ class DesignerApp(App[None], inherit_bindings=False):
             self.racks.show(layout, for_layout(layout), marks)
         else:
             self.racks.catalog = for_layout(layout)
-            self.racks.marks = marks
             self.racks.update_racks(racks)
             self.racks.set_marks(marks)
         self.problems.show(diagnostics)
@@ -317,6 +331,14 @@ class DesignerApp(App[None], inherit_bindings=False):
 
         session = self.session
         if session is None:
+            return
+        if session.analysis is None:  # opened, not checked yet
+            self.header.set_state(
+                title=session.layout.name,
+                file=self.path or "",
+                dirty=self.dirty,
+                status="checking racks, power and cooling…",
+            )
             return
         self.header.set_state(
             title=session.layout.name,
@@ -1035,7 +1057,7 @@ class DesignerApp(App[None], inherit_bindings=False):
         kept = self.session.layout.origin if self.session is not None else None
         dropped = getattr(kept, "dropped_comment_lines", ())
         layout.origin = Origin(path, info.st_mtime_ns, info.st_size, tuple(dropped))
-        session = Session(layout, path)
+        session = Session(layout, path, check=False)
         self.use_session(session, path)
         self.recovered = True
         self.update_header()
