@@ -197,6 +197,7 @@ class DesignerApp(App[None], inherit_bindings=False):
     @work(thread=True, exclusive=True, group="load")
     def load_worker(self, path: str | None) -> Loaded:
         """Read, convert and check the file off the main thread (the screen keeps painting)."""
+        from ..catalog import for_layout
         from ..diagnostics import LayoutError
         from ..edit import Session
         from ..layout_io import load_path
@@ -212,6 +213,8 @@ class DesignerApp(App[None], inherit_bindings=False):
             layout = load_path(path)
         except LayoutError as error:
             return Loaded(path, errors=error.diagnostics)
+        step(self._progress, 80, "reading the catalog…")
+        for_layout(layout)  # builds the built-in catalog once, here rather than on screen
         step(self._progress, 90, "drawing…")
         # Checked after the racks are drawn (first_check), so the screen comes first.
         return Loaded(path, Session(layout, path, check=False))
@@ -775,6 +778,19 @@ class DesignerApp(App[None], inherit_bindings=False):
             self.update_inspector((kind, new), rebuild=True)
             self.notify(f"Renamed {kind} {old} to {new}", timeout=3)
 
+    def follow(self, command: Any) -> None:
+        """Put the cursor on what an undone or redone command changed, as editors do."""
+        session = self.session
+        if session is None:
+            return
+        locate = Locator(session.layout)
+        for ref in getattr(command, "refs", None) or ():
+            where = locate(tuple(ref)) if ref and ref[0] in ("device", "rack", "feed") else None
+            if where is not None:
+                self.racks.jump(where.rack, where.device, announce=False)
+                self.update_inspector(tuple(ref) if ref[0] != "rack" else None)
+                return
+
     def action_undo(self) -> None:
         self._history("undo")
 
@@ -797,6 +813,7 @@ class DesignerApp(App[None], inherit_bindings=False):
             self.notify(f"Nothing to {which}", timeout=2)
             return
         self.after_change(command)
+        self.follow(command)
         self.timings["edit"] = time.perf_counter() - began
         label = getattr(command, "label", "") or type(command).__name__
         self.notify(f"{'Undone' if which == 'undo' else 'Redone'}: {label}", timeout=3)
