@@ -82,6 +82,6 @@ class DesignerHeader(Static):
                 symbol = palette.SEVERITY_SYMBOLS[severity]
                 style = f"bold {colours[severity]}" if count else "dim"
                 out.append(f"{symbol}\u00a0{count} ", style=style)
-        if self.checking:
+        if self.checking and not self.status.startswith("checking"):
             out.append(" checking…", style="italic")
         return out

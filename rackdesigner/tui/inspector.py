@@ -190,6 +190,7 @@ class Inspector(VerticalScroll, can_focus=False):
         note = self.boxes[(box.kind, key)][1]
         note.update(Text(f"✖ {message}"))
         note.add_class("-shown")
+        self.call_after_refresh(note.scroll_visible, animate=False)
 
     def accepted(self, key: str) -> None:
         box = self._box(key)
