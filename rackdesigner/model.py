@@ -9,6 +9,10 @@ canonical unit.
 ``None`` means "not written in the file"; the defaults the format defines are
 applied by properties (``Rack.height_u``) and by the analysis, never stored,
 so that saving does not add keys the user did not write.
+
+The model holds no line numbers and no file origin: where an entity was read
+from is the :class:`~rackdesigner.document.Document`'s business (its source map),
+so an edit in memory never leaves a stale line behind.
 """
 
 from __future__ import annotations
@@ -67,11 +71,6 @@ class Q(float):
         return (Q, (float(self), self.text))
 
 
-def _line() -> Any:
-    # Where the entity is defined in its file; not part of the layout's value.
-    return field(default=0, compare=False, repr=False)
-
-
 @dataclass(slots=True)
 class PortGroup:
     name: str
@@ -115,7 +114,6 @@ class Gpu:
     source: str | None = None
     notes: str | None = None
     comment: str | None = None
-    line: int = _line()
 
 
 @dataclass(slots=True)
@@ -148,7 +146,6 @@ class DeviceType:
     source: str | None = None
     notes: str | None = None
     comment: str | None = None
-    line: int = _line()
 
     @property
     def height_u(self) -> float:
@@ -177,7 +174,6 @@ class Feed:
     derate: float | None = None
     outlet_voltage: float | None = None  # V
     notes: str | None = None
-    line: int = _line()
 
     @property
     def effective_wiring(self) -> str | None:
@@ -200,7 +196,6 @@ class Device:
     label: str | None = None
     notes: str | None = None
     comment: str | None = None
-    line: int = _line()
 
 
 @dataclass(slots=True)
@@ -219,7 +214,6 @@ class Rack:
     feeds: list[Feed] = field(default_factory=list)
     devices: list[Device] = field(default_factory=list)
     comment: str | None = None
-    line: int = _line()
 
     @property
     def height_u(self) -> float:
@@ -242,7 +236,6 @@ class Link:
     length: float | None = None  # m, declared
     notes: str | None = None
     comment: str | None = None
-    line: int = _line()
 
     @property
     def name(self) -> str:
@@ -259,7 +252,6 @@ class Site:
     slack: float | None = None  # m
     notes: str | None = None
     comment: str | None = None
-    line: int = _line()
 
 
 @dataclass(slots=True)
@@ -271,7 +263,6 @@ class Workload:
     bytes_per_param: float | None = None
     notes: str | None = None
     comment: str | None = None
-    line: int = _line()
 
     @property
     def is_training(self) -> bool:
@@ -284,7 +275,6 @@ class RulesConfig:
     select: list[str] | None = None
     thresholds: dict[str, float] = field(default_factory=dict)  # SI floats (Q when read)
     comment: str | None = None
-    line: int = _line()
 
 
 @dataclass(slots=True)
@@ -303,8 +293,6 @@ class Layout:
     racks: list[Rack] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     comment: str | None = None  # the file's header comment, kept on save
-    # Where the layout was read from (layout_io.Origin); not part of its value.
-    origin: Any = field(default=None, compare=False, repr=False)
 
     def devices(self) -> list[tuple[Rack, Device]]:
         return [(rack, device) for rack in self.racks for device in rack.devices]

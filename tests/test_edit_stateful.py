@@ -22,8 +22,11 @@ from hypothesis.stateful import (
 )
 
 from rackdesigner.diagnostics import Diagnostic
+from rackdesigner.document import load
 from rackdesigner.edit import (
+    AddFeed,
     AddLink,
+    AddRack,
     Batch,
     Command,
     EditError,
@@ -31,14 +34,16 @@ from rackdesigner.edit import (
     MoveDevice,
     PlaceDevice,
     RemoveDevice,
+    RemoveFeed,
     RemoveLink,
+    RemoveRack,
     RenameEntity,
     Session,
     SetField,
 )
 from rackdesigner.edit.checker import finding_order
 from rackdesigner.engine import check
-from rackdesigner.layout_io import dumps, load_path
+from rackdesigner.layout_io import dumps
 
 from .conftest import ROOT
 
@@ -85,7 +90,21 @@ TEXTS: dict[str, dict[str, list[str]]] = {
 
 
 def full_check(session: Session) -> list[Diagnostic]:
-    return sorted(check(session.layout, file=session.path or "")[1], key=finding_order)
+    """A check from scratch, lines from the session's document (entities added since it
+    was read are reported at their nearest enclosing entity)."""
+    found = check(session.layout, file=session.path or "", source_map=session.document.source_map)
+    return sorted(found[1], key=finding_order)
+
+
+def assert_current(session: Session) -> None:
+    got, want = session.findings, full_check(session)
+    if got != want:
+        missing = [d for d in want if d not in got]
+        extra = [d for d in got if d not in want]
+        order = "" if missing or extra else " (the same findings in another order)"
+        raise AssertionError(
+            f"incremental findings differ{order}:\nmissing {missing}\nextra {extra}"
+        )
 
 
 class EditSequences(RuleBasedStateMachine):
@@ -93,9 +112,9 @@ class EditSequences(RuleBasedStateMachine):
 
     @initialize(path=st.sampled_from(LAYOUTS))
     def open(self, path: object) -> None:
-        layout = load_path(str(path))
-        self.original = copy.deepcopy(layout)
-        self.session = Session(layout)
+        document = load(str(path))
+        self.original = copy.deepcopy(document.layout)
+        self.session = Session(document)
         self.refused = 0
 
     # -- drawing entities -------------------------------------------------------------------
@@ -233,6 +252,30 @@ class EditSequences(RuleBasedStateMachine):
         self._do(self._command(data, "set"))
 
     @rule(data=st.data())
+    def racks_and_feeds(self, data: st.DataObject) -> None:
+        """Now and then a rack or a feed comes or goes (rows may appear or move)."""
+        index = self.session.index
+        what = data.draw(st.sampled_from(["add rack", "remove rack", "add feed", "remove feed"]))
+        if what == "add rack":
+            row = data.draw(st.sampled_from(["A", "B", "Z"]))
+            slot = data.draw(st.integers(1, 12))
+            at = data.draw(st.none() | st.integers(0, 3))
+            self._do(AddRack(index.next_id("x", "rack"), at=at, row=row, slot=slot))
+        elif what == "remove rack":
+            rack = self._rack(data)
+            self._do(RemoveRack(rack) if rack else None)
+        elif what == "add feed":
+            rack = self._rack(data)
+            if rack:
+                side = data.draw(st.sampled_from(["A", "B"]))
+                feed = index.next_id(f"{rack}-f", "feed")
+                self._do(AddFeed(rack, feed, voltage="415 V", phases=3, current="32 A", side=side))
+        else:
+            feeds = sorted({f.id for r in self.session.layout.racks for f in r.feeds})
+            feed = self._pick(data, feeds)
+            self._do(RemoveFeed(feed) if feed else None)
+
+    @rule(data=st.data())
     def rename(self, data: st.DataObject) -> None:
         self._do(self._command(data, "rename"))
 
@@ -273,7 +316,7 @@ class EditSequences(RuleBasedStateMachine):
         session = self.session
         if session.fabric_stale:
             session.check()
-        assert session.findings == full_check(session)
+        assert_current(session)
         assert session.index.snapshot() == LayoutIndex(session.layout).snapshot()
 
     def teardown(self) -> None:
@@ -285,7 +328,7 @@ class EditSequences(RuleBasedStateMachine):
         assert session.layout == self.original
         assert dumps(session.layout) == dumps(self.original)
         assert not session.dirty
-        assert session.findings == full_check(session)
+        assert_current(session)
 
 
 EditSequences.TestCase.settings = settings(

@@ -12,65 +12,19 @@ scratch; the stateful test in ``tests/test_edit_stateful.py`` holds it to that.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Diagnostic
-from ..engine import rules_for
+from ..engine import Locate, locator, rules_for
 from ..model import Layout
 from ..rules.registry import Finding, Rule, to_diagnostics
+from ..sourcemap import SourceMap
 from .base import Effect
 from .index import LayoutIndex
 from .live import LiveAnalysis
-
-# The scope of each rule, for rules registered before scopes were part of the registry; a
-# rule's own ``scope`` wins. Unknown rules count as ``site`` (re-run on every edit).
-SCOPES: dict[str, str] = {
-    **dict.fromkeys(("CAB001", "CAB002", "CAB003", "CAB004", "CAB005"), "link"),
-    **dict.fromkeys(
-        ("CMP001", "CMP003", "CMP004", "CMP005", "CMP006", "PWR005", "PWR006", "PWR009"),
-        "device",
-    ),
-    "STO001": "device",
-    **dict.fromkeys(
-        ("CMP007", "COOL003", "COOL004", "COOL006", "PLC005", "PWR003", "PWR007"), "site"
-    ),
-    **dict.fromkeys(
-        ("CMP002", "NET001", "NET002", "NET003", "NET004", "NET005", "NET006", "NET007"),
-        "fabric",
-    ),
-    **dict.fromkeys(
-        (
-            "COOL001",
-            "COOL002",
-            "COOL005",
-            "COOL007",
-            "PLC001",
-            "PLC002",
-            "PLC003",
-            "PLC004",
-            "PLC006",
-            "PLC007",
-            "PWR001",
-            "PWR002",
-            "PWR004",
-            "PWR008",
-            "PWR010",
-        ),
-        "rack",
-    ),
-}
-
-
-def scope_of(rule: Rule) -> str:
-    """The rule's scope: its registry ``scope`` where it has one, else this module's table."""
-    scope = getattr(rule, "scope", None)
-    if isinstance(scope, str):
-        return scope
-    if rule.fabric:
-        return "fabric"
-    return SCOPES.get(rule.code, "site")
 
 
 def finding_order(diagnostic: Diagnostic) -> tuple[object, ...]:
@@ -105,6 +59,7 @@ class FabricJob:
     analysis: LiveAnalysis
     rules: list[Rule]
     file: str
+    source_map: SourceMap | None = None
     findings: list[Diagnostic] = field(default_factory=list)
     error: BaseException | None = None
     done: bool = False
@@ -112,8 +67,9 @@ class FabricJob:
     def run(self) -> FabricJob:
         try:
             found: list[Diagnostic] = []
+            locate = locator(self.source_map, self.analysis)
             for rule in self.rules:
-                found.extend(to_diagnostics(rule, rule.check(self.analysis), self.file))
+                found.extend(to_diagnostics(rule, rule.check(self.analysis), self.file, locate))
             self.findings = found
         except Exception as error:  # a stale job may see facts replaced under it
             self.error = error
@@ -124,10 +80,18 @@ class FabricJob:
 class Checker:
     """The findings of one layout, kept current after each edit."""
 
-    def __init__(self, layout: Layout, index: LayoutIndex, file: str = ""):
+    def __init__(
+        self,
+        layout: Layout,
+        index: LayoutIndex,
+        file: str = "",
+        source_map: SourceMap | None = None,
+    ):
         self.layout = layout
         self.index = index
         self.file = file
+        self.source_map = source_map
+        self._locate: Locate | None = None
         self.analysis: LiveAnalysis | None = None
         self._rack: dict[int, list[Diagnostic]] = {}  # id(rack) -> its rack rules' findings
         self._link: dict[str, list[Diagnostic]] = {}  # link entity -> its link rules' findings
@@ -136,7 +100,12 @@ class Checker:
         self._fabric: list[Diagnostic] = []
         self._rules: dict[str, list[Rule]] = {}
         self._pending = Effect(everything=True, fabric=True)
+        # The findings in order, kept sorted as groups of them are replaced: re-sorting
+        # 150,000 findings after each edit would cost more than the edit.
         self._published: list[Diagnostic] | None = None
+        self._gone: list[Diagnostic] = []
+        self._new: list[Diagnostic] = []
+        self._borrowed: dict[int, Diagnostic] = {}  # findings whose line is an enclosing one's
         self.fabric_stale = True
 
     # -- what changed -----------------------------------------------------------------------
@@ -152,9 +121,63 @@ class Checker:
 
     @property
     def findings(self) -> list[Diagnostic]:
-        if self._published is None:
-            self._published = sorted(self._all(), key=finding_order)
-        return self._published
+        moved = self._relocate_borrowed()
+        published = self._published
+        if published is None or len(self._new) > len(published) // 4 + 64:
+            published = sorted(self._all(), key=finding_order)
+        elif self._gone or self._new or moved:
+            # Findings added and dropped again since the last look never show.
+            gone = {id(d) for d in self._gone}
+            new = [d for d in self._new if id(d) not in gone]
+            gone.update(id(d) for d in moved)
+            if gone:
+                published = [d for d in published if id(d) not in gone]
+            for diagnostic in (*new, *moved):
+                insort(published, diagnostic, key=finding_order)
+        self._published = published
+        self._gone, self._new = [], []
+        return published
+
+    def _swap(self, old: list[Diagnostic], new: list[Diagnostic]) -> list[Diagnostic]:
+        """Record that ``new`` replaces ``old`` (one group: a rack's, a cable's, a scope's)."""
+        self._gone.extend(old)
+        self._new.extend(new)
+        borrowed = self._borrowed
+        for diagnostic in old:
+            borrowed.pop(id(diagnostic), None)
+        own = self.source_map.line if self.source_map is not None else None
+        if own is not None:
+            for diagnostic in new:
+                if diagnostic.subject is not None and own(diagnostic.subject) is None:
+                    borrowed[id(diagnostic)] = diagnostic
+        return new
+
+    def _republish(self) -> None:
+        self._published = None
+        self._gone, self._new = [], []
+        self._borrowed = {}
+        own = self.source_map.line if self.source_map is not None else None
+        if own is not None:
+            for diagnostic in self._all():
+                if diagnostic.subject is not None and own(diagnostic.subject) is None:
+                    self._borrowed[id(diagnostic)] = diagnostic
+
+    def _relocate_borrowed(self) -> list[Diagnostic]:
+        """A finding whose subject has no line of its own (added since the file was read)
+        borrows its enclosing entity's, and that can change without the finding's rules
+        running again (its rack renamed): look those up again, the others stand."""
+        locate = self._locate
+        if locate is None or not self._borrowed:
+            return []
+        fresh = {id(d) for d in self._new}
+        moved: list[Diagnostic] = []
+        for diagnostic in self._borrowed.values():
+            line = locate(diagnostic.subject)  # type: ignore[arg-type]
+            if line != diagnostic.line:
+                diagnostic.line = line
+                if id(diagnostic) not in fresh:  # already listed: out, and in at its new place
+                    moved.append(diagnostic)
+        return moved
 
     def _all(self) -> Iterator[Diagnostic]:
         for found in self._rack.values():
@@ -174,15 +197,29 @@ class Checker:
         return found
 
     def _diagnostics(self, rule: Rule, findings: Iterable[Finding]) -> list[Diagnostic]:
-        return to_diagnostics(rule, findings, self.file)
+        return to_diagnostics(rule, findings, self.file, self._locate)
+
+    def relocate(self, source_map: SourceMap | None, file: str | None = None) -> None:
+        """Lines from a new source map (after a save), without running a rule again."""
+        self.source_map = source_map
+        if file is not None:
+            self.file = file
+        if self.analysis is None:
+            return
+        self._locate = locate = locator(source_map, self.analysis)
+        for diagnostic in self._all():
+            diagnostic.line = locate(diagnostic.subject) if locate and diagnostic.subject else 0
+            diagnostic.file = self.file
+        self._republish()
 
     def _full(self) -> None:
         """Everything from scratch: facts, and every rule but the fabric's."""
         layout = self.layout
-        live = self.analysis = LiveAnalysis(layout, file=self.file)
+        live = self.analysis = LiveAnalysis(layout, self.index, file=self.file)
+        self._locate = locator(self.source_map, live)
         self._rules = {}
         for rule in rules_for(layout):
-            self._rules.setdefault(scope_of(rule), []).append(rule)
+            self._rules.setdefault(rule.scope, []).append(rule)
         rack_rules = self._rules.get("rack", [])
         self._rack = {
             id(facts.rack): self._run(rack_rules, _View(live, [facts], None))
@@ -193,13 +230,13 @@ class Checker:
             self._link.setdefault(diagnostic.entity, []).append(diagnostic)
         self._device = self._run(self._rules.get("device", []), live)
         self._site = self._run(self._rules.get("site", []), live)
-        self._fabric_dirty = True
+        self._fabric = []
+        self._republish()
 
     def check_fast(self) -> None:
         """Bring every finding but the fabric rules' up to date."""
         pending, self._pending = self._pending, Effect(site=False)
-        self._published = None
-        if self.analysis is None or pending.everything:
+        if self.analysis is None or pending.everything or self._large(pending):
             self._full()
             self.fabric_stale = True
             return
@@ -207,15 +244,17 @@ class Checker:
             return
         live = self.analysis
         done = live.refresh(pending.racks.values(), pending.links.values(), self.index)
+        swap = self._swap
         for key in done.removed_racks:
-            self._rack.pop(key, None)
+            swap(self._rack.pop(key, []), [])
         rack_rules = self._rules.get("rack", [])
         for key, facts in done.racks.items():
-            self._rack[key] = self._run(rack_rules, _View(live, [facts], None))
+            new = self._run(rack_rules, _View(live, [facts], None))
+            self._rack[key] = swap(self._rack.get(key, []), new)
         if done.entities:
             link_rules = self._rules.get("link", [])
             for entity in done.entities:
-                self._link.pop(entity, None)
+                swap(self._link.pop(entity, []), [])
             listed = [lf for lf in done.links.values() if lf.entity in done.entities]
             for entity in done.entities:
                 # Identical cables share an entity: re-run them all together.
@@ -223,15 +262,24 @@ class Checker:
                     if lf not in listed:
                         listed.append(lf)
             listed.sort(key=lambda lf: lf.index)
-            for diagnostic in self._run(link_rules, _View(live, None, listed)):
+            found = self._run(link_rules, _View(live, None, listed))
+            for diagnostic in swap([], found):
                 self._link.setdefault(diagnostic.entity, []).append(diagnostic)
-        if done.racks or done.removed_racks or done.links or pending.site:
-            self._device = self._run(self._rules.get("device", []), live)
+        if done.racks or done.removed_racks or pending.site:
+            self._device = swap(self._device, self._run(self._rules.get("device", []), live))
         if pending.site:
-            self._site = self._run(self._rules.get("site", []), live)
+            self._site = swap(self._site, self._run(self._rules.get("site", []), live))
         if pending.fabric or done.fabric:
             live.invalidate_fabric()
             self.fabric_stale = True
+
+    def _large(self, pending: Effect) -> bool:
+        """An edit that touched a good part of the layout (a generated fabric, a template)
+        is checked from scratch: one pass over everything beats one look per entity."""
+        layout = self.layout
+        return len(pending.links) > max(2_000, len(layout.links) // 4) or len(pending.racks) > max(
+            50, len(layout.racks) // 4
+        )
 
     def _links_named(self, entity: str) -> list[Any]:
         a, _, b = entity.removeprefix("link ").partition(" -> ")
@@ -249,22 +297,24 @@ class Checker:
         if self.fabric_stale:
             assert self.analysis is not None
             rules = self._rules.get("fabric", [])
-            self._fabric = self._run(rules, self.analysis)
+            self._fabric = self._swap(self._fabric, self._run(rules, self.analysis))
             self.fabric_stale = False
-            self._published = None
 
     def fabric_job(self, revision: int) -> FabricJob:
         self.check_fast()
         assert self.analysis is not None
         return FabricJob(
-            revision, self.analysis.snapshot(), list(self._rules.get("fabric", [])), self.file
+            revision,
+            self.analysis.snapshot(),
+            list(self._rules.get("fabric", [])),
+            self.file,
+            self.source_map,
         )
 
     def accept_fabric(self, job: FabricJob) -> bool:
         if not job.done or job.error is not None or self.analysis is None:
             return False
-        self._fabric = job.findings
+        self._fabric = self._swap(self._fabric, job.findings)
         self.analysis.adopt_fabrics(job.analysis.fabrics)
         self.fabric_stale = False
-        self._published = None
         return True

@@ -572,7 +572,15 @@ class UpdateDevice(_SetFields):
     def _note(self, layout: Layout, index: LayoutIndex, target: Device, values: dict) -> None:  # type: ignore[type-arg]
         self.refs = [("device", target.id)]
         self.effect.rack(index.rack_of(target.id))
-        self.effect.site = not values.keys() <= {"position", "face", "side", "label", "notes"}
+        # A place matters to site rules only where the id is shared: PLC005 says where the
+        # other device with it is.
+        self.effect.site = index.is_shared("device", target.id) or not values.keys() <= {
+            "position",
+            "face",
+            "side",
+            "label",
+            "notes",
+        }
         if values.keys() & set(_PLACE_KEYS):
             _touch_device_links(self.effect, index, target.id)
         if "model" in values:
@@ -878,7 +886,9 @@ class MoveDevice(Command):
             self.refs.append(("rack", self._target.id))
         self.effect.rack(self._source)
         self.effect.rack(self._target)
-        self.effect.site = self._target is not self._source
+        self.effect.site = self._target is not self._source or index.is_shared(
+            "device", self._device.id
+        )
         _touch_device_links(self.effect, index, self._device.id)
 
 

@@ -13,7 +13,7 @@ from functools import cache
 from ..analysis import Analysis, End, LinkFacts
 from ..schema import ENDPOINT
 from ..units import BANDWIDTH, LENGTH, fmt
-from .registry import Finding, rule
+from .base import Finding, rule
 
 _TOLERANCE = 1e-6  # m: float dust from unit conversions is not a shortfall
 
@@ -61,7 +61,7 @@ def _length_values(link: LinkFacts, analysis: Analysis) -> dict[str, float]:
     return values
 
 
-@rule("CAB001", "error", thresholds=("cable_max",), severities=("error", "warning"))
+@rule("CAB001", "error", scope="link", thresholds=("cable_max",), severities=("error", "warning"))
 def cable_too_long(analysis: Analysis) -> Iterator[Finding]:
     """A compute-fabric cable is longer than the longest run the design allows.
 
@@ -108,7 +108,7 @@ def cable_too_long(analysis: Analysis) -> Iterator[Finding]:
         if gpu_end is not None:
             yield Finding(
                 link.entity,
-                link.link.line,
+                link.ref,
                 f"{_length_text(link, analysis)} from GPU node {gpu_end.id} is longer "
                 f"than the {limit_text} limit (cable_max)",
                 hint="move the switch closer (to the middle of the node's rack, with "
@@ -121,7 +121,7 @@ def cable_too_long(analysis: Analysis) -> Iterator[Finding]:
             between = "switches" if a.kind == b.kind == "switch" else f"{a.id} and {b.id}"
             yield Finding(
                 link.entity,
-                link.link.line,
+                link.ref,
                 f"{_length_text(link, analysis)} between {between} is longer than "
                 f"the {limit_text} limit (cable_max)",
                 hint="place the two ends closer (the same or a neighbouring rack)",
@@ -130,7 +130,7 @@ def cable_too_long(analysis: Analysis) -> Iterator[Finding]:
             )
 
 
-@rule("CAB002", "error")
+@rule("CAB002", "error", scope="link")
 def declared_shorter_than_route(analysis: Analysis) -> Iterator[Finding]:
     """A link's declared length is shorter than the route its cable has to run.
 
@@ -170,7 +170,7 @@ def declared_shorter_than_route(analysis: Analysis) -> Iterator[Finding]:
             continue
         yield Finding(
             link.entity,
-            link.link.line,
+            link.ref,
             f"declared length {fmt(float(declared), LENGTH)} is shorter than the "
             f"computed route {fmt(link.route, LENGTH)} (without slack)",
             hint=f"use a cable of at least {fmt(link.route + slack, LENGTH)} (the route "
@@ -197,6 +197,7 @@ def _upgrade(analysis: Analysis, media: str, length: float) -> str:
 @rule(
     "CAB003",
     "error",
+    scope="link",
     thresholds=(
         "reach_dac",
         "reach_acc",
@@ -241,7 +242,7 @@ def media_reach(analysis: Analysis) -> Iterator[Finding]:
         values["reach"] = reach
         yield Finding(
             link.entity,
-            link.link.line,
+            link.ref,
             f"{_length_text(link, analysis)} is beyond the {fmt(reach, LENGTH)} reach "
             f"of its {media} cable ({_MEDIA_NAMES.get(media, media)}, {key})",
             hint=_upgrade(analysis, media, link.length),
@@ -249,7 +250,7 @@ def media_reach(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-@rule("CAB004", "error")
+@rule("CAB004", "error", scope="link")
 def mismatched_ends(analysis: Analysis) -> Iterator[Finding]:
     """The two ends of a link differ in speed or technology.
 
@@ -297,7 +298,7 @@ def mismatched_ends(analysis: Analysis) -> Iterator[Finding]:
             continue
         yield Finding(
             link.entity,
-            link.link.line,
+            link.ref,
             "the ends differ in " + "; and in ".join(parts),
             hint="; ".join(hints),
             values=values,
@@ -325,7 +326,7 @@ def _problem_hint_and_values(end: End) -> tuple[str, dict[str, float]]:
     )
 
 
-@rule("CAB005", "error")
+@rule("CAB005", "error", scope="link")
 def unresolved_end(analysis: Analysis) -> Iterator[Finding]:
     """A link end names an unknown device or port, or a port that another link already uses.
 
@@ -355,8 +356,9 @@ def unresolved_end(analysis: Analysis) -> Iterator[Finding]:
             hint, values = _problem_hint_and_values(end)
             yield Finding(
                 link.entity,
-                link.link.line,
+                link.ref,
                 f"end {label} ({end.text}): {end.problem}",
                 hint=hint,
                 values=values,
+                related=() if end.clash is None else (analysis.links[end.clash].ref,),
             )

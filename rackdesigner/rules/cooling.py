@@ -12,14 +12,15 @@ import math
 from collections.abc import Iterator
 
 from ..analysis import Analysis, DeviceFacts, RackFacts
+from ..refs import SITE
 from ..units import POWER, fmt, fmt_apart, fmt_count
 from ..wording import at_least, plural
-from .registry import Finding, rule
+from .base import Finding, rule
 
 _LIQUID_HINT = 'use direct-to-chip liquid (cooling = "liquid" with a CDU)'
 
 
-@rule("COOL001", "error", thresholds=("air_cooling_max",))
+@rule("COOL001", "error", scope="rack", thresholds=("air_cooling_max",))
 def air_heat_over_limit(analysis: Analysis) -> Iterator[Finding]:
     """A rack puts more heat into the air than air cooling can remove.
 
@@ -68,14 +69,14 @@ def air_heat_over_limit(analysis: Analysis) -> Iterator[Finding]:
             )
         yield Finding(
             f"rack {rack.rack.id}",
-            rack.rack.line,
+            rack.ref,
             message,
             hint=hint,
             values={"air_heat": rack.air_heat, "limit": limit},
         )
 
 
-@rule("COOL002", "warning", thresholds=("liquid_cooling_min",))
+@rule("COOL002", "warning", scope="rack", thresholds=("liquid_cooling_min",))
 def dense_rack_on_air(analysis: Analysis) -> Iterator[Finding]:
     """A rack dense enough for liquid cooling is cooled by air only.
 
@@ -100,7 +101,7 @@ def dense_rack_on_air(analysis: Analysis) -> Iterator[Finding]:
         bound = at_least(rack.load_unknown)
         yield Finding(
             f"rack {rack.rack.id}",
-            rack.rack.line,
+            rack.ref,
             f"{bound}{fmt(rack.heat, POWER)} of heat is above the "
             f"{fmt(limit, POWER)} where liquid cooling is expected, and the rack "
             "is cooled by air only",
@@ -123,7 +124,7 @@ def _reference_problem(
     return None
 
 
-@rule("COOL003", "error")
+@rule("COOL003", "error", scope="site")
 def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
     """A liquid-cooled rack has no CDU, names a device that is not one, or its CDU is too small.
 
@@ -155,7 +156,7 @@ def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
             if rack.cooling == "liquid":
                 yield Finding(
                     entity,
-                    rack.rack.line,
+                    rack.ref,
                     "is liquid-cooled but names no CDU",
                     hint='add `cdu = "<device id>"` naming the CDU that serves it',
                 )
@@ -164,7 +165,7 @@ def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
         if problem is not None:
             yield Finding(
                 entity,
-                rack.rack.line,
+                rack.ref,
                 problem,
                 hint='name a device of kind "cdu" (coolit-chx80 in the rack, '
                 "coolit-chx750 for a row)",
@@ -180,7 +181,7 @@ def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
         cdu = load.cdu
         yield Finding(
             f"device {cdu.id}",
-            cdu.device.line,
+            cdu.ref,
             f"CDU serves {plural(len(racks), 'rack')} ({names}) with "
             f"{at_least(load.heat_unknown)}{fmt(load.heat, POWER)} of liquid heat, "
             f"more than its {fmt(capacity, POWER)} capacity",
@@ -189,7 +190,7 @@ def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-@rule("COOL004", "info", thresholds=("immersion_min_gpus",))
+@rule("COOL004", "info", scope="site", thresholds=("immersion_min_gpus",))
 def immersion_scale(analysis: Analysis) -> Iterator[Finding]:
     """Immersion cooling below the GPU count where it pays off, or a cluster above it without.
 
@@ -217,7 +218,7 @@ def immersion_scale(analysis: Analysis) -> Iterator[Finding]:
         first = immersion[0]
         yield Finding(
             f"rack {first.rack.id}",
-            first.rack.line,
+            first.ref,
             f"immersion cooling ({plural(len(immersion), 'rack')}) for {total} GPUs in "
             f"total, fewer than the {threshold:g} GPUs where immersion pays off",
             hint='direct-to-chip liquid (cooling = "liquid" with a CDU) is usually '
@@ -234,7 +235,7 @@ def immersion_scale(analysis: Analysis) -> Iterator[Finding]:
             return
         yield Finding(
             f"rack {first.rack.id}",
-            first.rack.line,
+            first.ref,
             f"the layout holds {total} GPUs, more than the {threshold:g} where "
             "immersion cooling may pay off, and uses none",
             hint="weigh immersion tanks against direct-to-chip liquid at this scale",
@@ -242,7 +243,7 @@ def immersion_scale(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-@rule("COOL005", "warning", thresholds=("liquid_model_params_min",))
+@rule("COOL005", "warning", scope="rack", thresholds=("liquid_model_params_min",))
 def large_model_on_air(analysis: Analysis) -> Iterator[Finding]:
     """GPU nodes that train a model of 100B+ parameters are cooled by air.
 
@@ -278,7 +279,7 @@ def large_model_on_air(analysis: Analysis) -> Iterator[Finding]:
         nodes = rack.gpu_nodes
         yield Finding(
             f"rack {rack.rack.id}",
-            rack.rack.line,
+            rack.ref,
             f"{nodes} GPU node{'s' if nodes != 1 else ''} cooled by air for "
             f"{workload.kind} of a {fmt_count(params)}-parameter model (liquid from "
             f"{fmt_count(threshold)})",
@@ -291,7 +292,7 @@ def large_model_on_air(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-@rule("COOL006", "error")
+@rule("COOL006", "error", scope="site")
 def room_air_heat(analysis: Analysis) -> Iterator[Finding]:
     """The racks put more heat into the room's air than the site's cooling capacity.
 
@@ -318,7 +319,7 @@ def room_air_heat(analysis: Analysis) -> Iterator[Finding]:
     bound = at_least(analysis.site_load_unknown)
     yield Finding(
         "[site]",
-        site.line,
+        SITE,
         f"the racks put {bound}{fmt(total, POWER)} of heat into the room's air, "
         f"more than its cooling_capacity {fmt(capacity, POWER)}",
         hint="move racks to liquid cooling or rear doors, or raise the room's cooling capacity",
@@ -333,7 +334,7 @@ def _door_problem(rack: RackFacts) -> str | None:
     return _reference_problem("door", rack.rack.door, rack.door, "rear-door", "a rear door")
 
 
-@rule("COOL007", "error")
+@rule("COOL007", "error", scope="rack")
 def rear_door_problems(analysis: Analysis) -> Iterator[Finding]:
     """A rear-door rack has no door, names a device that is not one, or outgrows its door.
 
@@ -361,7 +362,7 @@ def rear_door_problems(analysis: Analysis) -> Iterator[Finding]:
         if problem is not None:
             yield Finding(
                 entity,
-                rack.rack.line,
+                rack.ref,
                 problem,
                 hint='add a device of kind "rear-door" (rear-door-hx) and name it '
                 'with door = "<device id>"',
@@ -377,7 +378,7 @@ def rear_door_problems(analysis: Analysis) -> Iterator[Finding]:
         bound = at_least(rack.load_unknown)
         yield Finding(
             entity,
-            rack.rack.line,
+            rack.ref,
             "{}{} of heat exceeds the {} capacity of rear door {}".format(
                 bound, *fmt_apart(rack.heat, capacity, POWER), door.id
             ),

@@ -16,7 +16,7 @@ from ..analysis import Analysis, DeviceFacts
 from ..topology.collectives import fabric_bus_bandwidth, per_direction
 from ..units import BANDWIDTH, BYTE_RATE, RATIO, fmt, fmt_count
 from ..wording import plural
-from .registry import Finding, rule
+from .base import Finding, rule
 
 if TYPE_CHECKING:  # networkx loads only when a rule asks for analysis.fabrics
     from ..topology.graph import Fabric, SwitchFacts
@@ -46,7 +46,7 @@ def _compute_speed(dev: DeviceFacts) -> float | None:
     return None
 
 
-@rule("NET001", "warning", fabric=True, thresholds=("infiniband_min_gpus",))
+@rule("NET001", "warning", scope="fabric", thresholds=("infiniband_min_gpus",))
 def not_infiniband(analysis: Analysis) -> Iterator[Finding]:
     """A training fabric spans more GPUs than the threshold and is not InfiniBand.
 
@@ -80,10 +80,10 @@ def not_infiniband(analysis: Analysis) -> Iterator[Finding]:
         tech = fabric.tech
         if fabric.gpus <= limit or tech in ("infiniband", "unknown"):
             continue
-        entity, line = fabric.site()
+        entity, subject = fabric.site()
         yield Finding(
             entity,
-            line,
+            subject,
             f"training fabric of {_nodes_text(fabric)} runs over "
             f"{_TECH_NAMES.get(tech, tech)}, not InfiniBand (more than {limit:g} GPUs)",
             hint="use InfiniBand switches and adapters for the compute fabric, or "
@@ -95,7 +95,7 @@ def not_infiniband(analysis: Analysis) -> Iterator[Finding]:
 @rule(
     "NET002",
     "error",
-    fabric=True,
+    scope="fabric",
     thresholds=("oversubscription_max_training", "oversubscription_max_inference"),
     severities=("error", "warning"),
 )
@@ -174,11 +174,11 @@ def _oversubscription_finding(
             f"allowed for {purpose}"
         )
     return Finding(
-        f"device {dev.id}", dev.device.line, message, hint=hint, values=values, severity=severity
+        f"device {dev.id}", dev.ref, message, hint=hint, values=values, severity=severity
     )
 
 
-@rule("NET003", "warning", fabric=True, thresholds=("nccl_efficiency",))
+@rule("NET003", "warning", scope="fabric", thresholds=("nccl_efficiency",))
 def gradient_traffic(analysis: Analysis) -> Iterator[Finding]:
     """Estimated gradient traffic per GPU exceeds its share of the fabric's bandwidth.
 
@@ -238,10 +238,10 @@ def gradient_traffic(analysis: Analysis) -> Iterator[Finding]:
         if worst is None or needed <= worst[0]:
             continue
         available, node = worst
-        entity, line = fabric.site()
+        entity, subject = fabric.site()
         yield Finding(
             entity,
-            line,
+            subject,
             f"gradient all-reduce needs {fmt(needed, BANDWIDTH)} per GPU "
             f"({workload.parallelism}, {fmt_count(float(params))} params × "
             f"{float(width):g} B, {float(steps):g} steps/s, {plural(n, 'GPU')}) "
@@ -256,7 +256,7 @@ def gradient_traffic(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-@rule("NET004", "info", fabric=True, thresholds=("dragonfly_min_gpus",))
+@rule("NET004", "info", scope="fabric", thresholds=("dragonfly_min_gpus",))
 def fat_tree_at_scale(analysis: Analysis) -> Iterator[Finding]:
     """A fat tree (two or more switch tiers) connects more GPUs than the threshold.
 
@@ -279,13 +279,13 @@ def fat_tree_at_scale(analysis: Analysis) -> Iterator[Finding]:
     for fabric in analysis.fabrics:
         if not fabric.is_fat_tree or fabric.gpus <= limit:
             continue
-        entity, line = fabric.site()
+        entity, subject = fabric.site()
         counts = ", ".join(
             f"{len(fabric.tier_switches(t))} in tier {t}" for t in range(1, fabric.max_tier + 1)
         )
         yield Finding(
             entity,
-            line,
+            subject,
             f"{fabric.max_tier}-tier fat tree ({counts}) for {_nodes_text(fabric)}: "
             f"above {limit:g} GPUs a Dragonfly+ topology wastes fewer ports",
             hint="compare the switch, port and cable count of a Dragonfly+ design",
@@ -297,7 +297,7 @@ def fat_tree_at_scale(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-@rule("NET005", "warning", fabric=True)
+@rule("NET005", "warning", scope="fabric")
 def single_points_of_failure(analysis: Analysis) -> Iterator[Finding]:
     """A switch or a cable whose loss splits the GPU nodes of a fabric.
 
@@ -328,7 +328,7 @@ def single_points_of_failure(analysis: Analysis) -> Iterator[Finding]:
         for dev, parts in fabric.cut_switches:
             yield Finding(
                 f"device {dev.id}",
-                dev.device.line,
+                dev.ref,
                 f"its loss splits the {total} GPU nodes of {name} into {parts} "
                 "parts that cannot reach each other",
                 hint="cable the nodes behind it to a second switch as well",
@@ -337,7 +337,7 @@ def single_points_of_failure(analysis: Analysis) -> Iterator[Finding]:
         for link, cut_off in fabric.cut_links:
             yield Finding(
                 link.entity,
-                link.link.line,
+                link.ref,
                 f"this single cable is the only path between "
                 f"{plural(cut_off, 'GPU node')} and the rest of {name} "
                 f"({total} GPU nodes)",
@@ -346,7 +346,7 @@ def single_points_of_failure(analysis: Analysis) -> Iterator[Finding]:
             )
 
 
-@rule("NET006", "error", fabric=True)
+@rule("NET006", "error", scope="fabric")
 def disconnected_gpus(analysis: Analysis) -> Iterator[Finding]:
     """A training cluster's GPU nodes are not all on one compute fabric.
 
@@ -382,7 +382,7 @@ def disconnected_gpus(analysis: Analysis) -> Iterator[Finding]:
         if id(node) not in cabled:
             yield Finding(
                 f"device {node.id}",
-                node.device.line,
+                node.ref,
                 f"GPU node ({plural(node.gpus, 'GPU')}) has no compute-fabric link: "
                 "it cannot join a training job with the other nodes",
                 hint="cable its compute ports to the fabric's leaves",
@@ -396,11 +396,11 @@ def disconnected_gpus(analysis: Analysis) -> Iterator[Finding]:
     for fabric in fabrics:
         if fabric is main:
             continue
-        entity, line = fabric.site()
+        entity, subject = fabric.site()
         among = f" (one of {others} fabrics apart from it)" if others > 1 else ""
         yield Finding(
             entity,
-            line,
+            subject,
             f"{_nodes_text(fabric)} are not connected to fabric {main_name} "
             f"({_nodes_text(main)}){among}: a training job cannot span them",
             hint=f"join the fabrics: cable this fabric's leaves to the spines of "
@@ -426,7 +426,7 @@ def _intra_node(dev: DeviceFacts, efficiency: float) -> tuple[float, str] | None
     return figure * efficiency, f"{how}, {gpu.key}, × {fmt(efficiency, RATIO)}"
 
 
-@rule("NET007", "info", fabric=True, thresholds=("nccl_efficiency",))
+@rule("NET007", "info", scope="fabric", thresholds=("nccl_efficiency",))
 def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
     """Expected all-reduce bus bandwidth inside a node and between nodes.
 
@@ -483,10 +483,10 @@ def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
             values["inter"] = bus.inter
         if not parts:
             continue
-        entity, line = fabric.site()
+        entity, subject = fabric.site()
         yield Finding(
             entity,
-            line,
+            subject,
             f"expected all-reduce bus bandwidth for {_nodes_text(fabric)}: " + "; ".join(parts),
             hint="compare with nccl-tests all_reduce_perf busbw after burn-in; "
             "well below these figures, something is broken",
@@ -510,7 +510,7 @@ def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
         )
         yield Finding(
             f"device {first.id}",
-            first.device.line,
+            first.ref,
             f"expected all-reduce bus bandwidth inside the node{others}: "
             f"{fmt(figure[0], BYTE_RATE)} ({figure[1]}); no compute fabric to "
             "other nodes",

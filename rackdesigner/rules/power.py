@@ -14,9 +14,10 @@ from collections.abc import Iterable, Iterator
 
 from ..analysis import Analysis, DeviceFacts, FeedFacts, RackFacts
 from ..model import Feed
+from ..refs import SITE
 from ..units import CURRENT, POWER, RATIO, VOLTAGE, fmt, fmt_apart
 from ..wording import at_least, plural
-from .registry import Finding, rule
+from .base import Finding, rule
 
 _VOLTAGE_SLACK = 1e-6  # V: float dust when an outlet voltage equals a range limit
 
@@ -59,7 +60,7 @@ def _feeds_rating(feeds: Iterable[FeedFacts]) -> str:
 # -- PWR001 ----------------------------------------------------------------------------------
 
 
-@rule("PWR001", "error", thresholds=("feed_derate",))
+@rule("PWR001", "error", scope="rack", thresholds=("feed_derate",))
 def load_over_capacity(analysis: Analysis) -> Iterator[Finding]:
     """A rack draws more than its feeds can carry, or holds powered devices and has no feed.
 
@@ -100,7 +101,7 @@ def load_over_capacity(analysis: Analysis) -> Iterator[Finding]:
             amount = "unknown" if load <= 0 else f"{bound}{fmt(load, POWER)}{estimated}"
             yield Finding(
                 entity,
-                rack.rack.line,
+                rack.ref,
                 f"has no feed for its {plural(powered, 'powered device')} (load {amount})",
                 hint='add feeds = [ { id = "...", voltage = "415 V", phases = 3, '
                 'current = "63 A" } ] (one per side for redundancy)',
@@ -126,7 +127,7 @@ def load_over_capacity(analysis: Analysis) -> Iterator[Finding]:
         load_text, capacity_text = fmt_apart(load, capacity, POWER)
         yield Finding(
             entity,
-            rack.rack.line,
+            rack.ref,
             f"load {bound}{load_text}{estimated} exceeds usable feed capacity "
             f"{capacity_text}{detail}",
             hint=f"move {at_least(rack.load_unknown)}{fmt(load - capacity, POWER)} "
@@ -139,7 +140,7 @@ def load_over_capacity(analysis: Analysis) -> Iterator[Finding]:
 # -- PWR002 ----------------------------------------------------------------------------------
 
 
-@rule("PWR002", "error", thresholds=("gpu_feed_min_voltage",))
+@rule("PWR002", "error", scope="rack", thresholds=("gpu_feed_min_voltage",))
 def gpu_rack_low_voltage(analysis: Analysis) -> Iterator[Finding]:
     """A rack holding GPU nodes is fed by single phase or by 3-phase below the minimum voltage.
 
@@ -187,7 +188,7 @@ def gpu_rack_low_voltage(analysis: Analysis) -> Iterator[Finding]:
                 )
             yield Finding(
                 f"rack {rack.rack.id} feed {feed.id}",
-                feed.line,
+                facts.ref,
                 message,
                 hint=f"feed it from a 3-phase circuit at {fmt(minimum, VOLTAGE)} or "
                 "more (e.g. 415 V 3-phase with 240 V outlets)",
@@ -202,7 +203,7 @@ def gpu_rack_low_voltage(analysis: Analysis) -> Iterator[Finding]:
 # -- PWR003 ----------------------------------------------------------------------------------
 
 
-@rule("PWR003", "error")
+@rule("PWR003", "error", scope="site")
 def shared_circuit(analysis: Analysis) -> Iterator[Finding]:
     """Two racks are fed from the same circuit.
 
@@ -226,25 +227,27 @@ def shared_circuit(analysis: Analysis) -> Iterator[Finding]:
     Fix:
         Give each rack's feeds circuits of their own (`circuit` names the panel circuit).
     """
-    first: dict[str, tuple[RackFacts, Feed]] = {}
+    first: dict[str, tuple[RackFacts, FeedFacts]] = {}
     for rack in analysis.racks:
-        for feed in rack.rack.feeds:
+        for facts in rack.feeds:
+            feed = facts.feed
             if not feed.circuit or not feed.circuit.strip():
                 continue
             key = feed.circuit.strip().casefold()
             owner = first.get(key)
             if owner is None:
-                first[key] = (rack, feed)
+                first[key] = (rack, facts)
                 continue
-            other_rack, other_feed = owner
+            other_rack, other = owner
             if other_rack is rack:  # the same rack twice: not two racks
                 continue
             yield Finding(
                 f"rack {rack.rack.id} feed {feed.id}",
-                feed.line,
+                facts.ref,
                 f"circuit {feed.circuit.strip()} already feeds rack "
-                f"{other_rack.rack.id} (feed {other_feed.id}, line {other_feed.line})",
+                f"{other_rack.rack.id} (feed {other.feed.id})",
                 hint="give each rack a dedicated circuit",
+                related=(other.ref, other_rack.ref),
             )
 
 
@@ -298,7 +301,7 @@ def _overload(rack: RackFacts, facts: FeedFacts, limit_ratio: float) -> Finding 
         assert imbalance is not None
         return Finding(
             entity,
-            feed.line,
+            facts.ref,
             f"line currents {_currents(facts.lines, limit)}{caveat} are "
             f"{fmt(imbalance, RATIO)} imbalanced, over the "
             f"{fmt(limit_ratio, RATIO)} limit",
@@ -334,10 +337,16 @@ def _overload(rack: RackFacts, facts: FeedFacts, limit_ratio: float) -> Finding 
         hint = f"{_rebalance(facts)}; or move load to another rack"
     else:
         hint = "move load to another rack or feed it from a larger circuit"
-    return Finding(entity, feed.line, message, hint=hint, values=values, severity="error")
+    return Finding(entity, facts.ref, message, hint=hint, values=values, severity="error")
 
 
-@rule("PWR004", "error", thresholds=("phase_imbalance_max",), severities=("error", "warning"))
+@rule(
+    "PWR004",
+    "error",
+    scope="rack",
+    thresholds=("phase_imbalance_max",),
+    severities=("error", "warning"),
+)
 def line_overload(analysis: Analysis) -> Iterator[Finding]:
     """A feed's line exceeds its breaker limit or the lines are unbalanced, or a phase does not fit.
 
@@ -389,7 +398,7 @@ def line_overload(analysis: Analysis) -> Iterator[Finding]:
             ]
             yield Finding(
                 f"device {dev.id}",
-                dev.device.line,
+                dev.ref,
                 f"phase {dev.device.phase} does not fit {'; '.join(parts)}",
                 hint="use a phase the feed has, or remove `phase` to spread the load evenly",
                 severity="error",
@@ -399,7 +408,7 @@ def line_overload(analysis: Analysis) -> Iterator[Finding]:
 # -- PWR005 ----------------------------------------------------------------------------------
 
 
-@rule("PWR005", "error")
+@rule("PWR005", "error", scope="device")
 def power_below_gpu_tdp(analysis: Analysis) -> Iterator[Finding]:
     """A device type declares less power than its GPUs' TDP alone.
 
@@ -430,10 +439,10 @@ def power_below_gpu_tdp(analysis: Analysis) -> Iterator[Finding]:
         power = float(dtype.power)
         if power >= gpu_power:
             continue
-        entity, line = analysis.type_site(key)
+        entity, subject = analysis.type_site(key)
         yield Finding(
             entity,
-            line,
+            subject,
             f"{key} declares power {fmt(power, POWER)}, below its GPUs' TDP alone: "
             f"{dev.gpus} × {gpu.key} at {fmt(gpu.tdp, POWER)} = "
             f"{fmt(gpu_power, POWER)} (used by {plural(len(devices), 'device')})",
@@ -446,7 +455,7 @@ def power_below_gpu_tdp(analysis: Analysis) -> Iterator[Finding]:
 # -- PWR006 ----------------------------------------------------------------------------------
 
 
-@rule("PWR006", "info", thresholds=("host_overhead",))
+@rule("PWR006", "info", scope="device", thresholds=("host_overhead",))
 def power_estimated(analysis: Analysis) -> Iterator[Finding]:
     """A GPU node type declares no power: its draw is estimated from its GPUs' TDP.
 
@@ -470,10 +479,10 @@ def power_estimated(analysis: Analysis) -> Iterator[Finding]:
         if not dev.power_estimated or dev.power is None or dev.gpu is None or not dev.gpu.tdp:
             continue
         gpu_power = dev.gpu.tdp * dev.gpus
-        entity, line = analysis.type_site(key)
+        entity, subject = analysis.type_site(key)
         yield Finding(
             entity,
-            line,
+            subject,
             f"{key} declares no power: its draw is estimated at "
             f"{fmt(dev.power, POWER)} per node = {dev.gpus} × {dev.gpu.key} TDP "
             f"{fmt(dev.gpu.tdp, POWER)} × (1 + {overhead:g} host overhead), used for "
@@ -491,7 +500,7 @@ def power_estimated(analysis: Analysis) -> Iterator[Finding]:
 # -- PWR007 ----------------------------------------------------------------------------------
 
 
-@rule("PWR007", "error")
+@rule("PWR007", "error", scope="site")
 def site_over_budget(analysis: Analysis) -> Iterator[Finding]:
     """The site's total load exceeds its power budget.
 
@@ -519,7 +528,7 @@ def site_over_budget(analysis: Analysis) -> Iterator[Finding]:
     load_text, budget_text = fmt_apart(load, budget, POWER)
     yield Finding(
         "[site]",
-        site.line,
+        SITE,
         f"site load {bound}{load_text}{estimated} exceeds power_budget {budget_text}",
         hint=f"size the site feed for {bound}{fmt(load, POWER)} or remove "
         f"{fmt(load - budget, POWER)} of load",
@@ -530,7 +539,7 @@ def site_over_budget(analysis: Analysis) -> Iterator[Finding]:
 # -- PWR008 ----------------------------------------------------------------------------------
 
 
-@rule("PWR008", "warning")
+@rule("PWR008", "warning", scope="rack")
 def psus_lost_with_side(analysis: Analysis) -> Iterator[Finding]:
     """A device keeps fewer PSUs than it needs at full load when one feed side is lost.
 
@@ -575,7 +584,7 @@ def psus_lost_with_side(analysis: Analysis) -> Iterator[Finding]:
                 continue
             yield Finding(
                 f"device {dev.id}",
-                dev.device.line,
+                dev.ref,
                 f"{psus} PSUs split {' + '.join(map(str, shares))} over sides "
                 f"{_names(sides)}: losing one side leaves {kept}, fewer than the "
                 f"{required} it needs at full load",
@@ -588,7 +597,7 @@ def psus_lost_with_side(analysis: Analysis) -> Iterator[Finding]:
 # -- PWR009 ----------------------------------------------------------------------------------
 
 
-@rule("PWR009", "warning")
+@rule("PWR009", "warning", scope="device")
 def power_unknown(analysis: Analysis) -> Iterator[Finding]:
     """A device's power draw is unknown, so the totals that include it are lower bounds.
 
@@ -617,7 +626,7 @@ def power_unknown(analysis: Analysis) -> Iterator[Finding]:
             racks.setdefault(d.rack_index, d.rack.id)
         gpu_node = dev.is_gpu_node
         why = "no power and no GPU TDP to estimate it from" if gpu_node else "no power"
-        entity, line = analysis.type_site(key)
+        entity, subject = analysis.type_site(key)
         names = _names(list(racks.values()))
         totals = (
             f"the load of rack {names} is a lower bound (≥)"
@@ -626,7 +635,7 @@ def power_unknown(analysis: Analysis) -> Iterator[Finding]:
         )
         yield Finding(
             entity,
-            line,
+            subject,
             f"the draw of {key} is unknown ({why}) for {plural(len(unknown), 'device')}: {totals}",
             hint=f"set power in [catalog.{key}]"
             + (" or its gpu so the draw can be estimated" if gpu_node else ""),
@@ -664,7 +673,7 @@ def _range(low: float, high: float) -> str:
     return f"{a.rpartition(' ')[0]}-{b}" if unit_a == unit_b else f"{a}-{b}"
 
 
-@rule("PWR010", "error")
+@rule("PWR010", "error", scope="rack")
 def input_voltage_mismatch(analysis: Analysis) -> Iterator[Finding]:
     """A device's PSUs do not accept its rack's outlet voltage.
 
@@ -714,7 +723,7 @@ def input_voltage_mismatch(analysis: Analysis) -> Iterator[Finding]:
             )
             yield Finding(
                 f"device {dev.id}",
-                dev.device.line,
+                dev.ref,
                 f"{dev.device.model} PSUs accept {rng}, not {_outlets(bad)}",
                 hint=f"feed the rack so its outlets give {rng}{examples}, use a "
                 "step-down PDU (outlet_voltage on the feed), or PSUs rated for "

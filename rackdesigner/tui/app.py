@@ -199,8 +199,8 @@ class DesignerApp(App[None], inherit_bindings=False):
         """Read, convert and check the file off the main thread (the screen keeps painting)."""
         from ..catalog import for_layout
         from ..diagnostics import LayoutError
+        from ..document import load
         from ..edit import Session
-        from ..layout_io import load_path
         from ..model import Layout
 
         step = self.call_from_thread
@@ -210,14 +210,14 @@ class DesignerApp(App[None], inherit_bindings=False):
             return Loaded(path, Session(Layout(name=Path(path).stem)))
         step(self._progress, 5, "reading and converting…")
         try:
-            layout = load_path(path)
+            document = load(path)
         except LayoutError as error:
             return Loaded(path, errors=error.diagnostics)
         step(self._progress, 80, "reading the catalog…")
-        for_layout(layout)  # builds the built-in catalog once, here rather than on screen
+        for_layout(document.layout)  # the built-in catalog, built here rather than on screen
         step(self._progress, 90, "drawing…")
         # Checked after the racks are drawn (first_check), so the screen comes first.
-        return Loaded(path, Session(layout, path, check=False))
+        return Loaded(path, Session(document, check=False))
 
     @on(Worker.StateChanged)
     def _worker_changed(self, event: Worker.StateChanged) -> None:
@@ -881,8 +881,9 @@ class DesignerApp(App[None], inherit_bindings=False):
             await self.save(path)
 
     async def save(self, path: str | None) -> bool:
-        """Save through the core with its guards; True when the file was written."""
-        from ..layout_io import FileChangedError, save
+        """Save through the core (atomic; it refuses a file changed on disk or comments a
+        canonical rewrite would drop); each refusal is asked about. True when written."""
+        from ..layout_io import CommentsLostError, FileChangedError, SaveError
 
         session = self.session
         if session is None:
@@ -908,27 +909,10 @@ class DesignerApp(App[None], inherit_bindings=False):
             )
             if answer != "overwrite":
                 return False
-        origin = session.layout.origin
-        dropped = list(getattr(origin, "dropped_comment_lines", ()) or ()) if not other_file else []
-        if dropped:
-            lines = ", ".join(str(n) for n in dropped[:8]) + (" …" if len(dropped) > 8 else "")
-            answer = await self.push_screen_wait(
-                ConfirmScreen(
-                    "Comments would be lost",
-                    f"Saving rewrites {target} canonically and drops {len(dropped)} comment "
-                    f"line(s) it cannot place (lines {lines}). Save anyway?",
-                    [("save", "Save anyway"), ("cancel", "Cancel")],
-                    "cancel",
-                )
-            )
-            if answer != "save":
-                return False
-        force = other_file
+        force = False
         while True:
             try:
-                save(session.layout, target, force=force)
-                session.mark_saved(target)
-                self.recovered = False
+                session.save(target, force=force)
                 break
             except FileChangedError:
                 answer = await self.push_screen_wait(
@@ -940,12 +924,18 @@ class DesignerApp(App[None], inherit_bindings=False):
                         "cancel",
                     )
                 )
-                if answer != "overwrite":
+                if answer != "overwrite" or not await self._comments_ok(target):
                     return False
                 force = True
-            except OSError as error:
-                self.notify(f"Cannot save {target}: {error.strerror or error}", severity="error")
+            except CommentsLostError:
+                if not await self._comments_ok(target):
+                    return False
+                force = True
+            except (SaveError, OSError) as error:
+                reason = getattr(error, "strerror", None) or error
+                self.notify(f"Cannot save {target}: {reason}", severity="error")
                 return False
+        self.recovered = False
         if self.path and not _same_file(target, self.path):
             sidecar.remove(self.path)
         self.path = target
@@ -954,6 +944,24 @@ class DesignerApp(App[None], inherit_bindings=False):
         self.update_header()
         self.notify(f"Saved {target}", timeout=3)
         return True
+
+    async def _comments_ok(self, target: str) -> bool:
+        """Ask before a save drops comments the canonical form cannot keep."""
+        assert self.session is not None
+        dropped = list(self.session.document.dropped_comments)
+        if not dropped:
+            return True
+        lines = ", ".join(str(n) for n in dropped[:8]) + (" …" if len(dropped) > 8 else "")
+        answer = await self.push_screen_wait(
+            ConfirmScreen(
+                "Comments would be lost",
+                f"Saving rewrites {target} canonically and drops {len(dropped)} comment "
+                f"line(s) it cannot place (lines {lines}). Save anyway?",
+                [("save", "Save anyway"), ("cancel", "Cancel")],
+                "cancel",
+            )
+        )
+        return answer == "save"
 
     @work(group="dialog", exclusive=True)
     async def action_open(self) -> None:
@@ -1060,20 +1068,17 @@ class DesignerApp(App[None], inherit_bindings=False):
 
     def recover(self, path: str, side: Path) -> None:
         """Open the autosave's text as the layout of ``path``: unsaved, and guarded against
-        the file changing on disk like the file itself."""
+        the file changing on disk (or losing comments) like the file itself."""
         from ..diagnostics import LayoutError
         from ..edit import Session
-        from ..layout_io import Origin, load_path
+        from ..layout_io import load_path
 
         try:
             layout = load_path(side)
-            info = Path(path).stat()
         except (LayoutError, OSError) as error:
             self.notify(f"Cannot recover {side.name}: {error}", severity="error")
             return
-        kept = self.session.layout.origin if self.session is not None else None
-        dropped = getattr(kept, "dropped_comment_lines", ())
-        layout.origin = Origin(path, info.st_mtime_ns, info.st_size, tuple(dropped))
+        # A session on a layout and a path describes that file (its hash, its comments).
         session = Session(layout, path, check=False)
         self.use_session(session, path)
         self.recovered = True
