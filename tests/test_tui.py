@@ -207,7 +207,9 @@ def test_wrong_unit_in_the_inspector_is_refused_inline(tmp_path: Path) -> None:
     run(journey)
 
 
-def test_quit_with_unsaved_changes_asks_and_discard_leaves_the_file(tmp_path: Path) -> None:
+def test_duplicate_rename_then_quit_with_unsaved_changes_asks_and_discard_leaves_the_file(
+    tmp_path: Path,
+) -> None:
     path = copy("finetune-8gpu.toml", tmp_path)
     original = path.read_bytes()
 
@@ -215,9 +217,31 @@ def test_quit_with_unsaved_changes_asks_and_discard_leaves_the_file(tmp_path: Pa
         app = app_for(path, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            await pilot.press("delete")  # the device under the cursor
+            session = app.session
+            assert session is not None
+            await pilot.press("down")  # from the 1U panel at U42 to the 2U one at U40-U41
+            assert app.racks.current_device_id() == "a01-blank17"
+            await pilot.press("delete")
             await settle(pilot)
             assert app.dirty
+            # Duplicate the 1U panel above into the nearest free unit, then rename the copy.
+            await pilot.press("up")
+            assert app.racks.current_device_id() == "a01-blank18"
+            await pilot.press("c")
+            await settle(pilot)
+            copy_id = app.racks.current_device_id()
+            assert copy_id not in (None, "a01-blank18")
+            assert session.index.device(copy_id).position == 41
+            await pilot.press("r")
+            await pilot.pause()
+            assert isinstance(app.screen, PromptScreen)
+            await pilot.press("ctrl+u")
+            await type_text(pilot, "a01-top")
+            await pilot.press("enter")
+            await settle(pilot)
+            assert session.index.device(copy_id) is None
+            assert session.index.device("a01-top").model == "blank-1u"
+            assert app.inspector.ref == ("device", "a01-top")
             # The palette's Quit asks too; escape cancels and the app stays.
             await palette(pilot, "Quit")
             assert isinstance(app.screen, ConfirmScreen)

@@ -574,7 +574,6 @@ class DesignerApp(App[None], inherit_bindings=False):
 
     def action_toggle_face(self) -> None:
         self.racks.face = "rear" if self.racks.face == "front" else "front"
-        self.racks._resize()
         self.notify(f"Showing the {self.racks.face}", timeout=2)
 
     def action_racks_view(self) -> None:
@@ -626,7 +625,7 @@ class DesignerApp(App[None], inherit_bindings=False):
         self.header.set_state(status="")
         if ghost is None or device is None or self.session is None:
             return
-        plans = self.racks._plans()
+        plans = self.racks.plans()
         rack = plans[ghost.rack].rack.id
         current = self.session.index.device(device)
         owner = self.session.index.rack_of(device)

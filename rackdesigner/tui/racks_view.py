@@ -107,7 +107,7 @@ class RacksView(ScrollView, can_focus=True):
         self.selection &= {d.id for _, d in layout.devices()}
         if previous is None or not self.jump(previous, unit=self.cursor.unit, announce=False):
             self.row = min(self.row, max(len(self.rows) - 1, 0))
-            self._set_cursor(Cursor(0, self._plans()[0].height if self._plans() else 1))
+            self._set_cursor(Cursor(0, self.plans()[0].height if self.plans() else 1))
         self._resize()
         self.refresh()
 
@@ -154,14 +154,14 @@ class RacksView(ScrollView, can_focus=True):
 
     # -- queries ------------------------------------------------------------------------
 
-    def _plans(self) -> list[RackPlan]:
+    def plans(self) -> list[RackPlan]:
         return self.rows[self.row][1] if self.rows else []
 
     def row_name(self) -> str:
         return self.rows[self.row][0] if self.rows else ""
 
     def current_plan(self) -> RackPlan | None:
-        plans = self._plans()
+        plans = self.plans()
         return plans[self.cursor.rack] if 0 <= self.cursor.rack < len(plans) else None
 
     def current_rack_id(self) -> str | None:
@@ -170,7 +170,7 @@ class RacksView(ScrollView, can_focus=True):
 
     def block_at(self, cursor: Cursor | None = None) -> Block | None:
         cursor = cursor or self.cursor
-        plans = self._plans()
+        plans = self.plans()
         if not 0 <= cursor.rack < len(plans):
             return None
         plan = plans[cursor.rack]
@@ -185,7 +185,7 @@ class RacksView(ScrollView, can_focus=True):
     # -- cursor -------------------------------------------------------------------------
 
     def _set_cursor(self, cursor: Cursor, *, announce: bool = True) -> None:
-        plans = self._plans()
+        plans = self.plans()
         if not plans:
             self.cursor = Cursor(0, 1)
             if announce:
@@ -216,7 +216,7 @@ class RacksView(ScrollView, can_focus=True):
                 step = block.top + 1 - cursor.unit if units > 0 else position - 1 - cursor.unit
             self._set_cursor(Cursor(cursor.rack, cursor.unit + step, cursor.rail))
             return
-        plans = self._plans()
+        plans = self.plans()
         if not plans:
             return
         plan = plans[cursor.rack]
@@ -247,7 +247,7 @@ class RacksView(ScrollView, can_focus=True):
             return False
         self.row = row
         self._resize()
-        plans = self._plans()
+        plans = self.plans()
         self._set_cursor(Cursor(0, plans[0].height if plans else 1))
         return True
 
@@ -289,7 +289,7 @@ class RacksView(ScrollView, can_focus=True):
         return None
 
     def _scroll_to_cursor(self) -> None:
-        plans = self._plans()
+        plans = self.plans()
         if not plans:
             return
         tallest = max(p.height for p in plans)
@@ -339,7 +339,7 @@ class RacksView(ScrollView, can_focus=True):
         ghost, block = self.ghost, self.ghost_block()
         if ghost is None or block is None:
             return
-        plans = self._plans()
+        plans = self.plans()
         rack = min(max(ghost.rack + racks, 0), len(plans) - 1)
         limit = max(plans[rack].height - block.height + 1, 1)
         unit = min(max(ghost.unit + units, 1), limit)
@@ -353,7 +353,7 @@ class RacksView(ScrollView, can_focus=True):
     def _bump_ghost_racks(self) -> None:
         if self.ghost is None:
             return
-        plans = self._plans()
+        plans = self.plans()
         for index in {self.ghost.rack, self.cursor.rack}:
             if 0 <= index < len(plans):
                 rack = plans[index].rack.id
@@ -368,6 +368,7 @@ class RacksView(ScrollView, can_focus=True):
     def watch_face(self) -> None:
         for key in self.versions:
             self.versions[key] += 1
+        self._resize()
         self.refresh()
         if self.is_mounted:
             self.post_message(self.CursorMoved(self.current_rack_id(), self.current_device_id()))
@@ -380,7 +381,7 @@ class RacksView(ScrollView, can_focus=True):
         self._cache.clear()
 
     def on_click(self, event: events.Click) -> None:
-        plans = self._plans()
+        plans = self.plans()
         if not plans:
             return
         x = event.x + self.scroll_offset.x - self.gutter.left
@@ -395,7 +396,7 @@ class RacksView(ScrollView, can_focus=True):
         self._set_cursor(Cursor(rack, unit, rail))
 
     def _resize(self) -> None:
-        plans = self._plans()
+        plans = self.plans()
         tallest = max((p.height for p in plans), default=0)
         self.virtual_size = Size(len(plans) * COLUMN_W, tallest + 3 if plans else 1)
         row = self.row_name()
@@ -410,7 +411,7 @@ class RacksView(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         base = self.rich_style
-        plans = self._plans()
+        plans = self.plans()
         if not plans:
             text = "No racks in this layout." if y == 1 else ""
             return Strip([Segment(f"  {text}".ljust(width), base)]).crop(0, width)
