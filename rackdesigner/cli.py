@@ -757,6 +757,11 @@ def schema(output: str | None) -> None:
         click.echo(text, nl=False)
 
 
+from .cli_edit import edit  # noqa: E402  (the designer; imports Textual only when run)
+
+cli.add_command(edit)
+
+
 def main() -> None:
     try:
         cli(prog_name="rackdesigner")

@@ -162,7 +162,35 @@ def _checked(value: float, text: str, dim: Dimension) -> float:
     return value
 
 
+def _prefixed(symbol: str, prefixes: str, scale: float = 1.0) -> dict[str, float]:
+    powers = {"": 0, "m": -3, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15}
+    return {f"{p}{symbol}": scale * 10.0 ** powers[p] for p in prefixes.split(",")}
+
+
+# The units layouts are written in, by dimension, and their factor to the unit floats are
+# held in: these parse without pint (importing it and building the registry is most of the
+# time a 128-GPU layout takes to load). A test holds every entry to pint's own answer;
+# anything else goes through pint.
+_FAST: dict[str, dict[str, float]] = {
+    "power": _prefixed("W", ",k,M,G,m"),
+    "voltage": _prefixed("V", ",k,m"),
+    "current": _prefixed("A", ",k,m"),
+    "length": _prefixed("m", ",k,m") | {"cm": 0.01},
+    "mass": {"kg": 1.0, "g": 0.001, "t": 1000.0},
+    "height": {"U": 1.0, "RU": 1.0},
+    "amount of data": _prefixed("B", ",k,M,G,T,P", 8.0) | _prefixed("bit", ",k,M,G,T"),
+    "bandwidth": _prefixed("bps", ",k,M,G,T") | _prefixed("B/s", ",k,M,G,T", 8.0),
+}
+
+
 def _parse_uncached(text: str, dim: Dimension) -> float:
+    found = _QUANTITY.match(text)
+    if found is not None and dim.unit:
+        factor = _FAST.get(dim.name, {}).get((found["unit"] or "").strip())
+        number = float(found["number"])
+        if factor is not None and math.isfinite(number):
+            value = _checked(number * factor, f'"{text}"', dim)
+            return float(f"{value:.12g}")
     import pint
 
     found = _QUANTITY.match(text)

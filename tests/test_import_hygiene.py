@@ -16,7 +16,7 @@ runner = CliRunner()
 for args in (["validate", {path!r}, "--format", "json"], ["rules"], ["rules", "PWR001"],
              ["catalog"], ["catalog", "dgx-h100"], ["schema"],
              ["export", {path!r}, "--toml", "-"], ["report", {path!r}],
-             ["report", {path!r}, "--format", "json"]):
+             ["report", {path!r}, "--format", "json"], ["edit", "--help"]):
     result = runner.invoke(cli, args)
     assert result.exit_code in (0, 1), (args, result.output, result.exception)
 leaked = sorted(m for m in sys.modules if m == "textual" or m.startswith("textual."))
@@ -201,6 +201,19 @@ def test_the_editing_core_does_not_import_textual() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == ""
+
+
+def test_only_the_tui_package_imports_textual() -> None:
+    """Textual lives in rackdesigner/tui/; the ``edit`` command imports it when it runs."""
+    package = ROOT / "rackdesigner"
+    offenders = []
+    for path in sorted(package.rglob("*.py")):
+        if (package / "tui") in path.parents:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if line.startswith(("import textual", "from textual")):
+                offenders.append(f"{path.relative_to(ROOT)}:{number}")
+    assert offenders == []
 
 
 def test_no_module_of_the_editing_core_imports_textual() -> None:

@@ -15,6 +15,7 @@ from rackdesigner.units import (
     POWER,
     RATIO,
     VOLTAGE,
+    Dimension,
     UnitError,
     canonical_text,
     fmt,
@@ -115,6 +116,36 @@ def test_format_for_people(value: float, dim, text: str) -> None:
 )
 def test_canonical_text_parses_back_exactly(value: float, dim) -> None:
     assert parse(canonical_text(value, dim), dim) == value
+
+
+def test_the_fast_units_parse_exactly_as_pint_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rackdesigner import units
+
+    dims = {
+        d.name: d for d in (POWER, VOLTAGE, CURRENT, LENGTH, HEIGHT, MASS, INFORMATION, BANDWIDTH)
+    }
+    cases = [
+        (f"{number} {symbol}", dims[name])
+        for name, table in units._FAST.items()
+        for symbol in table
+        for number in ("0", "1", "0.8", "44.45", "10.2", "415", "1e3", "3.35")
+    ]
+
+    def parsed(text: str, dim: Dimension) -> float | str:
+        try:
+            return units._parse_uncached(text, dim)
+        except UnitError as error:  # beyond the plausible: the same message either way
+            return str(error)
+
+    fast = [parsed(text, dim) for text, dim in cases]
+    monkeypatch.setattr(units, "_FAST", {})
+    assert fast == [parsed(text, dim) for text, dim in cases]
+    with pytest.raises(UnitError) as slow:
+        units._parse_uncached("-3 kW", POWER)
+    monkeypatch.undo()
+    with pytest.raises(UnitError) as quick:
+        units._parse_uncached("-3 kW", POWER)
+    assert str(quick.value) == str(slow.value)
 
 
 def _pint_compact(value: float, dim, digits: int) -> str:

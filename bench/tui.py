@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""Time the designer app: start to first paint in a real terminal, and an edit to the
+updated problems panel through Pilot. Prints a markdown table.
+
+    python bench/tui.py                     # 5 repeats of each, interleaved
+    python bench/tui.py --repeat 9 --layout layouts/training-128.toml
+
+Start to first paint (tmux, 120x40): for each repeat, interleaved, a new tmux session runs
+
+  hello     a bare Textual app whose only widget is Static("hello")
+  designer  rackdesigner edit LAYOUT
+
+and the screen is read every 5 ms until "hello" (for hello), the designer's first frame
+(its header), its racks ("Row A"), and the checked totals ("GPUs") appear. The clock starts just
+before tmux is asked to start the command, the same way for both, so tmux and shell start-up
+count for both.
+
+Edit to problems panel (Pilot, headless, in a child process): the designer opens LAYOUT
+(the 128-GPU example: its layout is assumed) at 120x40, deletes the blanking panel at the
+top of rack a01 and goes to leaf a01-leaf1; each repeat moves the leaf to U41 with m, arrows
+and enter (a PLC003 finding appears in the problems panel) and undoes it (it goes). The
+time is from the key press (enter, ctrl+z) to the problems panel holding the new findings,
+through Pilot's press (so an upper bound); the app's own figure (command, re-check and
+every panel updated) is shown beside it. The fabric rules then run in a worker; the time
+to their findings is reported too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+HELLO = """
+from textual.app import App
+from textual.widgets import Static
+
+class Hello(App):
+    def compose(self):
+        yield Static("hello")
+
+Hello().run()
+"""
+
+PILOT = r"""
+import asyncio, json, shutil, sys, time
+from pathlib import Path
+from rackdesigner.tui.app import DesignerApp
+
+layout, repeat, folder = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
+copy = folder / Path(layout).name
+shutil.copy(layout, copy)
+
+async def idle(app, pilot):
+    for _ in range(200):
+        await pilot.pause()
+        if not [w for w in app.workers
+                if w.group in ("load", "check", "fabric") and w.is_running]:
+            return
+        await asyncio.sleep(0.005)
+
+async def main():
+    app = DesignerApp(str(copy), keymap_file=folder / "none.toml")
+    out = {"press": [], "app": [], "fabric": [], "noop": []}
+    async with app.run_test(size=(120, 40)) as pilot:
+        await idle(app, pilot)
+        # Free U41-U42, then put the cursor on a leaf switch (setup, not timed).
+        await pilot.press("delete")
+        await idle(app, pilot)
+        app.go_to("a01-leaf1")
+        await pilot.pause()
+        for _ in range(repeat):  # what Pilot itself costs: a key bound to nothing
+            began = time.perf_counter()
+            await pilot.press("z")
+            out["noop"].append(time.perf_counter() - began)
+        for _ in range(repeat):
+            # Move the leaf to U41 (PLC003: outside the rack's middle), then undo it.
+            await pilot.press("m", *["up"] * 22)
+            for key, present in (("enter", True), ("ctrl+z", False)):
+                began = time.perf_counter()
+                await pilot.press(key)
+                found = any(d.code == "PLC003" for d in app.problems.findings)
+                out["press"].append(time.perf_counter() - began)
+                assert found == present, (key, found, app.notices[-3:])
+                out["app"].append(app.timings["edit"])
+                await idle(app, pilot)
+                out["fabric"].append(time.perf_counter() - began)
+    print(json.dumps(out))
+
+asyncio.run(main())
+"""
+
+
+class Tmux:
+    def __init__(self) -> None:
+        self.socket = f"rackdesigner-bench-{uuid.uuid4().hex[:8]}"
+
+    def __call__(self, *args: str) -> str:
+        return subprocess.run(
+            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=False
+        ).stdout
+
+
+def paint_times(command: list[str], markers: list[str], timeout: float = 60.0) -> list[float]:
+    """Seconds from asking tmux to start ``command`` to each marker appearing on screen."""
+    tmux = Tmux()
+    line = " ".join(f"'{part}'" for part in command)
+    found: list[float] = []
+    began = time.perf_counter()
+    tmux("new-session", "-d", "-s", "b", "-x", "120", "-y", "40", "-c", str(ROOT), f"exec {line}")
+    try:
+        while len(found) < len(markers):
+            screen = tmux("capture-pane", "-t", "b", "-p")
+            now = time.perf_counter() - began
+            while len(found) < len(markers) and markers[len(found)] in screen:
+                found.append(now)
+            if now > timeout:
+                raise RuntimeError(f"{markers[len(found)]!r} never appeared:\n{screen}")
+            time.sleep(0.005)
+    finally:
+        tmux("kill-server")
+    return found
+
+
+def table(rows: list[tuple[str, list[float]]], unit: str = "s") -> str:
+    scale = 1000 if unit == "ms" else 1
+    out = [f"| measure | best ({unit}) | median ({unit}) | runs |", "|---|---:|---:|---:|"]
+    for name, values in rows:
+        out.append(
+            f"| {name} | {min(values) * scale:.3f} | {statistics.median(values) * scale:.3f}"
+            f" | {len(values)} |"
+        )
+    return "\n".join(out)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--layout", default=str(ROOT / "layouts" / "training-128.toml"))
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--python", default=sys.executable)
+    args = parser.parse_args()
+    if shutil.which("tmux") is None:
+        print("tmux is not installed: the start-to-paint half needs it", file=sys.stderr)
+        return 2
+    designer = [args.python, "-m", "rackdesigner", "edit", args.layout]
+    hello = [args.python, "-c", HELLO]
+    hello_times: list[float] = []
+    first_times: list[float] = []
+    racks_times: list[float] = []
+    checked_times: list[float] = []
+    for _ in range(args.repeat):
+        hello_times.extend(paint_times(hello, ["hello"]))
+        first, racks, checked = paint_times(designer, [Path(args.layout).name, "Row ", "GPUs"])
+        first_times.append(first)
+        racks_times.append(racks)
+        checked_times.append(checked)
+    best_hello = min(hello_times)
+    print(f"## Start to first paint ({Path(args.layout).name}, tmux 120x40)\n")
+    print(
+        table(
+            [
+                ("bare Textual app: hello", hello_times),
+                ("designer: first frame (header, panels)", first_times),
+                ("designer: racks drawn", racks_times),
+                ("designer: checked, totals in the header", checked_times),
+            ]
+        )
+    )
+    print(
+        "\nratio to hello, best/best (median/median): "
+        + ", ".join(
+            f"{name} {min(values) / best_hello:.2f} x "
+            f"({statistics.median(values) / statistics.median(hello_times):.2f} x)"
+            for name, values in (
+                ("first frame", first_times),
+                ("racks drawn", racks_times),
+                ("checked", checked_times),
+            )
+        )
+        + "\n"
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        child = subprocess.run(
+            [args.python, "-c", PILOT, args.layout, str(args.repeat), folder],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+    if child.returncode != 0:
+        print(child.stderr[-2000:], file=sys.stderr)
+        return 1
+    result = json.loads(child.stdout.strip().splitlines()[-1])
+    print(f"## Edit to updated problems panel ({Path(args.layout).name}, Pilot 120x40)\n")
+    print(
+        table(
+            [
+                ("Pilot press of a key bound to nothing (its own cost)", result["noop"]),
+                ("key press to problems panel updated (through Pilot)", result["press"]),
+                ("in the app: command, re-check, every panel updated", result["app"]),
+                ("key press to fabric findings (worker) shown", result["fabric"]),
+            ],
+            unit="ms",
+        )
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,171 @@
+"""Every action of the designer in one table: bindings, the command palette and the help
+screen are all built from it, so a key, its palette name and its help line never disagree.
+
+Each binding has an id (``binding-id = "keys"`` in ``keymap.toml`` remaps it). Actions are
+app methods (``action_<name>``); a binding in a panel calls ``app.<name>`` so the key and
+the palette run the same code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    id: str  # binding id, stable: users remap keys by it
+    action: str  # app action name (``action_<action>``), with arguments where needed
+    name: str  # the command palette's name (designer.md); "" when not in the palette
+    help: str  # one line for the help screen and the palette
+    keys: str = ""  # default keys, comma-separated; "" for palette-only actions
+    scope: str = "app"  # "app": everywhere (ctrl keys, priority); "racks"; "problems"
+    footer: str = ""  # short footer label; "" keeps it out of the footer
+    key_display: str | None = None
+    # App-wide ctrl keys work everywhere (priority); a printable key such as ``?`` must not,
+    # or typing it in a field would trigger it.
+    priority: bool = True
+
+
+ACTIONS: tuple[Action, ...] = (
+    # The racks view: letter keys act only when it has focus (typing in a field never does).
+    Action("cursor-up", "cursor(0, 1)", "", "cursor up one unit", "up", "racks"),
+    Action("cursor-down", "cursor(0, -1)", "", "cursor down one unit", "down", "racks"),
+    Action("cursor-left", "cursor(-1, 0)", "", "cursor to the rack on the left", "left", "racks"),
+    Action("cursor-right", "cursor(1, 0)", "", "cursor to the rack on the right", "right", "racks"),
+    Action(
+        "rail-left",
+        "cursor(-1, 0, True)",
+        "",
+        "cursor left, stopping on 0U side rails (PDUs)",
+        "shift+left",
+        "racks",
+    ),
+    Action(
+        "rail-right",
+        "cursor(1, 0, True)",
+        "",
+        "cursor right, stopping on 0U side rails (PDUs)",
+        "shift+right",
+        "racks",
+    ),
+    Action("cursor-top", "cursor_end(1)", "", "cursor to the rack's top unit", "home", "racks"),
+    Action(
+        "cursor-bottom", "cursor_end(-1)", "", "cursor to the rack's bottom unit", "end", "racks"
+    ),
+    Action("page-up", "cursor(0, 10)", "", "cursor up ten units", "pageup", "racks"),
+    Action("page-down", "cursor(0, -10)", "", "cursor down ten units", "pagedown", "racks"),
+    Action(
+        "next-row", "row(1)", "Next row", "show the next row of racks", "]", "racks", "row", "]"
+    ),
+    Action(
+        "previous-row",
+        "row(-1)",
+        "Previous row",
+        "show the previous row of racks",
+        "[",
+        "racks",
+    ),
+    Action(
+        "inspect",
+        "inspect",
+        "Edit in inspector",
+        "edit the entity under the cursor in the inspector",
+        "enter",
+        "racks",
+        "edit",
+    ),
+    Action(
+        "move",
+        "move",
+        "Move device",
+        "move the device under the cursor: arrows, enter to place, escape to cancel",
+        "m",
+        "racks",
+        "move",
+    ),
+    Action(
+        "select",
+        "toggle_select",
+        "",
+        "add or remove the device under the cursor from the selection",
+        "space",
+        "racks",
+    ),
+    Action(
+        "delete",
+        "delete",
+        "Delete",
+        "delete the selected devices (or the one under the cursor)",
+        "delete",
+        "racks",
+        "delete",
+    ),
+    Action(
+        "duplicate",
+        "duplicate",
+        "Duplicate",
+        "duplicate the device under the cursor into the next free units",
+        "c",
+        "racks",
+        "copy",
+    ),
+    Action("rename", "rename", "Rename", "rename the entity under the cursor", "r", "racks"),
+    Action(
+        "face", "toggle_face", "Toggle face", "show the front or the rear", "f", "racks", "face"
+    ),
+    Action("racks-view", "racks_view", "Racks view", "show and focus the racks", "1", "racks"),
+    # Everywhere.
+    Action("undo", "undo", "Undo", "undo the last change", "ctrl+z", footer="undo"),
+    Action("redo", "redo", "Redo", "redo the change undone last", "ctrl+y", footer="redo"),
+    Action("save", "save", "Save", "save the layout (canonical TOML)", "ctrl+s", footer="save"),
+    Action("save-as", "save_as", "Save as", "save the layout under another name"),
+    Action("open", "open", "Open", "open another layout"),
+    Action("goto", "goto", "Go to", "jump to a rack, device, feed or link by id", "ctrl+g"),
+    Action("problems", "focus_problems", "Problems", "focus the problems panel", "ctrl+o"),
+    Action(
+        "help",
+        "help",
+        "Help",
+        "every key and what it does",
+        "question_mark,f1",
+        footer="help",
+        priority=False,
+    ),
+    Action("quit", "quit", "", "quit (asks when there are unsaved changes)", "ctrl+q"),
+)
+
+BY_ID = {action.id: action for action in ACTIONS}
+
+
+def bindings(scope: str) -> list[Binding]:
+    """The Textual bindings of one scope; app-wide ones are priority bindings."""
+    out: list[Binding] = []
+    for action in ACTIONS:
+        if action.scope != scope or not action.keys:
+            continue
+        out.append(
+            Binding(
+                action.keys,
+                action.action if scope == "app" else f"app.{action.action}",
+                action.footer or action.help,
+                show=bool(action.footer),
+                key_display=action.key_display,
+                priority=scope == "app" and action.priority,
+                id=action.id,
+                tooltip=action.help,
+            )
+        )
+    return out
+
+
+def palette() -> list[Action]:
+    """The actions the command palette offers, by name."""
+    return [action for action in ACTIONS if action.name]
+
+
+def key_text(keys: str) -> str:
+    """Keys as people write them: ``question_mark,f1`` → ``? / f1``."""
+    names = {"question_mark": "?", "delete": "del", "pageup": "pgup", "pagedown": "pgdn"}
+    return " / ".join(names.get(k, k) for k in keys.split(",") if k)

@@ -1,0 +1,133 @@
+"""Which entity a finding is about, and the marks the racks view draws for it.
+
+No Textual here: the app and its tests share these, and they stay cheap to import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ..diagnostics import SEVERITY_RANK, Diagnostic
+from ..model import Layout
+
+Ref = tuple[str, str]  # (kind, id): ("device", "a01-n01")
+
+# The words the rules put before an entity's id in ``Diagnostic.entity``.
+_KINDS = {
+    "site": "site",
+    "workload": "workload",
+    "rules": "rules",
+    "catalog entry": "catalog",
+    "catalog": "catalog",
+    "gpu": "gpu",
+    "GPU": "gpu",
+    "rack": "rack",
+    "feed": "feed",
+    "device": "device",
+    "link": "link",
+    "fabric": "fabric",
+}
+
+
+def subject_of(diagnostic: Diagnostic) -> Ref | None:
+    """The entity a finding names: its ``subject`` when the core sets one, else parsed
+    from ``entity`` ("device a01-n01", "link a01-n01:ib1 -> a01-leaf1:p1")."""
+    subject = getattr(diagnostic, "subject", None)
+    if subject:
+        kind, ident = subject[0], subject[1]
+        return (str(kind), str(ident))
+    text = diagnostic.entity.strip()
+    if not text:
+        return None
+    # "rack p02 feed p02-L": the last, most specific entity is the subject.
+    for inner in (" feed ", " device "):
+        if text.startswith("rack ") and inner in text:
+            text = inner.strip() + " " + text.split(inner, 1)[1]
+    for words in sorted(_KINDS, key=len, reverse=True):
+        if text == words:
+            return (_KINDS[words], "")
+        if text.startswith(words + " "):
+            ident = text[len(words) + 1 :].strip()
+            if _KINDS[words] == "link" and ident.startswith("#"):
+                return ("link", ident)
+            return (_KINDS[words], ident)
+    return None
+
+
+@dataclass(slots=True)
+class Where:
+    """Where an entity is drawn: its rack and, for a device, its id."""
+
+    rack: str
+    device: str | None = None
+
+
+class Locator:
+    """Where the racks view shows an entity: built once per layout state, O(1) per lookup.
+
+    A link is shown at its ``a`` end's device; a fabric at its first leaf (its id); site-wide
+    entities are nowhere (None).
+    """
+
+    def __init__(self, layout: Layout) -> None:
+        self.racks = {rack.id for rack in layout.racks}
+        self.feeds: dict[str, str] = {}
+        self.devices: dict[str, str] = {}
+        for rack in layout.racks:
+            for feed in rack.feeds:
+                self.feeds.setdefault(feed.id, rack.id)
+            for device in rack.devices:
+                self.devices.setdefault(device.id, rack.id)
+
+    def __call__(self, ref: Ref) -> Where | None:
+        kind, ident = ref
+        if kind == "rack":
+            return Where(ident) if ident in self.racks else None
+        if kind == "feed":
+            rack = self.feeds.get(ident)
+            return Where(rack) if rack else None
+        if kind == "link":
+            ident = ident.split(" -> ")[0].split(":")[0]
+            kind = "device"
+        if kind in ("device", "fabric"):
+            rack = self.devices.get(ident)
+            return Where(rack, ident) if rack else None
+        return None
+
+
+def worst(severities: Iterable[str]) -> str | None:
+    best: str | None = None
+    for severity in severities:
+        if best is None or SEVERITY_RANK[severity] < SEVERITY_RANK[best]:
+            best = severity
+    return best
+
+
+@dataclass(slots=True)
+class Marks:
+    """Findings per rack and per device, for the symbols and colours of the racks view."""
+
+    racks: dict[str, dict[str, int]] = field(default_factory=dict)  # rack -> severity -> n
+    devices: dict[str, str] = field(default_factory=dict)  # device -> worst severity
+
+    def rack_worst(self, rack: str) -> str | None:
+        return worst(self.racks.get(rack, {}))
+
+
+def marks_for(layout: Layout, diagnostics: Iterable[Diagnostic]) -> Marks:
+    marks = Marks()
+    locate = Locator(layout)
+    for diagnostic in diagnostics:
+        ref = subject_of(diagnostic)
+        where = locate(ref) if ref else None
+        if where is None:
+            continue
+        counts = marks.racks.setdefault(where.rack, {})
+        counts[diagnostic.severity] = counts.get(diagnostic.severity, 0) + 1
+        if where.device is not None:
+            marks.devices[where.device] = (
+                worst((diagnostic.severity, marks.devices.get(where.device, "info")))
+                or diagnostic.severity
+            )
+    return marks

@@ -1,0 +1,167 @@
+"""The problems panel: every finding, worst first; choosing one moves the racks' cursor.
+
+Drawn with the Line API like the racks view: a layout with thousands of findings costs only
+the rows on screen, and a new set of findings is a list swap, not thousands of widgets.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from .. import palette
+from ..diagnostics import SEVERITY_RANK, Diagnostic
+
+CODE_W = 8
+ENTITY_W = 24
+
+
+def _order(diagnostic: Diagnostic) -> tuple[int, str, str, int]:
+    return (SEVERITY_RANK[diagnostic.severity], diagnostic.code, diagnostic.entity, diagnostic.line)
+
+
+class ProblemsPanel(ScrollView, can_focus=True):
+    """A row per finding: severity symbol, code, entity, message; a cursor row."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "cursor(-1)", "", show=False, id="problems-up"),
+        Binding("down", "cursor(1)", "", show=False, id="problems-down"),
+        Binding("pageup", "cursor(-10)", "", show=False, id="problems-page-up"),
+        Binding("pagedown", "cursor(10)", "", show=False, id="problems-page-down"),
+        Binding("home", "cursor(-1000000)", "", show=False, id="problems-first"),
+        Binding("end", "cursor(1000000)", "", show=False, id="problems-last"),
+        Binding("enter", "choose", "go to", id="problems-go"),
+        Binding("escape", "app.racks_view", "racks", id="problems-back"),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"problems--header", "problems--cursor"}
+
+    class Chosen(Message):
+        """A finding was highlighted (``focus`` False) or chosen with enter (True)."""
+
+        def __init__(self, diagnostic: Diagnostic, focus: bool) -> None:
+            self.diagnostic = diagnostic
+            self.focus = focus
+            super().__init__()
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.findings: list[Diagnostic] = []
+        self.cursor_row = 0
+        self.border_title = "Problems"
+        self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(maxsize=1024)
+        self._generation = 0
+
+    def show(self, diagnostics: list[Diagnostic]) -> None:
+        """Replace the findings; the highlighted one stays highlighted if it still exists."""
+        keep = None
+        if 0 <= self.cursor_row < len(self.findings):
+            old = self.findings[self.cursor_row]
+            keep = (old.code, old.entity, old.message)
+        self.findings = sorted(diagnostics, key=_order)
+        self._generation += 1
+        self.cursor_row = 0
+        if keep is not None:
+            for row, diagnostic in enumerate(self.findings):
+                if (diagnostic.code, diagnostic.entity, diagnostic.message) == keep:
+                    self.cursor_row = row
+                    break
+        counts = dict.fromkeys(SEVERITY_RANK, 0)
+        for diagnostic in self.findings:
+            counts[diagnostic.severity] += 1
+        self.border_title = (
+            f"Problems · {counts['error']} errors · {counts['warning']} warnings · "
+            f"{counts['info']} info"
+            if self.findings
+            else "Problems · none"
+        )
+        self.virtual_size = Size(self.size.width, len(self.findings) + 1)
+        self._scroll_to_cursor()
+        self.refresh()
+
+    def on_resize(self) -> None:
+        self.virtual_size = Size(self.size.width, len(self.findings) + 1)
+        self._cache.clear()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._cache.clear()
+
+    # -- cursor -------------------------------------------------------------------------
+
+    def action_cursor(self, step: int) -> None:
+        if not self.findings:
+            return
+        row = min(max(self.cursor_row + step, 0), len(self.findings) - 1)
+        if row != self.cursor_row:
+            self.cursor_row = row
+            self._scroll_to_cursor()
+            self.refresh()
+            self.post_message(self.Chosen(self.findings[row], focus=False))
+
+    def action_choose(self) -> None:
+        if 0 <= self.cursor_row < len(self.findings):
+            self.post_message(self.Chosen(self.findings[self.cursor_row], focus=True))
+
+    def on_click(self, event: events.Click) -> None:
+        row = event.y - self.gutter.top + self.scroll_offset.y - 1
+        if 0 <= row < len(self.findings):
+            self.cursor_row = row
+            self.refresh()
+            self.post_message(self.Chosen(self.findings[row], focus=event.chain > 1))
+
+    def _scroll_to_cursor(self) -> None:
+        height = max(self.scrollable_content_region.height - 1, 1)
+        y = self.scroll_offset.y
+        if self.cursor_row < y:
+            y = self.cursor_row
+        elif self.cursor_row >= y + height:
+            y = self.cursor_row - height + 1
+        self.scroll_to(y=y, animate=False, immediate=True)
+
+    # -- drawing ------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if y == 0:  # the column names stay put
+            header = self.get_component_rich_style("problems--header")
+            text = f"   {'code':<{CODE_W}}{'entity':<{ENTITY_W}}message"
+            return Strip([Segment(text[:width].ljust(width), header)])
+        row = y - 1 + self.scroll_offset.y
+        if row >= len(self.findings):
+            return Strip.blank(width, base)
+        here = row == self.cursor_row
+        key = (self._generation, row, here, width, self.app.current_theme.name)
+        strip = self._cache.get(key)
+        if strip is None:
+            strip = self._row(self.findings[row], here, width, base)
+            self._cache[key] = strip
+        return strip
+
+    def _row(self, diagnostic: Diagnostic, here: bool, width: int, base: Style) -> Strip:
+        theme = "dark" if self.app.current_theme.dark else "light"
+        colour = palette.SEVERITY_COLOURS[theme][diagnostic.severity]
+        style = base + self.get_component_rich_style("problems--cursor") if here else base
+        entity = diagnostic.entity
+        if len(entity) >= ENTITY_W:
+            entity = entity[: ENTITY_W - 2] + "…"
+        segments = [
+            Segment(
+                f" {palette.SEVERITY_SYMBOLS[diagnostic.severity]} ",
+                style + Style(color=colour, bold=True),
+            ),
+            Segment(f"{diagnostic.code:<{CODE_W}}", style + Style(color=colour)),
+            Segment(f"{entity:<{ENTITY_W}}", style),
+            Segment(diagnostic.message, style),
+        ]
+        return Strip(segments).adjust_cell_length(width, style)

@@ -1,0 +1,79 @@
+"""What the racks view draws: rows of racks in floor order and each rack's units per face.
+
+Pure data built from the layout and its catalog (no Textual), so the view only paints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..catalog import Catalog
+from ..model import Device, Layout, Rack
+
+
+@dataclass(slots=True)
+class Block:
+    """A device as drawn: the units it covers on one face (lowest first) or its rail."""
+
+    device: Device
+    kind: str  # a palette kind; "other" for an unknown model
+    height: int  # rack units; 0 for side-mounted devices
+    full_depth: bool
+
+    @property
+    def top(self) -> int:
+        return (self.device.position or 1) + max(self.height, 1) - 1
+
+
+@dataclass(slots=True)
+class RackPlan:
+    rack: Rack
+    height: int
+    blocks: list[Block] = field(default_factory=list)
+    left: list[Block] = field(default_factory=list)  # 0U devices on the left rail
+    right: list[Block] = field(default_factory=list)
+    _units: dict[str, dict[int, Block]] = field(default_factory=dict)
+
+    def units(self, face: str) -> dict[int, Block]:
+        """Unit → the device drawn there on ``face``; full-depth devices show on both."""
+        known = self._units.get(face)
+        if known is not None:
+            return known
+        out: dict[int, Block] = {}
+        self._units[face] = out
+        for block in self.blocks:
+            if block.device.position is None:
+                continue
+            if not block.full_depth and (block.device.face or "front") != face:
+                continue
+            for unit in range(block.device.position, block.device.position + block.height):
+                out.setdefault(unit, block)
+        return out
+
+    def rail(self, side: str) -> list[Block]:
+        return self.left if side == "left" else self.right
+
+
+def plan_rack(rack: Rack, catalog: Catalog) -> RackPlan:
+    plan = RackPlan(rack, int(rack.height_u))
+    for device in rack.devices:
+        entry = catalog.devices.get(device.model)
+        height = int(entry.height_u) if entry is not None else 1
+        kind = (entry.kind if entry is not None else None) or "other"
+        block = Block(device, kind, height, entry.full_depth if entry is not None else True)
+        if height == 0:
+            (plan.right if device.side == "right" else plan.left).append(block)
+        else:
+            plan.blocks.append(block)
+    return plan
+
+
+def rows_of(layout: Layout) -> list[tuple[str, list[Rack]]]:
+    """Rows in the order they first appear; racks in a row by slot, unslotted ones last."""
+    rows: dict[str, list[Rack]] = {}
+    for rack in layout.racks:
+        rows.setdefault(rack.row or "", []).append(rack)
+    return [
+        (name, sorted(racks, key=lambda r: (r.slot is None, r.slot or 0)))
+        for name, racks in rows.items()
+    ]
