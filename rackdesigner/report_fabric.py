@@ -109,6 +109,10 @@ def fabric_section(analysis: Analysis, hostfile: str = "hostfile") -> list[dict[
     return out
 
 
+def _count(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
 def _ratio(value: float | None) -> str:
     if value is None:
         return "–"
@@ -128,12 +132,14 @@ def fabric_text(fabrics: list[dict[str, Any]]) -> list[str]:
     out: list[str] = []
     for f in fabrics:
         out.append(
-            f"  fabric {f['fabric']}: {f['tech']}, {f['gpus']} GPUs on {f['gpu_nodes']} nodes"
+            f"  fabric {f['fabric']}: {f['tech']}, {_count(f['gpus'], 'GPU', 'GPUs')} on "
+            f"{_count(f['gpu_nodes'], 'node', 'nodes')}"
         )
         for tier in f["tiers"]:
             if tier["tier"] == 0:
                 out.append(
-                    f"    between nodes: {tier['cable_count']} cables: {_cables(tier['cables'])}"
+                    f"    between nodes: {_count(tier['cable_count'], 'cable', 'cables')}: "
+                    f"{_cables(tier['cables'])}"
                 )
                 continue
             over = (
@@ -143,8 +149,10 @@ def fabric_text(fabrics: list[dict[str, Any]]) -> list[str]:
             )
             lateral = f", {tier['lateral_cables']} lateral" if tier["lateral_cables"] else ""
             out.append(
-                f"    tier {tier['tier']}: {tier['switches']} switches, {over}; "
-                f"{tier['cable_count']} cables up to it{lateral}: {_cables(tier['cables'])}"
+                f"    tier {tier['tier']}: "
+                f"{_count(tier['switches'], 'switch', 'switches')}, {over}; "
+                f"{_count(tier['cable_count'], 'cable', 'cables')} up to it{lateral}: "
+                f"{_cables(tier['cables'])}"
             )
         line = f"    fabric oversubscription {_ratio(f['oversubscription'])}"
         if f["global_ratio"] is not None:

@@ -205,13 +205,25 @@ def _dot_id(value: object) -> str:
     return '"' + _DOT_ESCAPE.sub(lambda m: _DOT_REPLACE[m.group()], text) + '"'
 
 
+_DOT_NUMERAL = re.compile(r"^-?(\.[0-9]+|[0-9]+(\.[0-9]*)?)$")
+
+
+def _dot_value(value: object) -> str:
+    """Numbers as DOT numerals where they are one (``3000.0``), everything else quoted."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        text = repr(value)
+        if _DOT_NUMERAL.match(text):
+            return text
+    return _dot_id(value)
+
+
 def _dot_attrs(attrs: dict[str, Any]) -> str:
-    return ", ".join(f"{key}={_dot_id(value)}" for key, value in attrs.items())
+    return ", ".join(f"{key}={_dot_value(value)}" for key, value in attrs.items())
 
 
 def to_dot(data: GraphData, name: str = "fabric") -> bytes:
-    """Graphviz DOT, an undirected (multi)graph; every value quoted (they read back as
-    strings, as DOT has no types)."""
+    """Graphviz DOT, an undirected (multi)graph (``strict`` when aggregated). DOT has no
+    types: values read back as strings, quoted ones with their quotes under pydot."""
     keyword = "graph" if data.multigraph else "strict graph"
     lines = [f"{keyword} {_dot_id(name)} {{"]
     append = lines.append

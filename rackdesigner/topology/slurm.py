@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..wording import plural
 from .figures import adjacency, first_leaf
 
 if TYPE_CHECKING:
@@ -204,8 +205,10 @@ def _header(analysis: Analysis, trees: list[Tree], comment: str = "#") -> list[s
     for tree in trees:
         fabric = tree.fabric
         lines.append(
-            f"{comment} fabric {fabric.name}: {fabric.gpus} GPUs on {len(fabric.nodes)} nodes, "
-            f"{len(tree.leaves)} leaves, {len(tree.uppers)} upper switches"
+            f"{comment} fabric {fabric.name}: {plural(fabric.gpus, 'GPU')} on "
+            f"{plural(len(fabric.nodes), 'node')}, under {len(tree.leaves)} "
+            f"{'leaf' if len(tree.leaves) == 1 else 'leaves'} and {len(tree.uppers)} upper "
+            f"{'switch' if len(tree.uppers) == 1 else 'switches'}"
         )
         if tree.unplaced:
             lines.append(
@@ -298,7 +301,8 @@ def hostfiles(analysis: Analysis) -> list[tuple[str | None, str]]:
         gpus = sum(d.gpus for d in nodes)
         where = f"fabric {fabric}" if fabric else "the layout (no compute fabric)"
         lines = [
-            f"# OpenMPI hostfile of {where}: {gpus} GPUs on {len(nodes)} nodes, layout order",
+            f"# OpenMPI hostfile of {where}: {plural(gpus, 'GPU')} on "
+            f"{plural(len(nodes), 'node')}, in layout order",
         ]
         lines += [f"{names[d.id]} slots={d.gpus}" for d in nodes if d.gpus]
         files.append((fabric if len(groups) > 1 else None, "\n".join(lines) + "\n"))
