@@ -245,14 +245,18 @@ def to_networkx(data: GraphData) -> nx.Graph:
 
 
 def to_graphml(data: GraphData) -> bytes:
-    import networkx as nx
+    from networkx.readwrite.graphml import GraphMLWriter
 
+    # The ElementTree writer, not write_graphml's lxml one where lxml happens to be
+    # installed: the same bytes on every machine.
+    writer = GraphMLWriter(graph=to_networkx(data), encoding="utf-8", prettyprint=True)
     out = io.BytesIO()
-    nx.write_graphml(to_networkx(data), out, encoding="utf-8", prettyprint=True)
+    writer.dump(out)
     return out.getvalue()
 
 
 _GEXF_DATE = re.compile(rb' lastmodifieddate="[^"]*"')
+_GEXF_CREATOR = re.compile(rb"<creator>[^<]*</creator>")
 
 
 def to_gexf(data: GraphData, date: str | None = None) -> bytes:
@@ -262,7 +266,9 @@ def to_gexf(data: GraphData, date: str | None = None) -> bytes:
     nx.write_gexf(to_networkx(data), out, encoding="utf-8", prettyprint=True)
     # networkx stamps today's date; exports are deterministic unless --date is given.
     stamp = b"" if date is None else b' lastmodifieddate="' + date.encode() + b'"'
-    return _GEXF_DATE.sub(stamp, out.getvalue(), count=1)
+    text = _GEXF_DATE.sub(stamp, out.getvalue(), count=1)
+    # Nor the networkx version: the same layout gives the same bytes after an upgrade.
+    return _GEXF_CREATOR.sub(b"<creator>rackdesigner</creator>", text, count=1)
 
 
 def render(data: GraphData, suffix: str, *, name: str = "fabric", date: str | None = None) -> bytes:
