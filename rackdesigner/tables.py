@@ -81,34 +81,46 @@ def _number(value: float | None, digits: int = 2) -> str:
 # -- cables -------------------------------------------------------------------------------
 
 
-def _end_columns(end: End) -> tuple[str, str, str, str]:
-    device = end.device
-    if device is None:
-        name, _, port = end.text.partition(":")
-        return "", "", name, port
-    position = device.device.position
-    return device.rack.id, "" if position is None else str(position), device.id, end.port
-
-
 def cable_rows(analysis: Analysis) -> list[tuple[str, ...]]:
     """One row per link, in the layout's order; ``cable_id`` is the link's ``a`` end."""
     rows: list[tuple[str, ...]] = []
     append = rows.append
+    # A device's columns, a length's text and its stock length repeat: work each out once.
+    places: dict[int, tuple[str, str, str]] = {}
+    lengths: dict[float | None, tuple[str, str]] = {}
+
+    def end_columns(end: End) -> tuple[str, str, str, str]:
+        device = end.device
+        if device is None:
+            name, _, port = end.text.partition(":")
+            return "", "", name, port
+        place = places.get(id(device))
+        if place is None:
+            position = device.device.position
+            place = places[id(device)] = (
+                device.rack.id,
+                "" if position is None else str(position),
+                device.id,
+            )
+        return (*place, end.text.partition(":")[2])
+
     for facts in analysis.links:
         link = facts.link
         media = link.media or ""
         grade = getattr(link, "grade", None) or DEFAULT_GRADE.get(media, "")
         length = facts.length
-        stock = stock_length(length)
+        texts = lengths.get(length)
+        if texts is None:
+            stock = stock_length(length)
+            texts = lengths[length] = (_number(length), "" if stock is None else metres(stock))
         append(
             (
                 link.a,
-                *_end_columns(facts.a),
-                *_end_columns(facts.b),
+                *end_columns(facts.a),
+                *end_columns(facts.b),
                 media,
                 grade,
-                _number(length),
-                "" if stock is None else metres(stock),
+                *texts,
                 f"{link.a} ↔ {link.b}",
             )
         )

@@ -212,3 +212,77 @@ def test_layout_without_gpu_nodes_is_a_clear_error(tmp_path: Path, option: str) 
     path.write_text('format = 1\nname = "e"\n[[racks]]\nid = "r1"\n')
     result = CliRunner().invoke(cli, ["export", str(path), option, str(tmp_path / "out")])
     assert result.exit_code == 2 and "rackdesigner:" in result.output
+
+
+def _sketch_view(analysis: Analysis) -> list[tuple]:
+    from rackdesigner.topology.structure import sketches
+
+    return [
+        (
+            s.index,
+            s.name,
+            [d.id for d in s.devices],
+            [n.id for n in s.nodes],
+            s.tiers,
+            s.max_tier,
+            s.leaf_of,
+        )
+        for s in sketches(analysis)
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        SMALL.read_text(),
+        TRAINING.read_text(),
+        # Two fabrics, a node-to-node cable, a node whose first port faces another node.
+        layout_text(
+            [
+                ("n1", "dgx-h100"),
+                ("n2", "dgx-h100"),
+                ("leaf1", "qm9700"),
+                ("n3", "dgx-h100"),
+                ("leaf2", "qm9700"),
+            ],
+            [
+                ("n1:ib1", "n2:ib1"),
+                ("n1:ib2", "leaf1:p1"),
+                ("n2:ib2", "leaf1:p2"),
+                ("n3:ib3", "leaf2:p1"),
+            ],
+        ),
+        # A port cabled twice and an unknown port: the quick path hands over to the analysis.
+        layout_text(
+            [("n1", "dgx-h100"), ("leaf1", "qm9700"), ("n2", "dgx-h100")],
+            [
+                ("n1:ib1", "leaf1:p1"),
+                ("n2:ib1", "leaf1:p1"),
+                ("n2:ib2", "leaf1:p2"),
+                ("n2:ib9", "leaf1:p3"),
+            ],
+        ),
+    ],
+)
+def test_quick_fabric_shape_matches_the_analysis(text: str) -> None:
+    quick = _sketch_view(Analysis(load_text(text)))
+    full = Analysis(load_text(text))
+    full.fabrics  # noqa: B018  (built: the sketches then read it)
+    assert quick == _sketch_view(full)
+    # And the leaves agree with the report's reading of the same rule.
+    for sketch, fabric in zip(quick, full.fabrics, strict=True):
+        assert sketch[1] == fabric.name and sketch[3] == [n.id for n in fabric.nodes]
+
+
+def test_hostfile_orders_devices_by_position(tmp_path: Path) -> None:
+    text = layout_text(
+        [("top", "dgx-h100"), ("bottom", "dgx-h100"), ("leaf", "qm9700")],
+        [("top:ib1", "leaf:p1"), ("bottom:ib1", "leaf:p2")],
+    )
+    # layout_text stacks devices upwards in file order; put the first one higher up.
+    text = text.replace(
+        'id = "top"\nmodel = "dgx-h100"\nposition = 1',
+        'id = "top"\nmodel = "dgx-h100"\nposition = 31',
+    )
+    ((_, hostfile),) = hostfiles(Analysis(load_text(text)))
+    assert [line.split()[0] for line in hostfile.splitlines()[1:]] == ["bottom", "top"]

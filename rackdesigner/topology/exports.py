@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .structure import Sketch, sketches
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -47,11 +49,15 @@ class ScopeError(ValueError):
     pass
 
 
-def _select(analysis: Analysis, scope: str | None) -> tuple[list[LinkFacts], list[DeviceFacts]]:
+def _select(
+    analysis: Analysis, scope: str | None, fabrics: list[Sketch]
+) -> tuple[list[LinkFacts], list[DeviceFacts]]:
     """The cables and the devices a scope covers, in layout order."""
-    fabrics = analysis.fabrics
+    compute = [
+        link for link in analysis.links if link.compute and link.a.device is not link.b.device
+    ]
     if not scope or scope == "fabric":
-        links = [link for fabric in fabrics for link in fabric.links]
+        links = compute
         devices = {d.id for fabric in fabrics for d in fabric.devices}
     elif scope.startswith("fabric:"):
         name = scope.partition(":")[2]
@@ -62,17 +68,13 @@ def _select(analysis: Analysis, scope: str | None) -> tuple[list[LinkFacts], lis
         if not chosen:
             known = ", ".join(f.name for f in fabrics) or "none"
             raise ScopeError(f"--scope {scope}: no compute fabric {name!r} (fabrics: {known})")
-        links = list(chosen[0].links)
         devices = {d.id for d in chosen[0].devices}
+        links = [link for link in compute if link.a.device.id in devices]  # type: ignore[union-attr]
     elif scope == "switches":
         links = [
             link
-            for fabric in fabrics
-            for link in fabric.links
-            if link.a.device is not None
-            and link.b.device is not None
-            and link.a.device.kind == "switch"
-            and link.b.device.kind == "switch"
+            for link in compute
+            if link.a.device.kind == "switch" and link.b.device.kind == "switch"  # type: ignore[union-attr]
         ]
         devices = {d.id for fabric in fabrics for d in fabric.devices if d.kind == "switch"}
     elif scope == "all" or scope.startswith("rack:"):
@@ -93,17 +95,18 @@ def _select(analysis: Analysis, scope: str | None) -> tuple[list[LinkFacts], lis
     else:
         raise ScopeError(f"--scope {scope}: expected {SCOPES}")
     ordered = [d for d in analysis.devices if d.id in devices]
-    links.sort(key=lambda link: link.index)
     return links, ordered
 
 
 def build_graph(analysis: Analysis, scope: str | None = None, aggregate: bool = False) -> GraphData:
-    links, devices = _select(analysis, scope)
+    analysis.links  # noqa: B018  (resolved first: the fabric shape reads them)
+    fabrics = sketches(analysis)
+    links, devices = _select(analysis, scope, fabrics)
     tiers: dict[str, int] = {}
-    for fabric in analysis.fabrics:
-        for sid, switch in fabric.switches.items():
-            if switch.tier is not None:
-                tiers[sid] = switch.tier
+    for fabric in fabrics:
+        for sid, tier in fabric.tiers.items():
+            if tier is not None:
+                tiers[sid] = tier
     data = GraphData(multigraph=not aggregate)
     seen: set[str] = set()
     for dev in devices:
@@ -224,13 +227,27 @@ def _dot_attrs(attrs: dict[str, Any]) -> str:
 def to_dot(data: GraphData, name: str = "fabric") -> bytes:
     """Graphviz DOT, an undirected (multi)graph (``strict`` when aggregated). DOT has no
     types: values read back as strings, quoted ones with their quotes under pydot."""
+    # Ids, ports and media repeat: quote each once. Keyed by type too: 2 and 2.0 are one
+    # dict key but two texts.
+    quoted: dict[tuple[type, object], str] = {}
+
+    def value(item: object) -> str:
+        key = (type(item), item)
+        text = quoted.get(key)
+        if text is None:
+            text = quoted[key] = _dot_value(item)
+        return text
+
+    def attrs_text(attrs: dict[str, Any]) -> str:
+        return ", ".join([f"{key}={value(item)}" for key, item in attrs.items()])
+
     keyword = "graph" if data.multigraph else "strict graph"
     lines = [f"{keyword} {_dot_id(name)} {{"]
     append = lines.append
     for node, attrs in data.nodes:
-        append(f"  {_dot_id(node)} [{_dot_attrs(attrs)}];")
+        append(f"  {value(node)} [{attrs_text(attrs)}];")
     for u, v, attrs in data.edges:
-        append(f"  {_dot_id(u)} -- {_dot_id(v)} [{_dot_attrs(attrs)}];")
+        append(f"  {value(u)} -- {value(v)} [{attrs_text(attrs)}];")
     append("}")
     return ("\n".join(lines) + "\n").encode()
 

@@ -100,35 +100,6 @@ def all_fabric_figures(analysis: Analysis, *, flow: bool = True) -> list[FabricF
     return [fabric_figures(analysis, f, adj, efficiency, flow=flow) for f in analysis.fabrics]
 
 
-def first_leaf(analysis: Analysis, fabric: Fabric) -> dict[str, str]:
-    """Each GPU node's leaf: the tier-1 switch its lowest-numbered compute port is cabled to.
-
-    Ports are ordered as the node type lists its port groups, then by index (``ib1``
-    before ``ib2``), so a rail-optimised node goes under its first rail's leaf.
-    """
-    tiers = {sid: s.tier for sid, s in fabric.switches.items()}
-    nodes = {n.id for n in fabric.nodes}
-    best: dict[str, tuple[int, int, str]] = {}
-    group_rank: dict[int, dict[str, int]] = {}
-    for link in fabric.links:
-        for end, other in ((link.a, link.b), (link.b, link.a)):
-            device = end.device
-            if device is None or device.id not in nodes or other.device is None:
-                continue
-            if tiers.get(other.device.id) != 1 or end.group is None or device.type is None:
-                continue
-            ranks = group_rank.get(id(device.type))
-            if ranks is None:
-                ranks = group_rank[id(device.type)] = {
-                    g.name: i for i, g in enumerate(device.type.ports or ())
-                }
-            key = (ranks.get(end.group.name, len(ranks)), end.index, other.device.id)
-            known = best.get(device.id)
-            if known is None or key < known:
-                best[device.id] = key
-    return {node: key[2] for node, key in best.items()}
-
-
 def fabric_figures(
     analysis: Analysis,
     fabric: Fabric,

@@ -22,14 +22,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..wording import plural
-from .figures import adjacency, first_leaf
+from .structure import Sketch, cabling, sketches
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from ..analysis import Analysis, DeviceFacts
     from ..exporters import ExportContext, Output
-    from .graph import Fabric
 
 MAX_NAME = 64  # Slurm's limit on node and switch names
 _NAME = re.compile(r"^[A-Za-z0-9._-]+$")
@@ -99,7 +98,9 @@ def compress(names: list[str]) -> str:
 class Tree:
     """One fabric's Slurm tree: leaves with their nodes, upper switches with children."""
 
-    fabric: Fabric
+    fabric: str  # its name, as the report gives it
+    gpus: int
+    nodes: int
     leaves: list[tuple[str, list[str]]] = field(default_factory=list)
     uppers: list[tuple[str, int, list[str]]] = field(default_factory=list)  # name, tier, kids
     unplaced: list[str] = field(default_factory=list)  # GPU nodes cabled to no leaf
@@ -132,62 +133,70 @@ def _check_names(devices: list[DeviceFacts]) -> dict[str, str]:
 
 
 def build_trees(analysis: Analysis) -> tuple[list[Tree], dict[str, str]]:
-    """The Slurm tree of every fabric that has a switch, and every device's name."""
-    trees: list[Tree] = []
-    devices = [
-        d for f in analysis.fabrics for d in f.devices if d.is_gpu_node or d.kind == "switch"
-    ]
+    """The Slurm tree of every fabric that has a leaf, and every device's name."""
+    wiring = cabling(analysis)
+    found = sketches(analysis, wiring)
+    adj = wiring.adjacency
+    devices = [d for f in found for d in f.devices if d.is_gpu_node or d.kind == "switch"]
     names = _check_names(devices)
-    adj = None
-    for fabric in analysis.fabrics:
-        if not fabric.nodes or not any(s.tier == 1 for s in fabric.switches.values()):
+    trees: list[Tree] = []
+    for sketch in found:
+        tier = sketch.tiers
+        if not sketch.nodes or 1 not in tier.values():
             continue
-        if adj is None:
-            adj = adjacency(analysis)
-        tree = Tree(fabric)
-        leaf_of = first_leaf(analysis, fabric)
+        tree = Tree(sketch.name, sum(n.gpus for n in sketch.nodes), len(sketch.nodes))
         under: dict[str, list[str]] = {}
-        for node in fabric.nodes:
-            leaf = leaf_of.get(node.id)
+        for node in sketch.nodes:
+            leaf = sketch.leaf_of.get(node.id)
             if leaf is None:
                 tree.unplaced.append(names[node.id])
             else:
                 under.setdefault(leaf, []).append(names[node.id])
-        tier = {sid: s.tier for sid, s in fabric.switches.items()}
-        order = [d.id for d in fabric.devices if d.id in fabric.switches]
+        order = [d.id for d in sketch.devices if d.id in tier]
         included = {sid for sid in order if tier[sid] == 1 and sid in under}
         for sid in order:
-            if sid in included and tier[sid] == 1:
+            if sid in included:
                 tree.leaves.append((names[sid], under[sid]))
-        for level in range(2, fabric.max_tier + 1):
+        for level in range(2, sketch.max_tier + 1):
+            below = [sid for sid in order if tier[sid] == level - 1 and sid in included]
             for sid in order:
                 if tier[sid] != level:
                     continue
-                children = [
-                    n for n in order if n in adj[sid] and tier[n] == level - 1 and n in included
-                ]
+                neighbours = adj[sid]
+                children = [n for n in below if n in neighbours]
                 if children:
                     included.add(sid)
                     tree.uppers.append((names[sid], level, [names[n] for n in children]))
-        tree.dragonfly_groups = _dragonfly_groups(fabric, adj)
+        tree.dragonfly_groups = _dragonfly_groups(sketch, adj)
         trees.append(tree)
     return trees, names
 
 
-def _dragonfly_groups(fabric: Fabric, adj: dict[str, dict[str, float]]) -> int:
-    """How many groups global links join (0: no top-tier lateral links between groups)."""
-    from .figures import _lateral_groups
-
-    top = fabric.max_tier
-    lateral = [
-        (a, b, bw)
-        for a, s in fabric.switches.items()
-        if s.tier == top and top >= 2
-        for b, bw in adj.get(a, {}).items()
-        if a < b and b in fabric.switches and fabric.switches[b].tier == top
-    ]
-    groups = _lateral_groups(fabric, adj, lateral)
-    return len(groups)
+def _dragonfly_groups(sketch: Sketch, adj: dict[str, dict[str, float]]) -> int:
+    """How many groups global links (top-tier lateral links, above the leaves) join."""
+    top = sketch.max_tier
+    if top < 2:
+        return 0
+    tops = {sid for sid, t in sketch.tiers.items() if t == top}
+    removed = {(a, b) for a in tops for b in adj[a] if b in tops}
+    if not removed:
+        return 0
+    group: dict[str, int] = {}
+    count = 0
+    for dev in sketch.devices:
+        if dev.id in group:
+            continue
+        group[dev.id] = count
+        stack = [dev.id]
+        while stack:
+            current = stack.pop()
+            for neighbour in adj.get(current, ()):
+                if neighbour not in group and (current, neighbour) not in removed:
+                    group[neighbour] = count
+                    stack.append(neighbour)
+        count += 1
+    joined = any(group[a] != group[b] for a, b in removed)
+    return count if joined and count >= 2 else 0
 
 
 def _header(analysis: Analysis, trees: list[Tree], comment: str = "#") -> list[str]:
@@ -203,10 +212,9 @@ def _header(analysis: Analysis, trees: list[Tree], comment: str = "#") -> list[s
         "left out.",
     ]
     for tree in trees:
-        fabric = tree.fabric
         lines.append(
-            f"{comment} fabric {fabric.name}: {plural(fabric.gpus, 'GPU')} on "
-            f"{plural(len(fabric.nodes), 'node')}, under {len(tree.leaves)} "
+            f"{comment} fabric {tree.fabric}: {plural(tree.gpus, 'GPU')} on "
+            f"{plural(tree.nodes, 'node')}, under {len(tree.leaves)} "
             f"{'leaf' if len(tree.leaves) == 1 else 'leaves'} and {len(tree.uppers)} upper "
             f"{'switch' if len(tree.uppers) == 1 else 'switches'}"
         )
@@ -250,7 +258,7 @@ def topology_conf(analysis: Analysis) -> str:
     lines = _header(analysis, trees)
     for tree in trees:
         lines.append("")
-        lines.append(f"# fabric {tree.fabric.name}")
+        lines.append(f"# fabric {tree.fabric}")
         for leaf, nodes in tree.leaves:
             lines += _continued(f"SwitchName={leaf} Nodes={compress(nodes)}")
         for switch, _, children in tree.uppers:
@@ -288,13 +296,21 @@ _FILE_CHARS = re.compile(r"[^A-Za-z0-9._-]")
 
 
 def hostfiles(analysis: Analysis) -> list[tuple[str | None, str]]:
-    """(fabric name or None for the only file, text) per hostfile."""
-    with_nodes = [f for f in analysis.fabrics if f.nodes]
+    """(fabric name, or None for the only file; text) per hostfile."""
+    with_nodes = [f for f in sketches(analysis) if f.nodes]
     if with_nodes:
         groups = [(f.name, f.nodes) for f in with_nodes]
     else:
         # No fabric: a single node's GPUs still make an MPI job (nccl-tests inside a node).
         groups = [("", [d for d in analysis.devices if d.is_gpu_node and d.gpus])]
+    # Layout order: racks as listed, devices by position (0U devices, which take none, last).
+    groups = [
+        (
+            name,
+            sorted(nodes, key=lambda d: (d.rack_index, d.device.position or 10**6, d.device.line)),
+        )
+        for name, nodes in groups
+    ]
     names = _check_names([d for _, nodes in groups for d in nodes])
     files: list[tuple[str | None, str]] = []
     for fabric, nodes in groups:

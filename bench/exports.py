@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Time the data exports and ``report`` as whole processes against loading the same file.
+
+    python bench/exports.py                          # the 100,000-GPU preset, 3 repeats
+    python bench/exports.py --sizes 8192,100000 --repeat 5
+    python bench/exports.py --formats                # also GraphML and GEXF (slow writers)
+
+For each size the layout is (re)generated into --out (bench/out/), then these run
+--repeat times, interleaved:
+
+  load       python -c "load_path(F)"  (garbage collector off and a hard exit, as the CLI)
+  validate   rackdesigner validate F --format json --output /dev/null
+  report     rackdesigner report F --format json --output /dev/null
+  bisection  load + analysis + fabrics in a child that reports, on stderr, the seconds of
+             the bisection alone (merging twins, then the max flow)
+  --graph .json, --graph .dot, --cables, --slurm-topology, --hostfile, --power, --bom
+             rackdesigner export F --<kind> FILE (in a temporary folder)
+
+The table gives best / median wall seconds and, for each export, its time beyond loading
+(best against best) with the target the issue sets. Children run in the repository root.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from run import crashed, default_validate_cmd, fmt_s, prepare, run_child, summary  # noqa: E402
+
+TARGETS = {  # seconds beyond loading, for the 100,000-GPU layout
+    "--graph .json": 1.5,
+    "--graph .dot": 1.5,
+    "--cables": 1.0,
+    "--slurm-topology": 0.5,
+}
+
+LOAD = (
+    "import gc, os, sys; gc.disable(); from rackdesigner.layout_io import load_path; "
+    "load_path(sys.argv[1]); os._exit(0)"
+)
+BISECTION = (
+    "import gc, json, os, sys, time; gc.disable()\n"
+    "from rackdesigner.layout_io import load_path\n"
+    "from rackdesigner.analysis import Analysis\n"
+    "from rackdesigner.topology import figures as F\n"
+    "from rackdesigner.topology.bisection import bisection, merge_twins\n"
+    "a = Analysis(load_path(sys.argv[1])); a.fabrics; adj = F.adjacency(a)\n"
+    "start = time.perf_counter()\n"
+    "for fab in a.fabrics:\n"
+    "    order = [d.id for d in fab.devices]\n"
+    "    leaves = [s for s in order if s in fab.switches and fab.switches[s].tier == 1]\n"
+    "    h = len(leaves) // 2\n"
+    "    halves = {l: 1 for l in leaves[:h]} | {l: 2 for l in leaves[h:]}\n"
+    "    g = merge_twins({d: adj[d] for d in order if d in adj}, set(fab.switches),\n"
+    "                    {n.id for n in fab.nodes}, halves, order)\n"
+    "    bisection(g, leaves[:h], leaves[h:], {l: fab.switches[l].down for l in leaves},\n"
+    "              fab.injection)\n"
+    "sys.stderr.write(json.dumps({'timings': {'bisection': time.perf_counter() - start}}))\n"
+    "os._exit(0)\n"
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sizes", default="100000", help="comma-separated GPU counts (100000)")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--out", default=os.path.join(HERE, "out"))
+    ap.add_argument("--formats", action="store_true", help="also --graph .graphml and .gexf")
+    ap.add_argument("--timeout", type=float, default=900.0)
+    args = ap.parse_args(argv)
+    python = sys.executable
+    cmd = default_validate_cmd()
+    env = dict(os.environ)
+    failed = False
+    with tempfile.TemporaryDirectory() as tmp:
+        exports = {
+            "--graph .json": ["--graph", os.path.join(tmp, "g.json")],
+            "--graph .dot": ["--graph", os.path.join(tmp, "g.dot")],
+            "--cables": ["--cables", os.path.join(tmp, "cables.csv")],
+            "--slurm-topology": ["--slurm-topology", os.path.join(tmp, "topology.conf")],
+            "--hostfile": ["--hostfile", os.path.join(tmp, "hostfile")],
+            "--power": ["--power", os.path.join(tmp, "power.csv")],
+            "--bom": ["--bom", os.path.join(tmp, "bom.csv")],
+        }
+        if args.formats:
+            exports["--graph .graphml"] = ["--graph", os.path.join(tmp, "g.graphml")]
+            exports["--graph .gexf"] = ["--graph", os.path.join(tmp, "g.gexf")]
+        sizes = [int(s) for s in args.sizes.split(",")]
+        for gpus, path in prepare(sizes, args.out, python):
+            commands = {
+                "load": [python, "-c", LOAD, path],
+                "validate": [*cmd, "validate", path, "--format", "json", "--output", os.devnull],
+                "report": [*cmd, "report", path, "--format", "json", "--output", os.devnull],
+                "bisection": [python, "-c", BISECTION, path],
+            }
+            for name, option in exports.items():
+                commands[name] = [*cmd, "export", path, *option]
+            results: dict[str, list] = {name: [] for name in commands}
+            for _ in range(args.repeat):
+                for name, argv_ in commands.items():
+                    result = run_child(argv_, env, args.timeout)
+                    if result.code not in (0, 1) or crashed(result.stderr):
+                        print(f"[bench] {name} failed ({result.code}):\n{result.stderr[-2000:]}")
+                        failed = True
+                    results[name].append(result)
+            stats = {name: summary(rs) for name, rs in results.items()}
+            load = stats["load"]["best_s"]
+            flow = min(
+                (r.timings() or {}).get("bisection", float("inf")) for r in results["bisection"]
+            )
+            print(f"\n### {gpus:,} GPUs ({os.path.basename(path)})\n")
+            print("| command | best / median s | beyond load s | target | peak MB |")
+            print("|---|---:|---:|---|---:|")
+            for name, s in stats.items():
+                beyond = "" if name == "load" else fmt_s(s["best_s"] - load)
+                target = ""
+                if name in TARGETS and gpus >= 100_000:
+                    met = s["best_s"] - load < TARGETS[name]
+                    target = f"< {TARGETS[name]:g} s: {'met' if met else 'NOT met'}"
+                if name == "report":
+                    limit = stats["validate"]["best_s"] + flow
+                    met = s["best_s"] <= limit
+                    target = (
+                        f"≤ validate + bisection ({fmt_s(limit)} s): {'met' if met else 'NOT met'}"
+                    )
+                if name == "bisection":
+                    target = f"bisection alone, in process: {fmt_s(flow)} s"
+                print(
+                    f"| {name} | {fmt_s(s['best_s'])} / {fmt_s(s['median_s'])} | {beyond} "
+                    f"| {target} | {s['peak_mb']:.0f} |"
+                )
+            print(json.dumps({"gpus": gpus, "bisection_s": flow}), file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
