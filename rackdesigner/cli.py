@@ -322,6 +322,8 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
     Examples:
       rackdesigner export cluster.toml --toml cluster.toml   # canonical rewrite in place
       rackdesigner export cluster.toml --toml -
+      rackdesigner export cluster.toml --slurm-topology topology.conf --hostfile hostfile \\
+          --cables cables.csv --power power.csv --bom bom.csv --graph fabric.json
 
     Canonical form keeps the file's header comment and comments directly above a table.
     Rewriting a layout in place that has other comments is refused unless --force.
