@@ -15,7 +15,13 @@ from collections import Counter
 from typing import Any
 
 from .analysis import Analysis
-from .report_fabric import fabric_csv_rows, fabric_section, fabric_text
+from .report_fabric import (
+    fabric_csv_rows,
+    fabric_section,
+    fabric_text,
+    node_test,
+    node_test_text,
+)
 from .tables import bom_items, cord_summary
 from .units import CURRENT, INFORMATION, POWER, fmt
 
@@ -157,7 +163,7 @@ def build(analysis: Analysis, hostfile: str = "hostfile") -> Report:
         "power": power,
         "cooling": cooling,
         "compute": compute,
-        "network": {"fabrics": fabrics},
+        "network": {"fabrics": fabrics, "node_test": node_test(analysis, hostfile)},
         "storage": storage,
         "cost": cost,
     }
@@ -374,6 +380,7 @@ def to_text(report: Report) -> str:
     if not report["network"]["fabrics"]:
         out.append("  no compute fabric")
     out += fabric_text(report["network"]["fabrics"])
+    out += node_test_text(report["network"].get("node_test"))
     s = report["storage"]
     out += [
         "",

@@ -15,6 +15,7 @@ import shlex
 from typing import TYPE_CHECKING, Any
 
 from .stock import metres
+from .topology.collectives import intra_node
 from .topology.figures import all_fabric_figures
 from .topology.slurm import hostfile_name
 from .units import BANDWIDTH, BYTE_RATE, RATIO, fmt
@@ -111,6 +112,37 @@ def fabric_section(analysis: Analysis, hostfile: str = "hostfile") -> list[dict[
 
 def _count(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
+
+
+def node_test(analysis: Analysis, hostfile: str = "hostfile") -> dict[str, Any] | None:
+    """Without a compute fabric, the acceptance test still runs inside the GPU nodes: the
+    hostfile ``export --hostfile`` writes then lists every GPU node."""
+    if any(f.nodes for f in analysis.fabrics):
+        return None
+    nodes = [d for d in analysis.devices if d.is_gpu_node and d.gpus]
+    if not nodes:
+        return None
+    gpus = sum(d.gpus for d in nodes)
+    efficiency = analysis.thresholds["nccl_efficiency"]
+    inside = [f for f in (intra_node(d, efficiency) for d in nodes) if f is not None]
+    return {
+        "hostfile": hostfile,
+        "np": gpus,
+        "command": nccl_command(hostfile, gpus),
+        "expected_busbw": min(inside) if inside and len(nodes) == 1 else None,
+    }
+
+
+def node_test_text(test: dict[str, Any] | None) -> list[str]:
+    if test is None:
+        return []
+    out = [f"  acceptance test inside the node (nccl-tests): {test['command']}"]
+    if test["expected_busbw"] is not None:
+        out.append(
+            f"    expect a busbw of about {fmt(test['expected_busbw'], BYTE_RATE)} at the "
+            "large sizes; well below it, something is wrong"
+        )
+    return out
 
 
 def _ratio(value: float | None) -> str:

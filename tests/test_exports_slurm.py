@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rackdesigner.analysis import Analysis
@@ -61,6 +61,7 @@ def test_expander_reads_slurm_examples() -> None:
     assert expand("a01-n[01-02],b") == ["a01-n01", "a01-n02", "b"]
 
 
+@settings(max_examples=60, deadline=None)
 @given(st.lists(st.from_regex(r"[a-c]{1,2}-?[0-9]{0,3}", fullmatch=True), unique=True))
 def test_compress_round_trips(names: list[str]) -> None:
     assert sorted(expand(compress(names))) == sorted(names)
