@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .structure import Sketch, sketches
+from .structure import Sketch, cabling, sketches
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -100,7 +100,7 @@ def _select(
 
 def build_graph(analysis: Analysis, scope: str | None = None, aggregate: bool = False) -> GraphData:
     analysis.links  # noqa: B018  (resolved first: the fabric shape reads them)
-    fabrics = sketches(analysis)
+    fabrics = sketches(analysis, cabling(analysis, leaves=False))
     links, devices = _select(analysis, scope, fabrics)
     tiers: dict[str, int] = {}
     for fabric in fabrics:
@@ -126,8 +126,24 @@ def build_graph(analysis: Analysis, scope: str | None = None, aggregate: bool = 
             attrs["tier"] = int(tiers[dev.id])
         data.nodes.append((dev.id, attrs))
     if not aggregate:
+        rounded: dict[float, float] = {}  # lengths repeat across a regular hall
+        append = data.edges.append
         for link in links:
-            data.edges.append((link.a.device.id, link.b.device.id, _edge_attrs(link)))  # type: ignore[union-attr]
+            attrs: dict[str, Any] = {
+                "a_port": link.link.a.partition(":")[2],
+                "b_port": link.link.b.partition(":")[2],
+            }
+            if link.link.media:
+                attrs["media"] = link.link.media
+            length = link.length
+            if length is not None:
+                value = rounded.get(length)
+                if value is None:
+                    value = rounded[length] = round(float(length), 3)
+                attrs["length_m"] = value
+            if link.speed:
+                attrs["bandwidth_bps"] = float(link.speed)
+            append((link.a.device.id, link.b.device.id, attrs))  # type: ignore[union-attr]
         return data
     pairs: dict[tuple[str, str], tuple[str, str, dict[str, Any]]] = {}
     for link in links:
@@ -159,18 +175,6 @@ def build_graph(analysis: Analysis, scope: str | None = None, aggregate: bool = 
             del attrs["media"]
         data.edges.append((u, v, attrs))
     return data
-
-
-def _edge_attrs(link: LinkFacts) -> dict[str, Any]:
-    attrs: dict[str, Any] = {"a_port": link.a.port, "b_port": link.b.port}
-    if link.link.media:
-        attrs["media"] = link.link.media
-    length = link.length
-    if length is not None:
-        attrs["length_m"] = round(float(length), 3)
-    if link.speed:
-        attrs["bandwidth_bps"] = float(link.speed)
-    return attrs
 
 
 # -- writers --------------------------------------------------------------------------------

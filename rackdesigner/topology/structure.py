@@ -58,13 +58,15 @@ def _rank(dev: DeviceFacts, group: PortGroup, ranks: dict[int, dict[str, int]]) 
     return table.get(group.name, len(table))
 
 
-def _from_links(analysis: Analysis) -> Cabling:
+def _from_links(analysis: Analysis, leaves: bool = True) -> Cabling:
     links = analysis.links  # resolving them fills compute_edges
     adj: dict[str, dict[str, float]] = {}
     for (a, b), data in analysis.compute_edges.items():
         adj.setdefault(a, {})[b] = data["bandwidth"]
         adj.setdefault(b, {})[a] = data["bandwidth"]
     best: dict[str, tuple[int, int, str]] = {}
+    if not leaves:
+        return Cabling(adj, best)
     ranks: dict[int, dict[str, int]] = {}
     for link in links:
         if not link.compute or link.a.device is link.b.device:
@@ -82,10 +84,11 @@ def _from_links(analysis: Analysis) -> Cabling:
     return Cabling(adj, best)
 
 
-def cabling(analysis: Analysis) -> Cabling:
-    """The compute fabric's cabled pairs, read the quick way where that is the same."""
+def cabling(analysis: Analysis, leaves: bool = True) -> Cabling:
+    """The compute fabric's cabled pairs, read the quick way where that is the same; with
+    ``leaves``, each GPU node's first port's leaf too."""
     if "links" in analysis.__dict__:  # resolved already: read the facts
-        return _from_links(analysis)
+        return _from_links(analysis, leaves)
     by_id = analysis.device_by_id
     if len(by_id) != len(analysis.devices):
         return _from_links(analysis)  # duplicate ids: the analysis says which one a link means
