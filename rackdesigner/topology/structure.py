@@ -50,6 +50,13 @@ class Cabling:
     node_ports: dict[str, tuple[int, int, str]]  # node -> lowest (rank, index, leaf)
 
 
+def already(analysis: Analysis, name: str) -> bool:
+    """Whether the analysis has computed ``links`` or ``fabrics`` already (a cached
+    property in its ``__dict__``, or a ``_links`` / ``_fabrics`` slot that is filled)."""
+    state = vars(analysis)
+    return name in state or state.get(f"_{name}") is not None
+
+
 def _rank(dev: DeviceFacts, group: PortGroup, ranks: dict[int, dict[str, int]]) -> int:
     table = ranks.get(id(dev.type))
     if table is None:
@@ -87,7 +94,7 @@ def _from_links(analysis: Analysis, leaves: bool = True) -> Cabling:
 def cabling(analysis: Analysis, leaves: bool = True) -> Cabling:
     """The compute fabric's cabled pairs, read the quick way where that is the same; with
     ``leaves``, each GPU node's first port's leaf too."""
-    if "links" in analysis.__dict__:  # resolved already: read the facts
+    if already(analysis, "links"):  # resolved already: read the facts
         return _from_links(analysis, leaves)
     by_id = analysis.device_by_id
     if len(by_id) != len(analysis.devices):
@@ -171,7 +178,7 @@ def sketches(analysis: Analysis, wiring: Cabling | None = None) -> list[Sketch]:
     wiring = wiring or cabling(analysis)
     adj = wiring.adjacency
     by_id = analysis.device_by_id
-    if "fabrics" in analysis.__dict__:
+    if already(analysis, "fabrics"):
         found = [
             Sketch(
                 f.index,
