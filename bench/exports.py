@@ -162,29 +162,38 @@ def main(argv: list[str] | None = None) -> int:
                         failed = True
                     results[name].append(result)
             stats = {name: summary(rs) for name, rs in results.items()}
-            load = stats["load"]["best_s"]
-            flow = min(
-                (r.timings() or {}).get("bisection", float("inf")) for r in results["bisection"]
-            )
+            load, load_cpu = stats["load"]["best_s"], stats["load"]["cpu_best_s"]
+            flow = min(r.timings().get("bisection", float("inf")) for r in results["bisection"])
             print(f"\n### {gpus:,} GPUs ({os.path.basename(path)})\n")
-            print("| command | best / median s | beyond load s | target | peak MB |")
-            print("|---|---:|---:|---|---:|")
+            print(
+                "| command | wall best / median s | CPU best / median s "
+                "| beyond load, wall; CPU s | target | peak MB |"
+            )
+            print("|---|---:|---:|---:|---|---:|")
             for name, s in stats.items():
-                beyond = "" if name == "load" else fmt_s(s["best_s"] - load)
+                beyond = ""
+                if name != "load":
+                    beyond = f"{fmt_s(s['best_s'] - load)}; {fmt_s(s['cpu_best_s'] - load_cpu)}"
                 target = ""
                 if name in TARGETS and gpus >= 100_000:
-                    met = s["best_s"] - load < TARGETS[name]
-                    target = f"< {TARGETS[name]:g} s: {'met' if met else 'NOT met'}"
+                    limit = TARGETS[name]
+                    wall = "met" if s["best_s"] - load < limit else "NOT met"
+                    cpu = "met" if s["cpu_best_s"] - load_cpu < limit else "NOT met"
+                    target = f"< {limit:g} s: wall {wall}, CPU {cpu}"
                 if name == "report":
                     limit = stats["validate"]["best_s"] + flow
-                    met = s["best_s"] <= limit
+                    limit_cpu = stats["validate"]["cpu_best_s"] + flow
+                    wall = "met" if s["best_s"] <= limit else "NOT met"
+                    cpu = "met" if s["cpu_best_s"] <= limit_cpu else "NOT met"
                     target = (
-                        f"≤ validate + bisection ({fmt_s(limit)} s): {'met' if met else 'NOT met'}"
+                        f"≤ validate + bisection: wall {fmt_s(limit)} s {wall}; "
+                        f"CPU {fmt_s(limit_cpu)} s {cpu}"
                     )
                 if name == "bisection":
-                    target = f"bisection alone, in process: {fmt_s(flow)} s"
+                    target = f"the bisection alone, in process: {fmt_s(flow)} s"
                 print(
-                    f"| {name} | {fmt_s(s['best_s'])} / {fmt_s(s['median_s'])} | {beyond} "
+                    f"| {name} | {fmt_s(s['best_s'])} / {fmt_s(s['median_s'])} "
+                    f"| {fmt_s(s['cpu_best_s'])} / {fmt_s(s['cpu_median_s'])} | {beyond} "
                     f"| {target} | {s['peak_mb']:.0f} |"
                 )
             print(json.dumps({"gpus": gpus, "bisection_s": flow}), file=sys.stderr)

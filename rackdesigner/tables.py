@@ -56,8 +56,9 @@ MEDIA_ORDER = ("dac", "acc", "aoc", "mmf", "smf", "copper-rj45", "unspecified")
 OPTICAL = {"mmf": "multimode", "smf": "single-mode"}
 # rules.md: a multimode link without grade is taken as OM4; single-mode is OS2.
 DEFAULT_GRADE = {"mmf": "om4", "smf": "os2"}
-# A PSU inlet takes a cord whose plug fits this PDU outlet.
-OUTLET_FOR_INLET = {"c14": "c13", "c20": "c19", "c19": "c19"}
+# A PSU inlet takes a cord whose plug fits this PDU outlet (a layout may also name the
+# outlet itself: c13, c19).
+OUTLET_FOR_INLET = {"c14": "c13", "c13": "c13", "c20": "c19", "c19": "c19"}
 NON_CORDED_KINDS = ("pdu", "blank", "patch-panel")
 
 
