@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rackdesigner.analysis import Analysis
 from rackdesigner.cli import cli
@@ -174,3 +176,17 @@ def test_fibre_gets_grade_and_optics() -> None:
     assert optics == [
         ("optic", "mmf-transceiver-400g", "400G multimode transceiver", "mmf", 2, "", "")
     ]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.text(alphabet=' a,"\n\r↔1', max_size=6), min_size=3, max_size=3), max_size=8
+    )
+)
+def test_quick_csv_writes_what_the_csv_module_writes(rows: list[list[str]]) -> None:
+    out = io.StringIO(newline="")
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["a", "b", "c"])
+    writer.writerows(rows)
+    assert to_csv(("a", "b", "c"), rows) == out.getvalue().encode()
