@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .stock import metres, stock_length
+from .topology.structure import already, quick_links, wire_length
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -129,15 +130,48 @@ def cable_rows(analysis: Analysis) -> list[tuple[str, ...]]:
             )
         return (*place, end.text.partition(":")[2])
 
-    for facts in analysis.links:
-        link = facts.link
-        media = link.media or ""
-        grade = getattr(link, "grade", None) or DEFAULT_GRADE.get(media, "")
-        length = facts.length
+    def length_texts(length: float | None) -> tuple[str, str]:
         texts = lengths.get(length)
         if texts is None:
             stock = stock_length(length)
             texts = lengths[length] = (_number(length), "" if stock is None else metres(stock))
+        return texts
+
+    wires = None if already(analysis, "links") else quick_links(analysis)
+    if wires is not None:
+        # Every end resolves: read devices and ports without the analysis's link objects.
+        def device_columns(device: DeviceFacts) -> tuple[str, str, str]:
+            place = places.get(id(device))
+            if place is None:
+                position = device.device.position
+                place = places[id(device)] = (
+                    device.rack.id,
+                    "" if position is None else str(position),
+                    device.id,
+                )
+            return place
+
+        for wire in wires:
+            link, da, db, pa, pb = wire[0], wire[1], wire[2], wire[3], wire[4]
+            media = link.media or ""
+            append(
+                (
+                    link.a,
+                    *device_columns(da),
+                    pa,
+                    *device_columns(db),
+                    pb,
+                    media,
+                    getattr(link, "grade", None) or DEFAULT_GRADE.get(media, ""),
+                    *length_texts(wire_length(analysis, wire)),
+                    f"{link.a} ↔ {link.b}",
+                )
+            )
+        return rows
+    for facts in analysis.links:
+        link = facts.link
+        media = link.media or ""
+        grade = getattr(link, "grade", None) or DEFAULT_GRADE.get(media, "")
         append(
             (
                 link.a,
@@ -145,7 +179,7 @@ def cable_rows(analysis: Analysis) -> list[tuple[str, ...]]:
                 *end_columns(facts.b),
                 media,
                 grade,
-                *texts,
+                *length_texts(facts.length),
                 f"{link.a} ↔ {link.b}",
             )
         )

@@ -190,3 +190,28 @@ def test_quick_csv_writes_what_the_csv_module_writes(rows: list[list[str]]) -> N
     writer.writerow(["a", "b", "c"])
     writer.writerows(rows)
     assert to_csv(("a", "b", "c"), rows) == out.getvalue().encode()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [SMALL, TRAINING, ROOT / "layouts" / "inference-32-b200.toml"],
+)
+def test_quick_cable_rows_match_the_analysis(path: Path) -> None:
+    quick = cable_rows(Analysis(load_path(path)))
+    full = Analysis(load_path(path))
+    full.links  # noqa: B018  (resolved: the rows then come from the link facts)
+    assert quick == cable_rows(full)
+
+
+def test_a_link_to_an_unknown_port_is_still_scheduled() -> None:
+    text = (
+        'format = 1\nname = "q"\n[[racks]]\nid = "r1"\nrow = "A"\nslot = 1\n'
+        '[[racks.devices]]\nid = "n1"\nmodel = "dgx-h100"\nposition = 1\n'
+        '[[racks.devices]]\nid = "s"\nmodel = "qm9700"\nposition = 20\n'
+        '[[links]]\na = "n1:ib1"\nb = "s:p1"\nmedia = "dac"\n'
+        '[[links]]\na = "n1:ib99"\nb = "ghost:p1"\nmedia = "dac"\n'
+    )
+    rows = cable_rows(Analysis(load_text(text)))
+    assert rows[0][:5] == ("n1:ib1", "r1", "1", "n1", "ib1") and rows[0][12] == "1.5"
+    assert rows[1][:9] == ("n1:ib99", "r1", "1", "n1", "ib99", "", "", "ghost", "p1")
+    assert rows[1][11] == rows[1][12] == ""  # no route to an unknown device

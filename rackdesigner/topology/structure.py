@@ -23,9 +23,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..geometry import route_length
+
 if TYPE_CHECKING:
     from ..analysis import Analysis, DeviceFacts
-    from ..model import PortGroup
+    from ..model import Link, PortGroup
 
 
 @dataclass(slots=True)
@@ -91,24 +93,24 @@ def _from_links(analysis: Analysis, leaves: bool = True) -> Cabling:
     return Cabling(adj, best)
 
 
-def cabling(analysis: Analysis, leaves: bool = True) -> Cabling:
-    """The compute fabric's cabled pairs, read the quick way where that is the same; with
-    ``leaves``, each GPU node's first port's leaf too."""
-    if already(analysis, "links"):  # resolved already: read the facts
-        return _from_links(analysis, leaves)
+# One cable resolved the quick way: (link, a device, b device, a port, b port, a info,
+# b info), a port's info being (compute?, speed, group rank, index).
+PortInfo = tuple[bool, "float | None", int, int]
+Wire = tuple["Link", "DeviceFacts", "DeviceFacts", str, str, PortInfo, PortInfo]
+
+
+def quick_links(analysis: Analysis) -> list[Wire] | None:
+    """Every link's two devices and ports without building the analysis's link objects;
+    None where any link is unusual (an unknown device or port, a port cabled twice,
+    duplicate device ids), and then the caller reads ``analysis.links``, which says what
+    is wrong. Same rules as the full resolver for the rest."""
     by_id = analysis.device_by_id
     if len(by_id) != len(analysis.devices):
-        return _from_links(analysis)  # duplicate ids: the analysis says which one a link means
-    # Per device model and port name ("ib3"): (compute?, speed, group rank, index), or
-    # None where the port does not resolve the quick way. The same few hundred entries
-    # serve every one of the 300,000 ends.
-    ports: dict[tuple[str, str], tuple[bool, float | None, int, int] | None] = {}
+        return None  # duplicate ids: the analysis says which one a link means
+    ports: dict[tuple[str, str], PortInfo | None] = {}
     groups: dict[str, dict[str, tuple[PortGroup, bool, int]]] = {}
-    used: set[str] = set()
-    adj: dict[str, dict[str, float]] = {}
-    best: dict[str, tuple[int, int, str]] = {}
 
-    def port_info(dev: DeviceFacts, port: str) -> tuple[bool, float | None, int, int] | None:
+    def port_info(dev: DeviceFacts, port: str) -> PortInfo | None:
         model = dev.device.model
         table = groups.get(model)
         if table is None:
@@ -127,13 +129,16 @@ def cabling(analysis: Analysis, leaves: bool = True) -> Cabling:
         return info
 
     missing = object()
+    used: set[str] = set()
+    wires: list[Wire] = []
+    append = wires.append
     for link in analysis.layout.links:
         ka, kb = link.a, link.b
         da_id, _, pa = ka.partition(":")
         db_id, _, pb = kb.partition(":")
         da, db = by_id.get(da_id), by_id.get(db_id)
         if da is None or db is None:
-            return _from_links(analysis)  # an unknown device: let the full resolver judge
+            return None
         ia = ports.get((da.device.model, pa), missing)
         if ia is missing:
             ia = port_info(da, pa)
@@ -141,15 +146,45 @@ def cabling(analysis: Analysis, leaves: bool = True) -> Cabling:
         if ib is missing:
             ib = port_info(db, pb)
         if ia is None or ib is None:
-            return _from_links(analysis)
+            return None
         size = len(used)
         used.add(ka)
         used.add(kb)
         if len(used) != size + 2:
-            return _from_links(analysis)  # a port cabled twice: CAB005 decides which counts
-        if da is db or not (ia[0] and ib[0]):  # type: ignore[index]
+            return None  # a port cabled twice: CAB005 decides which cable counts
+        append((link, da, db, pa, pb, ia, ib))  # type: ignore[arg-type]
+    return wires
+
+
+def wire_length(analysis: Analysis, wire: Wire) -> float | None:
+    """Metres: the declared length, else the route plus slack (as ``LinkFacts.length``)."""
+    link, da, db = wire[0], wire[1], wire[2]
+    if link.length is not None:
+        return float(link.length)
+    if da.port_height is None or db.port_height is None or da.place is None or db.place is None:
+        return None
+    geometry = analysis.geometry
+    route = route_length(
+        da.place, da.port_height, db.place, db.port_height, da.rack is db.rack, geometry
+    )
+    return None if route is None else route + geometry.slack
+
+
+def cabling(analysis: Analysis, leaves: bool = True) -> Cabling:
+    """The compute fabric's cabled pairs, read the quick way where that is the same; with
+    ``leaves``, each GPU node's first port's leaf too."""
+    if already(analysis, "links"):  # resolved already: read the facts
+        return _from_links(analysis, leaves)
+    wires = quick_links(analysis)
+    if wires is None:
+        return _from_links(analysis, leaves)
+    adj: dict[str, dict[str, float]] = {}
+    best: dict[str, tuple[int, int, str]] = {}
+    for _, da, db, _, _, ia, ib in wires:
+        if da is db or not (ia[0] and ib[0]):
             continue
-        sa, sb = ia[1], ib[1]  # type: ignore[index]
+        da_id, db_id = da.id, db.id
+        sa, sb = ia[1], ib[1]
         speed = (sb if sa is None else (sa if sb is None or sa <= sb else sb)) or 0.0
         row = adj.get(da_id)
         if row is None:
@@ -159,14 +194,16 @@ def cabling(analysis: Analysis, leaves: bool = True) -> Cabling:
         if other is None:
             other = adj[db_id] = {}
         other[da_id] = total
+        if not leaves:
+            continue
         if da.is_gpu_node:
             if db.kind == "switch":
-                key = (ia[2], ia[3], db_id)  # type: ignore[index]
+                key = (ia[2], ia[3], db_id)
                 known = best.get(da_id)
                 if known is None or key < known:
                     best[da_id] = key
         elif db.is_gpu_node and da.kind == "switch":
-            key = (ib[2], ib[3], da_id)  # type: ignore[index]
+            key = (ib[2], ib[3], da_id)
             known = best.get(db_id)
             if known is None or key < known:
                 best[db_id] = key
