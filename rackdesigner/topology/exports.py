@@ -22,14 +22,14 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .structure import Sketch, cabling, sketches
+from .structure import Sketch, Wire, already, cabling, quick_links, sketches, wire_length
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     import networkx as nx
 
-    from ..analysis import Analysis, DeviceFacts, LinkFacts
+    from ..analysis import Analysis, DeviceFacts
     from ..exporters import ExportContext, Output
 
 FORMATS = (".graphml", ".gexf", ".json", ".dot")
@@ -49,13 +49,43 @@ class ScopeError(ValueError):
     pass
 
 
-def _select(
-    analysis: Analysis, scope: str | None, fabrics: list[Sketch]
-) -> tuple[list[LinkFacts], list[DeviceFacts]]:
-    """The cables and the devices a scope covers, in layout order."""
-    compute = [
-        link for link in analysis.links if link.compute and link.a.device is not link.b.device
+# One cable as the graph reads it: (link, a device, b device, a port, b port, compute?,
+# speed bit/s or None, length m or None), from the quick resolver or the link facts.
+Cable = tuple[Any, "DeviceFacts", "DeviceFacts", str, str, bool, "float | None", "float | None"]
+
+
+def _cables(analysis: Analysis, wires: list[Wire] | None) -> list[Cable]:
+    """Every cable whose two devices are known, in layout order."""
+    if wires is not None:
+        cables: list[Cable] = []
+        for wire in wires:
+            _, _, _, _, _, ia, ib = wire
+            sa, sb = ia[1], ib[1]
+            speed = sb if sa is None else (sa if sb is None or sa <= sb else sb)
+            compute = ia[0] and ib[0] and wire[1] is not wire[2]
+            cables.append((*wire[:5], compute, speed, wire_length(analysis, wire)))
+        return cables
+    return [
+        (
+            link.link,
+            link.a.device,
+            link.b.device,
+            link.a.port,
+            link.b.port,
+            link.compute and link.a.device is not link.b.device,
+            link.speed,
+            link.length,
+        )
+        for link in analysis.links
+        if link.a.device is not None and link.b.device is not None
     ]
+
+
+def _select(
+    analysis: Analysis, scope: str | None, fabrics: list[Sketch], cables: list[Cable]
+) -> tuple[list[Cable], list[DeviceFacts]]:
+    """The cables and the devices a scope covers, in layout order."""
+    compute = [cable for cable in cables if cable[5]]
     if not scope or scope == "fabric":
         links = compute
         devices = {d.id for fabric in fabrics for d in fabric.devices}
@@ -69,12 +99,10 @@ def _select(
             known = ", ".join(f.name for f in fabrics) or "none"
             raise ScopeError(f"--scope {scope}: no compute fabric {name!r} (fabrics: {known})")
         devices = {d.id for d in chosen[0].devices}
-        links = [link for link in compute if link.a.device.id in devices]  # type: ignore[union-attr]
+        links = [cable for cable in compute if cable[1].id in devices]
     elif scope == "switches":
         links = [
-            link
-            for link in compute
-            if link.a.device.kind == "switch" and link.b.device.kind == "switch"  # type: ignore[union-attr]
+            cable for cable in compute if cable[1].kind == "switch" and cable[2].kind == "switch"
         ]
         devices = {d.id for fabric in fabrics for d in fabric.devices if d.kind == "switch"}
     elif scope == "all" or scope.startswith("rack:"):
@@ -83,13 +111,13 @@ def _select(
             raise ScopeError(f"--scope {scope}: no rack {rack!r}")
         links = []
         devices = set()
-        for link in analysis.links:
-            da, db = link.a.device, link.b.device
-            if da is None or db is None or da is db:
+        for cable in cables:
+            da, db = cable[1], cable[2]
+            if da is db:
                 continue
             if rack is not None and da.rack.id != rack and db.rack.id != rack:
                 continue
-            links.append(link)
+            links.append(cable)
             devices.add(da.id)
             devices.add(db.id)
     else:
@@ -99,9 +127,9 @@ def _select(
 
 
 def build_graph(analysis: Analysis, scope: str | None = None, aggregate: bool = False) -> GraphData:
-    analysis.links  # noqa: B018  (resolved first: the fabric shape reads them)
-    fabrics = sketches(analysis, cabling(analysis, leaves=False))
-    links, devices = _select(analysis, scope, fabrics)
+    wires = None if already(analysis, "links") else quick_links(analysis)
+    fabrics = sketches(analysis, cabling(analysis, leaves=False, wires=wires))
+    links, devices = _select(analysis, scope, fabrics, _cables(analysis, wires))
     tiers: dict[str, int] = {}
     for fabric in fabrics:
         for sid, tier in fabric.tiers.items():
@@ -128,27 +156,22 @@ def build_graph(analysis: Analysis, scope: str | None = None, aggregate: bool = 
     if not aggregate:
         rounded: dict[float, float] = {}  # lengths repeat across a regular hall
         append = data.edges.append
-        for link in links:
-            attrs: dict[str, Any] = {
-                "a_port": link.link.a.partition(":")[2],
-                "b_port": link.link.b.partition(":")[2],
-            }
-            if link.link.media:
-                attrs["media"] = link.link.media
-            length = link.length
+        for link, da, db, pa, pb, _, speed, length in links:
+            attrs: dict[str, Any] = {"a_port": pa, "b_port": pb}
+            if link.media:
+                attrs["media"] = link.media
             if length is not None:
                 value = rounded.get(length)
                 if value is None:
                     value = rounded[length] = round(float(length), 3)
                 attrs["length_m"] = value
-            if link.speed:
-                attrs["bandwidth_bps"] = float(link.speed)
-            append((link.a.device.id, link.b.device.id, attrs))  # type: ignore[union-attr]
+            if speed:
+                attrs["bandwidth_bps"] = float(speed)
+            append((da.id, db.id, attrs))
         return data
     pairs: dict[tuple[str, str], tuple[str, str, dict[str, Any]]] = {}
-    for link in links:
-        a, b = link.a.device.id, link.b.device.id  # type: ignore[union-attr]
-        a_port, b_port = link.a.port, link.b.port
+    for link, da, db, a_port, b_port, _, speed, length in links:
+        a, b = da.id, db.id
         key = (a, b) if a <= b else (b, a)
         entry = pairs.get(key)
         if entry is None:
@@ -158,14 +181,13 @@ def build_graph(analysis: Analysis, scope: str | None = None, aggregate: bool = 
             a_port, b_port = b_port, a_port
         attrs["a_port"].append(a_port)
         attrs["b_port"].append(b_port)
-        if link.link.media and link.link.media not in attrs["media"]:
-            attrs["media"].append(link.link.media)
+        if link.media and link.media not in attrs["media"]:
+            attrs["media"].append(link.media)
         attrs["cables"] += 1
-        length = link.length
         if length is not None:
             attrs["length_m"] = max(attrs.get("length_m", 0.0), round(float(length), 3))
-        if link.speed:
-            attrs["bandwidth_bps"] = attrs.get("bandwidth_bps", 0.0) + float(link.speed)
+        if speed:
+            attrs["bandwidth_bps"] = attrs.get("bandwidth_bps", 0.0) + float(speed)
     for u, v, attrs in pairs.values():
         attrs["a_port"] = ",".join(attrs["a_port"])
         attrs["b_port"] = ",".join(attrs["b_port"])

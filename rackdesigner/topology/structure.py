@@ -170,12 +170,14 @@ def wire_length(analysis: Analysis, wire: Wire) -> float | None:
     return None if route is None else route + geometry.slack
 
 
-def cabling(analysis: Analysis, leaves: bool = True) -> Cabling:
+def cabling(analysis: Analysis, leaves: bool = True, wires: list[Wire] | None = None) -> Cabling:
     """The compute fabric's cabled pairs, read the quick way where that is the same; with
-    ``leaves``, each GPU node's first port's leaf too."""
+    ``leaves``, each GPU node's first port's leaf too. ``wires``: quick_links' result,
+    where the caller has it already."""
     if already(analysis, "links"):  # resolved already: read the facts
         return _from_links(analysis, leaves)
-    wires = quick_links(analysis)
+    if wires is None:
+        wires = quick_links(analysis)
     if wires is None:
         return _from_links(analysis, leaves)
     adj: dict[str, dict[str, float]] = {}
