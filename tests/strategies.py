@@ -106,9 +106,10 @@ def device_types(draw: st.DrawFn, key: str) -> m.DeviceType:
 def feeds(draw: st.DrawFn, feed_id: str) -> m.Feed:
     return m.Feed(
         id=feed_id,
-        voltage=draw(quantity(VOLTAGE)),
+        # The format wants a feed's voltage and current above 0 (a 0 A feed is refused).
+        voltage=draw(quantity(VOLTAGE).filter(lambda value: value > 0)),
         phases=draw(st.sampled_from([1, 3])),
-        current=draw(quantity(CURRENT)),
+        current=draw(quantity(CURRENT).filter(lambda value: value > 0)),
         side=draw(_maybe(st.sampled_from(["A", "B"]))),
         circuit=draw(_maybe(st.from_regex(r"PP[0-9]-[AB]-[0-9]{2}", fullmatch=True))),
         wiring=draw(_maybe(st.sampled_from(m.WIRING))),
@@ -132,6 +133,11 @@ def layouts(draw: st.DrawFn, max_racks: int = 3) -> m.Layout:
                 face=draw(_maybe(st.sampled_from(["front", "rear"]))),
                 phase=draw(_maybe(st.sampled_from(m.PHASES_WYE + m.PHASES_DELTA))),
                 label=draw(_maybe(TEXT)),
+                hostname=draw(
+                    _maybe(
+                        st.from_regex(r"[a-z][a-z0-9-]{0,10}[0-9](\.[a-z]{1,4})?", fullmatch=True)
+                    )
+                ),
                 comment=draw(COMMENT),
             )
             for d in mine
