@@ -334,9 +334,14 @@ def bom_items(analysis: Analysis) -> list[dict[str, Any]]:
         )
     cables: dict[tuple[str, float | None], int] = defaultdict(int)
     optics: dict[tuple[str, float | None], int] = defaultdict(int)
+    stock_of: dict[float | None, float | None] = {}  # lengths repeat across a regular hall
     for facts in analysis.links:
         media = facts.link.media or "unspecified"
-        cables[media, stock_length(facts.length)] += 1
+        length = facts.length
+        stock = stock_of.get(length, -1.0)
+        if stock == -1.0:
+            stock = stock_of[length] = stock_length(length)
+        cables[media, stock] += 1
         if media in OPTICAL:
             for end in (facts.a, facts.b):
                 optics[media, end.group.speed if end.group is not None else None] += 1

@@ -92,16 +92,17 @@ def merge_twins(
             graph.members[number].append(device)
         of[device] = number
     adj = graph.adj
+    class_of = of.get
     for device, neighbours in adjacency.items():
-        a = of.get(device)
+        a = class_of(device)
         if a is None:
             continue
         row = adj[a]
+        add = row.get
         for neighbour, bandwidth in neighbours.items():
-            b = of.get(neighbour)
-            if b is None or b == a:
-                continue
-            row[b] = row.get(b, 0.0) + bandwidth
+            b = class_of(neighbour)
+            if b is not None and b != a:
+                row[b] = add(b, 0.0) + bandwidth
     return graph
 
 

@@ -152,6 +152,7 @@ def fabric_figures(
     counts: dict[tuple[int, str, float | None], int] = defaultdict(int)
     lateral_count: dict[int, int] = defaultdict(int)
     get_tier = tier.get
+    stock_of: dict[float | None, float | None] = {}  # lengths repeat across a regular hall
     for link in fabric.links:
         da, db = link.a.device, link.b.device
         if da is None or db is None:
@@ -160,7 +161,11 @@ def fabric_figures(
         if ta is None or tb is None:
             continue  # a switch no GPU node reaches
         level = ta if ta > tb else tb
-        counts[level, link.link.media or UNSPECIFIED_MEDIA, stock_length(link.length)] += 1
+        length = link.length
+        stock = stock_of.get(length, -1.0)
+        if stock == -1.0:
+            stock = stock_of[length] = stock_length(length)
+        counts[level, link.link.media or UNSPECIFIED_MEDIA, stock] += 1
         if ta == tb and ta > 0:
             lateral_count[level] += 1
     for (level, media, stock), count in counts.items():
