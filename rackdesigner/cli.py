@@ -331,6 +331,8 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
     Examples:
       rackdesigner export cluster.toml --toml cluster.toml   # canonical rewrite in place
       rackdesigner export cluster.toml --toml -
+      rackdesigner export cluster.toml --slurm-topology topology.conf --hostfile hostfile \\
+          --cables cables.csv --power power.csv --bom bom.csv --graph fabric.json
 
     Canonical form keeps the file's header comment and comments directly above a table.
     Rewriting a layout in place that has other comments is refused unless --force.
@@ -405,20 +407,29 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
     type=click.Path(dir_okay=False),
     help="Write the report to FILE instead of stdout.",
 )
-def report(layout: str, fmt_: str, output: str | None) -> None:
+@click.option(
+    "--hostfile",
+    "hostfile",
+    default="hostfile",
+    show_default=True,
+    metavar="NAME",
+    help="The hostfile the nccl-tests command names (as written by export --hostfile NAME).",
+)
+def report(layout: str, fmt_: str, output: str | None, hostfile: str) -> None:
     """Power, cooling, compute, network, storage and cost summary of a layout.
 
     \b
     Examples:
       rackdesigner report layouts/training-128.toml
       rackdesigner report cluster.toml --format csv -o cluster.csv
+      rackdesigner report cluster.toml --hostfile hosts/cluster   # names it in mpirun
     """
     from .analysis import Analysis
     from .report import build, to_csv, to_json, to_text
 
     _batch()
     model = _load_or_exit(layout)
-    data = build(Analysis(model, file=layout))
+    data = build(Analysis(model, file=layout), hostfile)
     text = {"text": to_text, "json": to_json, "csv": to_csv}[fmt_](data)
     if output:
         _write(output, text)

@@ -25,6 +25,13 @@ from .units import (
     Dimension,
 )
 
+# A device's host name (v1.1): dot-separated labels of letters, digits, '-' and '_', each
+# starting and ending with a letter or digit, at most 64 characters (Slurm's limit).
+HOSTNAME = re.compile(
+    r"^(?=.{1,64}$)[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?)*$"
+)
+HOSTNAME_MAX = 64
+
 # "<device id>:<port group><index>", the index 1-based and always present.
 ENDPOINT = re.compile(r"^(?P<device>[^:\s]+):(?P<group>[^\s:]*?[^\s:0-9])(?P<index>[0-9]+)$")
 
@@ -230,6 +237,11 @@ DEVICE = (
     ),
     _e("side", ("left", "right"), "rail of a 0U device"),
     _s("label", "display name"),
+    _s(
+        "hostname",
+        "(v1.1) the name the cluster's software uses (SLURM, hostfile)",
+        pattern=HOSTNAME.pattern,
+    ),
     NOTES,
     _s("feed", "pdu only: the id of the rack's feed it plugs into"),
 )
