@@ -546,6 +546,13 @@ def schema(output: str | None) -> None:
         click.echo(text, nl=False)
 
 
+from .cli_fabric import generate as _generate_command  # noqa: E402
+from .cli_fabric import new as _new_command  # noqa: E402
+
+cli.add_command(_new_command)
+cli.add_command(_generate_command)
+
+
 def main() -> None:
     try:
         cli(prog_name="rackdesigner")

@@ -1,0 +1,399 @@
+"""The builder generators share: nodes to cable, switches placed on the floor, cables with
+media from their computed length, trees closed above the leaves, and the cable-limit policy.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ...analysis import Analysis
+from ...catalog import Catalog
+from ...catalog import for_layout as catalog_for
+from ...model import Device, Layout, Link
+from ...reach import MediaChooser
+from .base import (
+    FabricPlan,
+    FabricRequest,
+    GenerateError,
+    NodePorts,
+    SwitchModel,
+    default_switch,
+    fabric_group,
+    switch_model,
+)
+from .floor import Floor, Spot
+
+
+@dataclass(slots=True, eq=False)
+class Switch:
+    id: str
+    model: SwitchModel
+    spot: Spot
+    role: str
+    next_port: int = 1  # the next free port of its fabric group
+    down: int = 0  # ports cabled to the tier below (or to nodes)
+    up: int = 0  # ports cabled to the tier above, or global ports (Dragonfly+)
+    want_up: int = 0  # uplinks it is to get
+
+    def port(self) -> str:
+        number = self.next_port
+        if number > self.model.ports:
+            raise GenerateError(
+                f"{self.id} ({self.model.key}) would need more than its {self.model.ports} "
+                f"{self.model.group} ports"
+            )
+        self.next_port = number + 1
+        return f"{self.model.group}{number}"
+
+
+def spines_for(leaves: int, uplinks: int, ports: int) -> int | None:
+    """The fewest switches above ``leaves`` switches of ``uplinks`` each, every one with the
+    same number of cables to every switch above (so the count divides ``uplinks``), within
+    ``ports`` ports each; None when no count closes the tier (more leaves than ports)."""
+    if leaves < 1 or uplinks < 1:
+        return None
+    count = max(1, math.ceil(leaves * uplinks / ports))
+    while count <= uplinks:
+        if uplinks % count == 0 and leaves * (uplinks // count) <= ports:
+            return count
+        count += 1
+    return None
+
+
+class Builder:
+    """One generator run: the floor, the placed switches and the cables, then the plan."""
+
+    def __init__(
+        self,
+        layout: Layout,
+        request: FabricRequest,
+        *,
+        power_limit: float | None = None,
+        catalog: Catalog | None = None,
+    ):
+        request.check()
+        self.layout = layout
+        self.request = request
+        self.catalog = catalog or catalog_for(layout)
+        self.analysis = Analysis(layout)
+        self.thresholds = self.analysis.thresholds
+        self.overrides = dict(layout.rules.thresholds) if layout.rules else {}
+        self.floor = Floor(
+            layout, self.analysis, allow_new_racks=request.new_racks, power_limit=power_limit
+        )
+        self.nodes = self._nodes()
+        self.plan = FabricPlan(request.fabric)
+        self.links: list[Link] = []
+        self.switches: list[Switch] = []
+        self._longest = (0.0, "")
+        self._choosers: dict[float, MediaChooser] = {}
+        self._unknown_length = 0
+
+    # -- nodes ------------------------------------------------------------------------
+
+    def _nodes(self) -> NodePorts:
+        wanted = set(self.request.nodes) if self.request.nodes is not None else None
+        ids: list[str] = []
+        racks: list[int] = []
+        group_name = None
+        rails = 0
+        speed = 0.0
+        tech = None
+        for facts in self.analysis.racks:
+            for dev in facts.devices:
+                if wanted is not None and dev.id not in wanted:
+                    continue
+                if not dev.is_gpu_node:
+                    if wanted is not None:
+                        raise GenerateError(f"{dev.id} is not a GPU node ({dev.device.model})")
+                    continue
+                assert dev.type is not None
+                group = fabric_group(dev.type)
+                if group is None:
+                    raise GenerateError(
+                        f"{dev.id} ({dev.device.model}) has no compute-fabric ports to cable"
+                    )
+                if group_name is None:
+                    group_name, rails, speed, tech = (
+                        group.name,
+                        group.count,
+                        float(group.speed or 0.0),
+                        group.tech,
+                    )
+                elif (group.name, group.count) != (group_name, rails):
+                    raise GenerateError(
+                        f"{dev.id} has {group.count} compute ports {group.name}*, the other "
+                        f"nodes {rails} {group_name}*: cable nodes of one kind per fabric "
+                        "(--nodes)"
+                    )
+                ids.append(dev.id)
+                racks.append(facts.index)
+        if wanted is not None:
+            missing = sorted(wanted - set(ids))
+            if missing:
+                raise GenerateError(f"no GPU node {missing[0]} in the layout")
+        if not ids:
+            raise GenerateError("no GPU nodes to cable")
+        assert group_name is not None
+        nodes = NodePorts(tuple(ids), tuple(racks), group_name, rails, speed, tech)
+        self._existing_links(nodes)
+        return nodes
+
+    def _existing_links(self, nodes: NodePorts) -> None:
+        ports = {node: nodes.group for node in nodes.ids}
+        existing: list[Link] = []
+        for link in self.layout.links:
+            for end in (link.a, link.b):
+                device, _, port = end.partition(":")
+                group = ports.get(device)
+                if group is not None and port.rstrip("0123456789") == group:
+                    existing.append(link)
+                    break
+        if existing and not self.request.replace:
+            shown = existing[0].a + " -> " + existing[0].b
+            raise GenerateError(
+                f"{len(existing):,} compute links already end at these nodes (first: {shown}); "
+                "rerun with --replace to remove them first"
+            )
+        self.removed = existing
+        self.removed_ids = {id(link) for link in existing}
+
+    @property
+    def spots(self) -> list[Spot]:
+        return [self.floor.spots[i] for i in self.nodes.rack_index]
+
+    def node_spot(self, index: int) -> Spot:
+        return self.floor.spots[self.nodes.rack_index[index]]
+
+    # -- switches ---------------------------------------------------------------------
+
+    def model(self, key: str | None, what: str, fallback: SwitchModel | None = None) -> SwitchModel:
+        if key is None:
+            if fallback is not None:
+                return fallback
+            key = default_switch(self.nodes.tech, self.nodes.speed)
+        model = switch_model(self.catalog, key, what)
+        if (model.tech or "infiniband") != (self.nodes.tech or "infiniband"):
+            raise GenerateError(
+                f"--{what} {key} is {model.tech or 'infiniband'}; the nodes' compute ports "
+                f"are {self.nodes.tech or 'infiniband'} (a link cannot join the two)"
+            )
+        return model
+
+    def centre(self, spots: Sequence[Spot]) -> tuple[float, float]:
+        xs = [s.x for s in spots if s.x is not None]
+        x = sum(xs) / len(xs) if xs else 0.0
+        return (x, sum(s.y for s in spots) / len(spots) if spots else 0.0)
+
+    def switch(
+        self,
+        model: SwitchModel,
+        role: str,
+        target: tuple[float, float],
+        near: frozenset[str] | None,
+        label: str | None = None,
+    ) -> Switch:
+        device_id, spot, position = self.floor.place(model, role, target, near)
+        self.plan.devices.append(
+            (spot.rack.id, Device(device_id, model.key, position=position, label=label))
+        )
+        switch = Switch(device_id, model, spot, role)
+        self.switches.append(switch)
+        return switch
+
+    # -- cables -----------------------------------------------------------------------
+
+    def chooser(self, speed: float) -> MediaChooser:
+        found = self._choosers.get(speed)
+        if found is None:
+            found = self._choosers[speed] = MediaChooser(speed or None, self.overrides)
+        return found
+
+    def cable(self, a: str, a_port: str, b: str, b_port: str, speed: float) -> None:
+        length = self.floor.run(a, b)
+        a_end = f"{a}:{a_port}"
+        if length is None:
+            self._unknown_length += 1
+            media = "aoc"
+        else:
+            media = self.chooser(speed)(length)
+            if media is None:
+                raise GenerateError(
+                    f"{a_end} -> {b}:{b_port} runs {length:.1f} m, beyond the reach of every "
+                    "medium; place the racks closer"
+                )
+            if length > self._longest[0]:
+                self._longest = (length, f"{a_end} -> {b}:{b_port}")
+        self.links.append(Link(a_end, f"{b}:{b_port}", media=media))
+
+    def node_to_switch(self, node: int, rail: int, switch: Switch) -> None:
+        n = self.nodes
+        self.cable(
+            n.ids[node],
+            f"{n.group}{rail + 1}",
+            switch.id,
+            switch.port(),
+            min(n.speed, switch.model.speed),
+        )
+        switch.down += 1
+
+    def up_link(self, lower: Switch, upper: Switch) -> None:
+        self.cable(
+            lower.id,
+            lower.port(),
+            upper.id,
+            upper.port(),
+            min(lower.model.speed, upper.model.speed),
+        )
+        lower.up += 1
+        upper.down += 1
+
+    def uplinks_for(
+        self, down_ports: int, down_speed: float, leaf: SwitchModel, upper: SwitchModel
+    ) -> int:
+        """Uplinks that carry ``down_ports`` at ``down_speed`` at the requested ratio."""
+        up_speed = min(leaf.speed, upper.speed) or 1.0
+        return max(
+            1,
+            math.ceil(down_ports * down_speed / (up_speed * self.request.oversubscription) - 1e-9),
+        )
+
+    # -- closing trees above the leaves -----------------------------------------------
+
+    def two_tier(
+        self,
+        leaves: Sequence[Switch],
+        uplinks: int,
+        spine: SwitchModel,
+        target: tuple[float, float],
+        near: frozenset[str] | None,
+        label: str,
+        role: str = "spine",
+    ) -> list[Switch]:
+        """Spines above ``leaves`` (``uplinks`` each at most), every leaf cabled round-robin."""
+        count = spines_for(len(leaves), uplinks, spine.ports)
+        if count is None:
+            raise GenerateError(
+                f"{len(leaves)} leaves of {uplinks} uplinks do not fit one tier of "
+                f"{spine.ports}-port {spine.key}"
+            )
+        spines = [
+            self.switch(spine, role, target, near, f"{label} {role} {j + 1}") for j in range(count)
+        ]
+        for index, leaf in enumerate(leaves):
+            want = leaf.want_up
+            for t in range(want):
+                self.up_link(leaf, spines[(t + index) % count])
+        return spines
+
+    def three_tier(
+        self,
+        leaves: Sequence[Switch],
+        uplinks: int,
+        pod_leaves: int,
+        spine: SwitchModel,
+        core: SwitchModel,
+        label: str,
+    ) -> tuple[list[Switch], list[Switch], int]:
+        """Pods of ``pod_leaves`` leaves with their own spines (half their ports down, half
+        up), and core groups: spine j of every pod to core group j. Returns spines, cores and
+        the number of pods."""
+        half = spine.ports // 2
+        per_pod = spines_for(pod_leaves, uplinks, half)
+        if per_pod is None:
+            raise GenerateError(
+                f"a pod of {pod_leaves} leaves does not fit {spine.key} spines ({half} ports down)"
+            )
+        spine_up = pod_leaves * (uplinks // per_pod)  # a full pod's spine: down = up
+        pods = [leaves[i : i + pod_leaves] for i in range(0, len(leaves), pod_leaves)]
+        per_group = spines_for(len(pods), spine_up, core.ports)
+        if per_group is None:
+            raise GenerateError(
+                f"{len(pods)} pods need more than three tiers of {core.ports}-port {core.key}"
+            )
+        all_spines: list[Switch] = []
+        pod_spines: list[list[Switch]] = []
+        for p, pod in enumerate(pods):
+            spots = [leaf.spot for leaf in pod]
+            target = self.centre(spots)
+            near = self.floor.rows_of(spots)
+            spines = [
+                self.switch(spine, "spine", target, near, f"{label}pod {p + 1} spine {j + 1}")
+                for j in range(per_pod)
+            ]
+            for index, leaf in enumerate(pod):
+                for t in range(leaf.want_up):
+                    self.up_link(leaf, spines[(t + index) % per_pod])
+            pod_spines.append(spines)
+            all_spines.extend(spines)
+        hall = self.floor.centre
+        cores: list[Switch] = []
+        for j in range(per_pod):
+            group = [
+                self.switch(core, "core", hall, None, f"{label}core group {j + 1} core {c + 1}")
+                for c in range(per_group)
+            ]
+            cores.extend(group)
+            for p, spines in enumerate(pod_spines):
+                lower = spines[j]
+                # 1:1 at the spine: as many uplinks as it has downlinks
+                want = math.ceil(
+                    lower.down * lower.model.speed / (min(lower.model.speed, core.speed) or 1.0)
+                    - 1e-9
+                )
+                for t in range(want):
+                    self.up_link(lower, group[(t + p) % per_group])
+        return all_spines, cores, len(pods)
+
+    # -- the plan ---------------------------------------------------------------------
+
+    def finish(self, counts: dict[str, int], notes: Sequence[str]) -> FabricPlan:
+        plan = self.plan
+        plan.links = self.links
+        plan.remove_links = self.removed
+        plan.new_racks = [(0, rack) for rack in self.floor.new_racks]
+        plan.counts = dict(counts)
+        plan.counts.setdefault("cables", len(self.links))
+        plan.notes = [*notes, *self.floor.notes]
+        limit = float(self.thresholds["cable_max"])
+        longest, name = self._longest
+        if name:
+            plan.longest = (name, longest)
+        if longest > limit + 1e-9:
+            over = [
+                (link, length)
+                for link in self.links
+                if (length := self._length_of(link)) is not None and length > limit + 1e-9
+            ]
+            if self.request.strict_cables:
+                shown = "; ".join(f"{lk.a} -> {lk.b} {ln:.1f} m" for lk, ln in over[:5])
+                more = f" and {len(over) - 5:,} more" if len(over) > 5 else ""
+                raise GenerateError(
+                    f"--strict-cables: {len(over):,} cables are longer than cable_max "
+                    f"{limit:g} m: {shown}{more}"
+                )
+            raised = float(math.ceil(longest - 1e-9))
+            plan.cable_max = raised
+            plan.cable_comment = (
+                f" cable_max raised by rackdesigner for the generated {self.request.fabric}"
+                f" fabric: {len(over):,} cables run longer than {limit:g} m (the longest,"
+                f" {name}, {longest:.1f} m), because a switch serves nodes in several racks"
+                " (a rail-optimised leaf serves every rack of its SU; spines and cores the"
+                " hall). They are active or optical cables within their media's reach"
+                " (CAB003)."
+            )
+            plan.warnings.append(
+                f"cable_max raised from {limit:g} m to {raised:g} m: the longest run, {name}, "
+                f"is {longest:.1f} m ({len(over):,} cables over {limit:g} m)"
+            )
+        if self._unknown_length:
+            plan.warnings.append(
+                f"{self._unknown_length:,} cables end in racks without a slot: their length is "
+                "unknown, so they are active optical cables (aoc)"
+            )
+        return plan
+
+    def _length_of(self, link: Link) -> float | None:
+        return self.floor.run(link.a.partition(":")[0], link.b.partition(":")[0])

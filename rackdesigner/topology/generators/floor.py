@@ -1,0 +1,408 @@
+"""Where a generator's switches go, and how long the cables between them run.
+
+Placement (fabrics.md): a switch goes in the middle third of a rack that holds GPU
+nodes (PLC003), into free units only (both faces for a full-depth switch), in a rack
+whose feeds and cooling can take its draw; a leaf in the rack nearest the centre of the
+nodes it serves, a top-tier switch in the rack nearest the centre of the hall. Where no
+rack has room a network rack is added to the row, with feeds, PDUs and cooling like its
+neighbour's. Cable runs follow layout-format.md, "Geometry".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from ...analysis import Analysis
+from ...geometry import SiteGeometry, rack_places
+from ...model import RACK_UNIT_M, Device, Layout, Rack
+from .base import GenerateError, SwitchModel
+
+_TRAILING_NUMBER = re.compile(r"^(.*?)(\d+)$")
+
+
+@dataclass(slots=True, eq=False)
+class Spot:
+    """A rack as placement sees it."""
+
+    rack: Rack
+    row: str
+    x: float | None  # m along the row (slot × rack_pitch); None without a slot
+    y: float  # m across rows (row index × row_pitch)
+    top: float  # m, the rack's top above the floor
+    height: int  # U
+    front: bytearray  # 1 where a unit is taken, index = U (0 unused)
+    rear: bytearray
+    gpu_nodes: bool
+    headroom: float  # W of switch draw its feeds and cooling still take
+    new: bool = False
+    full: set[tuple[int, bool]] = field(default_factory=set)  # (height, full depth) with no room
+    role_counts: dict[str, int] = field(default_factory=dict)
+
+    def positions(self, height: int) -> list[int]:
+        """Positions a device of ``height`` U may take, best first (nearest the middle)."""
+        h = self.height
+        middle = h / 2
+        found = []
+        for position in range(1, h - height + 2):
+            centre = position - 1 + height / 2
+            if self.gpu_nodes and not (h / 3 <= centre <= 2 * h / 3):
+                continue
+            found.append((abs(centre - middle), position))
+        found.sort()
+        return [p for _, p in found]
+
+    def free_position(self, height: int, full_depth: bool) -> int | None:
+        if (height, full_depth) in self.full:
+            return None
+        for position in self.positions(height):
+            units = range(position, position + height)
+            if all(not self.front[u] for u in units) and (
+                not full_depth or all(not self.rear[u] for u in units)
+            ):
+                return position
+        self.full.add((height, full_depth))
+        return None
+
+    def take(self, position: int, height: int, full_depth: bool) -> None:
+        for u in range(position, position + height):
+            self.front[u] = 1
+            if full_depth:
+                self.rear[u] = 1
+
+
+class Floor:
+    """The racks of a layout, their free units and headroom, and the cable runs between them.
+
+    ``power_limit`` is the most a rack without feeds may draw (``rackdesigner new`` sizes
+    feeds after the fabric is placed); without it such a rack has no power limit.
+    """
+
+    def __init__(
+        self,
+        layout: Layout,
+        analysis: Analysis,
+        *,
+        allow_new_racks: bool = True,
+        power_limit: float | None = None,
+    ):
+        self.layout = layout
+        self.analysis = analysis
+        self.geometry = SiteGeometry.of(layout.site)
+        self.allow_new_racks = allow_new_racks
+        self.power_limit = power_limit
+        self.air_max = analysis.thresholds["air_cooling_max"]
+        places = rack_places(layout)
+        self.spots: list[Spot] = []
+        self.row_spots: dict[str, list[Spot]] = {}
+        self.by_rack: dict[int, Spot] = {}
+        # id -> (spot, port height in m): every device a cable may end at
+        self.where: dict[str, tuple[Spot, float]] = {}
+        self.device_ids: set[str] = set()
+        self.rack_ids: set[str] = {rack.id for rack in layout.racks}
+        self.slots_by_row: dict[str, set[int]] = {}
+        self.row_index: dict[str, int] = {}
+        for facts in analysis.racks:
+            rack = facts.rack
+            place = places[id(rack)]
+            row = rack.row or ""
+            self.row_index.setdefault(row, place.row_index)
+            if rack.slot is not None:
+                self.slots_by_row.setdefault(row, set()).add(rack.slot)
+            height = max(1, int(rack.height_u))
+            spot = Spot(
+                rack,
+                row,
+                None if rack.slot is None else rack.slot * self.geometry.rack_pitch,
+                place.row_index * self.geometry.row_pitch,
+                place.top,
+                height,
+                bytearray(height + 2),
+                bytearray(height + 2),
+                facts.gpu_nodes > 0,
+                self._headroom(facts),
+            )
+            for dev in facts.devices:
+                self.device_ids.add(dev.id)
+                if dev.port_height is not None:
+                    self.where[dev.id] = (spot, dev.port_height)
+                if not dev.mounted or dev.device.position is None:
+                    continue
+                start = dev.device.position
+                end = min(height, start + max(1, math.ceil(dev.height_u)) - 1)
+                full = dev.type is not None and dev.type.full_depth
+                faces = (
+                    (spot.front, spot.rear)
+                    if full
+                    else ((spot.rear,) if dev.device.face == "rear" else (spot.front,))
+                )
+                for face in faces:
+                    for u in range(max(1, start), end + 1):
+                        face[u] = 1
+            self.spots.append(spot)
+            self.by_rack[id(rack)] = spot
+            self.row_spots.setdefault(row, []).append(spot)
+        self.new_racks: list[Rack] = []
+        self.notes: list[str] = []
+        self._sorted: dict[tuple[float, float], list[Spot]] = {}
+        xs = [s.x for s in self.spots if s.x is not None]
+        ys = [s.y for s in self.spots]
+        self.centre = (
+            ((min(xs) + max(xs)) / 2) if xs else 0.0,
+            ((min(ys) + max(ys)) / 2) if ys else 0.0,
+        )
+
+    # -- headroom ---------------------------------------------------------------------
+
+    def _headroom(self, facts: object) -> float:
+        """W of switch draw a rack's feeds and cooling can still take."""
+        from ...analysis import RackFacts
+
+        assert isinstance(facts, RackFacts)
+        if facts.capacity is not None:
+            power = facts.capacity - facts.load
+        elif self.power_limit is not None:
+            power = self.power_limit - facts.load
+        else:
+            power = math.inf
+        cooling = facts.rack.cooling_mode
+        if cooling == "immersion":
+            cool = math.inf
+        elif cooling == "rear-door":
+            door = facts.door
+            capacity = (
+                float(door.type.capacity or 0.0)
+                if door is not None and door.type is not None and door.type.kind == "rear-door"
+                else self.air_max
+            )
+            cool = capacity - facts.heat
+        else:  # air, and liquid: a switch's heat all goes to the air
+            cool = self.air_max - facts.air_heat
+        return min(power, cool)
+
+    # -- placement --------------------------------------------------------------------
+
+    def distance(self, spot: Spot, target: tuple[float, float]) -> float:
+        x = spot.x if spot.x is not None else math.inf
+        return abs(x - target[0]) + abs(spot.y - target[1])
+
+    def by_distance(self, target: tuple[float, float]) -> list[Spot]:
+        """Every rack, nearest ``target`` first (cached: many switches share a target)."""
+        key = (round(target[0], 6), round(target[1], 6))
+        found = self._sorted.get(key)
+        if found is None or len(found) != len(self.spots):
+            found = sorted(self.spots, key=lambda s: (self.distance(s, target), s.y, s.x or 0))
+            self._sorted[key] = found
+        return found
+
+    def rows_of(self, spots: Sequence[Spot]) -> frozenset[str]:
+        return frozenset(s.row for s in spots)
+
+    def place(
+        self,
+        model: SwitchModel,
+        role: str,
+        target: tuple[float, float],
+        near: frozenset[str] | None,
+    ) -> tuple[str, Spot, int]:
+        """Put one switch: its new id, rack and position. ``near``: the rows to try first
+        (a leaf's); without it the whole hall, nearest ``target`` first."""
+        tried: list[Spot] = (
+            sorted(
+                (s for row in near for s in self.row_spots.get(row, ())),
+                key=lambda s: (self.distance(s, target), s.y, s.x or 0),
+            )
+            if near
+            else self.by_distance(target)
+        )
+        found = self._first_fit(tried, model)
+        if found is None and self.allow_new_racks:
+            like = tried[0] if tried else (self.by_distance(target)[0] if self.spots else None)
+            if like is None:
+                raise GenerateError("the layout has no racks to put switches in")
+            spot = self._add_rack(like, target)
+            found = self._first_fit([spot], model)
+            if found is None:
+                raise GenerateError(
+                    f"a {model.key} ({model.height} U, {model.power / 1e3:.3g} kW) does not fit "
+                    f"even an empty rack like {like.rack.id}"
+                )
+        if found is None and near:
+            found = self._first_fit(self.by_distance(target), model)
+        if found is None:
+            raise GenerateError(
+                f"no rack has room for a {role} switch ({model.key}, {model.height} U, "
+                f"{model.power / 1e3:.3g} kW) in free units of its middle third within its "
+                "feeds and cooling; allow new network racks (drop --no-new-racks) or free "
+                "some units"
+            )
+        spot, position = found
+        spot.take(position, model.height, model.full_depth)
+        spot.headroom -= model.power
+        number = spot.role_counts.get(role, 0)
+        while True:
+            number += 1
+            device_id = f"{spot.rack.id}-{role}{number}"
+            if device_id not in self.device_ids:
+                break
+        spot.role_counts[role] = number
+        self.device_ids.add(device_id)
+        self.where[device_id] = (spot, (position - 1 + model.height / 2) * RACK_UNIT_M)
+        return device_id, spot, position
+
+    def _first_fit(self, spots: Sequence[Spot], model: SwitchModel) -> tuple[Spot, int] | None:
+        power = model.power
+        for spot in spots:
+            if spot.headroom < power:
+                continue
+            position = spot.free_position(model.height, model.full_depth)
+            if position is not None:
+                return spot, position
+        return None
+
+    # -- network racks ----------------------------------------------------------------
+
+    def _add_rack(self, like: Spot, target: tuple[float, float]) -> Spot:
+        row = like.row
+        used = self.slots_by_row.setdefault(row, set())
+        pitch = self.geometry.rack_pitch
+        want = max(1, round(target[0] / pitch)) if like.x is not None else 1
+        top = (max(used) if used else 0) + 1
+        slot = min(
+            (s for s in range(1, top + 1) if s not in used),
+            key=lambda s: (abs(s - want), s),
+        )
+        used.add(slot)
+        rack_id = self._rack_id(like.rack, slot)
+        base = like.rack
+        feeds = [
+            replace(
+                feed,
+                id=_renamed(feed.id, base.id, rack_id, index),
+                circuit=f"{rack_id}-{feed.side or index + 1}-{index + 1}",
+                notes=None,
+            )
+            for index, feed in enumerate(base.feeds)
+        ]
+        feed_names = {old.id: new.id for old, new in zip(base.feeds, feeds, strict=True)}
+        devices: list[Device] = []
+        door_id = None
+        catalog = self.analysis.catalog.devices
+        load = 0.0
+        for index, device in enumerate(base.devices):
+            dtype = catalog.get(device.model)
+            if dtype is None:
+                continue
+            keep = dtype.kind == "pdu" or (dtype.kind == "rear-door" and base.door == device.id)
+            if not keep:
+                continue
+            new_id = _renamed(device.id, base.id, rack_id, index)
+            copy = replace(device, id=new_id, label=None, notes=None, comment=None)
+            if hasattr(copy, "feed") and getattr(copy, "feed", None) in feed_names:
+                copy.feed = feed_names[copy.feed]  # type: ignore[attr-defined]
+            devices.append(copy)
+            load += float(dtype.power or 0.0)
+            if dtype.kind == "rear-door":
+                door_id = new_id
+        rack = replace(
+            base,
+            id=rack_id,
+            slot=slot,
+            label="network rack",
+            notes=None,
+            comment=None,
+            feeds=feeds,
+            devices=devices,
+            door=door_id if base.door else None,
+        )
+        self.rack_ids.add(rack_id)
+        self.device_ids.update(d.id for d in devices)
+        height = max(1, int(rack.height_u))
+        headroom = self._new_headroom(like, rack, load)
+        spot = Spot(
+            rack,
+            row,
+            slot * pitch,
+            like.y,
+            height * RACK_UNIT_M,
+            height,
+            bytearray(height + 2),
+            bytearray(height + 2),
+            False,
+            headroom,
+            new=True,
+        )
+        self.spots.append(spot)
+        self.row_spots.setdefault(row, []).append(spot)
+        self.new_racks.append(rack)
+        self._sorted.clear()
+        self.notes.append(
+            f"added network rack {rack_id} (row {row or '-'}, slot {slot}; feeds and cooling "
+            f"like {base.id}): no rack nearby had room"
+        )
+        return spot
+
+    def _new_headroom(self, like: Spot, rack: Rack, own: float) -> float:
+        facts = (
+            next(f for f in self.analysis.racks if f.rack is like.rack) if not like.new else None
+        )
+        if facts is not None and facts.capacity is not None:
+            power = facts.capacity - own
+        elif like.new:
+            power = like.headroom + 0.0  # a copy of a copy: the first copy's limit
+        elif self.power_limit is not None:
+            power = self.power_limit - own
+        else:
+            power = math.inf
+        cooling = rack.cooling_mode
+        if cooling == "immersion":
+            cool = math.inf
+        elif cooling == "rear-door" and rack.door:
+            door = next((d for d in rack.devices if d.id == rack.door), None)
+            dtype = self.analysis.catalog.devices.get(door.model) if door else None
+            cool = float(dtype.capacity or 0.0) - own if dtype else self.air_max
+        else:
+            cool = self.air_max
+        return min(power, cool)
+
+    def _rack_id(self, like: Rack, slot: int) -> str:
+        match = _TRAILING_NUMBER.match(like.id)
+        candidates = []
+        if match:
+            prefix, digits = match.groups()
+            candidates.append(f"{prefix}{slot:0{len(digits)}d}")
+            candidates.append(f"{prefix}{slot:0{len(digits)}d}-net")
+        candidates.extend(f"net{n}" for n in range(1, len(self.rack_ids) + 2))
+        for candidate in candidates:
+            if candidate not in self.rack_ids:
+                return candidate
+        raise GenerateError("no free rack id")  # unreachable: net1..net(n+1) cannot all exist
+
+    # -- cables -----------------------------------------------------------------------
+
+    def run(self, a: str, b: str) -> float | None:
+        """The run of a cable between two devices' ports, with slack; None if unknown."""
+        spot_a, height_a = self.where[a]
+        spot_b, height_b = self.where[b]
+        g = self.geometry
+        if spot_a is spot_b:
+            return abs(height_a - height_b) + g.slack
+        if spot_a.x is None or spot_b.x is None:
+            return None
+        return (
+            (spot_a.top - height_a)
+            + g.tray_rise
+            + abs(spot_a.x - spot_b.x)
+            + abs(spot_a.y - spot_b.y)
+            + g.tray_rise
+            + (spot_b.top - height_b)
+            + g.slack
+        )
+
+
+def _renamed(old: str, old_rack: str, new_rack: str, index: int) -> str:
+    if old.startswith(old_rack):
+        return new_rack + old[len(old_rack) :]
+    return f"{new_rack}-{index + 1}"
