@@ -32,9 +32,25 @@ def _fail(message: str) -> None:
     sys.exit(2)
 
 
-def _command_line() -> str:
-    args = [a for a in sys.argv[1:]]
-    return "rackdesigner " + " ".join(shlex.quote(a) for a in args)
+def _command_line(ctx: click.Context) -> str:
+    """The command as a user would type it: the arguments given, in the options' order
+    (from the parsed values, so the same request always writes the same header)."""
+    words = ctx.command_path.split()
+    for param in ctx.command.params:
+        value = ctx.params.get(param.name or "")
+        source = ctx.get_parameter_source(param.name or "")
+        if source is not click.core.ParameterSource.COMMANDLINE or value in (None, False):
+            continue
+        if isinstance(param, click.Argument):
+            words.append(str(value))
+            continue
+        flag = max(param.opts, key=len)
+        if isinstance(param, click.Option) and param.is_flag:
+            words.append(flag)
+        else:
+            shown = value[1] if isinstance(value, tuple) else value
+            words += [flag, f"{shown:g}" if isinstance(shown, float) else str(shown)]
+    return " ".join(shlex.quote(w) for w in words)
 
 
 def _ratio(ctx: click.Context, param: click.Parameter, value: str | None) -> float | None:
@@ -177,7 +193,9 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
 @click.option("--strict-cables", is_flag=True, help="Refuse runs over cable_max (5 m).")
 @click.option("--rail-planes", is_flag=True, help="rail: one spine plane per rail.")
 @click.option("--name", metavar="TEXT", help="The layout's name.")
+@click.pass_context
 def new(
+    ctx: click.Context,
     file: str | None,
     template: str | None,
     list_: bool,
@@ -256,7 +274,7 @@ def new(
         name=name,
     )
     try:
-        built = build(options, _command_line())
+        built = build(options, _command_line(ctx))
     except GenerateError as error:
         _fail(f"new: {error}")
     diagnostics = _check(built.layout, file)
@@ -314,7 +332,8 @@ def generate(
     """
     from .cli import _load_or_exit
     from .layout_io import FileChangedError, save
-    from .topology.generators import FabricRequest, GenerateError, generate as run
+    from .topology.generators import FabricRequest, GenerateError
+    from .topology.generators import generate as run
     from .topology.generators.apply import apply_plan
 
     target = output or layout

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from .catalog import Catalog, builtin
-from .model import Q, Device, DeviceType, Feed, Layout, Rack, Site, Workload
+from .model import Device, DeviceType, Feed, Layout, Q, Rack, Site, Workload
 from .topology.generators import FabricPlan, FabricRequest, GenerateError, generate
 from .topology.generators.apply import apply_plan
 from .topology.generators.base import fabric_group
@@ -279,7 +279,10 @@ def build(options: NewOptions, command: str = "rackdesigner new") -> Built:
             f"takes ({min(cool_limit, power_limit) / 1e3:.3g} kW); choose another --cooling"
         )
 
-    layout = Layout(name=options.name or f"{gpus:,} x {dtype.gpu or options.gpu} cluster")
+    gpu_key = dtype.gpu or options.gpu or ""
+    gpu_name = (catalog.gpus[gpu_key].name if gpu_key in catalog.gpus else None) or gpu_key
+    default_name = f"{options.template}: " if options.template else ""
+    layout = Layout(name=options.name or f"{default_name}{gpus:,} x {gpu_name}")
     if dtype.gpu is None:
         # A server that takes the GPU the layout sets: say which, in the layout's catalog.
         layout.catalog[dtype.key] = DeviceType(dtype.key, gpu=options.gpu)
@@ -305,7 +308,8 @@ def build(options: NewOptions, command: str = "rackdesigner new") -> Built:
     apply_plan(layout, plan)
     _power_and_furniture(layout, options, catalog, step_down)
     total = _site_load(layout, catalog)
-    layout.site.power_budget = float(math.ceil(total * 1.1 / 10e3) * 10e3)
+    budget_kw = math.ceil(total * 1.1 / 10e3) * 10
+    layout.site.power_budget = Q(budget_kw * 1e3, f"{budget_kw:,} kW".replace(",", ""))
     counts = plan.counts
     switches = counts.get("leaves", 0) + counts.get("spines", 0) + counts.get("cores", 0)
     fabric_text = plan.notes[0] if plan.notes else fabric

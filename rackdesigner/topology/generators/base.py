@@ -12,8 +12,8 @@ import math
 from dataclasses import dataclass, field
 
 from ...catalog import Catalog
-from ...model import DeviceType, Layout, Link, PortGroup, Rack
 from ...model import Device as DeviceEntry
+from ...model import DeviceType, Link, PortGroup, Rack
 
 FABRICS = ("rail", "leaf-spine", "dragonfly", "direct")
 

@@ -21,6 +21,7 @@ from ...model import RACK_UNIT_M, Device, Layout, Rack
 from .base import GenerateError, SwitchModel
 
 _TRAILING_NUMBER = re.compile(r"^(.*?)(\d+)$")
+_POSITIONS: dict[tuple[int, int, bool], list[int]] = {}
 
 
 @dataclass(slots=True, eq=False)
@@ -43,6 +44,12 @@ class Spot:
 
     def positions(self, height: int) -> list[int]:
         """Positions a device of ``height`` U may take, best first (nearest the middle)."""
+        found = _POSITIONS.get((self.height, height, self.gpu_nodes))
+        if found is None:
+            found = _POSITIONS[(self.height, height, self.gpu_nodes)] = self._positions(height)
+        return found
+
+    def _positions(self, height: int) -> list[int]:
         h = self.height
         middle = h / 2
         found = []
@@ -98,8 +105,9 @@ class Floor:
         self.spots: list[Spot] = []
         self.row_spots: dict[str, list[Spot]] = {}
         self.by_rack: dict[int, Spot] = {}
-        # id -> (spot, port height in m): every device a cable may end at
-        self.where: dict[str, tuple[Spot, float]] = {}
+        # id -> (spot, port height in m, drop from the rack top to the port in m): every
+        # device a cable may end at
+        self.where: dict[str, tuple[Spot, float, float]] = {}
         self.device_ids: set[str] = set()
         self.rack_ids: set[str] = {rack.id for rack in layout.racks}
         self.slots_by_row: dict[str, set[int]] = {}
@@ -127,7 +135,7 @@ class Floor:
             for dev in facts.devices:
                 self.device_ids.add(dev.id)
                 if dev.port_height is not None:
-                    self.where[dev.id] = (spot, dev.port_height)
+                    self.where[dev.id] = (spot, dev.port_height, spot.top - dev.port_height)
                 if not dev.mounted or dev.device.position is None:
                     continue
                 start = dev.device.position
@@ -147,6 +155,7 @@ class Floor:
         self.new_racks: list[Rack] = []
         self.notes: list[str] = []
         self._sorted: dict[tuple[float, float], list[Spot]] = {}
+        self._near_sorted: dict[tuple[float, float, frozenset[str]], list[Spot]] = {}
         xs = [s.x for s in self.spots if s.x is not None]
         ys = [s.y for s in self.spots]
         self.centre = (
@@ -209,14 +218,16 @@ class Floor:
     ) -> tuple[str, Spot, int]:
         """Put one switch: its new id, rack and position. ``near``: the rows to try first
         (a leaf's); without it the whole hall, nearest ``target`` first."""
-        tried: list[Spot] = (
-            sorted(
-                (s for row in near for s in self.row_spots.get(row, ())),
-                key=lambda s: (self.distance(s, target), s.y, s.x or 0),
-            )
-            if near
-            else self.by_distance(target)
-        )
+        if near:
+            key = (round(target[0], 6), round(target[1], 6), near)
+            tried = self._near_sorted.get(key)
+            if tried is None:
+                tried = self._near_sorted[key] = sorted(
+                    (s for row in near for s in self.row_spots.get(row, ())),
+                    key=lambda s: (self.distance(s, target), s.y, s.x or 0),
+                )
+        else:
+            tried = self.by_distance(target)
         found = self._first_fit(tried, model)
         if found is None and self.allow_new_racks:
             like = tried[0] if tried else (self.by_distance(target)[0] if self.spots else None)
@@ -249,7 +260,8 @@ class Floor:
                 break
         spot.role_counts[role] = number
         self.device_ids.add(device_id)
-        self.where[device_id] = (spot, (position - 1 + model.height / 2) * RACK_UNIT_M)
+        port_height = (position - 1 + model.height / 2) * RACK_UNIT_M
+        self.where[device_id] = (spot, port_height, spot.top - port_height)
         return device_id, spot, position
 
     def _first_fit(self, spots: Sequence[Spot], model: SwitchModel) -> tuple[Spot, int] | None:
@@ -338,6 +350,7 @@ class Floor:
         self.row_spots.setdefault(row, []).append(spot)
         self.new_racks.append(rack)
         self._sorted.clear()
+        self._near_sorted.clear()
         self.notes.append(
             f"added network rack {rack_id} (row {row or '-'}, slot {slot}; feeds and cooling "
             f"like {base.id}): no rack nearby had room"
@@ -384,20 +397,20 @@ class Floor:
 
     def run(self, a: str, b: str) -> float | None:
         """The run of a cable between two devices' ports, with slack; None if unknown."""
-        spot_a, height_a = self.where[a]
-        spot_b, height_b = self.where[b]
+        spot_a, height_a, drop_a = self.where[a]
+        spot_b, height_b, drop_b = self.where[b]
         g = self.geometry
         if spot_a is spot_b:
             return abs(height_a - height_b) + g.slack
         if spot_a.x is None or spot_b.x is None:
             return None
         return (
-            (spot_a.top - height_a)
+            drop_a
             + g.tray_rise
             + abs(spot_a.x - spot_b.x)
             + abs(spot_a.y - spot_b.y)
             + g.tray_rise
-            + (spot_b.top - height_b)
+            + drop_b
             + g.slack
         )
 
