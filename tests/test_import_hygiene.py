@@ -30,3 +30,27 @@ def test_headless_commands_do_not_import_textual() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == ""
+
+
+EDIT_PROBE = """
+import sys
+from rackdesigner.edit import MoveDevice, Session
+from rackdesigner.layout_io import load_path
+session = Session(load_path({path!r}))
+session.do(MoveDevice("a01-n01"))
+session.undo()
+leaked = sorted(m for m in sys.modules if m == "textual" or m.startswith("textual."))
+print(",".join(leaked))
+"""
+
+
+def test_the_editing_core_does_not_import_textual() -> None:
+    path = str(ROOT / "layouts" / "training-128.toml")
+    result = subprocess.run(
+        [sys.executable, "-c", EDIT_PROBE.format(path=path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == ""

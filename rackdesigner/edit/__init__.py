@@ -1,0 +1,102 @@
+"""The editing core every front end shares (editing.md): commands, history, index, session.
+
+No Textual, TOML or SVG in here. The designer app holds a :class:`Session`; the fabric
+generators and ``rackdesigner new`` build :class:`Batch` es of commands.
+
+    from rackdesigner.edit import Session, PlaceDevice, MoveDevice, EditError
+
+    session = Session(layout, path="cluster.toml")   # a Layout, or a Document (.layout)
+    session.findings                                  # list[Diagnostic], a full check's
+    try:
+        session.do(MoveDevice("a01-n02", position=11))  # applies and re-checks
+    except EditError as error:                        # refused: nothing changed
+        print(error)
+    session.undo(); session.redo()
+    session.can_undo, session.can_redo, session.revision, session.dirty
+    session.mark_saved()                              # after writing the file
+    session.index.next_id("a01-n")                    # "a01-n05"
+
+``Session.do(command, fabric=False)`` leaves the fabric rules for a worker thread:
+``job = session.fabric_job()`` (editing thread), ``job.run()`` (worker),
+``session.accept_fabric(job)`` (editing thread; False when the layout changed meanwhile).
+``session.fabric_stale`` tells whether fabric findings are due.
+
+Commands (all refuse with :class:`EditError` and change nothing):
+
+========================= =========================================================
+``AddRack(rack, at=)``     a :class:`~rackdesigner.model.Rack`, or an id and fields
+``RemoveRack(id)``         with its devices and their links
+``UpdateRack(id, **f)``    fields as text or values, checked as the loader does
+``AddFeed(rack, feed)``    a Feed, or an id and fields; ``RemoveFeed(id)``,
+                           ``UpdateFeed(id, **f)``
+``PlaceDevice(rack, model, position, face, side, id=)``  next free id by default
+``MoveDevice(id, rack=, position=, face=, side=)``       what is not given stays
+``RemoveDevice(id)``       with its links; ``UpdateDevice(id, **f)``
+``RenameEntity(kind, old, new)``  rewrites links' ends, ``cdu``, ``door``, PDU ``feed``
+``AddLink(a, b, media)``   ``RemoveLink(ref)`` (its ``a`` end or ``a -> b``),
+                           ``UpdateLink(ref, **f)``
+``SetField(ref, key, text)``  ``ref`` = (kind, id): text parsed as the loader parses it
+``UpdateSection(kind, **f)``  the layout's own keys, ``[site]``, ``[workload]``
+``Batch(commands, label)`` one step, all or none
+========================= =========================================================
+"""
+
+from .base import Command, EditError, Effect, Ref
+from .commands import (
+    ID_PREFIX,
+    KEEP,
+    AddFeed,
+    AddLink,
+    AddRack,
+    Batch,
+    MoveDevice,
+    PlaceDevice,
+    RemoveDevice,
+    RemoveFeed,
+    RemoveLink,
+    RemoveRack,
+    RenameEntity,
+    SetField,
+    UpdateDevice,
+    UpdateFeed,
+    UpdateLink,
+    UpdateRack,
+    UpdateSection,
+    check_fit,
+    check_link_ends,
+)
+from .history import History
+from .index import LayoutIndex
+from .session import FabricJob, Session
+
+__all__ = [
+    "ID_PREFIX",
+    "KEEP",
+    "AddFeed",
+    "AddLink",
+    "AddRack",
+    "Batch",
+    "Command",
+    "EditError",
+    "Effect",
+    "FabricJob",
+    "History",
+    "LayoutIndex",
+    "MoveDevice",
+    "PlaceDevice",
+    "Ref",
+    "RemoveDevice",
+    "RemoveFeed",
+    "RemoveLink",
+    "RemoveRack",
+    "RenameEntity",
+    "Session",
+    "SetField",
+    "UpdateDevice",
+    "UpdateFeed",
+    "UpdateLink",
+    "UpdateRack",
+    "UpdateSection",
+    "check_fit",
+    "check_link_ends",
+]

@@ -1,0 +1,154 @@
+"""Session: a layout being edited, its history, its index and its latest findings.
+
+What the designer app holds, and what scripts use to edit a layout with the checks kept
+current. The fabric rules (the networkx graph, about a second on 100,000 GPUs) can run
+apart from the rest, in a worker thread:
+
+    job = session.fabric_job()        # on the thread that edits: cheap
+    job.run()                         # in a worker: reads only what the job captured
+    session.accept_fabric(job)        # back on the editing thread: False if stale
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from ..diagnostics import Diagnostic
+from ..model import Layout
+from .base import Command
+from .checker import Checker, FabricJob
+from .history import History
+from .index import LayoutIndex
+
+
+class Session:
+    """A layout (or a document holding one) under edit.
+
+    ``do`` applies a command and re-checks what it can have changed; a refused command
+    raises :class:`~rackdesigner.edit.EditError` and changes nothing. ``findings`` are the
+    current diagnostics, equal to a full check of the layout as it now is.
+    """
+
+    def __init__(self, source: Any, path: str | Path | None = None, *, check: bool = True):
+        layout = source if isinstance(source, Layout) else source.layout
+        self.document = None if isinstance(source, Layout) else source
+        self.layout: Layout = layout
+        if path is None and self.document is not None:
+            path = getattr(self.document, "path", None)
+        self.path: str | None = str(path) if path is not None else None
+        self.index = LayoutIndex(layout)
+        self.history = History(layout, self.index)
+        self.checker = Checker(layout, file=self.path or "")
+        self._lock = threading.RLock()
+        if check:
+            self.check(full=True)
+
+    # -- state ------------------------------------------------------------------------------
+
+    @property
+    def findings(self) -> list[Diagnostic]:
+        return self.checker.findings
+
+    @property
+    def analysis(self) -> Any:
+        """The analysis of the current layout (facts per rack, device, link, fabric)."""
+        return self.checker.analysis
+
+    @property
+    def fabric_stale(self) -> bool:
+        """Whether the fabric findings predate the last edit (a fabric job is due)."""
+        return self.checker.fabric_stale
+
+    @property
+    def can_undo(self) -> bool:
+        return self.history.can_undo
+
+    @property
+    def can_redo(self) -> bool:
+        return self.history.can_redo
+
+    @property
+    def dirty(self) -> bool:
+        return self.history.dirty
+
+    @property
+    def revision(self) -> int:
+        return self.history.revision
+
+    def mark_saved(self, path: str | Path | None = None) -> None:
+        """The layout as it is now is what the file holds."""
+        with self._lock:
+            if path is not None:
+                self.path = str(path)
+                self.checker.file = self.path
+            self.history.mark_saved()
+
+    # -- edits ------------------------------------------------------------------------------
+
+    def do(self, command: Command, *, fabric: bool = True) -> Command:
+        """Apply ``command`` and re-check; with ``fabric`` False the fabric rules are left
+        for :meth:`check_fabric` or a :meth:`fabric_job` (``fabric_stale`` says so)."""
+        with self._lock:
+            self.history.do(command)
+            self.checker.changed(command.effect)
+            self._recheck(fabric)
+            return command
+
+    def undo(self, *, fabric: bool = True) -> Command | None:
+        with self._lock:
+            command = self.history.undo()
+            if command is not None:
+                self.checker.changed(command.effect)
+                self._recheck(fabric)
+            return command
+
+    def redo(self, *, fabric: bool = True) -> Command | None:
+        with self._lock:
+            command = self.history.redo()
+            if command is not None:
+                self.checker.changed(command.effect)
+                self._recheck(fabric)
+            return command
+
+    def _recheck(self, fabric: bool) -> None:
+        if fabric:
+            self.checker.check()
+        else:
+            self.checker.check_fast()
+
+    # -- checks -----------------------------------------------------------------------------
+
+    def check(self, full: bool = False) -> list[Diagnostic]:
+        """Bring every finding up to date (``full``: recompute everything from scratch)."""
+        with self._lock:
+            if full:
+                self.checker.reset()
+            self.checker.check()
+            return self.findings
+
+    def check_fast(self) -> list[Diagnostic]:
+        """Bring every finding but the fabric rules' up to date."""
+        with self._lock:
+            self.checker.check_fast()
+            return self.findings
+
+    def check_fabric(self) -> list[Diagnostic]:
+        """Run the fabric rules now, on this thread."""
+        job = self.fabric_job()
+        job.run()
+        self.accept_fabric(job)
+        return self.findings
+
+    def fabric_job(self) -> FabricJob:
+        """The fabric rules on the layout as it is now, to run on any thread."""
+        with self._lock:
+            return self.checker.fabric_job(self.revision)
+
+    def accept_fabric(self, job: FabricJob) -> bool:
+        """Take a finished job's findings, unless the layout changed since it began."""
+        with self._lock:
+            if job.revision != self.revision:
+                return False
+            return self.checker.accept_fabric(job)
