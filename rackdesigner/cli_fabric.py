@@ -35,7 +35,7 @@ def _fail(message: str) -> None:
 def _command_line(ctx: click.Context) -> str:
     """The command as a user would type it: the arguments given, in the options' order
     (from the parsed values, so the same request always writes the same header)."""
-    words = ctx.command_path.split()
+    words = ["rackdesigner", ctx.info_name or "new"]
     for param in ctx.command.params:
         value = ctx.params.get(param.name or "")
         source = ctx.get_parameter_source(param.name or "")
@@ -53,19 +53,20 @@ def _command_line(ctx: click.Context) -> str:
     return " ".join(shlex.quote(w) for w in words)
 
 
-def _ratio(ctx: click.Context, param: click.Parameter, value: str | None) -> float | None:
-    """``4``, ``4:1`` or ``4.0``; at least 1."""
+def parse_ratio(value: str | None) -> float:
+    """``4``, ``4:1`` or ``4.0`` (None: 1); at least 1, else one line and exit 2."""
     if value is None:
-        return None
+        return 1.0
     text = value.strip()
     head, sep, tail = text.partition(":")
     try:
         number = float(head) / (float(tail) if sep else 1.0)
     except (ValueError, ZeroDivisionError):
-        raise click.BadParameter(f"{value!r} is not a ratio (e.g. 1, 2:1, 4)") from None
+        _fail(f"--oversubscription {value}: not a ratio (e.g. 1, 2:1, 4)")
     if not number >= 1.0 or number == float("inf"):
-        raise click.BadParameter(
-            f"{value} is below 1: oversubscription is downlink ÷ uplink bandwidth, 1:1 at least"
+        _fail(
+            f"--oversubscription {value}: below 1 (it is downlink ÷ uplink bandwidth; 1:1 is "
+            "non-blocking, the least there is)"
         )
     return number
 
@@ -171,9 +172,7 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
 @click.option("--leaf", metavar="MODEL", help="Leaf switch (default qm9700 for NDR400).")
 @click.option("--spine", metavar="MODEL", help="Spine switch (default: the leaf model).")
 @click.option("--core", metavar="MODEL", help="Core switch (default: the spine model).")
-@click.option(
-    "--oversubscription", callback=_ratio, metavar="R", help="Leaf down:up, e.g. 2 or 2:1 (1)."
-)
+@click.option("--oversubscription", metavar="R", help="Leaf down:up, e.g. 2 or 2:1 (1).")
 @click.option("--su-nodes", type=int, default=32, show_default=True, help="Nodes per SU (rail).")
 @click.option("--sus", type=int, metavar="N", help="Scalable units (--template superpod).")
 @click.option(
@@ -209,7 +208,7 @@ def new(
     leaf: str | None,
     spine: str | None,
     core: str | None,
-    oversubscription: float | None,
+    oversubscription: str | None,
     su_nodes: int,
     sus: int | None,
     voltage: tuple[float, str],
@@ -260,7 +259,7 @@ def new(
         leaf=leaf,
         spine=spine,
         core=core,
-        oversubscription=oversubscription if oversubscription is not None else 1.0,
+        oversubscription=parse_ratio(oversubscription),
         su_nodes=su_nodes,
         voltage=voltage[0],
         voltage_text=voltage[1],
@@ -301,7 +300,7 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
 @click.option("--leaf", metavar="MODEL", help="Leaf switch (default qm9700 for NDR400).")
 @click.option("--spine", metavar="MODEL", help="Spine switch (default: the leaf model).")
 @click.option("--core", metavar="MODEL", help="Core switch (default: the spine model).")
-@click.option("--oversubscription", callback=_ratio, metavar="R", help="Leaf down:up (1).")
+@click.option("--oversubscription", metavar="R", help="Leaf down:up, e.g. 2 or 2:1 (1).")
 @click.option("--su-nodes", type=int, default=32, show_default=True, help="Nodes per SU (rail).")
 @click.option("--no-new-racks", is_flag=True, help="Refuse instead of adding network racks.")
 @click.option("--replace", is_flag=True, help="Remove the nodes' compute links first.")
@@ -316,7 +315,7 @@ def generate(
     leaf: str | None,
     spine: str | None,
     core: str | None,
-    oversubscription: float | None,
+    oversubscription: str | None,
     su_nodes: int,
     no_new_racks: bool,
     replace: bool,
@@ -368,7 +367,7 @@ def generate(
         leaf=leaf,
         spine=spine,
         core=core,
-        oversubscription=oversubscription if oversubscription is not None else 1.0,
+        oversubscription=parse_ratio(oversubscription),
         su_nodes=su_nodes,
         new_racks=not no_new_racks,
         strict_cables=strict_cables,

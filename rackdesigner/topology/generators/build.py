@@ -312,7 +312,8 @@ class Builder:
                 f"{spine.ports}-port {spine.key}"
             )
         spines = [
-            self.switch(spine, role, target, near, f"{label} {role} {j + 1}".strip()) for j in range(count)
+            self.switch(spine, role, target, near, f"{label} {role} {j + 1}".strip())
+            for j in range(count)
         ]
         for index, leaf in enumerate(leaves):
             want = leaf.want_up

@@ -7,19 +7,21 @@ global bandwidth equals its nodes' (global ratio 1, balanced). Global links are 
 evenly: every pair of groups gets the same number, taken round-robin from the spines.
 
 Groups for N nodes of p ports on radix-k switches: a group holds at most k/2 leaves of k/2
-node ports, k²/4 node ports (1,024 with 64-port switches, 128 eight-port nodes). The
-generator takes the fewest groups g, at least 2 and at least ⌈N·p ÷ k²/4⌉, for which the
-global links divide evenly and still carry every group's node bandwidth: each pair of groups
-gets ⌊G ÷ (g − 1)⌋ links, G being a group's global ports, and (g − 1) × that must be at least
-the group's node ports. The nodes are split over the groups as evenly as possible (their
-sizes differ by at most one node). Examples with QM9700 and 8-port nodes:
+node ports, k²/4 node ports (1,024 with 64-port switches, 128 eight-port nodes), and its
+spines have k/2 global ports each. The generator takes the fewest groups g, at least 2 and
+at least ⌈N·p ÷ k²/4⌉, for which the global links divide evenly and still carry every
+group's node bandwidth: every pair of groups gets ⌊G ÷ (g − 1)⌋ links, G being a group's
+global ports, and (g − 1) × that must be at least the group's node ports. The nodes are
+split over the groups as evenly as possible (their sizes differ by at most one node).
+With QM9700 and 8-port nodes (DGX H100) at 1:1:
 
-* 16 nodes (128 GPUs): 2 groups of 8 nodes, 2 leaves and 2 spines each, 64 global links
-  between the pair;
+* 16 nodes (128 GPUs): 2 groups of 8 nodes (2 leaves, 2 spines each), 64 global links
+  between the two;
 * 32 nodes (256 GPUs): 2 groups of 16, 128 links;
 * 128 nodes (1,024 GPUs): 2 groups of 64, 512 links;
-* 1,024 nodes (8,192 GPUs): 9 groups of 113–114 nodes, 113 links per pair;
-* 12,500 nodes (100,000 GPUs): 103 groups of 121–122 nodes, 10 links per pair.
+* 1,024 nodes (8,192 GPUs): 9 groups of 113-114 nodes, 128 links per pair;
+* 12,500 nodes (100,000 GPUs): 101 groups of 123-124 nodes, 10 links per pair;
+* 16,384 nodes (131,072 GPUs): 129 groups of 127-128 nodes, 8 links per pair.
 
 Its bisection is about half the nodes' bandwidth: the topology's known cost, only reported.
 """
@@ -87,7 +89,7 @@ def shape(n: int, rails: int, leaf_ports: int, spine_ports: int, ratio: float) -
                 break
             leaves.append(len(ups))
             spines.append(s)
-            global_ports.append(sum(ups))  # = the spines' leaf-facing ports
+            global_ports.append(s * half)  # every spine: as many global as leaf-facing ports
         if not ok:
             continue
         per_pair = min(global_ports) // (groups - 1)
@@ -147,15 +149,12 @@ def generate(
         assert all(leaf.up <= full_up for leaf in leaves)
         group_spines.append(spines)
         all_leaves.extend(leaves)
-    # Global ports: each spine as many as it has leaf-facing ports, taken round-robin over
+    # Global ports: each spine k/2, as many as its leaf-facing ports, taken round-robin over
     # the group's spines so every pair of groups lands on several spines.
+    half = spine_model.ports // 2
     pools: list[list[Switch]] = []
     for spines in group_spines:
-        pool: list[Switch] = []
-        depth = max(s.down for s in spines)
-        for slot in range(depth):
-            pool.extend(s for s in spines if slot < s.down)
-        pools.append(pool)
+        pools.append([s for _ in range(half) for s in spines])
     cursor = [0] * plan_shape.groups
     groups = plan_shape.groups
     global_links = 0
