@@ -10,6 +10,7 @@ hand: the command validates the result with the rules.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field, replace
 
 from .catalog import Catalog, builtin
@@ -211,8 +212,16 @@ def _default_fabric(gpus: int, nodes: int) -> str:
     return "leaf-spine" if gpus <= 64 else "rail"
 
 
-def build(options: NewOptions, command: str = "rackdesigner new") -> Built:
-    """The complete layout for ``options`` (a :class:`GenerateError` says why not)."""
+def build(
+    options: NewOptions,
+    command: str = "rackdesigner new",
+    timings: dict[str, float] | None = None,
+) -> Built:
+    """The complete layout for ``options`` (a :class:`GenerateError` says why not).
+
+    ``timings`` gets the seconds of each phase: ``racks``, ``fabric`` (the generator, with
+    placement and media) and ``power`` (feeds, PDUs, blanks)."""
+    began = time.perf_counter()
     options = with_template(options)
     if options.gpus is None:
         raise GenerateError("--gpus is required without --template")
@@ -304,9 +313,15 @@ def build(options: NewOptions, command: str = "rackdesigner new") -> Built:
         strict_cables=options.strict_cables,
         rail_planes=options.rail_planes,
     )
+    racks_done = time.perf_counter()
     plan = generate(layout, request, power_limit=power_limit)
+    fabric_done = time.perf_counter()
     apply_plan(layout, plan)
     _power_and_furniture(layout, options, catalog, step_down)
+    if timings is not None:
+        timings["racks"] = racks_done - began
+        timings["fabric"] = fabric_done - racks_done
+        timings["power"] = time.perf_counter() - fabric_done
     total = _site_load(layout, catalog)
     budget_kw = math.ceil(total * 1.1 / 10e3) * 10
     layout.site.power_budget = Q(budget_kw * 1e3, f"{budget_kw:,} kW".replace(",", ""))

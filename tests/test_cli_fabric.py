@@ -55,7 +55,7 @@ def test_new_template_superpod(tmp_path: Path) -> None:
 def test_force_overwrites_and_without_it_nothing_is_written(tmp_path: Path) -> None:
     target = tmp_path / "c.toml"
     target.write_text("keep me")
-    code, out, err = run("new", str(target), "--gpus", "16")
+    code, _, err = run("new", str(target), "--gpus", "16")
     assert code == 2 and target.read_text() == "keep me"
     assert err.strip() == f"rackdesigner: {target} exists; rerun with --force to overwrite it"
     code, _, err = run("new", str(target), "--gpus", "16", "--force")
@@ -154,7 +154,7 @@ def test_generate_replaces_a_fabric_into_a_new_file(tmp_path: Path) -> None:
 def test_generate_refuses_nodes_with_links_without_replace(tmp_path: Path) -> None:
     source = hall(tmp_path, "--fabric", "leaf-spine")
     before = source.read_text()
-    code, out, err = run("generate", str(source), "--fabric", "rail", "--force")
+    code, _, err = run("generate", str(source), "--fabric", "rail", "--force")
     assert code == 2 and source.read_text() == before
     assert "already end at these nodes" in err and "--replace" in err
     assert err.count("\n") == 1
@@ -185,7 +185,7 @@ def test_generate_selects_nodes_by_glob(tmp_path: Path) -> None:
     layout.links.clear()
     bare = tmp_path / "bare.toml"
     bare.write_text(dumps(layout))
-    code, out, err = run(
+    code, _, err = run(
         "generate",
         str(bare),
         "--fabric",

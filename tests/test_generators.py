@@ -312,7 +312,7 @@ def test_cable_limit_is_raised_with_a_comment_or_refused() -> None:
     assert built.layout.rules.thresholds["cable_max"] == plan.cable_max
     assert "cable_max raised" in (built.layout.rules.comment or "")
     assert len(plan.warnings) == 1 and plan.longest[0] in plan.warnings[0]
-    with pytest.raises(GenerateError, match="strict-cables.*longer than cable_max 5 m"):
+    with pytest.raises(GenerateError, match=r"strict-cables.*longer than cable_max 5 m"):
         build(NewOptions(gpus=256, fabric="rail", strict_cables=True))
 
 
