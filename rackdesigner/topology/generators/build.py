@@ -260,27 +260,111 @@ class Builder:
         self.links.append(Link(a_end, b_end, media=media))
 
     def node_to_switch(self, node: int, rail: int, switch: Switch) -> None:
+        self.attach(range(node, node + 1), rail, switch)
+
+    def attach(self, members: Sequence[int], rail: int, switch: Switch) -> None:
+        """Port ``rail`` of each of ``members`` (node indexes) to the next free ports of
+        ``switch``: the hot loop of every generator (100,000 cables at 100k GPUs)."""
         n = self.nodes
-        node_id = n.ids[node]
-        self.cable_ends(
-            node_id,
-            f"{node_id}:{n.group}{rail + 1}",
-            switch.id,
-            switch.end(),
-            self.chooser(min(n.speed, switch.model.speed)),
-        )
-        switch.down += 1
+        count = len(members)
+        first = switch.next_port
+        if first + count - 1 > switch.model.ports:
+            switch.next_port = switch.model.ports + 1
+            switch.end()  # raises: more cables than ports
+        switch.next_port = first + count
+        switch.down += count
+        chooser = self.chooser(min(n.speed, switch.model.speed))
+        where = self.floor.where
+        spot_b, height_b, drop_b = where[switch.id]
+        prefix = f"{switch.id}:{switch.model.group}"
+        port = f":{n.group}{rail + 1}"
+        ids = n.ids
+        slack, fixed, limit = self._slack, self._fixed, self._limit
+        links = self.links
+        bx, by = spot_b.x, spot_b.y
+        for k, node in enumerate(members):
+            node_id = ids[node]
+            spot_a, height_a, drop_a = where[node_id]
+            a_end = node_id + port
+            b_end = f"{prefix}{first + k}"
+            if spot_a is spot_b:
+                length = abs(height_a - height_b) + slack
+            elif spot_a.x is None or bx is None:
+                self._unknown_length += 1
+                links.append(Link(a_end, b_end, media="aoc"))
+                continue
+            else:
+                length = drop_a + drop_b + abs(spot_a.x - bx) + abs(spot_a.y - by) + fixed
+            media = chooser(length)
+            if media is None or length > limit or length > self._longest[0]:
+                self._note_length(a_end, b_end, length, media)
+            links.append(Link(a_end, b_end, media=media))
+
+    def _note_length(self, a_end: str, b_end: str, length: float, media: str | None) -> None:
+        if media is None:
+            raise GenerateError(
+                f"{a_end} -> {b_end} runs {length:.1f} m, beyond the reach of every "
+                "medium; place the racks closer"
+            )
+        if length > self._limit:
+            self._over += 1
+            if len(self._over_shown) < 5:
+                self._over_shown.append((f"{a_end} -> {b_end}", length))
+        if length > self._longest[0]:
+            self._longest = (length, f"{a_end} -> {b_end}")
 
     def up_link(self, lower: Switch, upper: Switch) -> None:
-        self.cable_ends(
-            lower.id,
-            lower.end(),
-            upper.id,
-            upper.end(),
-            self.chooser(min(lower.model.speed, upper.model.speed)),
-        )
-        lower.up += 1
-        upper.down += 1
+        self.connect(lower, upper, 1)
+
+    def connect(self, lower: Switch, upper: Switch, count: int) -> None:
+        """``count`` parallel cables from ``lower``'s next free ports to ``upper``'s: one
+        length and one medium for all of them."""
+        if count <= 0:
+            return
+        for switch in (lower, upper):
+            if switch.next_port + count - 1 > switch.model.ports:
+                switch.next_port = switch.model.ports + 1
+                switch.end()  # raises: more cables than ports
+        a_first, b_first = lower.next_port, upper.next_port
+        lower.next_port += count
+        upper.next_port += count
+        lower.up += count
+        upper.down += count
+        where = self.floor.where
+        spot_a, height_a, drop_a = where[lower.id]
+        spot_b, height_b, drop_b = where[upper.id]
+        a_prefix = f"{lower.id}:{lower.model.group}"
+        b_prefix = f"{upper.id}:{upper.model.group}"
+        if spot_a is spot_b:
+            length: float | None = abs(height_a - height_b) + self._slack
+        elif spot_a.x is None or spot_b.x is None:
+            length = None
+        else:
+            length = (
+                drop_a + drop_b + abs(spot_a.x - spot_b.x) + abs(spot_a.y - spot_b.y) + self._fixed
+            )
+        if length is None:
+            media: str | None = "aoc"
+            self._unknown_length += count
+        else:
+            media = self.chooser(min(lower.model.speed, upper.model.speed))(length)
+        links = self.links
+        if length is not None and (
+            media is None or length > self._limit or length > self._longest[0]
+        ):
+            self._note_length(f"{a_prefix}{a_first}", f"{b_prefix}{b_first}", length, media)
+            if length > self._limit:
+                self._over += count - 1
+        for k in range(count):
+            links.append(Link(f"{a_prefix}{a_first + k}", f"{b_prefix}{b_first + k}", media=media))
+
+    def round_robin(self, lower: Switch, uppers: Sequence[Switch], want: int, offset: int) -> None:
+        """``want`` uplinks from ``lower`` spread over ``uppers`` as evenly as they go (the
+        first ``want mod len(uppers)`` from ``offset`` get one more), grouped by switch."""
+        count = len(uppers)
+        base, extra = divmod(want, count)
+        for t in range(count):
+            self.connect(lower, uppers[(t + offset) % count], base + (1 if t < extra else 0))
 
     def uplinks_for(
         self, down_ports: int, down_speed: float, leaf: SwitchModel, upper: SwitchModel
@@ -316,9 +400,7 @@ class Builder:
             for j in range(count)
         ]
         for index, leaf in enumerate(leaves):
-            want = leaf.want_up
-            for t in range(want):
-                self.up_link(leaf, spines[(t + index) % count])
+            self.round_robin(leaf, spines, leaf.want_up, index)
         return spines
 
     def three_tier(
@@ -357,8 +439,7 @@ class Builder:
                 for j in range(per_pod)
             ]
             for index, leaf in enumerate(pod):
-                for t in range(leaf.want_up):
-                    self.up_link(leaf, spines[(t + index) % per_pod])
+                self.round_robin(leaf, spines, leaf.want_up, index)
             pod_spines.append(spines)
             all_spines.extend(spines)
         hall = self.floor.centre
@@ -376,8 +457,7 @@ class Builder:
                     lower.down * lower.model.speed / (min(lower.model.speed, core.speed) or 1.0)
                     - 1e-9
                 )
-                for t in range(want):
-                    self.up_link(lower, group[(t + p) % per_group])
+                self.round_robin(lower, group, want, p)
         return all_spines, cores, len(pods)
 
     # -- the plan ---------------------------------------------------------------------

@@ -132,8 +132,7 @@ def generate(
                 rail_set = range(first, min(rails, first + per_leaf))
                 leaf = b.switch(leaf_model, "leaf", target, near, f"group {g + 1} leaf")
                 for r in rail_set:
-                    for i in part:
-                        b.node_to_switch(i, r, leaf)
+                    b.attach(part, r, leaf)
                 leaf.want_up = b.uplinks_for(leaf.down, speed, leaf_model, spine_model)
                 leaf.next_port = chunk * per_leaf + 1
                 leaves.append(leaf)
@@ -144,8 +143,7 @@ def generate(
             for j in range(count)
         ]
         for index, leaf in enumerate(leaves):
-            for t in range(leaf.want_up):
-                b.up_link(leaf, spines[(t + index) % count])
+            b.round_robin(leaf, spines, leaf.want_up, index)
         assert all(leaf.up <= full_up for leaf in leaves)
         group_spines.append(spines)
         all_leaves.extend(leaves)

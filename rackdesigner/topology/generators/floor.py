@@ -156,6 +156,7 @@ class Floor:
         self.notes: list[str] = []
         self._sorted: dict[tuple[float, float], list[Spot]] = {}
         self._near_sorted: dict[tuple[float, float, frozenset[str]], list[Spot]] = {}
+        self._skip: dict[tuple[int, tuple[int, bool]], int] = {}
         xs = [s.x for s in self.spots if s.x is not None]
         ys = [s.y for s in self.spots]
         self.centre = (
@@ -234,7 +235,7 @@ class Floor:
             if like is None:
                 raise GenerateError("the layout has no racks to put switches in")
             spot = self._add_rack(like, target)
-            found = self._first_fit([spot], model)
+            found = self._first_fit([spot], model, remember=False)
             if found is None:
                 raise GenerateError(
                     f"a {model.key} ({model.height} U, {model.power / 1e3:.3g} kW) does not fit "
@@ -264,14 +265,32 @@ class Floor:
         self.where[device_id] = (spot, port_height, spot.top - port_height)
         return device_id, spot, position
 
-    def _first_fit(self, spots: Sequence[Spot], model: SwitchModel) -> tuple[Spot, int] | None:
+    def _first_fit(
+        self, spots: Sequence[Spot], model: SwitchModel, remember: bool = True
+    ) -> tuple[Spot, int] | None:
+        """The first rack of ``spots`` with room for ``model``, and the position. With
+        ``remember`` (``spots`` is one of the cached orders) the run of full racks at its
+        front is skipped next time."""
         power = model.power
-        for spot in spots:
+        shape = (model.height, model.full_depth)
+        # Racks fill nearest first: skip the run of full ones at the front of this list.
+        key = (id(spots), shape)
+        start = self._skip.get(key, 0)
+        leading = remember
+        for i in range(start, len(spots)):
+            spot = spots[i]
+            if shape in spot.full:
+                if leading:
+                    self._skip[key] = i + 1
+                continue
             if spot.headroom < power:
+                leading = False
                 continue
             position = spot.free_position(model.height, model.full_depth)
             if position is not None:
                 return spot, position
+            if leading:
+                self._skip[key] = i + 1
         return None
 
     # -- network racks ----------------------------------------------------------------
@@ -351,6 +370,7 @@ class Floor:
         self.new_racks.append(rack)
         self._sorted.clear()
         self._near_sorted.clear()
+        self._skip.clear()
         self.notes.append(
             f"added network rack {rack_id} (row {row or '-'}, slot {slot}; feeds and cooling "
             f"like {base.id}): no rack nearby had room"

@@ -45,8 +45,7 @@ def spread(b: Builder, leaf_model, down: int, spine_model, label: str) -> list[S
                 f"{label}nodes {start + 1}-{members[-1] + 1} rails {first + 1}-{rail_set[-1] + 1}",
             )
             for r in rail_set:
-                for i in members:
-                    b.node_to_switch(i, r, leaf)
+                b.attach(members, r, leaf)
             leaf.want_up = b.uplinks_for(leaf.down, speed, leaf_model, spine_model)
             leaf.next_port = group * per_leaf + 1
             leaves.append(leaf)

@@ -92,8 +92,7 @@ def generate(
         for r in range(rails):
             leaf = b.switch(leaf_model, "leaf", target, near, f"SU {s + 1} rail {r + 1}")
             leaf.want_up = b.uplinks_for(len(members), node_speed, leaf_model, spine_model)
-            for i in members:
-                b.node_to_switch(i, r, leaf)
+            b.attach(members, r, leaf)
             # Uplinks come after the SU's downlinks (p1..p32 down, p33..p64 up on QM9700).
             leaf.next_port = su + 1
             row.append(leaf)
