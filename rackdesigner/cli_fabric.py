@@ -394,11 +394,13 @@ def generate(
         _fail(str(error))
     except OSError as error:
         _fail(f"cannot write {target}: {error.strerror or error}")
+    from .templates import count
+
     counts = plan.counts
     switches = counts.get("leaves", 0) + counts.get("spines", 0) + counts.get("cores", 0)
     lead = (
         f"wrote {target}: {fabric} fabric for {plural(counts.get('nodes', 0), 'node')}: "
-        f"{switches:,} switches, {len(plan.links):,} cables"
+        f"{count(switches, 'switch', 'switches')}, {count(len(plan.links), 'cable', 'cables')}"
         + (f", {len(plan.remove_links):,} old links removed" if plan.remove_links else "")
         + (f", {len(plan.new_racks)} network racks added" if plan.new_racks else "")
     )

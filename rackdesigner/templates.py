@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from .catalog import Catalog, builtin
+from .catalog import for_layout as catalog_for
 from .model import Device, DeviceType, Feed, Layout, Q, Rack, Site, Workload
 from .topology.generators import FabricPlan, FabricRequest, GenerateError, generate
 from .topology.generators.apply import apply_plan
@@ -23,6 +24,7 @@ SQRT3 = math.sqrt(3.0)
 DERATE = 0.8
 BREAKERS = (16, 20, 25, 32, 40, 50, 63, 80, 100, 125)  # A, the usual rack-feed ratings
 MAX_FEEDS_PER_SIDE = 2
+SINGLE_PHASE_MAX = 8e3  # W: rules v1.1 single_phase_max
 RACK_HEIGHT = 42
 RACKS_PER_ROW = 32
 MIN_GPUS, MAX_GPUS = 8, 131_072
@@ -279,13 +281,22 @@ def build(
     else:
         lf = float(dtype.liquid_fraction or 0.0)
         cool_limit = 15e3 / max(1e-9, 1.0 - lf) if lf < 1 else math.inf
+    if phases == 1:
+        # Single phase carries a small GPU rack only (PWR002: above 8 kW it needs 35 A+).
+        power_limit = min(power_limit, SINGLE_PHASE_MAX)
     height = max(1, math.ceil(dtype.height_u))
     by_space = max(0, (RACK_HEIGHT - 4) // height)
     per_rack = min(by_space, int(min(cool_limit, power_limit) // max(node_power, 1.0)))
     if per_rack < 1:
+        if power_limit < cool_limit:
+            raise GenerateError(
+                f"one {dtype.key} ({node_power / 1e3:.3g} kW) draws more than "
+                f"{options.voltage_text} {phases}-phase feeds carry "
+                f"({power_limit / 1e3:.3g} kW a rack); use 3-phase feeds"
+            )
         raise GenerateError(
             f"one {dtype.key} ({node_power / 1e3:.3g} kW) exceeds what a {cooling}-cooled rack "
-            f"takes ({min(cool_limit, power_limit) / 1e3:.3g} kW); choose another --cooling"
+            f"takes ({cool_limit / 1e3:.3g} kW); choose another --cooling"
         )
 
     gpu_key = dtype.gpu or options.gpu or ""
@@ -317,12 +328,13 @@ def build(
     plan = generate(layout, request, power_limit=power_limit)
     fabric_done = time.perf_counter()
     apply_plan(layout, plan)
-    _power_and_furniture(layout, options, catalog, step_down)
+    merged = catalog_for(layout)  # with the layout's own entries (a server's GPU)
+    _power_and_furniture(layout, options, merged, step_down)
     if timings is not None:
         timings["racks"] = racks_done - began
         timings["fabric"] = fabric_done - racks_done
         timings["power"] = time.perf_counter() - fabric_done
-    total = _site_load(layout, catalog)
+    total = _site_load(layout, merged)
     budget_kw = math.ceil(total * 1.1 / 10e3) * 10
     layout.site.power_budget = Q(budget_kw * 1e3, f"{budget_kw:,} kW".replace(",", ""))
     counts = plan.counts
@@ -330,7 +342,7 @@ def build(
     fabric_text = plan.notes[0] if plan.notes else fabric
     layout.description = (
         f"{gpus:,} x {dtype.gpu or options.gpu} in {nodes:,} {dtype.key}, {cooling} cooling, "
-        f"{fabric} fabric: {switches:,} switches, {len(plan.links):,} cables"
+        f"{fabric} fabric: {count(switches, 'switch', 'switches')}, {count(len(plan.links), 'cable', 'cables')}"
     )
     layout.comment = "\n".join(
         [
@@ -342,6 +354,11 @@ def build(
         ]
     )
     return Built(layout, plan, dtype, nodes, len(layout.racks), layout.description)
+
+
+def count(number: int, one: str, many: str) -> str:
+    """``count(1, "switch", "switches") == "1 switch"``; thousands separated."""
+    return f"{number:,} {one if number == 1 else many}"
 
 
 def _row_name(index: int) -> str:

@@ -183,11 +183,23 @@ class Builder:
     # -- switches ---------------------------------------------------------------------
 
     def model(self, key: str | None, what: str, fallback: SwitchModel | None = None) -> SwitchModel:
+        chosen = key is None and fallback is None
         if key is None:
             if fallback is not None:
                 return fallback
             key = default_switch(self.nodes.tech, self.nodes.speed)
         model = switch_model(self.catalog, key, what)
+        if chosen and model.speed != self.nodes.speed:
+            raise GenerateError(
+                f"no default switch matches the nodes' {self.nodes.speed / 1e9:g} Gbps "
+                f"{self.nodes.tech or 'infiniband'} compute ports ({key} runs "
+                f"{model.speed / 1e9:g} Gbps): give --{what} MODEL"
+            )
+        if model.speed != self.nodes.speed and what == "leaf":
+            self.plan.warnings.append(
+                f"{key} ports run {model.speed / 1e9:g} Gbps, the nodes' "
+                f"{self.nodes.speed / 1e9:g} Gbps: those links run at the slower rate (CAB004)"
+            )
         if (model.tech or "infiniband") != (self.nodes.tech or "infiniband"):
             raise GenerateError(
                 f"--{what} {key} is {model.tech or 'infiniband'}; the nodes' compute ports "

@@ -275,7 +275,7 @@ class Floor:
         shape = (model.height, model.full_depth)
         # Racks fill nearest first: skip the run of full ones at the front of this list.
         key = (id(spots), shape)
-        start = self._skip.get(key, 0)
+        start = self._skip.get(key, 0) if remember else 0
         leading = remember
         for i in range(start, len(spots)):
             spot = spots[i]
