@@ -342,7 +342,8 @@ def build(
     fabric_text = plan.notes[0] if plan.notes else fabric
     layout.description = (
         f"{gpus:,} x {dtype.gpu or options.gpu} in {nodes:,} {dtype.key}, {cooling} cooling, "
-        f"{fabric} fabric: {count(switches, 'switch', 'switches')}, {count(len(plan.links), 'cable', 'cables')}"
+        f"{fabric} fabric: {count(switches, 'switch', 'switches')}, "
+        f"{count(len(plan.links), 'cable', 'cables')}"
     )
     layout.comment = "\n".join(
         [
