@@ -13,6 +13,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rackdesigner.catalog import for_layout
 from rackdesigner.engine import check
@@ -375,3 +377,35 @@ def test_batch_equals_applying_the_plan_and_undoes() -> None:
     assert batched == direct_copy
     batch.revert(batched)
     assert batched == base
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    nodes=st.integers(1, 24),
+    fabric=st.sampled_from(list(FITS)),
+    ratio=st.sampled_from([1.0, 1.5, 2.0, 4.0]),
+    su_nodes=st.integers(1, 40),
+    cooling=st.sampled_from(["air", "rear-door"]),
+)
+def test_any_request_builds_or_says_why(
+    nodes: int, fabric: str, ratio: float, su_nodes: int, cooling: str
+) -> None:
+    options = NewOptions(
+        gpus=nodes * RAILS,
+        fabric=fabric,
+        oversubscription=ratio,
+        su_nodes=su_nodes,
+        cooling=cooling,
+        workload="inference",
+    )
+    try:
+        built = build(options)
+    except GenerateError as error:
+        assert str(error) and "\n" not in str(error)
+        return
+    c = census(built.layout)  # no port used twice
+    assert all(len(c.ports[s]) <= K for s in c.leaves | c.spines | c.cores)
+    assert all(c.down[leaf] <= ratio * c.up[leaf] + 1e-9 for leaf in c.leaves if c.up[leaf])
+    _, diagnostics = check(built.layout)
+    physical = {"CAB003", "CAB005", "PLC001", "PLC002", "PWR001", "PWR004", "COOL001", "COOL007"}
+    assert [d.code for d in diagnostics if d.code in physical and d.severity == "error"] == []

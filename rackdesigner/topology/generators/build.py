@@ -310,7 +310,7 @@ class Builder:
             media = chooser(length)
             if media is None or length > limit or length > self._longest[0]:
                 self._note_length(a_end, b_end, length, media)
-            links.append(Link(a_end, b_end, media=media))
+            links.append(Link(a_end, b_end, media))
 
     def _note_length(self, a_end: str, b_end: str, length: float, media: str | None) -> None:
         if media is None:
@@ -375,8 +375,42 @@ class Builder:
         first ``want mod len(uppers)`` from ``offset`` get one more), grouped by switch."""
         count = len(uppers)
         base, extra = divmod(want, count)
+        if base != 1 or extra or lower.next_port + want - 1 > lower.model.ports:
+            for t in range(count):
+                self.connect(lower, uppers[(t + offset) % count], base + (1 if t < extra else 0))
+            return
+        # One cable to each switch above (three-tier and large two-tier trees): one pass.
+        where = self.floor.where
+        spot_a, height_a, drop_a = where[lower.id]
+        a_prefix = f"{lower.id}:{lower.model.group}"
+        first = lower.next_port
+        lower.next_port += count
+        lower.up += count
+        links = self.links
+        slack, fixed, limit = self._slack, self._fixed, self._limit
+        ax, ay = spot_a.x, spot_a.y
         for t in range(count):
-            self.connect(lower, uppers[(t + offset) % count], base + (1 if t < extra else 0))
+            upper = uppers[(t + offset) % count]
+            number = upper.next_port
+            if number > upper.model.ports:
+                upper.end()  # raises: more cables than ports
+            upper.next_port = number + 1
+            upper.down += 1
+            spot_b, height_b, drop_b = where[upper.id]
+            a_end = f"{a_prefix}{first + t}"
+            b_end = f"{upper.id}:{upper.model.group}{number}"
+            if spot_a is spot_b:
+                length = abs(height_a - height_b) + slack
+            elif ax is None or spot_b.x is None:
+                self._unknown_length += 1
+                links.append(Link(a_end, b_end, "aoc"))
+                continue
+            else:
+                length = drop_a + drop_b + abs(ax - spot_b.x) + abs(ay - spot_b.y) + fixed
+            media = self.chooser(min(lower.model.speed, upper.model.speed))(length)
+            if media is None or length > limit or length > self._longest[0]:
+                self._note_length(a_end, b_end, length, media)
+            links.append(Link(a_end, b_end, media))
 
     def uplinks_for(
         self, down_ports: int, down_speed: float, leaf: SwitchModel, upper: SwitchModel
