@@ -18,7 +18,6 @@ from .catalog import for_layout as catalog_for
 from .model import Device, DeviceType, Feed, Layout, Q, Rack, Site, Workload
 from .topology.generators import FabricPlan, FabricRequest, GenerateError, generate
 from .topology.generators.apply import apply_plan
-from .topology.generators.base import fabric_group
 
 SQRT3 = math.sqrt(3.0)
 DERATE = 0.8
@@ -444,10 +443,11 @@ def _racks(
         row_index += 1
 
 
-def _pdu_choice(voltage: float, phases: int, current: int) -> tuple[str, float] | None:
+def _pdu_choice(voltage: float, phases: int, current: int) -> str | None:
+    """The PDU model for a feed of ``current`` A, or None where the catalog has none."""
     for model, least in PDUS.get((voltage, phases), ()):
         if current >= least:
-            return model, 0.0
+            return model
     return None
 
 
@@ -457,9 +457,11 @@ def _power_and_furniture(
     voltage, phases = options.voltage, options.phases
     devices = catalog.devices
     for rack in layout.racks:
-        load = _rack_load(rack, catalog)
-        # PDUs draw a little themselves: size with them included.
-        for _ in range(2):
+        base = _rack_load(rack, catalog)
+        # The PDUs draw a little themselves: size again with their draw until it settles.
+        pdu_draw = 0.0
+        for _ in range(4):
+            load = base + pdu_draw
             per_side = 1
             while per_side * _feed_capacity(voltage, phases, BREAKERS[-1]) < load:
                 per_side += 1
@@ -476,16 +478,15 @@ def _power_and_furniture(
             )
             pdu = _pdu_choice(voltage, phases, current)
             pdus_per_side = 0
+            draw = 0.0
             if pdu is not None:
-                capacity = float(devices[pdu[0]].capacity or 0.0)
+                capacity = float(devices[pdu].capacity or 0.0)
                 pdus_per_side = max(per_side, math.ceil(load / capacity))
                 pdus_per_side = math.ceil(pdus_per_side / per_side) * per_side
-                pdu_load = 2 * pdus_per_side * float(devices[pdu[0]].power or 0.0)
-                if _feed_capacity(voltage, phases, current) * per_side >= load + pdu_load:
-                    break
-                load += pdu_load
-            else:
+                draw = 2 * pdus_per_side * float(devices[pdu].power or 0.0)
+            if draw <= pdu_draw:
                 break
+            pdu_draw = draw
         feeds = []
         for side in ("A", "B"):
             for k in range(per_side):
@@ -512,7 +513,7 @@ def _power_and_furniture(
                 pdus.append(
                     Device(
                         f"{rack.id}-pdu-{feed.id[len(rack.id) + 1 :].lower()}{number}",
-                        pdu[0],
+                        pdu,
                         side=side,
                     )
                 )
@@ -551,6 +552,5 @@ __all__ = [
     "NewOptions",
     "Template",
     "build",
-    "fabric_group",
     "with_template",
 ]

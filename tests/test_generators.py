@@ -339,7 +339,7 @@ def test_network_racks_are_added_like_their_neighbours() -> None:
     layout.links.clear()
     plan = generate(layout, FabricRequest(fabric="leaf-spine"))
     assert len(plan.new_racks) == 1
-    _, rack = plan.new_racks[0]
+    rack = plan.new_racks[0]
     like = layout.racks[0]
     assert rack.cooling == like.cooling == "air"
     assert rack.row == like.row and rack.slot == 3

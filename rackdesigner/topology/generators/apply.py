@@ -28,7 +28,7 @@ def apply_plan(layout: Layout, plan: FabricPlan) -> None:
     if plan.remove_links:
         gone = {id(link) for link in plan.remove_links}
         layout.links = [link for link in layout.links if id(link) not in gone]
-    for _, rack in plan.new_racks:
+    for rack in plan.new_racks:
         last = max(
             (i for i, other in enumerate(layout.racks) if other.row == rack.row), default=None
         )
@@ -63,7 +63,7 @@ def to_batch(layout: Layout, plan: FabricPlan) -> Batch:
 
     commands: list[Command] = [RemoveLink(link) for link in plan.remove_links]
     rows = [rack.row for rack in layout.racks]
-    for _, rack in plan.new_racks:
+    for rack in plan.new_racks:
         last = max((i for i, row in enumerate(rows) if row == rack.row), default=None)
         at = len(rows) if last is None else last + 1
         rows.insert(at, rack.row)
@@ -71,7 +71,7 @@ def to_batch(layout: Layout, plan: FabricPlan) -> Batch:
     positions: dict[str, list[int | None]] = {
         rack.id: [d.position for d in rack.devices] for rack in layout.racks
     }
-    for _, rack in plan.new_racks:
+    for rack in plan.new_racks:
         positions[rack.id] = [d.position for d in rack.devices]
     for rack_id, device in plan.devices:
         placed = positions[rack_id]

@@ -65,7 +65,7 @@ class FabricPlan:
     """
 
     fabric: str
-    new_racks: list[tuple[int, Rack]] = field(default_factory=list)  # (index in racks, rack)
+    new_racks: list[Rack] = field(default_factory=list)
     devices: list[tuple[str, DeviceEntry]] = field(default_factory=list)  # (rack id, device)
     links: list[Link] = field(default_factory=list)
     remove_links: list[Link] = field(default_factory=list)

@@ -512,7 +512,7 @@ class Builder:
         plan = self.plan
         plan.links = self.links
         plan.remove_links = self.removed
-        plan.new_racks = [(0, rack) for rack in self.floor.new_racks]
+        plan.new_racks = list(self.floor.new_racks)
         plan.counts = dict(counts)
         plan.counts.setdefault("cables", len(self.links))
         plan.notes = [*notes, *self.floor.notes]

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from ...analysis import Analysis
+from ...analysis import Analysis, RackFacts
 from ...geometry import SiteGeometry, rack_places
 from ...model import RACK_UNIT_M, Device, Layout, Rack
 from .base import GenerateError, SwitchModel
@@ -166,11 +166,8 @@ class Floor:
 
     # -- headroom ---------------------------------------------------------------------
 
-    def _headroom(self, facts: object) -> float:
+    def _headroom(self, facts: RackFacts) -> float:
         """W of switch draw a rack's feeds and cooling can still take."""
-        from ...analysis import RackFacts
-
-        assert isinstance(facts, RackFacts)
         if facts.capacity is not None:
             power = facts.capacity - facts.load
         elif self.power_limit is not None:
