@@ -135,6 +135,10 @@ def with_template(options: NewOptions) -> NewOptions:
         if getattr(options, key) == getattr(defaults, key):
             changes[key] = value
     if template.name == "superpod":
+        if options.gpus is not None:
+            raise GenerateError(
+                "--template superpod counts scalable units: give --sus N, not --gpus"
+            )
         sus = options.sus or 1
         if sus < 1:
             raise GenerateError(f"--sus must be at least 1, got {sus}")
