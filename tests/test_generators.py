@@ -351,10 +351,13 @@ def test_network_racks_are_added_like_their_neighbours() -> None:
     assert sum(d.model.startswith("pdu") for d in rack.devices) == sum(
         d.model.startswith("pdu") for d in like.devices
     )
-    assert [rack_id for rack_id, _ in plan.devices] == [rack.id]
+    assert {rack_id for rack_id, _ in plan.devices} == {rack.id}
+    assert [d.model for _, d in plan.devices].count("qm9700") == 1
     assert any("added network rack" in note for note in plan.notes)
     apply_plan(layout, plan)
     assert errors(layout) == []
+    _, diagnostics = check(layout)
+    assert [d for d in diagnostics if d.code == "PLC006"] == []  # blanked like its neighbours
 
 
 def test_generate_refuses_existing_links_and_full_racks() -> None:

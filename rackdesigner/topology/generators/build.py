@@ -508,11 +508,30 @@ class Builder:
 
     # -- the plan ---------------------------------------------------------------------
 
+    def _blank_new_air_racks(self) -> None:
+        """Blanking panels over the open front units of a new air-cooled network rack, as
+        its neighbours have them (PLC006)."""
+        if "blank-1u" not in self.catalog.devices:
+            return
+        for spot in self.floor.spots:
+            if not spot.new or spot.rack.cooling_mode != "air":
+                continue
+            for unit in range(1, spot.height + 1):
+                if not spot.front[unit]:
+                    device_id = f"{spot.rack.id}-blank{unit:02d}"
+                    if device_id in self.floor.device_ids:
+                        continue
+                    self.floor.device_ids.add(device_id)
+                    self.plan.devices.append(
+                        (spot.rack.id, Device(device_id, "blank-1u", position=unit))
+                    )
+
     def finish(self, counts: dict[str, int], notes: Sequence[str]) -> FabricPlan:
         plan = self.plan
         plan.links = self.links
         plan.remove_links = self.removed
         plan.new_racks = list(self.floor.new_racks)
+        self._blank_new_air_racks()
         plan.counts = dict(counts)
         plan.counts.setdefault("cables", len(self.links))
         plan.notes = [*notes, *self.floor.notes]
