@@ -402,6 +402,11 @@ def generate(
         f"wrote {target}: {fabric} fabric for {plural(counts.get('nodes', 0), 'node')}: "
         f"{count(switches, 'switch', 'switches')}, {count(len(plan.links), 'cable', 'cables')}"
         + (f", {len(plan.remove_links):,} old links removed" if plan.remove_links else "")
+        + (
+            f" with {count(len(plan.remove_devices), 'old switch', 'old switches')}"
+            if plan.remove_devices
+            else ""
+        )
         + (f", {len(plan.new_racks)} network racks added" if plan.new_racks else "")
     )
     sys.exit(_report(target, plan, diagnostics, lead))

@@ -412,3 +412,34 @@ def test_any_request_builds_or_says_why(
     _, diagnostics = check(built.layout)
     physical = {"CAB003", "CAB005", "PLC001", "PLC002", "PWR001", "PWR004", "COOL001", "COOL007"}
     assert [d.code for d in diagnostics if d.code in physical and d.severity == "error"] == []
+
+
+def test_replace_removes_the_old_fabric_and_its_switches() -> None:
+    layout = rail_layout(1)  # 8 leaves, 4 spines
+    plan = generate(layout, FabricRequest(fabric="leaf-spine", replace=True))
+    assert len(plan.remove_devices) == 12
+    assert len(plan.remove_links) == 256 + 256  # node-leaf and leaf-spine
+    apply_plan(layout, plan)
+    c = census(layout)
+    assert all(c.neighbours[s] for s in c.leaves | c.spines)  # no switch left uncabled
+    catalog = for_layout(layout)
+    switches = [d for _, d in layout.devices() if catalog.devices[d.model].kind == "switch"]
+    assert len(switches) == plan.counts["leaves"] + plan.counts["spines"]
+    assert errors(layout) == []
+
+
+def test_replace_keeps_storage_and_management_switches() -> None:
+    from rackdesigner.layout_io import load_path
+
+    from .conftest import ROOT
+
+    layout = load_path(ROOT / "layouts" / "training-128.toml")
+    before = {d.id: d.model for _, d in layout.devices()}
+    plan = generate(layout, FabricRequest(fabric="rail", replace=True))
+    removed = {before[d] for d in plan.remove_devices}
+    assert removed == {"qm9700"}  # the old compute leaves and spines only
+    apply_plan(layout, plan)
+    models = Counter(d.model for _, d in layout.devices())
+    assert models["sn5600"] == Counter(before.values())["sn5600"]  # storage fabric kept
+    assert models["sn2201"] == Counter(before.values())["sn2201"]  # management kept
+    assert errors(layout) == []

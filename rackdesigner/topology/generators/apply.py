@@ -28,6 +28,11 @@ def apply_plan(layout: Layout, plan: FabricPlan) -> None:
     if plan.remove_links:
         gone = {id(link) for link in plan.remove_links}
         layout.links = [link for link in layout.links if id(link) not in gone]
+    if plan.remove_devices:
+        doomed = set(plan.remove_devices)
+        for rack in layout.racks:
+            if any(d.id in doomed for d in rack.devices):
+                rack.devices = [d for d in rack.devices if d.id not in doomed]
     for rack in plan.new_racks:
         last = max(
             (i for i, other in enumerate(layout.racks) if other.row == rack.row), default=None
@@ -59,17 +64,19 @@ def apply_plan(layout: Layout, plan: FabricPlan) -> None:
 def to_batch(layout: Layout, plan: FabricPlan) -> Batch:
     """``plan`` as one edit step: applying it gives the layout :func:`apply_plan` gives, and
     undoing it gives back ``layout`` as it was (the designer runs a fabric so)."""
-    from ...edit import AddLink, AddRack, Batch, PlaceDevice, RemoveLink
+    from ...edit import AddLink, AddRack, Batch, PlaceDevice, RemoveDevice, RemoveLink
 
     commands: list[Command] = [RemoveLink(link) for link in plan.remove_links]
+    commands.extend(RemoveDevice(device_id) for device_id in plan.remove_devices)
     rows = [rack.row for rack in layout.racks]
     for rack in plan.new_racks:
         last = max((i for i, row in enumerate(rows) if row == rack.row), default=None)
         at = len(rows) if last is None else last + 1
         rows.insert(at, rack.row)
         commands.append(AddRack(rack, at=at))
+    doomed = set(plan.remove_devices)
     positions: dict[str, list[int | None]] = {
-        rack.id: [d.position for d in rack.devices] for rack in layout.racks
+        rack.id: [d.position for d in rack.devices if d.id not in doomed] for rack in layout.racks
     }
     for rack in plan.new_racks:
         positions[rack.id] = [d.position for d in rack.devices]

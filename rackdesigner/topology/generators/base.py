@@ -60,7 +60,8 @@ class FabricPlan:
 
     ``new_racks`` are complete racks (feeds, PDUs, rear door) without switches;
     ``devices`` places every switch, in a new or an existing rack; ``remove_links`` are
-    the nodes' old compute links (``replace``); ``cable_max`` is the raised
+    the nodes' old compute links and ``remove_devices`` the old fabric's switches with all
+    their links (``replace``); ``cable_max`` is the raised
     ``[rules.thresholds] cable_max`` (m) with ``cable_comment`` saying why, or None.
     """
 
@@ -69,6 +70,7 @@ class FabricPlan:
     devices: list[tuple[str, DeviceEntry]] = field(default_factory=list)  # (rack id, device)
     links: list[Link] = field(default_factory=list)
     remove_links: list[Link] = field(default_factory=list)
+    remove_devices: list[str] = field(default_factory=list)  # the replaced fabric's switches
     cable_max: float | None = None
     cable_comment: str | None = None
     longest: tuple[str, float] | None = None  # the longest run: link name, metres

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ...analysis import Analysis
 from ...catalog import Catalog
@@ -82,13 +82,25 @@ class Builder:
         self.layout = layout
         self.request = request
         self.catalog = catalog or catalog_for(layout)
-        self.analysis = Analysis(layout)
+        self.nodes = self._nodes()
+        # The floor as it is once the replaced fabric is gone: its switches free their units.
+        view = layout
+        if self.removed_devices:
+            gone = self.removed_devices
+            view = replace(
+                layout,
+                racks=[
+                    replace(rack, devices=[d for d in rack.devices if d.id not in gone])
+                    for rack in layout.racks
+                ],
+                links=[link for link in layout.links if id(link) not in self.removed_ids],
+            )
+        self.analysis = Analysis(view)
         self.thresholds = self.analysis.thresholds
         self.overrides = dict(layout.rules.thresholds) if layout.rules else {}
         self.floor = Floor(
-            layout, self.analysis, allow_new_racks=request.new_racks, power_limit=power_limit
+            view, self.analysis, allow_new_racks=request.new_racks, power_limit=power_limit
         )
-        self.nodes = self._nodes()
         self.plan = FabricPlan(request.fabric)
         self.links: list[Link] = []
         self.switches: list[Switch] = []
@@ -114,19 +126,20 @@ class Builder:
         rails = 0
         speed = 0.0
         tech = None
-        for facts in self.analysis.racks:
-            for dev in facts.devices:
+        types = self.catalog.devices
+        for index, rack in enumerate(self.layout.racks):
+            for dev in rack.devices:
                 if wanted is not None and dev.id not in wanted:
                     continue
-                if not dev.is_gpu_node:
+                dtype = types.get(dev.model)
+                if dtype is None or dtype.kind != "gpu-node":
                     if wanted is not None:
-                        raise GenerateError(f"{dev.id} is not a GPU node ({dev.device.model})")
+                        raise GenerateError(f"{dev.id} is not a GPU node ({dev.model})")
                     continue
-                assert dev.type is not None
-                group = fabric_group(dev.type)
+                group = fabric_group(dtype)
                 if group is None:
                     raise GenerateError(
-                        f"{dev.id} ({dev.device.model}) has no compute-fabric ports to cable"
+                        f"{dev.id} ({dev.model}) has no compute-fabric ports to cable"
                     )
                 if group_name is None:
                     group_name, rails, speed, tech = (
@@ -142,7 +155,7 @@ class Builder:
                         "(--nodes)"
                     )
                 ids.append(dev.id)
-                racks.append(facts.index)
+                racks.append(index)
         if wanted is not None:
             missing = sorted(wanted - set(ids))
             if missing:
@@ -171,7 +184,57 @@ class Builder:
                 "rerun with --replace to remove them first"
             )
         self.removed = existing
+        self.removed_devices = self._old_switches(nodes, existing) if existing else set()
+        if self.removed_devices:
+            doomed = self.removed_devices
+            kept = {id(link) for link in existing}
+            for link in self.layout.links:
+                if id(link) not in kept and (
+                    link.a.partition(":")[0] in doomed or link.b.partition(":")[0] in doomed
+                ):
+                    existing.append(link)
+                    kept.add(id(link))
         self.removed_ids = {id(link) for link in existing}
+
+    def _old_switches(self, nodes: NodePorts, node_links: list[Link]) -> set[str]:
+        """The switches of the fabric being replaced: those reached from the nodes' compute
+        links through switch-to-switch cables, when they serve no other GPU node (a fabric
+        shared with nodes left out keeps its switches; only the nodes' links go)."""
+        types = self.catalog.devices
+        model = {d.id: types.get(d.model) for _, d in self.layout.devices()}
+        kind = {key: (t.kind if t is not None else None) for key, t in model.items()}
+
+        def compute(end: str) -> bool:
+            device, _, port = end.partition(":")
+            dtype = model.get(device)
+            group = dtype.port_group(port.rstrip("0123456789")) if dtype else None
+            return group is not None and group.effective_role(dtype.kind) == "compute"
+
+        selected = set(nodes.ids)
+        by_device: dict[str, list[str]] = {}
+        for link in self.layout.links:
+            if not (compute(link.a) and compute(link.b)):
+                continue  # storage and management cabling is no part of the fabric
+            a, b = link.a.partition(":")[0], link.b.partition(":")[0]
+            by_device.setdefault(a, []).append(b)
+            by_device.setdefault(b, []).append(a)
+        todo = [
+            other
+            for link in node_links
+            for other in (link.a.partition(":")[0], link.b.partition(":")[0])
+            if kind.get(other) == "switch"
+        ]
+        seen: set[str] = set(todo)
+        while todo:
+            switch = todo.pop()
+            for other in by_device.get(switch, ()):
+                what = kind.get(other)
+                if what == "gpu-node" and other not in selected:
+                    return set()
+                if what == "switch" and other not in seen:
+                    seen.add(other)
+                    todo.append(other)
+        return seen
 
     @property
     def spots(self) -> list[Spot]:
@@ -530,6 +593,7 @@ class Builder:
         plan = self.plan
         plan.links = self.links
         plan.remove_links = self.removed
+        plan.remove_devices = sorted(self.removed_devices)
         plan.new_racks = list(self.floor.new_racks)
         self._blank_new_air_racks()
         plan.counts = dict(counts)
