@@ -214,6 +214,20 @@ def test_spines_for_rounds_up_until_uplinks_divide() -> None:
     assert spines_for(72, 32, 64) is None  # beyond k²/2: no single spine tier
 
 
+@pytest.mark.parametrize(("sus", "leaves", "spines"), [(1, 8, 4), (2, 16, 8), (4, 32, 16)])
+def test_31_node_sus_as_in_the_h100_superpod(sus: int, leaves: int, spines: int) -> None:
+    # The DGX H100 SuperPOD's SU is 31 DGX nodes: 31 ports down and 31 up per leaf at 1:1,
+    # spread as evenly as they go (8, 8, 8, 7 over 4 spines), with the reference's counts.
+    layout = build(NewOptions(gpus=sus * 31 * RAILS, fabric="rail", su_nodes=31)).layout
+    c = census(layout)
+    assert (len(c.leaves), len(c.spines)) == (leaves, spines)
+    assert all(c.up[leaf] == c.down[leaf] == 31 for leaf in c.leaves)
+    per_pair = [c.pairs[(leaf, spine)] for leaf in c.leaves for spine in c.spines]
+    assert max(per_pair) - min(per_pair) <= 1
+    assert all(len(c.ports[s]) <= K for s in c.spines)
+    assert errors(layout) == []
+
+
 @pytest.mark.parametrize(
     ("nodes", "groups", "per_pair"),
     [(16, 2, 64), (32, 2, 128), (128, 2, 512), (1024, 9, 128), (12_500, 101, 10)],

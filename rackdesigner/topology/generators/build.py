@@ -54,14 +54,20 @@ class Switch:
 
 
 def spines_for(leaves: int, uplinks: int, ports: int) -> int | None:
-    """The fewest switches above ``leaves`` switches of ``uplinks`` each, every one with the
-    same number of cables to every switch above (so the count divides ``uplinks``), within
-    ``ports`` ports each; None when no count closes the tier (more leaves than ports)."""
+    """The fewest switches above ``leaves`` switches of ``uplinks`` cables each, the cables
+    of every leaf spread evenly over all of them (⌈uplinks ÷ count⌉ at most to one), within
+    ``ports`` ports each; None when no count closes the tier (more leaves than ports).
+
+    Where the count divides ``uplinks`` every leaf has the same number of cables to every
+    switch above: 8 leaves of 32 uplinks on 64-port spines take 4 spines (8 each), 24 take
+    16 (12 would put 3 cables of some leaf on a spine: 72 ports), 32 take 16. A leaf of 31
+    uplinks (the DGX H100 SuperPOD's 31-node SU) spreads 8, 8, 8, 7 over 4 spines.
+    """
     if leaves < 1 or uplinks < 1:
         return None
     count = max(1, math.ceil(leaves * uplinks / ports))
     while count <= uplinks:
-        if uplinks % count == 0 and leaves * (uplinks // count) <= ports:
+        if leaves * math.ceil(uplinks / count) <= ports:
             return count
         count += 1
     return None
@@ -530,7 +536,7 @@ class Builder:
             raise GenerateError(
                 f"a pod of {pod_leaves} leaves does not fit {spine.key} spines ({half} ports down)"
             )
-        spine_up = pod_leaves * (uplinks // per_pod)  # a full pod's spine: down = up
+        spine_up = pod_leaves * math.ceil(uplinks / per_pod)  # a full pod's spine: down = up
         pods = [leaves[i : i + pod_leaves] for i in range(0, len(leaves), pod_leaves)]
         per_group = spines_for(len(pods), spine_up, core.ports)
         if per_group is None:

@@ -10,10 +10,11 @@ they have).
 Above the leaves, with radix-k switches and 1:1:
 
 * a two-tier tree while one spine tier closes (every rail shares it): k²/2 node ports,
-  k²/2 ÷ rails nodes (64 ports, 8 rails: 8 SU, 256 nodes). The spine count is the fewest that
-  gives every leaf the same number of uplinks to every spine: 1 SU 8 leaves / 4 spines,
+  k²/2 ÷ rails nodes (64 ports, 8 rails: 8 SU, 256 nodes). The spine count is the fewest
+  over which every leaf's uplinks spread evenly within the spines' ports (the same number
+  to every spine where it divides; so 16 spines at 3 SU, not 12): 1 SU 8 leaves / 4 spines,
   2 SU 16 / 8, 3 SU 24 / 16, 4 SU 32 / 16, 8 SU 64 / 32 (NVIDIA DGX H100 and B200 SuperPOD
-  reference architectures);
+  reference architectures; 31-node SUs as in the H100 one give the same counts);
 * above that a core tier (three tiers close at k³/4 node ports): pods of k/2 leaves (whole
   SUs) with their own spines, half their ports down and half up, and core group j joining
   spine j of every pod. 16 SU: 128 leaves / 128 spines / 64 cores, as in the DGX B200
