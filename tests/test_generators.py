@@ -457,3 +457,32 @@ def test_replace_keeps_storage_and_management_switches() -> None:
     assert models["sn5600"] == Counter(before.values())["sn5600"]  # storage fabric kept
     assert models["sn2201"] == Counter(before.values())["sn2201"]  # management kept
     assert errors(layout) == []
+
+
+@pytest.mark.parametrize(("sus", "leaves", "spines"), [(1, 8, 4), (2, 16, 8), (4, 32, 18)])
+def test_144_port_switches_match_the_b300_superpod_reference(
+    sus: int, leaves: int, spines: int
+) -> None:
+    # NVIDIA DGX SuperPOD reference architecture with DGX B300 (XDR, 144-port switches,
+    # 72-node SUs): 1 SU 8 leaves / 4 spines, 2 SU 16 / 8, 4 SU 32 / 18. From first
+    # principles: 72 ports down and 72 up per leaf; 4 SU = 32 x 72 uplinks need 16 spines
+    # of 144 ports, but 72 over 16 puts 5 cables of a leaf on some spine (160 ports), so
+    # 18 (4 each, 128 ports).
+    from rackdesigner.model import DeviceType, PortGroup
+
+    layout = build(NewOptions(gpus=sus * 72 * RAILS, fabric="rail")).layout
+    layout.catalog["xdr144"] = DeviceType(
+        "xdr144",
+        kind="switch",
+        height=2.0,
+        power=2000.0,
+        weight=30.0,
+        airflow="front-to-rear",
+        ports=[PortGroup("p", 144, 400e9, "infiniband")],
+    )
+    plan = generate(layout, FabricRequest(fabric="rail", leaf="xdr144", su_nodes=72, replace=True))
+    apply_plan(layout, plan)
+    c = census(layout)
+    assert (len(c.leaves), len(c.spines), len(c.cores)) == (leaves, spines, 0)
+    assert c.cables["node-leaf"] == c.cables["leaf-spine"] == sus * 72 * RAILS
+    assert all(len(c.ports[s]) <= 144 for s in c.spines)
