@@ -486,3 +486,26 @@ def test_144_port_switches_match_the_b300_superpod_reference(
     assert (len(c.leaves), len(c.spines), len(c.cores)) == (leaves, spines, 0)
     assert c.cables["node-leaf"] == c.cables["leaf-spine"] == sus * 72 * RAILS
     assert all(len(c.ports[s]) <= 144 for s in c.spines)
+
+
+def test_liquid_cooling_with_a_cold_plate_node(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The built-in catalog has no GPU node with cold plates (rules v1.1: only types with
+    # cold plates declare liquid_fraction); with one, `new` builds liquid racks and CDUs.
+    from dataclasses import replace as copy_with
+
+    import rackdesigner.catalog as catalog_module
+    import rackdesigner.templates as templates
+
+    base = catalog_module.builtin()
+    plated = copy_with(base.devices["dgx-h100"], key="dgx-h100-lc", liquid_fraction=0.8)
+    devices = {"dgx-h100-lc": plated, **base.devices}
+    augmented = catalog_module.Catalog(devices, base.gpus)
+    monkeypatch.setattr(catalog_module, "builtin", lambda: augmented)
+    monkeypatch.setattr(templates, "builtin", lambda: augmented)
+    built = build(NewOptions(gpus=256))
+    layout = built.layout
+    assert built.node_type.key == "dgx-h100-lc"
+    cdus = [d for _, d in layout.devices() if d.model == "coolit-chx750"]
+    assert cdus
+    assert all(r.cooling == "liquid" and r.cdu for r in layout.racks if r.label != "CDU")
+    assert errors(layout) == []
