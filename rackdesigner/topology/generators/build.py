@@ -242,10 +242,6 @@ class Builder:
                     todo.append(other)
         return seen
 
-    @property
-    def spots(self) -> list[Spot]:
-        return [self.floor.spots[i] for i in self.nodes.rack_index]
-
     def node_spot(self, index: int) -> Spot:
         return self.floor.spots[self.nodes.rack_index[index]]
 
@@ -393,9 +389,6 @@ class Builder:
                 self._over_shown.append((f"{a_end} -> {b_end}", length))
         if length > self._longest[0]:
             self._longest = (length, f"{a_end} -> {b_end}")
-
-    def up_link(self, lower: Switch, upper: Switch) -> None:
-        self.connect(lower, upper, 1)
 
     def connect(self, lower: Switch, upper: Switch, count: int) -> None:
         """``count`` parallel cables from ``lower``'s next free ports to ``upper``'s: one
