@@ -116,6 +116,9 @@ class Builder:
         self._limit = float(self.thresholds["cable_max"]) + 1e-9
         self._over = 0
         self._over_shown: list[tuple[str, float]] = []
+        # Runs above this are noted: a new longest run, and past the limit while the first
+        # few are being collected for --strict-cables.
+        self._watch = 0.0
         geometry = self.floor.geometry
         self._slack = geometry.slack
         self._tray = geometry.tray_rise
@@ -328,13 +331,9 @@ class Builder:
             )
         if length > self._limit:
             self._over += 1
-            if len(self._over_shown) < 5:
-                self._over_shown.append((f"{a_end} -> {b_end}", length))
-            if length > self._longest[0]:
-                self._longest = (length, f"{a_end} -> {b_end}")
-        elif length > self._longest[0]:
-            self._longest = (length, f"{a_end} -> {b_end}")
-        self.links.append(Link(a_end, b_end, media=media))
+        if length > self._watch:
+            self._note_length(a_end, b_end, length, media)
+        self.links.append(Link(a_end, b_end, media))
 
     def node_to_switch(self, node: int, rail: int, switch: Switch) -> None:
         self.attach(range(node, node + 1), rail, switch)
@@ -359,6 +358,7 @@ class Builder:
         slack, fixed, limit = self._slack, self._fixed, self._limit
         links = self.links
         bx, by = spot_b.x, spot_b.y
+        over = 0
         for k, node in enumerate(members):
             node_id = ids[node]
             spot_a, height_a, drop_a = where[node_id]
@@ -373,9 +373,12 @@ class Builder:
             else:
                 length = drop_a + drop_b + abs(spot_a.x - bx) + abs(spot_a.y - by) + fixed
             media = chooser(length)
-            if media is None or length > limit or length > self._longest[0]:
+            if length > limit:
+                over += 1
+            if media is None or length > self._watch:
                 self._note_length(a_end, b_end, length, media)
             links.append(Link(a_end, b_end, media))
+        self._over += over
 
     def _note_length(self, a_end: str, b_end: str, length: float, media: str | None) -> None:
         if media is None:
@@ -383,12 +386,12 @@ class Builder:
                 f"{a_end} -> {b_end} runs {length:.1f} m, beyond the reach of every "
                 "medium; place the racks closer"
             )
-        if length > self._limit:
-            self._over += 1
-            if len(self._over_shown) < 5:
-                self._over_shown.append((f"{a_end} -> {b_end}", length))
+        if length > self._limit and len(self._over_shown) < 5:
+            self._over_shown.append((f"{a_end} -> {b_end}", length))
         if length > self._longest[0]:
             self._longest = (length, f"{a_end} -> {b_end}")
+        longest = self._longest[0]
+        self._watch = longest if len(self._over_shown) >= 5 else min(self._limit, longest)
 
     def connect(self, lower: Switch, upper: Switch, count: int) -> None:
         """``count`` parallel cables from ``lower``'s next free ports to ``upper``'s: one
@@ -423,14 +426,13 @@ class Builder:
         else:
             media = self.chooser(min(lower.model.speed, upper.model.speed))(length)
         links = self.links
-        if length is not None and (
-            media is None or length > self._limit or length > self._longest[0]
-        ):
-            self._note_length(f"{a_prefix}{a_first}", f"{b_prefix}{b_first}", length, media)
+        if length is not None:
             if length > self._limit:
-                self._over += count - 1
+                self._over += count
+            if media is None or length > self._watch:
+                self._note_length(f"{a_prefix}{a_first}", f"{b_prefix}{b_first}", length, media)
         for k in range(count):
-            links.append(Link(f"{a_prefix}{a_first + k}", f"{b_prefix}{b_first + k}", media=media))
+            links.append(Link(f"{a_prefix}{a_first + k}", f"{b_prefix}{b_first + k}", media))
 
     def round_robin(self, lower: Switch, uppers: Sequence[Switch], want: int, offset: int) -> None:
         """``want`` uplinks from ``lower`` spread over ``uppers`` as evenly as they go (the
@@ -451,6 +453,9 @@ class Builder:
         links = self.links
         slack, fixed, limit = self._slack, self._fixed, self._limit
         ax, ay = spot_a.x, spot_a.y
+        speed = lower.model.speed
+        choosers = {}
+        over = 0
         for t in range(count):
             upper = uppers[(t + offset) % count]
             number = upper.next_port
@@ -469,10 +474,17 @@ class Builder:
                 continue
             else:
                 length = drop_a + drop_b + abs(ax - spot_b.x) + abs(ay - spot_b.y) + fixed
-            media = self.chooser(min(lower.model.speed, upper.model.speed))(length)
-            if media is None or length > limit or length > self._longest[0]:
+            model = upper.model
+            chooser = choosers.get(model.key)
+            if chooser is None:
+                chooser = choosers[model.key] = self.chooser(min(speed, model.speed))
+            media = chooser(length)
+            if length > limit:
+                over += 1
+            if media is None or length > self._watch:
                 self._note_length(a_end, b_end, length, media)
             links.append(Link(a_end, b_end, media))
+        self._over += over
 
     def uplinks_for(
         self, down_ports: int, down_speed: float, leaf: SwitchModel, upper: SwitchModel
