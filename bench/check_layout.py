@@ -61,6 +61,13 @@ MODELS: dict[str, dict] = {
         "power": 200,
         "ports": {"mgmt": (48, 1), "up": (4, 100)},
     },
+    "sys-421ge-tnhr2-lcc": {
+        "kind": "gpu-node",
+        "height": 4,
+        "power": 9_000,
+        "liquid_fraction": 0.7,
+        "ports": {"ib": (8, 400), "eth": (2, 400), "bmc": (1, 1)},
+    },
     "pdu-3ph-415v-32a": {"kind": "pdu", "height": 0, "power": 20, "ports": {}},
     "pdu-3ph-415v-63a": {"kind": "pdu", "height": 0, "power": 20, "ports": {}},
     "coolit-chx750": {
@@ -73,10 +80,10 @@ MODELS: dict[str, dict] = {
     "blank-1u": {"kind": "blank", "height": 1, "power": 0, "ports": {}},
     "patch-panel-1u": {"kind": "patch-panel", "height": 1, "power": 0, "ports": {}},
 }
-LIQUID_FRACTION = 0.8
+LIQUID_FRACTION = 0.0  # rules v1.1: no cold plates unless the type declares them
 AIR_MAX_W = 15_000
 RU = 0.04445
-REACH = {"dac": 3.0, "acc": 5.0, "aoc": 100.0, "mmf": 50.0, "smf": 500.0, "copper-rj45": 100.0}
+REACH = {"dac": 2.0, "acc": 5.0, "aoc": 100.0, "mmf": 50.0, "smf": 500.0, "copper-rj45": 100.0}
 ENDPOINT = re.compile(r"^(?P<device>[^:\s]+):(?P<group>[^\s:]*?[^\s:0-9])(?P<index>[0-9]+)$")
 QTY = re.compile(r"^\s*([-+0-9.eE]+)\s*([A-Za-z]*)\s*$")
 SCALE = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "m": 1e-3}
@@ -209,7 +216,9 @@ class Checker:
             total_power += load
             cooling = rack.get("cooling", "air")
             if cooling == "liquid":
-                cdu_load[rack.get("cdu", "")] = cdu_load.get(rack.get("cdu", ""), 0) + liquid_heat
+                named = rack.get("cdu", "")
+                group = tuple(named) if isinstance(named, list) else (named,)
+                cdu_load[group] = cdu_load.get(group, 0) + liquid_heat
                 air = load - liquid_heat
             else:
                 air = load
@@ -231,7 +240,7 @@ class Checker:
                 cap = v * a * feed.get("derate", 0.8) * (math.sqrt(3) if feed["phases"] == 3 else 1)
                 side_cap[feed.get("side", "")] = side_cap.get(feed.get("side", ""), 0) + cap
                 if nodes and (feed["phases"] != 3 or v < 208):
-                    self.bad(f"{rid}: GPU rack fed below 3-phase 208 V")
+                    self.bad(f"{rid}: GPU rack fed below 3-phase 208 V")  # stricter than v1.1
             if load and not side_cap:
                 self.bad(f"{rid}: no feed")
             if side_cap and set(side_cap) != {"A", "B"}:
@@ -241,14 +250,23 @@ class Checker:
                     f"{rid}: load {load / 1e3:.1f} kW > side capacity "
                     f"{min(side_cap.values()) / 1e3:.1f} kW"
                 )
-        for cdu, heat in cdu_load.items():
-            dev = devices.get(cdu)
-            if dev is None or models.get(dev[0]["model"], {}).get("kind") != "cdu":
-                self.bad(f"liquid racks name {cdu!r}, not a CDU")
-                continue
-            cap = models[dev[0]["model"]]["capacity"]
-            if heat > cap:
-                self.bad(f"{cdu}: liquid heat {heat / 1e3:.0f} kW > capacity {cap / 1e3:.0f} kW")
+        # CDU groups (the generator's racks name all of their row's CDUs): N+1, the group
+        # less its largest CDU carries the heat.
+        for group, heat in cdu_load.items():
+            caps = []
+            for cdu in group:
+                dev = devices.get(cdu)
+                if dev is None or models.get(dev[0]["model"], {}).get("kind") != "cdu":
+                    self.bad(f"liquid racks name {cdu!r}, not a CDU")
+                    break
+                caps.append(models[dev[0]["model"]]["capacity"])
+            else:
+                spare = sum(caps) - max(caps)
+                if heat > spare:
+                    self.bad(
+                        f"{'+'.join(group)}: liquid heat {heat / 1e3:.0f} kW > N+1 capacity "
+                        f"{spare / 1e3:.0f} kW"
+                    )
         budget = site.get("power_budget")
         if budget and qty(budget, "W") < total_power:
             self.bad(f"power budget {budget} < assumed load {total_power / 1e3:.0f} kW")

@@ -12,21 +12,26 @@ not import rackdesigner; other scripts use :func:`generate_layout_text` and
 
 The scheme, the same at every size:
 
-* GPU nodes are NVIDIA DGX H100 (``dgx-h100``: 8U, 10.2 kW, ``ib1..ib8`` at
-  400 Gbps). Four per 42U rack at U3, U11, U25 and U33; switches sit between
-  them, in U19-U24 (the middle third of the rack, as PLC003 wants).
-* Compute racks are liquid-cooled and name a CDU (``coolit-chx750``, 42U,
-  750 kW, in a rack of its own at the start of the row; a row of more than 16
-  racks gets a second CDU rack at its end, so no CDU carries more than
-  16 x 40.8 kW). Only the one-node layout (8 GPUs) is air-cooled, with its
+* GPU nodes in liquid racks are liquid-cooled HGX H100 servers with cold plates
+  (``sys-421ge-tnhr2-lcc``: 4U, 9 kW, ``liquid_fraction`` 0.7, ``ib1..ib8`` at
+  400 Gbps): v1.1 gives cold plates only to types that declare them, and an
+  air-only DGX in a liquid rack is COOL008. The one-node layout is air-cooled
+  and uses NVIDIA DGX H100 (``dgx-h100``: 8U, 10.2 kW). Four nodes per 42U
+  rack at U3, U11, U25 and U33; switches sit between them, in U19-U24 (the
+  middle third of the rack, as PLC003 wants).
+* Compute racks are liquid-cooled and name every CDU of their row
+  (``coolit-chx750``, 42U, 750 kW, each in a rack of its own: one at the start
+  of the row, the rest at its end). A row gets as many CDUs as its liquid heat
+  needs plus one, so the row's group is N+1 (COOL009): two for up to 16 racks,
+  three for 32 (806 kW). Only the one-node layout (8 GPUs) is air-cooled, with its
   open units blanked. A rack holds as many switches as keep its air heat
-  (the 20 % of node heat the cold plates leave, plus all switch heat) under
+  (the 30 % of node heat the cold plates leave, plus all switch heat) under
   15 kW with 100 W to spare: three QM9700 or two XDR switches beside 4 nodes.
 * Every rack has two redundant 415 V 3-phase feeds, sides A and B, each able
   to carry the whole rack (compute racks: 100 A, 57.5 kW usable; CDU racks:
-  63 A), each with its own circuit, and 0U PDUs (``pdu-3ph-415v-63a``): two
-  per side on compute racks (left rail side A, right rail side B), one per
-  side on CDU racks.
+  63 A), each with its own circuit, and 0U PDUs (``pdu-3ph-415v-63a``, each
+  naming its feed): two per side on compute racks (left rail side A, right
+  rail side B), one per side on CDU racks.
 * Rows hold 32 compute racks (plus their CDU racks).
 * The fabric is rail-optimised InfiniBand: a scalable unit (SU) of nodes has
   one leaf per rail, and rail r of every node of the SU goes to leaf r. Leaves
@@ -43,7 +48,8 @@ The scheme, the same at every size:
     144 x 800G), SU = 128 nodes = one row;
   - a single node (8 GPUs) or up to 8 nodes: one ``qm9700``, no spines.
 
-* Cable media follow the geometry of layout-format.md: ``dac`` inside a rack,
+* Cable media follow the geometry of layout-format.md: ``dac`` inside a rack
+  (400G passive copper reaches 2 m, rules v1.1),
   ``aoc`` between racks up to its 100 m reach, ``smf`` beyond. Links carry no
   ``length`` (it is computed). Where the longest computed run exceeds the 5 m
   default of CAB001 (rail-optimised leaves serve a whole SU, spines the whole
@@ -67,12 +73,14 @@ RAILS = 8
 NODES_PER_RACK = 4
 RACK_HEIGHT_U = 42
 COMPUTE_RACKS_PER_ROW = 32
-RACKS_PER_CDU = 16
-NODE_MODEL = "dgx-h100"
-NODE_HEIGHT_U = 8
+NODE_MODEL = "sys-421ge-tnhr2-lcc"  # liquid racks: a node type with cold plates
+NODE_HEIGHT_U = 4
+AIR_NODE_MODEL = "dgx-h100"  # the one-node, air-cooled layout
+AIR_NODE_HEIGHT_U = 8
 NODE_POSITIONS = (3, 11, 25, 33)  # 3-10, 11-18 | switches 19-24 | 25-32, 33-40
 NODE_PORT_SPEED_GBPS = 400
 CDU_MODEL = "coolit-chx750"
+CDU_CAPACITY_W = 750_000.0
 PDU_MODEL = "pdu-3ph-415v-63a"
 BLANK_MODEL = "blank-1u"
 
@@ -83,19 +91,22 @@ ROW_PITCH_M = 2.4
 TRAY_RISE_M = 0.3
 SLACK_M = 0.5
 CABLE_MAX_DEFAULT_M = 5.0
-REACH_DAC_M = 3.0
+REACH_DAC_M = 2.0  # rules v1.1: 400G passive copper
 REACH_AOC_M = 100.0
 
 # Assumed maximum draw, only to size [site] power_budget / cooling_capacity with
 # headroom (the built-in catalog's own figures are what the rules use).
 ASSUMED_POWER_W = {
-    NODE_MODEL: 10_200.0,
+    NODE_MODEL: 9_000.0,
+    AIR_NODE_MODEL: 10_200.0,
     "qm9700": 1_720.0,
     "ib-xdr-leaf": 3_000.0,
     "ib-xdr-spine": 3_000.0,
     CDU_MODEL: 6_000.0,
+    "ib-ndr-leaf-128": 2_500.0,
+    "ib-ndr-spine-128": 2_500.0,
 }
-LIQUID_FRACTION = 0.8  # the format's default share of node heat the cold plates take
+LIQUID_FRACTION = 0.7  # the share of the node type's heat its cold plates take
 AIR_MAX_W = 15_000.0 - 100.0  # COOL001's default limit, less a margin
 BUDGET_HEADROOM = 1.2
 
@@ -178,6 +189,59 @@ ports = [
 
 SWITCH_POSITIONS = {1: (21, 20, 22, 19, 23, 24), 2: (21, 19, 23)}  # in U19-U24, best first
 
+# The spread variant (--spread): 400G everywhere, 128-port switches, spines in rows of their
+# own. At 100,352 GPUs: 1,568 leaves + 784 spines = 2,352 switches, 100,352 node cables and
+# 100,352 leaf-spine cables = 200,704, leaf-spine runs up to about 500 m of smf.
+WIDE_LEAF = SwitchModel(
+    "ib-ndr-leaf-128",
+    2,
+    "p",
+    64,
+    400,
+    "up",
+    1,
+    64,
+    400,
+    catalog_toml="""\
+[catalog.ib-ndr-leaf-128]
+kind = "switch"
+name = "Synthetic 128-port NDR-class leaf: 64 x 400G down, 64 x 400G up"
+vendor = "synthetic"
+height = "2 U"
+power = "2.5 kW"
+weight = "28 kg"
+airflow = "front-to-rear"
+role = "leaf"
+ports = [
+  { name = "p", count = 64, speed = "400 Gbps", tech = "infiniband" },
+  { name = "up", count = 64, speed = "400 Gbps", tech = "infiniband" },
+]
+""",
+)
+WIDE_SPINE = SpineModel(
+    "ib-ndr-spine-128",
+    2,
+    "p",
+    128,
+    400,
+    catalog_toml="""\
+[catalog.ib-ndr-spine-128]
+kind = "switch"
+name = "Synthetic 128-port NDR-class spine: 128 x 400G"
+vendor = "synthetic"
+height = "2 U"
+power = "2.5 kW"
+weight = "28 kg"
+airflow = "front-to-rear"
+role = "spine"
+ports = [
+  { name = "p", count = 128, speed = "400 Gbps", tech = "infiniband" },
+]
+""",
+)
+SPREAD_ROW_PITCH_M = 4.5  # wide aisles: the spine rows end up about 500 m of cable away
+SPINES_PER_NETWORK_RACK = 3  # at U19, U21, U23 (PLC003's middle third), 7.5 kW of air
+
 
 # --------------------------------------------------------------------------- plan
 
@@ -212,6 +276,8 @@ class Plan:
     max_node_run_m: float
     oversubscription: float
     power_w: float  # estimated, from ASSUMED_POWER_W
+    row_pitch_m: float = ROW_PITCH_M
+    variant: str = "standard"  # "standard" | "spread"
 
     @property
     def devices(self) -> int:
@@ -236,22 +302,9 @@ def _centre_m(position: int, height_u: int) -> float:
     return (position - 1 + height_u / 2) * RACK_UNIT_M
 
 
-def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
-    if gpus < GPUS_PER_NODE or gpus % GPUS_PER_NODE:
-        raise ValueError(f"--gpus must be a positive multiple of {GPUS_PER_NODE}, got {gpus}")
-    if oversubscription < 1.0:
-        raise ValueError("--oversubscription must be >= 1")
-    nodes = gpus // GPUS_PER_NODE
-
-    if nodes * RAILS <= QM9700_SINGLE.down_count:
-        leaf_model, spine_model, su_nodes = QM9700_SINGLE, None, nodes
-    elif nodes <= 1024:
-        leaf_model, spine_model, su_nodes = QM9700_LEAF, QM9700_SPINE, 32
-    else:
-        leaf_model, spine_model, su_nodes = XDR_LEAF, XDR_SPINE, 128
-    single = spine_model is None
-
-    # ---- racks and rows
+def _compute_racks(nodes: int) -> tuple[list[Rack], list[Rack], list[str], list[Rack]]:
+    """Rows of compute racks (4 nodes each) with their CDU racks: (every rack, the compute
+    racks, node ids in order, each node's rack)."""
     node_ids: list[str] = []
     racks: list[Rack] = []
     compute: list[Rack] = []
@@ -263,7 +316,9 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
         in_row = min(COMPUTE_RACKS_PER_ROW, n_racks - first)
         counts = [min(NODES_PER_RACK, nodes - (first + j) * NODES_PER_RACK) for j in range(in_row)]
         liquid = nodes >= 2
-        n_cdus = 0 if not liquid else (1 if in_row <= RACKS_PER_CDU else 2)
+        # N+1 (COOL009): the row's CDUs less the largest still carry its liquid heat.
+        heat = sum(counts) * ASSUMED_POWER_W[NODE_MODEL] * LIQUID_FRACTION
+        n_cdus = 0 if not liquid else math.ceil(heat / CDU_CAPACITY_W) + 1
         slot = 1
         cdu_ids = []
         if n_cdus:
@@ -283,15 +338,36 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
             racks.append(rack)
             row_compute.append(rack)
             slot += 1
-        if n_cdus == 2:
+        for _ in range(n_cdus - 1):
             rid = f"{prefix}{slot:02d}"
             cdu_ids.append(f"{rid}-cdu")
             racks.append(Rack(rid, row, row_index, slot, "cdu"))
-        half = math.ceil(len(row_compute) / n_cdus) if n_cdus else 0
-        for j, rack in enumerate(row_compute):
+            slot += 1
+        for rack in row_compute:
             if rack.liquid:
-                rack.cdu = cdu_ids[min(j // half, n_cdus - 1)]
+                # Every rack on the row manifold, served by all of the row's CDUs together.
+                rack.cdu = ", ".join(f'"{c}"' for c in cdu_ids)
         compute.extend(row_compute)
+
+    return racks, compute, node_ids, node_rack
+
+
+def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
+    if gpus < GPUS_PER_NODE or gpus % GPUS_PER_NODE:
+        raise ValueError(f"--gpus must be a positive multiple of {GPUS_PER_NODE}, got {gpus}")
+    if oversubscription < 1.0:
+        raise ValueError("--oversubscription must be >= 1")
+    nodes = gpus // GPUS_PER_NODE
+
+    if nodes * RAILS <= QM9700_SINGLE.down_count:
+        leaf_model, spine_model, su_nodes = QM9700_SINGLE, None, nodes
+    elif nodes <= 1024:
+        leaf_model, spine_model, su_nodes = QM9700_LEAF, QM9700_SPINE, 32
+    else:
+        leaf_model, spine_model, su_nodes = XDR_LEAF, XDR_SPINE, 128
+    single = spine_model is None
+
+    racks, compute, node_ids, node_rack = _compute_racks(nodes)
 
     # ---- switch placement: free switch slots per compute rack
     used: dict[str, int] = {r.id: 0 for r in compute}
@@ -300,7 +376,7 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
         switch_w = max(switch_w, ASSUMED_POWER_W[spine_model.key])
     room: dict[str, int] = {}  # switches a rack may hold: free positions and air heat
     for rack in compute:
-        node_air = len(rack.nodes) * ASSUMED_POWER_W[NODE_MODEL]
+        node_air = len(rack.nodes) * ASSUMED_POWER_W[_node_model(rack)]
         if rack.liquid:
             node_air *= 1 - LIQUID_FRACTION
         room[rack.id] = min(
@@ -316,6 +392,15 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
         sid = f"{rack.id}-{role}{n}"
         rack.switches.append((sid, model, positions[k], height))
         return sid
+
+    def network_rack() -> Rack:
+        first = compute[0]
+        slot = max(r.slot for r in racks if r.row_index == first.row_index) + 1
+        rack = Rack(f"{first.row.lower()}{slot:02d}", first.row, first.row_index, slot, "compute")
+        racks.append(rack)
+        used[rack.id] = 0
+        room[rack.id] = len(SWITCH_POSITIONS[spine_model.height_u if spine_model else 1])
+        return rack
 
     def take(candidates: list[Rack]) -> Rack | None:
         for rack in candidates:
@@ -380,7 +465,7 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
                     sid, port = leaf_ids[k][r - 1], f"{leaf_model.down_group}{local + 1}"
                 links.append((f"{nid}:ib{r}", f"{sid}:{port}", ""))
                 srack, spos, sh = sw_where[sid]
-                ends.append((rack, npos, NODE_HEIGHT_U, srack, spos, sh))
+                ends.append((rack, npos, _node_height(rack), srack, spos, sh))
     n_node_links = len(links)
 
     # ---- spines
@@ -429,7 +514,10 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
             while cursor < len(central) and used[central[cursor].id] >= room[central[cursor].id]:
                 cursor += 1
             if cursor == len(central):
-                raise ValueError("no room for the spine switches")
+                # Small fabrics: the liquid racks' air budget is spent on leaves (the cold
+                # plates leave 30 % of 4 x 9 kW in the air), so the spines get an air-cooled
+                # network rack of their own at the end of the first row.
+                central.append(network_rack())
             rack = central[cursor]
             sid = place(rack, spine_model.key, spine_model.height_u, "spine")
             spine_ids[p][j] = sid
@@ -455,34 +543,9 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
                     srack, spos, sh = sw_where[sid]
                     ends.append((lrack, lpos, lh, srack, spos, sh))
 
-    # ---- media from the computed route
-    top = RACK_HEIGHT_U * RACK_UNIT_M
-    max_run = max_node_run = 0.0
-    for i, (ra, pa, ha, rb, pb, hb) in enumerate(ends):
-        za, zb = _centre_m(pa, ha), _centre_m(pb, hb)
-        if ra is rb:
-            run = abs(za - zb) + SLACK_M
-            media = "dac"
-        else:
-            run = (
-                (top - za)
-                + TRAY_RISE_M
-                + abs(ra.slot - rb.slot) * RACK_PITCH_M
-                + abs(ra.row_index - rb.row_index) * ROW_PITCH_M
-                + TRAY_RISE_M
-                + (top - zb)
-                + SLACK_M
-            )
-            media = "aoc" if run <= REACH_AOC_M else "smf"
-        if media == "dac" and run > REACH_DAC_M:
-            media = "aoc"
-        a, b, _ = links[i]
-        links[i] = (a, b, media)
-        max_run = max(max_run, run)
-        if i < n_node_links:
-            max_node_run = max(max_node_run, run)
+    max_run, max_node_run = _media(links, ends, n_node_links, ROW_PITCH_M)
 
-    power = nodes * ASSUMED_POWER_W[NODE_MODEL]
+    power = sum(len(r.nodes) * ASSUMED_POWER_W[_node_model(r)] for r in compute)
     power += su_count * (1 if single else RAILS) * ASSUMED_POWER_W[leaf_model.key]
     if spine_model is not None:
         power += n_spines * ASSUMED_POWER_W[spine_model.key]
@@ -505,9 +568,201 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
     )
 
 
+def _node_model(rack: Rack) -> str:
+    """Liquid racks hold nodes with cold plates; the air-cooled one-node rack a DGX H100."""
+    return NODE_MODEL if rack.liquid else AIR_NODE_MODEL
+
+
+def _node_height(rack: Rack) -> int:
+    return NODE_HEIGHT_U if rack.liquid else AIR_NODE_HEIGHT_U
+
+
+def build_spread_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
+    """The spread variant: 128-port 400G leaves in the compute rows (two per rail per row
+    of 128 nodes), spines in network rows of their own after the compute rows, and wide
+    aisles, so leaf-spine cables are long single-mode runs. A layout written by someone
+    else's generator, for the benchmark's second case."""
+    if gpus < GPUS_PER_NODE or gpus % GPUS_PER_NODE:
+        raise ValueError(f"--gpus must be a positive multiple of {GPUS_PER_NODE}, got {gpus}")
+    if oversubscription < 1.0:
+        raise ValueError("--oversubscription must be >= 1")
+    nodes = gpus // GPUS_PER_NODE
+    if nodes < 2 * WIDE_LEAF.down_count:
+        raise ValueError("--spread needs at least 128 nodes (1,024 GPUs)")
+    leaf_model, spine_model = WIDE_LEAF, WIDE_SPINE
+    su_nodes = NODES_PER_RACK * COMPUTE_RACKS_PER_ROW  # one row
+    per_rail = math.ceil(su_nodes / leaf_model.down_count)
+    racks, compute, node_ids, node_rack = _compute_racks(nodes)
+    rows = max(r.row_index for r in racks) + 1
+    su_members = [list(range(k, min(nodes, k + su_nodes))) for k in range(0, nodes, su_nodes)]
+
+    # Leaves: in their SU's row, one per rack, from the middle of the row outwards.
+    used: dict[str, int] = {r.id: 0 for r in compute}
+
+    def place(rack: Rack, model: str, height: int, role: str, number: int) -> str:
+        sid = f"{rack.id}-{role}{number}"
+        rack.switches.append((sid, model, SWITCH_POSITIONS[height][used[rack.id]], height))
+        used[rack.id] += 1
+        return sid
+
+    leaf_ids: list[list[list[str]]] = []  # [su][rail][k]
+    leaf_nodes: dict[str, int] = {}  # leaf -> nodes cabled to it
+    for members in su_members:
+        su_racks: list[Rack] = []
+        for i in members:
+            if not su_racks or su_racks[-1] is not node_rack[i]:
+                su_racks.append(node_rack[i])
+        centre = (su_racks[0].slot + su_racks[-1].slot) / 2
+        order = sorted(su_racks, key=lambda r: (abs(r.slot - centre), r.slot))
+        slots = [rack for _ in range(2) for rack in order]  # at most two leaves per rack
+        rails: list[list[str]] = []
+        taken = 0
+        for _rail in range(RAILS):
+            ids = []
+            for k in range(per_rail):
+                if k * leaf_model.down_count >= len(members):
+                    break
+                rack = slots[taken]
+                taken += 1
+                sid = place(rack, leaf_model.key, leaf_model.height_u, "leaf", used[rack.id] + 1)
+                ids.append(sid)
+                leaf_nodes[sid] = min(
+                    leaf_model.down_count, len(members) - k * leaf_model.down_count
+                )
+            rails.append(ids)
+        leaf_ids.append(rails)
+
+    # Spines: in network rows after the compute rows, three per air-cooled rack.
+    up_ratio = leaf_model.down_speed_gbps / leaf_model.up_speed_gbps
+    uplinks = {sid: math.ceil(n * up_ratio / oversubscription) for sid, n in leaf_nodes.items()}
+    plane_leaves = [[ids for rails in leaf_ids for ids in rails[rail]] for rail in range(RAILS)]
+    plane_spines = [
+        math.ceil(sum(uplinks[lid] for lid in plane) / spine_model.count) for plane in plane_leaves
+    ]
+    network: list[Rack] = []
+    spine_ids: list[list[str]] = [[] for _ in range(RAILS)]
+    order = [(p, j) for j in range(max(plane_spines)) for p in range(RAILS) if j < plane_spines[p]]
+    for number, (p, _) in enumerate(order):
+        if number % SPINES_PER_NETWORK_RACK == 0:
+            index = len(network)
+            row_index = rows + index // COMPUTE_RACKS_PER_ROW
+            row = row_name(row_index)
+            slot = index % COMPUTE_RACKS_PER_ROW + 1
+            rack = Rack(f"{row.lower()}{slot:02d}", row, row_index, slot, "network")
+            network.append(rack)
+            used[rack.id] = 0
+        rack = network[-1]
+        spine_ids[p].append(
+            place(rack, spine_model.key, spine_model.height_u, "spine", used[rack.id] + 1)
+        )
+    racks.extend(network)
+
+    where: dict[str, tuple[Rack, int, int]] = {}
+    for rack in racks:
+        for sid, _, pos, h in rack.switches:
+            where[sid] = (rack, pos, h)
+    links: list[tuple[str, str, str]] = []
+    ends: list[tuple[Rack, int, int, Rack, int, int]] = []
+    for k, members in enumerate(su_members):
+        for local, i in enumerate(members):
+            nid = node_ids[i]
+            rack = node_rack[i]
+            npos = NODE_POSITIONS[rack.nodes.index(nid)]
+            leaf, port = divmod(local, leaf_model.down_count)
+            for r in range(RAILS):
+                sid = leaf_ids[k][r][leaf]
+                links.append((f"{nid}:ib{r + 1}", f"{sid}:{leaf_model.down_group}{port + 1}", ""))
+                srack, spos, sh = where[sid]
+                ends.append((rack, npos, NODE_HEIGHT_U, srack, spos, sh))
+    n_node_links = len(links)
+    for p, plane in enumerate(plane_leaves):
+        spines = spine_ids[p]
+        t = 0
+        for lid in plane:
+            lrack, lpos, lh = where[lid]
+            for j in range(uplinks[lid]):
+                sid = spines[t % len(spines)]
+                port = t // len(spines) + 1
+                t += 1
+                links.append(
+                    (
+                        f"{lid}:{leaf_model.up_group}{leaf_model.up_first + j}",
+                        f"{sid}:{spine_model.group}{port}",
+                        "",
+                    )
+                )
+                srack, spos, sh = where[sid]
+                ends.append((lrack, lpos, lh, srack, spos, sh))
+    max_run, max_node_run = _media(links, ends, n_node_links, SPREAD_ROW_PITCH_M)
+    n_leaves = len(leaf_nodes)
+    n_spines = sum(plane_spines)
+    power = nodes * ASSUMED_POWER_W[NODE_MODEL]
+    power += (
+        n_leaves * ASSUMED_POWER_W[leaf_model.key] + n_spines * ASSUMED_POWER_W[spine_model.key]
+    )
+    power += sum(1 for r in racks if r.kind == "cdu") * ASSUMED_POWER_W[CDU_MODEL]
+    return Plan(
+        gpus,
+        nodes,
+        racks,
+        leaf_model,
+        spine_model,
+        su_nodes,
+        n_leaves,
+        n_spines,
+        "per-rail",
+        links,
+        max_run,
+        max_node_run,
+        oversubscription,
+        power,
+        SPREAD_ROW_PITCH_M,
+        "spread",
+    )
+
+
+def _media(
+    links: list[tuple[str, str, str]],
+    ends: list[tuple[Rack, int, int, Rack, int, int]],
+    n_node_links: int,
+    row_pitch: float,
+) -> tuple[float, float]:
+    """Set each link's media from its computed run (dac in a rack, aoc up to its reach, smf
+    beyond); return the longest run and the longest node run."""
+    top = RACK_HEIGHT_U * RACK_UNIT_M
+    max_run = max_node_run = 0.0
+    for i, (ra, pa, ha, rb, pb, hb) in enumerate(ends):
+        za, zb = _centre_m(pa, ha), _centre_m(pb, hb)
+        if ra is rb:
+            run = abs(za - zb) + SLACK_M
+            media = "dac"
+        else:
+            run = (
+                (top - za)
+                + TRAY_RISE_M
+                + abs(ra.slot - rb.slot) * RACK_PITCH_M
+                + abs(ra.row_index - rb.row_index) * row_pitch
+                + TRAY_RISE_M
+                + (top - zb)
+                + SLACK_M
+            )
+            media = "aoc" if run <= REACH_AOC_M else "smf"
+        if media == "dac" and run > REACH_DAC_M:
+            media = "aoc"
+        a, b, _ = links[i]
+        links[i] = (a, b, media)
+        max_run = max(max_run, run)
+        if i < n_node_links:
+            max_node_run = max(max_node_run, run)
+
+    return max_run, max_node_run
+
+
 def _device_count(rack: Rack) -> int:
     if rack.kind == "cdu":
         return 1 + 2
+    if rack.kind == "network":
+        return len(rack.switches) + 2 + len(_blank_positions(rack))
     n = len(rack.nodes) + len(rack.switches) + 4
     if not rack.liquid:
         n += len(_blank_positions(rack))
@@ -517,7 +772,7 @@ def _device_count(rack: Rack) -> int:
 def _blank_positions(rack: Rack) -> list[int]:
     taken = set()
     for k in range(len(rack.nodes)):
-        taken.update(range(NODE_POSITIONS[k], NODE_POSITIONS[k] + NODE_HEIGHT_U))
+        taken.update(range(NODE_POSITIONS[k], NODE_POSITIONS[k] + _node_height(rack)))
     for _, _, pos, h in rack.switches:
         taken.update(range(pos, pos + h))
     return [u for u in range(1, RACK_HEIGHT_U + 1) if u not in taken]
@@ -544,18 +799,24 @@ def render(plan: Plan, default_thresholds: bool = False) -> str:
         "global": "rail-optimised 2-tier Clos",
         "per-rail": "rail-optimised, one 2-tier spine plane per rail",
     }[plan.planes]
+    if plan.variant == "spread":
+        fabric += ", 128-port leaves in the compute rows, spines in rows of their own"
     ratio = "1:1" if plan.oversubscription == 1 else f"{plan.oversubscription:g}:1"
     w("format = 1\n")
     w(f'name = "bench-{plan.gpus}-gpus"\n')
     w(
         f'description = "Synthetic benchmark layout: {plan.gpus} x H100 SXM in {plan.nodes} '
-        f'DGX H100, NDR400 InfiniBand ({fabric}, {ratio}); made by bench/generate.py"\n'
+        f"liquid-cooled HGX H100 nodes, NDR400 InfiniBand ({fabric}, {ratio}); made by "
+        'bench/generate.py"\n'
     )
     w("\n[site]\n")
     budget = _quantity(plan.power_w * BUDGET_HEADROOM)
     w(f'power_budget = "{budget}"\n')
     w(f'cooling_capacity = "{budget}"\n')
-    w('rack_pitch = "600 mm"\nrow_pitch = "2.4 m"\ntray_rise = "0.3 m"\nslack = "0.5 m"\n')
+    w(
+        f'rack_pitch = "600 mm"\nrow_pitch = "{plan.row_pitch_m:g} m"\ntray_rise = "0.3 m"\n'
+        'slack = "0.5 m"\n'
+    )
     w("\n[workload]\n")
     w(
         'kind = "training"\nmodel_params = 70e9\nparallelism = "fsdp"\n'
@@ -584,25 +845,26 @@ def render(plan: Plan, default_thresholds: bool = False) -> str:
         w("\n[[racks]]\n")
         w(f'id = "{rid}"\nrow = "{rack.row}"\nslot = {rack.slot}\nheight = "{RACK_HEIGHT_U} U"\n')
         if rack.liquid:
-            w(f'cooling = "liquid"\ncdu = "{rack.cdu}"\n')
+            w(f'cooling = "liquid"\ncdu = [{rack.cdu}]\n')
         else:
             w('cooling = "air"\n')
-        amps = 63 if rack.kind == "cdu" else 100
+        amps = 100 if rack.kind == "compute" else 63
         w("feeds = [\n")
         w(feed.format(r=rid, s="A", row=rack.row, slot=rack.slot, a=amps))
         w(feed.format(r=rid, s="B", row=rack.row, slot=rack.slot, a=amps))
         w("]\n")
-        pdus = ("a1", "b1") if rack.kind == "cdu" else ("a1", "a2", "b1", "b2")
+        pdus = ("a1", "a2", "b1", "b2") if rack.kind == "compute" else ("a1", "b1")
         for p in pdus:
             side = "left" if p[0] == "a" else "right"
             w(
                 f'\n[[racks.devices]]\nid = "{rid}-pdu-{p}"\nmodel = "{PDU_MODEL}"\n'
-                f'side = "{side}"\n'
+                f'side = "{side}"\nfeed = "{rid}-{p[0].upper()}"\n'
             )
         if rack.kind == "cdu":
             w(f'\n[[racks.devices]]\nid = "{rid}-cdu"\nmodel = "{CDU_MODEL}"\nposition = 1\n')
             continue
-        items = [(NODE_POSITIONS[k], nid, NODE_MODEL) for k, nid in enumerate(rack.nodes)]
+        model = _node_model(rack)
+        items = [(NODE_POSITIONS[k], nid, model) for k, nid in enumerate(rack.nodes)]
         items += [(pos, sid, model) for sid, model, pos, _ in rack.switches]
         if not rack.liquid:
             items += [(u, f"{rid}-blank{u:02d}", BLANK_MODEL) for u in _blank_positions(rack)]
@@ -616,10 +878,15 @@ def render(plan: Plan, default_thresholds: bool = False) -> str:
 
 
 def generate_layout_text(
-    gpus: int, oversubscription: float = 1.0, default_thresholds: bool = False
+    gpus: int,
+    oversubscription: float = 1.0,
+    default_thresholds: bool = False,
+    spread: bool = False,
 ) -> str:
-    """The layout for ``gpus`` GPUs as TOML text (format v1)."""
-    return render(build_plan(gpus, oversubscription), default_thresholds)
+    """The layout for ``gpus`` GPUs as TOML text (format v1); ``spread``: the variant with
+    spines in rows of their own (:func:`build_spread_plan`)."""
+    plan = (build_spread_plan if spread else build_plan)(gpus, oversubscription)
+    return render(plan, default_thresholds)
 
 
 def describe(plan: Plan, text: str) -> dict[str, object]:
@@ -635,6 +902,7 @@ def describe(plan: Plan, text: str) -> dict[str, object]:
         "leaves": plan.leaves,
         "spines": plan.spines,
         "fabric": plan.planes,
+        "variant": plan.variant,
         "links": len(plan.links),
         "bytes": len(text.encode()),
         "lines": text.count("\n"),
@@ -682,6 +950,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="do not write [rules.thresholds] cable_max (expect CAB001 findings)",
     )
+    ap.add_argument(
+        "--spread",
+        action="store_true",
+        help="the variant with 128-port 400G leaves in the compute rows and spines in rows "
+        "of their own, 4.5 m apart: at 100,352 GPUs 2,352 switches, 200,704 cables and "
+        "leaf-spine runs up to about 500 m of smf",
+    )
     ap.add_argument("--stats", action="store_true", help="print counts and timing to stderr")
     args = ap.parse_args(argv)
 
@@ -693,7 +968,7 @@ def main(argv: list[str] | None = None) -> int:
     for gpus, path in jobs:
         t0 = time.perf_counter()
         try:
-            plan = build_plan(gpus, args.oversubscription)
+            plan = (build_spread_plan if args.spread else build_plan)(gpus, args.oversubscription)
         except ValueError as e:
             ap.error(str(e))
         text = render(plan, args.default_thresholds)

@@ -215,6 +215,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="time rackdesigner.layout_io.load_path against tomllib instead of validate",
     )
+    ap.add_argument(
+        "--files",
+        help="comma-separated layout files to time as they are, instead of generating "
+        "--sizes (e.g. bench/generate.py --spread output)",
+    )
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per child (900)")
     ap.add_argument("--json", metavar="FILE", help="also write the raw results as JSON")
     args = ap.parse_args(argv)
@@ -230,8 +235,15 @@ def main(argv: list[str] | None = None) -> int:
     env.pop("RACKDESIGNER_TIMINGS", None)
     env_timed = dict(env, RACKDESIGNER_TIMINGS="1")
 
-    print(f"[bench] generating {', '.join(map(str, sizes))} into {args.out}", file=sys.stderr)
-    files = prepare(sizes, args.out, sys.executable)
+    if args.files:
+        files = [
+            (os.path.basename(f).removesuffix(".toml"), os.path.abspath(f))
+            for f in args.files.split(",")
+            if f.strip()
+        ]
+    else:
+        print(f"[bench] generating {', '.join(map(str, sizes))} into {args.out}", file=sys.stderr)
+        files = [(f"gpus-{gpus}", path) for gpus, path in prepare(sizes, args.out, sys.executable)]
     floor = run_child([args.python, "-c", "pass"], env, 60.0).rss_mb
 
     def tomllib_argv(path: str) -> list[str]:
@@ -259,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"[bench] {label}: {shlex.join(subject_argv('F'))}", file=sys.stderr)
     rows = []
     failures = 0
-    for gpus, path in files:
+    for name, path in files:
         size = os.path.getsize(path)
         base: list[Result] = []
         subj: list[Result] = []
@@ -270,14 +282,14 @@ def main(argv: list[str] | None = None) -> int:
             if r.code != 0 or crashed(r.stderr):
                 failed, failed_what = r, "tomllib"
                 print(
-                    f"[bench] gpus-{gpus}: tomllib failed ({r.code})\n{r.stderr[-2000:]}",
+                    f"[bench] {name}: tomllib failed ({r.code})\n{r.stderr[-2000:]}",
                     file=sys.stderr,
                 )
                 break
             base.append(r)
             r = run_child(subject_argv(path), env_timed, args.timeout)
             print(
-                f"[bench] gpus-{gpus} run {i + 1}/{args.repeat}: tomllib "
+                f"[bench] {name} run {i + 1}/{args.repeat}: tomllib "
                 f"{base[-1].seconds:.3f} s, {label} {r.seconds:.3f} s "
                 f"(exit {r.code}, {r.rss_mb:.0f} MB)",
                 file=sys.stderr,
@@ -285,8 +297,7 @@ def main(argv: list[str] | None = None) -> int:
             if r.code not in ok_codes or crashed(r.stderr):
                 failed, failed_what = r, label
                 print(
-                    f"[bench] gpus-{gpus}: {label} failed with exit code {r.code}:\n"
-                    f"{r.stderr[-2000:]}",
+                    f"[bench] {name}: {label} failed with exit code {r.code}:\n{r.stderr[-2000:]}",
                     file=sys.stderr,
                 )
                 break
@@ -298,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
             phases[key] = statistics.median(t[key] for t in per_run if key in t)
         rows.append(
             {
-                "gpus": gpus,
+                "name": name,
                 "file": path,
                 "bytes": size,
                 "tomllib": summary(base) if base else None,
@@ -337,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
     for r in rows:
         b, s = r["tomllib"], r[label]
         ratio = (s["best_s"] / b["best_s"]) if (b and s) else None
-        cells = [f"gpus-{r['gpus']}", human_size(r["bytes"]), best_median(b)]
+        cells = [r["name"], human_size(r["bytes"]), best_median(b)]
         f = r["failed"]
         if f and not s:
             cells.append(f"FAILED ({f['what']}, exit {f['code']})")
@@ -349,7 +360,8 @@ def main(argv: list[str] | None = None) -> int:
         cells.append(f"{s['peak_mb']:.0f}" if s else "–")
         cells.append(f"{b['peak_mb']:.0f}" if b else "–")
         if args.load_only:
-            if ratio is None or r["gpus"] < LOAD_TARGET_GPUS:
+            small = r["name"].startswith("gpus-") and int(r["name"][5:]) < LOAD_TARGET_GPUS
+            if ratio is None or small:
                 cells.append("–")
             else:
                 ok = ratio <= LOAD_TARGET_RATIO and s["peak_mb"] < LOAD_TARGET_MB

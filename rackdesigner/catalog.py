@@ -10,11 +10,14 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, fields, replace
 from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import TypeVar
 
+from .layout_io.assets import assets_dir, catalog_files
+from .layout_io.reader import build_catalog
+from .layout_io.toml_parse import parse_toml
 from .model import DeviceType, Gpu, Layout
+
+__all__ = ["Catalog", "assets_dir", "builtin", "for_layout"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,22 +33,11 @@ class Catalog:
         return difflib.get_close_matches(key, list(self.gpus), n=n, cutoff=0.5)
 
 
-def assets_dir() -> Path:
-    """``assets/`` beside the package in a source checkout, or inside it when installed."""
-    packaged = resources.files("rackdesigner").joinpath("_assets")
-    if packaged.is_dir():
-        return Path(str(packaged))
-    return Path(__file__).resolve().parent.parent / "assets"
-
-
 @cache
 def builtin() -> Catalog:
-    from .layout_io.reader import build_catalog
-    from .layout_io.toml_parse import parse_toml
-
     devices: dict[str, DeviceType] = {}
     gpus: dict[str, Gpu] = {}
-    for path in sorted((assets_dir() / "catalog").glob("*.toml")):
+    for path in catalog_files():
         text = path.read_text(encoding="utf-8")
         more_devices, more_gpus = build_catalog(parse_toml(text), text, str(path))
         devices.update(more_devices)
@@ -60,10 +52,9 @@ def _merge(base: _Entry, override: _Entry) -> _Entry:
     changes = {
         f.name: value
         for f in fields(override)
-        if f.name not in ("key", "line", "comment")
-        and (value := getattr(override, f.name)) is not None
+        if f.name not in ("key", "comment") and (value := getattr(override, f.name)) is not None
     }
-    return replace(base, **changes, line=override.line)
+    return replace(base, **changes)
 
 
 def for_layout(layout: Layout) -> Catalog:

@@ -26,6 +26,8 @@ def _shown(field: s.Field, value: Any) -> str:
         return "yes" if value else "no"
     if field.kind == "number" and field.key == "cost":
         return f"${value:,.0f}"
+    if field.kind == "int_map":  # PDU outlets: "30 × C13, 12 × C19"
+        return ", ".join(f"{count} × {key.upper()}" for key, count in value.items())
     return str(value)
 
 

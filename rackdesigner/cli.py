@@ -22,6 +22,7 @@ from . import __version__
 from .wording import plural
 
 if TYPE_CHECKING:
+    from .document import Document
     from .model import Layout
 
 EPILOG_VALIDATE = """\b
@@ -195,9 +196,7 @@ def validate(
     files.sort()
     reported = started
     for number, file in enumerate(files, start=1):
-        results.append(
-            check_file(file, select=select, ignore=ignore, timings=timings, parallel=None)
-        )
+        results.append(check_file(file, select=select, ignore=ignore, timings=timings))
         now = time.perf_counter()
         # Progress only for runs that take a while, at most once a second, on stderr.
         if len(files) > 1 and now - reported >= 1.0:
@@ -242,16 +241,26 @@ def _write(path: str, text: str) -> None:
 
 def _load_or_exit(path: str) -> Layout:
     """Load a layout for a command that needs one; print load errors and exit 2."""
+    return _open_or_exit(path).layout
+
+
+def _open_or_exit(path: str) -> Document:
+    """Load a document (layout, source map, origin); print load errors and exit 2."""
     from .diagnostics import LayoutError
+    from .document import load
+    from .engine import rule_config_errors
     from .formats.text import line
-    from .layout_io import load_path
 
     try:
-        return load_path(path)
+        document = load(path)
+        errors = rule_config_errors(document)
+        if errors:
+            raise LayoutError(errors)
     except LayoutError as error:
         for d in error.diagnostics:
             click.echo(line(d, _use_color(sys.stderr)), err=True)
         sys.exit(2)
+    return document
 
 
 def _export_options(command: click.Command) -> click.Command:
@@ -331,10 +340,12 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
     wanted = [(entry, options[entry.dest]) for entry in KINDS if options.get(entry.dest)]
     if not toml_out and not wanted:
         raise click.UsageError("nothing to export: give at least one output option (see --help)")
-    from .layout_io import FileChangedError, dumps, save
+    from .document import CommentsLostError, SaveError, save
+    from .layout_io import dumps
 
     _batch()
-    model = _load_or_exit(layout)
+    document = _open_or_exit(layout)
+    model = document.layout
     if wanted:
         for _, target in wanted:
             if Path(str(target)).exists() and os.path.samefile(str(target), layout):
@@ -353,34 +364,29 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
         _write_outputs(outputs, [layout])
     if not toml_out:
         return
-    dropped = model.origin.dropped_comment_lines if model.origin else ()
-    in_place = toml_out != "-" and Path(toml_out).exists() and os.path.samefile(toml_out, layout)
-    if dropped:
-        shown = ", ".join(str(n) for n in dropped[:10]) + (" ..." if len(dropped) > 10 else "")
-        what = (
-            f"{plural(len(dropped), 'comment line')} of {layout} cannot be kept in "
-            f"canonical form (lines {shown}): only the header comment and comments "
-            "directly above a table are kept"
-        )
-        if in_place and not force:
-            click.echo(
-                f"rackdesigner: not rewriting {layout}: {what}; move them above a "
-                "table, or rerun with --force to drop them",
-                err=True,
-            )
-            sys.exit(2)
-        click.echo(f"rackdesigner: note: {what}", err=True)
+    dropped = document.dropped_comments
     if toml_out == "-":
+        if dropped:
+            click.echo(f"rackdesigner: note: {CommentsLostError(layout, dropped)}", err=True)
         click.echo(dumps(model), nl=False)
         return
     try:
-        save(model, toml_out)
-    except FileChangedError as error:
+        save(document, toml_out, force=force)
+    except CommentsLostError as error:
+        click.echo(
+            f"rackdesigner: not rewriting {layout}: {error}; move them above a "
+            "table, or rerun with --force to drop them",
+            err=True,
+        )
+        sys.exit(2)
+    except SaveError as error:
         click.echo(f"rackdesigner: {error}", err=True)
         sys.exit(2)
     except OSError as error:
         click.echo(f"rackdesigner: cannot write {toml_out}: {error.strerror}", err=True)
         sys.exit(2)
+    if dropped:  # written elsewhere, or in place with --force: say what the copy lacks
+        click.echo(f"rackdesigner: note: {CommentsLostError(layout, dropped)}", err=True)
 
 
 @cli.command()

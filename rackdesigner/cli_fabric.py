@@ -22,6 +22,7 @@ from .wording import plural
 if TYPE_CHECKING:
     from .diagnostics import Diagnostic
     from .model import Layout
+    from .sourcemap import SourceMap
     from .topology.generators import FabricPlan
 
 FABRIC_CHOICES = ("rail", "leaf-spine", "dragonfly", "direct")
@@ -98,10 +99,11 @@ def _model_params(ctx: click.Context, param: click.Parameter, value: str | None)
     return number
 
 
-def _check(layout: Layout, file: str) -> list[Diagnostic]:
+def _check(layout: Layout, file: str, source_map: SourceMap | None = None) -> list[Diagnostic]:
+    """The rules' findings, with lines from the text written (``source_map``)."""
     from .engine import check
 
-    _, diagnostics = check(layout, file=file, parallel=None)
+    _, diagnostics = check(layout, file=file, source_map=source_map)
     return diagnostics
 
 
@@ -127,14 +129,19 @@ def _report(file: str, plan: FabricPlan, diagnostics: list[Diagnostic], lead: st
     return 1 if errors else 0
 
 
-def _write(layout: Layout, path: str) -> None:
+def _write(layout: Layout, path: str) -> SourceMap:
+    """Write ``layout`` canonically and atomically; the source map of the text written."""
     from .layout_io import dumps
+    from .layout_io.linemap import scan
     from .layout_io.saving import write_atomic
+    from .layout_io.sources import source_map
 
+    text = dumps(layout)
     try:
-        write_atomic(Path(path), dumps(layout).encode("utf-8"))
+        write_atomic(Path(path), text.encode("utf-8"))
     except OSError as error:
         _fail(f"cannot write {path}: {error.strerror or error}")
+    return source_map(layout, scan(text))
 
 
 EPILOG_NEW = """\b
@@ -276,8 +283,7 @@ def new(
         built = build(options, _command_line(ctx))
     except GenerateError as error:
         _fail(f"new: {error}")
-    diagnostics = _check(built.layout, file)
-    _write(built.layout, file)
+    diagnostics = _check(built.layout, file, _write(built.layout, file))
     code = _report(file, built.plan, diagnostics, f"wrote {file}: {built.summary}")
     sys.exit(code)
 
@@ -329,8 +335,9 @@ def generate(
     The same generators as `new` and the designer. LAYOUT is rewritten only with --force;
     comments are kept where canonical form can keep them.
     """
-    from .cli import _load_or_exit
-    from .layout_io import FileChangedError, save
+    from .cli import _open_or_exit
+    from .document import CommentsLostError, save
+    from .layout_io import FileChangedError
     from .topology.generators import FabricRequest, GenerateError
     from .topology.generators import generate as run
     from .topology.generators.apply import apply_plan
@@ -346,7 +353,8 @@ def generate(
     import gc
 
     gc.disable()
-    model = _load_or_exit(layout)
+    document = _open_or_exit(layout)
+    model = document.layout
     nodes = None
     if pattern is not None:
         from .catalog import for_layout
@@ -379,21 +387,23 @@ def generate(
     except GenerateError as error:
         _fail(f"generate: {error}")
     apply_plan(model, plan)
-    dropped = model.origin.dropped_comment_lines if model.origin else ()
-    if dropped:
+    dropped = document.dropped_comments
+    if dropped and in_place:
         click.echo(
             f"rackdesigner: note: {plural(len(dropped), 'comment line')} of {layout} cannot be "
             "kept in canonical form (only the header comment and comments directly above a "
             "table are kept)",
             err=True,
         )
-    diagnostics = _check(model, target)
     try:
-        save(model, target)
-    except FileChangedError as error:
+        # In place needs --force, which also accepts the comments canonical form drops
+        # (the note above named them).
+        save(document, target, force=in_place)
+    except (FileChangedError, CommentsLostError) as error:
         _fail(str(error))
     except OSError as error:
         _fail(f"cannot write {target}: {error.strerror or error}")
+    diagnostics = _check(model, target, document.source_map)
     from .templates import count
 
     counts = plan.counts

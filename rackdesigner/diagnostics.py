@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .refs import Ref
+
 SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
 
 # Load errors are not rules: the file could not be turned into a layout (exit 2).
@@ -20,11 +22,16 @@ class Diagnostic:
     severity: str
     message: str
     entity: str = ""
-    line: int = 0  # 1-based; 0 when the finding belongs to the whole file
+    # 1-based, looked up in the document's source map when the finding is reported; 0 when
+    # the finding belongs to the whole file or its entity has no line yet.
+    line: int = 0
     file: str = ""
     hint: str | None = None
     values: dict[str, float] = field(default_factory=dict)
     column: int = 0
+    # The entity the finding is about, and the others it names (load errors have none).
+    subject: Ref | None = None
+    related: tuple[Ref, ...] = ()
 
     @property
     def is_load_error(self) -> bool:

@@ -1,20 +1,23 @@
-"""Validation: load a layout, analyse it once, run the selected rules, collect diagnostics."""
+"""Validation: load a layout, analyse it once, run the selected rules, collect diagnostics.
+
+:func:`check` is safe to call from any thread (the designer runs fabric rules in a
+worker): it shares nothing mutable between calls and never forks.
+"""
 
 from __future__ import annotations
 
-import os
-import pickle
 import time
-import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .analysis import Analysis
 from .diagnostics import Diagnostic, LayoutError
-from .layout_io.reader import load_text_with_map, read_text
+from .document import Document, load
 from .model import Layout
-from .rules.registry import Rule, selected, to_diagnostics
+from .refs import RULES, Ref
+from .rules.registry import Rule, selected, to_diagnostics, unknown_patterns
+from .sourcemap import SourceMap
 
 
 @dataclass(slots=True)
@@ -23,6 +26,7 @@ class FileResult:
     layout: Layout | None = None
     analysis: Analysis | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    document: Document | None = None
 
     @property
     def loaded(self) -> bool:
@@ -40,50 +44,31 @@ def rules_for(
     return selected(chosen_select, [*file_ignore, *(ignore or [])])
 
 
-# Below this many cables a second process costs more than it saves.
-PARALLEL_MIN_LINKS = 20_000
+Locate = Callable[[Ref], int]
 
 
-def _run(rules: Iterable[Rule], analysis: Analysis, file: str) -> list[Diagnostic]:
+def locator(source_map: SourceMap | None, analysis: Analysis) -> Locate | None:
+    """The line of a finding's subject: from the source map, else the nearest enclosing
+    entity's (a device added since the file was read: its rack's)."""
+    if source_map is None:
+        return None
+    locate, enclosing, get = source_map.locate, analysis.enclosing, source_map.line
+
+    def line_of(ref: Ref) -> int:
+        line = get(ref)
+        return line if line is not None else locate(ref, enclosing)
+
+    return line_of
+
+
+def run_rules(
+    rules: Iterable[Rule], analysis: Analysis, file: str = "", locate: Locate | None = None
+) -> list[Diagnostic]:
+    """Run ``rules`` over ``analysis``, unsorted (a caller may run them in parts)."""
     found: list[Diagnostic] = []
     for rule in rules:
-        found.extend(to_diagnostics(rule, rule.check(analysis), file))
+        found.extend(to_diagnostics(rule, rule.check(analysis), file, locate))
     return found
-
-
-def _run_forked(rules: list[Rule], analysis: Analysis, file: str) -> Callable[[], list[Diagnostic]]:
-    """Run ``rules`` in a forked child; return a function that waits for their diagnostics.
-
-    The child shares the parent's analysis copy-on-write, so nothing is sent to it; only
-    the (few) diagnostics come back through a pipe.
-    """
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: run, report, leave without running the parent's cleanup
-        try:
-            os.close(read_end)
-            try:
-                payload = pickle.dumps((True, _run(rules, analysis, file)))
-            except BaseException:
-                payload = pickle.dumps((False, traceback.format_exc()))
-            with os.fdopen(write_end, "wb") as stream:
-                stream.write(payload)
-        finally:
-            os._exit(0)
-    os.close(write_end)
-
-    def wait() -> list[Diagnostic]:
-        with os.fdopen(read_end, "rb") as stream:
-            data = stream.read()
-        os.waitpid(pid, 0)
-        if not data:
-            raise RuntimeError("the rule process ended without a result")
-        ok, result = pickle.loads(data)
-        if not ok:
-            raise RuntimeError(f"a rule failed in the rule process:\n{result}")
-        return result
-
-    return wait
 
 
 def check(
@@ -93,14 +78,13 @@ def check(
     select: Iterable[str] | None = None,
     ignore: Iterable[str] | None = None,
     timings: dict[str, float] | None = None,
-    parallel: bool | None = False,
+    source_map: SourceMap | None = None,
 ) -> tuple[Analysis, list[Diagnostic]]:
     """Analyse ``layout`` and run its rules; diagnostics sorted by line.
 
-    With ``parallel`` None, on a large layout the rules that do not read the fabric graph
-    run in a forked second process while this one builds the graph and runs the rest: the
-    graph is the longest single step, and machines have more than one core. Only a
-    single-threaded caller (the command line) may ask for that; the default runs here.
+    Each diagnostic names its subject; its line comes from ``source_map`` (a document's),
+    an entity the map does not know being reported at its nearest enclosing one. Without
+    a map every line is 0.
     """
     start = time.perf_counter()
     analysis = Analysis(layout, file=file)
@@ -108,19 +92,7 @@ def check(
         timings["analysis"] = timings.get("analysis", 0.0) + time.perf_counter() - start
     began = time.perf_counter()
     rules = rules_for(layout, select, ignore)
-    fabric_rules = [r for r in rules if r.fabric]
-    if parallel is None:
-        parallel = len(layout.links) >= PARALLEL_MIN_LINKS
-    if parallel and fabric_rules and hasattr(os, "fork"):
-        # Both halves need the resolved cables: resolve them once, before forking. The
-        # fabric is then the longer path: keep it here (the graph stays available to the
-        # caller); the child runs the other rules.
-        analysis.links  # noqa: B018
-        wait = _run_forked([r for r in rules if not r.fabric], analysis, file)
-        diagnostics = _run(fabric_rules, analysis, file)
-        diagnostics.extend(wait())
-    else:
-        diagnostics = _run(rules, analysis, file)
+    diagnostics = run_rules(rules, analysis, file, locator(source_map, analysis))
     if timings is not None:
         # Cached analysis parts (links, fabrics) are built by the first rule that asks.
         timings["rules"] = timings.get("rules", 0.0) + time.perf_counter() - began
@@ -134,21 +106,68 @@ def check_file(
     select: Iterable[str] | None = None,
     ignore: Iterable[str] | None = None,
     timings: dict[str, float] | None = None,
-    parallel: bool | None = False,
 ) -> FileResult:
+    """Load and check one file; a file that does not load gives its E000-E002 diagnostics."""
     file = str(path)
     result = FileResult(file)
     try:
-        began = time.perf_counter()
-        text, _ = read_text(file)
-        if timings is not None:
-            timings["read"] = timings.get("read", 0.0) + time.perf_counter() - began
-        layout, _ = load_text_with_map(text, file=file, timings=timings)
+        document = load(file, timings=timings)
     except LayoutError as error:
         result.diagnostics = error.diagnostics
         return result
-    result.layout = layout
+    return check_document(document, select=select, ignore=ignore, timings=timings)
+
+
+def rule_config_errors(document: Document) -> list[Diagnostic]:
+    """E001 errors for codes in ``[rules] select`` or ``ignore`` that match no rule.
+
+    A load error like the loader's own (the file is refused, exit 2), found here because
+    the loader imports no rule.
+    """
+    config = document.layout.rules
+    if config is None:
+        return []
+    errors: list[Diagnostic] = []
+    for key in ("select", "ignore"):
+        unknown = unknown_patterns([c.strip().upper() for c in getattr(config, key) or ()])
+        if unknown:
+            errors.append(
+                Diagnostic(
+                    "E001",
+                    "error",
+                    f"{key}: no rule matches {', '.join(repr(c) for c in unknown)} "
+                    "(`rackdesigner rules` lists them)",
+                    entity="[rules]",
+                    line=document.key_line(RULES, key),
+                    file=document.path or "",
+                )
+            )
+    return errors
+
+
+def check_document(
+    document: Document,
+    *,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    timings: dict[str, float] | None = None,
+) -> FileResult:
+    """Check a loaded document; diagnostics carry the lines of its source map.
+
+    Unknown codes in the file's ``[rules]`` make it a file that does not load (its
+    E001 diagnostics, no layout), as the command line has always reported them.
+    """
+    file = document.path or ""
+    errors = rule_config_errors(document)
+    if errors:
+        return FileResult(file, diagnostics=errors, document=document)
+    result = FileResult(file, document.layout, document=document)
     result.analysis, result.diagnostics = check(
-        layout, file=file, select=select, ignore=ignore, timings=timings, parallel=parallel
+        document.layout,
+        file=file,
+        select=select,
+        ignore=ignore,
+        timings=timings,
+        source_map=document.source_map,
     )
     return result

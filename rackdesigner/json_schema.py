@@ -48,6 +48,19 @@ def _field(field: s.Field) -> dict[str, Any]:
         }
     elif kind == "str_list":
         out = {"type": "array", "items": {"type": "string"}}
+    elif kind == "str_or_list":
+        out = {
+            "anyOf": [
+                {"type": "string", "minLength": 1},
+                {"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1},
+            ]
+        }
+    elif kind == "int_map":
+        out = {
+            "type": "object",
+            "properties": {str(k): {"type": "integer", "minimum": 0} for k in field.choices},
+            "additionalProperties": False,
+        }
     elif kind == "qty_pair":
         out = {
             "type": "array",

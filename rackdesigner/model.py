@@ -9,6 +9,10 @@ canonical unit.
 ``None`` means "not written in the file"; the defaults the format defines are
 applied by properties (``Rack.height_u``) and by the analysis, never stored,
 so that saving does not add keys the user did not write.
+
+The model holds no line numbers and no file origin: where an entity was read
+from is the :class:`~rackdesigner.document.Document`'s business (its source map),
+so an edit in memory never leaves a stale line behind.
 """
 
 from __future__ import annotations
@@ -40,10 +44,19 @@ PARALLELISM = ("ddp", "fsdp", "zero3", "tensor", "pipeline")
 WIRING = ("wye", "delta")
 PHASES_WYE = ("L1", "L2", "L3")
 PHASES_DELTA = ("L1-L2", "L2-L3", "L3-L1")
+# (v1.1) PSU inlets: a C14 inlet takes a C13 outlet's cord (10 A), a C20 inlet a C19's
+# (16 A). "c13" / "c19" name the outlet the PSU needs and mean the same.
+PSU_INLETS = ("c14", "c20", "c13", "c19")
+OUTLET_KINDS = ("c13", "c19")
+FIBRE_GRADES = ("om3", "om4", "om5", "os2")
 
 DEFAULT_RACK_HEIGHT_U = 42.0
 DEFAULT_FEED_DERATE = 0.8
-DEFAULT_LIQUID_FRACTION = 0.8
+# v1.1: no cold plates unless a type declares them (DGX and air HGX chassis have none).
+DEFAULT_LIQUID_FRACTION = 0.0
+DEFAULT_RACK_WEIGHT_KG = 150.0
+DEFAULT_RACK_WIDTH_M = 0.6
+DEFAULT_RACK_DEPTH_M = 1.2
 RACK_UNIT_M = 0.04445
 
 
@@ -65,11 +78,6 @@ class Q(float):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Q, (float(self), self.text))
-
-
-def _line() -> Any:
-    # Where the entity is defined in its file; not part of the layout's value.
-    return field(default=0, compare=False, repr=False)
 
 
 @dataclass(slots=True)
@@ -115,7 +123,6 @@ class Gpu:
     source: str | None = None
     notes: str | None = None
     comment: str | None = None
-    line: int = _line()
 
 
 @dataclass(slots=True)
@@ -148,11 +155,20 @@ class DeviceType:
     source: str | None = None
     notes: str | None = None
     comment: str | None = None
-    line: int = _line()
+    psu_inlet: str | None = None  # (v1.1) c14 | c20 (c13 | c19 name the outlet)
+    chassis_depth: float | None = None  # (v1.1) m, front to rear
+    outlets: dict[str, int] | None = None  # (v1.1) pdu: {"c13": n, "c19": m}
 
     @property
     def height_u(self) -> float:
         return self.height if self.height is not None else 1.0
+
+    @property
+    def c19_cords(self) -> bool | None:
+        """Whether each PSU needs a C19-class (16 A) outlet; None where the inlet is unknown."""
+        if self.psu_inlet is None:
+            return None
+        return self.psu_inlet in ("c20", "c19")
 
     @property
     def full_depth(self) -> bool:
@@ -177,7 +193,6 @@ class Feed:
     derate: float | None = None
     outlet_voltage: float | None = None  # V
     notes: str | None = None
-    line: int = _line()
 
     @property
     def effective_wiring(self) -> str | None:
@@ -200,7 +215,7 @@ class Device:
     label: str | None = None
     notes: str | None = None
     comment: str | None = None
-    line: int = _line()
+    feed: str | None = None  # (v1.1) pdu only: the id of the rack's feed it plugs into
 
 
 @dataclass(slots=True)
@@ -210,7 +225,7 @@ class Rack:
     slot: int | None = None
     height: float | None = None  # U
     cooling: str | None = None
-    cdu: str | None = None
+    cdu: str | list[str] | None = None  # (v1.1) one CDU id or the list serving it together
     door: str | None = None
     airflow: str | None = None
     max_weight: float | None = None  # kg
@@ -219,7 +234,28 @@ class Rack:
     feeds: list[Feed] = field(default_factory=list)
     devices: list[Device] = field(default_factory=list)
     comment: str | None = None
-    line: int = _line()
+    weight: float | None = None  # (v1.1) kg, the empty rack
+    width: float | None = None  # (v1.1) m, footprint
+    depth: float | None = None  # (v1.1) m, footprint
+
+    @property
+    def cdus(self) -> list[str]:
+        """The CDU ids the rack names, in order (``cdu`` as a string or a list)."""
+        if self.cdu is None:
+            return []
+        return [self.cdu] if isinstance(self.cdu, str) else list(self.cdu)
+
+    @property
+    def weight_kg(self) -> float:
+        return float(self.weight) if self.weight is not None else DEFAULT_RACK_WEIGHT_KG
+
+    @property
+    def width_m(self) -> float:
+        return float(self.width) if self.width is not None else DEFAULT_RACK_WIDTH_M
+
+    @property
+    def depth_m(self) -> float:
+        return float(self.depth) if self.depth is not None else DEFAULT_RACK_DEPTH_M
 
     @property
     def height_u(self) -> float:
@@ -242,7 +278,7 @@ class Link:
     length: float | None = None  # m, declared
     notes: str | None = None
     comment: str | None = None
-    line: int = _line()
+    grade: str | None = None  # (v1.1) fibre grade: om3 | om4 | om5 (mmf), os2 (smf)
 
     @property
     def name(self) -> str:
@@ -259,7 +295,7 @@ class Site:
     slack: float | None = None  # m
     notes: str | None = None
     comment: str | None = None
-    line: int = _line()
+    floor_load_max: float | None = None  # (v1.1) kg/m², the floor's rating (PLC008)
 
 
 @dataclass(slots=True)
@@ -271,7 +307,6 @@ class Workload:
     bytes_per_param: float | None = None
     notes: str | None = None
     comment: str | None = None
-    line: int = _line()
 
     @property
     def is_training(self) -> bool:
@@ -284,7 +319,6 @@ class RulesConfig:
     select: list[str] | None = None
     thresholds: dict[str, float] = field(default_factory=dict)  # SI floats (Q when read)
     comment: str | None = None
-    line: int = _line()
 
 
 @dataclass(slots=True)
@@ -303,8 +337,6 @@ class Layout:
     racks: list[Rack] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     comment: str | None = None  # the file's header comment, kept on save
-    # Where the layout was read from (layout_io.Origin); not part of its value.
-    origin: Any = field(default=None, compare=False, repr=False)
 
     def devices(self) -> list[tuple[Rack, Device]]:
         return [(rack, device) for rack in self.racks for device in rack.devices]

@@ -36,6 +36,9 @@ def build(analysis: Analysis) -> Report:
             "capacity": r.capacity,
             "utilisation": r.utilisation,
             "sides": dict(r.side_capacity),
+            # (v1.1) with k ≥ 2 sides: every side working, and with any one side lost
+            "all_sides": sum(r.side_capacity.values()) if r.redundant else r.capacity,
+            "one_side_lost": r.capacity if r.redundant else None,
         }
         for r in racks
     ]
@@ -73,8 +76,12 @@ def build(analysis: Analysis) -> Report:
     cdus = [
         {
             "cdu": load.cdu.id,
+            "cdus": [c.id for c in load.cdus],
             "capacity": load.capacity,
+            "n_plus_one": load.n_plus_one,
+            "margin": load.margin,
             "load": load.heat,
+            "load_is_lower_bound": load.heat_unknown,
             "racks": [r.rack.id for r in load.racks],
         }
         for load in analysis.cdu_loads
@@ -235,6 +242,10 @@ def to_csv(report: Report) -> str:
         writer.writerow(["power", f"rack {r['rack']}", "load", r["load"], "W"])
         if r["capacity"] is not None:
             writer.writerow(["power", f"rack {r['rack']}", "capacity", r["capacity"], "W"])
+        if r["one_side_lost"] is not None:
+            writer.writerow(
+                ["power", f"rack {r['rack']}", "capacity one side lost", r["one_side_lost"], "W"]
+            )
     for f in p["feeds"]:
         entity = f"rack {f['rack']} feed {f['feed']}"
         writer.writerow(["power", entity, "capacity", f["capacity"], "W"])
@@ -246,6 +257,13 @@ def to_csv(report: Report) -> str:
         writer.writerow(["cooling", entity, "heat", r["heat"], "W"])
         writer.writerow(["cooling", entity, "air_heat", r["air_heat"], "W"])
         writer.writerow(["cooling", entity, "verdict", r["verdict"], ""])
+    for g in report["cooling"]["cdus"]:
+        entity = f"cdu {' + '.join(g['cdus'])}"
+        writer.writerow(["cooling", entity, "load", g["load"], "W"])
+        if g["capacity"] is not None:
+            writer.writerow(["cooling", entity, "capacity", g["capacity"], "W"])
+        if g["margin"] is not None:
+            writer.writerow(["cooling", entity, "n_plus_one_margin", g["margin"], "W"])
     c = report["compute"]
     writer.writerow(["compute", "site", "gpus", c["gpus"], ""])
     for model, count in c["gpus_by_model"].items():
@@ -323,19 +341,21 @@ def to_text(report: Report) -> str:
         )
     out += [line]
     if p["racks"]:
-        rows = [("rack", "load", "capacity", "use")]
+        rows = [("rack", "load", "sides", "all sides", "one side lost", "use")]
         rows += [
             (
                 r["rack"],
                 ("≥" if r["load_is_lower_bound"] else "") + _p(r["load"]),
-                _p(r["capacity"]),
+                ", ".join(r["sides"]) if r["sides"] else "–",
+                _p(r["all_sides"]),
+                _p(r["one_side_lost"]),
                 _pct(r["utilisation"]),
             )
             for r in p["racks"]
         ]
         out += _table(rows)
     if p["feeds"]:
-        out += ["", "Feeds (each side carrying its rack alone):"]
+        out += ["", "Feeds (worst case: another side lost, the rest sharing the load):"]
         rows = [("feed", "supply", "capacity", "load", "L1", "L2", "L3", "imbalance")]
         for f in p["feeds"]:
             lines = f["lines"]
@@ -380,10 +400,21 @@ def to_text(report: Report) -> str:
         ]
         out += _table(rows)
     for cdu in c["cdus"]:
-        out.append(
-            f"  CDU {cdu['cdu']}: {_p(cdu['load'])} of {_p(cdu['capacity'])} "
+        names = " + ".join(cdu["cdus"])
+        kind = "CDU" if len(cdu["cdus"]) == 1 else "CDU group"
+        bound = "≥" if cdu["load_is_lower_bound"] else ""
+        line = (
+            f"  {kind} {names}: {bound}{_p(cdu['load'])} of {_p(cdu['capacity'])} "
             f"for {len(cdu['racks'])} rack(s)"
         )
+        if cdu["margin"] is not None:
+            margin = cdu["margin"]
+            line += (
+                f"; N+1 margin {_p(margin)} ({_p(cdu['n_plus_one'])} with its largest CDU lost)"
+                if margin >= 0
+                else f"; not N+1: {_p(-margin)} short with its largest CDU lost"
+            )
+        out.append(line)
     m = report["compute"]
     models = ", ".join(f"{n} × {k}" for k, n in m["gpus_by_model"].items()) or "none"
     sizes = ", ".join(f"{n} node(s) of {k}" for k, n in m["nodes_by_size"].items())

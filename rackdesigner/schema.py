@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from . import model as m
 from .units import (
+    AREAL_MASS,
     BANDWIDTH,
     CURRENT,
     HEIGHT,
@@ -32,6 +33,8 @@ ENDPOINT = re.compile(r"^(?P<device>[^:\s]+):(?P<group>[^\s:]*?[^\s:0-9])(?P<ind
 class Field:
     key: str
     # str | int | number | bool | enum | qty | ratio | str_list | qty_pair | table | tables
+    # | str_or_list (one string or a non-empty array of them) | int_map (keys from choices,
+    # counts as values)
     kind: str
     doc: str
     dim: Dimension | None = None
@@ -70,6 +73,12 @@ SITE = (
     _q("row_pitch", LENGTH, "centre-to-centre distance of neighbouring rows (2.4 m)"),
     _q("tray_rise", LENGTH, "from a rack's top to the overhead cable tray (0.3 m)"),
     _q("slack", LENGTH, "service loop added to every cable (0.5 m)"),
+    _q(
+        "floor_load_max",
+        AREAL_MASS,
+        'the floor\'s rating, e.g. "1500 kg/m^2"; PLC008 uses it instead of the threshold',
+        positive=True,
+    ),
     NOTES,
 )
 
@@ -128,6 +137,12 @@ DEVICE_TYPE = (
     _s("vendor", "manufacturer"),
     _q("height", HEIGHT, 'whole rack units, "0 U" for side-mounted devices (PDUs)', whole=True),
     _e("depth", ("full", "half"), "full-depth devices occupy both faces of their units"),
+    _q(
+        "chassis_depth",
+        LENGTH,
+        'the chassis\' depth, front to rear, e.g. "897 mm" (PLC009)',
+        positive=True,
+    ),
     _q("power", POWER, "maximum draw"),
     _q("weight", MASS, "weight"),
     _s("gpu", "GPU model: a key of the built-in GPU table or of [gpus]"),
@@ -145,16 +160,29 @@ DEVICE_TYPE = (
         'the PSUs\' accepted range, e.g. ["200 V", "240 V"]',
         dim=VOLTAGE,
     ),
+    _e(
+        "psu_inlet",
+        m.PSU_INLETS,
+        'the PSUs\' inlet: "c14" (10 A, on a C13 outlet) or "c20" (16 A, on a C19 outlet); '
+        '"c13" / "c19" name the outlet and mean the same',
+    ),
     Field(
         "liquid_fraction",
         "ratio",
-        "share of heat cold plates remove in a liquid-cooled rack",
+        "share of heat cold plates remove in a liquid-cooled rack (default 0: no cold plates)",
         dim=RATIO,
         minimum=0,
         maximum=1,
     ),
     _e("role", ("leaf", "spine", "core"), "switches: display role (tiers come from cabling)"),
-    _q("capacity", POWER, "cdu / rear-door: heat removed; pdu: usable power"),
+    _q("capacity", POWER, "cdu / rear-door: heat removed; pdu: its continuous rating"),
+    Field(
+        "outlets",
+        "int_map",
+        "pdu: outlet counts, e.g. { c13 = 24, c19 = 12 }",
+        choices=m.OUTLET_KINDS,
+        minimum=0,
+    ),
     Field("ports", "tables", "port groups"),
     _s("source", "where the figures come from"),
     NOTES,
@@ -162,7 +190,12 @@ DEVICE_TYPE = (
 
 FEED = (
     _s("id", "unique feed id", required=True),
-    _e("side", ("A", "B"), "redundant side: each side must carry the whole rack"),
+    _s(
+        "side",
+        'redundant side, any short label ("A", "B", "C"): with k sides the rack must run with '
+        "any one lost",
+        pattern=r"^[A-Za-z0-9_-]{1,8}$",
+    ),
     _s("circuit", "panel circuit; each rack needs its own"),
     _q("voltage", VOLTAGE, "line-to-line voltage for 3-phase", required=True, positive=True),
     _e("phases", (1, 3), "1 or 3", required=True),
@@ -198,6 +231,7 @@ DEVICE = (
     _e("side", ("left", "right"), "rail of a 0U device"),
     _s("label", "display name"),
     NOTES,
+    _s("feed", "pdu only: the id of the rack's feed it plugs into"),
 )
 
 RACK = (
@@ -206,10 +240,18 @@ RACK = (
     _i("slot", "position in the row, 1-based", minimum=1),
     _q("height", HEIGHT, "rack height in whole rack units (42 U)", whole=True, minimum=1),
     _e("cooling", m.COOLING, "how the rack's heat leaves (default air)"),
-    _s("cdu", "device id of the CDU serving this rack (liquid)"),
+    Field(
+        "cdu",
+        "str_or_list",
+        "device id of the CDU serving this rack (liquid), or a list of the CDUs that serve it "
+        'together, e.g. ["cdu-1", "cdu-2"]',
+    ),
     _s("door", "device id of the rear door (rear-door)"),
     _e("airflow", m.AIRFLOW[:2], "the aisle design the rack is in (front-to-rear)"),
     _q("max_weight", MASS, "static load rating"),
+    _q("weight", MASS, "the empty rack's own weight (150 kg)"),
+    _q("width", LENGTH, "footprint width (600 mm)", positive=True),
+    _q("depth", LENGTH, "footprint depth (1200 mm); devices deeper do not fit", positive=True),
     _s("label", "display name"),
     NOTES,
     Field("feeds", "tables", "power feeds"),
@@ -221,8 +263,15 @@ LINK = (
     _s("b", "the other end", required=True, pattern=ENDPOINT.pattern),
     _e("media", m.MEDIA, "cable type"),
     _q("length", LENGTH, "declared length; computed from the geometry when absent"),
+    _e(
+        "grade",
+        m.FIBRE_GRADES,
+        "fibre grade: om3 | om4 | om5 with mmf (default om4), os2 with smf",
+    ),
     NOTES,
 )
+# (v1.1) The fibre grades each media takes; a grade on any other media is a schema error.
+GRADES_BY_MEDIA = {"mmf": ("om3", "om4", "om5"), "smf": ("os2",)}
 
 TOP = (
     Field("format", "int", "layout format version; 1", required=True),

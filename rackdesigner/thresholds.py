@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .units import BANDWIDTH, BYTE_RATE, INFORMATION, LENGTH, POWER, RATIO, VOLTAGE, Dimension
+from .units import (
+    AREAL_MASS,
+    BANDWIDTH,
+    BYTE_RATE,
+    INFORMATION,
+    LENGTH,
+    POWER,
+    RATIO,
+    VOLTAGE,
+    Dimension,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,11 +60,27 @@ THRESHOLDS: dict[str, Threshold] = {
             maximum=1.0,
         ),
         _t(
+            "power_factor",
+            1.0,
+            RATIO,
+            "1.0",
+            "the load's power factor: a feed of S kVA delivers S × PF kW, currents are "
+            "P ÷ (V × PF)",
+            maximum=1.0,
+        ),
+        _t(
             "gpu_feed_min_voltage",
-            208.0,
+            200.0,
             VOLTAGE,
-            "208 V",
-            "lowest 3-phase line-to-line voltage for racks holding GPU nodes",
+            "200 V",
+            "lowest outlet voltage for racks holding GPU nodes",
+        ),
+        _t(
+            "single_phase_max",
+            8e3,
+            POWER,
+            "8 kW",
+            "largest GPU-rack load on a single-phase feed",
         ),
         _t(
             "phase_imbalance_max",
@@ -89,10 +115,39 @@ THRESHOLDS: dict[str, Threshold] = {
             "model size from which training wants liquid-cooled 8-GPU nodes",
         ),
         _t("cable_max", 5.0, LENGTH, "5 m", "longest cable run"),
-        _t("reach_dac", 3.0, LENGTH, "3 m", "reach of passive copper (DAC)"),
+        _t("reach_dac", 2.0, LENGTH, "2 m", "reach of passive copper (DAC) at 400G and more"),
+        _t("reach_dac_200g", 3.0, LENGTH, "3 m", "reach of passive copper (DAC) at 200G"),
+        _t("reach_dac_100g", 5.0, LENGTH, "5 m", "reach of passive copper (DAC) up to 100G"),
         _t("reach_acc", 5.0, LENGTH, "5 m", "reach of active copper (ACC)"),
         _t("reach_aoc", 100.0, LENGTH, "100 m", "reach of active optical cable (AOC)"),
-        _t("reach_mmf", 50.0, LENGTH, "50 m", "reach of multimode fibre with SR transceivers"),
+        _t(
+            "reach_mmf",
+            50.0,
+            LENGTH,
+            "50 m",
+            "reach of OM4/OM5 multimode fibre with SR4/SR8 transceivers at 400G and more",
+        ),
+        _t(
+            "reach_mmf_om3",
+            30.0,
+            LENGTH,
+            "30 m",
+            "reach of OM3 multimode fibre at 400G and more",
+        ),
+        _t(
+            "reach_mmf_200g",
+            100.0,
+            LENGTH,
+            "100 m",
+            "reach of OM4/OM5 multimode fibre at 200G and below",
+        ),
+        _t(
+            "reach_mmf_200g_om3",
+            70.0,
+            LENGTH,
+            "70 m",
+            "reach of OM3 multimode fibre at 200G and below",
+        ),
         _t("reach_smf", 500.0, LENGTH, "500 m", "reach of single-mode fibre with DR transceivers"),
         _t("reach_copper_rj45", 100.0, LENGTH, "100 m", "reach of twisted-pair copper (RJ45)"),
         _t(
@@ -167,6 +222,13 @@ THRESHOLDS: dict[str, Threshold] = {
         ),
         _t(
             "nvme_per_node_min", 4e12 * 8, INFORMATION, "4 TB", "least local NVMe per training node"
+        ),
+        _t(
+            "floor_load_max",
+            1500.0,
+            AREAL_MASS,
+            "1500 kg/m^2",
+            "the floor's rating where [site] floor_load_max is not given",
         ),
     )
 }

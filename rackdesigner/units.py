@@ -9,6 +9,7 @@ when a number is formatted for a person (:func:`fmt`).
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from dataclasses import dataclass
@@ -41,6 +42,8 @@ BANDWIDTH = Dimension("bandwidth", "bit/s", "bps")
 # Memory and NVLink bandwidths are quoted in bytes per second; same dimension, other display.
 BYTE_RATE = Dimension("bandwidth", "bit/s", "B/s")
 RATIO = Dimension("ratio", "", "%")
+# Floor loading: a rack's weight over its footprint (PLC008).
+AREAL_MASS = Dimension("floor load", "kg/m^2", "kg/m²")
 # How a wrong value is described: "current "63 V" is a voltage, expected a current (A)".
 _KIND_OF: dict[str, str] = {
     "[length]": "a length",
@@ -53,6 +56,7 @@ _KIND_OF: dict[str, str] = {
     "[mass] * [length] ** 2 / [time] ** 3": "a power",
     "[mass] * [length] ** 2 / [time] ** 2": "an energy",
     "[mass] * [length] ** 2 / [time] ** 3 / [current]": "a voltage",
+    "[mass] / [length] ** 2": "a floor load",
     "dimensionless": "a plain number",
 }
 
@@ -119,14 +123,16 @@ def _example(dim: Dimension) -> str:
         "amount of data": "2 TB",
         "bandwidth": "400 Gbps",
         "ratio": "80 %",
+        "floor load": "1500 kg/m^2",
     }[dim.name]
 
 
-# A number, then a unit made of unit names, prefixes, "/" and "%". Only this reaches pint:
-# pint evaluates expressions, and "9**9**9 A" would never finish.
+# A number, then a unit made of unit names, prefixes, "/", "%" and a squared "^2" or "²"
+# (floor loads, kg/m^2). Only this reaches pint: pint evaluates expressions, and "9**9**9 A"
+# would never finish.
 _QUANTITY = re.compile(
     r"^\s*(?P<number>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)"
-    r"\s*(?P<unit>[A-Za-zµμ%][A-Za-zµμ%/ ]*?)?\s*$"
+    r"\s*(?P<unit>[A-Za-zµμ%](?:[A-Za-zµμ%/ ²]|\^[23])*?)?\s*$"
 )
 
 # Beyond these a value is a typo, not a data centre: 1 GW racks, 100 km cables.
@@ -140,6 +146,7 @@ _LARGEST = {
     "amount of data": 8e21,
     "bandwidth": 8e16,
     "ratio": 1e6,
+    "floor load": 1e6,
 }
 
 
@@ -171,7 +178,7 @@ def _parse_uncached(text: str, dim: Dimension) -> float:
     number = float(found["number"])
     if not math.isfinite(number):
         raise UnitError(f'"{text}" is not a finite {dim.name}')
-    unit = (found["unit"] or "").strip()
+    unit = (found["unit"] or "").strip().replace("²", "^2")
     ureg = registry()
     try:
         quantity = ureg.Quantity(number, unit) if unit else ureg.Quantity(number)
@@ -213,10 +220,15 @@ def fmt(value: float, dim: Dimension, digits: int = 3) -> str:
         return f"{value * 100:.{digits}g} %"
     if dim is HEIGHT:
         return f"{value:g} U"
+    if dim is AREAL_MASS:  # whole kilograms, more digits only to tell two loads apart
+        return f"{value:,.{max(0, digits - 3)}f} kg/m²"
     if dim is MASS and value >= 1:  # people weigh racks in kilograms, not megagrams
         return f"{value:,.0f} kg" if value >= 1000 else f"{value:.{digits}g} kg"
     if value == 0 or not math.isfinite(value):
         return f"{value:g} {dim.display}"
+    fast = _PLAIN_DISPLAY.get(dim)
+    if fast is not None:
+        return _fmt_prefixed(value * fast, dim.display, digits)
     ureg = registry()
     quantity = ureg.Quantity(value, dim.unit)
     if dim.display != dim.unit:
@@ -227,6 +239,40 @@ def fmt(value: float, dim: Dimension, digits: int = 3) -> str:
     if "e" in text:  # to_compact ran out of prefixes; fall back to plain notation
         text = f"{magnitude:,.0f}"
     return f"{text} {compact.units:~P}"
+
+
+# Dimensions whose display unit is a plain (unprefixed) unit, and the factor from the unit
+# floats are held in to it: these are formatted without pint, as pint would (150,000 findings
+# spent seconds in ``to_compact``). Others (kilograms below 1 kg) go through pint.
+_PLAIN_DISPLAY: dict[Dimension, float] = {
+    POWER: 1.0,
+    VOLTAGE: 1.0,
+    CURRENT: 1.0,
+    LENGTH: 1.0,
+    INFORMATION: 1 / 8,
+    BANDWIDTH: 1.0,
+    BYTE_RATE: 1 / 8,
+}
+# The decimal prefixes of units.txt, by power of ten, as pint's to_compact picks among them.
+_PREFIX_POWERS = (-12, -9, -6, -3, -2, -1, 0, 3, 6, 9, 12, 15, 18)
+_PREFIX_SYMBOLS = ("p", "n", "µ", "m", "c", "d", "", "k", "M", "G", "T", "P", "E")
+
+
+def _fmt_prefixed(magnitude: float, unit: str, digits: int) -> str:
+    """``magnitude`` of ``unit`` with the SI prefix that puts it in [1, 1000), as pint's
+    ``to_compact`` does: the same choice, the same digits."""
+    power = math.floor(math.log10(abs(magnitude)) / 3) * 3
+    index = bisect.bisect_left(_PREFIX_POWERS, power)
+    if index >= len(_PREFIX_POWERS):
+        index = -1
+    power = _PREFIX_POWERS[index]
+    # pint converts by multiplying with 1 / (the prefix's scale): the same float dust, so the
+    # same rounding at the last digit.
+    scaled = magnitude * (1 / 10.0**power)
+    text = f"{scaled:.{digits}g}"
+    if "e" in text:  # beyond the prefixes: plain notation, as fmt does
+        text = f"{scaled:,.0f}"
+    return f"{text} {_PREFIX_SYMBOLS[index]}{unit}"
 
 
 def fmt_apart(value: float, limit: float, dim: Dimension) -> tuple[str, str]:

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from rackdesigner.diagnostics import Diagnostic
+from rackdesigner.document import loads
 from rackdesigner.engine import check
-from rackdesigner.layout_io import load_text
 
 HEADER = 'format = 1\nname = "t"\n'
 
 
 def findings(code: str, text: str) -> list[Diagnostic]:
     """The findings of rule ``code`` on a layout given without its header lines."""
-    _, diagnostics = check(load_text(HEADER + text), select=[code])
+    document = loads(HEADER + text)
+    _, diagnostics = check(document.layout, select=[code], source_map=document.source_map)
     return [d for d in diagnostics if d.code == code]
 
 

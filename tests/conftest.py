@@ -1,9 +1,24 @@
+"""Shared fixtures.
+
+Hypothesis profiles: the property tests set their own modest example counts so the suite
+stays fast. ``HYPOTHESIS_PROFILE=thorough`` (opt-in) raises the stateful edit test
+(tests/test_edit_stateful.py) from about 300 random edit steps to about 12,000 (200 runs
+of 60 steps) and lets every other test keep shrinking as long as it needs:
+
+    HYPOTHESIS_PROFILE=thorough python -m pytest -q tests/test_edit_stateful.py
+"""
+
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("thorough", deadline=None, max_examples=200, stateful_step_count=60)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"

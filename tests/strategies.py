@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 from hypothesis import strategies as st
 
 from rackdesigner import model as m
+from rackdesigner import schema as s
 from rackdesigner.catalog import builtin
 from rackdesigner.units import (
     BANDWIDTH,
@@ -15,7 +18,6 @@ from rackdesigner.units import (
     MASS,
     POWER,
     VOLTAGE,
-    Dimension,
     parse,
 )
 
@@ -44,22 +46,59 @@ _WRITTEN = {
 }
 
 
-def quantity(dim: Dimension) -> st.SearchStrategy[float]:
-    """A value as loaded from text (a Q keeping its text) or set by an edit (a plain float)."""
-    written = st.sampled_from(_WRITTEN[dim]).map(lambda text: m.Q(parse(text, dim), text))
-    if dim is HEIGHT:  # whole rack units
-        return written | st.integers(0, 60).map(float)
-    edited = st.integers(0, 10**7).map(lambda n: float(n) / 100)
+def spec(table: tuple[s.Field, ...], key: str) -> s.Field:
+    """The schema's field ``key`` of ``table``: the strategies take their limits from it."""
+    return next(f for f in table if f.key == key)
+
+
+def _fits(f: s.Field, value: float) -> bool:
+    """Whether the loader accepts ``value`` for field ``f``: the schema's own limits."""
+    return (
+        (f.minimum is None or value >= f.minimum)
+        and (f.maximum is None or value <= f.maximum)
+        and (not f.positive or value > 0)
+        and (not f.whole or value == int(value))
+    )
+
+
+def quantity(f: s.Field) -> st.SearchStrategy[float]:
+    """A value of quantity field ``f`` within its limits, as loaded from text (a Q keeping
+    its text) or set by an edit (a plain float)."""
+    dim = f.dim
+    assert dim is not None
+    texts = [text for text in _WRITTEN[dim] if _fits(f, parse(text, dim))]
+    written = st.sampled_from(texts).map(lambda text: m.Q(parse(text, dim), text))
+    low = f.minimum if f.minimum is not None else 0.0
+    if f.positive:
+        low = max(low, 0.01)
+    if f.whole:  # whole rack units, at most a tall rack
+        high = min(f.maximum if f.maximum is not None else 60, 60)
+        return written | st.integers(math.ceil(low), int(high)).map(float)
+    high = f.maximum if f.maximum is not None else 1e5
+    edited = st.integers(math.ceil(low * 100), int(high * 100)).map(lambda n: float(n) / 100)
     return written | edited
+
+
+def integer(f: s.Field, cap: int) -> st.SearchStrategy[int]:
+    """A value of integer field ``f`` within its limits (at most ``cap``)."""
+    low = int(f.minimum) if f.minimum is not None else -2
+    high = min(int(f.maximum), cap) if f.maximum is not None else cap
+    return st.integers(low, high)
+
+
+def ratio(f: s.Field) -> st.SearchStrategy[float]:
+    """A ratio within the field's limits, as a number or as a percentage string."""
+    numbers = [v for v in (0.0, 0.5, 0.8, 1.0, 1.2) if _fits(f, v)]
+    texts = [t for t in ("80 %", "95 %", "120 %") if _fits(f, float(t.split()[0]) / 100)]
+    return st.sampled_from(numbers) | st.sampled_from(texts).map(
+        lambda text: m.Q(float(text.split()[0]) / 100, text)
+    )
 
 
 def _maybe(strategy: st.SearchStrategy) -> st.SearchStrategy:
     return st.none() | strategy
 
 
-RATIO = st.sampled_from([0.5, 0.8, 1.0]) | st.sampled_from(["80 %", "95 %"]).map(
-    lambda text: m.Q(float(text.split()[0]) / 100, text)
-)
 MODELS = st.sampled_from(sorted(builtin().devices)) | IDS
 
 
@@ -67,8 +106,8 @@ MODELS = st.sampled_from(sorted(builtin().devices)) | IDS
 def port_groups(draw: st.DrawFn) -> m.PortGroup:
     return m.PortGroup(
         name=draw(st.from_regex(r"[a-z]{1,4}", fullmatch=True)),
-        count=draw(st.integers(1, 64)),
-        speed=draw(_maybe(quantity(BANDWIDTH))),
+        count=draw(integer(spec(s.PORT, "count"), 64)),
+        speed=draw(_maybe(quantity(spec(s.PORT, "speed")))),
         tech=draw(_maybe(st.sampled_from(m.PORT_TECH))),
         role=draw(_maybe(st.sampled_from(m.PORT_ROLES))),
     )
@@ -76,26 +115,27 @@ def port_groups(draw: st.DrawFn) -> m.PortGroup:
 
 @st.composite
 def device_types(draw: st.DrawFn, key: str) -> m.DeviceType:
-    low = draw(quantity(VOLTAGE))
+    low = draw(quantity(spec(s.FEED, "outlet_voltage")))
+    dt = s.DEVICE_TYPE
     return m.DeviceType(
         key=key,
         kind=draw(st.sampled_from(m.DEVICE_KINDS)),
         name=draw(_maybe(TEXT)),
-        height=draw(_maybe(quantity(HEIGHT))),
+        height=draw(_maybe(quantity(spec(dt, "height")))),
         depth=draw(_maybe(st.sampled_from(["full", "half"]))),
-        power=draw(_maybe(quantity(POWER))),
-        weight=draw(_maybe(quantity(MASS))),
+        power=draw(_maybe(quantity(spec(dt, "power")))),
+        weight=draw(_maybe(quantity(spec(dt, "weight")))),
         gpu=draw(_maybe(st.sampled_from(sorted(builtin().gpus)) | IDS)),
-        gpus=draw(_maybe(st.integers(0, 16))),
-        cpu_cores=draw(_maybe(st.integers(0, 256))),
-        memory=draw(_maybe(quantity(INFORMATION))),
+        gpus=draw(_maybe(integer(spec(dt, "gpus"), 16))),
+        cpu_cores=draw(_maybe(integer(spec(dt, "cpu_cores"), 256))),
+        memory=draw(_maybe(quantity(spec(dt, "memory")))),
         cost=draw(_maybe(st.integers(0, 10**6))),
         airflow=draw(_maybe(st.sampled_from(m.AIRFLOW))),
-        psus=draw(_maybe(st.integers(1, 8))),
-        psus_required=draw(_maybe(st.integers(1, 8))),
+        psus=draw(_maybe(integer(spec(dt, "psus"), 8))),
+        psus_required=draw(_maybe(integer(spec(dt, "psus_required"), 8))),
         input_voltage=draw(_maybe(st.just((low, float(f"{low + 40.0:.12g}"))))),
-        liquid_fraction=draw(_maybe(RATIO)),
-        capacity=draw(_maybe(quantity(POWER))),
+        liquid_fraction=draw(_maybe(ratio(spec(dt, "liquid_fraction")))),
+        capacity=draw(_maybe(quantity(spec(dt, "capacity")))),
         ports=draw(_maybe(st.lists(port_groups(), max_size=3, unique_by=lambda g: g.name))),
         notes=draw(_maybe(TEXT)),
         comment=draw(COMMENT),
@@ -106,14 +146,14 @@ def device_types(draw: st.DrawFn, key: str) -> m.DeviceType:
 def feeds(draw: st.DrawFn, feed_id: str) -> m.Feed:
     return m.Feed(
         id=feed_id,
-        voltage=draw(quantity(VOLTAGE)),
-        phases=draw(st.sampled_from([1, 3])),
-        current=draw(quantity(CURRENT)),
-        side=draw(_maybe(st.sampled_from(["A", "B"]))),
+        voltage=draw(quantity(spec(s.FEED, "voltage"))),
+        phases=draw(st.sampled_from(spec(s.FEED, "phases").choices)),
+        current=draw(quantity(spec(s.FEED, "current"))),
+        side=draw(_maybe(st.sampled_from(["A", "B", "C", "pdu-2"]))),  # v1.1: any label
         circuit=draw(_maybe(st.from_regex(r"PP[0-9]-[AB]-[0-9]{2}", fullmatch=True))),
         wiring=draw(_maybe(st.sampled_from(m.WIRING))),
-        derate=draw(_maybe(RATIO)),
-        outlet_voltage=draw(_maybe(quantity(VOLTAGE))),
+        derate=draw(_maybe(ratio(spec(s.FEED, "derate")))),
+        outlet_voltage=draw(_maybe(quantity(spec(s.FEED, "outlet_voltage")))),
     )
 
 
@@ -128,7 +168,7 @@ def layouts(draw: st.DrawFn, max_racks: int = 3) -> m.Layout:
             m.Device(
                 id=d,
                 model=draw(MODELS),
-                position=draw(_maybe(st.integers(-2, 50))),
+                position=draw(_maybe(integer(spec(s.DEVICE, "position"), 50))),
                 face=draw(_maybe(st.sampled_from(["front", "rear"]))),
                 phase=draw(_maybe(st.sampled_from(m.PHASES_WYE + m.PHASES_DELTA))),
                 label=draw(_maybe(TEXT)),
@@ -140,12 +180,21 @@ def layouts(draw: st.DrawFn, max_racks: int = 3) -> m.Layout:
             m.Rack(
                 id=rack_id,
                 row=draw(_maybe(st.sampled_from(["A", "B"]))),
-                slot=draw(_maybe(st.integers(1, 6))),
-                height=draw(_maybe(quantity(HEIGHT).filter(bool))),
+                slot=draw(_maybe(integer(spec(s.RACK, "slot"), 6))),
+                height=draw(_maybe(quantity(spec(s.RACK, "height")))),
                 cooling=draw(_maybe(st.sampled_from(m.COOLING))),
-                cdu=draw(_maybe(st.sampled_from(device_ids or ["none"]))),
+                # v1.1: one CDU id or a list of them
+                cdu=draw(
+                    _maybe(
+                        st.sampled_from(device_ids or ["none"])
+                        | st.lists(st.sampled_from(device_ids or ["none"]), min_size=1, max_size=2)
+                    )
+                ),
                 door=draw(_maybe(st.sampled_from(device_ids or ["none"]))),
-                max_weight=draw(_maybe(quantity(MASS))),
+                max_weight=draw(_maybe(quantity(spec(s.RACK, "max_weight")))),
+                weight=draw(_maybe(quantity(spec(s.RACK, "weight")))),
+                width=draw(_maybe(quantity(spec(s.RACK, "width")))),
+                depth=draw(_maybe(quantity(spec(s.RACK, "depth")))),
                 feeds=[
                     draw(feeds(f"{rack_id}-{side}"))
                     for side in draw(st.lists(st.sampled_from("ABC"), max_size=3, unique=True))
@@ -164,14 +213,23 @@ def layouts(draw: st.DrawFn, max_racks: int = 3) -> m.Layout:
     links = draw(
         st.lists(
             st.builds(
-                lambda a, b, media, length, comment: m.Link(
-                    a=a, b=b, media=media, length=length, comment=comment
+                lambda a, b, media, length, comment, grade: m.Link(
+                    a=a,
+                    b=b,
+                    media=media,
+                    length=length,
+                    comment=comment,
+                    # v1.1: a fibre grade only on the fibre it grades
+                    grade=s.GRADES_BY_MEDIA[media][grade % len(s.GRADES_BY_MEDIA[media])]
+                    if grade is not None and media in s.GRADES_BY_MEDIA
+                    else None,
                 ),
                 ports,
                 ports,
                 _maybe(st.sampled_from(m.MEDIA)),
-                _maybe(quantity(LENGTH)),
+                _maybe(quantity(spec(s.LINK, "length"))),
                 COMMENT,
+                _maybe(st.integers(0, 2)),
             ),
             max_size=10,
         )
@@ -194,10 +252,10 @@ def layouts(draw: st.DrawFn, max_racks: int = 3) -> m.Layout:
         _maybe(
             st.builds(
                 m.Site,
-                power_budget=_maybe(quantity(POWER)),
-                cooling_capacity=_maybe(quantity(POWER)),
-                rack_pitch=_maybe(quantity(LENGTH)),
-                slack=_maybe(quantity(LENGTH)),
+                power_budget=_maybe(quantity(spec(s.SITE, "power_budget"))),
+                cooling_capacity=_maybe(quantity(spec(s.SITE, "cooling_capacity"))),
+                rack_pitch=_maybe(quantity(spec(s.SITE, "rack_pitch"))),
+                slack=_maybe(quantity(spec(s.SITE, "slack"))),
                 comment=COMMENT,
             )
         )

@@ -1,16 +1,25 @@
-"""End-to-end tests through the installed console script, as users and CI run it."""
+"""Command-line tests: most in process through click's CliRunner, a few through the real
+console script (``run_script``) to check what only a process shows: the entry points, exit
+codes from ``main`` and the environment."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rackdesigner.cli import cli
 
 from .conftest import ROOT, SHARED, rackdesigner_command
 
@@ -20,9 +29,33 @@ CLEAN = ROOT / "layouts" / "finetune-8gpu.toml"
 FAILING = ROOT / "tests" / "data" / "overlap.toml"
 
 
-def run(
+@dataclass(frozen=True)
+class Ran:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> Ran:
+    """Run the command line in this process (fast: no interpreter start per case)."""
+    collecting = gc.isenabled()
+    before = Path.cwd()
+    os.chdir(cwd)
+    try:
+        result = CliRunner().invoke(cli, list(args), env={"NO_COLOR": "1", **(env or {})})
+    finally:
+        os.chdir(before)
+        if collecting:  # batch commands switch the collector off for their short process
+            gc.enable()
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return Ran(result.exit_code, result.stdout, result.stderr)
+
+
+def run_script(
     *args: str, cwd: Path = ROOT, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
+    """Run the installed console script in a process of its own, as users and CI do."""
     environment = {**os.environ, "NO_COLOR": "1", **(env or {})}
     result = subprocess.run(
         [*rackdesigner_command(), *args],
@@ -37,7 +70,7 @@ def run(
 
 
 def test_version() -> None:
-    result = run("--version")
+    result = run_script("--version")
     assert result.returncode == 0 and "0.1.0" in result.stdout
 
 
@@ -52,13 +85,13 @@ def test_module_entry_point() -> None:
 
 
 def test_validate_clean_layout_exits_0() -> None:
-    result = run("validate", str(CLEAN))
+    result = run_script("validate", str(CLEAN))
     assert result.returncode == 0, result.stdout
     assert re.search(r"^0 errors, \d+ warnings, \d+ info in 1 files$", result.stdout, re.M)
 
 
 def test_validate_rule_errors_exit_1_with_file_line_code() -> None:
-    result = run("validate", str(FAILING.relative_to(ROOT)))
+    result = run_script("validate", str(FAILING.relative_to(ROOT)))
     assert result.returncode == 1
     assert (
         "tests/data/overlap.toml:18: error PLC001 device a01-n02: overlaps device "
@@ -111,8 +144,10 @@ def test_json_output_shape_and_si_values(tmp_path: Path) -> None:
         "message",
         "hint",
         "values",
+        "subject",
     }
     assert finding["line"] == 18 and finding["entity"] == "device a01-n02"
+    assert finding["subject"] == {"kind": "device", "id": "a01-n02"}
 
 
 def test_directory_expands_to_layouts_and_unloadable_files_exit_2(tmp_path: Path) -> None:
@@ -291,12 +326,12 @@ def test_pre_commit_hook_entry_works_on_the_examples() -> None:
     hooks = (ROOT / ".pre-commit-hooks.yaml").read_text()
     entry = re.search(r"^\s*entry:\s*(.+)$", hooks, re.M).group(1).split()
     assert entry[0] == "rackdesigner"
-    result = run(*entry[1:], *map(str, EXAMPLES))
+    result = run_script(*entry[1:], *map(str, EXAMPLES))
     assert result.returncode == 0, result.stdout
 
 
 def test_timings_on_request() -> None:
-    result = run("validate", str(CLEAN), env={"RACKDESIGNER_TIMINGS": "1"})
+    result = run_script("validate", str(CLEAN), env={"RACKDESIGNER_TIMINGS": "1"})
     timings = json.loads(result.stderr.strip().splitlines()[-1])["timings"]
     assert {"read", "parse", "model", "analysis", "rules", "output"} <= set(timings)
 
@@ -499,3 +534,49 @@ def test_a_load_just_over_capacity_reads_over_it(tmp_path: Path) -> None:
     )
     result = run("validate", "--select", "PWR001", str(path))
     assert "load 5.889 kW exceeds usable feed capacity 5.888 kW" in result.stdout
+
+
+def test_export_toml_in_place_through_a_symlink_keeps_the_link(tmp_path: Path) -> None:
+    real = tmp_path / "real.toml"
+    real.write_text(FAILING.read_text())
+    link = tmp_path / "link.toml"
+    link.symlink_to(real)
+    result = run("export", str(link), "--toml", str(link))
+    assert result.returncode == 0, result.stderr
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    again = run("export", str(real), "--toml", "-")
+    assert again.stdout == real.read_text()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.text(max_size=30),
+    st.integers(0, 10**6),
+    st.dictionaries(
+        st.text(max_size=8),
+        st.floats(allow_nan=True, allow_infinity=True) | st.integers(-(10**20), 10**20),
+        max_size=3,
+    ),
+    st.none() | st.text(max_size=20),
+    st.none() | st.tuples(st.sampled_from(["device", "link"]), st.text(max_size=12)),
+)
+def test_json_rows_are_what_json_itself_writes(text, line, values, hint, subject) -> None:
+    from rackdesigner.diagnostics import Diagnostic
+    from rackdesigner.formats.json_format import diagnostic_dict, diagnostic_json
+    from rackdesigner.model import Q
+    from rackdesigner.refs import Ref
+
+    values = {k: Q(v, "x") if isinstance(v, float) and v > 1 else v for k, v in values.items()}
+    d = Diagnostic(
+        "PWR001",
+        "error",
+        text + '\u2028 é \x00 "q" \\',
+        entity=text,
+        line=line,
+        file=text[::-1],
+        hint=hint,
+        values=values,  # type: ignore[arg-type]
+        subject=None if subject is None else Ref(*subject),
+    )
+    expected = json.JSONEncoder(ensure_ascii=False).encode(diagnostic_dict(d))
+    assert diagnostic_json(d) == expected

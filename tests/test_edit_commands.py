@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
+from rackdesigner import schema
 from rackdesigner.edit import (
     AddFeed,
     AddLink,
@@ -31,6 +32,7 @@ from rackdesigner.edit import (
     UpdateSection,
 )
 from rackdesigner.layout_io import dumps, load_text
+from rackdesigner.layout_io.converters import field_of
 from rackdesigner.model import Device, Feed, Layout, Rack
 
 TEXT = """format = 1
@@ -503,3 +505,55 @@ def test_update_section(layout: Layout) -> None:
     refused(layout, UpdateSection("workload", steps_per_second=-1), "must be at least 0")
     with pytest.raises(EditError, match="there is no section racks"):
         UpdateSection("racks", id="x")
+
+
+# -- PDU feeds (format v1.1) ---------------------------------------------------------------------
+
+HAS_PDU_FEED = field_of(schema.DEVICE, "feed") is not None
+needs_pdu_feed = pytest.mark.skipif(
+    not HAS_PDU_FEED, reason="the v1.1 `feed` key of PDUs is not in this schema yet"
+)
+
+
+@needs_pdu_feed
+def test_a_pdu_feed_must_be_a_feed_of_its_rack(layout: Layout) -> None:
+    apply(layout, SetField(("device", "a01-pdu1"), "feed", "a01-B"))
+    refused(layout, SetField(("device", "a01-pdu1"), "feed", "a02-A"), "no feed of rack a01")
+
+
+@needs_pdu_feed
+def test_renaming_or_removing_a_feed_follows_its_pdus(layout: Layout) -> None:
+    SetField(("device", "a01-pdu1"), "feed", "a01-A").apply(layout)
+    pdu = layout.racks[0].devices[-1]
+    apply(layout, RenameEntity("feed", "a01-A", "a01-X"))
+    assert getattr(pdu, "feed", None) == "a01-X"
+    apply(layout, RemoveFeed("a01-X"))
+    assert getattr(pdu, "feed", None) is None
+
+
+def test_a_feed_reference_is_checked_as_the_schema_allows(layout: Layout) -> None:
+    # Without the v1.1 key the field is refused as unknown; with it, a missing feed is.
+    expected = "no feed of rack a01" if HAS_PDU_FEED else "has no field 'feed'"
+    refused(layout, SetField(("device", "a01-pdu1"), "feed", "a01-C"), expected)
+
+
+def test_place_for_finds_the_nearest_free_units(layout: Layout) -> None:
+    index = LayoutIndex(layout)
+    assert index.place_for("a01", "dgx-h100", 29) == 29  # U29-U36 are free
+    assert index.place_for("a01", "dgx-h100", 5) == 22  # U3-U18 and U20-U21 are taken
+    assert index.place_for("a01", "blank-1u", 21, face="front") == 21  # the rear is the mgmt's
+    assert index.place_for("a01", "blank-1u", 20) == 19  # ties: the lower
+    assert index.place_for("a01", "pdu-3ph-415v-63a", 5) is None
+    assert index.place_for("a02", "coolit-chx750", 1) is None  # 42 U: no room left
+
+
+def test_labels_read_like_menu_entries(layout: Layout) -> None:
+    assert MoveDevice("a01-n02", position=11).label == "Move a01-n02 to U11"
+    assert MoveDevice("a01-n02", "a02", position=20).label == "Move a01-n02 to a02 U20"
+    assert RemoveLink("a01-n01:ib1").label == "Disconnect a01-n01:ib1"
+    assert RenameEntity("device", "a", "b").label == "Rename device a to b"
+    assert SetField(("rack", "a01"), "height", "48 U").label == "Set rack a01 height to 48 U"
+    place = PlaceDevice("a01", "dgx-h100", 29)
+    place.apply(layout)
+    assert place.label == "Place a01-n03 (dgx-h100) in a01 at U29"
+    assert place.refs == [("device", "a01-n03"), ("rack", "a01")]

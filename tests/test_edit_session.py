@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import copy
 import threading
+from pathlib import Path
 
 import pytest
 
 from rackdesigner.diagnostics import Diagnostic
+from rackdesigner.document import load
 from rackdesigner.edit import (
     Batch,
     EditError,
@@ -21,24 +23,27 @@ from rackdesigner.edit import (
 from rackdesigner.edit.checker import finding_order
 from rackdesigner.engine import check
 from rackdesigner.layout_io import dumps, load_path
-from rackdesigner.model import Layout
+from rackdesigner.refs import Ref
 
 from .conftest import ROOT
+from .test_edit_commands import TEXT
 
 EXAMPLE = ROOT / "layouts" / "training-128.toml"
 
 
-def full(layout: Layout) -> list[Diagnostic]:
-    return sorted(check(layout, file=str(EXAMPLE))[1], key=finding_order)
+def full(session: Session) -> list[Diagnostic]:
+    """A check from scratch of the session's layout, lines from its document's map."""
+    layout, source_map = session.layout, session.document.source_map
+    return sorted(check(layout, file=str(EXAMPLE), source_map=source_map)[1], key=finding_order)
 
 
 @pytest.fixture
 def session() -> Session:
-    return Session(load_path(EXAMPLE), path=str(EXAMPLE))
+    return Session(load(EXAMPLE))
 
 
 def test_open_gives_the_findings_of_a_full_check(session: Session) -> None:
-    assert session.findings == full(session.layout)
+    assert session.findings == full(session)
     assert not session.dirty and not session.can_undo and not session.can_redo
     assert session.revision == 0
 
@@ -49,13 +54,13 @@ def test_do_undo_redo_keep_findings_and_state(session: Session) -> None:
         Batch([RemoveDevice("a02-blank2"), MoveDevice("a01-leaf2", "a02", position=38)], "move")
     )
     assert session.dirty and session.can_undo and session.revision == 1
-    assert session.findings == full(session.layout)
+    assert session.findings == full(session)
     assert session.undo() is not None
     assert session.layout == before and not session.dirty and session.can_redo
-    assert session.findings == full(session.layout)
+    assert session.findings == full(session)
     session.redo()
     assert session.revision == 3 and session.dirty
-    assert session.findings == full(session.layout)
+    assert session.findings == full(session)
 
 
 def test_a_refused_command_changes_nothing(session: Session) -> None:
@@ -88,7 +93,7 @@ def test_fabric_rules_run_in_a_worker_thread(session: Session) -> None:
     worker.join()
     assert session.accept_fabric(job)
     assert not session.fabric_stale
-    assert session.findings == full(session.layout)
+    assert session.findings == full(session)
 
 
 def test_a_fabric_job_that_predates_an_edit_is_refused(session: Session) -> None:
@@ -99,7 +104,7 @@ def test_a_fabric_job_that_predates_an_edit_is_refused(session: Session) -> None
     assert not session.accept_fabric(job)
     assert session.fabric_stale
     session.check_fabric()
-    assert session.findings == full(session.layout)
+    assert session.findings == full(session)
 
 
 def test_history_drops_what_was_undone_when_a_new_command_comes() -> None:
@@ -115,3 +120,50 @@ def test_history_drops_what_was_undone_when_a_new_command_comes() -> None:
     assert [c.label for c in history.done] == ["Disconnect a01-n01:ib1", "Disconnect a01-n01:ib3"]
     assert history.undo() is not None and history.undo() is not None and history.undo() is None
     assert layout == load_path(EXAMPLE)
+
+
+def test_a_new_device_borrows_its_racks_line_until_a_save_gives_it_its_own(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "two-racks.toml"
+    path.write_text(TEXT, encoding="utf-8")
+    session = Session(load(path))
+    session.do(PlaceDevice("a01", "qm9700", 40, id="a01-leaf9"))  # an IB switch off-centre
+    subject = Ref("device", "a01-leaf9")
+    found = [d for d in session.findings if d.subject == subject]
+    rack_line = session.document.line(Ref("rack", "a01"))
+    assert found and rack_line and all(d.line == rack_line for d in found)
+    session.save()
+    own = session.document.line(subject)
+    assert own and own > rack_line
+    assert all(d.line == own for d in session.findings if d.subject == subject)
+    assert not session.dirty
+    assert session.findings == sorted(
+        check(session.layout, file=str(path), source_map=session.document.source_map)[1],
+        key=finding_order,
+    )
+    session.undo()
+    assert session.dirty and not any(d.subject == subject for d in session.findings)
+
+
+def test_the_sessions_analysis_survives_its_own_invalidation(session: Session) -> None:
+    # A caller that changed the layout behind the session's back may still invalidate.
+    session.layout.racks[0].devices[0].label = "changed by hand"
+    session.analysis.invalidate([Ref("device", session.layout.racks[0].devices[0].id)])
+    assert len(session.analysis.links) == len(session.layout.links)
+    session.do(RemoveLink("a01-n01:ib1"))
+    assert session.findings == full(session)
+
+
+def test_a_layout_given_with_the_path_of_its_file_is_saved_as_safely(tmp_path: Path) -> None:
+    from rackdesigner.document import FileChangedError
+
+    path = tmp_path / "two-racks.toml"
+    path.write_text(TEXT, encoding="utf-8")
+    session = Session(load_path(path), path=path)
+    session.do(RemoveLink("a01-n01:ib1"))
+    path.write_text(TEXT + "\n# changed by someone else\n", encoding="utf-8")
+    with pytest.raises(FileChangedError):
+        session.save()
+    session.save(force=True)
+    assert "a01-n01:ib1" not in path.read_text(encoding="utf-8")

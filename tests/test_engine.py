@@ -1,13 +1,15 @@
-"""The validation engine: rule selection, and the forked path for large layouts."""
+"""The validation engine: rule selection, thread safety, and no fork in the library."""
 
 from __future__ import annotations
 
 import importlib.util
 import os
 import sys
+import threading
 
 import pytest
 
+from rackdesigner.document import loads
 from rackdesigner.engine import check, rules_for
 from rackdesigner.layout_io import load_text
 
@@ -28,14 +30,36 @@ def generated():
     return text
 
 
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
-def test_forked_fabric_rules_give_the_same_findings(generated: str) -> None:
-    _, sequential = check(load_text(generated), parallel=False)
-    _, forked = check(load_text(generated), parallel=True)
-    assert [(d.code, d.entity, d.line, d.message) for d in forked] == [
-        (d.code, d.entity, d.line, d.message) for d in sequential
-    ]
-    assert any(d.code.startswith("NET") for d in forked)
+def _summary(diagnostics) -> list[tuple]:
+    return [(d.code, d.entity, d.line, d.message, d.subject) for d in diagnostics]
+
+
+def test_check_is_safe_from_threads_and_never_forks(generated: str, monkeypatch) -> None:
+    document = loads(generated)
+    _, expected = check(document.layout, source_map=document.source_map)
+
+    def no_fork() -> int:
+        raise AssertionError("the library must never fork")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    results: list[list[tuple]] = []
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            _, found = check(document.layout, source_map=document.source_map)
+            results.append(_summary(found))
+        except BaseException as error:  # reported below, in the test's thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert results == [_summary(expected)] * 3
+    assert any(d.code.startswith("NET") for d in expected)
 
 
 def test_generated_benchmark_layout_has_no_errors(generated: str) -> None:
@@ -52,3 +76,23 @@ def test_select_replaces_and_ignore_adds_to_the_file_rules() -> None:
     assert "CAB001" not in codes
     codes = [r.code for r in rules_for(layout, select=["CAB"], ignore=["CAB005"])]
     assert "CAB001" in codes and "CAB005" not in codes and "PWR001" not in codes
+
+
+def test_every_rule_has_a_scope() -> None:
+    from rackdesigner.rules.registry import SCOPES, all_rules
+
+    rules = all_rules().values()
+    assert {rule.scope for rule in rules} <= set(SCOPES)
+    assert all(rule.fabric == (rule.scope == "fabric") for rule in rules)
+    assert {r.code for r in rules if r.scope == "fabric"} >= {"NET002", "NET005", "CMP002"}
+
+
+def test_the_spread_benchmark_variant_is_valid_and_puts_spines_in_rows_of_their_own() -> None:
+    generator = _generator()
+    plan = generator.build_spread_plan(2048)
+    assert (plan.leaves, plan.spines, len(plan.links)) == (32, 16, 4096)
+    spine_rows = {r.row for r in plan.racks for s in r.switches if "-spine" in s[0]}
+    leaf_rows = {r.row for r in plan.racks for s in r.switches if "-leaf" in s[0]}
+    assert spine_rows and not spine_rows & leaf_rows
+    _, diagnostics = check(load_text(generator.render(plan)))
+    assert [d for d in diagnostics if d.severity == "error"] == []

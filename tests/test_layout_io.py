@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from rackdesigner.diagnostics import LayoutError
-from rackdesigner.layout_io import FileChangedError, dumps, load_path, load_text, save
+from rackdesigner.document import loads
+from rackdesigner.layout_io import dumps, load_path, load_text
 from rackdesigner.layout_io.reader import MAX_FILE_BYTES
 from rackdesigner.model import Q
+from rackdesigner.refs import Ref
 
 BASE = """\
 format = 1
@@ -48,13 +49,14 @@ def errors(text: str) -> list:
     return caught.value.diagnostics
 
 
-def test_loads_and_keeps_lines() -> None:
-    layout = load_text(BASE)
+def test_loads_and_keeps_lines_in_the_source_map() -> None:
+    document = loads(BASE)
+    layout = document.layout
     rack = layout.racks[0]
-    assert rack.line == 4
-    assert [f.line for f in rack.feeds] == [9, 10]
-    assert [d.line for d in rack.devices] == [13, 18]
-    assert layout.links[0].line == 23
+    assert document.line(Ref("rack", "a01")) == 4
+    assert [document.line(Ref("feed", f.id)) for f in rack.feeds] == [9, 10]
+    assert [document.line(Ref("device", d.id)) for d in rack.devices] == [13, 18]
+    assert document.line(Ref("link", "a01-n01:ib1")) == 23
     assert rack.feeds[0].current == 63.0
     assert rack.feeds[0].current.text == "63 A"
 
@@ -188,9 +190,9 @@ devices = [
     { id = "s1", model = "qm9700", position = 20 },
 ]
 """
-    layout = load_text(text)
-    assert [link.line for link in layout.links] == [4, 5]
-    assert [d.line for d in layout.racks[0].devices] == [11, 12]
+    document = loads(text)
+    assert [document.line(Ref("link", f"n1:ib{n}")) for n in (1, 2)] == [4, 5]
+    assert [document.line(Ref("device", d)) for d in ("n1", "s1")] == [11, 12]
 
 
 def test_quantities_keep_their_text_and_new_ones_get_canonical_units() -> None:
@@ -215,31 +217,11 @@ def test_comments_kept_above_tables_and_dropped_elsewhere_are_counted() -> None:
     text = "# header\n# more\n" + BASE.replace(
         '[[racks.devices]]\nid = "a01-leaf1"', '# the leaf\n[[racks.devices]]\nid = "a01-leaf1"'
     ).replace('media = "dac"', 'media = "dac"  # trailing')
-    layout = load_text(text)
-    out = dumps(layout)
+    document = loads(text)
+    out = dumps(document.layout)
     assert out.startswith("# header\n# more\n\nformat = 1\n")
     assert "# the leaf\n[[racks.devices]]" in out
-    assert layout.origin.dropped_comment_lines == (
-        text.split("\n").index('media = "dac"  # trailing') + 1,
-    )
-
-
-def test_save_is_atomic_and_refuses_a_changed_file(tmp_path: Path) -> None:
-    path = tmp_path / "layout.toml"
-    path.write_text(BASE)
-    layout = load_path(path)
-    save(layout)
-    assert path.read_text() == dumps(layout)
-    assert [p.name for p in tmp_path.iterdir()] == ["layout.toml"]  # no temp file left
-    # Someone else edits the file: saving must not overwrite it silently.
-    stat = path.stat()
-    path.write_text(BASE.replace("test", "theirs"))
-    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
-    with pytest.raises(FileChangedError):
-        save(layout)
-    assert "theirs" in path.read_text()
-    save(layout, force=True)
-    assert "theirs" not in path.read_text()
+    assert document.dropped_comments == (text.split("\n").index('media = "dac"  # trailing') + 1,)
 
 
 def test_a_new_catalog_entry_needs_a_kind_but_an_override_does_not() -> None:

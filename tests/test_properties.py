@@ -46,12 +46,8 @@ def test_save_then_load_gives_the_same_layout(layout) -> None:
     assert loaded == layout
     # Canonical: saving what was read gives identical bytes.
     assert dumps(loaded) == text
-
-
-@SETTINGS
-@given(layouts())
-def test_rtoml_and_tomllib_agree_on_what_the_writer_writes(layout) -> None:
-    text = dumps(layout)
+    # The fast parser and the standard one agree on what the writer writes (one generated
+    # layout serves both properties: generating is most of the cost).
     assert rtoml.loads(text) == tomllib.loads(text)
 
 
@@ -59,10 +55,7 @@ def test_rtoml_and_tomllib_agree_on_what_the_writer_writes(layout) -> None:
 @given(layouts(max_racks=4))
 def test_validator_never_raises_on_a_loadable_layout(layout) -> None:
     text = dumps(layout)
-    try:
-        loaded = load_text(text)
-    except LayoutError:  # pragma: no cover - the strategy builds loadable layouts
-        return
+    loaded = load_text(text)  # the strategy builds only what the loader accepts
     _, diagnostics = check(loaded)
     for d in diagnostics:
         assert d.code in all_rules()

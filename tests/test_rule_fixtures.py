@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from rackdesigner.engine import check
-from rackdesigner.layout_io import load_path
+from rackdesigner.document import load
+from rackdesigner.engine import check_document
 from rackdesigner.rules.registry import all_rules
 
 FIXTURES = Path(__file__).parent / "rules"
@@ -31,10 +31,10 @@ def test_every_rule_has_fixtures() -> None:
 
 @pytest.mark.parametrize("code", CODES)
 def test_rule_fires(code: str) -> None:
-    layout = load_path(FIXTURES / code / "fires.toml")
-    expected = (layout.meta or {}).get("expect")
+    document = load(FIXTURES / code / "fires.toml")
+    expected = (document.layout.meta or {}).get("expect")
     assert expected, f"{code}/fires.toml has no [meta] expect list"
-    _, diagnostics = check(layout, select=[code])
+    diagnostics = check_document(document, select=[code]).diagnostics
     found = [d for d in diagnostics if d.code == code]
     assert sorted((d.code, d.entity, d.line) for d in found) == sorted(
         (e["code"], e["entity"], e["line"]) for e in expected
@@ -51,6 +51,5 @@ def test_rule_fires(code: str) -> None:
 
 @pytest.mark.parametrize("code", CODES)
 def test_rule_silent_just_under_threshold(code: str) -> None:
-    layout = load_path(FIXTURES / code / "silent.toml")
-    _, diagnostics = check(layout, select=[code])
+    diagnostics = check_document(load(FIXTURES / code / "silent.toml"), select=[code]).diagnostics
     assert [d for d in diagnostics if d.code == code] == []

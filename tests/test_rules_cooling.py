@@ -4,6 +4,17 @@ from __future__ import annotations
 
 from .builders import findings
 
+# Nodes with cold plates taking 80 % of their heat (v1.1: types without liquid_fraction have
+# none), drawing what a DGX H100 and a DGX B200 draw.
+LC_H100 = (
+    '[catalog.lc-h100]\nkind = "gpu-node"\nheight = "8 U"\npower = "10.2 kW"\n'
+    'gpu = "h100-sxm"\ngpus = 8\nliquid_fraction = 0.8\n\n'
+)
+LC_B200 = (
+    '[catalog.lc-b200]\nkind = "gpu-node"\nheight = "10 U"\npower = "14.3 kW"\n'
+    'gpu = "b200"\ngpus = 8\nliquid_fraction = 0.8\n\n'
+)
+
 
 def _rack(rid: str, slot: int, cooling: str, models: list[str], extra: str = "") -> str:
     text = f'[[racks]]\nid = "{rid}"\nrow = "A"\nslot = {slot}\ncooling = "{cooling}"\n{extra}\n'
@@ -54,10 +65,10 @@ def test_cool001_spread_hint_counts_racks() -> None:
 
 
 def test_cool003_one_finding_per_cdu_listing_every_rack() -> None:
-    text = '[catalog.coolit-chx750]\ncapacity = "60 kW"\n\n'
+    text = '[catalog.coolit-chx750]\ncapacity = "60 kW"\n\n' + LC_H100
     for slot in range(1, 4):
         text += _rack(
-            f"a0{slot}", slot, "liquid", ["dgx-h100", "dgx-h100", "dgx-h100"], 'cdu = "cdu-1"'
+            f"a0{slot}", slot, "liquid", ["lc-h100", "lc-h100", "lc-h100"], 'cdu = "cdu-1"'
         )
     text += _rack("c01", 5, "air", ["coolit-chx750"])
     text = text.replace('id = "c01-d1"', 'id = "cdu-1"')
@@ -68,12 +79,12 @@ def test_cool003_one_finding_per_cdu_listing_every_rack() -> None:
 
 
 def test_cool003_unknown_draw_is_a_lower_bound() -> None:
-    text = '[catalog.mystery]\nkind = "gpu-node"\nheight = "4 U"\ngpus = 8\n\n'
+    text = '[catalog.mystery]\nkind = "gpu-node"\nheight = "4 U"\ngpus = 8\n\n' + LC_B200
     text += _rack("a01", 1, "liquid", ["mystery", "hgx"], 'cdu = "a01-d3"')
-    text = text.replace('model = "hgx"', 'model = "dgx-b200"')
+    text = text.replace('model = "hgx"', 'model = "lc-b200"')
     text += '[[racks.devices]]\nid = "a01-d3"\nmodel = "coolit-chx80"\nposition = 30\n\n'
-    text += _rack("a02", 2, "liquid", ["dgx-b200", "dgx-b200", "dgx-b200"], 'cdu = "a01-d3"')
-    text += _rack("a03", 3, "liquid", ["dgx-b200", "dgx-b200", "dgx-b200"], 'cdu = "a01-d3"')
+    text += _rack("a02", 2, "liquid", ["lc-b200", "lc-b200", "lc-b200"], 'cdu = "a01-d3"')
+    text += _rack("a03", 3, "liquid", ["lc-b200", "lc-b200", "lc-b200"], 'cdu = "a01-d3"')
     found = findings("COOL003", text)
     assert len(found) == 1
     assert "with at least 80.1 kW of liquid heat" in found[0].message

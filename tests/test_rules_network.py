@@ -96,11 +96,21 @@ def _workload(
 
 
 def test_net003_fsdp_counts_three_times_the_parameters() -> None:
-    found = findings("NET003", *_two_nodes(8), head=_workload("fsdp"))
+    found = findings("NET003", *_two_nodes(1), head=_workload("fsdp"))
     assert len(found) == 1
-    # 3 × 70e9 × 2 B × 15/16 × 1 /s × 8 bit
-    assert found[0].values["needed"] == pytest.approx(3 * 70e9 * 2 * 15 / 16 * 8)
+    # per fabric port: 3 × 70e9 × 2 B × (2 − 1)/2 nodes × 1 /s × 8 bit ÷ 1 port
+    assert found[0].values["needed"] == pytest.approx(3 * 70e9 * 2 / 2 * 8)
     assert found[0].values["available"] == pytest.approx(400e9 * 0.85)
+    assert found[0].values["ports"] == 1.0 and found[0].values["nodes"] == 2.0
+
+
+def test_net003_divides_by_the_node_ports_not_its_gpus() -> None:
+    # v1 divided the cross-node traffic by the node's 8 GPUs over 16 GPUs in the fabric
+    # and warned here; hierarchical collectives send 1/8 of it per port, 210 Gbps < 340.
+    assert findings("NET003", *_two_nodes(8), head=_workload("fsdp")) == []
+    found = findings("NET003", *_two_nodes(4), head=_workload("fsdp"))
+    assert len(found) == 1
+    assert found[0].values["needed"] == pytest.approx(3 * 70e9 * 2 / 2 * 8 / 4)
 
 
 @pytest.mark.parametrize(
@@ -193,6 +203,7 @@ def test_net007_non_blocking_fabric_is_not_divided() -> None:
         "NET007", *fat_tree(nodes_per_leaf=2, leaves=2, cables_per_node=8, uplinks_per_leaf=16)
     )
     assert len(found) == 1
-    assert found[0].values["inter"] == pytest.approx(400e9 * 0.85)
+    # v1.1: the node's whole fabric bandwidth (8 × 400 Gbps × 85 %), not one port's share.
+    assert found[0].values["inter"] == pytest.approx(8 * 400e9 * 0.85)
     assert "oversubscription" not in found[0].values
-    assert "42.5 GB/s between nodes" in found[0].message
+    assert "340 GB/s between nodes" in found[0].message

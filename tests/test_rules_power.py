@@ -200,15 +200,19 @@ def test_pwr002_threshold_override() -> None:
     )
     found = _run("PWR002", text)
     assert [d.entity for d in found] == ["rack a01 feed f"]
-    assert found[0].values == {"voltage": 208.0, "min_voltage": 400.0, "phases": 3.0}
+    # v1.1: the outlet voltage (208 V delta: 208 V) against the minimum
+    assert found[0].values == {"voltage": 208.0, "min_voltage": 400.0}
 
 
-def test_pwr003_same_circuit_within_one_rack_is_not_two_racks() -> None:
+def test_pwr003_same_circuit_within_one_rack_fires_since_v11() -> None:
+    # v1 let both feeds of one rack share a circuit; they are one breaker, one fault.
     feeds = [
-        _feed("a", "415 V", 3, "32 A", 'circuit = "C1"'),
-        _feed("b", "415 V", 3, "32 A", 'circuit = "C1"'),
+        _feed("a", "415 V", 3, "32 A", 'circuit = "C1", side = "A"'),
+        _feed("b", "415 V", 3, "32 A", 'circuit = "C1", side = "B"'),
     ]
-    assert _run("PWR003", _layout(feeds, [])) == []
+    found = _run("PWR003", _layout(feeds, []))
+    assert [d.entity for d in found] == ["rack a01 feed b"]
+    assert "sides A and B on one circuit are not redundant" in found[0].message
 
 
 def test_pwr004_overload_on_a_redundant_side_says_when() -> None:
@@ -314,7 +318,7 @@ def test_pwr008_odd_psu_count_loses_the_larger_half() -> None:
     ]
     found = _run("PWR008", _layout(feeds, [("node", None)], catalog))
     assert found[0].message.startswith(
-        "5 PSUs split 3 + 2 over sides A and B: losing one side leaves 2, fewer than the 3"
+        "5 PSUs split 3 + 2 over sides A and B: losing side A leaves 2, fewer than the 3"
     )
     assert _run("PWR008", _layout(feeds[:1], [("node", None)], catalog)) == []  # one side only
 

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rackdesigner.units import (
     BANDWIDTH,
@@ -113,3 +115,45 @@ def test_format_for_people(value: float, dim, text: str) -> None:
 )
 def test_canonical_text_parses_back_exactly(value: float, dim) -> None:
     assert parse(canonical_text(value, dim), dim) == value
+
+
+def _pint_compact(value: float, dim, digits: int) -> str:
+    """How fmt formatted every quantity before its fast path: through pint's to_compact."""
+    from rackdesigner.units import registry
+
+    quantity = registry().Quantity(value, dim.unit)
+    if dim.display != dim.unit:
+        quantity = quantity.to(dim.display)
+    compact = quantity.to_compact()
+    text = f"{float(compact.magnitude):.{digits}g}"
+    if "e" in text:
+        text = f"{float(compact.magnitude):,.0f}"
+    return f"{text} {compact.units:~P}"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        st.floats(min_value=1e-13, max_value=1e21),
+        st.builds(
+            lambda mantissa, exponent: mantissa * 10.0**exponent,
+            st.sampled_from([1.0, 9.995, 99.95, 999.5, 1.005, 0.5, 123.456]),
+            st.integers(-12, 20),
+        ),
+    ),
+    st.sampled_from(["power", "voltage", "current", "length", "data", "bandwidth", "byte rate"]),
+    st.sampled_from([3, 4, 5, 7]),
+)
+def test_fmt_without_pint_prints_what_pint_printed(value: float, name: str, digits: int) -> None:
+    from rackdesigner import units
+
+    dim = {
+        "power": units.POWER,
+        "voltage": units.VOLTAGE,
+        "current": units.CURRENT,
+        "length": units.LENGTH,
+        "data": units.INFORMATION,
+        "bandwidth": units.BANDWIDTH,
+        "byte rate": units.BYTE_RATE,
+    }[name]
+    assert units.fmt(value, dim, digits) == _pint_compact(value, dim, digits)

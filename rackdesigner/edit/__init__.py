@@ -3,18 +3,29 @@
 No Textual, TOML or SVG in here. The designer app holds a :class:`Session`; the fabric
 generators and ``rackdesigner new`` build :class:`Batch` es of commands.
 
+    from rackdesigner.document import load
     from rackdesigner.edit import Session, PlaceDevice, MoveDevice, EditError
 
-    session = Session(layout, path="cluster.toml")   # a Layout, or a Document (.layout)
+    session = Session(load("cluster.toml"))           # a Document, or a Layout (+ path)
     session.findings                                  # list[Diagnostic], a full check's
     try:
         session.do(MoveDevice("a01-n02", position=11))  # applies and re-checks
     except EditError as error:                        # refused: nothing changed
-        print(error)
-    session.undo(); session.redo()
+        print(error)                                  # error.entity/.key/.message for fields
+    session.undo(); session.redo()                    # the command, or None
     session.can_undo, session.can_redo, session.revision, session.dirty
-    session.mark_saved()                              # after writing the file
+    session.history.undo_label                        # "Move a01-n02 to U11"
+    session.save()                                    # atomic; refuses a changed file
+    session.mark_saved()                              # or: after writing it yourself
     session.index.next_id("a01-n")                    # "a01-n05"
+    session.index.place_for("a01", "dgx-h100", 20)    # that U, else the nearest free one
+    session.index.free_ports("a01-n01"), session.index.links_on_port("a01-n01:ib1")
+    session.index.occupied("a01", "front")            # {unit: Device}
+    session.analysis                                  # facts per rack, device, link, fabric
+
+Findings equal a full check of the layout as it is (``rackdesigner.engine.check`` with
+the document's source map): lines come from the text read or last saved, an entity
+added since is reported at its nearest enclosing one (a new device at its rack).
 
 ``Session.do(command, fabric=False)`` leaves the fabric rules for a worker thread:
 ``job = session.fabric_job()`` (editing thread), ``job.run()`` (worker),
@@ -36,7 +47,8 @@ Commands (all refuse with :class:`EditError` and change nothing):
 ``AddLink(a, b, media)``   ``RemoveLink(ref)`` (its ``a`` end or ``a -> b``),
                            ``UpdateLink(ref, **f)``
 ``SetField(ref, key, text)``  ``ref`` = (kind, id): text parsed as the loader parses it
-``UpdateSection(kind, **f)``  the layout's own keys, ``[site]``, ``[workload]``
+``UpdateSection(kind, **f)``  the layout's own keys (kind "layout"), ``[site]``,
+                           ``[workload]``
 ``Batch(commands, label)`` one step, all or none
 ========================= =========================================================
 """

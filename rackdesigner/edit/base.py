@@ -49,13 +49,16 @@ class Effect:
     among them and simply no longer in the layout), ``links`` the cables added, removed or
     changed, ``fabric`` whether the compute fabric can have changed (a cable added or
     removed, a switch or GPU node added, removed, renamed, re-modelled or moved to another
-    rack), ``everything`` whether the change reaches beyond racks and cables (the site, the
-    workload, the rules) so that only a full check is right.
+    rack), ``site`` whether the site rules (totals, ids, circuits, CDU loads) must re-run
+    (not when a device only moved inside its rack or a cable's media or length changed),
+    ``everything`` whether the change reaches beyond racks and cables (the site's geometry,
+    the workload, the order of rows) so that only a full check is right.
     """
 
     racks: dict[int, Rack] = field(default_factory=dict)
     links: dict[int, Link] = field(default_factory=dict)
     fabric: bool = False
+    site: bool = True
     everything: bool = False
 
     def rack(self, rack: Rack | None) -> None:
@@ -69,6 +72,7 @@ class Effect:
         self.racks.update(other.racks)
         self.links.update(other.links)
         self.fabric |= other.fabric
+        self.site |= other.site
         self.everything |= other.everything
 
 

@@ -572,6 +572,15 @@ class UpdateDevice(_SetFields):
     def _note(self, layout: Layout, index: LayoutIndex, target: Device, values: dict) -> None:  # type: ignore[type-arg]
         self.refs = [("device", target.id)]
         self.effect.rack(index.rack_of(target.id))
+        # A place matters to site rules only where the id is shared: PLC005 says where the
+        # other device with it is.
+        self.effect.site = index.is_shared("device", target.id) or not values.keys() <= {
+            "position",
+            "face",
+            "side",
+            "label",
+            "notes",
+        }
         if values.keys() & set(_PLACE_KEYS):
             _touch_device_links(self.effect, index, target.id)
         if "model" in values:
@@ -608,10 +617,9 @@ class UpdateLink(_SetFields):
     def _note(self, layout: Layout, index: LayoutIndex, target: Link, values: dict) -> None:  # type: ignore[type-arg]
         self.refs = [("link", index.link_ref(target))]
         self.effect.link(target)
+        self.effect.site = False  # no site rule reads cables
         if values.keys() & {"a", "b"}:
             self.effect.fabric = True
-            for end in (*self._before, target.a, target.b):
-                self.effect.rack(index.rack_of(end_device(end)))
 
 
 class UpdateSection(_SetFields):
@@ -878,6 +886,9 @@ class MoveDevice(Command):
             self.refs.append(("rack", self._target.id))
         self.effect.rack(self._source)
         self.effect.rack(self._target)
+        self.effect.site = self._target is not self._source or index.is_shared(
+            "device", self._device.id
+        )
         _touch_device_links(self.effect, index, self._device.id)
 
 
@@ -902,8 +913,6 @@ class RemoveDevice(Command):
         self.effect.rack(rack)
         for _, link in self._removed:
             self.effect.link(link)
-            self.effect.rack(index.rack_of(end_device(link.a)))
-            self.effect.rack(index.rack_of(end_device(link.b)))
         self.effect.fabric = fabric
 
     def _revert(self, layout: Layout, index: LayoutIndex) -> None:
@@ -913,8 +922,6 @@ class RemoveDevice(Command):
         self.effect.rack(self._rack)
         for _, link in self._removed:
             self.effect.link(link)
-            self.effect.rack(index.rack_of(end_device(link.a)))
-            self.effect.rack(index.rack_of(end_device(link.b)))
         self.effect.fabric = _in_fabric(index, self._device)
 
 
@@ -999,8 +1006,6 @@ class RenameEntity(Command):
         for link in unique_links:
             index.add_link(link)
             self.effect.link(link)
-            self.effect.rack(index.rack_of(end_device(link.a)))
-            self.effect.rack(index.rack_of(end_device(link.b)))
         for obj, key, _, _ in self._changes:
             if isinstance(obj, Rack) and key in ("cdu", "door"):
                 self.effect.rack(obj)
@@ -1062,8 +1067,7 @@ class AddLink(Command):
         assert self._link is not None
         self.refs = [("link", index.link_ref(self._link))]
         self.effect.link(self._link)
-        self.effect.rack(index.rack_of(end_device(self._link.a)))
-        self.effect.rack(index.rack_of(end_device(self._link.b)))
+        self.effect.site = False  # no site rule reads cables
         self.effect.fabric = True
 
     @property
@@ -1097,8 +1101,7 @@ class RemoveLink(Command):
         assert self._link is not None
         self.refs = [("link", index.link_ref(self._link))]
         self.effect.link(self._link)
-        self.effect.rack(index.rack_of(end_device(self._link.a)))
-        self.effect.rack(index.rack_of(end_device(self._link.b)))
+        self.effect.site = False  # no site rule reads cables
         self.effect.fabric = True
 
 
@@ -1174,6 +1177,7 @@ class Batch(Command):
         self._collect(self.commands)
 
     def _collect(self, commands: Sequence[Command]) -> None:
+        self.effect.site = False  # as any of its commands says
         refs: dict[Ref, None] = {}
         for command in commands:
             self.effect.merge(command.effect)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..catalog import Catalog, for_layout
 from ..model import Device, DeviceType, Feed, Layout, Link, Rack
@@ -95,6 +96,7 @@ class LayoutIndex:
         # id(rack) -> face -> unit -> devices there (more than one only where they overlap)
         self._units: dict[int, dict[str, dict[int, list[Device]]]] = {}
         self._numbers: dict[str, dict[str, _Numbers]] = {kind: {} for kind in KINDS}
+        self._shared = 0  # ids held by more than one entity of their kind (PLC005)
         for rack in layout.racks:
             self.add_rack(rack, with_contents=True)
         for link in layout.links:
@@ -126,6 +128,15 @@ class LayoutIndex:
         table = {"rack": self._racks, "feed": self._feeds, "device": self._devices}[kind]
         return bool(table.get(entity_id))
 
+    def is_shared(self, kind: str, entity_id: str) -> bool:
+        """Whether more than one entity of ``kind`` has this id (PLC005)."""
+        table = {"rack": self._racks, "feed": self._feeds, "device": self._devices}[kind]
+        return len(table.get(entity_id, ())) > 1
+
+    def has_shared_ids(self) -> bool:
+        """Whether any rack, feed or device id is held by more than one entity."""
+        return self._shared > 0
+
     def rack_ids(self) -> list[str]:
         return [rack_id for rack_id, racks in self._racks.items() if racks]
 
@@ -142,6 +153,10 @@ class LayoutIndex:
     def links_of(self, device_id: str) -> list[Link]:
         """The links with an end on this device, in the order they were added."""
         return list(self._by_device.get(device_id, {}).values())
+
+    def links_from(self, a: str) -> list[Link]:
+        """The links whose ``a`` end is written ``a`` (more than one names them ``a -> b``)."""
+        return list(self._by_a.get(a, ()))
 
     def link(self, ref_id: str) -> Link | None:
         """The link a reference id names: its ``a`` end, or ``a -> b``."""
@@ -227,6 +242,7 @@ class LayoutIndex:
             ),
             "by_a": sorted((k, len(v)) for k, v in self._by_a.items() if v),
             "units": units,
+            "shared": self._shared,
             "numbers": {
                 kind: sorted(
                     (stem, tuple(sorted(n.used.items())), tuple(sorted(n.width.items())))
@@ -235,6 +251,23 @@ class LayoutIndex:
                 for kind, table in self._numbers.items()
             },
         }
+
+    def place_for(self, rack_id: str, model: str, near: int, face: str | None = None) -> int | None:
+        """Where the designer puts a device of ``model`` asked for at ``near``: that
+        position (its lowest unit) if the units are free, else the nearest position whose
+        units are free (ties: the lower); None when nowhere in the rack, or for a 0U
+        device or an unknown model."""
+        rack = self.rack(rack_id)
+        dtype = self.catalog.devices.get(model)
+        if rack is None or dtype is None or dtype.height_u <= 0:
+            return None
+        height = max(1, round(dtype.height_u))
+        faces = FACES if dtype.full_depth else (face or "front",)
+        table = self._units.get(id(rack), {})
+        taken = {u for f in faces for u, devices in table.get(f, {}).items() if devices}
+        top = int(rack.height_u) - height + 1
+        fits = [p for p in range(1, top + 1) if not any(u in taken for u in range(p, p + height))]
+        return min(fits, key=lambda p: (abs(p - near), p), default=None)
 
     # -- places -----------------------------------------------------------------------------
 
@@ -254,7 +287,7 @@ class LayoutIndex:
     # -- updates (called by the commands) ---------------------------------------------------
 
     def add_rack(self, rack: Rack, with_contents: bool = True) -> None:
-        self._racks[rack.id].append(rack)
+        self._shared += _add_in_order(self._racks[rack.id], rack, lambda: _rack_order(self.layout))
         self._note_id("rack", rack.id, 1)
         self._units.setdefault(id(rack), {face: defaultdict(list) for face in FACES})
         if with_contents:
@@ -269,21 +302,25 @@ class LayoutIndex:
                 self.remove_feed(feed, rack)
             for device in rack.devices:
                 self.remove_device(device, rack)
-        _drop(self._racks, rack.id, rack)
+        self._shared -= _drop(self._racks, rack.id, rack)
         self._note_id("rack", rack.id, -1)
         if with_contents:
             self._units.pop(id(rack), None)
 
     def add_feed(self, feed: Feed, rack: Rack) -> None:
-        self._feeds[feed.id].append((feed, rack))
+        self._shared += _add_in_order(
+            self._feeds[feed.id], (feed, rack), lambda: _feed_order(self.layout)
+        )
         self._note_id("feed", feed.id, 1)
 
     def remove_feed(self, feed: Feed, rack: Rack) -> None:
-        _drop_pair(self._feeds, feed.id, feed)
+        self._shared -= _drop_pair(self._feeds, feed.id, feed)
         self._note_id("feed", feed.id, -1)
 
     def add_device(self, device: Device, rack: Rack) -> None:
-        self._devices[device.id].append((device, rack))
+        self._shared += _add_in_order(
+            self._devices[device.id], (device, rack), lambda: _device_order(self.layout)
+        )
         self._note_id("device", device.id, 1)
         faces = self._units.setdefault(id(rack), {face: defaultdict(list) for face in FACES})
         for face in self.faces_of(device):
@@ -293,7 +330,7 @@ class LayoutIndex:
 
     def remove_device(self, device: Device, rack: Rack) -> None:
         """Forget a device; call before changing its id, model, position or face."""
-        _drop_pair(self._devices, device.id, device)
+        self._shared -= _drop_pair(self._devices, device.id, device)
         self._note_id("device", device.id, -1)
         faces = self._units.get(id(rack))
         if faces is None:
@@ -350,6 +387,37 @@ class LayoutIndex:
                 del table[stem]
 
 
+def _add_in_order(items: list, item: object, order: Any) -> bool:  # type: ignore[type-arg]
+    """Append, or where an id is shared (a broken layout), keep the entities in file order:
+    the first one is the one lookups answer with, as in the analysis. True when the id
+    became shared."""
+    if not items:
+        items.append(item)
+        return False
+    places = order()
+    items.append(item)
+
+    def place(entry: Any) -> int:
+        return places.get(id(entry[0] if isinstance(entry, tuple) else entry), -1)
+
+    items.sort(key=place)
+    return len(items) == 2
+
+
+def _rack_order(layout: Layout) -> dict[int, int]:
+    return {id(rack): number for number, rack in enumerate(layout.racks)}
+
+
+def _feed_order(layout: Layout) -> dict[int, int]:
+    feeds = (feed for rack in layout.racks for feed in rack.feeds)
+    return {id(feed): number for number, feed in enumerate(feeds)}
+
+
+def _device_order(layout: Layout) -> dict[int, int]:
+    devices = (device for rack in layout.racks for device in rack.devices)
+    return {id(device): number for number, device in enumerate(devices)}
+
+
 def _drop_identity(items: list, item: object) -> None:  # type: ignore[type-arg]
     for number, candidate in enumerate(items):
         if candidate is item:
@@ -357,21 +425,27 @@ def _drop_identity(items: list, item: object) -> None:  # type: ignore[type-arg]
             return
 
 
-def _drop(table: dict[str, list], key: str, item: object) -> None:  # type: ignore[type-arg]
-    found = table.get(key)
-    if found:
-        _drop_identity(found, item)
-        if not found:
-            del table[key]
-
-
-def _drop_pair(table: dict[str, list], key: str, item: object) -> None:  # type: ignore[type-arg]
+def _drop(table: dict[str, list], key: str, item: object) -> bool:  # type: ignore[type-arg]
+    """Forget ``item`` under ``key``; True when the id is no longer shared."""
     found = table.get(key)
     if not found:
-        return
+        return False
+    before = len(found)
+    _drop_identity(found, item)
+    if not found:
+        del table[key]
+    return before == 2 and len(found) == 1
+
+
+def _drop_pair(table: dict[str, list], key: str, item: object) -> bool:  # type: ignore[type-arg]
+    found = table.get(key)
+    if not found:
+        return False
+    before = len(found)
     for number, (candidate, _) in enumerate(found):
         if candidate is item:
             del found[number]
             break
     if not found:
         del table[key]
+    return before == 2 and len(found) == 1

@@ -15,7 +15,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, LayoutError
+from ..document import Document, loads, save
+from ..layout_io.reader import read_text
 from ..model import Layout
 from .base import Command
 from .checker import Checker, FabricJob
@@ -31,16 +33,25 @@ class Session:
     current diagnostics, equal to a full check of the layout as it now is.
     """
 
-    def __init__(self, source: Any, path: str | Path | None = None, *, check: bool = True):
-        layout = source if isinstance(source, Layout) else source.layout
-        self.document = None if isinstance(source, Layout) else source
+    def __init__(
+        self, source: Layout | Document, path: str | Path | None = None, *, check: bool = True
+    ):
+        if isinstance(source, Layout):
+            source = _document_for(source, path)
+        elif path is not None:
+            source.path = str(path)
+        self.document: Document = source
+        layout = source.layout
         self.layout: Layout = layout
-        if path is None and self.document is not None:
-            path = getattr(self.document, "path", None)
-        self.path: str | None = str(path) if path is not None else None
+        self.path: str | None = source.path
         self.index = LayoutIndex(layout)
         self.history = History(layout, self.index)
-        self.checker = Checker(layout, file=self.path or "")
+        self.checker = Checker(
+            layout,
+            self.index,
+            file=self.path or "",
+            source_map=source.source_map,
+        )
         self._lock = threading.RLock()
         if check:
             self.check(full=True)
@@ -77,12 +88,22 @@ class Session:
     def revision(self) -> int:
         return self.history.revision
 
+    def save(self, path: str | Path | None = None, *, force: bool = False) -> None:
+        """Write the layout (atomically, through :func:`rackdesigner.document.save`, which
+        refuses a file changed on disk or comments that would be lost, unless ``force``);
+        the findings then carry the lines of the text written."""
+        with self._lock:
+            save(self.document, path, force=force)
+            self.mark_saved()
+
     def mark_saved(self, path: str | Path | None = None) -> None:
-        """The layout as it is now is what the file holds."""
+        """The layout as it is now is what the file holds (the document's source map, if
+        a save refreshed it, gives the findings' lines)."""
         with self._lock:
             if path is not None:
-                self.path = str(path)
-                self.checker.file = self.path
+                self.document.path = str(path)
+            self.path = self.document.path
+            self.checker.relocate(self.document.source_map, self.path or "")
             self.history.mark_saved()
 
     # -- edits ------------------------------------------------------------------------------
@@ -152,3 +173,27 @@ class Session:
             if job.revision != self.revision:
                 return False
             return self.checker.accept_fabric(job)
+
+
+def _document_for(layout: Layout, path: str | Path | None) -> Document:
+    """A document for a layout given without one. When ``path`` is a file already, the
+    document describes that file's text (its hash, source map and the comments a rewrite
+    would drop), so that saving over it refuses a file changed since or lost comments as
+    any save does; pass the :class:`Document` from ``rackdesigner.document.load`` to skip
+    reading it again."""
+    if path is None:
+        return Document(layout)
+    name = str(path)
+    if not Path(name).is_file():
+        return Document(layout, name)
+    try:
+        text, _ = read_text(name)
+    except LayoutError:
+        return Document(layout, name)
+    try:
+        document = loads(text, file=name)
+    except LayoutError:  # not a layout the loader reads: still refuse to overwrite changes
+        return Document(layout, name, _text=text)
+    document.layout = layout
+    document.path = name
+    return document

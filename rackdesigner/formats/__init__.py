@@ -3,19 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from ..engine import FileResult
+from .options import Options, counts
 
-
-@dataclass(frozen=True, slots=True)
-class Options:
-    strict: bool = False
-    quiet: bool = False
-    color: bool = False
-    totals: str = "auto"  # auto | always | never
-    select: tuple[str, ...] = ()  # the command line's, for formats that list the rules run
-    ignore: tuple[str, ...] = ()
+__all__ = ["Options", "Renderer", "counts", "renderer"]
 
 
 Renderer = Callable[[Sequence[FileResult], Options], str]
@@ -35,12 +27,3 @@ def renderer(name: str) -> Renderer:
     else:
         raise ValueError(f"unknown format {name}")
     return render
-
-
-def counts(results: Sequence[FileResult]) -> dict[str, int]:
-    tally = {"errors": 0, "warnings": 0, "info": 0}
-    names = {"error": "errors", "warning": "warnings", "info": "info"}
-    for result in results:
-        for diagnostic in result.diagnostics:
-            tally[names[diagnostic.severity]] += 1
-    return tally

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..engine import FileResult
-from . import Options
+from .options import Options
 from .text import summary
 
 _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}

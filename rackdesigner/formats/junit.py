@@ -7,7 +7,7 @@ from xml.etree import ElementTree as ET
 
 from ..diagnostics import LOAD_CODES
 from ..engine import FileResult, rules_for
-from . import Options
+from .options import Options
 from .text import line
 
 

@@ -12,7 +12,7 @@ from .. import __version__
 from ..diagnostics import LOAD_CODES
 from ..engine import FileResult
 from ..rules.registry import all_rules
-from . import Options
+from .options import Options
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}

@@ -10,7 +10,7 @@ from ..analysis import Analysis
 from ..diagnostics import Diagnostic
 from ..engine import FileResult
 from ..units import MASS, POWER, fmt
-from . import Options, counts
+from .options import Options, counts
 
 _COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
 AUTO_TOTALS_MAX_RACKS = 60

@@ -41,6 +41,9 @@ class LineMap:
     comments: dict[int, str] = field(default_factory=dict)  # line -> full-line comment text
     trailing_comments: list[int] = field(default_factory=list)  # lines with a comment after code
     lines: list[str] | None = None  # the text split into lines, for key look-ups on errors
+    # Comment lines a canonical rewrite cannot keep (set by the reader once it attached the
+    # others to their tables).
+    dropped_comments: tuple[int, ...] = ()
 
     @staticmethod
     def entity(items: list[int], index: int) -> int:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import difflib
 import math
 import os
+import re
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,23 +21,15 @@ from .. import schema as s
 from ..diagnostics import Diagnostic, LayoutError
 from ..thresholds import THRESHOLDS
 from ..units import UnitError, parse
+from .assets import builtin_device_keys, builtin_device_kinds
 from .linemap import LineMap, key_line, scan
+from .sources import placed
 from .toml_parse import TomlSyntaxError, parse_toml
 
 # The 100,000-GPU benchmark layout is about 15 MB; refuse what cannot be a layout before
 # spending seconds and memory on it.
 MAX_FILE_BYTES = int(os.environ.get("RACKDESIGNER_MAX_FILE_BYTES", 64 * 1024 * 1024))
 MAX_ERRORS = 50
-
-
-@dataclass(slots=True)
-class Origin:
-    """Where a layout was read from, to refuse overwriting a file changed since."""
-
-    path: str
-    mtime_ns: int
-    size: int
-    dropped_comment_lines: tuple[int, ...] = ()
 
 
 def read_text(path: str | os.PathLike[str]) -> tuple[str, os.stat_result]:
@@ -93,14 +85,10 @@ def _e000(file: str, message: str, line: int = 1, column: int = 0) -> Diagnostic
 
 
 def load_path(path: str | os.PathLike[str]) -> m.Layout:
-    text, info = read_text(path)
+    """The layout in the file at ``path`` (:func:`rackdesigner.document.load` keeps its lines
+    and origin too)."""
+    text, _ = read_text(path)
     layout, _ = load_text_with_map(text, file=str(path))
-    layout.origin = Origin(
-        str(path),
-        info.st_mtime_ns,
-        info.st_size,
-        layout.origin.dropped_comment_lines if layout.origin else (),
-    )
     return layout
 
 
@@ -112,6 +100,8 @@ def load_text(text: str, *, file: str = "<text>") -> m.Layout:
 def load_text_with_map(
     text: str, *, file: str = "<text>", timings: dict[str, float] | None = None
 ) -> tuple[m.Layout, LineMap]:
+    """The layout in ``text`` and where its entities are (its comments attached, the
+    lines of those a rewrite would drop in ``LineMap.dropped_comments``)."""
     began = time.perf_counter()
     try:
         data = parse_toml(text)
@@ -139,8 +129,7 @@ def load_text_with_map(
         raise LayoutError(builder.errors[:MAX_ERRORS])
     assert layout is not None
     if lines.comments or lines.trailing_comments:
-        dropped = _attach_comments(layout, lines)
-        layout.origin = Origin(file, 0, len(text), tuple(dropped))
+        lines.dropped_comments = tuple(_attach_comments(layout, lines))
     return layout, lines
 
 
@@ -156,18 +145,10 @@ def _attach_comments(layout: m.Layout, lines: LineMap) -> list[int]:
         number += 1
     if header:
         layout.comment = "\n".join(header)
-
-    def above(
-        entity: m.Rack
-        | m.Device
-        | m.Link
-        | m.DeviceType
-        | m.Gpu
-        | m.Site
-        | m.Workload
-        | m.RulesConfig,
-    ) -> None:
-        number = entity.line - 1
+    for entity, line in placed(layout, lines):
+        # An entity without a header line of its own (an inline device, a section written
+        # as a dotted key) has no comment to keep: placed() gives it line 0 or its parent's.
+        number = line - 1
         block: list[str] = []
         while number in comments and number not in used:
             block.append(comments[number])
@@ -175,21 +156,6 @@ def _attach_comments(layout: m.Layout, lines: LineMap) -> list[int]:
             number -= 1
         if block:
             entity.comment = "\n".join(reversed(block))
-
-    for section in (layout.site, layout.workload, layout.rules):
-        # Only a table that has a header line of its own can carry a comment above it.
-        if section is not None and section.line in lines.tables.values():
-            above(section)
-    for table in (*layout.catalog.values(), *layout.gpus.values()):
-        above(table)
-    for rack in layout.racks:
-        # Only a rack's own header carries its comment; an inline device has none to keep.
-        if rack.line in lines.racks:
-            above(rack)
-        for device in rack.devices:
-            above(device)
-    for link in layout.links:
-        above(link)
     return sorted((set(comments) - used) | set(lines.trailing_comments))
 
 
@@ -370,15 +336,13 @@ class _Builder:
         )
         if "site" in data and (site := self.table(data["site"], "[site]", 1, "site")) is not None:
             line = tables.get("site", 1)
-            layout.site = m.Site(**self.fields(s.SITE, site, "[site]", line), line=line)
+            layout.site = m.Site(**self.fields(s.SITE, site, "[site]", line))
         if (
             "workload" in data
             and (work := self.table(data["workload"], "[workload]", 1, "workload")) is not None
         ):
             line = tables.get("workload", 1)
-            layout.workload = m.Workload(
-                **self.fields(s.WORKLOAD, work, "[workload]", line), line=line
-            )
+            layout.workload = m.Workload(**self.fields(s.WORKLOAD, work, "[workload]", line))
         if (
             "rules" in data
             and (rules := self.table(data["rules"], "[rules]", 1, "rules")) is not None
@@ -391,13 +355,9 @@ class _Builder:
                 line = self.map.gpus.get(key, 1)
                 entity = f"GPU {key}"
                 if (table := self.table(value, entity, line, key)) is not None:
-                    layout.gpus[key] = m.Gpu(
-                        key, **self.fields(s.GPU, table, entity, line), line=line
-                    )
+                    layout.gpus[key] = m.Gpu(key, **self.fields(s.GPU, table, entity, line))
         if "catalog" in data and (cat := self.table(data["catalog"], "[catalog]", 1, "catalog")):
-            from ..catalog import builtin
-
-            known = builtin().devices
+            known = builtin_device_keys()
             for key, value in cat.items():
                 line = self.map.catalog.get(key, 1)
                 if (table := self.table(value, f"catalog entry {key}", line, key)) is not None:
@@ -437,32 +397,79 @@ class _Builder:
                         and b[0] != ":"
                         and (media is None or media in _MEDIA)
                     ):
-                        append(Link(a, b, media, None, None, None, line))
+                        append(Link(a, b, media))
                         continue
-                values = self.fields(s.LINK, table, _link_entity(table, index), line)
+                entity = _link_entity(table, index)
+                values = self.fields(s.LINK, table, entity, line)
+                if "grade" in values:
+                    self.check_grade(values, entity, line)
                 if "a" in values and "b" in values:
-                    append(Link(**values, line=line))
+                    append(Link(**values))
+        self.check_pdu_feeds(layout)
         return layout
+
+    def check_grade(self, values: dict[str, Any], entity: str, line: int) -> None:
+        """A fibre grade needs the fibre it grades: om3-om5 multimode, os2 single-mode."""
+        grade, media = values["grade"], values.get("media")
+        allowed = s.GRADES_BY_MEDIA.get(media or "")
+        if allowed is not None and grade in allowed:
+            return
+        if allowed is None:
+            what = f'media = "{media}"' if media else "no media"
+            message = f"grade {grade} is a fibre grade, but the link has {what}"
+            hint = 'use grade with media = "mmf" (om3 | om4 | om5) or "smf" (os2)'
+        else:
+            message = f"grade {grade} does not fit {media} (use {' | '.join(allowed)})"
+            hint = None
+        self.error("E001", entity, message, line, "grade", hint)
+
+    def check_pdu_feeds(self, layout: m.Layout) -> None:
+        """A device's ``feed`` is for PDUs, and names a feed of its own rack."""
+        builtin_types = None
+        for rack_index, rack in enumerate(layout.racks):
+            feed_ids = None
+            lines = self.map.devices[rack_index] if rack_index < len(self.map.devices) else []
+            for device_index, device in enumerate(rack.devices):
+                if device.feed is None:
+                    continue
+                line = LineMap.entity(lines, device_index)
+                dtype = layout.catalog.get(device.model)
+                kind = dtype.kind if dtype is not None else None
+                if kind is None:
+                    if builtin_types is None:
+                        builtin_types = builtin_device_kinds()
+                    kind = builtin_types.get(device.model)
+                entity = f"device {device.id}"
+                if kind is not None and kind != "pdu":
+                    self.error(
+                        "E001",
+                        entity,
+                        f"feed is a key of PDUs only; {device.model} is a {kind}",
+                        line,
+                        "feed",
+                        "remove feed, or use a model of kind pdu",
+                    )
+                    continue
+                if feed_ids is None:
+                    feed_ids = [f.id for f in rack.feeds]
+                if device.feed not in feed_ids:
+                    known_ids = ", ".join(feed_ids) if feed_ids else "none"
+                    self.error(
+                        "E001",
+                        entity,
+                        f'feed = "{device.feed}" names no feed of rack {rack.id} '
+                        f"(its feeds: {known_ids}){_suggest(device.feed, feed_ids)}",
+                        line,
+                        "feed",
+                    )
 
     def rules(self, data: dict[str, Any]) -> m.RulesConfig:
         tables = self.map.tables
         line = tables.get("rules") or tables.get("rules.thresholds") or 1
         values = self.fields(s.RULES, data, "[rules]", line)
-        config = m.RulesConfig(**values, line=line)
-        from ..rules.registry import unknown_patterns
-
-        for key in ("select", "ignore"):
-            unknown = unknown_patterns([c.strip().upper() for c in values.get(key) or ()])
-            if unknown:
-                self.error(
-                    "E001",
-                    "[rules]",
-                    f"{key}: no rule matches "
-                    f"{', '.join(repr(c) for c in unknown)} (`rackdesigner rules` "
-                    "lists them)",
-                    line,
-                    key,
-                )
+        config = m.RulesConfig(**values)
+        # Whether a code names a rule is the rules' business (engine.rule_config_errors);
+        # the loader imports no rule.
         thresholds = data.get("thresholds")
         if thresholds is None:
             return config
@@ -527,7 +534,7 @@ class _Builder:
                 self.error(
                     "E001", entity, "input_voltage must be [lowest, highest]", line, "input_voltage"
                 )
-        return m.DeviceType(key, **values, line=line)
+        return m.DeviceType(key, **values)
 
     def port_group(self, entity: str, data: dict[str, Any], line: int) -> m.PortGroup:
         group = f"{entity} port group {data.get('name', '?')}"
@@ -550,7 +557,7 @@ class _Builder:
         rack_id = data.get("id")
         entity = f"rack {rack_id}" if isinstance(rack_id, str) else f"rack #{index + 1}"
         values = self.fields(s.RACK, data, entity, line)
-        rack = m.Rack(**{"id": "?", **values}, line=line)
+        rack = m.Rack(**{"id": "?", **values})
         feed_lines = self.map.feeds[index] if index < len(self.map.feeds) else []
         for number, table in enumerate(self.tables(data.get("feeds", []), entity, line, "feeds")):
             fline = LineMap.entity(feed_lines, number) or line
@@ -558,7 +565,7 @@ class _Builder:
             fentity = f"{entity} feed {feed_id if isinstance(feed_id, str) else number + 1}"
             fvalues = self.fields(s.FEED, table, fentity, fline)
             if "phases" in fvalues and "voltage" in fvalues and "current" in fvalues:
-                rack.feeds.append(m.Feed(**{"id": "?", **fvalues}, line=fline))
+                rack.feeds.append(m.Feed(**{"id": "?", **fvalues}))
         device_lines = self.map.devices[index] if index < len(self.map.devices) else []
         known = len(device_lines)
         for number, table in enumerate(
@@ -578,7 +585,7 @@ class _Builder:
                     and model.strip()
                     and (position is None or (type(position) is int and position <= 100))
                 ):
-                    rack.devices.append(m.Device(device_id, model, position, line=dline))
+                    rack.devices.append(m.Device(device_id, model, position))
                     continue
             device_id = table.get("id")
             dentity = (
@@ -588,7 +595,7 @@ class _Builder:
             )
             dvalues = self.fields(s.DEVICE, table, dentity, dline)
             if "id" in dvalues and "model" in dvalues:
-                rack.devices.append(m.Device(**dvalues, line=dline))
+                rack.devices.append(m.Device(**dvalues))
         return rack
 
 
@@ -608,6 +615,10 @@ class _ValueProblem(ValueError):
     pass
 
 
+# Why a pattern-checked string is refused (feed sides are the only such strings so far).
+_PATTERN_WHY = " (1-8 letters, digits, '-' or '_')"
+
+
 def _converter(field: s.Field) -> Callable[[Any], Any]:
     kind = field.kind
 
@@ -625,8 +636,16 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
                     )
             elif field.key in ("id", "model") and not value.strip():
                 raise _ValueProblem("must not be empty")
+            elif pattern is not None and not pattern.match(value):
+                raise _ValueProblem(f"{_shown(value)} must match {field.pattern}{_PATTERN_WHY}")
             return value
 
+        # Port names and link ends say what is wrong with them in their own words.
+        pattern = (
+            re.compile(field.pattern)
+            if field.pattern is not None and field.key not in ("a", "b", "name")
+            else None
+        )
         return convert_str
     if kind == "int":
 
@@ -695,6 +714,44 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
             return m.Q(number, value) if isinstance(value, str) else value
 
         return convert_quantity
+    if kind == "str_or_list":
+
+        def convert_str_or_list(value: Any) -> str | list[str]:
+            if type(value) is str:
+                if not value.strip():
+                    raise _ValueProblem("must not be empty")
+                return value
+            if (
+                isinstance(value, list)
+                and value
+                and all(type(v) is str and v.strip() for v in value)
+            ):
+                return value
+            raise _ValueProblem(
+                f"must be a device id or a non-empty array of them, got {_shown(value)}"
+            )
+
+        return convert_str_or_list
+    if kind == "int_map":
+        keys = field.choices
+
+        def convert_int_map(value: Any) -> dict[str, int]:
+            if not isinstance(value, dict):
+                raise _ValueProblem(
+                    f"must be a table like {{ c13 = 24, c19 = 12 }}, got {_shown(value)}"
+                )
+            for key, count in value.items():
+                if key not in keys:
+                    known = " | ".join(str(k) for k in keys)
+                    raise _ValueProblem(
+                        f"has an unknown key '{key}'{_suggest(key, [str(k) for k in keys])} "
+                        f"(keys: {known})"
+                    )
+                if type(count) is not int or count < 0:
+                    raise _ValueProblem(f"{key} must be a count ≥ 0, got {_shown(count)}")
+            return dict(value)
+
+        return convert_int_map
     if kind == "str_list":
 
         def convert_str_list(value: Any) -> list[str]:
@@ -736,7 +793,7 @@ def build_catalog(
         devices[key] = builder.device_type(key, value, lines.catalog.get(key, 1))
     for key, value in (data.get("gpus") or {}).items():
         line = lines.gpus.get(key, 1)
-        gpus[key] = m.Gpu(key, **builder.fields(s.GPU, value, f"GPU {key}", line), line=line)
+        gpus[key] = m.Gpu(key, **builder.fields(s.GPU, value, f"GPU {key}", line))
     unknown = set(data) - {"catalog", "gpus"}
     for key in sorted(unknown):
         builder.error("E001", "catalog file", f"unknown table '{key}'", 1)

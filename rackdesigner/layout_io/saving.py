@@ -1,4 +1,4 @@
-"""Save a layout without ever losing work: atomic replace, and no silent overwrite."""
+"""Write files without ever losing work: atomic replace, and the refusals a save may raise."""
 
 from __future__ import annotations
 
@@ -6,16 +6,13 @@ import os
 import tempfile
 from pathlib import Path
 
-from ..model import Layout
-from .reader import Origin
-from .writer import dumps
-
 
 def write_atomic(target: Path, data: bytes) -> None:
     """Write ``data`` to ``target`` so that a crash leaves the old file or the new one.
 
     The bytes go to a temporary file in the same folder, are flushed to disk, and
-    replace the target in one rename; the target's permissions are kept.
+    replace the target in one rename; the target's permissions are kept. The folder is
+    flushed too, so that the rename itself survives a power cut.
     """
     folder = target.parent if str(target.parent) else Path(".")
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
@@ -32,44 +29,47 @@ def write_atomic(target: Path, data: bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+    _sync_folder(folder)
 
 
-class FileChangedError(Exception):
+def _sync_folder(folder: Path) -> None:
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:  # not every platform opens folders (Windows); the data is flushed
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass  # some file systems refuse fsync on a folder; the rename has happened
+    finally:
+        os.close(descriptor)
+
+
+class SaveError(Exception):
+    """A save refused to protect work; the message says what would be lost."""
+
+
+class FileChangedError(SaveError):
     """The file changed on disk since the layout was read; saving would overwrite it."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, how: str = "changed on disk"):
         self.path = path
-        super().__init__(f"{path} changed on disk since it was opened; not overwriting it")
+        super().__init__(
+            f"{path} {how} since it was opened; not overwriting it (save with force to "
+            "replace it anyway)"
+        )
 
 
-def save(
-    layout: Layout, path: str | os.PathLike[str] | None = None, *, force: bool = False
-) -> Origin:
-    """Write ``layout`` canonically to ``path`` (default: where it was read from).
+class CommentsLostError(SaveError):
+    """Rewriting the file would drop comments the canonical form cannot keep."""
 
-    The text goes to a temporary file in the same folder, is flushed to disk, and
-    replaces the target in one rename, so a crash leaves the old file or the new one,
-    never half of one. If the target is the file the layout was read from and it
-    changed on disk since, :class:`FileChangedError` is raised unless ``force``.
-    """
-    origin: Origin | None = layout.origin
-    if path is None:
-        if origin is None or not origin.path:
-            raise ValueError("the layout was not read from a file: give a path")
-        path = origin.path
-    target = Path(path)
-    if (
-        not force
-        and origin is not None
-        and origin.mtime_ns
-        and target.exists()
-        and os.path.samefile(target, origin.path)
-    ):
-        info = target.stat()
-        if (info.st_mtime_ns, info.st_size) != (origin.mtime_ns, origin.size):
-            raise FileChangedError(str(target))
-    write_atomic(target, dumps(layout).encode("utf-8"))
-    info = target.stat()
-    saved = Origin(str(target), info.st_mtime_ns, info.st_size)
-    layout.origin = saved
-    return saved
+    def __init__(self, path: str, lines: tuple[int, ...]):
+        self.path = path
+        self.lines = lines
+        shown = ", ".join(str(n) for n in lines[:10]) + (" ..." if len(lines) > 10 else "")
+        count = len(lines)
+        super().__init__(
+            f"{count} comment line{'' if count == 1 else 's'} of {path} cannot be kept in "
+            f"canonical form (lines {shown}): only the header comment and comments "
+            "directly above a table are kept"
+        )

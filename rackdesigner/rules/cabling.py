@@ -13,7 +13,7 @@ from functools import cache
 from ..analysis import Analysis, End, LinkFacts
 from ..schema import ENDPOINT
 from ..units import BANDWIDTH, LENGTH, fmt
-from .registry import Finding, rule
+from .base import Finding, rule
 
 _TOLERANCE = 1e-6  # m: float dust from unit conversions is not a shortfall
 
@@ -29,8 +29,34 @@ _MEDIA_NAMES = {
 _UPGRADES = ("dac", "acc", "mmf", "aoc", "smf")
 
 
-def _reach_key(media: str) -> str:
+def _band(speed: float | None) -> str:
+    """The link's speed band (rules.md v1.1, Reach): 400G+ above 200 Gbit/s or unknown."""
+    if speed is None or speed > 200e9 * (1 + 1e-9):
+        return "400G+"
+    return "200G" if speed > 100e9 * (1 + 1e-9) else "100G"
+
+
+def _reach_key(media: str, speed: float | None = None, grade: str | None = None) -> str:
+    """The threshold that holds a medium's reach at a speed and fibre grade."""
+    band = _band(speed)
+    if media == "dac":
+        return {"400G+": "reach_dac", "200G": "reach_dac_200g", "100G": "reach_dac_100g"}[band]
+    if media == "mmf":
+        om3 = (grade or "om4") == "om3"
+        if band == "400G+":
+            return "reach_mmf_om3" if om3 else "reach_mmf"
+        return "reach_mmf_200g_om3" if om3 else "reach_mmf_200g"
     return "reach_" + media.replace("-", "_")
+
+
+def _described(media: str, speed: float | None, grade: str | None) -> str:
+    """``passive copper at 400G+``, ``multimode fibre OM3 at 200G``."""
+    name = _MEDIA_NAMES.get(media, media)
+    if media == "mmf":
+        name += f" {(grade or 'om4').upper()}"
+    if media in ("dac", "mmf"):
+        name += f" at {_band(speed)}"
+    return name
 
 
 @cache
@@ -61,7 +87,7 @@ def _length_values(link: LinkFacts, analysis: Analysis) -> dict[str, float]:
     return values
 
 
-@rule("CAB001", "error", thresholds=("cable_max",), severities=("error", "warning"))
+@rule("CAB001", "error", scope="link", thresholds=("cable_max",), severities=("error", "warning"))
 def cable_too_long(analysis: Analysis) -> Iterator[Finding]:
     """A compute-fabric cable is longer than the longest run the design allows.
 
@@ -108,7 +134,7 @@ def cable_too_long(analysis: Analysis) -> Iterator[Finding]:
         if gpu_end is not None:
             yield Finding(
                 link.entity,
-                link.link.line,
+                link.ref,
                 f"{_length_text(link, analysis)} from GPU node {gpu_end.id} is longer "
                 f"than the {limit_text} limit (cable_max)",
                 hint="move the switch closer (to the middle of the node's rack, with "
@@ -121,7 +147,7 @@ def cable_too_long(analysis: Analysis) -> Iterator[Finding]:
             between = "switches" if a.kind == b.kind == "switch" else f"{a.id} and {b.id}"
             yield Finding(
                 link.entity,
-                link.link.line,
+                link.ref,
                 f"{_length_text(link, analysis)} between {between} is longer than "
                 f"the {limit_text} limit (cable_max)",
                 hint="place the two ends closer (the same or a neighbouring rack)",
@@ -130,7 +156,7 @@ def cable_too_long(analysis: Analysis) -> Iterator[Finding]:
             )
 
 
-@rule("CAB002", "error")
+@rule("CAB002", "error", scope="link")
 def declared_shorter_than_route(analysis: Analysis) -> Iterator[Finding]:
     """A link's declared length is shorter than the route its cable has to run.
 
@@ -170,7 +196,7 @@ def declared_shorter_than_route(analysis: Analysis) -> Iterator[Finding]:
             continue
         yield Finding(
             link.entity,
-            link.link.line,
+            link.ref,
             f"declared length {fmt(float(declared), LENGTH)} is shorter than the "
             f"computed route {fmt(link.route, LENGTH)} (without slack)",
             hint=f"use a cable of at least {fmt(link.route + slack, LENGTH)} (the route "
@@ -180,13 +206,21 @@ def declared_shorter_than_route(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-def _upgrade(analysis: Analysis, media: str, length: float) -> str:
+def _upgrade(analysis: Analysis, link: LinkFacts, media: str, length: float) -> str:
     """The fix for a medium that does not reach: the cheapest one that does."""
     if media == "copper-rj45":
         return "use fibre with transceivers, or put a management switch closer to the device"
+    speed, grade = link.speed, link.link.grade
+    if media == "mmf" and (grade or "om4") == "om3":
+        better = analysis.thresholds[_reach_key("mmf", speed, "om4")]
+        if length <= better:
+            return (
+                f'use OM4 fibre (grade = "om4", reaches {fmt(better, LENGTH)}) or shorten the run'
+            )
+    current = analysis.thresholds[_reach_key(media, speed, grade)]
     for other in _UPGRADES:
-        reach = analysis.thresholds[_reach_key(other)]
-        if other != media and length <= reach and reach > analysis.thresholds[_reach_key(media)]:
+        reach = analysis.thresholds[_reach_key(other, speed)]
+        if other != media and length <= reach and reach > current:
             return (
                 f"use {other} ({_MEDIA_NAMES[other]}, reaches {fmt(reach, LENGTH)}) or "
                 "shorten the run"
@@ -197,68 +231,90 @@ def _upgrade(analysis: Analysis, media: str, length: float) -> str:
 @rule(
     "CAB003",
     "error",
+    scope="link",
     thresholds=(
         "reach_dac",
+        "reach_dac_200g",
+        "reach_dac_100g",
         "reach_acc",
         "reach_aoc",
         "reach_mmf",
+        "reach_mmf_om3",
+        "reach_mmf_200g",
+        "reach_mmf_200g_om3",
         "reach_smf",
         "reach_copper_rj45",
     ),
 )
 def media_reach(analysis: Analysis) -> Iterator[Finding]:
-    """A link's cable media cannot reach the link's length.
+    """A link's cable media cannot reach the link's length at its speed and fibre grade.
 
     Why it matters:
-        Each medium has a reach at datacenter rates: passive copper (DAC) about 3 m at
-        400 Gbps, active copper (ACC) 5 m, multimode fibre with SR transceivers 50 m, active
-        optical cable 100 m, single-mode fibre with DR transceivers 500 m, twisted-pair
-        copper (RJ45) 100 m. Beyond it the link does not train up or runs with errors. The
-        length is the declared one where a link gives `length`, else the computed route
-        plus the site's slack. Links without `media` are not checked.
+        Reach depends on the medium, the link's speed (its slower end) and, for multimode
+        fibre, the fibre's `grade`. IEEE 802.3 and NVIDIA's LinkX documentation: passive
+        copper (DAC) reaches 2 m at 100G per lane (400G, 800G; `reach_dac`), 3 m at 200G
+        (`reach_dac_200g`) and 5 m at 100G (`reach_dac_100g`); active copper (ACC) 5 m;
+        multimode fibre with SR4/SR8 transceivers 50 m on OM4/OM5 and 30 m on OM3 at 400G
+        and more (`reach_mmf`, `reach_mmf_om3`), 100 m and 70 m at 200G and below
+        (`reach_mmf_200g`, `reach_mmf_200g_om3`); active optical cable 100 m; single-mode
+        fibre with DR transceivers 500 m; twisted-pair copper (RJ45) 100 m. Speed bands:
+        above 200 Gbit/s (or an unknown speed) is 400G+, above 100 up to 200 is 200G, the
+        rest 100G; a multimode link without `grade` is taken as OM4. Beyond its reach the
+        link does not train up or runs with errors. The length is the declared one where a
+        link gives `length`, else the computed route plus the site's slack. Links without
+        `media` are not checked.
 
     Example:
         [[links]]
         a = "a01-n01:ib1"
-        b = "a02-leaf1:p1"   # next rack, DGX at U2, leaf at U21: 4.3 m
-        media = "dac"        # reaches 3 m
+        b = "a02-leaf1:p1"   # next rack, DGX at U2, leaf at U21: 4.3 m at 400G
+        media = "dac"        # reaches 2 m at 400G
 
     Fix:
-        Use a medium that reaches (acc, mmf, aoc, smf), or place the ends closer.
+        Use a medium that reaches (acc, mmf, aoc, smf; OM4 instead of OM3), or place the
+        ends closer.
     """
     thresholds = analysis.thresholds
+    reaches: dict[tuple[str, float | None, str | None], tuple[str, float]] = {}
     for link in analysis.links:
         media = link.link.media
         if media is None or link.length is None:
             continue
-        key = _reach_key(media)
-        if key not in thresholds:
-            continue
-        reach = float(thresholds[key])
-        if link.length <= reach + _TOLERANCE:
+        grade = link.link.grade
+        # 150,000 cables share a handful of (media, speed, grade): look each up once.
+        known = reaches.get((media, link.speed, grade))
+        if known is None:
+            key = _reach_key(media, link.speed, grade)
+            known = reaches[(media, link.speed, grade)] = (
+                key,
+                float(thresholds[key]) if key in thresholds else -1.0,
+            )
+        key, reach = known
+        if reach < 0 or link.length <= reach + _TOLERANCE:
             continue
         values = _length_values(link, analysis)
         values["reach"] = reach
         yield Finding(
             link.entity,
-            link.link.line,
+            link.ref,
             f"{_length_text(link, analysis)} is beyond the {fmt(reach, LENGTH)} reach "
-            f"of its {media} cable ({_MEDIA_NAMES.get(media, media)}, {key})",
-            hint=_upgrade(analysis, media, link.length),
+            f"of its {media} cable ({_described(media, link.speed, grade)}, {key})",
+            hint=_upgrade(analysis, link, media, link.length),
             values=values,
         )
 
 
-@rule("CAB004", "error")
+@rule("CAB004", "error", scope="link", severities=("error", "warning"))
 def mismatched_ends(analysis: Analysis) -> Iterator[Finding]:
-    """The two ends of a link differ in speed or technology.
+    """The two ends of a link differ in technology, or in speed within one technology.
 
     Why it matters:
-        An InfiniBand port does not link with an Ethernet port, and two ports of different
-        speeds either do not come up or run at the slower rate, so the fabric is not what
-        the design counts on (oversubscription, bandwidth and all-reduce estimates all
-        assume the designed rate). Ends whose speed or technology is not known are not
-        compared.
+        An InfiniBand port does not link with an Ethernet port: the link never comes up
+        (error). Two ports of one technology at different speeds negotiate down: an NDR
+        400G port cabled to an HDR 200G switch runs at 200G (warning), and every bandwidth
+        figure (oversubscription, NET003, NET007, the bisection) counts the link at the
+        slower rate, so the fabric may be slower than designed. Ends whose speed or
+        technology is not known are not compared.
 
     Example:
         [[links]]
@@ -276,7 +332,9 @@ def mismatched_ends(analysis: Analysis) -> Iterator[Finding]:
         parts: list[str] = []
         hints: list[str] = []
         values: dict[str, float] = {}
+        severity = "warning"
         if ga.tech and gb.tech and ga.tech != gb.tech:
+            severity = "error"
             parts.append(f"technology: {ga.tech} ({link.a.text}) vs {gb.tech} ({link.b.text})")
             hints.append("cable InfiniBand ports to InfiniBand and Ethernet to Ethernet")
         if (
@@ -295,12 +353,16 @@ def mismatched_ends(analysis: Analysis) -> Iterator[Finding]:
             values = {"speed_a": float(ga.speed), "speed_b": float(gb.speed)}
         if not parts:
             continue
+        message = "the ends differ in " + "; and in ".join(parts)
+        if severity == "warning" and link.speed is not None:
+            message += f": the link runs at {fmt(link.speed, BANDWIDTH)}"
         yield Finding(
             link.entity,
-            link.link.line,
-            "the ends differ in " + "; and in ".join(parts),
+            link.ref,
+            message,
             hint="; ".join(hints),
             values=values,
+            severity=severity,
         )
 
 
@@ -325,7 +387,7 @@ def _problem_hint_and_values(end: End) -> tuple[str, dict[str, float]]:
     )
 
 
-@rule("CAB005", "error")
+@rule("CAB005", "error", scope="link")
 def unresolved_end(analysis: Analysis) -> Iterator[Finding]:
     """A link end names an unknown device or port, or a port that another link already uses.
 
@@ -355,8 +417,9 @@ def unresolved_end(analysis: Analysis) -> Iterator[Finding]:
             hint, values = _problem_hint_and_values(end)
             yield Finding(
                 link.entity,
-                link.link.line,
+                link.ref,
                 f"end {label} ({end.text}): {end.problem}",
                 hint=hint,
                 values=values,
+                related=() if end.clash is None else (analysis.links[end.clash].ref,),
             )

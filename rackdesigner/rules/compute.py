@@ -12,9 +12,10 @@ from collections.abc import Iterator
 
 from ..analysis import Analysis, DeviceFacts
 from ..model import DeviceType, Gpu
+from ..refs import WORKLOAD
 from ..units import BYTE_RATE, INFORMATION, fmt, fmt_count
 from ..wording import plural
-from .registry import Finding, rule
+from .base import Finding, rule
 
 DATA_PARALLEL = (None, "ddp", "fsdp", "zero3")  # unset parallelism counts as data-parallel
 EIGHT_GPUS = 8  # the guide's node size for training
@@ -43,7 +44,7 @@ def _training_params(analysis: Analysis) -> float | None:
     return float(workload.model_params)
 
 
-@rule("CMP001", "warning", thresholds=("gpu_bandwidth_min",))
+@rule("CMP001", "warning", scope="device", thresholds=("gpu_bandwidth_min",))
 def gpu_bandwidth(analysis: Analysis) -> Iterator[Finding]:
     """A training node's GPUs have less memory bandwidth than the floor for training.
 
@@ -74,10 +75,10 @@ def gpu_bandwidth(analysis: Analysis) -> Iterator[Finding]:
         gpu = devices[0].gpu
         if gpu is None or gpu.bandwidth is None or gpu.bandwidth >= floor:
             continue
-        entity, line = analysis.type_site(key)
+        entity, subject = analysis.type_site(key)
         yield Finding(
             entity,
-            line,
+            subject,
             f"model {key} ({plural(len(devices), 'node')}) has {_gpu_name(gpu)} GPUs "
             f"with {fmt(float(gpu.bandwidth), BYTE_RATE)} memory bandwidth, below the "
             f"{fmt(floor, BYTE_RATE)} floor for training (gpu_bandwidth_min)",
@@ -87,7 +88,7 @@ def gpu_bandwidth(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-@rule("CMP002", "warning", fabric=True)
+@rule("CMP002", "warning", scope="fabric")
 def mixed_generations(analysis: Analysis) -> Iterator[Finding]:
     """One compute fabric joins GPU nodes of different GPU generations.
 
@@ -116,17 +117,17 @@ def mixed_generations(analysis: Analysis) -> Iterator[Finding]:
         parts = [f"{name} ({plural(len(nodes), 'node')})" for name, nodes in generations.items()]
         values: dict[str, float] = {"generations": float(len(generations))}
         values.update({name: float(len(nodes)) for name, nodes in generations.items()})
-        entity, line = fabric.site()
+        entity, subject = fabric.site()
         yield Finding(
             entity,
-            line,
+            subject,
             f"GPU nodes of {len(generations)} generations share one fabric: " + ", ".join(parts),
             hint="give each GPU generation its own fabric and job pool, or replace the older nodes",
             values=values,
         )
 
 
-@rule("CMP003", "warning", thresholds=("host_cores_min", "host_memory_min"))
+@rule("CMP003", "warning", scope="device", thresholds=("host_cores_min", "host_memory_min"))
 def weak_host(analysis: Analysis) -> Iterator[Finding]:
     """A training node has fewer CPU cores or less host RAM than the floor.
 
@@ -169,10 +170,10 @@ def weak_host(analysis: Analysis) -> Iterator[Finding]:
             values.update(memory=float(dtype.memory), memory_min=memory_min)
         if not parts:
             continue
-        entity, line = analysis.type_site(key)
+        entity, subject = analysis.type_site(key)
         yield Finding(
             entity,
-            line,
+            subject,
             f"model {key} ({plural(len(devices), 'node')}) has "
             + " and ".join(parts)
             + " for training",
@@ -183,7 +184,12 @@ def weak_host(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-@rule("CMP004", "warning", thresholds=("four_gpu_model_params_max", "eight_gpu_model_params_min"))
+@rule(
+    "CMP004",
+    "warning",
+    scope="device",
+    thresholds=("four_gpu_model_params_max", "eight_gpu_model_params_min"),
+)
 def small_nodes_for_model(analysis: Analysis) -> Iterator[Finding]:
     """Nodes with too few GPUs for data-parallel training of the declared model size.
 
@@ -234,11 +240,11 @@ def small_nodes_for_model(analysis: Analysis) -> Iterator[Finding]:
             limit = eight_min
         else:
             continue
-        entity, line = analysis.type_site(key)
+        entity, subject = analysis.type_site(key)
         mode = workload.parallelism or "data-parallel"
         yield Finding(
             entity,
-            line,
+            subject,
             f"model {key} ({plural(len(devices), 'node')}) has {gpus} GPUs per node for "
             f"{mode} training of a {fmt_count(params)}-parameter model: {why}",
             hint="use 8-GPU nodes so each node keeps its share of the gradient traffic on NVLink",
@@ -246,7 +252,7 @@ def small_nodes_for_model(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-@rule("CMP005", "warning", thresholds=("gpus_per_node_max",))
+@rule("CMP005", "warning", scope="device", thresholds=("gpus_per_node_max",))
 def too_many_gpus_per_node(analysis: Analysis) -> Iterator[Finding]:
     """A node type carries more GPUs than the most one node should.
 
@@ -271,10 +277,10 @@ def too_many_gpus_per_node(analysis: Analysis) -> Iterator[Finding]:
         dtype = devices[0].type
         if dtype is None or dtype.gpus is None or dtype.gpus <= limit:
             continue
-        entity, line = analysis.type_site(key)
+        entity, subject = analysis.type_site(key)
         yield Finding(
             entity,
-            line,
+            subject,
             f"model {key} ({plural(len(devices), 'node')}) has {dtype.gpus} GPUs per "
             f"node, more than {limit:g} (gpus_per_node_max)",
             hint=f"use nodes of at most {limit:g} GPUs: smaller power per node and a "
@@ -283,7 +289,7 @@ def too_many_gpus_per_node(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-@rule("CMP006", "warning", thresholds=("consumer_gpu_model_params_max",))
+@rule("CMP006", "warning", scope="device", thresholds=("consumer_gpu_model_params_max",))
 def consumer_gpus_for_training(analysis: Analysis) -> Iterator[Finding]:
     """Consumer GPUs train a model larger than they are practical for.
 
@@ -316,10 +322,10 @@ def consumer_gpus_for_training(analysis: Analysis) -> Iterator[Finding]:
         gpu = devices[0].gpu
         if gpu is None or not gpu.consumer:
             continue
-        entity, line = analysis.type_site(key)
+        entity, subject = analysis.type_site(key)
         yield Finding(
             entity,
-            line,
+            subject,
             f"model {key} ({plural(len(devices), 'node')}) has consumer GPUs "
             f"({_gpu_name(gpu)}) for training a {fmt_count(params)}-parameter model, "
             f"above {fmt_count(limit)} (consumer_gpu_model_params_max)",
@@ -329,7 +335,7 @@ def consumer_gpus_for_training(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-@rule("CMP007", "info")
+@rule("CMP007", "info", scope="site")
 def below_workload_minimum(analysis: Analysis) -> Iterator[Finding]:
     """The cluster is smaller than the field guide's minimum for the declared workload.
 
@@ -359,7 +365,7 @@ def below_workload_minimum(analysis: Analysis) -> Iterator[Finding]:
     ):
         return  # an unknown model or GPU count: the counts below would be lower bounds
     nodes = [dev for dev in analysis.devices if dev.is_gpu_node]
-    site = ("[workload]", workload.line)
+    site = ("[workload]", WORKLOAD)
     if workload.kind == "fine-tuning":
         largest = max((dev.gpus for dev in nodes), default=0)
         if largest >= FINE_TUNING_MIN_NODE_GPUS:

@@ -11,15 +11,33 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from ..analysis import Analysis, DeviceFacts, RackFacts
+from ..analysis import Analysis, CduLoad, DeviceFacts, RackFacts
+from ..refs import SITE
 from ..units import POWER, fmt, fmt_apart, fmt_count
 from ..wording import at_least, plural
-from .registry import Finding, rule
+from .base import Finding, rule
 
 _LIQUID_HINT = 'use direct-to-chip liquid (cooling = "liquid" with a CDU)'
+_DOOR_HINT = 'use a rear-door heat exchanger (cooling = "rear-door" with a door)'
 
 
-@rule("COOL001", "error", thresholds=("air_cooling_max",))
+def _cold_plates(dev: DeviceFacts) -> bool:
+    """The device's type declares cold plates (v1.1: ``liquid_fraction`` > 0)."""
+    return dev.type is not None and (dev.type.liquid_fraction or 0.0) > 0
+
+
+def _cooling_hint(rack: RackFacts) -> str:
+    """Direct-to-chip liquid only where the rack's GPU nodes have cold plates (v1.1); an
+    air-only chassis (DGX, air HGX) can take a rear door instead."""
+    nodes = [d for d in rack.devices if d.is_gpu_node]
+    if nodes and all(_cold_plates(d) for d in nodes):
+        return _LIQUID_HINT
+    if nodes and any(_cold_plates(d) for d in nodes):
+        return f"{_LIQUID_HINT} for the nodes with cold plates, {_DOOR_HINT} for the rest"
+    return _DOOR_HINT
+
+
+@rule("COOL001", "error", scope="rack", thresholds=("air_cooling_max",))
 def air_heat_over_limit(analysis: Analysis) -> Iterator[Finding]:
     """A rack puts more heat into the air than air cooling can remove.
 
@@ -27,9 +45,12 @@ def air_heat_over_limit(analysis: Analysis) -> Iterator[Finding]:
         Air cooling works up to about 15 kW per rack; above that the room's air cannot carry
         the heat away and the servers throttle or trip. An air-cooled rack counts all its
         heat; a liquid-cooled rack counts its residual air heat, the share the cold plates
-        do not take (`liquid_fraction` of each liquid-ready device, 0.8 for GPU nodes by
-        default, none for switches and storage). Rear-door racks are checked by COOL007
-        instead, immersion racks put no heat into the air.
+        do not take (`liquid_fraction` of each type with cold plates; types without one,
+        DGX and air HGX chassis, switches and storage among them, have none and put all
+        their heat into the air). Rear-door racks are checked by COOL007 instead, immersion
+        racks put no heat into the air. The hint offers direct-to-chip liquid only where
+        the rack's GPU nodes have cold plates; for air-only chassis it offers a rear-door
+        heat exchanger or spreading the load.
 
     Example:
         [[racks]]
@@ -42,8 +63,9 @@ def air_heat_over_limit(analysis: Analysis) -> Iterator[Finding]:
         position = 2
 
     Fix:
-        Cool the rack with direct-to-chip liquid (`cooling = "liquid"` and `cdu = "<CDU
-        device id>"`) or a rear door, or spread the load over more racks.
+        For nodes with cold plates, cool the rack with direct-to-chip liquid (`cooling =
+        "liquid"` and `cdu = "<CDU device id>"`); for air-only chassis use a rear-door heat
+        exchanger (`cooling = "rear-door"`); or spread the load over more racks.
     """
     limit = analysis.thresholds["air_cooling_max"]
     for rack in analysis.racks:
@@ -55,7 +77,7 @@ def air_heat_over_limit(analysis: Analysis) -> Iterator[Finding]:
         heat_text, limit_text = fmt_apart(rack.air_heat, limit, POWER)
         if cooling == "air":
             message = f"{bound}{heat_text} on air exceeds the {limit_text} air-cooling limit"
-            hint = f"{_LIQUID_HINT} or spread the load over {plural(spread, 'rack')}"
+            hint = f"{_cooling_hint(rack)} or spread the load over {plural(spread, 'rack')}"
         else:
             message = (
                 f"residual air heat of {bound}{heat_text} exceeds the {limit_text} "
@@ -68,14 +90,14 @@ def air_heat_over_limit(analysis: Analysis) -> Iterator[Finding]:
             )
         yield Finding(
             f"rack {rack.rack.id}",
-            rack.rack.line,
+            rack.ref,
             message,
             hint=hint,
             values={"air_heat": rack.air_heat, "limit": limit},
         )
 
 
-@rule("COOL002", "warning", thresholds=("liquid_cooling_min",))
+@rule("COOL002", "warning", scope="rack", thresholds=("liquid_cooling_min",))
 def dense_rack_on_air(analysis: Analysis) -> Iterator[Finding]:
     """A rack dense enough for liquid cooling is cooled by air only.
 
@@ -100,11 +122,11 @@ def dense_rack_on_air(analysis: Analysis) -> Iterator[Finding]:
         bound = at_least(rack.load_unknown)
         yield Finding(
             f"rack {rack.rack.id}",
-            rack.rack.line,
+            rack.ref,
             f"{bound}{fmt(rack.heat, POWER)} of heat is above the "
             f"{fmt(limit, POWER)} where liquid cooling is expected, and the rack "
             "is cooled by air only",
-            hint=f'{_LIQUID_HINT}, or a rear door (cooling = "rear-door")',
+            hint=f"{_cooling_hint(rack)}, or spread the load over more racks",
             values={"heat": rack.heat, "limit": limit},
         )
 
@@ -123,52 +145,61 @@ def _reference_problem(
     return None
 
 
-@rule("COOL003", "error")
+@rule("COOL003", "error", scope="site")
 def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
-    """A liquid-cooled rack has no CDU, names a device that is not one, or its CDU is too small.
+    """A liquid-cooled rack has no CDU, names a device that is not one, or its CDUs are too
+    small.
 
     Why it matters:
-        The cold plates hand their heat to a coolant loop, and a coolant distribution unit
-        (CDU) moves it to facility water. Every liquid-cooled rack needs one (`cdu`), and a
-        CDU must carry the liquid heat of every rack that names it. The liquid heat of a
-        rack is `liquid_fraction` of each liquid-ready device's heat (0.8 of a GPU node's
-        by default); all of it in an immersion rack.
+        The cold plates hand their heat to a coolant loop, and coolant distribution units
+        (CDUs) move it to facility water. Every liquid-cooled rack needs one (`cdu`); `cdu`
+        may also list the CDUs that serve the rack together (`cdu = ["cdu-1", "cdu-2"]`).
+        A CDU group is the CDUs racks name together (lists that share a CDU join), and its
+        capacity with all its CDUs working must carry the liquid heat of every rack it
+        serves. A rack's liquid heat is `liquid_fraction` of each device with cold plates;
+        all of it in an immersion rack. Whether the group survives losing one CDU is
+        COOL009.
 
     Example:
         [[racks]]
         id = "b01"
         cooling = "liquid"
         cdu = "b01-cdu"      # a CoolIT CHx80 (80 kW) in the rack, which holds eight 4U
-                             # liquid-cooled HGX B200 nodes: 0.8 x 114.4 kW = 91.5 kW
+                             # liquid-cooled HGX B200 nodes: 0.72 x 8 x 12.5 kW = 72 kW;
+                             # a second rack like it on the same CDU makes 144 kW
 
         [[racks]]
         id = "b02"
         cooling = "liquid"   # no cdu
 
     Fix:
-        Point every liquid rack at a device of kind "cdu" (`cdu = "<device id>"`), and give
-        each CDU no more racks than its capacity carries (add a CDU or use a larger one).
+        Point every liquid rack at devices of kind "cdu" (`cdu = "<device id>"` or a list),
+        and give each CDU group no more racks than its capacity carries (add a CDU or use a
+        larger one).
     """
     for rack in analysis.racks:
         entity = f"rack {rack.rack.id}"
-        if not rack.rack.cdu:
+        names = rack.rack.cdus
+        if not names:
             if rack.cooling == "liquid":
                 yield Finding(
                     entity,
-                    rack.rack.line,
+                    rack.ref,
                     "is liquid-cooled but names no CDU",
                     hint='add `cdu = "<device id>"` naming the CDU that serves it',
                 )
             continue
-        problem = _reference_problem("cdu", rack.rack.cdu, rack.cdu, "cdu", "a CDU")
-        if problem is not None:
-            yield Finding(
-                entity,
-                rack.rack.line,
-                problem,
-                hint='name a device of kind "cdu" (coolit-chx80 in the rack, '
-                "coolit-chx750 for a row)",
-            )
+        for name, device in zip(names, rack.cdus, strict=False):
+            problem = _reference_problem("cdu", name, device, "cdu", "a CDU")
+            if problem is not None:
+                yield Finding(
+                    entity,
+                    rack.ref,
+                    problem,
+                    hint='name a device of kind "cdu" (coolit-chx80 in the rack, '
+                    "coolit-chx750 for a row)",
+                    related=(device.ref,) if device is not None else (),
+                )
     for load in analysis.cdu_loads:
         capacity = load.capacity
         if capacity is None or load.heat <= capacity:
@@ -178,18 +209,152 @@ def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
         if len(racks) > 5:
             names += f" and {len(racks) - 5} more"
         cdu = load.cdu
+        heat_text, capacity_text = fmt_apart(load.heat, capacity, POWER)
+        who = "CDU" if len(load.cdus) == 1 else f"CDU group {_cdu_names(load)}"
+        all_working = "" if len(load.cdus) == 1 else " with all its CDUs working"
         yield Finding(
             f"device {cdu.id}",
-            cdu.device.line,
-            f"CDU serves {plural(len(racks), 'rack')} ({names}) with "
-            f"{at_least(load.heat_unknown)}{fmt(load.heat, POWER)} of liquid heat, "
-            f"more than its {fmt(capacity, POWER)} capacity",
-            hint="move some racks to another CDU or use a larger CDU",
+            cdu.ref,
+            f"{who} serves {plural(len(racks), 'rack')} ({names}) with "
+            f"{at_least(load.heat_unknown)}{heat_text} of liquid heat, "
+            f"more than its {capacity_text} capacity{all_working}",
+            hint="move some racks to another CDU or add a CDU to the group",
             values={"heat": load.heat, "capacity": capacity, "racks": float(len(racks))},
+            related=tuple(c.ref for c in load.cdus[1:]) + tuple(r.ref for r in racks),
         )
 
 
-@rule("COOL004", "info", thresholds=("immersion_min_gpus",))
+def _cdu_names(load: CduLoad) -> str:
+    ids = [c.id for c in load.cdus]
+    return ", ".join(ids[:4]) + (f" and {len(ids) - 4} more" if len(ids) > 4 else "")
+
+
+@rule("COOL008", "error", scope="rack")
+def air_node_in_liquid_rack(analysis: Analysis) -> Iterator[Finding]:
+    """A liquid-cooled rack holds a GPU node that has no cold plates.
+
+    Why it matters:
+        Direct-to-chip liquid cooling takes heat only from devices built with cold plates.
+        DGX H100/H200/B200 and the air HGX servers are air-only chassis: in a liquid rack
+        they cannot use the loop, and all their heat is residual air heat, sent into a
+        room that was sized for the loop to take it. A GPU node type has cold plates when
+        it declares `liquid_fraction` above 0 (v1.1: the default is 0). One finding per
+        such device.
+
+    Example:
+        [[racks]]
+        id = "a01"
+        cooling = "liquid"
+        cdu = "a02-cdu"
+
+        [[racks.devices]]
+        id = "a01-n01"
+        model = "dgx-h100"   # air-only: 10.2 kW into the room
+
+    Fix:
+        Use a liquid-cooled model with cold plates (e.g. sys-421ge-tnhr2-lcc), or move the
+        node to an air-cooled or rear-door rack; if the type does have cold plates, give it
+        its `liquid_fraction` in `[catalog.KEY]`.
+    """
+    for rack in analysis.racks:
+        if rack.cooling != "liquid":
+            continue
+        for dev in rack.devices:
+            if not dev.is_gpu_node or _cold_plates(dev):
+                continue
+            heat = dev.power
+            heat_text = "all its heat" if heat is None else f"all its {fmt(heat, POWER)}"
+            yield Finding(
+                f"device {dev.id}",
+                dev.ref,
+                f"{dev.device.model} has no cold plates (liquid_fraction 0) but stands in "
+                f"liquid-cooled rack {rack.rack.id}: {heat_text} goes into the room's air"
+                f"{_estimated_text(dev)}",
+                hint="use a liquid-cooled model with cold plates, or move it to an "
+                "air-cooled or rear-door rack",
+                values={"air_heat": float(heat or 0.0)},
+                related=(rack.ref,),
+            )
+
+
+def _estimated_text(dev: DeviceFacts) -> str:
+    return " (estimated)" if dev.power_estimated else ""
+
+
+@rule("COOL009", "warning", scope="site")
+def cdu_group_without_n_plus_one(analysis: Analysis) -> Iterator[Finding]:
+    """A CDU group cannot carry its racks' liquid heat with one CDU lost.
+
+    Why it matters:
+        One CDU or pump fault must not stop the loop of every rack on it. A CDU group (the
+        CDUs racks name together) is N+1 when the sum of its capacities less its largest
+        CDU still carries the liquid heat of all its racks; a lone CDU leaves nothing. In a
+        group of two or more, a rack that names only one of the CDUs is plumbed to that
+        one alone, and loses its loop with it.
+
+    Example:
+        [[racks]]
+        id = "a01"
+        cooling = "liquid"
+        cdu = "a06-cdu"   # one 750 kW row CDU for 101 kW: with it lost, the loop stops
+
+    Fix:
+        Add a CDU to the group (`cdu = ["cdu-1", "cdu-2"]` on every rack it serves), or
+        move racks so that the group less its largest CDU carries them.
+    """
+    for load in analysis.cdu_loads:
+        spare = load.n_plus_one
+        capacity = load.capacity
+        if spare is None or capacity is None:
+            continue
+        liquid = [r for r in load.racks if r.liquid_heat > 0]
+        if not liquid:
+            continue
+        bound = at_least(load.heat_unknown)
+        cdu = load.cdu
+        if load.heat > spare:
+            heat_text = fmt(load.heat, POWER)
+            if len(load.cdus) == 1:
+                message = (
+                    f"CDU {cdu.id} carries {bound}{heat_text} of liquid heat with no CDU to "
+                    f"spare: with it lost the group keeps {fmt(0.0, POWER)}"
+                )
+                hint = f'add a second CDU and name both on its racks (cdu = ["{cdu.id}", ...])'
+            else:
+                heat_text, spare_text = fmt_apart(load.heat, spare, POWER)
+                message = (
+                    f"CDU group {_cdu_names(load)} carries {bound}{heat_text} of liquid heat; "
+                    f"with its largest CDU lost it keeps {spare_text}"
+                )
+                hint = "add a CDU to the group or move racks to another group"
+            yield Finding(
+                f"device {cdu.id}",
+                cdu.ref,
+                message,
+                hint=hint,
+                values={"heat": load.heat, "capacity": capacity, "n_plus_one": spare},
+                related=tuple(c.ref for c in load.cdus[1:]) + tuple(r.ref for r in liquid),
+            )
+        if len(load.cdus) < 2:
+            continue
+        for rack in liquid:
+            named = [c for c in rack.cdus if c is not None and c.kind == "cdu"]
+            if len(named) >= 2:
+                continue
+            only = named[0].id if named else "?"
+            yield Finding(
+                f"rack {rack.rack.id}",
+                rack.ref,
+                f"names only CDU {only} of its group ({_cdu_names(load)}): its "
+                f"{at_least(rack.load_unknown)}{fmt(rack.liquid_heat, POWER)} of liquid heat "
+                "stops with that one CDU",
+                hint="name every CDU that serves it (cdu = [...]) and plumb it to each",
+                values={"heat": rack.liquid_heat},
+                related=tuple(c.ref for c in load.cdus),
+            )
+
+
+@rule("COOL004", "info", scope="site", thresholds=("immersion_min_gpus",))
 def immersion_scale(analysis: Analysis) -> Iterator[Finding]:
     """Immersion cooling below the GPU count where it pays off, or a cluster above it without.
 
@@ -217,7 +382,7 @@ def immersion_scale(analysis: Analysis) -> Iterator[Finding]:
         first = immersion[0]
         yield Finding(
             f"rack {first.rack.id}",
-            first.rack.line,
+            first.ref,
             f"immersion cooling ({plural(len(immersion), 'rack')}) for {total} GPUs in "
             f"total, fewer than the {threshold:g} GPUs where immersion pays off",
             hint='direct-to-chip liquid (cooling = "liquid" with a CDU) is usually '
@@ -234,7 +399,7 @@ def immersion_scale(analysis: Analysis) -> Iterator[Finding]:
             return
         yield Finding(
             f"rack {first.rack.id}",
-            first.rack.line,
+            first.ref,
             f"the layout holds {total} GPUs, more than the {threshold:g} where "
             "immersion cooling may pay off, and uses none",
             hint="weigh immersion tanks against direct-to-chip liquid at this scale",
@@ -242,7 +407,7 @@ def immersion_scale(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-@rule("COOL005", "warning", thresholds=("liquid_model_params_min",))
+@rule("COOL005", "warning", scope="rack", thresholds=("liquid_model_params_min",))
 def large_model_on_air(analysis: Analysis) -> Iterator[Finding]:
     """GPU nodes that train a model of 100B+ parameters are cooled by air.
 
@@ -278,7 +443,7 @@ def large_model_on_air(analysis: Analysis) -> Iterator[Finding]:
         nodes = rack.gpu_nodes
         yield Finding(
             f"rack {rack.rack.id}",
-            rack.rack.line,
+            rack.ref,
             f"{nodes} GPU node{'s' if nodes != 1 else ''} cooled by air for "
             f"{workload.kind} of a {fmt_count(params)}-parameter model (liquid from "
             f"{fmt_count(threshold)})",
@@ -291,7 +456,7 @@ def large_model_on_air(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-@rule("COOL006", "error")
+@rule("COOL006", "error", scope="site")
 def room_air_heat(analysis: Analysis) -> Iterator[Finding]:
     """The racks put more heat into the room's air than the site's cooling capacity.
 
@@ -318,7 +483,7 @@ def room_air_heat(analysis: Analysis) -> Iterator[Finding]:
     bound = at_least(analysis.site_load_unknown)
     yield Finding(
         "[site]",
-        site.line,
+        SITE,
         f"the racks put {bound}{fmt(total, POWER)} of heat into the room's air, "
         f"more than its cooling_capacity {fmt(capacity, POWER)}",
         hint="move racks to liquid cooling or rear doors, or raise the room's cooling capacity",
@@ -333,7 +498,7 @@ def _door_problem(rack: RackFacts) -> str | None:
     return _reference_problem("door", rack.rack.door, rack.door, "rear-door", "a rear door")
 
 
-@rule("COOL007", "error")
+@rule("COOL007", "error", scope="rack")
 def rear_door_problems(analysis: Analysis) -> Iterator[Finding]:
     """A rear-door rack has no door, names a device that is not one, or outgrows its door.
 
@@ -361,7 +526,7 @@ def rear_door_problems(analysis: Analysis) -> Iterator[Finding]:
         if problem is not None:
             yield Finding(
                 entity,
-                rack.rack.line,
+                rack.ref,
                 problem,
                 hint='add a device of kind "rear-door" (rear-door-hx) and name it '
                 'with door = "<device id>"',
@@ -377,10 +542,12 @@ def rear_door_problems(analysis: Analysis) -> Iterator[Finding]:
         bound = at_least(rack.load_unknown)
         yield Finding(
             entity,
-            rack.rack.line,
+            rack.ref,
             "{}{} of heat exceeds the {} capacity of rear door {}".format(
                 bound, *fmt_apart(rack.heat, capacity, POWER), door.id
             ),
-            hint=f"{_LIQUID_HINT} or spread the load over {plural(spread, 'rack')}",
+            hint=f"{_LIQUID_HINT} or spread the load over {plural(spread, 'rack')}"
+            if _cooling_hint(rack) == _LIQUID_HINT
+            else f"spread the load over {plural(spread, 'rack')}, or use a door of more capacity",
             values={"heat": rack.heat, "capacity": capacity},
         )

@@ -16,10 +16,11 @@ from ..analysis import Analysis, DeviceFacts
 from ..topology.collectives import fabric_bus_bandwidth, per_direction
 from ..units import BANDWIDTH, BYTE_RATE, RATIO, fmt, fmt_count
 from ..wording import plural
-from .registry import Finding, rule
+from .base import Finding, rule
 
 if TYPE_CHECKING:  # networkx loads only when a rule asks for analysis.fabrics
     from ..topology.graph import Fabric, SwitchFacts
+    from ..topology.lateral import LateralGroup
 
 _TECH_NAMES = {
     "infiniband": "InfiniBand",
@@ -46,7 +47,7 @@ def _compute_speed(dev: DeviceFacts) -> float | None:
     return None
 
 
-@rule("NET001", "warning", fabric=True, thresholds=("infiniband_min_gpus",))
+@rule("NET001", "warning", scope="fabric", thresholds=("infiniband_min_gpus",))
 def not_infiniband(analysis: Analysis) -> Iterator[Finding]:
     """A training fabric spans more GPUs than the threshold and is not InfiniBand.
 
@@ -80,10 +81,10 @@ def not_infiniband(analysis: Analysis) -> Iterator[Finding]:
         tech = fabric.tech
         if fabric.gpus <= limit or tech in ("infiniband", "unknown"):
             continue
-        entity, line = fabric.site()
+        entity, subject = fabric.site()
         yield Finding(
             entity,
-            line,
+            subject,
             f"training fabric of {_nodes_text(fabric)} runs over "
             f"{_TECH_NAMES.get(tech, tech)}, not InfiniBand (more than {limit:g} GPUs)",
             hint="use InfiniBand switches and adapters for the compute fabric, or "
@@ -95,7 +96,7 @@ def not_infiniband(analysis: Analysis) -> Iterator[Finding]:
 @rule(
     "NET002",
     "error",
-    fabric=True,
+    scope="fabric",
     thresholds=("oversubscription_max_training", "oversubscription_max_inference"),
     severities=("error", "warning"),
 )
@@ -110,10 +111,18 @@ def oversubscribed(analysis: Analysis) -> Iterator[Finding]:
         throughput but is acceptable for inference. Training and fine-tuning workloads get
         an error above the training ratio (default 1:1); inference gets a warning above the
         inference ratio (default 4:1); without `[workload]` the training ratio applies, as
-        a warning. Tiers come from the cabling (leaf = 1 hop from a GPU node); switches of
-        the fabric's highest tier have no uplinks and are never oversubscribed, so a single
-        switch is non-blocking. A lower-tier switch without any uplink is reported as
-        "no uplinks".
+        a warning. Tiers come from the cabling (leaf = 1 hop from a GPU node). Below the top
+        tier a switch's oversubscription is downlink ÷ (uplink + lateral) bandwidth, where
+        lateral links join switches of one tier (v1.1). Switches of the highest tier have no
+        uplinks and are never oversubscribed (a single switch is non-blocking); what their
+        lateral links carry (two leaves cabled to each other, Dragonfly+ global links
+        between spines of different groups) is judged by the groups' global ratio: a group
+        is a connected part of the fabric once the top tier's lateral links are removed,
+        and its global ratio is the bandwidth of its lateral links to other groups ÷ its
+        GPU nodes' compute-fabric bandwidth, capped at 1. A group whose ratio is below
+        1 ÷ the allowed ratio is reported at its first top-tier switch: two leaves of 16 x
+        400G node ports joined by one 400G cable have 0.4 ÷ 6.4 = 1/16 each. A lower-tier
+        switch without any uplink or lateral link is reported as "no uplinks".
 
     Example:
         [workload]
@@ -143,6 +152,53 @@ def oversubscribed(analysis: Analysis) -> Iterator[Finding]:
             if ratio is None or ratio <= limit * (1 + 1e-9):
                 continue
             yield _oversubscription_finding(fabric, switch, ratio, limit, severity, purpose)
+        for group in fabric.groups:
+            if limit <= 0 or group.ratio * limit >= 1 - 1e-9:
+                continue
+            yield _group_finding(analysis, fabric, group, limit, severity, purpose)
+
+
+def _group_finding(
+    analysis: Analysis,
+    fabric: Fabric,
+    group: LateralGroup,
+    limit: float,
+    severity: str,
+    purpose: str,
+) -> Finding:
+    by_id = analysis.device_by_id
+    top = [
+        d
+        for d in group.members
+        if (s := fabric.switches.get(d)) is not None and s.tier == fabric.max_tier
+    ]
+    anchor = by_id[(group.switches or top or group.members)[0]]
+    nodes = sum(1 for d in group.members if d in fabric.node_bandwidth)
+    needed = group.node_bandwidth / limit - group.global_bandwidth
+    speed = _compute_speed(anchor)
+    hint = f"add at least {fmt(needed, BANDWIDTH)} of links to the other groups"
+    if speed:
+        hint += f" ({math.ceil(needed / speed - 1e-9)} more × {fmt(speed, BANDWIDTH)})"
+    hint += ", or join the groups through a tier of spines"
+    where = ", ".join(group.switches[:3]) if group.switches else "none"
+    return Finding(
+        f"device {anchor.id}",
+        anchor.ref,
+        f"its group ({plural(nodes, 'GPU node')}, top-tier switches with global links: "
+        f"{where}) has {fmt(group.global_bandwidth, BANDWIDTH)} of links to the rest of "
+        f"{fabric.site()[0]} for {fmt(group.node_bandwidth, BANDWIDTH)} of node ports: "
+        f"global ratio {group.ratio:.3g}, below the {1 / limit:.3g} that {_ratio(limit)} "
+        f"allows for {purpose}",
+        hint=hint,
+        values={
+            "ratio": group.ratio,
+            "global": group.global_bandwidth,
+            "nodes": group.node_bandwidth,
+            "limit": limit,
+        },
+        severity=severity,
+        related=tuple(by_id[d].ref for d in group.switches[1:]),
+    )
 
 
 def _oversubscription_finding(
@@ -150,7 +206,7 @@ def _oversubscription_finding(
 ) -> Finding:
     dev = switch.device
     down, up = switch.down, switch.up
-    needed = down / limit - up if limit > 0 else 0.0
+    needed = down / limit - up - switch.lateral if limit > 0 else 0.0
     speed = _compute_speed(dev)
     hint = None
     if needed > 0:
@@ -160,6 +216,9 @@ def _oversubscription_finding(
         hint += " or move nodes to another switch"
     tier = "leaf" if switch.tier == 1 else f"tier-{switch.tier} switch"
     values = {"down": down, "up": up, "limit": limit}
+    lateral = switch.lateral
+    if lateral > 0:
+        values["lateral"] = lateral
     if math.isinf(ratio):
         message = (
             f"{tier} has {fmt(down, BANDWIDTH)} of downlinks and no uplinks in a "
@@ -168,44 +227,49 @@ def _oversubscription_finding(
         )
     else:
         values["ratio"] = ratio
+        out = f"{fmt(up, BANDWIDTH)} of uplinks"
+        if lateral > 0:
+            out += f" + {fmt(lateral, BANDWIDTH)} of lateral links"
         message = (
-            f"{tier} has {fmt(down, BANDWIDTH)} of downlinks and {fmt(up, BANDWIDTH)} "
-            f"of uplinks: {_ratio(ratio)} oversubscribed, above the {_ratio(limit)} "
+            f"{tier} has {fmt(down, BANDWIDTH)} of downlinks and {out}: "
+            f"{_ratio(ratio)} oversubscribed, above the {_ratio(limit)} "
             f"allowed for {purpose}"
         )
     return Finding(
-        f"device {dev.id}", dev.device.line, message, hint=hint, values=values, severity=severity
+        f"device {dev.id}", dev.ref, message, hint=hint, values=values, severity=severity
     )
 
 
-@rule("NET003", "warning", fabric=True, thresholds=("nccl_efficiency",))
+@rule("NET003", "warning", scope="fabric", thresholds=("nccl_efficiency",))
 def gradient_traffic(analysis: Analysis) -> Iterator[Finding]:
-    """Estimated gradient traffic per GPU exceeds its share of the fabric's bandwidth.
+    """Estimated cross-node gradient traffic per fabric port exceeds the port's rate.
 
     Why it matters:
-        Data-parallel training all-reduces the gradients every step. With a ring or tree
-        all-reduce each GPU sends and receives k x params x bytes_per_param x (N - 1) / N
-        bytes per step, where N is the number of GPUs in the fabric and k = 2 for `ddp`
-        (reduce-scatter + all-gather of gradients) and 3 for `fsdp` / `zero3` (parameters
-        are all-gathered again for the forward and backward passes). Times
-        `steps_per_second` that is the rate each GPU needs; it gets its node's fabric
-        bandwidth divided by the node's GPUs, of which collectives reach about
-        `nccl_efficiency` (85 %). When the need is higher, the GPUs wait on the network.
-        The rule is silent for `tensor` and `pipeline` parallelism (their traffic depends on
-        the model's shapes), without `parallelism`, `model_params`, `bytes_per_param` or
-        `steps_per_second`, for inference, and for fabrics with fewer than two GPU nodes
-        (whose all-reduce stays inside the node). One finding per fabric names the node
-        with the least bandwidth per GPU.
+        Data-parallel training all-reduces the gradients every step. NCCL's hierarchical
+        collectives reduce inside a node over NVLink first and send one rail per GPU
+        between nodes, so the traffic that crosses the fabric is per node, not per GPU:
+        each node sends and receives k x params x bytes_per_param x (n - 1) / n bytes per
+        step, n the GPU nodes in the fabric and k = 2 for `ddp` (reduce-scatter +
+        all-gather of gradients) and 3 for `fsdp` / `zero3` (parameters are all-gathered
+        again for the forward and backward passes), spread over the node's p cabled
+        compute-fabric ports (p = G, its GPUs, at one port per GPU; ports of unequal rate
+        share by rate). Times `steps_per_second` that is the rate each port needs; it gets
+        its rate x `nccl_efficiency` (85 %). When the need is higher, the GPUs wait on the
+        network. The rule is silent for `tensor` and `pipeline` parallelism (their traffic
+        depends on the model's shapes), without `parallelism`, `model_params`,
+        `bytes_per_param` or `steps_per_second`, for inference, and for fabrics with fewer
+        than two GPU nodes (whose all-reduce stays inside the node). One finding per
+        fabric names the node with the least fabric bandwidth.
 
     Example:
         [workload]
         kind = "training"
-        model_params = 7e9
-        parallelism = "ddp"
+        model_params = 70e9
+        parallelism = "fsdp"
         bytes_per_param = 2
-        steps_per_second = 0.4   # 84 Gbps per GPU over 16 GPUs
+        steps_per_second = 1.0   # 52.5 GB/s per port over 16 DGX H100 (8 ports each)
 
-        # a DGX H100 with 1 of its 8 x 400 Gbps ports cabled: 50 Gbps per GPU x 85 %
+        # a 400 Gbps port x 85 % carries 42.5 GB/s
 
     Fix:
         Cable more of each node's fabric ports (one 400 Gbps port per GPU is the norm), use
@@ -223,40 +287,57 @@ def gradient_traffic(analysis: Analysis) -> Iterator[Finding]:
         return
     efficiency = analysis.thresholds["nccl_efficiency"]
     for fabric in analysis.fabrics:
-        n = fabric.gpus
-        if len(fabric.nodes) < 2 or n < 2:
+        n = len(fabric.nodes)
+        if n < 2:
             continue
-        needed = k * float(params) * float(width) * (n - 1) / n * float(steps) * 8.0
+        per_node = k * float(params) * float(width) * (n - 1) / n * float(steps) * 8.0
         worst: tuple[float, DeviceFacts] | None = None
         for node in fabric.nodes:
             bandwidth = fabric.node_bandwidth.get(node.id, 0.0)
-            if node.gpus <= 0 or bandwidth <= 0:
+            if bandwidth <= 0:
                 continue  # unknown port speeds: nothing to compare
-            share = bandwidth / node.gpus * efficiency
-            if worst is None or share < worst[0]:
-                worst = (share, node)
-        if worst is None or needed <= worst[0]:
+            if worst is None or bandwidth < worst[0]:
+                worst = (bandwidth, node)
+        if worst is None or per_node <= worst[0] * efficiency * (1 + 1e-9):
             continue
-        available, node = worst
-        entity, line = fabric.site()
+        bandwidth, node = worst
+        ports = _fabric_ports(fabric, node)
+        port_rate = bandwidth / ports
+        needed = per_node / ports
+        available = port_rate * efficiency
+        entity, subject = fabric.site()
         yield Finding(
             entity,
-            line,
-            f"gradient all-reduce needs {fmt(needed, BANDWIDTH)} per GPU "
+            subject,
+            f"gradient all-reduce needs {fmt(needed, BYTE_RATE)} per fabric port "
             f"({workload.parallelism}, {fmt_count(float(params))} params × "
-            f"{float(width):g} B, {float(steps):g} steps/s, {plural(n, 'GPU')}) "
-            f"but node {node.id} gives "
-            f"{fmt(available, BANDWIDTH)} per GPU "
-            f"({fmt(fabric.node_bandwidth[node.id], BANDWIDTH)} of fabric ports / "
-            f"{node.gpus} GPUs × {fmt(efficiency, RATIO)})",
+            f"{float(width):g} B × {n - 1}/{n} nodes, {float(steps):g} steps/s, over "
+            f"{plural(ports, 'port')} of node {node.id}) but a "
+            f"{fmt(port_rate, BANDWIDTH)} port gives {fmt(available, BYTE_RATE)} at "
+            f"{fmt(efficiency, RATIO)}",
             hint="cable more fabric ports per node (one per GPU), use faster "
             "adapters, or cut traffic: bf16 gradients, gradient accumulation, "
             "tensor or pipeline parallelism inside the node",
-            values={"needed": needed, "available": available, "gpus": float(n)},
+            values={
+                "needed": needed,
+                "available": available,
+                "ports": float(ports),
+                "nodes": float(n),
+            },
+            related=(node.ref,),
         )
 
 
-@rule("NET004", "info", fabric=True, thresholds=("dragonfly_min_gpus",))
+def _fabric_ports(fabric: Fabric, node: DeviceFacts) -> int:
+    """The node's cabled compute-fabric ports (parallel cables counted one by one)."""
+    count = 0
+    for link in fabric.links:
+        if link.a.device is node or link.b.device is node:
+            count += 1
+    return max(count, 1)
+
+
+@rule("NET004", "info", scope="fabric", thresholds=("dragonfly_min_gpus",))
 def fat_tree_at_scale(analysis: Analysis) -> Iterator[Finding]:
     """A fat tree (two or more switch tiers) connects more GPUs than the threshold.
 
@@ -279,13 +360,13 @@ def fat_tree_at_scale(analysis: Analysis) -> Iterator[Finding]:
     for fabric in analysis.fabrics:
         if not fabric.is_fat_tree or fabric.gpus <= limit:
             continue
-        entity, line = fabric.site()
+        entity, subject = fabric.site()
         counts = ", ".join(
             f"{len(fabric.tier_switches(t))} in tier {t}" for t in range(1, fabric.max_tier + 1)
         )
         yield Finding(
             entity,
-            line,
+            subject,
             f"{fabric.max_tier}-tier fat tree ({counts}) for {_nodes_text(fabric)}: "
             f"above {limit:g} GPUs a Dragonfly+ topology wastes fewer ports",
             hint="compare the switch, port and cable count of a Dragonfly+ design",
@@ -297,7 +378,7 @@ def fat_tree_at_scale(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-@rule("NET005", "warning", fabric=True)
+@rule("NET005", "warning", scope="fabric")
 def single_points_of_failure(analysis: Analysis) -> Iterator[Finding]:
     """A switch or a cable whose loss splits the GPU nodes of a fabric.
 
@@ -328,7 +409,7 @@ def single_points_of_failure(analysis: Analysis) -> Iterator[Finding]:
         for dev, parts in fabric.cut_switches:
             yield Finding(
                 f"device {dev.id}",
-                dev.device.line,
+                dev.ref,
                 f"its loss splits the {total} GPU nodes of {name} into {parts} "
                 "parts that cannot reach each other",
                 hint="cable the nodes behind it to a second switch as well",
@@ -337,7 +418,7 @@ def single_points_of_failure(analysis: Analysis) -> Iterator[Finding]:
         for link, cut_off in fabric.cut_links:
             yield Finding(
                 link.entity,
-                link.link.line,
+                link.ref,
                 f"this single cable is the only path between "
                 f"{plural(cut_off, 'GPU node')} and the rest of {name} "
                 f"({total} GPU nodes)",
@@ -346,7 +427,7 @@ def single_points_of_failure(analysis: Analysis) -> Iterator[Finding]:
             )
 
 
-@rule("NET006", "error", fabric=True)
+@rule("NET006", "error", scope="fabric")
 def disconnected_gpus(analysis: Analysis) -> Iterator[Finding]:
     """A training cluster's GPU nodes are not all on one compute fabric.
 
@@ -382,7 +463,7 @@ def disconnected_gpus(analysis: Analysis) -> Iterator[Finding]:
         if id(node) not in cabled:
             yield Finding(
                 f"device {node.id}",
-                node.device.line,
+                node.ref,
                 f"GPU node ({plural(node.gpus, 'GPU')}) has no compute-fabric link: "
                 "it cannot join a training job with the other nodes",
                 hint="cable its compute ports to the fabric's leaves",
@@ -396,11 +477,11 @@ def disconnected_gpus(analysis: Analysis) -> Iterator[Finding]:
     for fabric in fabrics:
         if fabric is main:
             continue
-        entity, line = fabric.site()
+        entity, subject = fabric.site()
         among = f" (one of {others} fabrics apart from it)" if others > 1 else ""
         yield Finding(
             entity,
-            line,
+            subject,
             f"{_nodes_text(fabric)} are not connected to fabric {main_name} "
             f"({_nodes_text(main)}){among}: a training job cannot span them",
             hint=f"join the fabrics: cable this fabric's leaves to the spines of "
@@ -426,7 +507,7 @@ def _intra_node(dev: DeviceFacts, efficiency: float) -> tuple[float, str] | None
     return figure * efficiency, f"{how}, {gpu.key}, × {fmt(efficiency, RATIO)}"
 
 
-@rule("NET007", "info", fabric=True, thresholds=("nccl_efficiency",))
+@rule("NET007", "info", scope="fabric", thresholds=("nccl_efficiency",))
 def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
     """Expected all-reduce bus bandwidth inside a node and between nodes.
 
@@ -440,10 +521,14 @@ def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
         The catalog gives NVLink and Infinity Fabric (`nvlink = true`) as the total of both
         directions (H100 SXM: 900 GB/s), so half of it is used (450 GB/s x 85 % = 382.5 GB/s,
         in line with the 370-450 GB/s nccl-tests measures on DGX H100); PCIe figures are
-        already one direction. Between nodes it is the node's fabric bandwidth per GPU x
-        efficiency (a DGX H100 with 8 x 400 Gbps: 400 Gbps = 50 GB/s per GPU, x 85 %),
-        divided by the worst leaf oversubscription above 1:1 (traffic between leaves).
-        One finding per fabric with GPU nodes, for the GPU and node with the lowest
+        already one direction. Between nodes NCCL's hierarchical algorithms drive all of a
+        node's fabric ports at once (one rail per GPU), so the figure is the node's whole
+        compute-fabric bandwidth x efficiency ÷ r, capped at the inside figure, where r is
+        the fabric oversubscription: the largest of 1, every switch's oversubscription and
+        1 ÷ the smallest lateral group's global ratio (NET002). A DGX H100 with 8 x 400
+        Gbps at 1:1: 8 x 50 GB/s x 85 % = 340 GB/s, what nccl-tests measures across DGX
+        H100 nodes; one port's 42.5 GB/s would accept a fabric running at an eighth of its
+        speed. One finding per fabric with GPU nodes, for the GPU and node with the lowest
         figures. GPU nodes outside any fabric (a single-node layout) get the intra-node
         figure, once per device model, at the first such node.
 
@@ -471,22 +556,23 @@ def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
             parts.append(f"{fmt(bus.intra, BYTE_RATE)} inside a node ({figure[1]})")
             values["intra"] = bus.intra
         if bus.inter is not None and bus.inter_node is not None:
-            how = f"{fmt(bus.ports_per_gpu or 0.0, BANDWIDTH)} of fabric ports per GPU"
+            how = f"{fmt(bus.node_bandwidth or 0.0, BYTE_RATE)} of fabric ports per node"
             if not bus.uniform:
                 how += f" on node {bus.inter_node.id}"
             how += f" × {fmt(efficiency, RATIO)}"
-            if bus.leaf is not None:
-                ratio = bus.oversubscription or 1.0
-                how += f" / {_ratio(ratio)} oversubscription of leaf {bus.leaf.device.id}"
-                values["oversubscription"] = ratio
+            if bus.oversubscription > 1:
+                how += f" ÷ {_ratio(bus.oversubscription)} fabric oversubscription"
+                values["oversubscription"] = bus.oversubscription
+            if bus.capped:
+                how += ", capped at the figure inside the node"
             parts.append(f"{fmt(bus.inter, BYTE_RATE)} between nodes ({how})")
             values["inter"] = bus.inter
         if not parts:
             continue
-        entity, line = fabric.site()
+        entity, subject = fabric.site()
         yield Finding(
             entity,
-            line,
+            subject,
             f"expected all-reduce bus bandwidth for {_nodes_text(fabric)}: " + "; ".join(parts),
             hint="compare with nccl-tests all_reduce_perf busbw after burn-in; "
             "well below these figures, something is broken",
@@ -510,10 +596,52 @@ def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
         )
         yield Finding(
             f"device {first.id}",
-            first.device.line,
+            first.ref,
             f"expected all-reduce bus bandwidth inside the node{others}: "
             f"{fmt(figure[0], BYTE_RATE)} ({figure[1]}); no compute fabric to "
             "other nodes",
             hint="compare with nccl-tests all_reduce_perf busbw after burn-in",
             values={"intra": figure[0], "nodes": float(len(devices))},
         )
+
+
+@rule("NET008", "warning", scope="fabric")
+def crossed_rail(analysis: Analysis) -> Iterator[Finding]:
+    """A node's compute port is cabled to another leaf than its rail's (a crossed rail).
+
+    Why it matters:
+        A rail-optimised fabric keeps GPU k of every node on leaf k, so that NCCL's rail
+        traffic stays on one leaf and never climbs to the spines. A rail group is the GPU
+        nodes joined through shared leaves; a port's rail leaf is the leaf that more than
+        half of the group's nodes cable that port (`ib3`) to, and a group whose rail leaves
+        include two or more leaves is rail-optimised. A node port that goes to another leaf
+        sends that rail through the spines, or, in a rail-only fabric, nowhere. One finding
+        per crossed cable.
+
+    Example:
+        # ib1 of every node on leaf1, ib2 on leaf2; node n4's two cables swapped
+        [[links]]
+        a = "a01-n4:ib1"
+        b = "a01-leaf2:p4"
+
+    Fix:
+        Cable the port to its rail leaf (swap the crossed cables back).
+    """
+    for fabric in analysis.fabrics:
+        if len(fabric.nodes) < 2:
+            continue
+        for crossed in fabric.crossed_rails:
+            link = crossed.link
+            yield Finding(
+                link.entity,
+                link.ref,
+                f"port {crossed.port} of node {crossed.node} goes to {crossed.leaf}, not to "
+                f"rail leaf {crossed.rail_leaf} (where {crossed.on_rail} of the group's "
+                f"{crossed.nodes} nodes cable {crossed.port}): a crossed rail",
+                hint=f"cable {crossed.node}:{crossed.port} to {crossed.rail_leaf}",
+                values={"nodes": float(crossed.nodes), "on_rail": float(crossed.on_rail)},
+                related=(
+                    analysis.device_by_id[crossed.node].ref,
+                    analysis.device_by_id[crossed.rail_leaf].ref,
+                ),
+            )

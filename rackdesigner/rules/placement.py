@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from ..analysis import Analysis, DeviceFacts, RackFacts
-from .registry import Finding, rule
+from ..analysis import Analysis, DeviceFacts, FeedFacts, RackFacts
+from .base import Finding, rule
 
 
 def _mounted(rack: RackFacts) -> Iterator[DeviceFacts]:
@@ -27,7 +27,7 @@ def _units(dev: DeviceFacts) -> range:
     return range(position, position + max(1, round(dev.height_u)))
 
 
-@rule("PLC001", "error")
+@rule("PLC001", "error", scope="rack")
 def overlap(analysis: Analysis) -> Iterator[Finding]:
     """Two devices occupy the same rack unit.
 
@@ -78,15 +78,16 @@ def overlap(analysis: Analysis) -> Iterator[Finding]:
                 where = "" if len(shared_faces) == 2 else f" on the {shared_faces[0]} face"
                 yield Finding(
                     f"device {later.id}",
-                    later.device.line,
+                    later.ref,
                     f"overlaps device {earlier.id} at {span}{where} in rack {rack.rack.id}",
                     hint="move one of them to free units",
                     values={"unit": float(low)},
+                    related=(earlier.ref,),
                 )
             active.append((start, top, order, dev))
 
 
-@rule("PLC002", "error")
+@rule("PLC002", "error", scope="rack")
 def out_of_rack(analysis: Analysis) -> Iterator[Finding]:
     """A device extends below U1 or above the rack's height, or its position is missing or moot.
 
@@ -115,7 +116,7 @@ def out_of_rack(analysis: Analysis) -> Iterator[Finding]:
                 if dev.device.position is not None:
                     yield Finding(
                         f"device {dev.id}",
-                        dev.device.line,
+                        dev.ref,
                         f"is a 0U device ({dev.device.model}) but has position "
                         f"{dev.device.position} in rack {rack.rack.id}",
                         hint="0U devices mount on a side rail: replace position with "
@@ -128,7 +129,7 @@ def out_of_rack(analysis: Analysis) -> Iterator[Finding]:
             if position is None:
                 yield Finding(
                     f"device {dev.id}",
-                    dev.device.line,
+                    dev.ref,
                     f"takes {dev.height_u:g} U but has no position in rack {rack.rack.id}",
                     hint="add `position = N`, its lowest unit counted from 1 at the bottom",
                 )
@@ -137,7 +138,7 @@ def out_of_rack(analysis: Analysis) -> Iterator[Finding]:
             if position < 1:
                 yield Finding(
                     f"device {dev.id}",
-                    dev.device.line,
+                    dev.ref,
                     f"position {position} is below U1 of rack {rack.rack.id} "
                     "(units count from 1 at the bottom)",
                     values={"position": float(position)},
@@ -145,7 +146,7 @@ def out_of_rack(analysis: Analysis) -> Iterator[Finding]:
             elif top > height:
                 yield Finding(
                     f"device {dev.id}",
-                    dev.device.line,
+                    dev.ref,
                     f"occupies U{position}-U{top:g}, above the top of rack "
                     f"{rack.rack.id} (U{height:g})",
                     hint=f"the highest position for a device of {dev.height_u:g} U "
@@ -160,7 +161,7 @@ def _is_infiniband_switch(dev: DeviceFacts) -> bool:
     )
 
 
-@rule("PLC003", "warning")
+@rule("PLC003", "warning", scope="rack")
 def switch_not_mid_rack(analysis: Analysis) -> Iterator[Finding]:
     """An InfiniBand switch sits outside the middle third of a rack holding GPU nodes.
 
@@ -195,7 +196,7 @@ def switch_not_mid_rack(analysis: Analysis) -> Iterator[Finding]:
                 last = math.floor(high + 1 - dev.height_u / 2)
                 yield Finding(
                     f"device {dev.id}",
-                    dev.device.line,
+                    dev.ref,
                     f"InfiniBand switch at U{dev.device.position} is outside the "
                     f"middle of rack {rack.rack.id} (centre {centre:g} U, middle "
                     f"{low:g}-{high:g} U)",
@@ -204,7 +205,7 @@ def switch_not_mid_rack(analysis: Analysis) -> Iterator[Finding]:
                 )
 
 
-@rule("PLC004", "error")
+@rule("PLC004", "error", scope="rack")
 def overweight(analysis: Analysis) -> Iterator[Finding]:
     """A rack's devices weigh more than its `max_weight`.
 
@@ -230,7 +231,7 @@ def overweight(analysis: Analysis) -> Iterator[Finding]:
         bound = "at least " if rack.unknown_weight else ""
         yield Finding(
             f"rack {rack.rack.id}",
-            rack.rack.line,
+            rack.ref,
             f"devices weigh {bound}{fmt(rack.weight, MASS)}, more than its "
             f"max_weight {fmt(float(limit), MASS)}",
             hint="spread the devices over more racks or use a rack rated for the load",
@@ -238,7 +239,27 @@ def overweight(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-@rule("PLC005", "error")
+def _rack_place(rack: RackFacts) -> str:
+    """The rack as a reader tells it from another with the same id: by its place."""
+    if rack.rack.row is not None and rack.rack.slot is not None:
+        return f"the rack in row {rack.rack.row!r} slot {rack.rack.slot}"
+    return f"rack #{rack.index + 1} in file order"
+
+
+def _nth(rack: RackFacts) -> str:
+    # Two racks may share an id (reported above): then say which one is meant.
+    return f" ({_rack_place(rack)})" if rack.ref.nth else ""
+
+
+def _device_place(first: DeviceFacts, dev: DeviceFacts) -> str:
+    """Where the first device with ``dev``'s id is, said without a line number."""
+    at = f" at U{first.device.position}" if first.device.position is not None else ""
+    if first.rack is dev.rack:
+        return f"in this rack{at}"
+    return f"in rack {first.rack.id}{at}"
+
+
+@rule("PLC005", "error", scope="site")
 def identity(analysis: Analysis) -> Iterator[Finding]:
     """Duplicate ids, two racks in one place, or a model or GPU that is not in the catalog.
 
@@ -259,14 +280,16 @@ def identity(analysis: Analysis) -> Iterator[Finding]:
     seen_racks: dict[str, RackFacts] = {}
     places: dict[tuple[str, int], RackFacts] = {}
     seen_devices: dict[str, DeviceFacts] = {}
-    seen_feeds: dict[str, int] = {}
+    seen_feeds: dict[str, tuple[RackFacts, FeedFacts]] = {}
     for rack in analysis.racks:
         rid = rack.rack.id
         if rid in seen_racks:
+            first = seen_racks[rid]
             yield Finding(
                 f"rack {rid}",
-                rack.rack.line,
-                f"duplicate rack id (also on line {seen_racks[rid].rack.line})",
+                rack.ref,
+                f"duplicate rack id (also {_rack_place(first)})",
+                related=(first.ref,),
             )
         else:
             seen_racks[rid] = rack
@@ -276,28 +299,39 @@ def identity(analysis: Analysis) -> Iterator[Finding]:
                 other = places[place]
                 yield Finding(
                     f"rack {rid}",
-                    rack.rack.line,
+                    rack.ref,
                     f"row {place[0]!r} slot {place[1]} is already taken by rack "
-                    f"{other.rack.id} (line {other.rack.line})",
+                    f"{other.rack.id}{_nth(other)}",
+                    related=(other.ref,),
                 )
             else:
                 places[place] = rack
-        for feed in rack.rack.feeds:
-            if feed.id in seen_feeds:
+        for feed in rack.feeds:
+            fid = feed.feed.id
+            if fid in seen_feeds:
+                first_rack, first_feed = seen_feeds[fid]
+                where = (
+                    "earlier in this rack"
+                    if first_rack is rack
+                    else f"in rack {first_rack.rack.id}"
+                )
                 yield Finding(
-                    f"rack {rid} feed {feed.id}",
-                    feed.line,
-                    f"duplicate feed id (also on line {seen_feeds[feed.id]})",
+                    f"rack {rid} feed {fid}",
+                    feed.ref,
+                    f"duplicate feed id (also {where})",
+                    related=(first_feed.ref,),
                 )
             else:
-                seen_feeds[feed.id] = feed.line
+                seen_feeds[fid] = (rack, feed)
         for dev in rack.devices:
             did = dev.id
             if did in seen_devices:
+                first_dev = seen_devices[did]
                 yield Finding(
                     f"device {did}",
-                    dev.device.line,
-                    f"duplicate device id (also on line {seen_devices[did].device.line})",
+                    dev.ref,
+                    f"duplicate device id (also {_device_place(first_dev, dev)})",
+                    related=(first_dev.ref,),
                 )
             else:
                 seen_devices[did] = dev
@@ -310,7 +344,7 @@ def identity(analysis: Analysis) -> Iterator[Finding]:
                 )
                 yield Finding(
                     f"device {did}",
-                    dev.device.line,
+                    dev.ref,
                     f"unknown model {dev.device.model!r}",
                     hint=hint,
                 )
@@ -320,17 +354,17 @@ def identity(analysis: Analysis) -> Iterator[Finding]:
         dtype = analysis.catalog.devices.get(key)
         if dtype is None or dtype.gpu is None or dtype.gpu in analysis.catalog.gpus:
             continue
-        entity, line = analysis.type_site(key)
+        entity, subject = analysis.type_site(key)
         near = analysis.catalog.nearest_gpu(dtype.gpu)
         hint = (
             f"did you mean {' or '.join(near)}?"
             if near
             else "`rackdesigner catalog` lists the known GPUs"
         )
-        yield Finding(entity, line, f"model {key} names unknown GPU {dtype.gpu!r}", hint=hint)
+        yield Finding(entity, subject, f"model {key} names unknown GPU {dtype.gpu!r}", hint=hint)
 
 
-@rule("PLC006", "warning")
+@rule("PLC006", "warning", scope="rack")
 def open_units(analysis: Analysis) -> Iterator[Finding]:
     """An air-cooled rack has open units not covered by blanking panels.
 
@@ -374,7 +408,7 @@ def open_units(analysis: Analysis) -> Iterator[Finding]:
             text += f" and {len(spans) - 6} more"
         yield Finding(
             f"rack {rack.rack.id}",
-            rack.rack.line,
+            rack.ref,
             f"{count} open unit{'s' if count != 1 else ''} without blanking panels ({text})",
             hint="fill them with blank-1u / blank-2u panels",
             values={"open_units": float(count)},
@@ -384,7 +418,7 @@ def open_units(analysis: Analysis) -> Iterator[Finding]:
 _REVERSED = {"front-to-rear": "rear-to-front", "rear-to-front": "front-to-rear"}
 
 
-@rule("PLC007", "warning")
+@rule("PLC007", "warning", scope="rack")
 def airflow_against_rack(analysis: Analysis) -> Iterator[Finding]:
     """A device's airflow runs against its rack's.
 
@@ -425,7 +459,106 @@ def airflow_against_rack(analysis: Analysis) -> Iterator[Finding]:
                 )
                 yield Finding(
                     f"device {dev.id}",
-                    dev.device.line,
+                    dev.ref,
                     f"airflow {have}{mounted} runs against rack {rack.rack.id}'s {want}",
                     hint=hint,
                 )
+
+
+@rule("PLC008", "error", scope="rack", thresholds=("floor_load_max",))
+def floor_load(analysis: Analysis) -> Iterator[Finding]:
+    """A rack loads the floor beyond its rating.
+
+    Why it matters:
+        A raised floor or slab is rated for a distributed load, in kg/m². A rack's floor
+        load is its devices' weight plus its own (`weight`, 150 kg by default) over its
+        footprint (`width` × `depth`, 600 mm × 1200 mm = 0.72 m² by default): eight GPU
+        nodes of 130 kg with switches, PDUs and the rack are over 1,100 kg, 1,528 kg/m² on
+        a standard footprint. The limit is `[site] floor_load_max` where given, else the
+        `floor_load_max` threshold (1,500 kg/m²). Where a device's weight is unknown the
+        load is a lower bound ("at least").
+
+    Example:
+        [site]
+        floor_load_max = "1200 kg/m^2"
+
+        [[racks]]
+        id = "a01"
+        width = "600 mm"
+        depth = "1200 mm"      # 0.72 m²: 864 kg with the rack is the most it may hold
+        # its devices weigh 1,000 kg: with the rack's 150 kg, 1,597 kg/m²
+
+    Fix:
+        Spread the heavy devices over more racks, use a wider or deeper rack (a larger
+        footprint), or have the floor rated and reinforced for the load.
+    """
+    from ..units import AREAL_MASS, MASS, fmt, fmt_apart
+
+    site = analysis.layout.site
+    limit = analysis.thresholds["floor_load_max"]
+    source = "floor_load_max"
+    if site is not None and site.floor_load_max is not None:
+        limit = float(site.floor_load_max)
+        source = "[site] floor_load_max"
+    for rack in analysis.racks:
+        weight = rack.weight + rack.rack.weight_kg
+        area = rack.rack.width_m * rack.rack.depth_m
+        if area <= 0:
+            continue
+        load = weight / area
+        if load <= limit * (1 + 1e-9):
+            continue
+        bound = "at least " if rack.unknown_weight else ""
+        load_text, limit_text = fmt_apart(load, limit, AREAL_MASS)
+        yield Finding(
+            f"rack {rack.rack.id}",
+            rack.ref,
+            f"{bound}{fmt(weight, MASS)} on {area:.3g} m² is {bound}{load_text}, over the "
+            f"{limit_text} floor rating ({source}; devices {fmt(rack.weight, MASS)} + rack "
+            f"{fmt(rack.rack.weight_kg, MASS)})",
+            hint="spread the heavy devices over more racks, use a larger footprint (width, "
+            "depth), or have the floor rated for the load",
+            values={"floor_load": load, "limit": limit, "weight": weight, "area": area},
+        )
+
+
+@rule("PLC009", "error", scope="device")
+def deeper_than_rack(analysis: Analysis) -> Iterator[Finding]:
+    """A device's chassis is deeper than its rack.
+
+    Why it matters:
+        A chassis deeper than the rack does not fit on its rails, and the rear door does not
+        close over it (no hot-aisle containment, no rear-door heat exchanger). GPU servers
+        are deep: a DGX H100 is 897 mm, and many 600 mm-wide racks are only 1000-1070 mm
+        deep, less the space cables need. The check uses the type's `chassis_depth` and the
+        rack's `depth` (1200 mm by default); types without `chassis_depth` are not judged.
+
+    Example:
+        [[racks]]
+        id = "a01"
+        depth = "800 mm"
+
+        [[racks.devices]]
+        id = "a01-n01"
+        model = "dgx-h100"     # 897.1 mm deep
+
+    Fix:
+        Use a deeper rack (`depth`), or a shallower model.
+    """
+    from ..units import LENGTH, fmt
+
+    for rack in analysis.racks:
+        depth = rack.rack.depth_m
+        for dev in rack.devices:
+            chassis = dev.type.chassis_depth if dev.type is not None else None
+            if chassis is None or float(chassis) <= depth + 1e-9:
+                continue
+            yield Finding(
+                f"device {dev.id}",
+                dev.ref,
+                f"{dev.device.model} is {fmt(float(chassis), LENGTH, 4)} deep, deeper than "
+                f"rack {rack.rack.id} ({fmt(depth, LENGTH)})",
+                hint="use a deeper rack (depth) or a shallower model",
+                values={"depth": float(chassis), "rack_depth": depth},
+                related=(rack.ref,),
+            )

@@ -1,127 +1,48 @@
-"""The rule registry: every rule's code, severity, thresholds and documentation in one place.
+"""The rule registry: every rule's code, severity, scope, thresholds and documentation.
 
-A rule is a function that reads the shared analysis and yields findings.
-Decorating it with :func:`rule` registers it; its docstring is its
-documentation, in the shape ruff uses: a title line, then sections
-``Why it matters``, ``Example`` and ``Fix``. ``rackdesigner rules CODE``
-prints it. Adding a rule is adding one function (and its fixtures).
+Importing it imports every rule module (their ``@rule`` decorators fill
+:data:`RULES`); :func:`all_rules`, :func:`selected` and :func:`unknown_patterns`
+answer which rules exist and which to run, and :func:`to_diagnostics` turns
+findings into diagnostics. The pieces a rule module needs live in
+:mod:`.base`, re-exported here.
 """
 
 from __future__ import annotations
 
-import inspect
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic
-from ..thresholds import THRESHOLDS
+from ..refs import Ref
+from . import (  # noqa: F401  (imported for their registrations)
+    cabling,
+    compute,
+    cooling,
+    network,
+    placement,
+    power,
+    storage,
+)
+from .base import FAMILIES, RULES, SCOPES, Finding, Rule, RuleFunction, rule
 
-if TYPE_CHECKING:
-    from ..analysis import Analysis
-
-FAMILIES = {
-    "PWR": "Power",
-    "COOL": "Cooling",
-    "CAB": "Cabling",
-    "NET": "Network",
-    "CMP": "Compute",
-    "PLC": "Placement",
-    "STO": "Storage",
-}
-
-
-@dataclass(slots=True)
-class Finding:
-    """What a rule reports; the engine adds the code, severity and file."""
-
-    entity: str
-    line: int
-    message: str
-    hint: str | None = None
-    values: dict[str, float] = field(default_factory=dict)
-    severity: str | None = None  # overrides the rule's default (rules with two severities)
-
-
-RuleFunction = Callable[["Analysis"], Iterable[Finding]]
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    code: str
-    severity: str  # default; "error" for rules that may also warn
-    title: str
-    thresholds: tuple[str, ...]
-    check: RuleFunction
-    doc: str
-    severities: tuple[str, ...]
-    fabric: bool = False  # reads the fabric graph (analysis.fabrics)
-
-    @property
-    def family(self) -> str:
-        return re.sub(r"\d+$", "", self.code)
-
-    def section(self, name: str) -> str:
-        """One section of the docstring (``Why it matters``, ``Example``, ``Fix``)."""
-        found = re.search(
-            rf"^{re.escape(name)}:?\s*\n(.*?)(?=^\S[^\n]*:?\s*\n\s*\n?|\Z)", self.doc, re.M | re.S
-        )
-        return inspect.cleandoc(found.group(1)) if found else ""
-
-
-RULES: dict[str, Rule] = {}
-
-
-def rule(
-    code: str,
-    severity: str,
-    *,
-    thresholds: tuple[str, ...] = (),
-    severities: tuple[str, ...] = (),
-    fabric: bool = False,
-) -> Callable[[RuleFunction], RuleFunction]:
-    """Register a rule. The docstring's first line is its title.
-
-    ``fabric`` marks a rule that reads ``analysis.fabrics``: on large layouts those rules
-    run beside the others, in a second process.
-    """
-    for key in thresholds:
-        if key not in THRESHOLDS:
-            raise ValueError(f"{code}: unknown threshold {key}")
-
-    def register(check: RuleFunction) -> RuleFunction:
-        doc = inspect.cleandoc(check.__doc__ or "")
-        title, _, body = doc.partition("\n")
-        if code in RULES:
-            raise ValueError(f"rule {code} registered twice")
-        RULES[code] = Rule(
-            code,
-            severity,
-            title.strip().rstrip("."),
-            thresholds,
-            check,
-            body.strip(),
-            severities or (severity,),
-            fabric,
-        )
-        return check
-
-    return register
+__all__ = [
+    "FAMILIES",
+    "RULES",
+    "SCOPES",
+    "Finding",
+    "Rule",
+    "RuleFunction",
+    "all_rules",
+    "matches",
+    "rule",
+    "selected",
+    "to_diagnostics",
+    "unknown_patterns",
+]
 
 
 def all_rules() -> dict[str, Rule]:
-    """Every rule, with the rule modules imported."""
-    from . import (  # noqa: F401  (imported for their registrations)
-        cabling,
-        compute,
-        cooling,
-        network,
-        placement,
-        power,
-        storage,
-    )
-
+    """Every rule, in family order then by number."""
     return dict(sorted(RULES.items(), key=lambda item: _code_key(item[0])))
 
 
@@ -152,17 +73,27 @@ def selected(select: Iterable[str] | None, ignore: Iterable[str] | None) -> list
     ]
 
 
-def to_diagnostics(rule_: Rule, findings: Iterable[Finding], file: str) -> list[Diagnostic]:
+def to_diagnostics(
+    rule_: Rule,
+    findings: Iterable[Finding],
+    file: str,
+    locate: Callable[[Ref], int] | None = None,
+) -> list[Diagnostic]:
+    """The findings as diagnostics; ``locate`` gives the line of a subject (else 0)."""
+    code, severity = rule_.code, rule_.severity
     return [
         Diagnostic(
-            rule_.code,
-            f.severity or rule_.severity,
+            code,
+            f.severity or severity,
             f.message,
-            entity=f.entity,
-            line=f.line,
-            file=file,
-            hint=f.hint,
-            values=f.values,
+            f.entity,
+            locate(f.subject) if locate is not None else 0,
+            file,
+            f.hint,
+            f.values,
+            0,
+            f.subject,
+            f.related,
         )
         for f in findings
     ]

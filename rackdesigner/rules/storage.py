@@ -6,10 +6,10 @@ from collections.abc import Iterator
 
 from ..analysis import Analysis
 from ..units import INFORMATION, fmt
-from .registry import Finding, rule
+from .base import Finding, rule
 
 
-@rule("STO001", "info", thresholds=("nvme_per_node_min",))
+@rule("STO001", "info", scope="device", thresholds=("nvme_per_node_min",))
 def nvme_below_floor(analysis: Analysis) -> Iterator[Finding]:
     """A training node type has less local NVMe than the hot-tier floor.
 
@@ -41,11 +41,11 @@ def nvme_below_floor(analysis: Analysis) -> Iterator[Finding]:
         nvme = float(dtype.nvme)
         if nvme >= floor:
             continue
-        entity, line = analysis.type_site(key)
+        entity, subject = analysis.type_site(key)
         count = len(devices)
         yield Finding(
             entity,
-            line,
+            subject,
             f"{key} has {fmt(nvme, INFORMATION)} of local NVMe per node, below the "
             f"{fmt(floor, INFORMATION)} hot-tier floor for training "
             f"({count} node{'s' if count != 1 else ''})",

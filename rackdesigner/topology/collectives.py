@@ -1,10 +1,14 @@
 """Expected collective (all-reduce) bus bandwidth: what a healthy cluster should measure.
 
 nccl-tests report "bus bandwidth", the rate each link direction carries per GPU.
-Inside a node it is the GPUs' interconnect per direction; between nodes the
-node's fabric bandwidth per GPU, divided by the worst leaf oversubscription
-above 1:1. Collectives reach about ``nccl_efficiency`` of either. Rules (NET007)
-and reports read these figures; nothing here formats for people.
+Inside a node it is the GPUs' interconnect per direction. Between nodes NCCL's
+hierarchical algorithms (NVLink inside the node, one rail per GPU across) drive
+all of the node's fabric ports at once, so the figure is the node's whole
+compute-fabric bandwidth, divided by the fabric oversubscription r and capped at
+the inside figure (rules.md v1.1, NET007): a DGX H100 with 8 x 400 Gbit/s at 1:1
+gives 8 x 50 GB/s x 85 % = 340 GB/s, as nccl-tests measures. Collectives reach
+about ``nccl_efficiency`` of either. Rules (NET007) and reports read these figures;
+nothing here formats for people.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..analysis import DeviceFacts
-    from .graph import Fabric, SwitchFacts
+    from .graph import Fabric
 
 
 def per_direction(dev: DeviceFacts) -> float | None:
@@ -40,52 +44,41 @@ def intra_node(dev: DeviceFacts, efficiency: float) -> float | None:
 class FabricBusBandwidth:
     intra: float | None  # bit/s, the lowest of the fabric's nodes
     intra_node: DeviceFacts | None
-    inter: float | None  # bit/s between nodes, per GPU
-    inter_node: DeviceFacts | None  # the node with the least fabric bandwidth per GPU
-    ports_per_gpu: float | None  # bit/s of fabric ports per GPU on that node
-    uniform: bool  # every node has the same fabric bandwidth per GPU
-    leaf: SwitchFacts | None  # the worst oversubscribed leaf above 1:1, if any
-
-    @property
-    def oversubscription(self) -> float | None:
-        return self.leaf.oversubscription if self.leaf is not None else None
+    inter: float | None  # bit/s between nodes
+    inter_node: DeviceFacts | None  # the node with the lowest figure between nodes
+    node_bandwidth: float | None  # bit/s of that node's compute-fabric ports
+    uniform: bool  # every node has the same compute-fabric bandwidth
+    oversubscription: float  # the fabric oversubscription r (1 when non-blocking)
+    capped: bool  # the inside figure limits the figure between nodes
 
 
 def fabric_bus_bandwidth(fabric: Fabric, efficiency: float) -> FabricBusBandwidth:
     intra: tuple[float, DeviceFacts] | None = None
-    inter: tuple[float, DeviceFacts] | None = None
-    uniform = True
+    inter: tuple[float, DeviceFacts, float, bool] | None = None
+    ratio = fabric.oversubscription if len(fabric.nodes) >= 2 else 1.0
+    bandwidths = set()
     for node in fabric.nodes:
-        figure = intra_node(node, efficiency)
-        if figure is not None and (intra is None or figure < intra[0]):
-            intra = (figure, node)
+        inside = intra_node(node, efficiency)
+        if inside is not None and (intra is None or inside < intra[0]):
+            intra = (inside, node)
         bandwidth = fabric.node_bandwidth.get(node.id, 0.0)
-        if node.gpus > 0 and bandwidth > 0:
-            per_gpu = bandwidth / node.gpus
-            if inter is not None and per_gpu != inter[0]:
-                uniform = False
-            if inter is None or per_gpu < inter[0]:
-                inter = (per_gpu, node)
-    worst: SwitchFacts | None = None
-    for switch in fabric.tier_switches(1):
-        ratio = switch.oversubscription
-        if (
-            ratio is not None
-            and math.isfinite(ratio)
-            and ratio > 1
-            and (worst is None or ratio > (worst.oversubscription or 0))
-        ):
-            worst = switch
-    between = None
-    if inter is not None and len(fabric.nodes) >= 2:
-        ratio = (worst.oversubscription or 1.0) if worst is not None else 1.0
-        between = inter[0] * efficiency / ratio
+        if bandwidth <= 0 or len(fabric.nodes) < 2:
+            continue
+        bandwidths.add(bandwidth)
+        between = bandwidth * efficiency / ratio if math.isfinite(ratio) else 0.0
+        capped = inside is not None and inside < between
+        if capped:
+            assert inside is not None
+            between = inside
+        if inter is None or between < inter[0]:
+            inter = (between, node, bandwidth, capped)
     return FabricBusBandwidth(
         intra=intra[0] if intra else None,
         intra_node=intra[1] if intra else None,
-        inter=between,
+        inter=inter[0] if inter else None,
         inter_node=inter[1] if inter else None,
-        ports_per_gpu=inter[0] if inter else None,
-        uniform=uniform,
-        leaf=worst,
+        node_bandwidth=inter[2] if inter else None,
+        uniform=len(bandwidths) <= 1,
+        oversubscription=ratio,
+        capped=inter[3] if inter else False,
     )

@@ -11,14 +11,20 @@ which switch or cable, lost, leaves GPU nodes on two sides.
 
 from __future__ import annotations
 
+import math
 from collections import deque
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from ..refs import Ref
+from .lateral import CrossedRail, LateralGroup, crossed_rails, lateral_groups
+
 if TYPE_CHECKING:
-    from ..analysis import Analysis, DeviceFacts, LinkFacts
+    from ..analysis import Analysis
+    from ..analysis.facts import DeviceFacts, LinkFacts
 
 
 @dataclass(slots=True, eq=False)
@@ -27,14 +33,17 @@ class SwitchFacts:
     tier: int | None = None  # None: not connected to any GPU node
     down: float = 0.0  # bit/s towards GPU nodes
     up: float = 0.0  # bit/s away from them
+    lateral: float = 0.0  # bit/s to switches of its own tier (v1.1)
     top: bool = False  # of the fabric's highest tier: never oversubscribed
 
     @property
     def oversubscription(self) -> float | None:
-        """downlink / uplink bandwidth; None where it does not apply, inf without uplinks."""
+        """downlink ÷ (uplink + lateral) bandwidth (v1.1: lateral links carry traffic out
+        too); None where it does not apply, inf with neither."""
         if self.top or self.tier is None or self.down <= 0:
             return None
-        return self.down / self.up if self.up > 0 else float("inf")
+        out = self.up + self.lateral
+        return self.down / out if out > 0 else float("inf")
 
 
 @dataclass(slots=True, eq=False)
@@ -52,24 +61,79 @@ class Fabric:
     node_bandwidth: dict[str, float] = field(default_factory=dict)  # device id -> bit/s
     cut_switches: list[tuple[DeviceFacts, int]] = field(default_factory=list)
     cut_links: list[tuple[LinkFacts, int]] = field(default_factory=list)
+    # (v1.1) Groups left when the top tier's lateral links are removed; [] without any.
+    groups: list[LateralGroup] = field(default_factory=list)
+
+    @property
+    def oversubscription(self) -> float:
+        """Fabric oversubscription r (rules.md v1.1): the largest of 1, every switch's
+        (finite) oversubscription and 1 ÷ the smallest group's global ratio."""
+        worst = 1.0
+        for switch in self.switches.values():
+            ratio = switch.oversubscription
+            if ratio is not None and math.isfinite(ratio) and ratio > worst:
+                worst = ratio
+        for group in self.groups:
+            ratio = group.ratio
+            worst = max(worst, 1.0 / ratio if ratio > 0 else math.inf)
+        return worst
+
+    def worst_group(self) -> LateralGroup | None:
+        return min(self.groups, key=lambda g: g.ratio, default=None)
+
+    @property
+    def crossed_rails(self) -> list[CrossedRail]:
+        """Crossed rails of the fabric's rail-optimised rail groups (NET008), cable order."""
+        leaves = {name for name, s in self.switches.items() if s.tier == 1}
+        nodes = {node.id for node in self.nodes}
+        cables = []
+        append = cables.append
+        for link in self.links:
+            a, b = link.a, link.b
+            da, db = a.device, b.device
+            if da is None or db is None:
+                continue
+            ia, ib = da.id, db.id
+            if ia in nodes and ib in leaves:
+                append((ia, a.text.partition(":")[2], ib, link))
+            elif ib in nodes and ia in leaves:
+                append((ib, b.text.partition(":")[2], ia, link))
+        return crossed_rails(cables)
 
     @property
     def anchor(self) -> DeviceFacts:
-        """The device a fabric is named after and reported at: its first switch, else its
-        first device."""
+        """The device a fabric is named after (editing.md): its first leaf in file order,
+        else its first switch, else its first GPU node, else its first device.
+
+        A leaf keeps its tier while switches are added above it or devices elsewhere, so the
+        name survives the edits a designer makes.
+        """
+        switches = self.switches
+        first_switch = None
         for dev in self.devices:
             if dev.kind == "switch":
-                return dev
-        return self.devices[0]
+                facts = switches.get(dev.id)
+                if facts is not None and facts.tier == 1:
+                    return dev
+                if first_switch is None:
+                    first_switch = dev
+        if first_switch is not None:
+            return first_switch
+        return self.nodes[0] if self.nodes else self.devices[0]
 
     @property
     def name(self) -> str:
         return self.anchor.id
 
-    def site(self) -> tuple[str, int]:
-        """Where a finding about the fabric is reported: ``fabric <name>`` at its line."""
-        anchor = self.anchor
-        return f"fabric {anchor.id}", anchor.device.line
+    @property
+    def ref(self) -> Ref:
+        return Ref("fabric", self.name)
+
+    def site(self) -> tuple[str, Ref]:
+        """Who a finding about the fabric is about: ``fabric <name>``, and its reference (the
+        source map reports it at its anchor device's line)."""
+        name = self.name
+        return f"fabric {name}", Ref("fabric", name)
 
     @property
     def tech(self) -> str:
@@ -93,29 +157,42 @@ class Fabric:
         return self.max_tier >= 2
 
 
-def fabric_graph(analysis: Analysis) -> nx.Graph:
+def graph_of(edges: Mapping[tuple[str, str], dict[str, Any]]) -> nx.Graph:
     """The compute fabric: one node per device, one edge per cabled pair of devices."""
-    analysis.links  # noqa: B018  (collects the cabled pairs as it resolves the links)
     graph = nx.Graph()
-    graph.add_edges_from((a, b, data) for (a, b), data in analysis.compute_edges.items())
+    graph.add_edges_from((a, b, data) for (a, b), data in edges.items())
     return graph
 
 
-def build_fabrics(analysis: Analysis) -> list[Fabric]:
-    graph = fabric_graph(analysis)
-    by_id = analysis.device_by_id
+def fabric_graph(analysis: Analysis) -> nx.Graph:
+    """The compute fabric of an analysis (its resolved links' cabled pairs)."""
+    return graph_of(analysis.compute_edges)
+
+
+def build_fabrics(
+    links: Sequence[LinkFacts],
+    edges: Mapping[tuple[str, str], dict[str, Any]],
+    device_by_id: Mapping[str, DeviceFacts],
+    graph: nx.Graph | None = None,
+) -> list[Fabric]:
+    """The fabrics of resolved links (:func:`rackdesigner.analysis.links.resolve_links`),
+    in file order of their first device. ``graph`` is ``graph_of(edges)`` when the caller
+    keeps one current (an editing session updates it edge by edge)."""
+    if graph is None:
+        graph = graph_of(edges)
+    by_id = device_by_id
     fabrics: list[Fabric] = []
     components = sorted(
-        nx.connected_components(graph), key=lambda part: min(by_id[n].device.line for n in part)
+        nx.connected_components(graph), key=lambda part: min(by_id[n].order for n in part)
     )
     fabric_of: dict[str, int] = {}
     for index, part in enumerate(components):
-        devices = sorted((by_id[n] for n in part), key=lambda d: d.device.line)
+        devices = sorted((by_id[n] for n in part), key=lambda d: d.order)
         fabrics.append(Fabric(index + 1, devices, []))
         for n in part:
             fabric_of[n] = index
     # Each compute cable belongs to the fabric of its ends, in the layout's order.
-    for link in analysis.links:
+    for link in links:
         if link.compute and link.a.device is not link.b.device:
             fabric = fabrics[fabric_of[link.a.device.id]]  # type: ignore[union-attr]
             fabric.links.append(link)
@@ -124,12 +201,11 @@ def build_fabrics(analysis: Analysis) -> list[Fabric]:
     for fabric, part in zip(fabrics, components, strict=True):
         # A subgraph view costs on every lookup; the common one-fabric case needs none.
         sub = graph if len(components) == 1 else graph.subgraph(part)
-        _describe(fabric, sub, analysis)
+        _describe(fabric, sub, by_id)
     return fabrics
 
 
-def _describe(fabric: Fabric, graph: nx.Graph, analysis: Analysis) -> None:
-    by_id = analysis.device_by_id
+def _describe(fabric: Fabric, graph: nx.Graph, by_id: Mapping[str, DeviceFacts]) -> None:
     fabric.techs.discard(None)  # type: ignore[arg-type]
     switch_ids = {d.id for d in fabric.devices if d.kind == "switch"}
     fabric.nodes = [d for d in fabric.devices if d.is_gpu_node]
@@ -167,11 +243,15 @@ def _describe(fabric: Fabric, graph: nx.Graph, analysis: Analysis) -> None:
                     continue  # a switch no GPU node reaches
                 other = 0  # any other endpoint: its port on this switch is a downlink
             if other == switch.tier:
+                switch.lateral += data["bandwidth"]
                 continue
             if other < switch.tier:
                 switch.down += data["bandwidth"]
             else:
                 switch.up += data["bandwidth"]
+    fabric.groups = lateral_groups(
+        [d.id for d in fabric.devices], adjacency, tier, fabric.max_tier, fabric.node_bandwidth
+    )
     crossing = [fabric.injection]
     for level in range(1, fabric.max_tier):
         crossing.append(sum(s.up for s in fabric.tier_switches(level)))
@@ -181,7 +261,7 @@ def _describe(fabric: Fabric, graph: nx.Graph, analysis: Analysis) -> None:
 
 
 def _single_points_of_failure(
-    fabric: Fabric, graph: nx.Graph, by_id: dict[str, DeviceFacts]
+    fabric: Fabric, graph: nx.Graph, by_id: Mapping[str, DeviceFacts]
 ) -> None:
     """Switches and cables whose loss leaves GPU nodes of this fabric on two sides."""
     gpu = {node.id for node in fabric.nodes}
@@ -260,5 +340,5 @@ def _single_points_of_failure(
             other = total - side
             if side > 0 and other > 0:
                 fabric.cut_links.append((data["links"][0], min(side, other)))
-    fabric.cut_switches.sort(key=lambda item: item[0].device.line)
+    fabric.cut_switches.sort(key=lambda item: item[0].order)
     fabric.cut_links.sort(key=lambda item: item[0].index)

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Time the editing core in process on a large layout: open a Session (load + full check),
+move one device and re-check, add and remove one cable and re-check (fabric rules
+included), and undo each; ``tomllib`` parsing the same file is timed beside it.
+
+    python bench/edit_bench.py bench/out/gpus-100000.toml
+    python bench/edit_bench.py --gpus 100000          # generates the layout in memory
+
+Prints a markdown table of CPU seconds of this process (best and median of ``--repeat``
+runs of each edit, findings brought up to date included); the machine is shared, so wall
+time would measure the neighbours too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+
+# CPU seconds of this process: on a shared machine, wall time measures the neighbours too.
+_clock = time.process_time
+
+
+def _time(action: Callable[[], object]) -> float:
+    began = _clock()
+    action()
+    return _clock() - began
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("layout", nargs="?", help="a layout file")
+    parser.add_argument("--gpus", type=int, default=100_000, help="generate this many GPUs")
+    parser.add_argument("--repeat", type=int, default=5, help="runs of each edit")
+    args = parser.parse_args()
+
+    from rackdesigner.edit import AddLink, MoveDevice, RemoveLink, Session
+    from rackdesigner.layout_io import load_path, load_text
+
+    if args.layout:
+        path = Path(args.layout)
+        text = path.read_text(encoding="utf-8")
+        tomllib_seconds = _time(lambda: tomllib.loads(text))
+        began = _clock()
+        layout = load_path(path)
+    else:
+        from generate import generate_layout_text
+
+        text = generate_layout_text(args.gpus)
+        tomllib_seconds = _time(lambda: tomllib.loads(text))
+        began = _clock()
+        layout = load_text(text)
+    loaded = _clock()
+    session = Session(layout, path=args.layout)
+    opened = _clock()
+    gpus = session.analysis.total_gpus if session.analysis else 0
+
+    index = session.index
+    # A GPU node that can move by a unit or more within its rack.
+    spot = node = None
+    for rack in layout.racks:
+        for device in rack.devices:
+            if not device.model.startswith("dgx") or device.position is None:
+                continue
+            taken = index.occupied(rack.id)
+            units = len(index.units_of(device))
+            for position in range(1, int(rack.height_u) - units + 2):
+                span = range(position, position + units)
+                if position != device.position and all(
+                    taken.get(u) in (None, device) for u in span
+                ):
+                    spot, node = position, device.id
+                    break
+            if node:
+                break
+        if node:
+            break
+    assert node is not None and spot is not None, "no GPU node can move"
+    # A compute cable of that node: removed, put back by undo; removed again and added
+    # anew as a new cable between the same two ports.
+    cable = index.links_of(node)[0]
+    ends = (cable.a, cable.b, cable.media)
+
+    rows: list[tuple[str, list[float]]] = []
+    move_times, move_undo, add_times, add_undo, remove_times, remove_undo = ([] for _ in range(6))
+    for _ in range(args.repeat):
+        # Each edit is timed with the findings brought up to date (what a front end shows).
+        move_times.append(
+            _time(lambda: (session.do(MoveDevice(node, position=spot)), session.findings))
+        )
+        move_undo.append(_time(lambda: (session.undo(), session.findings)))
+        remove_times.append(_time(lambda: (session.do(RemoveLink(cable)), session.findings)))
+        remove_undo.append(_time(lambda: (session.undo(), session.findings)))
+        session.do(RemoveLink(cable))
+        add_times.append(_time(lambda: (session.do(AddLink(*ends)), session.findings)))
+        add_undo.append(_time(lambda: (session.undo(), session.findings)))
+        session.undo()
+    rows += [
+        ("move one device + re-check", move_times),
+        ("undo the move", move_undo),
+        ("add one cable + re-check (fabric rules included)", add_times),
+        ("undo the cable", add_undo),
+        ("remove one cable + re-check (fabric rules included)", remove_times),
+        ("undo the removal", remove_undo),
+    ]
+    findings = len(session.findings)
+    print(
+        f"layout: {args.layout or f'generated, {args.gpus} GPUs'}: {gpus:,} GPUs, "
+        f"{len(layout.racks):,} racks, {len(layout.links):,} cables, {findings:,} findings"
+    )
+    print()
+    print("| step | best | median |")
+    print("|---|---:|---:|")
+    print(f"| tomllib parse (reference) | {tomllib_seconds:.2f} s | |")
+    print(f"| load | {loaded - began:.2f} s | |")
+    print(f"| Session open (full check) | {opened - loaded:.2f} s | |")
+    for label, times in rows:
+        print(
+            f"| {label} | {min(times) * 1000:.1f} ms | {statistics.median(times) * 1000:.1f} ms |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

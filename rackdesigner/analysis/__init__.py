@@ -1,0 +1,341 @@
+"""Derived facts, read by rules, reports, exports and the designer.
+
+The facts are plain data (:mod:`.facts`) computed by pure functions: per device
+(:mod:`.devices`), per rack (:mod:`.racks`), per link (:mod:`.links`) and per
+fabric (:mod:`rackdesigner.topology.graph`). :class:`Analysis` is the thin cache
+over them that rules read: rack and device facts are computed at once, the
+expensive parts (links, fabrics, CDU loads) on first use, so a run that selects
+only power rules never builds the fabric graph. After an edit,
+:meth:`Analysis.invalidate` recomputes what the edited entities can have changed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from .. import catalog as catalog_module
+from ..geometry import SiteGeometry, rack_places
+from ..model import Layout, PortGroup
+from ..refs import Numbering, Ref
+from ..thresholds import resolve
+from .devices import device_facts, liquid_fraction
+from .facts import (
+    POWERED_KINDS,
+    SQRT3,
+    ZERO_DRAW_KINDS,
+    CduLoad,
+    DeviceFacts,
+    End,
+    FeedFacts,
+    LinkFacts,
+    LinkRefs,
+    PhaseConflict,
+    RackFacts,
+)
+from .links import Edges, resolve_links
+from .racks import cdu_loads, cooling_verdict, phase_misfit, rack_facts
+
+if TYPE_CHECKING:
+    from ..topology.graph import Fabric
+
+__all__ = [
+    "POWERED_KINDS",
+    "SQRT3",
+    "ZERO_DRAW_KINDS",
+    "Analysis",
+    "CduLoad",
+    "DeviceFacts",
+    "End",
+    "FeedFacts",
+    "LinkFacts",
+    "LinkRefs",
+    "PhaseConflict",
+    "RackFacts",
+    "phase_misfit",
+]
+
+_T = TypeVar("_T")
+# Kinds of reference whose change reaches everything: thresholds, geometry, the catalog.
+_GLOBAL_KINDS = frozenset(("site", "workload", "rules", "catalog", "gpu"))
+
+
+class Analysis:
+    """Everything rules, reports and exports derive from a layout.
+
+    Safe to read from several threads: the parts computed on first use are computed
+    once, under a lock. Invalidation is for the one thread that edits the layout.
+    """
+
+    def __init__(
+        self, layout: Layout, *, file: str = "", thresholds: dict[str, float] | None = None
+    ):
+        self.layout = layout
+        self.file = file
+        self._given_thresholds = thresholds
+        self._lock = threading.RLock()
+        self._ports: dict[str, dict[str, PortGroup]] = {}  # port groups by model, shared
+        self._setup()
+        self._build_all()
+
+    # -- the cache -----------------------------------------------------------------------
+
+    def _setup(self) -> None:
+        layout = self.layout
+        self.catalog = catalog_module.for_layout(layout)
+        self.thresholds = (
+            self._given_thresholds
+            if self._given_thresholds is not None
+            else resolve(layout.rules.thresholds if layout.rules else None)
+        )
+        self.geometry = SiteGeometry.of(layout.site)
+        self.workload = layout.workload
+        self._ports.clear()
+
+    def _build_all(self) -> None:
+        layout = self.layout
+        places = rack_places(layout)
+        device_lists = [
+            [
+                device_facts(device, rack, index, self.catalog, self.thresholds, self._ports)
+                for device in rack.devices
+            ]
+            for index, rack in enumerate(layout.racks)
+        ]
+        self._index_devices(device_lists)
+        lookup = self.device_by_id.get
+        self.racks: list[RackFacts] = [
+            rack_facts(rack, index, places[id(rack)], devices, self.thresholds, lookup)
+            for index, (rack, devices) in enumerate(zip(layout.racks, device_lists, strict=True))
+        ]
+        self._finish()
+
+    def _index_devices(self, device_lists: list[list[DeviceFacts]]) -> None:
+        self.devices: list[DeviceFacts] = []
+        self.device_by_id: dict[str, DeviceFacts] = {}
+        by_id = self.device_by_id
+        append = self.devices.append
+        for devices in device_lists:
+            for dev in devices:
+                dev.order = len(self.devices)
+                append(dev)
+                by_id.setdefault(dev.id, dev)
+
+    def _finish(self) -> None:
+        """Names, places, site totals; the lazily computed parts are dropped."""
+        self._totals()
+        self._links: tuple[list[LinkFacts], Edges] | None = None
+        self._fabrics: list[Fabric] | None = None
+        self._cdu_loads: list[CduLoad] | None = None
+
+    def _totals(self) -> None:
+        places = rack_places(self.layout)
+        # Duplicate ids (PLC005) get the next nth, in file order, as in the source map.
+        numbering = Numbering()
+        ref = numbering.ref
+        self.types_used: dict[str, list[DeviceFacts]] = defaultdict(list)
+        for rack in self.racks:
+            rack.ref = ref("rack", rack.rack.id)
+            rack.place = places[id(rack.rack)]
+            for feed in rack.feeds:
+                feed.ref = ref("feed", feed.feed.id)
+            for dev in rack.devices:
+                dev.ref = ref("device", dev.id)
+                dev.place = rack.place
+                if dev.type is not None:
+                    self.types_used[dev.device.model].append(dev)
+        self.site_load = sum(r.load for r in self.racks)
+        self.site_load_unknown = any(r.load_unknown for r in self.racks)
+        self.total_gpus = sum(r.gpus for r in self.racks)
+
+    def invalidate(self, refs: Iterable[Ref]) -> None:
+        """Recompute what a change to the entities ``refs`` names can have changed.
+
+        Call it with the references an edit touched, after the edit. A rack, device or feed
+        recomputes its rack's facts (and those of racks whose CDU or rear door it is); a
+        link drops the links and fabrics; the site, workload, rules or catalog recompute
+        everything. Links, fabrics and CDU loads are computed again on first use. The
+        result equals a fresh ``Analysis`` of the edited layout.
+        """
+        refs = list(refs)
+        if not refs:
+            return
+        with self._lock:
+            if any(ref.kind in _GLOBAL_KINDS for ref in refs) or len(self.racks) != len(
+                self.layout.racks
+            ):
+                self._setup()
+                self._build_all()
+                return
+            touched = self._racks_of(refs)
+            if touched is None:
+                self._build_all()  # a rack was replaced or reordered: start again
+                return
+            if not touched:  # links only: rack and device facts stand
+                self._links = None
+                self._fabrics = None
+                return
+            if all(ref.kind == "feed" for ref in refs) and self._same_devices(touched):
+                self._refeed(touched)  # power only: devices, links and fabrics stand
+                return
+            self._rebuild(touched)
+
+    def _racks_of(self, refs: list[Ref]) -> set[int] | None:
+        """Indexes of the racks the references are in, or were in before the edit; None when
+        the facts no longer line up with the layout's racks."""
+        layout_racks = self.layout.racks
+        if any(
+            facts.rack is not rack for facts, rack in zip(self.racks, layout_racks, strict=True)
+        ):
+            return None
+        touched: set[int] = set()
+        ids = {ref.id for ref in refs if ref.kind in ("device", "feed", "rack")}
+        if not ids:
+            return touched
+        for index, rack in enumerate(layout_racks):
+            facts = self.racks[index]
+            if (
+                rack.id in ids
+                or any(device.id in ids for device in rack.devices)
+                or any(feed.id in ids for feed in rack.feeds)
+                or any(dev.id in ids for dev in facts.devices)  # moved out of this rack
+                or len(facts.devices) != len(rack.devices)
+                or any(
+                    dev.device is not d for dev, d in zip(facts.devices, rack.devices, strict=True)
+                )
+            ):
+                touched.add(index)
+        # A rack that names a touched device as its CDU or rear door reads its facts.
+        names = {dev.id for index in touched for dev in self.racks[index].devices}
+        names |= {d.id for index in touched for d in layout_racks[index].devices}
+        for index, rack in enumerate(layout_racks):
+            if rack.door in names or any(cdu in names for cdu in rack.cdus):
+                touched.add(index)
+        return touched
+
+    def _same_devices(self, touched: set[int]) -> bool:
+        for index in touched:
+            facts, devices = self.racks[index].devices, self.layout.racks[index].devices
+            if len(facts) != len(devices) or any(
+                dev.device is not device for dev, device in zip(facts, devices, strict=True)
+            ):
+                return False
+        return True
+
+    def _refeed(self, touched: set[int]) -> None:
+        lookup = self.device_by_id.get
+        for index in touched:
+            old = self.racks[index]
+            self.racks[index] = rack_facts(
+                old.rack, index, old.place, old.devices, self.thresholds, lookup
+            )
+        self._totals()
+        self._cdu_loads = None
+
+    def _rebuild(self, touched: set[int]) -> None:
+        layout = self.layout
+        device_lists = [facts.devices for facts in self.racks]
+        for index in touched:
+            rack = layout.racks[index]
+            device_lists[index] = [
+                device_facts(device, rack, index, self.catalog, self.thresholds, self._ports)
+                for device in rack.devices
+            ]
+        self._index_devices(device_lists)
+        lookup = self.device_by_id.get
+        for index in sorted(touched):
+            rack = layout.racks[index]
+            old = self.racks[index]
+            self.racks[index] = rack_facts(
+                rack, index, old.place, device_lists[index], self.thresholds, lookup
+            )
+        self._finish()
+
+    def _once(self, attribute: str, compute: Callable[[], _T]) -> _T:
+        value = getattr(self, attribute)
+        if value is None:
+            with self._lock:
+                value = getattr(self, attribute)
+                if value is None:
+                    value = compute()
+                    setattr(self, attribute, value)
+        return value
+
+    # -- facts computed on first use -----------------------------------------------------
+
+    def _link_table(self) -> tuple[list[LinkFacts], Edges]:
+        return self._once(
+            "_links", lambda: resolve_links(self.layout.links, self.device_by_id, self.geometry)
+        )
+
+    @property
+    def links(self) -> list[LinkFacts]:
+        return self._link_table()[0]
+
+    @property
+    def compute_edges(self) -> dict[tuple[str, str], dict[str, Any]]:
+        """The compute fabric's cabled device pairs (a, b) with a < b, each
+        {"links": [LinkFacts], "count": cables, "bandwidth": bit/s}."""
+        return self._link_table()[1]
+
+    @property
+    def fabrics(self) -> list[Fabric]:
+        from ..topology.graph import build_fabrics
+
+        return self._once(
+            "_fabrics",
+            lambda: build_fabrics(self.links, self.compute_edges, self.device_by_id),
+        )
+
+    @property
+    def cdu_loads(self) -> list[CduLoad]:
+        """Each CDU that racks name (a device of kind "cdu"), with the heat it must carry."""
+        return self._once("_cdu_loads", lambda: cdu_loads(self.racks))
+
+    # -- helpers for rules ---------------------------------------------------------------
+
+    def liquid_fraction(self, dev: DeviceFacts) -> float:
+        """Share of a device's heat that cold plates remove in a liquid-cooled rack."""
+        return liquid_fraction(dev)
+
+    def type_site(self, key: str) -> tuple[str, Ref]:
+        """Who a finding about a device type is about: its [catalog] table in the layout,
+        else the first device of that type."""
+        if key in self.layout.catalog:
+            return f"catalog entry {key}", Ref("catalog", key)
+        devices = self.types_used.get(key)
+        if devices:
+            return f"device {devices[0].id}", devices[0].ref
+        return f"catalog entry {key}", Ref("catalog", key)
+
+    def enclosing(self, ref: Ref) -> Ref | None:
+        """The entity that holds ``ref``, where a finding goes when ``ref`` has no line of its
+        own (a device added in memory is reported at its rack): a device's or feed's rack;
+        a fabric's anchor device; a link's ``a`` device."""
+        kind = ref.kind
+        if kind == "device":
+            first = self.device_by_id.get(ref.id)
+            if first is not None and first.ref == ref:
+                return self.racks[first.rack_index].ref
+            for dev in self.devices:  # a duplicate id (PLC005): rare
+                if dev.ref == ref:
+                    return self.racks[dev.rack_index].ref
+            return None
+        if kind == "feed":
+            for rack in self.racks:
+                if any(feed.ref == ref for feed in rack.feeds):
+                    return rack.ref
+            return None
+        if kind in ("fabric", "link"):
+            return Ref("device", ref.id.partition(":")[0].partition(" ")[0])
+        return None
+
+    def cooling_verdict(self, rack: RackFacts) -> str:
+        """In a word or three, whether the rack's heat has somewhere to go."""
+        return cooling_verdict(rack, self.thresholds, self.cdu_loads)
+
+    @property
+    def is_training(self) -> bool:
+        return self.workload is not None and self.workload.is_training

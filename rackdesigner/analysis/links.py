@@ -1,0 +1,154 @@
+"""Facts per link: each end resolved to a device and port, the speed, the fabric's edges.
+
+Links are resolved together, in file order, because a port's second cable is a
+problem of the later link; the result is a pure function of the links, the
+devices' facts and the site geometry.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from typing import Any
+
+from ..geometry import SiteGeometry
+from ..model import Link, PortGroup
+from ..schema import ENDPOINT
+from .facts import DeviceFacts, End, LinkFacts, LinkRefs
+
+# (a, b) with a < b -> {"links": [LinkFacts], "count": cables, "bandwidth": bit/s}
+Edges = dict[tuple[str, str], dict[str, Any]]
+
+
+def resolve_links(
+    links: Sequence[Link],
+    device_by_id: dict[str, DeviceFacts],
+    geometry: SiteGeometry,
+) -> tuple[list[LinkFacts], Edges]:
+    """Each link's facts, and the compute fabric's cabled device pairs: ``(a, b)`` with
+    ``a < b`` -> ``{"links": [LinkFacts], "count": cables, "bandwidth": bit/s}``.
+
+    A port takes one cable: a second link on it gets a CAB005 problem on that end and is
+    left out of the fabric.
+    """
+    result: list[LinkFacts] = []
+    used: dict[str, int] = {}  # port ("device:group7") -> first link using it
+    edges: Edges = {}
+    suggestions = [0]
+    roles: dict[tuple[int, str | None], bool] = {}  # (port group, device kind) -> compute?
+
+    def is_compute(group: PortGroup, kind: str | None) -> bool:
+        key = (id(group), kind)
+        known = roles.get(key)
+        if known is None:
+            known = roles[key] = group.effective_role(kind) == "compute"
+        return known
+
+    by_id = device_by_id
+
+    def slow(text: str, suggestions: list[int]) -> End:
+        return _end_problem(text, suggestions, by_id)
+
+    def resolve(text: str) -> End:
+        # The common case, "device:group7", without a regular expression; anything
+        # else goes the slow way, which also says what is wrong.
+        device_id, colon, port = text.partition(":")
+        group_name = port.rstrip("0123456789")
+        digits = port[len(group_name) :]
+        if colon and group_name and digits and digits[0] != "0":
+            device = by_id.get(device_id)
+            if device is not None:
+                group = device.ports.get(group_name)
+                if group is not None and ":" not in port:
+                    index = int(digits)
+                    if index <= group.count:
+                        return End(text, device, group, index, None, text)
+        return slow(text, suggestions)
+
+    append = result.append
+    claim = used.setdefault
+    refs = LinkRefs(links)
+    for index, link in enumerate(links):
+        a = resolve(link.a)
+        b = resolve(link.b)
+        facts = LinkFacts(link, index, a, b, None, False, geometry, refs)
+        append(facts)
+        # Each port takes one cable: a second one is a CAB005 problem on that end.
+        if a.key and (first := claim(a.key, index)) != index:
+            a.clash = first
+            a.problem = f"port {a.text} is already used by link {links[first].name}"
+        if b.key and b.key == a.key:
+            b.problem = f"both ends are port {a.key}: a cable needs two ports"
+        elif b.key and (first := claim(b.key, index)) != index:
+            b.clash = first
+            b.problem = f"port {b.text} is already used by link {links[first].name}"
+
+        ga, gb = a.group, b.group
+        if ga is not None and gb is not None:
+            da, db = a.device, b.device
+            assert da is not None and db is not None
+            sa, sb = ga.speed, gb.speed
+            facts.speed = sb if sa is None else (sa if sb is None or sa <= sb else sb)
+            # A doubly used port is a CAB005 problem; that cable is not part of a fabric.
+            facts.compute = (
+                a.problem is None
+                and b.problem is None
+                and is_compute(ga, da.kind)
+                and is_compute(gb, db.kind)
+            )
+            if facts.compute and da is not db:
+                # Cables between the same two devices collapse into one fabric edge.
+                pair = (da.id, db.id) if da.id < db.id else (db.id, da.id)
+                edge = edges.get(pair)
+                if edge is None:
+                    edges[pair] = {
+                        "links": [facts],
+                        "count": 1,
+                        "bandwidth": facts.speed or 0.0,
+                    }
+                else:
+                    edge["links"].append(facts)
+                    edge["count"] += 1
+                    edge["bandwidth"] += facts.speed or 0.0
+    return result, edges
+
+
+def _end_problem(text: str, suggestions: list[int], device_by_id: dict[str, DeviceFacts]) -> End:
+    """Resolve an end the fast path could not, saying what is wrong with it."""
+    end = End(text)
+    match = ENDPOINT.match(text)
+    if match is None:
+        end.problem = f'"{text}" is not a port reference "<device id>:<port group><index>"'
+        return end
+    device = device_by_id.get(match["device"])
+    if device is None:
+        near = ""
+        suggestions[0] += 1
+        if suggestions[0] <= 20:  # difflib over thousands of ids is slow; hint the first few
+            close = difflib.get_close_matches(match["device"], list(device_by_id), n=1)
+            near = f" (did you mean {close[0]}?)" if close else ""
+        end.problem = f"unknown device {match['device']}{near}"
+        return end
+    end.device = device
+    if device.type is None:
+        end.problem = f"device {device.id} has an unknown model"
+        return end
+    group = device.ports.get(match["group"])
+    if group is None:
+        names = [g.name for g in device.type.ports or ()]
+        known = ", ".join(names) if names else "none"
+        end.problem = (
+            f"{device.device.model} has no port group '{match['group']}' (its groups: {known})"
+        )
+        return end
+    index = int(match["index"])
+    if not 1 <= index <= group.count:
+        end.problem = (
+            f"{device.device.model} has ports {group.name}1..{group.name}"
+            f"{group.count}, not {group.name}{index}"
+        )
+        return end
+    end.group = group
+    end.index = index
+    end.key = f"{device.id}:{group.name}{index}"
+    return end

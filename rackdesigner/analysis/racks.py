@@ -1,0 +1,246 @@
+"""Facts per rack: load, heat, weight, units, feed capacity per side and line currents.
+
+Pure functions of a rack, its devices' facts and a way to find a device elsewhere
+(a rack's CDU stands in another rack): :func:`rack_facts` recomputes one rack
+without touching the others, which is what incremental checking needs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+
+from ..cdu_groups import cdu_groups
+from ..geometry import RackPlace
+from ..model import Feed, Rack
+from ..power_sides import side_capacity, worst_case_shares
+from .devices import liquid_fraction
+from .facts import (
+    SQRT3,
+    ZERO_DRAW_KINDS,
+    CduLoad,
+    DeviceFacts,
+    FeedFacts,
+    PhaseConflict,
+    RackFacts,
+)
+
+
+def rack_facts(
+    rack: Rack,
+    index: int,
+    place: RackPlace,
+    devices: Sequence[DeviceFacts],
+    thresholds: dict[str, float],
+    lookup: Callable[[str], DeviceFacts | None],
+) -> RackFacts:
+    """The facts of ``rack`` over its devices' facts, whose heat split (liquid and air) it
+    sets, since that depends on the rack's cooling. ``lookup`` finds a device by id
+    anywhere in the layout (the CDU a rack names)."""
+    facts = RackFacts(rack, index, place)
+    facts.devices.extend(devices)
+    for dev in devices:
+        dev.liquid_heat = dev.air_heat = 0.0
+    cooling = rack.cooling_mode
+    occupied: set[int] = set()
+    for dev in facts.devices:
+        if dev.power is None:
+            if dev.type is not None:
+                facts.unknown_power.append(dev)
+        else:
+            facts.load += dev.power
+            facts.estimated_power |= dev.power_estimated
+            heat = dev.power
+            if cooling == "liquid":
+                dev.liquid_heat = heat * liquid_fraction(dev)
+            elif cooling == "immersion":
+                dev.liquid_heat = heat
+            dev.air_heat = heat - dev.liquid_heat
+            facts.liquid_heat += dev.liquid_heat
+            facts.air_heat += dev.air_heat
+        if dev.weight is None:
+            if dev.type is not None and dev.type.kind not in ZERO_DRAW_KINDS:
+                facts.unknown_weight.append(dev)
+        else:
+            facts.weight += dev.weight
+        if dev.mounted and dev.device.position is not None:
+            # Two half-depth devices on opposite faces share a unit: count units, not
+            # heights.
+            start = dev.device.position
+            occupied.update(range(start, start + max(1, round(dev.height_u))))
+        if dev.is_gpu_node:
+            facts.gpu_nodes += 1
+        facts.gpus += dev.gpus
+    facts.units_used = float(len(occupied))
+    if cooling == "rear-door" and rack.door:
+        door = _find_in(facts, rack.door, lookup)
+        facts.door = door
+        if door is not None and door.type is not None and door.type.kind == "rear-door":
+            removed = min(facts.air_heat, float(door.type.capacity or 0.0))
+            facts.air_heat -= removed
+            facts.liquid_heat += removed
+    if rack.cdu:
+        facts.cdus = [lookup(cdu) for cdu in rack.cdus]
+        facts.cdu = facts.cdus[0] if facts.cdus else None
+    _feeds(facts, thresholds)
+    return facts
+
+
+def _find_in(
+    facts: RackFacts, device_id: str, lookup: Callable[[str], DeviceFacts | None]
+) -> DeviceFacts | None:
+    for dev in facts.devices:
+        if dev.device.id == device_id:
+            return dev
+    return lookup(device_id)
+
+
+def _feeds(facts: RackFacts, thresholds: dict[str, float]) -> None:
+    feeds = facts.rack.feeds
+    if not feeds:
+        return
+    power_factor = thresholds["power_factor"]
+    for feed in feeds:
+        voltage = float(feed.voltage or 0.0)
+        current = float(feed.current or 0.0)
+        derate = float(feed.derate) if feed.derate is not None else thresholds["feed_derate"]
+        three = feed.phases == 3
+        wiring = feed.effective_wiring
+        # A feed of S kVA delivers S × PF kW (v1.1).
+        capacity = voltage * current * derate * power_factor * (SQRT3 if three else 1.0)
+        if feed.outlet_voltage is not None:
+            outlet = float(feed.outlet_voltage)
+        elif wiring == "wye":
+            outlet = voltage / SQRT3
+        else:
+            outlet = voltage
+        facts.feeds.append(FeedFacts(feed, capacity, derate, outlet, wiring, feed.side or ""))
+    # k ≥ 2 sides: (k − 1) × the smallest side; else the feeds add up (v1.1).
+    sides = side_capacity(feeds, [f.capacity for f in facts.feeds])
+    facts.side_capacity = dict(sides.sides)
+    facts.capacity = sides.capacity
+    for part in worst_case_shares(feeds):
+        _phase_loads(facts, [facts.feeds[i] for i in part.feeds], part.share, power_factor)
+
+
+def _phase_loads(
+    facts: RackFacts, group: list[FeedFacts], share: float, power_factor: float
+) -> None:
+    """Line currents of each feed in its worst case: its side carrying ``share`` of the
+    rack's load per feed (rules.md v1.1, Phase load); currents are P ÷ (V × PF)."""
+    for feed in group:
+        voltage = float(feed.feed.voltage or 0.0) * power_factor
+        if voltage <= 0:
+            continue
+        lines: dict[str, float] = defaultdict(float)
+        load = 0.0
+        for dev in facts.devices:
+            phase = dev.device.phase
+            if phase:
+                reason = phase_misfit(phase, feed.wiring)
+                if reason is not None:
+                    # Wrong whatever the device draws; its load spreads evenly instead.
+                    _conflict(facts, dev, feed.feed, reason)
+                    phase = None
+            if not dev.power:
+                continue
+            power = dev.power * share
+            load += power
+            if feed.wiring is None:
+                lines["L"] += power / voltage
+            elif feed.wiring == "wye":
+                if phase:
+                    lines[phase] += power / (voltage / SQRT3)
+                else:
+                    for line in ("L1", "L2", "L3"):
+                        lines[line] += power / 3 / (voltage / SQRT3)
+            elif phase:
+                lines[phase] += power / voltage
+            else:
+                for pair in ("L1-L2", "L2-L3", "L3-L1"):
+                    lines[pair] += power / 3 / voltage
+        if feed.wiring == "delta":
+            i12, i23, i31 = lines["L1-L2"], lines["L2-L3"], lines["L3-L1"]
+            lines = {
+                "L1": math.sqrt(i12 * i12 + i31 * i31 + i12 * i31),
+                "L2": math.sqrt(i12 * i12 + i23 * i23 + i12 * i23),
+                "L3": math.sqrt(i23 * i23 + i31 * i31 + i23 * i31),
+            }
+        elif feed.wiring == "wye":
+            lines = {line: lines.get(line, 0.0) for line in ("L1", "L2", "L3")}
+        if load >= feed.load:  # a shared feed belongs to every side; keep the worst
+            feed.load = load
+            feed.lines = dict(lines)
+            if feed.wiring is not None and load > 0:
+                average = sum(lines.values()) / 3
+                feed.imbalance = max(abs(i - average) for i in lines.values()) / average
+
+
+def _conflict(facts: RackFacts, dev: DeviceFacts, feed: Feed, reason: str) -> None:
+    if not any(c.device is dev and c.feed is feed for c in facts.phase_conflicts):
+        facts.phase_conflicts.append(PhaseConflict(dev, feed, reason))
+
+
+def phase_misfit(phase: str, wiring: str | None) -> str | None:
+    """Why a device's ``phase`` does not fit a feed's wiring (None: it fits)."""
+    if wiring is None:
+        return "a single-phase feed has no phases"
+    if wiring == "wye" and "-" in phase:
+        return f"{phase} is a line-to-line pair but the feed is wye (use L1, L2 or L3)"
+    if wiring == "delta" and "-" not in phase:
+        return f"{phase} is a line but the feed is delta (use L1-L2, L2-L3 or L3-L1)"
+    return None
+
+
+def cdu_loads(racks: Sequence[RackFacts]) -> list[CduLoad]:
+    """Each CDU group (the CDUs racks name together; lists that share a CDU join), with
+    the liquid heat of every rack it serves. Only devices of kind "cdu" count."""
+    named: list[list[str]] = []
+    by_id: dict[str, DeviceFacts] = {}
+    for rack in racks:
+        ids = []
+        for cdu in rack.cdus:
+            if cdu is not None and cdu.type is not None and cdu.kind == "cdu":
+                by_id.setdefault(cdu.id, cdu)
+                ids.append(cdu.id)
+        named.append(ids)
+    loads: list[CduLoad] = []
+    for group in cdu_groups(named):
+        load = CduLoad([by_id[c] for c in group.cdus])
+        for index in group.racks:
+            rack = racks[index]
+            load.racks.append(rack)
+            load.indexes.add(rack.index)
+            load.heat += rack.liquid_heat
+            load.heat_unknown |= rack.load_unknown
+        loads.append(load)
+    return loads
+
+
+def cooling_verdict(rack: RackFacts, thresholds: dict[str, float], loads: Sequence[CduLoad]) -> str:
+    """In a word or three, whether the rack's heat has somewhere to go."""
+    limit = thresholds["air_cooling_max"]
+    mode = rack.cooling
+    if mode == "air":
+        return "ok" if rack.air_heat <= limit else "over the air limit"
+    if mode == "liquid":
+        if not rack.cdus or any(c is None or c.kind != "cdu" for c in rack.cdus):
+            return "no CDU"
+        if rack.air_heat > limit:
+            return "residual air over the limit"
+        for load in loads:
+            if load.capacity is None or rack.index not in load.indexes:
+                continue
+            if load.heat > load.capacity:
+                return "CDU over capacity"
+            if load.margin is not None and load.margin < 0:
+                return "CDUs not N+1"
+        return "ok"
+    if mode == "rear-door":
+        door = rack.door
+        if door is None or door.type is None or door.type.kind != "rear-door":
+            return "no rear door"
+        capacity = float(door.type.capacity or 0.0)
+        return "ok" if rack.heat <= capacity else "over the door's capacity"
+    return "ok"

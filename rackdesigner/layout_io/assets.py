@@ -1,0 +1,51 @@
+"""Where the built-in catalog's files are, and which device keys they define.
+
+The loader needs to know whether ``[catalog.KEY]`` overrides a built-in entry
+(then it may leave ``kind`` out); it reads the asset files' keys here rather
+than importing :mod:`rackdesigner.catalog`, which is built on the loader.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from .toml_parse import parse_toml
+
+
+def assets_dir() -> Path:
+    """``assets/`` beside the package in a source checkout, or inside it when installed."""
+    packaged = resources.files("rackdesigner").joinpath("_assets")
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parent.parent.parent / "assets"
+
+
+def catalog_files() -> list[Path]:
+    """The built-in catalog's TOML files, in a fixed order."""
+    return sorted((assets_dir() / "catalog").glob("*.toml"))
+
+
+@cache
+def builtin_device_keys() -> frozenset[str]:
+    """The keys of the built-in device types (``dgx-h100``, ``qm9700``, ...)."""
+    keys: set[str] = set()
+    for path in catalog_files():
+        catalog = parse_toml(path.read_text(encoding="utf-8")).get("catalog")
+        if isinstance(catalog, dict):
+            keys.update(catalog)
+    return frozenset(keys)
+
+
+@cache
+def builtin_device_kinds() -> dict[str, str]:
+    """Each built-in device type's ``kind`` (the loader refuses a PDU key on other kinds)."""
+    kinds: dict[str, str] = {}
+    for path in catalog_files():
+        catalog = parse_toml(path.read_text(encoding="utf-8")).get("catalog")
+        if isinstance(catalog, dict):
+            for key, table in catalog.items():
+                if isinstance(table, dict) and isinstance(table.get("kind"), str):
+                    kinds[key] = table["kind"]
+    return kinds

@@ -1,0 +1,110 @@
+"""Where each entity of a freshly read layout sits in its text, by entity reference.
+
+The reader's :class:`~.linemap.LineMap` numbers entities by their position in
+the file; the layout it built has them in the same order. Pairing the two gives
+what the comment keeper and the source map need, computed in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from .. import model as m
+from ..refs import RULES, SITE, WORKLOAD, Numbering, Ref, link_ids
+from ..sourcemap import SourceMap
+from .linemap import LineMap
+
+
+def section_lines(lines: LineMap) -> dict[str, int]:
+    """Lines of [site], [workload] and [rules] where they have a header of their own."""
+    tables = lines.tables
+    found = {key: tables[key] for key in ("site", "workload") if key in tables}
+    rules = tables.get("rules") or tables.get("rules.thresholds")
+    if rules:
+        found["rules"] = rules
+    return found
+
+
+def placed(layout: m.Layout, lines: LineMap) -> Iterator[tuple[Any, int]]:
+    """Each table-like entity of ``layout`` with its line (0 where the text has none).
+
+    Sections, catalog entries, GPUs, racks (each followed by its devices) and links, in
+    that order; feeds are left out (they are inline and carry no comments of their own).
+    """
+    sections = section_lines(lines)
+    for name, section in (
+        ("site", layout.site),
+        ("workload", layout.workload),
+        ("rules", layout.rules),
+    ):
+        if section is not None:
+            yield section, sections.get(name, 0)
+    for key, entry in layout.catalog.items():
+        yield entry, lines.catalog.get(key, 1)
+    for key, gpu in layout.gpus.items():
+        yield gpu, lines.gpus.get(key, 1)
+    for index, rack in enumerate(layout.racks):
+        line = LineMap.entity(lines.racks, index)
+        yield rack, line
+        device_lines = lines.devices[index] if index < len(lines.devices) else []
+        known = len(device_lines)
+        for number, device in enumerate(rack.devices):
+            yield device, device_lines[number] if number < known else line
+    link_lines = lines.links
+    known = len(link_lines)
+    for index, link in enumerate(layout.links):
+        yield link, link_lines[index] if index < known else 0
+
+
+def source_map(layout: m.Layout, lines: LineMap) -> SourceMap:
+    """The source map of ``layout`` as read, built when first asked.
+
+    The entity lists are copied now (pointers only), so that edits made before the
+    first look-up do not shift entities onto the wrong lines.
+    """
+    site, workload, rules = layout.site, layout.workload, layout.rules
+    catalog = list(layout.catalog)
+    gpus = list(layout.gpus)
+    racks = [(rack, list(rack.feeds), list(rack.devices)) for rack in layout.racks]
+    links = list(layout.links)
+
+    def build() -> tuple[dict[Ref, int], dict[str, int]]:
+        found: dict[Ref, int] = {}
+        tables = lines.tables
+        if site is not None:
+            found[SITE] = tables.get("site", 1)
+        if workload is not None:
+            found[WORKLOAD] = tables.get("workload", 1)
+        if rules is not None:
+            found[RULES] = tables.get("rules") or tables.get("rules.thresholds") or 1
+        for key in catalog:
+            found[Ref("catalog", key)] = lines.catalog.get(key, 1)
+        for key in gpus:
+            found[Ref("gpu", key)] = lines.gpus.get(key, 1)
+        numbering = Numbering()
+        ref = numbering.ref
+        for index, (rack, feeds, devices) in enumerate(racks):
+            line = LineMap.entity(lines.racks, index)
+            found[ref("rack", rack.id)] = line
+            feed_lines = lines.feeds[index] if index < len(lines.feeds) else []
+            for number, feed in enumerate(feeds):
+                found[ref("feed", feed.id)] = LineMap.entity(feed_lines, number) or line
+            device_lines = lines.devices[index] if index < len(lines.devices) else []
+            known = len(device_lines)
+            for number, device in enumerate(devices):
+                found[ref("device", device.id)] = device_lines[number] if number < known else line
+        ids = link_ids(links)
+        known = min(len(lines.links), len(ids))
+        by_id: dict[str, int] = {}
+        if known == len(ids) and all(nth == 0 for _, nth in ids):  # the common case
+            by_id = dict(zip([name for name, _ in ids], lines.links, strict=False))
+        else:
+            for (name, nth), line in zip(ids[:known], lines.links, strict=False):
+                if nth == 0:
+                    by_id[name] = line
+                else:
+                    found[Ref("link", name, nth)] = line
+        return found, by_id
+
+    return SourceMap(build=build)

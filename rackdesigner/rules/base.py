@@ -1,0 +1,131 @@
+"""What a rule is: its registration, its findings. The leaf every rule module imports.
+
+A rule is a function that reads the shared analysis and yields findings.
+Decorating it with :func:`rule` registers it; its docstring is its
+documentation, in the shape ruff uses: a title line, then sections
+``Why it matters``, ``Example`` and ``Fix``. ``rackdesigner rules CODE``
+prints it. Adding a rule is adding one function (and its fixtures).
+:mod:`.registry` imports every rule module and selects among them; rule
+modules import this one only, so that nothing imports back.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..refs import Ref
+from ..thresholds import THRESHOLDS
+
+if TYPE_CHECKING:
+    from ..analysis import Analysis
+
+FAMILIES = {
+    "PWR": "Power",
+    "COOL": "Cooling",
+    "CAB": "Cabling",
+    "NET": "Network",
+    "CMP": "Compute",
+    "PLC": "Placement",
+    "STO": "Storage",
+}
+
+
+@dataclass(slots=True)
+class Finding:
+    """What a rule reports; the engine adds the code, severity, file and line.
+
+    ``subject`` names the entity the finding is about and ``related`` the others it
+    mentions (the other device of an overlap). Findings never carry lines: the output
+    looks the subject up in the document's source map, so a finding stays right after
+    an edit moves every line below it.
+    """
+
+    entity: str  # the subject as people read it: "device a01-n01", "link a -> b"
+    subject: Ref
+    message: str
+    hint: str | None = None
+    values: dict[str, float] = field(default_factory=dict)
+    severity: str | None = None  # overrides the rule's default (rules with two severities)
+    related: tuple[Ref, ...] = ()
+
+
+RuleFunction = Callable[["Analysis"], Iterable[Finding]]
+
+# What a rule looks at, for incremental checking (editing.md): rack, device and link rules
+# re-run on the entities an edit touched, site rules on the site totals, fabric rules when
+# the fabric's cabling or switches changed.
+SCOPES = ("rack", "device", "link", "site", "fabric")
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    code: str
+    severity: str  # default; "error" for rules that may also warn
+    title: str
+    thresholds: tuple[str, ...]
+    check: RuleFunction
+    doc: str
+    severities: tuple[str, ...]
+    scope: str  # one of SCOPES
+
+    @property
+    def fabric(self) -> bool:
+        """Reads the fabric graph (analysis.fabrics)."""
+        return self.scope == "fabric"
+
+    @property
+    def family(self) -> str:
+        return re.sub(r"\d+$", "", self.code)
+
+    def section(self, name: str) -> str:
+        """One section of the docstring (``Why it matters``, ``Example``, ``Fix``)."""
+        found = re.search(
+            rf"^{re.escape(name)}:?\s*\n(.*?)(?=^\S[^\n]*:?\s*\n\s*\n?|\Z)", self.doc, re.M | re.S
+        )
+        return inspect.cleandoc(found.group(1)) if found else ""
+
+
+RULES: dict[str, Rule] = {}
+
+
+def rule(
+    code: str,
+    severity: str,
+    *,
+    thresholds: tuple[str, ...] = (),
+    severities: tuple[str, ...] = (),
+    scope: str,
+) -> Callable[[RuleFunction], RuleFunction]:
+    """Register a rule. The docstring's first line is its title.
+
+    ``scope`` says what the rule looks at (:data:`SCOPES`): ``fabric`` rules read
+    ``analysis.fabrics``, the most expensive fact; the others never build it.
+    """
+    if scope not in SCOPES:
+        raise ValueError(f"{code}: scope must be one of {', '.join(SCOPES)}, not {scope!r}")
+    for key in thresholds:
+        if key not in THRESHOLDS:
+            raise ValueError(f"{code}: unknown threshold {key}")
+
+    def register(check: RuleFunction) -> RuleFunction:
+        doc = inspect.cleandoc(check.__doc__ or "")
+        title, _, body = doc.partition("\n")
+        if code in RULES:
+            raise ValueError(f"rule {code} registered twice")
+        RULES[code] = Rule(
+            code,
+            severity,
+            title.strip().rstrip("."),
+            thresholds,
+            check,
+            body.strip(),
+            severities or (severity,),
+            scope,
+        )
+        return check
+
+    return register
