@@ -18,9 +18,13 @@ from dataclasses import dataclass, field, replace
 from ...analysis import Analysis, RackFacts
 from ...geometry import SiteGeometry, rack_places
 from ...model import RACK_UNIT_M, Device, Layout, Rack
+from ...power_sides import pdu_feeds
 from .base import GenerateError, SwitchModel
 
 _TRAILING_NUMBER = re.compile(r"^(.*?)(\d+)$")
+# W a rack without feeds keeps free for the PDUs `rackdesigner new` adds after the fabric:
+# its largest racks take up to 14 PDUs of 20 W (7 x 22 kW a side for 143 kW).
+PDU_RESERVE = 300.0
 _POSITIONS: dict[tuple[int, int, bool], list[int]] = {}
 
 
@@ -39,6 +43,7 @@ class Spot:
     gpu_nodes: bool
     headroom: float  # W of switch draw its feeds and cooling still take
     new: bool = False
+    empty_headroom: float = 0.0  # a network rack's headroom before any switch (copies copy it)
     full: set[tuple[int, bool]] = field(default_factory=set)  # (height, full depth) with no room
     role_counts: dict[str, int] = field(default_factory=dict)
 
@@ -167,11 +172,14 @@ class Floor:
     # -- headroom ---------------------------------------------------------------------
 
     def _headroom(self, facts: RackFacts) -> float:
-        """W of switch draw a rack's feeds and cooling can still take."""
+        """W of switch draw a rack's feeds, PDUs and cooling can still take."""
+        reserve = 0.0
         if facts.capacity is not None:
-            power = facts.capacity - facts.load
+            power = min(facts.capacity, pdu_limit(facts)) - facts.load
         elif self.power_limit is not None:
-            power = self.power_limit - facts.load
+            # `new` adds the PDUs after the fabric: keep room for their own draw and heat.
+            reserve = PDU_RESERVE
+            power = self.power_limit - facts.load - reserve
         else:
             power = math.inf
         cooling = facts.rack.cooling_mode
@@ -187,7 +195,7 @@ class Floor:
             cool = capacity - facts.heat
         else:  # air, and liquid: a switch's heat all goes to the air
             cool = self.air_max - facts.air_heat
-        return min(power, cool)
+        return min(power, cool - reserve)
 
     # -- placement --------------------------------------------------------------------
 
@@ -361,6 +369,7 @@ class Floor:
             False,
             headroom,
             new=True,
+            empty_headroom=headroom,
         )
         self.spots.append(spot)
         self.row_spots.setdefault(row, []).append(spot)
@@ -375,15 +384,16 @@ class Floor:
         return spot
 
     def _new_headroom(self, like: Spot, rack: Rack, own: float) -> float:
-        facts = (
-            next(f for f in self.analysis.racks if f.rack is like.rack) if not like.new else None
-        )
-        if facts is not None and facts.capacity is not None:
-            power = facts.capacity - own
-        elif like.new:
-            power = like.headroom + 0.0  # a copy of a copy: the first copy's limit
+        if like.new:
+            return like.empty_headroom  # a copy of a copy: the first copy's limit
+        facts = next(f for f in self.analysis.racks if f.rack is like.rack)
+        reserve = 0.0
+        if facts.capacity is not None:
+            # the copy has the same feeds and PDUs as its neighbour
+            power = min(facts.capacity, pdu_limit(facts)) - own
         elif self.power_limit is not None:
-            power = self.power_limit - own
+            reserve = PDU_RESERVE
+            power = self.power_limit - own - reserve
         else:
             power = math.inf
         cooling = rack.cooling_mode
@@ -392,10 +402,10 @@ class Floor:
         elif cooling == "rear-door" and rack.door:
             door = next((d for d in rack.devices if d.id == rack.door), None)
             dtype = self.analysis.catalog.devices.get(door.model) if door else None
-            cool = float(dtype.capacity or 0.0) - own if dtype else self.air_max
+            cool = float(dtype.capacity or 0.0) - own if dtype else self.air_max - own
         else:
-            cool = self.air_max
-        return min(power, cool)
+            cool = self.air_max - own
+        return min(power, cool - reserve)
 
     def _rack_id(self, like: Rack, slot: int) -> str:
         match = _TRAILING_NUMBER.match(like.id)
@@ -430,6 +440,31 @@ class Floor:
             + drop_b
             + g.slack
         )
+
+
+def pdu_limit(facts: RackFacts) -> float:
+    """W a rack's PDUs carry before PWR011 fires: with k ≥ 2 sides (k − 1) × the side whose
+    PDUs are rated least (each side carries load ÷ (k − 1) with another lost), else the sum
+    of all its PDUs; unlimited where the rack lists no PDU or a side's ratings are unknown."""
+    pdus = [d for d in facts.devices if d.kind == "pdu"]
+    if not pdus or not facts.feeds:
+        return math.inf
+    where = pdu_feeds([d.device for d in pdus], [f.feed for f in facts.feeds])
+    group = {f.feed.id: f.group for f in facts.feeds}
+    labels = list(facts.side_capacity)
+    redundant = len(labels) >= 2
+    rated: dict[str, float] = dict.fromkeys(labels if redundant else [""], 0.0)
+    for dev in pdus:
+        label = group.get(where.get(dev.device.id, ""))
+        if label is None or (redundant and label not in rated):
+            continue  # on no feed, or on a feed of no side: PWR011 does not count it
+        key = label if redundant else ""
+        if dev.type is None or dev.type.capacity is None:
+            rated[key] = math.inf  # PWR011 does not judge such a side
+        else:
+            rated[key] += float(dev.type.capacity)
+    least = min(rated.values())
+    return least * (len(labels) - 1) if redundant else least
 
 
 def _renamed(old: str, old_rack: str, new_rack: str, index: int) -> str:
