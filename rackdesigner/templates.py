@@ -29,7 +29,12 @@ RACKS_PER_ROW = 32
 MIN_GPUS, MAX_GPUS = 8, 131_072
 DOOR_MODEL = "rear-door-hx"
 CDU_MODEL = "coolit-chx750"
+CDU_MODELS = ("coolit-chx80", "coolit-chx750")  # smallest first
+CDUS_PER_ROW = 2  # N+1 (COOL009): either CDU carries the row's loop alone
 BLANK_MODEL = "blank-1u"
+DEFAULT_SWITCH = "qm9700"  # fabrics.md: InfiniBand 400G switches default to the QM9700
+AIR_MAX = 15e3  # W: rules v1.1 air_cooling_max (COOL001)
+LEAVES_PER_LIQUID_RACK = 2
 # PDUs by feed (line-to-line V, phases): (model, least breaker rating in A it may hang on:
 # a PDU rated above its feed's rating is PWR011). 480 V: the catalog's 480 V PDU has 277 V
 # outlets, beyond 200-240 V PSUs; such feeds step down (outlet_voltage) and list no PDU.
@@ -52,28 +57,35 @@ TEMPLATES: dict[str, Template] = {
     for t in (
         Template(
             "small",
-            "16 x H100 SXM in 2 DGX H100, cabled directly port to port (no switch)",
-            {"gpus": 16, "fabric": "direct"},
+            "16 x H100 SXM in 2 DGX H100 (rear door), cabled directly port to port (no switch)",
+            {"gpus": 16, "fabric": "direct", "cooling": "rear-door"},
         ),
         Template(
             "medium",
             "64 x H100 SXM in 8 DGX H100 on one QM9700 switch (full bisection)",
-            {"gpus": 64, "fabric": "leaf-spine"},
+            {"gpus": 64, "fabric": "leaf-spine", "cooling": "rear-door"},
         ),
         Template(
             "large",
             "256 x H100 SXM in 32 DGX H100 on a balanced Dragonfly+ (2 groups)",
-            {"gpus": 256, "fabric": "dragonfly"},
+            {"gpus": 256, "fabric": "dragonfly", "cooling": "rear-door"},
         ),
         Template(
             "training-128",
-            "the guide's training cluster: 128 x H100 SXM, 16 DGX H100, NDR400 rail fabric 1:1",
+            "the guide's training cluster: 128 x H100 SXM in 16 liquid-cooled HGX H100 "
+            "(SYS-421GE-TNHR2-LCC, N+1 CDUs), NDR400 rail fabric 1:1",
             {"gpus": 128, "fabric": "rail", "workload": "training", "model_params": 70e9},
         ),
         Template(
             "inference-32",
             "the guide's inference cluster: 32 x B200 in 4 DGX B200 on one QM9700",
-            {"gpus": 32, "gpu": "b200", "fabric": "leaf-spine", "workload": "inference"},
+            {
+                "gpus": 32,
+                "gpu": "b200",
+                "fabric": "leaf-spine",
+                "workload": "inference",
+                "cooling": "rear-door",
+            },
         ),
         Template(
             "superpod",
@@ -187,15 +199,19 @@ def _node_type(catalog: Catalog, options: NewOptions, cooling: str | None) -> De
             + (f"; it has {', '.join(have)}" if have else "")
             + " (rackdesigner catalog lists them; --node picks one)"
         )
-    if cooling == "liquid":
-        plated = [d for d in sized if (d.liquid_fraction or 0.0) > 0]
-        if not plated:
-            raise GenerateError(
-                f"--cooling liquid: no {count} x {gpu} node in the catalog has cold plates "
-                f"({', '.join(d.key for d in sized)} are air-cooled); use rear-door or air"
-            )
+    plated = [d for d in sized if (d.liquid_fraction or 0.0) > 0]
+    if cooling == "liquid" and not plated:
+        raise GenerateError(
+            f"--cooling liquid: no {count} x {gpu} node in the catalog has cold plates "
+            f"({', '.join(d.key for d in sized)} are air-cooled); use rear-door or air"
+        )
+    # fabrics.md: liquid where the node type has cold plates, so without --cooling a GPU
+    # that has a cold-plate node gets it (and liquid racks); under air or a rear door a
+    # cold-plate node would need its loop, so those take the first node without one.
+    if cooling in (None, "liquid") and plated:
         return plated[0]
-    return sized[0]
+    air = [d for d in sized if not (d.liquid_fraction or 0.0) > 0]
+    return (air or sized)[0]
 
 
 def _power(dtype: DeviceType, catalog: Catalog) -> float:
@@ -280,10 +296,19 @@ def build(
             catalog.devices[DOOR_MODEL].power or 0.0
         )
     elif cooling == "air":
-        cool_limit = 15e3
+        cool_limit = AIR_MAX
     else:
+        # The loop takes the cold plates' share; the rest, and all of a switch's heat, goes
+        # to the room air. Keep air for two leaves a rack so the fabric's switches sit
+        # among the nodes they serve (and spines in the middle of the hall), not in
+        # network racks at the end of the row.
         lf = float(dtype.liquid_fraction or 0.0)
-        cool_limit = 15e3 / max(1e-9, 1.0 - lf) if lf < 1 else math.inf
+        leaf = catalog.devices.get(options.leaf or DEFAULT_SWITCH)
+        if leaf is None or leaf.kind != "switch":
+            leaf = catalog.devices[DEFAULT_SWITCH]  # the generator says why it is wrong
+        leaf_power = float(leaf.power or 0.0)
+        air = max(0.0, AIR_MAX - LEAVES_PER_LIQUID_RACK * leaf_power)
+        cool_limit = air / max(1e-9, 1.0 - lf) if lf < 1 else math.inf
     if phases == 1:
         # Single phase carries a small GPU rack only (PWR002: above 8 kW it needs 35 A+).
         power_limit = min(power_limit, SINGLE_PHASE_MAX)
@@ -398,13 +423,22 @@ def _racks(
     racks_needed = math.ceil(nodes / per_rack)
     # Rows of whole SUs where they fit, at most RACKS_PER_ROW compute racks.
     per_row = min(RACKS_PER_ROW, racks_needed)
+    cdu_model = CDU_MODEL
     if cooling == "liquid":
-        lf = float(dtype.liquid_fraction or 0.0)
-        per_cdu = max(
-            1,
-            int(float(catalog.devices[CDU_MODEL].capacity or 0.0) // (per_rack * node_power * lf)),
+        # Each row's loop has two CDUs that all its racks name together (COOL009: N+1, so
+        # one CDU carries the row alone); the smallest CDU that does so.
+        rack_heat = per_rack * node_power * float(dtype.liquid_fraction or 0.0)
+        cdu_model = next(
+            (
+                key
+                for key in CDU_MODELS
+                if float(catalog.devices[key].capacity or 0.0) >= per_row * rack_heat
+            ),
+            CDU_MODELS[-1],
         )
+        per_cdu = max(1, int(float(catalog.devices[cdu_model].capacity or 0.0) // rack_heat))
         per_row = min(per_row, per_cdu)
+    cdu_height = math.ceil(catalog.devices[cdu_model].height_u)
     height = math.ceil(dtype.height_u)
     spots = _positions(per_rack, height)
     left = nodes
@@ -413,21 +447,21 @@ def _racks(
         row = _row_name(row_index)
         prefix = row.lower()
         slot = 1
-        cdu_id = None
+        cdu_ids: list[str] = []
         if cooling == "liquid":
-            cdu_rack = f"{prefix}{slot:02d}"
-            cdu_id = f"{cdu_rack}-cdu"
-            layout.racks.append(
-                Rack(
-                    cdu_rack,
-                    row=row,
-                    slot=slot,
-                    cooling="air",
-                    label="CDU",
-                    devices=[Device(cdu_id, CDU_MODEL, position=1)],
-                )
-            )
-            slot += 1
+            # Both CDUs in one rack where they fit, else a rack each (a 42 U CHx750).
+            per_cdu_rack = max(1, (RACK_HEIGHT - 2) // cdu_height)
+            for k in range(CDUS_PER_ROW):
+                if k % per_cdu_rack == 0:
+                    cdu_rack = Rack(
+                        f"{prefix}{slot:02d}", row=row, slot=slot, cooling="air", label="CDU"
+                    )
+                    layout.racks.append(cdu_rack)
+                    slot += 1
+                cdu_id = f"{cdu_rack.id}-cdu{k % per_cdu_rack + 1}"
+                position = 1 + (k % per_cdu_rack) * cdu_height
+                cdu_rack.devices.append(Device(cdu_id, cdu_model, position=position))
+                cdu_ids.append(cdu_id)
         for _ in range(per_row):
             if left <= 0:
                 break
@@ -437,7 +471,7 @@ def _racks(
                 rack.door = f"{rack_id}-door"
                 rack.devices.append(Device(rack.door, DOOR_MODEL))
             elif cooling == "liquid":
-                rack.cdu = cdu_id
+                rack.cdu = list(cdu_ids)
             count = min(per_rack, left)
             for k in range(count):
                 rack.devices.append(Device(f"{rack_id}-n{k + 1:02d}", dtype.key, position=spots[k]))

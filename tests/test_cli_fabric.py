@@ -35,7 +35,8 @@ def test_new_writes_canonical_toml_with_a_header(tmp_path: Path) -> None:
     target = tmp_path / "c.toml"
     code, out, err = run("new", str(target), "--gpus", "128")
     assert code == 0, err
-    assert out.startswith(f"wrote {target}: 128 x h100-sxm in 16 dgx-h100")
+    # h100-sxm has a cold-plate node in the catalog: liquid by default (fabrics.md)
+    assert out.startswith(f"wrote {target}: 128 x h100-sxm in 16 sys-421ge-tnhr2-lcc")
     assert "validate: 0 errors" in out
     text = target.read_text()
     assert text.startswith(f"# Made by: rackdesigner new {target} --gpus 128\n")
@@ -66,7 +67,7 @@ def test_force_overwrites_and_without_it_nothing_is_written(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--gpus", "12"], "--gpus 12: a multiple of 8 (the GPUs of one dgx-h100)"),
+        (["--gpus", "12"], "--gpus 12: a multiple of 8 (the GPUs of one sys-421ge-tnhr2-lcc)"),
         (["--gpus", "1024", "--leaf", "qm8700"], "leaf qm8700 has 40 p ports; an SU of 32"),
         (["--gpus", "1024", "--leaf", "dgx-h100"], "not a switch"),
         (["--gpus", "1024", "--spine", "qm97"], "no such model in the catalog"),
@@ -75,7 +76,7 @@ def test_force_overwrites_and_without_it_nothing_is_written(tmp_path: Path) -> N
         (["--gpus", "64", "--fabric", "direct"], "direct cables 1 or 2 nodes"),
         (["--gpus", "8", "--fabric", "dragonfly"], "at least 2 nodes"),
         (["--gpus", "8192", "--fabric", "leaf-spine"], "use --fabric rail"),
-        (["--gpus", "64", "--cooling", "liquid"], "cold plates"),
+        (["--gpus", "64", "--node", "dgx-h100", "--cooling", "liquid"], "has no cold plates"),
         (["--gpus", "64", "--gpu", "mi300x"], "no GPU node in the catalog holds 8 x mi300x"),
         (["--gpus", "64", "--voltage", "120V", "--phases", "1"], "outlets"),
         (["--gpus", "200000"], "from 8 to 131,072"),
@@ -103,7 +104,7 @@ def test_gpus_is_required_without_a_template(tmp_path: Path) -> None:
 def test_a_layout_with_errors_is_written_and_exits_1(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def failing(layout: object, file: str) -> list[Diagnostic]:
+    def failing(layout: object, file: str, source_map: object = None) -> list[Diagnostic]:
         return [Diagnostic("PWR001", "error", "too much", file=file)]
 
     monkeypatch.setattr(cli_fabric, "_check", failing)
@@ -191,7 +192,7 @@ def test_generate_selects_nodes_by_glob(tmp_path: Path) -> None:
         "--fabric",
         "direct",
         "--nodes",
-        "a01-n0[12]",
+        "a02-n0[12]",  # a01 holds the CDUs
         "-o",
         str(tmp_path / "two.toml"),
     )

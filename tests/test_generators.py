@@ -333,7 +333,8 @@ def test_cable_limit_is_raised_with_a_comment_or_refused() -> None:
 
 
 def test_placement_middle_third_and_spines_central() -> None:
-    layout = rail_layout(1)
+    # One SuperPOD SU of DGX H100 (rear doors, 7 a rack, room for a switch in each)
+    layout = rail_layout(1, node="dgx-h100")
     catalog = for_layout(layout)
     for rack in layout.racks:
         for device in rack.devices:
@@ -488,24 +489,69 @@ def test_144_port_switches_match_the_b300_superpod_reference(
     assert all(len(c.ports[s]) <= 144 for s in c.spines)
 
 
-def test_liquid_cooling_with_a_cold_plate_node(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The built-in catalog has no GPU node with cold plates (rules v1.1: only types with
-    # cold plates declare liquid_fraction); with one, `new` builds liquid racks and CDUs.
-    from dataclasses import replace as copy_with
+def test_spines_take_the_most_central_racks_with_room_on_liquid_racks() -> None:
+    # Liquid racks of 4 cold-plate nodes keep air for two switches (15 kW - 4 x 2.7 kW):
+    # the SU's leaves take the racks in the middle of their nodes, and every rack nearer
+    # the hall's centre than a spine's is full (two switches) or holds no GPU node.
+    layout = rail_layout(1)
+    catalog = for_layout(layout)
+    switches = {
+        rack.id: sum(catalog.devices[d.model].kind == "switch" for d in rack.devices)
+        for rack in layout.racks
+    }
+    nodes = {
+        rack.id: sum(catalog.devices[d.model].kind == "gpu-node" for d in rack.devices)
+        for rack in layout.racks
+    }
+    slots = {r.id: r.slot or 0 for r in layout.racks}
+    middle = (min(slots.values()) + max(slots.values())) / 2
+    for rack in layout.racks:
+        for device in rack.devices:
+            if "spine" not in device.id:
+                continue
+            here = abs(slots[rack.id] - middle)
+            nearer = [r for r in slots if abs(slots[r] - middle) < here and nodes[r]]
+            assert all(switches[r] >= 2 for r in nearer), (rack.id, nearer)
 
-    import rackdesigner.catalog as catalog_module
-    import rackdesigner.templates as templates
 
-    base = catalog_module.builtin()
-    plated = copy_with(base.devices["dgx-h100"], key="dgx-h100-lc", liquid_fraction=0.8)
-    devices = {"dgx-h100-lc": plated, **base.devices}
-    augmented = catalog_module.Catalog(devices, base.gpus)
-    monkeypatch.setattr(catalog_module, "builtin", lambda: augmented)
-    monkeypatch.setattr(templates, "builtin", lambda: augmented)
-    built = build(NewOptions(gpus=256))
+def test_liquid_cooling_with_cold_plate_nodes_and_n_plus_1_cdus() -> None:
+    # The catalog's SYS-421GE-TNHR2-LCC has cold plates (liquid_fraction 0.7): without
+    # --cooling an H100 SXM cluster is liquid-cooled on it (fabrics.md), and each row's
+    # loop has two CDUs its racks name together, either of which carries the row (COOL009).
+    built = build(NewOptions(gpus=1024))
     layout = built.layout
-    assert built.node_type.key == "dgx-h100-lc"
-    cdus = [d for _, d in layout.devices() if d.model == "coolit-chx750"]
-    assert cdus
-    assert all(r.cooling == "liquid" and r.cdu for r in layout.racks if r.label != "CDU")
+    assert built.node_type.key == "sys-421ge-tnhr2-lcc"
+    catalog = for_layout(layout)
+    compute = [r for r in layout.racks if r.label not in ("CDU", "network rack")]
+    assert compute and all(r.cooling == "liquid" and len(r.cdus) == 2 for r in compute)
+    cdu_ids = {d.id: d.model for _, d in layout.devices() if catalog.devices[d.model].kind == "cdu"}
+    liquid: dict[tuple[str, ...], float] = defaultdict(float)
+    for rack in compute:
+        assert set(rack.cdus) <= set(cdu_ids)
+        for device in rack.devices:
+            dtype = catalog.devices[device.model]
+            if dtype.kind == "gpu-node":
+                liquid[tuple(rack.cdus)] += float(dtype.power or 0) * float(dtype.liquid_fraction)
+    for group, heat in liquid.items():
+        capacities = [float(catalog.devices[cdu_ids[c]].capacity or 0) for c in group]
+        assert sum(capacities) - max(capacities) >= heat  # N+1: the largest CDU lost
+    # 1,024 GPUs: 128 nodes of 9 kW, 0.7 to the loop: 806 kW, more than one CHx750 row
+    assert len(liquid) == math.ceil(128 * 9e3 * 0.7 / 750e3)
+    _, diagnostics = check(layout)
+    assert [d for d in diagnostics if d.severity == "error"] == []
+    assert not [d for d in diagnostics if d.code in ("COOL003", "COOL008", "COOL009")]
+
+
+def test_a_small_liquid_cluster_gets_small_cdus() -> None:
+    # 16 GPUs: 2 nodes, 12.6 kW to the loop; two 80 kW CHx80 in one rack, not 750 kW units
+    layout = build(NewOptions(gpus=16)).layout
+    models = [d.model for _, d in layout.devices() if d.model.startswith("coolit")]
+    assert models == ["coolit-chx80", "coolit-chx80"]
     assert errors(layout) == []
+
+
+def test_cooling_liquid_without_a_cold_plate_node_is_refused() -> None:
+    with pytest.raises(GenerateError, match="dgx-h100 has no cold plates"):
+        build(NewOptions(gpus=64, node="dgx-h100", cooling="liquid"))
+    # rear door or air pick the node without cold plates
+    assert build(NewOptions(gpus=64, cooling="rear-door")).node_type.key == "dgx-h100"
