@@ -21,6 +21,7 @@ from .wording import plural
 
 if TYPE_CHECKING:
     from .diagnostics import Diagnostic
+    from .document import Document
     from .model import Layout
     from .sourcemap import SourceMap
     from .topology.generators import FabricPlan
@@ -105,6 +106,28 @@ def _check(layout: Layout, file: str, source_map: SourceMap | None = None) -> li
 
     _, diagnostics = check(layout, file=file, source_map=source_map)
     return diagnostics
+
+
+def _open(path: str) -> Document:
+    """Load a document as `validate` does; print its load errors and exit 2.
+
+    Its own copy, not cli.py's: cli.py imports this module to register the commands, and
+    the package keeps no import cycles (even deferred ones)."""
+    from .diagnostics import LayoutError
+    from .document import load
+    from .engine import rule_config_errors
+    from .formats.text import line
+
+    try:
+        document = load(path)
+        errors = rule_config_errors(document)
+        if errors:
+            raise LayoutError(errors)
+    except LayoutError as error:
+        for d in error.diagnostics:
+            click.echo(line(d), err=True)
+        sys.exit(2)
+    return document
 
 
 def _report(file: str, plan: FabricPlan, diagnostics: list[Diagnostic], lead: str) -> int:
@@ -335,7 +358,6 @@ def generate(
     The same generators as `new` and the designer. LAYOUT is rewritten only with --force;
     comments are kept where canonical form can keep them.
     """
-    from .cli import _open_or_exit
     from .document import CommentsLostError, save
     from .layout_io import FileChangedError
     from .topology.generators import FabricRequest, GenerateError
@@ -353,7 +375,7 @@ def generate(
     import gc
 
     gc.disable()
-    document = _open_or_exit(layout)
+    document = _open(layout)
     model = document.layout
     nodes = None
     if pattern is not None:
