@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from .catalog import Catalog, builtin
 from .catalog import for_layout as catalog_for
 from .model import Device, DeviceType, Feed, Layout, Q, Rack, Site, Workload
+from .power_sides import psus_kept
 from .topology.generators import FabricPlan, FabricRequest, GenerateError, generate
 from .topology.generators.apply import apply_plan
 
@@ -23,6 +24,8 @@ SQRT3 = math.sqrt(3.0)
 DERATE = 0.8
 BREAKERS = (16, 20, 25, 32, 40, 50, 63, 80, 100, 125)  # A, the usual rack-feed ratings
 MAX_FEEDS_PER_SIDE = 2
+SIDES = "ABCD"
+MAX_SIDES = len(SIDES)
 SINGLE_PHASE_MAX = 8e3  # W: rules v1.1 single_phase_max
 RACK_HEIGHT = 42
 RACKS_PER_ROW = 32
@@ -359,7 +362,7 @@ def build(
     fabric_done = time.perf_counter()
     apply_plan(layout, plan)
     merged = catalog_for(layout)  # with the layout's own entries (a server's GPU)
-    _power_and_furniture(layout, options, merged, step_down)
+    side_counts = _power_and_furniture(layout, options, merged, step_down)
     if timings is not None:
         timings["racks"] = racks_done - began
         timings["fabric"] = fabric_done - racks_done
@@ -381,7 +384,9 @@ def build(
             f" Made by: {command}",
             f" {layout.description}.",
             f" {len(layout.racks):,} racks of 42 U, {per_rack} nodes per compute rack; "
-            f"{options.voltage_text} {phases}-phase A/B feeds sized for each rack's load.",
+            f"{options.voltage_text} {phases}-phase feeds on "
+            f"{' or '.join(str(k) for k in sorted(side_counts))} sides (any one may be lost), "
+            "sized for each rack's load.",
             f" Fabric: {fabric_text}.",
         ]
     )
@@ -489,17 +494,41 @@ def _pdu_choice(voltage: float, phases: int, current: int) -> str | None:
     return None
 
 
+def _sides_for(rack: Rack, catalog: Catalog) -> int:
+    """How many redundant sides the rack's feeds take: two, or the fewest up to MAX_SIDES
+    with which every device keeps ``psus_required`` PSUs when the side holding most of its
+    PSUs is lost (PWR008: a DGX H100's 6 PSUs, 4 needed, run degraded on 3 + 3 and keep 4 on
+    2 + 2 + 2). Where no count up to MAX_SIDES suffices, two: more sides would not help."""
+    need = 2
+    for device in rack.devices:
+        dtype = catalog.devices[device.model]
+        if not dtype.psus or not dtype.psus_required:
+            continue
+        fit = next(
+            (k for k in range(2, MAX_SIDES + 1) if psus_kept(dtype.psus, k) >= dtype.psus_required),
+            2,
+        )
+        need = max(need, fit)
+    return need
+
+
 def _power_and_furniture(
     layout: Layout, options: NewOptions, catalog: Catalog, step_down: float | None
-) -> None:
+) -> set[int]:
+    """Feeds on k sides and PDUs for every rack; the side counts used."""
     voltage, phases = options.voltage, options.phases
     devices = catalog.devices
+    used: set[int] = set()
     for rack in layout.racks:
         base = _rack_load(rack, catalog)
+        sides = _sides_for(rack, catalog)
+        used.add(sides)
+        # With a side lost each other side carries load / (k - 1) (rules v1.1).
+        share = 1.0 / (sides - 1)
         # The PDUs draw a little themselves: size again with their draw until it settles.
         pdu_draw = 0.0
         for _ in range(4):
-            load = base + pdu_draw
+            load = (base + pdu_draw) * share
             per_side = 1
             while per_side * _feed_capacity(voltage, phases, BREAKERS[-1]) < load:
                 per_side += 1
@@ -518,24 +547,25 @@ def _power_and_furniture(
             pdus_per_side = 0
             draw = 0.0
             if pdu is not None:
+                # PWR011: a side's PDUs together rated for what it carries with another lost
                 capacity = float(devices[pdu].capacity or 0.0)
                 pdus_per_side = max(per_side, math.ceil(load / capacity))
                 pdus_per_side = math.ceil(pdus_per_side / per_side) * per_side
-                draw = 2 * pdus_per_side * float(devices[pdu].power or 0.0)
+                draw = sides * pdus_per_side * float(devices[pdu].power or 0.0)
             if draw <= pdu_draw:
                 break
             pdu_draw = draw
         feeds = []
-        for side in ("A", "B"):
+        for label in SIDES[:sides]:
             for k in range(per_side):
-                suffix = f"{side}{k + 1}" if per_side > 1 else side
+                suffix = f"{label}{k + 1}" if per_side > 1 else label
                 feeds.append(
                     Feed(
                         f"{rack.id}-{suffix}",
                         voltage=Q(voltage, options.voltage_text),
                         phases=phases,
                         current=Q(float(current), f"{current} A"),
-                        side=side,
+                        side=label,
                         circuit=f"RPP-{rack.row}-{suffix}-{rack.id}",
                         outlet_voltage=Q(step_down, f"{step_down:g} V") if step_down else None,
                     )
@@ -544,20 +574,21 @@ def _power_and_furniture(
         if pdu is not None:
             # The i-th PDU goes on feed i mod F (rules.md): list them feed by feed in turn.
             pdus = []
-            for i in range(2 * pdus_per_side):
+            for i in range(sides * pdus_per_side):
                 feed = feeds[i % len(feeds)]
-                side = "left" if feed.side == "A" else "right"
+                rail = "left" if SIDES.index(feed.side or "A") % 2 == 0 else "right"
                 number = i // len(feeds) + 1
                 pdus.append(
                     Device(
                         f"{rack.id}-pdu-{feed.id[len(rack.id) + 1 :].lower()}{number}",
                         pdu,
-                        side=side,
+                        side=rail,
                     )
                 )
             rack.devices[0:0] = pdus
         if rack.cooling_mode == "air":
             _blanks(rack, catalog)
+    return used
 
 
 def _rack_load(rack: Rack, catalog: Catalog) -> float:

@@ -555,3 +555,28 @@ def test_cooling_liquid_without_a_cold_plate_node_is_refused() -> None:
         build(NewOptions(gpus=64, node="dgx-h100", cooling="liquid"))
     # rear door or air pick the node without cold plates
     assert build(NewOptions(gpus=64, cooling="rear-door")).node_type.key == "dgx-h100"
+
+
+def test_feeds_take_as_many_sides_as_the_psus_need() -> None:
+    # DGX H100: 6 PSUs, 4 needed. On 2 sides (3 + 3) a lost side leaves 3 (PWR008); on
+    # 3 sides (2 + 2 + 2) it leaves 4. Each side then carries the load / 2 with one lost.
+    layout = build(NewOptions(gpus=64, cooling="rear-door")).layout
+    catalog = for_layout(layout)
+    for rack in layout.racks:
+        sides = sorted({f.side for f in rack.feeds if f.side})
+        dgx = [d for d in rack.devices if d.model == "dgx-h100"]
+        assert sides == (["A", "B", "C"] if dgx else ["A", "B"]), rack.id
+        load = sum(float(catalog.devices[d.model].power or 0) for d in rack.devices)
+        share = load / (len(sides) - 1)
+        for side in sides:
+            rated = sum(
+                float(catalog.devices[d.model].capacity or 0)
+                for d in rack.devices
+                if d.model.startswith("pdu") and d.id.startswith(f"{rack.id}-pdu-{side.lower()}")
+            )
+            assert rated >= share, (rack.id, side)
+    _, diagnostics = check(layout)
+    assert not [d for d in diagnostics if d.code in ("PWR008", "PWR011")]
+    # DGX B200: 6 PSUs, 5 needed: no count of sides up to 4 keeps 5, so two (and PWR008 warns)
+    b200 = build(NewOptions(gpus=32, gpu="b200", cooling="rear-door")).layout
+    assert {f.side for r in b200.racks for f in r.feeds} == {"A", "B"}
