@@ -10,6 +10,7 @@ neighbour's. Cable runs follow layout-format.md, "Geometry".
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections.abc import Sequence
@@ -117,8 +118,10 @@ class Floor:
         self.rack_ids: set[str] = {rack.id for rack in layout.racks}
         self.slots_by_row: dict[str, set[int]] = {}
         self.row_index: dict[str, int] = {}
+        self.facts_by_rack: dict[int, RackFacts] = {}
         for facts in analysis.racks:
             rack = facts.rack
+            self.facts_by_rack[id(rack)] = facts
             place = places[id(rack)]
             row = rack.row or ""
             self.row_index.setdefault(row, place.row_index)
@@ -159,9 +162,13 @@ class Floor:
             self.row_spots.setdefault(row, []).append(spot)
         self.new_racks: list[Rack] = []
         self.notes: list[str] = []
-        self._sorted: dict[tuple[float, float], list[Spot]] = {}
-        self._near_sorted: dict[tuple[float, float, frozenset[str]], list[Spot]] = {}
-        self._skip: dict[tuple[int, tuple[int, bool]], int] = {}
+        # Orders of racks by distance from a target, with the target (a new network rack
+        # is inserted into each, not re-sorted: a big hall adds hundreds).
+        self._sorted: dict[tuple[float, float], tuple[tuple[float, float], list[Spot]]] = {}
+        self._near_sorted: dict[
+            tuple[float, float, frozenset[str]], tuple[tuple[float, float], list[Spot]]
+        ] = {}
+        self._skip: dict[tuple[int, tuple[int, bool], float], int] = {}
         xs = [s.x for s in self.spots if s.x is not None]
         ys = [s.y for s in self.spots]
         self.centre = (
@@ -206,11 +213,37 @@ class Floor:
     def by_distance(self, target: tuple[float, float]) -> list[Spot]:
         """Every rack, nearest ``target`` first (cached: many switches share a target)."""
         key = (round(target[0], 6), round(target[1], 6))
-        found = self._sorted.get(key)
-        if found is None or len(found) != len(self.spots):
-            found = sorted(self.spots, key=lambda s: (self.distance(s, target), s.y, s.x or 0))
-            self._sorted[key] = found
-        return found
+        cached = self._sorted.get(key)
+        if cached is None or len(cached[1]) != len(self.spots):
+            found = sorted(self.spots, key=lambda s: self._order(s, target))
+            self._sorted[key] = (target, found)
+            return found
+        return cached[1]
+
+    def _order(self, spot: Spot, target: tuple[float, float]) -> tuple[float, float, float]:
+        return (self.distance(spot, target), spot.y, spot.x or 0)
+
+    def _insert(self, spot: Spot) -> None:
+        """Put a new rack into every cached order, where sorting would have put it."""
+        changed: dict[int, int] = {}  # id(list) -> where the new rack went
+        for target, order in self._sorted.values():
+            where = bisect.bisect_right(
+                order, self._order(spot, target), key=lambda s: self._order(s, target)
+            )
+            order.insert(where, spot)
+            changed[id(order)] = where
+        for key, (target, order) in self._near_sorted.items():
+            if spot.row in key[2]:
+                where = bisect.bisect_right(
+                    order, self._order(spot, target), key=lambda s: self._order(s, target)
+                )
+                order.insert(where, spot)
+                changed[id(order)] = where
+        # The run of full racks at an order's front ends at the new (empty) rack at most.
+        for key, start in self._skip.items():
+            where = changed.get(key[0])
+            if where is not None:
+                self._skip[key] = min(start, where)
 
     def rows_of(self, spots: Sequence[Spot]) -> frozenset[str]:
         return frozenset(s.row for s in spots)
@@ -226,12 +259,15 @@ class Floor:
         (a leaf's); without it the whole hall, nearest ``target`` first."""
         if near:
             key = (round(target[0], 6), round(target[1], 6), near)
-            tried = self._near_sorted.get(key)
-            if tried is None:
-                tried = self._near_sorted[key] = sorted(
+            cached = self._near_sorted.get(key)
+            if cached is None:
+                tried = sorted(
                     (s for row in near for s in self.row_spots.get(row, ())),
-                    key=lambda s: (self.distance(s, target), s.y, s.x or 0),
+                    key=lambda s: self._order(s, target),
                 )
+                self._near_sorted[key] = (target, tried)
+            else:
+                tried = cached[1]
         else:
             tried = self.by_distance(target)
         found = self._first_fit(tried, model)
@@ -278,18 +314,17 @@ class Floor:
         front is skipped next time."""
         power = model.power
         shape = (model.height, model.full_depth)
-        # Racks fill nearest first: skip the run of full ones at the front of this list.
-        key = (id(spots), shape)
+        # Racks fill nearest first: skip the run of full ones at the front of this list. A
+        # rack without the headroom for this draw never regains it (headroom only shrinks),
+        # so it is as full as one without units, for switches of this draw.
+        key = (id(spots), shape, power)
         start = self._skip.get(key, 0) if remember else 0
         leading = remember
         for i in range(start, len(spots)):
             spot = spots[i]
-            if shape in spot.full:
+            if shape in spot.full or spot.headroom < power:
                 if leading:
                     self._skip[key] = i + 1
-                continue
-            if spot.headroom < power:
-                leading = False
                 continue
             position = spot.free_position(model.height, model.full_depth)
             if position is not None:
@@ -374,9 +409,7 @@ class Floor:
         self.spots.append(spot)
         self.row_spots.setdefault(row, []).append(spot)
         self.new_racks.append(rack)
-        self._sorted.clear()
-        self._near_sorted.clear()
-        self._skip.clear()
+        self._insert(spot)
         self.notes.append(
             f"added network rack {rack_id} (row {row or '-'}, slot {slot}; feeds and cooling "
             f"like {base.id}): no rack nearby had room"
@@ -386,7 +419,7 @@ class Floor:
     def _new_headroom(self, like: Spot, rack: Rack, own: float) -> float:
         if like.new:
             return like.empty_headroom  # a copy of a copy: the first copy's limit
-        facts = next(f for f in self.analysis.racks if f.rack is like.rack)
+        facts = self.facts_by_rack[id(like.rack)]
         reserve = 0.0
         if facts.capacity is not None:
             # the copy has the same feeds and PDUs as its neighbour
