@@ -7,7 +7,7 @@
 
 Three parts, each printed as a markdown table:
 
-1. In process: the rail fabric for N GPUs (DGX H100, QM9700, 1:1), placement and media
+1. In process: the rail fabric for N GPUs (the default node, QM9700, 1:1), placement and media
    included: ``templates.build`` with its ``fabric`` phase timed (the generator alone),
    best and median of ``--repeat`` runs, the cyclic collector off as the command runs it.
 2. Whole processes, interleaved ``--repeat`` times: ``rackdesigner new OUT --gpus N``
