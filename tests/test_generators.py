@@ -319,6 +319,19 @@ def test_media_follow_the_reach_table() -> None:
     assert choose_media(2.5, 400e9, {"reach_dac": 3.0}) == "dac"
 
 
+def test_cab003_and_the_generators_read_one_reach_table() -> None:
+    # CAB003 declares exactly the table's thresholds, whose defaults are its figures; a
+    # layout's override moves the generators' choice and the rule's limit together.
+    from rackdesigner.reach import KEYS, MediaChooser
+    from rackdesigner.rules.registry import all_rules
+    from rackdesigner.thresholds import THRESHOLDS
+
+    assert all_rules()["CAB003"].thresholds == KEYS
+    assert reach("acc", 400e9) == ("reach_acc", THRESHOLDS["reach_acc"].default)
+    assert MediaChooser(400e9, {"reach_acc": 7.0})(6.5) == "acc"
+    assert MediaChooser(400e9)(6.5) == "aoc"
+
+
 def test_cable_limit_is_raised_with_a_comment_or_refused() -> None:
     built = build(NewOptions(gpus=256, fabric="rail"))
     plan = built.plan
