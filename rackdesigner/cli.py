@@ -564,8 +564,12 @@ def schema(output: str | None) -> None:
 
 
 from .cli_edit import edit  # noqa: E402  (the designer; imports Textual only when run)
+from .cli_fabric import generate as _generate_command  # noqa: E402
+from .cli_fabric import new as _new_command  # noqa: E402
 
 cli.add_command(edit)
+cli.add_command(_new_command)
+cli.add_command(_generate_command)
 
 
 def main() -> None:
