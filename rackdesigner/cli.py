@@ -501,6 +501,8 @@ def _export_help() -> tuple[str, str]:
         "\b\nExamples:\n"
         "  rackdesigner export cluster.toml --toml cluster.toml   # canonical rewrite in place\n"
         "  rackdesigner export cluster.toml --toml -\n"
+        "  rackdesigner export cluster.toml --slurm-topology topology.conf --hostfile hostfile \\\n"
+        "      --cables cables.csv --power power.csv --bom bom.csv --graph fabric.json\n"
     )
     return text, short
 
@@ -600,7 +602,15 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
     type=click.Path(),
     help="Write the report to FILE instead of stdout.",
 )
-def report(layout: str, fmt_: str, output: str | None) -> None:
+@click.option(
+    "--hostfile",
+    "hostfile",
+    default="hostfile",
+    show_default=True,
+    metavar="NAME",
+    help="The hostfile the nccl-tests command names (as written by export --hostfile NAME).",
+)
+def report(layout: str, fmt_: str, output: str | None, hostfile: str) -> None:
     """Power, cooling, compute, network, storage and cost summary of a layout ('-':
     standard input).
 
@@ -608,6 +618,7 @@ def report(layout: str, fmt_: str, output: str | None) -> None:
     Examples:
       rackdesigner report layouts/training-128.toml
       rackdesigner report cluster.toml --format csv -o cluster.csv
+      rackdesigner report cluster.toml --hostfile hosts/cluster   # names it in mpirun
     """
     if output == STDIN:
         output = None  # `-o -`: standard output
@@ -619,7 +630,7 @@ def report(layout: str, fmt_: str, output: str | None) -> None:
 
     _batch()
     model = _load_or_exit(layout)
-    data = build(Analysis(model, file=STDIN_NAME if layout == STDIN else layout))
+    data = build(Analysis(model, file=STDIN_NAME if layout == STDIN else layout), hostfile)
     text = {"text": to_text, "json": to_json, "csv": to_csv}[fmt_](data)
     if fmt_ == "text":
         # For people: a label holding an escape sequence must not drive the terminal.
@@ -758,8 +769,12 @@ def schema(output: str | None) -> None:
 
 
 from .cli_edit import edit  # noqa: E402  (the designer; imports Textual only when run)
+from .cli_fabric import generate as _generate_command  # noqa: E402
+from .cli_fabric import new as _new_command  # noqa: E402
 
 cli.add_command(edit)
+cli.add_command(_new_command)
+cli.add_command(_generate_command)
 
 
 def main() -> None:

@@ -147,6 +147,46 @@ KINDS: list[ExportKind] = [
         "The elevations sheet as a PNG (long side at most 16,000 px).",
         ".render.exports:png",
     ),
+    ExportKind(
+        "--graph",
+        "FILE",
+        "Topology graph file, format by suffix: .graphml, .gexf, .json (networkx "
+        "node-link) or .dot (Graphviz); see --scope and --aggregate.",
+        ".topology.exports:export_graph",
+    ),
+    ExportKind(
+        "--slurm-topology",
+        "FILE",
+        "Slurm topology/tree: topology.conf, or topology.yaml by suffix (Slurm 25.05+).",
+        ".topology.slurm:export_topology",
+    ),
+    ExportKind(
+        "--hostfile",
+        "FILE",
+        "OpenMPI hostfile (host slots=GPUs), GPU nodes in layout order; with several "
+        "compute fabrics one file per fabric, FILE.<fabric>.",
+        ".topology.slurm:export_hostfile",
+    ),
+    ExportKind(
+        "--cables",
+        "FILE.csv",
+        "Cable schedule: both ends (rack, U, device, port), media, grade, length and "
+        "stock length, label.",
+        ".tables:export_cables",
+    ),
+    ExportKind(
+        "--power",
+        "FILE.csv",
+        "Power-cord schedule: each PSU cord to its side's PDU, with the outlet type.",
+        ".tables:export_power",
+    ),
+    ExportKind(
+        "--bom",
+        "FILE.csv",
+        "Bill of materials: devices by model, then cables by media and stock length and "
+        "optics; an unknown cost is empty.",
+        ".tables:export_bom",
+    ),
 ]
 
 SETTINGS: list[ExportSetting] = [
@@ -163,6 +203,18 @@ SETTINGS: list[ExportSetting] = [
         "--date",
         "Date for title blocks (drawings carry no date without it).",
         metavar="YYYY-MM-DD",
+    ),
+    ExportSetting(
+        "--scope",
+        "What --graph covers: every compute fabric (default), fabric:<id>, rack:<id>, "
+        "switches, or all (every cabled device and cable).",
+        metavar="SCOPE",
+    ),
+    ExportSetting(
+        "--aggregate",
+        "--graph: one edge per device pair with `cables` and summed `bandwidth_bps`, "
+        "instead of one per cable.",
+        flag=True,
     ),
 ]
 

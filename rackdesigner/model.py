@@ -213,6 +213,7 @@ class Device:
     phase: str | None = None
     side: str | None = None
     label: str | None = None
+    hostname: str | None = None  # (v1.1) the name Slurm and MPI know it by
     notes: str | None = None
     comment: str | None = None
     feed: str | None = None  # (v1.1) pdu only: the id of the rack's feed it plugs into

@@ -15,18 +15,24 @@ from collections import Counter
 from typing import Any
 
 from .analysis import Analysis
-from .topology.collectives import fabric_bus_bandwidth
-from .units import BANDWIDTH, BYTE_RATE, CURRENT, INFORMATION, POWER, RATIO, fmt
+from .report_fabric import (
+    fabric_csv_rows,
+    fabric_section,
+    fabric_text,
+    node_test,
+    node_test_text,
+)
+from .tables import bom_items, cord_summary
+from .units import CURRENT, INFORMATION, POWER, fmt
 from .wording import plural
 
 Report = dict[str, Any]
 
 
-def build(analysis: Analysis) -> Report:
+def build(analysis: Analysis, hostfile: str = "hostfile") -> Report:
     layout = analysis.layout
     site = layout.site
     racks = analysis.racks
-    efficiency = analysis.thresholds["nccl_efficiency"]
 
     power_racks = [
         {
@@ -72,6 +78,7 @@ def build(analysis: Analysis) -> Report:
         },
         "racks": power_racks,
         "feeds": feeds,
+        "cords": cord_summary(analysis),
     }
 
     cdus = [
@@ -124,37 +131,7 @@ def build(analysis: Analysis) -> Report:
         },
     }
 
-    fabrics = []
-    for fabric in analysis.fabrics:
-        tiers: Counter[int] = Counter(
-            s.tier for s in fabric.switches.values() if s.tier is not None
-        )
-        over: dict[str, float | None] = {}
-        for tier in sorted(tiers):
-            ratios = [
-                s.oversubscription
-                for s in fabric.tier_switches(tier)
-                if s.oversubscription is not None
-            ]
-            over[str(tier)] = max(ratios) if ratios else None
-        bus = fabric_bus_bandwidth(fabric, efficiency)
-        fabrics.append(
-            {
-                "fabric": fabric.name,
-                "tech": fabric.tech,
-                "gpus": fabric.gpus,
-                "gpu_nodes": len(fabric.nodes),
-                "switches_by_tier": {str(k): v for k, v in sorted(tiers.items())},
-                "oversubscription_by_tier": over,
-                "injection": fabric.injection,
-                "bisection": fabric.bisection,
-                "allreduce_intra_node": bus.intra,
-                "allreduce_inter_node": bus.inter,
-                "nccl_efficiency": efficiency,
-                "single_point_switches": [d.id for d, _ in fabric.cut_switches],
-                "single_point_links": [link.entity for link, _ in fabric.cut_links],
-            }
-        )
+    fabrics = fabric_section(analysis, hostfile)
 
     storage_nodes = [d for d in analysis.devices if d.kind == "storage"]
     storage = {
@@ -171,28 +148,15 @@ def build(analysis: Analysis) -> Report:
         },
     }
 
-    bom = []
-    known_total = 0.0
-    unpriced = 0
-    for key, devs in sorted(analysis.types_used.items()):
-        dtype = devs[0].type
-        assert dtype is not None
-        unit = float(dtype.cost) if dtype.cost is not None else None
-        total = unit * len(devs) if unit is not None else None
-        if total is not None:
-            known_total += total
-        elif dtype.kind not in ("blank", "patch-panel"):
-            unpriced += len(devs)
-        bom.append(
-            {
-                "model": key,
-                "name": dtype.name,
-                "kind": dtype.kind,
-                "count": len(devs),
-                "unit_cost": unit,
-                "total": total,
-            }
-        )
+    bom = bom_items(analysis)
+    known_total = sum(item["total"] for item in bom if item["total"] is not None)
+    unpriced = sum(
+        item["count"]
+        for item in bom
+        if item["item"] == "device"
+        and item["total"] is None
+        and item["kind"] not in ("blank", "patch-panel")
+    )
     cost = {
         "bom": bom,
         "total": known_total,
@@ -207,7 +171,7 @@ def build(analysis: Analysis) -> Report:
         "power": power,
         "cooling": cooling,
         "compute": compute,
-        "network": {"fabrics": fabrics},
+        "network": {"fabrics": fabrics, "node_test": node_test(analysis, hostfile)},
         "storage": storage,
         "cost": cost,
     }
@@ -247,6 +211,8 @@ def to_csv(report: Report) -> str:
             writer.writerow(
                 ["power", f"rack {r['rack']}", "capacity one side lost", r["one_side_lost"], "W"]
             )
+    for r in p["cords"]:
+        writer.writerow(["power", f"rack {r['rack']}", "psu_cords", r["cords"], ""])
     for f in p["feeds"]:
         entity = f"rack {f['rack']} feed {f['feed']}"
         writer.writerow(["power", entity, "capacity", f["capacity"], "W"])
@@ -269,32 +235,17 @@ def to_csv(report: Report) -> str:
     writer.writerow(["compute", "site", "gpus", c["gpus"], ""])
     for model, count in c["gpus_by_model"].items():
         writer.writerow(["compute", "site", f"gpus {model}", count, ""])
-    for f in report["network"]["fabrics"]:
-        entity = f"fabric {f['fabric']}"
-        writer.writerow(["network", entity, "tech", f["tech"], ""])
-        writer.writerow(["network", entity, "gpus", f["gpus"], ""])
-        writer.writerow(["network", entity, "bisection", f["bisection"], "bit/s"])
-        for tier, ratio in f["oversubscription_by_tier"].items():
-            writer.writerow(
-                [
-                    "network",
-                    entity,
-                    f"oversubscription tier {tier}",
-                    "" if ratio is None else ratio,
-                    "",
-                ]
-            )
-        if f["allreduce_inter_node"] is not None:
-            writer.writerow(
-                ["network", entity, "allreduce_inter_node", f["allreduce_inter_node"], "bit/s"]
-            )
+    for row in fabric_csv_rows(report["network"]["fabrics"]):
+        writer.writerow(row)
     s = report["storage"]
     writer.writerow(["storage", "site", "storage_nodes", s["storage_nodes"], ""])
     writer.writerow(["storage", "site", "capacity", s["capacity"], "bit"])
     for item in report["cost"]["bom"]:
-        writer.writerow(["cost", item["model"], "count", item["count"], ""])
+        writer.writerow(["cost", f"{item['item']} {item['model']}", "count", item["count"], ""])
         if item["total"] is not None:
-            writer.writerow(["cost", item["model"], "total", item["total"], "USD"])
+            writer.writerow(
+                ["cost", f"{item['item']} {item['model']}", "total", item["total"], "USD"]
+            )
     writer.writerow(["cost", "site", "total", report["cost"]["total"], "USD"])
     if report["cost"]["per_gpu"] is not None:
         writer.writerow(["cost", "site", "per_gpu", report["cost"]["per_gpu"], "USD"])
@@ -327,6 +278,35 @@ def _ratio(value: float | None) -> str:
 
 def _pct(value: float | None) -> str:
     return "–" if value is None else f"{value * 100:.0f} %"
+
+
+def _cords_text(cords: list[dict[str, Any]]) -> list[str]:
+    """One line: the PSU cords the power schedule (export --power) lists, by side and outlet."""
+    if not cords:
+        return []
+    sides: Counter[str] = Counter()
+    outlets: Counter[str] = Counter()
+    for rack in cords:
+        for side, by_outlet in rack["by_side"].items():
+            for outlet, count in by_outlet.items():
+                sides[side or "no side"] += count
+                outlets[outlet] += count
+    total = sum(rack["cords"] for rack in cords)
+    line = (
+        f"  PSU cords: {total} in {len(cords)} racks ("
+        + ", ".join(
+            f"side {k}: {v}" if k != "no side" else f"no side: {v}"
+            for k, v in sorted(sides.items())
+        )
+        + "; "
+        + ", ".join(f"{k}: {v}" for k, v in sorted(outlets.items()))
+        + ")"
+    )
+    assumed = sum(len(rack["assumed_one_psu"]) for rack in cords)
+    lines = ["", line]
+    if assumed:
+        lines.append(f"    {assumed} device(s) without `psus` counted as one cord each")
+    return lines
 
 
 def to_text(report: Report) -> str:
@@ -375,6 +355,7 @@ def to_text(report: Report) -> str:
                 )
             )
         out += _table(rows)
+    out += _cords_text(p["cords"])
     c = report["cooling"]
     out += [
         "",
@@ -431,29 +412,8 @@ def to_text(report: Report) -> str:
     out += ["", "Network:"]
     if not report["network"]["fabrics"]:
         out.append("  no compute fabric")
-    for f in report["network"]["fabrics"]:
-        tiers = ", ".join(f"tier {t}: {n}" for t, n in f["switches_by_tier"].items())
-        over = ", ".join(f"tier {t} {_ratio(r)}" for t, r in f["oversubscription_by_tier"].items())
-        out += [
-            f"  fabric {f['fabric']}: {f['tech']}, {plural(f['gpus'], 'GPU')} on "
-            f"{plural(f['gpu_nodes'], 'node')}; switches {tiers or 'none'}",
-            f"    oversubscription: {over or '–'}; bisection {fmt(f['bisection'], BANDWIDTH)}",
-        ]
-        bus = []
-        if f["allreduce_intra_node"] is not None:
-            bus.append(f"{fmt(f['allreduce_intra_node'], BYTE_RATE)} inside a node")
-        if f["allreduce_inter_node"] is not None:
-            bus.append(f"{fmt(f['allreduce_inter_node'], BYTE_RATE)} between nodes")
-        if bus:
-            out.append(
-                f"    expected all-reduce bus bandwidth at "
-                f"{fmt(f['nccl_efficiency'], RATIO)}: {', '.join(bus)}"
-            )
-        spof = f["single_point_switches"] + f["single_point_links"]
-        out.append(
-            f"    single points of failure: {', '.join(spof[:5]) if spof else 'none'}"
-            + (f" and {len(spof) - 5} more" if len(spof) > 5 else "")
-        )
+    out += fabric_text(report["network"]["fabrics"])
+    out += node_test_text(report["network"].get("node_test"))
     s = report["storage"]
     out += [
         "",
@@ -464,10 +424,11 @@ def to_text(report: Report) -> str:
         out.append(f"  {key}: {fmt(nvme, INFORMATION)} local NVMe per node")
     cost = report["cost"]
     out += ["", "Bill of materials:"]
-    rows = [("model", "count", "unit", "total")]
+    rows = [("item", "model", "count", "unit", "total")]
     for item in cost["bom"]:
         rows.append(
             (
+                item["item"],
                 item["model"],
                 str(item["count"]),
                 "–" if item["unit_cost"] is None else f"${item['unit_cost']:,.0f}",

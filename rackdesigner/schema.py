@@ -36,6 +36,13 @@ ID_RULE = "1-64 characters without whitespace, ':' or control characters"
 # is a typo (a unit, or digits twice), not a model.
 MODEL_PARAMS_MAX = 1e15
 
+# A device's host name (v1.1): dot-separated labels of letters, digits, '-' and '_', each
+# starting and ending with a letter or digit, at most 64 characters (Slurm's limit).
+HOSTNAME = re.compile(
+    r"^(?=.{1,64}$)[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?)*$"
+)
+HOSTNAME_MAX = 64
+
 # "<device id>:<port group><index>", the index 1-based and always present.
 ENDPOINT = re.compile(r"^(?P<device>[^:\s]+):(?P<group>[^\s:]*?[^\s:0-9])(?P<index>[0-9]+)$")
 
@@ -254,6 +261,11 @@ DEVICE = (
     ),
     _e("side", ("left", "right"), "rail of a 0U device"),
     _s("label", "display name"),
+    _s(
+        "hostname",
+        "(v1.1) the name the cluster's software uses (SLURM, hostfile)",
+        pattern=HOSTNAME.pattern,
+    ),
     NOTES,
     IGNORE,
     _s("feed", "pdu only: the id of the rack's feed it plugs into"),

@@ -176,6 +176,11 @@ def layouts(draw: st.DrawFn, max_racks: int = 3) -> m.Layout:
                 face=draw(_maybe(st.sampled_from(["front", "rear"]))),
                 phase=draw(_maybe(st.sampled_from(m.PHASES_WYE + m.PHASES_DELTA))),
                 label=draw(_maybe(TEXT)),
+                hostname=draw(
+                    _maybe(
+                        st.from_regex(r"[a-z][a-z0-9-]{0,10}[0-9](\.[a-z]{1,4})?", fullmatch=True)
+                    )
+                ),
                 comment=draw(COMMENT),
                 ignore=draw(IGNORE),
             )

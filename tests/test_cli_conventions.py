@@ -400,25 +400,60 @@ def test_words_agree_with_numbers() -> None:
 # -- bare rackdesigner, rackdesigner LAYOUT, export --help -------------------------------------
 
 
-def test_bare_command_prints_help_and_a_layout_path_names_the_designer(tmp_path: Path) -> None:
+def _designer_runs(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
+    """The paths the real ``edit`` command opens the designer on; the app itself does not
+    start (it needs a terminal: tests/test_tui_terminal.py drives it in one)."""
+    import rackdesigner.tui.app
+
+    opened: list[str | None] = []
+    monkeypatch.setattr(rackdesigner.tui.app, "run", opened.append)
+    return opened
+
+
+def test_bare_command_prints_help_and_a_layout_path_opens_the_designer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     result = run()
     assert result.returncode == 0 and result.stdout.startswith("Usage: rackdesigner")
     assert "validate" in result.stdout
     layout = tmp_path / "f.toml"
     layout.write_text(LAYOUT)
-    result = run(str(layout))
-    assert result.returncode == 2 and result.stdout == ""
+    # The designer exists (issue 13): `rackdesigner LAYOUT` is `rackdesigner edit LAYOUT`.
+    opened = _designer_runs(monkeypatch)
+    result = runner.invoke(cli, [str(layout)], catch_exceptions=False)
+    assert result.exit_code == 0 and result.stdout == ""
+    assert opened == [str(layout)]
+
+
+def test_without_the_designer_a_layout_path_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A build without the edit command says so in one line, exit 2 (cli.md before v1.1's
+    # designer; kept for installs that leave the designer out).
+    monkeypatch.delitem(cli.commands, "edit")
+    layout = tmp_path / "f.toml"
+    layout.write_text(LAYOUT)
+    result = runner.invoke(cli, [str(layout)])
+    assert result.exit_code == 2 and result.stdout == ""
     assert "designer is not available yet" in one_line(result.stderr)
+    result = runner.invoke(cli, [str(tmp_path / "new.toml")])
+    assert result.exit_code == 2 and "cannot create" in result.stderr
 
 
-def test_a_command_name_wins_and_typos_are_not_layouts(tmp_path: Path) -> None:
+def test_a_command_name_wins_and_typos_are_not_layouts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     result = runner.invoke(cli, ["valdiate", str(FAILING)])
     assert result.exit_code == 2 and "Did you mean 'validate'" in result.stderr
     (tmp_path / "rules").write_text(LAYOUT)
     result = runner.invoke(cli, ["rules"], catch_exceptions=False)
     assert result.exit_code == 0 and "PWR001" in result.stdout
-    result = runner.invoke(cli, [str(tmp_path / "new.toml")])
-    assert result.exit_code == 2 and "cannot create" in result.stderr
+    # A path that does not exist yet is a new layout for the designer (created on its
+    # first save, cli.md), not a typo.
+    opened = _designer_runs(monkeypatch)
+    result = runner.invoke(cli, [str(tmp_path / "new.toml")], catch_exceptions=False)
+    assert result.exit_code == 0 and opened == [str(tmp_path / "new.toml")]
+    assert not (tmp_path / "new.toml").exists()
 
 
 def test_a_layout_path_opens_the_designer_once_it_exists(monkeypatch: pytest.MonkeyPatch) -> None:

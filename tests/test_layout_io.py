@@ -240,3 +240,47 @@ def test_an_error_in_a_later_port_group_names_its_own_line() -> None:
     (d,) = errors(text)
     assert d.entity == "catalog entry sw port group q"
     assert d.line == text.split("\n").index('    { name = "q", count = 8, speed = "400 V" },') + 1
+
+
+# -- hostname (v1.1) -----------------------------------------------------------------------
+
+
+def test_hostname_loads_and_saves() -> None:
+    text = BASE.replace("position = 2\n", 'position = 2\nhostname = "gpu001.hpc"\n', 1)
+    layout = load_text(text)
+    assert layout.racks[0].devices[0].hostname == "gpu001.hpc"
+    assert layout.racks[0].devices[1].hostname is None
+    assert 'hostname = "gpu001.hpc"' in dumps(layout)
+    assert load_text(dumps(layout)) == layout
+
+
+@pytest.mark.parametrize(
+    ("hostname", "message"),
+    [
+        ("-gpu1", "is not a host name"),
+        ("gpu 1", "is not a host name"),
+        ("gpu1.", "is not a host name"),
+        ("g" * 65, "has 65 characters; a host name has at most 64"),
+    ],
+)
+def test_bad_hostname_is_a_schema_error(hostname: str, message: str) -> None:
+    text = BASE.replace("position = 2\n", f'position = 2\nhostname = "{hostname}"\n', 1)
+    with pytest.raises(LayoutError) as caught:
+        load_text(text)
+    (diagnostic,) = caught.value.diagnostics
+    assert diagnostic.code == "E001" and message in diagnostic.message
+    assert diagnostic.entity == "device a01-n01"
+
+
+def test_hostname_is_in_the_json_schema() -> None:
+    import re
+
+    from rackdesigner.json_schema import layout_schema
+
+    device = layout_schema()["properties"]["racks"]["items"]["properties"]["devices"]["items"]
+    pattern = device["properties"]["hostname"]["pattern"]
+    assert (
+        re.match(pattern, "gpu001")
+        and not re.match(pattern, "gpu_001-")
+        and not re.match(pattern, "g" * 65)
+    )

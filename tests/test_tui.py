@@ -114,9 +114,10 @@ def test_training_journey_move_refuse_undo_redo_save_reopen(tmp_path: Path) -> N
             assert app.racks.current_device_id() == "a01-leaf1"
             assert app.inspector.ref == ("device", "a01-leaf1")
             # Into an occupied unit: refused, with the reason, and nothing changes.
-            await pilot.press("m", "down", "enter")
+            # (training-128 stacks the two leaves at U19 and U20.)
+            await pilot.press("m", "up", "enter")
             await settle(pilot)
-            assert "taken by device a01-n02" in app.notices[-1][1]
+            assert "taken by device a01-leaf2" in app.notices[-1][1]
             assert session.index.device("a01-leaf1").position == 19
             assert codes(app, "PLC003") == []
             # To a free unit at the top: placed; the switch is now outside the middle.

@@ -674,6 +674,16 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
                     raise _ValueProblem(problem)
             elif field.key == "model" and not value.strip():
                 raise _ValueProblem("must not be empty")
+            elif field.key == "hostname" and not s.HOSTNAME.match(value):
+                if len(value) > s.HOSTNAME_MAX:
+                    raise _ValueProblem(
+                        f"{_shown(value)} has {len(value)} characters; a host name has at "
+                        f"most {s.HOSTNAME_MAX} (Slurm's limit)"
+                    )
+                raise _ValueProblem(
+                    f"{_shown(value)} is not a host name: labels of letters, digits, '-' "
+                    "and '_' separated by dots, each starting and ending with a letter or digit"
+                )
             elif pattern is not None and not pattern.match(value):
                 raise _ValueProblem(f"{_shown(value)} must match {field.pattern}{_PATTERN_WHY}")
             return value

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from functools import cache
 
 from ..analysis import Analysis, End, LinkFacts
+from ..reach import KEYS as REACH_KEYS
+from ..reach import reach, speed_band
 from ..schema import ENDPOINT
 from ..units import BANDWIDTH, LENGTH, fmt
 from .base import Finding, rule
@@ -29,33 +31,13 @@ _MEDIA_NAMES = {
 _UPGRADES = ("dac", "acc", "mmf", "aoc", "smf")
 
 
-def _band(speed: float | None) -> str:
-    """The link's speed band (rules.md v1.1, Reach): 400G+ above 200 Gbit/s or unknown."""
-    if speed is None or speed > 200e9 * (1 + 1e-9):
-        return "400G+"
-    return "200G" if speed > 100e9 * (1 + 1e-9) else "100G"
-
-
-def _reach_key(media: str, speed: float | None = None, grade: str | None = None) -> str:
-    """The threshold that holds a medium's reach at a speed and fibre grade."""
-    band = _band(speed)
-    if media == "dac":
-        return {"400G+": "reach_dac", "200G": "reach_dac_200g", "100G": "reach_dac_100g"}[band]
-    if media == "mmf":
-        om3 = (grade or "om4") == "om3"
-        if band == "400G+":
-            return "reach_mmf_om3" if om3 else "reach_mmf"
-        return "reach_mmf_200g_om3" if om3 else "reach_mmf_200g"
-    return "reach_" + media.replace("-", "_")
-
-
 def _described(media: str, speed: float | None, grade: str | None) -> str:
     """``passive copper at 400G+``, ``multimode fibre OM3 at 200G``."""
     name = _MEDIA_NAMES.get(media, media)
     if media == "mmf":
         name += f" {(grade or 'om4').upper()}"
     if media in ("dac", "mmf"):
-        name += f" at {_band(speed)}"
+        name += f" at {speed_band(speed)}"
     return name
 
 
@@ -206,23 +188,29 @@ def declared_shorter_than_route(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
+def _reach(analysis: Analysis, media: str, speed: float | None, grade: str | None = None) -> float:
+    """The reach in m of a medium the table knows, with the layout's thresholds."""
+    found = reach(media, speed, grade, analysis.thresholds)
+    return found[1] if found is not None else 0.0
+
+
 def _upgrade(analysis: Analysis, link: LinkFacts, media: str, length: float) -> str:
     """The fix for a medium that does not reach: the cheapest one that does."""
     if media == "copper-rj45":
         return "use fibre with transceivers, or put a management switch closer to the device"
     speed, grade = link.speed, link.link.grade
     if media == "mmf" and (grade or "om4") == "om3":
-        better = analysis.thresholds[_reach_key("mmf", speed, "om4")]
+        better = _reach(analysis, "mmf", speed, "om4")
         if length <= better:
             return (
                 f'use OM4 fibre (grade = "om4", reaches {fmt(better, LENGTH)}) or shorten the run'
             )
-    current = analysis.thresholds[_reach_key(media, speed, grade)]
+    current = _reach(analysis, media, speed, grade)
     for other in _UPGRADES:
-        reach = analysis.thresholds[_reach_key(other, speed)]
-        if other != media and length <= reach and reach > current:
+        other_reach = _reach(analysis, other, speed)
+        if other != media and length <= other_reach and other_reach > current:
             return (
-                f"use {other} ({_MEDIA_NAMES[other]}, reaches {fmt(reach, LENGTH)}) or "
+                f"use {other} ({_MEDIA_NAMES[other]}, reaches {fmt(other_reach, LENGTH)}) or "
                 "shorten the run"
             )
     return "shorten the run: place the two ends closer"
@@ -232,19 +220,7 @@ def _upgrade(analysis: Analysis, link: LinkFacts, media: str, length: float) -> 
     "CAB003",
     "error",
     scope="link",
-    thresholds=(
-        "reach_dac",
-        "reach_dac_200g",
-        "reach_dac_100g",
-        "reach_acc",
-        "reach_aoc",
-        "reach_mmf",
-        "reach_mmf_om3",
-        "reach_mmf_200g",
-        "reach_mmf_200g_om3",
-        "reach_smf",
-        "reach_copper_rj45",
-    ),
+    thresholds=REACH_KEYS,
 )
 def media_reach(analysis: Analysis) -> Iterator[Finding]:
     """A link's cable media cannot reach the link's length at its speed and fibre grade.
@@ -284,20 +260,20 @@ def media_reach(analysis: Analysis) -> Iterator[Finding]:
         # 150,000 cables share a handful of (media, speed, grade): look each up once.
         known = reaches.get((media, link.speed, grade))
         if known is None:
-            key = _reach_key(media, link.speed, grade)
-            known = reaches[(media, link.speed, grade)] = (
-                key,
-                float(thresholds[key]) if key in thresholds else -1.0,
-            )
-        key, reach = known
-        if reach < 0 or link.length <= reach + _TOLERANCE:
+            # one table for this rule and the generators (rackdesigner/reach.py); media
+            # it does not know are not judged
+            known = reaches[(media, link.speed, grade)] = reach(
+                media, link.speed, grade, thresholds
+            ) or ("", -1.0)
+        key, limit = known
+        if limit < 0 or link.length <= limit + _TOLERANCE:
             continue
         values = _length_values(link, analysis)
-        values["reach"] = reach
+        values["reach"] = limit
         yield Finding(
             link.entity,
             link.ref,
-            f"{_length_text(link, analysis)} is beyond the {fmt(reach, LENGTH)} reach "
+            f"{_length_text(link, analysis)} is beyond the {fmt(limit, LENGTH)} reach "
             f"of its {media} cable ({_described(media, link.speed, grade)}, {key})",
             hint=_upgrade(analysis, link, media, link.length),
             values=values,

@@ -1,0 +1,292 @@
+"""The per-fabric figures ``report`` prints: tiers, cables, oversubscription, bisection.
+
+These follow rules.md v1.1's Definitions, computed here for the report (no rule
+reads the bisection):
+
+- **switch oversubscription**: downlink ÷ (uplink + lateral) bandwidth below the
+  top tier; links between two switches of one tier are lateral links (the v1
+  graph code ignores them, so they are counted here);
+- **lateral groups and global ratio**: where top-tier switches have lateral
+  links, a group is a connected part of the fabric once those links are removed;
+  its global ratio is their bandwidth ÷ its GPU nodes' fabric bandwidth, capped
+  at 1;
+- **fabric oversubscription** r: the largest of 1, every switch's
+  oversubscription and 1 ÷ the smallest group's global ratio;
+- **bisection** by maximum flow on the merged graph (:mod:`.bisection`);
+- **expected all-reduce bus bandwidth** (NET007 v1.1): inside a node the GPUs'
+  interconnect per direction × efficiency; between nodes min(the node's whole
+  fabric bandwidth × efficiency ÷ r, the inside figure), for the node with the
+  lowest figure.
+
+Everything is SI (bit/s, m); nothing here formats for people.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..stock import stock_length
+from .bisection import Bisection, ClassGraph, Hops, bisection, farthest_gpus, merge_twins
+from .collectives import intra_node
+
+if TYPE_CHECKING:
+    from ..analysis import Analysis, DeviceFacts
+    from .graph import Fabric
+
+UNSPECIFIED_MEDIA = "unspecified"
+
+
+@dataclass(slots=True)
+class TierFigures:
+    tier: int  # 0: cables between GPU nodes; 1 leaves; 2 spines ...
+    switches: int = 0
+    oversubscription: float | None = None  # the tier's worst switch (v1.1); None at the top
+    # Cables whose higher end is at this tier, by (media, stock length m or None).
+    cables: dict[tuple[str, float | None], int] = field(default_factory=dict)
+    lateral_cables: int = 0  # of those, between two switches of this tier
+    down: float = 0.0  # bit/s of the tier's switches towards GPU nodes
+    up: float = 0.0
+    lateral: float = 0.0
+
+
+@dataclass(slots=True)
+class GroupFigures:
+    """A lateral group (Dragonfly+ group, or one leaf's island of a directly joined pair)."""
+
+    index: int
+    anchor: str  # its first switch in layout order
+    gpu_nodes: int
+    node_bandwidth: float  # bit/s of its GPU nodes' fabric ports
+    global_bandwidth: float  # bit/s of its top-tier lateral links to other groups
+    ratio: float | None  # global ÷ node bandwidth, capped at 1
+
+
+@dataclass(slots=True)
+class FabricFigures:
+    fabric: Fabric
+    tiers: list[TierFigures]
+    oversubscription_by_switch: dict[str, float | None]  # v1.1, None where it does not apply
+    groups: list[GroupFigures]
+    global_ratio: float | None  # the smallest group's; None without lateral groups
+    oversubscription: float  # r, fabric oversubscription (v1.1)
+    bisection: Bisection
+    hops: Hops
+    intra: float | None  # bit/s, expected all-reduce bus bandwidth inside a node
+    intra_node: DeviceFacts | None
+    inter: float | None  # bit/s, between nodes (NET007 v1.1)
+    inter_node: DeviceFacts | None
+    efficiency: float
+    classes: ClassGraph | None = None
+
+
+def adjacency(analysis: Analysis) -> dict[str, dict[str, float]]:
+    """Every compute-fabric device's neighbours and the summed bit/s to each."""
+    analysis.links  # noqa: B018  (resolving the links collects the cabled pairs)
+    adj: dict[str, dict[str, float]] = defaultdict(dict)
+    for (a, b), data in analysis.compute_edges.items():
+        bandwidth = data["bandwidth"]
+        adj[a][b] = bandwidth
+        adj[b][a] = bandwidth
+    return adj
+
+
+def all_fabric_figures(analysis: Analysis, *, flow: bool = True) -> list[FabricFigures]:
+    """The figures of every fabric, in the order of ``analysis.fabrics``."""
+    adj = adjacency(analysis)
+    efficiency = analysis.thresholds["nccl_efficiency"]
+    return [fabric_figures(analysis, f, adj, efficiency, flow=flow) for f in analysis.fabrics]
+
+
+def fabric_figures(
+    analysis: Analysis,
+    fabric: Fabric,
+    adj: dict[str, dict[str, float]],
+    efficiency: float,
+    *,
+    flow: bool = True,
+) -> FabricFigures:
+    tier: dict[str, int] = {n.id: 0 for n in fabric.nodes}
+    for sid, switch in fabric.switches.items():
+        if switch.tier is not None:
+            tier[sid] = switch.tier
+    top = fabric.max_tier
+    switch_ids = set(fabric.switches)
+
+    # Lateral bandwidth and v1.1 oversubscription per switch.
+    by_tier: dict[int, TierFigures] = {}
+    over: dict[str, float | None] = {}
+    lateral_edges: list[tuple[str, str, float]] = []
+    for sid, switch in fabric.switches.items():
+        level = switch.tier
+        if level is None:
+            over[sid] = None
+            continue
+        figures = by_tier.setdefault(level, TierFigures(level))
+        figures.switches += 1
+        lateral = 0.0
+        for neighbour, bandwidth in adj.get(sid, {}).items():
+            if neighbour in switch_ids and tier.get(neighbour) == level:
+                lateral += bandwidth
+                if level == top and sid < neighbour:
+                    lateral_edges.append((sid, neighbour, bandwidth))
+        figures.down += switch.down
+        figures.up += switch.up
+        figures.lateral += lateral
+        if level == top or switch.down <= 0:
+            over[sid] = None
+        else:
+            away = switch.up + lateral
+            over[sid] = switch.down / away if away > 0 else math.inf
+    for sid, ratio in over.items():
+        level = fabric.switches[sid].tier
+        if ratio is None or level is None:
+            continue
+        figures = by_tier[level]
+        if figures.oversubscription is None or ratio > figures.oversubscription:
+            figures.oversubscription = ratio
+
+    # Cables by the tier of their higher end, media and stock length.
+    counts: dict[tuple[int, str, float | None], int] = defaultdict(int)
+    lateral_count: dict[int, int] = defaultdict(int)
+    get_tier = tier.get
+    stock_of: dict[float | None, float | None] = {}  # lengths repeat across a regular hall
+    for link in fabric.links:
+        da, db = link.a.device, link.b.device
+        if da is None or db is None:
+            continue
+        ta, tb = get_tier(da.id), get_tier(db.id)
+        if ta is None or tb is None:
+            continue  # a switch no GPU node reaches
+        level = ta if ta > tb else tb
+        length = link.length
+        stock = stock_of.get(length, -1.0)
+        if stock == -1.0:
+            stock = stock_of[length] = stock_length(length)
+        counts[level, link.link.media or UNSPECIFIED_MEDIA, stock] += 1
+        if ta == tb and ta > 0:
+            lateral_count[level] += 1
+    for (level, media, stock), count in counts.items():
+        figures = by_tier.setdefault(level, TierFigures(level))
+        figures.cables[media, stock] = count
+    for level, count in lateral_count.items():
+        by_tier[level].lateral_cables = count
+
+    groups = _lateral_groups(fabric, adj, lateral_edges)
+    ratios = [g.ratio for g in groups if g.ratio is not None and g.ratio > 0]
+    global_ratio = min(ratios) if ratios else None
+    r = 1.0
+    for ratio in over.values():
+        if ratio is not None and math.isfinite(ratio) and ratio > r:
+            r = ratio
+    if global_ratio is not None and 1.0 / global_ratio > r:
+        r = 1.0 / global_ratio
+
+    # Merged graph, bisection and the farthest GPUs.
+    order = [d.id for d in fabric.devices]
+    leaves = [sid for sid in order if tier.get(sid) == 1 and sid in switch_ids]
+    half = len(leaves) // 2
+    halves = {leaf: 1 for leaf in leaves[:half]} | {leaf: 2 for leaf in leaves[half:]}
+    if len(leaves) < 2:
+        halves = {}
+    members = {d.id: adj[d.id] for d in fabric.devices if d.id in adj}
+    classes = merge_twins(members, switch_ids, {n.id for n in fabric.nodes}, halves, order)
+    downlink = {sid: fabric.switches[sid].down for sid in leaves}
+    if flow:
+        cut = bisection(classes, leaves[:half], leaves[half:], downlink, fabric.injection)
+    else:
+        cut = Bisection(fabric.bisection, None, len(leaves), len(classes.members))
+    hops = farthest_gpus(classes)
+
+    # Expected all-reduce bus bandwidth (NET007 v1.1).
+    intra: tuple[float, DeviceFacts] | None = None
+    inter: tuple[float, DeviceFacts] | None = None
+    for node in fabric.nodes:
+        inside = intra_node(node, efficiency)
+        if inside is not None and (intra is None or inside < intra[0]):
+            intra = (inside, node)
+        bandwidth = fabric.node_bandwidth.get(node.id, 0.0)
+        if bandwidth <= 0:
+            continue
+        between = bandwidth * efficiency / r
+        if inside is not None and inside < between:
+            between = inside
+        if inter is None or between < inter[0]:
+            inter = (between, node)
+    if len(fabric.nodes) < 2:
+        inter = None
+    return FabricFigures(
+        fabric=fabric,
+        tiers=[by_tier[level] for level in sorted(by_tier)],
+        oversubscription_by_switch=over,
+        groups=groups,
+        global_ratio=global_ratio,
+        oversubscription=r,
+        bisection=cut,
+        hops=hops,
+        intra=intra[0] if intra else None,
+        intra_node=intra[1] if intra else None,
+        inter=inter[0] if inter else None,
+        inter_node=inter[1] if inter else None,
+        efficiency=efficiency,
+        classes=classes,
+    )
+
+
+def _lateral_groups(
+    fabric: Fabric, adj: dict[str, dict[str, float]], lateral: list[tuple[str, str, float]]
+) -> list[GroupFigures]:
+    """The fabric's parts once its top-tier lateral links are removed, with global ratios."""
+    if not lateral:
+        return []
+    removed = {(a, b) for a, b, _ in lateral} | {(b, a) for a, b, _ in lateral}
+    group_of: dict[str, int] = {}
+    anchors: list[str] = []
+    for device in fabric.devices:
+        start = device.id
+        if start in group_of or start not in adj:
+            continue
+        number = len(anchors)
+        anchors.append(start)
+        group_of[start] = number
+        stack = [start]
+        while stack:
+            current = stack.pop()
+            for neighbour in adj[current]:
+                if neighbour not in group_of and (current, neighbour) not in removed:
+                    group_of[neighbour] = number
+                    stack.append(neighbour)
+    if len(anchors) < 2:
+        return []  # the lateral links join switches of one group: nothing global
+    global_bw = [0.0] * len(anchors)
+    for a, b, bandwidth in lateral:
+        ga, gb = group_of[a], group_of[b]
+        if ga != gb:
+            global_bw[ga] += bandwidth
+            global_bw[gb] += bandwidth
+    nodes = [0] * len(anchors)
+    node_bw = [0.0] * len(anchors)
+    for node in fabric.nodes:
+        number = group_of.get(node.id)
+        if number is None:
+            continue
+        nodes[number] += 1
+        node_bw[number] += fabric.node_bandwidth.get(node.id, 0.0)
+    switch_anchor: dict[int, str] = {}
+    for device in fabric.devices:
+        number = group_of.get(device.id)
+        if number is not None and device.kind == "switch":
+            switch_anchor.setdefault(number, device.id)
+    return [
+        GroupFigures(
+            index=number + 1,
+            anchor=switch_anchor.get(number, anchors[number]),
+            gpu_nodes=nodes[number],
+            node_bandwidth=node_bw[number],
+            global_bandwidth=global_bw[number],
+            ratio=min(1.0, global_bw[number] / node_bw[number]) if node_bw[number] > 0 else None,
+        )
+        for number in range(len(anchors))
+    ]
