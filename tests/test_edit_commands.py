@@ -8,7 +8,6 @@ from collections.abc import Callable
 
 import pytest
 
-from rackdesigner import schema
 from rackdesigner.edit import (
     AddFeed,
     AddLink,
@@ -32,7 +31,6 @@ from rackdesigner.edit import (
     UpdateSection,
 )
 from rackdesigner.layout_io import dumps, load_text
-from rackdesigner.layout_io.converters import field_of
 from rackdesigner.model import Device, Feed, Layout, Rack
 
 TEXT = """format = 1
@@ -511,19 +509,12 @@ def test_update_section(layout: Layout) -> None:
 
 # -- PDU feeds (format v1.1) ---------------------------------------------------------------------
 
-HAS_PDU_FEED = field_of(schema.DEVICE, "feed") is not None
-needs_pdu_feed = pytest.mark.skipif(
-    not HAS_PDU_FEED, reason="the v1.1 `feed` key of PDUs is not in this schema yet"
-)
 
-
-@needs_pdu_feed
 def test_a_pdu_feed_must_be_a_feed_of_its_rack(layout: Layout) -> None:
     apply(layout, SetField(("device", "a01-pdu1"), "feed", "a01-B"))
     refused(layout, SetField(("device", "a01-pdu1"), "feed", "a02-A"), "no feed of rack a01")
 
 
-@needs_pdu_feed
 def test_renaming_or_removing_a_feed_follows_its_pdus(layout: Layout) -> None:
     SetField(("device", "a01-pdu1"), "feed", "a01-A").apply(layout)
     pdu = layout.racks[0].devices[-1]
@@ -534,9 +525,7 @@ def test_renaming_or_removing_a_feed_follows_its_pdus(layout: Layout) -> None:
 
 
 def test_a_feed_reference_is_checked_as_the_schema_allows(layout: Layout) -> None:
-    # Without the v1.1 key the field is refused as unknown; with it, a missing feed is.
-    expected = "no feed of rack a01" if HAS_PDU_FEED else "has no field 'feed'"
-    refused(layout, SetField(("device", "a01-pdu1"), "feed", "a01-C"), expected)
+    refused(layout, SetField(("device", "a01-pdu1"), "feed", "a01-C"), "no feed of rack a01")
 
 
 def test_place_for_finds_the_nearest_free_units(layout: Layout) -> None:
