@@ -1,7 +1,7 @@
 """Golden files: every data export of one small layout, byte for byte.
 
 After an intended change, rewrite them with
-``RACKDESIGNER_UPDATE_GOLDEN=1 python -m pytest tests/test_exports_golden.py`` and
+``RACKDESIGNER_REGENERATE_GOLDEN=1 python -m pytest tests/test_exports_golden.py`` and
 review the diff.
 """
 
@@ -48,7 +48,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_export_matches_golden(exported: Path, name: str) -> None:
     data = (exported / name).read_bytes()
     golden = GOLDEN / name
-    if os.environ.get("RACKDESIGNER_UPDATE_GOLDEN"):
+    if os.environ.get("RACKDESIGNER_REGENERATE_GOLDEN"):
         golden.parent.mkdir(parents=True, exist_ok=True)
         golden.write_bytes(data)
     assert data == golden.read_bytes(), f"{name} differs from {golden}"
