@@ -29,6 +29,7 @@ def test_views_switch_by_digit_palette_and_tab_and_each_one_works(tmp_path: Path
             assert [c.rack for c in app.floor.rows[0][1]][:3] == ["a01", "a02", "a03"]
             await pilot.press("right", "right")
             assert app.floor.current_rack_id() == "a03"
+            await pilot.pause(0.2)  # the inspector follows once the cursor rests
             assert app.inspector.ref == ("rack", "a03")
             await pilot.press("enter")
             assert tabs.active == "view-racks" and app.racks.current_rack_id() == "a03"

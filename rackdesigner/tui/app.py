@@ -7,6 +7,7 @@ commands. Loading and the fabric check run in worker threads, so keys are never 
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 import tomllib
@@ -19,6 +20,7 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -45,6 +47,9 @@ if TYPE_CHECKING:
 
 # A file that takes longer than this to open gets the progress screen.
 LOADING_SCREEN_AFTER_S = 0.4
+
+# The floor view's inspector follows the cursor once it rests this long.
+FLOOR_INSPECT_AFTER_S = 0.12
 
 # The views, in the order of their keys (1-4) and tabs.
 VIEWS = ("racks", "floor", "topology", "summary")
@@ -117,6 +122,7 @@ class DesignerApp(App[None], inherit_bindings=False):
         self._check_revision = -1
         self.view_name = "racks"
         self._view_revision: dict[str, object] = {}  # what each view last showed
+        self._floor_timer: Timer | None = None
 
     # -- screen ---------------------------------------------------------------------------
 
@@ -165,6 +171,13 @@ class DesignerApp(App[None], inherit_bindings=False):
         return self.query_one("#header", DesignerHeader)
 
     def on_mount(self) -> None:
+        from .themes import DARK, themes
+
+        for theme in themes():
+            self.register_theme(theme)
+        self.theme = DARK
+        # The header's symbols take the theme's severity colours: repaint it on a switch.
+        self.theme_changed_signal.subscribe(self, lambda _theme: self.update_header())
         self.keymap_overrides, problem = read_keymap(self.keymap_file)
         if self.keymap_overrides:
             self.set_keymap(self.keymap_overrides)
@@ -335,6 +348,10 @@ class DesignerApp(App[None], inherit_bindings=False):
         self.call_from_thread(self._first_check_done, session)
 
     def _first_check_done(self, session: Session) -> None:
+        # A large layout and its analysis are millions of long-lived objects; every full
+        # garbage collection would walk them all (tens of ms per key on 100,000 GPUs). Move
+        # what exists now out of the collector's sight: new objects are still collected.
+        gc.freeze()
         if session is self.session:
             self.header.set_state(status="")
             self.refresh_all(racks=set())
@@ -716,8 +733,17 @@ class DesignerApp(App[None], inherit_bindings=False):
 
     @on(FloorView.CursorMoved)
     def _floor_moved(self, event: FloorView.CursorMoved) -> None:
-        if event.rack is not None:
-            self.update_inspector(("rack", event.rack))
+        # The inspector rebuilds its fields per rack (a layout pass): it follows once the
+        # cursor rests, so holding an arrow key moves across a hall at key-repeat speed.
+        if self._floor_timer is not None:
+            self._floor_timer.stop()
+        self._floor_timer = self.set_timer(FLOOR_INSPECT_AFTER_S, self._floor_inspect)
+
+    def _floor_inspect(self) -> None:
+        self._floor_timer = None
+        rack = self.floor.current_rack_id()
+        if rack is not None and self.view_name == "floor":
+            self.update_inspector(("rack", rack))
 
     @on(TopologyView.Chosen)
     def _topology_chosen(self, event: TopologyView.Chosen) -> None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -53,7 +54,14 @@ class ExportScreen(ModalScreen[ExportRequest | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide", id="export-dialog"):
             yield Static("Export", classes="dialog-title")
-            options = [Option(f"{k.option[2:]:<11} {k.help}", id=k.option) for k in KINDS]
+            # One line per kind (80x24 must fit the whole dialog): the help is cut to fit.
+            options = [
+                Option(
+                    Text(f"{k.option[2:]:<11} {k.help}", no_wrap=True, overflow="ellipsis"),
+                    id=k.option,
+                )
+                for k in KINDS
+            ]
             yield OptionList(*options, id="export-kinds")
             yield Input(
                 default_path(self.kind, self.layout_path, self.layout_name), id="export-path"
