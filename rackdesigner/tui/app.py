@@ -728,6 +728,10 @@ class DesignerApp(App[None], inherit_bindings=False):
             self.bell()
             return
         self.action_view("racks")
+        # After the racks view is laid out again: it scrolls to the cursor by its own size.
+        self.call_after_refresh(self._open_rack, rack)
+
+    def _open_rack(self, rack: str) -> None:
         self.racks.jump(rack, announce=False)
         self.update_inspector(("rack", rack))
 
@@ -748,7 +752,7 @@ class DesignerApp(App[None], inherit_bindings=False):
     @on(TopologyView.Chosen)
     def _topology_chosen(self, event: TopologyView.Chosen) -> None:
         self.action_view("racks")
-        self.go_to(event.device)
+        self.call_after_refresh(self.go_to, event.device)
 
     # -- export ----------------------------------------------------------------------------
 
