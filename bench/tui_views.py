@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import resource
+import statistics
 import sys
 import tempfile
 import time
@@ -40,6 +41,18 @@ async def until(pilot: object, done: object, timeout: float = 300.0) -> float:
     return time.perf_counter() - began
 
 
+async def answered(app: DesignerApp, key: str, done: object, timeout: float = 60.0) -> float:
+    """Seconds from a key reaching the app to ``done()``: the app's own answer, without
+    waiting, as Pilot's press does, for every worker's messages to settle."""
+    began = time.perf_counter()
+    app.simulate_key(key)
+    while not done():  # type: ignore[operator]
+        await asyncio.sleep(0.001)
+        if time.perf_counter() - began > timeout:
+            raise RuntimeError(f"{key}: no answer")
+    return time.perf_counter() - began
+
+
 async def measure(path: Path, folder: Path) -> list[tuple[str, float]]:
     rows: list[tuple[str, float]] = []
     began = time.perf_counter()
@@ -50,15 +63,19 @@ async def measure(path: Path, folder: Path) -> list[tuple[str, float]]:
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: app.session is not None and bool(app.racks.rows))
         rows.append(("app start to racks drawn (usable screen)", time.perf_counter() - began))
-        # A key while the checks run in their workers.
-        key = time.perf_counter()
-        await pilot.press("right")
-        rows.append(("key answered while checking (cursor right)", time.perf_counter() - key))
+        # Keys while the checks run in their workers: the cursor moves (app state).
+        checking = app.session is not None and app.session.analysis is None
+        for key_name in ("right", "left", "right", "left"):
+            was = app.racks.cursor
+            took = await answered(app, key_name, lambda was=was: app.racks.cursor != was)
+            what = "racks, power, cooling" if checking else "fabric"
+            rows.append((f"key answered while the {what} check runs ({key_name})", took))
+            checking = app.session is not None and app.session.analysis is None
         await until(pilot, lambda: app.session is not None and app.session.analysis is not None)
         rows.append(("app start to racks, power, cooling checked", time.perf_counter() - began))
-        key = time.perf_counter()
-        await pilot.press("left")
-        rows.append(("key answered while the fabric check runs", time.perf_counter() - key))
+        was = app.racks.cursor
+        took = await answered(app, "right", lambda: app.racks.cursor != was)
+        rows.append(("key answered while the fabric check runs (right)", took))
         await until(
             pilot,
             lambda: (
@@ -75,19 +92,44 @@ async def measure(path: Path, folder: Path) -> list[tuple[str, float]]:
             ("2", "floor (again)", lambda: True),
         ):
             key = time.perf_counter()
-            await pilot.press(key_name)
-            await until(pilot, ready)
-            rows.append((f"key {key_name}: {name} view shown", time.perf_counter() - key))
+            took = await answered(
+                app,
+                key_name,
+                lambda name=name, ready=ready: app.view_name == name.split()[0] and ready(),
+            )
+            await pilot.pause()
+            rows.append((f"key {key_name}: {name} view answered", took))
+            rows.append(
+                (f"key {key_name}: {name} view, with Pilot's pause", time.perf_counter() - key)
+            )
         presses = 40
         key = time.perf_counter()
         for _ in range(presses):
             await pilot.press("right")
-        rows.append(("floor view: one cursor key (mean of 40)", (time.perf_counter() - key) / 40))
+        rows.append(
+            ("floor view: one cursor key, Pilot (mean of 40)", (time.perf_counter() - key) / 40)
+        )
+        took = []
+        for _ in range(presses):
+            was = app.floor.index
+            step = "left" if was > 0 else "right"  # never against the row's end
+            took.append(await answered(app, step, lambda was=was: app.floor.index != was))
+            await pilot.pause()
+        rows.append(("floor view: cursor key answered (median of 40)", statistics.median(took)))
         await pilot.press("1")
         key = time.perf_counter()
         for _ in range(presses):
             await pilot.press("right")
-        rows.append(("racks view: one cursor key (mean of 40)", (time.perf_counter() - key) / 40))
+        rows.append(
+            ("racks view: one cursor key, Pilot (mean of 40)", (time.perf_counter() - key) / 40)
+        )
+        took = []
+        for _ in range(presses):
+            was = app.racks.cursor
+            step = "left" if was.rack > 0 else "right"
+            took.append(await answered(app, step, lambda was=was: app.racks.cursor != was))
+            await pilot.pause()
+        rows.append(("racks view: cursor key answered (median of 40)", statistics.median(took)))
         key = time.perf_counter()
         await pilot.press("]")
         rows.append(("racks view: next row", time.perf_counter() - key))
