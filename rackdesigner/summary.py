@@ -33,6 +33,7 @@ class RackSummary:
     current_limit: float  # A, that feed's breaker × derate
     phase: str  # "a01-A L2"
     gpus: int
+    lines: dict[str, float] = field(default_factory=dict)  # that feed's current per line, A
 
     @property
     def shares(self) -> list[float]:
@@ -97,20 +98,20 @@ def summarise(analysis: Analysis, report: Report | None = None) -> Summary:
     report = report if report is not None else build(analysis)
     power = {r["rack"]: r for r in report["power"]["racks"]}
     cooling = {r["rack"]: r for r in report["cooling"]["racks"]}
-    busiest: dict[str, tuple[float, float, str]] = {}
+    busiest: dict[str, tuple[float, float, str, dict[str, float]]] = {}
     for feed in report["power"]["feeds"]:
         limit = feed["current"] * feed["derate"]
         for line, amps in feed["lines"].items():
             share = amps / limit if limit else 0.0
             best = busiest.get(feed["rack"])
             if best is None or share > (best[0] / best[1] if best[1] else 0.0):
-                busiest[feed["rack"]] = (amps, limit, f"{feed['feed']} {line}")
+                busiest[feed["rack"]] = (amps, limit, f"{feed['feed']} {line}", feed["lines"])
     racks = []
     for facts in analysis.racks:
         rid = facts.rack.id
         p, c = power[rid], cooling[rid]
         heat, what, limit = heat_limit(analysis, facts)
-        amps, breaker, phase = busiest.get(rid, (0.0, 0.0, ""))
+        amps, breaker, phase, lines = busiest.get(rid, (0.0, 0.0, "", {}))
         racks.append(
             RackSummary(
                 rid,
@@ -127,6 +128,7 @@ def summarise(analysis: Analysis, report: Report | None = None) -> Summary:
                 breaker,
                 phase,
                 facts.gpus,
+                dict(lines),
             )
         )
     order = {r.rack: i for i, r in enumerate(racks)}

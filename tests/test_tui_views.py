@@ -119,3 +119,7 @@ def test_summarise_sorts_worst_first_and_counts_gpus(tmp_path: Path) -> None:
     assert summary.gpus == 32 and summary.per_gpu is not None
     assert [r.rack for r in summary.racks] == ["a01", "a02"]  # a01 carries more
     assert summary.racks[0].heat_what == "door" and summary.racks[0].heat_limit == 75e3
+    # Every line of the busiest feed, and the busiest of them named with its limit.
+    first = summary.racks[0]
+    assert set(first.lines) == {"L1", "L2", "L3"}
+    assert first.current == max(first.lines.values()) and first.current_limit > 0

@@ -84,7 +84,7 @@ class SummaryView(ScrollView, can_focus=True):
         self.head = self._head(summary) if summary is not None else []
         self.version += 1
         racks = len(summary.racks) if summary is not None else 0
-        self.virtual_size = Size(RACK_W + 4 * BAR_W + 80, len(self.head) + racks + 1)
+        self.virtual_size = Size(RACK_W + 4 * BAR_W + 130, len(self.head) + racks + 1)
         self.refresh()
 
     def _head(self, s: Summary) -> list[list[tuple[str, str]]]:
@@ -118,7 +118,7 @@ class SummaryView(ScrollView, can_focus=True):
                 (
                     f"{'rack':<{RACK_W}} {'power kW used/usable':<{BAR_W + 16}}"
                     f"{'heat kW/limit':<{BAR_W + 26}}{'busiest line A/limit':<{BAR_W + 24}}"
-                    "one side lost",
+                    f"{'one side lost':<15}per phase A (that feed)",
                     "h",
                 )
             ]
@@ -190,5 +190,8 @@ class SummaryView(ScrollView, can_focus=True):
         amps = r.current / r.current_limit if r.current_limit else None
         gauge(amps, f"{r.current:.1f}/{r.current_limit:.1f} {r.phase}", 24)
         lost = _kw(r.one_side_lost) + " kW" if r.one_side_lost is not None else "not redundant"
-        out.append(Segment(lost, muted if r.one_side_lost is None else self._style("")))
+        out.append(Segment(f"{lost:<15}", muted if r.one_side_lost is None else self._style("")))
+        # Every line of the busiest feed (its side carrying the rack alone), in amps.
+        phases = " · ".join(f"{line} {amps:.1f}" for line, amps in r.lines.items())
+        out.append(Segment(phases, muted))
         return out
