@@ -224,3 +224,24 @@ def kind(option: str) -> ExportKind:
         if entry.option == option:
             return entry
     raise KeyError(option)
+
+
+def input_clash(outputs: list[Path], inputs: list[str]) -> str | None:
+    """Why one of ``outputs`` must not be written (it is an input layout), or None: the
+    command line's refusal, for the designer's export dialog."""
+    import os
+
+    for output in outputs:
+        for source in inputs:
+            if output.exists() and Path(source).exists() and os.path.samefile(output, source):
+                return f"not writing {output}: it is the input layout"
+    return None
+
+
+def write_outputs(outputs: list[Output]) -> None:
+    """Write each output atomically, making its folder; OSError says what failed."""
+    from .layout_io.saving import write_atomic
+
+    for output in outputs:
+        output.path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(output.path, output.data)

@@ -20,7 +20,7 @@ class Action:
     name: str  # the command palette's name (designer.md); "" when not in the palette
     help: str  # one line for the help screen and the palette
     keys: str = ""  # default keys, comma-separated; "" for palette-only actions
-    scope: str = "app"  # "app": everywhere (ctrl keys, priority); "racks"; "problems"
+    scope: str = "app"  # "app": everywhere (ctrl keys, priority); "racks"; "floor"; "views"
     footer: str = ""  # short footer label; "" keeps it out of the footer
     key_display: str | None = None
     # App-wide ctrl keys work everywhere (priority); a printable key such as ``?`` must not,
@@ -115,13 +115,52 @@ ACTIONS: tuple[Action, ...] = (
     Action(
         "face", "toggle_face", "Toggle face", "show the front or the rear", "f", "racks", "face"
     ),
-    Action("racks-view", "racks_view", "Racks view", "show and focus the racks", "1", "racks"),
+    # The floor view.
+    Action("floor-up", "floor_cursor(0, -1)", "", "cursor to the row above", "up", "floor"),
+    Action("floor-down", "floor_cursor(0, 1)", "", "cursor to the row below", "down", "floor"),
+    Action(
+        "floor-left", "floor_cursor(-1, 0)", "", "cursor to the rack on the left", "left", "floor"
+    ),
+    Action(
+        "floor-right", "floor_cursor(1, 0)", "", "cursor to the rack on the right", "right", "floor"
+    ),
+    Action(
+        "floor-open",
+        "floor_open",
+        "",
+        "open the rack under the cursor in the racks view",
+        "enter",
+        "floor",
+        "open",
+    ),
+    # Every view (racks, floor, topology, summary): digits switch between them.
+    Action(
+        "racks-view", "view('racks')", "Racks view", "show the racks (elevations)", "1", "views"
+    ),
+    Action("floor-view", "view('floor')", "Floor view", "show the hall from above", "2", "views"),
+    Action(
+        "topology-view",
+        "view('topology')",
+        "Topology view",
+        "show the fabric as a tree",
+        "3",
+        "views",
+    ),
+    Action(
+        "summary-view",
+        "view('summary')",
+        "Summary view",
+        "show power, heat, CDU margins, GPUs and cost per rack, worst first",
+        "4",
+        "views",
+    ),
     # Everywhere.
     Action("undo", "undo", "Undo", "undo the last change", "ctrl+z", footer="undo"),
     Action("redo", "redo", "Redo", "redo the change undone last", "ctrl+y", footer="redo"),
     Action("save", "save", "Save", "save the layout (canonical TOML)", "ctrl+s", footer="save"),
     Action("save-as", "save_as", "Save as", "save the layout under another name"),
     Action("open", "open", "Open", "open another layout"),
+    Action("export", "export", "Export", "write drawings and files (every export kind)", "ctrl+e"),
     Action("goto", "goto", "Go to", "jump to a rack, device, feed or link by id", "ctrl+g"),
     Action("problems", "focus_problems", "Problems", "focus the problems panel", "ctrl+o"),
     Action(

@@ -7,6 +7,7 @@ commands. Loading and the fabric check run in worker threads, so keys are never 
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 import tomllib
@@ -19,21 +20,26 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.timer import Timer
+from textual.widgets import Footer, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from . import actions
 from . import autosave as sidecar
 from .findings import Locator, Ref, marks_for, subject_of
+from .floor_view import FloorView
 from .header import DesignerHeader
 from .inspector import Inspector
 from .problems import ProblemsPanel
 from .racks_view import RacksView
 from .screens.confirm import ConfirmScreen
+from .screens.export import ExportRequest, ExportScreen
 from .screens.help import HelpScreen
 from .screens.load_error import LoadErrorScreen
 from .screens.loading import LoadingScreen
 from .screens.prompt import PromptScreen
+from .summary_view import SummaryView
+from .topology_view import TopologyView
 
 if TYPE_CHECKING:
     from ..diagnostics import Diagnostic
@@ -41,6 +47,18 @@ if TYPE_CHECKING:
 
 # A file that takes longer than this to open gets the progress screen.
 LOADING_SCREEN_AFTER_S = 0.4
+
+# The floor view's inspector follows the cursor once it rests this long.
+FLOOR_INSPECT_AFTER_S = 0.12
+
+# The views, in the order of their keys (1-4) and tabs.
+VIEWS = ("racks", "floor", "topology", "summary")
+VIEW_TITLES = {
+    "racks": "1 Racks",
+    "floor": "2 Floor",
+    "topology": "3 Topology",
+    "summary": "4 Summary",
+}
 
 
 def keymap_path() -> Path:
@@ -102,13 +120,24 @@ class DesignerApp(App[None], inherit_bindings=False):
         self._loading_screen: LoadingScreen | None = None
         self._loading_step = (0.0, "reading…")
         self._check_revision = -1
+        self.view_name = "racks"
+        self._view_revision: dict[str, object] = {}  # what each view last showed
+        self._floor_timer: Timer | None = None
 
     # -- screen ---------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield DesignerHeader(id="header")
         with Horizontal(id="main"):
-            yield RacksView(id="racks")
+            with TabbedContent(id="views", initial="view-racks"):
+                with TabPane(VIEW_TITLES["racks"], id="view-racks"):
+                    yield RacksView(id="racks")
+                with TabPane(VIEW_TITLES["floor"], id="view-floor"):
+                    yield FloorView(id="floor")
+                with TabPane(VIEW_TITLES["topology"], id="view-topology"):
+                    yield TopologyView(id="topology")
+                with TabPane(VIEW_TITLES["summary"], id="view-summary"):
+                    yield SummaryView(id="summary")
             yield Inspector(id="inspector")
         yield ProblemsPanel(id="problems")
         yield Footer(id="footer")
@@ -116,6 +145,18 @@ class DesignerApp(App[None], inherit_bindings=False):
     @property
     def racks(self) -> RacksView:
         return self.query_one("#racks", RacksView)
+
+    @property
+    def floor(self) -> FloorView:
+        return self.query_one("#floor", FloorView)
+
+    @property
+    def topology(self) -> TopologyView:
+        return self.query_one("#topology", TopologyView)
+
+    @property
+    def summary(self) -> SummaryView:
+        return self.query_one("#summary", SummaryView)
 
     @property
     def inspector(self) -> Inspector:
@@ -130,6 +171,13 @@ class DesignerApp(App[None], inherit_bindings=False):
         return self.query_one("#header", DesignerHeader)
 
     def on_mount(self) -> None:
+        from .themes import DARK, themes
+
+        for theme in themes():
+            self.register_theme(theme)
+        self.theme = DARK
+        # The header's symbols take the theme's severity colours: repaint it on a switch.
+        self.theme_changed_signal.subscribe(self, lambda _theme: self.update_header())
         self.keymap_overrides, problem = read_keymap(self.keymap_file)
         if self.keymap_overrides:
             self.set_keymap(self.keymap_overrides)
@@ -300,6 +348,10 @@ class DesignerApp(App[None], inherit_bindings=False):
         self.call_from_thread(self._first_check_done, session)
 
     def _first_check_done(self, session: Session) -> None:
+        # A large layout and its analysis are millions of long-lived objects; every full
+        # garbage collection would walk them all (tens of ms per key on 100,000 GPUs). Move
+        # what exists now out of the collector's sight: new objects are still collected.
+        gc.freeze()
         if session is self.session:
             self.header.set_state(status="")
             self.refresh_all(racks=set())
@@ -326,7 +378,9 @@ class DesignerApp(App[None], inherit_bindings=False):
             self.racks.set_marks(marks)
         self.problems.show(diagnostics)
         self.update_header()
-        self.update_inspector(None if full else self.inspected)
+        if self.view_name != "floor":
+            self.update_inspector(None if full else self.inspected)
+        self.refresh_view()
         self.timings["refresh"] = time.perf_counter() - began
 
     def update_header(self) -> None:
@@ -577,7 +631,184 @@ class DesignerApp(App[None], inherit_bindings=False):
         self.notify(f"Showing the {self.racks.face}", timeout=2)
 
     def action_racks_view(self) -> None:
-        self.racks.focus()
+        self.action_view("racks")
+
+    # -- the other views -------------------------------------------------------------------
+
+    def action_view(self, name: str) -> None:
+        """Show one of the views (keys 1-4, their tabs, the palette) and focus it."""
+        tabs = self.query_one("#views", TabbedContent)
+        if tabs.active != f"view-{name}":
+            tabs.active = f"view-{name}"
+        self._view_shown(name)
+
+    @on(TabbedContent.TabActivated, "#views")
+    def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        name = (event.pane.id or "view-racks").removeprefix("view-")
+        self._view_shown(name)
+
+    def _view_shown(self, name: str) -> None:
+        if name == "racks" and self.moving is None and self.view_name != "racks":
+            self.update_inspector()
+        self.view_name = name
+        # Summary and topology want the whole width; racks and floor keep the inspector.
+        self.inspector.display = name in ("racks", "floor")
+        self.refresh_view()
+        widget = {
+            "racks": self.racks,
+            "floor": self.floor,
+            "topology": self.topology,
+            "summary": self.summary,
+        }[name]
+        widget.focus()
+        if name == "floor":
+            rack = self.racks.current_rack_id()
+            if rack is not None:
+                self.floor.select(rack, announce=False)
+            current = self.floor.current_rack_id()
+            if current is not None:
+                self.update_inspector(("rack", current))
+
+    def refresh_view(self) -> None:
+        """Bring the view on screen up to date; the others catch up when shown."""
+        session = self.session
+        if session is None:
+            return
+        name = self.view_name
+        stamp = (id(session), session.revision, session.analysis is None, session.fabric_stale)
+        if name == "racks" or self._view_revision.get(name) == stamp:
+            return
+        self._view_revision[name] = stamp
+        if name == "floor":
+            marks = marks_for(session.layout, session.findings)
+            self.floor.show(session.layout, session.analysis, marks)
+        elif session.analysis is None:
+            waiting = "Checking racks, power and cooling…"
+            if name == "summary":
+                self.summary.show(None, waiting)
+            else:
+                self.topology.show(None, waiting)
+            self._view_revision.pop(name, None)
+        else:
+            self.view_worker(session, name, stamp)
+
+    @work(thread=True, exclusive=True, group="views")
+    def view_worker(self, session: Session, name: str, stamp: object) -> None:
+        """The summary (report figures) and the fabric outline read the whole layout and
+        its fabric graph: built off the main thread."""
+        analysis = session.analysis
+        try:
+            if name == "summary":
+                from ..summary import summarise
+
+                data: object = summarise(analysis)
+            else:
+                from ..render.topology_outline import outline
+
+                data = outline(analysis)
+        except Exception:  # an edit changed the layout under it: the next refresh retries
+            self.call_from_thread(self._view_revision.pop, name, None)
+            return
+        self.call_from_thread(self._view_done, session, name, stamp, data)
+
+    def _view_done(self, session: Session, name: str, stamp: object, data: Any) -> None:
+        if session is not self.session or self._view_revision.get(name) != stamp:
+            return
+        if name == "summary":
+            self.summary.show(data)
+        else:
+            self.topology.show(data)
+
+    def action_floor_cursor(self, dx: int, dy: int) -> None:
+        self.floor.move(dx, dy)
+
+    def action_floor_open(self) -> None:
+        rack = self.floor.current_rack_id()
+        if rack is None:
+            self.bell()
+            return
+        self.action_view("racks")
+        # After the racks view is laid out again: it scrolls to the cursor by its own size.
+        self.call_after_refresh(self._open_rack, rack)
+
+    def _open_rack(self, rack: str) -> None:
+        self.racks.jump(rack, announce=False)
+        self.update_inspector(("rack", rack))
+
+    @on(FloorView.CursorMoved)
+    def _floor_moved(self, event: FloorView.CursorMoved) -> None:
+        # The inspector rebuilds its fields per rack (a layout pass): it follows once the
+        # cursor rests, so holding an arrow key moves across a hall at key-repeat speed.
+        if self._floor_timer is not None:
+            self._floor_timer.stop()
+        self._floor_timer = self.set_timer(FLOOR_INSPECT_AFTER_S, self._floor_inspect)
+
+    def _floor_inspect(self) -> None:
+        self._floor_timer = None
+        rack = self.floor.current_rack_id()
+        if rack is not None and self.view_name == "floor":
+            self.update_inspector(("rack", rack))
+
+    @on(TopologyView.Chosen)
+    def _topology_chosen(self, event: TopologyView.Chosen) -> None:
+        self.action_view("racks")
+        self.call_after_refresh(self.go_to, event.device)
+
+    # -- export ----------------------------------------------------------------------------
+
+    @work(group="dialog", exclusive=True)
+    async def action_export(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        theme = "dark" if self.current_theme.dark else "light"
+        request = await self.push_screen_wait(ExportScreen(self.path, session.layout.name, theme))
+        if request is None:
+            return
+        from ..exporters import input_clash
+
+        clash = input_clash([Path(request.path)], [self.path] if self.path else [])
+        if clash is not None:
+            self.notify(clash, title="Export refused", severity="error", timeout=8)
+            return
+        self.header.set_state(status=f"exporting {request.kind.option[2:]} to {request.path}…")
+        self.export_worker(session, request)
+
+    @work(thread=True, exclusive=True, group="export")
+    def export_worker(self, session: Session, request: ExportRequest) -> None:
+        """The same exporter as ``rackdesigner export``, from a copy of the layout taken on
+        this thread (edits go on meanwhile), written atomically."""
+        from ..exporters import ExportContext, ExportError, input_clash, write_outputs
+        from ..layout_io import dumps, load_text
+
+        step = self.call_from_thread
+        try:
+            layout = load_text(dumps(session.layout))
+            context = ExportContext(
+                layout,
+                file=self.path or "",
+                settings={"theme": request.theme, "paper": "a4", "date": None},
+            )
+            outputs = request.kind.load()(context, Path(request.path))
+            clash = input_clash([o.path for o in outputs], [self.path] if self.path else [])
+            if clash is not None:
+                raise ExportError(clash)
+            write_outputs(outputs)
+        except (ExportError, OSError) as error:
+            reason = getattr(error, "strerror", None) or error
+            step(self._export_done, f"Cannot export: {reason}", "error")
+            return
+        except Exception as error:  # the layout changed under the copy: say so, lose nothing
+            step(self._export_done, f"Export failed: {type(error).__name__}: {error}", "error")
+            return
+        names = ", ".join(str(o.path) for o in outputs[:3])
+        more = f" and {len(outputs) - 3} more" if len(outputs) > 3 else ""
+        step(self._export_done, f"Wrote {names}{more}", "information")
+
+    def _export_done(self, message: str, severity: str) -> None:
+        self.header.set_state(status="")
+        self.update_header()
+        self.notify(message, title="Export", severity=severity, timeout=6)
 
     def action_focus_problems(self) -> None:
         self.problems.focus()

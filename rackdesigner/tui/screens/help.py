@@ -14,7 +14,9 @@ from textual.widgets import Static
 from .. import actions
 
 SCOPES = (
+    ("views", "In every view"),
     ("racks", "In the racks view"),
+    ("floor", "In the floor view"),
     ("app", "Everywhere"),
 )
 
@@ -39,6 +41,7 @@ def help_table(keymap: dict[str, str] | None = None) -> Table:
     table.add_row("[u]Elsewhere[/u]", "", "")
     table.add_row("ctrl+p", "", "command palette: every action by name")
     table.add_row("tab", "", "next panel: racks, inspector, problems")
+    table.add_row("enter", "", "in the topology view: open a group, or jump to a switch or node")
     table.add_row("enter", "", "in the problems panel: go to the finding's entity")
     table.add_row("enter", "", "in a field: check and apply the value")
     return table

@@ -1,0 +1,69 @@
+"""Snapshots of the designer: each view, the help screen and the export dialog at 100x30.
+
+``App.export_screenshot()`` SVGs of the training layout are compared byte for byte with
+tests/golden/tui/. A change to a screen is a deliberate act: drive the app in tmux, look
+at the new SVG (render it with cairosvg and open it), then regenerate the files with
+
+    RACKDESIGNER_REGENERATE_GOLDEN=1 python -m pytest -q tests/test_tui_snapshots.py
+
+and commit them with the change that explains why they moved. (pytest-textual-snapshot is
+not used: its syrupy pin needs pytest<9.) One app session takes every snapshot, so the
+test costs one layout load.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT
+from .test_tui import app_for, run, settle
+
+GOLDEN = Path(__file__).parent / "golden" / "tui"
+SNAPSHOT_SIZE = (100, 30)
+REGENERATE = bool(os.environ.get("RACKDESIGNER_REGENERATE_GOLDEN"))
+
+
+def _check(name: str, svg: str) -> None:
+    path = GOLDEN / f"{name}.svg"
+    if REGENERATE:
+        GOLDEN.mkdir(parents=True, exist_ok=True)
+        path.write_text(svg, encoding="utf-8")
+        return
+    assert path.exists(), f"no golden file {path}: regenerate (see this module's docstring)"
+    assert svg == path.read_text(encoding="utf-8"), (
+        f"the {name} screen differs from {path}; if the change is intended, regenerate "
+        "(see this module's docstring)"
+    )
+
+
+def test_each_view_the_help_and_the_export_dialog_match_their_snapshots(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A relative path, so the header (which shows the file) is the same on every machine.
+    shutil.copy(ROOT / "layouts" / "training-128.toml", tmp_path / "training-128.toml")
+    monkeypatch.chdir(tmp_path)
+
+    async def journey() -> None:
+        app = app_for(Path("training-128.toml"), tmp_path)
+        async with app.run_test(size=SNAPSHOT_SIZE) as pilot:
+            await settle(pilot)
+            shots: list[tuple[str, str]] = []
+            for key, name in (("1", "racks"), ("2", "floor"), ("3", "topology"), ("4", "summary")):
+                await pilot.press(key)
+                await settle(pilot)
+                await pilot.pause()
+                shots.append((f"{name}-view", app.export_screenshot()))
+            await pilot.press("1", "question_mark")
+            await pilot.pause()
+            shots.append(("help", app.export_screenshot()))
+            await pilot.press("escape", "ctrl+e")
+            await pilot.pause()
+            shots.append(("export-dialog", app.export_screenshot()))
+            for name, svg in shots:
+                _check(name, svg)
+
+    run(journey)
