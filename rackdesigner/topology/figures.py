@@ -41,7 +41,7 @@ UNSPECIFIED_MEDIA = "unspecified"
 
 @dataclass(slots=True)
 class TierFigures:
-    tier: int  # 0: cables between GPU nodes; 1 leaves; 2 spines ...
+    tier: int  # 0: cables between GPU nodes; 1 leaves; 2 spines; 3 cores (switch tier)
     switches: int = 0
     oversubscription: float | None = None  # the tier's worst switch (v1.1); None at the top
     # Cables whose higher end is at this tier, by (media, stock length m or None).
