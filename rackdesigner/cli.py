@@ -12,6 +12,7 @@ import json
 import os
 import re
 import sys
+import textwrap
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -487,8 +488,17 @@ def _export_help() -> tuple[str, str]:
         if not KINDS
         else f"Write a layout's files: {', '.join(options)}"
     )
-    written = ["  --toml FILE  the layout in canonical TOML form ('-' for stdout)"] + [
-        f"  {entry.option} {entry.metavar}  {entry.help}" for entry in KINDS
+    # One entry per kind, its description wrapped under it: the lines stay within 80 columns.
+    kinds = [("--toml FILE", "The layout in canonical TOML form ('-' for stdout).")] + [
+        (f"{entry.option} {entry.metavar}", entry.help) for entry in KINDS
+    ]
+    written = [
+        line
+        for name, description in kinds
+        for line in [
+            f"  {name}",
+            *textwrap.wrap(description, 76, initial_indent="      ", subsequent_indent="      "),
+        ]
     ]
     text = (
         (f"{short}." if not KINDS else f"{short}; any number in one run, from one load.") + "\n\n"

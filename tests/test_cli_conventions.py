@@ -483,6 +483,9 @@ def test_export_help_lists_what_it_really_writes() -> None:
     assert "--toml FILE" in result.stdout
     for entry in KINDS:
         assert entry.option in result.stdout
+    # The list of what it writes reads on an 80-column terminal.
+    writes = result.stdout.split("Writes:", 1)[1].split("\n\n", 1)[0]
+    assert all(len(line) <= 80 for line in writes.splitlines()), writes
     if not KINDS:
         assert "diagram" not in result.stdout.lower() and "svg" not in result.stdout.lower()
         assert "Write a layout in canonical TOML form" in result.stdout
