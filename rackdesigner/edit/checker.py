@@ -138,6 +138,14 @@ class Checker:
         self._gone, self._new = [], []
         return published
 
+    def unpublished(self) -> tuple[list[Diagnostic], list[Diagnostic]] | None:
+        """The findings dropped and added since ``findings`` was last read: the groups
+        (a rack's, a cable's, a scope's) that re-ran, old and new, so a problem re-found is
+        in both. None after a check from scratch, which keeps no such record."""
+        if self._published is None:
+            return None
+        return list(self._gone), list(self._new)
+
     def _swap(self, old: list[Diagnostic], new: list[Diagnostic]) -> list[Diagnostic]:
         """Record that ``new`` replaces ``old`` (one group: a rack's, a cable's, a scope's)."""
         self._gone.extend(old)

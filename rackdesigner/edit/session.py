@@ -62,6 +62,14 @@ class Session:
     def findings(self) -> list[Diagnostic]:
         return self.checker.findings
 
+    def finding_changes(self) -> tuple[list[Diagnostic], list[Diagnostic]] | None:
+        """What the last edit (or fabric result) changed, before ``findings`` is read:
+        (dropped, added) of the groups that re-ran, or None after a check from scratch
+        (compare whole lists then). Guidance reads it to name the problems an edit brought
+        without looking at the other 100,000 findings."""
+        with self._lock:
+            return self.checker.unpublished()
+
     @property
     def analysis(self) -> Any:
         """The analysis of the current layout (facts per rack, device, link, fabric)."""

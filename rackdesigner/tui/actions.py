@@ -154,6 +154,17 @@ ACTIONS: tuple[Action, ...] = (
         "4",
         "views",
     ),
+    # The problems panel: guidance (Apply fix). Its key is the panel's own binding, shown in
+    # the footer only when the highlighted finding has a mechanical fix.
+    Action(
+        "apply-fix",
+        "apply_fix",
+        "Apply fix",
+        "apply the highlighted problem's fix where it is mechanical (one undo step)",
+        "x",
+        "problems",
+        "fix",
+    ),
     # Everywhere.
     Action("undo", "undo", "Undo", "undo the last change", "ctrl+z", footer="undo"),
     Action("redo", "redo", "Redo", "redo the change undone last", "ctrl+y", footer="redo"),

@@ -28,6 +28,7 @@ from . import actions
 from . import autosave as sidecar
 from .findings import Locator, Ref, marks_for, subject_of
 from .floor_view import FloorView
+from .guide import GuideActions
 from .header import DesignerHeader
 from .inspector import Inspector
 from .problems import ProblemsPanel
@@ -96,7 +97,7 @@ class Loaded:
         self.recovered = recovered
 
 
-class DesignerApp(App[None], inherit_bindings=False):
+class DesignerApp(GuideActions, App[None], inherit_bindings=False):
     CSS_PATH = "app.tcss"
     TITLE = "rackdesigner"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -563,6 +564,7 @@ class DesignerApp(App[None], inherit_bindings=False):
         if session is None:
             return "no layout is open"
         began = time.perf_counter()
+        before = self.guide_before()
         try:
             session.do(command, fabric=False)
         except EditError as error:
@@ -570,6 +572,7 @@ class DesignerApp(App[None], inherit_bindings=False):
             if not quiet:
                 self.notify(str(error), title="Refused", severity="error", timeout=8)
             return message
+        self.guide_edit(before)
         self.after_change(command)
         self.timings["edit"] = time.perf_counter() - began
         return None
@@ -604,6 +607,7 @@ class DesignerApp(App[None], inherit_bindings=False):
         if session is not self.session:
             return
         if session.accept_fabric(job):
+            self.guide_fabric(session)
             self.refresh_all(racks=set())
         elif session.fabric_stale:
             self.start_fabric_check()  # the layout changed while it ran: check it again

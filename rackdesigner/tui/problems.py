@@ -20,6 +20,9 @@ from textual.strip import Strip
 
 from .. import palette
 from ..diagnostics import SEVERITY_RANK, Diagnostic
+from . import actions
+
+_FIX = actions.BY_ID["apply-fix"]
 
 CODE_W = 8
 ENTITY_W = 24
@@ -41,6 +44,10 @@ class ProblemsPanel(ScrollView, can_focus=True):
         Binding("end", "cursor(1000000)", "", show=False, id="problems-last"),
         Binding("enter", "choose", "go to", id="problems-go"),
         Binding("escape", "app.racks_view", "racks", id="problems-back"),
+        # One key, two bindings: "fix" in the footer when the highlighted finding has a
+        # mechanical fix; else the same key says why nothing changes (guide.py).
+        Binding(_FIX.keys, "apply_fix", _FIX.footer, id=_FIX.id, tooltip=_FIX.help),
+        Binding(_FIX.keys, "no_fix", _FIX.footer, show=False, id=_FIX.id),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"problems--header", "problems--cursor"}
@@ -86,7 +93,37 @@ class ProblemsPanel(ScrollView, can_focus=True):
         )
         self.virtual_size = Size(self.size.width, len(self.findings) + 1)
         self._scroll_to_cursor()
+        self._show_hint()
         self.refresh()
+
+    @property
+    def current(self) -> Diagnostic | None:
+        """The highlighted finding."""
+        if 0 <= self.cursor_row < len(self.findings):
+            return self.findings[self.cursor_row]
+        return None
+
+    def _show_hint(self) -> None:
+        """The highlighted finding's fix under the list (the app words it: guide.py)."""
+        describe = getattr(self.app, "finding_hint", None)
+        current = self.current
+        self.border_subtitle = describe(current) if describe and current is not None else ""
+        if self.has_focus:  # the footer's "fix" follows the highlighted finding
+            self.app.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        check = getattr(self.app, "guide_check_action", None)
+        if action in ("apply_fix", "no_fix") and check is not None:
+            return check(action, parameters)
+        return True
+
+    def action_apply_fix(self) -> None:
+        apply = getattr(self.app, "action_apply_fix", None)
+        if apply is not None:
+            apply()
+
+    def action_no_fix(self) -> None:
+        self.action_apply_fix()  # the app says why there is nothing to apply
 
     def on_resize(self) -> None:
         self.virtual_size = Size(self.size.width, len(self.findings) + 1)
@@ -105,6 +142,7 @@ class ProblemsPanel(ScrollView, can_focus=True):
         if row != self.cursor_row:
             self.cursor_row = row
             self._scroll_to_cursor()
+            self._show_hint()
             self.refresh()
             self.post_message(self.Chosen(self.findings[row], focus=False))
 
@@ -116,6 +154,7 @@ class ProblemsPanel(ScrollView, can_focus=True):
         row = event.y - self.gutter.top + self.scroll_offset.y - 1
         if 0 <= row < len(self.findings):
             self.cursor_row = row
+            self._show_hint()
             self.refresh()
             self.post_message(self.Chosen(self.findings[row], focus=event.chain > 1))
 

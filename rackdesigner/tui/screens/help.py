@@ -17,6 +17,7 @@ SCOPES = (
     ("views", "In every view"),
     ("racks", "In the racks view"),
     ("floor", "In the floor view"),
+    ("problems", "In the problems panel"),
     ("app", "Everywhere"),
 )
 

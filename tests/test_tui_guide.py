@@ -1,0 +1,98 @@
+"""Guidance in the designer: a new problem is named with its fix; Apply fix (x) applies it.
+
+The journey opens one DGX H100 in an air rack, places a second one (COOL001: 20.4 kW on
+air), reads the notification, applies the offered fix from the problems panel and undoes
+it. The placing goes through ``app.do(PlaceDevice(...))`` until the catalog picker (``a``,
+another branch) is merged; everything after it is keys.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from rackdesigner.edit import PlaceDevice
+
+from .conftest import ROOT
+from .test_tui import SIZE, app_for, codes, palette, run, settle
+
+DATA = ROOT / "tests" / "data" / "guide"
+
+
+def _copy(tmp_path: Path) -> Path:
+    target = tmp_path / "dgx-air.toml"
+    shutil.copy(DATA / "dgx-air.toml", target)
+    return target
+
+
+def test_second_dgx_in_an_air_rack_is_named_with_its_fix_then_fixed_with_x(
+    tmp_path: Path,
+) -> None:
+    path = _copy(tmp_path)
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            assert codes(app, "COOL001") == []
+            app.notices.clear()
+            assert app.do(PlaceDevice("a01", "dgx-h100", 12)) is None
+            await settle(pilot)
+            said = [text for severity, text in app.notices if severity == "error"]
+            assert said, app.notices
+            assert (
+                "COOL001 rack a01: 20.4 kW on air exceeds 15 kW: cool the rack with a rear "
+                "door, or move a node" in said[0]
+            )
+            assert "liquid" not in said[0]
+            assert "and 2 more" in said[0]
+            assert codes(app, "COOL001") == ["rack a01"]
+            # To the problems panel: the worst finding (COOL001) is highlighted first.
+            await pilot.press("ctrl+o")
+            await pilot.pause()
+            assert app.problems.current is not None
+            assert app.problems.current.code == "COOL001"
+            assert "rear door" in str(app.problems.border_subtitle)
+            keys = {b.binding.key for b in app.screen.active_bindings.values() if b.binding.show}
+            assert "x" in keys
+            await pilot.press("x")
+            await settle(pilot)
+            assert codes(app, "COOL001") == []
+            assert codes(app, "COOL002") == []
+            rack = app.session.index.rack("a01")
+            assert rack.cooling == "rear-door" and rack.door == "a01-door"
+            assert any("Fixed COOL001" in text for _, text in app.notices)
+            await pilot.press("ctrl+z")
+            await settle(pilot)
+            assert codes(app, "COOL001") == ["rack a01"]
+            assert app.session.index.device("a01-door") is None
+
+    run(journey)
+
+
+def test_apply_fix_on_a_finding_without_a_mechanical_fix_says_so(tmp_path: Path) -> None:
+    path = _copy(tmp_path)
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await pilot.press("ctrl+o")
+            await pilot.pause()
+            # PLC006 (fixable) first, then PWR008 (fixable), NET007 (info: none).
+            while app.problems.current is not None and app.problems.current.code != "NET007":
+                await pilot.press("down")
+            assert app.problems.current is not None
+            keys = {b.binding.key for b in app.screen.active_bindings.values() if b.binding.show}
+            assert "x" not in keys
+            revision = app.session.revision
+            await pilot.press("x")
+            await pilot.pause()
+            assert app.session.revision == revision
+            assert any("has no mechanical fix" in text for _, text in app.notices)
+            app.notices.clear()
+            await palette(pilot, "Apply fix")
+            assert app.session.revision == revision
+            assert any("has no mechanical fix" in text for _, text in app.notices)
+
+    run(journey)
