@@ -136,20 +136,14 @@ def _kw(value: float) -> str:
 
 
 def _relief(context: Context, rack: Rack, heat: float, limit: float) -> str:
-    """ "move a node" (or N of them) when that brings the rack under the limit, else how
-    many racks the load needs."""
+    """ "move a node" where one node less brings the rack under the limit, else how many
+    racks the load needs."""
     nodes = sorted(
         (float(t.power) for _, t in context.gpu_nodes(rack) if t.power is not None),
         reverse=True,
     )
-    excess, moved = heat - limit, 0
-    for power in nodes:
-        if excess <= 0:
-            break
-        excess -= power
-        moved += 1
-    if excess <= 0 and 0 < moved < len(nodes):  # a node or more moved, one stays
-        return "move a node" if moved == 1 else f"move {moved} nodes to another rack"
+    if len(nodes) > 1 and heat - nodes[0] <= limit:
+        return "move a node"
     racks = max(2, math.ceil(heat / limit)) if limit > 0 else 2
     return f"spread the load over {racks} racks"
 

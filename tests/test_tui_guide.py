@@ -11,12 +11,16 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from rackdesigner.edit import PlaceDevice
 
 from .conftest import ROOT
 from .test_tui import SIZE, app_for, codes, palette, run, settle
+from .test_tui_snapshots import REGENERATE, SNAPSHOT_SIZE
 
 DATA = ROOT / "tests" / "data" / "guide"
+GOLDEN = ROOT / "tests" / "golden" / "tui" / "guide"
 
 
 def _copy(tmp_path: Path) -> Path:
@@ -96,3 +100,40 @@ def test_apply_fix_on_a_finding_without_a_mechanical_fix_says_so(tmp_path: Path)
             assert any("has no mechanical fix" in text for _, text in app.notices)
 
     run(journey)
+
+
+def test_problems_panel_shows_the_highlighted_findings_fix_snapshot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The problems panel with COOL001 highlighted and its fix under the list (100x30)."""
+    _copy(tmp_path)
+    monkeypatch.chdir(tmp_path)  # a relative path: the header reads the same everywhere
+
+    async def journey() -> None:
+        app = app_for(Path("dgx-air.toml"), tmp_path)
+        async with app.run_test(size=SNAPSHOT_SIZE) as pilot:
+            await settle(pilot)
+            app.do(PlaceDevice("a01", "dgx-h100", 12))
+            await settle(pilot)
+            await pilot.press("ctrl+o")
+            await pilot.pause()
+            app.clear_notifications()
+            await pilot.pause()
+            subtitle = str(app.problems.border_subtitle)
+            assert subtitle.startswith("fix: cool the rack with a rear door")
+            _check("problems-with-fix", app.export_screenshot())
+
+    run(journey)
+
+
+def _check(name: str, svg: str) -> None:
+    path = GOLDEN / f"{name}.svg"
+    if REGENERATE:
+        GOLDEN.mkdir(parents=True, exist_ok=True)
+        path.write_text(svg, encoding="utf-8")
+        return
+    assert path.exists(), f"no golden file {path}: regenerate (see test_tui_snapshots.py)"
+    assert svg == path.read_text(encoding="utf-8"), (
+        f"the {name} screen differs from {path}; if the change is intended, regenerate "
+        "(see test_tui_snapshots.py)"
+    )
