@@ -214,8 +214,12 @@ def test_pwr008_a_dgx_on_two_sides_gets_a_third() -> None:
 
 def test_pwr008_with_pdus_adds_a_pdu_on_the_new_side() -> None:
     text = rack([("dgx-h100", 2), ("pdu-3ph-415v-63a", None), ("pdu-3ph-415v-63a", None)])
-    text = text.replace('id = "a01-d2"\nmodel', 'id = "a01-d2"\nside = "left"\nfeed = "a01-A"\nmodel')
-    text = text.replace('id = "a01-d3"\nmodel', 'id = "a01-d3"\nside = "right"\nfeed = "a01-B"\nmodel')
+    text = text.replace(
+        'id = "a01-d2"\nmodel', 'id = "a01-d2"\nside = "left"\nfeed = "a01-A"\nmodel'
+    )
+    text = text.replace(
+        'id = "a01-d3"\nmodel', 'id = "a01-d3"\nside = "right"\nfeed = "a01-B"\nmodel'
+    )
     session = session_for(text)
     fix = apply_and_check(session, "PWR008")
     assert fix.label == "Add side C to rack a01: feed a01-C and PDU a01-pdu-c"

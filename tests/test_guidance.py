@@ -74,10 +74,7 @@ def test_cool002_is_worded_with_the_rack_true_fix() -> None:
 
 def test_cool005_for_dgx_names_cold_plate_models_not_a_liquid_rack_of_dgx() -> None:
     text = rack([("dgx-h100", 2)])
-    text = (
-        '[workload]\nkind = "training"\nmodel_params = 175e9\nparallelism = "fsdp"\n\n'
-        + text
-    )
+    text = '[workload]\nkind = "training"\nmodel_params = 175e9\nparallelism = "fsdp"\n\n' + text
     said = line(session_for(text), "COOL005")
     assert "dgx-h100 has no cold plates" in said
     assert "sys-421ge-tnhr2-lcc" in said

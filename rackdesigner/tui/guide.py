@@ -107,7 +107,9 @@ class GuideActions:
         advice = advise(session.layout, finding, session.index)
         if not advice.fix:
             return ""
-        return f"fix: {advice.fix}" + (" · x applies it" if self.has_fix(finding) else "")
+        # Info findings are advice, not problems: their line is a hint, not a fix.
+        label = "hint" if finding.severity == "info" else "fix"
+        return f"{label}: {advice.fix}" + (" · x applies it" if self.has_fix(finding) else "")
 
     def action_apply_fix(self) -> None:
         """Apply the fix of the problem highlighted in the problems panel, as one step."""
