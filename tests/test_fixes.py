@@ -74,7 +74,7 @@ def test_every_fixer_is_for_a_known_rule() -> None:
     assert set(FIXERS) <= set(all_rules())
 
 
-# -- COOL001 / COOL002 -------------------------------------------------------------------------
+# -- COOL001 / COOL002 ----------------------------------------------------------------------------
 
 
 def test_cool001_two_dgx_h100_on_air_get_a_rear_door() -> None:
@@ -124,7 +124,7 @@ def test_cool001_door_drawing_past_the_feeds_is_not_offered() -> None:
     assert fix_for(session.layout, one(session, "COOL001"), session.index) is None
 
 
-# -- COOL007 -------------------------------------------------------------------------------------
+# -- COOL007 --------------------------------------------------------------------------------------
 
 
 def test_cool007_rear_door_rack_without_a_door_gets_one() -> None:
@@ -148,7 +148,7 @@ def test_cool007_door_too_small_has_no_mechanical_fix() -> None:
     assert fix_for(session.layout, one(session, "COOL007"), session.index) is None
 
 
-# -- PLC006 ----------------------------------------------------------------------------------------
+# -- PLC006 ---------------------------------------------------------------------------------------
 
 
 def test_plc006_open_units_get_blanking_panels() -> None:
@@ -166,7 +166,7 @@ def test_plc006_on_a_rear_door_rack_does_not_fire_and_liquid_has_no_fix() -> Non
     assert [d for d in session.findings if d.code == "PLC006"] == []
 
 
-# -- PWR001 -----------------------------------------------------------------------------------------
+# -- PWR001 ---------------------------------------------------------------------------------------
 
 
 def test_pwr001_a_rack_without_feeds_gets_the_default_two() -> None:
@@ -203,7 +203,7 @@ def test_pwr001_needing_a_new_circuit_has_no_fix() -> None:
     assert fix_for(session.layout, one(session, "PWR001"), session.index) is None
 
 
-# -- PWR008 ------------------------------------------------------------------------------------------
+# -- PWR008 ---------------------------------------------------------------------------------------
 
 
 def test_pwr008_a_dgx_on_two_sides_gets_a_third() -> None:
@@ -228,20 +228,21 @@ def test_pwr008_with_pdus_adds_a_pdu_on_the_new_side() -> None:
     assert pdu is not None and pdu.feed == "a01-C" and pdu.model == "pdu-3ph-415v-63a"
 
 
-# -- PWR013 -------------------------------------------------------------------------------------------
+# -- PWR013 ---------------------------------------------------------------------------------------
 
 
 def test_pwr013_a_feed_without_side_joins_one() -> None:
     feeds = FEEDS_AB.replace(
         "]\n",
-        '    { id = "a01-X", circuit = "C-X", voltage = "415 V", phases = 3, current = "63 A" },\n]\n',
+        '    { id = "a01-X", circuit = "C-X", voltage = "415 V", phases = 3, '
+        'current = "63 A" },\n]\n',
     )
     session = session_for(rack([("dgx-h100", 2)], extra=feeds))
     fix = apply_and_check(session, "PWR013")
     assert fix.label.startswith("Put feed a01-X on side ")
 
 
-# -- none for the rest ------------------------------------------------------------------------------
+# -- none for the rest ----------------------------------------------------------------------------
 
 
 def test_findings_without_a_fixer_have_no_fix() -> None:
@@ -251,7 +252,7 @@ def test_findings_without_a_fixer_have_no_fix() -> None:
         assert fix_for(session.layout, one(session, code), session.index) is None
 
 
-# -- any fix offered keeps its promise ---------------------------------------------------------------
+# -- any fix offered keeps its promise ------------------------------------------------------------
 
 MODELS = ["dgx-h100", "dgx-b200", "sys-421ge-tnhr2-lcc", "qm9700", "storage-node", "cpu-node-1u"]
 

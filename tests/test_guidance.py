@@ -11,7 +11,14 @@ from rackdesigner.guidance import HINTS, advise, announce, new_problems
 from rackdesigner.refs import Ref
 from rackdesigner.rules.registry import all_rules
 
+from .builders import HEADER
 from .test_fixes import FEEDS_AB, one, rack, session_for
+
+
+def loads_text(text: str):  # type: ignore[no-untyped-def]
+    from rackdesigner.document import loads
+
+    return loads(HEADER + text)
 
 
 def line(session: Session, code: str) -> str:
@@ -122,7 +129,7 @@ def test_plc006_hint_and_a_rule_hint_passed_through() -> None:
     assert line(session, "PLC003").endswith("move it to a position between U15 and U28")
 
 
-# -- the diff -----------------------------------------------------------------------------------------
+# -- the diff -------------------------------------------------------------------------------------
 
 
 def _finding(code: str, ident: str, message: str, severity: str = "error") -> Diagnostic:
@@ -176,3 +183,89 @@ def test_the_session_delta_matches_the_whole_list_comparison() -> None:
     assert [d.code for d in whole] == ["COOL007"]
     if changes is not None:
         assert [d.code for d in new_problems(*changes)] == ["COOL007"]
+
+
+# -- fabric findings arrive later -----------------------------------------------------------------
+
+FABRIC = """[workload]
+kind = "training"
+
+[[racks]]
+id = "a01"
+row = "A"
+slot = 1
+cooling = "rear-door"
+door = "a01-door"
+feeds = [
+    { id = "a01-A", side = "A", voltage = "415 V", phases = 3, current = "63 A" },
+    { id = "a01-B", side = "B", voltage = "415 V", phases = 3, current = "63 A" },
+    { id = "a01-C", side = "C", voltage = "415 V", phases = 3, current = "63 A" },
+]
+
+[[racks.devices]]
+id = "a01-door"
+model = "rear-door-hx"
+
+[[racks.devices]]
+id = "a01-n01"
+model = "dgx-h100"
+position = 2
+
+[[racks.devices]]
+id = "a01-leaf"
+model = "qm9700"
+position = 20
+
+[[racks.devices]]
+id = "a01-n02"
+model = "dgx-h100"
+position = 30
+
+[[links]]
+a = "a01-n01:ib1"
+b = "a01-leaf:p1"
+
+[[links]]
+a = "a01-n02:ib1"
+b = "a01-leaf:p2"
+"""
+
+
+class _App:
+    """The guidance mixin over a bare session: what the designer's hooks see."""
+
+    def __init__(self, session: Session) -> None:
+        from rackdesigner.tui.guide import GuideActions
+
+        class App(GuideActions):
+            pass
+
+        self.app = App()
+        self.app.session = session
+        self.said: list[str] = []
+        self.app.notify = lambda message, **kw: self.said.append(message)  # type: ignore[method-assign]
+
+    def fabric(self) -> None:
+        session = self.app.session
+        assert session is not None
+        _ = session.findings
+        job = session.fabric_job()
+        job.run()
+        assert session.accept_fabric(job)
+        self.app.guide_fabric(session)
+        _ = session.findings
+
+
+def test_fabric_findings_after_an_edit_are_announced_but_not_those_of_the_file() -> None:
+    from rackdesigner.edit import RemoveLink
+
+    session = Session(loads_text(FABRIC), check=False)
+    session.check_fast()
+    app = _App(session)
+    app.fabric()  # the file's own fabric findings: not news
+    assert app.said == []
+    before = app.app.guide_before()
+    session.do(RemoveLink("a01-n02:ib1"), fabric=False)
+    app.app.guide_edit(before)
+    app.fabric()
+    assert any(text.startswith("NET006 device a01-n02") for text in app.said), app.said
