@@ -24,7 +24,7 @@ from .diagnostics import SEVERITY_RANK, Diagnostic
 from .edit import LayoutIndex
 from .fixes import door_for
 from .model import Device, DeviceType, Layout, Rack
-from .rules.registry import _code_key
+from .rules.registry import _code_key, matches
 from .thresholds import resolve
 from .units import POWER, fmt, fmt_apart
 
@@ -32,11 +32,9 @@ Key = tuple[str, object]
 
 
 def key_of(diagnostic: Diagnostic) -> Key:
-    """What makes two findings the same problem: the rule and the entity it is about."""
-    subject = diagnostic.subject
-    if subject:
-        return (diagnostic.code, (subject[0], subject[1], subject[2] if len(subject) > 2 else 0))
-    return (diagnostic.code, diagnostic.entity)
+    """What makes two findings the same problem: the rule and the entity it is about (its
+    subject, a hashable reference; the entity's text for a finding without one)."""
+    return (diagnostic.code, diagnostic.subject or diagnostic.entity)
 
 
 def is_problem(diagnostic: Diagnostic) -> bool:
@@ -58,14 +56,20 @@ def new_problems(before: Iterable[Diagnostic], after: Iterable[Diagnostic]) -> l
     """The problems of ``after`` that no finding of ``before`` names, worst first.
 
     ``before`` and ``after`` may be the whole lists or only what an edit re-checked (the
-    findings it dropped and the ones it added): a problem re-found is in both."""
-    seen = {key_of(d) for d in before if is_problem(d)}
+    findings it dropped and the ones it added): a problem re-found is in both. Inlined
+    (no call per finding): after a check from scratch the lists hold 100,000s."""
+    seen = {
+        (d.code, d.subject or d.entity)
+        for d in before
+        if d.severity != "info" and d.suppressed is None
+    }
     fresh: dict[Key, Diagnostic] = {}
-    for diagnostic in after:
-        if is_problem(diagnostic):
-            key = key_of(diagnostic)
-            if key not in seen and key not in fresh:
-                fresh[key] = diagnostic
+    for d in after:
+        if d.severity == "info" or d.suppressed is not None:
+            continue
+        key = (d.code, d.subject or d.entity)
+        if key not in seen and key not in fresh:
+            fresh[key] = d
     return sorted(fresh.values(), key=order)
 
 
@@ -451,13 +455,39 @@ class Announcement:
         return text
 
 
+def ignored(index: LayoutIndex, finding: Diagnostic) -> bool:
+    """Whether the finding's entity says not to report its code (its ``ignore`` key; a
+    rack's covers its feeds), as ``validate`` does (suppressions.py)."""
+    subject = finding.subject
+    if not subject:
+        return False
+    kind, ident = subject[0], subject[1]
+    entity: object = None
+    if kind == "rack":
+        entity = index.rack(ident)
+    elif kind == "feed":
+        entity = index.rack_of_feed(ident)
+    elif kind == "device":
+        entity = index.device(ident)
+    elif kind == "link":
+        entity = index.link(ident)
+    patterns = getattr(entity, "ignore", None)
+    return bool(patterns) and matches(finding.code, patterns)
+
+
 def announce(
     layout: Layout,
     new: list[Diagnostic],
     index: LayoutIndex | None = None,
     fixable: Callable[[Diagnostic], bool] | None = None,
 ) -> Announcement | None:
-    """The announcement for problems an edit brought (``new``, worst first), or None."""
+    """The announcement for problems an edit brought (``new``, worst first), or None;
+    findings their entity's ``ignore`` key covers are not announced."""
+    if not new:
+        return None
+    if index is None:
+        index = LayoutIndex(layout)
+    new = [d for d in new if not ignored(index, d)]
     if not new:
         return None
     worst = new[0]

@@ -269,3 +269,15 @@ def test_fabric_findings_after_an_edit_are_announced_but_not_those_of_the_file()
     app.app.guide_edit(before)
     app.fabric()
     assert any(text.startswith("NET006 device a01-n02") for text in app.said), app.said
+
+
+def test_a_new_problem_its_entity_ignores_is_not_announced() -> None:
+    session = session_for(
+        rack([("dgx-h100", 2)]).replace('cooling = "air"', 'cooling = "air"\nignore = ["COOL"]')
+    )
+    before = list(session.findings)
+    session.do(PlaceDevice("a01", "dgx-h100", 12))
+    new = new_problems(before, session.findings)
+    said = announce(session.layout, new, session.index)
+    assert said is not None and said.worst.code == "PWR008"
+    assert "COOL" not in said.message
