@@ -25,6 +25,8 @@ PWR008    a device that runs degraded on two sides: a third side, a copy of the 
           side's feeds (and PDUs, where the rack has them), so any side lost keeps enough
 PWR013    a feed without a side: the side that makes the rack strongest (the weakest
           existing side, or a side of its own)
+CAB003    a cable whose media does not reach its length: OM4 for OM3 fibre where that
+          reaches, else the first medium of the generators' preference that does
 ========= ================================================================================
 
 No Textual here: the designer calls it, and so can scripts.
@@ -47,10 +49,14 @@ from .edit import (
     LayoutIndex,
     PlaceDevice,
     UpdateFeed,
+    UpdateLink,
     UpdateRack,
 )
+from .edit.index import end_device, port_key
 from .engine import rules_for, run_rules
-from .model import DeviceType, Feed, Layout, Rack
+from .model import DeviceType, Feed, Layout, Link, Rack
+from .reach import choose_media, reach
+from .schema import ENDPOINT
 from .thresholds import resolve
 
 # The feeds a rack without any gets (designer.md's Add rack defaults).
@@ -59,7 +65,7 @@ DEFAULT_SIDES = ("A", "B")
 # A fix adds at most this many feeds to one side; more is a new circuit, a person's call.
 MAX_FEEDS_PER_SIDE = 4
 # The rules a trial on one rack re-runs: what the rack's own contents decide.
-TRIAL_SCOPES = ("rack", "device")
+TRIAL_SCOPES = ("rack", "device", "link")
 
 Builder = Callable[[], list[Command]]
 
@@ -74,12 +80,24 @@ class Plan:
 
 @dataclass(slots=True)
 class Context:
-    """What a fixer reads: the layout, its index, the finding, and the finding's rack."""
+    """What a fixer reads: the layout, its index, the finding, and the finding's rack (a
+    cable's: the rack of its ``a`` end, and ``link`` the cable)."""
 
     layout: Layout
     index: LayoutIndex
     finding: Diagnostic
     rack: Rack
+    link: Link | None = None
+
+    @property
+    def racks(self) -> list[Rack]:
+        """The racks a trial copies: the finding's, and a cable's other end's."""
+        racks = [self.rack]
+        if self.link is not None:
+            other = self.index.rack_of(end_device(self.link.b))
+            if other is not None and other is not self.rack:
+                racks.append(other)
+        return racks
 
     @property
     def catalog(self) -> dict[str, DeviceType]:
@@ -120,10 +138,11 @@ def fix_for(layout: Layout, finding: Diagnostic, index: LayoutIndex | None = Non
         return None
     if index is None:
         index = LayoutIndex(layout)
-    rack = _rack_of(index, finding)
+    link = index.link(finding.subject[1]) if finding.subject[0] == "link" else None
+    rack = index.rack_of(end_device(link.a)) if link is not None else _rack_of(index, finding)
     if rack is None:
         return None
-    context = Context(layout, index, finding, rack)
+    context = Context(layout, index, finding, rack, link)
     for plan in function(context):
         if _works(context, plan):
             return Batch(plan.build(), plan.label)
@@ -146,9 +165,11 @@ def _rack_of(index: LayoutIndex, finding: Diagnostic) -> Rack | None:
 
 
 def _works(context: Context, plan: Plan) -> bool:
-    """Apply the plan to a copy of the rack alone: the finding must be gone and no error
-    new. Rack and device rules decide what a rack's contents do; the copy costs one rack."""
+    """Apply the plan to a copy of the rack alone (a cable's: both its racks and the cable):
+    the finding must be gone and no error new. Rack, device and cable rules decide what a
+    rack's contents and a cable do; the copy costs a rack or two."""
     layout = context.layout
+    racks = context.racks
     trial = Layout(
         name=layout.name,
         site=layout.site,
@@ -156,7 +177,8 @@ def _works(context: Context, plan: Plan) -> bool:
         rules=layout.rules,
         catalog=layout.catalog,
         gpus=layout.gpus,
-        racks=[copy.deepcopy(context.rack)],
+        racks=copy.deepcopy(racks),
+        links=[_trial_link(context)] if context.link is not None else [],
     )
     rules = [rule for rule in rules_for(layout) if rule.scope in TRIAL_SCOPES]
     before = _keys(_check(trial, rules), errors=True)
@@ -170,6 +192,16 @@ def _works(context: Context, plan: Plan) -> bool:
     if any((d.code, _plain(d.subject)) == target for d in after if not d.suppressed):
         return False
     return not (_keys(after, errors=True) - before)
+
+
+def _trial_link(context: Context) -> Link:
+    """The cable, copied with the length the finding measured: the trial holds only its
+    two racks, not the rows between them that its route runs past."""
+    assert context.link is not None
+    link = copy.deepcopy(context.link)
+    if link.length is None and "length" in context.finding.values:
+        link.length = float(context.finding.values["length"])
+    return link
 
 
 def _check(layout: Layout, rules: list) -> list[Diagnostic]:  # type: ignore[type-arg]
@@ -558,3 +590,47 @@ def give_feed_a_side(context: Context) -> Iterator[Plan]:
             return [UpdateFeed(feed_id, side=label)]
 
         yield Plan(f"Put feed {feed_id} on side {label}", set_side)
+
+
+# -- cabling --------------------------------------------------------------------------------------
+
+
+def _port_speed(context: Context, end: str) -> float | None:
+    found = ENDPOINT.match(end)
+    device = context.index.device(end_device(end)) if found else None
+    dtype = context.index.type_of(device) if device is not None else None
+    group = dtype.port_group(found["group"]) if dtype is not None and found else None
+    return float(group.speed) if group is not None and group.speed else None
+
+
+@fixer("CAB003")
+def media_that_reaches(context: Context) -> Iterator[Plan]:
+    """A cable too long for its media gets one that reaches at the link's speed (its slower
+    end): OM4 for OM3 multimode where that is enough, else the first of dac, acc, aoc, smf
+    (the order the fabric generators choose in) that reaches; copper-rj45 is management
+    cabling, a switch closer is the fix there."""
+    link = context.link
+    length = context.finding.values.get("length")
+    if link is None or length is None or link.media in (None, "copper-rj45"):
+        return
+    speeds = [s for s in (_port_speed(context, link.a), _port_speed(context, link.b)) if s]
+    speed = min(speeds) if speeds else None
+    thresholds = context.thresholds
+    ref = context.finding.subject[1] if context.finding.subject else port_key(link.a)
+    if link.media == "mmf" and link.grade == "om3":
+        found = reach("mmf", speed, "om4", thresholds)
+        if found is not None and float(length) <= found[1]:
+            yield Plan(
+                f"Cable {ref} with OM4 fibre (reaches {found[1]:g} m)",
+                lambda: [UpdateLink(ref, grade="om4")],
+            )
+    media = choose_media(float(length), speed, thresholds)
+    if media is None or media == link.media:
+        return
+    found = reach(media, speed, None, thresholds)
+    grade = "os2" if media == "smf" and link.grade else None
+    reaches = f", reaches {found[1]:g} m" if found else ""
+    yield Plan(
+        f"Cable {ref} with {media} instead of {link.media}{reaches}",
+        lambda: [UpdateLink(ref, media=media, grade=grade)],
+    )

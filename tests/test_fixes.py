@@ -289,3 +289,28 @@ def test_every_offered_fix_removes_its_finding_adds_no_error_and_undoes_exactly(
         assert errors(session) - before_errors == set(), fix.label
         session.undo()
         assert dumps(session.layout) == before_text
+
+
+# -- CAB003 ---------------------------------------------------------------------------------------
+
+
+def test_cab003_copper_too_short_becomes_active_copper_and_om3_becomes_om4() -> None:
+    from rackdesigner.document import load
+
+    from .conftest import ROOT
+
+    session = Session(load(ROOT / "layouts" / "problems" / "cabling.toml"))
+    reach = [d for d in session.findings if d.code == "CAB003"]
+    labels = []
+    for finding in reach:
+        before_text, before_errors = dumps(session.layout), errors(session)
+        fix = fix_for(session.layout, finding, session.index)
+        assert fix is not None, finding.message
+        labels.append(fix.label)
+        session.do(fix)
+        assert key_of(finding) not in {key_of(d) for d in session.findings}
+        assert errors(session) - before_errors == set()
+        session.undo()
+        assert dumps(session.layout) == before_text
+    assert "Cable k02-n01:ib8 with acc instead of dac, reaches 5 m" in labels
+    assert "Cable k01-leaf2:p40 with OM4 fibre (reaches 50 m)" in labels
