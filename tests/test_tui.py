@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from textual import events
+from textual.command import CommandList, CommandPalette
 
 from rackdesigner.edit import RemoveDevice, Session
 from rackdesigner.layout_io import dumps, load_path
@@ -78,9 +79,28 @@ async def palette(pilot: Any, name: str) -> None:
     await pilot.press("ctrl+p")
     await pilot.pause()
     await type_text(pilot, name)
-    await pilot.pause(0.3)  # the palette searches in the background
+    await palette_found(pilot, name)
     await pilot.press("enter")
     await pilot.pause()
+
+
+async def palette_found(pilot: Any, name: str) -> None:
+    """Until the palette's search is done and ``name`` is its highlighted hit: the search
+    runs in a worker, and a fixed pause was either slow or, on a loaded machine, too short."""
+    for _ in range(500):
+        await pilot.pause(0.01)
+        screen = pilot.app.screen
+        if not isinstance(screen, CommandPalette):
+            continue
+        if any(w.is_running for w in screen.workers):
+            continue
+        hits = screen.query_one(CommandList)
+        if hits.highlighted is None:
+            continue
+        hit = getattr(hits.get_option_at_index(hits.highlighted), "hit", None)
+        if hit is not None and (hit.text or "").lower() == name.lower():
+            return
+    raise AssertionError(f"the palette did not offer {name!r}")
 
 
 def codes(app: DesignerApp, code: str) -> list[str]:
