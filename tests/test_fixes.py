@@ -11,7 +11,7 @@ from rackdesigner.diagnostics import Diagnostic
 from rackdesigner.document import loads
 from rackdesigner.edit import Batch, Session
 from rackdesigner.fixes import FIXERS, fix_for
-from rackdesigner.guidance import key_of
+from rackdesigner.guidance import advise, key_of
 from rackdesigner.layout_io import dumps
 
 from .builders import HEADER
@@ -280,6 +280,7 @@ def test_every_offered_fix_removes_its_finding_adds_no_error_and_undoes_exactly(
         position += heights[model]
     session = session_for(rack(devices, cooling=cooling, extra=f"feeds = [ {feeds} ]\n"))
     for finding in list(session.findings):
+        assert advise(session.layout, finding, session.index).line  # never raises, never empty
         fix = fix_for(session.layout, finding, session.index)
         if fix is None:
             continue

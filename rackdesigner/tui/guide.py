@@ -83,7 +83,10 @@ class GuideActions:
         session = self.session
         if session is None or not has_fixer(finding.code):
             return None
-        return fix_for(session.layout, finding, session.index)
+        try:
+            return fix_for(session.layout, finding, session.index)
+        except Exception:  # a fix is an offer: a layout it cannot read gets none, no crash
+            return None
 
     def has_fix(self, finding: Diagnostic) -> bool:
         """Whether the finding has a mechanical fix now; asked by the footer and the
@@ -104,7 +107,10 @@ class GuideActions:
         session = self.session
         if session is None:
             return ""
-        advice = advise(session.layout, finding, session.index)
+        try:
+            advice = advise(session.layout, finding, session.index)
+        except Exception:  # wording a hint must never take the app down: the rule's own
+            return f"fix: {finding.hint}" if finding.hint else ""
         if not advice.fix:
             return ""
         # Info findings are advice, not problems: their line is a hint, not a fix.
