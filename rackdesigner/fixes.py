@@ -19,6 +19,8 @@ COOL001   an air rack over the air limit: a rear door (an existing unnamed one, 
 COOL002   the same, for a rack past the liquid threshold on air
 COOL007   a rear-door rack without a working door: name the rack's own door, else hang one
 PLC006    open front units of an air rack: 2U and 1U blanking panels over each gap
+PLC007    a half-depth device blowing against the rack's airflow: the other face, where its
+          units there are free
 PWR001    feeds too small, or none: another feed like the side's own on each short side
           (none: two 415 V 3-phase 63 A feeds on sides A and B, designer.md's defaults)
 PWR008    a device that runs degraded on two sides: a third side, a copy of the strongest
@@ -47,6 +49,7 @@ from .edit import (
     Command,
     EditError,
     LayoutIndex,
+    MoveDevice,
     PlaceDevice,
     UpdateFeed,
     UpdateLink,
@@ -395,6 +398,24 @@ def blank_open_units(context: Context) -> Iterator[Plan]:
     yield Plan(
         f"Blank {units} open units of rack {rack.id} ({count} blanking panels)",
         fill,
+    )
+
+
+@fixer("PLC007")
+def turn_around(context: Context) -> Iterator[Plan]:
+    """A half-depth device blowing the wrong way is mounted on the other face (which
+    reverses its airflow), where those units are free; a full-depth one needs the other
+    airflow variant of its model, a purchase."""
+    subject = context.finding.subject
+    device = context.index.device(subject[1]) if subject else None
+    dtype = context.index.type_of(device) if device is not None else None
+    if device is None or dtype is None or dtype.full_depth or device.position is None:
+        return
+    face = "front" if device.face == "rear" else "rear"
+    device_id = device.id
+    yield Plan(
+        f"Mount {device_id} on the {face} face (its airflow then runs with the rack's)",
+        lambda: [MoveDevice(device_id, face=face)],
     )
 
 

@@ -315,3 +315,21 @@ def test_cab003_copper_too_short_becomes_active_copper_and_om3_becomes_om4() -> 
         assert dumps(session.layout) == before_text
     assert "Cable k02-n01:ib8 with acc instead of dac, reaches 5 m" in labels
     assert "Cable k01-leaf2:p40 with OM4 fibre (reaches 50 m)" in labels
+
+
+def test_plc007_a_half_depth_switch_blowing_backwards_goes_to_the_rear_face() -> None:
+    session = session_for(rack([("dgx-h100", 2), ("sn2201", 21)]))
+    fix = apply_and_check(session, "PLC007")
+    assert fix.label == "Mount a01-d2 on the rear face (its airflow then runs with the rack's)"
+
+
+def test_plc007_with_the_rear_units_taken_has_no_fix() -> None:
+    session = session_for(rack([("sn2201", 21), ("sn2201", 21)]))
+    # The second switch goes to the rear face: the first cannot turn around.
+    devices = session.index.rack("a01").devices  # type: ignore[union-attr]
+    assert devices[1].id == "a01-d2"
+    from rackdesigner.edit import MoveDevice
+
+    session.do(MoveDevice("a01-d2", face="rear"))
+    finding = next(d for d in session.findings if d.code == "PLC007" and d.subject[1] == "a01-d1")  # type: ignore[index]
+    assert fix_for(session.layout, finding, session.index) is None
