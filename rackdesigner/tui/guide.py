@@ -29,6 +29,7 @@ class GuideActions:
     # Set on first use: the mixin has no __init__ of its own (DesignerApp's runs).
     _guide_edited: Session | None = None  # the session an edit was made in
     _guide_fabric_seen: Session | None = None  # the session whose fabric was checked once
+    _guide_fabric_keys: frozenset[object] | set[object] = frozenset()  # its last findings
     _guide_fixable: tuple[object, bool] | None = None  # (state key, has a fix)
 
     if TYPE_CHECKING:
@@ -59,14 +60,18 @@ class GuideActions:
         )
 
     def guide_fabric(self, session: Session) -> None:
-        """The fabric worker's findings were just accepted: name what is new since the
-        last fabric check, when an edit brought it."""
+        """The fabric worker's findings were just accepted: name those the last fabric
+        check did not have, when an edit brought them. The fabric findings are replaced
+        as one group, so what was added is the whole new list; the last one is kept as
+        keys (a check from scratch empties the group without a record of what it held)."""
         changes = session.finding_changes()
-        first = self._guide_fabric_seen is not session
+        added = changes[1] if changes is not None else list(session.findings)
+        known = self._guide_fabric_keys if self._guide_fabric_seen is session else None
         self._guide_fabric_seen = session
-        if first or changes is None or self._guide_edited is not session:
-            return
-        self._guide_say(new_problems(*changes))
+        self._guide_fabric_keys = {key_of(d) for d in added}
+        if known is None or self._guide_edited is not session:
+            return  # the file's own fabric problems, or nothing edited: not news
+        self._guide_say([d for d in new_problems((), added) if key_of(d) not in known])
 
     def _guide_say(self, new: list[Diagnostic]) -> None:
         session = self.session
