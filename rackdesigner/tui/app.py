@@ -40,6 +40,7 @@ from .screens.loading import LoadingScreen
 from .screens.prompt import PromptScreen
 from .summary_view import SummaryView
 from .topology_view import TopologyView
+from .wiring import WiringActions
 
 if TYPE_CHECKING:
     from ..diagnostics import Diagnostic
@@ -96,7 +97,7 @@ class Loaded:
         self.recovered = recovered
 
 
-class DesignerApp(App[None], inherit_bindings=False):
+class DesignerApp(WiringActions, App[None], inherit_bindings=False):
     CSS_PATH = "app.tcss"
     TITLE = "rackdesigner"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -471,7 +472,11 @@ class DesignerApp(App[None], inherit_bindings=False):
                 )
             if facts.gpus:
                 line.append(f"{facts.gpus} × {dtype.gpu or 'GPU'}")
-            return [" · ".join(x for x in line if x), f"in rack {facts.rack.id}"]
+            return [
+                " · ".join(x for x in line if x),
+                f"in rack {facts.rack.id}",
+                *self.link_lines(ident),
+            ]
         if kind == "rack":
             for rack in analysis.racks:
                 if rack.rack.id == ident:

@@ -1,0 +1,162 @@
+"""The designer's cabling actions: Connect ports (``l``), Generate fabric (``g``) and New
+from template. A mixin of :class:`~rackdesigner.tui.app.DesignerApp`: the dialogs ask, the
+core answers (:mod:`rackdesigner.connect`, :mod:`rackdesigner.fabric_choices`,
+:mod:`rackdesigner.template_fill`), and every change goes through ``app.do`` as one command,
+so it is undoable and re-checked.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from textual import work
+
+from .screens.connect import ConnectRequest, ConnectScreen
+from .screens.fabric import GenerateResult, GenerateScreen
+from .screens.template import TemplateResult, TemplateScreen
+
+if TYPE_CHECKING:
+    from .app import DesignerApp
+
+# Links listed in a device's inspector; the rest are counted.
+LINKS_SHOWN = 8
+
+
+class WiringActions:
+    """Connect ports, Generate fabric, New from template (designer.md)."""
+
+    # -- connect ports --------------------------------------------------------------------
+
+    @work(group="dialog", exclusive=True)
+    async def action_connect(self: DesignerApp) -> None:  # type: ignore[misc]
+        session = self.session
+        if session is None or self.moving is not None:
+            return
+        device = self.racks.current_device_id()
+        request = await self.push_screen_wait(ConnectScreen(session.layout, session.index, device))
+        if request is not None:
+            self.connect(request)
+
+    def connect(self: DesignerApp, request: ConnectRequest) -> str | None:  # type: ignore[misc]
+        """One AddLink for the dialog's answer; the refusal's message, or None."""
+        from ..edit import AddLink
+
+        began = time.perf_counter()
+        fields: dict[str, Any] = {"length": request.length} if request.length else {}
+        command = AddLink(request.a, request.b, request.media, **fields)
+        error = self.do(command)
+        if error is not None:
+            return error
+        device = request.a.partition(":")[0]
+        owner = self.session.index.rack_of(device) if self.session else None
+        if owner is not None:
+            self.racks.jump(owner.id, device, announce=False)
+        self.update_inspector(("device", device))
+        self.timings["connect"] = time.perf_counter() - began
+        media = f" ({request.media})" if request.media else ""
+        self.notify(f"Connected {request.a} to {request.b}{media} (ctrl+z undoes)", timeout=4)
+        return None
+
+    def link_lines(self: DesignerApp, device_id: str) -> list[str]:  # type: ignore[misc]
+        """A device's cables for its inspector: ``ib1 → a01-leaf1:p3 · dac 1.6 m``."""
+        from ..connect import cable_length
+
+        session = self.session
+        if session is None:
+            return []
+        links = session.index.links_of(device_id)
+        if not links:
+            return []
+        out = [f"cables: {len(links)}"]
+        for link in links[:LINKS_SHOWN]:
+            mine, other = (
+                (link.a, link.b) if link.a.startswith(f"{device_id}:") else (link.b, link.a)
+            )
+            if link.length is not None:
+                length: float | None = float(link.length)
+            else:
+                length = cable_length(session.layout, session.index, link.a, link.b)
+            where = f" {length:.1f} m" if length is not None else ""
+            out.append(f"  {mine.partition(':')[2]} → {other} · {link.media or '?'}{where}")
+        if len(links) > LINKS_SHOWN:
+            out.append(f"  … {len(links) - LINKS_SHOWN} more")
+        return out
+
+    # -- generate fabric ----------------------------------------------------------------
+
+    @work(group="dialog", exclusive=True)
+    async def action_generate_fabric(self: DesignerApp) -> None:  # type: ignore[misc]
+        from ..catalog import for_layout
+        from ..fabric_choices import gpu_nodes
+
+        session = self.session
+        if session is None or self.moving is not None:
+            return
+        catalog = for_layout(session.layout)
+        nodes = gpu_nodes(session.layout, catalog, self.racks.selection)
+        if not nodes.ids:
+            self.notify(
+                "No GPU nodes to cable: place GPU nodes first (a, Place device).",
+                title="Generate fabric",
+                severity="warning",
+            )
+            return
+        result = await self.push_screen_wait(GenerateScreen(session.layout, catalog, nodes))
+        if result is not None:
+            self.apply_fabric(result)
+
+    def apply_fabric(self: DesignerApp, result: GenerateResult) -> str | None:  # type: ignore[misc]
+        """The previewed plan as one undoable Batch; the refusal's message, or None."""
+        from ..topology.generators.apply import to_batch
+
+        session = self.session
+        if session is None:
+            return "no layout is open"
+        began = time.perf_counter()
+        batch = to_batch(session.layout, result.plan)
+        error = self.do(batch)
+        if error is not None:
+            return error
+        self.racks.selection.clear()
+        self.timings["generate_apply"] = time.perf_counter() - began
+        self.timings["generate_preview"] = result.seconds
+        shown = result.preview
+        added = f", {len(shown.racks_added)} racks added" if shown.racks_added else ""
+        self.notify(
+            f"{result.plan.label}{added} (ctrl+z undoes)", title="Generate fabric", timeout=6
+        )
+        for warning in result.plan.warnings[:3]:
+            self.notify(warning, title="Generate fabric", severity="warning", timeout=8)
+        return None
+
+    # -- new from template --------------------------------------------------------------
+
+    @work(group="dialog", exclusive=True)
+    async def action_new_from_template(self: DesignerApp) -> None:  # type: ignore[misc]
+        from ..catalog import builtin
+
+        if self.moving is not None:
+            return
+        if not await self.settle_unsaved("New from template"):
+            return
+        result = await self.push_screen_wait(TemplateScreen(builtin()))
+        if result is not None:
+            self.use_template(result)
+
+    def use_template(self: DesignerApp, result: TemplateResult) -> None:  # type: ignore[misc]
+        """A new, untitled layout holding the template (unsaved: the first save asks for a
+        path; ctrl+z empties it)."""
+        from ..edit import Session
+        from ..model import Layout
+        from ..template_fill import FillLayout
+
+        layout = result.built.layout
+        self.use_session(Session(Layout(name=layout.name)), None)
+        what = result.template or "custom"
+        if self.do(FillLayout(layout, f"New from template {what}")) is None:
+            self.notify(
+                f"New layout from {what}: {result.built.summary}. Unsaved: ctrl+s asks for a path.",
+                title="New from template",
+                timeout=8,
+            )
