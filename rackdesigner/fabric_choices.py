@@ -243,7 +243,8 @@ def preview(plan: FabricPlan) -> Preview:
 # The generators speak the command line's language (``--leaf``, ``--replace``); the dialog
 # names its own fields instead.
 _WORDING = (
-    ("rerun with --replace to remove them first", "tick Replace existing links to remove them"),
+    ("rerun with --replace", "tick Replace existing links"),
+    ("--replace", "Replace existing links"),
     ("--no-new-racks", "Allow new racks off"),
     ("--su-nodes", "SU nodes"),
     ("--fabric ", "generator "),
