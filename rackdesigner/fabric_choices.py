@@ -185,6 +185,7 @@ class Preview:
     cables: int
     media: tuple[tuple[str, int], ...]  # (medium, cables), most first
     racks_added: tuple[str, ...]
+    switch_racks: tuple[tuple[str, int], ...]  # (rack, switches placed there), in plan order
     removed_links: int
     notes: tuple[str, ...]
     warnings: tuple[str, ...]
@@ -211,8 +212,13 @@ class Preview:
             if self.racks_added
             else "none added"
         )
+        where = ", ".join(f"{rack} ({n})" for rack, n in self.switch_racks[:6])
+        if len(self.switch_racks) > 6:
+            where += f" and {len(self.switch_racks) - 6} more racks"
         out = [
-            f"nodes {self.nodes:,} · {switches}" + (f" ({tiers})" if tiers else ""),
+            f"nodes {self.nodes:,} · {switches}"
+            + (f" ({tiers})" if tiers else "")
+            + (f" in {where}" if where else ""),
             f"cables {self.cables:,}: {media}",
             f"racks {racks}",
         ]
@@ -223,9 +229,17 @@ class Preview:
         return out
 
 
-def preview(plan: FabricPlan) -> Preview:
+def preview(plan: FabricPlan, catalog: Catalog) -> Preview:
+    """The counts of ``plan``; ``catalog`` tells its switches from the blanking panels it
+    adds to new air-cooled racks."""
     counts = plan.counts
     media = Counter(link.media or "unknown" for link in plan.links)
+    types = catalog.devices
+    racks = Counter(
+        rack
+        for rack, d in plan.devices
+        if (dtype := types.get(d.model)) is not None and dtype.kind == "switch"
+    )
     return Preview(
         nodes=counts.get("nodes", 0),
         leaves=counts.get("leaves", 0),
@@ -234,6 +248,7 @@ def preview(plan: FabricPlan) -> Preview:
         cables=len(plan.links),
         media=tuple(media.most_common()),
         racks_added=tuple(r.id for r in plan.new_racks),
+        switch_racks=tuple(racks.items()),
         removed_links=len(plan.remove_links),
         notes=tuple(plan.notes),
         warnings=tuple(plan.warnings),

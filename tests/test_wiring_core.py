@@ -208,7 +208,7 @@ def test_preview_counts_are_the_plans() -> None:
     layout.links = []
     request = FabricRequest(fabric="leaf-spine", leaf="qm8700", oversubscription=2.0)
     plan = generate(layout, request)
-    shown = preview(plan)
+    shown = preview(plan, builtin())
     assert (shown.leaves, shown.spines, shown.cores) == (
         plan.counts["leaves"],
         plan.counts["spines"],
@@ -218,6 +218,9 @@ def test_preview_counts_are_the_plans() -> None:
     assert sum(n for _, n in shown.media) == 32
     assert shown.racks_added == tuple(r.id for r in plan.new_racks)
     assert shown.lines()[1].startswith("cables 32: ")
+    rack = plan.devices[0][0]  # where the plan puts its one switch
+    assert shown.switch_racks == ((rack, 1),)
+    assert shown.lines()[0].endswith(f"in {rack} (1)")
 
 
 def test_dialog_wording_names_the_dialogs_fields() -> None:

@@ -69,7 +69,12 @@ class WiringActions:
         if not links:
             return []
         out = [f"cables: {len(links)}"]
-        for link in links[:LINKS_SHOWN]:
+        shown = links
+        if len(links) > LINKS_SHOWN:
+            # The first ones by the order they were added, and the latest (a cable just
+            # connected is always in view).
+            shown = [*links[: LINKS_SHOWN - 1], links[-1]]
+        for number, link in enumerate(shown):
             mine, other = (
                 (link.a, link.b) if link.a.startswith(f"{device_id}:") else (link.b, link.a)
             )
@@ -78,9 +83,9 @@ class WiringActions:
             else:
                 length = cable_length(session.layout, session.index, link.a, link.b)
             where = f" {length:.1f} m" if length is not None else ""
+            if len(links) > LINKS_SHOWN and number == len(shown) - 1:
+                out.append(f"  … {len(links) - LINKS_SHOWN} more; the latest:")
             out.append(f"  {mine.partition(':')[2]} → {other} · {link.media or '?'}{where}")
-        if len(links) > LINKS_SHOWN:
-            out.append(f"  … {len(links) - LINKS_SHOWN} more")
         return out
 
     # -- generate fabric ----------------------------------------------------------------

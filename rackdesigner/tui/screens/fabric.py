@@ -169,7 +169,7 @@ class GenerateScreen(ModalScreen[GenerateResult | None]):
             self._show_error(
                 f"the catalog has no {self.nodes.tech or 'infiniband'} switch for these nodes"
             )
-        self._schedule()
+        self._start_preview()  # the defaults' plan at once; later changes settle first
 
     def _show_fields(self) -> None:
         fabric = str(self.query_one("#generate-fabric", Select).value)
@@ -306,14 +306,14 @@ class GenerateScreen(ModalScreen[GenerateResult | None]):
             self.apply_when_ready = False
             self._show_error(error or "the generator gave no plan")
             return
-        shown = preview(plan)
+        shown = preview(plan, self.catalog)
         self.result = GenerateResult(request, plan, shown, seconds)
         text = Text()
         for index, line in enumerate(shown.lines()):
             if index:
                 text.append("\n")
             text.append(line, style="yellow" if line.startswith("⚠") else "")
-        text.append(f"\npreviewed in {seconds:.2f} s · enter applies as one undo step", "dim")
+        text.append("\nenter applies it as one step (ctrl+z undoes)", "dim")
         self._set_preview(text)
         if self.apply_when_ready:
             self.action_apply()
