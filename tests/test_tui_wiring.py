@@ -21,7 +21,7 @@ from rackdesigner.tui.screens.template import TemplateScreen
 
 from .test_tui import app_for, palette, run, settle, type_text
 
-SIZE = (100, 32)
+SIZE = (80, 24)  # what a small terminal shows; the dialogs fit it
 
 
 def four_nodes(path: Path, *, blanks: bool = False) -> Path:
@@ -110,6 +110,9 @@ def test_connect_two_free_ports_shows_the_link_in_both_inspectors_and_the_topolo
             assert app.go_to("a01-n02")
             facts = str(app.inspector.query_one("#inspector-facts").render())
             assert "ib1 → a01-n01:ib1 · dac 0.9 m" in facts
+            assert app.go_to("a01-n01:ib1")  # the link itself: its run and speed
+            facts = str(app.inspector.query_one("#inspector-facts").render())
+            assert "dac · 0.9 m computed · 400 Gbps" in facts
             await pilot.press("3")
             await settle(pilot)
             await pilot.pause(0.2)
@@ -149,10 +152,15 @@ def choose(screen: GenerateScreen, selector: str) -> str:
     return str(screen.query_one(selector).value)  # type: ignore[attr-defined]
 
 
-def test_generate_leaf_spine_2_to_1_for_the_selected_nodes_preview_apply_undo(
+def test_generate_2_to_1_preview_apply_undo_then_the_guides_32_gpu_cluster_validates(
     tmp_path: Path,
 ) -> None:
-    path = four_nodes(tmp_path / "nodes.toml")
+    """A refused plan shown in the dialog; leaf-spine at 2:1 on 200 Gbps InfiniBand for three
+    selected nodes (preview counts = the plan's, one undo step); then the field guide's
+    32-GPU inference cluster: all four DGX B200 through the same dialog, saved, and
+    `rackdesigner validate` through the console script finds no errors (CAB004 warns: the
+    nodes' 400G ports negotiate down to 200G, rules v1.1)."""
+    path = four_nodes(tmp_path / "inference-32.toml")
 
     async def journey() -> None:
         app = app_for(path, tmp_path)
@@ -226,8 +234,40 @@ def test_generate_leaf_spine_2_to_1_for_the_selected_nodes_preview_apply_undo(
             await pilot.press("ctrl+z")
             await settle(pilot)
             assert dumps(session.layout) == before
+            # The guide's cluster: no selection, so all four nodes; 200 Gbps, 2:1.
+            await pilot.press("g")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GenerateScreen)
+            assert len(screen.nodes.ids) == 4 and not screen.nodes.from_selection
+            await pilot.press("tab", "down")
+            await pilot.pause()
+            await pilot.press("down", "enter")
+            await pilot.pause()
+            await pilot.press("tab", "tab", "tab")
+            await type_text(pilot, "2:1")
+            await wait_for_preview(pilot, screen)
+            assert screen.result is not None, screen.error
+            assert screen.result.preview.racks_added == ()  # the racks have room
+            await pilot.press("enter")
+            await settle(pilot)
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            assert not app.dirty
 
     run(journey)
+    layout = load_path(path)
+    assert len(layout.racks) <= 4
+    assert sum(1 for _, d in layout.devices() if d.model == "dgx-b200") == 4
+    assert [d.model for _, d in layout.devices() if d.model.startswith("qm")] == ["qm8700"]
+    script = Path(sys.executable).with_name("rackdesigner")
+    done = subprocess.run(
+        [str(script), "validate", str(path)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    summary = done.stdout.strip().splitlines()[-1]
+    assert summary.startswith("0 errors"), done.stdout
+    assert "CAB004" in done.stdout  # the nodes' 400G ports run at the switch's 200G
 
 
 def test_new_from_template_replaces_the_layout_with_an_unsaved_untitled_one(
@@ -275,52 +315,6 @@ def test_new_from_template_replaces_the_layout_with_an_unsaved_untitled_one(
             assert path.read_text(encoding="utf-8").startswith("# Fine-tuning node")
 
     run(journey)
-
-
-def test_the_guides_32_gpu_inference_cluster_through_the_generate_dialog_validates(
-    tmp_path: Path,
-) -> None:
-    """Four DGX B200, 200 Gbps InfiniBand at 2:1 through the dialog; saved; `rackdesigner
-    validate` through the console script finds no errors (CAB004 warns: 400G ports at
-    200G)."""
-    path = four_nodes(tmp_path / "inference-32.toml")
-
-    async def journey() -> None:
-        app = app_for(path, tmp_path)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
-            await pilot.press("g")
-            await pilot.pause()
-            screen = app.screen
-            assert isinstance(screen, GenerateScreen)
-            await pilot.press("tab", "down")
-            await pilot.pause()
-            await pilot.press("down", "enter")
-            await pilot.pause()
-            await pilot.press("tab", "tab", "tab")
-            await type_text(pilot, "2:1")
-            await wait_for_preview(pilot, screen)
-            assert screen.result is not None, screen.error
-            assert screen.result.preview.racks_added == ()
-            await pilot.press("enter")
-            await settle(pilot)
-            await pilot.press("ctrl+s")
-            await settle(pilot)
-            assert not app.dirty
-
-    run(journey)
-    layout = load_path(path)
-    assert len(layout.racks) <= 4
-    assert sum(1 for _, d in layout.devices() if d.model == "dgx-b200") == 4
-    assert any(d.model == "qm8700" for _, d in layout.devices())
-    script = Path(sys.executable).with_name("rackdesigner")
-    done = subprocess.run(
-        [str(script), "validate", str(path)], capture_output=True, text=True, check=False
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    summary = done.stdout.strip().splitlines()[-1]
-    assert summary.startswith("0 errors"), done.stdout
-    assert "CAB004" in done.stdout  # the nodes' 400G ports run at the switch's 200G
 
 
 def test_app_has_the_actions_by_their_palette_names() -> None:

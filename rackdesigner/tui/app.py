@@ -501,7 +501,7 @@ class DesignerApp(WiringActions, App[None], inherit_bindings=False):
                             f"carries {feed.load / 1000:,.1f} kW when its side runs alone",
                         ]
         if kind == "link":
-            return ["a cable between two ports"]
+            return self.link_facts(ident)
         return []
 
     def _findings_of(self, ref: Ref) -> list[Diagnostic]:

@@ -17,6 +17,7 @@ from .screens.fabric import GenerateResult, GenerateScreen
 from .screens.template import TemplateResult, TemplateScreen
 
 if TYPE_CHECKING:
+    from ..edit import Session
     from .app import DesignerApp
 
 # Links listed in a device's inspector; the rest are counted.
@@ -87,6 +88,34 @@ class WiringActions:
                 out.append(f"  … {len(links) - LINKS_SHOWN} more; the latest:")
             out.append(f"  {mine.partition(':')[2]} → {other} · {link.media or '?'}{where}")
         return out
+
+    def link_facts(self: DesignerApp, ref_id: str) -> list[str]:  # type: ignore[misc]
+        """A cable's inspector lines: its run, its speed and what medium reaches it."""
+        from ..connect import cable_length, propose_media, speed_text
+
+        session = self.session
+        link = session.index.link(ref_id) if session is not None else None
+        if session is None or link is None:
+            return ["a cable between two ports"]
+        computed = cable_length(session.layout, session.index, link.a, link.b)
+        declared = float(link.length) if link.length is not None else None
+        length = declared if declared is not None else computed
+        known = [s for end in (link.a, link.b) if (s := _port_speed(session, end)) is not None]
+        speed = min(known) if known else None
+        overrides = dict(session.layout.rules.thresholds) if session.layout.rules else {}
+        proposed = propose_media(length, speed, overrides)
+        run = (
+            f"{length:.1f} m {'declared' if declared is not None else 'computed'}"
+            if length is not None
+            else "length unknown"
+        )
+        lines = [
+            f"{link.a} → {link.b}",
+            f"{link.media or 'no media'} · {run} · {speed_text(speed) or 'speed unknown'}",
+        ]
+        if proposed.media is not None and proposed.media != link.media:
+            lines.append(f"proposed for this run: {proposed.media} ({proposed.reason})")
+        return lines
 
     # -- generate fabric ----------------------------------------------------------------
 
@@ -165,3 +194,13 @@ class WiringActions:
                 title="New from template",
                 timeout=8,
             )
+
+
+def _port_speed(session: Session, end: str) -> float | None:
+    """The speed of the port group a link end names (None when unknown)."""
+    index = session.index
+    device_id, _, port = end.partition(":")
+    device = index.device(device_id)
+    dtype = index.type_of(device) if device is not None else None
+    group = dtype.port_group(port.rstrip("0123456789")) if dtype is not None else None
+    return float(group.speed) if group is not None and group.speed is not None else None

@@ -37,7 +37,7 @@ from ...fabric_choices import (
     speeds,
 )
 from ...topology.generators import FABRICS, FabricRequest, GenerateError, generate
-from .choice import Choice
+from .choice import Choice, Tick
 
 if TYPE_CHECKING:
     from ...catalog import Catalog
@@ -60,7 +60,6 @@ class GenerateResult:
 class GenerateScreen(ModalScreen[GenerateResult | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "cancel", id="generate-cancel"),
-        # Where the focused field does not take enter itself (a checkbox ticks with it).
         Binding("enter", "apply", "apply", id="generate-apply"),
     ]
 
@@ -132,8 +131,8 @@ class GenerateScreen(ModalScreen[GenerateResult | None]):
                 yield Label("SU nodes", classes="generate-key")
                 yield Input("32", id="generate-su-nodes", compact=True, type="integer")
             with Horizontal(classes="generate-line", id="line-flags"):
-                yield Checkbox("allow new racks", True, id="generate-new-racks", compact=True)
-                yield Checkbox("replace existing links", False, id="generate-replace", compact=True)
+                yield Tick("allow new racks", True, id="generate-new-racks", compact=True)
+                yield Tick("replace existing links", False, id="generate-replace", compact=True)
             with VerticalScroll(id="generate-preview-box"):
                 yield Static("", id="generate-preview")
             yield Static(
