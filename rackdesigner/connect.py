@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from .edit.index import LayoutIndex
-from .geometry import SiteGeometry, port_height, rack_places, route_length
+from .geometry import RackPlace, SiteGeometry, port_height, rack_places, route_length
 from .model import Layout
 from .reach import PREFERENCE, choose_media, reach, speed_band
 
@@ -178,10 +178,17 @@ def link_speed(a: PortChoice | None, b: PortChoice | None) -> float | None:
     return min(speeds) if speeds else None
 
 
-def cable_length(layout: Layout, index: LayoutIndex, a_end: str, b_end: str) -> float | None:
+def cable_length(
+    layout: Layout,
+    index: LayoutIndex,
+    a_end: str,
+    b_end: str,
+    places: Mapping[int, RackPlace] | None = None,
+) -> float | None:
     """Metres a cable between the two ends runs, as the cabling rules compute it for a link
     without a declared length (route plus slack); None where it cannot be computed (an
-    unknown or unmounted device, a rack without a slot)."""
+    unknown or unmounted device, a rack without a slot). ``places`` (``rack_places``) saves
+    the pass over the racks when many cables are measured."""
     ends = []
     for end in (a_end, b_end):
         device_id = end.partition(":")[0]
@@ -192,7 +199,8 @@ def cable_length(layout: Layout, index: LayoutIndex, a_end: str, b_end: str) -> 
             return None
         ends.append((rack, port_height(device.position, float(dtype.height_u))))
     (rack_a, height_a), (rack_b, height_b) = ends
-    places = rack_places(layout)
+    if places is None:
+        places = rack_places(layout)
     geometry = SiteGeometry.of(layout.site)
     route = route_length(
         places[id(rack_a)], height_a, places[id(rack_b)], height_b, rack_a is rack_b, geometry

@@ -5,6 +5,8 @@ computed length and its proposed medium (connect.py), the Generate dialog's choi
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rackdesigner.analysis import Analysis
 from rackdesigner.catalog import builtin
@@ -254,3 +256,39 @@ def test_fill_layout_is_one_undoable_step_and_refuses_a_layout_with_racks() -> N
     assert not session.dirty
     session.redo()
     assert dumps(session.layout) == text
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    length=st.one_of(st.none(), st.floats(min_value=0, max_value=1e6)),
+    speed=st.one_of(st.none(), st.floats(min_value=1e6, max_value=2e12)),
+)
+def test_the_media_proposal_never_raises_and_reaches_what_it_proposes(
+    length: float | None, speed: float | None
+) -> None:
+    from rackdesigner.reach import reach
+
+    found = propose_media(length, speed)
+    if found.media is not None and length is not None:
+        limit = reach(found.media, speed)
+        assert limit is not None and length <= limit[1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(query=st.text(max_size=12))
+def test_device_search_never_raises_and_only_lists_matches(query: str) -> None:
+    index = LayoutIndex(loads(TWO_RACKS).layout)
+    found, total = search_devices(index, query)
+    assert len(found) == total <= 5
+    assert all(query.strip().lower() in d.lower() for d in found)
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.text(max_size=10))
+def test_parse_ratio_says_why_or_gives_at_least_one(text: str) -> None:
+    try:
+        value = parse_ratio(text)
+    except ValueError as error:
+        assert str(error)
+    else:
+        assert value >= 1.0

@@ -62,6 +62,7 @@ class WiringActions:
     def link_lines(self: DesignerApp, device_id: str) -> list[str]:  # type: ignore[misc]
         """A device's cables for its inspector: ``ib1 → a01-leaf1:p3 · dac 1.6 m``."""
         from ..connect import cable_length
+        from ..geometry import rack_places
 
         session = self.session
         if session is None:
@@ -70,6 +71,7 @@ class WiringActions:
         if not links:
             return []
         out = [f"cables: {len(links)}"]
+        places = rack_places(session.layout)  # once for every cable listed
         shown = links
         if len(links) > LINKS_SHOWN:
             # The first ones by the order they were added, and the latest (a cable just
@@ -82,7 +84,7 @@ class WiringActions:
             if link.length is not None:
                 length: float | None = float(link.length)
             else:
-                length = cable_length(session.layout, session.index, link.a, link.b)
+                length = cable_length(session.layout, session.index, link.a, link.b, places)
             where = f" {length:.1f} m" if length is not None else ""
             if len(links) > LINKS_SHOWN and number == len(shown) - 1:
                 out.append(f"  … {len(links) - LINKS_SHOWN} more; the latest:")
