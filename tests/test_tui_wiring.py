@@ -299,6 +299,20 @@ def test_new_from_template_replaces_the_layout_with_an_unsaved_untitled_one(
             await pilot.pause()
             assert screen.template == "small"
             assert str(screen.query_one("#t-gpus").value) == "16"  # type: ignore[attr-defined]
+            # A count that is no multiple of the node's 8 GPUs is refused in the form.
+            await pilot.press("tab")
+            assert app.focused is not None and app.focused.id == "t-gpus"
+            await type_text(pilot, "12")
+            await pilot.press("enter")
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if not screen.building:
+                    break
+            status = str(screen.query_one("#template-status").render())
+            assert "a multiple of 8" in status and "--" not in status
+            assert isinstance(app.screen, TemplateScreen)
+            await pilot.press("ctrl+u")
+            await type_text(pilot, "16")
             await pilot.press("enter")
             for _ in range(200):
                 await pilot.pause(0.02)

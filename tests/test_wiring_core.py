@@ -292,3 +292,39 @@ def test_parse_ratio_says_why_or_gives_at_least_one(text: str) -> None:
         assert str(error)
     else:
         assert value >= 1.0
+
+
+def test_preview_of_a_two_tier_leaf_spine_at_2_to_1() -> None:
+    """Six DGX B200 (48 ports of 400G) on 40-port QM8700: two tiers; at 2:1 the leaves have
+    half as many uplinks as node ports, and the preview says so, racks added included."""
+    more = """[[racks.devices]]
+id = "a02-n02"
+model = "dgx-b200"
+position = 11
+
+[[racks.devices]]
+id = "a02-n03"
+model = "dgx-b200"
+position = 31
+
+[[racks]]
+id = "b01\""""
+    layout = loads(TWO_RACKS.replace('[[racks]]\nid = "b01"', more)).layout
+    layout.links = []
+    catalog = builtin()
+    by_ratio = {}
+    for ratio in ("1:1", "2:1"):
+        request = FabricRequest("leaf-spine", leaf="qm8700", oversubscription=parse_ratio(ratio))
+        plan = generate(layout, request)
+        shown = preview(plan, catalog)
+        assert (shown.leaves, shown.spines, shown.cables) == (
+            plan.counts["leaves"],
+            plan.counts["spines"],
+            len(plan.links),
+        )
+        assert shown.racks_added == tuple(r.id for r in plan.new_racks)
+        assert sum(n for _, n in shown.switch_racks) == shown.switches
+        by_ratio[ratio] = plan.counts
+    assert by_ratio["2:1"]["node_leaf_cables"] == 48
+    assert by_ratio["2:1"]["leaf_spine_cables"] * 2 == 48
+    assert by_ratio["2:1"]["leaves"] < by_ratio["1:1"]["leaves"]

@@ -133,7 +133,7 @@ class GenerateScreen(ModalScreen[GenerateResult | None]):
             with Horizontal(classes="generate-line", id="line-flags"):
                 yield Tick("allow new racks", True, id="generate-new-racks", compact=True)
                 yield Tick("replace existing links", False, id="generate-replace", compact=True)
-            with VerticalScroll(id="generate-preview-box"):
+            with VerticalScroll(id="generate-preview-box", can_focus=False):
                 yield Static("", id="generate-preview")
             yield Static(
                 "tab next · space or ↓ opens a list · enter applies · escape cancels",

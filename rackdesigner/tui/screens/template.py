@@ -6,6 +6,7 @@ as the command line); a request that cannot be built shows why here.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -77,7 +78,7 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
                     templates, value=self.template, allow_blank=False, id="t-template", compact=True
                 ),
             )
-            with VerticalScroll(id="template-form"):
+            with VerticalScroll(id="template-form", can_focus=False):
                 yield line("gpus", "GPUs", Input(id="t-gpus", type="integer", compact=True))
                 yield line("sus", "SUs", Input(id="t-sus", type="integer", compact=True))
                 yield line("gpu", "GPU", Choice(gpus, allow_blank=False, id="t-gpu", compact=True))
@@ -287,7 +288,10 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
         if not self.is_attached:
             return
         if result is None:
-            self._status(Text(f"✖ {error}", style="bold red"))
+            # The builder speaks the command line's options (--gpus, --cooling): the form
+            # names its fields without the dashes.
+            text = re.sub(r"--(?=[a-z])", "", error or "the template gave no layout")
+            self._status(Text(f"✖ {text}", style="bold red"))
             return
         self.dismiss(result)
 
