@@ -228,6 +228,7 @@ def test_generate_2_to_1_preview_apply_undo_then_the_guides_32_gpu_cluster_valid
             await settle(pilot)
             assert not isinstance(app.screen, GenerateScreen)
             assert len(session.layout.links) == len(plan.links) == 24
+            assert not app.racks.selection  # the selection was for this fabric
             assert any(d.model == "qm8700" for _, d in session.layout.devices())
             assert session.history.undo_label == plan.label
             # One ctrl+z takes the whole fabric away.

@@ -154,7 +154,7 @@ class WiringActions:
         error = self.do(batch)
         if error is not None:
             return error
-        self.racks.selection.clear()
+        self.clear_selection()
         self.timings["generate_apply"] = time.perf_counter() - began
         self.timings["generate_preview"] = result.seconds
         shown = result.preview
@@ -165,6 +165,20 @@ class WiringActions:
         for warning in result.plan.warnings[:3]:
             self.notify(warning, title="Generate fabric", severity="warning", timeout=8)
         return None
+
+    def clear_selection(self: DesignerApp) -> None:  # type: ignore[misc]
+        """Forget the selection and redraw the racks that showed it (the fabric's batch only
+        redraws the racks it placed switches in)."""
+        index = self.session.index if self.session is not None else None
+        racks = {
+            owner.id
+            for device in self.racks.selection
+            if index is not None and (owner := index.rack_of(device)) is not None
+        }
+        self.racks.selection.clear()
+        for rack in racks:
+            self.racks.versions[rack] = self.racks.versions.get(rack, 0) + 1
+        self.racks.refresh()
 
     # -- new from template --------------------------------------------------------------
 
