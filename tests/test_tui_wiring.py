@@ -24,7 +24,7 @@ from .test_tui import app_for, palette, run, settle, type_text
 SIZE = (80, 24)  # what a small terminal shows; the dialogs fit it
 
 
-def four_nodes(path: Path, *, blanks: bool = False) -> Path:
+def four_nodes(path: Path) -> Path:
     """Four DGX B200 (8 x 400G InfiniBand each) in two rear-door racks with A and B feeds,
     built with the edit commands a designer session runs, and no fabric yet."""
     session = Session(Layout(name="inference-32"))
