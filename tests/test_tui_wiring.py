@@ -174,7 +174,9 @@ def test_generate_2_to_1_preview_apply_undo_then_the_guides_32_gpu_cluster_valid
             await pilot.pause()
             screen = app.screen
             assert isinstance(screen, GenerateScreen)
-            screen.query_one("#generate-fabric").value = "direct"  # type: ignore[attr-defined]
+            await pilot.press("down")  # the generator list opens; direct is its last entry
+            await pilot.pause()
+            await pilot.press("end", "enter")
             await wait_for_preview(pilot, screen)
             assert screen.result is None and screen.error is not None
             assert "4 nodes need switches" in screen.error
