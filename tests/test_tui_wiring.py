@@ -17,6 +17,7 @@ from rackdesigner.tui.app import DesignerApp
 from rackdesigner.tui.screens.confirm import ConfirmScreen
 from rackdesigner.tui.screens.connect import ConnectScreen
 from rackdesigner.tui.screens.fabric import GenerateScreen
+from rackdesigner.tui.screens.prompt import PromptScreen
 from rackdesigner.tui.screens.template import TemplateScreen
 
 from .test_tui import app_for, palette, run, settle, type_text
@@ -325,11 +326,18 @@ def test_new_from_template_replaces_the_layout_with_an_unsaved_untitled_one(
             session = app.session
             assert session is not None
             assert app.path is None and app.dirty
-            assert session.layout.name.startswith("small: ")
+            assert session.layout.name == "small"  # the first save proposes small.toml
+            assert session.layout.description.startswith("16 x h100-sxm")
             models = [d.model for _, d in session.layout.devices()]
             assert models.count("dgx-h100") == 2
             assert not [d for d in session.findings if d.severity == "error"]
             assert path.read_text(encoding="utf-8").startswith("# Fine-tuning node")
+            # Untitled: the first save asks for a path, proposing the template's name.
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert isinstance(app.screen, PromptScreen)
+            assert app.screen.query_one("#prompt-input").value == "small.toml"  # type: ignore[attr-defined]
+            await pilot.press("escape")
 
     run(journey)
 

@@ -142,7 +142,7 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
                 yield line(
                     "name",
                     "name",
-                    Input(placeholder="default: '<GPUs> x <GPU>'", id="t-name", compact=True),
+                    Input(placeholder="default: the template's name", id="t-name", compact=True),
                 )
             yield Static("", id="template-status", classes="dialog-message")
             yield Static(
@@ -271,8 +271,10 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
         command = f"rackdesigner designer: New from template {template or 'custom'}"
         try:
             built = build(options, command)
-            if options.name is None and template:  # as `new --template` names it
-                built.layout.name = f"{template}: {built.layout.name}"
+            if options.name is None:
+                # A short name: the first save proposes "<name>.toml" (designer.md: a new
+                # layout's name is its file's stem); the description keeps the long one.
+                built.layout.name = template or f"custom-{options.gpus}-gpus"
         except GenerateError as error:
             self.app.call_from_thread(self._built, None, str(error))
             return
