@@ -11,7 +11,7 @@ proposes for it (:func:`rackdesigner.reach.choose_media`, the generators' choice
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from .edit.index import LayoutIndex
@@ -106,49 +106,52 @@ def search_devices(
     near: str | None = None,
     exclude: Iterable[str] = (),
     limit: int = 200,
-) -> tuple[list[str], int]:
+) -> tuple[list[str], bool]:
     """Devices with a free port whose id matches ``query`` (case-insensitive), at most
-    ``limit``, and how many matched in all.
+    ``limit``, and whether more match.
 
     A query lists the exact id first, then ids that start with it, then ids that contain
     it, each in id order (the catalog picker's order, designer.md). An empty query lists
     the devices nearest ``near`` first: its own rack, then the racks beside it outwards.
+    It stops at ``limit`` + 1 devices with a free port, so a hall of 100,000 GPUs answers a
+    keystroke as fast as a rack does.
     """
     skip = set(exclude)
     text = query.strip().lower()
-    ids = [d for d in index.device_ids() if d not in skip]
     if text:
-        exact = [d for d in ids if d.lower() == text]
-        starts = sorted(d for d in ids if d.lower().startswith(text) and d.lower() != text)
-        inside = sorted(d for d in ids if text in d.lower() and not d.lower().startswith(text))
-        ordered = [*exact, *starts, *inside]
+        hits = [(d.lower(), d) for d in index.device_ids() if text in d.lower() and d not in skip]
+        exact = [d for low, d in hits if low == text]
+        starts = sorted(d for low, d in hits if low != text and low.startswith(text))
+        inside = sorted(d for low, d in hits if not low.startswith(text))
+        ordered: Iterable[str] = [*exact, *starts, *inside]
     else:
-        ordered = _by_distance(index, ids, near)
+        ordered = _by_distance(index, near, skip)
     found: list[str] = []
-    total = 0
     for device_id in ordered:
         if not has_free_port(index, device_id):
             continue
-        total += 1
-        if len(found) < limit:
-            found.append(device_id)
-    return found, total
+        if len(found) == limit:
+            return found, True
+        found.append(device_id)
+    return found, False
 
 
-def _by_distance(index: LayoutIndex, ids: list[str], near: str | None) -> list[str]:
-    rack = index.rack_of(near) if near else None
-    if rack is None:
-        return ids
-    order = {id(r): i for i, r in enumerate(index.layout.racks)}
-    home = order.get(id(rack), 0)
-
-    def key(item: tuple[int, str]) -> tuple[int, int]:
-        position, device_id = item
-        owner = index.rack_of(device_id)
-        where = order.get(id(owner), 0) if owner is not None else 0
-        return (abs(where - home), position)
-
-    return [d for _, d in sorted(enumerate(ids), key=key)]
+def _by_distance(index: LayoutIndex, near: str | None, skip: set[str]) -> Iterator[str]:
+    """Device ids rack by rack outwards from ``near``'s rack (then layout order), lazily."""
+    racks = index.layout.racks
+    home = index.rack_of(near) if near else None
+    start = next((i for i, rack in enumerate(racks) if rack is home), 0)
+    order = [start]
+    for step in range(1, len(racks)):
+        for at in (start - step, start + step):
+            if 0 <= at < len(racks):
+                order.append(at)
+    seen: set[str] = set()
+    for at in order:
+        for device in racks[at].devices:
+            if device.id not in skip and device.id not in seen:
+                seen.add(device.id)
+                yield device.id
 
 
 def compatible(a: PortChoice, b: PortChoice) -> bool:

@@ -114,17 +114,23 @@ def test_search_orders_exact_then_prefix_then_substring_and_empty_by_distance(
     layout: Layout,
 ) -> None:
     index = LayoutIndex(layout)
-    found, total = search_devices(index, "a01-n01")
-    assert found[0] == "a01-n01" and total == 1
+    found, more = search_devices(index, "a01-n01")
+    assert found == ["a01-n01"] and not more
     found, _ = search_devices(index, "n01")
     assert found == ["a01-n01", "a02-n01", "b01-n01"]
     found, _ = search_devices(index, "A0")  # case-insensitive; prefix matches in id order
     assert found == ["a01-leaf1", "a01-n01", "a01-n02", "a02-n01"]
     # Empty: the rack of ``near`` first, then its neighbours outwards; ``exclude`` skipped.
-    found, total = search_devices(index, "", near="b01-n01", exclude=["b01-n01"])
-    assert found == ["a02-n01", "a01-n01", "a01-n02", "a01-leaf1"] and total == 4
-    found, total = search_devices(index, "", limit=2)
-    assert len(found) == 2 and total == 5
+    found, more = search_devices(index, "", near="b01-n01", exclude=["b01-n01"])
+    assert found == ["a02-n01", "a01-n01", "a01-n02", "a01-leaf1"] and not more
+    found, more = search_devices(index, "", near="a02-n01")
+    assert found == ["a02-n01", "a01-n01", "a01-n02", "a01-leaf1", "b01-n01"]
+    found, more = search_devices(index, "", limit=2)
+    assert found == ["a01-n01", "a01-n02"] and more
+    assert search_devices(index, "", limit=5) == (
+        [*found, "a01-leaf1", "a02-n01", "b01-n01"],
+        False,
+    )
 
 
 def test_rank_ports_puts_the_compatible_ones_first(layout: Layout) -> None:
@@ -278,8 +284,8 @@ def test_the_media_proposal_never_raises_and_reaches_what_it_proposes(
 @given(query=st.text(max_size=12))
 def test_device_search_never_raises_and_only_lists_matches(query: str) -> None:
     index = LayoutIndex(loads(TWO_RACKS).layout)
-    found, total = search_devices(index, query)
-    assert len(found) == total <= 5
+    found, more = search_devices(index, query)
+    assert len(found) <= 5 and not more and len(set(found)) == len(found)
     assert all(query.strip().lower() in d.lower() for d in found)
 
 

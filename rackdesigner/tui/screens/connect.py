@@ -123,7 +123,7 @@ class ConnectScreen(ModalScreen[ConnectRequest | None]):
     def _search(self, end: str, query: str) -> None:
         other = self.devices["b" if end == "a" else "a"]
         near = other if end == "b" and other else self.cursor
-        found, total = search_devices(
+        found, more = search_devices(
             self.index,
             query,
             near=near,
@@ -133,10 +133,8 @@ class ConnectScreen(ModalScreen[ConnectRequest | None]):
         listing = self.query_one(f"#connect-{end}-devices", OptionList)
         listing.clear_options()
         options = [Option(device, id=device) for device in found]
-        if total > len(found):
-            options.append(
-                Option(Text(f"… {total - len(found):,} more: type to narrow", style="dim"), id="")
-            )
+        if more:
+            options.append(Option(Text("… more: type to narrow", style="dim"), id=""))
             options[-1].disabled = True
         if not options:
             options.append(Option(Text("no device with a free port matches", style="dim")))
