@@ -112,6 +112,25 @@ ACTIONS: tuple[Action, ...] = (
         "copy",
     ),
     Action("rename", "rename", "Rename", "rename the entity under the cursor", "r", "racks"),
+    # Cabling (connect ports, generate a fabric).
+    Action(
+        "connect",
+        "connect",
+        "Connect ports",
+        "cable a free port of the device under the cursor to another device's free port",
+        "l",
+        "racks",
+        "link",
+    ),
+    Action(
+        "generate-fabric",
+        "generate_fabric",
+        "Generate fabric",
+        "switches and cables for the selected GPU nodes (no selection: all), previewed first",
+        "g",
+        "racks",
+        "fabric",
+    ),
     Action(
         "face", "toggle_face", "Toggle face", "show the front or the rear", "f", "racks", "face"
     ),
@@ -171,6 +190,13 @@ ACTIONS: tuple[Action, ...] = (
     Action("save", "save", "Save", "save the layout (canonical TOML)", "ctrl+s", footer="save"),
     Action("save-as", "save_as", "Save as", "save the layout under another name"),
     Action("open", "open", "Open", "open another layout"),
+    # New layouts from the templates of `rackdesigner new`.
+    Action(
+        "new-from-template",
+        "new_from_template",
+        "New from template",
+        "a new, unsaved layout from a template of rackdesigner new, its options in a form",
+    ),
     Action("export", "export", "Export", "write drawings and files (every export kind)", "ctrl+e"),
     Action("goto", "goto", "Go to", "jump to a rack, device, feed or link by id", "ctrl+g"),
     Action("problems", "focus_problems", "Problems", "focus the problems panel", "ctrl+o"),

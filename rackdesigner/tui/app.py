@@ -41,6 +41,7 @@ from .screens.loading import LoadingScreen
 from .screens.prompt import PromptScreen
 from .summary_view import SummaryView
 from .topology_view import TopologyView
+from .wiring import WiringActions
 
 if TYPE_CHECKING:
     from ..diagnostics import Diagnostic
@@ -97,7 +98,7 @@ class Loaded:
         self.recovered = recovered
 
 
-class DesignerApp(GuideActions, App[None], inherit_bindings=False):
+class DesignerApp(GuideActions, WiringActions, App[None], inherit_bindings=False):
     CSS_PATH = "app.tcss"
     TITLE = "rackdesigner"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -472,7 +473,11 @@ class DesignerApp(GuideActions, App[None], inherit_bindings=False):
                 )
             if facts.gpus:
                 line.append(f"{facts.gpus} × {dtype.gpu or 'GPU'}")
-            return [" · ".join(x for x in line if x), f"in rack {facts.rack.id}"]
+            return [
+                " · ".join(x for x in line if x),
+                f"in rack {facts.rack.id}",
+                *self.link_lines(ident),
+            ]
         if kind == "rack":
             for rack in analysis.racks:
                 if rack.rack.id == ident:
@@ -497,7 +502,7 @@ class DesignerApp(GuideActions, App[None], inherit_bindings=False):
                             f"carries {feed.load / 1000:,.1f} kW when its side runs alone",
                         ]
         if kind == "link":
-            return ["a cable between two ports"]
+            return self.link_facts(ident)
         return []
 
     def _findings_of(self, ref: Ref) -> list[Diagnostic]:

@@ -82,7 +82,11 @@ class FabricPlan:
     def label(self) -> str:
         """The one-line name of the step, for the designer's undo menu."""
         switches = sum(self.counts.get(k, 0) for k in ("leaves", "spines", "cores"))
-        return f"Generate {self.fabric} fabric: {switches:,} switches, {len(self.links):,} cables"
+        cables = len(self.links)
+        return (
+            f"Generate {self.fabric} fabric: {switches:,} switch{'es' if switches != 1 else ''}, "
+            f"{cables:,} cable{'s' if cables != 1 else ''}"
+        )
 
 
 @dataclass(frozen=True, slots=True)

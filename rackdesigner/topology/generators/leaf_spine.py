@@ -12,6 +12,7 @@ instead of cutting a few nodes off. Two tiers close at k²/2 node ports at 1:1 (
 from __future__ import annotations
 
 from ...model import Layout
+from ...wording import plural
 from .base import FabricPlan, FabricRequest, GenerateError
 from .build import Builder, Switch, spines_for
 
@@ -107,7 +108,7 @@ def generate(
         "leaf_spine_cables": sum(leaf.up for leaf in leaves),
     }
     notes = [
-        f"leaf-spine: {len(leaves)} leaves ({down} ports down), {len(spines)} spines, "
-        f"{request.oversubscription:g}:1"
+        f"leaf-spine: {plural(len(leaves), 'leaf', 'leaves')} ({down} ports down), "
+        f"{plural(len(spines), 'spine')}, {request.oversubscription:g}:1"
     ]
     return b.finish(counts, notes)

@@ -1,0 +1,326 @@
+"""Palette "New from template": the templates of ``rackdesigner new`` with their parametric
+options in a form. Choosing a template fills the form with its values; any field can be
+changed. Enter builds the layout in a worker (the same :func:`rackdesigner.templates.build`
+as the command line); a request that cannot be built shows why here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Select, Static
+
+from ...fabric_choices import parse_ratio
+from ...template_fill import CUSTOM, template_defaults
+from ...templates import TEMPLATES, NewOptions
+from ...topology.generators import FABRICS, GenerateError
+from .choice import Choice
+
+if TYPE_CHECKING:
+    from ...catalog import Catalog
+    from ...templates import Built
+
+AUTO = "auto"
+COOLING = ("air", "liquid", "rear-door")
+WORKLOADS = ("training", "fine-tuning", "inference")
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateResult:
+    template: str  # "" for a parametric layout
+    built: Built
+
+
+def _choice(value: object) -> str:
+    return AUTO if value is None else str(value)
+
+
+class TemplateScreen(ModalScreen[TemplateResult | None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "cancel", id="template-cancel"),
+        Binding("enter", "build", "build", id="template-build"),
+    ]
+
+    def __init__(self, catalog: Catalog, template: str = "inference-32") -> None:
+        super().__init__(classes="dialog-screen")
+        self.catalog = catalog
+        self.template = template if template in TEMPLATES else CUSTOM
+        self.building = False
+        gpus = {d.gpu for d in catalog.devices.values() if d.kind == "gpu-node" and d.gpu}
+        self.gpu_keys = sorted(gpus)
+        self.switch_keys = sorted(
+            k for k, d in catalog.devices.items() if d.kind == "switch" and _has_fabric(d)
+        )
+
+    def compose(self) -> ComposeResult:
+        templates = [(f"{t.name} · {t.summary}", t.name) for t in TEMPLATES.values()]
+        templates.append(("custom · your own GPU count, GPU, cooling and fabric", CUSTOM))
+        gpus = [(key, key) for key in self.gpu_keys]
+        switches = [(AUTO, AUTO), *((key, key) for key in self.switch_keys)]
+
+        def line(key: str, label: str, widget: Input | Select) -> Horizontal:
+            return Horizontal(Label(label, classes="template-key"), widget, id=f"tline-{key}")
+
+        with Vertical(classes="dialog wide", id="template-dialog"):
+            yield Static("New from template", classes="dialog-title")
+            yield line(
+                "template",
+                "template",
+                Choice(
+                    templates, value=self.template, allow_blank=False, id="t-template", compact=True
+                ),
+            )
+            with VerticalScroll(id="template-form", can_focus=False):
+                yield line("gpus", "GPUs", Input(id="t-gpus", type="integer", compact=True))
+                yield line("sus", "SUs", Input(id="t-sus", type="integer", compact=True))
+                yield line("gpu", "GPU", Choice(gpus, allow_blank=False, id="t-gpu", compact=True))
+                yield line(
+                    "per-node",
+                    "per node",
+                    Choice([("8", 8), ("4", 4)], allow_blank=False, id="t-per-node", compact=True),
+                )
+                yield line(
+                    "cooling",
+                    "cooling",
+                    Choice(
+                        [("auto (liquid with cold plates, else rear door)", AUTO)]
+                        + [(c, c) for c in COOLING],
+                        allow_blank=False,
+                        id="t-cooling",
+                        compact=True,
+                    ),
+                )
+                yield line(
+                    "fabric",
+                    "fabric",
+                    Choice(
+                        [("auto (direct ≤16, leaf-spine ≤64, rail above)", AUTO)]
+                        + [(f, f) for f in FABRICS],
+                        allow_blank=False,
+                        id="t-fabric",
+                        compact=True,
+                    ),
+                )
+                yield line(
+                    "leaf", "leaf", Choice(switches, allow_blank=False, id="t-leaf", compact=True)
+                )
+                yield line(
+                    "spine",
+                    "spine",
+                    Choice(switches, allow_blank=False, id="t-spine", compact=True),
+                )
+                yield line(
+                    "oversubscription", "oversub.", Input(id="t-oversubscription", compact=True)
+                )
+                yield line(
+                    "su-nodes", "SU nodes", Input(id="t-su-nodes", type="integer", compact=True)
+                )
+                yield line("voltage", "voltage", Input(id="t-voltage", compact=True))
+                yield line(
+                    "phases",
+                    "phases",
+                    Choice([("3", 3), ("1", 1)], allow_blank=False, id="t-phases", compact=True),
+                )
+                yield line(
+                    "workload",
+                    "workload",
+                    Choice(
+                        [(w, w) for w in WORKLOADS],
+                        allow_blank=False,
+                        id="t-workload",
+                        compact=True,
+                    ),
+                )
+                yield line(
+                    "name",
+                    "name",
+                    Input(placeholder="default: the template's name", id="t-name", compact=True),
+                )
+            yield Static("", id="template-status", classes="dialog-message")
+            yield Static(
+                "tab next · space or ↓ opens a list · enter builds a new, unsaved layout · "
+                "escape cancels",
+                id="template-hint",
+                classes="dialog-message",
+            )
+
+    def on_mount(self) -> None:
+        self._fill(self.template)
+        self.query_one("#t-template", Select).focus()
+
+    def _fill(self, name: str) -> None:
+        """The form shows what ``name`` builds with."""
+        options = template_defaults(name)
+        self.query_one("#t-gpus", Input).value = str(options.gpus or "")
+        self.query_one("#t-sus", Input).value = str(options.sus or 1)
+        self.query_one("#tline-gpus").display = name != "superpod"
+        self.query_one("#tline-sus").display = name == "superpod"
+        gpu = options.gpu or self._node_gpu(options.node) or "h100-sxm"
+        self._set(
+            "#t-gpu", gpu if gpu in self.gpu_keys else (self.gpu_keys[0] if self.gpu_keys else None)
+        )
+        self._set("#t-per-node", options.gpus_per_node or 8)
+        self._set("#t-cooling", _choice(options.cooling))
+        self._set("#t-fabric", _choice(options.fabric))
+        self._set("#t-leaf", _choice(options.leaf))
+        self._set("#t-spine", _choice(options.spine))
+        self.query_one("#t-oversubscription", Input).value = f"{options.oversubscription:g}:1"
+        self.query_one("#t-su-nodes", Input).value = str(options.su_nodes)
+        self.query_one("#t-voltage", Input).value = options.voltage_text
+        self._set("#t-phases", options.phases)
+        self._set("#t-workload", options.workload)
+        self.query_one("#t-name", Input).value = options.name or ""
+        self._status(Text(self._summary(name), style="dim"))
+
+    def _node_gpu(self, node: str | None) -> str | None:
+        dtype = self.catalog.devices.get(node or "")
+        return dtype.gpu if dtype is not None else None
+
+    def _summary(self, name: str) -> str:
+        if name == CUSTOM:
+            return "a layout of your own: racks, feeds, cooling, nodes and fabric from the fields"
+        return TEMPLATES[name].summary
+
+    def _set(self, selector: str, value: object) -> None:
+        if value is None:
+            return
+        select = self.query_one(selector, Select)
+        try:
+            select.value = value
+        except Exception:  # a value the list does not hold (a layout's own switch): keep it
+            return
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        if event.select.id == "t-template" and event.value != self.template:
+            self.template = str(event.value)
+            self._fill(self.template)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_build()
+
+    # -- building -----------------------------------------------------------------------
+
+    def options(self) -> NewOptions:
+        """The form as ``rackdesigner new`` options; GenerateError names a bad field."""
+        name = self.template
+
+        def select(selector: str) -> object:
+            value = self.query_one(selector, Select).value
+            return None if value is Select.NULL or value == AUTO else value
+
+        def whole(selector: str, what: str) -> int:
+            text = self.query_one(selector, Input).value.strip()
+            if not text.isdigit() or int(text) < 1:
+                raise GenerateError(f"{what}: {text or '(empty)'} is not a whole number above 0")
+            return int(text)
+
+        try:
+            ratio = parse_ratio(self.query_one("#t-oversubscription", Input).value)
+        except ValueError as error:
+            raise GenerateError(f"oversubscription: {error}") from None
+        volts, volt_text = _voltage(self.query_one("#t-voltage", Input).value)
+        base = template_defaults(name)
+        sus = whole("#t-sus", "SUs") if name == "superpod" else None
+        gpus = sus * 32 * 8 if sus is not None else whole("#t-gpus", "GPUs")
+        label = self.query_one("#t-name", Input).value.strip()
+        return NewOptions(
+            gpus=gpus,
+            gpu=str(select("#t-gpu")) if select("#t-gpu") else None,
+            node=base.node,
+            gpus_per_node=int(select("#t-per-node") or 8),  # type: ignore[call-overload]
+            cooling=select("#t-cooling"),  # type: ignore[arg-type]
+            fabric=select("#t-fabric"),  # type: ignore[arg-type]
+            leaf=select("#t-leaf"),  # type: ignore[arg-type]
+            spine=select("#t-spine"),  # type: ignore[arg-type]
+            oversubscription=ratio,
+            su_nodes=whole("#t-su-nodes", "SU nodes"),
+            voltage=volts,
+            voltage_text=volt_text,
+            phases=int(select("#t-phases") or 3),  # type: ignore[call-overload]
+            workload=str(select("#t-workload") or "training"),
+            model_params=base.model_params,
+            name=label or None,
+        )
+
+    def action_build(self) -> None:
+        if self.building:
+            return
+        try:
+            options = self.options()
+        except GenerateError as error:
+            self._status(Text(f"✖ {error}", style="bold red"))
+            return
+        self.building = True
+        self._status(Text("building the layout…", style="dim"))
+        self.build_worker(options, self.template)
+
+    @work(thread=True, exclusive=True, group="template-build")
+    def build_worker(self, options: NewOptions, template: str) -> None:
+        from ...templates import build
+
+        command = f"rackdesigner designer: New from template {template or 'custom'}"
+        try:
+            built = build(options, command)
+            if options.name is None:
+                # A short name: the first save proposes "<name>.toml" (designer.md: a new
+                # layout's name is its file's stem); the description keeps the long one.
+                built.layout.name = template or f"custom-{options.gpus}-gpus"
+        except GenerateError as error:
+            self.app.call_from_thread(self._built, None, str(error))
+            return
+        except Exception as error:  # a builder bug: one line here, never a traceback
+            self.app.call_from_thread(
+                self._built, None, f"the template failed: {type(error).__name__}: {error}"
+            )
+            return
+        self.app.call_from_thread(self._built, TemplateResult(template, built), None)
+
+    def _built(self, result: TemplateResult | None, error: str | None) -> None:
+        self.building = False
+        if not self.is_attached:
+            return
+        if result is None:
+            # The builder speaks the command line's options (--gpus, --cooling): the form
+            # names its fields without the dashes.
+            text = re.sub(r"--(?=[a-z])", "", error or "the template gave no layout")
+            self._status(Text(f"✖ {text}", style="bold red"))
+            return
+        self.dismiss(result)
+
+    def _status(self, text: Text) -> None:
+        self.query_one("#template-status", Static).update(text)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def _has_fabric(dtype: object) -> bool:
+    from ...topology.generators.base import fabric_group
+
+    return fabric_group(dtype) is not None  # type: ignore[arg-type]
+
+
+def _voltage(text: str) -> tuple[float, str]:
+    """``415 V`` or ``415V`` as volts (the command line's --voltage); GenerateError if not."""
+    from ...units import VOLTAGE, UnitError, parse
+
+    value = text.strip()
+    if value and value[-1] in "Vv" and not value[:-1].endswith(" "):
+        value = f"{value[:-1].strip()} V"
+    try:
+        volts = parse(value, VOLTAGE)
+    except UnitError as error:
+        raise GenerateError(f"voltage: {error}") from None
+    if volts <= 0:
+        raise GenerateError(f"voltage: {text} is not a feed voltage")
+    return volts, value
