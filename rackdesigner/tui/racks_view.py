@@ -27,6 +27,7 @@ from ..catalog import Catalog
 from ..model import Layout
 from . import actions
 from .findings import Marks
+from .racks_mouse import RacksMouse
 from .rows import Block, RackPlan, plan_rack, rows_of
 
 LABEL_W = 3  # "42 "
@@ -51,7 +52,7 @@ class Ghost:
     unit: int
 
 
-class RacksView(ScrollView, can_focus=True):
+class RacksView(RacksMouse, ScrollView, can_focus=True):
     """Elevations of the current row; a cursor (rack, U); findings marked per rack and unit."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -414,7 +415,7 @@ class RacksView(ScrollView, can_focus=True):
         base = self.rich_style
         plans = self.plans()
         if not plans:
-            text = "No racks in this layout." if y == 1 else ""
+            text = "No racks yet: ctrl+p → Add rack." if y == 1 else ""
             return Strip([Segment(f"  {text}".ljust(width), base)]).crop(0, width)
         scroll_x, scroll_y = self.scroll_offset
         tallest = max(p.height for p in plans)
