@@ -284,10 +284,12 @@ class BuildActions:
         app.racks.focus()
 
     async def place_models(
-        self, rack_id: str, models: list[str], unit: int, rail: str | None
+        self, rack_id: str, models: list[str], unit: int, rail: str | None, *, ask: bool = True
     ) -> list[str]:
         """Place ``models`` in a rack from ``unit`` (designer.md's rule), asking for the rail
-        of a lone 0U device and the face of a lone half-depth one; the ids placed."""
+        of a lone 0U device and the face of a lone half-depth one (with ``ask``; a click on
+        a unit places on the face shown and the rail clicked, else the emptier); the ids
+        placed."""
         from ..edit import Batch, PlaceDevice
         from ..edit.index import FACES
 
@@ -306,7 +308,7 @@ class BuildActions:
         right = sum(1 for d in rack.devices if d.side == "right" and _zero_u(types, d.model))
         face = app.racks.face
         side = rail
-        if len(models) == 1:
+        if len(models) == 1 and ask:
             entry = types[models[0]]
             if is_rail_device(entry) and side is None:
                 side = await app.push_screen_wait(
@@ -384,13 +386,13 @@ class BuildActions:
             return
         self.armed = None
         app.header.set_state(status="")
-        self._place_worker(event.rack, [model], event.unit, event.rail)
+        self._place_worker(event.rack, [model], event.unit, event.rail, ask=False)
 
     @work(group="dialog")
     async def _place_worker(
-        self, rack: str, models: list[str], unit: int, rail: str | None
+        self, rack: str, models: list[str], unit: int, rail: str | None, *, ask: bool = True
     ) -> None:
-        await self.place_models(rack, models, unit, rail)
+        await self.place_models(rack, models, unit, rail, ask=ask)
 
 
 def _zero_u(types: dict[str, Any], model: str) -> bool:

@@ -47,7 +47,7 @@ class RacksMouse:
         if x < 0 or rack >= len(plans) or within >= COLUMN_W - GAP_W or y < 1:
             return None
         tallest = max(p.height for p in plans)
-        unit = tallest - (y - 1 + view.scroll_offset.y) + 1
+        unit = tallest - (y + view.scroll_offset.y) + 1  # as render_line draws it
         if not 1 <= unit <= plans[rack].height:
             return None
         rail = "left" if within == LABEL_W else "right" if within == LABEL_W + 1 + BODY_W else None

@@ -392,7 +392,8 @@ class RacksView(RacksMouse, ScrollView, can_focus=True):
         if rack >= len(plans) or within >= COLUMN_W - GAP_W:
             return
         tallest = max(p.height for p in plans)
-        unit = tallest - (y - 1 + self.scroll_offset.y) + 1 if y >= 1 else self.cursor.unit
+        # As render_line draws: line y (below the title line 0) shows unit tallest - (y + scroll).
+        unit = tallest - (y + self.scroll_offset.y) + 1 if y >= 1 else self.cursor.unit
         rail = "left" if within == LABEL_W else "right" if within == LABEL_W + 1 + BODY_W else None
         self.focus()
         self._set_cursor(Cursor(rack, unit, rail))

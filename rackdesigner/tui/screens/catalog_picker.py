@@ -6,9 +6,10 @@ the cursor. Escape cancels."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -60,15 +61,26 @@ def catalog_options(
 
 class PickerInput(Input):
     """The filter: arrows move through the list below, space marks an entry (catalog keys
-    hold no blanks)."""
+    hold no blanks, so the filter never needs one)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "screen.cursor(-1)", show=False),
         Binding("down", "screen.cursor(1)", show=False),
         Binding("pageup", "screen.cursor(-8)", show=False),
         Binding("pagedown", "screen.cursor(8)", show=False),
-        Binding("space", "screen.mark", "mark several", id="picker-mark"),
     ]
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return key != "space" and super().check_consume_key(key, character)
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.key == "space":
+            event.stop()
+            event.prevent_default()
+            screen: Any = self.screen
+            screen.action_mark()
+            return
+        await super()._on_key(event)
 
 
 class CatalogPickerScreen(ModalScreen[list[str] | None]):
