@@ -326,12 +326,14 @@ def test_mouse_click_a_catalog_entry_then_a_unit_places_drag_moves_refused_drop(
             await drag(pilot, app, (0, 19), (0, 26))
             assert session.index.device("a01-leaf1").position == 26
             assert "Moved a01-leaf1 to a01 U26" in last_notice(app)
+            assert app.racks.current_device_id() == "a01-leaf1"
             # Drag it onto the node at U29-U32: refused, nothing changes.
             revision = session.revision
             await drag(pilot, app, (0, 26), (0, 30))
             assert "taken by device a01-n04" in last_notice(app)
             assert session.index.device("a01-leaf1").position == 26
             assert session.revision == revision
+            assert app.racks.current_device_id() == "a01-leaf1"
 
     run(journey)
 

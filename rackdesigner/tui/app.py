@@ -33,6 +33,7 @@ from .floor_view import FloorView
 from .header import DesignerHeader
 from .inspector import Inspector
 from .problems import ProblemsPanel
+from .racks_mouse import BuildingRacksView
 from .racks_view import RacksView
 from .screens.confirm import ConfirmScreen
 from .screens.export import ExportRequest, ExportScreen
@@ -133,7 +134,7 @@ class DesignerApp(BuildActions, App[None], inherit_bindings=False):
         with Horizontal(id="main"):
             with TabbedContent(id="views", initial="view-racks"):
                 with TabPane(VIEW_TITLES["racks"], id="view-racks"):
-                    yield RacksView(id="racks")
+                    yield BuildingRacksView(id="racks")
                 with TabPane(VIEW_TITLES["floor"], id="view-floor"):
                     yield FloorView(id="floor")
                 with TabPane(VIEW_TITLES["topology"], id="view-topology"):

@@ -15,7 +15,7 @@ from textual import work
 
 from ..placing import NoRoom, Placement, is_rail_device, plan, rail_for, where
 from .catalog_panel import CatalogPanel
-from .racks_mouse import RacksMouse
+from .racks_mouse import BuildingRacksView
 from .screens.build import ChoiceScreen, CoolingScreen, FormScreen
 from .screens.catalog_picker import CatalogPickerScreen
 
@@ -379,7 +379,7 @@ class BuildActions:
             self._place_worker(rack, [event.model], cursor.unit, cursor.rail)
             app.racks.focus()
 
-    def on_racks_mouse_unit_clicked(self, event: RacksMouse.UnitClicked) -> None:
+    def on_building_racks_view_unit_clicked(self, event: BuildingRacksView.UnitClicked) -> None:
         app: Any = self
         model = self.armed
         if model is None or app.moving is not None:

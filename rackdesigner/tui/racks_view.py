@@ -27,7 +27,6 @@ from ..catalog import Catalog
 from ..model import Layout
 from . import actions
 from .findings import Marks
-from .racks_mouse import RacksMouse
 from .rows import Block, RackPlan, plan_rack, rows_of
 
 LABEL_W = 3  # "42 "
@@ -52,7 +51,7 @@ class Ghost:
     unit: int
 
 
-class RacksView(RacksMouse, ScrollView, can_focus=True):
+class RacksView(ScrollView, can_focus=True):
     """Elevations of the current row; a cursor (rack, U); findings marked per rack and unit."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
