@@ -143,14 +143,10 @@ def test_from_an_empty_file_add_rack_cool_it_and_place_nodes_pdus_and_a_switch(
             # A PDU is 0U: it asks for a rail; enter takes the emptier (left).
             await place(pilot, "415v-63", "enter")
             assert session.index.device("a01-pdu01").side == "left"
-            # The cursor is on that rail now; off it (right), the next asks again and
-            # the emptier rail is the right one.
+            # The cursor is on that rail now (a on a rail places there without asking).
             assert app.racks.cursor.rail == "left"
-            await pilot.press("right")
-            await place(pilot, "415v-63", "enter")
-            assert session.index.device("a01-pdu02").side == "right"
             # A half-depth switch asks for the face: down, enter = rear.
-            await pilot.press("right", "end", "up")
+            await pilot.press("end", "up")
             await place(pilot, "sn22", "down", "enter")
             mgmt = session.index.device("a01-sw02")
             assert mgmt.face == "rear" and mgmt.position == 12
@@ -169,7 +165,6 @@ def test_from_an_empty_file_add_rack_cool_it_and_place_nodes_pdus_and_a_switch(
             "a01-n02",
             "a01-sw01",
             "a01-pdu01",
-            "a01-pdu02",
             "a01-sw02",
             "a01-door01",
         ]
@@ -229,38 +224,7 @@ def test_a_bad_value_is_refused_inline_a_new_row_is_shown_and_duplicate_rack(
     run(journey)
 
 
-def test_set_cooling_lists_only_cdus_and_rear_doors(tmp_path: Path) -> None:
-    path = copy("training-128.toml", tmp_path)
-
-    async def journey() -> None:
-        app = app_for(path, tmp_path)
-        async with app.run_test(size=(100, 32)) as pilot:
-            await settle(pilot)
-            session = app.session
-            assert session is not None
-            await palette(pilot, "Set cooling")
-            screen = app.screen
-            assert isinstance(screen, CoolingScreen) and screen.mode == "liquid"
-            cdus = screen.query_one("#cooling-cdus", SelectionList)
-            values = [cdus.get_option_at_index(i).value for i in range(cdus.option_count)]
-            assert values == ["a06-cdu", "a07-cdu"]  # only kind cdu, of all 200+ devices
-            assert sorted(cdus.selected) == ["a06-cdu", "a07-cdu"]
-            doors = screen.query_one("#cooling-doors", OptionList)
-            ids = [doors.get_option_at_index(i).id for i in range(doors.option_count)]
-            assert ids == ["new:rear-door-hx"]  # no rear door in the layout: a new one
-            # Liquid on one CDU only: tab to the list, space unticks a06-cdu, enter.
-            await pilot.press("tab", "space", "enter")
-            await settle(pilot)
-            assert session.index.rack("a01").cdu == "a07-cdu"
-            assert any(d.code == "COOL009" for d in session.findings)  # no N+1 now
-            await pilot.press("ctrl+z")
-            await settle(pilot)
-            assert session.index.rack("a01").cdu == ["a06-cdu", "a07-cdu"]
-
-    run(journey)
-
-
-def test_place_at_a_taken_unit_goes_to_the_nearest_free_units_and_several_stack(
+def test_cooling_pickers_list_only_their_kind_place_at_a_taken_unit_and_several(
     tmp_path: Path,
 ) -> None:
     path = copy("training-128.toml", tmp_path)
@@ -292,6 +256,25 @@ def test_place_at_a_taken_unit_goes_to_the_nearest_free_units_and_several_stack(
             await settle(pilot)
             assert session.index.device("a01-sw01") is None
             assert session.index.device("a01-blank05") is None
+            # Set cooling: the pickers list only CDUs and rear doors.
+            await palette(pilot, "Set cooling")
+            screen = app.screen
+            assert isinstance(screen, CoolingScreen) and screen.mode == "liquid"
+            cdus = screen.query_one("#cooling-cdus", SelectionList)
+            values = [cdus.get_option_at_index(i).value for i in range(cdus.option_count)]
+            assert values == ["a06-cdu", "a07-cdu"]  # only kind cdu, of all 200+ devices
+            assert sorted(cdus.selected) == ["a06-cdu", "a07-cdu"]
+            doors = screen.query_one("#cooling-doors", OptionList)
+            ids = [doors.get_option_at_index(i).id for i in range(doors.option_count)]
+            assert ids == ["new:rear-door-hx"]  # no rear door in the layout: a new one
+            # Liquid on one CDU only: tab to the list, space unticks a06-cdu, enter.
+            await pilot.press("tab", "space", "enter")
+            await settle(pilot)
+            assert session.index.rack("a01").cdu == "a07-cdu"
+            assert any(d.code == "COOL009" for d in session.findings)  # no N+1 now
+            await pilot.press("ctrl+z")
+            await settle(pilot)
+            assert session.index.rack("a01").cdu == ["a06-cdu", "a07-cdu"]
 
     run(journey)
 
