@@ -290,6 +290,8 @@ class BuildActions:
         of a lone 0U device and the face of a lone half-depth one (with ``ask``; a click on
         a unit places on the face shown and the rail clicked, else the emptier); the ids
         placed."""
+        import time
+
         from ..edit import Batch, PlaceDevice
         from ..edit.index import FACES
 
@@ -333,6 +335,7 @@ class BuildActions:
                 )
                 if face is None:
                     return []
+        began = time.perf_counter()  # after any question: what the app itself takes
         taken = {f: set(index.occupied(rack_id, f)) for f in FACES}
         try:
             placements = plan(
@@ -362,6 +365,7 @@ class BuildActions:
         app.racks.jump(rack_id, ids[0], announce=False)
         app.update_inspector(("device", ids[0]))
         app.notify(_placed_text(rack_id, placements, ids, types, int(rack.height_u)), timeout=6)
+        app.timings["place"] = time.perf_counter() - began
         return ids
 
     # -- events -----------------------------------------------------------------------------
