@@ -295,8 +295,10 @@ def test_mouse_click_a_catalog_entry_then_a_unit_places_drag_moves_refused_drop(
             await type_text(pilot, "qm87")
             await pilot.pause()
             listing = app.query_one("#catalog-list", OptionList)
-            assert listing.get_option_at_index(0).id == "qm8700"
-            await pilot.click("#catalog-list", offset=(4, 0))
+            # Grouped by kind while searching too: the Switches heading, then the matches.
+            assert listing.get_option_at_index(0).disabled
+            assert listing.get_option_at_index(1).id == "qm8700"
+            await pilot.click("#catalog-list", offset=(4, 1))
             await pilot.pause()
             assert app.armed == "qm8700"
             app.go_to("a01-leaf1")  # scrolls U19 into view; U25 is free

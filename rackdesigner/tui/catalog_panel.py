@@ -81,13 +81,16 @@ class CatalogPanel(Vertical):
             return
         query = self.query_one("#catalog-search", Input).value
         theme = "dark" if self.app.current_theme.dark else "light"
-        options = catalog_options(self.catalog.devices, query, [], theme)
+        # The panel is narrow: a shorter key column, and the headings name the kinds.
+        options = catalog_options(
+            self.catalog.devices, query, [], theme, key_width=16, always_grouped=True
+        )
         gpus = match(self.catalog.gpus, query)
         if gpus:
             options.append(Option(Text(KIND_TITLES["gpu"], style="bold dim"), disabled=True))
             for key in gpus:
                 gpu = self.catalog.gpus[key]
-                line = Text(f"  {key.ljust(18)} {summary(gpu)}", no_wrap=True, overflow="ellipsis")
+                line = Text(f"  {key.ljust(16)} {summary(gpu)}", no_wrap=True, overflow="ellipsis")
                 options.append(Option(line, id=f"gpu:{key}", disabled=True))
         listing = self.query_one("#catalog-list", CatalogList)
         listing.set_options(options)

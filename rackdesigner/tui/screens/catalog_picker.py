@@ -25,12 +25,14 @@ from ...placing import KIND_TITLES, grouped, match, summary
 KEY_W = 20
 
 
-def entry_prompt(key: str, entry: DeviceType, marked: bool, theme: str, *, kind: bool) -> Text:
+def entry_prompt(
+    key: str, entry: DeviceType, marked: bool, theme: str, *, kind: bool, key_width: int = KEY_W
+) -> Text:
     """One catalog line: a swatch of the kind's colour, the key, and its figures."""
     swatch = palette.swatch(entry.kind or "other", theme)
     text = Text()
     text.append("✓ " if marked else "■ ", style=swatch.fill)
-    text.append(key.ljust(KEY_W), style="bold")
+    text.append(key.ljust(key_width), style="bold")
     text.append(" ")
     if kind:
         text.append(f"{entry.kind or 'other'} · ", style="dim")
@@ -41,14 +43,29 @@ def entry_prompt(key: str, entry: DeviceType, marked: bool, theme: str, *, kind:
 
 
 def catalog_options(
-    devices: dict[str, DeviceType], query: str, marked: list[str], theme: str
+    devices: dict[str, DeviceType],
+    query: str,
+    marked: list[str],
+    theme: str,
+    *,
+    key_width: int = KEY_W,
+    show_kind: bool = True,
+    always_grouped: bool = False,
 ) -> list[Option]:
     """The picker's lines: grouped by kind under headings while nothing is typed, else in
-    the matching order with each line's kind shown."""
+    the matching order with each line's kind shown (where there is room: ``show_kind``).
+    ``always_grouped`` keeps the headings while searching (the matching order inside each
+    kind), as the catalog panel does."""
     keys = match(devices, query)
-    if query.strip():
+    if query.strip() and not always_grouped:
         return [
-            Option(entry_prompt(k, devices[k], k in marked, theme, kind=True), id=k) for k in keys
+            Option(
+                entry_prompt(
+                    k, devices[k], k in marked, theme, kind=show_kind, key_width=key_width
+                ),
+                id=k,
+            )
+            for k in keys
         ]
     options: list[Option] = []
     for kind, group in grouped(devices, keys):
