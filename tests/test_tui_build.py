@@ -5,9 +5,11 @@ catalog panel and the mouse (click-place, drag-move, a refused drop)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual import events
 from textual.widgets import OptionList, SelectionList
 
@@ -19,7 +21,32 @@ from rackdesigner.tui.screens.catalog_picker import CatalogPickerScreen
 
 from .test_tui import app_for, copy, palette, run, settle, type_text
 
+# Each dialog's snapshot is taken inside the journeys (one app session per journey, as
+# test_tui_snapshots.py does per file): compared byte for byte with these goldens;
+# regenerate with RACKDESIGNER_REGENERATE_GOLDEN=1 after looking at them.
+GOLDEN = Path(__file__).parent / "golden" / "tui" / "building"
+REGENERATE = bool(os.environ.get("RACKDESIGNER_REGENERATE_GOLDEN"))
+
 # ---- helpers a journey (and the integrator's) can call ------------------------------------
+
+
+async def snapshot(pilot: Any, name: str) -> None:
+    """The screen as it is now against tests/golden/tui/building/NAME.svg; notifications are
+    cleared first (their timeouts would make the picture depend on timing)."""
+    app = pilot.app
+    app.clear_notifications()
+    await pilot.pause()
+    svg = app.export_screenshot()
+    path = GOLDEN / f"{name}.svg"
+    if REGENERATE:
+        GOLDEN.mkdir(parents=True, exist_ok=True)
+        path.write_text(svg, encoding="utf-8")
+        return
+    assert path.exists(), f"no golden file {path}: regenerate (see test_tui_snapshots.py)"
+    assert svg == path.read_text(encoding="utf-8"), (
+        f"the {name} screen differs from {path}; if the change is intended, regenerate "
+        "(see test_tui_snapshots.py)"
+    )
 
 
 async def add_rack(pilot: Any, **fields: str) -> None:
@@ -39,9 +66,10 @@ async def add_rack(pilot: Any, **fields: str) -> None:
     await settle(pilot)
 
 
-async def place(pilot: Any, model: str, *answers: str) -> None:
-    """``a``, type the catalog key, enter; ``answers`` are the keys pressed in a rail or
-    face question that follows (e.g. "enter" for the default, "down", "enter" for the other)."""
+async def place(pilot: Any, model: str, *answers: str, snap: str = "") -> None:
+    """``a``, type the catalog key (or the start of it), enter; ``answers`` are the keys
+    pressed in a rail or face question that follows (e.g. "enter" for the default, "down",
+    "enter" for the other). ``snap`` names the snapshot of that question."""
     await pilot.press("a")
     await pilot.pause()
     assert isinstance(pilot.app.screen, CatalogPickerScreen)
@@ -51,11 +79,13 @@ async def place(pilot: Any, model: str, *answers: str) -> None:
     await pilot.pause()
     if answers:
         await wait_for(pilot, ChoiceScreen)
+        if snap:
+            await snapshot(pilot, snap)
         await pilot.press(*answers)
     await settle(pilot)
 
 
-async def set_cooling(pilot: Any, mode: str, *keys: str) -> None:
+async def set_cooling(pilot: Any, mode: str, *keys: str, snap: str = "") -> None:
     """Palette "Set cooling", the mode by arrows (air, liquid, rear-door, immersion), then
     ``keys`` (e.g. "tab", "space" in the CDU list), enter."""
     await palette(pilot, "Set cooling")
@@ -64,6 +94,8 @@ async def set_cooling(pilot: Any, mode: str, *keys: str) -> None:
     order = ["air", "liquid", "rear-door", "immersion"]
     steps = order.index(mode) - order.index(screen.mode)
     await pilot.press(*(["down"] * steps if steps > 0 else ["up"] * -steps))
+    if snap:
+        await snapshot(pilot, snap)
     await pilot.press(*keys, "enter")
     await settle(pilot)
 
@@ -95,9 +127,10 @@ def spot(app: DesignerApp, rack: int, unit: int, inside: int = 4) -> tuple[int, 
 
 
 def test_from_an_empty_file_add_rack_cool_it_and_place_nodes_pdus_and_a_switch(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "new.toml"  # does not exist: an empty layout, created on save
+    monkeypatch.chdir(tmp_path)  # a relative path: the header (and snapshots) show new.toml
+    path = Path("new.toml")  # does not exist: an empty layout, created on save
 
     async def journey() -> None:
         app = app_for(path, tmp_path)
@@ -116,6 +149,7 @@ def test_from_an_empty_file_add_rack_cool_it_and_place_nodes_pdus_and_a_switch(
             assert session.layout.racks == [] and not session.can_undo
             # Enter accepts the defaults.
             await palette(pilot, "Add rack")
+            await snapshot(pilot, "add-rack")
             await pilot.press("enter")
             await settle(pilot)
             rack = session.index.rack("a01")
@@ -141,17 +175,17 @@ def test_from_an_empty_file_add_rack_cool_it_and_place_nodes_pdus_and_a_switch(
             assert session.index.device("a01-sw01").position == 11
             assert "U10 and up were taken" in last_notice(app)
             # A PDU is 0U: it asks for a rail; enter takes the emptier (left).
-            await place(pilot, "415v-63", "enter")
+            await place(pilot, "415v-63", "enter", snap="rail-question")
             assert session.index.device("a01-pdu01").side == "left"
             # The cursor is on that rail now (a on a rail places there without asking).
             assert app.racks.cursor.rail == "left"
             # A half-depth switch asks for the face: down, enter = rear.
             await pilot.press("end", "up")
-            await place(pilot, "sn22", "down", "enter")
+            await place(pilot, "sn22", "down", "enter", snap="face-question")
             mgmt = session.index.device("a01-sw02")
             assert mgmt.face == "rear" and mgmt.position == 12
             # Two air DGX B200s are too hot for air: a rear door, placed by the dialog.
-            await set_cooling(pilot, "rear-door")
+            await set_cooling(pilot, "rear-door", snap="set-cooling-rear-door")
             rack = session.index.rack("a01")
             assert rack.cooling == "rear-door" and rack.door == "a01-door01"
             assert session.index.device("a01-door01").model == "rear-door-hx"
@@ -173,9 +207,10 @@ def test_from_an_empty_file_add_rack_cool_it_and_place_nodes_pdus_and_a_switch(
 
 
 def test_a_bad_value_is_refused_inline_a_new_row_is_shown_and_duplicate_rack(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "new.toml"
+    monkeypatch.chdir(tmp_path)
+    path = Path("new.toml")
 
     async def journey() -> None:
         app = app_for(path, tmp_path)
@@ -189,6 +224,7 @@ def test_a_bad_value_is_refused_inline_a_new_row_is_shown_and_duplicate_rack(
             error = app.screen.query_one("#form-error-current")
             assert 'current "63 V" is a voltage, expected a current (A)' in str(error.render())
             assert session.layout.racks == []
+            await snapshot(pilot, "add-rack-refused")
             app.screen.query_one("#form-current").value = "32 A"
             await pilot.press("enter")
             await settle(pilot)
@@ -209,11 +245,13 @@ def test_a_bad_value_is_refused_inline_a_new_row_is_shown_and_duplicate_rack(
             # Add feed with defaults: the next side; Remove feed picks one of the rack's.
             await palette(pilot, "Add feed")
             assert isinstance(app.screen, FormScreen)
+            await snapshot(pilot, "add-feed")
             await pilot.press("enter")
             await settle(pilot)
             assert [f.id for f in session.index.rack("b01").feeds] == ["b01-A", "b01-B", "b01-C"]
             await palette(pilot, "Remove feed")
             assert isinstance(app.screen, ChoiceScreen)
+            await snapshot(pilot, "remove-feed")
             await pilot.press("up", "enter")  # the default is the last: up is b01-B
             await settle(pilot)
             assert [f.id for f in session.index.rack("b01").feeds] == ["b01-A", "b01-C"]
@@ -225,9 +263,11 @@ def test_a_bad_value_is_refused_inline_a_new_row_is_shown_and_duplicate_rack(
 
 
 def test_cooling_pickers_list_only_their_kind_place_at_a_taken_unit_and_several(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = copy("training-128.toml", tmp_path)
+    copy("training-128.toml", tmp_path)
+    monkeypatch.chdir(tmp_path)
+    path = Path("training-128.toml")
 
     async def journey() -> None:
         app = app_for(path, tmp_path)
@@ -237,7 +277,7 @@ def test_cooling_pickers_list_only_their_kind_place_at_a_taken_unit_and_several(
             assert session is not None
             app.go_to("a01-n02")  # U11-U14; the cursor on its top unit
             assert app.racks.cursor.unit == 14
-            await place(pilot, "sys-422ga-nbrt-lcc")  # 4 U: U15-U18 (U7-U10 is farther)
+            await place(pilot, "sys-422")  # 4 U: U15-U18 (U7-U10 is farther)
             placed = session.index.device("a01-n05")
             assert placed.position == 15
             assert "a01-n05 (sys-422ga-nbrt-lcc) in a01 at U15-U18" in last_notice(app)
@@ -247,7 +287,9 @@ def test_cooling_pickers_list_only_their_kind_place_at_a_taken_unit_and_several(
             await type_text(pilot, "qm87")
             await pilot.press("space", *["backspace"] * 4)
             await type_text(pilot, "blank-1")
-            await pilot.press("space", "enter")
+            await pilot.press("space")
+            await snapshot(pilot, "catalog-picker-marked")
+            await pilot.press("enter")
             await settle(pilot)
             assert session.index.device("a01-sw01").position == 7
             # designer.md's next free id: at least two digits (a01-blank1..4 exist).
@@ -267,6 +309,7 @@ def test_cooling_pickers_list_only_their_kind_place_at_a_taken_unit_and_several(
             doors = screen.query_one("#cooling-doors", OptionList)
             ids = [doors.get_option_at_index(i).id for i in range(doors.option_count)]
             assert ids == ["new:rear-door-hx"]  # no rear door in the layout: a new one
+            await snapshot(pilot, "set-cooling-liquid")
             # Liquid on one CDU only: tab to the list, space unticks a06-cdu, enter.
             await pilot.press("tab", "space", "enter")
             await settle(pilot)
@@ -280,9 +323,11 @@ def test_cooling_pickers_list_only_their_kind_place_at_a_taken_unit_and_several(
 
 
 def test_mouse_click_a_catalog_entry_then_a_unit_places_drag_moves_refused_drop(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = copy("training-128.toml", tmp_path)
+    copy("training-128.toml", tmp_path)
+    monkeypatch.chdir(tmp_path)
+    path = Path("training-128.toml")
 
     async def journey() -> None:
         app = app_for(path, tmp_path)
@@ -319,6 +364,15 @@ def test_mouse_click_a_catalog_entry_then_a_unit_places_drag_moves_refused_drop(
             assert session.index.device("a01-leaf1").position == 26
             assert session.revision == revision
             assert app.racks.current_device_id() == "a01-leaf1"
+            # A large terminal: the catalog panel stays open under the inspector; the
+            # picker with nothing typed lists every type by kind.
+            await pilot.resize_terminal(200, 60)
+            await settle(pilot)
+            await snapshot(pilot, "catalog-panel-200x60")
+            await pilot.press("a")
+            await pilot.pause()
+            await snapshot(pilot, "catalog-picker-200x60")
+            await pilot.press("escape")
 
     run(journey)
 

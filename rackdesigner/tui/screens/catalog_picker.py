@@ -31,7 +31,10 @@ def entry_prompt(
     """One catalog line: a swatch of the kind's colour, the key, and its figures."""
     swatch = palette.swatch(entry.kind or "other", theme)
     text = Text()
-    text.append("✓ " if marked else "■ ", style=swatch.fill)
+    if marked:  # a green tick on any theme: a kind's colour can be as dark as the dialog
+        text.append("✓ ", style="bold #4ebf71")
+    else:
+        text.append("■ ", style=swatch.fill)
     text.append(key.ljust(key_width), style="bold")
     text.append(" ")
     if kind:
