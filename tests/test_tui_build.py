@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from textual import events
-from textual.widgets import OptionList, SelectionList
+from textual.widgets import Input, OptionList, SelectionList
 
 from rackdesigner.layout_io import load_path
 from rackdesigner.tui.app import DesignerApp
@@ -32,9 +32,11 @@ REGENERATE = bool(os.environ.get("RACKDESIGNER_REGENERATE_GOLDEN"))
 
 async def snapshot(pilot: Any, name: str) -> None:
     """The screen as it is now against tests/golden/tui/building/NAME.svg; notifications are
-    cleared first (their timeouts would make the picture depend on timing)."""
+    cleared first and cursors stop blinking (else the picture depends on timing)."""
     app = pilot.app
     app.clear_notifications()
+    for box in app.screen.query(Input):
+        box.cursor_blink = False  # a blinking cursor is drawn or not by the clock
     await pilot.pause()
     svg = app.export_screenshot()
     path = GOLDEN / f"{name}.svg"
