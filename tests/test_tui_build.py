@@ -260,6 +260,12 @@ def test_a_bad_value_is_refused_inline_a_new_row_is_shown_and_duplicate_rack(
             await pilot.press("ctrl+z")
             await settle(pilot)
             assert len(session.index.rack("b01").feeds) == 3
+            # Remove rack asks first (Cancel is the default): shift+tab to Delete rack.
+            await palette(pilot, "Remove rack")
+            await pilot.press("shift+tab", "enter")
+            await settle(pilot)
+            assert session.index.rack("b01") is None
+            assert app.racks.current_rack_id() in ("a01", "a02")
 
     run(journey)
 
@@ -345,13 +351,18 @@ def test_mouse_click_a_catalog_entry_then_a_unit_places_drag_moves_refused_drop(
             # Grouped by kind while searching too: the Switches heading, then the matches.
             assert listing.get_option_at_index(0).disabled
             assert listing.get_option_at_index(1).id == "qm8700"
+            # Enter in the search places the first match at the racks view's cursor (a01
+            # U42, taken by a blanking panel: the nearest free unit is U36).
+            await pilot.press("enter")
+            await settle(pilot)
+            assert session.index.device("a01-sw01").position == 36
             await pilot.click("#catalog-list", offset=(4, 1))
             await pilot.pause()
             assert app.armed == "qm8700"
             app.go_to("a01-leaf1")  # scrolls U19 into view; U25 is free
             await pilot.click("#racks", offset=spot(app, 0, 25))
             await settle(pilot)
-            switch = session.index.device("a01-sw01")
+            switch = session.index.device("a01-sw02")
             assert switch is not None and switch.position == 25
             assert app.armed is None
             # Drag a01-leaf1 (U19) up to U26: moved, as with m.

@@ -132,6 +132,12 @@ ACTIONS: tuple[Action, ...] = (
         "Duplicate rack",
         "copy the rack under the cursor with its feeds and devices into the next free slot",
     ),
+    Action(
+        "remove-rack",
+        "remove_rack",
+        "Remove rack",
+        "delete the rack under the cursor with its feeds, devices and cables (asks first)",
+    ),
     Action("add-feed", "add_feed", "Add feed", "add a power feed to the rack under the cursor"),
     Action(
         "remove-feed", "remove_feed", "Remove feed", "remove a feed of the rack under the cursor"

@@ -147,6 +147,14 @@ class BuildActions:
                 timeout=5,
             )
 
+    def action_remove_rack(self) -> None:
+        """The palette's way to the rack's Delete (a full rack has no empty unit to put
+        the cursor on for ``delete``)."""
+        app: Any = self
+        rack = self._need_rack()
+        if rack is not None:
+            app.confirm_remove_rack(rack)
+
     # -- feeds ------------------------------------------------------------------------------
 
     @work(group="dialog")
