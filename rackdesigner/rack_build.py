@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from .edit import AddFeed, AddLink, AddRack, Batch, Command, EditError, LayoutIndex, UpdateRack
 from .edit.fields import coerce
 from .edit.index import end_device, split_id
-from .model import Feed, Layout, Rack
+from .model import Layout, Rack
 
 DEFAULT_ROW = "A"
 DEFAULT_HEIGHT = "42 U"
@@ -385,7 +385,3 @@ def set_cooling(
         commands[0].label = label
         return commands[0]
     return Batch(commands, label)
-
-
-def feed_of(index: LayoutIndex, feed_id: str) -> Feed | None:
-    return index.feed(feed_id)
