@@ -49,7 +49,9 @@ class BuildActions:
         app: Any = self
         if app.session is None:
             return None
-        rack = app.racks.current_rack_id()
+        # The rack under the cursor of the view on screen (the floor has its own cursor).
+        rack = app.floor.current_rack_id() if app.view_name == "floor" else None
+        rack = rack or app.racks.current_rack_id()
         if rack is None:
             app.notify(
                 "No rack yet: add one first (ctrl+p → Add rack).",
