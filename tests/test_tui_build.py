@@ -53,7 +53,8 @@ async def snapshot(pilot: Any, name: str) -> None:
 
 async def add_rack(pilot: Any, **fields: str) -> None:
     """Palette "Add rack"; each given field (id, row, slot, height, cooling, sides, voltage,
-    phases, current) is typed over its default, walking the fields with tab; enter accepts."""
+    phases, current) is typed over its default (tab to it, home, ctrl+k, type); enter
+    accepts. Fields not given keep designer.md's defaults."""
     await palette(pilot, "Add rack")
     assert isinstance(pilot.app.screen, FormScreen)
     order = ("id", "row", "slot", "height", "cooling", "sides", "voltage", "phases", "current")
@@ -62,7 +63,7 @@ async def add_rack(pilot: Any, **fields: str) -> None:
         if key in fields:
             await pilot.press(*["tab"] * (order.index(key) - at))
             at = order.index(key)
-            pilot.app.screen.query_one(f"#form-{key}").value = ""
+            await pilot.press("home", "ctrl+k")  # clear the field: start, delete to its end
             await type_text(pilot, fields[key])
     await pilot.press("enter")
     await settle(pilot)
@@ -227,7 +228,9 @@ def test_a_bad_value_is_refused_inline_a_new_row_is_shown_and_duplicate_rack(
             assert 'current "63 V" is a voltage, expected a current (A)' in str(error.render())
             assert session.layout.racks == []
             await snapshot(pilot, "add-rack-refused")
-            app.screen.query_one("#form-current").value = "32 A"
+            # The refused field has the focus: clear it, type a current, enter.
+            await pilot.press("home", "ctrl+k")
+            await type_text(pilot, "32 A")
             await pilot.press("enter")
             await settle(pilot)
             assert float(session.index.rack("a01").feeds[0].current) == 32

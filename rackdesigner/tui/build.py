@@ -273,6 +273,10 @@ class BuildActions:
         rack = self._need_rack()
         if rack is None or app.moving is not None:
             return
+        if app.view_name != "racks":  # from another view (palette): place in the racks view
+            app.action_view("racks")
+            if app.racks.current_rack_id() != rack:
+                app.racks.jump(rack, announce=False)
         cursor = app.racks.cursor
         where_text = f"the {cursor.rail} rail" if cursor.rail else f"U{cursor.unit}"
         models = await app.push_screen_wait(
