@@ -202,10 +202,8 @@ def plan(
         position = nearest_fit(occupied, top, height, want)
         if position is None:
             free = top - len(occupied & set(range(1, top + 1)))
-            raise NoRoom(
-                f"no {height} free units in a row for {model} ({entry.height_u:g} U): "
-                f"{free} of {top} U are free"
-            )
+            room = "no free unit" if height == 1 else f"no {height} free units in a row"
+            raise NoRoom(f"{room} for {model} ({entry.height_u:g} U): {free} of {top} U are free")
         for f in faces:
             busy[f].update(range(position, position + height))
         out.append(
