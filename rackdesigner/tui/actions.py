@@ -134,6 +134,40 @@ ACTIONS: tuple[Action, ...] = (
     Action(
         "face", "toggle_face", "Toggle face", "show the front or the rear", "f", "racks", "face"
     ),
+    # Building (issue 15, i15place): racks, feeds, cooling, the catalog and placing devices.
+    Action(
+        "place",
+        "place_device",
+        "Place device",
+        "place a device at the cursor from the catalog picker (space marks several)",
+        "a",
+        "racks",
+        "place",
+    ),
+    Action("add-rack", "add_rack", "Add rack", "add a rack (a new row name starts a row)"),
+    Action(
+        "duplicate-rack",
+        "duplicate_rack",
+        "Duplicate rack",
+        "copy the rack under the cursor with its feeds and devices into the next free slot",
+    ),
+    Action(
+        "remove-rack",
+        "remove_rack",
+        "Remove rack",
+        "delete the rack under the cursor with its feeds, devices and cables (asks first)",
+    ),
+    Action("add-feed", "add_feed", "Add feed", "add a power feed to the rack under the cursor"),
+    Action(
+        "remove-feed", "remove_feed", "Remove feed", "remove a feed of the rack under the cursor"
+    ),
+    Action(
+        "set-cooling",
+        "set_cooling",
+        "Set cooling",
+        "air, liquid (choose the CDUs), rear door (choose the door) or immersion",
+    ),
+    Action("catalog", "focus_catalog", "Catalog", "search the catalog; enter places at the cursor"),
     # The floor view.
     Action("floor-up", "floor_cursor(0, -1)", "", "cursor to the row above", "up", "floor"),
     Action("floor-down", "floor_cursor(0, 1)", "", "cursor to the row below", "down", "floor"),

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, TabbedContent, TabPane
@@ -26,12 +26,15 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from . import actions
 from . import autosave as sidecar
+from .build import BuildActions
+from .catalog_panel import CatalogPanel
 from .findings import Locator, Ref, marks_for, subject_of
 from .floor_view import FloorView
 from .guide import GuideActions
 from .header import DesignerHeader
 from .inspector import Inspector
 from .problems import ProblemsPanel
+from .racks_mouse import BuildingRacksView
 from .racks_view import RacksView
 from .screens.confirm import ConfirmScreen
 from .screens.export import ExportRequest, ExportScreen
@@ -98,7 +101,7 @@ class Loaded:
         self.recovered = recovered
 
 
-class DesignerApp(GuideActions, WiringActions, App[None], inherit_bindings=False):
+class DesignerApp(BuildActions, GuideActions, WiringActions, App[None], inherit_bindings=False):
     CSS_PATH = "app.tcss"
     TITLE = "rackdesigner"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -133,14 +136,16 @@ class DesignerApp(GuideActions, WiringActions, App[None], inherit_bindings=False
         with Horizontal(id="main"):
             with TabbedContent(id="views", initial="view-racks"):
                 with TabPane(VIEW_TITLES["racks"], id="view-racks"):
-                    yield RacksView(id="racks")
+                    yield BuildingRacksView(id="racks")
                 with TabPane(VIEW_TITLES["floor"], id="view-floor"):
                     yield FloorView(id="floor")
                 with TabPane(VIEW_TITLES["topology"], id="view-topology"):
                     yield TopologyView(id="topology")
                 with TabPane(VIEW_TITLES["summary"], id="view-summary"):
                     yield SummaryView(id="summary")
-            yield Inspector(id="inspector")
+            with Vertical(id="side"):
+                yield Inspector(id="inspector")
+                yield CatalogPanel(id="catalog")
         yield ProblemsPanel(id="problems")
         yield Footer(id="footer")
 
@@ -334,6 +339,7 @@ class DesignerApp(GuideActions, WiringActions, App[None], inherit_bindings=False
         self.racks.selection.clear()
         self.racks.row = 0
         self.header.set_state(title=session.layout.name, file=path or "", status="")
+        self.show_catalog()
         self.refresh_all(full=True)
         self.racks.focus()
         if session.analysis is None:
@@ -446,8 +452,8 @@ class DesignerApp(GuideActions, WiringActions, App[None], inherit_bindings=False
         if not layout.racks:
             return [
                 f"{layout.name}: no racks yet.",
-                "Adding racks and devices comes with the next part of the designer;",
-                "open a layout with ctrl+p → Open.",
+                "Add the first rack: ctrl+p → Add rack (enter takes its defaults);",
+                "then a places devices at the cursor. ctrl+p → Open opens a layout.",
             ]
         return ["Nothing selected."]
 
@@ -661,7 +667,7 @@ class DesignerApp(GuideActions, WiringActions, App[None], inherit_bindings=False
             self.update_inspector()
         self.view_name = name
         # Summary and topology want the whole width; racks and floor keep the inspector.
-        self.inspector.display = name in ("racks", "floor")
+        self.query_one("#side").display = name in ("racks", "floor")
         self.refresh_view()
         widget = {
             "racks": self.racks,
@@ -886,6 +892,8 @@ class DesignerApp(GuideActions, WiringActions, App[None], inherit_bindings=False
         self.update_inspector()
 
     def action_cancel(self) -> None:
+        if self.disarm():
+            return
         if self.moving is not None:
             device = self.moving
             self.racks.end_move()

@@ -391,7 +391,8 @@ class RacksView(ScrollView, can_focus=True):
         if rack >= len(plans) or within >= COLUMN_W - GAP_W:
             return
         tallest = max(p.height for p in plans)
-        unit = tallest - (y - 1 + self.scroll_offset.y) + 1 if y >= 1 else self.cursor.unit
+        # As render_line draws: line y (below the title line 0) shows unit tallest - (y + scroll).
+        unit = tallest - (y + self.scroll_offset.y) + 1 if y >= 1 else self.cursor.unit
         rail = "left" if within == LABEL_W else "right" if within == LABEL_W + 1 + BODY_W else None
         self.focus()
         self._set_cursor(Cursor(rack, unit, rail))
@@ -414,7 +415,7 @@ class RacksView(ScrollView, can_focus=True):
         base = self.rich_style
         plans = self.plans()
         if not plans:
-            text = "No racks in this layout." if y == 1 else ""
+            text = "No racks yet: ctrl+p → Add rack." if y == 1 else ""
             return Strip([Segment(f"  {text}".ljust(width), base)]).crop(0, width)
         scroll_x, scroll_y = self.scroll_offset
         tallest = max(p.height for p in plans)
