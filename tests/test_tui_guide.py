@@ -2,8 +2,7 @@
 
 The journey opens one DGX H100 in an air rack, places a second one (COOL001: 20.4 kW on
 air), reads the notification, applies the offered fix from the problems panel and undoes
-it. The placing goes through ``app.do(PlaceDevice(...))`` until the catalog picker (``a``,
-another branch) is merged; everything after it is keys.
+it, all with the keys a user presses (``a`` and the catalog picker place the node).
 """
 
 from __future__ import annotations
@@ -17,6 +16,7 @@ from rackdesigner.edit import PlaceDevice
 
 from .conftest import ROOT
 from .test_tui import SIZE, app_for, codes, palette, run, settle
+from .test_tui_build import place
 from .test_tui_snapshots import REGENERATE, SNAPSHOT_SIZE
 
 DATA = ROOT / "tests" / "data" / "guide"
@@ -40,8 +40,8 @@ def test_second_dgx_in_an_air_rack_is_named_with_its_fix_then_fixed_with_x_and_u
             await settle(pilot)
             assert codes(app, "COOL001") == []
             app.notices.clear()
-            assert app.do(PlaceDevice("a01", "dgx-h100", 12)) is None
-            await settle(pilot)
+            await place(pilot, "dgx-h100")  # a, type, enter: at the cursor (the top unit)
+            assert app.session is not None and app.session.index.device("a01-n02") is not None
             said = [text for severity, text in app.notices if severity == "error"]
             assert said, app.notices
             assert (
