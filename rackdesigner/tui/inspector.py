@@ -133,11 +133,11 @@ class Inspector(VerticalScroll, can_focus=False):
             self.border_title = "Inspector"
             for group in self.groups.values():
                 group.display = False
-            facts_box.update("\n".join(facts) if facts else "Nothing selected.")
+            self._show_facts(facts_box, "\n".join(facts) if facts else "Nothing selected.")
             return
         kind, ident = ref
         self.border_title = f"{kind} {ident}"
-        facts_box.update(self._facts(facts, findings))
+        self._show_facts(facts_box, self._facts(facts, findings))
         same = ref == self.ref and not rebuild
         self.ref = ref
         self._group(kind)
@@ -151,9 +151,22 @@ class Inspector(VerticalScroll, can_focus=False):
             box.ref = ref
             if not same:
                 self._clear(box)
-            if not (same and (box.has_focus or box.has_class("-invalid"))):
-                box.value = text
+            if box.value != text and not (same and (box.has_focus or box.has_class("-invalid"))):
+                box.value = text  # (setting a value, even the same one, costs a layout pass)
             box.original = text
+
+    @staticmethod
+    def _show_facts(box: Static, content: Text | str) -> None:
+        """New facts; the screen is laid out again only when their height changes. A layout
+        pass re-renders every panel: it was most of a cursor key's cost."""
+        before = box.content_size
+        box.update(content, layout=False)
+        if before.width <= 0:
+            box.refresh(layout=True)
+            return
+        height = box.get_content_height(box.content_region.size, box.app.size, before.width)
+        if height != before.height:
+            box.refresh(layout=True)
 
     def _clear(self, box: FieldInput) -> None:
         box.remove_class("-invalid")
