@@ -7,7 +7,6 @@ commands. Loading and the fabric check run in worker threads, so keys are never 
 
 from __future__ import annotations
 
-import gc
 import os
 import time
 import tomllib
@@ -21,13 +20,15 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, TabbedContent, TabPane
+from textual.widgets import TabbedContent, TabPane
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from . import actions
 from . import autosave as sidecar
+from .checking import in_background, warm_up
 from .findings import Locator, Ref, marks_for, subject_of
 from .floor_view import FloorView
+from .footer import DesignerFooter
 from .header import DesignerHeader
 from .inspector import Inspector
 from .problems import ProblemsPanel
@@ -140,7 +141,7 @@ class DesignerApp(App[None], inherit_bindings=False):
                     yield SummaryView(id="summary")
             yield Inspector(id="inspector")
         yield ProblemsPanel(id="problems")
-        yield Footer(id="footer")
+        yield DesignerFooter(id="footer")
 
     @property
     def racks(self) -> RacksView:
@@ -186,6 +187,9 @@ class DesignerApp(App[None], inherit_bindings=False):
         self.racks.focus()
         self.set_interval(sidecar.INTERVAL_S, self.autosave_now)
         self.open_path(self.path)
+        # The inspector's fields, built while the layout loads rather than under the
+        # first keys once the racks are drawn.
+        self.call_after_refresh(self.inspector.prebuild)
 
     def notify(
         self,
@@ -243,6 +247,7 @@ class DesignerApp(App[None], inherit_bindings=False):
             self._loading_screen.step(percent, text)
 
     @work(thread=True, exclusive=True, group="load")
+    @in_background
     def load_worker(self, path: str | None) -> Loaded:
         """Read, convert and check the file off the main thread (the screen keeps painting)."""
         from ..catalog import for_layout
@@ -341,17 +346,17 @@ class DesignerApp(App[None], inherit_bindings=False):
             self.start_fabric_check()
 
     @work(thread=True, exclusive=True, group="check")
+    @in_background
     def first_check(self, session: Session) -> None:
         """Racks, power and cooling of a layout just opened; the fabric rules follow in
         their own worker. An edit made meanwhile waits for the session's lock."""
         session.check_fast()
+        warm_up(session)
         self.call_from_thread(self._first_check_done, session)
 
     def _first_check_done(self, session: Session) -> None:
-        # A large layout and its analysis are millions of long-lived objects; every full
-        # garbage collection would walk them all (tens of ms per key on 100,000 GPUs). Move
-        # what exists now out of the collector's sight: new objects are still collected.
-        gc.freeze()
+        # The layout and its analysis (millions of long-lived objects) are frozen out of
+        # the collector's sight when the last check ends (checking.background_work).
         if session is self.session:
             self.header.set_state(status="")
             self.refresh_all(racks=set())
@@ -593,6 +598,7 @@ class DesignerApp(App[None], inherit_bindings=False):
         self.fabric_worker(session, session.fabric_job())
 
     @work(thread=True, exclusive=True, group="fabric")
+    @in_background
     def fabric_worker(self, session: Session, job: FabricJob) -> None:
         """The fabric rules read the whole cable graph: run them off the main thread."""
         job.run()
@@ -693,6 +699,7 @@ class DesignerApp(App[None], inherit_bindings=False):
             self.view_worker(session, name, stamp)
 
     @work(thread=True, exclusive=True, group="views")
+    @in_background
     def view_worker(self, session: Session, name: str, stamp: object) -> None:
         """The summary (report figures) and the fabric outline read the whole layout and
         its fabric graph: built off the main thread."""
