@@ -41,6 +41,7 @@ from .screens.loading import LoadingScreen
 from .screens.prompt import PromptScreen
 from .summary_view import SummaryView
 from .topology_view import TopologyView
+from .views_ahead import ViewsAhead
 
 if TYPE_CHECKING:
     from ..diagnostics import Diagnostic
@@ -97,7 +98,7 @@ class Loaded:
         self.recovered = recovered
 
 
-class DesignerApp(App[None], inherit_bindings=False):
+class DesignerApp(ViewsAhead, App[None], inherit_bindings=False):
     CSS_PATH = "app.tcss"
     TITLE = "rackdesigner"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -674,57 +675,6 @@ class DesignerApp(App[None], inherit_bindings=False):
             current = self.floor.current_rack_id()
             if current is not None:
                 self.update_inspector(("rack", current))
-
-    def refresh_view(self) -> None:
-        """Bring the view on screen up to date; the others catch up when shown."""
-        session = self.session
-        if session is None:
-            return
-        name = self.view_name
-        stamp = (id(session), session.revision, session.analysis is None, session.fabric_stale)
-        if name == "racks" or self._view_revision.get(name) == stamp:
-            return
-        self._view_revision[name] = stamp
-        if name == "floor":
-            marks = marks_for(session.layout, session.findings)
-            self.floor.show(session.layout, session.analysis, marks)
-        elif session.analysis is None:
-            waiting = "Checking racks, power and cooling…"
-            if name == "summary":
-                self.summary.show(None, waiting)
-            else:
-                self.topology.show(None, waiting)
-            self._view_revision.pop(name, None)
-        else:
-            self.view_worker(session, name, stamp)
-
-    @work(thread=True, exclusive=True, group="views")
-    @in_background
-    def view_worker(self, session: Session, name: str, stamp: object) -> None:
-        """The summary (report figures) and the fabric outline read the whole layout and
-        its fabric graph: built off the main thread."""
-        analysis = session.analysis
-        try:
-            if name == "summary":
-                from ..summary import summarise
-
-                data: object = summarise(analysis)
-            else:
-                from ..render.topology_outline import outline
-
-                data = outline(analysis)
-        except Exception:  # an edit changed the layout under it: the next refresh retries
-            self.call_from_thread(self._view_revision.pop, name, None)
-            return
-        self.call_from_thread(self._view_done, session, name, stamp, data)
-
-    def _view_done(self, session: Session, name: str, stamp: object, data: Any) -> None:
-        if session is not self.session or self._view_revision.get(name) != stamp:
-            return
-        if name == "summary":
-            self.summary.show(data)
-        else:
-            self.topology.show(data)
 
     def action_floor_cursor(self, dx: int, dy: int) -> None:
         self.floor.move(dx, dy)

@@ -28,6 +28,7 @@ from ..model import Layout
 from . import actions
 from .findings import Marks
 from .rows import Block, RackPlan, plan_rack, rows_of
+from .style_cache import styles_changed
 
 LABEL_W = 3  # "42 "
 BODY_W = 15
@@ -379,7 +380,8 @@ class RacksView(ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._cache.clear()
+        if styles_changed(self):  # a theme switch, not a focus change
+            self._cache.clear()
 
     def on_click(self, event: events.Click) -> None:
         plans = self.plans()
