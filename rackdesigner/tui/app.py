@@ -7,6 +7,7 @@ commands. Loading and the fabric check run in worker threads, so keys are never 
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 import tomllib
@@ -34,7 +35,7 @@ from .inspector import Inspector
 from .problems import ProblemsPanel
 from .racks_view import RacksView
 from .screens.confirm import ConfirmScreen
-from .screens.export import ExportRequest, ExportScreen
+from .screens.export import ExportScreen
 from .screens.help import HelpScreen
 from .screens.load_error import LoadErrorScreen
 from .screens.loading import LoadingScreen
@@ -356,8 +357,10 @@ class DesignerApp(ViewsAhead, App[None], inherit_bindings=False):
         self.call_from_thread(self._first_check_done, session)
 
     def _first_check_done(self, session: Session) -> None:
-        # The layout and its analysis (millions of long-lived objects) are frozen out of
-        # the collector's sight when the last check ends (checking.background_work).
+        # A large layout and its analysis are millions of long-lived objects; every full
+        # garbage collection would walk them all (tens of ms per key on 100,000 GPUs). Move
+        # what exists now out of the collector's sight: new objects are still collected.
+        gc.freeze()
         if session is self.session:
             self.header.set_state(status="")
             self.refresh_all(racks=set())
@@ -715,57 +718,21 @@ class DesignerApp(ViewsAhead, App[None], inherit_bindings=False):
 
     @work(group="dialog", exclusive=True)
     async def action_export(self) -> None:
+        from .exporting import ExportRunner
+
         session = self.session
         if session is None:
             return
         theme = "dark" if self.current_theme.dark else "light"
-        request = await self.push_screen_wait(ExportScreen(self.path, session.layout.name, theme))
-        if request is None:
-            return
-        from ..exporters import input_clash
-
-        clash = input_clash([Path(request.path)], [self.path] if self.path else [])
-        if clash is not None:
-            self.notify(clash, title="Export refused", severity="error", timeout=8)
-            return
-        self.header.set_state(status=f"exporting {request.kind.option[2:]} to {request.path}…")
-        self.export_worker(session, request)
-
-    @work(thread=True, exclusive=True, group="export")
-    def export_worker(self, session: Session, request: ExportRequest) -> None:
-        """The same exporter as ``rackdesigner export``, from a copy of the layout taken on
-        this thread (edits go on meanwhile), written atomically."""
-        from ..exporters import ExportContext, ExportError, input_clash, write_outputs
-        from ..layout_io import dumps, load_text
-
-        step = self.call_from_thread
-        try:
-            layout = load_text(dumps(session.layout))
-            context = ExportContext(
-                layout,
-                file=self.path or "",
-                settings={"theme": request.theme, "paper": "a4", "date": None},
+        # The dialog runs the export itself, with progress; it closes with what it wrote.
+        done = await self.push_screen_wait(
+            ExportScreen(
+                self.path, session.layout.name, theme, runner=ExportRunner(session, self.path)
             )
-            outputs = request.kind.load()(context, Path(request.path))
-            clash = input_clash([o.path for o in outputs], [self.path] if self.path else [])
-            if clash is not None:
-                raise ExportError(clash)
-            write_outputs(outputs)
-        except (ExportError, OSError) as error:
-            reason = getattr(error, "strerror", None) or error
-            step(self._export_done, f"Cannot export: {reason}", "error")
-            return
-        except Exception as error:  # the layout changed under the copy: say so, lose nothing
-            step(self._export_done, f"Export failed: {type(error).__name__}: {error}", "error")
-            return
-        names = ", ".join(str(o.path) for o in outputs[:3])
-        more = f" and {len(outputs) - 3} more" if len(outputs) > 3 else ""
-        step(self._export_done, f"Wrote {names}{more}", "information")
-
-    def _export_done(self, message: str, severity: str) -> None:
-        self.header.set_state(status="")
-        self.update_header()
-        self.notify(message, title="Export", severity=severity, timeout=6)
+        )
+        if isinstance(done, tuple):
+            message, severity = done
+            self.notify(message, title="Export", severity=severity, timeout=6)
 
     def action_focus_problems(self) -> None:
         self.problems.focus()

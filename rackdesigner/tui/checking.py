@@ -6,8 +6,8 @@ made a key wait far longer than its own work (measured on 100,000 GPUs, issue 14
 - The garbage collector. A load and a check create millions of long-lived objects, so the
   collector keeps starting full collections, each one C call that walks every object and
   holds the GIL for 0.2–0.5 s. Load and check make almost no cyclic garbage (a few hundred
-  objects on 100,000 GPUs), so automatic collection is off while they run, and what exists
-  when the last one ends is frozen (``gc.freeze``): later collections skip it.
+  objects on 100,000 GPUs), so automatic collection is off while they run. The app freezes
+  what exists once the first check is done (``gc.freeze``): later collections skip it.
 - The switch interval. The app's thread gives the GIL up at every ``select`` and every
   write to the terminal, and then waits for the worker to be told to drop it: up to
   ``sys.getswitchinterval()`` (5 ms) each time, a few dozen times per key. While a worker
@@ -42,9 +42,8 @@ _saved: tuple[bool, float] = (True, 0.005)
 
 
 @contextmanager
-def background_work(*, freeze: bool = True) -> Iterator[None]:
-    """Run a load or check under this: no automatic collections, a short switch interval;
-    ``freeze`` moves what exists at the end out of later collections' sight."""
+def background_work() -> Iterator[None]:
+    """Run a load or check under this: no automatic collections, a short switch interval."""
     global _depth, _saved
     with _lock:
         if _depth == 0:
@@ -59,8 +58,6 @@ def background_work(*, freeze: bool = True) -> Iterator[None]:
             _depth -= 1
             if _depth == 0:
                 enabled, interval = _saved
-                if freeze:
-                    gc.freeze()
                 sys.setswitchinterval(interval)
                 if enabled:
                     gc.enable()

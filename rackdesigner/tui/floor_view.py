@@ -228,6 +228,8 @@ class FloorView(ScrollView, can_focus=True):
         for index, cell in enumerate(self.rows[row][1]):
             if cell.column == column:
                 self._set(row, index)
+                if event.chain >= 2:  # a double click opens it, as enter does
+                    self.app.call_later(self.app.run_action, "floor_open")
                 return
 
     # -- drawing ------------------------------------------------------------------------
