@@ -62,6 +62,19 @@ _T = TypeVar("_T")
 _GLOBAL_KINDS = frozenset(("site", "workload", "rules", "catalog", "gpu"))
 
 
+class _LoadFigures:
+    """A CDU group's figures as ``cooling_verdict`` reads them, computed once (each is a
+    walk over the group's CDUs)."""
+
+    __slots__ = ("capacity", "heat", "indexes", "margin")
+
+    def __init__(self, load: CduLoad) -> None:
+        self.capacity = load.capacity
+        self.heat = load.heat
+        self.indexes = load.indexes
+        self.margin = load.margin
+
+
 class Analysis:
     """Everything rules, reports and exports derive from a layout.
 
@@ -343,13 +356,15 @@ class Analysis:
         loads = self.cdu_loads
         cached = self.__dict__.get("_loads_by_rack")
         if cached is None or cached[0] is not loads:
-            by_rack: dict[int, list[CduLoad]] = {}
+            by_rack: dict[int, list[Any]] = {}
             for load in loads:
+                figures = _LoadFigures(load)
                 for index in load.indexes:
-                    by_rack.setdefault(index, []).append(load)
+                    by_rack.setdefault(index, []).append(figures)
             cached = (loads, by_rack)
             self.__dict__["_loads_by_rack"] = cached
-        return cached[1].get(rack.index, [])
+        found: list[CduLoad] = cached[1].get(rack.index, [])
+        return found
 
     @property
     def is_training(self) -> bool:

@@ -378,7 +378,7 @@ class DesignerApp(ViewsAhead, App[None], inherit_bindings=False):
         began = time.perf_counter()
         layout = session.layout
         diagnostics = session.findings
-        marks = marks_for(layout, diagnostics)
+        marks = marks_for(layout, diagnostics, session.index)
         if full or racks is None:
             self.racks.show(layout, for_layout(layout), marks)
         else:

@@ -82,7 +82,7 @@ class ViewsAhead:
             return
         if name == "floor":
             self._view_revision[name] = stamp
-            marks = marks_for(session.layout, session.findings)
+            marks = marks_for(session.layout, session.findings, session.index)
             self.floor.show(session.layout, session.analysis, marks)
             return
         widget = self.summary if name == "summary" else self.topology
