@@ -91,3 +91,24 @@ def test_background_work_pauses_collection_and_shortens_the_switch_interval() ->
         sys.setswitchinterval(interval)
         if not enabled:
             gc.disable()
+
+
+def test_background_work_freezes_a_great_many_new_objects_only() -> None:
+    from rackdesigner.tui.checking import FREEZE_ABOVE
+
+    enabled = gc.isenabled()
+    gc.collect()
+    frozen = gc.get_freeze_count()
+    try:
+        with background_work():
+            few = [[] for _ in range(1000)]
+        assert gc.get_freeze_count() == frozen  # small work: left to the collector
+        with background_work():
+            many = [[] for _ in range(FREEZE_ABOVE + 10_000)]
+        # A large check's objects would be walked by the first collection: frozen instead.
+        assert gc.get_freeze_count() >= frozen + len(many)
+        assert few and many
+    finally:
+        gc.unfreeze()
+        if not enabled:
+            gc.disable()

@@ -6,8 +6,10 @@ made a key wait far longer than its own work (measured on 100,000 GPUs, issue 14
 - The garbage collector. A load and a check create millions of long-lived objects, so the
   collector keeps starting full collections, each one C call that walks every object and
   holds the GIL for 0.2–0.5 s. Load and check make almost no cyclic garbage (a few hundred
-  objects on 100,000 GPUs), so automatic collection is off while they run. The app freezes
-  what exists once the first check is done (``gc.freeze``): later collections skip it.
+  objects on 100,000 GPUs), so automatic collection is off while they run. When the last
+  one ends after making a great many objects (a large layout's facts, its fabric graph),
+  they are frozen (``gc.freeze``) before collection resumes: otherwise the first collection
+  walks them all at once, the same pause again. Small work is left to the collector.
 - The switch interval. The app's thread gives the GIL up at every ``select`` and every
   write to the terminal, and then waits for the worker to be told to drop it: up to
   ``sys.getswitchinterval()`` (5 ms) each time, a few dozen times per key. While a worker
@@ -36,6 +38,10 @@ R = TypeVar("R")
 # How long the app's thread waits for the GIL while a worker holds it.
 FAIR_SWITCH_S = 0.0005
 
+# Objects made (net) while collection was off above which they are frozen at the end: a
+# 100,000-GPU check makes millions; the bundled layouts tens of thousands.
+FREEZE_ABOVE = 250_000
+
 _lock = threading.Lock()
 _depth = 0
 _saved: tuple[bool, float] = (True, 0.005)
@@ -58,6 +64,8 @@ def background_work() -> Iterator[None]:
             _depth -= 1
             if _depth == 0:
                 enabled, interval = _saved
+                if gc.get_count()[0] > FREEZE_ABOVE:
+                    gc.freeze()
                 sys.setswitchinterval(interval)
                 if enabled:
                     gc.enable()
