@@ -599,12 +599,15 @@ class DesignerApp(ViewsAhead, App[None], inherit_bindings=False):
         if session is None or not session.fabric_stale:
             return
         self.header.set_state(checking=True)
-        self.fabric_worker(session, session.fabric_job())
+        self.fabric_worker(session)
 
     @work(thread=True, exclusive=True, group="fabric")
     @in_background
-    def fabric_worker(self, session: Session, job: FabricJob) -> None:
-        """The fabric rules read the whole cable graph: run them off the main thread."""
+    def fabric_worker(self, session: Session) -> None:
+        """The fabric rules read the whole cable graph: run them off the main thread. The
+        job's copy of the analysis (150,000 cables' table on 100,000 GPUs) is taken here
+        too, under the session's lock (an edit waits for it, a key does not)."""
+        job = session.fabric_job()
         job.run()
         if get_current_worker().is_cancelled:
             return
