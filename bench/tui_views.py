@@ -4,12 +4,14 @@
     python bench/tui_views.py                  # the 100,000-GPU layout of bench/generate.py
     python bench/tui_views.py --gpus 8192
 
-Prints a markdown table: tomllib parsing the file (the reference), the app from start to
-racks drawn (a usable screen), to the first check and to the fabric findings; a key answered
-while the fabric check runs in its worker; each view switch (key to the view showing its
-data: the floor is drawn at once, summary and topology are built in a worker); cursor keys
-across racks in the racks and floor views; and the process's peak memory. Pilot's own cost
-per key is included in the key figures (an upper bound).
+Prints a markdown table: tomllib parsing the file (the reference); the app from start to
+racks drawn (a usable screen), a key at once, cursor keys every 50 ms while each check runs
+and while the summary and topology are built ahead (median, 90th percentile, worst); each
+view switch (shown and focused, with its data, with Pilot's repaint) and switches over and
+over; held keys at 30 a second across a row and down the rows (the lag they leave); cursor
+keys; an edit made with m, up, enter (the app's own time: command, re-check, every panel);
+and the process's peak memory. "Answered" is the app's own answer (its state shows the
+key), without Pilot's wait for repaints.
 """
 
 from __future__ import annotations
