@@ -4,12 +4,14 @@
     python bench/tui_views.py                  # the 100,000-GPU layout of bench/generate.py
     python bench/tui_views.py --gpus 8192
 
-Prints a markdown table: tomllib parsing the file (the reference), the app from start to
-racks drawn (a usable screen), to the first check and to the fabric findings; a key answered
-while the fabric check runs in its worker; each view switch (key to the view showing its
-data: the floor is drawn at once, summary and topology are built in a worker); cursor keys
-across racks in the racks and floor views; and the process's peak memory. Pilot's own cost
-per key is included in the key figures (an upper bound).
+Prints a markdown table: tomllib parsing the file (the reference); the app from start to
+racks drawn (a usable screen), a key at once, cursor keys every 50 ms while each check runs
+and while the summary and topology are built ahead (median, 90th percentile, worst); each
+view switch (shown and focused, with its data, with Pilot's repaint) and switches over and
+over; held keys at 30 a second across a row and down the rows (the lag they leave); cursor
+keys; an edit made with m, up, enter (the app's own time: command, re-check, every panel);
+and the process's peak memory. "Answered" is the app's own answer (its state shows the
+key), without Pilot's wait for repaints.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from generate import generate_layout_text
 
 from rackdesigner.tui.app import DesignerApp
+from rackdesigner.tui.views_ahead import BUILT, stamp_of
 
 
 async def until(pilot: object, done: object, timeout: float = 300.0) -> float:
@@ -53,37 +56,99 @@ async def answered(app: DesignerApp, key: str, done: object, timeout: float = 60
     return time.perf_counter() - began
 
 
-async def measure(path: Path, folder: Path) -> list[tuple[str, float]]:
-    rows: list[tuple[str, float]] = []
+def spread(values: list[float]) -> str:
+    """Median, 90th percentile and worst of a set of key times, in ms."""
+    if not values:
+        return "–"
+    ordered = sorted(values)
+    p90 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.9))]
+    return (
+        f"{statistics.median(ordered) * 1000:,.0f} / {p90 * 1000:,.0f} / "
+        f"{ordered[-1] * 1000:,.0f} ms ({len(ordered)} keys)"
+    )
+
+
+async def keys_while(app: DesignerApp, running: object, gap: float = 0.05) -> list[float]:
+    """Cursor keys every ``gap`` s while ``running()``: each one's answer time."""
+    took = []
+    while running():  # type: ignore[operator]
+        was = app.racks.cursor
+        step = "left" if was.rack > 0 else "right"
+        took.append(await answered(app, step, lambda was=was: app.racks.cursor != was))
+        await asyncio.sleep(gap)
+    return took
+
+
+async def repeat(app: DesignerApp, keys: list[str], done: object, every: float = 1 / 30) -> float:
+    """Keys sent at key-repeat speed (30 a second, as a held key): seconds from the last
+    key sent to ``done()``, the lag the app builds up (0 means it kept up)."""
+    for key in keys:
+        app.simulate_key(key)
+        await asyncio.sleep(every)
+    began = time.perf_counter()
+    while not done():  # type: ignore[operator]
+        await asyncio.sleep(0.001)
+        if time.perf_counter() - began > 60:
+            raise RuntimeError(
+                f"key repeat: no answer (focus {app.focused!r}, view {app.view_name})"
+            )
+    return time.perf_counter() - began
+
+
+async def measure(path: Path, folder: Path) -> list[tuple[str, str]]:
+    rows: list[tuple[str, str]] = []
+
+    def ms(name: str, seconds: float) -> None:
+        rows.append((name, f"{seconds * 1000:,.1f} ms"))
+
     began = time.perf_counter()
     tomllib.loads(path.read_text(encoding="utf-8"))
-    rows.append(("tomllib parses the file (reference)", time.perf_counter() - began))
+    ms("tomllib parses the file (reference)", time.perf_counter() - began)
     app = DesignerApp(str(path), keymap_file=folder / "none.toml")
     began = time.perf_counter()
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: app.session is not None and bool(app.racks.rows))
-        rows.append(("app start to racks drawn (usable screen)", time.perf_counter() - began))
-        # Keys while the checks run in their workers: the cursor moves (app state).
-        checking = app.session is not None and app.session.analysis is None
-        for key_name in ("right", "left", "right", "left"):
-            was = app.racks.cursor
-            took = await answered(app, key_name, lambda was=was: app.racks.cursor != was)
-            what = "racks, power, cooling" if checking else "fabric"
-            rows.append((f"key answered while the {what} check runs ({key_name})", took))
-            checking = app.session is not None and app.session.analysis is None
-        await until(pilot, lambda: app.session is not None and app.session.analysis is not None)
-        rows.append(("app start to racks, power, cooling checked", time.perf_counter() - began))
+        ms("app start to racks drawn (usable screen)", time.perf_counter() - began)
+        # The first key lands at once, on whatever the app still does after drawing.
         was = app.racks.cursor
-        took = await answered(app, "right", lambda: app.racks.cursor != was)
-        rows.append(("key answered while the fabric check runs (right)", took))
-        await until(
-            pilot,
-            lambda: (
-                not any(w.group == "fabric" and w.is_running for w in app.workers)
-                and not app.session.fabric_stale
-            ),  # type: ignore[union-attr]
+        ms(
+            "first key after the racks are drawn, answered",
+            await answered(app, "right", lambda: app.racks.cursor != was),
         )
-        rows.append(("app start to fabric findings", time.perf_counter() - began))
+        assert app.session is not None
+        session = app.session
+        first = await keys_while(app, lambda: session.analysis is None)
+        rows.append(
+            (
+                "keys answered while racks, power, cooling are checked (median/p90/max)",
+                spread(first),
+            )
+        )
+        ms("app start to racks, power, cooling checked", time.perf_counter() - began)
+
+        def fabric_running() -> bool:
+            return session.fabric_stale or any(
+                w.group == "fabric" and w.is_running for w in app.workers
+            )
+
+        fabric = await keys_while(app, fabric_running)
+        rows.append(("keys answered while the fabric rules run (median/p90/max)", spread(fabric)))
+        ms("app start to fabric findings", time.perf_counter() - began)
+        rows.append(
+            ("keys answered during the whole check (median/p90/max)", spread(first + fabric))
+        )
+
+        def built() -> bool:
+            return all(
+                (found := app.view_data(n)) is not None and found[0] == stamp_of(session)
+                for n in BUILT
+            )
+
+        ahead = await keys_while(app, lambda: not built())
+        ms("app start to summary and topology built ahead", time.perf_counter() - began)
+        rows.append(
+            ("keys answered while the views are built ahead (median/p90/max)", spread(ahead))
+        )
         for key_name, name, ready in (
             ("2", "floor", lambda: bool(app.floor.rows)),
             ("4", "summary", lambda: app.summary.summary is not None),
@@ -91,50 +156,91 @@ async def measure(path: Path, folder: Path) -> list[tuple[str, float]]:
             ("1", "racks", lambda: True),
             ("2", "floor (again)", lambda: True),
         ):
+            view = name.split()[0]
             key = time.perf_counter()
             took = await answered(
                 app,
                 key_name,
-                lambda name=name, ready=ready: app.view_name == name.split()[0] and ready(),
+                lambda view=view: (
+                    app.view_name == view and app.focused is not None and app.focused.id == view
+                ),
             )
+            ms(f"key {key_name}: {name} view shown and focused", took)
+            await until(pilot, ready)
+            ms(f"key {key_name}: {name} view with its data", time.perf_counter() - key)
             await pilot.pause()
-            rows.append((f"key {key_name}: {name} view answered", took))
-            rows.append(
-                (f"key {key_name}: {name} view, with Pilot's pause", time.perf_counter() - key)
+            ms(f"key {key_name}: {name} view, with Pilot's repaint", time.perf_counter() - key)
+        # Switching views over and over, each key sent as soon as the last one is
+        # answered (the view shown and focused).
+        switches = []
+        for key_name in ["4", "3", "2", "1"] * 5:
+            view = {"1": "racks", "2": "floor", "3": "topology", "4": "summary"}[key_name]
+            switches.append(
+                await answered(
+                    app,
+                    key_name,
+                    lambda view=view: (
+                        app.view_name == view and app.focused is not None and app.focused.id == view
+                    ),
+                )
             )
+        rows.append(("view switches 4-3-2-1 ×5, each answered (median/p90/max)", spread(switches)))
+        await pilot.pause()
+        await pilot.press("2")
+        app.floor.move(-999, 0)
+        end = len(app.floor.rows[app.floor.row][1]) - 1
+        lag = await repeat(app, ["right"] * end, lambda: app.floor.index >= end)
+        ms(f"floor view: {end} × right (a row) at key repeat: lag after the last key", lag)
+        row = app.floor.row
+        n = min(30, len(app.floor.rows) - 1 - row)
+        lag = await repeat(app, ["down"] * n, lambda: app.floor.row >= row + n)
+        ms(f"floor view: {n} × down (a row each) at key repeat: lag after the last key", lag)
         presses = 40
-        key = time.perf_counter()
-        for _ in range(presses):
-            await pilot.press("right")
-        rows.append(
-            ("floor view: one cursor key, Pilot (mean of 40)", (time.perf_counter() - key) / 40)
-        )
         took = []
         for _ in range(presses):
             was = app.floor.index
             step = "left" if was > 0 else "right"  # never against the row's end
             took.append(await answered(app, step, lambda was=was: app.floor.index != was))
             await pilot.pause()
-        rows.append(("floor view: cursor key answered (median of 40)", statistics.median(took)))
+        rows.append(("floor view: cursor key answered (median/p90/max)", spread(took)))
         await pilot.press("1")
-        key = time.perf_counter()
-        for _ in range(presses):
-            await pilot.press("right")
-        rows.append(
-            ("racks view: one cursor key, Pilot (mean of 40)", (time.perf_counter() - key) / 40)
-        )
+        app.racks.move_cursor(-999, 0)
+        end = len(app.racks.plans()) - 1
+        lag = await repeat(app, ["right"] * end, lambda: app.racks.cursor.rack >= end)
+        ms(f"racks view: {end} × right (a row) at key repeat: lag after the last key", lag)
+        row = app.racks.row
+        n = min(30, len(app.racks.rows) - 1 - row)
+        lag = await repeat(app, ["right_square_bracket"] * n, lambda: app.racks.row >= row + n)
+        ms(f"racks view: {n} × next row at key repeat: lag after the last key", lag)
         took = []
         for _ in range(presses):
             was = app.racks.cursor
             step = "left" if was.rack > 0 else "right"
             took.append(await answered(app, step, lambda was=was: app.racks.cursor != was))
             await pilot.pause()
-        rows.append(("racks view: cursor key answered (median of 40)", statistics.median(took)))
+        rows.append(("racks view: cursor key answered (median/p90/max)", spread(took)))
         key = time.perf_counter()
         await pilot.press("]")
-        rows.append(("racks view: next row", time.perf_counter() - key))
+        ms("racks view: next row, with Pilot's repaint", time.perf_counter() - key)
+        # An edit: a GPU node moved up a unit with m, up, enter, the way a user does it.
+        node = next(d for d in session.analysis.devices if d.is_gpu_node)  # type: ignore[union-attr]
+        app.go_to(node.device.id)
+        await pilot.pause()
+        edits = []
+        for key_name in ("up", "down") * 3:
+            await pilot.press("m", key_name)
+            key = time.perf_counter()
+            await pilot.press("enter")
+            edits.append(app.timings["edit"])
+            await until(pilot, lambda: not fabric_running())
+        rows.append(
+            (
+                "edit (move a node a unit): command, re-check, panels (median/max)",
+                f"{statistics.median(edits) * 1000:,.1f} / {max(edits) * 1000:,.1f} ms",
+            )
+        )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    rows.append(("peak memory (MB)", peak))
+    rows.append(("peak memory", f"{peak:,.0f} MB"))
     return rows
 
 
@@ -150,8 +256,7 @@ def main() -> None:
     print(f"| measure ({args.gpus:,} GPUs, Pilot 120x40) | value |")
     print("|---|---:|")
     for name, value in rows:
-        shown = f"{value:,.0f} MB" if "memory" in name else f"{value * 1000:,.1f} ms"
-        print(f"| {name} | {shown} |")
+        print(f"| {name} | {value} |")
 
 
 if __name__ == "__main__":

@@ -51,7 +51,9 @@ class ExportContext:
         if self._analysis is not None:
             return self._analysis
         from .analysis import Analysis
+        from .progress import report
 
+        report("analysing the layout", 0, 0)
         return Analysis(self.layout, file=self.file)
 
     @cached_property
@@ -60,7 +62,9 @@ class ExportContext:
         selection). One check per run; its analysis becomes :attr:`analysis` when none was
         built yet, so drawings with findings cost one analysis, not two."""
         from .engine import check
+        from .progress import report
 
+        report("checking the layout", 0, 0)
         analysis, diagnostics = check(self.layout, file=self.file)
         if self._analysis is None and "analysis" not in self.__dict__:
             self.__dict__["analysis"] = analysis
@@ -100,11 +104,20 @@ class ExportSetting:
     flag: bool = False
     default: Any = None
     metavar: str | None = None
+    # The kinds (their options) it changes; the designer's export dialog offers it for
+    # those. Empty: every kind.
+    kinds: tuple[str, ...] = ()
 
     @property
     def dest(self) -> str:
         return self.option.lstrip("-").replace("-", "_")
 
+    def applies_to(self, kind: ExportKind) -> bool:
+        return not self.kinds or kind.option in self.kinds
+
+
+# The drawings: what --theme and --date change.
+DRAWINGS = ("--elevations", "--svg-dir", "--floorplan", "--topology", "--pdf", "--png")
 
 # In the order ``export --help`` lists them. ``--toml`` is the command line's own (the
 # in-place formatter) and is not listed here.
@@ -195,26 +208,34 @@ SETTINGS: list[ExportSetting] = [
         "Colours of SVG, PNG and PDF drawings.",
         choices=("light", "dark"),
         default="light",
+        kinds=DRAWINGS,
     ),
     ExportSetting(
-        "--paper", "Paper size of the --pdf print pack.", choices=("a4", "letter"), default="a4"
+        "--paper",
+        "Paper size of the --pdf print pack.",
+        choices=("a4", "letter"),
+        default="a4",
+        kinds=("--pdf",),
     ),
     ExportSetting(
         "--date",
         "Date for title blocks (drawings carry no date without it).",
         metavar="YYYY-MM-DD",
+        kinds=(*DRAWINGS, "--graph"),
     ),
     ExportSetting(
         "--scope",
         "What --graph covers: every compute fabric (default), fabric:<id>, rack:<id>, "
         "switches, or all (every cabled device and cable).",
         metavar="SCOPE",
+        kinds=("--graph",),
     ),
     ExportSetting(
         "--aggregate",
         "--graph: one edge per device pair with `cables` and summed `bandwidth_bps`, "
         "instead of one per cable.",
         flag=True,
+        kinds=("--graph",),
     ),
 ]
 
@@ -241,7 +262,8 @@ def input_clash(outputs: list[Path], inputs: list[str]) -> str | None:
 def write_outputs(outputs: list[Output]) -> None:
     """Write each output atomically, making its folder; OSError says what failed."""
     from .layout_io.saving import write_atomic
+    from .progress import each
 
-    for output in outputs:
+    for output in each(outputs, "writing files"):
         output.path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(output.path, output.data)

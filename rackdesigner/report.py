@@ -29,7 +29,12 @@ from .wording import plural
 Report = dict[str, Any]
 
 
-def build(analysis: Analysis, hostfile: str = "hostfile") -> Report:
+def build(
+    analysis: Analysis, hostfile: str = "hostfile", *, network: bool = True, cords: bool = True
+) -> Report:
+    """The report's figures. ``network`` False leaves out the fabric figures (bisection,
+    reach: most of the time on a large fabric) and ``cords`` False the power-cord counts:
+    the designer's summary reads neither (``network`` is then empty, ``cords`` None)."""
     layout = analysis.layout
     site = layout.site
     racks = analysis.racks
@@ -78,7 +83,7 @@ def build(analysis: Analysis, hostfile: str = "hostfile") -> Report:
         },
         "racks": power_racks,
         "feeds": feeds,
-        "cords": cord_summary(analysis),
+        "cords": cord_summary(analysis) if cords else None,
     }
 
     cdus = [
@@ -131,7 +136,7 @@ def build(analysis: Analysis, hostfile: str = "hostfile") -> Report:
         },
     }
 
-    fabrics = fabric_section(analysis, hostfile)
+    fabrics = fabric_section(analysis, hostfile) if network else []
 
     storage_nodes = [d for d in analysis.devices if d.kind == "storage"]
     storage = {
@@ -171,7 +176,10 @@ def build(analysis: Analysis, hostfile: str = "hostfile") -> Report:
         "power": power,
         "cooling": cooling,
         "compute": compute,
-        "network": {"fabrics": fabrics, "node_test": node_test(analysis, hostfile)},
+        "network": {
+            "fabrics": fabrics,
+            "node_test": node_test(analysis, hostfile) if network else None,
+        },
         "storage": storage,
         "cost": cost,
     }

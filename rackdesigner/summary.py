@@ -95,7 +95,8 @@ def heat_limit(analysis: Analysis, facts: RackFacts) -> tuple[float, str, float 
 
 
 def summarise(analysis: Analysis, report: Report | None = None) -> Summary:
-    report = report if report is not None else build(analysis)
+    # Power, cooling, compute and cost only: the fabric figures are the topology view's.
+    report = report if report is not None else build(analysis, network=False, cords=False)
     power = {r["rack"]: r for r in report["power"]["racks"]}
     cooling = {r["rack"]: r for r in report["cooling"]["racks"]}
     busiest: dict[str, tuple[float, float, str, dict[str, float]]] = {}

@@ -14,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .progress import each
 from .stock import metres, stock_length
 from .topology.structure import already, quick_links, wire_length
 
@@ -167,7 +168,7 @@ def cable_rows(analysis: Analysis) -> list[tuple[str, ...]]:
                 )
             )
         return rows
-    for facts in analysis.links:
+    for facts in each(analysis.links, "listing cables"):
         link = facts.link
         media = link.media or ""
         grade = getattr(link, "grade", None) or DEFAULT_GRADE.get(media, "")
@@ -263,7 +264,7 @@ def rack_cords(rack: RackFacts) -> list[Cord]:
 
 def power_rows(analysis: Analysis) -> list[tuple[str, ...]]:
     rows = []
-    for rack in analysis.racks:
+    for rack in each(analysis.racks, "listing power cords"):
         for cord in rack_cords(rack):
             position = cord.device.device.position
             rows.append(

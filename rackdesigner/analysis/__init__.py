@@ -62,6 +62,19 @@ _T = TypeVar("_T")
 _GLOBAL_KINDS = frozenset(("site", "workload", "rules", "catalog", "gpu"))
 
 
+class _LoadFigures:
+    """A CDU group's figures as ``cooling_verdict`` reads them, computed once (each is a
+    walk over the group's CDUs)."""
+
+    __slots__ = ("capacity", "heat", "indexes", "margin")
+
+    def __init__(self, load: CduLoad) -> None:
+        self.capacity = load.capacity
+        self.heat = load.heat
+        self.indexes = load.indexes
+        self.margin = load.margin
+
+
 class Analysis:
     """Everything rules, reports and exports derive from a layout.
 
@@ -334,7 +347,24 @@ class Analysis:
 
     def cooling_verdict(self, rack: RackFacts) -> str:
         """In a word or three, whether the rack's heat has somewhere to go."""
-        return cooling_verdict(rack, self.thresholds, self.cdu_loads)
+        return cooling_verdict(rack, self.thresholds, self._loads_of(rack))
+
+    def _loads_of(self, rack: RackFacts) -> list[CduLoad]:
+        """The CDU groups that carry ``rack``'s heat, in the groups' order. Indexed once
+        per ``cdu_loads``: the header, the report and the drawings ask for every rack of a
+        hall, and reading all hundred groups for each of 3,000 racks took seconds."""
+        loads = self.cdu_loads
+        cached = self.__dict__.get("_loads_by_rack")
+        if cached is None or cached[0] is not loads:
+            by_rack: dict[int, list[Any]] = {}
+            for load in loads:
+                figures = _LoadFigures(load)
+                for index in load.indexes:
+                    by_rack.setdefault(index, []).append(figures)
+            cached = (loads, by_rack)
+            self.__dict__["_loads_by_rack"] = cached
+        found: list[CduLoad] = cached[1].get(rack.index, [])
+        return found
 
     @property
     def is_training(self) -> bool:

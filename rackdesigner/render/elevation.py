@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from ..analysis import Analysis, DeviceFacts, RackFacts
 from ..diagnostics import Diagnostic
 from ..palette import KIND_LABELS, SEVERITY_SYMBOLS
+from ..progress import each
 from . import svg
 from .findings import Marks, by_subject
 from .svg import SEVERITY_CLASS, clip, kind_class, kw, num, text
@@ -713,7 +714,7 @@ def sheet(
     arrangement = _arrange(writer, per_line)
     margin = SHEET_MARGIN
     body: list[str] = []
-    racks = iter(arrangement.racks)
+    racks = iter(each(arrangement.racks, "drawing rack elevations"))
     pending = next(racks, None)
     for name, count, y in arrangement.rows:
         body.append(

@@ -11,6 +11,7 @@ from datetime import date as Date
 from pathlib import Path
 
 from ..exporters import ExportContext, ExportError, Output
+from ..progress import each
 
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]")
 
@@ -72,7 +73,7 @@ def svg_dir(context: ExportContext, path: Path) -> list[Output]:
             path / rack_file_name(facts.rack.id),
             single(analysis, facts, diagnostics, theme=theme, date=date).encode("utf-8"),
         )
-        for facts in analysis.racks
+        for facts in each(analysis.racks, "drawing one elevation per rack")
     ]
 
 
@@ -85,9 +86,11 @@ def floorplan(context: ExportContext, path: Path) -> list[Output]:
 
 
 def topology(context: ExportContext, path: Path) -> list[Output]:
+    from ..progress import report
     from .topology_svg import topology as draw
 
     diagnostics = context.diagnostics
+    report("drawing the fabric", 0, 0)
     drawing = draw(context.analysis, diagnostics, theme=_theme(context), date=_date(context))
     return [Output(path, drawing.encode("utf-8"))]
 

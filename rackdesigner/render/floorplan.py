@@ -16,6 +16,7 @@ from itertools import pairwise
 from ..analysis import Analysis, LinkFacts, RackFacts
 from ..diagnostics import Diagnostic
 from ..palette import DENSITY_STEPS_KW, SEVERITY_SYMBOLS
+from ..progress import each
 from . import svg
 from .findings import by_subject
 from .svg import SEVERITY_CLASS, clip, kw, num, text
@@ -135,7 +136,7 @@ def floorplan_parts(
             f'H{num(hi + pitch / 2)}"/>\n'
         )
     font_chars = int((width_px - 4) / 6.02)
-    for facts in analysis.racks:
+    for facts in each(analysis.racks, "drawing the floor plan"):
         x, y = centre(facts)
         left, upper = x - width_px / 2, y - depth_px / 2
         rack = facts.rack

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from ..analysis import Analysis
 from ..diagnostics import Diagnostic
+from ..progress import each, report
 from . import svg
 from .elevation import ElevationWriter, _ordered_rows, _Symbols, plan_rack
 from .floorplan import floorplan_parts
@@ -302,7 +303,9 @@ def pdf(
     from .raster import flatten
 
     writer = PdfWriter()
-    for document in pages(analysis, diagnostics, paper=paper, theme=theme, date=date):
+    report("laying out the pages", 0, 0)
+    documents = pages(analysis, diagnostics, paper=paper, theme=theme, date=date)
+    for document in each(documents, "printing pages"):
         single = cairosvg.svg2pdf(bytestring=flatten(document).encode("utf-8"))
         writer.add_page(PdfReader(io.BytesIO(single)).pages[0])
     info = {"/Title": f"{analysis.layout.name}: print pack", "/Creator": "rackdesigner"}

@@ -332,6 +332,9 @@ def export_graph(context: ExportContext, path: Path) -> list[Output]:
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
         raise ExportError(f"--graph {path}: the format follows the suffix: {', '.join(FORMATS)}")
+    from ..progress import report
+
+    report("building the graph", 0, 0)
     try:
         data = build_graph(
             context.analysis, context.setting("scope"), bool(context.setting("aggregate"))

@@ -21,15 +21,17 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, TabbedContent, TabPane
+from textual.widgets import TabbedContent, TabPane
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from . import actions
 from . import autosave as sidecar
 from .build import BuildActions
 from .catalog_panel import CatalogPanel
+from .checking import in_background, warm_up
 from .findings import Locator, Ref, marks_for, subject_of
 from .floor_view import FloorView
+from .footer import DesignerFooter
 from .guide import GuideActions
 from .header import DesignerHeader
 from .inspector import Inspector
@@ -37,13 +39,14 @@ from .problems import ProblemsPanel
 from .racks_mouse import BuildingRacksView
 from .racks_view import RacksView
 from .screens.confirm import ConfirmScreen
-from .screens.export import ExportRequest, ExportScreen
+from .screens.export import ExportScreen
 from .screens.help import HelpScreen
 from .screens.load_error import LoadErrorScreen
 from .screens.loading import LoadingScreen
 from .screens.prompt import PromptScreen
 from .summary_view import SummaryView
 from .topology_view import TopologyView
+from .views_ahead import ViewsAhead
 from .wiring import WiringActions
 
 if TYPE_CHECKING:
@@ -101,7 +104,9 @@ class Loaded:
         self.recovered = recovered
 
 
-class DesignerApp(BuildActions, GuideActions, WiringActions, App[None], inherit_bindings=False):
+class DesignerApp(
+    BuildActions, GuideActions, WiringActions, ViewsAhead, App[None], inherit_bindings=False
+):
     CSS_PATH = "app.tcss"
     TITLE = "rackdesigner"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -147,7 +152,7 @@ class DesignerApp(BuildActions, GuideActions, WiringActions, App[None], inherit_
                 yield Inspector(id="inspector")
                 yield CatalogPanel(id="catalog")
         yield ProblemsPanel(id="problems")
-        yield Footer(id="footer")
+        yield DesignerFooter(id="footer")
 
     @property
     def racks(self) -> RacksView:
@@ -193,6 +198,9 @@ class DesignerApp(BuildActions, GuideActions, WiringActions, App[None], inherit_
         self.racks.focus()
         self.set_interval(sidecar.INTERVAL_S, self.autosave_now)
         self.open_path(self.path)
+        # The inspector's fields, built while the layout loads rather than under the
+        # first keys once the racks are drawn.
+        self.call_after_refresh(self.inspector.prebuild)
 
     def notify(
         self,
@@ -250,6 +258,7 @@ class DesignerApp(BuildActions, GuideActions, WiringActions, App[None], inherit_
             self._loading_screen.step(percent, text)
 
     @work(thread=True, exclusive=True, group="load")
+    @in_background
     def load_worker(self, path: str | None) -> Loaded:
         """Read, convert and check the file off the main thread (the screen keeps painting)."""
         from ..catalog import for_layout
@@ -349,10 +358,12 @@ class DesignerApp(BuildActions, GuideActions, WiringActions, App[None], inherit_
             self.start_fabric_check()
 
     @work(thread=True, exclusive=True, group="check")
+    @in_background
     def first_check(self, session: Session) -> None:
         """Racks, power and cooling of a layout just opened; the fabric rules follow in
         their own worker. An edit made meanwhile waits for the session's lock."""
         session.check_fast()
+        warm_up(session)
         self.call_from_thread(self._first_check_done, session)
 
     def _first_check_done(self, session: Session) -> None:
@@ -377,7 +388,7 @@ class DesignerApp(BuildActions, GuideActions, WiringActions, App[None], inherit_
         began = time.perf_counter()
         layout = session.layout
         diagnostics = session.findings
-        marks = marks_for(layout, diagnostics)
+        marks = marks_for(layout, diagnostics, session.index)
         if full or racks is None:
             self.racks.show(layout, for_layout(layout), marks)
         else:
@@ -604,11 +615,15 @@ class DesignerApp(BuildActions, GuideActions, WiringActions, App[None], inherit_
         if session is None or not session.fabric_stale:
             return
         self.header.set_state(checking=True)
-        self.fabric_worker(session, session.fabric_job())
+        self.fabric_worker(session)
 
     @work(thread=True, exclusive=True, group="fabric")
-    def fabric_worker(self, session: Session, job: FabricJob) -> None:
-        """The fabric rules read the whole cable graph: run them off the main thread."""
+    @in_background
+    def fabric_worker(self, session: Session) -> None:
+        """The fabric rules read the whole cable graph: run them off the main thread. The
+        job's copy of the analysis (150,000 cables' table on 100,000 GPUs) is taken here
+        too, under the session's lock (an edit waits for it, a key does not)."""
+        job = session.fabric_job()
         job.run()
         if get_current_worker().is_cancelled:
             return
@@ -684,56 +699,6 @@ class DesignerApp(BuildActions, GuideActions, WiringActions, App[None], inherit_
             if current is not None:
                 self.update_inspector(("rack", current))
 
-    def refresh_view(self) -> None:
-        """Bring the view on screen up to date; the others catch up when shown."""
-        session = self.session
-        if session is None:
-            return
-        name = self.view_name
-        stamp = (id(session), session.revision, session.analysis is None, session.fabric_stale)
-        if name == "racks" or self._view_revision.get(name) == stamp:
-            return
-        self._view_revision[name] = stamp
-        if name == "floor":
-            marks = marks_for(session.layout, session.findings)
-            self.floor.show(session.layout, session.analysis, marks)
-        elif session.analysis is None:
-            waiting = "Checking racks, power and cooling…"
-            if name == "summary":
-                self.summary.show(None, waiting)
-            else:
-                self.topology.show(None, waiting)
-            self._view_revision.pop(name, None)
-        else:
-            self.view_worker(session, name, stamp)
-
-    @work(thread=True, exclusive=True, group="views")
-    def view_worker(self, session: Session, name: str, stamp: object) -> None:
-        """The summary (report figures) and the fabric outline read the whole layout and
-        its fabric graph: built off the main thread."""
-        analysis = session.analysis
-        try:
-            if name == "summary":
-                from ..summary import summarise
-
-                data: object = summarise(analysis)
-            else:
-                from ..render.topology_outline import outline
-
-                data = outline(analysis)
-        except Exception:  # an edit changed the layout under it: the next refresh retries
-            self.call_from_thread(self._view_revision.pop, name, None)
-            return
-        self.call_from_thread(self._view_done, session, name, stamp, data)
-
-    def _view_done(self, session: Session, name: str, stamp: object, data: Any) -> None:
-        if session is not self.session or self._view_revision.get(name) != stamp:
-            return
-        if name == "summary":
-            self.summary.show(data)
-        else:
-            self.topology.show(data)
-
     def action_floor_cursor(self, dx: int, dy: int) -> None:
         self.floor.move(dx, dy)
 
@@ -773,57 +738,21 @@ class DesignerApp(BuildActions, GuideActions, WiringActions, App[None], inherit_
 
     @work(group="dialog", exclusive=True)
     async def action_export(self) -> None:
+        from .exporting import ExportRunner
+
         session = self.session
         if session is None:
             return
         theme = "dark" if self.current_theme.dark else "light"
-        request = await self.push_screen_wait(ExportScreen(self.path, session.layout.name, theme))
-        if request is None:
-            return
-        from ..exporters import input_clash
-
-        clash = input_clash([Path(request.path)], [self.path] if self.path else [])
-        if clash is not None:
-            self.notify(clash, title="Export refused", severity="error", timeout=8)
-            return
-        self.header.set_state(status=f"exporting {request.kind.option[2:]} to {request.path}…")
-        self.export_worker(session, request)
-
-    @work(thread=True, exclusive=True, group="export")
-    def export_worker(self, session: Session, request: ExportRequest) -> None:
-        """The same exporter as ``rackdesigner export``, from a copy of the layout taken on
-        this thread (edits go on meanwhile), written atomically."""
-        from ..exporters import ExportContext, ExportError, input_clash, write_outputs
-        from ..layout_io import dumps, load_text
-
-        step = self.call_from_thread
-        try:
-            layout = load_text(dumps(session.layout))
-            context = ExportContext(
-                layout,
-                file=self.path or "",
-                settings={"theme": request.theme, "paper": "a4", "date": None},
+        # The dialog runs the export itself, with progress; it closes with what it wrote.
+        done = await self.push_screen_wait(
+            ExportScreen(
+                self.path, session.layout.name, theme, runner=ExportRunner(session, self.path)
             )
-            outputs = request.kind.load()(context, Path(request.path))
-            clash = input_clash([o.path for o in outputs], [self.path] if self.path else [])
-            if clash is not None:
-                raise ExportError(clash)
-            write_outputs(outputs)
-        except (ExportError, OSError) as error:
-            reason = getattr(error, "strerror", None) or error
-            step(self._export_done, f"Cannot export: {reason}", "error")
-            return
-        except Exception as error:  # the layout changed under the copy: say so, lose nothing
-            step(self._export_done, f"Export failed: {type(error).__name__}: {error}", "error")
-            return
-        names = ", ".join(str(o.path) for o in outputs[:3])
-        more = f" and {len(outputs) - 3} more" if len(outputs) > 3 else ""
-        step(self._export_done, f"Wrote {names}{more}", "information")
-
-    def _export_done(self, message: str, severity: str) -> None:
-        self.header.set_state(status="")
-        self.update_header()
-        self.notify(message, title="Export", severity=severity, timeout=6)
+        )
+        if isinstance(done, tuple):
+            message, severity = done
+            self.notify(message, title="Export", severity=severity, timeout=6)
 
     def action_focus_problems(self) -> None:
         self.problems.focus()

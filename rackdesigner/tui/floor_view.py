@@ -27,6 +27,7 @@ from ..model import Layout
 from . import actions
 from .findings import Marks
 from .rows import rows_of
+from .style_cache import styles_changed
 
 if TYPE_CHECKING:
     from ..analysis import Analysis
@@ -211,7 +212,8 @@ class FloorView(ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._cache.clear()
+        if styles_changed(self):  # a theme switch, not a focus change
+            self._cache.clear()
 
     def on_click(self, event: events.Click) -> None:
         x = event.x - self.gutter.left + self.scroll_offset.x - LABEL_W
@@ -226,6 +228,8 @@ class FloorView(ScrollView, can_focus=True):
         for index, cell in enumerate(self.rows[row][1]):
             if cell.column == column:
                 self._set(row, index)
+                if event.chain >= 2:  # a double click opens it, as enter does
+                    self.app.call_later(self.app.run_action, "floor_open")
                 return
 
     # -- drawing ------------------------------------------------------------------------

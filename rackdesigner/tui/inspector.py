@@ -117,6 +117,13 @@ class Inspector(VerticalScroll, can_focus=False):
         self.mount(group)
         return group
 
+    def prebuild(self) -> None:
+        """Build every kind's fields now (hidden): mounting them costs a layout pass that
+        would otherwise land on the first keys after a large layout is drawn."""
+        for kind in SPECS:
+            if kind not in self.groups:
+                self._group(kind).display = self.ref is not None and self.ref[0] == kind
+
     def show(
         self,
         ref: Ref | None,

@@ -28,6 +28,7 @@ from ..model import Layout
 from . import actions
 from .findings import Marks
 from .rows import Block, RackPlan, plan_rack, rows_of
+from .style_cache import styles_changed
 
 LABEL_W = 3  # "42 "
 BODY_W = 15
@@ -125,7 +126,8 @@ class RacksView(ScrollView, can_focus=True):
                 if plan.rack.id in rack_ids and plan.rack.id in by_id:
                     plans[index] = plan_rack(by_id[plan.rack.id], self.catalog)
                     self.versions[plan.rack.id] = self.versions.get(plan.rack.id, 0) + 1
-        self.selection &= {d.id for _, d in self.plan_layout.devices()}
+        if self.selection:  # (a pass over every device: only when something is selected)
+            self.selection &= {d.id for _, d in self.plan_layout.devices()}
         self._resize()
         self._set_cursor(self.cursor)
         self.refresh()
@@ -134,14 +136,21 @@ class RacksView(ScrollView, can_focus=True):
         """New findings: redraw only the racks whose marks changed."""
         old = self.marks
         self.marks = marks
-        for _, plans in self.rows:
-            for plan in plans:
-                rack = plan.rack.id
-                devices = [b.device.id for b in (*plan.blocks, *plan.left, *plan.right)]
-                if old.racks.get(rack) != marks.racks.get(rack) or any(
-                    old.devices.get(d) != marks.devices.get(d) for d in devices
-                ):
-                    self.versions[rack] = self.versions.get(rack, 0) + 1
+        # Only the marks that changed are looked at (a pass over every device of a
+        # 100,000-GPU hall per edit is not affordable); a rack whose marks or whose
+        # devices' marks changed is redrawn.
+        changed = {
+            rack
+            for rack in old.racks.keys() | marks.racks.keys()
+            if old.racks.get(rack) != marks.racks.get(rack)
+        }
+        for device in old.devices.keys() | marks.devices.keys():
+            if old.devices.get(device) != marks.devices.get(device):
+                changed.update(
+                    r for r in (old.where.get(device), marks.where.get(device)) if r is not None
+                )
+        for rack in changed:
+            self.versions[rack] = self.versions.get(rack, 0) + 1
         self.refresh()
 
     def _structure_changed(self) -> bool:
@@ -379,7 +388,8 @@ class RacksView(ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._cache.clear()
+        if styles_changed(self):  # a theme switch, not a focus change
+            self._cache.clear()
 
     def on_click(self, event: events.Click) -> None:
         plans = self.plans()

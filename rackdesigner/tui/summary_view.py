@@ -20,6 +20,7 @@ from textual.strip import Strip
 from .. import palette
 from ..summary import RackSummary, Summary
 from . import actions
+from .style_cache import styles_changed
 
 BAR_W = 10
 RACK_W = 10
@@ -127,7 +128,8 @@ class SummaryView(ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._cache.clear()
+        if styles_changed(self):  # a theme switch, not a focus change
+            self._cache.clear()
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
