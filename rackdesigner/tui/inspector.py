@@ -13,7 +13,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.widgets import Input, Label, Static
 
 from .. import palette
@@ -50,6 +52,10 @@ class FieldInput(Input):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "revert", "back to racks", show=True, id="field-revert")
     ]
+    # A field is one line of a fixed width: the length of its text (its virtual size) never
+    # changes the screen's layout, yet Textual lays the whole screen out again whenever it
+    # changes, which made every cursor key that showed another entity cost a layout pass.
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
     def __init__(self, kind: str, field: s.Field) -> None:
         hint = field.doc
