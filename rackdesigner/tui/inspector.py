@@ -97,8 +97,12 @@ class Inspector(VerticalScroll, can_focus=False):
         super().__init__(id=id)
         self.ref: Ref | None = None
         self.border_title = "Inspector"
-        # (kind, key) -> its input and its refusal line; found once, queries are not free.
-        self.boxes: dict[tuple[str, str], tuple[FieldInput, Static]] = {}
+        # (kind, key) -> its input, and its line (a refusal is mounted after it); found
+        # once, queries are not free.
+        self.boxes: dict[tuple[str, str], tuple[FieldInput, Horizontal]] = {}
+        # Refusal notes, mounted on the first refusal of a field: every widget costs Textual
+        # time on each restyle and layout pass, and most fields are never refused.
+        self.notes: dict[tuple[str, str], Static] = {}
         self.groups: dict[str, Vertical] = {}
 
     def compose(self) -> ComposeResult:
@@ -114,10 +118,9 @@ class Inspector(VerticalScroll, can_focus=False):
             if field.kind in ("table", "tables"):
                 continue
             box = FieldInput(kind, field)
-            note = Static("", classes="field-error", id=f"error-{kind}-{field.key}")
-            self.boxes[(kind, field.key)] = (box, note)
             line = Horizontal(Label(field.key, classes="field-key"), box, classes="field-line")
-            children.extend((line, note))
+            self.boxes[(kind, field.key)] = (box, line)
+            children.append(line)
         group = Vertical(*children, id=f"group-{kind}", classes="field-group")
         self.groups[kind] = group
         self.mount(group)
@@ -183,8 +186,8 @@ class Inspector(VerticalScroll, can_focus=False):
 
     def _clear(self, box: FieldInput) -> None:
         box.remove_class("-invalid")
-        note = self.boxes[(box.kind, box.field.key)][1]
-        if note.has_class("-shown"):
+        note = self.notes.get((box.kind, box.field.key))
+        if note is not None and note.has_class("-shown"):
             note.update("")
             note.remove_class("-shown")
 
@@ -213,7 +216,12 @@ class Inspector(VerticalScroll, can_focus=False):
         if box is None:
             return
         box.add_class("-invalid")
-        note = self.boxes[(box.kind, key)][1]
+        note = self.notes.get((box.kind, key))
+        if note is None:
+            note = Static("", classes="field-error", id=f"error-{box.kind}-{key}")
+            self.notes[(box.kind, key)] = note
+            line = self.boxes[(box.kind, key)][1]
+            line.parent.mount(note, after=line)  # type: ignore[union-attr]
         note.update(Text(f"✖ {message}"))
         note.add_class("-shown")
         self.call_after_refresh(note.scroll_visible, animate=False)
