@@ -12,10 +12,11 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Grid, VerticalScroll
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import Reactive
+from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
 from .. import palette
@@ -99,37 +100,40 @@ class Inspector(VerticalScroll, can_focus=False):
         self.border_title = "Inspector"
         # (kind, key) -> its input, and its line (a refusal is mounted after it); found
         # once, queries are not free.
-        self.boxes: dict[tuple[str, str], tuple[FieldInput, Horizontal]] = {}
+        self.boxes: dict[tuple[str, str], tuple[FieldInput, Widget]] = {}
         # Refusal notes, mounted on the first refusal of a field: every widget costs Textual
         # time on each restyle and layout pass, and most fields are never refused.
         self.notes: dict[tuple[str, str], Static] = {}
-        self.groups: dict[str, Vertical] = {}
+        self.groups: dict[str, Grid] = {}
 
     def compose(self) -> ComposeResult:
         yield Static("Nothing selected.", id="inspector-facts", classes="facts")
 
-    def _group(self, kind: str) -> Vertical:
+    def _group(self, kind: str) -> Grid:
         """A kind's fields, built the first time an entity of that kind is shown."""
         group = self.groups.get(kind)
         if group is not None:
             return group
+        # A two-column grid of key and field: a row container per field would be one more
+        # widget each for Textual to restyle and lay out on every pass.
         children: list[Any] = []
         for field in SPECS[kind]:
             if field.kind in ("table", "tables"):
                 continue
             box = FieldInput(kind, field)
-            line = Horizontal(Label(field.key, classes="field-key"), box, classes="field-line")
-            self.boxes[(kind, field.key)] = (box, line)
-            children.append(line)
-        group = Vertical(*children, id=f"group-{kind}", classes="field-group")
+            self.boxes[(kind, field.key)] = (box, box)
+            children.extend((Label(field.key, classes="field-key"), box))
+        group = Grid(*children, id=f"group-{kind}", classes="field-group")
         self.groups[kind] = group
         self.mount(group)
         return group
 
     def prebuild(self) -> None:
-        """Build every kind's fields now (hidden): mounting them costs a layout pass that
-        would otherwise land on the first keys after a large layout is drawn."""
-        for kind in SPECS:
+        """Build the fields the cursor shows first (a rack's, a device's) now, hidden:
+        mounting them costs a layout pass that would otherwise land on the first keys after
+        a large layout is drawn. Feeds and links are built when first shown: every widget
+        costs Textual time on each restyle and layout pass."""
+        for kind in ("rack", "device"):
             if kind not in self.groups:
                 self._group(kind).display = self.ref is not None and self.ref[0] == kind
 
