@@ -12,6 +12,7 @@ either: those problems were in the file.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..fixes import fix_for, has_fixer
@@ -36,8 +37,9 @@ class GuideActions:
         session: Session | None
         problems: ProblemsPanel
 
-        def notify(self, message: str, **kwargs: Any) -> None: ...
-        def do(self, command: Any, *, quiet: bool = False) -> str | None: ...
+        # DesignerApp's own methods, which this mixin calls.
+        notify: Callable[..., None]
+        do: Callable[..., str | None]
 
     # -- after an edit ------------------------------------------------------------------
 
