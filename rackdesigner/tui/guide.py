@@ -13,7 +13,7 @@ either: those problems were in the file.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..fixes import fix_for, has_fixer
 from ..guidance import advise, announce, key_of, new_problems
