@@ -186,6 +186,10 @@ def test_generate_2_to_1_preview_apply_undo(tmp_path: Path) -> None:
             for node in ("a01-n01", "a01-n02", "a01-n03"):
                 assert app.go_to(node)
                 await pilot.press("space")
+            # Moving the cursor refills the inspector's fields; the selection stays (Textual's
+            # inputs call App.clear_selection for text selection, which must not touch it).
+            await pilot.press("up", "up", "down", "end", "home")
+            assert app.racks.selection == {"a01-n01", "a01-n02", "a01-n03"}
             await pilot.press("g")
             await pilot.pause()
             screen = app.screen
@@ -313,3 +317,20 @@ def test_app_has_the_actions_by_their_palette_names() -> None:
     assert "New from template" in names
     for action in ("connect", "generate_fabric", "new_from_template"):
         assert callable(getattr(DesignerApp, f"action_{action}"))
+
+
+def test_no_mixin_shadows_a_textual_app_method_by_accident() -> None:
+    """A designer method named like one of Textual's App methods replaces it for Textual's
+    own callers too (``clear_selection`` once cleared the racks' selection whenever an
+    input's cursor moved). Only these overrides are meant."""
+    from textual.app import App
+
+    meant = {"compose", "notify", "get_system_commands", "action_quit", "_handle_exception"}
+    shadowed = {
+        name
+        for klass in DesignerApp.__mro__
+        if klass.__module__.startswith("rackdesigner.")
+        for name in vars(klass)
+        if hasattr(App, name) and not name.startswith("__") and callable(getattr(App, name))
+    }
+    assert shadowed <= meant, shadowed - meant

@@ -154,7 +154,7 @@ class WiringActions:
         error = self.do(batch)
         if error is not None:
             return error
-        self.clear_selection()
+        self.clear_rack_selection()
         self.timings["generate_apply"] = time.perf_counter() - began
         self.timings["generate_preview"] = result.seconds
         shown = result.preview
@@ -166,9 +166,11 @@ class WiringActions:
             self.notify(warning, title="Generate fabric", severity="warning", timeout=8)
         return None
 
-    def clear_selection(self: DesignerApp) -> None:  # type: ignore[misc]
-        """Forget the selection and redraw the racks that showed it (the fabric's batch only
-        redraws the racks it placed switches in)."""
+    def clear_rack_selection(self: DesignerApp) -> None:  # type: ignore[misc]
+        """Forget the racks view's selection and redraw the racks that showed it (the
+        fabric's batch only redraws the racks it placed switches in). Not named
+        ``clear_selection``: that is Textual's App method for text selection, which every
+        Input calls when its cursor moves, and overriding it lost the user's selection."""
         index = self.session.index if self.session is not None else None
         racks = {
             owner.id
