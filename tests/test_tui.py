@@ -34,6 +34,13 @@ def run(test: Callable[[], Awaitable[None]]) -> None:
     asyncio.run(test())
 
 
+def shown(app: DesignerApp) -> str | None:
+    """The view on screen: the content switcher's current child."""
+    from textual.widgets import ContentSwitcher
+
+    return app.query_one("#views", ContentSwitcher).current
+
+
 def copy(name: str, tmp_path: Path) -> Path:
     target = tmp_path / name
     shutil.copy(ROOT / "layouts" / name, target)

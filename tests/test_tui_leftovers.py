@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.segment import Segment
-from textual.widgets import Checkbox, Input, OptionList, Select, TabbedContent
+from textual.widgets import Checkbox, Input, OptionList, Select
 
 from rackdesigner import palette
 from rackdesigner.exporters import KINDS
@@ -16,7 +16,7 @@ from rackdesigner.tui.screens.export import ExportScreen
 from rackdesigner.tui.themes import DARK, LIGHT
 from rackdesigner.tui.views_ahead import BUILT, stamp_of
 
-from .test_tui import SIZE, app_for, copy, run, settle
+from .test_tui import SIZE, app_for, copy, run, settle, shown
 
 
 def _colours(segments: list[Segment]) -> set[str]:
@@ -46,7 +46,6 @@ def test_floor_click_selects_enter_and_double_click_open_and_themes_recolour(
         app = app_for(path, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            tabs = app.query_one("#views", TabbedContent)
             await pilot.press("2")
             floor = app.floor
             cells = floor.rows[0][1]
@@ -61,11 +60,11 @@ def test_floor_click_selects_enter_and_double_click_open_and_themes_recolour(
             await pilot.click("#floor", offset=where(third))
             await pilot.pause()
             assert floor.current_rack_id() == third.rack
-            assert tabs.active == "view-floor"
+            assert shown(app) == "floor"
             # Enter opens it in the racks view.
             await pilot.press("enter")
             await pilot.pause()
-            assert tabs.active == "view-racks" and app.racks.current_rack_id() == third.rack
+            assert shown(app) == "racks" and app.racks.current_rack_id() == third.rack
             # A double click on another rack opens that one.
             await pilot.press("2")
             await pilot.pause()
@@ -78,7 +77,7 @@ def test_floor_click_selects_enter_and_double_click_open_and_themes_recolour(
             )
             await pilot.double_click("#floor", offset=where(other))
             await settle(pilot)
-            assert tabs.active == "view-racks" and app.racks.current_rack_id() == other.rack
+            assert shown(app) == "racks" and app.racks.current_rack_id() == other.rack
 
             # Themes: what the racks and floor views draw takes the theme's device and
             # density colours (the SVG drawings' palette), not only the attribute.

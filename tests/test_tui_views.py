@@ -3,15 +3,18 @@ with keys through Textual's Pilot on the bundled training layout (7 racks, one f
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
-from textual.widgets import Input, TabbedContent
+from textual.widgets import Input
 
 from rackdesigner.summary import summarise
+from rackdesigner.tui.footer import DesignerFooter
 from rackdesigner.tui.screens.export import ExportScreen
 from rackdesigner.tui.summary_view import bar
+from rackdesigner.tui.view_bar import ViewBar
 
-from .test_tui import SIZE, app_for, copy, palette, run, settle
+from .test_tui import SIZE, app_for, copy, palette, run, settle, shown
 
 
 def test_views_switch_by_digit_palette_and_tab_and_each_one_works(tmp_path: Path) -> None:
@@ -21,10 +24,9 @@ def test_views_switch_by_digit_palette_and_tab_and_each_one_works(tmp_path: Path
         app = app_for(path, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            tabs = app.query_one("#views", TabbedContent)
             # Floor by key: the cursor starts on the racks view's rack; enter opens a rack.
             await pilot.press("2")
-            assert tabs.active == "view-floor" and app.focused is app.floor
+            assert shown(app) == "floor" and app.focused is app.floor
             assert app.floor.current_rack_id() == "a01"
             assert [c.rack for c in app.floor.rows[0][1]][:3] == ["a01", "a02", "a03"]
             await pilot.press("right", "right")
@@ -32,11 +34,11 @@ def test_views_switch_by_digit_palette_and_tab_and_each_one_works(tmp_path: Path
             await pilot.pause(0.2)  # the inspector follows once the cursor rests
             assert app.inspector.ref == ("rack", "a03")
             await pilot.press("enter")
-            assert tabs.active == "view-racks" and app.racks.current_rack_id() == "a03"
+            assert shown(app) == "racks" and app.racks.current_rack_id() == "a03"
             # Summary through the palette: worst first, GPUs by model, cost per GPU.
             await palette(pilot, "Summary view")
             await settle(pilot)
-            assert tabs.active == "view-summary"
+            assert shown(app) == "summary"
             summary = app.summary.summary
             assert summary is not None and summary.gpus_by_model == {"h100-sxm": 128}
             worst = [r.worst for r in summary.racks]
@@ -45,20 +47,95 @@ def test_views_switch_by_digit_palette_and_tab_and_each_one_works(tmp_path: Path
             head = " ".join(t for line in app.summary.head for t, _ in line)
             assert "per GPU" in head and "N+1" in head
             # Topology by clicking its tab; enter on a leaf jumps to it in the racks view.
-            await pilot.click("#--content-tab-view-topology")
+            bar = app.query_one("#view-bar", ViewBar)
+            await pilot.click("#view-bar", offset=(bar.x_of("topology"), 0))
             await settle(pilot)
-            assert tabs.active == "view-topology" and app.focused is app.topology
+            assert shown(app) == "topology" and app.focused is app.topology
             labels = [str(line.node.label) for line in app.topology._tree_lines]
             assert any("scalable unit 1" in label and "× 4" in label for label in labels)
             leaf = next(i for i, label in enumerate(labels) if label.startswith("a01-leaf1"))
             app.topology.cursor_line = leaf
             await pilot.press("enter")
             await pilot.pause()
-            assert tabs.active == "view-racks"
+            assert shown(app) == "racks"
             assert app.racks.current_device_id() == "a01-leaf1"
             # Back with 1 from another view, and an edit shows in the floor view.
             await pilot.press("4", "1")
-            assert tabs.active == "view-racks" and app.focused is app.racks
+            assert shown(app) == "racks" and app.focused is app.racks
+
+    run(journey)
+
+
+def test_view_keys_pressed_faster_than_the_screen_repaints_arrive_in_order(
+    tmp_path: Path,
+) -> None:
+    """Keys sent as a held key or tmux's send-keys sends them, without waiting for a
+    repaint: each digit switches in order, and the arrows after one move the new view's
+    cursor. (The digits were the views' own bindings: they bubbled up from whichever view
+    had focus, so ``4 3 2 1`` came out of order, and a key was lost while none had.)"""
+    path = copy("training-128.toml", tmp_path)
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        switched: list[str] = []
+        show = app._view_shown
+
+        def record(name: str) -> None:
+            switched.append(name)
+            show(name)
+
+        app._view_shown = record  # type: ignore[method-assign]
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            keys = ["4", "3", "2", "1"] * 5
+            for key in keys:
+                app.simulate_key(key)
+            await settle(pilot)
+            views = {"1": "racks", "2": "floor", "3": "topology", "4": "summary"}
+            assert switched == [views[k] for k in keys], " ".join(switched)
+            assert app.view_name == "racks" and app.focused is app.racks
+            racks_cursor = app.racks.cursor
+            for key in ("2", "right", "right"):
+                app.simulate_key(key)
+            await settle(pilot)
+            assert app.focused is app.floor and app.floor.current_rack_id() == "a03"
+            assert app.racks.cursor == racks_cursor
+            # Under a dialog a digit is the dialog's: the help screen stays, the view too.
+            await pilot.press("question_mark")
+            await pilot.press("4")
+            assert app.view_name == "floor" and len(app.screen_stack) == 2
+            await pilot.press("escape")
+            # In a field, a digit is typed: the inspector's field takes it.
+            await pilot.press("1")
+            assert app.view_name == "racks"
+
+    run(journey)
+
+
+def test_footer_follows_the_focus_and_a_click_presses_its_key(tmp_path: Path) -> None:
+    path = copy("training-128.toml", tmp_path)
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            footer = app.query_one("#footer", DesignerFooter)
+            described = [item.description for item in footer.items]
+            assert described[:3] == ["place", "link", "fabric"]
+            assert footer.palette is not None and footer.palette.description == "palette"
+            await pilot.press("2")
+            assert "open" in [item.description for item in footer.items]
+            assert "place" not in [item.description for item in footer.items]
+            # Every item drawn fits the width, the palette at the right edge.
+            spans = footer.spans()
+            assert spans[-1][2] == footer.size.width
+            assert all(a[2] <= b[1] for a, b in pairwise(spans))
+            # A click on "help" presses ?: the help screen opens.
+            index = next(i for i, item in enumerate(footer.items) if item.description == "help")
+            start = next(s for i, s, _ in spans if i == index)
+            await pilot.click("#footer", offset=(start + 1, 0))
+            await settle(pilot)
+            assert len(app.screen_stack) == 2
 
     run(journey)
 

@@ -325,7 +325,14 @@ def test_no_mixin_shadows_a_textual_app_method_by_accident() -> None:
     input's cursor moved). Only these overrides are meant."""
     from textual.app import App
 
-    meant = {"compose", "notify", "get_system_commands", "action_quit", "_handle_exception"}
+    meant = {
+        "compose",
+        "notify",
+        "get_system_commands",
+        "action_quit",
+        "_handle_exception",
+        "check_action",
+    }
     shadowed = {
         name
         for klass in DesignerApp.__mro__

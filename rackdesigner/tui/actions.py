@@ -20,7 +20,9 @@ class Action:
     name: str  # the command palette's name (designer.md); "" when not in the palette
     help: str  # one line for the help screen and the palette
     keys: str = ""  # default keys, comma-separated; "" for palette-only actions
-    scope: str = "app"  # "app": everywhere (ctrl keys, priority); "racks"; "floor"; "views"
+    # "app": everywhere (ctrl keys, priority); "views": the digits, app-wide but never in a
+    # field or a dialog; "racks"; "floor"; "problems".
+    scope: str = "app"
     footer: str = ""  # short footer label; "" keeps it out of the footer
     key_display: str | None = None
     # App-wide ctrl keys work everywhere (priority); a printable key such as ``?`` must not,
@@ -249,7 +251,15 @@ FOOTER_FIRST = ("place", "connect", "generate-fabric")
 
 
 def bindings(scope: str) -> list[Binding]:
-    """The Textual bindings of one scope; app-wide ones are priority bindings."""
+    """The Textual bindings of one scope; app-wide ones are priority bindings.
+
+    The view digits are the app's priority bindings too. A key goes to the focused widget
+    and reaches the app's own bindings only after bubbling up from it; while a view switch
+    moves the focus, keys pressed quickly bubbled up from different widgets, out of order
+    (``4 3 2 1`` arrived as ``3 1 2 4``), or were dropped while nothing had focus. A
+    priority binding runs as the key arrives. Textual leaves a key an input consumes to the
+    input, and the app refuses the digits under a dialog (``check_action``)."""
+    app_wide = scope in ("app", "views")
     out: list[Binding] = []
     first = [BY_ID[i] for i in FOOTER_FIRST if i in BY_ID]
     for action in (*first, *(a for a in ACTIONS if a not in first)):
@@ -258,11 +268,11 @@ def bindings(scope: str) -> list[Binding]:
         out.append(
             Binding(
                 action.keys,
-                action.action if scope == "app" else f"app.{action.action}",
+                action.action if app_wide else f"app.{action.action}",
                 action.footer or action.help,
                 show=bool(action.footer),
                 key_display=action.key_display,
-                priority=scope == "app" and action.priority,
+                priority=app_wide and action.priority,
                 id=action.id,
                 tooltip=action.help,
             )

@@ -21,7 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import TabbedContent, TabPane
+from textual.widgets import ContentSwitcher
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from . import actions
@@ -46,6 +46,7 @@ from .screens.loading import LoadingScreen
 from .screens.prompt import PromptScreen
 from .summary_view import SummaryView
 from .topology_view import TopologyView
+from .view_bar import ViewBar
 from .views_ahead import ViewsAhead
 from .wiring import WiringActions
 
@@ -59,7 +60,7 @@ LOADING_SCREEN_AFTER_S = 0.4
 # The floor view's inspector follows the cursor once it rests this long.
 FLOOR_INSPECT_AFTER_S = 0.12
 
-# The views, in the order of their keys (1-4) and tabs.
+# The views, in the order of their keys (1-4) and of the view bar.
 VIEWS = ("racks", "floor", "topology", "summary")
 VIEW_TITLES = {
     "racks": "1 Racks",
@@ -111,6 +112,7 @@ class DesignerApp(
     TITLE = "rackdesigner"
     BINDINGS: ClassVar[list[BindingType]] = [
         *actions.bindings("app"),
+        *actions.bindings("views"),
         Binding("ctrl+c", "help_quit", show=False, system=True),
     ]
 
@@ -139,14 +141,12 @@ class DesignerApp(
     def compose(self) -> ComposeResult:
         yield DesignerHeader(id="header")
         with Horizontal(id="main"):
-            with TabbedContent(id="views", initial="view-racks"):
-                with TabPane(VIEW_TITLES["racks"], id="view-racks"):
+            with Vertical(id="view-column"):
+                yield ViewBar(VIEW_TITLES, "racks", id="view-bar")
+                with ContentSwitcher(id="views", initial="racks"):
                     yield BuildingRacksView(id="racks")
-                with TabPane(VIEW_TITLES["floor"], id="view-floor"):
                     yield FloorView(id="floor")
-                with TabPane(VIEW_TITLES["topology"], id="view-topology"):
                     yield TopologyView(id="topology")
-                with TabPane(VIEW_TITLES["summary"], id="view-summary"):
                     yield SummaryView(id="summary")
             with Vertical(id="side"):
                 yield Inspector(id="inspector")
@@ -665,17 +665,21 @@ class DesignerApp(
 
     # -- the other views -------------------------------------------------------------------
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # The view digits are priority bindings: under a dialog they are the dialog's keys.
+        return not (action == "view" and len(self.screen_stack) > 1)
+
     def action_view(self, name: str) -> None:
-        """Show one of the views (keys 1-4, their tabs, the palette) and focus it."""
-        tabs = self.query_one("#views", TabbedContent)
-        if tabs.active != f"view-{name}":
-            tabs.active = f"view-{name}"
+        """Show one of the views (keys 1-4, the view bar, the palette) and focus it."""
+        switcher = self.query_one("#views", ContentSwitcher)
+        if switcher.current != name:
+            switcher.current = name
+        self.query_one("#view-bar", ViewBar).active = name
         self._view_shown(name)
 
-    @on(TabbedContent.TabActivated, "#views")
-    def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        name = (event.pane.id or "view-racks").removeprefix("view-")
-        self._view_shown(name)
+    @on(ViewBar.Chosen)
+    def _view_chosen(self, event: ViewBar.Chosen) -> None:
+        self.action_view(event.name)
 
     def _view_shown(self, name: str) -> None:
         if name == "racks" and self.moving is None and self.view_name != "racks":
@@ -690,7 +694,8 @@ class DesignerApp(
             "topology": self.topology,
             "summary": self.summary,
         }[name]
-        widget.focus()
+        # At once, not after the refresh (``focus()``): the next key goes to the new view.
+        self.screen.set_focus(widget)
         if name == "floor":
             rack = self.racks.current_rack_id()
             if rack is not None:

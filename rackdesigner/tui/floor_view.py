@@ -107,7 +107,6 @@ class FloorView(ScrollView, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *actions.bindings("floor"),
-        *actions.bindings("views"),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"floor--label", "floor--cursor", "floor--key"}

@@ -57,7 +57,6 @@ class RacksView(ScrollView, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *actions.bindings("racks"),
-        *actions.bindings("views"),
         Binding("escape", "app.cancel", "cancel", show=False, id="cancel"),
     ]
 

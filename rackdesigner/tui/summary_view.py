@@ -19,7 +19,6 @@ from textual.strip import Strip
 
 from .. import palette
 from ..summary import RackSummary, Summary
-from . import actions
 from .style_cache import styles_changed
 
 BAR_W = 10
@@ -58,7 +57,6 @@ class SummaryView(ScrollView, can_focus=True):
     """What the layout adds up to; the racks nearest their limits first."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        *actions.bindings("views"),
         Binding("up", "scroll_up", show=False, id="summary-up"),
         Binding("down", "scroll_down", show=False, id="summary-down"),
         Binding("pageup", "page_up", show=False, id="summary-page-up"),

@@ -7,20 +7,14 @@ grouping: a scalable unit once with a count), built off the main thread; choosin
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from rich.text import Text
-from textual.binding import BindingType
 from textual.message import Message
 from textual.widgets import Tree
 
 from ..render.topology_outline import Entry
-from . import actions
 
 
 class TopologyView(Tree[str | None], can_focus=True):
-    BINDINGS: ClassVar[list[BindingType]] = [*actions.bindings("views")]
-
     class Chosen(Message):
         def __init__(self, device: str) -> None:
             self.device = device
