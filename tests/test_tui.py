@@ -210,15 +210,19 @@ def test_wrong_unit_in_the_inspector_is_refused_inline(tmp_path: Path) -> None:
             await pilot.pause()
             # id, side, circuit, voltage, phases, current
             await pilot.press("tab", "tab", "tab", "tab", "tab")
-            assert app.focused is not None and app.focused.id == "field-feed-current"
+            assert app.inspector.editing == "current" and app.focused is app.inspector.editor
             await pilot.press("end", "ctrl+u")
             await type_text(pilot, "63 V")
             await pilot.press("enter")
             await settle(pilot)
-            error = app.inspector.query_one("#error-feed-current")
-            shown = str(error.render())
-            assert '"63 V" is a voltage, expected a current (A)' in shown
+            note = app.inspector.note("current")
+            assert note is not None and '"63 V" is a voltage, expected a current (A)' in note
             assert app.focused.has_class("-invalid")
+            # Drawn under the field, the typed text kept in it.
+            lines = [strip.text for strip in app.inspector.lines_view.lines()]
+            row = app.inspector.lines_view.rows["current"]
+            assert lines[row + 1].startswith('✖ current "63 V" is a')
+            assert app.inspector.text_of("current") == "63 V"
             assert dumps(app.session.layout) == before
             assert not app.dirty
             # A good value goes through and can be undone.
@@ -227,7 +231,8 @@ def test_wrong_unit_in_the_inspector_is_refused_inline(tmp_path: Path) -> None:
             await pilot.press("enter")
             await settle(pilot)
             assert app.session.index.feed("a01-A").current == 40.0
-            assert "-shown" not in error.classes
+            assert app.inspector.note("current") is None
+            assert app.inspector.text_of("current") == "40 A"
             await pilot.press("ctrl+z")
             await settle(pilot)
             assert dumps(app.session.layout) == before

@@ -63,6 +63,11 @@ def test_each_view_the_help_and_the_export_dialog_match_their_snapshots(
             await pilot.press("escape", "ctrl+e")
             await pilot.pause()
             shots.append(("export-dialog", app.export_screenshot()))
+            # A refused value: the field input over its line, the loader's message under it.
+            await pilot.press("escape", "enter", "tab", "tab", "end", "ctrl+u", *"3 V", "enter")
+            await settle(pilot)
+            assert app.inspector.note("position") is not None
+            shots.append(("inspector-refused", app.export_screenshot()))
             for name, svg in shots:
                 _check(name, svg)
 

@@ -104,13 +104,13 @@ def test_connect_two_free_ports_shows_the_link_in_both_inspectors_and_the_topolo
             assert [(lk.a, lk.b, lk.media) for lk in session.index.links_of("a01-n01")] == [
                 ("a01-n01:ib1", "a01-n02:ib1", "dac")
             ]
-            facts = str(app.inspector.query_one("#inspector-facts").render())
+            facts = app.inspector.facts_text()
             assert "ib1 → a01-n02:ib1 · dac 0.9 m" in facts
             assert app.go_to("a01-n02")
-            facts = str(app.inspector.query_one("#inspector-facts").render())
+            facts = app.inspector.facts_text()
             assert "ib1 → a01-n01:ib1 · dac 0.9 m" in facts
             assert app.go_to("a01-n01:ib1")  # the link itself: its run and speed
-            facts = str(app.inspector.query_one("#inspector-facts").render())
+            facts = app.inspector.facts_text()
             assert "dac · 0.9 m computed · 400 Gbps" in facts
             await pilot.press("3")
             await settle(pilot)

@@ -198,9 +198,6 @@ class DesignerApp(
         self.racks.focus()
         self.set_interval(sidecar.INTERVAL_S, self.autosave_now)
         self.open_path(self.path)
-        # The inspector's fields, built while the layout loads rather than under the
-        # first keys once the racks are drawn.
-        self.call_after_refresh(self.inspector.prebuild)
 
     def notify(
         self,
@@ -530,7 +527,8 @@ class DesignerApp(
 
     @on(RacksView.CursorMoved)
     def _cursor_moved(self, event: RacksView.CursorMoved) -> None:
-        if self.moving is None:
+        # While a field is being typed in, the inspector keeps its entity.
+        if self.moving is None and not self.inspector.editor.has_focus:
             self.update_inspector()
 
     @on(ProblemsPanel.Chosen)

@@ -128,7 +128,13 @@ class RacksView(ScrollView, can_focus=True):
         if self.selection:  # (a pass over every device: only when something is selected)
             self.selection &= {d.id for _, d in self.plan_layout.devices()}
         self._resize()
-        self._set_cursor(self.cursor)
+        # The cursor stays where it was; only a different rack or device under it is news
+        # (the inspector would otherwise leave the feed or link being edited).
+        before = (self.current_rack_id(), self.current_device_id())
+        self._set_cursor(self.cursor, announce=False)
+        after = (self.current_rack_id(), self.current_device_id())
+        if after != before:
+            self.post_message(self.CursorMoved(*after))
         self.refresh()
 
     def set_marks(self, marks: Marks) -> None:
