@@ -7,8 +7,8 @@
 Prints a markdown table: tomllib parsing the file (the reference); the app from start to
 racks drawn (a usable screen), a key at once, cursor keys every 50 ms while each check runs
 and while the summary and topology are built ahead (median, 90th percentile, worst); each
-view switch (shown and focused, with its data, with Pilot's repaint) and switches over and
-over; held keys at 30 a second across a row and down the rows (the lag they leave); cursor
+view switch (shown and focused, with its data, with Pilot's repaint), switches over and
+over and at key repeat; held keys at 30 a second across a row and down the rows (the lag they leave); cursor
 keys; an edit made with m, up, enter (the app's own time: command, re-check, every panel);
 and the process's peak memory. "Answered" is the app's own answer (its state shows the
 key), without Pilot's wait for repaints.
@@ -185,6 +185,14 @@ async def measure(path: Path, folder: Path) -> list[tuple[str, str]]:
                 )
             )
         rows.append(("view switches 4-3-2-1 ×5, each answered (median/p90/max)", spread(switches)))
+        # The same keys at key repeat (30 a second, without waiting): the lag after the
+        # last one, until the racks view is shown and focused.
+        lag = await repeat(
+            app,
+            ["4", "3", "2", "1"] * 5,
+            lambda: app.view_name == "racks" and app.focused is app.racks,
+        )
+        ms("view switches 4-3-2-1 ×5 at key repeat: lag after the last key", lag)
         await pilot.pause()
         await pilot.press("2")
         app.floor.move(-999, 0)
