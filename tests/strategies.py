@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 from hypothesis import strategies as st
@@ -65,6 +66,9 @@ def _fits(f: s.Field, value: float) -> bool:
     )
 
 
+# The builders below are cached: a strategy made anew on every draw costs hypothesis its
+# validation each time, which was most of the layout properties' run time.
+@functools.cache
 def quantity(f: s.Field) -> st.SearchStrategy[float]:
     """A value of quantity field ``f`` within its limits, as loaded from text (a Q keeping
     its text) or set by an edit (a plain float)."""
@@ -83,6 +87,7 @@ def quantity(f: s.Field) -> st.SearchStrategy[float]:
     return written | edited
 
 
+@functools.cache
 def integer(f: s.Field, cap: int) -> st.SearchStrategy[int]:
     """A value of integer field ``f`` within its limits (at most ``cap``)."""
     low = int(f.minimum) if f.minimum is not None else -2
@@ -90,6 +95,7 @@ def integer(f: s.Field, cap: int) -> st.SearchStrategy[int]:
     return st.integers(low, high)
 
 
+@functools.cache
 def ratio(f: s.Field) -> st.SearchStrategy[float]:
     """A ratio within the field's limits, as a number or as a percentage string."""
     numbers = [v for v in (0.0, 0.5, 0.8, 1.0, 1.2) if _fits(f, v)]
@@ -99,17 +105,21 @@ def ratio(f: s.Field) -> st.SearchStrategy[float]:
     )
 
 
+@functools.cache
 def _maybe(strategy: st.SearchStrategy) -> st.SearchStrategy:
     return st.none() | strategy
 
 
 MODELS = st.sampled_from(sorted(builtin().devices)) | IDS
+PORT_NAMES = st.from_regex(r"[a-z]{1,4}", fullmatch=True)
+CIRCUITS = st.from_regex(r"PP[0-9]-[AB]-[0-9]{2}", fullmatch=True)
+HOSTNAMES = st.from_regex(r"[a-z][a-z0-9-]{0,10}[0-9](\.[a-z]{1,4})?", fullmatch=True)
 
 
 @st.composite
 def port_groups(draw: st.DrawFn) -> m.PortGroup:
     return m.PortGroup(
-        name=draw(st.from_regex(r"[a-z]{1,4}", fullmatch=True)),
+        name=draw(PORT_NAMES),
         count=draw(integer(spec(s.PORT, "count"), 64)),
         speed=draw(_maybe(quantity(spec(s.PORT, "speed")))),
         tech=draw(_maybe(st.sampled_from(m.PORT_TECH))),
@@ -154,7 +164,7 @@ def feeds(draw: st.DrawFn, feed_id: str) -> m.Feed:
         phases=draw(st.sampled_from(spec(s.FEED, "phases").choices)),
         current=draw(quantity(spec(s.FEED, "current"))),
         side=draw(_maybe(st.sampled_from(["A", "B", "C", "pdu-2"]))),  # v1.1: any label
-        circuit=draw(_maybe(st.from_regex(r"PP[0-9]-[AB]-[0-9]{2}", fullmatch=True))),
+        circuit=draw(_maybe(CIRCUITS)),
         wiring=draw(_maybe(st.sampled_from(m.WIRING))),
         derate=draw(_maybe(ratio(spec(s.FEED, "derate")))),
         outlet_voltage=draw(_maybe(quantity(spec(s.FEED, "outlet_voltage")))),
@@ -176,11 +186,7 @@ def layouts(draw: st.DrawFn, max_racks: int = 3) -> m.Layout:
                 face=draw(_maybe(st.sampled_from(["front", "rear"]))),
                 phase=draw(_maybe(st.sampled_from(m.PHASES_WYE + m.PHASES_DELTA))),
                 label=draw(_maybe(TEXT)),
-                hostname=draw(
-                    _maybe(
-                        st.from_regex(r"[a-z][a-z0-9-]{0,10}[0-9](\.[a-z]{1,4})?", fullmatch=True)
-                    )
-                ),
+                hostname=draw(_maybe(HOSTNAMES)),
                 comment=draw(COMMENT),
                 ignore=draw(IGNORE),
             )
