@@ -8,10 +8,10 @@ Prints a markdown table: tomllib parsing the file (the reference); the app from 
 racks drawn (a usable screen), a key at once, cursor keys every 50 ms while each check runs
 and while the summary and topology are built ahead (median, 90th percentile, worst); each
 view switch (shown and focused, with its data, with Pilot's repaint), switches over and
-over and at key repeat; held keys at 30 a second across a row and down the rows (the lag they leave); cursor
-keys; an edit made with m, up, enter (the app's own time: command, re-check, every panel);
-and the process's peak memory. "Answered" is the app's own answer (its state shows the
-key), without Pilot's wait for repaints.
+over and at key repeat; held keys at 30 a second across a row and down the rows (the lag
+they leave); cursor keys; an edit made with m, up, enter (the app's own time: command,
+re-check, every panel); and the process's peak memory. "Answered" is the app's own
+answer (its state shows the key), without Pilot's wait for repaints.
 """
 
 from __future__ import annotations

@@ -284,8 +284,10 @@ class DesignerApp(
     def _worker_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
         if worker.name == "load_worker" and worker.state == WorkerState.SUCCESS:
-            self._close_loading()
-            self._loaded(worker.result)
+            # One update for the progress screen closing and the layout drawn behind it.
+            with self.batch_update():
+                self._close_loading()
+                self._loaded(worker.result)
         elif worker.name == "load_worker" and worker.state == WorkerState.ERROR:
             self._close_loading()
             error = worker.error
@@ -350,9 +352,15 @@ class DesignerApp(
         self.racks.focus()
         if session.analysis is None:
             self.header.set_state(checking=True)
-            self.first_check(session)
+            # After the racks are on screen: the check's worker would hold the interpreter
+            # in turns with the first layout passes and slow the screen a key lands on.
+            self.call_after_refresh(self._start_first_check, session)
         else:
             self.start_fabric_check()
+
+    def _start_first_check(self, session: Session) -> None:
+        if session is self.session and session.analysis is None:
+            self.first_check(session)
 
     @work(thread=True, exclusive=True, group="check")
     @in_background
