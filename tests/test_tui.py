@@ -240,6 +240,51 @@ def test_wrong_unit_in_the_inspector_is_refused_inline(tmp_path: Path) -> None:
     run(journey)
 
 
+def test_inspector_click_a_field_to_edit_it_step_with_arrows_and_scroll_with_the_wheel(
+    tmp_path: Path,
+) -> None:
+    path = copy("finetune-8gpu.toml", tmp_path)
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert app.session is not None
+            inspector = app.inspector
+            lines = inspector.lines_view
+            device = inspector.ref
+            assert device is not None and device[0] == "device"
+            # A click on the model line puts that field in the input.
+            row = lines.rows["model"] - lines.top
+            await pilot.click("#inspector-lines", offset=(2, row))
+            await pilot.pause()
+            assert inspector.editing == "model" and app.focused is inspector.editor
+            assert inspector.editor.value == inspector.text_of("model") == "blank-1u"
+            # Down and up step between fields; the lines scroll to the one edited, which
+            # 80x24 does not show at first.
+            assert lines.rows["label"] >= lines.size.height
+            await pilot.press(*["down"] * 5)
+            assert inspector.editing == "label"
+            assert lines.top <= lines.rows["label"] < lines.top + lines.size.height
+            await pilot.press("down", "up")
+            assert inspector.editing == "label"
+            # A value through the input is the layout's, and one undo step.
+            await type_text(pilot, "spare")
+            await pilot.press("enter")
+            await settle(pilot)
+            assert app.session.index.device(device[1]).label == "spare"
+            assert inspector.text_of("label") == "spare"
+            # The wheel scrolls the lines.
+            await pilot.press("escape")
+            top = lines.top
+            # (Pilot has no wheel; its own mouse-event helper sends one where the pointer is.)
+            await pilot._post_mouse_events([events.MouseScrollUp], "#inspector-lines", (2, 1))
+            await pilot.pause()
+            assert lines.top < top
+
+    run(journey)
+
+
 def test_duplicate_rename_then_quit_with_unsaved_changes_asks_and_discard_leaves_the_file(
     tmp_path: Path,
 ) -> None:
