@@ -105,9 +105,17 @@ def test_view_keys_pressed_faster_than_the_screen_repaints_arrive_in_order(
             await pilot.press("4")
             assert app.view_name == "floor" and len(app.screen_stack) == 2
             await pilot.press("escape")
-            # In a field, a digit is typed: the inspector's field takes it.
+            # Back in a view, digits switch again.
             await pilot.press("1")
             assert app.view_name == "racks"
+            # In a panel, the panel keeps them; in a field, a digit is typed.
+            await pilot.press("ctrl+o")
+            await pilot.press("2")
+            assert app.view_name == "racks" and app.focused is app.problems
+            await pilot.press("escape", "enter")
+            assert app.focused is app.inspector.editor
+            await pilot.press("end", "3")
+            assert app.view_name == "racks" and app.inspector.editor.value.endswith("3")
 
     run(journey)
 

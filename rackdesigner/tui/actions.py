@@ -20,8 +20,8 @@ class Action:
     name: str  # the command palette's name (designer.md); "" when not in the palette
     help: str  # one line for the help screen and the palette
     keys: str = ""  # default keys, comma-separated; "" for palette-only actions
-    # "app": everywhere (ctrl keys, priority); "views": the digits, app-wide but never in a
-    # field or a dialog; "racks"; "floor"; "problems".
+    # "app": everywhere (ctrl keys, priority); "views": the digits, priority bindings that
+    # act while a view has the focus; "racks"; "floor"; "problems".
     scope: str = "app"
     footer: str = ""  # short footer label; "" keeps it out of the footer
     key_display: str | None = None
@@ -257,8 +257,8 @@ def bindings(scope: str) -> list[Binding]:
     and reaches the app's own bindings only after bubbling up from it; while a view switch
     moves the focus, keys pressed quickly bubbled up from different widgets, out of order
     (``4 3 2 1`` arrived as ``3 1 2 4``), or were dropped while nothing had focus. A
-    priority binding runs as the key arrives. Textual leaves a key an input consumes to the
-    input, and the app refuses the digits under a dialog (``check_action``)."""
+    priority binding runs as the key arrives; the app refuses the digits unless a view has
+    the focus (``check_action``), so a field, a panel or a dialog keeps them."""
     app_wide = scope in ("app", "views")
     out: list[Binding] = []
     first = [BY_ID[i] for i in FOOTER_FIRST if i in BY_ID]

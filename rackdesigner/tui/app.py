@@ -672,8 +672,15 @@ class DesignerApp(
     # -- the other views -------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # The view digits are priority bindings: under a dialog they are the dialog's keys.
-        return not (action == "view" and len(self.screen_stack) > 1)
+        # The view digits are priority bindings (they must not wait for the focus to move):
+        # they act only while a view has the focus (designer.md), never in a panel, a field
+        # or a dialog.
+        if action == "view":
+            if len(self.screen_stack) > 1:
+                return False
+            focused = self.focused
+            return focused is None or focused.id in VIEWS
+        return True
 
     def action_view(self, name: str) -> None:
         """Show one of the views (keys 1-4, the view bar, the palette) and focus it."""

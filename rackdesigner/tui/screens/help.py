@@ -14,7 +14,7 @@ from textual.widgets import Static
 from .. import actions
 
 SCOPES = (
-    ("views", "Anywhere but a field or a dialog"),
+    ("views", "In every view"),
     ("racks", "In the racks view"),
     ("floor", "In the floor view"),
     ("problems", "In the problems panel"),
