@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 
@@ -73,6 +74,7 @@ def _imports(path, name: str, modules: set[str]) -> set[str]:
     }
 
 
+@functools.cache  # three tests read it; parsing the package is a second each
 def _graph() -> dict[str, set[str]]:
     paths = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
     modules = set(paths)
