@@ -253,17 +253,22 @@ class ConnectScreen(ModalScreen[ConnectRequest | None]):
             self.proposed = propose_media(typed, link_speed(a, b), overrides)
         else:
             self.proposed = proposal(self.design, self.index, a, b)
+        # The proposal fills the length and media fields without their Changed messages:
+        # handled later, after faster typing had proposed again, an earlier one looked like
+        # the user's own choice and pinned a stale medium (fast typing, tmux send-keys).
         if not self.length_touched:
             self._length_shown = _length_text(self.proposed.length)
             field = self.query_one("#connect-length", Input)
             if field.value != self._length_shown:
-                field.value = self._length_shown
+                with field.prevent(Input.Changed):
+                    field.value = self._length_shown
         if not self.media_touched:
             self._media_shown = self.proposed.media
             select = self.query_one("#connect-media", Select)
             wanted = self.proposed.media if self.proposed.media else Select.NULL
             if select.value != wanted:
-                select.value = wanted
+                with select.prevent(Select.Changed):
+                    select.value = wanted
         self._status(problem)
 
     def _status(self, problem: str | None = None) -> None:
