@@ -114,7 +114,33 @@ class LiveAnalysis(Analysis):
         self._graph: nx.Graph | None = None
         self._site: _Site | None = None
         self._sums()
+        self._index_naming()
         self._index_links()
+
+    def _index_naming(self) -> None:
+        """Which racks name each device as their CDU or rear door: an edit to a device's
+        rack recomputes theirs too, found here rather than by a walk over every rack."""
+        self._naming: dict[str, dict[int, Rack]] = defaultdict(dict)
+        self._names_of: dict[int, set[str]] = {}
+        for rack in self.layout.racks:
+            self._name(id(rack), rack)
+
+    def _name(self, key: int, rack: Rack | None) -> None:
+        """Record what ``rack`` (``id(rack)`` is ``key``) names now; None: it is gone."""
+        names = _names(rack.cdu) if rack is not None else set()
+        if rack is not None and rack.door is not None:
+            names.add(rack.door)
+        old = self._names_of.pop(key, set())
+        naming = self._naming
+        for name in old - names:
+            racks = naming[name]
+            racks.pop(key, None)
+            if not racks:
+                del naming[name]
+        for name in names - old:
+            naming[name][key] = rack  # type: ignore[assignment]
+        if names:
+            self._names_of[key] = names
 
     def _index_links(self) -> None:
         links = self.links  # resolved once, all together, by the analysis itself
@@ -143,6 +169,7 @@ class LiveAnalysis(Analysis):
             self._rack_facts = {id(f.rack): f for f in self.racks}
             self._site = None
             self._sums()
+            self._index_naming()
             self._graph = None
             self._index_links()
 
@@ -219,16 +246,27 @@ class LiveAnalysis(Analysis):
                 names.update(d.id for d in old.devices)
             if key in present:
                 names.update(d.id for d in rack.devices)
-        if names:
-            for rack in layout.racks:
-                if id(rack) not in touched and (
-                    _names(rack.cdu) & names or (rack.door is not None and rack.door in names)
-                ):
-                    touched[id(rack)] = rack
         for key in list(self._rack_facts):
             if key not in present:
                 del self._rack_facts[key]
                 done.removed_racks.add(key)
+        # An edit changes the cdu or door of the racks it touches only (and those it removes).
+        for key in done.removed_racks:
+            self._name(key, None)
+        for key, rack in touched.items():
+            if key in present:
+                self._name(key, rack)
+        if names:
+            naming = self._naming
+            found: dict[int, Rack] = {}
+            for name in names:
+                for key, rack in naming.get(name, {}).items():
+                    if key not in touched:
+                        found[key] = rack
+            # In the layout's order, as a walk over the racks would find them.
+            facts = self._rack_facts
+            for key in sorted(found, key=lambda key: facts[key].index if key in facts else -1):
+                touched[key] = found[key]
         if touched or done.removed_racks:
             self._refresh_racks(touched, done, index)
         # Links: those the edit named, and every link of a device whose facts are new.
