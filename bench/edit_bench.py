@@ -3,6 +3,12 @@
 move one device and re-check, add and remove one cable and re-check (fabric rules
 included), and undo each; ``tomllib`` parsing the same file is timed beside it.
 
+Then the designer's core edit path, as ``DesignerApp.do`` runs it (the panels' repaint
+apart): ``session.do(command, fabric=False)``, the guidance's comparison of findings before
+and after (``guide_before``/``guide_edit``) and the header's figures (``totals``, with the
+site figures), for ``--edits`` alternating moves of a GPU node up and down by a unit, label
+edits of a device and cooling changes of a rack; median and worst of each.
+
     python bench/edit_bench.py bench/out/gpus-100000.toml
     python bench/edit_bench.py --gpus 100000          # generates the layout in memory
 
@@ -20,6 +26,7 @@ import time
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -41,6 +48,7 @@ def main() -> int:
     parser.add_argument("layout", nargs="?", help="a layout file")
     parser.add_argument("--gpus", type=int, default=100_000, help="generate this many GPUs")
     parser.add_argument("--repeat", type=int, default=5, help="runs of each edit")
+    parser.add_argument("--edits", type=int, default=20, help="designer edits of each kind")
     args = parser.parse_args()
 
     from rackdesigner.edit import AddLink, MoveDevice, RemoveLink, Session
@@ -69,7 +77,9 @@ def main() -> int:
     spot = node = None
     for rack in layout.racks:
         for device in rack.devices:
-            if not device.model.startswith("dgx") or device.position is None:
+            dtype = index.catalog.devices.get(device.model)
+            # Any GPU node (the generator's halls hold DGX and liquid-cooled Supermicro ones).
+            if dtype is None or dtype.kind != "gpu-node" or device.position is None:
                 continue
             taken = index.occupied(rack.id)
             units = len(index.units_of(device))
@@ -112,6 +122,7 @@ def main() -> int:
         ("remove one cable + re-check (fabric rules included)", remove_times),
         ("undo the removal", remove_undo),
     ]
+    designer_rows = _designer_path(session, args.edits)
     findings = len(session.findings)
     print(
         f"layout: {args.layout or f'generated, {args.gpus} GPUs'}: {gpus:,} GPUs, "
@@ -127,7 +138,74 @@ def main() -> int:
         print(
             f"| {label} | {min(times) * 1000:.1f} ms | {statistics.median(times) * 1000:.1f} ms |"
         )
+    print()
+    print(f"The designer's core edit path ({args.edits} edits of each kind):")
+    print()
+    print("| edit (session.do + guidance + header figures) | median | worst |")
+    print("|---|---:|---:|")
+    for label, times in designer_rows:
+        print(
+            f"| {label} | {statistics.median(times) * 1000:.1f} ms | {max(times) * 1000:.1f} ms |"
+        )
     return 0
+
+
+def _designer_path(session: Any, edits: int) -> list[tuple[str, list[float]]]:
+    """Time what ``DesignerApp.do`` computes outside its panels, edit by edit: the session
+    re-checks all but the fabric rules, guidance names the problems the edit brought
+    (as ``tui/guide.py`` does: the findings before, the groups that re-ran after) and the
+    header reads its totals (``tui/totals.py``)."""
+    from rackdesigner.edit import MoveDevice, UpdateDevice, UpdateRack
+    from rackdesigner.guidance import new_problems
+    from rackdesigner.tui.totals import totals
+
+    def edit(command: Any) -> None:
+        before = tuple(session.findings)  # guide_before
+        session.do(command, fabric=False)
+        changes = session.finding_changes()  # guide_edit
+        new_problems(*changes) if changes else new_problems(before, session.findings)
+        totals(session.analysis, session.findings)  # the header
+
+    index = session.index
+    # A GPU node whose unit above is free: the move the designer's m, up, enter makes.
+    found = None
+    for facts in session.analysis.racks:
+        taken = index.occupied(facts.rack.id)
+        for dev in facts.devices:
+            device = dev.device
+            if not dev.is_gpu_node or device.position is None:
+                continue
+            top = device.position + len(index.units_of(device))
+            if top <= facts.rack.height_u and taken.get(top) is None:
+                found = (device, facts.rack)
+                break
+        if found:
+            break
+    assert found is not None, "no GPU node has a free unit above it"
+    device, rack = found
+    node, home, step = device.id, device.position, 1
+    cooling = rack.cooling or "air"
+    other = "air" if cooling != "air" else "liquid"
+    totals(session.analysis, session.findings)  # the header as it stands when editing starts
+    kinds: list[tuple[str, Callable[[int], Any]]] = [
+        (
+            "move a GPU node a unit (up, then down)",
+            lambda i: MoveDevice(node, position=home + step if i % 2 == 0 else home),
+        ),
+        ("set a device's label", lambda i: UpdateDevice(node, label=f"edit {i}")),
+        (
+            "set a rack's cooling (site rules re-run)",
+            lambda i: UpdateRack(rack.id, cooling=other if i % 2 == 0 else cooling),
+        ),
+    ]
+    rows = []
+    for label, command in kinds:
+        times = []
+        for i in range(edits):
+            made = command(i)
+            times.append(_time(lambda made=made: edit(made)))
+        rows.append((label, times))
+    return rows
 
 
 if __name__ == "__main__":

@@ -58,6 +58,31 @@ __all__ = [
 ]
 
 _T = TypeVar("_T")
+
+
+def site_figures_of(racks: list[RackFacts], verdicts: list[str]) -> tuple[float, float, str]:
+    """Usable power, heat and the cooling verdict over the racks and their verdicts."""
+    usable = sum(r.capacity for r in racks if r.capacity is not None)
+    heat = sum(r.heat for r in racks)
+    return usable, heat, cooling_summary(verdicts)
+
+
+def cooling_summary(verdicts: list[str], bad: int | None = None, first: int | None = None) -> str:
+    """The racks' cooling verdicts in a few words: "ok", or how many are not and the
+    first one's. ``bad`` and ``first`` (how many are not "ok", the index of the first)
+    spare a caller that keeps them the walk over every verdict."""
+    if not verdicts:
+        return "–"
+    if bad is None:
+        wrong = [v for v in verdicts if v != "ok"]
+        bad, word = len(wrong), wrong[0] if wrong else ""
+    else:
+        word = verdicts[first] if first is not None else ""
+    if not bad:
+        return "ok"
+    return f"{bad} rack{'s' if bad != 1 else ''}: {word}"
+
+
 # Kinds of reference whose change reaches everything: thresholds, geometry, the catalog.
 _GLOBAL_KINDS = frozenset(("site", "workload", "rules", "catalog", "gpu"))
 
@@ -66,9 +91,10 @@ class _LoadFigures:
     """A CDU group's figures as ``cooling_verdict`` reads them, computed once (each is a
     walk over the group's CDUs)."""
 
-    __slots__ = ("capacity", "heat", "indexes", "margin")
+    __slots__ = ("capacity", "heat", "indexes", "load", "margin")
 
     def __init__(self, load: CduLoad) -> None:
+        self.load = load
         self.capacity = load.capacity
         self.heat = load.heat
         self.indexes = load.indexes
@@ -353,6 +379,11 @@ class Analysis:
         """The CDU groups that carry ``rack``'s heat, in the groups' order. Indexed once
         per ``cdu_loads``: the header, the report and the drawings ask for every rack of a
         hall, and reading all hundred groups for each of 3,000 racks took seconds."""
+        found: list[CduLoad] = self._figures_by_rack().get(rack.index, [])
+        return found
+
+    def _figures_by_rack(self) -> dict[int, list[Any]]:
+        """Each rack index's CDU groups' figures (``_LoadFigures``), for ``cdu_loads``."""
         loads = self.cdu_loads
         cached = self.__dict__.get("_loads_by_rack")
         if cached is None or cached[0] is not loads:
@@ -363,8 +394,20 @@ class Analysis:
                     by_rack.setdefault(index, []).append(figures)
             cached = (loads, by_rack)
             self.__dict__["_loads_by_rack"] = cached
-        found: list[CduLoad] = cached[1].get(rack.index, [])
-        return found
+        return cached[1]  # type: ignore[no-any-return]
+
+    def site_figures(self) -> tuple[float, float, str]:
+        """Usable power (W the racks' feeds can carry), heat (W) and the cooling verdict
+        of every rack in a few words ("ok", "3 racks: no CDU"), as the designer's header
+        shows them. Kept until the facts change (every invalidation makes a new
+        ``cdu_loads``); a live analysis keeps them per rack instead."""
+        loads = self.cdu_loads
+        cached = self.__dict__.get("_site_figures")
+        if cached is not None and cached[0] is loads and cached[1] is self.racks:
+            return cached[2]  # type: ignore[no-any-return]
+        figures = site_figures_of(self.racks, [self.cooling_verdict(r) for r in self.racks])
+        self.__dict__["_site_figures"] = (loads, self.racks, figures)
+        return figures
 
     @property
     def is_training(self) -> bool:

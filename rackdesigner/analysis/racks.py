@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ..cdu_groups import cdu_groups
 from ..geometry import RackPlace
@@ -193,9 +193,23 @@ def phase_misfit(phase: str, wiring: str | None) -> str | None:
     return None
 
 
+def cdu_named(rack: RackFacts) -> tuple[str, ...]:
+    """The ids of the CDUs a rack names that are CDUs (kind "cdu"): what groups it."""
+    return tuple(
+        cdu.id
+        for cdu in rack.cdus
+        if cdu is not None and cdu.type is not None and cdu.kind == "cdu"
+    )
+
+
 def cdu_loads(racks: Sequence[RackFacts]) -> list[CduLoad]:
     """Each CDU group (the CDUs racks name together; lists that share a CDU join), with
-    the liquid heat of every rack it serves. Only devices of kind "cdu" count."""
+    the liquid heat of every rack it serves. Only devices of kind "cdu" count.
+
+    ``racks`` may be some of a layout's racks, in order, as long as every rack of a group
+    is among them (:func:`cdu_loads_after` passes the racks of the groups an edit
+    touched): groups come in the order of their first rack, so those of a part of the
+    racks are the whole layout's groups over that part."""
     named: list[list[str]] = []
     by_id: dict[str, DeviceFacts] = {}
     for rack in racks:
@@ -205,17 +219,70 @@ def cdu_loads(racks: Sequence[RackFacts]) -> list[CduLoad]:
                 by_id.setdefault(cdu.id, cdu)
                 ids.append(cdu.id)
         named.append(ids)
-    loads: list[CduLoad] = []
-    for group in cdu_groups(named):
-        load = CduLoad([by_id[c] for c in group.cdus])
-        for index in group.racks:
-            rack = racks[index]
-            load.racks.append(rack)
-            load.indexes.add(rack.index)
-            load.heat += rack.liquid_heat
-            load.heat_unknown |= rack.load_unknown
-        loads.append(load)
-    return loads
+    return [
+        _load([by_id[c] for c in group.cdus], [racks[index] for index in group.racks])
+        for group in cdu_groups(named)
+    ]
+
+
+def _load(cdus: list[DeviceFacts], racks: list[RackFacts]) -> CduLoad:
+    """A group's load over its racks, in their order (the heat summed in that order: the
+    figures of a group recomputed alone are those of the whole layout's pass)."""
+    load = CduLoad(cdus)
+    for rack in racks:
+        load.racks.append(rack)
+        load.indexes.add(rack.index)
+        load.heat += rack.liquid_heat
+        load.heat_unknown |= rack.load_unknown
+    return load
+
+
+def cdu_loads_after(
+    loads: Sequence[CduLoad],
+    racks: Sequence[RackFacts],
+    touched: Mapping[int, tuple[str, ...]],
+    group_of: Callable[[int], CduLoad | None],
+) -> tuple[list[CduLoad], list[CduLoad], list[CduLoad]]:
+    """``loads`` (:func:`cdu_loads` before an edit) after the racks at the indexes
+    ``touched`` got new facts, each index mapped to what the rack named before
+    (:func:`cdu_named`); equal to ``cdu_loads(racks)``. The racks must be the same racks
+    at the same indexes, their devices' ids unique (the common edit: a device moved, a
+    field set); ``group_of`` gives a rack index's group in ``loads``.
+
+    Returns the new loads, the groups dropped and the groups added. Only the touched
+    racks' groups are recomputed: when no rack names other CDUs, each such group keeps its
+    racks and CDUs and only its figures change; otherwise the groups the touched racks
+    were in or now join are grouped again, over their racks only (a union-find over a
+    handful of racks instead of every rack of the hall)."""
+    old = {id(load): load for index in touched if (load := group_of(index)) is not None}
+    if all(cdu_named(racks[index]) == was for index, was in touched.items()):
+        added = []
+        for load in old.values():
+            members = [racks[rack.index] for rack in load.racks]
+            by_id = {}
+            for rack in members:
+                for cdu in rack.cdus:
+                    if cdu is not None and cdu.type is not None and cdu.kind == "cdu":
+                        by_id.setdefault(cdu.id, cdu)
+            added.append(_load([by_id[cdu.id] for cdu in load.cdus], members))
+    else:
+        named = {cdu for index in touched for cdu in cdu_named(racks[index])}
+        for load in loads:  # groups, not racks: a hundred or so in a hall
+            if id(load) not in old and any(cdu.id in named for cdu in load.cdus):
+                old[id(load)] = load
+        indexes = set(touched)
+        for load in old.values():
+            indexes.update(load.indexes)
+        added = cdu_loads([racks[index] for index in sorted(indexes)])
+    if not old and not added:
+        return list(loads), [], []
+    kept = [load for load in loads if id(load) not in old]
+    new = sorted([*kept, *added], key=_first_rack)
+    return new, list(old.values()), added
+
+
+def _first_rack(load: CduLoad) -> int:
+    return load.racks[0].index
 
 
 def cooling_verdict(rack: RackFacts, thresholds: dict[str, float], loads: Sequence[CduLoad]) -> str:

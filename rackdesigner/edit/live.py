@@ -14,17 +14,17 @@ test checks it finding by finding.
 from __future__ import annotations
 
 import copy
-from bisect import insort
+from bisect import bisect_left, insort
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..analysis import Analysis, DeviceFacts, LinkFacts, RackFacts
+from ..analysis import Analysis, DeviceFacts, LinkFacts, RackFacts, _LoadFigures, cooling_summary
 from ..analysis.devices import device_facts
-from ..analysis.facts import End, LinkRefs
+from ..analysis.facts import CduLoad, End, LinkRefs
 from ..analysis.links import resolve_links
-from ..analysis.racks import rack_facts
+from ..analysis.racks import cdu_loads_after, cdu_named, rack_facts
 from ..geometry import RackPlace, rack_places
 from ..model import RACK_UNIT_M, Layout, Link, PortGroup, Rack
 from ..refs import Ref
@@ -55,6 +55,47 @@ class Refreshed:
     fabric: bool = False
 
 
+@dataclass(slots=True)
+class _Columns:
+    """What the site totals sum, one entry per rack by index. An edit replaces the
+    touched racks' entries and the totals are summed again over the lists, in C and in the
+    racks' order: microseconds for 3,000 racks where walking their facts took a
+    millisecond, and equal bit for bit to the full analysis's sums (a running total
+    updated by difference would drift from them in the last digits)."""
+
+    load: list[float]
+    gpus: list[int]
+    unknown: set[int]  # racks whose load is a lower bound
+
+    @classmethod
+    def of(cls, racks: list[RackFacts]) -> _Columns:
+        return cls(
+            [r.load for r in racks],
+            [r.gpus for r in racks],
+            {r.index for r in racks if r.load_unknown},
+        )
+
+    def set(self, facts: RackFacts) -> None:
+        index = facts.index
+        self.load[index] = facts.load
+        self.gpus[index] = facts.gpus
+        if facts.load_unknown:
+            self.unknown.add(index)
+        else:
+            self.unknown.discard(index)
+
+
+@dataclass(slots=True)
+class _Site:
+    """The header's site figures kept per rack (:meth:`LiveAnalysis.site_figures`): each
+    rack's usable power and cooling verdict, for the ``cdu_loads`` they were made with."""
+
+    loads: list[CduLoad]
+    usable: list[float | None]
+    verdicts: list[str]
+    bad: set[int]  # indexes of the racks whose verdict is not "ok"
+
+
 def _names(value: object) -> set[str]:
     if value is None:
         return set()
@@ -71,7 +112,35 @@ class LiveAnalysis(Analysis):
         self._was_shared = index.has_shared_ids()
         self._rack_facts: dict[int, RackFacts] = {id(f.rack): f for f in self.racks}
         self._graph: nx.Graph | None = None
+        self._site: _Site | None = None
+        self._sums()
+        self._index_naming()
         self._index_links()
+
+    def _index_naming(self) -> None:
+        """Which racks name each device as their CDU or rear door: an edit to a device's
+        rack recomputes theirs too, found here rather than by a walk over every rack."""
+        self._naming: dict[str, dict[int, Rack]] = defaultdict(dict)
+        self._names_of: dict[int, set[str]] = {}
+        for rack in self.layout.racks:
+            self._name(id(rack), rack)
+
+    def _name(self, key: int, rack: Rack | None) -> None:
+        """Record what ``rack`` (``id(rack)`` is ``key``) names now; None: it is gone."""
+        names = _names(rack.cdu) if rack is not None else set()
+        if rack is not None and rack.door is not None:
+            names.add(rack.door)
+        old = self._names_of.pop(key, set())
+        naming = self._naming
+        for name in old - names:
+            racks = naming[name]
+            racks.pop(key, None)
+            if not racks:
+                del naming[name]
+        for name in names - old:
+            naming[name][key] = rack  # type: ignore[assignment]
+        if names:
+            self._names_of[key] = names
 
     def _index_links(self) -> None:
         links = self.links  # resolved once, all together, by the analysis itself
@@ -98,6 +167,9 @@ class LiveAnalysis(Analysis):
         with self._lock:
             super().invalidate(refs)
             self._rack_facts = {id(f.rack): f for f in self.racks}
+            self._site = None
+            self._sums()
+            self._index_naming()
             self._graph = None
             self._index_links()
 
@@ -132,6 +204,8 @@ class LiveAnalysis(Analysis):
         links, edges = self._link_table()
         other._links = (list(links), dict(edges))
         other._cdu_loads = None
+        other._site = None
+        other._columns = _Columns(list(self._columns.load), list(self._columns.gpus), set())
         other._graph = None  # built from the copied edges, in the worker
         other._fabrics = None
         other._lock = type(self._lock)()
@@ -172,16 +246,27 @@ class LiveAnalysis(Analysis):
                 names.update(d.id for d in old.devices)
             if key in present:
                 names.update(d.id for d in rack.devices)
-        if names:
-            for rack in layout.racks:
-                if id(rack) not in touched and (
-                    _names(rack.cdu) & names or (rack.door is not None and rack.door in names)
-                ):
-                    touched[id(rack)] = rack
         for key in list(self._rack_facts):
             if key not in present:
                 del self._rack_facts[key]
                 done.removed_racks.add(key)
+        # An edit changes the cdu or door of the racks it touches only (and those it removes).
+        for key in done.removed_racks:
+            self._name(key, None)
+        for key, rack in touched.items():
+            if key in present:
+                self._name(key, rack)
+        if names:
+            naming = self._naming
+            found: dict[int, Rack] = {}
+            for name in names:
+                for key, rack in naming.get(name, {}).items():
+                    if key not in touched:
+                        found[key] = rack
+            # In the layout's order, as a walk over the racks would find them.
+            facts = self._rack_facts
+            for key in sorted(found, key=lambda key: facts[key].index if key in facts else -1):
+                touched[key] = found[key]
         if touched or done.removed_racks:
             self._refresh_racks(touched, done, index)
         # Links: those the edit named, and every link of a device whose facts are new.
@@ -230,8 +315,9 @@ class LiveAnalysis(Analysis):
             self._rack_facts[id(rack)] = facts
             done.racks[id(rack)] = facts
         self.racks = racks  # type: ignore[assignment]
-        self._rename(done, index)
         self._cdu_loads = None
+        self._site = None
+        self._rename(done, index)
 
     def _in_place(self, touched: dict[int, Rack], done: Refreshed, index: LayoutIndex) -> bool:
         """The common edit: the same racks, each touched one holding as many devices as
@@ -256,6 +342,7 @@ class LiveAnalysis(Analysis):
             ):
                 return False
             numbered.append((old.index, old, rack))
+        named = {number: cdu_named(old) for number, old, _ in numbered}
         by_id = self.device_by_id
         replaced: dict[int, DeviceFacts] = {}
         same_types = True
@@ -287,16 +374,80 @@ class LiveAnalysis(Analysis):
                 dev.ref = Ref("device", dev.id)
                 dev.place = facts.place
         if same_types:
-            models = {dev.device.model for dev in replaced.values() if dev.type is not None}
-            for model in models:
-                self.types_used[model] = [
-                    replaced.get(id(dev), dev) for dev in self.types_used[model]
-                ]
+            # Each model's devices are in device order and a device replaced in place keeps
+            # its order: find it by bisection, not by a walk over the 12,500 nodes.
+            for dev in replaced.values():
+                if dev.type is not None:
+                    used = self.types_used[dev.device.model]
+                    used[bisect_left(used, dev.order, key=_by_order)] = dev
         else:
             self._types()
-        self._sums()
-        self._cdu_loads = None
+        self._sums(done.racks.values())
+        self._cdu_loads_after(named)
         return True
+
+    def _cdu_loads_after(self, named: dict[int, tuple[str, ...]]) -> None:
+        """The CDU groups after an in-place refresh of the racks at ``named``'s indexes
+        (what each named before): only their groups are recomputed, and the site figures
+        of the racks in those groups."""
+        loads = self._cdu_loads
+        if loads is None:
+            self._site = None
+            return  # not asked for since the last full computation: it is done on demand
+        by_rack = self._figures_by_rack()
+        new, dropped, added = cdu_loads_after(
+            loads, self.racks, named, lambda index: _group(by_rack, index)
+        )
+        figures = dict(by_rack)
+        for load in dropped:
+            for number in load.indexes:
+                figures.pop(number, None)
+        for load in added:
+            made = _LoadFigures(load)
+            for number in load.indexes:
+                figures[number] = [made]
+        self._cdu_loads = new
+        self.__dict__["_loads_by_rack"] = (new, figures)
+        site = self._site
+        if site is not None and site.loads is loads:
+            site.loads = new
+            changed = set(named)
+            for load in (*dropped, *added):
+                changed.update(load.indexes)
+            for number in changed:
+                self._verdict(site, self.racks[number])
+        else:
+            self._site = None
+
+    # -- site figures -------------------------------------------------------------------------
+
+    def site_figures(self) -> tuple[float, float, str]:
+        """The analysis's site figures (usable power, heat, cooling verdict), kept per rack:
+        after an in-place edit only the racks it touched and those of their CDU groups have
+        their verdicts found again (a verdict is a few comparisons; 3,000 of them, with the
+        CDU groups regrouped, were 35 ms of each edit on 100,000 GPUs)."""
+        loads = self.cdu_loads
+        site = self._site
+        if site is None or site.loads is not loads or len(site.verdicts) != len(self.racks):
+            site = _Site(loads, [], [], set())
+            for facts in self.racks:
+                site.usable.append(facts.capacity)
+                site.verdicts.append("")
+                self._verdict(site, facts)
+            self._site = site
+        verdicts, bad = site.verdicts, site.bad
+        usable = sum(filter(None, site.usable))
+        heat = sum(self._columns.load)  # a rack's heat is its load
+        return usable, heat, cooling_summary(verdicts, len(bad), min(bad) if bad else None)
+
+    def _verdict(self, site: _Site, facts: RackFacts) -> None:
+        index = facts.index
+        site.usable[index] = facts.capacity
+        verdict = site.verdicts[index] = self.cooling_verdict(facts)
+        if verdict == "ok":
+            site.bad.discard(index)
+        else:
+            site.bad.add(index)
 
     def _types(self) -> None:
         used: dict[str, list[DeviceFacts]] = defaultdict(list)
@@ -305,10 +456,18 @@ class LiveAnalysis(Analysis):
                 used[dev.device.model].append(dev)
         self.types_used = used
 
-    def _sums(self) -> None:
-        self.site_load = sum(r.load for r in self.racks)
-        self.site_load_unknown = any(r.load_unknown for r in self.racks)
-        self.total_gpus = sum(r.gpus for r in self.racks)
+    def _sums(self, changed: Iterable[RackFacts] | None = None) -> None:
+        """The site totals, after the ``changed`` racks' facts were replaced in place
+        (None: any rack's, or racks added, removed or reordered)."""
+        if changed is None:
+            columns = self._columns = _Columns.of(self.racks)
+        else:
+            columns = self._columns
+            for facts in changed:
+                columns.set(facts)
+        self.site_load = sum(columns.load)
+        self.site_load_unknown = bool(columns.unknown)
+        self.total_gpus = sum(columns.gpus)
 
     def _rename(self, done: Refreshed, index: LayoutIndex) -> None:
         """References, places and totals. Entities are named afresh everywhere only where
@@ -323,6 +482,7 @@ class LiveAnalysis(Analysis):
                 for entity in (facts, *facts.feeds, *facts.devices)
             }
             self._totals()  # the analysis's own pass over everything
+            self._sums()
             # A new nth renames an entity: its rack's findings (and the fabric's, which
             # name devices) must be found again.
             for facts in self.racks:
@@ -573,3 +733,12 @@ def _unknown(end: End) -> bool:
 
 def _by_index(lf: LinkFacts) -> int:
     return lf.index
+
+
+def _by_order(dev: DeviceFacts) -> int:
+    return dev.order
+
+
+def _group(by_rack: dict[int, list[_LoadFigures]], index: int) -> CduLoad | None:
+    figures = by_rack.get(index)
+    return figures[0].load if figures else None

@@ -522,7 +522,7 @@ def floor_load(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-@rule("PLC009", "error", scope="device")
+@rule("PLC009", "error", scope="rack")
 def deeper_than_rack(analysis: Analysis) -> Iterator[Finding]:
     """A device's chassis is deeper than its rack.
 

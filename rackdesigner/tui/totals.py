@@ -53,24 +53,7 @@ def totals(analysis: Analysis | None, diagnostics: Iterable[Diagnostic]) -> Tota
 
 
 def site_figures(analysis: Analysis) -> tuple[float, float, str]:
-    """Usable power, heat and the cooling verdict of every rack, summed up. Kept on the
-    analysis until its facts change (every refresh makes a new ``cdu_loads``): the header
-    is redrawn on every edit and the figures read every rack of a hall. A worker warms it
-    after a check, so the app's thread does not pay for it."""
-    loads = analysis.cdu_loads
-    cached = analysis.__dict__.get("_site_figures")
-    if cached is not None and cached[0] is loads and cached[1] is analysis.racks:
-        return cached[2]  # type: ignore[no-any-return]
-    usable = sum(r.capacity for r in analysis.racks if r.capacity is not None)
-    heat = sum(r.heat for r in analysis.racks)
-    verdicts = [analysis.cooling_verdict(r) for r in analysis.racks]
-    bad = [v for v in verdicts if v != "ok"]
-    if not analysis.racks:
-        cooling = "–"
-    elif not bad:
-        cooling = "ok"
-    else:
-        cooling = f"{len(bad)} rack{'s' if len(bad) != 1 else ''}: {bad[0]}"
-    figures = (usable, heat, cooling)
-    analysis.__dict__["_site_figures"] = (loads, analysis.racks, figures)
-    return figures
+    """Usable power, heat and the cooling verdict of every rack, summed up: the core's
+    (:meth:`Analysis.site_figures`), which a live analysis keeps per rack, so an edit
+    recomputes the touched racks' part only. A worker warms it after a check."""
+    return analysis.site_figures()
