@@ -60,6 +60,9 @@ class Effect:
     fabric: bool = False
     site: bool = True
     everything: bool = False
+    # With ``site``: what the site rules may see changed, as rack fields (``rack.cooling``);
+    # only the rules that read one of them run again (Rule.reads). None: anything.
+    site_keys: set[str] | None = None
 
     def rack(self, rack: Rack | None) -> None:
         if rack is not None:
@@ -72,6 +75,13 @@ class Effect:
         self.racks.update(other.racks)
         self.links.update(other.links)
         self.fabric |= other.fabric
+        if other.site:
+            if not self.site:
+                self.site_keys = set(other.site_keys) if other.site_keys is not None else None
+            elif self.site_keys is not None and other.site_keys is not None:
+                self.site_keys |= other.site_keys
+            else:
+                self.site_keys = None
         self.site |= other.site
         self.everything |= other.everything
 

@@ -96,7 +96,7 @@ class Checker:
         self._rack: dict[int, list[Diagnostic]] = {}  # id(rack) -> its rack rules' findings
         self._link: dict[str, list[Diagnostic]] = {}  # link entity -> its link rules' findings
         self._device: list[Diagnostic] = []
-        self._site: list[Diagnostic] = []
+        self._site: dict[str, list[Diagnostic]] = {}  # rule code -> its findings
         self._fabric: list[Diagnostic] = []
         self._rules: dict[str, list[Rule]] = {}
         self._pending = Effect(everything=True, fabric=True)
@@ -193,7 +193,8 @@ class Checker:
         for found in self._link.values():
             yield from found
         yield from self._device
-        yield from self._site
+        for found in self._site.values():
+            yield from found
         yield from self._fabric
 
     # -- checking ---------------------------------------------------------------------------
@@ -237,7 +238,7 @@ class Checker:
         for diagnostic in self._run(self._rules.get("link", []), live):
             self._link.setdefault(diagnostic.entity, []).append(diagnostic)
         self._device = self._run(self._rules.get("device", []), live)
-        self._site = self._run(self._rules.get("site", []), live)
+        self._site = {r.code: self._run([r], live) for r in self._rules.get("site", [])}
         self._fabric = []
         self._republish()
 
@@ -276,7 +277,12 @@ class Checker:
         if done.racks or done.removed_racks or pending.site:
             self._device = swap(self._device, self._run(self._rules.get("device", []), live))
         if pending.site:
-            self._site = swap(self._site, self._run(self._rules.get("site", []), live))
+            keys = pending.site_keys
+            for rule in self._rules.get("site", []):
+                if keys is None or rule.reads is None or rule.reads & keys:
+                    self._site[rule.code] = swap(
+                        self._site.get(rule.code, []), self._run([rule], live)
+                    )
         if pending.fabric or done.fabric:
             live.invalidate_fabric()
             self.fabric_stale = True

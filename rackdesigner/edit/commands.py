@@ -512,6 +512,10 @@ class UpdateRack(_SetFields):
     def _note(self, layout: Layout, index: LayoutIndex, target: Rack, values: dict) -> None:  # type: ignore[type-arg]
         self.refs = [("rack", target.id)]
         self.effect.rack(target)
+        # The site rules that read these fields run again, the others' findings stand; an
+        # id or an ignore list reaches every rule's findings about the rack.
+        if not values.keys() & {"id", "ignore"}:
+            self.effect.site_keys = {f"rack.{key}" for key in values}
         if values.keys() & {"row", "slot", "height"}:
             # The rack's place moves every cable to it; a new row order moves every rack.
             self.effect.everything = "row" in values

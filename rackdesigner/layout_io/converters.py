@@ -73,8 +73,10 @@ def convert(field: s.Field, value: Any) -> Any:
 def value_of_text(field: s.Field, text: str) -> Any:
     """The TOML value a person means by ``text`` typed for ``field``.
 
-    Strings are taken as typed (quotes optional); other kinds read the text as a TOML value
-    (``42``, ``0.8``, ``true``, ``["PWR008"]``), and text that is no TOML value is a string,
+    Strings are taken as typed (quotes optional); lists of strings as a TOML array or
+    comma-separated (``PWR008, STO``, as the designer's inspector shows them); other kinds
+    read the text as a TOML value (``42``, ``0.8``, ``true``), and text that is no TOML
+    value is a string,
     so ``63 A`` and ``"63 A"`` are the same quantity and ``42`` for a height is the loader's
     "42 has no unit" message.
     """
@@ -86,6 +88,13 @@ def value_of_text(field: s.Field, text: str) -> Any:
                 return value
         return stripped
     value = _toml_value(stripped)
+    if field.kind in ("str_list", "str_or_list") and (value is _NOT_TOML or isinstance(value, str)):
+        # A list as the inspector shows it: ``PWR008, STO`` (a TOML array works too).
+        text = value if isinstance(value, str) else stripped
+        items = [item.strip() for item in text.split(",") if item.strip()]
+        if field.kind == "str_or_list" and len(items) == 1:
+            return items[0]
+        return items
     return stripped if value is _NOT_TOML else value
 
 

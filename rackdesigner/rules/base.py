@@ -71,6 +71,9 @@ class Rule:
     doc: str
     severities: tuple[str, ...]
     scope: str  # one of SCOPES
+    # A site rule's rack fields (``rack.cooling``): an edit of other rack fields leaves its
+    # findings as they are. None: it reads every field (an edit of any re-runs it).
+    reads: frozenset[str] | None = None
 
     @property
     def fabric(self) -> bool:
@@ -99,12 +102,18 @@ def rule(
     thresholds: tuple[str, ...] = (),
     severities: tuple[str, ...] = (),
     scope: str,
+    reads: tuple[str, ...] | None = None,
 ) -> Callable[[RuleFunction], RuleFunction]:
     """Register a rule. The docstring's first line is its title.
 
     ``scope`` says what the rule looks at (:data:`SCOPES`): ``fabric`` rules read
-    ``analysis.fabrics``, the most expensive fact; the others never build it.
+    ``analysis.fabrics``, the most expensive fact; the others never build it. ``reads``
+    (site rules) names the rack fields the rule depends on, directly or through the facts
+    (``rack.cooling`` sets the heat split): an edit of a rack's other fields does not run
+    it again. Leave it out when unsure: the rule then runs after any rack edit.
     """
+    if reads is not None and scope != "site":
+        raise ValueError(f"{code}: only site rules say which rack fields they read")
     if scope not in SCOPES:
         raise ValueError(f"{code}: scope must be one of {', '.join(SCOPES)}, not {scope!r}")
     for key in thresholds:
@@ -125,6 +134,7 @@ def rule(
             body.strip(),
             severities or (severity,),
             scope,
+            frozenset(reads) if reads is not None else None,
         )
         return check
 

@@ -335,7 +335,7 @@ def consumer_gpus_for_training(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-@rule("CMP007", "info", scope="site")
+@rule("CMP007", "info", scope="site", reads=())
 def below_workload_minimum(analysis: Analysis) -> Iterator[Finding]:
     """The cluster is smaller than the field guide's minimum for the declared workload.
 

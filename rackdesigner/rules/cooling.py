@@ -145,7 +145,7 @@ def _reference_problem(
     return None
 
 
-@rule("COOL003", "error", scope="site")
+@rule("COOL003", "error", scope="site", reads=("rack.cooling", "rack.cdu", "rack.door"))
 def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
     """A liquid-cooled rack has no CDU, names a device that is not one, or its CDUs are too
     small.
@@ -281,7 +281,7 @@ def _estimated_text(dev: DeviceFacts) -> str:
     return " (estimated)" if dev.power_estimated else ""
 
 
-@rule("COOL009", "warning", scope="site")
+@rule("COOL009", "warning", scope="site", reads=("rack.cooling", "rack.cdu", "rack.door"))
 def cdu_group_without_n_plus_one(analysis: Analysis) -> Iterator[Finding]:
     """A CDU group cannot carry its racks' liquid heat with one CDU lost.
 
@@ -354,7 +354,13 @@ def cdu_group_without_n_plus_one(analysis: Analysis) -> Iterator[Finding]:
             )
 
 
-@rule("COOL004", "info", scope="site", thresholds=("immersion_min_gpus",))
+@rule(
+    "COOL004",
+    "info",
+    scope="site",
+    thresholds=("immersion_min_gpus",),
+    reads=("rack.cooling",),
+)
 def immersion_scale(analysis: Analysis) -> Iterator[Finding]:
     """Immersion cooling below the GPU count where it pays off, or a cluster above it without.
 
@@ -456,7 +462,7 @@ def large_model_on_air(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-@rule("COOL006", "error", scope="site")
+@rule("COOL006", "error", scope="site", reads=("rack.cooling", "rack.door"))
 def room_air_heat(analysis: Analysis) -> Iterator[Finding]:
     """The racks put more heat into the room's air than the site's cooling capacity.
 

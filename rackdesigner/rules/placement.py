@@ -259,7 +259,7 @@ def _device_place(first: DeviceFacts, dev: DeviceFacts) -> str:
     return f"in rack {first.rack.id}{at}"
 
 
-@rule("PLC005", "error", scope="site")
+@rule("PLC005", "error", scope="site", reads=("rack.row", "rack.slot"))
 def identity(analysis: Analysis) -> Iterator[Finding]:
     """Duplicate ids, two racks in one place, or a model or GPU that is not in the catalog.
 

@@ -241,7 +241,7 @@ def gpu_rack_low_voltage(analysis: Analysis) -> Iterator[Finding]:
 # -- PWR003 ----------------------------------------------------------------------------------
 
 
-@rule("PWR003", "error", scope="site")
+@rule("PWR003", "error", scope="site", reads=())
 def shared_circuit(analysis: Analysis) -> Iterator[Finding]:
     """Two feeds name the same circuit, in two racks or in one.
 
@@ -563,7 +563,7 @@ def power_estimated(analysis: Analysis) -> Iterator[Finding]:
 # -- PWR007 ----------------------------------------------------------------------------------
 
 
-@rule("PWR007", "error", scope="site")
+@rule("PWR007", "error", scope="site", reads=())
 def site_over_budget(analysis: Analysis) -> Iterator[Finding]:
     """The site's total load exceeds its power budget.
 

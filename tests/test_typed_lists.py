@@ -1,0 +1,42 @@
+"""A list field typed as the inspector shows it: comma-separated, or as a TOML array."""
+
+from __future__ import annotations
+
+import pytest
+
+from rackdesigner import schema as s
+from rackdesigner.edit import Session, SetField
+from rackdesigner.layout_io.converters import value_of_text
+from rackdesigner.model import Device, Layout, Rack
+from rackdesigner.tui.inspector import field_text
+
+IGNORE = next(f for f in s.RACK if f.key == "ignore")
+CDU = next(f for f in s.RACK if f.key == "cdu")
+
+
+@pytest.mark.parametrize(
+    ("field", "text", "value"),
+    [
+        (IGNORE, "PWR008, STO", ["PWR008", "STO"]),
+        (IGNORE, "PWR008", ["PWR008"]),
+        (IGNORE, '["PWR008", "STO"]', ["PWR008", "STO"]),
+        (CDU, "a01-cdu", "a01-cdu"),
+        (CDU, "a01-cdu, a02-cdu", ["a01-cdu", "a02-cdu"]),
+        (CDU, '"a01-cdu"', "a01-cdu"),
+    ],
+)
+def test_list_text(field: s.Field, text: str, value: object) -> None:
+    assert value_of_text(field, text) == value
+
+
+def test_what_the_inspector_shows_for_a_list_can_be_typed_back() -> None:
+    layout = Layout(
+        name="t",
+        racks=[Rack(id="a01", devices=[Device(id="a01-n01", model="dgx-h100", position=1)])],
+    )
+    session = Session(layout)
+    session.do(SetField(("rack", "a01"), "ignore", "PWR008, STO"), fabric=False)
+    shown = field_text(IGNORE, session.index.rack("a01").ignore)
+    assert shown == "PWR008, STO"
+    session.do(SetField(("rack", "a01"), "ignore", f"{shown}, PLC"), fabric=False)
+    assert session.index.rack("a01").ignore == ["PWR008", "STO", "PLC"]
