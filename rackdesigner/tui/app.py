@@ -631,9 +631,9 @@ class DesignerApp(
         too, under the session's lock (an edit waits for it, a key does not)."""
         job = session.fabric_job()
         job.run()
-        if get_current_worker().is_cancelled:
-            return
-        self.call_from_thread(self._fabric_done, session, job)
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self._fabric_done, session, job)
+        job.analysis.release_graph()
 
     def _fabric_done(self, session: Session, job: FabricJob) -> None:
         if session is not self.session:
