@@ -284,6 +284,11 @@ def test_inspector_click_a_field_to_edit_it_step_with_arrows_and_scroll_with_the
             await settle(pilot)
             assert app.session.index.device(device[1]).label == "spare"
             assert inspector.text_of("label") == "spare"
+            # An undo while the field is open shows the value it brought back.
+            await pilot.press("ctrl+z")
+            await settle(pilot)
+            assert app.session.index.device(device[1]).label is None
+            assert inspector.editing == "label" and inspector.editor.value == ""
             # The wheel scrolls the lines.
             await pilot.press("escape")
             top = lines.top

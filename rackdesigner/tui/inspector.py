@@ -336,9 +336,14 @@ class Inspector(Widget, can_focus=False):
         if self.editing is not None:
             if same or (same_kind and rebuild):
                 editor.ref = ref
-                if self.editing not in typed and not editor.has_focus:
-                    editor.value = values.get(self.editing, "")
-                editor.original = values.get(self.editing, "")
+                # The new value shows unless the user is typing over the old one (an undo
+                # while the field is open shows what it undid).
+                new = values.get(self.editing, "")
+                untouched = editor.value == editor.original or not editor.has_focus
+                if self.editing not in typed and untouched:
+                    editor.value = new
+                    editor.cursor_position = len(new)
+                editor.original = new
             else:
                 self._stop_editing()
 
