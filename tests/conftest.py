@@ -19,7 +19,7 @@ from hypothesis import settings
 
 # Keep compiled test modules and the package's bytecode between processes even where the
 # environment says not to write it (PYTHONDONTWRITEBYTECODE, as on this project's machines).
-# Otherwise each of the four xdist workers and every console-script run compiles the
+# Otherwise each xdist worker and every console-script run compiles the
 # package again, and pytest rewrites every test module's asserts again: 4-5 s of CPU per
 # worker, of a suite that has to stay within 60 s on two cores.
 sys.dont_write_bytecode = False
