@@ -5,7 +5,6 @@ catalog panel and the mouse (click-place, drag-move, a refused drop)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +19,12 @@ from rackdesigner.tui.screens.build import ChoiceScreen, CoolingScreen, FormScre
 from rackdesigner.tui.screens.catalog_picker import CatalogPickerScreen
 
 from .test_tui import app_for, copy, palette, run, settle, type_text
+from .test_tui_snapshots import match_golden
 
 # Each dialog's snapshot is taken inside the journeys (one app session per journey, as
 # test_tui_snapshots.py does per file): compared byte for byte with these goldens;
 # regenerate with RACKDESIGNER_REGENERATE_GOLDEN=1 after looking at them.
 GOLDEN = Path(__file__).parent / "golden" / "tui" / "building"
-REGENERATE = bool(os.environ.get("RACKDESIGNER_REGENERATE_GOLDEN"))
 
 # ---- helpers a journey (and the integrator's) can call ------------------------------------
 
@@ -38,17 +37,7 @@ async def snapshot(pilot: Any, name: str) -> None:
     for box in app.screen.query(Input):
         box.cursor_blink = False  # a blinking cursor is drawn or not by the clock
     await pilot.pause()
-    svg = app.export_screenshot()
-    path = GOLDEN / f"{name}.svg"
-    if REGENERATE:
-        GOLDEN.mkdir(parents=True, exist_ok=True)
-        path.write_text(svg, encoding="utf-8")
-        return
-    assert path.exists(), f"no golden file {path}: regenerate (see test_tui_snapshots.py)"
-    assert svg == path.read_text(encoding="utf-8"), (
-        f"the {name} screen differs from {path}; if the change is intended, regenerate "
-        "(see test_tui_snapshots.py)"
-    )
+    match_golden(GOLDEN / f"{name}.svg", app.export_screenshot())
 
 
 async def add_rack(pilot: Any, **fields: str) -> None:

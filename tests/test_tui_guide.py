@@ -17,7 +17,7 @@ from rackdesigner.edit import PlaceDevice
 from .conftest import ROOT
 from .test_tui import SIZE, app_for, codes, palette, run, settle
 from .test_tui_build import place
-from .test_tui_snapshots import REGENERATE, SNAPSHOT_SIZE
+from .test_tui_snapshots import SNAPSHOT_SIZE, match_golden
 
 DATA = ROOT / "tests" / "data" / "guide"
 GOLDEN = ROOT / "tests" / "golden" / "tui" / "guide"
@@ -117,13 +117,4 @@ def test_problems_panel_shows_the_highlighted_findings_fix_snapshot(
 
 
 def _check(name: str, svg: str) -> None:
-    path = GOLDEN / f"{name}.svg"
-    if REGENERATE:
-        GOLDEN.mkdir(parents=True, exist_ok=True)
-        path.write_text(svg, encoding="utf-8")
-        return
-    assert path.exists(), f"no golden file {path}: regenerate (see test_tui_snapshots.py)"
-    assert svg == path.read_text(encoding="utf-8"), (
-        f"the {name} screen differs from {path}; if the change is intended, regenerate "
-        "(see test_tui_snapshots.py)"
-    )
+    match_golden(GOLDEN / f"{name}.svg", svg)

@@ -27,17 +27,23 @@ SNAPSHOT_SIZE = (100, 30)
 REGENERATE = bool(os.environ.get("RACKDESIGNER_REGENERATE_GOLDEN"))
 
 
-def _check(name: str, svg: str) -> None:
-    path = GOLDEN / f"{name}.svg"
+def match_golden(path: Path, svg: str) -> None:
+    """``svg`` (an ``export_screenshot()``) against the golden file ``path``; with
+    RACKDESIGNER_REGENERATE_GOLDEN set, write it there instead. Every screen snapshot of
+    the designer's tests goes through here."""
     if REGENERATE:
-        GOLDEN.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(svg, encoding="utf-8")
         return
-    assert path.exists(), f"no golden file {path}: regenerate (see this module's docstring)"
+    assert path.exists(), f"no golden file {path}: regenerate (see test_tui_snapshots.py)"
     assert svg == path.read_text(encoding="utf-8"), (
-        f"the {name} screen differs from {path}; if the change is intended, regenerate "
-        "(see this module's docstring)"
+        f"the {path.stem} screen differs from {path}; if the change is intended, regenerate "
+        "(see test_tui_snapshots.py)"
     )
+
+
+def _check(name: str, svg: str) -> None:
+    match_golden(GOLDEN / f"{name}.svg", svg)
 
 
 def test_each_view_the_help_and_the_export_dialog_match_their_snapshots(

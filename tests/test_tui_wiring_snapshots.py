@@ -12,23 +12,14 @@ from pathlib import Path
 import pytest
 
 from .test_tui import app_for, run, settle
-from .test_tui_snapshots import GOLDEN, REGENERATE, SNAPSHOT_SIZE
+from .test_tui_snapshots import GOLDEN, SNAPSHOT_SIZE, match_golden
 from .test_tui_wiring import four_nodes, wait_for_preview
 
 FOLDER = GOLDEN / "wiring"
 
 
 def _check(name: str, svg: str) -> None:
-    path = FOLDER / f"{name}.svg"
-    if REGENERATE:
-        FOLDER.mkdir(parents=True, exist_ok=True)
-        path.write_text(svg, encoding="utf-8")
-        return
-    assert path.exists(), f"no golden file {path}: regenerate (see test_tui_snapshots.py)"
-    assert svg == path.read_text(encoding="utf-8"), (
-        f"the {name} dialog differs from {path}; if the change is intended, regenerate "
-        "(see test_tui_snapshots.py)"
-    )
+    match_golden(FOLDER / f"{name}.svg", svg)
 
 
 def test_connect_generate_and_template_dialogs_match_their_snapshots(
