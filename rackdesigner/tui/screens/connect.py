@@ -130,18 +130,11 @@ class ConnectScreen(ModalScreen[ConnectRequest | None]):
             exclude=[other] if other else [],
             limit=SHOWN_DEVICES,
         )
-        listing = self.query_one(f"#connect-{end}-devices", OptionList)
-        listing.clear_options()
         options = [Option(device, id=device) for device in found]
         if more:
-            options.append(Option(Text("… more: type to narrow", style="dim"), id=""))
-            options[-1].disabled = True
-        if not options:
-            options.append(Option(Text("no device with a free port matches", style="dim")))
-            options[-1].disabled = True
-        listing.add_options(options)
-        if found:
-            listing.highlighted = 0
+            more_line = Text("… more: type to narrow", style="dim")
+            options.append(Option(more_line, id="", disabled=True))
+        self._fill(f"#connect-{end}-devices", options, "no device with a free port matches")
         self._choose_device(end, found[0] if found else None)
 
     def _choose_device(self, end: str, device: str | None) -> None:
@@ -156,8 +149,6 @@ class ConnectScreen(ModalScreen[ConnectRequest | None]):
 
     def _show_ports(self, end: str) -> None:
         ports = self.ports[end]
-        listing = self.query_one(f"#connect-{end}-ports", OptionList)
-        listing.clear_options()
         other = self.port["a"] if end == "b" else None
         options = []
         for port in ports:
@@ -165,13 +156,17 @@ class ConnectScreen(ModalScreen[ConnectRequest | None]):
             if other is not None and port.role != other.role:
                 label.stylize("dim")
             options.append(Option(label, id=port.end))
-        if not options:
-            options.append(Option(Text("no free port", style="dim")))
-            options[-1].disabled = True
-        listing.add_options(options)
-        if ports:
-            listing.highlighted = 0
+        self._fill(f"#connect-{end}-ports", options, "no free port")
         self._choose_port(end, ports[0] if ports else None)
+
+    def _fill(self, selector: str, options: list[Option], empty: str) -> None:
+        """A device or port list: ``options``, the first highlighted, or a dim line saying
+        why there are none."""
+        listing = self.query_one(selector, OptionList)
+        listing.clear_options()
+        listing.add_options(options or [Option(Text(empty, style="dim"), disabled=True)])
+        if options and not options[0].disabled:
+            listing.highlighted = 0
 
     def _choose_port(self, end: str, port: PortChoice | None) -> None:
         self.port[end] = port
