@@ -10,8 +10,8 @@ from .totals import Totals
 
 
 class DesignerHeader(Static):
-    """Two lines: the layout and its file, then the live totals (wrapped as they fit);
-    "checking…" while a worker runs."""
+    """The layout, its file and the live totals, wrapped in two lines; "checking…" while
+    a worker runs."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id)
@@ -44,14 +44,11 @@ class DesignerHeader(Static):
             self.checking = checking
         if status is not None:
             self.status = status
-        self._show(self.text())
-
-    def _show(self, text: Text) -> None:
         # Two lines always (app.tcss), so new text never changes the layout: a layout
         # pass redraws every panel, and the header changes whenever a check starts or
         # ends (a key pressed then waited 150 ms for the pass on 100,000 GPUs), and the
         # panels below no longer jump by a line when "checking…" comes and goes.
-        self.update(text, layout=False)
+        self.update(self.text(), layout=False)
 
     def text(self) -> Text:
         theme = "dark" if self.app.current_theme.dark else "light"
