@@ -188,9 +188,12 @@ def test_export_dialog_offers_each_kinds_settings_and_shows_progress(tmp_path: P
             field.value = str(target)
             field.focus()
             await pilot.press("enter")
+            # The dialog closes, then the export worker resumes and notifies: wait for
+            # both, as a user sees them (checking the notice the moment the screen pops
+            # raced the worker's continuation on a loaded machine).
             for _ in range(1500):
                 await pilot.pause(0.02)
-                if app.screen is not screen:
+                if app.screen is not screen and any("pack.pdf" in t for _, t in app.notices):
                     break
             assert app.screen is not screen, "the dialog closes when the export is done"
             steps = screen.steps
