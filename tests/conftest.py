@@ -40,3 +40,19 @@ def rackdesigner_command() -> list[str]:
     """The installed console script, run the way users run it."""
     script = Path(sys.executable).with_name("rackdesigner")
     return [str(script)] if script.exists() else [sys.executable, "-m", "rackdesigner"]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long tests first: the Pilot journeys (test_tui*) and the hypothesis properties.
+
+    xdist hands each worker a run of tests in collection order, so the journeys, last in
+    alphabetical order, all landed at the end on one worker: the others finished 10-20 s
+    earlier and sat idle. Started first, they spread over the workers and the many short
+    tests fill the gaps (with ``--dist worksteal``, set in pyproject.toml)."""
+
+    def long(item: pytest.Item) -> bool:
+        module = item.path.name
+        function = getattr(item, "obj", None)
+        return module.startswith("test_tui") or bool(getattr(function, "is_hypothesis_test", False))
+
+    items.sort(key=lambda item: not long(item))  # stable: each group keeps its order
