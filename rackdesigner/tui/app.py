@@ -135,6 +135,13 @@ class DesignerApp(
         self.view_name = "racks"
         self._view_revision: dict[str, object] = {}  # what each view last showed
         self._floor_timer: Timer | None = None
+        # The theme is chosen before the first style pass: set in on_mount, it parsed and
+        # applied every style sheet a second time on each start (about 0.1 s).
+        from .themes import DARK, themes
+
+        for theme in themes():
+            self.register_theme(theme)
+        self.theme = DARK
 
     # -- screen ---------------------------------------------------------------------------
 
@@ -183,11 +190,6 @@ class DesignerApp(
         return self.query_one("#header", DesignerHeader)
 
     def on_mount(self) -> None:
-        from .themes import DARK, themes
-
-        for theme in themes():
-            self.register_theme(theme)
-        self.theme = DARK
         # The header's symbols take the theme's severity colours: repaint it on a switch.
         self.theme_changed_signal.subscribe(self, lambda _theme: self.update_header())
         self.keymap_overrides, problem = read_keymap(self.keymap_file)
