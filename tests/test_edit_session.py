@@ -167,3 +167,36 @@ def test_a_layout_given_with_the_path_of_its_file_is_saved_as_safely(tmp_path: P
         session.save()
     session.save(force=True)
     assert "a01-n01:ib1" not in path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "edits",
+    [
+        # the near id it suggested leaves, from a rack none of the link's ends is in
+        [MoveDevice("k02-n02", "k01", position=29), RemoveDevice("k02-n02")],
+        # a nearer id comes, in such a rack
+        [PlaceDevice("k01", "lc-h100", id="k02-n04", position=29)],
+    ],
+    ids=["remove", "place"],
+)
+def test_a_link_to_an_unknown_device_suggests_the_near_id_that_exists_now(
+    edits: list[object],
+) -> None:
+    # "unknown device k02-n03 (did you mean k02-n02?)": the hint depends on every device
+    # id, not only on the racks of the link's ends (found by test_edit_stateful).
+    path = ROOT / "layouts" / "problems" / "cabling.toml"
+    session = Session(load(path))
+
+    def current() -> list[Diagnostic]:
+        layout, source_map = session.layout, session.document.source_map
+        return sorted(check(layout, file=str(path), source_map=source_map)[1], key=finding_order)
+
+    before = [d.message for d in session.findings if "k02-n03" in d.message]
+    assert before == ["end a (k02-n03:ib1): unknown device k02-n03 (did you mean k02-n02?)"]
+    for edit in edits:
+        session.do(edit)  # type: ignore[arg-type]
+        if session.fabric_stale:
+            session.check()
+        assert session.findings == current()
+    after = [d.message for d in session.findings if "k02-n03" in d.message]
+    assert after != before

@@ -153,6 +153,10 @@ class LiveAnalysis(Analysis):
         self._members: dict[tuple[str, str], dict[int, LinkFacts]] = defaultdict(dict)
         self._roles: dict[tuple[int, str | None], bool] = {}
         self._unknown_ends = 0
+        # id(link) -> the links with an end on an unknown device: their "did you mean" hint
+        # names the nearest of all device ids (at most _SUGGESTED_ENDS here, else all links
+        # are resolved again).
+        self._unknown_links: dict[int, Link] = {}
         for lf in links:
             self._claim(lf)
         for pair, edge in self.compute_edges.items():
@@ -287,6 +291,10 @@ class LiveAnalysis(Analysis):
         for device_id in names:
             for link in index.links_of(device_id):
                 todo[id(link)] = link
+        if (done.racks or done.removed_racks) and self._unknown_links:
+            # A device added, removed or renamed in any rack may be the nearest id now.
+            for key, link in self._unknown_links.items():
+                todo.setdefault(key, link)
         if todo:
             self._refresh_links(todo, index, done)
         return done
@@ -622,6 +630,7 @@ class LiveAnalysis(Analysis):
                 ports.add(end.key)
             if _unknown(end):
                 self._unknown_ends += 1
+                self._unknown_links[id(lf.link)] = lf.link
         return ports
 
     def _unclaim(self, lf: LinkFacts) -> set[str]:
@@ -636,6 +645,7 @@ class LiveAnalysis(Analysis):
                 ports.add(end.key)
             if _unknown(end):
                 self._unknown_ends -= 1
+                self._unknown_links.pop(id(lf.link), None)
         return ports
 
     def _derive_problems(self, lf: LinkFacts) -> None:
