@@ -228,6 +228,31 @@ def test_racks_of_one_line_stand_on_one_floor(small) -> None:
     assert len(bottoms) == 2 and bottoms[0] == bottoms[1]
 
 
+def test_a_rear_door_is_named_in_full_under_the_rear_view(small) -> None:
+    analysis, diagnostics = small
+    root = parse(sheet(analysis, diagnostics))
+    texts = ["".join(t.itertext()) for t in root.iter(f"{SVG}text")]
+    assert any(t.startswith("rear door r2-door") for t in texts)
+    assert not any("…" in t and "door" in t for t in texts)
+
+
+def test_floor_plan_routes_between_the_same_racks_are_one_line_numbered_with_their_ranks() -> None:
+    # The bundled inference hall: its ten longest cables all run between a01 and a02.
+    analysis, diagnostics = check(load_path(ROOT / "layouts" / "inference-32-b200.toml"))
+    root = parse(floorplan.floorplan(analysis, diagnostics))
+    routes = [p for p in root.iter(f"{SVG}path") if p.get("class") == "route"]
+    numbers = [
+        t.text
+        for g in root.iter(f"{SVG}g")
+        for t in g.findall(f"{SVG}text")
+        if g.find(f"{SVG}path") is not None
+    ]
+    assert len(routes) == 2  # the one route, and the legend's swatch
+    assert numbers == ["1–10"]
+    assert floorplan.ranges([0, 1, 2, 3, 5, 7, 8]) == "1–4, 6, 8–9"
+    assert floorplan.ranges([4]) == "5"
+
+
 def test_a_hall_row_longer_than_a_line_wraps_evenly() -> None:
     lines = elevation._lines(list(range(40)), 36)
     assert [len(line) for line in lines] == [20, 20]

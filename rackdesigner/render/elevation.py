@@ -44,7 +44,7 @@ class Geometry:
     rack_gap: int = 30  # between racks
     header: int = 70  # the rack's header, above the views
     caption: int = 18  # FRONT / REAR
-    footer: int = 14  # a line below the views (devices in no unit)
+    footer: int = 14  # a line below the views (the rear door, devices in no unit)
     char: float = 6.02  # advance of one 10 px monospaced character
     char_small: float = 4.82  # ... of an 8 px one
 
@@ -108,7 +108,7 @@ class RackPlan:
 
     @property
     def footer_lines(self) -> int:
-        return 1 if self.loose else 0
+        return (1 if self.doors else 0) + (1 if self.loose else 0)
 
 
 def plan_rack(facts: RackFacts) -> RackPlan:
@@ -358,6 +358,14 @@ class ElevationWriter:
         g = self.g
         return g.header + g.caption + plan.units * g.unit + 6 + plan.footer_lines * g.footer + 4
 
+    def stand(self, plans: list[RackPlan]) -> tuple[list[float], float]:
+        """How far down each rack of a line starts so that all stand on one floor (U1
+        level whatever their heights and footer lines), and the line's height."""
+        g = self.g
+        floor = max(plan.units for plan in plans) * g.unit
+        drops = [float(floor - plan.units * g.unit) for plan in plans]
+        return drops, max(d + self.block_height(p) for d, p in zip(drops, plans, strict=True))
+
     def rack(self, out: list[str], plan: RackPlan, x: float, y: float) -> None:
         """Draw ``plan``'s rack with its block's top-left corner at (x, y)."""
         g = self.g
@@ -369,15 +377,6 @@ class ElevationWriter:
             frame = self.symbols.frame(plan.units, face)
             out.append(f'<g transform="translate({fx},{faces_y})"><use href="#{frame}"/>')
             if face == "rear":
-                if plan.doors:
-                    doors = clip(
-                        "· door " + ", ".join(d.id for d in plan.doors),
-                        int((g.face - g.body_x) / g.char_small) - 19,
-                    )
-                    out.append(
-                        f'<text class="sm mu" x="{num(g.body_x + 19 * g.char_small)}" '
-                        f'y="-11">{text(doors)}</text>'
-                    )
                 self._side_channels(out, plan)
             blocked: list[str] = []
             for placed in plan.placed:
@@ -393,8 +392,19 @@ class ElevationWriter:
                 for door in plan.doors:
                     self._door(out, plan, door)
             out.append("</g>")
+        y_footer = faces_y + plan.units * g.unit + 6 + g.footer - 3
+        if plan.doors:
+            # Named under the rear view it surrounds, in full: the caption above it has
+            # room for "REAR (from behind)" only (it cut "door a01-door" to "door a01-do…").
+            names = ", ".join(d.id for d in plan.doors)
+            shown = clip("rear door " + names, int(g.face / g.char_small))
+            out.append(
+                f'<text class="sm mu" x="{rear_x}" y="{y_footer + 2}">'
+                f"<title>rear door {text(names)}</title>{text(shown)}</text>"
+            )
+            y_footer += g.footer
         if plan.loose:
-            y_loose = faces_y + plan.units * g.unit + 6 + g.footer - 3
+            y_loose = y_footer
             full = "; ".join(f"{d.id} ({why})" for d, why in plan.loose)
             shown = clip("in no unit: " + full, int(g.pair / g.char_small))
             out.append(
@@ -678,10 +688,8 @@ def _arrange(writer: ElevationWriter, per_line: int) -> _Arrangement:
         y += 30
         for line in _lines(row, per_line):
             plans = [plan_rack(facts) for facts in line]
-            height = max(writer.block_height(plan) for plan in plans)
-            for i, plan in enumerate(plans):
-                # Racks of one line stand on one floor: U1 of each is level.
-                drop = height - writer.block_height(plan)
+            drops, height = writer.stand(plans)
+            for i, (plan, drop) in enumerate(zip(plans, drops, strict=True)):
                 arrangement.racks.append((plan, margin + i * g.pitch, y + drop))
             y += height + 20
     arrangement.height = y
@@ -897,8 +905,8 @@ def draw_racks(
     top = y
     for start in range(0, len(racks), columns):
         plans = [plan_rack(f) for f in racks[start : start + columns]]
-        height = max(writer.block_height(p) for p in plans)
-        for i, plan in enumerate(plans):
-            writer.rack(out, plan, x + i * g.pitch, top + height - writer.block_height(plan))
+        drops, height = writer.stand(plans)
+        for i, (plan, drop) in enumerate(zip(plans, drops, strict=True)):
+            writer.rack(out, plan, x + i * g.pitch, top + drop)
         top += height + 16
     return out, top - y

@@ -197,29 +197,55 @@ def floorplan_parts(
         body.append(
             f'<text class="h3" x="{margin}" y="{num(table_y)}">Longest cable routes</text>\n'
         )
+    # Routes between the same two racks run the same way: one line for them, numbered with
+    # their ranks ("1–8"), each in the table below (ten lanes of one pair, numbered each,
+    # were a stack of overlapping digits).
+    groups: dict[tuple[int, int], list[int]] = {}
     for rank, link in enumerate(longest):
+        ends = sorted((id(link.a.device.rack), id(link.b.device.rack)))  # type: ignore[union-attr]
+        groups.setdefault((ends[0], ends[1]), []).append(rank)
+    labels = []
+    for rank, link in enumerate(longest):
+        length = link.length or 0.0
+        media = link.link.media or "media not given"
+        labels.append(f"{length:.1f} m: {link.link.a} ↔ {link.link.b} ({media})")
+        body.append(
+            f'<text class="sm" x="{margin}" y="{num(table_y + 16 + rank * 12)}">'
+            f"{rank + 1:>2}  {text(labels[-1])}</text>\n"
+        )
+    for lane_number, ranks in enumerate(groups.values()):
+        link = longest[ranks[0]]
         a = racks_by_id[id(link.a.device.rack)]  # type: ignore[union-attr]
         b = racks_by_id[id(link.b.device.rack)]  # type: ignore[union-attr]
         ax, ay = centre(a)
         bx, by = centre(b)
         ay -= depth_px / 2
         by -= depth_px / 2
-        lane = ay - 8 - rank * 3
-        length = link.length or 0.0
-        media = link.link.media or "media not given"
-        label = f"{length:.1f} m: {link.link.a} ↔ {link.link.b} ({media})"
+        lane = ay - 8 - lane_number * 3
+        tip = "\n".join(f"{rank + 1}  {labels[rank]}" for rank in ranks)
         body.append(
-            f"<g><title>{text(label)}</title>"
+            f"<g><title>{text(tip)}</title>"
             f'<path class="route" d="M{num(ax)} {num(ay)}V{num(lane)}H{num(bx)}V{num(by)}"/>'
             f'<circle class="si" cx="{num(ax)}" cy="{num(ay)}" r="2.5"/>'
             f'<circle class="si" cx="{num(bx)}" cy="{num(by)}" r="2.5"/>'
-            f'<text class="xs" x="{num(ax + 2)}" y="{num(lane - 1)}">{rank + 1}</text></g>'
-            f'<text class="sm" x="{margin}" y="{num(table_y + 16 + rank * 12)}">'
-            f"{rank + 1:>2}  {text(label)}</text>\n"
+            f'<text class="xs" x="{num(ax + 2)}" y="{num(lane - 1)}">{ranges(ranks)}</text></g>\n'
         )
     head = _title_block(analysis, width, margin, date)
     head.extend(_legend(margin, 100))
     return width, height, [*head, *body]
+
+
+def ranges(ranks: list[int]) -> str:
+    """Ranks counted from 0, shown from 1 as runs: [0, 1, 2, 3, 5] -> "1–4, 6"."""
+    runs: list[list[int]] = []
+    for rank in sorted(ranks):
+        if runs and rank == runs[-1][-1] + 1:
+            runs[-1].append(rank)
+        else:
+            runs.append([rank])
+    return ", ".join(
+        f"{run[0] + 1}" if len(run) == 1 else f"{run[0] + 1}–{run[-1] + 1}" for run in runs
+    )
 
 
 def _title_block(analysis: Analysis, width: float, margin: float, date: str | None) -> list[str]:

@@ -70,7 +70,8 @@ def _elevation_pages(
     racks = [facts for row in _ordered_rows(analysis) for facts in row]
     if not racks:
         return
-    tallest = max(writer.block_height(plan_rack(f)) for f in racks)
+    # The tallest a page's line of racks can be: all standing on the tallest one's floor.
+    _, tallest = writer.stand([plan_rack(f) for f in racks])
     columns = 2
     for n in (3, 2):
         if min(cw / (n * g.pitch - g.rack_gap), ch / tallest) >= MIN_SCALE:
@@ -84,9 +85,9 @@ def _elevation_pages(
         ]
         chunk = racks[start : start + columns]
         plans = [plan_rack(f) for f in chunk]
-        height = max(writer.block_height(p) for p in plans)
-        for i, plan in enumerate(plans):
-            writer.rack(body, plan, i * g.pitch, height - writer.block_height(plan))
+        drops, _ = writer.stand(plans)
+        for i, (plan, drop) in enumerate(zip(plans, drops, strict=True)):
+            writer.rack(body, plan, i * g.pitch, drop)
         body.append("</g>")
         ids = ", ".join(f.rack.id for f in chunk)
         yield Page(True, f"Rack elevations: {ids}", body, writer.defs())
