@@ -53,7 +53,7 @@ def app_for(path: Path | None, tmp_path: Path) -> DesignerApp:
     return DesignerApp(str(path) if path else None, keymap_file=tmp_path / "no-keymap.toml")
 
 
-BACKGROUND = ("load", "check", "fabric", "autosave")
+BACKGROUND = ("load", "check", "fabric", "autosave", "edit")
 
 
 async def settle(pilot: Any) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from rackdesigner.edit import AddFeed, AddRack, PlaceDevice, Session, UpdateRack
 from rackdesigner.layout_io import dumps
 from rackdesigner.model import Layout
@@ -18,6 +20,7 @@ from rackdesigner.tui.screens.fabric import GenerateScreen
 from rackdesigner.tui.screens.prompt import PromptScreen
 from rackdesigner.tui.screens.template import TemplateScreen
 
+from .test_edit_stateful import full_check
 from .test_tui import app_for, palette, run, settle, type_text
 
 SIZE = (80, 24)  # what a small terminal shows; the dialogs fit it
@@ -341,3 +344,97 @@ def test_no_mixin_shadows_a_textual_app_method_by_accident() -> None:
         if hasattr(App, name) and not name.startswith("__") and callable(getattr(App, name))
     }
     assert shadowed <= meant, shadowed - meant
+
+
+def test_a_fabric_large_enough_is_applied_and_undone_off_the_ui_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """300,000 cables on 100,000 GPUs take the core seconds: a step of that many commands
+    runs in a worker behind a busy screen. The threshold is lowered to the four nodes'
+    fabric here; the result is what the small path gives (test above)."""
+    from rackdesigner.tui import long_edit
+    from rackdesigner.tui.screens.busy import BusyScreen
+
+    monkeypatch.setattr(long_edit, "LONG_EDIT_COMMANDS", 2)
+    path = four_nodes(tmp_path / "inference-32.toml")
+    shown: list[str] = []
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            session = app.session
+            assert session is not None
+            before = dumps(session.layout)
+            real = app.push_screen
+
+            def push(screen, *args, **kwargs):  # type: ignore[no-untyped-def]
+                if isinstance(screen, BusyScreen):
+                    shown.append(screen.detail)
+                return real(screen, *args, **kwargs)
+
+            monkeypatch.setattr(app, "push_screen", push)
+            await pilot.press("g")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GenerateScreen)
+            await wait_for_preview(pilot, screen)
+            assert screen.result is not None
+            cables = len(screen.result.plan.links)
+            await pilot.press("enter")
+            await settle(pilot)
+            assert shown and f"{cables:,} cables" in shown[0]
+            assert not isinstance(app.screen, BusyScreen) and app.busy is None
+            assert len(session.layout.links) == cables > 0
+            assert session.history.undo_label == screen.result.plan.label
+            assert "long_edit" in app.timings
+            assert any("ctrl+z undoes" in text for _, text in app.notices)
+            assert session.findings == full_check(session)  # checked as any edit is
+            # ctrl+z: the same way back.
+            await pilot.press("ctrl+z")
+            await settle(pilot)
+            assert len(shown) == 2 and shown[1].startswith("Undoing: ")
+            assert dumps(session.layout) == before
+
+    run(journey)
+
+
+def test_keys_wait_while_a_long_edit_runs(tmp_path: Path) -> None:
+    """Nothing reads or edits the layout while a worker changes it: no undo, no view
+    switch, no palette; the busy screen says what runs, and goes when it is done."""
+    import threading
+
+    from rackdesigner.tui.screens.busy import BusyScreen
+
+    path = four_nodes(tmp_path / "inference-32.toml")
+    release = threading.Event()
+    finished: list[object] = []
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            session = app.session
+            assert session is not None
+            assert app.do(AddRack("z99")) is None
+            revision = session.revision
+            app.run_long_edit(
+                "Test",
+                "waiting for the test…",
+                lambda: release.wait(10),
+                lambda r, e: finished.append(r),
+            )
+            await pilot.pause()
+            assert isinstance(app.screen, BusyScreen)
+            await pilot.press("ctrl+z", "2", "ctrl+p", "ctrl+s")
+            assert isinstance(app.screen, BusyScreen)
+            assert session.revision == revision and not finished
+            release.set()
+            await settle(pilot)
+            assert finished == [True] and app.busy is None
+            assert not isinstance(app.screen, BusyScreen)
+            await pilot.press("ctrl+z")  # keys act again
+            await settle(pilot)
+            assert session.revision != revision
+
+    run(journey)

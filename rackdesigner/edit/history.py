@@ -51,6 +51,16 @@ class History:
         return self._undone[-1][0].label if self._undone else None
 
     @property
+    def next_undo(self) -> Command | None:
+        """The command an undo would revert."""
+        return self._done[-1][0] if self._done else None
+
+    @property
+    def next_redo(self) -> Command | None:
+        """The command a redo would apply again."""
+        return self._undone[-1][0] if self._undone else None
+
+    @property
     def done(self) -> list[Command]:
         return [command for command, _ in self._done]
 

@@ -35,6 +35,7 @@ from .footer import DesignerFooter
 from .guide import GuideActions
 from .header import DesignerHeader
 from .inspector import Inspector
+from .long_edit import LongEditActions, is_long
 from .problems import ProblemsPanel
 from .racks_mouse import BuildingRacksView
 from .racks_view import RacksView
@@ -106,7 +107,13 @@ class Loaded:
 
 
 class DesignerApp(
-    BuildActions, GuideActions, WiringActions, ViewsAhead, App[None], inherit_bindings=False
+    BuildActions,
+    GuideActions,
+    WiringActions,
+    LongEditActions,
+    ViewsAhead,
+    App[None],
+    inherit_bindings=False,
 ):
     CSS_PATH = "app.tcss"
     TITLE = "rackdesigner"
@@ -674,6 +681,10 @@ class DesignerApp(
     # -- the other views -------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A long edit is changing the layout in a worker: nothing reads or edits it until
+        # it is done (the busy screen says what it is doing).
+        if self.busy is not None:
+            return False
         # The view digits are priority bindings (they must not wait for the focus to move):
         # they act only while a view has the focus (designer.md), never in a panel, a field
         # or a dialog.
@@ -1000,9 +1011,31 @@ class DesignerApp(
         if session is None or self.moving is not None:
             return
         began = time.perf_counter()
+
+        def step() -> Any:
+            return session.undo(fabric=False) if which == "undo" else session.redo(fabric=False)
+
+        if is_long(session.history.next_undo if which == "undo" else session.history.next_redo):
+            history = session.history
+            label = (history.undo_label if which == "undo" else history.redo_label) or ""
+            self.run_long_edit(
+                "Undo" if which == "undo" else "Redo",
+                f"{'Undoing' if which == 'undo' else 'Redoing'}: {label}…",
+                step,
+                lambda command, error: self._history_done(which, command, error, began),
+            )
+            return
         try:
-            command = session.undo(fabric=False) if which == "undo" else session.redo(fabric=False)
+            command = step()
         except EditError as error:  # a redo the layout no longer allows
+            self._history_done(which, None, error, began)
+            return
+        self._history_done(which, command, None, began)
+
+    def _history_done(
+        self, which: str, command: Any, error: Exception | None, began: float
+    ) -> None:
+        if error is not None:
             self.notify(str(error), title="Refused", severity="error")
             return
         if command is None:

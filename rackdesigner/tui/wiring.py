@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual import work
 
+from .long_edit import long_enough
 from .screens.connect import ConnectRequest, ConnectScreen
 from .screens.fabric import GenerateResult, GenerateScreen
 from .screens.template import TemplateResult, TemplateScreen
@@ -150,10 +151,38 @@ class WiringActions:
         if session is None:
             return "no layout is open"
         began = time.perf_counter()
-        batch = to_batch(session.layout, result.plan)
-        error = self.do(batch)
+        plan = result.plan
+        if long_enough(len(plan.links) + len(plan.devices)):
+            # 300,000 cables on 100,000 GPUs: seconds of the core's time, in a worker.
+            before = self.guide_before()
+
+            def job() -> Any:
+                batch = to_batch(session.layout, plan)
+                session.do(batch, fabric=False)
+                return batch
+
+            def done(batch: Any, refusal: Exception | None) -> None:
+                if refusal is not None:
+                    self.notify(str(refusal), title="Refused", severity="error", timeout=8)
+                    return
+                self.guide_edit(before)
+                self.after_change(batch)
+                self._fabric_applied(result, began)
+
+            self.run_long_edit(
+                "Generate fabric",
+                f"Adding {plan.label}: {len(plan.links):,} cables, {len(plan.devices):,} switches…",
+                job,
+                done,
+            )
+            return None
+        error = self.do(to_batch(session.layout, plan))
         if error is not None:
             return error
+        self._fabric_applied(result, began)
+        return None
+
+    def _fabric_applied(self: DesignerApp, result: GenerateResult, began: float) -> None:  # type: ignore[misc]
         self.clear_rack_selection()
         self.timings["generate_apply"] = time.perf_counter() - began
         self.timings["generate_preview"] = result.seconds
@@ -164,7 +193,6 @@ class WiringActions:
         )
         for warning in result.plan.warnings[:3]:
             self.notify(warning, title="Generate fabric", severity="warning", timeout=8)
-        return None
 
     def clear_rack_selection(self: DesignerApp) -> None:  # type: ignore[misc]
         """Forget the racks view's selection and redraw the racks that showed it (the

@@ -93,7 +93,7 @@ def to_batch(layout: Layout, plan: FabricPlan) -> Batch:
         commands.append(
             PlaceDevice(rack_id, device.model, device.position, id=device.id, at=at, **fields)
         )
-    commands.extend(AddLink(link.a, link.b, link.media) for link in plan.links)
+    commands.extend(AddLink.of(link) for link in plan.links)
     if plan.cable_max is not None:
         commands.append(
             SetThreshold("cable_max", plan.cable_max, cable_comment_lines(plan.cable_comment or ""))
