@@ -171,7 +171,7 @@ class WiringActions:
 
             self.run_long_edit(
                 "Generate fabric",
-                f"Adding {plan.label}: {len(plan.links):,} cables, {len(plan.devices):,} switches…",
+                f"{plan.label}…",  # "Generate rail fabric: 640 switches, 24,576 cables"
                 job,
                 done,
             )
