@@ -24,6 +24,7 @@ from textual.strip import Strip
 
 from .. import palette
 from ..model import Layout
+from ..wording import plural
 from . import actions
 from .findings import Marks
 from .rows import rows_of
@@ -204,7 +205,7 @@ class FloorView(ScrollView, can_focus=True):
             LABEL_W + columns * COLUMN_W, HEADER_LINES + len(self.rows) * ROW_LINES
         )
         racks = sum(len(cells) for _, cells in self.rows)
-        self.border_title = f"Floor · {len(self.rows)} rows · {racks} racks"
+        self.border_title = f"Floor · {plural(len(self.rows), 'row')} · {plural(racks, 'rack')}"
 
     def on_resize(self) -> None:
         self._resize()
