@@ -1015,12 +1015,13 @@ class DesignerApp(
         def step() -> Any:
             return session.undo(fabric=False) if which == "undo" else session.redo(fabric=False)
 
-        if is_long(session.history.next_undo if which == "undo" else session.history.next_redo):
-            history = session.history
-            label = (history.undo_label if which == "undo" else history.redo_label) or ""
+        history = session.history
+        upcoming = history.next_undo if which == "undo" else history.next_redo
+        # A generated fabric's 300,000 cables take seconds to take away: in a worker.
+        if upcoming is not None and is_long(upcoming):
             self.run_long_edit(
                 "Undo" if which == "undo" else "Redo",
-                f"{'Undoing' if which == 'undo' else 'Redoing'}: {label}…",
+                f"{'Undoing' if which == 'undo' else 'Redoing'}: {upcoming.label}…",
                 step,
                 lambda command, error: self._history_done(which, command, error, began),
             )
