@@ -9,7 +9,7 @@ devices' heights.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,8 +25,8 @@ def port_key(end: str) -> str:
     device, colon, port = end.partition(":")
     group = port.rstrip("0123456789")
     digits = port[len(group) :]
-    if not colon or not group or not digits:
-        return end
+    if not colon or not group or not digits or digits[0] != "0" or len(digits) == 1:
+        return end  # already canonical: the common case, without building a new string
     return f"{device}:{group}{int(digits)}"
 
 
@@ -149,6 +149,11 @@ class LayoutIndex:
     def links_on_port(self, end: str) -> list[Link]:
         """The links with an end on this port (more than one is a CAB005 problem)."""
         return list(self._by_port.get(port_key(end), ()))
+
+    def port_users(self, key: str) -> Sequence[Link]:
+        """:meth:`links_on_port` for a key already in canonical form (:func:`port_key`),
+        not copied: read it, do not keep it."""
+        return self._by_port.get(key, ())
 
     def links_of(self, device_id: str) -> list[Link]:
         """The links with an end on this device, in the order they were added."""
@@ -345,11 +350,13 @@ class LayoutIndex:
                         del table[unit]
 
     def add_link(self, link: Link) -> None:
-        self._by_port[port_key(link.a)].append(link)
-        self._by_port[port_key(link.b)].append(link)
-        self._by_device[end_device(link.a)][id(link)] = link
-        self._by_device[end_device(link.b)][id(link)] = link
-        self._by_a[link.a].append(link)
+        a, b = link.a, link.b
+        key = id(link)
+        self._by_port[port_key(a)].append(link)
+        self._by_port[port_key(b)].append(link)
+        self._by_device[a.partition(":")[0]][key] = link
+        self._by_device[b.partition(":")[0]][key] = link
+        self._by_a[a].append(link)
 
     def remove_link(self, link: Link) -> None:
         """Forget a link; call before changing its ends."""
