@@ -174,6 +174,10 @@ def ratio_text(value: float) -> str:
     return f"{value:g}:1"
 
 
+SHOWN = 8  # rack ids named in the preview's racks line
+NOTES_SHOWN = 4  # notes shown; the rest are counted
+
+
 @dataclass(frozen=True, slots=True)
 class Preview:
     """A plan's counts as the dialog shows them."""
@@ -207,11 +211,11 @@ class Preview:
         )
         switches = f"{self.switches:,} switch{'es' if self.switches != 1 else ''}"
         media = ", ".join(f"{count:,} {name}" for name, count in self.media) or "none"
-        racks = (
-            f"{len(self.racks_added)} added ({', '.join(self.racks_added)})"
-            if self.racks_added
-            else "none added"
-        )
+        # At most a few names of each list: 100,000 GPUs add 566 racks, with a note each.
+        named = ", ".join(self.racks_added[:SHOWN])
+        if len(self.racks_added) > SHOWN:
+            named += f" and {len(self.racks_added) - SHOWN:,} more"
+        racks = f"{len(self.racks_added):,} added ({named})" if self.racks_added else "none added"
         where = ", ".join(f"{rack} ({n})" for rack, n in self.switch_racks[:6])
         if len(self.switch_racks) > 6:
             where += f" and {len(self.switch_racks) - 6} more racks"
@@ -224,7 +228,9 @@ class Preview:
         ]
         if self.removed_links:
             out.append(f"replaces {self.removed_links:,} existing links")
-        out.extend(self.notes)
+        out.extend(self.notes[:NOTES_SHOWN])
+        if len(self.notes) > NOTES_SHOWN:
+            out.append(f"and {len(self.notes) - NOTES_SHOWN:,} more notes like these")
         out.extend(f"⚠ {w}" for w in self.warnings)
         return out
 

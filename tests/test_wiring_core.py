@@ -231,6 +231,21 @@ def test_preview_counts_are_the_plans() -> None:
     assert shown.lines()[0].endswith(f"in {rack} (1)")
 
 
+def test_a_preview_names_a_few_added_racks_and_notes_and_counts_the_rest() -> None:
+    # 100,000 GPUs add 566 network racks, each with a note: the dialog listed them all.
+    from dataclasses import replace
+
+    layout = loads(TWO_RACKS).layout
+    layout.links = []
+    shown = preview(generate(layout, FabricRequest(fabric="leaf-spine")), builtin())
+    racks = tuple(f"n{i:02d}" for i in range(20))
+    notes = tuple(f"added network rack n{i:02d}: no rack nearby had room" for i in range(10))
+    lines = replace(shown, racks_added=racks, notes=notes).lines()
+    assert "racks 20 added (n00, n01, n02, n03, n04, n05, n06, n07 and 12 more)" in lines
+    assert [line for line in lines if line.startswith("added network rack")] == list(notes[:4])
+    assert "and 6 more notes like these" in lines
+
+
 def test_dialog_wording_names_the_dialogs_fields() -> None:
     text = dialog_wording("3 compute links already end here; rerun with --replace to remove them")
     assert "--" not in text and "Replace existing links" in text
