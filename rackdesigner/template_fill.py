@@ -53,6 +53,11 @@ class FillLayout(Command):
         self.label = label
         self._old: dict[str, Any] = {}
 
+    @property
+    def size(self) -> int:
+        source = self.source
+        return len(source.racks) + sum(len(r.devices) for r in source.racks) + len(source.links)
+
     def _apply(self, layout: Layout, index: LayoutIndex) -> None:
         if layout.racks or layout.links:
             raise EditError("the layout is not empty: a template fills a new layout only")

@@ -438,3 +438,51 @@ def test_keys_wait_while_a_long_edit_runs(tmp_path: Path) -> None:
             assert session.revision != revision
 
     run(journey)
+
+
+def test_a_template_large_enough_fills_the_layout_off_the_ui_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A template of 100,000 GPUs takes the core seconds to index and check: it fills the
+    new layout behind the busy screen too (the threshold lowered to the small template)."""
+    from rackdesigner.tui import long_edit
+    from rackdesigner.tui.screens.busy import BusyScreen
+
+    monkeypatch.setattr(long_edit, "LONG_EDIT_COMMANDS", 2)
+    shown: list[str] = []
+
+    async def journey() -> None:
+        app = app_for(None, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            real = app.push_screen
+
+            def push(screen, *args, **kwargs):  # type: ignore[no-untyped-def]
+                if isinstance(screen, BusyScreen):
+                    shown.append(screen.detail)
+                return real(screen, *args, **kwargs)
+
+            monkeypatch.setattr(app, "push_screen", push)
+            await palette(pilot, "New from template")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, TemplateScreen)
+            await pilot.press("down")
+            await pilot.pause()
+            await pilot.press("home", "enter")
+            await pilot.pause()
+            assert screen.template == "small"
+            await pilot.press("enter")
+            for _ in range(200):
+                await pilot.pause(0.02)
+                if not isinstance(app.screen, TemplateScreen):
+                    break
+            await settle(pilot)
+            assert shown and shown[0].startswith("New from template small: ")
+            session = app.session
+            assert session is not None and app.busy is None
+            assert [d.model for _, d in session.layout.devices()].count("dgx-h100") == 2
+            assert session.findings == full_check(session)
+            assert any("New layout from small" in text for _, text in app.notices)
+
+    run(journey)

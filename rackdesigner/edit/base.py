@@ -115,6 +115,12 @@ class Command(ABC):
     def _revert(self, layout: Layout, index: LayoutIndex) -> None:
         """Undo what the last ``_apply`` did, recording ``effect``."""
 
+    @property
+    def size(self) -> int:
+        """About how many entities (racks, devices, cables) the command changes: an editor
+        runs a large one off its UI thread."""
+        return 1
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.label!r}>"
 

@@ -1170,6 +1170,10 @@ class Batch(Command):
         self.commands: Sequence[Command] = list(commands)
         self.label = label
 
+    @property
+    def size(self) -> int:
+        return sum(command.size for command in self.commands)
+
     def _apply(self, layout: Layout, index: LayoutIndex) -> None:
         done: list[Command] = []
         try:

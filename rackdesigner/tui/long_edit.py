@@ -15,25 +15,25 @@ from textual import work
 from .screens.busy import BusyScreen
 
 if TYPE_CHECKING:
-    from ..edit import EditError
+    from ..edit import Command, EditError
     from .app import DesignerApp
 
-# Commands in one step (cables, devices) from which an edit runs off the UI thread. The
-# core applies and re-checks about 10,000 cables a second: at this size a step takes about
-# a tenth of a second, as long as a key may.
+# Entities one step changes (cables, devices, racks: Command.size) from which an edit runs
+# off the UI thread. The core applies and re-checks about 10,000 cables a second: at this
+# size a step takes about a tenth of a second, as long as a key may.
 LONG_EDIT_COMMANDS = 1_000
 
 Done = Callable[[Any, "EditError | None"], None]
 
 
-def long_enough(commands: int) -> bool:
-    """Whether a step of this many commands runs off the UI thread."""
-    return commands >= LONG_EDIT_COMMANDS
+def long_enough(size: int) -> bool:
+    """Whether a step that changes this many entities runs off the UI thread."""
+    return size >= LONG_EDIT_COMMANDS
 
 
-def is_long(command: object) -> bool:
-    """Whether ``command`` is a step of many commands (a Batch of a fabric or template)."""
-    return long_enough(len(getattr(command, "commands", ())))
+def is_long(command: Command) -> bool:
+    """Whether ``command`` changes many entities (a generated fabric, a large template)."""
+    return long_enough(command.size)
 
 
 class LongEditActions:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual import work
 
-from .long_edit import long_enough
+from .long_edit import is_long, long_enough
 from .screens.connect import ConnectRequest, ConnectScreen
 from .screens.fabric import GenerateResult, GenerateScreen
 from .screens.template import TemplateResult, TemplateScreen
@@ -232,14 +232,37 @@ class WiringActions:
         from ..template_fill import FillLayout
 
         layout = result.built.layout
-        self.use_session(Session(Layout(name=layout.name)), None)
+        session = Session(Layout(name=layout.name))
+        self.use_session(session, None)
         what = result.template or "custom"
-        if self.do(FillLayout(layout, f"New from template {what}")) is None:
+        fill = FillLayout(layout, f"New from template {what}")
+
+        def filled() -> None:
             self.notify(
                 f"New layout from {what}: {result.built.summary}. Unsaved: ctrl+s asks for a path.",
                 title="New from template",
                 timeout=8,
             )
+
+        if is_long(fill):  # a template of 100,000 GPUs: seconds of checking, in a worker
+            before = self.guide_before()
+
+            def done(command: Any, refusal: Exception | None) -> None:
+                if refusal is not None:
+                    self.notify(str(refusal), title="Refused", severity="error", timeout=8)
+                    return
+                self.guide_edit(before)
+                self.after_change(command)
+                filled()
+
+            self.run_long_edit(
+                "New from template",
+                f"{fill.label}: {result.built.summary}…",
+                lambda: session.do(fill, fabric=False),
+                done,
+            )
+        elif self.do(fill) is None:
+            filled()
 
 
 def _port_speed(session: Session, end: str) -> float | None:
