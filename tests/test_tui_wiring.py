@@ -13,6 +13,7 @@ import pytest
 from rackdesigner.edit import AddFeed, AddRack, PlaceDevice, Session, UpdateRack
 from rackdesigner.layout_io import dumps
 from rackdesigner.model import Layout
+from rackdesigner.tui import autosave
 from rackdesigner.tui.app import DesignerApp
 from rackdesigner.tui.screens.confirm import ConfirmScreen
 from rackdesigner.tui.screens.connect import ConnectScreen
@@ -429,10 +430,14 @@ def test_keys_wait_while_a_long_edit_runs(tmp_path: Path) -> None:
             await pilot.press("ctrl+z", "2", "ctrl+p", "ctrl+s")
             assert isinstance(app.screen, BusyScreen)
             assert session.revision == revision and not finished
+            # The autosave tick writes nothing of a layout being changed.
+            app.autosave_now()
+            assert not [w for w in app.workers if w.group == "autosave"]
             release.set()
             await settle(pilot)
             assert finished == [True] and app.busy is None
             assert not isinstance(app.screen, BusyScreen)
+            assert autosave.newer(path) is None
             await pilot.press("ctrl+z")  # keys act again
             await settle(pilot)
             assert session.revision != revision

@@ -647,6 +647,10 @@ class DesignerApp(
     def _fabric_done(self, session: Session, job: FabricJob) -> None:
         if session is not self.session:
             return
+        if self.busy is not None:
+            # A long edit holds the session (taking its lock here would freeze the app) and
+            # changes the layout: the check starts again once it is done.
+            return
         if session.accept_fabric(job):
             self.guide_fabric(session)
             self.refresh_all(racks=set())
@@ -1248,8 +1252,8 @@ class DesignerApp(
         """Write the unsaved layout to its sidecar; the text is made in a worker (a large
         layout takes seconds to write out) and kept only if no edit came in meanwhile."""
         session = self.session
-        if session is None or not self.dirty or self.path is None:
-            return
+        if session is None or not self.dirty or self.path is None or self.busy is not None:
+            return  # (during a long edit the layout is half changed: the next tick saves it)
         if self.autosaved_revision == session.revision:
             return
         self.autosave_worker(session, self.path, session.revision)
@@ -1265,8 +1269,11 @@ class DesignerApp(
         self.call_from_thread(self._autosave_write, session, path, revision, text)
 
     def _autosave_write(self, session: Session, path: str, revision: int, text: str) -> None:
-        # On the app's thread, between edits: an edit during the dump changed the revision.
+        # On the app's thread, between edits: an edit during the dump changed the revision
+        # (a long edit changes it only when it ends: while it runs, nothing is written).
         if session is not self.session or session.revision != revision or self.path != path:
+            return
+        if self.busy is not None:
             return
         if not self.dirty:
             return

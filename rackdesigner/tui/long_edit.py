@@ -85,4 +85,8 @@ class LongEditActions:
         if screen.is_attached:
             screen.dismiss()
         done(result, refusal)
+        # A fabric result that came while the edit ran was dropped: check again if due (and
+        # not already started by ``done``).
+        if not any(w.group == "fabric" and w.is_running for w in self.workers):
+            self.start_fabric_check()
         self.timings["long_edit"] = time.perf_counter() - began
