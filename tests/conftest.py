@@ -89,7 +89,10 @@ def _rewrite_test_modules(config: pytest.Config) -> None:
                 continue
             if not rewrite.try_makedirs(cache):
                 return
-            source_hash, code = rewrite._rewrite_test(source, config)
+            try:
+                source_hash, code = rewrite._rewrite_test(source, config)
+            except SyntaxError:
+                continue  # collecting the module reports it, as it did before
             rewrite._write_pyc(state, code, source_hash, pyc)
     except (ImportError, AttributeError, KeyError, TypeError):
         return

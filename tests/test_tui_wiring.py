@@ -430,9 +430,15 @@ def test_keys_wait_while_a_long_edit_runs(tmp_path: Path) -> None:
             await pilot.press("ctrl+z", "2", "ctrl+p", "ctrl+s")
             assert isinstance(app.screen, BusyScreen)
             assert session.revision == revision and not finished
-            # The autosave tick writes nothing of a layout being changed.
+            # The autosave tick writes nothing of a layout being changed, and timers (the
+            # floor view's inspector, the views built ahead) read nothing of it.
             app.autosave_now()
             assert not [w for w in app.workers if w.group == "autosave"]
+            shown_before = app.inspected
+            app.update_inspector(("rack", "z99"))
+            assert app.inspected == shown_before
+            app._build_ahead()
+            assert not [w for w in app.workers if w.group == "views" and w.is_running]
             release.set()
             await settle(pilot)
             assert finished == [True] and app.busy is None

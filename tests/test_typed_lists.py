@@ -8,6 +8,7 @@ from rackdesigner import schema as s
 from rackdesigner.edit import Session, SetField
 from rackdesigner.layout_io.converters import value_of_text
 from rackdesigner.model import Device, Layout, Rack
+from rackdesigner.schema import Field
 from rackdesigner.tui.inspector import field_text
 
 IGNORE = next(f for f in s.RACK if f.key == "ignore")
@@ -40,3 +41,24 @@ def test_what_the_inspector_shows_for_a_list_can_be_typed_back() -> None:
     assert shown == "PWR008, STO"
     session.do(SetField(("rack", "a01"), "ignore", f"{shown}, PLC"), fabric=False)
     assert session.index.rack("a01").ignore == ["PWR008", "STO", "PLC"]
+
+
+NVLINK = Field("nvlink", "bool", "GPUs in a node share an NVLink mesh")
+
+
+@pytest.mark.parametrize(
+    ("field", "text", "value"),
+    [
+        (NVLINK, "true", True),
+        (NVLINK, "true # on", True),  # a TOML value with its comment, as TOML reads it
+        (NVLINK, "false#", False),
+        (CDU, "dac", "dac"),
+        (IGNORE, "rear-door-hx", ["rear-door-hx"]),
+    ],
+)
+def test_words_are_toml_values_only_where_toml_says_so(
+    field: s.Field, text: str, value: object
+) -> None:
+    # Text starting with a letter skips the TOML parser (a fabric's 300,000 cables each
+    # paid for its failure), except the four words TOML has, comment or not.
+    assert value_of_text(field, text) == value

@@ -441,7 +441,9 @@ class DesignerApp(
     def update_inspector(self, ref: Ref | None = None, *, rebuild: bool = False) -> None:
         """Show ``ref`` (or what is under the cursor) with its facts and findings."""
         session = self.session
-        if session is None:
+        if session is None or self.busy is not None:
+            # A long edit is changing the layout and its findings (a timer, such as the
+            # floor view's, may still come): its end refreshes every panel.
             return
         entity = self._entity(ref) if ref else None
         if entity is None:  # what is under the cursor (also when the entity just went away)

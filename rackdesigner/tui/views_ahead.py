@@ -127,6 +127,8 @@ class ViewsAhead:
         session = self.session
         if session is None or session.analysis is None or session.fabric_stale:
             return  # the fabric worker's refresh comes back here when it is done
+        if self.busy is not None:
+            return  # a long edit is changing the layout: its end refreshes and comes back
         stamp = stamp_of(session)
         names = [n for n in BUILT if (found := self.view_data(n)) is None or found[0] != stamp]
         if names:

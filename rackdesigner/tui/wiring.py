@@ -144,7 +144,9 @@ class WiringActions:
             self.apply_fabric(result)
 
     def apply_fabric(self: DesignerApp, result: GenerateResult) -> str | None:  # type: ignore[misc]
-        """The previewed plan as one undoable Batch; the refusal's message, or None."""
+        """The previewed plan as one undoable Batch; the refusal's message, or None. A
+        large plan is applied in a worker (:mod:`.long_edit`): None here, and a refusal then
+        comes as a notification."""
         from ..topology.generators.apply import to_batch
 
         session = self.session
