@@ -43,19 +43,20 @@ def rackdesigner_command() -> list[str]:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The long tests first: the Pilot journeys (test_tui*) and the hypothesis properties.
+    """The long tests first: the Pilot journeys (test_tui*) and the modules with hypothesis
+    properties, whole modules at a time (their module fixtures are made once).
 
     xdist hands each worker a run of tests in collection order, so the journeys, last in
     alphabetical order, all landed at the end on one worker: the others finished 10-20 s
     earlier and sat idle. Started first, they spread over the workers and the many short
     tests fill the gaps (with ``--dist worksteal``, set in pyproject.toml)."""
-
-    def long(item: pytest.Item) -> bool:
-        module = item.path.name
-        function = getattr(item, "obj", None)
-        return module.startswith("test_tui") or bool(getattr(function, "is_hypothesis_test", False))
-
-    items.sort(key=lambda item: not long(item))  # stable: each group keeps its order
+    long = {item.path for item in items if item.path.name.startswith("test_tui")}
+    long |= {
+        item.path
+        for item in items
+        if getattr(getattr(item, "obj", None), "is_hypothesis_test", False)
+    }
+    items.sort(key=lambda item: item.path not in long)  # stable: each group keeps its order
 
 
 def pytest_configure(config: pytest.Config) -> None:
