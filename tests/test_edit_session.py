@@ -11,6 +11,7 @@ import pytest
 from rackdesigner.diagnostics import Diagnostic
 from rackdesigner.document import load
 from rackdesigner.edit import (
+    AddRack,
     Batch,
     EditError,
     History,
@@ -18,6 +19,7 @@ from rackdesigner.edit import (
     PlaceDevice,
     RemoveDevice,
     RemoveLink,
+    RenameEntity,
     Session,
 )
 from rackdesigner.edit.checker import finding_order
@@ -200,3 +202,20 @@ def test_a_link_to_an_unknown_device_suggests_the_near_id_that_exists_now(
         assert session.findings == current()
     after = [d.message for d in session.findings if "k02-n03" in d.message]
     assert after != before
+
+
+def test_a_cdu_renamed_in_another_rack_than_the_one_naming_it_is_found_by_that_rack() -> None:
+    # The rack's cdu follows the rename in the same edit; the rack's facts were made
+    # before the other rack's devices were indexed, so COOL003 said "cdu = "k02-cdux" names
+    # no device" where validate finds it (found by the thorough stateful edit test).
+    path = ROOT / "layouts" / "problems" / "cabling.toml"
+    session = Session(load(path))
+    session.do(AddRack("x02"))
+    session.do(MoveDevice("k02-cdu", "x02", position=19))
+    session.do(RenameEntity("device", "k02-cdu", "k02-cdux"))
+    if session.fabric_stale:
+        session.check()
+    layout, source_map = session.layout, session.document.source_map
+    want = sorted(check(layout, file=str(path), source_map=source_map)[1], key=finding_order)
+    assert session.findings == want
+    assert not [d for d in session.findings if d.code == "COOL003" and "k02-cdux" in d.message]

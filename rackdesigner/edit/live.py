@@ -364,6 +364,7 @@ class LiveAnalysis(Analysis):
         by_id = self.device_by_id
         replaced: dict[int, DeviceFacts] = {}
         same_types = True
+        fresh: list[list[DeviceFacts]] = []
         for number, old, rack in numbered:
             devices = [
                 device_facts(d, rack, number, self.catalog, self.thresholds, self._ports)
@@ -376,11 +377,16 @@ class LiveAnalysis(Analysis):
                     del by_id[before.id]
                 replaced[id(before)] = dev
                 same_types &= before.device is dev.device and before.type is dev.type
+            fresh.append(devices)
+        # Every touched rack's devices are indexed before any rack's facts are made: a rack
+        # reads the CDU or door it names, which may be in another touched rack (a CDU
+        # renamed, and the rack that names it following, in one edit).
+        for devices in fresh:
             for dev in devices:
                 by_id.setdefault(dev.id, dev)
+        for (number, old, rack), devices in zip(numbered, fresh, strict=True):
             place = RackPlace(old.place.row_index, rack.slot, rack.height_u * RACK_UNIT_M)
-            old_devices = devices
-            facts = rack_facts(rack, number, place, old_devices, self.thresholds, by_id.get)
+            facts = rack_facts(rack, number, place, devices, self.thresholds, by_id.get)
             self.racks[number] = facts
             self._rack_facts[id(rack)] = facts
             done.racks[id(rack)] = facts
