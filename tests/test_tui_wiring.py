@@ -347,6 +347,23 @@ def test_no_mixin_shadows_a_textual_app_method_by_accident() -> None:
     assert shadowed <= meant, shadowed - meant
 
 
+def busy_details(app: DesignerApp, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What each busy screen the app shows from now on says (a long edit ends before a
+    test can look at the screen itself)."""
+    from rackdesigner.tui.screens.busy import BusyScreen
+
+    shown: list[str] = []
+    real = app.push_screen
+
+    def push(screen, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if isinstance(screen, BusyScreen):
+            shown.append(screen.detail)
+        return real(screen, *args, **kwargs)
+
+    monkeypatch.setattr(app, "push_screen", push)
+    return shown
+
+
 def test_a_fabric_large_enough_is_applied_and_undone_off_the_ui_thread(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -358,7 +375,6 @@ def test_a_fabric_large_enough_is_applied_and_undone_off_the_ui_thread(
 
     monkeypatch.setattr(long_edit, "LONG_EDIT_COMMANDS", 2)
     path = four_nodes(tmp_path / "inference-32.toml")
-    shown: list[str] = []
 
     async def journey() -> None:
         app = app_for(path, tmp_path)
@@ -367,14 +383,7 @@ def test_a_fabric_large_enough_is_applied_and_undone_off_the_ui_thread(
             session = app.session
             assert session is not None
             before = dumps(session.layout)
-            real = app.push_screen
-
-            def push(screen, *args, **kwargs):  # type: ignore[no-untyped-def]
-                if isinstance(screen, BusyScreen):
-                    shown.append(screen.detail)
-                return real(screen, *args, **kwargs)
-
-            monkeypatch.setattr(app, "push_screen", push)
+            shown = busy_details(app, monkeypatch)
             await pilot.press("g")
             await pilot.pause()
             screen = app.screen
@@ -460,25 +469,16 @@ def test_a_template_large_enough_fills_the_layout_off_the_ui_thread(
     from rackdesigner.template_fill import template_defaults
     from rackdesigner.templates import build
     from rackdesigner.tui import long_edit
-    from rackdesigner.tui.screens.busy import BusyScreen
     from rackdesigner.tui.screens.template import TemplateResult
 
     monkeypatch.setattr(long_edit, "LONG_EDIT_COMMANDS", 2)
-    shown: list[str] = []
     built = build(template_defaults("small"), "test")
 
     async def journey() -> None:
         app = app_for(None, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            real = app.push_screen
-
-            def push(screen, *args, **kwargs):  # type: ignore[no-untyped-def]
-                if isinstance(screen, BusyScreen):
-                    shown.append(screen.detail)
-                return real(screen, *args, **kwargs)
-
-            monkeypatch.setattr(app, "push_screen", push)
+            shown = busy_details(app, monkeypatch)
             app.use_template(TemplateResult("small", built))
             await settle(pilot)
             assert shown and shown[0].startswith("New from template small: ")
