@@ -155,8 +155,8 @@ def _designer_path(session: Any, edits: int) -> list[tuple[str, list[float]]]:
     re-checks all but the fabric rules, guidance names the problems the edit brought
     (as ``tui/guide.py`` does: the findings before, the groups that re-ran after) and the
     header reads its totals (``tui/totals.py``)."""
+    from rackdesigner.design.guidance import new_problems
     from rackdesigner.edit import MoveDevice, UpdateDevice, UpdateRack
-    from rackdesigner.guidance import new_problems
     from rackdesigner.tui.totals import totals
 
     def edit(command: Any) -> None:

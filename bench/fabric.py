@@ -66,7 +66,7 @@ timed.cpu_before = 0.0  # type: ignore[attr-defined]
 
 def in_process(sizes: list[int], repeat: int) -> None:
     sys.path.insert(0, ROOT)
-    from rackdesigner.templates import NewOptions, build
+    from rackdesigner.design.templates import NewOptions, build
 
     gc.disable()
     print(

@@ -25,12 +25,12 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 def main() -> int:
     from generate import generate_layout_text  # bench/generate.py: no rackdesigner import
 
-    from rackdesigner.catalog import builtin
-    from rackdesigner.document import load
+    from rackdesigner.design.generators import FabricRequest, generate
+    from rackdesigner.design.generators.apply import to_batch
     from rackdesigner.edit import Session
     from rackdesigner.layout_io import dumps, load_text
-    from rackdesigner.topology.generators import FabricRequest, generate
-    from rackdesigner.topology.generators.apply import to_batch
+    from rackdesigner.layout_io.catalog import builtin
+    from rackdesigner.layout_io.document import load
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--gpus", type=int, default=8192)

@@ -47,7 +47,7 @@ def _ms(values: list[float]) -> str:
 def pilot_part(repeat: int) -> list[tuple[str, list[float]]]:
     from rackdesigner.edit import MoveDevice, RemoveDevice, UpdateRack
     from rackdesigner.tui.app import DesignerApp
-    from rackdesigner.tui.guide import GuideActions
+    from rackdesigner.tui.controllers.guide import GuideActions
 
     folder = Path(tempfile.mkdtemp(prefix="guide-bench-"))
     shutil.copy(HERE.parent / "layouts" / "training-128.toml", folder / "t.toml")
@@ -97,8 +97,8 @@ def pilot_part(repeat: int) -> list[tuple[str, list[float]]]:
 
 
 def large_part(path: str, repeat: int) -> tuple[str, list[tuple[str, list[float]]]]:
+    from rackdesigner.design.guidance import announce, new_problems
     from rackdesigner.edit import MoveDevice, Session
-    from rackdesigner.guidance import announce, new_problems
     from rackdesigner.layout_io import load_path
 
     layout = load_path(path)

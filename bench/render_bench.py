@@ -50,8 +50,8 @@ OURS = r"""
 import json, sys, time
 t0 = time.perf_counter()
 from rackdesigner.layout_io import load_path
-from rackdesigner.engine import check
-from rackdesigner.render.elevation import sheet
+from rackdesigner.check.engine import check
+from rackdesigner.export.render.elevation import sheet
 layout = load_path(sys.argv[1])
 t1 = time.perf_counter()
 analysis, diagnostics = check(layout, file=sys.argv[1])
@@ -68,8 +68,8 @@ SVGWRITE = r"""
 import json, sys, time
 import svgwrite
 from rackdesigner.layout_io import load_path
-from rackdesigner.engine import check
-from rackdesigner.render.elevation import GEOMETRY as g, plan_rack
+from rackdesigner.check.engine import check
+from rackdesigner.export.render.elevation import GEOMETRY as g, plan_rack
 layout = load_path(sys.argv[1])
 analysis, _ = check(layout, file=sys.argv[1])
 t0 = time.perf_counter()
@@ -104,7 +104,7 @@ def run(cmd: list[str]) -> tuple[float, str]:
 def rackdiag_source(path: str, racks: int) -> str:
     """The first ``racks`` racks of the layout as a rackdiag diagram, devices by position."""
     sys.path.insert(0, ROOT)
-    from rackdesigner.engine import check
+    from rackdesigner.check.engine import check
     from rackdesigner.layout_io import load_path
 
     analysis, _ = check(load_path(path), file=path)

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from generate import generate_layout_text
 
 from rackdesigner.tui.app import DesignerApp
-from rackdesigner.tui.views_ahead import BUILT, stamp_of
+from rackdesigner.tui.controllers.views_ahead import BUILT, stamp_of
 
 
 async def until(pilot: object, done: object, timeout: float = 300.0) -> float:

@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 CHILD = r"""
 import asyncio, json, shutil, sys, time, tomllib
 from pathlib import Path
-from rackdesigner.catalog import builtin
+from rackdesigner.layout_io.catalog import builtin
 from rackdesigner.layout_io import dumps, load_text
 from rackdesigner.tui.app import DesignerApp
 from rackdesigner.tui.screens.connect import ConnectScreen

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from rackdesigner.diagnostics import Diagnostic
-from rackdesigner.document import loads
-from rackdesigner.engine import check
+from rackdesigner.check.engine import check
+from rackdesigner.layout_io.document import loads
+from rackdesigner.model.diagnostics import Diagnostic
 
 HEADER = 'format = 1\nname = "t"\n'
 

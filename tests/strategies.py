@@ -9,10 +9,10 @@ import operator
 
 from hypothesis import strategies as st
 
-from rackdesigner import model as m
-from rackdesigner import schema as s
-from rackdesigner.catalog import builtin
-from rackdesigner.units import (
+from rackdesigner.layout_io import schema as s
+from rackdesigner.layout_io.catalog import builtin
+from rackdesigner.model import layout as m
+from rackdesigner.model.units import (
     BANDWIDTH,
     CURRENT,
     HEIGHT,

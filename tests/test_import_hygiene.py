@@ -7,12 +7,12 @@ import functools
 import subprocess
 import sys
 
-from .conftest import ROOT
+from tests.conftest import ROOT
 
 PROBE = """
 import sys
 from click.testing import CliRunner
-from rackdesigner.cli import cli
+from rackdesigner.cli.main import cli
 runner = CliRunner()
 for args in (["validate", {path!r}, "--format", "json"], ["rules"], ["rules", "PWR001"],
              ["catalog"], ["catalog", "dgx-h100"], ["schema"],
@@ -145,13 +145,13 @@ def test_only_the_tui_imports_textual_and_the_loader_imports_no_rules_or_analysi
             if module not in reach and module in graph:
                 reach.add(module)
                 todo.append(module)
-    banned = ("rackdesigner.rules", "rackdesigner.analysis", "rackdesigner.catalog")
+    banned = ("rackdesigner.rules", "rackdesigner.analysis", "rackdesigner.layout_io.catalog")
     assert not sorted(m for m in reach if m.startswith(banned))
 
 
 LOADER_PROBE = """
 import sys
-from rackdesigner.document import load
+from rackdesigner.layout_io.document import load
 document = load({path!r})
 assert document.layout.catalog and document.layout.rules is not None
 loaded = sorted(m for m in sys.modules if m.startswith("rackdesigner."))
@@ -176,13 +176,13 @@ def test_loading_in_a_fresh_interpreter_imports_no_rules_analysis_or_catalog(tmp
     assert result.returncode == 0, result.stderr
     loaded = result.stdout.split()
     assert "rackdesigner.layout_io.reader" in loaded
-    banned = ("rackdesigner.rules", "rackdesigner.analysis", "rackdesigner.catalog")
+    banned = ("rackdesigner.rules", "rackdesigner.analysis", "rackdesigner.layout_io.catalog")
     assert [m for m in loaded if m.startswith(banned)] == []
 
 
 EDIT_PROBE = """
 import sys
-from rackdesigner.document import load
+from rackdesigner.layout_io.document import load
 from rackdesigner.edit import MoveDevice, Session
 session = Session(load({path!r}))
 session.do(MoveDevice("a01-n01"))

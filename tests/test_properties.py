@@ -9,11 +9,10 @@ import rtoml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rackdesigner.diagnostics import LayoutError
-from rackdesigner.engine import check
+from rackdesigner.check.engine import check
 from rackdesigner.layout_io import dumps, load_text
-from rackdesigner.rules.registry import all_rules
-from rackdesigner.units import (
+from rackdesigner.model.diagnostics import LayoutError
+from rackdesigner.model.units import (
     BANDWIDTH,
     CURRENT,
     HEIGHT,
@@ -26,8 +25,8 @@ from rackdesigner.units import (
     UnitError,
     parse,
 )
-
-from .strategies import layouts
+from rackdesigner.rules.registry import all_rules
+from tests.strategies import layouts
 
 DIMENSIONS = (POWER, VOLTAGE, CURRENT, LENGTH, HEIGHT, MASS, INFORMATION, BANDWIDTH, RATIO)
 

@@ -2,7 +2,7 @@
 
 The facts are plain data (:mod:`.facts`) computed by pure functions: per device
 (:mod:`.devices`), per rack (:mod:`.racks`), per link (:mod:`.links`) and per
-fabric (:mod:`rackdesigner.topology.graph`). :class:`Analysis` is the thin cache
+fabric (:mod:`rackdesigner.analysis.fabric_graph`). :class:`Analysis` is the thin cache
 over them that rules read: rack and device facts are computed at once, the
 expensive parts (links, fabrics, CDU loads) on first use, so a run that selects
 only power rules never builds the fabric graph. After an edit,
@@ -16,13 +16,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .. import catalog as catalog_module
-from ..geometry import SiteGeometry, rack_places
-from ..model import Layout, PortGroup
-from ..refs import Numbering, Ref
-from ..thresholds import resolve
-from .devices import device_facts, liquid_fraction
-from .facts import (
+from rackdesigner.analysis.devices import device_facts, liquid_fraction
+from rackdesigner.analysis.facts import (
     POWERED_KINDS,
     SQRT3,
     ZERO_DRAW_KINDS,
@@ -35,11 +30,16 @@ from .facts import (
     PhaseConflict,
     RackFacts,
 )
-from .links import Edges, resolve_links
-from .racks import cdu_loads, cooling_verdict, phase_misfit, rack_facts
+from rackdesigner.analysis.geometry import SiteGeometry, rack_places
+from rackdesigner.analysis.links import Edges, resolve_links
+from rackdesigner.analysis.racks import cdu_loads, cooling_verdict, phase_misfit, rack_facts
+from rackdesigner.layout_io import catalog as catalog_module
+from rackdesigner.model.layout import Layout, PortGroup
+from rackdesigner.model.refs import Numbering, Ref
+from rackdesigner.model.thresholds import resolve
 
 if TYPE_CHECKING:
-    from ..topology.graph import Fabric
+    from rackdesigner.analysis.fabric_graph import Fabric
 
 __all__ = [
     "POWERED_KINDS",
@@ -321,7 +321,7 @@ class Analysis:
 
     @property
     def fabrics(self) -> list[Fabric]:
-        from ..topology.graph import build_fabrics
+        from rackdesigner.analysis.fabric_graph import build_fabrics
 
         return self._once(
             "_fabrics",

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..catalog import Catalog
-from ..geometry import port_height
-from ..model import DEFAULT_LIQUID_FRACTION, Device, PortGroup, Rack
-from .facts import POWERED_KINDS, ZERO_DRAW_KINDS, DeviceFacts
+from rackdesigner.analysis.facts import POWERED_KINDS, ZERO_DRAW_KINDS, DeviceFacts
+from rackdesigner.analysis.geometry import port_height
+from rackdesigner.layout_io.catalog import Catalog
+from rackdesigner.model.layout import DEFAULT_LIQUID_FRACTION, Device, PortGroup, Rack
 
 PortTables = dict[str, dict[str, PortGroup]]
 

@@ -13,9 +13,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..geometry import RackPlace, SiteGeometry, route_length
-from ..model import Device, DeviceType, Feed, Gpu, Link, PortGroup, Rack
-from ..refs import Ref, link_refs, shared_a_ends
+from rackdesigner.analysis.geometry import RackPlace, SiteGeometry, route_length
+from rackdesigner.model.layout import Device, DeviceType, Feed, Gpu, Link, PortGroup, Rack
+from rackdesigner.model.refs import Ref, link_refs, shared_a_ends
 
 SQRT3 = math.sqrt(3.0)
 ZERO_DRAW_KINDS = ("blank", "patch-panel")  # passive: no power, nothing unknown about it
@@ -160,7 +160,7 @@ class End:
 
 
 class LinkRefs:
-    """The references of a layout's links (:func:`rackdesigner.refs.link_refs`), each made
+    """The references of a layout's links (:func:`rackdesigner.model.refs.link_refs`), each made
     when a finding first asks for it: most links never have one."""
 
     __slots__ = ("_links", "_refs", "_shared")

@@ -11,10 +11,10 @@ import difflib
 from collections.abc import Sequence
 from typing import Any
 
-from ..geometry import SiteGeometry
-from ..model import Link, PortGroup
-from ..schema import ENDPOINT
-from .facts import DeviceFacts, End, LinkFacts, LinkRefs
+from rackdesigner.analysis.facts import DeviceFacts, End, LinkFacts, LinkRefs
+from rackdesigner.analysis.geometry import SiteGeometry
+from rackdesigner.layout_io.schema import ENDPOINT
+from rackdesigner.model.layout import Link, PortGroup
 
 # (a, b) with a < b -> {"links": [LinkFacts], "count": cables, "bandwidth": bit/s}
 Edges = dict[tuple[str, str], dict[str, Any]]

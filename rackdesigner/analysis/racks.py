@@ -11,12 +11,9 @@ import math
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 
-from ..cdu_groups import cdu_groups
-from ..geometry import RackPlace
-from ..model import Feed, Rack
-from ..power_sides import side_capacity, worst_case_shares
-from .devices import liquid_fraction
-from .facts import (
+from rackdesigner.analysis.cdu_groups import cdu_groups
+from rackdesigner.analysis.devices import liquid_fraction
+from rackdesigner.analysis.facts import (
     SQRT3,
     ZERO_DRAW_KINDS,
     CduLoad,
@@ -25,6 +22,9 @@ from .facts import (
     PhaseConflict,
     RackFacts,
 )
+from rackdesigner.analysis.geometry import RackPlace
+from rackdesigner.analysis.power_sides import side_capacity, worst_case_shares
+from rackdesigner.model.layout import Feed, Rack
 
 
 def rack_facts(

@@ -3,7 +3,7 @@
 No Textual, TOML or SVG in here. The designer app holds a :class:`Session`; the fabric
 generators and ``rackdesigner new`` build :class:`Batch` es of commands.
 
-    from rackdesigner.document import load
+    from rackdesigner.layout_io.document import load
     from rackdesigner.edit import Session, PlaceDevice, MoveDevice, EditError
 
     session = Session(load("cluster.toml"))           # a Document, or a Layout (+ path)
@@ -23,7 +23,7 @@ generators and ``rackdesigner new`` build :class:`Batch` es of commands.
     session.index.occupied("a01", "front")            # {unit: Device}
     session.analysis                                  # facts per rack, device, link, fabric
 
-Findings equal a full check of the layout as it is (``rackdesigner.engine.check`` with
+Findings equal a full check of the layout as it is (``rackdesigner.check.engine.check`` with
 the document's source map): lines come from the text read or last saved, an entity
 added since is reported at its nearest enclosing one (a new device at its rack).
 
@@ -35,7 +35,7 @@ added since is reported at its nearest enclosing one (a new device at its rack).
 Commands (all refuse with :class:`EditError` and change nothing):
 
 ========================= =========================================================
-``AddRack(rack, at=)``     a :class:`~rackdesigner.model.Rack`, or an id and fields
+``AddRack(rack, at=)``     a :class:`~rackdesigner.model.layout.Rack`, or an id and fields
 ``RemoveRack(id)``         with its devices and their links
 ``UpdateRack(id, **f)``    fields as text or values, checked as the loader does
 ``AddFeed(rack, feed)``    a Feed, or an id and fields; ``RemoveFeed(id)``,
@@ -53,8 +53,8 @@ Commands (all refuse with :class:`EditError` and change nothing):
 ========================= =========================================================
 """
 
-from .base import Command, EditError, Effect, Ref
-from .commands import (
+from rackdesigner.edit.base import Command, EditError, Effect, Ref
+from rackdesigner.edit.commands import (
     ID_PREFIX,
     KEEP,
     AddFeed,
@@ -77,9 +77,9 @@ from .commands import (
     check_fit,
     check_link_ends,
 )
-from .history import History
-from .index import LayoutIndex
-from .session import FabricJob, Session
+from rackdesigner.edit.history import History
+from rackdesigner.edit.index import LayoutIndex
+from rackdesigner.edit.session import FabricJob, Session
 
 __all__ = [
     "ID_PREFIX",

@@ -8,8 +8,8 @@ import unicodedata
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
-from ..model import Layout, Link, Rack
-from .index import LayoutIndex
+from rackdesigner.edit.index import LayoutIndex
+from rackdesigner.model.layout import Layout, Link, Rack
 
 # An entity reference (editing.md): (kind, id), kind one of site, workload, rules, catalog,
 # gpu, rack, feed, device, link, fabric.

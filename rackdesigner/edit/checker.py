@@ -17,14 +17,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..diagnostics import Diagnostic
-from ..engine import Locate, locator, rules_for
-from ..model import Layout
-from ..rules.registry import Finding, Rule, to_diagnostics
-from ..sourcemap import SourceMap
-from .base import Effect
-from .index import LayoutIndex
-from .live import LiveAnalysis
+from rackdesigner.check.engine import Locate, locator, rules_for
+from rackdesigner.edit.base import Effect
+from rackdesigner.edit.index import LayoutIndex
+from rackdesigner.edit.live import LiveAnalysis
+from rackdesigner.layout_io.sourcemap import SourceMap
+from rackdesigner.model.diagnostics import Diagnostic
+from rackdesigner.model.layout import Layout
+from rackdesigner.rules.registry import Finding, Rule, to_diagnostics
 
 
 def finding_order(diagnostic: Diagnostic) -> tuple[object, ...]:

@@ -11,11 +11,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..model import Device, DeviceType, Feed, Layout, Link, Rack, Site, Workload
-from ..schema import ENDPOINT
-from .base import Command, EditError, Effect, Ref, check_id, nearest, remove_identity, unit_span
-from .fields import coerce
-from .index import FACES, LayoutIndex, end_device, port_key
+from rackdesigner.edit.base import (
+    Command,
+    EditError,
+    Effect,
+    Ref,
+    check_id,
+    nearest,
+    remove_identity,
+    unit_span,
+)
+from rackdesigner.edit.fields import coerce
+from rackdesigner.edit.index import FACES, LayoutIndex, end_device, port_key
+from rackdesigner.layout_io.schema import ENDPOINT
+from rackdesigner.model.layout import Device, DeviceType, Feed, Layout, Link, Rack, Site, Workload
 
 # Keys whose change can move a device or change what it occupies.
 _PLACE_KEYS = ("model", "position", "face", "side")

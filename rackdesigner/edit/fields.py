@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import schema as s
-from ..layout_io.converters import FieldError, convert, field_of, parse_text
-from ..model import Q
-from ..units import UnitError, canonical_text
-from .base import EditError, nearest
+from rackdesigner.edit.base import EditError, nearest
+from rackdesigner.layout_io import schema as s
+from rackdesigner.layout_io.converters import FieldError, convert, field_of, parse_text
+from rackdesigner.model.layout import Q
+from rackdesigner.model.units import UnitError, canonical_text
 
 # The schema of each kind of entity a field edit reaches.
 SPECS: dict[str, tuple[s.Field, ...]] = {

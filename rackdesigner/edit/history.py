@@ -3,9 +3,9 @@ differs from the last save."""
 
 from __future__ import annotations
 
-from ..model import Layout
-from .base import Command
-from .index import LayoutIndex
+from rackdesigner.edit.base import Command
+from rackdesigner.edit.index import LayoutIndex
+from rackdesigner.model.layout import Layout
 
 
 class History:

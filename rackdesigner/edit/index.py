@@ -13,8 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..catalog import Catalog, for_layout
-from ..model import Device, DeviceType, Feed, Layout, Link, Rack
+from rackdesigner.layout_io.catalog import Catalog, for_layout
+from rackdesigner.model.layout import Device, DeviceType, Feed, Layout, Link, Rack
 
 FACES = ("front", "rear")
 KINDS = ("rack", "feed", "device")

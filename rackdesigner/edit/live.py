@@ -20,20 +20,27 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..analysis import Analysis, DeviceFacts, LinkFacts, RackFacts, _LoadFigures, cooling_summary
-from ..analysis.devices import device_facts
-from ..analysis.facts import CduLoad, End, LinkRefs
-from ..analysis.links import resolve_links
-from ..analysis.racks import cdu_loads_after, cdu_named, rack_facts
-from ..geometry import RackPlace, rack_places
-from ..model import RACK_UNIT_M, Layout, Link, PortGroup, Rack
-from ..refs import Ref
-from .index import LayoutIndex
+from rackdesigner.analysis import (
+    Analysis,
+    DeviceFacts,
+    LinkFacts,
+    RackFacts,
+    _LoadFigures,
+    cooling_summary,
+)
+from rackdesigner.analysis.devices import device_facts
+from rackdesigner.analysis.facts import CduLoad, End, LinkRefs
+from rackdesigner.analysis.geometry import RackPlace, rack_places
+from rackdesigner.analysis.links import resolve_links
+from rackdesigner.analysis.racks import cdu_loads_after, cdu_named, rack_facts
+from rackdesigner.edit.index import LayoutIndex
+from rackdesigner.model.layout import RACK_UNIT_M, Layout, Link, PortGroup, Rack
+from rackdesigner.model.refs import Ref
 
 if TYPE_CHECKING:
     import networkx as nx
 
-    from ..topology.graph import Fabric
+    from rackdesigner.analysis.fabric_graph import Fabric
 
 # The full analysis suggests a near device id for the first 20 unknown ones only (difflib
 # over thousands of ids is slow); past that, which end gets one depends on every link.
@@ -181,7 +188,7 @@ class LiveAnalysis(Analysis):
 
     @property
     def fabrics(self) -> list[Fabric]:
-        from ..topology.graph import build_fabrics
+        from rackdesigner.analysis.fabric_graph import build_fabrics
 
         return self._once(
             "_fabrics",
@@ -191,7 +198,7 @@ class LiveAnalysis(Analysis):
     def graph(self) -> nx.Graph:
         """The fabric graph, built once and then updated edge by edge."""
         if self._graph is None:
-            from ..topology.graph import graph_of
+            from rackdesigner.analysis.fabric_graph import graph_of
 
             self._graph = graph_of(self.compute_edges)
         return self._graph

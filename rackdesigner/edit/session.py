@@ -15,14 +15,14 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Diagnostic, LayoutError
-from ..document import Document, loads, save
-from ..layout_io.reader import read_text
-from ..model import Layout
-from .base import Command
-from .checker import Checker, FabricJob
-from .history import History
-from .index import LayoutIndex
+from rackdesigner.edit.base import Command
+from rackdesigner.edit.checker import Checker, FabricJob
+from rackdesigner.edit.history import History
+from rackdesigner.edit.index import LayoutIndex
+from rackdesigner.layout_io.document import Document, loads, save
+from rackdesigner.layout_io.reader import read_text
+from rackdesigner.model.diagnostics import Diagnostic, LayoutError
+from rackdesigner.model.layout import Layout
 
 
 class Session:
@@ -97,7 +97,7 @@ class Session:
         return self.history.revision
 
     def save(self, path: str | Path | None = None, *, force: bool = False) -> None:
-        """Write the layout (atomically, through :func:`rackdesigner.document.save`, which
+        """Write the layout (atomically, through :func:`rackdesigner.layout_io.document.save`, which
         refuses a file changed on disk or comments that would be lost, unless ``force``);
         the findings then carry the lines of the text written."""
         with self._lock:
@@ -187,7 +187,7 @@ def _document_for(layout: Layout, path: str | Path | None) -> Document:
     """A document for a layout given without one. When ``path`` is a file already, the
     document describes that file's text (its hash, source map and the comments a rewrite
     would drop), so that saving over it refuses a file changed since or lost comments as
-    any save does; pass the :class:`Document` from ``rackdesigner.document.load`` to skip
+    any save does; pass the :class:`Document` from ``rackdesigner.layout_io.document.load`` to skip
     reading it again."""
     if path is None:
         return Document(layout)

@@ -2,7 +2,7 @@
 
 The loader needs to know whether ``[catalog.KEY]`` overrides a built-in entry
 (then it may leave ``kind`` out); it reads the asset files' keys here rather
-than importing :mod:`rackdesigner.catalog`, which is built on the loader.
+than importing :mod:`rackdesigner.layout_io.catalog`, which is built on the loader.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from .toml_parse import parse_toml
+from rackdesigner.layout_io.toml_parse import parse_toml
 
 
 def assets_dir() -> Path:

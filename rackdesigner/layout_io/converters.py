@@ -13,10 +13,10 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from .. import schema as s
-from ..units import UnitError
-from .reader import _converter, _ValueProblem
-from .toml_parse import TomlSyntaxError, parse_toml
+from rackdesigner.layout_io import schema as s
+from rackdesigner.layout_io.reader import _converter, _ValueProblem
+from rackdesigner.layout_io.toml_parse import TomlSyntaxError, parse_toml
+from rackdesigner.model.units import UnitError
 
 __all__ = [
     "FieldError",
@@ -46,8 +46,8 @@ class FieldError(ValueError):
 def converter(field: s.Field) -> Callable[[Any], Any]:
     """The function the loader converts ``field``'s TOML value with.
 
-    It returns the model's value (a quantity string becomes a :class:`~rackdesigner.model.Q`)
-    and raises :class:`~rackdesigner.units.UnitError` or :data:`ValueProblem`.
+    It returns the model's value (a quantity string becomes a :class:`~rackdesigner.model.layout.Q`)
+    and raises :class:`~rackdesigner.model.units.UnitError` or :data:`ValueProblem`.
     """
     return _converter(field)
 

@@ -16,15 +16,15 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from .. import model as m
-from .. import schema as s
-from ..diagnostics import Diagnostic, LayoutError
-from ..thresholds import THRESHOLDS
-from ..units import UnitError, parse
-from .assets import builtin_device_keys, builtin_device_kinds
-from .linemap import LineMap, key_line, scan
-from .sources import placed
-from .toml_parse import TomlSyntaxError, parse_toml
+from rackdesigner.layout_io import schema as s
+from rackdesigner.layout_io.assets import builtin_device_keys, builtin_device_kinds
+from rackdesigner.layout_io.linemap import LineMap, key_line, scan
+from rackdesigner.layout_io.sources import placed
+from rackdesigner.layout_io.toml_parse import TomlSyntaxError, parse_toml
+from rackdesigner.model import layout as m
+from rackdesigner.model.diagnostics import Diagnostic, LayoutError
+from rackdesigner.model.thresholds import THRESHOLDS
+from rackdesigner.model.units import UnitError, parse
 
 # The 100,000-GPU benchmark layout is about 15 MB; refuse what cannot be a layout before
 # spending seconds and memory on it.
@@ -90,8 +90,8 @@ def _e000(file: str, message: str, line: int = 1, column: int = 0) -> Diagnostic
 
 
 def load_path(path: str | os.PathLike[str]) -> m.Layout:
-    """The layout in the file at ``path`` (:func:`rackdesigner.document.load` keeps its lines
-    and origin too)."""
+    """The layout in the file at ``path`` (:func:`rackdesigner.layout_io.document.load`
+    keeps its lines and origin too)."""
     text, _ = read_text(path)
     layout, _ = load_text_with_map(text, file=str(path))
     return layout

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .. import model as m
-from ..refs import RULES, SITE, WORKLOAD, Numbering, Ref, link_ids
-from ..sourcemap import SourceMap
-from .linemap import LineMap
+from rackdesigner.layout_io.linemap import LineMap
+from rackdesigner.layout_io.sourcemap import SourceMap
+from rackdesigner.model import layout as m
+from rackdesigner.model.refs import RULES, SITE, WORKLOAD, Numbering, Ref, link_ids
 
 
 def section_lines(lines: LineMap) -> dict[str, int]:

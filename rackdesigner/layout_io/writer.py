@@ -19,10 +19,10 @@ from typing import Any
 
 import tomli_w
 
-from .. import model as m
-from .. import schema as s
-from ..thresholds import THRESHOLDS
-from ..units import canonical_text
+from rackdesigner.layout_io import schema as s
+from rackdesigner.model import layout as m
+from rackdesigner.model.thresholds import THRESHOLDS
+from rackdesigner.model.units import canonical_text
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 _THRESHOLD_ORDER = {key: number for number, key in enumerate(THRESHOLDS)}

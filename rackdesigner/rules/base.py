@@ -17,11 +17,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..refs import Ref
-from ..thresholds import THRESHOLDS
+from rackdesigner.model.refs import Ref
+from rackdesigner.model.thresholds import THRESHOLDS
 
 if TYPE_CHECKING:
-    from ..analysis import Analysis
+    from rackdesigner.analysis import Analysis
 
 FAMILIES = {
     "PWR": "Power",

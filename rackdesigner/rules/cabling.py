@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
-from ..analysis import Analysis, End, LinkFacts
-from ..reach import KEYS as REACH_KEYS
-from ..reach import reach, speed_band
-from ..schema import ENDPOINT
-from ..units import BANDWIDTH, LENGTH, fmt
-from .base import Finding, rule
+from rackdesigner.analysis import Analysis, End, LinkFacts
+from rackdesigner.analysis.reach import KEYS as REACH_KEYS
+from rackdesigner.analysis.reach import reach, speed_band
+from rackdesigner.layout_io.schema import ENDPOINT
+from rackdesigner.model.units import BANDWIDTH, LENGTH, fmt
+from rackdesigner.rules.base import Finding, rule
 
 _TOLERANCE = 1e-6  # m: float dust from unit conversions is not a shortfall
 

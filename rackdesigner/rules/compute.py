@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..analysis import Analysis, DeviceFacts
-from ..model import DeviceType, Gpu
-from ..refs import WORKLOAD
-from ..units import BYTE_RATE, INFORMATION, fmt, fmt_count
-from ..wording import plural
-from .base import Finding, rule
+from rackdesigner.analysis import Analysis, DeviceFacts
+from rackdesigner.model.layout import DeviceType, Gpu
+from rackdesigner.model.refs import WORKLOAD
+from rackdesigner.model.units import BYTE_RATE, INFORMATION, fmt, fmt_count
+from rackdesigner.model.wording import plural
+from rackdesigner.rules.base import Finding, rule
 
 DATA_PARALLEL = (None, "ddp", "fsdp", "zero3")  # unset parallelism counts as data-parallel
 EIGHT_GPUS = 8  # the guide's node size for training

@@ -11,11 +11,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from ..analysis import Analysis, CduLoad, DeviceFacts, RackFacts
-from ..refs import SITE
-from ..units import POWER, fmt, fmt_apart, fmt_count
-from ..wording import at_least, plural
-from .base import Finding, rule
+from rackdesigner.analysis import Analysis, CduLoad, DeviceFacts, RackFacts
+from rackdesigner.model.refs import SITE
+from rackdesigner.model.units import POWER, fmt, fmt_apart, fmt_count
+from rackdesigner.model.wording import at_least, plural
+from rackdesigner.rules.base import Finding, rule
 
 _LIQUID_HINT = 'use direct-to-chip liquid (cooling = "liquid" with a CDU)'
 _DOOR_HINT = 'use a rear-door heat exchanger (cooling = "rear-door" with a door)'

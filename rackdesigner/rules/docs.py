@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..thresholds import THRESHOLDS
-from ..units import fmt
-from .registry import FAMILIES, Rule
+from rackdesigner.model.thresholds import THRESHOLDS
+from rackdesigner.model.units import fmt
+from rackdesigner.rules.registry import FAMILIES, Rule
 
 
 def listing(rules: Iterable[Rule]) -> str:

@@ -1,6 +1,6 @@
 """Network rules (NET): the compute fabric's technology, oversubscription, bandwidth and faults.
 
-Every rule reads the fabrics of :mod:`rackdesigner.topology.graph` through
+Every rule reads the fabrics of :mod:`rackdesigner.analysis.fabric_graph` through
 ``analysis.fabrics``: one per connected part of the compute-port cabling, with
 switch tiers, downlink and uplink bandwidth, each GPU node's fabric bandwidth
 and the switches and cables whose loss splits the GPU nodes.
@@ -12,15 +12,15 @@ import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..analysis import Analysis, DeviceFacts
-from ..topology.collectives import fabric_bus_bandwidth, per_direction
-from ..units import BANDWIDTH, BYTE_RATE, RATIO, fmt, fmt_count
-from ..wording import plural
-from .base import Finding, rule
+from rackdesigner.analysis import Analysis, DeviceFacts
+from rackdesigner.model.units import BANDWIDTH, BYTE_RATE, RATIO, fmt, fmt_count
+from rackdesigner.model.wording import plural
+from rackdesigner.rules.base import Finding, rule
+from rackdesigner.topology.collectives import fabric_bus_bandwidth, per_direction
 
 if TYPE_CHECKING:  # networkx loads only when a rule asks for analysis.fabrics
-    from ..topology.graph import Fabric, SwitchFacts
-    from ..topology.lateral import LateralGroup
+    from rackdesigner.analysis.fabric_graph import Fabric, SwitchFacts
+    from rackdesigner.analysis.lateral import LateralGroup
 
 _TECH_NAMES = {
     "infiniband": "InfiniBand",

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from ..analysis import Analysis, DeviceFacts, FeedFacts, RackFacts
-from .base import Finding, rule
+from rackdesigner.analysis import Analysis, DeviceFacts, FeedFacts, RackFacts
+from rackdesigner.rules.base import Finding, rule
 
 
 def _mounted(rack: RackFacts) -> Iterator[DeviceFacts]:
@@ -222,7 +222,7 @@ def overweight(analysis: Analysis) -> Iterator[Finding]:
     Fix:
         Spread the nodes over more racks or use racks rated for the load.
     """
-    from ..units import MASS, fmt
+    from rackdesigner.model.units import MASS, fmt
 
     for rack in analysis.racks:
         limit = rack.rack.max_weight
@@ -492,7 +492,7 @@ def floor_load(analysis: Analysis) -> Iterator[Finding]:
         Spread the heavy devices over more racks, use a wider or deeper rack (a larger
         footprint), or have the floor rated and reinforced for the load.
     """
-    from ..units import AREAL_MASS, MASS, fmt, fmt_apart
+    from rackdesigner.model.units import AREAL_MASS, MASS, fmt, fmt_apart
 
     site = analysis.layout.site
     limit = analysis.thresholds["floor_load_max"]
@@ -545,7 +545,7 @@ def deeper_than_rack(analysis: Analysis) -> Iterator[Finding]:
     Fix:
         Use a deeper rack (`depth`), or a shallower model.
     """
-    from ..units import LENGTH, fmt
+    from rackdesigner.model.units import LENGTH, fmt
 
     for rack in analysis.racks:
         depth = rack.rack.depth_m

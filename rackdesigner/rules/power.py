@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from ..analysis import Analysis, DeviceFacts, FeedFacts, RackFacts
-from ..model import Feed
-from ..power_sides import cords_by_side, feed_rating, pdu_feeds
-from ..refs import SITE
-from ..units import CURRENT, POWER, RATIO, VOLTAGE, fmt, fmt_apart
-from ..wording import at_least, plural
-from .base import Finding, rule
+from rackdesigner.analysis import Analysis, DeviceFacts, FeedFacts, RackFacts
+from rackdesigner.analysis.power_sides import cords_by_side, feed_rating, pdu_feeds
+from rackdesigner.model.layout import Feed
+from rackdesigner.model.refs import SITE
+from rackdesigner.model.units import CURRENT, POWER, RATIO, VOLTAGE, fmt, fmt_apart
+from rackdesigner.model.wording import at_least, plural
+from rackdesigner.rules.base import Finding, rule
 
 _VOLTAGE_SLACK = 1e-6  # V: float dust when an outlet voltage equals a range limit
 

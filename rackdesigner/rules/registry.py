@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from ..diagnostics import Diagnostic
-from ..refs import Ref
-from . import (  # noqa: F401  (imported for their registrations)
+from rackdesigner.model.diagnostics import Diagnostic
+from rackdesigner.model.refs import Ref
+from rackdesigner.rules import (  # noqa: F401  (imported for their registrations)
     cabling,
     compute,
     cooling,
@@ -23,7 +23,7 @@ from . import (  # noqa: F401  (imported for their registrations)
     power,
     storage,
 )
-from .base import FAMILIES, RULES, SCOPES, Finding, Rule, RuleFunction, rule
+from rackdesigner.rules.base import FAMILIES, RULES, SCOPES, Finding, Rule, RuleFunction, rule
 
 __all__ = [
     "FAMILIES",

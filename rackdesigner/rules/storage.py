@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..analysis import Analysis
-from ..units import INFORMATION, fmt
-from .base import Finding, rule
+from rackdesigner.analysis import Analysis
+from rackdesigner.model.units import INFORMATION, fmt
+from rackdesigner.rules.base import Finding, rule
 
 
 @rule("STO001", "info", scope="device", thresholds=("nvme_per_node_min",))

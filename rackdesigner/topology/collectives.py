@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..analysis import DeviceFacts
-    from .graph import Fabric
+    from rackdesigner.analysis import DeviceFacts
+    from rackdesigner.analysis.fabric_graph import Fabric
 
 
 def per_direction(dev: DeviceFacts) -> float | None:

@@ -28,13 +28,20 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..stock import stock_length
-from .bisection import Bisection, ClassGraph, Hops, bisection, farthest_gpus, merge_twins
-from .collectives import intra_node
+from rackdesigner.analysis.stock import stock_length
+from rackdesigner.topology.bisection import (
+    Bisection,
+    ClassGraph,
+    Hops,
+    bisection,
+    farthest_gpus,
+    merge_twins,
+)
+from rackdesigner.topology.collectives import intra_node
 
 if TYPE_CHECKING:
-    from ..analysis import Analysis, DeviceFacts
-    from .graph import Fabric
+    from rackdesigner.analysis import Analysis, DeviceFacts
+    from rackdesigner.analysis.fabric_graph import Fabric
 
 UNSPECIFIED_MEDIA = "unspecified"
 

@@ -23,11 +23,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..geometry import route_length
+from rackdesigner.analysis.geometry import route_length
 
 if TYPE_CHECKING:
-    from ..analysis import Analysis, DeviceFacts
-    from ..model import Link, PortGroup
+    from rackdesigner.analysis import Analysis, DeviceFacts
+    from rackdesigner.model.layout import Link, PortGroup
 
 
 @dataclass(slots=True)

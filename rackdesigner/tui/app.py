@@ -24,36 +24,36 @@ from textual.timer import Timer
 from textual.widgets import ContentSwitcher
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from . import actions
-from . import autosave as sidecar
-from .build import BuildActions
-from .catalog_panel import CatalogPanel
-from .checking import in_background, warm_up
-from .findings import Locator, Ref, marks_for, subject_of
-from .floor_view import FloorView
-from .footer import DesignerFooter
-from .guide import GuideActions
-from .header import DesignerHeader
-from .inspector import Inspector
-from .long_edit import LongEditActions, is_long
-from .problems import ProblemsPanel
-from .racks_mouse import BuildingRacksView
-from .racks_view import RacksView
-from .screens.confirm import ConfirmScreen
-from .screens.export import ExportScreen
-from .screens.help import HelpScreen
-from .screens.load_error import LoadErrorScreen
-from .screens.loading import LoadingScreen
-from .screens.prompt import PromptScreen
-from .summary_view import SummaryView
-from .topology_view import TopologyView
-from .view_bar import ViewBar
-from .views_ahead import ViewsAhead
-from .wiring import WiringActions
+from rackdesigner.tui import actions
+from rackdesigner.tui import autosave as sidecar
+from rackdesigner.tui.controllers.build import BuildActions
+from rackdesigner.tui.controllers.checking import in_background, warm_up
+from rackdesigner.tui.controllers.guide import GuideActions
+from rackdesigner.tui.controllers.long_edit import LongEditActions, is_long
+from rackdesigner.tui.controllers.views_ahead import ViewsAhead
+from rackdesigner.tui.controllers.wiring import WiringActions
+from rackdesigner.tui.findings import Locator, Ref, marks_for, subject_of
+from rackdesigner.tui.screens.confirm import ConfirmScreen
+from rackdesigner.tui.screens.export import ExportScreen
+from rackdesigner.tui.screens.help import HelpScreen
+from rackdesigner.tui.screens.load_error import LoadErrorScreen
+from rackdesigner.tui.screens.loading import LoadingScreen
+from rackdesigner.tui.screens.prompt import PromptScreen
+from rackdesigner.tui.widgets.catalog_panel import CatalogPanel
+from rackdesigner.tui.widgets.floor_view import FloorView
+from rackdesigner.tui.widgets.footer import DesignerFooter
+from rackdesigner.tui.widgets.header import DesignerHeader
+from rackdesigner.tui.widgets.inspector import Inspector
+from rackdesigner.tui.widgets.problems import ProblemsPanel
+from rackdesigner.tui.widgets.racks_mouse import BuildingRacksView
+from rackdesigner.tui.widgets.racks_view import RacksView
+from rackdesigner.tui.widgets.summary_view import SummaryView
+from rackdesigner.tui.widgets.topology_view import TopologyView
+from rackdesigner.tui.widgets.view_bar import ViewBar
 
 if TYPE_CHECKING:
-    from ..diagnostics import Diagnostic
-    from ..edit import FabricJob, Session
+    from rackdesigner.edit import FabricJob, Session
+    from rackdesigner.model.diagnostics import Diagnostic
 
 # A file that takes longer than this to open gets the progress screen.
 LOADING_SCREEN_AFTER_S = 0.4
@@ -144,7 +144,7 @@ class DesignerApp(
         self._floor_timer: Timer | None = None
         # The theme is chosen before the first style pass: set in on_mount, it parsed and
         # applied every style sheet a second time on each start (about 0.1 s).
-        from .themes import DARK, themes
+        from rackdesigner.tui.themes import DARK, themes
 
         for theme in themes():
             self.register_theme(theme)
@@ -267,11 +267,11 @@ class DesignerApp(
     @in_background
     def load_worker(self, path: str | None) -> Loaded:
         """Read, convert and check the file off the main thread (the screen keeps painting)."""
-        from ..catalog import for_layout
-        from ..diagnostics import LayoutError
-        from ..document import load
-        from ..edit import Session
-        from ..model import Layout
+        from rackdesigner.edit import Session
+        from rackdesigner.layout_io.catalog import for_layout
+        from rackdesigner.layout_io.document import load
+        from rackdesigner.model.diagnostics import LayoutError
+        from rackdesigner.model.layout import Layout
 
         step = self.call_from_thread
         if path is None:
@@ -333,8 +333,8 @@ class DesignerApp(
             self._start_empty(None)
 
     def _start_empty(self, path: str | None) -> None:
-        from ..edit import Session
-        from ..model import Layout
+        from rackdesigner.edit import Session
+        from rackdesigner.model.layout import Layout
 
         name = Path(path).stem if path and not Path(path).exists() else "untitled"
         keep = path if path and not Path(path).exists() else None
@@ -397,7 +397,7 @@ class DesignerApp(
         session = self.session
         if session is None:
             return
-        from ..catalog import for_layout
+        from rackdesigner.layout_io.catalog import for_layout
 
         began = time.perf_counter()
         layout = session.layout
@@ -417,7 +417,7 @@ class DesignerApp(
         self.timings["refresh"] = time.perf_counter() - began
 
     def update_header(self) -> None:
-        from .totals import totals
+        from rackdesigner.tui.totals import totals
 
         session = self.session
         if session is None:
@@ -572,7 +572,7 @@ class DesignerApp(
 
     @on(Inspector.Commit)
     def _field_commit(self, event: Inspector.Commit) -> None:
-        from ..edit import SetField
+        from rackdesigner.edit import SetField
 
         kind = event.ref[0]
         error = self.do(SetField(event.ref, event.key, event.text), quiet=True)
@@ -597,7 +597,7 @@ class DesignerApp(
         """Run a command through the session; a refusal is shown and changes nothing.
 
         Returns the refusal's message (None when the command was applied)."""
-        from ..edit import EditError
+        from rackdesigner.edit import EditError
 
         session = self.session
         if session is None:
@@ -775,7 +775,7 @@ class DesignerApp(
 
     @work(group="dialog", exclusive=True)
     async def action_export(self) -> None:
-        from .exporting import ExportRunner
+        from rackdesigner.tui.controllers.exporting import ExportRunner
 
         session = self.session
         if session is None:
@@ -829,7 +829,7 @@ class DesignerApp(
         self.header.set_state(status=f"moving {device}: arrows, enter to place, escape to cancel")
 
     def finish_move(self) -> None:
-        from ..edit import MoveDevice
+        from rackdesigner.edit import MoveDevice
 
         ghost, device = self.racks.ghost, self.moving
         self.racks.end_move()
@@ -874,7 +874,7 @@ class DesignerApp(
             self.racks.show(self.racks.plan_layout, self.racks.catalog, self.racks.marks)  # type: ignore[arg-type]
 
     def action_delete(self) -> None:
-        from ..edit import Batch, RemoveDevice
+        from rackdesigner.edit import Batch, RemoveDevice
 
         if self.session is None or self.moving:
             return
@@ -899,7 +899,7 @@ class DesignerApp(
 
     @work(group="dialog")
     async def confirm_remove_rack(self, rack: str) -> None:
-        from ..edit import RemoveRack
+        from rackdesigner.edit import RemoveRack
 
         answer = await self.push_screen_wait(
             ConfirmScreen(
@@ -913,7 +913,7 @@ class DesignerApp(
             self.notify(f"Deleted rack {rack} (ctrl+z undoes)", timeout=4)
 
     def action_duplicate(self) -> None:
-        from ..edit import PlaceDevice
+        from rackdesigner.edit import PlaceDevice
 
         session = self.session
         device_id = self._need_device()
@@ -965,7 +965,7 @@ class DesignerApp(
 
     @work(group="dialog")
     async def action_rename(self) -> None:
-        from ..edit import RenameEntity
+        from rackdesigner.edit import RenameEntity
 
         ref = self.inspected
         if ref is None or ref[0] not in ("rack", "device", "feed"):
@@ -1011,7 +1011,7 @@ class DesignerApp(
         self._history("redo")
 
     def _history(self, which: str) -> None:
-        from ..edit import EditError
+        from rackdesigner.edit import EditError
 
         session = self.session
         if session is None or self.moving is not None:
@@ -1084,7 +1084,7 @@ class DesignerApp(
         elif index.link(target) is not None:
             ref = ("link", target)
         if ref is None:
-            from ..edit.base import nearest
+            from rackdesigner.edit.base import nearest
 
             known = [*index.rack_ids(), *index.device_ids()]
             self.notify(
@@ -1119,7 +1119,7 @@ class DesignerApp(
     async def save(self, path: str | None) -> bool:
         """Save through the core (atomic; it refuses a file changed on disk or comments a
         canonical rewrite would drop); each refusal is asked about. True when written."""
-        from ..layout_io import CommentsLostError, FileChangedError, SaveError
+        from rackdesigner.layout_io import CommentsLostError, FileChangedError, SaveError
 
         session = self.session
         if session is None:
@@ -1262,7 +1262,7 @@ class DesignerApp(
 
     @work(thread=True, exclusive=True, group="autosave")
     def autosave_worker(self, session: Session, path: str, revision: int) -> None:
-        from ..layout_io import dumps
+        from rackdesigner.layout_io import dumps
 
         try:
             text = dumps(session.layout)
@@ -1308,9 +1308,9 @@ class DesignerApp(
     def recover(self, path: str, side: Path) -> None:
         """Open the autosave's text as the layout of ``path``: unsaved, and guarded against
         the file changing on disk (or losing comments) like the file itself."""
-        from ..diagnostics import LayoutError
-        from ..edit import Session
-        from ..layout_io import load_path
+        from rackdesigner.edit import Session
+        from rackdesigner.layout_io import load_path
+        from rackdesigner.model.diagnostics import LayoutError
 
         try:
             layout = load_path(side)
@@ -1332,7 +1332,7 @@ class DesignerApp(
         saved = ""
         try:
             if self.session is not None and self.dirty and self.path is not None:
-                from ..layout_io import dumps
+                from rackdesigner.layout_io import dumps
 
                 kept = sidecar.write(self.path, dumps(self.session.layout))
                 saved = f"; unsaved changes kept in {kept}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..layout_io.saving import write_atomic
+from rackdesigner.layout_io.saving import write_atomic
 
 INTERVAL_S = 30.0
 EVERY_EDITS = 20

@@ -9,11 +9,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..diagnostics import SEVERITY_RANK, Diagnostic
-from ..model import Layout
+from rackdesigner.model.diagnostics import SEVERITY_RANK, Diagnostic
+from rackdesigner.model.layout import Layout
 
 if TYPE_CHECKING:
-    from ..edit.index import LayoutIndex
+    from rackdesigner.edit.index import LayoutIndex
 
 Ref = tuple[str, str]  # (kind, id): ("device", "a01-n01")
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..catalog import Catalog
-from ..model import Device, Layout, Rack
+from rackdesigner.layout_io.catalog import Catalog
+from rackdesigner.model.layout import Device, Layout, Rack
 
 
 @dataclass(slots=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from textual.theme import Theme
 
-from .. import palette
+from rackdesigner.export.render import palette
 
 LIGHT, DARK = "rackdesigner-light", "rackdesigner-dark"
 

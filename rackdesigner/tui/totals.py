@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..analysis import Analysis
-from ..diagnostics import Diagnostic
-from ..units import POWER, fmt
+from rackdesigner.analysis import Analysis
+from rackdesigner.model.diagnostics import Diagnostic
+from rackdesigner.model.units import POWER, fmt
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 one entry from (Remove feed), and Set cooling with its CDU and door pickers.
 
 Every dialog has defaults that Enter accepts and Escape cancels. A form checks what was
-typed with a function of the core (``rackdesigner.rack_build``): a refused value stays in
+typed with a function of the core (``rackdesigner.design.rack_build``): a refused value stays in
 its field with the loader's message under it, and nothing changes.
 """
 
@@ -20,7 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 
-from ...rack_build import Checked, CoolingChoices
+from rackdesigner.design.rack_build import Checked, CoolingChoices
 
 # (key, label, default text, placeholder)
 FormField = tuple[str, str, str, str]

@@ -17,10 +17,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ... import palette
-from ...catalog import Catalog
-from ...model import DeviceType
-from ...placing import KIND_TITLES, grouped, match, summary
+from rackdesigner.design.placing import KIND_TITLES, grouped, match, summary
+from rackdesigner.export.render import palette
+from rackdesigner.layout_io.catalog import Catalog
+from rackdesigner.model.layout import DeviceType
 
 KEY_W = 20
 

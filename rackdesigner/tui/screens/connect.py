@@ -2,7 +2,7 @@
 ports; the cable's length is computed as the cabling rules compute it and the medium is
 proposed from it by CAB003's reach table. Media and length stay editable; Enter connects.
 
-The dialog only asks (every figure comes from :mod:`rackdesigner.connect`); the app turns
+The dialog only asks (every figure comes from :mod:`rackdesigner.design.connect`); the app turns
 the answer into one ``AddLink``.
 """
 
@@ -19,7 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from ...connect import (
+from rackdesigner.design.connect import (
     PortChoice,
     Proposal,
     free_ports,
@@ -31,12 +31,12 @@ from ...connect import (
     search_devices,
     speed_text,
 )
-from ...schema import LINK
-from .choice import Choice
+from rackdesigner.layout_io.schema import LINK
+from rackdesigner.tui.screens.choice import Choice
 
 if TYPE_CHECKING:
-    from ...edit import LayoutIndex
-    from ...model import Layout
+    from rackdesigner.edit import LayoutIndex
+    from rackdesigner.model.layout import Layout
 
 MEDIA = next(f.choices for f in LINK if f.key == "media")
 SHOWN_DEVICES = 200
@@ -227,8 +227,8 @@ class ConnectScreen(ModalScreen[ConnectRequest | None]):
         text = self.query_one("#connect-length", Input).value.strip()
         if not text:
             return None, None
-        from ...edit.base import EditError
-        from ...edit.fields import coerce
+        from rackdesigner.edit.base import EditError
+        from rackdesigner.edit.fields import coerce
 
         try:
             value = coerce("link", "length", text, "length")

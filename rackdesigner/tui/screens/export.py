@@ -4,7 +4,7 @@ aggregate), run in a worker with a progress bar fed by the exporters' loops.
 
 The dialog asks and shows progress; what an export does (the same exporter as the command
 line, the refusal of an output that is the input layout) is the runner's, which the app
-hands in (:class:`rackdesigner.tui.exporting.ExportRunner`). Escape cancels: before the
+hands in (:class:`rackdesigner.tui.controllers.exporting.ExportRunner`). Escape cancels: before the
 export starts nothing is written; while it runs it stops at the exporter's next step.
 """
 
@@ -35,8 +35,8 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from ...exporters import KINDS, SETTINGS, ExportError, ExportKind, ExportSetting
-from ...progress import reporting
+from rackdesigner.export.registry import KINDS, SETTINGS, ExportError, ExportKind, ExportSetting
+from rackdesigner.model.progress import reporting
 
 # What the dialog shows for each choice of a setting (the command line's values).
 CHOICE_LABELS = {

@@ -22,7 +22,7 @@ from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
-from ...fabric_choices import (
+from rackdesigner.design.fabric_choices import (
     OPTIONS,
     SUMMARIES,
     Nodes,
@@ -36,13 +36,13 @@ from ...fabric_choices import (
     preview,
     speeds,
 )
-from ...topology.generators import FABRICS, FabricRequest, GenerateError, generate
-from .choice import Choice, Tick
+from rackdesigner.design.generators import FABRICS, FabricRequest, GenerateError, generate
+from rackdesigner.tui.screens.choice import Choice, Tick
 
 if TYPE_CHECKING:
-    from ...catalog import Catalog
-    from ...model import Layout
-    from ...topology.generators import FabricPlan
+    from rackdesigner.design.generators import FabricPlan
+    from rackdesigner.layout_io.catalog import Catalog
+    from rackdesigner.model.layout import Layout
 
 SAME = "same"  # the spine's "same as the leaf", the core's "same as the spine"
 ANY = 0.0  # the speed filter's "any speed"

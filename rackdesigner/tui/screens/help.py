@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from .. import actions
+from rackdesigner.tui import actions
 
 SCOPES = (
     ("views", "In every view"),

@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from ...diagnostics import Diagnostic
+from rackdesigner.model.diagnostics import Diagnostic
 
 
 def error_text(path: str, diagnostics: list[Diagnostic]) -> Text:

@@ -1,6 +1,6 @@
 """Palette "New from template": the templates of ``rackdesigner new`` with their parametric
 options in a form. Choosing a template fills the form with its values; any field can be
-changed. Enter builds the layout in a worker (the same :func:`rackdesigner.templates.build`
+changed. Enter builds the layout in a worker (the same :func:`rackdesigner.design.templates.build`
 as the command line); a request that cannot be built shows why here.
 """
 
@@ -18,15 +18,15 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Select, Static
 
-from ...fabric_choices import parse_ratio
-from ...template_fill import CUSTOM, template_defaults
-from ...templates import TEMPLATES, NewOptions
-from ...topology.generators import FABRICS, GenerateError
-from .choice import Choice
+from rackdesigner.design.fabric_choices import parse_ratio
+from rackdesigner.design.generators import FABRICS, GenerateError
+from rackdesigner.design.template_fill import CUSTOM, template_defaults
+from rackdesigner.design.templates import TEMPLATES, NewOptions
+from rackdesigner.tui.screens.choice import Choice
 
 if TYPE_CHECKING:
-    from ...catalog import Catalog
-    from ...templates import Built
+    from rackdesigner.design.templates import Built
+    from rackdesigner.layout_io.catalog import Catalog
 
 AUTO = "auto"
 COOLING = ("air", "liquid", "rear-door")
@@ -266,7 +266,7 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
 
     @work(thread=True, exclusive=True, group="template-build")
     def build_worker(self, options: NewOptions, template: str) -> None:
-        from ...templates import build
+        from rackdesigner.design.templates import build
 
         command = f"rackdesigner designer: New from template {template or 'custom'}"
         try:
@@ -305,14 +305,14 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
 
 
 def _has_fabric(dtype: object) -> bool:
-    from ...topology.generators.base import fabric_group
+    from rackdesigner.design.generators.base import fabric_group
 
     return fabric_group(dtype) is not None  # type: ignore[arg-type]
 
 
 def _voltage(text: str) -> tuple[float, str]:
     """``415 V`` or ``415V`` as volts (the command line's --voltage); GenerateError if not."""
-    from ...units import VOLTAGE, UnitError, parse
+    from rackdesigner.model.units import VOLTAGE, UnitError, parse
 
     value = text.strip()
     if value and value[-1] in "Vv" and not value[:-1].endswith(" "):

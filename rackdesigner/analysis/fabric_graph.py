@@ -1,0 +1,344 @@
+"""The compute fabric as a networkx graph, and what it says about the cluster.
+
+Devices are nodes; links between compute ports are edges (parallel cables
+between two devices collapse into one edge carrying their summed bandwidth
+and their count). Each connected part is one fabric. A switch's tier is its
+hop distance from the nearest GPU node (leaf = 1): links to a lower tier are
+downlinks, to a higher tier uplinks. Single points of failure come from one
+biconnected-components pass: a block-cut tree weighted by GPU nodes tells
+which switch or cable, lost, leaves GPU nodes on two sides.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import networkx as nx
+
+from rackdesigner.analysis.lateral import CrossedRail, LateralGroup, crossed_rails, lateral_groups
+from rackdesigner.model.refs import Ref
+
+if TYPE_CHECKING:
+    from rackdesigner.analysis import Analysis
+    from rackdesigner.analysis.facts import DeviceFacts, LinkFacts
+
+
+@dataclass(slots=True, eq=False)
+class SwitchFacts:
+    device: DeviceFacts
+    tier: int | None = None  # None: not connected to any GPU node
+    down: float = 0.0  # bit/s towards GPU nodes
+    up: float = 0.0  # bit/s away from them
+    lateral: float = 0.0  # bit/s to switches of its own tier (v1.1)
+    top: bool = False  # of the fabric's highest tier: never oversubscribed
+
+    @property
+    def oversubscription(self) -> float | None:
+        """downlink ÷ (uplink + lateral) bandwidth (v1.1: lateral links carry traffic out
+        too); None where it does not apply, inf with neither."""
+        if self.top or self.tier is None or self.down <= 0:
+            return None
+        out = self.up + self.lateral
+        return self.down / out if out > 0 else float("inf")
+
+
+@dataclass(slots=True, eq=False)
+class Fabric:
+    index: int
+    devices: list[DeviceFacts]
+    links: list[LinkFacts]
+    nodes: list[DeviceFacts] = field(default_factory=list)  # GPU nodes
+    switches: dict[str, SwitchFacts] = field(default_factory=dict)
+    techs: set[str] = field(default_factory=set)
+    gpus: int = 0
+    max_tier: int = 0
+    injection: float = 0.0  # bit/s of all GPU nodes' fabric ports
+    bisection: float = 0.0  # bit/s, estimated
+    node_bandwidth: dict[str, float] = field(default_factory=dict)  # device id -> bit/s
+    cut_switches: list[tuple[DeviceFacts, int]] = field(default_factory=list)
+    cut_links: list[tuple[LinkFacts, int]] = field(default_factory=list)
+    # (v1.1) Groups left when the top tier's lateral links are removed; [] without any.
+    groups: list[LateralGroup] = field(default_factory=list)
+
+    @property
+    def oversubscription(self) -> float:
+        """Fabric oversubscription r (rules.md v1.1): the largest of 1, every switch's
+        (finite) oversubscription and 1 ÷ the smallest group's global ratio."""
+        worst = 1.0
+        for switch in self.switches.values():
+            ratio = switch.oversubscription
+            if ratio is not None and math.isfinite(ratio) and ratio > worst:
+                worst = ratio
+        for group in self.groups:
+            ratio = group.ratio
+            worst = max(worst, 1.0 / ratio if ratio > 0 else math.inf)
+        return worst
+
+    def worst_group(self) -> LateralGroup | None:
+        return min(self.groups, key=lambda g: g.ratio, default=None)
+
+    @property
+    def crossed_rails(self) -> list[CrossedRail]:
+        """Crossed rails of the fabric's rail-optimised rail groups (NET008), cable order."""
+        leaves = {name for name, s in self.switches.items() if s.tier == 1}
+        nodes = {node.id for node in self.nodes}
+        cables = []
+        append = cables.append
+        for link in self.links:
+            a, b = link.a, link.b
+            da, db = a.device, b.device
+            if da is None or db is None:
+                continue
+            ia, ib = da.id, db.id
+            if ia in nodes and ib in leaves:
+                append((ia, a.text.partition(":")[2], ib, link))
+            elif ib in nodes and ia in leaves:
+                append((ib, b.text.partition(":")[2], ia, link))
+        return crossed_rails(cables)
+
+    @property
+    def anchor(self) -> DeviceFacts:
+        """The device a fabric is named after (editing.md): its first leaf in file order,
+        else its first switch, else its first GPU node, else its first device.
+
+        A leaf keeps its tier while switches are added above it or devices elsewhere, so the
+        name survives the edits a designer makes.
+        """
+        switches = self.switches
+        first_switch = None
+        for dev in self.devices:
+            if dev.kind == "switch":
+                facts = switches.get(dev.id)
+                if facts is not None and facts.tier == 1:
+                    return dev
+                if first_switch is None:
+                    first_switch = dev
+        if first_switch is not None:
+            return first_switch
+        return self.nodes[0] if self.nodes else self.devices[0]
+
+    @property
+    def name(self) -> str:
+        return self.anchor.id
+
+    @property
+    def ref(self) -> Ref:
+        return Ref("fabric", self.name)
+
+    def site(self) -> tuple[str, Ref]:
+        """Who a finding about the fabric is about: ``fabric <name>``, and its reference (the
+        source map reports it at its anchor device's line)."""
+        name = self.name
+        return f"fabric {name}", Ref("fabric", name)
+
+    @property
+    def tech(self) -> str:
+        if len(self.techs) == 1:
+            return next(iter(self.techs))
+        return "mixed" if self.techs else "unknown"
+
+    @property
+    def generations(self) -> dict[str, list[DeviceFacts]]:
+        found: dict[str, list[DeviceFacts]] = {}
+        for node in self.nodes:
+            if node.gpu is not None and node.gpu.generation:
+                found.setdefault(node.gpu.generation, []).append(node)
+        return found
+
+    def tier_switches(self, tier: int) -> list[SwitchFacts]:
+        return [s for s in self.switches.values() if s.tier == tier]
+
+    @property
+    def is_fat_tree(self) -> bool:
+        return self.max_tier >= 2
+
+
+def graph_of(edges: Mapping[tuple[str, str], dict[str, Any]]) -> nx.Graph:
+    """The compute fabric: one node per device, one edge per cabled pair of devices."""
+    graph = nx.Graph()
+    graph.add_edges_from((a, b, data) for (a, b), data in edges.items())
+    return graph
+
+
+def fabric_graph(analysis: Analysis) -> nx.Graph:
+    """The compute fabric of an analysis (its resolved links' cabled pairs)."""
+    return graph_of(analysis.compute_edges)
+
+
+def build_fabrics(
+    links: Sequence[LinkFacts],
+    edges: Mapping[tuple[str, str], dict[str, Any]],
+    device_by_id: Mapping[str, DeviceFacts],
+    graph: nx.Graph | None = None,
+) -> list[Fabric]:
+    """The fabrics of resolved links (:func:`rackdesigner.analysis.links.resolve_links`),
+    in file order of their first device. ``graph`` is ``graph_of(edges)`` when the caller
+    keeps one current (an editing session updates it edge by edge)."""
+    if graph is None:
+        graph = graph_of(edges)
+    by_id = device_by_id
+    fabrics: list[Fabric] = []
+    components = sorted(
+        nx.connected_components(graph), key=lambda part: min(by_id[n].order for n in part)
+    )
+    fabric_of: dict[str, int] = {}
+    for index, part in enumerate(components):
+        devices = sorted((by_id[n] for n in part), key=lambda d: d.order)
+        fabrics.append(Fabric(index + 1, devices, []))
+        for n in part:
+            fabric_of[n] = index
+    # Each compute cable belongs to the fabric of its ends, in the layout's order.
+    for link in links:
+        if link.compute and link.a.device is not link.b.device:
+            fabric = fabrics[fabric_of[link.a.device.id]]  # type: ignore[union-attr]
+            fabric.links.append(link)
+            fabric.techs.add(link.a.group.tech)  # type: ignore[union-attr]
+            fabric.techs.add(link.b.group.tech)  # type: ignore[union-attr]
+    for fabric, part in zip(fabrics, components, strict=True):
+        # A subgraph view costs on every lookup; the common one-fabric case needs none.
+        sub = graph if len(components) == 1 else graph.subgraph(part)
+        _describe(fabric, sub, by_id)
+    return fabrics
+
+
+def _describe(fabric: Fabric, graph: nx.Graph, by_id: Mapping[str, DeviceFacts]) -> None:
+    fabric.techs.discard(None)  # type: ignore[arg-type]
+    switch_ids = {d.id for d in fabric.devices if d.kind == "switch"}
+    fabric.nodes = [d for d in fabric.devices if d.is_gpu_node]
+    fabric.gpus = sum(d.gpus for d in fabric.nodes)
+    adjacency = graph.adj
+    for node in fabric.nodes:
+        bandwidth = 0.0
+        for data in adjacency[node.id].values():
+            bandwidth += data["bandwidth"]
+        fabric.node_bandwidth[node.id] = bandwidth
+        fabric.injection += bandwidth
+    # Tiers: multi-source BFS from every GPU node, through switches only: an endpoint that
+    # is not a GPU node (a head or storage node on compute ports) has no tier.
+    tier: dict[str, int] = {node.id: 0 for node in fabric.nodes}
+    queue = deque(tier)
+    while queue:
+        current = queue.popleft()
+        for neighbour in adjacency[current]:
+            if neighbour not in tier and neighbour in switch_ids:
+                tier[neighbour] = tier[current] + 1
+                queue.append(neighbour)
+    for dev in fabric.devices:
+        if dev.kind == "switch":
+            fabric.switches[dev.id] = SwitchFacts(dev, tier.get(dev.id))
+    tiers = [s.tier for s in fabric.switches.values() if s.tier is not None]
+    fabric.max_tier = max(tiers, default=0)
+    for switch in fabric.switches.values():
+        if switch.tier is None:
+            continue
+        switch.top = switch.tier == fabric.max_tier
+        for neighbour, data in adjacency[switch.device.id].items():
+            other = tier.get(neighbour)
+            if other is None:
+                if neighbour in switch_ids:
+                    continue  # a switch no GPU node reaches
+                other = 0  # any other endpoint: its port on this switch is a downlink
+            if other == switch.tier:
+                switch.lateral += data["bandwidth"]
+                continue
+            if other < switch.tier:
+                switch.down += data["bandwidth"]
+            else:
+                switch.up += data["bandwidth"]
+    fabric.groups = lateral_groups(
+        [d.id for d in fabric.devices], adjacency, tier, fabric.max_tier, fabric.node_bandwidth
+    )
+    crossing = [fabric.injection]
+    for level in range(1, fabric.max_tier):
+        crossing.append(sum(s.up for s in fabric.tier_switches(level)))
+    fabric.bisection = min(crossing) / 2 if fabric.nodes else 0.0
+    if len(fabric.nodes) >= 2:
+        _single_points_of_failure(fabric, graph, by_id)
+
+
+def _single_points_of_failure(
+    fabric: Fabric, graph: nx.Graph, by_id: Mapping[str, DeviceFacts]
+) -> None:
+    """Switches and cables whose loss leaves GPU nodes of this fabric on two sides."""
+    gpu = {node.id for node in fabric.nodes}
+    # A well-built fabric has no articulation point, and then the only possible bridge is a
+    # fabric of one cable. The articulation-point pass is the cheap one; build the blocks
+    # only when there is something to find.
+    if len(graph) > 2 and next(nx.articulation_points(graph), None) is None:
+        return
+    blocks = [set(edges) for edges in nx.biconnected_component_edges(graph)]
+    block_nodes: list[set[str]] = []
+    membership: dict[str, list[int]] = {}
+    for number, edges in enumerate(blocks):
+        nodes = {n for edge in edges for n in edge}
+        block_nodes.append(nodes)
+        for n in nodes:
+            membership.setdefault(n, []).append(number)
+    cut = {n for n, owners in membership.items() if len(owners) > 1}
+    if not cut:
+        # No articulation point: the only possible bridge is a fabric of one edge, two GPU
+        # nodes cabled back to back.
+        if len(blocks) == 1 and len(blocks[0]) == 1:
+            ((a, b),) = blocks[0]
+            data = graph.edges[a, b]
+            if data["count"] == 1 and a in gpu and b in gpu:
+                fabric.cut_links.append((data["links"][0], 1))
+        return
+    # Block-cut tree: blocks are ("b", i), cut vertices ("c", name).
+    weight: dict[tuple[str, object], int] = {}
+    tree: dict[tuple[str, object], list[tuple[str, object]]] = {}
+    for number, nodes in enumerate(block_nodes):
+        key = ("b", number)
+        weight[key] = sum(1 for n in nodes if n in gpu and n not in cut)
+        tree[key] = [("c", n) for n in nodes if n in cut]
+    for n in cut:
+        key = ("c", n)
+        weight[key] = 1 if n in gpu else 0
+        tree[key] = [("b", number) for number in membership[n]]
+    total = sum(weight.values())
+    root: tuple[str, object] = ("c", next(iter(sorted(cut))))
+    parent: dict[tuple[str, object], tuple[str, object] | None] = {root: None}
+    order = [root]
+    stack = [root]
+    while stack:
+        current = stack.pop()
+        for neighbour in tree[current]:
+            if neighbour not in parent:
+                parent[neighbour] = current
+                order.append(neighbour)
+                stack.append(neighbour)
+    below = dict(weight)
+    for key in reversed(order):
+        up = parent[key]
+        if up is not None:
+            below[up] += below[key]
+    for key in order:
+        kind, name = key
+        if kind == "c":
+            device = by_id[str(name)]
+            if device.kind != "switch":
+                continue
+            parts = [below[child] for child in tree[key] if parent.get(child) == key]
+            if parent[key] is not None:
+                parts.append(total - below[key])
+            with_gpus = sum(1 for p in parts if p > 0)
+            if with_gpus >= 2:
+                fabric.cut_switches.append((device, with_gpus))
+        else:
+            edges = blocks[name]  # type: ignore[index]
+            if len(edges) != 1:
+                continue
+            ((a, b),) = edges
+            data = graph.edges[a, b]
+            if data["count"] > 1:
+                continue  # parallel cables: losing one leaves the other
+            side = below[key]
+            other = total - side
+            if side > 0 and other > 0:
+                fabric.cut_links.append((data["links"][0], min(side, other)))
+    fabric.cut_switches.sort(key=lambda item: item[0].order)
+    fabric.cut_links.sort(key=lambda item: item[0].index)

@@ -1,0 +1,144 @@
+"""Redundant feed sides, PSUs and PDUs (rules.md v1.1, Definitions): pure functions.
+
+A rack's feeds carry a short ``side`` label ("A", "B", "C", …). With k ≥ 2 distinct
+sides the rack must run with any one side lost: its PSUs go round-robin over the sides
+in label order, each remaining side carries load ÷ (k − 1), and the rack's capacity is
+(k − 1) × its smallest side's capacity. With one label or none, the feeds add up; a feed
+without a side beside feeds with one counts for no side (PWR013).
+
+Nothing here reads the analysis; the analysis and the rules call these with model
+objects and SI floats.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from rackdesigner.model.layout import Device, Feed
+
+SQRT3 = math.sqrt(3.0)
+
+
+def feed_rating(feed: Feed, power_factor: float) -> float:
+    """W a feed delivers at its breaker rating: V × I × PF, × √3 for 3-phase (no derate)."""
+    voltage = float(feed.voltage or 0.0)
+    current = float(feed.current or 0.0)
+    return voltage * current * power_factor * (SQRT3 if feed.phases == 3 else 1.0)
+
+
+def side_labels(feeds: Iterable[Feed]) -> list[str]:
+    """The rack's distinct side labels, in label order (the order PSUs go round)."""
+    return sorted({feed.side for feed in feeds if feed.side})
+
+
+def psu_split(psus: int, sides: int) -> list[int]:
+    """PSUs per side when PSU j goes on side ((j − 1) mod k) + 1: 6 on 2 sides is 3 + 3,
+    on 3 sides 2 + 2 + 2, 4 on 3 sides 2 + 1 + 1."""
+    if sides <= 0:
+        return [psus]
+    base, extra = divmod(psus, sides)
+    return [base + 1 if side < extra else base for side in range(sides)]
+
+
+def psus_kept(psus: int, sides: int) -> int:
+    """PSUs left when the side holding most of them is lost: psus − ⌈psus ÷ k⌉."""
+    return psus - math.ceil(psus / sides) if sides > 0 else psus
+
+
+@dataclass(frozen=True, slots=True)
+class SideCapacity:
+    """What a rack's feeds deliver, by side."""
+
+    sides: dict[str, float]  # label -> usable W, in label order; {} with fewer than 2 sides
+    capacity: float  # W the rack may draw: (k − 1) × smallest side, or the sum
+    orphans: tuple[int, ...]  # indexes of feeds without a side beside feeds with one
+
+    @property
+    def k(self) -> int:
+        return len(self.sides)
+
+    @property
+    def redundant(self) -> bool:
+        return self.k >= 2
+
+    @property
+    def smallest(self) -> str | None:
+        """The side with the least capacity (the first such label)."""
+        if not self.sides:
+            return None
+        return min(self.sides, key=lambda label: self.sides[label])
+
+
+def side_capacity(feeds: Sequence[Feed], capacities: Sequence[float]) -> SideCapacity:
+    """The rack's capacity from its feeds' usable capacities (same order as ``feeds``)."""
+    labels = side_labels(feeds)
+    orphans = tuple(i for i, feed in enumerate(feeds) if labels and not feed.side)
+    if len(labels) < 2:
+        total = sum(c for i, c in enumerate(capacities) if i not in orphans)
+        return SideCapacity({}, total, orphans)
+    sides = dict.fromkeys(labels, 0.0)
+    for feed, capacity in zip(feeds, capacities, strict=True):
+        if feed.side:
+            sides[feed.side] += capacity
+    return SideCapacity(sides, (len(labels) - 1) * min(sides.values()), orphans)
+
+
+def pdu_feeds(pdus: Sequence[Device], feeds: Sequence[Feed]) -> dict[str, str]:
+    """The feed id each PDU is on: its ``feed`` where given, else the rack's feeds in
+    order (the i-th PDU without one on feed ((i − 1) mod F) + 1)."""
+    out: dict[str, str] = {}
+    ids = [f.id for f in feeds]
+    turn = 0
+    for pdu in pdus:
+        if pdu.feed is not None:
+            out[pdu.id] = pdu.feed
+        elif ids:
+            out[pdu.id] = ids[turn % len(ids)]
+            turn += 1
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseShare:
+    """A set of feeds that carries ``share`` of the rack's load in its worst case."""
+
+    feeds: tuple[int, ...]  # indexes into the rack's feeds
+    share: float  # of the rack's load, per feed of the set
+
+
+def worst_case_shares(feeds: Sequence[Feed]) -> list[PhaseShare]:
+    """How the load lands on the feeds in each one's worst case (rules.md, Phase load).
+
+    With k ≥ 2 sides another side is lost and each remaining side carries load ÷ (k − 1),
+    split evenly over its feeds; with one side or none the feeds share the load (a feed
+    without a side beside sided feeds carries nothing anyone planned for: PWR013)."""
+    labels = side_labels(feeds)
+    if len(labels) >= 2:
+        out = []
+        for label in labels:
+            members = tuple(i for i, f in enumerate(feeds) if f.side == label)
+            out.append(PhaseShare(members, 1.0 / (len(labels) - 1) / len(members)))
+        return out
+    members = tuple(i for i, f in enumerate(feeds) if not labels or f.side)
+    return [PhaseShare(members, 1.0 / len(members))] if members else []
+
+
+def cords_by_side(
+    devices: Iterable[tuple[int | None, str | None]], labels: Sequence[str]
+) -> dict[str, tuple[int, int]]:
+    """PSU cords per side (``""`` without sides): (C19-class cords, all cords).
+
+    ``devices`` gives each device's PSU count and ``psu_inlet``; devices without an inlet
+    are not counted. PSUs go round-robin over the sides in label order."""
+    keys = list(labels) if len(labels) >= 2 else [""]
+    out = dict.fromkeys(keys, (0, 0))
+    for psus, inlet in devices:
+        if inlet is None:
+            continue
+        big = inlet in ("c20", "c19")
+        for key, count in zip(keys, psu_split(psus or 1, len(keys)), strict=True):
+            c19, total = out[key]
+            out[key] = (c19 + (count if big else 0), total + count)
+    return out

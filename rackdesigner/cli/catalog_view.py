@@ -1,0 +1,141 @@
+"""How ``rackdesigner catalog`` shows entries: a listing, one entry's figures, or JSON."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from rackdesigner.layout_io import schema as s
+from rackdesigner.layout_io.catalog import Catalog
+from rackdesigner.model.layout import DeviceType, Gpu, PortGroup
+from rackdesigner.model.units import BYTE_RATE, fmt
+
+_BYTE_RATE_KEYS = ("bandwidth", "interconnect")
+
+
+def _shown(field: s.Field, value: Any) -> str:
+    if value is None:
+        return ""
+    if hasattr(value, "text"):
+        return str(value.text)
+    if field.kind == "qty" and field.dim is not None:
+        return fmt(float(value), BYTE_RATE if field.key in _BYTE_RATE_KEYS else field.dim)
+    if field.kind == "qty_pair":
+        return "–".join(_shown(s.Field("v", "qty", "", dim=field.dim), v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if field.kind == "number" and field.key == "cost":
+        return f"${value:,.0f}"
+    if field.kind == "int_map":  # PDU outlets: "30 × C13, 12 × C19"
+        return ", ".join(f"{count} × {key.upper()}" for key, count in value.items())
+    return str(value)
+
+
+def _port(group: PortGroup, kind: str | None) -> str:
+    speed = _shown(s.PORT[2], group.speed)
+    role = group.effective_role(kind)
+    ports = f"{group.name}1" if group.count == 1 else f"{group.name}1..{group.name}{group.count}"
+    return f"{group.count} × {speed} {group.tech or ''} ({ports}, {role})".replace("  ", " ")
+
+
+def listing_text(known: Catalog) -> str:
+    rows = [("key", "kind", "name", "height", "power", "GPUs")]
+    for key, d in known.devices.items():
+        gpus = (
+            f"{d.gpus} × {d.gpu}"
+            if d.gpus and d.gpu
+            else (f"{d.gpus} × (set gpu)" if d.gpus else "")
+        )
+        rows.append(
+            (
+                key,
+                d.kind or "",
+                d.name or "",
+                _shown(s.DEVICE_TYPE[3], d.height),
+                _shown(s.DEVICE_TYPE[5], d.power) or "estimated"
+                if d.kind == "gpu-node"
+                else _shown(s.DEVICE_TYPE[5], d.power),
+                gpus,
+            )
+        )
+    out = ["Devices", *_table(rows), "", "GPUs"]
+    gpu_rows = [("key", "name", "memory", "bandwidth", "TDP", "generation")]
+    for key, g in known.gpus.items():
+        gpu_rows.append(
+            (
+                key,
+                g.name or "",
+                _shown(s.GPU[2], g.memory),
+                _shown(s.GPU[3], g.bandwidth),
+                _shown(s.GPU[4], g.tdp),
+                g.generation or "",
+            )
+        )
+    out += _table(gpu_rows)
+    out += ["", "`rackdesigner catalog KEY` shows one entry with its figures and source."]
+    return "\n".join(out) + "\n"
+
+
+def _table(rows: list[tuple[str, ...]]) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return lines
+
+
+def entry_text(entry: DeviceType | Gpu, known: Catalog) -> str:
+    spec = s.GPU if isinstance(entry, Gpu) else s.DEVICE_TYPE
+    kind = "GPU" if isinstance(entry, Gpu) else "device"
+    out = [f"{entry.key} ({kind}): {entry.name or entry.key}"]
+    width = max(len(f.key) for f in spec)
+    for field in spec:
+        value = getattr(entry, field.key)
+        if value is None or field.key in ("name", "source", "notes"):
+            continue
+        if field.key == "ports":
+            kind = entry.kind if isinstance(entry, DeviceType) else None
+            out.append(f"  {'ports'.ljust(width)}  " + _port(value[0], kind) if value else "")
+            out.extend(f"  {''.ljust(width)}  {_port(g, kind)}" for g in value[1:])
+            continue
+        out.append(f"  {field.key.ljust(width)}  {_shown(field, value)}")
+    if isinstance(entry, DeviceType) and entry.gpu and entry.gpus:
+        gpu = known.gpus.get(entry.gpu)
+        if gpu is not None and gpu.tdp:
+            out.append(
+                f"  {'GPU TDP'.ljust(width)}  {entry.gpus} × {_shown(s.GPU[4], gpu.tdp)} = "
+                f"{fmt(entry.gpus * float(gpu.tdp), s.GPU[4].dim)}"
+            )  # type: ignore[arg-type]
+    if entry.source:
+        out += ["", f"Source: {entry.source}"]
+    if entry.notes:
+        out += ["", f"Notes: {entry.notes}"]
+    return "\n".join(out) + "\n"
+
+
+def entry_json(entry: DeviceType | Gpu) -> dict[str, Any]:
+    """Figures in SI base units (W, kg, bit, bit/s; heights in U), as the JSON outputs use."""
+    out: dict[str, Any] = {}
+    for f in fields(entry):
+        if f.name in ("line", "comment"):
+            continue
+        value = getattr(entry, f.name)
+        if value is None:
+            continue
+        if isinstance(value, list):
+            value = [
+                {
+                    g.name: getattr(port, g.name)
+                    for g in fields(port)
+                    if getattr(port, g.name) is not None
+                }
+                for port in value
+            ]
+            value = [
+                {k: (float(v) if isinstance(v, float) else v) for k, v in p.items()} for p in value
+            ]
+        elif isinstance(value, tuple):
+            value = [float(v) for v in value]
+        elif isinstance(value, float):
+            value = float(value)
+        out[f.name] = value
+    return out

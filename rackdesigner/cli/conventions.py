@@ -1,0 +1,243 @@
+"""The conventions every command keeps (cli.md, v1.1), in one place.
+
+- an output path that is one of the inputs is refused (exit 2) before anything is
+  written;
+- ``-`` reads standard input, and findings name it ``<stdin>``;
+- Ctrl-C stops with exit 130 and leaves no partial output (writes are atomic);
+- a file-system error is one line naming the path, exit 2, never "internal error";
+- messages for people show control and bidi characters of user strings escaped;
+- ``rackdesigner X``: a command name wins, otherwise X is a layout for the designer.
+"""
+
+from __future__ import annotations
+
+import difflib
+import errno
+import fnmatch
+import functools
+import os
+import sys
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path, PurePath
+from typing import Any, NoReturn
+
+import click
+
+from rackdesigner.model.terminal import shown
+
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """One line on stderr, ``rackdesigner: ...``, and exit (2: the run could not be done)."""
+    click.echo(f"rackdesigner: {shown(message)}", err=True)
+    sys.exit(code)
+
+
+def os_error_text(error: OSError, path: str | os.PathLike[str] | None = None) -> str:
+    """``PATH: reason`` for a failed file operation, naming the path it failed on."""
+    name = path if path is not None else error.filename
+    reason = error.strerror or str(error)
+    return f"{name}: {reason}" if name is not None else reason
+
+
+class Conventions(click.Group):
+    """The top-level group: bare layout paths, Ctrl-C and file-system errors."""
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0]
+        if ctx.resilient_parsing or name.startswith("-") or self.get_command(ctx, name) is not None:
+            return super().resolve_command(ctx, args)
+        # Not a command: a layout path. A near miss of a command name that is not a file
+        # is a typo (`rackdesigner valdiate x.toml`), not a new layout to create.
+        near = difflib.get_close_matches(name, self.list_commands(ctx), n=1, cutoff=0.75)
+        if near and not _looks_like_path(name):
+            raise click.exceptions.NoSuchCommand(name, possibilities=near, ctx=ctx)
+        edit = self.get_command(ctx, "edit")
+        if edit is None:
+            if _exists(Path(name)):
+                fail(
+                    f"the designer is not available yet, so {name} cannot be opened in it "
+                    f"(`rackdesigner validate {name}` checks it)"
+                )
+            fail(f"the designer is not available yet, so it cannot create {name}")
+        return "edit", edit, list(args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # click would print "Aborted!" and exit 1, the code that means "findings".
+            click.echo("rackdesigner: interrupted", err=True)
+            raise click.exceptions.Exit(130) from None
+        except BrokenPipeError:
+            # The reader went away (`validate ... | head`): nothing left to say to it.
+            raise click.exceptions.Exit(141) from None
+        except OSError as error:
+            # A file-system error no command expected: still one line with the path.
+            fail(os_error_text(error))
+
+
+def _looks_like_path(name: str) -> bool:
+    return name.endswith(".toml") or "/" in name or os.sep in name or _exists(Path(name))
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
+def _identity(path: str | os.PathLike[str]) -> tuple[object, ...]:
+    """What makes two paths one file: its device and inode where it exists (through
+    symlinks and hard links), otherwise its resolved name."""
+    try:
+        info = os.stat(path)
+        return ("inode", info.st_dev, info.st_ino)
+    except OSError:
+        pass
+    try:
+        if os.path.islink(path):  # a dangling link: the file it will create
+            return ("path", os.path.realpath(path))
+        folder, name = os.path.split(os.path.abspath(path))
+        return ("path", os.path.join(_real_folder(folder), name))
+    except OSError:
+        return ("path", os.path.abspath(path))
+
+
+@functools.lru_cache(maxsize=4096)
+def _real_folder(folder: str) -> str:
+    # Thousands of outputs share a folder: resolve it once.
+    return os.path.realpath(folder)
+
+
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether two paths name one file (see :func:`_identity`)."""
+    return _identity(a) == _identity(b)
+
+
+def refuse_overwrite(
+    outputs: Sequence[tuple[str, str]],
+    inputs: Sequence[tuple[str, str]],
+) -> None:
+    """Exit 2, before anything is written, when an output is one of the inputs or two
+    outputs are one file. Both are (path, what it is) pairs, e.g. ("out.json",
+    "--output") and ("cluster.toml", "the input layout"); ``-`` (stdout, stdin) is never
+    a file. Linear in the outputs: an export may write one file per rack of thousands."""
+    sources = {
+        _identity(source): (source, kind) for source, kind in inputs if source and source != STDIN
+    }
+    seen: dict[tuple[object, ...], tuple[str, str]] = {}
+    for path, what in outputs:
+        if not path or path == STDIN:
+            continue
+        identity = _identity(path)
+        if identity in sources:
+            source, kind = sources[identity]
+            fail(f"not writing {path} ({what}): it is {kind} {source}; nothing was written")
+        if identity in seen:
+            _, other_what = seen[identity]
+            fail(f"{other_what} and {what} both name {path}; nothing was written")
+        seen[identity] = (path, what)
+
+
+def check_writable(
+    path: str | os.PathLike[str] | None, parents: bool = False, directory: bool = False
+) -> None:
+    """Exit 2 now (one line, as the write would) where writing ``path`` surely fails: a
+    check of 100,000 GPUs should not run for a minute and then find its folder missing.
+    With ``parents``, missing folders would be created, so only a file in their way fails;
+    ``directory``: the path is a folder to write files into (``--svg-dir``).
+    """
+    if not path or str(path) == STDIN:
+        return
+    target = Path(path)
+    try:
+        if directory:
+            target = target / "x"
+        elif target.is_dir():
+            fail(f"cannot write {path}: Is a directory")
+        folder = target.parent if str(target.parent) else Path(".")
+        existing = folder
+        if parents:
+            while not existing.exists() and existing != existing.parent:
+                existing = existing.parent
+        if not existing.exists():
+            fail(f"cannot write {path}: No such file or directory")
+        if not existing.is_dir():
+            fail(f"cannot write {path}: Not a directory")
+        if (not directory and target.exists() and not os.access(target, os.W_OK)) or not os.access(
+            existing, os.W_OK | os.X_OK
+        ):
+            fail(f"cannot write {path}: Permission denied")
+        if existing == folder:
+            # The folder's mode does not tell everything (root, read-only mounts, sysfs):
+            # create and remove a file there, as the atomic write will.
+            handle, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+            os.close(handle)
+            os.unlink(probe)
+    except OSError as error:
+        fail(f"cannot write {path}: {error.strerror or error}")
+
+
+def write_output(path: str | os.PathLike[str], data: str | bytes, parents: bool = False) -> None:
+    """Write an output file atomically, or exit 2 with one line naming it.
+
+    Atomic: an interruption leaves the old file (or none), never half a report. With
+    ``parents``, missing folders are created (exports into a new folder); a report's
+    ``--output`` goes, like a shell redirect, only where its folder exists.
+    """
+    from rackdesigner.layout_io.saving import write_atomic
+
+    target = Path(path)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        if parents:
+            make_parents(target)
+        write_atomic(target, payload)
+    except OSError as error:
+        fail(f"cannot write {path}: {error.strerror or error}")
+
+
+def make_parents(target: Path) -> None:
+    """Create the folders ``target`` goes in. A file where a folder should be is
+    NotADirectoryError naming that file (mkdir would say "File exists")."""
+    folder = target.parent
+    if not str(folder) or folder.is_dir():
+        return
+    for ancestor in (folder, *folder.parents):
+        if ancestor.exists() and not ancestor.is_dir():
+            raise NotADirectoryError(
+                errno.ENOTDIR, f"{ancestor} is a file, not a folder", str(ancestor)
+            )
+    folder.mkdir(parents=True, exist_ok=True)
+
+
+def read_stdin(limit: int) -> bytes:
+    """Standard input as bytes, at most ``limit`` of them (one more tells it was longer)."""
+    return sys.stdin.buffer.read(limit + 1)
+
+
+def excluded(file: str, root: str | None, patterns: Iterable[str]) -> bool:
+    """Whether ``--exclude`` patterns skip ``file``.
+
+    A pattern is a glob (``*`` also matches ``/``) matched against the file's path
+    relative to the folder it was found under (``problems/*`` under ``layouts/``), the path
+    as named, and each folder on the way (``problems`` skips everything under it).
+    """
+    patterns = [p.rstrip("/") for p in patterns if p.strip()]
+    if not patterns:
+        return False
+    named = PurePath(file).as_posix()
+    candidates = [named, PurePath(file).name]
+    if root is not None:
+        relative = PurePath(os.path.relpath(file, root)).as_posix()
+        parts = relative.split("/")
+        candidates.append(relative)
+        candidates.extend("/".join(parts[:n]) for n in range(1, len(parts)))
+    return any(fnmatch.fnmatchcase(c, p) for c in candidates for p in patterns)

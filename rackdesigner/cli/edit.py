@@ -1,0 +1,25 @@
+"""``rackdesigner edit [LAYOUT]``: the designer app. Textual is imported only when it runs."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command("edit")
+@click.argument("layout", required=False, type=click.Path(dir_okay=False))
+def edit(layout: str | None) -> None:
+    """Open the designer on LAYOUT (created on the first save if it does not exist).
+
+    Without LAYOUT an untitled layout opens; its first save asks for a path.
+
+    \b
+    Examples:
+      rackdesigner edit layouts/training-128.toml
+      rackdesigner layouts/training-128.toml      (the same)
+      rackdesigner edit new-hall.toml             (a new, empty layout)
+
+    Keys: ? help, ctrl+p command palette, ctrl+s save, ctrl+q quit.
+    """
+    from rackdesigner.tui.app import run
+
+    run(layout)

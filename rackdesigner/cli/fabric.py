@@ -1,0 +1,444 @@
+"""``rackdesigner new`` and ``rackdesigner generate``: layouts and fabrics from a few options.
+
+Both run the fabric generators (``topology/generators``) and apply their plan to the layout
+directly (the designer applies the same plan as one undoable ``Batch``), validate the result
+with the rules and write it canonically and atomically.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import shlex
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from rackdesigner.model.wording import plural
+
+if TYPE_CHECKING:
+    from rackdesigner.design.generators import FabricPlan
+    from rackdesigner.layout_io.document import Document
+    from rackdesigner.layout_io.sourcemap import SourceMap
+    from rackdesigner.model.diagnostics import Diagnostic
+    from rackdesigner.model.layout import Layout
+
+FABRIC_CHOICES = ("rail", "leaf-spine", "dragonfly", "direct")
+
+
+def _fail(message: str) -> None:
+    click.echo(f"rackdesigner: {message}", err=True)
+    sys.exit(2)
+
+
+def _command_line(ctx: click.Context) -> str:
+    """The command as a user would type it: the arguments given, in the options' order
+    (from the parsed values, so the same request always writes the same header)."""
+    words = ["rackdesigner", ctx.info_name or "new"]
+    for param in ctx.command.params:
+        value = ctx.params.get(param.name or "")
+        source = ctx.get_parameter_source(param.name or "")
+        if source is not click.core.ParameterSource.COMMANDLINE or value in (None, False):
+            continue
+        if isinstance(param, click.Argument):
+            words.append(str(value))
+            continue
+        flag = max(param.opts, key=len)
+        if isinstance(param, click.Option) and param.is_flag:
+            words.append(flag)
+        else:
+            shown = value[1] if isinstance(value, tuple) else value
+            words += [flag, f"{shown:g}" if isinstance(shown, float) else str(shown)]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def parse_ratio(value: str | None) -> float:
+    """``4``, ``4:1`` or ``4.0`` (None: 1); at least 1, else one line and exit 2."""
+    if value is None:
+        return 1.0
+    text = value.strip()
+    head, sep, tail = text.partition(":")
+    try:
+        number = float(head) / (float(tail) if sep else 1.0)
+    except (ValueError, ZeroDivisionError):
+        _fail(f"--oversubscription {value}: not a ratio (e.g. 1, 2:1, 4)")
+    if not number >= 1.0 or number == float("inf"):
+        _fail(
+            f"--oversubscription {value}: below 1 (it is downlink ÷ uplink bandwidth; 1:1 is "
+            "non-blocking, the least there is)"
+        )
+    return number
+
+
+def _voltage(ctx: click.Context, param: click.Parameter, value: str) -> tuple[float, str]:
+    from rackdesigner.model.units import VOLTAGE, UnitError, parse
+
+    text = value.strip()
+    if text and text[-1] in "Vv" and not text[:-1].endswith(" "):
+        text = f"{text[:-1].strip()} V"
+    try:
+        volts = parse(text, VOLTAGE)
+    except UnitError as error:
+        raise click.BadParameter(str(error)) from None
+    if volts <= 0:
+        raise click.BadParameter(f"{value} is not a feed voltage")
+    return volts, text
+
+
+def _model_params(ctx: click.Context, param: click.Parameter, value: str | None) -> float | None:
+    if value is None:
+        return None
+    try:
+        number = float(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a number of parameters (e.g. 70e9)") from None
+    if not number > 0:
+        raise click.BadParameter("the model needs more than 0 parameters")
+    return number
+
+
+def _check(layout: Layout, file: str, source_map: SourceMap | None = None) -> list[Diagnostic]:
+    """The rules' findings, with lines from the text written (``source_map``)."""
+    from rackdesigner.check.engine import check
+
+    _, diagnostics = check(layout, file=file, source_map=source_map)
+    return diagnostics
+
+
+def _open(path: str) -> Document:
+    """Load a document as `validate` does; print its load errors and exit 2.
+
+    Its own copy, not cli.py's: cli.py imports this module to register the commands, and
+    the package keeps no import cycles (even deferred ones)."""
+    from rackdesigner.check.engine import rule_config_errors
+    from rackdesigner.check.formats.text import line
+    from rackdesigner.layout_io.document import load
+    from rackdesigner.model.diagnostics import LayoutError
+
+    try:
+        document = load(path)
+        errors = rule_config_errors(document)
+        if errors:
+            raise LayoutError(errors)
+    except LayoutError as error:
+        for d in error.diagnostics:
+            click.echo(line(d), err=True)
+        sys.exit(2)
+    return document
+
+
+def _report(file: str, plan: FabricPlan, diagnostics: list[Diagnostic], lead: str) -> int:
+    """Print what was written and what the rules found; the exit code (1 with errors)."""
+    from rackdesigner.check.formats.text import line
+
+    click.echo(lead)
+    for note in plan.notes:
+        click.echo(f"  {note}")
+    for warning in plan.warnings:
+        click.echo(f"rackdesigner: warning: {warning}", err=True)
+    errors = [d for d in diagnostics if d.severity == "error"]
+    for d in errors:
+        click.echo(line(d), err=True)
+    tally = Counter(d.severity for d in diagnostics)
+    by_code = Counter(d.code for d in diagnostics if d.severity == "warning")
+    detail = ", ".join(f"{code} x{count:,}" for code, count in sorted(by_code.items()))
+    click.echo(
+        f"validate: {plural(tally['error'], 'error')}, {plural(tally['warning'], 'warning')}"
+        f"{f' ({detail})' if detail else ''}, {tally['info']} info"
+    )
+    return 1 if errors else 0
+
+
+def _write(layout: Layout, path: str) -> SourceMap:
+    """Write ``layout`` canonically and atomically; the source map of the text written."""
+    from rackdesigner.layout_io import dumps
+    from rackdesigner.layout_io.linemap import scan
+    from rackdesigner.layout_io.saving import write_atomic
+    from rackdesigner.layout_io.sources import source_map
+
+    text = dumps(layout)
+    try:
+        write_atomic(Path(path), text.encode("utf-8"))
+    except OSError as error:
+        _fail(f"cannot write {path}: {error.strerror or error}")
+    return source_map(layout, scan(text))
+
+
+EPILOG_NEW = """\b
+Examples:
+  rackdesigner new cluster.toml --gpus 1024
+  rackdesigner new pod.toml --template superpod --sus 4
+  rackdesigner new infer.toml --gpus 64 --gpu b200 --fabric leaf-spine --oversubscription 2
+  rackdesigner new --list
+
+\b
+Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing written
+(bad options, a request that cannot be built, FILE exists without --force).
+"""
+
+
+@click.command(epilog=EPILOG_NEW)
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.option("--template", "-t", metavar="NAME", help="A named template (--list shows them).")
+@click.option("--list", "list_", is_flag=True, help="List the templates, one line each.")
+@click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
+@click.option("--gpus", type=int, metavar="N", help="GPUs in all: a multiple of the node size.")
+@click.option("--gpu", metavar="MODEL", help="GPU model (catalog key; default h100-sxm).")
+@click.option("--node", metavar="MODEL", help="GPU node model (catalog key).")
+@click.option("--gpus-per-node", type=click.Choice(["4", "8"]), help="Default 8.")
+@click.option(
+    "--cooling",
+    type=click.Choice(["air", "liquid", "rear-door"]),
+    help="Default: liquid where the node type has cold plates, else rear-door.",
+)
+@click.option(
+    "--fabric",
+    type=click.Choice(FABRIC_CHOICES),
+    help="Default: direct up to 16 GPUs, one switch up to 64, rail above.",
+)
+@click.option("--leaf", metavar="MODEL", help="Leaf switch (default qm9700 for NDR400).")
+@click.option("--spine", metavar="MODEL", help="Spine switch (default: the leaf model).")
+@click.option("--core", metavar="MODEL", help="Core switch (default: the spine model).")
+@click.option("--oversubscription", metavar="R", help="Leaf down:up, e.g. 2 or 2:1 (1).")
+@click.option("--su-nodes", type=int, default=32, show_default=True, help="Nodes per SU (rail).")
+@click.option("--sus", type=int, metavar="N", help="Scalable units (--template superpod).")
+@click.option(
+    "--voltage",
+    default="415 V",
+    show_default=True,
+    callback=_voltage,
+    help="Feed voltage (line-to-line for 3-phase).",
+)
+@click.option("--phases", type=click.Choice(["1", "3"]), default="3", show_default=True)
+@click.option(
+    "--workload",
+    type=click.Choice(["training", "fine-tuning", "inference"]),
+    help="Default training.",
+)
+@click.option("--model-params", callback=_model_params, metavar="N", help="e.g. 70e9.")
+@click.option("--strict-cables", is_flag=True, help="Refuse runs over cable_max (5 m).")
+@click.option("--rail-planes", is_flag=True, help="rail: one spine plane per rail.")
+@click.option("--name", metavar="TEXT", help="The layout's name.")
+@click.pass_context
+def new(
+    ctx: click.Context,
+    file: str | None,
+    template: str | None,
+    list_: bool,
+    force: bool,
+    gpus: int | None,
+    gpu: str | None,
+    node: str | None,
+    gpus_per_node: str | None,
+    cooling: str | None,
+    fabric: str | None,
+    leaf: str | None,
+    spine: str | None,
+    core: str | None,
+    oversubscription: str | None,
+    su_nodes: int,
+    sus: int | None,
+    voltage: tuple[float, str],
+    phases: str,
+    workload: str | None,
+    model_params: float | None,
+    strict_cables: bool,
+    rail_planes: bool,
+    name: str | None,
+) -> None:
+    """Write a complete, valid layout: racks, feeds, cooling, nodes, switches and cables.
+
+    The layout is validated; FILE is written even when the rules find errors (exit 1).
+    """
+    from rackdesigner.design.generators import GenerateError
+    from rackdesigner.design.templates import TEMPLATES, NewOptions, build
+
+    if list_:
+        width = max(len(t) for t in TEMPLATES)
+        for t in TEMPLATES.values():
+            click.echo(f"{t.name:<{width}}  {t.summary}")
+        return
+    if file is None:
+        raise click.UsageError("missing FILE (or --list)")
+    if template is None and gpus is None:
+        raise click.UsageError("--gpus is required without --template")
+    if template is not None and template not in TEMPLATES:
+        _fail(
+            f"unknown template {template!r}: choose one of {', '.join(TEMPLATES)} "
+            "(rackdesigner new --list)"
+        )
+    if os.path.exists(file) and not force:
+        _fail(f"{file} exists; rerun with --force to overwrite it")
+    folder = os.path.dirname(file) or "."
+    if not os.path.isdir(folder):
+        _fail(f"cannot write {file}: no folder {folder}")
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    import gc
+
+    gc.disable()  # millions of objects that live until exit: nothing for the collector
+    options = NewOptions(
+        gpus=gpus,
+        gpu=gpu,
+        node=node,
+        gpus_per_node=int(gpus_per_node) if gpus_per_node else None,
+        cooling=cooling,
+        fabric=fabric,
+        leaf=leaf,
+        spine=spine,
+        core=core,
+        oversubscription=parse_ratio(oversubscription),
+        su_nodes=su_nodes,
+        voltage=voltage[0],
+        voltage_text=voltage[1],
+        phases=int(phases),
+        workload=workload or "training",
+        model_params=model_params,
+        strict_cables=strict_cables,
+        rail_planes=rail_planes,
+        template=template,
+        sus=sus,
+        name=name,
+    )
+    try:
+        built = build(options, _command_line(ctx))
+    except GenerateError as error:
+        _fail(f"new: {error}")
+    diagnostics = _check(built.layout, file, _write(built.layout, file))
+    code = _report(file, built.plan, diagnostics, f"wrote {file}: {built.summary}")
+    sys.exit(code)
+
+
+EPILOG_GENERATE = """\b
+Examples:
+  rackdesigner generate hall.toml --fabric rail -o hall-rail.toml
+  rackdesigner generate hall.toml --fabric leaf-spine --nodes 'b*' --oversubscription 2 --force
+  rackdesigner generate hall.toml --fabric rail --replace --no-new-racks -o out.toml
+
+\b
+Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing written.
+"""
+
+
+@click.command(epilog=EPILOG_GENERATE)
+@click.argument("layout", type=click.Path(dir_okay=False))
+@click.option("--fabric", type=click.Choice(FABRIC_CHOICES), required=True)
+@click.option("--nodes", "pattern", metavar="GLOB", help="GPU nodes whose id matches (all).")
+@click.option("--leaf", metavar="MODEL", help="Leaf switch (default qm9700 for NDR400).")
+@click.option("--spine", metavar="MODEL", help="Spine switch (default: the leaf model).")
+@click.option("--core", metavar="MODEL", help="Core switch (default: the spine model).")
+@click.option("--oversubscription", metavar="R", help="Leaf down:up, e.g. 2 or 2:1 (1).")
+@click.option("--su-nodes", type=int, default=32, show_default=True, help="Nodes per SU (rail).")
+@click.option("--no-new-racks", is_flag=True, help="Refuse instead of adding network racks.")
+@click.option("--replace", is_flag=True, help="Remove the nodes' compute links first.")
+@click.option("--strict-cables", is_flag=True, help="Refuse runs over cable_max.")
+@click.option("--rail-planes", is_flag=True, help="rail: one spine plane per rail.")
+@click.option("-o", "--output", metavar="OUT", type=click.Path(dir_okay=False), help="Write here.")
+@click.option("--force", is_flag=True, help="Rewrite LAYOUT in place, or overwrite OUT.")
+def generate(
+    layout: str,
+    fabric: str,
+    pattern: str | None,
+    leaf: str | None,
+    spine: str | None,
+    core: str | None,
+    oversubscription: str | None,
+    su_nodes: int,
+    no_new_racks: bool,
+    replace: bool,
+    strict_cables: bool,
+    rail_planes: bool,
+    output: str | None,
+    force: bool,
+) -> None:
+    """Add a fabric for the GPU nodes of an existing layout, and write it canonically.
+
+    The same generators as `new` and the designer. LAYOUT is rewritten only with --force;
+    comments are kept where canonical form can keep them.
+    """
+    from rackdesigner.design.generators import FabricRequest, GenerateError
+    from rackdesigner.design.generators import generate as run
+    from rackdesigner.design.generators.apply import apply_plan
+    from rackdesigner.layout_io import FileChangedError
+    from rackdesigner.layout_io.document import CommentsLostError, save
+
+    target = output or layout
+    in_place = output is None or (
+        os.path.exists(output) and os.path.exists(layout) and os.path.samefile(output, layout)
+    )
+    if in_place and not force:
+        _fail(f"not rewriting {layout} in place without --force; give -o OUT for a new file")
+    if not in_place and os.path.exists(target) and not force:
+        _fail(f"{target} exists; rerun with --force to overwrite it")
+    import gc
+
+    gc.disable()
+    document = _open(layout)
+    model = document.layout
+    nodes = None
+    if pattern is not None:
+        from rackdesigner.layout_io.catalog import for_layout
+
+        catalog = for_layout(model)
+        nodes = tuple(
+            d.id
+            for _, d in model.devices()
+            if fnmatch.fnmatchcase(d.id, pattern)
+            and (t := catalog.devices.get(d.model)) is not None
+            and t.kind == "gpu-node"
+        )
+        if not nodes:
+            _fail(f"generate: no GPU node id matches {pattern!r}")
+    request = FabricRequest(
+        fabric=fabric,
+        nodes=nodes,
+        leaf=leaf,
+        spine=spine,
+        core=core,
+        oversubscription=parse_ratio(oversubscription),
+        su_nodes=su_nodes,
+        new_racks=not no_new_racks,
+        strict_cables=strict_cables,
+        rail_planes=rail_planes,
+        replace=replace,
+    )
+    try:
+        plan = run(model, request)
+    except GenerateError as error:
+        _fail(f"generate: {error}")
+    apply_plan(model, plan)
+    dropped = document.dropped_comments
+    if dropped and in_place:
+        click.echo(
+            f"rackdesigner: note: {plural(len(dropped), 'comment line')} of {layout} cannot be "
+            "kept in canonical form (only the header comment and comments directly above a "
+            "table are kept)",
+            err=True,
+        )
+    try:
+        # In place needs --force, which also accepts the comments canonical form drops
+        # (the note above named them).
+        save(document, target, force=in_place)
+    except (FileChangedError, CommentsLostError) as error:
+        _fail(str(error))
+    except OSError as error:
+        _fail(f"cannot write {target}: {error.strerror or error}")
+    diagnostics = _check(model, target, document.source_map)
+    from rackdesigner.design.templates import count
+
+    counts = plan.counts
+    switches = counts.get("leaves", 0) + counts.get("spines", 0) + counts.get("cores", 0)
+    lead = (
+        f"wrote {target}: {fabric} fabric for {plural(counts.get('nodes', 0), 'node')}: "
+        f"{count(switches, 'switch', 'switches')}, {count(len(plan.links), 'cable', 'cables')}"
+        + (f", {len(plan.remove_links):,} old links removed" if plan.remove_links else "")
+        + (
+            f" with {count(len(plan.remove_devices), 'old switch', 'old switches')}"
+            if plan.remove_devices
+            else ""
+        )
+        + (f", {len(plan.new_racks)} network racks added" if plan.new_racks else "")
+    )
+    sys.exit(_report(target, plan, diagnostics, lead))

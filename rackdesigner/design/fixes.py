@@ -1,0 +1,657 @@
+"""Mechanical fixes: the edit that makes a finding go away, where one can be stated exactly.
+
+``fix_for(layout, finding)`` returns a :class:`~rackdesigner.edit.Batch` (one undoable step)
+or None when the finding has no mechanical fix (a node to move, a model to buy: a person's
+choice). Every fix is tried first on a copy of the finding's rack: it is offered only when
+the finding is gone afterwards and no error appears that was not there before (a rear door
+draws power, a blanking panel weighs something, a new feed changes which feed a PDU is on).
+
+    from rackdesigner.design.fixes import fix_for
+    batch = fix_for(session.layout, finding, session.index)
+    if batch is not None:
+        session.do(batch)        # the problem leaves; undo brings it back
+
+Which rules have one (each a function below, registered in :data:`FIXERS`):
+
+========= ================================================================================
+COOL001   an air rack over the air limit: a rear door (an existing unnamed one, else the
+          catalog's smallest that carries the rack), ``cooling = "rear-door"``, ``door``
+COOL002   the same, for a rack past the liquid threshold on air
+COOL007   a rear-door rack without a working door: name the rack's own door, else hang one
+PLC006    open front units of an air rack: 2U and 1U blanking panels over each gap
+PLC007    a half-depth device blowing against the rack's airflow: the other face, where its
+          units there are free
+PWR001    feeds too small, or none: another feed like the side's own on each short side
+          (none: two 415 V 3-phase 63 A feeds on sides A and B, designer.md's defaults)
+PWR008    a device that runs degraded on two sides: a third side, a copy of the strongest
+          side's feeds (and PDUs, where the rack has them), so any side lost keeps enough
+PWR013    a feed without a side: the side that makes the rack strongest (the weakest
+          existing side, or a side of its own)
+CAB003    a cable whose media does not reach its length: OM4 for OM3 fibre where that
+          reaches, else the first medium of the generators' preference that does
+========= ================================================================================
+
+No Textual here: the designer calls it, and so can scripts.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+
+from rackdesigner.analysis.facts import SQRT3
+from rackdesigner.analysis.reach import choose_media, reach
+from rackdesigner.check.engine import rules_for, run_rules
+from rackdesigner.edit import (
+    AddFeed,
+    Batch,
+    Command,
+    EditError,
+    LayoutIndex,
+    MoveDevice,
+    PlaceDevice,
+    UpdateFeed,
+    UpdateLink,
+    UpdateRack,
+)
+from rackdesigner.edit.index import end_device, port_key
+from rackdesigner.layout_io.schema import ENDPOINT
+from rackdesigner.model.diagnostics import Diagnostic
+from rackdesigner.model.layout import DeviceType, Feed, Layout, Link, Rack
+from rackdesigner.model.thresholds import resolve
+
+# The feeds a rack without any gets (designer.md's Add rack defaults).
+DEFAULT_FEED = {"voltage": 415.0, "phases": 3, "current": 63.0}
+DEFAULT_SIDES = ("A", "B")
+# A fix adds at most this many feeds to one side; more is a new circuit, a person's call.
+MAX_FEEDS_PER_SIDE = 4
+# The rules a trial on one rack re-runs: what the rack's own contents decide.
+TRIAL_SCOPES = ("rack", "device", "link")
+
+Builder = Callable[[], list[Command]]
+
+
+@dataclass(slots=True)
+class Plan:
+    """One candidate fix: what it says it does, and how to build its commands afresh."""
+
+    label: str
+    build: Builder
+
+
+@dataclass(slots=True)
+class Context:
+    """What a fixer reads: the layout, its index, the finding, and the finding's rack (a
+    cable's: the rack of its ``a`` end, and ``link`` the cable)."""
+
+    layout: Layout
+    index: LayoutIndex
+    finding: Diagnostic
+    rack: Rack
+    link: Link | None = None
+
+    @property
+    def racks(self) -> list[Rack]:
+        """The racks a trial copies: the finding's, and a cable's other end's."""
+        racks = [self.rack]
+        if self.link is not None:
+            other = self.index.rack_of(end_device(self.link.b))
+            if other is not None and other is not self.rack:
+                racks.append(other)
+        return racks
+
+    @property
+    def catalog(self) -> dict[str, DeviceType]:
+        return self.index.catalog.devices
+
+    @property
+    def thresholds(self) -> dict[str, float]:
+        rules = self.layout.rules
+        return resolve(rules.thresholds if rules else None)
+
+    def value(self, key: str, default: float = 0.0) -> float:
+        return float(self.finding.values.get(key, default))
+
+
+Fixer = Callable[[Context], Iterator[Plan]]
+FIXERS: dict[str, Fixer] = {}
+
+
+def fixer(*codes: str) -> Callable[[Fixer], Fixer]:
+    def register(function: Fixer) -> Fixer:
+        for code in codes:
+            FIXERS[code] = function
+        return function
+
+    return register
+
+
+def has_fixer(code: str) -> bool:
+    """Whether findings of ``code`` can have a mechanical fix (a given one may still not)."""
+    return code in FIXERS
+
+
+def fix_for(layout: Layout, finding: Diagnostic, index: LayoutIndex | None = None) -> Batch | None:
+    """The mechanical fix of ``finding`` as one Batch, or None. ``index`` (the session's)
+    saves building one; the layout is not changed."""
+    function = FIXERS.get(finding.code)
+    if function is None or finding.subject is None or finding.suppressed:
+        return None
+    if index is None:
+        index = LayoutIndex(layout)
+    link = index.link(finding.subject[1]) if finding.subject[0] == "link" else None
+    rack = index.rack_of(end_device(link.a)) if link is not None else _rack_of(index, finding)
+    if rack is None:
+        return None
+    context = Context(layout, index, finding, rack, link)
+    for plan in function(context):
+        if _works(context, plan):
+            return Batch(plan.build(), plan.label)
+    return None
+
+
+def _rack_of(index: LayoutIndex, finding: Diagnostic) -> Rack | None:
+    assert finding.subject is not None
+    kind, ident = finding.subject[0], finding.subject[1]
+    if kind == "rack":
+        return index.rack(ident)
+    if kind == "device":
+        return index.rack_of(ident)
+    if kind == "feed":
+        return index.rack_of_feed(ident)
+    return None
+
+
+# -- the trial ---------------------------------------------------------------------------------
+
+
+def _works(context: Context, plan: Plan) -> bool:
+    """Apply the plan to a copy of the rack alone (a cable's: both its racks and the cable):
+    the finding must be gone and no error new. Rack, device and cable rules decide what a
+    rack's contents and a cable do; the copy costs a rack or two."""
+    layout = context.layout
+    racks = context.racks
+    trial = Layout(
+        name=layout.name,
+        site=layout.site,
+        workload=layout.workload,
+        rules=layout.rules,
+        catalog=layout.catalog,
+        gpus=layout.gpus,
+        racks=copy.deepcopy(racks),
+        links=[_trial_link(context)] if context.link is not None else [],
+    )
+    rules = [rule for rule in rules_for(layout) if rule.scope in TRIAL_SCOPES]
+    before = _keys(_check(trial, rules), errors=True)
+    try:
+        Batch(plan.build(), plan.label).apply(trial)
+    except EditError:
+        return False
+    after = _check(trial, rules)
+    finding = context.finding
+    target = (finding.code, _plain(finding.subject))
+    if any((d.code, _plain(d.subject)) == target for d in after if not d.suppressed):
+        return False
+    return not (_keys(after, errors=True) - before)
+
+
+def _trial_link(context: Context) -> Link:
+    """The cable, copied with the length the finding measured: the trial holds only its
+    two racks, not the rows between them that its route runs past."""
+    assert context.link is not None
+    link = copy.deepcopy(context.link)
+    if link.length is None and "length" in context.finding.values:
+        link.length = float(context.finding.values["length"])
+    return link
+
+
+def _check(layout: Layout, rules: list) -> list[Diagnostic]:  # type: ignore[type-arg]
+    from rackdesigner.analysis import Analysis
+
+    return run_rules(rules, Analysis(layout))
+
+
+def _plain(subject: object) -> tuple[str, str] | None:
+    if not subject:
+        return None
+    return (str(subject[0]), str(subject[1]))  # type: ignore[index]
+
+
+def _keys(found: list[Diagnostic], *, errors: bool) -> set[tuple[str, object]]:
+    return {
+        (d.code, _plain(d.subject))
+        for d in found
+        if not d.suppressed and (not errors or d.severity == "error")
+    }
+
+
+# -- cooling -----------------------------------------------------------------------------------
+
+
+def door_models(catalog: dict[str, DeviceType]) -> list[DeviceType]:
+    """Rear doors of the catalog with a known capacity, smallest first."""
+    doors = [t for t in catalog.values() if t.kind == "rear-door" and t.capacity]
+    return sorted(doors, key=lambda t: (float(t.capacity or 0), t.key))
+
+
+def door_for(catalog: dict[str, DeviceType], heat: float) -> DeviceType | None:
+    """The smallest rear door that removes ``heat`` and its own fans' draw."""
+    for door in door_models(catalog):
+        if float(door.capacity or 0) >= heat + float(door.power or 0):
+            return door
+    return None
+
+
+def _rack_heat(context: Context) -> float:
+    """The rack's heat as the finding measured it (COOL001: on air, all of it)."""
+    values = context.finding.values
+    for key in ("heat", "air_heat"):
+        if key in values:
+            return float(values[key])
+    return 0.0
+
+
+def _free_device_id(index: LayoutIndex, preferred: str) -> str:
+    return _free_id(index, set(), preferred)
+
+
+def _free_id(index: LayoutIndex, taken: set[str], base: str, kind: str = "device") -> str:
+    """``base`` if no entity of ``kind`` has it (nor one this fix names), else ``base2``,
+    ``base3``…"""
+    for candidate in (base, *(f"{base}{n}" for n in range(2, 1000))):
+        if candidate not in taken and not index.has_id(kind, candidate):
+            taken.add(candidate)
+            return candidate
+    return index.next_id(base, kind)
+
+
+def _rear_door_plans(context: Context) -> Iterator[Plan]:
+    rack = context.rack
+    index = context.index
+    heat = _rack_heat(context)
+    # A door already hanging on the rack, not named: name it.
+    for device in rack.devices:
+        dtype = context.catalog.get(device.model)
+        if dtype is not None and dtype.kind == "rear-door":
+            door_id = device.id
+
+            def name_it(door_id: str = door_id) -> list[Command]:
+                return [UpdateRack(rack.id, cooling="rear-door", door=door_id)]
+
+            yield Plan(f"Cool rack {rack.id} with its rear door {door_id}", name_it)
+    door = door_for(context.catalog, heat)
+    if door is None:
+        return
+    new_id = _free_device_id(index, f"{rack.id}-door")
+
+    def hang_door() -> list[Command]:
+        return [
+            PlaceDevice(rack.id, door.key, None, id=new_id),
+            UpdateRack(rack.id, cooling="rear-door", door=new_id),
+        ]
+
+    capacity = float(door.capacity or 0)
+    yield Plan(
+        f"Cool rack {rack.id} with rear door {new_id} ({door.key}, {capacity / 1000:g} kW)",
+        hang_door,
+    )
+
+
+@fixer("COOL001", "COOL002")
+def cool_air_rack(context: Context) -> Iterator[Plan]:
+    """An air rack over the air limit (or past the liquid threshold) gets a rear door: it
+    suits every chassis, with cold plates or without (COOL001's hint offers liquid only
+    where the nodes have cold plates; a liquid loop also needs a CDU with room to spare, a
+    plant decision this does not take). A liquid rack's residual air heat has no such fix:
+    its air-only devices must move."""
+    if context.rack.cooling_mode != "air":
+        return
+    yield from _rear_door_plans(context)
+
+
+@fixer("COOL007")
+def name_or_hang_door(context: Context) -> Iterator[Plan]:
+    """A rear-door rack that names no door (or a device that is not one) gets its own
+    door named, or a new one; a door too small for the rack is a person's choice."""
+    rack = context.rack
+    if rack.cooling_mode != "rear-door":
+        return
+    if rack.door:
+        door = context.index.device(rack.door)
+        dtype = context.index.type_of(door) if door is not None else None
+        if dtype is not None and dtype.kind == "rear-door":
+            return  # the door is there and too small
+    yield from _rear_door_plans(context)
+
+
+# -- placement ---------------------------------------------------------------------------------
+
+
+def _blanks(catalog: dict[str, DeviceType]) -> dict[int, DeviceType]:
+    """Blanking panels by height (1U, 2U): the built-in keys first, else any of the kind."""
+    found: dict[int, DeviceType] = {}
+    for key in ("blank-2u", "blank-1u"):
+        dtype = catalog.get(key)
+        if dtype is not None and dtype.kind == "blank":
+            found.setdefault(round(dtype.height_u), dtype)
+    for dtype in sorted(catalog.values(), key=lambda t: t.key):
+        if dtype.kind == "blank" and round(dtype.height_u) in (1, 2):
+            found.setdefault(round(dtype.height_u), dtype)
+    return found
+
+
+def open_runs(index: LayoutIndex, rack: Rack, full_depth: bool) -> list[range]:
+    """Runs of units no device covers on the front face (PLC006's open units); a panel that
+    is full depth also needs the rear face free."""
+    taken = set(index.occupied(rack.id, "front"))
+    if full_depth:
+        taken |= set(index.occupied(rack.id, "rear"))
+    runs: list[range] = []
+    start: int | None = None
+    height = int(rack.height_u)
+    for unit in range(1, height + 2):
+        free = unit <= height and unit not in taken
+        if free and start is None:
+            start = unit
+        elif not free and start is not None:
+            runs.append(range(start, unit))
+            start = None
+    return runs
+
+
+@fixer("PLC006")
+def blank_open_units(context: Context) -> Iterator[Plan]:
+    """Every open front unit of an air rack gets a blanking panel: 2U panels, and a 1U one
+    where a gap is odd (only 1U panels where the catalog has no 2U one)."""
+    rack = context.rack
+    if rack.cooling_mode != "air":
+        return
+    blanks = _blanks(context.catalog)
+    one = blanks.get(1)
+    if one is None:
+        return
+    two = blanks.get(2)
+    full_depth = any(b.full_depth for b in blanks.values())
+    places: list[tuple[str, int]] = []
+    for run in open_runs(context.index, rack, full_depth):
+        unit = run.start
+        while unit < run.stop:
+            if two is not None and unit + 1 < run.stop:
+                places.append((two.key, unit))
+                unit += 2
+            else:
+                places.append((one.key, unit))
+                unit += 1
+    if not places:
+        return
+    count = len(places)
+
+    def fill() -> list[Command]:
+        return [
+            PlaceDevice(rack.id, model, unit, face=None if full_depth else "front")
+            for model, unit in places
+        ]
+
+    units = sum(round(context.catalog[m].height_u) for m, _ in places)
+    yield Plan(
+        f"Blank {units} open units of rack {rack.id} ({count} blanking panels)",
+        fill,
+    )
+
+
+@fixer("PLC007")
+def turn_around(context: Context) -> Iterator[Plan]:
+    """A half-depth device blowing the wrong way is mounted on the other face (which
+    reverses its airflow), where those units are free; a full-depth one needs the other
+    airflow variant of its model, a purchase."""
+    subject = context.finding.subject
+    device = context.index.device(subject[1]) if subject else None
+    dtype = context.index.type_of(device) if device is not None else None
+    if device is None or dtype is None or dtype.full_depth or device.position is None:
+        return
+    face = "front" if device.face == "rear" else "rear"
+    device_id = device.id
+    yield Plan(
+        f"Mount {device_id} on the {face} face (its airflow then runs with the rack's)",
+        lambda: [MoveDevice(device_id, face=face)],
+    )
+
+
+# -- power ---------------------------------------------------------------------------------------
+
+
+def feed_capacity(feed: Feed, thresholds: dict[str, float]) -> float:
+    """Usable W of one feed (rules.md, Definitions): V × I × derate × PF, × √3 for 3-phase."""
+    derate = float(feed.derate) if feed.derate is not None else thresholds["feed_derate"]
+    three = SQRT3 if feed.phases == 3 else 1.0
+    return (
+        float(feed.voltage or 0)
+        * float(feed.current or 0)
+        * derate
+        * thresholds["power_factor"]
+        * three
+    )
+
+
+def _free_feed_id(index: LayoutIndex, taken: set[str], base: str) -> str:
+    return _free_id(index, taken, base, "feed")
+
+
+def _copy_feed(template: Feed, feed_id: str, side: str | None) -> Feed:
+    # A circuit is the building's: a copy on the same one would be PWR003's error.
+    return replace(template, id=feed_id, side=side, circuit=None, notes=None)
+
+
+def _sides(rack: Rack) -> dict[str, list[Feed]]:
+    sides: dict[str, list[Feed]] = {}
+    for feed in rack.feeds:
+        if feed.side:
+            sides.setdefault(feed.side, []).append(feed)
+    return sides
+
+
+def _default_feeds(context: Context) -> Iterator[Plan]:
+    rack, index = context.rack, context.index
+    template = Feed("", **DEFAULT_FEED)  # type: ignore[arg-type]
+    one = feed_capacity(template, context.thresholds)
+    per_side = max(1, math.ceil(context.value("load") / one)) if one > 0 else 1
+    if per_side > MAX_FEEDS_PER_SIDE:
+        return
+    taken: set[str] = set()
+    names = [
+        (side, _free_feed_id(index, taken, f"{rack.id}-{side}"))
+        for _ in range(per_side)
+        for side in DEFAULT_SIDES
+    ]
+
+    def add() -> list[Command]:
+        return [AddFeed(rack.id, _copy_feed(template, name, side)) for side, name in names]
+
+    listed = ", ".join(name for _, name in names)
+    yield Plan(
+        f"Feed rack {rack.id}: {listed} (415 V 3-phase 63 A, sides {' and '.join(DEFAULT_SIDES)})",
+        add,
+    )
+
+
+@fixer("PWR001")
+def add_feeds(context: Context) -> Iterator[Plan]:
+    """A rack without feeds gets designer.md's two; a rack whose feeds are too small gets
+    copies of a side's own feed on every side short of the load (k ≥ 2 sides: each must
+    carry load ÷ (k − 1)); feeds without sides add up, so one more like the first."""
+    rack = context.rack
+    if not rack.feeds:
+        yield from _default_feeds(context)
+        return
+    thresholds = context.thresholds
+    load = context.value("load")
+    sides = _sides(rack)
+    additions: list[tuple[Feed, str | None]] = []  # (template, side)
+    if len(sides) >= 2:
+        need = load / (len(sides) - 1)
+        for side, feeds in sorted(sides.items()):
+            have = sum(feed_capacity(f, thresholds) for f in feeds)
+            one = feed_capacity(feeds[0], thresholds)
+            if one <= 0:
+                return
+            more = max(0, math.ceil((need - have) / one - 1e-9))
+            additions.extend((feeds[0], side) for _ in range(more))
+    else:
+        counted = [f for f in rack.feeds if f.side] or list(rack.feeds)
+        have = sum(feed_capacity(f, thresholds) for f in counted)
+        one = feed_capacity(counted[0], thresholds)
+        if one <= 0:
+            return
+        more = max(0, math.ceil((load - have) / one - 1e-9))
+        additions.extend((counted[0], counted[0].side) for _ in range(more))
+    if not additions or len(additions) > MAX_FEEDS_PER_SIDE * max(1, len(sides)):
+        return
+    taken: set[str] = set()
+    names = [
+        (template, side, _free_feed_id(context.index, taken, f"{rack.id}-{side or 'F'}"))
+        for template, side in additions
+    ]
+
+    def add() -> list[Command]:
+        return [AddFeed(rack.id, _copy_feed(t, name, side)) for t, side, name in names]
+
+    listed = ", ".join(name for _, _, name in names)
+    yield Plan(f"Add feed{'s' if len(names) > 1 else ''} {listed} to rack {rack.id}", add)
+
+
+def _next_label(labels: list[str]) -> str:
+    last = sorted(labels)[-1] if labels else "A"
+    if len(last) == 1 and last.isalpha() and last.upper() != "Z":
+        return chr(ord(last) + 1)
+    return f"{last}2"
+
+
+@fixer("PWR008")
+def add_a_side(context: Context) -> Iterator[Plan]:
+    """A device that keeps too few PSUs with one of two sides lost: a third side (a copy
+    of the strongest side's feeds, and of its PDUs where the rack has PDUs), as NVIDIA's
+    three-PDU DGX rack does: 6 PSUs on 2 + 2 + 2 keep 4."""
+    rack, index = context.rack, context.index
+    sides = _sides(rack)
+    psus, required = int(context.value("psus")), int(context.value("required"))
+    if len(sides) != 2 or psus <= 0:
+        return
+    if psus - math.ceil(psus / 3) < required:
+        return  # a third side does not save it either
+    thresholds = context.thresholds
+    strongest = max(
+        sorted(sides), key=lambda s: sum(feed_capacity(f, thresholds) for f in sides[s])
+    )
+    label = _next_label(list(sides))
+    taken: set[str] = set()
+    copies = [
+        (feed, _free_feed_id(index, taken, f"{rack.id}-{label}")) for feed in sides[strongest]
+    ]
+    pdus = _pdus_of(context, rack, {f.id for f in sides[strongest]})
+    rails = _quieter_rail(context, rack)
+    used: set[str] = set()
+    pdu_ids = [_free_id(index, used, f"{rack.id}-pdu-{label.lower()}") for _ in pdus]
+
+    def add() -> list[Command]:
+        commands: list[Command] = [
+            AddFeed(rack.id, _copy_feed(feed, name, label)) for feed, name in copies
+        ]
+        for number, (pdu, pdu_id) in enumerate(zip(pdus, pdu_ids, strict=True)):
+            feed_id = copies[min(number, len(copies) - 1)][1]
+            commands.append(
+                PlaceDevice(rack.id, pdu.model, None, side=rails, id=pdu_id, feed=feed_id)
+            )
+        return commands
+
+    what = ", ".join(name for _, name in copies)
+    with_pdus = f" and PDU {', '.join(pdu_ids)}" if pdu_ids else ""
+    yield Plan(f"Add side {label} to rack {rack.id}: feed {what}{with_pdus}", add)
+
+
+def _pdus_of(context: Context, rack: Rack, feed_ids: set[str]) -> list:  # type: ignore[type-arg]
+    """The rack's PDUs on the given feeds (their ``feed``, else the order rule of rules.md:
+    PDUs without one go over the rack's feeds in order)."""
+    pdus = [
+        d
+        for d in rack.devices
+        if (t := context.catalog.get(d.model)) is not None and t.kind == "pdu"
+    ]
+    unkeyed = [d for d in pdus if getattr(d, "feed", None) is None]
+    found = [d for d in pdus if getattr(d, "feed", None) in feed_ids]
+    feeds = rack.feeds
+    for number, device in enumerate(unkeyed):
+        if feeds and feeds[number % len(feeds)].id in feed_ids:
+            found.append(device)
+    return found
+
+
+def _quieter_rail(context: Context, rack: Rack) -> str:
+    counts = {"left": 0, "right": 0}
+    for device in rack.devices:
+        if device.side in counts:
+            counts[device.side] += 1
+    return min(counts, key=lambda side: (counts[side], side))
+
+
+@fixer("PWR013")
+def give_feed_a_side(context: Context) -> Iterator[Plan]:
+    """A feed without a side joins the weakest side (raising the rack's capacity the most),
+    else gets a side of its own; the trial keeps the first that leaves no new error."""
+    finding = context.finding
+    assert finding.subject is not None
+    feed_id = finding.subject[1]
+    sides = _sides(context.rack)
+    thresholds = context.thresholds
+    order = sorted(sides, key=lambda s: (sum(feed_capacity(f, thresholds) for f in sides[s]), s))
+    for label in [*order, _next_label(list(sides))]:
+
+        def set_side(label: str = label) -> list[Command]:
+            return [UpdateFeed(feed_id, side=label)]
+
+        yield Plan(f"Put feed {feed_id} on side {label}", set_side)
+
+
+# -- cabling --------------------------------------------------------------------------------------
+
+
+def _port_speed(context: Context, end: str) -> float | None:
+    found = ENDPOINT.match(end)
+    device = context.index.device(end_device(end)) if found else None
+    dtype = context.index.type_of(device) if device is not None else None
+    group = dtype.port_group(found["group"]) if dtype is not None and found else None
+    return float(group.speed) if group is not None and group.speed else None
+
+
+@fixer("CAB003")
+def media_that_reaches(context: Context) -> Iterator[Plan]:
+    """A cable too long for its media gets one that reaches at the link's speed (its slower
+    end): OM4 for OM3 multimode where that is enough, else the first of dac, acc, aoc, smf
+    (the order the fabric generators choose in) that reaches; copper-rj45 is management
+    cabling, a switch closer is the fix there."""
+    link = context.link
+    length = context.finding.values.get("length")
+    if link is None or length is None or link.media in (None, "copper-rj45"):
+        return
+    speeds = [s for s in (_port_speed(context, link.a), _port_speed(context, link.b)) if s]
+    speed = min(speeds) if speeds else None
+    thresholds = context.thresholds
+    ref = context.finding.subject[1] if context.finding.subject else port_key(link.a)
+    if link.media == "mmf" and link.grade == "om3":
+        found = reach("mmf", speed, "om4", thresholds)
+        if found is not None and float(length) <= found[1]:
+            yield Plan(
+                f"Cable {ref} with OM4 fibre (reaches {found[1]:g} m)",
+                lambda: [UpdateLink(ref, grade="om4")],
+            )
+    media = choose_media(float(length), speed, thresholds)
+    if media is None or media == link.media:
+        return
+    found = reach(media, speed, None, thresholds)
+    grade = "os2" if media == "smf" and link.grade else None
+    reaches = f", reaches {found[1]:g} m" if found else ""
+    yield Plan(
+        f"Cable {ref} with {media} instead of {link.media}{reaches}",
+        lambda: [UpdateLink(ref, media=media, grade=grade)],
+    )

@@ -1,0 +1,170 @@
+"""What every fabric generator shares: the request, the plan, the models it cables.
+
+A generator is a pure function ``(layout, request) -> FabricPlan``: it reads the layout
+(the GPU nodes to cable, the racks with their free units, power and cooling) and returns
+what to add, without changing the layout. :func:`..apply.apply_plan` applies a plan;
+:func:`..apply.to_batch` turns it into the edit layer's one-step ``Batch``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from rackdesigner.layout_io.catalog import Catalog
+from rackdesigner.model.layout import Device as DeviceEntry
+from rackdesigner.model.layout import DeviceType, Link, PortGroup, Rack
+
+FABRICS = ("rail", "leaf-spine", "dragonfly", "direct")
+
+
+class GenerateError(ValueError):
+    """A request that cannot be built; the message says why in one line."""
+
+
+@dataclass(frozen=True, slots=True)
+class FabricRequest:
+    """What to build. Switch models are catalog keys; None picks the default for the nodes'
+    compute ports (InfiniBand 400G: ``qm9700``; InfiniBand 200G: ``qm8700``; Ethernet:
+    ``sn5600``); the spine and core default to the leaf model."""
+
+    fabric: str = "rail"
+    nodes: tuple[str, ...] | None = None  # GPU node ids; None: every GPU node of the layout
+    leaf: str | None = None
+    spine: str | None = None
+    core: str | None = None
+    oversubscription: float = 1.0
+    su_nodes: int = 32
+    new_racks: bool = True  # add network racks where no rack has room
+    strict_cables: bool = False  # refuse instead of raising cable_max
+    rail_planes: bool = False  # rail: one spine plane per rail instead of a shared tree
+    replace: bool = False  # remove the nodes' compute links first
+
+    def check(self) -> None:
+        if self.fabric not in FABRICS:
+            raise GenerateError(
+                f"unknown fabric {self.fabric!r}: choose one of {', '.join(FABRICS)}"
+            )
+        if not self.oversubscription >= 1.0 or math.isinf(self.oversubscription):
+            raise GenerateError(
+                f"oversubscription must be at least 1 (1:1 is non-blocking), "
+                f"got {self.oversubscription:g}"
+            )
+        if self.su_nodes < 1:
+            raise GenerateError(f"su_nodes must be at least 1, got {self.su_nodes}")
+
+
+@dataclass(slots=True)
+class FabricPlan:
+    """What a generator adds to a layout, in the order it is applied.
+
+    ``new_racks`` are complete racks (feeds, PDUs, rear door) without switches;
+    ``devices`` places every switch, in a new or an existing rack; ``remove_links`` are
+    the nodes' old compute links and ``remove_devices`` the old fabric's switches with all
+    their links (``replace``); ``cable_max`` is the raised
+    ``[rules.thresholds] cable_max`` (m) with ``cable_comment`` saying why, or None.
+    """
+
+    fabric: str
+    new_racks: list[Rack] = field(default_factory=list)
+    devices: list[tuple[str, DeviceEntry]] = field(default_factory=list)  # (rack id, device)
+    links: list[Link] = field(default_factory=list)
+    remove_links: list[Link] = field(default_factory=list)
+    remove_devices: list[str] = field(default_factory=list)  # the replaced fabric's switches
+    cable_max: float | None = None
+    cable_comment: str | None = None
+    longest: tuple[str, float] | None = None  # the longest run: link name, metres
+    counts: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # what it chose, one line each
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        """The one-line name of the step, for the designer's undo menu."""
+        switches = sum(self.counts.get(k, 0) for k in ("leaves", "spines", "cores"))
+        cables = len(self.links)
+        return (
+            f"Generate {self.fabric} fabric: {switches:,} switch{'es' if switches != 1 else ''}, "
+            f"{cables:,} cable{'s' if cables != 1 else ''}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SwitchModel:
+    """A switch type and the port group a fabric uses: its fastest compute ports."""
+
+    key: str
+    type: DeviceType
+    group: str
+    ports: int
+    speed: float  # bit/s
+    tech: str | None
+    height: int  # U
+    power: float  # W, maximum draw (0 when unknown)
+    full_depth: bool
+
+
+def fabric_group(dtype: DeviceType) -> PortGroup | None:
+    """The device's fastest compute-role port group (the largest where speeds tie)."""
+    best: PortGroup | None = None
+    for group in dtype.ports or ():
+        if group.effective_role(dtype.kind) != "compute":
+            continue
+        if best is None or ((group.speed or 0.0), group.count) > ((best.speed or 0.0), best.count):
+            best = group
+    return best
+
+
+def switch_model(catalog: Catalog, key: str, what: str) -> SwitchModel:
+    """The switch model ``key`` for the ``what`` tier ("leaf", "spine", "core"), or why not."""
+    dtype = catalog.devices.get(key)
+    if dtype is None:
+        near = catalog.nearest(key)
+        hint = f" (did you mean {', '.join(near)}?)" if near else ""
+        raise GenerateError(f"--{what} {key}: no such model in the catalog{hint}")
+    if dtype.kind != "switch":
+        raise GenerateError(
+            f"--{what} {key}: {dtype.name or key} is a {dtype.kind or 'device'}, not a switch"
+        )
+    group = fabric_group(dtype)
+    if group is None or group.count < 1:
+        raise GenerateError(f"--{what} {key}: the switch has no compute-fabric ports")
+    height = max(1, math.ceil(dtype.height_u))
+    return SwitchModel(
+        key,
+        dtype,
+        group.name,
+        group.count,
+        float(group.speed or 0.0),
+        group.tech,
+        height,
+        float(dtype.power or 0.0),
+        dtype.full_depth,
+    )
+
+
+DEFAULT_SWITCHES = (
+    # (tech, lowest node port speed, switch): the first that matches
+    ("infiniband", 400e9, "qm9700"),
+    ("infiniband", 0.0, "qm8700"),
+    ("ethernet", 0.0, "sn5600"),
+)
+
+
+def default_switch(tech: str | None, speed: float) -> str:
+    for want, lowest, key in DEFAULT_SWITCHES:
+        if (tech or "infiniband") == want and speed >= lowest:
+            return key
+    return "qm9700"
+
+
+@dataclass(frozen=True, slots=True)
+class NodePorts:
+    """The GPU nodes to cable and their compute port group (the same on every node)."""
+
+    ids: tuple[str, ...]
+    rack_index: tuple[int, ...]
+    group: str
+    rails: int
+    speed: float
+    tech: str | None

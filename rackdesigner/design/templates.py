@@ -1,0 +1,625 @@
+"""Complete layouts from a few parameters: ``rackdesigner new`` (fabrics.md, "Templates").
+
+:func:`build` turns :class:`NewOptions` into a layout: racks of GPU nodes filled up to the
+cooling limit (a rear door's capacity, 15 kW of air, or a CDU's share) and the power a rack's
+feeds can carry, the fabric the generators build, then feeds, PDUs and blanking panels sized
+for each rack's final load. Every figure comes from the catalog; nothing here is checked by
+hand: the command validates the result with the rules.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field, replace
+
+from rackdesigner.analysis.power_sides import psus_kept
+from rackdesigner.design.generators import FabricPlan, FabricRequest, GenerateError, generate
+from rackdesigner.design.generators.apply import apply_plan
+from rackdesigner.layout_io.catalog import Catalog, builtin
+from rackdesigner.layout_io.catalog import for_layout as catalog_for
+from rackdesigner.model.layout import Device, DeviceType, Feed, Layout, Q, Rack, Site, Workload
+
+SQRT3 = math.sqrt(3.0)
+DERATE = 0.8
+BREAKERS = (16, 20, 25, 32, 40, 50, 63, 80, 100, 125)  # A, the usual rack-feed ratings
+MAX_FEEDS_PER_SIDE = 2
+SIDES = "ABCD"
+MAX_SIDES = len(SIDES)
+SINGLE_PHASE_MAX = 8e3  # W: rules v1.1 single_phase_max
+RACK_HEIGHT = 42
+RACKS_PER_ROW = 32
+MIN_GPUS, MAX_GPUS = 8, 131_072
+DOOR_MODEL = "rear-door-hx"
+CDU_MODEL = "coolit-chx750"
+CDU_MODELS = ("coolit-chx80", "coolit-chx750")  # smallest first
+CDUS_PER_ROW = 2  # N+1 (COOL009): either CDU carries the row's loop alone
+BLANK_MODEL = "blank-1u"
+DEFAULT_SWITCH = "qm9700"  # fabrics.md: InfiniBand 400G switches default to the QM9700
+AIR_MAX = 15e3  # W: rules v1.1 air_cooling_max (COOL001)
+LEAVES_PER_LIQUID_RACK = 2
+# PDUs by feed (line-to-line V, phases): (model, least breaker rating in A it may hang on:
+# a PDU rated above its feed's rating is PWR011). 480 V: the catalog's 480 V PDU has 277 V
+# outlets, beyond 200-240 V PSUs; such feeds step down (outlet_voltage) and list no PDU.
+PDUS = {
+    (415.0, 3): (("pdu-3ph-415v-63a", 63), ("pdu-3ph-415v-32a", 32)),
+    (400.0, 3): (("pdu-3ph-415v-63a", 63), ("pdu-3ph-415v-32a", 32)),
+    (208.0, 3): (("pdu-3ph-208v-60a", 50),),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    name: str
+    summary: str
+    settings: dict[str, object] = field(default_factory=dict)
+
+
+TEMPLATES: dict[str, Template] = {
+    t.name: t
+    for t in (
+        Template(
+            "small",
+            "16 x H100 SXM in 2 DGX H100 (rear door), cabled directly port to port (no switch)",
+            {"gpus": 16, "fabric": "direct", "cooling": "rear-door"},
+        ),
+        Template(
+            "medium",
+            "64 x H100 SXM in 8 DGX H100 on one QM9700 switch (full bisection)",
+            {"gpus": 64, "fabric": "leaf-spine", "cooling": "rear-door"},
+        ),
+        Template(
+            "large",
+            "256 x H100 SXM in 32 DGX H100 on a balanced Dragonfly+ (2 groups)",
+            {"gpus": 256, "fabric": "dragonfly", "cooling": "rear-door"},
+        ),
+        Template(
+            "training-128",
+            "the guide's training cluster: 128 x H100 SXM in 16 liquid-cooled HGX H100 "
+            "(SYS-421GE-TNHR2-LCC, N+1 CDUs), NDR400 rail fabric 1:1",
+            {"gpus": 128, "fabric": "rail", "workload": "training", "model_params": 70e9},
+        ),
+        Template(
+            "inference-32",
+            "the guide's inference cluster: 32 x B200 in 4 DGX B200 on one QM9700",
+            {
+                "gpus": 32,
+                "gpu": "b200",
+                "fabric": "leaf-spine",
+                "workload": "inference",
+                "cooling": "rear-door",
+            },
+        ),
+        Template(
+            "superpod",
+            "DGX H100 SuperPOD: --sus N scalable units of 32 DGX H100, rail-optimised NDR400",
+            {"fabric": "rail", "su_nodes": 32, "node": "dgx-h100"},
+        ),
+    )
+}
+
+
+@dataclass(slots=True)
+class NewOptions:
+    gpus: int | None = None
+    gpu: str | None = None
+    node: str | None = None
+    gpus_per_node: int | None = None
+    cooling: str | None = None
+    fabric: str | None = None
+    leaf: str | None = None
+    spine: str | None = None
+    core: str | None = None
+    oversubscription: float = 1.0
+    su_nodes: int = 32
+    voltage: float = 415.0
+    voltage_text: str = "415 V"
+    phases: int = 3
+    workload: str = "training"
+    model_params: float | None = None
+    strict_cables: bool = False
+    rail_planes: bool = False
+    template: str | None = None
+    sus: int | None = None
+    name: str | None = None
+
+
+@dataclass(slots=True)
+class Built:
+    layout: Layout
+    plan: FabricPlan
+    node_type: DeviceType
+    nodes: int
+    racks: int
+    summary: str
+
+
+def with_template(options: NewOptions) -> NewOptions:
+    """``options`` with the template's settings where the command line left the default."""
+    if options.template is None:
+        return options
+    template = TEMPLATES.get(options.template)
+    if template is None:
+        raise GenerateError(
+            f"unknown template {options.template!r}: choose one of {', '.join(TEMPLATES)} "
+            "(rackdesigner new --list)"
+        )
+    changes: dict[str, object] = {}
+    defaults = NewOptions()
+    for key, value in template.settings.items():
+        if getattr(options, key) == getattr(defaults, key):
+            changes[key] = value
+    if template.name == "superpod":
+        if options.gpus is not None:
+            raise GenerateError(
+                "--template superpod counts scalable units: give --sus N, not --gpus"
+            )
+        sus = options.sus or 1
+        if sus < 1:
+            raise GenerateError(f"--sus must be at least 1, got {sus}")
+        changes["gpus"] = sus * 32 * 8
+    elif options.sus is not None:
+        raise GenerateError("--sus is for --template superpod")
+    return replace(options, **changes)
+
+
+def _node_type(catalog: Catalog, options: NewOptions, cooling: str | None) -> DeviceType:
+    devices = catalog.devices
+    if options.node is not None:
+        dtype = devices.get(options.node)
+        if dtype is None:
+            near = catalog.nearest(options.node)
+            hint = f" (did you mean {', '.join(near)}?)" if near else ""
+            raise GenerateError(f"--node {options.node}: no such model in the catalog{hint}")
+        if dtype.kind != "gpu-node":
+            raise GenerateError(
+                f"--node {options.node} is a {dtype.kind or 'device'}, not a GPU node"
+            )
+        if options.gpus_per_node is not None and dtype.gpus != options.gpus_per_node:
+            raise GenerateError(
+                f"--node {options.node} holds {dtype.gpus} GPUs, not --gpus-per-node "
+                f"{options.gpus_per_node}"
+            )
+        if options.gpu is not None and dtype.gpu is not None and dtype.gpu != options.gpu:
+            raise GenerateError(f"--node {options.node} carries {dtype.gpu}, not {options.gpu}")
+        if dtype.gpu is None and options.gpu is None:
+            raise GenerateError(
+                f"--node {options.node} takes the GPU a layout sets: add --gpu (e.g. h100-pcie)"
+            )
+        return dtype
+    gpu = options.gpu or "h100-sxm"
+    if gpu not in catalog.gpus:
+        near = catalog.nearest_gpu(gpu)
+        hint = f" (did you mean {', '.join(near)}?)" if near else ""
+        raise GenerateError(f"--gpu {gpu}: no such GPU in the catalog{hint}")
+    count = options.gpus_per_node or 8
+    matches = [d for d in devices.values() if d.kind == "gpu-node" and d.gpu == gpu]
+    sized = [d for d in matches if d.gpus == count]
+    if not sized:
+        have = sorted({f"{d.gpus} ({d.key})" for d in matches})
+        raise GenerateError(
+            f"no GPU node in the catalog holds {count} x {gpu}"
+            + (f"; it has {', '.join(have)}" if have else "")
+            + " (rackdesigner catalog lists them; --node picks one)"
+        )
+    plated = [d for d in sized if (d.liquid_fraction or 0.0) > 0]
+    if cooling == "liquid" and not plated:
+        raise GenerateError(
+            f"--cooling liquid: no {count} x {gpu} node in the catalog has cold plates "
+            f"({', '.join(d.key for d in sized)} are air-cooled); use rear-door or air"
+        )
+    # fabrics.md: liquid where the node type has cold plates, so without --cooling a GPU
+    # that has a cold-plate node gets it (and liquid racks); under air or a rear door a
+    # cold-plate node would need its loop, so those take the first node without one.
+    if cooling in (None, "liquid") and plated:
+        return plated[0]
+    air = [d for d in sized if not (d.liquid_fraction or 0.0) > 0]
+    return (air or sized)[0]
+
+
+def _power(dtype: DeviceType, catalog: Catalog) -> float:
+    if dtype.power is not None:
+        return float(dtype.power)
+    gpu = catalog.gpus.get(dtype.gpu or "")
+    if gpu is None or not gpu.tdp or not dtype.gpus:
+        return 0.0
+    return float(gpu.tdp) * dtype.gpus * 1.8  # host_overhead 0.8 (PWR006's estimate)
+
+
+def _feed_capacity(voltage: float, phases: int, current: float) -> float:
+    return voltage * current * DERATE * (SQRT3 if phases == 3 else 1.0)
+
+
+def _default_fabric(gpus: int, nodes: int) -> str:
+    if gpus <= 16 and nodes <= 2:
+        return "direct"
+    return "leaf-spine" if gpus <= 64 else "rail"
+
+
+def build(
+    options: NewOptions,
+    command: str = "rackdesigner new",
+    timings: dict[str, float] | None = None,
+) -> Built:
+    """The complete layout for ``options`` (a :class:`GenerateError` says why not).
+
+    ``timings`` gets the seconds of each phase: ``racks``, ``fabric`` (the generator, with
+    placement and media) and ``power`` (feeds, PDUs, blanks)."""
+    began = time.perf_counter()
+    options = with_template(options)
+    if options.gpus is None:
+        raise GenerateError("--gpus is required without --template")
+    catalog = builtin()
+    if options.cooling not in (None, "air", "liquid", "rear-door"):
+        raise GenerateError(f"--cooling {options.cooling}: choose air, liquid or rear-door")
+    dtype = _node_type(catalog, options, options.cooling)
+    per_node = int(dtype.gpus or 0)
+    gpus = options.gpus
+    if per_node < 1:
+        raise GenerateError(f"{dtype.key} declares no GPU count")
+    if gpus % per_node or not MIN_GPUS <= gpus <= MAX_GPUS:
+        raise GenerateError(
+            f"--gpus {gpus}: a multiple of {per_node} (the GPUs of one {dtype.key}) from "
+            f"{MIN_GPUS} to {MAX_GPUS:,}"
+        )
+    cooling = options.cooling or ("liquid" if (dtype.liquid_fraction or 0) > 0 else "rear-door")
+    if cooling == "liquid" and not (dtype.liquid_fraction or 0) > 0:
+        raise GenerateError(
+            f"--cooling liquid: {dtype.key} has no cold plates (the catalog gives it no "
+            "liquid_fraction); use rear-door or air"
+        )
+    nodes = gpus // per_node
+    fabric = options.fabric or _default_fabric(gpus, nodes)
+    voltage, phases = options.voltage, options.phases
+    outlet = voltage / SQRT3 if phases == 3 and voltage > 240 else voltage
+    step_down = None
+    low, high = dtype.input_voltage or (200.0, 240.0)
+    if not low - 1e-6 <= outlet <= high + 1e-6:
+        if phases == 3 and voltage > 240 and low <= 240.0 <= high:
+            step_down = 240.0  # PDUs that step down to 240 V outlets (as on 480 V US feeds)
+        else:
+            raise GenerateError(
+                f"--voltage {options.voltage_text} gives {outlet:.0f} V outlets; {dtype.key} "
+                f"PSUs take {low:.0f}-{high:.0f} V"
+            )
+    if outlet < 200 and step_down is None:
+        raise GenerateError(
+            f"--voltage {options.voltage_text} gives {outlet:.0f} V outlets: GPU nodes need "
+            "200 V or more (PWR002)"
+        )
+
+    if dtype.gpu is None:
+        dtype_gpu = options.gpu
+        node_power = _power(replace(dtype, gpu=dtype_gpu), catalog)
+    else:
+        node_power = _power(dtype, catalog)
+    power_limit = MAX_FEEDS_PER_SIDE * _feed_capacity(voltage, phases, BREAKERS[-1])
+    if cooling == "rear-door":
+        cool_limit = float(catalog.devices[DOOR_MODEL].capacity or 0.0) - float(
+            catalog.devices[DOOR_MODEL].power or 0.0
+        )
+    elif cooling == "air":
+        cool_limit = AIR_MAX
+    else:
+        # The loop takes the cold plates' share; the rest, and all of a switch's heat, goes
+        # to the room air. Keep air for two leaves a rack so the fabric's switches sit
+        # among the nodes they serve (and spines in the middle of the hall), not in
+        # network racks at the end of the row.
+        lf = float(dtype.liquid_fraction or 0.0)
+        leaf = catalog.devices.get(options.leaf or DEFAULT_SWITCH)
+        if leaf is None or leaf.kind != "switch":
+            leaf = catalog.devices[DEFAULT_SWITCH]  # the generator says why it is wrong
+        leaf_power = float(leaf.power or 0.0)
+        air = max(0.0, AIR_MAX - LEAVES_PER_LIQUID_RACK * leaf_power)
+        cool_limit = air / max(1e-9, 1.0 - lf) if lf < 1 else math.inf
+    if phases == 1:
+        # Single phase carries a small GPU rack only (PWR002: above 8 kW it needs 35 A+).
+        power_limit = min(power_limit, SINGLE_PHASE_MAX)
+    height = max(1, math.ceil(dtype.height_u))
+    by_space = max(0, (RACK_HEIGHT - 4) // height)
+    per_rack = min(by_space, int(min(cool_limit, power_limit) // max(node_power, 1.0)))
+    if per_rack < 1:
+        if power_limit < cool_limit:
+            raise GenerateError(
+                f"one {dtype.key} ({node_power / 1e3:.3g} kW) draws more than "
+                f"{options.voltage_text} {phases}-phase feeds carry "
+                f"({power_limit / 1e3:.3g} kW a rack); use 3-phase feeds"
+            )
+        raise GenerateError(
+            f"one {dtype.key} ({node_power / 1e3:.3g} kW) exceeds what a {cooling}-cooled rack "
+            f"takes ({cool_limit / 1e3:.3g} kW); choose another --cooling"
+        )
+
+    gpu_key = dtype.gpu or options.gpu or ""
+    gpu_name = (catalog.gpus[gpu_key].name if gpu_key in catalog.gpus else None) or gpu_key
+    default_name = f"{options.template}: " if options.template else ""
+    layout = Layout(name=options.name or f"{default_name}{gpus:,} x {gpu_name}")
+    if dtype.gpu is None:
+        # A server that takes the GPU the layout sets: say which, in the layout's catalog.
+        layout.catalog[dtype.key] = DeviceType(dtype.key, gpu=options.gpu)
+        dtype = replace(dtype, gpu=options.gpu)
+    layout.site = Site()
+    layout.workload = Workload(
+        kind=options.workload,
+        model_params=options.model_params,
+    )
+    node_power = _power(dtype, catalog)
+    _racks(layout, dtype, nodes, per_rack, cooling, catalog, node_power)
+    request = FabricRequest(
+        fabric=fabric,
+        leaf=options.leaf,
+        spine=options.spine,
+        core=options.core,
+        oversubscription=options.oversubscription,
+        su_nodes=options.su_nodes,
+        strict_cables=options.strict_cables,
+        rail_planes=options.rail_planes,
+    )
+    racks_done = time.perf_counter()
+    cpu = time.process_time()
+    plan = generate(layout, request, power_limit=power_limit)
+    fabric_cpu = time.process_time() - cpu
+    fabric_done = time.perf_counter()
+    apply_plan(layout, plan)
+    merged = catalog_for(layout)  # with the layout's own entries (a server's GPU)
+    side_counts = _power_and_furniture(layout, options, merged, step_down)
+    if timings is not None:
+        timings["racks"] = racks_done - began
+        timings["fabric"] = fabric_done - racks_done
+        timings["fabric_cpu"] = fabric_cpu
+        timings["power"] = time.perf_counter() - fabric_done
+    total = _site_load(layout, merged)
+    budget_kw = math.ceil(total * 1.1 / 10e3) * 10
+    layout.site.power_budget = Q(budget_kw * 1e3, f"{budget_kw:,} kW".replace(",", ""))
+    counts = plan.counts
+    switches = counts.get("leaves", 0) + counts.get("spines", 0) + counts.get("cores", 0)
+    fabric_text = plan.notes[0] if plan.notes else fabric
+    layout.description = (
+        f"{gpus:,} x {dtype.gpu or options.gpu} in {nodes:,} {dtype.key}, {cooling} cooling, "
+        f"{fabric} fabric: {count(switches, 'switch', 'switches')}, "
+        f"{count(len(plan.links), 'cable', 'cables')}"
+    )
+    layout.comment = "\n".join(
+        [
+            f" Made by: {command}",
+            f" {layout.description}.",
+            f" {len(layout.racks):,} racks of 42 U, {per_rack} nodes per compute rack; "
+            f"{options.voltage_text} {phases}-phase feeds on "
+            f"{' or '.join(str(k) for k in sorted(side_counts))} sides (any one may be lost), "
+            "sized for each rack's load.",
+            f" Fabric: {fabric_text}.",
+        ]
+    )
+    return Built(layout, plan, dtype, nodes, len(layout.racks), layout.description)
+
+
+def count(number: int, one: str, many: str) -> str:
+    """``count(1, "switch", "switches") == "1 switch"``; thousands separated."""
+    return f"{number:,} {one if number == 1 else many}"
+
+
+def _row_name(index: int) -> str:
+    name = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        name = chr(65 + rem) + name
+    return name
+
+
+def _positions(count: int, height: int) -> list[int]:
+    """Node positions: half from U1 up, the rest from the top down; switches go between."""
+    below = (count + 1) // 2
+    above = count - below
+    low = [1 + k * height for k in range(below)]
+    high = [RACK_HEIGHT - height + 1 - k * height for k in range(above)]
+    return low + sorted(high)
+
+
+def _racks(
+    layout: Layout,
+    dtype: DeviceType,
+    nodes: int,
+    per_rack: int,
+    cooling: str,
+    catalog: Catalog,
+    node_power: float,
+) -> None:
+    racks_needed = math.ceil(nodes / per_rack)
+    # Rows of whole SUs where they fit, at most RACKS_PER_ROW compute racks.
+    per_row = min(RACKS_PER_ROW, racks_needed)
+    cdu_model = CDU_MODEL
+    if cooling == "liquid":
+        # Each row's loop has two CDUs that all its racks name together (COOL009: N+1, so
+        # one CDU carries the row alone); the smallest CDU that does so.
+        rack_heat = per_rack * node_power * float(dtype.liquid_fraction or 0.0)
+        cdu_model = next(
+            (
+                key
+                for key in CDU_MODELS
+                if float(catalog.devices[key].capacity or 0.0) >= per_row * rack_heat
+            ),
+            CDU_MODELS[-1],
+        )
+        per_cdu = max(1, int(float(catalog.devices[cdu_model].capacity or 0.0) // rack_heat))
+        per_row = min(per_row, per_cdu)
+    cdu_height = math.ceil(catalog.devices[cdu_model].height_u)
+    height = math.ceil(dtype.height_u)
+    spots = _positions(per_rack, height)
+    left = nodes
+    row_index = 0
+    while left > 0:
+        row = _row_name(row_index)
+        prefix = row.lower()
+        slot = 1
+        cdu_ids: list[str] = []
+        if cooling == "liquid":
+            # Both CDUs in one rack where they fit, else a rack each (a 42 U CHx750).
+            per_cdu_rack = max(1, (RACK_HEIGHT - 2) // cdu_height)
+            for k in range(CDUS_PER_ROW):
+                if k % per_cdu_rack == 0:
+                    cdu_rack = Rack(
+                        f"{prefix}{slot:02d}", row=row, slot=slot, cooling="air", label="CDU"
+                    )
+                    layout.racks.append(cdu_rack)
+                    slot += 1
+                cdu_id = f"{cdu_rack.id}-cdu{k % per_cdu_rack + 1}"
+                position = 1 + (k % per_cdu_rack) * cdu_height
+                cdu_rack.devices.append(Device(cdu_id, cdu_model, position=position))
+                cdu_ids.append(cdu_id)
+        for _ in range(per_row):
+            if left <= 0:
+                break
+            rack_id = f"{prefix}{slot:02d}"
+            rack = Rack(rack_id, row=row, slot=slot, cooling=cooling)
+            if cooling == "rear-door":
+                rack.door = f"{rack_id}-door"
+                rack.devices.append(Device(rack.door, DOOR_MODEL))
+            elif cooling == "liquid":
+                rack.cdu = list(cdu_ids)
+            count = min(per_rack, left)
+            for k in range(count):
+                rack.devices.append(Device(f"{rack_id}-n{k + 1:02d}", dtype.key, position=spots[k]))
+            left -= count
+            layout.racks.append(rack)
+            slot += 1
+        row_index += 1
+
+
+def _pdu_choice(voltage: float, phases: int, current: int) -> str | None:
+    """The PDU model for a feed of ``current`` A, or None where the catalog has none."""
+    for model, least in PDUS.get((voltage, phases), ()):
+        if current >= least:
+            return model
+    return None
+
+
+def _sides_for(rack: Rack, catalog: Catalog) -> int:
+    """How many redundant sides the rack's feeds take: two, or the fewest up to MAX_SIDES
+    with which every device keeps ``psus_required`` PSUs when the side holding most of its
+    PSUs is lost (PWR008: a DGX H100's 6 PSUs, 4 needed, run degraded on 3 + 3 and keep 4 on
+    2 + 2 + 2). Where no count up to MAX_SIDES suffices, two: more sides would not help."""
+    need = 2
+    for device in rack.devices:
+        dtype = catalog.devices[device.model]
+        if not dtype.psus or not dtype.psus_required:
+            continue
+        fit = next(
+            (k for k in range(2, MAX_SIDES + 1) if psus_kept(dtype.psus, k) >= dtype.psus_required),
+            2,
+        )
+        need = max(need, fit)
+    return need
+
+
+def _power_and_furniture(
+    layout: Layout, options: NewOptions, catalog: Catalog, step_down: float | None
+) -> set[int]:
+    """Feeds on k sides and PDUs for every rack; the side counts used."""
+    voltage, phases = options.voltage, options.phases
+    devices = catalog.devices
+    used: set[int] = set()
+    for rack in layout.racks:
+        base = _rack_load(rack, catalog)
+        sides = _sides_for(rack, catalog)
+        used.add(sides)
+        # With a side lost each other side carries load / (k - 1) (rules v1.1).
+        share = 1.0 / (sides - 1)
+        # The PDUs draw a little themselves: size again with their draw until it settles.
+        pdu_draw = 0.0
+        for _ in range(4):
+            load = (base + pdu_draw) * share
+            per_side = 1
+            while per_side * _feed_capacity(voltage, phases, BREAKERS[-1]) < load:
+                per_side += 1
+            current = next(
+                (
+                    a
+                    for a in BREAKERS
+                    if per_side * _feed_capacity(voltage, phases, a) >= load
+                    and (
+                        _pdu_choice(voltage, phases, a) is not None or (voltage, phases) not in PDUS
+                    )
+                ),
+                BREAKERS[-1],
+            )
+            pdu = _pdu_choice(voltage, phases, current)
+            pdus_per_side = 0
+            draw = 0.0
+            if pdu is not None:
+                # PWR011: a side's PDUs together rated for what it carries with another lost
+                capacity = float(devices[pdu].capacity or 0.0)
+                pdus_per_side = max(per_side, math.ceil(load / capacity))
+                pdus_per_side = math.ceil(pdus_per_side / per_side) * per_side
+                draw = sides * pdus_per_side * float(devices[pdu].power or 0.0)
+            if draw <= pdu_draw:
+                break
+            pdu_draw = draw
+        feeds = []
+        for label in SIDES[:sides]:
+            for k in range(per_side):
+                suffix = f"{label}{k + 1}" if per_side > 1 else label
+                feeds.append(
+                    Feed(
+                        f"{rack.id}-{suffix}",
+                        voltage=Q(voltage, options.voltage_text),
+                        phases=phases,
+                        current=Q(float(current), f"{current} A"),
+                        side=label,
+                        circuit=f"RPP-{rack.row}-{suffix}-{rack.id}",
+                        outlet_voltage=Q(step_down, f"{step_down:g} V") if step_down else None,
+                    )
+                )
+        rack.feeds = feeds
+        if pdu is not None:
+            # The i-th PDU goes on feed i mod F (rules.md): list them feed by feed in turn.
+            pdus = []
+            for i in range(sides * pdus_per_side):
+                feed = feeds[i % len(feeds)]
+                rail = "left" if SIDES.index(feed.side or "A") % 2 == 0 else "right"
+                number = i // len(feeds) + 1
+                pdus.append(
+                    Device(
+                        f"{rack.id}-pdu-{feed.id[len(rack.id) + 1 :].lower()}{number}",
+                        pdu,
+                        side=rail,
+                    )
+                )
+            rack.devices[0:0] = pdus
+        if rack.cooling_mode == "air":
+            _blanks(rack, catalog)
+    return used
+
+
+def _rack_load(rack: Rack, catalog: Catalog) -> float:
+    return sum(_power(catalog.devices[d.model], catalog) for d in rack.devices)
+
+
+def _site_load(layout: Layout, catalog: Catalog) -> float:
+    return sum(_rack_load(rack, catalog) for rack in layout.racks)
+
+
+def _blanks(rack: Rack, catalog: Catalog) -> None:
+    """Blanking panels over every open front unit of an air-cooled rack (PLC006)."""
+    taken = bytearray(RACK_HEIGHT + 2)
+    for device in rack.devices:
+        dtype = catalog.devices[device.model]
+        if device.position is None or dtype.height_u <= 0:
+            continue
+        for u in range(device.position, device.position + math.ceil(dtype.height_u)):
+            if u <= RACK_HEIGHT:
+                taken[u] = 1
+    for u in range(1, RACK_HEIGHT + 1):
+        if not taken[u]:
+            rack.devices.append(Device(f"{rack.id}-blank{u:02d}", BLANK_MODEL, position=u))
+    rack.devices.sort(key=lambda d: (d.position is not None, d.position or 0))
+
+
+__all__ = [
+    "TEMPLATES",
+    "Built",
+    "NewOptions",
+    "Template",
+    "build",
+    "with_template",
+]

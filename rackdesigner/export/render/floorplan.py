@@ -1,0 +1,315 @@
+"""The hall from above: racks at their row and slot, coloured by power density.
+
+Rows run left to right in the order they first appear, ``row_pitch`` apart; racks sit
+``rack_pitch`` apart by slot, as cable lengths are computed (layout-format.md, Geometry).
+Each rack shows its id, load, cooling (a letter and its word in the tooltip) and the
+utilisation of its feeds as a bar; racks with findings are outlined by severity. The
+longest cable routes are drawn as the length model runs them: along the tray over the
+first rack's row, then across the rows to the other rack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import pairwise
+
+from rackdesigner.analysis import Analysis, LinkFacts, RackFacts
+from rackdesigner.export.render import svg
+from rackdesigner.export.render.findings import by_subject
+from rackdesigner.export.render.palette import DENSITY_STEPS_KW, SEVERITY_SYMBOLS
+from rackdesigner.export.render.svg import SEVERITY_CLASS, clip, kw, num, text
+from rackdesigner.model.diagnostics import Diagnostic
+from rackdesigner.model.progress import each
+
+SCALE = 80.0  # px per metre
+RACK_WIDTH_M = 0.6
+RACK_DEPTH_M = 1.2
+ROUTES = 10  # the longest cable routes drawn
+COOLING_LETTER = {"air": "A", "liquid": "L", "rear-door": "D", "immersion": "I"}
+
+
+def density_class(load_w: float) -> str:
+    """``d0`` .. ``d6``: the step of :data:`palette.DENSITY_STEPS_KW` a load falls in."""
+    kw_load = load_w / 1000
+    for i, limit in enumerate(DENSITY_STEPS_KW):
+        if kw_load < limit:
+            return f"d{i}"
+    return f"d{len(DENSITY_STEPS_KW)}"
+
+
+def _scale_labels() -> list[str]:
+    steps = DENSITY_STEPS_KW
+    labels = [f"< {steps[0]:g}"]
+    labels.extend(f"{a:g}–{b:g}" for a, b in pairwise(steps))
+    labels.append(f"≥ {steps[-1]:g} kW")
+    return labels
+
+
+def _longest(analysis: Analysis, count: int) -> list[LinkFacts]:
+    candidates = []
+    for link in analysis.links:
+        da, db = link.a.device, link.b.device
+        if da is None or db is None or da.rack is db.rack:
+            continue
+        length = link.length
+        if length is None:
+            continue
+        candidates.append((-length, link.index, link))
+    candidates.sort(key=lambda item: (item[0], item[1]))
+    return [item[2] for item in candidates[:count]]
+
+
+def floorplan(
+    analysis: Analysis,
+    diagnostics: Iterable[Diagnostic] = (),
+    *,
+    theme: str = "light",
+    date: str | None = None,
+) -> str:
+    width, height, parts = floorplan_parts(analysis, diagnostics, date=date)
+    return svg.document(
+        width, height, parts, theme=theme, title=f"{analysis.layout.name}: floor plan"
+    )
+
+
+def floorplan_parts(
+    analysis: Analysis, diagnostics: Iterable[Diagnostic] = (), *, date: str | None = None
+) -> tuple[float, float, list[str]]:
+    """The floor plan's size and elements, for a document or a print page."""
+    geometry = analysis.geometry
+    pitch = geometry.rack_pitch * SCALE
+    row_pitch = geometry.row_pitch * SCALE
+    width_px = max(8.0, min(RACK_WIDTH_M * SCALE, pitch - 4))
+    depth_px = max(16.0, min(RACK_DEPTH_M * SCALE, row_pitch * 0.6))
+    rack_marks = by_subject(diagnostics, "rack")
+
+    # Where each rack stands: slot as given; racks without a slot after the row's last.
+    slots: dict[int, int] = {}
+    last_slot: dict[int, int] = {}
+    for facts in analysis.racks:
+        if facts.rack.slot is not None:
+            row = facts.place.row_index
+            last_slot[row] = max(last_slot.get(row, 0), facts.rack.slot)
+    for facts in analysis.racks:
+        row = facts.place.row_index
+        if facts.rack.slot is not None:
+            slots[facts.index] = facts.rack.slot
+        else:
+            last_slot[row] = last_slot.get(row, 0) + 1
+            slots[facts.index] = last_slot[row]
+    max_slot = max(slots.values(), default=1)
+    rows = max((f.place.row_index for f in analysis.racks), default=0) + 1
+
+    margin = 30
+    label_w = 70  # row names left of the racks
+    top = 200  # title block, legend and the routes' lanes above the first row
+    x0 = margin + label_w
+    y0 = top + margin
+
+    def centre(facts: RackFacts) -> tuple[float, float]:
+        x = x0 + (slots[facts.index] - 1) * pitch + pitch / 2
+        y = y0 + facts.place.row_index * row_pitch + depth_px / 2
+        return x, y
+
+    plan_w = max_slot * pitch
+    plan_h = (rows - 1) * row_pitch + depth_px
+    width = max(x0 + plan_w + margin, 980)
+    height = y0 + plan_h + margin + 60 + 12 * ROUTES
+
+    body: list[str] = []
+    # Rows: a band and the row's name; the tray runs over the racks' centres.
+    row_names: dict[int, str] = {}
+    row_extent: dict[int, tuple[float, float]] = {}
+    for facts in analysis.racks:
+        row = facts.place.row_index
+        row_names.setdefault(row, facts.rack.row if facts.rack.row is not None else "–")
+        x, _ = centre(facts)
+        lo, hi = row_extent.get(row, (x, x))
+        row_extent[row] = (min(lo, x), max(hi, x))
+    for row in sorted(row_names):
+        y = y0 + row * row_pitch
+        lo, hi = row_extent[row]
+        body.append(
+            f'<text class="h3 r" x="{x0 - 12}" y="{num(y + depth_px / 2 + 5)}">'
+            f"{text(clip('Row ' + row_names[row], 9))}</text>"
+            f'<path class="tray" d="M{num(lo - pitch / 2)} {num(y - 12)}'
+            f'H{num(hi + pitch / 2)}"/>\n'
+        )
+    font_chars = int((width_px - 4) / 6.02)
+    for facts in each(analysis.racks, "drawing the floor plan"):
+        x, y = centre(facts)
+        left, upper = x - width_px / 2, y - depth_px / 2
+        rack = facts.rack
+        cls = density_class(facts.load)
+        util = facts.utilisation
+        cooling = facts.cooling
+        tip = [
+            rack.id + (f" ({rack.label})" if rack.label else ""),
+            f"row {rack.row if rack.row is not None else '–'} · slot "
+            + (str(rack.slot) if rack.slot is not None else "none (drawn at the row's end)"),
+            f"load {'≥ ' if facts.load_unknown else ''}{kw(facts.load)}"
+            + (f" of {kw(facts.capacity)} usable ({util:.0%})" if util is not None else ""),
+            f"cooling {cooling} · {analysis.cooling_verdict(facts)}",
+        ]
+        if facts.gpus:
+            tip.append(f"{facts.gpus} GPUs")
+        marks = rack_marks.get(rack.id)
+        if marks is not None:
+            tip.extend(marks.lines)
+        dash = ' stroke-dasharray="4 2"' if rack.slot is None else ""
+        part = [
+            f'<g class="{cls}"><title>{text(chr(10).join(tip))}</title>'
+            f'<rect class="b" x="{num(left)}" y="{num(upper)}" width="{num(width_px)}" '
+            f'height="{num(depth_px)}"{dash}/>'
+            f'<text x="{num(left + 3)}" y="{num(upper + 12)}">{text(clip(rack.id, font_chars))}'
+            f"</text>"
+            f'<text class="sm" x="{num(left + 3)}" y="{num(upper + 24)}">'
+            f"{text(clip(kw(facts.load), int((width_px - 4) / 4.82)))}</text>"
+            f'<text class="sm" x="{num(left + 3)}" y="{num(upper + depth_px - 12)}">'
+            f"{COOLING_LETTER.get(cooling, '?')}</text></g>"
+        ]
+        # Feed utilisation: a bar along the rack's front edge, full width = 100 %.
+        bar_w = width_px - 6
+        part.append(
+            f'<rect class="sl" x="{num(left + 3)}" y="{num(upper + depth_px - 8)}" '
+            f'width="{num(bar_w)}" height="5"/>'
+        )
+        if util is not None:
+            fill = "se" if util > 1 else ("sw" if util > 0.8 else "si")
+            part.append(
+                f'<rect class="{fill}" x="{num(left + 3)}" y="{num(upper + depth_px - 8)}" '
+                f'width="{num(bar_w * min(util, 1.0))}" height="5"/>'
+            )
+        if marks is not None:
+            sev = SEVERITY_CLASS[marks.severity]
+            part.append(
+                f'<rect class="f{sev}" x="{num(left - 2)}" y="{num(upper - 2)}" '
+                f'width="{num(width_px + 4)}" height="{num(depth_px + 4)}"/>'
+                f'<use href="#s{sev}" x="{num(left + width_px - 12)}" y="{num(upper + 2)}"/>'
+            )
+        body.append("".join(part) + "\n")
+    # The longest routes, over everything else: up from the rack to the tray above its
+    # row (each route in a lane of its own), along it, and across the rows to the other.
+    racks_by_id = {id(f.rack): f for f in analysis.racks}
+    longest = _longest(analysis, ROUTES)
+    table_y = y0 + plan_h + 40
+    if longest:
+        body.append(
+            f'<text class="h3" x="{margin}" y="{num(table_y)}">Longest cable routes</text>\n'
+        )
+    # Routes between the same two racks run the same way: one line for them, numbered with
+    # their ranks ("1–8"), each in the table below (ten lanes of one pair, numbered each,
+    # were a stack of overlapping digits).
+    groups: dict[tuple[int, int], list[int]] = {}
+    for rank, link in enumerate(longest):
+        ends = sorted((id(link.a.device.rack), id(link.b.device.rack)))  # type: ignore[union-attr]
+        groups.setdefault((ends[0], ends[1]), []).append(rank)
+    labels = []
+    for rank, link in enumerate(longest):
+        length = link.length or 0.0
+        media = link.link.media or "media not given"
+        labels.append(f"{length:.1f} m: {link.link.a} ↔ {link.link.b} ({media})")
+        body.append(
+            f'<text class="sm" x="{margin}" y="{num(table_y + 16 + rank * 12)}">'
+            f"{rank + 1:>2}  {text(labels[-1])}</text>\n"
+        )
+    for lane_number, ranks in enumerate(groups.values()):
+        link = longest[ranks[0]]
+        a = racks_by_id[id(link.a.device.rack)]  # type: ignore[union-attr]
+        b = racks_by_id[id(link.b.device.rack)]  # type: ignore[union-attr]
+        ax, ay = centre(a)
+        bx, by = centre(b)
+        ay -= depth_px / 2
+        by -= depth_px / 2
+        lane = ay - 8 - lane_number * 3
+        tip = "\n".join(f"{rank + 1}  {labels[rank]}" for rank in ranks)
+        body.append(
+            f"<g><title>{text(tip)}</title>"
+            f'<path class="route" d="M{num(ax)} {num(ay)}V{num(lane)}H{num(bx)}V{num(by)}"/>'
+            f'<circle class="si" cx="{num(ax)}" cy="{num(ay)}" r="2.5"/>'
+            f'<circle class="si" cx="{num(bx)}" cy="{num(by)}" r="2.5"/>'
+            f'<text class="xs" x="{num(ax + 2)}" y="{num(lane - 1)}">{ranges(ranks)}</text></g>\n'
+        )
+    head = _title_block(analysis, width, margin, date)
+    head.extend(_legend(margin, 100))
+    return width, height, [*head, *body]
+
+
+def ranges(ranks: list[int]) -> str:
+    """Ranks counted from 0, shown from 1 as runs: [0, 1, 2, 3, 5] -> "1–4, 6"."""
+    runs: list[list[int]] = []
+    for rank in sorted(ranks):
+        if runs and rank == runs[-1][-1] + 1:
+            runs[-1].append(rank)
+        else:
+            runs.append([rank])
+    return ", ".join(
+        f"{run[0] + 1}" if len(run) == 1 else f"{run[0] + 1}–{run[-1] + 1}" for run in runs
+    )
+
+
+def _title_block(analysis: Analysis, width: float, margin: float, date: str | None) -> list[str]:
+    layout = analysis.layout
+    site = layout.site
+    load = ("≥ " if analysis.site_load_unknown else "") + kw(analysis.site_load)
+    totals = [f"{len(analysis.racks)} racks", f"{analysis.total_gpus} GPUs", f"load {load}"]
+    if site is not None and site.power_budget:
+        totals.append(f"power budget {kw(float(site.power_budget))}")
+    if site is not None and site.cooling_capacity:
+        totals.append(f"cooling {kw(float(site.cooling_capacity))}")
+    geometry = analysis.geometry
+    second = [
+        "Floor plan, from above",
+        f"rack pitch {geometry.rack_pitch:g} m",
+        f"row pitch {geometry.row_pitch:g} m",
+    ]
+    if layout.revision:
+        second.insert(1, f"revision {layout.revision}")
+    if date:
+        second.append(date)
+    return [
+        f'<rect class="tb" x="{margin - 10}" y="{margin - 10}" '
+        f'width="{num(width - 2 * margin + 20)}" height="70"/>',
+        f'<text class="h1" x="{margin}" y="{margin + 16}">{text(layout.name)}</text>',
+        f'<text x="{margin}" y="{margin + 34}">{text(" · ".join(second))}</text>',
+        f'<text x="{margin}" y="{margin + 50}">{text(" · ".join(totals))}</text>\n',
+    ]
+
+
+def _legend(x: float, y: float) -> list[str]:
+    out = [f'<text class="sm mu" x="{x}" y="{y + 9}">power density per rack (kW)</text>']
+    cx = x + 160
+    for i, label in enumerate(_scale_labels()):
+        out.append(
+            f'<rect class="d{i} b" x="{num(cx)}" y="{y}" width="18" height="12"/>'
+            f'<text class="sm" x="{num(cx + 22)}" y="{y + 9}">{text(label)}</text>'
+        )
+        cx += 26 + len(label) * 4.82 + 10
+    y2 = y + 20
+    letters = "cooling: " + " · ".join(f"{c} {mode}" for mode, c in COOLING_LETTER.items())
+    util = "feed utilisation (full bar = 100 %; amber above 80 %, red above 100 %)"
+    bar_x = x + len(letters) * 4.82 + 24
+    route_x = bar_x + 36 + len(util) * 4.82 + 24
+    out.append(
+        f'<text class="sm mu" x="{x}" y="{y2 + 9}">{text(letters)}</text>'
+        f'<rect class="sl" x="{num(bar_x)}" y="{y2 + 4}" width="30" height="5"/>'
+        f'<rect class="si" x="{num(bar_x)}" y="{y2 + 4}" width="18" height="5"/>'
+        f'<text class="sm mu" x="{num(bar_x + 36)}" y="{y2 + 9}">{text(util)}</text>'
+        f'<path class="route" d="M{num(route_x)} {y2 + 6}h30"/>'
+        f'<path class="tray" d="M{num(route_x + 150)} {y2 + 6}h30"/>'
+        f'<text class="sm mu" x="{num(route_x + 36)}" y="{y2 + 9}">longest routes</text>'
+        f'<text class="sm mu" x="{num(route_x + 186)}" y="{y2 + 9}">tray</text>'
+    )
+    y3 = y2 + 18
+    cx = x
+    for severity in ("error", "warning", "info"):
+        sev = SEVERITY_CLASS[severity]
+        out.append(
+            f'<rect class="f{sev}" x="{cx}" y="{y3}" width="18" height="10"/>'
+            f'<use href="#s{sev}" x="{cx + 22}" y="{y3}"/>'
+            f'<text class="sm mu" x="{cx + 36}" y="{y3 + 8}">{severity} '
+            f"{SEVERITY_SYMBOLS[severity]}</text>"
+        )
+        cx += 110
+    out.append("\n")
+    return out

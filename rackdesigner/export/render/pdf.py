@@ -1,0 +1,318 @@
+"""The print pack: elevations, floor plan, a device table per rack, the cable schedule.
+
+Each page is an SVG document of the paper's size (user units are points), converted by
+cairosvg (libcairo) into a one-page PDF; pypdf joins the pages. Nothing here writes PDF
+syntax. Elevations go two or three racks to a landscape page, front and rear together,
+at a scale that keeps 10 px labels at 7 pt or more; a floor plan too large for one page is
+tiled over several at a legible scale; tables are portrait.
+
+Deterministic: cairo stamps each one-page PDF with its creation time, but only the pages
+are carried over; the joined document's information holds the title and, with ``--date``,
+that date, and no file identifier is written.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from rackdesigner.analysis import Analysis
+from rackdesigner.export.render import svg
+from rackdesigner.export.render.elevation import ElevationWriter, _ordered_rows, _Symbols, plan_rack
+from rackdesigner.export.render.floorplan import floorplan_parts
+from rackdesigner.export.render.schedule import cable_rows, device_rows
+from rackdesigner.export.render.svg import clip, kw, num, text
+from rackdesigner.model.diagnostics import Diagnostic
+from rackdesigner.model.progress import each, report
+
+MM = 72 / 25.4  # points per millimetre
+PAPERS = {  # portrait width, height in points; the size attributes as printed
+    "a4": (210 * MM, 297 * MM, "210mm", "297mm"),
+    "letter": (612.0, 792.0, "8.5in", "11in"),
+}
+MARGIN = 28.0
+HEAD = 22.0  # the running head above a page's content
+FOOT = 14.0
+MIN_SCALE = 0.7  # elevations: 10 px labels print at 7 pt or more
+ROW_H = 10.5  # table rows
+CHAR = 4.82  # an 8 pt monospaced character
+
+
+@dataclass(slots=True)
+class Page:
+    landscape: bool
+    section: str
+    body: list[str]
+    defs: str = ""
+
+
+class _Paper:
+    def __init__(self, paper: str):
+        w, h, sw, sh = PAPERS.get(paper, PAPERS["a4"])
+        self.portrait = (w, h, sw, sh)
+        self.landscape = (h, w, sh, sw)
+
+    def size(self, landscape: bool) -> tuple[float, float, str, str]:
+        return self.landscape if landscape else self.portrait
+
+    def content(self, landscape: bool) -> tuple[float, float]:
+        w, h, _, _ = self.size(landscape)
+        return w - 2 * MARGIN, h - 2 * MARGIN - HEAD - FOOT
+
+
+def _elevation_pages(
+    analysis: Analysis, diagnostics: list[Diagnostic], paper: _Paper, theme: str
+) -> Iterator[Page]:
+    writer = ElevationWriter(analysis, diagnostics, theme=theme)
+    g = writer.g
+    cw, ch = paper.content(True)
+    racks = [facts for row in _ordered_rows(analysis) for facts in row]
+    if not racks:
+        return
+    # The tallest a page's line of racks can be: all standing on the tallest one's floor.
+    _, tallest = writer.stand([plan_rack(f) for f in racks])
+    columns = 2
+    for n in (3, 2):
+        if min(cw / (n * g.pitch - g.rack_gap), ch / tallest) >= MIN_SCALE:
+            columns = n
+            break
+    scale = min(cw / (columns * g.pitch - g.rack_gap), ch / tallest, 1.0)
+    for start in range(0, len(racks), columns):
+        writer.symbols = _Symbols(g)  # each page is a document of its own
+        body: list[str] = [
+            f'<g transform="translate({num(MARGIN)},{num(MARGIN + HEAD)}) scale({scale:.4f})">'
+        ]
+        chunk = racks[start : start + columns]
+        plans = [plan_rack(f) for f in chunk]
+        drops, _ = writer.stand(plans)
+        for i, (plan, drop) in enumerate(zip(plans, drops, strict=True)):
+            writer.rack(body, plan, i * g.pitch, drop)
+        body.append("</g>")
+        ids = ", ".join(f.rack.id for f in chunk)
+        yield Page(True, f"Rack elevations: {ids}", body, writer.defs())
+
+
+def _floorplan_pages(
+    analysis: Analysis, diagnostics: list[Diagnostic], paper: _Paper, date: str | None
+) -> Iterator[Page]:
+    width, height, parts = floorplan_parts(analysis, diagnostics, date=date)
+    cw, ch = paper.content(True)
+    scale = min(1.0, cw / width, ch / height)
+    if scale < 0.45:
+        scale = min(1.0, cw / width)  # wide enough to read; tiled down the hall
+    tile = ch / scale
+    tiles = max(1, int(-(-height // tile)))
+    for k in range(tiles):
+        body = [
+            f'<svg x="{num(MARGIN)}" y="{num(MARGIN + HEAD)}" width="{num(cw)}" '
+            f'height="{num(ch)}" viewBox="0 {num(k * tile)} {num(cw / scale)} {num(tile)}">',
+            *parts,
+            "</svg>",
+        ]
+        section = "Floor plan" + (f" ({k + 1} of {tiles})" if tiles > 1 else "")
+        yield Page(True, section, body)
+
+
+def _table_pages(
+    title: str,
+    columns: list[tuple[str, int]],
+    groups: Iterable[tuple[str, list[tuple[str, ...]]]],
+    paper: _Paper,
+) -> Iterator[Page]:
+    """Rows under a column header, in groups with a heading each, flowing over portrait
+    pages; a group that continues on a new page repeats its heading."""
+    cw, ch = paper.content(False)
+    x0, y0 = MARGIN, MARGIN + HEAD
+    lines_per_page = int(ch // ROW_H) - 1
+    header = _row([c for c, _ in columns], columns)
+    body: list[str] = []
+    used = 0
+
+    def start() -> None:
+        nonlocal body, used
+        body = [f'<g transform="translate({num(x0)},{num(y0)})">', _line(0, header, "b")]
+        used = 1
+
+    def finish() -> Page:
+        body.append("</g>")
+        return Page(False, title, body)
+
+    start()
+    for heading, rows in groups:
+        pending: list[tuple[str | list[tuple[float, str]], str]] = [(heading, "h3")]
+        pending.extend((_row(r, columns), "") for r in rows)
+        for i, (content, style) in enumerate(pending):
+            if used >= lines_per_page or (style == "h3" and used >= lines_per_page - 2):
+                yield finish()
+                start()
+                if style != "h3":
+                    body.append(_line(used, heading + " (continued)", "h3"))
+                    used += 1
+            if style == "h3":
+                used += 0.6  # air above a heading
+                body.append(_line(used, content, "h3"))
+            else:
+                shade = i % 2 == 0
+                body.append(_line(used, content, "", shade, cw))
+            used += 1
+    yield finish()
+
+
+def _row(cells: Iterable[str], columns: list[tuple[str, int]]) -> list[tuple[float, str]]:
+    """Cells at their column's x, each cut to its column's width."""
+    out = []
+    x = 0.0
+    for value, (_, width) in zip(cells, columns, strict=True):
+        if value:
+            out.append((x, clip(str(value), width - 1)))
+        x += width * CHAR
+    return out
+
+
+def _line(
+    n: float,
+    content: str | list[tuple[float, str]],
+    style: str,
+    shade: bool = False,
+    width: float = 0,
+) -> str:
+    y = num(n * ROW_H)
+    back = (
+        f'<rect class="rl" x="-2" y="{num(n * ROW_H - 8)}" width="{num(width + 4)}" '
+        f'height="{num(ROW_H)}" fill-opacity=".5"/>'
+        if shade
+        else ""
+    )
+    if isinstance(content, str):
+        return f'<text class="th" x="0" y="{y}">{text(content)}</text>'
+    weight = ' font-weight="bold"' if style == "b" else ""
+    cells = "".join(f'<text x="{num(x)}" y="{y}">{text(value)}</text>' for x, value in content)
+    return f'{back}<g class="sm"{weight}>{cells}</g>'
+
+
+def _device_groups(analysis: Analysis) -> Iterator[tuple[str, list[tuple[str, ...]]]]:
+    for row in _ordered_rows(analysis):
+        for facts in row:
+            rack = facts.rack
+            capacity = f" of {kw(facts.capacity)}" if facts.capacity else ""
+            heading = (
+                f"Rack {rack.id} · row {rack.row or '–'} slot {rack.slot or '–'} · "
+                f"{rack.height_u:.0f} U · load {kw(facts.load)}{capacity} · {facts.gpus} GPUs"
+            )
+            yield heading, device_rows(facts)
+
+
+def _cable_groups(analysis: Analysis) -> Iterator[tuple[str, list[tuple[str, ...]]]]:
+    rows = cable_rows(analysis)
+    yield (
+        f"{len(rows)} cables · length = declared, or the computed route plus slack",
+        [
+            (
+                r.cable_id,
+                r.a_rack,
+                r.a_u,
+                r.b_end,
+                r.b_rack,
+                r.b_u,
+                r.media,
+                r.length_m,
+                r.stock_m,
+            )
+            for r in rows
+        ],
+    )
+
+
+DEVICE_COLUMNS = [
+    ("U", 10),
+    ("device", 22),
+    ("model", 20),
+    ("kind", 12),
+    ("power", 10),
+    ("GPUs", 5),
+    ("label", 32),
+]
+CABLE_COLUMNS = [
+    ("cable (a end)", 24),
+    ("a rack", 8),
+    ("a U", 9),
+    ("b end", 24),
+    ("b rack", 8),
+    ("b U", 9),
+    ("media", 11),
+    ("m", 7),
+    ("stock", 6),
+]
+
+
+def pages(
+    analysis: Analysis,
+    diagnostics: Iterable[Diagnostic],
+    *,
+    paper: str = "a4",
+    theme: str = "light",
+    date: str | None = None,
+) -> list[str]:
+    """Every page of the pack as an SVG document, in order."""
+    diagnostics = list(diagnostics)
+    sheet = _Paper(paper)
+    found: list[Page] = []
+    found.extend(_elevation_pages(analysis, diagnostics, sheet, theme))
+    found.extend(_floorplan_pages(analysis, diagnostics, sheet, date))
+    found.extend(_table_pages("Devices by rack", DEVICE_COLUMNS, _device_groups(analysis), sheet))
+    found.extend(_table_pages("Cable schedule", CABLE_COLUMNS, _cable_groups(analysis), sheet))
+    name = analysis.layout.name
+    total = len(found)
+    documents = []
+    for number, page in enumerate(found, 1):
+        w, h, sw, sh = sheet.size(page.landscape)
+        run = f"{name} · {page.section}"
+        right = f"page {number} of {total}" + (f" · {date}" if date else "")
+        chars = int((w - 2 * MARGIN) / CHAR) - len(right) - 4
+        head = (
+            f'<text class="sm" x="{num(MARGIN)}" y="{num(MARGIN + 8)}">'
+            f"{text(clip(run, chars))}</text>"
+            f'<text class="sm r" x="{num(w - MARGIN)}" y="{num(MARGIN + 8)}">{text(right)}</text>'
+            f'<path class="grid" d="M{num(MARGIN)} {num(MARGIN + 13)}H{num(w - MARGIN)}"/>\n'
+        )
+        documents.append(
+            svg.document(
+                w,
+                h,
+                [head, *page.body],
+                theme=theme,
+                title=run,
+                defs=page.defs,
+                size=(sw, sh),
+            )
+        )
+    return documents
+
+
+def pdf(
+    analysis: Analysis,
+    diagnostics: Iterable[Diagnostic],
+    *,
+    paper: str = "a4",
+    theme: str = "light",
+    date: str | None = None,
+) -> bytes:
+    import cairosvg
+    from pypdf import PdfReader, PdfWriter
+
+    from rackdesigner.export.render.raster import flatten
+
+    writer = PdfWriter()
+    report("laying out the pages", 0, 0)
+    documents = pages(analysis, diagnostics, paper=paper, theme=theme, date=date)
+    for document in each(documents, "printing pages"):
+        single = cairosvg.svg2pdf(bytestring=flatten(document).encode("utf-8"))
+        writer.add_page(PdfReader(io.BytesIO(single)).pages[0])
+    info = {"/Title": f"{analysis.layout.name}: print pack", "/Creator": "rackdesigner"}
+    if date:
+        info["/CreationDate"] = "D:" + date.replace("-", "")
+    writer.add_metadata(info)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()

@@ -1,0 +1,110 @@
+"""Rows of the print pack's tables: devices per rack and the cable schedule.
+
+The cable schedule follows the columns of exports.md's ``--cables`` (cable id = the link's
+``a`` end, stock lengths as listed there). It is built here from the analysis; once the
+data exports (``--cables``) are merged, both should come from one function.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from rackdesigner.analysis import Analysis, DeviceFacts, LinkFacts, RackFacts
+from rackdesigner.export.render.svg import kw
+
+STOCK_LENGTHS_M = (0.5, 1, 1.5, 2, 2.5, 3, 5, 7, 10, 15, 20, 30, 50, 100)
+
+
+def stock_length(length: float) -> float:
+    """The shortest stock cable at least ``length`` long; above 100 m the next 10 m."""
+    for stock in STOCK_LENGTHS_M:
+        if length <= stock + 1e-9:
+            return float(stock)
+    return float(math.ceil(length / 10 - 1e-9) * 10)
+
+
+def units(dev: DeviceFacts) -> str:
+    """Where a device is: ``U33–U40``, ``U5``, ``0U left`` or ``–``."""
+    position = dev.device.position
+    if dev.type is not None and dev.height_u <= 0:
+        return f"0U {dev.device.side}" if dev.device.side else "0U"
+    if position is None:
+        return "–"
+    top = position + max(1, round(dev.height_u)) - 1
+    return f"U{position}" if top == position else f"U{position}–U{top}"
+
+
+def device_rows(facts: RackFacts) -> list[tuple[str, ...]]:
+    """A rack's devices from the top unit down, then 0U devices, then those in no unit:
+    (U, id, model, kind, power, GPUs, label)."""
+
+    def order(dev: DeviceFacts) -> tuple[int, float, int]:
+        if dev.type is not None and dev.height_u <= 0:
+            return (1, 0.0, 0)
+        if dev.device.position is None:
+            return (2, 0.0, 0)
+        return (0, -(dev.device.position + dev.height_u), 0)
+
+    rows = []
+    for dev in sorted(facts.devices, key=order):
+        power = "?" if dev.power is None else (kw(dev.power) if dev.power else "–")
+        if dev.power_estimated:
+            power += "*"
+        rows.append(
+            (
+                units(dev),
+                dev.id,
+                dev.device.model,
+                dev.kind or "unknown",
+                power,
+                str(dev.gpus) if dev.gpus else "",
+                dev.device.label or "",
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True, slots=True)
+class CableRow:
+    cable_id: str
+    a_rack: str
+    a_u: str
+    a_end: str
+    b_rack: str
+    b_u: str
+    b_end: str
+    media: str
+    length_m: str
+    stock_m: str
+
+
+def _end(link: LinkFacts, which: str) -> tuple[str, str]:
+    end = link.a if which == "a" else link.b
+    dev = end.device
+    if dev is None:
+        return ("?", "?")
+    return (dev.rack.id, units(dev))
+
+
+def cable_rows(analysis: Analysis) -> list[CableRow]:
+    rows = []
+    for link in analysis.links:
+        a_rack, a_u = _end(link, "a")
+        b_rack, b_u = _end(link, "b")
+        length = link.length
+        rows.append(
+            CableRow(
+                link.link.a,
+                a_rack,
+                a_u,
+                link.link.a,
+                b_rack,
+                b_u,
+                link.link.b,
+                link.link.media or "",
+                "" if length is None else f"{length:.2f}",
+                "" if length is None else f"{stock_length(length):g}",
+            )
+        )
+    return rows

@@ -1,0 +1,363 @@
+"""What the scheduler and MPI read: Slurm's topology (tree) and OpenMPI hostfiles.
+
+``topology.conf`` (plugin ``topology/tree``) names each leaf with the GPU nodes
+under it and each upper switch with the switches under it, as compressed hostlists
+(``a01-n[01-04]``). Slurm wants a tree, so every GPU node is under exactly one leaf:
+the leaf its lowest-numbered compute port is cabled to (a rail-optimised node,
+cabled to one leaf per rail, goes under its first rail's leaf). Switches that end
+up with nothing under them are left out: Slurm refuses a switch without children.
+``topology.yaml`` is the same tree in Slurm 25.05's YAML form. Names are the
+devices' ``hostname`` where given, else their ids.
+
+The hostfile is OpenMPI's ``host slots=GPUs`` per GPU node, in layout order; with
+several compute fabrics there is one per fabric (``FILE.<fabric>``), since one MPI
+job cannot span two fabrics.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from rackdesigner.model.wording import plural
+from rackdesigner.topology.structure import Sketch, cabling, sketches
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from rackdesigner.analysis import Analysis, DeviceFacts
+    from rackdesigner.export.registry import ExportContext, Output
+
+MAX_NAME = 64  # Slurm's limit on node and switch names
+_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
+_TRAILING = re.compile(r"^(.*?[^0-9])([0-9]+)$")
+# topology.conf lines longer than this are continued with a backslash (older Slurm
+# releases read at most 1024 characters a line).
+LINE_WIDTH = 1000
+
+
+class SlurmNameError(ValueError):
+    """A device whose name Slurm or a hostfile cannot take."""
+
+
+def host_name(dev: DeviceFacts) -> str:
+    """The name the cluster's software knows a device by: its ``hostname``, else its id."""
+    return getattr(dev.device, "hostname", None) or dev.id
+
+
+def compress(names: list[str]) -> str:
+    """A Slurm hostlist of ``names``: runs of the same prefix and digit width as ranges.
+
+    ``a01-n01, a01-n02, a01-n03, a01-n05`` → ``a01-n[01-03,05]``. Numbers keep their
+    width, so a group never mixes ``n9`` and ``n10`` (Slurm would read ``n[9-10]``
+    back the same, but a padded ``n[09-10]`` not); names without a trailing number
+    are listed as they are.
+    """
+    groups: dict[tuple[str, int], list[int]] = {}
+    order: list[tuple[str, int] | str] = []
+    for name in names:
+        match = _TRAILING.match(name)
+        if match is None:
+            order.append(name)
+            continue
+        key = (match.group(1), len(match.group(2)))
+        numbers = groups.get(key)
+        if numbers is None:
+            numbers = groups[key] = []
+            order.append(key)
+        numbers.append(int(match.group(2)))
+    parts = []
+    for item in order:
+        if isinstance(item, str):
+            parts.append(item)
+            continue
+        prefix, width = item
+        numbers = sorted(set(groups[item]))
+        if len(numbers) == 1:
+            parts.append(f"{prefix}{numbers[0]:0{width}d}")
+            continue
+        ranges = []
+        start = previous = numbers[0]
+        for number in [*numbers[1:], None]:
+            if number is not None and number == previous + 1:
+                previous = number
+                continue
+            if start == previous:
+                ranges.append(f"{start:0{width}d}")
+            else:
+                ranges.append(f"{start:0{width}d}-{previous:0{width}d}")
+            if number is not None:
+                start = previous = number
+        parts.append(f"{prefix}[{','.join(ranges)}]")
+    return ",".join(parts)
+
+
+@dataclass(slots=True)
+class Tree:
+    """One fabric's Slurm tree: leaves with their nodes, upper switches with children."""
+
+    fabric: str  # its name, as the report gives it
+    gpus: int
+    nodes: int
+    leaves: list[tuple[str, list[str]]] = field(default_factory=list)
+    uppers: list[tuple[str, int, list[str]]] = field(default_factory=list)  # name, tier, kids
+    unplaced: list[str] = field(default_factory=list)  # GPU nodes cabled to no leaf
+    dragonfly_groups: int = 0
+
+
+def _check_names(devices: list[DeviceFacts]) -> dict[str, str]:
+    """Each device's Slurm name; refuse names Slurm cannot take, and two devices on one."""
+    names: dict[str, str] = {}
+    owner: dict[str, str] = {}
+    for dev in devices:
+        name = host_name(dev)
+        source = "hostname" if name != dev.id else "id"
+        if len(name) > MAX_NAME:
+            raise SlurmNameError(
+                f"device {dev.id}: its {source} {name!r} has {len(name)} characters; Slurm "
+                f"takes at most {MAX_NAME} (give the device a shorter `hostname`)"
+            )
+        if not _NAME.match(name):
+            raise SlurmNameError(
+                f"device {dev.id}: its {source} {name!r} is not a host name (letters, digits, "
+                "'.', '_' and '-' only); give the device a `hostname`"
+            )
+        other = owner.get(name)
+        if other is not None and other != dev.id:
+            raise SlurmNameError(f"devices {other} and {dev.id} are both named {name!r}")
+        owner[name] = dev.id
+        names[dev.id] = name
+    return names
+
+
+def build_trees(analysis: Analysis) -> tuple[list[Tree], dict[str, str]]:
+    """The Slurm tree of every fabric that has a leaf, and every device's name."""
+    wiring = cabling(analysis)
+    found = sketches(analysis, wiring)
+    adj = wiring.adjacency
+    devices = [d for f in found for d in f.devices if d.is_gpu_node or d.kind == "switch"]
+    names = _check_names(devices)
+    trees: list[Tree] = []
+    for sketch in found:
+        tier = sketch.tiers
+        if not sketch.nodes or 1 not in tier.values():
+            continue
+        tree = Tree(sketch.name, sum(n.gpus for n in sketch.nodes), len(sketch.nodes))
+        under: dict[str, list[str]] = {}
+        for node in sketch.nodes:
+            leaf = sketch.leaf_of.get(node.id)
+            if leaf is None:
+                tree.unplaced.append(names[node.id])
+            else:
+                under.setdefault(leaf, []).append(names[node.id])
+        order = [d.id for d in sketch.devices if d.id in tier]
+        included = {sid for sid in order if tier[sid] == 1 and sid in under}
+        for sid in order:
+            if sid in included:
+                tree.leaves.append((names[sid], under[sid]))
+        for level in range(2, sketch.max_tier + 1):
+            below = [sid for sid in order if tier[sid] == level - 1 and sid in included]
+            for sid in order:
+                if tier[sid] != level:
+                    continue
+                neighbours = adj[sid]
+                children = [n for n in below if n in neighbours]
+                if children:
+                    included.add(sid)
+                    tree.uppers.append((names[sid], level, [names[n] for n in children]))
+        tree.dragonfly_groups = _dragonfly_groups(sketch, adj)
+        trees.append(tree)
+    return trees, names
+
+
+def _dragonfly_groups(sketch: Sketch, adj: dict[str, dict[str, float]]) -> int:
+    """How many groups global links (top-tier lateral links, above the leaves) join."""
+    top = sketch.max_tier
+    if top < 2:
+        return 0
+    tops = {sid for sid, t in sketch.tiers.items() if t == top}
+    removed = {(a, b) for a in tops for b in adj[a] if b in tops}
+    if not removed:
+        return 0
+    group: dict[str, int] = {}
+    count = 0
+    for dev in sketch.devices:
+        if dev.id in group:
+            continue
+        group[dev.id] = count
+        stack = [dev.id]
+        while stack:
+            current = stack.pop()
+            for neighbour in adj.get(current, ()):
+                if neighbour not in group and (current, neighbour) not in removed:
+                    group[neighbour] = count
+                    stack.append(neighbour)
+        count += 1
+    joined = any(group[a] != group[b] for a, b in removed)
+    return count if joined and count >= 2 else 0
+
+
+def _header(analysis: Analysis, trees: list[Tree], comment: str = "#") -> list[str]:
+    layout = analysis.layout
+    lines = [
+        f"{comment} Slurm network topology (topology/tree) of {layout.name!r}, "
+        "written by rackdesigner.",
+        f"{comment} Every GPU node is under exactly one leaf: the leaf its lowest-numbered "
+        "compute port",
+        f"{comment} is cabled to (a node cabled to several leaves, as in a rail-optimised "
+        "fabric, goes",
+        f"{comment} under its first port's leaf). Switches with no GPU node below them are "
+        "left out.",
+    ]
+    for tree in trees:
+        lines.append(
+            f"{comment} fabric {tree.fabric}: {plural(tree.gpus, 'GPU')} on "
+            f"{plural(tree.nodes, 'node')}, under {len(tree.leaves)} "
+            f"{'leaf' if len(tree.leaves) == 1 else 'leaves'} and {len(tree.uppers)} upper "
+            f"{'switch' if len(tree.uppers) == 1 else 'switches'}"
+        )
+        if tree.unplaced:
+            lines.append(
+                f"{comment}   not under any leaf (cabled to no switch): {compress(tree.unplaced)}"
+            )
+        if tree.dragonfly_groups >= 2:
+            lines.append(
+                f"{comment}   a Dragonfly+ of {tree.dragonfly_groups} groups joined by global "
+                "links between spines:"
+            )
+            lines.append(f"{comment}   set TopologyParam=dragonfly in slurm.conf")
+    if len(trees) > 1:
+        lines.append(f"{comment} {len(trees)} fabrics: a job cannot span two of them.")
+    return lines
+
+
+def _continued(line: str) -> list[str]:
+    """Split an over-long line at commas, ending each part but the last with a backslash."""
+    if len(line) <= LINE_WIDTH:
+        return [line]
+    parts: list[str] = []
+    rest = line
+    while len(rest) > LINE_WIDTH:
+        cut = rest.rfind(",", 0, LINE_WIDTH)
+        if cut <= 0:
+            break
+        parts.append(rest[: cut + 1] + "\\")
+        rest = rest[cut + 1 :]
+    parts.append(rest)
+    return parts
+
+
+def topology_conf(analysis: Analysis) -> str:
+    trees, _ = build_trees(analysis)
+    if not trees:
+        raise SlurmNameError(
+            "no compute fabric with a switch: Slurm's topology/tree has nothing to describe"
+        )
+    lines = _header(analysis, trees)
+    for tree in trees:
+        lines.append("")
+        lines.append(f"# fabric {tree.fabric}")
+        for leaf, nodes in tree.leaves:
+            lines += _continued(f"SwitchName={leaf} Nodes={compress(nodes)}")
+        for switch, _, children in tree.uppers:
+            lines += _continued(f"SwitchName={switch} Switches={compress(children)}")
+    return "\n".join(lines) + "\n"
+
+
+def topology_yaml(analysis: Analysis, name: str = "tree") -> str:
+    trees, _ = build_trees(analysis)
+    if not trees:
+        raise SlurmNameError(
+            "no compute fabric with a switch: Slurm's topology/tree has nothing to describe"
+        )
+    lines = _header(analysis, trees)
+    lines += [
+        "---",
+        f"- topology: {json.dumps(name)}",
+        "  cluster_default: true",
+        "  tree:",
+        "    switches:",
+    ]
+    for tree in trees:
+        for leaf, nodes in tree.leaves:
+            lines.append(f"      - switch: {json.dumps(leaf)}")
+            lines.append(f"        nodes: {json.dumps(compress(nodes))}")
+        for switch, _, children in tree.uppers:
+            lines.append(f"      - switch: {json.dumps(switch)}")
+            lines.append(f"        children: {json.dumps(compress(children))}")
+    return "\n".join(lines) + "\n"
+
+
+# -- hostfiles ----------------------------------------------------------------------------
+
+_FILE_CHARS = re.compile(r"[^A-Za-z0-9._-]")
+
+
+def hostfiles(analysis: Analysis) -> list[tuple[str | None, str]]:
+    """(fabric name, or None for the only file; text) per hostfile."""
+    with_nodes = [f for f in sketches(analysis) if f.nodes]
+    if with_nodes:
+        groups = [(f.name, f.nodes) for f in with_nodes]
+    else:
+        # No fabric: a single node's GPUs still make an MPI job (nccl-tests inside a node).
+        groups = [("", [d for d in analysis.devices if d.is_gpu_node and d.gpus])]
+    # Layout order: racks as listed, devices by position (0U devices, which take none, last).
+    groups = [
+        (
+            name,
+            sorted(nodes, key=lambda d: (d.rack_index, d.device.position or 10**6, d.order)),
+        )
+        for name, nodes in groups
+    ]
+    names = _check_names([d for _, nodes in groups for d in nodes])
+    files: list[tuple[str | None, str]] = []
+    for fabric, nodes in groups:
+        gpus = sum(d.gpus for d in nodes)
+        where = f"fabric {fabric}" if fabric else "the layout (no compute fabric)"
+        lines = [
+            f"# OpenMPI hostfile of {where}: {plural(gpus, 'GPU')} on "
+            f"{plural(len(nodes), 'node')}, in layout order",
+        ]
+        lines += [f"{names[d.id]} slots={d.gpus}" for d in nodes if d.gpus]
+        files.append((fabric if len(groups) > 1 else None, "\n".join(lines) + "\n"))
+    return files
+
+
+def hostfile_name(base: str, fabric: str | None) -> str:
+    """The file a fabric's hostfile goes to: ``base`` alone, or ``base.<fabric>``."""
+    return base if fabric is None else f"{base}.{_FILE_CHARS.sub('_', fabric)}"
+
+
+# -- export entry points ------------------------------------------------------------------
+
+
+def export_topology(context: ExportContext, path: Path) -> list[Output]:
+    from rackdesigner.export.registry import ExportError, Output
+
+    try:
+        if path.suffix.lower() in (".yaml", ".yml"):
+            text = topology_yaml(context.analysis)
+        else:
+            text = topology_conf(context.analysis)
+    except SlurmNameError as error:
+        raise ExportError(f"--slurm-topology {path}: {error}") from None
+    return [Output(path, text.encode())]
+
+
+def export_hostfile(context: ExportContext, path: Path) -> list[Output]:
+    from pathlib import Path
+
+    from rackdesigner.export.registry import ExportError, Output
+
+    try:
+        files = hostfiles(context.analysis)
+    except SlurmNameError as error:
+        raise ExportError(f"--hostfile {path}: {error}") from None
+    if not files or not any(text.count("\n") > 1 for _, text in files):
+        raise ExportError(f"--hostfile {path}: the layout has no GPU node")
+    names = [hostfile_name(str(path), fabric) for fabric, _ in files]
+    if len(set(names)) != len(names):
+        raise ExportError(f"--hostfile {path}: two fabrics map to one file name")
+    return [Output(Path(name), text.encode()) for name, (_, text) in zip(names, files, strict=True)]

@@ -1,0 +1,322 @@
+"""The layout format's schema: every table's keys, their types, units and limits.
+
+One description serves three readers: the loader (conversion and precise
+errors), the writer (key order) and ``rackdesigner schema`` (a JSON Schema
+editors use for completion).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rackdesigner.model import layout as m
+from rackdesigner.model.units import (
+    AREAL_MASS,
+    BANDWIDTH,
+    CURRENT,
+    HEIGHT,
+    INFORMATION,
+    LENGTH,
+    MASS,
+    POWER,
+    RATIO,
+    VOLTAGE,
+    Dimension,
+)
+
+# (v1.1) An id: 1-64 characters, none of them whitespace, ':' (a link names a port as
+# "<device id>:<port>", so a device id holding ':' could never be cabled) or a control
+# character (Unicode category Cc).
+ID_PATTERN = r"^[^\s:\x00-\x1f\x7f-\x9f]{1,64}$"
+ID = re.compile(ID_PATTERN)
+ID_RULE = "1-64 characters without whitespace, ':' or control characters"
+
+# A model's parameter count: the largest models trained are near 2e12; above 1e15 a value
+# is a typo (a unit, or digits twice), not a model.
+MODEL_PARAMS_MAX = 1e15
+
+# A device's host name (v1.1): dot-separated labels of letters, digits, '-' and '_', each
+# starting and ending with a letter or digit, at most 64 characters (Slurm's limit).
+HOSTNAME = re.compile(
+    r"^(?=.{1,64}$)[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?)*$"
+)
+HOSTNAME_MAX = 64
+
+# "<device id>:<port group><index>", the index 1-based and always present.
+ENDPOINT = re.compile(r"^(?P<device>[^:\s]+):(?P<group>[^\s:]*?[^\s:0-9])(?P<index>[0-9]+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    key: str
+    # str | int | number | bool | enum | qty | ratio | str_list | qty_pair | table | tables
+    # | str_or_list (one string or a non-empty array of them) | int_map (keys from choices,
+    # counts as values)
+    kind: str
+    doc: str
+    dim: Dimension | None = None
+    choices: tuple[object, ...] = ()
+    required: bool = False
+    minimum: float | None = None
+    maximum: float | None = None
+    sci: bool = False  # a large count written as 70e9
+    whole: bool = False  # quantities: a whole number of units (rack units)
+    positive: bool = False  # quantities: more than 0
+    pattern: str | None = None
+
+
+def _s(key: str, doc: str, **kw: object) -> Field:
+    return Field(key, "str", doc, **kw)  # type: ignore[arg-type]
+
+
+def _q(key: str, dim: Dimension, doc: str, **kw: object) -> Field:
+    return Field(key, "qty", doc, dim=dim, **kw)  # type: ignore[arg-type]
+
+
+def _e(key: str, choices: tuple[object, ...], doc: str, **kw: object) -> Field:
+    return Field(key, "enum", doc, choices=choices, **kw)  # type: ignore[arg-type]
+
+
+def _i(key: str, doc: str, minimum: float | None = 0, **kw: object) -> Field:
+    return Field(key, "int", doc, minimum=minimum, **kw)  # type: ignore[arg-type]
+
+
+NOTES = _s("notes", "free text")
+IGNORE = Field(
+    "ignore",
+    "str_list",
+    'rule codes or prefixes not reported for findings about this entity, e.g. ["PWR008"]',
+)
+
+SITE = (
+    _q("power_budget", POWER, "power the site can deliver to the racks"),
+    _q("cooling_capacity", POWER, "heat the room's air cooling can remove"),
+    _q("rack_pitch", LENGTH, "centre-to-centre distance of neighbouring racks in a row (600 mm)"),
+    _q("row_pitch", LENGTH, "centre-to-centre distance of neighbouring rows (2.4 m)"),
+    _q("tray_rise", LENGTH, "from a rack's top to the overhead cable tray (0.3 m)"),
+    _q("slack", LENGTH, "service loop added to every cable (0.5 m)"),
+    _q(
+        "floor_load_max",
+        AREAL_MASS,
+        'the floor\'s rating, e.g. "1500 kg/m^2"; PLC008 uses it instead of the threshold',
+        positive=True,
+    ),
+    NOTES,
+)
+
+WORKLOAD = (
+    _e("kind", m.WORKLOAD_KINDS, "what the cluster runs; fine-tuning counts as training"),
+    Field(
+        "model_params",
+        "number",
+        "parameters of the model, e.g. 70e9",
+        minimum=0,
+        maximum=MODEL_PARAMS_MAX,
+        sci=True,
+    ),
+    _e("parallelism", m.PARALLELISM, "how training is parallelised"),
+    Field("steps_per_second", "number", "optimizer steps per second", minimum=0),
+    Field(
+        "bytes_per_param", "number", "bytes per gradient value (2 for bf16, 4 for fp32)", minimum=0
+    ),
+    NOTES,
+)
+
+RULES = (
+    Field("ignore", "str_list", 'rule codes or prefixes to skip, e.g. ["PLC006", "STO"]'),
+    Field("select", "str_list", "rule codes or prefixes to run (empty: all)"),
+    Field("thresholds", "table", "overrides of rule thresholds (see `rackdesigner rules CODE`)"),
+)
+
+PORT = (
+    _s(
+        "name",
+        "port group name; ports are NAME1..NAMEcount; must not end in a digit",
+        required=True,
+        pattern=r"^.*[^0-9]$",
+    ),
+    _i("count", "number of ports in the group", minimum=1, required=True),
+    _q("speed", BANDWIDTH, 'per-port speed, e.g. "400 Gbps"'),
+    _e("tech", m.PORT_TECH, "link technology"),
+    _e(
+        "role",
+        m.PORT_ROLES,
+        "compute (default for InfiniBand and for Ethernet of 100 Gbps and more), storage, "
+        "management",
+    ),
+)
+
+GPU = (
+    _s("name", "display name"),
+    _s("vendor", "manufacturer"),
+    _q("memory", INFORMATION, 'GPU memory, e.g. "80 GB"'),
+    _q("bandwidth", BANDWIDTH, 'memory bandwidth, e.g. "3.35 TB/s"'),
+    _q("tdp", POWER, 'thermal design power, e.g. "700 W"'),
+    _s("generation", 'architecture, e.g. "hopper"; fabrics should not mix them'),
+    Field("consumer", "bool", "a consumer card: no ECC, no NVLink"),
+    Field("nvlink", "bool", "GPUs in a node share an NVLink/NVSwitch or Infinity Fabric mesh"),
+    _q("interconnect", BANDWIDTH, 'GPU-to-GPU bandwidth per GPU inside a node, e.g. "900 GB/s"'),
+    _s("source", "where the figures come from"),
+    NOTES,
+)
+
+DEVICE_TYPE = (
+    _e("kind", m.DEVICE_KINDS, "what the device is"),
+    _s("name", "display name"),
+    _s("vendor", "manufacturer"),
+    _q("height", HEIGHT, 'whole rack units, "0 U" for side-mounted devices (PDUs)', whole=True),
+    _e("depth", ("full", "half"), "full-depth devices occupy both faces of their units"),
+    _q(
+        "chassis_depth",
+        LENGTH,
+        'the chassis\' depth, front to rear, e.g. "897 mm" (PLC009)',
+        positive=True,
+    ),
+    _q("power", POWER, "maximum draw"),
+    _q("weight", MASS, "weight"),
+    _s("gpu", "GPU model: a key of the built-in GPU table or of [gpus]"),
+    _i("gpus", "GPUs in the device"),
+    _i("cpu_cores", "CPU cores in all sockets"),
+    _q("memory", INFORMATION, "host memory"),
+    _q("nvme", INFORMATION, "local NVMe capacity"),
+    Field("cost", "number", "price in USD", minimum=0),
+    _e("airflow", m.AIRFLOW, "direction air moves through the device when front-mounted"),
+    _i("psus", "power supplies fitted", minimum=1),
+    _i("psus_required", "power supplies that carry full load (4 of 6 is 4+2)", minimum=1),
+    Field(
+        "input_voltage",
+        "qty_pair",
+        'the PSUs\' accepted range, e.g. ["200 V", "240 V"]',
+        dim=VOLTAGE,
+    ),
+    _e(
+        "psu_inlet",
+        m.PSU_INLETS,
+        'the PSUs\' inlet: "c14" (10 A, on a C13 outlet) or "c20" (16 A, on a C19 outlet); '
+        '"c13" / "c19" name the outlet and mean the same',
+    ),
+    Field(
+        "liquid_fraction",
+        "ratio",
+        "share of heat cold plates remove in a liquid-cooled rack (default 0: no cold plates)",
+        dim=RATIO,
+        minimum=0,
+        maximum=1,
+    ),
+    _e("role", ("leaf", "spine", "core"), "switches: display role (tiers come from cabling)"),
+    _q("capacity", POWER, "cdu / rear-door: heat removed; pdu: its continuous rating"),
+    Field(
+        "outlets",
+        "int_map",
+        "pdu: outlet counts, e.g. { c13 = 24, c19 = 12 }",
+        choices=m.OUTLET_KINDS,
+        minimum=0,
+    ),
+    Field("ports", "tables", "port groups"),
+    _s("source", "where the figures come from"),
+    NOTES,
+)
+
+FEED = (
+    _s("id", f"unique feed id: {ID_RULE}", required=True, pattern=ID_PATTERN),
+    _s(
+        "side",
+        'redundant side, any short label ("A", "B", "C"): with k sides the rack must run with '
+        "any one lost",
+        pattern=r"^[A-Za-z0-9_-]{1,8}$",
+    ),
+    _s("circuit", "panel circuit; each rack needs its own"),
+    _q("voltage", VOLTAGE, "line-to-line voltage for 3-phase", required=True, positive=True),
+    _e("phases", (1, 3), "1 or 3", required=True),
+    _q("current", CURRENT, "breaker rating", required=True, positive=True),
+    _e("wiring", m.WIRING, "3-phase wiring; default delta up to 240 V line-to-line, else wye"),
+    Field(
+        "derate",
+        "ratio",
+        "continuous-load share of the breaker rating (default 0.8)",
+        dim=RATIO,
+        minimum=0,
+        maximum=1,
+    ),
+    _q("outlet_voltage", VOLTAGE, "where the PDU steps down, the voltage at its outlets"),
+    NOTES,
+)
+
+DEVICE = (
+    _s("id", f"unique device id: {ID_RULE}", required=True, pattern=ID_PATTERN),
+    _s("model", "catalog key (built-in or [catalog])", required=True),
+    Field(
+        "position",
+        "int",
+        "lowest occupied U, 1-based from the bottom; absent for 0U devices",
+        minimum=1,
+        maximum=100,
+    ),
+    _e("face", ("front", "rear"), "mounting face (half-depth devices)"),
+    _e(
+        "phase",
+        m.PHASES_WYE + m.PHASES_DELTA,
+        "L1 | L2 | L3 on wye feeds, L1-L2 | L2-L3 | L3-L1 on delta feeds",
+    ),
+    _e("side", ("left", "right"), "rail of a 0U device"),
+    _s("label", "display name"),
+    _s(
+        "hostname",
+        "(v1.1) the name the cluster's software uses (SLURM, hostfile)",
+        pattern=HOSTNAME.pattern,
+    ),
+    NOTES,
+    IGNORE,
+    _s("feed", "pdu only: the id of the rack's feed it plugs into"),
+)
+
+RACK = (
+    _s("id", f"unique rack id: {ID_RULE}", required=True, pattern=ID_PATTERN),
+    _s("row", "row name; rows are ordered as they first appear"),
+    _i("slot", "position in the row, 1-based", minimum=1),
+    _q("height", HEIGHT, "rack height in whole rack units (42 U)", whole=True, minimum=1),
+    _e("cooling", m.COOLING, "how the rack's heat leaves (default air)"),
+    Field(
+        "cdu",
+        "str_or_list",
+        "device id of the CDU serving this rack (liquid), or a list of the CDUs that serve it "
+        'together, e.g. ["cdu-1", "cdu-2"]',
+    ),
+    _s("door", "device id of the rear door (rear-door)"),
+    _e("airflow", m.AIRFLOW[:2], "the aisle design the rack is in (front-to-rear)"),
+    _q("max_weight", MASS, "static load rating"),
+    _q("weight", MASS, "the empty rack's own weight (150 kg)"),
+    _q("width", LENGTH, "footprint width (600 mm)", positive=True),
+    _q("depth", LENGTH, "footprint depth (1200 mm); devices deeper do not fit", positive=True),
+    _s("label", "display name"),
+    NOTES,
+    IGNORE,
+    Field("feeds", "tables", "power feeds"),
+    Field("devices", "tables", "mounted devices"),
+)
+
+LINK = (
+    _s("a", 'one end, "<device id>:<port><index>"', required=True, pattern=ENDPOINT.pattern),
+    _s("b", "the other end", required=True, pattern=ENDPOINT.pattern),
+    _e("media", m.MEDIA, "cable type"),
+    _q("length", LENGTH, "declared length; computed from the geometry when absent"),
+    _e(
+        "grade",
+        m.FIBRE_GRADES,
+        "fibre grade: om3 | om4 | om5 with mmf (default om4), os2 with smf",
+    ),
+    NOTES,
+    IGNORE,
+)
+# (v1.1) The fibre grades each media takes; a grade on any other media is a schema error.
+GRADES_BY_MEDIA = {"mmf": ("om3", "om4", "om5"), "smf": ("os2",)}
+
+TOP = (
+    Field("format", "int", "layout format version; 1", required=True),
+    _s("name", "layout name", required=True),
+    _s("description", "what the layout is"),
+    _s("revision", "revision label"),
+    NOTES,
+)
+TOP_TABLES = ("site", "workload", "rules", "meta", "catalog", "gpus", "racks", "links")

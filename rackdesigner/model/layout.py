@@ -1,0 +1,349 @@
+"""The layout model: plain data, nothing of TOML, pint, Textual or SVG.
+
+Quantities are SI floats (heights in rack units). A quantity read from a file
+is a :class:`Q`: a float that remembers the text it was written with, so that
+saving an unchanged layout writes the same bytes. Any arithmetic on a ``Q``
+gives a plain float, and a plain float set by an edit is written in the key's
+canonical unit.
+
+``None`` means "not written in the file"; the defaults the format defines are
+applied by properties (``Rack.height_u``) and by the analysis, never stored,
+so that saving does not add keys the user did not write.
+
+The model holds no line numbers and no file origin: where an entity was read
+from is the :class:`~rackdesigner.layout_io.document.Document`'s business (its source map),
+so an edit in memory never leaves a stale line behind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+FORMAT_VERSION = 1
+
+DEVICE_KINDS = (
+    "gpu-node",
+    "cpu-node",
+    "storage",
+    "switch",
+    "pdu",
+    "cdu",
+    "rear-door",
+    "patch-panel",
+    "blank",
+    "other",
+)
+COOLING = ("air", "liquid", "rear-door", "immersion")
+AIRFLOW = ("front-to-rear", "rear-to-front", "passive")
+MEDIA = ("dac", "acc", "aoc", "mmf", "smf", "copper-rj45")
+PORT_TECH = ("infiniband", "ethernet")
+PORT_ROLES = ("compute", "storage", "management")
+WORKLOAD_KINDS = ("training", "fine-tuning", "inference")
+PARALLELISM = ("ddp", "fsdp", "zero3", "tensor", "pipeline")
+WIRING = ("wye", "delta")
+PHASES_WYE = ("L1", "L2", "L3")
+PHASES_DELTA = ("L1-L2", "L2-L3", "L3-L1")
+# (v1.1) PSU inlets: a C14 inlet takes a C13 outlet's cord (10 A), a C20 inlet a C19's
+# (16 A). "c13" / "c19" name the outlet the PSU needs and mean the same.
+PSU_INLETS = ("c14", "c20", "c13", "c19")
+OUTLET_KINDS = ("c13", "c19")
+FIBRE_GRADES = ("om3", "om4", "om5", "os2")
+
+DEFAULT_RACK_HEIGHT_U = 42.0
+DEFAULT_FEED_DERATE = 0.8
+# v1.1: no cold plates unless a type declares them (DGX and air HGX chassis have none).
+DEFAULT_LIQUID_FRACTION = 0.0
+DEFAULT_RACK_WEIGHT_KG = 150.0
+DEFAULT_RACK_WIDTH_M = 0.6
+DEFAULT_RACK_DEPTH_M = 1.2
+RACK_UNIT_M = 0.04445
+
+
+class Q(float):
+    """A float read from a quantity string; ``text`` is that string, kept for saving."""
+
+    text: str
+
+    def __new__(cls, value: float, text: str) -> Q:
+        self = super().__new__(cls, value)
+        self.text = text
+        return self
+
+    def __repr__(self) -> str:
+        return f"Q({float(self)!r}, {self.text!r})"
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Q, (float(self), self.text))
+
+
+@dataclass(slots=True)
+class PortGroup:
+    name: str
+    count: int
+    speed: float | None = None  # bit/s
+    tech: str | None = None
+    role: str | None = None
+
+    def effective_role(self, kind: str | None = None) -> str:
+        """``role`` when written; else by what the port is and what it sits on.
+
+        Fast ports (InfiniBand, or Ethernet of 100 Gbps and more) are compute ports on GPU
+        nodes and switches (and where the device's kind is unknown), storage ports on
+        storage devices and management ports elsewhere (a login node on InfiniBand is not
+        part of the GPU fabric); slower ports are management.
+        """
+        if self.role:
+            return self.role
+        fast = self.tech == "infiniband" or (
+            self.tech in (None, "ethernet") and self.speed is not None and self.speed >= 100e9
+        )
+        if not fast:
+            return "management"
+        if kind in (None, "gpu-node", "switch"):
+            return "compute"
+        return "storage" if kind == "storage" else "management"
+
+
+@dataclass(slots=True)
+class Gpu:
+    key: str
+    name: str | None = None
+    vendor: str | None = None
+    memory: float | None = None  # bit
+    bandwidth: float | None = None  # bit/s, memory bandwidth
+    tdp: float | None = None  # W
+    generation: str | None = None
+    consumer: bool | None = None
+    nvlink: bool | None = None
+    interconnect: float | None = None  # bit/s per GPU inside a node
+    source: str | None = None
+    notes: str | None = None
+    comment: str | None = None
+
+
+@dataclass(slots=True)
+class DeviceType:
+    """A catalog entry. In a layout's ``[catalog]`` every field may be unset (``None``):
+    an entry named like a built-in one overrides only the fields it sets."""
+
+    key: str
+    kind: str | None = None
+    name: str | None = None
+    vendor: str | None = None
+    height: float | None = None  # U
+    depth: str | None = None
+    power: float | None = None  # W, maximum draw
+    weight: float | None = None  # kg
+    gpu: str | None = None
+    gpus: int | None = None
+    cpu_cores: int | None = None
+    memory: float | None = None  # bit
+    nvme: float | None = None  # bit
+    cost: float | None = None  # USD
+    airflow: str | None = None
+    psus: int | None = None
+    psus_required: int | None = None
+    input_voltage: tuple[float, float] | None = None  # V
+    liquid_fraction: float | None = None
+    role: str | None = None
+    capacity: float | None = None  # W
+    ports: list[PortGroup] | None = None
+    source: str | None = None
+    notes: str | None = None
+    comment: str | None = None
+    psu_inlet: str | None = None  # (v1.1) c14 | c20 (c13 | c19 name the outlet)
+    chassis_depth: float | None = None  # (v1.1) m, front to rear
+    outlets: dict[str, int] | None = None  # (v1.1) pdu: {"c13": n, "c19": m}
+
+    @property
+    def height_u(self) -> float:
+        return self.height if self.height is not None else 1.0
+
+    @property
+    def c19_cords(self) -> bool | None:
+        """Whether each PSU needs a C19-class (16 A) outlet; None where the inlet is unknown."""
+        if self.psu_inlet is None:
+            return None
+        return self.psu_inlet in ("c20", "c19")
+
+    @property
+    def full_depth(self) -> bool:
+        return self.depth != "half"
+
+    def port_group(self, name: str) -> PortGroup | None:
+        for group in self.ports or ():
+            if group.name == name:
+                return group
+        return None
+
+
+@dataclass(slots=True)
+class Feed:
+    id: str
+    voltage: float | None = None  # V, line-to-line for 3-phase
+    phases: int | None = None
+    current: float | None = None  # A, breaker rating
+    side: str | None = None
+    circuit: str | None = None
+    wiring: str | None = None
+    derate: float | None = None
+    outlet_voltage: float | None = None  # V
+    notes: str | None = None
+
+    @property
+    def effective_wiring(self) -> str | None:
+        """wye or delta for 3-phase feeds (delta up to 240 V line-to-line), None for 1-phase."""
+        if self.phases != 3:
+            return None
+        if self.wiring:
+            return self.wiring
+        return "delta" if (self.voltage or 0) <= 240 else "wye"
+
+
+@dataclass(slots=True)
+class Device:
+    id: str
+    model: str
+    position: int | None = None  # lowest occupied U, 1-based from the bottom
+    face: str | None = None
+    phase: str | None = None
+    side: str | None = None
+    label: str | None = None
+    hostname: str | None = None  # (v1.1) the name Slurm and MPI know it by
+    notes: str | None = None
+    comment: str | None = None
+    feed: str | None = None  # (v1.1) pdu only: the id of the rack's feed it plugs into
+    # (v1.1) rule codes or prefixes not reported for findings about this device
+    ignore: list[str] | None = None
+
+
+@dataclass(slots=True)
+class Rack:
+    id: str
+    row: str | None = None
+    slot: int | None = None
+    height: float | None = None  # U
+    cooling: str | None = None
+    cdu: str | list[str] | None = None  # (v1.1) one CDU id or the list serving it together
+    door: str | None = None
+    airflow: str | None = None
+    max_weight: float | None = None  # kg
+    label: str | None = None
+    notes: str | None = None
+    feeds: list[Feed] = field(default_factory=list)
+    devices: list[Device] = field(default_factory=list)
+    comment: str | None = None
+    weight: float | None = None  # (v1.1) kg, the empty rack
+    width: float | None = None  # (v1.1) m, footprint
+    depth: float | None = None  # (v1.1) m, footprint
+    # (v1.1) rule codes or prefixes not reported for findings about this rack (and its feeds)
+    ignore: list[str] | None = None
+
+    @property
+    def cdus(self) -> list[str]:
+        """The CDU ids the rack names, in order (``cdu`` as a string or a list)."""
+        if self.cdu is None:
+            return []
+        return [self.cdu] if isinstance(self.cdu, str) else list(self.cdu)
+
+    @property
+    def weight_kg(self) -> float:
+        return float(self.weight) if self.weight is not None else DEFAULT_RACK_WEIGHT_KG
+
+    @property
+    def width_m(self) -> float:
+        return float(self.width) if self.width is not None else DEFAULT_RACK_WIDTH_M
+
+    @property
+    def depth_m(self) -> float:
+        return float(self.depth) if self.depth is not None else DEFAULT_RACK_DEPTH_M
+
+    @property
+    def height_u(self) -> float:
+        return self.height if self.height is not None else DEFAULT_RACK_HEIGHT_U
+
+    @property
+    def cooling_mode(self) -> str:
+        return self.cooling or "air"
+
+    @property
+    def airflow_mode(self) -> str:
+        return self.airflow or "front-to-rear"
+
+
+@dataclass(slots=True)
+class Link:
+    a: str  # "<device id>:<port group><index>"
+    b: str
+    media: str | None = None
+    length: float | None = None  # m, declared
+    notes: str | None = None
+    comment: str | None = None
+    grade: str | None = None  # (v1.1) fibre grade: om3 | om4 | om5 (mmf), os2 (smf)
+    # (v1.1) rule codes or prefixes not reported for findings about this link
+    ignore: list[str] | None = None
+
+    @property
+    def name(self) -> str:
+        return f"{self.a} -> {self.b}"
+
+
+@dataclass(slots=True)
+class Site:
+    power_budget: float | None = None  # W
+    cooling_capacity: float | None = None  # W
+    rack_pitch: float | None = None  # m
+    row_pitch: float | None = None  # m
+    tray_rise: float | None = None  # m
+    slack: float | None = None  # m
+    notes: str | None = None
+    comment: str | None = None
+    floor_load_max: float | None = None  # (v1.1) kg/m², the floor's rating (PLC008)
+
+
+@dataclass(slots=True)
+class Workload:
+    kind: str | None = None
+    model_params: float | None = None
+    parallelism: str | None = None
+    steps_per_second: float | None = None
+    bytes_per_param: float | None = None
+    notes: str | None = None
+    comment: str | None = None
+
+    @property
+    def is_training(self) -> bool:
+        return self.kind in ("training", "fine-tuning")
+
+
+@dataclass(slots=True)
+class RulesConfig:
+    ignore: list[str] | None = None
+    select: list[str] | None = None
+    thresholds: dict[str, float] = field(default_factory=dict)  # SI floats (Q when read)
+    comment: str | None = None
+
+
+@dataclass(slots=True)
+class Layout:
+    name: str
+    format: int = FORMAT_VERSION
+    description: str | None = None
+    revision: str | None = None
+    notes: str | None = None
+    site: Site | None = None
+    workload: Workload | None = None
+    rules: RulesConfig | None = None
+    meta: dict[str, Any] | None = None
+    catalog: dict[str, DeviceType] = field(default_factory=dict)
+    gpus: dict[str, Gpu] = field(default_factory=dict)
+    racks: list[Rack] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    comment: str | None = None  # the file's header comment, kept on save
+
+    def devices(self) -> list[tuple[Rack, Device]]:
+        return [(rack, device) for rack in self.racks for device in rack.devices]

@@ -1,0 +1,277 @@
+"""The report's network section: per fabric and tier, and the acceptance test to run.
+
+Per fabric: GPUs and nodes; per tier the switch count, the worst oversubscription
+(v1.1: downlink ÷ (uplink + lateral)) and the cables by media and stock length;
+the fabric oversubscription and global ratio; the bisection by maximum flow; the
+hops between the farthest GPUs; the expected all-reduce bus bandwidth (NET007);
+single points of failure; and the nccl-tests ``mpirun`` line that checks the
+cluster against that expectation, naming the hostfile ``export --hostfile`` writes.
+"""
+
+from __future__ import annotations
+
+import math
+import shlex
+from typing import TYPE_CHECKING, Any
+
+from rackdesigner.analysis.stock import metres
+from rackdesigner.export.slurm import hostfile_name
+from rackdesigner.model.units import BANDWIDTH, BYTE_RATE, RATIO, fmt
+from rackdesigner.topology.collectives import intra_node
+from rackdesigner.topology.figures import all_fabric_figures
+
+if TYPE_CHECKING:
+    from rackdesigner.analysis import Analysis
+
+NCCL_TEST = "all_reduce_perf -b 128M -e 8G -f 2 -g 1"
+
+
+def _finite(value: float | None) -> float | None:
+    return None if value is None or not math.isfinite(value) else value
+
+
+def nccl_command(hostfile: str, gpus: int) -> str:
+    return f"mpirun --hostfile {shlex.quote(hostfile)} -np {gpus} {NCCL_TEST}"
+
+
+def fabric_section(analysis: Analysis, hostfile: str = "hostfile") -> list[dict[str, Any]]:
+    """Plain data (SI) per fabric, in the order ``analysis.fabrics`` lists them."""
+    figures = all_fabric_figures(analysis)
+    with_nodes = [f for f in analysis.fabrics if f.nodes]
+    out = []
+    for fig in figures:
+        fabric = fig.fabric
+        tiers = [t for t in fig.tiers if t.tier >= 1]
+        expected = fig.inter if fig.inter is not None else fig.intra
+        nccl = None
+        if fabric.nodes and fabric.gpus:
+            name = hostfile_name(hostfile, fabric.name if len(with_nodes) > 1 else None)
+            nccl = {
+                "hostfile": name,
+                "np": fabric.gpus,
+                "command": nccl_command(name, fabric.gpus),
+                "expected_busbw": expected,
+            }
+        out.append(
+            {
+                "fabric": fabric.name,
+                "tech": fabric.tech,
+                "gpus": fabric.gpus,
+                "gpu_nodes": len(fabric.nodes),
+                "switches_by_tier": {str(t.tier): t.switches for t in tiers if t.switches},
+                "oversubscription_by_tier": {
+                    str(t.tier): t.oversubscription for t in tiers if t.switches
+                },
+                "tiers": [
+                    {
+                        "tier": t.tier,
+                        "switches": t.switches,
+                        "oversubscription": t.oversubscription,
+                        "top": t.tier == fabric.max_tier,
+                        "cables": [
+                            {"media": media, "stock_length": stock, "count": count}
+                            for (media, stock), count in sorted(
+                                t.cables.items(),
+                                key=lambda kv: (kv[0][0], kv[0][1] is None, kv[0][1] or 0),
+                            )
+                        ],
+                        "cable_count": sum(t.cables.values()),
+                        "lateral_cables": t.lateral_cables,
+                    }
+                    for t in fig.tiers
+                ],
+                "oversubscription": fig.oversubscription,
+                "global_ratio": fig.global_ratio,
+                "groups": [
+                    {
+                        "group": g.anchor,
+                        "gpu_nodes": g.gpu_nodes,
+                        "global_bandwidth": g.global_bandwidth,
+                        "node_bandwidth": g.node_bandwidth,
+                        "ratio": g.ratio,
+                    }
+                    for g in fig.groups
+                ],
+                "injection": fabric.injection,
+                "bisection": fig.bisection.bandwidth,
+                "bisection_ratio": fig.bisection.ratio,
+                "bisection_graph_vertices": fig.bisection.classes,
+                "hops": fig.hops.hops,
+                "hops_through_nodes": fig.hops.through_nodes,
+                "hops_exact": fig.hops.exact,
+                "allreduce_intra_node": fig.intra,
+                "allreduce_inter_node": fig.inter,
+                "nccl_efficiency": fig.efficiency,
+                "nccl_test": nccl,
+                "single_point_switches": [d.id for d, _ in fabric.cut_switches],
+                "single_point_links": [link.entity for link, _ in fabric.cut_links],
+            }
+        )
+    return out
+
+
+def _count(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def node_test(analysis: Analysis, hostfile: str = "hostfile") -> dict[str, Any] | None:
+    """Without a compute fabric, the acceptance test still runs inside the GPU nodes: the
+    hostfile ``export --hostfile`` writes then lists every GPU node."""
+    if any(f.nodes for f in analysis.fabrics):
+        return None
+    nodes = [d for d in analysis.devices if d.is_gpu_node and d.gpus]
+    if not nodes:
+        return None
+    gpus = sum(d.gpus for d in nodes)
+    efficiency = analysis.thresholds["nccl_efficiency"]
+    inside = [f for f in (intra_node(d, efficiency) for d in nodes) if f is not None]
+    return {
+        "hostfile": hostfile,
+        "np": gpus,
+        "command": nccl_command(hostfile, gpus),
+        "expected_busbw": min(inside) if inside and len(nodes) == 1 else None,
+    }
+
+
+def node_test_text(test: dict[str, Any] | None) -> list[str]:
+    if test is None:
+        return []
+    out = [f"  acceptance test inside the node (nccl-tests): {test['command']}"]
+    if test["expected_busbw"] is not None:
+        out.append(
+            f"    expect a busbw of about {fmt(test['expected_busbw'], BYTE_RATE)} at the "
+            "large sizes; well below it, something is wrong"
+        )
+    return out
+
+
+def _ratio(value: float | None) -> str:
+    if value is None:
+        return "–"
+    return "no uplinks" if not math.isfinite(value) else f"{value:.3g}:1"
+
+
+def _cables(cables: list[dict[str, Any]]) -> str:
+    parts = []
+    for entry in cables:
+        stock = entry["stock_length"]
+        length = "length unknown" if stock is None else f"{metres(stock)} m"
+        parts.append(f"{entry['media']} {length} × {entry['count']}")
+    return ", ".join(parts) if parts else "none"
+
+
+def fabric_text(fabrics: list[dict[str, Any]]) -> list[str]:
+    out: list[str] = []
+    for f in fabrics:
+        out.append(
+            f"  fabric {f['fabric']}: {f['tech']}, {_count(f['gpus'], 'GPU', 'GPUs')} on "
+            f"{_count(f['gpu_nodes'], 'node', 'nodes')}"
+        )
+        for tier in f["tiers"]:
+            if tier["tier"] == 0:
+                out.append(
+                    f"    between nodes: {_count(tier['cable_count'], 'cable', 'cables')}: "
+                    f"{_cables(tier['cables'])}"
+                )
+                continue
+            over = (
+                "top tier"
+                if tier["top"]
+                else f"oversubscription {_ratio(tier['oversubscription'])}"
+            )
+            lateral = f", {tier['lateral_cables']} lateral" if tier["lateral_cables"] else ""
+            out.append(
+                f"    tier {tier['tier']}: "
+                f"{_count(tier['switches'], 'switch', 'switches')}, {over}; "
+                f"{_count(tier['cable_count'], 'cable', 'cables')} up to it{lateral}: "
+                f"{_cables(tier['cables'])}"
+            )
+        line = f"    fabric oversubscription {_ratio(f['oversubscription'])}"
+        if f["global_ratio"] is not None:
+            line += f" (global ratio {f['global_ratio']:.3g} over {len(f['groups'])} groups)"
+        ratio = f["bisection_ratio"]
+        line += f"; bisection {fmt(f['bisection'], BANDWIDTH)}"
+        line += f" (ratio {ratio:.3g})" if ratio is not None else ""
+        out.append(line)
+        if f["hops"] is not None:
+            how = " through a GPU node" if f["hops_through_nodes"] else ""
+            bound = "at least " if not f["hops_exact"] else ""
+            out.append(f"    farthest GPUs: {bound}{f['hops']} cables apart{how}")
+        bus = []
+        if f["allreduce_intra_node"] is not None:
+            bus.append(f"{fmt(f['allreduce_intra_node'], BYTE_RATE)} inside a node")
+        if f["allreduce_inter_node"] is not None:
+            bus.append(f"{fmt(f['allreduce_inter_node'], BYTE_RATE)} between nodes")
+        if bus:
+            out.append(
+                f"    expected all-reduce bus bandwidth at "
+                f"{fmt(f['nccl_efficiency'], RATIO)}: {', '.join(bus)}"
+            )
+        nccl = f["nccl_test"]
+        if nccl is not None:
+            out.append(f"    acceptance test (nccl-tests): {nccl['command']}")
+            if nccl["expected_busbw"] is not None:
+                out.append(
+                    f"      expect a busbw of about {fmt(nccl['expected_busbw'], BYTE_RATE)} "
+                    "at the large sizes; well below it, something is wrong"
+                )
+        spof = f["single_point_switches"] + f["single_point_links"]
+        out.append(
+            f"    single points of failure: {', '.join(spof[:5]) if spof else 'none'}"
+            + (f" and {len(spof) - 5} more" if len(spof) > 5 else "")
+        )
+    return out
+
+
+def fabric_csv_rows(fabrics: list[dict[str, Any]]) -> list[list[Any]]:
+    rows: list[list[Any]] = []
+    for f in fabrics:
+        entity = f"fabric {f['fabric']}"
+        rows.append(["network", entity, "tech", f["tech"], ""])
+        rows.append(["network", entity, "gpus", f["gpus"], ""])
+        for tier in f["tiers"]:
+            if tier["tier"] >= 1:
+                rows.append(
+                    ["network", entity, f"switches tier {tier['tier']}", tier["switches"], ""]
+                )
+                ratio = _finite(tier["oversubscription"])
+                rows.append(
+                    [
+                        "network",
+                        entity,
+                        f"oversubscription tier {tier['tier']}",
+                        "" if ratio is None else ratio,
+                        "",
+                    ]
+                )
+            for cable in tier["cables"]:
+                stock = cable["stock_length"]
+                length = "unknown" if stock is None else f"{metres(stock)} m"
+                rows.append(
+                    [
+                        "network",
+                        entity,
+                        f"cables tier {tier['tier']} {cable['media']} {length}",
+                        cable["count"],
+                        "",
+                    ]
+                )
+        rows.append(["network", entity, "oversubscription", _finite(f["oversubscription"]), ""])
+        if f["global_ratio"] is not None:
+            rows.append(["network", entity, "global_ratio", f["global_ratio"], ""])
+        rows.append(["network", entity, "bisection", f["bisection"], "bit/s"])
+        if f["bisection_ratio"] is not None:
+            rows.append(["network", entity, "bisection_ratio", f["bisection_ratio"], ""])
+        if f["hops"] is not None:
+            rows.append(["network", entity, "hops", f["hops"], ""])
+        if f["allreduce_intra_node"] is not None:
+            rows.append(
+                ["network", entity, "allreduce_intra_node", f["allreduce_intra_node"], "bit/s"]
+            )
+        if f["allreduce_inter_node"] is not None:
+            rows.append(
+                ["network", entity, "allreduce_inter_node", f["allreduce_inter_node"], "bit/s"]
+            )
+        if f["nccl_test"] is not None:
+            rows.append(["network", entity, "nccl_test", f["nccl_test"]["command"], ""])
+    return rows

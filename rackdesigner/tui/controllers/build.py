@@ -1,0 +1,458 @@
+"""Building a layout in the designer: Add rack, Duplicate rack, Add feed, Remove feed, Set
+cooling, Place device (``a``), the catalog panel and placing by mouse.
+
+A mixin of :class:`~rackdesigner.tui.app.DesignerApp`. What a new rack's defaults are,
+which catalog entries match, where a device goes and what a copied rack is called are the
+core's (``rackdesigner.design.rack_build``, ``rackdesigner.design.placing``); every change
+is one edit command through ``app.do``, so it is undoable and re-checked.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual import work
+
+from rackdesigner.design.placing import NoRoom, Placement, is_rail_device, plan, rail_for, where
+from rackdesigner.tui.screens.build import ChoiceScreen, CoolingScreen, FormScreen
+from rackdesigner.tui.screens.catalog_picker import CatalogPickerScreen
+from rackdesigner.tui.widgets.catalog_panel import CatalogPanel
+from rackdesigner.tui.widgets.racks_mouse import BuildingRacksView
+
+if TYPE_CHECKING:
+    from rackdesigner.edit import Session
+    from rackdesigner.layout_io.catalog import Catalog
+
+
+class BuildActions:
+    """Actions and event handlers of building; ``self`` is the DesignerApp."""
+
+    # The catalog panel opens fully from 40 lines up (app.tcss: Screen.-tall).
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (40, "-tall")]
+
+    armed: str | None = None  # a catalog entry clicked: the next click on a unit places it
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    @property
+    def catalog_panel(self) -> CatalogPanel:
+        app: Any = self
+        return app.query_one("#catalog", CatalogPanel)
+
+    def _catalog(self) -> Catalog:
+        from rackdesigner.layout_io.catalog import builtin, for_layout
+
+        session: Session | None = getattr(self, "session", None)
+        return for_layout(session.layout) if session is not None else builtin()
+
+    def _need_rack(self) -> str | None:
+        app: Any = self
+        if app.session is None:
+            return None
+        # The rack under the cursor of the view on screen (the floor has its own cursor).
+        rack = app.floor.current_rack_id() if app.view_name == "floor" else None
+        rack = rack or app.racks.current_rack_id()
+        if rack is None:
+            app.notify(
+                "No rack yet: add one first (ctrl+p → Add rack).",
+                title="No rack",
+                severity="warning",
+            )
+        return rack
+
+    def show_catalog(self) -> None:
+        """Fill the catalog panel with the open layout's catalog (its own entries too)."""
+        self.catalog_panel.show(self._catalog())
+
+    def disarm(self) -> bool:
+        """Forget an armed catalog entry (escape); True when there was one."""
+        app: Any = self
+        if self.armed is None:
+            return False
+        self.armed = None
+        app.header.set_state(status="")
+        app.notify("Placing cancelled", timeout=2)
+        return True
+
+    # -- racks ------------------------------------------------------------------------------
+
+    @work(group="dialog")
+    async def action_add_rack(self) -> None:
+        from rackdesigner.design.rack_build import check_rack_form, rack_defaults
+
+        app: Any = self
+        session = app.session
+        if session is None:
+            return
+        layout, index = session.layout, session.index
+        d = rack_defaults(layout, index, app.racks.row_name() if layout.racks else None)
+        fields = [
+            ("id", "id", d["id"], "the rack's id, e.g. a01"),
+            ("row", "row", d["row"], "a row name; a new name starts a new row"),
+            ("slot", "slot", d["slot"], "position in the row, 1-based"),
+            ("height", "height", d["height"], "whole rack units, e.g. 42 U"),
+            ("cooling", "cooling", d["cooling"], "air | liquid | rear-door | immersion"),
+            ("sides", "feed sides", d["sides"], "one feed per side: A, B (empty: no feeds)"),
+            ("voltage", "feed voltage", d["voltage"], "line-to-line for 3-phase, e.g. 415 V"),
+            ("phases", "feed phases", d["phases"], "1 | 3"),
+            ("current", "feed current", d["current"], "breaker rating, e.g. 63 A"),
+        ]
+        command = await app.push_screen_wait(
+            FormScreen(
+                "Add rack",
+                fields,
+                lambda values: check_rack_form(layout, index, values),
+                hint="enter adds the rack · tab: next field · escape cancels",
+                dialog_id="add-rack-dialog",
+            )
+        )
+        if command is None:
+            return
+        rack_id = command.refs[0][1] if command.refs else None
+        if app.do(command) is None:
+            rack_id = next((ref[1] for ref in command.refs if ref[0] == "rack"), rack_id)
+            rack = session.index.rack(rack_id)
+            app.racks.jump(rack_id, announce=False)
+            app.update_inspector(("rack", rack_id))
+            feeds = ", ".join(f.id for f in rack.feeds) if rack is not None else ""
+            row = (rack.row if rack is not None else "") or "(none)"
+            slot = rack.slot if rack is not None else None
+            app.notify(
+                f"Added rack {rack_id} in row {row}, slot {slot}"
+                + (f", feeds {feeds}" if feeds else ", no feeds")
+                + " (ctrl+z undoes)",
+                timeout=5,
+            )
+
+    def action_duplicate_rack(self) -> None:
+        from rackdesigner.design.rack_build import duplicate_rack
+        from rackdesigner.edit import EditError
+
+        app: Any = self
+        rack = self._need_rack()
+        if rack is None:
+            return
+        session = app.session
+        try:
+            command, new = duplicate_rack(session.layout, session.index, rack)
+        except EditError as error:
+            app.notify(str(error), title="Refused", severity="error")
+            return
+        if app.do(command) is None:
+            copy = session.index.rack(new)
+            app.racks.jump(new, announce=False)
+            app.update_inspector(("rack", new))
+            devices = len(copy.devices) if copy is not None else 0
+            app.notify(
+                f"Duplicated rack {rack} as {new} (slot {copy.slot if copy else '?'}, "
+                f"{devices} devices; ctrl+z undoes)",
+                timeout=5,
+            )
+
+    def action_remove_rack(self) -> None:
+        """The palette's way to the rack's Delete (a full rack has no empty unit to put
+        the cursor on for ``delete``)."""
+        app: Any = self
+        rack = self._need_rack()
+        if rack is not None:
+            app.confirm_remove_rack(rack)
+
+    # -- feeds ------------------------------------------------------------------------------
+
+    @work(group="dialog")
+    async def action_add_feed(self) -> None:
+        from rackdesigner.design.rack_build import check_feed_form, feed_defaults
+
+        app: Any = self
+        rack_id = self._need_rack()
+        if rack_id is None:
+            return
+        session = app.session
+        rack = session.index.rack(rack_id)
+        d = feed_defaults(rack)
+        fields = [
+            ("id", "id", d["id"], "the feed's id, e.g. a01-C"),
+            ("side", "side", d["side"], "redundant side: A, B, C …"),
+            ("voltage", "voltage", d["voltage"], "line-to-line for 3-phase, e.g. 415 V"),
+            ("phases", "phases", d["phases"], "1 | 3"),
+            ("current", "current", d["current"], "breaker rating, e.g. 63 A"),
+            ("circuit", "circuit", d["circuit"], "panel circuit (optional), e.g. PP1-C-01"),
+        ]
+        command = await app.push_screen_wait(
+            FormScreen(
+                f"Add feed to rack {rack_id}",
+                fields,
+                lambda values: check_feed_form(session.index, rack_id, values),
+                hint="enter adds the feed · tab: next field · escape cancels",
+                dialog_id="add-feed-dialog",
+            )
+        )
+        if command is None:
+            return
+        if app.do(command) is None:
+            feed = command.refs[0][1]
+            app.update_inspector(("feed", feed))
+            app.notify(f"Added feed {feed} to rack {rack_id} (ctrl+z undoes)", timeout=4)
+
+    @work(group="dialog")
+    async def action_remove_feed(self) -> None:
+        from rackdesigner.edit import RemoveFeed
+
+        app: Any = self
+        rack_id = self._need_rack()
+        if rack_id is None:
+            return
+        rack = app.session.index.rack(rack_id)
+        if not rack.feeds:
+            app.notify(f"Rack {rack_id} has no feeds.", severity="warning")
+            return
+        choices = [(feed.id, _feed_line(feed)) for feed in rack.feeds]
+        feed = await app.push_screen_wait(
+            ChoiceScreen(f"Remove which feed of rack {rack_id}?", choices, choices[-1][0])
+        )
+        if feed is None:
+            return
+        if app.do(RemoveFeed(feed)) is None:
+            app.update_inspector(("rack", rack_id))
+            app.notify(f"Removed feed {feed} from rack {rack_id} (ctrl+z undoes)", timeout=4)
+
+    # -- cooling ----------------------------------------------------------------------------
+
+    @work(group="dialog")
+    async def action_set_cooling(self) -> None:
+        from rackdesigner.design.rack_build import cooling_choices, set_cooling
+        from rackdesigner.edit import EditError
+
+        app: Any = self
+        rack_id = self._need_rack()
+        if rack_id is None:
+            return
+        session = app.session
+        index = session.index
+        rack = index.rack(rack_id)
+        choices = cooling_choices(session.layout, index, rack_id)
+
+        def describe(device_id: str) -> str:
+            device = index.device(device_id)
+            owner = index.rack_of(device_id)
+            return f"{device.model} in {owner.id}" if device and owner else ""
+
+        answer = await app.push_screen_wait(
+            CoolingScreen(rack_id, rack.cooling_mode, choices, describe)
+        )
+        if answer is None:
+            return
+        try:
+            command = set_cooling(
+                index,
+                rack_id,
+                answer.mode,
+                cdus=answer.cdus,
+                door=answer.door,
+                new_door_model=answer.new_door_model,
+            )
+        except EditError as error:
+            app.notify(str(error), title="Refused", severity="error", timeout=8)
+            return
+        if app.do(command) is None:
+            app.racks.jump(rack_id, announce=False)
+            app.update_inspector(("rack", rack_id))
+            rack = index.rack(rack_id)
+            extra = ""
+            if answer.mode == "liquid":
+                extra = f" on {', '.join(rack.cdus)}"
+            elif answer.mode == "rear-door":
+                extra = f" with door {rack.door}"
+            app.notify(f"Rack {rack_id} is cooled by {answer.mode}{extra} (ctrl+z undoes)")
+
+    # -- placing ----------------------------------------------------------------------------
+
+    @work(group="dialog")
+    async def action_place_device(self) -> None:
+        app: Any = self
+        rack = self._need_rack()
+        if rack is None or app.moving is not None:
+            return
+        if app.view_name != "racks":  # from another view (palette): place in the racks view
+            app.action_view("racks")
+            if app.racks.current_rack_id() != rack:
+                app.racks.jump(rack, announce=False)
+        cursor = app.racks.cursor
+        where_text = f"the {cursor.rail} rail" if cursor.rail else f"U{cursor.unit}"
+        models = await app.push_screen_wait(
+            CatalogPickerScreen(self._catalog(), f"Place a device in rack {rack} at {where_text}")
+        )
+        if models:
+            await self.place_models(rack, models, cursor.unit, cursor.rail)
+
+    def action_focus_catalog(self) -> None:
+        panel = self.catalog_panel
+        if not panel.display:
+            app: Any = self
+            app.action_view("racks")
+        self.show_catalog()
+        panel.query_one("#catalog-search").focus()
+
+    def action_focus_racks(self) -> None:
+        app: Any = self
+        app.racks.focus()
+
+    async def place_models(
+        self, rack_id: str, models: list[str], unit: int, rail: str | None, *, ask: bool = True
+    ) -> list[str]:
+        """Place ``models`` in a rack from ``unit`` (designer.md's rule), asking for the rail
+        of a lone 0U device and the face of a lone half-depth one (with ``ask``; a click on
+        a unit places on the face shown and the rail clicked, else the emptier); the ids
+        placed."""
+        import time
+
+        from rackdesigner.edit import Batch, PlaceDevice
+        from rackdesigner.edit.index import FACES
+
+        app: Any = self
+        session = app.session
+        if session is None:
+            return []
+        index = session.index
+        rack = index.rack(rack_id)
+        types = index.catalog.devices
+        unknown = [m for m in models if m not in types]
+        if rack is None or unknown:
+            app.notify(f"Unknown model {', '.join(unknown)}", severity="error")
+            return []
+        left = sum(1 for d in rack.devices if d.side == "left" and _zero_u(types, d.model))
+        right = sum(1 for d in rack.devices if d.side == "right" and _zero_u(types, d.model))
+        face = app.racks.face
+        side = rail
+        if len(models) == 1 and ask:
+            entry = types[models[0]]
+            if is_rail_device(entry) and side is None:
+                side = await app.push_screen_wait(
+                    ChoiceScreen(
+                        f"{models[0]} is 0U: which side rail of rack {rack_id}?",
+                        [
+                            ("left", f"left rail ({left} there now)"),
+                            ("right", f"right rail ({right} there now)"),
+                        ],
+                        rail_for(left, right),
+                    )
+                )
+                if side is None:
+                    return []
+            elif entry.height_u > 0 and not entry.full_depth:
+                face = await app.push_screen_wait(
+                    ChoiceScreen(
+                        f"{models[0]} is half-depth: which face of rack {rack_id}?",
+                        [("front", "front"), ("rear", "rear")],
+                        app.racks.face,
+                    )
+                )
+                if face is None:
+                    return []
+        began = time.perf_counter()  # after any question: what the app itself takes
+        taken = {f: set(index.occupied(rack_id, f)) for f in FACES}
+        try:
+            placements = plan(
+                types,
+                models,
+                top=int(rack.height_u),
+                taken=taken,
+                near=unit,
+                face=face,
+                rails=(left, right),
+                side=side,
+            )
+        except NoRoom as error:
+            app.notify(f"Rack {rack_id}: {error}", title="Refused", severity="error", timeout=8)
+            return []
+        commands = [
+            PlaceDevice(rack_id, p.model, p.position, face=p.face, side=p.side) for p in placements
+        ]
+        command: Any = (
+            commands[0]
+            if len(commands) == 1
+            else Batch(commands, f"Place {len(commands)} devices in {rack_id}")
+        )
+        if app.do(command) is not None:
+            return []
+        ids = [str(c.device_id) for c in commands]
+        app.racks.jump(rack_id, ids[0], announce=False)
+        app.update_inspector(("device", ids[0]))
+        app.notify(_placed_text(rack_id, placements, ids, types, int(rack.height_u)), timeout=6)
+        app.timings["place"] = time.perf_counter() - began
+        return ids
+
+    # -- events -----------------------------------------------------------------------------
+
+    def on_catalog_panel_chosen(self, event: CatalogPanel.Chosen) -> None:
+        app: Any = self
+        if event.by_mouse:
+            self.armed = event.model
+            app.header.set_state(status=f"click a unit to place {event.model} · escape cancels")
+            app.notify(f"Click a unit of a rack to place {event.model} there", timeout=4)
+            return
+        rack = self._need_rack()
+        if rack is not None:
+            cursor = app.racks.cursor
+            self._place_worker(rack, [event.model], cursor.unit, cursor.rail)
+            app.racks.focus()
+
+    def on_building_racks_view_unit_clicked(self, event: BuildingRacksView.UnitClicked) -> None:
+        app: Any = self
+        model = self.armed
+        if model is None or app.moving is not None:
+            return
+        self.armed = None
+        app.header.set_state(status="")
+        self._place_worker(event.rack, [model], event.unit, event.rail, ask=False)
+
+    @work(group="dialog")
+    async def _place_worker(
+        self, rack: str, models: list[str], unit: int, rail: str | None, *, ask: bool = True
+    ) -> None:
+        await self.place_models(rack, models, unit, rail, ask=ask)
+
+
+def _zero_u(types: dict[str, Any], model: str) -> bool:
+    entry = types.get(model)
+    return entry is not None and entry.height_u <= 0
+
+
+def _feed_line(feed: Any) -> str:
+    parts = [feed.id]
+    if feed.side:
+        parts.append(f"side {feed.side}")
+    electric = " ".join(
+        str(x)
+        for x in (
+            getattr(feed.voltage, "text", feed.voltage),
+            f"{feed.phases}-phase" if feed.phases else None,
+            getattr(feed.current, "text", feed.current),
+        )
+        if x
+    )
+    if electric:
+        parts.append(electric)
+    if feed.circuit:
+        parts.append(f"circuit {feed.circuit}")
+    return " · ".join(parts)
+
+
+def _placed_text(
+    rack: str, placements: list[Placement], ids: list[str], types: dict[str, Any], top: int
+) -> str:
+    """Where each device went; the first one also says when its units were taken."""
+    if len(placements) == 1:
+        p = placements[0]
+        height = types[p.model].height_u
+        text = f"Placed {ids[0]} ({p.model}) in {rack} {where(p, height)}"
+        if p.moved and p.asked is not None:
+            if p.asked + max(1, round(height)) - 1 > top:
+                text += f": from U{p.asked} it would pass the rack's top (U{top})"
+            else:
+                text += f": U{p.asked} and up were taken, so at the nearest free units"
+        return text + " (ctrl+z undoes)"
+    spots = ", ".join(
+        f"{i} {where(p, types[p.model].height_u)}" for i, p in zip(ids, placements, strict=True)
+    )
+    return f"Placed {len(ids)} devices in {rack}: {spots} (ctrl+z undoes)"

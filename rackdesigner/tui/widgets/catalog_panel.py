@@ -1,0 +1,119 @@
+"""The screen's catalog panel (designer.md): device types and GPUs, searchable by typing,
+grouped by kind, with U height, power and ports.
+
+It sits in the right column under the inspector. In a short terminal it shows only its
+search line until it has focus (click it, Tab to it, or palette "Catalog"); from 40 lines
+up it stays open. Enter on an entry places it at the racks view's cursor; a click on an
+entry arms it, and a click on a unit then places it there.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Input, OptionList
+from textual.widgets.option_list import Option
+
+from rackdesigner.design.placing import KIND_TITLES, match, summary
+from rackdesigner.layout_io.catalog import Catalog
+from rackdesigner.tui.screens.catalog_picker import catalog_options
+
+
+class CatalogList(OptionList):
+    """Remembers whether the last choice came from the mouse (a click arms the entry for
+    a click on a unit; Enter places it at the cursor)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.focus_racks", "back to racks", show=False),
+    ]
+
+    by_mouse = False
+
+    def on_click(self, event: events.Click) -> None:
+        # Runs before OptionList's own click handler (subclass first), which selects.
+        self.by_mouse = True
+
+
+class CatalogSearch(Input):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down", "focus_list", show=False),
+        Binding("escape", "app.focus_racks", "back to racks", show=False),
+    ]
+
+    def action_focus_list(self) -> None:
+        for options in self.screen.query("#catalog-list").results(OptionList):
+            options.focus()
+
+
+class CatalogPanel(Vertical):
+    class Chosen(Message):
+        """An entry was chosen: by the mouse (arm it) or by Enter (place it now)."""
+
+        def __init__(self, model: str, by_mouse: bool) -> None:
+            self.model = model
+            self.by_mouse = by_mouse
+            super().__init__()
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.catalog: Catalog | None = None
+        self.border_title = "Catalog"
+
+    def compose(self) -> ComposeResult:
+        yield CatalogSearch(placeholder="search the catalog…", id="catalog-search")
+        yield CatalogList(id="catalog-list")
+
+    def show(self, catalog: Catalog) -> None:
+        """A layout was opened (its own catalog entries join the built-in ones)."""
+        if catalog is self.catalog:
+            return
+        self.catalog = catalog
+        self._fill()
+
+    def _fill(self) -> None:
+        if self.catalog is None:
+            return
+        query = self.query_one("#catalog-search", Input).value
+        theme = "dark" if self.app.current_theme.dark else "light"
+        # The panel is narrow: a shorter key column, and the headings name the kinds.
+        options = catalog_options(
+            self.catalog.devices, query, [], theme, key_width=16, always_grouped=True
+        )
+        gpus = match(self.catalog.gpus, query)
+        if gpus:
+            options.append(Option(Text(KIND_TITLES["gpu"], style="bold dim"), disabled=True))
+            for key in gpus:
+                gpu = self.catalog.gpus[key]
+                line = Text(f"  {key.ljust(16)} {summary(gpu)}", no_wrap=True, overflow="ellipsis")
+                options.append(Option(line, id=f"gpu:{key}", disabled=True))
+        listing = self.query_one("#catalog-list", CatalogList)
+        listing.set_options(options)
+        first = next(
+            (i for i, o in enumerate(options) if o.id and not o.id.startswith("gpu:")), None
+        )
+        listing.highlighted = first
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self._fill()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the search places the first match at the cursor."""
+        event.stop()
+        listing = self.query_one("#catalog-list", CatalogList)
+        option = listing.highlighted_option
+        if option is not None and option.id and not option.id.startswith("gpu:"):
+            self.post_message(self.Chosen(option.id, by_mouse=False))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        listing = self.query_one("#catalog-list", CatalogList)
+        by_mouse, listing.by_mouse = listing.by_mouse, False
+        if event.option.id and not event.option.id.startswith("gpu:"):
+            self.post_message(self.Chosen(event.option.id, by_mouse=by_mouse))

@@ -1,0 +1,309 @@
+"""The floor view: the hall from above, one cell per rack at its row and slot.
+
+Each cell shows the rack's id, its load in kW on the floor plan's density scale
+(``palette.DENSITY_STEPS_KW``, the same steps and colours as ``export --floorplan``), its
+cooling (a letter) and the use of its busiest feed. Drawn with the Line API: a line of a row
+is one cached strip, so a hall of 3,000 racks costs only the lines on screen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import BindingType
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from rackdesigner.export.render import palette
+from rackdesigner.model.layout import Layout
+from rackdesigner.model.wording import plural
+from rackdesigner.tui import actions
+from rackdesigner.tui.findings import Marks
+from rackdesigner.tui.rows import rows_of
+from rackdesigner.tui.widgets.style_cache import styles_changed
+
+if TYPE_CHECKING:
+    from rackdesigner.analysis import Analysis
+
+CELL_W = 9  # body: id / kW / cooling and feed use
+COLUMN_W = CELL_W + 2  # a cursor mark each side
+LABEL_W = 5  # "A   " row names
+CELL_LINES = 3
+ROW_LINES = CELL_LINES + 1  # a blank line between rows
+HEADER_LINES = 2  # the scale and the key
+COOLING_LETTER = {"air": "A", "liquid": "L", "rear-door": "D", "immersion": "I"}
+
+
+def density_step(load_w: float) -> int:
+    """The step of the density scale a load falls in (as the SVG floor plan)."""
+    kw = load_w / 1000
+    for index, limit in enumerate(palette.DENSITY_STEPS_KW):
+        if kw < limit:
+            return index
+    return len(palette.DENSITY_STEPS_KW)
+
+
+def scale_labels() -> list[str]:
+    steps = palette.DENSITY_STEPS_KW
+    return [f"<{steps[0]:g}", *(f"{a:g}-{b:g}" for a, b in pairwise(steps)), f"≥{steps[-1]:g}"]
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    rack: str
+    column: int  # 0-based column on the floor (by slot)
+    load: float | None  # W; None before the first check
+    cooling: str
+    feed_use: float | None  # the busiest feed's share of its usable capacity
+    severity: str | None  # the worst finding of the rack
+
+
+def floor_rows(
+    layout: Layout, analysis: Analysis | None, marks: Marks
+) -> list[tuple[str, list[Cell]]]:
+    """Rows in floor order; in each, its racks at their slot's column (unslotted ones after)."""
+    facts = {}
+    if analysis is not None:
+        facts = {f.rack.id: f for f in analysis.racks}
+    out = []
+    slots = [r.slot for r in layout.racks if r.slot is not None]
+    first = min(slots, default=1)
+    for name, racks in rows_of(layout):
+        cells: list[Cell] = []
+        column = 0
+        for rack in racks:
+            column = rack.slot - first if rack.slot is not None else column
+            # Two racks claiming one slot stay visible side by side.
+            if cells and column <= cells[-1].column:
+                column = cells[-1].column + 1
+            fact = facts.get(rack.id)
+            uses = [f.utilisation for f in fact.feeds if f.utilisation is not None] if fact else []
+            counts = marks.racks.get(rack.id, {})
+            severity = next((s for s in ("error", "warning", "info") if counts.get(s)), None)
+            cells.append(
+                Cell(
+                    rack.id,
+                    column,
+                    fact.load if fact is not None else None,
+                    rack.cooling_mode,
+                    max(uses) if uses else None,
+                    severity,
+                )
+            )
+            column += 1
+        out.append((name, cells))
+    return out
+
+
+class FloorView(ScrollView, can_focus=True):
+    """Racks from above; a cursor moves rack to rack; enter opens the rack's elevation."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *actions.bindings("floor"),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"floor--label", "floor--cursor", "floor--key"}
+
+    class CursorMoved(Message):
+        def __init__(self, rack: str | None) -> None:
+            self.rack = rack
+            super().__init__()
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows: list[tuple[str, list[Cell]]] = []
+        self.row = 0
+        self.index = 0  # the cursor's cell in its row
+        self.version = 0
+        self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(maxsize=4096)
+        self._theme = "dark"
+        self.border_title = "Floor"
+
+    def show(self, layout: Layout, analysis: Analysis | None, marks: Marks) -> None:
+        current = self.current_rack_id()
+        self.rows = floor_rows(layout, analysis, marks)
+        self.version += 1
+        if current is None or not self.select(current, announce=False):
+            self.row = min(self.row, max(len(self.rows) - 1, 0))
+            self.index = 0
+        self._resize()
+        self.refresh()
+
+    def current_rack_id(self) -> str | None:
+        if not self.rows or not self.rows[self.row][1]:
+            return None
+        cells = self.rows[self.row][1]
+        return cells[min(self.index, len(cells) - 1)].rack
+
+    def select(self, rack: str, *, announce: bool = True) -> bool:
+        for row, (_, cells) in enumerate(self.rows):
+            for index, cell in enumerate(cells):
+                if cell.rack == rack:
+                    self._set(row, index, announce=announce)
+                    return True
+        return False
+
+    def move(self, dx: int, dy: int) -> None:
+        if not self.rows:
+            return
+        row, index = self.row, self.index
+        if dx:
+            index = min(max(index + dx, 0), max(len(self.rows[row][1]) - 1, 0))
+        if dy:
+            here = self.rows[row][1]
+            column = here[index].column if here else 0
+            target = row + dy
+            # Skip rows without racks; stay put at the hall's edge.
+            while 0 <= target < len(self.rows) and not self.rows[target][1]:
+                target += dy
+            if not 0 <= target < len(self.rows):
+                return
+            row = target
+            cells = self.rows[row][1]
+            index = min(range(len(cells)), key=lambda i: (abs(cells[i].column - column), i))
+        self._set(row, index)
+
+    def _set(self, row: int, index: int, *, announce: bool = True) -> None:
+        self.row, self.index = row, index
+        self._scroll_to_cursor()
+        self.refresh()
+        if announce:
+            self.post_message(self.CursorMoved(self.current_rack_id()))
+
+    def _scroll_to_cursor(self) -> None:
+        cells = self.rows[self.row][1] if self.rows else []
+        if not cells:
+            return
+        top = HEADER_LINES + self.row * ROW_LINES
+        left = LABEL_W + cells[self.index].column * COLUMN_W
+        height = max(self.scrollable_content_region.height - HEADER_LINES, 1)
+        width = max(self.scrollable_content_region.width - LABEL_W, 1)
+        x, y = self.scroll_offset
+        body = top - HEADER_LINES
+        if body < y:
+            y = body
+        elif body + CELL_LINES > y + height:
+            y = body + CELL_LINES - height
+        column = left - LABEL_W
+        if column < x:
+            x = column
+        elif column + COLUMN_W > x + width:
+            x = column + COLUMN_W - width
+        self.scroll_to(x=x, y=y, animate=False, immediate=True)
+
+    def _resize(self) -> None:
+        columns = max((c.column + 1 for _, cells in self.rows for c in cells), default=0)
+        self.virtual_size = Size(
+            LABEL_W + columns * COLUMN_W, HEADER_LINES + len(self.rows) * ROW_LINES
+        )
+        racks = sum(len(cells) for _, cells in self.rows)
+        self.border_title = f"Floor · {plural(len(self.rows), 'row')} · {plural(racks, 'rack')}"
+
+    def on_resize(self) -> None:
+        self._resize()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        if styles_changed(self):  # a theme switch, not a focus change
+            self._cache.clear()
+
+    def on_click(self, event: events.Click) -> None:
+        x = event.x - self.gutter.left + self.scroll_offset.x - LABEL_W
+        y = event.y - self.gutter.top - HEADER_LINES
+        if x < 0 or y < 0:
+            return
+        row, within = divmod(y + self.scroll_offset.y, ROW_LINES)
+        if row >= len(self.rows) or within >= CELL_LINES:
+            return
+        column = x // COLUMN_W
+        self.focus()
+        for index, cell in enumerate(self.rows[row][1]):
+            if cell.column == column:
+                self._set(row, index)
+                if event.chain >= 2:  # a double click opens it, as enter does
+                    self.app.call_later(self.app.run_action, "floor_open")
+                return
+
+    # -- drawing ------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        self._theme = "dark" if self.app.current_theme.dark else "light"
+        if y < HEADER_LINES:
+            return self._header(y).crop_extend(0, width, base)
+        if not self.rows:
+            text = "  No racks in this layout." if y == HEADER_LINES else ""
+            return Strip([Segment(text.ljust(width), base)])
+        scroll_x, scroll_y = self.scroll_offset
+        row, within = divmod(y - HEADER_LINES + scroll_y, ROW_LINES)
+        if row >= len(self.rows) or within >= CELL_LINES:
+            return Strip.blank(width, base)
+        cursor = self.index if row == self.row else -1
+        key = (row, within, cursor, self.version, self._theme)
+        body = self._cache.get(key)
+        if body is None:
+            body = self._draw(row, within, cursor)
+            self._cache[key] = body
+        name = (self.rows[row][0] or "–") if within == 0 else ""
+        label_style = self.get_component_rich_style("floor--label")
+        label = Strip([Segment(name[: LABEL_W - 1].ljust(LABEL_W), label_style)])
+        rest = body.crop_extend(scroll_x, scroll_x + max(width - LABEL_W, 0), base)
+        return Strip.join([label, rest])
+
+    def _header(self, y: int) -> Strip:
+        key = self.get_component_rich_style("floor--key")
+        if y == 0:
+            segments = [Segment("kW ", key)]
+            for index, label in enumerate(scale_labels()):
+                fill = palette.DENSITY_COLOURS[self._theme][index]
+                text = palette.DENSITY_TEXT[self._theme][index]
+                segments.append(Segment(f" {label} ", Style(color=text, bgcolor=fill)))
+            return Strip(segments)
+        return Strip(
+            [Segment("A air · L liquid · D rear door · I immersion · % busiest feed", key)]
+        )
+
+    def _draw(self, row: int, within: int, cursor: int) -> Strip:
+        base = self.rich_style
+        cells = self.rows[row][1]
+        mark = self.get_component_rich_style("floor--cursor")
+        colours = palette.SEVERITY_COLOURS[self._theme]
+        segments: list[Segment] = []
+        column = 0
+        for index, cell in enumerate(cells):
+            if cell.column > column:
+                segments.append(Segment(" " * (COLUMN_W * (cell.column - column)), base))
+            column = cell.column + 1
+            step = density_step(cell.load) if cell.load is not None else 0
+            style = Style(
+                color=palette.DENSITY_TEXT[self._theme][step],
+                bgcolor=palette.DENSITY_COLOURS[self._theme][step],
+            )
+            here = index == cursor
+            segments.append(Segment("▐" if here else " ", mark if here else base))
+            if within == 0:
+                symbol = palette.SEVERITY_SYMBOLS[cell.severity] if cell.severity else ""
+                text = cell.rack[: CELL_W - (1 if symbol else 0)]
+                segments.append(Segment(text.ljust(CELL_W - len(symbol)), style + Style(bold=True)))
+                if symbol:
+                    segments.append(
+                        Segment(symbol, style + Style(color=colours[cell.severity], bold=True))
+                    )
+            elif within == 1:
+                text = f"{cell.load / 1000:,.1f} kW" if cell.load is not None else "…"
+                segments.append(Segment(text[:CELL_W].center(CELL_W), style))
+            else:
+                letter = COOLING_LETTER.get(cell.cooling, "?")
+                use = f"{cell.feed_use:.0%}" if cell.feed_use is not None else "no feed"
+                segments.append(Segment(f"{letter} {use}"[:CELL_W].center(CELL_W), style))
+            segments.append(Segment("▌" if here else " ", mark if here else base))
+        return Strip(segments)

@@ -1,0 +1,218 @@
+"""The problems panel: every finding, worst first; choosing one moves the racks' cursor.
+
+Drawn with the Line API like the racks view: a layout with thousands of findings costs only
+the rows on screen, and a new set of findings is a list swap, not thousands of widgets.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import Reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from rackdesigner.export.render import palette
+from rackdesigner.model.diagnostics import SEVERITY_RANK, Diagnostic
+from rackdesigner.tui import actions
+
+_FIX = actions.BY_ID["apply-fix"]
+
+CODE_W = 8
+ENTITY_W = 24
+
+
+def _order(diagnostic: Diagnostic) -> tuple[int, str, str, int]:
+    return (SEVERITY_RANK[diagnostic.severity], diagnostic.code, diagnostic.entity, diagnostic.line)
+
+
+class ProblemsPanel(ScrollView, can_focus=True):
+    """A row per finding: severity symbol, code, entity, message; a cursor row."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "cursor(-1)", "", show=False, id="problems-up"),
+        Binding("down", "cursor(1)", "", show=False, id="problems-down"),
+        Binding("pageup", "cursor(-10)", "", show=False, id="problems-page-up"),
+        Binding("pagedown", "cursor(10)", "", show=False, id="problems-page-down"),
+        Binding("home", "cursor(-1000000)", "", show=False, id="problems-first"),
+        Binding("end", "cursor(1000000)", "", show=False, id="problems-last"),
+        Binding("enter", "choose", "go to", id="problems-go"),
+        Binding("escape", "app.racks_view", "racks", id="problems-back"),
+        # One key, two bindings: "fix" in the footer when the highlighted finding has a
+        # mechanical fix; else the same key says why nothing changes (guide.py).
+        Binding(_FIX.keys, "apply_fix", _FIX.footer, id=_FIX.id, tooltip=_FIX.help),
+        Binding(_FIX.keys, "no_fix", _FIX.footer, show=False, id=_FIX.id),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"problems--header", "problems--cursor"}
+
+    # The virtual size is the number of findings. A new count changes only the scroll bar.
+    # Textual would lay out the whole screen for it, and that pass landed on the key
+    # pressed as a check ended (about 100 ms on 100,000 GPUs). The scroll bar is updated
+    # here; its coming or going still lays the screen out, as it must.
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+    def watch_virtual_size(self, size: Size) -> None:
+        if self.is_mounted:
+            self._scroll_update(size)
+            self.refresh()
+
+    class Chosen(Message):
+        """A finding was highlighted (``focus`` False) or chosen with enter (True)."""
+
+        def __init__(self, diagnostic: Diagnostic, focus: bool) -> None:
+            self.diagnostic = diagnostic
+            self.focus = focus
+            super().__init__()
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.findings: list[Diagnostic] = []
+        self.cursor_row = 0
+        self.border_title = "Problems"
+        self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(maxsize=1024)
+        self._generation = 0
+
+    def show(self, diagnostics: list[Diagnostic]) -> None:
+        """Replace the findings; the highlighted one stays highlighted if it still exists."""
+        keep = None
+        if 0 <= self.cursor_row < len(self.findings):
+            old = self.findings[self.cursor_row]
+            keep = (old.code, old.entity, old.message)
+        self.findings = sorted(diagnostics, key=_order)
+        self._generation += 1
+        self.cursor_row = 0
+        if keep is not None:
+            for row, diagnostic in enumerate(self.findings):
+                if (diagnostic.code, diagnostic.entity, diagnostic.message) == keep:
+                    self.cursor_row = row
+                    break
+        counts = dict.fromkeys(SEVERITY_RANK, 0)
+        for diagnostic in self.findings:
+            counts[diagnostic.severity] += 1
+        self.border_title = (
+            f"Problems · {counts['error']} errors · {counts['warning']} warnings · "
+            f"{counts['info']} info"
+            if self.findings
+            else "Problems · none"
+        )
+        self.virtual_size = Size(self.size.width, len(self.findings) + 1)
+        self._scroll_to_cursor()
+        self._show_hint()
+        self.refresh()
+
+    @property
+    def current(self) -> Diagnostic | None:
+        """The highlighted finding."""
+        if 0 <= self.cursor_row < len(self.findings):
+            return self.findings[self.cursor_row]
+        return None
+
+    def _show_hint(self) -> None:
+        """The highlighted finding's fix under the list (the app words it: guide.py)."""
+        describe = getattr(self.app, "finding_hint", None)
+        current = self.current
+        self.border_subtitle = describe(current) if describe and current is not None else ""
+        if self.has_focus:  # the footer's "fix" follows the highlighted finding
+            self.app.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        check = getattr(self.app, "guide_check_action", None)
+        if action in ("apply_fix", "no_fix") and check is not None:
+            return check(action, parameters)
+        return True
+
+    def action_apply_fix(self) -> None:
+        apply = getattr(self.app, "action_apply_fix", None)
+        if apply is not None:
+            apply()
+
+    def action_no_fix(self) -> None:
+        self.action_apply_fix()  # the app says why there is nothing to apply
+
+    def on_resize(self) -> None:
+        self.virtual_size = Size(self.size.width, len(self.findings) + 1)
+        self._cache.clear()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._cache.clear()
+
+    # -- cursor -------------------------------------------------------------------------
+
+    def action_cursor(self, step: int) -> None:
+        if not self.findings:
+            return
+        row = min(max(self.cursor_row + step, 0), len(self.findings) - 1)
+        if row != self.cursor_row:
+            self.cursor_row = row
+            self._scroll_to_cursor()
+            self._show_hint()
+            self.refresh()
+            self.post_message(self.Chosen(self.findings[row], focus=False))
+
+    def action_choose(self) -> None:
+        if 0 <= self.cursor_row < len(self.findings):
+            self.post_message(self.Chosen(self.findings[self.cursor_row], focus=True))
+
+    def on_click(self, event: events.Click) -> None:
+        row = event.y - self.gutter.top + self.scroll_offset.y - 1
+        if 0 <= row < len(self.findings):
+            self.cursor_row = row
+            self._show_hint()
+            self.refresh()
+            self.post_message(self.Chosen(self.findings[row], focus=event.chain > 1))
+
+    def _scroll_to_cursor(self) -> None:
+        height = max(self.scrollable_content_region.height - 1, 1)
+        y = self.scroll_offset.y
+        if self.cursor_row < y:
+            y = self.cursor_row
+        elif self.cursor_row >= y + height:
+            y = self.cursor_row - height + 1
+        self.scroll_to(y=y, animate=False, immediate=True)
+
+    # -- drawing ------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if y == 0:  # the column names stay put
+            header = self.get_component_rich_style("problems--header")
+            text = f"   {'code':<{CODE_W}}{'entity':<{ENTITY_W}}message"
+            return Strip([Segment(text[:width].ljust(width), header)])
+        row = y - 1 + self.scroll_offset.y
+        if row >= len(self.findings):
+            return Strip.blank(width, base)
+        here = row == self.cursor_row
+        key = (self._generation, row, here, width, self.app.current_theme.name)
+        strip = self._cache.get(key)
+        if strip is None:
+            strip = self._row(self.findings[row], here, width, base)
+            self._cache[key] = strip
+        return strip
+
+    def _row(self, diagnostic: Diagnostic, here: bool, width: int, base: Style) -> Strip:
+        theme = "dark" if self.app.current_theme.dark else "light"
+        colour = palette.SEVERITY_COLOURS[theme][diagnostic.severity]
+        style = base + self.get_component_rich_style("problems--cursor") if here else base
+        entity = diagnostic.entity
+        if len(entity) >= ENTITY_W:
+            entity = entity[: ENTITY_W - 2] + "…"
+        segments = [
+            Segment(
+                f" {palette.SEVERITY_SYMBOLS[diagnostic.severity]} ",
+                style + Style(color=colour, bold=True),
+            ),
+            Segment(f"{diagnostic.code:<{CODE_W}}", style + Style(color=colour)),
+            Segment(f"{entity:<{ENTITY_W}}", style),
+            Segment(diagnostic.message, style),
+        ]
+        return Strip(segments).adjust_cell_length(width, style)

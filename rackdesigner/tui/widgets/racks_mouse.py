@@ -1,0 +1,102 @@
+"""The racks view's mouse (designer.md): a click selects (the view's own handler) and, when a
+catalog entry is armed, places it on the unit clicked; dragging a device moves it.
+
+A drag is the keyboard's move (``m``) driven by the pointer: the same ghost while it moves,
+and on release the same MoveDevice command with the same refusals (a drop on taken units
+is refused with a notification and changes nothing).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import events
+from textual.message import Message
+
+from rackdesigner.tui.widgets.racks_view import BODY_W, COLUMN_W, GAP_W, LABEL_W, Cursor, RacksView
+
+
+class BuildingRacksView(RacksView):
+    """The racks view with the building half's mouse: the app composes this one."""
+
+    class UnitClicked(Message):
+        """A unit (or a rail) of a rack was clicked; the cursor is on it now."""
+
+        def __init__(self, rack: str, unit: int, rail: str | None) -> None:
+            self.rack = rack
+            self.unit = unit
+            self.rail = rail
+            super().__init__()
+
+    _drag_press: tuple[Any, str, int] | None = None  # (cell, device id, grab offset in units)
+    _drag_active = False
+    _drag_dropped: str | None = None  # the device just dropped: the click that follows keeps it
+
+    def cell_at(self, x: int, y: int) -> Cursor | None:
+        """The rack, unit and rail under a point of the widget; None off the racks."""
+        plans = self.plans()
+        if not plans:
+            return None
+        x = x + self.scroll_offset.x - self.gutter.left
+        y = y - self.gutter.top
+        rack, within = divmod(x, COLUMN_W)
+        if x < 0 or rack >= len(plans) or within >= COLUMN_W - GAP_W or y < 1:
+            return None
+        tallest = max(p.height for p in plans)
+        unit = tallest - (y + self.scroll_offset.y) + 1  # as render_line draws it
+        if not 1 <= unit <= plans[rack].height:
+            return None
+        rail = "left" if within == LABEL_W else "right" if within == LABEL_W + 1 + BODY_W else None
+        return Cursor(rack, unit, rail)
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        self._drag_press = None
+        self._drag_dropped = None
+        if event.button != 1 or self.app.moving is not None:
+            return
+        cell = self.cell_at(event.x, event.y)
+        if cell is None:
+            return
+        block = self.block_at(cell)
+        if block is None or block.height == 0 or block.device.position is None:
+            return
+        self._drag_press = (cell, block.device.id, cell.unit - block.device.position)
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        if self._drag_press is None or event.button != 1:
+            return
+        cell = self.cell_at(event.x, event.y)
+        start, device, grab = self._drag_press
+        if not self._drag_active:
+            if cell is None or (cell.rack, cell.unit) == (start.rack, start.unit):
+                return
+            self._set_cursor(start, announce=False)
+            self.app.action_move()
+            if self.app.moving != device:
+                self._drag_press = None
+                return
+            self._drag_active = True
+            self.capture_mouse()
+        if cell is None or self.ghost is None:
+            return
+        self._move_ghost(cell.rack - self.ghost.rack, cell.unit - grab - self.ghost.unit)
+
+    def on_mouse_up(self, event: events.MouseUp) -> None:
+        if self._drag_active and self._drag_press is not None:
+            self._drag_active = False
+            self._drag_dropped = self._drag_press[1]
+            self.release_mouse()
+            self.app.finish_move()
+        self._drag_press = None
+
+    def on_click(self, event: events.Click) -> None:
+        # Runs before RacksView's own click handler (subclass first), which selects.
+        if self._drag_dropped is not None:
+            self._drag_dropped = None
+            event.prevent_default()  # the cursor stays on the device where it now is
+            return
+        cell = self.cell_at(event.x, event.y)
+        if cell is None:
+            return
+        rack = self.plans()[cell.rack].rack.id
+        self.post_message(self.UnitClicked(rack, cell.unit, cell.rail))

@@ -1,0 +1,613 @@
+"""The racks view: the racks of one row side by side as elevations, drawn with the Line API.
+
+Only the visible lines of the visible racks are rendered. Each rack's piece of a line is a
+strip cached by (rack, its version, line, face, what of the cursor, selection and move ghost
+falls in it, theme); an edit bumps the versions of the racks it touched, so after an edit only
+those are drawn again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from rackdesigner.export.render import palette
+from rackdesigner.layout_io.catalog import Catalog
+from rackdesigner.model.layout import Layout
+from rackdesigner.tui import actions
+from rackdesigner.tui.findings import Marks
+from rackdesigner.tui.rows import Block, RackPlan, plan_rack, rows_of
+from rackdesigner.tui.widgets.style_cache import styles_changed
+
+LABEL_W = 3  # "42 "
+BODY_W = 15
+GAP_W = 1
+COLUMN_W = LABEL_W + 1 + BODY_W + 1 + GAP_W  # label, left rail, body, right rail, gap
+
+
+@dataclass(frozen=True, slots=True)
+class Cursor:
+    rack: int  # index in the current row
+    unit: int  # 1-based from the bottom
+    rail: str | None = None  # "left" / "right": on a 0U rail rather than the units
+
+
+@dataclass(frozen=True, slots=True)
+class Ghost:
+    """A device being moved (``m``): where it would go if placed now."""
+
+    device: str
+    rack: int
+    unit: int
+
+
+class RacksView(ScrollView, can_focus=True):
+    """Elevations of the current row; a cursor (rack, U); findings marked per rack and unit."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *actions.bindings("racks"),
+        Binding("escape", "app.cancel", "cancel", show=False, id="cancel"),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "racks--unit",
+        "racks--cursor",
+        "racks--empty",
+        "racks--frame",
+        "racks--title",
+        "racks--selected",
+    }
+
+    face: reactive[str] = reactive("front")
+
+    class CursorMoved(Message):
+        """The cursor is on another rack, unit or device."""
+
+        def __init__(self, rack: str | None, device: str | None) -> None:
+            self.rack = rack
+            self.device = device
+            super().__init__()
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.plan_layout: Layout | None = None
+        self.catalog: Catalog | None = None
+        self.rows: list[tuple[str, list[RackPlan]]] = []
+        self.row = 0
+        self.cursor = Cursor(0, 1)
+        self.marks = Marks()
+        self.selection: set[str] = set()
+        self.ghost: Ghost | None = None
+        self.versions: dict[str, int] = {}
+        self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(maxsize=8192)
+        self._theme = "dark"
+
+    # -- data ---------------------------------------------------------------------------
+
+    def show(self, layout: Layout, catalog: Catalog, marks: Marks) -> None:
+        """Draw ``layout`` afresh (a file opened, or a change of many racks)."""
+        self.plan_layout, self.catalog, self.marks = layout, catalog, marks
+        previous = self.current_rack_id()
+        self.rows = [
+            (name, [plan_rack(rack, catalog) for rack in racks]) for name, racks in rows_of(layout)
+        ]
+        for _, plans in self.rows:
+            for plan in plans:
+                self.versions[plan.rack.id] = self.versions.get(plan.rack.id, 0) + 1
+        self.selection &= {d.id for _, d in layout.devices()}
+        if previous is None or not self.jump(previous, unit=self.cursor.unit, announce=False):
+            self.row = min(self.row, max(len(self.rows) - 1, 0))
+            self._set_cursor(Cursor(0, self.plans()[0].height if self.plans() else 1))
+        self._resize()
+        self.refresh()
+
+    def update_racks(self, rack_ids: set[str]) -> None:
+        """Re-plan only these racks (an edit touched them); the others keep their strips."""
+        if self.plan_layout is None or self.catalog is None:
+            return
+        if self._structure_changed():
+            self.show(self.plan_layout, self.catalog, self.marks)
+            return
+        by_id = {rack.id: rack for rack in self.plan_layout.racks}
+        for _, plans in self.rows:
+            for index, plan in enumerate(plans):
+                if plan.rack.id in rack_ids and plan.rack.id in by_id:
+                    plans[index] = plan_rack(by_id[plan.rack.id], self.catalog)
+                    self.versions[plan.rack.id] = self.versions.get(plan.rack.id, 0) + 1
+        if self.selection:  # (a pass over every device: only when something is selected)
+            self.selection &= {d.id for _, d in self.plan_layout.devices()}
+        self._resize()
+        # The cursor stays where it was; only a different rack or device under it is news
+        # (the inspector would otherwise leave the feed or link being edited).
+        before = (self.current_rack_id(), self.current_device_id())
+        self._set_cursor(self.cursor, announce=False)
+        after = (self.current_rack_id(), self.current_device_id())
+        if after != before:
+            self.post_message(self.CursorMoved(*after))
+        self.refresh()
+
+    def set_marks(self, marks: Marks) -> None:
+        """New findings: redraw only the racks whose marks changed."""
+        old = self.marks
+        self.marks = marks
+        # Only the marks that changed are looked at (a pass over every device of a
+        # 100,000-GPU hall per edit is not affordable); a rack whose marks or whose
+        # devices' marks changed is redrawn.
+        changed = {
+            rack
+            for rack in old.racks.keys() | marks.racks.keys()
+            if old.racks.get(rack) != marks.racks.get(rack)
+        }
+        for device in old.devices.keys() | marks.devices.keys():
+            if old.devices.get(device) != marks.devices.get(device):
+                changed.update(
+                    r for r in (old.where.get(device), marks.where.get(device)) if r is not None
+                )
+        for rack in changed:
+            self.versions[rack] = self.versions.get(rack, 0) + 1
+        self.refresh()
+
+    def _structure_changed(self) -> bool:
+        assert self.plan_layout is not None
+        now = [(name, [r.id for r in racks]) for name, racks in rows_of(self.plan_layout)]
+        then = [(name, [p.rack.id for p in plans]) for name, plans in self.rows]
+        if now != then:
+            return True
+        by_id = {rack.id: rack for rack in self.plan_layout.racks}
+        return any(p.rack is not by_id.get(p.rack.id) for _, plans in self.rows for p in plans)
+
+    # -- queries ------------------------------------------------------------------------
+
+    def plans(self) -> list[RackPlan]:
+        return self.rows[self.row][1] if self.rows else []
+
+    def row_name(self) -> str:
+        return self.rows[self.row][0] if self.rows else ""
+
+    def current_plan(self) -> RackPlan | None:
+        plans = self.plans()
+        return plans[self.cursor.rack] if 0 <= self.cursor.rack < len(plans) else None
+
+    def current_rack_id(self) -> str | None:
+        plan = self.current_plan()
+        return plan.rack.id if plan else None
+
+    def block_at(self, cursor: Cursor | None = None) -> Block | None:
+        cursor = cursor or self.cursor
+        plans = self.plans()
+        if not 0 <= cursor.rack < len(plans):
+            return None
+        plan = plans[cursor.rack]
+        if cursor.rail:
+            return _rail_block(plan.rail(cursor.rail), plan.height, cursor.unit)
+        return plan.units(self.face).get(cursor.unit)
+
+    def current_device_id(self) -> str | None:
+        block = self.block_at()
+        return block.device.id if block else None
+
+    # -- cursor -------------------------------------------------------------------------
+
+    def _set_cursor(self, cursor: Cursor, *, announce: bool = True) -> None:
+        plans = self.plans()
+        if not plans:
+            self.cursor = Cursor(0, 1)
+            if announce:
+                self.post_message(self.CursorMoved(None, None))
+            return
+        rack = min(max(cursor.rack, 0), len(plans) - 1)
+        unit = min(max(cursor.unit, 1), plans[rack].height)
+        rail = cursor.rail if cursor.rail and plans[rack].rail(cursor.rail) else None
+        self.cursor = Cursor(rack, unit, rail)
+        self._scroll_to_cursor()
+        self.refresh()
+        if announce:
+            self.post_message(self.CursorMoved(plans[rack].rack.id, self.current_device_id()))
+
+    def move_cursor(self, racks: int, units: int, *, rails: bool = False) -> None:
+        """Arrows: units up/down, racks left/right; with ``rails`` (shift+arrows) the
+        cursor also stops on each rack's 0U side rails."""
+        cursor = self.cursor
+        if self.ghost is not None:
+            self._move_ghost(racks, units)
+            return
+        if units:
+            step = units
+            block = self.block_at()
+            # Jump over the rest of a tall device so one key press leaves it.
+            if block is not None and not cursor.rail and abs(units) == 1:
+                position = block.device.position or cursor.unit
+                step = block.top + 1 - cursor.unit if units > 0 else position - 1 - cursor.unit
+            self._set_cursor(Cursor(cursor.rack, cursor.unit + step, cursor.rail))
+            return
+        plans = self.plans()
+        if not plans:
+            return
+        plan = plans[cursor.rack]
+        order: list[tuple[int, str | None]] = []
+        for index, each in enumerate(plans):
+            if each.left and (rails or (cursor.rail == "left" and index == cursor.rack)):
+                order.append((index, "left"))
+            order.append((index, None))
+            if each.right and (rails or (cursor.rail == "right" and index == cursor.rack)):
+                order.append((index, "right"))
+        here = order.index((cursor.rack, cursor.rail)) if (cursor.rack, cursor.rail) in order else 0
+        there = min(max(here + racks, 0), len(order) - 1)
+        rack, rail = order[there]
+        unit = cursor.unit if plans[rack].height >= cursor.unit else plans[rack].height
+        del plan
+        self._set_cursor(Cursor(rack, unit, rail))
+
+    def cursor_end(self, direction: int) -> None:
+        plan = self.current_plan()
+        if plan is not None:
+            self._set_cursor(Cursor(self.cursor.rack, plan.height if direction > 0 else 1))
+
+    def switch_row(self, step: int) -> bool:
+        if not self.rows or self.ghost is not None:
+            return False
+        row = min(max(self.row + step, 0), len(self.rows) - 1)
+        if row == self.row:
+            return False
+        self.row = row
+        self._resize()
+        plans = self.plans()
+        self._set_cursor(Cursor(0, plans[0].height if plans else 1))
+        return True
+
+    def jump(
+        self,
+        rack_id: str,
+        device_id: str | None = None,
+        *,
+        unit: int | None = None,
+        announce: bool = True,
+    ) -> bool:
+        """Put the cursor on a rack (and a device in it); switches row and face as needed."""
+        for row, (_, plans) in enumerate(self.rows):
+            for index, plan in enumerate(plans):
+                if plan.rack.id != rack_id:
+                    continue
+                if row != self.row:
+                    self.row = row
+                    self._resize()
+                cursor = Cursor(index, unit if unit is not None else plan.height)
+                if device_id is not None:
+                    cursor = self._cursor_for(plan, index, device_id) or cursor
+                self._set_cursor(cursor, announce=announce)
+                return True
+        return False
+
+    def _cursor_for(self, plan: RackPlan, index: int, device_id: str) -> Cursor | None:
+        for side in ("left", "right"):
+            rail = plan.rail(side)
+            for number, block in enumerate(rail):
+                if block.device.id == device_id:
+                    share = plan.height / len(rail)
+                    return Cursor(index, max(1, int(plan.height - number * share)), side)
+        for block in plan.blocks:
+            if block.device.id == device_id and block.device.position is not None:
+                if not block.full_depth and (block.device.face or "front") != self.face:
+                    self.face = block.device.face or "front"
+                return Cursor(index, block.top)
+        return None
+
+    def _scroll_to_cursor(self) -> None:
+        plans = self.plans()
+        if not plans:
+            return
+        tallest = max(p.height for p in plans)
+        line = 1 + tallest - self.cursor.unit  # content line of the cursor's unit
+        height = max(self.scrollable_content_region.height, 2)
+        width = max(self.scrollable_content_region.width, 1)
+        y = self.scroll_offset.y
+        if line < y:
+            y = line
+        elif line > y + height - 2:
+            y = line - height + 2
+        x = self.scroll_offset.x
+        left = self.cursor.rack * COLUMN_W
+        if left < x:
+            x = left
+        elif left + COLUMN_W > x + width:
+            x = left + COLUMN_W - width
+        self.scroll_to(x=x, y=y, animate=False, immediate=True)
+
+    # -- move mode ----------------------------------------------------------------------
+
+    def start_move(self) -> str | None:
+        block = self.block_at()
+        if block is None or block.height == 0:
+            return None
+        self.ghost = Ghost(block.device.id, self.cursor.rack, block.device.position or 1)
+        self._bump_ghost_racks()
+        self.refresh()
+        return block.device.id
+
+    def end_move(self) -> None:
+        self._bump_ghost_racks()
+        self.ghost = None
+        self.refresh()
+
+    def ghost_block(self) -> Block | None:
+        if self.ghost is None:
+            return None
+        for _, plans in self.rows:
+            for plan in plans:
+                for block in plan.blocks:
+                    if block.device.id == self.ghost.device:
+                        return block
+        return None
+
+    def _move_ghost(self, racks: int, units: int) -> None:
+        ghost, block = self.ghost, self.ghost_block()
+        if ghost is None or block is None:
+            return
+        plans = self.plans()
+        rack = min(max(ghost.rack + racks, 0), len(plans) - 1)
+        limit = max(plans[rack].height - block.height + 1, 1)
+        unit = min(max(ghost.unit + units, 1), limit)
+        self._bump_ghost_racks()
+        self.ghost = Ghost(ghost.device, rack, unit)
+        self._bump_ghost_racks()
+        self.cursor = Cursor(rack, unit + block.height - 1)
+        self._scroll_to_cursor()
+        self.refresh()
+
+    def _bump_ghost_racks(self) -> None:
+        if self.ghost is None:
+            return
+        plans = self.plans()
+        for index in {self.ghost.rack, self.cursor.rack}:
+            if 0 <= index < len(plans):
+                rack = plans[index].rack.id
+                self.versions[rack] = self.versions.get(rack, 0) + 1
+        for _, each in self.rows:
+            for plan in each:
+                if any(b.device.id == self.ghost.device for b in plan.blocks):
+                    self.versions[plan.rack.id] = self.versions.get(plan.rack.id, 0) + 1
+
+    # -- events -------------------------------------------------------------------------
+
+    def watch_face(self) -> None:
+        for key in self.versions:
+            self.versions[key] += 1
+        self._resize()
+        self.refresh()
+        if self.is_mounted:
+            self.post_message(self.CursorMoved(self.current_rack_id(), self.current_device_id()))
+
+    def on_resize(self) -> None:
+        self._resize()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        if styles_changed(self):  # a theme switch, not a focus change
+            self._cache.clear()
+
+    def on_click(self, event: events.Click) -> None:
+        plans = self.plans()
+        if not plans:
+            return
+        x = event.x + self.scroll_offset.x - self.gutter.left
+        y = event.y - self.gutter.top
+        rack, within = divmod(x, COLUMN_W)
+        if rack >= len(plans) or within >= COLUMN_W - GAP_W:
+            return
+        tallest = max(p.height for p in plans)
+        # As render_line draws: line y (below the title line 0) shows unit tallest - (y + scroll).
+        unit = tallest - (y + self.scroll_offset.y) + 1 if y >= 1 else self.cursor.unit
+        rail = "left" if within == LABEL_W else "right" if within == LABEL_W + 1 + BODY_W else None
+        self.focus()
+        self._set_cursor(Cursor(rack, unit, rail))
+
+    def _resize(self) -> None:
+        plans = self.plans()
+        tallest = max((p.height for p in plans), default=0)
+        self.virtual_size = Size(len(plans) * COLUMN_W, tallest + 3 if plans else 1)
+        row = self.row_name()
+        self.border_title = (
+            f"Row {row or '–'} · {self.row + 1} of {len(self.rows)} · {self.face}"
+            if self.rows
+            else "Racks"
+        )
+
+    # -- drawing ------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        plans = self.plans()
+        if not plans:
+            text = "No racks yet: ctrl+p → Add rack." if y == 1 else ""
+            return Strip([Segment(f"  {text}".ljust(width), base)]).crop(0, width)
+        scroll_x, scroll_y = self.scroll_offset
+        tallest = max(p.height for p in plans)
+        line = 0 if y == 0 else y + scroll_y  # the title line stays put when scrolling
+        self._theme = "dark" if self.app.current_theme.dark else "light"
+        first = scroll_x // COLUMN_W
+        last = min(len(plans), (scroll_x + width) // COLUMN_W + 1)
+        pieces = [self._piece(index, plans[index], line, tallest) for index in range(first, last)]
+        strip = Strip.join(pieces) if pieces else Strip([])
+        offset = scroll_x - first * COLUMN_W
+        return strip.crop_extend(offset, offset + width, base)
+
+    def _piece(self, index: int, plan: RackPlan, line: int, tallest: int) -> Strip:
+        """One rack's part of a line: cached until the rack, its marks or the cursor change."""
+        unit = tallest - line + 1 if 0 < line <= tallest else None
+        cursor = self.cursor
+        mine = index == cursor.rack
+        block = plan.units(self.face).get(unit) if unit is not None else None
+        current = self.block_at() if mine else None
+        key = (
+            plan.rack.id,
+            self.versions.get(plan.rack.id, 0),
+            line,
+            self.face,
+            self._theme,
+            mine and (line == 0 or unit == cursor.unit),  # the cursor's title or unit
+            cursor.rail if mine else None,
+            current.device.id
+            if current is not None and (cursor.rail or current is block)
+            else None,
+            block.device.id if block is not None and block.device.id in self.selection else None,
+            self.ghost if self.ghost is not None and index == self.ghost.rack else None,
+        )
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = self._draw(index, plan, line, unit, tallest)
+            self._cache[key] = cached
+        return cached
+
+    def _draw(self, index: int, plan: RackPlan, line: int, unit: int | None, tallest: int) -> Strip:
+        base = self.rich_style
+        frame = self.get_component_rich_style("racks--frame")
+        theme = self._theme
+        colours = palette.SEVERITY_COLOURS[theme]
+        gap = Segment(" " * GAP_W, base)
+        if line == 0:  # title: rack id and its findings, by symbol and colour
+            segments = [Segment(" " * (LABEL_W + 1), base)]
+            title = self.get_component_rich_style("racks--title")
+            name = plan.rack.id
+            if index == self.cursor.rack:
+                title += self.get_component_rich_style("racks--cursor")
+            segments.append(Segment(name[:BODY_W], title))
+            used = min(len(name), BODY_W)
+            counts = self.marks.racks.get(plan.rack.id, {})
+            for severity in ("error", "warning", "info"):
+                count = counts.get(severity)
+                if not count or used >= BODY_W - 2:
+                    continue
+                text = f" {palette.SEVERITY_SYMBOLS[severity]}{count}"[: BODY_W - used]
+                segments.append(Segment(text, base + Style(color=colours[severity], bold=True)))
+                used += len(text)
+            segments.append(Segment(" " * (BODY_W + 1 - used), base))
+            return Strip([*segments, gap]).adjust_cell_length(COLUMN_W, base)
+        if unit is None:
+            if line == tallest + 1 and plan.height >= 1:
+                bottom = f"└{'─' * BODY_W}┘"
+                return Strip([Segment(" " * LABEL_W, base), Segment(bottom, frame), gap])
+            if line == tallest + 2:
+                text = f"{plan.rack.height_u:g} U · {plan.rack.cooling_mode}"[: BODY_W + 2]
+                return Strip(
+                    [Segment(" " * LABEL_W, base), Segment(text.center(BODY_W + 2), frame), gap]
+                ).adjust_cell_length(COLUMN_W, base)
+            return Strip.blank(COLUMN_W, base)
+        if unit > plan.height:
+            if unit == plan.height + 1:
+                top = f"┌{'─' * BODY_W}┐"
+                return Strip([Segment(" " * LABEL_W, base), Segment(top, frame), gap])
+            return Strip.blank(COLUMN_W, base)
+        cursor = self.cursor
+        here = index == cursor.rack and unit == cursor.unit
+        label_style = self.get_component_rich_style("racks--unit")
+        if here and not cursor.rail:
+            label_style = self.get_component_rich_style("racks--cursor")
+        segments = [Segment(f"{unit:>2} ", label_style)]
+        segments.append(self._rail(plan, "left", unit, index, frame))
+        segments.extend(self._body(index, plan, unit))
+        segments.append(self._rail(plan, "right", unit, index, frame))
+        segments.append(gap)
+        return Strip(segments).adjust_cell_length(COLUMN_W, base)
+
+    def _rail(self, plan: RackPlan, side: str, unit: int, index: int, frame: Style) -> Segment:
+        rail = plan.rail(side)
+        block = _rail_block(rail, plan.height, unit)
+        if block is None:
+            return Segment("│", frame)
+        swatch = palette.swatch(block.kind, self._theme)
+        here = self.cursor.rack == index and self.cursor.rail == side
+        selected = here and self.block_at() is block
+        style = Style(color=swatch.fill, bold=True)
+        if selected:
+            style += self.get_component_rich_style("racks--cursor")
+        return Segment("┃" if not selected else "▐", style)
+
+    def _body(self, index: int, plan: RackPlan, unit: int) -> list[Segment]:
+        ghost = self.ghost
+        moving = self.ghost_block()
+        if (
+            ghost is not None
+            and moving is not None
+            and ghost.rack == index
+            and ghost.unit <= unit < ghost.unit + moving.height
+        ):
+            units = plan.units(self.face)
+            clash = units.get(unit)
+            clash = clash if clash is not moving else None
+            return [self._ghost_cell(moving, unit, ghost.unit, clash is not None)]
+        block = plan.units(self.face).get(unit)
+        if block is not None and moving is not None and block is moving and ghost is not None:
+            return [Segment("╌" * BODY_W, self.get_component_rich_style("racks--empty"))]
+        if block is None:
+            here = index == self.cursor.rack and unit == self.cursor.unit and not self.cursor.rail
+            style = self.get_component_rich_style("racks--cursor" if here else "racks--empty")
+            return [Segment("·".center(BODY_W), style)]
+        swatch = palette.swatch(block.kind, self._theme)
+        style = Style(color=swatch.text, bgcolor=swatch.fill)
+        current = index == self.cursor.rack and self.block_at() is block
+        if current:
+            style += self.get_component_rich_style("racks--selected")
+        position = block.device.position or 1
+        row_in_block = block.top - unit  # 0 on its top unit
+        text = ""
+        if row_in_block == 0:
+            text = block.device.id
+        elif row_in_block == 1:
+            text = block.device.model
+        elif row_in_block == 2 and block.device.label:
+            text = block.device.label
+        del position
+        if not block.full_depth and row_in_block == 0:
+            text = f"{text} ½"
+        segments: list[Segment] = []
+        room = BODY_W
+        if row_in_block == 0:
+            severity = self.marks.devices.get(block.device.id)
+            if severity:
+                colour = palette.SEVERITY_COLOURS[self._theme][severity]
+                segments.append(
+                    Segment(
+                        palette.SEVERITY_SYMBOLS[severity],
+                        style
+                        + Style(
+                            color=colour,
+                            bgcolor="#000000" if self._theme == "dark" else "#ffffff",
+                            bold=True,
+                        ),
+                    )
+                )
+                room -= 1
+            if block.device.id in self.selection:
+                text = f"✓{text}"
+        body = f" {text}"[:room].ljust(room)
+        segments.append(Segment(body, style + (Style(bold=True) if row_in_block == 0 else Style())))
+        return segments
+
+    def _ghost_cell(self, block: Block, unit: int, bottom: int, clash: bool) -> Segment:
+        swatch = palette.swatch(block.kind, self._theme)
+        colour = palette.SEVERITY_COLOURS[self._theme]["error"] if clash else swatch.fill
+        text = block.device.id if unit == bottom + block.height - 1 else ""
+        if clash and unit == bottom + block.height - 1:
+            text = f"{block.device.id} ✖ taken"
+        return Segment(f"░{text}"[:BODY_W].ljust(BODY_W, "░"), Style(color=colour, bold=True))
+
+
+def _rail_block(rail: list[Block], height: int, unit: int) -> Block | None:
+    """The 0U device drawn at ``unit`` of a rail: the rail's height shared in file order."""
+    if not rail:
+        return None
+    share = height / len(rail)
+    index = min(int((height - unit) / share), len(rail) - 1)
+    return rail[index]

@@ -1,0 +1,202 @@
+"""``rackdesigner new`` and ``rackdesigner generate`` in process, with click's CliRunner."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rackdesigner.cli import fabric as cli_fabric
+from rackdesigner.cli.main import cli
+from rackdesigner.design.templates import TEMPLATES
+from rackdesigner.layout_io import dumps, load_path
+from rackdesigner.model.diagnostics import Diagnostic
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    runner = CliRunner()
+    result = runner.invoke(cli, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_list_names_every_template_on_one_line() -> None:
+    code, out, _ = run("new", "--list")
+    assert code == 0
+    lines = out.splitlines()
+    assert [line.split()[0] for line in lines] == list(TEMPLATES)
+    assert {"small", "medium", "large", "training-128", "inference-32", "superpod"} <= set(
+        TEMPLATES
+    )
+
+
+def test_new_writes_canonical_toml_with_a_header(tmp_path: Path) -> None:
+    target = tmp_path / "c.toml"
+    code, out, err = run("new", str(target), "--gpus", "128")
+    assert code == 0, err
+    # h100-sxm has a cold-plate node in the catalog: liquid by default (fabrics.md)
+    assert out.startswith(f"wrote {target}: 128 x h100-sxm in 16 sys-421ge-tnhr2-lcc")
+    assert "validate: 0 errors" in out
+    text = target.read_text()
+    assert text.startswith(f"# Made by: rackdesigner new {target} --gpus 128\n")
+    assert "rail fabric" in text.splitlines()[1]
+    tomllib.loads(text)
+    assert dumps(load_path(target)) == text  # canonical: a rewrite changes nothing
+    assert err.count("\n") == 1 and "cable_max raised" in err  # one warning line
+
+
+def test_new_template_superpod(tmp_path: Path) -> None:
+    target = tmp_path / "pod.toml"
+    code, out, err = run("new", str(target), "--template", "superpod", "--sus", "2")
+    assert code == 0, err
+    assert "16 leaves, 8 spines" in out
+
+
+def test_force_overwrites_and_without_it_nothing_is_written(tmp_path: Path) -> None:
+    target = tmp_path / "c.toml"
+    target.write_text("keep me")
+    code, _, err = run("new", str(target), "--gpus", "16")
+    assert code == 2 and target.read_text() == "keep me"
+    assert err.strip() == f"rackdesigner: {target} exists; rerun with --force to overwrite it"
+    code, _, err = run("new", str(target), "--gpus", "16", "--force")
+    assert code == 0, err
+    assert target.read_text().startswith("# Made by:")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--gpus", "12"], "--gpus 12: a multiple of 8 (the GPUs of one sys-421ge-tnhr2-lcc)"),
+        (["--gpus", "1024", "--leaf", "qm8700"], "leaf qm8700 has 40 p ports; an SU of 32"),
+        (["--gpus", "1024", "--leaf", "dgx-h100"], "not a switch"),
+        (["--gpus", "1024", "--spine", "qm97"], "no such model in the catalog"),
+        (["--gpus", "1024", "--oversubscription", "0.5"], "--oversubscription 0.5: below 1"),
+        (["--template", "huge"], "unknown template 'huge'"),
+        (["--gpus", "64", "--fabric", "direct"], "direct cables 1 or 2 nodes"),
+        (["--gpus", "8", "--fabric", "dragonfly"], "at least 2 nodes"),
+        (["--gpus", "8192", "--fabric", "leaf-spine"], "use --fabric rail"),
+        (["--gpus", "64", "--node", "dgx-h100", "--cooling", "liquid"], "has no cold plates"),
+        (["--gpus", "64", "--gpu", "mi300x"], "no GPU node in the catalog holds 8 x mi300x"),
+        (["--gpus", "64", "--voltage", "120V", "--phases", "1"], "outlets"),
+        (["--gpus", "200000"], "from 8 to 131,072"),
+    ],
+)
+def test_bad_requests_say_why_in_one_line_and_write_nothing(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    target = tmp_path / "bad.toml"
+    code, out, err = run("new", str(target), *args)
+    assert code == 2
+    assert message in err
+    assert err.count("\n") == 1 and err.startswith("rackdesigner: ")
+    assert out == ""
+    assert not target.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_gpus_is_required_without_a_template(tmp_path: Path) -> None:
+    code, _, err = run("new", str(tmp_path / "x.toml"))
+    assert code == 2
+    assert "Usage:" in err and "--gpus is required without --template" in err
+
+
+def test_a_layout_with_errors_is_written_and_exits_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def failing(layout: object, file: str, source_map: object = None) -> list[Diagnostic]:
+        return [Diagnostic("PWR001", "error", "too much", file=file)]
+
+    monkeypatch.setattr(cli_fabric, "_check", failing)
+    target = tmp_path / "c.toml"
+    code, out, err = run("new", str(target), "--gpus", "16")
+    assert code == 1 and target.exists()
+    assert "PWR001" in err and "validate: 1 error," in out
+
+
+def hall(tmp_path: Path, *args: str, gpus: str = "32") -> Path:
+    """A layout from ``new``, without its site power budget (sized for its first fabric)."""
+    target = tmp_path / "hall.toml"
+    code, _, err = run("new", str(target), "--gpus", gpus, *args)
+    assert code == 0, err
+    layout = load_path(target)
+    assert layout.site is not None
+    layout.site.power_budget = None
+    target.write_text(dumps(layout))
+    return target
+
+
+def test_generate_reports_a_blown_power_budget(tmp_path: Path) -> None:
+    source = tmp_path / "hall.toml"
+    run("new", str(source), "--gpus", "32", "--fabric", "leaf-spine")
+    out_file = tmp_path / "rail.toml"
+    code, _, err = run(
+        "generate", str(source), "--fabric", "rail", "--replace", "-o", str(out_file)
+    )
+    assert code == 1 and out_file.exists()  # written, and the rules say what is wrong
+    assert "PWR007" in err
+
+
+def test_generate_replaces_a_fabric_into_a_new_file(tmp_path: Path) -> None:
+    source = hall(tmp_path, "--fabric", "leaf-spine")
+    before = source.read_text()
+    out_file = tmp_path / "rail.toml"
+    code, out, err = run(
+        "generate", str(source), "--fabric", "rail", "--replace", "-o", str(out_file)
+    )
+    assert code == 0, err
+    assert source.read_text() == before  # the input is never rewritten without --force
+    assert "32 old links removed" in out and "validate: 0 errors" in out
+    layout = load_path(out_file)
+    assert len(layout.links) == 32 * 2  # 32 node ports, 32 leaf uplinks
+    assert out_file.read_text().startswith("# Made by: rackdesigner new")  # header kept
+
+
+def test_generate_refuses_nodes_with_links_without_replace(tmp_path: Path) -> None:
+    source = hall(tmp_path, "--fabric", "leaf-spine")
+    before = source.read_text()
+    code, _, err = run("generate", str(source), "--fabric", "rail", "--force")
+    assert code == 2 and source.read_text() == before
+    assert "already end at these nodes" in err and "--replace" in err
+    assert err.count("\n") == 1
+
+
+def test_generate_no_new_racks_refuses_when_no_rack_has_room(tmp_path: Path) -> None:
+    # air racks of one DGX H100 each, every open unit blanked
+    source = hall(tmp_path, "--fabric", "leaf-spine", "--cooling", "air")
+    code, _, err = run(
+        "generate", str(source), "--fabric", "rail", "--replace", "--no-new-racks", "--force"
+    )
+    assert code == 2
+    assert "no rack has room for a leaf switch" in err and err.count("\n") == 1
+
+
+def test_generate_in_place_needs_force(tmp_path: Path) -> None:
+    source = hall(tmp_path, "--fabric", "leaf-spine")
+    code, _, err = run("generate", str(source), "--fabric", "rail", "--replace")
+    assert code == 2 and "without --force" in err
+    code, out, err = run("generate", str(source), "--fabric", "rail", "--replace", "--force")
+    assert code == 0, err
+    assert "network racks added" not in out or "added network rack" in out
+
+
+def test_generate_selects_nodes_by_glob(tmp_path: Path) -> None:
+    source = hall(tmp_path, "--fabric", "direct", gpus="16")
+    layout = load_path(source)
+    layout.links.clear()
+    bare = tmp_path / "bare.toml"
+    bare.write_text(dumps(layout))
+    code, _, err = run(
+        "generate",
+        str(bare),
+        "--fabric",
+        "direct",
+        "--nodes",
+        "a02-n0[12]",  # a01 holds the CDUs
+        "-o",
+        str(tmp_path / "two.toml"),
+    )
+    assert code == 0, err
+    assert len(load_path(tmp_path / "two.toml").links) == 8
+    code, _, err = run("generate", str(bare), "--fabric", "rail", "--nodes", "zz*", "--force")
+    assert code == 2 and "no GPU node id matches" in err

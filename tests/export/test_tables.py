@@ -1,0 +1,218 @@
+"""``export --cables/--power/--bom``: exact columns, RFC 4180, and the same counts as ``report``."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rackdesigner.analysis import Analysis
+from rackdesigner.analysis.stock import stock_length
+from rackdesigner.cli.main import cli
+from rackdesigner.export.tables import (
+    BOM_COLUMNS,
+    CABLE_COLUMNS,
+    POWER_COLUMNS,
+    bom_rows,
+    cable_rows,
+    power_rows,
+    to_csv,
+)
+from rackdesigner.layout_io import load_path, load_text
+from tests.conftest import ROOT
+
+SMALL = ROOT / "tests" / "data" / "exports" / "small.toml"
+TRAINING = ROOT / "layouts" / "training-128.toml"
+
+
+def read(data: bytes) -> list[dict[str, str]]:
+    assert not data.startswith(b"\xef\xbb\xbf") and b"\r\n" not in data
+    return list(csv.DictReader(io.StringIO(data.decode("utf-8"), newline="")))
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, str]]]:
+    out = tmp_path_factory.mktemp("tables")
+    args = ["export", str(TRAINING)]
+    for name in ("cables", "power", "bom"):
+        args += [f"--{name}", str(out / f"{name}.csv")]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    tables = {}
+    for name, columns in (
+        ("cables", CABLE_COLUMNS),
+        ("power", POWER_COLUMNS),
+        ("bom", BOM_COLUMNS),
+    ):
+        data = (out / f"{name}.csv").read_bytes()
+        assert data.split(b"\n", 1)[0].decode() == ",".join(columns)
+        tables[name] = read(data)
+    return tables
+
+
+@pytest.fixture(scope="module")
+def report() -> dict:
+    result = CliRunner().invoke(cli, ["report", str(TRAINING), "--format", "json"])
+    return json.loads(result.output)
+
+
+@pytest.mark.parametrize(
+    ("length", "stock"),
+    [
+        (0.2, 0.5),
+        (0.5, 0.5),
+        (0.5000000001, 0.5),
+        (0.51, 1.0),
+        (4.2, 5.0),
+        (99.9, 100.0),
+        (100.01, 110.0),
+        (137.0, 140.0),
+        (150.0, 150.0),
+        (None, None),
+    ],
+)
+def test_stock_lengths(length: float | None, stock: float | None) -> None:
+    assert stock_length(length) == stock
+
+
+def test_cable_schedule_has_one_row_per_link(exported: dict, report: dict) -> None:
+    rows = exported["cables"]
+    analysis = Analysis(load_path(TRAINING))
+    assert [r["cable_id"] for r in rows] == [link.a for link in analysis.layout.links]
+    first = rows[0]
+    assert first["label"] == f"{first['cable_id']} ↔ {first['b_device']}:{first['b_port']}"
+    assert first["cable_id"] == f"{first['a_device']}:{first['a_port']}"
+    for row in rows:
+        assert float(row["stock_length_m"]) >= float(row["length_m"])
+    # The report counts the fabric's cables by tier, media and stock length: same figures.
+    fabric_cables: Counter = Counter()
+    for tier in report["network"]["fabrics"][0]["tiers"]:
+        for entry in tier["cables"]:
+            fabric_cables[entry["media"], entry["stock_length"]] += entry["count"]
+    compute = {link.link.a for f in analysis.fabrics for link in f.links}
+    from_csv = Counter(
+        (r["media"], float(r["stock_length_m"])) for r in rows if r["cable_id"] in compute
+    )
+    assert from_csv == fabric_cables
+
+
+def test_bom_matches_the_report(exported: dict, report: dict) -> None:
+    rows = exported["bom"]
+    items = report["cost"]["bom"]
+    assert [(r["item"], r["model"], int(r["count"])) for r in rows] == [
+        (i["item"], i["model"], i["count"]) for i in items
+    ]
+    total = sum(float(r["total_cost_usd"]) for r in rows if r["total_cost_usd"])
+    assert total == pytest.approx(report["cost"]["total"])
+    # Devices by model, then every cable by media and stock length.
+    devices = [r for r in rows if r["item"] == "device"]
+    assert sum(int(r["count"]) for r in devices) == len(Analysis(load_path(TRAINING)).devices)
+    cables = [r for r in rows if r["item"] == "cable"]
+    assert sum(int(r["count"]) for r in cables) == len(exported["cables"])
+    by_length = Counter((r["media"], r["stock_length_m"]) for r in exported["cables"])
+    for row in cables:
+        media, stock = row["kind"], row["model"].rsplit("-", 1)[1].removesuffix("m")
+        assert by_length[media, stock] == int(row["count"])
+    # An unknown cost is empty, never 0.
+    assert all(r["unit_cost_usd"] == "" for r in cables)
+    assert any(r["item"] == "device" and r["unit_cost_usd"] == "" for r in rows)
+
+
+def test_power_cords_match_the_report(exported: dict, report: dict) -> None:
+    rows = exported["power"]
+    per_rack = Counter(r["rack"] for r in rows)
+    assert per_rack == {c["rack"]: c["cords"] for c in report["power"]["cords"]}
+    # The v1.1 example's liquid-cooled HGX node has 4 PSUs, round-robin over the rack's
+    # four sides A-D: one each.
+    node = [r for r in rows if r["device"] == "a01-n01"]
+    assert [r["psu"] for r in node] == ["1", "2", "3", "4"]
+    assert [r["side"] for r in node] == ["A", "B", "C", "D"]
+
+
+def test_cords_go_to_their_sides_pdus() -> None:
+    analysis = Analysis(load_path(SMALL))
+    rows = power_rows(analysis)
+    node = [r for r in rows if r[0] == "r1-n01"]
+    # device, rack, u, psu, side, feed, pdu, outlet_type
+    assert node == [
+        ("r1-n01", "r1", "2", "1", "A", "r1-A", "r1-pdu-a", ""),
+        ("r1-n01", "r1", "2", "2", "B", "r1-B", "r1-pdu-b", ""),
+    ]
+    assert not any(r[0].startswith("r1-pdu") for r in rows)  # PDUs plug into feeds
+
+
+def test_rfc4180_quoting_and_empty_unknowns() -> None:
+    text = (
+        'format = 1\nname = "q"\n[catalog.sw]\nkind = "switch"\n'
+        'ports = [{ name = "p", count = 2, speed = "400 Gbps", tech = "infiniband" }]\n'
+        '[[racks]]\nid = "r,1"\n'
+        '[[racks.devices]]\nid = "n\\"1"\nmodel = "dgx-h100"\nposition = 1\n'
+        '[[racks.devices]]\nid = "s"\nmodel = "sw"\nposition = 20\n'
+        '[[links]]\na = "n\\"1:ib1"\nb = "s:p1"\n'
+    )
+    analysis = Analysis(load_text(text))
+    data = to_csv(CABLE_COLUMNS, cable_rows(analysis))
+    assert b'"n""1:ib1","r,1",1,"n""1",ib1' in data
+    (row,) = read(data)
+    assert row["a_rack"] == "r,1" and row["a_device"] == 'n"1'
+    # No site geometry problem here, but no media: empty, not invented.
+    assert row["media"] == "" and row["grade"] == ""
+    bom = read(to_csv(BOM_COLUMNS, bom_rows(analysis)))
+    sw = next(r for r in bom if r["model"] == "sw")
+    assert sw["unit_cost_usd"] == "" and sw["total_cost_usd"] == ""
+
+
+def test_fibre_gets_grade_and_optics() -> None:
+    analysis = Analysis(load_path(SMALL))
+    (mmf,) = [r for r in cable_rows(analysis) if r[9] == "mmf"]
+    assert mmf[10] == "om4"  # rules.md: multimode without a grade is OM4
+    optics = [r for r in bom_rows(analysis) if r[0] == "optic"]
+    assert optics == [
+        ("optic", "mmf-transceiver-400g", "400G multimode transceiver", "mmf", 2, "", "")
+    ]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.text(alphabet=' a,"\n\r↔1', max_size=6), min_size=3, max_size=3), max_size=8
+    )
+)
+def test_quick_csv_writes_what_the_csv_module_writes(rows: list[list[str]]) -> None:
+    out = io.StringIO(newline="")
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["a", "b", "c"])
+    writer.writerows(rows)
+    assert to_csv(("a", "b", "c"), rows) == out.getvalue().encode()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [SMALL, TRAINING, ROOT / "layouts" / "inference-32-b200.toml"],
+)
+def test_quick_cable_rows_match_the_analysis(path: Path) -> None:
+    quick = cable_rows(Analysis(load_path(path)))
+    full = Analysis(load_path(path))
+    full.links  # noqa: B018  (resolved: the rows then come from the link facts)
+    assert quick == cable_rows(full)
+
+
+def test_a_link_to_an_unknown_port_is_still_scheduled() -> None:
+    text = (
+        'format = 1\nname = "q"\n[[racks]]\nid = "r1"\nrow = "A"\nslot = 1\n'
+        '[[racks.devices]]\nid = "n1"\nmodel = "dgx-h100"\nposition = 1\n'
+        '[[racks.devices]]\nid = "s"\nmodel = "qm9700"\nposition = 20\n'
+        '[[links]]\na = "n1:ib1"\nb = "s:p1"\nmedia = "dac"\n'
+        '[[links]]\na = "n1:ib99"\nb = "ghost:p1"\nmedia = "dac"\n'
+    )
+    rows = cable_rows(Analysis(load_text(text)))
+    assert rows[0][:5] == ("n1:ib1", "r1", "1", "n1", "ib1") and rows[0][12] == "1.5"
+    assert rows[1][:9] == ("n1:ib99", "r1", "1", "n1", "ib99", "", "", "ghost", "p1")
+    assert rows[1][11] == rows[1][12] == ""  # no route to an unknown device

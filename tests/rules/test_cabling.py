@@ -1,0 +1,96 @@
+"""Cabling rule cases the one-fires-one-silent fixtures cannot express."""
+
+from __future__ import annotations
+
+from rackdesigner.check.engine import check
+from rackdesigner.model.layout import Device, Layout, Link, Rack
+from rackdesigner.model.refs import Ref
+from tests.builders import findings
+from tests.builders import rack_text as _rack
+
+# -- cabling ----------------------------------------------------------------------------
+
+
+def _links(*pairs: tuple[str, str, str]) -> str:
+    text = ""
+    for a, b, extra in pairs:
+        text += f'[[links]]\na = "{a}"\nb = "{b}"\n{extra}\n'
+    return text
+
+
+def test_cab001_and_cab003_silent_without_a_slot_for_the_route() -> None:
+    text = (
+        _rack("a01", ["dgx-h100"], slot=None)
+        + _rack("b01", ["qm9700"], slot=None, row="B")
+        + _links(("a01-d1:ib1", "b01-d1:p1", 'media = "dac"'))
+    )
+    assert findings("CAB001", text) == []
+    assert findings("CAB003", text) == []
+    assert findings("CAB002", text) == []
+
+
+def test_cab001_declared_length_counts_without_a_route() -> None:
+    text = (
+        _rack("a01", ["dgx-h100"], slot=None)
+        + _rack("b01", ["qm9700"], slot=None, row="B")
+        + _links(("a01-d1:ib1", "b01-d1:p1", 'length = "8 m"'))
+    )
+    found = findings("CAB001", text)
+    assert [(d.severity, d.values) for d in found] == [("error", {"length": 8.0, "limit": 5.0})]
+    assert "declared length 8 m from GPU node a01-d1" in found[0].message
+
+
+def test_cab003_hint_names_the_cheapest_media_that_reaches() -> None:
+    text = (
+        _rack("a01", ["qm9700"])
+        + _rack("a02", ["qm9700"], slot=2)
+        + _links(("a01-d1:p1", "a02-d1:p1", 'media = "dac"\nlength = "30 m"'))
+    )
+    found = findings("CAB003", text)
+    assert found[0].hint is not None and found[0].hint.startswith("use mmf")
+
+
+def test_cab004_both_speed_and_technology() -> None:
+    text = (
+        '[catalog.g493-sb0]\ngpu = "h100-pcie"\n\n'
+        + _rack("a01", ["g493-sb0", "qm9700"])
+        + _links(("a01-d1:eth1", "a01-d2:p1", ""))
+    )
+    found = findings("CAB004", text)
+    assert len(found) == 1
+    assert "technology: ethernet" in found[0].message and "speed: 200 Gbps" in found[0].message
+
+
+def test_cab005_both_ends_of_one_link_and_a_malformed_reference() -> None:
+    layout = Layout(
+        "t",
+        racks=[Rack("a01", row="A", slot=1, devices=[Device("a01-n01", "dgx-h100", position=2)])],
+        links=[Link("nowhere:ib1", "a01-n01:ib9"), Link("a01-n01", "a01-n01:ib1")],
+    )
+    _, diagnostics = check(layout, select=["CAB005"])  # in memory: no source map, no lines
+    found = sorted((d.subject, d.line, d.message) for d in diagnostics if d.code == "CAB005")
+    assert [(subject, line) for subject, line, _ in found] == [
+        (Ref("link", "a01-n01"), 0),
+        (Ref("link", "nowhere:ib1"), 0),
+        (Ref("link", "nowhere:ib1"), 0),
+    ]
+    assert "is not a port reference" in found[0][2]
+    messages = {found[1][2], found[2][2]}
+    assert any("end a (nowhere:ib1): unknown device nowhere" in m for m in messages)
+    assert any("end b (a01-n01:ib9): dgx-h100 has ports ib1..ib8, not ib9" in m for m in messages)
+
+
+def test_cab005_a_device_with_more_links_than_ports() -> None:
+    text = _rack("a01", ["cpu-node-1u", "sn2201"]) + _links(
+        ("a01-d1:bmc1", "a01-d2:mgmt1", ""), ("a01-d1:bmc1", "a01-d2:mgmt2", "")
+    )
+    found = findings("CAB005", text)
+    assert (
+        len(found) == 1 and "already used by link a01-d1:bmc1 -> a01-d2:mgmt1" in found[0].message
+    )
+
+
+def test_cab005_a_cable_from_a_port_to_itself() -> None:
+    text = _rack("a01", ["dgx-h100"]) + '[[links]]\na = "a01-d1:ib1"\nb = "a01-d1:ib1"\n'
+    found = findings("CAB005", text)
+    assert len(found) == 1 and "both ends are port a01-d1:ib1" in found[0].message

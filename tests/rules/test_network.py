@@ -1,0 +1,208 @@
+"""Network rules (NET) in the cases the fixtures cannot show: other workloads and severities,
+default thresholds that need large layouts, and where each rule stays silent."""
+
+from __future__ import annotations
+
+import pytest
+
+from rackdesigner.check.engine import check
+from rackdesigner.layout_io import load_text
+from tests.topology.test_topology import fat_tree, layout_text
+
+TRAINING = '[workload]\nkind = "training"'
+INFERENCE = '[workload]\nkind = "inference"'
+
+
+def findings(
+    code: str, devices: list[tuple[str, str]], links: list[tuple[str, str]], head: str = ""
+) -> list:
+    _, diagnostics = check(load_text(layout_text(devices, links, head=head)), select=[code])
+    return [d for d in diagnostics if d.code == code]
+
+
+# -- NET001 --------------------------------------------------------------------------------
+
+
+def _ethernet(nodes: int) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    devices = [(f"n{i}", "g493-sb0") for i in range(1, nodes + 1)] + [("eth", "sn5600")]
+    return devices, [(f"n{i}:eth1", f"eth:p{i}") for i in range(1, nodes + 1)]
+
+
+PCIE = '[catalog.g493-sb0]\ngpu = "h100-pcie"\n'
+
+
+@pytest.mark.parametrize("workload", ["", INFERENCE])
+def test_net001_only_for_training(workload: str) -> None:
+    assert findings("NET001", *_ethernet(5), head=PCIE + workload) == []
+
+
+def test_net001_fine_tuning_counts_as_training() -> None:
+    found = findings("NET001", *_ethernet(5), head=PCIE + '[workload]\nkind = "fine-tuning"')
+    assert [d.entity for d in found] == ["fabric eth"]
+
+
+# -- NET002 --------------------------------------------------------------------------------
+
+
+def _leaf(down: int, up: int) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """Two DGX H100 with ``down`` cables in all to leaf1, which has ``up`` uplinks."""
+    per_node = down // 2
+    return fat_tree(nodes_per_leaf=2, leaves=1, cables_per_node=per_node, uplinks_per_leaf=up)
+
+
+def test_net002_inference_allows_four_to_one() -> None:
+    assert findings("NET002", *_leaf(16, 4), head=INFERENCE) == []
+    found = findings("NET002", *_leaf(16, 3), head=INFERENCE)
+    assert [(d.entity, d.severity) for d in found] == [("device leaf1", "warning")]
+    assert found[0].values["ratio"] == pytest.approx(16 / 3)
+    assert found[0].values["limit"] == 4.0
+    assert "5.33:1 oversubscribed, above the 4:1 allowed for inference" in found[0].message
+
+
+def test_net002_without_workload_warns_at_the_training_ratio() -> None:
+    found = findings("NET002", *_leaf(4, 2))
+    assert [(d.entity, d.severity) for d in found] == [("device leaf1", "warning")]
+    assert "no [workload]" in found[0].message
+    assert found[0].hint is not None and "2 more × 400 Gbps" in found[0].hint
+
+
+def test_net002_training_error_and_non_blocking_silent() -> None:
+    found = findings("NET002", *_leaf(4, 2), head=TRAINING)
+    assert [(d.entity, d.severity) for d in found] == [("device leaf1", "error")]
+    assert findings("NET002", *_leaf(4, 4), head=TRAINING) == []
+
+
+def test_net002_threshold_override() -> None:
+    head = TRAINING + "\n[rules.thresholds]\noversubscription_max_training = 2.0"
+    assert findings("NET002", *_leaf(4, 2), head=head) == []
+
+
+# -- NET003 --------------------------------------------------------------------------------
+
+
+def _two_nodes(cables: int) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    return fat_tree(nodes_per_leaf=2, leaves=1, cables_per_node=cables, uplinks_per_leaf=0)
+
+
+def _workload(
+    parallelism: str,
+    steps: str = "steps_per_second = 1.0",
+    kind: str = "training",
+    extra: str = "model_params = 70e9\nbytes_per_param = 2",
+) -> str:
+    para = f'parallelism = "{parallelism}"\n' if parallelism else ""
+    return f'[workload]\nkind = "{kind}"\n{para}{steps}\n{extra}'
+
+
+def test_net003_fsdp_counts_three_times_the_parameters() -> None:
+    found = findings("NET003", *_two_nodes(1), head=_workload("fsdp"))
+    assert len(found) == 1
+    # per fabric port: 3 × 70e9 × 2 B × (2 − 1)/2 nodes × 1 /s × 8 bit ÷ 1 port
+    assert found[0].values["needed"] == pytest.approx(3 * 70e9 * 2 / 2 * 8)
+    assert found[0].values["available"] == pytest.approx(400e9 * 0.85)
+    assert found[0].values["ports"] == 1.0 and found[0].values["nodes"] == 2.0
+
+
+def test_net003_divides_by_the_node_ports_not_its_gpus() -> None:
+    # v1 divided the cross-node traffic by the node's 8 GPUs over 16 GPUs in the fabric
+    # and warned here; hierarchical collectives send 1/8 of it per port, 210 Gbps < 340.
+    assert findings("NET003", *_two_nodes(8), head=_workload("fsdp")) == []
+    found = findings("NET003", *_two_nodes(4), head=_workload("fsdp"))
+    assert len(found) == 1
+    assert found[0].values["needed"] == pytest.approx(3 * 70e9 * 2 / 2 * 8 / 4)
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        _workload("tensor"),
+        _workload("pipeline"),
+        _workload(""),
+        _workload("zero3", steps=""),
+        _workload("ddp", extra="model_params = 70e9"),
+        _workload("ddp", kind="inference"),
+    ],
+)
+def test_net003_silent_without_its_inputs(head: str) -> None:
+    assert findings("NET003", *_two_nodes(1), head=head) == []
+
+
+def test_net003_silent_for_a_single_node() -> None:
+    devices = [("n1", "dgx-h100"), ("leaf", "qm9700")]
+    assert findings("NET003", devices, [("n1:ib1", "leaf:p1")], head=_workload("ddp")) == []
+
+
+# -- NET004 --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("nodes", "fires"), [(16, False), (17, True)])
+def test_net004_default_threshold_is_128_gpus(nodes: int, fires: bool) -> None:
+    devices = [(f"n{i}", "dgx-h100") for i in range(1, nodes + 1)]
+    devices += [("leaf1", "qm9700"), ("leaf2", "qm9700"), ("spine", "qm9700")]
+    links = [(f"n{i}:ib1", f"leaf{1 + i % 2}:p{i}") for i in range(1, nodes + 1)]
+    links += [("leaf1:p40", "spine:p1"), ("leaf2:p40", "spine:p2")]
+    found = findings("NET004", devices, links)
+    assert [d.entity for d in found] == (["fabric leaf1"] if fires else [])
+
+
+def test_net004_silent_for_one_tier() -> None:
+    devices = [(f"n{i}", "dgx-h100") for i in range(1, 18)] + [("leaf", "qm9700")]
+    links = [(f"n{i}:ib1", f"leaf:p{i}") for i in range(1, 18)]
+    assert findings("NET004", devices, links) == []
+
+
+# -- NET006 --------------------------------------------------------------------------------
+
+
+def test_net006_silent_for_inference_and_for_one_node() -> None:
+    devices = [("n1", "dgx-h100"), ("n2", "dgx-h100")]
+    assert findings("NET006", devices, [], head=INFERENCE) == []
+    assert findings("NET006", devices[:1], [], head=TRAINING) == []
+    assert [d.entity for d in findings("NET006", devices, [], head=TRAINING)] == [
+        "device n1",
+        "device n2",
+    ]
+
+
+def test_net006_reports_every_smaller_fabric_against_the_largest() -> None:
+    devices = [
+        ("a", "dgx-h100"),
+        ("leafa", "qm9700"),
+        ("b1", "dgx-h100"),
+        ("b2", "dgx-h100"),
+        ("leafb", "qm9700"),
+        ("c", "dgx-h100"),
+        ("leafc", "qm9700"),
+    ]
+    links = [
+        ("a:ib1", "leafa:p1"),
+        ("b1:ib1", "leafb:p1"),
+        ("b2:ib1", "leafb:p2"),
+        ("c:ib1", "leafc:p1"),
+    ]
+    found = findings("NET006", devices, links, head=TRAINING)
+    assert sorted(d.entity for d in found) == ["fabric leafa", "fabric leafc"]
+    assert all("fabric leafb (16 GPUs on 2 nodes)" in d.message for d in found)
+
+
+# -- NET007 --------------------------------------------------------------------------------
+
+
+def test_net007_single_node_layout_gets_the_intra_node_figure_once_per_model() -> None:
+    found = findings("NET007", [("n1", "dgx-h100"), ("n2", "dgx-h100"), ("n3", "dgx-b200")], [])
+    assert [d.entity for d in found] == ["device n1", "device n3"]
+    h100, b200 = found
+    assert h100.values["intra"] == pytest.approx(450e9 * 8 * 0.85)
+    assert h100.values["nodes"] == 2.0 and "and 1 more node of model dgx-h100" in h100.message
+    assert b200.values["intra"] == pytest.approx(900e9 * 8 * 0.85)
+
+
+def test_net007_non_blocking_fabric_is_not_divided() -> None:
+    found = findings(
+        "NET007", *fat_tree(nodes_per_leaf=2, leaves=2, cables_per_node=8, uplinks_per_leaf=16)
+    )
+    assert len(found) == 1
+    # v1.1: the node's whole fabric bandwidth (8 × 400 Gbps × 85 %), not one port's share.
+    assert found[0].values["inter"] == pytest.approx(8 * 400e9 * 0.85)
+    assert "oversubscription" not in found[0].values
+    assert "340 GB/s between nodes" in found[0].message

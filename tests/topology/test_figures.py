@@ -1,0 +1,169 @@
+"""The report's v1.1 fabric figures: lateral links, global ratio, bisection by max flow, hops."""
+
+from __future__ import annotations
+
+import networkx as nx
+import pytest
+
+from rackdesigner.analysis import Analysis
+from rackdesigner.layout_io import load_text
+from rackdesigner.topology.figures import FabricFigures, adjacency, all_fabric_figures
+from tests.topology.test_topology import CATALOG, fat_tree, layout_text
+
+GBPS = 1e9
+SW32 = (
+    CATALOG
+    + """
+[catalog.sw32]
+kind = "switch"
+height = "1 U"
+power = "500 W"
+ports = [{ name = "p", count = 32, speed = "400 Gbps", tech = "infiniband" }]
+"""
+)
+
+
+def figures(devices: list[tuple[str, str]], links: list[tuple[str, str]]) -> FabricFigures:
+    analysis = Analysis(load_text(layout_text(devices, links, catalog=SW32)))
+    (fabric,) = all_fabric_figures(analysis)
+    return fabric
+
+
+def brute_force_bisection(devices: list[tuple[str, str]], links: list[tuple[str, str]]) -> float:
+    """The definition's max flow on the whole graph, nothing merged."""
+    analysis = Analysis(load_text(layout_text(devices, links, catalog=SW32)))
+    (fabric,) = analysis.fabrics
+    adj = adjacency(analysis)
+    leaves = [
+        d.id for d in fabric.devices if d.id in fabric.switches and fabric.switches[d.id].tier == 1
+    ]
+    half = len(leaves) // 2
+    flow = nx.DiGraph()
+    for a, row in adj.items():
+        for b, bandwidth in row.items():
+            flow.add_edge(a, b, capacity=bandwidth)
+    for leaf in leaves[:half]:
+        flow.add_edge("s", leaf, capacity=fabric.switches[leaf].down)
+    for leaf in leaves[half:]:
+        flow.add_edge(leaf, "t", capacity=fabric.switches[leaf].down)
+    return nx.maximum_flow_value(flow, "s", "t")
+
+
+def two_leaves_joined_by_one_cable() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """rules.md's example: two leaves of 16 × 400G node ports joined by one 400G cable."""
+    devices, links = [], []
+    for leaf in (1, 2):
+        for n in (1, 2):
+            node = f"n{leaf}-{n}"
+            devices.append((node, "dgx-h100"))
+            links += [(f"{node}:ib{i}", f"leaf{leaf}:p{(n - 1) * 8 + i}") for i in range(1, 9)]
+        devices.append((f"leaf{leaf}", "sw32"))
+    links.append(("leaf1:p17", "leaf2:p17"))
+    return devices, links
+
+
+def test_two_leaves_joined_by_one_cable() -> None:
+    fig = figures(*two_leaves_joined_by_one_cable())
+    assert fig.bisection.bandwidth == pytest.approx(400 * GBPS)
+    assert fig.bisection.ratio == pytest.approx(1 / 16)
+    assert fig.global_ratio == pytest.approx(1 / 16)
+    assert len(fig.groups) == 2
+    assert fig.oversubscription == pytest.approx(16)
+    # Leaves are the top tier: no oversubscription of their own; one lateral cable.
+    (tier,) = [t for t in fig.tiers if t.tier == 1]
+    assert tier.oversubscription is None and tier.lateral_cables == 1
+    # NET007 v1.1: the node's whole fabric bandwidth × 0.85 ÷ r.
+    assert fig.inter == pytest.approx(8 * 400 * GBPS * 0.85 / 16)
+
+
+def test_non_blocking_fat_tree() -> None:
+    devices, links = fat_tree(
+        nodes_per_leaf=2, leaves=4, cables_per_node=8, uplinks_per_leaf=16, spines=2
+    )
+    fig = figures(devices, links)
+    injection = 8 * 8 * 400 * GBPS
+    assert fig.bisection.bandwidth == pytest.approx(injection / 2)
+    assert fig.bisection.ratio == pytest.approx(1.0)
+    assert fig.oversubscription == pytest.approx(1.0) and fig.global_ratio is None
+    assert fig.hops.hops == 4 and not fig.hops.through_nodes
+    # The two spines share every leaf: merged into one class; nodes of a leaf likewise.
+    assert fig.bisection.classes == 4 + 4 + 1
+    assert fig.inter == pytest.approx(min(8 * 400 * GBPS * 0.85, 450e9 * 8 * 0.85))
+
+
+def test_oversubscribed_fat_tree_bisection_is_the_uplinks() -> None:
+    devices, links = fat_tree(
+        nodes_per_leaf=2, leaves=4, cables_per_node=8, uplinks_per_leaf=8, spines=2
+    )
+    fig = figures(devices, links)
+    assert fig.bisection.bandwidth == pytest.approx(2 * 8 * 400 * GBPS)
+    assert fig.bisection.ratio == pytest.approx(0.5)
+    assert fig.oversubscription == pytest.approx(2.0)
+    assert next(t for t in fig.tiers if t.tier == 1).oversubscription == pytest.approx(2.0)
+
+
+@pytest.mark.parametrize("uplinks", [4, 8, 13, 16])
+def test_merging_twins_keeps_the_max_flow(uplinks: int) -> None:
+    devices, links = fat_tree(
+        nodes_per_leaf=2, leaves=5, cables_per_node=8, uplinks_per_leaf=uplinks, spines=3
+    )
+    assert figures(devices, links).bisection.bandwidth == pytest.approx(
+        brute_force_bisection(devices, links)
+    )
+
+
+def test_lateral_links_below_the_top_count_as_uplinks() -> None:
+    # Two leaves of 16 node ports, 8 uplinks each to a spine and 8 cables to each other.
+    devices, links = two_leaves_joined_by_one_cable()
+    links = [link for link in links if link != ("leaf1:p17", "leaf2:p17")]
+    links += [(f"leaf1:p{16 + i}", f"leaf2:p{16 + i}") for i in range(1, 9)]
+    links += [
+        (f"leaf{leaf}:p{24 + i}", f"spine:p{(leaf - 1) * 8 + i}")
+        for leaf in (1, 2)
+        for i in range(1, 9)
+    ]
+    devices.append(("spine", "sw32"))
+    fig = figures(devices, links)
+    leaf = next(t for t in fig.tiers if t.tier == 1)
+    assert leaf.oversubscription == pytest.approx(1.0)  # 16 down ÷ (8 up + 8 lateral)
+    assert leaf.lateral_cables == 8
+    assert fig.oversubscription == pytest.approx(1.0)
+
+
+def test_balanced_dragonfly_has_global_ratio_one() -> None:
+    devices, links = [], []
+    for g in (1, 2, 3):
+        devices += [(f"g{g}-n", "dgx-h100"), (f"g{g}-leaf", "sw32"), (f"g{g}-spine", "sw32")]
+        links += [(f"g{g}-n:ib{i}", f"g{g}-leaf:p{i}") for i in range(1, 9)]
+        links += [(f"g{g}-leaf:p{8 + i}", f"g{g}-spine:p{i}") for i in range(1, 9)]
+    # Each spine: 8 down, 4 global to each other group's spine.
+    port = {1: 8, 2: 8, 3: 8}
+    for a, b in ((1, 2), (1, 3), (2, 3)):
+        for _ in range(4):
+            port[a] += 1
+            port[b] += 1
+            links.append((f"g{a}-spine:p{port[a]}", f"g{b}-spine:p{port[b]}"))
+    fig = figures(devices, links)
+    assert len(fig.groups) == 3
+    assert fig.global_ratio == pytest.approx(1.0)
+    assert fig.oversubscription == pytest.approx(1.0)
+
+
+def test_hops_through_a_node_where_no_switch_path_exists() -> None:
+    devices = [("n1", "dgx-h100"), ("n2", "dgx-h100"), ("n3", "dgx-h100")]
+    devices += [("leafa", "sw32"), ("leafb", "sw32")]
+    links = [
+        ("n1:ib1", "leafa:p1"),
+        ("n2:ib1", "leafa:p2"),
+        ("n2:ib2", "leafb:p1"),
+        ("n3:ib1", "leafb:p2"),
+    ]
+    fig = figures(devices, links)
+    assert fig.hops.hops == 4 and fig.hops.through_nodes
+
+
+def test_one_leaf_is_half_the_injection() -> None:
+    devices, links = fat_tree(nodes_per_leaf=2, leaves=1, cables_per_node=8, uplinks_per_leaf=0)
+    fig = figures(devices, links)
+    assert fig.bisection.bandwidth == pytest.approx(2 * 8 * 400 * GBPS / 2)
+    assert fig.bisection.ratio == 1.0 and fig.hops.hops == 2

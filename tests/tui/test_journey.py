@@ -1,0 +1,89 @@
+"""Issue 15's journey: the field guide's 32-GPU inference cluster built in the designer from
+an empty file with only the keys and palette names a user presses, saved, and checked by
+`rackdesigner validate` through the console script."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rackdesigner.layout_io import load_path
+from rackdesigner.tui.screens.fabric import GenerateScreen
+from tests.tui.test_app import app_for, palette, run, settle, type_text
+from tests.tui.test_build import add_rack, place, set_cooling
+from tests.tui.test_wiring import wait_for_preview
+
+
+def test_build_the_guides_32_gpu_inference_cluster_from_an_empty_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = Path("inference-32.toml")  # does not exist: an empty layout, created on save
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await settle(pilot)
+            session = app.session
+            assert session is not None and session.layout.racks == []
+            # A rack with designer.md's defaults (Enter accepts): a01, two 415 V 3-phase
+            # 63 A feeds on sides A and B, air.
+            await add_rack(pilot)
+            # Two DGX B200 (about 14 kW each) are too hot for air: a rear door, which the
+            # dialog places and names.
+            await set_cooling(pilot, "rear-door")
+            # Two nodes: the cursor starts on the top unit, End goes to U1.
+            await place(pilot, "dgx-b200")
+            await pilot.press("end")
+            await place(pilot, "dgx-b200")
+            # A PDU on each side rail: enter takes the emptier rail (left, then right); the
+            # cursor follows the PDU onto its rail, shift+right leaves it.
+            await place(pilot, "pdu-3ph-415v-63a", "enter")
+            await pilot.press("shift+right")
+            await place(pilot, "pdu-3ph-415v-63a", "enter")
+            # The second rack: a copy of the first, devices and feeds under new ids.
+            await palette(pilot, "Duplicate rack")
+            await settle(pilot)
+            assert [rack.id for rack in session.layout.racks] == ["a01", "a02"]
+            # The fabric for all four nodes: leaf-spine (the default for 32 GPUs) on 200 Gbps
+            # InfiniBand, the leaf following the speed, at 2:1.
+            await pilot.press("g")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GenerateScreen)
+            assert len(screen.nodes.ids) == 4
+            await pilot.press("tab", "down")  # speed: open its list
+            await pilot.pause()
+            await pilot.press("down", "enter")  # 200 Gbps
+            await pilot.pause()
+            await pilot.press("tab", "tab", "tab")  # leaf, spine, oversubscription
+            await type_text(pilot, "2:1")
+            await wait_for_preview(pilot, screen)
+            assert screen.result is not None, screen.error
+            assert screen.result.request.oversubscription == 2.0
+            assert screen.result.request.leaf == "qm8700"
+            await pilot.press("enter")
+            await settle(pilot)
+            assert not isinstance(app.screen, GenerateScreen)
+            assert not [d for d in session.findings if d.severity == "error"], [
+                (d.code, d.entity, d.message) for d in session.findings if d.severity == "error"
+            ]
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            assert not app.dirty
+
+    run(journey)
+    layout = load_path(path)
+    assert len(layout.racks) <= 4
+    assert sum(1 for _, d in layout.devices() if d.model == "dgx-b200") == 4
+    assert any(d.model == "qm8700" for _, d in layout.devices())
+    script = Path(sys.executable).with_name("rackdesigner")
+    done = subprocess.run(
+        [str(script), "validate", str(path)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip().splitlines()[-1].startswith("0 errors"), done.stdout
+    assert "CAB004" in done.stdout  # the nodes' 400G ports negotiate down to 200G

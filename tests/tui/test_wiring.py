@@ -1,0 +1,491 @@
+"""The designer's cabling journeys, pressing real keys: Connect ports (``l``), Generate
+fabric (``g``) and New from template (palette), plus the field guide's 32-GPU inference
+cluster built with commands, cabled through the Generate dialog, saved and validated by the
+console script."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rackdesigner.edit import AddFeed, AddRack, PlaceDevice, Session, UpdateRack
+from rackdesigner.layout_io import dumps
+from rackdesigner.model.layout import Layout
+from rackdesigner.tui import autosave
+from rackdesigner.tui.app import DesignerApp
+from rackdesigner.tui.screens.confirm import ConfirmScreen
+from rackdesigner.tui.screens.connect import ConnectScreen
+from rackdesigner.tui.screens.fabric import GenerateScreen
+from rackdesigner.tui.screens.prompt import PromptScreen
+from rackdesigner.tui.screens.template import TemplateScreen
+from tests.conftest import ROOT
+from tests.edit.test_stateful import full_check
+from tests.tui.test_app import app_for, palette, run, settle, type_text
+
+SIZE = (80, 24)  # what a small terminal shows; the dialogs fit it
+
+
+def four_nodes(path: Path) -> Path:
+    """Four DGX B200 (8 x 400G InfiniBand each) in two rear-door racks with A and B feeds,
+    built with the edit commands a designer session runs, and no fabric yet."""
+    session = Session(Layout(name="inference-32"))
+    for slot, (rack, current, nodes) in enumerate(
+        (("a01", "80 A", (1, 11, 33)), ("a02", "32 A", (1,))), start=1
+    ):
+        session.do(AddRack(rack, row="A", slot=slot, cooling="rear-door"))
+        for side in ("A", "B"):
+            session.do(
+                AddFeed(
+                    rack,
+                    f"{rack}-{side}",
+                    side=side,
+                    voltage="415 V",
+                    phases=3,
+                    current=current,
+                    circuit=f"RPP-{side}-{rack}",
+                )
+            )
+        pdu = "pdu-3ph-415v-63a" if current == "80 A" else "pdu-3ph-415v-32a"
+        for n, side in enumerate(("left", "right", "left", "right")[: 4 if len(nodes) > 1 else 2]):
+            feed = f"{rack}-{'A' if side == 'left' else 'B'}"
+            session.do(PlaceDevice(rack, pdu, None, side=side, id=f"{rack}-pdu{n + 1}", feed=feed))
+        session.do(PlaceDevice(rack, "rear-door-hx", None, id=f"{rack}-door"))
+        session.do(UpdateRack(rack, door=f"{rack}-door"))
+        for position in nodes:
+            session.do(PlaceDevice(rack, "dgx-b200", position))
+    path.write_text(dumps(session.layout), encoding="utf-8")
+    return path
+
+
+async def wait_for_preview(pilot: object, screen: GenerateScreen) -> None:
+    for _ in range(400):
+        await pilot.pause(0.02)  # type: ignore[attr-defined]
+        if screen.pending is None and screen._timer is None and (screen.result or screen.error):
+            return
+    raise AssertionError("the preview did not finish")
+
+
+def test_connect_two_free_ports_shows_the_link_in_both_inspectors_and_the_topology(
+    tmp_path: Path,
+) -> None:
+    path = four_nodes(tmp_path / "nodes.toml")
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            assert app.go_to("a01-n01")
+            await pilot.press("l")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ConnectScreen)
+            # End A is the device under the cursor, its first free port chosen; the search
+            # of end B has the focus.
+            assert screen.port["a"] is not None and screen.port["a"].end == "a01-n01:ib1"
+            assert app.focused is not None and app.focused.id == "connect-b-search"
+            await type_text(pilot, "n02")  # ids that contain it: a01-n02 only
+            await pilot.pause()
+            assert screen.port["b"] is not None and screen.port["b"].end == "a01-n02:ib1"
+            # Two nodes 10 U apart in one rack: 0.44 m up, 0.5 m slack; DAC at 400G.
+            assert screen.proposed is not None and screen.proposed.media == "dac"
+            assert abs(screen.proposed.length - (10 * 0.04445 + 0.5)) < 1e-6
+            near = screen.proposed.length
+            # To the node in the next rack: the run goes over the tray, past DAC's 2 m.
+            await pilot.press("ctrl+u")
+            await type_text(pilot, "a02")
+            await pilot.pause()
+            assert screen.port["b"] is not None and screen.port["b"].end == "a02-n01:ib1"
+            assert screen.proposed.length > near and screen.proposed.media == "acc"
+            await pilot.press("ctrl+u")
+            await type_text(pilot, "n02")
+            await pilot.pause()
+            await pilot.press("enter")
+            await settle(pilot)
+            session = app.session
+            assert session is not None
+            assert [(lk.a, lk.b, lk.media) for lk in session.index.links_of("a01-n01")] == [
+                ("a01-n01:ib1", "a01-n02:ib1", "dac")
+            ]
+            facts = app.inspector.facts_text()
+            assert "ib1 → a01-n02:ib1 · dac 0.9 m" in facts
+            assert app.go_to("a01-n02")
+            facts = app.inspector.facts_text()
+            assert "ib1 → a01-n01:ib1 · dac 0.9 m" in facts
+            assert app.go_to("a01-n01:ib1")  # the link itself: its run and speed
+            facts = app.inspector.facts_text()
+            assert "dac · 0.9 m computed · 400 Gbps" in facts
+            await pilot.press("3")
+            await settle(pilot)
+            await pilot.pause(0.2)
+            labels = [str(node.label) for node in app.topology.root.children]
+            assert any("2 nodes" in label for label in labels), labels
+            # One undo step takes the cable away again.
+            await pilot.press("1", "ctrl+z")
+            await settle(pilot)
+            assert session.index.links_of("a01-n01") == []
+            # A typed length is declared and the media follow it: 30 m is past ACC's reach.
+            assert app.go_to("a01-n01")
+            await pilot.press("l")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ConnectScreen)
+            await type_text(pilot, "n02")
+            await pilot.press("tab", "tab", "tab", "tab")  # devices, ports, media, length
+            assert app.focused is not None and app.focused.id == "connect-length"
+            await pilot.press("ctrl+a", *["delete"] * 8)
+            await type_text(pilot, "30 m")
+            await pilot.pause()
+            assert screen.proposed is not None and screen.proposed.media == "aoc"
+            await type_text(pilot, "x")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, ConnectScreen)  # a bad length is refused inline
+            assert "length" in str(screen.query_one("#connect-status").render())
+            await pilot.press("backspace", "enter")
+            await settle(pilot)
+            link = session.index.links_of("a01-n01")[0]
+            assert link.media == "aoc" and abs(float(link.length) - 30.0) < 1e-9
+
+    run(journey)
+
+
+def choose(screen: GenerateScreen, selector: str) -> str:
+    return str(screen.query_one(selector).value)  # type: ignore[attr-defined]
+
+
+def test_generate_2_to_1_preview_apply_undo(tmp_path: Path) -> None:
+    """A refused plan shown in the dialog; leaf-spine at 2:1 on 200 Gbps InfiniBand for three
+    selected nodes (preview counts = the plan's, one undo step). The field guide's 32-GPU
+    cluster through the same dialog, from an empty file: tests/test_tui_journey.py."""
+    path = four_nodes(tmp_path / "inference-32.toml")
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            session = app.session
+            assert session is not None
+            # A plan the generator refuses is shown in the dialog, never applied: direct
+            # cables one or two nodes, and there are four.
+            await pilot.press("g")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GenerateScreen)
+            await pilot.press("down")  # the generator list opens; direct is its last entry
+            await pilot.pause()
+            await pilot.press("end", "enter")
+            await wait_for_preview(pilot, screen)
+            assert screen.result is None and screen.error is not None
+            assert "4 nodes need switches" in screen.error
+            assert "--fabric" not in screen.error  # the dialog's own words
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, GenerateScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert session.layout.links == []
+            # Select three of the four nodes with space.
+            for node in ("a01-n01", "a01-n02", "a01-n03"):
+                assert app.go_to(node)
+                await pilot.press("space")
+            # Moving the cursor refills the inspector's fields; the selection stays (Textual's
+            # inputs call App.clear_selection for text selection, which must not touch it).
+            await pilot.press("up", "up", "down", "end", "home")
+            assert app.racks.selection == {"a01-n01", "a01-n02", "a01-n03"}
+            await pilot.press("g")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GenerateScreen)
+            assert screen.nodes.ids == ("a01-n01", "a01-n02", "a01-n03")
+            # generator: leaf-spine is the default for 24 GPUs; speed: open the list, pick
+            # 200 Gbps; the leaf follows (the only 200G InfiniBand switch).
+            assert choose(screen, "#generate-fabric") == "leaf-spine"
+            await pilot.press("tab", "down")
+            await pilot.pause()
+            await pilot.press("down", "enter")
+            await pilot.pause()
+            assert choose(screen, "#generate-speed") == str(200e9)
+            assert choose(screen, "#generate-leaf") == "qm8700"
+            # spine: a 40-port switch takes 24 node ports on one switch; at 2:1 it is still
+            # one switch. Oversubscription field: type over 1:1.
+            await pilot.press("tab", "tab", "tab")
+            assert app.focused is not None and app.focused.id == "generate-oversubscription"
+            await type_text(pilot, "2:1")
+            await wait_for_preview(pilot, screen)
+            assert screen.result is not None
+            assert screen.result.request.oversubscription == 2.0
+            assert screen.result.request.leaf == "qm8700"
+            from rackdesigner.design.generators import generate
+
+            plan = generate(session.layout, screen.result.request)
+            shown = screen.result.preview
+            assert (shown.leaves, shown.spines, shown.cables) == (
+                plan.counts["leaves"],
+                plan.counts["spines"],
+                len(plan.links),
+            )
+            text = str(screen.query_one("#generate-preview").render())
+            assert f"cables {len(plan.links)}" in text
+            before = dumps(session.layout)
+            await pilot.press("enter")
+            await settle(pilot)
+            assert not isinstance(app.screen, GenerateScreen)
+            assert len(session.layout.links) == len(plan.links) == 24
+            assert not app.racks.selection  # the selection was for this fabric
+            assert any(d.model == "qm8700" for _, d in session.layout.devices())
+            assert session.history.undo_label == plan.label
+            # One ctrl+z takes the whole fabric away.
+            await pilot.press("ctrl+z")
+            await settle(pilot)
+            assert dumps(session.layout) == before
+
+    run(journey)
+
+
+def test_new_from_template_replaces_the_layout_with_an_unsaved_untitled_one(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "finetune-8gpu.toml"
+    shutil.copy(ROOT / "layouts" / "finetune-8gpu.toml", path)
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            # An unsaved change: New from template asks first, as Open does.
+            assert app.go_to("a01-blank1")
+            await pilot.press("delete")
+            await settle(pilot)
+            assert app.dirty
+            await palette(pilot, "New from template")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmScreen)
+            await pilot.click("#answer-discard")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, TemplateScreen)
+            # The template list opens with ↓; "small" is the first template.
+            await pilot.press("down")
+            await pilot.pause()
+            await pilot.press("home", "enter")
+            await pilot.pause()
+            assert screen.template == "small"
+            assert str(screen.query_one("#t-gpus").value) == "16"  # type: ignore[attr-defined]
+            # A count that is no multiple of the node's 8 GPUs is refused in the form.
+            await pilot.press("tab")
+            assert app.focused is not None and app.focused.id == "t-gpus"
+            await type_text(pilot, "12")
+            await pilot.press("enter")
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if not screen.building:
+                    break
+            status = str(screen.query_one("#template-status").render())
+            assert "a multiple of 8" in status and "--" not in status
+            assert isinstance(app.screen, TemplateScreen)
+            await pilot.press("ctrl+u")
+            await type_text(pilot, "16")
+            await pilot.press("enter")
+            for _ in range(200):
+                await pilot.pause(0.02)
+                if not isinstance(app.screen, TemplateScreen):
+                    break
+            await settle(pilot)
+            session = app.session
+            assert session is not None
+            assert app.path is None and app.dirty
+            assert session.layout.name == "small"  # the first save proposes small.toml
+            assert session.layout.description.startswith("16 x h100-sxm")
+            models = [d.model for _, d in session.layout.devices()]
+            assert models.count("dgx-h100") == 2
+            assert not [d for d in session.findings if d.severity == "error"]
+            assert path.read_text(encoding="utf-8").startswith("# Fine-tuning node")
+            # Untitled: the first save asks for a path, proposing the template's name.
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert isinstance(app.screen, PromptScreen)
+            assert app.screen.query_one("#prompt-input").value == "small.toml"  # type: ignore[attr-defined]
+            await pilot.press("escape")
+
+    run(journey)
+
+
+def test_app_has_the_actions_by_their_palette_names() -> None:
+    from rackdesigner.tui import actions
+
+    names = {a.name: a for a in actions.palette()}
+    assert names["Connect ports"].keys == "l"
+    assert names["Generate fabric"].keys == "g"
+    assert "New from template" in names
+    for action in ("connect", "generate_fabric", "new_from_template"):
+        assert callable(getattr(DesignerApp, f"action_{action}"))
+
+
+def test_no_mixin_shadows_a_textual_app_method_by_accident() -> None:
+    """A designer method named like one of Textual's App methods replaces it for Textual's
+    own callers too (``clear_selection`` once cleared the racks' selection whenever an
+    input's cursor moved). Only these overrides are meant."""
+    from textual.app import App
+
+    meant = {
+        "compose",
+        "notify",
+        "get_system_commands",
+        "action_quit",
+        "_handle_exception",
+        "check_action",
+    }
+    shadowed = {
+        name
+        for klass in DesignerApp.__mro__
+        if klass.__module__.startswith("rackdesigner.")
+        for name in vars(klass)
+        if hasattr(App, name) and not name.startswith("__") and callable(getattr(App, name))
+    }
+    assert shadowed <= meant, shadowed - meant
+
+
+def busy_details(app: DesignerApp, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What each busy screen the app shows from now on says (a long edit ends before a
+    test can look at the screen itself)."""
+    from rackdesigner.tui.screens.busy import BusyScreen
+
+    shown: list[str] = []
+    real = app.push_screen
+
+    def push(screen, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if isinstance(screen, BusyScreen):
+            shown.append(screen.detail)
+        return real(screen, *args, **kwargs)
+
+    monkeypatch.setattr(app, "push_screen", push)
+    return shown
+
+
+def test_a_fabric_large_enough_is_applied_and_undone_off_the_ui_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """300,000 cables on 100,000 GPUs take the core seconds: a step of that many commands
+    runs in a worker behind a busy screen. The threshold is lowered to the four nodes'
+    fabric here; the result is what the small path gives (test above)."""
+    from rackdesigner.tui.controllers import long_edit
+    from rackdesigner.tui.screens.busy import BusyScreen
+
+    monkeypatch.setattr(long_edit, "LONG_EDIT_COMMANDS", 2)
+    path = four_nodes(tmp_path / "inference-32.toml")
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            session = app.session
+            assert session is not None
+            before = dumps(session.layout)
+            shown = busy_details(app, monkeypatch)
+            await pilot.press("g")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GenerateScreen)
+            await wait_for_preview(pilot, screen)
+            assert screen.result is not None
+            cables = len(screen.result.plan.links)
+            await pilot.press("enter")
+            await settle(pilot)
+            assert shown and f"{cables:,} cables" in shown[0]
+            assert not isinstance(app.screen, BusyScreen) and app.busy is None
+            assert len(session.layout.links) == cables > 0
+            assert session.history.undo_label == screen.result.plan.label
+            assert "long_edit" in app.timings
+            assert any("ctrl+z undoes" in text for _, text in app.notices)
+            assert session.findings == full_check(session)  # checked as any edit is
+            # ctrl+z: the same way back.
+            await pilot.press("ctrl+z")
+            await settle(pilot)
+            assert len(shown) == 2 and shown[1].startswith("Undoing: ")
+            assert dumps(session.layout) == before
+
+    run(journey)
+
+
+def test_keys_wait_while_a_long_edit_runs(tmp_path: Path) -> None:
+    """Nothing reads or edits the layout while a worker changes it: no undo, no view
+    switch, no palette; the busy screen says what runs, and goes when it is done."""
+    import threading
+
+    from rackdesigner.tui.screens.busy import BusyScreen
+
+    path = four_nodes(tmp_path / "inference-32.toml")
+    release = threading.Event()
+    finished: list[object] = []
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            session = app.session
+            assert session is not None
+            assert app.do(AddRack("z99")) is None
+            revision = session.revision
+            app.run_long_edit(
+                "Test",
+                "waiting for the test…",
+                lambda: release.wait(10),
+                lambda r, e: finished.append(r),
+            )
+            await pilot.pause()
+            assert isinstance(app.screen, BusyScreen)
+            await pilot.press("ctrl+z", "2", "ctrl+p", "ctrl+s")
+            assert isinstance(app.screen, BusyScreen)
+            assert session.revision == revision and not finished
+            # The autosave tick writes nothing of a layout being changed, and timers (the
+            # floor view's inspector, the views built ahead) read nothing of it.
+            app.autosave_now()
+            assert not [w for w in app.workers if w.group == "autosave"]
+            shown_before = app.inspected
+            app.update_inspector(("rack", "z99"))
+            assert app.inspected == shown_before
+            app._build_ahead()
+            assert not [w for w in app.workers if w.group == "views" and w.is_running]
+            release.set()
+            await settle(pilot)
+            assert finished == [True] and app.busy is None
+            assert not isinstance(app.screen, BusyScreen)
+            assert autosave.newer(path) is None
+            await pilot.press("ctrl+z")  # keys act again
+            await settle(pilot)
+            assert session.revision != revision
+
+    run(journey)
+
+
+def test_a_template_large_enough_fills_the_layout_off_the_ui_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A template of 100,000 GPUs takes the core seconds to index and check: it fills the
+    new layout behind the busy screen too (the threshold lowered to the small template).
+    The dialog that gives the template is the journey above's."""
+    from rackdesigner.design.template_fill import template_defaults
+    from rackdesigner.design.templates import build
+    from rackdesigner.tui.controllers import long_edit
+    from rackdesigner.tui.screens.template import TemplateResult
+
+    monkeypatch.setattr(long_edit, "LONG_EDIT_COMMANDS", 2)
+    built = build(template_defaults("small"), "test")
+
+    async def journey() -> None:
+        app = app_for(None, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            shown = busy_details(app, monkeypatch)
+            app.use_template(TemplateResult("small", built))
+            await settle(pilot)
+            assert shown and shown[0].startswith("New from template small: ")
+            session = app.session
+            assert session is not None and app.busy is None
+            assert [d.model for _, d in session.layout.devices()].count("dgx-h100") == 2
+            assert session.findings == full_check(session)
+            assert any("New layout from small" in text for _, text in app.notices)
+
+    run(journey)
