@@ -14,7 +14,6 @@ from __future__ import annotations
 import difflib
 import errno
 import fnmatch
-import functools
 import os
 import sys
 import tempfile
@@ -24,6 +23,7 @@ from typing import Any, NoReturn
 
 import click
 
+from rackdesigner.layout_io.saving import file_identity
 from rackdesigner.model.terminal import shown
 
 STDIN = "-"
@@ -93,34 +93,6 @@ def _exists(path: Path) -> bool:
         return False
 
 
-def _identity(path: str | os.PathLike[str]) -> tuple[object, ...]:
-    """What makes two paths one file: its device and inode where it exists (through
-    symlinks and hard links), otherwise its resolved name."""
-    try:
-        info = os.stat(path)
-        return ("inode", info.st_dev, info.st_ino)
-    except OSError:
-        pass
-    try:
-        if os.path.islink(path):  # a dangling link: the file it will create
-            return ("path", os.path.realpath(path))
-        folder, name = os.path.split(os.path.abspath(path))
-        return ("path", os.path.join(_real_folder(folder), name))
-    except OSError:
-        return ("path", os.path.abspath(path))
-
-
-@functools.lru_cache(maxsize=4096)
-def _real_folder(folder: str) -> str:
-    # Thousands of outputs share a folder: resolve it once.
-    return os.path.realpath(folder)
-
-
-def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
-    """Whether two paths name one file (see :func:`_identity`)."""
-    return _identity(a) == _identity(b)
-
-
 def refuse_overwrite(
     outputs: Sequence[tuple[str, str]],
     inputs: Sequence[tuple[str, str]],
@@ -130,13 +102,15 @@ def refuse_overwrite(
     "--output") and ("cluster.toml", "the input layout"); ``-`` (stdout, stdin) is never
     a file. Linear in the outputs: an export may write one file per rack of thousands."""
     sources = {
-        _identity(source): (source, kind) for source, kind in inputs if source and source != STDIN
+        file_identity(source): (source, kind)
+        for source, kind in inputs
+        if source and source != STDIN
     }
     seen: dict[tuple[object, ...], tuple[str, str]] = {}
     for path, what in outputs:
         if not path or path == STDIN:
             continue
-        identity = _identity(path)
+        identity = file_identity(path)
         if identity in sources:
             source, kind = sources[identity]
             fail(f"not writing {path} ({what}): it is {kind} {source}; nothing was written")

@@ -363,11 +363,10 @@ def generate(
     from rackdesigner.design.generators.apply import apply_plan
     from rackdesigner.layout_io import FileChangedError
     from rackdesigner.layout_io.document import CommentsLostError, save
+    from rackdesigner.layout_io.saving import same_file
 
     target = output or layout
-    in_place = output is None or (
-        os.path.exists(output) and os.path.exists(layout) and os.path.samefile(output, layout)
-    )
+    in_place = output is None or same_file(output, layout)
     if in_place and not force:
         _fail(f"not rewriting {layout} in place without --force; give -o OUT for a new file")
     if not in_place and os.path.exists(target) and not force:

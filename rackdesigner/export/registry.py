@@ -250,11 +250,11 @@ def kind(option: str) -> ExportKind:
 def input_clash(outputs: list[Path], inputs: list[str]) -> str | None:
     """Why one of ``outputs`` must not be written (it is an input layout), or None: the
     command line's refusal, for the designer's export dialog."""
-    import os
+    from rackdesigner.layout_io.saving import same_file
 
     for output in outputs:
         for source in inputs:
-            if output.exists() and Path(source).exists() and os.path.samefile(output, source):
+            if same_file(output, source):
                 return f"not writing {output}: it is the input layout"
     return None
 

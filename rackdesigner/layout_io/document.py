@@ -25,6 +25,7 @@ from rackdesigner.layout_io.saving import (
     CommentsLostError,
     FileChangedError,
     SaveError,
+    same_file,
     write_atomic,
 )
 from rackdesigner.layout_io.sourcemap import EMPTY, SourceMap
@@ -122,7 +123,7 @@ def save(
         path = document.path
     target = Path(path)
     real = Path(os.path.realpath(target))
-    if not force and document.path is not None and _same_file(real, document.path):
+    if not force and document.path is not None and same_file(real, document.path):
         _refuse_if_changed(document, real, str(target))
         if document.dropped_comments:
             raise CommentsLostError(str(target), document.dropped_comments)
@@ -133,15 +134,6 @@ def save(
     document._digest = None
     document.source_map = source_map(document.layout, scan(text))
     document.dropped_comments = ()
-
-
-def _same_file(real: Path, source: str) -> bool:
-    if real == Path(os.path.realpath(source)):
-        return True
-    try:
-        return real.exists() and os.path.exists(source) and os.path.samefile(real, source)
-    except OSError:
-        return False
 
 
 def _refuse_if_changed(document: Document, real: Path, shown: str) -> None:

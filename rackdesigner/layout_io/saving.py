@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import tempfile
 from pathlib import Path
@@ -84,3 +85,31 @@ class CommentsLostError(SaveError):
             "comment and comments "
             "directly above a table are kept"
         )
+
+
+def file_identity(path: str | os.PathLike[str]) -> tuple[object, ...]:
+    """What makes two paths one file: its device and inode where it exists (through
+    symlinks and hard links), otherwise its resolved name."""
+    try:
+        info = os.stat(path)
+        return ("inode", info.st_dev, info.st_ino)
+    except OSError:
+        pass
+    try:
+        if os.path.islink(path):  # a dangling link: the file it will create
+            return ("path", os.path.realpath(path))
+        folder, name = os.path.split(os.path.abspath(path))
+        return ("path", os.path.join(_real_folder(folder), name))
+    except OSError:
+        return ("path", os.path.abspath(path))
+
+
+@functools.lru_cache(maxsize=4096)
+def _real_folder(folder: str) -> str:
+    # Thousands of outputs share a folder: resolve it once.
+    return os.path.realpath(folder)
+
+
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether two paths name one file (see :func:`file_identity`)."""
+    return file_identity(a) == file_identity(b)

@@ -24,6 +24,7 @@ from textual.timer import Timer
 from textual.widgets import ContentSwitcher
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from rackdesigner.layout_io.saving import same_file
 from rackdesigner.tui import actions
 from rackdesigner.tui import autosave as sidecar
 from rackdesigner.tui.controllers.build import BuildActions
@@ -1133,7 +1134,7 @@ class DesignerApp(
                 return False
         target = path or self.path
         assert target is not None
-        other_file = self.path is None or not _same_file(target, self.path)
+        other_file = self.path is None or not same_file(target, self.path)
         if other_file and Path(target).exists():
             answer = await self.push_screen_wait(
                 ConfirmScreen(
@@ -1172,7 +1173,7 @@ class DesignerApp(
                 self.notify(f"Cannot save {target}: {reason}", severity="error")
                 return False
         self.recovered = False
-        if self.path and not _same_file(target, self.path):
+        if self.path and not same_file(target, self.path):
             sidecar.remove(self.path)
         self.path = target
         sidecar.remove(target)
@@ -1359,13 +1360,6 @@ def crash_log(error: BaseException) -> str:
         return name
     except OSError:
         return "-"
-
-
-def _same_file(a: str, b: str) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return os.path.abspath(a) == os.path.abspath(b)
 
 
 def run(path: str | None) -> None:
