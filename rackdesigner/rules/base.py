@@ -3,8 +3,11 @@
 A rule is a function that reads the shared analysis and yields findings.
 Decorating it with :func:`rule` registers it; its docstring is its
 documentation, in the shape ruff uses: a title line, then sections
-``Why it matters``, ``Example`` and ``Fix``. ``rackdesigner rules CODE``
-prints it. Adding a rule is adding one function (and its fixtures).
+``Why it matters``, ``Example`` and ``Fix``. A module of one rule (as in
+``rules/power/``, like ruff's and yamllint's one file per rule) puts that
+documentation in the module's docstring instead, at the top of the file, and
+the function has none. ``rackdesigner rules CODE`` prints it. Adding a rule is
+adding one function (and its fixtures).
 :mod:`.registry` imports every rule module and selects among them; rule
 modules import this one only, so that nothing imports back.
 """
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -104,7 +108,8 @@ def rule(
     scope: str,
     reads: tuple[str, ...] | None = None,
 ) -> Callable[[RuleFunction], RuleFunction]:
-    """Register a rule. The docstring's first line is its title.
+    """Register a rule. Its docstring (else its module's) is its documentation, the first
+    line its title.
 
     ``scope`` says what the rule looks at (:data:`SCOPES`): ``fabric`` rules read
     ``analysis.fabrics``, the most expensive fact; the others never build it. ``reads``
@@ -121,7 +126,8 @@ def rule(
             raise ValueError(f"{code}: unknown threshold {key}")
 
     def register(check: RuleFunction) -> RuleFunction:
-        doc = inspect.cleandoc(check.__doc__ or "")
+        module = sys.modules.get(check.__module__)
+        doc = inspect.cleandoc(check.__doc__ or (module.__doc__ if module else None) or "")
         title, _, body = doc.partition("\n")
         if code in RULES:
             raise ValueError(f"rule {code} registered twice")

@@ -1,0 +1,42 @@
+"""Power rules (PWR): what each rack draws, what its feeds deliver, and how the load lands on
+the lines. One module per rule, named after what it checks; its docstring is the rule's
+documentation (``rackdesigner rules PWR001``), and :mod:`._common` holds the wording they
+share.
+
+The analysis sums every device's draw per rack (:class:`~rackdesigner.analysis.RackFacts`),
+computes each feed's usable capacity (V × I × derate, × √3 for 3-phase) and its line
+currents when its side carries the whole rack (:class:`~rackdesigner.analysis.FeedFacts`).
+Where a rack holds devices of unknown draw its totals are lower bounds ("at least", PWR009);
+where a draw is estimated from GPU TDP (PWR006) the messages say "(estimated)".
+
+    PWR001  feed_capacity        the rack's load against its feeds' usable capacity
+    PWR002  gpu_outlet_voltage   GPU racks: outlet voltage, and load on one phase
+    PWR003  shared_circuit       two feeds on one circuit
+    PWR004  line_currents        each line against its breaker; phase balance
+    PWR005  power_below_gpu_tdp  a declared power below the GPUs' TDP
+    PWR006  estimated_power      a GPU node's draw estimated from its GPUs
+    PWR007  site_budget          the site's load against its power budget
+    PWR008  psus_on_side_loss    the PSUs a device keeps when one side is lost
+    PWR009  unknown_power        a device type of unknown draw
+    PWR010  psu_input_voltage    PSU input range against the outlet voltage
+    PWR011  pdu_rating           PDU ratings against the side's load and the feed
+    PWR012  pdu_outlets          PSU cords against the PDUs' outlets
+    PWR013  feed_without_side    a feed without a side beside sided feeds
+"""
+
+# Imported for their registrations; `rules.registry.all_rules` puts them in code order.
+from rackdesigner.rules.power import (  # noqa: F401
+    estimated_power,
+    feed_capacity,
+    feed_without_side,
+    gpu_outlet_voltage,
+    line_currents,
+    pdu_outlets,
+    pdu_rating,
+    power_below_gpu_tdp,
+    psu_input_voltage,
+    psus_on_side_loss,
+    shared_circuit,
+    site_budget,
+    unknown_power,
+)

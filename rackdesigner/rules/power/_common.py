@@ -1,0 +1,84 @@
+"""What the power rules share: how they word feeds, ratings and lists, and which PDU sits on
+which feed.
+
+The wording is part of the findings (people read it and golden files hold it), so every
+rule says a feed's supply, a rating or "(estimated)" the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rackdesigner.analysis import DeviceFacts, FeedFacts, RackFacts
+from rackdesigner.analysis.power_sides import pdu_feeds
+from rackdesigner.model.layout import Feed
+from rackdesigner.model.units import CURRENT, VOLTAGE, fmt
+
+VOLTAGE_SLACK = 1e-6  # V: float dust when an outlet voltage equals a range limit
+
+
+def estimated_text(estimated: bool) -> str:
+    return " (estimated)" if estimated else ""
+
+
+def name_list(items: list[str], limit: int = 3) -> str:
+    """``a, b and c`` / ``a, b, c and 4 more``."""
+    if len(items) > limit:
+        return f"{', '.join(items[:limit])} and {len(items) - limit} more"
+    if len(items) == 1:
+        return items[0]
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def supply(feed: Feed) -> str:
+    """``415 V 3-phase``, ``230 V single-phase``."""
+    phases = "3-phase" if feed.phases == 3 else "single-phase"
+    return f"{fmt(float(feed.voltage or 0.0), VOLTAGE)} {phases}"
+
+
+def pf_text(power_factor: float) -> str:
+    return "" if power_factor == 1.0 else f" × PF {power_factor:g}"
+
+
+def _feed_rating(facts: FeedFacts, power_factor: float = 1.0) -> str:
+    """``415 V 3-phase 63 A × 0.8`` (``× PF 0.95`` where the power factor is not 1)."""
+    return (
+        f"{supply(facts.feed)} {fmt(float(facts.feed.current or 0.0), CURRENT)} × "
+        f"{facts.derate:g}{pf_text(power_factor)}"
+    )
+
+
+def feeds_rating_text(feeds: Iterable[FeedFacts], power_factor: float = 1.0) -> str:
+    """The feeds of one side: ``2 × 415 V 3-phase 63 A × 0.8 + 208 V 3-phase 30 A × 0.8``."""
+    counts: dict[str, int] = {}
+    for facts in feeds:
+        text = _feed_rating(facts, power_factor)
+        counts[text] = counts.get(text, 0) + 1
+    return " + ".join(text if n == 1 else f"{n} × {text}" for text, n in counts.items())
+
+
+def outlet_source(facts: FeedFacts) -> str:
+    """Where a feed's outlet voltage comes from: ``480 V 3-phase wye``."""
+    feed = facts.feed
+    if feed.outlet_voltage is not None:
+        return f"outlet_voltage of a {supply(feed)} feed"
+    return f"{supply(feed)} {facts.wiring}" if facts.wiring else supply(feed)
+
+
+def pdus_by_feed(rack: RackFacts) -> list[tuple[DeviceFacts, FeedFacts]]:
+    """The rack's PDUs (kind pdu) and the feed each is on (rules.md v1.1, PSUs and PDUs)."""
+    pdus = [d for d in rack.devices if d.kind == "pdu"]
+    if not pdus or not rack.feeds:
+        return []
+    by_id = {f.feed.id: f for f in rack.feeds}
+    where = pdu_feeds([d.device for d in pdus], [f.feed for f in rack.feeds])
+    return [(d, by_id[where[d.device.id]]) for d in pdus if where.get(d.device.id) in by_id]
+
+
+def side_groups(rack: RackFacts) -> tuple[list[str], float]:
+    """The rack's sides ("" alone without k ≥ 2 sides) and the share of the load each
+    carries with another side lost."""
+    labels = list(rack.side_capacity)
+    if len(labels) >= 2:
+        return labels, 1.0 / (len(labels) - 1)
+    return [""], 1.0
