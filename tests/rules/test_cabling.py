@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from rackdesigner.analysis import Analysis
 from rackdesigner.check.engine import check
+from rackdesigner.layout_io.document import loads
 from rackdesigner.model.layout import Device, Layout, Link, Rack
 from rackdesigner.model.refs import Ref
-from tests.builders import findings
+from tests.builders import HEADER, findings
 from tests.builders import rack_text as _rack
 
 # -- cabling ----------------------------------------------------------------------------
@@ -94,3 +96,32 @@ def test_cab005_a_cable_from_a_port_to_itself() -> None:
     text = _rack("a01", ["dgx-h100"]) + '[[links]]\na = "a01-d1:ib1"\nb = "a01-d1:ib1"\n'
     found = findings("CAB005", text)
     assert len(found) == 1 and "both ends are port a01-d1:ib1" in found[0].message
+
+
+# -- CAB003 / CAB004 -------------------------------------------------------------------------------
+
+
+def _cable(media: str, length: str, node: str = "dgx-h100", extra: str = "") -> str:
+    return (
+        f'[[racks]]\nid = "a01"\n\n[[racks.devices]]\nid = "n"\nmodel = "{node}"\n'
+        'position = 2\n\n[[racks.devices]]\nid = "s"\nmodel = "qm9700"\nposition = 20\n\n'
+        f'[[links]]\na = "n:ib1"\nb = "s:p1"\nmedia = "{media}"\nlength = "{length}"\n{extra}'
+    )
+
+
+def test_400g_passive_copper_reaches_2_m_and_om3_30_m() -> None:
+    (dac,) = findings("CAB003", _cable("dac", "2.5 m"))  # v1: 3 m for every DAC
+    assert dac.values["reach"] == 2.0
+    assert findings("CAB003", _cable("dac", "2 m")) == []
+    (om3,) = findings("CAB003", _cable("mmf", "40 m", extra='grade = "om3"\n'))  # v1: 50 m
+    assert om3.values["reach"] == 30.0
+    assert findings("CAB003", _cable("mmf", "40 m")) == []  # OM4 by default: 50 m
+
+
+def test_an_ndr_port_on_an_hdr_switch_is_a_warning_and_counts_at_200g() -> None:
+    text = _cable("dac", "1 m").replace('model = "qm9700"', 'model = "qm8700"')
+    (found,) = findings("CAB004", text)
+    assert found.severity == "warning"  # v1: an error
+    assert "the link runs at 200 Gbps" in found.message
+    analysis = Analysis(loads(HEADER + text).layout)
+    assert analysis.links[0].speed == 200e9

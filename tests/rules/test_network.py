@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from rackdesigner.analysis import Analysis
 from rackdesigner.check.engine import check
 from rackdesigner.layout_io import load_text
 from tests.topology.test_topology import fat_tree, layout_text
@@ -75,6 +76,67 @@ def test_net002_training_error_and_non_blocking_silent() -> None:
 def test_net002_threshold_override() -> None:
     head = TRAINING + "\n[rules.thresholds]\noversubscription_max_training = 2.0"
     assert findings("NET002", *_leaf(4, 2), head=head) == []
+
+
+def _two_leaves_one_cable(nodes: int = 16) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    devices = [(f"a{i}", "dgx-h100") for i in range(nodes)]
+    devices += [(f"b{i}", "dgx-h100") for i in range(nodes)]
+    devices += [("leafA", "qm9700"), ("leafB", "qm9700")]
+    links = [(f"a{i}:ib1", f"leafA:p{i + 1}") for i in range(nodes)]
+    links += [(f"b{i}:ib1", f"leafB:p{i + 1}") for i in range(nodes)]
+    links.append(("leafA:p64", "leafB:p64"))
+    return devices, links
+
+
+def test_two_leaves_joined_by_one_cable_are_not_a_non_blocking_fabric() -> None:
+    # v1 ignored links between switches of one tier: no NET002, 6.4 Tbit/s of bisection.
+    found = findings("NET002", *_two_leaves_one_cable(), head=TRAINING)
+    assert [(d.entity, d.severity) for d in found] == [
+        ("device leafA", "error"),
+        ("device leafB", "error"),
+    ]
+    assert found[0].values["ratio"] == pytest.approx(1 / 16)
+    assert found[0].values["global"] == pytest.approx(400e9)
+    assert found[0].values["nodes"] == pytest.approx(16 * 400e9)
+
+
+def test_lateral_links_below_the_top_tier_count_as_uplinks() -> None:
+    # leaf1 has 4 x 400G down, 2 up to the spine and 2 lateral to leaf2: 1:1.
+    devices, links = fat_tree(nodes_per_leaf=2, leaves=2, cables_per_node=2, uplinks_per_leaf=2)
+    links += [("leaf1:p20", "leaf2:p20"), ("leaf1:p21", "leaf2:p21")]
+    assert findings("NET002", devices, links, head=TRAINING) == []
+    analysis = Analysis(load_text(layout_text(devices, links)))
+    leaf = analysis.fabrics[0].switches["leaf1"]
+    assert (leaf.down, leaf.up, leaf.lateral) == (1.6e12, 8e11, 8e11)
+    assert leaf.oversubscription == pytest.approx(1.0)
+
+
+def _dragonfly(global_cables: int) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """Two groups, each a leaf with two nodes (2 x 400G each) under a spine; the spines are
+    joined by ``global_cables`` 400G global links."""
+    devices: list[tuple[str, str]] = []
+    links: list[tuple[str, str]] = []
+    for g in (1, 2):
+        devices += [(f"g{g}n1", "dgx-h100"), (f"g{g}n2", "dgx-h100")]
+        devices += [(f"g{g}leaf", "qm9700"), (f"g{g}spine", "qm9700")]
+        for n in (1, 2):
+            for port in (1, 2):
+                links.append((f"g{g}n{n}:ib{port}", f"g{g}leaf:p{2 * (n - 1) + port}"))
+        for up in range(4):
+            links.append((f"g{g}leaf:p{10 + up}", f"g{g}spine:p{1 + up}"))
+    for cable in range(global_cables):
+        links.append((f"g1spine:p{20 + cable}", f"g2spine:p{20 + cable}"))
+    return devices, links
+
+
+def test_dragonfly_global_links_are_judged_by_the_global_ratio() -> None:
+    # Balanced: 4 x 400G global per group for 4 x 400G of node ports (ratio 1).
+    assert findings("NET002", *_dragonfly(4), head=TRAINING) == []
+    found = findings("NET002", *_dragonfly(1), head=TRAINING)
+    assert [d.entity for d in found] == ["device g1spine", "device g2spine"]
+    assert found[0].values["ratio"] == pytest.approx(0.25)
+    # Inference allows 4:1, so a global ratio of 1/4.
+    assert findings("NET002", *_dragonfly(1), head='[workload]\nkind = "inference"') == []
 
 
 # -- NET003 --------------------------------------------------------------------------------
@@ -206,3 +268,29 @@ def test_net007_non_blocking_fabric_is_not_divided() -> None:
     assert found[0].values["inter"] == pytest.approx(8 * 400e9 * 0.85)
     assert "oversubscription" not in found[0].values
     assert "340 GB/s between nodes" in found[0].message
+
+
+def test_net007_promises_a_dgx_h100_its_eight_ports_not_one() -> None:
+    found = findings(
+        "NET007", *fat_tree(nodes_per_leaf=2, leaves=2, cables_per_node=8, uplinks_per_leaf=16)
+    )
+    (finding,) = found
+    # 8 x 400 Gbit/s x 85 % = 340 GB/s (v1: 42.5 GB/s, one port's share)
+    assert finding.values["inter"] == pytest.approx(8 * 400e9 * 0.85)
+    assert "340 GB/s between nodes" in finding.message
+
+
+def test_net007_is_capped_at_the_figure_inside_the_node() -> None:
+    # A PCIe node with 8 x 400G: 400 GB/s x 85 % across, but its GPUs reach each other at
+    # PCIe Gen5's 64 GB/s x 85 % = 54.4 GB/s, which caps the figure.
+    catalog = (
+        '[catalog.pcie8]\nkind = "gpu-node"\nheight = "4 U"\ngpu = "h100-pcie"\ngpus = 8\n'
+        'power = "6 kW"\nports = [ { name = "ib", count = 8, speed = "400 Gbps", '
+        'tech = "infiniband" } ]\n'
+    )
+    devices, links = fat_tree(
+        nodes_per_leaf=2, leaves=1, cables_per_node=8, uplinks_per_leaf=0, node_model="pcie8"
+    )
+    (finding,) = findings("NET007", devices, links, head=catalog)
+    assert finding.values["inter"] == pytest.approx(64e9 * 8 * 0.85)
+    assert "capped at the figure inside the node" in finding.message

@@ -13,8 +13,10 @@ import pytest
 from rackdesigner.analysis import Analysis, RackFacts
 from rackdesigner.check.engine import check
 from rackdesigner.layout_io import load_text
+from rackdesigner.layout_io.document import loads
 from rackdesigner.model.diagnostics import Diagnostic
 from rackdesigner.rules.registry import all_rules
+from tests.builders import HEADER, findings
 
 SQRT3 = math.sqrt(3.0)
 
@@ -381,3 +383,73 @@ def test_pwr004_reports_the_phase_of_a_device_with_unknown_draw() -> None:
     shelf = '[catalog.shelf]\nkind = "other"\nheight = "1 U"\n'
     found = _run("PWR004", _layout([_feed("f", "208 V", 3, "30 A")], [("shelf", "L1")], shelf))
     assert [d.entity for d in found] == ["device a01-d1"]
+
+
+# -- Feeds: any side label, (k - 1) x the smallest side --------------------------------------------
+
+
+def _three_pdu_rack(extra_feed: str = "") -> str:
+    feeds = "".join(
+        f'  {{ id = "f{s}", side = "{s}", circuit = "C{s}", voltage = "415 V", phases = 3, '
+        'current = "60 A" },\n'
+        for s in "ABC"
+    )
+    devices = "".join(
+        f'[[racks.devices]]\nid = "n{i}"\nmodel = "dgx-h100"\nposition = {2 + 8 * i}\n\n'
+        for i in range(4)
+    )
+    return f'[[racks]]\nid = "a01"\nfeeds = [\n{feeds}{extra_feed}]\n\n{devices}'
+
+
+def test_nvidias_three_pdu_dgx_h100_rack_keeps_four_of_six_psus() -> None:
+    text = _three_pdu_rack()
+    assert findings("PWR008", text) == []  # v1 could only model A and B: 3 + 3
+    analysis = Analysis(loads(HEADER + text).layout)
+    rack = analysis.racks[0]
+    side = 415 * 60 * 0.8 * 3**0.5
+    assert rack.capacity == pytest.approx(2 * side)  # any one of three sides lost
+    assert findings("PWR001", text) == []  # 40.8 kW of 69 kW
+    # With any side lost each remaining side carries half: 40.8 kW / 2 / 3 / 239.6 V.
+    assert max(rack.feeds[0].lines.values()) == pytest.approx(40.8e3 / 2 / 3 / (415 / 3**0.5))
+
+
+def test_a_feed_without_a_side_counts_for_no_side() -> None:
+    extra = '  { id = "fX", circuit = "CX", voltage = "415 V", phases = 3, current = "60 A" },\n'
+    text = _three_pdu_rack(extra)
+    assert [d.entity for d in findings("PWR013", text)] == ["rack a01 feed fX"]
+    rack = Analysis(loads(HEADER + text).layout).racks[0]
+    assert rack.capacity == pytest.approx(2 * 415 * 60 * 0.8 * 3**0.5)  # fX adds nothing
+
+
+def test_power_factor_scales_capacity_and_currents() -> None:
+    text = (
+        '[rules.thresholds]\npower_factor = 0.9\n\n[[racks]]\nid = "a01"\nfeeds = [\n'
+        '  { id = "f", voltage = "415 V", phases = 3, current = "32 A" },\n]\n\n'
+        '[[racks.devices]]\nid = "x"\nmodel = "load"\nposition = 1\n\n'
+        '[catalog.load]\nkind = "other"\nheight = "1 U"\npower = "17 kW"\n'
+    )
+    rack = Analysis(loads(HEADER + text).layout).racks[0]
+    assert rack.capacity == pytest.approx(415 * 32 * 0.8 * 3**0.5 * 0.9)
+    assert rack.feeds[0].lines["L1"] == pytest.approx(17e3 / 3 / (415 / 3**0.5 * 0.9))
+    (over,) = findings("PWR001", text)  # 17 kW > 16.6 kW
+    assert "× PF 0.9" in over.message
+    assert findings("PWR001", text.replace("power_factor = 0.9", "power_factor = 1.0")) == []
+
+
+# -- PWR002: outlet voltage and one phase ----------------------------------------------------------
+
+
+def test_a_starter_server_on_a_single_phase_208_v_30_a_pair_passes() -> None:
+    text = (
+        '[catalog.as-4125gs-tnrt2]\ngpu = "rtx-a6000"\ngpus = 4\n\n[[racks]]\nid = "a01"\n'
+        "feeds = [\n"
+        '  { id = "A", side = "A", circuit = "1", voltage = "208 V", phases = 1, '
+        'current = "30 A" },\n'
+        '  { id = "B", side = "B", circuit = "2", voltage = "208 V", phases = 1, '
+        'current = "30 A" },\n'
+        "]\n\n"
+        '[[racks.devices]]\nid = "g"\nmodel = "as-4125gs-tnrt2"\nposition = 2\n'
+    )
+    # v1: an error for any single-phase GPU rack
+    assert findings("PWR002", text) == []
+    assert findings("PWR001", text) == []

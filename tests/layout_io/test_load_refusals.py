@@ -1,5 +1,5 @@
-"""Layout format v1.1 load rules: ids, positions below 1, model_params, duplicate keys, and
-the ``ignore`` key on racks, devices and links."""
+"""What the loader refuses, naming the line and the key: ids, positions below 1,
+model_params, duplicate keys, and the ``ignore`` key on racks, devices and links."""
 
 from __future__ import annotations
 
