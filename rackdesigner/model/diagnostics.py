@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from rackdesigner.model.refs import Ref
+
+# What a finding weighs. The strings are what JSON, SARIF and the text output say.
+Severity = Literal["error", "warning", "info"]
 
 SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
 
@@ -19,7 +23,7 @@ LOAD_CODES = {
 @dataclass(slots=True)
 class Diagnostic:
     code: str
-    severity: str
+    severity: Severity
     message: str
     entity: str = ""
     # 1-based, looked up in the document's source map when the finding is reported; 0 when

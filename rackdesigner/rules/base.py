@@ -19,8 +19,9 @@ import re
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, get_args
 
+from rackdesigner.model.diagnostics import Severity
 from rackdesigner.model.refs import Ref
 from rackdesigner.model.thresholds import THRESHOLDS
 
@@ -53,7 +54,7 @@ class Finding:
     message: str
     hint: str | None = None
     values: dict[str, float] = field(default_factory=dict)
-    severity: str | None = None  # overrides the rule's default (rules with two severities)
+    severity: Severity | None = None  # overrides the rule's default (rules with two severities)
     related: tuple[Ref, ...] = ()
 
 
@@ -62,19 +63,21 @@ RuleFunction = Callable[["Analysis"], Iterable[Finding]]
 # What a rule looks at, for incremental checking (editing.md): rack, device and link rules
 # re-run on the entities an edit touched, site rules on the site totals, fabric rules when
 # the fabric's cabling or switches changed.
-SCOPES = ("rack", "device", "link", "site", "fabric")
+Scope = Literal["rack", "device", "link", "site", "fabric"]
+SCOPES: tuple[Scope, ...] = get_args(Scope)
+SEVERITIES: tuple[Severity, ...] = get_args(Severity)
 
 
 @dataclass(frozen=True, slots=True)
 class Rule:
     code: str
-    severity: str  # default; "error" for rules that may also warn
+    severity: Severity  # default; "error" for rules that may also warn
     title: str
     thresholds: tuple[str, ...]
     check: RuleFunction
     doc: str
-    severities: tuple[str, ...]
-    scope: str  # one of SCOPES
+    severities: tuple[Severity, ...]
+    scope: Scope
     # A site rule's rack fields (``rack.cooling``): an edit of other rack fields leaves its
     # findings as they are. None: it reads every field (an edit of any re-runs it).
     reads: frozenset[str] | None = None
@@ -101,11 +104,11 @@ RULES: dict[str, Rule] = {}
 
 def rule(
     code: str,
-    severity: str,
+    severity: Severity,
     *,
     thresholds: tuple[str, ...] = (),
-    severities: tuple[str, ...] = (),
-    scope: str,
+    severities: tuple[Severity, ...] = (),
+    scope: Scope,
     reads: tuple[str, ...] | None = None,
 ) -> Callable[[RuleFunction], RuleFunction]:
     """Register a rule. Its docstring (else its module's) is its documentation, the first
@@ -121,6 +124,11 @@ def rule(
         raise ValueError(f"{code}: only site rules say which rack fields they read")
     if scope not in SCOPES:
         raise ValueError(f"{code}: scope must be one of {', '.join(SCOPES)}, not {scope!r}")
+    for value in (severity, *severities):
+        if value not in SEVERITIES:
+            raise ValueError(
+                f"{code}: severity must be one of {', '.join(SEVERITIES)}, not {value!r}"
+            )
     for key in thresholds:
         if key not in THRESHOLDS:
             raise ValueError(f"{code}: unknown threshold {key}")

@@ -14,6 +14,7 @@ from rackdesigner.analysis import Analysis, End, LinkFacts
 from rackdesigner.analysis.reach import KEYS as REACH_KEYS
 from rackdesigner.analysis.reach import reach, speed_band
 from rackdesigner.layout_io.schema import ENDPOINT
+from rackdesigner.model.diagnostics import Severity
 from rackdesigner.model.units import BANDWIDTH, LENGTH, fmt
 from rackdesigner.rules.base import Finding, rule
 
@@ -308,7 +309,7 @@ def mismatched_ends(analysis: Analysis) -> Iterator[Finding]:
         parts: list[str] = []
         hints: list[str] = []
         values: dict[str, float] = {}
-        severity = "warning"
+        severity: Severity = "warning"
         if ga.tech and gb.tech and ga.tech != gb.tech:
             severity = "error"
             parts.append(f"technology: {ga.tech} ({link.a.text}) vs {gb.tech} ({link.b.text})")

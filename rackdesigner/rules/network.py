@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from rackdesigner.analysis import Analysis, DeviceFacts
+from rackdesigner.model.diagnostics import Severity
 from rackdesigner.model.units import BANDWIDTH, BYTE_RATE, RATIO, fmt, fmt_count
 from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
@@ -139,6 +140,7 @@ def oversubscribed(analysis: Analysis) -> Iterator[Finding]:
     """
     workload = analysis.workload
     limit = analysis.thresholds["oversubscription_max_training"]
+    severity: Severity
     if analysis.is_training:
         severity, purpose = "error", "training"
     elif workload is not None and workload.kind == "inference":
@@ -163,7 +165,7 @@ def _group_finding(
     fabric: Fabric,
     group: LateralGroup,
     limit: float,
-    severity: str,
+    severity: Severity,
     purpose: str,
 ) -> Finding:
     by_id = analysis.device_by_id
@@ -202,7 +204,12 @@ def _group_finding(
 
 
 def _oversubscription_finding(
-    fabric: Fabric, switch: SwitchFacts, ratio: float, limit: float, severity: str, purpose: str
+    fabric: Fabric,
+    switch: SwitchFacts,
+    ratio: float,
+    limit: float,
+    severity: Severity,
+    purpose: str,
 ) -> Finding:
     dev = switch.device
     down, up = switch.down, switch.up

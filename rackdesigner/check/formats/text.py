@@ -34,7 +34,7 @@ def line(diagnostic: Diagnostic, color: bool = False) -> str:
     if diagnostic.hint:
         text = f"{text}; {diagnostic.hint}"
     text = shown(text)
-    severity = diagnostic.severity
+    severity: str = diagnostic.severity  # styled below: no longer a Severity
     code = diagnostic.code
     if color:
         where = click.style(where, bold=True)
