@@ -1,13 +1,12 @@
 """What a rule is: its registration, its findings. The leaf every rule module imports.
 
 A rule is a function that reads the shared analysis and yields findings.
-Decorating it with :func:`rule` registers it; its docstring is its
-documentation, in the shape ruff uses: a title line, then sections
-``Why it matters``, ``Example`` and ``Fix``. A module of one rule (as in
-``rules/power/``, like ruff's and yamllint's one file per rule) puts that
-documentation in the module's docstring instead, at the top of the file, and
-the function has none. ``rackdesigner rules CODE`` prints it. Adding a rule is
-adding one function (and its fixtures).
+Decorating it with :func:`rule` registers it. Each rule has a module of its own,
+``rules/<family>/<what it checks>.py`` (like ruff's and yamllint's one file per
+rule), whose docstring is the rule's documentation, in the shape ruff uses: a
+title line, then sections ``Why it matters``, ``Example`` and ``Fix`` (a
+function's own docstring would come first). ``rackdesigner rules CODE`` prints
+it. Adding a rule is adding one module (and its fixtures).
 :mod:`.registry` imports every rule module and selects among them; rule
 modules import this one only, so that nothing imports back.
 """

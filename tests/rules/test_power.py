@@ -3,10 +3,7 @@ one-fires-one-silent fixtures cannot express."""
 
 from __future__ import annotations
 
-import inspect
 import math
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -15,7 +12,6 @@ from rackdesigner.check.engine import check
 from rackdesigner.layout_io import load_text
 from rackdesigner.layout_io.document import loads
 from rackdesigner.model.diagnostics import Diagnostic
-from rackdesigner.rules.registry import all_rules
 from tests.builders import HEADER, findings
 
 SQRT3 = math.sqrt(3.0)
@@ -55,25 +51,6 @@ def _run(code: str, text: str) -> list[Diagnostic]:
 # A device of exactly 2080 W makes the currents round: 10 A on a 208 V branch.
 NODE = '[catalog.node]\nkind = "cpu-node"\nheight = "1 U"\npower = "2080 W"\n'
 NODE_415 = '[catalog.node]\nkind = "cpu-node"\nheight = "1 U"\npower = "2400 W"\n'
-
-
-# -- one module per rule -----------------------------------------------------------------------
-
-
-def test_each_power_rule_has_a_module_of_its_own_documented_at_its_top() -> None:
-    import rackdesigner.rules.power as package
-
-    modules = {}
-    for rule in all_rules().values():
-        if rule.family == "PWR":
-            module = sys.modules[rule.check.__module__]
-            assert module.__name__.startswith(f"{package.__name__}."), rule.code
-            assert module.__name__ not in modules, (rule.code, modules.get(module.__name__))
-            modules[module.__name__] = rule.code
-            assert inspect.cleandoc(module.__doc__ or "").startswith(rule.title), rule.code
-            assert rule.section("Why it matters") and rule.section("Fix"), rule.code
-    files = {p.stem for p in Path(package.__file__).parent.glob("*.py")} - {"__init__", "_common"}
-    assert {name.rpartition(".")[2] for name in modules} == files
 
 
 # -- shared definitions (analysis.py) ---------------------------------------------------------

@@ -35,10 +35,7 @@ from rackdesigner.analysis import Analysis
 from rackdesigner.model.units import POWER, fmt, fmt_apart
 from rackdesigner.model.wording import at_least, plural
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.power._common import (
-    estimated_text,
-    feeds_rating_text,
-)
+from rackdesigner.rules.power._common import estimated_text, feeds_rating_text
 
 
 @rule("PWR001", "error", scope="rack", thresholds=("feed_derate", "power_factor"))

@@ -37,12 +37,7 @@ from rackdesigner.analysis import Analysis
 from rackdesigner.model.units import CURRENT, POWER, VOLTAGE, fmt, fmt_apart
 from rackdesigner.model.wording import at_least, plural
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.power._common import (
-    VOLTAGE_SLACK,
-    estimated_text,
-    outlet_source,
-    supply,
-)
+from rackdesigner.rules.power._common import VOLTAGE_SLACK, estimated_text, outlet_source, supply
 
 
 @rule(

@@ -30,10 +30,7 @@ from collections.abc import Iterator
 from rackdesigner.analysis import Analysis
 from rackdesigner.analysis.power_sides import cords_by_side
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.power._common import (
-    pdus_by_feed,
-    side_groups,
-)
+from rackdesigner.rules.power._common import pdus_by_feed, side_groups
 
 
 @rule("PWR012", "warning", scope="rack")

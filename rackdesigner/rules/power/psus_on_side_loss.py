@@ -33,9 +33,7 @@ from collections.abc import Iterator
 from rackdesigner.analysis import Analysis
 from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.power._common import (
-    name_list,
-)
+from rackdesigner.rules.power._common import name_list
 
 
 @rule("PWR008", "warning", scope="rack")

@@ -22,9 +22,7 @@ from rackdesigner.model.refs import SITE
 from rackdesigner.model.units import POWER, fmt, fmt_apart
 from rackdesigner.model.wording import at_least
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.power._common import (
-    estimated_text,
-)
+from rackdesigner.rules.power._common import estimated_text
 
 
 @rule("PWR007", "error", scope="site", reads=())

@@ -1,4 +1,23 @@
-"""Storage rules (STO): the local hot tier of training nodes."""
+"""A training node type has less local NVMe than the hot-tier floor.
+
+Why it matters:
+    Training nodes cache their dataset shards and write checkpoints to local NVMe
+    before the shared file system takes them; the field guide's advice is 4-8 TB per
+    node. With less, data loading and checkpointing wait on the network. Reported once
+    per GPU-node type (at its `[catalog]` entry in the layout, else at its first device),
+    for training and fine-tuning workloads; silent where a type gives no `nvme`.
+
+Example:
+    [workload]
+    kind = "training"
+
+    [catalog.g493-sb0]
+    gpu = "h100-pcie"
+    nvme = "3.84 TB"     # one drive
+
+Fix:
+    Order the nodes with more NVMe drives (`nvme` of 4 TB or more).
+"""
 
 from __future__ import annotations
 
@@ -11,26 +30,6 @@ from rackdesigner.rules.base import Finding, rule
 
 @rule("STO001", "info", scope="device", thresholds=("nvme_per_node_min",))
 def nvme_below_floor(analysis: Analysis) -> Iterator[Finding]:
-    """A training node type has less local NVMe than the hot-tier floor.
-
-    Why it matters:
-        Training nodes cache their dataset shards and write checkpoints to local NVMe
-        before the shared file system takes them; the field guide's advice is 4-8 TB per
-        node. With less, data loading and checkpointing wait on the network. Reported once
-        per GPU-node type (at its `[catalog]` entry in the layout, else at its first device),
-        for training and fine-tuning workloads; silent where a type gives no `nvme`.
-
-    Example:
-        [workload]
-        kind = "training"
-
-        [catalog.g493-sb0]
-        gpu = "h100-pcie"
-        nvme = "3.84 TB"     # one drive
-
-    Fix:
-        Order the nodes with more NVMe drives (`nvme` of 4 TB or more).
-    """
     if not analysis.is_training:
         return
     floor = analysis.thresholds["nvme_per_node_min"]

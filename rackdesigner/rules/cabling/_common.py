@@ -1,0 +1,40 @@
+"""What the cabling rules share: the tolerance of a length comparison, and how they word
+a link's length (declared, or the route plus slack).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from rackdesigner.analysis import Analysis, LinkFacts
+from rackdesigner.model.units import LENGTH, fmt
+
+TOLERANCE = 1e-6  # m: float dust from unit conversions is not a shortfall
+
+
+@cache
+def metres(value: float) -> str:
+    # fmt caches too, but keyed by (value, Dimension); a float key is cheaper when a
+    # layout with the default cable_max yields 100,000+ findings.
+    return fmt(value, LENGTH)
+
+
+def length_text(link: LinkFacts, analysis: Analysis) -> str:
+    """``declared length 7 m`` or ``computed length 6.2 m (5.7 m route + 500 mm slack)``."""
+    assert link.length is not None
+    if link.link.length is not None:
+        return f"declared length {metres(link.length)}"
+    assert link.route is not None
+    return (
+        f"computed length {metres(link.length)} ({metres(link.route)} route + "
+        f"{metres(analysis.geometry.slack)} slack)"
+    )
+
+
+def length_values(link: LinkFacts, analysis: Analysis) -> dict[str, float]:
+    assert link.length is not None
+    values = {"length": link.length}
+    if link.link.length is None and link.route is not None:
+        values["route"] = link.route
+        values["slack"] = analysis.geometry.slack
+    return values

@@ -1,0 +1,29 @@
+"""What the compute rules share: a GPU's name, the GPU-node types the layout uses, and the
+model size of a training workload.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from rackdesigner.analysis import Analysis, DeviceFacts
+from rackdesigner.model.layout import DeviceType, Gpu
+
+
+def gpu_name(gpu: Gpu) -> str:
+    return gpu.name or gpu.key
+
+
+def gpu_node_types(analysis: Analysis) -> Iterator[tuple[str, list[DeviceFacts], DeviceType]]:
+    """Each GPU-node type the layout uses, with its devices."""
+    for key, devices in analysis.types_used.items():
+        dtype = devices[0].type
+        if dtype is not None and dtype.kind == "gpu-node":
+            yield key, devices, dtype
+
+
+def training_params(analysis: Analysis) -> float | None:
+    workload = analysis.workload
+    if workload is None or not workload.is_training or workload.model_params is None:
+        return None
+    return float(workload.model_params)

@@ -1,0 +1,33 @@
+"""Cooling rules (COOL): where each rack's heat goes, and whether that place can take it.
+
+One module per rule, named after what it checks; its docstring is the rule's
+documentation (``rackdesigner rules COOL001``), and :mod:`._common` holds what they share.
+
+Heat equals electrical load. The analysis splits every device's heat into the part the
+liquid loop takes (cold plates, immersion, a rear door) and the residual air heat, and sums
+both per rack (:class:`~rackdesigner.analysis.RackFacts`). Where a rack holds devices with
+an unknown draw its totals are lower bounds, and the messages say "at least".
+
+    COOL001  air_heat_limit           a rack's air heat against what air can remove
+    COOL002  dense_rack_on_air        a rack dense enough for liquid, cooled by air
+    COOL003  cdu_assignment           a liquid rack's CDU: missing, not a CDU, too small
+    COOL004  immersion_scale          immersion against the GPU count where it pays off
+    COOL005  large_model_on_air       a 100B+ model trained on air-cooled nodes
+    COOL006  room_air_heat            the room's air heat against the site's cooling
+    COOL007  rear_door_assignment     a rear-door rack's door: missing, wrong, too small
+    COOL008  air_node_in_liquid_rack  a GPU node without cold plates in a liquid rack
+    COOL009  cdu_redundancy           a CDU group with one CDU lost
+"""
+
+# Imported for their registrations; `rules.registry.all_rules` puts them in code order.
+from rackdesigner.rules.cooling import (  # noqa: F401
+    air_heat_limit,
+    air_node_in_liquid_rack,
+    cdu_assignment,
+    cdu_redundancy,
+    dense_rack_on_air,
+    immersion_scale,
+    large_model_on_air,
+    rear_door_assignment,
+    room_air_heat,
+)

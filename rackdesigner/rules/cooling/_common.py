@@ -1,0 +1,45 @@
+"""What the cooling rules share: the hints toward liquid or a rear door, whether a node has
+cold plates, and how a rack's ``cdu`` or ``door`` reference is judged.
+"""
+
+from __future__ import annotations
+
+from rackdesigner.analysis import CduLoad, DeviceFacts, RackFacts
+
+LIQUID_HINT = 'use direct-to-chip liquid (cooling = "liquid" with a CDU)'
+DOOR_HINT = 'use a rear-door heat exchanger (cooling = "rear-door" with a door)'
+
+
+def cold_plates(dev: DeviceFacts) -> bool:
+    """The device's type declares cold plates (v1.1: ``liquid_fraction`` > 0)."""
+    return dev.type is not None and (dev.type.liquid_fraction or 0.0) > 0
+
+
+def cooling_hint(rack: RackFacts) -> str:
+    """Direct-to-chip liquid only where the rack's GPU nodes have cold plates (v1.1); an
+    air-only chassis (DGX, air HGX) can take a rear door instead."""
+    nodes = [d for d in rack.devices if d.is_gpu_node]
+    if nodes and all(cold_plates(d) for d in nodes):
+        return LIQUID_HINT
+    if nodes and any(cold_plates(d) for d in nodes):
+        return f"{LIQUID_HINT} for the nodes with cold plates, {DOOR_HINT} for the rest"
+    return DOOR_HINT
+
+
+def reference_problem(
+    key: str, name: str, device: DeviceFacts | None, kind: str, what: str
+) -> str | None:
+    """Why a rack's ``key = "name"`` does not name a device of ``kind``, or None."""
+    if device is None:
+        return f'{key} = "{name}" names no device in the layout'
+    if device.type is not None and device.kind != kind:
+        return (
+            f'{key} = "{name}" names a {device.kind} ({device.device.model}), not {what} '
+            f'(kind = "{kind}")'
+        )
+    return None
+
+
+def cdu_names(load: CduLoad) -> str:
+    ids = [c.id for c in load.cdus]
+    return ", ".join(ids[:4]) + (f" and {len(ids) - 4} more" if len(ids) > 4 else "")

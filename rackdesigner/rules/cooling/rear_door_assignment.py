@@ -1,0 +1,73 @@
+"""A rear-door rack has no door, names a device that is not one, or outgrows its door.
+
+Why it matters:
+    A rear-door heat exchanger cools the rack's exhaust with water before it reaches the
+    room, up to its rated capacity. The rack's heat (its whole electrical load, the
+    door's fans included) must stay within it; the excess goes into the room's air.
+    Rear-door racks are checked here instead of COOL001 and COOL002.
+
+Example:
+    [[racks]]
+    id = "a01"
+    cooling = "rear-door"
+    door = "a01-door"    # rear-door-hx: 75 kW; eight DGX H100 are 81.6 kW
+
+Fix:
+    Name a device of kind "rear-door" with `door = "<device id>"`, and keep the rack's
+    load within the door's capacity (spread the nodes, or use direct-to-chip liquid).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+from rackdesigner.analysis import Analysis, RackFacts
+from rackdesigner.model.units import POWER, fmt_apart
+from rackdesigner.model.wording import at_least, plural
+from rackdesigner.rules.base import Finding, rule
+from rackdesigner.rules.cooling._common import LIQUID_HINT, cooling_hint, reference_problem
+
+
+def _door_problem(rack: RackFacts) -> str | None:
+    """Why a rear-door rack's `door` does not name a rear door, or None."""
+    if not rack.rack.door:
+        return 'is cooled by a rear door (cooling = "rear-door") but names no door'
+    return reference_problem("door", rack.rack.door, rack.door, "rear-door", "a rear door")
+
+
+@rule("COOL007", "error", scope="rack")
+def rear_door_problems(analysis: Analysis) -> Iterator[Finding]:
+    for rack in analysis.racks:
+        if rack.cooling != "rear-door":
+            continue
+        entity = f"rack {rack.rack.id}"
+        problem = _door_problem(rack)
+        if problem is not None:
+            yield Finding(
+                entity,
+                rack.ref,
+                problem,
+                hint='add a device of kind "rear-door" (rear-door-hx) and name it '
+                'with door = "<device id>"',
+            )
+            continue
+        door = rack.door
+        assert door is not None
+        capacity = door.type.capacity if door.type is not None else None
+        if capacity is None or rack.heat <= capacity:
+            continue
+        capacity = float(capacity)
+        spread = math.ceil(rack.heat / capacity)
+        bound = at_least(rack.load_unknown)
+        yield Finding(
+            entity,
+            rack.ref,
+            "{}{} of heat exceeds the {} capacity of rear door {}".format(
+                bound, *fmt_apart(rack.heat, capacity, POWER), door.id
+            ),
+            hint=f"{LIQUID_HINT} or spread the load over {plural(spread, 'rack')}"
+            if cooling_hint(rack) == LIQUID_HINT
+            else f"spread the load over {plural(spread, 'rack')}, or use a door of more capacity",
+            values={"heat": rack.heat, "capacity": capacity},
+        )

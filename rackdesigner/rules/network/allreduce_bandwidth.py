@@ -1,0 +1,126 @@
+"""Expected all-reduce bus bandwidth inside a node and between nodes.
+
+Why it matters:
+    The figures to hold a burn-in against: nccl-tests (`all_reduce_perf`) reports "bus
+    bandwidth" (busbw), the per-GPU rate each link direction carries, and a healthy
+    cluster reaches about `nccl_efficiency` (85 %) of the hardware's figure. The field
+    guide: below 85 % of theoretical something is wrong; under 300 GB/s intra-node on
+    H100, NVLink is broken.
+    Inside a node the figure is the GPU's `interconnect` per direction x efficiency.
+    The catalog gives NVLink and Infinity Fabric (`nvlink = true`) as the total of both
+    directions (H100 SXM: 900 GB/s), so half of it is used (450 GB/s x 85 % = 382.5 GB/s,
+    in line with the 370-450 GB/s nccl-tests measures on DGX H100); PCIe figures are
+    already one direction. Between nodes NCCL's hierarchical algorithms drive all of a
+    node's fabric ports at once (one rail per GPU), so the figure is the node's whole
+    compute-fabric bandwidth x efficiency ÷ r, capped at the inside figure, where r is
+    the fabric oversubscription: the largest of 1, every switch's oversubscription and
+    1 ÷ the smallest lateral group's global ratio (NET002). A DGX H100 with 8 x 400
+    Gbps at 1:1: 8 x 50 GB/s x 85 % = 340 GB/s, what nccl-tests measures across DGX
+    H100 nodes; one port's 42.5 GB/s would accept a fabric running at an eighth of its
+    speed. One finding per fabric with GPU nodes, for the GPU and node with the lowest
+    figures. GPU nodes outside any fabric (a single-node layout) get the intra-node
+    figure, once per device model, at the first such node.
+
+Example:
+    # two DGX H100 on one leaf, 2 x 400 Gbps each
+    [[links]]
+    a = "a01-n01:ib1"
+    b = "a01-leaf:p1"
+
+Fix:
+    Nothing to fix: compare these with nccl-tests busbw after burn-in. A measured
+    figure well below them points to a broken NVLink/NVSwitch, a degraded cable or a
+    misconfigured fabric.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from rackdesigner.analysis import Analysis, DeviceFacts
+from rackdesigner.model.units import BYTE_RATE, RATIO, fmt
+from rackdesigner.model.wording import plural
+from rackdesigner.rules.base import Finding, rule
+from rackdesigner.rules.network._common import nodes_text, ratio_text
+from rackdesigner.topology.collectives import fabric_bus_bandwidth, per_direction
+
+
+def _intra_node(dev: DeviceFacts, efficiency: float) -> tuple[float, str] | None:
+    """Expected intra-node all-reduce bus bandwidth (bit/s) and how it was derived."""
+    gpu = dev.gpu
+    figure = per_direction(dev)
+    if gpu is None or figure is None:
+        return None
+    if gpu.nvlink:
+        link = "NVLink" if (gpu.vendor or "NVIDIA") == "NVIDIA" else "Infinity Fabric"
+        how = (
+            f"{link} {fmt(float(gpu.interconnect or 0), BYTE_RATE)} both ways = "
+            f"{fmt(figure, BYTE_RATE)} each way"
+        )
+    else:
+        how = f"PCIe {fmt(figure, BYTE_RATE)} each way"
+    return figure * efficiency, f"{how}, {gpu.key}, × {fmt(efficiency, RATIO)}"
+
+
+@rule("NET007", "info", scope="fabric", thresholds=("nccl_efficiency",))
+def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
+    efficiency = analysis.thresholds["nccl_efficiency"]
+    for fabric in analysis.fabrics:
+        if not fabric.nodes:
+            continue
+        bus = fabric_bus_bandwidth(fabric, efficiency)
+        parts: list[str] = []
+        values: dict[str, float] = {}
+        if bus.intra is not None and bus.intra_node is not None:
+            figure = _intra_node(bus.intra_node, efficiency)
+            assert figure is not None
+            parts.append(f"{fmt(bus.intra, BYTE_RATE)} inside a node ({figure[1]})")
+            values["intra"] = bus.intra
+        if bus.inter is not None and bus.inter_node is not None:
+            how = f"{fmt(bus.node_bandwidth or 0.0, BYTE_RATE)} of fabric ports per node"
+            if not bus.uniform:
+                how += f" on node {bus.inter_node.id}"
+            how += f" × {fmt(efficiency, RATIO)}"
+            if bus.oversubscription > 1:
+                how += f" ÷ {ratio_text(bus.oversubscription)} fabric oversubscription"
+                values["oversubscription"] = bus.oversubscription
+            if bus.capped:
+                how += ", capped at the figure inside the node"
+            parts.append(f"{fmt(bus.inter, BYTE_RATE)} between nodes ({how})")
+            values["inter"] = bus.inter
+        if not parts:
+            continue
+        entity, subject = fabric.site()
+        yield Finding(
+            entity,
+            subject,
+            f"expected all-reduce bus bandwidth for {nodes_text(fabric)}: " + "; ".join(parts),
+            hint="compare with nccl-tests all_reduce_perf busbw after burn-in; "
+            "well below these figures, something is broken",
+            values=values,
+        )
+    # GPU nodes outside any fabric: the intra-node figure, once per device model.
+    cabled = {id(node) for fabric in analysis.fabrics for node in fabric.nodes}
+    seen: dict[str, list[DeviceFacts]] = {}
+    for dev in analysis.devices:
+        if dev.is_gpu_node and id(dev) not in cabled:
+            seen.setdefault(dev.device.model, []).append(dev)
+    for model, devices in seen.items():
+        first = devices[0]
+        figure = _intra_node(first, efficiency)
+        if figure is None:
+            continue
+        others = (
+            f" (and {plural(len(devices) - 1, 'more node')} of model {model})"
+            if len(devices) > 1
+            else ""
+        )
+        yield Finding(
+            f"device {first.id}",
+            first.ref,
+            f"expected all-reduce bus bandwidth inside the node{others}: "
+            f"{fmt(figure[0], BYTE_RATE)} ({figure[1]}); no compute fabric to "
+            "other nodes",
+            hint="compare with nccl-tests all_reduce_perf busbw after burn-in",
+            values={"intra": figure[0], "nodes": float(len(devices))},
+        )
