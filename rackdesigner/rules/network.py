@@ -555,7 +555,32 @@ def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
             assert figure is not None
             parts.append(f"{fmt(bus.intra, BYTE_RATE)} inside a node ({figure[1]})")
             values["intra"] = bus.intra
-        if bus.inter is not None and bus.inter_node is not None:
+        within = bus.within
+        if within is not None and within.figure is not None and within.node is not None:
+            # (v1.2) Rail-local: within a scalable unit the leaf ratio does not apply.
+            how = (
+                f"{fmt(fabric.node_bandwidth.get(within.node.id, 0.0), BYTE_RATE)} of fabric "
+                "ports per node"
+            )
+            if not bus.uniform:
+                how += f" on node {within.node.id}"
+            how += f" × {fmt(efficiency, RATIO)}"
+            how += (
+                ", capped at the figure inside the node"
+                if within.capped
+                else "; rail k of every node on one leaf: never through the spines"
+            )
+            where = "within the scalable unit" if within.covers else "within a scalable unit"
+            parts.append(f"{fmt(within.figure, BYTE_RATE)} between nodes {where} ({how})")
+            values["within_su"] = within.figure
+            values["sus"] = float(within.units)
+            if within.covers:
+                values["inter"] = within.figure
+        if (
+            bus.inter is not None
+            and bus.inter_node is not None
+            and (within is None or not within.covers)
+        ):
             how = f"{fmt(bus.node_bandwidth or 0.0, BYTE_RATE)} of fabric ports per node"
             if not bus.uniform:
                 how += f" on node {bus.inter_node.id}"
@@ -565,8 +590,11 @@ def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
                 values["oversubscription"] = bus.oversubscription
             if bus.capped:
                 how += ", capped at the figure inside the node"
-            parts.append(f"{fmt(bus.inter, BYTE_RATE)} between nodes ({how})")
+            across = " across scalable units" if within is not None else ""
+            parts.append(f"{fmt(bus.inter, BYTE_RATE)} between nodes{across} ({how})")
             values["inter"] = bus.inter
+            if within is not None:
+                values["across_su"] = bus.inter
         if not parts:
             continue
         entity, subject = fabric.site()
