@@ -17,6 +17,12 @@ from rackdesigner.model.units import BANDWIDTH, BYTE_RATE, RATIO, fmt, fmt_count
 from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
 from rackdesigner.topology.collectives import fabric_bus_bandwidth, per_direction
+from rackdesigner.topology.sizing import (
+    SizingError,
+    dragonfly_counts,
+    fat_tree_counts,
+    two_tier_limit,
+)
 
 if TYPE_CHECKING:  # networkx loads only when a rule asks for analysis.fabrics
     from rackdesigner.analysis.fabric_graph import Fabric, SwitchFacts
@@ -337,28 +343,60 @@ def _fabric_ports(fabric: Fabric, node: DeviceFacts) -> int:
     return max(count, 1)
 
 
+def _radix(dev: DeviceFacts) -> int:
+    """The switch's compute ports (its largest compute group; 0 when it has none)."""
+    return max(
+        (g.count for g in dev.ports.values() if g.effective_role(dev.kind) == "compute"),
+        default=0,
+    )
+
+
 @rule("NET004", "info", scope="fabric", thresholds=("dragonfly_min_gpus",))
 def fat_tree_at_scale(analysis: Analysis) -> Iterator[Finding]:
-    """A fat tree (two or more switch tiers) connects more GPUs than the threshold.
+    """A fat tree with more node ports than two tiers of its switches close non-blocking.
 
     Why it matters:
-        A non-blocking fat tree spends half of every lower-tier switch's ports on uplinks,
-        and each further tier adds switches, optics and cables that carry no node. The
-        field guide's advice is that from about 128 GPUs a Dragonfly+ topology (groups of
-        leaves and spines joined all-to-all by global links) reaches the same bisection
-        with fewer ports, cables and hops. This is advice, not a fault: fat trees are the
-        well-trodden design, and a 2-tier fat tree of current switches is simple to run.
+        A two-tier fat tree of radix-k switches is non-blocking up to k²/2 node ports (k
+        leaves of k/2 ports down, k/2 spines; 2,048 with 64-port switches: 256 DGX H100).
+        Beyond that it needs a third tier, which adds switches, optics and cables that carry
+        no node; there the field guide's advice, a Dragonfly+ (groups of leaves and spines
+        joined all-to-all by global links), can take fewer. Below it the fat tree is the
+        leaner build: the generators give 256 GPUs 12 switches and 512 cables as a fat tree,
+        16 and 640 as a Dragonfly+ (v1.2: the rule fired from 128 GPUs before). The finding
+        quotes both builds' counts, as the generators (`rackdesigner new --fabric rail` and
+        `--fabric dragonfly`) make them for the fabric's nodes and leaf radix at 1:1. Advice,
+        not a fault; it also stays silent up to `dragonfly_min_gpus`.
 
     Example:
-        # 32 DGX H100 (256 GPUs) on 8 leaves and 4 spines
+        # 512 DGX H100 (4,096 GPUs) on 64-port leaves, spines and cores: 3 tiers
 
     Fix:
-        Compare the port and cable count of a Dragonfly+ design for the same GPU count, or
+        Compare the two builds' counts (`rackdesigner new --gpus N --fabric dragonfly`), or
         keep the fat tree knowingly and ignore this rule (`ignore = ["NET004"]`).
     """
     limit = analysis.thresholds["dragonfly_min_gpus"]
     for fabric in analysis.fabrics:
-        if not fabric.is_fat_tree or fabric.gpus <= limit:
+        if not fabric.is_fat_tree or fabric.gpus <= limit or len(fabric.nodes) < 2:
+            continue
+        radix = min((_radix(s.device) for s in fabric.tier_switches(1)), default=0)
+        if radix < 2:
+            continue
+        nodes = {node.id for node in fabric.nodes}
+        ports: dict[str, int] = {}
+        for link in fabric.links:
+            for end in (link.a.device, link.b.device):
+                if end is not None and end.id in nodes:
+                    ports[end.id] = ports.get(end.id, 0) + 1
+        node_ports = sum(ports.values())
+        closes = two_tier_limit(radix)
+        if node_ports <= closes:
+            continue
+        rails = max(ports.values())
+        n = len(fabric.nodes)
+        try:
+            tree = fat_tree_counts(n, rails, radix)
+            dragonfly = dragonfly_counts(n, rails, radix)
+        except SizingError:
             continue
         entity, subject = fabric.site()
         counts = ", ".join(
@@ -368,12 +406,21 @@ def fat_tree_at_scale(analysis: Analysis) -> Iterator[Finding]:
             entity,
             subject,
             f"{fabric.max_tier}-tier fat tree ({counts}) for {_nodes_text(fabric)}: "
-            f"above {limit:g} GPUs a Dragonfly+ topology wastes fewer ports",
-            hint="compare the switch, port and cable count of a Dragonfly+ design",
+            f"{node_ports:,} node ports, more than the {closes:,} a two-tier tree of "
+            f"{radix}-port switches closes; built at 1:1 a fat tree takes "
+            f"{tree.switches:,} switches and {tree.cables:,} cables ({tree.tiers} tiers), "
+            f"a Dragonfly+ {dragonfly.switches:,} switches and {dragonfly.cables:,} cables",
+            hint="compare the two builds (rackdesigner new --gpus N --fabric dragonfly)",
             values={
                 "gpus": float(fabric.gpus),
                 "limit": float(limit),
                 "tiers": float(fabric.max_tier),
+                "node_ports": float(node_ports),
+                "two_tier_ports": float(closes),
+                "fat_tree_switches": float(tree.switches),
+                "fat_tree_cables": float(tree.cables),
+                "dragonfly_switches": float(dragonfly.switches),
+                "dragonfly_cables": float(dragonfly.cables),
             },
         )
 
@@ -528,7 +575,12 @@ def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
         1 ÷ the smallest lateral group's global ratio (NET002). A DGX H100 with 8 x 400
         Gbps at 1:1: 8 x 50 GB/s x 85 % = 340 GB/s, what nccl-tests measures across DGX
         H100 nodes; one port's 42.5 GB/s would accept a fabric running at an eighth of its
-        speed. One finding per fabric with GPU nodes, for the GPU and node with the lowest
+        speed. Within a scalable unit (v1.2: a rail-optimised rail group without crossed
+        rails, Definitions) port k of every node is on one rail-k leaf, so ring and tree
+        collectives among its nodes never reach the spines (DGX H100 SuperPOD RA: a rail is
+        "always one hop away from the other 31 nodes in a SU"): there the figure has no ÷ r
+        (340 GB/s for DGX H100 at any leaf ratio); with several SUs the figure across them
+        keeps it. One finding per fabric with GPU nodes, for the GPU and node with the lowest
         figures. GPU nodes outside any fabric (a single-node layout) get the intra-node
         figure, once per device model, at the first such node.
 

@@ -24,6 +24,7 @@ from rackdesigner.design.generators.floor import Floor, Spot
 from rackdesigner.layout_io.catalog import Catalog
 from rackdesigner.layout_io.catalog import for_layout as catalog_for
 from rackdesigner.model.layout import Device, DeviceType, Layout, Link
+from rackdesigner.topology.sizing import spines_for
 
 
 @dataclass(slots=True, eq=False)
@@ -51,27 +52,6 @@ class Switch:
             )
         self.next_port = number + 1
         return f"{self.id}:{self.model.group}{number}"
-
-
-def spines_for(leaves: int, uplinks: int, ports: int, minimum: int = 1) -> int | None:
-    """The fewest switches above ``leaves`` switches of ``uplinks`` cables each, the cables
-    of every leaf spread evenly over all of them (⌈uplinks ÷ count⌉ at most to one), within
-    ``ports`` ports each; None when no count closes the tier (more leaves than ports).
-
-    Where the count divides ``uplinks`` every leaf has the same number of cables to every
-    switch above: 8 leaves of 32 uplinks on 64-port spines take 4 spines (8 each), 24 take
-    16 (12 would put 3 cables of some leaf on a spine: 72 ports), 32 take 16. A leaf of 31
-    uplinks (the DGX H100 SuperPOD's 31-node SU) spreads 8, 8, 8, 7 over 4 spines.
-    ``minimum`` is the fewest switches to take (2: no spine whose loss splits the leaves).
-    """
-    if leaves < 1 or uplinks < 1:
-        return None
-    count = max(1, minimum, math.ceil(leaves * uplinks / ports))
-    while count <= uplinks:
-        if leaves * math.ceil(uplinks / count) <= ports:
-            return count
-        count += 1
-    return None
 
 
 class Builder:

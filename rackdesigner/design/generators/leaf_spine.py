@@ -21,11 +21,7 @@ from rackdesigner.design.generators.base import FabricPlan, FabricRequest, Gener
 from rackdesigner.design.generators.build import Builder, Switch, spines_for
 from rackdesigner.model.layout import Layout
 from rackdesigner.model.wording import plural
-
-
-def down_ports(ports: int, oversubscription: float) -> int:
-    """Downlinks of a ``ports``-port leaf at ``oversubscription``:1 (equal port speeds)."""
-    return max(1, int(ports * oversubscription / (1.0 + oversubscription) + 1e-9))
+from rackdesigner.topology.sizing import down_ports
 
 
 def spread(
