@@ -41,7 +41,11 @@ def _command_line(ctx: click.Context) -> str:
     for param in ctx.command.params:
         value = ctx.params.get(param.name or "")
         source = ctx.get_parameter_source(param.name or "")
-        if source is not click.core.ParameterSource.COMMANDLINE or value in (None, False):
+        if source is not click.core.ParameterSource.COMMANDLINE or value is None:
+            continue
+        if value is False:
+            if isinstance(param, click.Option) and param.secondary_opts:
+                words.append(param.secondary_opts[0])  # --no-redundant
             continue
         if isinstance(param, click.Argument):
             words.append(str(value))
@@ -221,6 +225,11 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
 @click.option("--model-params", callback=_model_params, metavar="N", help="e.g. 70e9.")
 @click.option("--strict-cables", is_flag=True, help="Refuse runs over cable_max (5 m).")
 @click.option("--rail-planes", is_flag=True, help="rail: one spine plane per rail.")
+@click.option(
+    "--redundant/--no-redundant",
+    default=None,
+    help="Each node's ports over two leaves, two spines or more (default: on for 2+ nodes).",
+)
 @click.option("--name", metavar="TEXT", help="The layout's name.")
 @click.pass_context
 def new(
@@ -247,6 +256,7 @@ def new(
     model_params: float | None,
     strict_cables: bool,
     rail_planes: bool,
+    redundant: bool | None,
     name: str | None,
 ) -> None:
     """Write a complete, valid layout: racks, feeds, cooling, nodes, switches and cables.
@@ -298,6 +308,7 @@ def new(
         model_params=model_params,
         strict_cables=strict_cables,
         rail_planes=rail_planes,
+        redundant=redundant,
         template=template,
         sus=sus,
         name=name,
@@ -335,6 +346,11 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
 @click.option("--replace", is_flag=True, help="Remove the nodes' compute links first.")
 @click.option("--strict-cables", is_flag=True, help="Refuse runs over cable_max.")
 @click.option("--rail-planes", is_flag=True, help="rail: one spine plane per rail.")
+@click.option(
+    "--redundant/--no-redundant",
+    default=None,
+    help="Each node's ports over two leaves, two spines or more (default: on for 2+ nodes).",
+)
 @click.option("-o", "--output", metavar="OUT", type=click.Path(dir_okay=False), help="Write here.")
 @click.option("--force", is_flag=True, help="Rewrite LAYOUT in place, or overwrite OUT.")
 def generate(
@@ -350,6 +366,7 @@ def generate(
     replace: bool,
     strict_cables: bool,
     rail_planes: bool,
+    redundant: bool | None,
     output: str | None,
     force: bool,
 ) -> None:
@@ -402,6 +419,7 @@ def generate(
         strict_cables=strict_cables,
         rail_planes=rail_planes,
         replace=replace,
+        redundant=redundant,
     )
     try:
         plan = run(model, request)

@@ -20,10 +20,11 @@ from rackdesigner.design.generators.base import default_switch, fabric_group
 from rackdesigner.layout_io.catalog import Catalog
 from rackdesigner.model.layout import Layout
 
-# Which request fields each generator reads (fabrics.md).
+# Which request fields each generator reads (fabrics.md). ``redundant``: each node's ports
+# over two leaves or more and two spines or more (on by default, as on the command line).
 OPTIONS: dict[str, tuple[str, ...]] = {
-    "rail": ("leaf", "spine", "core", "oversubscription", "su_nodes"),
-    "leaf-spine": ("leaf", "spine", "oversubscription"),
+    "rail": ("leaf", "spine", "core", "oversubscription", "su_nodes", "redundant"),
+    "leaf-spine": ("leaf", "spine", "oversubscription", "redundant"),
     "dragonfly": ("leaf", "spine", "oversubscription"),
     "direct": (),
 }
@@ -274,6 +275,9 @@ _WORDING = (
     ("--spine", "spine"),
     ("--core", "core"),
     ("--strict-cables", "strict cables"),
+    ("--no-redundant", "redundant off"),
+    ("--redundant", "redundant"),
+    ("--oversubscription", "oversub."),
 )
 
 

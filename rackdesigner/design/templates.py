@@ -65,7 +65,8 @@ TEMPLATES: dict[str, Template] = {
         ),
         Template(
             "medium",
-            "64 x H100 SXM in 8 DGX H100 on one QM9700 switch (full bisection)",
+            "64 x H100 SXM in 8 DGX H100 on two QM9700 leaves (each node on both) and two "
+            "spines (full bisection, no single point of failure)",
             {"gpus": 64, "fabric": "leaf-spine", "cooling": "rear-door"},
         ),
         Template(
@@ -81,7 +82,8 @@ TEMPLATES: dict[str, Template] = {
         ),
         Template(
             "inference-32",
-            "the guide's inference cluster: 32 x B200 in 4 DGX B200 on one QM9700",
+            "the guide's inference cluster: 32 x B200 in 4 DGX B200, each on two QM9700 "
+            "leaves, two spines",
             {
                 "gpus": 32,
                 "gpu": "b200",
@@ -119,6 +121,7 @@ class NewOptions:
     model_params: float | None = None
     strict_cables: bool = False
     rail_planes: bool = False
+    redundant: bool | None = None  # None: the generators' default (on for 2+ nodes)
     template: str | None = None
     sus: int | None = None
     name: str | None = None
@@ -354,6 +357,7 @@ def build(
         su_nodes=options.su_nodes,
         strict_cables=options.strict_cables,
         rail_planes=options.rail_planes,
+        redundant=options.redundant,
     )
     racks_done = time.perf_counter()
     cpu = time.process_time()

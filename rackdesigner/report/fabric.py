@@ -101,6 +101,9 @@ def fabric_section(analysis: Analysis, hostfile: str = "hostfile") -> list[dict[
                 "hops_exact": fig.hops.exact,
                 "allreduce_intra_node": fig.intra,
                 "allreduce_inter_node": fig.inter,
+                "scalable_units": fig.sus,
+                "allreduce_within_su": fig.within_su,
+                "allreduce_across_su": fig.across_su,
                 "nccl_efficiency": fig.efficiency,
                 "nccl_test": nccl,
                 "single_point_switches": [d.id for d, _ in fabric.cut_switches],
@@ -200,7 +203,15 @@ def fabric_text(fabrics: list[dict[str, Any]]) -> list[str]:
         bus = []
         if f["allreduce_intra_node"] is not None:
             bus.append(f"{fmt(f['allreduce_intra_node'], BYTE_RATE)} inside a node")
-        if f["allreduce_inter_node"] is not None:
+        within, across = f["allreduce_within_su"], f["allreduce_across_su"]
+        if within is not None and across is None:
+            bus.append(f"{fmt(within, BYTE_RATE)} between nodes (within the scalable unit)")
+        elif within is not None:
+            bus.append(
+                f"{fmt(within, BYTE_RATE)} between nodes within a scalable unit, "
+                f"{fmt(across, BYTE_RATE)} across the {f['scalable_units']} scalable units"
+            )
+        elif f["allreduce_inter_node"] is not None:
             bus.append(f"{fmt(f['allreduce_inter_node'], BYTE_RATE)} between nodes")
         if bus:
             out.append(
@@ -215,6 +226,11 @@ def fabric_text(fabrics: list[dict[str, Any]]) -> list[str]:
                     f"      expect a busbw of about {fmt(nccl['expected_busbw'], BYTE_RATE)} "
                     "at the large sizes; well below it, something is wrong"
                 )
+                if within is not None and across is not None:
+                    out.append(
+                        f"      on the nodes of one scalable unit: about {fmt(within, BYTE_RATE)}"
+                        " (rail-local, the leaves' ratio does not apply)"
+                    )
         spof = f["single_point_switches"] + f["single_point_links"]
         out.append(
             f"    single points of failure: {', '.join(spof[:5]) if spof else 'none'}"
@@ -272,6 +288,9 @@ def fabric_csv_rows(fabrics: list[dict[str, Any]]) -> list[list[Any]]:
             rows.append(
                 ["network", entity, "allreduce_inter_node", f["allreduce_inter_node"], "bit/s"]
             )
+        for key in ("allreduce_within_su", "allreduce_across_su"):
+            if f[key] is not None:
+                rows.append(["network", entity, key, f[key], "bit/s"])
         if f["nccl_test"] is not None:
             rows.append(["network", entity, "nccl_test", f["nccl_test"]["command"], ""])
     return rows

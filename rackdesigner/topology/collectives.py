@@ -9,6 +9,14 @@ the inside figure (rules.md v1.1, NET007): a DGX H100 with 8 x 400 Gbit/s at 1:1
 gives 8 x 50 GB/s x 85 % = 340 GB/s, as nccl-tests measures. Collectives reach
 about ``nccl_efficiency`` of either. Rules (NET007) and reports read these figures;
 nothing here formats for people.
+
+Within a scalable unit (v1.2) the leaf ratio does not apply: in a rail-optimised rail group
+(rules.md Definitions) port k of every node is on the group's rail-k leaf, so ring and tree
+collectives among its nodes run rail by rail through one leaf and never reach the spines
+(NVIDIA's DGX H100 SuperPOD reference architecture: traffic per rail is "always one hop away
+from the other 31 nodes in a SU"). The figure there is the node's whole fabric bandwidth x
+efficiency, capped at the inside figure (340 GB/s for DGX H100 at any leaf ratio); across
+scalable units it is divided by r as above.
 """
 
 from __future__ import annotations
@@ -16,6 +24,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from rackdesigner.analysis.grouping import Groups
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import DeviceFacts
@@ -40,6 +50,92 @@ def intra_node(dev: DeviceFacts, efficiency: float) -> float | None:
     return None if figure is None else figure * efficiency
 
 
+def scalable_units(fabric: Fabric) -> list[list[DeviceFacts]]:
+    """The fabric's scalable units: its rail-optimised rail groups (rules.md Definitions) of
+    two or more GPU nodes whose every node-to-leaf cable lands on its port's rail leaf (no
+    crossed rail, NET008), in the order of their first node. Linear in the cables."""
+    leaves = {name for name, s in fabric.switches.items() if s.tier == 1}
+    by_id = {node.id: node for node in fabric.nodes}
+    cables: list[tuple[str, str, str]] = []
+    for link in fabric.links:
+        a, b = link.a, link.b
+        da, db = a.device, b.device
+        if da is None or db is None:
+            continue
+        if da.id in by_id and db.id in leaves:
+            cables.append((da.id, a.text.partition(":")[2], db.id))
+        elif db.id in by_id and da.id in leaves:
+            cables.append((db.id, b.text.partition(":")[2], da.id))
+    leaves_of: dict[str, set[str]] = {}
+    for node, _, leaf in cables:
+        leaves_of.setdefault(node, set()).add(leaf)
+    groups = Groups()
+    for reached in {tuple(sorted(r)) for r in leaves_of.values()}:
+        groups.add(reached[0])
+        for leaf in reached[1:]:
+            groups.join(reached[0], leaf)
+    root_of = {node: groups.find(min(reached)) for node, reached in leaves_of.items()}
+    members: dict[object, list[str]] = {}
+    for node in by_id:
+        root = root_of.get(node)
+        if root is not None:
+            members.setdefault(root, []).append(node)
+    counts: dict[tuple[object, str, str], int] = {}
+    for node, port, leaf in cables:
+        key = (root_of[node], port, leaf)
+        counts[key] = counts.get(key, 0) + 1
+    rail: dict[tuple[object, str], str] = {}
+    for (root, port, leaf), count in counts.items():
+        if count * 2 > len(members[root]):
+            rail[(root, port)] = leaf
+    clean = {root for root, nodes in members.items() if len(nodes) >= 2}
+    for node, port, leaf in cables:
+        root = root_of[node]
+        if rail.get((root, port)) != leaf:
+            clean.discard(root)
+    units = []
+    for root, nodes in members.items():
+        if root in clean and len({v for (r, _), v in rail.items() if r == root}) >= 2:
+            units.append([by_id[node] for node in nodes])
+    return units
+
+
+@dataclass(frozen=True, slots=True)
+class WithinUnits:
+    """The expected bus bandwidth within scalable units (v1.2), for the lowest node."""
+
+    units: int  # scalable units of the fabric (0: none, the fabric figure applies)
+    covers: bool  # one unit holds every GPU node of the fabric
+    figure: float | None  # bit/s
+    node: DeviceFacts | None
+    capped: bool
+
+
+def within_units(fabric: Fabric, efficiency: float) -> WithinUnits:
+    units = scalable_units(fabric) if len(fabric.nodes) >= 2 else []
+    best: tuple[float, DeviceFacts, bool] | None = None
+    for unit in units:
+        for node in unit:
+            bandwidth = fabric.node_bandwidth.get(node.id, 0.0)
+            if bandwidth <= 0:
+                continue
+            figure = bandwidth * efficiency
+            inside = intra_node(node, efficiency)
+            capped = inside is not None and inside < figure
+            if capped:
+                assert inside is not None
+                figure = inside
+            if best is None or figure < best[0]:
+                best = (figure, node, capped)
+    return WithinUnits(
+        units=len(units),
+        covers=len(units) == 1 and len(units[0]) == len(fabric.nodes),
+        figure=best[0] if best else None,
+        node=best[1] if best else None,
+        capped=best[2] if best else False,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class FabricBusBandwidth:
     intra: float | None  # bit/s, the lowest of the fabric's nodes
@@ -50,6 +146,9 @@ class FabricBusBandwidth:
     uniform: bool  # every node has the same compute-fabric bandwidth
     oversubscription: float  # the fabric oversubscription r (1 when non-blocking)
     capped: bool  # the inside figure limits the figure between nodes
+    # (v1.2) Within scalable units; where one unit holds every node, ``inter`` is its figure.
+    within: WithinUnits | None = None
+    across: float | None = None  # bit/s across units: bandwidth x efficiency / r
 
 
 def fabric_bus_bandwidth(fabric: Fabric, efficiency: float) -> FabricBusBandwidth:
@@ -72,6 +171,12 @@ def fabric_bus_bandwidth(fabric: Fabric, efficiency: float) -> FabricBusBandwidt
             between = inside
         if inter is None or between < inter[0]:
             inter = (between, node, bandwidth, capped)
+    within = within_units(fabric, efficiency)
+    across = inter[0] if inter else None
+    if within.covers and within.figure is not None:
+        assert within.node is not None
+        bandwidth = fabric.node_bandwidth.get(within.node.id, 0.0)
+        inter = (within.figure, within.node, bandwidth, within.capped)
     return FabricBusBandwidth(
         intra=intra[0] if intra else None,
         intra_node=intra[1] if intra else None,
@@ -81,4 +186,6 @@ def fabric_bus_bandwidth(fabric: Fabric, efficiency: float) -> FabricBusBandwidt
         uniform=len(bandwidths) <= 1,
         oversubscription=ratio,
         capped=inter[3] if inter else False,
+        within=within if within.units else None,
+        across=across,
     )

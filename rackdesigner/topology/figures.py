@@ -16,7 +16,8 @@ reads the bisection):
 - **expected all-reduce bus bandwidth** (NET007 v1.1): inside a node the GPUs'
   interconnect per direction × efficiency; between nodes min(the node's whole
   fabric bandwidth × efficiency ÷ r, the inside figure), for the node with the
-  lowest figure.
+  lowest figure; within a scalable unit (v1.2, rail-local) without the ÷ r
+  (:func:`.collectives.within_units`).
 
 Everything is SI (bit/s, m); nothing here formats for people.
 """
@@ -37,7 +38,7 @@ from rackdesigner.topology.bisection import (
     farthest_gpus,
     merge_twins,
 )
-from rackdesigner.topology.collectives import intra_node
+from rackdesigner.topology.collectives import intra_node, within_units
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis, DeviceFacts
@@ -87,6 +88,11 @@ class FabricFigures:
     inter_node: DeviceFacts | None
     efficiency: float
     classes: ClassGraph | None = None
+    # (v1.2) Within scalable units (rail-local, no ÷ r) and across them; ``inter`` is the
+    # within figure where one unit holds every node, else the across figure.
+    sus: int = 0
+    within_su: float | None = None
+    across_su: float | None = None
 
 
 def adjacency(analysis: Analysis) -> dict[str, dict[str, float]]:
@@ -224,6 +230,11 @@ def fabric_figures(
             inter = (between, node)
     if len(fabric.nodes) < 2:
         inter = None
+    within = within_units(fabric, efficiency)
+    within_su = within.figure if within.units else None
+    across_su = inter[0] if inter and within.units and not within.covers else None
+    if within.covers and within.figure is not None and within.node is not None:
+        inter = (within.figure, within.node)
     return FabricFigures(
         fabric=fabric,
         tiers=[by_tier[level] for level in sorted(by_tier)],
@@ -239,6 +250,9 @@ def fabric_figures(
         inter_node=inter[1] if inter else None,
         efficiency=efficiency,
         classes=classes,
+        sus=within.units,
+        within_su=within_su,
+        across_su=across_su,
     )
 
 

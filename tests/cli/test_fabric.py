@@ -128,7 +128,7 @@ def hall(tmp_path: Path, *args: str, gpus: str = "32") -> Path:
 
 def test_generate_reports_a_blown_power_budget(tmp_path: Path) -> None:
     source = tmp_path / "hall.toml"
-    run("new", str(source), "--gpus", "32", "--fabric", "leaf-spine")
+    run("new", str(source), "--gpus", "32", "--fabric", "leaf-spine", "--no-redundant")
     out_file = tmp_path / "rail.toml"
     code, _, err = run(
         "generate", str(source), "--fabric", "rail", "--replace", "-o", str(out_file)
@@ -138,7 +138,7 @@ def test_generate_reports_a_blown_power_budget(tmp_path: Path) -> None:
 
 
 def test_generate_replaces_a_fabric_into_a_new_file(tmp_path: Path) -> None:
-    source = hall(tmp_path, "--fabric", "leaf-spine")
+    source = hall(tmp_path, "--fabric", "leaf-spine", "--no-redundant")
     before = source.read_text()
     out_file = tmp_path / "rail.toml"
     code, out, err = run(

@@ -213,7 +213,7 @@ def test_parse_ratio() -> None:
 def test_preview_counts_are_the_plans() -> None:
     layout = loads(TWO_RACKS).layout
     layout.links = []
-    request = FabricRequest(fabric="leaf-spine", leaf="qm8700", oversubscription=2.0)
+    request = FabricRequest(fabric="leaf-spine", leaf="qm8700", redundant=False)
     plan = generate(layout, request)
     shown = preview(plan, builtin())
     assert (shown.leaves, shown.spines, shown.cores) == (

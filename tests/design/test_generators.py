@@ -365,7 +365,7 @@ def test_network_racks_are_added_like_their_neighbours() -> None:
     # Air-cooled racks of one DGX H100, every open unit blanked: no room for a switch.
     layout = build(NewOptions(gpus=16, fabric="direct", cooling="air")).layout
     layout.links.clear()
-    plan = generate(layout, FabricRequest(fabric="leaf-spine"))
+    plan = generate(layout, FabricRequest(fabric="leaf-spine", redundant=False))
     assert len(plan.new_racks) == 1
     rack = plan.new_racks[0]
     like = layout.racks[0]
@@ -389,7 +389,7 @@ def test_network_racks_are_added_like_their_neighbours() -> None:
 
 
 def test_generate_refuses_existing_links_and_full_racks() -> None:
-    layout = build(NewOptions(gpus=32, fabric="leaf-spine", cooling="air")).layout
+    layout = build(NewOptions(gpus=32, fabric="leaf-spine", cooling="air", redundant=False)).layout
     with pytest.raises(GenerateError, match="--replace"):
         generate(layout, FabricRequest(fabric="rail"))
     plan = generate(layout, FabricRequest(fabric="rail", replace=True))

@@ -208,8 +208,9 @@ def test_generate_2_to_1_preview_apply_undo(tmp_path: Path) -> None:
             await pilot.pause()
             assert choose(screen, "#generate-speed") == str(200e9)
             assert choose(screen, "#generate-leaf") == "qm8700"
-            # spine: a 40-port switch takes 24 node ports on one switch; at 2:1 it is still
-            # one switch. Oversubscription field: type over 1:1.
+            # spine: a 40-port switch would take the 24 node ports alone; redundant (the
+            # default), two leaves take 12 each with 6 uplinks at 2:1, over two spines.
+            # Oversubscription field: type over 1:1.
             await pilot.press("tab", "tab", "tab")
             assert app.focused is not None and app.focused.id == "generate-oversubscription"
             await type_text(pilot, "2:1")
@@ -232,7 +233,8 @@ def test_generate_2_to_1_preview_apply_undo(tmp_path: Path) -> None:
             await pilot.press("enter")
             await settle(pilot)
             assert not isinstance(app.screen, GenerateScreen)
-            assert len(session.layout.links) == len(plan.links) == 24
+            assert len(session.layout.links) == len(plan.links) == 24 + 12
+            assert (plan.counts["leaves"], plan.counts["spines"]) == (2, 2)
             assert not app.racks.selection  # the selection was for this fabric
             assert any(d.model == "qm8700" for _, d in session.layout.devices())
             assert session.history.undo_label == plan.label

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from rackdesigner.design.generators.base import FabricPlan
 from rackdesigner.edit.base import Command
 from rackdesigner.edit.base import Command as _CommandBase
-from rackdesigner.model.layout import Layout, RulesConfig
+from rackdesigner.model.layout import DeviceType, Layout, RulesConfig
 
 if TYPE_CHECKING:
     from rackdesigner.edit import Batch
@@ -24,7 +24,9 @@ def cable_comment_lines(text: str) -> str:
 def apply_plan(layout: Layout, plan: FabricPlan) -> None:
     """Add ``plan`` to ``layout`` in place: remove the replaced links, add the network racks
     (after the last rack of their row), place the switches (before the first device above
-    them), add the cables and raise ``cable_max`` where the plan says so."""
+    them), add the cables, set the catalog entries and raise ``cable_max`` where the plan
+    says so."""
+    layout.catalog.update(plan.catalog)
     if plan.remove_links:
         gone = {id(link) for link in plan.remove_links}
         layout.links = [link for link in layout.links if id(link) not in gone]
@@ -66,7 +68,8 @@ def to_batch(layout: Layout, plan: FabricPlan) -> Batch:
     undoing it gives back ``layout`` as it was (the designer runs a fabric so)."""
     from rackdesigner.edit import AddLink, AddRack, Batch, PlaceDevice, RemoveDevice, RemoveLink
 
-    commands: list[Command] = [RemoveLink(link) for link in plan.remove_links]
+    commands: list[Command] = [SetCatalogEntry(entry) for entry in plan.catalog.values()]
+    commands.extend(RemoveLink(link) for link in plan.remove_links)
     commands.extend(RemoveDevice(device_id) for device_id in plan.remove_devices)
     rows = [rack.row for rack in layout.racks]
     for rack in plan.new_racks:
@@ -132,3 +135,32 @@ class SetThreshold(_CommandBase):
                 layout.rules.thresholds[self.key] = self._old
             layout.rules.comment = self._old_comment
         self.effect.everything = True
+
+
+class SetCatalogEntry(_CommandBase):
+    """Set the layout's ``[catalog.KEY]`` entry (a node model's compute ports at the rate
+    its fabric runs them), keeping the entry it replaces for undo."""
+
+    def __init__(self, entry: DeviceType):
+        super().__init__()
+        self.entry = entry
+        self.label = f"Set catalog entry {entry.key}"
+
+    def _apply(self, layout: Layout, index: LayoutIndex) -> None:
+        self._old = layout.catalog.get(self.entry.key)
+        layout.catalog[self.entry.key] = self.entry
+        self._refresh(layout, index)
+
+    def _revert(self, layout: Layout, index: LayoutIndex) -> None:
+        if self._old is None:
+            layout.catalog.pop(self.entry.key, None)
+        else:
+            layout.catalog[self.entry.key] = self._old
+        self._refresh(layout, index)
+
+    def _refresh(self, layout: Layout, index: LayoutIndex) -> None:
+        from rackdesigner.layout_io.catalog import for_layout
+
+        index.catalog = for_layout(layout)
+        self.refs = [("catalog", self.entry.key)]
+        self.effect.everything = self.effect.fabric = True

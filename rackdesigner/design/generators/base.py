@@ -39,6 +39,10 @@ class FabricRequest:
     strict_cables: bool = False  # refuse instead of raising cable_max
     rail_planes: bool = False  # rail: one spine plane per rail instead of a shared tree
     replace: bool = False  # remove the nodes' compute links first
+    # Each node's ports over two or more leaves and at least two spines, so no one switch
+    # splits the nodes (NET005). None: on wherever it can be (two or more nodes of two or
+    # more compute ports), the default where one switch would be a single point of failure.
+    redundant: bool | None = None
 
     def check(self) -> None:
         if self.fabric not in FABRICS:
@@ -53,6 +57,18 @@ class FabricRequest:
         if self.su_nodes < 1:
             raise GenerateError(f"su_nodes must be at least 1, got {self.su_nodes}")
 
+    def wants_redundancy(self, nodes: int, rails: int) -> bool:
+        """Whether the fabric is built redundant for ``nodes`` nodes of ``rails`` compute
+        ports each; GenerateError where ``redundant=True`` cannot be met."""
+        if self.redundant is None:
+            return nodes >= 2 and rails >= 2
+        if self.redundant and rails < 2:
+            raise GenerateError(
+                "--redundant splits each node's compute ports over two leaves; these nodes "
+                "have one compute port (rerun with --no-redundant)"
+            )
+        return self.redundant
+
 
 @dataclass(slots=True)
 class FabricPlan:
@@ -62,7 +78,9 @@ class FabricPlan:
     ``devices`` places every switch, in a new or an existing rack; ``remove_links`` are
     the nodes' old compute links and ``remove_devices`` the old fabric's switches with all
     their links (``replace``); ``cable_max`` is the raised
-    ``[rules.thresholds] cable_max`` (m) with ``cable_comment`` saying why, or None.
+    ``[rules.thresholds] cable_max`` (m) with ``cable_comment`` saying why, or None;
+    ``catalog`` are layout catalog entries to set (a node model whose compute ports run at
+    the leaf's slower rate, as ConnectX-7 runs HDR 200G on a QM8700: CAB004).
     """
 
     fabric: str
@@ -75,6 +93,7 @@ class FabricPlan:
     cable_comment: str | None = None
     longest: tuple[str, float] | None = None  # the longest run: link name, metres
     counts: dict[str, int] = field(default_factory=dict)
+    catalog: dict[str, DeviceType] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # what it chose, one line each
     warnings: list[str] = field(default_factory=list)
 

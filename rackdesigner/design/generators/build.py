@@ -23,7 +23,8 @@ from rackdesigner.design.generators.base import (
 from rackdesigner.design.generators.floor import Floor, Spot
 from rackdesigner.layout_io.catalog import Catalog
 from rackdesigner.layout_io.catalog import for_layout as catalog_for
-from rackdesigner.model.layout import Device, Layout, Link
+from rackdesigner.model.layout import Device, DeviceType, Layout, Link
+from rackdesigner.topology.sizing import spines_for
 
 
 @dataclass(slots=True, eq=False)
@@ -51,26 +52,6 @@ class Switch:
             )
         self.next_port = number + 1
         return f"{self.id}:{self.model.group}{number}"
-
-
-def spines_for(leaves: int, uplinks: int, ports: int) -> int | None:
-    """The fewest switches above ``leaves`` switches of ``uplinks`` cables each, the cables
-    of every leaf spread evenly over all of them (⌈uplinks ÷ count⌉ at most to one), within
-    ``ports`` ports each; None when no count closes the tier (more leaves than ports).
-
-    Where the count divides ``uplinks`` every leaf has the same number of cables to every
-    switch above: 8 leaves of 32 uplinks on 64-port spines take 4 spines (8 each), 24 take
-    16 (12 would put 3 cables of some leaf on a spine: 72 ports), 32 take 16. A leaf of 31
-    uplinks (the DGX H100 SuperPOD's 31-node SU) spreads 8, 8, 8, 7 over 4 spines.
-    """
-    if leaves < 1 or uplinks < 1:
-        return None
-    count = max(1, math.ceil(leaves * uplinks / ports))
-    while count <= uplinks:
-        if leaves * math.ceil(uplinks / count) <= ports:
-            return count
-        count += 1
-    return None
 
 
 class Builder:
@@ -263,7 +244,7 @@ class Builder:
                 f"{self.nodes.tech or 'infiniband'} compute ports ({key} runs "
                 f"{model.speed / 1e9:g} Gbps): give --{what} MODEL"
             )
-        if model.speed != self.nodes.speed and what == "leaf":
+        if model.speed != self.nodes.speed and what == "leaf" and not self._run_nodes_at(model):
             self.plan.warnings.append(
                 f"{key} ports run {model.speed / 1e9:g} Gbps, the nodes' "
                 f"{self.nodes.speed / 1e9:g} Gbps: those links run at the slower rate (CAB004)"
@@ -274,6 +255,41 @@ class Builder:
                 f"are {self.nodes.tech or 'infiniband'} (a link cannot join the two)"
             )
         return model
+
+    def _run_nodes_at(self, leaf: SwitchModel) -> bool:
+        """Where ``leaf`` runs slower than the nodes' compute ports and every device of the
+        nodes' models is being cabled, set those models' compute port group to the leaf's
+        rate in the layout's catalog (the plan's ``catalog``), as a ConnectX-7 runs HDR 200G
+        on a QM8700, so the links are no speed mismatch (CAB004); True where it did."""
+        nodes = self.nodes
+        if not 0 < leaf.speed < nodes.speed:
+            return False
+        chosen = set(nodes.ids)
+        models = {d.model for _, d in self.layout.devices() if d.id in chosen}
+        if any(d.model in models and d.id not in chosen for _, d in self.layout.devices()):
+            return False  # other nodes of the model keep their rate: CAB004 says so
+        for key in sorted(models):
+            dtype = self.catalog.devices[key]
+            ports = [
+                replace(g, speed=leaf.speed) if g.name == nodes.group else g
+                for g in dtype.ports or ()
+            ]
+            own = self.layout.catalog.get(key)
+            note = (
+                f" Compute ports ({nodes.group}) at {leaf.speed / 1e9:g} Gbps, the rate they "
+                f"run at on the {leaf.key} fabric (set by rackdesigner; CAB004)."
+            )
+            if own is not None:
+                entry = replace(own, ports=ports)
+            else:
+                entry = DeviceType(key, ports=ports, comment=note)
+            self.plan.catalog[key] = entry
+        self.plan.notes.append(
+            f"{', '.join(sorted(models))} compute ports set to {leaf.speed / 1e9:g} Gbps, the "
+            f"{leaf.key}'s rate (the adapters run at it; no speed mismatch, CAB004)"
+        )
+        self.nodes = replace(nodes, speed=leaf.speed)
+        return True
 
     def centre(self, spots: Sequence[Spot]) -> tuple[float, float]:
         xs = [s.x for s in spots if s.x is not None]
@@ -507,9 +523,11 @@ class Builder:
         near: frozenset[str] | None,
         label: str,
         role: str = "spine",
+        minimum: int = 1,
     ) -> list[Switch]:
-        """Spines above ``leaves`` (``uplinks`` each at most), every leaf cabled round-robin."""
-        count = spines_for(len(leaves), uplinks, spine.ports)
+        """Spines above ``leaves`` (``uplinks`` each at most), every leaf cabled round-robin;
+        at least ``minimum`` of them."""
+        count = spines_for(len(leaves), uplinks, spine.ports, minimum)
         if count is None:
             raise GenerateError(
                 f"{len(leaves)} leaves of {uplinks} uplinks do not fit one tier of "

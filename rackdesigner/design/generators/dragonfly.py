@@ -29,77 +29,21 @@ Its bisection is about half the nodes' bandwidth: the topology's known cost, onl
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from rackdesigner.design.generators.base import FabricPlan, FabricRequest, GenerateError
-from rackdesigner.design.generators.build import Builder, Switch, spines_for
-from rackdesigner.design.generators.leaf_spine import down_ports
+from rackdesigner.design.generators.build import Builder, Switch
 from rackdesigner.model.layout import Layout
+from rackdesigner.topology.sizing import DragonflyShape, SizingError, down_ports, dragonfly_shape
 
-
-@dataclass(frozen=True, slots=True)
-class Shape:
-    groups: int
-    sizes: tuple[int, ...]  # nodes per group
-    leaves: tuple[int, ...]  # leaves per group
-    spines: tuple[int, ...]
-    per_pair: int  # global links between every two groups
-
-
-def _split(n: int, groups: int) -> tuple[int, ...]:
-    base, extra = divmod(n, groups)
-    return tuple(base + (1 if g < extra else 0) for g in range(groups))
-
-
-def _group_leaves(size: int, rails: int, down: int) -> list[int]:
-    """The down ports of each leaf of a group of ``size`` nodes (as :func:`generate` cables)."""
-    chunk = min(size, down)
-    per_leaf = max(1, down // chunk)
-    downs = []
-    for start in range(0, size, chunk):
-        part = min(chunk, size - start)
-        for first in range(0, rails, per_leaf):
-            downs.append(part * (min(rails, first + per_leaf) - first))
-    return downs
+Shape = DragonflyShape
 
 
 def shape(n: int, rails: int, leaf_ports: int, spine_ports: int, ratio: float) -> Shape:
     """The balanced Dragonfly+ for ``n`` nodes of ``rails`` ports (module docstring)."""
-    if n < 2:
-        raise GenerateError("dragonfly needs at least 2 nodes (two groups)")
-    down = down_ports(leaf_ports, ratio)
-    up = leaf_ports - down
-    half = spine_ports // 2
-    group_ports = half * down
-    first = max(2, math.ceil(n * rails / group_ports))
-    for groups in range(first, n + 1):
-        sizes = _split(n, groups)
-        leaves: list[int] = []
-        spines: list[int] = []
-        global_ports: list[int] = []
-        ok = True
-        for size in sizes:
-            ups = [math.ceil(d / ratio - 1e-9) for d in _group_leaves(size, rails, down)]
-            if max(ups) > up:
-                ok = False
-                break
-            s = spines_for(len(ups), max(ups), half)
-            if s is None:
-                ok = False
-                break
-            leaves.append(len(ups))
-            spines.append(s)
-            global_ports.append(s * half)  # every spine: as many global as leaf-facing ports
-        if not ok:
-            continue
-        per_pair = min(global_ports) // (groups - 1)
-        if per_pair < 1:
-            break
-        if all(per_pair * (groups - 1) >= size * rails / ratio - 1e-9 for size in sizes):
-            return Shape(groups, sizes, tuple(leaves), tuple(spines), per_pair)
-    raise GenerateError(
-        f"dragonfly: no balanced Dragonfly+ of {spine_ports}-port switches for {n:,} nodes"
-    )
+    try:
+        return dragonfly_shape(n, rails, leaf_ports, spine_ports, ratio)
+    except SizingError as error:
+        raise GenerateError(str(error)) from None
 
 
 def generate(

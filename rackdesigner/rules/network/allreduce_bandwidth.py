@@ -17,7 +17,12 @@ Why it matters:
     1 ÷ the smallest lateral group's global ratio (NET002). A DGX H100 with 8 x 400
     Gbps at 1:1: 8 x 50 GB/s x 85 % = 340 GB/s, what nccl-tests measures across DGX
     H100 nodes; one port's 42.5 GB/s would accept a fabric running at an eighth of its
-    speed. One finding per fabric with GPU nodes, for the GPU and node with the lowest
+    speed. Within a scalable unit (v1.2: a rail-optimised rail group without crossed
+    rails, Definitions) port k of every node is on one rail-k leaf, so ring and tree
+    collectives among its nodes never reach the spines (DGX H100 SuperPOD RA: a rail is
+    "always one hop away from the other 31 nodes in a SU"): there the figure has no ÷ r
+    (340 GB/s for DGX H100 at any leaf ratio); with several SUs the figure across them
+    keeps it. One finding per fabric with GPU nodes, for the GPU and node with the lowest
     figures. GPU nodes outside any fabric (a single-node layout) get the intra-node
     figure, once per device model, at the first such node.
 
@@ -76,7 +81,32 @@ def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
             assert figure is not None
             parts.append(f"{fmt(bus.intra, BYTE_RATE)} inside a node ({figure[1]})")
             values["intra"] = bus.intra
-        if bus.inter is not None and bus.inter_node is not None:
+        within = bus.within
+        if within is not None and within.figure is not None and within.node is not None:
+            # (v1.2) Rail-local: within a scalable unit the leaf ratio does not apply.
+            how = (
+                f"{fmt(fabric.node_bandwidth.get(within.node.id, 0.0), BYTE_RATE)} of fabric "
+                "ports per node"
+            )
+            if not bus.uniform:
+                how += f" on node {within.node.id}"
+            how += f" × {fmt(efficiency, RATIO)}"
+            how += (
+                ", capped at the figure inside the node"
+                if within.capped
+                else "; rail k of every node on one leaf: never through the spines"
+            )
+            where = "within the scalable unit" if within.covers else "within a scalable unit"
+            parts.append(f"{fmt(within.figure, BYTE_RATE)} between nodes {where} ({how})")
+            values["within_su"] = within.figure
+            values["sus"] = float(within.units)
+            if within.covers:
+                values["inter"] = within.figure
+        if (
+            bus.inter is not None
+            and bus.inter_node is not None
+            and (within is None or not within.covers)
+        ):
             how = f"{fmt(bus.node_bandwidth or 0.0, BYTE_RATE)} of fabric ports per node"
             if not bus.uniform:
                 how += f" on node {bus.inter_node.id}"
@@ -86,8 +116,11 @@ def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
                 values["oversubscription"] = bus.oversubscription
             if bus.capped:
                 how += ", capped at the figure inside the node"
-            parts.append(f"{fmt(bus.inter, BYTE_RATE)} between nodes ({how})")
+            across = " across scalable units" if within is not None else ""
+            parts.append(f"{fmt(bus.inter, BYTE_RATE)} between nodes{across} ({how})")
             values["inter"] = bus.inter
+            if within is not None:
+                values["across_su"] = bus.inter
         if not parts:
             continue
         entity, subject = fabric.site()

@@ -2,9 +2,10 @@
 
 Choose the generator, the port speed (it narrows the switch lists to the catalog's switches
 of that speed that fit the nodes), the leaf, spine and core models, the oversubscription and
-the scalable unit where the generator takes them. Every change previews the plan (switches,
-cables by medium, racks added) in a worker thread; a request the generator refuses shows its
-reason here. Enter applies the previewed plan; the app makes it one undoable step.
+the scalable unit where the generator takes them, and whether the fabric is redundant (each
+node's ports over two leaves, two spines or more; on by default). Every change previews the
+plan (switches, cables by medium, racks added) in a worker thread; a request the generator
+refuses shows its reason here. Enter applies the previewed plan; the app makes it one undoable step.
 """
 
 from __future__ import annotations
@@ -133,6 +134,7 @@ class GenerateScreen(ModalScreen[GenerateResult | None]):
             with Horizontal(classes="generate-line", id="line-flags"):
                 yield Tick("allow new racks", True, id="generate-new-racks", compact=True)
                 yield Tick("replace existing links", False, id="generate-replace", compact=True)
+                yield Tick("redundant", True, id="generate-redundant", compact=True)
             with VerticalScroll(id="generate-preview-box", can_focus=False):
                 yield Static("", id="generate-preview")
             yield Static(
@@ -176,6 +178,7 @@ class GenerateScreen(ModalScreen[GenerateResult | None]):
         for name in ("leaf", "spine", "core", "oversubscription", "su_nodes"):
             self.query_one(f"#line-{name}").display = name in takes
         self.query_one("#line-speed").display = "leaf" in takes
+        self.query_one("#generate-redundant").display = "redundant" in takes
 
     # -- changes ------------------------------------------------------------------------
 
@@ -243,6 +246,10 @@ class GenerateScreen(ModalScreen[GenerateResult | None]):
             if not text.isdigit() or int(text) < 1:
                 raise GenerateError(f"SU nodes: {text or '(empty)'} is not a count of nodes")
             su_nodes = int(text)
+        # Ticked: the generators' default (redundant wherever it can be); else off.
+        redundant = None
+        if "redundant" in takes and not self.query_one("#generate-redundant", Checkbox).value:
+            redundant = False
         return FabricRequest(
             fabric=fabric,
             nodes=self.nodes.ids if self.nodes.from_selection else None,
@@ -253,6 +260,7 @@ class GenerateScreen(ModalScreen[GenerateResult | None]):
             su_nodes=su_nodes,
             new_racks=self.query_one("#generate-new-racks", Checkbox).value,
             replace=self.query_one("#generate-replace", Checkbox).value,
+            redundant=redundant,
         )
 
     def _schedule(self) -> None:
