@@ -233,7 +233,8 @@ def test_permission_denied_even_for_root_is_one_line() -> None:
     result = run("report", str(CLEAN), "-o", "/sys/kernel/rackdesigner-report.txt")
     assert result.returncode == 2 and result.stdout == ""
     assert one_line(result.stderr) == (
-        "rackdesigner: cannot write /sys/kernel/rackdesigner-report.txt: Permission denied"
+        "rackdesigner: cannot write /sys/kernel/rackdesigner-report.txt: Permission denied: "
+        "the folder /sys/kernel does not allow new files"
     )
 
 
@@ -247,7 +248,9 @@ def test_locked_folder_and_read_only_file_as_a_user(tmp_path: Path) -> None:
     try:
         result = run("export", str(layout), "--toml", str(locked / "x.toml"))
         assert result.returncode == 2
-        assert one_line(result.stderr).endswith(f"{locked / 'x.toml'}: Permission denied")
+        assert one_line(result.stderr).endswith(
+            f"{locked / 'x.toml'}: Permission denied: the folder {locked} does not allow new files"
+        )
     finally:
         locked.chmod(0o755)
     read_only = tmp_path / "report.txt"
