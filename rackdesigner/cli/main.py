@@ -83,7 +83,7 @@ def _codes(ctx: click.Context, param: click.Parameter, value: str | None) -> lis
     unknown = unknown_patterns(codes)
     if unknown:
         raise click.BadParameter(
-            f"no rule matches {', '.join(unknown)} (`rackdesigner rules` lists them)"
+            f"no rule matches {shown(', '.join(unknown))} (`rackdesigner rules` lists them)"
         )
     return codes
 
@@ -699,7 +699,7 @@ def catalog(key: str | None, fmt_: str) -> None:
     if entry is None:
         near = known.nearest(key) + known.nearest_gpu(key)
         hint = f"; did you mean {' or '.join(near)}?" if near else ""
-        click.echo(f"rackdesigner: no catalog entry {key!r}{hint}", err=True)
+        click.echo(f"rackdesigner: no catalog entry {shown(repr(key))}{hint}", err=True)
         sys.exit(2)
     if fmt_ == "json":
         click.echo(json.dumps(entry_json(entry), indent=2, ensure_ascii=False))
@@ -755,7 +755,7 @@ def rules(code: str | None, fmt_: str) -> None:
 
         near = difflib.get_close_matches(code.upper(), list(registry), n=3)
         hint = f"; did you mean {' or '.join(near)}?" if near else ""
-        click.echo(f"rackdesigner: no rule {code!r}{hint}", err=True)
+        click.echo(f"rackdesigner: no rule {shown(repr(code))}{hint}", err=True)
         sys.exit(2)
     if fmt_ == "json":
         click.echo(json.dumps(rule_json(rule), indent=2, ensure_ascii=False))
@@ -819,7 +819,7 @@ def main() -> None:
 
             traceback.print_exc()
         click.echo(
-            f"rackdesigner: internal error: {type(error).__name__}: {error}; please "
+            f"rackdesigner: internal error: {type(error).__name__}: {shown(str(error))}; please "
             "report it (set RACKDESIGNER_DEBUG=1 for the traceback)",
             err=True,
         )
