@@ -187,9 +187,14 @@ def write_all(files: Sequence[tuple[Path | str, bytes]], *, make_folders: bool =
             if streams(path):
                 staged.append((path, None, data))
                 continue
-            target = _resolved(path)
-            folder = target.parent if str(target.parent) else Path(".")
-            staged.append((target, _stage(target, folder, data), None))
+            try:
+                target = _resolved(path)
+                folder = target.parent if str(target.parent) else Path(".")
+                staged.append((target, _stage(target, folder, data), None))
+            except OSError as error:
+                if error.filename is None:
+                    error.filename = str(path)
+                raise
         for target, temporary, _ in staged:
             if temporary is None:
                 continue
@@ -211,7 +216,8 @@ def write_all(files: Sequence[tuple[Path | str, bytes]], *, make_folders: bool =
         for folder in reversed(folders):
             with contextlib.suppress(OSError):
                 folder.rmdir()  # only if empty: never what someone else put there
-        error.add_note(_undone(len(files), len(created), replaced))
+        if len(files) > 1 or created or replaced:
+            error.add_note(_undone(len(files), len(created), replaced))
         raise
 
 
