@@ -402,7 +402,7 @@ class _Builder:
                         and b[-1:].isdigit()
                         and a[0] != ":"
                         and b[0] != ":"
-                        and (media is None or media in _MEDIA)
+                        and (media is None or (type(media) is str and media in _MEDIA))
                     ):
                         append(Link(a, b, media))
                         continue

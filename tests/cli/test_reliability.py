@@ -381,3 +381,12 @@ def test_mutated_layouts_never_crash(layout: Path, choices: list[int]) -> None:
     except LayoutError:
         return
     to_text(build(Analysis(document.layout, file=layout.name), "hostfile"))
+
+
+def test_a_table_for_a_link_media_is_a_finding_not_a_crash() -> None:
+    """Found by the fuzz: ``media = {}`` on a link reached a set look-up (unhashable)."""
+    text = (ROOT / "layouts" / "training-128.toml").read_text()
+    result = runner.invoke(
+        cli, ["validate", "-"], input=text.replace('media = "', "media = {} #", 1)
+    )
+    assert result.exit_code == 2 and "E001" in result.stdout, result.output
