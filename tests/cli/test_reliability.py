@@ -4,14 +4,17 @@ signals, full disks, broken links, hostile strings and mutated layouts."""
 from __future__ import annotations
 
 import errno
+import fcntl
 import json
 import os
 import random
 import re
 import signal
 import stat
+import struct
 import subprocess
 import sys
+import termios
 import threading
 import time
 from pathlib import Path
@@ -109,18 +112,26 @@ def test_dev_stdout_into_a_pipe() -> None:
 @posix
 @pytest.mark.slow
 def test_sigterm_while_reading_exits_143_in_one_line(tmp_path: Path) -> None:
+    read_end, write_end = os.pipe()
     process = subprocess.Popen(
         [*rackdesigner_command(), "validate", "-", "-o", str(tmp_path / "out.json")],
-        stdin=subprocess.PIPE,
+        stdin=read_end,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=tmp_path,
     )
     try:
-        time.sleep(1.0)  # started, and waiting for standard input
+        os.write(write_end, CLEAN.read_bytes()[:40])
+        # Once the command has read what is in the pipe it runs and waits for more.
+        deadline = time.monotonic() + 30
+        while struct.unpack("i", fcntl.ioctl(read_end, termios.FIONREAD, b"\0" * 4))[0]:
+            assert time.monotonic() < deadline, "the command never read its input"
+            time.sleep(0.01)
         process.send_signal(signal.SIGTERM)
         stdout, stderr = process.communicate(timeout=30)
     finally:
+        os.close(read_end)
+        os.close(write_end)
         if process.poll() is None:
             process.kill()
     assert process.returncode == 143, stderr
