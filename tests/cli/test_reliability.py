@@ -245,7 +245,8 @@ def test_unreadable_layouts_and_a_file_for_svg_dir_are_one_line(
         return real_access(path, mode, *args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(os, "access", unreadable)  # as root, what click would have asked
-    for command in (["report", str(layout)], ["export", str(layout), "--cables", "-"]):
+    cables = str(tmp_path / "c.csv")
+    for command in (["report", str(layout)], ["export", str(layout), "--cables", cables]):
         result = runner.invoke(cli, command)
         assert "Usage:" not in result.output and "Usage:" not in result.stderr, result.output
     monkeypatch.setattr(os, "access", real_access)
