@@ -3,7 +3,10 @@
 - an output path that is one of the inputs is refused (exit 2) before anything is
   written;
 - ``-`` reads standard input, and findings name it ``<stdin>``;
-- Ctrl-C stops with exit 130 and leaves no partial output (writes are atomic);
+- Ctrl-C stops with exit 130, SIGTERM with 143, and leaves no partial output (writes
+  are atomic; a multi-file export writes all its files or removes the ones it created);
+- ``/dev/stdout``, a device or a FIFO as an output is written as a stream, never
+  replaced by a file;
 - a file-system error is one line naming the path, exit 2, never "internal error";
 - messages for people show control and bidi characters of user strings escaped;
 - ``rackdesigner X``: a command name wins, otherwise X is a layout for the designer.
@@ -16,14 +19,14 @@ import errno
 import fnmatch
 import os
 import sys
-import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path, PurePath
 from typing import Any, NoReturn
 
 import click
 
-from rackdesigner.layout_io.saving import file_identity
+from rackdesigner.layout_io import saving
+from rackdesigner.layout_io.saving import descriptor_of, file_identity, streams
 from rackdesigner.model.terminal import shown
 
 STDIN = "-"
@@ -70,16 +73,30 @@ class Conventions(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as error:
             # click would print "Aborted!" and exit 1, the code that means "findings".
-            click.echo("rackdesigner: interrupted", err=True)
-            raise click.exceptions.Exit(130) from None
+            raise click.exceptions.Exit(interrupted(error)) from None
         except BrokenPipeError:
             # The reader went away (`validate ... | head`): nothing left to say to it.
             raise click.exceptions.Exit(141) from None
         except OSError as error:
             # A file-system error no command expected: still one line with the path.
-            fail(os_error_text(error))
+            fail(os_error_text(error) + notes(error))
+
+
+def interrupted(error: KeyboardInterrupt) -> int:
+    """Say, in one line, that Ctrl-C (130) or SIGTERM (143) stopped the run, with what was
+    undone; the exit code."""
+    from rackdesigner.layout_io.saving import Terminated
+
+    what = "terminated (SIGTERM)" if isinstance(error, Terminated) else "interrupted"
+    click.echo(f"rackdesigner: {what}{notes(error)}", err=True)
+    return 143 if isinstance(error, Terminated) else 130
+
+
+def notes(error: BaseException) -> str:
+    """An exception's notes (what a multi-file write undid) as ``; note; note``."""
+    return "".join(f"; {shown(note)}" for note in getattr(error, "__notes__", ()))
 
 
 def _looks_like_path(name: str) -> bool:
@@ -132,6 +149,11 @@ def check_writable(
         return
     target = Path(path)
     try:
+        if not directory and streams(target):
+            # /dev/stdout, a device, a FIFO: written as it is, nothing created beside it.
+            if descriptor_of(target) is None and not os.access(target, os.W_OK):
+                fail(f"cannot write {path}: Permission denied")
+            return
         if directory:
             target = target / "x"
         elif target.is_dir():
@@ -145,14 +167,23 @@ def check_writable(
             fail(f"cannot write {path}: No such file or directory")
         if not existing.is_dir():
             fail(f"cannot write {path}: Not a directory")
-        if (not directory and target.exists() and not os.access(target, os.W_OK)) or not os.access(
-            existing, os.W_OK | os.X_OK
-        ):
+        if not directory and target.exists() and not os.access(target, os.W_OK):
             fail(f"cannot write {path}: Permission denied")
+        if not os.access(existing, os.W_OK | os.X_OK):
+            fail(
+                f"cannot write {path}: Permission denied: the folder {existing} does not "
+                "allow new files"
+            )
         if existing == folder:
             # The folder's mode does not tell everything (root, read-only mounts, sysfs):
             # create and remove a file there, as the atomic write will.
-            handle, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+            try:
+                handle, probe = saving.make_temporary(folder, target.name)
+            except PermissionError as error:
+                fail(
+                    f"cannot write {path}: {error.strerror}: the folder {folder} does not "
+                    "allow new files"
+                )
             os.close(handle)
             os.unlink(probe)
     except OSError as error:
@@ -176,6 +207,16 @@ def write_output(path: str | os.PathLike[str], data: str | bytes, parents: bool 
         write_atomic(target, payload)
     except OSError as error:
         fail(f"cannot write {path}: {error.strerror or error}")
+
+
+def write_outputs(files: Sequence[tuple[str | os.PathLike[str], bytes]]) -> None:
+    """Write several outputs as one (an export's files): all of them, or exit 2 with one
+    line naming the file that failed and saying what was undone (see
+    :func:`~rackdesigner.layout_io.saving.write_all`). Folders are made as needed."""
+    try:
+        saving.write_all(files, make_folders=True)
+    except OSError as error:
+        fail(f"cannot write {error.filename}: {error.strerror or error}{notes(error)}")
 
 
 def make_parents(target: Path) -> None:

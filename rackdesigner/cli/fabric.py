@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from rackdesigner.model.terminal import shown
 from rackdesigner.model.wording import plural
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ FABRIC_CHOICES = ("rail", "leaf-spine", "dragonfly", "direct")
 
 
 def _fail(message: str) -> None:
-    click.echo(f"rackdesigner: {message}", err=True)
+    click.echo(f"rackdesigner: {shown(message)}", err=True)
     sys.exit(2)
 
 
@@ -138,11 +139,11 @@ def _report(file: str, plan: FabricPlan, diagnostics: list[Diagnostic], lead: st
     """Print what was written and what the rules found; the exit code (1 with errors)."""
     from rackdesigner.check.formats.text import line
 
-    click.echo(lead)
+    click.echo(shown(lead))
     for note in plan.notes:
-        click.echo(f"  {note}")
+        click.echo(f"  {shown(note)}")
     for warning in plan.warnings:
-        click.echo(f"rackdesigner: warning: {warning}", err=True)
+        click.echo(f"rackdesigner: warning: {shown(warning)}", err=True)
     errors = [d for d in diagnostics if d.severity == "error"]
     for d in errors:
         click.echo(line(d), err=True)
@@ -429,9 +430,9 @@ def generate(
     dropped = document.dropped_comments
     if dropped and in_place:
         click.echo(
-            f"rackdesigner: note: {plural(len(dropped), 'comment line')} of {layout} cannot be "
-            "kept in canonical form (only the header comment and comments directly above a "
-            "table are kept)",
+            f"rackdesigner: note: {plural(len(dropped), 'comment line')} of {shown(layout)} "
+            "cannot be kept in canonical form (only the header comment and comments directly "
+            "above a table are kept)",
             err=True,
         )
     try:

@@ -30,6 +30,7 @@ from rackdesigner.cli.conventions import (
     fail,
     refuse_overwrite,
     write_output,
+    write_outputs,
 )
 from rackdesigner.model.terminal import shown
 from rackdesigner.model.wording import plural
@@ -52,7 +53,7 @@ Examples:
 \b
 Exit codes: 0 no errors (and no warnings with --strict), 1 rule errors found,
 2 a file could not be read or parsed, or the command was used wrongly,
-130 interrupted (Ctrl-C; nothing half-written is left).
+130 interrupted (Ctrl-C), 143 terminated (SIGTERM); nothing half-written is left.
 """
 
 
@@ -82,7 +83,7 @@ def _codes(ctx: click.Context, param: click.Parameter, value: str | None) -> lis
     unknown = unknown_patterns(codes)
     if unknown:
         raise click.BadParameter(
-            f"no rule matches {', '.join(unknown)} (`rackdesigner rules` lists them)"
+            f"no rule matches {shown(', '.join(unknown))} (`rackdesigner rules` lists them)"
         )
     return codes
 
@@ -129,6 +130,14 @@ def _is_dir(path: Path) -> bool:
         return False  # the loader says why it cannot be read
 
 
+def _broken_link(path: Path) -> bool:
+    """A symlink that leads to no file (dangling, or a loop): reported, not skipped."""
+    try:
+        return path.is_symlink() and not path.is_dir() and not path.is_file()
+    except OSError:
+        return False
+
+
 def expand(
     paths: Sequence[str], only_layouts: bool = False, exclude: Sequence[str] = ()
 ) -> Iterator[str]:
@@ -145,7 +154,7 @@ def expand(
             found = sorted(
                 f
                 for f in p.rglob("*.toml")
-                if f.is_file()
+                if (f.is_file() or _broken_link(f))
                 and not any(part.startswith(".") for part in f.relative_to(p).parts[:-1])
             )
             kept = [f for f in found if not excluded(str(f), path, exclude)]
@@ -459,7 +468,8 @@ def _export_options(command: click.Command) -> click.Command:
         command = click.option(
             entry.option,
             entry.dest,
-            type=click.Path(file_okay=not entry.directory),
+            # A file given for a folder is one line from check_writable, not click's usage.
+            type=click.Path(readable=False),
             metavar=entry.metavar,
             help=entry.help,
         )(command)
@@ -467,15 +477,16 @@ def _export_options(command: click.Command) -> click.Command:
 
 
 def _write_outputs(outputs: list, inputs: list[str], also: Sequence[tuple[str, str]] = ()) -> None:
-    """Write each export atomically. First, for whatever path an exporter chose (including
-    ones it derives, such as one file per rack), refuse an output that is an input or that
-    another output (or one of ``also``) writes too: nothing is written then."""
+    """Write the exports as one (conventions.write_outputs). First, for whatever path an
+    exporter chose (including ones it derives, such as one file per rack), refuse an output
+    that is an input or that another output (or one of ``also``) writes too: nothing is
+    written then."""
     refuse_overwrite(
         [*((str(o.path), "an export") for o in outputs), *also],
         [(source, "the input layout") for source in inputs],
     )
-    for output in outputs:
-        write_output(output.path, output.data, parents=True)
+    # Every file is rendered by now; they are written as one (all, or none this run made).
+    write_outputs([(output.path, output.data) for output in outputs])
 
 
 def _export_help() -> tuple[str, str]:
@@ -521,7 +532,7 @@ _EXPORT_HELP, _EXPORT_SHORT_HELP = _export_help()
 
 
 @cli.command(help=_EXPORT_HELP, short_help=_EXPORT_SHORT_HELP)
-@click.argument("layout", type=click.Path())
+@click.argument("layout", type=click.Path(readable=False))
 @_export_options
 @click.option(
     "--toml",
@@ -597,7 +608,7 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
 
 
 @cli.command()
-@click.argument("layout", type=click.Path())
+@click.argument("layout", type=click.Path(readable=False))
 @click.option(
     "--format",
     "fmt_",
@@ -688,7 +699,7 @@ def catalog(key: str | None, fmt_: str) -> None:
     if entry is None:
         near = known.nearest(key) + known.nearest_gpu(key)
         hint = f"; did you mean {' or '.join(near)}?" if near else ""
-        click.echo(f"rackdesigner: no catalog entry {key!r}{hint}", err=True)
+        click.echo(f"rackdesigner: no catalog entry {shown(repr(key))}{hint}", err=True)
         sys.exit(2)
     if fmt_ == "json":
         click.echo(json.dumps(entry_json(entry), indent=2, ensure_ascii=False))
@@ -744,7 +755,7 @@ def rules(code: str | None, fmt_: str) -> None:
 
         near = difflib.get_close_matches(code.upper(), list(registry), n=3)
         hint = f"; did you mean {' or '.join(near)}?" if near else ""
-        click.echo(f"rackdesigner: no rule {code!r}{hint}", err=True)
+        click.echo(f"rackdesigner: no rule {shown(repr(code))}{hint}", err=True)
         sys.exit(2)
     if fmt_ == "json":
         click.echo(json.dumps(rule_json(rule), indent=2, ensure_ascii=False))
@@ -788,6 +799,11 @@ cli.add_command(_generate_command)
 
 
 def main() -> None:
+    from rackdesigner.cli.conventions import interrupted
+    from rackdesigner.layout_io.saving import terminate_on_sigterm
+
+    # SIGTERM (a CI cancellation) cleans up as Ctrl-C does, and exits 143.
+    terminate_on_sigterm()
     try:
         cli(prog_name="rackdesigner")
         code = 0
@@ -795,16 +811,15 @@ def main() -> None:
         code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
         if isinstance(exit_.code, str):
             click.echo(exit_.code, err=True)
-    except KeyboardInterrupt:
-        click.echo("rackdesigner: interrupted", err=True)
-        code = 130
+    except KeyboardInterrupt as error:
+        code = interrupted(error)
     except Exception as error:  # a bug: say so without a traceback, and exit apart from 1
         if os.environ.get("RACKDESIGNER_DEBUG"):
             import traceback
 
             traceback.print_exc()
         click.echo(
-            f"rackdesigner: internal error: {type(error).__name__}: {error}; please "
+            f"rackdesigner: internal error: {type(error).__name__}: {shown(str(error))}; please "
             "report it (set RACKDESIGNER_DEBUG=1 for the traceback)",
             err=True,
         )

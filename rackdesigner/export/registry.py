@@ -3,7 +3,8 @@
 Each exporter is a function ``(context, path) -> list[Output]``: it takes the layout
 and its analysis (never TOML) and returns the files to write, as bytes. The command
 line (and the designer's export dialog) checks every output path against the inputs,
-writes each file atomically and removes what it wrote when interrupted; an exporter
+renders every file first, then writes them all (:func:`write_outputs`) and removes what
+it created when a write fails or is interrupted; an exporter
 never writes a file itself. Several exports in one run share one load and one analysis.
 
 Adding an export kind is adding one :class:`ExportKind` to :data:`KINDS`; its module is
@@ -260,10 +261,10 @@ def input_clash(outputs: list[Path], inputs: list[str]) -> str | None:
 
 
 def write_outputs(outputs: list[Output]) -> None:
-    """Write each output atomically, making its folder; OSError says what failed."""
-    from rackdesigner.layout_io.saving import write_atomic
-    from rackdesigner.model.progress import each
+    """Write the outputs as one, making their folders: every file is staged before any is
+    renamed into place, and a failure or interruption removes what this run created
+    (never a file that existed before). OSError names the file that failed; its note
+    (``__notes__``) says what was undone (layout_io.saving.write_all)."""
+    from rackdesigner.layout_io.saving import write_all
 
-    for output in each(outputs, "writing files"):
-        output.path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(output.path, output.data)
+    write_all([(output.path, output.data) for output in outputs], make_folders=True)

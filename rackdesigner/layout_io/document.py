@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +27,8 @@ from rackdesigner.layout_io.saving import (
     FileChangedError,
     SaveError,
     same_file,
+    save_lock,
+    streams,
     write_atomic,
 )
 from rackdesigner.layout_io.sourcemap import EMPTY, SourceMap
@@ -114,6 +117,11 @@ def save(
     - :class:`CommentsLostError` when the text has comments canonical form cannot keep
       (writing to another file loses nothing: the original keeps them).
 
+    The file is checked a second time just before the rename, and an advisory lock is
+    held on it meanwhile, so that another rackdesigner saving it waits; only an edit by
+    another program between that last check and the rename can still be overwritten.
+    ``/dev/stdout``, a device or a FIFO is written as a stream, not replaced.
+
     Afterwards the document describes the text written: its path, hash and source map
     (lines are right again after a save) and no comments left to drop.
     """
@@ -122,18 +130,37 @@ def save(
             raise ValueError("the document was not read from a file: give a path")
         path = document.path
     target = Path(path)
-    real = Path(os.path.realpath(target))
-    if not force and document.path is not None and same_file(real, document.path):
-        _refuse_if_changed(document, real, str(target))
-        if document.dropped_comments:
-            raise CommentsLostError(str(target), document.dropped_comments)
-    text = dumps(document.layout)
-    write_atomic(real, text.encode("utf-8"))
+    guarded = not force and document.path is not None and same_file(target, document.path)
+    if not guarded:
+        text = dumps(document.layout)
+        write_atomic(target, text.encode("utf-8"))
+    else:
+        real = target if streams(target) else Path(os.path.realpath(target))
+        # Another rackdesigner saving the same file waits for this save (and then finds the
+        # file changed); other editors do not lock, so the hash is checked again just
+        # before the rename: what is left is the time between that read and rename(2).
+        with save_lock(real):
+            _refuse_if_changed(document, real, str(target))
+            if document.dropped_comments:
+                raise CommentsLostError(str(target), document.dropped_comments)
+            text = dumps(document.layout)
+            if _between_check_and_write is not None:
+                _between_check_and_write()
+            write_atomic(
+                real,
+                text.encode("utf-8"),
+                before_replace=lambda: _refuse_if_changed(document, real, str(target)),
+            )
     document.path = str(target)
     document._text = text
     document._digest = None
     document.source_map = source_map(document.layout, scan(text))
     document.dropped_comments = ()
+
+
+# A test hook: runs after the first check and the new text is built, before the write (the
+# window an edit on disk used to fall into).
+_between_check_and_write: Callable[[], None] | None = None
 
 
 def _refuse_if_changed(document: Document, real: Path, shown: str) -> None:

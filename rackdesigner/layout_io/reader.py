@@ -267,6 +267,8 @@ class _Builder:
                 out[key] = convert(value)
             except UnitError as error:
                 self.error("E002", entity, f"{key} {error}", line, key)
+            except _Implausible as problem:
+                self.error("E002", entity, f"{key} {problem}", line, key)
             except _ValueProblem as problem:
                 self.error("E001", entity, f"{key} {problem}", line, key)
         if not partial:
@@ -400,7 +402,7 @@ class _Builder:
                         and b[-1:].isdigit()
                         and a[0] != ":"
                         and b[0] != ":"
-                        and (media is None or media in _MEDIA)
+                        and (media is None or (type(media) is str and media in _MEDIA))
                     ):
                         append(Link(a, b, media))
                         continue
@@ -642,6 +644,18 @@ class _ValueProblem(ValueError):
     pass
 
 
+class _Implausible(_ValueProblem):
+    """A value beyond a field's plausibility bound (``Field.implausible``): E002."""
+
+
+def _check_plausible(field: s.Field, number: float, value: object, unit: str = "") -> None:
+    if field.implausible is not None and number > field.implausible:
+        raise _Implausible(
+            f"{_shown(value)} is implausible: more than {field.implausible:,g}"
+            f"{' ' + unit if unit else ''} (a typo? the schema bounds it)"
+        )
+
+
 def _known_codes(value: object) -> bool:
     """An ignore key the fast path may take as it is: an array of strings. Whether they
     name rules is checked after loading (engine.rule_config_errors): the loader imports no
@@ -706,6 +720,7 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
                 raise _ValueProblem(f"must be at least {field.minimum:g}, got {value}")
             if field.maximum is not None and value > field.maximum:
                 raise _ValueProblem(f"must be at most {field.maximum:g}, got {value}")
+            _check_plausible(field, value, value)
             return value
 
         return convert_int
@@ -720,6 +735,7 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
                 raise _ValueProblem(f"must be at least {field.minimum:g}, got {value}")
             if field.maximum is not None and value > field.maximum:
                 raise _ValueProblem(f"must be at most {field.maximum:g}, got {value:g}")
+            _check_plausible(field, value, value)
             return value
 
         return convert_number
@@ -757,6 +773,7 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
                 raise _ValueProblem(f"must be at most {field.maximum:g}, got {_shown(value)}")
             if field.positive and number <= 0:
                 raise _ValueProblem(f"must be more than 0, got {_shown(value)}")
+            _check_plausible(field, number, value, dim.unit)
             if field.whole and number != int(number):
                 raise _ValueProblem(
                     f"must be a whole number of rack units, got {_shown(value)} ({number:g} U)"

@@ -2,14 +2,88 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import os
+import signal
+import stat
 import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; the hash check still guards a save
+    fcntl = None  # type: ignore[assignment]
 
-def write_atomic(target: Path, data: bytes) -> None:
+
+# Paths that name an already open descriptor of this process (a shell's redirect, a pipe):
+# written to that descriptor as it is, at its offset, never reopened or replaced.
+_DESCRIPTORS = {"/dev/stdout": 1, "/dev/stderr": 2}
+
+
+def descriptor_of(target: Path) -> int | None:
+    name = str(target)
+    if name in _DESCRIPTORS:
+        return _DESCRIPTORS[name]
+    for prefix in ("/dev/fd/", "/proc/self/fd/"):
+        if name.startswith(prefix) and name[len(prefix) :].isdigit():
+            return int(name[len(prefix) :])
+    return None
+
+
+def streams(target: str | os.PathLike[str]) -> bool:
+    """Whether ``target`` is written as a stream, not replaced atomically: ``/dev/stdout``
+    and its kin, or an existing path that is not a regular file (a character device such
+    as ``/dev/null``, a FIFO, a socket). Renaming over those would turn them into files."""
+    target = Path(target)
+    if descriptor_of(target) is not None:
+        return True
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        return False  # a new path (or a dangling link): created as a regular file
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+def write_stream(target: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` into ``target`` as it is (see :func:`streams`): a descriptor at its
+    offset, a device or FIFO opened for writing (a FIFO waits for its reader). The path is
+    never created, truncated, unlinked or renamed."""
+    target = Path(target)
+    descriptor = descriptor_of(target)
+    if descriptor is not None:
+        try:
+            _write_all_bytes(descriptor, data)
+        except OSError as error:
+            error.filename = str(target)
+            raise
+        return
+    handle = os.open(target, os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
+    try:
+        _write_all_bytes(handle, data)
+    except OSError as error:
+        error.filename = str(target)
+        raise
+    finally:
+        os.close(handle)
+
+
+def _write_all_bytes(descriptor: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(descriptor, view)
+        view = view[written:]
+
+
+def write_atomic(
+    target: Path | str,
+    data: bytes,
+    *,
+    before_replace: Callable[[], None] | None = None,
+) -> None:
     """Write ``data`` to ``target`` so that a crash leaves the old file or the new one.
 
     The bytes go to a temporary file in the same folder, are flushed to disk, and
@@ -17,16 +91,60 @@ def write_atomic(target: Path, data: bytes) -> None:
     followed: the file it points to is replaced and the link stays (a layout kept in one
     place and linked from another). A file without write permission is not replaced
     (a rename would ignore its mode); that is a :class:`PermissionError`, as for ``open``.
-    An interruption (Ctrl-C) removes the temporary file and leaves the target as it was.
-    The folder is flushed too, so that the rename itself survives a power cut.
+    An interruption (Ctrl-C, SIGTERM) removes the temporary file and leaves the target as
+    it was. The folder is flushed too, so that the rename itself survives a power cut.
+
+    Only a regular file (or a new path) is replaced: ``/dev/stdout``, a character device
+    or a FIFO is written as a stream (:func:`write_stream`), never renamed over.
+    ``before_replace`` runs after the data is on disk and just before the rename; it may
+    raise to keep the target as it is (the save guard checks the file once more there).
     """
     target = Path(target)
+    if streams(target):
+        if before_replace is not None:
+            before_replace()
+        write_stream(target, data)
+        return
+    target = _resolved(target)
+    folder = target.parent if str(target.parent) else Path(".")
+    temporary = _stage(target, folder, data)
+    try:
+        if before_replace is not None:
+            before_replace()
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    _sync_folder(folder)
+
+
+def _resolved(target: Path) -> Path:
+    """The regular file a save replaces: a symlink's target; refused without write
+    permission (a rename would ignore the mode)."""
     if target.is_symlink():
         target = Path(os.path.realpath(target))
     if target.exists() and not os.access(target, os.W_OK):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(target))
-    folder = target.parent if str(target.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    return target
+
+
+def make_temporary(folder: Path, name: str) -> tuple[int, str]:
+    """A new hidden file beside the target (a test hook: tests make it fail)."""
+    return tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+
+
+def _stage(target: Path, folder: Path, data: bytes) -> str:
+    """The temporary file holding ``data``, flushed, with the target's mode."""
+    try:
+        handle, temporary = make_temporary(folder, target.name)
+    except PermissionError as error:
+        # The file itself may well be writable: it is the folder that refuses a new file.
+        raise PermissionError(
+            error.errno or errno.EACCES,
+            f"{error.strerror or os.strerror(errno.EACCES)}: the folder {folder} does not "
+            "allow new files (saving writes a temporary file there first)",
+            str(target),
+        ) from None
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
@@ -36,11 +154,113 @@ def write_atomic(target: Path, data: bytes) -> None:
             os.chmod(temporary, target.stat().st_mode & 0o7777)
         else:
             os.chmod(temporary, 0o644)
-        os.replace(temporary, target)
-    except BaseException:
+    except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError) and error.filename in (None, temporary):
+            error.filename = str(target)  # name the file asked for, not the hidden one
         raise
-    _sync_folder(folder)
+    return temporary
+
+
+def write_all(files: Sequence[tuple[Path | str, bytes]], *, make_folders: bool = False) -> None:
+    """Write several files as one: all of them, or none this run created.
+
+    First every file is written to a temporary beside its target (the slow part: a full
+    disk or an interruption here leaves nothing), then the temporaries are renamed into
+    place one after another, and streams (:func:`streams`) are written last. On any
+    failure, Ctrl-C or SIGTERM included, the temporaries are removed, and so are the
+    files and folders this run created; a file that existed before is never removed
+    (once renamed over, it holds the new text). The exception is raised again with a
+    note (PEP 678 ``__notes__``) saying what was undone.
+    """
+    from rackdesigner.model.progress import each
+
+    staged: list[tuple[Path, str | None, bytes | None]] = []  # (target, temporary, stream)
+    created: list[Path] = []
+    replaced: list[Path] = []
+    folders: list[Path] = []
+    try:
+        for path, data in each(files, "writing files"):
+            path = Path(path)
+            if make_folders:
+                folders.extend(_make_folders(path.parent))
+            if streams(path):
+                staged.append((path, None, data))
+                continue
+            try:
+                target = _resolved(path)
+                folder = target.parent if str(target.parent) else Path(".")
+                staged.append((target, _stage(target, folder, data), None))
+            except OSError as error:
+                if error.filename is None:
+                    error.filename = str(path)
+                raise
+        for target, temporary, _ in staged:
+            if temporary is None:
+                continue
+            existed = os.path.lexists(target)
+            os.replace(temporary, target)
+            (replaced if existed else created).append(target)
+        for target in {t.parent for t, temporary, _ in staged if temporary is not None}:
+            _sync_folder(target if str(target) else Path("."))
+        for target, temporary, data in staged:
+            if temporary is None and data is not None:
+                write_stream(target, data)
+    except BaseException as error:
+        done = {t for t in (*created, *replaced)}
+        for target, temporary, _ in staged:
+            if temporary is not None and target not in done:
+                Path(temporary).unlink(missing_ok=True)
+        for target in created:
+            target.unlink(missing_ok=True)
+        for folder in reversed(folders):
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # only if empty: never what someone else put there
+        if len(files) > 1 or created or replaced:
+            error.add_note(_undone(len(files), len(created), replaced))
+        raise
+
+
+def _undone(total: int, created: int, replaced: list[Path]) -> str:
+    if not created and not replaced:
+        return f"nothing was written (of {total} file{'' if total == 1 else 's'})"
+    words = []
+    if created:
+        words.append(
+            f"the {created} new file{'' if created == 1 else 's'} it had written "
+            f"{'was' if created == 1 else 'were'} removed"
+        )
+    if replaced:
+        count = len(replaced)
+        words.append(
+            f"{count} file{'' if count == 1 else 's'} that existed before "
+            f"{'was' if count == 1 else 'were'} already replaced"
+        )
+    return "; ".join(words)
+
+
+def _make_folders(folder: Path) -> list[Path]:
+    """Create ``folder`` and its missing parents; the ones created, outermost first. A
+    file where a folder should be is NotADirectoryError naming that file."""
+    if not str(folder) or folder.is_dir():
+        return []
+    missing: list[Path] = []
+    for ancestor in (folder, *folder.parents):
+        if ancestor.is_dir():
+            break
+        if os.path.lexists(ancestor):
+            raise NotADirectoryError(
+                errno.ENOTDIR, f"{ancestor} is a file, not a folder", str(ancestor)
+            )
+        missing.append(ancestor)
+    made: list[Path] = []
+    for ancestor in reversed(missing):
+        try:
+            ancestor.mkdir()
+        except FileExistsError:
+            continue
+        made.append(ancestor)
+    return made
 
 
 def _sync_folder(folder: Path) -> None:
@@ -113,3 +333,72 @@ def _real_folder(folder: str) -> str:
 def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
     """Whether two paths name one file (see :func:`file_identity`)."""
     return file_identity(a) == file_identity(b)
+
+
+# -- two rackdesigner processes saving one file ------------------------------------------------
+
+LOCK_TIMEOUT_S = 10.0
+
+
+@contextlib.contextmanager
+def save_lock(path: str | os.PathLike[str], timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
+    """Hold an advisory lock (``flock``) on the file at ``path`` while it is saved.
+
+    Two rackdesigner processes saving one file take turns: the second waits for the
+    first's rename, then finds the file changed (its hash check refuses). The lock is on
+    the file's inode, which the rename replaces: a waiter that gets the old inode's lock
+    takes the new one's. Other programs do not take it (advisory). Nothing to lock (a new
+    file, no ``fcntl``, a stream) is no lock. Waiting longer than ``timeout`` is a
+    :class:`SaveError`.
+    """
+    if fcntl is None or streams(path):
+        yield
+        return
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            handle = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        except OSError:
+            yield  # not there (yet) or unreadable: the save says what is wrong
+            return
+        try:
+            while True:
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise SaveError(
+                            f"{path} is being saved by another rackdesigner; not saving "
+                            f"after waiting {timeout:g} s (try again)"
+                        ) from None
+                    time.sleep(0.02)
+            try:
+                current = os.stat(path)
+            except OSError:
+                current = None
+            held = os.fstat(handle)
+            if current is None or (current.st_dev, current.st_ino) == (held.st_dev, held.st_ino):
+                yield
+                return
+        finally:
+            os.close(handle)  # releases the lock
+
+
+# -- SIGTERM -----------------------------------------------------------------------------------
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a CI cancellation, ``kill``), raised like Ctrl-C so that every clean-up
+    that handles an interruption handles it too; the command line exits 143."""
+
+
+def terminate_on_sigterm() -> None:
+    """From now on SIGTERM raises :class:`Terminated` in the main thread; a second one
+    while cleaning up kills the process as usual."""
+
+    def raise_terminated(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        raise Terminated()
+
+    signal.signal(signal.SIGTERM, raise_terminated)

@@ -64,6 +64,18 @@ class Field:
     whole: bool = False  # quantities: a whole number of units (rack units)
     positive: bool = False  # quantities: more than 0
     pattern: str | None = None
+    # Above this the value is a typo, not a design (a port count of 1e26): E002. In SI base
+    # units for quantities. Unlike ``maximum`` it is a plausibility bound, not a rule.
+    implausible: float | None = None
+
+
+# Plausibility bounds (issue 22): well above anything built, far below a typo's size.
+PORTS_MAX = 10_000  # ports in one group of one device (the largest switches have 512)
+CURRENT_MAX = 100_000.0  # A: a feed's breaker (busways reach 6,300 A; a short circuit 100 kA)
+LENGTH_MAX = 100_000.0  # m: 100 km, longer than any cable or hall
+BYTES_PER_PARAM_MAX = 64  # fp64 with optimizer state is 16-20
+STEPS_PER_SECOND_MAX = 1e6
+DEVICE_GPUS_MAX = 10_000
 
 
 def _s(key: str, doc: str, **kw: object) -> Field:
@@ -92,10 +104,25 @@ IGNORE = Field(
 SITE = (
     _q("power_budget", POWER, "power the site can deliver to the racks"),
     _q("cooling_capacity", POWER, "heat the room's air cooling can remove"),
-    _q("rack_pitch", LENGTH, "centre-to-centre distance of neighbouring racks in a row (600 mm)"),
-    _q("row_pitch", LENGTH, "centre-to-centre distance of neighbouring rows (2.4 m)"),
-    _q("tray_rise", LENGTH, "from a rack's top to the overhead cable tray (0.3 m)"),
-    _q("slack", LENGTH, "service loop added to every cable (0.5 m)"),
+    _q(
+        "rack_pitch",
+        LENGTH,
+        "centre-to-centre distance of neighbouring racks in a row (600 mm)",
+        implausible=LENGTH_MAX,
+    ),
+    _q(
+        "row_pitch",
+        LENGTH,
+        "centre-to-centre distance of neighbouring rows (2.4 m)",
+        implausible=LENGTH_MAX,
+    ),
+    _q(
+        "tray_rise",
+        LENGTH,
+        "from a rack's top to the overhead cable tray (0.3 m)",
+        implausible=LENGTH_MAX,
+    ),
+    _q("slack", LENGTH, "service loop added to every cable (0.5 m)", implausible=LENGTH_MAX),
     _q(
         "floor_load_max",
         AREAL_MASS,
@@ -116,9 +143,19 @@ WORKLOAD = (
         sci=True,
     ),
     _e("parallelism", m.PARALLELISM, "how training is parallelised"),
-    Field("steps_per_second", "number", "optimizer steps per second", minimum=0),
     Field(
-        "bytes_per_param", "number", "bytes per gradient value (2 for bf16, 4 for fp32)", minimum=0
+        "steps_per_second",
+        "number",
+        "optimizer steps per second",
+        minimum=0,
+        implausible=STEPS_PER_SECOND_MAX,
+    ),
+    Field(
+        "bytes_per_param",
+        "number",
+        "bytes per gradient value (2 for bf16, 4 for fp32)",
+        minimum=0,
+        implausible=BYTES_PER_PARAM_MAX,
     ),
     NOTES,
 )
@@ -136,7 +173,13 @@ PORT = (
         required=True,
         pattern=r"^.*[^0-9]$",
     ),
-    _i("count", "number of ports in the group", minimum=1, required=True),
+    _i(
+        "count",
+        "number of ports in the group",
+        minimum=1,
+        required=True,
+        implausible=PORTS_MAX,
+    ),
     _q("speed", BANDWIDTH, 'per-port speed, e.g. "400 Gbps"'),
     _e("tech", m.PORT_TECH, "link technology"),
     _e(
@@ -172,11 +215,12 @@ DEVICE_TYPE = (
         LENGTH,
         'the chassis\' depth, front to rear, e.g. "897 mm" (PLC009)',
         positive=True,
+        implausible=LENGTH_MAX,
     ),
     _q("power", POWER, "maximum draw"),
     _q("weight", MASS, "weight"),
     _s("gpu", "GPU model: a key of the built-in GPU table or of [gpus]"),
-    _i("gpus", "GPUs in the device"),
+    _i("gpus", "GPUs in the device", implausible=DEVICE_GPUS_MAX),
     _i("cpu_cores", "CPU cores in all sockets"),
     _q("memory", INFORMATION, "host memory"),
     _q("nvme", INFORMATION, "local NVMe capacity"),
@@ -229,7 +273,14 @@ FEED = (
     _s("circuit", "panel circuit; each rack needs its own"),
     _q("voltage", VOLTAGE, "line-to-line voltage for 3-phase", required=True, positive=True),
     _e("phases", (1, 3), "1 or 3", required=True),
-    _q("current", CURRENT, "breaker rating", required=True, positive=True),
+    _q(
+        "current",
+        CURRENT,
+        "breaker rating",
+        required=True,
+        positive=True,
+        implausible=CURRENT_MAX,
+    ),
     _e("wiring", m.WIRING, "3-phase wiring; default delta up to 240 V line-to-line, else wye"),
     Field(
         "derate",
@@ -287,8 +338,14 @@ RACK = (
     _e("airflow", m.AIRFLOW[:2], "the aisle design the rack is in (front-to-rear)"),
     _q("max_weight", MASS, "static load rating"),
     _q("weight", MASS, "the empty rack's own weight (150 kg)"),
-    _q("width", LENGTH, "footprint width (600 mm)", positive=True),
-    _q("depth", LENGTH, "footprint depth (1200 mm); devices deeper do not fit", positive=True),
+    _q("width", LENGTH, "footprint width (600 mm)", positive=True, implausible=LENGTH_MAX),
+    _q(
+        "depth",
+        LENGTH,
+        "footprint depth (1200 mm); devices deeper do not fit",
+        positive=True,
+        implausible=LENGTH_MAX,
+    ),
     _s("label", "display name"),
     NOTES,
     IGNORE,
@@ -300,7 +357,12 @@ LINK = (
     _s("a", 'one end, "<device id>:<port><index>"', required=True, pattern=ENDPOINT.pattern),
     _s("b", "the other end", required=True, pattern=ENDPOINT.pattern),
     _e("media", m.MEDIA, "cable type"),
-    _q("length", LENGTH, "declared length; computed from the geometry when absent"),
+    _q(
+        "length",
+        LENGTH,
+        "declared length; computed from the geometry when absent",
+        implausible=LENGTH_MAX,
+    ),
     _e(
         "grade",
         m.FIBRE_GRADES,

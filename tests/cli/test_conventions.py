@@ -233,7 +233,8 @@ def test_permission_denied_even_for_root_is_one_line() -> None:
     result = run("report", str(CLEAN), "-o", "/sys/kernel/rackdesigner-report.txt")
     assert result.returncode == 2 and result.stdout == ""
     assert one_line(result.stderr) == (
-        "rackdesigner: cannot write /sys/kernel/rackdesigner-report.txt: Permission denied"
+        "rackdesigner: cannot write /sys/kernel/rackdesigner-report.txt: Permission denied: "
+        "the folder /sys/kernel does not allow new files"
     )
 
 
@@ -247,7 +248,9 @@ def test_locked_folder_and_read_only_file_as_a_user(tmp_path: Path) -> None:
     try:
         result = run("export", str(layout), "--toml", str(locked / "x.toml"))
         assert result.returncode == 2
-        assert one_line(result.stderr).endswith(f"{locked / 'x.toml'}: Permission denied")
+        assert one_line(result.stderr).endswith(
+            f"{locked / 'x.toml'}: Permission denied: the folder {locked} does not allow new files"
+        )
     finally:
         locked.chmod(0o755)
     read_only = tmp_path / "report.txt"
@@ -507,6 +510,12 @@ def test_terminal_text_never_holds_a_control_or_bidi_character(text: str) -> Non
     unsafe = set(map(chr, [*range(0x20), *range(0x7F, 0xA0)])) | set(
         "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
     )
+    # Invisible characters (issue 22, item 10): zero-width, joiners, separators, tags.
+    unsafe |= set(
+        "\u00ad\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u180f\u200b\u200c"
+        "\u200d\u2028\u2029\u2060\u2061\u2062\u2063\u2064\u206a\u206b\u206c\u206d"
+        "\u206e\u206f\u3164\ufeff\uffa0\ufff9\ufffa\ufffb"
+    ) | set(map(chr, range(0xE0000, 0xE0080)))
     assert not unsafe & set(shown(text))
     assert not (unsafe - {"\n"}) & set(shown_lines(text))
     if not unsafe & set(text):
