@@ -1,0 +1,154 @@
+"""Exports as their consumers read them (issue 21): the same fabric name whatever else is
+exported, a Slurm tree with one top, sorted spines, a repeated output option refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from rackdesigner.analysis import Analysis
+from rackdesigner.cli.main import cli
+from rackdesigner.export.slurm import build_trees, natural, topology_conf
+from rackdesigner.layout_io import load_text
+from rackdesigner.topology.structure import sketches
+from tests.export.test_slurm import parse_conf
+from tests.topology.test_topology import layout_text
+
+# The spine comes first in the file: the fabric is still named after its first leaf.
+SPINE_FIRST = layout_text(
+    [
+        ("spine1", "qm9700"),
+        ("n1", "dgx-h100"),
+        ("leaf1", "qm9700"),
+        ("n2", "dgx-h100"),
+        ("leaf2", "qm9700"),
+    ],
+    [
+        ("n1:ib1", "leaf1:p1"),
+        ("n2:ib1", "leaf2:p1"),
+        ("leaf1:p2", "spine1:p1"),
+        ("leaf2:p2", "spine1:p2"),
+    ],
+)
+
+
+def _dragonfly(groups: int = 3) -> str:
+    """``groups`` groups of a leaf and two spines, the spines joined pairwise by global links
+    (listed out of name order: spine10 before spine9)."""
+    devices: list[tuple[str, str]] = []
+    links: list[tuple[str, str]] = []
+    for g in range(1, groups + 1):
+        devices += [(f"g{g}-n1", "dgx-h100"), (f"g{g}-leaf1", "qm9700")]
+        devices += [(f"g{g}-spine10", "qm9700"), (f"g{g}-spine9", "qm9700")]
+        links.append((f"g{g}-n1:ib1", f"g{g}-leaf1:p1"))
+        links += [(f"g{g}-leaf1:p2", f"g{g}-spine10:p1"), (f"g{g}-leaf1:p3", f"g{g}-spine9:p1")]
+    port = 2
+    for a in range(1, groups + 1):
+        for b in range(a + 1, groups + 1):
+            for spine in ("spine9", "spine10"):
+                links.append((f"g{a}-{spine}:p{port}", f"g{b}-{spine}:p{port}"))
+            port += 1
+    return layout_text(devices, links)
+
+
+def test_the_quick_path_names_a_fabric_after_its_first_leaf() -> None:
+    quick = sketches(Analysis(load_text(SPINE_FIRST)))
+    full = Analysis(load_text(SPINE_FIRST))
+    assert [f.name for f in full.fabrics] == ["leaf1"]
+    assert [s.name for s in quick] == ["leaf1"]
+
+
+def test_the_fabric_name_does_not_depend_on_the_other_exports(tmp_path: Path) -> None:
+    layout = tmp_path / "spine-first.toml"
+    layout.write_text(SPINE_FIRST)
+    texts = []
+    for number, others in enumerate(([], ["--elevations", "e.svg"], ["--bom", "b.csv"])):
+        conf = tmp_path / f"topology{number}.conf"
+        args = ["export", str(layout), "--slurm-topology", str(conf)]
+        args += [str(tmp_path / a) if a.endswith((".svg", ".csv")) else a for a in others]
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0, result.output
+        texts.append(conf.read_text())
+    assert texts[0] == texts[1] == texts[2]
+    assert "# fabric leaf1:" in texts[0]
+
+
+def test_a_dragonfly_gets_one_top_over_every_groups_spines() -> None:
+    conf = topology_conf(Analysis(load_text(_dragonfly())))
+    assert "TopologyParam=dragonfly" in conf
+    switches = parse_conf(conf)
+    tops = [
+        name
+        for name in switches
+        if not any(name in s.get("Switches", []) for s in switches.values())
+    ]
+    assert tops == ["g1-leaf1-global"], tops
+    (root,) = tops
+    assert "is no device" in conf and root in conf.split("\n\n")[0]
+
+    def nodes_below(name: str) -> set[str]:
+        entry = switches[name]
+        found = set(entry.get("Nodes", []))
+        for child in entry.get("Switches", []):
+            found |= nodes_below(child)
+        return found
+
+    assert nodes_below(root) == {"g1-n1", "g2-n1", "g3-n1"}
+    assert sorted(switches[root]["Switches"], key=natural) == switches[root]["Switches"]
+    assert len(switches[root]["Switches"]) == 6
+
+
+def test_a_fat_tree_gets_no_added_top() -> None:
+    conf = topology_conf(Analysis(load_text(SPINE_FIRST)))
+    assert "-global" not in conf and "is no device" not in conf
+    assert parse_conf(conf)["spine1"] == {"Switches": ["leaf1", "leaf2"]}
+
+
+def test_the_added_top_is_named_unlike_any_device() -> None:
+    text = _dragonfly(2)
+    # A device already holds the name the top would take.
+    text = text.replace('id = "g2-n1"', 'id = "g2-n1"\nhostname = "g1-leaf1-global"')
+    trees, names = build_trees(Analysis(load_text(text)))
+    (tree,) = trees
+    assert tree.root is not None and tree.root not in names.values()
+    assert tree.root == "g1-leaf1-global-2"
+
+
+def test_upper_switches_are_sorted_by_tier_then_name() -> None:
+    conf = topology_conf(Analysis(load_text(_dragonfly())))
+    lines = [line for line in conf.splitlines() if line.startswith("SwitchName=")]
+    uppers = [line.split()[0].removeprefix("SwitchName=") for line in lines if "Switches=" in line]
+    spines = uppers[:-1]
+    assert spines == sorted(spines, key=natural)
+    assert spines[:2] == ["g1-spine9", "g1-spine10"]
+    assert uppers[-1].endswith("-global")
+
+
+def test_natural_order() -> None:
+    names = ["a10-spine2", "a2-spine10", "a2-spine9", "a10-spine1", "b"]
+    assert sorted(names, key=natural) == [
+        "a2-spine9",
+        "a2-spine10",
+        "a10-spine1",
+        "a10-spine2",
+        "b",
+    ]
+
+
+def test_a_repeated_output_option_is_refused(tmp_path: Path) -> None:
+    layout = tmp_path / "spine-first.toml"
+    layout.write_text(SPINE_FIRST)
+    first, second = tmp_path / "one.conf", tmp_path / "two.conf"
+    result = CliRunner().invoke(
+        cli,
+        ["export", str(layout), "--slurm-topology", str(first), "--slurm-topology", str(second)],
+    )
+    assert result.exit_code == 2
+    assert "--slurm-topology" in result.output and "given 2 times" in result.output
+    assert not first.exists() and not second.exists()
+    # Once each is fine, and so are two different options.
+    result = CliRunner().invoke(
+        cli, ["export", str(layout), "--slurm-topology", str(first), "--hostfile", str(second)]
+    )
+    assert result.exit_code == 0, result.output
