@@ -3,6 +3,7 @@ exported, a Slurm tree with one top, sorted spines, a repeated output option ref
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -152,3 +153,23 @@ def test_a_repeated_output_option_is_refused(tmp_path: Path) -> None:
         cli, ["export", str(layout), "--slurm-topology", str(first), "--hostfile", str(second)]
     )
     assert result.exit_code == 0, result.output
+
+
+def test_every_sarif_rule_has_a_full_description(tmp_path: Path) -> None:
+    """GitHub's code scanning wants a fullDescription for every rule (SARIF Multitool
+    GH2012), the load errors E000-E002 included."""
+    broken = tmp_path / "broken.toml"
+    broken.write_text("format = 1\nname = 'x\n")
+    result = CliRunner().invoke(cli, ["validate", "--format", "sarif", str(broken)])
+    document = json.loads(result.output)
+    rules = document["runs"][0]["tool"]["driver"]["rules"]
+    assert {"E000", "E001", "E002"} <= {rule["id"] for rule in rules}
+    for rule in rules:
+        full = rule.get("fullDescription", {}).get("text", "")
+        assert full.strip(), rule["id"]
+        if rule["id"] in ("E000", "E001", "E002"):  # more than the title again
+            assert full != rule["shortDescription"]["text"] and len(full) > 80, rule["id"]
+        assert rule["help"]["text"].strip() and rule["help"]["markdown"].strip(), rule["id"]
+    (result_entry,) = document["runs"][0]["results"]
+    assert result_entry["ruleId"] == "E000"
+    assert rules[result_entry["ruleIndex"]]["id"] == "E000"
