@@ -3,6 +3,8 @@ exported, a Slurm tree with one top, sorted spines, a repeated output option ref
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 
@@ -173,3 +175,14 @@ def test_every_sarif_rule_has_a_full_description(tmp_path: Path) -> None:
     (result_entry,) = document["runs"][0]["results"]
     assert result_entry["ruleId"] == "E000"
     assert rules[result_entry["ruleIndex"]]["id"] == "E000"
+
+
+def test_csv_records_end_in_crlf_as_rfc_4180_says() -> None:
+    from rackdesigner.export.tables import to_csv
+
+    data = to_csv(("a", "b"), [("1", "x,y"), ("2", 'line\nbreak "quoted"'), (None, 3)])
+    assert data == (
+        b'a,b\r\n1,"x,y"\r\n2,"line\nbreak ""quoted"""\r\n,3\r\n'
+    )  # a line break inside a quoted field stays as it is
+    rows = list(csv.reader(io.StringIO(data.decode("utf-8"), newline="")))
+    assert rows == [["a", "b"], ["1", "x,y"], ["2", 'line\nbreak "quoted"'], ["", "3"]]
