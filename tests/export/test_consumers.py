@@ -13,10 +13,13 @@ from click.testing import CliRunner
 from rackdesigner.analysis import Analysis
 from rackdesigner.cli.main import cli
 from rackdesigner.export.slurm import build_trees, natural, topology_conf
-from rackdesigner.layout_io import load_text
+from rackdesigner.layout_io import load_path, load_text
 from rackdesigner.topology.structure import sketches
+from tests.conftest import ROOT
 from tests.export.test_slurm import parse_conf
 from tests.topology.test_topology import layout_text
+
+TRAINING = ROOT / "layouts" / "training-128.toml"
 
 # The spine comes first in the file: the fabric is still named after its first leaf.
 SPINE_FIRST = layout_text(
@@ -186,3 +189,31 @@ def test_csv_records_end_in_crlf_as_rfc_4180_says() -> None:
     )  # a line break inside a quoted field stays as it is
     rows = list(csv.reader(io.StringIO(data.decode("utf-8"), newline="")))
     assert rows == [["a", "b"], ["1", "x,y"], ["2", 'line\nbreak "quoted"'], ["", "3"]]
+
+
+def test_the_cost_per_gpu_carries_the_totals_lower_bound() -> None:
+    from rackdesigner.report.report import build, to_text
+
+    analysis = Analysis(load_path(TRAINING))
+    report = build(analysis)
+    cost = report["cost"]
+    assert cost["unpriced_devices"] > 0 and cost["total_is_lower_bound"] is True
+    (line,) = [
+        line for line in to_text(report).splitlines() if "per GPU" in line and "total" in line
+    ]
+    assert line.startswith("  total ≥ $") and "; ≥ $" in line and line.endswith(" per GPU")
+    # Every device priced: no bound.
+    priced = build(Analysis(load_text(SPINE_FIRST)))
+    assert priced["cost"]["unpriced_devices"] == 0 and not priced["cost"]["total_is_lower_bound"]
+    (line,) = [line for line in to_text(priced).splitlines() if "per GPU" in line]
+    assert line.startswith("  total $") and "≥" not in line
+
+
+def test_pdus_and_rear_doors_have_an_estimated_price() -> None:
+    import tomllib
+
+    catalog = tomllib.loads((ROOT / "assets" / "catalog" / "devices.toml").read_text())["catalog"]
+    for key, entry in catalog.items():
+        if entry["kind"] in ("pdu", "rear-door"):
+            assert isinstance(entry.get("cost"), int) and entry["cost"] > 0, key
+            assert "Cost: rough" in entry["source"] and "estimate" in entry["source"], key
