@@ -472,8 +472,25 @@ def _export_options(command: click.Command) -> click.Command:
             type=click.Path(readable=False),
             metavar=entry.metavar,
             help=entry.help,
+            multiple=True,  # to see a repeat, which click would drop silently
+            callback=_one_path,
         )(command)
     return command
+
+
+def _one_path(
+    context: click.Context, parameter: click.Parameter, values: tuple[str, ...]
+) -> str | None:
+    """An export option's one path; given twice, refused (exit 2) rather than the first
+    silently dropped: each option writes one file (``--hostfile`` derives the others)."""
+    if len(values) > 1:
+        names = ", ".join(values)
+        raise click.BadParameter(
+            f"given {len(values)} times ({names}); it writes one file: run export once per file",
+            ctx=context,
+            param=parameter,
+        )
+    return values[0] if values else None
 
 
 def _write_outputs(outputs: list, inputs: list[str], also: Sequence[tuple[str, str]] = ()) -> None:

@@ -6,6 +6,13 @@ under it and each upper switch with the switches under it, as compressed hostlis
 the leaf its lowest-numbered compute port is cabled to (a rail-optimised node,
 cabled to one leaf per rail, goes under its first rail's leaf). Switches that end
 up with nothing under them are left out: Slurm refuses a switch without children.
+Upper switches are listed by tier, then by name (``spine9`` before ``spine10``). Where
+no switch reaches every node although the fabric is one connected part (a Dragonfly+:
+its groups' spines are joined by global links, not by a switch), one switch that is no
+device, ``<fabric>-global``, goes above the tops, as Slurm's topology guide describes a
+dragonfly for ``topology/tree`` (leaves plus one top-level switch, with
+``TopologyParam=dragonfly``): without it slurmctld warns that no switch can reach all
+nodes, and no job spans two groups.
 ``topology.yaml`` is the same tree in Slurm 25.05's YAML form. Names are the
 devices' ``hostname`` where given, else their ids.
 
@@ -105,6 +112,7 @@ class Tree:
     uppers: list[tuple[str, int, list[str]]] = field(default_factory=list)  # name, tier, kids
     unplaced: list[str] = field(default_factory=list)  # GPU nodes cabled to no leaf
     dragonfly_groups: int = 0
+    root: str | None = None  # an added top switch (no device) joining the tree's tops
 
 
 def _check_names(devices: list[DeviceFacts]) -> dict[str, str]:
@@ -157,8 +165,12 @@ def build_trees(analysis: Analysis) -> tuple[list[Tree], dict[str, str]]:
         for sid in order:
             if sid in included:
                 tree.leaves.append((names[sid], under[sid]))
+        # Leaves below each included switch: whether one of them reaches every node.
+        reach: dict[str, set[str]] = {sid: {sid} for sid in included}
+        parents: set[str] = set()
         for level in range(2, sketch.max_tier + 1):
             below = [sid for sid in order if tier[sid] == level - 1 and sid in included]
+            uppers = []
             for sid in order:
                 if tier[sid] != level:
                     continue
@@ -166,10 +178,47 @@ def build_trees(analysis: Analysis) -> tuple[list[Tree], dict[str, str]]:
                 children = [n for n in below if n in neighbours]
                 if children:
                     included.add(sid)
-                    tree.uppers.append((names[sid], level, [names[n] for n in children]))
+                    parents.update(children)
+                    reach[sid] = set().union(*(reach[n] for n in children))
+                    kids = sorted((names[n] for n in children), key=natural)
+                    uppers.append((names[sid], level, kids))
+            tree.uppers += sorted(uppers, key=lambda upper: natural(upper[0]))
         tree.dragonfly_groups = _dragonfly_groups(sketch, adj)
+        tops = [sid for sid in order if sid in included and sid not in parents]
+        leaves = {sid for sid in included if tier[sid] == 1}
+        if len(tops) > 1 and not any(reach[sid] >= leaves for sid in tops):
+            # One fabric is one connected part, but its tree has no common top: a
+            # Dragonfly+, whose groups' spines are joined by global links, not by a switch
+            # above them. Slurm then spans no job over two groups ("no switch can reach
+            # all nodes through its descendants"); one switch above the tops stands for
+            # the links that join them, as Slurm's topology guide describes a dragonfly
+            # (leaf switches plus one top-level switch, with TopologyParam=dragonfly).
+            taken = set(names.values()) | {name for t in trees for name, _, _ in t.uppers}
+            tree.root = _root_name(names.get(sketch.name, sketch.name), taken)
+            top_level = max(tier[sid] or 1 for sid in tops) + 1
+            kids = sorted((names[sid] for sid in tops), key=natural)
+            tree.uppers.append((tree.root, top_level, kids))
         trees.append(tree)
     return trees, names
+
+
+def natural(name: str) -> tuple[tuple[str, int], ...]:
+    """Sort key: ``a2-spine10`` after ``a2-spine9`` (digit runs compared as numbers)."""
+    parts = re.findall(r"(\D*)(\d*)", name)
+    return tuple((text, int(digits) if digits else -1) for text, digits in parts if text or digits)
+
+
+def _root_name(base: str, taken: set[str]) -> str:
+    """A switch name for a fabric's added top: ``<fabric>-global``, at most 64 characters,
+    unlike any device's or another fabric's switch name."""
+    suffix = "-global"
+    name = base[: MAX_NAME - len(suffix)] + suffix
+    number = 2
+    while name in taken:
+        tail = f"{suffix}-{number}"
+        name = base[: MAX_NAME - len(tail)] + tail
+        number += 1
+    return name
 
 
 def _dragonfly_groups(sketch: Sketch, adj: dict[str, dict[str, float]]) -> int:
@@ -228,6 +277,15 @@ def _header(analysis: Analysis, trees: list[Tree], comment: str = "#") -> list[s
                 "links between spines:"
             )
             lines.append(f"{comment}   set TopologyParam=dragonfly in slurm.conf")
+        if tree.root is not None:
+            lines.append(
+                f"{comment}   {tree.root} is no device: it stands for the links between the "
+                "tops of the"
+            )
+            lines.append(
+                f"{comment}   tree (the global links of a Dragonfly+), so that a job can span "
+                "all of them"
+            )
     if len(trees) > 1:
         lines.append(f"{comment} {len(trees)} fabrics: a job cannot span two of them.")
     return lines

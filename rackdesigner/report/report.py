@@ -166,6 +166,8 @@ def build(
         "bom": bom,
         "total": known_total,
         "unpriced_devices": unpriced,
+        # Devices without a price: the total and the figure per GPU are lower bounds.
+        "total_is_lower_bound": unpriced > 0,
         "per_gpu": known_total / analysis.total_gpus
         if analysis.total_gpus and known_total
         else None,
@@ -444,10 +446,11 @@ def to_text(report: Report) -> str:
             )
         )
     out += _table(rows)
-    total = f"  total ${cost['total']:,.0f}"
+    bound = "≥ " if cost["unpriced_devices"] else ""
+    total = f"  total {bound}${cost['total']:,.0f}"
     if cost["unpriced_devices"]:
-        total += f" (≥: {plural(cost['unpriced_devices'], 'device')} without a price)"
+        total += f" ({plural(cost['unpriced_devices'], 'device')} without a price)"
     if cost["per_gpu"] is not None:
-        total += f"; ${cost['per_gpu']:,.0f} per GPU"
+        total += f"; {bound}${cost['per_gpu']:,.0f} per GPU"
     out.append(total)
     return "\n".join(out) + "\n"

@@ -212,6 +212,24 @@ def cabling(analysis: Analysis, leaves: bool = True, wires: list[Wire] | None = 
     return Cabling(adj, best)
 
 
+def _anchor(
+    devices: list[DeviceFacts], nodes: list[DeviceFacts], tiers: dict[str, int | None]
+) -> DeviceFacts:
+    """The device a fabric is named after, by the rule of ``Fabric.anchor``: its first leaf
+    (tier 1) in file order, else its first switch, else its first GPU node, else its first
+    device. So the name is the same whether or not the full analysis ran first."""
+    first_switch = None
+    for dev in devices:
+        if dev.kind == "switch":
+            if tiers.get(dev.id) == 1:
+                return dev
+            if first_switch is None:
+                first_switch = dev
+    if first_switch is not None:
+        return first_switch
+    return nodes[0] if nodes else devices[0]
+
+
 def sketches(analysis: Analysis, wiring: Cabling | None = None) -> list[Sketch]:
     """Every fabric's parts and tiers, in ``analysis.fabrics`` order and naming."""
     wiring = wiring or cabling(analysis)
@@ -260,7 +278,7 @@ def sketches(analysis: Analysis, wiring: Cabling | None = None) -> list[Sketch]:
                         tier[neighbour] = tier[current] + 1
                         queue.append(neighbour)
             tiers = {sid: tier.get(sid) for sid in (d.id for d in devices) if sid in switches}
-            anchor = next((d for d in devices if d.kind == "switch"), devices[0])
+            anchor = _anchor(devices, nodes, tiers)
             found.append(
                 Sketch(
                     number,

@@ -53,7 +53,11 @@ def test_export_matches_golden(exported: Path, name: str) -> None:
         golden.parent.mkdir(parents=True, exist_ok=True)
         golden.write_bytes(data)
     assert data == golden.read_bytes(), f"{name} differs from {golden}"
-    assert b"\r" not in data and not data.startswith(b"\xef\xbb\xbf")
+    if name.endswith(".csv"):  # RFC 4180: CRLF ends every record
+        assert data.endswith(b"\r\n") and b"\n" not in data.replace(b"\r\n", b"")
+    else:
+        assert b"\r" not in data
+    assert not data.startswith(b"\xef\xbb\xbf")
     data.decode("utf-8")
 
 

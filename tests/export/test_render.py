@@ -89,19 +89,16 @@ def _face_groups(rack_group: ET.Element) -> list[ET.Element]:
 
 def _rail_numbers(frame: ET.Element, left: bool = True) -> dict[int, float]:
     """The U numbers of a frame symbol's left (or right) rail and the y of each: one text
-    per rail, a position per character."""
+    per number, in the symbol's ``un`` group."""
     numbers: dict[int, float] = {}
-    for t in frame.iter(f"{SVG}text"):
-        if not (t.text or "").isdigit() or " " not in t.get("x", ""):
+    for group in frame.iter(f"{SVG}g"):
+        if group.get("class") != "un":
             continue
-        xs = [float(v) for v in t.get("x").split()]
-        if (xs[0] < GEOMETRY.body_x) != left:
-            continue
-        ys = [float(v) for v in t.get("y").split()]
-        digits: dict[float, str] = {}
-        for ch, y in zip(t.text, ys, strict=True):
-            digits[y] = digits.get(y, "") + ch
-        numbers.update({int(v): y for y, v in digits.items()})
+        for t in group.iter(f"{SVG}text"):
+            assert (t.text or "").isdigit() and " " not in t.get("x") + t.get("y")
+            if (float(t.get("x")) < GEOMETRY.body_x) != left:
+                continue
+            numbers[int(t.text)] = float(t.get("y"))
     return numbers
 
 

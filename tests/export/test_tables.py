@@ -33,7 +33,7 @@ TRAINING = ROOT / "layouts" / "training-128.toml"
 
 
 def read(data: bytes) -> list[dict[str, str]]:
-    assert not data.startswith(b"\xef\xbb\xbf") and b"\r\n" not in data
+    assert not data.startswith(b"\xef\xbb\xbf") and data.endswith(b"\r\n")  # RFC 4180: CRLF
     return list(csv.DictReader(io.StringIO(data.decode("utf-8"), newline="")))
 
 
@@ -52,7 +52,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[st
         ("bom", BOM_COLUMNS),
     ):
         data = (out / f"{name}.csv").read_bytes()
-        assert data.split(b"\n", 1)[0].decode() == ",".join(columns)
+        assert data.split(b"\r\n", 1)[0].decode() == ",".join(columns)
         tables[name] = read(data)
     return tables
 
@@ -187,7 +187,7 @@ def test_fibre_gets_grade_and_optics() -> None:
 )
 def test_quick_csv_writes_what_the_csv_module_writes(rows: list[list[str]]) -> None:
     out = io.StringIO(newline="")
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(["a", "b", "c"])
     writer.writerows(rows)
     assert to_csv(("a", "b", "c"), rows) == out.getvalue().encode()

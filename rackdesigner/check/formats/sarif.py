@@ -17,6 +17,31 @@ from rackdesigner.rules.registry import all_rules
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+# What each load error means and how to fix it: code scanning needs a fullDescription for
+# every rule (GitHub's ingestion; SARIF Multitool GH2012), load errors included.
+_LOAD_DESCRIPTIONS = {
+    "E000": (
+        "The file could not be read as TOML: a syntax error, text that is not UTF-8, or a "
+        "file that cannot be opened. Nothing else is checked until it loads.",
+        "Fix the line and column the message names (an unclosed string or table header, a "
+        "repeated key, a stray character), save the file as UTF-8, or check the path.",
+    ),
+    "E001": (
+        "The TOML loads but is not a layout: an unknown key, a value of the wrong type, a "
+        "required key missing, a value out of range, or a format version this rackdesigner "
+        "does not read. The rules run only on a layout that loads.",
+        "Correct the key or value the message names; `rackdesigner schema` prints the "
+        "layout format as a JSON Schema for editors, and docs/layout-format.md lists every "
+        "key.",
+    ),
+    "E002": (
+        "A quantity is not one: a unit of the wrong dimension (a bandwidth where a length "
+        "is wanted), a number without its unit, or text that does not parse as a number "
+        "and a unit.",
+        'Write a number and a unit of the dimension the message names, such as "3 m", '
+        '"10.2 kW" or "63 A".',
+    ),
+}
 
 
 def _uri(file: str) -> str:
@@ -26,12 +51,19 @@ def _uri(file: str) -> str:
 def _rules() -> list[dict[str, object]]:
     described: list[dict[str, object]] = []
     for code, title in LOAD_CODES.items():
+        what, fix = _LOAD_DESCRIPTIONS[code]
         described.append(
             {
                 "id": code,
                 "name": f"load-{code.lower()}",
                 "shortDescription": {"text": title},
+                "fullDescription": {"text": what},
+                "help": {
+                    "text": f"{title}\n\n{what}\n\n{fix}",
+                    "markdown": f"**{code}: {title}**\n\n{what}\n\n{fix}",
+                },
                 "defaultConfiguration": {"level": "error"},
+                "properties": {"tags": ["load"]},
             }
         )
     for rule in all_rules().values():
