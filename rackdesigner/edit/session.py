@@ -81,6 +81,13 @@ class Session:
         return self.checker.fabric_stale
 
     @property
+    def fabric_error(self) -> str | None:
+        """Why the last fabric check failed (``"NET003: ZeroDivisionError: division by
+        zero"``), None after one that succeeded. After a failure the fabric is not stale
+        again until the next edit, so a failing rule is not re-run in a loop."""
+        return self.checker.fabric_error
+
+    @property
     def can_undo(self) -> bool:
         return self.history.can_undo
 
@@ -176,7 +183,8 @@ class Session:
             return self.checker.fabric_job(self.revision)
 
     def accept_fabric(self, job: FabricJob) -> bool:
-        """Take a finished job's findings, unless the layout changed since it began."""
+        """Take a finished job's findings, unless the layout changed since it began. A
+        current job that failed is refused too, its error kept in :attr:`fabric_error`."""
         with self._lock:
             if job.revision != self.revision:
                 return False
