@@ -134,6 +134,8 @@ class Checker:
 
     def changed(self, effect: Effect) -> None:
         self._pending.merge(effect)
+        if self.fabric_error is not None:  # the failed check is due again, from scratch
+            self._pending.fabric = True
         if effect.fabric or effect.everything or self.fabric_error is not None:
             self.fabric_stale = True
 
