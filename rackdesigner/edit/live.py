@@ -5,10 +5,10 @@ racks and links an edit touched, recomputes only their facts with the analysis's
 functions: the touched racks' devices, load, heat, feeds and phases (and those of racks
 whose CDU or rear door they hold); the links of those devices and the links sharing a port
 with them; the compute fabric's edges between the devices those links join, and the
-networkx graph, edge by edge. :meth:`Analysis.invalidate` recomputes every link after a
-device edit, about a second on 100,000 GPUs; this is what keeps an edit within tens of
-milliseconds. The result is the analysis a fresh one would give; the session's stateful
-test checks it finding by finding.
+networkx graph, edge by edge. Resolving every link again after a device edit takes about
+a second on 100,000 GPUs; this is what keeps an edit within tens of milliseconds. The
+result is the analysis a fresh one would give: ``tests/edit/test_live_refresh.py`` checks
+its facts after random edits, the session's stateful test its findings.
 """
 
 from __future__ import annotations
@@ -170,19 +170,6 @@ class LiveAnalysis(Analysis):
             for lf in edge["links"]:
                 self._pair_of[id(lf)] = pair
                 self._members[pair][id(lf)] = lf
-
-    def invalidate(self, refs: Iterable[Ref]) -> None:
-        """The analysis's own invalidation, for callers that edited the layout without a
-        command: correct, but it resolves every link again (a session's edits go through
-        :meth:`refresh`, which does not)."""
-        with self._lock:
-            super().invalidate(refs)
-            self._rack_facts = {id(f.rack): f for f in self.racks}
-            self._site = None
-            self._sums()
-            self._index_naming()
-            self._graph = None
-            self._index_links()
 
     # -- the fabric -------------------------------------------------------------------------
 

@@ -210,10 +210,10 @@ def test_a_new_device_borrows_its_racks_line_until_a_save_gives_it_its_own(
     assert session.dirty and not any(d.subject == subject for d in session.findings)
 
 
-def test_the_sessions_analysis_survives_its_own_invalidation(session: Session) -> None:
-    # A caller that changed the layout behind the session's back may still invalidate.
+def test_a_session_checked_from_scratch_after_a_change_behind_its_back(session: Session) -> None:
+    # A caller that changed the layout behind the session's back checks it from scratch.
     session.layout.racks[0].devices[0].label = "changed by hand"
-    session.analysis.invalidate([Ref("device", session.layout.racks[0].devices[0].id)])
+    session.check(full=True)
     assert len(session.analysis.links) == len(session.layout.links)
     session.do(RemoveLink("a01-n01:ib1"))
     assert session.findings == full(session)
