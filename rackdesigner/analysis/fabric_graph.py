@@ -23,7 +23,6 @@ from rackdesigner.analysis.lateral import CrossedRail, LateralGroup, crossed_rai
 from rackdesigner.model.refs import Ref
 
 if TYPE_CHECKING:
-    from rackdesigner.analysis import Analysis
     from rackdesigner.analysis.facts import DeviceFacts, LinkFacts
 
 
@@ -162,11 +161,6 @@ def graph_of(edges: Mapping[tuple[str, str], dict[str, Any]]) -> nx.Graph:
     graph = nx.Graph()
     graph.add_edges_from((a, b, data) for (a, b), data in edges.items())
     return graph
-
-
-def fabric_graph(analysis: Analysis) -> nx.Graph:
-    """The compute fabric of an analysis (its resolved links' cabled pairs)."""
-    return graph_of(analysis.compute_edges)
 
 
 def build_fabrics(

@@ -18,7 +18,6 @@ generators and ``rackdesigner new`` build :class:`Batch` es of commands.
     session.save()                                    # atomic; refuses a changed file
     session.mark_saved()                              # or: after writing it yourself
     session.index.next_id("a01-n")                    # "a01-n05"
-    session.index.place_for("a01", "dgx-h100", 20)    # that U, else the nearest free one
     session.index.free_ports("a01-n01"), session.index.links_on_port("a01-n01:ib1")
     session.index.occupied("a01", "front")            # {unit: Device}
     session.analysis                                  # facts per rack, device, link, fabric

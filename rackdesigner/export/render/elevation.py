@@ -893,20 +893,3 @@ def single(
         title=f"{analysis.layout.name}: rack {facts.rack.id}",
         defs=writer.defs(),
     )
-
-
-def draw_racks(
-    writer: ElevationWriter, racks: list[RackFacts], x: float, y: float, columns: int
-) -> tuple[list[str], float]:
-    """Racks in a grid of ``columns`` from (x, y), for print pages; returns the body and its
-    height."""
-    g = writer.g
-    out: list[str] = []
-    top = y
-    for start in range(0, len(racks), columns):
-        plans = [plan_rack(f) for f in racks[start : start + columns]]
-        drops, height = writer.stand(plans)
-        for i, (plan, drop) in enumerate(zip(plans, drops, strict=True)):
-            writer.rack(out, plan, x + i * g.pitch, top + drop)
-        top += height + 16
-    return out, top - y
