@@ -70,11 +70,6 @@ class Geometry:
         top_unit = position + height - 1
         return (rack_units - top_unit) * self.unit, height * self.unit
 
-    def units_at(self, rack_units: int, y: float, height: float) -> tuple[int, int]:
-        """The inverse of :meth:`span`: the lowest and highest unit a body covers."""
-        top_unit = rack_units - round(y / self.unit)
-        return top_unit - round(height / self.unit) + 1, top_unit
-
 
 GEOMETRY = Geometry()
 # Width at the right of a body taken by its drawing (vents, ports), kept free of the label.
