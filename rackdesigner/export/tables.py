@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rackdesigner.analysis.stock import metres, stock_length
+from rackdesigner.model.layout import MEDIA
 from rackdesigner.model.progress import each
 from rackdesigner.topology.structure import already, quick_links, wire_length
 
@@ -52,7 +53,7 @@ MEDIA_NAMES = {
     "copper-rj45": "RJ45 copper patch cord",
     "unspecified": "cable of unspecified media",
 }
-MEDIA_ORDER = ("dac", "acc", "aoc", "mmf", "smf", "copper-rj45", "unspecified")
+MEDIA_ORDER = (*MEDIA, "unspecified")
 # Fibre needs a transceiver at each end; the other media have theirs built in (or none).
 OPTICAL = {"mmf": "multimode", "smf": "single-mode"}
 # rules.md: a multimode link without grade is taken as OM4; single-mode is OS2.
