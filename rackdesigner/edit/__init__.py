@@ -52,7 +52,7 @@ Commands (all refuse with :class:`EditError` and change nothing):
 ========================= =========================================================
 """
 
-from rackdesigner.edit.base import Command, EditError, Effect, Ref
+from rackdesigner.edit.base import Command, EditError, Effect
 from rackdesigner.edit.commands import (
     ID_PREFIX,
     KEEP,
@@ -79,6 +79,7 @@ from rackdesigner.edit.commands import (
 from rackdesigner.edit.history import History
 from rackdesigner.edit.index import LayoutIndex
 from rackdesigner.edit.session import FabricJob, Session
+from rackdesigner.model.refs import KindId
 
 __all__ = [
     "ID_PREFIX",
@@ -92,10 +93,10 @@ __all__ = [
     "Effect",
     "FabricJob",
     "History",
+    "KindId",
     "LayoutIndex",
     "MoveDevice",
     "PlaceDevice",
-    "Ref",
     "RemoveDevice",
     "RemoveFeed",
     "RemoveLink",

@@ -15,7 +15,6 @@ from rackdesigner.edit.base import (
     Command,
     EditError,
     Effect,
-    Ref,
     check_id,
     nearest,
     remove_identity,
@@ -25,6 +24,7 @@ from rackdesigner.edit.fields import coerce
 from rackdesigner.edit.index import FACES, LayoutIndex, end_device, port_key
 from rackdesigner.layout_io.schema import ENDPOINT
 from rackdesigner.model.layout import Device, DeviceType, Feed, Layout, Link, Rack, Site, Workload
+from rackdesigner.model.refs import KindId
 
 # Keys whose change can move a device or change what it occupies.
 _PLACE_KEYS = ("model", "position", "face", "side")
@@ -1140,7 +1140,7 @@ class SetField(Command):
     and ``side`` must fit; a rack's ``cdu`` and ``door`` must name such a device.
     """
 
-    def __init__(self, ref: Ref, key: str, text: str):
+    def __init__(self, ref: KindId, key: str, text: str):
         super().__init__()
         kind, entity_id = ref
         self.ref, self.key, self.text = ref, key, text
@@ -1205,7 +1205,7 @@ class Batch(Command):
 
     def _collect(self, commands: Sequence[Command]) -> None:
         self.effect.site = False  # as any of its commands says
-        refs: dict[Ref, None] = {}
+        refs: dict[KindId, None] = {}
         for command in commands:
             self.effect.merge(command.effect)
             refs.update(dict.fromkeys(command.refs))
