@@ -60,7 +60,11 @@ __all__ = [
 _T = TypeVar("_T")
 
 
-def site_figures_of(racks: list[RackFacts], verdicts: list[str]) -> tuple[float, float, str]:
+# Usable power (W), heat (W) and the cooling verdict in a few words.
+SiteFigures = tuple[float, float, str]
+
+
+def site_figures_of(racks: list[RackFacts], verdicts: list[str]) -> SiteFigures:
     """Usable power, heat and the cooling verdict over the racks and their verdicts."""
     usable = sum(r.capacity for r in racks if r.capacity is not None)
     heat = sum(r.heat for r in racks)
@@ -109,28 +113,16 @@ class Analysis:
     ):
         self.layout = layout
         self.file = file
-        self._given_thresholds = thresholds
         self._lock = threading.RLock()
         self._ports: dict[str, dict[str, PortGroup]] = {}  # port groups by model, shared
-        self._setup()
-        self._build_all()
-
-    # -- the cache -----------------------------------------------------------------------
-
-    def _setup(self) -> None:
-        layout = self.layout
         self.catalog = catalog_module.for_layout(layout)
         self.thresholds = (
-            self._given_thresholds
-            if self._given_thresholds is not None
+            thresholds
+            if thresholds is not None
             else resolve(layout.rules.thresholds if layout.rules else None)
         )
         self.geometry = SiteGeometry.of(layout.site)
         self.workload = layout.workload
-        self._ports.clear()
-
-    def _build_all(self) -> None:
-        layout = self.layout
         places = rack_places(layout)
         device_lists = [
             [
@@ -139,17 +131,34 @@ class Analysis:
             ]
             for index, rack in enumerate(layout.racks)
         ]
+        self.devices: list[DeviceFacts] = []
+        self.device_by_id: dict[str, DeviceFacts] = {}
         self._index_devices(device_lists)
         lookup = self.device_by_id.get
         self.racks: list[RackFacts] = [
             rack_facts(rack, index, places[id(rack)], devices, self.thresholds, lookup)
             for index, (rack, devices) in enumerate(zip(layout.racks, device_lists, strict=True))
         ]
-        self._finish()
+        # Names, places and site totals (_totals).
+        self.types_used: dict[str, list[DeviceFacts]] = defaultdict(list)
+        self.site_load = 0.0
+        self.site_load_unknown = False
+        self.total_gpus = 0
+        self._totals()
+        # Computed on first use.
+        self._links: tuple[list[LinkFacts], Edges] | None = None
+        self._fabrics: list[Fabric] | None = None
+        self._cdu_loads: list[CduLoad] | None = None
+        # (cdu_loads, the figures of each rack's groups), for that cdu_loads.
+        self._loads_by_rack: tuple[list[CduLoad], dict[int, list[Any]]] | None = None
+        # (cdu_loads, racks, site_figures()), for those.
+        self._site_figures: tuple[list[CduLoad], list[RackFacts], SiteFigures] | None = None
+
+    # -- the cache -----------------------------------------------------------------------
 
     def _index_devices(self, device_lists: list[list[DeviceFacts]]) -> None:
-        self.devices: list[DeviceFacts] = []
-        self.device_by_id: dict[str, DeviceFacts] = {}
+        self.devices = []
+        self.device_by_id = {}
         by_id = self.device_by_id
         append = self.devices.append
         for devices in device_lists:
@@ -158,19 +167,12 @@ class Analysis:
                 append(dev)
                 by_id.setdefault(dev.id, dev)
 
-    def _finish(self) -> None:
-        """Names, places, site totals; the lazily computed parts are dropped."""
-        self._totals()
-        self._links: tuple[list[LinkFacts], Edges] | None = None
-        self._fabrics: list[Fabric] | None = None
-        self._cdu_loads: list[CduLoad] | None = None
-
     def _totals(self) -> None:
         places = rack_places(self.layout)
         # Duplicate ids (PLC005) get the next nth, in file order, as in the source map.
         numbering = Numbering()
         ref = numbering.ref
-        self.types_used: dict[str, list[DeviceFacts]] = defaultdict(list)
+        self.types_used = defaultdict(list)
         for rack in self.racks:
             rack.ref = ref("rack", rack.rack.id)
             rack.place = places[id(rack.rack)]
@@ -278,28 +280,27 @@ class Analysis:
     def _figures_by_rack(self) -> dict[int, list[Any]]:
         """Each rack index's CDU groups' figures (``_LoadFigures``), for ``cdu_loads``."""
         loads = self.cdu_loads
-        cached = self.__dict__.get("_loads_by_rack")
+        cached = self._loads_by_rack
         if cached is None or cached[0] is not loads:
             by_rack: dict[int, list[Any]] = {}
             for load in loads:
                 figures = _LoadFigures(load)
                 for index in load.indexes:
                     by_rack.setdefault(index, []).append(figures)
-            cached = (loads, by_rack)
-            self.__dict__["_loads_by_rack"] = cached
-        return cached[1]  # type: ignore[no-any-return]
+            cached = self._loads_by_rack = (loads, by_rack)
+        return cached[1]
 
-    def site_figures(self) -> tuple[float, float, str]:
+    def site_figures(self) -> SiteFigures:
         """Usable power (W the racks' feeds can carry), heat (W) and the cooling verdict
         of every rack in a few words ("ok", "3 racks: no CDU"), as the designer's header
         shows them. Kept until the facts change (every invalidation makes a new
         ``cdu_loads``); a live analysis keeps them per rack instead."""
         loads = self.cdu_loads
-        cached = self.__dict__.get("_site_figures")
+        cached = self._site_figures
         if cached is not None and cached[0] is loads and cached[1] is self.racks:
-            return cached[2]  # type: ignore[no-any-return]
+            return cached[2]
         figures = site_figures_of(self.racks, [self.cooling_verdict(r) for r in self.racks])
-        self.__dict__["_site_figures"] = (loads, self.racks, figures)
+        self._site_figures = (loads, self.racks, figures)
         return figures
 
     @property

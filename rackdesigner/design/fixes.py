@@ -577,8 +577,8 @@ def _pdus_of(context: Context, rack: Rack, feed_ids: set[str]) -> list:  # type:
         for d in rack.devices
         if (t := context.catalog.get(d.model)) is not None and t.kind == "pdu"
     ]
-    unkeyed = [d for d in pdus if getattr(d, "feed", None) is None]
-    found = [d for d in pdus if getattr(d, "feed", None) in feed_ids]
+    unkeyed = [d for d in pdus if d.feed is None]
+    found = [d for d in pdus if d.feed in feed_ids]
     feeds = rack.feeds
     for number, device in enumerate(unkeyed):
         if feeds and feeds[number % len(feeds)].id in feed_ids:

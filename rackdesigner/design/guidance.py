@@ -465,7 +465,7 @@ def ignored(index: LayoutIndex, finding: Diagnostic) -> bool:
         entity = index.device(ident)
     elif kind == "link":
         entity = index.link(ident)
-    patterns = getattr(entity, "ignore", None)
+    patterns = entity.ignore if entity is not None else None
     return bool(patterns) and matches(finding.code, patterns)
 
 

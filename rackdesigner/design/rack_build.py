@@ -23,7 +23,7 @@ from rackdesigner.edit import (
 )
 from rackdesigner.edit.fields import coerce
 from rackdesigner.edit.index import end_device, split_id
-from rackdesigner.model.layout import Layout, Rack
+from rackdesigner.model.layout import Layout, Q, Rack
 
 DEFAULT_ROW = "A"
 DEFAULT_HEIGHT = "42 U"
@@ -165,17 +165,14 @@ def feed_defaults(rack: Rack) -> dict[str, str]:
     )
     last = rack.feeds[-1] if rack.feeds else None
 
-    def text(value: object, fallback: str) -> str:
+    def text(value: float | None, unit: str, fallback: str) -> str:
+        """As the last feed has it: its text as read, else the number in ``unit``."""
         if value is None:
             return fallback
-        return str(getattr(value, "text", None) or value)
+        return value.text if isinstance(value, Q) else f"{float(value):g} {unit}"
 
-    voltage = text(last.voltage, DEFAULT_VOLTAGE) if last else DEFAULT_VOLTAGE
-    if last and last.voltage is not None and not hasattr(last.voltage, "text"):
-        voltage = f"{float(last.voltage):g} V"
-    current = text(last.current, DEFAULT_CURRENT) if last else DEFAULT_CURRENT
-    if last and last.current is not None and not hasattr(last.current, "text"):
-        current = f"{float(last.current):g} A"
+    voltage = text(last.voltage, "V", DEFAULT_VOLTAGE) if last else DEFAULT_VOLTAGE
+    current = text(last.current, "A", DEFAULT_CURRENT) if last else DEFAULT_CURRENT
     return {
         "id": f"{rack.id}-{side}",
         "side": side,

@@ -288,6 +288,7 @@ class AddRack(Command):
 
     def __init__(self, rack: Rack | str, *, at: int | None = None, **fields: Any):
         super().__init__()
+        self._where = 0  # its place in layout.racks, once applied
         self._given = rack
         self._fields = fields
         self._rack: Rack | None = rack if isinstance(rack, Rack) else None
@@ -368,6 +369,8 @@ class RemoveRack(Command):
 
     def __init__(self, rack_id: str):
         super().__init__()
+        self._rack: Rack | None = None  # what _apply removed, and where
+        self._where = 0
         self.rack_id = rack_id
         self.label = f"Remove rack {rack_id}"
         self._removed: list[tuple[int, Link]] = []
@@ -392,6 +395,7 @@ class RemoveRack(Command):
         self.effect.everything = _rows_moved(rows, _row_order(layout))
 
     def _revert(self, layout: Layout, index: LayoutIndex) -> None:
+        assert self._rack is not None
         rows = _row_order(layout)
         layout.racks.insert(self._where, self._rack)
         index.add_rack(self._rack)
@@ -556,6 +560,7 @@ class UpdateDevice(_SetFields):
 
     def __init__(self, device_id: str, fields: dict[str, Any] | None = None, /, **more: Any):
         super().__init__(device_id, {**(fields or {}), **more})
+        self._fabric_before = False  # whether it was in the fabric before the change
 
     def _target(self, layout: Layout, index: LayoutIndex) -> Device:
         return _device(index, self.entity_id)[0]
@@ -609,6 +614,7 @@ class UpdateLink(_SetFields):
     def __init__(self, link: str | Link, fields: dict[str, Any] | None = None, /, **more: Any):
         self._ref = link
         super().__init__(link.a if isinstance(link, Link) else link, {**(fields or {}), **more})
+        self._before = ("", "")  # its ends before the change
         self._link: Link | None = link if isinstance(link, Link) else None
 
     def _target(self, layout: Layout, index: LayoutIndex) -> Link:
@@ -686,6 +692,8 @@ class AddFeed(Command):
 
     def __init__(self, rack_id: str, feed: Feed | str, *, at: int | None = None, **fields: Any):
         super().__init__()
+        self._rack: Rack | None = None  # where _apply put it
+        self._where = 0
         self.rack_id = rack_id
         self._given = feed
         self._fields = fields
@@ -713,6 +721,7 @@ class AddFeed(Command):
         self.effect.rack(rack)
 
     def _revert(self, layout: Layout, index: LayoutIndex) -> None:
+        assert self._rack is not None
         assert self._feed is not None
         index.remove_feed(self._feed, self._rack)
         remove_identity(self._rack.feeds, self._feed)
@@ -724,15 +733,18 @@ class RemoveFeed(Command):
 
     def __init__(self, feed_id: str):
         super().__init__()
+        self._feed: Feed | None = None  # what _apply removed, and where
+        self._rack: Rack | None = None
+        self._where = 0
         self.feed_id = feed_id
         self.label = f"Remove feed {feed_id}"
         self._unplugged: list[Device] = []
 
     def _apply(self, layout: Layout, index: LayoutIndex) -> None:
         feed, rack = _feed(index, self.feed_id)
-        self._unplugged = [d for d in rack.devices if getattr(d, "feed", None) == feed.id]
+        self._unplugged = [d for d in rack.devices if d.feed == feed.id]
         for device in self._unplugged:
-            device.feed = None  # type: ignore[attr-defined]
+            device.feed = None
         index.remove_feed(feed, rack)
         self._where = remove_identity(rack.feeds, feed)
         self._feed, self._rack = feed, rack
@@ -740,10 +752,11 @@ class RemoveFeed(Command):
         self.effect.rack(rack)
 
     def _revert(self, layout: Layout, index: LayoutIndex) -> None:
+        assert self._feed is not None and self._rack is not None
         self._rack.feeds.insert(self._where, self._feed)
         index.add_feed(self._feed, self._rack)
         for device in self._unplugged:
-            device.feed = self._feed.id  # type: ignore[attr-defined]
+            device.feed = self._feed.id
         self.effect.rack(self._rack)
 
 
@@ -768,6 +781,7 @@ class PlaceDevice(Command):
         **fields: Any,
     ):
         super().__init__()
+        self._rack: Rack | None = None  # where _apply put it
         self.rack_id = rack_id
         self.model = model
         self.position = position
@@ -804,8 +818,8 @@ class PlaceDevice(Command):
             device = self._device
         _free_id(index, "device", device.id)
         check_fit(index, rack, device.model, device.position, device.face)
-        if getattr(device, "feed", None) is not None:
-            _check_feed_reference(index, rack, device, device.feed)  # type: ignore[attr-defined]
+        if device.feed is not None:
+            _check_feed_reference(index, rack, device, device.feed)
         at = len(rack.devices) if self._at is None else max(0, min(self._at, len(rack.devices)))
         rack.devices.insert(at, device)
         index.add_device(device, rack)
@@ -819,6 +833,7 @@ class PlaceDevice(Command):
         self.effect.fabric = _in_fabric(index, device)
 
     def _revert(self, layout: Layout, index: LayoutIndex) -> None:
+        assert self._rack is not None
         assert self._device is not None
         self.effect.fabric = _in_fabric(index, self._device)
         index.remove_device(self._device, self._rack)
@@ -843,6 +858,13 @@ class MoveDevice(Command):
         side: str | None = KEEP,
     ):
         super().__init__()
+        # What _apply changed: the device, its racks before and after, its old values and
+        # its place in the rack it left.
+        self._device: Device | None = None
+        self._source: Rack | None = None
+        self._target: Rack | None = None
+        self._old: dict[str, Any] = {}
+        self._where = 0
         self.device_id = device_id
         self.rack_id = rack_id
         self.values = {
@@ -863,7 +885,7 @@ class MoveDevice(Command):
         position = values.get("position", device.position)
         face = values.get("face", device.face)
         check_fit(index, target, device.model, position, face, moving=device)
-        feed = getattr(device, "feed", None)
+        feed = device.feed
         if (
             target is not source
             and feed is not None
@@ -883,6 +905,7 @@ class MoveDevice(Command):
         self._note(index)
 
     def _revert(self, layout: Layout, index: LayoutIndex) -> None:
+        assert self._device is not None and self._source is not None and self._target is not None
         device, source, target = self._device, self._source, self._target
         self.effect.fabric = target is not source and _in_fabric(index, device)
         index.remove_device(device, target)
@@ -911,6 +934,9 @@ class RemoveDevice(Command):
 
     def __init__(self, device_id: str):
         super().__init__()
+        self._device: Device | None = None  # what _apply removed, and where
+        self._rack: Rack | None = None
+        self._where = 0
         self.device_id = device_id
         self.label = f"Remove device {device_id}"
         self._removed: list[tuple[int, Link]] = []
@@ -930,6 +956,7 @@ class RemoveDevice(Command):
         self.effect.fabric = fabric
 
     def _revert(self, layout: Layout, index: LayoutIndex) -> None:
+        assert self._device is not None and self._rack is not None
         self._rack.devices.insert(self._where, self._device)
         index.add_device(self._device, self._rack)
         _restore_links(layout, index, self._removed)
@@ -984,7 +1011,7 @@ class RenameEntity(Command):
         elif kind == "feed":
             rack = index.rack_of_feed(old)
             for device in rack.devices if rack is not None else ():
-                if getattr(device, "feed", None) == old:
+                if device.feed == old:
                     changes.append((device, "feed", old, new))
         self._changes = changes
         self._run(index, forward=True)
@@ -1040,6 +1067,7 @@ class AddLink(Command):
         self, a: str, b: str, media: str | None = None, *, at: int | None = None, **fields: Any
     ):
         super().__init__()
+        self._where = 0  # its place in layout.links, once applied
         self.a, self.b, self.media = a, b, media
         self._fields = fields
         self._at = at
@@ -1103,6 +1131,7 @@ class RemoveLink(Command):
 
     def __init__(self, link: str | Link):
         super().__init__()
+        self._where = 0  # its place in layout.links, before _apply removed it
         self._ref = link
         self._link: Link | None = link if isinstance(link, Link) else None
         self.label = f"Disconnect {link.name if isinstance(link, Link) else link}"

@@ -120,17 +120,29 @@ class LiveAnalysis(Analysis):
         self._rack_facts: dict[int, RackFacts] = {id(f.rack): f for f in self.racks}
         self._graph: nx.Graph | None = None
         self._site: _Site | None = None
-        self._sums()
-        self._index_naming()
-        self._index_links()
-
-    def _index_naming(self) -> None:
-        """Which racks name each device as their CDU or rear door: an edit to a device's
-        rack recomputes theirs too, found here rather than by a walk over every rack."""
+        self._columns = _Columns.of(self.racks)
+        self._sums(())
+        # Which racks name each device as their CDU or rear door: an edit to a device's
+        # rack recomputes theirs too, found here rather than by a walk over every rack.
         self._naming: dict[str, dict[int, Rack]] = defaultdict(dict)
         self._names_of: dict[int, set[str]] = {}
         for rack in self.layout.racks:
             self._name(id(rack), rack)
+        # The links' index (_index_links).
+        self._link_refs = LinkRefs(layout.links)
+        self._link_facts: dict[int, LinkFacts] = {}
+        # port -> the links using it, in file order (the first one keeps it: CAB005)
+        self._users: dict[str, list[LinkFacts]] = defaultdict(list)
+        # the compute fabric's edge each link is part of, and each edge's links
+        self._pair_of: dict[int, tuple[str, str]] = {}  # id(LinkFacts) -> pair
+        self._members: dict[tuple[str, str], dict[int, LinkFacts]] = defaultdict(dict)
+        self._roles: dict[tuple[int, str | None], bool] = {}
+        self._unknown_ends = 0
+        # id(link) -> the links with an end on an unknown device: their "did you mean" hint
+        # names the nearest of all device ids (at most _SUGGESTED_ENDS here, else all links
+        # are resolved again).
+        self._unknown_links: dict[int, Link] = {}
+        self._index_links()
 
     def _name(self, key: int, rack: Rack | None) -> None:
         """Record what ``rack`` (``id(rack)`` is ``key``) names now; None: it is gone."""
@@ -150,20 +162,16 @@ class LiveAnalysis(Analysis):
             self._names_of[key] = names
 
     def _index_links(self) -> None:
+        """Index every link afresh (see ``__init__`` for what each table holds)."""
         links = self.links  # resolved once, all together, by the analysis itself
         self._link_refs = links[0].refs if links else LinkRefs(self.layout.links)
-        self._link_facts: dict[int, LinkFacts] = {id(lf.link): lf for lf in links}
-        # port -> the links using it, in file order (the first one keeps it: CAB005)
-        self._users: dict[str, list[LinkFacts]] = defaultdict(list)
-        # the compute fabric's edge each link is part of, and each edge's links
-        self._pair_of: dict[int, tuple[str, str]] = {}  # id(LinkFacts) -> pair
-        self._members: dict[tuple[str, str], dict[int, LinkFacts]] = defaultdict(dict)
-        self._roles: dict[tuple[int, str | None], bool] = {}
+        self._link_facts = {id(lf.link): lf for lf in links}
+        self._users = defaultdict(list)
+        self._pair_of = {}
+        self._members = defaultdict(dict)
+        self._roles = {}
         self._unknown_ends = 0
-        # id(link) -> the links with an end on an unknown device: their "did you mean" hint
-        # names the nearest of all device ids (at most _SUGGESTED_ENDS here, else all links
-        # are resolved again).
-        self._unknown_links: dict[int, Link] = {}
+        self._unknown_links = {}
         for lf in links:
             self._claim(lf)
         for pair, edge in self.compute_edges.items():
@@ -425,7 +433,7 @@ class LiveAnalysis(Analysis):
             for number in load.indexes:
                 figures[number] = [made]
         self._cdu_loads = new
-        self.__dict__["_loads_by_rack"] = (new, figures)
+        self._loads_by_rack = (new, figures)
         site = self._site
         if site is not None and site.loads is loads:
             site.loads = new

@@ -163,7 +163,7 @@ def cable_rows(analysis: Analysis) -> list[tuple[str, ...]]:
                     *device_columns(db),
                     pb,
                     media,
-                    getattr(link, "grade", None) or DEFAULT_GRADE.get(media, ""),
+                    link.grade or DEFAULT_GRADE.get(media, ""),
                     *length_texts(wire_length(analysis, wire)),
                     f"{link.a} ↔ {link.b}",
                 )
@@ -172,7 +172,7 @@ def cable_rows(analysis: Analysis) -> list[tuple[str, ...]]:
     for facts in each(analysis.links, "listing cables"):
         link = facts.link
         media = link.media or ""
-        grade = getattr(link, "grade", None) or DEFAULT_GRADE.get(media, "")
+        grade = link.grade or DEFAULT_GRADE.get(media, "")
         append(
             (
                 link.a,
@@ -207,7 +207,7 @@ def _pdu_feeds(rack: RackFacts) -> list[tuple[DeviceFacts, str]]:
     for dev in rack.devices:
         if dev.kind != "pdu":
             continue
-        named = getattr(dev.device, "feed", None)
+        named = dev.device.feed
         if named:
             found.append((dev, named))
         elif feeds:
@@ -245,7 +245,7 @@ def rack_cords(rack: RackFacts) -> list[Cord]:
             continue
         assert dev.type is not None
         count = dev.type.psus
-        inlet = getattr(dev.type, "psu_inlet", None)
+        inlet = dev.type.psu_inlet
         outlet = OUTLET_FOR_INLET.get(str(inlet).lower(), "") if inlet else ""
         for j in range(1, (count or 1) + 1):
             side = lanes[(j - 1) % len(lanes)]

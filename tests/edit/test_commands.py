@@ -520,9 +520,9 @@ def test_renaming_or_removing_a_feed_follows_its_pdus(layout: Layout) -> None:
     SetField(("device", "a01-pdu1"), "feed", "a01-A").apply(layout)
     pdu = layout.racks[0].devices[-1]
     apply(layout, RenameEntity("feed", "a01-A", "a01-X"))
-    assert getattr(pdu, "feed", None) == "a01-X"
+    assert pdu.feed == "a01-X"
     apply(layout, RemoveFeed("a01-X"))
-    assert getattr(pdu, "feed", None) is None
+    assert pdu.feed is None
 
 
 def test_a_feed_reference_is_checked_as_the_schema_allows(layout: Layout) -> None:

@@ -305,7 +305,7 @@ def _tooltip(
         figures.append(f"{dev.weight:.0f} kg")
     if figures:
         lines.append(" · ".join(figures))
-    hostname = getattr(d, "hostname", None)  # v1.1 key, where the model has it
+    hostname = d.hostname
     if hostname:
         lines.append(f"hostname {hostname}")
     if extra:
