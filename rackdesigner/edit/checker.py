@@ -7,7 +7,7 @@ only moved things inside a rack, and ``fabric`` rules when the compute fabric ch
 cable, a switch or a GPU node added, removed, renamed or re-modelled, or moved to another
 rack). Findings are kept per rack, per cable and per scope, so that re-running a rule on
 one rack replaces exactly that rack's findings. The result equals a full check from
-scratch; the stateful test in ``tests/test_edit_stateful.py`` holds it to that.
+scratch; the stateful test in ``tests/edit/test_stateful.py`` holds it to that.
 """
 
 from __future__ import annotations
