@@ -98,6 +98,15 @@ def _field(errors: dict[str, str], kind: str, key: str, text: str, entity: str) 
         return None
 
 
+def _new_id(
+    errors: dict[str, str], index: LayoutIndex, kind: str, entity_id: str, entity: str
+) -> None:
+    """A form's ``id``: one the loader reads, and no other entity's of its kind."""
+    _field(errors, kind, "id", entity_id, entity)
+    if "id" not in errors and index.has_id(kind, entity_id):
+        errors["id"] = f"there is already a {kind} {entity_id}; ids are unique"
+
+
 def check_rack_form(layout: Layout, index: LayoutIndex, values: Mapping[str, str]) -> Checked:
     """The Add rack form's values checked as the loader checks a file (each bad value gets
     the loader's own message, by field), and the one-step command that adds the rack with
@@ -105,9 +114,7 @@ def check_rack_form(layout: Layout, index: LayoutIndex, values: Mapping[str, str
     errors: dict[str, str] = {}
     rack_id = values.get("id", "").strip()
     entity = f"rack {rack_id}"
-    _field(errors, "rack", "id", rack_id, entity)
-    if "id" not in errors and index.has_id("rack", rack_id):
-        errors["id"] = f"there is already a rack {rack_id}; ids are unique"
+    _new_id(errors, index, "rack", rack_id, entity)
     row = values.get("row", "").strip()
     slot = _field(errors, "rack", "slot", values.get("slot", ""), entity)
     if slot is not None and "slot" not in errors:
@@ -187,9 +194,7 @@ def check_feed_form(index: LayoutIndex, rack_id: str, values: Mapping[str, str])
     errors: dict[str, str] = {}
     feed_id = values.get("id", "").strip()
     entity = f"rack {rack_id} feed {feed_id}"
-    _field(errors, "feed", "id", feed_id, entity)
-    if "id" not in errors and index.has_id("feed", feed_id):
-        errors["id"] = f"there is already a feed {feed_id}; ids are unique"
+    _new_id(errors, index, "feed", feed_id, entity)
     for key in FEED_FIELDS[1:]:
         _field(errors, "feed", key, values.get(key, ""), entity)
     if errors:

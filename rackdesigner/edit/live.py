@@ -111,6 +111,18 @@ def _names(value: object) -> set[str]:
     return {str(name) for name in value}  # type: ignore[attr-defined]
 
 
+def _name_racks(racks: Iterable[RackFacts]) -> None:
+    """References and places of racks recomputed, where no id is shared (every ``nth``
+    is 0): the rack's, its feeds' and its devices'."""
+    for facts in racks:
+        facts.ref = Ref("rack", facts.rack.id)
+        for feed in facts.feeds:
+            feed.ref = Ref("feed", feed.feed.id)
+        for dev in facts.devices:
+            dev.ref = Ref("device", dev.id)
+            dev.place = facts.place
+
+
 class LiveAnalysis(Analysis):
     """An analysis that :meth:`refresh` keeps equal to a fresh one after each edit."""
 
@@ -392,13 +404,7 @@ class LiveAnalysis(Analysis):
             self.racks[number] = facts
             self._rack_facts[id(rack)] = facts
             done.racks[id(rack)] = facts
-        for facts in done.racks.values():
-            facts.ref = Ref("rack", facts.rack.id)
-            for feed in facts.feeds:
-                feed.ref = Ref("feed", feed.feed.id)
-            for dev in facts.devices:
-                dev.ref = Ref("device", dev.id)
-                dev.place = facts.place
+        _name_racks(done.racks.values())
         if same_types:
             # Each model's devices are in device order and a device replaced in place keeps
             # its order: find it by bisection, not by a walk over the 12,500 nodes.
@@ -520,13 +526,7 @@ class LiveAnalysis(Analysis):
                     done.renamed.update(dev.id for dev in facts.devices)
                     done.fabric = True
             return
-        for facts in done.racks.values():
-            facts.ref = Ref("rack", facts.rack.id)
-            for feed in facts.feeds:
-                feed.ref = Ref("feed", feed.feed.id)
-            for dev in facts.devices:
-                dev.ref = Ref("device", dev.id)
-                dev.place = facts.place
+        _name_racks(done.racks.values())
         self._types()
         self._sums()
 

@@ -116,11 +116,7 @@ def cable_rows(analysis: Analysis) -> list[tuple[str, ...]]:
     places: dict[int, tuple[str, str, str]] = {}
     lengths: dict[float | None, tuple[str, str]] = {}
 
-    def end_columns(end: End) -> tuple[str, str, str, str]:
-        device = end.device
-        if device is None:
-            name, _, port = end.text.partition(":")
-            return "", "", name, port
+    def device_columns(device: DeviceFacts) -> tuple[str, str, str]:
         place = places.get(id(device))
         if place is None:
             position = device.device.position
@@ -129,7 +125,14 @@ def cable_rows(analysis: Analysis) -> list[tuple[str, ...]]:
                 "" if position is None else str(position),
                 device.id,
             )
-        return (*place, end.text.partition(":")[2])
+        return place
+
+    def end_columns(end: End) -> tuple[str, str, str, str]:
+        device = end.device
+        if device is None:
+            name, _, port = end.text.partition(":")
+            return "", "", name, port
+        return (*device_columns(device), end.text.partition(":")[2])
 
     def length_texts(length: float | None) -> tuple[str, str]:
         texts = lengths.get(length)
@@ -141,17 +144,6 @@ def cable_rows(analysis: Analysis) -> list[tuple[str, ...]]:
     wires = None if already(analysis, "links") else quick_links(analysis)
     if wires is not None:
         # Every end resolves: read devices and ports without the analysis's link objects.
-        def device_columns(device: DeviceFacts) -> tuple[str, str, str]:
-            place = places.get(id(device))
-            if place is None:
-                position = device.device.position
-                place = places[id(device)] = (
-                    device.rack.id,
-                    "" if position is None else str(position),
-                    device.id,
-                )
-            return place
-
         for wire in wires:
             link, da, db, pa, pb = wire[0], wire[1], wire[2], wire[3], wire[4]
             media = link.media or ""

@@ -11,6 +11,14 @@ from rackdesigner.edit.index import LayoutIndex
 from rackdesigner.model.layout import Layout, Link
 
 
+def _note_cable(command: Command, index: LayoutIndex, link: Link) -> None:
+    """What adding or removing ``link`` touched: the cable itself and the fabric."""
+    command.refs = [("link", index.link_ref(link))]
+    command.effect.link(link)
+    command.effect.site = False  # no site rule reads cables
+    command.effect.fabric = True
+
+
 class AddLink(Command):
     """Cable two ports (``"a01-n01:ib1"``, ``"a01-leaf1:p1"``)."""
 
@@ -67,10 +75,7 @@ class AddLink(Command):
 
     def _note(self, index: LayoutIndex) -> None:
         assert self._link is not None
-        self.refs = [("link", index.link_ref(self._link))]
-        self.effect.link(self._link)
-        self.effect.site = False  # no site rule reads cables
-        self.effect.fabric = True
+        _note_cable(self, index, self._link)
 
     @property
     def link(self) -> Link | None:
@@ -102,7 +107,4 @@ class RemoveLink(Command):
 
     def _note(self, index: LayoutIndex) -> None:
         assert self._link is not None
-        self.refs = [("link", index.link_ref(self._link))]
-        self.effect.link(self._link)
-        self.effect.site = False  # no site rule reads cables
-        self.effect.fabric = True
+        _note_cable(self, index, self._link)
