@@ -29,7 +29,9 @@ added since is reported at its nearest enclosing one (a new device at its rack).
 ``Session.do(command, fabric=False)`` leaves the fabric rules for a worker thread:
 ``job = session.fabric_job()`` (editing thread), ``job.run()`` (worker),
 ``session.accept_fabric(job)`` (editing thread; False when the layout changed meanwhile).
-``session.fabric_stale`` tells whether fabric findings are due.
+``session.fabric_stale`` tells whether fabric findings are due; ``session.fabric_error``
+why the last fabric check failed (``"NET003: ZeroDivisionError: division by zero"``, None
+after one that succeeded): a failed check is not due again before the next edit.
 
 Commands (all refuse with :class:`EditError` and change nothing):
 

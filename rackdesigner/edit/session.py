@@ -7,6 +7,7 @@ apart from the rest, in a worker thread:
     job = session.fabric_job()        # on the thread that edits: cheap
     job.run()                         # in a worker: reads only what the job captured
     session.accept_fabric(job)        # back on the editing thread: False if stale
+    session.fabric_error              # or failed: why (None after a check that succeeded)
 """
 
 from __future__ import annotations
