@@ -6,14 +6,14 @@ fabric (:mod:`rackdesigner.analysis.fabric_graph`). :class:`Analysis` is the thi
 over them that rules read: rack and device facts are computed at once, the
 expensive parts (links, fabrics, CDU loads) on first use, so a run that selects
 only power rules never builds the fabric graph. After an edit,
-:meth:`Analysis.invalidate` recomputes what the edited entities can have changed.
+:class:`rackdesigner.edit.live.LiveAnalysis` recomputes what the edit can have changed.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rackdesigner.analysis.devices import device_facts, liquid_fraction
@@ -60,7 +60,11 @@ __all__ = [
 _T = TypeVar("_T")
 
 
-def site_figures_of(racks: list[RackFacts], verdicts: list[str]) -> tuple[float, float, str]:
+# Usable power (W), heat (W) and the cooling verdict in a few words.
+SiteFigures = tuple[float, float, str]
+
+
+def site_figures_of(racks: list[RackFacts], verdicts: list[str]) -> SiteFigures:
     """Usable power, heat and the cooling verdict over the racks and their verdicts."""
     usable = sum(r.capacity for r in racks if r.capacity is not None)
     heat = sum(r.heat for r in racks)
@@ -83,10 +87,6 @@ def cooling_summary(verdicts: list[str], bad: int | None = None, first: int | No
     return f"{bad} rack{'s' if bad != 1 else ''}: {word}"
 
 
-# Kinds of reference whose change reaches everything: thresholds, geometry, the catalog.
-_GLOBAL_KINDS = frozenset(("site", "workload", "rules", "catalog", "gpu"))
-
-
 class _LoadFigures:
     """A CDU group's figures as ``cooling_verdict`` reads them, computed once (each is a
     walk over the group's CDUs)."""
@@ -105,7 +105,7 @@ class Analysis:
     """Everything rules, reports and exports derive from a layout.
 
     Safe to read from several threads: the parts computed on first use are computed
-    once, under a lock. Invalidation is for the one thread that edits the layout.
+    once, under a lock.
     """
 
     def __init__(
@@ -113,28 +113,16 @@ class Analysis:
     ):
         self.layout = layout
         self.file = file
-        self._given_thresholds = thresholds
         self._lock = threading.RLock()
         self._ports: dict[str, dict[str, PortGroup]] = {}  # port groups by model, shared
-        self._setup()
-        self._build_all()
-
-    # -- the cache -----------------------------------------------------------------------
-
-    def _setup(self) -> None:
-        layout = self.layout
         self.catalog = catalog_module.for_layout(layout)
         self.thresholds = (
-            self._given_thresholds
-            if self._given_thresholds is not None
+            thresholds
+            if thresholds is not None
             else resolve(layout.rules.thresholds if layout.rules else None)
         )
         self.geometry = SiteGeometry.of(layout.site)
         self.workload = layout.workload
-        self._ports.clear()
-
-    def _build_all(self) -> None:
-        layout = self.layout
         places = rack_places(layout)
         device_lists = [
             [
@@ -143,17 +131,34 @@ class Analysis:
             ]
             for index, rack in enumerate(layout.racks)
         ]
+        self.devices: list[DeviceFacts] = []
+        self.device_by_id: dict[str, DeviceFacts] = {}
         self._index_devices(device_lists)
         lookup = self.device_by_id.get
         self.racks: list[RackFacts] = [
             rack_facts(rack, index, places[id(rack)], devices, self.thresholds, lookup)
             for index, (rack, devices) in enumerate(zip(layout.racks, device_lists, strict=True))
         ]
-        self._finish()
+        # Names, places and site totals (_totals).
+        self.types_used: dict[str, list[DeviceFacts]] = defaultdict(list)
+        self.site_load = 0.0
+        self.site_load_unknown = False
+        self.total_gpus = 0
+        self._totals()
+        # Computed on first use.
+        self._links: tuple[list[LinkFacts], Edges] | None = None
+        self._fabrics: list[Fabric] | None = None
+        self._cdu_loads: list[CduLoad] | None = None
+        # (cdu_loads, the figures of each rack's groups), for that cdu_loads.
+        self._loads_by_rack: tuple[list[CduLoad], dict[int, list[Any]]] | None = None
+        # (cdu_loads, racks, site_figures()), for those.
+        self._site_figures: tuple[list[CduLoad], list[RackFacts], SiteFigures] | None = None
+
+    # -- the cache -----------------------------------------------------------------------
 
     def _index_devices(self, device_lists: list[list[DeviceFacts]]) -> None:
-        self.devices: list[DeviceFacts] = []
-        self.device_by_id: dict[str, DeviceFacts] = {}
+        self.devices = []
+        self.device_by_id = {}
         by_id = self.device_by_id
         append = self.devices.append
         for devices in device_lists:
@@ -162,19 +167,12 @@ class Analysis:
                 append(dev)
                 by_id.setdefault(dev.id, dev)
 
-    def _finish(self) -> None:
-        """Names, places, site totals; the lazily computed parts are dropped."""
-        self._totals()
-        self._links: tuple[list[LinkFacts], Edges] | None = None
-        self._fabrics: list[Fabric] | None = None
-        self._cdu_loads: list[CduLoad] | None = None
-
     def _totals(self) -> None:
         places = rack_places(self.layout)
         # Duplicate ids (PLC005) get the next nth, in file order, as in the source map.
         numbering = Numbering()
         ref = numbering.ref
-        self.types_used: dict[str, list[DeviceFacts]] = defaultdict(list)
+        self.types_used = defaultdict(list)
         for rack in self.racks:
             rack.ref = ref("rack", rack.rack.id)
             rack.place = places[id(rack.rack)]
@@ -188,109 +186,6 @@ class Analysis:
         self.site_load = sum(r.load for r in self.racks)
         self.site_load_unknown = any(r.load_unknown for r in self.racks)
         self.total_gpus = sum(r.gpus for r in self.racks)
-
-    def invalidate(self, refs: Iterable[Ref]) -> None:
-        """Recompute what a change to the entities ``refs`` names can have changed.
-
-        Call it with the references an edit touched, after the edit. A rack, device or feed
-        recomputes its rack's facts (and those of racks whose CDU or rear door it is); a
-        link drops the links and fabrics; the site, workload, rules or catalog recompute
-        everything. Links, fabrics and CDU loads are computed again on first use. The
-        result equals a fresh ``Analysis`` of the edited layout.
-        """
-        refs = list(refs)
-        if not refs:
-            return
-        with self._lock:
-            if any(ref.kind in _GLOBAL_KINDS for ref in refs) or len(self.racks) != len(
-                self.layout.racks
-            ):
-                self._setup()
-                self._build_all()
-                return
-            touched = self._racks_of(refs)
-            if touched is None:
-                self._build_all()  # a rack was replaced or reordered: start again
-                return
-            if not touched:  # links only: rack and device facts stand
-                self._links = None
-                self._fabrics = None
-                return
-            if all(ref.kind == "feed" for ref in refs) and self._same_devices(touched):
-                self._refeed(touched)  # power only: devices, links and fabrics stand
-                return
-            self._rebuild(touched)
-
-    def _racks_of(self, refs: list[Ref]) -> set[int] | None:
-        """Indexes of the racks the references are in, or were in before the edit; None when
-        the facts no longer line up with the layout's racks."""
-        layout_racks = self.layout.racks
-        if any(
-            facts.rack is not rack for facts, rack in zip(self.racks, layout_racks, strict=True)
-        ):
-            return None
-        touched: set[int] = set()
-        ids = {ref.id for ref in refs if ref.kind in ("device", "feed", "rack")}
-        if not ids:
-            return touched
-        for index, rack in enumerate(layout_racks):
-            facts = self.racks[index]
-            if (
-                rack.id in ids
-                or any(device.id in ids for device in rack.devices)
-                or any(feed.id in ids for feed in rack.feeds)
-                or any(dev.id in ids for dev in facts.devices)  # moved out of this rack
-                or len(facts.devices) != len(rack.devices)
-                or any(
-                    dev.device is not d for dev, d in zip(facts.devices, rack.devices, strict=True)
-                )
-            ):
-                touched.add(index)
-        # A rack that names a touched device as its CDU or rear door reads its facts.
-        names = {dev.id for index in touched for dev in self.racks[index].devices}
-        names |= {d.id for index in touched for d in layout_racks[index].devices}
-        for index, rack in enumerate(layout_racks):
-            if rack.door in names or any(cdu in names for cdu in rack.cdus):
-                touched.add(index)
-        return touched
-
-    def _same_devices(self, touched: set[int]) -> bool:
-        for index in touched:
-            facts, devices = self.racks[index].devices, self.layout.racks[index].devices
-            if len(facts) != len(devices) or any(
-                dev.device is not device for dev, device in zip(facts, devices, strict=True)
-            ):
-                return False
-        return True
-
-    def _refeed(self, touched: set[int]) -> None:
-        lookup = self.device_by_id.get
-        for index in touched:
-            old = self.racks[index]
-            self.racks[index] = rack_facts(
-                old.rack, index, old.place, old.devices, self.thresholds, lookup
-            )
-        self._totals()
-        self._cdu_loads = None
-
-    def _rebuild(self, touched: set[int]) -> None:
-        layout = self.layout
-        device_lists = [facts.devices for facts in self.racks]
-        for index in touched:
-            rack = layout.racks[index]
-            device_lists[index] = [
-                device_facts(device, rack, index, self.catalog, self.thresholds, self._ports)
-                for device in rack.devices
-            ]
-        self._index_devices(device_lists)
-        lookup = self.device_by_id.get
-        for index in sorted(touched):
-            rack = layout.racks[index]
-            old = self.racks[index]
-            self.racks[index] = rack_facts(
-                rack, index, old.place, device_lists[index], self.thresholds, lookup
-            )
-        self._finish()
 
     def _once(self, attribute: str, compute: Callable[[], _T]) -> _T:
         value = getattr(self, attribute)
@@ -385,28 +280,27 @@ class Analysis:
     def _figures_by_rack(self) -> dict[int, list[Any]]:
         """Each rack index's CDU groups' figures (``_LoadFigures``), for ``cdu_loads``."""
         loads = self.cdu_loads
-        cached = self.__dict__.get("_loads_by_rack")
+        cached = self._loads_by_rack
         if cached is None or cached[0] is not loads:
             by_rack: dict[int, list[Any]] = {}
             for load in loads:
                 figures = _LoadFigures(load)
                 for index in load.indexes:
                     by_rack.setdefault(index, []).append(figures)
-            cached = (loads, by_rack)
-            self.__dict__["_loads_by_rack"] = cached
-        return cached[1]  # type: ignore[no-any-return]
+            cached = self._loads_by_rack = (loads, by_rack)
+        return cached[1]
 
-    def site_figures(self) -> tuple[float, float, str]:
+    def site_figures(self) -> SiteFigures:
         """Usable power (W the racks' feeds can carry), heat (W) and the cooling verdict
         of every rack in a few words ("ok", "3 racks: no CDU"), as the designer's header
         shows them. Kept until the facts change (every invalidation makes a new
         ``cdu_loads``); a live analysis keeps them per rack instead."""
         loads = self.cdu_loads
-        cached = self.__dict__.get("_site_figures")
+        cached = self._site_figures
         if cached is not None and cached[0] is loads and cached[1] is self.racks:
-            return cached[2]  # type: ignore[no-any-return]
+            return cached[2]
         figures = site_figures_of(self.racks, [self.cooling_verdict(r) for r in self.racks])
-        self.__dict__["_site_figures"] = (loads, self.racks, figures)
+        self._site_figures = (loads, self.racks, figures)
         return figures
 
     @property

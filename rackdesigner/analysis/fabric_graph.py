@@ -12,7 +12,6 @@ which switch or cable, lost, leaves GPU nodes on two sides.
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -20,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from rackdesigner.analysis.lateral import CrossedRail, LateralGroup, crossed_rails, lateral_groups
+from rackdesigner.analysis.tiers import switch_tiers
 from rackdesigner.model.refs import Ref
 
 if TYPE_CHECKING:
-    from rackdesigner.analysis import Analysis
     from rackdesigner.analysis.facts import DeviceFacts, LinkFacts
 
 
@@ -164,11 +163,6 @@ def graph_of(edges: Mapping[tuple[str, str], dict[str, Any]]) -> nx.Graph:
     return graph
 
 
-def fabric_graph(analysis: Analysis) -> nx.Graph:
-    """The compute fabric of an analysis (its resolved links' cabled pairs)."""
-    return graph_of(analysis.compute_edges)
-
-
 def build_fabrics(
     links: Sequence[LinkFacts],
     edges: Mapping[tuple[str, str], dict[str, Any]],
@@ -217,16 +211,7 @@ def _describe(fabric: Fabric, graph: nx.Graph, by_id: Mapping[str, DeviceFacts])
             bandwidth += data["bandwidth"]
         fabric.node_bandwidth[node.id] = bandwidth
         fabric.injection += bandwidth
-    # Tiers: multi-source BFS from every GPU node, through switches only: an endpoint that
-    # is not a GPU node (a head or storage node on compute ports) has no tier.
-    tier: dict[str, int] = {node.id: 0 for node in fabric.nodes}
-    queue = deque(tier)
-    while queue:
-        current = queue.popleft()
-        for neighbour in adjacency[current]:
-            if neighbour not in tier and neighbour in switch_ids:
-                tier[neighbour] = tier[current] + 1
-                queue.append(neighbour)
+    tier = switch_tiers([node.id for node in fabric.nodes], adjacency, switch_ids)
     for dev in fabric.devices:
         if dev.kind == "switch":
             fabric.switches[dev.id] = SwitchFacts(dev, tier.get(dev.id))

@@ -23,11 +23,12 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 from rackdesigner.model.diagnostics import Diagnostic
+from rackdesigner.model.refs import KindId
 
 if TYPE_CHECKING:
     from rackdesigner.model.layout import Layout
 
-Subject = tuple[str, str]
+Subject = KindId  # what a finding is about, by kind and id (the subject's nth aside)
 
 # How a suppressed diagnostic was suppressed (Diagnostic.suppressed).
 BY_IGNORE = "ignore"
@@ -65,7 +66,7 @@ def subject_of(diagnostic: Diagnostic) -> Subject:
     """
     subject = diagnostic.subject
     if subject is not None:
-        return (subject.kind, subject.id)
+        return subject.kind_id
     return parse_entity(diagnostic.entity)
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from rackdesigner.layout_io import schema as s
 from rackdesigner.layout_io.catalog import Catalog
-from rackdesigner.model.layout import DeviceType, Gpu, PortGroup
+from rackdesigner.model.layout import DeviceType, Gpu, PortGroup, Q
 from rackdesigner.model.units import BYTE_RATE, fmt
 
 _BYTE_RATE_KEYS = ("bandwidth", "interconnect")
@@ -16,8 +16,8 @@ _BYTE_RATE_KEYS = ("bandwidth", "interconnect")
 def _shown(field: s.Field, value: Any) -> str:
     if value is None:
         return ""
-    if hasattr(value, "text"):
-        return str(value.text)
+    if isinstance(value, Q):
+        return value.text
     if field.kind == "qty" and field.dim is not None:
         return fmt(float(value), BYTE_RATE if field.key in _BYTE_RATE_KEYS else field.dim)
     if field.kind == "qty_pair":

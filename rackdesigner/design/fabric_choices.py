@@ -171,10 +171,6 @@ def parse_ratio(text: str) -> float:
     return value
 
 
-def ratio_text(value: float) -> str:
-    return f"{value:g}:1"
-
-
 SHOWN = 8  # rack ids named in the preview's racks line
 NOTES_SHOWN = 4  # notes shown; the rest are counted
 

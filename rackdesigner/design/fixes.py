@@ -60,6 +60,7 @@ from rackdesigner.edit.index import end_device, port_key
 from rackdesigner.layout_io.schema import ENDPOINT
 from rackdesigner.model.diagnostics import Diagnostic
 from rackdesigner.model.layout import DeviceType, Feed, Layout, Link, Rack
+from rackdesigner.model.refs import KindId, Ref
 from rackdesigner.model.thresholds import resolve
 
 # The feeds a rack without any gets (designer.md's Add rack defaults).
@@ -213,10 +214,8 @@ def _check(layout: Layout, rules: list) -> list[Diagnostic]:  # type: ignore[typ
     return run_rules(rules, Analysis(layout))
 
 
-def _plain(subject: object) -> tuple[str, str] | None:
-    if not subject:
-        return None
-    return (str(subject[0]), str(subject[1]))  # type: ignore[index]
+def _plain(subject: Ref | None) -> KindId | None:
+    return subject.kind_id if subject is not None else None
 
 
 def _keys(found: list[Diagnostic], *, errors: bool) -> set[tuple[str, object]]:
@@ -578,8 +577,8 @@ def _pdus_of(context: Context, rack: Rack, feed_ids: set[str]) -> list:  # type:
         for d in rack.devices
         if (t := context.catalog.get(d.model)) is not None and t.kind == "pdu"
     ]
-    unkeyed = [d for d in pdus if getattr(d, "feed", None) is None]
-    found = [d for d in pdus if getattr(d, "feed", None) in feed_ids]
+    unkeyed = [d for d in pdus if d.feed is None]
+    found = [d for d in pdus if d.feed in feed_ids]
     feeds = rack.feeds
     for number, device in enumerate(unkeyed):
         if feeds and feeds[number % len(feeds)].id in feed_ids:

@@ -37,12 +37,6 @@ def key_of(diagnostic: Diagnostic) -> Key:
     return (diagnostic.code, diagnostic.subject or diagnostic.entity)
 
 
-def is_problem(diagnostic: Diagnostic) -> bool:
-    """Errors and warnings that are reported: info findings are advice and derived facts
-    (an estimate, a bandwidth figure), not problems an edit brings."""
-    return diagnostic.severity != "info" and not diagnostic.suppressed
-
-
 def order(diagnostic: Diagnostic) -> tuple[object, ...]:
     """Worst first: severity, then the rule catalogue's order, then the entity."""
     try:
@@ -471,7 +465,7 @@ def ignored(index: LayoutIndex, finding: Diagnostic) -> bool:
         entity = index.device(ident)
     elif kind == "link":
         entity = index.link(ident)
-    patterns = getattr(entity, "ignore", None)
+    patterns = entity.ignore if entity is not None else None
     return bool(patterns) and matches(finding.code, patterns)
 
 

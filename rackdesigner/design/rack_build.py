@@ -23,7 +23,7 @@ from rackdesigner.edit import (
 )
 from rackdesigner.edit.fields import coerce
 from rackdesigner.edit.index import end_device, split_id
-from rackdesigner.model.layout import Layout, Rack
+from rackdesigner.model.layout import Layout, Q, Rack
 
 DEFAULT_ROW = "A"
 DEFAULT_HEIGHT = "42 U"
@@ -98,6 +98,15 @@ def _field(errors: dict[str, str], kind: str, key: str, text: str, entity: str) 
         return None
 
 
+def _new_id(
+    errors: dict[str, str], index: LayoutIndex, kind: str, entity_id: str, entity: str
+) -> None:
+    """A form's ``id``: one the loader reads, and no other entity's of its kind."""
+    _field(errors, kind, "id", entity_id, entity)
+    if "id" not in errors and index.has_id(kind, entity_id):
+        errors["id"] = f"there is already a {kind} {entity_id}; ids are unique"
+
+
 def check_rack_form(layout: Layout, index: LayoutIndex, values: Mapping[str, str]) -> Checked:
     """The Add rack form's values checked as the loader checks a file (each bad value gets
     the loader's own message, by field), and the one-step command that adds the rack with
@@ -105,9 +114,7 @@ def check_rack_form(layout: Layout, index: LayoutIndex, values: Mapping[str, str
     errors: dict[str, str] = {}
     rack_id = values.get("id", "").strip()
     entity = f"rack {rack_id}"
-    _field(errors, "rack", "id", rack_id, entity)
-    if "id" not in errors and index.has_id("rack", rack_id):
-        errors["id"] = f"there is already a rack {rack_id}; ids are unique"
+    _new_id(errors, index, "rack", rack_id, entity)
     row = values.get("row", "").strip()
     slot = _field(errors, "rack", "slot", values.get("slot", ""), entity)
     if slot is not None and "slot" not in errors:
@@ -165,17 +172,14 @@ def feed_defaults(rack: Rack) -> dict[str, str]:
     )
     last = rack.feeds[-1] if rack.feeds else None
 
-    def text(value: object, fallback: str) -> str:
+    def text(value: float | None, unit: str, fallback: str) -> str:
+        """As the last feed has it: its text as read, else the number in ``unit``."""
         if value is None:
             return fallback
-        return str(getattr(value, "text", None) or value)
+        return value.text if isinstance(value, Q) else f"{float(value):g} {unit}"
 
-    voltage = text(last.voltage, DEFAULT_VOLTAGE) if last else DEFAULT_VOLTAGE
-    if last and last.voltage is not None and not hasattr(last.voltage, "text"):
-        voltage = f"{float(last.voltage):g} V"
-    current = text(last.current, DEFAULT_CURRENT) if last else DEFAULT_CURRENT
-    if last and last.current is not None and not hasattr(last.current, "text"):
-        current = f"{float(last.current):g} A"
+    voltage = text(last.voltage, "V", DEFAULT_VOLTAGE) if last else DEFAULT_VOLTAGE
+    current = text(last.current, "A", DEFAULT_CURRENT) if last else DEFAULT_CURRENT
     return {
         "id": f"{rack.id}-{side}",
         "side": side,
@@ -190,9 +194,7 @@ def check_feed_form(index: LayoutIndex, rack_id: str, values: Mapping[str, str])
     errors: dict[str, str] = {}
     feed_id = values.get("id", "").strip()
     entity = f"rack {rack_id} feed {feed_id}"
-    _field(errors, "feed", "id", feed_id, entity)
-    if "id" not in errors and index.has_id("feed", feed_id):
-        errors["id"] = f"there is already a feed {feed_id}; ids are unique"
+    _new_id(errors, index, "feed", feed_id, entity)
     for key in FEED_FIELDS[1:]:
         _field(errors, "feed", key, values.get(key, ""), entity)
     if errors:

@@ -18,7 +18,6 @@ generators and ``rackdesigner new`` build :class:`Batch` es of commands.
     session.save()                                    # atomic; refuses a changed file
     session.mark_saved()                              # or: after writing it yourself
     session.index.next_id("a01-n")                    # "a01-n05"
-    session.index.place_for("a01", "dgx-h100", 20)    # that U, else the nearest free one
     session.index.free_ports("a01-n01"), session.index.links_on_port("a01-n01:ib1")
     session.index.occupied("a01", "front")            # {unit: Device}
     session.analysis                                  # facts per rack, device, link, fabric
@@ -30,7 +29,9 @@ added since is reported at its nearest enclosing one (a new device at its rack).
 ``Session.do(command, fabric=False)`` leaves the fabric rules for a worker thread:
 ``job = session.fabric_job()`` (editing thread), ``job.run()`` (worker),
 ``session.accept_fabric(job)`` (editing thread; False when the layout changed meanwhile).
-``session.fabric_stale`` tells whether fabric findings are due.
+``session.fabric_stale`` tells whether fabric findings are due; ``session.fabric_error``
+why the last fabric check failed (``"NET003: ZeroDivisionError: division by zero"``, None
+after one that succeeded): a failed check is not due again before the next edit.
 
 Commands (all refuse with :class:`EditError` and change nothing):
 
@@ -53,7 +54,7 @@ Commands (all refuse with :class:`EditError` and change nothing):
 ========================= =========================================================
 """
 
-from rackdesigner.edit.base import Command, EditError, Effect, Ref
+from rackdesigner.edit.base import Command, EditError, Effect
 from rackdesigner.edit.commands import (
     ID_PREFIX,
     KEEP,
@@ -80,6 +81,7 @@ from rackdesigner.edit.commands import (
 from rackdesigner.edit.history import History
 from rackdesigner.edit.index import LayoutIndex
 from rackdesigner.edit.session import FabricJob, Session
+from rackdesigner.model.refs import KindId
 
 __all__ = [
     "ID_PREFIX",
@@ -93,10 +95,10 @@ __all__ = [
     "Effect",
     "FabricJob",
     "History",
+    "KindId",
     "LayoutIndex",
     "MoveDevice",
     "PlaceDevice",
-    "Ref",
     "RemoveDevice",
     "RemoveFeed",
     "RemoveLink",

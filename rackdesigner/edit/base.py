@@ -10,10 +10,7 @@ from dataclasses import dataclass, field
 
 from rackdesigner.edit.index import LayoutIndex
 from rackdesigner.model.layout import Layout, Link, Rack
-
-# An entity reference (editing.md): (kind, id), kind one of site, workload, rules, catalog,
-# gpu, rack, feed, device, link, fabric.
-Ref = tuple[str, str]
+from rackdesigner.model.refs import KindId
 
 MAX_ID_LENGTH = 64
 
@@ -95,7 +92,7 @@ class Command(ABC):
 
     def __init__(self) -> None:
         self.effect = Effect()
-        self.refs: list[Ref] = []
+        self.refs: list[KindId] = []  # the entities it touched (editing.md)
 
     def apply(self, layout: Layout, index: LayoutIndex | None = None) -> None:
         index = _index_for(layout, index)

@@ -7,7 +7,7 @@ only moved things inside a rack, and ``fabric`` rules when the compute fabric ch
 cable, a switch or a GPU node added, removed, renamed or re-modelled, or moved to another
 rack). Findings are kept per rack, per cable and per scope, so that re-running a rule on
 one rack replaces exactly that rack's findings. The result equals a full check from
-scratch; the stateful test in ``tests/test_edit_stateful.py`` holds it to that.
+scratch; the stateful test in ``tests/edit/test_stateful.py`` holds it to that.
 """
 
 from __future__ import annotations
@@ -62,19 +62,33 @@ class FabricJob:
     source_map: SourceMap | None = None
     findings: list[Diagnostic] = field(default_factory=list)
     error: BaseException | None = None
+    failed_rule: str | None = None  # the code of the rule that raised ``error``, if one did
     done: bool = False
 
     def run(self) -> FabricJob:
+        """Run the rules; an exception ends the job with ``error`` (and ``failed_rule``)
+        set rather than escaping the worker. A stale job may see facts replaced under it
+        (the session drops it); a current one's error is a bug the session reports."""
+        rule: Rule | None = None
         try:
             found: list[Diagnostic] = []
             locate = locator(self.source_map, self.analysis)
             for rule in self.rules:
                 found.extend(to_diagnostics(rule, rule.check(self.analysis), self.file, locate))
             self.findings = found
-        except Exception as error:  # a stale job may see facts replaced under it
+        except Exception as error:
             self.error = error
+            self.failed_rule = rule.code if rule is not None else None
         self.done = True
         return self
+
+    @property
+    def error_text(self) -> str | None:
+        """The error for people: ``"NET003: ZeroDivisionError: division by zero"``."""
+        if self.error is None:
+            return None
+        text = f"{type(self.error).__name__}: {self.error}"
+        return f"{self.failed_rule}: {text}" if self.failed_rule else text
 
 
 class Checker:
@@ -107,6 +121,10 @@ class Checker:
         self._new: list[Diagnostic] = []
         self._borrowed: dict[int, Diagnostic] = {}  # findings whose line is an enclosing one's
         self.fabric_stale = True
+        # The last fabric check's error (``FabricJob.error_text``), None after one that
+        # succeeded. A failed check is not due again before the next edit: a rule that
+        # raises would otherwise be re-run for ever.
+        self.fabric_error: str | None = None
 
     # -- what changed -----------------------------------------------------------------------
 
@@ -116,7 +134,9 @@ class Checker:
 
     def changed(self, effect: Effect) -> None:
         self._pending.merge(effect)
-        if effect.fabric or effect.everything:
+        if self.fabric_error is not None:  # the failed check is due again, from scratch
+            self._pending.fabric = True
+        if effect.fabric or effect.everything or self.fabric_error is not None:
             self.fabric_stale = True
 
     @property
@@ -313,6 +333,7 @@ class Checker:
             rules = self._rules.get("fabric", [])
             self._fabric = self._swap(self._fabric, self._run(rules, self.analysis))
             self.fabric_stale = False
+            self.fabric_error = None
 
     def fabric_job(self, revision: int) -> FabricJob:
         self.check_fast()
@@ -326,9 +347,16 @@ class Checker:
         )
 
     def accept_fabric(self, job: FabricJob) -> bool:
-        if not job.done or job.error is not None or self.analysis is None:
+        """Take a finished job of the current revision (the session checks that): its
+        findings, or its error, which ends the check until the next edit (False then)."""
+        if not job.done or self.analysis is None:
+            return False
+        if job.error is not None:
+            self.fabric_error = job.error_text
+            self.fabric_stale = False
             return False
         self._fabric = self._swap(self._fabric, job.findings)
         self.analysis.adopt_fabrics(job.analysis.fabrics)
         self.fabric_stale = False
+        self.fabric_error = None
         return True

@@ -257,23 +257,6 @@ class LayoutIndex:
             },
         }
 
-    def place_for(self, rack_id: str, model: str, near: int, face: str | None = None) -> int | None:
-        """Where the designer puts a device of ``model`` asked for at ``near``: that
-        position (its lowest unit) if the units are free, else the nearest position whose
-        units are free (ties: the lower); None when nowhere in the rack, or for a 0U
-        device or an unknown model."""
-        rack = self.rack(rack_id)
-        dtype = self.catalog.devices.get(model)
-        if rack is None or dtype is None or dtype.height_u <= 0:
-            return None
-        height = max(1, round(dtype.height_u))
-        faces = FACES if dtype.full_depth else (face or "front",)
-        table = self._units.get(id(rack), {})
-        taken = {u for f in faces for u, devices in table.get(f, {}).items() if devices}
-        top = int(rack.height_u) - height + 1
-        fits = [p for p in range(1, top + 1) if not any(u in taken for u in range(p, p + height))]
-        return min(fits, key=lambda p: (abs(p - near), p), default=None)
-
     # -- places -----------------------------------------------------------------------------
 
     def units_of(self, device: Device) -> range:

@@ -5,10 +5,10 @@ racks and links an edit touched, recomputes only their facts with the analysis's
 functions: the touched racks' devices, load, heat, feeds and phases (and those of racks
 whose CDU or rear door they hold); the links of those devices and the links sharing a port
 with them; the compute fabric's edges between the devices those links join, and the
-networkx graph, edge by edge. :meth:`Analysis.invalidate` recomputes every link after a
-device edit, about a second on 100,000 GPUs; this is what keeps an edit within tens of
-milliseconds. The result is the analysis a fresh one would give; the session's stateful
-test checks it finding by finding.
+networkx graph, edge by edge. Resolving every link again after a device edit takes about
+a second on 100,000 GPUs; this is what keeps an edit within tens of milliseconds. The
+result is the analysis a fresh one would give: ``tests/edit/test_live_refresh.py`` checks
+its facts after random edits, the session's stateful test its findings.
 """
 
 from __future__ import annotations
@@ -111,6 +111,18 @@ def _names(value: object) -> set[str]:
     return {str(name) for name in value}  # type: ignore[attr-defined]
 
 
+def _name_racks(racks: Iterable[RackFacts]) -> None:
+    """References and places of racks recomputed, where no id is shared (every ``nth``
+    is 0): the rack's, its feeds' and its devices'."""
+    for facts in racks:
+        facts.ref = Ref("rack", facts.rack.id)
+        for feed in facts.feeds:
+            feed.ref = Ref("feed", feed.feed.id)
+        for dev in facts.devices:
+            dev.ref = Ref("device", dev.id)
+            dev.place = facts.place
+
+
 class LiveAnalysis(Analysis):
     """An analysis that :meth:`refresh` keeps equal to a fresh one after each edit."""
 
@@ -120,17 +132,29 @@ class LiveAnalysis(Analysis):
         self._rack_facts: dict[int, RackFacts] = {id(f.rack): f for f in self.racks}
         self._graph: nx.Graph | None = None
         self._site: _Site | None = None
-        self._sums()
-        self._index_naming()
-        self._index_links()
-
-    def _index_naming(self) -> None:
-        """Which racks name each device as their CDU or rear door: an edit to a device's
-        rack recomputes theirs too, found here rather than by a walk over every rack."""
+        self._columns = _Columns.of(self.racks)
+        self._sums(())
+        # Which racks name each device as their CDU or rear door: an edit to a device's
+        # rack recomputes theirs too, found here rather than by a walk over every rack.
         self._naming: dict[str, dict[int, Rack]] = defaultdict(dict)
         self._names_of: dict[int, set[str]] = {}
         for rack in self.layout.racks:
             self._name(id(rack), rack)
+        # The links' index (_index_links).
+        self._link_refs = LinkRefs(layout.links)
+        self._link_facts: dict[int, LinkFacts] = {}
+        # port -> the links using it, in file order (the first one keeps it: CAB005)
+        self._users: dict[str, list[LinkFacts]] = defaultdict(list)
+        # the compute fabric's edge each link is part of, and each edge's links
+        self._pair_of: dict[int, tuple[str, str]] = {}  # id(LinkFacts) -> pair
+        self._members: dict[tuple[str, str], dict[int, LinkFacts]] = defaultdict(dict)
+        self._roles: dict[tuple[int, str | None], bool] = {}
+        self._unknown_ends = 0
+        # id(link) -> the links with an end on an unknown device: their "did you mean" hint
+        # names the nearest of all device ids (at most _SUGGESTED_ENDS here, else all links
+        # are resolved again).
+        self._unknown_links: dict[int, Link] = {}
+        self._index_links()
 
     def _name(self, key: int, rack: Rack | None) -> None:
         """Record what ``rack`` (``id(rack)`` is ``key``) names now; None: it is gone."""
@@ -150,39 +174,22 @@ class LiveAnalysis(Analysis):
             self._names_of[key] = names
 
     def _index_links(self) -> None:
+        """Index every link afresh (see ``__init__`` for what each table holds)."""
         links = self.links  # resolved once, all together, by the analysis itself
         self._link_refs = links[0].refs if links else LinkRefs(self.layout.links)
-        self._link_facts: dict[int, LinkFacts] = {id(lf.link): lf for lf in links}
-        # port -> the links using it, in file order (the first one keeps it: CAB005)
-        self._users: dict[str, list[LinkFacts]] = defaultdict(list)
-        # the compute fabric's edge each link is part of, and each edge's links
-        self._pair_of: dict[int, tuple[str, str]] = {}  # id(LinkFacts) -> pair
-        self._members: dict[tuple[str, str], dict[int, LinkFacts]] = defaultdict(dict)
-        self._roles: dict[tuple[int, str | None], bool] = {}
+        self._link_facts = {id(lf.link): lf for lf in links}
+        self._users = defaultdict(list)
+        self._pair_of = {}
+        self._members = defaultdict(dict)
+        self._roles = {}
         self._unknown_ends = 0
-        # id(link) -> the links with an end on an unknown device: their "did you mean" hint
-        # names the nearest of all device ids (at most _SUGGESTED_ENDS here, else all links
-        # are resolved again).
-        self._unknown_links: dict[int, Link] = {}
+        self._unknown_links = {}
         for lf in links:
             self._claim(lf)
         for pair, edge in self.compute_edges.items():
             for lf in edge["links"]:
                 self._pair_of[id(lf)] = pair
                 self._members[pair][id(lf)] = lf
-
-    def invalidate(self, refs: Iterable[Ref]) -> None:
-        """The analysis's own invalidation, for callers that edited the layout without a
-        command: correct, but it resolves every link again (a session's edits go through
-        :meth:`refresh`, which does not)."""
-        with self._lock:
-            super().invalidate(refs)
-            self._rack_facts = {id(f.rack): f for f in self.racks}
-            self._site = None
-            self._sums()
-            self._index_naming()
-            self._graph = None
-            self._index_links()
 
     # -- the fabric -------------------------------------------------------------------------
 
@@ -397,13 +404,7 @@ class LiveAnalysis(Analysis):
             self.racks[number] = facts
             self._rack_facts[id(rack)] = facts
             done.racks[id(rack)] = facts
-        for facts in done.racks.values():
-            facts.ref = Ref("rack", facts.rack.id)
-            for feed in facts.feeds:
-                feed.ref = Ref("feed", feed.feed.id)
-            for dev in facts.devices:
-                dev.ref = Ref("device", dev.id)
-                dev.place = facts.place
+        _name_racks(done.racks.values())
         if same_types:
             # Each model's devices are in device order and a device replaced in place keeps
             # its order: find it by bisection, not by a walk over the 12,500 nodes.
@@ -438,7 +439,7 @@ class LiveAnalysis(Analysis):
             for number in load.indexes:
                 figures[number] = [made]
         self._cdu_loads = new
-        self.__dict__["_loads_by_rack"] = (new, figures)
+        self._loads_by_rack = (new, figures)
         site = self._site
         if site is not None and site.loads is loads:
             site.loads = new
@@ -525,13 +526,7 @@ class LiveAnalysis(Analysis):
                     done.renamed.update(dev.id for dev in facts.devices)
                     done.fabric = True
             return
-        for facts in done.racks.values():
-            facts.ref = Ref("rack", facts.rack.id)
-            for feed in facts.feeds:
-                feed.ref = Ref("feed", feed.feed.id)
-            for dev in facts.devices:
-                dev.ref = Ref("device", dev.id)
-                dev.place = facts.place
+        _name_racks(done.racks.values())
         self._types()
         self._sums()
 

@@ -7,6 +7,7 @@ apart from the rest, in a worker thread:
     job = session.fabric_job()        # on the thread that edits: cheap
     job.run()                         # in a worker: reads only what the job captured
     session.accept_fabric(job)        # back on the editing thread: False if stale
+    session.fabric_error              # or failed: why (None after a check that succeeded)
 """
 
 from __future__ import annotations
@@ -79,6 +80,13 @@ class Session:
     def fabric_stale(self) -> bool:
         """Whether the fabric findings predate the last edit (a fabric job is due)."""
         return self.checker.fabric_stale
+
+    @property
+    def fabric_error(self) -> str | None:
+        """Why the last fabric check failed (``"NET003: ZeroDivisionError: division by
+        zero"``), None after one that succeeded. After a failure the fabric is not stale
+        again until the next edit, so a failing rule is not re-run in a loop."""
+        return self.checker.fabric_error
 
     @property
     def can_undo(self) -> bool:
@@ -176,7 +184,8 @@ class Session:
             return self.checker.fabric_job(self.revision)
 
     def accept_fabric(self, job: FabricJob) -> bool:
-        """Take a finished job's findings, unless the layout changed since it began."""
+        """Take a finished job's findings, unless the layout changed since it began. A
+        current job that failed is refused too, its error kept in :attr:`fabric_error`."""
         with self._lock:
             if job.revision != self.revision:
                 return False

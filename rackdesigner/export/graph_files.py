@@ -254,10 +254,6 @@ def _dot_value(value: object) -> str:
     return _dot_id(value)
 
 
-def _dot_attrs(attrs: dict[str, Any]) -> str:
-    return ", ".join(f"{key}={_dot_value(value)}" for key, value in attrs.items())
-
-
 def to_dot(data: GraphData, name: str = "fabric") -> bytes:
     """Graphviz DOT, an undirected (multi)graph (``strict`` when aggregated). DOT has no
     types: values read back as strings, quoted ones with their quotes under pydot."""

@@ -51,7 +51,7 @@ class SlurmNameError(ValueError):
 
 def host_name(dev: DeviceFacts) -> str:
     """The name the cluster's software knows a device by: its ``hostname``, else its id."""
-    return getattr(dev.device, "hostname", None) or dev.id
+    return dev.device.hostname or dev.id
 
 
 def compress(names: list[str]) -> str:

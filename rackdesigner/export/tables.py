@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rackdesigner.analysis.stock import metres, stock_length
+from rackdesigner.model.layout import MEDIA
 from rackdesigner.model.progress import each
 from rackdesigner.topology.structure import already, quick_links, wire_length
 
@@ -52,7 +53,7 @@ MEDIA_NAMES = {
     "copper-rj45": "RJ45 copper patch cord",
     "unspecified": "cable of unspecified media",
 }
-MEDIA_ORDER = ("dac", "acc", "aoc", "mmf", "smf", "copper-rj45", "unspecified")
+MEDIA_ORDER = (*MEDIA, "unspecified")
 # Fibre needs a transceiver at each end; the other media have theirs built in (or none).
 OPTICAL = {"mmf": "multimode", "smf": "single-mode"}
 # rules.md: a multimode link without grade is taken as OM4; single-mode is OS2.
@@ -117,11 +118,7 @@ def cable_rows(analysis: Analysis) -> list[tuple[str, ...]]:
     places: dict[int, tuple[str, str, str]] = {}
     lengths: dict[float | None, tuple[str, str]] = {}
 
-    def end_columns(end: End) -> tuple[str, str, str, str]:
-        device = end.device
-        if device is None:
-            name, _, port = end.text.partition(":")
-            return "", "", name, port
+    def device_columns(device: DeviceFacts) -> tuple[str, str, str]:
         place = places.get(id(device))
         if place is None:
             position = device.device.position
@@ -130,7 +127,14 @@ def cable_rows(analysis: Analysis) -> list[tuple[str, ...]]:
                 "" if position is None else str(position),
                 device.id,
             )
-        return (*place, end.text.partition(":")[2])
+        return place
+
+    def end_columns(end: End) -> tuple[str, str, str, str]:
+        device = end.device
+        if device is None:
+            name, _, port = end.text.partition(":")
+            return "", "", name, port
+        return (*device_columns(device), end.text.partition(":")[2])
 
     def length_texts(length: float | None) -> tuple[str, str]:
         texts = lengths.get(length)
@@ -142,17 +146,6 @@ def cable_rows(analysis: Analysis) -> list[tuple[str, ...]]:
     wires = None if already(analysis, "links") else quick_links(analysis)
     if wires is not None:
         # Every end resolves: read devices and ports without the analysis's link objects.
-        def device_columns(device: DeviceFacts) -> tuple[str, str, str]:
-            place = places.get(id(device))
-            if place is None:
-                position = device.device.position
-                place = places[id(device)] = (
-                    device.rack.id,
-                    "" if position is None else str(position),
-                    device.id,
-                )
-            return place
-
         for wire in wires:
             link, da, db, pa, pb = wire[0], wire[1], wire[2], wire[3], wire[4]
             media = link.media or ""
@@ -164,7 +157,7 @@ def cable_rows(analysis: Analysis) -> list[tuple[str, ...]]:
                     *device_columns(db),
                     pb,
                     media,
-                    getattr(link, "grade", None) or DEFAULT_GRADE.get(media, ""),
+                    link.grade or DEFAULT_GRADE.get(media, ""),
                     *length_texts(wire_length(analysis, wire)),
                     f"{link.a} ↔ {link.b}",
                 )
@@ -173,7 +166,7 @@ def cable_rows(analysis: Analysis) -> list[tuple[str, ...]]:
     for facts in each(analysis.links, "listing cables"):
         link = facts.link
         media = link.media or ""
-        grade = getattr(link, "grade", None) or DEFAULT_GRADE.get(media, "")
+        grade = link.grade or DEFAULT_GRADE.get(media, "")
         append(
             (
                 link.a,
@@ -208,7 +201,7 @@ def _pdu_feeds(rack: RackFacts) -> list[tuple[DeviceFacts, str]]:
     for dev in rack.devices:
         if dev.kind != "pdu":
             continue
-        named = getattr(dev.device, "feed", None)
+        named = dev.device.feed
         if named:
             found.append((dev, named))
         elif feeds:
@@ -246,7 +239,7 @@ def rack_cords(rack: RackFacts) -> list[Cord]:
             continue
         assert dev.type is not None
         count = dev.type.psus
-        inlet = getattr(dev.type, "psu_inlet", None)
+        inlet = dev.type.psu_inlet
         outlet = OUTLET_FOR_INLET.get(str(inlet).lower(), "") if inlet else ""
         for j in range(1, (count or 1) + 1):
             side = lanes[(j - 1) % len(lanes)]

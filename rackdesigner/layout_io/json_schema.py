@@ -22,14 +22,8 @@ def _field(field: s.Field) -> dict[str, Any]:
         out = {"type": "string"}
         if field.pattern:
             out["pattern"] = field.pattern
-    elif kind == "int":
-        out = {"type": "integer"}
-        if field.minimum is not None:
-            out["minimum"] = field.minimum
-        if field.maximum is not None:
-            out["maximum"] = field.maximum
-    elif kind == "number":
-        out = {"type": "number"}
+    elif kind in ("int", "number"):
+        out = {"type": "integer" if kind == "int" else "number"}
         if field.minimum is not None:
             out["minimum"] = field.minimum
         if field.maximum is not None:

@@ -51,7 +51,6 @@ OUTLET_KINDS = ("c13", "c19")
 FIBRE_GRADES = ("om3", "om4", "om5", "os2")
 
 DEFAULT_RACK_HEIGHT_U = 42.0
-DEFAULT_FEED_DERATE = 0.8
 # v1.1: no cold plates unless a type declares them (DGX and air HGX chassis have none).
 DEFAULT_LIQUID_FRACTION = 0.0
 DEFAULT_RACK_WEIGHT_KG = 150.0
@@ -162,13 +161,6 @@ class DeviceType:
     @property
     def height_u(self) -> float:
         return self.height if self.height is not None else 1.0
-
-    @property
-    def c19_cords(self) -> bool | None:
-        """Whether each PSU needs a C19-class (16 A) outlet; None where the inlet is unknown."""
-        if self.psu_inlet is None:
-            return None
-        return self.psu_inlet in ("c20", "c19")
 
     @property
     def full_depth(self) -> bool:

@@ -33,6 +33,12 @@ KINDS = (
 )
 
 
+# An entity by kind and id alone, without ``nth``: ``("device", "a01-n01")``. What an
+# edit command says it touched (``Command.refs``, ``SetField``'s target) and what an
+# ignore key or a baseline entry names (:mod:`rackdesigner.check.suppressions`).
+KindId = tuple[str, str]
+
+
 class Ref(NamedTuple):
     kind: str
     id: str
@@ -40,6 +46,10 @@ class Ref(NamedTuple):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.id}" if self.id else self.kind
+
+    @property
+    def kind_id(self) -> KindId:
+        return (self.kind, self.id)
 
     def as_json(self) -> dict[str, str]:
         return {"kind": self.kind, "id": self.id}
@@ -100,7 +110,7 @@ class Numbering:
     __slots__ = ("_seen",)
 
     def __init__(self) -> None:
-        self._seen: dict[tuple[str, str], int] = {}
+        self._seen: dict[KindId, int] = {}
 
     def ref(self, kind: str, id_: str) -> Ref:
         key = (kind, id_)

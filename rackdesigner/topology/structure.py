@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rackdesigner.analysis.geometry import route_length
+from rackdesigner.analysis.tiers import switch_tiers
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis, DeviceFacts
@@ -269,14 +270,7 @@ def sketches(analysis: Analysis, wiring: Cabling | None = None) -> list[Sketch]:
             devices = sorted((by_id[n] for n in part), key=lambda d: d.order)
             nodes = [d for d in devices if d.is_gpu_node]
             switches = {d.id for d in devices if d.kind == "switch"}
-            tier: dict[str, int] = {n.id: 0 for n in nodes}
-            queue = deque(tier)
-            while queue:
-                current = queue.popleft()
-                for neighbour in adj[current]:
-                    if neighbour not in tier and neighbour in switches:
-                        tier[neighbour] = tier[current] + 1
-                        queue.append(neighbour)
+            tier = switch_tiers([n.id for n in nodes], adj, switches)
             tiers = {sid: tier.get(sid) for sid in (d.id for d in devices) if sid in switches}
             anchor = _anchor(devices, nodes, tiers)
             found.append(

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
+from rackdesigner.design.placing import nearest_fit
 from rackdesigner.edit import (
     AddFeed,
     AddLink,
@@ -519,23 +520,39 @@ def test_renaming_or_removing_a_feed_follows_its_pdus(layout: Layout) -> None:
     SetField(("device", "a01-pdu1"), "feed", "a01-A").apply(layout)
     pdu = layout.racks[0].devices[-1]
     apply(layout, RenameEntity("feed", "a01-A", "a01-X"))
-    assert getattr(pdu, "feed", None) == "a01-X"
+    assert pdu.feed == "a01-X"
     apply(layout, RemoveFeed("a01-X"))
-    assert getattr(pdu, "feed", None) is None
+    assert pdu.feed is None
 
 
 def test_a_feed_reference_is_checked_as_the_schema_allows(layout: Layout) -> None:
     refused(layout, SetField(("device", "a01-pdu1"), "feed", "a01-C"), "no feed of rack a01")
 
 
-def test_place_for_finds_the_nearest_free_units(layout: Layout) -> None:
+def nearest_free(
+    index: LayoutIndex, rack_id: str, model: str, near: int, face: str | None = None
+) -> int | None:
+    """Where the designer puts a device of ``model`` asked for at ``near`` in a rack as
+    the index has it (:func:`~rackdesigner.design.placing.nearest_fit`); None for a 0U
+    device."""
+    rack = index.rack(rack_id)
+    dtype = index.catalog.devices[model]
+    assert rack is not None
+    if dtype.height_u <= 0:
+        return None
+    faces = ("front", "rear") if dtype.full_depth else (face or "front",)
+    taken = {unit for f in faces for unit in index.occupied(rack_id, f)}
+    return nearest_fit(taken, int(rack.height_u), max(1, round(dtype.height_u)), near)
+
+
+def test_the_nearest_free_units_from_the_index(layout: Layout) -> None:
     index = LayoutIndex(layout)
-    assert index.place_for("a01", "dgx-h100", 29) == 29  # U29-U36 are free
-    assert index.place_for("a01", "dgx-h100", 5) == 22  # U3-U18 and U20-U21 are taken
-    assert index.place_for("a01", "blank-1u", 21, face="front") == 21  # the rear is the mgmt's
-    assert index.place_for("a01", "blank-1u", 20) == 19  # ties: the lower
-    assert index.place_for("a01", "pdu-3ph-415v-63a", 5) is None
-    assert index.place_for("a02", "coolit-chx750", 1) is None  # 42 U: no room left
+    assert nearest_free(index, "a01", "dgx-h100", 29) == 29  # U29-U36 are free
+    assert nearest_free(index, "a01", "dgx-h100", 5) == 22  # U3-U18 and U20-U21 are taken
+    assert nearest_free(index, "a01", "blank-1u", 21, face="front") == 21  # rear: the mgmt's
+    assert nearest_free(index, "a01", "blank-1u", 20) == 19  # ties: the lower
+    assert nearest_free(index, "a01", "pdu-3ph-415v-63a", 5) is None
+    assert nearest_free(index, "a02", "coolit-chx750", 1) is None  # 42 U: no room left
 
 
 def test_labels_read_like_menu_entries(layout: Layout) -> None:

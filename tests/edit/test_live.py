@@ -35,6 +35,7 @@ from rackdesigner.edit import (
 )
 from rackdesigner.layout_io.document import load, loads
 from tests.conftest import ROOT
+from tests.edit.test_commands import nearest_free
 
 
 def _generated(gpus: int) -> str:
@@ -234,7 +235,7 @@ def test_an_edit_recomputes_only_its_racks_groups() -> None:
     )
     rack = session.index.rack_of(moved.id)
     assert rack is not None
-    free = session.index.place_for(rack.id, moved.model, moved.position + 1)
+    free = nearest_free(session.index, rack.id, moved.model, moved.position + 1)
     assert free is not None and free != moved.position
     session.do(MoveDevice(moved.id, position=free), fabric=False)
     after = live.cdu_loads

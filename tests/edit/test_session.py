@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -26,6 +28,7 @@ from rackdesigner.layout_io import dumps, load_path
 from rackdesigner.layout_io.document import load
 from rackdesigner.model.diagnostics import Diagnostic
 from rackdesigner.model.refs import Ref
+from rackdesigner.rules.registry import RULES
 from tests.conftest import ROOT
 from tests.edit.test_commands import TEXT
 
@@ -108,6 +111,66 @@ def test_a_fabric_job_that_predates_an_edit_is_refused(session: Session) -> None
     assert session.findings == full(session)
 
 
+def _break_net003(monkeypatch: pytest.MonkeyPatch, check: Callable[[object], object]) -> None:
+    """NET003 raising, for the sessions made after this (a checker takes its rules when
+    it checks from scratch)."""
+    monkeypatch.setitem(RULES, "NET003", dataclasses.replace(RULES["NET003"], check=check))
+
+
+def test_a_failing_fabric_rule_is_reported_once_not_re_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[int] = []
+
+    def broken(analysis: object) -> list[object]:
+        calls.append(session.revision)
+        return [1 / 0]
+
+    _break_net003(monkeypatch, broken)
+    session = Session(load(EXAMPLE), check=False)
+    session.check_fast()
+    assert session.fabric_stale and session.fabric_error is None
+    job = session.fabric_job()
+    job.run()
+    assert not session.accept_fabric(job)
+    assert session.fabric_error == "NET003: ZeroDivisionError: division by zero"
+    assert calls == [0]
+    # Nothing is due until the next edit: the app's worker does not start again.
+    assert not session.fabric_stale
+    session.check()
+    session.check_fast()
+    assert calls == [0] and not session.fabric_stale
+    assert session.fabric_error == "NET003: ZeroDivisionError: division by zero"
+    # The next edit, even one that leaves the fabric alone, runs the check again.
+    session.do(RenameEntity("device", "a02-blank2", "a02-blank9"), fabric=False)
+    assert session.fabric_stale
+    session.check_fabric()
+    assert calls == [0, 1] and not session.fabric_stale
+    assert session.fabric_error == "NET003: ZeroDivisionError: division by zero"
+    # The rule mended: the next check succeeds and clears the error.
+    monkeypatch.undo()
+    session.check(full=True)
+    assert session.fabric_error is None and not session.fabric_stale
+    assert calls == [0, 1]
+    assert session.findings == full(session)
+
+
+def test_a_failed_job_that_predates_an_edit_is_only_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(analysis: object) -> list[object]:
+        raise RuntimeError("facts replaced")
+
+    _break_net003(monkeypatch, broken)
+    session = Session(load(EXAMPLE), check=False)
+    job = session.fabric_job()
+    job.run()
+    assert job.error_text == "NET003: RuntimeError: facts replaced"
+    session.do(RemoveLink("a01-n01:ib2"), fabric=False)
+    assert not session.accept_fabric(job)
+    assert session.fabric_error is None and session.fabric_stale
+
+
 def test_history_drops_what_was_undone_when_a_new_command_comes() -> None:
     layout = load_path(EXAMPLE)
     history = History(layout)
@@ -147,10 +210,10 @@ def test_a_new_device_borrows_its_racks_line_until_a_save_gives_it_its_own(
     assert session.dirty and not any(d.subject == subject for d in session.findings)
 
 
-def test_the_sessions_analysis_survives_its_own_invalidation(session: Session) -> None:
-    # A caller that changed the layout behind the session's back may still invalidate.
+def test_a_session_checked_from_scratch_after_a_change_behind_its_back(session: Session) -> None:
+    # A caller that changed the layout behind the session's back checks it from scratch.
     session.layout.racks[0].devices[0].label = "changed by hand"
-    session.analysis.invalidate([Ref("device", session.layout.racks[0].devices[0].id)])
+    session.check(full=True)
     assert len(session.analysis.links) == len(session.layout.links)
     session.do(RemoveLink("a01-n01:ib1"))
     assert session.findings == full(session)

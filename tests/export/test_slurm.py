@@ -79,7 +79,7 @@ def _check_tree(analysis: Analysis, switches: dict[str, dict[str, list[str]]]) -
     parent one tier down."""
     adj = adjacency(analysis)
     (fabric,) = analysis.fabrics
-    name = {d.id: getattr(d.device, "hostname", None) or d.id for d in fabric.devices}
+    name = {d.id: d.device.hostname or d.id for d in fabric.devices}
     by_name = {v: k for k, v in name.items()}
     placed: list[str] = []
     for switch, children in switches.items():

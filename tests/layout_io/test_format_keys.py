@@ -31,7 +31,7 @@ def test_every_v11_key_loads_and_round_trips() -> None:
     assert layout.site is not None and layout.site.floor_load_max == 1200.0
     pdu, node = layout.catalog["my-pdu"], layout.catalog["my-node"]
     assert pdu.outlets == {"c13": 24, "c19": 12}
-    assert node.psu_inlet == "c20" and node.c19_cords is True
+    assert node.psu_inlet == "c20"
     assert node.chassis_depth == pytest.approx(0.9)
     thresholds = resolve(layout.rules.thresholds if layout.rules else None)
     assert thresholds["power_factor"] == 0.95

@@ -111,6 +111,10 @@ class SetThreshold(_CommandBase):
         super().__init__()
         self.key, self.value, self.comment = key, value, comment
         self.label = f"Set threshold {key}"
+        # What _apply found: whether [rules] was there, the old value and comment.
+        self._had_rules = False
+        self._old: float | None = None
+        self._old_comment: str | None = None
 
     def _apply(self, layout: Layout, index: LayoutIndex) -> None:
         self._had_rules = layout.rules is not None

@@ -69,6 +69,11 @@ class Builder:
         self.layout = layout
         self.request = request
         self.catalog = catalog or catalog_for(layout)
+        # The fabric being replaced, found by _nodes: the nodes' compute links, the switches
+        # only it uses, and the ids of those links and of the switches' other links.
+        self.removed: list[Link] = []
+        self.removed_devices: set[str] = set()
+        self.removed_ids: set[int] = set()
         self.nodes = self._nodes()
         # The floor as it is once the replaced fabric is gone: its switches free their units.
         view = layout

@@ -371,8 +371,8 @@ class Floor:
                 continue
             new_id = _renamed(device.id, base.id, rack_id, index)
             copy = replace(device, id=new_id, label=None, notes=None, comment=None)
-            if hasattr(copy, "feed") and getattr(copy, "feed", None) in feed_names:
-                copy.feed = feed_names[copy.feed]  # type: ignore[attr-defined]
+            if copy.feed in feed_names:
+                copy.feed = feed_names[copy.feed]
             devices.append(copy)
             load += float(dtype.power or 0.0)
             if dtype.kind == "rear-door":

@@ -70,11 +70,6 @@ class Geometry:
         top_unit = position + height - 1
         return (rack_units - top_unit) * self.unit, height * self.unit
 
-    def units_at(self, rack_units: int, y: float, height: float) -> tuple[int, int]:
-        """The inverse of :meth:`span`: the lowest and highest unit a body covers."""
-        top_unit = rack_units - round(y / self.unit)
-        return top_unit - round(height / self.unit) + 1, top_unit
-
 
 GEOMETRY = Geometry()
 # Width at the right of a body taken by its drawing (vents, ports), kept free of the label.
@@ -307,7 +302,7 @@ def _tooltip(
         figures.append(f"{dev.weight:.0f} kg")
     if figures:
         lines.append(" · ".join(figures))
-    hostname = getattr(d, "hostname", None)  # v1.1 key, where the model has it
+    hostname = d.hostname
     if hostname:
         lines.append(f"hostname {hostname}")
     if extra:
@@ -890,20 +885,3 @@ def single(
         title=f"{analysis.layout.name}: rack {facts.rack.id}",
         defs=writer.defs(),
     )
-
-
-def draw_racks(
-    writer: ElevationWriter, racks: list[RackFacts], x: float, y: float, columns: int
-) -> tuple[list[str], float]:
-    """Racks in a grid of ``columns`` from (x, y), for print pages; returns the body and its
-    height."""
-    g = writer.g
-    out: list[str] = []
-    top = y
-    for start in range(0, len(racks), columns):
-        plans = [plan_rack(f) for f in racks[start : start + columns]]
-        drops, height = writer.stand(plans)
-        for i, (plan, drop) in enumerate(zip(plans, drops, strict=True)):
-            writer.rack(out, plan, x + i * g.pitch, top + drop)
-        top += height + 16
-    return out, top - y

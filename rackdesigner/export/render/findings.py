@@ -12,14 +12,13 @@ from dataclasses import dataclass, field
 
 from rackdesigner.export.render.palette import SEVERITY_SYMBOLS
 from rackdesigner.model.diagnostics import SEVERITY_RANK, Diagnostic
+from rackdesigner.model.refs import KindId
 
 
-def subject(diagnostic: Diagnostic) -> tuple[str, str] | None:
+def subject(diagnostic: Diagnostic) -> KindId | None:
     """``(kind, id)`` of what a finding is about ("device", "a01-n01"), or None."""
-    structured = getattr(diagnostic, "subject", None)
-    if structured:
-        kind, ident = structured[0], structured[1]
-        return (str(kind), str(ident))
+    if diagnostic.subject is not None:
+        return diagnostic.subject.kind_id
     kind, _, ident = diagnostic.entity.partition(" ")
     if kind and ident:
         return (kind, ident)

@@ -2,7 +2,8 @@
 
 One table per theme maps a device kind to a fill and a text colour, so a GPU node is the
 same green in a printed elevation as on the terminal. Severity is never shown by colour
-alone: each has a symbol too. Plain data, no imports: the SVG writer turns these into CSS
+alone: each has a symbol too. Plain data over the model's own vocabulary (device kinds
+and media are :mod:`rackdesigner.model.layout`'s): the SVG writer turns these into CSS
 class rules and the app into Rich styles.
 """
 
@@ -10,18 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-KINDS = (
-    "gpu-node",
-    "cpu-node",
-    "storage",
-    "switch",
-    "pdu",
-    "cdu",
-    "rear-door",
-    "patch-panel",
-    "blank",
-    "other",
-)
+from rackdesigner.model.layout import MEDIA as LAYOUT_MEDIA
 
 # How a kind is named in legends.
 KIND_LABELS = {
@@ -125,7 +115,7 @@ SURFACES = {
 
 # Cable media in topology drawings: a colour per theme and a dash pattern, so that media
 # stay apart in print without colour too.
-MEDIA = ("dac", "acc", "aoc", "mmf", "smf", "copper-rj45", "unknown")
+MEDIA = (*LAYOUT_MEDIA, "unknown")  # a cable of no known medium is drawn too
 MEDIA_COLOURS = {
     "light": {
         "dac": "#4d4d4d",

@@ -20,6 +20,7 @@ from importlib import resources
 from string import Template
 
 from rackdesigner.export.render import palette
+from rackdesigner.model.layout import DEVICE_KINDS
 
 # XML 1.0 forbids most control characters even as references; a label with one (TOML
 # allows "\u0001") would make the file unreadable, so it becomes U+FFFD.
@@ -170,5 +171,5 @@ def kw(watts: float | None) -> str:
 
 
 def legend_kinds(kinds: set[str]) -> list[str]:
-    """The kinds to show in a legend: those drawn, in the palette's order."""
-    return [k for k in palette.KINDS if k in kinds]
+    """The kinds to show in a legend: those drawn, in the model's order."""
+    return [k for k in DEVICE_KINDS if k in kinds]

@@ -89,6 +89,12 @@ class _FabricDrawing:
         self.boxes: dict[str, Box] = {}
         self.box_of: dict[str, str] = {}  # device id -> box key (drawn instances only)
         self.notes: list[str] = []
+        # Made by build and place: the SU classes (one drawn for each), the bundles of
+        # cables between boxes, the tiers top to bottom, each SU class's (x, width).
+        self.su_classes: list[list[dict[str, list[str]]]] = []
+        self.bundles: dict[tuple[str, str, str], Bundle] = {}
+        self.rows: list[int] = []
+        self.su_spans: list[tuple[float, float]] = []
 
     def _tier(self, dev: DeviceFacts) -> int:
         switch = self.fabric.switches.get(dev.id)
