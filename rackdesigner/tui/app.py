@@ -24,6 +24,8 @@ from textual.timer import Timer
 from textual.widgets import ContentSwitcher
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from rackdesigner.design.facts_text import facts_lines, layout_lines
+from rackdesigner.design.placing import nearest_fit
 from rackdesigner.layout_io.saving import same_file
 from rackdesigner.tui import actions
 from rackdesigner.tui import autosave as sidecar
@@ -455,7 +457,7 @@ class DesignerApp(
             if entity is None:
                 ref = None
         self.inspected = ref
-        facts = self._facts(ref) if ref else self._layout_facts()
+        facts = facts_lines(session, ref) if ref else layout_lines(session.layout)
         findings = self._findings_of(ref) if ref else []
         self.inspector.show(ref, entity, facts, findings, rebuild=rebuild)
 
@@ -472,72 +474,6 @@ class DesignerApp(
         if kind == "link":
             return index.link(ident)
         return None
-
-    def _layout_facts(self) -> list[str]:
-        if self.session is None:
-            return []
-        layout = self.session.layout
-        if not layout.racks:
-            return [
-                f"{layout.name}: no racks yet.",
-                "Add the first rack: ctrl+p → Add rack (enter takes its defaults);",
-                "then a places devices at the cursor. ctrl+p → Open opens a layout.",
-            ]
-        return ["Nothing selected."]
-
-    def _facts(self, ref: Ref) -> list[str]:
-        """A few read-only figures from the session's analysis, for the inspector's top."""
-        session = self.session
-        assert session is not None
-        analysis = session.analysis
-        kind, ident = ref
-        if analysis is None:
-            return []
-        if kind == "device":
-            facts = analysis.device_by_id.get(ident)
-            if facts is None:
-                return []
-            dtype = facts.type
-            if dtype is None:
-                return [f"model {facts.device.model} is not in the catalog"]
-            line = [dtype.name or facts.device.model, facts.kind or "", f"{facts.height_u:g} U"]
-            if facts.power is not None:
-                line.append(
-                    f"{facts.power / 1000:,.2f} kW{' (est.)' if facts.power_estimated else ''}"
-                )
-            if facts.gpus:
-                line.append(f"{facts.gpus} × {dtype.gpu or 'GPU'}")
-            return [
-                " · ".join(x for x in line if x),
-                f"in rack {facts.rack.id}",
-                *self.link_lines(ident),
-            ]
-        if kind == "rack":
-            for rack in analysis.racks:
-                if rack.rack.id == ident:
-                    capacity = (
-                        f"{rack.capacity / 1000:,.1f} kW"
-                        if rack.capacity is not None
-                        else "no feeds"
-                    )
-                    return [
-                        f"load {rack.load / 1000:,.1f} kW of {capacity}",
-                        f"heat {rack.heat / 1000:,.1f} kW ({rack.air_heat / 1000:,.1f} kW air)"
-                        f" · cooling {analysis.cooling_verdict(rack)}",
-                        f"{rack.units_used:g} of {rack.rack.height_u:g} U used · {rack.gpus} GPUs"
-                        f" · {len(rack.rack.feeds)} feeds",
-                    ]
-        if kind == "feed":
-            for rack in analysis.racks:
-                for feed in rack.feeds:
-                    if feed.feed.id == ident:
-                        return [
-                            f"in rack {rack.rack.id} · usable {feed.capacity / 1000:,.1f} kW",
-                            f"carries {feed.load / 1000:,.1f} kW when its side runs alone",
-                        ]
-        if kind == "link":
-            return self.link_facts(ident)
-        return []
 
     def _findings_of(self, ref: Ref) -> list[Diagnostic]:
         assert self.session is not None
@@ -947,22 +883,16 @@ class DesignerApp(
             self.notify(f"Duplicated {device_id} as {new_id}{where}", timeout=4)
 
     def _free_run(self, rack_id: str, device: Any, height: int) -> int | None:
-        """The nearest free units above the device (else below) that fit a copy."""
+        """The next free units above the device (else the highest below) that fit a copy."""
         assert self.session is not None
         index = self.session.index
         rack = index.rack(rack_id)
         assert rack is not None
-        faces = index.faces_of(device)
         taken: set[int] = set()
-        for face in faces:
+        for face in index.faces_of(device):
             taken.update(index.occupied(rack_id, face))
-        top = int(rack.height_u)
-        start = device.position + height
-        candidates = [*range(start, top - height + 2), *range(device.position - height, 0, -1)]
-        for position in candidates:
-            if all(u not in taken for u in range(position, position + height)):
-                return position
-        return None
+        near = device.position + height
+        return nearest_fit(taken, int(rack.height_u), height, near, upward=True)
 
     @work(group="dialog")
     async def action_rename(self) -> None:

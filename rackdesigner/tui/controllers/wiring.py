@@ -18,11 +18,7 @@ from rackdesigner.tui.screens.fabric import GenerateResult, GenerateScreen
 from rackdesigner.tui.screens.template import TemplateResult, TemplateScreen
 
 if TYPE_CHECKING:
-    from rackdesigner.edit import Session
     from rackdesigner.tui.app import DesignerApp
-
-# Links listed in a device's inspector; the rest are counted.
-LINKS_SHOWN = 8
 
 
 class WiringActions:
@@ -59,66 +55,6 @@ class WiringActions:
         media = f" ({request.media})" if request.media else ""
         self.notify(f"Connected {request.a} to {request.b}{media} (ctrl+z undoes)", timeout=4)
         return None
-
-    def link_lines(self: DesignerApp, device_id: str) -> list[str]:  # type: ignore[misc]
-        """A device's cables for its inspector: ``ib1 → a01-leaf1:p3 · dac 1.6 m``."""
-        from rackdesigner.analysis.geometry import rack_places
-        from rackdesigner.design.connect import cable_length
-
-        session = self.session
-        if session is None:
-            return []
-        links = session.index.links_of(device_id)
-        if not links:
-            return []
-        out = [f"cables: {len(links)}"]
-        places = rack_places(session.layout)  # once for every cable listed
-        shown = links
-        if len(links) > LINKS_SHOWN:
-            # The first ones by the order they were added, and the latest (a cable just
-            # connected is always in view).
-            shown = [*links[: LINKS_SHOWN - 1], links[-1]]
-        for number, link in enumerate(shown):
-            mine, other = (
-                (link.a, link.b) if link.a.startswith(f"{device_id}:") else (link.b, link.a)
-            )
-            if link.length is not None:
-                length: float | None = float(link.length)
-            else:
-                length = cable_length(session.layout, session.index, link.a, link.b, places)
-            where = f" {length:.1f} m" if length is not None else ""
-            if len(links) > LINKS_SHOWN and number == len(shown) - 1:
-                out.append(f"  … {len(links) - LINKS_SHOWN} more; the latest:")
-            out.append(f"  {mine.partition(':')[2]} → {other} · {link.media or '?'}{where}")
-        return out
-
-    def link_facts(self: DesignerApp, ref_id: str) -> list[str]:  # type: ignore[misc]
-        """A cable's inspector lines: its run, its speed and what medium reaches it."""
-        from rackdesigner.design.connect import cable_length, propose_media, speed_text
-
-        session = self.session
-        link = session.index.link(ref_id) if session is not None else None
-        if session is None or link is None:
-            return ["a cable between two ports"]
-        computed = cable_length(session.layout, session.index, link.a, link.b)
-        declared = float(link.length) if link.length is not None else None
-        length = declared if declared is not None else computed
-        known = [s for end in (link.a, link.b) if (s := _port_speed(session, end)) is not None]
-        speed = min(known) if known else None
-        overrides = dict(session.layout.rules.thresholds) if session.layout.rules else {}
-        proposed = propose_media(length, speed, overrides)
-        run = (
-            f"{length:.1f} m {'declared' if declared is not None else 'computed'}"
-            if length is not None
-            else "length unknown"
-        )
-        lines = [
-            f"{link.a} → {link.b}",
-            f"{link.media or 'no media'} · {run} · {speed_text(speed) or 'speed unknown'}",
-        ]
-        if proposed.media is not None and proposed.media != link.media:
-            lines.append(f"proposed for this run: {proposed.media} ({proposed.reason})")
-        return lines
 
     # -- generate fabric ----------------------------------------------------------------
 
@@ -265,13 +201,3 @@ class WiringActions:
             )
         elif self.do(fill) is None:
             filled()
-
-
-def _port_speed(session: Session, end: str) -> float | None:
-    """The speed of the port group a link end names (None when unknown)."""
-    index = session.index
-    device_id, _, port = end.partition(":")
-    device = index.device(device_id)
-    dtype = index.type_of(device) if device is not None else None
-    group = dtype.port_group(port.rstrip("0123456789")) if dtype is not None else None
-    return float(group.speed) if group is not None and group.speed is not None else None
