@@ -402,13 +402,15 @@ class Workspace:
         """A fabric check finished: adopt its findings, or say why not."""
         if session is not self.session:
             return FabricResult()
-        if session.accept_fabric(job):
-            self._fabric_failed = None
-            return FabricResult(accepted=True, said=self._fabric_news(session))
+        accepted = session.accept_fabric(job)
         if job.error is not None and job.revision == session.revision:
+            # Failed on the layout as it is: said once, not started again until an edit.
             text = _session_fabric_error(session) or f"{type(job.error).__name__}: {job.error}"
             self._fabric_failed = (id(session), session.revision, text)
             return FabricResult(failed=text)
+        if accepted:
+            self._fabric_failed = None
+            return FabricResult(accepted=True, said=self._fabric_news(session))
         return FabricResult(again=session.fabric_stale)
 
     def _fabric_news(self, session: Session) -> Announcement | None:

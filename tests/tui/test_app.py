@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from textual import events
 
 from rackdesigner.edit import RemoveDevice, Session
@@ -380,3 +381,42 @@ def test_untitled_first_save_asks_for_a_path_then_open_another(tmp_path: Path) -
 
     run(journey)
     assert 'name = "untitled"' in target.read_text(encoding="utf-8")
+
+
+def test_a_fabric_check_that_fails_says_so_once_and_is_not_run_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rackdesigner.edit.checker import FabricJob
+
+    runs: list[int] = []
+
+    def broken(self: FabricJob) -> FabricJob:
+        runs.append(self.revision)
+        self.error = RuntimeError("the cable graph broke")
+        self.done = True
+        return self
+
+    monkeypatch.setattr(FabricJob, "run", broken)
+    path = copy("training-128.toml", tmp_path)
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            for _ in range(5):  # were it restarted, it would have run again by now
+                await pilot.pause(0.02)
+            await settle(pilot)
+            assert len(runs) == 1
+            failed = [t for s, t in app.notices if s == "error" and "Fabric check" in t]
+            assert failed == ["Fabric check failed: RuntimeError: the cable graph broke"]
+            title = str(app.main.problems.border_title)
+            assert title.endswith(" · fabric check failed: RuntimeError: the cable graph broke")
+            assert not app.main.header.checking
+            # An edit changes the layout: its fabric is checked again (and fails again).
+            await pilot.press("ctrl+g")
+            await type_text(pilot, "a01-blank4")
+            await pilot.press("enter", "delete")
+            await settle(pilot)
+            assert len(runs) == 2
+
+    run(journey)
