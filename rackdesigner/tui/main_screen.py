@@ -553,6 +553,8 @@ class MainScreen(Screen[None]):
                 job.run()
         finally:
             cancelled = get_current_worker().is_cancelled
+            if cancelled and job is not None:
+                job.analysis.release_graph()
             self.post_result(messages.FabricDone(session, None if cancelled else job))
 
     @on(messages.FabricDone)

@@ -256,36 +256,6 @@ def test_duplicate_rename_then_quit_with_unsaved_changes_asks_and_discard_leaves
     assert not autosave.sidecar(path).exists()
 
 
-def test_file_changed_on_disk_before_save_asks(tmp_path: Path) -> None:
-    path = copy("finetune-8gpu.toml", tmp_path)
-
-    async def journey() -> None:
-        app = app_for(path, tmp_path)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
-            await pilot.press("delete")
-            await settle(pilot)
-            changed = path.read_text(encoding="utf-8") + "\n# edited elsewhere\n"
-            path.write_text(changed, encoding="utf-8")
-            await pilot.press("ctrl+s")
-            await pilot.pause()
-            assert isinstance(app.screen, ConfirmScreen)
-            assert "changed on disk" in app.screen.message
-            await pilot.press("enter")  # the default is Cancel
-            await pilot.pause()
-            assert path.read_text(encoding="utf-8") == changed
-            assert app.workspace.dirty
-            await pilot.press("ctrl+s")
-            await pilot.pause()
-            await pilot.press("shift+tab", "enter")  # [Overwrite], Cancel
-            await pilot.pause()
-            assert not app.workspace.dirty
-            assert app.workspace.session is not None
-            assert path.read_text(encoding="utf-8") == dumps(app.workspace.session.layout)
-
-    run(journey)
-
-
 def test_malformed_file_shows_its_error_and_line_and_the_app_runs_on(tmp_path: Path) -> None:
     path = tmp_path / "broken.toml"
     path.write_text('format = 1\nname = "x"\n[[racks]\nid = "a01"\n', encoding="utf-8")

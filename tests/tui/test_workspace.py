@@ -123,15 +123,26 @@ def test_save_asks_nothing_for_its_own_file_and_a_path_for_an_untitled_layout(
 def test_a_file_changed_on_disk_is_asked_about_and_overwritten_only_when_told(
     tmp_path: Path,
 ) -> None:
-    path = copy("training-128.toml", tmp_path)
+    # (Was the Pilot journey test_file_changed_on_disk_before_save_asks: ctrl+s turning a
+    # Question into a dialog is the quit journey's; what is asked and done is here.)
+    path = copy("finetune-8gpu.toml", tmp_path)
     workspace = opened(path)
-    workspace.do(RemoveDevice("a01-blank4"))
-    path.write_text(path.read_text(encoding="utf-8") + "\n# edited elsewhere\n", "utf-8")
-    asked, outcome = answer(workspace.save_flow(None), "cancel")
+    session = workspace.session
+    assert session is not None
+    device = session.layout.racks[0].devices[0].id
+    workspace.do(RemoveDevice(device))
+    changed = path.read_text(encoding="utf-8") + "\n# edited elsewhere\n"
+    path.write_text(changed, encoding="utf-8")
+    asked, outcome = answer(workspace.save_flow(None), None)  # dismissed: as cancel
     assert [q.title for q in asked] == ["Changed on disk"] and not outcome.saved
-    assert "edited elsewhere" in path.read_text(encoding="utf-8")
+    asked, outcome = answer(workspace.save_flow(None), "cancel")
+    assert "changed on disk" in asked[0].text and asked[0].default == "cancel"
+    assert [v for v, _ in asked[0].choices] == ["overwrite", "cancel"]
+    assert not outcome.saved and path.read_text(encoding="utf-8") == changed
+    assert workspace.dirty
     _, outcome = answer(workspace.save_flow(None), "overwrite")
-    assert outcome.saved and "edited elsewhere" not in path.read_text(encoding="utf-8")
+    assert outcome.saved and not workspace.dirty
+    assert path.read_text(encoding="utf-8") == dumps(session.layout)
 
 
 def test_comments_a_save_would_drop_are_asked_about(tmp_path: Path) -> None:
