@@ -70,3 +70,17 @@ def test_no_mixins_self_typing_tricks_or_callbacks_from_threads() -> None:
         for node in tree.body:
             if isinstance(node, ast.ClassDef):
                 assert not node.bases, f"{path.name}: {node.name} is a plain class"
+
+
+def test_the_main_screen_is_what_the_controllers_are_given() -> None:
+    """Every member of the controllers' DesignerUI exists on MainScreen (a method, a
+    property, or state its ``__init__`` declares)."""
+    from rackdesigner.tui.main_screen import MainScreen
+    from rackdesigner.tui.ui import DesignerUI
+
+    init = ast.unparse(ast.parse((TUI / "main_screen.py").read_text(encoding="utf-8")))
+    declared = set(re.findall(r"self\.(\w+)(?:: [^=]+)? = ", init))
+    members = {n for n in vars(DesignerUI) if not n.startswith("_")}
+    members |= set(DesignerUI.__annotations__)
+    missing = {n for n in members if not hasattr(MainScreen, n) and n not in declared}
+    assert not missing, missing
