@@ -47,12 +47,12 @@ def _ms(values: list[float]) -> str:
 def pilot_part(repeat: int) -> list[tuple[str, list[float]]]:
     from rackdesigner.edit import MoveDevice, RemoveDevice, UpdateRack
     from rackdesigner.tui.app import DesignerApp
-    from rackdesigner.tui.controllers.guide import GuideActions
+    from rackdesigner.tui.workspace import Workspace
 
     folder = Path(tempfile.mkdtemp(prefix="guide-bench-"))
     shutil.copy(HERE.parent / "layouts" / "training-128.toml", folder / "t.toml")
     times: dict[str, list[float]] = {}
-    real_edit = GuideActions.guide_edit
+    real_edit = Workspace.edited
 
     async def settle(pilot: object) -> None:
         app = pilot.app  # type: ignore[attr-defined]
@@ -65,7 +65,7 @@ def pilot_part(repeat: int) -> list[tuple[str, list[float]]]:
         app = DesignerApp(str(folder / "t.toml"), keymap_file=folder / "none.toml")
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
-            assert app.do(RemoveDevice("a01-blank4")) is None  # U41-U42 free
+            assert app.main.do(RemoveDevice("a01-blank4")) is None  # U41-U42 free
             await settle(pilot)
             edits: list[tuple[str, Callable[[], object]]] = [
                 ("cooling", lambda: UpdateRack("a01", cooling="air")),
@@ -73,23 +73,24 @@ def pilot_part(repeat: int) -> list[tuple[str, list[float]]]:
             ]
             for _ in range(repeat):
                 for guided in (True, False):
-                    GuideActions.guide_edit = real_edit if guided else (lambda self, before: None)  # type: ignore[method-assign]
+                    unguided = lambda self, command, before: self.changed(command)  # noqa: E731
+                    Workspace.edited = real_edit if guided else unguided  # type: ignore[method-assign]
                     tag = "with guidance" if guided else "guidance off"
                     for name, make in edits:
                         app.notices.clear()
-                        assert app.do(make()) is None
+                        assert app.main.do(make()) is None
                         times.setdefault(f"{name}: edit to panels ({tag})", []).append(
-                            app.timings["edit"]
+                            app.workspace.timings["edit"]
                         )
                         if guided:
                             assert any(s in ("error", "warning") for s, _ in app.notices)
                         await pilot.pause()
-                        app.action_undo()
+                        app.main.action_undo()
                         times.setdefault(f"{name}: undo to panels ({tag})", []).append(
-                            app.timings["edit"]
+                            app.workspace.timings["edit"]
                         )
                         await settle(pilot)
-            GuideActions.guide_edit = real_edit  # type: ignore[method-assign]
+            Workspace.edited = real_edit  # type: ignore[method-assign]
 
     asyncio.run(run())
     shutil.rmtree(folder, ignore_errors=True)

@@ -58,39 +58,39 @@ async def main():
             await pilot.press("z")
             out["noop"].append(time.perf_counter() - began)
         for _ in range(repeat):
-            app.go_to("a01-n01")
+            app.main.go_to("a01-n01")
             await pilot.press("a")
             while not isinstance(app.screen, CatalogPickerScreen):
                 await pilot.pause()
             await pilot.press(*"qm8700")
             began = time.perf_counter()
             await pilot.press("enter")
-            while app.session.index.device("a01-sw01") is None:
+            while app.workspace.session.index.device("a01-sw01") is None:
                 await pilot.pause()
             out["press"].append(time.perf_counter() - began)
-            assert app.session.index.device("a01-sw01").position == 7
-            out["app"].append(app.timings["place"])
-            out["edit"].append(app.timings["edit"])
+            assert app.workspace.session.index.device("a01-sw01").position == 7
+            out["app"].append(app.workspace.timings["place"])
+            out["edit"].append(app.workspace.timings["edit"])
             await idle(app, pilot)
             await pilot.press("ctrl+z")
             await idle(app, pilot)
-            assert app.session.index.device("a01-sw01") is None
+            assert app.workspace.session.index.device("a01-sw01") is None
         # The mouse: an armed catalog entry, then a click on U8 (no dialog to close).
-        view = app.racks
+        view = app.main.racks
         for _ in range(repeat):
-            app.go_to("a01-n01")
+            app.main.go_to("a01-n01")
             await pilot.pause()
-            app.armed = "qm8700"
+            app.main.build.armed = "qm8700"
             tallest = max(p.height for p in view.plans())
             x = view.gutter.left + 3 + 1 + 4 - view.scroll_offset.x
             y = view.gutter.top + 1 + tallest - 8 - view.scroll_offset.y
             began = time.perf_counter()
             await pilot.click("#racks", offset=(x, y))
-            while app.session.index.device("a01-sw01") is None:
+            while app.workspace.session.index.device("a01-sw01") is None:
                 await pilot.pause()
             out["click"].append(time.perf_counter() - began)
-            assert app.session.index.device("a01-sw01").position == 8
-            out["click_app"].append(app.timings["place"])
+            assert app.workspace.session.index.device("a01-sw01").position == 8
+            out["click_app"].append(app.workspace.timings["place"])
             await idle(app, pilot)
             await pilot.press("ctrl+z")
             await idle(app, pilot)
@@ -135,7 +135,7 @@ def main() -> int:
                 ("Pilot press of a key bound to nothing (its own cost)", data["noop"]),
                 ("enter in the picker to device placed, screen updated (Pilot)", data["press"]),
                 ("in the app: placement rule, command, re-check, panels, notice", data["app"]),
-                ("of which the command, re-check and panels (app.do)", data["edit"]),
+                ("of which the command, re-check and panels (app.main.do)", data["edit"]),
                 ("click on a unit, entry armed, to placed (Pilot)", data["click"]),
                 ("in the app, for the click", data["click_app"]),
             ]

@@ -77,7 +77,7 @@ async def main():
         # Free U41-U42, then put the cursor on a leaf switch (setup, not timed).
         await pilot.press("delete")
         await idle(app, pilot)
-        app.go_to("a01-leaf1")
+        app.main.go_to("a01-leaf1")
         await pilot.pause()
         for _ in range(repeat):  # what Pilot itself costs: a key bound to nothing
             began = time.perf_counter()
@@ -89,10 +89,10 @@ async def main():
             for key, present in (("enter", True), ("ctrl+z", False)):
                 began = time.perf_counter()
                 await pilot.press(key)
-                found = any(d.code == "PLC003" for d in app.problems.findings)
+                found = any(d.code == "PLC003" for d in app.main.problems.findings)
                 out["press"].append(time.perf_counter() - began)
                 assert found == present, (key, found, app.notices[-3:])
-                out["app"].append(app.timings["edit"])
+                out["app"].append(app.workspace.timings["edit"])
                 await idle(app, pilot)
                 out["fabric"].append(time.perf_counter() - began)
     print(json.dumps(out))

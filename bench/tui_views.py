@@ -72,9 +72,9 @@ async def keys_while(app: DesignerApp, running: object, gap: float = 0.05) -> li
     """Cursor keys every ``gap`` s while ``running()``: each one's answer time."""
     took = []
     while running():  # type: ignore[operator]
-        was = app.racks.cursor
+        was = app.main.racks.cursor
         step = "left" if was.rack > 0 else "right"
-        took.append(await answered(app, step, lambda was=was: app.racks.cursor != was))
+        took.append(await answered(app, step, lambda was=was: app.main.racks.cursor != was))
         await asyncio.sleep(gap)
     return took
 
@@ -90,7 +90,7 @@ async def repeat(app: DesignerApp, keys: list[str], done: object, every: float =
         await asyncio.sleep(0.001)
         if time.perf_counter() - began > 60:
             raise RuntimeError(
-                f"key repeat: no answer (focus {app.focused!r}, view {app.view_name})"
+                f"key repeat: no answer (focus {app.focused!r}, view {app.main.view_name})"
             )
     return time.perf_counter() - began
 
@@ -107,16 +107,16 @@ async def measure(path: Path, folder: Path) -> list[tuple[str, str]]:
     app = DesignerApp(str(path), keymap_file=folder / "none.toml")
     began = time.perf_counter()
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: app.session is not None and bool(app.racks.rows))
+        await until(pilot, lambda: app.workspace.session is not None and bool(app.main.racks.rows))
         ms("app start to racks drawn (usable screen)", time.perf_counter() - began)
         # The first key lands at once, on whatever the app still does after drawing.
-        was = app.racks.cursor
+        was = app.main.racks.cursor
         ms(
             "first key after the racks are drawn, answered",
-            await answered(app, "right", lambda: app.racks.cursor != was),
+            await answered(app, "right", lambda: app.main.racks.cursor != was),
         )
-        assert app.session is not None
-        session = app.session
+        assert app.workspace.session is not None
+        session = app.workspace.session
         first = await keys_while(app, lambda: session.analysis is None)
         rows.append(
             (
@@ -140,7 +140,7 @@ async def measure(path: Path, folder: Path) -> list[tuple[str, str]]:
 
         def built() -> bool:
             return all(
-                (found := app.view_data(n)) is not None and found[0] == stamp_of(session)
+                (found := app.main.views.view_data(n)) is not None and found[0] == stamp_of(session)
                 for n in BUILT
             )
 
@@ -150,9 +150,9 @@ async def measure(path: Path, folder: Path) -> list[tuple[str, str]]:
             ("keys answered while the views are built ahead (median/p90/max)", spread(ahead))
         )
         for key_name, name, ready in (
-            ("2", "floor", lambda: bool(app.floor.rows)),
-            ("4", "summary", lambda: app.summary.summary is not None),
-            ("3", "topology", lambda: bool(app.topology.entries)),
+            ("2", "floor", lambda: bool(app.main.floor.rows)),
+            ("4", "summary", lambda: app.main.summary.summary is not None),
+            ("3", "topology", lambda: bool(app.main.topology.entries)),
             ("1", "racks", lambda: True),
             ("2", "floor (again)", lambda: True),
         ):
@@ -162,7 +162,9 @@ async def measure(path: Path, folder: Path) -> list[tuple[str, str]]:
                 app,
                 key_name,
                 lambda view=view: (
-                    app.view_name == view and app.focused is not None and app.focused.id == view
+                    app.main.view_name == view
+                    and app.focused is not None
+                    and app.focused.id == view
                 ),
             )
             ms(f"key {key_name}: {name} view shown and focused", took)
@@ -180,7 +182,9 @@ async def measure(path: Path, folder: Path) -> list[tuple[str, str]]:
                     app,
                     key_name,
                     lambda view=view: (
-                        app.view_name == view and app.focused is not None and app.focused.id == view
+                        app.main.view_name == view
+                        and app.focused is not None
+                        and app.focused.id == view
                     ),
                 )
             )
@@ -190,41 +194,41 @@ async def measure(path: Path, folder: Path) -> list[tuple[str, str]]:
         lag = await repeat(
             app,
             ["4", "3", "2", "1"] * 5,
-            lambda: app.view_name == "racks" and app.focused is app.racks,
+            lambda: app.main.view_name == "racks" and app.focused is app.main.racks,
         )
         ms("view switches 4-3-2-1 ×5 at key repeat: lag after the last key", lag)
         await pilot.pause()
         await pilot.press("2")
-        app.floor.move(-999, 0)
-        end = len(app.floor.rows[app.floor.row][1]) - 1
-        lag = await repeat(app, ["right"] * end, lambda: app.floor.index >= end)
+        app.main.floor.move(-999, 0)
+        end = len(app.main.floor.rows[app.main.floor.row][1]) - 1
+        lag = await repeat(app, ["right"] * end, lambda: app.main.floor.index >= end)
         ms(f"floor view: {end} × right (a row) at key repeat: lag after the last key", lag)
-        row = app.floor.row
-        n = min(30, len(app.floor.rows) - 1 - row)
-        lag = await repeat(app, ["down"] * n, lambda: app.floor.row >= row + n)
+        row = app.main.floor.row
+        n = min(30, len(app.main.floor.rows) - 1 - row)
+        lag = await repeat(app, ["down"] * n, lambda: app.main.floor.row >= row + n)
         ms(f"floor view: {n} × down (a row each) at key repeat: lag after the last key", lag)
         presses = 40
         took = []
         for _ in range(presses):
-            was = app.floor.index
+            was = app.main.floor.index
             step = "left" if was > 0 else "right"  # never against the row's end
-            took.append(await answered(app, step, lambda was=was: app.floor.index != was))
+            took.append(await answered(app, step, lambda was=was: app.main.floor.index != was))
             await pilot.pause()
         rows.append(("floor view: cursor key answered (median/p90/max)", spread(took)))
         await pilot.press("1")
-        app.racks.move_cursor(-999, 0)
-        end = len(app.racks.plans()) - 1
-        lag = await repeat(app, ["right"] * end, lambda: app.racks.cursor.rack >= end)
+        app.main.racks.move_cursor(-999, 0)
+        end = len(app.main.racks.plans()) - 1
+        lag = await repeat(app, ["right"] * end, lambda: app.main.racks.cursor.rack >= end)
         ms(f"racks view: {end} × right (a row) at key repeat: lag after the last key", lag)
-        row = app.racks.row
-        n = min(30, len(app.racks.rows) - 1 - row)
-        lag = await repeat(app, ["right_square_bracket"] * n, lambda: app.racks.row >= row + n)
+        row = app.main.racks.row
+        n = min(30, len(app.main.racks.rows) - 1 - row)
+        lag = await repeat(app, ["right_square_bracket"] * n, lambda: app.main.racks.row >= row + n)
         ms(f"racks view: {n} × next row at key repeat: lag after the last key", lag)
         took = []
         for _ in range(presses):
-            was = app.racks.cursor
+            was = app.main.racks.cursor
             step = "left" if was.rack > 0 else "right"
-            took.append(await answered(app, step, lambda was=was: app.racks.cursor != was))
+            took.append(await answered(app, step, lambda was=was: app.main.racks.cursor != was))
             await pilot.pause()
         rows.append(("racks view: cursor key answered (median/p90/max)", spread(took)))
         key = time.perf_counter()
@@ -232,14 +236,14 @@ async def measure(path: Path, folder: Path) -> list[tuple[str, str]]:
         ms("racks view: next row, with Pilot's repaint", time.perf_counter() - key)
         # An edit: a GPU node moved up a unit with m, up, enter, the way a user does it.
         node = next(d for d in session.analysis.devices if d.is_gpu_node)  # type: ignore[union-attr]
-        app.go_to(node.device.id)
+        app.main.go_to(node.device.id)
         await pilot.pause()
         edits = []
         for key_name in ("up", "down") * 3:
             await pilot.press("m", key_name)
             key = time.perf_counter()
             await pilot.press("enter")
-            edits.append(app.timings["edit"])
+            edits.append(app.workspace.timings["edit"])
             await until(pilot, lambda: not fabric_running())
         rows.append(
             (
@@ -255,16 +259,16 @@ async def measure(path: Path, folder: Path) -> list[tuple[str, str]]:
         other = "air" if was != "air" else "liquid"
         edits = []
         for cooling in (other, was) * 3:
-            app.go_to(rack.id)
+            app.main.go_to(rack.id)
             await pilot.pause()
             await pilot.press("enter")
-            app.inspector.edit("cooling")
-            app.inspector.editor.value = cooling
-            app.timings.pop("edit", None)
+            app.main.inspector.edit("cooling")
+            app.main.inspector.editor.value = cooling
+            app.workspace.timings.pop("edit", None)
             await pilot.press("enter")
             changed = session.index.rack(rack.id)
             assert changed is not None and changed.cooling == cooling, app.notices[-1:]
-            edits.append(app.timings["edit"])
+            edits.append(app.workspace.timings["edit"])
             await pilot.press("escape")
             await until(pilot, lambda: not fabric_running())
         rows.append(

@@ -84,7 +84,7 @@ async def connect():
     async with app.run_test(size=(120, 40)) as pilot:
         await idle(app, pilot)
         step("connect: opened")
-        app.go_to("a01-leaf1")
+        app.main.go_to("a01-leaf1")
         await pilot.pause()
         for _ in range(repeat):
             began = time.perf_counter()
@@ -95,14 +95,14 @@ async def connect():
             await until(pilot, lambda: isinstance(app.screen, ConnectScreen))
             await type_text(pilot, "a01-leaf2")
             await pilot.pause()
-            facts = app.inspector.query_one("#inspector-facts")
+            facts = app.main.inspector.query_one("#inspector-facts")
             began = time.perf_counter()
             await pilot.press("enter")
             await until(pilot, lambda: "a01-leaf2:p33" in str(facts.render()))
             out["connect_press"].append(time.perf_counter() - began)
-            links = app.session.index.links_of("a01-leaf1")
+            links = app.workspace.session.index.links_of("a01-leaf1")
             assert any(l.b == "a01-leaf2:p33" for l in links), app.notices[-2:]
-            out["connect_app"].append(app.timings["connect"])
+            out["connect_app"].append(app.workspace.timings["connect"])
             await idle(app, pilot)
             await pilot.press("ctrl+z")
             await idle(app, pilot)
@@ -128,7 +128,7 @@ async def generate():
     async with app.run_test(size=(120, 40)) as pilot:
         await idle(app, pilot)
         step("generate: opened")
-        session = app.session
+        session = app.workspace.session
         for _ in range(repeat):
             began = time.perf_counter()
             await pilot.press("g")
@@ -142,10 +142,10 @@ async def generate():
             cables = len(screen.result.plan.links)
             began = time.perf_counter()
             await pilot.press("enter")
-            await until(pilot, lambda: "generate_apply" in app.timings)
+            await until(pilot, lambda: "generate_apply" in app.workspace.timings)
             out["apply_press"].append(time.perf_counter() - began)
             assert len(session.layout.links) == cables, app.notices[-3:]
-            out["apply_app"].append(app.timings.pop("generate_apply"))
+            out["apply_app"].append(app.workspace.timings.pop("generate_apply"))
             step("generate: applied")
             await idle(app, pilot)
             out["fabric_after_apply"].append(time.perf_counter() - began)
@@ -153,7 +153,7 @@ async def generate():
             await pilot.press("ctrl+z")
             out["undo_press"].append(time.perf_counter() - began)
             assert session.layout.links == []
-            out["undo_app"].append(app.timings["edit"])
+            out["undo_app"].append(app.workspace.timings["edit"])
             await idle(app, pilot)
             step("generate: undone")
     out["cables"] = cables

@@ -130,20 +130,30 @@ class NoRoom(ValueError):
     """No free units in the rack fit the device; the message says so."""
 
 
-def nearest_fit(taken: set[int], top: int, height: int, near: int) -> int | None:
+def nearest_fit(
+    taken: set[int], top: int, height: int, near: int, *, upward: bool = False
+) -> int | None:
     """The position (lowest unit) nearest ``near`` whose ``height`` units from it are all
-    free and inside units 1..``top``; ties go to the lower position (designer.md)."""
+    free and inside units 1..``top``; ties go to the lower position (designer.md).
+
+    ``upward``: the lowest such position at or above ``near``, else the highest below it,
+    as a duplicated device goes into the next free units above its original."""
     if height < 1 or top < height:
         return None
     highest = top - height + 1
     near = min(max(near, 1), highest)
+
+    def fits(position: int) -> bool:
+        return not any(u in taken for u in range(position, position + height))
+
+    if upward:
+        order = (*range(near, highest + 1), *range(near - 1, 0, -1))
+        return next((position for position in order if fits(position)), None)
     # Walk outwards from ``near``: the first fit found at distance d is the nearest, and
     # the lower candidate is tried first at each distance.
     for distance in range(0, highest):
         for position in (near - distance, near + distance) if distance else (near,):
-            if 1 <= position <= highest and not any(
-                u in taken for u in range(position, position + height)
-            ):
+            if 1 <= position <= highest and fits(position):
                 return position
     return None
 

@@ -2,8 +2,9 @@
 screen are all built from it, so a key, its palette name and its help line never disagree.
 
 Each binding has an id (``binding-id = "keys"`` in ``keymap.toml`` remaps it). Actions are
-app methods (``action_<name>``); a binding in a panel calls ``app.<name>`` so the key and
-the palette run the same code.
+the main screen's methods (``action_<name>``): an app-wide binding calls ``main.<name>``
+(the app's name for its main screen, which works under a dialog too), a binding in a panel
+``screen.<name>``, so the key and the palette run the same code.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from textual.binding import Binding
 @dataclass(frozen=True, slots=True)
 class Action:
     id: str  # binding id, stable: users remap keys by it
-    action: str  # app action name (``action_<action>``), with arguments where needed
+    action: str  # the main screen's action (``action_<action>``), with its arguments
     name: str  # the command palette's name (designer.md); "" when not in the palette
     help: str  # one line for the help screen and the palette
     keys: str = ""  # default keys, comma-separated; "" for palette-only actions
@@ -268,7 +269,7 @@ def bindings(scope: str) -> list[Binding]:
         out.append(
             Binding(
                 action.keys,
-                action.action if app_wide else f"app.{action.action}",
+                f"main.{action.action}" if app_wide else f"screen.{action.action}",
                 action.footer or action.help,
                 show=bool(action.footer),
                 key_display=action.key_display,

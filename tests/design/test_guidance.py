@@ -231,27 +231,31 @@ b = "a01-leaf:p2"
 
 
 class _App:
-    """The guidance mixin over a bare session: what the designer's hooks see."""
+    """The designer's workspace over a bare session: what its guidance says."""
 
     def __init__(self, session: Session) -> None:
-        from rackdesigner.tui.controllers.guide import GuideActions
+        from rackdesigner.tui.workspace import Workspace
 
-        class App(GuideActions):
-            pass
-
-        self.app = App()
-        self.app.session = session
+        self.workspace = Workspace()
+        self.workspace.use(session, None)
         self.said: list[str] = []
-        self.app.notify = lambda message, **kw: self.said.append(message)  # type: ignore[method-assign]
+
+    def before(self) -> tuple[Diagnostic, ...]:
+        return self.workspace.before_edit()
+
+    def edited(self, before: tuple[Diagnostic, ...]) -> None:
+        said = self.workspace.edited(None, before).said
+        self.said.extend([said.message] if said is not None else [])
 
     def fabric(self) -> None:
-        session = self.app.session
+        session = self.workspace.session
         assert session is not None
         _ = session.findings
         job = session.fabric_job()
         job.run()
-        assert session.accept_fabric(job)
-        self.app.guide_fabric(session)
+        result = self.workspace.fabric_done(session, job)
+        assert result.accepted
+        self.said.extend([result.said.message] if result.said is not None else [])
         _ = session.findings
 
 
@@ -263,18 +267,18 @@ def test_fabric_findings_after_an_edit_are_announced_but_not_those_of_the_file()
     app = _App(session)
     app.fabric()  # the file's own fabric findings: not news
     assert app.said == []
-    before = app.app.guide_before()
+    before = app.before()
     session.do(RemoveLink("a01-n02:ib1"), fabric=False)
-    app.app.guide_edit(before)
+    app.edited(before)
     app.fabric()
     assert any(text.startswith("NET006 device a01-n02") for text in app.said), app.said
     # An edit checked from scratch (a rack to another row) empties the fabric findings
     # until the worker is back: the NET006 it brings back is not news.
     app.said.clear()
-    before = app.app.guide_before()
+    before = app.before()
     session.do(UpdateRack("a01", row="B"), fabric=False)
     assert session.finding_changes() is None
-    app.app.guide_edit(before)
+    app.edited(before)
     app.fabric()
     assert app.said == []
 

@@ -118,6 +118,34 @@ def test_nearest_fit_is_the_closest_free_run(taken: set[int], height: int, near:
         assert got == min(fits, key=lambda p: (abs(p - clamped), p))
 
 
+@settings(max_examples=80, deadline=None)
+@given(
+    st.sets(st.integers(1, 20), max_size=20),
+    st.integers(1, 5),
+    st.integers(-3, 25),
+)
+def test_nearest_fit_upward_is_the_first_free_run_above_else_the_highest_below(
+    taken: set[int], height: int, near: int
+) -> None:
+    top = 20
+    got = nearest_fit(taken, top, height, near, upward=True)
+    fits = [p for p in range(1, top - height + 2) if not taken & set(range(p, p + height))]
+    clamped = min(max(near, 1), top - height + 1)
+    above = [p for p in fits if p >= clamped]
+    below = [p for p in fits if p < clamped]
+    assert got == (min(above) if above else max(below) if below else None)
+
+
+def test_nearest_fit_upward_as_a_duplicate_goes_above_its_original() -> None:
+    # A 2U device at U10-U11, U12-U30 taken: the copy goes into the next free units above
+    # (U31), though free units below (U8-U9) are nearer.
+    taken = set(range(10, 31))
+    assert nearest_fit(taken, 42, 2, 12) == 8
+    assert nearest_fit(taken, 42, 2, 12, upward=True) == 31
+    # Nothing free above: the highest free units below.
+    assert nearest_fit(taken, 30, 2, 12, upward=True) == 8
+
+
 def test_plan_stacks_several_upward_and_puts_0u_on_the_emptier_rail() -> None:
     types = builtin().devices
     placements = plan(

@@ -7,120 +7,20 @@ headless; the real-terminal smoke test lives in test_tui_terminal.py.
 
 from __future__ import annotations
 
-import asyncio
 import os
-import shutil
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
+import pytest
 from textual import events
-from textual.command import CommandList, CommandPalette
-from textual.keys import _character_to_key
 
 from rackdesigner.edit import RemoveDevice, Session
 from rackdesigner.layout_io import dumps, load_path
 from rackdesigner.tui import autosave
-from rackdesigner.tui.app import DesignerApp
 from rackdesigner.tui.screens.confirm import ConfirmScreen
 from rackdesigner.tui.screens.load_error import LoadErrorScreen
 from rackdesigner.tui.screens.prompt import PromptScreen
 from tests.conftest import ROOT
-
-SIZE = (100, 32)
-
-
-def run(test: Callable[[], Awaitable[None]]) -> None:
-    asyncio.run(test())
-
-
-def shown(app: DesignerApp) -> str | None:
-    """The view on screen: the content switcher's current child."""
-    from textual.widgets import ContentSwitcher
-
-    return app.query_one("#views", ContentSwitcher).current
-
-
-def copy(name: str, tmp_path: Path) -> Path:
-    target = tmp_path / name
-    shutil.copy(ROOT / "layouts" / name, target)
-    return target
-
-
-def app_for(path: Path | None, tmp_path: Path) -> DesignerApp:
-    # No user keymap from the machine running the tests.
-    return DesignerApp(str(path) if path else None, keymap_file=tmp_path / "no-keymap.toml")
-
-
-BACKGROUND = ("load", "check", "fabric", "autosave", "edit")
-
-
-async def settle(pilot: Any) -> None:
-    """Until the load, check, fabric and autosave workers are done (dialog workers wait for
-    keys: not those)."""
-    app = pilot.app
-    quiet = 0
-    for _ in range(3000):
-        await pilot.pause(0.01)
-        busy = [w for w in app.workers if w.group in BACKGROUND and w.is_running]
-        quiet = 0 if busy else quiet + 1
-        if quiet >= 3:
-            return
-    raise AssertionError("workers did not finish")
-
-
-async def type_text(pilot: Any, text: str) -> None:
-    """Type ``text`` into the focused widget: one key event per character, sent the way a
-    fast typist's keys or tmux's ``send-keys`` arrive, without waiting for a repaint after
-    each (Pilot's ``press`` waits twice per key for the process to go idle: 40 ms or more
-    a character); then wait for the app once."""
-    app = pilot.app
-    for c in text:
-        key = "space" if c == " " else c if c.isalnum() else _character_to_key(c)
-        app.post_message(events.Key(key, c))
-    await pilot.pause()
-    await pilot.pause()
-
-
-async def paste(pilot: Any, text: str) -> None:
-    """Paste into the focused field, as a terminal does (bracketed paste): paths are long."""
-    focused = pilot.app.focused
-    assert focused is not None
-    focused.post_message(events.Paste(text))
-    await pilot.pause()
-
-
-async def palette(pilot: Any, name: str) -> None:
-    """Run a command by its palette name, as a user would: ctrl+p, type, enter."""
-    await pilot.press("ctrl+p")
-    await pilot.pause()
-    await type_text(pilot, name)
-    await palette_found(pilot, name)
-    await pilot.press("enter")
-    await pilot.pause()
-
-
-async def palette_found(pilot: Any, name: str) -> None:
-    """Until the palette's search is done and ``name`` is its highlighted hit: the search
-    runs in a worker, and a fixed pause was either slow or, on a loaded machine, too short."""
-    for _ in range(500):
-        await pilot.pause(0.01)
-        screen = pilot.app.screen
-        if not isinstance(screen, CommandPalette):
-            continue
-        if any(w.is_running for w in screen.workers):
-            continue
-        hits = screen.query_one(CommandList)
-        if hits.highlighted is None:
-            continue
-        hit = getattr(hits.get_option_at_index(hits.highlighted), "hit", None)
-        if hit is not None and (hit.text or "").lower() == name.lower():
-            return
-    raise AssertionError(f"the palette did not offer {name!r}")
-
-
-def codes(app: DesignerApp, code: str) -> list[str]:
-    return [d.entity for d in app.problems.findings if d.code == code]
+from tests.tui.pilot import SIZE, app_for, codes, copy, palette, paste, run, settle, type_text
 
 
 def test_training_journey_move_refuse_undo_redo_save_reopen(tmp_path: Path) -> None:
@@ -130,14 +30,14 @@ def test_training_journey_move_refuse_undo_redo_save_reopen(tmp_path: Path) -> N
         app = app_for(path, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            session = app.session
+            session = app.workspace.session
             assert session is not None
             # Select a rack: the cursor starts on the first rack's top unit.
-            assert app.racks.current_rack_id() == "a01"
+            assert app.main.racks.current_rack_id() == "a01"
             await pilot.press("right")
-            assert app.racks.current_rack_id() == "a02"
+            assert app.main.racks.current_rack_id() == "a02"
             await pilot.press("left")
-            assert app.racks.current_device_id() == "a01-blank4"
+            assert app.main.racks.current_device_id() == "a01-blank4"
             # Free U41-U42 by deleting the blanking panel there.
             await pilot.press("delete")
             await settle(pilot)
@@ -147,8 +47,8 @@ def test_training_journey_move_refuse_undo_redo_save_reopen(tmp_path: Path) -> N
             await type_text(pilot, "a01-leaf1")
             await pilot.press("enter")
             await pilot.pause()
-            assert app.racks.current_device_id() == "a01-leaf1"
-            assert app.inspector.ref == ("device", "a01-leaf1")
+            assert app.main.racks.current_device_id() == "a01-leaf1"
+            assert app.main.inspector.ref == ("device", "a01-leaf1")
             # Into an occupied unit: refused, with the reason, and nothing changes.
             # (training-128 stacks the two leaves at U19 and U20.)
             await pilot.press("m", "up", "enter")
@@ -161,8 +61,8 @@ def test_training_journey_move_refuse_undo_redo_save_reopen(tmp_path: Path) -> N
             await settle(pilot)
             assert session.index.device("a01-leaf1").position == 41
             assert codes(app, "PLC003") == ["device a01-leaf1"]
-            assert app.racks.marks.devices.get("a01-leaf1") == "warning"
-            assert app.header.dirty
+            assert app.main.racks.marks.devices.get("a01-leaf1") == "warning"
+            assert app.main.header.dirty
             # Undo twice (the move, then the delete); redo once (the delete).
             await pilot.press("ctrl+z")
             await settle(pilot)
@@ -177,7 +77,7 @@ def test_training_journey_move_refuse_undo_redo_save_reopen(tmp_path: Path) -> N
             await pilot.press("ctrl+s")
             await settle(pilot)
             await pilot.pause()
-            assert not app.dirty
+            assert not app.workspace.dirty
             assert any("Saved" in text for _, text in app.notices)
 
         expected_session = Session(load_path(ROOT / "layouts" / "training-128.toml"))
@@ -188,10 +88,10 @@ def test_training_journey_move_refuse_undo_redo_save_reopen(tmp_path: Path) -> N
         again = app_for(path, tmp_path)
         async with again.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            assert again.session is not None
-            assert dumps(again.session.layout) == path.read_text(encoding="utf-8")
-            assert again.session.index.device("a01-blank4") is None
-            assert not again.dirty
+            assert again.workspace.session is not None
+            assert dumps(again.workspace.session.layout) == path.read_text(encoding="utf-8")
+            assert again.workspace.session.index.device("a01-blank4") is None
+            assert not again.workspace.dirty
 
     run(journey)
 
@@ -203,48 +103,50 @@ def test_wrong_unit_in_the_inspector_is_refused_inline(tmp_path: Path) -> None:
         app = app_for(path, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            assert app.session is not None
-            before = dumps(app.session.layout)
+            assert app.workspace.session is not None
+            before = dumps(app.workspace.session.layout)
             # The 0U PDUs on the side rails: shift+arrows stop on them, arrows do not.
             await pilot.press("shift+left")
-            assert app.inspector.ref == ("device", "a01-pdu-a")
+            assert app.main.inspector.ref == ("device", "a01-pdu-a")
             await pilot.press("right")
-            assert app.racks.cursor.rail is None
+            assert app.main.racks.cursor.rail is None
             await palette(pilot, "Go to")
             await type_text(pilot, "a01-A")
             await pilot.press("enter")
             await pilot.pause()
-            assert app.inspector.ref == ("feed", "a01-A")
+            assert app.main.inspector.ref == ("feed", "a01-A")
             await pilot.press("enter")  # edit: the first field takes the focus
             await pilot.pause()
             # id, side, circuit, voltage, phases, current
             await pilot.press("tab", "tab", "tab", "tab", "tab")
-            assert app.inspector.editing == "current" and app.focused is app.inspector.editor
+            assert (
+                app.main.inspector.editing == "current" and app.focused is app.main.inspector.editor
+            )
             await pilot.press("end", "ctrl+u")
             await type_text(pilot, "63 V")
             await pilot.press("enter")
             await settle(pilot)
-            note = app.inspector.note("current")
+            note = app.main.inspector.note("current")
             assert note is not None and '"63 V" is a voltage, expected a current (A)' in note
             assert app.focused.has_class("-invalid")
             # Drawn under the field, the typed text kept in it.
-            lines = [strip.text for strip in app.inspector.lines_view.lines()]
-            row = app.inspector.lines_view.rows["current"]
+            lines = [strip.text for strip in app.main.inspector.lines_view.lines()]
+            row = app.main.inspector.lines_view.rows["current"]
             assert lines[row + 1].startswith('✖ current "63 V" is a')
-            assert app.inspector.text_of("current") == "63 V"
-            assert dumps(app.session.layout) == before
-            assert not app.dirty
+            assert app.main.inspector.text_of("current") == "63 V"
+            assert dumps(app.workspace.session.layout) == before
+            assert not app.workspace.dirty
             # A good value goes through and can be undone.
             await pilot.press("ctrl+u")
             await type_text(pilot, "40 A")
             await pilot.press("enter")
             await settle(pilot)
-            assert app.session.index.feed("a01-A").current == 40.0
-            assert app.inspector.note("current") is None
-            assert app.inspector.text_of("current") == "40 A"
+            assert app.workspace.session.index.feed("a01-A").current == 40.0
+            assert app.main.inspector.note("current") is None
+            assert app.main.inspector.text_of("current") == "40 A"
             await pilot.press("ctrl+z")
             await settle(pilot)
-            assert dumps(app.session.layout) == before
+            assert dumps(app.workspace.session.layout) == before
 
     run(journey)
 
@@ -258,8 +160,8 @@ def test_inspector_click_a_field_to_edit_it_step_with_arrows_and_scroll_with_the
         app = app_for(path, tmp_path)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
-            assert app.session is not None
-            inspector = app.inspector
+            assert app.workspace.session is not None
+            inspector = app.main.inspector
             lines = inspector.lines_view
             device = inspector.ref
             assert device is not None and device[0] == "device"
@@ -281,12 +183,12 @@ def test_inspector_click_a_field_to_edit_it_step_with_arrows_and_scroll_with_the
             await type_text(pilot, "spare")
             await pilot.press("enter")
             await settle(pilot)
-            assert app.session.index.device(device[1]).label == "spare"
+            assert app.workspace.session.index.device(device[1]).label == "spare"
             assert inspector.text_of("label") == "spare"
             # An undo while the field is open shows the value it brought back.
             await pilot.press("ctrl+z")
             await settle(pilot)
-            assert app.session.index.device(device[1]).label is None
+            assert app.workspace.session.index.device(device[1]).label is None
             assert inspector.editing == "label" and inspector.editor.value == ""
             # The wheel scrolls the lines.
             await pilot.press("escape")
@@ -309,19 +211,19 @@ def test_duplicate_rename_then_quit_with_unsaved_changes_asks_and_discard_leaves
         app = app_for(path, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            session = app.session
+            session = app.workspace.session
             assert session is not None
             await pilot.press("down")  # from the 1U panel at U42 to the 2U one at U40-U41
-            assert app.racks.current_device_id() == "a01-blank17"
+            assert app.main.racks.current_device_id() == "a01-blank17"
             await pilot.press("delete")
             await settle(pilot)
-            assert app.dirty
+            assert app.workspace.dirty
             # Duplicate the 1U panel above into the nearest free unit, then rename the copy.
             await pilot.press("up")
-            assert app.racks.current_device_id() == "a01-blank18"
+            assert app.main.racks.current_device_id() == "a01-blank18"
             await pilot.press("c")
             await settle(pilot)
-            copy_id = app.racks.current_device_id()
+            copy_id = app.main.racks.current_device_id()
             assert copy_id not in (None, "a01-blank18")
             assert session.index.device(copy_id).position == 41
             await pilot.press("r")
@@ -333,7 +235,7 @@ def test_duplicate_rename_then_quit_with_unsaved_changes_asks_and_discard_leaves
             await settle(pilot)
             assert session.index.device(copy_id) is None
             assert session.index.device("a01-top").model == "blank-1u"
-            assert app.inspector.ref == ("device", "a01-top")
+            assert app.main.inspector.ref == ("device", "a01-top")
             # The palette's Quit asks too; escape cancels and the app stays.
             await palette(pilot, "Quit")
             assert isinstance(app.screen, ConfirmScreen)
@@ -354,36 +256,6 @@ def test_duplicate_rename_then_quit_with_unsaved_changes_asks_and_discard_leaves
     assert not autosave.sidecar(path).exists()
 
 
-def test_file_changed_on_disk_before_save_asks(tmp_path: Path) -> None:
-    path = copy("finetune-8gpu.toml", tmp_path)
-
-    async def journey() -> None:
-        app = app_for(path, tmp_path)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
-            await pilot.press("delete")
-            await settle(pilot)
-            changed = path.read_text(encoding="utf-8") + "\n# edited elsewhere\n"
-            path.write_text(changed, encoding="utf-8")
-            await pilot.press("ctrl+s")
-            await pilot.pause()
-            assert isinstance(app.screen, ConfirmScreen)
-            assert "changed on disk" in app.screen.message
-            await pilot.press("enter")  # the default is Cancel
-            await pilot.pause()
-            assert path.read_text(encoding="utf-8") == changed
-            assert app.dirty
-            await pilot.press("ctrl+s")
-            await pilot.pause()
-            await pilot.press("shift+tab", "enter")  # [Overwrite], Cancel
-            await pilot.pause()
-            assert not app.dirty
-            assert app.session is not None
-            assert path.read_text(encoding="utf-8") == dumps(app.session.layout)
-
-    run(journey)
-
-
 def test_malformed_file_shows_its_error_and_line_and_the_app_runs_on(tmp_path: Path) -> None:
     path = tmp_path / "broken.toml"
     path.write_text('format = 1\nname = "x"\n[[racks]\nid = "a01"\n', encoding="utf-8")
@@ -400,8 +272,8 @@ def test_malformed_file_shows_its_error_and_line_and_the_app_runs_on(tmp_path: P
             await pilot.press("tab", "enter")  # Open another…, [Start empty], Quit
             await settle(pilot)
             assert app.is_running
-            assert app.session is not None
-            assert app.session.layout.racks == []
+            assert app.workspace.session is not None
+            assert app.workspace.session.layout.racks == []
 
     run(journey)
 
@@ -415,10 +287,10 @@ def test_recovery_from_an_autosave(tmp_path: Path) -> None:
         app = app_for(path, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            deleted.append(app.racks.current_device_id() or "")
+            deleted.append(app.main.racks.current_device_id() or "")
             await pilot.press("delete")
             await settle(pilot)
-            app.autosave_now()  # what the 30 s timer and every 20th edit do
+            app.main.files.autosave_now()  # what the 30 s timer and every 20th edit do
             await settle(pilot)
             assert autosave.sidecar(path).exists()
             app.exit()  # gone without saving, as after a crash
@@ -437,13 +309,13 @@ def test_recovery_from_an_autosave(tmp_path: Path) -> None:
             assert "Recover" in app.screen.title_text
             await pilot.press("enter")  # Recover
             await settle(pilot)
-            assert app.session is not None
-            assert app.dirty
-            assert app.session.index.device(deleted[0]) is None
+            assert app.workspace.session is not None
+            assert app.workspace.dirty
+            assert app.workspace.session.index.device(deleted[0]) is None
             await pilot.press("ctrl+s")
             await settle(pilot)
             await pilot.pause()
-            assert not app.dirty
+            assert not app.workspace.dirty
 
     run(reopen)
     assert f'"{deleted[0]}"' not in path.read_text(encoding="utf-8")
@@ -458,7 +330,7 @@ def test_untitled_first_save_asks_for_a_path_then_open_another(tmp_path: Path) -
         app = app_for(None, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            assert app.session is not None and app.session.layout.racks == []
+            assert app.workspace.session is not None and app.workspace.session.layout.racks == []
             await pilot.press("ctrl+s")
             await pilot.pause()
             assert isinstance(app.screen, PromptScreen)
@@ -467,15 +339,54 @@ def test_untitled_first_save_asks_for_a_path_then_open_another(tmp_path: Path) -
             await pilot.press("enter")
             await settle(pilot)
             assert target.exists()
-            assert app.path == str(target)
+            assert app.workspace.path == str(target)
             await palette(pilot, "Open")
             assert isinstance(app.screen, PromptScreen)
             await pilot.press("ctrl+u")
             await paste(pilot, str(other))
             await pilot.press("enter")
             await settle(pilot)
-            assert app.path == str(other)
-            assert app.racks.current_rack_id() == "a01"
+            assert app.workspace.path == str(other)
+            assert app.main.racks.current_rack_id() == "a01"
 
     run(journey)
     assert 'name = "untitled"' in target.read_text(encoding="utf-8")
+
+
+def test_a_fabric_check_that_fails_says_so_once_and_is_not_run_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rackdesigner.edit.checker import FabricJob
+
+    runs: list[int] = []
+
+    def broken(self: FabricJob) -> FabricJob:
+        runs.append(self.revision)
+        self.error = RuntimeError("the cable graph broke")
+        self.done = True
+        return self
+
+    monkeypatch.setattr(FabricJob, "run", broken)
+    path = copy("training-128.toml", tmp_path)
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            for _ in range(5):  # were it restarted, it would have run again by now
+                await pilot.pause(0.02)
+            await settle(pilot)
+            assert len(runs) == 1
+            failed = [t for s, t in app.notices if s == "error" and "Fabric check" in t]
+            assert failed == ["Fabric check failed: RuntimeError: the cable graph broke"]
+            title = str(app.main.problems.border_title)
+            assert title.endswith(" · fabric check failed: RuntimeError: the cable graph broke")
+            assert not app.main.header.checking
+            # An edit changes the layout: its fabric is checked again (and fails again).
+            await pilot.press("ctrl+g")
+            await type_text(pilot, "a01-blank4")
+            await pilot.press("enter", "delete")
+            await settle(pilot)
+            assert len(runs) == 2
+
+    run(journey)

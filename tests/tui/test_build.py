@@ -6,119 +6,28 @@ catalog panel and the mouse (click-place, drag-move, a refused drop)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-from textual import events
-from textual.widgets import Input, OptionList, SelectionList
+from textual.widgets import OptionList, SelectionList
 
 from rackdesigner.layout_io import load_path
-from rackdesigner.tui.app import DesignerApp
 from rackdesigner.tui.screens.build import ChoiceScreen, CoolingScreen, FormScreen
-from rackdesigner.tui.screens.catalog_picker import CatalogPickerScreen
-from rackdesigner.tui.widgets.racks_view import COLUMN_W, LABEL_W
-from tests.conftest import ROOT
-from tests.tui.test_app import app_for, copy, palette, run, settle, type_text
-from tests.tui.test_snapshots import match_golden
-
-# Each dialog's snapshot is taken inside the journeys (one app session per journey, as
-# test_tui_snapshots.py does per file): compared byte for byte with these goldens;
-# regenerate with RACKDESIGNER_REGENERATE_GOLDEN=1 after looking at them.
-GOLDEN = ROOT / "tests" / "golden" / "tui" / "building"
-
-# ---- helpers a journey (and the integrator's) can call ------------------------------------
-
-
-async def snapshot(pilot: Any, name: str) -> None:
-    """The screen as it is now against tests/golden/tui/building/NAME.svg; notifications are
-    cleared first and cursors stop blinking (else the picture depends on timing)."""
-    app = pilot.app
-    app.clear_notifications()
-    for box in app.screen.query(Input):
-        box.cursor_blink = False  # a blinking cursor is drawn or not by the clock
-    await pilot.pause()
-    match_golden(GOLDEN / f"{name}.svg", app.export_screenshot())
-
-
-async def add_rack(pilot: Any, **fields: str) -> None:
-    """Palette "Add rack"; each given field (id, row, slot, height, cooling, sides, voltage,
-    phases, current) is typed over its default (tab to it, home, ctrl+k, type); enter
-    accepts. Fields not given keep designer.md's defaults."""
-    await palette(pilot, "Add rack")
-    assert isinstance(pilot.app.screen, FormScreen)
-    order = ("id", "row", "slot", "height", "cooling", "sides", "voltage", "phases", "current")
-    at = 0
-    for key in order:
-        if key in fields:
-            await pilot.press(*["tab"] * (order.index(key) - at))
-            at = order.index(key)
-            await pilot.press("home", "ctrl+k")  # clear the field: start, delete to its end
-            await type_text(pilot, fields[key])
-    await pilot.press("enter")
-    await settle(pilot)
-
-
-async def place(pilot: Any, model: str, *answers: str, snap: str = "") -> None:
-    """``a``, type the catalog key (or the start of it), enter; ``answers`` are the keys
-    pressed in a rail or face question that follows (e.g. "enter" for the default, "down",
-    "enter" for the other). ``snap`` names the snapshot of that question."""
-    await pilot.press("a")
-    await pilot.pause()
-    assert isinstance(pilot.app.screen, CatalogPickerScreen)
-    await type_text(pilot, model)
-    await pilot.pause()
-    await pilot.press("enter")
-    await pilot.pause()
-    if answers:
-        await wait_for(pilot, ChoiceScreen)
-        if snap:
-            await snapshot(pilot, snap)
-        await pilot.press(*answers)
-    await settle(pilot)
-
-
-async def set_cooling(pilot: Any, mode: str, *keys: str, snap: str = "") -> None:
-    """Palette "Set cooling", the mode by arrows (air, liquid, rear-door, immersion), then
-    ``keys`` (e.g. "tab", "space" in the CDU list), enter."""
-    await palette(pilot, "Set cooling")
-    screen = pilot.app.screen
-    assert isinstance(screen, CoolingScreen)
-    order = ["air", "liquid", "rear-door", "immersion"]
-    steps = order.index(mode) - order.index(screen.mode)
-    await pilot.press(*(["down"] * steps if steps > 0 else ["up"] * -steps))
-    if snap:
-        await snapshot(pilot, snap)
-    await pilot.press(*keys, "enter")
-    await settle(pilot)
-
-
-async def wait_for(pilot: Any, screen: type) -> None:
-    """Until a dialog pushed by a worker is on screen."""
-    for _ in range(200):
-        if isinstance(pilot.app.screen, screen):
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(f"no {screen.__name__}: {pilot.app.screen}, {pilot.app.notices[-2:]}")
-
-
-def last_notice(app: DesignerApp) -> str:
-    return app.notices[-1][1]
-
-
-def recent_notices(app: DesignerApp, count: int = 3) -> str:
-    """The last few notifications: guidance may announce a new problem after the edit's own."""
-    return "\n".join(text for _, text in app.notices[-count:])
-
-
-def spot(app: DesignerApp, rack: int, unit: int, inside: int = 4) -> tuple[int, int]:
-    """Where unit ``unit`` of the ``rack``-th rack of the row is drawn, as an offset into
-    the racks view (its border included)."""
-    view = app.racks
-    tallest = max(p.height for p in view.plans())
-    x = view.gutter.left + rack * COLUMN_W + LABEL_W + 1 + inside - view.scroll_offset.x
-    y = view.gutter.top + 1 + tallest - unit - view.scroll_offset.y
-    return x, y
-
+from tests.tui.pilot import (
+    add_rack,
+    app_for,
+    copy,
+    drag,
+    last_notice,
+    palette,
+    place,
+    recent_notices,
+    run,
+    set_cooling,
+    settle,
+    snapshot,
+    spot,
+    type_text,
+)
 
 # ---- journeys ------------------------------------------------------------------------------
 
@@ -133,7 +42,7 @@ def test_from_an_empty_file_add_rack_cool_it_and_place_nodes_pdus_and_a_switch(
         app = app_for(path, tmp_path)
         async with app.run_test(size=(100, 32)) as pilot:
             await settle(pilot)
-            session = app.session
+            session = app.workspace.session
             assert session is not None and session.layout.racks == []
             # Place device without a rack says what to do first.
             await pilot.press("a")
@@ -156,7 +65,7 @@ def test_from_an_empty_file_add_rack_cool_it_and_place_nodes_pdus_and_a_switch(
                 ("a01-A", "A", 415, 3, 63),
                 ("a01-B", "B", 415, 3, 63),
             ]
-            assert app.racks.current_rack_id() == "a01"
+            assert app.main.racks.current_rack_id() == "a01"
             # The cursor is on the top unit: a 10 U node goes as high as it fits.
             await place(pilot, "dgx-b2")
             assert session.index.device("a01-n01").position == 33
@@ -167,7 +76,7 @@ def test_from_an_empty_file_add_rack_cool_it_and_place_nodes_pdus_and_a_switch(
             assert session.index.device("a01-n02").position == 1
             # At a taken unit (the cursor is on the node just placed, U10): the nearest
             # free units that fit, U11-U20.
-            assert app.racks.cursor.unit == 10
+            assert app.main.racks.cursor.unit == 10
             await place(pilot, "qm8700")
             assert session.index.device("a01-sw01").position == 11
             assert "U10 and up were taken" in last_notice(app)
@@ -175,7 +84,7 @@ def test_from_an_empty_file_add_rack_cool_it_and_place_nodes_pdus_and_a_switch(
             await place(pilot, "415v-63", "enter", snap="rail-question")
             assert session.index.device("a01-pdu01").side == "left"
             # The cursor is on that rail now (a on a rail places there without asking).
-            assert app.racks.cursor.rail == "left"
+            assert app.main.racks.cursor.rail == "left"
             # A half-depth switch asks for the face: down, enter = rear.
             await pilot.press("end", "up")
             await place(pilot, "sn22", "down", "enter", snap="face-question")
@@ -213,7 +122,7 @@ def test_a_bad_value_is_refused_inline_a_new_row_is_shown_and_duplicate_rack(
         app = app_for(path, tmp_path)
         async with app.run_test(size=(100, 32)) as pilot:
             await settle(pilot)
-            session = app.session
+            session = app.workspace.session
             assert session is not None
             await add_rack(pilot, current="63 V")
             # Refused inline with the loader's message; the dialog stays and nothing changed.
@@ -236,11 +145,11 @@ def test_a_bad_value_is_refused_inline_a_new_row_is_shown_and_duplicate_rack(
             assert copy_rack is not None and copy_rack.slot == 2
             assert [d.id for d in copy_rack.devices] == ["a02-n01"]
             assert [f.id for f in copy_rack.feeds] == ["a02-A", "a02-B"]
-            assert app.racks.current_rack_id() == "a02"
+            assert app.main.racks.current_rack_id() == "a02"
             # A new row name in Add rack makes the row; the racks view shows it.
             await add_rack(pilot, id="b01", row="B", slot="1")
             assert session.index.rack("b01").row == "B"
-            assert app.racks.row_name() == "B" and app.racks.current_rack_id() == "b01"
+            assert app.main.racks.row_name() == "B" and app.main.racks.current_rack_id() == "b01"
             # Add feed with defaults: the next side; Remove feed picks one of the rack's.
             await palette(pilot, "Add feed")
             assert isinstance(app.screen, FormScreen)
@@ -262,7 +171,7 @@ def test_a_bad_value_is_refused_inline_a_new_row_is_shown_and_duplicate_rack(
             await pilot.press("shift+tab", "enter")
             await settle(pilot)
             assert session.index.rack("b01") is None
-            assert app.racks.current_rack_id() in ("a01", "a02")
+            assert app.main.racks.current_rack_id() in ("a01", "a02")
 
     run(journey)
 
@@ -278,16 +187,16 @@ def test_cooling_pickers_list_only_their_kind_place_at_a_taken_unit_and_several(
         app = app_for(path, tmp_path)
         async with app.run_test(size=(100, 32)) as pilot:
             await settle(pilot)
-            session = app.session
+            session = app.workspace.session
             assert session is not None
-            app.go_to("a01-n02")  # U11-U14; the cursor on its top unit
-            assert app.racks.cursor.unit == 14
+            app.main.go_to("a01-n02")  # U11-U14; the cursor on its top unit
+            assert app.main.racks.cursor.unit == 14
             await place(pilot, "sys-422")  # 4 U: U15-U18 (U7-U10 is farther)
             placed = session.index.device("a01-n05")
             assert placed.position == 15
             assert "a01-n05 (sys-422ga-nbrt-lcc) in a01 at U15-U18" in recent_notices(app)
             # Several at once: space marks, enter stacks them upward from the cursor.
-            app.go_to("a01-n01")  # U3-U6: the nearest free above are U7-U10
+            app.main.go_to("a01-n01")  # U3-U6: the nearest free above are U7-U10
             await pilot.press("a")
             await type_text(pilot, "qm87")
             await pilot.press("space", *["backspace"] * 4)
@@ -338,13 +247,13 @@ def test_mouse_click_a_catalog_entry_then_a_unit_places_drag_moves_refused_drop(
         app = app_for(path, tmp_path)
         async with app.run_test(size=(120, 50)) as pilot:
             await settle(pilot)
-            session = app.session
+            session = app.workspace.session
             assert session is not None
             # The catalog panel, searched by typing.
             await pilot.click("#catalog-search")
             await type_text(pilot, "qm87")
             await pilot.pause()
-            listing = app.query_one("#catalog-list", OptionList)
+            listing = app.main.query_one("#catalog-list", OptionList)
             # Grouped by kind while searching too: the Switches heading, then the matches.
             assert listing.get_option_at_index(0).disabled
             assert listing.get_option_at_index(1).id == "qm8700"
@@ -355,25 +264,25 @@ def test_mouse_click_a_catalog_entry_then_a_unit_places_drag_moves_refused_drop(
             assert session.index.device("a01-sw01").position == 36
             await pilot.click("#catalog-list", offset=(4, 1))
             await pilot.pause()
-            assert app.armed == "qm8700"
-            app.go_to("a01-leaf1")  # scrolls U19 into view; U25 is free
+            assert app.main.build.armed == "qm8700"
+            app.main.go_to("a01-leaf1")  # scrolls U19 into view; U25 is free
             await pilot.click("#racks", offset=spot(app, 0, 25))
             await settle(pilot)
             switch = session.index.device("a01-sw02")
             assert switch is not None and switch.position == 25
-            assert app.armed is None
+            assert app.main.build.armed is None
             # Drag a01-leaf1 (U19) up to U26: moved, as with m.
             await drag(pilot, app, (0, 19), (0, 26))
             assert session.index.device("a01-leaf1").position == 26
             assert "Moved a01-leaf1 to a01 U26" in last_notice(app)
-            assert app.racks.current_device_id() == "a01-leaf1"
+            assert app.main.racks.current_device_id() == "a01-leaf1"
             # Drag it onto the node at U29-U32: refused, nothing changes.
             revision = session.revision
             await drag(pilot, app, (0, 26), (0, 30))
             assert "taken by device a01-n04" in last_notice(app)
             assert session.index.device("a01-leaf1").position == 26
             assert session.revision == revision
-            assert app.racks.current_device_id() == "a01-leaf1"
+            assert app.main.racks.current_device_id() == "a01-leaf1"
             # A large terminal: the catalog panel stays open under the inspector; the
             # picker with nothing typed lists every type by kind.
             await pilot.resize_terminal(200, 60)
@@ -385,13 +294,3 @@ def test_mouse_click_a_catalog_entry_then_a_unit_places_drag_moves_refused_drop(
             await pilot.press("escape")
 
     run(journey)
-
-
-async def drag(pilot: Any, app: DesignerApp, start: tuple[int, int], end: tuple[int, int]) -> None:
-    """Press on a unit, move with the button held, release there (a terminal then sends
-    the click Textual makes of a press and release on one widget)."""
-    await pilot.mouse_down("#racks", offset=spot(app, *start))
-    target = spot(app, *end)
-    await pilot._post_mouse_events([events.MouseMove], "#racks", target, button=1)
-    await pilot._post_mouse_events([events.MouseUp, events.Click], "#racks", target, button=1)
-    await settle(pilot)

@@ -15,7 +15,7 @@ from rackdesigner.tui.controllers.views_ahead import BUILT, stamp_of
 from rackdesigner.tui.screens.export import ExportScreen
 from rackdesigner.tui.themes import DARK, LIGHT
 from rackdesigner.tui.widgets.floor_view import COLUMN_W, HEADER_LINES, LABEL_W
-from tests.tui.test_app import SIZE, app_for, copy, run, settle, shown
+from tests.tui.pilot import SIZE, app_for, copy, run, settle, shown
 
 
 def _colours(segments: list[Segment]) -> set[str]:
@@ -46,7 +46,7 @@ def test_floor_click_selects_enter_and_double_click_open_and_themes_recolour(
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
             await pilot.press("2")
-            floor = app.floor
+            floor = app.main.floor
             cells = floor.rows[0][1]
             third = cells[2]
 
@@ -63,7 +63,7 @@ def test_floor_click_selects_enter_and_double_click_open_and_themes_recolour(
             # Enter opens it in the racks view.
             await pilot.press("enter")
             await pilot.pause()
-            assert shown(app) == "racks" and app.racks.current_rack_id() == third.rack
+            assert shown(app) == "racks" and app.main.racks.current_rack_id() == third.rack
             # A double click on another rack opens that one.
             await pilot.press("2")
             await pilot.pause()
@@ -76,27 +76,27 @@ def test_floor_click_selects_enter_and_double_click_open_and_themes_recolour(
             )
             await pilot.double_click("#floor", offset=where(other))
             await settle(pilot)
-            assert shown(app) == "racks" and app.racks.current_rack_id() == other.rack
+            assert shown(app) == "racks" and app.main.racks.current_rack_id() == other.rack
 
             # Themes: what the racks and floor views draw takes the theme's device and
             # density colours (the SVG drawings' palette), not only the attribute.
             assert app.theme == DARK
-            height = app.racks.size.height
-            dark_racks = _colours(_drawn(app.racks, height))
+            height = app.main.racks.size.height
+            dark_racks = _colours(_drawn(app.main.racks, height))
             node_dark = palette.swatch("gpu-node", "dark").fill.lower()
             node_light = palette.swatch("gpu-node", "light").fill.lower()
             assert node_dark in dark_racks and node_light not in dark_racks
             app.theme = LIGHT
             await pilot.pause()
-            light_racks = _colours(_drawn(app.racks, height))
+            light_racks = _colours(_drawn(app.main.racks, height))
             assert node_light in light_racks and node_dark not in light_racks
-            assert app.racks.rich_style.bgcolor.triplet.hex == palette.SURFACES["light"]["bg"]
+            assert app.main.racks.rich_style.bgcolor.triplet.hex == palette.SURFACES["light"]["bg"]
             await pilot.press("2")
             await pilot.pause()
-            light_floor = _colours(_drawn(app.floor, app.floor.size.height))
+            light_floor = _colours(_drawn(app.main.floor, app.main.floor.size.height))
             app.theme = DARK
             await pilot.pause()
-            dark_floor = _colours(_drawn(app.floor, app.floor.size.height))
+            dark_floor = _colours(_drawn(app.main.floor, app.main.floor.size.height))
             assert light_floor != dark_floor
             assert set(palette.DENSITY_COLOURS["dark"]) & dark_floor
             assert not set(palette.DENSITY_COLOURS["dark"]) & light_floor
@@ -110,15 +110,16 @@ def test_views_are_built_ahead_and_a_stale_view_shows_its_last_figures(tmp_path:
     path = copy("training-128.toml", tmp_path)
 
     async def journey() -> None:
-        app = app_for(path, tmp_path)
+        app = app_for(path, tmp_path, views_ahead=True)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            session = app.session
+            session = app.workspace.session
             assert session is not None
 
             def ready() -> bool:
                 return all(
-                    (found := app.view_data(n)) is not None and found[0] == stamp_of(session)
+                    (found := app.main.views.view_data(n)) is not None
+                    and found[0] == stamp_of(session)
                     for n in BUILT
                 )
 
@@ -129,21 +130,23 @@ def test_views_are_built_ahead_and_a_stale_view_shows_its_last_figures(tmp_path:
             assert ready(), "summary and topology are built without being shown"
             # Shown at once: the key finds the data built ahead.
             await pilot.press("4")
-            assert app.summary.summary is not None and app.summary.border_subtitle == ""
-            figures = app.summary.summary
+            assert app.main.summary.summary is not None and app.main.summary.border_subtitle == ""
+            figures = app.main.summary.summary
             # An edit: the summary shows its last figures, marked, until the new ones come.
             await pilot.press("1")
             revision = session.revision
-            assert app.do(RemoveDevice("a01-blank4")) is None
+            assert app.main.do(RemoveDevice("a01-blank4")) is None
             assert session.revision != revision
-            app.action_view("summary")  # on this thread: the worker cannot have answered yet
-            assert app.summary.summary is figures
-            assert app.summary.border_subtitle == "updating…"
+            app.main.action_view("summary")  # on this thread: the worker cannot have answered yet
+            assert app.main.summary.summary is figures
+            assert app.main.summary.border_subtitle == "updating…"
             for _ in range(300):
-                if app.summary.summary is not figures and not app.summary.border_subtitle:
+                if app.main.summary.summary is not figures and not app.main.summary.border_subtitle:
                     break
                 await pilot.pause(0.02)
-            assert app.summary.summary is not figures and app.summary.border_subtitle == ""
+            assert (
+                app.main.summary.summary is not figures and app.main.summary.border_subtitle == ""
+            )
 
     run(journey)
 

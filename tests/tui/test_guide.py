@@ -14,9 +14,17 @@ import pytest
 
 from rackdesigner.edit import PlaceDevice
 from tests.conftest import ROOT
-from tests.tui.test_app import SIZE, app_for, codes, palette, run, settle
-from tests.tui.test_build import place
-from tests.tui.test_snapshots import SNAPSHOT_SIZE, match_golden
+from tests.tui.pilot import (
+    SIZE,
+    SNAPSHOT_SIZE,
+    app_for,
+    codes,
+    match_golden,
+    palette,
+    place,
+    run,
+    settle,
+)
 
 DATA = ROOT / "tests" / "data" / "guide"
 GOLDEN = ROOT / "tests" / "golden" / "tui" / "guide"
@@ -40,7 +48,10 @@ def test_second_dgx_in_an_air_rack_is_named_with_its_fix_then_fixed_with_x_and_u
             assert codes(app, "COOL001") == []
             app.notices.clear()
             await place(pilot, "dgx-h100")  # a, type, enter: at the cursor (the top unit)
-            assert app.session is not None and app.session.index.device("a01-n02") is not None
+            assert (
+                app.workspace.session is not None
+                and app.workspace.session.index.device("a01-n02") is not None
+            )
             said = [text for severity, text in app.notices if severity == "error"]
             assert said, app.notices
             assert (
@@ -53,39 +64,41 @@ def test_second_dgx_in_an_air_rack_is_named_with_its_fix_then_fixed_with_x_and_u
             # To the problems panel: the worst finding (COOL001) is highlighted first.
             await pilot.press("ctrl+o")
             await pilot.pause()
-            assert app.problems.current is not None
-            assert app.problems.current.code == "COOL001"
-            assert "rear door" in str(app.problems.border_subtitle)
+            assert app.main.problems.current is not None
+            assert app.main.problems.current.code == "COOL001"
+            assert "rear door" in str(app.main.problems.border_subtitle)
             keys = {b.binding.key for b in app.screen.active_bindings.values() if b.binding.show}
             assert "x" in keys
             await pilot.press("x")
             await settle(pilot)
             assert codes(app, "COOL001") == []
             assert codes(app, "COOL002") == []
-            rack = app.session.index.rack("a01")
+            rack = app.workspace.session.index.rack("a01")
             assert rack.cooling == "rear-door" and rack.door == "a01-door"
             assert any("Fixed COOL001" in text for _, text in app.notices)
             await pilot.press("ctrl+z")
             await settle(pilot)
             assert codes(app, "COOL001") == ["rack a01"]
-            assert app.session.index.device("a01-door") is None
+            assert app.workspace.session.index.device("a01-door") is None
             # A finding without a mechanical fix (NET007, a figure): no "fix" in the
             # footer; x and the palette's Apply fix say so and change nothing.
-            app.problems.focus()
-            while app.problems.current is not None and app.problems.current.code != "NET007":
+            app.main.problems.focus()
+            while (
+                app.main.problems.current is not None and app.main.problems.current.code != "NET007"
+            ):
                 await pilot.press("down")
             await pilot.pause()
             keys = {b.binding.key for b in app.screen.active_bindings.values() if b.binding.show}
             assert "x" not in keys
-            revision = app.session.revision
+            revision = app.workspace.session.revision
             app.notices.clear()
             await pilot.press("x")
             await pilot.pause()
-            assert app.session.revision == revision
+            assert app.workspace.session.revision == revision
             assert any("has no mechanical fix" in text for _, text in app.notices)
             app.notices.clear()
             await palette(pilot, "Apply fix")
-            assert app.session.revision == revision
+            assert app.workspace.session.revision == revision
             assert any("NET007" in t and "no mechanical fix" in t for _, t in app.notices)
 
     run(journey)
@@ -102,13 +115,13 @@ def test_problems_panel_shows_the_highlighted_findings_fix_snapshot(
         app = app_for(Path("dgx-air.toml"), tmp_path)
         async with app.run_test(size=SNAPSHOT_SIZE) as pilot:
             await settle(pilot)
-            app.do(PlaceDevice("a01", "dgx-h100", 12))
+            app.main.do(PlaceDevice("a01", "dgx-h100", 12))
             await settle(pilot)
             await pilot.press("ctrl+o")
             await pilot.pause()
             app.clear_notifications()
             await pilot.pause()
-            subtitle = str(app.problems.border_subtitle)
+            subtitle = str(app.main.problems.border_subtitle)
             assert subtitle.startswith("fix: cool the rack with a rear door")
             _check("problems-with-fix", app.export_screenshot())
 

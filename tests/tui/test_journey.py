@@ -12,9 +12,17 @@ import pytest
 
 from rackdesigner.layout_io import load_path
 from rackdesigner.tui.screens.fabric import GenerateScreen
-from tests.tui.test_app import app_for, palette, run, settle, type_text
-from tests.tui.test_build import add_rack, place, set_cooling
-from tests.tui.test_wiring import wait_for_preview
+from tests.tui.pilot import (
+    add_rack,
+    app_for,
+    palette,
+    place,
+    run,
+    set_cooling,
+    settle,
+    type_text,
+    wait_for_preview,
+)
 
 
 def test_build_the_guides_32_gpu_inference_cluster_from_an_empty_file(
@@ -27,7 +35,7 @@ def test_build_the_guides_32_gpu_inference_cluster_from_an_empty_file(
         app = app_for(path, tmp_path)
         async with app.run_test(size=(100, 32)) as pilot:
             await settle(pilot)
-            session = app.session
+            session = app.workspace.session
             assert session is not None and session.layout.racks == []
             # A rack with designer.md's defaults (Enter accepts): a01, two 415 V 3-phase
             # 63 A feeds on sides A and B, air.
@@ -73,7 +81,7 @@ def test_build_the_guides_32_gpu_inference_cluster_from_an_empty_file(
             ]
             await pilot.press("ctrl+s")
             await settle(pilot)
-            assert not app.dirty
+            assert not app.workspace.dirty
 
     run(journey)
     layout = load_path(path)

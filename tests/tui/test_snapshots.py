@@ -13,33 +13,13 @@ test costs one layout load.
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT
-from tests.tui.test_app import app_for, run, settle
-
-GOLDEN = ROOT / "tests" / "golden" / "tui"
-SNAPSHOT_SIZE = (100, 30)
-REGENERATE = bool(os.environ.get("RACKDESIGNER_REGENERATE_GOLDEN"))
-
-
-def match_golden(path: Path, svg: str) -> None:
-    """``svg`` (an ``export_screenshot()``) against the golden file ``path``; with
-    RACKDESIGNER_REGENERATE_GOLDEN set, write it there instead. Every screen snapshot of
-    the designer's tests goes through here."""
-    if REGENERATE:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(svg, encoding="utf-8")
-        return
-    assert path.exists(), f"no golden file {path}: regenerate (see test_tui_snapshots.py)"
-    assert svg == path.read_text(encoding="utf-8"), (
-        f"the {path.stem} screen differs from {path}; if the change is intended, regenerate "
-        "(see test_tui_snapshots.py)"
-    )
+from tests.tui.pilot import GOLDEN, SNAPSHOT_SIZE, app_for, match_golden, run, settle
 
 
 def _check(name: str, svg: str) -> None:
@@ -72,7 +52,7 @@ def test_each_view_the_help_and_the_export_dialog_match_their_snapshots(
             # A refused value: the field input over its line, the loader's message under it.
             await pilot.press("escape", "enter", "tab", "tab", "end", "ctrl+u", *"3 V", "enter")
             await settle(pilot)
-            assert app.inspector.note("position") is not None
+            assert app.main.inspector.note("position") is not None
             shots.append(("inspector-refused", app.export_screenshot()))
             for name, svg in shots:
                 _check(name, svg)

@@ -13,7 +13,7 @@ from rackdesigner.tui.screens.export import ExportScreen
 from rackdesigner.tui.widgets.footer import DesignerFooter
 from rackdesigner.tui.widgets.summary_view import bar
 from rackdesigner.tui.widgets.view_bar import ViewBar
-from tests.tui.test_app import SIZE, app_for, copy, palette, run, settle, shown
+from tests.tui.pilot import SIZE, app_for, copy, palette, run, settle, shown
 
 
 def test_views_switch_by_digit_palette_and_tab_and_each_one_works(tmp_path: Path) -> None:
@@ -25,42 +25,42 @@ def test_views_switch_by_digit_palette_and_tab_and_each_one_works(tmp_path: Path
             await settle(pilot)
             # Floor by key: the cursor starts on the racks view's rack; enter opens a rack.
             await pilot.press("2")
-            assert shown(app) == "floor" and app.focused is app.floor
-            assert app.floor.current_rack_id() == "a01"
-            assert [c.rack for c in app.floor.rows[0][1]][:3] == ["a01", "a02", "a03"]
+            assert shown(app) == "floor" and app.focused is app.main.floor
+            assert app.main.floor.current_rack_id() == "a01"
+            assert [c.rack for c in app.main.floor.rows[0][1]][:3] == ["a01", "a02", "a03"]
             await pilot.press("right", "right")
-            assert app.floor.current_rack_id() == "a03"
+            assert app.main.floor.current_rack_id() == "a03"
             await pilot.pause(0.2)  # the inspector follows once the cursor rests
-            assert app.inspector.ref == ("rack", "a03")
+            assert app.main.inspector.ref == ("rack", "a03")
             await pilot.press("enter")
-            assert shown(app) == "racks" and app.racks.current_rack_id() == "a03"
+            assert shown(app) == "racks" and app.main.racks.current_rack_id() == "a03"
             # Summary through the palette: worst first, GPUs by model, cost per GPU.
             await palette(pilot, "Summary view")
             await settle(pilot)
             assert shown(app) == "summary"
-            summary = app.summary.summary
+            summary = app.main.summary.summary
             assert summary is not None and summary.gpus_by_model == {"h100-sxm": 128}
             worst = [r.worst for r in summary.racks]
             assert worst == sorted(worst, reverse=True)
             assert summary.cdus and summary.cdus[0].margin is not None
-            head = " ".join(t for line in app.summary.head for t, _ in line)
+            head = " ".join(t for line in app.main.summary.head for t, _ in line)
             assert "per GPU" in head and "N+1" in head
             # Topology by clicking its tab; enter on a leaf jumps to it in the racks view.
-            bar = app.query_one("#view-bar", ViewBar)
+            bar = app.main.query_one("#view-bar", ViewBar)
             await pilot.click("#view-bar", offset=(bar.x_of("topology"), 0))
             await settle(pilot)
-            assert shown(app) == "topology" and app.focused is app.topology
-            labels = [str(line.node.label) for line in app.topology._tree_lines]
+            assert shown(app) == "topology" and app.focused is app.main.topology
+            labels = [str(line.node.label) for line in app.main.topology._tree_lines]
             assert any("scalable unit 1" in label and "× 4" in label for label in labels)
             leaf = next(i for i, label in enumerate(labels) if label.startswith("a01-leaf1"))
-            app.topology.cursor_line = leaf
+            app.main.topology.cursor_line = leaf
             await pilot.press("enter")
             await pilot.pause()
             assert shown(app) == "racks"
-            assert app.racks.current_device_id() == "a01-leaf1"
+            assert app.main.racks.current_device_id() == "a01-leaf1"
             # Back with 1 from another view, and an edit shows in the floor view.
             await pilot.press("4", "1")
-            assert shown(app) == "racks" and app.focused is app.racks
+            assert shown(app) == "racks" and app.focused is app.main.racks
 
     run(journey)
 
@@ -77,13 +77,13 @@ def test_view_keys_pressed_faster_than_the_screen_repaints_arrive_in_order(
     async def journey() -> None:
         app = app_for(path, tmp_path)
         switched: list[str] = []
-        show = app._view_shown
+        show = app.main._view_shown
 
         def record(name: str) -> None:
             switched.append(name)
             show(name)
 
-        app._view_shown = record  # type: ignore[method-assign]
+        app.main._view_shown = record  # type: ignore[method-assign]
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
             keys = ["4", "3", "2", "1"] * 5
@@ -92,29 +92,29 @@ def test_view_keys_pressed_faster_than_the_screen_repaints_arrive_in_order(
             await settle(pilot)
             views = {"1": "racks", "2": "floor", "3": "topology", "4": "summary"}
             assert switched == [views[k] for k in keys], " ".join(switched)
-            assert app.view_name == "racks" and app.focused is app.racks
-            racks_cursor = app.racks.cursor
+            assert app.main.view_name == "racks" and app.focused is app.main.racks
+            racks_cursor = app.main.racks.cursor
             for key in ("2", "right", "right"):
                 app.simulate_key(key)
             await settle(pilot)
-            assert app.focused is app.floor and app.floor.current_rack_id() == "a03"
-            assert app.racks.cursor == racks_cursor
+            assert app.focused is app.main.floor and app.main.floor.current_rack_id() == "a03"
+            assert app.main.racks.cursor == racks_cursor
             # Under a dialog a digit is the dialog's: the help screen stays, the view too.
             await pilot.press("question_mark")
             await pilot.press("4")
-            assert app.view_name == "floor" and len(app.screen_stack) == 2
+            assert app.main.view_name == "floor" and len(app.screen_stack) == 2
             await pilot.press("escape")
             # Back in a view, digits switch again.
             await pilot.press("1")
-            assert app.view_name == "racks"
+            assert app.main.view_name == "racks"
             # In a panel, the panel keeps them; in a field, a digit is typed.
             await pilot.press("ctrl+o")
             await pilot.press("2")
-            assert app.view_name == "racks" and app.focused is app.problems
+            assert app.main.view_name == "racks" and app.focused is app.main.problems
             await pilot.press("escape", "enter")
-            assert app.focused is app.inspector.editor
+            assert app.focused is app.main.inspector.editor
             await pilot.press("end", "3")
-            assert app.view_name == "racks" and app.inspector.editor.value.endswith("3")
+            assert app.main.view_name == "racks" and app.main.inspector.editor.value.endswith("3")
 
     run(journey)
 
@@ -126,7 +126,7 @@ def test_footer_follows_the_focus_and_a_click_presses_its_key(tmp_path: Path) ->
         app = app_for(path, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            footer = app.query_one("#footer", DesignerFooter)
+            footer = app.main.query_one("#footer", DesignerFooter)
             described = [item.description for item in footer.items]
             assert described[:3] == ["place", "link", "fabric"]
             assert footer.palette is not None and footer.palette.description == "palette"

@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from rackdesigner.edit import AddFeed, AddRack, PlaceDevice, Session, UpdateRack
+from rackdesigner.edit import AddRack
 from rackdesigner.layout_io import dumps
-from rackdesigner.model.layout import Layout
 from rackdesigner.tui import autosave
 from rackdesigner.tui.app import DesignerApp
 from rackdesigner.tui.screens.confirm import ConfirmScreen
@@ -22,49 +21,19 @@ from rackdesigner.tui.screens.prompt import PromptScreen
 from rackdesigner.tui.screens.template import TemplateScreen
 from tests.conftest import ROOT
 from tests.edit.test_stateful import full_check
-from tests.tui.test_app import app_for, palette, run, settle, type_text
+from tests.tui.pilot import (
+    SMALL,
+    app_for,
+    busy_details,
+    four_nodes,
+    palette,
+    run,
+    settle,
+    type_text,
+    wait_for_preview,
+)
 
-SIZE = (80, 24)  # what a small terminal shows; the dialogs fit it
-
-
-def four_nodes(path: Path) -> Path:
-    """Four DGX B200 (8 x 400G InfiniBand each) in two rear-door racks with A and B feeds,
-    built with the edit commands a designer session runs, and no fabric yet."""
-    session = Session(Layout(name="inference-32"))
-    for slot, (rack, current, nodes) in enumerate(
-        (("a01", "80 A", (1, 11, 33)), ("a02", "32 A", (1,))), start=1
-    ):
-        session.do(AddRack(rack, row="A", slot=slot, cooling="rear-door"))
-        for side in ("A", "B"):
-            session.do(
-                AddFeed(
-                    rack,
-                    f"{rack}-{side}",
-                    side=side,
-                    voltage="415 V",
-                    phases=3,
-                    current=current,
-                    circuit=f"RPP-{side}-{rack}",
-                )
-            )
-        pdu = "pdu-3ph-415v-63a" if current == "80 A" else "pdu-3ph-415v-32a"
-        for n, side in enumerate(("left", "right", "left", "right")[: 4 if len(nodes) > 1 else 2]):
-            feed = f"{rack}-{'A' if side == 'left' else 'B'}"
-            session.do(PlaceDevice(rack, pdu, None, side=side, id=f"{rack}-pdu{n + 1}", feed=feed))
-        session.do(PlaceDevice(rack, "rear-door-hx", None, id=f"{rack}-door"))
-        session.do(UpdateRack(rack, door=f"{rack}-door"))
-        for position in nodes:
-            session.do(PlaceDevice(rack, "dgx-b200", position))
-    path.write_text(dumps(session.layout), encoding="utf-8")
-    return path
-
-
-async def wait_for_preview(pilot: object, screen: GenerateScreen) -> None:
-    for _ in range(400):
-        await pilot.pause(0.02)  # type: ignore[attr-defined]
-        if screen.pending is None and screen._timer is None and (screen.result or screen.error):
-            return
-    raise AssertionError("the preview did not finish")
+SIZE = SMALL
 
 
 def test_connect_two_free_ports_shows_the_link_in_both_inspectors_and_the_topology(
@@ -76,7 +45,7 @@ def test_connect_two_free_ports_shows_the_link_in_both_inspectors_and_the_topolo
         app = app_for(path, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            assert app.go_to("a01-n01")
+            assert app.main.go_to("a01-n01")
             await pilot.press("l")
             await pilot.pause()
             screen = app.screen
@@ -103,30 +72,30 @@ def test_connect_two_free_ports_shows_the_link_in_both_inspectors_and_the_topolo
             await pilot.pause()
             await pilot.press("enter")
             await settle(pilot)
-            session = app.session
+            session = app.workspace.session
             assert session is not None
             assert [(lk.a, lk.b, lk.media) for lk in session.index.links_of("a01-n01")] == [
                 ("a01-n01:ib1", "a01-n02:ib1", "dac")
             ]
-            facts = app.inspector.facts_text()
+            facts = app.main.inspector.facts_text()
             assert "ib1 → a01-n02:ib1 · dac 0.9 m" in facts
-            assert app.go_to("a01-n02")
-            facts = app.inspector.facts_text()
+            assert app.main.go_to("a01-n02")
+            facts = app.main.inspector.facts_text()
             assert "ib1 → a01-n01:ib1 · dac 0.9 m" in facts
-            assert app.go_to("a01-n01:ib1")  # the link itself: its run and speed
-            facts = app.inspector.facts_text()
+            assert app.main.go_to("a01-n01:ib1")  # the link itself: its run and speed
+            facts = app.main.inspector.facts_text()
             assert "dac · 0.9 m computed · 400 Gbps" in facts
             await pilot.press("3")
             await settle(pilot)
             await pilot.pause(0.2)
-            labels = [str(node.label) for node in app.topology.root.children]
+            labels = [str(node.label) for node in app.main.topology.root.children]
             assert any("2 nodes" in label for label in labels), labels
             # One undo step takes the cable away again.
             await pilot.press("1", "ctrl+z")
             await settle(pilot)
             assert session.index.links_of("a01-n01") == []
             # A typed length is declared and the media follow it: 30 m is past ACC's reach.
-            assert app.go_to("a01-n01")
+            assert app.main.go_to("a01-n01")
             await pilot.press("l")
             await pilot.pause()
             screen = app.screen
@@ -165,7 +134,7 @@ def test_generate_2_to_1_preview_apply_undo(tmp_path: Path) -> None:
         app = app_for(path, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            session = app.session
+            session = app.workspace.session
             assert session is not None
             # A plan the generator refuses is shown in the dialog, never applied: direct
             # cables one or two nodes, and there are four.
@@ -188,12 +157,12 @@ def test_generate_2_to_1_preview_apply_undo(tmp_path: Path) -> None:
             assert session.layout.links == []
             # Select three of the four nodes with space.
             for node in ("a01-n01", "a01-n02", "a01-n03"):
-                assert app.go_to(node)
+                assert app.main.go_to(node)
                 await pilot.press("space")
             # Moving the cursor refills the inspector's fields; the selection stays (Textual's
             # inputs call App.clear_selection for text selection, which must not touch it).
             await pilot.press("up", "up", "down", "end", "home")
-            assert app.racks.selection == {"a01-n01", "a01-n02", "a01-n03"}
+            assert app.main.racks.selection == {"a01-n01", "a01-n02", "a01-n03"}
             await pilot.press("g")
             await pilot.pause()
             screen = app.screen
@@ -235,7 +204,7 @@ def test_generate_2_to_1_preview_apply_undo(tmp_path: Path) -> None:
             assert not isinstance(app.screen, GenerateScreen)
             assert len(session.layout.links) == len(plan.links) == 24 + 12
             assert (plan.counts["leaves"], plan.counts["spines"]) == (2, 2)
-            assert not app.racks.selection  # the selection was for this fabric
+            assert not app.main.racks.selection  # the selection was for this fabric
             assert any(d.model == "qm8700" for _, d in session.layout.devices())
             assert session.history.undo_label == plan.label
             # One ctrl+z takes the whole fabric away.
@@ -257,10 +226,10 @@ def test_new_from_template_replaces_the_layout_with_an_unsaved_untitled_one(
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
             # An unsaved change: New from template asks first, as Open does.
-            assert app.go_to("a01-blank1")
+            assert app.main.go_to("a01-blank1")
             await pilot.press("delete")
             await settle(pilot)
-            assert app.dirty
+            assert app.workspace.dirty
             await palette(pilot, "New from template")
             await pilot.pause()
             assert isinstance(app.screen, ConfirmScreen)
@@ -295,9 +264,9 @@ def test_new_from_template_replaces_the_layout_with_an_unsaved_untitled_one(
                 if not isinstance(app.screen, TemplateScreen):
                     break
             await settle(pilot)
-            session = app.session
+            session = app.workspace.session
             assert session is not None
-            assert app.path is None and app.dirty
+            assert app.workspace.path is None and app.workspace.dirty
             assert session.layout.name == "small"  # the first save proposes small.toml
             assert session.layout.description.startswith("16 x h100-sxm")
             models = [d.model for _, d in session.layout.devices()]
@@ -314,56 +283,47 @@ def test_new_from_template_replaces_the_layout_with_an_unsaved_untitled_one(
     run(journey)
 
 
-def test_app_has_the_actions_by_their_palette_names() -> None:
+def test_the_main_screen_has_the_actions_by_their_palette_names() -> None:
     from rackdesigner.tui import actions
+    from rackdesigner.tui.main_screen import MainScreen
 
     names = {a.name: a for a in actions.palette()}
     assert names["Connect ports"].keys == "l"
     assert names["Generate fabric"].keys == "g"
     assert "New from template" in names
-    for action in ("connect", "generate_fabric", "new_from_template"):
-        assert callable(getattr(DesignerApp, f"action_{action}"))
+    for action in actions.ACTIONS:  # every key and palette entry reaches a method
+        assert callable(getattr(MainScreen, f"action_{action.action.partition('(')[0]}"))
 
 
-def test_no_mixin_shadows_a_textual_app_method_by_accident() -> None:
-    """A designer method named like one of Textual's App methods replaces it for Textual's
-    own callers too (``clear_selection`` once cleared the racks' selection whenever an
-    input's cursor moved). Only these overrides are meant."""
+def test_no_designer_method_shadows_a_textual_one_by_accident() -> None:
+    """A designer method named like one of Textual's App or Screen methods replaces it for
+    Textual's own callers too (``clear_selection`` once cleared the racks' selection
+    whenever an input's cursor moved). Only these overrides are meant."""
     from textual.app import App
+    from textual.screen import Screen
+
+    from rackdesigner.tui.main_screen import MainScreen
 
     meant = {
-        "compose",
-        "notify",
-        "get_system_commands",
-        "action_quit",
-        "_handle_exception",
-        "check_action",
+        DesignerApp: {
+            "notify",
+            "get_system_commands",
+            "get_default_screen",
+            "action_quit",
+            "_handle_exception",
+            "check_action",
+        },
+        MainScreen: {"compose", "notify", "check_action"},
     }
-    shadowed = {
-        name
-        for klass in DesignerApp.__mro__
-        if klass.__module__.startswith("rackdesigner.")
-        for name in vars(klass)
-        if hasattr(App, name) and not name.startswith("__") and callable(getattr(App, name))
-    }
-    assert shadowed <= meant, shadowed - meant
-
-
-def busy_details(app: DesignerApp, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """What each busy screen the app shows from now on says (a long edit ends before a
-    test can look at the screen itself)."""
-    from rackdesigner.tui.screens.busy import BusyScreen
-
-    shown: list[str] = []
-    real = app.push_screen
-
-    def push(screen, *args, **kwargs):  # type: ignore[no-untyped-def]
-        if isinstance(screen, BusyScreen):
-            shown.append(screen.detail)
-        return real(screen, *args, **kwargs)
-
-    monkeypatch.setattr(app, "push_screen", push)
-    return shown
+    for klass, base in ((DesignerApp, App), (MainScreen, Screen)):
+        shadowed = {
+            name
+            for owner in klass.__mro__
+            if owner.__module__.startswith("rackdesigner.")
+            for name in vars(owner)
+            if hasattr(base, name) and not name.startswith("__") and callable(getattr(base, name))
+        }
+        assert shadowed <= meant[klass], shadowed - meant[klass]
 
 
 def test_a_fabric_large_enough_is_applied_and_undone_off_the_ui_thread(
@@ -382,7 +342,7 @@ def test_a_fabric_large_enough_is_applied_and_undone_off_the_ui_thread(
         app = app_for(path, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            session = app.session
+            session = app.workspace.session
             assert session is not None
             before = dumps(session.layout)
             shown = busy_details(app, monkeypatch)
@@ -396,10 +356,10 @@ def test_a_fabric_large_enough_is_applied_and_undone_off_the_ui_thread(
             await pilot.press("enter")
             await settle(pilot)
             assert shown and f"{cables:,} cables" in shown[0]
-            assert not isinstance(app.screen, BusyScreen) and app.busy is None
+            assert not isinstance(app.screen, BusyScreen) and app.main.busy is None
             assert len(session.layout.links) == cables > 0
             assert session.history.undo_label == screen.result.plan.label
-            assert "long_edit" in app.timings
+            assert "long_edit" in app.workspace.timings
             assert any("ctrl+z undoes" in text for _, text in app.notices)
             assert session.findings == full_check(session)  # checked as any edit is
             # ctrl+z: the same way back.
@@ -426,11 +386,11 @@ def test_keys_wait_while_a_long_edit_runs(tmp_path: Path) -> None:
         app = app_for(path, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            session = app.session
+            session = app.workspace.session
             assert session is not None
-            assert app.do(AddRack("z99")) is None
+            assert app.main.do(AddRack("z99")) is None
             revision = session.revision
-            app.run_long_edit(
+            app.main.run_long_edit(
                 "Test",
                 "waiting for the test…",
                 lambda: release.wait(10),
@@ -443,16 +403,16 @@ def test_keys_wait_while_a_long_edit_runs(tmp_path: Path) -> None:
             assert session.revision == revision and not finished
             # The autosave tick writes nothing of a layout being changed, and timers (the
             # floor view's inspector, the views built ahead) read nothing of it.
-            app.autosave_now()
+            app.main.files.autosave_now()
             assert not [w for w in app.workers if w.group == "autosave"]
-            shown_before = app.inspected
-            app.update_inspector(("rack", "z99"))
-            assert app.inspected == shown_before
-            app._build_ahead()
+            shown_before = app.workspace.inspected
+            app.main.update_inspector(("rack", "z99"))
+            assert app.workspace.inspected == shown_before
+            app.main.views.build_ahead()
             assert not [w for w in app.workers if w.group == "views" and w.is_running]
             release.set()
             await settle(pilot)
-            assert finished == [True] and app.busy is None
+            assert finished == [True] and app.main.busy is None
             assert not isinstance(app.screen, BusyScreen)
             assert autosave.newer(path) is None
             await pilot.press("ctrl+z")  # keys act again
@@ -481,11 +441,11 @@ def test_a_template_large_enough_fills_the_layout_off_the_ui_thread(
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
             shown = busy_details(app, monkeypatch)
-            app.use_template(TemplateResult("small", built))
+            app.main.wiring.use_template(TemplateResult("small", built))
             await settle(pilot)
             assert shown and shown[0].startswith("New from template small: ")
-            session = app.session
-            assert session is not None and app.busy is None
+            session = app.workspace.session
+            assert session is not None and app.main.busy is None
             assert [d.model for _, d in session.layout.devices()].count("dgx-h100") == 2
             assert session.findings == full_check(session)
             assert any("New layout from small" in text for _, text in app.notices)

@@ -11,9 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.tui.test_app import app_for, run, settle
-from tests.tui.test_snapshots import GOLDEN, SNAPSHOT_SIZE, match_golden
-from tests.tui.test_wiring import four_nodes, wait_for_preview
+from tests.tui.pilot import (
+    GOLDEN,
+    SNAPSHOT_SIZE,
+    app_for,
+    four_nodes,
+    match_golden,
+    run,
+    settle,
+    wait_for_preview,
+)
 
 FOLDER = GOLDEN / "wiring"
 
@@ -33,7 +40,7 @@ def test_connect_generate_and_template_dialogs_match_their_snapshots(
         async with app.run_test(size=SNAPSHOT_SIZE) as pilot:
             await settle(pilot)
             shots: list[tuple[str, str]] = []
-            assert app.go_to("a01-n01")
+            assert app.main.go_to("a01-n01")
             await pilot.press("l")
             await pilot.pause()
             await pilot.press("a", "0", "2")
@@ -46,7 +53,7 @@ def test_connect_generate_and_template_dialogs_match_their_snapshots(
             shots.append(("generate-dialog", app.export_screenshot()))
             await pilot.press("escape")
             await pilot.pause()
-            await app.run_action("new_from_template")
+            await app.run_action("main.new_from_template")
             for _ in range(50):
                 await pilot.pause(0.02)
                 if type(app.screen).__name__ == "TemplateScreen":

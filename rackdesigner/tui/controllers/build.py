@@ -1,59 +1,51 @@
 """Building a layout in the designer: Add rack, Duplicate rack, Add feed, Remove feed, Set
 cooling, Place device (``a``), the catalog panel and placing by mouse.
 
-A mixin of :class:`~rackdesigner.tui.app.DesignerApp`. What a new rack's defaults are,
-which catalog entries match, where a device goes and what a copied rack is called are the
-core's (``rackdesigner.design.rack_build``, ``rackdesigner.design.placing``); every change
-is one edit command through ``app.do``, so it is undoable and re-checked.
+A plain class given the workspace and the screen (:class:`~rackdesigner.tui.ui.DesignerUI`).
+What a new rack's defaults are, which catalog entries match, where a device goes and what
+a copied rack is called are the core's (``rackdesigner.design.rack_build``,
+``rackdesigner.design.placing``); every change is one edit command through ``ui.do``, so
+it is undoable and re-checked.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
-
-from textual import work
+from typing import TYPE_CHECKING, Any
 
 from rackdesigner.design.placing import NoRoom, Placement, is_rail_device, plan, rail_for, where
 from rackdesigner.tui.screens.build import ChoiceScreen, CoolingScreen, FormScreen
 from rackdesigner.tui.screens.catalog_picker import CatalogPickerScreen
-from rackdesigner.tui.widgets.catalog_panel import CatalogPanel
-from rackdesigner.tui.widgets.racks_mouse import BuildingRacksView
 
 if TYPE_CHECKING:
-    from rackdesigner.edit import Session
     from rackdesigner.layout_io.catalog import Catalog
+    from rackdesigner.tui.ui import DesignerUI
+    from rackdesigner.tui.workspace import Workspace
 
 
-class BuildActions:
-    """Actions and event handlers of building; ``self`` is the DesignerApp."""
+class BuildController:
+    """Actions and events of building."""
 
-    # The catalog panel opens fully from 40 lines up (app.tcss: Screen.-tall).
-    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (40, "-tall")]
-
-    armed: str | None = None  # a catalog entry clicked: the next click on a unit places it
+    def __init__(self, workspace: Workspace, ui: DesignerUI) -> None:
+        self.workspace = workspace
+        self.ui = ui
+        self.armed: str | None = None  # a catalog entry clicked: a click on a unit places it
 
     # -- helpers ----------------------------------------------------------------------------
-
-    @property
-    def catalog_panel(self) -> CatalogPanel:
-        app: Any = self
-        return app.query_one("#catalog", CatalogPanel)
 
     def _catalog(self) -> Catalog:
         from rackdesigner.layout_io.catalog import builtin, for_layout
 
-        session: Session | None = getattr(self, "session", None)
+        session = self.workspace.session
         return for_layout(session.layout) if session is not None else builtin()
 
     def _need_rack(self) -> str | None:
-        app: Any = self
-        if app.session is None:
+        if self.workspace.session is None:
             return None
         # The rack under the cursor of the view on screen (the floor has its own cursor).
-        rack = app.floor.current_rack_id() if app.view_name == "floor" else None
-        rack = rack or app.racks.current_rack_id()
+        rack = self.ui.floor.current_rack_id() if self.ui.view_name == "floor" else None
+        rack = rack or self.ui.racks.current_rack_id()
         if rack is None:
-            app.notify(
+            self.ui.notify(
                 "No rack yet: add one first (ctrl+p → Add rack).",
                 title="No rack",
                 severity="warning",
@@ -62,30 +54,27 @@ class BuildActions:
 
     def show_catalog(self) -> None:
         """Fill the catalog panel with the open layout's catalog (its own entries too)."""
-        self.catalog_panel.show(self._catalog())
+        self.ui.catalog_panel.show(self._catalog())
 
     def disarm(self) -> bool:
         """Forget an armed catalog entry (escape); True when there was one."""
-        app: Any = self
         if self.armed is None:
             return False
         self.armed = None
-        app.header.set_state(status="")
-        app.notify("Placing cancelled", timeout=2)
+        self.ui.header.set_state(status="")
+        self.ui.notify("Placing cancelled", timeout=2)
         return True
 
     # -- racks ------------------------------------------------------------------------------
 
-    @work(group="dialog")
-    async def action_add_rack(self) -> None:
+    async def add_rack(self) -> None:
         from rackdesigner.design.rack_build import check_rack_form, rack_defaults
 
-        app: Any = self
-        session = app.session
+        session = self.workspace.session
         if session is None:
             return
         layout, index = session.layout, session.index
-        d = rack_defaults(layout, index, app.racks.row_name() if layout.racks else None)
+        d = rack_defaults(layout, index, self.ui.racks.row_name() if layout.racks else None)
         fields = [
             ("id", "id", d["id"], "the rack's id, e.g. a01"),
             ("row", "row", d["row"], "a row name; a new name starts a new row"),
@@ -97,7 +86,7 @@ class BuildActions:
             ("phases", "feed phases", d["phases"], "1 | 3"),
             ("current", "feed current", d["current"], "breaker rating, e.g. 63 A"),
         ]
-        command = await app.push_screen_wait(
+        command = await self.ui.wait_for(
             FormScreen(
                 "Add rack",
                 fields,
@@ -109,65 +98,61 @@ class BuildActions:
         if command is None:
             return
         rack_id = command.refs[0][1] if command.refs else None
-        if app.do(command) is None:
+        if self.ui.do(command) is None:
             rack_id = next((ref[1] for ref in command.refs if ref[0] == "rack"), rack_id)
             rack = session.index.rack(rack_id)
-            app.racks.jump(rack_id, announce=False)
-            app.update_inspector(("rack", rack_id))
+            self.ui.racks.jump(rack_id, announce=False)
+            self.ui.update_inspector(("rack", rack_id))
             feeds = ", ".join(f.id for f in rack.feeds) if rack is not None else ""
             row = (rack.row if rack is not None else "") or "(none)"
             slot = rack.slot if rack is not None else None
-            app.notify(
+            self.ui.notify(
                 f"Added rack {rack_id} in row {row}, slot {slot}"
                 + (f", feeds {feeds}" if feeds else ", no feeds")
                 + " (ctrl+z undoes)",
                 timeout=5,
             )
 
-    def action_duplicate_rack(self) -> None:
+    def duplicate_rack(self) -> None:
         from rackdesigner.design.rack_build import duplicate_rack
         from rackdesigner.edit import EditError
 
-        app: Any = self
         rack = self._need_rack()
         if rack is None:
             return
-        session = app.session
+        session = self.workspace.session
         try:
             command, new = duplicate_rack(session.layout, session.index, rack)
         except EditError as error:
-            app.notify(str(error), title="Refused", severity="error")
+            self.ui.notify(str(error), title="Refused", severity="error")
             return
-        if app.do(command) is None:
+        if self.ui.do(command) is None:
             copy = session.index.rack(new)
-            app.racks.jump(new, announce=False)
-            app.update_inspector(("rack", new))
+            self.ui.racks.jump(new, announce=False)
+            self.ui.update_inspector(("rack", new))
             devices = len(copy.devices) if copy is not None else 0
-            app.notify(
+            self.ui.notify(
                 f"Duplicated rack {rack} as {new} (slot {copy.slot if copy else '?'}, "
                 f"{devices} devices; ctrl+z undoes)",
                 timeout=5,
             )
 
-    def action_remove_rack(self) -> None:
+    def remove_rack(self) -> None:
         """The palette's way to the rack's Delete (a full rack has no empty unit to put
         the cursor on for ``delete``)."""
-        app: Any = self
         rack = self._need_rack()
         if rack is not None:
-            app.confirm_remove_rack(rack)
+            self.ui.confirm_remove_rack(rack)
 
     # -- feeds ------------------------------------------------------------------------------
 
-    @work(group="dialog")
-    async def action_add_feed(self) -> None:
+    async def add_feed(self) -> None:
         from rackdesigner.design.rack_build import check_feed_form, feed_defaults
 
-        app: Any = self
         rack_id = self._need_rack()
         if rack_id is None:
             return
-        session = app.session
+        session = self.workspace.session
         rack = session.index.rack(rack_id)
         d = feed_defaults(rack)
         fields = [
@@ -178,7 +163,7 @@ class BuildActions:
             ("current", "current", d["current"], "breaker rating, e.g. 63 A"),
             ("circuit", "circuit", d["circuit"], "panel circuit (optional), e.g. PP1-C-01"),
         ]
-        command = await app.push_screen_wait(
+        command = await self.ui.wait_for(
             FormScreen(
                 f"Add feed to rack {rack_id}",
                 fields,
@@ -189,45 +174,41 @@ class BuildActions:
         )
         if command is None:
             return
-        if app.do(command) is None:
+        if self.ui.do(command) is None:
             feed = command.refs[0][1]
-            app.update_inspector(("feed", feed))
-            app.notify(f"Added feed {feed} to rack {rack_id} (ctrl+z undoes)", timeout=4)
+            self.ui.update_inspector(("feed", feed))
+            self.ui.notify(f"Added feed {feed} to rack {rack_id} (ctrl+z undoes)", timeout=4)
 
-    @work(group="dialog")
-    async def action_remove_feed(self) -> None:
+    async def remove_feed(self) -> None:
         from rackdesigner.edit import RemoveFeed
 
-        app: Any = self
         rack_id = self._need_rack()
         if rack_id is None:
             return
-        rack = app.session.index.rack(rack_id)
+        rack = self.workspace.session.index.rack(rack_id)
         if not rack.feeds:
-            app.notify(f"Rack {rack_id} has no feeds.", severity="warning")
+            self.ui.notify(f"Rack {rack_id} has no feeds.", severity="warning")
             return
         choices = [(feed.id, _feed_line(feed)) for feed in rack.feeds]
-        feed = await app.push_screen_wait(
+        feed = await self.ui.wait_for(
             ChoiceScreen(f"Remove which feed of rack {rack_id}?", choices, choices[-1][0])
         )
         if feed is None:
             return
-        if app.do(RemoveFeed(feed)) is None:
-            app.update_inspector(("rack", rack_id))
-            app.notify(f"Removed feed {feed} from rack {rack_id} (ctrl+z undoes)", timeout=4)
+        if self.ui.do(RemoveFeed(feed)) is None:
+            self.ui.update_inspector(("rack", rack_id))
+            self.ui.notify(f"Removed feed {feed} from rack {rack_id} (ctrl+z undoes)", timeout=4)
 
     # -- cooling ----------------------------------------------------------------------------
 
-    @work(group="dialog")
-    async def action_set_cooling(self) -> None:
+    async def set_cooling(self) -> None:
         from rackdesigner.design.rack_build import cooling_choices, set_cooling
         from rackdesigner.edit import EditError
 
-        app: Any = self
         rack_id = self._need_rack()
         if rack_id is None:
             return
-        session = app.session
+        session = self.workspace.session
         index = session.index
         rack = index.rack(rack_id)
         choices = cooling_choices(session.layout, index, rack_id)
@@ -237,7 +218,7 @@ class BuildActions:
             owner = index.rack_of(device_id)
             return f"{device.model} in {owner.id}" if device and owner else ""
 
-        answer = await app.push_screen_wait(
+        answer = await self.ui.wait_for(
             CoolingScreen(rack_id, rack.cooling_mode, choices, describe)
         )
         if answer is None:
@@ -252,50 +233,43 @@ class BuildActions:
                 new_door_model=answer.new_door_model,
             )
         except EditError as error:
-            app.notify(str(error), title="Refused", severity="error", timeout=8)
+            self.ui.notify(str(error), title="Refused", severity="error", timeout=8)
             return
-        if app.do(command) is None:
-            app.racks.jump(rack_id, announce=False)
-            app.update_inspector(("rack", rack_id))
+        if self.ui.do(command) is None:
+            self.ui.racks.jump(rack_id, announce=False)
+            self.ui.update_inspector(("rack", rack_id))
             rack = index.rack(rack_id)
             extra = ""
             if answer.mode == "liquid":
                 extra = f" on {', '.join(rack.cdus)}"
             elif answer.mode == "rear-door":
                 extra = f" with door {rack.door}"
-            app.notify(f"Rack {rack_id} is cooled by {answer.mode}{extra} (ctrl+z undoes)")
+            self.ui.notify(f"Rack {rack_id} is cooled by {answer.mode}{extra} (ctrl+z undoes)")
 
     # -- placing ----------------------------------------------------------------------------
 
-    @work(group="dialog")
-    async def action_place_device(self) -> None:
-        app: Any = self
+    async def place_device(self) -> None:
         rack = self._need_rack()
-        if rack is None or app.moving is not None:
+        if rack is None or self.workspace.moving is not None:
             return
-        if app.view_name != "racks":  # from another view (palette): place in the racks view
-            app.action_view("racks")
-            if app.racks.current_rack_id() != rack:
-                app.racks.jump(rack, announce=False)
-        cursor = app.racks.cursor
+        if self.ui.view_name != "racks":  # from another view (palette): place in the racks view
+            self.ui.show_view("racks")
+            if self.ui.racks.current_rack_id() != rack:
+                self.ui.racks.jump(rack, announce=False)
+        cursor = self.ui.racks.cursor
         where_text = f"the {cursor.rail} rail" if cursor.rail else f"U{cursor.unit}"
-        models = await app.push_screen_wait(
+        models = await self.ui.wait_for(
             CatalogPickerScreen(self._catalog(), f"Place a device in rack {rack} at {where_text}")
         )
         if models:
             await self.place_models(rack, models, cursor.unit, cursor.rail)
 
-    def action_focus_catalog(self) -> None:
-        panel = self.catalog_panel
+    def focus_catalog(self) -> None:
+        panel = self.ui.catalog_panel
         if not panel.display:
-            app: Any = self
-            app.action_view("racks")
+            self.ui.show_view("racks")
         self.show_catalog()
         panel.query_one("#catalog-search").focus()
-
-    def action_focus_racks(self) -> None:
-        app: Any = self
-        app.racks.focus()
 
     async def place_models(
         self, rack_id: str, models: list[str], unit: int, rail: str | None, *, ask: bool = True
@@ -309,8 +283,7 @@ class BuildActions:
         from rackdesigner.edit import Batch, PlaceDevice
         from rackdesigner.edit.index import FACES
 
-        app: Any = self
-        session = app.session
+        session = self.workspace.session
         if session is None:
             return []
         index = session.index
@@ -318,16 +291,16 @@ class BuildActions:
         types = index.catalog.devices
         unknown = [m for m in models if m not in types]
         if rack is None or unknown:
-            app.notify(f"Unknown model {', '.join(unknown)}", severity="error")
+            self.ui.notify(f"Unknown model {', '.join(unknown)}", severity="error")
             return []
         left = sum(1 for d in rack.devices if d.side == "left" and _zero_u(types, d.model))
         right = sum(1 for d in rack.devices if d.side == "right" and _zero_u(types, d.model))
-        face = app.racks.face
+        face = self.ui.racks.face
         side = rail
         if len(models) == 1 and ask:
             entry = types[models[0]]
             if is_rail_device(entry) and side is None:
-                side = await app.push_screen_wait(
+                side = await self.ui.wait_for(
                     ChoiceScreen(
                         f"{models[0]} is 0U: which side rail of rack {rack_id}?",
                         [
@@ -340,11 +313,11 @@ class BuildActions:
                 if side is None:
                     return []
             elif entry.height_u > 0 and not entry.full_depth:
-                face = await app.push_screen_wait(
+                face = await self.ui.wait_for(
                     ChoiceScreen(
                         f"{models[0]} is half-depth: which face of rack {rack_id}?",
                         [("front", "front"), ("rear", "rear")],
-                        app.racks.face,
+                        self.ui.racks.face,
                     )
                 )
                 if face is None:
@@ -363,7 +336,7 @@ class BuildActions:
                 side=side,
             )
         except NoRoom as error:
-            app.notify(f"Rack {rack_id}: {error}", title="Refused", severity="error", timeout=8)
+            self.ui.notify(f"Rack {rack_id}: {error}", title="Refused", severity="error", timeout=8)
             return []
         commands = [
             PlaceDevice(rack_id, p.model, p.position, face=p.face, side=p.side) for p in placements
@@ -373,41 +346,38 @@ class BuildActions:
             if len(commands) == 1
             else Batch(commands, f"Place {len(commands)} devices in {rack_id}")
         )
-        if app.do(command) is not None:
+        if self.ui.do(command) is not None:
             return []
         ids = [str(c.device_id) for c in commands]
-        app.racks.jump(rack_id, ids[0], announce=False)
-        app.update_inspector(("device", ids[0]))
-        app.notify(_placed_text(rack_id, placements, ids, types, int(rack.height_u)), timeout=6)
-        app.timings["place"] = time.perf_counter() - began
+        self.ui.racks.jump(rack_id, ids[0], announce=False)
+        self.ui.update_inspector(("device", ids[0]))
+        self.ui.notify(_placed_text(rack_id, placements, ids, types, int(rack.height_u)), timeout=6)
+        self.workspace.timings["place"] = time.perf_counter() - began
         return ids
 
     # -- events -----------------------------------------------------------------------------
 
-    def on_catalog_panel_chosen(self, event: CatalogPanel.Chosen) -> None:
-        app: Any = self
-        if event.by_mouse:
-            self.armed = event.model
-            app.header.set_state(status=f"click a unit to place {event.model} · escape cancels")
-            app.notify(f"Click a unit of a rack to place {event.model} there", timeout=4)
+    def catalog_chosen(self, model: str, by_mouse: bool) -> None:
+        if by_mouse:
+            self.armed = model
+            self.ui.header.set_state(status=f"click a unit to place {model} · escape cancels")
+            self.ui.notify(f"Click a unit of a rack to place {model} there", timeout=4)
             return
         rack = self._need_rack()
         if rack is not None:
-            cursor = app.racks.cursor
-            self._place_worker(rack, [event.model], cursor.unit, cursor.rail)
-            app.racks.focus()
+            cursor = self.ui.racks.cursor
+            self.ui.dialog(self._place(rack, [model], cursor.unit, cursor.rail))
+            self.ui.racks.focus()
 
-    def on_building_racks_view_unit_clicked(self, event: BuildingRacksView.UnitClicked) -> None:
-        app: Any = self
+    def unit_clicked(self, rack: str, unit: int, rail: str | None) -> None:
         model = self.armed
-        if model is None or app.moving is not None:
+        if model is None or self.workspace.moving is not None:
             return
         self.armed = None
-        app.header.set_state(status="")
-        self._place_worker(event.rack, [model], event.unit, event.rail, ask=False)
+        self.ui.header.set_state(status="")
+        self.ui.dialog(self._place(rack, [model], unit, rail, ask=False))
 
-    @work(group="dialog")
-    async def _place_worker(
+    async def _place(
         self, rack: str, models: list[str], unit: int, rail: str | None, *, ask: bool = True
     ) -> None:
         await self.place_models(rack, models, unit, rail, ask=ask)

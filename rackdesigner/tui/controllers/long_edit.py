@@ -1,7 +1,7 @@
 """Edits too large for the UI thread: a generated fabric of 300,000 cables takes the core
-seconds to apply, re-check and undo. A mixin of :class:`~rackdesigner.tui.app.DesignerApp`:
-the edit runs in a thread worker behind :class:`BusyScreen`, every action waits for it
-(``check_action``), and the views are updated on the UI thread once it is done.
+seconds to apply, re-check and undo. The edit runs in a thread worker behind
+:class:`BusyScreen`, every action waits for it (the screen's ``check_action`` while
+``busy``), and the views are updated on the UI thread once its message is back.
 """
 
 from __future__ import annotations
@@ -10,20 +10,18 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from textual import work
-
+from rackdesigner.tui.messages import LongEditDone
 from rackdesigner.tui.screens.busy import BusyScreen
 
 if TYPE_CHECKING:
     from rackdesigner.edit import Command, EditError
-    from rackdesigner.tui.app import DesignerApp
+    from rackdesigner.tui.ui import DesignerUI, Done
+    from rackdesigner.tui.workspace import Workspace
 
 # Entities one step changes (cables, devices, racks: Command.size) from which an edit runs
 # off the UI thread. The core applies and re-checks about 10,000 cables a second: at this
 # size a step takes about a tenth of a second, as long as a key may.
 LONG_EDIT_COMMANDS = 1_000
-
-Done = Callable[[Any, "EditError | None"], None]
 
 
 def long_enough(size: int) -> bool:
@@ -36,33 +34,34 @@ def is_long(command: Command) -> bool:
     return long_enough(command.size)
 
 
-class LongEditActions:
-    """``run_long_edit``: one edit in a worker, the app's keys held until it ends."""
+class _Running:
+    """One long edit in flight: what to call when it is done, and its busy screen."""
 
-    busy: str | None = None  # what a long edit is doing, while it runs
+    def __init__(self, done: Done, screen: BusyScreen, began: float) -> None:
+        self.done = done
+        self.screen = screen
+        self.began = began
 
-    def run_long_edit(
-        self: DesignerApp,  # type: ignore[misc]
-        title: str,
-        detail: str,
-        job: Callable[[], Any],
-        done: Done,
-    ) -> None:
+
+class LongEdits:
+    """``run``: one edit in a worker, the screen's keys held until it ends."""
+
+    def __init__(self, workspace: Workspace, ui: DesignerUI) -> None:
+        self.workspace = workspace
+        self.ui = ui
+        self.running: _Running | None = None
+
+    def run(self, title: str, detail: str, job: Callable[[], Any], done: Done) -> None:
         """Run ``job`` (it changes the session) in a thread behind a busy screen, then
         ``done(result, refusal)`` on the UI thread."""
-        self.busy = detail
+        self.ui.busy = detail
         screen = BusyScreen(title, detail)
-        self.push_screen(screen)
-        self._long_edit_worker(job, done, screen, time.perf_counter())
+        self.ui.show_screen(screen)
+        token = _Running(done, screen, time.perf_counter())
+        self.running = token
+        self.ui.run_thread(lambda: self._work(token, job), group="edit", exclusive=True)
 
-    @work(thread=True, exclusive=True, group="edit")
-    def _long_edit_worker(
-        self: DesignerApp,  # type: ignore[misc]
-        job: Callable[[], Any],
-        done: Done,
-        screen: BusyScreen,
-        began: float,
-    ) -> None:
+    def _work(self, token: _Running, job: Callable[[], Any]) -> None:
         from rackdesigner.edit import EditError
 
         result: Any = None
@@ -71,22 +70,19 @@ class LongEditActions:
             result = job()
         except EditError as error:  # refused: the command changed nothing
             refusal = error
-        self.call_from_thread(self._long_edit_done, screen, done, result, refusal, began)
+        finally:
+            self.ui.post_result(LongEditDone(token, result, refusal))
 
-    def _long_edit_done(
-        self: DesignerApp,  # type: ignore[misc]
-        screen: BusyScreen,
-        done: Done,
-        result: Any,
-        refusal: EditError | None,
-        began: float,
-    ) -> None:
-        self.busy = None
-        if screen.is_attached:
-            screen.dismiss()
-        done(result, refusal)
+    def done(self, event: LongEditDone) -> None:
+        token = event.token
+        assert isinstance(token, _Running)
+        self.running = None
+        self.ui.busy = None
+        if token.screen.is_attached:
+            token.screen.dismiss()
+        token.done(event.result, event.refusal)
         # A fabric result that came while the edit ran was dropped: check again if due (and
         # not already started by ``done``).
-        if not any(w.group == "fabric" and w.is_running for w in self.workers):
-            self.start_fabric_check()
-        self.timings["long_edit"] = time.perf_counter() - began
+        if not self.ui.running("fabric"):
+            self.ui.start_fabric_check()
+        self.workspace.timings["long_edit"] = time.perf_counter() - token.began

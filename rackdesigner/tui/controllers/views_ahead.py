@@ -8,23 +8,23 @@ key that switches to them finds them ready. A view whose data is not ready for t
 as it is now keeps showing what it showed before (marked "updating…"), or its
 placeholder the first time, while the worker catches up; the key is never what waits.
 
-A mixin of :class:`~rackdesigner.tui.app.DesignerApp`: it reads ``session``,
-``view_name`` and the view widgets, and nothing else of the app.
+A plain class given the workspace and the screen (:class:`~rackdesigner.tui.ui.DesignerUI`):
+it reads the session, the view on screen and the view widgets. Its worker posts one
+:class:`~rackdesigner.tui.messages.ViewBuilt` per view it built.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from textual import work
-from textual.timer import Timer
-
-from rackdesigner.tui.controllers.checking import in_background
+from rackdesigner.tui.controllers.checking import background_work
 from rackdesigner.tui.findings import marks_for
+from rackdesigner.tui.messages import ViewBuilt
 
 if TYPE_CHECKING:
     from rackdesigner.edit import Session
-    from rackdesigner.tui.app import DesignerApp
+    from rackdesigner.tui.ui import DesignerUI
+    from rackdesigner.tui.workspace import Workspace
 
 # Built in the worker, in this order after the shown one.
 BUILT = ("summary", "topology")
@@ -53,126 +53,119 @@ def build_view(name: str, analysis: Any) -> object:
 class ViewsAhead:
     """Show a view's data when switched to; build the summary and topology ahead."""
 
-    _view_revision: dict[str, object]
+    def __init__(self, workspace: Workspace, ui: DesignerUI, *, enabled: bool = True) -> None:
+        self.workspace = workspace
+        self.ui = ui
+        # Off in tests that do not test it: the views are then built only when shown.
+        self.enabled = enabled
+        self.revision: dict[str, object] = {}  # what each view last showed
+        self.data: dict[str, tuple[object, object]] = {}  # name -> (stamp, data)
+        self.building: set[tuple[object, str]] = set()  # (stamp, name) a worker builds
+        self.shown: dict[str, object] = {}  # name -> the data object its widget shows now
+        self.timer: Any = None
 
-    def _ahead_state(self: DesignerApp) -> dict[str, Any]:
-        state = self.__dict__.get("_views_ahead")
-        if state is None:
-            # data: name -> (stamp, data); building: names a worker is building, by stamp
-            # shown: name -> the data object its widget shows now
-            state = {"data": {}, "building": set(), "timer": None, "shown": {}}
-            self.__dict__["_views_ahead"] = state
-        return state
-
-    def view_data(self: DesignerApp, name: str) -> tuple[object, object] | None:
+    def view_data(self, name: str) -> tuple[object, object] | None:
         """The last data built for view ``name`` and the stamp it was built for."""
-        found: tuple[object, object] | None = self._ahead_state()["data"].get(name)
-        return found
+        return self.data.get(name)
 
-    def refresh_view(self: DesignerApp) -> None:
+    def refresh_view(self) -> None:
         """Bring the view on screen up to date; the others are built ahead once the checks
         settle, or catch up when shown."""
-        session = self.session
+        session = self.workspace.session
         if session is None:
             return
-        self._schedule_ahead()
-        name = self.view_name
+        self.schedule_ahead()
+        ui = self.ui
+        name = ui.view_name
         stamp = stamp_of(session)
-        if name == "racks" or self._view_revision.get(name) == stamp:
+        if name == "racks" or self.revision.get(name) == stamp:
             return
         if name == "floor":
-            self._view_revision[name] = stamp
+            self.revision[name] = stamp
             marks = marks_for(session.layout, session.findings, session.index)
-            self.floor.show(session.layout, session.analysis, marks)
+            ui.floor.show(session.layout, session.analysis, marks)
             return
-        widget = self.summary if name == "summary" else self.topology
+        widget = ui.summary if name == "summary" else ui.topology
         if session.analysis is None:
             waiting = "Checking racks, power and cooling…"
             if name == "summary":
-                self.summary.show(None, waiting)
+                ui.summary.show(None, waiting)
             else:
-                self.topology.show(None, waiting)
+                ui.topology.show(None, waiting)
             return
         found = self.view_data(name)
         if found is not None and found[0] == stamp:
-            self._view_revision[name] = stamp
+            self.revision[name] = stamp
             self._show_data(name, found[1])
             widget.border_subtitle = ""
             return
         if found is not None:
             # The last figures show at once, marked, until the worker has the new ones.
-            if self._ahead_state()["shown"].get(name) is not found[1]:
+            if self.shown.get(name) is not found[1]:
                 self._show_data(name, found[1])
             widget.border_subtitle = "updating…"
         self._build(session, (name,), stamp)
 
-    def _show_data(self: DesignerApp, name: str, data: Any) -> None:
-        self._ahead_state()["shown"][name] = data
+    def _show_data(self, name: str, data: Any) -> None:
+        self.shown[name] = data
         if name == "summary":
-            self.summary.show(data)
+            self.ui.summary.show(data)
         else:
-            self.topology.show(data)
+            self.ui.topology.show(data)
 
-    def _schedule_ahead(self: DesignerApp) -> None:
-        state = self._ahead_state()
-        timer: Timer | None = state["timer"]
-        if timer is not None:
-            timer.stop()
-        state["timer"] = self.set_timer(AHEAD_AFTER_S, self._build_ahead)
+    def schedule_ahead(self) -> None:
+        if not self.enabled:
+            return
+        if self.timer is not None:
+            self.timer.stop()
+        self.timer = self.ui.set_timer(AHEAD_AFTER_S, self.build_ahead)
 
-    def _build_ahead(self: DesignerApp) -> None:
+    def build_ahead(self) -> None:
         """Once the checks have settled: the views whose data is not for this revision."""
-        state = self._ahead_state()
-        state["timer"] = None
-        session = self.session
+        self.timer = None
+        session = self.workspace.session
         if session is None or session.analysis is None or session.fabric_stale:
             return  # the fabric worker's refresh comes back here when it is done
-        if self.busy is not None:
+        if self.ui.busy is not None:
             return  # a long edit is changing the layout: its end refreshes and comes back
         stamp = stamp_of(session)
         names = [n for n in BUILT if (found := self.view_data(n)) is None or found[0] != stamp]
         if names:
             self._build(session, tuple(names), stamp)
 
-    def _build(self: DesignerApp, session: Session, names: tuple[str, ...], stamp: object) -> None:
-        building: set[tuple[object, str]] = self._ahead_state()["building"]
-        wanted = tuple(n for n in names if (stamp, n) not in building)
+    def _build(self, session: Session, names: tuple[str, ...], stamp: object) -> None:
+        wanted = tuple(n for n in names if (stamp, n) not in self.building)
         if not wanted:
             return
-        building.update((stamp, n) for n in wanted)
-        self.views_worker(session, wanted, stamp)
+        self.building.update((stamp, n) for n in wanted)
+        self.ui.run_views_worker(lambda: self._work(session, wanted, stamp))
 
-    @work(thread=True, group="views")
-    @in_background
-    def views_worker(
-        self: DesignerApp, session: Session, names: tuple[str, ...], stamp: object
-    ) -> None:
+    def _work(self, session: Session, names: tuple[str, ...], stamp: object) -> None:
         """Build each view's data for one revision; an edit meanwhile makes it stale
         (its stamp no longer matches) and the next refresh builds again."""
-        analysis = session.analysis
-        for name in names:
-            try:
-                data: object = build_view(name, analysis)
-            except Exception:  # an edit changed the layout under it: the next one retries
-                data = None
-            self.call_from_thread(self._view_built, session, name, stamp, data)
+        with background_work():
+            analysis = session.analysis
+            for name in names:
+                try:
+                    data: object = build_view(name, analysis)
+                except Exception:  # an edit changed the layout under it: the next one retries
+                    data = None
+                self.ui.post_message(ViewBuilt(session, name, stamp, data))
 
-    def _view_built(
-        self: DesignerApp, session: Session, name: str, stamp: object, data: object
-    ) -> None:
-        state = self._ahead_state()
-        state["building"].discard((stamp, name))
-        if session is not self.session:
+    def built(self, event: ViewBuilt) -> None:
+        session, name, stamp, data = event.session, event.name, event.stamp, event.data
+        self.building.discard((stamp, name))
+        if session is not self.workspace.session:
             return
         if data is None:
             if stamp == stamp_of(session):
-                self._schedule_ahead()
+                self.schedule_ahead()
             return
         found = self.view_data(name)
         if found is None or found[0] != stamp_of(session) or stamp == stamp_of(session):
-            state["data"][name] = (stamp, data)
-        if name == self.view_name and stamp == stamp_of(session):
-            self._view_revision[name] = stamp
+            self.data[name] = (stamp, data)
+        if name == self.ui.view_name and stamp == stamp_of(session):
+            self.revision[name] = stamp
             self._show_data(name, data)
-            widget = self.summary if name == "summary" else self.topology
+            widget = self.ui.summary if name == "summary" else self.ui.topology
             widget.border_subtitle = ""

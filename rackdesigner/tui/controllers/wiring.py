@@ -1,7 +1,7 @@
 """The designer's cabling actions: Connect ports (``l``), Generate fabric (``g``) and New
-from template. A mixin of :class:`~rackdesigner.tui.app.DesignerApp`: the dialogs ask, the
+from template. A plain class given the workspace and the screen: the dialogs ask, the
 core answers (:mod:`rackdesigner.design.connect`, :mod:`rackdesigner.design.fabric_choices`,
-:mod:`rackdesigner.design.template_fill`), and every change goes through ``app.do`` as one command,
+:mod:`rackdesigner.design.template_fill`), and every change goes through ``ui.do`` as one command,
 so it is undoable and re-checked.
 """
 
@@ -10,153 +10,90 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from textual import work
-
 from rackdesigner.tui.controllers.long_edit import is_long, long_enough
 from rackdesigner.tui.screens.connect import ConnectRequest, ConnectScreen
 from rackdesigner.tui.screens.fabric import GenerateResult, GenerateScreen
 from rackdesigner.tui.screens.template import TemplateResult, TemplateScreen
 
 if TYPE_CHECKING:
-    from rackdesigner.edit import Session
-    from rackdesigner.tui.app import DesignerApp
-
-# Links listed in a device's inspector; the rest are counted.
-LINKS_SHOWN = 8
+    from rackdesigner.tui.ui import DesignerUI
+    from rackdesigner.tui.workspace import Workspace
 
 
-class WiringActions:
+class WiringController:
     """Connect ports, Generate fabric, New from template (designer.md)."""
+
+    def __init__(self, workspace: Workspace, ui: DesignerUI) -> None:
+        self.workspace = workspace
+        self.ui = ui
 
     # -- connect ports --------------------------------------------------------------------
 
-    @work(group="dialog", exclusive=True)
-    async def action_connect(self: DesignerApp) -> None:  # type: ignore[misc]
-        session = self.session
-        if session is None or self.moving is not None:
+    async def connect_dialog(self) -> None:
+        session = self.workspace.session
+        if session is None or self.workspace.moving is not None:
             return
-        device = self.racks.current_device_id()
-        request = await self.push_screen_wait(ConnectScreen(session.layout, session.index, device))
+        device = self.ui.racks.current_device_id()
+        request = await self.ui.wait_for(ConnectScreen(session.layout, session.index, device))
         if request is not None:
             self.connect(request)
 
-    def connect(self: DesignerApp, request: ConnectRequest) -> str | None:  # type: ignore[misc]
+    def connect(self, request: ConnectRequest) -> str | None:
         """One AddLink for the dialog's answer; the refusal's message, or None."""
         from rackdesigner.edit import AddLink
 
         began = time.perf_counter()
         fields: dict[str, Any] = {"length": request.length} if request.length else {}
         command = AddLink(request.a, request.b, request.media, **fields)
-        error = self.do(command)
+        error = self.ui.do(command)
         if error is not None:
             return error
         device = request.a.partition(":")[0]
-        owner = self.session.index.rack_of(device) if self.session else None
+        owner = self.workspace.session.index.rack_of(device) if self.workspace.session else None
         if owner is not None:
-            self.racks.jump(owner.id, device, announce=False)
-        self.update_inspector(("device", device))
-        self.timings["connect"] = time.perf_counter() - began
+            self.ui.racks.jump(owner.id, device, announce=False)
+        self.ui.update_inspector(("device", device))
+        self.workspace.timings["connect"] = time.perf_counter() - began
         media = f" ({request.media})" if request.media else ""
-        self.notify(f"Connected {request.a} to {request.b}{media} (ctrl+z undoes)", timeout=4)
+        self.ui.notify(f"Connected {request.a} to {request.b}{media} (ctrl+z undoes)", timeout=4)
         return None
-
-    def link_lines(self: DesignerApp, device_id: str) -> list[str]:  # type: ignore[misc]
-        """A device's cables for its inspector: ``ib1 → a01-leaf1:p3 · dac 1.6 m``."""
-        from rackdesigner.analysis.geometry import rack_places
-        from rackdesigner.design.connect import cable_length
-
-        session = self.session
-        if session is None:
-            return []
-        links = session.index.links_of(device_id)
-        if not links:
-            return []
-        out = [f"cables: {len(links)}"]
-        places = rack_places(session.layout)  # once for every cable listed
-        shown = links
-        if len(links) > LINKS_SHOWN:
-            # The first ones by the order they were added, and the latest (a cable just
-            # connected is always in view).
-            shown = [*links[: LINKS_SHOWN - 1], links[-1]]
-        for number, link in enumerate(shown):
-            mine, other = (
-                (link.a, link.b) if link.a.startswith(f"{device_id}:") else (link.b, link.a)
-            )
-            if link.length is not None:
-                length: float | None = float(link.length)
-            else:
-                length = cable_length(session.layout, session.index, link.a, link.b, places)
-            where = f" {length:.1f} m" if length is not None else ""
-            if len(links) > LINKS_SHOWN and number == len(shown) - 1:
-                out.append(f"  … {len(links) - LINKS_SHOWN} more; the latest:")
-            out.append(f"  {mine.partition(':')[2]} → {other} · {link.media or '?'}{where}")
-        return out
-
-    def link_facts(self: DesignerApp, ref_id: str) -> list[str]:  # type: ignore[misc]
-        """A cable's inspector lines: its run, its speed and what medium reaches it."""
-        from rackdesigner.design.connect import cable_length, propose_media, speed_text
-
-        session = self.session
-        link = session.index.link(ref_id) if session is not None else None
-        if session is None or link is None:
-            return ["a cable between two ports"]
-        computed = cable_length(session.layout, session.index, link.a, link.b)
-        declared = float(link.length) if link.length is not None else None
-        length = declared if declared is not None else computed
-        known = [s for end in (link.a, link.b) if (s := _port_speed(session, end)) is not None]
-        speed = min(known) if known else None
-        overrides = dict(session.layout.rules.thresholds) if session.layout.rules else {}
-        proposed = propose_media(length, speed, overrides)
-        run = (
-            f"{length:.1f} m {'declared' if declared is not None else 'computed'}"
-            if length is not None
-            else "length unknown"
-        )
-        lines = [
-            f"{link.a} → {link.b}",
-            f"{link.media or 'no media'} · {run} · {speed_text(speed) or 'speed unknown'}",
-        ]
-        if proposed.media is not None and proposed.media != link.media:
-            lines.append(f"proposed for this run: {proposed.media} ({proposed.reason})")
-        return lines
 
     # -- generate fabric ----------------------------------------------------------------
 
-    @work(group="dialog", exclusive=True)
-    async def action_generate_fabric(self: DesignerApp) -> None:  # type: ignore[misc]
+    async def generate_dialog(self) -> None:
         from rackdesigner.design.fabric_choices import gpu_nodes
         from rackdesigner.layout_io.catalog import for_layout
 
-        session = self.session
-        if session is None or self.moving is not None:
+        session = self.workspace.session
+        if session is None or self.workspace.moving is not None:
             return
         catalog = for_layout(session.layout)
-        nodes = gpu_nodes(session.layout, catalog, self.racks.selection)
+        nodes = gpu_nodes(session.layout, catalog, self.workspace.selection)
         if not nodes.ids:
-            self.notify(
+            self.ui.notify(
                 "No GPU nodes to cable: place GPU nodes first (a, Place device).",
                 title="Generate fabric",
                 severity="warning",
             )
             return
-        result = await self.push_screen_wait(GenerateScreen(session.layout, catalog, nodes))
+        result = await self.ui.wait_for(GenerateScreen(session.layout, catalog, nodes))
         if result is not None:
             self.apply_fabric(result)
 
-    def apply_fabric(self: DesignerApp, result: GenerateResult) -> str | None:  # type: ignore[misc]
+    def apply_fabric(self, result: GenerateResult) -> str | None:
         """The previewed plan as one undoable Batch; the refusal's message, or None. A
         large plan is applied in a worker (:mod:`.long_edit`): None here, and a refusal then
         comes as a notification."""
         from rackdesigner.design.generators.apply import to_batch
 
-        session = self.session
+        session = self.workspace.session
         if session is None:
             return "no layout is open"
         began = time.perf_counter()
         plan = result.plan
         if long_enough(len(plan.links) + len(plan.devices)):
             # 300,000 cables on 100,000 GPUs: seconds of the core's time, in a worker.
-            before = self.guide_before()
+            before = self.workspace.before_edit()
 
             def job() -> Any:
                 batch = to_batch(session.layout, plan)
@@ -165,68 +102,62 @@ class WiringActions:
 
             def done(batch: Any, refusal: Exception | None) -> None:
                 if refusal is not None:
-                    self.notify(str(refusal), title="Refused", severity="error", timeout=8)
+                    self.ui.notify(str(refusal), title="Refused", severity="error", timeout=8)
                     return
-                self.guide_edit(before)
-                self.after_change(batch)
+                self.ui.after_edit(batch, before)
                 self._fabric_applied(result, began)
 
-            self.run_long_edit(
+            self.ui.run_long_edit(
                 "Generate fabric",
                 f"{plan.label}…",  # "Generate rail fabric: 640 switches, 24,576 cables"
                 job,
                 done,
             )
             return None
-        error = self.do(to_batch(session.layout, plan))
+        error = self.ui.do(to_batch(session.layout, plan))
         if error is not None:
             return error
         self._fabric_applied(result, began)
         return None
 
-    def _fabric_applied(self: DesignerApp, result: GenerateResult, began: float) -> None:  # type: ignore[misc]
+    def _fabric_applied(self, result: GenerateResult, began: float) -> None:
         self.clear_rack_selection()
-        self.timings["generate_apply"] = time.perf_counter() - began
-        self.timings["generate_preview"] = result.seconds
+        self.workspace.timings["generate_apply"] = time.perf_counter() - began
+        self.workspace.timings["generate_preview"] = result.seconds
         shown = result.preview
         added = f", {len(shown.racks_added)} racks added" if shown.racks_added else ""
-        self.notify(
+        self.ui.notify(
             f"{result.plan.label}{added} (ctrl+z undoes)", title="Generate fabric", timeout=6
         )
         for warning in result.plan.warnings[:3]:
-            self.notify(warning, title="Generate fabric", severity="warning", timeout=8)
+            self.ui.notify(warning, title="Generate fabric", severity="warning", timeout=8)
 
-    def clear_rack_selection(self: DesignerApp) -> None:  # type: ignore[misc]
+    def clear_rack_selection(self) -> None:
         """Forget the racks view's selection and redraw the racks that showed it (the
-        fabric's batch only redraws the racks it placed switches in). Not named
-        ``clear_selection``: that is Textual's App method for text selection, which every
-        Input calls when its cursor moves, and overriding it lost the user's selection."""
-        index = self.session.index if self.session is not None else None
+        fabric's batch only redraws the racks it placed switches in)."""
+        index = self.workspace.session.index if self.workspace.session is not None else None
         racks = {
             owner.id
-            for device in self.racks.selection
+            for device in self.workspace.selection
             if index is not None and (owner := index.rack_of(device)) is not None
         }
-        self.racks.selection.clear()
-        for rack in racks:
-            self.racks.versions[rack] = self.racks.versions.get(rack, 0) + 1
-        self.racks.refresh()
+        self.workspace.selection.clear()
+        self.ui.racks.redraw(racks)
 
     # -- new from template --------------------------------------------------------------
 
-    @work(group="dialog", exclusive=True)
-    async def action_new_from_template(self: DesignerApp) -> None:  # type: ignore[misc]
+    async def template_dialog(self) -> None:
         from rackdesigner.layout_io.catalog import builtin
 
-        if self.moving is not None:
+        if self.workspace.moving is not None:
             return
-        if not await self.settle_unsaved("New from template"):
+        if not await self.ui.settle_unsaved("New from template"):
             return
-        result = await self.push_screen_wait(TemplateScreen(builtin()))
+        result = await self.ui.wait_for(TemplateScreen(builtin()))
         if result is not None:
             self.use_template(result)
 
-    def use_template(self: DesignerApp, result: TemplateResult) -> None:  # type: ignore[misc]
+    def use_template(self, result: TemplateResult) -> None:
         """A new, untitled layout holding the template (unsaved: the first save asks for a
         path; ctrl+z empties it)."""
         from rackdesigner.design.template_fill import FillLayout
@@ -235,43 +166,32 @@ class WiringActions:
 
         layout = result.built.layout
         session = Session(Layout(name=layout.name))
-        self.use_session(session, None)
+        self.ui.use_session(session, None)
         what = result.template or "custom"
         fill = FillLayout(layout, f"New from template {what}")
 
         def filled() -> None:
-            self.notify(
+            self.ui.notify(
                 f"New layout from {what}: {result.built.summary}. Unsaved: ctrl+s asks for a path.",
                 title="New from template",
                 timeout=8,
             )
 
         if is_long(fill):  # a template of 100,000 GPUs: seconds of checking, in a worker
-            before = self.guide_before()
+            before = self.workspace.before_edit()
 
             def done(command: Any, refusal: Exception | None) -> None:
                 if refusal is not None:
-                    self.notify(str(refusal), title="Refused", severity="error", timeout=8)
+                    self.ui.notify(str(refusal), title="Refused", severity="error", timeout=8)
                     return
-                self.guide_edit(before)
-                self.after_change(command)
+                self.ui.after_edit(command, before)
                 filled()
 
-            self.run_long_edit(
+            self.ui.run_long_edit(
                 "New from template",
                 f"{fill.label}: {result.built.summary}…",
                 lambda: session.do(fill, fabric=False),
                 done,
             )
-        elif self.do(fill) is None:
+        elif self.ui.do(fill) is None:
             filled()
-
-
-def _port_speed(session: Session, end: str) -> float | None:
-    """The speed of the port group a link end names (None when unknown)."""
-    index = session.index
-    device_id, _, port = end.partition(":")
-    device = index.device(device_id)
-    dtype = index.type_of(device) if device is not None else None
-    group = dtype.port_group(port.rstrip("0123456789")) if dtype is not None else None
-    return float(group.speed) if group is not None and group.speed is not None else None

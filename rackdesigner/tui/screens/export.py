@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import (
@@ -97,6 +98,25 @@ def setting_widget(setting: ExportSetting, theme: str) -> Widget:
         id=wid,
         classes="export-setting",
     )
+
+
+class ExportStep(Message):
+    """One progress report of the export worker."""
+
+    def __init__(self, what: str, done: int, total: int) -> None:
+        self.what = what
+        self.done = done
+        self.total = total
+        super().__init__()
+
+
+class ExportEnded(Message):
+    """The export worker is done: what it wrote, or why it could not."""
+
+    def __init__(self, text: str, *, failed: bool) -> None:
+        self.text = text
+        self.failed = failed
+        super().__init__()
 
 
 class ExportScreen(ModalScreen[tuple[str, str] | ExportRequest | None]):
@@ -252,12 +272,11 @@ class ExportScreen(ModalScreen[tuple[str, str] | ExportRequest | None]):
     def export_worker(self, job: Job) -> None:
         """The exporter in a thread; each of its progress reports moves the bar."""
         worker = get_current_worker()
-        app = self.app
 
         def sink(what: str, done: int, total: int) -> None:
             if worker.is_cancelled:
                 raise Cancelled
-            app.call_from_thread(self.step, what, done, total)
+            self.post_message(ExportStep(what, done, total))
 
         try:
             with reporting(sink):
@@ -266,13 +285,25 @@ class ExportScreen(ModalScreen[tuple[str, str] | ExportRequest | None]):
             return
         except (ExportError, OSError) as error:
             reason = getattr(error, "strerror", None) or error
-            app.call_from_thread(self.failed, f"Cannot export: {reason}")
+            self.post_message(ExportEnded(f"Cannot export: {reason}", failed=True))
             return
         except Exception as error:  # a bug in an exporter: say so, lose nothing
-            app.call_from_thread(self.failed, f"Export failed: {type(error).__name__}: {error}")
+            text = f"Export failed: {type(error).__name__}: {error}"
+            self.post_message(ExportEnded(text, failed=True))
             return
         if not worker.is_cancelled:
-            app.call_from_thread(self.finished, message)
+            self.post_message(ExportEnded(message, failed=False))
+
+    @on(ExportStep)
+    def _step(self, event: ExportStep) -> None:
+        self.step(event.what, event.done, event.total)
+
+    @on(ExportEnded)
+    def _ended(self, event: ExportEnded) -> None:
+        if event.failed:
+            self.failed(event.text)
+        else:
+            self.finished(event.text)
 
     def step(self, what: str, done: int, total: int) -> None:
         """One progress report: ``total`` 0 is a step of unknown length (the bar pulses)."""

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Checkbox, Input, Label, Select, Static
@@ -56,6 +57,25 @@ class GenerateResult:
     plan: FabricPlan
     preview: Preview
     seconds: float  # how long the generator took
+
+
+class PreviewDone(Message):
+    """The preview worker's plan (or why there is none) for request number ``token``."""
+
+    def __init__(
+        self,
+        token: int,
+        request: FabricRequest,
+        plan: FabricPlan | None,
+        error: str | None,
+        seconds: float,
+    ) -> None:
+        self.token = token
+        self.request = request
+        self.plan = plan
+        self.error = error
+        self.seconds = seconds
+        super().__init__()
 
 
 class GenerateScreen(ModalScreen[GenerateResult | None]):
@@ -295,16 +315,17 @@ class GenerateScreen(ModalScreen[GenerateResult | None]):
         except Exception as problem:  # a generator bug: one line here, never a traceback
             error = f"the generator failed: {type(problem).__name__}: {problem}"
         seconds = time.perf_counter() - began
-        self.app.call_from_thread(self._preview_done, token, request, plan, error, seconds)
+        self.post_message(PreviewDone(token, request, plan, error, seconds))
 
-    def _preview_done(
-        self,
-        token: int,
-        request: FabricRequest,
-        plan: FabricPlan | None,
-        error: str | None,
-        seconds: float,
-    ) -> None:
+    @on(PreviewDone)
+    def _preview_done(self, event: PreviewDone) -> None:
+        token, request, plan, error, seconds = (
+            event.token,
+            event.request,
+            event.plan,
+            event.error,
+            event.seconds,
+        )
         if token != self._token or not self.is_attached:
             return  # a newer request is on its way
         self.pending = None

@@ -53,8 +53,12 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,question_mark,q", "close", "close", id="help-close"),
     ]
 
+    def __init__(self, keymap: dict[str, str] | None = None) -> None:
+        super().__init__()
+        self.keymap = keymap or {}  # the user's remapped keys (binding id -> keys)
+
     def compose(self) -> ComposeResult:
-        keymap = getattr(self.app, "keymap_overrides", {})
+        keymap = self.keymap
         with VerticalScroll(classes="dialog help"):
             yield Static("rackdesigner · keys", classes="dialog-title")
             yield Static(help_table(keymap))

@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Select, Static
 
@@ -41,6 +42,15 @@ class TemplateResult:
 
 def _choice(value: object) -> str:
     return AUTO if value is None else str(value)
+
+
+class Built(Message):
+    """The build worker's layout, or why there is none."""
+
+    def __init__(self, result: TemplateResult | None, error: str | None) -> None:
+        self.result = result
+        self.error = error
+        super().__init__()
 
 
 class TemplateScreen(ModalScreen[TemplateResult | None]):
@@ -276,16 +286,16 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
                 # layout's name is its file's stem); the description keeps the long one.
                 built.layout.name = template or f"custom-{options.gpus}-gpus"
         except GenerateError as error:
-            self.app.call_from_thread(self._built, None, str(error))
+            self.post_message(Built(None, str(error)))
             return
         except Exception as error:  # a builder bug: one line here, never a traceback
-            self.app.call_from_thread(
-                self._built, None, f"the template failed: {type(error).__name__}: {error}"
-            )
+            self.post_message(Built(None, f"the template failed: {type(error).__name__}: {error}"))
             return
-        self.app.call_from_thread(self._built, TemplateResult(template, built), None)
+        self.post_message(Built(TemplateResult(template, built), None))
 
-    def _built(self, result: TemplateResult | None, error: str | None) -> None:
+    @on(Built)
+    def _built(self, event: Built) -> None:
+        result, error = event.result, event.error
         self.building = False
         if not self.is_attached:
             return

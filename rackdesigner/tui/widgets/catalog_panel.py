@@ -30,7 +30,7 @@ class CatalogList(OptionList):
     a click on a unit; Enter places it at the cursor)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.focus_racks", "back to racks", show=False),
+        Binding("escape", "screen.focus_racks", "back to racks", show=False),
     ]
 
     by_mouse = False
@@ -43,7 +43,7 @@ class CatalogList(OptionList):
 class CatalogSearch(Input):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("down", "focus_list", show=False),
-        Binding("escape", "app.focus_racks", "back to racks", show=False),
+        Binding("escape", "screen.focus_racks", "back to racks", show=False),
     ]
 
     def action_focus_list(self) -> None:

@@ -112,6 +112,9 @@ class FloorView(ScrollView, can_focus=True):
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"floor--label", "floor--cursor", "floor--key"}
 
+    class Opened(Message):
+        """The rack under the cursor was double-clicked: open it, as enter does."""
+
     class CursorMoved(Message):
         def __init__(self, rack: str | None) -> None:
             self.rack = rack
@@ -229,7 +232,7 @@ class FloorView(ScrollView, can_focus=True):
             if cell.column == column:
                 self._set(row, index)
                 if event.chain >= 2:  # a double click opens it, as enter does
-                    self.app.call_later(self.app.run_action, "floor_open")
+                    self.post_message(self.Opened())
                 return
 
     # -- drawing ------------------------------------------------------------------------

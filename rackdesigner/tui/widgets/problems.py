@@ -6,6 +6,7 @@ the rows on screen, and a new set of findings is a list swap, not thousands of w
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -44,9 +45,9 @@ class ProblemsPanel(ScrollView, can_focus=True):
         Binding("home", "cursor(-1000000)", "", show=False, id="problems-first"),
         Binding("end", "cursor(1000000)", "", show=False, id="problems-last"),
         Binding("enter", "choose", "go to", id="problems-go"),
-        Binding("escape", "app.racks_view", "racks", id="problems-back"),
+        Binding("escape", "screen.racks_view", "racks", id="problems-back"),
         # One key, two bindings: "fix" in the footer when the highlighted finding has a
-        # mechanical fix; else the same key says why nothing changes (guide.py).
+        # mechanical fix; else the same key says why nothing changes (controllers/guide.py).
         Binding(_FIX.keys, "apply_fix", _FIX.footer, id=_FIX.id, tooltip=_FIX.help),
         Binding(_FIX.keys, "no_fix", _FIX.footer, show=False, id=_FIX.id),
     ]
@@ -72,16 +73,33 @@ class ProblemsPanel(ScrollView, can_focus=True):
             self.focus = focus
             super().__init__()
 
-    def __init__(self, *, id: str | None = None) -> None:
+    class ApplyFix(Message):
+        """``x``: apply the highlighted finding's fix (or say why there is none)."""
+
+    def __init__(
+        self,
+        *,
+        id: str | None = None,
+        hint: Callable[[Diagnostic], str] | None = None,
+        fixable: Callable[[Diagnostic], bool] | None = None,
+    ) -> None:
         super().__init__(id=id)
+        # The highlighted finding's line under the list, and whether ``x`` applies a fix:
+        # handed in by the screen (the workspace words them).
+        self.hint = hint
+        self.fixable = fixable
+        self.fabric_error: str | None = None  # the last fabric check failed: its error
         self.findings: list[Diagnostic] = []
         self.cursor_row = 0
         self.border_title = "Problems"
         self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(maxsize=1024)
         self._generation = 0
 
-    def show(self, diagnostics: list[Diagnostic]) -> None:
-        """Replace the findings; the highlighted one stays highlighted if it still exists."""
+    def show(self, diagnostics: list[Diagnostic], *, fabric_error: str | None = None) -> None:
+        """Replace the findings; the highlighted one stays highlighted if it still exists.
+        ``fabric_error``: the fabric check failed (its findings are missing), said in the
+        title."""
+        self.fabric_error = fabric_error
         keep = None
         if 0 <= self.cursor_row < len(self.findings):
             old = self.findings[self.cursor_row]
@@ -103,6 +121,8 @@ class ProblemsPanel(ScrollView, can_focus=True):
             if self.findings
             else "Problems · none"
         )
+        if fabric_error is not None:
+            self.border_title += f" · fabric check failed: {fabric_error}"
         self.virtual_size = Size(self.size.width, len(self.findings) + 1)
         self._scroll_to_cursor()
         self._show_hint()
@@ -116,26 +136,27 @@ class ProblemsPanel(ScrollView, can_focus=True):
         return None
 
     def _show_hint(self) -> None:
-        """The highlighted finding's fix under the list (the app words it: guide.py)."""
-        describe = getattr(self.app, "finding_hint", None)
+        """The highlighted finding's fix under the list (the workspace words it)."""
         current = self.current
-        self.border_subtitle = describe(current) if describe and current is not None else ""
+        hint = self.hint
+        self.border_subtitle = hint(current) if hint is not None and current is not None else ""
         if self.has_focus:  # the footer's "fix" follows the highlighted finding
             self.app.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        check = getattr(self.app, "guide_check_action", None)
-        if action in ("apply_fix", "no_fix") and check is not None:
-            return check(action, parameters)
-        return True
+        """``x`` shows in the footer as "fix" only when the highlighted finding has a
+        mechanical fix (otherwise the same key explains why nothing happens)."""
+        if action not in ("apply_fix", "no_fix"):
+            return True
+        finding = self.current
+        has = finding is not None and self.fixable is not None and self.fixable(finding)
+        return has if action == "apply_fix" else not has
 
     def action_apply_fix(self) -> None:
-        apply = getattr(self.app, "action_apply_fix", None)
-        if apply is not None:
-            apply()
+        self.post_message(self.ApplyFix())
 
     def action_no_fix(self) -> None:
-        self.action_apply_fix()  # the app says why there is nothing to apply
+        self.action_apply_fix()  # the screen says why there is nothing to apply
 
     def on_resize(self) -> None:
         self.virtual_size = Size(self.size.width, len(self.findings) + 1)

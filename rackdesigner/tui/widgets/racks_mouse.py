@@ -28,6 +28,16 @@ class BuildingRacksView(RacksView):
             self.rail = rail
             super().__init__()
 
+    class MoveStarted(Message):
+        """A drag started moving ``device`` (its ghost follows the pointer)."""
+
+        def __init__(self, device: str) -> None:
+            self.device = device
+            super().__init__()
+
+    class Dropped(Message):
+        """The dragged device was let go: place it where its ghost is."""
+
     _drag_press: tuple[Any, str, int] | None = None  # (cell, device id, grab offset in units)
     _drag_active = False
     _drag_dropped: str | None = None  # the device just dropped: the click that follows keeps it
@@ -52,7 +62,7 @@ class BuildingRacksView(RacksView):
     def on_mouse_down(self, event: events.MouseDown) -> None:
         self._drag_press = None
         self._drag_dropped = None
-        if event.button != 1 or self.app.moving is not None:
+        if event.button != 1 or self.ghost is not None:  # (a move with ``m`` is on)
             return
         cell = self.cell_at(event.x, event.y)
         if cell is None:
@@ -71,10 +81,13 @@ class BuildingRacksView(RacksView):
             if cell is None or (cell.rack, cell.unit) == (start.rack, start.unit):
                 return
             self._set_cursor(start, announce=False)
-            self.app.action_move()
-            if self.app.moving != device:
+            started = self.start_move()
+            if started != device:
+                if started is not None:
+                    self.end_move()
                 self._drag_press = None
                 return
+            self.post_message(self.MoveStarted(device))
             self._drag_active = True
             self.capture_mouse()
         if cell is None or self.ghost is None:
@@ -86,7 +99,7 @@ class BuildingRacksView(RacksView):
             self._drag_active = False
             self._drag_dropped = self._drag_press[1]
             self.release_mouse()
-            self.app.finish_move()
+            self.post_message(self.Dropped())
         self._drag_press = None
 
     def on_click(self, event: events.Click) -> None:

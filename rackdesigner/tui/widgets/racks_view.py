@@ -57,7 +57,7 @@ class RacksView(ScrollView, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *actions.bindings("racks"),
-        Binding("escape", "app.cancel", "cancel", show=False, id="cancel"),
+        Binding("escape", "screen.cancel", "cancel", show=False, id="cancel"),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -79,7 +79,7 @@ class RacksView(ScrollView, can_focus=True):
             self.device = device
             super().__init__()
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None, selection: set[str] | None = None) -> None:
         super().__init__(id=id)
         self.plan_layout: Layout | None = None
         self.catalog: Catalog | None = None
@@ -87,7 +87,8 @@ class RacksView(ScrollView, can_focus=True):
         self.row = 0
         self.cursor = Cursor(0, 1)
         self.marks = Marks()
-        self.selection: set[str] = set()
+        # The devices marked with space: the workspace's set, handed here to draw.
+        self.selection: set[str] = selection if selection is not None else set()
         self.ghost: Ghost | None = None
         self.versions: dict[str, int] = {}
         self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(maxsize=8192)
@@ -111,6 +112,17 @@ class RacksView(ScrollView, can_focus=True):
             self._set_cursor(Cursor(0, self.plans()[0].height if self.plans() else 1))
         self._resize()
         self.refresh()
+
+    def redraw(self, rack_ids: set[str]) -> None:
+        """Draw these racks again (their selection changed), and repaint."""
+        for rack in rack_ids:
+            self.versions[rack] = self.versions.get(rack, 0) + 1
+        self.refresh()
+
+    def redraw_all(self) -> None:
+        """Draw the layout shown afresh (the selection was cleared)."""
+        if self.plan_layout is not None and self.catalog is not None:
+            self.show(self.plan_layout, self.catalog, self.marks)
 
     def update_racks(self, rack_ids: set[str]) -> None:
         """Re-plan only these racks (an edit touched them); the others keep their strips."""

@@ -1,0 +1,154 @@
+"""The few read-only lines the designer's inspector shows at its top: a rack's load, heat and
+units, a device's model, power and cables, a feed's capacity, a cable's run.
+
+Pure functions of a session's layout, index and analysis (no Textual): the app only shows
+the lines. Heights go through :func:`rackdesigner.model.units.fmt`; power is shown in
+kilowatts with fixed decimals (``0.00 kW``, ``39.5 kW``), so that the figures of a rack and of
+its devices line up and read alike from one rack to the next (``fmt`` would pick ``W`` for
+a small device and ``kW`` for its rack).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rackdesigner.model.units import HEIGHT, fmt
+
+if TYPE_CHECKING:
+    from rackdesigner.edit import Session
+    from rackdesigner.model.layout import Layout
+
+# Links listed in a device's inspector; the rest are counted.
+LINKS_SHOWN = 8
+
+Ref = tuple[str, str]
+
+
+def kilowatts(watts: float, decimals: int = 1) -> str:
+    """``39.5 kW``, ``1,234.0 kW``, ``0.00 kW`` (``decimals=2``): watts as kilowatts."""
+    return f"{watts / 1000:,.{decimals}f} kW"
+
+
+def layout_lines(layout: Layout) -> list[str]:
+    """What the inspector says when nothing is under the cursor."""
+    if not layout.racks:
+        return [
+            f"{layout.name}: no racks yet.",
+            "Add the first rack: ctrl+p → Add rack (enter takes its defaults);",
+            "then a places devices at the cursor. ctrl+p → Open opens a layout.",
+        ]
+    return ["Nothing selected."]
+
+
+def facts_lines(session: Session, ref: Ref) -> list[str]:
+    """A few figures from the session's analysis for the entity ``ref`` names (none before
+    the first check)."""
+    analysis = session.analysis
+    kind, ident = ref
+    if analysis is None:
+        return []
+    if kind == "device":
+        facts = analysis.device_by_id.get(ident)
+        if facts is None:
+            return []
+        dtype = facts.type
+        if dtype is None:
+            return [f"model {facts.device.model} is not in the catalog"]
+        line = [dtype.name or facts.device.model, facts.kind or "", fmt(facts.height_u, HEIGHT)]
+        if facts.power is not None:
+            line.append(f"{kilowatts(facts.power, 2)}{' (est.)' if facts.power_estimated else ''}")
+        if facts.gpus:
+            line.append(f"{facts.gpus} × {dtype.gpu or 'GPU'}")
+        return [
+            " · ".join(x for x in line if x),
+            f"in rack {facts.rack.id}",
+            *link_lines(session, ident),
+        ]
+    if kind == "rack":
+        for rack in analysis.racks:
+            if rack.rack.id == ident:
+                capacity = kilowatts(rack.capacity) if rack.capacity is not None else "no feeds"
+                return [
+                    f"load {kilowatts(rack.load)} of {capacity}",
+                    f"heat {kilowatts(rack.heat)} ({kilowatts(rack.air_heat)} air)"
+                    f" · cooling {analysis.cooling_verdict(rack)}",
+                    f"{rack.units_used:g} of {fmt(rack.rack.height_u, HEIGHT)} used"
+                    f" · {rack.gpus} GPUs · {len(rack.rack.feeds)} feeds",
+                ]
+    if kind == "feed":
+        for rack in analysis.racks:
+            for feed in rack.feeds:
+                if feed.feed.id == ident:
+                    return [
+                        f"in rack {rack.rack.id} · usable {kilowatts(feed.capacity)}",
+                        f"carries {kilowatts(feed.load)} when its side runs alone",
+                    ]
+    if kind == "link":
+        return link_run_lines(session, ident)
+    return []
+
+
+def link_lines(session: Session, device_id: str) -> list[str]:
+    """A device's cables for its inspector: ``ib1 → a01-leaf1:p3 · dac 1.6 m``."""
+    from rackdesigner.analysis.geometry import rack_places
+    from rackdesigner.design.connect import cable_length
+
+    links = session.index.links_of(device_id)
+    if not links:
+        return []
+    out = [f"cables: {len(links)}"]
+    places = rack_places(session.layout)  # once for every cable listed
+    shown = links
+    if len(links) > LINKS_SHOWN:
+        # The first ones by the order they were added, and the latest (a cable just
+        # connected is always in view).
+        shown = [*links[: LINKS_SHOWN - 1], links[-1]]
+    for number, link in enumerate(shown):
+        mine, other = (link.a, link.b) if link.a.startswith(f"{device_id}:") else (link.b, link.a)
+        if link.length is not None:
+            length: float | None = float(link.length)
+        else:
+            length = cable_length(session.layout, session.index, link.a, link.b, places)
+        where = f" {length:.1f} m" if length is not None else ""
+        if len(links) > LINKS_SHOWN and number == len(shown) - 1:
+            out.append(f"  … {len(links) - LINKS_SHOWN} more; the latest:")
+        out.append(f"  {mine.partition(':')[2]} → {other} · {link.media or '?'}{where}")
+    return out
+
+
+def link_run_lines(session: Session, link_id: str) -> list[str]:
+    """A cable's inspector lines: its run, its speed and what medium reaches it."""
+    from rackdesigner.design.connect import cable_length, propose_media, speed_text
+
+    link = session.index.link(link_id)
+    if link is None:
+        return ["a cable between two ports"]
+    computed = cable_length(session.layout, session.index, link.a, link.b)
+    declared = float(link.length) if link.length is not None else None
+    length = declared if declared is not None else computed
+    known = [s for end in (link.a, link.b) if (s := port_speed(session, end)) is not None]
+    speed = min(known) if known else None
+    overrides = dict(session.layout.rules.thresholds) if session.layout.rules else {}
+    proposed = propose_media(length, speed, overrides)
+    run = (
+        f"{length:.1f} m {'declared' if declared is not None else 'computed'}"
+        if length is not None
+        else "length unknown"
+    )
+    lines = [
+        f"{link.a} → {link.b}",
+        f"{link.media or 'no media'} · {run} · {speed_text(speed) or 'speed unknown'}",
+    ]
+    if proposed.media is not None and proposed.media != link.media:
+        lines.append(f"proposed for this run: {proposed.media} ({proposed.reason})")
+    return lines
+
+
+def port_speed(session: Session, end: str) -> float | None:
+    """The speed of the port group a link end names (None when unknown)."""
+    index = session.index
+    device_id, _, port = end.partition(":")
+    device = index.device(device_id)
+    dtype = index.type_of(device) if device is not None else None
+    group = dtype.port_group(port.rstrip("0123456789")) if dtype is not None else None
+    return float(group.speed) if group is not None and group.speed is not None else None

@@ -1,0 +1,909 @@
+"""The designer's screen: the views, the inspector, the problems, and the workflow.
+
+The screen owns the workflow: it opens a file in a worker, checks it, runs edits through
+the :class:`~rackdesigner.tui.workspace.Workspace` and shows what they did. The widgets
+only show what they are handed and post messages; the controllers (building, cabling,
+files, guidance, views ahead, long edits) are plain classes given the workspace and this
+screen as their :class:`~rackdesigner.tui.ui.DesignerUI`. Workers post one message each
+(:mod:`rackdesigner.tui.messages`); nothing calls back from a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import threading
+import time
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import ContentSwitcher
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from rackdesigner.tui import messages
+from rackdesigner.tui.controllers.build import BuildController
+from rackdesigner.tui.controllers.checking import background_work, warm_up
+from rackdesigner.tui.controllers.editing import EditController
+from rackdesigner.tui.controllers.files import FileController
+from rackdesigner.tui.controllers.guide import GuideController
+from rackdesigner.tui.controllers.long_edit import LongEdits
+from rackdesigner.tui.controllers.views_ahead import ViewsAhead
+from rackdesigner.tui.controllers.wiring import WiringController
+from rackdesigner.tui.findings import Locator, Ref, marks_for, subject_of
+from rackdesigner.tui.screens.confirm import ConfirmScreen
+from rackdesigner.tui.screens.export import ExportScreen
+from rackdesigner.tui.screens.load_error import LoadErrorScreen
+from rackdesigner.tui.screens.loading import LoadingScreen
+from rackdesigner.tui.screens.prompt import PromptScreen
+from rackdesigner.tui.ui import Done
+from rackdesigner.tui.widgets.catalog_panel import CatalogPanel
+from rackdesigner.tui.widgets.floor_view import FloorView
+from rackdesigner.tui.widgets.footer import DesignerFooter
+from rackdesigner.tui.widgets.header import DesignerHeader
+from rackdesigner.tui.widgets.inspector import Inspector
+from rackdesigner.tui.widgets.problems import ProblemsPanel
+from rackdesigner.tui.widgets.racks_mouse import BuildingRacksView
+from rackdesigner.tui.widgets.racks_view import RacksView
+from rackdesigner.tui.widgets.summary_view import SummaryView
+from rackdesigner.tui.widgets.topology_view import TopologyView
+from rackdesigner.tui.widgets.view_bar import ViewBar
+from rackdesigner.tui.workspace import Loaded, Question, Workspace, empty_session, load_layout
+
+if TYPE_CHECKING:
+    from textual.message import Message
+    from textual.notifications import SeverityLevel
+
+    from rackdesigner.design.guidance import Announcement
+    from rackdesigner.edit import Session
+    from rackdesigner.model.diagnostics import Diagnostic
+
+# A file that takes longer than this to open gets the progress screen.
+LOADING_SCREEN_AFTER_S = 0.4
+
+# The floor view's inspector follows the cursor once it rests this long.
+FLOOR_INSPECT_AFTER_S = 0.12
+
+# The workers whose results the idle signal waits for.
+BACKGROUND = ("load", "check", "fabric", "autosave", "edit", "views")
+
+# The views, in the order of their keys (1-4) and of the view bar.
+VIEWS = ("racks", "floor", "topology", "summary")
+VIEW_TITLES = {
+    "racks": "1 Racks",
+    "floor": "2 Floor",
+    "topology": "3 Topology",
+    "summary": "4 Summary",
+}
+
+
+class MainScreen(Screen[None]):
+    """The layout on screen, and every action of the designer's keys and palette."""
+
+    def __init__(
+        self, workspace: Workspace, *, autosave: bool = True, views_ahead: bool = True
+    ) -> None:
+        super().__init__()
+        self.workspace = workspace
+        self.autosave = autosave
+        self.view_name = "racks"
+        self.busy: str | None = None  # what a long edit is doing, while it runs
+        self.keymap: dict[str, str] = {}  # the user's remapped keys, for the help screen
+        self._loading_screen: LoadingScreen | None = None
+        self._loading_step = (0.0, "reading…")
+        self._loading = False
+        self._floor_timer: Timer | None = None
+        # The idle signal: results posted by workers and not handled yet, a first check
+        # waiting for the racks to be drawn, and an event set while nothing is pending.
+        self._lock = threading.Lock()
+        self._outstanding = 0
+        self._first_check_due = False
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self.build = BuildController(workspace, self)
+        self.wiring = WiringController(workspace, self)
+        self.files = FileController(workspace, self)
+        self.guide = GuideController(workspace, self)
+        self.views = ViewsAhead(workspace, self, enabled=views_ahead)
+        self.long_edits = LongEdits(workspace, self)
+        self.editing = EditController(workspace, self)
+
+    # -- the widgets ------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield DesignerHeader(id="header")
+        with Horizontal(id="main"):
+            with Vertical(id="view-column"):
+                yield ViewBar(VIEW_TITLES, "racks", id="view-bar")
+                with ContentSwitcher(id="views", initial="racks"):
+                    yield BuildingRacksView(id="racks", selection=self.workspace.selection)
+                    yield FloorView(id="floor")
+                    yield TopologyView(id="topology")
+                    yield SummaryView(id="summary")
+            with Vertical(id="side"):
+                yield Inspector(id="inspector")
+                yield CatalogPanel(id="catalog")
+        yield ProblemsPanel(
+            id="problems", hint=self.workspace.finding_hint, fixable=self.workspace.has_fix
+        )
+        yield DesignerFooter(id="footer")
+
+    @property
+    def racks(self) -> RacksView:
+        return self.query_one("#racks", RacksView)
+
+    @property
+    def floor(self) -> FloorView:
+        return self.query_one("#floor", FloorView)
+
+    @property
+    def topology(self) -> TopologyView:
+        return self.query_one("#topology", TopologyView)
+
+    @property
+    def summary(self) -> SummaryView:
+        return self.query_one("#summary", SummaryView)
+
+    @property
+    def inspector(self) -> Inspector:
+        return self.query_one("#inspector", Inspector)
+
+    @property
+    def problems(self) -> ProblemsPanel:
+        return self.query_one("#problems", ProblemsPanel)
+
+    @property
+    def header(self) -> DesignerHeader:
+        return self.query_one("#header", DesignerHeader)
+
+    @property
+    def catalog_panel(self) -> CatalogPanel:
+        return self.query_one("#catalog", CatalogPanel)
+
+    @property
+    def session(self) -> Session | None:
+        return self.workspace.session
+
+    def on_mount(self) -> None:
+        # The header's symbols take the theme's severity colours: repaint it on a switch.
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.update_header())
+        self.racks.focus()
+        if self.autosave:
+            self.set_interval(self.files.interval, self.files.autosave_now)
+        self.open_path(self.workspace.path)
+
+    # -- the idle signal --------------------------------------------------------------------
+
+    def _busy_now(self) -> bool:
+        if self._outstanding or self._first_check_due:
+            return True
+        waiting = (WorkerState.PENDING, WorkerState.RUNNING)
+        return any(w.group in BACKGROUND and w.state in waiting for w in self.app.workers)
+
+    def post_result(self, message: Message) -> None:
+        """Post a worker's result (from its thread); counted until it is handled."""
+        with self._lock:
+            self._outstanding += 1
+        self.post_message(message)
+
+    def _handled(self) -> None:
+        with self._lock:
+            self._outstanding = max(0, self._outstanding - 1)
+        self._settle()
+
+    def _settle(self) -> None:
+        if self._busy_now():
+            self._idle.clear()
+        elif not self._idle.is_set():
+            self._idle.set()
+            self.app.post_message(messages.Idle())
+
+    @on(Worker.StateChanged)
+    def _worker_state(self, event: Worker.StateChanged) -> None:
+        """Only for the idle signal: results come as messages of their own."""
+        self._settle()
+
+    @property
+    def idle(self) -> bool:
+        """Whether every load, check, fabric check, autosave and long edit started has
+        come back, the views built too (dialogs waiting for keys are not background jobs)."""
+        return not self._busy_now()
+
+    async def wait_idle(self) -> None:
+        """Until :attr:`idle` (tests wait on this, not on a clock)."""
+        while True:
+            await self._idle.wait()
+            if not self._busy_now():
+                return
+            self._idle.clear()
+
+    # -- the UI the controllers use ---------------------------------------------------------
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """The app's notifications (kept for the help and the tests); markup off, as
+        messages quote user text such as ids and values."""
+        self.app.notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    def bell(self) -> None:
+        self.app.bell()
+
+    async def wait_for(self, screen: Screen[Any]) -> Any:
+        return await self.app.push_screen_wait(screen)
+
+    async def ask(self, question: Question) -> str | None:
+        if question.prompt:
+            screen: Screen[Any] = PromptScreen(question.title, question.default, hint=question.hint)
+        else:
+            screen = ConfirmScreen(
+                question.title, question.text, list(question.choices), question.default
+            )
+        answer: str | None = await self.app.push_screen_wait(screen)
+        return answer
+
+    def dialog(self, flow: Coroutine[Any, Any, Any], *, exclusive: bool = False) -> None:
+        """Run an asking flow (it waits for dialogs) in the dialog group's worker."""
+        self.run_worker(flow, group="dialog", exclusive=exclusive)
+
+    def run_thread(self, job: Callable[[], None], *, group: str, exclusive: bool) -> None:
+        self._idle.clear()
+        self.run_worker(job, thread=True, group=group, exclusive=exclusive)
+
+    def run_views_worker(self, job: Callable[[], None]) -> None:
+        self.run_worker(job, thread=True, group="views")
+
+    def cancel_group(self, group: str) -> None:
+        self.app.workers.cancel_group(self, group)
+
+    def exit(self) -> None:
+        self.app.exit()
+
+    def start_empty(self, path: str | None) -> None:
+        self._start_empty(path)
+
+    def show_view(self, name: str) -> None:
+        self.action_view(name)
+
+    def running(self, group: str) -> bool:
+        """Whether a worker of ``group`` runs now."""
+        return any(w.group == group and w.is_running for w in self.app.workers)
+
+    def show_screen(self, screen: Screen[Any]) -> None:
+        self.app.push_screen(screen)
+
+    def run_long_edit(self, title: str, detail: str, job: Callable[[], Any], done: Done) -> None:
+        self.long_edits.run(title, detail, job, done)
+
+    # -- loading ----------------------------------------------------------------------------
+
+    def open_path(self, path: str | None) -> None:
+        """Open ``path`` (None: an untitled layout) in a worker, behind a progress screen
+        when it takes a while; a path that does not exist opens an empty layout."""
+        self.workspace.path = path
+        self.header.set_state(
+            title=Path(path).stem if path else "untitled",
+            file=path or "",
+            status=f"opening {path}…" if path else "",
+        )
+        self.workspace.timings["open_started"] = time.perf_counter()
+        self._loading = True
+        if path is not None and Path(path).exists():
+            self.set_timer(LOADING_SCREEN_AFTER_S, self._maybe_show_loading)
+        self.run_thread(lambda: self._load_worker(path), group="load", exclusive=True)
+
+    def _load_worker(self, path: str | None) -> None:
+        """Read, convert and prepare the file off the main thread (the screen keeps
+        painting); checked after the racks are drawn (first check)."""
+        loaded: Loaded | None = None
+        failed: BaseException | None = None
+        try:
+            with background_work():
+                loaded = load_layout(
+                    path, lambda p, text: self.post_message(messages.LoadProgress(p, text))
+                )
+        except Exception as error:
+            failed = error
+        self.post_result(messages.LoadDone(path, loaded, failed))
+
+    def _maybe_show_loading(self) -> None:
+        if self._loading:
+            self._loading_screen = LoadingScreen(self.workspace.path or "")
+            self._loading_screen.step(*self._loading_step)
+            self.app.push_screen(self._loading_screen)
+
+    @on(messages.LoadProgress)
+    def _progress(self, event: messages.LoadProgress) -> None:
+        self._loading_step = (event.percent, event.text)
+        if self._loading_screen is not None and self._loading_screen.is_attached:
+            self._loading_screen.step(event.percent, event.text)
+
+    @on(messages.LoadDone)
+    def _load_done(self, event: messages.LoadDone) -> None:
+        self._loading = False
+        try:
+            if event.loaded is not None:
+                # One update for the progress screen closing and the layout drawn behind it.
+                with self.app.batch_update():
+                    self._close_loading()
+                    self._loaded(event.loaded)
+            else:
+                self._close_loading()
+                self.header.set_state(status="")
+                self.notify(
+                    f"Cannot open {self.workspace.path}: {event.error}",
+                    severity="error",
+                    timeout=15,
+                )
+                self._start_empty(self.workspace.path)
+        finally:
+            self._handled()
+
+    def _close_loading(self) -> None:
+        if self._loading_screen is not None and self._loading_screen.is_attached:
+            self._loading_screen.dismiss()
+        self._loading_screen = None
+
+    def _loaded(self, loaded: Loaded) -> None:
+        if loaded.errors:
+            self.header.set_state(status="could not open the file")
+            self.app.push_screen(
+                LoadErrorScreen(loaded.path or "", loaded.errors), self._after_load_error
+            )
+            return
+        assert loaded.session is not None
+        self.use_session(loaded.session, loaded.path)
+        self.workspace.timings["open_done"] = time.perf_counter()
+        newer = self.workspace.newer_autosave(loaded)
+        if newer is not None and loaded.path:
+            self.files.offer_recovery(loaded.path, newer)
+
+    def _after_load_error(self, answer: str | None) -> None:
+        if answer == "open":
+            self.files.prompt_open()
+        elif answer == "quit":
+            self.app.exit()
+        else:
+            self._start_empty(None)
+
+    def _start_empty(self, path: str | None) -> None:
+        session, keep = empty_session(path)
+        self.use_session(session, keep)
+
+    def use_session(self, session: Session, path: str | None) -> None:
+        self.workspace.use(session, path)
+        self.racks.ghost = None
+        self.racks.row = 0
+        self.header.set_state(title=session.layout.name, file=path or "", status="")
+        self.build.show_catalog()
+        self.refresh_all(full=True)
+        self.racks.focus()
+        if session.analysis is None:
+            self.header.set_state(checking=True)
+            # After the racks are on screen: the check's worker would hold the interpreter
+            # in turns with the first layout passes and slow the screen a key lands on.
+            self._first_check_due = True
+            self._idle.clear()
+            self.call_after_refresh(self._start_first_check, session)
+        else:
+            self.start_fabric_check()
+
+    def _start_first_check(self, session: Session) -> None:
+        self._first_check_due = False
+        if session is self.session and session.analysis is None:
+            self.run_thread(lambda: self._first_check(session), group="check", exclusive=True)
+        self._settle()
+
+    def _first_check(self, session: Session) -> None:
+        """Racks, power and cooling of a layout just opened; the fabric rules follow in
+        their own worker. An edit made meanwhile waits for the session's lock."""
+        try:
+            with background_work():
+                session.check_fast()
+                warm_up(session)
+        finally:
+            self.post_result(messages.FirstCheckDone(session))
+
+    @on(messages.FirstCheckDone)
+    def _first_check_done(self, event: messages.FirstCheckDone) -> None:
+        # A large layout and its analysis are millions of long-lived objects; every full
+        # garbage collection would walk them all (tens of ms per key on 100,000 GPUs). Move
+        # what exists now out of the collector's sight: new objects are still collected.
+        try:
+            gc.freeze()
+            if event.session is self.session:
+                self.header.set_state(status="")
+                self.refresh_all(racks=set())
+                self.start_fabric_check()
+        finally:
+            self._handled()
+
+    # -- showing the session ----------------------------------------------------------------
+
+    def refresh_all(self, *, full: bool = False, racks: set[str] | None = None) -> None:
+        """Bring every panel up to date with the session (after a load or an edit)."""
+        session = self.session
+        if session is None:
+            return
+        from rackdesigner.layout_io.catalog import for_layout
+
+        began = time.perf_counter()
+        layout = session.layout
+        diagnostics = session.findings
+        marks = marks_for(layout, diagnostics, session.index)
+        if full or racks is None:
+            self.racks.show(layout, for_layout(layout), marks)
+        else:
+            self.racks.catalog = for_layout(layout)
+            self.racks.update_racks(racks)
+            self.racks.set_marks(marks)
+        self.problems.show(diagnostics, fabric_error=self.workspace.fabric_error)
+        self.update_header()
+        if self.view_name != "floor":
+            self.update_inspector(None if full else self.workspace.inspected)
+        self.views.refresh_view()
+        self.workspace.timings["refresh"] = time.perf_counter() - began
+
+    def update_header(self) -> None:
+        from rackdesigner.tui.totals import totals
+
+        session = self.session
+        if session is None:
+            return
+        if session.analysis is None:  # opened, not checked yet
+            self.header.set_state(
+                title=session.layout.name,
+                file=self.workspace.path or "",
+                dirty=self.workspace.dirty,
+                status="checking racks, power and cooling…",
+            )
+            return
+        self.header.set_state(
+            title=session.layout.name,
+            file=self.workspace.path or "",
+            dirty=self.workspace.dirty,
+            totals=totals(session.analysis, session.findings),
+            checking=session.fabric_stale and self.workspace.fabric_error is None,
+        )
+
+    def update_inspector(self, ref: Ref | None = None, *, rebuild: bool = False) -> None:
+        """Show ``ref`` (or what is under the cursor) with its facts and findings."""
+        workspace = self.workspace
+        if workspace.session is None or self.busy is not None:
+            # A long edit is changing the layout and its findings (a timer, such as the
+            # floor view's, may still come): its end refreshes every panel.
+            return
+        entity = workspace.entity(ref) if ref else None
+        if entity is None:  # what is under the cursor (also when the entity just went away)
+            device = self.racks.current_device_id()
+            rack = self.racks.current_rack_id()
+            ref = ("device", device) if device else ("rack", rack) if rack else None
+            entity = workspace.entity(ref) if ref else None
+            if entity is None:
+                ref = None
+        workspace.inspected = ref
+        self.inspector.show(
+            ref, entity, workspace.facts(ref), workspace.findings_of(ref), rebuild=rebuild
+        )
+
+    # -- editing ----------------------------------------------------------------------------
+
+    def do(self, command: Any, *, quiet: bool = False) -> str | None:
+        """Run a command through the workspace; a refusal is shown and changes nothing.
+
+        Returns the refusal's message (None when the command was applied)."""
+        began = time.perf_counter()
+        outcome = self.workspace.do(command)
+        if not outcome.applied:
+            if not quiet and self.session is not None:
+                self.notify(str(outcome.error), title="Refused", severity="error", timeout=8)
+            return outcome.refusal
+        self.say(outcome.said)
+        self._show_change(outcome.touched, outcome.autosave_due)
+        self.workspace.timings["edit"] = time.perf_counter() - began
+        return None
+
+    def after_change(self, command: Any) -> None:
+        """Show a change made outside :meth:`do` (an undo, a long edit)."""
+        outcome = self.workspace.changed(command)
+        self._show_change(outcome.touched, outcome.autosave_due)
+
+    def after_edit(self, command: Any, before: tuple[Diagnostic, ...]) -> None:
+        """Show an edit a long edit's worker applied, with the problems it brought."""
+        outcome = self.workspace.edited(command, before)
+        self.say(outcome.said)
+        self._show_change(outcome.touched, outcome.autosave_due)
+
+    def _show_change(self, touched: set[str] | None, autosave_due: bool) -> None:
+        self.refresh_all(racks=touched)
+        if autosave_due:
+            self.files.autosave_now()
+        self.start_fabric_check()
+
+    def say(self, said: Announcement | None) -> None:
+        if said is not None:
+            self.notify(said.message, title=said.title, severity=said.severity, timeout=10)
+
+    def start_fabric_check(self) -> None:
+        session = self.session
+        if session is None or not self.workspace.fabric_due():
+            return
+        self.header.set_state(checking=True)
+        self.run_thread(lambda: self._fabric_worker(session), group="fabric", exclusive=True)
+
+    def _fabric_worker(self, session: Session) -> None:
+        """The fabric rules read the whole cable graph: run them off the main thread. The
+        job's copy of the analysis (150,000 cables' table on 100,000 GPUs) is taken here
+        too, under the session's lock (an edit waits for it, a key does not)."""
+        job = None
+        try:
+            with background_work():
+                job = session.fabric_job()
+                job.run()
+        finally:
+            cancelled = get_current_worker().is_cancelled
+            if cancelled and job is not None:
+                job.analysis.release_graph()
+            self.post_result(messages.FabricDone(session, None if cancelled else job))
+
+    @on(messages.FabricDone)
+    def _fabric_done(self, event: messages.FabricDone) -> None:
+        try:
+            self._fabric_result(event)
+        finally:
+            if event.job is not None:
+                event.job.analysis.release_graph()
+            self._handled()
+
+    def _fabric_result(self, event: messages.FabricDone) -> None:
+        job = event.job
+        if job is None or event.session is not self.session:
+            return
+        if self.busy is not None:
+            # A long edit holds the session (taking its lock here would freeze the app) and
+            # changes the layout: the check starts again once it is done.
+            return
+        result = self.workspace.fabric_done(event.session, job)
+        if result.accepted:
+            self.say(result.said)
+            self.refresh_all(racks=set())
+        elif result.failed is not None:
+            self.notify(f"Fabric check failed: {result.failed}", severity="error", timeout=10)
+            self.problems.show(event.session.findings, fabric_error=result.failed)
+            self.update_header()
+        elif result.again:
+            self.start_fabric_check()  # the layout changed while it ran: check it again
+        else:
+            self.update_header()
+
+    # -- events -----------------------------------------------------------------------------
+
+    @on(RacksView.CursorMoved)
+    def _cursor_moved(self, event: RacksView.CursorMoved) -> None:
+        # While a field is being typed in, the inspector keeps its entity.
+        if self.workspace.moving is None and not self.inspector.editor.has_focus:
+            self.update_inspector()
+
+    @on(ProblemsPanel.Chosen)
+    def _finding_chosen(self, event: ProblemsPanel.Chosen) -> None:
+        self.go_to_finding(event.diagnostic, focus=event.focus)
+
+    @on(ProblemsPanel.ApplyFix)
+    def _apply_fix(self, event: ProblemsPanel.ApplyFix) -> None:
+        self.guide.apply_fix()
+
+    def go_to_finding(self, diagnostic: Any, *, focus: bool) -> None:
+        session = self.session
+        if session is None:
+            return
+        ref = subject_of(diagnostic)
+        where = Locator(session.layout)(ref) if ref else None
+        if where is None:
+            if focus:
+                self.notify(f"{diagnostic.entity or 'the layout'}: not drawn in the racks view")
+            return
+        self.racks.jump(where.rack, where.device, announce=False)
+        shown = ref if ref and ref[0] in ("rack", "device", "feed", "link") else None
+        self.update_inspector(shown or (("device", where.device) if where.device else None))
+        if focus:
+            self.racks.focus()
+
+    @on(Inspector.Commit)
+    def _field_commit(self, event: Inspector.Commit) -> None:
+        from rackdesigner.edit import SetField
+
+        kind = event.ref[0]
+        error = self.do(SetField(event.ref, event.key, event.text), quiet=True)
+        if error is not None:
+            self.inspector.refused(event.key, error)
+            return
+        self.inspector.accepted(event.key)
+        if event.key == "id":
+            new = (kind, event.text.strip())
+            self.update_inspector(new, rebuild=True)
+            if kind in ("rack", "device"):
+                rack = new[1] if kind == "rack" else None
+                if rack is None and self.session is not None:
+                    owner = self.session.index.rack_of(new[1])
+                    rack = owner.id if owner else None
+                if rack:
+                    self.racks.jump(rack, new[1] if kind == "device" else None, announce=False)
+
+    @on(BuildingRacksView.MoveStarted)
+    def _drag_started(self, event: BuildingRacksView.MoveStarted) -> None:
+        self.editing.moving(event.device)
+
+    @on(BuildingRacksView.Dropped)
+    def _dropped(self, event: BuildingRacksView.Dropped) -> None:
+        self.editing.finish_move()
+
+    @on(CatalogPanel.Chosen)
+    def _catalog_chosen(self, event: CatalogPanel.Chosen) -> None:
+        self.build.catalog_chosen(event.model, event.by_mouse)
+
+    @on(BuildingRacksView.UnitClicked)
+    def _unit_clicked(self, event: BuildingRacksView.UnitClicked) -> None:
+        self.build.unit_clicked(event.rack, event.unit, event.rail)
+
+    @on(messages.LongEditDone)
+    def _long_edit_done(self, event: messages.LongEditDone) -> None:
+        try:
+            self.long_edits.done(event)
+        finally:
+            self._handled()
+
+    @on(messages.AutosaveText)
+    def _autosave_text(self, event: messages.AutosaveText) -> None:
+        try:
+            self.files.autosave_text(event)
+        finally:
+            self._handled()
+
+    @on(messages.ViewBuilt)
+    def _view_built(self, event: messages.ViewBuilt) -> None:
+        self.views.built(event)
+
+    # -- keys: the racks view ---------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A long edit is changing the layout in a worker: nothing reads or edits it until
+        # it is done (the busy screen says what it is doing).
+        if self.busy is not None:
+            return False
+        # The view digits are priority bindings (they must not wait for the focus to move):
+        # they act only while a view has the focus (designer.md), never in a panel, a field
+        # or a dialog.
+        if action == "view":
+            if len(self.app.screen_stack) > 1:
+                return False
+            focused = self.app.focused
+            return focused is None or focused.id in VIEWS
+        return True
+
+    def action_cursor(self, racks: int, units: int, rails: bool = False) -> None:
+        self.racks.move_cursor(racks, units, rails=rails)
+
+    def action_cursor_end(self, direction: int) -> None:
+        self.racks.cursor_end(direction)
+
+    def action_row(self, step: int) -> None:
+        if not self.racks.switch_row(step):
+            self.bell()
+
+    def action_toggle_face(self) -> None:
+        self.racks.face = "rear" if self.racks.face == "front" else "front"
+        self.notify(f"Showing the {self.racks.face}", timeout=2)
+
+    def action_racks_view(self) -> None:
+        self.action_view("racks")
+
+    def action_inspect(self) -> None:
+        self.editing.inspect()
+
+    def action_move(self) -> None:
+        self.editing.move()
+
+    def action_toggle_select(self) -> None:
+        self.editing.toggle_select()
+
+    def action_cancel(self) -> None:
+        if self.build.disarm():
+            return
+        self.editing.cancel()
+
+    def action_delete(self) -> None:
+        self.editing.delete()
+
+    def action_duplicate(self) -> None:
+        self.editing.duplicate()
+
+    def action_rename(self) -> None:
+        self.dialog(self.editing.rename())
+
+    def confirm_remove_rack(self, rack: str) -> None:
+        self.dialog(self.editing.confirm_remove_rack(rack))
+
+    def action_undo(self) -> None:
+        self.editing.history("undo")
+
+    def action_redo(self) -> None:
+        self.editing.history("redo")
+
+    def action_goto(self) -> None:
+        self.dialog(self.editing.goto())
+
+    def go_to(self, target: str) -> bool:
+        return self.editing.go_to(target)
+
+    # -- keys: the views --------------------------------------------------------------------
+
+    def action_view(self, name: str) -> None:
+        """Show one of the views (keys 1-4, the view bar, the palette) and focus it."""
+        switcher = self.query_one("#views", ContentSwitcher)
+        if switcher.current != name:
+            switcher.current = name
+        self.query_one("#view-bar", ViewBar).active = name
+        self._view_shown(name)
+
+    @on(ViewBar.Chosen)
+    def _view_chosen(self, event: ViewBar.Chosen) -> None:
+        self.action_view(event.name)
+
+    def _view_shown(self, name: str) -> None:
+        if name == "racks" and self.workspace.moving is None and self.view_name != "racks":
+            self.update_inspector()
+        self.view_name = name
+        # Summary and topology want the whole width; racks and floor keep the inspector.
+        self.query_one("#side").display = name in ("racks", "floor")
+        self.views.refresh_view()
+        widget = {
+            "racks": self.racks,
+            "floor": self.floor,
+            "topology": self.topology,
+            "summary": self.summary,
+        }[name]
+        # At once, not after the refresh (``focus()``): the next key goes to the new view.
+        self.set_focus(widget)
+        if name == "floor":
+            rack = self.racks.current_rack_id()
+            if rack is not None:
+                self.floor.select(rack, announce=False)
+            current = self.floor.current_rack_id()
+            if current is not None:
+                self.update_inspector(("rack", current))
+
+    def action_floor_cursor(self, dx: int, dy: int) -> None:
+        self.floor.move(dx, dy)
+
+    def action_floor_open(self) -> None:
+        rack = self.floor.current_rack_id()
+        if rack is None:
+            self.bell()
+            return
+        self.action_view("racks")
+        # After the racks view is laid out again: it scrolls to the cursor by its own size.
+        self.call_after_refresh(self._open_rack, rack)
+
+    @on(FloorView.Opened)
+    def _floor_opened(self, event: FloorView.Opened) -> None:
+        self.action_floor_open()
+
+    def _open_rack(self, rack: str) -> None:
+        self.racks.jump(rack, announce=False)
+        self.update_inspector(("rack", rack))
+
+    @on(FloorView.CursorMoved)
+    def _floor_moved(self, event: FloorView.CursorMoved) -> None:
+        # The inspector rebuilds its fields per rack (a layout pass): it follows once the
+        # cursor rests, so holding an arrow key moves across a hall at key-repeat speed.
+        if self._floor_timer is not None:
+            self._floor_timer.stop()
+        self._floor_timer = self.set_timer(FLOOR_INSPECT_AFTER_S, self._floor_inspect)
+
+    def _floor_inspect(self) -> None:
+        self._floor_timer = None
+        rack = self.floor.current_rack_id()
+        if rack is not None and self.view_name == "floor":
+            self.update_inspector(("rack", rack))
+
+    @on(TopologyView.Chosen)
+    def _topology_chosen(self, event: TopologyView.Chosen) -> None:
+        self.action_view("racks")
+        self.call_after_refresh(self.go_to, event.device)
+
+    def action_focus_problems(self) -> None:
+        self.problems.focus()
+
+    # -- keys: building, cabling, fixes -----------------------------------------------------
+
+    def action_add_rack(self) -> None:
+        self.dialog(self.build.add_rack())
+
+    def action_duplicate_rack(self) -> None:
+        self.build.duplicate_rack()
+
+    def action_remove_rack(self) -> None:
+        self.build.remove_rack()
+
+    def action_add_feed(self) -> None:
+        self.dialog(self.build.add_feed())
+
+    def action_remove_feed(self) -> None:
+        self.dialog(self.build.remove_feed())
+
+    def action_set_cooling(self) -> None:
+        self.dialog(self.build.set_cooling())
+
+    def action_place_device(self) -> None:
+        self.dialog(self.build.place_device())
+
+    def action_focus_catalog(self) -> None:
+        self.build.focus_catalog()
+
+    def action_focus_racks(self) -> None:
+        self.racks.focus()
+
+    def action_connect(self) -> None:
+        self.dialog(self.wiring.connect_dialog(), exclusive=True)
+
+    def action_generate_fabric(self) -> None:
+        self.dialog(self.wiring.generate_dialog(), exclusive=True)
+
+    def action_new_from_template(self) -> None:
+        self.dialog(self.wiring.template_dialog(), exclusive=True)
+
+    def action_apply_fix(self) -> None:
+        self.guide.apply_fix()
+
+    # -- keys: files ------------------------------------------------------------------------
+
+    def action_save(self) -> None:
+        self.dialog(self.files.save(None), exclusive=True)
+
+    def action_save_as(self) -> None:
+        self.dialog(self.files.save_as(), exclusive=True)
+
+    def action_open(self) -> None:
+        self.dialog(self.files.open(), exclusive=True)
+
+    def action_quit(self) -> None:
+        self.dialog(self.files.quit(), exclusive=True)
+
+    async def settle_unsaved(self, what: str) -> bool:
+        return await self.files.settle_unsaved(what)
+
+    def action_help(self) -> None:
+        from rackdesigner.tui.screens.help import HelpScreen
+
+        if not isinstance(self.app.screen, HelpScreen):
+            self.app.push_screen(HelpScreen(self.keymap))
+
+    def action_export(self) -> None:
+        self.dialog(self._export(), exclusive=True)
+
+    async def _export(self) -> None:
+        from rackdesigner.tui.controllers.exporting import ExportRunner
+
+        session = self.session
+        if session is None:
+            return
+        path = self.workspace.path
+        theme = "dark" if self.app.current_theme.dark else "light"
+        # The dialog runs the export itself, with progress; it closes with what it wrote.
+        done = await self.wait_for(
+            ExportScreen(path, session.layout.name, theme, runner=ExportRunner(session, path))
+        )
+        if isinstance(done, tuple):
+            message, severity = done
+            self.notify(message, title="Export", severity=severity, timeout=6)
