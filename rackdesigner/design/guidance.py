@@ -375,6 +375,7 @@ HINTS: dict[str, Hint | None] = {
     "CMP005": None,
     "CMP006": None,
     "CMP007": None,
+    "CMP008": None,
     "PLC001": None,
     "PLC002": None,
     "PLC003": None,
