@@ -355,6 +355,7 @@ HINTS: dict[str, Hint | None] = {
     "COOL007": _cool007,
     "COOL008": _cool008,
     "COOL009": None,
+    "COOL010": None,
     "CAB001": None,
     "CAB002": None,
     "CAB003": None,
