@@ -369,6 +369,7 @@ HINTS: dict[str, Hint | None] = {
     "NET006": None,
     "NET007": None,
     "NET008": None,
+    "NET009": None,
     "CMP001": None,
     "CMP002": None,
     "CMP003": None,
