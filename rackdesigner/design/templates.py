@@ -287,6 +287,13 @@ def build(
             f"--cooling liquid: {dtype.key} has no cold plates (the catalog gives it no "
             "liquid_fraction); use rear-door or air"
         )
+    if cooling in ("air", "rear-door") and (dtype.liquid_fraction or 0) > 0:
+        # COOL010: no loop would reach the node's cold plates.
+        raise GenerateError(
+            f"--cooling {cooling}: {dtype.key} has cold plates (liquid_fraction "
+            f"{float(dtype.liquid_fraction or 0):g}) that need a liquid loop; use --cooling "
+            "liquid (COOL010)"
+        )
     nodes = gpus // per_node
     fabric = options.fabric or _default_fabric(gpus, nodes)
     voltage, phases = options.voltage, options.phases
