@@ -39,6 +39,8 @@ class DeviceFacts:
     place: RackPlace | None = None  # its rack's place on the floor
     power: float | None = None  # W; None when unknown (PWR009)
     power_estimated: bool = False  # from GPU TDP (PWR006)
+    # (v1.2) The TDP estimate before the PSUs' cap: above ``power`` where the cap applies.
+    power_demand: float | None = None
     gpu: Gpu | None = None
     gpus: int = 0
     weight: float | None = None
