@@ -5,7 +5,13 @@ from __future__ import annotations
 from rackdesigner.analysis.facts import POWERED_KINDS, ZERO_DRAW_KINDS, DeviceFacts
 from rackdesigner.analysis.geometry import port_height
 from rackdesigner.layout_io.catalog import Catalog
-from rackdesigner.model.layout import DEFAULT_LIQUID_FRACTION, Device, PortGroup, Rack
+from rackdesigner.model.layout import (
+    DEFAULT_LIQUID_FRACTION,
+    Device,
+    DeviceType,
+    PortGroup,
+    Rack,
+)
 
 PortTables = dict[str, dict[str, PortGroup]]
 
@@ -38,13 +44,33 @@ def device_facts(
     if dtype.power is not None:
         facts.power = float(dtype.power)
     elif dtype.kind == "gpu-node" and facts.gpu is not None and facts.gpu.tdp and facts.gpus:
-        facts.power = facts.gpu.tdp * facts.gpus * (1 + thresholds["host_overhead"])
+        demand = facts.gpu.tdp * facts.gpus * (1 + host_overhead(dtype, thresholds))
+        cap = psu_capacity(dtype)
+        facts.power = demand if cap is None else min(demand, cap)
+        facts.power_demand = demand
         facts.power_estimated = True
     elif dtype.kind in ZERO_DRAW_KINDS or (
         dtype.airflow == "passive" and dtype.kind not in POWERED_KINDS
     ):
         facts.power = 0.0
     return facts
+
+
+def host_overhead(dtype: DeviceType, thresholds: dict[str, float]) -> float:
+    """CPUs, fans and NICs as a share of GPU TDP (PWR006): a PCIe-slot chassis has no
+    NVSwitch baseboard and fewer NICs than a DGX/HGX one (v1.2)."""
+    if dtype.form_factor == "pcie":
+        return thresholds["host_overhead_pcie"]
+    return thresholds["host_overhead"]
+
+
+def psu_capacity(dtype: DeviceType) -> float | None:
+    """The most a device draws with its PSUs redundant: psus_required (else psus) ×
+    psu_rating; None where either is not known (v1.2)."""
+    count = dtype.psus_required or dtype.psus
+    if count is None or dtype.psu_rating is None:
+        return None
+    return count * float(dtype.psu_rating)
 
 
 def liquid_fraction(dev: DeviceFacts) -> float:

@@ -39,6 +39,8 @@ class DeviceFacts:
     place: RackPlace | None = None  # its rack's place on the floor
     power: float | None = None  # W; None when unknown (PWR009)
     power_estimated: bool = False  # from GPU TDP (PWR006)
+    # (v1.2) The TDP estimate before the PSUs' cap: above ``power`` where the cap applies.
+    power_demand: float | None = None
     gpu: Gpu | None = None
     gpus: int = 0
     weight: float | None = None
@@ -105,8 +107,11 @@ class RackFacts:
     load: float = 0.0  # W; a lower bound where load_unknown
     unknown_power: list[DeviceFacts] = field(default_factory=list)
     estimated_power: bool = False
-    liquid_heat: float = 0.0
+    liquid_heat: float = 0.0  # to water: cold plates or immersion, and a rear door's share
     air_heat: float = 0.0  # residual air heat
+    # (v1.2) Of liquid_heat, what the rear door's air-to-water coil takes to the chilled
+    # water: not a CDU's load.
+    door_heat: float = 0.0
     feeds: list[FeedFacts] = field(default_factory=list)
     side_capacity: dict[str, float] = field(default_factory=dict)
     capacity: float | None = None  # W the rack can draw; None without feeds
@@ -124,6 +129,12 @@ class RackFacts:
     @property
     def heat(self) -> float:
         return self.load
+
+    @property
+    def loop_heat(self) -> float:
+        """The heat cold plates or immersion send to a CDU loop (liquid heat less the rear
+        door's)."""
+        return self.liquid_heat - self.door_heat
 
     @property
     def load_unknown(self) -> bool:

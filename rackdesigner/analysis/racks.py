@@ -80,6 +80,7 @@ def rack_facts(
             removed = min(facts.air_heat, float(door.type.capacity or 0.0))
             facts.air_heat -= removed
             facts.liquid_heat += removed
+            facts.door_heat = removed
     if rack.cdu:
         facts.cdus = [lookup(cdu) for cdu in rack.cdus]
         facts.cdu = facts.cdus[0] if facts.cdus else None
@@ -232,7 +233,7 @@ def _load(cdus: list[DeviceFacts], racks: list[RackFacts]) -> CduLoad:
     for rack in racks:
         load.racks.append(rack)
         load.indexes.add(rack.index)
-        load.heat += rack.liquid_heat
+        load.heat += rack.loop_heat  # a rear door's heat goes to chilled water, not the CDU
         load.heat_unknown |= rack.load_unknown
     return load
 

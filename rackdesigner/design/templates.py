@@ -19,6 +19,7 @@ from rackdesigner.design.generators.apply import apply_plan
 from rackdesigner.layout_io.catalog import Catalog, builtin
 from rackdesigner.layout_io.catalog import for_layout as catalog_for
 from rackdesigner.model.layout import Device, DeviceType, Feed, Layout, Q, Rack, Site, Workload
+from rackdesigner.model.wording import a_form_factor
 
 SQRT3 = math.sqrt(3.0)
 DERATE = 0.8
@@ -189,6 +190,15 @@ def _node_type(catalog: Catalog, options: NewOptions, cooling: str | None) -> De
             raise GenerateError(
                 f"--node {options.node} takes the GPU a layout sets: add --gpu (e.g. h100-pcie)"
             )
+        gpu = catalog.gpus.get(dtype.gpu or options.gpu or "")
+        if gpu is not None and _form_factors_differ(dtype, gpu.form_factor):
+            # CMP008: the layout could not be built (an SXM module in a PCIe slot).
+            chassis = dtype.form_factor or ""
+            raise GenerateError(
+                f"--node {options.node} is {a_form_factor(chassis)} chassis and {gpu.key} "
+                f"{a_form_factor(gpu.form_factor or '')} GPU: it cannot be built; choose "
+                f"{a_form_factor(chassis)} GPU (CMP008)"
+            )
         return dtype
     gpu = options.gpu or "h100-sxm"
     if gpu not in catalog.gpus:
@@ -218,6 +228,15 @@ def _node_type(catalog: Catalog, options: NewOptions, cooling: str | None) -> De
         return plated[0]
     air = [d for d in sized if not (d.liquid_fraction or 0.0) > 0]
     return (air or sized)[0]
+
+
+def _form_factors_differ(dtype: DeviceType, gpu_form_factor: str | None) -> bool:
+    """The chassis and its GPU both give a form factor, and not the same one."""
+    return (
+        dtype.form_factor is not None
+        and gpu_form_factor is not None
+        and dtype.form_factor != gpu_form_factor
+    )
 
 
 def _power(dtype: DeviceType, catalog: Catalog) -> float:
@@ -270,6 +289,13 @@ def build(
         raise GenerateError(
             f"--cooling liquid: {dtype.key} has no cold plates (the catalog gives it no "
             "liquid_fraction); use rear-door or air"
+        )
+    if cooling in ("air", "rear-door") and (dtype.liquid_fraction or 0) > 0:
+        # COOL010: no loop would reach the node's cold plates.
+        raise GenerateError(
+            f"--cooling {cooling}: {dtype.key} has cold plates (liquid_fraction "
+            f"{float(dtype.liquid_fraction or 0):g}) that need a liquid loop; use --cooling "
+            "liquid (COOL010)"
         )
     nodes = gpus // per_node
     fabric = options.fabric or _default_fabric(gpus, nodes)

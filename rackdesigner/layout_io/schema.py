@@ -197,6 +197,11 @@ GPU = (
     _q("bandwidth", BANDWIDTH, 'memory bandwidth, e.g. "3.35 TB/s"'),
     _q("tdp", POWER, 'thermal design power, e.g. "700 W"'),
     _s("generation", 'architecture, e.g. "hopper"; fabrics should not mix them'),
+    _e(
+        "form_factor",
+        m.FORM_FACTORS,
+        "(v1.2) how the GPU attaches: sxm or oam (a module on a baseboard) or pcie (a card)",
+    ),
     Field("consumer", "bool", "a consumer card: no ECC, no NVLink"),
     Field("nvlink", "bool", "GPUs in a node share an NVLink/NVSwitch or Infinity Fabric mesh"),
     _q("interconnect", BANDWIDTH, 'GPU-to-GPU bandwidth per GPU inside a node, e.g. "900 GB/s"'),
@@ -221,6 +226,11 @@ DEVICE_TYPE = (
     _q("weight", MASS, "weight"),
     _s("gpu", "GPU model: a key of the built-in GPU table or of [gpus]"),
     _i("gpus", "GPUs in the device", implausible=DEVICE_GPUS_MAX),
+    _e(
+        "form_factor",
+        m.FORM_FACTORS,
+        "(v1.2) gpu-node: the GPUs its chassis takes (sxm, oam or pcie); must match its GPU's",
+    ),
     _i("cpu_cores", "CPU cores in all sockets"),
     _q("memory", INFORMATION, "host memory"),
     _q("nvme", INFORMATION, "local NVMe capacity"),
@@ -228,6 +238,13 @@ DEVICE_TYPE = (
     _e("airflow", m.AIRFLOW, "direction air moves through the device when front-mounted"),
     _i("psus", "power supplies fitted", minimum=1),
     _i("psus_required", "power supplies that carry full load (4 of 6 is 4+2)", minimum=1),
+    _q(
+        "psu_rating",
+        POWER,
+        '(v1.2) one power supply\'s output rating, e.g. "3.3 kW"; psus_required x psu_rating '
+        "is the most the device can draw while redundant",
+        positive=True,
+    ),
     Field(
         "input_voltage",
         "qty_pair",

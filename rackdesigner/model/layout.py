@@ -49,6 +49,11 @@ PHASES_DELTA = ("L1-L2", "L2-L3", "L3-L1")
 PSU_INLETS = ("c14", "c20", "c13", "c19")
 OUTLET_KINDS = ("c13", "c19")
 FIBRE_GRADES = ("om3", "om4", "om5", "os2")
+# (v1.2) How a GPU attaches to its node, and what a GPU node's chassis takes: an SXM
+# module on an NVIDIA HGX/DGX baseboard, an OAM module (OCP Accelerator Module) on an
+# AMD or OCP baseboard, or a PCIe card in a slot. A chassis takes only GPUs of its own
+# form factor (CMP008).
+FORM_FACTORS = ("sxm", "oam", "pcie")
 
 DEFAULT_RACK_HEIGHT_U = 42.0
 # v1.1: no cold plates unless a type declares them (DGX and air HGX chassis have none).
@@ -122,6 +127,7 @@ class Gpu:
     source: str | None = None
     notes: str | None = None
     comment: str | None = None
+    form_factor: str | None = None  # (v1.2) sxm | oam | pcie
 
 
 @dataclass(slots=True)
@@ -157,6 +163,8 @@ class DeviceType:
     psu_inlet: str | None = None  # (v1.1) c14 | c20 (c13 | c19 name the outlet)
     chassis_depth: float | None = None  # (v1.1) m, front to rear
     outlets: dict[str, int] | None = None  # (v1.1) pdu: {"c13": n, "c19": m}
+    form_factor: str | None = None  # (v1.2) gpu-node: the GPUs its chassis takes
+    psu_rating: float | None = None  # (v1.2) W, one PSU's output rating
 
     @property
     def height_u(self) -> float:

@@ -98,6 +98,15 @@ THRESHOLDS: dict[str, Threshold] = {
             "host power (CPUs, fans, NICs) as a share of GPU TDP when a node declares no power",
             positive=False,
         ),
+        _t(
+            "host_overhead_pcie",
+            0.4,
+            RATIO,
+            "0.4",
+            "(v1.2) the same for a PCIe-slot chassis (form_factor pcie): no NVSwitch "
+            "baseboard, fewer NICs",
+            positive=False,
+        ),
         _t("air_cooling_max", 15e3, POWER, "15 kW", "most heat per rack that air can remove"),
         _t(
             "liquid_cooling_min",

@@ -17,3 +17,17 @@ def plural(count: int, word: str, many: str | None = None) -> str:
 def at_least(unknown: bool) -> str:
     """ "at least " where a total leaves out devices of unknown draw or weight."""
     return "at least " if unknown else ""
+
+
+_FORM_FACTOR_NAMES = {"sxm": "SXM", "oam": "OAM", "pcie": "PCIe"}
+
+
+def form_factor_name(form_factor: str) -> str:
+    """``sxm`` as people write it: ``SXM``."""
+    return _FORM_FACTOR_NAMES.get(form_factor, form_factor)
+
+
+def a_form_factor(form_factor: str) -> str:
+    """``an SXM``, ``an OAM``, ``a PCIe``: as the letters are said."""
+    name = form_factor_name(form_factor)
+    return f"{'an' if name[:1] in 'AEFHILMNORSX' else 'a'} {name}"

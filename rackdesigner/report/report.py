@@ -103,7 +103,10 @@ def build(
     cooling = {
         "site": {
             "air_heat": sum(r.air_heat for r in racks),
-            "liquid_heat": sum(r.liquid_heat for r in racks),
+            # v1.2: liquid is the CDU loops' (cold plates, immersion); the rear doors' coils
+            # take theirs to the chilled water, apart.
+            "liquid_heat": sum(r.loop_heat for r in racks),
+            "door_heat": sum(r.door_heat for r in racks),
             "cooling_capacity": capacity,
         },
         "racks": [
@@ -111,7 +114,8 @@ def build(
                 "rack": r.rack.id,
                 "cooling": r.cooling,
                 "heat": r.heat,
-                "liquid_heat": r.liquid_heat,
+                "liquid_heat": r.loop_heat,
+                "door_heat": r.door_heat,
                 "air_heat": r.air_heat,
                 "verdict": analysis.cooling_verdict(r),
             }
@@ -233,6 +237,8 @@ def to_csv(report: Report) -> str:
         entity = f"rack {r['rack']}"
         writer.writerow(["cooling", entity, "heat", r["heat"], "W"])
         writer.writerow(["cooling", entity, "air_heat", r["air_heat"], "W"])
+        if r["door_heat"]:
+            writer.writerow(["cooling", entity, "door_heat", r["door_heat"], "W"])
         writer.writerow(["cooling", entity, "verdict", r["verdict"], ""])
     for g in report["cooling"]["cdus"]:
         entity = f"cdu {' + '.join(g['cdus'])}"
@@ -372,19 +378,28 @@ def to_text(report: Report) -> str:
         f"Cooling: {_p(c['site']['air_heat'])} to room air, "
         f"{_p(c['site']['liquid_heat'])} to liquid"
         + (
+            f", {_p(c['site']['door_heat'])} to chilled water (rear doors)"
+            if c["site"]["door_heat"]
+            else ""
+        )
+        + (
             f" (room capacity {_p(c['site']['cooling_capacity'])})"
             if c["site"]["cooling_capacity"] is not None
             else ""
         ),
     ]
     if c["racks"]:
-        rows = [("rack", "cooling", "heat", "liquid", "air", "verdict")]
+        # The rear doors' column only where a door takes heat: other tables stay as they were.
+        doors = any(r["door_heat"] for r in c["racks"])
+        door_column = ("rear door",) if doors else ()
+        rows = [("rack", "cooling", "heat", "liquid", *door_column, "air", "verdict")]
         rows += [
             (
                 r["rack"],
                 r["cooling"],
                 _p(r["heat"]),
                 _p(r["liquid_heat"]),
+                *((_p(r["door_heat"]),) if doors else ()),
                 _p(r["air_heat"]),
                 r["verdict"],
             )

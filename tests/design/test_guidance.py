@@ -154,10 +154,11 @@ def test_an_edit_that_fixes_brings_no_announcement_and_one_that_breaks_names_the
     new = new_problems(before, session.findings)
     said = announce(session.layout, new, session.index, fixable=lambda d: d.code == "COOL001")
     assert said is not None
-    assert said.severity == "error" and said.title == "3 new problems"
+    # NET009 (once per node): the second GPU node makes the uncabled nodes several.
+    assert said.severity == "error" and said.title == "5 new problems"
     assert said.message == (
         "COOL001 rack a01: 20.4 kW on air exceeds 15 kW: cool the rack with a rear door, or "
-        "move a node (Apply fix: x in Problems); and 2 more (PWR008, COOL002)"
+        "move a node (Apply fix: x in Problems); and 4 more (PWR008, COOL002, NET009)"
     )
     before = list(session.findings)
     session.do(RemoveDevice("a01-d1"))

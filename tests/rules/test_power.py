@@ -290,9 +290,10 @@ def test_pwr004_estimated_and_unknown_loads_are_said() -> None:
     found = _run(
         "PWR004", _layout(feeds, [("g493-sb0", None), ("g493-sb0", None), ("shelf", None)], catalog)
     )
-    assert [d.entity for d in found] == ["rack a01 feed f"]  # 4.32 kW each: 18.8 A of 12.8 A
+    # v1.2: 3.36 kW each (a PCIe chassis: host_overhead_pcie 0.4): 14.6 A of 12.8 A
+    assert [d.entity for d in found] == ["rack a01 feed f"]
     assert found[0].message.startswith(
-        "current 18.8 A (estimated; lower bounds: devices of unknown draw not counted) exceeds"
+        "current 14.6 A (estimated; lower bounds: devices of unknown draw not counted) exceeds"
     )
 
 

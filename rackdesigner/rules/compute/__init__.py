@@ -15,11 +15,13 @@ without one; ``fine-tuning`` counts as training.
     CMP005  gpus_per_node_limit         more GPUs in a node type than one node should hold
     CMP006  consumer_gpus_for_training  consumer GPUs training a large model
     CMP007  workload_minimum            a cluster below the workload's minimum
+    CMP008  form_factor_mismatch        a chassis whose GPUs' form factor differs from its own
 """
 
 # Imported for their registrations; `rules.registry.all_rules` puts them in code order.
 from rackdesigner.rules.compute import (  # noqa: F401
     consumer_gpus_for_training,
+    form_factor_mismatch,
     gpu_memory_bandwidth,
     gpus_per_node_for_model,
     gpus_per_node_limit,

@@ -27,3 +27,11 @@ def training_params(analysis: Analysis) -> float | None:
     if workload is None or not workload.is_training or workload.model_params is None:
         return None
     return float(workload.model_params)
+
+
+# What each form factor's chassis takes, for CMP008's message.
+FORM_FACTOR_TAKES = {
+    "sxm": "an SXM baseboard (HGX/DGX)",
+    "oam": "an OAM baseboard",
+    "pcie": "PCIe card slots",
+}

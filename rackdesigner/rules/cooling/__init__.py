@@ -17,6 +17,7 @@ an unknown draw its totals are lower bounds, and the messages say "at least".
     COOL007  rear_door_assignment     a rear-door rack's door: missing, wrong, too small
     COOL008  air_node_in_liquid_rack  a GPU node without cold plates in a liquid rack
     COOL009  cdu_redundancy           a CDU group with one CDU lost
+    COOL010  cold_plates_without_loop a cold-plate node in a rack without a liquid loop
 """
 
 # Imported for their registrations; `rules.registry.all_rules` puts them in code order.
@@ -25,6 +26,7 @@ from rackdesigner.rules.cooling import (  # noqa: F401
     air_node_in_liquid_rack,
     cdu_assignment,
     cdu_redundancy,
+    cold_plates_without_loop,
     dense_rack_on_air,
     immersion_scale,
     large_model_on_air,

@@ -16,6 +16,7 @@ and the switches and cables whose loss splits the GPU nodes.
     NET006  disconnected_gpus         GPU nodes not all on one fabric
     NET007  allreduce_bandwidth       expected all-reduce bandwidth
     NET008  crossed_rail              a compute port cabled to another rail's leaf
+    NET009  uncabled_gpu_node         a GPU node with no compute-fabric link
 """
 
 # Imported for their registrations; `rules.registry.all_rules` puts them in code order.
@@ -28,4 +29,5 @@ from rackdesigner.rules.network import (  # noqa: F401
     infiniband_for_training,
     oversubscription,
     single_points_of_failure,
+    uncabled_gpu_node,
 )
