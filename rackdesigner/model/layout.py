@@ -158,6 +158,7 @@ class DeviceType:
     psu_inlet: str | None = None  # (v1.1) c14 | c20 (c13 | c19 name the outlet)
     chassis_depth: float | None = None  # (v1.1) m, front to rear
     outlets: dict[str, int] | None = None  # (v1.1) pdu: {"c13": n, "c19": m}
+    input_current: float | None = None  # (v1.2) A, pdu: its inlet's rated current
 
     @property
     def height_u(self) -> float:
@@ -193,6 +194,8 @@ class Feed:
     derate: float | None = None
     outlet_voltage: float | None = None  # V
     notes: str | None = None
+    # (v1.2) a busway tap-off: the circuit may carry several PDUs (PWR014)
+    tap_off: bool | None = None
 
     @property
     def effective_wiring(self) -> str | None:
