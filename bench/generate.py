@@ -27,11 +27,11 @@ The scheme, the same at every size:
   open units blanked. A rack holds as many switches as keep its air heat
   (the 30 % of node heat the cold plates leave, plus all switch heat) under
   15 kW with 100 W to spare: three QM9700 or two XDR switches beside 4 nodes.
-* Every rack has two redundant 415 V 3-phase feeds, sides A and B, each able
-  to carry the whole rack (compute racks: 100 A, 57.5 kW usable; CDU racks:
-  63 A), each with its own circuit, and 0U PDUs (``pdu-3ph-415v-63a``, each
-  naming its feed): two per side on compute racks (left rail side A, right
-  rail side B), one per side on CDU racks.
+* Every rack has redundant 415 V 3-phase feeds on sides A and B, each side able
+  to carry the whole rack: standard IEC 63 A circuits (36.2 kW usable), two a
+  side on compute racks, one on CDU racks, each with its own circuit and
+  exactly one 0U PDU (``pdu-3ph-415v-63a``, naming its feed; PWR014): left
+  rail side A, right rail side B.
 * Rows hold 32 compute racks (plus their CDU racks).
 * The fabric is rail-optimised InfiniBand: a scalable unit (SU) of nodes has
   one leaf per rail, and rail r of every node of the SU goes to leaf r. Leaves
@@ -837,8 +837,8 @@ def render(plan: Plan, default_thresholds: bool = False) -> str:
             w(model.catalog_toml)
 
     feed = (
-        '  {{ id = "{r}-{s}", side = "{s}", circuit = "RPP-{row}-{s}{slot:02d}", '
-        'voltage = "415 V", phases = 3, current = "{a} A" }},\n'
+        '  {{ id = "{r}-{f}", side = "{s}", circuit = "RPP-{row}-{f}{slot:02d}", '
+        'voltage = "415 V", phases = 3, current = "63 A" }},\n'
     )
     for rack in plan.racks:
         rid = rack.id
@@ -848,17 +848,17 @@ def render(plan: Plan, default_thresholds: bool = False) -> str:
             w(f'cooling = "liquid"\ncdu = [{rack.cdu}]\n')
         else:
             w('cooling = "air"\n')
-        amps = 100 if rack.kind == "compute" else 63
+        # Standard 63 A circuits, one PDU each: two a side on compute racks.
+        names = ("A1", "A2", "B1", "B2") if rack.kind == "compute" else ("A", "B")
         w("feeds = [\n")
-        w(feed.format(r=rid, s="A", row=rack.row, slot=rack.slot, a=amps))
-        w(feed.format(r=rid, s="B", row=rack.row, slot=rack.slot, a=amps))
+        for name in names:
+            w(feed.format(r=rid, f=name, s=name[0], row=rack.row, slot=rack.slot))
         w("]\n")
-        pdus = ("a1", "a2", "b1", "b2") if rack.kind == "compute" else ("a1", "b1")
-        for p in pdus:
-            side = "left" if p[0] == "a" else "right"
+        for name in names:
+            side = "left" if name[0] == "A" else "right"
             w(
-                f'\n[[racks.devices]]\nid = "{rid}-pdu-{p}"\nmodel = "{PDU_MODEL}"\n'
-                f'side = "{side}"\nfeed = "{rid}-{p[0].upper()}"\n'
+                f'\n[[racks.devices]]\nid = "{rid}-pdu-{name.lower()}"\n'
+                f'model = "{PDU_MODEL}"\nside = "{side}"\nfeed = "{rid}-{name}"\n'
             )
         if rack.kind == "cdu":
             w(f'\n[[racks.devices]]\nid = "{rid}-cdu"\nmodel = "{CDU_MODEL}"\nposition = 1\n')

@@ -340,6 +340,8 @@ HINTS: dict[str, Hint | None] = {
     "PWR011": None,
     "PWR012": None,
     "PWR013": _pwr013,
+    "PWR014": None,
+    "PWR015": None,
     "COOL001": _cool001,
     "COOL002": _cool002,
     "COOL003": None,

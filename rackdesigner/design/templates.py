@@ -16,14 +16,13 @@ from dataclasses import dataclass, field, replace
 from rackdesigner.analysis.power_sides import psus_kept
 from rackdesigner.design.generators import FabricPlan, FabricRequest, GenerateError, generate
 from rackdesigner.design.generators.apply import apply_plan
-from rackdesigner.layout_io.catalog import Catalog, builtin
+from rackdesigner.layout_io.catalog import Catalog, builtin, standard_circuits
 from rackdesigner.layout_io.catalog import for_layout as catalog_for
 from rackdesigner.model.layout import Device, DeviceType, Feed, Layout, Q, Rack, Site, Workload
 from rackdesigner.model.wording import a_form_factor
 
 SQRT3 = math.sqrt(3.0)
 DERATE = 0.8
-BREAKERS = (16, 20, 25, 32, 40, 50, 63, 80, 100, 125)  # A, the usual rack-feed ratings
 MAX_FEEDS_PER_SIDE = 2
 SIDES = "ABCD"
 MAX_SIDES = len(SIDES)
@@ -39,14 +38,29 @@ BLANK_MODEL = "blank-1u"
 DEFAULT_SWITCH = "qm9700"  # fabrics.md: InfiniBand 400G switches default to the QM9700
 AIR_MAX = 15e3  # W: rules v1.1 air_cooling_max (COOL001)
 LEAVES_PER_LIQUID_RACK = 2
-# PDUs by feed (line-to-line V, phases): (model, least breaker rating in A it may hang on:
-# a PDU rated above its feed's rating is PWR011). 480 V: the catalog's 480 V PDU has 277 V
-# outlets, beyond 200-240 V PSUs; such feeds step down (outlet_voltage) and list no PDU.
-PDUS = {
-    (415.0, 3): (("pdu-3ph-415v-63a", 63), ("pdu-3ph-415v-32a", 32)),
-    (400.0, 3): (("pdu-3ph-415v-63a", 63), ("pdu-3ph-415v-32a", 32)),
-    (208.0, 3): (("pdu-3ph-208v-60a", 50),),
+# The catalog's PDUs by supply (line-to-line V, phases). A feed gets a standard breaker
+# rating for its region (circuits.toml) at which one of these PDUs' plugs is rated
+# (`input_current`), and exactly one PDU (PWR014): the circuit sizes `new` uses are the
+# ratings both lists share. No rack PDU steps 480 V down to 240 V: the 480 V PDU has 277 V
+# outlets (wye), for PSUs rated to 277 V only.
+IEC_3PH_PDUS = ("pdu-3ph-415v-16a", "pdu-3ph-415v-32a", "pdu-3ph-415v-63a")
+PDUS: dict[tuple[float, int], tuple[str, ...]] = {
+    (415.0, 3): IEC_3PH_PDUS,
+    (400.0, 3): IEC_3PH_PDUS,
+    (380.0, 3): IEC_3PH_PDUS,
+    (208.0, 3): ("pdu-3ph-208v-30a", "pdu-3ph-208v-50a", "pdu-3ph-208v-60a"),
+    (208.0, 1): ("pdu-1ph-208v-30a",),
+    (480.0, 3): ("pdu-3ph-480v-60a",),
 }
+
+
+@dataclass(frozen=True, slots=True)
+class Circuit:
+    """A circuit size ``new`` may give a feed: a standard rating and the PDU made for it."""
+
+    current: int  # A, the breaker rating
+    pdu: str  # catalog key of the PDU whose plug is rated ``current``
+    capacity: float  # W one feed and its PDU carry: min(V × I × derate (× √3), PDU rating)
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,28 +315,34 @@ def build(
     fabric = options.fabric or _default_fabric(gpus, nodes)
     voltage, phases = options.voltage, options.phases
     outlet = voltage / SQRT3 if phases == 3 and voltage > 240 else voltage
-    step_down = None
     low, high = dtype.input_voltage or (200.0, 240.0)
     if not low - 1e-6 <= outlet <= high + 1e-6:
         if phases == 3 and voltage > 240 and low <= 240.0 <= high:
-            step_down = 240.0  # PDUs that step down to 240 V outlets (as on 480 V US feeds)
-        else:
+            # No rack PDU steps down: a 480Y/277 V hall feeds its GPU racks 415Y/240 V
+            # through a transformer, which the layout then shows as 415 V feeds.
             raise GenerateError(
-                f"--voltage {options.voltage_text} gives {outlet:.0f} V outlets; {dtype.key} "
-                f"PSUs take {low:.0f}-{high:.0f} V"
+                f"--voltage {options.voltage_text} 3-phase wye gives {outlet:.0f} V outlets "
+                f"and {dtype.key} PSUs take {low:.0f}-{high:.0f} V; no rack PDU steps down. "
+                "Feed the racks 415Y/240 V from a transformer (--voltage 415V), or pick a "
+                f"node whose PSUs take {outlet:.0f} V (--node)"
             )
-    if outlet < 200 and step_down is None:
+        raise GenerateError(
+            f"--voltage {options.voltage_text} gives {outlet:.0f} V outlets; {dtype.key} "
+            f"PSUs take {low:.0f}-{high:.0f} V"
+        )
+    if outlet < 200:
         raise GenerateError(
             f"--voltage {options.voltage_text} gives {outlet:.0f} V outlets: GPU nodes need "
             "200 V or more (PWR002)"
         )
+    sizes = circuit_sizes(catalog, voltage, phases, options.voltage_text)
 
     if dtype.gpu is None:
         dtype_gpu = options.gpu
         node_power = _power(replace(dtype, gpu=dtype_gpu), catalog)
     else:
         node_power = _power(dtype, catalog)
-    power_limit = MAX_FEEDS_PER_SIDE * _feed_capacity(voltage, phases, BREAKERS[-1])
+    power_limit = MAX_FEEDS_PER_SIDE * sizes[-1].capacity
     if cooling == "rear-door":
         cool_limit = float(catalog.devices[DOOR_MODEL].capacity or 0.0) - float(
             catalog.devices[DOOR_MODEL].power or 0.0
@@ -392,7 +412,7 @@ def build(
     fabric_done = time.perf_counter()
     apply_plan(layout, plan)
     merged = catalog_for(layout)  # with the layout's own entries (a server's GPU)
-    side_counts = _power_and_furniture(layout, options, merged, step_down)
+    side_counts = _power_and_furniture(layout, options, merged, sizes)
     if timings is not None:
         timings["racks"] = racks_done - began
         timings["fabric"] = fabric_done - racks_done
@@ -516,12 +536,44 @@ def _racks(
         row_index += 1
 
 
-def _pdu_choice(voltage: float, phases: int, current: int) -> str | None:
-    """The PDU model for a feed of ``current`` A, or None where the catalog has none."""
-    for model, least in PDUS.get((voltage, phases), ()):
-        if current >= least:
-            return model
-    return None
+def circuit_sizes(
+    catalog: Catalog, voltage: float, phases: int, voltage_text: str | None = None
+) -> list[Circuit]:
+    """The circuits ``new`` may give a feed of ``voltage`` and ``phases``, smallest first:
+    each standard rating of the region (``circuits.toml``) that a catalog PDU's plug is
+    rated for (a :class:`GenerateError` says why there is none)."""
+    shown = voltage_text or f"{voltage:g} V"
+    row = standard_circuits(voltage, phases)
+    if row is None:
+        raise GenerateError(
+            f"--voltage {shown} --phases {phases}: no standard circuit table names this supply "
+            "(assets/catalog/circuits.toml); use 415V, 400V or 208V 3-phase"
+        )
+    out = []
+    for key in PDUS.get((voltage, phases), ()):
+        dtype = catalog.devices.get(key)
+        if dtype is None or dtype.input_current is None or dtype.capacity is None:
+            continue
+        current = float(dtype.input_current)
+        if not row.standard(current):
+            continue
+        feed = _feed_capacity(voltage, phases, current)
+        out.append(Circuit(round(current), key, min(feed, float(dtype.capacity))))
+    if not out:
+        raise GenerateError(
+            f"--voltage {shown} --phases {phases}: the catalog has no PDU for a standard "
+            f"{row.region} circuit at this supply; use 415V, 400V or 208V 3-phase"
+        )
+    return sorted(out, key=lambda c: c.current)
+
+
+def _circuit_for(sizes: list[Circuit], load: float) -> tuple[int, Circuit]:
+    """Feeds per side and the smallest circuit with which they carry ``load`` (W a side
+    carries with another side lost): the fewest feeds the largest circuit needs, then the
+    smallest circuit that many carry."""
+    per_side = max(1, math.ceil(load / sizes[-1].capacity - 1e-9))
+    circuit = next(c for c in sizes if per_side * c.capacity >= load - 1e-6 or c is sizes[-1])
+    return per_side, circuit
 
 
 def _sides_for(rack: Rack, catalog: Catalog) -> int:
@@ -543,9 +595,10 @@ def _sides_for(rack: Rack, catalog: Catalog) -> int:
 
 
 def _power_and_furniture(
-    layout: Layout, options: NewOptions, catalog: Catalog, step_down: float | None
+    layout: Layout, options: NewOptions, catalog: Catalog, sizes: list[Circuit]
 ) -> set[int]:
-    """Feeds on k sides and PDUs for every rack; the side counts used."""
+    """Feeds on k sides, each a standard circuit with exactly one PDU rated for it, for
+    every rack; the side counts used."""
     voltage, phases = options.voltage, options.phases
     devices = catalog.devices
     used: set[int] = set()
@@ -558,64 +611,37 @@ def _power_and_furniture(
         # The PDUs draw a little themselves: size again with their draw until it settles.
         pdu_draw = 0.0
         for _ in range(4):
-            load = (base + pdu_draw) * share
-            per_side = 1
-            while per_side * _feed_capacity(voltage, phases, BREAKERS[-1]) < load:
-                per_side += 1
-            current = next(
-                (
-                    a
-                    for a in BREAKERS
-                    if per_side * _feed_capacity(voltage, phases, a) >= load
-                    and (
-                        _pdu_choice(voltage, phases, a) is not None or (voltage, phases) not in PDUS
-                    )
-                ),
-                BREAKERS[-1],
-            )
-            pdu = _pdu_choice(voltage, phases, current)
-            pdus_per_side = 0
-            draw = 0.0
-            if pdu is not None:
-                # PWR011: a side's PDUs together rated for what it carries with another lost
-                capacity = float(devices[pdu].capacity or 0.0)
-                pdus_per_side = max(per_side, math.ceil(load / capacity))
-                pdus_per_side = math.ceil(pdus_per_side / per_side) * per_side
-                draw = sides * pdus_per_side * float(devices[pdu].power or 0.0)
+            per_side, circuit = _circuit_for(sizes, (base + pdu_draw) * share)
+            draw = sides * per_side * float(devices[circuit.pdu].power or 0.0)
             if draw <= pdu_draw:
                 break
             pdu_draw = draw
         feeds = []
+        pdus = []
         for label in SIDES[:sides]:
+            rail = "left" if SIDES.index(label) % 2 == 0 else "right"
             for k in range(per_side):
                 suffix = f"{label}{k + 1}" if per_side > 1 else label
-                feeds.append(
-                    Feed(
-                        f"{rack.id}-{suffix}",
-                        voltage=Q(voltage, options.voltage_text),
-                        phases=phases,
-                        current=Q(float(current), f"{current} A"),
-                        side=label,
-                        circuit=f"RPP-{rack.row}-{suffix}-{rack.id}",
-                        outlet_voltage=Q(step_down, f"{step_down:g} V") if step_down else None,
+                feed = Feed(
+                    f"{rack.id}-{suffix}",
+                    voltage=Q(voltage, options.voltage_text),
+                    phases=phases,
+                    current=Q(float(circuit.current), f"{circuit.current} A"),
+                    side=label,
+                    circuit=f"RPP-{rack.row}-{suffix}-{rack.id}",
+                )
+                feeds.append(feed)
+                # One PDU per circuit, its plug rated for the breaker (PWR014).
+                pdus.append(
+                    Device(
+                        f"{rack.id}-pdu-{suffix.lower()}1",
+                        circuit.pdu,
+                        side=rail,
+                        feed=feed.id,
                     )
                 )
         rack.feeds = feeds
-        if pdu is not None:
-            # The i-th PDU goes on feed i mod F (rules.md): list them feed by feed in turn.
-            pdus = []
-            for i in range(sides * pdus_per_side):
-                feed = feeds[i % len(feeds)]
-                rail = "left" if SIDES.index(feed.side or "A") % 2 == 0 else "right"
-                number = i // len(feeds) + 1
-                pdus.append(
-                    Device(
-                        f"{rack.id}-pdu-{feed.id[len(rack.id) + 1 :].lower()}{number}",
-                        pdu,
-                        side=rail,
-                    )
-                )
-            rack.devices[0:0] = pdus
+        rack.devices[0:0] = pdus
         if rack.cooling_mode == "air":
             _blanks(rack, catalog)
     return used

@@ -22,9 +22,19 @@ def assets_dir() -> Path:
     return Path(__file__).resolve().parent.parent.parent / "assets"
 
 
+CIRCUITS_FILE = "circuits.toml"  # (v1.2) standard feed circuits, not device types
+
+
 def catalog_files() -> list[Path]:
-    """The built-in catalog's TOML files, in a fixed order."""
-    return sorted((assets_dir() / "catalog").glob("*.toml"))
+    """The built-in catalog's TOML files of device types and GPUs, in a fixed order."""
+    return sorted(
+        path for path in (assets_dir() / "catalog").glob("*.toml") if path.name != CIRCUITS_FILE
+    )
+
+
+def circuits_file() -> Path:
+    """The table of standard feed circuits by region and voltage (``circuits.toml``)."""
+    return assets_dir() / "catalog" / CIRCUITS_FILE
 
 
 @cache

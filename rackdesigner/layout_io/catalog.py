@@ -3,6 +3,10 @@
 A layout's ``[catalog.KEY]`` or ``[gpus.KEY]`` named like a built-in entry
 overrides only the fields it sets (``[catalog.g493-sb0] gpu = "h100-pcie"``
 fits a server with the GPU it carries); any other key defines a new entry.
+
+(v1.2) :func:`circuits` reads the table of standard feed circuits
+(``assets/catalog/circuits.toml``): the breaker ratings rack PDU plugs exist at, by region
+and voltage. PWR015 and ``rackdesigner new`` use it; layouts cannot change it.
 """
 
 from __future__ import annotations
@@ -12,12 +16,23 @@ from dataclasses import dataclass, fields, replace
 from functools import cache
 from typing import TypeVar
 
-from rackdesigner.layout_io.assets import assets_dir, catalog_files
+from rackdesigner.layout_io.assets import assets_dir, catalog_files, circuits_file
 from rackdesigner.layout_io.reader import build_catalog
 from rackdesigner.layout_io.toml_parse import parse_toml
 from rackdesigner.model.layout import DeviceType, Gpu, Layout
+from rackdesigner.model.units import CURRENT, VOLTAGE, parse
 
-__all__ = ["Catalog", "assets_dir", "builtin", "for_layout"]
+__all__ = [
+    "Catalog",
+    "StandardCircuits",
+    "assets_dir",
+    "builtin",
+    "circuits",
+    "for_layout",
+    "standard_circuits",
+]
+
+VOLTAGE_MATCH = 0.5  # V: a feed's nominal voltage names a row's within this
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,3 +83,50 @@ def for_layout(layout: Layout) -> Catalog:
     for key, gpu in layout.gpus.items():
         gpus[key] = _merge(gpus[key], gpu) if key in gpus else gpu
     return Catalog(devices, gpus)
+
+
+@dataclass(frozen=True, slots=True)
+class StandardCircuits:
+    """One row of ``circuits.toml``: the standard breaker ratings of a region's supply."""
+
+    region: str
+    phases: int
+    voltages: tuple[float, ...]  # V, nominal (line-to-line for 3-phase)
+    currents: tuple[float, ...]  # A, ascending
+    plugs: str
+    source: str
+
+    def standard(self, current: float) -> bool:
+        return any(abs(current - a) < 1e-6 for a in self.currents)
+
+
+@cache
+def circuits() -> tuple[StandardCircuits, ...]:
+    """The built-in table of standard feed circuits (a ValueError names a bad row)."""
+    path = circuits_file()
+    rows = parse_toml(path.read_text(encoding="utf-8")).get("circuits") or []
+    out = []
+    for number, row in enumerate(rows, 1):
+        try:
+            out.append(
+                StandardCircuits(
+                    region=str(row["region"]),
+                    phases=int(row["phases"]),
+                    voltages=tuple(parse(v, VOLTAGE) for v in row["voltages"]),
+                    currents=tuple(sorted(parse(a, CURRENT) for a in row["currents"])),
+                    plugs=str(row.get("plugs", "")),
+                    source=str(row["source"]),
+                )
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"{path}: circuits row {number}: {error}") from error
+    return tuple(out)
+
+
+def standard_circuits(voltage: float, phases: int | None) -> StandardCircuits | None:
+    """The row for a feed of ``voltage`` (line-to-line for 3-phase) and ``phases``, or None
+    where no region names that supply."""
+    for row in circuits():
+        if row.phases == phases and any(abs(voltage - v) <= VOLTAGE_MATCH for v in row.voltages):
+            return row
+    return None

@@ -248,8 +248,16 @@ DEVICE_TYPE = (
     Field(
         "input_voltage",
         "qty_pair",
-        'the PSUs\' accepted range, e.g. ["200 V", "240 V"]',
+        'the PSUs\' accepted range, e.g. ["200 V", "240 V"]; pdu: the feed voltages its '
+        'inlet takes (line-to-line for 3-phase), e.g. ["380 V", "415 V"]',
         dim=VOLTAGE,
+    ),
+    _q(
+        "input_current",
+        CURRENT,
+        'pdu: its inlet\'s rated current, e.g. "32 A" (the plug; PWR014)',
+        positive=True,
+        implausible=CURRENT_MAX,
     ),
     _e(
         "psu_inlet",
@@ -308,6 +316,11 @@ FEED = (
         maximum=1,
     ),
     _q("outlet_voltage", VOLTAGE, "where the PDU steps down, the voltage at its outlets"),
+    Field(
+        "tap_off",
+        "bool",
+        "(v1.2) the feed is a busway tap-off box: several PDUs may share its circuit",
+    ),
     NOTES,
 )
 

@@ -165,6 +165,7 @@ class DeviceType:
     outlets: dict[str, int] | None = None  # (v1.1) pdu: {"c13": n, "c19": m}
     form_factor: str | None = None  # (v1.2) gpu-node: the GPUs its chassis takes
     psu_rating: float | None = None  # (v1.2) W, one PSU's output rating
+    input_current: float | None = None  # (v1.2) A, pdu: its inlet's rated current
 
     @property
     def height_u(self) -> float:
@@ -193,6 +194,8 @@ class Feed:
     derate: float | None = None
     outlet_voltage: float | None = None  # V
     notes: str | None = None
+    # (v1.2) a busway tap-off: the circuit may carry several PDUs (PWR014)
+    tap_off: bool | None = None
 
     @property
     def effective_wiring(self) -> str | None:

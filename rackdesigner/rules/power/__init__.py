@@ -22,6 +22,8 @@ where a draw is estimated from GPU TDP (PWR006) the messages say "(estimated)".
     PWR011  pdu_rating           PDU ratings against the side's load and the feed
     PWR012  pdu_outlets          PSU cords against the PDUs' outlets
     PWR013  feed_without_side    a feed without a side beside sided feeds
+    PWR014  pdu_feed_match       a PDU against its feed: voltage, rating, one per circuit
+    PWR015  standard_current     a feed current that is no standard rating for its region
 """
 
 # Imported for their registrations; `rules.registry.all_rules` puts them in code order.
@@ -31,6 +33,7 @@ from rackdesigner.rules.power import (  # noqa: F401
     feed_without_side,
     gpu_outlet_voltage,
     line_currents,
+    pdu_feed_match,
     pdu_outlets,
     pdu_rating,
     power_below_gpu_tdp,
@@ -38,5 +41,6 @@ from rackdesigner.rules.power import (  # noqa: F401
     psus_on_side_loss,
     shared_circuit,
     site_budget,
+    standard_current,
     unknown_power,
 )

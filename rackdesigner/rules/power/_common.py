@@ -36,6 +36,15 @@ def supply(feed: Feed) -> str:
     return f"{fmt(float(feed.voltage or 0.0), VOLTAGE)} {phases}"
 
 
+def voltage_range(low: float, high: float) -> str:
+    """``200-240 V``; ``480 V`` where both ends are one voltage."""
+    a, b = fmt(low, VOLTAGE), fmt(high, VOLTAGE)
+    if a == b:
+        return a
+    unit_a, unit_b = a.rpartition(" ")[2], b.rpartition(" ")[2]
+    return f"{a.rpartition(' ')[0]}-{b}" if unit_a == unit_b else f"{a}-{b}"
+
+
 def pf_text(power_factor: float) -> str:
     return "" if power_factor == 1.0 else f" × PF {power_factor:g}"
 

@@ -59,8 +59,8 @@ def input_voltage_mismatch(analysis: Analysis) -> Iterator[Finding]:
             continue
         for dev in rack.devices:
             dtype = dev.type
-            if dtype is None or dtype.input_voltage is None:
-                continue
+            if dtype is None or dtype.input_voltage is None or dtype.kind == "pdu":
+                continue  # a PDU's input_voltage is its inlet's: PWR014 checks it
             low, high = (float(v) for v in dtype.input_voltage)
             bad = [
                 f
