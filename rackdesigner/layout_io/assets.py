@@ -1,4 +1,5 @@
-"""Where the built-in catalog's files are, and which device keys they define.
+"""Where the built-in catalog's files are (devices, GPUs, the media table), and which device
+keys they define.
 
 The loader needs to know whether ``[catalog.KEY]`` overrides a built-in entry
 (then it may leave ``kind`` out); it reads the asset files' keys here rather
@@ -22,9 +23,17 @@ def assets_dir() -> Path:
     return Path(__file__).resolve().parent.parent.parent / "assets"
 
 
+MEDIA_FILE = "media.toml"
+
+
 def catalog_files() -> list[Path]:
-    """The built-in catalog's TOML files, in a fixed order."""
-    return sorted((assets_dir() / "catalog").glob("*.toml"))
+    """The built-in device catalog's TOML files, in a fixed order (not the media table)."""
+    return sorted(p for p in (assets_dir() / "catalog").glob("*.toml") if p.name != MEDIA_FILE)
+
+
+def media_file() -> Path:
+    """The built-in media table: which cable parts exist, by speed, form and grade."""
+    return assets_dir() / "catalog" / MEDIA_FILE
 
 
 @cache
