@@ -50,7 +50,7 @@ The scheme, the same at every size:
 
 * Cable media follow the geometry of layout-format.md: ``dac`` inside a rack
   (400G passive copper reaches 2 m, rules v1.1),
-  ``aoc`` between racks up to its 100 m reach, ``smf`` beyond. Links carry no
+  ``mmf`` between racks up to its 50 m reach, ``smf`` beyond. Links carry no
   ``length`` (it is computed). Where the longest computed run exceeds the 5 m
   default of CAB001 (rail-optimised leaves serve a whole SU, spines the whole
   hall), the layout sets ``[rules.thresholds] cable_max`` to cover it, with a
@@ -92,7 +92,7 @@ TRAY_RISE_M = 0.3
 SLACK_M = 0.5
 CABLE_MAX_DEFAULT_M = 5.0
 REACH_DAC_M = 2.0  # rules v1.1: 400G passive copper
-REACH_AOC_M = 100.0
+REACH_MMF_M = 50.0  # 400G SR4 on OM4 (no AOC exists at 400G: assets/catalog/media.toml)
 
 # Assumed maximum draw, only to size [site] power_budget / cooling_capacity with
 # headroom (the built-in catalog's own figures are what the rules use).
@@ -727,7 +727,7 @@ def _media(
     n_node_links: int,
     row_pitch: float,
 ) -> tuple[float, float]:
-    """Set each link's media from its computed run (dac in a rack, aoc up to its reach, smf
+    """Set each link's media from its computed run (dac in a rack, mmf up to its reach, smf
     beyond); return the longest run and the longest node run."""
     top = RACK_HEIGHT_U * RACK_UNIT_M
     max_run = max_node_run = 0.0
@@ -746,9 +746,9 @@ def _media(
                 + (top - zb)
                 + SLACK_M
             )
-            media = "aoc" if run <= REACH_AOC_M else "smf"
+            media = "mmf" if run <= REACH_MMF_M else "smf"
         if media == "dac" and run > REACH_DAC_M:
-            media = "aoc"
+            media = "mmf"
         a, b, _ = links[i]
         links[i] = (a, b, media)
         max_run = max(max_run, run)
@@ -827,7 +827,7 @@ def render(plan: Plan, default_thresholds: bool = False) -> str:
         w(
             "# Rail-optimised: a leaf serves every rack of its scalable unit and a spine every\n"
             "# leaf of its plane, so some runs exceed the 5 m default. They are optical\n"
-            "# (aoc, smf)\n"
+            "# (mmf, smf)\n"
             "# and bounded by the media's reach (CAB003); this covers the longest computed run.\n"
         )
         w(f'cable_max = "{math.ceil(plan.max_run_m)} m"\n')

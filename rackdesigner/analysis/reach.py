@@ -1,49 +1,50 @@
-"""How far each cable medium reaches, by medium, link speed and fibre grade (rules v1.1, CAB003).
+"""How far each cable medium reaches, by medium, link speed, form and fibre grade (CAB003).
 
-The one reach table: CAB003 judges a cable by it and the fabric generators pick the
-cheapest medium that reaches a computed length by it, so the two never disagree. This
-module says which threshold holds a medium's reach at a speed band and grade; the
-figures themselves are those thresholds' defaults (:mod:`rackdesigner.model.thresholds`, cited
-there and in CAB003: NVIDIA LinkX documentation and IEEE 802.3), which a layout may
-override in ``[rules.thresholds]``.
+The one reach table: the built-in media table (``assets/catalog/media.toml``, each row
+cited: NVIDIA LinkX product pages, the NDR structured-cabling requirements, IEEE 802.3)
+says which media exist at a speed band, in which form, and the longest part of each.
+CAB003 judges a cable by it, the fabric generators pick the cheapest medium that reaches a
+computed length by it and the bill of materials names its transceivers, so the three
+never disagree. Each row names the ``[rules.thresholds]`` key a layout may override its
+reach with (:mod:`rackdesigner.model.thresholds`; that key's default is the row's figure).
 
 Speed bands: "400G+" above 200 Gbit/s (and an unknown speed), "200G" above 100 up to
 200 Gbit/s, "100G" up to 100 Gbit/s. A multimode link without a grade is OM4.
+
+Form (400G+ only): a link between two switches is ``straight`` (twin-port OSFP to
+twin-port OSFP); a link from a switch to anything else (a node's adapter) is ``split``
+(a 1:2 splitter DAC, or a single-port transceiver at the adapter). A medium with no row
+at a band does not exist there: no AOC at 400G and above.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rackdesigner.model.thresholds import THRESHOLDS
+from rackdesigner.layout_io.catalog import Medium, media_table
 
 BAND_400G = "400G+"
 BAND_200G = "200G"
 BAND_100G = "100G"
 
-# (media, band or None for any, fibre grade group or None) -> threshold key
-_TABLE: dict[tuple[str, str | None, str | None], str] = {
-    ("dac", BAND_400G, None): "reach_dac",
-    ("dac", BAND_200G, None): "reach_dac_200g",
-    ("dac", BAND_100G, None): "reach_dac_100g",
-    ("acc", None, None): "reach_acc",
-    ("aoc", None, None): "reach_aoc",
-    ("mmf", BAND_400G, "om4"): "reach_mmf",
-    ("mmf", BAND_400G, "om3"): "reach_mmf_om3",
-    ("mmf", BAND_200G, "om4"): "reach_mmf_200g",
-    ("mmf", BAND_200G, "om3"): "reach_mmf_200g_om3",
-    ("smf", None, None): "reach_smf",
-    ("copper-rj45", None, None): "reach_copper_rj45",
-}
-
-# Every threshold the table names, in table order (CAB003 declares them).
-KEYS: tuple[str, ...] = tuple(dict.fromkeys(_TABLE.values()))
+STRAIGHT = "straight"
+SPLIT = "split"
 
 # The order generators try media in: cheapest first (copper, active copper, active
-# optical cable, then single-mode fibre with transceivers).
-PREFERENCE = ("dac", "acc", "aoc", "smf")
+# optical cable, then fibre with transceivers: multimode, single-mode).
+PREFERENCE = ("dac", "acc", "aoc", "mmf", "smf")
 
 _SLACK = 1 + 1e-9  # a speed parsed as 200.0000001 Gbit/s is still 200G
+
+
+def _index() -> dict[tuple[str, str, str, str | None], Medium]:
+    return {(m.media, m.band, m.form, m.grade): m for m in media_table()}
+
+
+_ROWS = _index()
+
+# Every threshold the table names, in table order (CAB003 declares them).
+KEYS: tuple[str, ...] = tuple(dict.fromkeys(m.key for m in media_table()))
 
 
 def speed_band(speed: float | None) -> str:
@@ -55,16 +56,36 @@ def speed_band(speed: float | None) -> str:
     return BAND_100G
 
 
-def reach_key(media: str, speed: float | None = None, grade: str | None = None) -> str | None:
-    """The threshold that holds ``media``'s reach at ``speed`` and fibre ``grade``; None
-    for a medium the table does not know."""
+def form_of(a_is_switch: bool, b_is_switch: bool) -> str:
+    """A link's form: ``straight`` between two switches (or two adapters, node to node),
+    ``split`` from a switch to an adapter."""
+    return SPLIT if a_is_switch != b_is_switch else STRAIGHT
+
+
+def medium(
+    media: str, speed: float | None, grade: str | None = None, form: str = STRAIGHT
+) -> Medium | None:
+    """The media table's row for ``media`` at ``speed`` in ``form`` and fibre ``grade``;
+    None where no such part exists (an AOC at 400G) or the medium is unknown."""
     band = speed_band(speed)
-    if media == "dac":
-        return _TABLE[("dac", band, None)]
     if media == "mmf":
         group = "om3" if (grade or "om4") == "om3" else "om4"
-        return _TABLE[("mmf", BAND_400G if band == BAND_400G else BAND_200G, group)]
-    return _TABLE.get((media, None, None))
+    elif media == "smf":
+        group = "os2"
+    else:
+        group = None
+    rows = _ROWS
+    for b in (band, "any"):
+        for f in (form, "any"):
+            found = rows.get((media, b, f, group))
+            if found is not None:
+                return found
+    return None
+
+
+def known(media: str) -> bool:
+    """Whether the table knows ``media`` at some speed (CAB003 judges only those)."""
+    return any(m.media == media for m in media_table())
 
 
 def reach(
@@ -72,43 +93,70 @@ def reach(
     speed: float | None,
     grade: str | None = None,
     thresholds: Mapping[str, float] | None = None,
+    form: str = STRAIGHT,
 ) -> tuple[str, float] | None:
-    """The threshold key and reach in metres of ``media`` at ``speed``; None if unknown media.
+    """The threshold key and reach in metres of ``media`` at ``speed``; None where no part
+    of it exists at that speed and form, or the medium is unknown.
 
     ``thresholds`` are a layout's resolved thresholds or just its overrides; a key they do
-    not hold has its v1.1 default.
+    not hold has the media table's figure.
     """
-    key = reach_key(media, speed, grade)
-    if key is None:
+    row = medium(media, speed, grade, form)
+    if row is None:
         return None
-    if thresholds and key in thresholds:
-        return key, float(thresholds[key])
-    return key, THRESHOLDS[key].default
+    if thresholds and row.key in thresholds:
+        return row.key, float(thresholds[row.key])
+    return row.key, row.reach
+
+
+def reach_key(
+    media: str, speed: float | None = None, grade: str | None = None, form: str = STRAIGHT
+) -> str | None:
+    """The threshold that holds ``media``'s reach at ``speed``, ``form`` and ``grade``."""
+    row = medium(media, speed, grade, form)
+    return row.key if row is not None else None
+
+
+def _steps(
+    speed: float | None, thresholds: Mapping[str, float] | None, form: str
+) -> tuple[tuple[float, str], ...]:
+    steps = []
+    for media in PREFERENCE:
+        row = medium(media, speed, None, form)
+        if row is None or not row.generate:
+            continue
+        limit = float(thresholds[row.key]) if thresholds and row.key in thresholds else row.reach
+        steps.append((limit, media))
+    return tuple(steps)
 
 
 def choose_media(
-    length: float, speed: float | None, thresholds: Mapping[str, float] | None = None
+    length: float,
+    speed: float | None,
+    thresholds: Mapping[str, float] | None = None,
+    form: str = STRAIGHT,
 ) -> str | None:
-    """The first medium of :data:`PREFERENCE` that reaches ``length`` m at ``speed``, or None."""
-    for media in PREFERENCE:
-        found = reach(media, speed, None, thresholds)
-        if found is not None and length <= found[1]:
+    """The first medium of :data:`PREFERENCE` that exists at ``speed`` in ``form`` and
+    reaches ``length`` m, or None."""
+    for limit, media in _steps(speed, thresholds, form):
+        if length <= limit:
             return media
     return None
 
 
 class MediaChooser:
-    """:func:`choose_media` for one speed, with the reaches looked up once (hot loops)."""
+    """:func:`choose_media` for one speed and form, with the reaches looked up once (hot
+    loops)."""
 
     __slots__ = ("_steps",)
 
-    def __init__(self, speed: float | None, thresholds: Mapping[str, float] | None = None):
-        steps = []
-        for media in PREFERENCE:
-            found = reach(media, speed, None, thresholds)
-            if found is not None:
-                steps.append((found[1], media))
-        self._steps = tuple(steps)
+    def __init__(
+        self,
+        speed: float | None,
+        thresholds: Mapping[str, float] | None = None,
+        form: str = STRAIGHT,
+    ):
+        self._steps = _steps(speed, thresholds, form)
 
     def __call__(self, length: float) -> str | None:
         for limit, media in self._steps:
@@ -119,3 +167,8 @@ class MediaChooser:
     @property
     def longest(self) -> float:
         return max(limit for limit, _ in self._steps)
+
+    @property
+    def farthest(self) -> str:
+        """The medium that reaches farthest (for a run of unknown length)."""
+        return max(self._steps)[1]

@@ -438,9 +438,22 @@ def build(
             f"{' or '.join(str(k) for k in sorted(side_counts))} sides (any one may be lost), "
             "sized for each rack's load.",
             f" Fabric: {fabric_text}.",
+            f" Cables: {cable_runs_text(plan)}.",
         ]
     )
     return Built(layout, plan, dtype, nodes, len(layout.racks), layout.description)
+
+
+def cable_runs_text(plan: FabricPlan) -> str:
+    """How many of the plan's cables run longer than ``cable_max`` (the file's header)."""
+    limit = f"{plan.cable_limit:g} m"
+    if not plan.long_runs:
+        return f"none longer than {limit} (cable_max)"
+    longest = f", the longest {plan.longest[1]:.1f} m" if plan.longest else ""
+    return (
+        f"{plan.long_runs:,} of {len(plan.links):,} run longer than {limit} (cable_max"
+        f"{longest}): CAB001 warns about each, about 5 ns of latency per metre"
+    )
 
 
 def count(number: int, one: str, many: str) -> str:

@@ -14,9 +14,11 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from rackdesigner.analysis.reach import medium, speed_band
 from rackdesigner.analysis.stock import metres, stock_length
 from rackdesigner.model.layout import MEDIA
 from rackdesigner.model.progress import each
+from rackdesigner.rules.cabling._common import link_form
 from rackdesigner.topology.structure import already, quick_links, wire_length
 
 if TYPE_CHECKING:
@@ -311,7 +313,9 @@ def _speed_name(speed: float | None) -> str:
 
 def bom_items(analysis: Analysis) -> list[dict[str, Any]]:
     """Devices by model, then cables by media and stock length, then optics by media and
-    speed (two per fibre link). Costs are None where unknown, never 0."""
+    speed: at 400G and more one twin-port module per two ports of a switch and one per
+    adapter port (a node), named by the media table's part; else one per end. Costs are
+    None where unknown, never 0."""
     items: list[dict[str, Any]] = []
     for key, devices in sorted(analysis.types_used.items()):
         dtype = devices[0].type
@@ -329,7 +333,10 @@ def bom_items(analysis: Analysis) -> list[dict[str, Any]]:
             }
         )
     cables: dict[tuple[str, float | None], int] = defaultdict(int)
-    optics: dict[tuple[str, float | None], int] = defaultdict(int)
+    # (media, speed, part or None, twin-port) -> modules; twin-port switch ends count
+    # ports per switch first: one module takes two ports of a cage (media.toml)
+    optics: dict[tuple[str, float | None, str | None, bool], int] = defaultdict(int)
+    twin_ports: dict[tuple[str, float | None, str | None, str], int] = defaultdict(int)
     stock_of: dict[float | None, float | None] = {}  # lengths repeat across a regular hall
     for facts in analysis.links:
         media = facts.link.media or "unspecified"
@@ -339,8 +346,22 @@ def bom_items(analysis: Analysis) -> list[dict[str, Any]]:
             stock = stock_of[length] = stock_length(length)
         cables[media, stock] += 1
         if media in OPTICAL:
+            form = link_form(facts)
+            row = medium(media, facts.speed, facts.link.grade, form)
             for end in (facts.a, facts.b):
-                optics[media, end.group.speed if end.group is not None else None] += 1
+                speed = end.group.speed if end.group is not None else None
+                switch = end.device is not None and end.device.kind == "switch"
+                if switch and row is not None and speed_band(speed) == "400G+":
+                    part = row.switch_transceiver
+                    assert end.device is not None
+                    twin_ports[media, speed, part, end.device.id] += 1
+                elif row is not None:
+                    part = row.switch_transceiver if switch else row.adapter_transceiver
+                    optics[media, speed, part, False] += 1
+                else:
+                    optics[media, speed, None, False] += 1
+    for (media, speed, part, _device), ports in twin_ports.items():
+        optics[media, speed, part, True] += -(-ports // 2)
 
     def media_rank(media: str) -> int:
         return MEDIA_ORDER.index(media) if media in MEDIA_ORDER else len(MEDIA_ORDER)
@@ -360,15 +381,19 @@ def bom_items(analysis: Analysis) -> list[dict[str, Any]]:
                 "total": None,
             }
         )
-    for (media, speed), count in sorted(
-        optics.items(), key=lambda kv: (media_rank(kv[0][0]), kv[0][1] or 0)
+    for (media, speed, part, twin), count in sorted(
+        optics.items(),
+        key=lambda kv: (media_rank(kv[0][0]), kv[0][1] or 0, not kv[0][3], kv[0][2] or ""),
     ):
         rate = "unknown-speed" if not speed else f"{speed / 1e9:g}G"
+        name = f"{rate} {OPTICAL[media]} transceiver"
+        if twin:
+            name = f"twin-port 2x{rate} {OPTICAL[media]} transceiver (two switch ports)"
         items.append(
             {
                 "item": "optic",
-                "model": f"{media}-transceiver-{_speed_name(speed)}",
-                "name": f"{rate} {OPTICAL[media]} transceiver",
+                "model": part or f"{media}-transceiver-{_speed_name(speed)}",
+                "name": name,
                 "kind": media,
                 "count": count,
                 "unit_cost": None,

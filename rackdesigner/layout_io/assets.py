@@ -1,4 +1,5 @@
-"""Where the built-in catalog's files are, and which device keys they define.
+"""Where the built-in catalog's files are (devices, GPUs, the media table), and which device
+keys they define.
 
 The loader needs to know whether ``[catalog.KEY]`` overrides a built-in entry
 (then it may leave ``kind`` out); it reads the asset files' keys here rather
@@ -23,18 +24,24 @@ def assets_dir() -> Path:
 
 
 CIRCUITS_FILE = "circuits.toml"  # (v1.2) standard feed circuits, not device types
+MEDIA_FILE = "media.toml"  # (v1.2) the cable parts that exist, not device types
+TABLES = (CIRCUITS_FILE, MEDIA_FILE)
 
 
 def catalog_files() -> list[Path]:
-    """The built-in catalog's TOML files of device types and GPUs, in a fixed order."""
-    return sorted(
-        path for path in (assets_dir() / "catalog").glob("*.toml") if path.name != CIRCUITS_FILE
-    )
+    """The built-in catalog's TOML files of device types and GPUs, in a fixed order (not
+    the circuit and media tables beside them)."""
+    return sorted(p for p in (assets_dir() / "catalog").glob("*.toml") if p.name not in TABLES)
 
 
 def circuits_file() -> Path:
     """The table of standard feed circuits by region and voltage (``circuits.toml``)."""
     return assets_dir() / "catalog" / CIRCUITS_FILE
+
+
+def media_file() -> Path:
+    """The built-in media table: which cable parts exist, by speed, form and grade."""
+    return assets_dir() / "catalog" / MEDIA_FILE
 
 
 @cache

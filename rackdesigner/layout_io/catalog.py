@@ -130,3 +130,60 @@ def standard_circuits(voltage: float, phases: int | None) -> StandardCircuits | 
         if row.phases == phases and any(abs(voltage - v) <= VOLTAGE_MATCH for v in row.voltages):
             return row
     return None
+
+
+# -- the media table ----------------------------------------------------------------------
+
+MEDIA_BANDS = ("400G+", "200G", "100G", "any")
+MEDIA_FORMS = ("straight", "split", "any")
+
+
+@dataclass(frozen=True, slots=True)
+class Medium:
+    """One row of the built-in media table (``assets/catalog/media.toml``): a medium that
+    exists at a speed band, in a form and fibre grade, and the longest part of it (m)."""
+
+    media: str
+    band: str  # "400G+", "200G", "100G" or "any"
+    form: str  # "straight", "split" or "any"
+    grade: str | None
+    reach: float  # m
+    key: str  # the [rules.thresholds] key that overrides the reach
+    generate: bool = True  # False: CAB003 accepts it, the generators do not choose it
+    switch_transceiver: str | None = None
+    adapter_transceiver: str | None = None
+    parts: tuple[str, ...] = ()
+    source: str = ""
+
+
+@cache
+def media_table() -> tuple[Medium, ...]:
+    """The built-in media table's rows, in file order; ValueError on a malformed row."""
+    from rackdesigner.layout_io.assets import media_file
+    from rackdesigner.model.units import LENGTH, parse
+
+    path = media_file()
+    data = parse_toml(path.read_text(encoding="utf-8"))
+    rows: list[Medium] = []
+    for number, row in enumerate(data.get("media") or [], 1):
+        where = f"{path.name}: media row {number}"
+        try:
+            medium = Medium(
+                media=str(row["media"]),
+                band=str(row["band"]),
+                form=str(row.get("form", "any")),
+                grade=row.get("grade"),
+                reach=parse(row["reach"], LENGTH),
+                key=str(row["key"]),
+                generate=bool(row.get("generate", True)),
+                switch_transceiver=row.get("switch_transceiver"),
+                adapter_transceiver=row.get("adapter_transceiver"),
+                parts=tuple(row.get("parts", ())),
+                source=str(row["source"]),
+            )
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"{where}: {error}") from error
+        if medium.band not in MEDIA_BANDS or medium.form not in MEDIA_FORMS:
+            raise ValueError(f"{where}: band {medium.band!r} or form {medium.form!r} unknown")
+        rows.append(medium)
+    return tuple(rows)

@@ -156,7 +156,7 @@ def test_the_media_proposal_follows_the_length_and_speed() -> None:
     assert propose_media(1.5, 400e9).media == "dac"
     assert propose_media(2.5, 400e9).media == "acc"  # 400G DAC reaches 2 m (rules v1.1)
     assert propose_media(2.5, 200e9).media == "dac"  # 200G DAC reaches 3 m
-    assert propose_media(30.0, 400e9).media == "aoc"
+    assert propose_media(30.0, 400e9).media == "mmf"  # no AOC at 400G (media.toml)
     assert propose_media(500.0, 400e9).media == "smf"
     beyond = propose_media(50_000.0, 400e9)
     assert beyond.media is None and "beyond" in beyond.reason

@@ -308,12 +308,17 @@ def test_new_is_deterministic() -> None:
 
 def test_media_follow_the_reach_table() -> None:
     assert reach("dac", 400e9) == ("reach_dac", 2.0)
+    assert reach("dac", 400e9, form="split") == ("reach_dac_split", 3.0)
     assert reach("dac", 200e9) == ("reach_dac_200g", 3.0)
     assert reach("mmf", 400e9, "om3") == ("reach_mmf_om3", 30.0)
+    assert reach("aoc", 400e9) is None  # no AOC at NDR (media.toml)
     assert choose_media(1.9, 400e9) == "dac"
     assert choose_media(2.5, 400e9) == "acc"
+    assert choose_media(2.5, 400e9, form="split") == "dac"  # MCP7Y00-N02A
+    assert choose_media(4.0, 400e9, form="split") == "mmf"  # ACC splitters: discontinued
     assert choose_media(2.5, 200e9) == "dac"
-    assert choose_media(60.0, 400e9) == "aoc"
+    assert choose_media(60.0, 400e9) == "smf"
+    assert choose_media(60.0, 200e9) == "aoc"
     assert choose_media(140.0, 400e9) == "smf"
     assert choose_media(600.0, 400e9) is None
     assert choose_media(2.5, 400e9, {"reach_dac": 3.0}) == "dac"
@@ -329,18 +334,18 @@ def test_cab003_and_the_generators_read_one_reach_table() -> None:
     assert all_rules()["CAB003"].thresholds == KEYS
     assert reach("acc", 400e9) == ("reach_acc", THRESHOLDS["reach_acc"].default)
     assert MediaChooser(400e9, {"reach_acc": 7.0})(6.5) == "acc"
-    assert MediaChooser(400e9)(6.5) == "aoc"
+    assert MediaChooser(400e9)(6.5) == "mmf"
 
 
-def test_cable_limit_is_raised_with_a_comment_or_refused() -> None:
+def test_cable_limit_is_never_raised_the_runs_are_counted_or_refused() -> None:
+    # v1.2: the layout keeps cable_max; CAB001 warns about each longer run.
     built = build(NewOptions(gpus=256, fabric="rail"))
     plan = built.plan
-    assert plan.cable_max is not None and plan.longest is not None
-    assert plan.cable_max == math.ceil(plan.longest[1])
-    assert built.layout.rules is not None
-    assert built.layout.rules.thresholds["cable_max"] == plan.cable_max
-    assert "cable_max raised" in (built.layout.rules.comment or "")
-    assert len(plan.warnings) == 1 and plan.longest[0] in plan.warnings[0]
+    assert plan.long_runs > 0 and plan.longest is not None and plan.cable_limit == 5.0
+    assert built.layout.rules is None or "cable_max" not in built.layout.rules.thresholds
+    assert any(f"{plan.long_runs:,} of" in note for note in plan.notes)
+    assert f"Cables: {plan.long_runs:,} of" in (built.layout.comment or "")
+    assert plan.warnings == []
     with pytest.raises(GenerateError, match=r"strict-cables.*longer than cable_max 5 m"):
         build(NewOptions(gpus=256, fabric="rail", strict_cables=True))
 

@@ -174,9 +174,27 @@ def test_fibre_gets_grade_and_optics() -> None:
     (mmf,) = [r for r in cable_rows(analysis) if r[9] == "mmf"]
     assert mmf[10] == "om4"  # rules.md: multimode without a grade is OM4
     optics = [r for r in bom_rows(analysis) if r[0] == "optic"]
-    assert optics == [
-        ("optic", "mmf-transceiver-400g", "400G multimode transceiver", "mmf", 2, "", "")
-    ]
+    # a switch-to-switch fibre at 400G: one twin-port module in each switch's cage (v1.2)
+    twin = "twin-port 2x400G multimode transceiver (two switch ports)"
+    assert optics == [("optic", "MMA4Z00-NS", twin, "mmf", 2, "", "")]
+
+
+def test_twin_port_optics_take_two_switch_ports_and_one_per_node_port() -> None:
+    from rackdesigner.design.templates import NewOptions, build
+
+    layout = build(NewOptions(gpus=256, fabric="rail")).layout
+    analysis = Analysis(layout)
+    node_fibre = switch_ports = 0
+    for link in analysis.links:
+        if link.link.media != "mmf":
+            continue
+        kinds = [end.device.kind for end in (link.a, link.b) if end.device is not None]
+        node_fibre += kinds.count("gpu-node")
+        switch_ports += kinds.count("switch")
+    optics = {r[1]: r[4] for r in bom_rows(analysis) if r[0] == "optic"}
+    assert node_fibre > 0
+    assert optics["MMA4Z00-NS400"] == node_fibre
+    assert optics["MMA4Z00-NS"] >= switch_ports / 2
 
 
 @settings(max_examples=80, deadline=None)

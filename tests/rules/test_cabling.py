@@ -38,7 +38,10 @@ def test_cab001_declared_length_counts_without_a_route() -> None:
         + _links(("a01-d1:ib1", "b01-d1:p1", 'length = "8 m"'))
     )
     found = findings("CAB001", text)
-    assert [(d.severity, d.values) for d in found] == [("error", {"length": 8.0, "limit": 5.0})]
+    # v1.2: a warning (latency: about 5 ns per metre past the limit); CAB003 judges reach
+    assert [(d.severity, d.values) for d in found] == [
+        ("warning", {"length": 8.0, "limit": 5.0, "added_latency_ns": 15.0})
+    ]
     assert "declared length 8 m from GPU node a01-d1" in found[0].message
 
 
@@ -109,10 +112,11 @@ def _cable(media: str, length: str, node: str = "dgx-h100", extra: str = "") -> 
     )
 
 
-def test_400g_passive_copper_reaches_2_m_and_om3_30_m() -> None:
-    (dac,) = findings("CAB003", _cable("dac", "2.5 m"))  # v1: 3 m for every DAC
-    assert dac.values["reach"] == 2.0
-    assert findings("CAB003", _cable("dac", "2 m")) == []
+def test_400g_splitter_copper_reaches_3_m_and_om3_30_m() -> None:
+    # v1.2: node to switch is a splitter DAC (MCP7Y00, 1 to 3 m; v1.1: 2 m for every DAC)
+    (dac,) = findings("CAB003", _cable("dac", "3.5 m"))
+    assert dac.values["reach"] == 3.0
+    assert findings("CAB003", _cable("dac", "2.5 m")) == []
     (om3,) = findings("CAB003", _cable("mmf", "40 m", extra='grade = "om3"\n'))  # v1: 50 m
     assert om3.values["reach"] == 30.0
     assert findings("CAB003", _cable("mmf", "40 m")) == []  # OM4 by default: 50 m

@@ -106,7 +106,7 @@ def test_connect_two_free_ports_shows_the_link_in_both_inspectors_and_the_topolo
             await pilot.press("ctrl+a", *["delete"] * 8)
             await type_text(pilot, "30 m")
             await pilot.pause()
-            assert screen.proposed is not None and screen.proposed.media == "aoc"
+            assert screen.proposed is not None and screen.proposed.media == "mmf"
             await type_text(pilot, "x")
             await pilot.press("enter")
             await pilot.pause()
@@ -115,7 +115,7 @@ def test_connect_two_free_ports_shows_the_link_in_both_inspectors_and_the_topolo
             await pilot.press("backspace", "enter")
             await settle(pilot)
             link = session.index.links_of("a01-n01")[0]
-            assert link.media == "aoc" and abs(float(link.length) - 30.0) < 1e-9
+            assert link.media == "mmf" and abs(float(link.length) - 30.0) < 1e-9
 
     run(journey)
 

@@ -3,7 +3,6 @@ layer's one-step ``Batch`` (the designer)."""
 
 from __future__ import annotations
 
-import textwrap
 from typing import TYPE_CHECKING
 
 from rackdesigner.design.generators.base import FabricPlan
@@ -16,16 +15,11 @@ if TYPE_CHECKING:
     from rackdesigner.edit.index import LayoutIndex
 
 
-def cable_comment_lines(text: str) -> str:
-    """The comment above ``[rules.thresholds]``, wrapped (each line starts with a space)."""
-    return "\n".join(" " + line for line in textwrap.wrap(text.strip(), 88))
-
-
 def apply_plan(layout: Layout, plan: FabricPlan) -> None:
     """Add ``plan`` to ``layout`` in place: remove the replaced links, add the network racks
     (after the last rack of their row), place the switches (before the first device above
-    them), add the cables, set the catalog entries and raise ``cable_max`` where the plan
-    says so."""
+    them), add the cables and set the catalog entries. It never writes a threshold: runs
+    longer than ``cable_max`` stay CAB001 warnings."""
     layout.catalog.update(plan.catalog)
     if plan.remove_links:
         gone = {id(link) for link in plan.remove_links}
@@ -54,13 +48,6 @@ def apply_plan(layout: Layout, plan: FabricPlan) -> None:
                     break
         devices.insert(at, device)
     layout.links.extend(plan.links)
-    if plan.cable_max is not None:
-        if layout.rules is None:
-            layout.rules = RulesConfig()
-        layout.rules.thresholds["cable_max"] = plan.cable_max
-        comment = cable_comment_lines(plan.cable_comment or "")
-        old = layout.rules.comment
-        layout.rules.comment = f"{old}\n{comment}" if old else comment
 
 
 def to_batch(layout: Layout, plan: FabricPlan) -> Batch:
@@ -97,10 +84,6 @@ def to_batch(layout: Layout, plan: FabricPlan) -> Batch:
             PlaceDevice(rack_id, device.model, device.position, id=device.id, at=at, **fields)
         )
     commands.extend(AddLink.of(link) for link in plan.links)
-    if plan.cable_max is not None:
-        commands.append(
-            SetThreshold("cable_max", plan.cable_max, cable_comment_lines(plan.cable_comment or ""))
-        )
     return Batch(commands, plan.label)
 
 

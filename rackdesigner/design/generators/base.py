@@ -36,7 +36,7 @@ class FabricRequest:
     oversubscription: float = 1.0
     su_nodes: int = 32
     new_racks: bool = True  # add network racks where no rack has room
-    strict_cables: bool = False  # refuse instead of raising cable_max
+    strict_cables: bool = False  # refuse runs over cable_max instead of noting them
     rail_planes: bool = False  # rail: one spine plane per rail instead of a shared tree
     replace: bool = False  # remove the nodes' compute links first
     # Each node's ports over two or more leaves and at least two spines, so no one switch
@@ -77,8 +77,9 @@ class FabricPlan:
     ``new_racks`` are complete racks (feeds, PDUs, rear door) without switches;
     ``devices`` places every switch, in a new or an existing rack; ``remove_links`` are
     the nodes' old compute links and ``remove_devices`` the old fabric's switches with all
-    their links (``replace``); ``cable_max`` is the raised
-    ``[rules.thresholds] cable_max`` (m) with ``cable_comment`` saying why, or None;
+    their links (``replace``); ``long_runs`` counts the cables longer than
+    ``cable_limit`` (the layout's ``cable_max``, m; CAB001 warns about each, the plan never
+    raises it);
     ``catalog`` are layout catalog entries to set (a node model whose compute ports run at
     the leaf's slower rate, as ConnectX-7 runs HDR 200G on a QM8700: CAB004).
     """
@@ -89,8 +90,8 @@ class FabricPlan:
     links: list[Link] = field(default_factory=list)
     remove_links: list[Link] = field(default_factory=list)
     remove_devices: list[str] = field(default_factory=list)  # the replaced fabric's switches
-    cable_max: float | None = None
-    cable_comment: str | None = None
+    long_runs: int = 0  # cables longer than cable_limit
+    cable_limit: float = 5.0  # m: the layout's cable_max
     longest: tuple[str, float] | None = None  # the longest run: link name, metres
     counts: dict[str, int] = field(default_factory=dict)
     catalog: dict[str, DeviceType] = field(default_factory=dict)

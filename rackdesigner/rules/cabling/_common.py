@@ -38,3 +38,12 @@ def length_values(link: LinkFacts, analysis: Analysis) -> dict[str, float]:
         values["route"] = link.route
         values["slack"] = analysis.geometry.slack
     return values
+
+
+def link_form(link: LinkFacts) -> str:
+    """The media table's form of ``link``: ``split`` from a switch to an adapter (a node),
+    ``straight`` between two switches (or two adapters)."""
+    from rackdesigner.analysis.reach import form_of
+
+    a, b = link.a.device, link.b.device
+    return form_of(a is not None and a.kind == "switch", b is not None and b.kind == "switch")

@@ -1,17 +1,26 @@
-"""A link's cable media cannot reach the link's length at its speed and fibre grade.
+"""A link's cable media cannot reach the link's length, or no such part exists at its speed.
 
 Why it matters:
-    Reach depends on the medium, the link's speed (its slower end) and, for multimode
-    fibre, the fibre's `grade`. IEEE 802.3 and NVIDIA's LinkX documentation: passive
-    copper (DAC) reaches 2 m at 100G per lane (400G, 800G; `reach_dac`), 3 m at 200G
-    (`reach_dac_200g`) and 5 m at 100G (`reach_dac_100g`); active copper (ACC) 5 m;
-    multimode fibre with SR4/SR8 transceivers 50 m on OM4/OM5 and 30 m on OM3 at 400G
-    and more (`reach_mmf`, `reach_mmf_om3`), 100 m and 70 m at 200G and below
-    (`reach_mmf_200g`, `reach_mmf_200g_om3`); active optical cable 100 m; single-mode
-    fibre with DR transceivers 500 m; twisted-pair copper (RJ45) 100 m. Speed bands:
-    above 200 Gbit/s (or an unknown speed) is 400G+, above 100 up to 200 is 200G, the
-    rest 100G; a multimode link without `grade` is taken as OM4. Beyond its reach the
-    link does not train up or runs with errors. The length is the declared one where a
+    Reach depends on the medium, the link's speed (its slower end), its form and, for
+    multimode fibre, the fibre's `grade`; the figures are the built-in media table's
+    (`assets/catalog/media.toml`, each row cited: NVIDIA LinkX product pages, the NDR
+    structured-cabling requirements, IEEE 802.3). At 400G and more (100G-PAM4 lanes): a
+    straight passive copper cable (DAC) between two switches' twin-port OSFP cages is 0.5
+    to 2 m (MCP4Y10, `reach_dac`); a splitter DAC from a switch to a node's adapter is 1
+    to 3 m (MCP7Y00-N001 to -N003, a 2.5 m part included; `reach_dac_split`); active
+    copper (ACC) 3 to 5 m (`reach_acc`); multimode fibre with SR4 transceivers 50 m on
+    OM4/OM5 and 30 m on OM3 (`reach_mmf`, `reach_mmf_om3`); single-mode fibre with DR4
+    transceivers 500 m between switches (`reach_smf`) and 100 m to a 400G adapter
+    (`reach_smf_split`). There is no active optical cable (AOC) at 400G and more: NVIDIA's
+    NDR cabling uses transceivers and MPO fibre. At 200G and below: DAC 3 m (200G,
+    `reach_dac_200g`) and 5 m (100G, `reach_dac_100g`), ACC 5 m, AOC 100 m
+    (`reach_aoc`), multimode 100 m on OM4 and 70 m on OM3 (`reach_mmf_200g`,
+    `reach_mmf_200g_om3`), single-mode 500 m; twisted-pair copper (RJ45) 100 m. Speed
+    bands: above 200 Gbit/s (or an unknown speed) is 400G+, above 100 up to 200 is 200G,
+    the rest 100G; a multimode link without `grade` is taken as OM4. A link from a switch
+    to anything else (a node) is a split link, a link between two switches (or two nodes)
+    a straight one. Beyond its reach the link does not train up or runs with errors; a
+    part that does not exist cannot be ordered. The length is the declared one where a
     link gives `length`, else the computed route plus the site's slack. Links without
     `media` are not checked.
 
@@ -19,11 +28,16 @@ Example:
     [[links]]
     a = "a01-n01:ib1"
     b = "a02-leaf1:p1"   # next rack, DGX at U2, leaf at U21: 4.3 m at 400G
-    media = "dac"        # reaches 2 m at 400G
+    media = "dac"        # a splitter DAC reaches 3 m at 400G
+
+    [[links]]
+    a = "a02-leaf1:p33"
+    b = "a01-spine1:p1"
+    media = "aoc"        # no AOC exists at 400G (NDR)
 
 Fix:
-    Use a medium that reaches (acc, mmf, aoc, smf; OM4 instead of OM3), or place the
-    ends closer.
+    Use a medium that exists and reaches (acc, mmf, smf; OM4 instead of OM3), or place
+    the ends closer.
 """
 
 from __future__ import annotations
@@ -32,10 +46,10 @@ from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis, LinkFacts
 from rackdesigner.analysis.reach import KEYS as REACH_KEYS
-from rackdesigner.analysis.reach import reach, speed_band
+from rackdesigner.analysis.reach import STRAIGHT, known, reach, speed_band
 from rackdesigner.model.units import LENGTH, fmt
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.cabling._common import TOLERANCE, length_text, length_values
+from rackdesigner.rules.cabling._common import TOLERANCE, length_text, length_values, link_form
 
 _MEDIA_NAMES = {
     "dac": "passive copper",
@@ -51,36 +65,42 @@ _MEDIA_NAMES = {
 _UPGRADES = ("dac", "acc", "mmf", "aoc", "smf")
 
 
-def _described(media: str, speed: float | None, grade: str | None) -> str:
-    """``passive copper at 400G+``, ``multimode fibre OM3 at 200G``."""
+def _described(media: str, speed: float | None, grade: str | None, form: str) -> str:
+    """``passive copper splitter at 400G+``, ``multimode fibre OM3 at 200G``."""
     name = _MEDIA_NAMES.get(media, media)
+    band = speed_band(speed)
+    if media in ("dac", "acc") and band == "400G+":
+        name += " (straight, switch to switch)" if form == STRAIGHT else " splitter"
     if media == "mmf":
         name += f" {(grade or 'om4').upper()}"
-    if media in ("dac", "mmf"):
-        name += f" at {speed_band(speed)}"
+    if media in ("dac", "acc", "aoc", "mmf", "smf"):
+        name += f" at {band}"
     return name
 
 
-def _reach(analysis: Analysis, media: str, speed: float | None, grade: str | None = None) -> float:
-    """The reach in m of a medium the table knows, with the layout's thresholds."""
-    found = reach(media, speed, grade, analysis.thresholds)
+def _reach(
+    analysis: Analysis, media: str, speed: float | None, form: str, grade: str | None = None
+) -> float:
+    """The reach in m of a medium the table knows, with the layout's thresholds (0: no such
+    part at this speed)."""
+    found = reach(media, speed, grade, analysis.thresholds, form)
     return found[1] if found is not None else 0.0
 
 
-def _upgrade(analysis: Analysis, link: LinkFacts, media: str, length: float) -> str:
+def _upgrade(analysis: Analysis, link: LinkFacts, media: str, length: float, form: str) -> str:
     """The fix for a medium that does not reach: the cheapest one that does."""
     if media == "copper-rj45":
         return "use fibre with transceivers, or put a management switch closer to the device"
     speed, grade = link.speed, link.link.grade
     if media == "mmf" and (grade or "om4") == "om3":
-        better = _reach(analysis, "mmf", speed, "om4")
+        better = _reach(analysis, "mmf", speed, form, "om4")
         if length <= better:
             return (
                 f'use OM4 fibre (grade = "om4", reaches {fmt(better, LENGTH)}) or shorten the run'
             )
-    current = _reach(analysis, media, speed, grade)
+    current = _reach(analysis, media, speed, form, grade)
     for other in _UPGRADES:
-        other_reach = _reach(analysis, other, speed)
+        other_reach = _reach(analysis, other, speed, form)
         if other != media and length <= other_reach and other_reach > current:
             return (
                 f"use {other} ({_MEDIA_NAMES[other]}, reaches {fmt(other_reach, LENGTH)}) or "
@@ -97,30 +117,51 @@ def _upgrade(analysis: Analysis, link: LinkFacts, media: str, length: float) -> 
 )
 def media_reach(analysis: Analysis) -> Iterator[Finding]:
     thresholds = analysis.thresholds
-    reaches: dict[tuple[str, float | None, str | None], tuple[str, float]] = {}
+    reaches: dict[tuple[str, float | None, str | None, str], tuple[str, float]] = {}
+    judged: dict[str, bool] = {}
     for link in analysis.links:
         media = link.link.media
         if media is None or link.length is None:
             continue
+        if media not in judged:
+            judged[media] = known(media)  # media the table does not know are not judged
+        if not judged[media]:
+            continue
         grade = link.link.grade
-        # 150,000 cables share a handful of (media, speed, grade): look each up once.
-        known = reaches.get((media, link.speed, grade))
-        if known is None:
-            # one table for this rule and the generators (rackdesigner/reach.py); media
-            # it does not know are not judged
-            known = reaches[(media, link.speed, grade)] = reach(
-                media, link.speed, grade, thresholds
+        form = link_form(link)
+        # 150,000 cables share a handful of (media, speed, grade, form): look each up once.
+        found = reaches.get((media, link.speed, grade, form))
+        if found is None:
+            # one table for this rule, the generators and the BOM (analysis/reach.py)
+            found = reaches[(media, link.speed, grade, form)] = reach(
+                media, link.speed, grade, thresholds, form
             ) or ("", -1.0)
-        key, limit = known
-        if limit < 0 or link.length <= limit + TOLERANCE:
+        key, limit = found
+        if limit >= 0 and link.length <= limit + TOLERANCE:
             continue
         values = length_values(link, analysis)
+        described = _described(media, link.speed, grade, form)
+        if limit < 0:
+            values["reach"] = 0.0
+            yield Finding(
+                link.entity,
+                link.ref,
+                f"no {media} part exists for this link ({described}): "
+                + (
+                    "NVIDIA's NDR cabling uses transceivers and fibre (no AOC at 400G)"
+                    if media == "aoc"
+                    else "the media table has none at this speed and form"
+                ),
+                hint=_upgrade(analysis, link, media, link.length, form),
+                values=values,
+            )
+            continue
         values["reach"] = limit
         yield Finding(
             link.entity,
             link.ref,
             f"{length_text(link, analysis)} is beyond the {fmt(limit, LENGTH)} reach "
-            f"of its {media} cable ({_described(media, link.speed, grade)}, {key})",
-            hint=_upgrade(analysis, link, media, link.length),
+            f"of its {media} cable ({described}, {key})",
+            hint=_upgrade(analysis, link, media, link.length, form),
             values=values,
         )
