@@ -809,10 +809,12 @@ def schema(output: str | None) -> None:
 from rackdesigner.cli.edit import edit  # noqa: E402  (the designer; imports Textual only when run)
 from rackdesigner.cli.fabric import generate as _generate_command  # noqa: E402
 from rackdesigner.cli.fabric import new as _new_command  # noqa: E402
+from rackdesigner.cli.whatif import whatif as _whatif_command  # noqa: E402
 
 cli.add_command(edit)
 cli.add_command(_new_command)
 cli.add_command(_generate_command)
+cli.add_command(_whatif_command)
 
 
 def main() -> None:
