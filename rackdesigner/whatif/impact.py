@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from rackdesigner.analysis.fabric_graph import build_fabrics
 from rackdesigner.analysis.facts import ZERO_DRAW_KINDS
 from rackdesigner.analysis.power_sides import pdu_feeds, psu_split, side_labels
-from rackdesigner.whatif.parts import Failure, Lost, candidates, resolve
+from rackdesigner.whatif.parts import Failure, Lost, PartIndex, candidates, resolve
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis, DeviceFacts, RackFacts
@@ -152,11 +152,20 @@ def what_if(analysis: Analysis, failures: Sequence[Failure], *, findings: bool =
     return WhatIf(analysis).run(failures, findings=findings)
 
 
-class WhatIf:
-    """Failures of one layout; shares the fabric figures before between failures."""
+class FabricBudget(Exception):
+    """More fabric work than :attr:`WhatIf.fabric_budget` allows (the report's bound)."""
 
-    def __init__(self, analysis: Analysis) -> None:
+
+class WhatIf:
+    """Failures of one layout; shares the fabric figures before between failures.
+
+    ``fabric_budget``: fabric edges the failures may rebuild in all, beyond which
+    :class:`FabricBudget` is raised (None: no bound)."""
+
+    def __init__(self, analysis: Analysis, *, fabric_budget: int | None = None) -> None:
         self.analysis = analysis
+        self.fabric_budget = fabric_budget
+        self._index: PartIndex | None = None
         self._before: dict[int, FabricFigures] = {}
         self._fabric_of: dict[str, Fabric] | None = None
         self._air: float | None = None
@@ -164,7 +173,9 @@ class WhatIf:
     # -- one scenario ----------------------------------------------------------------------
 
     def run(self, failures: Sequence[Failure], *, findings: bool = False) -> Impact:
-        lost = resolve(self.analysis, failures)
+        if self._index is None:
+            self._index = PartIndex(self.analysis)
+        lost = resolve(self.analysis, failures, self._index)
         impact = Impact(list(failures))
         gone = self._power(lost, impact)
         self._cooling(lost, gone, impact)
@@ -355,9 +366,12 @@ class WhatIf:
         if room is not None and (gone.racks or doors_lost):
             before = self._air_before()
             after = before
-            for index in gone.racks | {
-                r.index for r in analysis.racks if r.door is not None and r.door.id in doors_lost
-            }:
+            with_doors = (
+                {r.index for r in analysis.racks if r.door is not None and r.door.id in doors_lost}
+                if doors_lost
+                else set()
+            )
+            for index in gone.racks | with_doors:
                 rack = analysis.racks[index]
                 after += heat(rack)[2] - rack.air_heat
             if after > float(room) + EPSILON and after > before + EPSILON:
@@ -389,6 +403,10 @@ class WhatIf:
                     touched.add(fabric.index)
         if not touched:
             return
+        if self.fabric_budget is not None:
+            self.fabric_budget -= len(edges)
+            if self.fabric_budget < 0:
+                raise FabricBudget
         new_edges: dict[tuple[str, str], dict[str, Any]] = {}
         for pair, data in edges.items():
             a, b = pair

@@ -67,23 +67,41 @@ class Lost:
         return out
 
 
-def resolve(analysis: Analysis, failures: Iterable[Failure]) -> Lost:
+class PartIndex:
+    """Feeds by id and side, racks by id: built once, so that ranking thousands of feeds
+    does not walk every rack for each."""
+
+    def __init__(self, analysis: Analysis) -> None:
+        self.feeds: dict[str, list[tuple[int, int]]] = {}
+        self.sides: dict[str, list[tuple[int, int]]] = {}
+        self.racks: dict[str, list[int]] = {}
+        for rack in analysis.racks:
+            self.racks.setdefault(rack.rack.id, []).append(rack.index)
+            for number, feed in enumerate(rack.rack.feeds):
+                self.feeds.setdefault(feed.id, []).append((rack.index, number))
+                if feed.side:
+                    self.sides.setdefault(feed.side, []).append((rack.index, number))
+
+
+def resolve(
+    analysis: Analysis, failures: Iterable[Failure], index: PartIndex | None = None
+) -> Lost:
     """The parts ``failures`` name; a :class:`PartError` for one that names none."""
     lost = Lost()
+    index = index or PartIndex(analysis)
     for failure in failures:
-        _resolve_one(analysis, failure, lost)
+        _resolve_one(analysis, index, failure, lost)
     return lost
 
 
-def _resolve_one(analysis: Analysis, failure: Failure, lost: Lost) -> None:
+def _resolve_one(analysis: Analysis, index: PartIndex, failure: Failure, lost: Lost) -> None:
     kind, ident = failure.kind, failure.id
     if kind == "feed":
         rack_id, slash, feed_id = ident.rpartition("/")
         found = [
-            (rack.index, number)
-            for rack in analysis.racks
-            for number, feed in enumerate(rack.rack.feeds)
-            if feed.id == (feed_id if slash else ident) and (not slash or rack.rack.id == rack_id)
+            (rack, number)
+            for rack, number in index.feeds.get(feed_id if slash else ident, ())
+            if not slash or analysis.racks[rack].rack.id == rack_id
         ]
         if not found:
             raise PartError(f"no feed {ident} in the layout")
@@ -91,12 +109,7 @@ def _resolve_one(analysis: Analysis, failure: Failure, lost: Lost) -> None:
             raise PartError(f"feed id {ident} is in several racks: name it RACK/{ident}")
         lost.feeds.update(found)
     elif kind == "side":
-        found = [
-            (rack.index, number)
-            for rack in analysis.racks
-            for number, feed in enumerate(rack.rack.feeds)
-            if feed.side == ident
-        ]
+        found = list(index.sides.get(ident, ()))
         if not found:
             raise PartError(f"no feed of side {ident} in the layout")
         lost.feeds.update(found)
@@ -110,7 +123,7 @@ def _resolve_one(analysis: Analysis, failure: Failure, lost: Lost) -> None:
             )
         lost.devices.add(ident)
     elif kind == "rack":
-        found_racks = [rack.index for rack in analysis.racks if rack.rack.id == ident]
+        found_racks = index.racks.get(ident, [])
         if not found_racks:
             raise PartError(f"no rack {ident} in the layout")
         lost.racks.update(found_racks)

@@ -218,3 +218,15 @@ def test_renderings(inference: Analysis) -> None:
     data = impact_data(impact)
     assert data["gpus_down"] == 16
     assert data["fabrics"][0]["largest_connected_gpus"] == 16
+
+
+def test_the_report_gains_single_failures(inference: Analysis) -> None:
+    from rackdesigner.report.report import build, to_text
+
+    report = build(inference)
+    kinds = [entry["kind"] for entry in report["single_failures"]]
+    assert kinds == ["feed", "side", "pdu", "switch", "rack"]  # no CDU in this layout
+    side = next(e for e in report["single_failures"] if e["kind"] == "side")
+    assert side["worst"] == "side:A" and side["impact"]["gpus_degraded"] == 32
+    assert "Single failures" in to_text(report)
+    assert build(inference, network=False)["single_failures"] is None
