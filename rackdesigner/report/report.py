@@ -25,6 +25,7 @@ from rackdesigner.report.fabric import (
     node_test,
     node_test_text,
 )
+from rackdesigner.report.single_failures import single_failures, single_failures_text
 
 Report = dict[str, Any]
 
@@ -188,6 +189,7 @@ def build(
         },
         "storage": storage,
         "cost": cost,
+        "single_failures": single_failures(analysis) if network else None,
     }
 
 
@@ -439,6 +441,7 @@ def to_text(report: Report) -> str:
         out.append("  no compute fabric")
     out += fabric_text(report["network"]["fabrics"])
     out += node_test_text(report["network"].get("node_test"))
+    out += single_failures_text(report.get("single_failures"))
     s = report["storage"]
     out += [
         "",

@@ -1,0 +1,129 @@
+"""``rackdesigner diff``: what a change to a layout means (rackdesigner.diff)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+
+from rackdesigner.cli.conventions import STDIN, fail, write_output
+
+
+def _git_text(path: str, rev: str) -> str:
+    """The file at ``path`` as it is at git revision ``rev`` (``git show REV:./NAME`` in
+    its folder); exit 2 when git cannot give it."""
+    where = Path(path).resolve().parent
+    try:
+        done = subprocess.run(
+            ["git", "show", f"{rev}:./{Path(path).name}"],
+            cwd=where,
+            capture_output=True,
+            check=False,
+        )
+    except OSError as error:
+        fail(f"cannot run git: {error.strerror or error}")
+    if done.returncode != 0:
+        reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        fail(f"git show {rev}:{path} failed: {reason[-1] if reason else 'no reason given'}")
+    return done.stdout.decode("utf-8", "replace")
+
+
+@click.command()
+@click.argument("old", type=click.Path(readable=False))
+@click.argument("new", required=False, type=click.Path(readable=False))
+@click.option(
+    "--git",
+    "rev",
+    metavar="REV",
+    help="Compare LAYOUT as it is at git revision REV with the file as it is now.",
+)
+@click.option(
+    "--format",
+    "fmt_",
+    type=click.Choice(["text", "json", "markdown"]),
+    default="text",
+    show_default=True,
+    help="markdown is a pull-request comment; json gives figures in SI base units.",
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(["changes", "new-errors"]),
+    default="changes",
+    show_default=True,
+    help="Exit 1 on any change (as git diff --exit-code), or only on new error findings.",
+)
+@click.option(
+    "--length-tolerance",
+    type=float,
+    default=0.5,
+    show_default=True,
+    metavar="M",
+    help="Cable length changes of at most M metres are not reported.",
+)
+@click.option("--output", "-o", type=click.Path(), help="Write to FILE instead of stdout.")
+def diff(
+    old: str,
+    new: str | None,
+    rev: str | None,
+    fmt_: str,
+    fail_on: str,
+    length_tolerance: float,
+    output: str | None,
+) -> None:
+    """What changed between two layouts, in racks, devices, cables, power, heat, the fabric,
+    findings and cost; compared by entity id (renames detected), never by line.
+
+    \b
+    Examples:
+      rackdesigner diff old.toml new.toml
+      rackdesigner diff layouts/training-128.toml --git origin/main --format markdown
+      rackdesigner diff a.toml b.toml --fail-on new-errors
+
+    \b
+    Exit codes (as git diff --exit-code): 0 no change, 1 changes (with --fail-on
+    new-errors: only when the change adds error findings), 2 a file could not be read.
+    """
+    if (new is None) == (rev is None):
+        fail("give OLD NEW, or LAYOUT --git REV")
+    if output == STDIN:
+        output = None
+    from rackdesigner.check.engine import check
+    from rackdesigner.cli.loading import batch, open_or_exit
+    from rackdesigner.diff import diff as compare
+    from rackdesigner.diff.render import diff_data, diff_markdown, diff_text, to_json
+    from rackdesigner.model.terminal import shown_lines
+
+    batch()
+    if rev is not None:
+        old_name, new_name = f"{old}@{rev}", old
+        before = open_or_exit(old, _git_text(old, rev), old_name)
+        after = open_or_exit(old)
+    else:
+        assert new is not None
+        old_name, new_name = old, new
+        before = open_or_exit(old)
+        after = open_or_exit(new)
+    a, old_findings = check(before.layout, file=old_name)
+    b, new_findings = check(after.layout, file=new_name)
+    result = compare(
+        a,
+        b,
+        old_findings=old_findings,
+        new_findings=new_findings,
+        length_tolerance=length_tolerance,
+    )
+    if fmt_ == "json":
+        text = to_json(diff_data(result, old_name, new_name))
+    elif fmt_ == "markdown":
+        text = shown_lines(diff_markdown(result, old_name, new_name))
+    else:
+        text = shown_lines(diff_text(result, old_name, new_name))
+    if output:
+        write_output(output, text)
+    else:
+        click.echo(text, nl=False)
+    if fail_on == "new-errors":
+        sys.exit(1 if result.new_errors else 0)
+    sys.exit(0 if result.empty else 1)

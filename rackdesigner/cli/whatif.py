@@ -1,0 +1,89 @@
+"""``rackdesigner whatif``: what happens when a part fails (rackdesigner.whatif)."""
+
+from __future__ import annotations
+
+import click
+
+from rackdesigner.cli.conventions import STDIN, STDIN_NAME, fail, write_output
+from rackdesigner.whatif.parts import EACH_KINDS, KINDS
+
+
+@click.command()
+@click.argument("layout", type=click.Path(readable=False))
+@click.option(
+    "--fail",
+    "fails",
+    multiple=True,
+    metavar="KIND:ID",
+    help=f"A part that fails (repeat for several at once); KIND is one of {', '.join(KINDS)}.",
+)
+@click.option(
+    "--each",
+    type=click.Choice(EACH_KINDS),
+    help="Rank every single failure of this kind by GPUs lost, worst first.",
+)
+@click.option(
+    "--format",
+    "fmt_",
+    type=click.Choice(["text", "json", "markdown"]),
+    default="text",
+    show_default=True,
+    help="json gives figures in SI base units.",
+)
+@click.option("--output", "-o", type=click.Path(), help="Write to FILE instead of stdout.")
+def whatif(
+    layout: str, fails: tuple[str, ...], each: str | None, fmt_: str, output: str | None
+) -> None:
+    """What happens when parts fail: devices down and degraded, heat without cooling, the
+    fabric left, the findings the failure raises ('-': standard input).
+
+    \b
+    Examples:
+      rackdesigner whatif layouts/inference-32-b200.toml --fail side:A
+      rackdesigner whatif cluster.toml --fail switch:spine-01 --fail feed:a01-B
+      rackdesigner whatif cluster.toml --each switch      # single points of failure
+      rackdesigner whatif cluster.toml --each rack --format markdown
+
+    \b
+    Exit codes: 0 done, 2 the layout could not be read or a part is not in it.
+    """
+    if bool(fails) == bool(each):
+        fail("give --fail KIND:ID (one or more) or --each KIND, not both")
+    if output == STDIN:
+        output = None
+    from rackdesigner.analysis import Analysis
+    from rackdesigner.cli.loading import batch, open_or_exit
+    from rackdesigner.model.terminal import shown_lines
+    from rackdesigner.whatif import PartError, WhatIf, parse_failure, render
+
+    try:
+        failures = [parse_failure(text) for text in fails]
+    except PartError as error:
+        fail(str(error))
+    batch()
+    document = open_or_exit(layout)
+    analysis = Analysis(document.layout, file=STDIN_NAME if layout == STDIN else layout)
+    engine = WhatIf(analysis)
+    try:
+        if each:
+            impacts = engine.rank(each)
+            text = {
+                "text": lambda: render.ranking_text(each, impacts),
+                "json": lambda: render.to_json(render.ranking_data(each, impacts)),
+                "markdown": lambda: render.ranking_markdown(each, impacts),
+            }[fmt_]()
+        else:
+            impact = engine.run(failures, findings=True)
+            text = {
+                "text": lambda: render.impact_text(impact),
+                "json": lambda: render.to_json(render.impact_data(impact)),
+                "markdown": lambda: render.impact_markdown(impact),
+            }[fmt_]()
+    except PartError as error:
+        fail(str(error))
+    if fmt_ != "json":
+        text = shown_lines(text)
+    if output:
+        write_output(output, text)
+    else:
+        click.echo(text, nl=False)

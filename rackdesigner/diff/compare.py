@@ -1,0 +1,535 @@
+"""What a change to a layout means: entities by id, figures before → after, findings.
+
+:func:`diff` compares two layouts by entity id, never by line. Renames are detected
+first, so that an id changed on an otherwise identical entity reads as a rename:
+
+- a **rack** removed and one added with the same row, slot, height, cooling and devices
+  (models, positions, faces) is renamed;
+- a **device** removed and one added with the same model, rack, position, face and cables
+  (the same ports to the same peers) is renamed.
+
+Links have no id: one is the same link when it joins the same two ports (after renames),
+re-routed when it keeps one end and the other moved, else added or removed.
+
+Figures per rack (load, heat to air and liquid, units, weight) come from the analysis;
+per fabric (switches, cables, oversubscription, bisection, expected bus bandwidth) from
+:mod:`rackdesigner.topology.figures`, computed only where cables or fabric devices changed.
+Findings are matched by code and subject as a baseline matches them
+(:func:`rackdesigner.check.suppressions.subject_of`), renamed subjects mapped.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rackdesigner.analysis import Analysis
+    from rackdesigner.model.diagnostics import Diagnostic
+    from rackdesigner.model.layout import Device, Feed, Layout, Link, Rack
+
+LENGTH_TOLERANCE = 0.5  # m: a cable length that changes by less is not reported
+FIGURE_TOLERANCE = 1e-6  # relative: figures closer than this are equal
+
+RACK_FIELDS = ("height", "cooling", "door", "cdu", "airflow", "max_weight", "weight")
+FEED_FIELDS = ("side", "voltage", "phases", "current", "circuit", "wiring", "derate")
+DEVICE_FIELDS = ("label", "hostname", "phase", "side", "feed")
+
+
+@dataclass(slots=True)
+class Change:
+    """One entity that changed: what it is, and each field as (name, before, after)."""
+
+    kind: str  # "rack", "device", "link"
+    id: str
+    what: str  # "added", "removed", "renamed", "moved", "changed", "remodelled", "rerouted"
+    fields: list[tuple[str, str, str]] = field(default_factory=list)
+
+    def text(self) -> str:
+        detail = "; ".join(f"{name} {old} → {new}" for name, old, new in self.fields)
+        return f"{self.kind} {self.id} {self.what}" + (f": {detail}" if detail else "")
+
+
+@dataclass(slots=True)
+class Figures:
+    """Figures of one rack or fabric, before and after (None: not there)."""
+
+    kind: str  # "rack", "fabric", "site"
+    id: str
+    before: dict[str, float | None] | None
+    after: dict[str, float | None] | None
+
+    def changed(self) -> list[str]:
+        if self.before is None or self.after is None:
+            return list((self.before or self.after or {}).keys())
+        return [k for k in self.before if not _same(self.before[k], self.after.get(k))]
+
+
+@dataclass(slots=True)
+class Diff:
+    racks: list[Change] = field(default_factory=list)
+    devices: list[Change] = field(default_factory=list)
+    links: list[Change] = field(default_factory=list)
+    rack_figures: list[Figures] = field(default_factory=list)
+    fabric_figures: list[Figures] = field(default_factory=list)
+    findings_new: list[Diagnostic] = field(default_factory=list)
+    findings_fixed: list[Diagnostic] = field(default_factory=list)
+    cost: tuple[float, float] = (0.0, 0.0)  # USD, known prices, before and after
+    other: list[Change] = field(default_factory=list)  # site, workload, catalog
+    # Whole-layout figures, (before, after): racks, devices, links, gpus, load (W), cost.
+    totals: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+    @property
+    def empty(self) -> bool:
+        return not (
+            self.racks
+            or self.devices
+            or self.links
+            or self.rack_figures
+            or self.fabric_figures
+            or self.findings_new
+            or self.findings_fixed
+            or self.other
+            or not _same(self.cost[0], self.cost[1])
+        )
+
+    @property
+    def new_errors(self) -> list[Diagnostic]:
+        return [d for d in self.findings_new if d.severity == "error"]
+
+
+def _same(a: float | None, b: float | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return abs(a - b) <= FIGURE_TOLERANCE * max(1.0, abs(a), abs(b))
+
+
+def _text(value: object) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(str, value)) + "]"
+    if isinstance(value, float) and not hasattr(value, "text"):
+        return f"{value:g}"
+    return str(value)
+
+
+def _values_equal(a: object, b: object) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return float(a) == float(b)
+    return a == b
+
+
+# -- renames ------------------------------------------------------------------------------------
+
+
+def _unique_pairs(
+    removed: Sequence[str], added: Sequence[str], signature: Callable[[str, bool], object]
+) -> dict[str, str]:
+    """Old id -> new id where exactly one removed and one added entity share a signature."""
+    olds: dict[object, list[str]] = {}
+    for ident in removed:
+        olds.setdefault(signature(ident, True), []).append(ident)
+    news: dict[object, list[str]] = {}
+    for ident in added:
+        news.setdefault(signature(ident, False), []).append(ident)
+    return {
+        olds[key][0]: ids[0]
+        for key, ids in news.items()
+        if len(ids) == 1 and len(olds.get(key, ())) == 1
+    }
+
+
+def _device_table(layout: Layout) -> dict[str, tuple[Rack, Device]]:
+    out: dict[str, tuple[Rack, Device]] = {}
+    for rack in layout.racks:
+        for device in rack.devices:
+            out.setdefault(device.id, (rack, device))
+    return out
+
+
+def _ports(links: Sequence[Link]) -> dict[str, list[tuple[str, str]]]:
+    """Each device's cabled ports: (its port, the far end), from both ends."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for link in links:
+        a_dev, _, a_port = link.a.partition(":")
+        b_dev, _, b_port = link.b.partition(":")
+        out.setdefault(a_dev, []).append((a_port, link.b))
+        out.setdefault(b_dev, []).append((b_port, link.a))
+    return out
+
+
+def _map_end(end: str, renamed: dict[str, str]) -> str:
+    device, colon, port = end.partition(":")
+    new = renamed.get(device)
+    return f"{new}{colon}{port}" if new is not None else end
+
+
+# -- the comparison -----------------------------------------------------------------------------
+
+
+def diff(
+    old: Analysis,
+    new: Analysis,
+    *,
+    old_findings: Sequence[Diagnostic] | None = None,
+    new_findings: Sequence[Diagnostic] | None = None,
+    length_tolerance: float = LENGTH_TOLERANCE,
+) -> Diff:
+    """What changed from ``old`` to ``new`` (analyses of the two layouts). Findings are
+    compared when both lists are given (the rules' findings of each layout)."""
+    result = Diff()
+    a, b = old.layout, new.layout
+    old_racks = {r.id: r for r in a.racks}
+    new_racks = {r.id: r for r in b.racks}
+    removed_racks = [i for i in old_racks if i not in new_racks]
+    added_racks = [i for i in new_racks if i not in old_racks]
+
+    def rack_signature(ident: str, is_old: bool) -> object:
+        rack = (old_racks if is_old else new_racks)[ident]
+        devices = tuple(sorted((d.model, d.position or 0, d.face or "") for d in rack.devices))
+        return (rack.row, rack.slot, rack.height_u, rack.cooling_mode, devices)
+
+    rack_renames = _unique_pairs(removed_racks, added_racks, rack_signature)
+    old_devices = _device_table(a)
+    new_devices = _device_table(b)
+    removed_devices = [i for i in old_devices if i not in new_devices]
+    added_devices = [i for i in new_devices if i not in old_devices]
+    old_ports = _ports(a.links) if removed_devices and added_devices else {}
+    new_ports = _ports(b.links) if removed_devices and added_devices else {}
+    removed_set = set(removed_devices)
+
+    def device_signature(ident: str, is_old: bool) -> object:
+        rack, device = (old_devices if is_old else new_devices)[ident]
+        rack_id = rack_renames.get(rack.id, rack.id) if is_old else rack.id
+        ports = (old_ports if is_old else new_ports).get(ident, [])
+        # A peer renamed too is unknown yet: compare ports, and peers not renamed.
+        peers = []
+        for port, far in ports:
+            peer = far.partition(":")[0]
+            peers.append((port, "?" if (is_old and peer in removed_set) else far))
+        if not is_old:
+            peers = [
+                (port, "?" if far.partition(":")[0] in added_set else far) for port, far in peers
+            ]
+        return (device.model, rack_id, device.position, device.face, tuple(sorted(peers)))
+
+    added_set = set(added_devices)
+    device_renames = _unique_pairs(removed_devices, added_devices, device_signature)
+
+    _racks(result, old_racks, new_racks, rack_renames)
+    _devices(result, old_devices, new_devices, rack_renames, device_renames)
+    fabric_touched = _links(result, old, new, device_renames, length_tolerance)
+    for change in result.devices:
+        if change.what in ("added", "removed", "remodelled"):
+            fabric_touched = True
+    _rack_figures(result, old, new, rack_renames)
+    _fabric_figures(result, old, new, fabric_touched)
+    _other(result, a, b)
+    if old_findings is not None and new_findings is not None:
+        _findings(result, old_findings, new_findings, rack_renames, device_renames)
+    result.cost = (_cost(old), _cost(new))
+    result.totals = {
+        "racks": (float(len(a.racks)), float(len(b.racks))),
+        "devices": (float(len(old.devices)), float(len(new.devices))),
+        "links": (float(len(a.links)), float(len(b.links))),
+        "gpus": (float(old.total_gpus), float(new.total_gpus)),
+        "load": (old.site_load, new.site_load),
+        "cost": result.cost,
+    }
+    if old_findings is not None and new_findings is not None:
+        for severity in ("error", "warning"):
+            result.totals[severity + "s"] = (
+                float(sum(1 for d in old_findings if d.severity == severity and not d.suppressed)),
+                float(sum(1 for d in new_findings if d.severity == severity and not d.suppressed)),
+            )
+    return result
+
+
+def _field_changes(old: object, new: object, names: Sequence[str]) -> list[tuple[str, str, str]]:
+    out = []
+    for name in names:
+        before, after = getattr(old, name), getattr(new, name)
+        if not _values_equal(before, after):
+            out.append((name, _text(before), _text(after)))
+    return out
+
+
+def _feed_changes(old: Sequence[Feed], new: Sequence[Feed]) -> list[tuple[str, str, str]]:
+    before = {f.id: f for f in old}
+    after = {f.id: f for f in new}
+    out = []
+    for ident, feed in before.items():
+        if ident not in after:
+            out.append((f"feed {ident}", "present", "removed"))
+            continue
+        for name, was, now in _field_changes(feed, after[ident], FEED_FIELDS):
+            out.append((f"feed {ident} {name}", was, now))
+    for ident in after:
+        if ident not in before:
+            out.append((f"feed {ident}", "absent", "added"))
+    return out
+
+
+def _racks(
+    result: Diff, old: dict[str, Rack], new: dict[str, Rack], renames: dict[str, str]
+) -> None:
+    renamed_to = set(renames.values())
+    for ident, rack in old.items():
+        target = renames.get(ident, ident)
+        other = new.get(target)
+        if other is None:
+            result.racks.append(Change("rack", ident, "removed"))
+            continue
+        if target != ident:
+            result.racks.append(Change("rack", ident, "renamed", [("id", ident, target)]))
+        moved = _field_changes(rack, other, ("row", "slot"))
+        if moved:
+            result.racks.append(Change("rack", target, "moved", moved))
+        changed = _field_changes(rack, other, RACK_FIELDS) + _feed_changes(rack.feeds, other.feeds)
+        if changed:
+            result.racks.append(Change("rack", target, "changed", changed))
+    for ident in new:
+        if ident not in old and ident not in renamed_to:
+            result.racks.append(Change("rack", ident, "added"))
+
+
+def _devices(
+    result: Diff,
+    old: dict[str, tuple[Rack, Device]],
+    new: dict[str, tuple[Rack, Device]],
+    rack_renames: dict[str, str],
+    renames: dict[str, str],
+) -> None:
+    renamed_to = set(renames.values())
+    for ident, (rack, device) in old.items():
+        target = renames.get(ident, ident)
+        found = new.get(target)
+        if found is None:
+            result.devices.append(Change("device", ident, "removed", [("in rack", rack.id, "–")]))
+            continue
+        other_rack, other = found
+        if target != ident:
+            result.devices.append(Change("device", ident, "renamed", [("id", ident, target)]))
+        moved = []
+        if rack_renames.get(rack.id, rack.id) != other_rack.id:
+            moved.append(("rack", rack.id, other_rack.id))
+        moved += _field_changes(device, other, ("position", "face"))
+        if moved:
+            result.devices.append(Change("device", target, "moved", moved))
+        if device.model != other.model:
+            result.devices.append(
+                Change("device", target, "remodelled", [("model", device.model, other.model)])
+            )
+        changed = _field_changes(device, other, DEVICE_FIELDS)
+        if changed:
+            result.devices.append(Change("device", target, "changed", changed))
+    for ident, (rack, _) in new.items():
+        if ident not in old and ident not in renamed_to:
+            result.devices.append(Change("device", ident, "added", [("in rack", "–", rack.id)]))
+
+
+def _links(
+    result: Diff, old: Analysis, new: Analysis, renames: dict[str, str], tolerance: float
+) -> bool:
+    """Link changes; True when a cable was added, removed or re-routed (the fabric)."""
+    old_links, new_links = old.layout.links, new.layout.links
+    old_keys = [
+        frozenset((_map_end(link.a, renames), _map_end(link.b, renames))) for link in old_links
+    ]
+    new_keys = [frozenset((link.a, link.b)) for link in new_links]
+    unmatched_new: dict[frozenset[str], list[int]] = {}
+    for index, key in enumerate(new_keys):
+        unmatched_new.setdefault(key, []).append(index)
+    pairs: list[tuple[int, int]] = []
+    left_old: list[int] = []
+    for index, key in enumerate(old_keys):
+        found = unmatched_new.get(key)
+        if found:
+            pairs.append((index, found.pop(0)))
+        else:
+            left_old.append(index)
+    left_new = sorted(i for ids in unmatched_new.values() for i in ids)
+    touched = bool(left_old or left_new)
+    # Re-routed: one end kept, the other moved.
+    by_end: dict[str, list[int]] = {}
+    for index in left_new:
+        for end in new_keys[index]:
+            by_end.setdefault(end, []).append(index)
+    taken: set[int] = set()
+    for index in left_old:
+        link = old_links[index]
+        match = None
+        for end in (_map_end(link.a, renames), _map_end(link.b, renames)):
+            for candidate in by_end.get(end, ()):
+                if candidate not in taken:
+                    match = (end, candidate)
+                    break
+            if match:
+                break
+        if match is None:
+            result.links.append(Change("link", link.name, "removed"))
+            continue
+        end, candidate = match
+        taken.add(candidate)
+        other = new_links[candidate]
+        was = next(iter(old_keys[index] - {end}), end)
+        now = next(iter(new_keys[candidate] - {end}), end)
+        result.links.append(Change("link", other.name, "rerouted", [("end", was, now)]))
+    for index in left_new:
+        if index not in taken:
+            result.links.append(Change("link", new_links[index].name, "added"))
+    old_facts, new_facts = old.links, new.links
+    for i, j in pairs:
+        link, other = old_links[i], new_links[j]
+        fields = _field_changes(link, other, ("media", "grade"))
+        before, after = old_facts[i].length, new_facts[j].length
+        if (before is None) != (after is None) or (
+            before is not None and after is not None and abs(after - before) > tolerance
+        ):
+            fields.append(("length", _metres(before), _metres(after)))
+        if fields:
+            what = "re-mediaed" if any(f[0] == "media" for f in fields) else "changed"
+            result.links.append(Change("link", other.name, what, fields))
+    return touched
+
+
+def _metres(value: float | None) -> str:
+    return "–" if value is None else f"{value:.1f} m"
+
+
+def _rack_numbers(rack: Any) -> dict[str, float | None]:
+    return {
+        "load": rack.load,
+        "liquid_heat": rack.liquid_heat,
+        "air_heat": rack.air_heat,
+        "units_used": rack.units_used,
+        "weight": rack.weight,
+        "gpus": float(rack.gpus),
+    }
+
+
+def _rack_figures(result: Diff, old: Analysis, new: Analysis, renames: dict[str, str]) -> None:
+    after = {r.rack.id: r for r in new.racks}
+    seen: set[str] = set()
+    for rack in old.racks:
+        target = renames.get(rack.rack.id, rack.rack.id)
+        other = after.get(target)
+        seen.add(target)
+        figures = Figures(
+            "rack",
+            target,
+            _rack_numbers(rack),
+            _rack_numbers(other) if other is not None else None,
+        )
+        if figures.after is None or figures.changed():
+            result.rack_figures.append(figures)
+    for ident, rack in after.items():
+        if ident not in seen:
+            result.rack_figures.append(Figures("rack", ident, None, _rack_numbers(rack)))
+
+
+def _fabric_numbers(analysis: Analysis) -> dict[str, dict[str, float | None]]:
+    from rackdesigner.topology.figures import all_fabric_figures
+
+    out = {}
+    for figures in all_fabric_figures(analysis):
+        fabric = figures.fabric
+        out[fabric.name] = {
+            "gpus": float(fabric.gpus),
+            "switches": float(len(fabric.switches)),
+            "cables": float(len(fabric.links)),
+            "oversubscription": figures.oversubscription,
+            "bisection": figures.bisection.bandwidth,
+            "busbw": figures.inter,
+        }
+    return out
+
+
+def _fabric_figures(result: Diff, old: Analysis, new: Analysis, touched: bool) -> None:
+    if not touched:
+        return
+    before, after = _fabric_numbers(old), _fabric_numbers(new)
+    # Fabrics are named by their first leaf; a renamed anchor pairs by order.
+    only_before = [n for n in before if n not in after]
+    only_after = [n for n in after if n not in before]
+    pairs = {n: n for n in before if n in after}
+    pairs.update(zip(only_before, only_after, strict=False))
+    for name, numbers in before.items():
+        target = pairs.get(name)
+        figures = Figures("fabric", target or name, numbers, after.get(target) if target else None)
+        if figures.after is None or figures.changed():
+            result.fabric_figures.append(figures)
+    for name in after:
+        if name not in pairs.values():
+            result.fabric_figures.append(Figures("fabric", name, None, after[name]))
+
+
+def _other(result: Diff, a: Layout, b: Layout) -> None:
+    for section in ("site", "workload"):
+        before, after = getattr(a, section), getattr(b, section)
+        if before == after:
+            continue
+        if before is None or after is None:
+            what = "added" if before is None else "removed"
+            result.other.append(Change(section, "", what))
+            continue
+        names = [f for f in type(before).__slots__ if f not in ("comment", "notes")]
+        fields = _field_changes(before, after, names)
+        if fields:
+            result.other.append(Change(section, "", "changed", fields))
+    for key in sorted(set(a.catalog) | set(b.catalog)):
+        before, after = a.catalog.get(key), b.catalog.get(key)
+        if before == after:
+            continue
+        what = "added" if before is None else "removed" if after is None else "changed"
+        result.other.append(Change("catalog entry", key, what))
+
+
+def _findings(
+    result: Diff,
+    old: Sequence[Diagnostic],
+    new: Sequence[Diagnostic],
+    rack_renames: dict[str, str],
+    device_renames: dict[str, str],
+) -> None:
+    from rackdesigner.check.suppressions import subject_of
+
+    def key(diagnostic: Diagnostic, renamed: bool) -> tuple[str, str, str]:
+        kind, ident = subject_of(diagnostic)
+        if renamed:
+            if kind == "rack":
+                ident = rack_renames.get(ident, ident)
+            elif kind in ("device", "fabric"):
+                ident = device_renames.get(ident, ident)
+            elif kind == "link":
+                ident = _map_end(ident, device_renames)
+        return (diagnostic.code, kind, ident)
+
+    def counted(findings: Sequence[Diagnostic]) -> list[Diagnostic]:
+        return [d for d in findings if not d.suppressed and not d.is_load_error]
+
+    before = Counter(key(d, True) for d in counted(old))
+    after = Counter(key(d, False) for d in counted(new))
+    left = Counter(before)
+    for diagnostic in counted(new):
+        k = key(diagnostic, False)
+        if left[k] > 0:
+            left[k] -= 1
+        else:
+            result.findings_new.append(diagnostic)
+    right = Counter(after)
+    for diagnostic in counted(old):
+        k = key(diagnostic, True)
+        if right[k] > 0:
+            right[k] -= 1
+        else:
+            result.findings_fixed.append(diagnostic)
+
+
+def _cost(analysis: Analysis) -> float:
+    from rackdesigner.export.tables import bom_items
+
+    return float(sum(item["total"] for item in bom_items(analysis) if item["total"] is not None))

@@ -1,0 +1,177 @@
+"""The parts a failure names (``KIND:ID``), found in an analysis.
+
+A failure names one part: a ``feed`` (by id, or ``RACK/FEED`` where feed ids repeat),
+a ``side`` (every feed of that side letter in every rack: one power train), a ``pdu``,
+``cdu``, ``door`` or ``switch`` (by device id), a ``rack`` (everything in it), or a
+``link`` (by either end, ``device:port``, or ``A -> B``). :func:`resolve` turns them into
+the sets the failure model reads; :func:`candidates` lists every single failure of a kind
+(``whatif --each``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rackdesigner.analysis import Analysis
+
+KINDS = ("feed", "side", "pdu", "cdu", "door", "switch", "rack", "link")
+# The kinds ``--each`` ranks.
+EACH_KINDS = ("feed", "side", "pdu", "cdu", "switch", "rack")
+# The device kind each device failure must name.
+DEVICE_KINDS = {"pdu": "pdu", "cdu": "cdu", "door": "rear-door", "switch": "switch"}
+
+
+class PartError(ValueError):
+    """A failure that names no part of the layout (or is not ``KIND:ID``)."""
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Failure:
+    kind: str
+    id: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.id}"
+
+
+def parse_failure(text: str) -> Failure:
+    """``"switch:leaf-01"`` -> ``Failure("switch", "leaf-01")``."""
+    kind, colon, ident = text.partition(":")
+    kind = kind.strip().lower()
+    ident = ident.strip()
+    if not colon or kind not in KINDS or not ident:
+        raise PartError(f"{text!r} is not KIND:ID with KIND one of {', '.join(KINDS)}")
+    return Failure(kind, ident)
+
+
+@dataclass(slots=True)
+class Lost:
+    """What the failures name, by index or id (before any consequence)."""
+
+    feeds: set[tuple[int, int]] = field(default_factory=set)  # (rack index, feed index)
+    devices: set[str] = field(default_factory=set)  # pdu, cdu, door, switch ids
+    racks: set[int] = field(default_factory=set)
+    links: set[int] = field(default_factory=set)  # link indexes
+
+    def touched_racks(self, analysis: Analysis) -> set[int]:
+        """Racks whose power the failures can change: a failed rack, a failed feed's, a
+        failed PDU's."""
+        out = set(self.racks) | {rack for rack, _ in self.feeds}
+        for ident in self.devices:
+            dev = analysis.device_by_id.get(ident)
+            if dev is not None and dev.kind == "pdu":
+                out.add(dev.rack_index)
+        return out
+
+
+class PartIndex:
+    """Feeds by id and side, racks by id: built once, so that ranking thousands of feeds
+    does not walk every rack for each."""
+
+    def __init__(self, analysis: Analysis) -> None:
+        self.feeds: dict[str, list[tuple[int, int]]] = {}
+        self.sides: dict[str, list[tuple[int, int]]] = {}
+        self.racks: dict[str, list[int]] = {}
+        for rack in analysis.racks:
+            self.racks.setdefault(rack.rack.id, []).append(rack.index)
+            for number, feed in enumerate(rack.rack.feeds):
+                self.feeds.setdefault(feed.id, []).append((rack.index, number))
+                if feed.side:
+                    self.sides.setdefault(feed.side, []).append((rack.index, number))
+
+
+def resolve(
+    analysis: Analysis, failures: Iterable[Failure], index: PartIndex | None = None
+) -> Lost:
+    """The parts ``failures`` name; a :class:`PartError` for one that names none."""
+    lost = Lost()
+    index = index or PartIndex(analysis)
+    for failure in failures:
+        _resolve_one(analysis, index, failure, lost)
+    return lost
+
+
+def _resolve_one(analysis: Analysis, index: PartIndex, failure: Failure, lost: Lost) -> None:
+    kind, ident = failure.kind, failure.id
+    if kind == "feed":
+        rack_id, slash, feed_id = ident.rpartition("/")
+        found = [
+            (rack, number)
+            for rack, number in index.feeds.get(feed_id if slash else ident, ())
+            if not slash or analysis.racks[rack].rack.id == rack_id
+        ]
+        if not found:
+            raise PartError(f"no feed {ident} in the layout")
+        if len(found) > 1 and not slash:
+            raise PartError(f"feed id {ident} is in several racks: name it RACK/{ident}")
+        lost.feeds.update(found)
+    elif kind == "side":
+        found = list(index.sides.get(ident, ()))
+        if not found:
+            raise PartError(f"no feed of side {ident} in the layout")
+        lost.feeds.update(found)
+    elif kind in DEVICE_KINDS:
+        dev = analysis.device_by_id.get(ident)
+        if dev is None:
+            raise PartError(f"no device {ident} in the layout")
+        if dev.kind != DEVICE_KINDS[kind]:
+            raise PartError(
+                f"device {ident} is a {dev.kind or 'device of unknown model'}, not a {kind}"
+            )
+        lost.devices.add(ident)
+    elif kind == "rack":
+        found_racks = index.racks.get(ident, [])
+        if not found_racks:
+            raise PartError(f"no rack {ident} in the layout")
+        lost.racks.update(found_racks)
+    else:  # link
+        a, arrow, b = ident.partition("->")
+        a, b = a.strip(), b.strip()
+        links = analysis.layout.links
+        if arrow:
+            found_links = [i for i, link in enumerate(links) if {link.a, link.b} == {a, b}]
+        else:
+            found_links = [i for i, link in enumerate(links) if ident in (link.a, link.b)]
+        if not found_links:
+            raise PartError(f"no link with an end {ident} in the layout")
+        lost.links.update(found_links)
+
+
+def candidates(analysis: Analysis, kind: str) -> list[Failure]:
+    """Every single failure of ``kind``, in layout order."""
+    if kind == "feed":
+        counts: dict[str, int] = {}
+        for rack in analysis.racks:
+            for feed in rack.rack.feeds:
+                counts[feed.id] = counts.get(feed.id, 0) + 1
+        return [
+            Failure("feed", feed.id if counts[feed.id] == 1 else f"{rack.rack.id}/{feed.id}")
+            for rack in analysis.racks
+            for feed in rack.rack.feeds
+        ]
+    if kind == "side":
+        sides = sorted({f.side for rack in analysis.racks for f in rack.rack.feeds if f.side})
+        return [Failure("side", side) for side in sides]
+    if kind in DEVICE_KINDS:
+        wanted = DEVICE_KINDS[kind]
+        seen: set[str] = set()
+        out = []
+        for dev in analysis.devices:
+            if dev.kind == wanted and dev.id not in seen:
+                seen.add(dev.id)
+                out.append(Failure(kind, dev.id))
+        return out
+    if kind == "rack":
+        seen_racks: set[str] = set()
+        out = []
+        for rack in analysis.racks:
+            if rack.rack.id not in seen_racks:
+                seen_racks.add(rack.rack.id)
+                out.append(Failure("rack", rack.rack.id))
+        return out
+    if kind == "link":
+        return [Failure("link", link.a) for link in analysis.layout.links]
+    raise PartError(f"{kind!r} is not one of {', '.join(KINDS)}")

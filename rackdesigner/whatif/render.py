@@ -1,0 +1,254 @@
+"""``whatif`` results as plain data (SI floats), text, JSON and Markdown."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from rackdesigner.model.units import BANDWIDTH, BYTE_RATE, POWER, fmt
+from rackdesigner.model.wording import plural
+from rackdesigner.whatif.impact import FabricImpact, Impact
+
+# Devices listed by name in text and Markdown; the rest are counted.
+SHOWN = 12
+
+
+def impact_data(impact: Impact) -> dict[str, Any]:
+    """One scenario as plain data (JSON): SI units, ids."""
+    return {
+        "failures": [str(f) for f in impact.failures],
+        "gpus_down": impact.gpus_down,
+        "gpus_degraded": impact.gpus_degraded,
+        "gpus_cut_off": impact.gpus_cut_off,
+        "gpus_lost": impact.gpus_lost,
+        "down": [_device(d) for d in impact.down],
+        "degraded": [_device(d) for d in impact.degraded],
+        "power": [
+            {"rack": p.rack, "side": p.side, "load": p.load, "capacity": p.capacity, "over": p.over}
+            for p in impact.power
+        ],
+        "cooling": [
+            {
+                "racks": list(c.racks),
+                "cause": c.cause,
+                "heat": c.heat,
+                "capacity": c.capacity,
+                "over": c.over,
+            }
+            for c in impact.cooling
+        ],
+        "fabrics": [_fabric(f) for f in impact.fabrics],
+        "findings": None
+        if impact.findings is None
+        else [
+            {"code": d.code, "severity": d.severity, "entity": d.entity, "message": d.message}
+            for d in impact.findings
+        ],
+    }
+
+
+def _device(d: Any) -> dict[str, Any]:
+    return {
+        "id": d.id,
+        "rack": d.rack,
+        "kind": d.kind,
+        "gpus": d.gpus,
+        "psus": d.psus,
+        "psus_left": d.psus_left,
+        "psus_required": d.required,
+        "why": d.why,
+    }
+
+
+def _fabric(f: FabricImpact) -> dict[str, Any]:
+    return {
+        "fabric": f.name,
+        "gpus": f.gpus,
+        "switches": f.switches,
+        "switches_lost": f.switches_lost,
+        "cables": f.cables,
+        "cables_lost": f.cables_lost,
+        "gpu_nodes_down": f.nodes_down,
+        "cut_off": f.cut_off,
+        "gpus_cut_off": f.gpus_cut_off,
+        "largest_connected_gpus": f.largest_gpus,
+        "rails_cut": f.rails_cut,
+        "bisection": f.bisection,
+        "bisection_left": f.bisection_left,
+        "bisection_ratio": f.bisection_ratio,
+        "busbw": f.bus,
+        "busbw_left": f.bus_left,
+    }
+
+
+def ranking_data(kind: str, impacts: Sequence[Impact]) -> dict[str, Any]:
+    return {"each": kind, "failures": [impact_data(i) for i in impacts]}
+
+
+def to_json(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+# -- for people ---------------------------------------------------------------------------------
+
+
+def _names(ids: Sequence[str]) -> str:
+    shown = ", ".join(ids[:SHOWN])
+    return shown + (f" and {len(ids) - SHOWN} more" if len(ids) > SHOWN else "")
+
+
+def _ratio(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0%}"
+
+
+def _bus(value: float | None) -> str:
+    return "–" if value is None else fmt(value, BYTE_RATE)
+
+
+def impact_lines(impact: Impact) -> list[str]:
+    """One scenario for people, a line per fact."""
+    title = ", ".join(str(f) for f in impact.failures)
+    verb = "fails" if len(impact.failures) == 1 else "fail"
+    out = [f"What if {title} {verb}:"]
+    nodes_down = [d for d in impact.down if d.gpus]
+    nodes_degraded = [d for d in impact.degraded if d.gpus]
+    out.append(
+        f"  GPUs: {impact.gpus_down} down, {impact.gpus_degraded} degraded (power-capped), "
+        f"{impact.gpus_cut_off} cut off"
+    )
+    if impact.down:
+        out.append(
+            f"  down: {plural(len(impact.down), 'device')} ({plural(len(nodes_down), 'GPU node')})"
+            f": {_names([f'{d.id} ({d.why})' for d in impact.down])}"
+        )
+    if impact.degraded:
+        out.append(
+            f"  degraded: {plural(len(impact.degraded), 'device')} "
+            f"({plural(len(nodes_degraded), 'GPU node')}): "
+            + _names(
+                [
+                    f"{d.id} ({d.psus_left} of {d.psus} PSUs, needs {d.required})"
+                    for d in impact.degraded
+                ]
+            )
+        )
+    for p in impact.power:
+        side = f" side {p.side}" if p.side else ""
+        out.append(
+            f"  power: rack {p.rack}{side} must carry {fmt(p.load, POWER)} on "
+            f"{fmt(p.capacity, POWER)}: {fmt(p.over, POWER)} over"
+        )
+    for c in impact.cooling:
+        where = (
+            f"racks {_names(list(c.racks))}"
+            if len(c.racks) > 1
+            else (f"rack {c.racks[0]}" if c.racks else "the room")
+        )
+        out.append(
+            f"  cooling: {c.cause}: {where} {fmt(c.heat, POWER)} against "
+            f"{fmt(c.capacity, POWER)}, {fmt(c.over, POWER)} over"
+        )
+    for f in impact.fabrics:
+        out += _fabric_lines(f)
+    if impact.findings is not None:
+        if impact.findings:
+            out.append(f"  new findings: {len(impact.findings)}")
+            out += [f"    {d.severity} {d.code} {d.entity}: {d.message}" for d in impact.findings]
+        else:
+            out.append("  new findings: none")
+    if impact.harmless and not impact.findings:
+        out.append("  nothing is lost")
+    return out
+
+
+def _fabric_lines(f: FabricImpact) -> list[str]:
+    out = [
+        f"  fabric {f.name}: {f.switches_lost} of {plural(f.switches, 'switch', 'switches')} "
+        f"and {f.cables_lost} of {plural(f.cables, 'cable')} lost",
+        f"    bisection {fmt(f.bisection_left, BANDWIDTH)} of {fmt(f.bisection, BANDWIDTH)} "
+        f"({_ratio(f.bisection_ratio)}); busbw {_bus(f.bus_left)} (was {_bus(f.bus)})",
+        f"    largest job at full size: {plural(f.largest_gpus, 'GPU')} of {f.gpus}",
+    ]
+    if f.cut_off:
+        out.append(f"    cut off: {plural(len(f.cut_off), 'GPU node')}: {_names(f.cut_off)}")
+    if f.rails_cut:
+        out.append(
+            f"    rails cut: {plural(len(f.rails_cut), 'GPU node')} with fewer cables: "
+            f"{_names(f.rails_cut)}"
+        )
+    return out
+
+
+def impact_text(impact: Impact) -> str:
+    return "\n".join(impact_lines(impact)) + "\n"
+
+
+def summary(impact: Impact) -> str:
+    """A scenario in one line (the ranking, the report's single failures)."""
+    parts = [f"{impact.gpus_lost} GPUs lost"]
+    if impact.gpus_lost:
+        parts[0] += (
+            f" ({impact.gpus_down} down, {impact.gpus_degraded} degraded, "
+            f"{impact.gpus_cut_off} cut off)"
+        )
+    ratio = impact.worst_bisection
+    if ratio is not None and ratio < 1 - 1e-9:
+        parts.append(f"bisection {ratio:.0%} left")
+    if impact.cooling:
+        parts.append(f"cooling {fmt(sum(c.over for c in impact.cooling), POWER)} short")
+    if impact.power:
+        parts.append(f"power {fmt(sum(p.over for p in impact.power), POWER)} over")
+    return "; ".join(parts)
+
+
+def ranking_text(kind: str, impacts: Sequence[Impact]) -> str:
+    if not impacts:
+        return f"No {kind} to fail.\n"
+    out = [f"Every single {kind} failure, worst first ({len(impacts)}):"]
+    rows = [(", ".join(str(f) for f in i.failures), summary(i)) for i in impacts]
+    width = max(len(r[0]) for r in rows)
+    out += [f"  {name.ljust(width)}  {text}" for name, text in rows]
+    return "\n".join(out) + "\n"
+
+
+def impact_markdown(impact: Impact) -> str:
+    title = ", ".join(f"`{f}`" for f in impact.failures)
+    verb = "fails" if len(impact.failures) == 1 else "fail"
+    out = [f"### What if {title} {verb}", ""]
+    out += ["| | |", "|---|---|"]
+    out.append(f"| GPUs down | {impact.gpus_down} |")
+    out.append(f"| GPUs degraded (power-capped) | {impact.gpus_degraded} |")
+    out.append(f"| GPUs cut off | {impact.gpus_cut_off} |")
+    for f in impact.fabrics:
+        out.append(
+            f"| fabric {f.name} bisection | {fmt(f.bisection_left, BANDWIDTH)} of "
+            f"{fmt(f.bisection, BANDWIDTH)} ({_ratio(f.bisection_ratio)}) |"
+        )
+        out.append(f"| fabric {f.name} largest full-size job | {f.largest_gpus} GPUs |")
+        out.append(f"| fabric {f.name} busbw | {_bus(f.bus_left)} (was {_bus(f.bus)}) |")
+    out.append("")
+    lines = impact_lines(impact)[1:]
+    out += [
+        "<details><summary>Details</summary>",
+        "",
+        "```",
+        *[s.strip() for s in lines],
+        "```",
+        "",
+        "</details>",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def ranking_markdown(kind: str, impacts: Sequence[Impact]) -> str:
+    out = [
+        f"### Single {kind} failures, worst first",
+        "",
+        f"| {kind} | GPUs lost | effect |",
+        "|---|---:|---|",
+    ]
+    for i in impacts:
+        out.append(f"| `{', '.join(str(f) for f in i.failures)}` | {i.gpus_lost} | {summary(i)} |")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,80 @@
+"""``rackdesigner diff`` on the command line: formats and git-like exit codes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rackdesigner.cli.main import cli
+from tests.conftest import ROOT
+
+LAYOUT = ROOT / "layouts" / "inference-32-b200.toml"
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def _changed(tmp_path: Path) -> Path:
+    text = LAYOUT.read_text(encoding="utf-8")
+    old = (
+        'id = "a02-B", side = "B", circuit = "PP1-B-02", voltage = "415 V", phases = 3, '
+        'current = "63 A"'
+    )
+    assert old in text
+    path = tmp_path / "new.toml"
+    path.write_text(text.replace(old, old.replace("63 A", "32 A")), encoding="utf-8")
+    return path
+
+
+def test_no_change_exits_0() -> None:
+    result = run("diff", str(LAYOUT), str(LAYOUT))
+    assert result.exit_code == 0, result.output
+    assert "no change" in result.output
+
+
+def test_changes_exit_1_and_new_errors(tmp_path: Path) -> None:
+    new = _changed(tmp_path)
+    result = run("diff", str(LAYOUT), str(new))
+    assert result.exit_code == 1
+    assert "rack a02 changed: feed a02-B current 63 A → 32 A" in result.output
+    assert run("diff", str(LAYOUT), str(new), "--fail-on", "new-errors").exit_code == 1
+    # The other way round fixes errors and adds none.
+    assert run("diff", str(new), str(LAYOUT), "--fail-on", "new-errors").exit_code == 0
+    data = json.loads(run("diff", str(LAYOUT), str(new), "--format", "json").output)
+    assert data["changed"] is True
+    assert {f["code"] for f in data["findings"]["new"]} >= {"PWR001"}
+
+
+def test_unreadable_file_exits_2(tmp_path: Path) -> None:
+    assert run("diff", str(LAYOUT), str(tmp_path / "missing.toml")).exit_code == 2
+    assert run("diff", str(LAYOUT)).exit_code == 2
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_git_revision(tmp_path: Path) -> None:
+    path = tmp_path / "cluster.toml"
+    shutil.copy(LAYOUT, path)
+
+    def git(*args: str) -> None:
+        subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+            cwd=tmp_path,
+            check=True,
+            capture_output=True,
+        )
+
+    git("init", "-q")
+    git("add", "cluster.toml")
+    git("commit", "-q", "-m", "one")
+    assert run("diff", str(path), "--git", "HEAD").exit_code == 0
+    path.write_text(_changed(tmp_path).read_text(encoding="utf-8"), encoding="utf-8")
+    result = run("diff", str(path), "--git", "HEAD", "--format", "markdown")
+    assert result.exit_code == 1
+    assert "| errors **Δ** | 0 | 3 |" in result.output
+    assert run("diff", str(path), "--git", "no-such-rev").exit_code == 2

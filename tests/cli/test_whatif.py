@@ -1,0 +1,44 @@
+"""``rackdesigner whatif`` on the command line."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from rackdesigner.cli.main import cli
+from tests.conftest import ROOT
+
+LAYOUT = str(ROOT / "layouts" / "inference-32-b200.toml")
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_fail_one_side() -> None:
+    result = run("whatif", LAYOUT, "--fail", "side:A")
+    assert result.exit_code == 0, result.output
+    assert "0 down, 32 degraded" in result.output
+    assert "new findings: none" in result.output
+
+
+def test_fail_json() -> None:
+    result = run("whatif", LAYOUT, "--fail", "rack:a01", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["failures"] == ["rack:a01"]
+    assert data["gpus_down"] == 16
+
+
+def test_each_markdown() -> None:
+    result = run("whatif", LAYOUT, "--each", "feed", "--format", "markdown")
+    assert result.exit_code == 0, result.output
+    assert "| `feed:a01-A` | 16 |" in result.output
+
+
+def test_unknown_part_and_usage_exit_2() -> None:
+    assert run("whatif", LAYOUT, "--fail", "switch:nope").exit_code == 2
+    assert run("whatif", LAYOUT, "--fail", "bogus").exit_code == 2
+    assert run("whatif", LAYOUT).exit_code == 2
+    assert run("whatif", LAYOUT, "--fail", "side:A", "--each", "rack").exit_code == 2
