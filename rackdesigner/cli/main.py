@@ -813,6 +813,9 @@ from rackdesigner.cli.fabric import new as _new_command  # noqa: E402
 cli.add_command(edit)
 cli.add_command(_new_command)
 cli.add_command(_generate_command)
+from rackdesigner.cli.verify import verify as _verify_command  # noqa: E402
+
+cli.add_command(_verify_command)
 
 
 def main() -> None:

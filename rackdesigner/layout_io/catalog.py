@@ -12,12 +12,12 @@ from dataclasses import dataclass, fields, replace
 from functools import cache
 from typing import TypeVar
 
-from rackdesigner.layout_io.assets import assets_dir, catalog_files
+from rackdesigner.layout_io.assets import assets_dir, catalog_files, port_identity_files
 from rackdesigner.layout_io.reader import build_catalog
 from rackdesigner.layout_io.toml_parse import parse_toml
 from rackdesigner.model.layout import DeviceType, Gpu, Layout
 
-__all__ = ["Catalog", "assets_dir", "builtin", "for_layout"]
+__all__ = ["Catalog", "assets_dir", "builtin", "for_layout", "port_identities"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,3 +68,15 @@ def for_layout(layout: Layout) -> Catalog:
     for key, gpu in layout.gpus.items():
         gpus[key] = _merge(gpus[key], gpu) if key in gpus else gpu
     return Catalog(devices, gpus)
+
+
+@cache
+def port_identities() -> dict[str, dict]:
+    """The built-in port identity tables by device key (``[ports.KEY]`` of
+    ``assets/catalog/ports/``), as plain tables: rackdesigner.asbuilt.ports reads them."""
+    tables: dict[str, dict] = {}
+    for path in port_identity_files():
+        ports = parse_toml(path.read_text(encoding="utf-8")).get("ports")
+        if isinstance(ports, dict):
+            tables.update({key: t for key, t in ports.items() if isinstance(t, dict)})
+    return tables
