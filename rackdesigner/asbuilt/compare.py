@@ -252,64 +252,86 @@ def _identify_unknown(design: Design, scan: Scan, resolver: _Resolver) -> list[F
             if key in links_of:
                 links_of[key].append((port, other, other_port))
     findings: list[Finding] = []
-    for key in unknown:
+    remaining = list(unknown)
+    progress = True
+    while progress:  # a spine is recognised once the leaves below it are
+        progress = False
+        for key in list(remaining):
+            found = _recognise(design, scan, resolver, key, links_of[key], present)
+            if found is not None:
+                findings.append(found)
+                remaining.remove(key)
+                progress = True
+    for key in remaining:
         node = scan.nodes[key]
         ident = resolver.ids[key]
-        votes: dict[tuple[str, str | None], int] = {}
-        for port, other, other_port in links_of[key]:
-            end = resolver.end(other, other_port)
-            if isinstance(end, str):
-                continue
-            cable = design.by_end.get(end)
-            if cable is None:
-                continue
-            far = cable.b if cable.a.key == end else cable.a
-            designed = design.devices.get(far.device)
-            if designed is None:
-                continue
-            group, index = _split(far.port)
-            if scan.tech == "ethernet":
-                hit = str(port) in (designed.ports.ifname(group, index), far.port)
-                adapter = None
-            elif designed.switch:
-                hit = node.kind == "switch" and designed.ports.number(group, index) == port
-                adapter = None
-            else:
-                adapter, number = designed.ports.adapter(group, index)
-                hit = node.kind == "ca" and number == port
-            if hit:
-                votes[(far.device, adapter)] = votes.get((far.device, adapter), 0) + 1
-        total = len(links_of[key])
-        best = max(sorted(votes), key=lambda k: votes[k], default=None)
         what = "switch" if node.kind == "switch" else "device"
         guid = f" (GUID {key})" if key.startswith("0x") else ""
-        if best is not None and best not in present and 2 * votes[best] > total:
-            device, adapter = best
-            present.add(best)
-            resolver.ids[key] = _Identity(device, adapter, ident.name)
-            at = design.port(device, "")
-            at = Port(device, "", at.rack, at.unit, at.face, "")
-            findings.append(
-                Finding(
-                    "unknown-device",
-                    f"{what} {ident.name!r}{guid} is not in the design; it is cabled like "
-                    f"{device} ({votes[best]} of {total} cables): rename it {device!r} or map "
-                    "its GUID in the node-name map",
-                    at,
-                    found=ident.name,
-                    should=device,
-                )
+        findings.append(
+            Finding(
+                "unknown-device",
+                f"{what} {ident.name!r}{guid} is not in the design ({len(links_of[key])} cables)",
+                Port(ident.name, ""),
+                found=ident.name,
             )
-        else:
-            findings.append(
-                Finding(
-                    "unknown-device",
-                    f"{what} {ident.name!r}{guid} is not in the design ({total} cables)",
-                    Port(ident.name, ""),
-                    found=ident.name,
-                )
-            )
+        )
     return findings
+
+
+def _recognise(
+    design: Design,
+    scan: Scan,
+    resolver: _Resolver,
+    key: str,
+    links: list[tuple[int | str, str, int | str]],
+    present: set[tuple[str | None, str | None]],
+) -> Finding | None:
+    """The designed device an unknown node is cabled like (most of its cables lead where
+    that device's should, on the same port numbers), as a finding; None if none is."""
+    node = scan.nodes[key]
+    ident = resolver.ids[key]
+    votes: dict[tuple[str, str | None], int] = {}
+    for port, other, other_port in links:
+        end = resolver.end(other, other_port)
+        if isinstance(end, str):
+            continue
+        cable = design.by_end.get(end)
+        if cable is None:
+            continue
+        far = cable.b if cable.a.key == end else cable.a
+        designed = design.devices.get(far.device)
+        if designed is None:
+            continue
+        group, index = _split(far.port)
+        adapter: str | None = None
+        if scan.tech == "ethernet":
+            hit = str(port) in (designed.ports.ifname(group, index), far.port)
+        elif designed.switch:
+            hit = node.kind == "switch" and designed.ports.number(group, index) == port
+        else:
+            adapter, number = designed.ports.adapter(group, index)
+            hit = node.kind == "ca" and number == port
+        if hit:
+            votes[(far.device, adapter)] = votes.get((far.device, adapter), 0) + 1
+    total = len(links)
+    best = max(sorted(votes, key=str), key=lambda k: votes[k], default=None)
+    if best is None or best in present or 2 * votes[best] <= total:
+        return None
+    device, adapter = best
+    present.add(best)
+    resolver.ids[key] = _Identity(device, adapter, ident.name)
+    what = "switch" if node.kind == "switch" else "device"
+    guid = f" (GUID {key})" if key.startswith("0x") else ""
+    place = design.port(device, "")
+    return Finding(
+        "unknown-device",
+        f"{what} {ident.name!r}{guid} is not in the design; it is cabled like {device} "
+        f"({votes[best]} of {total} cables): rename it {device!r} or map its GUID in the "
+        "node-name map",
+        Port(device, "", place.rack, place.unit, place.face, ""),
+        found=ident.name,
+        should=device,
+    )
 
 
 def _split(port: str) -> tuple[str, int]:
