@@ -182,6 +182,13 @@ KINDS: list[ExportKind] = [
         "rackdesigner.export.slurm:export_hostfile",
     ),
     ExportKind(
+        "--ibsim",
+        "FILE",
+        "The InfiniBand compute fabric as an ibsim net file (deterministic GUIDs, adapter "
+        "and switch port numbers from the port identity tables), to simulate the design.",
+        "rackdesigner.export.ibsim:export_ibsim",
+    ),
+    ExportKind(
         "--cables",
         "FILE.csv",
         "Cable schedule: both ends (rack, U, device, port), media, grade, length and "

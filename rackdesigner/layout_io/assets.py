@@ -66,3 +66,10 @@ def builtin_device_kinds() -> dict[str, str]:
                 if isinstance(table, dict) and isinstance(table.get("kind"), str):
                     kinds[key] = table["kind"]
     return kinds
+
+
+def port_identity_files() -> list[Path]:
+    """The port identity tables (``assets/catalog/ports/*.toml``): which adapter, switch
+    port number and panel label each designed port is. Kept in a folder of their own, so
+    the device catalog's loader never reads them."""
+    return sorted((assets_dir() / "catalog" / "ports").glob("*.toml"))

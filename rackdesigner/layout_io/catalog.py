@@ -16,7 +16,12 @@ from dataclasses import dataclass, fields, replace
 from functools import cache
 from typing import TypeVar
 
-from rackdesigner.layout_io.assets import assets_dir, catalog_files, circuits_file
+from rackdesigner.layout_io.assets import (
+    assets_dir,
+    catalog_files,
+    circuits_file,
+    port_identity_files,
+)
 from rackdesigner.layout_io.reader import build_catalog
 from rackdesigner.layout_io.toml_parse import parse_toml
 from rackdesigner.model.layout import DeviceType, Gpu, Layout
@@ -29,6 +34,7 @@ __all__ = [
     "builtin",
     "circuits",
     "for_layout",
+    "port_identities",
     "standard_circuits",
 ]
 
@@ -187,3 +193,15 @@ def media_table() -> tuple[Medium, ...]:
             raise ValueError(f"{where}: band {medium.band!r} or form {medium.form!r} unknown")
         rows.append(medium)
     return tuple(rows)
+
+
+@cache
+def port_identities() -> dict[str, dict]:
+    """The built-in port identity tables by device key (``[ports.KEY]`` of
+    ``assets/catalog/ports/``), as plain tables: rackdesigner.asbuilt.ports reads them."""
+    tables: dict[str, dict] = {}
+    for path in port_identity_files():
+        ports = parse_toml(path.read_text(encoding="utf-8")).get("ports")
+        if isinstance(ports, dict):
+            tables.update({key: t for key, t in ports.items() if isinstance(t, dict)})
+    return tables

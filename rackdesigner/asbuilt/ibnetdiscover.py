@@ -1,0 +1,101 @@
+"""``ibnetdiscover`` output (a topology file, which is also an ibsim net file), and
+``--node-name-map`` files.
+
+A record is a node line (``Switch 65 "S-<guid>" # "desc" ...``, ``Ca 1 "H-<guid>" #
+"desc"``) followed by one line per cabled port (``[1](portguid) "S-<guid>"[7] # ...
+4xNDR``); ``vendid=``, ``devid=``, ``sysimgguid=``, ``switchguid=`` and ``caguid=`` lines
+and ``#`` comments come between. Every cable is listed from both ends; the scan keeps it
+once. Anything else is an error naming its line.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rackdesigner.asbuilt.scan import Scan, ScanError, SeenLink, SeenNode
+
+__all__ = ["parse_ibnetdiscover", "parse_node_name_map"]
+
+_NODE = re.compile(r'^(Switch|Ca|Rt)\s+(\d+)\s+"([^"]*)"\s*(.*)$')
+_PORT = re.compile(
+    r'^\[(\d+)\](?:\([0-9a-fA-Fx]+\))?\s*"([^"]*)"\[(\d+)\](?:\([0-9a-fA-Fx]+\))?\s*(.*)$'
+)
+_DESC = re.compile(r'#\s*"([^"]*)"')
+_SPEED = re.compile(r"\b(\d+)x(SDR|DDR|QDR|FDR10|FDR|EDR|HDR|NDR|XDR)\b")
+_ASSIGN = re.compile(r"^(vendid|devid|sysimgguid|switchguid|caguid|rtguid)\s*=\s*\S+$")
+_MAP_LINE = re.compile(r'(0x[0-9a-fA-F]{1,16}|[0-9a-fA-F]{1,16})\s+"([^"]*)"\s*(?:#.*)?')
+_KINDS = {"Switch": "switch", "Ca": "ca", "Rt": "ca"}
+
+
+def _guid(node_id: str) -> str:
+    """``S-0002c90300a10001`` -> ``0x0002c90300a10001`` (other ids are kept as they are)."""
+    prefix, _, rest = node_id.partition("-")
+    if prefix in ("S", "H", "R") and re.fullmatch(r"[0-9a-fA-F]{1,16}", rest):
+        return "0x" + rest.lower().rjust(16, "0")
+    return node_id
+
+
+def parse_ibnetdiscover(text: str, file: str = "<scan>") -> Scan:
+    scan = Scan("infiniband", source=file)
+    current: SeenNode | None = None
+    seen: set[tuple[tuple[str, int], tuple[str, int]]] = set()
+    if "\x00" in text:
+        raise ScanError(file, 1 + text[: text.index("\x00")].count("\n"), "binary data")
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            current = None
+            continue
+        if line.startswith("#") or _ASSIGN.match(line):
+            continue
+        node = _NODE.match(line)
+        if node:
+            kind, ports, node_id, rest = node.groups()
+            desc = _DESC.search(rest)
+            key = _guid(node_id)
+            current = SeenNode(key, _KINDS[kind], desc.group(1) if desc else "", int(ports), number)
+            scan.nodes.setdefault(key, current)
+            continue
+        port = _PORT.match(line)
+        if port:
+            if current is None:
+                raise ScanError(file, number, "a port line outside a Switch or Ca record")
+            local, remote_id, remote, rest = port.groups()
+            a = (current.key, int(local))
+            b = (_guid(remote_id), int(remote))
+            pair = (a, b) if a <= b else (b, a)
+            if pair in seen:
+                continue
+            seen.add(pair)
+            speed = _SPEED.search(rest)
+            scan.links.append(
+                SeenLink(
+                    a,
+                    b,
+                    int(speed.group(1)) if speed else None,
+                    speed.group(2) if speed else None,
+                    number,
+                )
+            )
+            continue
+        shown = raw if len(raw) <= 60 else raw[:57] + "..."
+        raise ScanError(file, number, f"not ibnetdiscover output: {shown!r}")
+    if not scan.nodes:
+        raise ScanError(file, 0, "no Switch or Ca record: not ibnetdiscover output")
+    return scan
+
+
+def parse_node_name_map(text: str, file: str = "<node-name-map>") -> dict[str, str]:
+    """A node-name map (``0x0002c90300a10001 "a05-leaf1"`` per line, ``#`` comments):
+    node GUID -> name."""
+    names: dict[str, str] = {}
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        match = _MAP_LINE.fullmatch(line)
+        if match is None:
+            raise ScanError(file, number, f'expected 0x<guid> "<name>", not {raw.strip()!r}')
+        guid = match.group(1).lower().removeprefix("0x")
+        names["0x" + guid.rjust(16, "0")] = match.group(2)
+    return names

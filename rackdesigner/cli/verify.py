@@ -1,0 +1,178 @@
+"""``rackdesigner verify LAYOUT --ibnetdiscover SCAN | --lldp PATH``: the as-built check.
+
+Exit 0 when the fabric is as designed, 1 when it differs, 2 when the layout or the scan
+cannot be read (one message naming the file and line).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+if TYPE_CHECKING:
+    from rackdesigner.asbuilt.compare import Finding
+    from rackdesigner.model.layout import Layout
+
+CSV_COLUMNS = (
+    "rack",
+    "unit",
+    "face",
+    "device",
+    "port",
+    "label",
+    "kind",
+    "cable",
+    "other_cable",
+    "found",
+    "should",
+    "message",
+)
+
+
+def render(findings: list[Finding], form: str, checked: int) -> str:
+    """The work order as text, JSON or CSV (the technician's sheet, by rack and unit)."""
+    from rackdesigner.model.terminal import shown
+    from rackdesigner.model.wording import plural
+
+    if form == "json":
+        return json.dumps(
+            {"cables": checked, "findings": [f.as_dict() for f in findings]}, indent=2
+        ) + ("\n")
+    if form == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(CSV_COLUMNS)
+        for finding in findings:
+            row = finding.as_dict()
+            writer.writerow(["" if row[c] is None else row[c] for c in CSV_COLUMNS])
+        return out.getvalue()
+    lines = []
+    for finding in findings:
+        at = finding.at
+        unit = f" U{at.unit}" if at.unit is not None else ""
+        where = f"{at.rack}{unit} {at.face}".strip() or "-"
+        lines.append(f"{where}: {finding.kind}: {shown(finding.message)}")
+    if findings:
+        counts: dict[str, int] = {}
+        for finding in findings:
+            counts[finding.kind] = counts.get(finding.kind, 0) + 1
+        summary = ", ".join(f"{n} {kind}" for kind, n in counts.items())
+        lines.append(f"{plural(len(findings), 'difference')} ({summary}) in {checked} cables")
+    else:
+        lines.append(f"the fabric matches the design: {plural(checked, 'cable')} as designed")
+    return "\n".join(lines) + "\n"
+
+
+def _load(path: str) -> Layout:
+    """The layout, or its load errors on stderr and exit 2."""
+    import sys
+
+    from rackdesigner.check.formats.text import line
+    from rackdesigner.layout_io.document import load
+    from rackdesigner.model.diagnostics import LayoutError
+
+    try:
+        return load(path).layout
+    except LayoutError as error:
+        for diagnostic in error.diagnostics:
+            click.echo(line(diagnostic, False), err=True)
+        sys.exit(2)
+
+
+@click.command("verify")
+@click.argument("layout", type=click.Path(dir_okay=False))
+@click.option(
+    "--ibnetdiscover",
+    "ibnetdiscover",
+    type=click.Path(dir_okay=False, exists=True),
+    help="ibnetdiscover output of the InfiniBand fabric (checked against the compute "
+    "fabrics' InfiniBand cables).",
+)
+@click.option(
+    "--lldp",
+    type=click.Path(exists=True),
+    help="lldpctl -f json output: a folder of <host>.json files, or one file with a "
+    "'==> host <==' header before each host's output (checked against the Ethernet cables "
+    "of those hosts).",
+)
+@click.option(
+    "--node-name-map",
+    type=click.Path(dir_okay=False, exists=True),
+    help='GUID to name map (0x<guid> "name" per line), as ibnetdiscover --node-name-map '
+    "reads it: names unmanaged switches.",
+)
+@click.option(
+    "--format",
+    "form",
+    type=click.Choice(["text", "json", "csv"]),
+    default="text",
+    show_default=True,
+    help="text for the screen, json for tools, csv for the technician's sheet.",
+)
+@click.option(
+    "--ignore-speed",
+    is_flag=True,
+    help="Compare link width only, not the rate (ibsim simulates SDR-QDR only).",
+)
+def verify(
+    layout: str,
+    ibnetdiscover: str | None,
+    lldp: str | None,
+    node_name_map: str | None,
+    form: str,
+    ignore_speed: bool,
+) -> None:
+    """Compare LAYOUT's cabling with what the fabric reports: the work order.
+
+    Reports, per designed cable and per seen link, what is missing, miswired (one end
+    right, the other elsewhere), swapped (two cables crossed), extra, on an unknown
+    device, or running at the wrong speed or width, each with rack, unit, face, port
+    label and cable id. Exit 0: as designed; 1: it differs; 2: the layout or the scan
+    cannot be read.
+
+    \b
+    Examples:
+      ibnetdiscover > scan.txt
+      rackdesigner verify hall.toml --ibnetdiscover scan.txt
+      rackdesigner verify hall.toml --ibnetdiscover scan.txt --format csv > work.csv
+      rackdesigner verify hall.toml --lldp lldp/           (lldpctl -f json per host)
+    """
+    from rackdesigner.asbuilt import ScanError, design_of, read_scan
+    from rackdesigner.asbuilt.compare import compare
+    from rackdesigner.cli.conventions import fail
+
+    if (ibnetdiscover is None) == (lldp is None):
+        fail("verify needs one scan: --ibnetdiscover SCAN or --lldp PATH")
+    if node_name_map is not None and lldp is not None:
+        fail("--node-name-map is for --ibnetdiscover scans")
+    names: dict[str, str] = {}
+    try:
+        if ibnetdiscover is not None:
+            scan = read_scan(Path(ibnetdiscover), "ibnetdiscover")
+        else:
+            assert lldp is not None
+            scan = read_scan(Path(lldp), "lldp")
+        if node_name_map is not None:
+            from rackdesigner.asbuilt.ibnetdiscover import parse_node_name_map
+
+            path = Path(node_name_map)
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as error:
+                raise ScanError(node_name_map, 0, f"cannot read it: {error}") from None
+            names = parse_node_name_map(text, node_name_map)
+    except ScanError as error:
+        fail(f"cannot read the scan: {error}")
+    from rackdesigner.analysis import Analysis
+
+    analysis = Analysis(_load(layout), file=layout)
+    design = design_of(analysis, scan.tech)
+    findings = compare(design, scan, names, speed=not ignore_speed)
+    checked = len(design.cables)
+    click.echo(render(findings, form, checked), nl=False)
+    raise SystemExit(1 if findings else 0)

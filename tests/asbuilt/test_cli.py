@@ -1,0 +1,62 @@
+"""``rackdesigner verify``: exit codes, formats, unreadable scans without a traceback."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from rackdesigner.cli.main import cli
+from rackdesigner.cli.verify import CSV_COLUMNS
+from tests.asbuilt.helpers import DATA, TRAINING
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["verify", str(TRAINING), *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_a_matching_fabric_exits_0() -> None:
+    code, out, _ = _run("--ibnetdiscover", str(DATA / "training-128.scan"), "--ignore-speed")
+    assert code == 0 and "matches the design: 256 cables" in out
+    code, out, _ = _run("--lldp", str(DATA / "lldp"))
+    assert code == 0
+
+
+def test_differences_exit_1_in_every_format(tmp_path: Path) -> None:
+    lines = (DATA / "training-128.scan").read_text().splitlines()
+    # drop one cable on both ends: the first switch record's first port line and its echo
+    first = next(i for i, line in enumerate(lines) if line.startswith("["))
+    far = lines[first].split('"')[1]
+    del lines[first]
+    index = next(
+        i for i, line in enumerate(lines) if line.startswith(("Switch", "Ca")) and far in line
+    )
+    del lines[index + 1]
+    scan = tmp_path / "scan.txt"
+    scan.write_text("\n".join(lines) + "\n")
+    code, out, _ = _run("--ibnetdiscover", str(scan), "--ignore-speed")
+    assert code == 1 and "missing" in out
+    code, out, _ = _run("--ibnetdiscover", str(scan), "--ignore-speed", "--format", "json")
+    assert code == 1 and [f["kind"] for f in json.loads(out)["findings"]] == ["missing"]
+    code, out, _ = _run("--ibnetdiscover", str(scan), "--ignore-speed", "--format", "csv")
+    rows = list(csv.reader(io.StringIO(out)))
+    assert code == 1 and tuple(rows[0]) == CSV_COLUMNS and rows[1][6] == "missing"
+
+
+def test_unreadable_scans_exit_2_naming_the_line(tmp_path: Path) -> None:
+    text = (DATA / "training-128.scan").read_text()
+    for name, body, where in [
+        ("garbage.txt", text[:3000] + "\nnot a scan line\n", "garbage.txt:"),
+        ("wrong.txt", (DATA / "lldp" / "a01-n01.json").read_text(), "wrong.txt:1"),
+        ("binary.txt", "\x00\x01\x02", "binary.txt:1"),
+    ]:
+        path = tmp_path / name
+        path.write_text(body)
+        code, _, err = _run("--ibnetdiscover", str(path))
+        assert code == 2 and where in err and "Traceback" not in err
+    code, _, err = _run()
+    assert code == 2 and "needs one scan" in err
