@@ -19,6 +19,7 @@ from textual.strip import Strip
 
 from rackdesigner.export.render import palette
 from rackdesigner.report.summary import RackSummary, Summary
+from rackdesigner.tui import safe
 from rackdesigner.tui.widgets.style_cache import styles_changed
 
 BAR_W = 10
@@ -134,9 +135,9 @@ class SummaryView(ScrollView, can_focus=True):
         base = self.rich_style
         self._theme = "dark" if self.app.current_theme.dark else "light"
         if self.summary is None:
-            return Strip([Segment(f"  {self.waiting}" if y == 0 else "", base)]).extend_cell_length(
-                width, base
-            )
+            return Strip(
+                [Segment(f"  {safe.plain(self.waiting)}" if y == 0 else "", base)]
+            ).extend_cell_length(width, base)
         scroll_x, scroll_y = self.scroll_offset
         line = y + scroll_y
         key = (line, self.version, self._theme)
@@ -162,7 +163,8 @@ class SummaryView(ScrollView, can_focus=True):
     def _draw(self, line: int) -> Strip:
         assert self.summary is not None
         if line < len(self.head):
-            return Strip([Segment(text, self._style(style)) for text, style in self.head[line]])
+            head = self.head[line]
+            return Strip([Segment(safe.plain(text), self._style(style)) for text, style in head])
         index = line - len(self.head)
         if index >= len(self.summary.racks):
             return Strip([])
@@ -170,7 +172,7 @@ class SummaryView(ScrollView, can_focus=True):
 
     def _rack(self, r: RackSummary) -> list[Segment]:
         muted = self._style("m")
-        out = [Segment(f"{r.rack[:RACK_W]:<{RACK_W}} ", self._style("b"))]
+        out = [Segment(f"{safe.plain(r.rack)[:RACK_W]:<{RACK_W}} ", self._style("b"))]
 
         def gauge(share: float | None, text: str, width: int) -> None:
             level = _level(share)
