@@ -10,6 +10,7 @@ and the file, no Textual).
 from __future__ import annotations
 
 import os
+import sys
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
@@ -69,6 +70,7 @@ class DesignerApp(App[None], inherit_bindings=False):
         ``sigterm``: handle SIGTERM (:meth:`handle_sigterm`; the command line's designer)."""
         super().__init__()
         self.sigterm = sigterm
+        self.exit_line = ""  # what run() says on the terminal as the app ends (SIGTERM)
         self.workspace = Workspace(str(path) if path is not None else None)
         self.keymap_file = keymap_file if keymap_file is not None else keymap_path()
         self.keymap_overrides: dict[str, str] = {}
@@ -172,7 +174,10 @@ class DesignerApp(App[None], inherit_bindings=False):
         asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         saved = self.workspace.rescue()
-        self.exit(return_code=143, message=safe.text(f"rackdesigner: terminated (SIGTERM){saved}"))
+        # Written by run() once the terminal is restored: one line, however narrow the
+        # terminal (Textual's exit message is wrapped by Rich at its width).
+        self.exit_line = safe.plain(f"rackdesigner: terminated (SIGTERM){saved}")
+        self.exit(return_code=143)
 
 
 def crash_log(error: BaseException) -> str:
@@ -201,4 +206,6 @@ def run(path: str | None) -> int:
         # The event loop's handler is gone with the loop: the command line's comes back.
         if before is not None:
             signal.signal(signal.SIGTERM, before)
+    if app.exit_line:
+        print(app.exit_line, file=sys.stderr)
     return app.return_code or 0

@@ -34,12 +34,14 @@ class PromptScreen(ModalScreen[str | None]):
         self.default = default
         self.hint = hint
         self.suggestions = suggestions
+        # Suggestions are shown escaped too; the one accepted is given back as it is.
+        self._by_shown = {safe.plain(s): s for s in suggestions or ()}
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(safe.content(self.title_text), classes="dialog-title")
             suggester = (
-                SuggestFromList(self.suggestions, case_sensitive=False)
+                SuggestFromList(list(self._by_shown), case_sensitive=False)
                 if self.suggestions
                 else None
             )
@@ -52,7 +54,8 @@ class PromptScreen(ModalScreen[str | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        text = safe.typed(event.value, self.default).strip()
+        text = self._by_shown.get(event.value.strip()) or safe.typed(event.value, self.default)
+        text = text.strip()
         self.dismiss(text or None)
 
     def show_error(self, message: str) -> None:

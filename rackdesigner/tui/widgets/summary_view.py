@@ -181,7 +181,7 @@ class SummaryView(ScrollView, can_focus=True):
             symbol = palette.SEVERITY_SYMBOLS[level] if level else " "
             out.append(Segment(full, style))
             out.append(Segment(rest, muted))
-            out.append(Segment(f"{symbol}{text}"[: width - 1].ljust(width), style))
+            out.append(Segment(f"{symbol}{safe.plain(text)}"[: width - 1].ljust(width), style))
 
         share = r.load / r.capacity if r.capacity else (None if not r.load else float("inf"))
         lower = "≥" if r.load_is_lower_bound else ""
@@ -195,5 +195,5 @@ class SummaryView(ScrollView, can_focus=True):
         out.append(Segment(f"{lost:<15}", muted if r.one_side_lost is None else self._style("")))
         # Every line of the busiest feed (its side carrying the rack alone), in amps.
         phases = " · ".join(f"{line} {amps:.1f}" for line, amps in r.lines.items())
-        out.append(Segment(phases, muted))
+        out.append(Segment(safe.plain(phases), muted))
         return out
