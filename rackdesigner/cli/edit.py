@@ -22,4 +22,6 @@ def edit(layout: str | None) -> None:
     """
     from rackdesigner.tui.app import run
 
-    run(layout)
+    # 143 after a SIGTERM: the app autosaved, restored the terminal and said so in one line.
+    if run(layout) == 143:
+        raise click.exceptions.Exit(143)

@@ -10,6 +10,7 @@ and the file, no Textual).
 from __future__ import annotations
 
 import os
+import sys
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
@@ -20,7 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from rackdesigner.tui import actions
+from rackdesigner.tui import actions, safe
 from rackdesigner.tui.main_screen import MainScreen
 from rackdesigner.tui.workspace import Workspace
 
@@ -62,10 +63,14 @@ class DesignerApp(App[None], inherit_bindings=False):
         keymap_file: Path | None = None,
         autosave: bool = True,
         views_ahead: bool = True,
+        sigterm: bool = False,
     ) -> None:
         """``autosave`` and ``views_ahead`` off: no autosave timer, no views built ahead of
-        being shown (tests that do not test them run without their timers and workers)."""
+        being shown (tests that do not test them run without their timers and workers).
+        ``sigterm``: handle SIGTERM (:meth:`handle_sigterm`; the command line's designer)."""
         super().__init__()
+        self.sigterm = sigterm
+        self.exit_line = ""  # what run() says on the terminal as the app ends (SIGTERM)
         self.workspace = Workspace(str(path) if path is not None else None)
         self.keymap_file = keymap_file if keymap_file is not None else keymap_path()
         self.keymap_overrides: dict[str, str] = {}
@@ -87,6 +92,8 @@ class DesignerApp(App[None], inherit_bindings=False):
         return self.main
 
     def on_mount(self) -> None:
+        if self.sigterm:
+            self.handle_sigterm()
         self.keymap_overrides, problem = read_keymap(self.keymap_file)
         self.main.keymap = self.keymap_overrides
         if self.keymap_overrides:
@@ -109,7 +116,9 @@ class DesignerApp(App[None], inherit_bindings=False):
         markup: bool = False,
     ) -> None:
         """Notifications are kept (``notices``) as well as shown: tests and the help read them.
-        Markup is off: messages quote user text such as ids and values."""
+        Markup is off and control characters are shown escaped: messages quote user text
+        such as ids and values."""
+        message, title = safe.lines(message), safe.plain(title)
         self.notices.append((str(severity), f"{title}: {message}" if title else str(message)))
         del self.notices[:-200]
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
@@ -140,9 +149,35 @@ class DesignerApp(App[None], inherit_bindings=False):
         super()._handle_exception(error)
         if not os.environ.get("RACKDESIGNER_DEBUG"):
             self._exit_renderables[:] = [
-                f"rackdesigner: internal error: {type(error).__name__}: {error}{saved}; "
-                f"details in {log} (please report it)"
+                safe.text(
+                    f"rackdesigner: internal error: {type(error).__name__}: {error}{saved}; "
+                    f"details in {log} (please report it)"
+                )
             ]
+
+    # -- SIGTERM: like Ctrl-C on the command line, after an autosave ----------------------
+
+    def handle_sigterm(self) -> None:
+        """From now on (the app running) SIGTERM (``kill``, a closing session manager) is
+        handled between events: the unsaved layout goes to its autosave sidecar, the
+        terminal is restored, and the process exits 143 with one line. A second SIGTERM
+        while that runs kills the process as usual."""
+        import asyncio
+        import signal
+
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._terminated)
+
+    def _terminated(self) -> None:
+        import asyncio
+        import signal
+
+        asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        saved = self.workspace.rescue()
+        # Written by run() once the terminal is restored: one line, however narrow the
+        # terminal (Textual's exit message is wrapped by Rich at its width).
+        self.exit_line = safe.plain(f"rackdesigner: terminated (SIGTERM){saved}")
+        self.exit(return_code=143)
 
 
 def crash_log(error: BaseException) -> str:
@@ -159,5 +194,18 @@ def crash_log(error: BaseException) -> str:
         return "-"
 
 
-def run(path: str | None) -> None:
-    DesignerApp(path).run()
+def run(path: str | None) -> int:
+    """Run the designer on ``path``; the exit code (143 after a SIGTERM)."""
+    import signal
+
+    app = DesignerApp(path, sigterm=True)
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        app.run()
+    finally:
+        # The event loop's handler is gone with the loop: the command line's comes back.
+        if before is not None:
+            signal.signal(signal.SIGTERM, before)
+    if app.exit_line:
+        print(app.exit_line, file=sys.stderr)
+    return app.return_code or 0

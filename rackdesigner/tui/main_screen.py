@@ -467,6 +467,7 @@ class MainScreen(Screen[None]):
                 file=self.workspace.path or "",
                 dirty=self.workspace.dirty,
                 status="checking racks, power and cooling…",
+                autosave_failed=self.workspace.autosave_failed,
             )
             return
         self.header.set_state(
@@ -475,6 +476,7 @@ class MainScreen(Screen[None]):
             dirty=self.workspace.dirty,
             totals=totals(session.analysis, session.findings),
             checking=session.fabric_stale and self.workspace.fabric_error is None,
+            autosave_failed=self.workspace.autosave_failed,
         )
 
     def update_inspector(self, ref: Ref | None = None, *, rebuild: bool = False) -> None:

@@ -160,6 +160,9 @@ class Workspace:
         self.recovered = False  # the layout came from an autosave: unsaved until saved
         self.edits_since_autosave = 0
         self.autosaved_revision: int | None = None
+        # Why the last autosave could not be written ("" once one is): the header says
+        # so until an autosave or a save succeeds; the notice is given once per failure.
+        self.autosave_failed = ""
         self.selection: set[str] = set()  # device ids marked with space
         self.moving: str | None = None  # the device id being moved with ``m``
         self.inspected: Ref | None = None
@@ -187,6 +190,7 @@ class Workspace:
         self.inspected = None
         self.edits_since_autosave = 0
         self.autosaved_revision = None
+        self.autosave_failed = ""
         self.selection.clear()
 
     # -- editing ---------------------------------------------------------------------------
@@ -476,6 +480,7 @@ class Workspace:
         self.path = target
         sidecar.remove(target)
         self.autosaved_revision = None
+        self.autosave_failed = ""  # the layout is on disk: nothing is only in memory now
         return SaveOutcome(True, target)
 
     def _comments_question(self, target: str) -> Question | None:
@@ -534,17 +539,31 @@ class Workspace:
         self, session: Session, path: str, revision: int, text: str, busy: bool = False
     ) -> str | None:
         """Keep ``text`` (made off the app's thread) in the sidecar if nothing changed
-        meanwhile; the warning when it could not be written."""
+        meanwhile. When it cannot be written (a full disk, a folder that refuses new
+        files), :attr:`autosave_failed` says why until one succeeds, the next interval
+        tries again, and the first failure's notice is returned (offering Save as); a
+        failure again returns None: the header still says it."""
         if session is not self.session or session.revision != revision or self.path != path:
             return None
         if busy or not self.dirty:
             return None
+        self.edits_since_autosave = 0  # failed or not, the next try is the next interval
         try:
             sidecar.write(path, text)
         except OSError as error:
-            return f"Autosave failed: {error.strerror or error}"
+            reason = str(error.strerror or error)
+            first = not self.autosave_failed
+            self.autosave_failed = reason.split(" (")[0]
+            if not first:
+                return None
+            return (
+                f"Autosave failed: cannot write {sidecar.sidecar(path)}: {reason}. The "
+                "changes are only in memory: save them elsewhere with Save as (ctrl+p); "
+                "the autosave tries again every "
+                f"{sidecar.INTERVAL_S:g} s."
+            )
         self.autosaved_revision = revision
-        self.edits_since_autosave = 0
+        self.autosave_failed = ""
         return None
 
     def rescue(self) -> str:
@@ -556,6 +575,8 @@ class Workspace:
 
                 kept = sidecar.write(self.path, dumps(self.session.layout))
                 return f"; unsaved changes kept in {kept}"
+        except OSError as error:  # a full disk: say the changes are gone, and why
+            return f"; the unsaved changes could not be kept: {error.strerror or error}"
         except Exception:  # the layout itself may be what broke
             return ""
         return ""

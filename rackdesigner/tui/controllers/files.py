@@ -117,11 +117,15 @@ class FileController:
         # (a long edit changes it only when it ends: while it runs, nothing is written).
         if event.text is None:
             return
+        failed_before = self.workspace.autosave_failed
         warning = self.workspace.autosave_write(
             event.session, event.path, event.revision, event.text, busy=self.ui.busy is not None
         )
         if warning is not None:
-            self.ui.notify(warning, severity="warning")
+            # Once per failure, kept on screen: a crash now would lose the changes.
+            self.ui.notify(warning, title="Autosave", severity="error", timeout=30)
+        if self.workspace.autosave_failed != failed_before:
+            self.ui.update_header()  # "autosave failed: <reason>", or no longer
 
     def offer_recovery(self, path: str, side: Path) -> None:
         self.ui.dialog(self._offer_recovery(path, side))

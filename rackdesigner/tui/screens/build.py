@@ -12,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -21,6 +20,7 @@ from textual.widgets import Input, Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 
 from rackdesigner.design.rack_build import Checked, CoolingChoices
+from rackdesigner.tui import safe
 
 # (key, label, default text, placeholder)
 FormField = tuple[str, str, str, str]
@@ -52,7 +52,7 @@ class FormScreen(ModalScreen[Any]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog form", id=self.dialog_id):
-            yield Static(self.title_text, classes="dialog-title")
+            yield Static(safe.content(self.title_text), classes="dialog-title")
             for key, label, default, placeholder in self.fields:
                 with Horizontal(classes="form-line"):
                     yield Label(label, classes="form-key")
@@ -82,7 +82,7 @@ class FormScreen(ModalScreen[Any]):
             message = checked.errors.get(key)
             box.set_class(message is not None, "-invalid")
             note.set_class(message is not None, "-shown")
-            note.update(Text(f"✖ {message}") if message else "")
+            note.update(safe.text(f"✖ {message}") if message else "")
             if message is not None and first is None:
                 first = box
         if first is not None:
@@ -118,9 +118,9 @@ class ChoiceScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="choice-dialog"):
-            yield Static(self.title_text, classes="dialog-title")
+            yield Static(safe.content(self.title_text), classes="dialog-title")
             yield OptionList(
-                *(Option(text, id=key) for key, text in self.choices), id="choice-list"
+                *(Option(safe.text(text), id=key) for key, text in self.choices), id="choice-list"
             )
             yield Static(
                 self.hint or "↑↓ choose · enter accepts · escape cancels",
@@ -183,7 +183,9 @@ class CoolingScreen(ModalScreen[CoolingAnswer | None]):
     def compose(self) -> ComposeResult:
         choices = self.choices
         with Vertical(classes="dialog", id="cooling-dialog"):
-            yield Static(f"Set cooling of rack {self.rack_id}", classes="dialog-title")
+            yield Static(
+                safe.content(f"Set cooling of rack {self.rack_id}"), classes="dialog-title"
+            )
             yield OptionList(
                 *(Option(text, id=key) for key, text in COOLING_MODES), id="cooling-mode"
             )
@@ -192,7 +194,11 @@ class CoolingScreen(ModalScreen[CoolingAnswer | None]):
                     yield Label("CDUs serving the rack (space toggles; N+1 wants two):")
                     yield SelectionList[str](
                         *(
-                            (f"{cdu}  {self.describe(cdu)}", cdu, cdu in choices.chosen_cdus)
+                            (
+                                safe.text(f"{cdu}  {self.describe(cdu)}"),
+                                cdu,
+                                cdu in choices.chosen_cdus,
+                            )
                             for cdu in choices.cdus
                         ),
                         id="cooling-cdus",
@@ -206,11 +212,14 @@ class CoolingScreen(ModalScreen[CoolingAnswer | None]):
             with Vertical(id="cooling-door", classes="cooling-part"):
                 yield Label("The rack's rear door:")
                 options = [
-                    Option(f"{door}  {self.describe(door)}", id=f"door:{door}")
+                    Option(safe.text(f"{door}  {self.describe(door)}"), id=f"door:{door}")
                     for door in choices.doors
                 ]
                 options += [
-                    Option(f"a new {model} placed on {self.rack_id}'s rear", id=f"new:{model}")
+                    Option(
+                        safe.text(f"a new {model} placed on {self.rack_id}'s rear"),
+                        id=f"new:{model}",
+                    )
                     for model in choices.door_models
                 ]
                 yield OptionList(*options, id="cooling-doors")

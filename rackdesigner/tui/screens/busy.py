@@ -8,6 +8,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import ProgressBar, Static
 
+from rackdesigner.tui import safe
+
 
 class BusyScreen(ModalScreen[None]):
     def __init__(self, title: str, detail: str) -> None:
@@ -16,7 +18,7 @@ class BusyScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self.title_text, classes="dialog-title")
+            yield Static(safe.content(self.title_text), classes="dialog-title")
             # No total: how long a batch of 300,000 cables takes is not known ahead.
             yield ProgressBar(total=None, show_eta=False, show_percentage=False, id="busy-bar")
-            yield Static(self.detail, id="busy-detail", classes="dialog-message")
+            yield Static(safe.content(self.detail), id="busy-detail", classes="dialog-message")

@@ -21,6 +21,7 @@ from rackdesigner.design.placing import KIND_TITLES, grouped, match, summary
 from rackdesigner.export.render import palette
 from rackdesigner.layout_io.catalog import Catalog
 from rackdesigner.model.layout import DeviceType
+from rackdesigner.tui import safe
 
 KEY_W = 20
 
@@ -35,11 +36,11 @@ def entry_prompt(
         text.append("✓ ", style="bold #4ebf71")
     else:
         text.append("■ ", style=swatch.fill)
-    text.append(key.ljust(key_width), style="bold")
+    text.append(safe.plain(key).ljust(key_width), style="bold")
     text.append(" ")
     if kind:
         text.append(f"{entry.kind or 'other'} · ", style="dim")
-    text.append(summary(entry))
+    text.append(safe.plain(summary(entry)))
     text.no_wrap = True
     text.overflow = "ellipsis"
     return text
@@ -119,7 +120,7 @@ class CatalogPickerScreen(ModalScreen[list[str] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide", id="picker-dialog"):
-            yield Static(self.title_text, classes="dialog-title")
+            yield Static(safe.content(self.title_text), classes="dialog-title")
             yield PickerInput(
                 self.query_text, placeholder="type a key or a name: dgx, qm87, pdu…", id="picker"
             )
@@ -172,7 +173,7 @@ class CatalogPickerScreen(ModalScreen[list[str] | None]):
             lines.append("Nothing matches: fewer letters, or part of a name.")
         if self.marked:
             lines.append(f"marked: {', '.join(self.marked)} (enter stacks them upward)")
-        detail.update(Text("\n".join(lines), no_wrap=True, overflow="ellipsis"))
+        detail.update(Text(safe.lines("\n".join(lines)), no_wrap=True, overflow="ellipsis"))
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self._fill()

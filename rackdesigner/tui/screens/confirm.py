@@ -10,6 +10,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from rackdesigner.tui import safe
+
 
 class ConfirmScreen(ModalScreen[str]):
     """Dismisses with the chosen answer's key, or ``cancel`` on Escape."""
@@ -29,12 +31,12 @@ class ConfirmScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self.title_text, classes="dialog-title")
-            yield Static(self.message, classes="dialog-message")
+            yield Static(safe.content(self.title_text), classes="dialog-title")
+            yield Static(safe.content(self.message), classes="dialog-message")
             with Horizontal(classes="dialog-buttons"):
                 for key, label in self.answers:
                     variant = "primary" if key == self.default else "default"
-                    yield Button(label, id=f"answer-{key}", variant=variant)
+                    yield Button(safe.content(label), id=f"answer-{key}", variant=variant)
 
     def on_mount(self) -> None:
         self.query_one(f"#answer-{self.default}", Button).focus()

@@ -32,6 +32,7 @@ from rackdesigner.design.connect import (
     speed_text,
 )
 from rackdesigner.layout_io.schema import LINK
+from rackdesigner.tui import safe
 from rackdesigner.tui.screens.choice import Choice
 
 if TYPE_CHECKING:
@@ -152,7 +153,7 @@ class ConnectScreen(ModalScreen[ConnectRequest | None]):
         other = self.port["a"] if end == "b" else None
         options = []
         for port in ports:
-            label = Text(port.describe(), no_wrap=True, overflow="ellipsis")
+            label = Text(safe.plain(port.describe()), no_wrap=True, overflow="ellipsis")
             if other is not None and port.role != other.role:
                 label.stylize("dim")
             options.append(Option(label, id=port.end))
@@ -271,17 +272,17 @@ class ConnectScreen(ModalScreen[ConnectRequest | None]):
         a, b = self.port["a"], self.port["b"]
         if a is None or b is None:
             missing = "end A" if a is None else "end B"
-            status.update(Text(f"choose a device and a free port for {missing}"))
+            status.update(safe.text(f"choose a device and a free port for {missing}"))
             return
         if problem:
-            status.update(Text(f"✖ length: {problem}", style="bold"))
+            status.update(safe.text(f"✖ length: {problem}", style="bold"))
             return
         found = self.proposed
         assert found is not None
         where = "declared" if self.length_touched and found.length is not None else "computed"
         length = f"{found.length:.1f} m ({where})" if found.length is not None else "length unknown"
         speed = speed_text(link_speed(a, b)) or "speed unknown"
-        line = Text(f"{a.end} → {b.end} · {length} · {speed}\n")
+        line = safe.text(f"{a.end} → {b.end} · {length} · {speed}\n")
         if found.media is None:
             line.append(f"✖ {found.reason}", style="bold")
         else:

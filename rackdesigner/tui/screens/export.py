@@ -38,6 +38,7 @@ from textual.worker import get_current_worker
 
 from rackdesigner.export.registry import KINDS, SETTINGS, ExportError, ExportKind, ExportSetting
 from rackdesigner.model.progress import reporting
+from rackdesigner.tui import safe
 
 # What the dialog shows for each choice of a setting (the command line's values).
 CHOICE_LABELS = {
@@ -317,7 +318,7 @@ class ExportScreen(ModalScreen[tuple[str, str] | ExportRequest | None]):
         else:
             bar.update(total=None)
             label = f"{what}…"
-        self.query_one("#export-step", Label).update(label)
+        self.query_one("#export-step", Label).update(safe.content(label))
 
     def finished(self, message: str) -> None:
         self.running = False
@@ -342,7 +343,7 @@ class ExportScreen(ModalScreen[tuple[str, str] | ExportRequest | None]):
 
     def show_error(self, message: str) -> None:
         hint = self.query_one("#export-hint", Static)
-        hint.update(f"✖ {message}")
+        hint.update(safe.content(f"✖ {message}"))
         hint.add_class("-error")
 
     def action_cancel(self) -> None:

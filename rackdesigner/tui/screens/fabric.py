@@ -39,6 +39,7 @@ from rackdesigner.design.fabric_choices import (
     speeds,
 )
 from rackdesigner.design.generators import FABRICS, FabricRequest, GenerateError, generate
+from rackdesigner.tui import safe
 from rackdesigner.tui.screens.choice import Choice, Tick
 
 if TYPE_CHECKING:
@@ -340,7 +341,7 @@ class GenerateScreen(ModalScreen[GenerateResult | None]):
         for index, line in enumerate(shown.lines()):
             if index:
                 text.append("\n")
-            text.append(line, style="yellow" if line.startswith("⚠") else "")
+            text.append(safe.plain(line), style="yellow" if line.startswith("⚠") else "")
         text.append("\nenter applies it as one step (ctrl+z undoes)", "dim")
         self._set_preview(text)
         if self.apply_when_ready:
@@ -352,7 +353,7 @@ class GenerateScreen(ModalScreen[GenerateResult | None]):
     def _show_error(self, message: str) -> None:
         self.error = dialog_wording(message)
         self.result = None
-        self._set_preview(Text(f"✖ {self.error}", style="bold red"))
+        self._set_preview(safe.text(f"✖ {self.error}", style="bold red"))
 
     # -- answers ------------------------------------------------------------------------
 

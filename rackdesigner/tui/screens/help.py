@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from rackdesigner.tui import actions
+from rackdesigner.tui import actions, safe
 
 SCOPES = (
     ("views", "In every view"),
@@ -34,7 +34,7 @@ def help_table(keymap: dict[str, str] | None = None) -> Table:
             if action.scope != scope:
                 continue
             keys = keymap.get(action.id, action.keys)
-            table.add_row(actions.key_text(keys) or "–", action.name, action.help)
+            table.add_row(safe.text(actions.key_text(keys) or "–"), action.name, action.help)
         if scope == "racks":
             table.add_row("escape", "", "cancel a move; in a field: undo the typing")
             table.add_row("", "", "")

@@ -12,15 +12,16 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from rackdesigner.model.diagnostics import Diagnostic
+from rackdesigner.tui import safe
 
 
 def error_text(path: str, diagnostics: list[Diagnostic]) -> Text:
     out = Text()
     for diagnostic in diagnostics[:20]:
         where = f"{diagnostic.file or path}:{diagnostic.line}" if diagnostic.line else path
-        out.append(f"{where}: ", style="bold")
+        out.append(f"{safe.plain(where)}: ", style="bold")
         out.append(f"{diagnostic.code} ", style="bold red")
-        out.append(f"{diagnostic.text()}\n")
+        out.append(f"{safe.lines(diagnostic.text())}\n")
     if len(diagnostics) > 20:
         out.append(f"… and {len(diagnostics) - 20} more\n", style="dim")
     return out
@@ -40,7 +41,7 @@ class LoadErrorScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
-            yield Static(f"Cannot open {self.path}", classes="dialog-title")
+            yield Static(safe.content(f"Cannot open {self.path}"), classes="dialog-title")
             with VerticalScroll(classes="dialog-body"):
                 yield Static(error_text(self.path, self.diagnostics), id="load-errors")
             yield Static(

@@ -7,6 +7,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import ProgressBar, Static
 
+from rackdesigner.tui import safe
+
 
 class LoadingScreen(ModalScreen[None]):
     def __init__(self, path: str) -> None:
@@ -15,7 +17,7 @@ class LoadingScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(f"Opening {self.path}", classes="dialog-title")
+            yield Static(safe.content(f"Opening {self.path}"), classes="dialog-title")
             yield ProgressBar(total=100, show_eta=False, id="loading-progress")
             yield Static("reading…", id="loading-step", classes="dialog-message")
 
@@ -35,4 +37,4 @@ class LoadingScreen(ModalScreen[None]):
         for bar in self.query(ProgressBar).results(ProgressBar):
             bar.update(progress=self.percent)
         for line in self.query("#loading-step").results(Static):
-            line.update(self.text)
+            line.update(safe.content(self.text))

@@ -23,6 +23,7 @@ from rackdesigner.design.fabric_choices import parse_ratio
 from rackdesigner.design.generators import FABRICS, GenerateError
 from rackdesigner.design.template_fill import CUSTOM, template_defaults
 from rackdesigner.design.templates import TEMPLATES, NewOptions
+from rackdesigner.tui import safe
 from rackdesigner.tui.screens.choice import Choice
 
 if TYPE_CHECKING:
@@ -268,7 +269,7 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
         try:
             options = self.options()
         except GenerateError as error:
-            self._status(Text(f"✖ {error}", style="bold red"))
+            self._status(safe.text(f"✖ {error}", style="bold red"))
             return
         self.building = True
         self._status(Text("building the layout…", style="dim"))
@@ -303,7 +304,7 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
             # The builder speaks the command line's options (--gpus, --cooling): the form
             # names its fields without the dashes.
             text = re.sub(r"--(?=[a-z])", "", error or "the template gave no layout")
-            self._status(Text(f"✖ {text}", style="bold red"))
+            self._status(safe.text(f"✖ {text}", style="bold red"))
             return
         self.dismiss(result)
 

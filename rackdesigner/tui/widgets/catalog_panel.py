@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 
 from rackdesigner.design.placing import KIND_TITLES, match, summary
 from rackdesigner.layout_io.catalog import Catalog
+from rackdesigner.tui import safe
 from rackdesigner.tui.screens.catalog_picker import catalog_options
 
 
@@ -90,7 +91,11 @@ class CatalogPanel(Vertical):
             options.append(Option(Text(KIND_TITLES["gpu"], style="bold dim"), disabled=True))
             for key in gpus:
                 gpu = self.catalog.gpus[key]
-                line = Text(f"  {key.ljust(16)} {summary(gpu)}", no_wrap=True, overflow="ellipsis")
+                line = Text(
+                    safe.plain(f"  {key.ljust(16)} {summary(gpu)}"),
+                    no_wrap=True,
+                    overflow="ellipsis",
+                )
                 options.append(Option(line, id=f"gpu:{key}", disabled=True))
         listing = self.query_one("#catalog-list", CatalogList)
         listing.set_options(options)

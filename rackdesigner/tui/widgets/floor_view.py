@@ -25,7 +25,7 @@ from textual.strip import Strip
 from rackdesigner.export.render import palette
 from rackdesigner.model.layout import Layout
 from rackdesigner.model.wording import plural
-from rackdesigner.tui import actions
+from rackdesigner.tui import actions, safe
 from rackdesigner.tui.findings import Marks
 from rackdesigner.tui.rows import rows_of
 from rackdesigner.tui.widgets.style_cache import styles_changed
@@ -256,7 +256,7 @@ class FloorView(ScrollView, can_focus=True):
         if body is None:
             body = self._draw(row, within, cursor)
             self._cache[key] = body
-        name = (self.rows[row][0] or "–") if within == 0 else ""
+        name = safe.plain(self.rows[row][0] or "–") if within == 0 else ""
         label_style = self.get_component_rich_style("floor--label")
         label = Strip([Segment(name[: LABEL_W - 1].ljust(LABEL_W), label_style)])
         rest = body.crop_extend(scroll_x, scroll_x + max(width - LABEL_W, 0), base)
@@ -295,7 +295,7 @@ class FloorView(ScrollView, can_focus=True):
             segments.append(Segment("▐" if here else " ", mark if here else base))
             if within == 0:
                 symbol = palette.SEVERITY_SYMBOLS[cell.severity] if cell.severity else ""
-                text = cell.rack[: CELL_W - (1 if symbol else 0)]
+                text = safe.plain(cell.rack)[: CELL_W - (1 if symbol else 0)]
                 segments.append(Segment(text.ljust(CELL_W - len(symbol)), style + Style(bold=True)))
                 if symbol:
                     segments.append(

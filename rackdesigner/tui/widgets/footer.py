@@ -18,6 +18,8 @@ from textual import events
 from textual.screen import Screen
 from textual.widget import Widget
 
+from rackdesigner.tui import safe
+
 SEPARATOR = "│"
 
 
@@ -114,7 +116,7 @@ class DesignerFooter(Widget, can_focus=False):
     @staticmethod
     def _label(item: Item) -> tuple[str, str]:
         # Textual's footer key: the key padded either side, the description padded right.
-        return f" {item.display} ", f"{item.description} " if item.description else ""
+        return f" {safe.plain(item.display)} ", f"{item.description} " if item.description else ""
 
     def spans(self) -> list[tuple[int, int, int]]:
         """(index, start, end) of each item drawn at the current width; the palette's

@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from rackdesigner.export.render import palette
+from rackdesigner.tui import safe
 from rackdesigner.tui.totals import Totals
 
 
@@ -21,6 +22,7 @@ class DesignerHeader(Static):
         self.totals: Totals | None = None
         self.checking = False
         self.status = ""
+        self.autosave_failed = ""  # why the last autosave could not be written
 
     def set_state(
         self,
@@ -31,6 +33,7 @@ class DesignerHeader(Static):
         totals: Totals | None = None,
         checking: bool | None = None,
         status: str | None = None,
+        autosave_failed: str | None = None,
     ) -> None:
         if title is not None:
             self.title = title
@@ -44,6 +47,8 @@ class DesignerHeader(Static):
             self.checking = checking
         if status is not None:
             self.status = status
+        if autosave_failed is not None:
+            self.autosave_failed = autosave_failed
         # Two lines always (app.tcss), so new text never changes the layout: a layout
         # pass redraws every panel, and the header changes whenever a check starts or
         # ends (a key pressed then waited 150 ms for the pass on 100,000 GPUs), and the
@@ -54,14 +59,17 @@ class DesignerHeader(Static):
         theme = "dark" if self.app.current_theme.dark else "light"
         colours = palette.SEVERITY_COLOURS[theme]
         out = Text(no_wrap=False, overflow="ellipsis")
-        out.append(self.title, style="bold")
-        out.append(f"  {self.file or 'untitled'}", style="dim")
+        out.append(safe.plain(self.title), style="bold")
+        out.append(f"  {safe.plain(self.file or 'untitled')}", style="dim")
         if self.dirty:
             out.append(" ● unsaved", style="bold")
+            if self.autosave_failed:
+                failed = f" · autosave failed: {safe.plain(self.autosave_failed)}"
+                out.append(failed, style=f"bold {colours['error']}")
         out.append("   ")
         totals = self.totals
         if self.status:
-            out.append(self.status, style="italic")
+            out.append(safe.plain(self.status), style="italic")
         elif totals is not None:
             # Non-breaking spaces inside each figure: a narrow header wraps between them.
             nb = "\u00a0"

@@ -35,6 +35,7 @@ from rackdesigner.layout_io import schema as s
 from rackdesigner.model.diagnostics import Diagnostic
 from rackdesigner.model.layout import Q
 from rackdesigner.model.units import canonical_text
+from rackdesigner.tui import safe
 from rackdesigner.tui.findings import Ref
 
 SPECS: dict[str, tuple[s.Field, ...]] = {
@@ -194,7 +195,7 @@ class InspectorLines(Widget):
             typed = shown.typed.get(f.key)
             text = typed if typed is not None else shown.values.get(f.key, "")
             cell_style = invalid if f.key in shown.notes else value
-            cell = f" {text}" if text else f" {placeholder(f)}"
+            cell = f" {safe.plain(text)}" if text else f" {placeholder(f)}"
             segments = [
                 Segment(f.key[:KEY_W].ljust(KEY_W), base + key_style),
                 Segment(" " * GAP, base),
@@ -203,7 +204,7 @@ class InspectorLines(Widget):
             out.append(Strip(segments).crop(0, width).extend_cell_length(width, base))
             note = shown.notes.get(f.key)
             if note is not None:
-                text_lines(Text(REFUSED + note), error)
+                text_lines(safe.text(REFUSED + note), error)
         return out, rows
 
     def render_line(self, y: int) -> Strip:
@@ -316,11 +317,11 @@ class Inspector(Widget, can_focus=False):
             self.ref = None
             self.border_title = "Inspector"
             self._stop_editing()
-            self.shown = Shown(facts=Text("\n".join(facts) if facts else "Nothing selected."))
+            self.shown = Shown(facts=safe.text("\n".join(facts) if facts else "Nothing selected."))
             self.lines_view.show(self.shown)
             return
         kind, ident = ref
-        self.border_title = f"{kind} {ident}"
+        self.border_title = safe.content(f"{kind} {ident}")
         same = ref == self.ref and not rebuild
         same_kind = self.ref is not None and self.ref[0] == kind
         fields = editable(kind)
@@ -338,7 +339,7 @@ class Inspector(Widget, can_focus=False):
                 editor.ref = ref
                 # The new value shows unless the user is typing over the old one (an undo
                 # while the field is open shows what it undid).
-                new = values.get(self.editing, "")
+                new = safe.plain(values.get(self.editing, ""))
                 untouched = editor.value == editor.original or not editor.has_focus
                 if self.editing not in typed and untouched:
                     editor.value = new
@@ -349,13 +350,13 @@ class Inspector(Widget, can_focus=False):
 
     def _facts(self, facts: list[str], findings: list[Diagnostic]) -> Text:
         theme = "dark" if self.app.current_theme.dark else "light"
-        out = Text("\n".join(facts))
+        out = safe.text("\n".join(facts))
         for diagnostic in findings[:6]:
             colour = palette.SEVERITY_COLOURS[theme][diagnostic.severity]
             out.append("\n")
             out.append(palette.SEVERITY_SYMBOLS[diagnostic.severity], style=f"bold {colour}")
             out.append(f" {diagnostic.code} ", style=colour)
-            out.append(diagnostic.message)
+            out.append(safe.plain(diagnostic.message))
         if len(findings) > 6:
             out.append(f"\n… {len(findings) - 6} more in the problems panel", style="dim")
         return out
@@ -391,7 +392,8 @@ class Inspector(Widget, can_focus=False):
         self.editing = key
         editor.ref = self.ref
         editor.field = field_
-        editor.original = self.shown.values.get(key, "")
+        # The input shows the value escaped (safe.plain); a commit gives back its characters.
+        editor.original = safe.plain(self.shown.values.get(key, ""))
         editor.value = self.shown.typed.get(key, editor.original)
         editor.placeholder = placeholder(field_)
         editor.tooltip = field_.doc
@@ -475,7 +477,7 @@ class Inspector(Widget, can_focus=False):
         if key not in self.shown.values or ref != self.ref:
             return
         editor = self.editor
-        self.shown.values[key] = text
+        self.shown.values[key] = safe.typed(text, self.shown.values[key])
         if self.editing == key:
             editor.original = text
             editor.remove_class("-invalid")
@@ -495,7 +497,8 @@ class Inspector(Widget, can_focus=False):
         if self._pending.get(key) == (editor.ref, editor.value):
             return  # sent already (tab, then the focus leaving)
         self._pending[key] = (editor.ref, editor.value)
-        self.post_message(self.Commit(editor.ref, key, editor.value))
+        value = safe.typed(editor.value, self.shown.values.get(key, ""))
+        self.post_message(self.Commit(editor.ref, key, value))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

@@ -22,7 +22,7 @@ from textual.strip import Strip
 
 from rackdesigner.export.render import palette
 from rackdesigner.model.diagnostics import SEVERITY_RANK, Diagnostic
-from rackdesigner.tui import actions
+from rackdesigner.tui import actions, safe
 
 _FIX = actions.BY_ID["apply-fix"]
 
@@ -115,14 +115,15 @@ class ProblemsPanel(ScrollView, can_focus=True):
         counts = dict.fromkeys(SEVERITY_RANK, 0)
         for diagnostic in self.findings:
             counts[diagnostic.severity] += 1
-        self.border_title = (
+        title = (
             f"Problems · {counts['error']} errors · {counts['warning']} warnings · "
             f"{counts['info']} info"
             if self.findings
             else "Problems · none"
         )
         if fabric_error is not None:
-            self.border_title += f" · fabric check failed: {fabric_error}"
+            title += f" · fabric check failed: {fabric_error}"
+        self.border_title = safe.content(title)
         self.virtual_size = Size(self.size.width, len(self.findings) + 1)
         self._scroll_to_cursor()
         self._show_hint()
@@ -139,7 +140,8 @@ class ProblemsPanel(ScrollView, can_focus=True):
         """The highlighted finding's fix under the list (the workspace words it)."""
         current = self.current
         hint = self.hint
-        self.border_subtitle = hint(current) if hint is not None and current is not None else ""
+        said = hint(current) if hint is not None and current is not None else ""
+        self.border_subtitle = safe.content(said)
         if self.has_focus:  # the footer's "fix" follows the highlighted finding
             self.app.refresh_bindings()
 
@@ -224,7 +226,7 @@ class ProblemsPanel(ScrollView, can_focus=True):
         theme = "dark" if self.app.current_theme.dark else "light"
         colour = palette.SEVERITY_COLOURS[theme][diagnostic.severity]
         style = base + self.get_component_rich_style("problems--cursor") if here else base
-        entity = diagnostic.entity
+        entity = safe.plain(diagnostic.entity)
         if len(entity) >= ENTITY_W:
             entity = entity[: ENTITY_W - 2] + "…"
         segments = [
@@ -234,6 +236,6 @@ class ProblemsPanel(ScrollView, can_focus=True):
             ),
             Segment(f"{diagnostic.code:<{CODE_W}}", style + Style(color=colour)),
             Segment(f"{entity:<{ENTITY_W}}", style),
-            Segment(diagnostic.message, style),
+            Segment(safe.plain(diagnostic.message), style),
         ]
         return Strip(segments).adjust_cell_length(width, style)

@@ -25,7 +25,7 @@ from textual.strip import Strip
 from rackdesigner.export.render import palette
 from rackdesigner.layout_io.catalog import Catalog
 from rackdesigner.model.layout import Layout
-from rackdesigner.tui import actions
+from rackdesigner.tui import actions, safe
 from rackdesigner.tui.findings import Marks
 from rackdesigner.tui.rows import Block, RackPlan, plan_rack, rows_of
 from rackdesigner.tui.widgets.style_cache import styles_changed
@@ -429,7 +429,7 @@ class RacksView(ScrollView, can_focus=True):
         tallest = max((p.height for p in plans), default=0)
         self.virtual_size = Size(len(plans) * COLUMN_W, tallest + 3 if plans else 1)
         row = self.row_name()
-        self.border_title = (
+        self.border_title = safe.content(
             f"Row {row or '–'} · {self.row + 1} of {len(self.rows)} · {self.face}"
             if self.rows
             else "Racks"
@@ -491,7 +491,7 @@ class RacksView(ScrollView, can_focus=True):
         if line == 0:  # title: rack id and its findings, by symbol and colour
             segments = [Segment(" " * (LABEL_W + 1), base)]
             title = self.get_component_rich_style("racks--title")
-            name = plan.rack.id
+            name = safe.plain(plan.rack.id)
             if index == self.cursor.rack:
                 title += self.get_component_rich_style("racks--cursor")
             segments.append(Segment(name[:BODY_W], title))
@@ -511,7 +511,9 @@ class RacksView(ScrollView, can_focus=True):
                 bottom = f"└{'─' * BODY_W}┘"
                 return Strip([Segment(" " * LABEL_W, base), Segment(bottom, frame), gap])
             if line == tallest + 2:
-                text = f"{plan.rack.height_u:g} U · {plan.rack.cooling_mode}"[: BODY_W + 2]
+                text = safe.plain(f"{plan.rack.height_u:g} U · {plan.rack.cooling_mode}")[
+                    : BODY_W + 2
+                ]
                 return Strip(
                     [Segment(" " * LABEL_W, base), Segment(text.center(BODY_W + 2), frame), gap]
                 ).adjust_cell_length(COLUMN_W, base)
@@ -581,6 +583,7 @@ class RacksView(ScrollView, can_focus=True):
         elif row_in_block == 2 and block.device.label:
             text = block.device.label
         del position
+        text = safe.plain(text)
         if not block.full_depth and row_in_block == 0:
             text = f"{text} ½"
         segments: list[Segment] = []
@@ -610,9 +613,9 @@ class RacksView(ScrollView, can_focus=True):
     def _ghost_cell(self, block: Block, unit: int, bottom: int, clash: bool) -> Segment:
         swatch = palette.swatch(block.kind, self._theme)
         colour = palette.SEVERITY_COLOURS[self._theme]["error"] if clash else swatch.fill
-        text = block.device.id if unit == bottom + block.height - 1 else ""
+        text = safe.plain(block.device.id) if unit == bottom + block.height - 1 else ""
         if clash and unit == bottom + block.height - 1:
-            text = f"{block.device.id} ✖ taken"
+            text = f"{text} ✖ taken"
         return Segment(f"░{text}"[:BODY_W].ljust(BODY_W, "░"), Style(color=colour, bold=True))
 
 

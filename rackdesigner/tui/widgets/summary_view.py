@@ -19,6 +19,7 @@ from textual.strip import Strip
 
 from rackdesigner.export.render import palette
 from rackdesigner.report.summary import RackSummary, Summary
+from rackdesigner.tui import safe
 from rackdesigner.tui.widgets.style_cache import styles_changed
 
 BAR_W = 10
@@ -134,9 +135,9 @@ class SummaryView(ScrollView, can_focus=True):
         base = self.rich_style
         self._theme = "dark" if self.app.current_theme.dark else "light"
         if self.summary is None:
-            return Strip([Segment(f"  {self.waiting}" if y == 0 else "", base)]).extend_cell_length(
-                width, base
-            )
+            return Strip(
+                [Segment(f"  {safe.plain(self.waiting)}" if y == 0 else "", base)]
+            ).extend_cell_length(width, base)
         scroll_x, scroll_y = self.scroll_offset
         line = y + scroll_y
         key = (line, self.version, self._theme)
@@ -162,7 +163,8 @@ class SummaryView(ScrollView, can_focus=True):
     def _draw(self, line: int) -> Strip:
         assert self.summary is not None
         if line < len(self.head):
-            return Strip([Segment(text, self._style(style)) for text, style in self.head[line]])
+            head = self.head[line]
+            return Strip([Segment(safe.plain(text), self._style(style)) for text, style in head])
         index = line - len(self.head)
         if index >= len(self.summary.racks):
             return Strip([])
@@ -170,7 +172,7 @@ class SummaryView(ScrollView, can_focus=True):
 
     def _rack(self, r: RackSummary) -> list[Segment]:
         muted = self._style("m")
-        out = [Segment(f"{r.rack[:RACK_W]:<{RACK_W}} ", self._style("b"))]
+        out = [Segment(f"{safe.plain(r.rack)[:RACK_W]:<{RACK_W}} ", self._style("b"))]
 
         def gauge(share: float | None, text: str, width: int) -> None:
             level = _level(share)
@@ -179,7 +181,7 @@ class SummaryView(ScrollView, can_focus=True):
             symbol = palette.SEVERITY_SYMBOLS[level] if level else " "
             out.append(Segment(full, style))
             out.append(Segment(rest, muted))
-            out.append(Segment(f"{symbol}{text}"[: width - 1].ljust(width), style))
+            out.append(Segment(f"{symbol}{safe.plain(text)}"[: width - 1].ljust(width), style))
 
         share = r.load / r.capacity if r.capacity else (None if not r.load else float("inf"))
         lower = "≥" if r.load_is_lower_bound else ""
@@ -193,5 +195,5 @@ class SummaryView(ScrollView, can_focus=True):
         out.append(Segment(f"{lost:<15}", muted if r.one_side_lost is None else self._style("")))
         # Every line of the busiest feed (its side carrying the rack alone), in amps.
         phases = " · ".join(f"{line} {amps:.1f}" for line, amps in r.lines.items())
-        out.append(Segment(phases, muted))
+        out.append(Segment(safe.plain(phases), muted))
         return out

@@ -7,11 +7,11 @@ grouping: a scalable unit once with a count), built off the main thread; choosin
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.message import Message
 from textual.widgets import Tree
 
 from rackdesigner.export.render.topology_outline import Entry
+from rackdesigner.tui import safe
 
 
 class TopologyView(Tree[str | None], can_focus=True):
@@ -31,7 +31,7 @@ class TopologyView(Tree[str | None], can_focus=True):
         self.entries = entries or []
         self.clear()
         if entries is None:
-            self.root.add_leaf(waiting)
+            self.root.add_leaf(safe.text(waiting))
             return
         if not entries:
             self.root.add_leaf("No compute fabric: no cables between compute ports.")
@@ -41,7 +41,7 @@ class TopologyView(Tree[str | None], can_focus=True):
         self.border_title = f"Topology · {len(entries)} fabric{'s' if len(entries) > 1 else ''}"
 
     def _add(self, parent: object, entry: Entry, *, expand: bool) -> None:
-        label = Text(entry.label)
+        label = safe.text(entry.label)
         if entry.spof:
             label.stylize("bold red")
         elif entry.oversubscribed:
