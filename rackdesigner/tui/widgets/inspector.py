@@ -154,7 +154,7 @@ class Chooser(OptionList, can_focus=False):
         height: auto;
         max-height: 7;
         border: none;
-        padding: 0;
+        padding: 0 0 0 1;
         background: $panel;
         scrollbar-size: 1 1;
     }
