@@ -29,7 +29,18 @@ PWR013    a feed without a side: the side that makes the rack strongest (the wea
           existing side, or a side of its own)
 CAB003    a cable whose media does not reach its length: OM4 for OM3 fibre where that
           reaches, else the first medium of the generators' preference that does
+CAB004    ends of one technology at two speeds: the faster end's port group (on its model,
+          in the layout's ``[catalog]``) at the slower end's speed, the rate the link runs
+          at already; offered only when no other cable on that group runs faster
+COOL003   a liquid rack naming no CDU (or a device that is not one): the nearest CDU (its
+          rack, its row, then any) whose group has spare capacity for the rack's liquid heat
 ========= ================================================================================
+
+Codes with no mechanical fix, and why: COOL003 on an overloaded CDU group (which racks
+move, or which CDU to buy, is a plant decision); CAB004 across technologies (a different
+switch or adapter); PWR011 (a PDU rated below its side's load, or above its feed, needs
+another PDU model: a purchase) and PWR012 (more cords than outlets: more or other PDUs;
+moving a PDU to another feed side moves the shortfall, it does not remove it).
 
 No Textual here: the designer calls it, and so can scripts.
 """
@@ -52,6 +63,7 @@ from rackdesigner.edit import (
     LayoutIndex,
     MoveDevice,
     PlaceDevice,
+    SetPortGroup,
     UpdateFeed,
     UpdateLink,
     UpdateRack,
@@ -62,6 +74,7 @@ from rackdesigner.model.diagnostics import Diagnostic
 from rackdesigner.model.layout import DeviceType, Feed, Layout, Link, Rack
 from rackdesigner.model.refs import KindId, Ref
 from rackdesigner.model.thresholds import resolve
+from rackdesigner.model.units import BANDWIDTH, POWER, canonical_text, fmt
 
 # The feeds a rack without any gets (designer.md's Add rack defaults).
 DEFAULT_FEED = {"voltage": 415.0, "phases": 3, "current": 63.0}
@@ -80,6 +93,8 @@ class Plan:
 
     label: str
     build: Builder
+    # Racks the trial copies besides the finding's: those the commands name (a CDU's).
+    racks: tuple[Rack, ...] = ()
 
 
 @dataclass(slots=True)
@@ -174,12 +189,14 @@ def _works(context: Context, plan: Plan) -> bool:
     rack's contents and a cable do; the copy costs a rack or two."""
     layout = context.layout
     racks = context.racks
+    racks += [r for r in plan.racks if all(r is not other for other in racks)]
     trial = Layout(
         name=layout.name,
         site=layout.site,
         workload=layout.workload,
         rules=layout.rules,
-        catalog=layout.catalog,
+        # A copy of the dict: a fix may set a [catalog] entry (CAB004), never in place.
+        catalog=dict(layout.catalog),
         gpus=layout.gpus,
         racks=copy.deepcopy(racks),
         links=[_trial_link(context)] if context.link is not None else [],
@@ -654,3 +671,101 @@ def media_that_reaches(context: Context) -> Iterator[Plan]:
         f"Cable {ref} with {media} instead of {link.media}{reaches}",
         lambda: [UpdateLink(ref, media=media, grade=grade)],
     )
+
+
+@fixer("CAB004")
+def slower_speed(context: Context) -> Iterator[Plan]:
+    """Ends of one technology at two speeds: the link runs at the slower one. The faster
+    end's port group is set to that speed on its model (the layout's ``[catalog.MODEL]``,
+    as a layout that runs 400G adapters on a 200G fabric writes it), so no figure of this
+    link changes. Every device of that model shares the group: offered only when none of
+    its other cables runs faster than the new speed (the change slows no link)."""
+    link = context.link
+    values = context.finding.values
+    if link is None or "speed_a" not in values or "speed_b" not in values:
+        return
+    if context.finding.severity == "error":
+        return  # InfiniBand against Ethernet: another switch or adapter, a purchase
+    speed_a, speed_b = float(values["speed_a"]), float(values["speed_b"])
+    slow = min(speed_a, speed_b)
+    fast_end = link.a if speed_a > speed_b else link.b
+    found = ENDPOINT.match(fast_end)
+    device = context.index.device(end_device(fast_end)) if found else None
+    if device is None or found is None:
+        return
+    model, group = device.model, found["group"]
+    for other_id in [d.id for _, d in context.layout.devices() if d.model == model]:
+        for other in context.index.links_of(other_id):
+            if other is link:
+                continue
+            for end, far in ((other.a, other.b), (other.b, other.a)):
+                match = ENDPOINT.match(end)
+                if match is None or match["device"] != other_id or match["group"] != group:
+                    continue
+                far_speed = _port_speed(context, far)
+                if far_speed is not None and far_speed > slow * (1 + 1e-9):
+                    return  # that cable would run slower
+    text = canonical_text(slow, BANDWIDTH)
+    ref = context.finding.subject[1] if context.finding.subject else link.a
+    yield Plan(
+        f"Set {model} ports {group} to {text}, the rate link {ref} runs at",
+        lambda: [SetPortGroup(model, group, speed=text)],
+    )
+
+
+@fixer("COOL003")
+def name_a_cdu(context: Context) -> Iterator[Plan]:
+    """A liquid rack that names no CDU, or a device that is not one, is given the nearest
+    CDU (in its rack, its row, then any, by id) whose group has room for the rack's liquid
+    heat with all its CDUs working. An overloaded group has no such fix: which racks move,
+    or which CDU to add, is a plant decision."""
+    from rackdesigner.analysis import Analysis
+
+    rack = context.rack
+    finding = context.finding
+    if finding.subject is None or finding.subject[0] != "rack" or rack.cooling_mode != "liquid":
+        return
+    cdus = [
+        (owner, device)
+        for owner, device in context.layout.devices()
+        if (t := context.catalog.get(device.model)) is not None and t.kind == "cdu" and t.capacity
+    ]
+    if not cdus:
+        return
+    # The racks that decide CDU loads: those naming a CDU, those holding one, and this one.
+    holders = {id(owner) for owner, _ in cdus}
+    racks = [r for r in context.layout.racks if r.cdus or id(r) in holders or r is rack]
+    partial = replace(context.layout, racks=racks, links=[])
+    analysis = Analysis(partial)
+    facts = next(f for f in analysis.racks if f.rack is rack)
+    need = float(facts.liquid_heat)
+    spare: dict[str, float] = {}
+    for load in analysis.cdu_loads:
+        if load.capacity is None:
+            continue
+        room = load.capacity - load.heat
+        for cdu in load.cdus:
+            spare[cdu.id] = room
+    named = set(rack.cdus)
+    candidates = []
+    for owner, device in cdus:
+        if device.id in named:
+            continue
+        room = spare.get(device.id, float(context.catalog[device.model].capacity or 0))
+        if room + 1e-6 < need:
+            continue
+        distance = 0 if owner is rack else 1 if owner.row == rack.row else 2
+        candidates.append((distance, -room, device.id, room))
+
+    for _, _, cdu_id, room in sorted(candidates)[:3]:
+
+        def name_it(cdu_id: str = cdu_id) -> list[Command]:
+            return [UpdateRack(rack.id, cdu=cdu_id)]
+
+        owner = context.index.rack_of(cdu_id)
+        yield Plan(
+            f"Cool rack {rack.id} from CDU {cdu_id} ({fmt(room, POWER)} to spare, the rack "
+            f"needs {fmt(need, POWER)})",
+            name_it,
+            (owner,) if owner is not None else (),
+        )

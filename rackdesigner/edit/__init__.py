@@ -50,6 +50,10 @@ Commands (all refuse with :class:`EditError` and change nothing):
 ``SetField(ref, key, text)``  ``ref`` = (kind, id): text parsed as the loader parses it
 ``UpdateSection(kind, **f)``  the layout's own keys (kind "layout"), ``[site]``,
                            ``[workload]``
+``UpdateRules(**f)``       ``[rules]`` ``select`` / ``ignore``, codes checked against the rules
+``UpdateThreshold(k, t)``  one ``[rules.thresholds]`` value from text; empty: the default
+``SetPortGroup(model, group, **f)``  a model's port group (count, speed, tech, role) in
+                           the layout's ``[catalog.MODEL]``; ``SetDevicePorts(device, ...)``
 ``Batch(commands, label)`` one step, all or none
 ========================= =========================================================
 """
@@ -69,12 +73,16 @@ from rackdesigner.edit.commands import (
     RemoveLink,
     RemoveRack,
     RenameEntity,
+    SetDevicePorts,
     SetField,
+    SetPortGroup,
     UpdateDevice,
     UpdateFeed,
     UpdateLink,
     UpdateRack,
+    UpdateRules,
     UpdateSection,
+    UpdateThreshold,
     check_fit,
     check_link_ends,
 )
@@ -105,12 +113,16 @@ __all__ = [
     "RemoveRack",
     "RenameEntity",
     "Session",
+    "SetDevicePorts",
     "SetField",
+    "SetPortGroup",
     "UpdateDevice",
     "UpdateFeed",
     "UpdateLink",
     "UpdateRack",
+    "UpdateRules",
     "UpdateSection",
+    "UpdateThreshold",
     "check_fit",
     "check_link_ends",
 ]

@@ -164,6 +164,13 @@ ACTIONS: tuple[Action, ...] = (
         "air, liquid (choose the CDUs), rear door (choose the door) or immersion",
     ),
     Action("catalog", "focus_catalog", "Catalog", "search the catalog; enter places at the cursor"),
+    # Issue 23: every setting the rules read, in the inspector.
+    Action(
+        "layout-settings",
+        "layout_settings",
+        "Layout settings",
+        "the layout's name, workload, site, rules select / ignore and thresholds, editable",
+    ),
     # The floor view.
     Action("floor-up", "floor_cursor(0, -1)", "", "cursor to the row above", "up", "floor"),
     Action("floor-down", "floor_cursor(0, 1)", "", "cursor to the row below", "down", "floor"),

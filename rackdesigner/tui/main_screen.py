@@ -496,7 +496,12 @@ class MainScreen(Screen[None]):
                 ref = None
         workspace.inspected = ref
         self.inspector.show(
-            ref, entity, workspace.facts(ref), workspace.findings_of(ref), rebuild=rebuild
+            ref,
+            entity,
+            workspace.facts(ref),
+            workspace.findings_of(ref),
+            rebuild=rebuild,
+            page=workspace.page(ref),
         )
 
     # -- editing ----------------------------------------------------------------------------
@@ -610,6 +615,9 @@ class MainScreen(Screen[None]):
         if session is None:
             return
         ref = subject_of(diagnostic)
+        if ref is not None and ref[0] in ("site", "workload", "rules"):
+            self.update_inspector(("layout", ""))  # the settings page has its keys
+            return
         where = Locator(session.layout)(ref) if ref else None
         if where is None:
             if focus:
@@ -867,6 +875,15 @@ class MainScreen(Screen[None]):
 
     def action_apply_fix(self) -> None:
         self.guide.apply_fix()
+
+    def action_layout_settings(self) -> None:
+        """The layout's name, workload, site, rules and thresholds in the inspector."""
+        if self.session is None:
+            return
+        if self.view_name not in ("racks", "floor"):
+            self.action_view("racks")
+        self.update_inspector(("layout", ""), rebuild=True)
+        self.inspector.focus_first()
 
     # -- keys: files ------------------------------------------------------------------------
 

@@ -25,6 +25,12 @@ from rackdesigner.design.placing import nearest_fit
 from rackdesigner.layout_io.saving import same_file
 from rackdesigner.tui import autosave as sidecar
 from rackdesigner.tui.findings import Ref, subject_of
+from rackdesigner.tui.widgets.layout_settings import (
+    SETTINGS_FACTS,
+    Page,
+    port_page,
+    settings_page,
+)
 
 if TYPE_CHECKING:
     from rackdesigner.edit import Batch, Command, FabricJob, Session
@@ -174,6 +180,7 @@ class Workspace:
         self._fabric_keys: frozenset[object] | set[object] = frozenset()
         self._fixable: tuple[object, bool] | None = None
         self._fabric_failed: tuple[int, int, str] | None = None  # (session, revision, error)
+        self._users: tuple[tuple[int, int], dict[str, int]] | None = None  # devices per model
 
     # -- the session -----------------------------------------------------------------------
 
@@ -284,6 +291,8 @@ class Workspace:
             return None
         index = self.session.index
         kind, ident = ref
+        if kind == "layout":  # Layout settings
+            return self.session.layout
         lookup = {"rack": index.rack, "device": index.device, "feed": index.feed}
         found = lookup.get(kind)
         if found is not None:
@@ -293,12 +302,46 @@ class Workspace:
     def facts(self, ref: Ref | None) -> list[str]:
         if self.session is None:
             return []
-        return facts_lines(self.session, ref) if ref else layout_lines(self.session.layout)
+        if ref is not None and ref[0] == "layout":
+            return list(SETTINGS_FACTS)
+        if ref is None:
+            return layout_lines(self.session.layout)
+        return facts_lines(self.session, ref)
 
     def findings_of(self, ref: Ref | None) -> list[Diagnostic]:
         if self.session is None or ref is None:
             return []
+        if ref[0] == "layout":  # the settings page: the findings about its sections
+            kinds = ("site", "workload", "rules")
+            return [d for d in self.session.findings if d.subject and d.subject[0] in kinds]
         return [d for d in self.session.findings if subject_of(d) == ref]
+
+    def _model_users(self, model: str) -> int:
+        """How many devices have ``model`` (counted once per revision: the cursor asks)."""
+        session = self.session
+        assert session is not None
+        state = (id(session), session.revision)
+        if self._users is None or self._users[0] != state:
+            counts: dict[str, int] = {}
+            for _, device in session.layout.devices():
+                counts[device.model] = counts.get(device.model, 0) + 1
+            self._users = (state, counts)
+        return self._users[1].get(model, 0)
+
+    def page(self, ref: Ref | None) -> Page | None:
+        """The inspector's page beyond the entity's own fields: the layout's settings, or a
+        device's port groups (its model's)."""
+        session = self.session
+        if session is None or ref is None:
+            return None
+        if ref[0] == "layout":
+            return settings_page(session.layout)
+        if ref[0] == "device":
+            device = session.index.device(ref[1])
+            if device is None:
+                return None
+            return port_page(session.index.type_of(device), self._model_users(device.model))
+        return None
 
     def ref_for(self, target: str) -> Ref | str:
         """The entity ``target`` names (rack, device, feed, or a link by its a end), or

@@ -17,6 +17,12 @@ from rackdesigner.edit.commands.feeds import AddFeed, RemoveFeed
 from rackdesigner.edit.commands.links import AddLink, RemoveLink
 from rackdesigner.edit.commands.racks import AddRack, RemoveRack
 from rackdesigner.edit.commands.renames import RenameEntity
+from rackdesigner.edit.commands.settings import (
+    SetDevicePorts,
+    SetPortGroup,
+    UpdateRules,
+    UpdateThreshold,
+)
 from rackdesigner.edit.commands.updates import (
     UpdateDevice,
     UpdateFeed,
@@ -39,12 +45,16 @@ __all__ = [
     "RemoveLink",
     "RemoveRack",
     "RenameEntity",
+    "SetDevicePorts",
     "SetField",
+    "SetPortGroup",
     "UpdateDevice",
     "UpdateFeed",
     "UpdateLink",
     "UpdateRack",
+    "UpdateRules",
     "UpdateSection",
+    "UpdateThreshold",
     "check_fit",
     "check_link_ends",
 ]

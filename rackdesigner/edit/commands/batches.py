@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 
 from rackdesigner.edit.base import Command, EditError
 from rackdesigner.edit.commands.renames import RenameEntity
+from rackdesigner.edit.commands.settings import SetDevicePorts, UpdateRules, UpdateThreshold
 from rackdesigner.edit.commands.updates import (
     UpdateDevice,
     UpdateFeed,
@@ -26,6 +27,11 @@ class SetField(Command):
     limits), so a bad value gets the loader's message; empty text removes an optional key.
     ``id`` renames (every reference follows); a device's ``model``, ``position``, ``face``
     and ``side`` must fit; a rack's ``cdu`` and ``door`` must name such a device.
+
+    The layout's settings page names its keys by section: ``("layout", "")`` with
+    ``name``, ``site.power_budget``, ``workload.kind``, ``rules.select`` or
+    ``thresholds.cable_max``; a device's port groups are ``ports.GROUP.KEY``
+    (``ports.ib.speed``), set on its model (:class:`SetPortGroup`).
     """
 
     def __init__(self, ref: KindId, key: str, text: str):
@@ -33,7 +39,17 @@ class SetField(Command):
         kind, entity_id = ref
         self.ref, self.key, self.text = ref, key, text
         self.inner: Command
-        if key == "id" and kind in ("rack", "feed", "device"):
+        section, dot, rest = key.partition(".")
+        if kind == "layout" and dot:
+            kind, key = section, rest
+        if kind == "device" and section == "ports" and dot:
+            group, _, port_key = rest.rpartition(".")
+            self.inner = SetDevicePorts(entity_id, group, {port_key: text})
+        elif kind == "rules":
+            self.inner = UpdateRules({key: text})
+        elif kind == "thresholds":
+            self.inner = UpdateThreshold(key, text)
+        elif key == "id" and kind in ("rack", "feed", "device"):
             self.inner = RenameEntity(kind, entity_id, text.strip())
         elif kind == "rack":
             self.inner = UpdateRack(entity_id, {key: text})

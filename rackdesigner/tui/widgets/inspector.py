@@ -27,8 +27,9 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import Reactive
 from textual.strip import Strip
+from textual.suggester import SuggestFromList
 from textual.widget import Widget
-from textual.widgets import Input
+from textual.widgets import Input, OptionList
 
 from rackdesigner.export.render import palette
 from rackdesigner.layout_io import schema as s
@@ -37,6 +38,7 @@ from rackdesigner.model.layout import Q
 from rackdesigner.model.units import canonical_text
 from rackdesigner.tui import safe
 from rackdesigner.tui.findings import Ref
+from rackdesigner.tui.widgets.layout_settings import Page
 
 SPECS: dict[str, tuple[s.Field, ...]] = {
     "rack": s.RACK,
@@ -85,6 +87,13 @@ class Shown:
     values: dict[str, str] = field(default_factory=dict)  # as in the layout
     typed: dict[str, str] = field(default_factory=dict)  # refused text, kept as typed
     notes: dict[str, str] = field(default_factory=dict)  # why a value was refused
+    # A page's (layout settings, port groups): the label shown for a key, where it is not
+    # the key itself, and a heading line above a field.
+    labels: dict[str, str] = field(default_factory=dict)
+    headings: dict[str, str] = field(default_factory=dict)
+
+    def label(self, key: str) -> str:
+        return self.labels.get(key, key)
 
 
 class FieldInput(Input):
@@ -94,6 +103,14 @@ class FieldInput(Input):
         Binding("escape", "revert", "back to racks", show=True, id="field-revert"),
         Binding("tab,down", "step(1)", "next field", show=False, id="field-next"),
         Binding("shift+tab,up", "step(-1)", "previous field", show=False, id="field-previous"),
+        # A choice field's list (face, side, phase, cooling, media, role, ...): these pick
+        # the next or previous choice; typing any value still works.
+        Binding(
+            "pagedown,alt+down", "choose(1)", "next choice", show=False, id="field-choice-next"
+        ),
+        Binding(
+            "pageup,alt+up", "choose(-1)", "previous choice", show=False, id="field-choice-previous"
+        ),
     ]
     # One line of a fixed width: the length of its text (its virtual size) never changes
     # the screen's layout, yet Textual lays the whole screen out again when it changes.
@@ -123,6 +140,37 @@ class FieldInput(Input):
     def action_step(self, step: int) -> None:
         self.inspector.step(step)
 
+    def action_choose(self, step: int) -> None:
+        self.inspector.choose(step)
+
+
+class Chooser(OptionList, can_focus=False):
+    """The choices of the field being edited, under it: pgdn / pgup (alt+down / alt+up)
+    or a click pick one; the focus stays in the field, so typing still works."""
+
+    DEFAULT_CSS = """
+    Chooser {
+        layer: editor;
+        position: absolute;
+        height: auto;
+        max-height: 7;
+        border: none;
+        padding: 0 0 0 1;
+        background: $panel;
+        scrollbar-size: 1 1;
+    }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(id="inspector-chooser")
+        self.choices: list[str] = []
+
+    def offer(self, choices: list[str], current: str) -> None:
+        self.choices = choices
+        self.clear_options()
+        self.add_options(choices)
+        self.highlighted = choices.index(current) if current in choices else None
+
 
 class InspectorLines(Widget):
     """The facts and the fields, drawn line by line. It scrolls by its own offset (the
@@ -149,6 +197,9 @@ class InspectorLines(Widget):
         self._lines: list[Strip] | None = None
         self._width = -1
         self.rows: dict[str, int] = {}  # field key -> its line
+        # Where a field's value starts: after the key column, or (a label longer than the
+        # key column, on a page) on the line under its label.
+        self.value_x: dict[str, int] = {}
 
     def show(self, shown: Shown) -> None:
         self.shown = shown
@@ -165,12 +216,12 @@ class InspectorLines(Widget):
     def lines(self) -> list[Strip]:
         width = self.size.width
         if self._lines is None or width != self._width:
-            self._lines, self.rows = self._build(max(width, 1))
+            self._lines, self.rows, self.value_x = self._build(max(width, 1))
             self._width = width
             self.top = max(0, min(self.top, len(self._lines) - self.size.height))
         return self._lines
 
-    def _build(self, width: int) -> tuple[list[Strip], dict[str, int]]:
+    def _build(self, width: int) -> tuple[list[Strip], dict[str, int], dict[str, int]]:
         console: Console = self.app.console
         options = console.options.update_width(width)
         style = self.get_component_rich_style
@@ -187,25 +238,39 @@ class InspectorLines(Widget):
         shown = self.shown
         text_lines(shown.facts, facts)
         rows: dict[str, int] = {}
+        value_x: dict[str, int] = {}
         if shown.fields:
             out.append(Strip.blank(width, base))
-        room = max(1, width - KEY_W - GAP)
         for f in shown.fields:
+            heading = shown.headings.get(f.key)
+            if heading is not None:
+                if len(out) > 1 and out[-1].text.strip():
+                    out.append(Strip.blank(width, base))
+                text_lines(safe.text(heading, style="bold"), facts)
+            label = shown.label(f.key)
+            x = KEY_W + GAP
+            if f.key in shown.labels and len(label) > KEY_W:
+                # A long label (a threshold's) has a line of its own, the value under it.
+                text_lines(Text(label), key_style)
+                x = 2
+            room = max(1, width - x)
             rows[f.key] = len(out)
+            value_x[f.key] = x
             typed = shown.typed.get(f.key)
             text = typed if typed is not None else shown.values.get(f.key, "")
             cell_style = invalid if f.key in shown.notes else value
             cell = f" {safe.plain(text)}" if text else f" {placeholder(f)}"
+            head = safe.plain(label)[:KEY_W].ljust(KEY_W) if x > 2 else ""
             segments = [
-                Segment(f.key[:KEY_W].ljust(KEY_W), base + key_style),
-                Segment(" " * GAP, base),
+                Segment(head, base + key_style),
+                Segment(" " * (x - len(head)), base),
                 Segment(cell[:room].ljust(room), cell_style + (hint if not text else Style())),
             ]
             out.append(Strip(segments).crop(0, width).extend_cell_length(width, base))
             note = shown.notes.get(f.key)
             if note is not None:
                 text_lines(safe.text(REFUSED + note), error)
-        return out, rows
+        return out, rows, value_x
 
     def render_line(self, y: int) -> Strip:
         lines = self.lines()
@@ -292,6 +357,9 @@ class Inspector(Widget, can_focus=False):
         editor = FieldInput()
         editor.display = False
         yield editor
+        chooser = Chooser()
+        chooser.display = False
+        yield chooser
 
     @property
     def lines_view(self) -> InspectorLines:
@@ -300,6 +368,10 @@ class Inspector(Widget, can_focus=False):
     @property
     def editor(self) -> FieldInput:
         return self.query_one("#inspector-editor", FieldInput)
+
+    @property
+    def chooser(self) -> Chooser:
+        return self.query_one("#inspector-chooser", Chooser)
 
     # -- what is shown -------------------------------------------------------------------
 
@@ -311,8 +383,12 @@ class Inspector(Widget, can_focus=False):
         findings: list[Diagnostic],
         *,
         rebuild: bool = False,
+        page: Page | None = None,
     ) -> None:
-        """Show ``entity`` (a Rack, Feed, Device or Link) under ``ref``; None clears."""
+        """Show ``entity`` (a Rack, Feed, Device or Link) under ``ref``; None clears.
+
+        ``page``: fields of its own (the layout's settings: ``ref`` ("layout", "")), or
+        shown after the entity's (a device's port groups)."""
         if ref is None or entity is None:
             self.ref = None
             self.border_title = "Inspector"
@@ -321,17 +397,27 @@ class Inspector(Widget, can_focus=False):
             self.lines_view.show(self.shown)
             return
         kind, ident = ref
-        self.border_title = safe.content(f"{kind} {ident}")
+        self.border_title = (
+            "Layout settings" if kind == "layout" else safe.content(f"{kind} {ident}")
+        )
         same = ref == self.ref and not rebuild
         same_kind = self.ref is not None and self.ref[0] == kind
-        fields = editable(kind)
+        fields = editable(kind) if kind in SPECS else ()
         values = {f.key: field_text(f, getattr(entity, f.key, None)) for f in fields}
+        labels: dict[str, str] = {}
+        headings: dict[str, str] = {}
+        if page is not None:
+            fields = (*fields, *page.fields)
+            values.update(page.values)
+            labels, headings = dict(page.labels), dict(page.headings)
         if same:
             typed, notes = self.shown.typed, self.shown.notes
         else:
             typed, notes = {}, {}
         self.ref = ref
-        self.shown = Shown(ref, self._facts(facts, findings), fields, values, typed, notes)
+        self.shown = Shown(
+            ref, self._facts(facts, findings), fields, values, typed, notes, labels, headings
+        )
         self.lines_view.show(self.shown)
         editor = self.editor
         if self.editing is not None:
@@ -399,6 +485,12 @@ class Inspector(Widget, can_focus=False):
         editor.tooltip = field_.doc
         editor.set_class(key in self.shown.notes, "-invalid")
         editor.cursor_position = len(editor.value)
+        choices = [str(c) for c in field_.choices]
+        editor.suggester = SuggestFromList(choices, case_sensitive=False) if choices else None
+        chooser = self.chooser
+        if choices:
+            chooser.offer(choices, editor.value)
+        chooser.display = bool(choices)
         lines = self.lines_view
         lines.lines()
         row = lines.rows.get(key, 0)
@@ -421,9 +513,47 @@ class Inspector(Widget, can_focus=False):
             return
         y = row - lines.top
         visible = 0 <= y < lines.size.height
-        editor.styles.offset = (KEY_W + GAP, max(0, y))
-        editor.styles.width = max(1, lines.size.width - KEY_W - GAP)
+        x = lines.value_x.get(self.editing, KEY_W + GAP)
+        editor.styles.offset = (x, max(0, y))
+        editor.styles.width = max(1, lines.size.width - x)
         editor.styles.visibility = "visible" if visible else "hidden"
+        self._place_chooser(x, y, visible)
+
+    def _place_chooser(self, x: int, y: int, visible: bool) -> None:
+        chooser = self.chooser
+        if not chooser.display:
+            return
+        lines = self.lines_view
+        height = min(len(chooser.choices), 7)
+        below = y + 1 + height <= lines.size.height
+        chooser.styles.offset = (x, y + 1 if below else max(0, y - height))
+        chooser.styles.width = max(1, lines.size.width - x)
+        chooser.styles.visibility = "visible" if visible else "hidden"
+
+    def choose(self, step: int) -> None:
+        """The next (1) or previous (-1) choice into the field (pgdn / pgup)."""
+        chooser = self.chooser
+        if not chooser.display or not chooser.choices:
+            return
+        current = chooser.highlighted
+        count = len(chooser.choices)
+        index = (0 if step > 0 else count - 1) if current is None else (current + step) % count
+        chooser.highlighted = index
+        editor = self.editor
+        editor.value = chooser.choices[index]
+        editor.cursor_position = len(editor.value)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """A click on a choice: it is the field's value, committed."""
+        if not isinstance(event.option_list, Chooser):
+            return
+        event.stop()
+        editor = self.editor
+        editor.value = event.option_list.choices[event.option_index]
+        editor.cursor_position = len(editor.value)
+        self._commit()
+        if not editor.has_focus:
+            editor.focus()
 
     def step(self, step: int) -> None:
         """Tab, down (1) or shift+tab, up (-1): commit this field, edit the next one; past
@@ -453,6 +583,7 @@ class Inspector(Widget, can_focus=False):
         editor = self.editor
         editor.display = False
         editor.field = None
+        self.chooser.display = False
 
     def refused(self, key: str, message: str) -> None:
         """Show why a value was refused, under its field (the field keeps the typed text)."""
