@@ -123,9 +123,10 @@ class DesignerApp(App[None], inherit_bindings=False):
         return self.main.busy is None
 
     async def action_main(self, action: str) -> None:
-        """Run the main screen's ``action`` (``"cursor(0, 1)"``): the app-wide bindings and
-        the palette reach the main screen this way while a dialog is on top too. A refused
-        or missing action is skipped, so the key goes on to the next binding as before."""
+        """Run the main screen's ``action`` (``"cursor(0, 1)"``): the app-wide bindings
+        reach the main screen this way while a dialog is on top too (the palette runs it
+        with the main screen as the default namespace). A refused or missing action is
+        skipped, so the key goes on to the next binding, as Textual does for any action."""
         if not await self.run_action(action, self.main):
             raise SkipAction()
 
