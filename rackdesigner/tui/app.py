@@ -9,6 +9,7 @@ and the file, no Textual).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import tomllib
@@ -16,6 +17,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
+from textual.actions import SkipAction
+from textual.actions import parse as parse_action
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
@@ -45,14 +48,33 @@ def read_keymap(path: Path) -> tuple[dict[str, str], str | None]:
     return {k: v for k, v in keymap.items() if k in actions.BY_ID}, problem
 
 
+def through_main(bindings: list[Binding]) -> list[Binding]:
+    """App-wide bindings that run a main screen action: ``main.<name>`` (the action
+    registry's spelling) becomes the app's own action ``main('<name>')``, which runs it on
+    the main screen (:meth:`DesignerApp.action_main`), under a dialog too.
+
+    Textual resolves the namespaces ``app``, ``screen`` and ``focused`` only (``screen``
+    under a dialog is the dialog); a binding's action without a namespace runs on the node
+    that holds the binding, here the app. That, ``App.run_action``'s default namespace and
+    ``check_action`` are Textual's public API for this; the namespace set Textual reads
+    (``App._action_targets``) is not."""
+    out = []
+    for binding in bindings:
+        namespace, dot, action = binding.action.partition(".")
+        if dot and namespace == "main":
+            binding = dataclasses.replace(binding, action=f"main({action!r})")
+        out.append(binding)
+    return out
+
+
 class DesignerApp(App[None], inherit_bindings=False):
     CSS_PATH = "app.tcss"
     TITLE = "rackdesigner"
     # The catalog panel opens fully from 40 lines up (app.tcss: Screen.-tall).
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (40, "-tall")]
     BINDINGS: ClassVar[list[BindingType]] = [
-        *actions.bindings("app"),
-        *actions.bindings("views"),
+        *through_main(actions.bindings("app")),
+        *through_main(actions.bindings("views")),
         Binding("ctrl+c", "help_quit", show=False, system=True),
     ]
 
@@ -76,10 +98,6 @@ class DesignerApp(App[None], inherit_bindings=False):
         self.keymap_overrides: dict[str, str] = {}
         self.notices: list[tuple[str, str]] = []  # (severity, text) of every notification
         self.main = MainScreen(self.workspace, autosave=autosave, views_ahead=views_ahead)
-        # App-wide bindings and the palette run the main screen's actions as ``main.<name>``
-        # (Textual knows the namespaces app, screen and focused; under a dialog ``screen``
-        # is the dialog, and the keys of the whole app must still reach the main screen).
-        self._action_targets.add("main")
         # The theme is chosen before the first style pass: set in on_mount, it parsed and
         # applied every style sheet a second time on each start (about 0.1 s).
         from rackdesigner.tui.themes import DARK, themes
@@ -102,9 +120,22 @@ class DesignerApp(App[None], inherit_bindings=False):
             self.notify(problem, title="Keymap", severity="warning")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # An app-wide key for the main screen: the main screen says whether it acts now (and
+        # the footer shows it so).
+        if action == "main" and parameters and isinstance(parameters[0], str):
+            _, name, arguments = parse_action(parameters[0])
+            return self.main.check_action(name, arguments)
         # A long edit is changing the layout in a worker: no key acts until it is done (the
         # busy screen says what it is doing); the main screen refuses its own actions too.
         return self.main.busy is None
+
+    async def action_main(self, action: str) -> None:
+        """Run the main screen's ``action`` (``"cursor(0, 1)"``): the app-wide bindings
+        reach the main screen this way while a dialog is on top too (the palette runs it
+        with the main screen as the default namespace). A refused or missing action is
+        skipped, so the key goes on to the next binding, as Textual does for any action."""
+        if not await self.run_action(action, self.main):
+            raise SkipAction()
 
     def notify(
         self,
@@ -131,7 +162,7 @@ class DesignerApp(App[None], inherit_bindings=False):
 
     def _palette_callback(self, action: str) -> Any:
         def run() -> None:
-            self.call_later(self.run_action, f"main.{action}")
+            self.call_later(self.run_action, action, self.main)
 
         return run
 

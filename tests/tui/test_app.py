@@ -2,7 +2,9 @@
 
 Each test opens a copy of a layout in a temporary folder, presses what a person would press
 and checks what the app shows and what lands on disk. Pilot tests run in-process and
-headless; the real-terminal smoke test lives in test_tui_terminal.py.
+headless; the real-terminal smoke test lives in test_terminal.py. One app boot carries
+several features (a boot costs more than the keys): what an edit, a save or a recovery does
+without the screen is tested through the Workspace (test_workspace.py).
 """
 
 from __future__ import annotations
@@ -23,7 +25,20 @@ from tests.conftest import ROOT
 from tests.tui.pilot import SIZE, app_for, codes, copy, palette, paste, run, settle, type_text
 
 
-def test_training_journey_move_refuse_undo_redo_save_reopen(tmp_path: Path) -> None:
+def test_training_journey_fabric_failure_move_refuse_undo_redo_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rackdesigner.edit.checker import FabricJob
+
+    runs: list[int] = []
+
+    def broken(self: FabricJob) -> FabricJob:
+        runs.append(self.revision)
+        self.error = RuntimeError("the cable graph broke")
+        self.done = True
+        return self
+
+    monkeypatch.setattr(FabricJob, "run", broken)
     path = copy("training-128.toml", tmp_path)
 
     async def journey() -> None:
@@ -32,7 +47,31 @@ def test_training_journey_move_refuse_undo_redo_save_reopen(tmp_path: Path) -> N
             await settle(pilot)
             session = app.workspace.session
             assert session is not None
-            # Select a rack: the cursor starts on the first rack's top unit.
+            # A fabric check that fails says so once and is not run again.
+            for _ in range(5):  # were it restarted, it would have run again by now
+                await pilot.pause(0.02)
+            await settle(pilot)
+            assert len(runs) == 1
+            failed = [t for s, t in app.notices if s == "error" and "Fabric check" in t]
+            assert failed == ["Fabric check failed: RuntimeError: the cable graph broke"]
+            title = str(app.main.problems.border_title)
+            assert title.endswith(" · fabric check failed: RuntimeError: the cable graph broke")
+            assert not app.main.header.checking
+            # An edit changes the layout: its fabric is checked again (and fails again).
+            await pilot.press("ctrl+g")
+            await type_text(pilot, "a01-blank4")
+            await pilot.press("enter", "delete")
+            await settle(pilot)
+            assert len(runs) == 2
+            # The check works again; undo brings the panel back.
+            monkeypatch.undo()
+            await pilot.press("ctrl+z")
+            await settle(pilot)
+            assert len(runs) == 2 and "fabric check failed" not in str(
+                app.main.problems.border_title
+            )
+            assert session.index.device("a01-blank4") is not None
+            # Select a rack: the cursor is on the first rack's top unit.
             assert app.main.racks.current_rack_id() == "a01"
             await pilot.press("right")
             assert app.main.racks.current_rack_id() == "a02"
@@ -80,91 +119,79 @@ def test_training_journey_move_refuse_undo_redo_save_reopen(tmp_path: Path) -> N
             assert not app.workspace.dirty
             assert any("Saved" in text for _, text in app.notices)
 
+        # What reopening it gives: test_workspace.py (the file is the layout, clean).
         expected_session = Session(load_path(ROOT / "layouts" / "training-128.toml"))
         expected_session.do(RemoveDevice("a01-blank4"))
         assert path.read_text(encoding="utf-8") == dumps(expected_session.layout)
         assert not autosave.sidecar(path).exists()
 
-        again = app_for(path, tmp_path)
-        async with again.run_test(size=SIZE) as pilot:
-            await settle(pilot)
-            assert again.workspace.session is not None
-            assert dumps(again.workspace.session.layout) == path.read_text(encoding="utf-8")
-            assert again.workspace.session.index.device("a01-blank4") is None
-            assert not again.workspace.dirty
-
     run(journey)
 
 
-def test_wrong_unit_in_the_inspector_is_refused_inline(tmp_path: Path) -> None:
+def test_inspector_rails_refused_unit_click_arrows_wheel_duplicate_rename_and_quit(
+    tmp_path: Path,
+) -> None:
     path = copy("finetune-8gpu.toml", tmp_path)
+    original = path.read_bytes()
 
     async def journey() -> None:
         app = app_for(path, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            assert app.workspace.session is not None
-            before = dumps(app.workspace.session.layout)
+            session = app.workspace.session
+            assert session is not None
+            before = dumps(session.layout)
+            inspector = app.main.inspector
             # The 0U PDUs on the side rails: shift+arrows stop on them, arrows do not.
             await pilot.press("shift+left")
-            assert app.main.inspector.ref == ("device", "a01-pdu-a")
+            assert inspector.ref == ("device", "a01-pdu-a")
             await pilot.press("right")
             assert app.main.racks.cursor.rail is None
+            # A wrong unit in the inspector is refused inline.
             await palette(pilot, "Go to")
             await type_text(pilot, "a01-A")
             await pilot.press("enter")
             await pilot.pause()
-            assert app.main.inspector.ref == ("feed", "a01-A")
+            assert inspector.ref == ("feed", "a01-A")
             await pilot.press("enter")  # edit: the first field takes the focus
             await pilot.pause()
             # id, side, circuit, voltage, phases, current
             await pilot.press("tab", "tab", "tab", "tab", "tab")
-            assert (
-                app.main.inspector.editing == "current" and app.focused is app.main.inspector.editor
-            )
+            assert inspector.editing == "current" and app.focused is inspector.editor
             await pilot.press("end", "ctrl+u")
             await type_text(pilot, "63 V")
             await pilot.press("enter")
             await settle(pilot)
-            note = app.main.inspector.note("current")
+            note = inspector.note("current")
             assert note is not None and '"63 V" is a voltage, expected a current (A)' in note
             assert app.focused.has_class("-invalid")
             # Drawn under the field, the typed text kept in it.
-            lines = [strip.text for strip in app.main.inspector.lines_view.lines()]
-            row = app.main.inspector.lines_view.rows["current"]
+            lines = [strip.text for strip in inspector.lines_view.lines()]
+            row = inspector.lines_view.rows["current"]
             assert lines[row + 1].startswith('✖ current "63 V" is a')
-            assert app.main.inspector.text_of("current") == "63 V"
-            assert dumps(app.workspace.session.layout) == before
+            assert inspector.text_of("current") == "63 V"
+            assert dumps(session.layout) == before
             assert not app.workspace.dirty
             # A good value goes through and can be undone.
             await pilot.press("ctrl+u")
             await type_text(pilot, "40 A")
             await pilot.press("enter")
             await settle(pilot)
-            assert app.workspace.session.index.feed("a01-A").current == 40.0
-            assert app.main.inspector.note("current") is None
-            assert app.main.inspector.text_of("current") == "40 A"
+            assert session.index.feed("a01-A").current == 40.0
+            assert inspector.note("current") is None
+            assert inspector.text_of("current") == "40 A"
             await pilot.press("ctrl+z")
             await settle(pilot)
-            assert dumps(app.workspace.session.layout) == before
+            assert dumps(session.layout) == before
 
-    run(journey)
-
-
-def test_inspector_click_a_field_to_edit_it_step_with_arrows_and_scroll_with_the_wheel(
-    tmp_path: Path,
-) -> None:
-    path = copy("finetune-8gpu.toml", tmp_path)
-
-    async def journey() -> None:
-        app = app_for(path, tmp_path)
-        async with app.run_test(size=(80, 24)) as pilot:
+            # On 80x24, back on the rack's top unit (a 1U blanking panel).
+            await pilot.press("escape")
+            await pilot.resize_terminal(80, 24)
+            assert app.main.go_to("a01-blank18")
             await settle(pilot)
-            assert app.workspace.session is not None
-            inspector = app.main.inspector
             lines = inspector.lines_view
             device = inspector.ref
-            assert device is not None and device[0] == "device"
+            assert device == ("device", "a01-blank18")
             # A click on the model line puts that field in the input.
             row = lines.rows["model"] - lines.top
             await pilot.click("#inspector-lines", offset=(2, row))
@@ -183,12 +210,12 @@ def test_inspector_click_a_field_to_edit_it_step_with_arrows_and_scroll_with_the
             await type_text(pilot, "spare")
             await pilot.press("enter")
             await settle(pilot)
-            assert app.workspace.session.index.device(device[1]).label == "spare"
+            assert session.index.device(device[1]).label == "spare"
             assert inspector.text_of("label") == "spare"
             # An undo while the field is open shows the value it brought back.
             await pilot.press("ctrl+z")
             await settle(pilot)
-            assert app.workspace.session.index.device(device[1]).label is None
+            assert session.index.device(device[1]).label is None
             assert inspector.editing == "label" and inspector.editor.value == ""
             # The wheel scrolls the lines.
             await pilot.press("escape")
@@ -197,22 +224,12 @@ def test_inspector_click_a_field_to_edit_it_step_with_arrows_and_scroll_with_the
             await pilot._post_mouse_events([events.MouseScrollUp], "#inspector-lines", (2, 1))
             await pilot.pause()
             assert lines.top < top
+            assert dumps(session.layout) == before
 
-    run(journey)
-
-
-def test_duplicate_rename_then_quit_with_unsaved_changes_asks_and_discard_leaves_the_file(
-    tmp_path: Path,
-) -> None:
-    path = copy("finetune-8gpu.toml", tmp_path)
-    original = path.read_bytes()
-
-    async def journey() -> None:
-        app = app_for(path, tmp_path)
-        async with app.run_test(size=SIZE) as pilot:
+            # Duplicate, rename, then quit with unsaved changes.
+            await pilot.resize_terminal(*SIZE)
+            assert app.main.go_to("a01-blank18")
             await settle(pilot)
-            session = app.workspace.session
-            assert session is not None
             await pilot.press("down")  # from the 1U panel at U42 to the 2U one at U40-U41
             assert app.main.racks.current_device_id() == "a01-blank17"
             await pilot.press("delete")
@@ -235,7 +252,7 @@ def test_duplicate_rename_then_quit_with_unsaved_changes_asks_and_discard_leaves
             await settle(pilot)
             assert session.index.device(copy_id) is None
             assert session.index.device("a01-top").model == "blank-1u"
-            assert app.main.inspector.ref == ("device", "a01-top")
+            assert inspector.ref == ("device", "a01-top")
             # The palette's Quit asks too; escape cancels and the app stays.
             await palette(pilot, "Quit")
             assert isinstance(app.screen, ConfirmScreen)
@@ -243,6 +260,10 @@ def test_duplicate_rename_then_quit_with_unsaved_changes_asks_and_discard_leaves
             await pilot.pause()
             assert not isinstance(app.screen, ConfirmScreen)
             assert app.is_running
+            # An app-wide key reaches the main screen under a dialog: ctrl+q over the help.
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert len(app.screen_stack) == 2
             await pilot.press("ctrl+q")
             await pilot.pause()
             assert isinstance(app.screen, ConfirmScreen)
@@ -256,9 +277,25 @@ def test_duplicate_rename_then_quit_with_unsaved_changes_asks_and_discard_leaves
     assert not autosave.sidecar(path).exists()
 
 
-def test_malformed_file_shows_its_error_and_line_and_the_app_runs_on(tmp_path: Path) -> None:
+def test_files_malformed_then_start_empty_first_save_asks_a_path_open_another_and_recover(
+    tmp_path: Path,
+) -> None:
+    """A malformed file shows its error and line and the app runs on (Start empty); the
+    untitled first save asks for a path; Open another file whose autosave is newer offers
+    to recover it, and the recovered changes are saved. (What the autosave writes and
+    recovery does without the screen: test_workspace.py.)"""
     path = tmp_path / "broken.toml"
     path.write_text('format = 1\nname = "x"\n[[racks]\nid = "a01"\n', encoding="utf-8")
+    target = tmp_path / "new-hall.toml"
+    other = copy("finetune-8gpu.toml", tmp_path)
+    # An autosave of "other" with a device deleted, newer than the file (as after a crash).
+    crashed = Session(load_path(other))
+    deleted = crashed.layout.racks[0].devices[0].id
+    crashed.do(RemoveDevice(deleted))
+    autosave.write(other, dumps(crashed.layout))
+    old = other.stat().st_mtime_ns - 10**9
+    os.utime(other, ns=(old, old))
+    original = other.read_bytes()
 
     async def journey() -> None:
         app = app_for(path, tmp_path)
@@ -274,63 +311,7 @@ def test_malformed_file_shows_its_error_and_line_and_the_app_runs_on(tmp_path: P
             assert app.is_running
             assert app.workspace.session is not None
             assert app.workspace.session.layout.racks == []
-
-    run(journey)
-
-
-def test_recovery_from_an_autosave(tmp_path: Path) -> None:
-    path = copy("finetune-8gpu.toml", tmp_path)
-    original = path.read_bytes()
-    deleted: list[str] = []
-
-    async def edit_and_crash() -> None:
-        app = app_for(path, tmp_path)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
-            deleted.append(app.main.racks.current_device_id() or "")
-            await pilot.press("delete")
-            await settle(pilot)
-            app.main.files.autosave_now()  # what the 30 s timer and every 20th edit do
-            await settle(pilot)
-            assert autosave.sidecar(path).exists()
-            app.exit()  # gone without saving, as after a crash
-
-    run(edit_and_crash)
-    assert path.read_bytes() == original
-    old = path.stat().st_mtime_ns - 10**9
-    os.utime(path, ns=(old, old))
-
-    async def reopen() -> None:
-        app = app_for(path, tmp_path)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
-            await pilot.pause()
-            assert isinstance(app.screen, ConfirmScreen)
-            assert "Recover" in app.screen.title_text
-            await pilot.press("enter")  # Recover
-            await settle(pilot)
-            assert app.workspace.session is not None
-            assert app.workspace.dirty
-            assert app.workspace.session.index.device(deleted[0]) is None
-            await pilot.press("ctrl+s")
-            await settle(pilot)
-            await pilot.pause()
-            assert not app.workspace.dirty
-
-    run(reopen)
-    assert f'"{deleted[0]}"' not in path.read_text(encoding="utf-8")
-    assert not autosave.sidecar(path).exists()
-
-
-def test_untitled_first_save_asks_for_a_path_then_open_another(tmp_path: Path) -> None:
-    other = copy("finetune-8gpu.toml", tmp_path)
-    target = tmp_path / "new-hall.toml"
-
-    async def journey() -> None:
-        app = app_for(None, tmp_path)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
-            assert app.workspace.session is not None and app.workspace.session.layout.racks == []
+            # Untitled: the first save asks for a path.
             await pilot.press("ctrl+s")
             await pilot.pause()
             assert isinstance(app.screen, PromptScreen)
@@ -340,53 +321,30 @@ def test_untitled_first_save_asks_for_a_path_then_open_another(tmp_path: Path) -
             await settle(pilot)
             assert target.exists()
             assert app.workspace.path == str(target)
+            # Open another: its newer autosave is offered first.
             await palette(pilot, "Open")
             assert isinstance(app.screen, PromptScreen)
             await pilot.press("ctrl+u")
             await paste(pilot, str(other))
             await pilot.press("enter")
             await settle(pilot)
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmScreen)
+            assert "Recover" in app.screen.title_text
+            await pilot.press("enter")  # Recover
+            await settle(pilot)
             assert app.workspace.path == str(other)
             assert app.main.racks.current_rack_id() == "a01"
+            assert app.workspace.session is not None
+            assert app.workspace.dirty
+            assert app.workspace.session.index.device(deleted) is None
+            assert other.read_bytes() == original  # the file as it was until saved
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            await pilot.pause()
+            assert not app.workspace.dirty
 
     run(journey)
     assert 'name = "untitled"' in target.read_text(encoding="utf-8")
-
-
-def test_a_fabric_check_that_fails_says_so_once_and_is_not_run_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from rackdesigner.edit.checker import FabricJob
-
-    runs: list[int] = []
-
-    def broken(self: FabricJob) -> FabricJob:
-        runs.append(self.revision)
-        self.error = RuntimeError("the cable graph broke")
-        self.done = True
-        return self
-
-    monkeypatch.setattr(FabricJob, "run", broken)
-    path = copy("training-128.toml", tmp_path)
-
-    async def journey() -> None:
-        app = app_for(path, tmp_path)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
-            for _ in range(5):  # were it restarted, it would have run again by now
-                await pilot.pause(0.02)
-            await settle(pilot)
-            assert len(runs) == 1
-            failed = [t for s, t in app.notices if s == "error" and "Fabric check" in t]
-            assert failed == ["Fabric check failed: RuntimeError: the cable graph broke"]
-            title = str(app.main.problems.border_title)
-            assert title.endswith(" · fabric check failed: RuntimeError: the cable graph broke")
-            assert not app.main.header.checking
-            # An edit changes the layout: its fabric is checked again (and fails again).
-            await pilot.press("ctrl+g")
-            await type_text(pilot, "a01-blank4")
-            await pilot.press("enter", "delete")
-            await settle(pilot)
-            assert len(runs) == 2
-
-    run(journey)
+    assert f'"{deleted}"' not in other.read_text(encoding="utf-8")
+    assert not autosave.sidecar(other).exists()

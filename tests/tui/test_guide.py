@@ -15,7 +15,6 @@ import pytest
 from rackdesigner.edit import PlaceDevice
 from tests.conftest import ROOT
 from tests.tui.pilot import (
-    SIZE,
     SNAPSHOT_SIZE,
     app_for,
     codes,
@@ -36,22 +35,39 @@ def _copy(tmp_path: Path) -> Path:
     return target
 
 
-def test_second_dgx_in_an_air_rack_is_named_with_its_fix_then_fixed_with_x_and_undone(
-    tmp_path: Path,
+def test_problems_panel_snapshot_then_a_second_dgx_is_named_with_its_fix_fixed_with_x_undone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = _copy(tmp_path)
+    """The problems panel with COOL001 highlighted and its fix under the list (the 100x30
+    snapshot); undone, then the journey with the keys a user presses."""
+    _copy(tmp_path)
+    monkeypatch.chdir(tmp_path)  # a relative path: the header reads the same everywhere
 
     async def journey() -> None:
-        app = app_for(path, tmp_path)
-        async with app.run_test(size=SIZE) as pilot:
+        app = app_for(Path("dgx-air.toml"), tmp_path)
+        async with app.run_test(size=SNAPSHOT_SIZE) as pilot:
             await settle(pilot)
+            session = app.workspace.session
+            assert session is not None
             assert codes(app, "COOL001") == []
+            # -- the snapshot
+            app.main.do(PlaceDevice("a01", "dgx-h100", 12))
+            await settle(pilot)
+            await pilot.press("ctrl+o")
+            await pilot.pause()
+            app.clear_notifications()
+            await pilot.pause()
+            subtitle = str(app.main.problems.border_subtitle)
+            assert subtitle.startswith("fix: cool the rack with a rear door")
+            _check("problems-with-fix", app.export_screenshot())
+            await pilot.press("ctrl+z", "escape")
+            await settle(pilot)
+            assert session.index.device("a01-n02") is None and codes(app, "COOL001") == []
+            assert app.focused is app.main.racks
             app.notices.clear()
+            # -- the journey
             await place(pilot, "dgx-h100")  # a, type, enter: at the cursor (the top unit)
-            assert (
-                app.workspace.session is not None
-                and app.workspace.session.index.device("a01-n02") is not None
-            )
+            assert session.index.device("a01-n02") is not None
             said = [text for severity, text in app.notices if severity == "error"]
             assert said, app.notices
             assert (
@@ -73,13 +89,13 @@ def test_second_dgx_in_an_air_rack_is_named_with_its_fix_then_fixed_with_x_and_u
             await settle(pilot)
             assert codes(app, "COOL001") == []
             assert codes(app, "COOL002") == []
-            rack = app.workspace.session.index.rack("a01")
+            rack = session.index.rack("a01")
             assert rack.cooling == "rear-door" and rack.door == "a01-door"
             assert any("Fixed COOL001" in text for _, text in app.notices)
             await pilot.press("ctrl+z")
             await settle(pilot)
             assert codes(app, "COOL001") == ["rack a01"]
-            assert app.workspace.session.index.device("a01-door") is None
+            assert session.index.device("a01-door") is None
             # A finding without a mechanical fix (NET007, a figure): no "fix" in the
             # footer; x and the palette's Apply fix say so and change nothing.
             app.main.problems.focus()
@@ -90,40 +106,16 @@ def test_second_dgx_in_an_air_rack_is_named_with_its_fix_then_fixed_with_x_and_u
             await pilot.pause()
             keys = {b.binding.key for b in app.screen.active_bindings.values() if b.binding.show}
             assert "x" not in keys
-            revision = app.workspace.session.revision
+            revision = session.revision
             app.notices.clear()
             await pilot.press("x")
             await pilot.pause()
-            assert app.workspace.session.revision == revision
+            assert session.revision == revision
             assert any("has no mechanical fix" in text for _, text in app.notices)
             app.notices.clear()
             await palette(pilot, "Apply fix")
-            assert app.workspace.session.revision == revision
+            assert session.revision == revision
             assert any("NET007" in t and "no mechanical fix" in t for _, t in app.notices)
-
-    run(journey)
-
-
-def test_problems_panel_shows_the_highlighted_findings_fix_snapshot(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The problems panel with COOL001 highlighted and its fix under the list (100x30)."""
-    _copy(tmp_path)
-    monkeypatch.chdir(tmp_path)  # a relative path: the header reads the same everywhere
-
-    async def journey() -> None:
-        app = app_for(Path("dgx-air.toml"), tmp_path)
-        async with app.run_test(size=SNAPSHOT_SIZE) as pilot:
-            await settle(pilot)
-            app.main.do(PlaceDevice("a01", "dgx-h100", 12))
-            await settle(pilot)
-            await pilot.press("ctrl+o")
-            await pilot.pause()
-            app.clear_notifications()
-            await pilot.pause()
-            subtitle = str(app.main.problems.border_subtitle)
-            assert subtitle.startswith("fix: cool the rack with a rear door")
-            _check("problems-with-fix", app.export_screenshot())
 
     run(journey)
 

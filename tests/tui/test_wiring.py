@@ -1,7 +1,7 @@
 """The designer's cabling journeys, pressing real keys: Connect ports (``l``), Generate
-fabric (``g``) and New from template (palette), plus the field guide's 32-GPU inference
-cluster built with commands, cabled through the Generate dialog, saved and validated by the
-console script."""
+fabric (``g``), a fabric large enough to be applied off the UI thread and the keys that
+wait for it, in one app boot; New from template (palette) and a large template in another.
+(The field guide's 32-GPU inference cluster built from an empty file: test_journey.py.)"""
 
 from __future__ import annotations
 
@@ -36,14 +36,28 @@ from tests.tui.pilot import (
 SIZE = SMALL
 
 
-def test_connect_two_free_ports_shows_the_link_in_both_inspectors_and_the_topology(
-    tmp_path: Path,
+def test_connect_ports_generate_a_fabric_a_long_one_off_the_ui_thread_and_keys_wait(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Connect two free ports (the link in both inspectors and the topology; a typed
+    length); a refused plan shown in the Generate dialog; leaf-spine at 2:1 on 200 Gbps
+    InfiniBand for three selected nodes (preview counts = the plan's, one undo step). Then
+    a fabric large enough is applied and undone off the UI thread (300,000 cables on
+    100,000 GPUs take the core seconds: the threshold is lowered to the four nodes'
+    fabric), and nothing reads or edits the layout while a worker changes it."""
+    import threading
+
+    from rackdesigner.tui.controllers import long_edit
+    from rackdesigner.tui.screens.busy import BusyScreen
+
     path = four_nodes(tmp_path / "nodes.toml")
+    release = threading.Event()
+    finished: list[object] = []
 
     async def journey() -> None:
         app = app_for(path, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
+            # -- connect ports
             await settle(pilot)
             assert app.main.go_to("a01-n01")
             await pilot.press("l")
@@ -116,24 +130,12 @@ def test_connect_two_free_ports_shows_the_link_in_both_inspectors_and_the_topolo
             await settle(pilot)
             link = session.index.links_of("a01-n01")[0]
             assert link.media == "mmf" and abs(float(link.length) - 30.0) < 1e-9
-
-    run(journey)
-
-
-def choose(screen: GenerateScreen, selector: str) -> str:
-    return str(screen.query_one(selector).value)  # type: ignore[attr-defined]
-
-
-def test_generate_2_to_1_preview_apply_undo(tmp_path: Path) -> None:
-    """A refused plan shown in the dialog; leaf-spine at 2:1 on 200 Gbps InfiniBand for three
-    selected nodes (preview counts = the plan's, one undo step). The field guide's 32-GPU
-    cluster through the same dialog, from an empty file: tests/test_tui_journey.py."""
-    path = four_nodes(tmp_path / "inference-32.toml")
-
-    async def journey() -> None:
-        app = app_for(path, tmp_path)
-        async with app.run_test(size=SIZE) as pilot:
+            # One undo step takes it away again.
+            await pilot.press("ctrl+z")
             await settle(pilot)
+            assert session.layout.links == []
+
+            # -- generate fabric
             session = app.workspace.session
             assert session is not None
             # A plan the generator refuses is shown in the dialog, never applied: direct
@@ -212,14 +214,92 @@ def test_generate_2_to_1_preview_apply_undo(tmp_path: Path) -> None:
             await settle(pilot)
             assert dumps(session.layout) == before
 
+            # -- a fabric large enough is applied and undone off the UI thread
+            monkeypatch.setattr(long_edit, "LONG_EDIT_COMMANDS", 2)
+            session = app.workspace.session
+            assert session is not None
+            before = dumps(session.layout)
+            shown = busy_details(app, monkeypatch)
+            await pilot.press("g")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GenerateScreen)
+            await wait_for_preview(pilot, screen)
+            assert screen.result is not None
+            cables = len(screen.result.plan.links)
+            await pilot.press("enter")
+            await settle(pilot)
+            assert shown and f"{cables:,} cables" in shown[0]
+            assert not isinstance(app.screen, BusyScreen) and app.main.busy is None
+            assert len(session.layout.links) == cables > 0
+            assert session.history.undo_label == screen.result.plan.label
+            assert "long_edit" in app.workspace.timings
+            assert any("ctrl+z undoes" in text for _, text in app.notices)
+            assert session.findings == full_check(session)  # checked as any edit is
+            # ctrl+z: the same way back.
+            await pilot.press("ctrl+z")
+            await settle(pilot)
+            assert len(shown) == 2 and shown[1].startswith("Undoing: ")
+            assert dumps(session.layout) == before
+
+            # -- keys wait while a long edit runs: no undo, no view switch, no palette; the
+            # busy screen says what runs, and goes when it is done.
+            monkeypatch.undo()
+            session = app.workspace.session
+            assert session is not None
+            assert app.main.do(AddRack("z99")) is None
+            revision = session.revision
+            app.main.run_long_edit(
+                "Test",
+                "waiting for the test…",
+                lambda: release.wait(10),
+                lambda r, e: finished.append(r),
+            )
+            await pilot.pause()
+            assert isinstance(app.screen, BusyScreen)
+            await pilot.press("ctrl+z", "2", "ctrl+p", "ctrl+s")
+            assert isinstance(app.screen, BusyScreen)
+            assert session.revision == revision and not finished
+            # The autosave tick writes nothing of a layout being changed, and timers (the
+            # floor view's inspector, the views built ahead) read nothing of it.
+            app.main.files.autosave_now()
+            assert not [w for w in app.workers if w.group == "autosave"]
+            shown_before = app.workspace.inspected
+            app.main.update_inspector(("rack", "z99"))
+            assert app.workspace.inspected == shown_before
+            app.main.views.build_ahead()
+            assert not [w for w in app.workers if w.group == "views" and w.is_running]
+            release.set()
+            await settle(pilot)
+            assert finished == [True] and app.main.busy is None
+            assert not isinstance(app.screen, BusyScreen)
+            assert autosave.newer(path) is None
+            await pilot.press("ctrl+z")  # keys act again
+            await settle(pilot)
+            assert session.revision != revision
+
     run(journey)
 
 
-def test_new_from_template_replaces_the_layout_with_an_unsaved_untitled_one(
-    tmp_path: Path,
+def choose(screen: GenerateScreen, selector: str) -> str:
+    return str(screen.query_one(selector).value)  # type: ignore[attr-defined]
+
+
+def test_new_from_template_replaces_the_layout_and_a_large_one_fills_off_the_ui_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """New from template: an unsaved, untitled layout (the dialog, the form's refusal, the
+    first save's proposed name). Then a template of 100,000 GPUs takes the core seconds to
+    index and check: it fills the new layout behind the busy screen too (the threshold
+    lowered to the small template; the template as the dialog gives it)."""
+    from rackdesigner.design.template_fill import template_defaults
+    from rackdesigner.design.templates import build
+    from rackdesigner.tui.controllers import long_edit
+    from rackdesigner.tui.screens.template import TemplateResult
+
     path = tmp_path / "finetune-8gpu.toml"
     shutil.copy(ROOT / "layouts" / "finetune-8gpu.toml", path)
+    built = build(template_defaults("small"), "test")
 
     async def journey() -> None:
         app = app_for(path, tmp_path)
@@ -279,6 +359,18 @@ def test_new_from_template_replaces_the_layout_with_an_unsaved_untitled_one(
             assert isinstance(app.screen, PromptScreen)
             assert app.screen.query_one("#prompt-input").value == "small.toml"  # type: ignore[attr-defined]
             await pilot.press("escape")
+            await pilot.pause()
+            # -- a large template
+            monkeypatch.setattr(long_edit, "LONG_EDIT_COMMANDS", 2)
+            shown = busy_details(app, monkeypatch)
+            app.main.wiring.use_template(TemplateResult("small", built))
+            await settle(pilot)
+            assert shown and shown[0].startswith("New from template small: ")
+            session = app.workspace.session
+            assert session is not None and app.main.busy is None
+            assert [d.model for _, d in session.layout.devices()].count("dgx-h100") == 2
+            assert session.findings == full_check(session)
+            assert any("New layout from small" in text for _, text in app.notices)
 
     run(journey)
 
@@ -326,128 +418,19 @@ def test_no_designer_method_shadows_a_textual_one_by_accident() -> None:
         assert shadowed <= meant[klass], shadowed - meant[klass]
 
 
-def test_a_fabric_large_enough_is_applied_and_undone_off_the_ui_thread(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """300,000 cables on 100,000 GPUs take the core seconds: a step of that many commands
-    runs in a worker behind a busy screen. The threshold is lowered to the four nodes'
-    fabric here; the result is what the small path gives (test above)."""
-    from rackdesigner.tui.controllers import long_edit
-    from rackdesigner.tui.screens.busy import BusyScreen
+def test_app_wide_keys_reach_the_main_screen_through_public_api_only() -> None:
+    """The app-wide bindings run ``main('<action>')``, the app's own action that runs the
+    main screen's: no namespace Textual does not know (it resolves app, screen and focused;
+    adding one means writing its private ``App._action_targets``)."""
+    from textual.actions import parse
 
-    monkeypatch.setattr(long_edit, "LONG_EDIT_COMMANDS", 2)
-    path = four_nodes(tmp_path / "inference-32.toml")
+    from rackdesigner.tui import actions
+    from rackdesigner.tui.main_screen import MainScreen
 
-    async def journey() -> None:
-        app = app_for(path, tmp_path)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
-            session = app.workspace.session
-            assert session is not None
-            before = dumps(session.layout)
-            shown = busy_details(app, monkeypatch)
-            await pilot.press("g")
-            await pilot.pause()
-            screen = app.screen
-            assert isinstance(screen, GenerateScreen)
-            await wait_for_preview(pilot, screen)
-            assert screen.result is not None
-            cables = len(screen.result.plan.links)
-            await pilot.press("enter")
-            await settle(pilot)
-            assert shown and f"{cables:,} cables" in shown[0]
-            assert not isinstance(app.screen, BusyScreen) and app.main.busy is None
-            assert len(session.layout.links) == cables > 0
-            assert session.history.undo_label == screen.result.plan.label
-            assert "long_edit" in app.workspace.timings
-            assert any("ctrl+z undoes" in text for _, text in app.notices)
-            assert session.findings == full_check(session)  # checked as any edit is
-            # ctrl+z: the same way back.
-            await pilot.press("ctrl+z")
-            await settle(pilot)
-            assert len(shown) == 2 and shown[1].startswith("Undoing: ")
-            assert dumps(session.layout) == before
-
-    run(journey)
-
-
-def test_keys_wait_while_a_long_edit_runs(tmp_path: Path) -> None:
-    """Nothing reads or edits the layout while a worker changes it: no undo, no view
-    switch, no palette; the busy screen says what runs, and goes when it is done."""
-    import threading
-
-    from rackdesigner.tui.screens.busy import BusyScreen
-
-    path = four_nodes(tmp_path / "inference-32.toml")
-    release = threading.Event()
-    finished: list[object] = []
-
-    async def journey() -> None:
-        app = app_for(path, tmp_path)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
-            session = app.workspace.session
-            assert session is not None
-            assert app.main.do(AddRack("z99")) is None
-            revision = session.revision
-            app.main.run_long_edit(
-                "Test",
-                "waiting for the test…",
-                lambda: release.wait(10),
-                lambda r, e: finished.append(r),
-            )
-            await pilot.pause()
-            assert isinstance(app.screen, BusyScreen)
-            await pilot.press("ctrl+z", "2", "ctrl+p", "ctrl+s")
-            assert isinstance(app.screen, BusyScreen)
-            assert session.revision == revision and not finished
-            # The autosave tick writes nothing of a layout being changed, and timers (the
-            # floor view's inspector, the views built ahead) read nothing of it.
-            app.main.files.autosave_now()
-            assert not [w for w in app.workers if w.group == "autosave"]
-            shown_before = app.workspace.inspected
-            app.main.update_inspector(("rack", "z99"))
-            assert app.workspace.inspected == shown_before
-            app.main.views.build_ahead()
-            assert not [w for w in app.workers if w.group == "views" and w.is_running]
-            release.set()
-            await settle(pilot)
-            assert finished == [True] and app.main.busy is None
-            assert not isinstance(app.screen, BusyScreen)
-            assert autosave.newer(path) is None
-            await pilot.press("ctrl+z")  # keys act again
-            await settle(pilot)
-            assert session.revision != revision
-
-    run(journey)
-
-
-def test_a_template_large_enough_fills_the_layout_off_the_ui_thread(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A template of 100,000 GPUs takes the core seconds to index and check: it fills the
-    new layout behind the busy screen too (the threshold lowered to the small template).
-    The dialog that gives the template is the journey above's."""
-    from rackdesigner.design.template_fill import template_defaults
-    from rackdesigner.design.templates import build
-    from rackdesigner.tui.controllers import long_edit
-    from rackdesigner.tui.screens.template import TemplateResult
-
-    monkeypatch.setattr(long_edit, "LONG_EDIT_COMMANDS", 2)
-    built = build(template_defaults("small"), "test")
-
-    async def journey() -> None:
-        app = app_for(None, tmp_path)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
-            shown = busy_details(app, monkeypatch)
-            app.main.wiring.use_template(TemplateResult("small", built))
-            await settle(pilot)
-            assert shown and shown[0].startswith("New from template small: ")
-            session = app.workspace.session
-            assert session is not None and app.main.busy is None
-            assert [d.model for _, d in session.layout.devices()].count("dgx-h100") == 2
-            assert session.findings == full_check(session)
-            assert any("New layout from small" in text for _, text in app.notices)
-
-    run(journey)
+    relayed = [b for b in DesignerApp.BINDINGS if getattr(b, "id", None) in actions.BY_ID]
+    assert len(relayed) == len(actions.bindings("app")) + len(actions.bindings("views"))
+    for binding in relayed:
+        namespace, name, (action,) = parse(binding.action)  # type: ignore[union-attr]
+        assert (namespace, name) == ("", "main"), binding
+        assert action == actions.BY_ID[binding.id].action  # type: ignore[union-attr]
+        assert callable(getattr(MainScreen, f"action_{parse(str(action))[1]}"))

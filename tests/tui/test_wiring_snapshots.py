@@ -53,7 +53,7 @@ def test_connect_generate_and_template_dialogs_match_their_snapshots(
             shots.append(("generate-dialog", app.export_screenshot()))
             await pilot.press("escape")
             await pilot.pause()
-            await app.run_action("main.new_from_template")
+            await app.main.run_action("new_from_template")
             for _ in range(50):
                 await pilot.pause(0.02)
                 if type(app.screen).__name__ == "TemplateScreen":

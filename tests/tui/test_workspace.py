@@ -225,3 +225,20 @@ def test_a_failed_fabric_check_is_reported_once_and_not_started_again(tmp_path: 
     job = session.fabric_job()
     job.run()
     assert workspace.fabric_done(session, job).accepted and workspace.fabric_error is None
+
+
+def test_a_saved_layout_reopens_as_saved_and_clean(tmp_path: Path) -> None:
+    # (Was the second app of the Pilot journey test_training_journey_..._save_reopen.)
+    path = copy("training-128.toml", tmp_path)
+    workspace = opened(path)
+    workspace.do(RemoveDevice("a01-blank4"))
+    _, outcome = answer(workspace.save_flow(None))
+    assert outcome.saved
+    again = Workspace(str(path))
+    loaded = load_layout(str(path))
+    assert loaded.session is not None and not loaded.errors
+    again.use(loaded.session, loaded.path)
+    assert again.newer_autosave(loaded) is None
+    assert dumps(again.session.layout) == path.read_text(encoding="utf-8")  # type: ignore[union-attr]
+    assert again.session.index.device("a01-blank4") is None  # type: ignore[union-attr]
+    assert not again.dirty
