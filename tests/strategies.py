@@ -7,6 +7,7 @@ import functools
 import math
 import operator
 
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from rackdesigner.layout_io import schema as s
@@ -23,6 +24,22 @@ from rackdesigner.model.units import (
     VOLTAGE,
     parse,
 )
+
+
+def examples(full: int) -> int:
+    """A property test's example count: ``full`` locally (the ``full`` profile), at most the
+    ``ci`` profile's count under CI, at least the ``thorough`` profile's count there.
+
+    A count set with ``@settings(max_examples=...)`` wins over any profile; written
+    ``@settings(max_examples=examples(300))`` it follows the profile (see tests/conftest.py).
+    Read when the test module is imported, after conftest.py has loaded the profile."""
+    profile = settings.get_current_profile_name()
+    if profile == "ci":
+        return min(full, settings.default.max_examples)
+    if profile == "thorough":
+        return max(full, settings.default.max_examples)
+    return full
+
 
 # Text a user may write: accents, quotes, backslashes, markup that must stay text.
 TEXT = st.text(

@@ -26,12 +26,12 @@ from rackdesigner.model.units import (
     parse,
 )
 from rackdesigner.rules.registry import all_rules
-from tests.strategies import layouts
+from tests.strategies import examples, layouts
 
 DIMENSIONS = (POWER, VOLTAGE, CURRENT, LENGTH, HEIGHT, MASS, INFORMATION, BANDWIDTH, RATIO)
 
 SETTINGS = settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -62,7 +62,7 @@ def test_validator_never_raises_on_a_loadable_layout(layout) -> None:
         assert d.line >= 0
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.text(max_size=300))
 def test_loader_turns_any_text_into_a_layout_or_diagnostics(text: str) -> None:
     try:
@@ -108,7 +108,7 @@ _UNITS = [
 ]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.one_of(
         st.text(max_size=30),

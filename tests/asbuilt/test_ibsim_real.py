@@ -27,7 +27,7 @@ from click.testing import CliRunner
 from rackdesigner.cli.main import cli
 from tests.conftest import ROOT
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.real]  # its own .ci/run step
 PRELOAD = Path("/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so")
 TIMEOUT = 60.0
 

@@ -30,7 +30,7 @@ SMALL = ROOT / "tests" / "data" / "render" / "small.toml"
 MARGIN = 16  # single(): the rack block's corner is at (16, 16 + 24)
 TOP = MARGIN + 24 + G.header + G.caption  # the top of the highest unit
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.real]  # its own .ci/run step
 
 Centre = tuple[float, float] | None
 

@@ -33,7 +33,7 @@ TRAINING = ROOT / "layouts" / "training-128.toml"
 START_TIMEOUT = 30.0  # seconds for the controller to answer
 COMMAND_TIMEOUT = 10.0
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.real]  # its own .ci/run step
 
 
 def _program(name: str) -> str:
