@@ -59,8 +59,11 @@ LAYERS = (
     "check",
     "edit",
     "design",
+    "asbuilt",  # the as-built check: export --ibsim writes its designed fabric
+    "whatif",  # failure analysis: the report's "single failures" section reads it
     "export",
     "report",
+    "diff",  # semantic diffs: compares exported tables and figures
     "cli tui",
 )
 ENTRY_POINT = "rackdesigner.cli.edit"  # the one module that imports the designer's app
