@@ -12,6 +12,7 @@ from rackdesigner.asbuilt.compare import compare
 from rackdesigner.asbuilt.ibnetdiscover import parse_node_name_map
 from rackdesigner.asbuilt.scan import Scan, SeenLink
 from tests.asbuilt.helpers import DATA, INFERENCE, TRAINING, design
+from tests.strategies import examples
 
 SCAN = read_scan(DATA / "training-128.scan", "ibnetdiscover")
 DESIGN = design(TRAINING)
@@ -110,7 +111,7 @@ def test_lldp_faults() -> None:
     assert _kinds(compare(ethernet, broken)) == ["missing"]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.data())
 def test_any_permutation_of_k_cable_ends_is_k_faults(data: st.DataObject) -> None:
     """Permute the far ends (one end per cable) of k cables: the findings name exactly

@@ -25,6 +25,7 @@ from rackdesigner.layout_io import load_text
 from rackdesigner.model.diagnostics import Diagnostic
 from rackdesigner.model.refs import Ref
 from tests.conftest import ROOT, rackdesigner_command
+from tests.strategies import examples
 
 PWR008 = (ROOT / "tests" / "rules" / "PWR008" / "fires.toml").read_text()
 OVERLAP = (ROOT / "tests" / "data" / "overlap.toml").read_text()
@@ -383,7 +384,7 @@ def test_ci_recipe_exclude_and_baseline_end_to_end(
     assert "PLC001 device a01-c01::device a01-c01: overlaps device a01-n03" in new[0]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.text())
 def test_any_entity_text_gives_a_subject(entity: str) -> None:
     kind, ident = parse_entity(entity)

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from rackdesigner.cli.main import cli
 from rackdesigner.export.registry import ExportContext, ExportKind, Output
 from tests.conftest import ROOT, rackdesigner_command
+from tests.strategies import examples
 
 CLEAN = ROOT / "layouts" / "finetune-8gpu.toml"
 FAILING = ROOT / "tests" / "data" / "overlap.toml"
@@ -502,7 +503,7 @@ def test_dash_output_is_standard_output(tmp_path: Path, monkeypatch: pytest.Monk
     assert list(tmp_path.iterdir()) == []
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.text())
 def test_terminal_text_never_holds_a_control_or_bidi_character(text: str) -> None:
     from rackdesigner.model.terminal import shown, shown_lines

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from rackdesigner.cli.main import cli
 from tests.conftest import ROOT, SHARED, rackdesigner_command
+from tests.strategies import examples
 
 EXAMPLES = sorted((ROOT / "layouts").glob("*.toml"))
 PROBLEMS = sorted((ROOT / "layouts" / "problems").glob("*.toml"))
@@ -548,7 +549,7 @@ def test_export_toml_in_place_through_a_symlink_keeps_the_link(tmp_path: Path) -
     assert again.stdout == real.read_text()
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.text(max_size=30),
     st.integers(0, 10**6),

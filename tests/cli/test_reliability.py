@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from rackdesigner.cli.main import cli
 from rackdesigner.layout_io import saving
 from tests.conftest import ROOT, rackdesigner_command
+from tests.strategies import examples
 
 CLEAN = ROOT / "layouts" / "finetune-8gpu.toml"
 BUNDLED = sorted((ROOT / "layouts").glob("*.toml"))
@@ -367,7 +368,7 @@ def _mutate(text: str, choices: list[int]) -> str:
 
 
 @settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     derandomize=True,

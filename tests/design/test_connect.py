@@ -36,6 +36,7 @@ from rackdesigner.layout_io.catalog import builtin
 from rackdesigner.layout_io.document import loads
 from rackdesigner.model.layout import Layout
 from tests.builders import HEADER
+from tests.strategies import examples
 
 TWO_RACKS = (
     HEADER
@@ -278,7 +279,7 @@ def test_fill_layout_is_one_undoable_step_and_refuses_a_layout_with_racks() -> N
     assert dumps(session.layout) == text
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     length=st.one_of(st.none(), st.floats(min_value=0, max_value=1e6)),
     speed=st.one_of(st.none(), st.floats(min_value=1e6, max_value=2e12)),
@@ -294,7 +295,7 @@ def test_the_media_proposal_never_raises_and_reaches_what_it_proposes(
         assert limit is not None and length <= limit[1]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(query=st.text(max_size=12))
 def test_device_search_never_raises_and_only_lists_matches(query: str) -> None:
     index = LayoutIndex(loads(TWO_RACKS).layout)
@@ -303,7 +304,7 @@ def test_device_search_never_raises_and_only_lists_matches(query: str) -> None:
     assert all(query.strip().lower() in d.lower() for d in found)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(text=st.text(max_size=10))
 def test_parse_ratio_says_why_or_gives_at_least_one(text: str) -> None:
     try:

@@ -14,6 +14,7 @@ from rackdesigner.layout_io import dumps
 from rackdesigner.layout_io.document import loads
 from rackdesigner.model.diagnostics import Diagnostic
 from tests.builders import HEADER
+from tests.strategies import examples
 
 FEEDS_AB = """feeds = [
     { id = "a01-A", side = "A", circuit = "C-A", voltage = "415 V", phases = 3, current = "63 A" },
@@ -256,7 +257,7 @@ def test_findings_without_a_fixer_have_no_fix() -> None:
 MODELS = ["dgx-h100", "dgx-b200", "sys-421ge-tnhr2-lcc", "qm9700", "storage-node", "cpu-node-1u"]
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     models=st.lists(st.sampled_from(MODELS), min_size=1, max_size=4),
     cooling=st.sampled_from(["air", "air", "rear-door", "liquid"]),

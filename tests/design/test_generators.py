@@ -26,6 +26,7 @@ from rackdesigner.design.templates import TEMPLATES, NewOptions, build
 from rackdesigner.layout_io import dumps, load_text
 from rackdesigner.layout_io.catalog import for_layout
 from rackdesigner.model.layout import Layout
+from tests.strategies import examples
 
 K = 64  # QM9700: 64 x 400G
 RAILS = 8  # DGX H100: 8 x 400G compute ports
@@ -415,7 +416,7 @@ def test_batch_equals_applying_the_plan_and_undoes() -> None:
     assert batched == base
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(
     nodes=st.integers(1, 24),
     fabric=st.sampled_from(list(FITS)),

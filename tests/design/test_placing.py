@@ -19,6 +19,7 @@ from rackdesigner.design.placing import (
 )
 from rackdesigner.layout_io.catalog import builtin
 from rackdesigner.model.layout import DeviceType, Gpu
+from tests.strategies import examples
 
 
 def test_matching_order_is_exact_key_then_prefix_then_contains_each_in_key_order() -> None:
@@ -46,7 +47,7 @@ def test_the_builtin_catalog_finds_the_b200_nodes_and_switches() -> None:
     assert match(devices, "pdu")[0].startswith("pdu-")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.dictionaries(
         st.text("abc-", min_size=1, max_size=5), st.text("abc ", max_size=6), max_size=12
@@ -101,7 +102,7 @@ def test_nearest_fit_takes_the_cursor_else_the_nearest_free_units_ties_lower() -
     assert nearest_fit(set(), 3, 4, 1) is None
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(
     st.sets(st.integers(1, 20), max_size=20),
     st.integers(1, 5),
@@ -118,7 +119,7 @@ def test_nearest_fit_is_the_closest_free_run(taken: set[int], height: int, near:
         assert got == min(fits, key=lambda p: (abs(p - clamped), p))
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(
     st.sets(st.integers(1, 20), max_size=20),
     st.integers(1, 5),

@@ -36,6 +36,7 @@ from rackdesigner.edit import (
 from rackdesigner.layout_io.document import load, loads
 from tests.conftest import ROOT
 from tests.edit.test_commands import nearest_free
+from tests.strategies import examples
 
 
 def _generated(gpus: int) -> str:
@@ -210,7 +211,7 @@ class LiveFigures(RuleBasedStateMachine):
 
 
 LiveFigures.TestCase.settings = settings(
-    max_examples=15,
+    max_examples=examples(15),
     stateful_step_count=25,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

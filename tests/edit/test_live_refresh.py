@@ -27,6 +27,7 @@ from rackdesigner.edit.live import LiveAnalysis
 from rackdesigner.layout_io.document import load
 from rackdesigner.model.layout import Device, Layout
 from tests.conftest import ROOT
+from tests.strategies import examples
 
 BASE = load(ROOT / "layouts" / "training-128.toml").layout
 MODELS = ("dgx-h100", "qm9700", "blank-1u", "cpu-node-1u", "nonexistent-model")
@@ -133,7 +134,7 @@ STEPS = st.tuples(
 
 
 @settings(
-    max_examples=15,
+    max_examples=examples(15),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )

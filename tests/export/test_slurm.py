@@ -17,6 +17,7 @@ from rackdesigner.export.slurm import compress, hostfiles, topology_conf, topolo
 from rackdesigner.layout_io import load_path, load_text
 from rackdesigner.topology.figures import adjacency
 from tests.conftest import ROOT
+from tests.strategies import examples
 from tests.topology.test_topology import fat_tree, layout_text
 
 SMALL = ROOT / "tests" / "data" / "exports" / "small.toml"
@@ -62,7 +63,7 @@ def test_expander_reads_slurm_examples() -> None:
     assert expand("a01-n[01-02],b") == ["a01-n01", "a01-n02", "b"]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.from_regex(r"[a-c]{1,2}-?[0-9]{0,3}", fullmatch=True), unique=True))
 def test_compress_round_trips(names: list[str]) -> None:
     assert sorted(expand(compress(names))) == sorted(names)

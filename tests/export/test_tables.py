@@ -27,6 +27,7 @@ from rackdesigner.export.tables import (
 )
 from rackdesigner.layout_io import load_path, load_text
 from tests.conftest import ROOT
+from tests.strategies import examples
 
 SMALL = ROOT / "tests" / "data" / "exports" / "small.toml"
 TRAINING = ROOT / "layouts" / "training-128.toml"
@@ -197,7 +198,7 @@ def test_twin_port_optics_take_two_switch_ports_and_one_per_node_port() -> None:
     assert optics["MMA4Z00-NS"] >= switch_ports / 2
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(
     st.lists(
         st.lists(st.text(alphabet=' a,"\n\r↔1', max_size=6), min_size=3, max_size=3), max_size=8

@@ -21,6 +21,7 @@ from rackdesigner.model.units import (
     fmt,
     parse,
 )
+from tests.strategies import examples
 
 
 @pytest.mark.parametrize(
@@ -162,7 +163,7 @@ def _pint_compact(value: float, dim, digits: int) -> str:
     return f"{text} {compact.units:~P}"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.one_of(
         st.floats(min_value=1e-13, max_value=1e21),
