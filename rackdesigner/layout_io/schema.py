@@ -265,6 +265,32 @@ DEVICE_TYPE = (
         'the PSUs\' inlet: "c14" (10 A, on a C13 outlet) or "c20" (16 A, on a C19 outlet); '
         '"c13" / "c19" name the outlet and mean the same',
     ),
+    _e(
+        "nvl_domain",
+        m.NVL_SHAPES,
+        "(v1.2) rack-scale trays: the NVLink domain shape the tray belongs to (nvl72, nvl36); "
+        "the rack's nvlink_domain names the domain (NVL001-NVL003)",
+    ),
+    _e(
+        "nvl_role",
+        m.NVL_ROLES,
+        "(v1.2) rack-scale trays: compute or switch (default: a gpu-node is a compute tray, "
+        "anything else a switch tray)",
+    ),
+    _q(
+        "dc_voltage",
+        VOLTAGE,
+        '(v1.2) power shelves: the DC voltage it puts on the rack\'s busbar, e.g. "50 V"; a '
+        "type with dc_voltage is a power shelf (PWR016, PWR017)",
+        positive=True,
+    ),
+    _q(
+        "busbar_current",
+        CURRENT,
+        '(v1.2) a DC busbar: its rated current, e.g. "2900 A"; a type with busbar_current is '
+        "a busbar (PWR017)",
+        positive=True,
+    ),
     Field(
         "liquid_fraction",
         "ratio",
@@ -375,6 +401,12 @@ RACK = (
         "footprint depth (1200 mm); devices deeper do not fit",
         positive=True,
         implausible=LENGTH_MAX,
+    ),
+    _s(
+        "nvlink_domain",
+        "(v1.2) the NVLink domain the rack's rack-scale trays form, any id; racks sharing "
+        "one id form one domain (NVL001-NVL003)",
+        pattern=ID_PATTERN,
     ),
     _s("label", "display name"),
     NOTES,

@@ -52,8 +52,14 @@ FIBRE_GRADES = ("om3", "om4", "om5", "os2")
 # (v1.2) How a GPU attaches to its node, and what a GPU node's chassis takes: an SXM
 # module on an NVIDIA HGX/DGX baseboard, an OAM module (OCP Accelerator Module) on an
 # AMD or OCP baseboard, or a PCIe card in a slot. A chassis takes only GPUs of its own
-# form factor (CMP008).
-FORM_FACTORS = ("sxm", "oam", "pcie")
+# form factor (CMP008). A rack-scale tray's GPUs sit on a Grace-Blackwell superchip board
+# (GB200 "Bianca", GB300), neither a module nor a card: "superchip".
+FORM_FACTORS = ("sxm", "oam", "pcie", "superchip")
+# (v1.2) Rack-scale NVLink domains: the shapes a tray type belongs to. Each shape names
+# its compute trays, NVLink switch trays and how many racks its copper backplane may span
+# (docs/rack-scale.md cites the figures).
+NVL_SHAPES = ("nvl72", "nvl36")
+NVL_ROLES = ("compute", "switch")
 
 DEFAULT_RACK_HEIGHT_U = 42.0
 # v1.1: no cold plates unless a type declares them (DGX and air HGX chassis have none).
@@ -166,6 +172,27 @@ class DeviceType:
     form_factor: str | None = None  # (v1.2) gpu-node: the GPUs its chassis takes
     psu_rating: float | None = None  # (v1.2) W, one PSU's output rating
     input_current: float | None = None  # (v1.2) A, pdu: its inlet's rated current
+    nvl_domain: str | None = None  # (v1.2) rack-scale tray: the NVLink domain shape it joins
+    nvl_role: str | None = None  # (v1.2) compute | switch (default: gpu-node is compute)
+    dc_voltage: float | None = None  # (v1.2) V, power shelf: the DC it puts on the busbar
+    busbar_current: float | None = None  # (v1.2) A, busbar: its rated DC current
+
+    @property
+    def nvl_tray_role(self) -> str | None:
+        """``compute`` or ``switch`` for a rack-scale tray type, None for any other."""
+        if self.nvl_domain is None:
+            return None
+        if self.nvl_role is not None:
+            return self.nvl_role
+        return "compute" if self.kind == "gpu-node" else "switch"
+
+    @property
+    def is_power_shelf(self) -> bool:
+        return self.dc_voltage is not None
+
+    @property
+    def is_busbar(self) -> bool:
+        return self.busbar_current is not None
 
     @property
     def height_u(self) -> float:
@@ -243,6 +270,7 @@ class Rack:
     weight: float | None = None  # (v1.1) kg, the empty rack
     width: float | None = None  # (v1.1) m, footprint
     depth: float | None = None  # (v1.1) m, footprint
+    nvlink_domain: str | None = None  # (v1.2) the NVLink domain the rack's trays form
     # (v1.1) rule codes or prefixes not reported for findings about this rack (and its feeds)
     ignore: list[str] | None = None
 

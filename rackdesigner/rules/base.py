@@ -35,6 +35,7 @@ FAMILIES = {
     "CMP": "Compute",
     "PLC": "Placement",
     "STO": "Storage",
+    "NVL": "NVLink",
 }
 
 

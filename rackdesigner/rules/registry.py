@@ -19,6 +19,7 @@ from rackdesigner.rules import (  # noqa: F401  (imported for their registration
     compute,
     cooling,
     network,
+    nvlink,
     placement,
     power,
     storage,

@@ -42,7 +42,7 @@ def test_the_builtin_catalog_finds_the_b200_nodes_and_switches() -> None:
     assert match(devices, "dgx-b200")[0] == "dgx-b200"
     found = match(devices, "b200")
     # Keys holding b200 first (key order), then the liquid HGX B200 node by its name.
-    assert found[:2] == ["dgx-b200", "sys-422ga-nbrt-lcc"]
+    assert found[:3] == ["dgx-b200", "gb200-compute-tray", "sys-422ga-nbrt-lcc"]
     assert match(devices, "qm")[:2] == ["qm8700", "qm9700"]
     assert match(devices, "pdu")[0].startswith("pdu-")
 

@@ -24,10 +24,13 @@ where a draw is estimated from GPU TDP (PWR006) the messages say "(estimated)".
     PWR013  feed_without_side    a feed without a side beside sided feeds
     PWR014  pdu_feed_match       a PDU against its feed: voltage, rating, one per circuit
     PWR015  standard_current     a feed current that is no standard rating for its region
+    PWR016  power_shelves        rack-scale trays against the power shelves, one shelf lost
+    PWR017  busbar               the busbar current against its rating; trays without shelves
 """
 
 # Imported for their registrations; `rules.registry.all_rules` puts them in code order.
 from rackdesigner.rules.power import (  # noqa: F401
+    busbar,
     estimated_power,
     feed_capacity,
     feed_without_side,
@@ -37,6 +40,7 @@ from rackdesigner.rules.power import (  # noqa: F401
     pdu_outlets,
     pdu_rating,
     power_below_gpu_tdp,
+    power_shelves,
     psu_input_voltage,
     psus_on_side_loss,
     shared_circuit,

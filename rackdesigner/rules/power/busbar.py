@@ -1,0 +1,58 @@
+"""A rack's DC busbar carries more current than its rating, or rack-scale trays have no
+power shelf.
+
+Why it matters:
+    At 48-54 V a rack-scale system's power is a large current: 120 kW at 48 V is 2.5 kA
+    on the rack's busbar, which is rated for a fixed current (the trays blind-mate onto
+    it). The trays take their power only from that busbar; they have no PSU to plug into
+    a PDU, so a rack holding them without power shelves cannot power them at all.
+
+Example:
+    [[racks]]
+    id = "a01"
+    # 18 gb300-compute-tray (6.5 kW) and 9 nvl72-switch-tray: 120.6 kW
+    # 8 nvl72-power-shelf at 48 V: 2,512 A on a busbar rated 2,400 A
+
+Fix:
+    Fit the power shelves and busbar the system is built with, or fewer trays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from rackdesigner.analysis import Analysis
+from rackdesigner.analysis.rack_scale import rack_dc
+from rackdesigner.model.units import CURRENT, POWER, fmt
+from rackdesigner.rules.base import Finding, rule
+
+
+@rule("PWR017", "error", scope="rack")
+def busbar(analysis: Analysis) -> Iterator[Finding]:
+    for rack in analysis.racks:
+        dc = rack_dc(rack)
+        if dc is None or not dc.trays:
+            continue
+        entity = f"rack {rack.rack.id}"
+        if not dc.shelves:
+            yield Finding(
+                entity,
+                rack.ref,
+                f"{len(dc.trays)} rack-scale trays ({fmt(dc.load, POWER)}) and no power "
+                "shelf: the trays take DC from a busbar, not PDU cords",
+                hint="fit power shelves (nvl72-power-shelf) and a busbar (nvl72-busbar)",
+                values={"load": dc.load},
+            )
+            continue
+        current, rating = dc.current, dc.busbar_rating
+        if current is None or rating is None or current <= rating:
+            continue
+        bound = "at least " if dc.load_unknown else ""
+        yield Finding(
+            entity,
+            rack.ref,
+            f"busbar carries {bound}{fmt(current, CURRENT)} ({fmt(dc.load, POWER)} at "
+            f"{dc.dc_voltage:g} V), more than its {fmt(rating, CURRENT)} rating",
+            hint="fit fewer trays or a busbar rated for the current",
+            values={"current": current, "rating": rating},
+        )
