@@ -171,6 +171,33 @@ ACTIONS: tuple[Action, ...] = (
         "Layout settings",
         "the layout's name, workload, site, rules select / ignore and thresholds, editable",
     ),
+    # Issue 25: the as-built check; issue 26: failures. Neither edits the layout.
+    Action(
+        "verify-scan",
+        "verify_scan",
+        "Verify against scan",
+        "compare the cabling with an ibnetdiscover or LLDP scan: differences marked on the "
+        "racks and the topology, grouped by kind in the problems panel",
+    ),
+    Action(
+        "export-work-order",
+        "export_work_order",
+        "Export work order",
+        "write the scan's differences as the technician's CSV (w in the problems panel)",
+    ),
+    Action(
+        "clear-scan",
+        "clear_scan",
+        "Clear scan results",
+        "take the scan's differences off the views and the problems panel",
+    ),
+    Action(
+        "what-if",
+        "what_if",
+        "What if…",
+        "fail the part under the cursor (or one from a list): the views shade what goes "
+        "down or degrades, the header shows the figures, escape clears; no edit is made",
+    ),
     # The floor view.
     Action("floor-up", "floor_cursor(0, -1)", "", "cursor to the row above", "up", "floor"),
     Action("floor-down", "floor_cursor(0, 1)", "", "cursor to the row below", "down", "floor"),
