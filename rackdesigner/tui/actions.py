@@ -176,14 +176,13 @@ ACTIONS: tuple[Action, ...] = (
         "verify-scan",
         "verify_scan",
         "Verify against scan",
-        "compare the cabling with an ibnetdiscover or LLDP scan: differences marked on the "
-        "racks and the topology, grouped by kind in the problems panel",
+        "compare the cables with an ibnetdiscover or LLDP scan; marks what differs",
     ),
     Action(
         "export-work-order",
         "export_work_order",
         "Export work order",
-        "write the scan's differences as the technician's CSV (w in the problems panel)",
+        "write the scan's differences as a CSV work order (w in the problems panel)",
     ),
     Action(
         "clear-scan",
@@ -195,8 +194,7 @@ ACTIONS: tuple[Action, ...] = (
         "what-if",
         "what_if",
         "What if…",
-        "fail the part under the cursor (or one from a list): the views shade what goes "
-        "down or degrades, the header shows the figures, escape clears; no edit is made",
+        "shade what a part's failure takes down, figures in the header; escape clears",
     ),
     # The floor view.
     Action("floor-up", "floor_cursor(0, -1)", "", "cursor to the row above", "up", "floor"),
