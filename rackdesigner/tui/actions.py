@@ -171,6 +171,31 @@ ACTIONS: tuple[Action, ...] = (
         "Layout settings",
         "the layout's name, workload, site, rules select / ignore and thresholds, editable",
     ),
+    # Issue 25: the as-built check; issue 26: failures. Neither edits the layout.
+    Action(
+        "verify-scan",
+        "verify_scan",
+        "Verify against scan",
+        "compare the cables with an ibnetdiscover or LLDP scan; marks what differs",
+    ),
+    Action(
+        "export-work-order",
+        "export_work_order",
+        "Export work order",
+        "write the scan's differences as a CSV work order (w in the problems panel)",
+    ),
+    Action(
+        "clear-scan",
+        "clear_scan",
+        "Clear scan results",
+        "take the scan's differences off the views and the problems panel",
+    ),
+    Action(
+        "what-if",
+        "what_if",
+        "What if…",
+        "shade what a part's failure takes down, figures in the header; escape clears",
+    ),
     # The floor view.
     Action("floor-up", "floor_cursor(0, -1)", "", "cursor to the row above", "up", "floor"),
     Action("floor-down", "floor_cursor(0, 1)", "", "cursor to the row below", "down", "floor"),

@@ -5,8 +5,9 @@ No Textual here: the app and its tests share these, and they stay cheap to impor
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from rackdesigner.model.diagnostics import SEVERITY_RANK, Diagnostic
@@ -145,21 +146,48 @@ class Marks:
 
 
 def marks_for(
-    layout: Layout, diagnostics: Iterable[Diagnostic], index: LayoutIndex | None = None
+    layout: Layout,
+    diagnostics: Iterable[Diagnostic],
+    index: LayoutIndex | None = None,
+    also: Iterable[tuple[Ref, str]] = (),
 ) -> Marks:
+    """The marks of ``diagnostics``, and of ``also``: more (entity, severity) pairs drawn
+    the same way (a scan's differences, on every device they name)."""
     marks = Marks()
     locate = Locator(layout, index)
-    for diagnostic in diagnostics:
-        ref = subject_of(diagnostic)
+    pairs = ((subject_of(d), d.severity) for d in diagnostics)
+    for ref, severity in chain(pairs, also):
         where = locate(ref) if ref else None
         if where is None:
             continue
         counts = marks.racks.setdefault(where.rack, {})
-        counts[diagnostic.severity] = counts.get(diagnostic.severity, 0) + 1
+        counts[severity] = counts.get(severity, 0) + 1
         if where.device is not None:
             marks.where[where.device] = where.rack
             marks.devices[where.device] = (
-                worst((diagnostic.severity, marks.devices.get(where.device, "info")))
-                or diagnostic.severity
+                worst((severity, marks.devices.get(where.device, "info"))) or severity
             )
     return marks
+
+
+def entry_marks(
+    devices: dict[str, str], rack_of: Callable[[str], str | None], is_node: Callable[[str], bool]
+) -> Callable[[str], str | None]:
+    """What the topology view marks on an entry that jumps to ``target``: the device's own
+    mark, or, for a rack's GPU nodes (an entry jumps to the first of them), the first mark
+    of any GPU node of that rack."""
+    by_rack: dict[str, str] = {}
+    for device, mark in devices.items():
+        rack = rack_of(device) if is_node(device) else None
+        if rack is not None:
+            by_rack.setdefault(rack, mark)
+
+    def mark(target: str) -> str | None:
+        if target in devices:
+            return devices[target]
+        if not is_node(target):
+            return None
+        rack = rack_of(target)
+        return by_rack.get(rack) if rack is not None else None
+
+    return mark

@@ -16,10 +16,11 @@ import threading
 import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
@@ -33,7 +34,9 @@ from rackdesigner.tui.controllers.editing import EditController
 from rackdesigner.tui.controllers.files import FileController
 from rackdesigner.tui.controllers.guide import GuideController
 from rackdesigner.tui.controllers.long_edit import LongEdits
+from rackdesigner.tui.controllers.verify import VerifyController
 from rackdesigner.tui.controllers.views_ahead import ViewsAhead
+from rackdesigner.tui.controllers.whatif import WhatIfController
 from rackdesigner.tui.controllers.wiring import WiringController
 from rackdesigner.tui.findings import Locator, Ref, marks_for, subject_of
 from rackdesigner.tui.screens.confirm import ConfirmScreen
@@ -41,6 +44,8 @@ from rackdesigner.tui.screens.export import ExportScreen
 from rackdesigner.tui.screens.load_error import LoadErrorScreen
 from rackdesigner.tui.screens.loading import LoadingScreen
 from rackdesigner.tui.screens.prompt import PromptScreen
+from rackdesigner.tui.screens.verify import VerifyDone
+from rackdesigner.tui.screens.whatif import WhatIfDone
 from rackdesigner.tui.ui import Done
 from rackdesigner.tui.widgets.catalog_panel import CatalogPanel
 from rackdesigner.tui.widgets.floor_view import FloorView
@@ -70,7 +75,7 @@ LOADING_SCREEN_AFTER_S = 0.4
 FLOOR_INSPECT_AFTER_S = 0.12
 
 # The workers whose results the idle signal waits for.
-BACKGROUND = ("load", "check", "fabric", "autosave", "edit", "views")
+BACKGROUND = ("load", "check", "fabric", "autosave", "edit", "views", "verify", "whatif")
 
 # The views, in the order of their keys (1-4) and of the view bar.
 VIEWS = ("racks", "floor", "topology", "summary")
@@ -84,6 +89,12 @@ VIEW_TITLES = {
 
 class MainScreen(Screen[None]):
     """The layout on screen, and every action of the designer's keys and palette."""
+
+    # Escape in any view (the racks view's own escape comes to ``cancel``) leaves a
+    # what-if's shading; it is off while nothing is shaded.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "clear_what_if", "", show=False, id="what-if-clear")
+    ]
 
     def __init__(
         self, workspace: Workspace, *, autosave: bool = True, views_ahead: bool = True
@@ -112,6 +123,8 @@ class MainScreen(Screen[None]):
         self.views = ViewsAhead(workspace, self, enabled=views_ahead)
         self.long_edits = LongEdits(workspace, self)
         self.editing = EditController(workspace, self)
+        self.verify = VerifyController(workspace, self)
+        self.what_if = WhatIfController(workspace, self)
 
     # -- the widgets ------------------------------------------------------------------------
 
@@ -383,6 +396,11 @@ class MainScreen(Screen[None]):
 
     def use_session(self, session: Session, path: str | None) -> None:
         self.workspace.use(session, path)
+        # A scan's differences and a what-if were about the layout before.
+        self.problems.pin("", [])
+        self.racks.set_shade({}, {})
+        self.header.set_state(figures="")
+        self.topology.set_marks(None)
         self.racks.ghost = None
         self.racks.row = 0
         self.header.set_state(title=session.layout.name, file=path or "", status="")
@@ -441,7 +459,7 @@ class MainScreen(Screen[None]):
         began = time.perf_counter()
         layout = session.layout
         diagnostics = session.findings
-        marks = marks_for(layout, diagnostics, session.index)
+        marks = marks_for(layout, diagnostics, session.index, self.workspace.overlay_marks())
         if full or racks is None:
             self.racks.show(layout, for_layout(layout), marks)
         else:
@@ -533,6 +551,7 @@ class MainScreen(Screen[None]):
         self._show_change(outcome.touched, outcome.autosave_due)
 
     def _show_change(self, touched: set[str] | None, autosave_due: bool) -> None:
+        self.what_if.clear()  # its shading was of the layout before the change
         self.refresh_all(racks=touched)
         if autosave_due:
             self.files.autosave_now()
@@ -680,6 +699,24 @@ class MainScreen(Screen[None]):
         finally:
             self._handled()
 
+    @on(VerifyDone)
+    def _verify_done(self, event: VerifyDone) -> None:
+        try:
+            self.verify.done(event)
+        finally:
+            self._handled()
+
+    @on(WhatIfDone)
+    def _what_if_done(self, event: WhatIfDone) -> None:
+        try:
+            self.what_if.done(event)
+        finally:
+            self._handled()
+
+    @on(ProblemsPanel.WorkOrder)
+    def _work_order(self, event: ProblemsPanel.WorkOrder) -> None:
+        self.action_export_work_order()
+
     @on(messages.ViewBuilt)
     def _view_built(self, event: messages.ViewBuilt) -> None:
         self.views.built(event)
@@ -699,6 +736,8 @@ class MainScreen(Screen[None]):
                 return False
             focused = self.app.focused
             return focused is None or focused.id in VIEWS
+        if action == "clear_what_if":
+            return self.what_if.active
         return True
 
     def action_cursor(self, racks: int, units: int, rails: bool = False) -> None:
@@ -728,6 +767,8 @@ class MainScreen(Screen[None]):
         self.editing.toggle_select()
 
     def action_cancel(self) -> None:
+        if self.what_if.clear():
+            return
         if self.build.disarm():
             return
         self.editing.cancel()
@@ -875,6 +916,23 @@ class MainScreen(Screen[None]):
 
     def action_apply_fix(self) -> None:
         self.guide.apply_fix()
+
+    # -- keys: the as-built check and failures (issues 25, 26); neither edits the layout ----
+
+    def action_verify_scan(self) -> None:
+        self.dialog(self.verify.verify(), exclusive=True)
+
+    def action_export_work_order(self) -> None:
+        self.dialog(self.verify.export_work_order(), exclusive=True)
+
+    def action_clear_scan(self) -> None:
+        self.verify.clear()
+
+    def action_what_if(self) -> None:
+        self.dialog(self.what_if.what_if(), exclusive=True)
+
+    def action_clear_what_if(self) -> None:
+        self.what_if.clear()
 
     def action_layout_settings(self) -> None:
         """The layout's name, workload, site, rules and thresholds in the inspector."""

@@ -35,6 +35,8 @@ from rackdesigner.tui.widgets.layout_settings import (
 if TYPE_CHECKING:
     from rackdesigner.edit import Batch, Command, FabricJob, Session
     from rackdesigner.model.diagnostics import Diagnostic
+    from rackdesigner.tui.screens.verify import Verified
+    from rackdesigner.tui.screens.whatif import Shading
 
 Progress = Callable[[float, str], None]
 
@@ -173,6 +175,10 @@ class Workspace:
         self.moving: str | None = None  # the device id being moved with ``m``
         self.inspected: Ref | None = None
         self.timings: dict[str, float] = {}
+        # Shown over the layout, never part of it: a scan's differences (Verify against
+        # scan) until cleared, and a what-if's shading until escape.
+        self.verified: Verified | None = None
+        self.shaded: Shading | None = None
         # Guidance: the session an edit was made in, the session whose fabric was checked
         # once and its last fabric findings (as keys), the last "has a fix" answer.
         self._edited: Session | None = None
@@ -199,6 +205,19 @@ class Workspace:
         self.autosaved_revision = None
         self.autosave_failed = ""
         self.selection.clear()
+        self.verified = None
+        self.shaded = None
+
+    def overlay(self) -> dict[str, str]:
+        """The devices marked over the layout: a what-if's shades while one is shown,
+        else the scan's differences (device -> shade or severity)."""
+        if self.shaded is not None:
+            return dict(self.shaded.shade)
+        return self.verified.devices() if self.verified is not None else {}
+
+    def overlay_marks(self) -> list[tuple[Ref, str]]:
+        """The scan's differences for the racks view's marks (a what-if shades instead)."""
+        return self.verified.marks() if self.verified is not None else []
 
     # -- editing ---------------------------------------------------------------------------
 

@@ -23,6 +23,8 @@ class DesignerHeader(Static):
         self.checking = False
         self.status = ""
         self.autosave_failed = ""  # why the last autosave could not be written
+        # A what-if's figures, shown instead of the totals while its shading is on.
+        self.figures = ""
 
     def set_state(
         self,
@@ -34,6 +36,7 @@ class DesignerHeader(Static):
         checking: bool | None = None,
         status: str | None = None,
         autosave_failed: str | None = None,
+        figures: str | None = None,
     ) -> None:
         if title is not None:
             self.title = title
@@ -49,6 +52,8 @@ class DesignerHeader(Static):
             self.status = status
         if autosave_failed is not None:
             self.autosave_failed = autosave_failed
+        if figures is not None:
+            self.figures = figures
         # Two lines always (app.tcss), so new text never changes the layout: a layout
         # pass redraws every panel, and the header changes whenever a check starts or
         # ends (a key pressed then waited 150 ms for the pass on 100,000 GPUs), and the
@@ -70,6 +75,8 @@ class DesignerHeader(Static):
         totals = self.totals
         if self.status:
             out.append(safe.plain(self.status), style="italic")
+        elif self.figures:
+            out.append(safe.plain(self.figures), style=f"bold {colours['warning']}")
         elif totals is not None:
             # Non-breaking spaces inside each figure: a narrow header wraps between them.
             nb = "\u00a0"

@@ -50,6 +50,8 @@ class ProblemsPanel(ScrollView, can_focus=True):
         # mechanical fix; else the same key says why nothing changes (controllers/guide.py).
         Binding(_FIX.keys, "apply_fix", _FIX.footer, id=_FIX.id, tooltip=_FIX.help),
         Binding(_FIX.keys, "no_fix", _FIX.footer, show=False, id=_FIX.id),
+        # While a scan's differences are pinned above the findings: write the work order.
+        Binding("w", "work_order", "work order", id="problems-work-order"),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"problems--header", "problems--cursor"}
@@ -76,6 +78,9 @@ class ProblemsPanel(ScrollView, can_focus=True):
     class ApplyFix(Message):
         """``x``: apply the highlighted finding's fix (or say why there is none)."""
 
+    class WorkOrder(Message):
+        """``w``: write the pinned scan differences as the work order (CSV)."""
+
     def __init__(
         self,
         *,
@@ -90,6 +95,10 @@ class ProblemsPanel(ScrollView, can_focus=True):
         self.fixable = fixable
         self.fabric_error: str | None = None  # the last fabric check failed: its error
         self.findings: list[Diagnostic] = []
+        # Groups pinned above the findings (a scan's differences, one group per kind): a
+        # heading row (str), then its findings; the title says what they are.
+        self.pinned: list[Diagnostic | str] = []
+        self.pinned_title = ""
         self.cursor_row = 0
         self.border_title = "Problems"
         self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(maxsize=1024)
@@ -101,17 +110,21 @@ class ProblemsPanel(ScrollView, can_focus=True):
         title."""
         self.fabric_error = fabric_error
         keep = None
-        if 0 <= self.cursor_row < len(self.findings):
-            old = self.findings[self.cursor_row]
+        old = self.current
+        if old is not None:
             keep = (old.code, old.entity, old.message)
         self.findings = sorted(diagnostics, key=_order)
         self._generation += 1
         self.cursor_row = 0
         if keep is not None:
-            for row, diagnostic in enumerate(self.findings):
-                if (diagnostic.code, diagnostic.entity, diagnostic.message) == keep:
+            for row in range(self._count()):
+                diagnostic = self._at(row)
+                if isinstance(diagnostic, Diagnostic) and (
+                    (diagnostic.code, diagnostic.entity, diagnostic.message) == keep
+                ):
                     self.cursor_row = row
                     break
+        self._off_heading(1)
         counts = dict.fromkeys(SEVERITY_RANK, 0)
         for diagnostic in self.findings:
             counts[diagnostic.severity] += 1
@@ -123,8 +136,10 @@ class ProblemsPanel(ScrollView, can_focus=True):
         )
         if fabric_error is not None:
             title += f" · fabric check failed: {fabric_error}"
+        if self.pinned_title:
+            title = f"{self.pinned_title} · {title}"
         self.border_title = safe.content(title)
-        self.virtual_size = Size(self.size.width, len(self.findings) + 1)
+        self.virtual_size = Size(self.size.width, self._count() + 1)
         self._scroll_to_cursor()
         self._show_hint()
         self.refresh()
@@ -132,9 +147,38 @@ class ProblemsPanel(ScrollView, can_focus=True):
     @property
     def current(self) -> Diagnostic | None:
         """The highlighted finding."""
-        if 0 <= self.cursor_row < len(self.findings):
-            return self.findings[self.cursor_row]
-        return None
+        row = self._at(self.cursor_row)
+        return row if isinstance(row, Diagnostic) else None
+
+    def pin(self, title: str, groups: list[tuple[str, list[Diagnostic]]]) -> None:
+        """Show ``groups`` (heading, findings) above the findings, ``title`` before the
+        panel's own; no groups and no title unpin them."""
+        self.pinned = [row for heading, items in groups for row in (heading, *items)]
+        self.pinned_title = title
+        self.cursor_row = 0
+        self.show(self.findings, fabric_error=self.fabric_error)
+
+    def _count(self) -> int:
+        return len(self.pinned) + len(self.findings)
+
+    def _at(self, row: int) -> Diagnostic | str | None:
+        """Row ``row``: a pinned heading or finding, or one of the findings."""
+        if row < 0:
+            return None
+        if row < len(self.pinned):
+            return self.pinned[row]
+        row -= len(self.pinned)
+        return self.findings[row] if row < len(self.findings) else None
+
+    def _off_heading(self, step: int) -> None:
+        """The cursor off a heading row: the next finding that way, else the other way."""
+        for direction in (step, -step):
+            row = self.cursor_row
+            while isinstance(self._at(row), str):
+                row += direction
+            if self._at(row) is not None:
+                self.cursor_row = row
+                return
 
     def _show_hint(self) -> None:
         """The highlighted finding's fix under the list (the workspace words it)."""
@@ -148,6 +192,8 @@ class ProblemsPanel(ScrollView, can_focus=True):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``x`` shows in the footer as "fix" only when the highlighted finding has a
         mechanical fix (otherwise the same key explains why nothing happens)."""
+        if action == "work_order":
+            return bool(self.pinned)
         if action not in ("apply_fix", "no_fix"):
             return True
         finding = self.current
@@ -160,8 +206,11 @@ class ProblemsPanel(ScrollView, can_focus=True):
     def action_no_fix(self) -> None:
         self.action_apply_fix()  # the screen says why there is nothing to apply
 
+    def action_work_order(self) -> None:
+        self.post_message(self.WorkOrder())
+
     def on_resize(self) -> None:
-        self.virtual_size = Size(self.size.width, len(self.findings) + 1)
+        self.virtual_size = Size(self.size.width, self._count() + 1)
         self._cache.clear()
 
     def notify_style_update(self) -> None:
@@ -171,27 +220,31 @@ class ProblemsPanel(ScrollView, can_focus=True):
     # -- cursor -------------------------------------------------------------------------
 
     def action_cursor(self, step: int) -> None:
-        if not self.findings:
+        if not self._count():
             return
-        row = min(max(self.cursor_row + step, 0), len(self.findings) - 1)
-        if row != self.cursor_row:
-            self.cursor_row = row
+        before = self.cursor_row
+        self.cursor_row = min(max(self.cursor_row + step, 0), self._count() - 1)
+        self._off_heading(1 if step > 0 else -1)
+        current = self.current
+        if self.cursor_row != before and current is not None:
             self._scroll_to_cursor()
             self._show_hint()
             self.refresh()
-            self.post_message(self.Chosen(self.findings[row], focus=False))
+            self.post_message(self.Chosen(current, focus=False))
 
     def action_choose(self) -> None:
-        if 0 <= self.cursor_row < len(self.findings):
-            self.post_message(self.Chosen(self.findings[self.cursor_row], focus=True))
+        current = self.current
+        if current is not None:
+            self.post_message(self.Chosen(current, focus=True))
 
     def on_click(self, event: events.Click) -> None:
         row = event.y - self.gutter.top + self.scroll_offset.y - 1
-        if 0 <= row < len(self.findings):
+        diagnostic = self._at(row)
+        if isinstance(diagnostic, Diagnostic):
             self.cursor_row = row
             self._show_hint()
             self.refresh()
-            self.post_message(self.Chosen(self.findings[row], focus=event.chain > 1))
+            self.post_message(self.Chosen(diagnostic, focus=event.chain > 1))
 
     def _scroll_to_cursor(self) -> None:
         height = max(self.scrollable_content_region.height - 1, 1)
@@ -212,13 +265,17 @@ class ProblemsPanel(ScrollView, can_focus=True):
             text = f"   {'code':<{CODE_W}}{'entity':<{ENTITY_W}}message"
             return Strip([Segment(text[:width].ljust(width), header)])
         row = y - 1 + self.scroll_offset.y
-        if row >= len(self.findings):
+        item = self._at(row)
+        if item is None:
             return Strip.blank(width, base)
+        if isinstance(item, str):  # a pinned group's heading
+            header = self.get_component_rich_style("problems--header")
+            return Strip([Segment(f" {safe.plain(item)}"[:width].ljust(width), header)])
         here = row == self.cursor_row
         key = (self._generation, row, here, width, self.app.current_theme.name)
         strip = self._cache.get(key)
         if strip is None:
-            strip = self._row(self.findings[row], here, width, base)
+            strip = self._row(item, here, width, base)
             self._cache[key] = strip
         return strip
 

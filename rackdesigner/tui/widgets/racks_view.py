@@ -90,6 +90,10 @@ class RacksView(ScrollView, can_focus=True):
         # The devices marked with space: the workspace's set, handed here to draw.
         self.selection: set[str] = selection if selection is not None else set()
         self.ghost: Ghost | None = None
+        # A what-if's shading over the marks: device -> "down" / "degraded" / "cut off"
+        # (SHADES), with the rack of each; drawn until cleared (escape).
+        self.shade: dict[str, str] = {}
+        self.shade_where: dict[str, str] = {}
         self.versions: dict[str, int] = {}
         self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(maxsize=8192)
         self._theme = "dark"
@@ -168,6 +172,14 @@ class RacksView(ScrollView, can_focus=True):
                 )
         for rack in changed:
             self.versions[rack] = self.versions.get(rack, 0) + 1
+        self.refresh()
+
+    def set_shade(self, shade: dict[str, str], where: dict[str, str]) -> None:
+        """Shade these devices (a what-if: device -> one of SHADES; ``where``: device ->
+        rack); an empty ``shade`` clears it. Only the racks concerned are drawn again."""
+        for rack in {*self.shade_where.values(), *where.values()}:
+            self.versions[rack] = self.versions.get(rack, 0) + 1
+        self.shade, self.shade_where = dict(shade), dict(where)
         self.refresh()
 
     def _structure_changed(self) -> bool:
@@ -544,6 +556,8 @@ class RacksView(ScrollView, can_focus=True):
         here = self.cursor.rack == index and self.cursor.rail == side
         selected = here and self.block_at() is block
         style = Style(color=swatch.fill, bold=True)
+        if block.device.id in self.shade:
+            style = Style(color=_shade_style(self.shade[block.device.id], self._theme).bgcolor)
         if selected:
             style += self.get_component_rich_style("racks--cursor")
         return Segment("┃" if not selected else "▐", style)
@@ -570,6 +584,9 @@ class RacksView(ScrollView, can_focus=True):
             return [Segment("·".center(BODY_W), style)]
         swatch = palette.swatch(block.kind, self._theme)
         style = Style(color=swatch.text, bgcolor=swatch.fill)
+        shade = self.shade.get(block.device.id) if self.shade else None
+        if shade is not None:
+            style = _shade_style(shade, self._theme)
         current = index == self.cursor.rack and self.block_at() is block
         if current:
             style += self.get_component_rich_style("racks--selected")
@@ -606,6 +623,8 @@ class RacksView(ScrollView, can_focus=True):
                 room -= 1
             if block.device.id in self.selection:
                 text = f"✓{text}"
+            if shade is not None:
+                text = f"{SHADES[shade]}{text}"
         body = f" {text}"[:room].ljust(room)
         segments.append(Segment(body, style + (Style(bold=True) if row_in_block == 0 else Style())))
         return segments
@@ -617,6 +636,18 @@ class RacksView(ScrollView, can_focus=True):
         if clash and unit == bottom + block.height - 1:
             text = f"{text} ✖ taken"
         return Segment(f"░{text}"[:BODY_W].ljust(BODY_W, "░"), Style(color=colour, bold=True))
+
+
+# A what-if's shades: the symbol before the device's id.
+SHADES = {"down": "▼", "degraded": "◐", "cut off": "⌁"}
+
+
+def _shade_style(shade: str, theme: str) -> Style:
+    """Down: the error colour, struck through; degraded and cut off: the warning colour."""
+    colours = palette.SEVERITY_COLOURS[theme]
+    colour = colours["error"] if shade == "down" else colours["warning"]
+    text = "#000000" if theme == "dark" else "#ffffff"
+    return Style(color=text, bgcolor=colour, strike=shade == "down", italic=shade != "down")
 
 
 def _rail_block(rail: list[Block], height: int, unit: int) -> Block | None:

@@ -7,11 +7,24 @@ grouping: a scalable unit once with a count), built off the main thread; choosin
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.message import Message
 from textual.widgets import Tree
 
 from rackdesigner.export.render.topology_outline import Entry
 from rackdesigner.tui import safe
+
+# How an entry marked by a scan's differences or a what-if is drawn: symbol, style.
+MARK_STYLES = {
+    "error": ("✖ ", "bold red"),
+    "warning": ("▲ ", "bold yellow"),
+    "info": ("● ", "cyan"),
+    "down": ("▼ ", "bold red strike"),
+    "degraded": ("◐ ", "bold yellow"),
+    "cut off": ("⌁ ", "bold magenta"),
+}
+MARK_ORDER = tuple(MARK_STYLES)
 
 
 class TopologyView(Tree[str | None], can_focus=True):
@@ -26,6 +39,15 @@ class TopologyView(Tree[str | None], can_focus=True):
         self.guide_depth = 3
         self.entries: list[Entry] = []
         self.border_title = "Topology"
+        # Marks over the fabric (a scan's differences, a what-if): entry target -> a key
+        # of MARK_STYLES; None: none.
+        self.mark: Callable[[str], str | None] | None = None
+
+    def set_marks(self, mark: Callable[[str], str | None] | None) -> None:
+        """Mark the entries ``mark`` names (None clears), drawn again at once."""
+        self.mark = mark
+        if self.entries:
+            self.show(self.entries)
 
     def show(self, entries: list[Entry] | None, waiting: str = "Reading the fabric…") -> None:
         self.entries = entries or []
@@ -40,9 +62,25 @@ class TopologyView(Tree[str | None], can_focus=True):
             self._add(self.root, entry, expand=True)
         self.border_title = f"Topology · {len(entries)} fabric{'s' if len(entries) > 1 else ''}"
 
+    def _marked(self, entry: Entry) -> str | None:
+        """The entry's own mark, else the first (by MARK_ORDER) of its children's."""
+        mark = self.mark
+        if mark is None:
+            return None
+        own = mark(entry.target) if entry.target else None
+        if own is not None or not entry.children:
+            return own
+        found = [m for m in (self._marked(child) for child in entry.children) if m]
+        return min(found, key=MARK_ORDER.index) if found else None
+
     def _add(self, parent: object, entry: Entry, *, expand: bool) -> None:
         label = safe.text(entry.label)
-        if entry.spof:
+        marked = self._marked(entry)
+        if marked is not None:
+            symbol, style = MARK_STYLES[marked]
+            label = safe.text(symbol + entry.label)
+            label.stylize(style)
+        elif entry.spof:
             label.stylize("bold red")
         elif entry.oversubscribed:
             label.stylize("yellow")

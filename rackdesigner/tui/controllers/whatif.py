@@ -1,0 +1,177 @@
+"""What if… (issue 26): what a failure takes down, shaded over the views; no edit is made.
+
+A plain class given the workspace and the screen. The part is the entity under the cursor
+(a switch, PDU, CDU or rear door; a GPU node's cables; its rack, the rack's feeds and power
+sides), or one typed as ``KIND:ID``. The failure model runs in a worker thread on a
+snapshot of the analysis taken on the app's thread and comes back as one message
+(``WhatIfDone``). The racks and the topology shade what goes down, degrades or is cut off,
+the header shows the figures, until escape (:meth:`WhatIfController.clear`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rackdesigner.tui.controllers.verify import mark_topology
+from rackdesigner.tui.screens.build import ChoiceScreen
+from rackdesigner.tui.screens.prompt import PromptScreen
+from rackdesigner.tui.screens.whatif import WhatIfDone, shading_of
+
+if TYPE_CHECKING:
+    from rackdesigner.analysis import Analysis
+    from rackdesigner.tui.ui import DesignerUI
+    from rackdesigner.tui.workspace import Workspace
+
+TYPED = "\x00typed"  # the list's last entry: type any part
+# The device kinds a failure names by id (whatif's parts).
+DEVICE_PARTS = {"switch": "switch", "pdu": "pdu", "cdu": "cdu", "rear-door": "door"}
+LINKS_OFFERED = 8
+
+
+def choices(analysis: Analysis, device: str | None, rack: str | None) -> list[tuple[str, str]]:
+    """The parts to offer, the entity under the cursor first: (part, text)."""
+    out: list[tuple[str, str]] = []
+    facts = analysis.device_by_id.get(device) if device else None
+    if facts is not None:
+        kind = DEVICE_PARTS.get(facts.kind or "")
+        if kind is not None:
+            out.append((f"{kind}:{facts.id}", f"{kind}:{facts.id}  (under the cursor)"))
+        links = [
+            link.a if link.a.split(":")[0] == facts.id else link.b
+            for link in analysis.layout.links
+            if facts.id in (link.a.split(":")[0], link.b.split(":")[0])
+        ]
+        for end in links[:LINKS_OFFERED]:
+            out.append((f"link:{end}", f"link:{end}  (a cable of {facts.id})"))
+        if len(links) > LINKS_OFFERED:
+            out.append((TYPED, f"… {len(links) - LINKS_OFFERED} more cables: type link:END"))
+    rack_facts = next((r for r in analysis.racks if r.rack.id == rack), None) if rack else None
+    if rack_facts is not None:
+        out.append((f"rack:{rack}", f"rack:{rack}  (everything in it)"))
+        for feed in rack_facts.rack.feeds:
+            out.append((f"feed:{rack}/{feed.id}", f"feed:{rack}/{feed.id}"))
+        for side in sorted({feed.side for feed in rack_facts.rack.feeds if feed.side}):
+            out.append((f"side:{side}", f"side:{side}  (every rack's side {side} feeds)"))
+    out.append((TYPED, "type a part: KIND:ID (feed, side, pdu, cdu, door, switch, rack, link)"))
+    seen: set[str] = set()
+    unique = []
+    for key, text in out:
+        if key not in seen:
+            seen.add(key)
+            unique.append((key, text))
+    return unique
+
+
+class WhatIfController:
+    def __init__(self, workspace: Workspace, ui: DesignerUI) -> None:
+        self.workspace = workspace
+        self.ui = ui
+        self._token: object | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.workspace.shaded is not None
+
+    async def what_if(self) -> None:
+        """Choose the part (the cursor's first), then the failure model in a worker."""
+        session = self.workspace.session
+        if session is None or session.analysis is None:
+            self.ui.notify("The layout is still being checked: ask once it is done.")
+            return
+        live = session.analysis
+        racks = self.ui.racks
+        offered = choices(live, racks.current_device_id(), racks.current_rack_id())
+        part = await self.ui.wait_for(
+            ChoiceScreen(
+                "What if… fails",
+                offered,
+                offered[0][0],
+                hint="↑↓ choose · enter shows what goes down · no edit is made · escape cancels",
+            )
+        )
+        if part == TYPED:
+            part = await self.ui.wait_for(
+                PromptScreen(
+                    "What if… fails: the part",
+                    "",
+                    hint="KIND:ID: feed:a01-A, side:A, pdu:…, cdu:…, door:…, switch:…, "
+                    "rack:…, link:DEVICE:PORT",
+                )
+            )
+        if not part:
+            return
+        self.run(str(part))
+
+    def run(self, part: str) -> None:
+        from rackdesigner.whatif import PartError, parse_failure, what_if
+
+        session = self.workspace.session
+        if session is None or session.analysis is None:
+            return
+        try:
+            failure = parse_failure(part)
+        except PartError as error:
+            self.ui.notify(str(error), title="What if", severity="error", timeout=8)
+            return
+        live = session.analysis
+        analysis = live.snapshot() if hasattr(live, "snapshot") else live
+        token = self._token = object()
+        self.ui.header.set_state(status=f"what if {part} fails…")
+
+        def job() -> None:
+            from rackdesigner.tui.controllers.checking import background_work
+
+            impact, error = None, None
+            try:
+                with background_work():
+                    impact = what_if(analysis, [failure])
+            except PartError as failed:
+                error = str(failed)
+            except Exception as failed:  # said, never raised into the app
+                error = f"what-if failed: {failed}"
+            self.ui.post_result(WhatIfDone(token, part, impact, error))
+
+        self.ui.run_thread(job, group="whatif", exclusive=True)
+
+    def done(self, event: WhatIfDone) -> None:
+        self.ui.header.set_state(status="")
+        if event.token is not self._token:
+            return
+        if event.impact is None:
+            self.ui.notify(
+                event.error or "what-if failed", title="What if", severity="error", timeout=8
+            )
+            return
+        from rackdesigner.whatif.render import impact_lines
+
+        session = self.workspace.session
+        rack_of: dict[str, str] = {}
+        if session is not None:
+            for node in (n for f in event.impact.fabrics for n in (*f.cut_off, *f.rails_cut)):
+                owner = session.index.rack_of(node)
+                if owner is not None:
+                    rack_of[node] = owner.id
+        shading = shading_of(event.part, event.impact, rack_of)
+        self.workspace.shaded = shading
+        self.show()
+        self.ui.notify("\n".join(impact_lines(event.impact)), title="What if", timeout=12)
+
+    def show(self) -> None:
+        """The shading and the figures as the workspace holds them (None: cleared)."""
+        shading = self.workspace.shaded
+        if shading is None:
+            self.ui.racks.set_shade({}, {})
+            self.ui.header.set_state(figures="")
+        else:
+            self.ui.racks.set_shade(shading.shade, shading.where)
+            self.ui.header.set_state(figures=shading.figures)
+        mark_topology(self.workspace, self.ui)
+
+    def clear(self) -> bool:
+        """Escape: the views as they were; False when nothing was shaded."""
+        self._token = None
+        if self.workspace.shaded is None:
+            return False
+        self.workspace.shaded = None
+        self.show()
+        return True
