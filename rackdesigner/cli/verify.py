@@ -6,66 +6,15 @@ cannot be read (one message naming the file and line).
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
+from rackdesigner.asbuilt.report import render
+
 if TYPE_CHECKING:
-    from rackdesigner.asbuilt.compare import Finding
     from rackdesigner.model.layout import Layout
-
-CSV_COLUMNS = (
-    "rack",
-    "unit",
-    "face",
-    "device",
-    "port",
-    "label",
-    "kind",
-    "cable",
-    "other_cable",
-    "found",
-    "should",
-    "message",
-)
-
-
-def render(findings: list[Finding], form: str, checked: int) -> str:
-    """The work order as text, JSON or CSV (the technician's sheet, by rack and unit)."""
-    from rackdesigner.model.terminal import shown
-    from rackdesigner.model.wording import plural
-
-    if form == "json":
-        return json.dumps(
-            {"cables": checked, "findings": [f.as_dict() for f in findings]}, indent=2
-        ) + ("\n")
-    if form == "csv":
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(CSV_COLUMNS)
-        for finding in findings:
-            row = finding.as_dict()
-            writer.writerow(["" if row[c] is None else row[c] for c in CSV_COLUMNS])
-        return out.getvalue()
-    lines = []
-    for finding in findings:
-        at = finding.at
-        unit = f" U{at.unit}" if at.unit is not None else ""
-        where = f"{at.rack}{unit} {at.face}".strip() or "-"
-        lines.append(f"{where}: {finding.kind}: {shown(finding.message)}")
-    if findings:
-        counts: dict[str, int] = {}
-        for finding in findings:
-            counts[finding.kind] = counts.get(finding.kind, 0) + 1
-        summary = ", ".join(f"{n} {kind}" for kind, n in counts.items())
-        lines.append(f"{plural(len(findings), 'difference')} ({summary}) in {checked} cables")
-    else:
-        lines.append(f"the fabric matches the design: {plural(checked, 'cable')} as designed")
-    return "\n".join(lines) + "\n"
 
 
 def _load(path: str) -> Layout:

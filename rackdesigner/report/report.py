@@ -213,7 +213,7 @@ def to_json(report: Report) -> str:
 def to_csv(report: Report) -> str:
     """One flat table: section, entity, metric, value, unit (SI)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180, as every CSV export
     writer.writerow(["section", "entity", "metric", "value", "unit"])
     p = report["power"]
     writer.writerow(["power", "site", "load", p["site"]["load"], "W"])

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from rackdesigner.asbuilt.report import CSV_COLUMNS
 from rackdesigner.cli.main import cli
-from rackdesigner.cli.verify import CSV_COLUMNS
 from tests.asbuilt.helpers import DATA, TRAINING
 
 

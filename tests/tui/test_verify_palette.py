@@ -8,7 +8,7 @@ import csv
 import io
 from pathlib import Path
 
-from rackdesigner.cli.verify import CSV_COLUMNS
+from rackdesigner.asbuilt.report import CSV_COLUMNS
 from rackdesigner.tui import actions
 from rackdesigner.tui.screens.prompt import PromptScreen
 from rackdesigner.tui.screens.verify import CODE, VerifyScreen, form_of

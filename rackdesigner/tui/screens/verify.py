@@ -140,7 +140,7 @@ class Verified:
 
     def csv(self) -> str:
         """The technician's sheet: ``rackdesigner verify --format csv``'s."""
-        from rackdesigner.cli.verify import render
+        from rackdesigner.asbuilt.report import render
 
         return render(self.findings, "csv", self.checked)
 
