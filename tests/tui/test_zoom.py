@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rackdesigner.edit import AddRack, PlaceDevice, Session
 from rackdesigner.layout_io import dumps
 from rackdesigner.model.layout import Layout
-from tests.tui.pilot import SMALL, app_for, copy, palette, run, settle
+from tests.tui.pilot import GOLDEN, SMALL, app_for, copy, palette, run, settle, snapshot
 
 
 def _lines(app) -> list[str]:  # type: ignore[no-untyped-def]
@@ -28,9 +30,11 @@ def _labels(app) -> list[int]:  # type: ignore[no-untyped-def]
 
 
 def test_z_cycles_one_two_and_the_whole_rack_which_shows_u1_to_u42_at_80x24(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = copy("training-128.toml", tmp_path)
+    copy("training-128.toml", tmp_path)
+    monkeypatch.chdir(tmp_path)  # a relative path: the header reads the same everywhere
+    path = Path("training-128.toml")
 
     async def journey() -> None:
         app = app_for(path, tmp_path)
@@ -64,6 +68,7 @@ def test_z_cycles_one_two_and_the_whole_rack_which_shows_u1_to_u42_at_80x24(
             assert "a01-n03     +2" in text  # a01-leaf1 and a01-leaf2 share its line
             assert f"{k} U per row" in str(view.border_title)
             assert "whole rack" in app.notices[-1][1]
+            await snapshot(pilot, "whole-rack-80x24", GOLDEN / "zoom")
             # The cursor walks the devices of a line, then the next line.
             assert view.current_device_id() == "a01-blank4"
             await pilot.press("down")
