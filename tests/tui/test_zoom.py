@@ -144,3 +144,22 @@ def test_a_rack_opens_scrolled_to_its_occupied_units(tmp_path: Path) -> None:
             assert _labels(app)[:2] == [15, 14]
 
     run(journey)
+
+
+def test_the_cursor_scrolled_up_stays_under_the_title_line(tmp_path: Path) -> None:
+    path = copy("training-128.toml", tmp_path)
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(pilot)
+            view = app.main.racks
+            assert app.main.go_to("a01-n01")
+            await pilot.pause()
+            for _ in range(8):
+                await pilot.press("up")
+                row = view.line_of_unit(view.cursor.unit) - view.scroll_offset.y
+                assert 1 <= row < view.scrollable_content_region.height  # never row 0
+            assert view.scroll_offset.y > 0
+
+    run(journey)

@@ -459,8 +459,8 @@ class RacksView(ScrollView, can_focus=True):
         height = max(self.scrollable_content_region.height, 2)
         width = max(self.scrollable_content_region.width, 1)
         y = self.scroll_offset.y
-        if line < y:
-            y = line
+        if line < y + 1:  # screen row 0 is the racks' title line: the cursor goes under it
+            y = line - 1
         elif line > y + height - 2:
             y = line - height + 2
         x = self.scroll_offset.x
