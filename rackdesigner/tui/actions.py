@@ -130,6 +130,23 @@ ACTIONS: tuple[Action, ...] = (
         "fabric",
     ),
     Action("face", "toggle_face", "Toggle face", "show the front or the rear", "f", "racks"),
+    # Issue 23: see the whole rack (the compact zooms).
+    Action(
+        "zoom",
+        "zoom",
+        "Zoom",
+        "the racks view's zoom, in turn: 1 U per row, 2 U per row, the whole rack",
+        "z",
+        "racks",
+    ),
+    Action("zoom-1", "zoom(1)", "Zoom 1 U per row", "one unit a row (the default)"),
+    Action("zoom-2", "zoom(2)", "Zoom 2 U per row", "two units a row"),
+    Action(
+        "zoom-fit",
+        "zoom(0)",
+        "Zoom whole rack",
+        "the whole of the tallest rack fitted to the view's height",
+    ),
     # Building (issue 15, i15place): racks, feeds, cooling, the catalog and placing devices.
     Action(
         "place",

@@ -681,6 +681,18 @@ class MainScreen(Screen[None]):
     def _catalog_chosen(self, event: CatalogPanel.Chosen) -> None:
         self.build.catalog_chosen(event.model, event.by_mouse)
 
+    @on(CatalogPanel.DragStarted)
+    def _catalog_dragged(self, event: CatalogPanel.DragStarted) -> None:
+        self.header.set_state(status=f"drop {event.model} on a unit to place it")
+
+    @on(CatalogPanel.Dropped)
+    def _catalog_dropped(self, event: CatalogPanel.Dropped) -> None:
+        racks = self.query_one("#racks", BuildingRacksView)
+        cell = racks.cell_at_screen(event.screen_x, event.screen_y)
+        plans = racks.plans()
+        where = (plans[cell.rack].rack.id, cell.unit, cell.rail) if cell is not None else None
+        self.build.catalog_dropped(event.model, where)
+
     @on(BuildingRacksView.UnitClicked)
     def _unit_clicked(self, event: BuildingRacksView.UnitClicked) -> None:
         self.build.unit_clicked(event.rack, event.unit, event.rail)
@@ -753,6 +765,18 @@ class MainScreen(Screen[None]):
     def action_toggle_face(self) -> None:
         self.racks.face = "rear" if self.racks.face == "front" else "front"
         self.notify(f"Showing the {self.racks.face}", timeout=2)
+
+    def action_zoom(self, level: int | None = None) -> None:
+        """``z`` cycles the racks view's zoom; the palette names each level."""
+        from rackdesigner.tui.widgets.racks_view import ZOOMS
+
+        racks = self.racks
+        if level is None:
+            level = ZOOMS[(ZOOMS.index(racks.zoom) + 1) % len(ZOOMS)]
+        if self.view_name != "racks":
+            self.action_view("racks")
+        racks.set_zoom(level)
+        self.notify(f"Zoom: {racks.zoom_name()}", timeout=2)
 
     def action_racks_view(self) -> None:
         self.action_view("racks")

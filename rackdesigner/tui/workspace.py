@@ -33,6 +33,7 @@ from rackdesigner.tui.widgets.layout_settings import (
 )
 
 if TYPE_CHECKING:
+    from rackdesigner.design.dependants import Dependants
     from rackdesigner.edit import Batch, Command, FabricJob, Session
     from rackdesigner.model.diagnostics import Diagnostic
     from rackdesigner.tui.screens.verify import Verified
@@ -179,6 +180,8 @@ class Workspace:
         # scan) until cleared, and a what-if's shading until escape.
         self.verified: Verified | None = None
         self.shaded: Shading | None = None
+        # Deleting something with dependants asks first, until "don't ask again" (issue 23).
+        self.ask_before_delete = True
         # Guidance: the session an edit was made in, the session whose fabric was checked
         # once and its last fabric findings (as keys), the last "has a fix" answer.
         self._edited: Session | None = None
@@ -193,6 +196,17 @@ class Workspace:
     @property
     def dirty(self) -> bool:
         return self.session is not None and (self.session.dirty or self.recovered)
+
+    def delete_dependants(self, device_ids: list[str]) -> Dependants | None:
+        """What deleting these devices takes or breaks, when it should be asked about:
+        None when nothing depends on them or "don't ask again" was chosen."""
+        from rackdesigner.design.dependants import dependants
+
+        if self.session is None or not self.ask_before_delete:
+            return None
+        index = self.session.index
+        found = dependants(self.session.layout, index.catalog.devices, device_ids, index=index)
+        return found if found else None
 
     def use(self, session: Session, path: str | None) -> None:
         """Work on ``session`` (of the file ``path``) from now on: a clean slate."""

@@ -377,6 +377,20 @@ class BuildController:
         self.ui.header.set_state(status="")
         self.ui.dialog(self._place(rack, [model], unit, rail, ask=False))
 
+    def catalog_dropped(self, model: str, where: tuple[str, int, str | None] | None) -> None:
+        """A catalog entry dragged onto a unit (rack, unit, rail): placed there, one undo
+        step, as a click-armed entry is; dropped anywhere else, nothing changes."""
+        self.ui.header.set_state(status="")
+        if self.workspace.moving is not None or self.workspace.session is None:
+            return
+        if where is None:
+            self.ui.notify(f"Drop {model} on a unit of a rack to place it", timeout=3)
+            return
+        self.armed = None
+        rack, unit, rail = where
+        self.ui.racks.focus()
+        self.ui.dialog(self._place(rack, [model], unit, rail, ask=False))
+
     async def _place(
         self, rack: str, models: list[str], unit: int, rail: str | None, *, ask: bool = True
     ) -> None:

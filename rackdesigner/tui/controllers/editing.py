@@ -14,6 +14,7 @@ from rackdesigner.tui.screens.confirm import ConfirmScreen
 from rackdesigner.tui.screens.prompt import PromptScreen
 
 if TYPE_CHECKING:
+    from rackdesigner.design.dependants import Dependants
     from rackdesigner.tui.ui import DesignerUI
     from rackdesigner.tui.workspace import Workspace
 
@@ -151,9 +152,33 @@ class EditController:
             if len(commands) == 1
             else Batch(commands, f"Delete {len(commands)} devices")
         )
+        found = self.workspace.delete_dependants(chosen)
+        if found is not None:  # cables go too, or something breaks: ask once, naming it
+            self.ui.dialog(self.confirm_delete(command, found))
+            return
+        self._delete(command, ", ".join(chosen))
+
+    def _delete(self, command: Any, what: str) -> None:
         if self.ui.do(command) is None:
             self.workspace.selection.clear()
-            self.ui.notify(f"Deleted {', '.join(chosen)} (ctrl+z undoes)", timeout=4)
+            self.ui.notify(f"Deleted {what} (ctrl+z undoes)", timeout=4)
+
+    async def confirm_delete(self, command: Any, found: Dependants) -> None:
+        """Delete with dependants: "a01-leaf1 and its 32 cables; 4 nodes lose their compute
+        fabric" — delete, or cancel; "don't ask again" holds for the rest of the session."""
+        screen = ConfirmScreen(
+            "Delete",
+            f"Delete {found.text()}? (ctrl+z undoes)",
+            [("delete", "Delete"), ("cancel", "Cancel")],
+            "delete",
+            remember="don't ask again this session",
+        )
+        answer = await self.ui.wait_for(screen)
+        if answer != "delete":
+            return
+        if screen.remembered:
+            self.workspace.ask_before_delete = False
+        self._delete(command, found.text())
 
     async def confirm_remove_rack(self, rack: str) -> None:
         from rackdesigner.edit import RemoveRack

@@ -1,4 +1,7 @@
-"""A question with a few answers; Enter takes the default, Escape cancels."""
+"""A question with a few answers; Enter takes the default, Escape cancels.
+
+With ``remember`` the dialog also shows a checkbox of that label ("don't ask again this
+session"); the caller reads :attr:`ConfirmScreen.remembered` once it is answered."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static
+from textual.widgets import Button, Checkbox, Static
 
 from rackdesigner.tui import safe
 
@@ -21,18 +24,28 @@ class ConfirmScreen(ModalScreen[str]):
     ]
 
     def __init__(
-        self, title: str, message: str, answers: list[tuple[str, str]], default: str
+        self,
+        title: str,
+        message: str,
+        answers: list[tuple[str, str]],
+        default: str,
+        *,
+        remember: str | None = None,
     ) -> None:
         super().__init__(classes="dialog-screen")
         self.title_text = title
         self.message = message
         self.answers = answers  # (key, button label)
         self.default = default
+        self.remember = remember  # a checkbox's label, or None for none
+        self.remembered = False  # whether it was ticked when the dialog was answered
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(safe.content(self.title_text), classes="dialog-title")
             yield Static(safe.content(self.message), classes="dialog-message")
+            if self.remember is not None:
+                yield Checkbox(safe.content(self.remember), id="remember", compact=True)
             with Horizontal(classes="dialog-buttons"):
                 for key, label in self.answers:
                     variant = "primary" if key == self.default else "default"
@@ -40,6 +53,10 @@ class ConfirmScreen(ModalScreen[str]):
 
     def on_mount(self) -> None:
         self.query_one(f"#answer-{self.default}", Button).focus()
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        event.stop()
+        self.remembered = event.value
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -4,7 +4,8 @@ grouped by kind, with U height, power and ports.
 It sits in the right column under the inspector. In a short terminal it shows only its
 search line until it has focus (click it, Tab to it, or palette "Catalog"); from 40 lines
 up it stays open. Enter on an entry places it at the racks view's cursor; a click on an
-entry arms it, and a click on a unit then places it there.
+entry arms it, and a click on a unit then places it there; an entry dragged out of the list
+and dropped on a unit is placed there.
 """
 
 from __future__ import annotations
@@ -35,10 +36,39 @@ class CatalogList(OptionList):
     ]
 
     by_mouse = False
+    _pressed: str | None = None  # the entry under a press: dragged out, it is dropped
+    _dragging = False
 
     def on_click(self, event: events.Click) -> None:
         # Runs before OptionList's own click handler (subclass first), which selects.
         self.by_mouse = True
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        self._pressed, self._dragging = None, False
+        index = event.style.meta.get("option") if event.button == 1 else None
+        if not isinstance(index, int) or not 0 <= index < self.option_count:
+            return
+        option = self.get_option_at_index(index)
+        if option.disabled or not option.id or option.id.startswith("gpu:"):
+            return
+        self._pressed = option.id
+        self.capture_mouse()  # the release over a rack comes here, where it started
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        if self._pressed is None or self._dragging:
+            return
+        if not self.region.contains(event.screen_x, event.screen_y):
+            self._dragging = True
+            self.post_message(CatalogPanel.DragStarted(self._pressed))
+
+    def on_mouse_up(self, event: events.MouseUp) -> None:
+        model, self._pressed, self._dragging = self._pressed, None, False
+        if model is None:
+            return
+        self.release_mouse()
+        x, y = int(event.screen_x), int(event.screen_y)
+        if not self.region.contains(x, y):  # (a release on the list is a click: it arms)
+            self.post_message(CatalogPanel.Dropped(model, x, y))
 
 
 class CatalogSearch(Input):
@@ -59,6 +89,22 @@ class CatalogPanel(Vertical):
         def __init__(self, model: str, by_mouse: bool) -> None:
             self.model = model
             self.by_mouse = by_mouse
+            super().__init__()
+
+    class DragStarted(Message):
+        """An entry is being dragged out of the list."""
+
+        def __init__(self, model: str) -> None:
+            self.model = model
+            super().__init__()
+
+    class Dropped(Message):
+        """A dragged entry was let go at a point of the screen (a unit: place it there)."""
+
+        def __init__(self, model: str, screen_x: int, screen_y: int) -> None:
+            self.model = model
+            self.screen_x = screen_x
+            self.screen_y = screen_y
             super().__init__()
 
     def __init__(self, *, id: str | None = None) -> None:

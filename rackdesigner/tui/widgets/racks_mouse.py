@@ -1,5 +1,7 @@
 """The racks view's mouse (designer.md): a click selects (the view's own handler) and, when a
-catalog entry is armed, places it on the unit clicked; dragging a device moves it.
+catalog entry is armed, places it on the unit clicked; dragging a device moves it, to other
+units or another rack of the row; a catalog entry dropped on a unit is placed there (the
+screen asks :meth:`BuildingRacksView.cell_at_screen` where it fell).
 
 A drag is the keyboard's move (``m``) driven by the pointer: the same ghost while it moves,
 and on release the same MoveDevice command with the same refusals (a drop on taken units
@@ -52,12 +54,18 @@ class BuildingRacksView(RacksView):
         rack, within = divmod(x, COLUMN_W)
         if x < 0 or rack >= len(plans) or within >= COLUMN_W - GAP_W or y < 1:
             return None
-        tallest = max(p.height for p in plans)
-        unit = tallest - (y + self.scroll_offset.y) + 1  # as render_line draws it
+        unit = self.unit_for_line(plans[rack], y + self.scroll_offset.y)  # as drawn
         if not 1 <= unit <= plans[rack].height:
             return None
         rail = "left" if within == LABEL_W else "right" if within == LABEL_W + 1 + BODY_W else None
         return Cursor(rack, unit, rail)
+
+    def cell_at_screen(self, x: int, y: int) -> Cursor | None:
+        """:meth:`cell_at` for a point of the screen (a catalog entry dropped there)."""
+        region = self.region
+        if not region.contains(x, y):
+            return None
+        return self.cell_at(x - region.x, y - region.y)
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
         self._drag_press = None
@@ -90,9 +98,16 @@ class BuildingRacksView(RacksView):
             self.post_message(self.MoveStarted(device))
             self._drag_active = True
             self.capture_mouse()
-        if cell is None or self.ghost is None:
+        moving = self.ghost_block()
+        if cell is None or self.ghost is None or moving is None:
             return
-        self._move_ghost(cell.rack - self.ghost.rack, cell.unit - grab - self.ghost.unit)
+        # A compact line holds several units: the device goes where it fits in the line.
+        target = (
+            cell.unit - grab
+            if self.units_per_row() == 1
+            else self.fit_in_line(cell.rack, cell.unit, moving)
+        )
+        self._move_ghost(cell.rack - self.ghost.rack, target - self.ghost.unit)
 
     def on_mouse_up(self, event: events.MouseUp) -> None:
         if self._drag_active and self._drag_press is not None:

@@ -1,9 +1,15 @@
 """The racks view: the racks of one row side by side as elevations, drawn with the Line API.
 
 Only the visible lines of the visible racks are rendered. Each rack's piece of a line is a
-strip cached by (rack, its version, line, face, what of the cursor, selection and move ghost
-falls in it, theme); an edit bumps the versions of the racks it touched, so after an edit only
-those are drawn again.
+strip cached by (rack, its version, line, zoom, face, what of the cursor, selection and move
+ghost falls in it, theme); an edit bumps the versions of the racks it touched, so after an
+edit only those are drawn again.
+
+The zoom (``z``) draws 1 U per line (the default), 2 U per line, or as many as fit the whole
+of the tallest rack in the view's height. A compact line covers its units from the lowest
+(the number in its label, as devices are positioned by their lowest unit); it is coloured by
+the device it names and names the cursor's device, else the topmost device starting there,
+with ``+N`` for the others starting in it.
 """
 
 from __future__ import annotations
@@ -34,6 +40,10 @@ LABEL_W = 3  # "42 "
 BODY_W = 15
 GAP_W = 1
 COLUMN_W = LABEL_W + 1 + BODY_W + 1 + GAP_W  # label, left rail, body, right rail, gap
+
+# The zoom levels ``z`` cycles through: units per line; 0 fits the tallest rack to the height.
+ZOOMS = (1, 2, 0)
+ZOOM_NAMES = {1: "1 U per row", 2: "2 U per row", 0: "whole rack"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +107,101 @@ class RacksView(ScrollView, can_focus=True):
         self.versions: dict[str, int] = {}
         self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(maxsize=8192)
         self._theme = "dark"
+        self.zoom = 1  # units per line; 0: the tallest rack fitted to the height
+
+    # -- zoom ---------------------------------------------------------------------------
+
+    def units_per_row(self) -> int:
+        """The units one line draws now (the fitted zoom follows the view's height)."""
+        if self.zoom:
+            return self.zoom
+        tallest = max((p.height for p in self.plans()), default=1)
+        room = max(self.scrollable_content_region.height - 3, 1)  # title, bottom, caption
+        return max(1, -(-tallest // room))
+
+    def set_zoom(self, zoom: int) -> None:
+        """1 or 2 U per line, or 0: the whole of the tallest rack in the view's height."""
+        self.zoom = zoom
+        self._resize()
+        if zoom == 0:
+            self.scroll_to(y=0, animate=False, immediate=True, force=True)
+        self._scroll_to_cursor(force=True)
+        self.refresh()
+
+    def zoom_name(self) -> str:
+        k = self.units_per_row()
+        return ZOOM_NAMES[self.zoom] + (f" ({k} U per row)" if self.zoom == 0 else "")
+
+    def _line_count(self, tallest: int, k: int) -> int:
+        return -(-tallest // k)
+
+    def line_of_unit(self, unit: int) -> int:
+        """The content line (1 under the title) that draws ``unit``."""
+        plans = self.plans()
+        tallest = max((p.height for p in plans), default=1)
+        k = self.units_per_row()
+        return self._line_count(tallest, k) - (max(unit, 1) - 1) // k
+
+    def units_of_line(self, line: int) -> tuple[int, int] | None:
+        """The lowest and highest unit content line ``line`` draws; None off the units."""
+        plans = self.plans()
+        tallest = max((p.height for p in plans), default=1)
+        k = self.units_per_row()
+        count = self._line_count(tallest, k)
+        if not 0 < line <= count:
+            return None
+        lowest = (count - line) * k + 1
+        return lowest, lowest + k - 1
+
+    def unit_for_line(self, plan: RackPlan, line: int) -> int:
+        """Where a click or a drop on content ``line`` of ``plan`` puts the cursor: its
+        unit (1 U per row), or the unit that names what the compact line shows."""
+        k = self.units_per_row()
+        tallest = max(p.height for p in self.plans())
+        if k == 1:
+            return tallest - line + 1
+        row = self.units_of_line(line)
+        if row is None:
+            return 0 if line > 0 else plan.height + 1
+        lowest, highest = row
+        highest = min(highest, plan.height)
+        units = plan.units(self.face)
+        for unit in range(highest, lowest - 1, -1):
+            block = units.get(unit)
+            if block is not None:
+                return min(block.top, highest)
+        return highest
+
+    def fit_in_line(self, rack: int, unit: int, block: Block) -> int:
+        """Where ``block`` goes when dropped on the line drawing ``unit`` of the ``rack``-th
+        rack in a compact zoom: the lowest position in that line where it fits, else the
+        line's lowest unit (the drop is then refused with the reason, as a key move is)."""
+        plans = self.plans()
+        if not 0 <= rack < len(plans):
+            return unit
+        plan = plans[rack]
+        row = self.units_of_line(self.line_of_unit(unit))
+        if row is None:
+            return unit
+        units = plan.units(self.face)
+        for position in range(row[0], min(row[1], plan.height) + 1):
+            span = range(position, position + max(block.height, 1))
+            if span[-1] <= plan.height and all(units.get(u) in (None, block) for u in span):
+                return position
+        return row[0]
+
+    def top_occupied(self, plan: RackPlan) -> int:
+        """The top of the highest device of a rack (its top unit when it is empty): where
+        opening the rack puts the cursor, so its occupied units are on screen."""
+        units = plan.units(self.face)
+        return min(max(units), plan.height) if units else plan.height
+
+    def _open_at(self, cursor: Cursor) -> None:
+        """The cursor on a rack just opened, scrolled so the units under it fill the view."""
+        self._set_cursor(cursor)
+        if self.zoom == 1:  # (the compact zooms show the rack whole or nearly)
+            y = max(self.line_of_unit(self.cursor.unit) - 2, 0)
+            self.scroll_to(y=y, animate=False, immediate=True, force=True)
 
     # -- data ---------------------------------------------------------------------------
 
@@ -113,7 +218,9 @@ class RacksView(ScrollView, can_focus=True):
         self.selection &= {d.id for _, d in layout.devices()}
         if previous is None or not self.jump(previous, unit=self.cursor.unit, announce=False):
             self.row = min(self.row, max(len(self.rows) - 1, 0))
-            self._set_cursor(Cursor(0, self.plans()[0].height if self.plans() else 1))
+            self._resize()
+            plans = self.plans()
+            self._open_at(Cursor(0, self.top_occupied(plans[0]) if plans else 1))
         self._resize()
         self.refresh()
 
@@ -246,6 +353,9 @@ class RacksView(ScrollView, can_focus=True):
         if self.ghost is not None:
             self._move_ghost(racks, units)
             return
+        if units and self.units_per_row() > 1:
+            self._compact_step(units)
+            return
         if units:
             step = units
             block = self.block_at()
@@ -273,6 +383,32 @@ class RacksView(ScrollView, can_focus=True):
         del plan
         self._set_cursor(Cursor(rack, unit, rail))
 
+    def _compact_step(self, units: int) -> None:
+        """Up or down in a compact zoom: to the next device, or the next line when the
+        units passed are empty, so each press changes what the cursor shows."""
+        cursor, plan = self.cursor, self.current_plan()
+        if plan is None:
+            return
+        if abs(units) != 1 or cursor.rail:
+            self._set_cursor(
+                Cursor(cursor.rack, cursor.unit + units * self.units_per_row(), cursor.rail)
+            )
+            return
+        shown = plan.units(self.face)
+        start_line, start = self.line_of_unit(cursor.unit), shown.get(cursor.unit)
+        unit = cursor.unit
+        while 1 <= unit + units <= plan.height:
+            unit += units
+            block = shown.get(unit)
+            if block is not None and block is not start:
+                break
+            if block is None and self.line_of_unit(unit) != start_line:
+                unit = self.unit_for_line(plan, self.line_of_unit(unit))  # what it names
+                break
+        else:
+            return
+        self._set_cursor(Cursor(cursor.rack, unit))
+
     def cursor_end(self, direction: int) -> None:
         plan = self.current_plan()
         if plan is not None:
@@ -287,7 +423,7 @@ class RacksView(ScrollView, can_focus=True):
         self.row = row
         self._resize()
         plans = self.plans()
-        self._set_cursor(Cursor(0, plans[0].height if plans else 1))
+        self._open_at(Cursor(0, self.top_occupied(plans[0]) if plans else 1))
         return True
 
     def jump(
@@ -327,17 +463,16 @@ class RacksView(ScrollView, can_focus=True):
                 return Cursor(index, block.top)
         return None
 
-    def _scroll_to_cursor(self) -> None:
+    def _scroll_to_cursor(self, *, force: bool = False) -> None:
         plans = self.plans()
         if not plans:
             return
-        tallest = max(p.height for p in plans)
-        line = 1 + tallest - self.cursor.unit  # content line of the cursor's unit
+        line = self.line_of_unit(self.cursor.unit)  # content line of the cursor's unit
         height = max(self.scrollable_content_region.height, 2)
         width = max(self.scrollable_content_region.width, 1)
         y = self.scroll_offset.y
-        if line < y:
-            y = line
+        if line < y + 1:  # screen row 0 is the racks' title line: the cursor goes under it
+            y = line - 1
         elif line > y + height - 2:
             y = line - height + 2
         x = self.scroll_offset.x
@@ -346,7 +481,8 @@ class RacksView(ScrollView, can_focus=True):
             x = left
         elif left + COLUMN_W > x + width:
             x = left + COLUMN_W - width
-        self.scroll_to(x=x, y=y, animate=False, immediate=True)
+        # ``force``: the scrollbars the new virtual size needs are not laid out yet.
+        self.scroll_to(x=x, y=y, animate=False, immediate=True, force=force)
 
     # -- move mode ----------------------------------------------------------------------
 
@@ -429,9 +565,12 @@ class RacksView(ScrollView, can_focus=True):
         rack, within = divmod(x, COLUMN_W)
         if rack >= len(plans) or within >= COLUMN_W - GAP_W:
             return
-        tallest = max(p.height for p in plans)
         # As render_line draws: line y (below the title line 0) shows unit tallest - (y + scroll).
-        unit = tallest - (y + self.scroll_offset.y) + 1 if y >= 1 else self.cursor.unit
+        unit = (
+            self.unit_for_line(plans[rack], y + self.scroll_offset.y)
+            if y >= 1
+            else self.cursor.unit
+        )
         rail = "left" if within == LABEL_W else "right" if within == LABEL_W + 1 + BODY_W else None
         self.focus()
         self._set_cursor(Cursor(rack, unit, rail))
@@ -439,10 +578,12 @@ class RacksView(ScrollView, can_focus=True):
     def _resize(self) -> None:
         plans = self.plans()
         tallest = max((p.height for p in plans), default=0)
-        self.virtual_size = Size(len(plans) * COLUMN_W, tallest + 3 if plans else 1)
+        lines = self._line_count(tallest, self.units_per_row()) if plans else 0
+        self.virtual_size = Size(len(plans) * COLUMN_W, lines + 3 if plans else 1)
         row = self.row_name()
+        zoom = f" · {self.units_per_row()} U per row" if self.units_per_row() > 1 else ""
         self.border_title = safe.content(
-            f"Row {row or '–'} · {self.row + 1} of {len(self.rows)} · {self.face}"
+            f"Row {row or '–'} · {self.row + 1} of {len(self.rows)} · {self.face}{zoom}"
             if self.rows
             else "Racks"
         )
@@ -469,6 +610,9 @@ class RacksView(ScrollView, can_focus=True):
 
     def _piece(self, index: int, plan: RackPlan, line: int, tallest: int) -> Strip:
         """One rack's part of a line: cached until the rack, its marks or the cursor change."""
+        k = self.units_per_row()
+        if k > 1:
+            return self._compact_piece(index, plan, line, tallest, k)
         unit = tallest - line + 1 if 0 < line <= tallest else None
         cursor = self.cursor
         mine = index == cursor.rack
@@ -546,6 +690,158 @@ class RacksView(ScrollView, can_focus=True):
         segments.append(self._rail(plan, "right", unit, index, frame))
         segments.append(gap)
         return Strip(segments).adjust_cell_length(COLUMN_W, base)
+
+    # -- the compact zooms: several units a line ----------------------------------------
+
+    def _compact_piece(self, index: int, plan: RackPlan, line: int, tallest: int, k: int) -> Strip:
+        cursor = self.cursor
+        mine = index == cursor.rack
+        row = self.units_of_line(line)
+        current = self.block_at() if mine else None
+        shown: tuple[str, ...] = ()
+        if row is not None and row[0] <= plan.height:
+            units = plan.units(self.face)
+            shown = tuple(
+                sorted(
+                    {
+                        b.device.id
+                        for u in range(row[0], min(row[1], plan.height) + 1)
+                        if (b := units.get(u)) is not None and b.device.id in self.selection
+                    }
+                )
+            )
+        key = (
+            "compact",
+            k,
+            plan.rack.id,
+            self.versions.get(plan.rack.id, 0),
+            line,
+            self.face,
+            self._theme,
+            mine and (line == 0 or line == self.line_of_unit(cursor.unit)),
+            cursor.rail if mine else None,
+            current.device.id if current is not None else None,
+            shown,
+            self.ghost if self.ghost is not None and index == self.ghost.rack else None,
+        )
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = self._draw_compact(index, plan, line, row, tallest, k)
+            self._cache[key] = cached
+        return cached
+
+    def _draw_compact(
+        self,
+        index: int,
+        plan: RackPlan,
+        line: int,
+        row: tuple[int, int] | None,
+        tallest: int,
+        k: int,
+    ) -> Strip:
+        count = self._line_count(tallest, k)
+        if line == 0 or row is None:  # the title, the bottom and the caption as at 1 U
+            return self._draw(index, plan, line, None, count)
+        base = self.rich_style
+        frame = self.get_component_rich_style("racks--frame")
+        gap = Segment(" " * GAP_W, base)
+        lowest, highest = row
+        if lowest > plan.height:
+            if lowest - k <= plan.height:
+                top = f"┌{'─' * BODY_W}┐"
+                return Strip([Segment(" " * LABEL_W, base), Segment(top, frame), gap])
+            return Strip.blank(COLUMN_W, base)
+        highest = min(highest, plan.height)
+        cursor = self.cursor
+        here = index == cursor.rack and lowest <= cursor.unit <= highest
+        label_style = self.get_component_rich_style("racks--unit")
+        if here and not cursor.rail:
+            label_style = self.get_component_rich_style("racks--cursor")
+        segments = [Segment(f"{lowest:>2} ", label_style)]
+        segments.append(self._rail(plan, "left", highest, index, frame))
+        segments.extend(self._compact_body(index, plan, lowest, highest, k))
+        segments.append(self._rail(plan, "right", highest, index, frame))
+        segments.append(gap)
+        return Strip(segments).adjust_cell_length(COLUMN_W, base)
+
+    def _compact_body(
+        self, index: int, plan: RackPlan, lowest: int, highest: int, k: int
+    ) -> list[Segment]:
+        ghost, moving = self.ghost, self.ghost_block()
+        units = plan.units(self.face)
+        if ghost is not None and moving is not None and ghost.rack == index:
+            spans = range(max(lowest, ghost.unit), min(highest, ghost.unit + moving.height - 1) + 1)
+            if spans:
+                clash = any(units.get(u) not in (None, moving) for u in spans)
+                top = ghost.unit + moving.height - 1
+                return [
+                    self._ghost_cell(
+                        moving, top if lowest <= top <= highest else -1, ghost.unit, clash
+                    )
+                ]
+        blocks: list[Block] = []
+        for unit in range(highest, lowest - 1, -1):
+            block = units.get(unit)
+            if block is not None and block not in blocks:
+                blocks.append(block)
+        moved_away = moving is not None and ghost is not None and moving in blocks
+        if moved_away:
+            blocks.remove(moving)  # type: ignore[arg-type]
+        cursor = self.cursor
+        here = index == cursor.rack and lowest <= cursor.unit <= highest and not cursor.rail
+        if not blocks:
+            if moved_away:
+                return [Segment("╌" * BODY_W, self.get_component_rich_style("racks--empty"))]
+            style = self.get_component_rich_style("racks--cursor" if here else "racks--empty")
+            return [Segment("·".center(BODY_W), style)]
+        current = self.block_at() if index == cursor.rack else None
+        starts = [b for b in blocks if lowest <= b.top <= highest]
+        if current is not None and current in blocks:
+            block = current
+        else:
+            block = starts[0] if starts else blocks[0]
+        others = len([b for b in starts if b is not block])
+        swatch = palette.swatch(block.kind, self._theme)
+        style = Style(color=swatch.text, bgcolor=swatch.fill)
+        if block is current:
+            style += self.get_component_rich_style("racks--selected")
+        named = lowest <= block.top <= highest
+        segments: list[Segment] = []
+        room = BODY_W
+        if named:
+            text = safe.plain(block.device.id)
+            if not block.full_depth:
+                text = f"{text} ½"
+            severity = self.marks.devices.get(block.device.id)
+            if severity:
+                colour = palette.SEVERITY_COLOURS[self._theme][severity]
+                segments.append(
+                    Segment(
+                        palette.SEVERITY_SYMBOLS[severity],
+                        style
+                        + Style(
+                            color=colour,
+                            bgcolor="#000000" if self._theme == "dark" else "#ffffff",
+                            bold=True,
+                        ),
+                    )
+                )
+                room -= 1
+            if block.device.id in self.selection:
+                text = f"✓{text}"
+        else:
+            below = self.line_of_unit(highest) - self.line_of_unit(block.top)
+            text = safe.plain(
+                block.device.model
+                if below == 1
+                else (block.device.label or "")
+                if below == 2
+                else ""
+            )
+        more = f" +{others}" if others else ""
+        body = f" {text}"[: room - len(more)].ljust(room - len(more)) + more
+        segments.append(Segment(body, style + (Style(bold=True) if named else Style())))
+        return segments
 
     def _rail(self, plan: RackPlan, side: str, unit: int, index: int, frame: Style) -> Segment:
         rail = plan.rail(side)

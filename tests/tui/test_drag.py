@@ -1,0 +1,148 @@
+"""Direct manipulation (issue 23): drag a device to another rack (and undo it), in the
+compact zoom too, and drag a catalog entry onto a unit to place it; one undo step each."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual import events
+from textual.widgets import OptionList
+
+from rackdesigner.tui.widgets.racks_view import COLUMN_W, LABEL_W
+from tests.tui.pilot import app_for, copy, drag, last_notice, run, settle, spot, type_text
+
+
+def _compact_spot(app: Any, rack: int, unit: int) -> tuple[int, int]:
+    """Where unit ``unit`` of the ``rack``-th rack is drawn at any zoom (its line's body)."""
+    view = app.main.racks
+    x = view.gutter.left + rack * COLUMN_W + LABEL_W + 1 + 4 - view.scroll_offset.x
+    return x, view.gutter.top + view.line_of_unit(unit) - view.scroll_offset.y
+
+
+async def _drag_catalog_entry(pilot: Any, entry: tuple[int, int], target: tuple[int, int]) -> None:
+    """Press on a catalog entry, move over the racks with the button held, release there."""
+    await pilot.mouse_down("#catalog-list", offset=entry)
+    await pilot._post_mouse_events([events.MouseMove], "#racks", target, button=1)
+    await pilot._post_mouse_events([events.MouseUp], "#racks", target, button=1)
+    await settle(pilot)
+
+
+def test_drag_a_node_to_another_rack_then_undo_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = copy("training-128.toml", tmp_path)
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=(120, 50)) as pilot:
+            await settle(pilot)
+            session = app.workspace.session
+            assert session is not None
+            app.main.go_to("a01-n04")  # U29-U32; a02's U33-U36 are free
+            await settle(pilot)
+            revision = session.revision
+            # Grab it at U30, let go over a02's U34: it lands at U33, a unit under the pointer.
+            await drag(pilot, app, (0, 30), (1, 34))
+            assert session.index.rack_of("a01-n04").id == "a02"
+            assert session.index.device("a01-n04").position == 33
+            assert "Moved a01-n04 to a02 U33" in last_notice(app)
+            assert session.revision == revision + 1  # one undo step
+            assert app.main.racks.current_device_id() == "a01-n04"
+            assert app.main.racks.current_rack_id() == "a02"
+            await pilot.press("ctrl+z")
+            await settle(pilot)
+            assert session.index.rack_of("a01-n04").id == "a01"
+            assert session.index.device("a01-n04").position == 29
+            assert app.main.racks.current_rack_id() == "a01"
+
+    run(journey)
+
+
+def test_drag_in_the_whole_rack_zoom_and_a_refused_drop_on_a_taken_line(tmp_path: Path) -> None:
+    path = copy("training-128.toml", tmp_path)
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            session = app.workspace.session
+            assert session is not None
+            await pilot.press("z", "z")  # the whole rack
+            await pilot.pause()
+            view = app.main.racks
+            assert view.units_per_row() > 2
+            # a01-n04 (U29-U32) onto the empty line of a02 above it (U33-U36).
+            start = _compact_spot(app, 0, 32)
+            await pilot.mouse_down("#racks", offset=start)
+            target = _compact_spot(app, 1, 36)
+            await pilot._post_mouse_events([events.MouseMove], "#racks", target, button=1)
+            assert view.ghost is not None and view.ghost.rack == 1
+            await pilot._post_mouse_events(
+                [events.MouseUp, events.Click], "#racks", target, button=1
+            )
+            await settle(pilot)
+            assert session.index.rack_of("a01-n04").id == "a02"
+            assert session.index.device("a01-n04").position == 33
+            # Back onto a01's nodes: refused with the reason; nothing changes.
+            revision = session.revision
+            start = _compact_spot(app, 1, 36)
+            await pilot.mouse_down("#racks", offset=start)
+            target = _compact_spot(app, 0, 19)  # a01-n03 and the two leaves fill it
+            await pilot._post_mouse_events([events.MouseMove], "#racks", target, button=1)
+            await pilot._post_mouse_events(
+                [events.MouseUp, events.Click], "#racks", target, button=1
+            )
+            await settle(pilot)
+            assert "taken by device" in last_notice(app)
+            assert session.revision == revision
+            assert session.index.rack_of("a01-n04").id == "a02"
+
+    run(journey)
+
+
+def test_drag_a_catalog_entry_onto_a_unit_places_it_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    copy("training-128.toml", tmp_path)
+    monkeypatch.chdir(tmp_path)
+
+    async def journey() -> None:
+        app = app_for(Path("training-128.toml"), tmp_path)
+        async with app.run_test(size=(120, 50)) as pilot:
+            await settle(pilot)
+            session = app.workspace.session
+            assert session is not None
+            await pilot.click("#catalog-search")
+            await type_text(pilot, "qm87")
+            await pilot.pause()
+            listing = app.main.query_one("#catalog-list", OptionList)
+            assert listing.get_option_at_index(1).id == "qm8700"
+            app.main.go_to("a01-leaf1")  # U25 of a02 is free and on screen
+            await settle(pilot)
+            revision = session.revision
+            await _drag_catalog_entry(pilot, (4, 1), spot(app, 1, 25))
+            placed = session.index.device("a02-sw01")
+            assert placed is not None and placed.position == 25
+            assert session.revision == revision + 1  # one undo step
+            assert app.main.build.armed is None  # a drag does not arm the entry
+            assert app.main.racks.current_device_id() == "a02-sw01"
+            assert app.focused is app.main.racks
+            await pilot.press("ctrl+z")
+            await settle(pilot)
+            assert session.index.device("a02-sw01") is None
+            # Dropped off the racks (on the problems panel): nothing changes.
+            revision = session.revision
+            await pilot.mouse_down("#catalog-list", offset=(4, 1))
+            await pilot._post_mouse_events([events.MouseMove], "#problems", (4, 2), button=1)
+            await pilot._post_mouse_events([events.MouseUp], "#problems", (4, 2), button=1)
+            await settle(pilot)
+            assert session.revision == revision
+            assert "Drop qm8700 on a unit" in last_notice(app)
+            # A plain click on an entry still arms it (a click on a unit then places it).
+            await pilot.click("#catalog-list", offset=(4, 1))
+            await pilot.pause()
+            assert app.main.build.armed == "qm8700"
+
+    run(journey)
