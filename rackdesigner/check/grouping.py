@@ -3,8 +3,8 @@ and the designer's problems panel shows (a count per code, its worst entity, the
 
 A group is one code at one severity (a rule whose severity was changed for some findings
 makes two groups). Groups come errors first, then in the order the rules are listed
-(the loader's codes before every rule); inside a group the findings keep the order they
-were given in.
+(the loader's codes before every rule), or in the order they were given; inside a group
+the findings keep the order they were given in.
 """
 
 from __future__ import annotations
@@ -58,11 +58,15 @@ def code_order(code: str) -> tuple[int, int]:
         return (1 << 30, 0)
 
 
-def by_code(diagnostics: Iterable[Diagnostic]) -> list[Group]:
-    """The findings grouped by (code, severity): errors first, then in rule order."""
+def by_code(diagnostics: Iterable[Diagnostic], *, keep_order: bool = False) -> list[Group]:
+    """The findings grouped by (code, severity): errors first, then in rule order; with
+    ``keep_order``, in the order of each group's first finding (findings already sorted
+    the caller's way: the designer's panel sorts by severity, code and entity)."""
     groups: dict[tuple[str, str], list[Diagnostic]] = {}
     for d in diagnostics:
         groups.setdefault((d.code, d.severity), []).append(d)
+    if keep_order:
+        return [Group(code, severity, tuple(found)) for (code, severity), found in groups.items()]
 
     def order(key: tuple[str, str]) -> tuple[int, tuple[int, int], str]:
         code, severity = key

@@ -57,3 +57,12 @@ def test_the_command_line_prints_the_same_groups() -> None:
 
     result = SimpleNamespace(reported=[_d("CAB004", "warning", f"link {n}") for n in range(5)])
     assert grouped([result]) == ["CAB004 warning 5: link 0, link 1, link 2, …"]  # type: ignore[list-item]
+
+
+def test_keep_order_groups_in_the_order_of_each_first_finding() -> None:
+    findings = [_d("NET001", "error", "x"), _d("PWR001", "error", "y"), _d("NET001", "error", "z")]
+    groups = by_code(findings, keep_order=True)
+    assert [(g.code, [d.entity for d in g.findings]) for g in groups] == [
+        ("NET001", ["x", "z"]),
+        ("PWR001", ["y"]),
+    ]

@@ -1,4 +1,10 @@
-"""The problems panel: every finding, worst first; choosing one moves the racks' cursor.
+"""The problems panel: the findings grouped by code, worst first; choosing one moves the
+racks' cursor.
+
+A code with several findings is one row (its count and worst entity) until enter opens it
+into its findings (:mod:`rackdesigner.check.grouping`, the grouping ``validate --group-by
+code`` prints): 32 identical CAB004 warnings no longer hide the one error. The racks view's
+marks stay per entity.
 
 Drawn with the Line API like the racks view: a layout with thousands of findings costs only
 the rows on screen, and a new set of findings is a list swap, not thousands of widgets.
@@ -7,6 +13,7 @@ the rows on screen, and a new set of findings is a list swap, not thousands of w
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -20,6 +27,7 @@ from textual.reactive import Reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from rackdesigner.check.grouping import Group, by_code
 from rackdesigner.export.render import palette
 from rackdesigner.model.diagnostics import SEVERITY_RANK, Diagnostic
 from rackdesigner.tui import actions, safe
@@ -34,6 +42,29 @@ def _order(diagnostic: Diagnostic) -> tuple[int, str, str, int]:
     return (SEVERITY_RANK[diagnostic.severity], diagnostic.code, diagnostic.entity, diagnostic.line)
 
 
+GroupKey = tuple[str, str]  # (code, severity)
+# What the cursor is on: group, (code, entity, message) of its finding, an open group's finding.
+Held = tuple[GroupKey, tuple[str, str, str], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """A line of the panel: a group's own line (``finding`` None, a code with several
+    findings), or a finding (a code's only one, or one of an open group's)."""
+
+    group: Group
+    finding: Diagnostic | None
+
+    @property
+    def key(self) -> GroupKey:
+        return (self.group.code, self.group.severity)
+
+    @property
+    def diagnostic(self) -> Diagnostic:
+        """The finding this line stands for: a group's line stands for its worst."""
+        return self.finding if self.finding is not None else self.group.worst
+
+
 class ProblemsPanel(ScrollView, can_focus=True):
     """A row per finding: severity symbol, code, entity, message; a cursor row."""
 
@@ -44,7 +75,9 @@ class ProblemsPanel(ScrollView, can_focus=True):
         Binding("pagedown", "cursor(10)", "", show=False, id="problems-page-down"),
         Binding("home", "cursor(-1000000)", "", show=False, id="problems-first"),
         Binding("end", "cursor(1000000)", "", show=False, id="problems-last"),
-        Binding("enter", "choose", "go to", id="problems-go"),
+        Binding("enter", "choose", "open / go to", id="problems-go"),
+        Binding("right", "expand(True)", "", show=False, id="problems-expand"),
+        Binding("left", "expand(False)", "", show=False, id="problems-collapse"),
         Binding("escape", "screen.racks_view", "racks", id="problems-back"),
         # One key, two bindings: "fix" in the footer when the highlighted finding has a
         # mechanical fix; else the same key says why nothing changes (controllers/guide.py).
@@ -73,6 +106,15 @@ class ProblemsPanel(ScrollView, can_focus=True):
             self.focus = focus
             super().__init__()
 
+    class Toggled(Message):
+        """A group was opened or closed (enter, left, right, a click on its line)."""
+
+        def __init__(self, code: str, severity: str, expanded: bool) -> None:
+            self.code = code
+            self.severity = severity
+            self.expanded = expanded
+            super().__init__()
+
     class ApplyFix(Message):
         """``x``: apply the highlighted finding's fix (or say why there is none)."""
 
@@ -90,6 +132,9 @@ class ProblemsPanel(ScrollView, can_focus=True):
         self.fixable = fixable
         self.fabric_error: str | None = None  # the last fabric check failed: its error
         self.findings: list[Diagnostic] = []
+        self.groups: list[Group] = []
+        self.expanded: set[GroupKey] = set()  # the open groups: kept across new findings
+        self.rows: list[Row] = []
         self.cursor_row = 0
         self.border_title = "Problems"
         self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(maxsize=1024)
@@ -100,18 +145,14 @@ class ProblemsPanel(ScrollView, can_focus=True):
         ``fabric_error``: the fabric check failed (its findings are missing), said in the
         title."""
         self.fabric_error = fabric_error
-        keep = None
-        if 0 <= self.cursor_row < len(self.findings):
-            old = self.findings[self.cursor_row]
-            keep = (old.code, old.entity, old.message)
+        keep = self._held()
         self.findings = sorted(diagnostics, key=_order)
+        self.groups = by_code(self.findings, keep_order=True)
+        present = {(g.code, g.severity) for g in self.groups}
+        self.expanded &= present
         self._generation += 1
-        self.cursor_row = 0
-        if keep is not None:
-            for row, diagnostic in enumerate(self.findings):
-                if (diagnostic.code, diagnostic.entity, diagnostic.message) == keep:
-                    self.cursor_row = row
-                    break
+        self._build_rows()
+        self.cursor_row = self._find(keep)
         counts = dict.fromkeys(SEVERITY_RANK, 0)
         for diagnostic in self.findings:
             counts[diagnostic.severity] += 1
@@ -124,17 +165,94 @@ class ProblemsPanel(ScrollView, can_focus=True):
         if fabric_error is not None:
             title += f" · fabric check failed: {fabric_error}"
         self.border_title = safe.content(title)
-        self.virtual_size = Size(self.size.width, len(self.findings) + 1)
+        self.virtual_size = Size(self.size.width, len(self.rows) + 1)
         self._scroll_to_cursor()
         self._show_hint()
         self.refresh()
 
+    def _build_rows(self) -> None:
+        rows: list[Row] = []
+        for group in self.groups:
+            if group.count == 1:
+                rows.append(Row(group, group.findings[0]))
+                continue
+            rows.append(Row(group, None))
+            if (group.code, group.severity) in self.expanded:
+                rows.extend(Row(group, finding) for finding in group.findings)
+        self.rows = rows
+
+    def _held(self) -> Held | None:
+        """What the cursor is on: its group, the finding it stands for, and whether the line
+        is an open group's finding."""
+        row = self.current_row
+        if row is None:
+            return None
+        d = row.diagnostic
+        return (
+            row.key,
+            (d.code, d.entity, d.message),
+            row.finding is not None and row.group.count > 1,
+        )
+
+    def _find(self, held: Held | None) -> int:
+        """The row of what the cursor was on. The same finding (or a group line standing
+        for the same worst finding) keeps it; an open group's finding that went leaves the
+        cursor on its group's line; else the first line, the worst finding."""
+        if held is None:
+            return 0
+        key, same, child = held
+        line = None
+        for number, row in enumerate(self.rows):
+            if row.key != key:
+                continue
+            if line is None and row.finding is None:
+                line = number
+            d = row.diagnostic
+            if (d.code, d.entity, d.message) == same and (not child or row.finding is not None):
+                return number
+        return line if child and line is not None else 0
+
+    @property
+    def current_row(self) -> Row | None:
+        if 0 <= self.cursor_row < len(self.rows):
+            return self.rows[self.cursor_row]
+        return None
+
     @property
     def current(self) -> Diagnostic | None:
-        """The highlighted finding."""
-        if 0 <= self.cursor_row < len(self.findings):
-            return self.findings[self.cursor_row]
-        return None
+        """The highlighted finding (on a group's line: the group's worst)."""
+        row = self.current_row
+        return row.diagnostic if row is not None else None
+
+    def is_expanded(self, code: str, severity: str = "") -> bool:
+        """Whether the group of ``code`` (any severity when none is named) is open."""
+        return any(c == code and (not severity or s == severity) for c, s in self.expanded)
+
+    def action_expand(self, open_it: bool) -> None:
+        """Open (right) or close (left) the highlighted group; closing from one of its
+        findings goes back to the group's line."""
+        row = self.current_row
+        if row is None or row.group.count == 1:
+            return
+        if (row.key in self.expanded) == open_it:
+            if not open_it and row.finding is not None:
+                self._move_to(self._find((row.key, ("", "", ""), True)))
+            return
+        self._toggle(row)
+
+    def _toggle(self, row: Row) -> None:
+        opening = row.key not in self.expanded
+        if opening:
+            self.expanded.add(row.key)
+        else:
+            self.expanded.discard(row.key)
+        self._generation += 1
+        self._build_rows()
+        self.cursor_row = self._find((row.key, ("", "", ""), True))
+        self.virtual_size = Size(self.size.width, len(self.rows) + 1)
+        self._scroll_to_cursor()
+        self.refresh()
+        self.post_message(self.Toggled(row.group.code, row.group.severity, opening))
 
     def _show_hint(self) -> None:
         """The highlighted finding's fix under the list (the workspace words it)."""
@@ -161,7 +279,7 @@ class ProblemsPanel(ScrollView, can_focus=True):
         self.action_apply_fix()  # the screen says why there is nothing to apply
 
     def on_resize(self) -> None:
-        self.virtual_size = Size(self.size.width, len(self.findings) + 1)
+        self.virtual_size = Size(self.size.width, len(self.rows) + 1)
         self._cache.clear()
 
     def notify_style_update(self) -> None:
@@ -171,27 +289,39 @@ class ProblemsPanel(ScrollView, can_focus=True):
     # -- cursor -------------------------------------------------------------------------
 
     def action_cursor(self, step: int) -> None:
-        if not self.findings:
+        if not self.rows:
             return
-        row = min(max(self.cursor_row + step, 0), len(self.findings) - 1)
+        self._move_to(min(max(self.cursor_row + step, 0), len(self.rows) - 1))
+
+    def _move_to(self, row: int) -> None:
         if row != self.cursor_row:
             self.cursor_row = row
             self._scroll_to_cursor()
             self._show_hint()
             self.refresh()
-            self.post_message(self.Chosen(self.findings[row], focus=False))
+            self.post_message(self.Chosen(self.rows[row].diagnostic, focus=False))
 
     def action_choose(self) -> None:
-        if 0 <= self.cursor_row < len(self.findings):
-            self.post_message(self.Chosen(self.findings[self.cursor_row], focus=True))
+        """Enter: a group's line opens (or closes) the group; a finding goes to its entity."""
+        row = self.current_row
+        if row is None:
+            return
+        if row.finding is None:
+            self._toggle(row)
+        else:
+            self.post_message(self.Chosen(row.finding, focus=True))
 
     def on_click(self, event: events.Click) -> None:
-        row = event.y - self.gutter.top + self.scroll_offset.y - 1
-        if 0 <= row < len(self.findings):
-            self.cursor_row = row
+        number = event.y - self.gutter.top + self.scroll_offset.y - 1
+        if 0 <= number < len(self.rows):
+            self.cursor_row = number
             self._show_hint()
             self.refresh()
-            self.post_message(self.Chosen(self.findings[row], focus=event.chain > 1))
+            row = self.rows[number]
+            if row.finding is None and event.chain > 1:
+                self._toggle(row)
+                return
+            self.post_message(self.Chosen(row.diagnostic, focus=event.chain > 1))
 
     def _scroll_to_cursor(self) -> None:
         height = max(self.scrollable_content_region.height - 1, 1)
@@ -212,21 +342,39 @@ class ProblemsPanel(ScrollView, can_focus=True):
             text = f"   {'code':<{CODE_W}}{'entity':<{ENTITY_W}}message"
             return Strip([Segment(text[:width].ljust(width), header)])
         row = y - 1 + self.scroll_offset.y
-        if row >= len(self.findings):
+        if row >= len(self.rows):
             return Strip.blank(width, base)
         here = row == self.cursor_row
         key = (self._generation, row, here, width, self.app.current_theme.name)
         strip = self._cache.get(key)
         if strip is None:
-            strip = self._row(self.findings[row], here, width, base)
+            strip = self._row(self.rows[row], here, width, base)
             self._cache[key] = strip
         return strip
 
-    def _row(self, diagnostic: Diagnostic, here: bool, width: int, base: Style) -> Strip:
+    def _row(self, line: Row, here: bool, width: int, base: Style) -> Strip:
+        diagnostic = line.diagnostic
         theme = "dark" if self.app.current_theme.dark else "light"
         colour = palette.SEVERITY_COLOURS[theme][diagnostic.severity]
         style = base + self.get_component_rich_style("problems--cursor") if here else base
-        entity = safe.plain(diagnostic.entity)
+        if line.finding is None:  # a group's line: its count and worst finding
+            marker = "▾" if line.key in self.expanded else "▸"
+            entity = f"{marker}{line.group.count}× {safe.plain(diagnostic.entity)}"
+            if len(entity) >= ENTITY_W:
+                entity = entity[: ENTITY_W - 2] + "…"
+            return Strip(
+                [
+                    Segment(
+                        f" {palette.SEVERITY_SYMBOLS[diagnostic.severity]} ",
+                        style + Style(color=colour, bold=True),
+                    ),
+                    Segment(f"{diagnostic.code:<{CODE_W}}", style + Style(color=colour)),
+                    Segment(f"{entity:<{ENTITY_W}}", style + Style(bold=True)),
+                    Segment(safe.plain(diagnostic.message), style),
+                ]
+            ).adjust_cell_length(width, style)
+        indent = "  " if line.group.count > 1 else ""
+        entity = indent + safe.plain(diagnostic.entity)
         if len(entity) >= ENTITY_W:
             entity = entity[: ENTITY_W - 2] + "…"
         segments = [
