@@ -548,14 +548,16 @@ class Workspace:
         return Question("Save as", default=default, prompt=True, hint="a .toml path")
 
     def unsaved_question(self, what: str) -> Question | None:
-        """Save / discard / cancel, when there are unsaved changes (else None: go on)."""
+        """Save / discard / cancel, when there are unsaved changes (else None: go on).
+        Cancel is the default (the focused button, what Enter takes), as in any dialog
+        whose other answers cannot be taken back: Enter pressed by habit changes nothing."""
         if self.session is None or not self.dirty:
             return None
         return Question(
             what,
             f"{self.session.layout.name} has unsaved changes.",
             (("save", "Save"), ("discard", "Discard"), ("cancel", "Cancel")),
-            "save",
+            "cancel",
         )
 
     def discard_unsaved(self) -> None:
