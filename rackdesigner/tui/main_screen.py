@@ -809,6 +809,12 @@ class MainScreen(Screen[None]):
     def _floor_opened(self, event: FloorView.Opened) -> None:
         self.action_floor_open()
 
+    @on(SummaryView.Opened)
+    def _summary_opened(self, event: SummaryView.Opened) -> None:
+        """Enter on a summary line: that rack in the racks view, in the inspector too."""
+        self.action_view("racks")
+        self.call_after_refresh(self._open_rack, event.rack)
+
     def _open_rack(self, rack: str) -> None:
         self.racks.jump(rack, announce=False)
         self.update_inspector(("rack", rack))
