@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rackdesigner.tui.widgets.summary_view import COMPACT_W, WIDE_W
 from tests.tui.pilot import app_for, copy, run, settle, shown
 
@@ -76,5 +78,32 @@ def test_a_wide_terminal_gets_the_wide_table_and_a_narrow_one_scrolls_sideways(
             await pilot.press("left", "left")
             await pilot.pause()
             assert summary.scroll_offset.x == 0
+
+    run(journey)
+
+
+def test_the_header_fits_one_line_at_120_columns_and_two_unbroken_lines_at_80(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    copy("training-128.toml", tmp_path)
+    monkeypatch.chdir(tmp_path)  # a relative path in the header, the same everywhere
+
+    async def journey() -> None:
+        for size, lines in (((120, 36), 1), ((80, 24), 2), ((200, 60), 1)):
+            app = app_for(Path("training-128.toml"), tmp_path)
+            async with app.run_test(size=size) as pilot:
+                await settle(pilot)
+                header = app.main.header
+                width = header.content_size.width
+                drawn = header.render()
+                said = drawn.plain.split("\n")
+                assert len(said) == lines, (size, said)
+                assert all(len(line) <= width for line in said), (size, said)
+                assert "128\u00a0GPUs" in drawn.plain and "training-128.toml" in drawn.plain
+                if size[0] == 200:  # wide: everything in full
+                    assert drawn.plain == header.text().plain
+                    assert "182.7\u00a0kW\u00a0/\u00a0276.0\u00a0kW" in drawn.plain
+                else:
+                    assert "182.7/276.0\u00a0kW" in drawn.plain
 
     run(journey)
