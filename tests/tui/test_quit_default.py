@@ -1,5 +1,6 @@
-"""Quit with unsaved changes: Cancel is the focused default (issue 23), so Enter pressed by
-habit keeps the app and the changes; Save and Discard are a deliberate key away."""
+"""The dialogs about unsaved changes (issue 23): Quit's focused default is Cancel, so Enter
+pressed by habit keeps the app and the changes (Save and Discard are a deliberate key away);
+the export dialog says it exports the layout as edited, not the file."""
 
 from __future__ import annotations
 
@@ -50,5 +51,38 @@ def test_enter_on_the_quit_question_cancels_and_the_choices_are_a_key_away(
             await pilot.pause()
         assert app.return_code == 0
         assert path.read_bytes() == original
+
+    run(journey)
+
+
+def test_the_export_dialog_says_it_exports_the_unsaved_edited_layout(tmp_path: Path) -> None:
+    from rackdesigner.tui.screens.export import ExportScreen
+
+    path = copy("training-128.toml", tmp_path)
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.press("ctrl+e")
+            await pilot.pause()
+            assert isinstance(app.screen, ExportScreen) and not app.screen.unsaved
+            assert "unsaved" not in app.screen.title_text()
+            await pilot.press("escape")
+            await pilot.pause()
+            app.main.do(RemoveDevice("a01-blank4"))
+            await settle(pilot)
+            await pilot.press("ctrl+e")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ExportScreen) and screen.unsaved
+            title = screen.query_one("#export-title")
+            assert "unsaved changes" in str(title.render())
+            # Still one line at 80 columns: the whole dialog fits, its buttons too.
+            assert title.size.height == 1
+            go = screen.query_one("#export-go")
+            assert go.region.bottom <= 24 and go.region.height > 0
+            await pilot.press("escape")
+            await pilot.pause()
 
     run(journey)
