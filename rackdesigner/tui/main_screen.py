@@ -677,6 +677,7 @@ class MainScreen(Screen[None]):
         error = self.do(SetField(event.ref, event.key, event.text), quiet=True)
         if error is not None:
             self.inspector.refused(event.key, error)
+            self._show_refusal(event.key)
             return
         self.inspector.accepted(event.key)
         if event.key == "id":
@@ -689,6 +690,18 @@ class MainScreen(Screen[None]):
                     rack = owner.id if owner else None
                 if rack:
                     self.racks.jump(rack, new[1] if kind == "device" else None, announce=False)
+
+    def _show_refusal(self, key: str) -> None:
+        """The refusal under a field, wrapped over several lines, all in view (the field
+        too): below the inspector's fold it was cut after its first line."""
+        lines = self.inspector.lines_view
+        row = lines.rows.get(key)
+        if row is None or self.inspector.note(key) is None:
+            return
+        after = min((r for r in lines.rows.values() if r > row), default=len(lines.lines()))
+        lines.scroll_to_line(after - 1)  # the note's last line (the next field's is after)
+        lines.scroll_to_line(row)  # a note taller than the panel: the field stays
+        self.inspector.place_editor()
 
     @on(BuildingRacksView.MoveStarted)
     def _drag_started(self, event: BuildingRacksView.MoveStarted) -> None:

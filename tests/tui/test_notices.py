@@ -14,7 +14,7 @@ from rackdesigner.edit import RemoveDevice
 from rackdesigner.tui import main_screen, workspace
 from rackdesigner.tui.screens.confirm import ConfirmScreen
 from rackdesigner.tui.widgets.racks_view import EMPTY_HINT
-from tests.tui.pilot import SIZE, app_for, copy, run, settle
+from tests.tui.pilot import SIZE, app_for, copy, run, settle, type_text
 
 
 def toasts(app) -> list[Toast]:  # type: ignore[no-untyped-def]
@@ -125,5 +125,32 @@ def test_while_a_file_loads_the_racks_view_says_how_many_racks_not_the_empty_hin
             assert app.main.racks.empty_hint == EMPTY_HINT
             assert app.workspace.session is not None
             assert len(app.workspace.session.layout.racks) == racks
+
+    run(journey)
+
+
+def test_a_refusal_under_a_field_below_the_fold_is_scrolled_into_view_whole(
+    tmp_path: Path,
+) -> None:
+    path = copy("training-128.toml", tmp_path)
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            # The device's face field, the inspector's last visible line at 80x24.
+            await pilot.press("enter", "tab", "tab", "tab", "ctrl+u")
+            await type_text(pilot, "sideways")
+            await pilot.press("enter")
+            await settle(pilot)
+            inspector = app.main.inspector
+            assert inspector.editing == "face"
+            assert "sideways" in (inspector.note("face") or "")
+            view = inspector.lines_view
+            row = view.rows["face"]
+            after = min(r for r in view.rows.values() if r > row)
+            assert after - row > 2  # the refusal wraps over more than one line here
+            assert view.top <= row  # the field is on screen
+            assert after - 1 < view.top + view.size.height  # and its refusal's last line
 
     run(journey)
