@@ -26,6 +26,7 @@ from textual.screen import Screen
 
 from rackdesigner.tui import actions, safe
 from rackdesigner.tui.main_screen import MainScreen
+from rackdesigner.tui.notices import NOTICE_CSS
 from rackdesigner.tui.workspace import Workspace
 
 
@@ -69,6 +70,7 @@ def through_main(bindings: list[Binding]) -> list[Binding]:
 
 class DesignerApp(App[None], inherit_bindings=False):
     CSS_PATH = "app.tcss"
+    CSS = NOTICE_CSS  # one compact notice (notices.py)
     TITLE = "rackdesigner"
     # The catalog panel opens fully from 40 lines up (app.tcss: Screen.-tall).
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (40, "-tall")]
@@ -148,11 +150,19 @@ class DesignerApp(App[None], inherit_bindings=False):
     ) -> None:
         """Notifications are kept (``notices``) as well as shown: tests and the help read them.
         Markup is off and control characters are shown escaped: messages quote user text
-        such as ids and values."""
+        such as ids and values.
+
+        One compact notice at a time (:mod:`rackdesigner.tui.notices`)."""
         message, title = safe.lines(message), safe.plain(title)
-        self.notices.append((str(severity), f"{title}: {message}" if title else str(message)))
+        text = f"{title}: {message}" if title else str(message)
+        self.notices.append((str(severity), text))
         del self.notices[:-200]
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+        self.main.notice_board.give(str(severity), text, timeout)
+
+    @property
+    def notice(self) -> tuple[str, str] | None:
+        """The notice on screen (severity, text), if any."""
+        return self.main.notice_board.notice
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         for action in actions.palette():

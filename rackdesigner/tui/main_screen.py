@@ -39,6 +39,7 @@ from rackdesigner.tui.controllers.views_ahead import ViewsAhead
 from rackdesigner.tui.controllers.whatif import WhatIfController
 from rackdesigner.tui.controllers.wiring import WiringController
 from rackdesigner.tui.findings import Locator, Ref, marks_for, subject_of
+from rackdesigner.tui.notices import NoticeBoard
 from rackdesigner.tui.screens.confirm import ConfirmScreen
 from rackdesigner.tui.screens.export import ExportScreen
 from rackdesigner.tui.screens.load_error import LoadErrorScreen
@@ -54,11 +55,19 @@ from rackdesigner.tui.widgets.header import DesignerHeader
 from rackdesigner.tui.widgets.inspector import Inspector
 from rackdesigner.tui.widgets.problems import ProblemsPanel
 from rackdesigner.tui.widgets.racks_mouse import BuildingRacksView
-from rackdesigner.tui.widgets.racks_view import RacksView
+from rackdesigner.tui.widgets.racks_view import EMPTY_HINT, RacksView
 from rackdesigner.tui.widgets.summary_view import SummaryView
 from rackdesigner.tui.widgets.topology_view import TopologyView
 from rackdesigner.tui.widgets.view_bar import ViewBar
-from rackdesigner.tui.workspace import Loaded, Question, Workspace, empty_session, load_layout
+from rackdesigner.tui.workspace import (
+    Loaded,
+    Question,
+    Workspace,
+    count_racks,
+    empty_session,
+    load_layout,
+    loading_text,
+)
 
 if TYPE_CHECKING:
     from textual.message import Message
@@ -106,6 +115,7 @@ class MainScreen(Screen[None]):
         self.busy: str | None = None  # what a long edit is doing, while it runs
         self.keymap: dict[str, str] = {}  # the user's remapped keys, for the help screen
         self._loading_screen: LoadingScreen | None = None
+        self.notice_board = NoticeBoard(self)  # the one compact notice on screen
         self._loading_step = (0.0, "reading…")
         self._loading = False
         self._floor_timer: Timer | None = None
@@ -253,6 +263,16 @@ class MainScreen(Screen[None]):
     def bell(self) -> None:
         self.app.bell()
 
+    def clear_notice(self) -> None:
+        """An edit was applied: the notice of the one before goes."""
+        self.notice_board.clear()
+
+    def on_screen_suspend(self) -> None:
+        self.notice_board.hide()  # a dialog opens: no notice over it
+
+    def on_screen_resume(self) -> None:
+        self.notice_board.show_held()  # a dialog closed: a notice given meanwhile shows
+
     async def wait_for(self, screen: Screen[Any]) -> Any:
         return await self.app.push_screen_wait(screen)
 
@@ -312,6 +332,10 @@ class MainScreen(Screen[None]):
         )
         self.workspace.timings["open_started"] = time.perf_counter()
         self._loading = True
+        # While it loads the racks view says so, never the empty layout's hint.
+        self._loading_title = loading_text(None)
+        self.racks.empty_hint = self._loading_title if path is not None else EMPTY_HINT
+        self.racks.refresh()
         if path is not None and Path(path).exists():
             self.set_timer(LOADING_SCREEN_AFTER_S, self._maybe_show_loading)
         self.run_thread(lambda: self._load_worker(path), group="load", exclusive=True)
@@ -323,6 +347,9 @@ class MainScreen(Screen[None]):
         failed: BaseException | None = None
         try:
             with background_work():
+                if path is not None and Path(path).exists():
+                    title = loading_text(count_racks(path))
+                    self.post_message(messages.LoadProgress(0, title))
                 loaded = load_layout(
                     path, lambda p, text: self.post_message(messages.LoadProgress(p, text))
                 )
@@ -338,13 +365,23 @@ class MainScreen(Screen[None]):
 
     @on(messages.LoadProgress)
     def _progress(self, event: messages.LoadProgress) -> None:
-        self._loading_step = (event.percent, event.text)
+        if not self._loading:
+            return
+        if event.text.startswith("Loading"):  # the worker's first word: how many racks
+            self._loading_title = event.text
+            text = event.text
+        else:
+            text = f"{self._loading_title} {event.text}"
+        self._loading_step = (event.percent, text)
+        self.racks.empty_hint = f"{self._loading_title} {event.percent:.0f} %"
+        self.racks.refresh()
         if self._loading_screen is not None and self._loading_screen.is_attached:
-            self._loading_screen.step(event.percent, event.text)
+            self._loading_screen.step(event.percent, text)
 
     @on(messages.LoadDone)
     def _load_done(self, event: messages.LoadDone) -> None:
         self._loading = False
+        self.racks.empty_hint = EMPTY_HINT  # the layout is here: empty means empty now
         try:
             if event.loaded is not None:
                 # One update for the progress screen closing and the layout drawn behind it.
@@ -534,6 +571,7 @@ class MainScreen(Screen[None]):
             if not quiet and self.session is not None:
                 self.notify(str(outcome.error), title="Refused", severity="error", timeout=8)
             return outcome.refusal
+        self.clear_notice()
         self.say(outcome.said)
         self._show_change(outcome.touched, outcome.autosave_due)
         self.workspace.timings["edit"] = time.perf_counter() - began
@@ -542,11 +580,13 @@ class MainScreen(Screen[None]):
     def after_change(self, command: Any) -> None:
         """Show a change made outside :meth:`do` (an undo, a long edit)."""
         outcome = self.workspace.changed(command)
+        self.clear_notice()
         self._show_change(outcome.touched, outcome.autosave_due)
 
     def after_edit(self, command: Any, before: tuple[Diagnostic, ...]) -> None:
         """Show an edit a long edit's worker applied, with the problems it brought."""
         outcome = self.workspace.edited(command, before)
+        self.clear_notice()
         self.say(outcome.said)
         self._show_change(outcome.touched, outcome.autosave_due)
 
@@ -656,6 +696,7 @@ class MainScreen(Screen[None]):
         error = self.do(SetField(event.ref, event.key, event.text), quiet=True)
         if error is not None:
             self.inspector.refused(event.key, error)
+            self._show_refusal(event.key)
             return
         self.inspector.accepted(event.key)
         if event.key == "id":
@@ -668,6 +709,18 @@ class MainScreen(Screen[None]):
                     rack = owner.id if owner else None
                 if rack:
                     self.racks.jump(rack, new[1] if kind == "device" else None, announce=False)
+
+    def _show_refusal(self, key: str) -> None:
+        """The refusal under a field, wrapped over several lines, all in view (the field
+        too): below the inspector's fold it was cut after its first line."""
+        lines = self.inspector.lines_view
+        row = lines.rows.get(key)
+        if row is None or self.inspector.note(key) is None:
+            return
+        after = min((r for r in lines.rows.values() if r > row), default=len(lines.lines()))
+        lines.scroll_to_line(after - 1)  # the note's last line (the next field's is after)
+        lines.scroll_to_line(row)  # a note taller than the panel: the field stays
+        self.inspector.place_editor()
 
     @on(BuildingRacksView.MoveStarted)
     def _drag_started(self, event: BuildingRacksView.MoveStarted) -> None:
@@ -874,6 +927,12 @@ class MainScreen(Screen[None]):
     def _floor_opened(self, event: FloorView.Opened) -> None:
         self.action_floor_open()
 
+    @on(SummaryView.Opened)
+    def _summary_opened(self, event: SummaryView.Opened) -> None:
+        """Enter on a summary line: that rack in the racks view, in the inspector too."""
+        self.action_view("racks")
+        self.call_after_refresh(self._open_rack, event.rack)
+
     def _open_rack(self, rack: str) -> None:
         self.racks.jump(rack, announce=False)
         self.update_inspector(("rack", rack))
@@ -1003,7 +1062,13 @@ class MainScreen(Screen[None]):
         theme = "dark" if self.app.current_theme.dark else "light"
         # The dialog runs the export itself, with progress; it closes with what it wrote.
         done = await self.wait_for(
-            ExportScreen(path, session.layout.name, theme, runner=ExportRunner(session, path))
+            ExportScreen(
+                path,
+                session.layout.name,
+                theme,
+                runner=ExportRunner(session, path),
+                unsaved=self.workspace.dirty,
+            )
         )
         if isinstance(done, tuple):
             message, severity = done

@@ -80,6 +80,26 @@ def load_layout(path: str | None, progress: Progress | None = None) -> Loaded:
     return Loaded(path, Session(document, check=False))
 
 
+def count_racks(path: str | None) -> int | None:
+    """How many racks ``path`` holds, counted from its ``[[racks]]`` lines before it is
+    parsed (the designer says "Loading 2,048 racks…" while it loads); None when the file
+    cannot be read (the load says why)."""
+    if path is None:
+        return None
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return None
+    return data.count(b"\n[[racks]]") + data.startswith(b"[[racks]]")
+
+
+def loading_text(racks: int | None) -> str:
+    """What the racks view and the loading screen say while the file loads."""
+    if racks is None:
+        return "Loading…"
+    return f"Loading {racks:,} {'rack' if racks == 1 else 'racks'}…"
+
+
 def empty_session(path: str | None) -> tuple[Session, str | None]:
     """An empty layout for ``path`` when that file does not exist (else untitled), and the
     path it keeps."""
@@ -581,14 +601,16 @@ class Workspace:
         return Question("Save as", default=default, prompt=True, hint="a .toml path")
 
     def unsaved_question(self, what: str) -> Question | None:
-        """Save / discard / cancel, when there are unsaved changes (else None: go on)."""
+        """Save / discard / cancel, when there are unsaved changes (else None: go on).
+        Cancel is the default (the focused button, what Enter takes), as in any dialog
+        whose other answers cannot be taken back: Enter pressed by habit changes nothing."""
         if self.session is None or not self.dirty:
             return None
         return Question(
             what,
             f"{self.session.layout.name} has unsaved changes.",
             (("save", "Save"), ("discard", "Discard"), ("cancel", "Cancel")),
-            "save",
+            "cancel",
         )
 
     def discard_unsaved(self) -> None:

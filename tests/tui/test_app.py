@@ -268,7 +268,7 @@ def test_inspector_rails_refused_unit_click_arrows_wheel_duplicate_rename_and_qu
             await pilot.pause()
             assert isinstance(app.screen, ConfirmScreen)
             assert "unsaved changes" in app.screen.message
-            await pilot.press("tab", "enter")  # Save, [Discard], Cancel
+            await pilot.press("shift+tab", "enter")  # back from Cancel to Discard
             await pilot.pause()
         assert app.return_code == 0
 

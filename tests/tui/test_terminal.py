@@ -94,7 +94,7 @@ def test_open_look_refuse_a_bad_value_and_quit_with_unsaved_changes(tmp_path: Pa
         terminal.wait_for("unsaved")
         terminal.keys("C-q")
         terminal.wait_for("has unsaved changes")
-        terminal.keys("Tab")  # Save, [Discard], Cancel
+        terminal.keys("BTab")  # Save, [Discard], Cancel: Cancel is focused, shift+tab back
         time.sleep(0.3)
         terminal.keys("Enter")
         assert terminal.exit_code() == 0

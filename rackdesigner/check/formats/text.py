@@ -9,7 +9,8 @@ import click
 from rackdesigner.analysis import Analysis
 from rackdesigner.check.engine import FileResult
 from rackdesigner.check.formats.options import Options, counts
-from rackdesigner.model.diagnostics import LOAD_CODES, SEVERITY_RANK, Diagnostic
+from rackdesigner.check.grouping import GROUP_SHOWN, by_code
+from rackdesigner.model.diagnostics import Diagnostic
 from rackdesigner.model.terminal import shown
 from rackdesigner.model.units import MASS, POWER, fmt
 from rackdesigner.model.wording import plural
@@ -97,30 +98,15 @@ def totals_table(analysis: Analysis) -> list[str]:
     return out
 
 
-GROUP_SHOWN = 3
-
-
 def grouped(results: Sequence[FileResult]) -> list[str]:
     """One line per code (and severity): ``CODE severity count: first three entities, …``,
-    errors first, then in the order the rules are listed."""
-    from rackdesigner.rules.registry import _code_key
-
-    groups: dict[tuple[str, str], list[Diagnostic]] = {}
-    for result in results:
-        for d in result.reported:
-            groups.setdefault((d.code, d.severity), []).append(d)
-
-    def order(key: tuple[str, str]) -> tuple[int, tuple[int, int], str]:
-        code, severity = key
-        rank = SEVERITY_RANK[severity]
-        return (rank, _code_key(code) if code not in LOAD_CODES else (-1, 0), code)
-
+    errors first, then in the order the rules are listed (:mod:`rackdesigner.check.grouping`,
+    which the designer's problems panel shows too)."""
     out = []
-    for code, severity in sorted(groups, key=order):
-        found = groups[(code, severity)]
-        names = [d.entity or d.file for d in found[:GROUP_SHOWN]]
-        more = ", …" if len(found) > GROUP_SHOWN else ""
-        out.append(shown(f"{code} {severity} {len(found)}: {', '.join(names)}{more}"))
+    for group in by_code(d for result in results for d in result.reported):
+        more = ", …" if group.count > GROUP_SHOWN else ""
+        names = ", ".join(group.names())
+        out.append(shown(f"{group.code} {group.severity} {group.count}: {names}{more}"))
     return out
 
 

@@ -134,8 +134,13 @@ class ExportScreen(ModalScreen[tuple[str, str] | ExportRequest | None]):
         name: str,
         theme: str = "light",
         runner: Runner | None = None,
+        *,
+        unsaved: bool = False,
     ) -> None:
+        """``unsaved``: the layout has changes not saved yet; the export writes the layout
+        as edited, not the file on disk, and the dialog says so."""
         super().__init__(classes="dialog-screen")
+        self.unsaved = unsaved
         self.layout_path = layout_path
         self.layout_name = name
         self.theme_default = theme
@@ -147,7 +152,7 @@ class ExportScreen(ModalScreen[tuple[str, str] | ExportRequest | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide", id="export-dialog"):
-            yield Static("Export", classes="dialog-title")
+            yield Static(self.title_text(), classes="dialog-title", id="export-title")
             # One line per kind (80x24 must fit the whole dialog): the help is cut to fit.
             options = [
                 Option(
@@ -174,6 +179,12 @@ class ExportScreen(ModalScreen[tuple[str, str] | ExportRequest | None]):
                 id="export-hint",
                 classes="dialog-message",
             )
+
+    def title_text(self) -> str:
+        if not self.unsaved:
+            return "Export"
+        # One line (80x24 must fit the whole dialog): what is exported, and from where.
+        return "Export · the layout as edited, with its unsaved changes (not the file)"
 
     def on_mount(self) -> None:
         kinds = self.query_one("#export-kinds", OptionList)

@@ -43,7 +43,11 @@ def help_table(keymap: dict[str, str] | None = None) -> Table:
     table.add_row("ctrl+p", "", "command palette: every action by name")
     table.add_row("tab", "", "next panel: racks, inspector, problems")
     table.add_row("enter", "", "in the topology view: open a group, or jump to a switch or node")
-    table.add_row("enter", "", "in the problems panel: go to the finding's entity")
+    table.add_row(
+        "enter", "", "in the problems panel: open a code's group, or go to the finding's entity"
+    )
+    table.add_row("→ / ←", "", "in the problems panel: open / close a code's group")
+    table.add_row("enter", "", "in the summary view: open the rack in the racks view")
     table.add_row("enter", "", "in a field: check and apply the value")
     return table
 

@@ -9,10 +9,14 @@ from rackdesigner.export.render import palette
 from rackdesigner.tui import safe
 from rackdesigner.tui.totals import Totals
 
+# The fewest columns of the layout's name a one-line header keeps (else two lines), and
+# never less than half of it.
+TITLE_MIN = 16
+
 
 class DesignerHeader(Static):
-    """The layout, its file and the live totals, wrapped in two lines; "checking…" while
-    a worker runs."""
+    """The layout, its file and the live totals, fitted to the width (:meth:`fitted`);
+    "checking…" while a worker runs."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id)
@@ -57,21 +61,75 @@ class DesignerHeader(Static):
         # Two lines always (app.tcss), so new text never changes the layout: a layout
         # pass redraws every panel, and the header changes whenever a check starts or
         # ends (a key pressed then waited 150 ms for the pass on 100,000 GPUs), and the
-        # panels below no longer jump by a line when "checking…" comes and goes.
-        self.update(self.text(), layout=False)
+        # panels below no longer jump by a line when "checking…" comes and goes. The text
+        # is fitted to the width when drawn (render): a repaint, no layout.
+        self.refresh()
+
+    def render(self) -> Text:
+        return self.fitted(self.content_size.width)
 
     def text(self) -> Text:
+        """Everything the header says, in full (one line where the terminal is wide)."""
+        return self._identity(0) + self._figures(0)
+
+    def fitted(self, width: int) -> Text:
+        """The header for ``width`` columns: one line, its words shortened as far as needed
+        (120 columns fit the 128-GPU example's); where even the shortest does not fit, the
+        layout and its file on the first line and the figures on the second, each cut with
+        an ellipsis rather than wrapped in the middle of a figure."""
+        if width <= 0:
+            return Text()
+        for level in range(3):
+            line = self._identity(level) + self._figures(level)
+            if line.cell_len <= width:
+                return line
+        # Still one line with the layout's name cut short, if at least half of it is left
+        # (else two lines show it whole).
+        figures = self._figures(2)
+        rest = self._identity(2, title=False).cell_len + figures.cell_len
+        title = Text(safe.plain(self.title)).cell_len
+        if width - rest >= max(TITLE_MIN, (title + 1) // 2):
+            return self._identity(2, title_width=width - rest) + figures
+        first = self._identity(3)
+        second = self._figures(1)
+        if second.cell_len > width:
+            second = self._figures(2)
+        for part in (first, second):
+            part.truncate(width, overflow="ellipsis")
+        return Text("\n").join([first, second])
+
+    def _identity(self, level: int, *, title: bool = True, title_width: int = 0) -> Text:
+        """The layout's name, its file and whether it is saved. Level 2 and up: the file's
+        name without its folder; level 3 (a line of its own): no gap before the figures.
+        ``title_width``: the name cut to that many columns; ``title`` False: without it."""
         theme = "dark" if self.app.current_theme.dark else "light"
         colours = palette.SEVERITY_COLOURS[theme]
-        out = Text(no_wrap=False, overflow="ellipsis")
-        out.append(safe.plain(self.title), style="bold")
-        out.append(f"  {safe.plain(self.file or 'untitled')}", style="dim")
+        out = Text(no_wrap=True, overflow="ellipsis")
+        name = Text(safe.plain(self.title), style="bold")
+        if title_width:
+            name.truncate(title_width, overflow="ellipsis")
+        if title:
+            out.append_text(name)
+        file = self.file or "untitled"
+        if level >= 2:
+            file = file.replace("\\", "/").rsplit("/", 1)[-1]
+        out.append(f"  {safe.plain(file)}", style="dim")
         if self.dirty:
             out.append(" ● unsaved", style="bold")
             if self.autosave_failed:
                 failed = f" · autosave failed: {safe.plain(self.autosave_failed)}"
                 out.append(failed, style=f"bold {colours['error']}")
-        out.append("   ")
+        if level < 3:
+            out.append("   " if level == 0 else "  ")
+        return out
+
+    def _figures(self, level: int) -> Text:
+        """The live totals (or what is happening instead). Level 1: the power as
+        "used/usable kW" and the counts without spaces; level 2: the cooling verdict up to
+        its first colon too."""
+        theme = "dark" if self.app.current_theme.dark else "light"
+        colours = palette.SEVERITY_COLOURS[theme]
+        out = Text(no_wrap=True, overflow="ellipsis")
         totals = self.totals
         if self.status:
             out.append(safe.plain(self.status), style="italic")
@@ -83,14 +141,20 @@ class DesignerHeader(Static):
             out.append(f"{totals.gpus:,}{nb}GPUs", style="bold")
             over = totals.usable and totals.load > totals.usable
             out.append(" · ")
+            power = totals.power_text()
+            if level >= 1:
+                power = _short_power(power)
             out.append(
-                totals.power_text().replace(" ", nb),
+                power.replace(" ", nb),
                 style=f"bold {colours['error']}" if over else "",
             )
             out.append(f" · heat{nb}{totals.heat_text().replace(' ', nb)}")
             out.append(" · cooling" + nb)
+            cooling = totals.cooling
+            if level >= 2:
+                cooling = cooling.split(":", 1)[0]
             out.append(
-                totals.cooling.replace(" ", nb),
+                cooling.replace(" ", nb),
                 style="" if totals.cooling in ("ok", "–") else f"bold {colours['error']}",
             )
             out.append(" · ")
@@ -101,7 +165,21 @@ class DesignerHeader(Static):
             ):
                 symbol = palette.SEVERITY_SYMBOLS[severity]
                 style = f"bold {colours[severity]}" if count else "dim"
-                out.append(f"{symbol}\u00a0{count} ", style=style)
+                gap = "\u00a0" if level == 0 else ""
+                out.append(f"{symbol}{gap}{count} ", style=style)
         if self.checking and not self.status.startswith("checking"):
             out.append(" checking…", style="italic")
+        out.rstrip()
         return out
+
+
+def _short_power(text: str) -> str:
+    """``182.7 kW / 276.0 kW`` as ``182.7/276.0 kW`` (one unit said once); other forms
+    (MW for halls, two units) as they are."""
+    used, sep, usable = text.partition(" / ")
+    if not sep:
+        return text
+    number, _, unit = used.rpartition(" ")
+    if number and usable.endswith(f" {unit}"):
+        return f"{number}/{usable}"
+    return text

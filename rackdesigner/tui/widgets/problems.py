@@ -1,4 +1,11 @@
-"""The problems panel: every finding, worst first; choosing one moves the racks' cursor.
+"""The problems panel: the findings grouped by code, worst first; choosing one moves the
+racks' cursor.
+
+A code with several findings is one row (its count and worst entity) until enter opens it
+into its findings (:mod:`rackdesigner.check.grouping`, the grouping ``validate --group-by
+code`` prints): 32 identical CAB004 warnings no longer hide the one error. The racks view's
+marks stay per entity. A scan's differences (Verify against scan) can be pinned above the
+findings: one heading line per kind, then its differences, each one a line.
 
 Drawn with the Line API like the racks view: a layout with thousands of findings costs only
 the rows on screen, and a new set of findings is a list swap, not thousands of widgets.
@@ -7,6 +14,7 @@ the rows on screen, and a new set of findings is a list swap, not thousands of w
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -20,6 +28,7 @@ from textual.reactive import Reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from rackdesigner.check.grouping import Group, by_code
 from rackdesigner.export.render import palette
 from rackdesigner.model.diagnostics import SEVERITY_RANK, Diagnostic
 from rackdesigner.tui import actions, safe
@@ -34,6 +43,29 @@ def _order(diagnostic: Diagnostic) -> tuple[int, str, str, int]:
     return (SEVERITY_RANK[diagnostic.severity], diagnostic.code, diagnostic.entity, diagnostic.line)
 
 
+GroupKey = tuple[str, str]  # (code, severity)
+# What the cursor is on: group, (code, entity, message) of its finding, an open group's finding.
+Held = tuple[GroupKey, tuple[str, str, str], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """A line of the panel: a group's own line (``finding`` None, a code with several
+    findings), or a finding (a code's only one, or one of an open group's)."""
+
+    group: Group
+    finding: Diagnostic | None
+
+    @property
+    def key(self) -> GroupKey:
+        return (self.group.code, self.group.severity)
+
+    @property
+    def diagnostic(self) -> Diagnostic:
+        """The finding this line stands for: a group's line stands for its worst."""
+        return self.finding if self.finding is not None else self.group.worst
+
+
 class ProblemsPanel(ScrollView, can_focus=True):
     """A row per finding: severity symbol, code, entity, message; a cursor row."""
 
@@ -44,14 +76,16 @@ class ProblemsPanel(ScrollView, can_focus=True):
         Binding("pagedown", "cursor(10)", "", show=False, id="problems-page-down"),
         Binding("home", "cursor(-1000000)", "", show=False, id="problems-first"),
         Binding("end", "cursor(1000000)", "", show=False, id="problems-last"),
-        Binding("enter", "choose", "go to", id="problems-go"),
+        Binding("enter", "choose", "open / go to", id="problems-go"),
+        Binding("right", "expand(True)", "", show=False, id="problems-expand"),
+        Binding("left", "expand(False)", "", show=False, id="problems-collapse"),
         Binding("escape", "screen.racks_view", "racks", id="problems-back"),
+        # While a scan's differences are pinned above the findings: write the work order.
+        Binding("w", "work_order", "work order", id="problems-work-order"),
         # One key, two bindings: "fix" in the footer when the highlighted finding has a
         # mechanical fix; else the same key says why nothing changes (controllers/guide.py).
         Binding(_FIX.keys, "apply_fix", _FIX.footer, id=_FIX.id, tooltip=_FIX.help),
         Binding(_FIX.keys, "no_fix", _FIX.footer, show=False, id=_FIX.id),
-        # While a scan's differences are pinned above the findings: write the work order.
-        Binding("w", "work_order", "work order", id="problems-work-order"),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"problems--header", "problems--cursor"}
@@ -75,6 +109,15 @@ class ProblemsPanel(ScrollView, can_focus=True):
             self.focus = focus
             super().__init__()
 
+    class Toggled(Message):
+        """A group was opened or closed (enter, left, right, a click on its line)."""
+
+        def __init__(self, code: str, severity: str, expanded: bool) -> None:
+            self.code = code
+            self.severity = severity
+            self.expanded = expanded
+            super().__init__()
+
     class ApplyFix(Message):
         """``x``: apply the highlighted finding's fix (or say why there is none)."""
 
@@ -95,10 +138,13 @@ class ProblemsPanel(ScrollView, can_focus=True):
         self.fixable = fixable
         self.fabric_error: str | None = None  # the last fabric check failed: its error
         self.findings: list[Diagnostic] = []
+        self.groups: list[Group] = []
+        self.expanded: set[GroupKey] = set()  # the open groups: kept across new findings
         # Groups pinned above the findings (a scan's differences, one group per kind): a
-        # heading row (str), then its findings; the title says what they are.
+        # heading line (str), then its findings; the title says what they are.
         self.pinned: list[Diagnostic | str] = []
         self.pinned_title = ""
+        self.rows: list[Row | str] = []  # a str: a pinned group's heading (not a cursor stop)
         self.cursor_row = 0
         self.border_title = "Problems"
         self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(maxsize=1024)
@@ -109,21 +155,14 @@ class ProblemsPanel(ScrollView, can_focus=True):
         ``fabric_error``: the fabric check failed (its findings are missing), said in the
         title."""
         self.fabric_error = fabric_error
-        keep = None
-        old = self.current
-        if old is not None:
-            keep = (old.code, old.entity, old.message)
+        keep = self._held()
         self.findings = sorted(diagnostics, key=_order)
+        self.groups = by_code(self.findings, keep_order=True)
+        present = {(g.code, g.severity) for g in self.groups}
+        self.expanded &= present
         self._generation += 1
-        self.cursor_row = 0
-        if keep is not None:
-            for row in range(self._count()):
-                diagnostic = self._at(row)
-                if isinstance(diagnostic, Diagnostic) and (
-                    (diagnostic.code, diagnostic.entity, diagnostic.message) == keep
-                ):
-                    self.cursor_row = row
-                    break
+        self._build_rows()
+        self.cursor_row = self._find(keep)
         self._off_heading(1)
         counts = dict.fromkeys(SEVERITY_RANK, 0)
         for diagnostic in self.findings:
@@ -139,16 +178,64 @@ class ProblemsPanel(ScrollView, can_focus=True):
         if self.pinned_title:
             title = f"{self.pinned_title} · {title}"
         self.border_title = safe.content(title)
-        self.virtual_size = Size(self.size.width, self._count() + 1)
+        self.virtual_size = Size(self.size.width, len(self.rows) + 1)
         self._scroll_to_cursor()
         self._show_hint()
         self.refresh()
 
+    def _build_rows(self) -> None:
+        rows: list[Row | str] = []
+        for item in self.pinned:  # each pinned difference a line of its own
+            if isinstance(item, str):
+                rows.append(item)
+            else:
+                rows.append(Row(Group(item.code, item.severity, (item,)), item))
+        for group in self.groups:
+            if group.count == 1:
+                rows.append(Row(group, group.findings[0]))
+                continue
+            rows.append(Row(group, None))
+            if (group.code, group.severity) in self.expanded:
+                rows.extend(Row(group, finding) for finding in group.findings)
+        self.rows = rows
+
+    def _held(self) -> Held | None:
+        """What the cursor is on: its group, the finding it stands for, and whether the line
+        is an open group's finding."""
+        row = self.current_row
+        if row is None:
+            return None
+        d = row.diagnostic
+        return (
+            row.key,
+            (d.code, d.entity, d.message),
+            row.finding is not None and row.group.count > 1,
+        )
+
+    def _find(self, held: Held | None) -> int:
+        """The row of what the cursor was on. The same finding (or a group line standing
+        for the same worst finding) keeps it; an open group's finding that went leaves the
+        cursor on its group's line; else the first line, the worst finding."""
+        if held is None:
+            return 0
+        key, same, child = held
+        line = None
+        for number, row in enumerate(self.rows):
+            if isinstance(row, str) or row.key != key:
+                continue
+            if line is None and row.finding is None:
+                line = number
+            d = row.diagnostic
+            if (d.code, d.entity, d.message) == same and (not child or row.finding is not None):
+                return number
+        return line if child and line is not None else 0
+
     @property
-    def current(self) -> Diagnostic | None:
-        """The highlighted finding."""
-        row = self._at(self.cursor_row)
-        return row if isinstance(row, Diagnostic) else None
+    def current_row(self) -> Row | None:
+        if 0 <= self.cursor_row < len(self.rows):
+            row = self.rows[self.cursor_row]
+            return None if isinstance(row, str) else row
+        return None
 
     def pin(self, title: str, groups: list[tuple[str, list[Diagnostic]]]) -> None:
         """Show ``groups`` (heading, findings) above the findings, ``title`` before the
@@ -158,27 +245,51 @@ class ProblemsPanel(ScrollView, can_focus=True):
         self.cursor_row = 0
         self.show(self.findings, fabric_error=self.fabric_error)
 
-    def _count(self) -> int:
-        return len(self.pinned) + len(self.findings)
-
-    def _at(self, row: int) -> Diagnostic | str | None:
-        """Row ``row``: a pinned heading or finding, or one of the findings."""
-        if row < 0:
-            return None
-        if row < len(self.pinned):
-            return self.pinned[row]
-        row -= len(self.pinned)
-        return self.findings[row] if row < len(self.findings) else None
-
     def _off_heading(self, step: int) -> None:
-        """The cursor off a heading row: the next finding that way, else the other way."""
+        """The cursor off a heading line: the next finding that way, else the other way."""
         for direction in (step, -step):
             row = self.cursor_row
-            while isinstance(self._at(row), str):
+            while 0 <= row < len(self.rows) and isinstance(self.rows[row], str):
                 row += direction
-            if self._at(row) is not None:
+            if 0 <= row < len(self.rows):
                 self.cursor_row = row
                 return
+
+    @property
+    def current(self) -> Diagnostic | None:
+        """The highlighted finding (on a group's line: the group's worst)."""
+        row = self.current_row
+        return row.diagnostic if row is not None else None
+
+    def is_expanded(self, code: str, severity: str = "") -> bool:
+        """Whether the group of ``code`` (any severity when none is named) is open."""
+        return any(c == code and (not severity or s == severity) for c, s in self.expanded)
+
+    def action_expand(self, open_it: bool) -> None:
+        """Open (right) or close (left) the highlighted group; closing from one of its
+        findings goes back to the group's line."""
+        row = self.current_row
+        if row is None or row.group.count == 1:
+            return
+        if (row.key in self.expanded) == open_it:
+            if not open_it and row.finding is not None:
+                self._move_to(self._find((row.key, ("", "", ""), True)))
+            return
+        self._toggle(row)
+
+    def _toggle(self, row: Row) -> None:
+        opening = row.key not in self.expanded
+        if opening:
+            self.expanded.add(row.key)
+        else:
+            self.expanded.discard(row.key)
+        self._generation += 1
+        self._build_rows()
+        self.cursor_row = self._find((row.key, ("", "", ""), True))
+        self.virtual_size = Size(self.size.width, len(self.rows) + 1)
+        self._scroll_to_cursor()
+        self.refresh()
+        self.post_message(self.Toggled(row.group.code, row.group.severity, opening))
 
     def _show_hint(self) -> None:
         """The highlighted finding's fix under the list (the workspace words it)."""
@@ -210,7 +321,7 @@ class ProblemsPanel(ScrollView, can_focus=True):
         self.post_message(self.WorkOrder())
 
     def on_resize(self) -> None:
-        self.virtual_size = Size(self.size.width, self._count() + 1)
+        self.virtual_size = Size(self.size.width, len(self.rows) + 1)
         self._cache.clear()
 
     def notify_style_update(self) -> None:
@@ -220,31 +331,47 @@ class ProblemsPanel(ScrollView, can_focus=True):
     # -- cursor -------------------------------------------------------------------------
 
     def action_cursor(self, step: int) -> None:
-        if not self._count():
+        if not self.rows:
             return
-        before = self.cursor_row
-        self.cursor_row = min(max(self.cursor_row + step, 0), self._count() - 1)
-        self._off_heading(1 if step > 0 else -1)
-        current = self.current
-        if self.cursor_row != before and current is not None:
+        target = min(max(self.cursor_row + step, 0), len(self.rows) - 1)
+        direction = 1 if step > 0 else -1
+        while 0 <= target < len(self.rows) and isinstance(self.rows[target], str):
+            target += direction  # past a heading, the way the cursor goes
+        if not 0 <= target < len(self.rows):
+            target = self.cursor_row
+        self._move_to(target)
+
+    def _move_to(self, row: int) -> None:
+        line = self.rows[row]
+        if row != self.cursor_row and not isinstance(line, str):
+            self.cursor_row = row
             self._scroll_to_cursor()
             self._show_hint()
             self.refresh()
-            self.post_message(self.Chosen(current, focus=False))
+            self.post_message(self.Chosen(line.diagnostic, focus=False))
 
     def action_choose(self) -> None:
-        current = self.current
-        if current is not None:
-            self.post_message(self.Chosen(current, focus=True))
+        """Enter: a group's line opens (or closes) the group; a finding goes to its entity."""
+        row = self.current_row
+        if row is None:
+            return
+        if row.finding is None:
+            self._toggle(row)
+        else:
+            self.post_message(self.Chosen(row.finding, focus=True))
 
     def on_click(self, event: events.Click) -> None:
-        row = event.y - self.gutter.top + self.scroll_offset.y - 1
-        diagnostic = self._at(row)
-        if isinstance(diagnostic, Diagnostic):
-            self.cursor_row = row
+        number = event.y - self.gutter.top + self.scroll_offset.y - 1
+        if 0 <= number < len(self.rows) and not isinstance(self.rows[number], str):
+            self.cursor_row = number
             self._show_hint()
             self.refresh()
-            self.post_message(self.Chosen(diagnostic, focus=event.chain > 1))
+            row = self.rows[number]
+            assert not isinstance(row, str)
+            if row.finding is None and event.chain > 1:
+                self._toggle(row)
+                return
+            self.post_message(self.Chosen(row.diagnostic, focus=event.chain > 1))
 
     def _scroll_to_cursor(self) -> None:
         height = max(self.scrollable_content_region.height - 1, 1)
@@ -265,25 +392,43 @@ class ProblemsPanel(ScrollView, can_focus=True):
             text = f"   {'code':<{CODE_W}}{'entity':<{ENTITY_W}}message"
             return Strip([Segment(text[:width].ljust(width), header)])
         row = y - 1 + self.scroll_offset.y
-        item = self._at(row)
-        if item is None:
+        if row >= len(self.rows):
             return Strip.blank(width, base)
-        if isinstance(item, str):  # a pinned group's heading
+        line = self.rows[row]
+        if isinstance(line, str):  # a pinned group's heading
             header = self.get_component_rich_style("problems--header")
-            return Strip([Segment(f" {safe.plain(item)}"[:width].ljust(width), header)])
+            return Strip([Segment(f" {safe.plain(line)}"[:width].ljust(width), header)])
         here = row == self.cursor_row
         key = (self._generation, row, here, width, self.app.current_theme.name)
         strip = self._cache.get(key)
         if strip is None:
-            strip = self._row(item, here, width, base)
+            strip = self._row(line, here, width, base)
             self._cache[key] = strip
         return strip
 
-    def _row(self, diagnostic: Diagnostic, here: bool, width: int, base: Style) -> Strip:
+    def _row(self, line: Row, here: bool, width: int, base: Style) -> Strip:
+        diagnostic = line.diagnostic
         theme = "dark" if self.app.current_theme.dark else "light"
         colour = palette.SEVERITY_COLOURS[theme][diagnostic.severity]
         style = base + self.get_component_rich_style("problems--cursor") if here else base
-        entity = safe.plain(diagnostic.entity)
+        if line.finding is None:  # a group's line: its count and worst finding
+            marker = "▾" if line.key in self.expanded else "▸"
+            entity = f"{marker}{line.group.count}× {safe.plain(diagnostic.entity)}"
+            if len(entity) >= ENTITY_W:
+                entity = entity[: ENTITY_W - 2] + "…"
+            return Strip(
+                [
+                    Segment(
+                        f" {palette.SEVERITY_SYMBOLS[diagnostic.severity]} ",
+                        style + Style(color=colour, bold=True),
+                    ),
+                    Segment(f"{diagnostic.code:<{CODE_W}}", style + Style(color=colour)),
+                    Segment(f"{entity:<{ENTITY_W}}", style + Style(bold=True)),
+                    Segment(safe.plain(diagnostic.message), style),
+                ]
+            ).adjust_cell_length(width, style)
+        indent = "  " if line.group.count > 1 else ""
+        entity = indent + safe.plain(diagnostic.entity)
         if len(entity) >= ENTITY_W:
             entity = entity[: ENTITY_W - 2] + "…"
         segments = [

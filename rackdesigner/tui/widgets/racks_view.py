@@ -40,6 +40,7 @@ LABEL_W = 3  # "42 "
 BODY_W = 15
 GAP_W = 1
 COLUMN_W = LABEL_W + 1 + BODY_W + 1 + GAP_W  # label, left rail, body, right rail, gap
+EMPTY_HINT = "No racks yet: ctrl+p → Add rack."
 
 # The zoom levels ``z`` cycles through: units per line; 0 fits the tallest rack to the height.
 ZOOMS = (1, 2, 0)
@@ -97,6 +98,7 @@ class RacksView(ScrollView, can_focus=True):
         self.row = 0
         self.cursor = Cursor(0, 1)
         self.marks = Marks()
+        self.empty_hint = EMPTY_HINT  # without racks: what to do, or "Loading N racks…"
         # The devices marked with space: the workspace's set, handed here to draw.
         self.selection: set[str] = selection if selection is not None else set()
         self.ghost: Ghost | None = None
@@ -595,7 +597,7 @@ class RacksView(ScrollView, can_focus=True):
         base = self.rich_style
         plans = self.plans()
         if not plans:
-            text = "No racks yet: ctrl+p → Add rack." if y == 1 else ""
+            text = self.empty_hint if y == 1 else ""
             return Strip([Segment(f"  {text}".ljust(width), base)]).crop(0, width)
         scroll_x, scroll_y = self.scroll_offset
         tallest = max(p.height for p in plans)

@@ -1,4 +1,8 @@
-"""The summary view: GPUs, cost, CDU N+1 margins and a line per rack, worst first.
+"""The summary view: GPUs, cost, CDU N+1 margins and a line per rack, worst first; enter
+on a rack's line opens that rack in the racks view.
+
+Narrower than its wide table (about 160 columns) it draws a compact one (shorter bars and
+words, about 110 columns) and scrolls sideways for the rest (left / right).
 
 The figures come from :mod:`rackdesigner.report.summary` (built on ``report.build``, off the main
 thread); this widget only paints them, with the Line API so that 3,000 racks cost only the
@@ -11,9 +15,11 @@ from typing import ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
+from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
+from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -24,6 +30,13 @@ from rackdesigner.tui.widgets.style_cache import styles_changed
 
 BAR_W = 10
 RACK_W = 10
+COMPACT_BAR_W = 6
+# The widths of the two tables: the wide one from this many columns up.
+WIDE_W = RACK_W + 1 + (BAR_W + 16) + (BAR_W + 26) + (BAR_W + 24) + 15 + 40
+COMPACT_W = RACK_W + 1 + (COMPACT_BAR_W + 12) + (COMPACT_BAR_W + 20) + (COMPACT_BAR_W + 18)
+COMPACT_W += 9 + 20
+# The compact table's words for what a heat limit applies to.
+HEAT_SHORT = {"residual air": "res.air"}
 
 
 def bar(share: float | None, width: int = BAR_W) -> tuple[str, str]:
@@ -58,15 +71,34 @@ class SummaryView(ScrollView, can_focus=True):
     """What the layout adds up to; the racks nearest their limits first."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "scroll_up", show=False, id="summary-up"),
-        Binding("down", "scroll_down", show=False, id="summary-down"),
-        Binding("pageup", "page_up", show=False, id="summary-page-up"),
-        Binding("pagedown", "page_down", show=False, id="summary-page-down"),
-        Binding("home", "scroll_home", show=False, id="summary-top"),
-        Binding("end", "scroll_end", show=False, id="summary-bottom"),
+        Binding("up", "cursor(-1)", show=False, id="summary-up"),
+        Binding("down", "cursor(1)", show=False, id="summary-down"),
+        Binding("pageup", "cursor(-10)", show=False, id="summary-page-up"),
+        Binding("pagedown", "cursor(10)", show=False, id="summary-page-down"),
+        Binding("home", "cursor(-1000000)", show=False, id="summary-top"),
+        Binding("end", "cursor(1000000)", show=False, id="summary-bottom"),
+        Binding("left", "scroll_left", show=False, id="summary-left"),
+        Binding("right", "scroll_right", show=False, id="summary-right"),
+        Binding("enter", "open", "open rack", id="summary-open"),
     ]
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"summary--heading", "summary--muted"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "summary--heading",
+        "summary--muted",
+        "summary--cursor",
+    }
+
+    DEFAULT_CSS = """
+    SummaryView > .summary--cursor { background: $boost; text-style: bold; }
+    SummaryView:focus > .summary--cursor { background: $accent 50%; }
+    """
+
+    class Opened(Message):
+        """Enter (or a double click) on a rack's line: open it in the racks view."""
+
+        def __init__(self, rack: str) -> None:
+            self.rack = rack
+            super().__init__()
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -76,16 +108,78 @@ class SummaryView(ScrollView, can_focus=True):
         self.version = 0
         self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(maxsize=2048)
         self._theme = "dark"
+        self.compact = False  # the compact table (narrower than WIDE_W)
+        self.cursor = 0  # the highlighted rack's line (an index into summary.racks)
         self.border_title = "Summary"
 
     def show(self, summary: Summary | None, waiting: str = "Adding up…") -> None:
+        """New figures; the highlighted rack stays highlighted while it is listed."""
+        held = self.current_rack()
         self.summary = summary
         self.waiting = waiting
         self.head = self._head(summary) if summary is not None else []
         self.version += 1
-        racks = len(summary.racks) if summary is not None else 0
-        self.virtual_size = Size(RACK_W + 4 * BAR_W + 130, len(self.head) + racks + 1)
+        racks = [r.rack for r in summary.racks] if summary is not None else []
+        self.cursor = racks.index(held) if held in racks else 0
+        self._resize()
         self.refresh()
+
+    def _resize(self) -> None:
+        self.compact = self.size.width < WIDE_W
+        racks = len(self.summary.racks) if self.summary is not None else 0
+        width = COMPACT_W if self.compact else WIDE_W
+        self.virtual_size = Size(width, len(self.head) + racks + 1)
+
+    def on_resize(self) -> None:
+        compact = self.compact
+        self._resize()
+        if compact != self.compact:
+            self._cache.clear()
+
+    def current_rack(self) -> str | None:
+        """The highlighted rack's id."""
+        if self.summary is not None and 0 <= self.cursor < len(self.summary.racks):
+            return self.summary.racks[self.cursor].rack
+        return None
+
+    def action_cursor(self, step: int) -> None:
+        if self.summary is None or not self.summary.racks:
+            return
+        row = min(max(self.cursor + step, 0), len(self.summary.racks) - 1)
+        if row == self.cursor:
+            if step < 0:  # at the first rack: up shows the figures above it
+                self.scroll_home(animate=False)
+            return
+        self.cursor = row
+        self._scroll_to_cursor(top=step < 0 and row == 0)
+        self.refresh()
+
+    def _scroll_to_cursor(self, top: bool = False) -> None:
+        height = max(self.scrollable_content_region.height, 1)
+        line = len(self.head) + self.cursor
+        y = self.scroll_offset.y
+        if top:
+            y = 0
+        elif line < y:
+            y = line
+        elif line >= y + height:
+            y = line - height + 1
+        self.scroll_to(y=y, animate=False, immediate=True)
+
+    def action_open(self) -> None:
+        rack = self.current_rack()
+        if rack is not None:
+            self.post_message(self.Opened(rack))
+
+    def on_click(self, event: events.Click) -> None:
+        if self.summary is None:
+            return
+        row = event.y - self.gutter.top + self.scroll_offset.y - len(self.head)
+        if 0 <= row < len(self.summary.racks):
+            self.cursor = row
+            self.refresh()
+            if event.chain > 1:
+                self.post_message(self.Opened(self.summary.racks[row].rack))
 
     def _head(self, s: Summary) -> list[list[tuple[str, str]]]:
         lines: list[list[tuple[str, str]]] = []
@@ -113,17 +207,22 @@ class SummaryView(ScrollView, can_focus=True):
                 level = "error" if c.margin < 0 else ""
             lines.append([("CDU  ", "h"), (f"{group}  ", "b"), (text, level)])
         lines.append([])
-        lines.append(
-            [
-                (
-                    f"{'rack':<{RACK_W}} {'power kW used/usable':<{BAR_W + 16}}"
-                    f"{'heat kW/limit':<{BAR_W + 26}}{'busiest line A/limit':<{BAR_W + 24}}"
-                    f"{'one side lost':<15}per phase A (that feed)",
-                    "h",
-                )
-            ]
-        )
+        lines.append([("", "columns")])  # the column names: the wide or the compact table's
         return lines
+
+    @staticmethod
+    def columns(compact: bool) -> str:
+        if compact:
+            b = COMPACT_BAR_W
+            return (
+                f"{'rack':<{RACK_W}} {'power kW':<{b + 12}}{'heat kW/limit':<{b + 20}}"
+                f"{'line A/limit':<{b + 18}}{'1 side':<9}phase A"
+            )
+        return (
+            f"{'rack':<{RACK_W}} {'power kW used/usable':<{BAR_W + 16}}"
+            f"{'heat kW/limit':<{BAR_W + 26}}{'busiest line A/limit':<{BAR_W + 24}}"
+            f"{'one side lost':<15}per phase A (that feed)"
+        )
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -140,12 +239,17 @@ class SummaryView(ScrollView, can_focus=True):
             ).extend_cell_length(width, base)
         scroll_x, scroll_y = self.scroll_offset
         line = y + scroll_y
-        key = (line, self.version, self._theme)
+        here = line - len(self.head) == self.cursor
+        key = (line, self.version, self._theme, self.compact, here)
         strip = self._cache.get(key)
         if strip is None:
             strip = self._draw(line)
+            if here:
+                cursor = self.get_component_rich_style("summary--cursor")
+                strip = Strip([Segment(t, (st or base) + cursor) for t, st, _ in strip])
             self._cache[key] = strip
-        return strip.crop_extend(scroll_x, scroll_x + width, base)
+        fill = base + self.get_component_rich_style("summary--cursor") if here else base
+        return strip.crop_extend(scroll_x, scroll_x + width, fill)
 
     def _style(self, name: str) -> Style:
         base = self.rich_style
@@ -164,6 +268,8 @@ class SummaryView(ScrollView, can_focus=True):
         assert self.summary is not None
         if line < len(self.head):
             head = self.head[line]
+            if head and head[0][1] == "columns":
+                return Strip([Segment(self.columns(self.compact), self._style("h"))])
             return Strip([Segment(safe.plain(text), self._style(style)) for text, style in head])
         index = line - len(self.head)
         if index >= len(self.summary.racks):
@@ -172,12 +278,14 @@ class SummaryView(ScrollView, can_focus=True):
 
     def _rack(self, r: RackSummary) -> list[Segment]:
         muted = self._style("m")
+        compact = self.compact
+        bar_w = COMPACT_BAR_W if compact else BAR_W
         out = [Segment(f"{safe.plain(r.rack)[:RACK_W]:<{RACK_W}} ", self._style("b"))]
 
         def gauge(share: float | None, text: str, width: int) -> None:
             level = _level(share)
             style = self._style(level) if level else self._style("")
-            full, rest = bar(share)
+            full, rest = bar(share, bar_w)
             symbol = palette.SEVERITY_SYMBOLS[level] if level else " "
             out.append(Segment(full, style))
             out.append(Segment(rest, muted))
@@ -185,15 +293,27 @@ class SummaryView(ScrollView, can_focus=True):
 
         share = r.load / r.capacity if r.capacity else (None if not r.load else float("inf"))
         lower = "≥" if r.load_is_lower_bound else ""
-        gauge(share, f"{lower}{_kw(r.load)}/{_kw(r.capacity)}", 16)
+        gauge(share, f"{lower}{_kw(r.load)}/{_kw(r.capacity)}", 12 if compact else 16)
         heat_share = r.heat / r.heat_limit if r.heat_limit else None
-        limit = _kw(r.heat_limit) if r.heat_limit else "no limit"
-        gauge(heat_share, f"{_kw(r.heat)}/{limit} {r.heat_what}", 26)
+        limit = _kw(r.heat_limit) if r.heat_limit else ("none" if compact else "no limit")
+        what = HEAT_SHORT.get(r.heat_what, r.heat_what) if compact else r.heat_what
+        gauge(heat_share, f"{_kw(r.heat)}/{limit} {what}", 20 if compact else 26)
         amps = r.current / r.current_limit if r.current_limit else None
-        gauge(amps, f"{r.current:.1f}/{r.current_limit:.1f} {r.phase}", 24)
-        lost = _kw(r.one_side_lost) + " kW" if r.one_side_lost is not None else "not redundant"
-        out.append(Segment(f"{lost:<15}", muted if r.one_side_lost is None else self._style("")))
+        # Compact: the feed without its rack's id in front ("a01-A L1" is "A L1" on a01's line).
+        phase = r.phase.removeprefix(f"{r.rack}-") if compact else r.phase
+        gauge(amps, f"{r.current:.1f}/{r.current_limit:.1f} {phase}", 18 if compact else 24)
+        if r.one_side_lost is not None:
+            lost = _kw(r.one_side_lost) + ("" if compact else " kW")
+        else:
+            lost = "none" if compact else "not redundant"
+        lost_w = 9 if compact else 15
+        out.append(
+            Segment(f"{lost:<{lost_w}}", muted if r.one_side_lost is None else self._style(""))
+        )
         # Every line of the busiest feed (its side carrying the rack alone), in amps.
-        phases = " · ".join(f"{line} {amps:.1f}" for line, amps in r.lines.items())
+        if compact:
+            phases = "·".join(f"{amps:.1f}" for amps in r.lines.values())
+        else:
+            phases = " · ".join(f"{line} {amps:.1f}" for line, amps in r.lines.items())
         out.append(Segment(safe.plain(phases), muted))
         return out
