@@ -93,27 +93,30 @@ def diff(
     from rackdesigner.cli.loading import batch, open_or_exit
     from rackdesigner.diff import diff as compare
     from rackdesigner.diff.render import diff_data, diff_markdown, diff_text, to_json
+    from rackdesigner.diff.sides import OldSide
     from rackdesigner.model.terminal import shown_lines
 
     batch()
     if rev is not None:
         old_name, new_name = f"{old}@{rev}", old
         before = open_or_exit(old, _git_text(old, rev), old_name)
-        after = open_or_exit(old)
     else:
         assert new is not None
         old_name, new_name = old, new
         before = open_or_exit(old)
-        after = open_or_exit(new)
-    a, old_findings = check(before.layout, file=old_name)
-    b, new_findings = check(after.layout, file=new_name)
-    result = compare(
-        a,
-        b,
-        old_findings=old_findings,
-        new_findings=new_findings,
-        length_tolerance=length_tolerance,
-    )
+    # The old layout is checked in a child process (large layouts) while this one loads
+    # and checks the new layout.
+    with OldSide(before.layout, old_name) as pending:
+        after = open_or_exit(old if rev is not None else new)
+        b, new_findings = check(after.layout, file=new_name)
+        a, old_findings = pending.result()
+        result = compare(
+            a,
+            b,
+            old_findings=old_findings,
+            new_findings=new_findings,
+            length_tolerance=length_tolerance,
+        )
     if fmt_ == "json":
         text = to_json(diff_data(result, old_name, new_name))
     elif fmt_ == "markdown":

@@ -100,6 +100,39 @@ class Diff:
         return [d for d in self.findings_new if d.severity == "error"]
 
 
+Numbers = dict[str, float | None]
+
+
+@dataclass(slots=True)
+class Side:
+    """What :func:`diff` reads of one layout's analysis: the layout, each link's length (in
+    the layout's order), each rack's figures, the totals and the cost; the fabric figures
+    when asked (only where cables or fabric devices changed). Plain data, so that the
+    old layout's side can be computed in another process (:mod:`rackdesigner.diff.sides`)."""
+
+    layout: Layout
+    lengths: list[float | None]
+    racks: list[tuple[str, Numbers]]
+    devices: int
+    gpus: float
+    load: float
+    cost: float
+    fabric: Callable[[], dict[str, Numbers]]
+
+    @classmethod
+    def of(cls, analysis: Analysis) -> Side:
+        return cls(
+            layout=analysis.layout,
+            lengths=[facts.length for facts in analysis.links],
+            racks=[(rack.rack.id, _rack_numbers(rack)) for rack in analysis.racks],
+            devices=len(analysis.devices),
+            gpus=float(analysis.total_gpus),
+            load=analysis.site_load,
+            cost=_cost(analysis),
+            fabric=lambda: _fabric_numbers(analysis),
+        )
+
+
 def _same(a: float | None, b: float | None) -> bool:
     if a is None or b is None:
         return a is b
@@ -171,15 +204,20 @@ def _map_end(end: str, renamed: dict[str, str]) -> str:
 
 
 def diff(
-    old: Analysis,
-    new: Analysis,
+    old: Analysis | Side,
+    new: Analysis | Side,
     *,
     old_findings: Sequence[Diagnostic] | None = None,
     new_findings: Sequence[Diagnostic] | None = None,
     length_tolerance: float = LENGTH_TOLERANCE,
 ) -> Diff:
-    """What changed from ``old`` to ``new`` (analyses of the two layouts). Findings are
-    compared when both lists are given (the rules' findings of each layout)."""
+    """What changed from ``old`` to ``new`` (analyses of the two layouts, or their
+    :class:`Side`). Findings are compared when both lists are given (the rules' findings of
+    each layout)."""
+    if not isinstance(old, Side):
+        old = Side.of(old)
+    if not isinstance(new, Side):
+        new = Side.of(new)
     result = Diff()
     a, b = old.layout, new.layout
     old_racks = {r.id: r for r in a.racks}
@@ -230,13 +268,13 @@ def diff(
     _other(result, a, b)
     if old_findings is not None and new_findings is not None:
         _findings(result, old_findings, new_findings, rack_renames, device_renames)
-    result.cost = (_cost(old), _cost(new))
+    result.cost = (old.cost, new.cost)
     result.totals = {
         "racks": (float(len(a.racks)), float(len(b.racks))),
-        "devices": (float(len(old.devices)), float(len(new.devices))),
+        "devices": (float(old.devices), float(new.devices)),
         "links": (float(len(a.links)), float(len(b.links))),
-        "gpus": (float(old.total_gpus), float(new.total_gpus)),
-        "load": (old.site_load, new.site_load),
+        "gpus": (old.gpus, new.gpus),
+        "load": (old.load, new.load),
         "cost": result.cost,
     }
     if old_findings is not None and new_findings is not None:
@@ -331,9 +369,7 @@ def _devices(
             result.devices.append(Change("device", ident, "added", [("in rack", "–", rack.id)]))
 
 
-def _links(
-    result: Diff, old: Analysis, new: Analysis, renames: dict[str, str], tolerance: float
-) -> bool:
+def _links(result: Diff, old: Side, new: Side, renames: dict[str, str], tolerance: float) -> bool:
     """Link changes; True when a cable was added, removed or re-routed (the fabric)."""
     old_links, new_links = old.layout.links, new.layout.links
     old_keys = [
@@ -381,11 +417,11 @@ def _links(
     for index in left_new:
         if index not in taken:
             result.links.append(Change("link", new_links[index].name, "added"))
-    old_facts, new_facts = old.links, new.links
+    old_lengths, new_lengths = old.lengths, new.lengths
     for i, j in pairs:
         link, other = old_links[i], new_links[j]
         fields = _field_changes(link, other, ("media", "grade"))
-        before, after = old_facts[i].length, new_facts[j].length
+        before, after = old_lengths[i], new_lengths[j]
         if (before is None) != (after is None) or (
             before is not None and after is not None and abs(after - before) > tolerance
         ):
@@ -411,27 +447,22 @@ def _rack_numbers(rack: Any) -> dict[str, float | None]:
     }
 
 
-def _rack_figures(result: Diff, old: Analysis, new: Analysis, renames: dict[str, str]) -> None:
-    after = {r.rack.id: r for r in new.racks}
+def _rack_figures(result: Diff, old: Side, new: Side, renames: dict[str, str]) -> None:
+    after = dict(new.racks)
     seen: set[str] = set()
-    for rack in old.racks:
-        target = renames.get(rack.rack.id, rack.rack.id)
+    for ident, numbers in old.racks:
+        target = renames.get(ident, ident)
         other = after.get(target)
         seen.add(target)
-        figures = Figures(
-            "rack",
-            target,
-            _rack_numbers(rack),
-            _rack_numbers(other) if other is not None else None,
-        )
+        figures = Figures("rack", target, dict(numbers), dict(other) if other is not None else None)
         if figures.after is None or figures.changed():
             result.rack_figures.append(figures)
-    for ident, rack in after.items():
+    for ident, numbers in after.items():
         if ident not in seen:
-            result.rack_figures.append(Figures("rack", ident, None, _rack_numbers(rack)))
+            result.rack_figures.append(Figures("rack", ident, None, dict(numbers)))
 
 
-def _fabric_numbers(analysis: Analysis) -> dict[str, dict[str, float | None]]:
+def _fabric_numbers(analysis: Analysis) -> dict[str, Numbers]:
     from rackdesigner.topology.figures import all_fabric_figures
 
     out = {}
@@ -448,10 +479,10 @@ def _fabric_numbers(analysis: Analysis) -> dict[str, dict[str, float | None]]:
     return out
 
 
-def _fabric_figures(result: Diff, old: Analysis, new: Analysis, touched: bool) -> None:
+def _fabric_figures(result: Diff, old: Side, new: Side, touched: bool) -> None:
     if not touched:
         return
-    before, after = _fabric_numbers(old), _fabric_numbers(new)
+    before, after = old.fabric(), new.fabric()
     # Fabrics are named by their first leaf; a renamed anchor pairs by order.
     only_before = [n for n in before if n not in after]
     only_after = [n for n in after if n not in before]

@@ -19,12 +19,14 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from rackdesigner.cli.main import cli
+from tests.asbuilt import helpers
 from tests.conftest import ROOT
 
 pytestmark = [pytest.mark.slow, pytest.mark.real]  # its own .ci/run step
@@ -116,10 +118,20 @@ def _records(text: str) -> dict[str, list[str]]:
     return records
 
 
-def _faulty(text: str, free_ports: bool) -> str:
+Fault = tuple[str, tuple[tuple[str, int], ...]]  # kind, the net-file ports it is about
+
+
+def _faulty(text: str, free_ports: bool) -> tuple[str, list[Fault]]:
     """Swap two cables, move one end, drop one, add one, rename a switch: on both ends.
-    Without ``free_ports`` (every switch port is cabled, as in the generated 1,024-GPU
-    fabric) no end can move to a free port and no cable can be added: swap, drop, rename."""
+    Returns the net file and each fault with the ports a finding about it names (the
+    renamed switch: its port 0).
+
+    Without ``free_ports`` (every switch port is cabled, as in the 1:1 1,024-GPU preset) no
+    end can move to a free port and no cable can be added: swap, drop, rename. Freeing a
+    port by dropping a cable does not help: a cable moved into it, or added to it, shares a
+    port with the dropped one as well as with its own, so the scan reads equally well as
+    either cable moved (or as a move instead of an addition) and the verdict would rest on
+    a tie-break, not on the faults."""
     records = _records(text)
     switches = [k for k, lines in records.items() if lines[0].startswith("Switch")]
     size = {k: int(records[k][0].split()[1]) - 1 for k in switches}
@@ -137,6 +149,7 @@ def _faulty(text: str, free_ports: bool) -> str:
     roomy = [k for k in switches if size[k] - len(ports(k)) >= 2 and len(ports(k)) >= 4]
     leaf = roomy[0] if free_ports else switches[0]
     other = next(k for k in switches if k != leaf and (size[k] > len(ports(k)) or not free_ports))
+    renamed = next(k for k in reversed(switches) if k not in (leaf, other))
 
     def connect(a: tuple[str, int], b: tuple[str, int]) -> None:
         links[a], links[b] = b, a
@@ -147,23 +160,31 @@ def _faulty(text: str, free_ports: bool) -> str:
 
     leaf_ports = sorted(ports(leaf))
     p1, p2, p3, p4 = leaf_ports[:4]
-    far1, far2, far3 = links[(leaf, p1)], links[(leaf, p2)], links[(leaf, p3)]
+    far1, far2, far3, far4 = (links[(leaf, p)] for p in (p1, p2, p3, p4))
+    # No fault may reach the renamed switch: its cables are compared as the designed one's.
+    assert renamed not in {end[0] for end in (far1, far2, far3, far4)}
+    faults: list[Fault] = []
     cut((leaf, p1))
     cut((leaf, p2))
     connect((leaf, p1), far2)  # swap
     connect((leaf, p2), far1)
+    faults.append(("swapped", ((leaf, p1), (leaf, p2))))
     free = [p for p in range(1, size[leaf] + 1) if (leaf, p) not in links]
     if free_ports:
         cut((leaf, p3))
         connect((leaf, free[0]), far3)  # move one end
+        faults.append(("miswired", ((leaf, p3), far3)))
     cut((leaf, p4))  # drop one
+    faults.append(("missing", ((leaf, p4), far4)))
     if free_ports:
         other_free = [p for p in range(1, size[other] + 1) if (other, p) not in links]
         connect((leaf, free[1]), (other, other_free[0]))  # add one
+        faults.append(("extra", ((leaf, free[1]), (other, other_free[0]))))
+    faults.append(("unknown-device", ((renamed, 0),)))
     out = []
     for node, lines in records.items():
         head = lines[0]
-        if node == next(k for k in reversed(switches) if k not in (leaf, other)):
+        if node == renamed:
             head = re.sub(r'# "MF0;([^:"]+):', r'# "MF0;\1-renamed:', head)
             head = re.sub(r'# "([^";]+)"', r'# "\1-renamed"', head) if "MF0;" not in head else head
         out.append(head)
@@ -171,19 +192,65 @@ def _faulty(text: str, free_ports: bool) -> str:
             if n == node:
                 out.append(f'[{p}]\t"{far}"[{fp}]')
         out.append("")
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n", faults
 
 
-@pytest.mark.parametrize("layout", ["training-128", "gpus-1024"])
-def test_verify_reports_exactly_the_faults(tmp_path: Path, layout: str) -> None:
-    if layout == "gpus-1024":
-        path = tmp_path / "gpus-1024.toml"
+def _designed_names(text: str, layout: Path) -> Callable[[tuple[str, int]], str]:
+    """A net-file port as the design names it (``a01-leaf1:p3``, ``a01-n01:ib4``; a node's
+    port 0: the device), from the node descriptions ``export --ibsim`` writes."""
+    design = helpers.design(layout)
+    described: dict[str, str] = {}
+    for node, lines in _records(text).items():
+        found = re.search(r'# "(?:MF0;)?([^:"]+)[^"]*"', lines[0])
+        assert found is not None, lines[0]
+        described[node] = found.group(1)
+
+    def name(end: tuple[str, int]) -> str:
+        node, port = end
+        words = described[node].split()
+        device = design.by_name.get(words[0], words[0])
+        if port == 0:
+            return device
+        designed = design.devices[device]
+        if node.startswith("S-"):
+            found = next(
+                (
+                    (g, i)
+                    for g, n in designed.groups.items()
+                    for i in range(1, n + 1)
+                    if designed.ports.number(g, i) == port
+                ),
+                None,
+            )
+        else:
+            found = designed.ports.host_port(words[1], port, designed.groups)
+        assert found is not None, (end, described[node])
+        return f"{device}:{found[0]}{found[1]}"
+
+    return name
+
+
+@pytest.mark.parametrize(
+    ("layout", "oversubscription"),
+    [("training-128", None), ("gpus-1024", "2"), ("gpus-1024", "1")],
+    ids=["training-128", "gpus-1024-2to1", "gpus-1024-1to1"],
+)
+def test_verify_reports_exactly_the_faults(
+    tmp_path: Path, layout: str, oversubscription: str | None
+) -> None:
+    """The generated 1,024-GPU fabric at 2:1 (leaves with 32 nodes down, 16 uplinks and
+    16 free ports) takes all five faults; the 1:1 preset, every port cabled, the three
+    that need no free port (see :func:`_faulty`)."""
+    if oversubscription is not None:
+        path = tmp_path / f"{layout}.toml"
         subprocess.run(
             [
                 sys.executable,
                 str(ROOT / "bench" / "generate.py"),
                 "--gpus",
-                "1024",
+                layout.removeprefix("gpus-"),
+                "--oversubscription",
+                oversubscription,
                 "-o",
                 str(path),
             ],
@@ -194,16 +261,22 @@ def test_verify_reports_exactly_the_faults(tmp_path: Path, layout: str) -> None:
         path = ROOT / "layouts" / f"{layout}.toml"
     net = tmp_path / "fabric.net"
     _export(path, net)
-    clean = _discover(net, tmp_path / "clean.scan", f"rd-{os.getpid()}-{layout}-clean")
+    name = f"rd-{os.getpid()}-{layout}-{oversubscription}"
+    clean = _discover(net, tmp_path / "clean.scan", f"{name}-clean")
     code, findings = _verify(path, clean)
     assert (code, findings) == (0, [])
     faulty = tmp_path / "faulty.net"
-    free_ports = layout != "gpus-1024"
-    faulty.write_text(_faulty(net.read_text(), free_ports))
-    scan = _discover(faulty, tmp_path / "faulty.scan", f"rd-{os.getpid()}-{layout}-faults")
+    free_ports = oversubscription != "1"
+    text, faults = _faulty(net.read_text(), free_ports)
+    faulty.write_text(text)
+    scan = _discover(faulty, tmp_path / "faulty.scan", f"{name}-faults")
     code, findings = _verify(path, scan)
     assert code == 1
-    expected = ["extra", "missing", "miswired", "swapped", "unknown-device"]
-    if not free_ports:
-        expected = ["missing", "swapped", "unknown-device"]
-    assert sorted(f["kind"] for f in findings) == expected, findings
+    designed = _designed_names(net.read_text(), path)
+    expected = sorted((kind, tuple(sorted(map(designed, ends)))) for kind, ends in faults)
+    seen = sorted((f["kind"], tuple(sorted(f["ends"] or [f["device"]]))) for f in findings)
+    assert seen == expected, findings
+    kinds = ["extra", "missing", "miswired", "swapped", "unknown-device"]
+    assert sorted(kind for kind, _ in expected) == (
+        kinds if free_ports else ["missing", "swapped", "unknown-device"]
+    )

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Time ``rackdesigner whatif --each`` as whole processes, beside ``validate`` of the same
+layout in the same run.
+
+    python bench/whatif.py                         # the issue's two cases, 3 repeats
+    python bench/whatif.py --repeat 5
+    python bench/whatif.py --case 1024:switch --case 8192:side
+
+A case is ``GPUS:KIND``: the layout of that size is (re)generated into --out (bench/out/),
+then these run --repeat times, interleaved:
+
+  validate      rackdesigner validate F --format json --output /dev/null
+  whatif KIND   rackdesigner whatif F --each KIND --format json --output /dev/null
+
+The issue's targets: ``--each switch`` on 1,024 GPUs under 5 s, and ``--each side`` on
+100,000 GPUs under 2 x validate of the same layout. The table gives best / median wall and
+CPU (user + system) seconds, the ratio to validate (best against best, median against
+median) and whether the median wall time and the median CPU time meet the target. On a
+machine shared with other work the wall time follows the load; the CPU time is the
+steadier figure. Children run in the repository root.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from exports import run_timed, summary  # noqa: E402
+from run import crashed, default_validate_cmd, fmt_s, prepare  # noqa: E402
+
+CASES = ["1024:switch", "100000:side"]
+# (gpus, kind) -> ("seconds", limit) or ("validate", factor)
+TARGETS = {(1024, "switch"): ("seconds", 5.0), (100000, "side"): ("validate", 2.0)}
+
+
+def _target(gpus: int, kind: str, s: dict[str, float], ref: dict[str, float]) -> str:
+    target = TARGETS.get((gpus, kind))
+    if target is None:
+        return ""
+    what, limit = target
+
+    def met(key: str) -> str:
+        bound = limit if what == "seconds" else limit * ref[key]
+        return "met" if s[key] < bound else "NOT met"
+
+    bound = f"< {limit:g} s" if what == "seconds" else f"< {limit:g} × validate"
+    return f"{bound}: wall {met('median_s')}, CPU {met('cpu_median_s')}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument(
+        "--case", action="append", metavar="GPUS:KIND", help=f"default: {' '.join(CASES)}"
+    )
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--out", default=os.path.join(HERE, "out"))
+    args = ap.parse_args(argv)
+    cases = [(int(g), k) for g, k in (c.split(":", 1) for c in args.case or CASES)]
+    python = sys.executable
+    cmd = default_validate_cmd()
+    env = dict(os.environ)
+    quiet = ["--format", "json", "--output", os.devnull]
+    failed = False
+    sizes = sorted({gpus for gpus, _ in cases})
+    paths = dict(prepare(sizes, args.out, python))
+    for gpus in sizes:
+        path = paths[gpus]
+        commands = {"validate": [*cmd, "validate", path, *quiet]}
+        for g, kind in cases:
+            if g == gpus:
+                commands[f"whatif --each {kind}"] = [*cmd, "whatif", path, "--each", kind, *quiet]
+        results: dict[str, list] = {name: [] for name in commands}
+        for _ in range(args.repeat):
+            for name, argv_ in commands.items():
+                result = run_timed(argv_, env)
+                if result.code not in (0, 1) or crashed(result.stderr):
+                    print(f"[bench] {name} failed ({result.code}):\n{result.stderr[-2000:]}")
+                    failed = True
+                results[name].append(result)
+        stats = {name: summary(rs) for name, rs in results.items()}
+        ref = stats["validate"]
+        print(f"\n### {gpus:,} GPUs ({os.path.basename(path)}), {args.repeat} runs each\n")
+        print(
+            "| command | wall best / median s | CPU best / median s "
+            "| × validate, wall best / median | target | peak MB |"
+        )
+        print("|---|---:|---:|---:|---|---:|")
+        for name, s in stats.items():
+            ratio = target = ""
+            if name != "validate":
+                ratio = f"{s['best_s'] / ref['best_s']:.2f} / {s['median_s'] / ref['median_s']:.2f}"
+                kind = name.rsplit(" ", 1)[-1]
+                target = _target(gpus, kind, s, ref)
+            print(
+                f"| {name} | {fmt_s(s['best_s'])} / {fmt_s(s['median_s'])} "
+                f"| {fmt_s(s['cpu_best_s'])} / {fmt_s(s['cpu_median_s'])} | {ratio} "
+                f"| {target} | {s['peak_mb']:.0f} |"
+            )
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,172 @@
+"""The old layout's side of a diff, checked in a child process beside the new one's.
+
+``rackdesigner diff`` checks both layouts in full: on 100,000 GPUs each check is most of a
+``validate``. :class:`OldSide` forks once the old layout is loaded; the child checks it and
+sends back what :func:`~rackdesigner.diff.compare.diff` reads of it (a
+:class:`~rackdesigner.diff.compare.Side` without its layout, and the findings), while the
+parent loads and checks the new layout. The fabric figures, needed only where cables
+changed, are asked of the child afterwards. The result is the same as checking both in
+one process: the child runs the same code on the same layout, and the tests hold the two
+ways to each other.
+
+Forking is for large layouts (``PARALLEL_FROM`` entities and more), on systems that have
+``fork``, from a process without threads; otherwise, and whenever the child fails, the
+old side is checked in this process. The child is killed by its PID and reaped however
+the parent's block ends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import signal
+import struct
+import threading
+from typing import TYPE_CHECKING, Any
+
+from rackdesigner.diff.compare import Side
+
+if TYPE_CHECKING:
+    from rackdesigner.model.diagnostics import Diagnostic
+    from rackdesigner.model.layout import Layout
+
+__all__ = ["PARALLEL_FROM", "OldSide"]
+
+# Devices plus links from which a second process pays for its fork (about 10 ms and the
+# pages it copies); the bundled layouts stay in one process.
+PARALLEL_FROM = 20_000
+
+_HEADER = struct.Struct("!Q")
+
+
+def _side(layout: Layout, file: str) -> tuple[Side, list[Diagnostic]]:
+    from rackdesigner.check.engine import check
+
+    analysis, findings = check(layout, file=file)
+    return Side.of(analysis), findings
+
+
+def _send(fd: int, value: Any) -> None:
+    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    view = memoryview(_HEADER.pack(len(data)) + data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _receive(fd: int) -> Any:
+    def exactly(size: int) -> bytes:
+        parts, left = [], size
+        while left:
+            part = os.read(fd, min(left, 1 << 20))
+            if not part:
+                raise EOFError("the diff's child process ended early")
+            parts.append(part)
+            left -= len(part)
+        return b"".join(parts)
+
+    (size,) = _HEADER.unpack(exactly(_HEADER.size))
+    return pickle.loads(exactly(size))
+
+
+def _child(layout: Layout, file: str, answers: int, requests: int) -> None:
+    """Check ``layout``, send its side (without the layout) and findings, then answer a
+    request for the fabric figures; never returns."""
+    code = 0
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        try:
+            side, findings = _side(layout, file)
+            fabric, side.fabric = side.fabric, _no_fabric
+            side.layout = None  # type: ignore[assignment]  # the parent has it
+            _send(answers, ("ok", side, findings))
+        except Exception as error:  # the parent checks the old layout itself
+            _send(answers, ("error", f"{type(error).__name__}: {error}", None))
+            return
+        if os.read(requests, 1) == b"f":
+            try:
+                _send(answers, ("ok", fabric(), None))
+            except Exception as error:
+                _send(answers, ("error", f"{type(error).__name__}: {error}", None))
+    except BaseException:
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _no_fabric() -> dict[str, Any]:
+    raise AssertionError("fabric figures are asked of the child")
+
+
+class OldSide:
+    """``with OldSide(layout, file) as old:`` starts checking ``layout`` (in a child when
+    it pays); ``old.result()`` gives its :class:`Side` and findings. ``parallel``: None
+    decides by size (and forks only from a process without threads), True forks wherever
+    ``fork`` exists, False never forks."""
+
+    def __init__(self, layout: Layout, file: str, *, parallel: bool | None = None) -> None:
+        self.layout, self.file = layout, file
+        if parallel is None:
+            size = len(layout.links) + sum(len(rack.devices) for rack in layout.racks)
+            parallel = size >= PARALLEL_FROM and threading.active_count() == 1
+        self.parallel = parallel and hasattr(os, "fork")
+        self.pid = 0
+        self._answers = self._requests = -1
+
+    def __enter__(self) -> OldSide:
+        if self.parallel:
+            answers_r, answers_w = os.pipe()
+            requests_r, requests_w = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                os.close(answers_r)
+                os.close(requests_w)
+                _child(self.layout, self.file, answers_w, requests_r)
+            os.close(answers_w)
+            os.close(requests_r)
+            self.pid, self._answers, self._requests = pid, answers_r, requests_w
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop()
+
+    def _stop(self) -> None:
+        for fd in (self._answers, self._requests):
+            if fd >= 0:
+                os.close(fd)
+        self._answers = self._requests = -1
+        if self.pid:
+            pid, self.pid = self.pid, 0
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+
+    def result(self) -> tuple[Side, list[Diagnostic]]:
+        if not self.pid:
+            return _side(self.layout, self.file)
+        try:
+            status, side, findings = _receive(self._answers)
+        except (EOFError, OSError, pickle.UnpicklingError):
+            status = "error"
+        if status != "ok":
+            self._stop()
+            return _side(self.layout, self.file)
+        side.layout = self.layout
+        side.fabric = self._fabric
+        return side, findings
+
+    def _fabric(self) -> dict[str, Any]:
+        if self.pid:
+            try:
+                os.write(self._requests, b"f")
+                status, numbers, _ = _receive(self._answers)
+            except (EOFError, OSError, pickle.UnpicklingError):
+                status = "error"
+            if status == "ok":
+                return numbers
+            self._stop()
+        from rackdesigner.analysis import Analysis
+        from rackdesigner.diff.compare import _fabric_numbers
+
+        return _fabric_numbers(Analysis(self.layout, file=self.file))
