@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from rackdesigner.check.engine import check
 from rackdesigner.cli.main import cli
 from rackdesigner.design.generators import GenerateError
 from rackdesigner.design.templates import TEMPLATES, NewOptions, build
 from rackdesigner.layout_io import dumps, load_path
 from rackdesigner.layout_io.catalog import for_layout
+from rackdesigner.model.diagnostics import Diagnostic
+from rackdesigner.model.layout import Layout
 from tests.conftest import ROOT
 
 BUNDLED = ROOT / "layouts" / "gb200-nvl72-su.toml"
@@ -108,3 +112,36 @@ def test_a_v1_layout_from_before_loads_and_writes_byte_identically() -> None:
     for name in ("training-128.toml", "inference-32-b200.toml"):
         path = ROOT / "layouts" / name
         assert dumps(load_path(path)) == path.read_text()
+
+
+def _net001(layout: Layout) -> list[Diagnostic]:
+    _, diagnostics = check(layout, select=["NET001"])
+    return [d for d in diagnostics if d.code == "NET001"]
+
+
+def test_net001_counts_gpus_that_talk_over_the_fabric() -> None:
+    """An Ethernet fabric across 8 NVLink domains is NET001; the same fabric under one
+    domain's trays only carries what NVLink already does, and is not."""
+    layout = build(NewOptions(template="gb200-superpod", sus=1)).layout
+    swap = {"gb200-compute-tray": "tray-eth", "qm9700": "sn5600"}
+    for rack in layout.racks:
+        for device in rack.devices:
+            device.model = swap.get(device.model, device.model)
+    base = for_layout(layout).devices["gb200-compute-tray"]
+    ports = [replace(g, tech="ethernet") if g.name == "ib" else g for g in base.ports]
+    layout.catalog["tray-eth"] = replace(base, key="tray-eth", ports=ports)
+    assert _net001(layout)
+    keep = {"a03"}
+    dropped = {
+        d.id
+        for r in layout.racks
+        if r.nvlink_domain is not None and r.id not in keep
+        for d in r.devices
+    }
+    layout.racks = [r for r in layout.racks if r.nvlink_domain is None or r.id in keep]
+    layout.links = [
+        link
+        for link in layout.links
+        if link.a.split(":")[0] not in dropped and link.b.split(":")[0] not in dropped
+    ]
+    assert not _net001(layout)
