@@ -145,3 +145,16 @@ def test_net001_counts_gpus_that_talk_over_the_fabric() -> None:
         if link.a.split(":")[0] not in dropped and link.b.split(":")[0] not in dropped
     ]
     assert not _net001(layout)
+
+
+def test_net007_gives_figures_inside_and_across_domains() -> None:
+    layout = build(NewOptions(template="gb200-superpod", sus=1)).layout
+    _, diagnostics = check(layout, select=["NET007"])
+    (finding,) = [d for d in diagnostics if d.code == "NET007"]
+    # NVLink 5: 1.8 TB/s both ways = 900 GB/s each way x 85 %.
+    assert finding.values["intra"] == pytest.approx(900e9 * 8 * 0.85)
+    assert finding.values["domains"] == 8 and finding.values["domain_gpus"] == 72
+    # 72 x 400 Gbps of ports a domain x 85 % is above the NVLink figure: capped.
+    assert finding.values["inter"] == pytest.approx(finding.values["intra"])
+    assert "inside an NVLink domain" in finding.message
+    assert "across NVLink domains" in finding.message

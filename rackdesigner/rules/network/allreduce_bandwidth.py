@@ -25,6 +25,12 @@ Why it matters:
     keeps it. One finding per fabric with GPU nodes, for the GPU and node with the lowest
     figures. GPU nodes outside any fabric (a single-node layout) get the intra-node
     figure, once per device model, at the first such node.
+    (v1.2) Where every GPU node of the fabric is a rack-scale tray in an NVLink domain (a
+    rack's `nvlink_domain`, a GB200 NVL72: NVLink 5, 1.8 TB/s per GPU both ways over the
+    switch trays), the first figure holds inside the domain, and the second is across
+    domains on the compute fabric: NCCL's hierarchical algorithms drive every port of
+    the domain at once, so it is the domain's fabric bandwidth x efficiency ÷ r (no ÷ r
+    where one rail group holds every tray), capped at the figure inside the domain.
 
 Example:
     # two DGX H100 on one leaf, 2 x 400 Gbps each
@@ -40,7 +46,9 @@ Fix:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from rackdesigner.analysis import Analysis, DeviceFacts
 from rackdesigner.model.units import BYTE_RATE, RATIO, fmt
@@ -48,6 +56,10 @@ from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
 from rackdesigner.rules.network._common import nodes_text, ratio_text
 from rackdesigner.topology.collectives import fabric_bus_bandwidth, per_direction
+
+if TYPE_CHECKING:
+    from rackdesigner.analysis.fabric_graph import Fabric
+    from rackdesigner.topology.collectives import FabricBusBandwidth
 
 
 def _intra_node(dev: DeviceFacts, efficiency: float) -> tuple[float, str] | None:
@@ -67,6 +79,67 @@ def _intra_node(dev: DeviceFacts, efficiency: float) -> tuple[float, str] | None
     return figure * efficiency, f"{how}, {gpu.key}, × {fmt(efficiency, RATIO)}"
 
 
+def _domains(nodes: list[DeviceFacts]) -> dict[str, list[DeviceFacts]] | None:
+    """The fabric's GPU nodes by NVLink domain, or None unless every one is a rack-scale
+    tray in a domain."""
+    out: dict[str, list[DeviceFacts]] = {}
+    for dev in nodes:
+        name = dev.rack.nvlink_domain
+        if dev.type is None or dev.type.nvl_domain is None or name is None:
+            return None
+        out.setdefault(name, []).append(dev)
+    return out or None
+
+
+def _domain_finding(
+    fabric: Fabric,
+    bus: FabricBusBandwidth,
+    domains: dict[str, list[DeviceFacts]],
+    efficiency: float,
+) -> Finding:
+    assert bus.intra is not None and bus.intra_node is not None
+    figure = _intra_node(bus.intra_node, efficiency)
+    assert figure is not None
+    sizes = {sum(dev.gpus for dev in members) for members in domains.values()}
+    gpus = min(sizes)
+    size_text = f"{gpus} GPUs" if len(sizes) == 1 else f"the smallest {gpus} GPUs"
+    parts = [f"{fmt(bus.intra, BYTE_RATE)} inside an NVLink domain ({size_text}; {figure[1]})"]
+    values = {"intra": bus.intra, "domains": float(len(domains)), "domain_gpus": float(gpus)}
+    if len(domains) >= 2:
+        name, members = min(
+            domains.items(),
+            key=lambda item: sum(fabric.node_bandwidth.get(d.id, 0.0) for d in item[1]),
+        )
+        bandwidth = sum(fabric.node_bandwidth.get(d.id, 0.0) for d in members)
+        rail_local = bus.within is not None and bus.within.covers
+        ratio = 1.0 if rail_local else bus.oversubscription
+        across = bandwidth * efficiency / ratio if math.isfinite(ratio) else 0.0
+        how = f"{fmt(bandwidth, BYTE_RATE)} of fabric ports per domain"
+        if len(sizes) > 1:
+            how += f" in {name}"
+        how += f" × {fmt(efficiency, RATIO)}"
+        if ratio > 1:
+            how += f" ÷ {ratio_text(ratio)} fabric oversubscription"
+            values["oversubscription"] = ratio
+        if across > bus.intra:
+            across = bus.intra
+            how += ", capped at the figure inside the domain"
+        parts.append(f"{fmt(across, BYTE_RATE)} across NVLink domains ({how})")
+        values["inter"] = across
+    else:
+        parts.append("one NVLink domain: no all-reduce traffic leaves it")
+    entity, subject = fabric.site()
+    return Finding(
+        entity,
+        subject,
+        f"expected all-reduce bus bandwidth for {nodes_text(fabric)} in "
+        f"{plural(len(domains), 'NVLink domain')}: " + "; ".join(parts),
+        hint="compare with nccl-tests all_reduce_perf busbw after burn-in, inside one "
+        "domain and across domains; well below these figures, something is broken",
+        values=values,
+    )
+
+
 @rule("NET007", "info", scope="fabric", thresholds=("nccl_efficiency",))
 def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
     efficiency = analysis.thresholds["nccl_efficiency"]
@@ -74,6 +147,10 @@ def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
         if not fabric.nodes:
             continue
         bus = fabric_bus_bandwidth(fabric, efficiency)
+        domains = _domains(fabric.nodes)
+        if domains is not None and bus.intra is not None and bus.intra_node is not None:
+            yield _domain_finding(fabric, bus, domains, efficiency)
+            continue
         parts: list[str] = []
         values: dict[str, float] = {}
         if bus.intra is not None and bus.intra_node is not None:
