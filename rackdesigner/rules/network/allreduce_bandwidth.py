@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rackdesigner.analysis import Analysis, DeviceFacts
@@ -59,7 +60,6 @@ from rackdesigner.topology.collectives import fabric_bus_bandwidth, per_directio
 
 if TYPE_CHECKING:
     from rackdesigner.analysis.fabric_graph import Fabric
-    from rackdesigner.topology.collectives import FabricBusBandwidth
 
 
 def _intra_node(dev: DeviceFacts, efficiency: float) -> tuple[float, str] | None:
@@ -91,41 +91,85 @@ def _domains(nodes: list[DeviceFacts]) -> dict[str, list[DeviceFacts]] | None:
     return out or None
 
 
-def _domain_finding(
-    fabric: Fabric,
-    bus: FabricBusBandwidth,
-    domains: dict[str, list[DeviceFacts]],
-    efficiency: float,
-) -> Finding:
-    assert bus.intra is not None and bus.intra_node is not None
-    figure = _intra_node(bus.intra_node, efficiency)
-    assert figure is not None
+@dataclass(frozen=True, slots=True)
+class DomainFigures:
+    """The nccl-tests acceptance figures of a fabric of NVLink domains (bit/s)."""
+
+    intra: float  # inside a domain
+    across: float | None  # across domains on the fabric; None with one domain
+    domains: int
+    domain_gpus: int  # the smallest domain's GPUs
+    uneven: bool  # domains of different sizes
+    bandwidth: float  # the fabric ports of the domain with the fewest
+    weakest: str  # that domain
+    ratio: float  # the oversubscription applied (1 where one rail group holds every tray)
+    capped: bool
+    intra_how: str  # how the inside figure was derived
+
+
+def domain_figures(fabric: Fabric, efficiency: float) -> DomainFigures | None:
+    """The figures inside and across NVLink domains, or None unless every GPU node of
+    the fabric is a rack-scale tray in a domain (NET007 and the report's domains)."""
+    domains = _domains(fabric.nodes)
+    if domains is None:
+        return None
+    bus = fabric_bus_bandwidth(fabric, efficiency)
+    if bus.intra is None or bus.intra_node is None:
+        return None
+    inside = _intra_node(bus.intra_node, efficiency)
+    assert inside is not None
     sizes = {sum(dev.gpus for dev in members) for members in domains.values()}
-    gpus = min(sizes)
-    size_text = f"{gpus} GPUs" if len(sizes) == 1 else f"the smallest {gpus} GPUs"
-    parts = [f"{fmt(bus.intra, BYTE_RATE)} inside an NVLink domain ({size_text}; {figure[1]})"]
-    values = {"intra": bus.intra, "domains": float(len(domains)), "domain_gpus": float(gpus)}
+    name, members = min(
+        domains.items(),
+        key=lambda item: sum(fabric.node_bandwidth.get(d.id, 0.0) for d in item[1]),
+    )
+    bandwidth = sum(fabric.node_bandwidth.get(d.id, 0.0) for d in members)
+    rail_local = bus.within is not None and bus.within.covers
+    ratio = 1.0 if rail_local else bus.oversubscription
+    across = None
+    capped = False
     if len(domains) >= 2:
-        name, members = min(
-            domains.items(),
-            key=lambda item: sum(fabric.node_bandwidth.get(d.id, 0.0) for d in item[1]),
-        )
-        bandwidth = sum(fabric.node_bandwidth.get(d.id, 0.0) for d in members)
-        rail_local = bus.within is not None and bus.within.covers
-        ratio = 1.0 if rail_local else bus.oversubscription
         across = bandwidth * efficiency / ratio if math.isfinite(ratio) else 0.0
-        how = f"{fmt(bandwidth, BYTE_RATE)} of fabric ports per domain"
-        if len(sizes) > 1:
-            how += f" in {name}"
-        how += f" × {fmt(efficiency, RATIO)}"
-        if ratio > 1:
-            how += f" ÷ {ratio_text(ratio)} fabric oversubscription"
-            values["oversubscription"] = ratio
         if across > bus.intra:
-            across = bus.intra
+            across, capped = bus.intra, True
+    return DomainFigures(
+        intra=bus.intra,
+        across=across,
+        domains=len(domains),
+        domain_gpus=min(sizes),
+        uneven=len(sizes) > 1,
+        bandwidth=bandwidth,
+        weakest=name,
+        ratio=ratio,
+        capped=capped,
+        intra_how=inside[1],
+    )
+
+
+def _domain_finding(fabric: Fabric, figures: DomainFigures, efficiency: float) -> Finding:
+    gpus = figures.domain_gpus
+    size_text = f"the smallest {gpus} GPUs" if figures.uneven else f"{gpus} GPUs"
+    parts = [
+        f"{fmt(figures.intra, BYTE_RATE)} inside an NVLink domain ({size_text}; "
+        f"{figures.intra_how})"
+    ]
+    values = {
+        "intra": figures.intra,
+        "domains": float(figures.domains),
+        "domain_gpus": float(gpus),
+    }
+    if figures.across is not None:
+        how = f"{fmt(figures.bandwidth, BYTE_RATE)} of fabric ports per domain"
+        if figures.uneven:
+            how += f" in {figures.weakest}"
+        how += f" × {fmt(efficiency, RATIO)}"
+        if figures.ratio > 1:
+            how += f" ÷ {ratio_text(figures.ratio)} fabric oversubscription"
+            values["oversubscription"] = figures.ratio
+        if figures.capped:
             how += ", capped at the figure inside the domain"
-        parts.append(f"{fmt(across, BYTE_RATE)} across NVLink domains ({how})")
-        values["inter"] = across
+        parts.append(f"{fmt(figures.across, BYTE_RATE)} across NVLink domains ({how})")
+        values["inter"] = figures.across
     else:
         parts.append("one NVLink domain: no all-reduce traffic leaves it")
     entity, subject = fabric.site()
@@ -133,7 +177,7 @@ def _domain_finding(
         entity,
         subject,
         f"expected all-reduce bus bandwidth for {nodes_text(fabric)} in "
-        f"{plural(len(domains), 'NVLink domain')}: " + "; ".join(parts),
+        f"{plural(figures.domains, 'NVLink domain')}: " + "; ".join(parts),
         hint="compare with nccl-tests all_reduce_perf busbw after burn-in, inside one "
         "domain and across domains; well below these figures, something is broken",
         values=values,
@@ -146,11 +190,11 @@ def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
     for fabric in analysis.fabrics:
         if not fabric.nodes:
             continue
-        bus = fabric_bus_bandwidth(fabric, efficiency)
-        domains = _domains(fabric.nodes)
-        if domains is not None and bus.intra is not None and bus.intra_node is not None:
-            yield _domain_finding(fabric, bus, domains, efficiency)
+        figures = domain_figures(fabric, efficiency)
+        if figures is not None:
+            yield _domain_finding(fabric, figures, efficiency)
             continue
+        bus = fabric_bus_bandwidth(fabric, efficiency)
         parts: list[str] = []
         values: dict[str, float] = {}
         if bus.intra is not None and bus.intra_node is not None:
