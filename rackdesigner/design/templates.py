@@ -18,7 +18,17 @@ from rackdesigner.design.generators import FabricPlan, FabricRequest, GenerateEr
 from rackdesigner.design.generators.apply import apply_plan
 from rackdesigner.layout_io.catalog import Catalog, builtin, standard_circuits
 from rackdesigner.layout_io.catalog import for_layout as catalog_for
-from rackdesigner.model.layout import Device, DeviceType, Feed, Layout, Q, Rack, Site, Workload
+from rackdesigner.model.layout import (
+    Device,
+    DeviceType,
+    Feed,
+    Layout,
+    Q,
+    Rack,
+    RulesConfig,
+    Site,
+    Workload,
+)
 from rackdesigner.model.wording import a_form_factor
 
 SQRT3 = math.sqrt(3.0)
@@ -30,6 +40,9 @@ SINGLE_PHASE_MAX = 8e3  # W: rules v1.1 single_phase_max
 RACK_HEIGHT = 42
 RACKS_PER_ROW = 32
 MIN_GPUS, MAX_GPUS = 8, 131_072
+NVL_SU_RACKS = 8  # DGX SuperPOD GB200 RA: an SU is 8 DGX GB200 racks (576 GPUs)
+NVL_RACK_GPUS = 72
+NVL_MAX_SUS = MAX_GPUS // (NVL_SU_RACKS * NVL_RACK_GPUS)
 DOOR_MODEL = "rear-door-hx"
 CDU_MODEL = "coolit-chx750"
 CDU_MODELS = ("coolit-chx80", "coolit-chx750")  # smallest first
@@ -112,8 +125,23 @@ TEMPLATES: dict[str, Template] = {
             "DGX H100 SuperPOD: --sus N scalable units of 32 DGX H100, rail-optimised NDR400",
             {"fabric": "rail", "su_nodes": 32, "node": "dgx-h100"},
         ),
+        Template(
+            "gb200-superpod",
+            "DGX SuperPOD GB200: --sus N scalable units of 8 NVL72 racks (576 GPUs), one "
+            "NVLink domain a rack, power shelves on 415 V feeds, N+1 CDUs, rail-optimised NDR400",
+            {"node": "gb200-compute-tray", "fabric": "rail"},
+        ),
+        Template(
+            "gb300-superpod",
+            "GB300 NVL72 SuperPOD: --sus N scalable units of 8 NVL72 racks (576 GPUs), as "
+            "gb200-superpod with GB300 trays (ConnectX-8; no Quantum-X800 switch is in the "
+            "catalog yet, so QM9700 leaves at 400G)",
+            {"node": "gb300-compute-tray", "fabric": "rail"},
+        ),
     )
 }
+# The rack-scale templates (docs/rack-scale.md): an SU is 8 NVL72 racks.
+RACK_SCALE_TEMPLATES = ("gb200-superpod", "gb300-superpod")
 
 
 @dataclass(slots=True)
@@ -176,8 +204,18 @@ def with_template(options: NewOptions) -> NewOptions:
         if sus < 1:
             raise GenerateError(f"--sus must be at least 1, got {sus}")
         changes["gpus"] = sus * 32 * 8
+    elif template.name in RACK_SCALE_TEMPLATES:
+        if options.gpus is not None:
+            raise GenerateError(
+                f"--template {template.name} counts scalable units: give --sus N, not --gpus"
+            )
+        sus = options.sus if options.sus is not None else 1
+        if not 1 <= sus <= NVL_MAX_SUS:
+            raise GenerateError(f"--sus must be from 1 to {NVL_MAX_SUS}, got {sus}")
+        changes["sus"] = sus
+        changes["gpus"] = sus * NVL_SU_RACKS * NVL_RACK_GPUS
     elif options.sus is not None:
-        raise GenerateError("--sus is for --template superpod")
+        raise GenerateError("--sus is for --template superpod, gb200-superpod or gb300-superpod")
     return replace(options, **changes)
 
 
@@ -283,6 +321,8 @@ def build(
     placement and media) and ``power`` (feeds, PDUs, blanks)."""
     began = time.perf_counter()
     options = with_template(options)
+    if options.template in RACK_SCALE_TEMPLATES:
+        return build_rack_scale(options, command, timings)
     if options.gpus is None:
         raise GenerateError("--gpus is required without --template")
     catalog = builtin()
@@ -684,7 +724,202 @@ def _blanks(rack: Rack, catalog: Catalog) -> None:
     rack.devices.sort(key=lambda d: (d.position is not None, d.position or 0))
 
 
+# -- rack-scale templates (gb200-superpod, gb300-superpod) ------------------------------
+#
+# docs/rack-scale.md cites every figure: a DGX GB200 rack is 18 compute trays and 9 NVLink
+# switch trays (one NVL72 NVLink domain), 8 power shelves of 33 kW on a DC busbar; an SU is
+# 8 racks. The compute fabric is the rail generator's over the trays: port k of every tray
+# on a rail-k leaf, 32 trays a leaf, 1:1 up (the GB200 RA's own switch table was not found;
+# docs/rack-scale.md says what is and is not reproduced).
+
+NVL_SHELVES = 8
+NVL_COMPUTE_LOW = 10  # compute trays below the switch trays, the rest above
+NVL_SWITCH_TRAYS = 9
+NVL_TRAYS = 18
+NVL_SHELF = "nvl72-power-shelf"
+NVL_SWITCH = "nvl72-switch-tray"
+NVL_BUSBAR = "nvl72-busbar"
+NVL_FEED_CURRENT = 125  # A, IEC 60309 125 A: the largest standard 415 V rack circuit
+NVL_SU_TRAYS = 32  # trays per leaf and rail (a QM9700's 32 ports down, 32 up at 1:1)
+NVL_LEAF = "qm9700"  # the GB200 RA's compute fabric: Quantum-2 NDR400
+NVL_AIR_STEP = 5e3  # W: the layout's air_cooling_max is the racks' air heat, rounded up
+
+
+def _nvl_rack(rack_id: str, row: str, slot: int, tray: str, cdus: list[str]) -> Rack:
+    """One NVL72 rack: shelves at the bottom, compute trays either side of the switch trays
+    (as the DGX GB200 rack is built), the busbar on the rear face; one NVLink domain."""
+    rack = Rack(rack_id, row=row, slot=slot, cooling="liquid", nvlink_domain=f"nvl-{rack_id}")
+    rack.cdu = list(cdus)
+    position = 1
+    for k in range(NVL_SHELVES):
+        rack.devices.append(Device(f"{rack_id}-ps{k + 1}", NVL_SHELF, position=position))
+        position += 1
+    order = (
+        [("c", k) for k in range(NVL_COMPUTE_LOW)]
+        + [("s", k) for k in range(NVL_SWITCH_TRAYS)]
+        + [("c", k) for k in range(NVL_COMPUTE_LOW, NVL_TRAYS)]
+    )
+    for kind, k in order:
+        if kind == "c":
+            rack.devices.append(Device(f"{rack_id}-c{k + 1:02d}", tray, position=position))
+        else:
+            rack.devices.append(Device(f"{rack_id}-s{k + 1}", NVL_SWITCH, position=position))
+        position += 1
+    rack.devices.append(Device(f"{rack_id}-bus", NVL_BUSBAR, face="rear"))
+    return rack
+
+
+def build_rack_scale(
+    options: NewOptions, command: str, timings: dict[str, float] | None = None
+) -> Built:
+    """``new --template gb200-superpod --sus N`` (or gb300): N rows of 8 NVL72 racks."""
+    began = time.perf_counter()
+    catalog = builtin()
+    tray_key = options.node or "gb200-compute-tray"
+    tray = catalog.devices.get(tray_key)
+    if tray is None or tray.nvl_domain != "nvl72" or tray.kind != "gpu-node":
+        raise GenerateError(f"--node {tray_key}: not an NVL72 compute tray")
+    sus = options.sus or 1
+    cdu = catalog.devices[CDU_MODEL]
+    cdu_height = math.ceil(cdu.height_u)
+    template = options.template or "gb200-superpod"
+    layout = Layout(
+        name=options.name
+        or f"{template}: {sus * NVL_SU_RACKS * NVL_RACK_GPUS:,} x "
+        f"{catalog.gpus[tray.gpu or ''].name or tray.gpu}"
+    )
+    layout.site = Site()
+    layout.workload = Workload(kind=options.workload, model_params=options.model_params)
+    for s in range(sus):
+        row = _row_name(s)
+        prefix = row.lower()
+        slot = 1
+        cdu_ids = []
+        # Two CDUs a row (COOL009: either carries the SU's loop alone), a rack each.
+        for _ in range(CDUS_PER_ROW):
+            cdu_rack = Rack(f"{prefix}{slot:02d}", row=row, slot=slot, cooling="air", label="CDU")
+            cdu_id = f"{cdu_rack.id}-cdu1"
+            cdu_rack.devices.append(Device(cdu_id, CDU_MODEL, position=1))
+            if cdu_height < RACK_HEIGHT:
+                raise GenerateError(f"{CDU_MODEL}: expected a floor-standing CDU")
+            layout.racks.append(cdu_rack)
+            cdu_ids.append(cdu_id)
+            slot += 1
+        for _ in range(NVL_SU_RACKS):
+            layout.racks.append(_nvl_rack(f"{prefix}{slot:02d}", row, slot, tray_key, cdu_ids))
+            slot += 1
+    racks_done = time.perf_counter()
+    request = FabricRequest(
+        fabric="rail",
+        leaf=options.leaf or NVL_LEAF,
+        spine=options.spine,
+        core=options.core,
+        oversubscription=options.oversubscription,
+        su_nodes=NVL_SU_TRAYS if options.su_nodes == NewOptions().su_nodes else options.su_nodes,
+        strict_cables=options.strict_cables,
+        rail_planes=options.rail_planes,
+        redundant=options.redundant,
+    )
+    cpu = time.process_time()
+    plan = generate(layout, request, power_limit=None)
+    fabric_cpu = time.process_time() - cpu
+    fabric_done = time.perf_counter()
+    apply_plan(layout, plan)
+    merged = catalog_for(layout)
+    for rack in layout.racks:
+        if rack.nvlink_domain is not None and not any(
+            merged.devices[d.model].nvl_domain for d in rack.devices
+        ):
+            # A network rack the fabric added beside an NVL72 rack: switches on air.
+            rack.nvlink_domain = None
+            rack.cooling = "air"
+            rack.cdu = None
+        _nvl_feeds(rack, merged, options)
+    if timings is not None:
+        timings["racks"] = racks_done - began
+        timings["fabric"] = fabric_done - racks_done
+        timings["fabric_cpu"] = fabric_cpu
+        timings["power"] = time.perf_counter() - fabric_done
+    total = _site_load(layout, merged)
+    budget_kw = math.ceil(total * 1.1 / 10e3) * 10
+    layout.site.power_budget = Q(budget_kw * 1e3, f"{budget_kw:,} kW".replace(",", ""))
+    air = max(_nvl_air_heat(rack, merged) for rack in layout.racks)
+    air_max = max(AIR_MAX, math.ceil(air / NVL_AIR_STEP) * NVL_AIR_STEP)
+    if air_max > AIR_MAX:
+        layout.rules = RulesConfig(
+            thresholds={"air_cooling_max": Q(air_max, f"{air_max / 1e3:g} kW")},
+            comment=(
+                " The NVL72 racks' residual air heat (what the cold plates leave) is above"
+                " 15 kW: the hall's in-row air handling is sized for it."
+            ),
+        )
+    counts = plan.counts
+    switches = counts.get("leaves", 0) + counts.get("spines", 0) + counts.get("cores", 0)
+    nvl_racks = sus * NVL_SU_RACKS
+    trays = nvl_racks * NVL_TRAYS
+    gpus = trays * int(tray.gpus or 0)
+    layout.description = (
+        f"{gpus:,} x {tray.gpu} in {nvl_racks:,} NVL72 racks ({trays:,} {tray_key}, "
+        f"{sus} SU), liquid cooling, rail fabric: {count(switches, 'switch', 'switches')}, "
+        f"{count(len(plan.links), 'cable', 'cables')}"
+    )
+    fabric_text = plan.notes[0] if plan.notes else "rail"
+    layout.comment = "\n".join(
+        [
+            f" Made by: {command}",
+            f" {layout.description}.",
+            f" Each NVL72 rack is one NVLink domain (nvlink_domain): {NVL_TRAYS} compute and "
+            f"{NVL_SWITCH_TRAYS} switch trays, {NVL_SHELVES} power shelves on a DC busbar;",
+            f" {options.voltage_text} 3-phase {NVL_FEED_CURRENT} A feeds on sides A and B "
+            "(either carries the rack); two CDUs a row, either carries it (N+1).",
+            f" Air: the racks' residual air heat (cold plates take the rest) is up to "
+            f"{air / 1e3:.1f} kW; air_cooling_max says what the hall's air handling removes.",
+            f" Fabric: {fabric_text}; port k of every compute tray on a rail-k leaf.",
+            f" Cables: {cable_runs_text(plan)}.",
+        ]
+    )
+    return Built(layout, plan, tray, trays, len(layout.racks), layout.description)
+
+
+def _nvl_air_heat(rack: Rack, catalog: Catalog) -> float:
+    if rack.cooling_mode != "liquid":
+        return 0.0
+    heat = 0.0
+    for device in rack.devices:
+        dtype = catalog.devices[device.model]
+        heat += _power(dtype, catalog) * (1.0 - float(dtype.liquid_fraction or 0.0))
+    return heat
+
+
+def _nvl_feeds(rack: Rack, catalog: Catalog, options: NewOptions) -> None:
+    """Feeds on sides A and B, each side able to carry the rack alone; the NVL72 rack's
+    power shelves take them directly (no PDU), other racks get PDUs as ``new`` sizes them."""
+    if not any(catalog.devices[d.model].is_power_shelf for d in rack.devices):
+        sizes = circuit_sizes(catalog, options.voltage, options.phases, options.voltage_text)
+        _power_and_furniture(Layout("", racks=[rack]), options, catalog, sizes)
+        return
+    load = _rack_load(rack, catalog)
+    capacity = _feed_capacity(options.voltage, options.phases, NVL_FEED_CURRENT)
+    per_side = max(1, math.ceil(load / capacity - 1e-9))
+    feeds = []
+    for label in SIDES[:2]:
+        for k in range(per_side):
+            suffix = f"{label}{k + 1}" if per_side > 1 else label
+            feeds.append(
+                Feed(
+                    f"{rack.id}-{suffix}",
+                    voltage=Q(options.voltage, options.voltage_text),
+                    phases=options.phases,
+                    current=Q(float(NVL_FEED_CURRENT), f"{NVL_FEED_CURRENT} A"),
+                    side=label,
+                    circuit=f"RPP-{rack.row}-{suffix}-{rack.id}",
+                )
+            )
+    rack.feeds = feeds
+
+
 __all__ = [
+    "RACK_SCALE_TEMPLATES",
     "TEMPLATES",
     "Built",
     "NewOptions",

@@ -160,6 +160,9 @@ def build_graph(analysis: Analysis, scope: str | None = None, aggregate: bool = 
             attrs["power_w"] = float(dev.power)
         if dev.id in tiers:
             attrs["tier"] = int(tiers[dev.id])
+        if dev.rack.nvlink_domain is not None and dev.type and dev.type.nvl_domain:
+            # (v1.2) a rack-scale tray: the NVLink domain its rack forms.
+            attrs["nvlink_domain"] = dev.rack.nvlink_domain
         data.nodes.append((dev.id, attrs))
     if not aggregate:
         rounded: dict[float, float] = {}  # lengths repeat across a regular hall

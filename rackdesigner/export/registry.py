@@ -239,6 +239,14 @@ SETTINGS: list[ExportSetting] = [
         kinds=("--graph",),
     ),
     ExportSetting(
+        "--slurm-plugin",
+        "--slurm-topology: tree (switches, the default) or block (one block per NVLink "
+        "domain, BlockSizes as Topograph advises; a .yaml file holds the tree as well).",
+        choices=("tree", "block"),
+        default="tree",
+        kinds=("--slurm-topology",),
+    ),
+    ExportSetting(
         "--aggregate",
         "--graph: one edge per device pair with `cables` and summed `bandwidth_bps`, "
         "instead of one per cable.",

@@ -16,6 +16,12 @@ nodes, and no job spans two groups.
 ``topology.yaml`` is the same tree in Slurm 25.05's YAML form. Names are the
 devices' ``hostname`` where given, else their ids.
 
+With ``--slurm-plugin block`` (``topology/block``) each NVLink domain (v1.2, a rack's
+``nvlink_domain``) is a block of its compute trays, ``BlockName=<domain> Nodes=...``,
+and ``BlockSizes`` is NVIDIA Topograph's advice, ``D, 2D, ... 2^k D`` (k = floor(log2
+blocks)); the YAML form writes the block topology as the cluster's default and the tree
+alongside where the layout has a switched compute fabric.
+
 The hostfile is OpenMPI's ``host slots=GPUs`` per GPU node, in layout order; with
 several compute fabrics there is one per fabric (``FILE.<fabric>``), since one MPI
 job cannot span two fabrics.
@@ -348,6 +354,105 @@ def topology_yaml(analysis: Analysis, name: str = "tree") -> str:
     return "\n".join(lines) + "\n"
 
 
+# -- topology/block: one block per NVLink domain ------------------------------------------
+
+
+@dataclass(slots=True)
+class Blocks:
+    """The NVLink domains as Slurm blocks: (domain id, node names) and the BlockSizes."""
+
+    blocks: list[tuple[str, list[str]]]
+    sizes: list[int]
+    uneven: bool  # the domains do not all hold the base block's node count
+
+
+def block_sizes(base: int, count: int) -> list[int]:
+    """Topograph's advice for ``BlockSizes``: ``[D, 2D, 4D, ... 2^k D]`` with
+    ``k = floor(log2 count)`` (D nodes a block, ``count`` blocks); docs/rack-scale.md."""
+    k = max(0, count.bit_length() - 1)
+    return [base << i for i in range(k + 1)]
+
+
+def build_blocks(analysis: Analysis) -> Blocks:
+    from rackdesigner.analysis.rack_scale import domains
+
+    found, _ = domains(analysis.racks)
+    with_nodes = [d for d in found if d.compute]
+    if not with_nodes:
+        raise SlurmNameError(
+            "no NVLink domain with compute trays (a rack's nvlink_domain): topology/block "
+            "has nothing to describe; use --slurm-plugin tree"
+        )
+    names = _check_names([dev for d in with_nodes for dev in d.compute])
+    blocks = []
+    for domain in with_nodes:
+        nodes = sorted(
+            domain.compute, key=lambda d: (d.rack_index, d.device.position or 10**6, d.order)
+        )
+        blocks.append((domain.id, [names[d.id] for d in nodes]))
+    for name, _ in blocks:
+        if not _NAME.match(name) or len(name) > MAX_NAME:
+            raise SlurmNameError(f"NVLink domain {name!r}: not a name Slurm takes for a block")
+    counts = [len(nodes) for _, nodes in blocks]
+    base = min(counts)
+    return Blocks(blocks, block_sizes(base, len(blocks)), uneven=len(set(counts)) > 1)
+
+
+def _block_header(analysis: Analysis, blocks: Blocks, comment: str = "#") -> list[str]:
+    gpus = sum(dev.gpus for dev in analysis.devices if dev.is_gpu_node)
+    lines = [
+        f"{comment} Slurm network topology (topology/block) of {analysis.layout.name!r}, "
+        "written by rackdesigner.",
+        f"{comment} One block per NVLink domain (a rack's nvlink_domain), its compute trays "
+        "as nodes:",
+        f"{comment} {plural(len(blocks.blocks), 'block')} of "
+        f"{blocks.sizes[0]} nodes ({plural(gpus, 'GPU')} in all).",
+        f"{comment} BlockSizes: D, 2D, ... 2^k D with k = floor(log2 blocks) (NVIDIA "
+        "Topograph's advice).",
+    ]
+    if blocks.uneven:
+        lines.append(
+            f"{comment} The domains hold different numbers of trays: the base block is the "
+            "smallest."
+        )
+    lines.append(f"{comment} slurm.conf: TopologyPlugin=topology/block")
+    return lines
+
+
+def topology_block_conf(analysis: Analysis) -> str:
+    blocks = build_blocks(analysis)
+    lines = _block_header(analysis, blocks)
+    lines.append("")
+    for name, nodes in blocks.blocks:
+        lines += _continued(f"BlockName={name} Nodes={compress(nodes)}")
+    lines.append(f"BlockSizes={','.join(str(n) for n in blocks.sizes)}")
+    return "\n".join(lines) + "\n"
+
+
+def topology_block_yaml(analysis: Analysis) -> str:
+    """Slurm 25.05's topology.yaml: the block topology (the cluster's default) and, where
+    the layout has a switched compute fabric, the tree alongside (``topology: tree``)."""
+    blocks = build_blocks(analysis)
+    lines = _block_header(analysis, blocks)
+    lines += [
+        "---",
+        '- topology: "block"',
+        "  cluster_default: true",
+        "  block:",
+        "    block_sizes:",
+    ]
+    lines += [f"      - {n}" for n in blocks.sizes]
+    lines.append("    blocks:")
+    for name, nodes in blocks.blocks:
+        lines.append(f"      - block: {json.dumps(name)}")
+        lines.append(f"        nodes: {json.dumps(compress(nodes))}")
+    trees, _ = build_trees(analysis)
+    if trees:
+        tree = topology_yaml(analysis).split("---\n", 1)[1]
+        lines += tree.replace("cluster_default: true", "cluster_default: false").splitlines()
+    return "\n".join(lines) + "\n"
+
+
 # -- hostfiles ----------------------------------------------------------------------------
 
 _FILE_CHARS = re.compile(r"[^A-Za-z0-9._-]")
@@ -394,11 +499,12 @@ def hostfile_name(base: str, fabric: str | None) -> str:
 def export_topology(context: ExportContext, path: Path) -> list[Output]:
     from rackdesigner.export.registry import ExportError, Output
 
+    block = context.setting("slurm_plugin", "tree") == "block"
     try:
         if path.suffix.lower() in (".yaml", ".yml"):
-            text = topology_yaml(context.analysis)
+            text = (topology_block_yaml if block else topology_yaml)(context.analysis)
         else:
-            text = topology_conf(context.analysis)
+            text = (topology_block_conf if block else topology_conf)(context.analysis)
     except SlurmNameError as error:
         raise ExportError(f"--slurm-topology {path}: {error}") from None
     return [Output(path, text.encode())]

@@ -18,6 +18,7 @@ from rackdesigner.analysis import Analysis
 from rackdesigner.export.tables import bom_items, cord_summary
 from rackdesigner.model.units import CURRENT, INFORMATION, POWER, fmt
 from rackdesigner.model.wording import plural
+from rackdesigner.report.domains import build_domains, domains_csv_rows, domains_text
 from rackdesigner.report.fabric import (
     fabric_csv_rows,
     fabric_section,
@@ -177,7 +178,7 @@ def build(
         if analysis.total_gpus and known_total
         else None,
     }
-    return {
+    report: Report = {
         "layout": layout.name,
         "file": analysis.file,
         "power": power,
@@ -191,6 +192,11 @@ def build(
         "cost": cost,
         "single_failures": single_failures(analysis) if network else None,
     }
+    # (v1.2) Only where the layout has NVLink domains: other reports are as before.
+    nvlink = build_domains(analysis)
+    if nvlink is not None:
+        report["domains"] = nvlink
+    return report
 
 
 # -- rendering ------------------------------------------------------------------------------
@@ -267,6 +273,8 @@ def to_csv(report: Report) -> str:
     writer.writerow(["cost", "site", "total", report["cost"]["total"], "USD"])
     if report["cost"]["per_gpu"] is not None:
         writer.writerow(["cost", "site", "per_gpu", report["cost"]["per_gpu"], "USD"])
+    for row in domains_csv_rows(report.get("domains")):
+        writer.writerow(row)
     return out.getvalue()
 
 
@@ -442,6 +450,7 @@ def to_text(report: Report) -> str:
     out += fabric_text(report["network"]["fabrics"])
     out += node_test_text(report["network"].get("node_test"))
     out += single_failures_text(report.get("single_failures"))
+    out += domains_text(report.get("domains"))
     s = report["storage"]
     out += [
         "",

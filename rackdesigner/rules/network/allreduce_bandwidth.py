@@ -25,6 +25,12 @@ Why it matters:
     keeps it. One finding per fabric with GPU nodes, for the GPU and node with the lowest
     figures. GPU nodes outside any fabric (a single-node layout) get the intra-node
     figure, once per device model, at the first such node.
+    (v1.2) Where every GPU node of the fabric is a rack-scale tray in an NVLink domain (a
+    rack's `nvlink_domain`, a GB200 NVL72: NVLink 5, 1.8 TB/s per GPU both ways over the
+    switch trays), the first figure holds inside the domain, and the second is across
+    domains on the compute fabric: NCCL's hierarchical algorithms drive every port of
+    the domain at once, so it is the domain's fabric bandwidth x efficiency ÷ r (no ÷ r
+    where one rail group holds every tray), capped at the figure inside the domain.
 
 Example:
     # two DGX H100 on one leaf, 2 x 400 Gbps each
@@ -40,7 +46,10 @@ Fix:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rackdesigner.analysis import Analysis, DeviceFacts
 from rackdesigner.model.units import BYTE_RATE, RATIO, fmt
@@ -48,6 +57,9 @@ from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
 from rackdesigner.rules.network._common import nodes_text, ratio_text
 from rackdesigner.topology.collectives import fabric_bus_bandwidth, per_direction
+
+if TYPE_CHECKING:
+    from rackdesigner.analysis.fabric_graph import Fabric
 
 
 def _intra_node(dev: DeviceFacts, efficiency: float) -> tuple[float, str] | None:
@@ -67,11 +79,120 @@ def _intra_node(dev: DeviceFacts, efficiency: float) -> tuple[float, str] | None
     return figure * efficiency, f"{how}, {gpu.key}, × {fmt(efficiency, RATIO)}"
 
 
+def _domains(nodes: list[DeviceFacts]) -> dict[str, list[DeviceFacts]] | None:
+    """The fabric's GPU nodes by NVLink domain, or None unless every one is a rack-scale
+    tray in a domain."""
+    out: dict[str, list[DeviceFacts]] = {}
+    for dev in nodes:
+        name = dev.rack.nvlink_domain
+        if dev.type is None or dev.type.nvl_domain is None or name is None:
+            return None
+        out.setdefault(name, []).append(dev)
+    return out or None
+
+
+@dataclass(frozen=True, slots=True)
+class DomainFigures:
+    """The nccl-tests acceptance figures of a fabric of NVLink domains (bit/s)."""
+
+    intra: float  # inside a domain
+    across: float | None  # across domains on the fabric; None with one domain
+    domains: int
+    domain_gpus: int  # the smallest domain's GPUs
+    uneven: bool  # domains of different sizes
+    bandwidth: float  # the fabric ports of the domain with the fewest
+    weakest: str  # that domain
+    ratio: float  # the oversubscription applied (1 where one rail group holds every tray)
+    capped: bool
+    intra_how: str  # how the inside figure was derived
+
+
+def domain_figures(fabric: Fabric, efficiency: float) -> DomainFigures | None:
+    """The figures inside and across NVLink domains, or None unless every GPU node of
+    the fabric is a rack-scale tray in a domain (NET007 and the report's domains)."""
+    domains = _domains(fabric.nodes)
+    if domains is None:
+        return None
+    bus = fabric_bus_bandwidth(fabric, efficiency)
+    if bus.intra is None or bus.intra_node is None:
+        return None
+    inside = _intra_node(bus.intra_node, efficiency)
+    assert inside is not None
+    sizes = {sum(dev.gpus for dev in members) for members in domains.values()}
+    name, members = min(
+        domains.items(),
+        key=lambda item: sum(fabric.node_bandwidth.get(d.id, 0.0) for d in item[1]),
+    )
+    bandwidth = sum(fabric.node_bandwidth.get(d.id, 0.0) for d in members)
+    rail_local = bus.within is not None and bus.within.covers
+    ratio = 1.0 if rail_local else bus.oversubscription
+    across = None
+    capped = False
+    if len(domains) >= 2:
+        across = bandwidth * efficiency / ratio if math.isfinite(ratio) else 0.0
+        if across > bus.intra:
+            across, capped = bus.intra, True
+    return DomainFigures(
+        intra=bus.intra,
+        across=across,
+        domains=len(domains),
+        domain_gpus=min(sizes),
+        uneven=len(sizes) > 1,
+        bandwidth=bandwidth,
+        weakest=name,
+        ratio=ratio,
+        capped=capped,
+        intra_how=inside[1],
+    )
+
+
+def _domain_finding(fabric: Fabric, figures: DomainFigures, efficiency: float) -> Finding:
+    gpus = figures.domain_gpus
+    size_text = f"the smallest {gpus} GPUs" if figures.uneven else f"{gpus} GPUs"
+    parts = [
+        f"{fmt(figures.intra, BYTE_RATE)} inside an NVLink domain ({size_text}; "
+        f"{figures.intra_how})"
+    ]
+    values = {
+        "intra": figures.intra,
+        "domains": float(figures.domains),
+        "domain_gpus": float(gpus),
+    }
+    if figures.across is not None:
+        how = f"{fmt(figures.bandwidth, BYTE_RATE)} of fabric ports per domain"
+        if figures.uneven:
+            how += f" in {figures.weakest}"
+        how += f" × {fmt(efficiency, RATIO)}"
+        if figures.ratio > 1:
+            how += f" ÷ {ratio_text(figures.ratio)} fabric oversubscription"
+            values["oversubscription"] = figures.ratio
+        if figures.capped:
+            how += ", capped at the figure inside the domain"
+        parts.append(f"{fmt(figures.across, BYTE_RATE)} across NVLink domains ({how})")
+        values["inter"] = figures.across
+    else:
+        parts.append("one NVLink domain: no all-reduce traffic leaves it")
+    entity, subject = fabric.site()
+    return Finding(
+        entity,
+        subject,
+        f"expected all-reduce bus bandwidth for {nodes_text(fabric)} in "
+        f"{plural(figures.domains, 'NVLink domain')}: " + "; ".join(parts),
+        hint="compare with nccl-tests all_reduce_perf busbw after burn-in, inside one "
+        "domain and across domains; well below these figures, something is broken",
+        values=values,
+    )
+
+
 @rule("NET007", "info", scope="fabric", thresholds=("nccl_efficiency",))
 def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
     efficiency = analysis.thresholds["nccl_efficiency"]
     for fabric in analysis.fabrics:
         if not fabric.nodes:
+            continue
+        figures = domain_figures(fabric, efficiency)
+        if figures is not None:
+            yield _domain_finding(fabric, figures, efficiency)
             continue
         bus = fabric_bus_bandwidth(fabric, efficiency)
         parts: list[str] = []

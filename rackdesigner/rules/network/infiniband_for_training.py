@@ -7,7 +7,10 @@ Why it matters:
     box. RoCE (Ethernet) can work at scale, but only with carefully tuned PFC/ECN and
     congestion control, hence a warning and not an error. The rule applies to training
     and fine-tuning workloads; without `[workload]` it stays silent. A fabric whose
-    ports declare no technology is not judged.
+    ports declare no technology is not judged. (v1.2) The GPUs counted are those that
+    talk over the fabric: a fabric whose GPU nodes all sit in one NVLink domain (a
+    rack's `nvlink_domain`) carries no GPU-to-GPU traffic the domain does not, and
+    counts none.
 
 Example:
     [workload]
@@ -28,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rackdesigner.analysis import Analysis
+from rackdesigner.analysis import Analysis, DeviceFacts
 from rackdesigner.rules.base import Finding, rule
 from rackdesigner.rules.network._common import nodes_text
 
@@ -39,6 +42,16 @@ _TECH_NAMES = {
 }
 
 
+def _one_domain(nodes: list[DeviceFacts]) -> bool:
+    """Every GPU node is a rack-scale tray of one and the same NVLink domain."""
+    domains = set()
+    for dev in nodes:
+        if dev.type is None or dev.type.nvl_domain is None or dev.rack.nvlink_domain is None:
+            return False
+        domains.add(dev.rack.nvlink_domain)
+    return len(domains) == 1
+
+
 @rule("NET001", "warning", scope="fabric", thresholds=("infiniband_min_gpus",))
 def not_infiniband(analysis: Analysis) -> Iterator[Finding]:
     if not analysis.is_training:
@@ -47,6 +60,8 @@ def not_infiniband(analysis: Analysis) -> Iterator[Finding]:
     for fabric in analysis.fabrics:
         tech = fabric.tech
         if fabric.gpus <= limit or tech in ("infiniband", "unknown"):
+            continue
+        if _one_domain(fabric.nodes):
             continue
         entity, subject = fabric.site()
         yield Finding(

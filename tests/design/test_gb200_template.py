@@ -1,0 +1,160 @@
+"""``rackdesigner new --template gb200-superpod --sus N`` (docs/rack-scale.md) and the
+bundled one-SU layout it writes."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rackdesigner.check.engine import check
+from rackdesigner.cli.main import cli
+from rackdesigner.design.generators import GenerateError
+from rackdesigner.design.templates import TEMPLATES, NewOptions, build
+from rackdesigner.layout_io import dumps, load_path
+from rackdesigner.layout_io.catalog import for_layout
+from rackdesigner.model.diagnostics import Diagnostic
+from rackdesigner.model.layout import Layout
+from tests.conftest import ROOT
+
+BUNDLED = ROOT / "layouts" / "gb200-nvl72-su.toml"
+COMMAND = "new layouts/gb200-nvl72-su.toml --template gb200-superpod --sus 1"
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout
+
+
+def test_new_reproduces_the_bundled_layout_byte_for_byte(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "layouts").mkdir()
+    code, out = _run(*COMMAND.split())
+    assert code == 0, out
+    assert "validate: 0 errors" in out
+    written = (tmp_path / "layouts" / "gb200-nvl72-su.toml").read_bytes()
+    assert written == BUNDLED.read_bytes()
+
+
+def test_the_bundled_layout_validates_with_no_errors() -> None:
+    code, out = _run("validate", "--format", "json", str(BUNDLED))
+    document = json.loads(out)
+    errors = [d for d in document["diagnostics"] if d["severity"] == "error"]
+    assert code == 0 and not errors, errors
+    assert not [d for d in document["diagnostics"] if d["code"].startswith("NVL")]
+
+
+def _census(sus: int) -> tuple[dict[str, int], Counter[str], list]:
+    built = build(NewOptions(template="gb200-superpod", sus=sus))
+    catalog = for_layout(built.layout)
+    models: Counter[str] = Counter()
+    for rack in built.layout.racks:
+        for device in rack.devices:
+            models[device.model] += 1
+    return built.plan.counts, models, [catalog, built]
+
+
+def test_one_su_is_eight_nvl72_racks_of_one_domain_each() -> None:
+    _counts, models, (catalog, built) = _census(1)
+    layout = built.layout
+    nvl = [r for r in layout.racks if r.nvlink_domain is not None]
+    # DGX SuperPOD GB200 RA, Architecture: an SU is 8 DGX GB200 racks, 576 GPUs.
+    assert len(nvl) == 8
+    assert len({r.nvlink_domain for r in nvl}) == 8
+    assert models["gb200-compute-tray"] == 8 * 18
+    assert models["nvl72-switch-tray"] == 8 * 9
+    assert models["nvl72-power-shelf"] == 8 * 8
+    assert models["nvl72-busbar"] == 8
+    assert sum(catalog.devices[m].gpus or 0 for m in models.elements()) == 576
+    # N+1 CDUs for the row, every NVL72 rack on both.
+    cdus = [d.id for r in layout.racks for d in r.devices if d.model == "coolit-chx750"]
+    assert len(cdus) == 2
+    assert all(r.cdu == cdus for r in nvl)
+    # Feeds on sides A and B, each side carrying the rack alone (PWR001 passes).
+    assert all({f.side for f in r.feeds} == {"A", "B"} for r in nvl)
+
+
+@pytest.mark.parametrize("sus", [1, 2, 4])
+def test_compute_fabric_counts_follow_the_ra(sus: int) -> None:
+    """Every GPU has one 400G ConnectX-7 port on the compute fabric (DGX GB200 user guide:
+    4 per tray), so node-leaf cables = GPUs; at 1:1 leaf-spine cables = node-leaf cables, as
+    every DGX SuperPOD RA table gives them (B200, B300)."""
+    counts, _, _ = _census(sus)
+    gpus = sus * 576
+    assert counts["node_leaf_cables"] == gpus
+    assert counts["leaf_spine_cables"] == gpus
+    assert counts["nodes"] == sus * 144
+    # 32 trays a leaf on each of the 4 rails: ceil(144 sus / 32) groups x 4 rails.
+    assert counts["leaves"] == -(-sus * 144 // 32) * 4
+
+
+def test_sus_and_gpus_are_checked() -> None:
+    with pytest.raises(GenerateError, match="--sus N, not --gpus"):
+        build(NewOptions(template="gb200-superpod", gpus=576))
+    with pytest.raises(GenerateError, match="--sus must be"):
+        build(NewOptions(template="gb200-superpod", sus=0))
+
+
+def test_gb300_template_uses_gb300_trays() -> None:
+    assert "gb300-superpod" in TEMPLATES
+    built = build(NewOptions(template="gb300-superpod", sus=1))
+    trays = [d for r in built.layout.racks for d in r.devices if d.model == "gb300-compute-tray"]
+    assert len(trays) == 144
+
+
+def test_a_v1_layout_from_before_loads_and_writes_byte_identically() -> None:
+    for name in ("training-128.toml", "inference-32-b200.toml"):
+        path = ROOT / "layouts" / name
+        assert dumps(load_path(path)) == path.read_text()
+
+
+def _net001(layout: Layout) -> list[Diagnostic]:
+    _, diagnostics = check(layout, select=["NET001"])
+    return [d for d in diagnostics if d.code == "NET001"]
+
+
+def test_net001_counts_gpus_that_talk_over_the_fabric() -> None:
+    """An Ethernet fabric across 8 NVLink domains is NET001; the same fabric under one
+    domain's trays only carries what NVLink already does, and is not."""
+    layout = build(NewOptions(template="gb200-superpod", sus=1)).layout
+    swap = {"gb200-compute-tray": "tray-eth", "qm9700": "sn5600"}
+    for rack in layout.racks:
+        for device in rack.devices:
+            device.model = swap.get(device.model, device.model)
+    base = for_layout(layout).devices["gb200-compute-tray"]
+    ports = [replace(g, tech="ethernet") if g.name == "ib" else g for g in base.ports]
+    layout.catalog["tray-eth"] = replace(base, key="tray-eth", ports=ports)
+    assert _net001(layout)
+    keep = {"a03"}
+    dropped = {
+        d.id
+        for r in layout.racks
+        if r.nvlink_domain is not None and r.id not in keep
+        for d in r.devices
+    }
+    layout.racks = [r for r in layout.racks if r.nvlink_domain is None or r.id in keep]
+    layout.links = [
+        link
+        for link in layout.links
+        if link.a.split(":")[0] not in dropped and link.b.split(":")[0] not in dropped
+    ]
+    assert not _net001(layout)
+
+
+def test_net007_gives_figures_inside_and_across_domains() -> None:
+    layout = build(NewOptions(template="gb200-superpod", sus=1)).layout
+    _, diagnostics = check(layout, select=["NET007"])
+    (finding,) = [d for d in diagnostics if d.code == "NET007"]
+    # NVLink 5: 1.8 TB/s both ways = 900 GB/s each way x 85 %.
+    assert finding.values["intra"] == pytest.approx(900e9 * 8 * 0.85)
+    assert finding.values["domains"] == 8 and finding.values["domain_gpus"] == 72
+    # 72 x 400 Gbps of ports a domain x 85 % is above the NVLink figure: capped.
+    assert finding.values["inter"] == pytest.approx(finding.values["intra"])
+    assert "inside an NVLink domain" in finding.message
+    assert "across NVLink domains" in finding.message
