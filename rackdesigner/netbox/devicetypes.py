@@ -220,11 +220,12 @@ def device_type(
 
 
 def _library_path(file: str) -> str:
-    """``device-types/VENDOR/FILE`` where the path has it, else the file's name."""
+    """``device-types/VENDOR/FILE`` where the path has it, else ``VENDOR/FILE`` (the
+    library's folder layout)."""
     parts = Path(file).parts
     if "device-types" in parts:
         return "/".join(parts[parts.index("device-types") :])
-    return Path(file).name
+    return "/".join(parts[-2:])
 
 
 def _weight(data: dict[str, Any], entry: DeviceType, problem: Any) -> None:
