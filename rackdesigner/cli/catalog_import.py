@@ -172,15 +172,19 @@ def _write(entries: dict, into: Path | None) -> str:
 
 
 def _write_user(entries: dict) -> str:
-    from rackdesigner.layout_io.catalog import catalog_toml, user, user_catalog_path
+    from rackdesigner.layout_io.catalog import (
+        UserCatalogError,
+        catalog_toml,
+        user,
+        user_catalog_path,
+    )
     from rackdesigner.layout_io.saving import write_atomic
-    from rackdesigner.model.diagnostics import LayoutError
 
     path = user_catalog_path()
     try:
         devices, gpus = user()
-    except LayoutError as error:
-        fail(f"{path}: not a catalog, not changing it: {error}")
+    except UserCatalogError as error:
+        fail(f"the user catalog is not valid, not changing it: {error}")
     merged = {**devices, **entries}
     text = catalog_toml(merged, gpus)
     header = (

@@ -702,12 +702,8 @@ def catalog(ctx: click.Context, fmt_: str) -> None:
     key = ctx.meta.get(CATALOG_KEY)
     from rackdesigner.cli.catalog_view import entry_json, entry_text, listing_text
     from rackdesigner.layout_io.catalog import installed
-    from rackdesigner.model.diagnostics import LayoutError
 
-    try:
-        known = installed()
-    except LayoutError as error:
-        fail(f"the user catalog is not valid: {error}")
+    known = installed()  # a broken user catalog: UserCatalogError, reported by main()
     if key is None:
         if fmt_ == "json":
             click.echo(
@@ -841,6 +837,7 @@ cli.add_command(_verify_command)
 
 def main() -> None:
     from rackdesigner.cli.conventions import interrupted
+    from rackdesigner.layout_io.catalog import UserCatalogError
     from rackdesigner.layout_io.saving import terminate_on_sigterm
 
     # SIGTERM (a CI cancellation) cleans up as Ctrl-C does, and exits 143.
@@ -854,6 +851,9 @@ def main() -> None:
             click.echo(exit_.code, err=True)
     except KeyboardInterrupt as error:
         code = interrupted(error)
+    except UserCatalogError as error:  # not a bug: the user's catalog.toml is broken
+        click.echo(f"rackdesigner: the user catalog is not valid: {shown(str(error))}", err=True)
+        code = 2
     except Exception as error:  # a bug: say so without a traceback, and exit apart from 1
         if os.environ.get("RACKDESIGNER_DEBUG"):
             import traceback

@@ -33,12 +33,14 @@ from rackdesigner.layout_io.assets import (
 )
 from rackdesigner.layout_io.reader import build_catalog
 from rackdesigner.layout_io.toml_parse import parse_toml
+from rackdesigner.model.diagnostics import LayoutError
 from rackdesigner.model.layout import DeviceType, Gpu, Layout
 from rackdesigner.model.units import CURRENT, VOLTAGE, parse
 
 __all__ = [
     "Catalog",
     "StandardCircuits",
+    "UserCatalogError",
     "assets_dir",
     "builtin",
     "catalog_toml",
@@ -136,12 +138,21 @@ def user_catalog_path() -> Path:
     return root / "rackdesigner" / "catalog.toml"
 
 
+class UserCatalogError(Exception):
+    """The user catalog is not a valid catalog: every command that reads the catalog stops
+    with it (the command line says so, naming the file, exit 2)."""
+
+    def __init__(self, path: Path, detail: str):
+        self.path = path
+        super().__init__(f"{path}: {detail}")
+
+
 _user_cache: dict[tuple[str, int, int], tuple[dict[str, DeviceType], dict[str, Gpu]]] = {}
 
 
 def user() -> tuple[dict[str, DeviceType], dict[str, Gpu]]:
     """The user catalog's own entries (none without the file), read again when the file
-    changes; LayoutError (E000-E002, naming the file) when it is not a valid catalog."""
+    changes; :class:`UserCatalogError` (naming the file) when it is not a valid catalog."""
     path = user_catalog_path()
     try:
         stat = path.stat()
@@ -152,8 +163,16 @@ def user() -> tuple[dict[str, DeviceType], dict[str, Gpu]]:
     if cached is None:
         from rackdesigner.layout_io.reader import read_text
 
-        text, _ = read_text(str(path))
-        cached = build_catalog(parse_toml(text), text, str(path))
+        try:
+            text, _ = read_text(str(path))
+            cached = build_catalog(parse_toml(text), text, str(path))
+        except LayoutError as error:
+            detail = "; ".join(
+                f"line {d.line}: {d.text()}" if d.line else d.text() for d in error.diagnostics
+            )
+            raise UserCatalogError(path, detail) from error
+        except ValueError as error:  # TOML syntax (TomlSyntaxError is a ValueError)
+            raise UserCatalogError(path, str(error)) from error
         _user_cache.clear()
         _user_cache[stamp] = cached
     return cached

@@ -4,14 +4,23 @@ merge (after the built-ins, before a layout's own) and each entry's origin."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from rackdesigner.cli.main import cli
-from rackdesigner.layout_io.catalog import for_layout, installed, user_catalog_path
+from rackdesigner.layout_io.catalog import (
+    UserCatalogError,
+    for_layout,
+    installed,
+    user_catalog_path,
+)
 from rackdesigner.layout_io.document import load
 from rackdesigner.model.layout import DeviceType, Layout
 from tests.conftest import ROOT
@@ -112,3 +121,31 @@ def test_catalog_key_still_works() -> None:
     assert run("catalog", "--format", "json", "h100-sxm").exit_code == 0
     missing = run("catalog", "dgx-h10")
     assert missing.exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("[catalog.x\n", "Expected ']'"),
+        ('[catalog.x]\nheight = "two"\n', 'line 2: catalog entry x: height "two" has no number'),
+    ],
+)
+def test_a_broken_user_catalog_is_one_line_naming_it(config: Path, text: str, said: str) -> None:
+    folder = config / "rackdesigner"
+    folder.mkdir(parents=True)
+    (folder / "catalog.toml").write_text(text, encoding="utf-8")
+    with pytest.raises(UserCatalogError, match=re.escape(said)):
+        installed()
+    layout = str(ROOT / "layouts" / "finetune-8gpu.toml")
+    result = subprocess.run(
+        [sys.executable, "-m", "rackdesigner", "validate", layout],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "XDG_CONFIG_HOME": str(config)},
+    )
+    assert result.returncode == 2
+    assert result.stderr.startswith(
+        f"rackdesigner: the user catalog is not valid: {folder / 'catalog.toml'}: "
+    )
+    assert said in result.stderr and "internal error" not in result.stderr
