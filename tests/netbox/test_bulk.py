@@ -131,3 +131,61 @@ def test_slugify() -> None:
     assert slugify("Training cluster: 128 x H100") == "training-cluster-128-x-h100"
     assert slugify("dgx-h100") == "dgx-h100"
     assert slugify("!!!") == "unnamed"
+
+
+# The component template import forms (netbox/dcim/forms/object_import.py, 4.7).
+TEMPLATE_FIELDS = {
+    "interfaces": {
+        "name",
+        "label",
+        "type",
+        "channels",
+        "channel_id",
+        "enabled",
+        "mgmt_only",
+        "description",
+        "poe_mode",
+        "poe_type",
+        "rf_role",
+    },
+    "power-ports": {"name", "label", "type", "maximum_draw", "allocated_draw", "description"},
+}
+
+
+def test_device_type_templates_take_the_template_forms_fields(
+    rows: dict[str, list[dict]],
+) -> None:
+    seen = set()
+    for device_type in rows["device-types"]:
+        for kind, fields in TEMPLATE_FIELDS.items():
+            for template in device_type.get(kind, []):
+                assert set(template) <= fields and "name" in template
+                seen.add(kind)
+        for template in device_type.get("power-ports", []):
+            assert template.get("type") in (None, "iec-60320-c14", "iec-60320-c20")
+            if "maximum_draw" in template:
+                assert template["maximum_draw"] >= template["allocated_draw"]
+    assert seen == set(TEMPLATE_FIELDS)
+
+
+def test_an_imported_library_type_exports_its_ports() -> None:
+    from rackdesigner.model.layout import Device
+    from rackdesigner.netbox.devicetypes import Flags, read_file
+
+    library = ROOT / "tests/data/netbox/devicetypes/Nvidia/QM9700.yaml"
+    entry = read_file(library, Flags(kind="switch", tech="infiniband")).entry
+    assert entry is not None
+    layout = load_path(ROOT / "layouts" / "finetune-8gpu.toml")
+    layout.catalog[entry.key] = entry
+    layout.racks[0].devices.append(Device("ib-switch", entry.key, position=40))
+    out = dict(bulk_rows(Analysis(layout)))
+    row = next(r for r in out["device-types"] if r["slug"] == "nvidia-qm9700")
+    assert row["manufacturer"] == "Nvidia" and row["model"] == "Nvidia QM9700"
+    assert row["u_height"] == 1 and row["airflow"] == "rear-to-front"
+    assert row["weight"] == 14.8 and row["weight_unit"] == "kg"
+    assert [i["name"] for i in row["interfaces"]][:2] == ["osfp1", "osfp2"]
+    assert {i["type"] for i in row["interfaces"]} == {"infiniband-ndr"}
+    assert len(row["power-ports"]) == 2 and "maximum_draw" not in row["power-ports"][0]
+    device = next(d for d in out["devices"] if d["name"] == "ib-switch")
+    assert device["device_type"] == "Nvidia QM9700" and device["role"] == "Switch"
+    assert device["position"] == 40 and device["face"] == "front"
