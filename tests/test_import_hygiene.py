@@ -59,6 +59,7 @@ LAYERS = (
     "check",
     "edit",
     "design",
+    "netbox",  # NetBox interop: device types in, the bulk-import rows out (docs/netbox.md)
     "asbuilt",  # the as-built check: export --ibsim writes its designed fabric
     "whatif",  # failure analysis: the report's "single failures" section reads it
     "export",

@@ -39,7 +39,7 @@ def _port(group: PortGroup, kind: str | None) -> str:
 
 
 def listing_text(known: Catalog) -> str:
-    rows = [("key", "kind", "name", "height", "power", "GPUs")]
+    rows = [("key", "kind", "name", "height", "power", "GPUs", "origin")]
     for key, d in known.devices.items():
         gpus = (
             f"{d.gpus} × {d.gpu}"
@@ -56,10 +56,11 @@ def listing_text(known: Catalog) -> str:
                 if d.kind == "gpu-node"
                 else _shown(s.DEVICE_TYPE[5], d.power),
                 gpus,
+                known.origin(key),
             )
         )
     out = ["Devices", *_table(rows), "", "GPUs"]
-    gpu_rows = [("key", "name", "memory", "bandwidth", "TDP", "generation")]
+    gpu_rows = [("key", "name", "memory", "bandwidth", "TDP", "generation", "origin")]
     for key, g in known.gpus.items():
         gpu_rows.append(
             (
@@ -69,10 +70,16 @@ def listing_text(known: Catalog) -> str:
                 _shown(s.GPU[3], g.bandwidth),
                 _shown(s.GPU[4], g.tdp),
                 g.generation or "",
+                known.origin(key, gpu=True),
             )
         )
     out += _table(gpu_rows)
-    out += ["", "`rackdesigner catalog KEY` shows one entry with its figures and source."]
+    out += [
+        "",
+        "`rackdesigner catalog KEY` shows one entry with its figures and source.",
+        "origin: built-in, user (`rackdesigner catalog import`), or built-in + user where a "
+        "user entry overrides some fields.",
+    ]
     return "\n".join(out) + "\n"
 
 
@@ -105,6 +112,7 @@ def entry_text(entry: DeviceType | Gpu, known: Catalog) -> str:
                 f"  {'GPU TDP'.ljust(width)}  {entry.gpus} × {_shown(s.GPU[4], gpu.tdp)} = "
                 f"{fmt(entry.gpus * float(gpu.tdp), s.GPU[4].dim)}"
             )  # type: ignore[arg-type]
+    out += ["", f"Origin: {known.origin(entry.key, gpu=isinstance(entry, Gpu))}"]
     if entry.source:
         out += ["", f"Source: {entry.source}"]
     if entry.notes:
@@ -112,8 +120,9 @@ def entry_text(entry: DeviceType | Gpu, known: Catalog) -> str:
     return "\n".join(out) + "\n"
 
 
-def entry_json(entry: DeviceType | Gpu) -> dict[str, Any]:
-    """Figures in SI base units (W, kg, bit, bit/s; heights in U), as the JSON outputs use."""
+def entry_json(entry: DeviceType | Gpu, origin: str | None = None) -> dict[str, Any]:
+    """Figures in SI base units (W, kg, bit, bit/s; heights in U), as the JSON outputs use;
+    ``origin`` (built-in, user, ...) where given."""
     out: dict[str, Any] = {}
     for f in fields(entry):
         if f.name in ("line", "comment"):
@@ -138,4 +147,6 @@ def entry_json(entry: DeviceType | Gpu) -> dict[str, Any]:
         elif isinstance(value, float):
             value = float(value)
         out[f.name] = value
+    if origin is not None:
+        out["origin"] = origin
     return out

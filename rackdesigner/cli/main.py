@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING
 import click
 
 from rackdesigner import __version__
+from rackdesigner.cli.catalog_import import KEY as CATALOG_KEY
+from rackdesigner.cli.catalog_import import CatalogGroup, catalog_import
 from rackdesigner.cli.conventions import (
     STDIN,
     STDIN_NAME,
@@ -679,31 +681,41 @@ def report(layout: str, fmt_: str, output: str | None, hostfile: str) -> None:
         click.echo(text, nl=False)
 
 
-@cli.command()
-@click.argument("key", required=False)
+@cli.group(cls=CatalogGroup, invoke_without_command=True)
 @click.option(
     "--format", "fmt_", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
-def catalog(key: str | None, fmt_: str) -> None:
-    """List the built-in device and GPU catalog, or show one entry with its figures.
+@click.pass_context
+def catalog(ctx: click.Context, fmt_: str) -> None:
+    """List the device and GPU catalog (built-in, then the user catalog), or show one
+    entry (`catalog KEY`) with its figures; `catalog import` reads NetBox device types.
 
     \b
     Examples:
       rackdesigner catalog
       rackdesigner catalog dgx-h100
       rackdesigner catalog h100-sxm --format json
+      rackdesigner catalog import ~/src/devicetype-library/device-types/Nvidia
     """
+    if ctx.invoked_subcommand is not None:
+        return
+    key = ctx.meta.get(CATALOG_KEY)
     from rackdesigner.cli.catalog_view import entry_json, entry_text, listing_text
-    from rackdesigner.layout_io.catalog import builtin
+    from rackdesigner.layout_io.catalog import installed
 
-    known = builtin()
+    known = installed()  # a broken user catalog: UserCatalogError, reported by main()
     if key is None:
         if fmt_ == "json":
             click.echo(
                 json.dumps(
                     {
-                        "devices": {k: entry_json(v) for k, v in known.devices.items()},
-                        "gpus": {k: entry_json(v) for k, v in known.gpus.items()},
+                        "devices": {
+                            k: entry_json(v, known.origin(k)) for k, v in known.devices.items()
+                        },
+                        "gpus": {
+                            k: entry_json(v, known.origin(k, gpu=True))
+                            for k, v in known.gpus.items()
+                        },
                     },
                     indent=2,
                     ensure_ascii=False,
@@ -719,7 +731,8 @@ def catalog(key: str | None, fmt_: str) -> None:
         click.echo(f"rackdesigner: no catalog entry {shown(repr(key))}{hint}", err=True)
         sys.exit(2)
     if fmt_ == "json":
-        click.echo(json.dumps(entry_json(entry), indent=2, ensure_ascii=False))
+        origin = known.origin(key, gpu=key not in known.devices)
+        click.echo(json.dumps(entry_json(entry, origin), indent=2, ensure_ascii=False))
     else:
         click.echo(entry_text(entry, known), nl=False)
 
@@ -813,6 +826,7 @@ from rackdesigner.cli.fabric import new as _new_command  # noqa: E402
 from rackdesigner.cli.verify import verify as _verify_command  # noqa: E402
 from rackdesigner.cli.whatif import whatif as _whatif_command  # noqa: E402
 
+catalog.add_command(catalog_import)
 cli.add_command(edit)
 cli.add_command(_new_command)
 cli.add_command(_generate_command)
@@ -823,6 +837,7 @@ cli.add_command(_verify_command)
 
 def main() -> None:
     from rackdesigner.cli.conventions import interrupted
+    from rackdesigner.layout_io.catalog import UserCatalogError
     from rackdesigner.layout_io.saving import terminate_on_sigterm
 
     # SIGTERM (a CI cancellation) cleans up as Ctrl-C does, and exits 143.
@@ -836,6 +851,9 @@ def main() -> None:
             click.echo(exit_.code, err=True)
     except KeyboardInterrupt as error:
         code = interrupted(error)
+    except UserCatalogError as error:  # not a bug: the user's catalog.toml is broken
+        click.echo(f"rackdesigner: the user catalog is not valid: {shown(str(error))}", err=True)
+        code = 2
     except Exception as error:  # a bug: say so without a traceback, and exit apart from 1
         if os.environ.get("RACKDESIGNER_DEBUG"):
             import traceback

@@ -1,4 +1,11 @@
-"""The device and GPU catalog: the built-in entries in ``assets/catalog/`` plus a layout's own.
+"""The device and GPU catalog: the built-in entries in ``assets/catalog/``, the user
+catalog, and a layout's own, merged in that order.
+
+The user catalog (``$XDG_CONFIG_HOME/rackdesigner/catalog.toml``, else
+``~/.config/rackdesigner/catalog.toml``; ``rackdesigner catalog import`` writes it) has the
+built-in files' shape, ``[catalog.KEY]`` and ``[gpus.KEY]`` tables, and merges like a
+layout's entries: one named like a built-in entry overrides the fields it sets. Each
+entry's :meth:`Catalog.origin` says where it came from.
 
 A layout's ``[catalog.KEY]`` or ``[gpus.KEY]`` named like a built-in entry
 overrides only the fields it sets (``[catalog.g493-sb0] gpu = "h100-pcie"``
@@ -12,8 +19,10 @@ and voltage. PWR015 and ``rackdesigner new`` use it; layouts cannot change it.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, fields, replace
+import os
+from dataclasses import dataclass, field, fields, replace
 from functools import cache
+from pathlib import Path
 from typing import TypeVar
 
 from rackdesigner.layout_io.assets import (
@@ -24,27 +33,45 @@ from rackdesigner.layout_io.assets import (
 )
 from rackdesigner.layout_io.reader import build_catalog
 from rackdesigner.layout_io.toml_parse import parse_toml
+from rackdesigner.model.diagnostics import LayoutError
 from rackdesigner.model.layout import DeviceType, Gpu, Layout
 from rackdesigner.model.units import CURRENT, VOLTAGE, parse
 
 __all__ = [
     "Catalog",
     "StandardCircuits",
+    "UserCatalogError",
     "assets_dir",
     "builtin",
+    "catalog_toml",
     "circuits",
     "for_layout",
+    "installed",
     "port_identities",
     "standard_circuits",
+    "user",
+    "user_catalog_path",
 ]
 
 VOLTAGE_MATCH = 0.5  # V: a feed's nominal voltage names a row's within this
+
+
+BUILTIN, USER, LAYOUT = "built-in", "user", "layout"
 
 
 @dataclass(frozen=True, slots=True)
 class Catalog:
     devices: dict[str, DeviceType]
     gpus: dict[str, Gpu]
+    # Where each entry came from, where not built in: "user", "layout", or
+    # "built-in + user" (and so on) for an entry that overrides another's fields.
+    device_origins: dict[str, str] = field(default_factory=dict)
+    gpu_origins: dict[str, str] = field(default_factory=dict)
+
+    def origin(self, key: str, gpu: bool = False) -> str:
+        """``built-in``, ``user``, ``layout``, or ``built-in + user`` and the like for an
+        entry whose fields a later catalog overrides."""
+        return (self.gpu_origins if gpu else self.device_origins).get(key, BUILTIN)
 
     def nearest(self, key: str, n: int = 3) -> list[str]:
         """The known device keys closest to a mistyped one."""
@@ -78,17 +105,104 @@ def _merge(base: _Entry, override: _Entry) -> _Entry:
     return replace(base, **changes)
 
 
+def _over(
+    base: Catalog, devices: dict[str, DeviceType], gpus: dict[str, Gpu], origin: str
+) -> Catalog:
+    """``base`` with ``devices`` and ``gpus`` merged over it, marked as from ``origin``."""
+    merged_devices = dict(base.devices)
+    device_origins = dict(base.device_origins)
+    for key, entry in devices.items():
+        if key in merged_devices:
+            merged_devices[key] = _merge(merged_devices[key], entry)
+            device_origins[key] = f"{base.origin(key)} + {origin}"
+        else:
+            merged_devices[key] = entry
+            device_origins[key] = origin
+    merged_gpus = dict(base.gpus)
+    gpu_origins = dict(base.gpu_origins)
+    for key, gpu in gpus.items():
+        if key in merged_gpus:
+            merged_gpus[key] = _merge(merged_gpus[key], gpu)
+            gpu_origins[key] = f"{base.origin(key, gpu=True)} + {origin}"
+        else:
+            merged_gpus[key] = gpu
+            gpu_origins[key] = origin
+    return Catalog(merged_devices, merged_gpus, device_origins, gpu_origins)
+
+
+def user_catalog_path() -> Path:
+    """``$XDG_CONFIG_HOME/rackdesigner/catalog.toml``; ``~/.config`` where the variable is
+    unset or not an absolute path (the XDG base directory specification)."""
+    base = os.environ.get("XDG_CONFIG_HOME", "")
+    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".config"
+    return root / "rackdesigner" / "catalog.toml"
+
+
+class UserCatalogError(Exception):
+    """The user catalog is not a valid catalog: every command that reads the catalog stops
+    with it (the command line says so, naming the file, exit 2)."""
+
+    def __init__(self, path: Path, detail: str):
+        self.path = path
+        super().__init__(f"{path}: {detail}")
+
+
+_user_cache: dict[tuple[str, int, int], tuple[dict[str, DeviceType], dict[str, Gpu]]] = {}
+
+
+def user() -> tuple[dict[str, DeviceType], dict[str, Gpu]]:
+    """The user catalog's own entries (none without the file), read again when the file
+    changes; :class:`UserCatalogError` (naming the file) when it is not a valid catalog."""
+    path = user_catalog_path()
+    try:
+        stat = path.stat()
+    except OSError:
+        return {}, {}
+    stamp = (str(path), stat.st_mtime_ns, stat.st_size)
+    cached = _user_cache.get(stamp)
+    if cached is None:
+        from rackdesigner.layout_io.reader import read_text
+
+        try:
+            text, _ = read_text(str(path))
+            cached = build_catalog(parse_toml(text), text, str(path))
+        except LayoutError as error:
+            detail = "; ".join(
+                f"line {d.line}: {d.text()}" if d.line else d.text() for d in error.diagnostics
+            )
+            raise UserCatalogError(path, detail) from error
+        except ValueError as error:  # TOML syntax (TomlSyntaxError is a ValueError)
+            raise UserCatalogError(path, str(error)) from error
+        _user_cache.clear()
+        _user_cache[stamp] = cached
+    return cached
+
+
+def installed() -> Catalog:
+    """The built-in catalog with the user catalog merged over it: what
+    ``rackdesigner catalog`` lists and every layout starts from."""
+    devices, gpus = user()
+    if not devices and not gpus:
+        return builtin()
+    return _over(builtin(), devices, gpus, USER)
+
+
 def for_layout(layout: Layout) -> Catalog:
-    base = builtin()
+    base = installed()
     if not layout.catalog and not layout.gpus:
         return base
-    devices = dict(base.devices)
-    for key, entry in layout.catalog.items():
-        devices[key] = _merge(devices[key], entry) if key in devices else entry
-    gpus = dict(base.gpus)
-    for key, gpu in layout.gpus.items():
-        gpus[key] = _merge(gpus[key], gpu) if key in gpus else gpu
-    return Catalog(devices, gpus)
+    return _over(base, layout.catalog, layout.gpus, LAYOUT)
+
+
+def catalog_toml(devices: dict[str, DeviceType], gpus: dict[str, Gpu] | None = None) -> str:
+    """Entries as a catalog file's TOML (``[catalog.KEY]``, then ``[gpus.KEY]``, sorted
+    by key), written as a layout's own entries are."""
+    from rackdesigner.layout_io.writer import dumps
+
+    text = dumps(Layout(name="", catalog=dict(devices), gpus=dict(gpus or {})))
+    # A catalog file has the tables only, not a layout's format and name keys.
+    start = text.find("\n[")
+    return text[start + 1 :] if start >= 0 else ""
 
 
 @dataclass(frozen=True, slots=True)

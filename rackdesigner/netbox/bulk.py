@@ -1,0 +1,343 @@
+"""A design as NetBox's bulk-import rows: plain data, in the order NetBox must import them.
+
+:func:`bulk_rows` gives one ``(object type, rows)`` pair per import, each row a dict keyed
+by the field names NetBox 4.7's import forms take (``netbox/dcim/forms/bulk_import.py``;
+device types as the YAML/JSON of the device type import, with their component templates,
+as ``dcim/views.py`` DeviceTypeImportView reads it). ``rackdesigner export --netbox DIR``
+writes them as files; ``rackdesigner push`` sends them to a NetBox. docs/netbox.md says
+what each field comes from.
+
+Every value is a str, int, float or bool (device types also hold lists of dicts): the
+rows read the analysis and never the TOML.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from rackdesigner.model.layout import DeviceType, PortGroup
+from rackdesigner.netbox.interface_types import for_port
+
+if TYPE_CHECKING:
+    from rackdesigner.analysis import Analysis
+    from rackdesigner.analysis.facts import DeviceFacts
+
+__all__ = [
+    "KIND_ROLES",
+    "OBJECT_TYPES",
+    "Rows",
+    "bulk_rows",
+    "cable_type",
+    "device_type_row",
+    "slugify",
+]
+
+Rows = list[tuple[str, list[dict[str, Any]]]]
+
+# The import order: each object type names only objects of the types before it.
+OBJECT_TYPES = (
+    "manufacturers",
+    "device-types",
+    "device-roles",
+    "sites",
+    "racks",
+    "power-panels",
+    "power-feeds",
+    "devices",
+    "interfaces",
+    "cables",
+)
+
+# A device kind's NetBox device role: name and colour (hex, no '#').
+KIND_ROLES: dict[str, tuple[str, str]] = {
+    "gpu-node": ("GPU node", "4caf50"),
+    "cpu-node": ("CPU node", "8bc34a"),
+    "storage": ("Storage", "ff9800"),
+    "switch": ("Switch", "2196f3"),
+    "pdu": ("PDU", "f44336"),
+    "cdu": ("CDU", "00bcd4"),
+    "rear-door": ("Rear door", "009688"),
+    "patch-panel": ("Patch panel", "9e9e9e"),
+    "blank": ("Blank panel", "607d8b"),
+    "other": ("Other", "795548"),
+}
+UNKNOWN_MANUFACTURER = "Generic"
+STATUS = "planned"
+RACK_WIDTH_IN = 19  # NetBox RackWidthChoices: rail-to-rail inches
+PSU_INLETS = {"c14": "iec-60320-c14", "c13": "iec-60320-c14", "c20": "iec-60320-c20"}
+PSU_INLETS["c19"] = "iec-60320-c20"
+AIRFLOWS = ("front-to-rear", "rear-to-front", "passive")  # the same slugs in NetBox
+RACK_AIRFLOWS = ("front-to-rear", "rear-to-front")
+NAME_MAX = 100  # NetBox's name and model fields
+SLUG_MAX = 100
+
+
+def slugify(text: str) -> str:
+    """NetBox's slug alphabet: lower-case letters, digits, '-' and '_'."""
+    slug = re.sub(r"[^a-z0-9_]+", "-", text.lower()).strip("-")
+    return slug[:SLUG_MAX] or "unnamed"
+
+
+def _number(value: float) -> int | float:
+    """An int where the value is whole (NetBox's IntegerFields), else the float rounded."""
+    rounded = round(float(value), 2)
+    return int(rounded) if rounded == int(rounded) else rounded
+
+
+def _manufacturer(entry: DeviceType | None) -> str:
+    return ((entry.vendor if entry else None) or UNKNOWN_MANUFACTURER)[:NAME_MAX]
+
+
+def _role(kind: str | None) -> tuple[str, str]:
+    return KIND_ROLES.get(kind or "other", KIND_ROLES["other"])
+
+
+def _interface_names(group: PortGroup) -> list[str]:
+    return [f"{group.name}{i}" for i in range(1, group.count + 1)]
+
+
+def _interfaces(entry: DeviceType) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for group in entry.ports or ():
+        slug = for_port(group.speed, group.tech)
+        mgmt = group.effective_role(entry.kind) == "management"
+        for name in _interface_names(group):
+            row: dict[str, Any] = {"name": name, "type": slug}
+            if mgmt:
+                row["mgmt_only"] = True
+            rows.append(row)
+    return rows
+
+
+def _power_ports(entry: DeviceType) -> list[dict[str, Any]]:
+    """One power port per PSU. maximum_draw: the device's draw over the PSUs that carry it
+    (psus_required, else all); allocated_draw: its draw shared by every PSU."""
+    psus = entry.psus or 0
+    if psus <= 0 or entry.kind in ("blank", "patch-panel"):
+        return []
+    inlet = PSU_INLETS.get(entry.psu_inlet or "")
+    rows: list[dict[str, Any]] = []
+    for i in range(1, psus + 1):
+        row: dict[str, Any] = {"name": f"PSU{i}"}
+        if inlet:
+            row["type"] = inlet
+        if entry.power:
+            row["maximum_draw"] = round(float(entry.power) / (entry.psus_required or psus))
+            row["allocated_draw"] = round(float(entry.power) / psus)
+        rows.append(row)
+    return rows
+
+
+def device_type_row(entry: DeviceType, model: str | None = None) -> dict[str, Any]:
+    """One device type as NetBox's device type import takes it (the devicetype-library's
+    YAML shape): the DeviceTypeImportForm fields, ``interfaces`` and ``power-ports``."""
+    row: dict[str, Any] = {
+        "manufacturer": _manufacturer(entry),
+        "model": (model or entry.name or entry.key)[:NAME_MAX],
+        "slug": slugify(entry.key),
+        "u_height": _number(entry.height_u),
+        "is_full_depth": entry.full_depth,
+    }
+    if entry.airflow in AIRFLOWS:
+        row["airflow"] = entry.airflow
+    if entry.weight is not None:
+        row["weight"] = _number(entry.weight)
+        row["weight_unit"] = "kg"
+    description = f"rackdesigner catalog entry {entry.key}"
+    row["description"] = description[:200]
+    if entry.source:
+        row["comments"] = f"Source: {entry.source}"
+    interfaces = _interfaces(entry)
+    if interfaces:
+        row["interfaces"] = interfaces
+    power_ports = _power_ports(entry)
+    if power_ports:
+        row["power-ports"] = power_ports
+    return row
+
+
+def cable_type(media: str | None, grade: str | None) -> str | None:
+    """NetBox's CableTypeChoices slug for a link's media and fibre grade, or None (unset)."""
+    if media == "dac":
+        return "dac-passive"
+    if media == "acc":
+        return "dac-active"
+    if media == "aoc":
+        return "aoc"
+    if media == "mmf":
+        return f"mmf-{grade}" if grade in ("om3", "om4", "om5") else "mmf"
+    if media == "smf":
+        return "smf-os2" if grade == "os2" else "smf"
+    return None  # copper-rj45: the category is not in the layout
+
+
+def _models(analysis: Analysis) -> dict[str, str]:
+    """The NetBox model name of each catalog key used: its display name, made unique per
+    manufacturer with the key where two entries share one."""
+    seen: set[tuple[str, str]] = set()
+    out: dict[str, str] = {}
+    for key in analysis.types_used:
+        entry = analysis.catalog.devices[key]
+        model = (entry.name or key)[:NAME_MAX]
+        if (_manufacturer(entry), model) in seen:
+            model = f"{model} ({key})"[:NAME_MAX]
+        seen.add((_manufacturer(entry), model))
+        out[key] = model
+    return out
+
+
+def _site(analysis: Analysis) -> str:
+    return (analysis.layout.name or "rackdesigner")[:NAME_MAX]
+
+
+def _panel(side: str | None) -> str:
+    return f"Panel {side}" if side else "Panel"
+
+
+def bulk_rows(analysis: Analysis) -> Rows:
+    """The design's NetBox import rows, one entry per :data:`OBJECT_TYPES`, in that order
+    (an object type with nothing to import has an empty list)."""
+    layout = analysis.layout
+    site = _site(analysis)
+    models = _models(analysis)
+    used = [analysis.catalog.devices[key] for key in models]
+
+    manufacturers = sorted({_manufacturer(e) for e in used})
+    device_types = [device_type_row(e, models[e.key]) for e in used]
+    kinds = list(dict.fromkeys(e.kind or "other" for e in used))
+    roles = [
+        {"name": _role(kind)[0], "slug": slugify(_role(kind)[0]), "color": _role(kind)[1]}
+        for kind in kinds
+    ]
+    sites: list[dict[str, Any]] = [{"name": site, "slug": slugify(site), "status": STATUS}]
+    if layout.description:
+        sites[0]["description"] = layout.description[:200]
+
+    racks: list[dict[str, Any]] = []
+    panels: dict[str, dict[str, Any]] = {}
+    feeds: list[dict[str, Any]] = []
+    devices: list[dict[str, Any]] = []
+    interfaces: list[dict[str, Any]] = []
+    for rack in analysis.racks:
+        r = rack.rack
+        row: dict[str, Any] = {
+            "site": site,
+            "name": r.id[:NAME_MAX],
+            "status": STATUS,
+            "width": RACK_WIDTH_IN,
+            "u_height": _number(r.height_u),
+            "outer_width": round(r.width_m * 1000),
+            "outer_depth": round(r.depth_m * 1000),
+            "outer_unit": "mm",
+        }
+        if r.airflow in RACK_AIRFLOWS:
+            row["airflow"] = r.airflow
+        if r.weight is not None:
+            row["weight"] = _number(r.weight)
+        if r.max_weight is not None:
+            row["max_weight"] = round(float(r.max_weight))
+        if "weight" in row or "max_weight" in row:
+            row["weight_unit"] = "kg"
+        if r.label:
+            row["description"] = r.label[:200]
+        racks.append(row)
+        sides = sorted({f.feed.side for f in rack.feeds if f.feed.side})
+        for facts in rack.feeds:
+            feed = facts.feed
+            panel = _panel(feed.side)
+            panels.setdefault(panel, {"site": site, "name": panel})
+            out: dict[str, Any] = {
+                "site": site,
+                "power_panel": panel,
+                "rack": r.id[:NAME_MAX],
+                "name": feed.id[:NAME_MAX],
+                "status": STATUS,
+                "type": "redundant" if sides and feed.side != sides[0] else "primary",
+                "supply": "ac",
+                "phase": "three-phase" if feed.phases == 3 else "single-phase",
+                "max_utilization": round(facts.derate * 100),
+            }
+            if feed.voltage is not None:
+                out["voltage"] = round(float(feed.voltage))
+            if feed.current is not None:
+                out["amperage"] = round(float(feed.current))
+            if feed.circuit:
+                out["description"] = f"circuit {feed.circuit}"[:200]
+            feeds.append(out)
+        for dev in rack.devices:
+            devices.append(_device_row(dev, site, models))
+            interfaces.extend(_extra_interfaces(dev))
+
+    cables: list[dict[str, Any]] = []
+    for link in analysis.links:
+        if not link.resolved or link.a.device is None or link.b.device is None:
+            continue  # CAB005 reports it; NetBox could not terminate it either
+        cable: dict[str, Any] = {
+            "side_a_device": link.a.device.id,
+            "side_a_type": "dcim.interface",
+            "side_a_name": link.a.port,
+            "side_b_device": link.b.device.id,
+            "side_b_type": "dcim.interface",
+            "side_b_name": link.b.port,
+            "status": STATUS,
+        }
+        kind = cable_type(link.link.media, link.link.grade)
+        if kind:
+            cable["type"] = kind
+        length = link.length
+        if length is not None:
+            cable["length"] = round(float(length), 2)
+            cable["length_unit"] = "m"
+        cables.append(cable)
+
+    return [
+        ("manufacturers", [{"name": m, "slug": slugify(m)} for m in manufacturers]),
+        ("device-types", device_types),
+        ("device-roles", roles),
+        ("sites", sites),
+        ("racks", racks),
+        ("power-panels", list(panels.values())),
+        ("power-feeds", feeds),
+        ("devices", devices),
+        ("interfaces", interfaces),
+        ("cables", cables),
+    ]
+
+
+def _device_row(dev: DeviceFacts, site: str, models: dict[str, str]) -> dict[str, Any]:
+    entry = dev.type
+    model = dev.device.model
+    row: dict[str, Any] = {
+        "name": dev.id[:64],
+        "role": _role(entry.kind if entry else None)[0],
+        "manufacturer": _manufacturer(entry),
+        "device_type": models.get(model, model)[:NAME_MAX],
+        "status": STATUS,
+        "site": site,
+        "rack": dev.rack.id[:NAME_MAX],
+    }
+    if dev.device.position is not None and dev.height_u > 0:
+        row["position"] = dev.device.position
+        row["face"] = dev.device.face or "front"
+    if entry is not None and entry.airflow in AIRFLOWS:
+        row["airflow"] = entry.airflow
+    if dev.device.label:
+        row["description"] = dev.device.label[:200]
+    if dev.device.notes:
+        row["comments"] = dev.device.notes
+    return row
+
+
+def _extra_interfaces(dev: DeviceFacts) -> list[dict[str, Any]]:
+    """Interfaces of port groups the device has but its type's templates do not create
+    (none while a device's ports are its type's)."""
+    templated = {g.name for g in (dev.type.ports or ())} if dev.type else set()
+    rows: list[dict[str, Any]] = []
+    for name, group in dev.ports.items():
+        if name in templated:
+            continue
+        slug = for_port(group.speed, group.tech)
+        for port in _interface_names(group):
+            rows.append({"device": dev.id[:64], "name": port, "type": slug})
+    return rows
