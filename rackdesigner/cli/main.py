@@ -821,19 +821,21 @@ def schema(output: str | None) -> None:
         click.echo(text, nl=False)
 
 
-from rackdesigner.cli.diff import diff as _diff_command  # noqa: E402
 from rackdesigner.cli.edit import edit  # noqa: E402  (the designer; imports Textual only when run)
 from rackdesigner.cli.fabric import generate as _generate_command  # noqa: E402
 from rackdesigner.cli.fabric import new as _new_command  # noqa: E402
-from rackdesigner.cli.verify import verify as _verify_command  # noqa: E402
-from rackdesigner.cli.whatif import whatif as _whatif_command  # noqa: E402
 
 cli.add_command(edit)
 cli.add_command(_new_command)
 cli.add_command(_generate_command)
-cli.add_command(_whatif_command)
-cli.add_command(_diff_command)
-cli.add_command(_verify_command)
+# Imported when run (or listed): whatif loads networkx, diff and verify their own parts.
+cli.lazy.update(
+    {
+        "whatif": "rackdesigner.cli.whatif:whatif",
+        "diff": "rackdesigner.cli.diff:diff",
+        "verify": "rackdesigner.cli.verify:verify",
+    }
+)
 
 
 def main() -> None:

@@ -7,11 +7,15 @@ grouping: a scalable unit once with a count), built off the main thread; choosin
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.message import Message
 from textual.widgets import Tree
 
-from rackdesigner.export.render.topology_outline import Entry
 from rackdesigner.tui import safe
+
+if TYPE_CHECKING:  # the outline (networkx, 0.45 s) loads when the outline is made
+    from rackdesigner.export.render.topology_outline import Entry
 
 
 class TopologyView(Tree[str | None], can_focus=True):
