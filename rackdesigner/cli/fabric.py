@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from rackdesigner.cli import progress
 from rackdesigner.model.terminal import shown
 from rackdesigner.model.wording import plural
 
@@ -314,11 +315,16 @@ def new(
         sus=sus,
         name=name,
     )
-    try:
-        built = build(options, _command_line(ctx))
-    except GenerateError as error:
-        _fail(f"new: {error}")
-    diagnostics = _check(built.layout, file, _write(built.layout, file))
+    with progress.bar():
+        progress.report("building the layout", 0, 0)
+        try:
+            built = build(options, _command_line(ctx))
+        except GenerateError as error:
+            _fail(f"new: {error}")
+        progress.report(f"writing {shown(file)}", 0, 0)
+        written = _write(built.layout, file)
+        progress.report("checking the layout", 0, 0)
+        diagnostics = _check(built.layout, file, written)
     code = _report(file, built.plan, diagnostics, f"wrote {file}: {built.summary}")
     sys.exit(code)
 

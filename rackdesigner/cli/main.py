@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import click
 
 from rackdesigner import __version__
+from rackdesigner.cli import progress
 from rackdesigner.cli.catalog_import import KEY as CATALOG_KEY
 from rackdesigner.cli.catalog_import import CatalogGroup, catalog_import
 from rackdesigner.cli.conventions import (
@@ -316,19 +317,25 @@ def validate(
     # Findings are reported sorted by file, then line.
     files.sort()
     reported = started
-    for number, file in enumerate(files, start=1):
-        if file == STDIN:
-            results.append(_check_stdin(select, ignore, timings))
-        else:
-            results.append(check_file(file, select=select, ignore=ignore, timings=timings))
-        now = time.perf_counter()
-        # Progress only for runs that take a while, at most once a second, on stderr.
-        if len(files) > 1 and now - reported >= 1.0:
-            reported = now
-            click.echo(
-                f"rackdesigner: checked {number} of {len(files)} files ({now - started:.1f} s)",
-                err=True,
+    with progress.bar(quiet) as bar:
+        for number, file in enumerate(files, start=1):
+            shown_file = STDIN_NAME if file == STDIN else file
+            progress.report(
+                f"checking {shown(shown_file)}", number - 1, len(files) * (len(files) > 1)
             )
+            if file == STDIN:
+                results.append(_check_stdin(select, ignore, timings))
+            else:
+                results.append(check_file(file, select=select, ignore=ignore, timings=timings))
+            now = time.perf_counter()
+            # Without a bar, progress only for runs that take a while, at most once a
+            # second, on stderr.
+            if bar is None and len(files) > 1 and now - reported >= 1.0:
+                reported = now
+                click.echo(
+                    f"rackdesigner: checked {number} of {len(files)} files ({now - started:.1f} s)",
+                    err=True,
+                )
     began = time.perf_counter()
     diagnostics = [d for r in results for d in r.diagnostics]
     stale = 0
@@ -584,19 +591,24 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
     from rackdesigner.layout_io.document import CommentsLostError, SaveError, save
 
     _batch()
-    document = _open_or_exit(layout)
-    model = document.layout
-    if wanted:
-        context = ExportContext(
-            model, file=layout, settings={s.dest: options.get(s.dest) for s in SETTINGS}
-        )
-        outputs = []
-        try:
-            for entry, target in wanted:
-                outputs.extend(entry.load()(context, Path(str(target))))
-        except ExportError as error:
-            fail(str(error))
-        _write_outputs(outputs, [layout], toml_target)
+    with progress.bar() as bar:
+        progress.report(f"loading {shown(STDIN_NAME if layout == STDIN else layout)}", 0, 0)
+        document = _open_or_exit(layout)
+        model = document.layout
+        if wanted:
+            context = ExportContext(
+                model, file=layout, settings={s.dest: options.get(s.dest) for s in SETTINGS}
+            )
+            outputs = []
+            try:
+                for entry, target in wanted:
+                    outputs.extend(entry.load()(context, Path(str(target))))
+            except ExportError as error:
+                if bar is not None:
+                    bar.close()
+                fail(str(error))
+            progress.report("writing the files", 0, 0)
+            _write_outputs(outputs, [layout], toml_target)
     if not toml_out:
         return
     dropped = document.dropped_comments
@@ -669,9 +681,12 @@ def report(layout: str, fmt_: str, output: str | None, hostfile: str) -> None:
     from rackdesigner.report.report import build, to_csv, to_json, to_text
 
     _batch()
-    model = _load_or_exit(layout)
-    data = build(Analysis(model, file=STDIN_NAME if layout == STDIN else layout), hostfile)
-    text = {"text": to_text, "json": to_json, "csv": to_csv}[fmt_](data)
+    with progress.bar():
+        progress.report(f"loading {shown(STDIN_NAME if layout == STDIN else layout)}", 0, 0)
+        model = _load_or_exit(layout)
+        progress.report("analysing the layout", 0, 0)
+        data = build(Analysis(model, file=STDIN_NAME if layout == STDIN else layout), hostfile)
+        text = {"text": to_text, "json": to_json, "csv": to_csv}[fmt_](data)
     if fmt_ == "text":
         # For people: a label holding an escape sequence must not drive the terminal.
         text = shown_lines(text)
@@ -819,20 +834,22 @@ def schema(output: str | None) -> None:
         click.echo(text, nl=False)
 
 
-from rackdesigner.cli.diff import diff as _diff_command  # noqa: E402
 from rackdesigner.cli.edit import edit  # noqa: E402  (the designer; imports Textual only when run)
 from rackdesigner.cli.fabric import generate as _generate_command  # noqa: E402
 from rackdesigner.cli.fabric import new as _new_command  # noqa: E402
-from rackdesigner.cli.verify import verify as _verify_command  # noqa: E402
-from rackdesigner.cli.whatif import whatif as _whatif_command  # noqa: E402
 
 catalog.add_command(catalog_import)
 cli.add_command(edit)
 cli.add_command(_new_command)
 cli.add_command(_generate_command)
-cli.add_command(_whatif_command)
-cli.add_command(_diff_command)
-cli.add_command(_verify_command)
+# Imported when run (or listed): whatif loads networkx, diff and verify their own parts.
+cli.lazy.update(
+    {
+        "whatif": "rackdesigner.cli.whatif:whatif",
+        "diff": "rackdesigner.cli.diff:diff",
+        "verify": "rackdesigner.cli.verify:verify",
+    }
+)
 
 
 def main() -> None:

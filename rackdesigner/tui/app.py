@@ -237,12 +237,18 @@ def crash_log(error: BaseException) -> str:
 
 def run(path: str | None) -> int:
     """Run the designer on ``path``; the exit code (143 after a SIGTERM)."""
+    import asyncio
     import signal
 
     app = DesignerApp(path, sigterm=True)
     before = signal.getsignal(signal.SIGTERM)
+    # The app's own event loop, not asyncio.run's: that one waits, as it closes, for every
+    # thread worker to end, and a check of 100,000 GPUs still running made ctrl+q take 8 s.
+    # Here the app returns at once; the command line then ends the process with its
+    # threads (cli.main's os._exit), and the workers' results are not wanted any more.
+    loop = asyncio.new_event_loop()
     try:
-        app.run()
+        app.run(loop=loop)
     finally:
         # The event loop's handler is gone with the loop: the command line's comes back.
         if before is not None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-import time
 
 import pytest
 
@@ -170,10 +169,11 @@ def test_losing_a_leaf_of_a_rail_optimised_su_cuts_that_rail_for_32_nodes(
     assert fabric.bus_left < fabric.bus
 
 
-def test_each_switch_ranks_worst_first_and_is_fast(cluster: Analysis) -> None:
-    start = time.perf_counter()
+def test_each_switch_ranks_worst_first(cluster: Analysis) -> None:
+    # The bound (under 5 s on 1,024 GPUs) is measured by bench/whatif.py, whole
+    # processes side by side with validate: a wall-clock assert here failed on a loaded
+    # machine while the code was fine.
     ranked = WhatIf(cluster).rank("switch")
-    assert time.perf_counter() - start < 5.0
     assert len(ranked) == 48
     ratios = [i.worst_bisection for i in ranked]
     assert ratios == sorted(ratios)  # no GPUs lost: the bisection left orders them

@@ -1,12 +1,13 @@
 """The print pack: elevations, floor plan, a device table per rack, the cable schedule.
 
-Each page is an SVG document of the paper's size (user units are points), converted by
-cairosvg (libcairo) into a one-page PDF; pypdf joins the pages. Nothing here writes PDF
-syntax. Elevations go two or three racks to a landscape page, front and rear together,
-at a scale that keeps 10 px labels at 7 pt or more; a floor plan too large for one page is
-tiled over several at a legible scale; tables are portrait.
+Each page is an SVG document of the paper's size (user units are points) for
+:func:`pages`; the PDF draws them all onto one libcairo surface, table pages directly and
+the others through cairosvg (see :class:`_CairoPack`), and pypdf carries the pages over.
+Nothing here writes PDF syntax. Elevations go two or three racks to a landscape page,
+front and rear together, at a scale that keeps 10 px labels at 7 pt or more; a floor plan
+too large for one page is tiled over several at a legible scale; tables are portrait.
 
-Deterministic: cairo stamps each one-page PDF with its creation time, but only the pages
+Deterministic: cairo stamps its PDF with its creation time, but only the pages
 are carried over; the joined document's information holds the title and, with ``--date``,
 that date, and no file identifier is written.
 """
@@ -45,6 +46,9 @@ class Page:
     section: str
     body: list[str]
     defs: str = ""
+    # A table page also as its lines, each the arguments of :func:`_line` (its y, content,
+    # style, shade, width), so the PDF draws it with libcairo directly (see _CairoPack).
+    lines: list[tuple[float, str | list[tuple[float, str]], str, bool, float]] | None = None
 
 
 class _Paper:
@@ -127,16 +131,29 @@ def _table_pages(
     lines_per_page = int(ch // ROW_H) - 1
     header = _row([c for c, _ in columns], columns)
     body: list[str] = []
-    used = 0
+    lines: list[tuple[float, str | list[tuple[float, str]], str, bool, float]] = []
+    used = 0.0
+
+    def add(
+        n: float,
+        content: str | list[tuple[float, str]],
+        style: str,
+        shade: bool = False,
+        width: float = 0,
+    ) -> None:
+        body.append(_line(n, content, style, shade, width))
+        lines.append((n, content, style, shade, width))
 
     def start() -> None:
-        nonlocal body, used
-        body = [f'<g transform="translate({num(x0)},{num(y0)})">', _line(0, header, "b")]
+        nonlocal body, lines, used
+        body = [f'<g transform="translate({num(x0)},{num(y0)})">']
+        lines = []
+        add(0, header, "b")
         used = 1
 
     def finish() -> Page:
         body.append("</g>")
-        return Page(False, title, body)
+        return Page(False, title, body, lines=lines)
 
     start()
     for heading, rows in groups:
@@ -147,14 +164,13 @@ def _table_pages(
                 yield finish()
                 start()
                 if style != "h3":
-                    body.append(_line(used, heading + " (continued)", "h3"))
+                    add(used, heading + " (continued)", "h3")
                     used += 1
             if style == "h3":
                 used += 0.6  # air above a heading
-                body.append(_line(used, content, "h3"))
+                add(used, content, "h3")
             else:
-                shade = i % 2 == 0
-                body.append(_line(used, content, "", shade, cw))
+                add(used, content, "", i % 2 == 0, cw)
             used += 1
     yield finish()
 
@@ -246,15 +262,27 @@ CABLE_COLUMNS = [
 ]
 
 
-def pages(
+@dataclass(slots=True)
+class _Sheet:
+    """A page with its running head and paper, ready to draw as SVG or with cairo."""
+
+    page: Page
+    width: float
+    height: float
+    size: tuple[str, str]
+    run: str  # the running head, left: the layout and the section
+    right: str  # right: the page number, and the date
+    chars: int  # the running head's room, in characters
+
+
+def _sheets(
     analysis: Analysis,
     diagnostics: Iterable[Diagnostic],
     *,
-    paper: str = "a4",
-    theme: str = "light",
-    date: str | None = None,
-) -> list[str]:
-    """Every page of the pack as an SVG document, in order."""
+    paper: str,
+    theme: str,
+    date: str | None,
+) -> list[_Sheet]:
     diagnostics = list(diagnostics)
     sheet = _Paper(paper)
     found: list[Page] = []
@@ -264,30 +292,152 @@ def pages(
     found.extend(_table_pages("Cable schedule", CABLE_COLUMNS, _cable_groups(analysis), sheet))
     name = analysis.layout.name
     total = len(found)
-    documents = []
+    sheets = []
     for number, page in enumerate(found, 1):
         w, h, sw, sh = sheet.size(page.landscape)
-        run = f"{name} · {page.section}"
         right = f"page {number} of {total}" + (f" · {date}" if date else "")
         chars = int((w - 2 * MARGIN) / CHAR) - len(right) - 4
-        head = (
-            f'<text class="sm" x="{num(MARGIN)}" y="{num(MARGIN + 8)}">'
-            f"{text(clip(run, chars))}</text>"
-            f'<text class="sm r" x="{num(w - MARGIN)}" y="{num(MARGIN + 8)}">{text(right)}</text>'
-            f'<path class="grid" d="M{num(MARGIN)} {num(MARGIN + 13)}H{num(w - MARGIN)}"/>\n'
-        )
-        documents.append(
-            svg.document(
-                w,
-                h,
-                [head, *page.body],
-                theme=theme,
-                title=run,
-                defs=page.defs,
-                size=(sw, sh),
+        sheets.append(_Sheet(page, w, h, (sw, sh), f"{name} · {page.section}", right, chars))
+    return sheets
+
+
+def _document(sheet: _Sheet, theme: str) -> str:
+    """The page as an SVG document of the paper's size."""
+    w = sheet.width
+    head = (
+        f'<text class="sm" x="{num(MARGIN)}" y="{num(MARGIN + 8)}">'
+        f"{text(clip(sheet.run, sheet.chars))}</text>"
+        f'<text class="sm r" x="{num(w - MARGIN)}" y="{num(MARGIN + 8)}">{text(sheet.right)}</text>'
+        f'<path class="grid" d="M{num(MARGIN)} {num(MARGIN + 13)}H{num(w - MARGIN)}"/>\n'
+    )
+    return svg.document(
+        w,
+        sheet.height,
+        [head, *sheet.page.body],
+        theme=theme,
+        title=sheet.run,
+        defs=sheet.page.defs,
+        size=sheet.size,
+    )
+
+
+def pages(
+    analysis: Analysis,
+    diagnostics: Iterable[Diagnostic],
+    *,
+    paper: str = "a4",
+    theme: str = "light",
+    date: str | None = None,
+) -> list[str]:
+    """Every page of the pack as an SVG document, in order."""
+    sheets = _sheets(analysis, diagnostics, paper=paper, theme=theme, date=date)
+    return [_document(sheet, theme) for sheet in sheets]
+
+
+class _CairoPack:
+    """One multi-page PDF surface of libcairo (through cairocffi, the binding cairosvg
+    uses), as the large-hall PNG overview is drawn (raster.overview_png).
+
+    Table pages, most of a hall's pack (the cable schedule of 16,000 cables is 240 pages),
+    are drawn here directly: text at the places the SVG page gives it, in the same font,
+    sizes and colours. Elevations and floor plans, whose drawing lives in SVG, are drawn
+    by cairosvg onto the same surface: no one-page PDF to write, parse and join per page.
+    """
+
+    def __init__(self, theme: str) -> None:
+        import cairocffi as cairo
+
+        from rackdesigner.export.render import palette
+
+        self.cairo = cairo
+        self.out = io.BytesIO()
+        self.surface = cairo.PDFSurface(self.out, 1, 1)
+        self.theme = theme
+        surfaces = palette.SURFACES.get(theme, palette.SURFACES["light"])
+        self.colours = {k: _rgb(v) for k, v in surfaces.items()}
+        self._svg: type | None = None
+
+    def svg_page(self, document: str) -> None:
+        """Draw an SVG page (ours, flattened) with cairosvg onto the shared surface."""
+        from cairosvg.parser import Tree
+
+        if self._svg is None:
+            from cairosvg.surface import PDFSurface
+
+            shared = self.surface
+
+            class OnShared(PDFSurface):  # type: ignore[misc]
+                def _create_surface(self, width: float, height: float) -> tuple:
+                    shared.set_size(width, height)
+                    return shared, width, height
+
+            self._svg = OnShared
+        self._svg(Tree(bytestring=document.encode("utf-8")), None, 96)
+        self.surface.show_page()
+
+    def table_page(self, sheet: _Sheet) -> None:
+        """Draw a table page: background, running head, then its lines (see _line)."""
+        cairo = self.cairo
+        colours = self.colours
+        self.surface.set_size(sheet.width, sheet.height)
+        ctx = cairo.Context(self.surface)
+        w = sheet.width
+        ctx.set_source_rgb(*colours["bg"])
+        ctx.paint()
+        normal, bold = cairo.FONT_WEIGHT_NORMAL, cairo.FONT_WEIGHT_BOLD
+
+        def font(size: float, weight: int) -> None:
+            ctx.select_font_face("DejaVu Sans Mono", cairo.FONT_SLANT_NORMAL, weight)
+            ctx.set_font_size(size)
+
+        # The running head: layout and section left, page number right, a rule under them.
+        font(8, normal)
+        ctx.set_source_rgb(*colours["fg"])
+        ctx.move_to(MARGIN, MARGIN + 8)
+        ctx.show_text(clip(sheet.run, sheet.chars))
+        ctx.move_to(w - MARGIN - ctx.text_extents(sheet.right)[4], MARGIN + 8)
+        ctx.show_text(sheet.right)
+        ctx.move_to(MARGIN, MARGIN + 13)
+        ctx.line_to(w - MARGIN, MARGIN + 13)
+        ctx.set_source_rgb(*colours["slot_line"])
+        ctx.set_line_width(0.5)
+        ctx.stroke()
+        ctx.translate(MARGIN, MARGIN + HEAD)
+        # Shading first (it lies under the text of its row), then the text by style.
+        rail = colours["rail"]
+        for n, _, _, shade, width in sheet.page.lines or ():
+            if shade:
+                ctx.rectangle(-2, n * ROW_H - 8, width + 4, ROW_H)
+        ctx.set_source_rgba(*rail, 0.5)
+        ctx.fill()
+        ctx.set_source_rgb(*colours["fg"])
+        current: tuple[float, int] | None = None
+        for n, content, style, _, _ in sheet.page.lines or ():
+            y = n * ROW_H
+            wanted = (
+                (10.0, bold)
+                if isinstance(content, str)
+                else (8.0, bold if style == "b" else normal)
             )
-        )
-    return documents
+            if wanted != current:
+                font(*wanted)
+                current = wanted
+            if isinstance(content, str):
+                ctx.move_to(0, y)
+                ctx.show_text(content)
+                continue
+            for x, value in content:
+                ctx.move_to(x, y)
+                ctx.show_text(value)
+        self.surface.show_page()
+
+    def finish(self) -> bytes:
+        self.surface.finish()
+        return self.out.getvalue()
+
+
+def _rgb(colour: str) -> tuple[float, float, float]:
+    return tuple(int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
 
 
 def pdf(
@@ -298,17 +448,25 @@ def pdf(
     theme: str = "light",
     date: str | None = None,
 ) -> bytes:
-    import cairosvg
+    """The print pack as one PDF. cairo draws every page onto one surface; pypdf then
+    carries the pages over into a document whose information holds only the title and the
+    date (cairo's own stamps its creation time)."""
     from pypdf import PdfReader, PdfWriter
 
     from rackdesigner.export.render.raster import flatten
 
-    writer = PdfWriter()
     report("laying out the pages", 0, 0)
-    documents = pages(analysis, diagnostics, paper=paper, theme=theme, date=date)
-    for document in each(documents, "printing pages"):
-        single = cairosvg.svg2pdf(bytestring=flatten(document).encode("utf-8"))
-        writer.add_page(PdfReader(io.BytesIO(single)).pages[0])
+    sheets = _sheets(analysis, diagnostics, paper=paper, theme=theme, date=date)
+    pack = _CairoPack(theme)
+    for sheet in each(sheets, "printing pages"):
+        if sheet.page.lines is not None:
+            pack.table_page(sheet)
+        else:
+            pack.svg_page(flatten(_document(sheet, theme)))
+    drawn = pack.finish()
+    report("joining the pages", 0, 0)
+    writer = PdfWriter()
+    writer.append(PdfReader(io.BytesIO(drawn)), import_outline=False)
     info = {"/Title": f"{analysis.layout.name}: print pack", "/Creator": "rackdesigner"}
     if date:
         info["/CreationDate"] = "D:" + date.replace("-", "")

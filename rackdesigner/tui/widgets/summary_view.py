@@ -11,7 +11,7 @@ lines on screen.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -24,9 +24,11 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from rackdesigner.export.render import palette
-from rackdesigner.report.summary import RackSummary, Summary
 from rackdesigner.tui import safe
 from rackdesigner.tui.widgets.style_cache import styles_changed
+
+if TYPE_CHECKING:  # the report (networkx, 0.45 s) loads when the summary is made
+    from rackdesigner.report.summary import RackSummary, Summary
 
 BAR_W = 10
 RACK_W = 10

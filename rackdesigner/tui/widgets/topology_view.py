@@ -8,11 +8,11 @@ grouping: a scalable unit once with a count), built off the main thread; choosin
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 from textual.widgets import Tree
 
-from rackdesigner.export.render.topology_outline import Entry
 from rackdesigner.tui import safe
 
 # How an entry marked by a scan's differences or a what-if is drawn: symbol, style.
@@ -25,6 +25,9 @@ MARK_STYLES = {
     "cut off": ("⌁ ", "bold magenta"),
 }
 MARK_ORDER = tuple(MARK_STYLES)
+
+if TYPE_CHECKING:  # the outline (networkx, 0.45 s) loads when the outline is made
+    from rackdesigner.export.render.topology_outline import Entry
 
 
 class TopologyView(Tree[str | None], can_focus=True):
