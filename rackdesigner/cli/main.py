@@ -810,6 +810,7 @@ from rackdesigner.cli.diff import diff as _diff_command  # noqa: E402
 from rackdesigner.cli.edit import edit  # noqa: E402  (the designer; imports Textual only when run)
 from rackdesigner.cli.fabric import generate as _generate_command  # noqa: E402
 from rackdesigner.cli.fabric import new as _new_command  # noqa: E402
+from rackdesigner.cli.netbox import pull, push  # noqa: E402
 from rackdesigner.cli.verify import verify as _verify_command  # noqa: E402
 from rackdesigner.cli.whatif import whatif as _whatif_command  # noqa: E402
 
@@ -819,6 +820,8 @@ cli.add_command(_generate_command)
 cli.add_command(_whatif_command)
 cli.add_command(_diff_command)
 cli.add_command(_verify_command)
+cli.add_command(push)
+cli.add_command(pull)
 
 
 def main() -> None:
