@@ -189,6 +189,15 @@ KINDS: list[ExportKind] = [
         "rackdesigner.export.ibsim:export_ibsim",
     ),
     ExportKind(
+        "--netbox",
+        "DIR",
+        "NetBox bulk-import files, numbered in import order: manufacturers, device types "
+        "(YAML), roles, site, racks, power panels and feeds, devices, interfaces, cables "
+        "(docs/netbox.md).",
+        "rackdesigner.export.netbox:export_netbox",
+        directory=True,
+    ),
+    ExportKind(
         "--cables",
         "FILE.csv",
         "Cable schedule: both ends (rack, U, device, port), media, grade, length and "
