@@ -19,6 +19,7 @@ ENDPOINTS = {
     "device-roles": ("dcim", "device_roles"),
     "interface-templates": ("dcim", "interface_templates"),
     "power-port-templates": ("dcim", "power_port_templates"),
+    "power-outlet-templates": ("dcim", "power_outlet_templates"),
     "sites": ("dcim", "sites"),
     "locations": ("dcim", "locations"),
     "racks": ("dcim", "racks"),

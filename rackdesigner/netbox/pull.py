@@ -12,26 +12,22 @@ unset, and a note says so.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from rackdesigner.layout_io.catalog import Catalog, for_layout
 from rackdesigner.model.layout import (
     Device,
-    DeviceType,
     Feed,
     Layout,
     Link,
-    PortGroup,
     Rack,
 )
+from rackdesigner.netbox.bulk import KIND_ROLES
 from rackdesigner.netbox.client import Backend, NetBoxError
-from rackdesigner.netbox.interface_types import lookup
 
 _PUSHED = re.compile(r"^rackdesigner catalog entry (\S+)$")
 _CIRCUIT = re.compile(r"^circuit (.+)$")
-_PORT = re.compile(r"^(.*?)(\d+)$")
 DEFAULT_MAX_UTILIZATION = 80  # NetBox's default, and the layout's default derate
 # NetBox cable types back to the layout's media (and fibre grade).
 _MEDIA = {
@@ -88,13 +84,14 @@ class _Types:
         self.catalog = catalog
         self.backend = backend
         self.by_id: dict[int, str] = {}
-        self.imported: dict[str, DeviceType] = {}
+        self.imported: dict[str, Any] = {}
         self.notes: list[str] = []
 
-    def key_for(self, record: dict[str, Any]) -> str:
+    def key_for(self, record: dict[str, Any], role: str | None = None) -> str:
         if record["id"] in self.by_id:
             return self.by_id[record["id"]]
-        key = self._match(record) or self._import(record)
+        kind = _KIND_OF_ROLE.get((role or "").casefold())
+        key = self._match(record) or self._import(record, kind)
         self.by_id[record["id"]] = key
         return key
 
@@ -112,68 +109,47 @@ class _Types:
                 return key
         return None
 
-    def _import(self, record: dict[str, Any]) -> str:
-        key = record.get("slug") or re.sub(r"[^a-z0-9]+", "-", record["model"].lower())
-        power_ports = self.backend.list("power-port-templates", device_type_id=record["id"])
-        interfaces = self.backend.list("interface-templates", device_type_id=record["id"])
-        height = _number(record.get("u_height"))
-        weight = _number(record.get("weight"))
-        unit = _value(record.get("weight_unit"))
-        if weight is not None and unit:
-            weight = weight * {"kg": 1.0, "g": 0.001, "lb": 0.45359237, "oz": 0.028349523125}[unit]
-        entry = DeviceType(
-            key=key,
-            kind="other",
-            name=record["model"],
-            vendor=_name(record.get("manufacturer")),
-            height=height if height is not None else 1.0,
-            depth="full" if record.get("is_full_depth", True) else "half",
-            airflow=_value(record.get("airflow")) or None,
-            weight=weight,
-            psus=len(power_ports) or None,
-            power=_power(power_ports),
-            ports=_port_groups(interfaces) or None,
-            notes="imported from NetBox: its kind, GPUs and cooling are not known there",
-        )
-        self.imported[key] = entry
-        self.notes.append(
-            f"device type {record['model']!r} is not in the catalog: imported as {key!r} "
-            "(kind 'other'; set its kind, GPUs and cooling by hand)"
-        )
-        return key
+    def _import(self, record: dict[str, Any], kind: str | None) -> str:
+        """The type as the devicetype-library would list it, read by the library import."""
+        from rackdesigner.netbox.devicetypes import Flags, device_type
+
+        data: dict[str, Any] = {
+            "manufacturer": _name(record.get("manufacturer")),
+            "model": record.get("model"),
+            "slug": record.get("slug"),
+            "u_height": _whole(record.get("u_height")),
+            "is_full_depth": record.get("is_full_depth"),
+        }
+        for name in ("airflow", "weight_unit"):
+            if _value(record.get(name)):
+                data[name] = _value(record[name])
+        if record.get("weight") is not None:
+            data["weight"] = _whole(record["weight"])
+        for component, template_kind, fields in _TEMPLATES:
+            items = self.backend.list(template_kind, device_type_id=record["id"])
+            rows = [{f: _value(i.get(f)) for f in fields if i.get(f) is not None} for i in items]
+            if rows:
+                data[component] = rows
+        where = f"NetBox device type {record.get('model')!r}"
+        entry, notes, problems = device_type(data, where, Flags(kind=kind))
+        if entry is None:
+            raise NetBoxError(f"{where} cannot be read: {'; '.join(problems)}")
+        notes = [*problems, *notes]  # a half-unit height, say: the rest still holds
+        entry.source = f"NetBox device type {record.get('model')} (pulled)"
+        self.imported[entry.key] = entry
+        said = f"; {'; '.join(notes)}" if notes else ""
+        self.notes.append(f"{where} is not in the catalog: imported as {entry.key!r}{said}")
+        return entry.key
 
 
-def _power(power_ports: list[dict[str, Any]]) -> float | None:
-    """The device's draw: its PSUs' allocated draw together, else one PSU's maximum."""
-    allocated = [_number(p.get("allocated_draw")) or 0.0 for p in power_ports]
-    if any(allocated):
-        return sum(allocated)
-    maxima = [_number(p.get("maximum_draw")) or 0.0 for p in power_ports]
-    return max(maxima) if any(maxima) else None
-
-
-def _port_groups(interfaces: list[dict[str, Any]]) -> list[PortGroup]:
-    """Interfaces named <group><n> become port groups of that many ports; the speed and
-    technology come from the NetBox interface type where the table knows it."""
-    counts: Counter[str] = Counter()
-    kinds: dict[str, str] = {}
-    for item in interfaces:
-        match = _PORT.match(item["name"])
-        group = match.group(1) if match else item["name"]
-        counts[group] += 1
-        kinds.setdefault(group, _value(item.get("type")) or "")
-    groups = []
-    for group, count in counts.items():
-        known = lookup(kinds[group])
-        groups.append(
-            PortGroup(
-                name=group,
-                count=count,
-                speed=known.speed if known else None,
-                tech=known.tech if known else None,
-            )
-        )
-    return groups
+# Device-type components the library import reads, from their template endpoints.
+_TEMPLATES = (
+    ("interfaces", "interface-templates", ("name", "type", "mgmt_only")),
+    ("power-ports", "power-port-templates", ("name", "type", "maximum_draw", "allocated_draw")),
+    ("power-outlets", "power-outlet-templates", ("name", "type")),
+)
+# The device kind a role names (push's roles, rackdesigner.netbox.bulk.KIND_ROLES).
+_KIND_OF_ROLE = {name.casefold(): kind for kind, (name, _) in KIND_ROLES.items()}
 
 
 def pull_site(backend: Backend, site: str, catalog: Catalog | None = None) -> Pulled:
@@ -229,7 +205,10 @@ def pull_site(backend: Backend, site: str, catalog: Catalog | None = None) -> Pu
             types.notes.append(layout_notes)
             continue
         type_record = type_records.get(_id(d.get("device_type")) or -1) or d["device_type"]
-        device = Device(id=d["name"] or f"device-{d['id']}", model=types.key_for(type_record))
+        device = Device(
+            id=d["name"] or f"device-{d['id']}",
+            model=types.key_for(type_record, _name(d.get("role"))),
+        )
         if d.get("position") is not None:
             device.position = int(float(d["position"]))
             if _value(d.get("face")) == "rear":

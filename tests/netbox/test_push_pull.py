@@ -223,7 +223,13 @@ def test_pull_imports_a_device_type_the_catalog_lacks():
     mfr = netbox.create("manufacturers", {"name": "Acme", "slug": "acme"})
     kind = netbox.create(
         "device-types",
-        {"manufacturer": mfr["id"], "model": "Widget 9000", "slug": "widget-9000", "u_height": 2},
+        {
+            "manufacturer": mfr["id"],
+            "model": "Widget 9000",
+            "slug": "widget-9000",
+            "u_height": 2,
+            "is_full_depth": True,
+        },
     )
     netbox.create(
         "interface-templates",
@@ -231,7 +237,7 @@ def test_pull_imports_a_device_type_the_catalog_lacks():
     )
     site = netbox.list("sites")[0]
     rack = netbox.list("racks")[0]
-    role = netbox.list("device-roles")[0]
+    role = next(r for r in netbox.list("device-roles") if r["name"] == "CPU node")
     netbox.create(
         "devices",
         {
@@ -245,9 +251,11 @@ def test_pull_imports_a_device_type_the_catalog_lacks():
     )
     pulled = pull_site(netbox, site["name"])
     entry = pulled.layout.catalog["widget-9000"]
-    assert (entry.vendor, entry.name, entry.height) == ("Acme", "Widget 9000", 2.0)
-    assert entry.ports[0].name == "eth" and entry.ports[0].count == 1
-    assert any("'Widget 9000' is not in the catalog" in note for note in pulled.notes)
+    assert (entry.vendor, entry.name, entry.height) == ("Acme", "Acme Widget 9000", 2.0)
+    assert [(g.count, g.speed, g.tech) for g in entry.ports] == [(1, 25e9, "ethernet")]
+    assert entry.kind == "cpu-node"  # from the device's role
+    note = "NetBox device type 'Widget 9000' is not in the catalog: imported as 'widget-9000'"
+    assert any(n.startswith(note) for n in pulled.notes)
     load_text(dumps(pulled.layout))  # a layout the reader takes
 
 
