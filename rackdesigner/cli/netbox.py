@@ -95,18 +95,20 @@ def push(layout: str, url: str, token_env: str, insecure: bool, dry_run: bool) -
     design = _load(layout)
     rows = bulk_rows(Analysis(design, file=layout))
     started = time.monotonic()
+    done: list[object] = []
+
+    def progress(change) -> None:
+        done.append(change)
+        click.echo(shown(change.line(dry_run)))
+
     try:
-        plan = push_rows(
-            backend,
-            rows,
-            dry_run=dry_run,
-            progress=lambda change: click.echo(shown(change.line(dry_run))),
-        )
+        plan = push_rows(backend, rows, dry_run=dry_run, progress=progress)
     except NetBoxError as error:
         click.echo(f"rackdesigner: {shown(str(error))}", err=True)
-        click.echo(
-            "rackdesigner: the objects listed above were pushed; push again to finish", err=True
-        )
+        if done and not dry_run:
+            click.echo(
+                "rackdesigner: the changes listed above were made; push again to finish", err=True
+            )
         sys.exit(1)
     except ValueError as error:
         fail(shown(str(error)))

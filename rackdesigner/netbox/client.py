@@ -103,10 +103,15 @@ class PynetboxBackend:
         import pynetbox
         import requests
 
+        class Session(requests.Session):
+            """Every request bounded: a NetBox that stops answering is an error, not a hang."""
+
+            def request(self, *args: Any, **kwargs: Any) -> Any:
+                kwargs.setdefault("timeout", timeout)
+                return super().request(*args, **kwargs)
+
         self._api = pynetbox.api(url, token=token)
-        session = requests.Session()
-        self._api.http_session = session
-        self._timeout = timeout
+        self._api.http_session = Session()
         self._url = url
 
     def _endpoint(self, kind: str) -> Any:
