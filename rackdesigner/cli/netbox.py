@@ -144,7 +144,10 @@ def pull(url: str, token_env: str, insecure: bool, site: str, output: str) -> No
         sys.exit(1)
     for note in pulled.notes:
         click.echo(f"note: {shown(note)}", err=True)
-    write_output(output, dumps(pulled.layout))
+    if output == "-":
+        click.echo(dumps(pulled.layout), nl=False)
+    else:
+        write_output(output, dumps(pulled.layout))
     layout = pulled.layout
     devices = sum(len(rack.devices) for rack in layout.racks)
     feeds = sum(len(rack.feeds) for rack in layout.racks)

@@ -351,7 +351,12 @@ def test_push_and_pull_through_the_cli_never_print_the_token(monkeypatch, tmp_pa
     pulled = _cli(["pull", *url, "--site", layout.name, "-o", str(out)], env)
     assert pulled.exit_code == 0, pulled.output
     assert _summary(load_path(out)) == _summary(layout)
-    assert seen == [TOKEN] * 4
+    to_stdout = CliRunner().invoke(
+        cli, ["pull", *url, "--site", layout.name, "-o", "-"], env=env, catch_exceptions=False
+    )
+    assert to_stdout.exit_code == 0
+    assert _summary(load_text(to_stdout.stdout)) == _summary(layout)
+    assert seen == [TOKEN] * 5
     for result in (dry, first, second, pulled):
         assert "SECRET" not in result.output and TOKEN not in result.output
 
