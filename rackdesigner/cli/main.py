@@ -842,12 +842,15 @@ catalog.add_command(catalog_import)
 cli.add_command(edit)
 cli.add_command(_new_command)
 cli.add_command(_generate_command)
-# Imported when run (or listed): whatif loads networkx, diff and verify their own parts.
+# Imported when run (or listed): whatif loads networkx, diff, verify and the NetBox commands
+# their own parts (pynetbox).
 cli.lazy.update(
     {
         "whatif": "rackdesigner.cli.whatif:whatif",
         "diff": "rackdesigner.cli.diff:diff",
         "verify": "rackdesigner.cli.verify:verify",
+        "push": "rackdesigner.cli.netbox:push",
+        "pull": "rackdesigner.cli.netbox:pull",
     }
 )
 

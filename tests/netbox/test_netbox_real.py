@@ -1,0 +1,239 @@
+"""push, pull and the bulk-import rows against a real NetBox 4.7 (.ci/netbox-test sets one
+up and passes NETBOX_URL, NETBOX_TOKEN and the admin's password in the environment).
+
+One run, in order (each step builds on the one before): the rows of one layout go through
+NetBox's own bulk import (the web forms ``export --netbox`` files are meant for), and a push
+of that layout then finds nothing to change; a second layout is pushed, pushed again
+(nothing changed), pushed with one device changed (one update), and pulled back (the same
+racks, devices, feeds and cables; a layout ``validate`` reads). Skipped without a NetBox,
+failed instead with ``RACKDESIGNER_REQUIRE_REAL=1``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rackdesigner.layout_io.reader import load_path, load_text
+from rackdesigner.layout_io.writer import dumps
+from tests.conftest import ROOT
+
+pytestmark = [pytest.mark.slow, pytest.mark.real]  # its own CI step: .ci/netbox-test
+IMPORTED = ROOT / "layouts" / "finetune-8gpu.toml"
+PUSHED = ROOT / "layouts" / "starter-4x-a6000.toml"
+TIMEOUT = 300
+
+
+@pytest.fixture(scope="module")
+def netbox() -> tuple[str, str]:
+    url, token = os.environ.get("NETBOX_URL"), os.environ.get("NETBOX_TOKEN")
+    if not url or not token:
+        message = "no NetBox: set NETBOX_URL and NETBOX_TOKEN (.ci/netbox-test does)"
+        if os.environ.get("RACKDESIGNER_REQUIRE_REAL") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    return url.rstrip("/"), token
+
+
+def _run(*args: str, token: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NETBOX_TOKEN": token}
+    result = subprocess.run(
+        [sys.executable, "-m", "rackdesigner", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=TIMEOUT,
+    )
+    assert token not in result.stdout + result.stderr
+    assert token.split(".")[-1] not in result.stdout + result.stderr
+    return result
+
+
+def _summary(layout):
+    return (
+        sorted(r.id for r in layout.racks),
+        sorted((d.id, d.model, d.position, d.face) for r in layout.racks for d in r.devices),
+        sorted(
+            (f.id, f.voltage, f.phases, f.current, f.side) for r in layout.racks for f in r.feeds
+        ),
+        sorted(tuple(sorted((link.a, link.b))) for link in layout.links),
+    )
+
+
+# --- NetBox's own bulk import, through its web forms ---------------------------------
+
+
+IMPORT_PATHS = {
+    "manufacturers": "dcim/manufacturers",
+    "device-types": "dcim/device-types",
+    "device-roles": "dcim/device-roles",
+    "sites": "dcim/sites",
+    "racks": "dcim/racks",
+    "power-panels": "dcim/power-panels",
+    "power-feeds": "dcim/power-feeds",
+    "devices": "dcim/devices",
+    "interfaces": "dcim/interfaces",
+    "cables": "dcim/cables",
+}
+
+
+def _web_import(url: str, file: Path) -> None:
+    import requests
+
+    session = _web_import.session  # type: ignore[attr-defined]
+    kind = file.stem[3:]  # 01-manufacturers.csv
+    page = f"{url}/{IMPORT_PATHS[kind]}/import/"
+    session.get(page, timeout=60)
+    fmt = file.suffix[1:]
+    data = file.read_text()
+    answer = session.post(
+        page,
+        data={
+            "csrfmiddlewaretoken": session.cookies["csrftoken"],
+            "import_method": "direct",
+            "data": data,
+            "format": fmt,
+            "csv_delimiter": ",",
+        },
+        headers={"Referer": page},
+        allow_redirects=False,
+        timeout=120,
+    )
+    # Success redirects to the list; a form with errors comes back as the page (200).
+    if answer.status_code != 302:
+        import re
+
+        errors = re.findall(
+            r'class="[^"]*(?:invalid-feedback|alert-danger)[^"]*"[^>]*>(.*?)<', answer.text, re.S
+        )
+        raise AssertionError(
+            f"importing {kind} failed ({answer.status_code}): {errors[:5]}\n{data[:2000]}"
+        )
+    assert isinstance(answer, requests.Response)
+
+
+def _login(url: str) -> None:
+    import requests
+
+    session = requests.Session()
+    login = f"{url}/login/"
+    session.get(login, timeout=60)
+    answer = session.post(
+        login,
+        data={
+            "csrfmiddlewaretoken": session.cookies["csrftoken"],
+            "username": os.environ.get("NETBOX_ADMIN_USER", "admin"),
+            "password": os.environ["NETBOX_ADMIN_PASSWORD"],
+            "next": "/",
+        },
+        headers={"Referer": login},
+        allow_redirects=False,
+        timeout=60,
+    )
+    assert answer.status_code == 302, "could not log in to NetBox's web interface"
+    _web_import.session = session  # type: ignore[attr-defined]
+
+
+def test_the_export_goes_through_netboxs_own_import(netbox, tmp_path):
+    url, token = netbox
+    if not os.environ.get("NETBOX_ADMIN_PASSWORD"):
+        pytest.skip("NETBOX_ADMIN_PASSWORD unset: the web import needs a login")
+    layout = load_path(IMPORTED)
+    folder = tmp_path / "netbox"
+    exported = _run("export", str(IMPORTED), "--netbox", str(folder), token=token)
+    assert exported.returncode == 0, exported.stderr
+    files = sorted(folder.iterdir())
+    assert [f.stem[3:] for f in files][:2] == ["manufacturers", "device-types"]
+    _login(url)
+    for file in files:
+        _web_import(url, file)
+    # What the import made is what push would make: a push finds nothing to change.
+    result = _run("push", str(IMPORTED), "--netbox-url", url, token=token)
+    assert result.returncode == 0, result.stderr
+    assert "NetBox already matches the layout: nothing to change" in result.stdout, result.stdout
+    pulled = tmp_path / "imported.toml"
+    result = _run(
+        "pull", "--netbox-url", url, "--site", layout.name, "-o", str(pulled), token=token
+    )
+    assert result.returncode == 0, result.stderr
+    assert _summary(load_path(pulled)) == _summary(layout)
+
+
+def test_push_push_again_change_one_device_and_pull(netbox, tmp_path):
+    url, token = netbox
+    dry = _run("push", str(PUSHED), "--netbox-url", url, "--dry-run", token=token)
+    assert dry.returncode == 0, dry.stderr
+    assert "would create device 'a01-head'" in dry.stdout
+    first = _run("push", str(PUSHED), "--netbox-url", url, token=token)
+    assert first.returncode == 0, first.stderr + first.stdout
+    assert "0 updated" in first.stdout.splitlines()[-1]
+    created = int(first.stdout.splitlines()[-1].split()[0])
+    assert created >= 20  # the site, racks, devices, feeds, cables, and the types new here
+    # The dry run planned exactly what the push did.
+    assert dry.stdout.count("would create ") == created
+
+    again = _run("push", str(PUSHED), "--netbox-url", url, token=token)
+    assert again.returncode == 0, again.stderr
+    assert "NetBox already matches the layout: nothing to change" in again.stdout, again.stdout
+
+    layout = load_path(PUSHED)
+    head = next(d for r in layout.racks for d in r.devices if d.id == "a01-head")
+    head.label = "head node, rebuilt"
+    changed = tmp_path / "changed.toml"
+    changed.write_text(dumps(layout))
+    one = _run("push", str(changed), "--netbox-url", url, token=token)
+    assert one.returncode == 0, one.stderr
+    assert one.stdout.splitlines()[:-1] == [
+        "update device 'a01-head': description head / login node -> head node, rebuilt"
+    ], one.stdout
+    assert one.stdout.splitlines()[-1].startswith("0 created, 1 updated, ")
+
+    pulled = tmp_path / "pulled.toml"
+    result = _run(
+        "pull", "--netbox-url", url, "--site", layout.name, "-o", str(pulled), token=token
+    )
+    assert result.returncode == 0, result.stderr
+    back = load_path(pulled)
+    assert _summary(back) == _summary(load_text(changed.read_text()))
+    assert next(d for r in back.racks for d in r.devices if d.id == "a01-head").label == (
+        "head node, rebuilt"
+    )
+    # An existing hall, checked by the rules: validate reads it (0 or 1, never 2).
+    checked = _run("validate", str(pulled), token=token)
+    assert checked.returncode in (0, 1), checked.stdout + checked.stderr
+
+
+def test_plain_http_elsewhere_is_refused_before_any_request(netbox):
+    _, token = netbox
+    result = _run("push", str(PUSHED), "--netbox-url", "http://netbox.invalid", token=token)
+    assert result.returncode == 2
+    assert "refusing plain http" in result.stderr
+
+
+def test_a_wrong_token_is_refused_without_echoing_it(netbox):
+    url, _ = netbox
+    wrong = "nbt_notakey0000.notthesecret0000000000000000"
+    result = _run("push", str(PUSHED), "--netbox-url", url, "--dry-run", token=wrong)
+    assert result.returncode == 1
+    assert "NetBox refused" in result.stderr
+
+
+def test_pull_of_a_missing_site_exits_1(netbox, tmp_path):
+    url, token = netbox
+    result = _run(
+        "pull",
+        "--netbox-url",
+        url,
+        "--site",
+        "no such hall",
+        "-o",
+        str(tmp_path / "x.toml"),
+        token=token,
+    )
+    assert result.returncode == 1
+    assert "no site named 'no such hall'" in result.stderr
+    assert not Path(tmp_path / "x.toml").exists()
