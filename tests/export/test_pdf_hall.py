@@ -16,6 +16,9 @@ from rackdesigner.export.render.raster import flatten
 from rackdesigner.layout_io import load_path
 from tests.conftest import ROOT
 
+# Whole-hall print packs (seconds each): with the end-to-end tests, in their own .ci/run step.
+pytestmark = pytest.mark.slow
+
 SMALL = ROOT / "tests" / "data" / "render" / "small.toml"
 TRAINING = ROOT / "layouts" / "training-128.toml"
 
