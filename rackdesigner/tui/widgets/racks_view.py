@@ -137,6 +137,18 @@ class RacksView(ScrollView, can_focus=True):
     def _line_count(self, tallest: int, k: int) -> int:
         return -(-tallest // k)
 
+    def _mark_segment(self, device: str, style: Style) -> Segment | None:
+        """The finding mark drawn before a device's name (its worst severity), or None."""
+        severity = self.marks.devices.get(device)
+        if not severity:
+            return None
+        colour = palette.SEVERITY_COLOURS[self._theme][severity]
+        background = "#000000" if self._theme == "dark" else "#ffffff"
+        return Segment(
+            palette.SEVERITY_SYMBOLS[severity],
+            style + Style(color=colour, bgcolor=background, bold=True),
+        )
+
     def line_of_unit(self, unit: int) -> int:
         """The content line (1 under the title) that draws ``unit``."""
         plans = self.plans()
@@ -814,20 +826,9 @@ class RacksView(ScrollView, can_focus=True):
             text = safe.plain(block.device.id)
             if not block.full_depth:
                 text = f"{text} ½"
-            severity = self.marks.devices.get(block.device.id)
-            if severity:
-                colour = palette.SEVERITY_COLOURS[self._theme][severity]
-                segments.append(
-                    Segment(
-                        palette.SEVERITY_SYMBOLS[severity],
-                        style
-                        + Style(
-                            color=colour,
-                            bgcolor="#000000" if self._theme == "dark" else "#ffffff",
-                            bold=True,
-                        ),
-                    )
-                )
+            mark = self._mark_segment(block.device.id, style)
+            if mark is not None:
+                segments.append(mark)
                 room -= 1
             if block.device.id in self.selection:
                 text = f"✓{text}"
@@ -904,20 +905,9 @@ class RacksView(ScrollView, can_focus=True):
         segments: list[Segment] = []
         room = BODY_W
         if row_in_block == 0:
-            severity = self.marks.devices.get(block.device.id)
-            if severity:
-                colour = palette.SEVERITY_COLOURS[self._theme][severity]
-                segments.append(
-                    Segment(
-                        palette.SEVERITY_SYMBOLS[severity],
-                        style
-                        + Style(
-                            color=colour,
-                            bgcolor="#000000" if self._theme == "dark" else "#ffffff",
-                            bold=True,
-                        ),
-                    )
-                )
+            mark = self._mark_segment(block.device.id, style)
+            if mark is not None:
+                segments.append(mark)
                 room -= 1
             if block.device.id in self.selection:
                 text = f"✓{text}"
