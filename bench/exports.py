@@ -86,6 +86,33 @@ def summary(results: list[Timed]) -> dict[str, float]:
     }
 
 
+def measure(
+    commands: dict[str, list[str]], repeat: int, env: dict[str, str]
+) -> tuple[dict[str, dict[str, float]], bool]:
+    """Each command ``repeat`` times, taking turns (so a change in the machine's load falls
+    on all of them alike): the summary per command, and whether any run failed (said on
+    stdout with the end of its stderr)."""
+    results: dict[str, list[Timed]] = {name: [] for name in commands}
+    failed = False
+    for _ in range(repeat):
+        for name, argv in commands.items():
+            result = run_timed(argv, env)
+            if result.code not in (0, 1) or crashed(result.stderr):
+                print(f"[bench] {name} failed ({result.code}):\n{result.stderr[-2000:]}")
+                failed = True
+            results[name].append(result)
+    return {name: summary(rs) for name, rs in results.items()}, failed
+
+
+def ratio_table_head() -> None:
+    """The header of the side-by-side table ``diff.py`` and ``whatif.py`` print."""
+    print(
+        "| command | wall best / median s | CPU best / median s "
+        "| × validate, wall best / median | target | peak MB |"
+    )
+    print("|---|---:|---:|---:|---|---:|")
+
+
 TARGETS = {  # seconds beyond loading, for the 100,000-GPU layout
     "--graph .json": 1.5,
     "--graph .dot": 1.5,

@@ -29,8 +29,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from exports import run_timed, summary  # noqa: E402
-from run import crashed, default_validate_cmd, fmt_s, prepare  # noqa: E402
+from exports import measure, ratio_table_head  # noqa: E402
+from run import default_validate_cmd, fmt_s, prepare  # noqa: E402
 
 CASES = ["1024:switch", "100000:side"]
 # (gpus, kind) -> ("seconds", limit) or ("validate", factor)
@@ -73,22 +73,11 @@ def main(argv: list[str] | None = None) -> int:
         for g, kind in cases:
             if g == gpus:
                 commands[f"whatif --each {kind}"] = [*cmd, "whatif", path, "--each", kind, *quiet]
-        results: dict[str, list] = {name: [] for name in commands}
-        for _ in range(args.repeat):
-            for name, argv_ in commands.items():
-                result = run_timed(argv_, env)
-                if result.code not in (0, 1) or crashed(result.stderr):
-                    print(f"[bench] {name} failed ({result.code}):\n{result.stderr[-2000:]}")
-                    failed = True
-                results[name].append(result)
-        stats = {name: summary(rs) for name, rs in results.items()}
+        stats, broke = measure(commands, args.repeat, env)
+        failed |= broke
         ref = stats["validate"]
         print(f"\n### {gpus:,} GPUs ({os.path.basename(path)}), {args.repeat} runs each\n")
-        print(
-            "| command | wall best / median s | CPU best / median s "
-            "| × validate, wall best / median | target | peak MB |"
-        )
-        print("|---|---:|---:|---:|---|---:|")
+        ratio_table_head()
         for name, s in stats.items():
             ratio = target = ""
             if name != "validate":
