@@ -45,8 +45,6 @@ from rackdesigner.tui.screens.export import ExportScreen
 from rackdesigner.tui.screens.load_error import LoadErrorScreen
 from rackdesigner.tui.screens.loading import LoadingScreen
 from rackdesigner.tui.screens.prompt import PromptScreen
-from rackdesigner.tui.screens.verify import VerifyDone
-from rackdesigner.tui.screens.whatif import WhatIfDone
 from rackdesigner.tui.ui import Done
 from rackdesigner.tui.widgets.catalog_panel import CatalogPanel
 from rackdesigner.tui.widgets.floor_view import FloorView
@@ -764,15 +762,15 @@ class MainScreen(Screen[None]):
         finally:
             self._handled()
 
-    @on(VerifyDone)
-    def _verify_done(self, event: VerifyDone) -> None:
+    @on(messages.VerifyDone)
+    def _verify_done(self, event: messages.VerifyDone) -> None:
         try:
             self.verify.done(event)
         finally:
             self._handled()
 
-    @on(WhatIfDone)
-    def _what_if_done(self, event: WhatIfDone) -> None:
+    @on(messages.WhatIfDone)
+    def _what_if_done(self, event: messages.WhatIfDone) -> None:
         try:
             self.what_if.done(event)
         finally:

@@ -13,8 +13,11 @@ from typing import TYPE_CHECKING, Any
 from textual.message import Message
 
 if TYPE_CHECKING:
+    from rackdesigner.asbuilt import Finding
     from rackdesigner.edit import EditError, FabricJob, Session
+    from rackdesigner.tui.overlays import VerifyRequest
     from rackdesigner.tui.workspace import Loaded
+    from rackdesigner.whatif import Impact
 
 
 class LoadProgress(Message):
@@ -91,3 +94,34 @@ class ViewsBuilt(Message):
 
 class Idle(Message):
     """Every background job started has come back (posted to the app)."""
+
+
+class VerifyDone(Message):
+    """The scan is read and compared (``findings``, ``checked`` cables), or could not be
+    read (``error``: the file, line and reason)."""
+
+    def __init__(
+        self,
+        token: object,
+        request: VerifyRequest,
+        findings: list[Finding] | None,
+        checked: int,
+        error: str | None,
+    ) -> None:
+        self.token = token
+        self.request = request
+        self.findings = findings
+        self.checked = checked
+        self.error = error
+        super().__init__()
+
+
+class WhatIfDone(Message):
+    """A failure's impact (``impact``), or why it names no part (``error``)."""
+
+    def __init__(self, token: object, part: str, impact: Impact | None, error: str | None):
+        self.token = token
+        self.part = part
+        self.impact = impact
+        self.error = error
+        super().__init__()

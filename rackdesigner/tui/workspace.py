@@ -36,8 +36,7 @@ if TYPE_CHECKING:
     from rackdesigner.design.dependants import Dependants
     from rackdesigner.edit import Batch, Command, FabricJob, Session
     from rackdesigner.model.diagnostics import Diagnostic
-    from rackdesigner.tui.screens.verify import Verified
-    from rackdesigner.tui.screens.whatif import Shading
+    from rackdesigner.tui.overlays import Shading, Verified
 
 Progress = Callable[[float, str], None]
 

@@ -10,8 +10,9 @@ from pathlib import Path
 
 from rackdesigner.asbuilt.report import CSV_COLUMNS
 from rackdesigner.tui import actions
+from rackdesigner.tui.overlays import CODE, form_of
 from rackdesigner.tui.screens.prompt import PromptScreen
-from rackdesigner.tui.screens.verify import CODE, VerifyScreen, form_of
+from rackdesigner.tui.screens.verify import VerifyScreen
 from tests.asbuilt.helpers import DATA
 from tests.tui.pilot import SIZE, app_for, copy, palette, paste, run, settle, wait_for
 

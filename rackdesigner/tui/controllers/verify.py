@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING
 
 from rackdesigner.model.wording import plural
 from rackdesigner.tui.findings import entry_marks
+from rackdesigner.tui.messages import VerifyDone
+from rackdesigner.tui.overlays import Verified, VerifyRequest
 from rackdesigner.tui.screens.prompt import PromptScreen
-from rackdesigner.tui.screens.verify import Verified, VerifyDone, VerifyRequest, VerifyScreen
+from rackdesigner.tui.screens.verify import VerifyScreen
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis

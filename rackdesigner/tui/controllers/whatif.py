@@ -13,9 +13,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rackdesigner.tui.controllers.verify import mark_topology
+from rackdesigner.tui.messages import WhatIfDone
+from rackdesigner.tui.overlays import shading_of
 from rackdesigner.tui.screens.build import ChoiceScreen
 from rackdesigner.tui.screens.prompt import PromptScreen
-from rackdesigner.tui.screens.whatif import WhatIfDone, shading_of
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis

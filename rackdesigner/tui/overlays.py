@@ -1,0 +1,186 @@
+"""What the designer shows over a layout and never writes into it: a scan's differences
+(Verify against scan) and a what-if's shading. No Textual here: the workspace holds them,
+the screens and views draw them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rackdesigner.asbuilt import KINDS
+from rackdesigner.model.diagnostics import Diagnostic
+from rackdesigner.model.wording import plural
+from rackdesigner.tui.findings import worst
+
+if TYPE_CHECKING:
+    from rackdesigner.asbuilt import Finding
+    from rackdesigner.tui.findings import Ref
+    from rackdesigner.whatif import Impact
+
+FORMS = (
+    ("auto", "from the path (a folder or .json: LLDP)"),
+    ("ibnetdiscover", "ibnetdiscover output (InfiniBand)"),
+    ("lldp", "lldpctl -f json (Ethernet)"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyRequest:
+    scan: str
+    form: str  # "ibnetdiscover" or "lldp"
+    names: str = ""  # a node-name map's path ("" none)
+    speed: bool = True  # compare the rate too (not only the width)
+
+
+def form_of(path: str, chosen: str = "auto") -> str:
+    """The scan's form: as chosen, else a folder or a ``.json`` file is LLDP."""
+    if chosen != "auto":
+        return chosen
+    target = Path(path)
+    return "lldp" if target.is_dir() or target.suffix.lower() == ".json" else "ibnetdiscover"
+
+
+# The problems panel's code for a scan's difference (its groups say which kind).
+CODE = "VERIFY"
+
+# How each kind is marked: a cable to move or to lay is an error, one more than designed
+# or a device not named a warning, a slow link advice.
+SEVERITY = {
+    "missing": "error",
+    "miswired": "error",
+    "swapped": "error",
+    "extra": "warning",
+    "unknown-device": "warning",
+    "speed": "info",
+}
+HEADINGS = {
+    "missing": "missing: designed cables not seen",
+    "miswired": "miswired: one end elsewhere",
+    "swapped": "swapped: two cables crossed",
+    "extra": "extra: seen, not designed",
+    "unknown-device": "unknown devices: no name matches",
+    "speed": "speed: slower or narrower than designed",
+}
+
+
+def diagnostic_of(finding: Finding) -> Diagnostic:
+    """A difference as the problems panel lists it; choosing it goes to the end to work
+    on."""
+    from rackdesigner.model.refs import Ref
+
+    at = finding.at
+    entity = f"link {finding.cable}" if finding.cable else f"device {at.device}"
+    unit = f" U{at.unit}" if at.unit is not None else ""
+    where = f"{at.rack}{unit} {at.face}".strip()
+    return Diagnostic(
+        CODE,
+        SEVERITY.get(finding.kind, "warning"),
+        f"{finding.kind}: {finding.message}" + (f" ({where})" if where else ""),
+        entity=entity,
+        subject=Ref("device", at.device) if at.device else None,
+    )
+
+
+@dataclass(slots=True)
+class Verified:
+    """A scan's differences, shown over the layout (never part of it)."""
+
+    request: VerifyRequest
+    findings: list[Finding]
+    checked: int  # designed cables compared
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.diagnostics:
+            self.diagnostics = [diagnostic_of(f) for f in self.findings]
+
+    @property
+    def title(self) -> str:
+        name = Path(self.request.scan).name
+        if not self.findings:
+            return f"Scan {name}: as designed ({plural(self.checked, 'cable')})"
+        return f"Scan {name}: {plural(len(self.findings), 'difference')} · w: work order"
+
+    def groups(self) -> list[tuple[str, list[Diagnostic]]]:
+        """One group per kind, in the work order's order of kinds."""
+        out = []
+        for kind in KINDS:
+            rows = [
+                d for f, d in zip(self.findings, self.diagnostics, strict=True) if f.kind == kind
+            ]
+            if rows:
+                out.append((f"{HEADINGS[kind]} · {len(rows)}", rows))
+        return out
+
+    def devices(self) -> dict[str, str]:
+        """Every designed device a difference names (either end), with its worst mark."""
+        out: dict[str, str] = {}
+        for finding in self.findings:
+            severity = SEVERITY.get(finding.kind, "warning")
+            for port in (finding.at, *finding.ends):
+                if port.device:
+                    out[port.device] = worst((severity, out.get(port.device, "info"))) or severity
+        return out
+
+    def marks(self) -> list[tuple[Ref, str]]:
+        """(device, severity) for the racks view's marks."""
+        return [(("device", device), mark) for device, mark in self.devices().items()]
+
+    def csv(self) -> str:
+        """The technician's sheet: ``rackdesigner verify --format csv``'s."""
+        from rackdesigner.asbuilt.report import render
+
+        return render(self.findings, "csv", self.checked)
+
+
+@dataclass(slots=True)
+class Shading:
+    """A what-if shown over the layout (never part of it)."""
+
+    part: str
+    impact: Impact
+    shade: dict[str, str] = field(default_factory=dict)  # device -> down / degraded / cut off
+    where: dict[str, str] = field(default_factory=dict)  # device -> rack
+
+    @property
+    def figures(self) -> str:
+        """The header's line: GPUs lost, the fabric left, what to press."""
+        from rackdesigner.whatif.render import summary
+
+        impact = self.impact
+        parts = [f"what if {self.part} fails: {summary(impact)}"]
+        if impact.down:
+            parts.append(f"{plural(len(impact.down), 'device')} down")
+        for fabric in impact.fabrics:
+            if fabric.switches_lost or fabric.cables_lost:
+                parts.append(
+                    f"{fabric.name}: {fabric.switches_lost} switches, {fabric.cables_lost} "
+                    f"cables lost, largest job {fabric.largest_gpus} of {fabric.gpus} GPUs"
+                )
+        if impact.harmless:
+            parts.append("nothing is lost")
+        parts.append("esc clears")
+        return " · ".join(parts)
+
+
+def shading_of(part: str, impact: Impact, rack_of: dict[str, str]) -> Shading:
+    """Which devices to shade how: down, degraded (power-capped, or a rail cut), cut off
+    from their fabric's largest part."""
+    shading = Shading(part, impact)
+    for loss in impact.down:
+        shading.shade[loss.id] = "down"
+        shading.where[loss.id] = loss.rack
+    for loss in impact.degraded:
+        shading.shade.setdefault(loss.id, "degraded")
+        shading.where[loss.id] = loss.rack
+    for fabric in impact.fabrics:
+        for node in fabric.cut_off:
+            shading.shade.setdefault(node, "cut off")
+        for node in fabric.rails_cut:
+            shading.shade.setdefault(node, "degraded")
+    for device in shading.shade:
+        if device not in shading.where and device in rack_of:
+            shading.where[device] = rack_of[device]
+    return shading
