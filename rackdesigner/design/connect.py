@@ -21,13 +21,17 @@ from rackdesigner.analysis.geometry import (
     rack_places,
     route_length,
 )
-from rackdesigner.analysis.reach import PREFERENCE, choose_media, reach, speed_band
+from rackdesigner.analysis.reach import (
+    PREFERENCE,
+    STRAIGHT,
+    MediaChooser,
+    choose_media,
+    form_of,
+    reach,
+    speed_band,
+)
 from rackdesigner.edit.index import LayoutIndex
 from rackdesigner.model.layout import Layout
-
-# Without a known length (a rack without a slot) a cable between racks is an active optical
-# cable, as the generators make it: it reaches any run a hall has.
-UNKNOWN_LENGTH_MEDIA = "aoc"
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,30 +232,51 @@ class Proposal:
 
 
 def propose_media(
-    length: float | None, speed: float | None, thresholds: Mapping[str, float] | None = None
+    length: float | None,
+    speed: float | None,
+    thresholds: Mapping[str, float] | None = None,
+    form: str = STRAIGHT,
 ) -> Proposal:
-    """The cheapest medium that reaches ``length`` at ``speed`` (DAC, ACC, AOC, then
-    single-mode fibre: CAB003's table, a layout's overrides included)."""
+    """The cheapest medium that reaches ``length`` at ``speed`` in ``form`` (DAC, ACC, AOC,
+    then fibre: CAB003's table, a layout's overrides included). Without a length (a rack
+    without a slot) it is the medium that reaches farthest at that speed and form
+    (single-mode fibre): the run can be anything a hall has, and no AOC exists at 400G
+    (media.toml)."""
     band = speed_band(speed)
     if length is None:
+        farthest = MediaChooser(speed, thresholds, form).farthest
+        found = reach(farthest, speed, None, thresholds, form)
+        limit = found[1] if found else 0.0
         return Proposal(
             None,
             speed,
-            UNKNOWN_LENGTH_MEDIA,
-            f"length unknown (a rack without a slot): {UNKNOWN_LENGTH_MEDIA} reaches any run",
+            farthest,
+            f"length unknown (a rack without a slot): {farthest} reaches {limit:g} m at {band}",
         )
-    media = choose_media(length, speed, thresholds)
+    media = choose_media(length, speed, thresholds, form)
     if media is None:
         longest = max(
-            (found[1] for m in PREFERENCE if (found := reach(m, speed, None, thresholds))),
+            (found[1] for m in PREFERENCE if (found := reach(m, speed, None, thresholds, form))),
             default=0.0,
         )
         return Proposal(
             length, speed, None, f"{length:.1f} m is beyond every medium's reach ({longest:g} m)"
         )
-    found = reach(media, speed, None, thresholds)
+    found = reach(media, speed, None, thresholds, form)
     limit = found[1] if found else 0.0
     return Proposal(length, speed, media, f"{media} reaches {limit:g} m at {band}")
+
+
+def link_form(index: LayoutIndex, a_end: str, b_end: str) -> str:
+    """The reach table's form of a cable between two ends: ``split`` from a switch to a
+    node's adapter, ``straight`` otherwise (an unknown device counts as no switch)."""
+
+    def is_switch(end: str) -> bool:
+        device = index.device(end.partition(":")[0])
+        dtype = index.type_of(device) if device is not None else None
+        return dtype is not None and dtype.kind == "switch"
+
+    return form_of(is_switch(a_end), is_switch(b_end))
 
 
 def proposal(
@@ -262,4 +287,4 @@ def proposal(
     if length is None:
         length = cable_length(layout, index, a.end, b.end)
     overrides = dict(layout.rules.thresholds) if layout.rules else {}
-    return propose_media(length, link_speed(a, b), overrides)
+    return propose_media(length, link_speed(a, b), overrides, link_form(index, a.end, b.end))

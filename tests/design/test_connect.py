@@ -161,8 +161,14 @@ def test_the_media_proposal_follows_the_length_and_speed() -> None:
     assert propose_media(500.0, 400e9).media == "smf"
     beyond = propose_media(50_000.0, 400e9)
     assert beyond.media is None and "beyond" in beyond.reason
+    # Without a length: the medium that reaches farthest at the speed. No AOC exists at
+    # 400G (media.toml); single-mode fibre reaches farthest at every speed band.
     unknown = propose_media(None, 400e9)
-    assert unknown.media == "aoc" and unknown.length is None
+    assert unknown.media == "smf" and unknown.length is None and "500 m" in unknown.reason
+    assert propose_media(None, 400e9, form="split").reason.endswith("100 m at 400G+")
+    assert propose_media(None, 200e9).media == "smf"
+    # Switch to a node's adapter is a splitter: 400G copper reaches 3 m there, not 2 m.
+    assert propose_media(2.5, 400e9, form="split").media == "dac"
     # A layout's own reach overrides count, as they do for CAB003 and the generators.
     assert propose_media(2.5, 400e9, {"reach_dac": 3.0}).media == "dac"
 
@@ -293,6 +299,8 @@ def test_the_media_proposal_never_raises_and_reaches_what_it_proposes(
     if found.media is not None and length is not None:
         limit = reach(found.media, speed)
         assert limit is not None and length <= limit[1]
+    if found.media is not None:  # whatever it proposes exists at that speed
+        assert reach(found.media, speed) is not None
 
 
 @settings(max_examples=examples(60), deadline=None)

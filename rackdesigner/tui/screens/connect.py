@@ -24,6 +24,7 @@ from rackdesigner.design.connect import (
     Proposal,
     free_ports,
     has_free_port,
+    link_form,
     link_speed,
     proposal,
     propose_media,
@@ -246,7 +247,8 @@ class ConnectScreen(ModalScreen[ConnectRequest | None]):
         typed, problem = self._typed_length()
         if problem is None and typed is not None:
             overrides = dict(self.design.rules.thresholds) if self.design.rules else {}
-            self.proposed = propose_media(typed, link_speed(a, b), overrides)
+            form = link_form(self.index, a.end, b.end)
+            self.proposed = propose_media(typed, link_speed(a, b), overrides, form)
         else:
             self.proposed = proposal(self.design, self.index, a, b)
         # The proposal fills the length and media fields without their Changed messages:
