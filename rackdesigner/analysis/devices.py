@@ -49,8 +49,13 @@ def device_facts(
         facts.power = demand if cap is None else min(demand, cap)
         facts.power_demand = demand
         facts.power_estimated = True
-    elif dtype.kind in ZERO_DRAW_KINDS or (
-        dtype.airflow == "passive" and dtype.kind not in POWERED_KINDS
+    elif (
+        dtype.kind in ZERO_DRAW_KINDS
+        or (dtype.airflow == "passive" and dtype.kind not in POWERED_KINDS)
+        # A busbar is copper; a power shelf passes the trays' draw on to the feeds
+        # (counted as the trays' power: PWR018), its own overhead is not in the sources.
+        or dtype.is_busbar
+        or dtype.is_power_shelf
     ):
         facts.power = 0.0
     return facts

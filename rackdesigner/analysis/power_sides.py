@@ -86,8 +86,8 @@ def side_capacity(feeds: Sequence[Feed], capacities: Sequence[float]) -> SideCap
 
 
 def pdu_feeds(pdus: Sequence[Device], feeds: Sequence[Feed]) -> dict[str, str]:
-    """The feed id each PDU is on: its ``feed`` where given, else the rack's feeds in
-    order (the i-th PDU without one on feed ((i − 1) mod F) + 1)."""
+    """The feed id each PDU (or power shelf: one AC input each) is on: its ``feed`` where
+    given, else the rack's feeds in order (the i-th without one on feed ((i − 1) mod F) + 1)."""
     out: dict[str, str] = {}
     ids = [f.id for f in feeds]
     turn = 0

@@ -11,6 +11,7 @@ devices cost, and no NVLink cable is ever listed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rackdesigner.analysis.facts import DeviceFacts, RackFacts
@@ -181,3 +182,56 @@ def rack_dc(rack: RackFacts) -> RackDc | None:
     if not (facts.shelves or facts.busbars or facts.trays):
         return None
     return facts
+
+
+# How the shelves share the rack's feeds (docs/rack-scale.md, Power). A shelf has one AC
+# input, so its PSUs are all on one feed: the rack's redundancy is between shelves on
+# different sides (the reference rack's 8 shelves of 33 kW carry a ~132 kW rack with
+# half of them lost), not between the PSUs of one shelf (PWR008 leaves shelves alone).
+
+
+@dataclass(frozen=True, slots=True)
+class SideLoss:
+    """What the shelves deliver with one feed side lost."""
+
+    lost: str  # the side label lost
+    kept: int  # shelves left on the other sides
+    capacity: float  # W of DC they deliver: kept x one shelf's rating
+
+
+def shelves_per_side(groups: Sequence[str], labels: Sequence[str]) -> dict[str, int]:
+    """Shelves on each side label (``groups``: the side of each shelf's feed, "" for none);
+    a shelf on a feed without a side counts for no side (PWR013)."""
+    counts = dict.fromkeys(labels, 0)
+    for group in groups:
+        if group in counts:
+            counts[group] += 1
+    return counts
+
+
+def side_losses(dc: RackDc, per_side: dict[str, int]) -> list[SideLoss]:
+    """For each of k >= 2 sides, the shelves left and their DC capacity when it is lost;
+    [] with fewer than 2 sides or a shelf of unknown rating."""
+    rating = dc.shelf_rating
+    if len(per_side) < 2 or rating is None:
+        return []
+    total = sum(per_side.values())
+    return [SideLoss(lost, total - n, (total - n) * rating) for lost, n in per_side.items()]
+
+
+def shelf_share(dc: RackDc, per_side: dict[str, int], side: str) -> float | None:
+    """W of DC one shelf on ``side`` delivers in its worst case: another side lost and the
+    trays' load shared evenly by the shelves left (with fewer than 2 sides, by all of them),
+    capped at the shelf's rating (beyond it the trays throttle: PWR016, PWR019). None where
+    no shelf would be left."""
+    rating = dc.shelf_rating
+    if len(per_side) >= 2:
+        total = sum(per_side.values())
+        left = [total - n for lost, n in per_side.items() if lost != side]
+        sharing = min(left) if left else 0
+    else:
+        sharing = len(dc.shelves)
+    if sharing <= 0:
+        return None
+    share = dc.load / sharing
+    return share if rating is None else min(share, rating)

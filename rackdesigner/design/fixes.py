@@ -27,6 +27,12 @@ PWR008    a device that runs degraded on two sides: a third side, a copy of the 
           side's feeds (and PDUs, where the rack has them), so any side lost keeps enough
 PWR013    a feed without a side: the side that makes the rack strongest (the weakest
           existing side, or a side of its own)
+PWR011    a PDU rated above its feed: to a free feed of its side rated for it, else the
+          largest catalog model made for its circuit (its inlet's voltage and current, rated
+          within the feed); sides whose PDUs are rated below their load: the largest models
+          made for their feeds, else another PDU on a new feed of its own per short side
+PWR012    more PSU cords than a side's outlets: PDUs made for the same feeds with more
+          outlets of the short kind, else more PDUs of the side's model on new feeds
 CAB003    a cable whose media does not reach its length: OM4 for OM3 fibre where that
           reaches, else the first medium of the generators' preference that does
 CAB004    ends of one technology at two speeds: the faster end's port group (on its model,
@@ -38,9 +44,11 @@ COOL003   a liquid rack naming no CDU (or a device that is not one): the nearest
 
 Codes with no mechanical fix, and why: COOL003 on an overloaded CDU group (which racks
 move, or which CDU to buy, is a plant decision); CAB004 across technologies (a different
-switch or adapter); PWR011 (a PDU rated below its side's load, or above its feed, needs
-another PDU model: a purchase) and PWR012 (more cords than outlets: more or other PDUs;
-moving a PDU to another feed side moves the shortfall, it does not remove it).
+switch or adapter); PWR011 and PWR012 where no catalog PDU is made for the circuit and a
+new feed would itself be overloaded (larger circuits are the building's, a person's call;
+moving a PDU to another side moves a shortfall, it does not remove it); PWR018 and PWR019
+(power shelves on the wrong feeds: which circuits a rack-scale rack gets is the hall's
+electrical design, and the shelves' order over the feeds follows the feeds' order).
 
 No Textual here: the designer calls it, and so can scripts.
 """
@@ -53,6 +61,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from rackdesigner.analysis.facts import SQRT3
+from rackdesigner.analysis.power_sides import feed_rating, pdu_feeds
 from rackdesigner.analysis.reach import choose_media, reach
 from rackdesigner.check.engine import rules_for, run_rules
 from rackdesigner.edit import (
@@ -64,6 +73,7 @@ from rackdesigner.edit import (
     MoveDevice,
     PlaceDevice,
     SetPortGroup,
+    UpdateDevice,
     UpdateFeed,
     UpdateLink,
     UpdateRack,
@@ -71,7 +81,7 @@ from rackdesigner.edit import (
 from rackdesigner.edit.index import end_device, port_key
 from rackdesigner.layout_io.schema import ENDPOINT
 from rackdesigner.model.diagnostics import Diagnostic
-from rackdesigner.model.layout import DeviceType, Feed, Layout, Link, Rack
+from rackdesigner.model.layout import Device, DeviceType, Feed, Layout, Link, Rack
 from rackdesigner.model.refs import KindId, Ref
 from rackdesigner.model.thresholds import resolve
 from rackdesigner.model.units import BANDWIDTH, POWER, canonical_text, fmt
@@ -586,21 +596,11 @@ def add_a_side(context: Context) -> Iterator[Plan]:
     yield Plan(f"Add side {label} to rack {rack.id}: feed {what}{with_pdus}", add)
 
 
-def _pdus_of(context: Context, rack: Rack, feed_ids: set[str]) -> list:  # type: ignore[type-arg]
+def _pdus_of(context: Context, rack: Rack, feed_ids: set[str]) -> list[Device]:
     """The rack's PDUs on the given feeds (their ``feed``, else the order rule of rules.md:
     PDUs without one go over the rack's feeds in order)."""
-    pdus = [
-        d
-        for d in rack.devices
-        if (t := context.catalog.get(d.model)) is not None and t.kind == "pdu"
-    ]
-    unkeyed = [d for d in pdus if d.feed is None]
-    found = [d for d in pdus if d.feed in feed_ids]
-    feeds = rack.feeds
-    for number, device in enumerate(unkeyed):
-        if feeds and feeds[number % len(feeds)].id in feed_ids:
-            found.append(device)
-    return found
+    where = _pdu_feed_of(context, rack)
+    return [d for d in _rack_pdus(context, rack) if d.id in where and where[d.id].id in feed_ids]
 
 
 def _quieter_rail(context: Context, rack: Rack) -> str:
@@ -627,6 +627,223 @@ def give_feed_a_side(context: Context) -> Iterator[Plan]:
             return [UpdateFeed(feed_id, side=label)]
 
         yield Plan(f"Put feed {feed_id} on side {label}", set_side)
+
+
+# -- PDUs ----------------------------------------------------------------------------------------
+
+
+def _rack_pdus(context: Context, rack: Rack) -> list[Device]:
+    return [
+        d
+        for d in rack.devices
+        if (t := context.catalog.get(d.model)) is not None and t.kind == "pdu"
+    ]
+
+
+def _pdu_feed_of(context: Context, rack: Rack) -> dict[str, Feed]:
+    """Each PDU's feed, by the rule the power rules use (its ``feed``, else in order)."""
+    feeds = {f.id: f for f in rack.feeds}
+    where = pdu_feeds(_rack_pdus(context, rack), rack.feeds)
+    return {pdu: feeds[feed] for pdu, feed in where.items() if feed in feeds}
+
+
+def pdus_for_feed(
+    catalog: dict[str, DeviceType], feed: Feed, power_factor: float
+) -> list[DeviceType]:
+    """The catalog's PDU models made for ``feed``, largest rating first: the feed's voltage
+    inside their inlet's range and their inlet's current its breaker's (PWR014), rated
+    within the feed's rating (PWR011). A model that does not give one of these is left out:
+    a fix does not guess."""
+    voltage, current = float(feed.voltage or 0), float(feed.current or 0)
+    limit = feed_rating(feed, power_factor) * (1 + 1e-9)
+    found = []
+    for dtype in catalog.values():
+        if dtype.kind != "pdu" or dtype.capacity is None or dtype.input_voltage is None:
+            continue
+        low, high = (float(v) for v in dtype.input_voltage)
+        if not low - 1e-6 <= voltage <= high + 1e-6:
+            continue
+        if dtype.input_current is None or abs(float(dtype.input_current) - current) > 1e-6:
+            continue
+        if float(dtype.capacity) <= limit:
+            found.append(dtype)
+    return sorted(found, key=lambda t: (-float(t.capacity or 0), t.key))
+
+
+def _pdus_by_side(context: Context, rack: Rack) -> dict[str, list[Device]]:
+    """The rack's PDUs by the side of their feed (``""`` for all of them without k ≥ 2
+    sides), as PWR011 and PWR012 group them: every side is judged, so a fix of the rack's
+    finding must mend every short side at once."""
+    where = _pdu_feed_of(context, rack)
+    sided = len({f.side for f in rack.feeds if f.side}) >= 2
+    out: dict[str, list[Device]] = {}
+    for pdu in _rack_pdus(context, rack):
+        feed = where.get(pdu.id)
+        if feed is None or (sided and not feed.side):
+            continue
+        out.setdefault((feed.side or "") if sided else "", []).append(pdu)
+    return dict(sorted(out.items()))
+
+
+def _swaps(
+    context: Context, pdus: list[Device], better: Callable[[DeviceType, DeviceType], bool]
+) -> list[tuple[str, str]]:
+    """(PDU, model) for each PDU whose feed has a model made for it that is ``better``
+    than its own: the first such in :func:`pdus_for_feed`'s order (largest first)."""
+    where = _pdu_feed_of(context, context.rack)
+    power_factor = context.thresholds["power_factor"]
+    out = []
+    for pdu in pdus:
+        own, feed = context.catalog.get(pdu.model), where.get(pdu.id)
+        if own is None or feed is None:
+            continue
+        for model in pdus_for_feed(context.catalog, feed, power_factor):
+            if model.key != own.key and better(model, own):
+                out.append((pdu.id, model.key))
+                break
+    return out
+
+
+def _swap_plan(swaps: list[tuple[str, str]], why: str) -> Iterator[Plan]:
+    if not swaps:
+        return
+
+    def swap() -> list[Command]:
+        return [UpdateDevice(pdu_id, model=key) for pdu_id, key in swaps]
+
+    listed = ", ".join(f"{pdu_id} a {key}" for pdu_id, key in swaps)
+    yield Plan(f"Make PDU {listed} ({why})", swap)
+
+
+def _more_pdus(
+    context: Context, counts: dict[str, tuple[list[Device], int]], *, own_model: bool
+) -> Iterator[Plan]:
+    """``n`` more PDUs on each side in ``counts`` (side -> (its PDUs, n)), each on a new feed
+    of its own (one circuit, one PDU: PWR014): a copy of the side's first PDU's feed, with
+    the side's own model (``own_model``: its outlets are known) or the largest model made
+    for the feed (the side's own where the catalog has none)."""
+    rack, index = context.rack, context.index
+    where = _pdu_feed_of(context, rack)
+    power_factor = context.thresholds["power_factor"]
+    taken: set[str] = set()
+    used: set[str] = set()
+    rails = _quieter_rail(context, rack)
+    adds: list[tuple[Feed, str, str, str]] = []  # (template, feed id, model, PDU id)
+    for side, (pdus, n) in counts.items():
+        template = next((where[d.id] for d in pdus if d.id in where), None)
+        if template is None or n <= 0 or n > MAX_FEEDS_PER_SIDE:
+            return
+        models = [] if own_model else pdus_for_feed(context.catalog, template, power_factor)
+        model = models[0].key if models else pdus[0].model
+        for _ in range(n):
+            feed_id = _free_feed_id(index, taken, f"{rack.id}-{side or 'F'}")
+            pdu_id = _free_id(index, used, f"{rack.id}-pdu-{(side or 'f').lower()}")
+            adds.append((template, feed_id, model, pdu_id))
+    if not adds:
+        return
+
+    def add() -> list[Command]:
+        commands: list[Command] = []
+        for template, feed_id, model, pdu_id in adds:
+            commands.append(AddFeed(rack.id, _copy_feed(template, feed_id, template.side)))
+            commands.append(PlaceDevice(rack.id, model, None, side=rails, id=pdu_id, feed=feed_id))
+        return commands
+
+    listed = ", ".join(f"{pdu_id} on feed {feed_id}" for _, feed_id, _, pdu_id in adds)
+    yield Plan(f"Add PDU {listed} ({adds[0][2]}) to rack {rack.id}", add)
+
+
+def _rating(context: Context, pdus: list[Device]) -> float:
+    return sum(float(context.catalog[d.model].capacity or 0) for d in pdus)
+
+
+@fixer("PWR011")
+def pdu_within_rating(context: Context) -> Iterator[Plan]:
+    """A PDU rated above its feed moves to a feed of its side that is rated for it and
+    has no PDU, else becomes the largest model made for its own feed (its inlet's voltage
+    and current, rated within it). Sides whose PDUs are rated below the load they carry
+    with another side lost get the largest models made for their feeds, else another feed
+    each with a PDU of its own (a copy of the side's first PDU's feed)."""
+    rack = context.rack
+    finding = context.finding
+    assert finding.subject is not None
+    power_factor = context.thresholds["power_factor"]
+    where = _pdu_feed_of(context, rack)
+    if finding.subject.kind == "device":
+        pdu = context.index.device(finding.subject.id)
+        dtype = context.index.type_of(pdu) if pdu is not None else None
+        feed = where.get(pdu.id) if pdu is not None else None
+        if pdu is None or dtype is None or dtype.capacity is None or feed is None:
+            return
+        rating = float(dtype.capacity)
+        busy = {f.id for f in where.values()}
+        for other in rack.feeds:
+            if other.id in busy or (other.side or "") != (feed.side or ""):
+                continue
+            if feed_rating(other, power_factor) * (1 + 1e-9) >= rating:
+
+                def move(pdu_id: str = pdu.id, feed_id: str = other.id) -> list[Command]:
+                    return [UpdateDevice(pdu_id, feed=feed_id)]
+
+                yield Plan(f"Move PDU {pdu.id} to feed {other.id} (rated for it)", move)
+        yield from _swap_plan(
+            _swaps(context, [pdu], lambda model, own: True), f"made for feed {feed.id}"
+        )
+        return
+    load = context.value("load")
+    short = {
+        side: pdus
+        for side, pdus in _pdus_by_side(context, rack).items()
+        if pdus and all(d.model in context.catalog for d in pdus) and _rating(context, pdus) < load
+    }
+    if not short:
+        return
+    larger = [
+        swap
+        for pdus in short.values()
+        for swap in _swaps(
+            context, pdus, lambda model, own: float(model.capacity or 0) > float(own.capacity or 0)
+        )
+    ]
+    yield from _swap_plan(larger, "the largest made for its feed")
+    counts = {}
+    for side, pdus in short.items():
+        one = max(float(context.catalog[d.model].capacity or 0) for d in pdus)
+        if one <= 0:
+            return
+        counts[side] = (pdus, math.ceil((load - _rating(context, pdus)) / one - 1e-9))
+    yield from _more_pdus(context, counts, own_model=False)
+
+
+@fixer("PWR012")
+def more_outlets(context: Context) -> Iterator[Plan]:
+    """More PSU cords than a side's PDU outlets: the rack's PDUs become the model made for
+    their feed with the most outlets of the short kind (C19, or all), where that has more;
+    else each side gets as many more PDUs as this side is short by, each on a feed of its
+    own. Moving a PDU to another side moves the shortfall, so that is never offered."""
+    rack = context.rack
+    big = "C19-class" in context.finding.message
+
+    def count(dtype: DeviceType | None) -> int:
+        outlets = (dtype.outlets or {}) if dtype is not None else {}
+        return outlets.get("c19", 0) if big else outlets.get("c13", 0) + outlets.get("c19", 0)
+
+    sides = _pdus_by_side(context, rack)
+    if not sides:
+        return
+    every = [pdu for pdus in sides.values() for pdu in pdus]
+    yield from _swap_plan(
+        _swaps(context, every, lambda model, own: count(model) > count(own)),
+        "more outlets, made for its feed",
+    )
+    missing = context.value("cords") - context.value("outlets")
+    counts = {}
+    for side, pdus in sides.items():
+        per_pdu = count(context.catalog.get(pdus[0].model))
+        if per_pdu <= 0:
+            return
+        counts[side] = (pdus, max(1, math.ceil(missing / per_pdu - 1e-9)))
+    yield from _more_pdus(context, counts, own_model=True)
 
 
 # -- cabling --------------------------------------------------------------------------------------

@@ -344,6 +344,8 @@ HINTS: dict[str, Hint | None] = {
     "PWR015": None,
     "PWR016": None,
     "PWR017": None,
+    "PWR018": None,
+    "PWR019": None,
     "NVL001": None,
     "NVL002": None,
     "NVL003": None,

@@ -7,7 +7,9 @@ Why it matters:
     nodes of 130 kg with switches, PDUs and the rack are over 1,100 kg, 1,528 kg/m² on
     a standard footprint. The limit is `[site] floor_load_max` where given, else the
     `floor_load_max` threshold (1,500 kg/m²). Where a device's weight is unknown the
-    load is a lower bound ("at least").
+    load is a lower bound ("at least"). A rack-scale rack's declared `weight` is the
+    built system's (an NVL72 rack is 1.36 t, trays included: 1,889 kg/m² on 0.72 m²),
+    so its trays, shelves and busbar are not unknown.
 
 Example:
     [site]
@@ -30,6 +32,7 @@ from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis
 from rackdesigner.rules.base import Finding, rule
+from rackdesigner.rules.placement._common import rack_weight
 
 
 @rule("PLC008", "error", scope="rack", thresholds=("floor_load_max",))
@@ -43,21 +46,23 @@ def floor_load(analysis: Analysis) -> Iterator[Finding]:
         limit = float(site.floor_load_max)
         source = "[site] floor_load_max"
     for rack in analysis.racks:
-        weight = rack.weight + rack.rack.weight_kg
+        parts = rack_weight(rack)
+        weight = parts.devices + parts.frame
         area = rack.rack.width_m * rack.rack.depth_m
         if area <= 0:
             continue
         load = weight / area
         if load <= limit * (1 + 1e-9):
             continue
-        bound = "at least " if rack.unknown_weight else ""
+        bound = "at least " if parts.unknown else ""
         load_text, limit_text = fmt_apart(load, limit, AREAL_MASS)
         yield Finding(
             f"rack {rack.rack.id}",
             rack.ref,
             f"{bound}{fmt(weight, MASS)} on {area:.3g} m² is {bound}{load_text}, over the "
-            f"{limit_text} floor rating ({source}; devices {fmt(rack.weight, MASS)} + rack "
-            f"{fmt(rack.rack.weight_kg, MASS)})",
+            f"{limit_text} floor rating ({source}; devices {fmt(parts.devices, MASS)} + "
+            f"{'the rack-scale rack as built' if parts.integrated else 'rack'} "
+            f"{fmt(parts.frame, MASS)})",
             hint="spread the heavy devices over more racks, use a larger footprint (width, "
             "depth), or have the floor rated for the load",
             values={"floor_load": load, "limit": limit, "weight": weight, "area": area},

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis
 from rackdesigner.rules.base import Finding, rule
+from rackdesigner.rules.placement._common import rack_weight
 
 
 @rule("PLC004", "error", scope="rack")
@@ -28,14 +29,26 @@ def overweight(analysis: Analysis) -> Iterator[Finding]:
 
     for rack in analysis.racks:
         limit = rack.rack.max_weight
-        if limit is None or rack.weight <= limit:
+        if limit is None:
             continue
-        bound = "at least " if rack.unknown_weight else ""
+        weight = rack_weight(rack)
+        total = weight.devices + (weight.frame if weight.integrated else 0.0)
+        if total <= limit:
+            continue
+        bound = "at least " if weight.unknown else ""
+        if not weight.integrated:
+            subject = f"devices weigh {bound}{fmt(total, MASS)}"
+        elif weight.devices:
+            subject = (
+                f"the rack-scale rack weighs {bound}{fmt(total, MASS)}: "
+                f"{fmt(weight.frame, MASS)} as built and devices {fmt(weight.devices, MASS)}"
+            )
+        else:
+            subject = f"the rack-scale rack weighs {fmt(total, MASS)} as built, trays included"
         yield Finding(
             f"rack {rack.rack.id}",
             rack.ref,
-            f"devices weigh {bound}{fmt(rack.weight, MASS)}, more than its "
-            f"max_weight {fmt(float(limit), MASS)}",
+            f"{subject}, more than its max_weight {fmt(float(limit), MASS)}",
             hint="spread the devices over more racks or use a rack rated for the load",
-            values={"weight": rack.weight, "max_weight": float(limit)},
+            values={"weight": total, "max_weight": float(limit)},
         )

@@ -26,6 +26,8 @@ where a draw is estimated from GPU TDP (PWR006) the messages say "(estimated)".
     PWR015  standard_current     a feed current that is no standard rating for its region
     PWR016  power_shelves        rack-scale trays against the power shelves, one shelf lost
     PWR017  busbar               the busbar current against its rating; trays without shelves
+    PWR018  shelf_feeds          each feed against its power shelves' AC input, a side lost
+    PWR019  shelves_side_loss    the power shelves left with one feed side lost
 """
 
 # Imported for their registrations; `rules.registry.all_rules` puts them in code order.
@@ -44,6 +46,8 @@ from rackdesigner.rules.power import (  # noqa: F401
     psu_input_voltage,
     psus_on_side_loss,
     shared_circuit,
+    shelf_feeds,
+    shelves_side_loss,
     site_budget,
     standard_current,
     unknown_power,

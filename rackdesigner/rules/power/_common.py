@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from rackdesigner.analysis import DeviceFacts, FeedFacts, RackFacts
 from rackdesigner.analysis.power_sides import pdu_feeds
+from rackdesigner.analysis.rack_scale import shelves_per_side
 from rackdesigner.model.layout import Feed
 from rackdesigner.model.units import CURRENT, VOLTAGE, fmt
 
@@ -76,12 +77,28 @@ def outlet_source(facts: FeedFacts) -> str:
 
 def pdus_by_feed(rack: RackFacts) -> list[tuple[DeviceFacts, FeedFacts]]:
     """The rack's PDUs (kind pdu) and the feed each is on (rules.md v1.1, PSUs and PDUs)."""
-    pdus = [d for d in rack.devices if d.kind == "pdu"]
-    if not pdus or not rack.feeds:
+    return on_feeds(rack, [d for d in rack.devices if d.kind == "pdu"])
+
+
+def shelves_by_feed(rack: RackFacts) -> list[tuple[DeviceFacts, FeedFacts]]:
+    """The rack's power shelves and the feed each one's AC input is on: like PDUs, over
+    the rack's feeds in order (a shelf has one AC input; docs/rack-scale.md, Power)."""
+    return on_feeds(rack, [d for d in rack.devices if d.type is not None and d.type.is_power_shelf])
+
+
+def on_feeds(rack: RackFacts, devices: list[DeviceFacts]) -> list[tuple[DeviceFacts, FeedFacts]]:
+    """Each of ``devices`` and the feed it plugs into (its ``feed``, else the rack's feeds
+    in order: :func:`~rackdesigner.analysis.power_sides.pdu_feeds`)."""
+    if not devices or not rack.feeds:
         return []
     by_id = {f.feed.id: f for f in rack.feeds}
-    where = pdu_feeds([d.device for d in pdus], [f.feed for f in rack.feeds])
-    return [(d, by_id[where[d.device.id]]) for d in pdus if where.get(d.device.id) in by_id]
+    where = pdu_feeds([d.device for d in devices], [f.feed for f in rack.feeds])
+    return [(d, by_id[where[d.device.id]]) for d in devices if where.get(d.device.id) in by_id]
+
+
+def shelf_sides(rack: RackFacts, shelves: list[tuple[DeviceFacts, FeedFacts]]) -> dict[str, int]:
+    """Power shelves per feed side (label order); {} with fewer than 2 sides."""
+    return shelves_per_side([f.group for _, f in shelves], list(rack.side_capacity))
 
 
 def side_groups(rack: RackFacts) -> tuple[list[str], float]:

@@ -6,7 +6,10 @@ Why it matters:
     them is lost the device keeps psus − ⌈psus ÷ k⌉: a DGX H100 has 6 PSUs and needs 4
     at full load, so on A + B (3 + 3) it keeps 3 and runs degraded (power-capped) or
     shuts down, while NVIDIA's three-PDU rack (A, B, C: 2 + 2 + 2) keeps 4. The check
-    applies where the type gives both `psus` and `psus_required`.
+    applies where the type gives both `psus` and `psus_required`, and not to a power
+    shelf (a type with `dc_voltage`): a rack-scale rack's shelf has one AC input, so its
+    PSUs are not split over the sides; the rack is redundant between shelves on
+    different sides (PWR016, PWR019), as the NVL72 reference rack is.
 
 Example:
     [[racks]]
@@ -46,6 +49,8 @@ def psus_lost_with_side(analysis: Analysis) -> Iterator[Finding]:
         for dev in rack.devices:
             dtype = dev.type
             if dtype is None or not dtype.psus or not dtype.psus_required:
+                continue
+            if dtype.is_power_shelf:  # one AC input: PWR019 judges the shelves per side
                 continue
             psus, required = dtype.psus, dtype.psus_required
             base, extra = divmod(psus, count)
