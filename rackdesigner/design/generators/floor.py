@@ -387,6 +387,9 @@ class Floor:
             feeds=feeds,
             devices=devices,
             door=door_id if base.door else None,
+            # A network rack holds switches, no trays: it is no part of its neighbour's
+            # NVLink domain (NVL003 would see the domain span two racks).
+            nvlink_domain=None,
         )
         self.rack_ids.add(rack_id)
         self.device_ids.update(d.id for d in devices)
