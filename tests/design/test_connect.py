@@ -199,13 +199,13 @@ def test_gpu_nodes_are_the_selection_or_all() -> None:
 def test_only_switches_that_fit_the_nodes_are_offered() -> None:
     catalog = builtin()
     infiniband = [s.key for s in fitting_switches(catalog, "infiniband")]
-    assert infiniband == ["qm9700", "qm8700"]  # fastest first; no Ethernet, no mgmt switch
+    assert infiniband == ["q3400", "qm9700", "qm8700"]  # fastest first; no Ethernet, no mgmt switch
     assert [s.key for s in fitting_switches(catalog, "ethernet")] == ["sn5600"]
     nodes = gpu_nodes(loads(TWO_RACKS).layout, catalog)
     switches = fitting_switches(catalog, nodes.tech)
     assert default_leaf(switches, nodes, None) == "qm9700"
     assert default_leaf(switches, nodes, 200e9) == "qm8700"
-    assert default_leaf(switches, nodes, 800e9) is None
+    assert default_leaf(switches, nodes, 800e9) == "q3400"  # XDR (Quantum-X800)
 
 
 def test_parse_ratio() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import math
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pytest
 from hypothesis import given, settings
@@ -25,7 +25,7 @@ from rackdesigner.design.generators.dragonfly import shape
 from rackdesigner.design.templates import TEMPLATES, NewOptions, build
 from rackdesigner.layout_io import dumps, load_text
 from rackdesigner.layout_io.catalog import for_layout
-from rackdesigner.model.layout import Layout
+from rackdesigner.model.layout import DeviceType, Layout
 from tests.strategies import examples
 
 K = 64  # QM9700: 64 x 400G
@@ -478,33 +478,124 @@ def test_replace_keeps_storage_and_management_switches() -> None:
     assert errors(layout) == []
 
 
-@pytest.mark.parametrize(("sus", "leaves", "spines"), [(1, 8, 4), (2, 16, 8), (4, 32, 18)])
-def test_144_port_switches_match_the_b300_superpod_reference(
-    sus: int, leaves: int, spines: int
-) -> None:
-    # NVIDIA DGX SuperPOD reference architecture with DGX B300 (XDR, 144-port switches,
-    # 72-node SUs): 1 SU 8 leaves / 4 spines, 2 SU 16 / 8, 4 SU 32 / 18. From first
-    # principles: 72 ports down and 72 up per leaf; 4 SU = 32 x 72 uplinks need 16 spines
-    # of 144 ports, but 72 over 16 puts 5 cables of a leaf on some spine (160 ports), so
-    # 18 (4 each, 128 ports).
-    from rackdesigner.model.layout import DeviceType, PortGroup
+def b300_nodes(nodes: int, tech: str = "infiniband") -> Layout:
+    """DGX B300 nodes (8 x ConnectX-8 800G) in racks, their compute ports ``tech``, for a
+    fabric generated through the generator API (``replace`` drops ``new``'s own)."""
+    layout = build(NewOptions(gpus=nodes * RAILS, node="dgx-b300")).layout
+    if tech != "infiniband":
+        base = for_layout(layout).devices["dgx-b300"]
+        ports = [replace(g, tech=tech) if g.name == "ib" else g for g in base.ports or ()]
+        layout.catalog["dgx-b300"] = DeviceType("dgx-b300", ports=ports)
+    return layout
 
-    layout = build(NewOptions(gpus=sus * 72 * RAILS, fabric="rail")).layout
-    layout.catalog["xdr144"] = DeviceType(
-        "xdr144",
-        kind="switch",
-        height=2.0,
-        power=2000.0,
-        weight=30.0,
-        airflow="front-to-rear",
-        ports=[PortGroup("p", 144, 400e9, "infiniband")],
-    )
-    plan = generate(layout, FabricRequest(fabric="rail", leaf="xdr144", su_nodes=72, replace=True))
+
+# NVIDIA DGX SuperPOD with DGX B300, Quantum-X800 InfiniBand and AC power, Architecture,
+# Table 3 (https://docs.nvidia.com/dgx-superpod/reference-architecture/
+# scalable-infrastructure-b300-xdr/latest/dgx-superpod-architecture.html): SU count: nodes,
+# leaf, spine, node-leaf and leaf-spine cables. 72 DGX B300 an SU, 144-port Q3400 XDR
+# switches at 1:1. (The table's GPU count at 18 SU reads 9,216; 1,296 nodes are 10,368
+# GPUs, its own cable counts.)
+SUPERPOD_B300_XDR = {
+    1: (72, 8, 4, 576, 576),
+    2: (144, 16, 8, 1152, 1152),
+    4: (288, 32, 18, 2304, 2304),
+    8: (576, 64, 36, 4608, 4608),
+    18: (1296, 144, 72, 10368, 10368),
+}
+
+
+@pytest.mark.parametrize("sus", sorted(SUPERPOD_B300_XDR))
+def test_xdr_rail_counts_match_the_b300_xdr_superpod_reference(sus: int) -> None:
+    # From first principles: the default SU is half the Q3400's 144 ports (72 nodes), one
+    # leaf per rail and SU with 72 ports down and 72 up; spines enough for every uplink,
+    # rounded up until each leaf's 72 uplinks divide evenly: 4 SU = 32 x 72 over 144 ports
+    # is 16 spines, but 72 / 16 does not divide, so 18 (4 each); one spine tier closes at
+    # 144²/2 = 10,368 node ports (18 SU). The default switch for 800G InfiniBand is q3400.
+    nodes, leaves, spines, node_leaf, leaf_spine = SUPERPOD_B300_XDR[sus]
+    layout = b300_nodes(nodes)
+    plan = generate(layout, FabricRequest(fabric="rail", replace=True))
     apply_plan(layout, plan)
     c = census(layout)
+    assert leaves == sus * RAILS
+    assert spines == first_principles_spines(leaves, 72, 144)
     assert (len(c.leaves), len(c.spines), len(c.cores)) == (leaves, spines, 0)
-    assert c.cables["node-leaf"] == c.cables["leaf-spine"] == sus * 72 * RAILS
-    assert all(len(c.ports[s]) <= 144 for s in c.spines)
+    assert (c.cables["node-leaf"], c.cables["leaf-spine"]) == (node_leaf, leaf_spine)
+    models = {d.id: d.model for _, d in layout.devices()}
+    assert {models[s] for s in c.leaves | c.spines} == {"q3400"}
+    assert all(c.up[leaf] == c.down[leaf] == 72 for leaf in c.leaves)  # 1:1, 800G both
+    assert all(len(c.ports[s]) <= 144 for s in c.leaves | c.spines)
+    assert plan.warnings == [] and not plan.catalog  # 800G end to end: no CAB004 rewrite
+    if sus == 1:
+        assert errors(layout) == []
+
+
+# NVIDIA DGX SuperPOD with DGX B300, Spectrum-4 Ethernet and DC busbar power, Architecture,
+# Table 3 (https://docs.nvidia.com/dgx-superpod/reference-architecture/
+# scalable-infrastructure-b300/latest/dgx-superpod-architecture.html): SU count: nodes, leaf,
+# spine, node-leaf and leaf-spine cables, 64 DGX B300 an SU. Its network-fabrics page: a
+# twin-planar Spectrum-X fabric, each GPU 2 x 400GbE on two planes, rail-aligned per SU.
+SUPERPOD_B300_SPECTRUM_X = {
+    1: (64, 16, 8, 512, 512),
+    2: (128, 32, 16, 1024, 1024),
+    4: (256, 64, 32, 2048, 2048),
+    8: (512, 128, 64, 4096, 4096),
+    16: (1024, 256, 128, 8192, 8192),
+}
+
+
+@pytest.mark.parametrize("sus", sorted(SUPERPOD_B300_SPECTRUM_X))
+def test_spectrum_x_rail_planes_match_the_b300_superpod_reference(sus: int) -> None:
+    # Modelled as each ConnectX-8 running 800GbE on a 64-port 800G SN5600: a leaf takes 32
+    # nodes down and 32 up (the RA's leaf takes the SU's 64 nodes at 400G on one plane:
+    # the same ports and cables), two leaves per rail and RA SU, and one spine plane per
+    # rail (rail_planes): per rail 2 x sus leaves of 32 uplinks on 64-port spines. The
+    # counts are the RA's at every size; the two planes of each 800G port are not modelled.
+    nodes, leaves, spines, node_leaf, leaf_spine = SUPERPOD_B300_SPECTRUM_X[sus]
+    layout = b300_nodes(nodes, tech="ethernet")
+    plan = generate(
+        layout, FabricRequest(fabric="rail", leaf="sn5600", rail_planes=True, replace=True)
+    )
+    apply_plan(layout, plan)
+    c = census(layout)
+    assert leaves == 2 * sus * RAILS
+    assert spines == RAILS * first_principles_spines(2 * sus, 32, 64)
+    assert (len(c.leaves), len(c.spines), len(c.cores)) == (leaves, spines, 0)
+    assert (c.cables["node-leaf"], c.cables["leaf-spine"]) == (node_leaf, leaf_spine)
+    for spine in c.spines:  # one rail a plane
+        below = {leaf for leaf in c.leaves if c.pairs[(leaf, spine)]}
+        assert len({rail_of(e) for e, lf in c.node_port_to.items() if lf in below}) == 1
+    if sus == 1:
+        assert errors(layout) == []
+
+
+def test_the_su_is_half_the_leaf_unless_asked() -> None:
+    # Without su_nodes an SU is half the leaf's ports: 72 on a Q3400, 32 on a QM9700 (the
+    # DGX H100/B200 SuperPODs' 32-node SU); an explicit su_nodes is kept.
+    layout = b300_nodes(144)
+    assert generate(layout, FabricRequest(replace=True)).counts["sus"] == 2
+    assert generate(layout, FabricRequest(replace=True, su_nodes=32)).counts["sus"] == 5
+    h100 = rail_layout(2)
+    assert generate(h100, FabricRequest(replace=True)).counts["sus"] == 2
+
+
+def test_gb300_trays_on_xdr_leaves() -> None:
+    # The gb300-superpod template runs the trays' 800G ConnectX-8 on QM9700 at 400G (its
+    # layout catalog sets the ports to 400G, CAB004). Without that override the generator
+    # picks the Q3400 for 800G InfiniBand: one SU of 144 trays x 4 rails = 576 ports, two
+    # 72-tray leaves a rail (8), 8 x 72 uplinks on 144-port spines (4), 800G end to end;
+    # the network rack it adds beside the NVL72 racks is no part of their NVLink domains.
+    layout = build(NewOptions(template="gb300-superpod", sus=1)).layout
+    del layout.catalog["gb300-compute-tray"]
+    plan = generate(layout, FabricRequest(fabric="rail", replace=True))
+    apply_plan(layout, plan)
+    c = census(layout)
+    models = {d.id: d.model for _, d in layout.devices()}
+    assert {models[s] for s in c.leaves | c.spines} == {"q3400"}
+    assert (len(c.leaves), len(c.spines), len(c.cores)) == (8, 4, 0)
+    assert c.cables["node-leaf"] == c.cables["leaf-spine"] == 576
+    assert plan.warnings == [] and not plan.catalog
+    assert all(r.nvlink_domain is None for r in plan.new_racks)
+    assert errors(layout) == []
 
 
 def test_spines_take_the_most_central_racks_with_room_on_liquid_racks() -> None:

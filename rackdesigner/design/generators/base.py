@@ -25,8 +25,10 @@ class GenerateError(ValueError):
 @dataclass(frozen=True, slots=True)
 class FabricRequest:
     """What to build. Switch models are catalog keys; None picks the default for the nodes'
-    compute ports (InfiniBand 400G: ``qm9700``; InfiniBand 200G: ``qm8700``; Ethernet:
-    ``sn5600``); the spine and core default to the leaf model."""
+    compute ports (InfiniBand XDR 800G: ``q3400``; InfiniBand 400G: ``qm9700``; InfiniBand
+    200G: ``qm8700``; Ethernet: ``sn5600``); the spine and core default to the leaf model.
+    ``su_nodes`` None: an SU is half the leaf's ports (32 on a 64-port QM9700, 72 on a
+    144-port Q3400), the DGX SuperPOD SU: one leaf per rail, half its ports down."""
 
     fabric: str = "rail"
     nodes: tuple[str, ...] | None = None  # GPU node ids; None: every GPU node of the layout
@@ -34,7 +36,7 @@ class FabricRequest:
     spine: str | None = None
     core: str | None = None
     oversubscription: float = 1.0
-    su_nodes: int = 32
+    su_nodes: int | None = None  # None: half the leaf's ports (rail)
     new_racks: bool = True  # add network racks where no rack has room
     strict_cables: bool = False  # refuse runs over cable_max instead of noting them
     rail_planes: bool = False  # rail: one spine plane per rail instead of a shared tree
@@ -54,7 +56,7 @@ class FabricRequest:
                 f"oversubscription must be at least 1 (1:1 is non-blocking), "
                 f"got {self.oversubscription:g}"
             )
-        if self.su_nodes < 1:
+        if self.su_nodes is not None and self.su_nodes < 1:
             raise GenerateError(f"su_nodes must be at least 1, got {self.su_nodes}")
 
     def wants_redundancy(self, nodes: int, rails: int) -> bool:
@@ -164,7 +166,10 @@ def switch_model(catalog: Catalog, key: str, what: str) -> SwitchModel:
 
 
 DEFAULT_SWITCHES = (
-    # (tech, lowest node port speed, switch): the first that matches
+    # (tech, lowest node port speed, switch): the first that matches. XDR (800G, a
+    # ConnectX-8 on a DGX/HGX B300 or a GB300 tray) on the 144-port Quantum-X800 the DGX
+    # SuperPOD B300 XDR RA builds on; NDR on the QM9700.
+    ("infiniband", 800e9, "q3400"),
     ("infiniband", 400e9, "qm9700"),
     ("infiniband", 0.0, "qm8700"),
     ("ethernet", 0.0, "sn5600"),

@@ -387,7 +387,15 @@ class Floor:
             feeds=feeds,
             devices=devices,
             door=door_id if base.door else None,
+            # A network rack holds switches, no trays: it is no part of its neighbour's
+            # NVLink domain (NVL003 would see the domain span two racks).
+            nvlink_domain=None,
         )
+        if base.nvlink_domain is not None:
+            # Beside an NVL72 rack (liquid for its trays' cold plates) the switches are
+            # on air, as the gb200-superpod template builds it (docs/rack-scale.md).
+            rack.cooling = "air"
+            rack.cdu = None
         self.rack_ids.add(rack_id)
         self.device_ids.update(d.id for d in devices)
         height = max(1, int(rack.height_u))

@@ -1,7 +1,8 @@
 """Rail-optimised fat tree: the NVIDIA DGX SuperPOD compute fabric.
 
-Nodes are taken in layout order in scalable units (SU) of ``su_nodes`` (default 32; one SU
-of all the nodes when there are fewer). Each SU has one leaf per rail: port k of every node
+Nodes are taken in layout order in scalable units (SU) of ``su_nodes`` (default half the
+leaf's ports: 32 on a 64-port QM9700, 72 on a 144-port Q3400; one SU of all the nodes when
+there are fewer). Each SU has one leaf per rail: port k of every node
 of the SU goes to the SU's rail-k leaf, so GPU k of every node is one hop from GPU k of every
 other node of the SU. A leaf has ``su_nodes`` ports down and, at 1:1, as many up (its uplink
 bandwidth equals its downlink bandwidth; a last, partial SU's leaves get uplinks for the nodes
@@ -18,7 +19,10 @@ Above the leaves, with radix-k switches and 1:1:
 * above that a core tier (three tiers close at k³/4 node ports): pods of k/2 leaves (whole
   SUs) with their own spines, half their ports down and half up, and core group j joining
   spine j of every pod. 16 SU: 128 leaves / 128 spines / 64 cores, as in the DGX B200
-  SuperPOD reference architecture (it adds the core tier from 16 SU);
+  SuperPOD reference architecture (it adds the core tier from 16 SU); with 144-port XDR
+  switches (Q3400, 72-node SUs) one spine tier closes at 144²/2 = 10,368 node ports, 18 SU:
+  1 SU 8 / 4, 2 SU 16 / 8, 4 SU 32 / 18, 8 SU 64 / 36, 18 SU 144 / 72, as in the DGX
+  SuperPOD B300 XDR reference architecture;
 * above k³/4 ÷ rails nodes (or with ``rail_planes``) one spine plane per rail: each rail's
   leaves get their own two- or three-tier tree, and the nodes, which have a port on every
   rail, join the planes (cross-rail traffic goes over NVLink inside the node).
@@ -28,9 +32,23 @@ from __future__ import annotations
 
 import math
 
-from rackdesigner.design.generators.base import FabricPlan, FabricRequest, GenerateError
+from rackdesigner.design.generators.base import (
+    FabricPlan,
+    FabricRequest,
+    GenerateError,
+    SwitchModel,
+)
 from rackdesigner.design.generators.build import Builder, Switch, spines_for
 from rackdesigner.model.layout import Layout
+
+
+def su_size(request: FabricRequest, leaf: SwitchModel) -> int:
+    """Nodes per SU: the request's, or half the leaf's ports (at least one): the DGX
+    SuperPOD SU, whose rail leaves take one port of every node of the SU on half their
+    ports and go up on the other half (32 on a QM9700, 72 on a Q3400)."""
+    if request.su_nodes is not None:
+        return request.su_nodes
+    return max(1, leaf.ports // 2)
 
 
 def generate(
@@ -43,7 +61,7 @@ def generate(
     leaf_model = b.model(request.leaf, "leaf")
     spine_model = b.model(request.spine, "spine", leaf_model)
     core_model = b.model(request.core, "core", spine_model)
-    su = min(request.su_nodes, n)
+    su = min(su_size(request, leaf_model), n)
     uplinks = b.uplinks_for(su, min(nodes.speed, leaf_model.speed), leaf_model, spine_model)
     if su + uplinks > leaf_model.ports:
         raise GenerateError(

@@ -1,0 +1,86 @@
+"""The built-in catalog's Blackwell Ultra, XDR and MI355X entries: their cited figures, and
+the figures no source gave left out rather than guessed (issue 24)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rackdesigner.layout_io.catalog import builtin, port_identities
+from rackdesigner.model.layout import DeviceType, PortGroup
+
+NEW_DEVICES = ("dgx-b300", "sys-822gs-nb3rt", "q3400", "as-4126gs-nmr-lcc")
+NEW_GPUS = ("b300-sxm", "mi355x", "b300", "gb200-b200")
+
+
+def compute(dtype: DeviceType) -> PortGroup:
+    groups = [g for g in dtype.ports or () if g.effective_role(dtype.kind) == "compute"]
+    assert len(groups) == 1, dtype.key
+    return groups[0]
+
+
+@pytest.mark.parametrize("key", NEW_DEVICES)
+def test_each_new_device_cites_its_figures(key: str) -> None:
+    dtype = builtin().devices[key]
+    assert dtype.source and "https://" in dtype.source
+    assert dtype.notes  # what is derived or was not found
+
+
+@pytest.mark.parametrize("key", NEW_GPUS)
+def test_each_blackwell_and_mi355x_gpu_cites_its_figures(key: str) -> None:
+    gpu = builtin().gpus[key]
+    assert gpu.source and "https://" in gpu.source
+    assert gpu.memory and gpu.bandwidth and gpu.tdp and gpu.interconnect
+
+
+def test_b300_and_mi355x_figures() -> None:
+    gpus = builtin().gpus
+    b300 = gpus["b300-sxm"]
+    # 288 GB HBM3e, 8 TB/s, NVLink 5 1.8 TB/s a GPU; bytes are stored as bits
+    assert (b300.memory, b300.bandwidth, b300.interconnect) == (288e9 * 8, 8e12 * 8, 1.8e12 * 8)
+    assert b300.form_factor == "sxm" and gpus["b300"].form_factor == "superchip"
+    mi355x = gpus["mi355x"]
+    assert (mi355x.memory, mi355x.bandwidth, mi355x.tdp) == (288e9 * 8, 8e12 * 8, 1400.0)
+    assert mi355x.form_factor == "oam"
+
+
+def test_blackwell_ultra_nodes_have_eight_800g_connectx8_ports() -> None:
+    devices = builtin().devices
+    for key in ("dgx-b300", "sys-822gs-nb3rt"):
+        dtype = devices[key]
+        assert (dtype.kind, dtype.gpu, dtype.gpus, dtype.form_factor) == (
+            "gpu-node",
+            "b300-sxm",
+            8,
+            "sxm",
+        )
+        group = compute(dtype)
+        assert (group.count, group.speed, group.tech) == (8, 800e9, "infiniband")
+        assert dtype.liquid_fraction is None  # both air-cooled
+    # DGX B300: ~56 kW for four in a rack (the XDR RA), 10U; Supermicro: 3+3 x 6.6 kW
+    assert (devices["dgx-b300"].power, devices["dgx-b300"].height_u) == (14e3, 10)
+    smc = devices["sys-822gs-nb3rt"]
+    assert (smc.psus, smc.psus_required, smc.psu_rating, smc.height_u) == (6, 3, 6600.0, 8)
+
+
+def test_q3400_is_144_xdr_ports_in_72_twin_cages_and_no_guessed_power() -> None:
+    q3400 = builtin().devices["q3400"]
+    group = compute(q3400)
+    assert (q3400.kind, group.count, group.speed, group.tech) == (
+        "switch",
+        144,
+        800e9,
+        "infiniband",
+    )
+    assert q3400.height_u == 4
+    # The hardware manual was not found: power and weight are left out, not invented.
+    assert q3400.power is None and q3400.weight is None and q3400.psus is None
+    assert port_identities()["q3400"]["p"] == {"twin": True}
+
+
+def test_mi355x_node() -> None:
+    node = builtin().devices["as-4126gs-nmr-lcc"]
+    assert (node.gpu, node.gpus, node.form_factor, node.height_u) == ("mi355x", 8, "oam", 4)
+    assert node.power is None  # estimated from the GPUs' TDP (PWR006)
+    assert node.liquid_fraction == pytest.approx(0.6)
+    group = compute(node)
+    assert (group.count, group.speed, group.tech) == (8, 400e9, "ethernet")
