@@ -1,0 +1,112 @@
+"""Rack-scale systems in the designer (issue 24), by real keys: New from template builds a
+one-SU GB200 hall from the dialog (SUs asked, not GPUs); trays, a power shelf and the 0U
+busbar are placed from the catalog picker, and a tray placed in a rack without an NVLink
+domain says NVL002 will report it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Input
+
+from rackdesigner.tui.screens.catalog_picker import CatalogPickerScreen
+from rackdesigner.tui.screens.template import TemplateScreen
+from tests.tui.pilot import (
+    SMALL,
+    app_for,
+    codes,
+    last_notice,
+    palette,
+    recent_notices,
+    run,
+    settle,
+    type_text,
+    wait_for,
+)
+
+
+async def _pick(pilot: object, text: str) -> None:
+    """``a`` at the cursor, type the model, enter."""
+    await pilot.press("a")  # type: ignore[attr-defined]
+    await wait_for(pilot, CatalogPickerScreen)
+    await type_text(pilot, text)
+    await pilot.press("enter")  # type: ignore[attr-defined]
+    await settle(pilot)
+
+
+def test_new_from_template_builds_a_gb200_su_and_trays_are_placed_from_the_catalog(
+    tmp_path: Path,
+) -> None:
+    async def journey() -> None:
+        app = app_for(None, tmp_path)
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(pilot)
+            await palette(pilot, "New from template")
+            await wait_for(pilot, TemplateScreen)
+            screen = app.screen
+            assert isinstance(screen, TemplateScreen)
+            # The list: ... superpod, gb200-superpod, gb300-superpod, custom.
+            await pilot.press("down")
+            await pilot.pause()
+            await pilot.press("end", "up", "enter")
+            await pilot.pause()
+            assert screen.template == "gb300-superpod"
+            await pilot.press("down")
+            await pilot.pause()
+            await pilot.press("end", "up", "up", "enter")
+            await pilot.pause()
+            assert screen.template == "gb200-superpod"
+            # Counted in SUs like superpod; the NVL72 rack fixes GPU, cooling and fabric.
+            assert screen.query_one("#tline-sus").display
+            assert not screen.query_one("#tline-gpus").display
+            for key in ("gpu", "per-node", "cooling", "fabric"):
+                assert not screen.query_one(f"#tline-{key}").display
+            assert screen.query_one("#tline-leaf").display
+            await pilot.press("tab")
+            assert app.focused is screen.query_one("#t-sus", Input)
+            assert app.focused.value == "1"  # type: ignore[union-attr]
+            await pilot.press("enter")
+            for _ in range(300):
+                await pilot.pause(0.02)
+                if not isinstance(app.screen, TemplateScreen):
+                    break
+            await settle(pilot)
+            session = app.workspace.session
+            assert session is not None and app.workspace.dirty
+            layout = session.layout
+            assert layout.name == "gb200-superpod"
+            domains = [r for r in layout.racks if r.nvlink_domain]
+            assert len(domains) == 8
+            models = [d.model for _, d in layout.devices()]
+            assert models.count("gb200-compute-tray") == 8 * 18
+            assert models.count("nvl72-switch-tray") == 8 * 9
+            assert not [d for d in session.findings if d.severity == "error"]
+            # -- placing rack-scale parts: a new rack, which names no domain
+            await palette(pilot, "Add rack")
+            await pilot.press("enter")
+            await settle(pilot)
+            rack = session.index.rack(app.main.racks.current_rack_id() or "")
+            assert rack is not None and rack.nvlink_domain is None and not rack.devices
+            rack_id = rack.id
+            app.main.racks.jump(rack_id, unit=1)
+            await settle(pilot)
+            await _pick(pilot, "nvl72-power-shelf")
+            assert "NVL002" not in last_notice(app)
+            await pilot.press("up")
+            await _pick(pilot, "gb200-compute-tray")
+            text = recent_notices(app)  # guidance may announce NET006 after it
+            assert f"rack {rack_id} has no nvlink_domain" in text and "NVL002" in text
+            await pilot.press("up")
+            await _pick(pilot, "nvl72-switch-tray")
+            await _pick(pilot, "nvl72-busbar")  # no question about a side rail
+            assert "on the rack's rear (0U)" in recent_notices(app)
+            placed = {d.model: d for d in rack.devices}
+            assert placed["nvl72-power-shelf"].position == 1
+            assert placed["gb200-compute-tray"].position == 2
+            assert placed["nvl72-switch-tray"].position == 3
+            busbar = placed["nvl72-busbar"]
+            assert (busbar.position, busbar.face, busbar.side) == (None, "rear", None)
+            outside = codes(app, "NVL002")
+            assert any(rack_id in entity for entity in outside), outside
+
+    run(journey)
