@@ -5,17 +5,24 @@ domain says NVL002 will report it."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input
 
 from rackdesigner.tui.screens.catalog_picker import CatalogPickerScreen
 from rackdesigner.tui.screens.template import TemplateScreen
+from rackdesigner.tui.widgets.topology_view import TopologyView
+from tests.conftest import ROOT
 from tests.tui.pilot import (
+    GOLDEN,
     SMALL,
+    SNAPSHOT_SIZE,
     app_for,
     codes,
     last_notice,
+    match_golden,
     palette,
     recent_notices,
     run,
@@ -108,5 +115,38 @@ def test_new_from_template_builds_a_gb200_su_and_trays_are_placed_from_the_catal
             assert (busbar.position, busbar.face, busbar.side) == (None, "rear", None)
             outside = codes(app, "NVL002")
             assert any(rack_id in entity for entity in outside), outside
+
+    run(journey)
+
+
+def test_the_topology_view_draws_each_nvlink_domain_as_one_block(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Snapshot: the SU's eight NVL72 racks are eight domain blocks (``nvl-a03 · NVL72 · 72
+    GPUs · 18 trays``) with their uplinks, not 216 devices; the inspector on a rack names
+    its domain."""
+    shutil.copy(ROOT / "layouts" / "gb200-nvl72-su.toml", tmp_path / "gb200-nvl72-su.toml")
+    monkeypatch.chdir(tmp_path)
+
+    async def journey() -> None:
+        app = app_for(Path("gb200-nvl72-su.toml"), tmp_path)
+        async with app.run_test(size=SNAPSHOT_SIZE) as pilot:
+            await settle(pilot)
+            assert app.main.go_to("a03-c01")
+            await settle(pilot)
+            facts = app.main.inspector.facts_text()
+            assert "compute tray of NVLink domain nvl-a03 · 27 trays · 72 GPUs" in facts
+            await pilot.press("3")
+            await settle(pilot)
+            await pilot.pause()
+            tree = app.main.query_one(TopologyView)
+            unit = tree.root.children[0].children[1]  # the fabric's scalable unit
+            labels = [str(node.label) for node in unit.children][1:]  # after its leaves
+            assert labels[0] == "nvl-a03 · NVL72 · 72 GPUs · 18 trays"
+            assert len([label for label in labels if label.startswith("nvl-")]) == 8
+            # The spine tier folded (as enter on it does), so the domains are in the picture.
+            tree.root.children[0].children[0].collapse()
+            await pilot.pause()
+            match_golden(GOLDEN / "rack-scale" / "topology-view.svg", app.export_screenshot())
 
     run(journey)
