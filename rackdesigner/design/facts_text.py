@@ -93,9 +93,10 @@ def facts_lines(session: Session, ref: Ref) -> list[str]:
 
 
 def domain_lines(racks: list[RackFacts], rack: RackFacts) -> list[str]:
-    """A rack's NVLink domain (docs/rack-scale.md): its trays against the shape's counts
-    (an NVL72 holds 18 compute and 9 switch trays) and its GPUs, or the rack-scale trays a
-    rack without ``nvlink_domain`` holds (NVL002)."""
+    """A rack's NVLink domain (docs/rack-scale.md): its GPUs and its trays against the
+    shape's counts (an NVL72 holds 18 compute and 9 switch trays: ``compute 18/18``), or
+    the rack-scale trays a rack without ``nvlink_domain`` holds (NVL002). Short lines: the
+    inspector is 26 columns wide at 80x24."""
     from rackdesigner.analysis.rack_scale import tray_role
 
     name = rack.rack.nvlink_domain
@@ -103,23 +104,20 @@ def domain_lines(racks: list[RackFacts], rack: RackFacts) -> list[str]:
         trays = sum(1 for dev in rack.devices if tray_role(dev) is not None)
         if not trays:
             return []
-        return [f"{trays} NVLink trays in no domain: set nvlink_domain (NVL002)"]
+        return [f"{trays} NVLink trays, no domain:", "set nvlink_domain (NVL002)"]
     domain = _domain(racks, name)
     shape = domain.shape
     compute, switches = len(domain.compute), len(domain.switches)
     if shape is not None:
-        trays = (
-            f"{compute} of {shape.compute_trays} compute · "
-            f"{switches} of {shape.switch_trays} switch trays"
-        )
-        title = f"NVLink domain {name} ({shape.name})"
+        what = shape.name
+        trays = f"compute {compute}/{shape.compute_trays} · switch {switches}/{shape.switch_trays}"
     else:
-        trays = f"{compute} compute · {switches} switch trays"
         shapes = domain.shapes
-        title = f"NVLink domain {name} ({'mixed ' + ', '.join(shapes) if shapes else 'no trays'})"
-    lines = [title, f"  {trays} · {domain.gpus} GPUs"]
+        what = f"mixed {'+'.join(shapes)}" if shapes else "no trays"
+        trays = f"compute {compute} · switch {switches}"
+    lines = [f"NVLink domain {name}", f"{what} · {domain.gpus} GPUs", trays]
     if len(domain.racks) > 1:
-        lines.append(f"  over racks {', '.join(r.rack.id for r in domain.racks)}")
+        lines.append(f"over racks {', '.join(r.rack.id for r in domain.racks)}")
     return lines
 
 
@@ -132,13 +130,13 @@ def tray_lines(session: Session, facts: DeviceFacts) -> list[str]:
         return []
     name = facts.rack.nvlink_domain
     if name is None:
-        return [f"{role} tray in no NVLink domain: rack {facts.rack.id} names none (NVL002)"]
+        return [f"{role} tray in no NVLink", "domain (NVL002): the rack", "names no nvlink_domain"]
     analysis = session.analysis
     if analysis is None:
-        return [f"{role} tray of NVLink domain {name}"]
+        return [f"in NVLink domain {name}"]
     domain = _domain(analysis.racks, name)
     trays = len(domain.compute) + len(domain.switches)
-    return [f"{role} tray of NVLink domain {name} · {trays} trays · {domain.gpus} GPUs"]
+    return [f"in NVLink domain {name}", f"{trays} trays · {domain.gpus} GPUs in it"]
 
 
 def _domain(racks: list[RackFacts], name: str) -> Domain:

@@ -135,7 +135,7 @@ def test_the_topology_view_draws_each_nvlink_domain_as_one_block(
             assert app.main.go_to("a03-c01")
             await settle(pilot)
             facts = app.main.inspector.facts_text()
-            assert "compute tray of NVLink domain nvl-a03 · 27 trays · 72 GPUs" in facts
+            assert "in NVLink domain nvl-a03\n27 trays · 72 GPUs in it" in facts
             await pilot.press("3")
             await settle(pilot)
             await pilot.pause()
