@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rackdesigner.model.layout import DEVICE_KINDS, DeviceType, Gpu
-from rackdesigner.model.units import BANDWIDTH, POWER, fmt
+from rackdesigner.model.units import BANDWIDTH, CURRENT, POWER, VOLTAGE, fmt
 
 # The order kinds are grouped in: what a person builds a cluster from comes first.
 KIND_ORDER = DEVICE_KINDS
@@ -102,6 +102,15 @@ def summary(entry: DeviceType | Gpu) -> str:
         parts.append("power est.")
     if entry.gpus:
         parts.append(f"{entry.gpus}×{entry.gpu or 'GPU'}")
+    if entry.is_power_shelf:  # what it turns the rack's AC into
+        rating = f"×{fmt(float(entry.psu_rating), POWER)}" if entry.psu_rating else " PSUs"
+        parts.append(
+            f"{entry.psus or '?'}{rating} → {fmt(float(entry.dc_voltage or 0), VOLTAGE)} DC"
+        )
+    if entry.is_busbar:
+        parts.append(f"DC busbar {fmt(float(entry.busbar_current or 0), CURRENT)} · rear")
+    if entry.nvl_tray_role == "switch":
+        parts.append(f"NVLink switch ({entry.nvl_domain})")
     ports = _ports(entry)
     if ports:
         parts.append(ports)
