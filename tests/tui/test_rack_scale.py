@@ -69,6 +69,7 @@ def test_new_from_template_builds_a_gb200_su_and_trays_are_placed_from_the_catal
             for key in ("gpu", "per-node", "cooling", "fabric"):
                 assert not screen.query_one(f"#tline-{key}").display
             assert screen.query_one("#tline-leaf").display
+            assert "leaf trays" in str(screen.query_one("#tline-su-nodes Label").render())
             await pilot.press("tab")
             assert app.focused is screen.query_one("#t-sus", Input)
             assert app.focused.value == "1"  # type: ignore[union-attr]

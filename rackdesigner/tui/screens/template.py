@@ -183,6 +183,9 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
         self.query_one("#tline-sus").display = name in SU_TEMPLATES
         for key in RACK_SCALE_FIXED:
             self.query_one(f"#tline-{key}").display = name not in RACK_SCALE_TEMPLATES
+        # A rack-scale SU's leaves take trays (32 a leaf and rail), not 8-GPU nodes.
+        label = "leaf trays" if name in RACK_SCALE_TEMPLATES else "SU nodes"
+        self.query_one("#tline-su-nodes Label", Label).update(label)
         gpu = options.gpu or self._node_gpu(options.node) or "h100-sxm"
         self._set(
             "#t-gpu", gpu if gpu in self.gpu_keys else (self.gpu_keys[0] if self.gpu_keys else None)
@@ -262,7 +265,7 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
                 leaf=select("#t-leaf"),  # type: ignore[arg-type]
                 spine=select("#t-spine"),  # type: ignore[arg-type]
                 oversubscription=ratio,
-                su_nodes=whole("#t-su-nodes", "SU nodes"),
+                su_nodes=whole("#t-su-nodes", "leaf trays"),
                 voltage=volts,
                 voltage_text=volt_text,
                 phases=int(select("#t-phases") or 3),  # type: ignore[call-overload]
