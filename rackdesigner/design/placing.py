@@ -76,13 +76,14 @@ def is_rack_scale(entry: DeviceType) -> bool:
 def grouped(
     entries: Mapping[str, DeviceType | Gpu], keys: Iterable[str]
 ) -> list[tuple[str, list[str]]]:
-    """``keys`` grouped by kind, kinds in :data:`KIND_ORDER` (the rack-scale parts first, as
-    the catalog lists them; GPUs last), keys keeping their order inside a group; empty
-    groups left out."""
+    """``keys`` grouped by kind, kinds in :data:`KIND_ORDER` (the rack-scale parts after the
+    GPU nodes; GPUs last), keys keeping their order inside a group; empty groups left
+    out."""
     groups: dict[str, list[str]] = {}
     for key in keys:
         groups.setdefault(kind_of(entries[key]), []).append(key)
-    order = [RACK_SCALE, *KIND_ORDER, "gpu"]
+    first, *rest = KIND_ORDER  # (GPU nodes, then the rack-scale systems' parts)
+    order = [first, RACK_SCALE, *rest, "gpu"]
     return [(kind, groups[kind]) for kind in order if kind in groups]
 
 
