@@ -116,6 +116,25 @@ def test_new_from_template_builds_a_gb200_su_and_trays_are_placed_from_the_catal
             assert (busbar.position, busbar.face, busbar.side) == (None, "rear", None)
             outside = codes(app, "NVL002")
             assert any(rack_id in entity for entity in outside), outside
+            # The rack's nvlink_domain in its inspector page, checked as the loader checks it.
+            app.main.update_inspector(("rack", rack_id))
+            await pilot.pause()
+            inspector = app.main.inspector
+            assert "2 NVLink trays, no domain:" in inspector.facts_text()
+            inspector.edit("nvlink_domain")
+            await pilot.pause()
+            await type_text(pilot, "nvl a15")
+            await pilot.press("enter")
+            await settle(pilot)
+            assert inspector.note("nvlink_domain") is not None and rack.nvlink_domain is None
+            await pilot.press("ctrl+u")
+            await type_text(pilot, f"nvl-{rack_id}")
+            await pilot.press("enter")
+            await settle(pilot)
+            assert rack.nvlink_domain == f"nvl-{rack_id}"
+            assert not any(rack_id in entity for entity in codes(app, "NVL002"))
+            assert f"NVLink domain nvl-{rack_id}" in inspector.facts_text()
+            assert "compute 1/18 · switch 1/9" in inspector.facts_text()
 
     run(journey)
 
