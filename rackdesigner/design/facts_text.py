@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 from rackdesigner.model.units import HEIGHT, fmt
 
 if TYPE_CHECKING:
+    from rackdesigner.analysis.facts import DeviceFacts, RackFacts
+    from rackdesigner.analysis.rack_scale import Domain
     from rackdesigner.edit import Session
     from rackdesigner.model.layout import Layout
 
@@ -62,6 +64,7 @@ def facts_lines(session: Session, ref: Ref) -> list[str]:
         return [
             " · ".join(x for x in line if x),
             f"in rack {facts.rack.id}",
+            *tray_lines(session, facts),
             *link_lines(session, ident),
         ]
     if kind == "rack":
@@ -74,6 +77,7 @@ def facts_lines(session: Session, ref: Ref) -> list[str]:
                     f" · cooling {analysis.cooling_verdict(rack)}",
                     f"{rack.units_used:g} of {fmt(rack.rack.height_u, HEIGHT)} used"
                     f" · {rack.gpus} GPUs · {len(rack.rack.feeds)} feeds",
+                    *domain_lines(analysis.racks, rack),
                 ]
     if kind == "feed":
         for rack in analysis.racks:
@@ -86,6 +90,61 @@ def facts_lines(session: Session, ref: Ref) -> list[str]:
     if kind == "link":
         return link_run_lines(session, ident)
     return []
+
+
+def domain_lines(racks: list[RackFacts], rack: RackFacts) -> list[str]:
+    """A rack's NVLink domain (docs/rack-scale.md): its GPUs and its trays against the
+    shape's counts (an NVL72 holds 18 compute and 9 switch trays: ``compute 18/18``), or
+    the rack-scale trays a rack without ``nvlink_domain`` holds (NVL002). Short lines: the
+    inspector is 26 columns wide at 80x24."""
+    from rackdesigner.analysis.rack_scale import tray_role
+
+    name = rack.rack.nvlink_domain
+    if name is None:
+        trays = sum(1 for dev in rack.devices if tray_role(dev) is not None)
+        if not trays:
+            return []
+        return [f"{trays} NVLink trays, no domain:", "set nvlink_domain (NVL002)"]
+    domain = _domain(racks, name)
+    shape = domain.shape
+    compute, switches = len(domain.compute), len(domain.switches)
+    if shape is not None:
+        what = shape.name
+        trays = f"compute {compute}/{shape.compute_trays} · switch {switches}/{shape.switch_trays}"
+    else:
+        shapes = domain.shapes
+        what = f"mixed {'+'.join(shapes)}" if shapes else "no trays"
+        trays = f"compute {compute} · switch {switches}"
+    lines = [f"NVLink domain {name}", f"{what} · {domain.gpus} GPUs", trays]
+    if len(domain.racks) > 1:
+        lines.append(f"over racks {', '.join(r.rack.id for r in domain.racks)}")
+    return lines
+
+
+def tray_lines(session: Session, facts: DeviceFacts) -> list[str]:
+    """A rack-scale tray's domain: the one its rack names, or none (NVL002)."""
+    from rackdesigner.analysis.rack_scale import tray_role
+
+    role = tray_role(facts)
+    if role is None:
+        return []
+    name = facts.rack.nvlink_domain
+    if name is None:
+        return [f"{role} tray in no NVLink", "domain (NVL002): the rack", "names no nvlink_domain"]
+    analysis = session.analysis
+    if analysis is None:
+        return [f"in NVLink domain {name}"]
+    domain = _domain(analysis.racks, name)
+    trays = len(domain.compute) + len(domain.switches)
+    return [f"in NVLink domain {name}", f"{trays} trays · {domain.gpus} GPUs in it"]
+
+
+def _domain(racks: list[RackFacts], name: str) -> Domain:
+    """The domain the racks naming ``name`` form (one pass over the racks' ids)."""
+    from rackdesigner.analysis.rack_scale import domains
+
+    found, _ = domains([r for r in racks if r.rack.nvlink_domain == name])
+    return found[0]
 
 
 def link_lines(session: Session, device_id: str) -> list[str]:

@@ -11,11 +11,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rackdesigner.model.layout import DEVICE_KINDS, DeviceType, Gpu
-from rackdesigner.model.units import BANDWIDTH, POWER, fmt
+from rackdesigner.model.units import BANDWIDTH, CURRENT, POWER, VOLTAGE, fmt
 
 # The order kinds are grouped in: what a person builds a cluster from comes first.
 KIND_ORDER = DEVICE_KINDS
+# A group of its own for the parts of a rack-scale system (docs/rack-scale.md): its compute
+# trays are GPU nodes and its switch trays, shelves and busbar "other" by kind, but a
+# person building an NVL72 rack looks for them together.
+RACK_SCALE = "rack-scale"
 KIND_TITLES = {
+    RACK_SCALE: "Rack-scale parts (NVL72 trays, power shelves, 0U busbar)",
     "gpu-node": "GPU nodes",
     "cpu-node": "CPU nodes",
     "storage": "Storage",
@@ -58,18 +63,27 @@ def match(entries: Mapping[str, DeviceType | Gpu], text: str) -> list[str]:
 def kind_of(entry: DeviceType | Gpu) -> str:
     if isinstance(entry, Gpu):
         return "gpu"
+    if is_rack_scale(entry):
+        return RACK_SCALE
     return entry.kind if entry.kind in KIND_ORDER else "other"
+
+
+def is_rack_scale(entry: DeviceType) -> bool:
+    """A part of a rack-scale system: an NVLink tray, a power shelf or a DC busbar."""
+    return entry.nvl_domain is not None or entry.is_power_shelf or entry.is_busbar
 
 
 def grouped(
     entries: Mapping[str, DeviceType | Gpu], keys: Iterable[str]
 ) -> list[tuple[str, list[str]]]:
-    """``keys`` grouped by kind, kinds in :data:`KIND_ORDER` (GPUs last), keys keeping their
-    order inside a group; empty groups left out."""
+    """``keys`` grouped by kind, kinds in :data:`KIND_ORDER` (the rack-scale parts after the
+    GPU nodes; GPUs last), keys keeping their order inside a group; empty groups left
+    out."""
     groups: dict[str, list[str]] = {}
     for key in keys:
         groups.setdefault(kind_of(entries[key]), []).append(key)
-    order = [*KIND_ORDER, "gpu"]
+    first, *rest = KIND_ORDER  # (GPU nodes, then the rack-scale systems' parts)
+    order = [first, RACK_SCALE, *rest, "gpu"]
     return [(kind, groups[kind]) for kind in order if kind in groups]
 
 
@@ -89,6 +103,15 @@ def summary(entry: DeviceType | Gpu) -> str:
         parts.append("power est.")
     if entry.gpus:
         parts.append(f"{entry.gpus}×{entry.gpu or 'GPU'}")
+    if entry.is_power_shelf:  # what it turns the rack's AC into
+        rating = f"×{fmt(float(entry.psu_rating), POWER)}" if entry.psu_rating else " PSUs"
+        parts.append(
+            f"{entry.psus or '?'}{rating} → {fmt(float(entry.dc_voltage or 0), VOLTAGE)} DC"
+        )
+    if entry.is_busbar:
+        parts.append(f"DC busbar {fmt(float(entry.busbar_current or 0), CURRENT)} · rear")
+    if entry.nvl_tray_role == "switch":
+        parts.append(f"NVLink switch ({entry.nvl_domain})")
     ports = _ports(entry)
     if ports:
         parts.append(ports)
@@ -165,8 +188,30 @@ def rail_for(left: int, right: int) -> str:
 
 def is_rail_device(entry: DeviceType) -> bool:
     """0U devices that mount on a side rail (PDUs and such); a 0U rear door hangs on the
-    rack's rear and takes no rail."""
-    return entry.height_u <= 0 and entry.kind != "rear-door"
+    rack's rear and takes no rail, and neither does a rack-scale DC busbar (it runs up the
+    rear of the rack, behind the trays it feeds: docs/rack-scale.md)."""
+    return entry.height_u <= 0 and entry.kind != "rear-door" and not entry.is_busbar
+
+
+def rear_face(entry: DeviceType) -> str | None:
+    """The face a 0U device without a rail is recorded on: ``rear`` for the busbar (as
+    ``new --template gb200-superpod`` writes it), None for a rear door (its own kind says
+    where it hangs)."""
+    return "rear" if entry.height_u <= 0 and entry.is_busbar else None
+
+
+def domain_note(entry: DeviceType, rack_domain: str | None, rack_id: str) -> str | None:
+    """What to tell a person who places an NVLink tray: the domain it joins, or that the
+    rack names none, so NVL002 (a tray outside any domain) will report it."""
+    role = entry.nvl_tray_role
+    if role is None:
+        return None
+    if rack_domain is None:
+        return (
+            f"rack {rack_id} has no nvlink_domain, so this {role} tray is in no NVLink "
+            "domain (NVL002 will report it): set the rack's nvlink_domain in the inspector"
+        )
+    return f"it joins NVLink domain {rack_domain}"
 
 
 def plan(
@@ -197,7 +242,7 @@ def plan(
         entry = types[model]
         if entry.height_u <= 0:
             if not is_rail_device(entry):
-                out.append(Placement(model))
+                out.append(Placement(model, face=rear_face(entry)))
                 continue
             chosen = side or rail_for(left, right)
             if chosen == "left":
@@ -231,7 +276,7 @@ def plan(
 def where(placement: Placement, height: float) -> str:
     """``at U5-U14``, ``at U20 (rear)``, ``on the left rail``: where a device went."""
     if placement.position is None:
-        return f"on the {placement.side} rail" if placement.side else "on the rack's rear"
+        return f"on the {placement.side} rail" if placement.side else "on the rack's rear (0U)"
     units = max(1, round(height))
     span = (
         f"U{placement.position}"

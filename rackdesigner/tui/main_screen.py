@@ -736,9 +736,16 @@ class MainScreen(Screen[None]):
     def _catalog_dragged(self, event: CatalogPanel.DragStarted) -> None:
         self.header.set_state(status=f"drop {event.model} on a unit to place it")
 
+    @on(CatalogPanel.Dragging)
+    def _catalog_dragging(self, event: CatalogPanel.Dragging) -> None:
+        racks = self.query_one("#racks", BuildingRacksView)
+        cell = racks.cell_at_screen(event.screen_x, event.screen_y)
+        self.header.set_state(status=racks.preview_entry(event.model, cell))
+
     @on(CatalogPanel.Dropped)
     def _catalog_dropped(self, event: CatalogPanel.Dropped) -> None:
         racks = self.query_one("#racks", BuildingRacksView)
+        racks.clear_preview()
         cell = racks.cell_at_screen(event.screen_x, event.screen_y)
         plans = racks.plans()
         where = (plans[cell.rack].rack.id, cell.unit, cell.rail) if cell is not None else None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rackdesigner.design.facts_text import facts_lines, kilowatts, layout_lines
 from rackdesigner.edit import Session
 from rackdesigner.layout_io import load_path
@@ -37,3 +39,38 @@ def test_facts_of_a_rack_a_device_a_feed_and_a_link() -> None:
     link = session.layout.links[0]
     assert facts_lines(session, ("link", link.a))[0] == f"{link.a} → {link.b}"
     assert facts_lines(Session(Layout(name="x"), check=False), ("rack", "r")) == []
+
+
+def test_a_rack_scale_rack_and_its_trays_show_their_nvlink_domain() -> None:
+    """Issue 24: the rack's page names its domain with its trays against the NVL72's 18
+    compute and 9 switch trays and its GPUs; a tray's page names its domain; a tray in a
+    rack without ``nvlink_domain`` says NVL002."""
+    from rackdesigner.edit import EditError, RemoveDevice, SetField
+
+    session = Session(load_path(ROOT / "layouts" / "gb200-nvl72-su.toml"))
+    rack = next(r for r in session.layout.racks if r.nvlink_domain)
+    lines = facts_lines(session, ("rack", rack.id))
+    at = lines.index(f"NVLink domain {rack.nvlink_domain}")
+    assert lines[at + 1 : at + 3] == ["NVL72 · 72 GPUs", "compute 18/18 · switch 9/9"]
+    tray = next(d for d in rack.devices if d.model == "gb200-compute-tray")
+    lines = facts_lines(session, ("device", tray.id))
+    at = lines.index(f"in NVLink domain {rack.nvlink_domain}")
+    assert lines[at + 1] == "27 trays · 72 GPUs in it"
+    switch = next(d for d in rack.devices if d.model == "nvl72-switch-tray")
+    assert "27 trays · 72 GPUs in it" in facts_lines(session, ("device", switch.id))
+    session.do(RemoveDevice(tray.id))
+    lines = facts_lines(session, ("rack", rack.id))
+    assert "NVL72 · 68 GPUs" in lines and "compute 17/18 · switch 9/9" in lines
+    # The field as the inspector commits it (the loader's conversion: a bad id is refused).
+    with pytest.raises(EditError):
+        session.do(SetField(("rack", rack.id), "nvlink_domain", "nvl a01"))
+    session.do(SetField(("rack", rack.id), "nvlink_domain", ""))
+    assert rack.nvlink_domain is None
+    lines = facts_lines(session, ("rack", rack.id))
+    assert "26 NVLink trays, no domain:" in lines and "set nvlink_domain (NVL002)" in lines
+    lines = facts_lines(session, ("device", switch.id))
+    assert "switch tray in no NVLink" in lines and "domain (NVL002): the rack" in lines
+    # Not rack-scale: no domain line.
+    plain = Session(load_path(ROOT / "layouts" / "training-128.toml"))
+    first = plain.layout.racks[0]
+    assert not any("NVLink" in line for line in facts_lines(plain, ("rack", first.id)))

@@ -8,12 +8,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rackdesigner.design.placing import (
+    RACK_SCALE,
     NoRoom,
+    domain_note,
     grouped,
+    is_rack_scale,
+    is_rail_device,
     match,
     nearest_fit,
     plan,
     rail_for,
+    rear_face,
     summary,
     where,
 )
@@ -187,3 +192,41 @@ def test_rail_for_prefers_the_emptier_then_left() -> None:
     assert rail_for(0, 0) == "left"
     assert rail_for(1, 0) == "right"
     assert rail_for(0, 2) == "left"
+
+
+def test_rack_scale_parts_are_one_group_first_and_the_busbar_goes_on_the_rear() -> None:
+    """Issue 24: the compute and switch trays, the power shelf and the 0U busbar can be
+    placed from the catalog; they are listed together, and the busbar takes no side rail
+    (it runs up the rack's rear, as ``new --template gb200-superpod`` records it)."""
+    types = builtin().devices
+    parts = ["gb200-compute-tray", "nvl72-switch-tray", "nvl72-power-shelf", "nvl72-busbar"]
+    groups = dict(grouped(types, sorted(types)))
+    assert set(parts) <= set(groups[RACK_SCALE])
+    assert "gb200-compute-tray" not in groups["gpu-node"]
+    assert list(groups)[:2] == ["gpu-node", RACK_SCALE]
+    assert not any(is_rack_scale(types[k]) for k in ("dgx-b200", "qm9700", "pdu-3ph-415v-63a"))
+    assert not is_rail_device(types["nvl72-busbar"])
+    assert is_rail_device(types["pdu-3ph-415v-63a"])
+    placed = plan(types, parts, top=48, taken={"front": {1, 2}, "rear": {1, 2}}, near=1)
+    assert [p.position for p in placed] == [3, 4, 5, None]
+    busbar = placed[3]
+    assert (busbar.face, busbar.side) == ("rear", None)
+    assert where(busbar, 0) == "on the rack's rear (0U)"
+    assert rear_face(types["rear-door-hx"]) is None
+    # Their figures in the list: what a shelf makes, what the busbar carries.
+    assert summary(types["nvl72-power-shelf"]) == "1U · 6×5.5 kW → 48 V DC"
+    assert summary(types["nvl72-busbar"]) == "0U · DC busbar 2.9 kA · rear"
+    assert "NVLink switch (nvl72)" in summary(types["nvl72-switch-tray"])
+
+
+def test_a_tray_in_a_rack_without_a_domain_is_told_that_nvl002_will_fire() -> None:
+    types = builtin().devices
+    note = domain_note(types["gb200-compute-tray"], None, "a03")
+    assert note is not None and "NVL002" in note and "rack a03 has no nvlink_domain" in note
+    assert "switch tray" in (domain_note(types["nvl72-switch-tray"], None, "a03") or "")
+    assert domain_note(types["gb300-compute-tray"], "nvl-a03", "a03") == (
+        "it joins NVLink domain nvl-a03"
+    )
+    # Not a tray: nothing to say (a shelf or a busbar is in no domain).
+    assert domain_note(types["nvl72-power-shelf"], None, "a03") is None
+    assert domain_note(types["dgx-b200"], None, "a03") is None

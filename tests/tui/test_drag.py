@@ -146,3 +146,115 @@ def test_drag_a_catalog_entry_onto_a_unit_places_it_there(
             assert app.main.build.armed == "qm8700"
 
     run(journey)
+
+
+def test_a_dragged_catalog_entry_shows_its_ghost_where_the_drop_would_place_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23: before the drop, a catalog entry over a unit is drawn as a ghost (as a
+    dragged device is) where it would go, and the header says so: it fits, or the unit is
+    taken and it goes to the nearest free units; the drop places it there; the ghost goes."""
+    copy("training-128.toml", tmp_path)
+    monkeypatch.chdir(tmp_path)
+
+    async def journey() -> None:
+        app = app_for(Path("training-128.toml"), tmp_path)
+        async with app.run_test(size=(120, 50)) as pilot:
+            await settle(pilot)
+            session = app.workspace.session
+            assert session is not None
+            view = app.main.racks
+            await pilot.click("#catalog-search")
+            await type_text(pilot, "qm87")
+            await pilot.pause()
+            app.main.go_to("a01-leaf1")
+            await settle(pilot)
+            await pilot.mouse_down("#catalog-list", offset=(4, 1))
+            await pilot._post_mouse_events([events.MouseMove], "#racks", spot(app, 1, 25), button=1)
+            await pilot.pause()
+            ghost = view.ghost
+            assert ghost is not None and ghost.block is not None
+            assert (ghost.rack, ghost.unit, ghost.refused) == (1, 25, None)
+            assert app.main.header.status == "drop: qm8700 fits at a02 U25"
+            line = view.render_line(spot(app, 1, 25)[1] - view.gutter.top).text
+            assert "░+qm8700" in line
+            # Over a01-n04 (U29-U32): the drop would go to the nearest free unit, U28.
+            await pilot._post_mouse_events([events.MouseMove], "#racks", spot(app, 0, 30), button=1)
+            await pilot.pause()
+            assert view.ghost is not None and (view.ghost.rack, view.ghost.unit) == (0, 28)
+            assert app.main.header.status == "drop: U30 is taken, so qm8700 goes to a01 U28"
+            revision = session.revision
+            await pilot._post_mouse_events([events.MouseUp], "#racks", spot(app, 0, 30), button=1)
+            await settle(pilot)
+            assert view.ghost is None
+            placed = session.index.device("a01-sw01")
+            assert placed is not None and placed.position == 28
+            assert session.revision == revision + 1
+            # Dragged off the racks again: no ghost is left behind.
+            await pilot.mouse_down("#catalog-list", offset=(4, 1))
+            await pilot._post_mouse_events([events.MouseMove], "#racks", spot(app, 1, 25), button=1)
+            await pilot._post_mouse_events([events.MouseMove], "#problems", (4, 2), button=1)
+            await pilot.pause()
+            assert view.ghost is None
+            await pilot._post_mouse_events([events.MouseUp], "#problems", (4, 2), button=1)
+            await settle(pilot)
+
+    run(journey)
+
+
+def test_a_device_dragged_to_the_edge_scrolls_to_a_rack_out_of_view_and_onto_a_title(
+    tmp_path: Path,
+) -> None:
+    """Issue 23: at 80 columns two racks of row A show; a device dragged to the view's right
+    edge scrolls the racks a rack per move until the one wanted (a05) is in view, and the
+    drop moves it there. Dragged over another rack's title line, it goes to that rack at the
+    same unit."""
+    path = copy("training-128.toml", tmp_path)
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=(80, 40)) as pilot:
+            await settle(pilot)
+            session = app.workspace.session
+            assert session is not None
+            view = app.main.racks
+            app.main.go_to("a01-n04")  # U29-U32; a05's U33-U36 are free
+            await settle(pilot)
+            width = view.scrollable_content_region.width
+            assert width < 5 * COLUMN_W  # a05 is out of view
+            await pilot.mouse_down("#racks", offset=spot(app, 0, 30))
+            await pilot._post_mouse_events([events.MouseMove], "#racks", spot(app, 0, 34), button=1)
+            assert view.ghost is not None and (view.ghost.rack, view.ghost.unit) == (0, 33)
+            for _ in range(10):
+                edge = (view.gutter.left + width - 1, spot(app, 0, 34)[1])
+                await pilot._post_mouse_events([events.MouseMove], "#racks", edge, button=1)
+                if view.ghost.rack == 4:
+                    break
+            assert view.ghost.rack == 4 and view.ghost.unit == 33
+            assert view.scroll_offset.x > 0
+            left = view.scroll_offset.x
+            assert left <= 4 * COLUMN_W and left + width >= 5 * COLUMN_W  # a05 in view
+            await pilot._post_mouse_events([events.MouseUp, events.Click], "#racks", edge, button=1)
+            await settle(pilot)
+            assert session.index.rack_of("a01-n04").id == "a05"
+            assert session.index.device("a01-n04").position == 33
+            # Onto the other rack in view by its title line: that rack, the same unit.
+            first = -(-view.scroll_offset.x // COLUMN_W)
+            other = first if first != 4 else first + 1
+            assert other != 5  # (a06 is a CDU rack)
+            await pilot.mouse_down("#racks", offset=spot(app, 4, 34))
+            for unit in (35, 34):  # the drag starts; back to its units
+                await pilot._post_mouse_events(
+                    [events.MouseMove], "#racks", spot(app, 4, unit), button=1
+                )
+            title = (spot(app, other, 34)[0], view.gutter.top)
+            await pilot._post_mouse_events([events.MouseMove], "#racks", title, button=1)
+            assert view.ghost is not None and view.ghost.rack == other
+            await pilot._post_mouse_events(
+                [events.MouseUp, events.Click], "#racks", title, button=1
+            )
+            await settle(pilot)
+            assert session.index.rack_of("a01-n04").id == f"a0{other + 1}"
+            assert session.index.device("a01-n04").position == 33
+
+    run(journey)

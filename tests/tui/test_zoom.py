@@ -163,3 +163,48 @@ def test_the_cursor_scrolled_up_stays_under_the_title_line(tmp_path: Path) -> No
             assert view.scroll_offset.y > 0
 
     run(journey)
+
+
+def test_the_move_ghost_steps_a_line_per_key_in_the_compact_zooms(tmp_path: Path) -> None:
+    """Issue 23: in 2 U per row (and the whole rack) ``m`` then an arrow moves the ghost one
+    line, the zoom's units, not one unit (which left it on the same line for k - 1 keys);
+    enter places it there as one undo step."""
+    path = copy("training-128.toml", tmp_path)
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(pilot)
+            session = app.workspace.session
+            assert session is not None
+            view = app.main.racks
+            await pilot.press("z")  # 2 U per row
+            await pilot.pause()
+            assert app.main.go_to("a01-n04")  # U29-U32
+            await settle(pilot)
+            await pilot.press("m", "up")
+            await pilot.pause()
+            assert view.ghost is not None and view.ghost.unit == 31
+            await pilot.press("down", "down")
+            await pilot.pause()
+            assert view.ghost.unit == 27
+            await pilot.press("up", "up")  # U31-U34: free
+            revision = session.revision
+            await pilot.press("enter")
+            await settle(pilot)
+            assert session.index.device("a01-n04").position == 31
+            assert session.revision == revision + 1
+            await pilot.press("z")  # the whole rack: k units a line
+            await pilot.pause()
+            k = view.units_per_row()
+            assert k > 2
+            assert app.main.go_to("a01-n04")
+            await settle(pilot)
+            await pilot.press("m", "down")
+            await pilot.pause()
+            assert view.ghost is not None and view.ghost.unit == 31 - k
+            await pilot.press("escape")
+            await pilot.pause()
+            assert view.ghost is None
+
+    run(journey)

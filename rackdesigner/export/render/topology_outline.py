@@ -4,6 +4,10 @@ Grouped exactly as the topology drawing groups it (it reuses the drawing's boxes
 scalable unit drawn once with a count, racks of nodes as one entry, a tier of many switches
 merged by model. Each switch entry carries its oversubscription (down ÷ up) and its lateral
 group's global ratio (v1.1), and is marked when it is a single point of failure.
+
+A rack-scale rack (v1.2, docs/rack-scale.md) is one NVLink domain: its entry is the
+domain, one block (``nvl-a03 · NVL72 · 72 GPUs · 18 trays``) with its uplinks to the compute
+fabric and its switch trays under it, not 27 devices.
 """
 
 from __future__ import annotations
@@ -17,6 +21,10 @@ from rackdesigner.export.render.topology_svg import Box, _FabricDrawing, _tier_n
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
     from rackdesigner.analysis.fabric_graph import Fabric
+
+
+# Device id -> its fabric cables: (the far end's device id, the cable's speed in bit/s).
+Uplinks = dict[str, list[tuple[str, float | None]]]
 
 
 @dataclass(slots=True)
@@ -68,6 +76,13 @@ def fabric_outline(analysis: Analysis, fabric: Fabric) -> Entry:
     if fabric.cut_switches or fabric.cut_links:
         head += f" · ✖ {len(fabric.cut_switches) + len(fabric.cut_links)} SPOFs"
     root = Entry(head, fabric.name, bool(fabric.cut_switches or fabric.cut_links))
+    found: list[Uplinks] = []
+
+    def uplinks() -> Uplinks:  # one pass over the fabric's cables, once a domain needs it
+        if not found:
+            found.append(_uplinks(fabric))
+        return found[0]
+
     boxes = list(drawing.boxes.values())
     upper = sorted({b.tier for b in boxes if b.tier >= 2}, reverse=True)
     for tier in upper:
@@ -88,6 +103,10 @@ def fabric_outline(analysis: Analysis, fabric: Fabric) -> Entry:
         for leaf in leaves:
             unit.children.append(_switch(leaf, fabric, global_ratio))
         for box in nodes:
+            domain = _domain_entry(box, uplinks(), analysis)
+            if domain is not None:
+                unit.children.append(domain)
+                continue
             first = box.members[0].id if box.members else None
             unit.children.append(Entry(f"{box.title} · {box.detail}", first))
         unit.spof = any(e.spof for e in unit.children)
@@ -98,6 +117,69 @@ def fabric_outline(analysis: Analysis, fabric: Fabric) -> Entry:
         group.children = [_switch(b, fabric, global_ratio) for b in unreached]
         root.children.append(group)
     return root
+
+
+def _domain_entry(box: Box, uplinks: Uplinks, analysis: Analysis) -> Entry | None:
+    """A box of one rack's NVLink compute trays as its domain: one block with its uplinks
+    (the trays' cables to this fabric, by far end) and its switch trays; None for a box of
+    ordinary nodes."""
+    from rackdesigner.analysis.rack_scale import SHAPES, tray_role
+
+    members = box.members
+    if not members or any(tray_role(dev) != "compute" for dev in members):
+        return None
+    rack = members[0].rack
+    name = rack.nvlink_domain
+    if name is None or any(dev.rack is not rack for dev in members):
+        return None
+    shapes = {dev.type.nvl_domain for dev in members if dev.type is not None}
+    shape = SHAPES.get(shapes.pop()) if len(shapes) == 1 else None
+    gpus = sum(dev.gpus for dev in members)
+    trays = len(members)
+    parts = [name, *([shape.name] if shape else []), f"{gpus} GPUs", f"{trays} trays"]
+    if name != f"nvl-{rack.id}":
+        parts.append(f"rack {rack.id}")
+    entry = Entry(" · ".join(parts), members[0].id)
+    far: dict[str, int] = {}
+    speeds: set[float] = set()
+    for dev in members:
+        for other, speed in uplinks.get(dev.id, ()):
+            far[other] = far.get(other, 0) + 1
+            if speed is not None:
+                speeds.add(speed)
+    cables = sum(far.values())
+    if cables:
+        speed = "/".join(f"{v / 1e9:g}G" for v in sorted(speeds, reverse=True))
+        switches = sorted(far, key=lambda d: (-far[d], d))
+        shown = ", ".join(switches[:3]) + (f", … {len(far) - 3} more" if len(far) > 3 else "")
+        entry.children.append(
+            Entry(
+                f"uplinks · {cables} × {speed or '?'} to {len(far)} switches: {shown}",
+                switches[0],
+            )
+        )
+    # The switch trays hold no compute port, so the fabric does not list them: the rack does.
+    found = (analysis.device_by_id.get(d.id) for d in rack.devices)
+    switch_trays = [d for d in found if d is not None and tray_role(d) == "switch"]
+    if switch_trays:
+        model = switch_trays[0].device.model
+        entry.children.append(
+            Entry(
+                f"NVLink switch trays · {len(switch_trays)} × {model} (NVLink in the rack)",
+                switch_trays[0].id,
+            )
+        )
+    return entry
+
+
+def _uplinks(fabric: Fabric) -> Uplinks:
+    """Each device's cables in the fabric: the far end's device and the cable's speed."""
+    out: Uplinks = {}
+    for link in fabric.links:
+        for mine, other in ((link.a, link.b), (link.b, link.a)):
+            if mine.device is not None and other.device is not None:
+                out.setdefault(mine.device.id, []).append((other.device.id, link.speed))
+    return out
 
 
 def outline(analysis: Analysis) -> list[Entry]:

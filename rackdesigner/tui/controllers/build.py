@@ -12,7 +12,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rackdesigner.design.placing import NoRoom, Placement, is_rail_device, plan, rail_for, where
+from rackdesigner.design.placing import (
+    NoRoom,
+    Placement,
+    domain_note,
+    is_rail_device,
+    plan,
+    rail_for,
+    where,
+)
 from rackdesigner.tui.screens.build import ChoiceScreen, CoolingScreen, FormScreen
 from rackdesigner.tui.screens.catalog_picker import CatalogPickerScreen
 
@@ -351,7 +359,11 @@ class BuildController:
         ids = [str(c.device_id) for c in commands]
         self.ui.racks.jump(rack_id, ids[0], announce=False)
         self.ui.update_inspector(("device", ids[0]))
-        self.ui.notify(_placed_text(rack_id, placements, ids, types, int(rack.height_u)), timeout=6)
+        text = _placed_text(rack_id, placements, ids, types, int(rack.height_u))
+        notes = {n for m in models if (n := domain_note(types[m], rack.nvlink_domain, rack_id))}
+        if notes:  # a tray in a rack without a domain: say so before NVL002 does
+            text += "; " + "; ".join(sorted(notes))
+        self.ui.notify(text, timeout=8 if notes else 6)
         self.workspace.timings["place"] = time.perf_counter() - began
         return ids
 

@@ -22,7 +22,7 @@ from textual.widgets import Input, Label, Select, Static
 from rackdesigner.design.fabric_choices import parse_ratio
 from rackdesigner.design.generators import FABRICS, GenerateError
 from rackdesigner.design.template_fill import CUSTOM, template_defaults
-from rackdesigner.design.templates import TEMPLATES, NewOptions
+from rackdesigner.design.templates import RACK_SCALE_TEMPLATES, TEMPLATES, NewOptions
 from rackdesigner.tui import safe
 from rackdesigner.tui.screens.choice import Choice
 
@@ -31,6 +31,13 @@ if TYPE_CHECKING:
     from rackdesigner.layout_io.catalog import Catalog
 
 AUTO = "auto"
+# The templates counted in scalable units (``new --template NAME --sus N``): the form asks
+# for SUs, not GPUs.
+SU_TEMPLATES = ("superpod", *RACK_SCALE_TEMPLATES)
+# The fields a rack-scale template does not read (docs/rack-scale.md: the NVL72 rack fixes
+# its GPU, trays, liquid cooling and a rail fabric), hidden so the form offers only what
+# changes the hall.
+RACK_SCALE_FIXED = ("gpu", "per-node", "cooling", "fabric")
 COOLING = ("air", "liquid", "rear-door")
 WORKLOADS = ("training", "fine-tuning", "inference")
 
@@ -172,8 +179,13 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
         options = template_defaults(name)
         self.query_one("#t-gpus", Input).value = str(options.gpus or "")
         self.query_one("#t-sus", Input).value = str(options.sus or 1)
-        self.query_one("#tline-gpus").display = name != "superpod"
-        self.query_one("#tline-sus").display = name == "superpod"
+        self.query_one("#tline-gpus").display = name not in SU_TEMPLATES
+        self.query_one("#tline-sus").display = name in SU_TEMPLATES
+        for key in RACK_SCALE_FIXED:
+            self.query_one(f"#tline-{key}").display = name not in RACK_SCALE_TEMPLATES
+        # A rack-scale SU's leaves take trays (32 a leaf and rail), not 8-GPU nodes.
+        label = "leaf trays" if name in RACK_SCALE_TEMPLATES else "SU nodes"
+        self.query_one("#tline-su-nodes Label", Label).update(label)
         gpu = options.gpu or self._node_gpu(options.node) or "h100-sxm"
         self._set(
             "#t-gpu", gpu if gpu in self.gpu_keys else (self.gpu_keys[0] if self.gpu_keys else None)
@@ -241,9 +253,27 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
             raise GenerateError(f"oversubscription: {error}") from None
         volts, volt_text = _voltage(self.query_one("#t-voltage", Input).value)
         base = template_defaults(name)
-        sus = whole("#t-sus", "SUs") if name == "superpod" else None
-        gpus = sus * 32 * 8 if sus is not None else whole("#t-gpus", "GPUs")
+        sus = whole("#t-sus", "SUs") if name in SU_TEMPLATES else None
         label = self.query_one("#t-name", Input).value.strip()
+        if name in RACK_SCALE_TEMPLATES:
+            # The builder counts the hall in SUs of NVL72 racks itself (with_template); the
+            # form's leaf, spine and power fields still apply.
+            return NewOptions(
+                template=name,
+                sus=sus,
+                node=base.node,
+                leaf=select("#t-leaf"),  # type: ignore[arg-type]
+                spine=select("#t-spine"),  # type: ignore[arg-type]
+                oversubscription=ratio,
+                su_nodes=whole("#t-su-nodes", "leaf trays"),
+                voltage=volts,
+                voltage_text=volt_text,
+                phases=int(select("#t-phases") or 3),  # type: ignore[call-overload]
+                workload=str(select("#t-workload") or "training"),
+                model_params=base.model_params,
+                name=label or None,
+            )
+        gpus = sus * 32 * 8 if sus is not None else whole("#t-gpus", "GPUs")
         return NewOptions(
             gpus=gpus,
             gpu=str(select("#t-gpu")) if select("#t-gpu") else None,

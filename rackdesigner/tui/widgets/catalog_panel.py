@@ -5,7 +5,8 @@ It sits in the right column under the inspector. In a short terminal it shows on
 search line until it has focus (click it, Tab to it, or palette "Catalog"); from 40 lines
 up it stays open. Enter on an entry places it at the racks view's cursor; a click on an
 entry arms it, and a click on a unit then places it there; an entry dragged out of the list
-and dropped on a unit is placed there.
+shows its ghost over the units it would take (or why it cannot go there), and dropped on a
+unit is placed there.
 """
 
 from __future__ import annotations
@@ -55,11 +56,16 @@ class CatalogList(OptionList):
         self.capture_mouse()  # the release over a rack comes here, where it started
 
     def on_mouse_move(self, event: events.MouseMove) -> None:
-        if self._pressed is None or self._dragging:
+        if self._pressed is None:
             return
-        if not self.region.contains(event.screen_x, event.screen_y):
+        x, y = int(event.screen_x), int(event.screen_y)
+        if not self._dragging:
+            if self.region.contains(x, y):
+                return
             self._dragging = True
             self.post_message(CatalogPanel.DragStarted(self._pressed))
+        # Where it is now: the racks view draws its ghost there (fits, or why not).
+        self.post_message(CatalogPanel.Dragging(self._pressed, x, y))
 
     def on_mouse_up(self, event: events.MouseUp) -> None:
         model, self._pressed, self._dragging = self._pressed, None, False
@@ -96,6 +102,15 @@ class CatalogPanel(Vertical):
 
         def __init__(self, model: str) -> None:
             self.model = model
+            super().__init__()
+
+    class Dragging(Message):
+        """A dragged entry is over a point of the screen (over a unit: show its ghost)."""
+
+        def __init__(self, model: str, screen_x: int, screen_y: int) -> None:
+            self.model = model
+            self.screen_x = screen_x
+            self.screen_y = screen_y
             super().__init__()
 
     class Dropped(Message):

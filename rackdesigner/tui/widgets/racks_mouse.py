@@ -5,7 +5,9 @@ screen asks :meth:`BuildingRacksView.cell_at_screen` where it fell).
 
 A drag is the keyboard's move (``m``) driven by the pointer: the same ghost while it moves,
 and on release the same MoveDevice command with the same refusals (a drop on taken units
-is refused with a notification and changes nothing).
+is refused with a notification and changes nothing). Dragged to the view's left or right
+edge, the racks scroll a rack at a time, so a rack out of view is reached; dragged over a
+rack's title line, the ghost goes to that rack at its unit.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from textual import events
 from textual.message import Message
 
 from rackdesigner.tui.widgets.racks_view import BODY_W, COLUMN_W, GAP_W, LABEL_W, Cursor, RacksView
+
+# A drag within this many columns of the view's left or right edge scrolls it a rack.
+EDGE_W = 2
 
 
 class BuildingRacksView(RacksView):
@@ -99,7 +104,18 @@ class BuildingRacksView(RacksView):
             self._drag_active = True
             self.capture_mouse()
         moving = self.ghost_block()
-        if cell is None or self.ghost is None or moving is None:
+        if self.ghost is None or moving is None:
+            return
+        edge = self._edge_rack(event.x)
+        if edge is not None:  # the rack past the edge, scrolled into view
+            pointed = cell is not None and self.units_per_row() == 1
+            unit = cell.unit - grab if cell is not None and pointed else self.ghost.unit
+            self._move_ghost(edge - self.ghost.rack, unit - self.ghost.unit)
+            return
+        if cell is None:
+            title = self._title_rack(event.x, event.y)
+            if title is not None:  # a rack's title line: that rack, the ghost at its unit
+                self._move_ghost(title - self.ghost.rack, 0)
             return
         # A compact line holds several units: the device goes where it fits in the line.
         target = (
@@ -108,6 +124,29 @@ class BuildingRacksView(RacksView):
             else self.fit_in_line(cell.rack, cell.unit, moving)
         )
         self._move_ghost(cell.rack - self.ghost.rack, target - self.ghost.unit)
+
+    def _edge_rack(self, x: int) -> int | None:
+        """At (or past) the view's left or right edge while dragging: the rack just beyond
+        the racks wholly in view on that side (``_move_ghost`` scrolls it into view), so a
+        rack out of view is reached a rack per move; None away from the edges or when no
+        rack is beyond."""
+        plans = self.plans()
+        width = self.scrollable_content_region.width
+        inside = x - self.gutter.left
+        if not plans or EDGE_W <= inside < width - EDGE_W:
+            return None
+        view_x = self.scroll_offset.x
+        # Left of the first whole rack, or right of the last whole one.
+        rack = -(-view_x // COLUMN_W) - 1 if inside < EDGE_W else (view_x + width) // COLUMN_W
+        return rack if 0 <= rack < len(plans) else None
+
+    def _title_rack(self, x: int, y: int) -> int | None:
+        """The rack whose title line (or the space above it) is at a point, else None."""
+        plans = self.plans()
+        if y - self.gutter.top > 0 or not plans:
+            return None
+        rack, within = divmod(x - self.gutter.left + self.scroll_offset.x, COLUMN_W)
+        return rack if 0 <= rack < len(plans) and within < COLUMN_W - GAP_W else None
 
     def on_mouse_up(self, event: events.MouseUp) -> None:
         if self._drag_active and self._drag_press is not None:

@@ -14,7 +14,7 @@ with ``+N`` for the others starting in it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -30,7 +30,7 @@ from textual.strip import Strip
 
 from rackdesigner.export.render import palette
 from rackdesigner.layout_io.catalog import Catalog
-from rackdesigner.model.layout import Layout
+from rackdesigner.model.layout import Device, Layout
 from rackdesigner.tui import actions, safe
 from rackdesigner.tui.findings import Marks
 from rackdesigner.tui.rows import Block, RackPlan, plan_rack, rows_of
@@ -56,11 +56,15 @@ class Cursor:
 
 @dataclass(frozen=True, slots=True)
 class Ghost:
-    """A device being moved (``m``): where it would go if placed now."""
+    """A device being moved (``m``): where it would go if placed now. ``block``: a catalog
+    entry being dragged over the racks (a device not in the layout yet), drawn alike;
+    ``refused``: why it cannot go there (drawn on the ghost)."""
 
     device: str
     rack: int
     unit: int
+    block: Block | None = field(default=None, compare=False, hash=False)
+    refused: str | None = None
 
 
 class RacksView(ScrollView, can_focus=True):
@@ -365,7 +369,9 @@ class RacksView(ScrollView, can_focus=True):
         cursor also stops on each rack's 0U side rails."""
         cursor = self.cursor
         if self.ghost is not None:
-            self._move_ghost(racks, units)
+            # One key moves the ghost one line: a compact line holds k units, and a move of
+            # one unit would leave the ghost on the same line for k - 1 presses.
+            self._move_ghost(racks, units * self.units_per_row())
             return
         if units and self.units_per_row() > 1:
             self._compact_step(units)
@@ -517,12 +523,72 @@ class RacksView(ScrollView, can_focus=True):
     def ghost_block(self) -> Block | None:
         if self.ghost is None:
             return None
+        if self.ghost.block is not None:
+            return self.ghost.block
         for _, plans in self.rows:
             for plan in plans:
                 for block in plan.blocks:
                     if block.device.id == self.ghost.device:
                         return block
         return None
+
+    def preview_entry(self, model: str, cell: Cursor | None) -> str:
+        """A catalog entry dragged over ``cell``: its ghost where the drop would place it
+        (designer.md's rule: the unit under the pointer, else the nearest free units that
+        fit), drawn as a moved device's is; the text says where, or why not. ``cell``
+        None (off the racks) clears the ghost."""
+        from rackdesigner.design.placing import NoRoom, is_rail_device, plan, rear_face
+
+        if self.ghost is not None and self.ghost.block is None:
+            return f"moving {self.ghost.device}: enter places it, escape cancels"
+        self.clear_preview()
+        plans = self.plans()
+        entry = self.catalog.devices.get(model) if self.catalog is not None else None
+        if cell is None or entry is None or not 0 <= cell.rack < len(plans):
+            return f"drop {model} on a unit to place it"
+        rack = plans[cell.rack]
+        if entry.height_u <= 0:
+            where = (
+                "on a side rail"
+                if is_rail_device(entry)
+                else "on its rear"
+                if rear_face(entry)
+                else "on the rack"
+            )
+            return f"drop: {model} is 0U, placed {where} of {rack.rack.id}"
+        height = max(1, round(entry.height_u))
+        taken = {f: set(rack.units(f)) for f in ("front", "rear")}
+        block = Block(Device(f"+{model}", model), entry.kind or "other", height, entry.full_depth)
+        try:
+            placed = plan(
+                {model: entry},
+                [model],
+                top=rack.height,
+                taken=taken,
+                near=cell.unit,
+                face=self.face,
+            )[0]
+        except NoRoom as error:
+            self.ghost = Ghost(block.device.id, cell.rack, cell.unit, block, "no room")
+            self._bump_ghost_racks()
+            self.refresh()
+            return f"{rack.rack.id}: {error}"
+        unit = placed.position or cell.unit
+        block.device.position = unit
+        self.ghost = Ghost(block.device.id, cell.rack, unit, block)
+        self._bump_ghost_racks()
+        self.refresh()
+        span = f"U{unit}" if height == 1 else f"U{unit}-U{unit + height - 1}"
+        if placed.moved:
+            return f"drop: U{cell.unit} is taken, so {model} goes to {rack.rack.id} {span}"
+        return f"drop: {model} fits at {rack.rack.id} {span}"
+
+    def clear_preview(self) -> None:
+        """Take a dragged catalog entry's ghost away (dropped, or off the racks)."""
+        if self.ghost is not None and self.ghost.block is not None:
+            self._bump_ghost_racks()
+            self.ghost = None
+            self.refresh()
 
     def _move_ghost(self, racks: int, units: int) -> None:
         ghost, block = self.ghost, self.ghost_block()
@@ -787,6 +853,7 @@ class RacksView(ScrollView, can_focus=True):
             spans = range(max(lowest, ghost.unit), min(highest, ghost.unit + moving.height - 1) + 1)
             if spans:
                 clash = any(units.get(u) not in (None, moving) for u in spans)
+                clash = clash or ghost.refused is not None
                 top = ghost.unit + moving.height - 1
                 return [
                     self._ghost_cell(
@@ -873,7 +940,8 @@ class RacksView(ScrollView, can_focus=True):
             units = plan.units(self.face)
             clash = units.get(unit)
             clash = clash if clash is not moving else None
-            return [self._ghost_cell(moving, unit, ghost.unit, clash is not None)]
+            refused = clash is not None or ghost.refused is not None
+            return [self._ghost_cell(moving, unit, ghost.unit, refused)]
         block = plan.units(self.face).get(unit)
         if block is not None and moving is not None and block is moving and ghost is not None:
             return [Segment("╌" * BODY_W, self.get_component_rich_style("racks--empty"))]
@@ -922,7 +990,8 @@ class RacksView(ScrollView, can_focus=True):
         colour = palette.SEVERITY_COLOURS[self._theme]["error"] if clash else swatch.fill
         text = safe.plain(block.device.id) if unit == bottom + block.height - 1 else ""
         if clash and unit == bottom + block.height - 1:
-            text = f"{text} ✖ taken"
+            why = self.ghost.refused if self.ghost is not None else None
+            text = f"{text} ✖ {why or 'taken'}"
         return Segment(f"░{text}"[:BODY_W].ljust(BODY_W, "░"), Style(color=colour, bold=True))
 
 

@@ -1,0 +1,40 @@
+"""The topology outline (export/render/topology_outline.py, the designer's topology tree):
+a rack-scale rack is one NVLink domain block with its uplinks, not 27 devices."""
+
+from __future__ import annotations
+
+from rackdesigner.edit import Session
+from rackdesigner.export.render.topology_outline import Entry, outline
+from rackdesigner.layout_io import load_path
+from tests.conftest import ROOT
+
+
+def _walk(entry: Entry) -> list[Entry]:
+    return [entry, *(e for child in entry.children for e in _walk(child))]
+
+
+def test_each_nvl72_rack_is_one_domain_block_with_its_uplinks_and_switch_trays() -> None:
+    session = Session(load_path(ROOT / "layouts" / "gb200-nvl72-su.toml"))
+    assert session.analysis is not None
+    entries = [e for root in outline(session.analysis) for e in _walk(root)]
+    blocks = [e for e in entries if e.label.startswith("nvl-")]
+    domains = [r for r in session.layout.racks if r.nvlink_domain]
+    assert [b.label.split(" · ")[0] for b in blocks] == [r.nvlink_domain for r in domains]
+    first = blocks[0]
+    assert first.label == f"{domains[0].nvlink_domain} · NVL72 · 72 GPUs · 18 trays"
+    assert first.target == f"{domains[0].id}-c01"  # choosing it jumps to its first tray
+    uplinks, switches = first.children
+    # 18 trays x 4 compute ports (ConnectX-7 at 400G), one cable each to the rail leaves.
+    assert uplinks.label.startswith("uplinks · 72 × 400G to ")
+    assert uplinks.target is not None and "leaf" in uplinks.target
+    assert switches.label == "NVLink switch trays · 9 × nvl72-switch-tray (NVLink in the rack)"
+    # No tray is listed on its own: the domain stands for them.
+    assert not any("gb200-compute-tray" in e.label for e in entries)
+
+
+def test_racks_of_ordinary_nodes_keep_their_rack_entries() -> None:
+    session = Session(load_path(ROOT / "layouts" / "training-128.toml"))
+    assert session.analysis is not None
+    labels = [e.label for root in outline(session.analysis) for e in _walk(root)]
+    assert any(label.startswith("rack a01 · ") for label in labels)
+    assert not any(label.startswith("nvl-") for label in labels)

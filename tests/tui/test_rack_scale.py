@@ -1,0 +1,172 @@
+"""Rack-scale systems in the designer (issue 24), by real keys: New from template builds a
+one-SU GB200 hall from the dialog (SUs asked, not GPUs); trays, a power shelf and the 0U
+busbar are placed from the catalog picker, and a tray placed in a rack without an NVLink
+domain says NVL002 will report it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input
+
+from rackdesigner.tui.screens.catalog_picker import CatalogPickerScreen
+from rackdesigner.tui.screens.template import TemplateScreen
+from rackdesigner.tui.widgets.topology_view import TopologyView
+from tests.conftest import ROOT
+from tests.tui.pilot import (
+    GOLDEN,
+    SMALL,
+    SNAPSHOT_SIZE,
+    app_for,
+    codes,
+    last_notice,
+    match_golden,
+    palette,
+    recent_notices,
+    run,
+    settle,
+    type_text,
+    wait_for,
+)
+
+
+async def _pick(pilot: object, text: str) -> None:
+    """``a`` at the cursor, type the model, enter."""
+    await pilot.press("a")  # type: ignore[attr-defined]
+    await wait_for(pilot, CatalogPickerScreen)
+    await type_text(pilot, text)
+    await pilot.press("enter")  # type: ignore[attr-defined]
+    await settle(pilot)
+
+
+def test_new_from_template_builds_a_gb200_su_and_trays_are_placed_from_the_catalog(
+    tmp_path: Path,
+) -> None:
+    async def journey() -> None:
+        app = app_for(None, tmp_path)
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(pilot)
+            await palette(pilot, "New from template")
+            await wait_for(pilot, TemplateScreen)
+            screen = app.screen
+            assert isinstance(screen, TemplateScreen)
+            # The list: ... superpod, gb200-superpod, gb300-superpod, custom.
+            await pilot.press("down")
+            await pilot.pause()
+            await pilot.press("end", "up", "enter")
+            await pilot.pause()
+            assert screen.template == "gb300-superpod"
+            await pilot.press("down")
+            await pilot.pause()
+            await pilot.press("end", "up", "up", "enter")
+            await pilot.pause()
+            assert screen.template == "gb200-superpod"
+            # Counted in SUs like superpod; the NVL72 rack fixes GPU, cooling and fabric.
+            assert screen.query_one("#tline-sus").display
+            assert not screen.query_one("#tline-gpus").display
+            for key in ("gpu", "per-node", "cooling", "fabric"):
+                assert not screen.query_one(f"#tline-{key}").display
+            assert screen.query_one("#tline-leaf").display
+            assert "leaf trays" in str(screen.query_one("#tline-su-nodes Label").render())
+            await pilot.press("tab")
+            assert app.focused is screen.query_one("#t-sus", Input)
+            assert app.focused.value == "1"  # type: ignore[union-attr]
+            await pilot.press("enter")
+            for _ in range(300):
+                await pilot.pause(0.02)
+                if not isinstance(app.screen, TemplateScreen):
+                    break
+            await settle(pilot)
+            session = app.workspace.session
+            assert session is not None and app.workspace.dirty
+            layout = session.layout
+            assert layout.name == "gb200-superpod"
+            domains = [r for r in layout.racks if r.nvlink_domain]
+            assert len(domains) == 8
+            models = [d.model for _, d in layout.devices()]
+            assert models.count("gb200-compute-tray") == 8 * 18
+            assert models.count("nvl72-switch-tray") == 8 * 9
+            assert not [d for d in session.findings if d.severity == "error"]
+            # -- placing rack-scale parts: a new rack, which names no domain
+            await palette(pilot, "Add rack")
+            await pilot.press("enter")
+            await settle(pilot)
+            rack = session.index.rack(app.main.racks.current_rack_id() or "")
+            assert rack is not None and rack.nvlink_domain is None and not rack.devices
+            rack_id = rack.id
+            app.main.racks.jump(rack_id, unit=1)
+            await settle(pilot)
+            await _pick(pilot, "nvl72-power-shelf")
+            assert "NVL002" not in last_notice(app)
+            await pilot.press("up")
+            await _pick(pilot, "gb200-compute-tray")
+            text = recent_notices(app)  # guidance may announce NET006 after it
+            assert f"rack {rack_id} has no nvlink_domain" in text and "NVL002" in text
+            await pilot.press("up")
+            await _pick(pilot, "nvl72-switch-tray")
+            await _pick(pilot, "nvl72-busbar")  # no question about a side rail
+            assert "on the rack's rear (0U)" in recent_notices(app)
+            placed = {d.model: d for d in rack.devices}
+            assert placed["nvl72-power-shelf"].position == 1
+            assert placed["gb200-compute-tray"].position == 2
+            assert placed["nvl72-switch-tray"].position == 3
+            busbar = placed["nvl72-busbar"]
+            assert (busbar.position, busbar.face, busbar.side) == (None, "rear", None)
+            outside = codes(app, "NVL002")
+            assert any(rack_id in entity for entity in outside), outside
+            # The rack's nvlink_domain in its inspector page, checked as the loader checks it.
+            app.main.update_inspector(("rack", rack_id))
+            await pilot.pause()
+            inspector = app.main.inspector
+            assert "2 NVLink trays, no domain:" in inspector.facts_text()
+            inspector.edit("nvlink_domain")
+            await pilot.pause()
+            await type_text(pilot, "nvl a15")
+            await pilot.press("enter")
+            await settle(pilot)
+            assert inspector.note("nvlink_domain") is not None and rack.nvlink_domain is None
+            await pilot.press("ctrl+u")
+            await type_text(pilot, f"nvl-{rack_id}")
+            await pilot.press("enter")
+            await settle(pilot)
+            assert rack.nvlink_domain == f"nvl-{rack_id}"
+            assert not any(rack_id in entity for entity in codes(app, "NVL002"))
+            assert f"NVLink domain nvl-{rack_id}" in inspector.facts_text()
+            assert "compute 1/18 · switch 1/9" in inspector.facts_text()
+
+    run(journey)
+
+
+def test_the_topology_view_draws_each_nvlink_domain_as_one_block(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Snapshot: the SU's eight NVL72 racks are eight domain blocks (``nvl-a03 · NVL72 · 72
+    GPUs · 18 trays``) with their uplinks, not 216 devices; the inspector on a rack names
+    its domain."""
+    shutil.copy(ROOT / "layouts" / "gb200-nvl72-su.toml", tmp_path / "gb200-nvl72-su.toml")
+    monkeypatch.chdir(tmp_path)
+
+    async def journey() -> None:
+        app = app_for(Path("gb200-nvl72-su.toml"), tmp_path)
+        async with app.run_test(size=SNAPSHOT_SIZE) as pilot:
+            await settle(pilot)
+            assert app.main.go_to("a03-c01")
+            await settle(pilot)
+            facts = app.main.inspector.facts_text()
+            assert "in NVLink domain nvl-a03\n27 trays · 72 GPUs in it" in facts
+            await pilot.press("3")
+            await settle(pilot)
+            await pilot.pause()
+            tree = app.main.query_one(TopologyView)
+            unit = tree.root.children[0].children[1]  # the fabric's scalable unit
+            labels = [str(node.label) for node in unit.children][1:]  # after its leaves
+            assert labels[0] == "nvl-a03 · NVL72 · 72 GPUs · 18 trays"
+            assert len([label for label in labels if label.startswith("nvl-")]) == 8
+            # The spine tier folded (as enter on it does), so the domains are in the picture.
+            tree.root.children[0].children[0].collapse()
+            await pilot.pause()
+            match_golden(GOLDEN / "rack-scale" / "topology-view.svg", app.export_screenshot())
+
+    run(journey)
