@@ -50,8 +50,14 @@ class RackPlan:
                 out.setdefault(unit, block)
         return out
 
-    def rail(self, side: str) -> list[Block]:
-        return self.left if side == "left" else self.right
+    def rail(self, side: str, face: str | None = None) -> list[Block]:
+        """The 0U devices on ``side``'s rail, as seen from ``face`` (None: from both). A
+        side-rail device (a PDU) shows from both faces; one that names a face and no side
+        (the NVL72 busbar, on the rear) only from its own."""
+        blocks = self.left if side == "left" else self.right
+        if face is None:
+            return blocks
+        return [b for b in blocks if b.device.side is not None or (b.device.face or face) == face]
 
 
 def plan_rack(rack: Rack, catalog: Catalog) -> RackPlan:

@@ -170,3 +170,24 @@ def test_the_topology_view_draws_each_nvlink_domain_as_one_block(
             match_golden(GOLDEN / "rack-scale" / "topology-view.svg", app.export_screenshot())
 
     run(journey)
+
+
+def test_the_busbar_is_drawn_on_the_rear_face_only() -> None:
+    """A 0U device that names a face and no side rail (the NVL72 busbar) is seen from
+    that face; a side-rail PDU from both."""
+    from rackdesigner.layout_io import load_path
+    from rackdesigner.layout_io.catalog import for_layout
+    from rackdesigner.tui.rows import plan_rack
+    from tests.conftest import ROOT
+
+    layout = load_path(ROOT / "layouts" / "gb200-nvl72-su.toml")
+    rack = next(r for r in layout.racks if r.nvlink_domain)
+    plan = plan_rack(rack, for_layout(layout))
+    ids = {face: [b.device.id for b in plan.rail("left", face)] for face in ("front", "rear")}
+    assert any(i.endswith("-bus") for i in ids["rear"])
+    assert not any(i.endswith("-bus") for i in ids["front"])
+    training = load_path(ROOT / "layouts" / "training-128.toml")
+    pdus = next(r for r in training.racks if any(d.side for d in r.devices))
+    both = plan_rack(pdus, for_layout(training))
+    for side in ("left", "right"):
+        assert both.rail(side, "front") == both.rail(side, "rear") == both.rail(side)

@@ -339,7 +339,7 @@ class RacksView(ScrollView, can_focus=True):
             return None
         plan = plans[cursor.rack]
         if cursor.rail:
-            return _rail_block(plan.rail(cursor.rail), plan.height, cursor.unit)
+            return _rail_block(plan.rail(cursor.rail, self.face), plan.height, cursor.unit)
         return plan.units(self.face).get(cursor.unit)
 
     def current_device_id(self) -> str | None:
@@ -357,7 +357,7 @@ class RacksView(ScrollView, can_focus=True):
             return
         rack = min(max(cursor.rack, 0), len(plans) - 1)
         unit = min(max(cursor.unit, 1), plans[rack].height)
-        rail = cursor.rail if cursor.rail and plans[rack].rail(cursor.rail) else None
+        rail = cursor.rail if cursor.rail and plans[rack].rail(cursor.rail, self.face) else None
         self.cursor = Cursor(rack, unit, rail)
         self._scroll_to_cursor()
         self.refresh()
@@ -391,10 +391,11 @@ class RacksView(ScrollView, can_focus=True):
         plan = plans[cursor.rack]
         order: list[tuple[int, str | None]] = []
         for index, each in enumerate(plans):
-            if each.left and (rails or (cursor.rail == "left" and index == cursor.rack)):
+            left, right = each.rail("left", self.face), each.rail("right", self.face)
+            if left and (rails or (cursor.rail == "left" and index == cursor.rack)):
                 order.append((index, "left"))
             order.append((index, None))
-            if each.right and (rails or (cursor.rail == "right" and index == cursor.rack)):
+            if right and (rails or (cursor.rail == "right" and index == cursor.rack)):
                 order.append((index, "right"))
         here = order.index((cursor.rack, cursor.rail)) if (cursor.rack, cursor.rail) in order else 0
         there = min(max(here + racks, 0), len(order) - 1)
@@ -471,7 +472,10 @@ class RacksView(ScrollView, can_focus=True):
 
     def _cursor_for(self, plan: RackPlan, index: int, device_id: str) -> Cursor | None:
         for side in ("left", "right"):
-            rail = plan.rail(side)
+            for block in plan.rail(side):
+                if block.device.id == device_id and block.device.side is None:
+                    self.face = block.device.face or self.face  # a rear-only rail device
+            rail = plan.rail(side, self.face)
             for number, block in enumerate(rail):
                 if block.device.id == device_id:
                     share = plan.height / len(rail)
@@ -914,7 +918,7 @@ class RacksView(ScrollView, can_focus=True):
         return segments
 
     def _rail(self, plan: RackPlan, side: str, unit: int, index: int, frame: Style) -> Segment:
-        rail = plan.rail(side)
+        rail = plan.rail(side, self.face)
         block = _rail_block(rail, plan.height, unit)
         if block is None:
             return Segment("│", frame)
