@@ -1,8 +1,10 @@
 """The print pack: elevations, floor plan, a device table per rack, the cable schedule.
 
 Each page is an SVG document of the paper's size (user units are points) for
-:func:`pages`; the PDF draws them all onto one libcairo surface, table pages directly and
-the others through cairosvg (see :class:`_CairoPack`), and pypdf carries the pages over.
+:func:`pages`; the PDF draws them all onto one libcairo surface, table pages directly from
+their lines, elevation pages by painting their SVG with cairo directly (paint.py) and the
+floor plan's tiles through cairosvg (see :class:`_CairoPack`); pypdf carries the pages
+over.
 Nothing here writes PDF syntax. Elevations go two or three racks to a landscape page,
 front and rear together, at a scale that keeps 10 px labels at 7 pt or more; a floor plan
 too large for one page is tiled over several at a legible scale; tables are portrait.
@@ -17,6 +19,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from rackdesigner.analysis import Analysis
 from rackdesigner.export.render import svg
@@ -49,6 +52,8 @@ class Page:
     # A table page also as its lines, each the arguments of :func:`_line` (its y, content,
     # style, shade, width), so the PDF draws it with libcairo directly (see _CairoPack).
     lines: list[tuple[float, str | list[tuple[float, str]], str, bool, float]] | None = None
+    # An elevation page: the PDF paints its SVG with libcairo directly (paint.Painter).
+    painted: bool = False
 
 
 class _Paper:
@@ -94,7 +99,7 @@ def _elevation_pages(
             writer.rack(body, plan, i * g.pitch, drop)
         body.append("</g>")
         ids = ", ".join(f.rack.id for f in chunk)
-        yield Page(True, f"Rack elevations: {ids}", body, writer.defs())
+        yield Page(True, f"Rack elevations: {ids}", body, writer.defs(), painted=True)
 
 
 def _floorplan_pages(
@@ -340,8 +345,10 @@ class _CairoPack:
 
     Table pages, most of a hall's pack (the cable schedule of 16,000 cables is 240 pages),
     are drawn here directly: text at the places the SVG page gives it, in the same font,
-    sizes and colours. Elevations and floor plans, whose drawing lives in SVG, are drawn
-    by cairosvg onto the same surface: no one-page PDF to write, parse and join per page.
+    sizes and colours. Elevation pages are painted from the SVG the elevation writer made
+    (paint.Painter: its boxes and labels, no second layout); the floor plan's tiles, nested
+    SVG viewports, by cairosvg onto the same surface. No one-page PDF to write, parse and
+    join per page.
     """
 
     def __init__(self, theme: str) -> None:
@@ -356,6 +363,7 @@ class _CairoPack:
         surfaces = palette.SURFACES.get(theme, palette.SURFACES["light"])
         self.colours = {k: _rgb(v) for k, v in surfaces.items()}
         self._svg: type | None = None
+        self._painter: Any = None
 
     def svg_page(self, document: str) -> None:
         """Draw an SVG page (ours, flattened) with cairosvg onto the shared surface."""
@@ -373,6 +381,17 @@ class _CairoPack:
 
             self._svg = OnShared
         self._svg(Tree(bytestring=document.encode("utf-8")), None, 96)
+        self.surface.show_page()
+
+    def painted_page(self, sheet: _Sheet, document: str) -> None:
+        """Paint an elevation page (its SVG, flattened) with libcairo directly: the boxes
+        and labels the elevation writer wrote, without cairosvg's tree (paint.py)."""
+        if self._painter is None:
+            from rackdesigner.export.render.paint import Painter
+
+            self._painter = Painter(self.theme)
+        self.surface.set_size(sheet.width, sheet.height)
+        self._painter.paint(self.cairo.Context(self.surface), document)
         self.surface.show_page()
 
     def table_page(self, sheet: _Sheet) -> None:
@@ -461,6 +480,8 @@ def pdf(
     for sheet in each(sheets, "printing pages"):
         if sheet.page.lines is not None:
             pack.table_page(sheet)
+        elif sheet.page.painted:
+            pack.painted_page(sheet, flatten(_document(sheet, theme)))
         else:
             pack.svg_page(flatten(_document(sheet, theme)))
     drawn = pack.finish()
