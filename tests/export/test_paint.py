@@ -60,9 +60,26 @@ def test_an_nvl72_elevation_page_painted_directly_matches_cairosvg() -> None:
     assert _difference(reference, blank) > 30.0
 
 
-def test_the_pdf_paints_elevation_pages_and_keeps_the_floor_plan_on_cairosvg() -> None:
+def test_a_floor_plan_page_painted_directly_matches_cairosvg() -> None:
+    # A print page holds the floor plan as a nested svg viewport (a tile of the hall).
+    analysis, diagnostics = check(load_path(str(ROOT / "tests" / "data" / "render" / "small.toml")))
+    pages = pdf.pages(analysis, diagnostics)
+    page = flatten(next(p for p in pages if "Floor plan" in p.split("</title>")[0]))
+    assert "<svg x=" in page
+    reference, painted = _both(page)
+    assert _difference(reference, painted) < 1.5  # 0.4 measured; a blank page is 3.3
+
+
+def test_the_pdf_paints_every_drawing_page_and_draws_tables_from_their_lines() -> None:
     analysis, diagnostics = check(load_path(str(ROOT / "tests" / "data" / "render" / "small.toml")))
     sheets = pdf._sheets(analysis, diagnostics, paper="a4", theme="light", date=None)
-    kinds = [(s.page.section.split(":")[0].split(" (")[0], s.page.painted) for s in sheets]
-    assert ("Rack elevations", True) in kinds
-    assert ("Floor plan", False) in kinds
+    kinds = {
+        (s.page.section.split(":")[0].split(" (")[0], s.page.painted, s.page.lines is None)
+        for s in sheets
+    }
+    assert kinds == {
+        ("Rack elevations", True, True),
+        ("Floor plan", True, True),
+        ("Devices by rack", False, False),
+        ("Cable schedule", False, False),
+    }

@@ -12,7 +12,8 @@ by a small cascade, and text is drawn with cairo's ``show_text`` in the same fon
 It reads only what our writers emit after :func:`.raster.flatten` (symbols inlined,
 tooltips dropped): ``g`` (translate, scale, rotate), ``rect``, ``path`` (M, L, H, V, Z,
 absolute or relative), ``circle``, ``line`` and ``text`` with ``tspan``. Anything else
-is skipped, so a drawing that needs more goes through cairosvg (the floor plan's tiles).
+is skipped, and a nested ``svg`` (a print page's tile of the floor plan) is a clipped
+viewport.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ _DEFAULT = {
     "text-anchor": "start",
 }
 _ATTRIBUTES = tuple(_DEFAULT)
+_RUNS = re.compile(" {2,}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +96,10 @@ def _colour(value: str) -> tuple[float, float, float] | None:
     if len(digits) == 3:
         digits = "".join(c * 2 for c in digits)
     return tuple(int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
+
+
+def _spaces(text: str) -> str:
+    return _RUNS.sub(" ", text.replace("\n", "").replace("\t", " "))
 
 
 def _number(value: str | None, default: float = 0.0) -> float:
@@ -214,6 +220,35 @@ class Painter:
                     ctx.restore()
             elif tag in ("rect", "path", "circle", "line"):
                 self._shape(ctx, el, tag, own)
+            elif tag == "svg":  # a viewport: a print page's tile of the floor plan
+                self._viewport(ctx, el, own, ancestors)
+
+    def _viewport(
+        self,
+        ctx: Any,
+        el: ElementTree.Element,
+        style: dict[str, str],
+        ancestors: list[tuple[str, tuple[str, ...]]],
+    ) -> None:
+        """A nested ``svg`` at x, y, width, height showing its viewBox, clipped to it."""
+        x, y = _number(el.get("x")), _number(el.get("y"))
+        w, h = _number(el.get("width")), _number(el.get("height"))
+        box = [float(v) for v in (el.get("viewBox") or f"0 0 {w} {h}").split()]
+        if w <= 0 or h <= 0 or box[2] <= 0 or box[3] <= 0:
+            return
+        ctx.save()
+        ctx.rectangle(x, y, w, h)
+        ctx.clip()
+        ctx.translate(x, y)
+        # preserveAspectRatio's default (xMidYMid meet): one scale, the box centred.
+        scale = min(w / box[2], h / box[3])
+        ctx.translate((w - box[2] * scale) / 2, (h - box[3] * scale) / 2)
+        ctx.scale(scale, scale)
+        ctx.translate(-box[0], -box[1])
+        ancestors.append(("svg", ()))
+        self._children(ctx, el, style, ancestors)
+        ancestors.pop()
+        ctx.restore()
 
     def _transform(self, ctx: Any, transform: str) -> None:
         for name, args in _TRANSFORM.findall(transform):
@@ -349,7 +384,8 @@ class Painter:
         ancestors: list[tuple[str, tuple[str, ...]]],
     ) -> None:
         x, y = _number(el.get("x")), _number(el.get("y"))
-        x = self._show(ctx, (el.text or "").strip("\n"), x, y, style)
+        # SVG's default white space: newlines gone, runs of spaces one, none leading.
+        x = self._show(ctx, _spaces(el.text or "").lstrip(" "), x, y, style)
         for child in el:
             tag = child.tag.removeprefix(_SVG)
             if tag == "tspan":
@@ -357,6 +393,6 @@ class Painter:
                 if child.get("x") is not None:
                     x = _number(child.get("x"))
                 y += _number(child.get("dy"))
-                x = self._show(ctx, child.text or "", x, y, own)
+                x = self._show(ctx, _spaces(child.text or ""), x, y, own)
             if child.tail:
-                x = self._show(ctx, child.tail, x, y, style)
+                x = self._show(ctx, _spaces(child.tail), x, y, style)
