@@ -118,6 +118,8 @@ class Painter:
         self.theme = theme
         self._rules: list[tuple[_Selector, int, dict[str, str]]] = []
         self._css = ""
+        self._known: dict[tuple[object, ...], dict[str, str]] = {}
+        self._font_set: tuple[str, str] | None = None
         surfaces = palette.SURFACES.get(theme, palette.SURFACES["light"])
         # The hatch of blocked units as svg.COMMON_DEFS draws it: a 6 px tile, its line on
         # the tile's edge, turned 45 degrees (drawn at 4 x for a sharp tile).
@@ -145,6 +147,8 @@ class Painter:
         if css != self._css:  # pages of one pack share their style sheet
             self._css = css
             self._rules = _rules(css)
+            self._known = {}
+        self._font_set: tuple[str, str] | None = None  # a new context has no font set
         style = dict(_DEFAULT)
         style.update(self._cascade("svg", (), [], style))
         self._children(ctx, root, style, [("svg", ())])
@@ -158,6 +162,13 @@ class Painter:
         ancestors: list[tuple[str, tuple[str, ...]]],
         inherited: dict[str, str],
     ) -> dict[str, str]:
+        # A page repeats the same few element kinds in the same few places thousands of
+        # times: the cascade's answer is kept per element, ancestry and inherited style
+        # (matching every rule for every element was 70 % of a page's time).
+        key = (tag, classes, tuple(ancestors), tuple(inherited.items()))
+        known = self._known.get(key)
+        if known is not None:
+            return known
         found = []
         for selector, order, declarations in self._rules:
             if not _matches((selector.tag, selector.cls), tag, classes):
@@ -170,6 +181,7 @@ class Painter:
         style = dict(inherited)
         for _, _, declarations in sorted(found, key=lambda item: (item[0], item[1])):
             style.update(declarations)
+        self._known[key] = style
         return style
 
     def _style(
@@ -211,6 +223,7 @@ class Painter:
                 ancestors.pop()
                 if transform:
                     ctx.restore()
+                    self._font_set = None  # restore() brings back the font set before save()
             elif tag == "text":
                 if transform:
                     ctx.save()
@@ -218,6 +231,7 @@ class Painter:
                 self._text(ctx, el, own, [*ancestors, (tag, classes)])
                 if transform:
                     ctx.restore()
+                    self._font_set = None  # restore() brings back the font set before save()
             elif tag in ("rect", "path", "circle", "line"):
                 self._shape(ctx, el, tag, own)
             elif tag == "svg":  # a viewport: a print page's tile of the floor plan
@@ -249,6 +263,7 @@ class Painter:
         self._children(ctx, el, style, ancestors)
         ancestors.pop()
         ctx.restore()
+        self._font_set = None  # restore() brings back the font set before save()
 
     def _transform(self, ctx: Any, transform: str) -> None:
         for name, args in _TRANSFORM.findall(transform):
@@ -368,13 +383,18 @@ class Painter:
         """Draw ``content`` at (x, y) as its anchor says; return where the next run starts."""
         if not content or not self._source(ctx, style["fill"], float(style["fill-opacity"])):
             return x
-        self._font(ctx, style)
-        advance = ctx.text_extents(content)[4]
+        font = (style["font-size"], style["font-weight"])
+        if font != self._font_set:  # a face and size stay set on a page's context
+            self._font(ctx, style)
+            self._font_set = font
         anchor = style["text-anchor"]
-        left = x - advance if anchor == "end" else x - advance / 2 if anchor == "middle" else x
-        ctx.move_to(left, y)
+        if anchor in ("end", "middle"):
+            advance = ctx.text_extents(content)[4]
+            x -= advance if anchor == "end" else advance / 2
+        ctx.move_to(x, y)
         ctx.show_text(content)
-        return left + advance
+        # Where the text ended: cairo moved the current point past it (no second measure).
+        return ctx.get_current_point()[0]
 
     def _text(
         self,
