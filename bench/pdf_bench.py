@@ -12,7 +12,8 @@ leaves out the slow per-page path.
 Both sides run as children, interleaved, ``--repeat`` times, on the same layout:
 
   export    rackdesigner export F --pdf OUT: load, check, lay out, print (one libcairo
-            surface; table pages drawn directly, the rest through cairosvg onto it)
+            surface; table pages drawn from their lines, drawing pages painted from
+            their SVG, export/render/paint.py)
   old path  a child that loads and checks as export does, then prints the same pages as
             the pack did before issue 23: every page's SVG converted alone by cairosvg
             into a one-page PDF, the pages joined by pypdf
