@@ -3,11 +3,17 @@
 
     python bench/pdf_bench.py                      # 8,192 GPUs (272 racks, 427 pages)
     python bench/pdf_bench.py --gpus 1024 --repeat 3
+    python bench/pdf_bench.py --before /tmp/before --no-old-path   # against a commit
+
+``--before DIR`` adds ``export`` run from another tree's ``rackdesigner`` (``git archive
+main rackdesigner assets | tar -x -C DIR``), interleaved with this one; ``--no-old-path``
+leaves out the slow per-page path.
 
 Both sides run as children, interleaved, ``--repeat`` times, on the same layout:
 
   export    rackdesigner export F --pdf OUT: load, check, lay out, print (one libcairo
-            surface; table pages drawn directly, the rest through cairosvg onto it)
+            surface; table pages drawn from their lines, drawing pages painted from
+            their SVG, export/render/paint.py)
   old path  a child that loads and checks as export does, then prints the same pages as
             the pack did before issue 23: every page's SVG converted alone by cairosvg
             into a one-page PDF, the pages joined by pypdf
@@ -60,9 +66,11 @@ os._exit(0)
 )
 
 
-def timed(args: list[str]) -> float:
+def timed(args: list[str], tree: str = ROOT) -> float:
+    """Wall seconds of ``args`` run with ``tree``'s rackdesigner first on the path."""
+    env = {**os.environ, "PYTHONPATH": tree}
     started = time.perf_counter()
-    subprocess.run(args, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    subprocess.run(args, check=True, cwd=tree, stdout=subprocess.DEVNULL, env=env)
     return time.perf_counter() - started
 
 
@@ -70,6 +78,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gpus", type=int, default=8192)
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--before", help="a tree whose rackdesigner is timed beside this one")
+    parser.add_argument("--no-old-path", action="store_true")
     options = parser.parse_args()
     os.makedirs(os.path.join(HERE, "out"), exist_ok=True)
     layout = os.path.join(HERE, "out", f"gpus-{options.gpus}.toml")
@@ -79,7 +89,11 @@ def main() -> None:
     python = sys.executable
     env_quiet = {**os.environ, "CI": "true"}  # no progress bar in the children
     os.environ.update(env_quiet)
-    times: dict[str, list[float]] = {"load": [], "export": [], "old path": []}
+    times: dict[str, list[float]] = {"load": [], "export": []}
+    if options.before:
+        times["export (before)"] = []
+    if not options.no_old_path:
+        times["old path"] = []
     pages = 0
     with tempfile.TemporaryDirectory() as folder:
         new_pdf = os.path.join(folder, "new.pdf")
@@ -89,14 +103,18 @@ def main() -> None:
             times["export"].append(
                 timed([python, "-m", "rackdesigner", "export", layout, "--pdf", new_pdf])
             )
-            times["old path"].append(timed([python, "-c", OLD, layout, old_pdf]))
+            if options.before:
+                before = os.path.join(folder, "before.pdf")
+                command = [python, "-m", "rackdesigner", "export", layout, "--pdf", before]
+                times["export (before)"].append(timed(command, options.before))
+            if not options.no_old_path:
+                times["old path"].append(timed([python, "-c", OLD, layout, old_pdf]))
         from pypdf import PdfReader
 
         pages = len(PdfReader(new_pdf).pages)
-        sizes = {
-            name: os.path.getsize(p) / 1e6
-            for name, p in (("export", new_pdf), ("old path", old_pdf))
-        }
+        paths = {"export": new_pdf, "old path": old_pdf}
+        paths["export (before)"] = os.path.join(folder, "before.pdf")
+        sizes = {name: os.path.getsize(p) / 1e6 for name, p in paths.items() if os.path.exists(p)}
     base = min(times["load"])
     print(f"{options.gpus:,} GPUs, {pages} pages, {options.repeat} run(s)\n")
     print("| process | best s | median s | printing beyond load + check, s | file MB |")
@@ -106,8 +124,10 @@ def main() -> None:
         beyond = "–" if name == "load" else f"{best - base:.1f}"
         size = f"{sizes[name]:.1f}" if name in sizes else "–"
         print(f"| {name} | {best:.1f} | {statistics.median(values):.1f} | {beyond} | {size} |")
-    ratio = (min(times["old path"]) - base) / max(1e-9, min(times["export"]) - base)
-    print(f"\nprinting: {ratio:.1f} x faster than the old path")
+    for name in ("export (before)", "old path"):
+        if name in times:
+            ratio = (min(times[name]) - base) / max(1e-9, min(times["export"]) - base)
+            print(f"\nprinting: {ratio:.1f} x faster than {name}")
 
 
 if __name__ == "__main__":

@@ -28,3 +28,27 @@ def test_text_on_every_fill_meets_wcag_aa_for_large_text() -> None:
 def test_unknown_kinds_fall_back_to_other_and_severities_have_distinct_symbols() -> None:
     assert swatch(None) == swatch("other") == swatch("no-such-kind")
     assert len(set(SEVERITY_SYMBOLS.values())) == 3
+
+
+def test_rack_scale_parts_have_legible_colours_and_labels_in_every_theme() -> None:
+    from rackdesigner.export.render.palette import PART_LABELS, PARTS
+
+    for table in PARTS.values():
+        assert set(table) == set(PART_LABELS)
+        for part, colours in table.items():
+            darker, lighter = sorted((_luminance(colours.fill), _luminance(colours.text)))
+            assert (lighter + 0.05) / (darker + 0.05) >= 3.0, part
+
+
+def test_the_density_scale_places_air_racks_and_rack_scale_racks_on_bands_of_their_own() -> None:
+    from rackdesigner.export.render.floorplan import density_class
+    from rackdesigner.export.render.palette import DENSITY_COLOURS, DENSITY_STEPS_KW, DENSITY_TEXT
+
+    for theme in DENSITY_COLOURS:
+        assert len(DENSITY_COLOURS[theme]) == len(DENSITY_TEXT[theme]) == len(DENSITY_STEPS_KW) + 1
+    bands = {kw: density_class(kw * 1000) for kw in (8, 25, 40, 100, 130, 140, 160)}
+    # Air racks stay apart from each other, and 120-140 kW NVL72 racks are not lumped in
+    # with a 40 kW air rack at the open end of the scale.
+    assert len({bands[8], bands[25], bands[40]}) == 3
+    assert bands[130] == bands[140] != bands[100]
+    assert bands[40] != bands[130] != bands[160]

@@ -530,3 +530,39 @@ def test_the_overview_of_a_large_hall_puts_devices_where_the_sheet_does(small) -
     empty = palette.SURFACES["light"]["slot"]
     assert at(front, centre(5)) == gpu and at(front, centre(6)) == gpu
     assert at(front, centre(4)) == empty and at(front, centre(7)) == empty
+
+
+def test_an_nvl72_rack_is_drawn_as_it_is_front_and_rear() -> None:
+    from rackdesigner.check.engine import check
+    from rackdesigner.export.render.elevation import plan_rack, single
+    from rackdesigner.layout_io import load_path
+    from tests.conftest import ROOT
+
+    analysis, diagnostics = check(load_path(str(ROOT / "layouts" / "gb200-nvl72-su.toml")))
+    facts = next(r for r in analysis.racks if r.rack.id == "a03")
+    plan = plan_rack(facts)
+    kinds = [p.kind for p in plan.placed]
+    assert (kinds.count("nvl-compute"), kinds.count("nvl-switch")) == (18, 9)
+    assert kinds.count("power-shelf") == 8
+    # The busbar is not a PDU in a side channel: it runs down the rear's middle.
+    assert [b.id for b in plan.busbars] == ["a03-bus"]
+    assert not plan.sides["left"] and not plan.sides["right"]
+    assert plan.manifolds
+    drawing = single(analysis, facts, diagnostics)
+    for part in ("kq", "kn", "kh", "ku", "kx", "ky", "kz"):
+        assert f'<g class="{part}">' in drawing, part
+    for label in (
+        "compute tray",
+        "NVLink switch tray",
+        "power shelf",
+        "DC busbar (rear)",
+        "NVLink cable cartridges (rear)",
+        "liquid manifold, supply",
+        "liquid manifold, return",
+        "NVLink domain nvl-a03 (18 + 9 trays)",
+    ):
+        assert label in drawing, label
+    # An air-cooled rack without rack-scale parts keeps its plain drawing.
+    cdu_rack = next(r for r in analysis.racks if r.rack.id == "a01")
+    plain = single(analysis, cdu_rack, diagnostics)
+    assert "kx" not in plain and "manifold" not in plain and "NVLink" not in plain

@@ -24,6 +24,9 @@ from rackdesigner.layout_io import load_path
 from tests.conftest import ROOT
 
 SMALL = ROOT / "tests" / "data" / "render" / "small.toml"
+# A rack-scale system: one GB200 NVL72 rack of the bundled SU, front and rear, and the
+# SU's floor plan with its ~100 kW racks on the density scale.
+GB200 = ROOT / "layouts" / "gb200-nvl72-su.toml"
 GOLDEN = ROOT / "tests" / "golden" / "render"
 REGENERATE = os.environ.get("RACKDESIGNER_REGENERATE_GOLDEN") == "1"
 
@@ -39,6 +42,11 @@ def _drawings() -> dict[str, str]:
     }
     for number, page in enumerate(pdf.pages(analysis, diagnostics, paper="a4"), 1):
         drawings[f"pdf-page-{number}.svg"] = page
+    analysis, diagnostics = check(load_path(str(GB200)), file="gb200-nvl72-su.toml")
+    nvl72 = next(r for r in analysis.racks if r.rack.id == "a03")
+    drawings["nvl72-rack.svg"] = single(analysis, nvl72, diagnostics)
+    drawings["nvl72-rack-dark.svg"] = single(analysis, nvl72, diagnostics, theme="dark")
+    drawings["floorplan-gb200.svg"] = floorplan.floorplan(analysis, diagnostics)
     return drawings
 
 

@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 from rackdesigner.analysis import Analysis, DeviceFacts, RackFacts
 from rackdesigner.export.render import svg
 from rackdesigner.export.render.findings import Marks, by_subject
-from rackdesigner.export.render.palette import KIND_LABELS, SEVERITY_SYMBOLS
+from rackdesigner.export.render.palette import KIND_LABELS, PART_LABELS, SEVERITY_SYMBOLS
 from rackdesigner.export.render.svg import SEVERITY_CLASS, clip, kind_class, kw, num, text
 from rackdesigner.model.diagnostics import Diagnostic
+from rackdesigner.model.layout import DeviceType
 from rackdesigner.model.progress import each
 
 
@@ -73,7 +74,11 @@ class Geometry:
 
 GEOMETRY = Geometry()
 # Width at the right of a body taken by its drawing (vents, ports), kept free of the label.
-_DECOR = {"blank": 42, "patch-panel": 52}
+_DECOR = {"blank": 42, "patch-panel": 52, "nvl-compute": 42, "nvl-switch": 24, "power-shelf": 46}
+# The rear of a liquid-cooled rack: a supply and a return manifold down its sides (px wide,
+# inside the body's width), and the labels of what they cover moved in by as much.
+MANIFOLD = 5
+BUSBAR = 8  # the DC busbar down the middle of a rack-scale rack's rear
 # Kinds that draw no power of their own: their tooltips show no "0.0 kW".
 _PASSIVE = ("pdu", "blank", "patch-panel", "rear-door")
 PER_LINE = 36  # racks on one line of a sheet; a longer row of the hall wraps, balanced
@@ -100,24 +105,64 @@ class RackPlan:
     sides: dict[str, list[DeviceFacts]] = field(default_factory=lambda: {"left": [], "right": []})
     doors: list[DeviceFacts] = field(default_factory=list)
     loose: list[tuple[DeviceFacts, str]] = field(default_factory=list)  # (device, why)
+    busbars: list[DeviceFacts] = field(default_factory=list)  # 0 U, down the rear's middle
+    manifolds: bool = False  # liquid to cold plates: supply and return down the rear
+
+    def span(
+        self, kinds: tuple[str, ...] = ("nvl-compute", "nvl-switch", "power-shelf")
+    ) -> tuple[int, int] | None:
+        """The lowest and highest unit of the devices drawn as ``kinds`` (by default the
+        rack-scale parts: trays and power shelves)."""
+        units = [
+            u
+            for p in self.placed
+            if p.kind in kinds
+            for u in (p.position, p.position + p.height - 1)
+        ]
+        return (min(units), max(units)) if units else None
+
+    def count(self, kind: str) -> int:
+        return sum(1 for p in self.placed if p.kind == kind)
 
     @property
     def footer_lines(self) -> int:
         return (1 if self.doors else 0) + (1 if self.loose else 0)
 
 
+_TRAYS = ("nvl-compute", "nvl-switch")  # the NVLink domain's trays
+
+
+def drawn_kind(dtype: DeviceType | None) -> str:
+    """What a device is drawn as: its kind, or the rack-scale part it is (a compute tray
+    is a GPU node, a switch tray and a power shelf "other", yet each looks its own)."""
+    if dtype is None:
+        return "other"
+    role = dtype.nvl_tray_role
+    if role is not None:
+        return "nvl-compute" if role == "compute" else "nvl-switch"
+    if dtype.is_power_shelf:
+        return "power-shelf"
+    if dtype.is_busbar:
+        return "busbar"
+    return dtype.kind or "other"
+
+
 def plan_rack(facts: RackFacts) -> RackPlan:
-    """Sort a rack's devices into units, side channels, doors and those in no unit."""
+    """Sort a rack's devices into units, side channels, doors, busbars and those in no unit."""
     units = max(1, round(facts.rack.height_u))
     plan = RackPlan(facts, units)
+    plan.manifolds = facts.cooling == "liquid" and facts.loop_heat > 0
     alternate = 0
     for dev in facts.devices:
         dtype = dev.type
-        kind = (dtype.kind if dtype else None) or "other"
+        kind = drawn_kind(dtype)
         height = dev.height_u if dtype is not None else 1.0
         if dtype is not None and height <= 0:
             if kind == "rear-door":
                 plan.doors.append(dev)
+                continue
+            if kind == "busbar":
+                plan.busbars.append(dev)
                 continue
             side = dev.device.side
             if side not in ("left", "right"):
@@ -214,7 +259,34 @@ class _Symbols:
                 for px in range(x + w - 50, x + w - 8, 7)
             )
             parts.append(ports)
-        else:
+        elif kind == "nvl-compute":
+            # Four GPUs to a tray (two GB200 superchips): four squares at the right.
+            marks = "".join(
+                f'<rect class="prt" x="{x + w - 42 + 9 * i}" y="{u * g.unit + 4}" '
+                f'width="7" height="6"/>'
+                for u in range(height)
+                for i in range(4)
+            )
+            parts.append(marks)
+        elif kind == "nvl-switch":
+            # Two NVLink switch chips to a tray.
+            marks = "".join(
+                f'<rect class="prt" x="{x + w - 24 + 10 * i}" y="{u * g.unit + 3}" '
+                f'width="8" height="8" rx="1"/>'
+                for u in range(height)
+                for i in range(2)
+            )
+            parts.append(marks)
+        elif kind == "power-shelf":
+            # Six PSUs to a shelf: six slots at the right.
+            marks = "".join(
+                f'<rect class="prt" x="{x + w - 46 + 7 * i}" y="{u * g.unit + 3}" '
+                f'width="5" height="8"/>'
+                for u in range(height)
+                for i in range(6)
+            )
+            parts.append(marks)
+        if kind not in ("blank", "patch-panel"):
             # Rack ears: it reads as equipment, and adjacent devices stay apart.
             parts.append(f'<rect class="ear" x="{x}" y=".5" width="4" height="{h}"/>')
             parts.append(f'<rect class="ear" x="{x + w - 4}" y=".5" width="4" height="{h}"/>')
@@ -368,19 +440,25 @@ class ElevationWriter:
         for face, fx in (("front", 0), ("rear", rear_x)):
             frame = self.symbols.frame(plan.units, face)
             out.append(f'<g transform="translate({fx},{faces_y})"><use href="#{frame}"/>')
-            if face == "rear":
+            rear = face == "rear"
+            if rear:
                 self._side_channels(out, plan)
+            elif plan.span(_TRAYS) is not None:
+                self._domain(out, plan)
             blocked: list[str] = []
+            cartridges = plan.span(("nvl-switch",)) if rear else None
             for placed in plan.placed:
                 if placed.face == face:
                     self._device(out, plan, placed)
                 elif placed.full:
-                    self._blocked(blocked, plan, placed)
+                    hidden = cartridges is not None and placed.kind == "nvl-switch"
+                    self._blocked(blocked, plan, placed, label=not hidden)
             if blocked:
                 out.append('<g class="bt">')
                 out.extend(blocked)
                 out.append("</g>")
-            if face == "rear":
+            if rear:
+                self._rear_parts(out, plan)
                 for door in plan.doors:
                     self._door(out, plan, door)
             out.append("</g>")
@@ -431,6 +509,9 @@ class ElevationWriter:
         if rack.max_weight:
             weight += f" of {float(rack.max_weight):.0f} kg"
         gpus = f"{facts.gpus} GPUs · {facts.gpu_nodes} nodes" if facts.gpus else "no GPUs"
+        if rack.nvlink_domain:
+            trays = f"{plan.count('nvl-compute')} + {plan.count('nvl-switch')} trays"
+            gpus = f"{facts.gpus} GPUs · NVLink domain {rack.nvlink_domain} ({trays})"
         lines.append(f"{gpus} · {weight}")
         return lines
 
@@ -475,7 +556,9 @@ class ElevationWriter:
         marks = self.device_marks.get(d.id)
         label_room = g.body - 8 - (14 if marks is not None else 0) - _DECOR.get(kind, 0)
         label = d.label or d.id
-        tx = g.body_x + 6
+        inset = MANIFOLD + 1 if plan.manifolds and placed.face == "rear" else 0
+        label_room -= inset
+        tx = g.body_x + 6 + inset
         tip = _tooltip(dev, placed, marks, placed.note, self.detail)
         parts = [
             f'<g class="{kind_class(kind)}"><title>{tip}</title><use href="#{body}" y="{y}"/>'
@@ -498,17 +581,109 @@ class ElevationWriter:
         parts.append("</g>")
         out.append("".join(parts))
 
-    def _blocked(self, out: list[str], plan: RackPlan, placed: Placed) -> None:
+    def _blocked(
+        self, out: list[str], plan: RackPlan, placed: Placed, *, label: bool = True
+    ) -> None:
         # No tooltip: the label names the device, the legend says what the hatch means,
         # and the device's own tooltip is on the other face (a third of the sheet's bytes).
         g = self.g
         y, _ = g.span(plan.units, placed.position, placed.height)
+        out.append(f'<use href="#{self.symbols.blocked(placed.height)}" y="{y}"/>')
+        if not label:  # under the cable cartridges: they are drawn over it
+            return
         d = placed.dev.device
-        label = text(clip(d.label or d.id, int((g.body - 8) / g.char)))
+        # The rear of a liquid-cooled rack has a manifold down each side and, in a
+        # rack-scale one, the busbar down the middle: the label keeps left of both.
+        inset = MANIFOLD + 1 if plan.manifolds and placed.face == "front" else 0
+        room = g.body - 8 - inset
+        if plan.busbars:
+            room = g.body // 2 - BUSBAR // 2 - 8 - inset
+        shown = text(clip(d.label or d.id, int(room / g.char)))
+        out.append(f'<text x="{g.body_x + 6 + inset}" y="{y + 10}">{shown}</text>')
+
+    def _domain(self, out: list[str], plan: RackPlan) -> None:
+        """The NVLink domain on the front: a bracket in the left side channel over the
+        rack-scale parts, named up the channel."""
+        g = self.g
+        span = plan.span(_TRAYS)
+        domain = plan.facts.rack.nvlink_domain
+        if span is None or not domain:
+            return
+        top, height = g.span(plan.units, span[0], span[1] - span[0] + 1)
+        x = g.zero - 4
+        name = clip(f"NVLink domain {domain}", int((height - 6) / g.char_small))
         out.append(
-            f'<use href="#{self.symbols.blocked(placed.height)}" y="{y}"/>'
-            f'<text x="{g.body_x + 6}" y="{y + 10}">{label}</text>'
+            f"<g><title>NVLink domain {text(domain)}</title>"
+            f'<path class="dom" d="M{x + 3} {top + 1}H{x}V{top + height - 1}H{x + 3}"/>'
+            f'<text class="sm mu" transform="rotate(-90)" x="{-(top + height - 3)}" '
+            f'y="{x - 2}">{text(name)}</text></g>'
         )
+
+    def _rear_parts(self, out: list[str], plan: RackPlan) -> None:
+        """What the rear of a liquid-cooled or rack-scale rack shows over its devices: the
+        NVLink cable cartridges behind the switch trays, the supply and return manifolds
+        down the sides and the DC busbar down the middle (DGX GB200 user guide, Hardware:
+        the rear gives access to the manifolds, the cable cartridges and the bus bar)."""
+        g = self.g
+        total = plan.units * g.unit
+        bx = g.body_x
+        span = plan.span(("nvl-switch",))
+        if span is not None:
+            self.kinds.add("cartridge")
+            top, height = g.span(plan.units, span[0], span[1] - span[0] + 1)
+            x = bx + (MANIFOLD + 1 if plan.manifolds else 1)
+            w = g.body - 2 * (x - bx)
+            cables = "".join(f"M{x + i} {top + 2}v{height - 4}" for i in range(4, w - 2, 4))
+            room = int((g.body // 2 - BUSBAR // 2 - 6 - (x - bx)) / g.char_small)
+            lines = "".join(
+                f'<tspan x="{x + 4}" dy="10">{clip(word, room)}</tspan>'
+                for word in ("cable", "cartridges")
+            )
+            out.append(
+                f'<g class="kx"><title>NVLink cable cartridges: copper from every compute '
+                f"tray to the switch trays (U{span[0]}–U{span[1]}), not modelled as links"
+                f'</title><rect class="b" x="{x}" y="{top + 0.5}" width="{w}" '
+                f'height="{height - 1}" rx="2"/><path class="cab" d="{cables}"/>'
+                f'<text class="sm" x="{x + 4}" y="{top + 12}">{clip("NVLink", room)}'
+                f"{lines}</text></g>"
+            )
+        if plan.manifolds:
+            facts = plan.facts
+            cdus = ", ".join(c.id for c in facts.cdus if c is not None) or "no CDU named"
+            for part, x in (("supply", bx + 1), ("return", bx + g.body - 1 - MANIFOLD)):
+                self.kinds.add(part)
+                tip = f"liquid manifold, {part}: {kw(facts.loop_heat)} to the cold plates ({cdus})"
+                out.append(
+                    f'<g class="{kind_class(part)}"><title>{text(tip)}</title>'
+                    f'<rect class="b" x="{x}" y="1" width="{MANIFOLD}" height="{total - 2}" '
+                    f'rx="2"/></g>'
+                )
+        if plan.busbars:
+            self.kinds.add("busbar")
+            span = plan.span() or (1, plan.units)
+            top, height = g.span(plan.units, span[0], span[1] - span[0] + 1)
+            x = bx + g.body // 2 - BUSBAR // 2
+            names = clip(" ".join(b.id for b in plan.busbars), int((height - 8) / g.char_small))
+            marks = [self.device_marks.get(b.id) for b in plan.busbars]
+            found = [m for m in marks if m is not None]
+            tips = "\n\n".join(
+                _tooltip(b, None, m, "DC busbar, rear", self.detail)
+                for b, m in zip(plan.busbars, marks, strict=True)
+            )
+            outline = ""
+            if found:
+                worst = min(found, key=lambda m: ("error", "warning", "info").index(m.severity))
+                self.severities.add(worst.severity)
+                outline = (
+                    f'<rect class="f{SEVERITY_CLASS[worst.severity]}" x="{x - 1}" '
+                    f'y="{top - 1}" width="{BUSBAR + 2}" height="{height + 2}"/>'
+                )
+            out.append(
+                f'<g class="ku"><title>{tips}</title><rect class="b" x="{x}" y="{top + 0.5}" '
+                f'width="{BUSBAR}" height="{height - 1}"/>'
+                f'<text class="xs" transform="rotate(-90)" x="{-(top + height - 4)}" '
+                f'y="{x + 6}">{text(names)}</text>{outline}</g>'
+            )
 
     def _side_channels(self, out: list[str], plan: RackPlan) -> None:
         g = self.g
@@ -602,7 +777,7 @@ class ElevationWriter:
         cx, cy = x, y
         row_h = 20
         for swatch, label, swatch_w in items:
-            name = KIND_LABELS.get(label, label)
+            name = KIND_LABELS.get(label) or PART_LABELS.get(label, label)
             w = swatch_w + 8 + len(name) * self.g.char + 24
             if cx + w > x + width and cx > x:
                 cx, cy = x, cy + row_h
@@ -616,7 +791,8 @@ class ElevationWriter:
     # -- documents -----------------------------------------------------------------------
 
     def defs(self) -> str:
-        return "".join(self.symbols.defs)
+        parts = svg.part_style(self.theme) if self.kinds & set(PART_LABELS) else ""
+        return parts + "".join(self.symbols.defs)
 
 
 def _ordered_rows(analysis: Analysis) -> list[list[RackFacts]]:

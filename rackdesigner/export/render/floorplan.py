@@ -16,7 +16,11 @@ from itertools import pairwise
 from rackdesigner.analysis import Analysis, LinkFacts, RackFacts
 from rackdesigner.export.render import svg
 from rackdesigner.export.render.findings import by_subject
-from rackdesigner.export.render.palette import DENSITY_STEPS_KW, SEVERITY_SYMBOLS
+from rackdesigner.export.render.palette import (
+    DENSITY_RACK_SCALE_STEP,
+    DENSITY_STEPS_KW,
+    SEVERITY_SYMBOLS,
+)
 from rackdesigner.export.render.svg import SEVERITY_CLASS, clip, kw, num, text
 from rackdesigner.model.diagnostics import Diagnostic
 from rackdesigner.model.progress import each
@@ -270,7 +274,9 @@ def _title_block(analysis: Analysis, width: float, margin: float, date: str | No
     return [
         f'<rect class="tb" x="{margin - 10}" y="{margin - 10}" '
         f'width="{num(width - 2 * margin + 20)}" height="70"/>',
-        f'<text class="h1" x="{margin}" y="{margin + 16}">{text(layout.name)}</text>',
+        # 22 px bold monospaced: cut to the title block (a long name ran off the page).
+        f'<text class="h1" x="{margin}" y="{margin + 16}">'
+        f"{text(clip(layout.name, int((width - 2 * margin) / 13.25)))}</text>",
         f'<text x="{margin}" y="{margin + 34}">{text(" · ".join(second))}</text>',
         f'<text x="{margin}" y="{margin + 50}">{text(" · ".join(totals))}</text>\n',
     ]
@@ -280,6 +286,10 @@ def _legend(x: float, y: float) -> list[str]:
     out = [f'<text class="sm mu" x="{x}" y="{y + 9}">power density per rack (kW)</text>']
     cx = x + 160
     for i, label in enumerate(_scale_labels()):
+        if i == DENSITY_RACK_SCALE_STEP:
+            # The orange ramp is the rack-scale range: said, not only coloured.
+            out.append(f'<text class="sm mu" x="{num(cx)}" y="{y + 9}">rack-scale:</text>')
+            cx += 11 * 4.82 + 6
         out.append(
             f'<rect class="d{i} b" x="{num(cx)}" y="{y}" width="18" height="12"/>'
             f'<text class="sm" x="{num(cx + 22)}" y="{y + 9}">{text(label)}</text>'

@@ -146,14 +146,97 @@ MEDIA_DASHES = {
     "unknown": "4 4",
 }
 
-# Power density of a rack in floor plans: upper bounds in kW and a sequential ramp (light to
-# dark reads as more power in both themes' prints); the last step is open-ended.
-DENSITY_STEPS_KW = (5.0, 10.0, 20.0, 30.0, 45.0, 60.0)
+# Power density of a rack in floor plans: upper bounds in kW, fixed bands that cover both
+# air-cooled racks (5-45 kW, the purple ramp: light to dark reads as more power) and
+# liquid-cooled rack-scale systems (the orange ramp above 60 kW: a GB200 NVL72 rack draws
+# about 120-140 kW, DGX GB200 user guide, and a GB300 NVL72 up to 142 kW, NVL72 AI Factory
+# RA), so a 130 kW rack lands on a band of its own instead of the open end of the air
+# scale. The last step is open-ended.
+DENSITY_STEPS_KW = (5.0, 10.0, 20.0, 30.0, 45.0, 60.0, 90.0, 120.0, 150.0)
 DENSITY_COLOURS = {
-    "light": ("#f2f0f7", "#dadaeb", "#bcbddc", "#9e9ac8", "#807dba", "#6a51a3", "#4a1486"),
-    "dark": ("#2b2540", "#3b3160", "#4d3f80", "#6650a0", "#8064b8", "#9b7fd0", "#c2a8ff"),
+    "light": (
+        "#f2f0f7",
+        "#dadaeb",
+        "#bcbddc",
+        "#9e9ac8",
+        "#807dba",
+        "#6a51a3",
+        "#4a1486",
+        "#f59a4b",
+        "#d9590f",
+        "#a63603",
+    ),
+    "dark": (
+        "#2b2540",
+        "#3b3160",
+        "#4d3f80",
+        "#6650a0",
+        "#8064b8",
+        "#9b7fd0",
+        "#c2a8ff",
+        "#8a4a1f",
+        "#c0661f",
+        "#ff9f4a",
+    ),
 }
 DENSITY_TEXT = {
-    "light": ("#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a", "#ffffff", "#ffffff", "#ffffff"),
-    "dark": ("#f0f0f0", "#f0f0f0", "#f0f0f0", "#ffffff", "#ffffff", "#101010", "#101010"),
+    "light": (
+        "#1a1a1a",
+        "#1a1a1a",
+        "#1a1a1a",
+        "#1a1a1a",
+        "#ffffff",
+        "#ffffff",
+        "#ffffff",
+        "#1a1a1a",
+        "#ffffff",
+        "#ffffff",
+    ),
+    "dark": (
+        "#f0f0f0",
+        "#f0f0f0",
+        "#f0f0f0",
+        "#ffffff",
+        "#ffffff",
+        "#101010",
+        "#101010",
+        "#ffffff",
+        "#101010",
+        "#101010",
+    ),
+}
+# Where the floor plan's legend starts the rack-scale part of the scale (the orange ramp).
+DENSITY_RACK_SCALE_STEP = 7
+
+# The parts of a rack-scale system (GB200/GB300 NVL72: DGX GB200 user guide, Hardware),
+# drawn apart from the device kinds they share (a compute tray is a GPU node, a switch
+# tray and a power shelf are "other"): a colour per theme, and a mark on the body.
+PART_LABELS = {
+    "nvl-compute": "compute tray",
+    "nvl-switch": "NVLink switch tray",
+    "power-shelf": "power shelf",
+    "busbar": "DC busbar (rear)",
+    "cartridge": "NVLink cable cartridges (rear)",
+    "supply": "liquid manifold, supply",
+    "return": "liquid manifold, return",
+}
+PARTS: dict[str, dict[str, Swatch]] = {
+    "light": {
+        "nvl-compute": Swatch("#3f8f52", "#ffffff"),
+        "nvl-switch": Swatch("#2f4f8f", "#ffffff"),
+        "power-shelf": Swatch("#f2c94c", "#2b2000"),
+        "busbar": Swatch("#b87333", "#1a0d00"),
+        "cartridge": Swatch("#5a5a5a", "#ffffff"),
+        "supply": Swatch("#2a7fd4", "#ffffff"),
+        "return": Swatch("#d4472a", "#ffffff"),
+    },
+    "dark": {
+        "nvl-compute": Swatch("#2f6e3e", "#eaf7ec"),
+        "nvl-switch": Swatch("#27457f", "#eef3fb"),
+        "power-shelf": Swatch("#b8912a", "#1a1200"),
+        "busbar": Swatch("#c98a4b", "#1a0d00"),
+        "cartridge": Swatch("#6e6e6e", "#ffffff"),
+        "supply": Swatch("#4f9be8", "#0a1a2a"),
+        "return": Swatch("#e8664f", "#1a0a05"),
+    },
 }

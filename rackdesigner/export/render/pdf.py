@@ -1,8 +1,9 @@
 """The print pack: elevations, floor plan, a device table per rack, the cable schedule.
 
 Each page is an SVG document of the paper's size (user units are points) for
-:func:`pages`; the PDF draws them all onto one libcairo surface, table pages directly and
-the others through cairosvg (see :class:`_CairoPack`), and pypdf carries the pages over.
+:func:`pages`; the PDF draws them all onto one libcairo surface, table pages directly from
+their lines, elevation and floor plan pages by painting their SVG with cairo directly
+(paint.py; see :class:`_CairoPack`); pypdf carries the pages over.
 Nothing here writes PDF syntax. Elevations go two or three racks to a landscape page,
 front and rear together, at a scale that keeps 10 px labels at 7 pt or more; a floor plan
 too large for one page is tiled over several at a legible scale; tables are portrait.
@@ -17,6 +18,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from rackdesigner.analysis import Analysis
 from rackdesigner.export.render import svg
@@ -49,6 +51,9 @@ class Page:
     # A table page also as its lines, each the arguments of :func:`_line` (its y, content,
     # style, shade, width), so the PDF draws it with libcairo directly (see _CairoPack).
     lines: list[tuple[float, str | list[tuple[float, str]], str, bool, float]] | None = None
+    # An elevation or floor plan page: the PDF paints its SVG with libcairo directly
+    # (paint.Painter).
+    painted: bool = False
 
 
 class _Paper:
@@ -94,7 +99,7 @@ def _elevation_pages(
             writer.rack(body, plan, i * g.pitch, drop)
         body.append("</g>")
         ids = ", ".join(f.rack.id for f in chunk)
-        yield Page(True, f"Rack elevations: {ids}", body, writer.defs())
+        yield Page(True, f"Rack elevations: {ids}", body, writer.defs(), painted=True)
 
 
 def _floorplan_pages(
@@ -115,7 +120,7 @@ def _floorplan_pages(
             "</svg>",
         ]
         section = "Floor plan" + (f" ({k + 1} of {tiles})" if tiles > 1 else "")
-        yield Page(True, section, body)
+        yield Page(True, section, body, painted=True)
 
 
 def _table_pages(
@@ -340,8 +345,9 @@ class _CairoPack:
 
     Table pages, most of a hall's pack (the cable schedule of 16,000 cables is 240 pages),
     are drawn here directly: text at the places the SVG page gives it, in the same font,
-    sizes and colours. Elevations and floor plans, whose drawing lives in SVG, are drawn
-    by cairosvg onto the same surface: no one-page PDF to write, parse and join per page.
+    sizes and colours. Elevation and floor plan pages are painted from the SVG their
+    writers made (paint.Painter: their boxes and labels, no second layout, no cairosvg
+    tree). No one-page PDF to write, parse and join per page.
     """
 
     def __init__(self, theme: str) -> None:
@@ -355,24 +361,17 @@ class _CairoPack:
         self.theme = theme
         surfaces = palette.SURFACES.get(theme, palette.SURFACES["light"])
         self.colours = {k: _rgb(v) for k, v in surfaces.items()}
-        self._svg: type | None = None
+        self._painter: Any = None
 
-    def svg_page(self, document: str) -> None:
-        """Draw an SVG page (ours, flattened) with cairosvg onto the shared surface."""
-        from cairosvg.parser import Tree
+    def painted_page(self, sheet: _Sheet, document: str) -> None:
+        """Paint an elevation page (its SVG, flattened) with libcairo directly: the boxes
+        and labels the elevation writer wrote, without cairosvg's tree (paint.py)."""
+        if self._painter is None:
+            from rackdesigner.export.render.paint import Painter
 
-        if self._svg is None:
-            from cairosvg.surface import PDFSurface
-
-            shared = self.surface
-
-            class OnShared(PDFSurface):  # type: ignore[misc]
-                def _create_surface(self, width: float, height: float) -> tuple:
-                    shared.set_size(width, height)
-                    return shared, width, height
-
-            self._svg = OnShared
-        self._svg(Tree(bytestring=document.encode("utf-8")), None, 96)
+            self._painter = Painter(self.theme)
+        self.surface.set_size(sheet.width, sheet.height)
+        self._painter.paint(self.cairo.Context(self.surface), document)
         self.surface.show_page()
 
     def table_page(self, sheet: _Sheet) -> None:
@@ -462,7 +461,7 @@ def pdf(
         if sheet.page.lines is not None:
             pack.table_page(sheet)
         else:
-            pack.svg_page(flatten(_document(sheet, theme)))
+            pack.painted_page(sheet, flatten(_document(sheet, theme)))
     drawn = pack.finish()
     report("joining the pages", 0, 0)
     writer = PdfWriter()

@@ -145,6 +145,8 @@ def overview_png(view: Overview, theme: str, max_side: int) -> bytes:
         "fw": (None, severity["warning"], 2.4, (5.0, 2.0)),
         "fi": (None, severity["info"], 2.4, (1.5, 2.0)),
     }
+    # Device kinds, then the parts of rack-scale systems (drawn as their own kinds).
+    kinds = {**kinds, **palette.PARTS.get(theme, palette.PARTS["light"])}
     for kind, swatch in kinds.items():
         styles[kind] = (swatch.fill, surfaces["body_line"], 0.6, ())
     order = ["fr", "sl", *kinds, "bk", "door", "fi", "fw", "fe"]
@@ -208,7 +210,8 @@ def overview_png(view: Overview, theme: str, max_side: int) -> bytes:
     ctx.move_to(12, 38)
     ctx.show_text(view.subtitle)
     x = 12.0
-    items = [(kinds[k].fill, palette.KIND_LABELS.get(k, k), None) for k in view.kinds]
+    labels = {**palette.PART_LABELS, **palette.KIND_LABELS}
+    items = [(kinds[k].fill, labels.get(k, k), None) for k in view.kinds]
     items.append((None, "blocked (full depth, other face)", hatch_pattern))
     items.extend((None, f"{name} outline", severity[name]) for name in ("error", "warning", "info"))
     for fill, label, extra in items:

@@ -78,6 +78,14 @@ KIND_CLASS = {
     "patch-panel": "kt",
     "blank": "kb",
     "other": "ko",
+    # Parts of a rack-scale system (palette.PARTS), drawn apart from their device kind.
+    "nvl-compute": "kq",
+    "nvl-switch": "kn",
+    "power-shelf": "kh",
+    "busbar": "ku",
+    "cartridge": "kx",
+    "supply": "ky",
+    "return": "kz",
 }
 SEVERITY_CLASS = {"error": "e", "warning": "w", "info": "i"}
 MEDIA_CLASS = {m: f"m{i}" for i, m in enumerate(palette.MEDIA)}
@@ -110,6 +118,23 @@ def stylesheet(theme: str) -> str:
     ):
         rules.append(f".d{i}{{fill:{fill}}}.d{i} text,text.d{i}{{fill:{ink}}}\n")
     return "".join(rules)
+
+
+@cache
+def part_style(theme: str) -> str:
+    """A ``<style>`` of the rack-scale parts' colours (palette.PARTS), for the definitions
+    of a drawing that shows a rack-scale system: drawings without one stay as they were."""
+    parts = palette.PARTS.get(theme, palette.PARTS["light"])
+    rules = "".join(
+        f".{KIND_CLASS[part]}{{fill:{swatch.fill}}}"
+        f".{KIND_CLASS[part]} text,text.{KIND_CLASS[part]}{{fill:{swatch.text}}}"
+        for part, swatch in parts.items()
+    )
+    muted = palette.SURFACES.get(theme, palette.SURFACES["light"])["muted"]
+    # The domain's bracket, and the cables drawn on the cartridges.
+    rules += f".dom{{fill:none;stroke:{muted};stroke-width:1}}"
+    rules += ".cab{fill:none;stroke:#fff;stroke-opacity:.35;stroke-width:1}"
+    return f"<style>{rules}</style>"
 
 
 # Definitions every drawing may use: the hatch of blocked units and the severity marks.
@@ -171,5 +196,6 @@ def kw(watts: float | None) -> str:
 
 
 def legend_kinds(kinds: set[str]) -> list[str]:
-    """The kinds to show in a legend: those drawn, in the model's order."""
-    return [k for k in DEVICE_KINDS if k in kinds]
+    """The kinds to show in a legend: those drawn, in the model's order, then the parts of
+    rack-scale systems drawn (palette.PARTS)."""
+    return [k for k in (*DEVICE_KINDS, *palette.PART_LABELS) if k in kinds]

@@ -269,7 +269,8 @@ class FloorView(ScrollView, can_focus=True):
             for index, label in enumerate(scale_labels()):
                 fill = palette.DENSITY_COLOURS[self._theme][index]
                 text = palette.DENSITY_TEXT[self._theme][index]
-                segments.append(Segment(f" {label} ", Style(color=text, bgcolor=fill)))
+                # One space a band: the ten bands of the scale (up to 150 kW) fit a narrow panel.
+                segments.append(Segment(f" {label}", Style(color=text, bgcolor=fill)))
             return Strip(segments)
         return Strip(
             [Segment("A air · L liquid · D rear door · I immersion · % busiest feed", key)]
