@@ -41,7 +41,6 @@ from rackdesigner.tui.controllers.wiring import WiringController
 from rackdesigner.tui.findings import Locator, Ref, marks_for, subject_of
 from rackdesigner.tui.notices import NoticeBoard
 from rackdesigner.tui.screens.confirm import ConfirmScreen
-from rackdesigner.tui.screens.export import ExportScreen
 from rackdesigner.tui.screens.load_error import LoadErrorScreen
 from rackdesigner.tui.screens.loading import LoadingScreen
 from rackdesigner.tui.screens.prompt import PromptScreen
@@ -1059,6 +1058,9 @@ class MainScreen(Screen[None]):
         path = self.workspace.path
         theme = "dark" if self.app.current_theme.dark else "light"
         # The dialog runs the export itself, with progress; it closes with what it wrote.
+        # (Imported here: its exporters' registry is not needed for the first frame.)
+        from rackdesigner.tui.screens.export import ExportScreen
+
         done = await self.wait_for(
             ExportScreen(
                 path,
