@@ -143,7 +143,7 @@ def main() -> int:
     print()
     print(f"The designer's core edit path ({args.edits} edits of each kind):")
     print()
-    print("| edit (session.do + guidance + header figures) | median | worst |")
+    print("| edit (session.do + guidance + header figures + inspector) | median | worst |")
     print("|---|---:|---:|")
     for label, times in designer_rows:
         print(

@@ -76,6 +76,42 @@ if TYPE_CHECKING:
 
 # A file that takes longer than this to open gets the progress screen.
 LOADING_SCREEN_AFTER_S = 0.4
+# A file this small loads in well under that (the bundled layouts: 5-50 ms), so it is read
+# from the start, beside Textual's own (style sheets, the first layout); see _EarlyLoad.
+EARLY_LOAD_BYTES = 1_000_000
+
+
+class _EarlyLoad:
+    """A small file read in a thread from the moment the screen is made, before Textual
+    runs: the racks are drawn about 0.1 s sooner (bench/tui.py, first paint). The open's
+    worker takes its result; a large file loads there instead, with its progress shown."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.done = threading.Event()
+        self.loaded: Loaded | None = None
+        self.error: Exception | None = None
+
+    @classmethod
+    def start(cls, path: str | None) -> _EarlyLoad | None:
+        try:
+            if path is None or Path(path).stat().st_size > EARLY_LOAD_BYTES:
+                return None
+        except OSError:  # missing or unreadable: the open's worker says so, as before
+            return None
+        early = cls(path)
+        threading.Thread(target=early._run, name="rackdesigner-early-load", daemon=True).start()
+        return early
+
+    def _run(self) -> None:
+        try:
+            with background_work():
+                self.loaded = load_layout(self.path)
+        except Exception as error:  # reported by the open's worker, as its own would be
+            self.error = error
+        finally:
+            self.done.set()
+
 
 # The floor view's inspector follows the cursor once it rests this long.
 FLOOR_INSPECT_AFTER_S = 0.12
@@ -121,6 +157,7 @@ class MainScreen(Screen[None]):
         self._lock = threading.Lock()
         self._outstanding = 0
         self._first_check_due = False
+        self._early = _EarlyLoad.start(workspace.path)
         self._views_frozen: Session | None = None  # the session whose views were frozen
         self._idle = asyncio.Event()
         self._idle.set()
@@ -336,13 +373,21 @@ class MainScreen(Screen[None]):
         self.racks.refresh()
         if path is not None and Path(path).exists():
             self.set_timer(LOADING_SCREEN_AFTER_S, self._maybe_show_loading)
-        self.run_thread(lambda: self._load_worker(path), group="load", exclusive=True)
+        early, self._early = self._early, None
+        if early is not None and early.path != path:
+            early = None  # another file was asked for: its own load
+        self.run_thread(lambda: self._load_worker(path, early), group="load", exclusive=True)
 
-    def _load_worker(self, path: str | None) -> None:
+    def _load_worker(self, path: str | None, early: _EarlyLoad | None = None) -> None:
         """Read, convert and prepare the file off the main thread (the screen keeps
-        painting); checked after the racks are drawn (first check)."""
+        painting); checked after the racks are drawn (first check). ``early``: the
+        file's load started with the screen, whose result is taken."""
         loaded: Loaded | None = None
         failed: BaseException | None = None
+        if early is not None:
+            early.done.wait()
+            self.post_result(messages.LoadDone(path, early.loaded, early.error))
+            return
         try:
             with background_work():
                 if path is not None and Path(path).exists():
