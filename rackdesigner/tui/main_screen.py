@@ -91,6 +91,7 @@ class _EarlyLoad:
         self.done = threading.Event()
         self.loaded: Loaded | None = None
         self.error: Exception | None = None
+        self.step: tuple[float, str] | None = None  # its last progress, relayed by the worker
 
     @classmethod
     def start(cls, path: str | None) -> _EarlyLoad | None:
@@ -106,11 +107,14 @@ class _EarlyLoad:
     def _run(self) -> None:
         try:
             with background_work():
-                self.loaded = load_layout(self.path)
+                self.loaded = load_layout(self.path, self._progress)
         except Exception as error:  # reported by the open's worker, as its own would be
             self.error = error
         finally:
             self.done.set()
+
+    def _progress(self, percent: float, text: str) -> None:
+        self.step = (percent, text)
 
 
 # The floor view's inspector follows the cursor once it rests this long.
@@ -385,7 +389,13 @@ class MainScreen(Screen[None]):
         loaded: Loaded | None = None
         failed: BaseException | None = None
         if early is not None:
-            early.done.wait()
+            # What the racks view says while it loads, as below: never the empty hint.
+            self.post_message(messages.LoadProgress(0, loading_text(count_racks(path))))
+            shown = None
+            while not early.done.wait(0.05):
+                if early.step is not None and early.step != shown:
+                    shown = early.step
+                    self.post_message(messages.LoadProgress(*shown))
             self.post_result(messages.LoadDone(path, early.loaded, early.error))
             return
         try:
