@@ -5,9 +5,11 @@ included), and undo each; ``tomllib`` parsing the same file is timed beside it.
 
 Then the designer's core edit path, as ``DesignerApp.do`` runs it (the panels' repaint
 apart): ``session.do(command, fabric=False)``, the guidance's comparison of findings before
-and after (``guide_before``/``guide_edit``) and the header's figures (``totals``, with the
-site figures), for ``--edits`` alternating moves of a GPU node up and down by a unit, label
-edits of a device and cooling changes of a rack; median and worst of each.
+and after (``guide_before``/``guide_edit``), the header's figures (``totals``, with the
+site figures) and what the inspector shows of the edited device (its facts and cables,
+its port page and its findings, through the app's ``Workspace``), for ``--edits``
+alternating moves of a GPU node up and down by a unit, label edits of a device and
+cooling changes of a rack; median and worst of each.
 
     python bench/edit_bench.py bench/out/gpus-100000.toml
     python bench/edit_bench.py --gpus 100000          # generates the layout in memory
@@ -141,7 +143,7 @@ def main() -> int:
     print()
     print(f"The designer's core edit path ({args.edits} edits of each kind):")
     print()
-    print("| edit (session.do + guidance + header figures) | median | worst |")
+    print("| edit (session.do + guidance + header figures + inspector) | median | worst |")
     print("|---|---:|---:|")
     for label, times in designer_rows:
         print(
@@ -158,6 +160,10 @@ def _designer_path(session: Any, edits: int) -> list[tuple[str, list[float]]]:
     from rackdesigner.design.guidance import new_problems
     from rackdesigner.edit import MoveDevice, UpdateDevice, UpdateRack
     from rackdesigner.tui.totals import totals
+    from rackdesigner.tui.workspace import Workspace
+
+    workspace = Workspace()
+    workspace.use(session, None)
 
     def edit(command: Any) -> None:
         before = tuple(session.findings)  # guide_before
@@ -165,6 +171,10 @@ def _designer_path(session: Any, edits: int) -> list[tuple[str, list[float]]]:
         changes = session.finding_changes()  # guide_edit
         new_problems(*changes) if changes else new_problems(before, session.findings)
         totals(session.analysis, session.findings)  # the header
+        inspected = ("device", node)  # the inspector, on the device edited
+        workspace.facts(inspected)
+        workspace.page(inspected)
+        workspace.findings_of(inspected)
 
     index = session.index
     # A GPU node whose unit above is free: the move the designer's m, up, enter makes.

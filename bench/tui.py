@@ -4,13 +4,16 @@ updated problems panel through Pilot. Prints a markdown table.
 
     python bench/tui.py                     # 5 repeats of each, interleaved
     python bench/tui.py --repeat 9 --layout layouts/training-128.toml
+    python bench/tui.py --paint-only --before /tmp/before   # another source tree beside it
 
 Start to first paint (tmux, 120x40): for each repeat, interleaved, a new tmux session runs
 
   hello     a bare Textual app whose only widget is Static("hello")
   designer  rackdesigner edit LAYOUT
 
-and the screen is read every 5 ms until "hello" (for hello), the designer's first frame
+(and, with ``--before DIR``, the designer of the source tree DIR, e.g. ``git archive``
+of the commit before, started from DIR the same way) and the screen is read every 5 ms
+until "hello" (for hello), the designer's first frame
 (its header), its racks ("Row A"), and the checked totals ("GPUs") appear. The clock starts just
 before tmux is asked to start the command, the same way for both, so tmux and shell start-up
 count for both.
@@ -111,13 +114,16 @@ class Tmux:
         ).stdout
 
 
-def paint_times(command: list[str], markers: list[str], timeout: float = 60.0) -> list[float]:
-    """Seconds from asking tmux to start ``command`` to each marker appearing on screen."""
+def paint_times(
+    command: list[str], markers: list[str], timeout: float = 60.0, cwd: Path = ROOT
+) -> list[float]:
+    """Seconds from asking tmux to start ``command`` (in ``cwd``: ``-m`` imports the
+    package found there) to each marker appearing on screen."""
     tmux = Tmux()
     line = " ".join(f"'{part}'" for part in command)
     found: list[float] = []
     began = time.perf_counter()
-    tmux("new-session", "-d", "-s", "b", "-x", "120", "-y", "40", "-c", str(ROOT), f"exec {line}")
+    tmux("new-session", "-d", "-s", "b", "-x", "120", "-y", "40", "-c", str(cwd), f"exec {line}")
     try:
         while len(found) < len(markers):
             screen = tmux("capture-pane", "-t", "b", "-p")
@@ -148,47 +154,57 @@ def main() -> int:
     parser.add_argument("--layout", default=str(ROOT / "layouts" / "training-128.toml"))
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--python", default=sys.executable)
+    parser.add_argument(
+        "--before", type=Path, help="another source tree whose designer is timed beside this one"
+    )
+    parser.add_argument("--paint-only", action="store_true", help="skip the Pilot edit half")
     args = parser.parse_args()
     if shutil.which("tmux") is None:
         print("tmux is not installed: the start-to-paint half needs it", file=sys.stderr)
         return 2
-    designer = [args.python, "-m", "rackdesigner", "edit", args.layout]
     hello = [args.python, "-c", HELLO]
     hello_times: list[float] = []
-    first_times: list[float] = []
-    racks_times: list[float] = []
-    checked_times: list[float] = []
+    markers = [Path(args.layout).name, "Row ", "GPUs"]
+    trees = [("designer", ROOT)] + ([("before", args.before.resolve())] if args.before else [])
+    # tree -> [first frame, racks drawn, checked] times
+    times: dict[str, list[list[float]]] = {name: [[], [], []] for name, _ in trees}
+    layout = str(Path(args.layout).resolve())
     for _ in range(args.repeat):
         hello_times.extend(paint_times(hello, ["hello"]))
-        first, racks, checked = paint_times(designer, [Path(args.layout).name, "Row ", "GPUs"])
-        first_times.append(first)
-        racks_times.append(racks)
-        checked_times.append(checked)
+        for name, tree in trees:
+            command = [args.python, "-m", "rackdesigner", "edit", layout]
+            for kept, value in zip(
+                times[name], paint_times(command, markers, cwd=tree), strict=True
+            ):
+                kept.append(value)
     best_hello = min(hello_times)
     print(f"## Start to first paint ({Path(args.layout).name}, tmux 120x40)\n")
-    print(
-        table(
-            [
-                ("bare Textual app: hello", hello_times),
-                ("designer: first frame (header, panels)", first_times),
-                ("designer: racks drawn", racks_times),
-                ("designer: checked, totals in the header", checked_times),
-            ]
-        )
-    )
-    print(
-        "\nratio to hello, best/best (median/median): "
-        + ", ".join(
-            f"{name} {min(values) / best_hello:.2f} x "
-            f"({statistics.median(values) / statistics.median(hello_times):.2f} x)"
-            for name, values in (
-                ("first frame", first_times),
-                ("racks drawn", racks_times),
-                ("checked", checked_times),
+    rows = [("bare Textual app: hello", hello_times)]
+    for name, _ in trees:
+        first, racks, checked = times[name]
+        rows += [
+            (f"{name}: first frame (header, panels)", first),
+            (f"{name}: racks drawn", racks),
+            (f"{name}: checked, totals in the header", checked),
+        ]
+    print(table(rows))
+    for name, _ in trees:
+        first, racks, checked = times[name]
+        print(
+            f"\n{name}: ratio to hello, best/best (median/median): "
+            + ", ".join(
+                f"{what} {min(values) / best_hello:.2f} x "
+                f"({statistics.median(values) / statistics.median(hello_times):.2f} x)"
+                for what, values in (
+                    ("first frame", first),
+                    ("racks drawn", racks),
+                    ("checked", checked),
+                )
             )
         )
-        + "\n"
-    )
+    print()
+    if args.paint_only:
+        return 0
     with tempfile.TemporaryDirectory() as folder:
         child = subprocess.run(
             [args.python, "-c", PILOT, args.layout, str(args.repeat), folder],

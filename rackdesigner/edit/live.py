@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 from bisect import bisect_left, insort
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -101,6 +101,24 @@ class _Site:
     usable: list[float | None]
     verdicts: list[str]
     bad: set[int]  # indexes of the racks whose verdict is not "ok"
+
+
+class _Places(Mapping[int, RackPlace]):
+    """A view of the kept rack facts' places, by ``id(rack)``."""
+
+    __slots__ = ("_facts",)
+
+    def __init__(self, facts: dict[int, RackFacts]):
+        self._facts = facts
+
+    def __getitem__(self, key: int) -> RackPlace:
+        return self._facts[key].place
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._facts)
+
+    def __len__(self) -> int:
+        return len(self._facts)
 
 
 def _names(value: object) -> set[str]:
@@ -244,6 +262,13 @@ class LiveAnalysis(Analysis):
 
     def invalidate_fabric(self) -> None:
         self._fabrics = None
+
+    @property
+    def places(self) -> Mapping[int, RackPlace]:
+        """Each rack's place by ``id(rack)``, as ``rack_places`` gives it, read from the
+        kept facts: the inspector measures a device's cables on every edit, and a fresh
+        ``rack_places`` over 3,418 racks was 6 ms of each."""
+        return _Places(self._rack_facts)
 
     @property
     def link_facts(self) -> dict[int, LinkFacts]:

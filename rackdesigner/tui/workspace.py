@@ -369,9 +369,14 @@ class Workspace:
         return [d for d in self.session.findings if subject_of(d) == ref]
 
     def _model_users(self, model: str) -> int:
-        """How many devices have ``model`` (counted once per revision: the cursor asks)."""
+        """How many devices have ``model`` (a known one: the port page is of its type)."""
         session = self.session
         assert session is not None
+        analysis = session.analysis
+        if analysis is not None:
+            # Kept by the analysis across edits; a walk over 100,000 GPUs' devices was
+            # 30 ms of every edit (the inspector shows the moved device again).
+            return len(analysis.types_used.get(model, ()))
         state = (id(session), session.revision)
         if self._users is None or self._users[0] != state:
             counts: dict[str, int] = {}

@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rackdesigner.analysis import Analysis
+from rackdesigner.analysis.geometry import rack_places
 from rackdesigner.check.engine import rules_for, run_rules
 from rackdesigner.edit import (
     Command,
@@ -151,6 +152,15 @@ def test_refreshing_what_an_edit_touched_equals_a_fresh_analysis(steps) -> None:
     # the refreshed edges and the graph updated edge by edge): build them so here.
     live.invalidate_fabric()
     assert summary(live) == summary(Analysis(layout))
+    # The places the inspector measures cables with, read from the kept facts.
+    assert dict(live.places) == rack_places(layout)
+    # The devices of each known model, which the inspector's port page counts.
+    known = live.catalog.devices
+    walked: dict[str, int] = {}
+    for _, device in layout.devices():
+        if device.model in known:
+            walked[device.model] = walked.get(device.model, 0) + 1
+    assert {model: len(devs) for model, devs in live.types_used.items() if devs} == walked
 
 
 def test_a_feed_change_keeps_the_links_and_a_link_change_keeps_the_racks() -> None:

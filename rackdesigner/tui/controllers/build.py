@@ -21,9 +21,9 @@ from rackdesigner.design.placing import (
     rail_for,
     where,
 )
-from rackdesigner.tui.screens.build import ChoiceScreen, CoolingScreen, FormScreen
-from rackdesigner.tui.screens.catalog_picker import CatalogPickerScreen
 
+# The dialogs are imported when first opened: the designer's first frame does not wait
+# for them (bench/tui.py).
 if TYPE_CHECKING:
     from rackdesigner.layout_io.catalog import Catalog
     from rackdesigner.tui.ui import DesignerUI
@@ -77,6 +77,7 @@ class BuildController:
 
     async def add_rack(self) -> None:
         from rackdesigner.design.rack_build import check_rack_form, rack_defaults
+        from rackdesigner.tui.screens.build import FormScreen
 
         session = self.workspace.session
         if session is None:
@@ -156,6 +157,7 @@ class BuildController:
 
     async def add_feed(self) -> None:
         from rackdesigner.design.rack_build import check_feed_form, feed_defaults
+        from rackdesigner.tui.screens.build import FormScreen
 
         rack_id = self._need_rack()
         if rack_id is None:
@@ -189,6 +191,7 @@ class BuildController:
 
     async def remove_feed(self) -> None:
         from rackdesigner.edit import RemoveFeed
+        from rackdesigner.tui.screens.build import ChoiceScreen
 
         rack_id = self._need_rack()
         if rack_id is None:
@@ -212,6 +215,7 @@ class BuildController:
     async def set_cooling(self) -> None:
         from rackdesigner.design.rack_build import cooling_choices, set_cooling
         from rackdesigner.edit import EditError
+        from rackdesigner.tui.screens.build import CoolingScreen
 
         rack_id = self._need_rack()
         if rack_id is None:
@@ -257,6 +261,8 @@ class BuildController:
     # -- placing ----------------------------------------------------------------------------
 
     async def place_device(self) -> None:
+        from rackdesigner.tui.screens.catalog_picker import CatalogPickerScreen
+
         rack = self._need_rack()
         if rack is None or self.workspace.moving is not None:
             return
@@ -290,6 +296,7 @@ class BuildController:
 
         from rackdesigner.edit import Batch, PlaceDevice
         from rackdesigner.edit.index import FACES
+        from rackdesigner.tui.screens.build import ChoiceScreen
 
         session = self.workspace.session
         if session is None:

@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING
 from rackdesigner.model.wording import plural
 from rackdesigner.tui.findings import entry_marks
 from rackdesigner.tui.messages import VerifyDone
-from rackdesigner.tui.overlays import Verified, VerifyRequest
 from rackdesigner.tui.screens.prompt import PromptScreen
-from rackdesigner.tui.screens.verify import VerifyScreen
 
+# The overlays and the dialog (and through them the as-built check) are imported when a
+# scan is asked for: the designer's first frame does not wait for them (bench/tui.py).
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
     from rackdesigner.asbuilt import Finding
+    from rackdesigner.tui.overlays import VerifyRequest
     from rackdesigner.tui.ui import DesignerUI
     from rackdesigner.tui.workspace import Workspace
 
@@ -83,6 +84,9 @@ class VerifyController:
         if session is None or session.analysis is None:
             self.ui.notify("The layout is still being checked: verify once it is done.")
             return
+        from rackdesigner.tui.overlays import VerifyRequest
+        from rackdesigner.tui.screens.verify import VerifyScreen
+
         request = await self.ui.wait_for(VerifyScreen(self.last_scan))
         if not isinstance(request, VerifyRequest):
             return
@@ -119,6 +123,8 @@ class VerifyController:
                 event.error or "verify failed", title="Verify", severity="error", timeout=10
             )
             return
+        from rackdesigner.tui.overlays import Verified
+
         verified = Verified(event.request, event.findings, event.checked)
         self.workspace.verified = verified
         self.show()

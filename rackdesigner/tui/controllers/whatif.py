@@ -14,8 +14,6 @@ from typing import TYPE_CHECKING
 
 from rackdesigner.tui.controllers.verify import mark_topology
 from rackdesigner.tui.messages import WhatIfDone
-from rackdesigner.tui.overlays import shading_of
-from rackdesigner.tui.screens.build import ChoiceScreen
 from rackdesigner.tui.screens.prompt import PromptScreen
 
 if TYPE_CHECKING:
@@ -82,6 +80,8 @@ class WhatIfController:
         live = session.analysis
         racks = self.ui.racks
         offered = choices(live, racks.current_device_id(), racks.current_rack_id())
+        from rackdesigner.tui.screens.build import ChoiceScreen
+
         part = await self.ui.wait_for(
             ChoiceScreen(
                 "What if… fails",
@@ -152,6 +152,8 @@ class WhatIfController:
                 owner = session.index.rack_of(node)
                 if owner is not None:
                     rack_of[node] = owner.id
+        from rackdesigner.tui.overlays import shading_of  # with its first use: see verify.py
+
         shading = shading_of(event.part, event.impact, rack_of)
         self.workspace.shaded = shading
         self.show()

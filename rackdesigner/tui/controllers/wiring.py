@@ -11,11 +11,13 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from rackdesigner.tui.controllers.long_edit import is_long, long_enough
-from rackdesigner.tui.screens.connect import ConnectRequest, ConnectScreen
-from rackdesigner.tui.screens.fabric import GenerateResult, GenerateScreen
-from rackdesigner.tui.screens.template import TemplateResult, TemplateScreen
 
+# The dialogs (and the generators and templates behind them) are imported when first
+# opened: the designer's first frame does not wait for them (bench/tui.py).
 if TYPE_CHECKING:
+    from rackdesigner.tui.screens.connect import ConnectRequest
+    from rackdesigner.tui.screens.fabric import GenerateResult
+    from rackdesigner.tui.screens.template import TemplateResult
     from rackdesigner.tui.ui import DesignerUI
     from rackdesigner.tui.workspace import Workspace
 
@@ -34,6 +36,8 @@ class WiringController:
         if session is None or self.workspace.moving is not None:
             return
         device = self.ui.racks.current_device_id()
+        from rackdesigner.tui.screens.connect import ConnectScreen
+
         request = await self.ui.wait_for(ConnectScreen(session.layout, session.index, device))
         if request is not None:
             self.connect(request)
@@ -76,6 +80,8 @@ class WiringController:
                 severity="warning",
             )
             return
+        from rackdesigner.tui.screens.fabric import GenerateScreen
+
         result = await self.ui.wait_for(GenerateScreen(session.layout, catalog, nodes))
         if result is not None:
             self.apply_fabric(result)
@@ -153,6 +159,8 @@ class WiringController:
             return
         if not await self.ui.settle_unsaved("New from template"):
             return
+        from rackdesigner.tui.screens.template import TemplateScreen
+
         result = await self.ui.wait_for(TemplateScreen(builtin()))
         if result is not None:
             self.use_template(result)
