@@ -25,7 +25,6 @@ from rackdesigner.model.layout import (
     Layout,
     Q,
     Rack,
-    RulesConfig,
     Site,
     Workload,
 )
@@ -742,7 +741,6 @@ NVL_BUSBAR = "nvl72-busbar"
 NVL_FEED_CURRENT = 125  # A, IEC 60309 125 A: the largest standard 415 V rack circuit
 NVL_SU_TRAYS = 32  # trays per leaf and rail (a QM9700's 32 ports down, 32 up at 1:1)
 NVL_LEAF = "qm9700"  # the GB200 RA's compute fabric: Quantum-2 NDR400
-NVL_AIR_STEP = 5e3  # W: the layout's air_cooling_max is the racks' air heat, rounded up
 
 
 def _nvl_rack(rack_id: str, row: str, slot: int, tray: str, cdus: list[str]) -> Rack:
@@ -766,6 +764,11 @@ def _nvl_rack(rack_id: str, row: str, slot: int, tray: str, cdus: list[str]) -> 
             rack.devices.append(Device(f"{rack_id}-s{k + 1}", NVL_SWITCH, position=position))
         position += 1
     rack.devices.append(Device(f"{rack_id}-bus", NVL_BUSBAR, face="rear"))
+    # The residual air heat (the trays' fans, NICs and drives, the switch trays) is
+    # above what room air takes a rack (COOL001): a rear-door coil on the same facility
+    # water takes it (v1.3: a liquid rack's door), as the RA's hybrid cooling needs.
+    rack.door = f"{rack_id}-door"
+    rack.devices.append(Device(rack.door, DOOR_MODEL))
     return rack
 
 
@@ -782,6 +785,11 @@ def build_rack_scale(
     sus = options.sus or 1
     cdu = catalog.devices[CDU_MODEL]
     cdu_height = math.ceil(cdu.height_u)
+    # COOL009: the row's loop with one CDU lost. The SU's cold-plate heat (8 racks of 18
+    # trays x liquid_fraction) is 661 kW for GB200 trays, within one CHx750's 750 kW, so two
+    # CDUs; GB300 trays make 796 kW, which takes two working CDUs and a third spare.
+    loop_heat = NVL_SU_RACKS * NVL_TRAYS * _power(tray, catalog) * float(tray.liquid_fraction or 0)
+    cdus_per_row = math.ceil(loop_heat / float(cdu.capacity or 1.0) - 1e-9) + 1
     template = options.template or "gb200-superpod"
     layout = Layout(
         name=options.name
@@ -795,8 +803,8 @@ def build_rack_scale(
         prefix = row.lower()
         slot = 1
         cdu_ids = []
-        # Two CDUs a row (COOL009: either carries the SU's loop alone), a rack each.
-        for _ in range(CDUS_PER_ROW):
+        # N+1 CDUs a row (COOL009: the SU's loop with one lost), a rack each.
+        for _ in range(cdus_per_row):
             cdu_rack = Rack(f"{prefix}{slot:02d}", row=row, slot=slot, cooling="air", label="CDU")
             cdu_id = f"{cdu_rack.id}-cdu1"
             cdu_rack.devices.append(Device(cdu_id, CDU_MODEL, position=1))
@@ -830,10 +838,14 @@ def build_rack_scale(
         if rack.nvlink_domain is not None and not any(
             merged.devices[d.model].nvl_domain for d in rack.devices
         ):
-            # A network rack the fabric added beside an NVL72 rack: switches on air.
+            # A network rack the fabric added beside an NVL72 rack: switches on air,
+            # without the rear door the generator copied from the NVL72 rack.
             rack.nvlink_domain = None
             rack.cooling = "air"
             rack.cdu = None
+            if rack.door is not None:
+                rack.devices = [d for d in rack.devices if d.id != rack.door]
+                rack.door = None
         _nvl_feeds(rack, merged, options)
     if timings is not None:
         timings["racks"] = racks_done - began
@@ -844,15 +856,7 @@ def build_rack_scale(
     budget_kw = math.ceil(total * 1.1 / 10e3) * 10
     layout.site.power_budget = Q(budget_kw * 1e3, f"{budget_kw:,} kW".replace(",", ""))
     air = max(_nvl_air_heat(rack, merged) for rack in layout.racks)
-    air_max = max(AIR_MAX, math.ceil(air / NVL_AIR_STEP) * NVL_AIR_STEP)
-    if air_max > AIR_MAX:
-        layout.rules = RulesConfig(
-            thresholds={"air_cooling_max": Q(air_max, f"{air_max / 1e3:g} kW")},
-            comment=(
-                " The NVL72 racks' residual air heat (what the cold plates leave) is above"
-                " 15 kW: the hall's in-row air handling is sized for it."
-            ),
-        )
+    door = merged.devices[DOOR_MODEL]
     counts = plan.counts
     switches = counts.get("leaves", 0) + counts.get("spines", 0) + counts.get("cores", 0)
     nvl_racks = sus * NVL_SU_RACKS
@@ -871,9 +875,11 @@ def build_rack_scale(
             f" Each NVL72 rack is one NVLink domain (nvlink_domain): {NVL_TRAYS} compute and "
             f"{NVL_SWITCH_TRAYS} switch trays, {NVL_SHELVES} power shelves on a DC busbar;",
             f" {options.voltage_text} 3-phase {NVL_FEED_CURRENT} A feeds on sides A and B "
-            "(either carries the rack); two CDUs a row, either carries it (N+1).",
+            f"(either carries the rack); {cdus_per_row} CDUs a row ({CDU_MODEL}), the row's "
+            f"{loop_heat / 1e3:.0f} kW of cold-plate heat with one lost (N+1).",
             f" Air: the racks' residual air heat (cold plates take the rest) is up to "
-            f"{air / 1e3:.1f} kW; air_cooling_max says what the hall's air handling removes.",
+            f"{air / 1e3:.1f} kW, each rack's rear door ({DOOR_MODEL}, "
+            f"{float(door.capacity or 0) / 1e3:g} kW) takes it to chilled water.",
             f" Fabric: {fabric_text}; port k of every compute tray on a rail-k leaf.",
             f" Cables: {cable_runs_text(plan)}.",
         ]

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from rackdesigner.analysis import Analysis
 from rackdesigner.check.engine import check
 from rackdesigner.cli.main import cli
 from rackdesigner.design.generators import GenerateError
@@ -78,6 +79,49 @@ def test_one_su_is_eight_nvl72_racks_of_one_domain_each() -> None:
     assert all(r.cdu == cdus for r in nvl)
     # Feeds on sides A and B, each side carrying the rack alone (PWR001 passes).
     assert all({f.side for f in r.feeds} == {"A", "B"} for r in nvl)
+
+
+@pytest.mark.parametrize("template", ["gb200-superpod", "gb300-superpod"])
+def test_the_air_side_is_built_not_a_threshold(template: str) -> None:
+    """Issue 21: a template never writes a rule threshold to pass its own design. The
+    residual air heat (the 15 % the cold plates leave, the switch trays) goes to each NVL72
+    rack's rear door (v1.3), and COOL001 passes at its 15 kW default."""
+    built = build(NewOptions(template=template, sus=2))
+    layout = built.layout
+    assert layout.rules is None or not layout.rules.thresholds
+    nvl = [r for r in layout.racks if r.nvlink_domain is not None]
+    catalog = for_layout(layout)
+    for rack in nvl:
+        door = next(d for d in rack.devices if d.id == rack.door)
+        assert catalog.devices[door.model].kind == "rear-door"
+    # Network racks the fabric added are air racks without a door.
+    assert all(r.door is None for r in layout.racks if r.nvlink_domain is None)
+    analysis = Analysis(layout)
+    for rack in analysis.racks:
+        if rack.rack.nvlink_domain is not None:
+            assert rack.door_heat > 15e3 and rack.air_heat == 0.0
+    _, diagnostics = check(layout, select=["COOL001", "COOL003", "COOL007", "COOL009"])
+    assert [d for d in diagnostics if d.code.startswith("COOL")] == []
+
+
+@pytest.mark.parametrize(
+    ("template", "tray_power", "cdus"), [("gb200-superpod", 5.4e3, 2), ("gb300-superpod", 6.5e3, 3)]
+)
+def test_each_sus_cdus_carry_its_loop_with_one_lost(
+    template: str, tray_power: float, cdus: int
+) -> None:
+    """COOL009: a GB200 SU's cold-plate heat, 8 racks x 18 trays x 5.4 kW x 0.85 = 661 kW,
+    is within one CHx750's 750 kW, so either of two CDUs carries it (N+1); a GB300 SU's
+    (6.5 kW trays) is 796 kW, so three. The rear doors' heat goes to chilled water, not to
+    the CDUs."""
+    built = build(NewOptions(template=template, sus=2))
+    loads = Analysis(built.layout).cdu_loads
+    assert len(loads) == 2  # one loop a row
+    for load in loads:
+        assert len(load.cdus) == cdus
+        assert load.heat == pytest.approx(8 * 18 * tray_power * 0.85)
+        assert load.capacity == pytest.approx(cdus * 750e3)
+        assert load.margin is not None and load.margin > 0
 
 
 @pytest.mark.parametrize("sus", [1, 2, 4])
