@@ -732,6 +732,9 @@ def _blanks(rack: Rack, catalog: Catalog) -> None:
 # docs/rack-scale.md says what is and is not reproduced).
 
 NVL_SHELVES = 8
+# Network racks before the k-th NVL72 rack of a row: one after every two, two in the
+# middle (the spines'); 15 kW of air each holds 7 QM9700 (the SU's 20 leaves, 11 spines).
+NETWORK_RACKS_BEFORE = {2: 1, 4: 2, 6: 1}
 NVL_COMPUTE_LOW = 10  # compute trays below the switch trays, the rest above
 NVL_SWITCH_TRAYS = 9
 NVL_TRAYS = 18
@@ -813,7 +816,15 @@ def build_rack_scale(
             layout.racks.append(cdu_rack)
             cdu_ids.append(cdu_id)
             slot += 1
-        for _ in range(NVL_SU_RACKS):
+        for k in range(NVL_SU_RACKS):
+            for _ in range(NETWORK_RACKS_BEFORE.get(k, 0)):
+                # Network racks among the NVL72 racks: the leaves go to the rack nearest the
+                # trays they serve and the spines to the middle (generators/floor.py), so
+                # tray runs cross a rack or two, not the whole row (CAB001).
+                layout.racks.append(
+                    Rack(f"{prefix}{slot:02d}", row=row, slot=slot, label="network rack")
+                )
+                slot += 1
             layout.racks.append(_nvl_rack(f"{prefix}{slot:02d}", row, slot, tray_key, cdu_ids))
             slot += 1
     racks_done = time.perf_counter()

@@ -202,3 +202,22 @@ def test_net007_gives_figures_inside_and_across_domains() -> None:
     assert finding.values["inter"] == pytest.approx(finding.values["intra"])
     assert "inside an NVLink domain" in finding.message
     assert "across NVLink domains" in finding.message
+
+
+def test_network_racks_stand_among_the_nvl72_racks_so_tray_runs_stay_short() -> None:
+    """Issue 24, buildable not noisy: with the network racks at the end of the row every
+    tray-to-leaf run of the far racks was over 5 m (471 CAB001 warnings in one SU). Among the
+    NVL72 racks, each leaf sits next to the trays it serves: no tray run is over 5 m, and the
+    runs CAB001 still reports are leaf-to-spine ones, which the RA cables on fibre anyway."""
+    built = build(NewOptions(template="gb200-superpod", sus=1))
+    row = [r.label or ("nvl72" if r.nvlink_domain else "") for r in built.layout.racks]
+    assert row[:2] == ["CDU", "CDU"]
+    nvl = [k for k, label in enumerate(row) if label == "nvl72"]
+    network = [k for k, label in enumerate(row) if label == "network rack"]
+    assert len(nvl) == 8 and min(network) < max(nvl)  # not all at the end of the row
+    _, diagnostics = check(built.layout, select=["CAB001"])
+    over = [d for d in diagnostics if d.code == "CAB001"]
+    trays = {d.id for r in built.layout.racks for d in r.devices if d.model.endswith("tray")}
+    assert over  # leaf-spine runs across the row remain, and are reported
+    assert not [d for d in over if d.entity.split(" ", 1)[-1].split(":")[0] in trays]
+    assert len(over) == built.plan.long_runs

@@ -126,7 +126,7 @@ def test_cool007_door_in_another_rack_counts_and_unknown_capacity_is_silent() ->
     assert findings("COOL007", text) == []
 
 
-# -- v1.3: a liquid rack's rear door takes its residual air heat ------------------------------------
+# -- v1.3: a liquid rack's rear door takes its residual air heat ----------------------------------
 
 # Two cold-plate B200 nodes leave 2 x 14.3 kW x 0.2 = 5.72 kW in the air; the in-rack CDU
 # (1.5 kW) and two air-only 2 kW boxes make it 11.22 kW; a 20 kW switch load takes it over.
