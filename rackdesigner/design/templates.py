@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from rackdesigner.analysis.power_sides import psus_kept
+from rackdesigner.design import nvl_networks
 from rackdesigner.design.generators import FabricPlan, FabricRequest, GenerateError, generate
 from rackdesigner.design.generators.apply import apply_plan
 from rackdesigner.layout_io.catalog import Catalog, builtin, standard_circuits
@@ -732,9 +733,9 @@ def _blanks(rack: Rack, catalog: Catalog) -> None:
 # docs/rack-scale.md says what is and is not reproduced).
 
 NVL_SHELVES = 8
-# Network racks before the k-th NVL72 rack of a row: one after every two, two in the
-# middle (the spines'); 15 kW of air each holds 7 QM9700 (the SU's 20 leaves, 11 spines).
-NETWORK_RACKS_BEFORE = {2: 1, 4: 2, 6: 1}
+# Network racks before the k-th NVL72 rack of a row: two after every two NVL72 racks
+# (15 kW of air each: the SU's 8 SN5600 storage leaves, 20 leaves and 11 spines).
+NETWORK_RACKS_BEFORE = {2: 2, 4: 2, 6: 2}
 NVL_COMPUTE_LOW = 10  # compute trays below the switch trays, the rest above
 NVL_SWITCH_TRAYS = 9
 NVL_TRAYS = 18
@@ -801,6 +802,7 @@ def build_rack_scale(
     )
     layout.site = Site()
     layout.workload = Workload(kind=options.workload, model_params=options.model_params)
+    ethernet: list[tuple[list[Rack], list[Rack]]] = []  # each row's NVL72 racks, homes
     for s in range(sus):
         row = _row_name(s)
         prefix = row.lower()
@@ -816,17 +818,24 @@ def build_rack_scale(
             layout.racks.append(cdu_rack)
             cdu_ids.append(cdu_id)
             slot += 1
+        row_nvl: list[Rack] = []
+        row_network: list[Rack] = []
         for k in range(NVL_SU_RACKS):
             for _ in range(NETWORK_RACKS_BEFORE.get(k, 0)):
                 # Network racks among the NVL72 racks: the leaves go to the rack nearest the
                 # trays they serve and the spines to the middle (generators/floor.py), so
                 # tray runs cross a rack or two, not the whole row (CAB001).
-                layout.racks.append(
-                    Rack(f"{prefix}{slot:02d}", row=row, slot=slot, label="network rack")
-                )
+                network = Rack(f"{prefix}{slot:02d}", row=row, slot=slot, label="network rack")
+                layout.racks.append(network)
+                row_network.append(network)
                 slot += 1
-            layout.racks.append(_nvl_rack(f"{prefix}{slot:02d}", row, slot, tray_key, cdu_ids))
+            nvl = _nvl_rack(f"{prefix}{slot:02d}", row, slot, tray_key, cdu_ids)
+            layout.racks.append(nvl)
+            row_nvl.append(nvl)
             slot += 1
+        homes = nvl_networks.place_switches(row_nvl, row_network)
+        ethernet.append((row_nvl, homes))
+    layout.catalog[nvl_networks.STORAGE_LEAF] = nvl_networks.storage_leaf_type(catalog)
     racks_done = time.perf_counter()
     request = FabricRequest(
         fabric="rail",
@@ -845,6 +854,12 @@ def build_rack_scale(
     fabric_done = time.perf_counter()
     apply_plan(layout, plan)
     merged = catalog_for(layout)
+    extra = [
+        nvl_networks.cable(
+            layout, merged, nvl, homes, frozenset({tray_key}), NVL_SWITCH, plan.cable_limit
+        )
+        for nvl, homes in ethernet
+    ]
     for rack in layout.racks:
         if rack.nvlink_domain is not None and not any(
             merged.devices[d.model].nvl_domain for d in rack.devices
@@ -870,6 +885,12 @@ def build_rack_scale(
     door = merged.devices[DOOR_MODEL]
     counts = plan.counts
     switches = counts.get("leaves", 0) + counts.get("spines", 0) + counts.get("cores", 0)
+    mgmt = sum(e.mgmt_switches for e in extra)
+    storage_leaves = sum(e.storage_leaves for e in extra)
+    bmc = sum(e.bmc_cables for e in extra)
+    storage_cables = sum(e.storage_cables for e in extra)
+    uplinks = sum(e.uplink_cables for e in extra)
+    extra_over = sum(e.over for e in extra)
     nvl_racks = sus * NVL_SU_RACKS
     trays = nvl_racks * NVL_TRAYS
     gpus = trays * int(tray.gpus or 0)
@@ -893,6 +914,13 @@ def build_rack_scale(
             f"{float(door.capacity or 0) / 1e3:g} kW) takes it to chilled water.",
             f" Fabric: {fabric_text}; port k of every compute tray on a rail-k leaf.",
             f" Cables: {cable_runs_text(plan)}.",
+            f" Storage and in-band: {count(storage_leaves, 'SN5600 leaf', 'SN5600 leaves')} "
+            f"in pairs, one pair for every {nvl_networks.RACKS_PER_STORAGE_PAIR} NVL72 racks, "
+            f"each tray's two BlueField-3 ports on both ({storage_cables:,} cables);",
+            f" out-of-band: {count(mgmt, 'SN2201', 'SN2201s')}, two a rack, carrying the "
+            f"trays' and switch trays' BMC ports ({bmc:,} cables), each with an uplink to "
+            f"each leaf of its pair ({uplinks:,}); {extra_over:,} of these run longer than "
+            f"{plan.cable_limit:g} m.",
         ]
     )
     return Built(layout, plan, tray, trays, len(layout.racks), layout.description)
