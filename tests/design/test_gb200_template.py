@@ -206,7 +206,7 @@ def test_net007_gives_figures_inside_and_across_domains() -> None:
 
 def test_network_racks_stand_among_the_nvl72_racks_so_tray_runs_stay_short() -> None:
     """Issue 24, buildable not noisy: with the network racks at the end of the row every
-    tray-to-leaf run of the far racks was over 5 m (471 CAB001 warnings in one SU, 327 of
+    tray-to-leaf run of the far racks was over 5 m (471 CAB001 warnings in one SU, 462 of
     them a tray's). Among the NVL72 racks each leaf sits beside the trays it serves: 11 of
     the 576 tray runs are over 5 m (5.3 m at most), and the rest CAB001 reports are
     leaf-to-spine runs across the row, which the RA cables on fibre anyway."""
