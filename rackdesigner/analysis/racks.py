@@ -73,7 +73,10 @@ def rack_facts(
             facts.gpu_nodes += 1
         facts.gpus += dev.gpus
     facts.units_used = float(len(occupied))
-    if cooling == "rear-door" and rack.door:
+    # (v1.3) A liquid rack may name a rear door too: the coil takes the residual air heat
+    # the cold plates leave (an NVL72 rack's fans, NICs and switch trays), up to its
+    # capacity, and COOL001 judges what is left.
+    if cooling in ("rear-door", "liquid") and rack.door:
         door = _find_in(facts, rack.door, lookup)
         facts.door = door
         if door is not None and door.type is not None and door.type.kind == "rear-door":

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from rackdesigner.analysis.power_sides import psus_kept
+from rackdesigner.design import nvl_networks
 from rackdesigner.design.generators import FabricPlan, FabricRequest, GenerateError, generate
 from rackdesigner.design.generators.apply import apply_plan
 from rackdesigner.layout_io.catalog import Catalog, builtin, standard_circuits
@@ -25,7 +26,6 @@ from rackdesigner.model.layout import (
     Layout,
     Q,
     Rack,
-    RulesConfig,
     Site,
     Workload,
 )
@@ -733,6 +733,9 @@ def _blanks(rack: Rack, catalog: Catalog) -> None:
 # docs/rack-scale.md says what is and is not reproduced).
 
 NVL_SHELVES = 8
+# Network racks before the k-th NVL72 rack of a row: two after every two NVL72 racks
+# (15 kW of air each: the SU's 8 SN5600 storage leaves, 20 leaves and 11 spines).
+NETWORK_RACKS_BEFORE = {2: 2, 4: 2, 6: 2}
 NVL_COMPUTE_LOW = 10  # compute trays below the switch trays, the rest above
 NVL_SWITCH_TRAYS = 9
 NVL_TRAYS = 18
@@ -742,7 +745,6 @@ NVL_BUSBAR = "nvl72-busbar"
 NVL_FEED_CURRENT = 125  # A, IEC 60309 125 A: the largest standard 415 V rack circuit
 NVL_SU_TRAYS = 32  # trays per leaf and rail (a QM9700's 32 ports down, 32 up at 1:1)
 NVL_LEAF = "qm9700"  # the GB200 RA's compute fabric: Quantum-2 NDR400
-NVL_AIR_STEP = 5e3  # W: the layout's air_cooling_max is the racks' air heat, rounded up
 
 
 def _nvl_rack(rack_id: str, row: str, slot: int, tray: str, cdus: list[str]) -> Rack:
@@ -766,6 +768,11 @@ def _nvl_rack(rack_id: str, row: str, slot: int, tray: str, cdus: list[str]) -> 
             rack.devices.append(Device(f"{rack_id}-s{k + 1}", NVL_SWITCH, position=position))
         position += 1
     rack.devices.append(Device(f"{rack_id}-bus", NVL_BUSBAR, face="rear"))
+    # The residual air heat (the trays' fans, NICs and drives, the switch trays) is
+    # above what room air takes a rack (COOL001): a rear-door coil on the same facility
+    # water takes it (v1.3: a liquid rack's door), as the RA's hybrid cooling needs.
+    rack.door = f"{rack_id}-door"
+    rack.devices.append(Device(rack.door, DOOR_MODEL))
     return rack
 
 
@@ -782,6 +789,11 @@ def build_rack_scale(
     sus = options.sus or 1
     cdu = catalog.devices[CDU_MODEL]
     cdu_height = math.ceil(cdu.height_u)
+    # COOL009: the row's loop with one CDU lost. The SU's cold-plate heat (8 racks of 18
+    # trays x liquid_fraction) is 661 kW for GB200 trays, within one CHx750's 750 kW, so two
+    # CDUs; GB300 trays make 796 kW, which takes two working CDUs and a third spare.
+    loop_heat = NVL_SU_RACKS * NVL_TRAYS * _power(tray, catalog) * float(tray.liquid_fraction or 0)
+    cdus_per_row = math.ceil(loop_heat / float(cdu.capacity or 1.0) - 1e-9) + 1
     template = options.template or "gb200-superpod"
     layout = Layout(
         name=options.name
@@ -790,13 +802,14 @@ def build_rack_scale(
     )
     layout.site = Site()
     layout.workload = Workload(kind=options.workload, model_params=options.model_params)
+    ethernet: list[tuple[list[Rack], list[Rack]]] = []  # each row's NVL72 racks, homes
     for s in range(sus):
         row = _row_name(s)
         prefix = row.lower()
         slot = 1
         cdu_ids = []
-        # Two CDUs a row (COOL009: either carries the SU's loop alone), a rack each.
-        for _ in range(CDUS_PER_ROW):
+        # N+1 CDUs a row (COOL009: the SU's loop with one lost), a rack each.
+        for _ in range(cdus_per_row):
             cdu_rack = Rack(f"{prefix}{slot:02d}", row=row, slot=slot, cooling="air", label="CDU")
             cdu_id = f"{cdu_rack.id}-cdu1"
             cdu_rack.devices.append(Device(cdu_id, CDU_MODEL, position=1))
@@ -805,9 +818,24 @@ def build_rack_scale(
             layout.racks.append(cdu_rack)
             cdu_ids.append(cdu_id)
             slot += 1
-        for _ in range(NVL_SU_RACKS):
-            layout.racks.append(_nvl_rack(f"{prefix}{slot:02d}", row, slot, tray_key, cdu_ids))
+        row_nvl: list[Rack] = []
+        row_network: list[Rack] = []
+        for k in range(NVL_SU_RACKS):
+            for _ in range(NETWORK_RACKS_BEFORE.get(k, 0)):
+                # Network racks among the NVL72 racks: the leaves go to the rack nearest the
+                # trays they serve and the spines to the middle (generators/floor.py), so
+                # tray runs cross a rack or two, not the whole row (CAB001).
+                network = Rack(f"{prefix}{slot:02d}", row=row, slot=slot, label="network rack")
+                layout.racks.append(network)
+                row_network.append(network)
+                slot += 1
+            nvl = _nvl_rack(f"{prefix}{slot:02d}", row, slot, tray_key, cdu_ids)
+            layout.racks.append(nvl)
+            row_nvl.append(nvl)
             slot += 1
+        homes = nvl_networks.place_switches(row_nvl, row_network)
+        ethernet.append((row_nvl, homes))
+    layout.catalog[nvl_networks.STORAGE_LEAF] = nvl_networks.storage_leaf_type(catalog)
     racks_done = time.perf_counter()
     request = FabricRequest(
         fabric="rail",
@@ -826,14 +854,24 @@ def build_rack_scale(
     fabric_done = time.perf_counter()
     apply_plan(layout, plan)
     merged = catalog_for(layout)
+    extra = [
+        nvl_networks.cable(
+            layout, merged, nvl, homes, frozenset({tray_key}), NVL_SWITCH, plan.cable_limit
+        )
+        for nvl, homes in ethernet
+    ]
     for rack in layout.racks:
         if rack.nvlink_domain is not None and not any(
             merged.devices[d.model].nvl_domain for d in rack.devices
         ):
-            # A network rack the fabric added beside an NVL72 rack: switches on air.
+            # A network rack the fabric added beside an NVL72 rack: switches on air,
+            # without the rear door the generator copied from the NVL72 rack.
             rack.nvlink_domain = None
             rack.cooling = "air"
             rack.cdu = None
+            if rack.door is not None:
+                rack.devices = [d for d in rack.devices if d.id != rack.door]
+                rack.door = None
         _nvl_feeds(rack, merged, options)
     if timings is not None:
         timings["racks"] = racks_done - began
@@ -844,17 +882,15 @@ def build_rack_scale(
     budget_kw = math.ceil(total * 1.1 / 10e3) * 10
     layout.site.power_budget = Q(budget_kw * 1e3, f"{budget_kw:,} kW".replace(",", ""))
     air = max(_nvl_air_heat(rack, merged) for rack in layout.racks)
-    air_max = max(AIR_MAX, math.ceil(air / NVL_AIR_STEP) * NVL_AIR_STEP)
-    if air_max > AIR_MAX:
-        layout.rules = RulesConfig(
-            thresholds={"air_cooling_max": Q(air_max, f"{air_max / 1e3:g} kW")},
-            comment=(
-                " The NVL72 racks' residual air heat (what the cold plates leave) is above"
-                " 15 kW: the hall's in-row air handling is sized for it."
-            ),
-        )
+    door = merged.devices[DOOR_MODEL]
     counts = plan.counts
     switches = counts.get("leaves", 0) + counts.get("spines", 0) + counts.get("cores", 0)
+    mgmt = sum(e.mgmt_switches for e in extra)
+    storage_leaves = sum(e.storage_leaves for e in extra)
+    bmc = sum(e.bmc_cables for e in extra)
+    storage_cables = sum(e.storage_cables for e in extra)
+    uplinks = sum(e.uplink_cables for e in extra)
+    extra_over = sum(e.over for e in extra)
     nvl_racks = sus * NVL_SU_RACKS
     trays = nvl_racks * NVL_TRAYS
     gpus = trays * int(tray.gpus or 0)
@@ -871,11 +907,20 @@ def build_rack_scale(
             f" Each NVL72 rack is one NVLink domain (nvlink_domain): {NVL_TRAYS} compute and "
             f"{NVL_SWITCH_TRAYS} switch trays, {NVL_SHELVES} power shelves on a DC busbar;",
             f" {options.voltage_text} 3-phase {NVL_FEED_CURRENT} A feeds on sides A and B "
-            "(either carries the rack); two CDUs a row, either carries it (N+1).",
+            f"(either carries the rack); {cdus_per_row} CDUs a row ({CDU_MODEL}), the row's "
+            f"{loop_heat / 1e3:.0f} kW of cold-plate heat with one lost (N+1).",
             f" Air: the racks' residual air heat (cold plates take the rest) is up to "
-            f"{air / 1e3:.1f} kW; air_cooling_max says what the hall's air handling removes.",
+            f"{air / 1e3:.1f} kW, each rack's rear door ({DOOR_MODEL}, "
+            f"{float(door.capacity or 0) / 1e3:g} kW) takes it to chilled water.",
             f" Fabric: {fabric_text}; port k of every compute tray on a rail-k leaf.",
             f" Cables: {cable_runs_text(plan)}.",
+            f" Storage and in-band: {count(storage_leaves, 'SN5600 leaf', 'SN5600 leaves')} "
+            f"in pairs, one pair for every {nvl_networks.RACKS_PER_STORAGE_PAIR} NVL72 racks, "
+            f"each tray's two BlueField-3 ports on both ({storage_cables:,} cables);",
+            f" out-of-band: {count(mgmt, 'SN2201', 'SN2201s')}, two a rack, carrying the "
+            f"trays' and switch trays' BMC ports ({bmc:,} cables), each with an uplink to "
+            f"each leaf of its pair ({uplinks:,}); {extra_over:,} of these run longer than "
+            f"{plan.cable_limit:g} m.",
         ]
     )
     return Built(layout, plan, tray, trays, len(layout.racks), layout.description)

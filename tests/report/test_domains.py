@@ -24,7 +24,9 @@ def report() -> dict:
 
 def test_json_has_one_entry_per_domain(report: dict) -> None:
     domains = json.loads(to_json(report))["domains"]
-    assert [d["domain"] for d in domains] == [f"nvl-a{k:02d}" for k in range(3, 11)]
+    # The bundled SU: NVL72 racks in pairs with two network racks between (docs/rack-scale.md).
+    nvl = [3, 4, 7, 8, 11, 12, 15, 16]
+    assert [d["domain"] for d in domains] == [f"nvl-a{k:02d}" for k in nvl]
     d = domains[0]
     assert d["shape"] == "NVL72" and d["racks"] == ["a03"]
     assert (d["gpus"], d["compute_trays"], d["switch_trays"]) == (72, 18, 9)
@@ -36,8 +38,11 @@ def test_json_has_one_entry_per_domain(report: dict) -> None:
     assert d["shelf_margin_one_lost"] == pytest.approx(231_000 - 100_800)
     assert d["busbar_current"] == pytest.approx(100_800 / 48)
     assert d["busbar_rating"] == pytest.approx(2_900)
-    assert d["liquid_heat"] + d["air_heat"] == pytest.approx(100_800)
-    assert d["liquid_share"] == pytest.approx(d["liquid_heat"] / 100_800)
+    # The rack's heat: the busbar's load, the rear door's 1 kW of fans and the two
+    # management ToRs (SN2201, 98 W each); cold plates and the door's coil take all of it.
+    heat = 100_800 + 1_000 + 2 * 98
+    assert d["liquid_heat"] + d["air_heat"] == pytest.approx(heat)
+    assert d["liquid_share"] == pytest.approx(d["liquid_heat"] / heat)
     # NVLink 5: 900 GB/s each way x 85 %, in bit/s; across domains capped at it.
     assert d["allreduce_inside"] == pytest.approx(900e9 * 8 * 0.85)
     assert d["allreduce_across"] == pytest.approx(d["allreduce_inside"])
@@ -46,7 +51,7 @@ def test_json_has_one_entry_per_domain(report: dict) -> None:
 def test_text_groups_domains_alike(report: dict) -> None:
     text = to_text(report)
     assert "NVLink domains: 8 domains" in text
-    assert "8 domains alike, nvl-a03 to nvl-a10: 72 GPUs" in text
+    assert "8 domains alike, nvl-a03 to nvl-a16: 72 GPUs" in text
     assert "busbar 2.1 kA of 2.9 kA" in text
     assert "nccl-tests busbw: 765 GB/s inside, 765 GB/s across domains" in text
 

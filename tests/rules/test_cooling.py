@@ -126,6 +126,58 @@ def test_cool007_door_in_another_rack_counts_and_unknown_capacity_is_silent() ->
     assert findings("COOL007", text) == []
 
 
+# -- v1.3: a liquid rack's rear door takes its residual air heat ----------------------------------
+
+# Two cold-plate B200 nodes leave 2 x 14.3 kW x 0.2 = 5.72 kW in the air; the in-rack CDU
+# (1.5 kW) and two air-only 2 kW boxes make it 11.22 kW; a 20 kW switch load takes it over.
+HOT = '[catalog.hot-box]\nkind = "switch"\nheight = "1 U"\npower = "10 kW"\n\n'
+
+
+def _liquid(door: str = "", door_capacity: str | None = None) -> str:
+    text = LC_B200 + HOT
+    if door_capacity is not None:
+        text += f'[catalog.rear-door-hx]\ncapacity = "{door_capacity}"\n\n'
+    text += _rack(
+        "l01", 1, "liquid", ["lc-b200", "lc-b200", "hot-box", "hot-box"], f'cdu = "cdu"\n{door}'
+    )
+    text += '[[racks.devices]]\nid = "cdu"\nmodel = "coolit-chx80"\nposition = 38\n\n'
+    if door:
+        text += '[[racks.devices]]\nid = "l01-door"\nmodel = "rear-door-hx"\n\n'
+    return text
+
+
+def test_a_liquid_racks_door_takes_its_residual_air_heat() -> None:
+    # Without a door: 5.72 + 20 + 1.5 = 27.22 kW of residual air heat on a 15 kW limit.
+    (over,) = findings("COOL001", _liquid())
+    assert over.values["air_heat"] == pytest.approx(27.22e3)
+    assert "rear door" not in over.message
+    with_door = _liquid('door = "l01-door"\n')
+    assert findings("COOL001", with_door) == []
+    assert findings("COOL007", with_door) == []
+    rack = Analysis(loads(HEADER + with_door).layout).racks[0]
+    # The door's own 1 kW of fans is air heat its coil takes too.
+    assert rack.door_heat == pytest.approx(28.22e3)
+    assert rack.air_heat == 0.0
+    # The CDU carries the cold plates' share only; the door's goes to chilled water.
+    assert rack.loop_heat == pytest.approx(2 * 14.3e3 * 0.8)
+
+
+def test_what_a_liquid_racks_door_cannot_take_is_cool001s() -> None:
+    text = _liquid('door = "l01-door"\n', door_capacity="10 kW")
+    (over,) = findings("COOL001", text)
+    assert over.values["air_heat"] == pytest.approx(18.22e3)
+    assert "rear door l01-door 10 kW" in over.message
+    assert findings("COOL007", text) == []  # the door is a door: its excess is COOL001's
+
+
+def test_a_liquid_rack_whose_door_is_no_door_is_cool007() -> None:
+    text = _liquid('door = "cdu"\n')
+    (wrong,) = findings("COOL007", text)
+    assert "names a cdu" in wrong.message
+    # Without a door a liquid rack is no business of COOL007's.
+    assert findings("COOL007", _liquid()) == []
+
+
 # -- COOL008 / COOL001: cold plates only where a type has them -------------------------------------
 
 

@@ -7,7 +7,9 @@ Why it matters:
     do not take (`liquid_fraction` of each type with cold plates; types without one,
     DGX and air HGX chassis, switches and storage among them, have none and put all
     their heat into the air). Rear-door racks are checked by COOL007 instead, immersion
-    racks put no heat into the air. The hint offers direct-to-chip liquid only where
+    racks put no heat into the air. (v1.3) A liquid rack that names a rear door
+    (`door`) counts what is left after the door's coil takes its share, up to the
+    door's capacity. The hint offers direct-to-chip liquid only where
     the rack's GPU nodes have cold plates; for air-only chassis it offers a rear-door
     heat exchanger or spreading the load.
 
@@ -53,10 +55,15 @@ def air_heat_over_limit(analysis: Analysis) -> Iterator[Finding]:
             message = f"{bound}{heat_text} on air exceeds the {limit_text} air-cooling limit"
             hint = f"{cooling_hint(rack)} or spread the load over {plural(spread, 'rack')}"
         else:
+            door = (
+                f", rear door {rack.door.id} {fmt(rack.door_heat, POWER)}"
+                if rack.door is not None and rack.door_heat > 0
+                else ""
+            )
             message = (
                 f"residual air heat of {bound}{heat_text} exceeds the {limit_text} "
                 "air-cooling limit (the liquid loop takes "
-                f"{fmt(rack.liquid_heat, POWER)} of {bound}{fmt(rack.heat, POWER)})"
+                f"{fmt(rack.loop_heat, POWER)}{door} of {bound}{fmt(rack.heat, POWER)})"
             )
             hint = (
                 "move devices without cold plates to air-cooled racks, use liquid-cooled "

@@ -6,6 +6,12 @@ Why it matters:
     door's fans included) must stay within it; the excess goes into the room's air.
     Rear-door racks are checked here instead of COOL001 and COOL002.
 
+    (v1.3) A liquid-cooled rack may name a rear door as well (`door`): its coil takes
+    the residual air heat the cold plates leave (an NVL72 rack's fans, NICs and switch
+    trays), up to its capacity, and COOL001 judges what is left. Such a door is checked
+    here only for naming a rear door; heat beyond its capacity stays in the room's air,
+    where COOL001 counts it.
+
 Example:
     [[racks]]
     id = "a01"
@@ -30,8 +36,11 @@ from rackdesigner.rules.cooling._common import LIQUID_HINT, cooling_hint, refere
 
 
 def _door_problem(rack: RackFacts) -> str | None:
-    """Why a rear-door rack's `door` does not name a rear door, or None."""
+    """Why a rear-door rack's `door` (or a liquid rack's, v1.3) does not name a rear door,
+    or None."""
     if not rack.rack.door:
+        if rack.cooling == "liquid":
+            return None
         return 'is cooled by a rear door (cooling = "rear-door") but names no door'
     return reference_problem("door", rack.rack.door, rack.door, "rear-door", "a rear door")
 
@@ -39,7 +48,7 @@ def _door_problem(rack: RackFacts) -> str | None:
 @rule("COOL007", "error", scope="rack")
 def rear_door_problems(analysis: Analysis) -> Iterator[Finding]:
     for rack in analysis.racks:
-        if rack.cooling != "rear-door":
+        if rack.cooling not in ("rear-door", "liquid"):
             continue
         entity = f"rack {rack.rack.id}"
         problem = _door_problem(rack)
@@ -52,6 +61,8 @@ def rear_door_problems(analysis: Analysis) -> Iterator[Finding]:
                 'with door = "<device id>"',
             )
             continue
+        if rack.cooling == "liquid":
+            continue  # what its door leaves in the air is COOL001's
         door = rack.door
         assert door is not None
         capacity = door.type.capacity if door.type is not None else None
