@@ -209,7 +209,12 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
 @click.option("--spine", metavar="MODEL", help="Spine switch (default: the leaf model).")
 @click.option("--core", metavar="MODEL", help="Core switch (default: the spine model).")
 @click.option("--oversubscription", metavar="R", help="Leaf down:up, e.g. 2 or 2:1 (1).")
-@click.option("--su-nodes", type=int, default=32, show_default=True, help="Nodes per SU (rail).")
+@click.option(
+    "--su-nodes",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Nodes per SU (rail); default half the leaf's ports (32 on a QM9700, 72 on a Q3400).",
+)
 @click.option("--sus", type=int, metavar="N", help="Scalable units (--template superpod).")
 @click.option(
     "--voltage",
@@ -250,7 +255,7 @@ def new(
     spine: str | None,
     core: str | None,
     oversubscription: str | None,
-    su_nodes: int,
+    su_nodes: int | None,
     sus: int | None,
     voltage: tuple[float, str],
     phases: str,
@@ -348,7 +353,12 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
 @click.option("--spine", metavar="MODEL", help="Spine switch (default: the leaf model).")
 @click.option("--core", metavar="MODEL", help="Core switch (default: the spine model).")
 @click.option("--oversubscription", metavar="R", help="Leaf down:up, e.g. 2 or 2:1 (1).")
-@click.option("--su-nodes", type=int, default=32, show_default=True, help="Nodes per SU (rail).")
+@click.option(
+    "--su-nodes",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Nodes per SU (rail); default half the leaf's ports (32 on a QM9700, 72 on a Q3400).",
+)
 @click.option("--no-new-racks", is_flag=True, help="Refuse instead of adding network racks.")
 @click.option("--replace", is_flag=True, help="Remove the nodes' compute links first.")
 @click.option("--strict-cables", is_flag=True, help="Refuse runs over cable_max.")
@@ -368,7 +378,7 @@ def generate(
     spine: str | None,
     core: str | None,
     oversubscription: str | None,
-    su_nodes: int,
+    su_nodes: int | None,
     no_new_racks: bool,
     replace: bool,
     strict_cables: bool,

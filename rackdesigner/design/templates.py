@@ -134,8 +134,8 @@ TEMPLATES: dict[str, Template] = {
         Template(
             "gb300-superpod",
             "GB300 NVL72 SuperPOD: --sus N scalable units of 8 NVL72 racks (576 GPUs), as "
-            "gb200-superpod with GB300 trays (ConnectX-8; no Quantum-X800 switch is in the "
-            "catalog yet, so QM9700 leaves at 400G)",
+            "gb200-superpod with GB300 trays, their ConnectX-8 at 800G XDR on Quantum-X800 "
+            "Q3400 leaves and spines",
             {"node": "gb300-compute-tray", "fabric": "rail"},
         ),
     )
@@ -156,7 +156,7 @@ class NewOptions:
     spine: str | None = None
     core: str | None = None
     oversubscription: float = 1.0
-    su_nodes: int = 32
+    su_nodes: int | None = None  # None: half the leaf's ports (the rail generator's SU)
     voltage: float = 415.0
     voltage_text: str = "415 V"
     phases: int = 3
@@ -743,8 +743,6 @@ NVL_SHELF = "nvl72-power-shelf"
 NVL_SWITCH = "nvl72-switch-tray"
 NVL_BUSBAR = "nvl72-busbar"
 NVL_FEED_CURRENT = 125  # A, IEC 60309 125 A: the largest standard 415 V rack circuit
-NVL_SU_TRAYS = 32  # trays per leaf and rail (a QM9700's 32 ports down, 32 up at 1:1)
-NVL_LEAF = "qm9700"  # the GB200 RA's compute fabric: Quantum-2 NDR400
 
 
 def _nvl_rack(rack_id: str, row: str, slot: int, tray: str, cdus: list[str]) -> Rack:
@@ -839,11 +837,11 @@ def build_rack_scale(
     racks_done = time.perf_counter()
     request = FabricRequest(
         fabric="rail",
-        leaf=options.leaf or NVL_LEAF,
+        leaf=options.leaf,  # the generator's default: QM9700 at 400G, Q3400 at 800G XDR
         spine=options.spine,
         core=options.core,
         oversubscription=options.oversubscription,
-        su_nodes=NVL_SU_TRAYS if options.su_nodes == NewOptions().su_nodes else options.su_nodes,
+        su_nodes=options.su_nodes,  # None: half the leaf's ports (32 trays a QM9700 leaf)
         strict_cables=options.strict_cables,
         rail_planes=options.rail_planes,
         redundant=options.redundant,

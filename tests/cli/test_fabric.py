@@ -72,7 +72,10 @@ def test_force_overwrites_and_without_it_nothing_is_written(tmp_path: Path) -> N
     ("args", "message"),
     [
         (["--gpus", "12"], "--gpus 12: a multiple of 8 (the GPUs of one sys-421ge-tnhr2-lcc)"),
-        (["--gpus", "1024", "--leaf", "qm8700"], "leaf qm8700 has 40 p ports; an SU of 32"),
+        (
+            ["--gpus", "1024", "--leaf", "qm8700", "--su-nodes", "32"],
+            "leaf qm8700 has 40 p ports; an SU of 32",
+        ),
         (["--gpus", "1024", "--leaf", "dgx-h100"], "not a switch"),
         (["--gpus", "1024", "--spine", "qm97"], "no such model in the catalog"),
         (["--gpus", "1024", "--oversubscription", "0.5"], "--oversubscription 0.5: below 1"),

@@ -579,22 +579,56 @@ def test_the_su_is_half_the_leaf_unless_asked() -> None:
 
 
 def test_gb300_trays_on_xdr_leaves() -> None:
-    # The gb300-superpod template runs the trays' 800G ConnectX-8 on QM9700 at 400G (its
-    # layout catalog sets the ports to 400G, CAB004). Without that override the generator
-    # picks the Q3400 for 800G InfiniBand: one SU of 144 trays x 4 rails = 576 ports, two
-    # 72-tray leaves a rail (8), 8 x 72 uplinks on 144-port spines (4), 800G end to end;
-    # the network rack it adds beside the NVL72 racks is no part of their NVLink domains.
+    # The gb300-superpod template leaves the leaf to the generator, which picks the Q3400
+    # for the trays' 800G ConnectX-8: one SU of 144 trays x 4 rails = 576 ports, two
+    # 72-tray leaves a rail (8), 8 x 72 uplinks on 144-port spines (4), 800G end to end
+    # (the shape of the B300 XDR RA's 72-node SU); the network racks it adds beside the
+    # NVL72 racks are no part of their NVLink domains.
     layout = build(NewOptions(template="gb300-superpod", sus=1)).layout
-    del layout.catalog["gb300-compute-tray"]
-    plan = generate(layout, FabricRequest(fabric="rail", replace=True))
-    apply_plan(layout, plan)
-    c = census(layout)
+    assert "gb300-compute-tray" not in layout.catalog  # no 400G override of the trays
+    assert errors(layout) == []
+    c = census(compute_fabric(layout))
     models = {d.id: d.model for _, d in layout.devices()}
     assert {models[s] for s in c.leaves | c.spines} == {"q3400"}
     assert (len(c.leaves), len(c.spines), len(c.cores)) == (8, 4, 0)
     assert c.cables["node-leaf"] == c.cables["leaf-spine"] == 576
-    assert plan.warnings == [] and not plan.catalog
-    assert all(r.nvlink_domain is None for r in plan.new_racks)
+    assert all(r.nvlink_domain is None for r in layout.racks if r.label == "network rack")
+    # The GB200 template keeps its 400G ConnectX-7 trays on QM9700 leaves, 32 trays a leaf.
+    gb200 = build(NewOptions(template="gb200-superpod", sus=1)).layout
+    c = census(compute_fabric(gb200))
+    models = {d.id: d.model for _, d in gb200.devices()}
+    assert {models[s] for s in c.leaves | c.spines} == {"qm9700"}
+    assert len(c.leaves) == 20  # 144 trays x 4 rails in 32-tray SUs: 5 SUs x 4 rails
+
+
+def compute_fabric(layout: Layout) -> Layout:
+    """The layout with only its InfiniBand cables (the compute fabric): an NVL72 hall's
+    Ethernet storage leaves and management ToRs also cable to every tray, and would count
+    as leaves."""
+    catalog = for_layout(layout)
+    models = {d.id: d.model for _, d in layout.devices()}
+
+    def infiniband(end: str) -> bool:
+        device, _, port = end.partition(":")
+        groups = catalog.devices[models[device]].ports
+        group = max((g for g in groups if port.startswith(g.name)), key=lambda g: len(g.name))
+        return group.tech == "infiniband"
+
+    out = copy.copy(layout)
+    out.links = [link for link in layout.links if infiniband(link.a) and infiniband(link.b)]
+    return out
+
+
+def test_new_with_a_dgx_b300_builds_the_b300_xdr_ra_su() -> None:
+    # DGX SuperPOD B300 XDR RA, Table 3: one SU is 72 DGX B300, 8 leaves and 4 spines,
+    # node-leaf = leaf-spine cables = GPUs (576), on Quantum-X800 Q3400; `new` asks for
+    # no SU size (half the leaf's ports).
+    layout = build(NewOptions(gpus=576, node="dgx-b300")).layout
+    c = census(compute_fabric(layout))
+    models = {d.id: d.model for _, d in layout.devices()}
+    assert {models[s] for s in c.leaves | c.spines} == {"q3400"}
+    assert (len(c.leaves), len(c.spines), len(c.cores)) == (8, 4, 0)
+    assert c.cables["node-leaf"] == c.cables["leaf-spine"] == 576
     assert errors(layout) == []
 
 

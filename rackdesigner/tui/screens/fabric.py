@@ -151,7 +151,12 @@ class GenerateScreen(ModalScreen[GenerateResult | None]):
                 )
             with Horizontal(classes="generate-line", id="line-su_nodes"):
                 yield Label("SU nodes", classes="generate-key")
-                yield Input("32", id="generate-su-nodes", compact=True, type="integer")
+                yield Input(
+                    id="generate-su-nodes",
+                    compact=True,
+                    type="integer",
+                    placeholder="half the leaf's ports",
+                )
             with Horizontal(classes="generate-line", id="line-flags"):
                 yield Tick("allow new racks", True, id="generate-new-racks", compact=True)
                 yield Tick("replace existing links", False, id="generate-replace", compact=True)
@@ -261,9 +266,8 @@ class GenerateScreen(ModalScreen[GenerateResult | None]):
                 ratio = parse_ratio(self.query_one("#generate-oversubscription", Input).value)
             except ValueError as error:
                 raise GenerateError(f"oversubscription: {error}") from None
-        su_nodes = 32
-        if "su_nodes" in takes:
-            text = self.query_one("#generate-su-nodes", Input).value.strip()
+        su_nodes = None  # the generator's default: half the leaf's ports (32 on a QM9700)
+        if "su_nodes" in takes and (text := self.query_one("#generate-su-nodes", Input).value.strip()):
             if not text.isdigit() or int(text) < 1:
                 raise GenerateError(f"SU nodes: {text or '(empty)'} is not a count of nodes")
             su_nodes = int(text)

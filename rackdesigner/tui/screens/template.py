@@ -139,7 +139,12 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
                     "oversubscription", "oversub.", Input(id="t-oversubscription", compact=True)
                 )
                 yield line(
-                    "su-nodes", "SU nodes", Input(id="t-su-nodes", type="integer", compact=True)
+                    "su-nodes", "SU nodes", Input(
+                        id="t-su-nodes",
+                        type="integer",
+                        compact=True,
+                        placeholder="half the leaf's ports",
+                    )
                 )
                 yield line("voltage", "voltage", Input(id="t-voltage", compact=True))
                 yield line(
@@ -196,7 +201,9 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
         self._set("#t-leaf", _choice(options.leaf))
         self._set("#t-spine", _choice(options.spine))
         self.query_one("#t-oversubscription", Input).value = f"{options.oversubscription:g}:1"
-        self.query_one("#t-su-nodes", Input).value = str(options.su_nodes)
+        self.query_one("#t-su-nodes", Input).value = (
+            "" if options.su_nodes is None else str(options.su_nodes)
+        )
         self.query_one("#t-voltage", Input).value = options.voltage_text
         self._set("#t-phases", options.phases)
         self._set("#t-workload", options.workload)
@@ -247,6 +254,11 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
                 raise GenerateError(f"{what}: {text or '(empty)'} is not a whole number above 0")
             return int(text)
 
+        def optional(selector: str, what: str) -> int | None:
+            """Empty: the generator's default (half the leaf's ports)."""
+            text = self.query_one(selector, Input).value.strip()
+            return whole(selector, what) if text else None
+
         try:
             ratio = parse_ratio(self.query_one("#t-oversubscription", Input).value)
         except ValueError as error:
@@ -265,7 +277,7 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
                 leaf=select("#t-leaf"),  # type: ignore[arg-type]
                 spine=select("#t-spine"),  # type: ignore[arg-type]
                 oversubscription=ratio,
-                su_nodes=whole("#t-su-nodes", "leaf trays"),
+                su_nodes=optional("#t-su-nodes", "leaf trays"),
                 voltage=volts,
                 voltage_text=volt_text,
                 phases=int(select("#t-phases") or 3),  # type: ignore[call-overload]
@@ -284,7 +296,7 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
             leaf=select("#t-leaf"),  # type: ignore[arg-type]
             spine=select("#t-spine"),  # type: ignore[arg-type]
             oversubscription=ratio,
-            su_nodes=whole("#t-su-nodes", "SU nodes"),
+            su_nodes=optional("#t-su-nodes", "SU nodes"),
             voltage=volts,
             voltage_text=volt_text,
             phases=int(select("#t-phases") or 3),  # type: ignore[call-overload]
