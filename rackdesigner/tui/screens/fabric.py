@@ -267,7 +267,8 @@ class GenerateScreen(ModalScreen[GenerateResult | None]):
             except ValueError as error:
                 raise GenerateError(f"oversubscription: {error}") from None
         su_nodes = None  # the generator's default: half the leaf's ports (32 on a QM9700)
-        if "su_nodes" in takes and (text := self.query_one("#generate-su-nodes", Input).value.strip()):
+        text = self.query_one("#generate-su-nodes", Input).value.strip()
+        if "su_nodes" in takes and text:
             if not text.isdigit() or int(text) < 1:
                 raise GenerateError(f"SU nodes: {text or '(empty)'} is not a count of nodes")
             su_nodes = int(text)

@@ -139,12 +139,14 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
                     "oversubscription", "oversub.", Input(id="t-oversubscription", compact=True)
                 )
                 yield line(
-                    "su-nodes", "SU nodes", Input(
+                    "su-nodes",
+                    "SU nodes",
+                    Input(
                         id="t-su-nodes",
                         type="integer",
                         compact=True,
                         placeholder="half the leaf's ports",
-                    )
+                    ),
                 )
                 yield line("voltage", "voltage", Input(id="t-voltage", compact=True))
                 yield line(
