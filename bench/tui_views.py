@@ -134,6 +134,11 @@ async def measure(path: Path, folder: Path) -> list[tuple[str, str]]:
         fabric = await keys_while(app, fabric_running)
         rows.append(("keys answered while the fabric rules run (median/p90/max)", spread(fabric)))
         ms("app start to fabric findings", time.perf_counter() - began)
+        checks = getattr(app.main, "fabric_checks", None)  # absent before issue 23's process
+        children = checks.process.started if checks is not None and checks.process else 0
+        rows.append(
+            ("fabric rules ran in", f"{children} child process(es)" if children else "this process")
+        )
         rows.append(
             ("keys answered during the whole check (median/p90/max)", spread(first + fabric))
         )

@@ -6,6 +6,8 @@ apart from the rest, in a worker thread:
 
     job = session.fabric_job()        # on the thread that edits: cheap
     job.run()                         # in a worker: reads only what the job captured
+                                      # (or remote=True and remote_check.run_remote:
+                                      # in a child process, given the layout's text)
     session.accept_fabric(job)        # back on the editing thread: False if stale
     session.fabric_error              # or failed: why (None after a check that succeeded)
 """
@@ -178,10 +180,20 @@ class Session:
         self.accept_fabric(job)
         return self.findings
 
-    def fabric_job(self) -> FabricJob:
-        """The fabric rules on the layout as it is now, to run on any thread."""
+    def fabric_job(self, *, remote: bool = False) -> FabricJob:
+        """The fabric rules on the layout as it is now, to run on any thread; ``remote``:
+        with the layout's text, for a child process (:mod:`rackdesigner.edit.remote_check`).
+
+        The text is written after the lock is let go (half a second on 100,000 GPUs, which
+        an edit must not wait for): an edit meanwhile changes the revision, and the job's
+        result is refused as stale; one that trips the writer raises, as a stale job may."""
         with self._lock:
-            return self.checker.fabric_job(self.revision)
+            job = self.checker.fabric_job(self.revision, remote=remote)
+        if remote:
+            from rackdesigner.layout_io.writer import dumps
+
+            job.text = dumps(self.layout)
+        return job
 
     def accept_fabric(self, job: FabricJob) -> bool:
         """Take a finished job's findings, unless the layout changed since it began. A
