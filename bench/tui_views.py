@@ -282,15 +282,28 @@ async def measure(path: Path, folder: Path) -> list[tuple[str, str]]:
                 f"{statistics.median(edits) * 1000:,.1f} / {max(edits) * 1000:,.1f} ms",
             )
         )
+        child_peak = checks.child_peak_mb if checks is not None else 0.0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     rows.append(("peak memory", f"{peak:,.0f} MB"))
+    if child_peak:
+        rows.append(("peak memory of the fabric check's child process", f"{child_peak:,.0f} MB"))
     return rows
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gpus", type=int, default=100_000)
+    parser.add_argument(
+        "--remote-from",
+        type=int,
+        default=None,
+        help="cables from which the fabric rules run in a child process (the app's default)",
+    )
     args = parser.parse_args()
+    if args.remote_from is not None:
+        from rackdesigner.tui.controllers import checking
+
+        checking.REMOTE_FROM_LINKS = args.remote_from
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         path = folder / f"gpus-{args.gpus}.toml"

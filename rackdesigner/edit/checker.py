@@ -76,6 +76,7 @@ class FabricJob:
     text: str | None = None  # the layout as TOML, for a child process
     views: dict[str, object] = field(default_factory=dict)
     pid: int = 0  # the process that ran the rules (0: this one)
+    peak_mb: float = 0.0  # that process's peak memory (0: this one's)
 
     @property
     def remote(self) -> bool:

@@ -148,6 +148,7 @@ class FabricChecks:
     def __init__(self, remote_from: int | None = None) -> None:
         self.remote_from = REMOTE_FROM_LINKS if remote_from is None else remote_from
         self.process: CheckProcess | None = None
+        self.child_peak_mb = 0.0  # the largest peak memory of a child so far (the bench)
 
     def remote(self, session: Session) -> bool:
         return len(session.layout.links) >= self.remote_from
@@ -163,7 +164,10 @@ class FabricChecks:
         job = session.fabric_job(remote=True)
         if self.process is None:
             self.process = CheckProcess(preload=VIEWS_PRELOAD)
-        return job if run_remote(self.process, job, views_of) else None
+        if not run_remote(self.process, job, views_of):
+            return None
+        self.child_peak_mb = max(self.child_peak_mb, job.peak_mb)
+        return job
 
     def supersede(self) -> None:
         """A newer edit: the running child's answer is not wanted (it is killed)."""
