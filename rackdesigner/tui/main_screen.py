@@ -351,6 +351,7 @@ class MainScreen(Screen[None]):
         try:
             with background_work():
                 if path is not None and Path(path).exists():
+                    self.fabric_checks.warm_up(path)  # while this process is small
                     title = loading_text(count_racks(path))
                     self.post_message(messages.LoadProgress(0, title))
                 loaded = load_layout(

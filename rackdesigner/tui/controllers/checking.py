@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -49,6 +50,10 @@ R = TypeVar("R")
 # less than writing the layout out and reading it again in a child; on 100,000 GPUs
 # (150,000 cables) it takes 5 s and kept keys waiting (measured, bench/README.md).
 REMOTE_FROM_LINKS = 20_000
+
+# A file this large may well reach REMOTE_FROM_LINKS (20,000 cables are about 1.8 MB of
+# TOML): its load starts the child processes' server first (FabricChecks.warm_up).
+WARM_UP_FROM_BYTES = 1_000_000
 
 # The views a child builds with the fabric findings (views_ahead's, built ahead).
 CHILD_VIEWS = ("summary", "topology")
@@ -150,6 +155,23 @@ class FabricChecks:
         self.process: CheckProcess | None = None
         self.child_peak_mb = 0.0  # the largest peak memory of a child so far (the bench)
 
+    def warm_up(self, path: str) -> None:
+        """Before a large file is read (in the load worker): start the child processes'
+        server while this process is still small (see ``CheckProcess.warm_up``)."""
+        try:
+            large = os.path.getsize(path) >= WARM_UP_FROM_BYTES
+        except OSError:
+            return
+        if large:
+            self._process().warm_up()
+
+    def _process(self) -> CheckProcess:
+        from rackdesigner.edit.remote_check import CheckProcess
+
+        if self.process is None:
+            self.process = CheckProcess(preload=VIEWS_PRELOAD)
+        return self.process
+
     def remote(self, session: Session) -> bool:
         return len(session.layout.links) >= self.remote_from
 
@@ -159,12 +181,10 @@ class FabricChecks:
         if not self.remote(session):
             job = session.fabric_job()
             return job.run()
-        from rackdesigner.edit.remote_check import CheckProcess, run_remote
+        from rackdesigner.edit.remote_check import run_remote
 
         job = session.fabric_job(remote=True)
-        if self.process is None:
-            self.process = CheckProcess(preload=VIEWS_PRELOAD)
-        if not run_remote(self.process, job, views_of):
+        if not run_remote(self._process(), job, views_of):
             return None
         self.child_peak_mb = max(self.child_peak_mb, job.peak_mb)
         return job
