@@ -226,11 +226,12 @@ class CheckProcess:
         finally:
             ours.close()
         with self._lock:
-            if generation != self._generation or self._closed:
-                return None  # superseded (or closed) meanwhile: killed, its answer unwanted
-            self._child = None
+            current = generation == self._generation and not self._closed
+            if current:
+                self._child = None
         child.join(1)
-        return result
+        # Superseded (or closed) meanwhile: killed, its answer is not wanted.
+        return result if current else None
 
     def supersede(self) -> None:
         """The running job is not wanted any more: kill its child now."""
@@ -251,10 +252,12 @@ class CheckProcess:
         return child is not None and child.is_alive()
 
     def _stop_child(self) -> None:
+        """Kill the current child (SIGKILL: it holds nothing to clean up). Not waited for:
+        this may be the app's thread, and the forkserver, which reaps it, may not be
+        scheduled at once; the caller that waits on the child's pipe joins it."""
         child, self._child = self._child, None
         if child is not None and child.pid is not None and child.exitcode is None:
             child.kill()
-            child.join(2)
 
 
 def run_remote(process: CheckProcess, job: FabricJob, also: Callable[[Any], Any] | None) -> bool:
