@@ -50,13 +50,22 @@ class _View:
         return getattr(self._base, name)
 
 
+class ChildFailed(Exception):
+    """A fabric check in a child process failed: its text is what to say (a rule's error,
+    ``"NET003: ZeroDivisionError: …"``, or how the process ended)."""
+
+
 @dataclass(slots=True, eq=False)
 class FabricJob:
     """The fabric rules over one revision's analysis; ``run`` reads only its own snapshot,
-    so it may run in a worker thread while edits go on."""
+    so it may run in a worker thread while edits go on.
+
+    A job for a child process (``edit/remote_check.py``) carries the layout's ``text``
+    instead of a snapshot (``analysis`` None); its findings come back without lines, and
+    ``views`` holds what the child also built from its analysis."""
 
     revision: int
-    analysis: LiveAnalysis
+    analysis: LiveAnalysis | None
     rules: list[Rule]
     file: str
     source_map: SourceMap | None = None
@@ -64,12 +73,27 @@ class FabricJob:
     error: BaseException | None = None
     failed_rule: str | None = None  # the code of the rule that raised ``error``, if one did
     done: bool = False
+    text: str | None = None  # the layout as TOML, for a child process
+    views: dict[str, object] = field(default_factory=dict)
+    pid: int = 0  # the process that ran the rules (0: this one)
+    peak_mb: float = 0.0  # that process's peak memory (0: this one's)
+
+    @property
+    def remote(self) -> bool:
+        return self.analysis is None
+
+    def release(self) -> None:
+        """Let go of the snapshot's fabric graph a piece at a time (see
+        :meth:`LiveAnalysis.release_graph`)."""
+        if self.analysis is not None:
+            self.analysis.release_graph()
 
     def run(self) -> FabricJob:
         """Run the rules; an exception ends the job with ``error`` (and ``failed_rule``)
         set rather than escaping the worker. A stale job may see facts replaced under it
         (the session drops it); a current one's error is a bug the session reports."""
         rule: Rule | None = None
+        assert self.analysis is not None, "a job for a child process runs in remote_check"
         try:
             found: list[Diagnostic] = []
             locate = locator(self.source_map, self.analysis)
@@ -87,6 +111,8 @@ class FabricJob:
         """The error for people: ``"NET003: ZeroDivisionError: division by zero"``."""
         if self.error is None:
             return None
+        if isinstance(self.error, ChildFailed):
+            return str(self.error)
         text = f"{type(self.error).__name__}: {self.error}"
         return f"{self.failed_rule}: {text}" if self.failed_rule else text
 
@@ -335,12 +361,14 @@ class Checker:
             self.fabric_stale = False
             self.fabric_error = None
 
-    def fabric_job(self, revision: int) -> FabricJob:
+    def fabric_job(self, revision: int, *, remote: bool = False) -> FabricJob:
+        """A job for the fabric rules: with a snapshot of the analysis, or (``remote``)
+        for a child process, which is given the layout's text by the session."""
         self.check_fast()
         assert self.analysis is not None
         return FabricJob(
             revision,
-            self.analysis.snapshot(),
+            None if remote else self.analysis.snapshot(),
             list(self._rules.get("fabric", [])),
             self.file,
             self.source_map,
@@ -355,8 +383,16 @@ class Checker:
             self.fabric_error = job.error_text
             self.fabric_stale = False
             return False
+        if job.remote:
+            # Lines from this side's source map: the child read the layout written out.
+            locate = self._locate
+            for diagnostic in job.findings:
+                diagnostic.file = self.file
+                if locate is not None and diagnostic.subject is not None:
+                    diagnostic.line = locate(diagnostic.subject)
         self._fabric = self._swap(self._fabric, job.findings)
-        self.analysis.adopt_fabrics(job.analysis.fabrics)
+        if job.analysis is not None:
+            self.analysis.adopt_fabrics(job.analysis.fabrics)
         self.fabric_stale = False
         self.fabric_error = None
         return True

@@ -6,6 +6,8 @@ apart from the rest, in a worker thread:
 
     job = session.fabric_job()        # on the thread that edits: cheap
     job.run()                         # in a worker: reads only what the job captured
+                                      # (or remote=True and remote_check.run_remote:
+                                      # in a child process, given the layout's text)
     session.accept_fabric(job)        # back on the editing thread: False if stale
     session.fabric_error              # or failed: why (None after a check that succeeded)
 """
@@ -41,6 +43,10 @@ class Session:
             source = _document_for(source, path)
         elif path is not None:
             source.path = str(path)
+        # Whether the document's text (as read, or as last saved) is this layout while it
+        # is unchanged: not so for a layout given with the path of a file (a recovered
+        # autosave is described by the file it recovers).
+        self._text_is_layout = isinstance(source, Document)
         self.document: Document = source
         layout = source.layout
         self.layout: Layout = layout
@@ -111,11 +117,13 @@ class Session:
         with self._lock:
             save(self.document, path, force=force)
             self.mark_saved()
+            self._text_is_layout = True
 
     def mark_saved(self, path: str | Path | None = None) -> None:
         """The layout as it is now is what the file holds (the document's source map, if
         a save refreshed it, gives the findings' lines)."""
         with self._lock:
+            self._text_is_layout = False  # unless save() wrote the document's text
             if path is not None:
                 self.document.path = str(path)
             self.path = self.document.path
@@ -178,10 +186,24 @@ class Session:
         self.accept_fabric(job)
         return self.findings
 
-    def fabric_job(self) -> FabricJob:
-        """The fabric rules on the layout as it is now, to run on any thread."""
+    def fabric_job(self, *, remote: bool = False) -> FabricJob:
+        """The fabric rules on the layout as it is now, to run on any thread; ``remote``:
+        with the layout's text, for a child process (:mod:`rackdesigner.edit.remote_check`).
+
+        The text is written after the lock is let go (half a second on 100,000 GPUs, which
+        an edit must not wait for): an edit meanwhile changes the revision, and the job's
+        result is refused as stale; one that trips the writer raises, as a stale job may."""
         with self._lock:
-            return self.checker.fabric_job(self.revision)
+            job = self.checker.fabric_job(self.revision, remote=remote)
+            # Unchanged since read or saved: the text is at hand (writing 100,000 GPUs out
+            # again costs the app's interpreter a second or two while keys wait their turn).
+            same = self._text_is_layout and not self.dirty
+            text = self.document._text if same else None
+        if remote:
+            from rackdesigner.layout_io.writer import dumps
+
+            job.text = text if text is not None else dumps(self.layout)
+        return job
 
     def accept_fabric(self, job: FabricJob) -> bool:
         """Take a finished job's findings, unless the layout changed since it began. A

@@ -29,7 +29,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from rackdesigner.tui import messages
 from rackdesigner.tui.controllers.build import BuildController
-from rackdesigner.tui.controllers.checking import background_work, warm_up
+from rackdesigner.tui.controllers.checking import FabricChecks, background_work, warm_up
 from rackdesigner.tui.controllers.editing import EditController
 from rackdesigner.tui.controllers.files import FileController
 from rackdesigner.tui.controllers.guide import GuideController
@@ -174,6 +174,7 @@ class MainScreen(Screen[None]):
         self.editing = EditController(workspace, self)
         self.verify = VerifyController(workspace, self)
         self.what_if = WhatIfController(workspace, self)
+        self.fabric_checks = FabricChecks()  # a large layout's fabric rules: a child process
 
     # -- the widgets ------------------------------------------------------------------------
 
@@ -230,6 +231,10 @@ class MainScreen(Screen[None]):
     @property
     def session(self) -> Session | None:
         return self.workspace.session
+
+    def on_unmount(self) -> None:
+        # Quitting: a fabric check's child process goes now, not when it finishes.
+        self.fabric_checks.close()
 
     def on_mount(self) -> None:
         # The header's symbols take the theme's severity colours: repaint it on a switch.
@@ -401,6 +406,7 @@ class MainScreen(Screen[None]):
         try:
             with background_work():
                 if path is not None and Path(path).exists():
+                    self.fabric_checks.warm_up(path)  # while this process is small
                     title = loading_text(count_racks(path))
                     self.post_message(messages.LoadProgress(0, title))
                 loaded = load_layout(
@@ -659,6 +665,7 @@ class MainScreen(Screen[None]):
         if session is None or not self.workspace.fabric_due():
             return
         self.header.set_state(checking=True)
+        self.fabric_checks.supersede()  # a child still checking an older layout is killed
         self.run_thread(lambda: self._fabric_worker(session), group="fabric", exclusive=True)
 
     def _fabric_worker(self, session: Session) -> None:
@@ -668,12 +675,11 @@ class MainScreen(Screen[None]):
         job = None
         try:
             with background_work():
-                job = session.fabric_job()
-                job.run()
+                job = self.fabric_checks.run(session)  # here, or in a child process
         finally:
-            cancelled = get_current_worker().is_cancelled
+            cancelled = get_current_worker().is_cancelled or job is None
             if cancelled and job is not None:
-                job.analysis.release_graph()
+                job.release()
             self.post_result(messages.FabricDone(session, None if cancelled else job))
 
     @on(messages.FabricDone)
@@ -682,7 +688,7 @@ class MainScreen(Screen[None]):
             self._fabric_result(event)
         finally:
             if event.job is not None:
-                event.job.analysis.release_graph()
+                event.job.release()
             self._handled()
 
     def _fabric_result(self, event: messages.FabricDone) -> None:
@@ -695,6 +701,7 @@ class MainScreen(Screen[None]):
             return
         result = self.workspace.fabric_done(event.session, job)
         if result.accepted:
+            self.views.adopt(event.session, job.views)  # a child's summary and outline
             self.say(result.said)
             self.refresh_all(racks=set())
         elif result.failed is not None:

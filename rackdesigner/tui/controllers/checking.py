@@ -17,23 +17,53 @@ made a key wait far longer than its own work (measured on 100,000 GPUs, issue 14
 
 Both are process-wide, so they are counted: the first worker in sets them, the last out
 restores them.
+
+The fabric rules of a large layout do not share the interpreter at all: :class:`FabricChecks`
+runs them in a child process (:mod:`rackdesigner.edit.remote_check`), which also builds the
+summary's and the topology outline's data from its analysis (:func:`views_of`), so that
+the app never builds the fabric graph. Even with the collector off and a short switch
+interval, the rules in a thread made a key wait 0.2–1.6 s on 100,000 GPUs (bench/README.md,
+issue 23). Small layouts keep the thread: a child costs a process start and the layout
+written out and read again, more than their whole fabric check (see ``REMOTE_FROM_LINKS``).
 """
 
 from __future__ import annotations
 
 import functools
 import gc
+import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 if TYPE_CHECKING:
-    from rackdesigner.edit import Session
+    from rackdesigner.edit import FabricJob, Session
+    from rackdesigner.edit.remote_check import CheckProcess
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+# Layouts with at least this many cables check their fabric in a child process. Below it
+# the thread is faster: on 8,192 GPUs (16,384 cables) the whole fabric check takes 0.2 s,
+# less than writing the layout out and reading it again in a child; on 100,000 GPUs
+# (150,000 cables) it takes 5 s and kept keys waiting (measured, bench/README.md).
+REMOTE_FROM_LINKS = 20_000
+
+# A file this large may well reach REMOTE_FROM_LINKS (20,000 cables are about 1.8 MB of
+# TOML): its load starts the child processes' server first (FabricChecks.warm_up).
+WARM_UP_FROM_BYTES = 1_000_000
+
+# The views a child builds with the fabric findings (views_ahead's, built ahead).
+CHILD_VIEWS = ("summary", "topology")
+
+# Imported once by the forkserver, so that a child starts with them: what views_of needs.
+VIEWS_PRELOAD = (
+    "rackdesigner.tui.controllers.checking",
+    "rackdesigner.report.summary",
+    "rackdesigner.export.render.topology_outline",
+)
 
 # How long the app's thread waits for the GIL while a worker holds it.
 FAIR_SWITCH_S = 0.0005
@@ -95,3 +125,75 @@ def warm_up(session: Session) -> None:
     session.findings  # noqa: B018 - sorts and publishes them
     if session.analysis is not None:
         site_figures(session.analysis)
+
+
+# -- the fabric check, here or in a child process --------------------------------------------
+
+
+def build_view(name: str, analysis: Any) -> object:
+    """A view's data, off the app's thread: the summary or the fabric outline."""
+    if name == "summary":
+        from rackdesigner.report.summary import summarise
+
+        return summarise(analysis)
+    from rackdesigner.export.render.topology_outline import outline
+
+    return outline(analysis)
+
+
+def views_of(analysis: Any) -> dict[str, object]:
+    """In the check's child: the views' data from its analysis (plain data, pickled back)."""
+    return {name: build_view(name, analysis) for name in CHILD_VIEWS}
+
+
+class FabricChecks:
+    """Where the fabric rules run: in the worker's thread, or for a large layout in a
+    child process kept by this object (started on first use, killed by :meth:`close`)."""
+
+    def __init__(self, remote_from: int | None = None) -> None:
+        self.remote_from = REMOTE_FROM_LINKS if remote_from is None else remote_from
+        self.process: CheckProcess | None = None
+        self.child_peak_mb = 0.0  # the largest peak memory of a child so far (the bench)
+
+    def warm_up(self, path: str) -> None:
+        """Before a large file is read (in the load worker): start the child processes'
+        server while this process is still small (see ``CheckProcess.warm_up``)."""
+        try:
+            large = os.path.getsize(path) >= WARM_UP_FROM_BYTES
+        except OSError:
+            return
+        if large:
+            self._process().warm_up()
+
+    def _process(self) -> CheckProcess:
+        from rackdesigner.edit.remote_check import CheckProcess
+
+        if self.process is None:
+            self.process = CheckProcess(preload=VIEWS_PRELOAD)
+        return self.process
+
+    def remote(self, session: Session) -> bool:
+        return len(session.layout.links) >= self.remote_from
+
+    def run(self, session: Session) -> FabricJob | None:
+        """The fabric job of the session's layout as it is now, run (in a worker thread):
+        None when a newer job superseded it or the app is quitting."""
+        if not self.remote(session):
+            job = session.fabric_job()
+            return job.run()
+        from rackdesigner.edit.remote_check import run_remote
+
+        job = session.fabric_job(remote=True)
+        if not run_remote(self._process(), job, views_of):
+            return None
+        self.child_peak_mb = max(self.child_peak_mb, job.peak_mb)
+        return job
+
+    def supersede(self) -> None:
+        """A newer edit: the running child's answer is not wanted (it is killed)."""
+        if self.process is not None:
+            self.process.supersede()
+
+    def close(self) -> None:
+        if self.process is not None:
+            self.process.close()

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rackdesigner.tui.controllers.checking import background_work
+from rackdesigner.tui.controllers.checking import CHILD_VIEWS, background_work, build_view
 from rackdesigner.tui.findings import marks_for
 from rackdesigner.tui.messages import ViewBuilt
 
@@ -26,8 +26,9 @@ if TYPE_CHECKING:
     from rackdesigner.tui.ui import DesignerUI
     from rackdesigner.tui.workspace import Workspace
 
-# Built in the worker, in this order after the shown one.
-BUILT = ("summary", "topology")
+# Built in the worker, in this order after the shown one (the same views a fabric check's
+# child process builds, for a large layout).
+BUILT = CHILD_VIEWS
 
 # After an edit, wait this long for the next one before building ahead: an edit made
 # while a build runs makes it wasted work (and the worker shares the app's GIL).
@@ -37,17 +38,6 @@ AHEAD_AFTER_S = 0.4
 def stamp_of(session: Session) -> tuple[object, ...]:
     """What a view's content depends on: the session, its revision and its checks."""
     return (id(session), session.revision, session.analysis is None, session.fabric_stale)
-
-
-def build_view(name: str, analysis: Any) -> object:
-    """A view's data, off the app's thread: the summary or the fabric outline."""
-    if name == "summary":
-        from rackdesigner.report.summary import summarise
-
-        return summarise(analysis)
-    from rackdesigner.export.render.topology_outline import outline
-
-    return outline(analysis)
 
 
 class ViewsAhead:
@@ -151,6 +141,15 @@ class ViewsAhead:
                 except Exception:  # an edit changed the layout under it: the next one retries
                     data = None
                 self.ui.post_message(ViewBuilt(session, name, stamp, data))
+
+    def adopt(self, session: Session, views: dict[str, object]) -> None:
+        """The views' data a fabric check's child built, for the session as it is now (its
+        fabric findings just accepted): kept as if built ahead, so no worker builds the
+        fabric graph again on this side."""
+        stamp = stamp_of(session)
+        for name in CHILD_VIEWS:
+            if name in views:
+                self.data[name] = (stamp, views[name])
 
     def built(self, event: ViewBuilt) -> None:
         session, name, stamp, data = event.session, event.name, event.stamp, event.data

@@ -1,0 +1,285 @@
+"""The whole-layout part of a check in a process of its own (issue 23).
+
+The fabric rules build a networkx graph of every compute cable and walk it (bisection, single
+points of failure): about five seconds of pure Python on 100,000 GPUs. In a thread of the
+designer they hold the interpreter in turns with the app's thread, and a key pressed then
+waited up to 0.3–1.6 s. Here they run in a child process, which shares nothing with the
+app's interpreter: the app's thread only writes the layout out as text (half a second on
+100,000 GPUs, in a worker thread, pure Python that gives the interpreter up in turns) and
+waits on a pipe.
+
+- **Start.** Children come from multiprocessing's *forkserver*: a fresh interpreter,
+  started once (by ``fork`` and ``exec`` at once, which is safe with Textual's threads
+  running, where a plain ``fork`` of the app is not), that has imported the loader, the
+  analysis, the rules and networkx, and forks a child per job in a few milliseconds.
+- **What goes over.** The layout's canonical TOML text and the file's name; what comes back
+  is small, plain data: the fabric findings (their lines are looked up again by the app's
+  own source map) and whatever ``also`` makes of the child's analysis (the designer's
+  summary and topology outline, which read the same graph).
+- **One job at a time.** A new job supersedes the running one: its child is killed and its
+  caller gets None, as does a result that comes back for a job no longer current (a
+  generation number tells). :meth:`CheckProcess.close` kills the child (the designer
+  calls it as it quits); a child also dies with the forkserver, which ends when the app's
+  process does (``PR_SET_PDEATHSIG``).
+- **Failure.** A rule that raises comes back as the job's error, as in a thread (``"NET003:
+  ZeroDivisionError: …"``); a child that dies (killed, out of memory) comes back as
+  :class:`ChildFailed`, "the check process ended unexpectedly (…)".
+
+No Textual here: the designer's side (which layouts go to the process, the views' data)
+is in ``tui/controllers/checking.py``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from rackdesigner.edit.checker import ChildFailed, FabricJob
+from rackdesigner.model.diagnostics import Diagnostic
+
+# What the forkserver imports once, so that each child starts with them loaded. With
+# "__main__" the program's main module is imported there once too, rather than by every
+# child as multiprocessing otherwise does (the ``rackdesigner`` script: the command line).
+PRELOAD = (
+    "__main__",
+    "rackdesigner.layout_io.document",
+    "rackdesigner.analysis",
+    "rackdesigner.analysis.fabric_graph",
+    "rackdesigner.check.engine",
+    "rackdesigner.rules.registry",
+    "networkx",
+)
+
+
+# The child's niceness: a check in the background gives the CPU up to the app's thread
+# (on two cores the child and the app otherwise take turns, and a key waits its turn).
+CHILD_NICE = 10
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What a child sends back for one fabric job: plain data, cheap to pickle."""
+
+    findings: list[Diagnostic] = field(default_factory=list)
+    error: str | None = None  # "NET003: ZeroDivisionError: division by zero"
+    failed_rule: str | None = None
+    also: dict[str, object] = field(default_factory=dict)
+    pid: int = 0  # the child's process id (tests hold the check to running apart)
+    peak_mb: float = 0.0  # the child's peak resident memory
+
+
+def fabric_outcome(
+    data: bytes, file: str, also: Callable[[Any], dict[str, object]] | None = None
+) -> Outcome:
+    """In the child: the fabric rules over the layout in ``data`` (TOML, UTF-8), and
+    ``also`` of the same analysis. Lines are left at 0 (the text may be the app's layout
+    written out, not the file: the app looks them up in its own source map)."""
+    from rackdesigner.analysis import Analysis
+    from rackdesigner.check.engine import rules_for
+    from rackdesigner.layout_io.document import loads
+
+    layout = loads(data.decode("utf-8"), file=file).layout
+    analysis = Analysis(layout, file=file)
+    rules = [rule for rule in rules_for(layout) if rule.scope == "fabric"]
+    job = FabricJob(0, analysis, rules, file).run()  # type: ignore[arg-type]
+    outcome = Outcome(job.findings, job.error_text, job.failed_rule, pid=os.getpid())
+    if also is not None and job.error is None:
+        outcome.also = also(analysis)
+    import resource
+
+    outcome.peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return outcome
+
+
+def _start_forkserver() -> None:
+    """Start the forkserver (once) with a real stderr for its resource tracker: the app's
+    ``sys.stderr`` is Textual's capture, whose ``fileno()`` is -1, and multiprocessing
+    passes that on and fails ("bad value(s) in fds_to_keep"). The null device: nothing
+    from these processes may reach the app's screen."""
+    from multiprocessing import forkserver
+
+    saved = sys.stderr
+    with open(os.devnull, "w", encoding="utf-8") as quiet:
+        sys.stderr = quiet
+        try:
+            forkserver.ensure_running()
+        finally:
+            sys.stderr = saved
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to kill this process when its parent (the forkserver) goes; and write
+    nothing on the terminal the app draws on (its stderr is the app's)."""
+    with open(os.devnull, "wb") as quiet:
+        os.dup2(quiet.fileno(), 2)
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: close() and the pipe's end still stop it
+        pass
+
+
+def _child(connection: Connection) -> None:
+    """The child's body: one call, its result (or its exception) sent back."""
+    _die_with_parent()
+    function, args, has_data, nice = connection.recv()
+    if nice:
+        os.nice(nice)
+    if has_data:
+        args = (connection.recv_bytes(), *args)
+    try:
+        result: tuple[bool, object] = (True, function(*args))
+    except Exception as error:  # sent back as text: the app says it, never a traceback
+        result = (False, f"{type(error).__name__}: {error}")
+    connection.send(result)
+    connection.close()
+
+
+def _ended(exitcode: int | None) -> str:
+    if exitcode is not None and exitcode < 0:
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = f"signal {-exitcode}"
+        return f"the check process ended unexpectedly (killed by {name})"
+    return f"the check process ended unexpectedly (exit code {exitcode})"
+
+
+class CheckProcess:
+    """Runs one function at a time in a child process; thread-safe."""
+
+    def __init__(self, method: str = "forkserver", preload: tuple[str, ...] = ()) -> None:
+        self.method = method
+        self.preload = preload  # more modules for the forkserver, the caller's ``also``
+        self._lock = threading.Lock()
+        self._generation = 0
+        self._child: Any = None  # the multiprocessing Process of the current job
+        self._closed = False
+        self.started = 0  # children started: the bench and the tests read it
+
+    def warm_up(self) -> None:
+        """Start the forkserver now, while this process is small. Starting it forks this
+        process (twice: the server and multiprocessing's resource tracker), holding the
+        interpreter while the page tables are copied: 0.25 s and more once a 100,000-GPU
+        layout is loaded, a few milliseconds before."""
+        with self._lock:
+            self._context()
+
+    def _context(self) -> Any:
+        context = multiprocessing.get_context(self.method)
+        if self.method == "forkserver":
+            context.set_forkserver_preload([*PRELOAD, *self.preload])
+            _start_forkserver()
+        return context
+
+    def call(
+        self, function: Callable[..., Any], *args: Any, data: bytes | None = None
+    ) -> tuple[bool, object] | None:
+        """``function(*args)`` in a new child (``function(data, *args)`` given ``data``),
+        waited for on this thread (a worker's): (True, its result), (False, why it failed),
+        or None when superseded or closed.
+
+        ``data`` (the layout's text: 14 MB on 100,000 GPUs) goes over as bytes, not inside
+        the pickle: ``send`` would copy it into the pickle and then again at each of the
+        pipe's 64 KB writes (``send_bytes`` writes from a memoryview), each copy holding the
+        interpreter."""
+        with self._lock:
+            if self._closed:
+                return None
+            self._stop_child()
+            self._generation += 1
+            generation = self._generation
+            context = self._context()
+            ours, theirs = context.Pipe()
+            child = context.Process(target=_child, args=(theirs,), daemon=True)
+            self._child = child
+        try:
+            child.start()
+        except (OSError, ValueError) as error:  # no process could be started
+            ours.close()
+            return (False, f"{ChildFailed.__name__}: cannot start the check process: {error}")
+        finally:
+            theirs.close()
+        self.started += 1
+        try:
+            ours.send((function, args, data is not None, CHILD_NICE))
+            if data is not None:
+                ours.send_bytes(data)
+            ready = wait([ours, child.sentinel])
+            if ours in ready:
+                result: tuple[bool, object] = ours.recv()
+            else:
+                child.join(1)
+                result = (False, _ended(child.exitcode))
+        except (EOFError, OSError):  # killed while sending or before its answer
+            child.join(1)
+            result = (False, _ended(child.exitcode))
+        finally:
+            ours.close()
+        with self._lock:
+            current = generation == self._generation and not self._closed
+            if current:
+                self._child = None
+        child.join(1)
+        # Superseded (or closed) meanwhile: killed, its answer is not wanted.
+        return result if current else None
+
+    def supersede(self) -> None:
+        """The running job is not wanted any more: kill its child now."""
+        with self._lock:
+            self._generation += 1
+            self._stop_child()
+
+    def close(self) -> None:
+        """Kill the running child, and refuse any further job."""
+        with self._lock:
+            self._closed = True
+            self._generation += 1
+            self._stop_child()
+
+    @property
+    def running(self) -> bool:
+        child = self._child
+        return child is not None and child.is_alive()
+
+    def _stop_child(self) -> None:
+        """Kill the current child (SIGKILL: it holds nothing to clean up). Not waited for:
+        this may be the app's thread, and the forkserver, which reaps it, may not be
+        scheduled at once; the caller that waits on the child's pipe joins it."""
+        child, self._child = self._child, None
+        if child is not None and child.pid is not None and child.exitcode is None:
+            child.kill()
+
+
+def run_remote(process: CheckProcess, job: FabricJob, also: Callable[[Any], Any] | None) -> bool:
+    """Run ``job`` (made with its layout's text) in ``process``; False when superseded.
+    Its findings, error or the child's end are filled in as :meth:`FabricJob.run` would."""
+    assert job.text is not None
+    data = job.text.encode("utf-8")
+    job.text = None
+    answer = process.call(fabric_outcome, job.file, also, data=data)
+    del data  # 14 MB on 100,000 GPUs: not kept while the result waits its turn
+    if answer is None:
+        return False
+    ok, value = answer
+    if ok and isinstance(value, Outcome):
+        job.findings = value.findings
+        job.views = value.also
+        job.pid = value.pid
+        job.peak_mb = value.peak_mb
+        if value.error is not None:
+            job.error = ChildFailed(value.error)
+            job.failed_rule = value.failed_rule
+    else:
+        job.error = ChildFailed(str(value))
+    job.done = True
+    return True

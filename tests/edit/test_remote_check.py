@@ -1,0 +1,151 @@
+"""The fabric check in a child process (edit/remote_check.py, issue 23): it really runs
+apart, a newer job supersedes the running one, close() kills it, a crash is reported."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from rackdesigner.edit import Session, UpdateRack
+from rackdesigner.edit.checker import FabricJob
+from rackdesigner.edit.remote_check import CheckProcess, run_remote
+from rackdesigner.layout_io.document import load
+from tests.conftest import ROOT
+from tests.edit import child_jobs
+
+pytestmark = pytest.mark.slow  # each test starts processes
+
+LAYOUT = ROOT / "layouts" / "training-128.toml"
+
+
+@pytest.fixture(scope="module")
+def process() -> Iterator[CheckProcess]:
+    checks = CheckProcess()
+    yield checks
+    checks.close()
+
+
+def _opened() -> Session:
+    session = Session(load(LAYOUT), check=False)
+    session.check_fast()
+    return session
+
+
+def _gone(pid: int, within: float = 5.0) -> bool:
+    """Whether process ``pid`` has ended (a zombie not yet reaped counts as ended)."""
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return True
+        if state in ("Z", "X"):
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def _in_thread(process: CheckProcess, *call: object) -> tuple[threading.Thread, list[object]]:
+    got: list[object] = []
+    thread = threading.Thread(target=lambda: got.append(process.call(*call)))  # type: ignore[arg-type]
+    thread.start()
+    end = time.monotonic() + 30
+    while not process.running:
+        assert time.monotonic() < end, "the child never started"
+        time.sleep(0.01)
+    return thread, got
+
+
+def test_the_fabric_rules_run_in_a_child_and_equal_a_check_here(
+    process: CheckProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = sorted(
+        (d.code, d.entity, d.line, d.file, d.message) for d in Session(load(LAYOUT)).findings
+    )
+    session = _opened()
+
+    def here(self: FabricJob) -> FabricJob:
+        raise AssertionError("the fabric rules ran in the app's process")
+
+    monkeypatch.setattr(FabricJob, "run", here)  # this process only: the child has its own
+    job = session.fabric_job(remote=True)
+    assert job.text and job.analysis is None
+    assert run_remote(process, job, None)
+    assert job.pid not in (0, os.getpid())
+    assert job.error is None
+    assert session.accept_fabric(job)
+    found = sorted((d.code, d.entity, d.line, d.file, d.message) for d in session.findings)
+    assert found == expected
+    assert any(d.code.startswith("NET") and d.line > 0 for d in session.findings)
+
+
+def test_a_result_for_a_layout_edited_since_is_dropped(process: CheckProcess) -> None:
+    session = _opened()
+    before = list(session.findings)
+    job = session.fabric_job(remote=True)
+    rack = session.layout.racks[0]
+    session.do(UpdateRack(rack.id, {"notes": "edited while the child checked"}), fabric=False)
+    assert run_remote(process, job, None)
+    assert not session.accept_fabric(job)
+    assert session.fabric_stale
+    assert [d for d in session.findings if d.code.startswith("NET")] == [
+        d for d in before if d.code.startswith("NET")
+    ]
+
+
+def test_a_newer_job_supersedes_the_running_one(process: CheckProcess) -> None:
+    thread, got = _in_thread(process, child_jobs.hang)
+    old = process._child.pid
+    began = time.monotonic()
+    assert process.call(os.getpid) is not None  # the newer job's answer
+    thread.join(10)
+    assert got == [None]  # the older caller is told it was superseded
+    assert time.monotonic() - began < 10  # the hanging child was not waited for
+    assert _gone(old)
+
+
+def test_close_kills_the_child_and_refuses_more() -> None:
+    process = CheckProcess()
+    thread, got = _in_thread(process, child_jobs.hang)
+    pid = process._child.pid
+    process.close()
+    thread.join(10)
+    assert got == [None]
+    assert _gone(pid)
+    assert process.call(os.getpid) is None
+
+
+def test_a_child_that_dies_is_reported(
+    process: CheckProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert process.call(child_jobs.crash) == (
+        False,
+        "the check process ended unexpectedly (exit code 3)",
+    )
+    assert process.call(signal.raise_signal, signal.SIGKILL) == (
+        False,
+        "the check process ended unexpectedly (killed by SIGKILL)",
+    )
+    # Through a fabric job: its error, as a rule's error in a thread would be.
+    from rackdesigner.edit import remote_check
+
+    monkeypatch.setattr(remote_check, "fabric_outcome", child_jobs.crash)
+    session = _opened()
+    job = session.fabric_job(remote=True)
+    assert run_remote(process, job, None)
+    assert job.error_text == "the check process ended unexpectedly (exit code 3)"
+    assert not session.accept_fabric(job)
+    assert session.fabric_error == job.error_text
+
+
+def test_an_exception_in_the_child_comes_back_as_text(process: CheckProcess) -> None:
+    assert process.call(int, "not a number") == (
+        False,
+        "ValueError: invalid literal for int() with base 10: 'not a number'",
+    )

@@ -1,0 +1,116 @@
+"""The designer checks a large layout's fabric in a child process (issue 23): a journey
+sees the problems panel fill from it, a crash is said, quitting leaves no process."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from rackdesigner.edit import remote_check
+from rackdesigner.edit.checker import FabricJob
+from rackdesigner.tui.controllers import checking
+from rackdesigner.tui.controllers.views_ahead import stamp_of
+from tests.edit import child_jobs
+from tests.tui.pilot import SIZE, app_for, codes, copy, run, settle
+
+pytestmark = pytest.mark.slow  # each test starts processes
+
+
+@pytest.fixture(autouse=True)
+def remote_always(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bundled layout is small: send it to the child anyway, and fail the test if the
+    fabric rules run in the app's process."""
+    monkeypatch.setattr(checking, "REMOTE_FROM_LINKS", 0)
+
+    def here(self: FabricJob) -> FabricJob:
+        raise AssertionError("the fabric rules ran in the app's process")
+
+    monkeypatch.setattr(FabricJob, "run", here)
+
+
+def _gone(pid: int, within: float = 5.0) -> bool:
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return True
+        if state in ("Z", "X"):
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_the_problems_panel_fills_from_the_child(tmp_path: Path) -> None:
+    path = copy("training-128.toml", tmp_path)
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            session = app.workspace.session
+            assert session is not None and not session.fabric_stale
+            assert app.main.fabric_checks.process is not None, app.notices
+            assert not [t for s, t in app.notices if s == "error"]
+            assert app.main.fabric_checks.process.started == 1
+            assert codes(app, "NET007"), "the child's fabric finding is in the panel"
+            assert not app.main.header.checking
+            # Its summary and outline came with it: no worker builds them here.
+            for name in ("summary", "topology"):
+                found = app.main.views.view_data(name)
+                assert found is not None and found[0] == stamp_of(session)
+            await pilot.press("4")
+            await settle(pilot)
+            assert app.main.summary.summary is not None
+            # An edit that changes the fabric is checked again in a new child.
+            await pilot.press("1")
+            app.main.racks.focus()
+            assert app.main.fabric_checks.process.started == 1
+
+    run(journey)
+
+
+def test_a_crash_in_the_child_is_said(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(remote_check, "fabric_outcome", child_jobs.crash)
+    path = copy("training-128.toml", tmp_path)
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            said = "the check process ended unexpectedly (exit code 3)"
+            failed = [t for s, t in app.notices if s == "error" and "Fabric check" in t]
+            assert failed == [f"Fabric check failed: {said}"]
+            assert str(app.main.problems.border_title).endswith(f"fabric check failed: {said}")
+            assert not app.main.header.checking
+
+    run(journey)
+
+
+def test_quitting_kills_a_child_still_checking(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(remote_check, "fabric_outcome", child_jobs.hang)
+    path = copy("training-128.toml", tmp_path)
+    pids: list[int] = []
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            checks = app.main.fabric_checks
+            end = time.monotonic() + 30
+            while checks.process is None or not checks.process.running:
+                assert time.monotonic() < end, "no child started"
+                await pilot.pause(0.02)
+            pids.append(checks.process._child.pid)
+            assert pids[0] != os.getpid()
+            began = time.monotonic()
+            await pilot.press("ctrl+q")  # unchanged: quits without asking
+            await pilot.pause(0.1)
+        assert time.monotonic() - began < 5
+
+    run(journey)
+    assert _gone(pids[0]), "the child outlived the app"
