@@ -56,10 +56,15 @@ def test_blackwell_ultra_nodes_have_eight_800g_connectx8_ports() -> None:
         group = compute(dtype)
         assert (group.count, group.speed, group.tech) == (8, 800e9, "infiniband")
         assert dtype.liquid_fraction is None  # both air-cooled
-    # DGX B300: ~56 kW for four in a rack (the XDR RA), 10U; Supermicro: 3+3 x 6.6 kW
-    assert (devices["dgx-b300"].power, devices["dgx-b300"].height_u) == (14e3, 10)
+    # DGX B300: the user guide's 14.5 kW maximum (the XDR RA: ~56 kW for four), 10U;
+    # no weight or PSUs were found, so none are set.
+    dgx = devices["dgx-b300"]
+    assert (dgx.power, dgx.height_u) == (14.5e3, 10)
+    assert dgx.weight is None and dgx.psus is None
+    # Supermicro: 3+3 x 6.6 kW, 119 kg net, but no published maximum draw (PWR006 estimates it)
     smc = devices["sys-822gs-nb3rt"]
     assert (smc.psus, smc.psus_required, smc.psu_rating, smc.height_u) == (6, 3, 6600.0, 8)
+    assert (smc.weight, smc.power) == (119.0, None)
 
 
 def test_q3400_is_144_xdr_ports_in_72_twin_cages_and_no_guessed_power() -> None:
@@ -81,6 +86,9 @@ def test_mi355x_node() -> None:
     node = builtin().devices["as-4126gs-nmr-lcc"]
     assert (node.gpu, node.gpus, node.form_factor, node.height_u) == ("mi355x", 8, "oam", 4)
     assert node.power is None  # estimated from the GPUs' TDP (PWR006)
+    # 4 x 6.6 kW on C20 inlets and 53 kg (NetBox device-type library); redundancy unknown
+    assert (node.weight, node.psus, node.psu_rating, node.psu_inlet) == (53.0, 4, 6600.0, "c20")
+    assert node.psus_required is None
     assert node.liquid_fraction == pytest.approx(0.6)
     group = compute(node)
     assert (group.count, group.speed, group.tech) == (8, 400e9, "ethernet")
