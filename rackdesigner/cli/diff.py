@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from rackdesigner.cli.conventions import STDIN, fail, write_output
+from rackdesigner.cli.conventions import STDIN, fail, format_option, output_option, write_output
 
 
 def _git_text(path: str, rev: str) -> str:
@@ -39,12 +39,10 @@ def _git_text(path: str, rev: str) -> str:
     metavar="REV",
     help="Compare LAYOUT as it is at git revision REV with the file as it is now.",
 )
-@click.option(
-    "--format",
-    "fmt_",
-    type=click.Choice(["text", "json", "markdown"]),
-    default="text",
-    show_default=True,
+@format_option(
+    "text",
+    "json",
+    "markdown",
     help="markdown is a pull-request comment; json gives figures in SI base units.",
 )
 @click.option(
@@ -62,7 +60,7 @@ def _git_text(path: str, rev: str) -> str:
     metavar="M",
     help="Cable length changes of at most M metres are not reported.",
 )
-@click.option("--output", "-o", type=click.Path(), help="Write to FILE instead of stdout.")
+@output_option()
 def diff(
     old: str,
     new: str | None,
