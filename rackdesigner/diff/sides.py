@@ -2,9 +2,9 @@
 new one's where that pays), the new one incrementally from it.
 
 :func:`check_pair` is what ``rackdesigner diff`` runs. The old layout is checked in full,
-its findings kept per scope (:func:`~rackdesigner.diff.incremental.grouped_check`); the
+its findings kept per scope (:func:`~rackdesigner.whatif.incremental.grouped_check`); the
 new layout's rules run only where the layouts differ
-(:class:`~rackdesigner.diff.incremental.Incremental`), the old side's findings standing
+(:class:`~rackdesigner.whatif.incremental.Incremental`), the old side's findings standing
 elsewhere, and its bill of materials is priced only where a device model, a cable or a
 cable's stock length changed. :class:`OldSide` forks once the old layout is loaded; the
 child checks it and sends back what :func:`~rackdesigner.diff.compare.diff` reads of it (a
@@ -32,7 +32,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rackdesigner.diff.compare import Side
-from rackdesigner.diff.incremental import Grouped, Incremental, grouped_check
+from rackdesigner.whatif.incremental import Grouped, Incremental, grouped_check
 
 if TYPE_CHECKING:
     from rackdesigner.model.diagnostics import Diagnostic

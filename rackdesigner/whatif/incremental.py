@@ -144,17 +144,26 @@ def _rows(layout: Layout) -> list[str]:
     return list(dict.fromkeys(rack.row or "" for rack in layout.racks))
 
 
-def _links_by_entity(links: Iterable[Link]) -> dict[str, list[Link]]:
-    out: dict[str, list[Link]] = {}
-    for link in links:
-        out.setdefault(_entity(link), []).append(link)
-    return out
+def _fabric_inputs(racks: Iterable[Rack]) -> tuple[object, ...]:
+    """What the fabric rules read of these racks: their places, their devices' ids and
+    models (a device moved within its rack leaves them)."""
+    places = sorted((rack.id, rack.row or "", rack.slot or 0) for rack in racks)
+    devices = sorted((d.id, d.model, rack.id) for rack in racks for d in rack.devices)
+    return tuple(places), tuple(devices)
 
 
-def _fabric_inputs(layout: Layout) -> tuple[object, ...]:
-    places = tuple((rack.id, rack.row, rack.slot) for rack in layout.racks)
-    devices = tuple(sorted((d.id, d.model, rack.id) for rack in layout.racks for d in rack.devices))
-    return places, devices
+def _middle(old: list[Link], new: list[Link]) -> list[Link]:
+    """The cables of either list between their common head and their common tail."""
+    top = min(len(old), len(new))
+    head = 0
+    while head < top and (old[head] is new[head] or old[head] == new[head]):
+        head += 1
+    tail = 0
+    while tail < top - head and (
+        old[-1 - tail] is new[-1 - tail] or old[-1 - tail] == new[-1 - tail]
+    ):
+        tail += 1
+    return [*old[head : len(old) - tail], *new[head : len(new) - tail]]
 
 
 class Incremental:
@@ -174,14 +183,16 @@ class Incremental:
             return
         old_racks = {rack.id: rack for rack in old.racks}
         new_racks = {rack.id: rack for rack in new.racks}
-        changed: list[Rack] = []
+        was: list[Rack] = []  # the racks that differ, as they were and as they are
+        now: list[Rack] = []
         for ident, rack in new_racks.items():
             before = old_racks.get(ident)
-            if before is None or before != rack:
-                changed.append(rack)
+            if before is not rack and (before is None or before != rack):
+                now.append(rack)
                 if before is not None:
-                    changed.append(before)
-        changed.extend(rack for ident, rack in old_racks.items() if ident not in new_racks)
+                    was.append(before)
+        was.extend(rack for ident, rack in old_racks.items() if ident not in new_racks)
+        changed = was + now
         names = {device.id for rack in changed for device in rack.devices}
         cdus = {cdu for rack in changed for cdu in rack.cdus}
         domains = {rack.nvlink_domain for rack in changed if rack.nvlink_domain}
@@ -194,20 +205,20 @@ class Incremental:
             ):
                 racks.add(rack.id)
         self.racks = racks & new_racks.keys()
-        # Cables.
-        old_links = _links_by_entity(old.links)
-        new_links = _links_by_entity(new.links)
-        entities = {e for e, links in new_links.items() if old_links.get(e) != links}
-        entities |= {e for e in old_links if e not in new_links}
-        ends = {_device_of(end) for e in entities for end in e[5:].split(" -> ")}
+        # Cables: the two lists differ between a common head and a common tail (a change
+        # in one place leaves the cables after it where they were, or shifted).
+        middle = _middle(old.links, new.links)
+        entities = {_entity(link) for link in middle}
+        touched = names | {_device_of(end) for link in middle for end in (link.a, link.b)}
         known = {device.id for rack in new.racks for device in rack.devices}
-        for entity, links in new_links.items():
-            a, b = _device_of(links[0].a), _device_of(links[0].b)
-            if a in names or b in names or a in ends or b in ends or not {a, b} <= known:
-                entities.add(entity)
-        self.dropped = entities
-        self.entities = entities & new_links.keys()
-        self.fabric = old.links != new.links or _fabric_inputs(old) != _fabric_inputs(new)
+        for link in new.links:
+            a, b = _device_of(link.a), _device_of(link.b)
+            if a in touched or b in touched or a not in known or b not in known:
+                entities.add(_entity(link))
+        # Entities of removed cables too: their old findings are dropped, and no cable of
+        # the new layout has them.
+        self.entities = self.dropped = entities
+        self.fabric = bool(middle) or _fabric_inputs(was) != _fabric_inputs(now)
 
     def check(self, analysis: Analysis, file: str = "") -> Partial:
         """The rules that must run again, on the new layout's ``analysis``."""

@@ -1,5 +1,6 @@
-"""The new side of a diff checked incrementally from the old one gives a full check's
-findings exactly (rackdesigner.diff.incremental), on random small changes."""
+"""A layout checked incrementally from another one's findings (a diff's new side, a
+failed layout) gives a full check's findings exactly (rackdesigner.whatif.incremental),
+on random small changes."""
 
 from __future__ import annotations
 
@@ -11,11 +12,11 @@ from hypothesis import strategies as st
 
 from rackdesigner.analysis import Analysis
 from rackdesigner.check.engine import check
-from rackdesigner.diff.incremental import Incremental, grouped_check
 from rackdesigner.edit.checker import finding_order
 from rackdesigner.layout_io.document import load
 from rackdesigner.model.diagnostics import Diagnostic
 from rackdesigner.model.layout import Layout, Link
+from rackdesigner.whatif.incremental import Incremental, grouped_check
 from tests.conftest import ROOT
 
 LAYOUTS = [ROOT / "layouts" / name for name in ("inference-32-b200.toml", "training-128.toml")]
