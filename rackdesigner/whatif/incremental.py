@@ -1,19 +1,22 @@
-"""The new layout of a diff checked from the old one's findings: only what changed runs.
+"""A layout checked from another one's findings: only what changed runs again.
 
-A diff's two layouts differ in a few racks and cables. :func:`grouped_check` checks the old
-layout keeping its findings per scope (as the designer's incremental checker keeps them,
-:mod:`rackdesigner.edit.checker`): ``rack`` rules per rack, ``link`` rules per cable
-entity (``link A -> B``), and the ``device``, ``site`` and ``fabric`` rules' findings each
-as a whole. :class:`Incremental` compares the two layouts by entity and runs on the new
-layout's analysis only
+A diff's two layouts, and a layout and itself with a part failed, differ in a few racks
+and cables. Both ``rackdesigner diff`` (:mod:`rackdesigner.diff.sides`) and ``whatif``
+(:class:`rackdesigner.whatif.WhatIf`) use it; it lives here because diff is above whatif.
+:func:`grouped_check` checks the old layout keeping its findings per scope (as the
+designer's incremental checker keeps them, :mod:`rackdesigner.edit.checker`): ``rack``
+rules per rack, ``link`` rules per cable entity (``link A -> B``), and the ``device``,
+``site`` and ``fabric`` rules' findings each as a whole. :class:`Incremental` compares
+the two layouts by entity and runs on the new layout's analysis only
 
 - the ``rack`` rules on the racks that differ (added, or any field or device changed),
   the racks whose ``cdu`` or ``door`` names a device of one of them, and the racks that
   share a CDU or an NVLink domain with one of them (old or new);
-- the ``link`` rules on the cable entities that differ, those with an end on a device of
-  a changed rack (a moved device moves its cables' routes), those sharing an end device
-  with a changed cable (whether an end is shared names the finding), and those whose end
-  names no device of the new layout (their suggestion reads every device id);
+- the ``link`` rules on the cables between the two lists' common head and tail (the
+  cables added, removed or changed, and any the change shifted), those with an end on a
+  device of a changed rack (a moved device moves its cables' routes), those sharing an
+  end device with a changed cable (whether an end is shared names the finding), and those
+  whose end names no device of the new layout (their suggestion reads every device id);
 - the ``device`` and ``site`` rules in full (they cost a few hundredths of a second on
   100,000 GPUs, and read totals any change moves);
 - the ``fabric`` rules only when the fabric's inputs changed: a cable (any field), or a
@@ -21,10 +24,10 @@ layout's analysis only
   them, as the designer's edits do (``Effect.fabric``).
 
 Everything else keeps the old layout's findings. When the layouts differ in anything
-but racks and cables (site, workload, rules, catalog, the order of rows), every rule runs.
-The result equals a full check of the new layout (``tests/diff/test_incremental.py``
-holds it to that on random changes). Lines are not kept: a diff checks without a source
-map, so every finding's line is 0 on both sides.
+but racks and cables (site, workload, rules, catalog, the order of rows), every rule runs:
+no rule is left to a full check on its own. The result equals a full check of the new
+layout (``tests/whatif/test_incremental.py`` holds it to that on random changes). Lines
+are not kept: both callers check without a source map, so every finding's line is 0.
 """
 
 from __future__ import annotations
