@@ -118,3 +118,44 @@ def test_a_failing_child_falls_back_to_this_process(monkeypatch: pytest.MonkeyPa
     b, new_findings = _full(new, "new.toml")
     got = diff(a, b, old_findings=grouped.findings(a.layout), new_findings=new_findings)
     assert got == expected
+
+
+def test_the_bill_is_priced_again_only_where_it_can_have_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A feed changed: the new side takes the old side's cost (one bill, not two); a
+    device re-modelled: both are priced."""
+    import rackdesigner.diff.compare as compare
+
+    priced: list[str] = []
+    real = compare._cost
+
+    def counted(analysis):
+        priced.append(analysis.layout.racks[0].feeds[0].circuit or "")
+        return real(analysis)
+
+    monkeypatch.setattr(compare, "_cost", counted)
+    refed = _layout()
+    refed.racks[0].feeds[0].circuit = "RPP-moved"
+    a, b, _, _ = check_pair(_layout(), refed, "old.toml", "new.toml", parallel=False)
+    assert len(priced) == 1 and b.cost == a.cost
+    remodelled = _layout()
+    node = next(d for d in remodelled.racks[0].devices if d.id.endswith("-n02"))
+    node.model = "dgx-h100" if node.model != "dgx-h100" else "dgx-b200"
+    priced.clear()
+    a, b, _, _ = check_pair(_layout(), remodelled, "old.toml", "new.toml", parallel=False)
+    assert len(priced) == 2
+
+
+@pytest.mark.parametrize(("load", "forks"), [(0.0, True), (64.0, False)])
+def test_a_large_layout_forks_only_with_a_core_free(
+    load: float, forks: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import rackdesigner.diff.sides as sides
+
+    monkeypatch.setattr(sides, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(sides.os, "getloadavg", lambda: (load, load, load))
+    monkeypatch.setattr(sides.os, "cpu_count", lambda: 2)
+    with OldSide(_layout(), "old.toml") as pending:
+        assert (pending.pid != 0) is forks
+        pending.result()
