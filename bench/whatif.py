@@ -5,12 +5,14 @@ layout in the same run.
     python bench/whatif.py                         # the two cases, 3 repeats
     python bench/whatif.py --repeat 5
     python bench/whatif.py --case 1024:switch --case 8192:side
+    python bench/whatif.py --findings              # each case with --findings too
 
 A case is ``GPUS:KIND``: the layout of that size is (re)generated into --out (bench/out/),
 then these run --repeat times, interleaved:
 
   validate      rackdesigner validate F --format json --output /dev/null
   whatif KIND   rackdesigner whatif F --each KIND --format json --output /dev/null
+  (--findings)  the same with --findings: each failure's new findings counted
 
 The issue's targets: ``--each switch`` on 1,024 GPUs under 5 s, and ``--each side`` on
 100,000 GPUs under 2 x validate of the same layout. The table gives best / median wall and
@@ -58,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
+    ap.add_argument("--findings", action="store_true", help="also time each with --findings")
     args = ap.parse_args(argv)
     cases = [(int(g), k) for g, k in (c.split(":", 1) for c in args.case or CASES)]
     python = sys.executable
@@ -72,7 +75,10 @@ def main(argv: list[str] | None = None) -> int:
         commands = {"validate": [*cmd, "validate", path, *quiet]}
         for g, kind in cases:
             if g == gpus:
-                commands[f"whatif --each {kind}"] = [*cmd, "whatif", path, "--each", kind, *quiet]
+                run = [*cmd, "whatif", path, "--each", kind, *quiet]
+                commands[f"whatif --each {kind}"] = run
+                if args.findings:
+                    commands[f"whatif --each {kind} --findings"] = [*run, "--findings"]
         stats, broke = measure(commands, args.repeat, env)
         failed |= broke
         ref = stats["validate"]
@@ -82,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
             ratio = target = ""
             if name != "validate":
                 ratio = f"{s['best_s'] / ref['best_s']:.2f} / {s['median_s'] / ref['median_s']:.2f}"
-                kind = name.rsplit(" ", 1)[-1]
+                kind = name.split(" ")[2]
                 target = _target(gpus, kind, s, ref)
             print(
                 f"| {name} | {fmt_s(s['best_s'])} / {fmt_s(s['median_s'])} "

@@ -19,9 +19,9 @@ import errno
 import fnmatch
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path, PurePath
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -31,6 +31,27 @@ from rackdesigner.model.terminal import shown
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def format_option(*choices: str, help: str | None = None) -> Callable[[F], F]:
+    """``--format``, one of ``choices`` (the first is the default), passed as ``fmt_``:
+    every command that prints a report takes it so."""
+    return click.option(
+        "--format",
+        "fmt_",
+        type=click.Choice(list(choices)),
+        default=choices[0],
+        show_default=True,
+        help=help,
+    )
+
+
+def output_option(help: str = "Write to FILE instead of stdout.") -> Callable[[F], F]:
+    """``-o/--output FILE``, passed as ``output``; ``-`` is standard output, and the
+    command refuses an input as its output (:func:`refuse_overwrite`)."""
+    return click.option("--output", "-o", type=click.Path(), help=help)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

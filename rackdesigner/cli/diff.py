@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from rackdesigner.cli.conventions import STDIN, fail, write_output
+from rackdesigner.cli.conventions import STDIN, fail, format_option, output_option, write_output
 
 
 def _git_text(path: str, rev: str) -> str:
@@ -39,12 +39,10 @@ def _git_text(path: str, rev: str) -> str:
     metavar="REV",
     help="Compare LAYOUT as it is at git revision REV with the file as it is now.",
 )
-@click.option(
-    "--format",
-    "fmt_",
-    type=click.Choice(["text", "json", "markdown"]),
-    default="text",
-    show_default=True,
+@format_option(
+    "text",
+    "json",
+    "markdown",
     help="markdown is a pull-request comment; json gives figures in SI base units.",
 )
 @click.option(
@@ -62,7 +60,7 @@ def _git_text(path: str, rev: str) -> str:
     metavar="M",
     help="Cable length changes of at most M metres are not reported.",
 )
-@click.option("--output", "-o", type=click.Path(), help="Write to FILE instead of stdout.")
+@output_option()
 def diff(
     old: str,
     new: str | None,
@@ -89,11 +87,10 @@ def diff(
         fail("give OLD NEW, or LAYOUT --git REV")
     if output == STDIN:
         output = None
-    from rackdesigner.check.engine import check
     from rackdesigner.cli.loading import batch, open_or_exit
     from rackdesigner.diff import diff as compare
     from rackdesigner.diff.render import diff_data, diff_markdown, diff_text, to_json
-    from rackdesigner.diff.sides import OldSide
+    from rackdesigner.diff.sides import check_pair
     from rackdesigner.model.terminal import shown_lines
 
     batch()
@@ -104,19 +101,20 @@ def diff(
         assert new is not None
         old_name, new_name = old, new
         before = open_or_exit(old)
-    # The old layout is checked in a child process (large layouts) while this one loads
-    # and checks the new layout.
-    with OldSide(before.layout, old_name) as pending:
-        after = open_or_exit(old if rev is not None else new)
-        b, new_findings = check(after.layout, file=new_name)
-        a, old_findings = pending.result()
-        result = compare(
-            a,
-            b,
-            old_findings=old_findings,
-            new_findings=new_findings,
-            length_tolerance=length_tolerance,
-        )
+    new_path = old if rev is not None else new
+    assert new_path is not None
+    # The old layout is checked (in a child process, for large layouts) while this one
+    # loads the new layout; the new one's rules run only where the two differ.
+    a, b, old_findings, new_findings = check_pair(
+        before.layout, lambda: open_or_exit(new_path).layout, old_name, new_name
+    )
+    result = compare(
+        a,
+        b,
+        old_findings=old_findings,
+        new_findings=new_findings,
+        length_tolerance=length_tolerance,
+    )
     if fmt_ == "json":
         text = to_json(diff_data(result, old_name, new_name))
     elif fmt_ == "markdown":

@@ -31,6 +31,8 @@ from rackdesigner.cli.conventions import (
     check_writable,
     excluded,
     fail,
+    format_option,
+    output_option,
     refuse_overwrite,
     write_output,
     write_outputs,
@@ -187,14 +189,7 @@ def expand(
 
 @cli.command(epilog=EPILOG_VALIDATE)
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
-@click.option(
-    "--format",
-    "fmt_",
-    type=click.Choice(["text", "json", "sarif", "junit", "github"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+@format_option("text", "json", "sarif", "junit", "github", help="Output format.")
 @click.option(
     "--select",
     callback=_codes,
@@ -210,12 +205,7 @@ def expand(
 )
 @click.option("--strict", is_flag=True, help="Warnings fail the run too (exit 1).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary line.")
-@click.option(
-    "--output",
-    "-o",
-    type=click.Path(),
-    help="Write the report to FILE instead of stdout ('-'), never onto an input.",
-)
+@output_option("Write the report to FILE instead of stdout ('-'), never onto an input.")
 @click.option(
     "--exclude",
     multiple=True,
@@ -640,20 +630,8 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
 
 @cli.command()
 @click.argument("layout", type=click.Path(readable=False))
-@click.option(
-    "--format",
-    "fmt_",
-    type=click.Choice(["text", "json", "csv"]),
-    default="text",
-    show_default=True,
-    help="json and csv give figures in SI base units.",
-)
-@click.option(
-    "--output",
-    "-o",
-    type=click.Path(),
-    help="Write the report to FILE instead of stdout.",
-)
+@format_option("text", "json", "csv", help="json and csv give figures in SI base units.")
+@output_option("Write the report to FILE instead of stdout.")
 @click.option(
     "--hostfile",
     "hostfile",
@@ -697,9 +675,7 @@ def report(layout: str, fmt_: str, output: str | None, hostfile: str) -> None:
 
 
 @cli.group(cls=CatalogGroup, invoke_without_command=True)
-@click.option(
-    "--format", "fmt_", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@format_option("text", "json")
 @click.pass_context
 def catalog(ctx: click.Context, fmt_: str) -> None:
     """List the device and GPU catalog (built-in, then the user catalog), or show one
@@ -754,12 +730,10 @@ def catalog(ctx: click.Context, fmt_: str) -> None:
 
 @cli.command()
 @click.argument("code", required=False)
-@click.option(
-    "--format",
-    "fmt_",
-    type=click.Choice(["text", "json", "markdown"]),
-    default="text",
-    show_default=True,
+@format_option(
+    "text",
+    "json",
+    "markdown",
     help="markdown writes the whole catalogue as one page (docs/rules.md).",
 )
 def rules(code: str | None, fmt_: str) -> None:
@@ -811,12 +785,7 @@ def rules(code: str | None, fmt_: str) -> None:
 
 
 @cli.command()
-@click.option(
-    "--output",
-    "-o",
-    type=click.Path(),
-    help="Write the schema to FILE instead of stdout.",
-)
+@output_option("Write the schema to FILE instead of stdout.")
 def schema(output: str | None) -> None:
     """Print the JSON Schema of the layout format, for editor completion.
 

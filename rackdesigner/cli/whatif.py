@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import click
 
-from rackdesigner.cli.conventions import STDIN, STDIN_NAME, fail, write_output
+from rackdesigner.cli.conventions import (
+    STDIN,
+    STDIN_NAME,
+    fail,
+    format_option,
+    output_option,
+    write_output,
+)
 from rackdesigner.whatif.parts import EACH_KINDS, KINDS
 
 
@@ -23,16 +30,20 @@ from rackdesigner.whatif.parts import EACH_KINDS, KINDS
     help="Rank every single failure of this kind by GPUs lost, worst first.",
 )
 @click.option(
-    "--format",
-    "fmt_",
-    type=click.Choice(["text", "json", "markdown"]),
-    default="text",
-    show_default=True,
-    help="json gives figures in SI base units.",
+    "--findings",
+    is_flag=True,
+    help="With --each: also the findings each failure raises, counted by code (the rules "
+    "run again per failure: about a check each where a failure takes a whole side).",
 )
-@click.option("--output", "-o", type=click.Path(), help="Write to FILE instead of stdout.")
+@format_option("text", "json", "markdown", help="json gives figures in SI base units.")
+@output_option()
 def whatif(
-    layout: str, fails: tuple[str, ...], each: str | None, fmt_: str, output: str | None
+    layout: str,
+    fails: tuple[str, ...],
+    each: str | None,
+    findings: bool,
+    fmt_: str,
+    output: str | None,
 ) -> None:
     """What happens when parts fail: devices down and degraded, heat without cooling, the
     fabric left, the findings the failure raises ('-': standard input).
@@ -43,6 +54,7 @@ def whatif(
       rackdesigner whatif cluster.toml --fail switch:spine-01 --fail feed:a01-B
       rackdesigner whatif cluster.toml --each switch      # single points of failure
       rackdesigner whatif cluster.toml --each rack --format markdown
+      rackdesigner whatif cluster.toml --each switch --findings   # and what each raises
 
     \b
     Exit codes: 0 done, 2 the layout could not be read or a part is not in it.
@@ -66,7 +78,7 @@ def whatif(
     engine = WhatIf(analysis)
     try:
         if each:
-            impacts = engine.rank(each)
+            impacts = engine.rank(each, findings=findings)
             text = {
                 "text": lambda: render.ranking_text(each, impacts),
                 "json": lambda: render.to_json(render.ranking_data(each, impacts)),

@@ -1,18 +1,23 @@
-"""The old layout's side of a diff, checked in a child process beside the new one's.
+"""The two sides of a diff: the old layout checked in full (in a child process beside the
+new one's where that pays), the new one incrementally from it.
 
-``rackdesigner diff`` checks both layouts in full: on 100,000 GPUs each check is most of a
-``validate``. :class:`OldSide` forks once the old layout is loaded; the child checks it and
-sends back what :func:`~rackdesigner.diff.compare.diff` reads of it (a
-:class:`~rackdesigner.diff.compare.Side` without its layout, and the findings), while the
-parent loads and checks the new layout. The fabric figures, needed only where cables
-changed, are asked of the child afterwards. The result is the same as checking both in
-one process: the child runs the same code on the same layout, and the tests hold the two
-ways to each other.
+:func:`check_pair` is what ``rackdesigner diff`` runs. The old layout is checked in full,
+its findings kept per scope (:func:`~rackdesigner.whatif.incremental.grouped_check`); the
+new layout's rules run only where the layouts differ
+(:class:`~rackdesigner.whatif.incremental.Incremental`), the old side's findings standing
+elsewhere, and its bill of materials is priced only where a device model, a cable or a
+cable's stock length changed. :class:`OldSide` forks once the old layout is loaded; the
+child checks it and sends back what :func:`~rackdesigner.diff.compare.diff` reads of it (a
+:class:`~rackdesigner.diff.compare.Side` without its layout, and the grouped findings),
+while the parent loads the new layout, derives its facts and runs the rules that
+changed. The fabric figures, needed only where cables changed, are asked of the child
+afterwards. The result is the same as checking both in one process: the child runs the
+same code on the same layout, and the tests hold the two ways to each other.
 
 Forking is for large layouts (``PARALLEL_FROM`` entities and more), on systems that have
-``fork``, from a process without threads; otherwise, and whenever the child fails, the
-old side is checked in this process. The child is killed by its PID and reaped however
-the parent's block ends.
+``fork``, from a process without threads, when the one-minute load average leaves a core
+idle; otherwise, and whenever the child fails, the old side is checked in this process.
+The child is killed by its PID and reaped however the parent's block ends.
 """
 
 from __future__ import annotations
@@ -23,15 +28,17 @@ import pickle
 import signal
 import struct
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rackdesigner.diff.compare import Side
+from rackdesigner.whatif.incremental import Grouped, Incremental, grouped_check
 
 if TYPE_CHECKING:
     from rackdesigner.model.diagnostics import Diagnostic
     from rackdesigner.model.layout import Layout
 
-__all__ = ["PARALLEL_FROM", "OldSide"]
+__all__ = ["PARALLEL_FROM", "OldSide", "check_pair"]
 
 # Devices plus links from which a second process pays for its fork (about 10 ms and the
 # pages it copies); the bundled layouts stay in one process.
@@ -40,11 +47,22 @@ PARALLEL_FROM = 20_000
 _HEADER = struct.Struct("!Q")
 
 
-def _side(layout: Layout, file: str) -> tuple[Side, list[Diagnostic]]:
-    from rackdesigner.check.engine import check
+def _core_free() -> bool:
+    """Whether a core is idle for the child: on a machine whose cores are all busy the
+    child gains no time and costs its fork (the pages both processes then copy: about
+    0.3 s of system time on 100,000 GPUs)."""
+    try:
+        load = os.getloadavg()[0]
+    except OSError:  # not known here: fork, as before
+        return True
+    return load < (os.cpu_count() or 1) - 0.5
 
-    analysis, findings = check(layout, file=file)
-    return Side.of(analysis), findings
+
+def _side(layout: Layout, file: str) -> tuple[Side, Grouped]:
+    from rackdesigner.analysis import Analysis
+
+    analysis = Analysis(layout, file=file)
+    return Side.of(analysis), grouped_check(analysis, file)
 
 
 def _send(fd: int, value: Any) -> None:
@@ -101,7 +119,7 @@ def _no_fabric() -> dict[str, Any]:
 
 class OldSide:
     """``with OldSide(layout, file) as old:`` starts checking ``layout`` (in a child when
-    it pays); ``old.result()`` gives its :class:`Side` and findings. ``parallel``: None
+    it pays); ``old.result()`` gives its :class:`Side` and grouped findings. ``parallel``: None
     decides by size (and forks only from a process without threads), True forks wherever
     ``fork`` exists, False never forks."""
 
@@ -109,7 +127,7 @@ class OldSide:
         self.layout, self.file = layout, file
         if parallel is None:
             size = len(layout.links) + sum(len(rack.devices) for rack in layout.racks)
-            parallel = size >= PARALLEL_FROM and threading.active_count() == 1
+            parallel = size >= PARALLEL_FROM and threading.active_count() == 1 and _core_free()
         self.parallel = parallel and hasattr(os, "fork")
         self.pid = 0
         self._answers = self._requests = -1
@@ -142,7 +160,7 @@ class OldSide:
                 os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
 
-    def result(self) -> tuple[Side, list[Diagnostic]]:
+    def result(self) -> tuple[Side, Grouped]:
         if not self.pid:
             return _side(self.layout, self.file)
         try:
@@ -170,3 +188,29 @@ class OldSide:
         from rackdesigner.diff.compare import _fabric_numbers
 
         return _fabric_numbers(Analysis(self.layout, file=self.file))
+
+
+def check_pair(
+    old: Layout,
+    new: Layout | Callable[[], Layout],
+    old_file: str,
+    new_file: str,
+    *,
+    parallel: bool | None = None,
+) -> tuple[Side, Side, list[Diagnostic], list[Diagnostic]]:
+    """Both sides of a diff and their findings: the old layout checked in full, the new
+    one incrementally from it; the findings are a full check's of each. ``new`` may be a
+    function that loads it: it then loads while the old side is checked in a child."""
+    from rackdesigner.analysis import Analysis
+
+    with OldSide(old, old_file, parallel=parallel) as pending:
+        if callable(new):
+            new = new()
+        plan = Incremental(old, new)
+        analysis = Analysis(new, file=new_file)
+        partial = plan.check(analysis, new_file)
+        before, grouped = pending.result()
+        after = Side.of(analysis, like=before if not plan.everything else None)
+        old_findings = grouped.findings(old)
+        new_findings = partial.complete(grouped, new)
+    return before, after, old_findings, new_findings

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from rackdesigner.model.diagnostics import Diagnostic
     from rackdesigner.model.layout import Layout
     from rackdesigner.topology.figures import FabricFigures
+    from rackdesigner.whatif.incremental import Grouped
 
 EPSILON = 1e-6  # W and bit/s: below this a difference is rounding
 
@@ -169,6 +170,7 @@ class WhatIf:
         self._before: dict[int, FabricFigures] = {}
         self._fabric_of: dict[str, Fabric] | None = None
         self._air: float | None = None
+        self._checked: tuple[Grouped, list[Diagnostic]] | None = None  # the layout's findings
 
     # -- one scenario ----------------------------------------------------------------------
 
@@ -184,10 +186,14 @@ class WhatIf:
             impact.findings = self._findings(lost, gone)
         return impact
 
-    def rank(self, kind: str) -> list[Impact]:
+    def rank(self, kind: str, *, findings: bool = False) -> list[Impact]:
         """Every single failure of ``kind``, worst first: by GPUs lost, then the bisection
-        left, then cooling and power shortfalls; ties in layout order."""
-        impacts = [self.run([failure]) for failure in candidates(self.analysis, kind)]
+        left, then cooling and power shortfalls; ties in layout order. ``findings``: each
+        failure's new findings too (the rules run again where the failure changed the
+        layout: about a check per failure where it takes a whole side)."""
+        impacts = [
+            self.run([failure], findings=findings) for failure in candidates(self.analysis, kind)
+        ]
         order = {id(impact): number for number, impact in enumerate(impacts)}
 
         def key(impact: Impact) -> tuple[Any, ...]:
@@ -509,12 +515,21 @@ class WhatIf:
     # -- findings --------------------------------------------------------------------------
 
     def _findings(self, lost: Lost, gone: _Gone) -> list[Diagnostic]:
-        from rackdesigner.check.engine import check
+        """The failed layout's findings that the layout has not: the layout is checked once
+        (its findings kept per scope), each failed layout only where it differs
+        (:mod:`rackdesigner.whatif.incremental`)."""
+        from rackdesigner.analysis import Analysis
         from rackdesigner.check.suppressions import baseline_key
+        from rackdesigner.whatif.incremental import Incremental, grouped_check
 
-        analysis = self.analysis
-        _, before = check(analysis.layout)
-        _, after = check(failed_layout(analysis.layout, lost, gone.down | gone.dead_pdus))
+        layout = self.analysis.layout
+        if self._checked is None:
+            grouped = grouped_check(self.analysis)
+            self._checked = grouped, grouped.findings(layout)
+        grouped, before = self._checked
+        failed = failed_layout(layout, lost, gone.down | gone.dead_pdus)
+        plan = Incremental(layout, failed)
+        after = plan.check(Analysis(failed)).complete(grouped, failed)
         known = Counter(baseline_key(d) for d in before if not d.suppressed)
         new = []
         for diagnostic in after:

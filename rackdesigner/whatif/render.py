@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from rackdesigner.model.diagnostics import SEVERITY_RANK
 from rackdesigner.model.units import BANDWIDTH, BYTE_RATE, POWER, fmt
 from rackdesigner.model.wording import plural
 from rackdesigner.whatif.impact import FabricImpact, Impact
@@ -83,7 +85,27 @@ def _fabric(f: FabricImpact) -> dict[str, Any]:
 
 
 def ranking_data(kind: str, impacts: Sequence[Impact]) -> dict[str, Any]:
-    return {"each": kind, "failures": [impact_data(i) for i in impacts]}
+    """The ranking; with findings run, each failure also has ``new_codes`` (code: count)."""
+    failures = []
+    for impact in impacts:
+        data = impact_data(impact)
+        if impact.findings is not None:
+            data["new_codes"] = dict(new_codes(impact))
+        failures.append(data)
+    return {"each": kind, "failures": failures}
+
+
+def new_codes(impact: Impact) -> list[tuple[str, int]]:
+    """The codes of the findings a failure raises, counted: errors first, then by code."""
+    counted = Counter((d.severity, d.code) for d in impact.findings or ())
+    ordered = sorted(counted.items(), key=lambda kv: (SEVERITY_RANK[kv[0][0]], kv[0][1]))
+    return [(code, count) for (_severity, code), count in ordered]
+
+
+def _codes_text(impact: Impact) -> str:
+    """``NET003 ×2, PWR011`` (``none``): a failure's new findings in one phrase."""
+    codes = new_codes(impact)
+    return ", ".join(f"{c} ×{n}" if n > 1 else c for c, n in codes) if codes else "none"
 
 
 def to_json(data: dict[str, Any]) -> str:
@@ -206,7 +228,7 @@ def ranking_text(kind: str, impacts: Sequence[Impact]) -> str:
     if not impacts:
         return f"No {kind} to fail.\n"
     out = [f"Every single {kind} failure, worst first ({len(impacts)}):"]
-    rows = [(", ".join(str(f) for f in i.failures), summary(i)) for i in impacts]
+    rows = [(", ".join(str(f) for f in i.failures), _ranked(i)) for i in impacts]
     width = max(len(r[0]) for r in rows)
     out += [f"  {name.ljust(width)}  {text}" for name, text in rows]
     return "\n".join(out) + "\n"
@@ -243,12 +265,20 @@ def impact_markdown(impact: Impact) -> str:
 
 
 def ranking_markdown(kind: str, impacts: Sequence[Impact]) -> str:
+    found = any(i.findings is not None for i in impacts)
     out = [
         f"### Single {kind} failures, worst first",
         "",
-        f"| {kind} | GPUs lost | effect |",
-        "|---|---:|---|",
+        f"| {kind} | GPUs lost | effect |" + (" new findings |" if found else ""),
+        "|---|---:|---|" + ("---|" if found else ""),
     ]
     for i in impacts:
-        out.append(f"| `{', '.join(str(f) for f in i.failures)}` | {i.gpus_lost} | {summary(i)} |")
+        row = f"| `{', '.join(str(f) for f in i.failures)}` | {i.gpus_lost} | {summary(i)} |"
+        out.append(row + (f" {_codes_text(i)} |" if found else ""))
     return "\n".join(out) + "\n"
+
+
+def _ranked(impact: Impact) -> str:
+    """A ranking's line: the summary, and the new findings' codes where they were run."""
+    text = summary(impact)
+    return text if impact.findings is None else f"{text}; new findings: {_codes_text(impact)}"

@@ -533,3 +533,45 @@ def test_a_folder_where_a_file_is_expected_is_one_line(tmp_path: Path) -> None:
         result = runner.invoke(cli, args)
         assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1, result.output
         assert "Is a directory" in result.stderr and str(tmp_path) in result.stderr
+
+
+# -- the shared option blocks -----------------------------------------------------------------
+
+
+def _option(command: str, name: str) -> object:
+    found = cli.get_command(None, command)  # type: ignore[arg-type]
+    assert found is not None
+    return next(p for p in found.params if name in getattr(p, "opts", ()))
+
+
+@pytest.mark.parametrize(
+    ("command", "choices"),
+    [
+        ("validate", ["text", "json", "sarif", "junit", "github"]),
+        ("report", ["text", "json", "csv"]),
+        ("rules", ["text", "json", "markdown"]),
+        ("diff", ["text", "json", "markdown"]),
+        ("whatif", ["text", "json", "markdown"]),
+    ],
+)
+def test_format_is_one_option_everywhere(command: str, choices: list[str]) -> None:
+    """``--format`` comes from conventions.format_option: named fmt_, its first choice the
+    default, shown in --help."""
+    option = _option(command, "--format")
+    assert option.name == "fmt_"  # type: ignore[attr-defined]
+    assert list(option.type.choices) == choices  # type: ignore[attr-defined]
+    assert option.default == "text" and option.show_default  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("command", ["validate", "report", "schema", "diff", "whatif"])
+def test_output_is_one_option_everywhere(command: str) -> None:
+    option = _option(command, "--output")
+    assert option.opts == ["--output", "-o"] and option.name == "output"  # type: ignore[attr-defined]
+
+
+def test_no_command_writes_the_format_block_out_again() -> None:
+    """One home: the option blocks are conventions' (a copy would drift in its help)."""
+    for name in ("main.py", "diff.py", "whatif.py"):
+        text = (ROOT / "rackdesigner" / "cli" / name).read_text(encoding="utf-8")
+        assert '"--format",\n    "fmt_"' not in text and '"--format", "fmt_"' not in text, name
+        assert '"--output",\n    "-o"' not in text and '"--output", "-o"' not in text, name

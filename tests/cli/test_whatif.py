@@ -42,3 +42,12 @@ def test_unknown_part_and_usage_exit_2() -> None:
     assert run("whatif", LAYOUT, "--fail", "bogus").exit_code == 2
     assert run("whatif", LAYOUT).exit_code == 2
     assert run("whatif", LAYOUT, "--fail", "side:A", "--each", "rack").exit_code == 2
+
+
+def test_each_with_findings_counts_new_codes() -> None:
+    result = run("whatif", LAYOUT, "--each", "rack", "--findings", "--format", "json")
+    assert result.exit_code == 0, result.output
+    failures = json.loads(result.output)["failures"]
+    assert failures and all(isinstance(f["new_codes"], dict) for f in failures)
+    plain = json.loads(run("whatif", LAYOUT, "--each", "rack", "--format", "json").output)
+    assert all("new_codes" not in f for f in plain["failures"])

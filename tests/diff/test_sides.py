@@ -10,7 +10,8 @@ import pytest
 from rackdesigner.check.engine import check
 from rackdesigner.diff import diff
 from rackdesigner.diff.render import diff_data, diff_markdown, diff_text
-from rackdesigner.diff.sides import PARALLEL_FROM, OldSide
+from rackdesigner.diff.sides import PARALLEL_FROM, OldSide, check_pair
+from rackdesigner.edit.checker import finding_order
 from rackdesigner.layout_io.document import load
 from rackdesigner.model.layout import Layout
 from tests.conftest import ROOT
@@ -46,11 +47,23 @@ def _changed() -> Layout:
 
 
 def _result(old: Layout, new: Layout, parallel: bool):
-    with OldSide(old, "old.toml", parallel=parallel) as pending:
-        b, new_findings = check(new, file="new.toml")
-        a, old_findings = pending.result()
-        assert (pending.pid != 0) is parallel
-        return diff(a, b, old_findings=old_findings, new_findings=new_findings)
+    a, b, old_findings, new_findings = check_pair(
+        old, new, "old.toml", "new.toml", parallel=parallel
+    )
+    return diff(a, b, old_findings=old_findings, new_findings=new_findings)
+
+
+def _full(layout: Layout, file: str):
+    """A full check, its findings in the order the diff's sides give them."""
+    analysis, findings = check(layout, file=file)
+    return analysis, sorted(findings, key=finding_order)
+
+
+def test_the_child_checks_the_old_side() -> None:
+    with OldSide(_layout(), "old.toml", parallel=True) as pending:
+        assert pending.pid != 0
+        side, grouped = pending.result()
+    assert grouped.findings(side.layout) == _full(_layout(), "old.toml")[1]
 
 
 @pytest.mark.parametrize("changed", [False, True], ids=["same", "changed"])
@@ -68,9 +81,10 @@ def test_a_child_process_gives_the_same_diff(changed: bool) -> None:
 
 
 def test_serial_and_one_process_diff_agree_with_analyses() -> None:
-    """diff() of two analyses (as before) equals diff() of the sides OldSide gives."""
-    a, old_findings = check(_layout(), file="old.toml")
-    b, new_findings = check(_changed(), file="new.toml")
+    """diff() of two analyses, each checked in full, equals diff() of the sides
+    check_pair gives (the new one checked incrementally)."""
+    a, old_findings = _full(_layout(), "old.toml")
+    b, new_findings = _full(_changed(), "new.toml")
     direct = diff(a, b, old_findings=old_findings, new_findings=new_findings)
     assert _result(_layout(), _changed(), parallel=False) == direct
 
@@ -99,8 +113,49 @@ def test_a_failing_child_falls_back_to_this_process(monkeypatch: pytest.MonkeyPa
     new = _changed()
     expected = _result(_layout(), new, parallel=False)
     with OldSide(_layout(), "old.toml", parallel=True) as pending:
-        b, new_findings = check(new, file="new.toml")
-        a, old_findings = pending.result()
+        a, grouped = pending.result()
         assert pending.pid == 0  # the child was reaped
-        got = diff(a, b, old_findings=old_findings, new_findings=new_findings)
+    b, new_findings = _full(new, "new.toml")
+    got = diff(a, b, old_findings=grouped.findings(a.layout), new_findings=new_findings)
     assert got == expected
+
+
+def test_the_bill_is_priced_again_only_where_it_can_have_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A feed changed: the new side takes the old side's cost (one bill, not two); a
+    device re-modelled: both are priced."""
+    import rackdesigner.diff.compare as compare
+
+    priced: list[str] = []
+    real = compare._cost
+
+    def counted(analysis):
+        priced.append(analysis.layout.racks[0].feeds[0].circuit or "")
+        return real(analysis)
+
+    monkeypatch.setattr(compare, "_cost", counted)
+    refed = _layout()
+    refed.racks[0].feeds[0].circuit = "RPP-moved"
+    a, b, _, _ = check_pair(_layout(), refed, "old.toml", "new.toml", parallel=False)
+    assert len(priced) == 1 and b.cost == a.cost
+    remodelled = _layout()
+    node = next(d for d in remodelled.racks[0].devices if d.id.endswith("-n02"))
+    node.model = "dgx-h100" if node.model != "dgx-h100" else "dgx-b200"
+    priced.clear()
+    a, b, _, _ = check_pair(_layout(), remodelled, "old.toml", "new.toml", parallel=False)
+    assert len(priced) == 2
+
+
+@pytest.mark.parametrize(("load", "forks"), [(0.0, True), (64.0, False)])
+def test_a_large_layout_forks_only_with_a_core_free(
+    load: float, forks: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import rackdesigner.diff.sides as sides
+
+    monkeypatch.setattr(sides, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(sides.os, "getloadavg", lambda: (load, load, load))
+    monkeypatch.setattr(sides.os, "cpu_count", lambda: 2)
+    with OldSide(_layout(), "old.toml") as pending:
+        assert (pending.pid != 0) is forks
+        pending.result()

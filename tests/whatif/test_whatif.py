@@ -230,3 +230,71 @@ def test_the_report_gains_single_failures(inference: Analysis) -> None:
     assert side["worst"] == "side:A" and side["impact"]["gpus_degraded"] == 32
     assert "Single failures" in to_text(report)
     assert build(inference, network=False)["single_failures"] is None
+
+
+def _new_by_full_checks(analysis: Analysis, failure: str) -> list[tuple[str, str, str]]:
+    """A failure's new findings as two full checks find them (the layout, the failed
+    layout), to hold the incremental ones to."""
+    from collections import Counter
+
+    from rackdesigner.check.engine import check
+    from rackdesigner.check.suppressions import baseline_key
+    from rackdesigner.whatif.impact import failed_layout
+    from rackdesigner.whatif.parts import PartIndex, resolve
+
+    engine = WhatIf(analysis)
+    lost = resolve(analysis, fails(failure), PartIndex(analysis))
+    gone = engine._power(lost, engine.run(fails(failure)))
+    _, before = check(analysis.layout)
+    _, after = check(failed_layout(analysis.layout, lost, gone.down | gone.dead_pdus))
+    known = Counter(baseline_key(d) for d in before if not d.suppressed)
+    new = []
+    for d in after:
+        if d.suppressed:
+            continue
+        if known[baseline_key(d)] > 0:
+            known[baseline_key(d)] -= 1
+        else:
+            new.append((d.code, d.entity, d.message))
+    return sorted(new)
+
+
+@pytest.mark.parametrize(
+    ("fixture", "kind"),
+    [
+        # 48 failures of a 1,024-GPU fabric, a dozen of them held to two full checks each
+        pytest.param("cluster", "switch", marks=pytest.mark.slow),
+        ("inference", "side"),
+        ("inference", "rack"),
+        ("inference", "door"),
+    ],
+)
+def test_each_with_findings_finds_what_full_checks_find(
+    fixture: str, kind: str, request: pytest.FixtureRequest
+) -> None:
+    """``rank(kind, findings=True)`` checks each failed layout incrementally from the
+    layout's findings: the same new findings as checking both in full."""
+    analysis: Analysis = request.getfixturevalue(fixture)
+    ranked = WhatIf(analysis).rank(kind, findings=True)
+    assert ranked and all(i.findings is not None for i in ranked)
+    for impact in ranked[:12]:
+        got = sorted((d.code, d.entity, d.message) for d in impact.findings or ())
+        assert got == _new_by_full_checks(analysis, str(impact.failures[0])), impact.failures
+    assert all(i.findings is None for i in WhatIf(analysis).rank(kind))
+
+
+def test_the_ranking_counts_each_failures_new_codes(inference: Analysis) -> None:
+    from rackdesigner.whatif.render import new_codes, ranking_data, ranking_markdown
+
+    ranked = WhatIf(inference).rank("door", findings=True)
+    door = next(i for i in ranked if str(i.failures[0]) == "door:a01-door")
+    assert new_codes(door) == [("COOL007", 1)]
+    assert "new findings: COOL007" in ranking_text("door", ranked)
+    data = ranking_data("door", ranked)["failures"]
+    assert {"failures": ["door:a01-door"], "new_codes": {"COOL007": 1}}.items() <= next(
+        f for f in data if f["failures"] == ["door:a01-door"]
+    ).items()
+    assert "| new findings |" in ranking_markdown("door", ranked)
+    plain = WhatIf(inference).rank("door")
+    assert "new findings" not in ranking_text("door", plain) + ranking_markdown("door", plain)
+    assert "new_codes" not in ranking_data("door", plain)["failures"][0]

@@ -1,0 +1,276 @@
+"""A layout checked from another one's findings: only what changed runs again.
+
+A diff's two layouts, and a layout and itself with a part failed, differ in a few racks
+and cables. Both ``rackdesigner diff`` (:mod:`rackdesigner.diff.sides`) and ``whatif``
+(:class:`rackdesigner.whatif.WhatIf`) use it; it lives here because diff is above whatif.
+:func:`grouped_check` checks the old layout keeping its findings per scope (as the
+designer's incremental checker keeps them, :mod:`rackdesigner.edit.checker`): ``rack``
+rules per rack, ``link`` rules per cable entity (``link A -> B``), and the ``device``,
+``site`` and ``fabric`` rules' findings each as a whole. :class:`Incremental` compares
+the two layouts by entity and runs on the new layout's analysis only
+
+- the ``rack`` rules on the racks that differ (added, or any field or device changed),
+  the racks whose ``cdu`` or ``door`` names a device of one of them, and the racks that
+  share a CDU or an NVLink domain with one of them (old or new);
+- the ``link`` rules on the cables between the two lists' common head and tail (the
+  cables added, removed or changed, and any the change shifted), those with an end on a
+  device of a changed rack (a moved device moves its cables' routes), those sharing an
+  end device with a changed cable (whether an end is shared names the finding), and those
+  whose end names no device of the new layout (their suggestion reads every device id);
+- the ``device`` and ``site`` rules in full (they cost a few hundredths of a second on
+  100,000 GPUs, and read totals any change moves);
+- the ``fabric`` rules only when the fabric's inputs changed: a cable (any field), or a
+  device's id, model or rack, or a rack's place. A device moved within its rack leaves
+  them, as the designer's edits do (``Effect.fabric``).
+
+Everything else keeps the old layout's findings. When the layouts differ in anything
+but racks and cables (site, workload, rules, catalog, the order of rows), every rule runs:
+no rule is left to a full check on its own. The result equals a full check of the new
+layout (``tests/whatif/test_incremental.py`` holds it to that on random changes). Lines
+are not kept: both callers check without a source map, so every finding's line is 0.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from rackdesigner.check.engine import rules_for
+from rackdesigner.check.suppressions import apply_ignores
+from rackdesigner.edit.checker import _View, finding_order
+from rackdesigner.model.diagnostics import Diagnostic
+from rackdesigner.model.layout import Layout
+from rackdesigner.rules.registry import Rule, to_diagnostics
+
+if TYPE_CHECKING:
+    from rackdesigner.analysis import Analysis
+    from rackdesigner.model.layout import Link, Rack
+
+__all__ = ["Grouped", "Incremental", "grouped_check"]
+
+# Layout fields other than racks and links (and the header comment): a change to any of
+# them re-checks everything.
+_WHOLE = tuple(
+    f.name for f in dataclasses.fields(Layout) if f.name not in ("racks", "links", "comment")
+)
+
+
+@dataclass(slots=True)
+class Grouped:
+    """One layout's findings per scope; ``findings()`` is what :func:`check` gives
+    (sorted, ignore keys applied)."""
+
+    file: str
+    racks: dict[str, list[Diagnostic]] = field(default_factory=dict)  # rack id -> findings
+    links: dict[str, list[Diagnostic]] = field(default_factory=dict)  # link entity -> findings
+    device: list[Diagnostic] = field(default_factory=list)
+    site: list[Diagnostic] = field(default_factory=list)
+    fabric: list[Diagnostic] = field(default_factory=list)
+
+    def all(self) -> Iterable[Diagnostic]:
+        for found in self.racks.values():
+            yield from found
+        for found in self.links.values():
+            yield from found
+        yield from self.device
+        yield from self.site
+        yield from self.fabric
+
+    def findings(self, layout: Layout) -> list[Diagnostic]:
+        diagnostics = sorted(self.all(), key=finding_order)
+        for diagnostic in diagnostics:
+            diagnostic.suppressed = None
+        apply_ignores(layout, diagnostics)
+        return diagnostics
+
+
+def _scopes(layout: Layout) -> dict[str, list[Rule]]:
+    rules: dict[str, list[Rule]] = defaultdict(list)
+    for rule in rules_for(layout):
+        rules[rule.scope].append(rule)
+    return rules
+
+
+def _run(rules: Iterable[Rule], view: object, file: str) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    for rule in rules:
+        found.extend(to_diagnostics(rule, rule.check(view), file))  # type: ignore[arg-type]
+    return found
+
+
+def _rack_findings(
+    rules: Sequence[Rule], analysis: Analysis, wanted: set[str] | None, file: str
+) -> dict[str, list[Diagnostic]]:
+    return {
+        facts.rack.id: _run(rules, _View(analysis, [facts], None), file)  # type: ignore[arg-type]
+        for facts in analysis.racks
+        if wanted is None or facts.rack.id in wanted
+    }
+
+
+def _link_findings(
+    rules: Sequence[Rule], analysis: Analysis, wanted: set[str] | None, file: str
+) -> dict[str, list[Diagnostic]]:
+    listed = [lf for lf in analysis.links if wanted is None or lf.entity in wanted]
+    view = analysis if wanted is None else _View(analysis, None, listed)  # type: ignore[arg-type]
+    grouped: dict[str, list[Diagnostic]] = {}
+    for diagnostic in _run(rules, view, file):
+        grouped.setdefault(diagnostic.entity, []).append(diagnostic)
+    return grouped
+
+
+def grouped_check(analysis: Analysis, file: str = "") -> Grouped:
+    """Every rule of ``analysis``'s layout, its findings kept per scope."""
+    rules = _scopes(analysis.layout)
+    return Grouped(
+        file,
+        racks=_rack_findings(rules["rack"], analysis, None, file),
+        links=_link_findings(rules["link"], analysis, None, file),
+        device=_run(rules["device"], analysis, file),
+        site=_run(rules["site"], analysis, file),
+        fabric=_run(rules["fabric"], analysis, file),
+    )
+
+
+def _entity(link: Link) -> str:
+    return f"link {link.a} -> {link.b}"  # LinkFacts.entity, without the analysis
+
+
+def _device_of(end: str) -> str:
+    return end.partition(":")[0]
+
+
+def _rows(layout: Layout) -> list[str]:
+    return list(dict.fromkeys(rack.row or "" for rack in layout.racks))
+
+
+def _fabric_inputs(racks: Iterable[Rack]) -> tuple[object, ...]:
+    """What the fabric rules read of these racks: their places, their devices' ids and
+    models (a device moved within its rack leaves them)."""
+    places = sorted((rack.id, rack.row or "", rack.slot or 0) for rack in racks)
+    devices = sorted((d.id, d.model, rack.id) for rack in racks for d in rack.devices)
+    return tuple(places), tuple(devices)
+
+
+def _middle(old: list[Link], new: list[Link]) -> list[Link]:
+    """The cables of either list between their common head and their common tail."""
+    top = min(len(old), len(new))
+    head = 0
+    while head < top and (old[head] is new[head] or old[head] == new[head]):
+        head += 1
+    tail = 0
+    while tail < top - head and (
+        old[-1 - tail] is new[-1 - tail] or old[-1 - tail] == new[-1 - tail]
+    ):
+        tail += 1
+    return [*old[head : len(old) - tail], *new[head : len(new) - tail]]
+
+
+class Incremental:
+    """What must be checked again in ``new`` given ``old`` (two layouts), decided once
+    from the layouts alone: the rules can run on the new side before the old side's
+    findings are there (the old side may be checked in another process)."""
+
+    def __init__(self, old: Layout, new: Layout) -> None:
+        self.everything = _rows(old) != _rows(new) or any(
+            getattr(old, name) != getattr(new, name) for name in _WHOLE
+        )
+        self.racks: set[str] = set()  # rack ids whose rack rules run again (new side)
+        self.entities: set[str] = set()  # link entities whose link rules run again
+        self.dropped: set[str] = set()  # link entities whose old findings are dropped
+        self.fabric = True
+        if self.everything:
+            return
+        old_racks = {rack.id: rack for rack in old.racks}
+        new_racks = {rack.id: rack for rack in new.racks}
+        was: list[Rack] = []  # the racks that differ, as they were and as they are
+        now: list[Rack] = []
+        for ident, rack in new_racks.items():
+            before = old_racks.get(ident)
+            if before is not rack and (before is None or before != rack):
+                now.append(rack)
+                if before is not None:
+                    was.append(before)
+        was.extend(rack for ident, rack in old_racks.items() if ident not in new_racks)
+        changed = was + now
+        names = {device.id for rack in changed for device in rack.devices}
+        cdus = {cdu for rack in changed for cdu in rack.cdus}
+        domains = {rack.nvlink_domain for rack in changed if rack.nvlink_domain}
+        racks = {rack.id for rack in changed}
+        for rack in new.racks:
+            if (
+                rack.door in names
+                or rack.nvlink_domain in domains
+                or any(cdu in names or cdu in cdus for cdu in rack.cdus)
+            ):
+                racks.add(rack.id)
+        self.racks = racks & new_racks.keys()
+        # Cables: the two lists differ between a common head and a common tail (a change
+        # in one place leaves the cables after it where they were, or shifted).
+        middle = _middle(old.links, new.links)
+        entities = {_entity(link) for link in middle}
+        touched = names | {_device_of(end) for link in middle for end in (link.a, link.b)}
+        known = {device.id for rack in new.racks for device in rack.devices}
+        for link in new.links:
+            a, b = _device_of(link.a), _device_of(link.b)
+            if a in touched or b in touched or a not in known or b not in known:
+                entities.add(_entity(link))
+        # Entities of removed cables too: their old findings are dropped, and no cable of
+        # the new layout has them.
+        self.entities = self.dropped = entities
+        self.fabric = bool(middle) or _fabric_inputs(was) != _fabric_inputs(now)
+
+    def check(self, analysis: Analysis, file: str = "") -> Partial:
+        """The rules that must run again, on the new layout's ``analysis``."""
+        rules = _scopes(analysis.layout)
+        if self.everything:
+            return Partial(self, grouped_check(analysis, file))
+        return Partial(
+            self,
+            Grouped(
+                file,
+                racks=_rack_findings(rules["rack"], analysis, self.racks, file),
+                links=_link_findings(rules["link"], analysis, self.entities, file)
+                if self.entities
+                else {},
+                device=_run(rules["device"], analysis, file),
+                site=_run(rules["site"], analysis, file),
+                fabric=_run(rules["fabric"], analysis, file) if self.fabric else [],
+            ),
+        )
+
+
+@dataclass(slots=True)
+class Partial:
+    """The new side's findings of the rules that ran again; :meth:`complete` adds the old
+    side's for everything else."""
+
+    plan: Incremental
+    fresh: Grouped
+
+    def complete(self, old: Grouped, new_layout: Layout) -> list[Diagnostic]:
+        plan, fresh, file = self.plan, self.fresh, self.fresh.file
+        if plan.everything:
+            return fresh.findings(new_layout)
+        racks = {rack.id for rack in new_layout.racks}
+        merged = Grouped(file, device=fresh.device, site=fresh.site)
+        for ident in racks:
+            if ident in plan.racks:
+                merged.racks[ident] = fresh.racks.get(ident, [])
+            else:
+                merged.racks[ident] = _moved(old.racks.get(ident, []), file)
+        for entity, found in old.links.items():
+            if entity not in plan.dropped:
+                merged.links[entity] = _moved(found, file)
+        for entity, found in fresh.links.items():
+            merged.links.setdefault(entity, []).extend(found)
+        merged.fabric = fresh.fabric if plan.fabric else _moved(old.fabric, file)
+        return merged.findings(new_layout)
+
+
+def _moved(found: list[Diagnostic], file: str) -> list[Diagnostic]:
+    """The old side's findings as the new side's: the same but for the file they name."""
+    return [dataclasses.replace(d, file=file) for d in found]

@@ -1,0 +1,151 @@
+"""A layout checked incrementally from another one's findings (a diff's new side, a
+failed layout) gives a full check's findings exactly (rackdesigner.whatif.incremental),
+on random small changes."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rackdesigner.analysis import Analysis
+from rackdesigner.check.engine import check
+from rackdesigner.edit.checker import finding_order
+from rackdesigner.layout_io.document import load
+from rackdesigner.model.diagnostics import Diagnostic
+from rackdesigner.model.layout import Layout, Link
+from rackdesigner.whatif.incremental import Incremental, grouped_check
+from tests.conftest import ROOT
+
+LAYOUTS = [ROOT / "layouts" / name for name in ("inference-32-b200.toml", "training-128.toml")]
+_LOADED: dict[Path, Layout] = {}
+
+
+def _layout(path: Path) -> Layout:
+    if path not in _LOADED:
+        _LOADED[path] = load(path).layout
+    return copy.deepcopy(_LOADED[path])
+
+
+def _key(findings: list[Diagnostic]) -> list[tuple[object, ...]]:
+    return [
+        (
+            *(d.code, d.severity, d.message, d.entity, d.file, d.line, d.subject, d.related),
+            *(d.values, d.hint, d.suppressed),
+        )
+        for d in sorted(findings, key=finding_order)
+    ]
+
+
+def _incremental(old: Layout, new: Layout) -> tuple[Incremental, list[Diagnostic]]:
+    grouped = grouped_check(Analysis(old, file="f.toml"), "f.toml")
+    plan = Incremental(old, new)
+    partial = plan.check(Analysis(new, file="f.toml"), "f.toml")
+    return plan, partial.complete(grouped, new)
+
+
+def _full(layout: Layout) -> list[Diagnostic]:
+    return check(layout, file="f.toml")[1]
+
+
+# One change: (kind, which rack, which device or cable, a number).
+CHANGE = st.tuples(
+    st.sampled_from(
+        ["move", "remove", "add", "refeed", "recable", "uncable", "door", "length", "media"]
+    ),
+    st.integers(0, 1000),
+    st.integers(0, 1000),
+    st.integers(-6, 6),
+)
+
+
+def _apply(layout: Layout, change: tuple[str, int, int, int]) -> None:
+    kind, r, d, n = change
+    rack = layout.racks[r % len(layout.racks)]
+    if kind in ("move", "remove", "add") and not rack.devices:
+        return
+    if kind == "move":
+        device = rack.devices[d % len(rack.devices)]
+        device.position = max(1, (device.position or 1) + n)
+    elif kind == "remove":
+        device = rack.devices.pop(d % len(rack.devices))
+        layout.links[:] = [
+            link
+            for link in layout.links
+            if device.id not in (link.a.partition(":")[0], link.b.partition(":")[0])
+        ]
+    elif kind == "add":
+        device = copy.deepcopy(rack.devices[d % len(rack.devices)])
+        device.id += f"-copy{n + 6}"
+        device.position = max(1, (device.position or 1) + n)
+        rack.devices.append(device)
+    elif kind == "refeed" and rack.feeds:
+        feed = rack.feeds[d % len(rack.feeds)]
+        feed.current = max(1.0, float(feed.current or 32) + 8 * n)
+    elif kind == "recable" and layout.links:
+        link = layout.links[d % len(layout.links)]
+        other = layout.links[(d + 1 + abs(n)) % len(layout.links)]
+        link.b, other.b = other.b, link.b
+    elif kind == "uncable" and layout.links:
+        del layout.links[d % len(layout.links)]
+    elif kind == "length" and layout.links:
+        layout.links[d % len(layout.links)].length = 0.5 + 20 * abs(n)  # past a DAC's reach
+    elif kind == "media" and layout.links:
+        layout.links[d % len(layout.links)].media = ["dac", "aoc", "mmf", "smf"][abs(n) % 4]
+    elif kind == "door":
+        rack.cooling = "rear-door" if rack.cooling != "rear-door" else None
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    st.sampled_from(LAYOUTS),
+    st.lists(CHANGE, max_size=3),
+    st.lists(CHANGE, min_size=1, max_size=3),
+)
+def test_incremental_findings_are_a_full_checks(path: Path, before: list, changes: list) -> None:
+    """The old layout is a bundled one with some changes (so that it has findings a
+    change can fix), the new one the old with more."""
+    old = _layout(path)
+    for change in before:
+        _apply(old, change)
+    new = copy.deepcopy(old)
+    for change in changes:
+        _apply(new, change)
+    _plan, findings = _incremental(old, new)
+    assert _key(findings) == _key(_full(new))
+
+
+def test_a_move_inside_a_rack_leaves_the_fabric_rules_alone() -> None:
+    old = _layout(LAYOUTS[1])
+    new = _layout(LAYOUTS[1])
+    device = next(d for d in new.racks[0].devices if d.id.endswith("-n02"))
+    device.position = (device.position or 0) + 1
+    plan, findings = _incremental(old, new)
+    assert not plan.everything and not plan.fabric
+    assert plan.racks < {rack.id for rack in new.racks}
+    assert _key(findings) == _key(_full(new))
+
+
+def test_a_new_cable_runs_the_fabric_rules_and_its_own() -> None:
+    old = _layout(LAYOUTS[0])
+    new = _layout(LAYOUTS[0])
+    first = new.links[0]
+    new.links.append(Link(a=first.a, b=first.b))  # a second cable between the same ports
+    plan, findings = _incremental(old, new)
+    assert plan.fabric and f"link {first.a} -> {first.b}" in plan.entities
+    assert _key(findings) == _key(_full(new))
+
+
+def test_a_change_outside_racks_and_cables_checks_everything() -> None:
+    old = _layout(LAYOUTS[0])
+    new = _layout(LAYOUTS[0])
+    new.name += " (renamed)"
+    plan, findings = _incremental(old, new)
+    assert plan.everything
+    assert _key(findings) == _key(_full(new))
