@@ -48,10 +48,23 @@ def format_option(*choices: str, help: str | None = None) -> Callable[[F], F]:
     )
 
 
-def output_option(help: str = "Write to FILE instead of stdout.") -> Callable[[F], F]:
+def output_option(
+    help: str = "Write to FILE instead of stdout.",
+    *,
+    required: bool = False,
+    metavar: str | None = None,
+    dir_okay: bool = True,
+) -> Callable[[F], F]:
     """``-o/--output FILE``, passed as ``output``; ``-`` is standard output, and the
     command refuses an input as its output (:func:`refuse_overwrite`)."""
-    return click.option("--output", "-o", type=click.Path(), help=help)
+    return click.option(
+        "--output",
+        "-o",
+        type=click.Path(dir_okay=dir_okay),
+        required=required,
+        metavar=metavar,
+        help=help,
+    )
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

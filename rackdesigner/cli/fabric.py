@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import click
 
 from rackdesigner.cli import progress
+from rackdesigner.cli.conventions import output_option
 from rackdesigner.model.terminal import shown
 from rackdesigner.model.wording import plural
 
@@ -368,7 +369,7 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
     default=None,
     help="Each node's ports over two leaves, two spines or more (default: on for 2+ nodes).",
 )
-@click.option("-o", "--output", metavar="OUT", type=click.Path(dir_okay=False), help="Write here.")
+@output_option("Write here.", metavar="OUT", dir_okay=False)
 @click.option("--force", is_flag=True, help="Rewrite LAYOUT in place, or overwrite OUT.")
 def generate(
     layout: str,

@@ -13,7 +13,13 @@ import time
 
 import click
 
-from rackdesigner.cli.conventions import check_writable, fail, refuse_overwrite, write_output
+from rackdesigner.cli.conventions import (
+    check_writable,
+    fail,
+    output_option,
+    refuse_overwrite,
+    write_output,
+)
 from rackdesigner.model.terminal import shown
 
 _URL_HELP = "The NetBox to talk to, e.g. https://netbox.example.com."
@@ -119,13 +125,7 @@ def push(layout: str, url: str, token_env: str, insecure: bool, dry_run: bool) -
 @click.command("pull", epilog=EPILOG_PULL)
 @_netbox_options
 @click.option("--site", required=True, help="The NetBox site to read (its name).")
-@click.option(
-    "-o",
-    "--output",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="The layout file to write ('-': standard output).",
-)
+@output_option("The layout file to write ('-': standard output).", required=True, dir_okay=False)
 def pull(url: str, token_env: str, insecure: bool, site: str, output: str) -> None:
     """Read a NetBox site's racks, devices, power feeds and cables into a layout, to check
     an existing hall with ``rackdesigner validate``. Device types map to catalog entries;

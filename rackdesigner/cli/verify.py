@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from rackdesigner.asbuilt.report import render
+from rackdesigner.cli.conventions import format_option
 
 if TYPE_CHECKING:
     from rackdesigner.model.layout import Layout
@@ -55,12 +56,10 @@ def _load(path: str) -> Layout:
     help='GUID to name map (0x<guid> "name" per line), as ibnetdiscover --node-name-map '
     "reads it: names unmanaged switches.",
 )
-@click.option(
-    "--format",
-    "form",
-    type=click.Choice(["text", "json", "csv"]),
-    default="text",
-    show_default=True,
+@format_option(
+    "text",
+    "json",
+    "csv",
     help="text for the screen, json for tools, csv for the technician's sheet.",
 )
 @click.option(
@@ -73,7 +72,7 @@ def verify(
     ibnetdiscover: str | None,
     lldp: str | None,
     node_name_map: str | None,
-    form: str,
+    fmt_: str,
     ignore_speed: bool,
 ) -> None:
     """Compare LAYOUT's cabling with what the fabric reports: the work order.
@@ -123,5 +122,5 @@ def verify(
     design = design_of(analysis, scan.tech)
     findings = compare(design, scan, names, speed=not ignore_speed)
     checked = len(design.cables)
-    click.echo(render(findings, form, checked), nl=False)
+    click.echo(render(findings, fmt_, checked), nl=False)
     raise SystemExit(1 if findings else 0)

@@ -552,6 +552,7 @@ def _option(command: str, name: str) -> object:
         ("rules", ["text", "json", "markdown"]),
         ("diff", ["text", "json", "markdown"]),
         ("whatif", ["text", "json", "markdown"]),
+        ("verify", ["text", "json", "csv"]),
     ],
 )
 def test_format_is_one_option_everywhere(command: str, choices: list[str]) -> None:
@@ -563,7 +564,9 @@ def test_format_is_one_option_everywhere(command: str, choices: list[str]) -> No
     assert option.default == "text" and option.show_default  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("command", ["validate", "report", "schema", "diff", "whatif"])
+@pytest.mark.parametrize(
+    "command", ["validate", "report", "schema", "diff", "whatif", "generate", "pull"]
+)
 def test_output_is_one_option_everywhere(command: str) -> None:
     option = _option(command, "--output")
     assert option.opts == ["--output", "-o"] and option.name == "output"  # type: ignore[attr-defined]
@@ -571,7 +574,10 @@ def test_output_is_one_option_everywhere(command: str) -> None:
 
 def test_no_command_writes_the_format_block_out_again() -> None:
     """One home: the option blocks are conventions' (a copy would drift in its help)."""
-    for name in ("main.py", "diff.py", "whatif.py"):
-        text = (ROOT / "rackdesigner" / "cli" / name).read_text(encoding="utf-8")
-        assert '"--format",\n    "fmt_"' not in text and '"--format", "fmt_"' not in text, name
-        assert '"--output",\n    "-o"' not in text and '"--output", "-o"' not in text, name
+    for path in sorted((ROOT / "rackdesigner" / "cli").glob("*.py")):
+        if path.name == "conventions.py":
+            continue
+        text = path.read_text(encoding="utf-8")
+        assert '"--format",\n' not in text and '"--format", "' not in text, path.name
+        assert '"--output",\n' not in text and '"--output", "-o"' not in text, path.name
+        assert '"-o",\n    "--output"' not in text and '"-o", "--output"' not in text, path.name
