@@ -8,13 +8,18 @@ computed length by it and the bill of materials names its transceivers, so the t
 never disagree. Each row names the ``[rules.thresholds]`` key a layout may override its
 reach with (:mod:`rackdesigner.model.thresholds`; that key's default is the row's figure).
 
-Speed bands: "400G+" above 200 Gbit/s (and an unknown speed), "200G" above 100 up to
-200 Gbit/s, "100G" up to 100 Gbit/s. A multimode link without a grade is OM4.
+Speed bands: "XDR" above 400 Gbit/s on InfiniBand (800G XDR: 200G-PAM4 lanes, Quantum-X800
+and ConnectX-8), "400G+" above 200 Gbit/s otherwise (NDR, 400GbE and 800GbE on 100G-PAM4
+lanes, and an unknown speed), "200G" above 100 up to 200 Gbit/s, "100G" up to 100 Gbit/s.
+A link's technology is its ends' (:func:`link_tech`); an 800G Ethernet link (the SN5600's
+800GbE, 8 x 100G-PAM4) keeps the 400G+ parts, which NVIDIA sells for it. A multimode link
+without a grade is OM4.
 
-Form (400G+ only): a link between two switches is ``straight`` (twin-port OSFP to
+Form (XDR and 400G+): a link between two switches is ``straight`` (twin-port OSFP to
 twin-port OSFP); a link from a switch to anything else (a node's adapter) is ``split``
-(a 1:2 splitter DAC, or a single-port transceiver at the adapter). A medium with no row
-at a band does not exist there: no AOC at 400G and above.
+(a 1:2 splitter cable, or a single-port transceiver at the adapter). A medium with no row
+at a band does not exist there: no AOC at 400G and above; at XDR no passive DAC, no
+multimode fibre and no AOC, only linear active copper and single-mode fibre.
 """
 
 from __future__ import annotations
@@ -23,9 +28,14 @@ from collections.abc import Mapping
 
 from rackdesigner.layout_io.catalog import Medium, media_table
 
+BAND_XDR = "XDR"
 BAND_400G = "400G+"
 BAND_200G = "200G"
 BAND_100G = "100G"
+# Bands whose switch cages are twin-port OSFP: one switch module carries two ports (the BOM).
+TWIN_PORT_BANDS = frozenset((BAND_XDR, BAND_400G))
+
+INFINIBAND = "infiniband"
 
 STRAIGHT = "straight"
 SPLIT = "split"
@@ -47,9 +57,23 @@ _ROWS = _index()
 KEYS: tuple[str, ...] = tuple(dict.fromkeys(m.key for m in media_table()))
 
 
-def speed_band(speed: float | None) -> str:
-    """The reach table's speed band of a link running at ``speed`` bit/s."""
-    if speed is None or speed > 200e9 * _SLACK:
+def link_tech(a: str | None, b: str | None) -> str | None:
+    """The technology a link runs, from its two ends' port groups: theirs where they agree
+    or only one end says; None where neither says or they differ (CAB004's finding)."""
+    if a is None:
+        return b
+    if b is None or a == b:
+        return a
+    return None
+
+
+def speed_band(speed: float | None, tech: str | None = None) -> str:
+    """The reach table's speed band of a link running at ``speed`` bit/s on ``tech``."""
+    if speed is None:
+        return BAND_400G
+    if speed > 400e9 * _SLACK and tech == INFINIBAND:
+        return BAND_XDR
+    if speed > 200e9 * _SLACK:
         return BAND_400G
     if speed > 100e9 * _SLACK:
         return BAND_200G
@@ -63,11 +87,16 @@ def form_of(a_is_switch: bool, b_is_switch: bool) -> str:
 
 
 def medium(
-    media: str, speed: float | None, grade: str | None = None, form: str = STRAIGHT
+    media: str,
+    speed: float | None,
+    grade: str | None = None,
+    form: str = STRAIGHT,
+    tech: str | None = None,
 ) -> Medium | None:
-    """The media table's row for ``media`` at ``speed`` in ``form`` and fibre ``grade``;
-    None where no such part exists (an AOC at 400G) or the medium is unknown."""
-    band = speed_band(speed)
+    """The media table's row for ``media`` at ``speed`` on ``tech`` in ``form`` and fibre
+    ``grade``; None where no such part exists (an AOC at 400G, a DAC at XDR) or the medium
+    is unknown."""
+    band = speed_band(speed, tech)
     if media == "mmf":
         group = "om3" if (grade or "om4") == "om3" else "om4"
     elif media == "smf":
@@ -94,14 +123,15 @@ def reach(
     grade: str | None = None,
     thresholds: Mapping[str, float] | None = None,
     form: str = STRAIGHT,
+    tech: str | None = None,
 ) -> tuple[str, float] | None:
-    """The threshold key and reach in metres of ``media`` at ``speed``; None where no part
-    of it exists at that speed and form, or the medium is unknown.
+    """The threshold key and reach in metres of ``media`` at ``speed`` on ``tech``; None
+    where no part of it exists at that speed and form, or the medium is unknown.
 
     ``thresholds`` are a layout's resolved thresholds or just its overrides; a key they do
     not hold has the media table's figure.
     """
-    row = medium(media, speed, grade, form)
+    row = medium(media, speed, grade, form, tech)
     if row is None:
         return None
     if thresholds and row.key in thresholds:
@@ -110,19 +140,24 @@ def reach(
 
 
 def reach_key(
-    media: str, speed: float | None = None, grade: str | None = None, form: str = STRAIGHT
+    media: str,
+    speed: float | None = None,
+    grade: str | None = None,
+    form: str = STRAIGHT,
+    tech: str | None = None,
 ) -> str | None:
-    """The threshold that holds ``media``'s reach at ``speed``, ``form`` and ``grade``."""
-    row = medium(media, speed, grade, form)
+    """The threshold that holds ``media``'s reach at ``speed``, ``tech``, ``form`` and
+    ``grade``."""
+    row = medium(media, speed, grade, form, tech)
     return row.key if row is not None else None
 
 
 def _steps(
-    speed: float | None, thresholds: Mapping[str, float] | None, form: str
+    speed: float | None, thresholds: Mapping[str, float] | None, form: str, tech: str | None
 ) -> tuple[tuple[float, str], ...]:
     steps = []
     for media in PREFERENCE:
-        row = medium(media, speed, None, form)
+        row = medium(media, speed, None, form, tech)
         if row is None or not row.generate:
             continue
         limit = float(thresholds[row.key]) if thresholds and row.key in thresholds else row.reach
@@ -135,18 +170,19 @@ def choose_media(
     speed: float | None,
     thresholds: Mapping[str, float] | None = None,
     form: str = STRAIGHT,
+    tech: str | None = None,
 ) -> str | None:
-    """The first medium of :data:`PREFERENCE` that exists at ``speed`` in ``form`` and
-    reaches ``length`` m, or None."""
-    for limit, media in _steps(speed, thresholds, form):
+    """The first medium of :data:`PREFERENCE` that exists at ``speed`` on ``tech`` in
+    ``form`` and reaches ``length`` m, or None."""
+    for limit, media in _steps(speed, thresholds, form, tech):
         if length <= limit:
             return media
     return None
 
 
 class MediaChooser:
-    """:func:`choose_media` for one speed and form, with the reaches looked up once (hot
-    loops)."""
+    """:func:`choose_media` for one speed, technology and form, with the reaches looked up
+    once (hot loops)."""
 
     __slots__ = ("_steps",)
 
@@ -155,8 +191,9 @@ class MediaChooser:
         speed: float | None,
         thresholds: Mapping[str, float] | None = None,
         form: str = STRAIGHT,
+        tech: str | None = None,
     ):
-        self._steps = _steps(speed, thresholds, form)
+        self._steps = _steps(speed, thresholds, form, tech)
 
     def __call__(self, length: float) -> str | None:
         for limit, media in self._steps:

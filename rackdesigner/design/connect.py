@@ -27,6 +27,7 @@ from rackdesigner.analysis.reach import (
     MediaChooser,
     choose_media,
     form_of,
+    link_tech,
     reach,
     speed_band,
 )
@@ -236,16 +237,17 @@ def propose_media(
     speed: float | None,
     thresholds: Mapping[str, float] | None = None,
     form: str = STRAIGHT,
+    tech: str | None = None,
 ) -> Proposal:
-    """The cheapest medium that reaches ``length`` at ``speed`` in ``form`` (DAC, ACC, AOC,
-    then fibre: CAB003's table, a layout's overrides included). Without a length (a rack
-    without a slot) it is the medium that reaches farthest at that speed and form
-    (single-mode fibre): the run can be anything a hall has, and no AOC exists at 400G
-    (media.toml)."""
-    band = speed_band(speed)
+    """The cheapest medium that reaches ``length`` at ``speed`` on ``tech`` in ``form``
+    (DAC, ACC, AOC, then fibre: CAB003's table, a layout's overrides included; at 800G XDR
+    only active copper and single-mode fibre exist). Without a length (a rack without a
+    slot) it is the medium that reaches farthest at that speed and form (single-mode
+    fibre): the run can be anything a hall has, and no AOC exists at 400G (media.toml)."""
+    band = speed_band(speed, tech)
     if length is None:
-        farthest = MediaChooser(speed, thresholds, form).farthest
-        found = reach(farthest, speed, None, thresholds, form)
+        farthest = MediaChooser(speed, thresholds, form, tech).farthest
+        found = reach(farthest, speed, None, thresholds, form, tech)
         limit = found[1] if found else 0.0
         return Proposal(
             None,
@@ -253,16 +255,20 @@ def propose_media(
             farthest,
             f"length unknown (a rack without a slot): {farthest} reaches {limit:g} m at {band}",
         )
-    media = choose_media(length, speed, thresholds, form)
+    media = choose_media(length, speed, thresholds, form, tech)
     if media is None:
         longest = max(
-            (found[1] for m in PREFERENCE if (found := reach(m, speed, None, thresholds, form))),
+            (
+                found[1]
+                for m in PREFERENCE
+                if (found := reach(m, speed, None, thresholds, form, tech))
+            ),
             default=0.0,
         )
         return Proposal(
             length, speed, None, f"{length:.1f} m is beyond every medium's reach ({longest:g} m)"
         )
-    found = reach(media, speed, None, thresholds, form)
+    found = reach(media, speed, None, thresholds, form, tech)
     limit = found[1] if found else 0.0
     return Proposal(length, speed, media, f"{media} reaches {limit:g} m at {band}")
 
@@ -279,6 +285,21 @@ def link_form(index: LayoutIndex, a_end: str, b_end: str) -> str:
     return form_of(is_switch(a_end), is_switch(b_end))
 
 
+def ends_tech(index: LayoutIndex, a_end: str, b_end: str) -> str | None:
+    """The technology a cable between two ends runs (their port groups', the reach table's
+    :func:`~rackdesigner.analysis.reach.link_tech`): at 800G it picks XDR's parts or
+    Ethernet's."""
+
+    def tech(end: str) -> str | None:
+        device_id, _, port = end.partition(":")
+        device = index.device(device_id)
+        dtype = index.type_of(device) if device is not None else None
+        group = dtype.port_group(port.rstrip("0123456789")) if dtype is not None else None
+        return group.tech if group is not None else None
+
+    return link_tech(tech(a_end), tech(b_end))
+
+
 def proposal(
     layout: Layout, index: LayoutIndex, a: PortChoice, b: PortChoice, length: float | None = None
 ) -> Proposal:
@@ -287,4 +308,10 @@ def proposal(
     if length is None:
         length = cable_length(layout, index, a.end, b.end)
     overrides = dict(layout.rules.thresholds) if layout.rules else {}
-    return propose_media(length, link_speed(a, b), overrides, link_form(index, a.end, b.end))
+    return propose_media(
+        length,
+        link_speed(a, b),
+        overrides,
+        link_form(index, a.end, b.end),
+        link_tech(a.tech, b.tech),
+    )

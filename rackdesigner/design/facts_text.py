@@ -180,7 +180,13 @@ def link_lines(session: Session, device_id: str) -> list[str]:
 
 def link_run_lines(session: Session, link_id: str) -> list[str]:
     """A cable's inspector lines: its run, its speed and what medium reaches it."""
-    from rackdesigner.design.connect import cable_length, link_form, propose_media, speed_text
+    from rackdesigner.design.connect import (
+        cable_length,
+        ends_tech,
+        link_form,
+        propose_media,
+        speed_text,
+    )
 
     link = session.index.link(link_id)
     if link is None:
@@ -191,7 +197,13 @@ def link_run_lines(session: Session, link_id: str) -> list[str]:
     known = [s for end in (link.a, link.b) if (s := port_speed(session, end)) is not None]
     speed = min(known) if known else None
     overrides = dict(session.layout.rules.thresholds) if session.layout.rules else {}
-    proposed = propose_media(length, speed, overrides, link_form(session.index, link.a, link.b))
+    proposed = propose_media(
+        length,
+        speed,
+        overrides,
+        link_form(session.index, link.a, link.b),
+        ends_tech(session.index, link.a, link.b),
+    )
     run = (
         f"{length:.1f} m {'declared' if declared is not None else 'computed'}"
         if length is not None

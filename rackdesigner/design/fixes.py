@@ -62,7 +62,7 @@ from dataclasses import dataclass, replace
 
 from rackdesigner.analysis.facts import SQRT3
 from rackdesigner.analysis.power_sides import feed_rating, pdu_feeds
-from rackdesigner.analysis.reach import choose_media, reach
+from rackdesigner.analysis.reach import choose_media, link_tech, reach
 from rackdesigner.check.engine import rules_for, run_rules
 from rackdesigner.edit import (
     AddFeed,
@@ -81,7 +81,7 @@ from rackdesigner.edit import (
 from rackdesigner.edit.index import end_device, port_key
 from rackdesigner.layout_io.schema import ENDPOINT
 from rackdesigner.model.diagnostics import Diagnostic
-from rackdesigner.model.layout import Device, DeviceType, Feed, Layout, Link, Rack
+from rackdesigner.model.layout import Device, DeviceType, Feed, Layout, Link, PortGroup, Rack
 from rackdesigner.model.refs import KindId, Ref
 from rackdesigner.model.thresholds import resolve
 from rackdesigner.model.units import BANDWIDTH, POWER, canonical_text, fmt
@@ -849,11 +849,15 @@ def more_outlets(context: Context) -> Iterator[Plan]:
 # -- cabling --------------------------------------------------------------------------------------
 
 
-def _port_speed(context: Context, end: str) -> float | None:
+def _port_group(context: Context, end: str) -> PortGroup | None:
     found = ENDPOINT.match(end)
     device = context.index.device(end_device(end)) if found else None
     dtype = context.index.type_of(device) if device is not None else None
-    group = dtype.port_group(found["group"]) if dtype is not None and found else None
+    return dtype.port_group(found["group"]) if dtype is not None and found else None
+
+
+def _port_speed(context: Context, end: str) -> float | None:
+    group = _port_group(context, end)
     return float(group.speed) if group is not None and group.speed else None
 
 
@@ -869,19 +873,22 @@ def media_that_reaches(context: Context) -> Iterator[Plan]:
         return
     speeds = [s for s in (_port_speed(context, link.a), _port_speed(context, link.b)) if s]
     speed = min(speeds) if speeds else None
+    # 800G InfiniBand is XDR: its own parts (no DAC or multimode), not 800GbE's
+    groups = (_port_group(context, link.a), _port_group(context, link.b))
+    tech = link_tech(*(g.tech if g is not None else None for g in groups))
     thresholds = context.thresholds
     ref = context.finding.subject[1] if context.finding.subject else port_key(link.a)
     if link.media == "mmf" and link.grade == "om3":
-        found = reach("mmf", speed, "om4", thresholds)
+        found = reach("mmf", speed, "om4", thresholds, tech=tech)
         if found is not None and float(length) <= found[1]:
             yield Plan(
                 f"Cable {ref} with OM4 fibre (reaches {found[1]:g} m)",
                 lambda: [UpdateLink(ref, grade="om4")],
             )
-    media = choose_media(float(length), speed, thresholds)
+    media = choose_media(float(length), speed, thresholds, tech=tech)
     if media is None or media == link.media:
         return
-    found = reach(media, speed, None, thresholds)
+    found = reach(media, speed, None, thresholds, tech=tech)
     grade = "os2" if media == "smf" and link.grade else None
     reaches = f", reaches {found[1]:g} m" if found else ""
     yield Plan(

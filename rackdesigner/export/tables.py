@@ -14,11 +14,11 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from rackdesigner.analysis.reach import medium, speed_band
+from rackdesigner.analysis.reach import TWIN_PORT_BANDS, medium, speed_band
 from rackdesigner.analysis.stock import metres, stock_length
 from rackdesigner.model.layout import MEDIA
 from rackdesigner.model.progress import each
-from rackdesigner.rules.cabling._common import link_form
+from rackdesigner.rules.cabling._common import link_form, link_tech
 from rackdesigner.topology.structure import already, quick_links, wire_length
 
 if TYPE_CHECKING:
@@ -347,11 +347,12 @@ def bom_items(analysis: Analysis) -> list[dict[str, Any]]:
         cables[media, stock] += 1
         if media in OPTICAL:
             form = link_form(facts)
-            row = medium(media, facts.speed, facts.link.grade, form)
+            tech = link_tech(facts)  # 800G InfiniBand: XDR's modules (MMS4A00-XM, ...)
+            row = medium(media, facts.speed, facts.link.grade, form, tech)
             for end in (facts.a, facts.b):
                 speed = end.group.speed if end.group is not None else None
                 switch = end.device is not None and end.device.kind == "switch"
-                if switch and row is not None and speed_band(speed) == "400G+":
+                if switch and row is not None and speed_band(speed, tech) in TWIN_PORT_BANDS:
                     part = row.switch_transceiver
                     assert end.device is not None
                     twin_ports[media, speed, part, end.device.id] += 1

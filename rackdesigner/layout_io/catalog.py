@@ -254,7 +254,7 @@ def standard_circuits(voltage: float, phases: int | None) -> StandardCircuits | 
 
 # -- the media table ----------------------------------------------------------------------
 
-MEDIA_BANDS = ("400G+", "200G", "100G", "any")
+MEDIA_BANDS = ("XDR", "400G+", "200G", "100G", "any")
 MEDIA_FORMS = ("straight", "split", "any")
 
 
@@ -264,7 +264,7 @@ class Medium:
     exists at a speed band, in a form and fibre grade, and the longest part of it (m)."""
 
     media: str
-    band: str  # "400G+", "200G", "100G" or "any"
+    band: str  # "XDR", "400G+", "200G", "100G" or "any"
     form: str  # "straight", "split" or "any"
     grade: str | None
     reach: float  # m

@@ -142,6 +142,20 @@ THRESHOLDS: dict[str, Threshold] = {
         _t("reach_dac_100g", 5.0, LENGTH, "5 m", "reach of passive copper (DAC) up to 100G"),
         _t("reach_acc", 5.0, LENGTH, "5 m", "reach of active copper (ACC)"),
         _t(
+            "reach_acc_xdr",
+            3.0,
+            LENGTH,
+            "3 m",
+            "reach of straight linear active copper (LACC, switch to switch) at 800G XDR",
+        ),
+        _t(
+            "reach_acc_xdr_split",
+            2.0,
+            LENGTH,
+            "2 m",
+            "reach of a linear active copper splitter (switch to adapter) at 800G XDR",
+        ),
+        _t(
             "reach_aoc",
             100.0,
             LENGTH,

@@ -131,17 +131,19 @@ def dragonfly_counts(n: int, rails: int, radix: int) -> Counts:
     return Counts(sum(shape.leaves) + sum(shape.spines), 2 * n * rails + global_links, 2)
 
 
-def fat_tree_counts(n: int, rails: int, radix: int, su_nodes: int = 32) -> Counts:
+def fat_tree_counts(n: int, rails: int, radix: int, su_nodes: int | None = None) -> Counts:
     """Switches and cables of the rail generator's shared tree at 1:1 (equal port speeds):
     two tiers while one spine tier closes, else a core tier (pods of k/2 leaves). An SU
-    has at most k/2 nodes (a leaf's ports down at 1:1; 32 on 64-port switches)."""
-    su = max(1, min(su_nodes, radix // 2, n))
+    is ``su_nodes`` nodes, by default (and at most) k/2, a leaf's ports down at 1:1, as
+    the rail generator sizes it (``rail.su_size``): 32 on 64-port QM9700s (the B200 RA's
+    SU), 72 on 144-port Q3400s (the B300 XDR RA's)."""
+    half = radix // 2
+    su = max(1, min(half if su_nodes is None else su_nodes, half, n))
     leaves = math.ceil(n / su) * rails
     node_ports = n * rails
     two = spines_for(leaves, su, radix)
     if two is not None:
         return Counts(leaves + two, 2 * node_ports, 2)
-    half = radix // 2
     pod_leaves = max(1, half // rails) * rails if rails <= half else half
     per_pod = spines_for(pod_leaves, su, half)
     if per_pod is None:

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from rackdesigner.analysis.reach import KEYS, choose_media, form_of, medium, reach
+from rackdesigner.analysis.reach import (
+    KEYS,
+    choose_media,
+    form_of,
+    link_tech,
+    medium,
+    reach,
+    speed_band,
+)
 from rackdesigner.layout_io.catalog import builtin, media_table
 from rackdesigner.model.thresholds import THRESHOLDS
 
@@ -59,3 +67,51 @@ def test_generators_never_choose_an_aoc_at_400g_or_a_discontinued_part() -> None
 def test_a_switch_to_a_node_is_split_and_switch_to_switch_straight() -> None:
     assert form_of(True, False) == form_of(False, True) == "split"
     assert form_of(True, True) == form_of(False, False) == "straight"
+
+
+@pytest.mark.parametrize(
+    ("media", "form", "length", "ok"),
+    [
+        # NVIDIA's XDR parts list: linear active copper and single-mode fibre only
+        ("dac", "split", 0.5, False),  # no passive DAC ("too short at 200G-PAM4")
+        ("dac", "straight", 0.5, False),
+        ("mmf", "split", 10.0, False),  # no multimode lasers yet
+        ("aoc", "straight", 10.0, False),
+        ("acc", "split", 2.0, True),  # MCA7K10 1:2 splitter, 1 to 2 m
+        ("acc", "split", 2.5, False),
+        ("acc", "straight", 3.0, True),  # MCA4K50, 1 to 3 m
+        ("acc", "straight", 3.5, False),
+        ("smf", "split", 500.0, True),  # MMS4A00-XM to MMS4A20-XM800: 500 m both
+        ("smf", "straight", 500.0, True),
+    ],
+)
+def test_xdr_parts_are_nvidias_xdr_list(media: str, form: str, length: float, ok: bool) -> None:
+    found = reach(media, 800e9, None, None, form, "infiniband")
+    assert (found is not None and length <= found[1]) is ok
+
+
+def test_800g_is_xdr_on_infiniband_and_100g_pam4_on_ethernet() -> None:
+    assert speed_band(800e9, "infiniband") == "XDR"
+    assert speed_band(800e9, "ethernet") == speed_band(800e9) == "400G+"  # SN5600 800GbE
+    assert speed_band(400e9, "infiniband") == "400G+"  # NDR
+    assert speed_band(None, "infiniband") == "400G+"  # an unknown speed, as before
+    # 800GbE keeps the 100G-PAM4 parts: a 2 m straight DAC and multimode fibre exist
+    assert reach("dac", 800e9, None, None, "straight", "ethernet") == ("reach_dac", 2.0)
+    assert reach("mmf", 800e9, None, None, "split", "ethernet") == ("reach_mmf", 50.0)
+    assert link_tech("infiniband", None) == link_tech(None, "infiniband") == "infiniband"
+    assert link_tech("infiniband", "ethernet") is None  # CAB004's finding: speed band only
+
+
+def test_generators_choose_only_xdr_parts_and_their_transceivers() -> None:
+    for length in (0.5, 1.9, 2.5, 3.0, 4.0, 40.0, 400.0):
+        for form in ("straight", "split"):
+            assert choose_media(length, 800e9, None, form, "infiniband") in ("acc", "smf")
+    assert choose_media(1.5, 800e9, None, "split", "infiniband") == "acc"
+    assert choose_media(2.5, 800e9, None, "split", "infiniband") == "smf"
+    assert choose_media(2.5, 800e9, None, "straight", "infiniband") == "acc"
+    assert choose_media(1.5, 800e9, None, "split", "ethernet") == "dac"
+    # a layout's override of an XDR reach counts, as for every other row
+    assert choose_media(2.5, 800e9, {"reach_acc_xdr_split": 3.0}, "split", "infiniband") == "acc"
+    row = medium("smf", 800e9, form="split", tech="infiniband")
+    assert row is not None
+    assert (row.switch_transceiver, row.adapter_transceiver) == ("MMS4A00-XM", "MMS4A20-XM800")

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from rackdesigner.analysis import Analysis
-from rackdesigner.analysis.reach import SPLIT, STRAIGHT, MediaChooser
+from rackdesigner.analysis.reach import SPLIT, STRAIGHT, MediaChooser, link_tech
 from rackdesigner.design.generators.base import (
     FabricPlan,
     FabricRequest,
@@ -97,7 +97,7 @@ class Builder:
         self.links: list[Link] = []
         self.switches: list[Switch] = []
         self._longest = (0.0, "")
-        self._choosers: dict[tuple[float, str], MediaChooser] = {}
+        self._choosers: dict[tuple[float, str, str | None], MediaChooser] = {}
         self._unknown_length = 0
         self._limit = float(self.thresholds["cable_max"]) + 1e-9
         self._over = 0
@@ -319,16 +319,20 @@ class Builder:
 
     # -- cables -----------------------------------------------------------------------
 
-    def chooser(self, speed: float, form: str = STRAIGHT) -> MediaChooser:
-        """The media table's choice at ``speed`` for a link of ``form``: ``split`` from a
-        switch to a node's adapter, ``straight`` between switches (or node to node)."""
-        found = self._choosers.get((speed, form))
+    def chooser(self, speed: float, form: str = STRAIGHT, tech: str | None = None) -> MediaChooser:
+        """The media table's choice at ``speed`` on ``tech`` for a link of ``form``:
+        ``split`` from a switch to a node's adapter, ``straight`` between switches (or node
+        to node); 800G InfiniBand gets XDR's parts, 800G Ethernet the 100G-PAM4 ones."""
+        key = (speed, form, tech)
+        found = self._choosers.get(key)
         if found is None:
-            found = self._choosers[speed, form] = MediaChooser(speed or None, self.overrides, form)
+            found = self._choosers[key] = MediaChooser(speed or None, self.overrides, form, tech)
         return found
 
-    def cable(self, a: str, a_port: str, b: str, b_port: str, speed: float) -> None:
-        self.cable_ends(a, f"{a}:{a_port}", b, f"{b}:{b_port}", self.chooser(speed))
+    def cable(
+        self, a: str, a_port: str, b: str, b_port: str, speed: float, tech: str | None = None
+    ) -> None:
+        self.cable_ends(a, f"{a}:{a_port}", b, f"{b}:{b_port}", self.chooser(speed, tech=tech))
 
     def cable_ends(self, a: str, a_end: str, b: str, b_end: str, chooser: MediaChooser) -> None:
         """One cable between devices ``a`` and ``b`` (ends ``a_end``, ``b_end``), its media
@@ -372,7 +376,9 @@ class Builder:
             switch.end()  # raises: more cables than ports
         switch.next_port = first + count
         switch.down += count
-        chooser = self.chooser(min(n.speed, switch.model.speed), SPLIT)
+        chooser = self.chooser(
+            min(n.speed, switch.model.speed), SPLIT, link_tech(n.tech, switch.model.tech)
+        )
         where = self.floor.where
         spot_b, height_b, drop_b = where[switch.id]
         prefix = f"{switch.id}:{switch.model.group}"
@@ -443,7 +449,10 @@ class Builder:
             length = (
                 drop_a + drop_b + abs(spot_a.x - spot_b.x) + abs(spot_a.y - spot_b.y) + self._fixed
             )
-        chooser = self.chooser(min(lower.model.speed, upper.model.speed))
+        chooser = self.chooser(
+            min(lower.model.speed, upper.model.speed),
+            tech=link_tech(lower.model.tech, upper.model.tech),
+        )
         if length is None:
             media: str | None = chooser.farthest
             self._unknown_length += count
@@ -494,16 +503,20 @@ class Builder:
                 length = abs(height_a - height_b) + slack
             elif ax is None or spot_b.x is None:
                 self._unknown_length += 1
-                links.append(
-                    Link(a_end, b_end, self.chooser(min(speed, upper.model.speed)).farthest)
-                )
+                far = self.chooser(
+                    min(speed, upper.model.speed),
+                    tech=link_tech(lower.model.tech, upper.model.tech),
+                ).farthest
+                links.append(Link(a_end, b_end, far))
                 continue
             else:
                 length = drop_a + drop_b + abs(ax - spot_b.x) + abs(ay - spot_b.y) + fixed
             model = upper.model
             chooser = choosers.get(model.key)
             if chooser is None:
-                chooser = choosers[model.key] = self.chooser(min(speed, model.speed))
+                chooser = choosers[model.key] = self.chooser(
+                    min(speed, model.speed), tech=link_tech(lower.model.tech, model.tech)
+                )
             media = chooser(length)
             if length > limit:
                 over += 1

@@ -23,7 +23,7 @@ def generate(
         a, c = nodes.ids
         for r in range(nodes.rails):
             port = f"{nodes.group}{r + 1}"
-            b.cable(a, port, c, port, nodes.speed)
+            b.cable(a, port, c, port, nodes.speed, nodes.tech)
     counts = {
         "nodes": n,
         "leaves": 0,

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 
+from rackdesigner.analysis.reach import link_tech
 from rackdesigner.design.generators.base import FabricPlan, FabricRequest, GenerateError
 from rackdesigner.design.generators.build import Builder, Switch
 from rackdesigner.model.layout import Layout
@@ -107,7 +108,14 @@ def generate(
                 c = pools[j][cursor[j]]
                 cursor[i] += 1
                 cursor[j] += 1
-                b.cable(a.id, a.port(), c.id, c.port(), min(a.model.speed, c.model.speed))
+                b.cable(
+                    a.id,
+                    a.port(),
+                    c.id,
+                    c.port(),
+                    min(a.model.speed, c.model.speed),
+                    link_tech(a.model.tech, c.model.tech),
+                )
                 a.up += 1
                 c.up += 1
                 global_links += 1

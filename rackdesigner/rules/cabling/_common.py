@@ -47,3 +47,12 @@ def link_form(link: LinkFacts) -> str:
 
     a, b = link.a.device, link.b.device
     return form_of(a is not None and a.kind == "switch", b is not None and b.kind == "switch")
+
+
+def link_tech(link: LinkFacts) -> str | None:
+    """The technology ``link`` runs (its ends' port groups, :func:`analysis.reach.link_tech`):
+    at 800G it decides between XDR's parts and Ethernet's."""
+    from rackdesigner.analysis.reach import link_tech as tech_of
+
+    a, b = link.a.group, link.b.group
+    return tech_of(a.tech if a is not None else None, b.tech if b is not None else None)

@@ -5,24 +5,30 @@ Why it matters:
     multimode fibre, the fibre's `grade`; the figures are the built-in media table's
     (`assets/catalog/media.toml`, each row cited: NVIDIA LinkX product pages, the NDR
     structured-cabling requirements, IEEE 802.3). At 400G and more (100G-PAM4 lanes): a
-    straight passive copper cable (DAC) between two switches' twin-port OSFP cages is 0.5
-    to 2 m (MCP4Y10, `reach_dac`); a splitter DAC from a switch to a node's adapter is 1
-    to 3 m (MCP7Y00-N001 to -N003, a 2.5 m part included; `reach_dac_split`); active
-    copper (ACC) 3 to 5 m (`reach_acc`); multimode fibre with SR4 transceivers 50 m on
-    OM4/OM5 and 30 m on OM3 (`reach_mmf`, `reach_mmf_om3`); single-mode fibre with DR4
-    transceivers 500 m between switches (`reach_smf`) and 100 m to a 400G adapter
-    (`reach_smf_split`). There is no active optical cable (AOC) at 400G and more: NVIDIA's
-    NDR cabling uses transceivers and MPO fibre. At 200G and below: DAC 3 m (200G,
-    `reach_dac_200g`) and 5 m (100G, `reach_dac_100g`), ACC 5 m, AOC 100 m
-    (`reach_aoc`), multimode 100 m on OM4 and 70 m on OM3 (`reach_mmf_200g`,
-    `reach_mmf_200g_om3`), single-mode 500 m; twisted-pair copper (RJ45) 100 m. Speed
-    bands: above 200 Gbit/s (or an unknown speed) is 400G+, above 100 up to 200 is 200G,
-    the rest 100G; a multimode link without `grade` is taken as OM4. A link from a switch
-    to anything else (a node) is a split link, a link between two switches (or two nodes)
-    a straight one. Beyond its reach the link does not train up or runs with errors; a
-    part that does not exist cannot be ordered. The length is the declared one where a
-    link gives `length`, else the computed route plus the site's slack. Links without
-    `media` are not checked.
+    straight passive copper cable (DAC) between two switches' twin-port OSFP cages is 0.5 to
+    2 m (MCP4Y10, `reach_dac`); a splitter DAC from a switch to a node's adapter is 1 to 3 m
+    (MCP7Y00-N001 to -N003, a 2.5 m part included; `reach_dac_split`); active copper (ACC) 3
+    to 5 m (`reach_acc`); multimode fibre with SR4 transceivers 50 m on OM4/OM5 and 30 m on
+    OM3 (`reach_mmf`, `reach_mmf_om3`); single-mode fibre with DR4 transceivers 500 m
+    between switches (`reach_smf`) and 100 m to a 400G adapter (`reach_smf_split`). There is
+    no active optical cable (AOC) at 400G and more: NVIDIA's NDR cabling uses transceivers
+    and MPO fibre. At 800G XDR InfiniBand (200G-PAM4 lanes, Quantum-X800 and ConnectX-8)
+    NVIDIA sells linear active copper and single-mode fibre only (its XDR parts list: no
+    DAC, "too short at 200G-PAM4", no multimode, no AOC): active copper 1 to 3 m between
+    switches (MCA4K50, `reach_acc_xdr`) and 1 to 2 m as a splitter to two adapters (MCA7K10,
+    `reach_acc_xdr_split`), single-mode fibre with 2xDR4/DR4 transceivers 500 m either way
+    (MMS4A00-XM, MMS4A20-XM800, `reach_smf`). 800G Ethernet (the SN5600's 800GbE, 100G-PAM4
+    lanes) keeps the 400G parts. At 200G and below: DAC 3 m (200G, `reach_dac_200g`) and 5 m
+    (100G, `reach_dac_100g`), ACC 5 m, AOC 100 m (`reach_aoc`), multimode 100 m on OM4 and
+    70 m on OM3 (`reach_mmf_200g`, `reach_mmf_200g_om3`), single-mode 500 m; twisted-pair
+    copper (RJ45) 100 m. Speed bands: above 400 Gbit/s on InfiniBand is XDR (the technology
+    is the ends' port groups'), otherwise above 200 Gbit/s (or an unknown speed) is 400G+,
+    above 100 up to 200 is 200G, the rest 100G; a multimode link without `grade` is taken as
+    OM4. A link from a switch to anything else (a node) is a split link, a link between two
+    switches (or two nodes) a straight one. Beyond its reach the link does not train up or
+    runs with errors; a part that does not exist cannot be ordered. The length is the
+    declared one where a link gives `length`, else the computed route plus the site's slack.
+    Links without `media` are not checked.
 
 Example:
     [[links]]
@@ -35,9 +41,14 @@ Example:
     b = "a01-spine1:p1"
     media = "aoc"        # no AOC exists at 400G (NDR)
 
+    [[links]]
+    a = "b01-n01:ib1"    # DGX B300, ConnectX-8 at 800G XDR
+    b = "b01-leaf1:p1"   # Quantum-X800 Q3400 in the same rack
+    media = "dac"        # no passive DAC exists at XDR: acc (2 m) or smf
+
 Fix:
-    Use a medium that exists and reaches (acc, mmf, smf; OM4 instead of OM3), or place
-    the ends closer.
+    Use a medium that exists and reaches (acc, mmf, smf; OM4 instead of OM3; at XDR acc
+    or smf), or place the ends closer.
 """
 
 from __future__ import annotations
@@ -45,11 +56,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis, LinkFacts
+from rackdesigner.analysis.reach import BAND_400G, BAND_XDR, STRAIGHT, known, reach, speed_band
 from rackdesigner.analysis.reach import KEYS as REACH_KEYS
-from rackdesigner.analysis.reach import STRAIGHT, known, reach, speed_band
 from rackdesigner.model.units import LENGTH, fmt
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.cabling._common import TOLERANCE, length_text, length_values, link_form
+from rackdesigner.rules.cabling._common import (
+    TOLERANCE,
+    length_text,
+    length_values,
+    link_form,
+    link_tech,
+)
 
 _MEDIA_NAMES = {
     "dac": "passive copper",
@@ -65,11 +82,13 @@ _MEDIA_NAMES = {
 _UPGRADES = ("dac", "acc", "mmf", "aoc", "smf")
 
 
-def _described(media: str, speed: float | None, grade: str | None, form: str) -> str:
+def _described(
+    media: str, speed: float | None, grade: str | None, form: str, tech: str | None = None
+) -> str:
     """``passive copper splitter at 400G+``, ``multimode fibre OM3 at 200G``."""
     name = _MEDIA_NAMES.get(media, media)
-    band = speed_band(speed)
-    if media in ("dac", "acc") and band == "400G+":
+    band = speed_band(speed, tech)
+    if media in ("dac", "acc") and band in (BAND_400G, BAND_XDR):
         name += " (straight, switch to switch)" if form == STRAIGHT else " splitter"
     if media == "mmf":
         name += f" {(grade or 'om4').upper()}"
@@ -79,28 +98,40 @@ def _described(media: str, speed: float | None, grade: str | None, form: str) ->
 
 
 def _reach(
-    analysis: Analysis, media: str, speed: float | None, form: str, grade: str | None = None
+    analysis: Analysis,
+    media: str,
+    speed: float | None,
+    form: str,
+    grade: str | None = None,
+    tech: str | None = None,
 ) -> float:
     """The reach in m of a medium the table knows, with the layout's thresholds (0: no such
     part at this speed)."""
-    found = reach(media, speed, grade, analysis.thresholds, form)
+    found = reach(media, speed, grade, analysis.thresholds, form, tech)
     return found[1] if found is not None else 0.0
 
 
-def _upgrade(analysis: Analysis, link: LinkFacts, media: str, length: float, form: str) -> str:
+def _upgrade(
+    analysis: Analysis,
+    link: LinkFacts,
+    media: str,
+    length: float,
+    form: str,
+    tech: str | None = None,
+) -> str:
     """The fix for a medium that does not reach: the cheapest one that does."""
     if media == "copper-rj45":
         return "use fibre with transceivers, or put a management switch closer to the device"
     speed, grade = link.speed, link.link.grade
     if media == "mmf" and (grade or "om4") == "om3":
-        better = _reach(analysis, "mmf", speed, form, "om4")
+        better = _reach(analysis, "mmf", speed, form, "om4", tech)
         if length <= better:
             return (
                 f'use OM4 fibre (grade = "om4", reaches {fmt(better, LENGTH)}) or shorten the run'
             )
-    current = _reach(analysis, media, speed, form, grade)
+    current = _reach(analysis, media, speed, form, grade, tech)
     for other in _UPGRADES:
-        other_reach = _reach(analysis, other, speed, form)
+        other_reach = _reach(analysis, other, speed, form, None, tech)
         if other != media and length <= other_reach and other_reach > current:
             return (
                 f"use {other} ({_MEDIA_NAMES[other]}, reaches {fmt(other_reach, LENGTH)}) or "
@@ -117,7 +148,7 @@ def _upgrade(analysis: Analysis, link: LinkFacts, media: str, length: float, for
 )
 def media_reach(analysis: Analysis) -> Iterator[Finding]:
     thresholds = analysis.thresholds
-    reaches: dict[tuple[str, float | None, str | None, str], tuple[str, float]] = {}
+    reaches: dict[tuple[str, float | None, str | None, str, str | None], tuple[str, float]] = {}
     judged: dict[str, bool] = {}
     for link in analysis.links:
         media = link.link.media
@@ -129,30 +160,36 @@ def media_reach(analysis: Analysis) -> Iterator[Finding]:
             continue
         grade = link.link.grade
         form = link_form(link)
-        # 150,000 cables share a handful of (media, speed, grade, form): look each up once.
-        found = reaches.get((media, link.speed, grade, form))
+        tech = link_tech(link)
+        # 150,000 cables share a handful of (media, speed, grade, form, tech): look each up
+        # once.
+        found = reaches.get((media, link.speed, grade, form, tech))
         if found is None:
             # one table for this rule, the generators and the BOM (analysis/reach.py)
-            found = reaches[(media, link.speed, grade, form)] = reach(
-                media, link.speed, grade, thresholds, form
+            found = reaches[(media, link.speed, grade, form, tech)] = reach(
+                media, link.speed, grade, thresholds, form, tech
             ) or ("", -1.0)
         key, limit = found
         if limit >= 0 and link.length <= limit + TOLERANCE:
             continue
         values = length_values(link, analysis)
-        described = _described(media, link.speed, grade, form)
+        described = _described(media, link.speed, grade, form, tech)
         if limit < 0:
             values["reach"] = 0.0
+            if speed_band(link.speed, tech) == BAND_XDR:
+                why = (
+                    "NVIDIA's XDR cabling is linear active copper and single-mode fibre "
+                    "(no DAC, multimode or AOC at 200G-PAM4)"
+                )
+            elif media == "aoc":
+                why = "NVIDIA's NDR cabling uses transceivers and fibre (no AOC at 400G)"
+            else:
+                why = "the media table has none at this speed and form"
             yield Finding(
                 link.entity,
                 link.ref,
-                f"no {media} part exists for this link ({described}): "
-                + (
-                    "NVIDIA's NDR cabling uses transceivers and fibre (no AOC at 400G)"
-                    if media == "aoc"
-                    else "the media table has none at this speed and form"
-                ),
-                hint=_upgrade(analysis, link, media, link.length, form),
+                f"no {media} part exists for this link ({described}): {why}",
+                hint=_upgrade(analysis, link, media, link.length, form, tech),
                 values=values,
             )
             continue
@@ -162,6 +199,6 @@ def media_reach(analysis: Analysis) -> Iterator[Finding]:
             link.ref,
             f"{length_text(link, analysis)} is beyond the {fmt(limit, LENGTH)} reach "
             f"of its {media} cable ({described}, {key})",
-            hint=_upgrade(analysis, link, media, link.length, form),
+            hint=_upgrade(analysis, link, media, link.length, form, tech),
             values=values,
         )

@@ -19,6 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
+from rackdesigner.analysis.reach import link_tech
 from rackdesigner.design.connect import (
     PortChoice,
     Proposal,
@@ -248,7 +249,9 @@ class ConnectScreen(ModalScreen[ConnectRequest | None]):
         if problem is None and typed is not None:
             overrides = dict(self.design.rules.thresholds) if self.design.rules else {}
             form = link_form(self.index, a.end, b.end)
-            self.proposed = propose_media(typed, link_speed(a, b), overrides, form)
+            self.proposed = propose_media(
+                typed, link_speed(a, b), overrides, form, link_tech(a.tech, b.tech)
+            )
         else:
             self.proposed = proposal(self.design, self.index, a, b)
         # The proposal fills the length and media fields without their Changed messages:
