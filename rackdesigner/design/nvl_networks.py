@@ -10,9 +10,10 @@ adds the other two, as docs/rack-scale.md describes and cites:
   top of the rack, carrying every management port of the rack between them on copper: the
   18 compute trays' BMCs, the 9 switch trays' BMC and COMe ports, the 8 power shelves'
   controllers (44 ports, 22 a ToR); each ToR has an uplink to each storage / in-band leaf
-  of its rack's pair. Each network rack has an SN2201 of its own for the management ports
-  of the switches it holds (compute leaves and spines, storage leaves and spines), with two
-  uplinks to two storage spines of its row.
+  of its rack's pair. Network racks side by side share an SN2201 for the management ports
+  of the switches they hold (compute leaves, spines and cores, storage leaves and spines),
+  with two uplinks to two storage spines of its row (or, past the spines' ports, to two
+  SN2201s already placed: a tree).
 - **Storage and in-band**: SN5600 leaves in pairs (the deployment guide's EVPN multihoming
   pair), a pair for every two NVL72 racks; each tray's two BlueField-3 ports go one to
   each leaf of its pair ("each pair of in-band management and storage ports provide
@@ -29,6 +30,7 @@ found), so each SU's storage fabric closes on its own spines.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field, replace
 
 from rackdesigner.analysis.geometry import SiteGeometry, port_height, rack_places, route_length
@@ -60,6 +62,7 @@ LEAF_UPLINKS = int(TRAY_PORTS * STORAGE_SPEED // SPINE_SPEED)
 OOB_PORTS = 4  # a leaf's SN2201 uplinks: one from each of its two racks' 2 ToRs
 SPINE_OOB_PORTS = 8  # a spine's 100GbE ports for the network racks' SN2201 uplinks
 NET_MGMT_UPLINKS = 2  # a network rack's SN2201 to two storage spines of its row
+NET_MGMT_SPAN = 3  # network racks side by side that share one SN2201 (copper, a few metres)
 
 
 @dataclass(slots=True)
@@ -71,7 +74,6 @@ class Row:
     spines: list[str]  # the storage spines' ids
     network: list[Rack] = field(default_factory=list)  # network racks with an SN2201
     served: dict[str, list[Rack]] = field(default_factory=dict)  # its racks, by SN2201 rack
-    ports: dict[str, int] = field(default_factory=dict)  # management ports, by SN2201 rack
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,12 +201,14 @@ def place_switches(nvl_racks: list[Rack], network_racks: list[Rack]) -> Row:
 
 
 def _free_unit(rack: Rack, catalog: Catalog) -> int | None:
-    """The highest free U of a rack (the SN2201 goes at the top, short runs down)."""
+    """The highest free U of a rack (the SN2201 goes at the top, short runs down). A
+    blanking panel leaves a unit free: the half-depth SN2201 goes behind it, on the rear."""
     used: set[int] = set()
     for device in rack.devices:
-        if device.position is None:
+        dtype = catalog.devices[device.model]
+        if device.position is None or dtype.kind == "blank":
             continue
-        height = max(1, round(catalog.devices[device.model].height_u))
+        height = max(1, round(dtype.height_u))
         used.update(range(device.position, device.position + height))
     for u in range(int(rack.height_u), 0, -1):
         if u not in used:
@@ -227,34 +231,41 @@ def _managed_ports(device: Device, catalog: Catalog) -> list[str]:
 
 
 def place_network_oob(row: Row, racks: list[Rack], catalog: Catalog) -> None:
-    """An SN2201 at the top of each of the row's network racks that holds switches (those
-    ``new`` placed and those the compute fabric's generator placed or added): after the
-    fabric, so it sees every switch. A rack the generator filled to the top has its
-    switches' management ports on the SN2201 of the nearest rack with ports to spare."""
-    full: list[tuple[Rack, int]] = []
-    for rack in racks:
-        ports = sum(len(_managed_ports(d, catalog)) for d in rack.devices)
-        if not ports:
-            continue
-        unit = _free_unit(rack, catalog)
-        if unit is None:
-            full.append((rack, ports))
-            continue
-        rack.devices.append(Device(f"{rack.id}-mgmt1", MGMT_SWITCH, position=unit, face="rear"))
-        row.network.append(rack)
-        row.served[rack.id] = [rack]
-        row.ports[rack.id] = ports
-    for rack, ports in full:
-        room = [r for r in row.network if row.ports[r.id] + ports <= MGMT_PORTS]
-        if not room:
-            raise GenerateError(f"rack {rack.id}: no unit left for its management switch")
-        home = min(room, key=lambda r: abs((r.slot or 0) - (rack.slot or 0)))
-        row.served[home.id].append(rack)
-        row.ports[home.id] += ports
-    if len(row.network) * NET_MGMT_UPLINKS > len(row.spines) * SPINE_OOB_PORTS:
-        raise GenerateError(
-            f"{len(row.network)} network racks: more SN2201 uplinks than the spines take"
-        )
+    """An SN2201 for the row's network racks that hold switches (those ``new`` placed and
+    those the compute fabric's generator placed or added): after the fabric, so it sees
+    every switch. Network racks side by side share one, up to its 48 ports and
+    :data:`NET_MGMT_SPAN` racks (short copper runs), in the first of them with a unit free
+    (behind a blanking panel, the SN2201 being half depth, on the rear face)."""
+    managed = [(rack, sum(len(_managed_ports(d, catalog)) for d in rack.devices)) for rack in racks]
+    managed = sorted(((r, n) for r, n in managed if n), key=lambda item: item[0].slot or 0)
+    groups: list[list[tuple[Rack, int]]] = []
+    for rack, ports in managed:
+        last = groups[-1] if groups else None
+        if (
+            last is not None
+            and (rack.slot or 0) == (last[-1][0].slot or 0) + 1
+            and len(last) < NET_MGMT_SPAN
+            and sum(n for _, n in last) + ports <= MGMT_PORTS
+        ):
+            last.append((rack, ports))
+        else:
+            if ports > MGMT_PORTS:
+                raise GenerateError(f"rack {rack.id}: {ports} management ports, over one SN2201")
+            groups.append([(rack, ports)])
+    for group in groups:
+        home = None
+        for rack, _ in group:
+            unit = _free_unit(rack, catalog)
+            if unit is not None:
+                rack.devices.append(
+                    Device(f"{rack.id}-mgmt1", MGMT_SWITCH, position=unit, face="rear")
+                )
+                home = rack
+                break
+        if home is None:
+            raise GenerateError(f"rack {group[0][0].id}: no unit left for its management switch")
+        row.network.append(home)
+        row.served[home.id] = [rack for rack, _ in group]
 
 
 def cable(
@@ -346,8 +357,12 @@ def cable(
                         spine_down[s] += 1
                         link(f"{leaf}:spine{port}", f"{spine}:leaf{spine_down[s]}", SPINE_SPEED)
                         spine_links += 1
-        spine_oob = [0] * len(row.spines)
-        for k, rack in enumerate(row.network):
+        # The parent ports a network-rack SN2201 can take, nearest first: the spines'
+        # 100GbE ports (round the spines), then the spare uplinks (up3, up4) of the SN2201s
+        # already placed, where a row has more than the spines take (a large hall's
+        # core-tier rows): a tree of SN2201s, every one on two parents.
+        pool = deque(f"{spine}:oob{k + 1}" for k in range(SPINE_OOB_PORTS) for spine in row.spines)
+        for rack in row.network:
             switch = f"{rack.id}-mgmt1"
             ports = [
                 port
@@ -358,11 +373,18 @@ def cable(
             on_switch(switch, ports)
             switch_mgmt += len(ports)
             mgmt += 1
-            for j in range(NET_MGMT_UPLINKS):
-                s = (k + j) % len(row.spines)
-                spine_oob[s] += 1
-                link(f"{switch}:up{j + 1}", f"{row.spines[s]}:oob{spine_oob[s]}", UPLINK_SPEED)
+            parents: list[str] = []
+            for _ in range(NET_MGMT_UPLINKS):
+                taken = {p.split(":")[0] for p in parents}
+                port = next((p for p in pool if p.split(":")[0] not in taken), None)
+                if port is None:
+                    raise GenerateError(f"{switch}: no uplink port left in row {rack.row}")
+                pool.remove(port)
+                parents.append(port)
+            for j, parent in enumerate(parents):
+                link(f"{switch}:up{j + 1}", parent, UPLINK_SPEED)
                 uplinks += 1
+            pool.extend(f"{switch}:up{k + 1}" for k in range(NET_MGMT_UPLINKS, MGMT_UPLINKS))
     spines = sum(len(row.spines) for row in rows)
     spine_type = catalog.devices.get(STORAGE_SPINE)
     free = 0

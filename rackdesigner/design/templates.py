@@ -922,8 +922,9 @@ def build_rack_scale(
             f"left for the storage arrays);",
             f" out-of-band: {count(extra.mgmt_switches, 'SN2201', 'SN2201s')}, two in each "
             f"NVL72 rack carrying its trays', switch trays' and power shelves' management ports "
-            f"({extra.bmc_cables:,} cables) and one in each network rack carrying its switches' "
-            f"({extra.switch_mgmt_cables:,}), with {extra.uplink_cables:,} uplinks; "
+            f"({extra.bmc_cables:,} cables) and one for each run of network racks side by side "
+            f"carrying their switches' ({extra.switch_mgmt_cables:,}), with "
+            f"{extra.uplink_cables:,} uplinks; "
             f"{extra.over:,} of these run longer than {plan.cable_limit:g} m.",
         ]
     )

@@ -15,8 +15,8 @@ from rackdesigner.cli.main import cli
 from rackdesigner.design import nvl_networks
 from rackdesigner.design.templates import NewOptions, build
 from rackdesigner.layout_io import dumps
-from rackdesigner.layout_io.catalog import for_layout
-from rackdesigner.model.layout import Layout
+from rackdesigner.layout_io.catalog import builtin, for_layout
+from rackdesigner.model.layout import Device, Layout, Rack
 
 
 @cache
@@ -84,9 +84,10 @@ def test_every_switch_and_shelf_has_its_management_port_on_an_sn2201(sus: int) -
     """Every 1 GbE management port in the hall is cabled to an SN2201 of its own row: the
     trays' BMCs, the switch trays' BMC and COMe, the power shelves' PMC, and the RJ45
     management port of every switch in the network racks (compute leaves, spines and cores,
-    storage leaves and spines), including racks the fabric's generator filled to the top (4
-    SUs), whose ports go to the nearest network rack's SN2201. Each network rack's SN2201
-    has two 100GbE uplinks to two storage spines of its row."""
+    storage leaves and spines), including the racks the fabric's generator adds for its
+    cores (4 SUs). Network racks side by side share an SN2201, each with two 100GbE uplinks to two
+    parents: storage spines of its row, or in a row with more SN2201s than the spines take
+    (tested at 173 SUs in test_a_core_rows_sn2201s_form_a_tree), two SN2201s before it."""
     layout = _hall(sus)
     catalog = for_layout(layout)
     rack_of = _rack_of(layout)
@@ -120,6 +121,9 @@ def test_every_switch_and_shelf_has_its_management_port_on_an_sn2201(sus: int) -
         ups = [cabled.get(f"{switch}:up{k}") for k in (1, 2)]
         assert all(up and model_of[up.split(":")[0]] == nvl_networks.STORAGE_SPINE for up in ups)
         assert len({up.split(":")[0] for up in ups if up}) == 2
+    if sus == 1:
+        # The pairs of network racks side by side (a05+a06, a09+a10, a13+a14) share one.
+        assert len(network) == 3
     # No SN2201 over its 48 ports.
     per_switch = Counter(cabled[p].split(":")[0] for p in ports)
     assert max(per_switch.values()) <= 48
@@ -157,3 +161,39 @@ def test_slurm_topology_leaves_the_ethernet_switches_out(tmp_path: Path) -> None
     assert "SwitchName=" in text and "leaf" in text
     for word in ("stor", "sspine", "mgmt"):
         assert word not in text
+
+
+def test_a_core_rows_sn2201s_form_a_tree() -> None:
+    """More network-rack SN2201s in a row than its 3 spines' 24 x 100GbE take (here rows
+    of a hall whose cores fill racks of their own): the rest take the spare uplinks (up3,
+    up4) of SN2201s already placed, each on two distinct parents, so every one reaches a
+    spine. Built through the functions, on one row, to keep the test fast."""
+    catalog = builtin()
+    nvl = [Rack(f"r{k:02d}", row="A", slot=k) for k in range(1, 9)]
+    network = [Rack(f"n{k:02d}", row="A", slot=20 + 2 * k) for k in range(40)]
+    row = nvl_networks.place_switches(nvl, network[:7])
+    for rack in network:
+        rack.devices.append(Device(f"{rack.id}-leaf", "qm9700", position=10))
+    layout = Layout("tree", racks=[*nvl, *network])
+    layout.catalog[nvl_networks.STORAGE_LEAF] = nvl_networks.storage_leaf_type(catalog)
+    layout.catalog[nvl_networks.STORAGE_SPINE] = nvl_networks.storage_spine_type(catalog, 8)
+    merged = for_layout(layout)
+    # No NVL72 trays here: cable the network racks only.
+    row = nvl_networks.Row([], [], row.spines)
+    nvl_networks.place_network_oob(row, network, merged)
+    assert len(row.network) == 40  # none side by side: one each
+    nvl_networks.cable(layout, merged, [row], 100.0)
+    parent: dict[str, list[str]] = {}
+    for link in layout.links:
+        if ":up" in link.a and link.a.split(":")[0].endswith("-mgmt1"):
+            parent.setdefault(link.a.split(":")[0], []).append(link.b.split(":")[0])
+    assert len(parent) == 40
+    assert all(len(set(p)) == 2 for p in parent.values())
+    on_spines = [s for s, p in parent.items() if all("sspine" in x for x in p)]
+    assert len(on_spines) == 12  # 3 spines x 8 ports / 2
+
+    def reaches(switch: str, seen: frozenset[str] = frozenset()) -> bool:
+        assert switch not in seen  # a tree, no loop
+        return all("sspine" in p or reaches(p, seen | {switch}) for p in parent[switch])
+
+    assert all(reaches(s) for s in parent)
