@@ -715,6 +715,8 @@ def _blanks(rack: Rack, catalog: Catalog) -> None:
         dtype = catalog.devices[device.model]
         if device.position is None or dtype.height_u <= 0:
             continue
+        if device.face == "rear" and not dtype.full_depth:
+            continue  # a half-depth switch on the rear face leaves the front open (PLC006)
         for u in range(device.position, device.position + math.ceil(dtype.height_u)):
             if u <= RACK_HEIGHT:
                 taken[u] = 1
@@ -800,7 +802,7 @@ def build_rack_scale(
     )
     layout.site = Site()
     layout.workload = Workload(kind=options.workload, model_params=options.model_params)
-    ethernet: list[tuple[list[Rack], list[Rack]]] = []  # each row's NVL72 racks, homes
+    ethernet: list[nvl_networks.Row] = []  # each row's Ethernet switches
     for s in range(sus):
         row = _row_name(s)
         prefix = row.lower()
@@ -831,9 +833,12 @@ def build_rack_scale(
             layout.racks.append(nvl)
             row_nvl.append(nvl)
             slot += 1
-        homes = nvl_networks.place_switches(row_nvl, row_network)
-        ethernet.append((row_nvl, homes))
+        ethernet.append(nvl_networks.place_switches(row_nvl, row_network))
     layout.catalog[nvl_networks.STORAGE_LEAF] = nvl_networks.storage_leaf_type(catalog)
+    leaves_per_row = NVL_SU_RACKS // nvl_networks.RACKS_PER_STORAGE_PAIR * 2
+    layout.catalog[nvl_networks.STORAGE_SPINE] = nvl_networks.storage_spine_type(
+        catalog, leaves_per_row
+    )
     racks_done = time.perf_counter()
     request = FabricRequest(
         fabric="rail",
@@ -852,12 +857,6 @@ def build_rack_scale(
     fabric_done = time.perf_counter()
     apply_plan(layout, plan)
     merged = catalog_for(layout)
-    extra = [
-        nvl_networks.cable(
-            layout, merged, nvl, homes, frozenset({tray_key}), NVL_SWITCH, plan.cable_limit
-        )
-        for nvl, homes in ethernet
-    ]
     for rack in layout.racks:
         if rack.nvlink_domain is not None and not any(
             merged.devices[d.model].nvl_domain for d in rack.devices
@@ -870,6 +869,15 @@ def build_rack_scale(
             if rack.door is not None:
                 rack.devices = [d for d in rack.devices if d.id != rack.door]
                 rack.door = None
+    by_row: dict[str, list[Rack]] = {}
+    for rack in layout.racks:
+        if rack.label != "CDU" and rack.nvlink_domain is None:
+            by_row.setdefault(rack.row or "", []).append(rack)
+    for row in ethernet:
+        # The network racks ``new`` placed and those the fabric's generator added.
+        nvl_networks.place_network_oob(row, by_row.get(row.nvl[0].row or "", []), merged)
+    extra = nvl_networks.cable(layout, merged, ethernet, plan.cable_limit)
+    for rack in layout.racks:
         _nvl_feeds(rack, merged, options)
     if timings is not None:
         timings["racks"] = racks_done - began
@@ -883,12 +891,6 @@ def build_rack_scale(
     door = merged.devices[DOOR_MODEL]
     counts = plan.counts
     switches = counts.get("leaves", 0) + counts.get("spines", 0) + counts.get("cores", 0)
-    mgmt = sum(e.mgmt_switches for e in extra)
-    storage_leaves = sum(e.storage_leaves for e in extra)
-    bmc = sum(e.bmc_cables for e in extra)
-    storage_cables = sum(e.storage_cables for e in extra)
-    uplinks = sum(e.uplink_cables for e in extra)
-    extra_over = sum(e.over for e in extra)
     nvl_racks = sus * NVL_SU_RACKS
     trays = nvl_racks * NVL_TRAYS
     gpus = trays * int(tray.gpus or 0)
@@ -912,13 +914,18 @@ def build_rack_scale(
             f"{float(door.capacity or 0) / 1e3:g} kW) takes it to chilled water.",
             f" Fabric: {fabric_text}; port k of every compute tray on a rail-k leaf.",
             f" Cables: {cable_runs_text(plan)}.",
-            f" Storage and in-band: {count(storage_leaves, 'SN5600 leaf', 'SN5600 leaves')} "
-            f"in pairs, one pair for every {nvl_networks.RACKS_PER_STORAGE_PAIR} NVL72 racks, "
-            f"each tray's two BlueField-3 ports on both ({storage_cables:,} cables);",
-            f" out-of-band: {count(mgmt, 'SN2201', 'SN2201s')}, two a rack, carrying the "
-            f"trays' and switch trays' BMC ports ({bmc:,} cables), each with an uplink to "
-            f"each leaf of its pair ({uplinks:,}); {extra_over:,} of these run longer than "
-            f"{plan.cable_limit:g} m.",
+            f" Storage and in-band: {count(extra.storage_leaves, 'SN5600 leaf', 'SN5600 leaves')}"
+            f" in pairs, one pair for every {nvl_networks.RACKS_PER_STORAGE_PAIR} NVL72 racks, "
+            f"each tray's two BlueField-3 ports on both ({extra.storage_cables:,} cables), 1:1 up "
+            f"to {count(extra.storage_spines, 'storage spine', 'storage spines')} "
+            f"({extra.spine_cables:,} cables; {extra.free_array_ports:,} spine ports of 800GbE "
+            f"left for the storage arrays);",
+            f" out-of-band: {count(extra.mgmt_switches, 'SN2201', 'SN2201s')}, two in each "
+            f"NVL72 rack carrying its trays', switch trays' and power shelves' management ports "
+            f"({extra.bmc_cables:,} cables) and one for each run of network racks side by side "
+            f"carrying their switches' ({extra.switch_mgmt_cables:,}), with "
+            f"{extra.uplink_cables:,} uplinks; "
+            f"{extra.over:,} of these run longer than {plan.cable_limit:g} m.",
         ]
     )
     return Built(layout, plan, tray, trays, len(layout.racks), layout.description)

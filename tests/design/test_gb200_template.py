@@ -224,24 +224,29 @@ def test_network_racks_stand_among_the_nvl72_racks_so_tray_runs_stay_short() -> 
     tray_runs = [d for d in over if d.entity.split(" ", 1)[-1].split(":")[0] in trays]
     assert len(tray_runs) <= 11
     assert max(d.values["length"] for d in tray_runs) < 5.5
-    assert len(over) == built.plan.long_runs  # the storage and BMC runs are all short
+    # CAB001 is for compute links: the storage and management runs are not among them.
+    assert len(over) == built.plan.long_runs
 
 
 @pytest.mark.parametrize("sus", [1, 3])
 def test_storage_and_management_networks_per_su(sus: int) -> None:
-    """Per SU: 2 SN2201 management ToRs a rack (16) carrying the 27 BMC ports of each rack's
-    trays and switch trays (216 cables), each with an uplink to each leaf of its rack's
-    storage pair (32); 8 SN5600 storage / in-band leaves in 4 pairs, each tray's two
-    BlueField-3 ports on the two leaves of its pair (288 cables)."""
+    """Per SU: 2 SN2201 management ToRs a rack (16) carrying the 44 management ports of each
+    rack's trays, switch trays (BMC and COMe) and power shelves (352 cables), each with an
+    uplink to each leaf of its rack's storage pair (32), and an SN2201 for each of the 3
+    pairs of network racks side by side, with two uplinks to the storage spines (6); 8
+    SN5600 storage / in-band leaves in 4 pairs, each tray's two BlueField-3 ports on the
+    two leaves of its pair (288 cables). tests/design/test_nvl_networks.py checks the
+    spines and the network racks."""
     layout = build(NewOptions(template="gb200-superpod", sus=sus)).layout
     models = Counter(d.model for r in layout.racks for d in r.devices)
-    assert models["sn2201"] == 16 * sus
+    assert models["sn2201"] == 19 * sus
     assert models["sn5600-storage"] == 8 * sus
+    nvl = {d.id for r in layout.racks if r.nvlink_domain for d in r.devices}
     ends = [(link.a, link.b) for link in layout.links]
-    bmc = [(a, b) for a, b in ends if a.endswith(":bmc1")]
+    bmc = [(a, b) for a, b in ends if a.split(":")[0] in nvl and ":mgmt" in b]
     storage = [(a, b) for a, b in ends if ":eth" in a]
     uplinks = [(a, b) for a, b in ends if ":up" in a]
-    assert (len(bmc), len(storage), len(uplinks)) == (216 * sus, 288 * sus, 32 * sus)
+    assert (len(bmc), len(storage), len(uplinks)) == (352 * sus, 288 * sus, 38 * sus)
     trays = [d.id for r in layout.racks for d in r.devices if d.model == "gb200-compute-tray"]
     leaves_of: dict[str, set[str]] = {}
     for a, b in storage:
@@ -249,11 +254,11 @@ def test_storage_and_management_networks_per_su(sus: int) -> None:
     # Every tray on two leaves (no leaf a single point of failure), in its own row.
     assert sorted(leaves_of) == sorted(trays)
     assert all(len(leaves) == 2 for leaves in leaves_of.values())
-    # Every BMC port is on a ToR of its own rack; each ToR carries 13 or 14.
+    # Every management port is on a ToR of its own rack; each ToR carries 22.
     rack_of = {d.id: r.id for r in layout.racks for d in r.devices}
     assert all(rack_of[a.split(":")[0]] == rack_of[b.split(":")[0]] for a, b in bmc)
     per_tor = Counter(b.split(":")[0] for _, b in bmc)
-    assert set(per_tor.values()) == {13, 14}
+    assert set(per_tor.values()) == {22}
     _, diagnostics = check(
         layout, select=["CAB003", "CAB004", "CAB005", "PLC001", "PLC003", "PLC007", "PLC009"]
     )

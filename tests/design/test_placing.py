@@ -214,7 +214,7 @@ def test_rack_scale_parts_are_one_group_first_and_the_busbar_goes_on_the_rear() 
     assert where(busbar, 0) == "on the rack's rear (0U)"
     assert rear_face(types["rear-door-hx"]) is None
     # Their figures in the list: what a shelf makes, what the busbar carries.
-    assert summary(types["nvl72-power-shelf"]) == "1U · 6×5.5 kW → 48 V DC"
+    assert summary(types["nvl72-power-shelf"]) == "1U · 6×5.5 kW → 48 V DC · 1×1G"  # its PMC
     assert summary(types["nvl72-busbar"]) == "0U · DC busbar 2.9 kA · rear"
     assert "NVLink switch (nvl72)" in summary(types["nvl72-switch-tray"])
 
