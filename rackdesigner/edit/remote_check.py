@@ -31,6 +31,7 @@ is in ``tui/controllers/checking.py``.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -98,19 +99,40 @@ def fabric_outcome(
     return outcome
 
 
-def _start_forkserver() -> None:
-    """Start the forkserver (once) with a real stderr for its resource tracker: the app's
-    ``sys.stderr`` is Textual's capture, whose ``fileno()`` is -1, and multiprocessing
-    passes that on and fails ("bad value(s) in fds_to_keep"). The null device: nothing
-    from these processes may reach the app's screen."""
-    from multiprocessing import forkserver
+# The prefix of the ``-c`` program of each process multiprocessing spawns (the forkserver,
+# its resource tracker): their standard error is the null device. The app's own is the
+# terminal Textual draws on (Textual writes to ``sys.__stderr__``), and they inherit it:
+# a warning of the tracker, or a traceback of the forkserver or of a child before its
+# first line, would be written across the screen.
+QUIET_PREFIX = "import os; os.dup2(os.open(os.devnull, os.O_WRONLY), 2); "
 
-    saved = sys.stderr
+
+def _quiet_spawn(spawn: Callable[..., int]) -> Callable[..., int]:
+    def spawnv_passfds(path: bytes | str, args: list[str], passfds: Any) -> int:
+        args = list(args)
+        if "-c" in args[:-1]:
+            at = args.index("-c") + 1
+            args[at] = QUIET_PREFIX + args[at]
+        return spawn(path, args, passfds)
+
+    return spawnv_passfds
+
+
+def _start_forkserver() -> None:
+    """Start the forkserver (once), its standard error and its resource tracker's the null
+    device (see ``QUIET_PREFIX``); the app's ``sys.stderr`` is Textual's capture, whose
+    ``fileno()`` is -1, which multiprocessing passes on and fails with ("bad value(s) in
+    fds_to_keep"), so it is the null device meanwhile too."""
+    from multiprocessing import forkserver, util
+
+    saved, spawn = sys.stderr, util.spawnv_passfds
     with open(os.devnull, "w", encoding="utf-8") as quiet:
         sys.stderr = quiet
+        util.spawnv_passfds = _quiet_spawn(spawn)  # type: ignore[assignment]
         try:
             forkserver.ensure_running()
         finally:
+            util.spawnv_passfds = spawn  # type: ignore[assignment]
             sys.stderr = saved
 
 
@@ -139,9 +161,20 @@ def _child(connection: Connection) -> None:
     try:
         result: tuple[bool, object] = (True, function(*args))
     except Exception as error:  # sent back as text: the app says it, never a traceback
-        result = (False, f"{type(error).__name__}: {error}")
-    connection.send(result)
+        result = (False, _said(error))
+    try:
+        connection.send(result)
+    except Exception as error:  # an answer that does not pickle: why, instead
+        connection.send((False, f"the check's answer could not be sent: {_said(error)}"))
     connection.close()
+
+
+def _cannot_start(error: BaseException) -> tuple[bool, object]:
+    return (False, f"cannot start the check process: {_said(error)}")
+
+
+def _said(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"
 
 
 def _ended(exitcode: int | None) -> str:
@@ -170,8 +203,9 @@ class CheckProcess:
         """Start the forkserver now, while this process is small. Starting it forks this
         process (twice: the server and multiprocessing's resource tracker), holding the
         interpreter while the page tables are copied: 0.25 s and more once a 100,000-GPU
-        layout is loaded, a few milliseconds before."""
-        with self._lock:
+        layout is loaded, a few milliseconds before. One that cannot start is said by the
+        first job (:meth:`call`), not here (this is the load's worker)."""
+        with self._lock, contextlib.suppress(Exception):  # the first job says why
             self._context()
 
     def _context(self) -> Any:
@@ -198,15 +232,18 @@ class CheckProcess:
             self._stop_child()
             self._generation += 1
             generation = self._generation
-            context = self._context()
-            ours, theirs = context.Pipe()
+            try:
+                context = self._context()
+                ours, theirs = context.Pipe()
+            except Exception as error:  # no forkserver (or no pipe): said, never raised
+                return _cannot_start(error)
             child = context.Process(target=_child, args=(theirs,), daemon=True)
             self._child = child
         try:
             child.start()
-        except (OSError, ValueError) as error:  # no process could be started
+        except Exception as error:  # OSError, a pickling error: no process was started
             ours.close()
-            return (False, f"{ChildFailed.__name__}: cannot start the check process: {error}")
+            return _cannot_start(error)
         finally:
             theirs.close()
         self.started += 1
@@ -223,6 +260,10 @@ class CheckProcess:
         except (EOFError, OSError):  # killed while sending or before its answer
             child.join(1)
             result = (False, _ended(child.exitcode))
+        except Exception as error:  # the job or its answer would not pickle
+            child.kill()
+            child.join(1)
+            result = (False, f"the check process was not given its job: {_said(error)}")
         finally:
             ours.close()
         with self._lock:

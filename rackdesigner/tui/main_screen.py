@@ -71,7 +71,7 @@ if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
 
     from rackdesigner.design.guidance import Announcement
-    from rackdesigner.edit import Session
+    from rackdesigner.edit import FabricJob, Session
     from rackdesigner.model.diagnostics import Diagnostic
 
 # A file that takes longer than this to open gets the progress screen.
@@ -516,6 +516,12 @@ class MainScreen(Screen[None]):
     def _start_first_check(self, session: Session) -> None:
         self._first_check_due = False
         if session is self.session and session.analysis is None:
+            early = self.fabric_checks.early_job(session)  # a large layout's, from its text
+            if early is not None:  # the child parses and checks while this check runs
+                self.fabric_checks.start_early(session)
+                self.run_thread(
+                    lambda: self._fabric_worker(session, early), group="fabric", exclusive=True
+                )
             self.run_thread(lambda: self._first_check(session), group="check", exclusive=True)
         self._settle()
 
@@ -539,7 +545,11 @@ class MainScreen(Screen[None]):
             if event.session is self.session:
                 self.header.set_state(status="")
                 self.refresh_all(racks=set())
-                self.start_fabric_check()
+                early = self.fabric_checks.after_first_check(event.session)
+                if early == "start":
+                    self.start_fabric_check()
+                elif early is not None:
+                    self._fabric_result(early)  # the early job's, which came back first
         finally:
             self._handled()
 
@@ -668,14 +678,14 @@ class MainScreen(Screen[None]):
         self.fabric_checks.supersede()  # a child still checking an older layout is killed
         self.run_thread(lambda: self._fabric_worker(session), group="fabric", exclusive=True)
 
-    def _fabric_worker(self, session: Session) -> None:
+    def _fabric_worker(self, session: Session, early: FabricJob | None = None) -> None:
         """The fabric rules read the whole cable graph: run them off the main thread. The
         job's copy of the analysis (150,000 cables' table on 100,000 GPUs) is taken here
         too, under the session's lock (an edit waits for it, a key does not)."""
         job = None
         try:
             with background_work():
-                job = self.fabric_checks.run(session)  # here, or in a child process
+                job = self.fabric_checks.run(session, early)  # here, or in a child process
         finally:
             cancelled = get_current_worker().is_cancelled or job is None
             if cancelled and job is not None:
@@ -692,6 +702,8 @@ class MainScreen(Screen[None]):
             self._handled()
 
     def _fabric_result(self, event: messages.FabricDone) -> None:
+        if self.fabric_checks.hold(event):
+            return  # the early job's, before the first check: taken when that is done
         job = event.job
         if job is None or event.session is not self.session:
             return

@@ -154,6 +154,11 @@ class FabricChecks:
         self.remote_from = REMOTE_FROM_LINKS if remote_from is None else remote_from
         self.process: CheckProcess | None = None
         self.child_peak_mb = 0.0  # the largest peak memory of a child so far (the bench)
+        # The early job (started from the file's text as the first check starts): the
+        # session it is for while it runs, and its result (a FabricDone) when it came
+        # back before the first check was done, for the app to take when that is.
+        self.early_for: Session | None = None
+        self.parked: Any = None
 
     def warm_up(self, path: str) -> None:
         """Before a large file is read (in the load worker): start the child processes'
@@ -175,22 +180,55 @@ class FabricChecks:
     def remote(self, session: Session) -> bool:
         return len(session.layout.links) >= self.remote_from
 
-    def run(self, session: Session) -> FabricJob | None:
-        """The fabric job of the session's layout as it is now, run (in a worker thread):
-        None when a newer job superseded it or the app is quitting."""
+    def early_job(self, session: Session) -> FabricJob | None:
+        """The fabric job to start with the first check (before it, not after): a large
+        layout's, from the text as read, which a child parses and checks while the app's
+        worker checks racks, power and cooling. None for a small layout (its thread needs
+        the first check's analysis) or a layout not as read (a recovered autosave)."""
         if not self.remote(session):
-            job = session.fabric_job()
-            return job.run()
+            return None
+        return session.source_fabric_job()
+
+    def run(self, session: Session, job: FabricJob | None = None) -> FabricJob | None:
+        """The fabric job of the session's layout as it is now (or ``job``, an
+        :meth:`early_job`), run (in a worker thread): None when a newer job superseded it
+        or the app is quitting."""
         from rackdesigner.edit.remote_check import run_remote
 
-        job = session.fabric_job(remote=True)
+        if job is None:
+            if not self.remote(session):
+                return session.fabric_job().run()
+            job = session.fabric_job(remote=True)
         if not run_remote(self._process(), job, views_of):
             return None
         self.child_peak_mb = max(self.child_peak_mb, job.peak_mb)
         return job
 
+    def start_early(self, session: Session) -> None:
+        """The session's early job starts: its result waits for the first check."""
+        self.early_for, self.parked = session, None
+
+    def hold(self, event: Any) -> bool:
+        """Keep a FabricDone that came back before its session's first check was done
+        (the findings need that check's analysis): True when it is kept."""
+        if self.early_for is None or event.session is not self.early_for:
+            return False
+        self.parked = event
+        return True
+
+    def after_first_check(self, session: Session) -> Any:
+        """What the app does once the session's first check is done: the early job's
+        result to take (a FabricDone), None while it still runs, or ``"start"``: no early
+        job (or it was cancelled), so the fabric check starts now."""
+        early, parked = self.early_for is session, self.parked
+        self.early_for, self.parked = None, None
+        if not early or (parked is not None and parked.job is None):
+            return "start"
+        return parked
+
     def supersede(self) -> None:
         """A newer edit: the running child's answer is not wanted (it is killed)."""
+        self.early_for, self.parked = None, None
         if self.process is not None:
             self.process.supersede()
 
