@@ -37,7 +37,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -78,25 +78,36 @@ class Outcome:
 
 def fabric_outcome(
     data: bytes, file: str, also: Callable[[Any], dict[str, object]] | None = None
-) -> Outcome:
+) -> Generator[Outcome, None, Outcome]:
     """In the child: the fabric rules over the layout in ``data`` (TOML, UTF-8), and
     ``also`` of the same analysis. Lines are left at 0 (the text may be the app's layout
-    written out, not the file: the app looks them up in its own source map)."""
+    written out, not the file: the app looks them up in its own source map).
+
+    The findings go back first (a part, see :meth:`CheckProcess.call`), ``also``'s data
+    after them: the views take seconds more on 100,000 GPUs, which the findings do not
+    wait for."""
     from rackdesigner.analysis import Analysis
     from rackdesigner.check.engine import rules_for
-    from rackdesigner.layout_io.document import loads
+    from rackdesigner.layout_io.reader import load_text_with_map
 
-    layout = loads(data.decode("utf-8"), file=file).layout
+    # The layout without the document's source map: the app locates the findings.
+    layout, _ = load_text_with_map(data.decode("utf-8"), file=file)
+    del data
     analysis = Analysis(layout, file=file)
     rules = [rule for rule in rules_for(layout) if rule.scope == "fabric"]
     job = FabricJob(0, analysis, rules, file).run()  # type: ignore[arg-type]
     outcome = Outcome(job.findings, job.error_text, job.failed_rule, pid=os.getpid())
-    if also is not None and job.error is None:
-        outcome.also = also(analysis)
+    outcome.peak_mb = _peak_mb()
+    if also is None or job.error is not None:
+        return outcome
+    yield outcome
+    return Outcome(also=also(analysis), pid=os.getpid(), peak_mb=_peak_mb())
+
+
+def _peak_mb() -> float:
     import resource
 
-    outcome.peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return outcome
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 # The prefix of the ``-c`` program of each process multiprocessing spawns (the forkserver,
@@ -159,7 +170,10 @@ def _child(connection: Connection) -> None:
     if has_data:
         args = (connection.recv_bytes(), *args)
     try:
-        result: tuple[bool, object] = (True, function(*args))
+        value = function(*args)
+        if isinstance(value, Generator):
+            value = _send_parts(connection, value)
+        result: tuple[bool, object] = (True, value)
     except Exception as error:  # sent back as text: the app says it, never a traceback
         result = (False, _said(error))
     try:
@@ -167,6 +181,20 @@ def _child(connection: Connection) -> None:
     except Exception as error:  # an answer that does not pickle: why, instead
         connection.send((False, f"the check's answer could not be sent: {_said(error)}"))
     connection.close()
+
+
+# The first item of a message that is a part of the answer, not its end (True or False).
+PART = "part"
+
+
+def _send_parts(connection: Connection, parts: Generator[object, None, object]) -> object:
+    """Send what ``parts`` yields as it comes; its return value is the answer."""
+    while True:
+        try:
+            part = next(parts)
+        except StopIteration as end:
+            return end.value
+        connection.send((PART, part))
 
 
 def _cannot_start(error: BaseException) -> tuple[bool, object]:
@@ -216,11 +244,17 @@ class CheckProcess:
         return context
 
     def call(
-        self, function: Callable[..., Any], *args: Any, data: bytes | None = None
+        self,
+        function: Callable[..., Any],
+        *args: Any,
+        data: bytes | None = None,
+        on_part: Callable[[object], None] | None = None,
     ) -> tuple[bool, object] | None:
         """``function(*args)`` in a new child (``function(data, *args)`` given ``data``),
         waited for on this thread (a worker's): (True, its result), (False, why it failed),
-        or None when superseded or closed.
+        or None when superseded or closed. A generator function's result is what it
+        returns; each value it yields before is given to ``on_part`` as it arrives (here,
+        while the job is current).
 
         ``data`` (the layout's text: 14 MB on 100,000 GPUs) goes over as bytes, not inside
         the pickle: ``send`` would copy it into the pickle and then again at each of the
@@ -251,12 +285,17 @@ class CheckProcess:
             ours.send((function, args, data is not None, CHILD_NICE))
             if data is not None:
                 ours.send_bytes(data)
-            ready = wait([ours, child.sentinel])
-            if ours in ready:
-                result: tuple[bool, object] = ours.recv()
-            else:
-                child.join(1)
-                result = (False, _ended(child.exitcode))
+            while True:
+                ready = wait([ours, child.sentinel])
+                if ours not in ready:
+                    child.join(1)
+                    result: tuple[Any, object] = (False, _ended(child.exitcode))
+                    break
+                result = ours.recv()
+                if result[0] != PART:
+                    break
+                if on_part is not None and generation == self._generation:
+                    on_part(result[1])
         except (EOFError, OSError):  # killed while sending or before its answer
             child.join(1)
             result = (False, _ended(child.exitcode))
@@ -301,26 +340,52 @@ class CheckProcess:
             child.kill()
 
 
-def run_remote(process: CheckProcess, job: FabricJob, also: Callable[[Any], Any] | None) -> bool:
+def run_remote(
+    process: CheckProcess,
+    job: FabricJob,
+    also: Callable[[Any], Any] | None,
+    findings: Callable[[FabricJob], None] | None = None,
+) -> bool:
     """Run ``job`` (made with its layout's text) in ``process``; False when superseded.
-    Its findings, error or the child's end are filled in as :meth:`FabricJob.run` would."""
+    Its findings, error or the child's end are filled in as :meth:`FabricJob.run` would;
+    ``findings(job)`` is called (on this thread) as soon as they are, before ``also``'s
+    data (``job.views``) comes, which is filled in when this returns."""
     assert job.text is not None
     data = job.text.encode("utf-8")
     job.text = None
-    answer = process.call(fabric_outcome, job.file, also, data=data)
+    ahead = False
+
+    def part(value: object) -> None:
+        nonlocal ahead
+        if isinstance(value, Outcome):
+            _fill(job, value)
+            ahead = True
+            if findings is not None:
+                findings(job)
+
+    answer = process.call(fabric_outcome, job.file, also, data=data, on_part=part)
     del data  # 14 MB on 100,000 GPUs: not kept while the result waits its turn
     if answer is None:
         return False
     ok, value = answer
     if ok and isinstance(value, Outcome):
-        job.findings = value.findings
-        job.views = value.also
-        job.pid = value.pid
-        job.peak_mb = value.peak_mb
-        if value.error is not None:
-            job.error = ChildFailed(value.error)
-            job.failed_rule = value.failed_rule
-    else:
+        if ahead:  # the findings came first: this is also's data
+            job.views = value.also
+            job.peak_mb = max(job.peak_mb, value.peak_mb)
+        else:
+            _fill(job, value)
+    elif not ahead:  # the findings came, then the views failed: the app builds them
         job.error = ChildFailed(str(value))
-    job.done = True
+        job.done = True
     return True
+
+
+def _fill(job: FabricJob, outcome: Outcome) -> None:
+    job.findings = outcome.findings
+    job.views = outcome.also
+    job.pid = outcome.pid
+    job.peak_mb = outcome.peak_mb
+    if outcome.error is not None:
+        job.error = ChildFailed(outcome.error)
+        job.failed_rule = outcome.failed_rule
+    job.done = True

@@ -546,10 +546,13 @@ class MainScreen(Screen[None]):
                 self.header.set_state(status="")
                 self.refresh_all(racks=set())
                 early = self.fabric_checks.after_first_check(event.session)
-                if early == "start":
+                if early is None:
                     self.start_fabric_check()
-                elif early is not None:
-                    self._fabric_result(early)  # the early job's, which came back first
+                for result in early or ():  # the early job's, which came back first
+                    if isinstance(result, messages.FabricViews):
+                        self._fabric_views_result(result)
+                    else:
+                        self._fabric_result(result)
         finally:
             self._handled()
 
@@ -681,16 +684,28 @@ class MainScreen(Screen[None]):
     def _fabric_worker(self, session: Session, early: FabricJob | None = None) -> None:
         """The fabric rules read the whole cable graph: run them off the main thread. The
         job's copy of the analysis (150,000 cables' table on 100,000 GPUs) is taken here
-        too, under the session's lock (an edit waits for it, a key does not)."""
+        too, under the session's lock (an edit waits for it, a key does not). A child's
+        findings are posted as they come, its views' data after them."""
         job = None
+        ahead = False
+
+        def findings(found: FabricJob) -> None:
+            nonlocal ahead
+            ahead = True
+            self.post_result(messages.FabricDone(session, found, views_follow=True))
+
         try:
             with background_work():
-                job = self.fabric_checks.run(session, early)  # here, or in a child process
+                job = self.fabric_checks.run(session, early, findings)
         finally:
             cancelled = get_current_worker().is_cancelled or job is None
             if cancelled and job is not None:
                 job.release()
-            self.post_result(messages.FabricDone(session, None if cancelled else job))
+            done = None if cancelled else job
+            if ahead:
+                self.post_result(messages.FabricViews(session, done))
+            else:
+                self.post_result(messages.FabricDone(session, done))
 
     @on(messages.FabricDone)
     def _fabric_done(self, event: messages.FabricDone) -> None:
@@ -700,6 +715,27 @@ class MainScreen(Screen[None]):
             if event.job is not None:
                 event.job.release()
             self._handled()
+
+    @on(messages.FabricViews)
+    def _fabric_views(self, event: messages.FabricViews) -> None:
+        try:
+            self._fabric_views_result(event)
+        finally:
+            self._handled()
+
+    def _fabric_views_result(self, event: messages.FabricViews) -> None:
+        """The child's views after its findings: kept if they are of the layout as it is
+        (else, or without them, the app's worker builds the views as for a small one)."""
+        if self.fabric_checks.hold(event):
+            return
+        self.fabric_checks.unmark_views(self.views.building)
+        session, job = event.session, event.job
+        if session is not self.session:
+            return
+        current = job is not None and job.revision == session.revision
+        if current and job.views and not session.fabric_stale and not session.fabric_error:
+            self.views.adopt(session, job.views)
+        self.views.refresh_view()
 
     def _fabric_result(self, event: messages.FabricDone) -> None:
         if self.fabric_checks.hold(event):
@@ -713,6 +749,8 @@ class MainScreen(Screen[None]):
             return
         result = self.workspace.fabric_done(event.session, job)
         if result.accepted:
+            if event.views_follow:  # the child builds them still: not here meanwhile
+                self.fabric_checks.mark_views(self.views.building, stamp_of(event.session))
             self.views.adopt(event.session, job.views)  # a child's summary and outline
             self.say(result.said)
             self.refresh_all(racks=set())

@@ -212,3 +212,18 @@ def test_nothing_from_the_processes_reaches_the_terminal(process: CheckProcess) 
     assert server and tracker
     for pid in (server, tracker):
         assert os.readlink(f"/proc/{pid}/fd/2") == os.devnull, pid
+
+
+def test_the_findings_come_back_before_the_views(process: CheckProcess) -> None:
+    """The child sends its findings as soon as the rules are done; ``also``'s data (the
+    designer's views, seconds more on a large layout) follows."""
+    session = _opened()
+    job = session.fabric_job(remote=True)
+    seen: list[tuple[bool, int, dict[str, object]]] = []
+    findings = lambda found: seen.append((found.done, len(found.findings), dict(found.views)))  # noqa: E731
+    assert run_remote(process, job, child_jobs.views, findings)
+    assert len(seen) == 1
+    done, count, views = seen[0]
+    assert done and count > 0 and views == {}  # the findings, without the views yet
+    assert job.views == {"racks": len(session.layout.racks)}  # the views, after them
+    assert session.accept_fabric(job)

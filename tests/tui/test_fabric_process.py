@@ -124,16 +124,17 @@ def test_the_child_starts_with_the_first_check_and_waits_for_it(
     from rackdesigner.tui import main_screen
 
     path = copy("training-128.toml", tmp_path)
-    seen: list[bool] = []
+    seen: list[list[str]] = []
     original = main_screen.warm_up
 
     def slow_first_check(session: object) -> None:
         # Hold the first check until the child's answer is back (and kept).
         checks = app.main.fabric_checks
         end = time.monotonic() + 30
-        while checks.parked is None and time.monotonic() < end:
+        while len(checks.parked) < 2 and time.monotonic() < end:
             time.sleep(0.01)
-        seen.append(checks.parked is not None and session.analysis is not None)  # type: ignore[attr-defined]
+        seen.append([type(event).__name__ for event in checks.parked])
+        assert session.analysis is not None  # type: ignore[attr-defined]
         original(session)  # type: ignore[arg-type]
 
     monkeypatch.setattr(main_screen, "warm_up", slow_first_check)
@@ -142,14 +143,19 @@ def test_the_child_starts_with_the_first_check_and_waits_for_it(
     async def journey() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            assert seen == [True], "the child's answer came back while the first check ran"
+            # The child's findings, then its views, came back while the first check ran.
+            assert seen == [["FabricDone", "FabricViews"]]
             session = app.workspace.session
             assert session is not None and not session.fabric_stale
             assert app.main.fabric_checks.process is not None
             assert app.main.fabric_checks.process.started == 1
             assert codes(app, "NET007")
-            assert app.main.fabric_checks.parked is None
+            assert app.main.fabric_checks.parked == []
             assert not app.main.header.checking
+            for name in ("summary", "topology"):  # the child's, taken after its findings
+                found = app.main.views.view_data(name)
+                assert found is not None and found[0] == stamp_of(session)
+            assert not app.main.views.building
 
     run(journey)
 
