@@ -12,10 +12,13 @@ waits on a pipe.
   started once (by ``fork`` and ``exec`` at once, which is safe with Textual's threads
   running, where a plain ``fork`` of the app is not), that has imported the loader, the
   analysis, the rules and networkx, and forks a child per job in a few milliseconds.
-- **What goes over.** The layout's canonical TOML text and the file's name; what comes back
-  is small, plain data: the fabric findings (their lines are looked up again by the app's
-  own source map) and whatever ``also`` makes of the child's analysis (the designer's
-  summary and topology outline, which read the same graph).
+- **What goes over.** The layout's TOML text (the file as read for the first job, which
+  starts with the app's first check; the layout written out after an edit) and the file's
+  name; what comes back is small, plain data, in two parts: the fabric findings as soon
+  as the rules are done (their lines are looked up again by the app's own source map),
+  then whatever ``also`` makes of the child's analysis (the designer's summary and
+  topology outline, which read the same graph: seconds more on 100,000 GPUs, which the
+  findings do not wait for). See :meth:`CheckProcess.call`'s ``on_part``.
 - **One job at a time.** A new job supersedes the running one: its child is killed and its
   caller gets None, as does a result that comes back for a job no longer current (a
   generation number tells). :meth:`CheckProcess.close` kills the child (the designer
@@ -23,7 +26,10 @@ waits on a pipe.
   process does (``PR_SET_PDEATHSIG``).
 - **Failure.** A rule that raises comes back as the job's error, as in a thread (``"NET003:
   ZeroDivisionError: …"``); a child that dies (killed, out of memory) comes back as
-  :class:`ChildFailed`, "the check process ended unexpectedly (…)".
+  :class:`ChildFailed`, "the check process ended unexpectedly (…)"; a forkserver or a
+  process that cannot start, or a job or answer that does not pickle, as "cannot start
+  the check process: …" and the like: never raised into the app's worker. None of these
+  processes writes on the terminal (``QUIET_PREFIX``).
 
 No Textual here: the designer's side (which layouts go to the process, the views' data)
 is in ``tui/controllers/checking.py``.

@@ -23,8 +23,12 @@ runs them in a child process (:mod:`rackdesigner.edit.remote_check`), which also
 summary's and the topology outline's data from its analysis (:func:`views_of`), so that
 the app never builds the fabric graph. Even with the collector off and a short switch
 interval, the rules in a thread made a key wait 0.2–1.6 s on 100,000 GPUs (bench/README.md,
-issue 23). Small layouts keep the thread: a child costs a process start and the layout
-written out and read again, more than their whole fabric check (see ``REMOTE_FROM_LINKS``).
+issue 23). The child of a file just opened starts with the first check, from the text as
+read (:meth:`FabricChecks.early_job`), and its findings wait for that check's end
+(:meth:`FabricChecks.hold`); its findings come before its views' data, which the app's own
+worker does not build meanwhile (:meth:`FabricChecks.mark_views`). Small layouts keep the
+thread: a child costs a process start and the layout written out and read again, more
+than their whole fabric check (see ``REMOTE_FROM_LINKS``).
 """
 
 from __future__ import annotations
