@@ -100,7 +100,7 @@ async def repeat(app: DesignerApp, keys: list[str], done: object, every: float =
     return time.perf_counter() - began
 
 
-async def measure(path: Path, folder: Path) -> list[tuple[str, str]]:
+async def measure(path: Path, folder: Path, only_fabric: bool = False) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
 
     def ms(name: str, seconds: float) -> None:
@@ -129,16 +129,25 @@ async def measure(path: Path, folder: Path) -> list[tuple[str, str]]:
                 spread(first),
             )
         )
-        ms("app start to racks, power, cooling checked", time.perf_counter() - began)
+        checked = time.perf_counter()
+        ms("app start to racks, power, cooling checked", checked - began)
+
+        findings_at: list[float] = []  # when the fabric findings came (not the views)
 
         def fabric_running() -> bool:
+            if not session.fabric_stale and not findings_at:
+                findings_at.append(time.perf_counter())
             return session.fabric_stale or any(
                 w.group == "fabric" and w.is_running for w in app.workers
             )
 
+        findings_at.clear()
         fabric = await keys_while(app, fabric_running)
         rows.append(("keys answered while the fabric rules run (median/p90/max)", spread(fabric)))
-        ms("app start to fabric findings", time.perf_counter() - began)
+        found = findings_at[0] if findings_at else time.perf_counter()
+        ms("app start to fabric findings", found - began)
+        ms("first check done to fabric findings", found - checked)
+        ms("app start to fabric findings and the child's views", time.perf_counter() - began)
         checks = getattr(app.main, "fabric_checks", None)  # absent before issue 23's process
         children = checks.process.started if checks is not None and checks.process else 0
         rows.append(
@@ -147,6 +156,27 @@ async def measure(path: Path, folder: Path) -> list[tuple[str, str]]:
         rows.append(
             ("keys answered during the whole check (median/p90/max)", spread(first + fabric))
         )
+        # An edit that changes the fabric (a cable removed, then put back by undo): the
+        # edit's own time, then to its fabric findings, and the keys meanwhile.
+        from rackdesigner.edit import RemoveLink
+
+        link = session.layout.links[len(session.layout.links) // 2]
+        for name, edit in (
+            ("remove a cable", lambda: app.main.do(RemoveLink(link))),
+            ("undo it", app.main.action_undo),
+        ):
+            key = time.perf_counter()
+            edit()
+            ms(f"fabric edit ({name}): the edit, answered", time.perf_counter() - key)
+            findings_at.clear()
+            keys = await keys_while(app, fabric_running)
+            done = findings_at[0] if findings_at else time.perf_counter()
+            ms(f"fabric edit ({name}): to its fabric findings", done - key)
+            ms(f"fabric edit ({name}): to the child's views", time.perf_counter() - key)
+            rows.append((f"fabric edit ({name}): keys meanwhile (median/p90/max)", spread(keys)))
+        if only_fabric:
+            child_peak = checks.child_peak_mb if checks is not None else 0.0
+            return _memory(rows, child_peak)
 
         def built() -> bool:
             return all(
@@ -288,6 +318,10 @@ async def measure(path: Path, folder: Path) -> list[tuple[str, str]]:
             )
         )
         child_peak = checks.child_peak_mb if checks is not None else 0.0
+    return _memory(rows, child_peak)
+
+
+def _memory(rows: list[tuple[str, str]], child_peak: float) -> list[tuple[str, str]]:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     rows.append(("peak memory", f"{peak:,.0f} MB"))
     if child_peak:
@@ -304,7 +338,22 @@ def main() -> None:
         default=None,
         help="cables from which the fabric rules run in a child process (the app's default)",
     )
+    parser.add_argument(
+        "--child-nice",
+        type=int,
+        default=None,
+        help="the niceness of the fabric check's child (the app's default otherwise)",
+    )
+    parser.add_argument(
+        "--fabric-only",
+        action="store_true",
+        help="stop after the fabric check and the fabric edits (no views, keys, edits)",
+    )
     args = parser.parse_args()
+    if args.child_nice is not None:
+        from rackdesigner.edit import remote_check
+
+        remote_check.CHILD_NICE = args.child_nice
     if args.remote_from is not None:
         from rackdesigner.tui.controllers import checking
 
@@ -313,7 +362,7 @@ def main() -> None:
         folder = Path(tmp)
         path = folder / f"gpus-{args.gpus}.toml"
         path.write_text(generate_layout_text(args.gpus), encoding="utf-8")
-        rows = asyncio.run(measure(path, folder))
+        rows = asyncio.run(measure(path, folder, args.fabric_only))
     print(f"| measure ({args.gpus:,} GPUs, Pilot 120x40) | value |")
     print("|---|---:|")
     for name, value in rows:

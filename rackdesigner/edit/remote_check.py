@@ -12,10 +12,13 @@ waits on a pipe.
   started once (by ``fork`` and ``exec`` at once, which is safe with Textual's threads
   running, where a plain ``fork`` of the app is not), that has imported the loader, the
   analysis, the rules and networkx, and forks a child per job in a few milliseconds.
-- **What goes over.** The layout's canonical TOML text and the file's name; what comes back
-  is small, plain data: the fabric findings (their lines are looked up again by the app's
-  own source map) and whatever ``also`` makes of the child's analysis (the designer's
-  summary and topology outline, which read the same graph).
+- **What goes over.** The layout's TOML text (the file as read for the first job, which
+  starts with the app's first check; the layout written out after an edit) and the file's
+  name; what comes back is small, plain data, in two parts: the fabric findings as soon
+  as the rules are done (their lines are looked up again by the app's own source map),
+  then whatever ``also`` makes of the child's analysis (the designer's summary and
+  topology outline, which read the same graph: seconds more on 100,000 GPUs, which the
+  findings do not wait for). See :meth:`CheckProcess.call`'s ``on_part``.
 - **One job at a time.** A new job supersedes the running one: its child is killed and its
   caller gets None, as does a result that comes back for a job no longer current (a
   generation number tells). :meth:`CheckProcess.close` kills the child (the designer
@@ -23,7 +26,10 @@ waits on a pipe.
   process does (``PR_SET_PDEATHSIG``).
 - **Failure.** A rule that raises comes back as the job's error, as in a thread (``"NET003:
   ZeroDivisionError: …"``); a child that dies (killed, out of memory) comes back as
-  :class:`ChildFailed`, "the check process ended unexpectedly (…)".
+  :class:`ChildFailed`, "the check process ended unexpectedly (…)"; a forkserver or a
+  process that cannot start, or a job or answer that does not pickle, as "cannot start
+  the check process: …" and the like: never raised into the app's worker. None of these
+  processes writes on the terminal (``QUIET_PREFIX``).
 
 No Textual here: the designer's side (which layouts go to the process, the views' data)
 is in ``tui/controllers/checking.py``.
@@ -31,12 +37,13 @@ is in ``tui/controllers/checking.py``.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -77,40 +84,72 @@ class Outcome:
 
 def fabric_outcome(
     data: bytes, file: str, also: Callable[[Any], dict[str, object]] | None = None
-) -> Outcome:
+) -> Generator[Outcome, None, Outcome]:
     """In the child: the fabric rules over the layout in ``data`` (TOML, UTF-8), and
     ``also`` of the same analysis. Lines are left at 0 (the text may be the app's layout
-    written out, not the file: the app looks them up in its own source map)."""
+    written out, not the file: the app looks them up in its own source map).
+
+    The findings go back first (a part, see :meth:`CheckProcess.call`), ``also``'s data
+    after them: the views take seconds more on 100,000 GPUs, which the findings do not
+    wait for."""
     from rackdesigner.analysis import Analysis
     from rackdesigner.check.engine import rules_for
-    from rackdesigner.layout_io.document import loads
+    from rackdesigner.layout_io.reader import load_text_with_map
 
-    layout = loads(data.decode("utf-8"), file=file).layout
+    # The layout without the document's source map: the app locates the findings.
+    layout, _ = load_text_with_map(data.decode("utf-8"), file=file)
+    del data
     analysis = Analysis(layout, file=file)
     rules = [rule for rule in rules_for(layout) if rule.scope == "fabric"]
     job = FabricJob(0, analysis, rules, file).run()  # type: ignore[arg-type]
     outcome = Outcome(job.findings, job.error_text, job.failed_rule, pid=os.getpid())
-    if also is not None and job.error is None:
-        outcome.also = also(analysis)
+    outcome.peak_mb = _peak_mb()
+    if also is None or job.error is not None:
+        return outcome
+    yield outcome
+    return Outcome(also=also(analysis), pid=os.getpid(), peak_mb=_peak_mb())
+
+
+def _peak_mb() -> float:
     import resource
 
-    outcome.peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return outcome
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+# The prefix of the ``-c`` program of each process multiprocessing spawns (the forkserver,
+# its resource tracker): their standard error is the null device. The app's own is the
+# terminal Textual draws on (Textual writes to ``sys.__stderr__``), and they inherit it:
+# a warning of the tracker, or a traceback of the forkserver or of a child before its
+# first line, would be written across the screen.
+QUIET_PREFIX = "import os; os.dup2(os.open(os.devnull, os.O_WRONLY), 2); "
+
+
+def _quiet_spawn(spawn: Callable[..., int]) -> Callable[..., int]:
+    def spawnv_passfds(path: bytes | str, args: list[str], passfds: Any) -> int:
+        args = list(args)
+        if "-c" in args[:-1]:
+            at = args.index("-c") + 1
+            args[at] = QUIET_PREFIX + args[at]
+        return spawn(path, args, passfds)
+
+    return spawnv_passfds
 
 
 def _start_forkserver() -> None:
-    """Start the forkserver (once) with a real stderr for its resource tracker: the app's
-    ``sys.stderr`` is Textual's capture, whose ``fileno()`` is -1, and multiprocessing
-    passes that on and fails ("bad value(s) in fds_to_keep"). The null device: nothing
-    from these processes may reach the app's screen."""
-    from multiprocessing import forkserver
+    """Start the forkserver (once), its standard error and its resource tracker's the null
+    device (see ``QUIET_PREFIX``); the app's ``sys.stderr`` is Textual's capture, whose
+    ``fileno()`` is -1, which multiprocessing passes on and fails with ("bad value(s) in
+    fds_to_keep"), so it is the null device meanwhile too."""
+    from multiprocessing import forkserver, util
 
-    saved = sys.stderr
+    saved, spawn = sys.stderr, util.spawnv_passfds
     with open(os.devnull, "w", encoding="utf-8") as quiet:
         sys.stderr = quiet
+        util.spawnv_passfds = _quiet_spawn(spawn)  # type: ignore[assignment]
         try:
             forkserver.ensure_running()
         finally:
+            util.spawnv_passfds = spawn  # type: ignore[assignment]
             sys.stderr = saved
 
 
@@ -137,11 +176,39 @@ def _child(connection: Connection) -> None:
     if has_data:
         args = (connection.recv_bytes(), *args)
     try:
-        result: tuple[bool, object] = (True, function(*args))
+        value = function(*args)
+        if isinstance(value, Generator):
+            value = _send_parts(connection, value)
+        result: tuple[bool, object] = (True, value)
     except Exception as error:  # sent back as text: the app says it, never a traceback
-        result = (False, f"{type(error).__name__}: {error}")
-    connection.send(result)
+        result = (False, _said(error))
+    try:
+        connection.send(result)
+    except Exception as error:  # an answer that does not pickle: why, instead
+        connection.send((False, f"the check's answer could not be sent: {_said(error)}"))
     connection.close()
+
+
+# The first item of a message that is a part of the answer, not its end (True or False).
+PART = "part"
+
+
+def _send_parts(connection: Connection, parts: Generator[object, None, object]) -> object:
+    """Send what ``parts`` yields as it comes; its return value is the answer."""
+    while True:
+        try:
+            part = next(parts)
+        except StopIteration as end:
+            return end.value
+        connection.send((PART, part))
+
+
+def _cannot_start(error: BaseException) -> tuple[bool, object]:
+    return (False, f"cannot start the check process: {_said(error)}")
+
+
+def _said(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"
 
 
 def _ended(exitcode: int | None) -> str:
@@ -170,8 +237,9 @@ class CheckProcess:
         """Start the forkserver now, while this process is small. Starting it forks this
         process (twice: the server and multiprocessing's resource tracker), holding the
         interpreter while the page tables are copied: 0.25 s and more once a 100,000-GPU
-        layout is loaded, a few milliseconds before."""
-        with self._lock:
+        layout is loaded, a few milliseconds before. One that cannot start is said by the
+        first job (:meth:`call`), not here (this is the load's worker)."""
+        with self._lock, contextlib.suppress(Exception):  # the first job says why
             self._context()
 
     def _context(self) -> Any:
@@ -182,11 +250,17 @@ class CheckProcess:
         return context
 
     def call(
-        self, function: Callable[..., Any], *args: Any, data: bytes | None = None
+        self,
+        function: Callable[..., Any],
+        *args: Any,
+        data: bytes | None = None,
+        on_part: Callable[[object], None] | None = None,
     ) -> tuple[bool, object] | None:
         """``function(*args)`` in a new child (``function(data, *args)`` given ``data``),
         waited for on this thread (a worker's): (True, its result), (False, why it failed),
-        or None when superseded or closed.
+        or None when superseded or closed. A generator function's result is what it
+        returns; each value it yields before is given to ``on_part`` as it arrives (here,
+        while the job is current).
 
         ``data`` (the layout's text: 14 MB on 100,000 GPUs) goes over as bytes, not inside
         the pickle: ``send`` would copy it into the pickle and then again at each of the
@@ -198,15 +272,18 @@ class CheckProcess:
             self._stop_child()
             self._generation += 1
             generation = self._generation
-            context = self._context()
-            ours, theirs = context.Pipe()
+            try:
+                context = self._context()
+                ours, theirs = context.Pipe()
+            except Exception as error:  # no forkserver (or no pipe): said, never raised
+                return _cannot_start(error)
             child = context.Process(target=_child, args=(theirs,), daemon=True)
             self._child = child
         try:
             child.start()
-        except (OSError, ValueError) as error:  # no process could be started
+        except Exception as error:  # OSError, a pickling error: no process was started
             ours.close()
-            return (False, f"{ChildFailed.__name__}: cannot start the check process: {error}")
+            return _cannot_start(error)
         finally:
             theirs.close()
         self.started += 1
@@ -214,15 +291,24 @@ class CheckProcess:
             ours.send((function, args, data is not None, CHILD_NICE))
             if data is not None:
                 ours.send_bytes(data)
-            ready = wait([ours, child.sentinel])
-            if ours in ready:
-                result: tuple[bool, object] = ours.recv()
-            else:
-                child.join(1)
-                result = (False, _ended(child.exitcode))
+            while True:
+                ready = wait([ours, child.sentinel])
+                if ours not in ready:
+                    child.join(1)
+                    result: tuple[Any, object] = (False, _ended(child.exitcode))
+                    break
+                result = ours.recv()
+                if result[0] != PART:
+                    break
+                if on_part is not None and generation == self._generation:
+                    on_part(result[1])
         except (EOFError, OSError):  # killed while sending or before its answer
             child.join(1)
             result = (False, _ended(child.exitcode))
+        except Exception as error:  # the job or its answer would not pickle
+            child.kill()
+            child.join(1)
+            result = (False, f"the check process was not given its job: {_said(error)}")
         finally:
             ours.close()
         with self._lock:
@@ -260,26 +346,52 @@ class CheckProcess:
             child.kill()
 
 
-def run_remote(process: CheckProcess, job: FabricJob, also: Callable[[Any], Any] | None) -> bool:
+def run_remote(
+    process: CheckProcess,
+    job: FabricJob,
+    also: Callable[[Any], Any] | None,
+    findings: Callable[[FabricJob], None] | None = None,
+) -> bool:
     """Run ``job`` (made with its layout's text) in ``process``; False when superseded.
-    Its findings, error or the child's end are filled in as :meth:`FabricJob.run` would."""
+    Its findings, error or the child's end are filled in as :meth:`FabricJob.run` would;
+    ``findings(job)`` is called (on this thread) as soon as they are, before ``also``'s
+    data (``job.views``) comes, which is filled in when this returns."""
     assert job.text is not None
     data = job.text.encode("utf-8")
     job.text = None
-    answer = process.call(fabric_outcome, job.file, also, data=data)
+    ahead = False
+
+    def part(value: object) -> None:
+        nonlocal ahead
+        if isinstance(value, Outcome):
+            _fill(job, value)
+            ahead = True
+            if findings is not None:
+                findings(job)
+
+    answer = process.call(fabric_outcome, job.file, also, data=data, on_part=part)
     del data  # 14 MB on 100,000 GPUs: not kept while the result waits its turn
     if answer is None:
         return False
     ok, value = answer
     if ok and isinstance(value, Outcome):
-        job.findings = value.findings
-        job.views = value.also
-        job.pid = value.pid
-        job.peak_mb = value.peak_mb
-        if value.error is not None:
-            job.error = ChildFailed(value.error)
-            job.failed_rule = value.failed_rule
-    else:
+        if ahead:  # the findings came first: this is also's data
+            job.views = value.also
+            job.peak_mb = max(job.peak_mb, value.peak_mb)
+        else:
+            _fill(job, value)
+    elif not ahead:  # the findings came, then the views failed: the app builds them
         job.error = ChildFailed(str(value))
-    job.done = True
+        job.done = True
     return True
+
+
+def _fill(job: FabricJob, outcome: Outcome) -> None:
+    job.findings = outcome.findings
+    job.views = outcome.also
+    job.pid = outcome.pid
+    job.peak_mb = outcome.peak_mb
+    if outcome.error is not None:
+        job.error = ChildFailed(outcome.error)
+        job.failed_rule = outcome.failed_rule
+    job.done = True

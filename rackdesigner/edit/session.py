@@ -205,6 +205,20 @@ class Session:
             job.text = text if text is not None else dumps(self.layout)
         return job
 
+    def source_fabric_job(self) -> FabricJob | None:
+        """A job for a child process from the text as read, before any check (None once
+        the layout differs from it). Without the session's lock, which the first check
+        holds for seconds on a large layout: the text read is the file's and never
+        changes, and a revision read before and after it tells that no edit came between
+        (one after it makes the job stale, refused by :meth:`accept_fabric`)."""
+        revision = self.revision
+        text = self.document._text if self._text_is_layout and not self.dirty else None
+        if text is None or revision != self.revision:
+            return None
+        job = FabricJob(revision, None, [], self.checker.file, self.checker.source_map)
+        job.text = text
+        return job
+
     def accept_fabric(self, job: FabricJob) -> bool:
         """Take a finished job's findings, unless the layout changed since it began. A
         current job that failed is refused too, its error kept in :attr:`fabric_error`."""

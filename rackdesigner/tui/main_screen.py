@@ -71,7 +71,7 @@ if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
 
     from rackdesigner.design.guidance import Announcement
-    from rackdesigner.edit import Session
+    from rackdesigner.edit import FabricJob, Session
     from rackdesigner.model.diagnostics import Diagnostic
 
 # A file that takes longer than this to open gets the progress screen.
@@ -516,6 +516,12 @@ class MainScreen(Screen[None]):
     def _start_first_check(self, session: Session) -> None:
         self._first_check_due = False
         if session is self.session and session.analysis is None:
+            early = self.fabric_checks.early_job(session)  # a large layout's, from its text
+            if early is not None:  # the child parses and checks while this check runs
+                self.fabric_checks.start_early(session)
+                self.run_thread(
+                    lambda: self._fabric_worker(session, early), group="fabric", exclusive=True
+                )
             self.run_thread(lambda: self._first_check(session), group="check", exclusive=True)
         self._settle()
 
@@ -539,7 +545,14 @@ class MainScreen(Screen[None]):
             if event.session is self.session:
                 self.header.set_state(status="")
                 self.refresh_all(racks=set())
-                self.start_fabric_check()
+                early = self.fabric_checks.after_first_check(event.session)
+                if early is None:
+                    self.start_fabric_check()
+                for result in early or ():  # the early job's, which came back first
+                    if isinstance(result, messages.FabricViews):
+                        self._fabric_views_result(result)
+                    else:
+                        self._fabric_result(result)
         finally:
             self._handled()
 
@@ -668,19 +681,31 @@ class MainScreen(Screen[None]):
         self.fabric_checks.supersede()  # a child still checking an older layout is killed
         self.run_thread(lambda: self._fabric_worker(session), group="fabric", exclusive=True)
 
-    def _fabric_worker(self, session: Session) -> None:
+    def _fabric_worker(self, session: Session, early: FabricJob | None = None) -> None:
         """The fabric rules read the whole cable graph: run them off the main thread. The
         job's copy of the analysis (150,000 cables' table on 100,000 GPUs) is taken here
-        too, under the session's lock (an edit waits for it, a key does not)."""
+        too, under the session's lock (an edit waits for it, a key does not). A child's
+        findings are posted as they come, its views' data after them."""
         job = None
+        ahead = False
+
+        def findings(found: FabricJob) -> None:
+            nonlocal ahead
+            ahead = True
+            self.post_result(messages.FabricDone(session, found, views_follow=True))
+
         try:
             with background_work():
-                job = self.fabric_checks.run(session)  # here, or in a child process
+                job = self.fabric_checks.run(session, early, findings)
         finally:
             cancelled = get_current_worker().is_cancelled or job is None
             if cancelled and job is not None:
                 job.release()
-            self.post_result(messages.FabricDone(session, None if cancelled else job))
+            done = None if cancelled else job
+            if ahead:
+                self.post_result(messages.FabricViews(session, done))
+            else:
+                self.post_result(messages.FabricDone(session, done))
 
     @on(messages.FabricDone)
     def _fabric_done(self, event: messages.FabricDone) -> None:
@@ -691,7 +716,30 @@ class MainScreen(Screen[None]):
                 event.job.release()
             self._handled()
 
+    @on(messages.FabricViews)
+    def _fabric_views(self, event: messages.FabricViews) -> None:
+        try:
+            self._fabric_views_result(event)
+        finally:
+            self._handled()
+
+    def _fabric_views_result(self, event: messages.FabricViews) -> None:
+        """The child's views after its findings: kept if they are of the layout as it is
+        (else, or without them, the app's worker builds the views as for a small one)."""
+        if self.fabric_checks.hold(event):
+            return
+        self.fabric_checks.unmark_views(self.views.building)
+        session, job = event.session, event.job
+        if session is not self.session:
+            return
+        current = job is not None and job.revision == session.revision
+        if current and job.views and not session.fabric_stale and not session.fabric_error:
+            self.views.adopt(session, job.views)
+        self.views.refresh_view()
+
     def _fabric_result(self, event: messages.FabricDone) -> None:
+        if self.fabric_checks.hold(event):
+            return  # the early job's, before the first check: taken when that is done
         job = event.job
         if job is None or event.session is not self.session:
             return
@@ -701,6 +749,8 @@ class MainScreen(Screen[None]):
             return
         result = self.workspace.fabric_done(event.session, job)
         if result.accepted:
+            if event.views_follow:  # the child builds them still: not here meanwhile
+                self.fabric_checks.mark_views(self.views.building, stamp_of(event.session))
             self.views.adopt(event.session, job.views)  # a child's summary and outline
             self.say(result.said)
             self.refresh_all(racks=set())

@@ -48,7 +48,21 @@ class FirstCheckDone(Message):
 
 
 class FabricDone(Message):
-    """A fabric check ended (``job`` holds its findings or its error; None: cancelled)."""
+    """A fabric check ended (``job`` holds its findings or its error; None: cancelled).
+    ``views_follow``: its child still builds the views' data, which a FabricViews brings."""
+
+    def __init__(
+        self, session: Session, job: FabricJob | None, *, views_follow: bool = False
+    ) -> None:
+        self.session = session
+        self.job = job
+        self.views_follow = views_follow
+        super().__init__()
+
+
+class FabricViews(Message):
+    """The views' data a fabric check's child built after its findings (``job.views``;
+    None: superseded, cancelled or failed, and the app builds them itself)."""
 
     def __init__(self, session: Session, job: FabricJob | None) -> None:
         self.session = session

@@ -149,3 +149,81 @@ def test_an_exception_in_the_child_comes_back_as_text(process: CheckProcess) -> 
         False,
         "ValueError: invalid literal for int() with base 10: 'not a number'",
     )
+
+
+# -- multiprocessing failing while a child starts: said as the job's error, never raised ---
+
+
+def _forkserver_fails() -> None:
+    raise OSError(24, "Too many open files")
+
+
+def test_a_forkserver_that_cannot_start_is_the_jobs_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from rackdesigner.edit import remote_check
+
+    monkeypatch.setattr(remote_check, "_start_forkserver", _forkserver_fails)
+    process = CheckProcess()
+    process.warm_up()  # the load's worker: nothing raised, the first job says it
+    assert process.call(os.getpid) == (
+        False,
+        "cannot start the check process: OSError: [Errno 24] Too many open files",
+    )
+    session = _opened()
+    job = session.fabric_job(remote=True)
+    assert run_remote(process, job, None)
+    assert job.error_text == (
+        "cannot start the check process: OSError: [Errno 24] Too many open files"
+    )
+    assert not process.running
+
+
+def test_a_process_that_cannot_be_forked_is_the_jobs_error(
+    process: CheckProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import multiprocessing.process
+
+    def no_fork(self: object) -> None:
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", no_fork)
+    said = "BlockingIOError: [Errno 11] Resource temporarily unavailable"
+    assert process.call(os.getpid) == (False, f"cannot start the check process: {said}")
+
+
+def test_a_job_or_answer_that_does_not_pickle_is_the_jobs_error(process: CheckProcess) -> None:
+    ok, said = process.call(os.getpid, threading.Lock())  # type: ignore[misc]
+    assert not ok and str(said).startswith("the check process was not given its job: TypeError")
+    assert not process.running
+    ok, said = process.call(child_jobs.unpicklable)  # type: ignore[misc]
+    assert not ok and str(said).startswith("the check's answer could not be sent: ")
+    assert process.call(os.getpid) is not None  # and the next job runs
+
+
+def test_nothing_from_the_processes_reaches_the_terminal(process: CheckProcess) -> None:
+    """The forkserver, its resource tracker and every child write their standard error to
+    the null device, not the app's (the terminal Textual draws on)."""
+    from multiprocessing import forkserver, resource_tracker
+
+    assert process.call(child_jobs.stderr_target) == (True, os.devnull)
+    server = forkserver._forkserver._forkserver_pid
+    tracker = resource_tracker._resource_tracker._pid
+    assert server and tracker
+    for pid in (server, tracker):
+        assert os.readlink(f"/proc/{pid}/fd/2") == os.devnull, pid
+
+
+def test_the_findings_come_back_before_the_views(process: CheckProcess) -> None:
+    """The child sends its findings as soon as the rules are done; ``also``'s data (the
+    designer's views, seconds more on a large layout) follows."""
+    session = _opened()
+    job = session.fabric_job(remote=True)
+    seen: list[tuple[bool, int, dict[str, object]]] = []
+    findings = lambda found: seen.append((found.done, len(found.findings), dict(found.views)))  # noqa: E731
+    assert run_remote(process, job, child_jobs.views, findings)
+    assert len(seen) == 1
+    done, count, views = seen[0]
+    assert done and count > 0 and views == {}  # the findings, without the views yet
+    assert job.views == {"racks": len(session.layout.racks)}  # the views, after them
+    assert session.accept_fabric(job)

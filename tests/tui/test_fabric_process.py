@@ -114,3 +114,73 @@ def test_quitting_kills_a_child_still_checking(
 
     run(journey)
     assert _gone(pids[0]), "the child outlived the app"
+
+
+def test_the_child_starts_with_the_first_check_and_waits_for_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The child is given the file's text as the first check starts; its findings, back
+    first, are taken when that check is done, and no second child is started."""
+    from rackdesigner.tui import main_screen
+
+    path = copy("training-128.toml", tmp_path)
+    seen: list[list[str]] = []
+    original = main_screen.warm_up
+
+    def slow_first_check(session: object) -> None:
+        # Hold the first check until the child's answer is back (and kept).
+        checks = app.main.fabric_checks
+        end = time.monotonic() + 30
+        while len(checks.parked) < 2 and time.monotonic() < end:
+            time.sleep(0.01)
+        seen.append([type(event).__name__ for event in checks.parked])
+        assert session.analysis is not None  # type: ignore[attr-defined]
+        original(session)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(main_screen, "warm_up", slow_first_check)
+    app = app_for(path, tmp_path)
+
+    async def journey() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            # The child's findings, then its views, came back while the first check ran.
+            assert seen == [["FabricDone", "FabricViews"]]
+            session = app.workspace.session
+            assert session is not None and not session.fabric_stale
+            assert app.main.fabric_checks.process is not None
+            assert app.main.fabric_checks.process.started == 1
+            assert codes(app, "NET007")
+            assert app.main.fabric_checks.parked == []
+            assert not app.main.header.checking
+            for name in ("summary", "topology"):  # the child's, taken after its findings
+                found = app.main.views.view_data(name)
+                assert found is not None and found[0] == stamp_of(session)
+            assert not app.main.views.building
+
+    run(journey)
+
+
+def test_a_check_process_that_cannot_start_is_said_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fails() -> None:
+        raise OSError(24, "Too many open files")
+
+    monkeypatch.setattr(remote_check, "_start_forkserver", fails)
+    path = copy("training-128.toml", tmp_path)
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            said = "cannot start the check process: OSError: [Errno 24] Too many open files"
+            failed = [t for s, t in app.notices if s == "error"]
+            assert failed == [f"Fabric check failed: {said}"]
+            assert str(app.main.problems.border_title).endswith(f"fabric check failed: {said}")
+            assert not app.main.header.checking
+            await pilot.press("right")  # the app goes on
+            await settle(pilot)
+            assert app.is_running
+        assert app.return_code in (0, None)
+
+    run(journey)

@@ -23,8 +23,12 @@ runs them in a child process (:mod:`rackdesigner.edit.remote_check`), which also
 summary's and the topology outline's data from its analysis (:func:`views_of`), so that
 the app never builds the fabric graph. Even with the collector off and a short switch
 interval, the rules in a thread made a key wait 0.2–1.6 s on 100,000 GPUs (bench/README.md,
-issue 23). Small layouts keep the thread: a child costs a process start and the layout
-written out and read again, more than their whole fabric check (see ``REMOTE_FROM_LINKS``).
+issue 23). The child of a file just opened starts with the first check, from the text as
+read (:meth:`FabricChecks.early_job`), and its findings wait for that check's end
+(:meth:`FabricChecks.hold`); its findings come before its views' data, which the app's own
+worker does not build meanwhile (:meth:`FabricChecks.mark_views`). Small layouts keep the
+thread: a child costs a process start and the layout written out and read again, more
+than their whole fabric check (see ``REMOTE_FROM_LINKS``).
 """
 
 from __future__ import annotations
@@ -154,6 +158,14 @@ class FabricChecks:
         self.remote_from = REMOTE_FROM_LINKS if remote_from is None else remote_from
         self.process: CheckProcess | None = None
         self.child_peak_mb = 0.0  # the largest peak memory of a child so far (the bench)
+        # The early job (started from the file's text as the first check starts): the
+        # session it is for while it runs, and its result (a FabricDone) when it came
+        # back before the first check was done, for the app to take when that is.
+        self.early_for: Session | None = None
+        self.parked: list[Any] = []
+        # The (stamp, view) pairs marked as being built while a child builds them (its
+        # findings came first): the app's own worker does not build them meanwhile.
+        self.views_marked: set[tuple[object, str]] = set()
 
     def warm_up(self, path: str) -> None:
         """Before a large file is read (in the load worker): start the child processes'
@@ -175,22 +187,72 @@ class FabricChecks:
     def remote(self, session: Session) -> bool:
         return len(session.layout.links) >= self.remote_from
 
-    def run(self, session: Session) -> FabricJob | None:
-        """The fabric job of the session's layout as it is now, run (in a worker thread):
-        None when a newer job superseded it or the app is quitting."""
+    def early_job(self, session: Session) -> FabricJob | None:
+        """The fabric job to start with the first check (before it, not after): a large
+        layout's, from the text as read, which a child parses and checks while the app's
+        worker checks racks, power and cooling. None for a small layout (its thread needs
+        the first check's analysis) or a layout not as read (a recovered autosave)."""
         if not self.remote(session):
-            job = session.fabric_job()
-            return job.run()
+            return None
+        return session.source_fabric_job()
+
+    def run(
+        self,
+        session: Session,
+        job: FabricJob | None = None,
+        findings: Callable[[FabricJob], None] | None = None,
+    ) -> FabricJob | None:
+        """The fabric job of the session's layout as it is now (or ``job``, an
+        :meth:`early_job`), run (in a worker thread): None when a newer job superseded it
+        or the app is quitting. In a child, ``findings(job)`` is called as soon as the
+        findings are back, before the views' data (see ``remote_check.fabric_outcome``)."""
         from rackdesigner.edit.remote_check import run_remote
 
-        job = session.fabric_job(remote=True)
-        if not run_remote(self._process(), job, views_of):
+        if job is None:
+            if not self.remote(session):
+                return session.fabric_job().run()
+            job = session.fabric_job(remote=True)
+        if not run_remote(self._process(), job, views_of, findings):
             return None
         self.child_peak_mb = max(self.child_peak_mb, job.peak_mb)
         return job
 
+    def start_early(self, session: Session) -> None:
+        """The session's early job starts: its results wait for the first check."""
+        self.early_for, self.parked = session, []
+
+    def hold(self, event: Any) -> bool:
+        """Keep a FabricDone or FabricViews that came back before its session's first
+        check was done (the findings need that check's analysis): True when it is kept."""
+        if self.early_for is None or event.session is not self.early_for:
+            return False
+        self.parked.append(event)
+        return True
+
+    def after_first_check(self, session: Session) -> list[Any] | None:
+        """What the app does once the session's first check is done: the early job's
+        results to take (FabricDone, FabricViews), in order (none yet while it runs), or
+        None: no early job, or it was cancelled, so the fabric check starts now."""
+        early, parked = self.early_for is session, self.parked
+        self.early_for, self.parked = None, []
+        if not early or (parked and parked[0].job is None):
+            return None
+        return parked
+
+    def mark_views(self, building: set[tuple[object, str]], stamp: object) -> None:
+        """The child builds the views for ``stamp``: mark them in the views' ``building``
+        set, so that the app's worker does not build them too meanwhile."""
+        self.unmark_views(building)
+        self.views_marked = {(stamp, name) for name in CHILD_VIEWS}
+        building.update(self.views_marked)
+
+    def unmark_views(self, building: set[tuple[object, str]]) -> None:
+        building.difference_update(self.views_marked)
+        self.views_marked = set()
+
     def supersede(self) -> None:
         """A newer edit: the running child's answer is not wanted (it is killed)."""
+        self.early_for, self.parked = None, []
         if self.process is not None:
             self.process.supersede()
 
