@@ -744,6 +744,10 @@ NVL_TRAYS = 18
 NVL_SHELF = "nvl72-power-shelf"
 NVL_SWITCH = "nvl72-switch-tray"
 NVL_BUSBAR = "nvl72-busbar"
+# DGX GB200 NVL72: 1.36 t (3,000 lb) for the rack as built, trays, shelves and busbar
+# included (ServeTheHome and The Register from GTC 2024; docs/rack-scale.md): the rack's
+# declared weight (PLC004, PLC008 count it as the built system's, rules/placement).
+NVL_RACK_WEIGHT = 1360.0  # kg
 NVL_FEED_CURRENT = 125  # A, IEC 60309 125 A: the largest standard 415 V rack circuit
 
 
@@ -751,6 +755,7 @@ def _nvl_rack(rack_id: str, row: str, slot: int, tray: str, cdus: list[str]) -> 
     """One NVL72 rack: shelves at the bottom, compute trays either side of the switch trays
     (as the DGX GB200 rack is built), the busbar on the rear face; one NVLink domain."""
     rack = Rack(rack_id, row=row, slot=slot, cooling="liquid", nvlink_domain=f"nvl-{rack_id}")
+    rack.weight = Q(NVL_RACK_WEIGHT, f"{NVL_RACK_WEIGHT:g} kg")
     rack.cdu = list(cdus)
     position = 1
     for k in range(NVL_SHELVES):
@@ -887,6 +892,9 @@ def build_rack_scale(
     total = _site_load(layout, merged)
     budget_kw = math.ceil(total * 1.1 / 10e3) * 10
     layout.site.power_budget = Q(budget_kw * 1e3, f"{budget_kw:,} kW".replace(",", ""))
+    floor = max(_nvl_floor_load(rack, merged) for rack in layout.racks if rack.nvlink_domain)
+    rating = math.ceil(floor / 100.0 - 1e-9) * 100
+    layout.site.floor_load_max = Q(float(rating), f"{rating} kg/m^2")
     air = max(_nvl_air_heat(rack, merged) for rack in layout.racks)
     door = merged.devices[DOOR_MODEL]
     counts = plan.counts
@@ -912,6 +920,9 @@ def build_rack_scale(
             f" Air: the racks' residual air heat (cold plates take the rest) is up to "
             f"{air / 1e3:.1f} kW, each rack's rear door ({DOOR_MODEL}, "
             f"{float(door.capacity or 0) / 1e3:g} kW) takes it to chilled water.",
+            f" Floor: an NVL72 rack is {NVL_RACK_WEIGHT / 1e3:.2f} t as built, {floor:,.0f} kg/m² "
+            f"with its rear door and ToRs on its footprint; [site] floor_load_max is the rating "
+            f"this hall needs (the power budget likewise): set your floor's own (PLC008).",
             f" Fabric: {fabric_text}; port k of every compute tray on a rail-k leaf.",
             f" Cables: {cable_runs_text(plan)}.",
             f" Storage and in-band: {count(extra.storage_leaves, 'SN5600 leaf', 'SN5600 leaves')}"
@@ -929,6 +940,18 @@ def build_rack_scale(
         ]
     )
     return Built(layout, plan, tray, trays, len(layout.racks), layout.description)
+
+
+def _nvl_floor_load(rack: Rack, catalog: Catalog) -> float:
+    """kg/m² an NVL72 rack puts on the floor as PLC008 counts it: its declared weight as
+    built plus the devices with a weight of their own (the rear door, the ToRs), over
+    its footprint; a rack-scale part's weight is in the rack's."""
+    extra = 0.0
+    for device in rack.devices:
+        dtype = catalog.devices.get(device.model)
+        if dtype is not None and dtype.nvl_domain is None and dtype.weight is not None:
+            extra += float(dtype.weight)
+    return (rack.weight_kg + extra) / (rack.width_m * rack.depth_m)
 
 
 def _nvl_air_heat(rack: Rack, catalog: Catalog) -> float:

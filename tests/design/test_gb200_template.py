@@ -285,3 +285,25 @@ def test_layouts_from_before_v1_3_validate_byte_identically(
         # Only where a rule's change to these layouts' findings is intended: look at it.
         golden.write_text(result.stdout, encoding="utf-8")
     assert result.stdout == golden.read_text(encoding="utf-8")
+
+
+def test_nvl72_racks_weigh_what_nvidia_gives_and_the_hall_states_the_floor_it_needs() -> None:
+    """Each NVL72 rack declares its 1.36 t as built; with its rear door (90 kg) and two
+    SN2201 ToRs it is 1,465 kg on 0.72 m², 2,034 kg/m², so the hall states the floor
+    rating it needs (2,100 kg/m²) as it states its power budget, and PLC008 judges a
+    floor rated for an ordinary hall (1,500 kg/m²) as the error it is."""
+    layout = build(NewOptions(template="gb200-superpod", sus=1)).layout
+    nvl = [rack for rack in layout.racks if rack.nvlink_domain]
+    assert {float(rack.weight or 0) for rack in nvl} == {1360.0}
+    assert layout.site is not None and float(layout.site.floor_load_max or 0) == 2100.0
+    analysis, diagnostics = check(layout)
+    assert not [d for d in diagnostics if d.code in ("PLC004", "PLC008")]
+    from rackdesigner.analysis.weight import rack_weight
+
+    weights = {rack_weight(r).carried for r in analysis.racks if r.rack.nvlink_domain}
+    assert len(weights) == 1 and 1460 < weights.pop() < 1470
+    layout.site.floor_load_max = 1500.0
+    _, diagnostics = check(layout)
+    floor = [d for d in diagnostics if d.code == "PLC008"]
+    assert len(floor) == len(nvl) and all(d.severity == "error" for d in floor)
+    assert "at least" not in floor[0].message

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import click
 
 from rackdesigner.analysis import Analysis
+from rackdesigner.analysis.weight import rack_weight
 from rackdesigner.check.engine import FileResult
 from rackdesigner.check.formats.options import Options, counts
 from rackdesigner.check.grouping import GROUP_SHOWN, by_code
@@ -58,7 +59,8 @@ def totals_table(analysis: Analysis) -> list[str]:
     """Per-rack totals: units used, load, residual air heat, feed use, cooling, weight."""
     head = ("rack", "U used", "load", "air heat", "feed use", "cooling", "weight")
     rows = [head]
-    for rack in analysis.racks:
+    weights = [rack_weight(rack) for rack in analysis.racks]
+    for rack, weight in zip(analysis.racks, weights, strict=True):
         bound = "≥" if rack.load_unknown else ""
         use = rack.utilisation
         rows.append(
@@ -69,7 +71,7 @@ def totals_table(analysis: Analysis) -> list[str]:
                 bound + fmt(rack.air_heat, POWER),
                 f"{use * 100:.0f} %" if use is not None else "no feed",
                 rack.cooling,
-                ("≥" if rack.unknown_weight else "") + fmt(rack.weight, MASS),
+                ("≥" if weight.unknown else "") + fmt(weight.carried, MASS),
             )
         )
     site_bound = "≥" if analysis.site_load_unknown else ""
@@ -81,8 +83,8 @@ def totals_table(analysis: Analysis) -> list[str]:
             site_bound + fmt(sum(r.air_heat for r in analysis.racks), POWER),
             "",
             "",
-            ("≥" if any(r.unknown_weight for r in analysis.racks) else "")
-            + fmt(sum(r.weight for r in analysis.racks), MASS),
+            ("≥" if any(w.unknown for w in weights) else "")
+            + fmt(sum(w.carried for w in weights), MASS),
         )
     )
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]

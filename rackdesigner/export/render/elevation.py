@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from rackdesigner.analysis import Analysis, DeviceFacts, RackFacts
+from rackdesigner.analysis.weight import rack_weight
 from rackdesigner.export.render import svg
 from rackdesigner.export.render.findings import Marks, by_subject
 from rackdesigner.export.render.palette import KIND_LABELS, PART_LABELS, SEVERITY_SYMBOLS
@@ -503,8 +504,9 @@ class ElevationWriter:
         if facts.liquid_heat > 0:
             heat += f" {kw(facts.liquid_heat)} + air {kw(facts.air_heat)}"
         lines.append(f"{heat} · {self.analysis.cooling_verdict(facts)}")
-        weight = f"{facts.weight:.0f} kg"
-        if facts.unknown_weight:
+        carried = rack_weight(facts)  # as PLC004 counts it: an NVL72 rack's 1.36 t as built
+        weight = f"{carried.carried:.0f} kg"
+        if carried.unknown:
             weight = "≥ " + weight
         if rack.max_weight:
             weight += f" of {float(rack.max_weight):.0f} kg"

@@ -31,8 +31,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis
+from rackdesigner.analysis.weight import rack_weight
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.placement._common import rack_weight
 
 
 @rule("PLC008", "error", scope="rack", thresholds=("floor_load_max",))

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis
+from rackdesigner.analysis.weight import rack_weight
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.placement._common import rack_weight
 
 
 @rule("PLC004", "error", scope="rack")
@@ -32,7 +32,7 @@ def overweight(analysis: Analysis) -> Iterator[Finding]:
         if limit is None:
             continue
         weight = rack_weight(rack)
-        total = weight.devices + (weight.frame if weight.integrated else 0.0)
+        total = weight.carried
         if total <= limit:
             continue
         bound = "at least " if weight.unknown else ""
