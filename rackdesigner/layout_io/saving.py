@@ -6,9 +6,9 @@ import contextlib
 import errno
 import functools
 import os
+import secrets
 import signal
 import stat
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -107,13 +107,15 @@ def write_atomic(
         return
     target = _resolved(target)
     folder = target.parent if str(target.parent) else Path(".")
-    temporary = _stage(target, folder, data)
+    claimed: list[str] = []
     try:
+        temporary = _stage(target, folder, data, claimed=claimed)
         if before_replace is not None:
             before_replace()
         os.replace(temporary, target)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        for temporary in claimed:  # at most one; renamed, it is gone
+            Path(temporary).unlink(missing_ok=True)
         raise
     _sync_folder(folder)
 
@@ -128,15 +130,32 @@ def _resolved(target: Path) -> Path:
     return target
 
 
-def make_temporary(folder: Path, name: str) -> tuple[int, str]:
-    """A new hidden file beside the target (a test hook: tests make it fail)."""
-    return tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+def make_temporary(folder: Path, name: str, claimed: list[str] | None = None) -> tuple[int, str]:
+    """A new hidden file beside the target (a test hook: tests make it fail).
+
+    Its path goes into ``claimed`` before the file is made, so a Ctrl-C or SIGTERM at any
+    moment leaves no file the caller does not know of (``tempfile.mkstemp`` makes the
+    file, then returns: an interruption between the two left it behind, and a folder it
+    was in could not be removed).
+    """
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        temporary = os.path.join(folder, f".{name}.{secrets.token_hex(6)}.tmp")
+        if claimed is not None:
+            claimed.append(temporary)
+        try:
+            return os.open(temporary, flags, 0o600), temporary
+        except FileExistsError:
+            if claimed is not None:
+                claimed.remove(temporary)  # someone else's: never ours to remove
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(folder))
 
 
-def _stage(target: Path, folder: Path, data: bytes) -> str:
-    """The temporary file holding ``data``, flushed, with the target's mode."""
+def _stage(target: Path, folder: Path, data: bytes, *, claimed: list[str] | None = None) -> str:
+    """The temporary file holding ``data``, flushed, with the target's mode; its path is
+    in ``claimed`` from before it exists (:func:`make_temporary`)."""
     try:
-        handle, temporary = make_temporary(folder, target.name)
+        handle, temporary = make_temporary(folder, target.name, claimed)
     except PermissionError as error:
         # The file itself may well be writable: it is the folder that refuses a new file.
         raise PermissionError(
@@ -176,6 +195,7 @@ def write_all(files: Sequence[tuple[Path | str, bytes]], *, make_folders: bool =
     from rackdesigner.model.progress import each
 
     staged: list[tuple[Path, str | None, bytes | None]] = []  # (target, temporary, stream)
+    claimed: list[str] = []  # every temporary, named before it is made
     created: list[Path] = []
     replaced: list[Path] = []
     folders: list[Path] = []
@@ -190,7 +210,7 @@ def write_all(files: Sequence[tuple[Path | str, bytes]], *, make_folders: bool =
             try:
                 target = _resolved(path)
                 folder = target.parent if str(target.parent) else Path(".")
-                staged.append((target, _stage(target, folder, data), None))
+                staged.append((target, _stage(target, folder, data, claimed=claimed), None))
             except OSError as error:
                 if error.filename is None:
                     error.filename = str(path)
@@ -207,10 +227,8 @@ def write_all(files: Sequence[tuple[Path | str, bytes]], *, make_folders: bool =
             if temporary is None and data is not None:
                 write_stream(target, data)
     except BaseException as error:
-        done = {t for t in (*created, *replaced)}
-        for target, temporary, _ in staged:
-            if temporary is not None and target not in done:
-                Path(temporary).unlink(missing_ok=True)
+        for temporary in claimed:  # the renamed ones are gone; the rest, even half made
+            Path(temporary).unlink(missing_ok=True)
         for target in created:
             target.unlink(missing_ok=True)
         for folder in reversed(folders):

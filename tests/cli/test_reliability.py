@@ -200,12 +200,12 @@ def test_a_full_disk_during_an_export_removes_what_it_wrote(
     stage = saving._stage
     calls = 0
 
-    def full(target: Path, folder: Path, data: bytes) -> str:
+    def full(target: Path, folder: Path, data: bytes, **kwargs: object) -> str:
         nonlocal calls
         calls += 1
         if calls == 2:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        return stage(target, folder, data)
+        return stage(target, folder, data, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(saving, "_stage", full)
     svg = tmp_path / "svg"

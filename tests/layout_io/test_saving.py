@@ -172,12 +172,12 @@ def test_a_failure_half_way_removes_what_this_run_created(
     real_stage = saving._stage
     calls = 0
 
-    def disk_full(target: Path, folder: Path, data: bytes) -> str:
+    def disk_full(target: Path, folder: Path, data: bytes, **kwargs: object) -> str:
         nonlocal calls
         calls += 1
         if calls == 4:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        return real_stage(target, folder, data)
+        return real_stage(target, folder, data, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(saving, "_stage", disk_full)
     with pytest.raises(OSError) as raised:
@@ -235,7 +235,7 @@ def test_a_folder_refusing_new_files_is_named(
     target = tmp_path / "t4.toml"
     target.write_text("old\n")
 
-    def refused(folder: Path, name: str) -> tuple[int, str]:
+    def refused(folder: Path, name: str, claimed: object = None) -> tuple[int, str]:
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(folder))
 
     monkeypatch.setattr(saving, "make_temporary", refused)
@@ -258,3 +258,29 @@ def test_a_read_only_folder_is_named_for_real(tmp_path: Path) -> None:
         assert f"the folder {folder}" in str(raised.value.strerror)
     finally:
         folder.chmod(0o755)
+
+
+def test_an_interruption_inside_making_a_temporary_leaves_no_file_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C right after the temporary's file is made, before its maker returns (the
+    window ``tempfile.mkstemp`` had): the file was named first, so it is removed, and
+    so is the folder the run made (CI saw an ``out/`` left behind)."""
+    real_open = os.open
+    opened = 0
+
+    def interrupted(path: str, flags: int, mode: int = 0o777) -> int:
+        nonlocal opened
+        handle = real_open(path, flags, mode)
+        if path.endswith(".tmp"):
+            opened += 1
+            if opened == 3:
+                os.close(handle)
+                raise KeyboardInterrupt
+        return handle
+
+    monkeypatch.setattr(saving.os, "open", interrupted)
+    files = [(tmp_path / "out" / f"a{n}.svg", b"<svg/>") for n in range(5)]
+    with pytest.raises(KeyboardInterrupt):
+        write_all(files, make_folders=True)
+    assert list(tmp_path.iterdir()) == []

@@ -19,7 +19,7 @@ from tests.tui.pilot import SIZE, app_for, copy, run, settle
 
 
 def _full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(folder: Path, name: str) -> tuple[int, str]:
+    def refuse(folder: Path, name: str, claimed: object = None) -> tuple[int, str]:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(saving, "make_temporary", refuse)
@@ -27,7 +27,7 @@ def _full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _read_only_folder(monkeypatch: pytest.MonkeyPatch) -> None:
     # As root a chmod refuses nothing: the folder's refusal comes from the test hook.
-    def refuse(folder: Path, name: str) -> tuple[int, str]:
+    def refuse(folder: Path, name: str, claimed: object = None) -> tuple[int, str]:
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(folder))
 
     monkeypatch.setattr(saving, "make_temporary", refuse)
