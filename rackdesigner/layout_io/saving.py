@@ -219,8 +219,11 @@ def write_all(files: Sequence[tuple[Path | str, bytes]], *, make_folders: bool =
             if temporary is None:
                 continue
             existed = os.path.lexists(target)
+            if not existed:
+                created.append(target)  # before the rename: an interruption after it removes it
             os.replace(temporary, target)
-            (replaced if existed else created).append(target)
+            if existed:
+                replaced.append(target)
         for target in {t.parent for t, temporary, _ in staged if temporary is not None}:
             _sync_folder(target if str(target) else Path("."))
         for target, temporary, data in staged:
