@@ -196,6 +196,7 @@ def write_all(files: Sequence[tuple[Path | str, bytes]], *, make_folders: bool =
 
     staged: list[tuple[Path, str | None, bytes | None]] = []  # (target, temporary, stream)
     claimed: list[str] = []  # every temporary, named before it is made
+    renaming: Path | None = None  # a new file being renamed into place
     created: list[Path] = []
     replaced: list[Path] = []
     folders: list[Path] = []
@@ -219,11 +220,11 @@ def write_all(files: Sequence[tuple[Path | str, bytes]], *, make_folders: bool =
             if temporary is None:
                 continue
             existed = os.path.lexists(target)
-            if not existed:
-                created.append(target)  # before the rename: an interruption after it removes it
+            # Named before the rename: an interruption just after it removes the new file.
+            renaming = None if existed else target
             os.replace(temporary, target)
-            if existed:
-                replaced.append(target)
+            (replaced if existed else created).append(target)
+            renaming = None
         for target in {t.parent for t, temporary, _ in staged if temporary is not None}:
             _sync_folder(target if str(target) else Path("."))
         for target, temporary, data in staged:
@@ -232,7 +233,7 @@ def write_all(files: Sequence[tuple[Path | str, bytes]], *, make_folders: bool =
     except BaseException as error:
         for temporary in claimed:  # the renamed ones are gone; the rest, even half made
             Path(temporary).unlink(missing_ok=True)
-        for target in created:
+        for target in (*created, *([renaming] if renaming is not None else [])):
             target.unlink(missing_ok=True)
         for folder in reversed(folders):
             with contextlib.suppress(OSError):
