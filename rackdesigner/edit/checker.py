@@ -5,9 +5,13 @@ recomputed, ``link`` rules on the cables whose facts it recomputed, ``device`` r
 (which look at device types: cheap) and ``site`` rules on the whole layout unless the edit
 only moved things inside a rack, and ``fabric`` rules when the compute fabric changed (a
 cable, a switch or a GPU node added, removed, renamed or re-modelled, or moved to another
-rack). Findings are kept per rack, per cable and per scope, so that re-running a rule on
-one rack replaces exactly that rack's findings. The result equals a full check from
-scratch; the stateful test in ``tests/edit/test_stateful.py`` holds it to that.
+rack). A site rule split in parts (``Rule.parts``: COOL003, COOL009) re-runs, whatever
+the edit, on the racks whose facts it recomputed and on the CDU groups it regrouped only:
+on 100,000 GPUs the whole-hall pass of those two was most of a rack-cooling edit. Findings
+are kept per rack, per cable, per scope and per part, so that re-running a rule on one rack
+replaces exactly that rack's findings. The result equals a full check from scratch; the
+stateful tests in ``tests/edit/test_stateful.py`` and ``tests/edit/test_site_parts.py``
+hold it to that.
 """
 
 from __future__ import annotations
