@@ -5,9 +5,13 @@ recomputed, ``link`` rules on the cables whose facts it recomputed, ``device`` r
 (which look at device types: cheap) and ``site`` rules on the whole layout unless the edit
 only moved things inside a rack, and ``fabric`` rules when the compute fabric changed (a
 cable, a switch or a GPU node added, removed, renamed or re-modelled, or moved to another
-rack). Findings are kept per rack, per cable and per scope, so that re-running a rule on
-one rack replaces exactly that rack's findings. The result equals a full check from
-scratch; the stateful test in ``tests/edit/test_stateful.py`` holds it to that.
+rack). A site rule split in parts (``Rule.parts``: COOL003, COOL009) re-runs, whatever
+the edit, on the racks whose facts it recomputed and on the CDU groups it regrouped only:
+on 100,000 GPUs the whole-hall pass of those two was most of a rack-cooling edit. Findings
+are kept per rack, per cable, per scope and per part, so that re-running a rule on one rack
+replaces exactly that rack's findings. The result equals a full check from scratch; the
+stateful tests in ``tests/edit/test_stateful.py`` and ``tests/edit/test_site_parts.py``
+hold it to that.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from rackdesigner.analysis.facts import CduLoad
 from rackdesigner.check.engine import Locate, locator, rules_for
 from rackdesigner.edit.base import Effect
 from rackdesigner.edit.index import LayoutIndex
@@ -33,21 +38,44 @@ def finding_order(diagnostic: Diagnostic) -> tuple[object, ...]:
 
 
 class _View:
-    """The analysis as a rule sees it, narrowed to some racks or some links: everything
-    else reads through to the whole analysis."""
+    """The analysis as a rule sees it, narrowed to some racks, some links or some CDU
+    groups: everything else reads through to the whole analysis."""
 
-    __slots__ = ("_base", "devices", "links", "racks")
+    __slots__ = ("_base", "cdu_loads", "devices", "links", "racks")
 
-    def __init__(self, base: LiveAnalysis, racks: list[Any] | None, links: list[Any] | None):
+    def __init__(
+        self,
+        base: LiveAnalysis,
+        racks: list[Any] | None,
+        links: list[Any] | None,
+        loads: list[CduLoad] | None = None,
+    ):
         self._base = base
         self.racks = racks if racks is not None else base.racks
         self.devices = (
             [dev for rack in racks for dev in rack.devices] if racks is not None else base.devices
         )
         self.links = links if links is not None else base.links
+        if loads is not None:  # else the slot stays empty and reads through (on demand)
+            self.cdu_loads = loads
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._base, name)
+
+
+@dataclass(slots=True)
+class _Parts:
+    """A site rule's findings kept per rack and per CDU group (``Rule.parts``)."""
+
+    racks: dict[int, list[Diagnostic]] = field(default_factory=dict)  # id(rack) ->
+    # id(load) -> the group and its findings; holding the group keeps its id unique
+    loads: dict[int, tuple[CduLoad, list[Diagnostic]]] = field(default_factory=dict)
+
+    def all(self) -> Iterator[Diagnostic]:
+        for found in self.racks.values():
+            yield from found
+        for _, found in self.loads.values():
+            yield from found
 
 
 class ChildFailed(Exception):
@@ -137,6 +165,7 @@ class Checker:
         self._link: dict[str, list[Diagnostic]] = {}  # link entity -> its link rules' findings
         self._device: list[Diagnostic] = []
         self._site: dict[str, list[Diagnostic]] = {}  # rule code -> its findings
+        self._parts: dict[str, _Parts] = {}  # the same, of the site rules split in parts
         self._fabric: list[Diagnostic] = []
         self._rules: dict[str, list[Rule]] = {}
         self._pending = Effect(everything=True, fabric=True)
@@ -241,6 +270,8 @@ class Checker:
         yield from self._device
         for found in self._site.values():
             yield from found
+        for parts in self._parts.values():
+            yield from parts.all()
         yield from self._fabric
 
     # -- checking ---------------------------------------------------------------------------
@@ -284,9 +315,39 @@ class Checker:
         for diagnostic in self._run(self._rules.get("link", []), live):
             self._link.setdefault(diagnostic.entity, []).append(diagnostic)
         self._device = self._run(self._rules.get("device", []), live)
-        self._site = {r.code: self._run([r], live) for r in self._rules.get("site", [])}
+        site = self._rules.get("site", [])
+        self._site = {r.code: self._run([r], live) for r in site if not r.parts}
+        self._parts = {}
+        for rule in site:
+            if rule.parts:
+                parts = self._parts[rule.code] = _Parts()
+                self._rerun_parts(rule, parts, live.racks, (), live)
         self._fabric = []
         self._republish()
+
+    def _rerun_parts(
+        self, rule: Rule, parts: _Parts, racks: Iterable[Any], removed: Iterable[int], live: Any
+    ) -> None:
+        """Run a site rule split in parts on these racks' facts (and drop the ``removed``
+        racks' findings), and on the CDU groups that are new since it last ran: a group an
+        edit recomputed is a new object (``cdu_loads_after``), one it left alone is the
+        same object, with the same findings."""
+        swap = self._swap
+        if "racks" in rule.parts:
+            for key in removed:
+                swap(parts.racks.pop(key, []), [])
+            for facts in racks:
+                found = self._run([rule], _View(live, [facts], None, []))
+                parts.racks[id(facts.rack)] = swap(parts.racks.get(id(facts.rack), []), found)
+        if "cdu_loads" in rule.parts:
+            loads = live.cdu_loads
+            now = {id(load) for load in loads}
+            for key in [key for key in parts.loads if key not in now]:
+                swap(parts.loads.pop(key)[1], [])
+            for load in loads:
+                if id(load) not in parts.loads:
+                    found = self._run([rule], _View(live, [], None, [load]))
+                    parts.loads[id(load)] = (load, swap([], found))
 
     def check_fast(self) -> None:
         """Bring every finding but the fabric rules' up to date."""
@@ -322,9 +383,16 @@ class Checker:
                 self._link.setdefault(diagnostic.entity, []).append(diagnostic)
         if done.racks or done.removed_racks or pending.site:
             self._device = swap(self._device, self._run(self._rules.get("device", []), live))
+        for rule in self._rules.get("site", []):
+            # Split in parts: re-run on what the refresh recomputed, whatever the edit.
+            if rule.parts:
+                racks = done.racks.values()
+                self._rerun_parts(rule, self._parts[rule.code], racks, done.removed_racks, live)
         if pending.site:
             keys = pending.site_keys
             for rule in self._rules.get("site", []):
+                if rule.parts:
+                    continue
                 if keys is None or rule.reads is None or rule.reads & keys:
                     self._site[rule.code] = swap(
                         self._site.get(rule.code, []), self._run([rule], live)

@@ -66,6 +66,8 @@ RuleFunction = Callable[["Analysis"], Iterable[Finding]]
 Scope = Literal["rack", "device", "link", "site", "fabric"]
 SCOPES: tuple[Scope, ...] = get_args(Scope)
 SEVERITIES: tuple[Severity, ...] = get_args(Severity)
+# What a site rule's findings may be split by (Rule.parts): each rack, each CDU group.
+PARTS = ("racks", "cdu_loads")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +83,11 @@ class Rule:
     # A site rule's rack fields (``rack.cooling``): an edit of other rack fields leaves its
     # findings as they are. None: it reads every field (an edit of any re-runs it).
     reads: frozenset[str] | None = None
+    # A site rule whose findings are the union of what it finds for each rack alone and for
+    # each CDU group alone (``"racks"``, ``"cdu_loads"``): run on one rack or one group, it
+    # finds exactly that one's findings, so an edit re-runs it on the racks and groups it
+    # changed only (edit/checker.py). Empty: it is run on the whole layout.
+    parts: tuple[str, ...] = ()
 
     @property
     def fabric(self) -> bool:
@@ -110,6 +117,7 @@ def rule(
     severities: tuple[Severity, ...] = (),
     scope: Scope,
     reads: tuple[str, ...] | None = None,
+    parts: tuple[str, ...] = (),
 ) -> Callable[[RuleFunction], RuleFunction]:
     """Register a rule. Its docstring (else its module's) is its documentation, the first
     line its title.
@@ -118,10 +126,15 @@ def rule(
     ``analysis.fabrics``, the most expensive fact; the others never build it. ``reads``
     (site rules) names the rack fields the rule depends on, directly or through the facts
     (``rack.cooling`` sets the heat split): an edit of a rack's other fields does not run
-    it again. Leave it out when unsure: the rule then runs after any rack edit.
+    it again. Leave it out when unsure: the rule then runs after any rack edit. ``parts``
+    (site rules) names the collections, of :data:`PARTS`, the rule walks each item of
+    independently: its findings for one rack (``analysis.racks`` narrowed to it) or one CDU
+    group (``analysis.cdu_loads`` narrowed) depend on that item's facts alone.
     """
     if reads is not None and scope != "site":
         raise ValueError(f"{code}: only site rules say which rack fields they read")
+    if parts and (scope != "site" or not set(parts) <= set(PARTS)):
+        raise ValueError(f"{code}: a site rule's parts are some of {', '.join(PARTS)}")
     if scope not in SCOPES:
         raise ValueError(f"{code}: scope must be one of {', '.join(SCOPES)}, not {scope!r}")
     for value in (severity, *severities):
@@ -149,6 +162,7 @@ def rule(
             severities or (severity,),
             scope,
             frozenset(reads) if reads is not None else None,
+            tuple(parts),
         )
         return check
 

@@ -120,6 +120,12 @@ class _EarlyLoad:
 # The floor view's inspector follows the cursor once it rests this long.
 FLOOR_INSPECT_AFTER_S = 0.12
 
+# Views switched, and no switch since for this long: collect the garbage of their repaints
+# then. Textual's strips keep themselves in their own caches (cycles only a collection
+# frees); left to the collector's own timing, a full collection over them fell inside a
+# switch (10-30 ms at 100,000 GPUs).
+COLLECT_AFTER_SWITCH_S = 0.8
+
 # The workers whose results the idle signal waits for.
 BACKGROUND = ("load", "check", "fabric", "autosave", "edit", "views", "verify", "whatif")
 
@@ -156,6 +162,7 @@ class MainScreen(Screen[None]):
         self._loading_step = (0.0, "reading…")
         self._loading = False
         self._floor_timer: Timer | None = None
+        self._collect_timer: Timer | None = None
         # The idle signal: results posted by workers and not handled yet, a first check
         # waiting for the racks to be drawn, and an event set while nothing is pending.
         self._lock = threading.Lock()
@@ -752,6 +759,7 @@ class MainScreen(Screen[None]):
             if event.views_follow:  # the child builds them still: not here meanwhile
                 self.fabric_checks.mark_views(self.views.building, stamp_of(event.session))
             self.views.adopt(event.session, job.views)  # a child's summary and outline
+            self._freeze_views(event.session)
             self.say(result.said)
             self.refresh_all(racks=set())
         elif result.failed is not None:
@@ -903,12 +911,16 @@ class MainScreen(Screen[None]):
     def _view_built(self, event: messages.ViewBuilt) -> None:
         self.views.built(event)
         session = event.session
+        self._freeze_views(session)
+
+    def _freeze_views(self, session: Session) -> None:
+        """Once per file, as after the first check (_first_check_done): the summary and
+        topology, built ahead here or by the fabric check's child, are long-lived too. A
+        full collection that walked them took 35 ms of a view switch on 100,000 GPUs; one
+        over what a child's results left unfrozen (networkx's modules among them) 10–20 ms."""
         if session is self.session and session is not self._views_frozen:
             stamp = stamp_of(session)
             if all((found := self.views.view_data(n)) and found[0] == stamp for n in BUILT):
-                # Once per file, as after the first check (_first_check_done): the summary
-                # and topology built ahead are long-lived too, and a full collection that
-                # walked them took 35 ms of a view switch on 100,000 GPUs.
                 self._views_frozen = session
                 gc.freeze()
 
@@ -1017,6 +1029,9 @@ class MainScreen(Screen[None]):
     def _view_shown(self, name: str) -> None:
         if name == "racks" and self.workspace.moving is None and self.view_name != "racks":
             self.update_inspector()
+        if self._collect_timer is not None:
+            self._collect_timer.stop()
+        self._collect_timer = self.set_timer(COLLECT_AFTER_SWITCH_S, self._collect)
         self.view_name = name
         # Summary and topology want the whole width; racks and floor keep the inspector.
         self.query_one("#side").display = name in ("racks", "floor")
@@ -1036,6 +1051,10 @@ class MainScreen(Screen[None]):
             current = self.floor.current_rack_id()
             if current is not None:
                 self.update_inspector(("rack", current))
+
+    def _collect(self) -> None:
+        self._collect_timer = None
+        gc.collect()
 
     def action_floor_cursor(self, dx: int, dy: int) -> None:
         self.floor.move(dx, dy)

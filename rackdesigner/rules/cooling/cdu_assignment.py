@@ -40,7 +40,13 @@ from rackdesigner.rules.base import Finding, rule
 from rackdesigner.rules.cooling._common import cdu_names, reference_problem
 
 
-@rule("COOL003", "error", scope="site", reads=("rack.cooling", "rack.cdu", "rack.door"))
+@rule(
+    "COOL003",
+    "error",
+    scope="site",
+    reads=("rack.cooling", "rack.cdu", "rack.door"),
+    parts=("racks", "cdu_loads"),
+)
 def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
     for rack in analysis.racks:
         entity = f"rack {rack.rack.id}"

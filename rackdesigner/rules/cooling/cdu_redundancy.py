@@ -29,7 +29,13 @@ from rackdesigner.rules.base import Finding, rule
 from rackdesigner.rules.cooling._common import cdu_names
 
 
-@rule("COOL009", "warning", scope="site", reads=("rack.cooling", "rack.cdu", "rack.door"))
+@rule(
+    "COOL009",
+    "warning",
+    scope="site",
+    reads=("rack.cooling", "rack.cdu", "rack.door"),
+    parts=("cdu_loads",),
+)
 def cdu_group_without_n_plus_one(analysis: Analysis) -> Iterator[Finding]:
     for load in analysis.cdu_loads:
         spare = load.n_plus_one
