@@ -742,6 +742,7 @@ class MainScreen(Screen[None]):
         current = job is not None and job.revision == session.revision
         if current and job.views and not session.fabric_stale and not session.fabric_error:
             self.views.adopt(session, job.views)
+            self._freeze_views(session)  # they come after the findings now (h13's order)
         self.views.refresh_view()
 
     def _fabric_result(self, event: messages.FabricDone) -> None:
