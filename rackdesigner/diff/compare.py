@@ -120,9 +120,7 @@ class Side:
     fabric: Callable[[], dict[str, Numbers]]
 
     @classmethod
-    def of(cls, analysis: Analysis, *, like: Side | None = None) -> Side:
-        """``like``: the other side of the diff, whose cost this one takes where nothing
-        the bill of materials reads changed (its catalog the same: the caller knows)."""
+    def of(cls, analysis: Analysis) -> Side:
         lengths = [facts.length for facts in analysis.links]
         layout = analysis.layout
         return cls(
@@ -132,9 +130,7 @@ class Side:
             devices=len(analysis.devices),
             gpus=float(analysis.total_gpus),
             load=analysis.site_load,
-            cost=like.cost
-            if like is not None and _same_bill(like, layout, lengths)
-            else _cost(analysis),
+            cost=_cost(analysis),
             fabric=lambda: _fabric_numbers(analysis),
         )
 
@@ -572,24 +568,9 @@ def _findings(
             result.findings_fixed.append(diagnostic)
 
 
-def _same_bill(other: Side, layout: Layout, lengths: list[float | None]) -> bool:
-    """Whether the bill of materials (:func:`rackdesigner.export.tables.bom_items`) of
-    ``layout`` is ``other``'s, from a catalog alike: it reads the devices' models (and,
-    through a cable's ends, which devices are switches and their ports' speeds), each
-    cable's fields and its stock length."""
-    from rackdesigner.analysis.stock import stock_length
-
-    def models(lay: Layout) -> list[tuple[str, str]]:
-        return sorted((d.id, d.model) for rack in lay.racks for d in rack.devices)
-
-    return (
-        other.layout.links == layout.links
-        and [stock_length(x) for x in other.lengths] == [stock_length(x) for x in lengths]
-        and models(other.layout) == models(layout)
-    )
-
-
 def _cost(analysis: Analysis) -> float:
-    from rackdesigner.export.tables import bom_items
+    """USD at known prices: the bill of materials' total, which is its devices' (cables and
+    optics carry no price; ``tests/diff`` holds the two to each other)."""
+    from rackdesigner.export.tables import device_items
 
-    return float(sum(item["total"] for item in bom_items(analysis) if item["total"] is not None))
+    return float(sum(item["total"] for item in device_items(analysis) if item["total"] is not None))
