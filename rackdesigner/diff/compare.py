@@ -474,7 +474,7 @@ def _fabric_numbers(analysis: Analysis) -> dict[str, Numbers]:
     from rackdesigner.topology.figures import all_fabric_figures
 
     out = {}
-    for figures in all_fabric_figures(analysis):
+    for figures in all_fabric_figures(analysis, detail=False):
         fabric = figures.fabric
         out[fabric.name] = {
             "gpus": float(fabric.gpus),
