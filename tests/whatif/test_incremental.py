@@ -53,7 +53,10 @@ def _full(layout: Layout) -> list[Diagnostic]:
 # One change: (kind, which rack, which device or cable, a number).
 CHANGE = st.tuples(
     st.sampled_from(
-        ["move", "remove", "add", "refeed", "recable", "uncable", "door", "length", "media"]
+        [
+            *("move", "remove", "add", "refeed", "recable", "uncable", "door", "length"),
+            *("media", "double"),
+        ]
     ),
     st.integers(0, 1000),
     st.integers(0, 1000),
@@ -94,6 +97,9 @@ def _apply(layout: Layout, change: tuple[str, int, int, int]) -> None:
         layout.links[d % len(layout.links)].length = 0.5 + 20 * abs(n)  # past a DAC's reach
     elif kind == "media" and layout.links:
         layout.links[d % len(layout.links)].media = ["dac", "aoc", "mmf", "smf"][abs(n) % 4]
+    elif kind == "double" and layout.links:  # a cable twice: its ports clash (CAB005)
+        link = copy.deepcopy(layout.links[d % len(layout.links)])
+        layout.links.insert(r % (len(layout.links) + 1), link)
     elif kind == "door":
         rack.cooling = "rear-door" if rack.cooling != "rear-door" else None
 
