@@ -122,8 +122,11 @@ class Side:
     fabric: Callable[[], dict[str, Numbers]]
 
     @classmethod
-    def of(cls, analysis: Analysis) -> Side:
-        lengths = [facts.length for facts in analysis.links]
+    def of(cls, analysis: Analysis, *, lengths: list[float | None] | None = None) -> Side:
+        """``lengths``: each cable's, where the caller has them (the new side of
+        :func:`~rackdesigner.diff.sides.check_pair` takes the old side's where alike)."""
+        if lengths is None:
+            lengths = [facts.length for facts in analysis.links]
         layout = analysis.layout
         return cls(
             layout=layout,

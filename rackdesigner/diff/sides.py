@@ -210,7 +210,7 @@ def check_pair(
         analysis = Analysis(new, file=new_file)
         partial = plan.check(analysis, new_file)
         before, grouped = pending.result()
-        after = Side.of(analysis)
+        after = Side.of(analysis, lengths=plan.lengths(before.lengths, analysis))
         old_findings = grouped.findings(old)
         new_findings = partial.complete(grouped, new)
     return before, after, old_findings, new_findings

@@ -171,12 +171,6 @@ def common_ends(old: Sequence[Link], new: Sequence[Link]) -> tuple[int, int]:
     return head, tail
 
 
-def _middle(old: list[Link], new: list[Link]) -> list[Link]:
-    """The cables of either list between their common head and their common tail."""
-    head, tail = common_ends(old, new)
-    return [*old[head : len(old) - tail], *new[head : len(new) - tail]]
-
-
 class Incremental:
     """What must be checked again in ``new`` given ``old`` (two layouts), decided once
     from the layouts alone: the rules can run on the new side before the old side's
@@ -190,6 +184,8 @@ class Incremental:
         self.entities: set[str] = set()  # link entities whose link rules run again
         self.dropped: set[str] = set()  # link entities whose old findings are dropped
         self.fabric = True
+        self.head = self.tail = 0  # cables alike at the lists' head and tail (not known)
+        self.moved: set[str] = set()
         if self.everything:
             return
         old_racks = {rack.id: rack for rack in old.racks}
@@ -218,7 +214,12 @@ class Incremental:
         self.racks = racks & new_racks.keys()
         # Cables: the two lists differ between a common head and a common tail (a change
         # in one place leaves the cables after it where they were, or shifted).
-        middle = _middle(old.links, new.links)
+        self.head, self.tail = common_ends(old.links, new.links)
+        self.moved = names  # the devices of the racks that differ: their cables' routes
+        middle = [
+            *old.links[self.head : len(old.links) - self.tail],
+            *new.links[self.head : len(new.links) - self.tail],
+        ]
         entities = {_entity(link) for link in middle}
         touched = names | {_device_of(end) for link in middle for end in (link.a, link.b)}
         known = {device.id for rack in new.racks for device in rack.devices}
@@ -231,6 +232,30 @@ class Incremental:
         # the new layout has them.
         self.entities = self.dropped = entities
         self.fabric = bool(middle) or _fabric_inputs(was) != _fabric_inputs(now)
+
+    def lengths(self, old: Sequence[float | None], analysis: Analysis) -> list[float | None]:
+        """Each cable's length in the new layout (``analysis``'s), given the old layout's
+        (``old``, in its order): a cable of the lists' common head or tail whose ends are
+        on no device of a rack that differs has its old length (the same cable between
+        devices at the same places, on the same site); the rest are measured."""
+        links = analysis.links
+        if self.everything:
+            return [facts.length for facts in links]
+        moved, shift = self.moved, len(old) - len(links)
+        out: list[float | None] = []
+        append = out.append
+        body = range(self.head, len(links) - self.tail)
+        for index, facts in enumerate(links):
+            link = facts.link
+            if (
+                index in body
+                or link.a.partition(":")[0] in moved
+                or link.b.partition(":")[0] in moved
+            ):
+                append(facts.length)
+            else:
+                append(old[index + shift if index >= self.head else index])
+        return out
 
     def check(self, analysis: Analysis, file: str = "") -> Partial:
         """The rules that must run again, on the new layout's ``analysis``."""
