@@ -25,15 +25,33 @@ def _color() -> bool:
     return not os.environ.get("NO_COLOR") and sys.stderr.isatty()
 
 
-def open_or_exit(path: str, text: str | None = None, name: str | None = None) -> Document:
+def open_or_exit(
+    path: str, text: str | None = None, name: str | None = None, *, lines_too: bool = True
+) -> Document:
     """The document at ``path`` ('-': standard input), or of ``text`` named ``name``; load
-    errors on stderr and exit 2."""
+    errors on stderr and exit 2. Without ``lines_too`` a file is read without its lines
+    and comments (``diff`` reports neither) where that is the same layout: not where a
+    ``[catalog]`` entry may have a comment (``diff`` compares entries whole), and not when
+    it has errors (read again with its lines, to say where)."""
     from rackdesigner.check.engine import rule_config_errors
     from rackdesigner.check.formats.text import line
     from rackdesigner.layout_io.document import load, loads
     from rackdesigner.layout_io.reader import MAX_FILE_BYTES, decode_text
     from rackdesigner.model.diagnostics import LayoutError
 
+    if not lines_too and (text is not None or path != STDIN):
+        try:
+            quick = (
+                load(path, lines_too=False)
+                if text is None
+                else loads(text, file=name or path, lines_too=False)
+            )
+        except LayoutError:
+            pass  # read again below, with the lines that say where
+        else:
+            commented = bool(quick.layout.catalog) and "#" in (quick._text or "#")
+            if not commented and not rule_config_errors(quick, name if text is not None else None):
+                return quick
     try:
         if text is not None:
             document = loads(text, file=name or path)
