@@ -103,3 +103,13 @@ def test_a_catalog_comment_is_read_as_before(tmp_path: Path) -> None:
     new.write_text(text + entry.replace("\n[catalog", "\n# a note\n[catalog"), encoding="utf-8")
     result = run("diff", str(old), str(new))
     assert "catalog entry my-node changed" in result.output, result.output
+
+
+def test_where_a_catalog_entry_may_hold_a_comment() -> None:
+    from rackdesigner.cli.loading import _catalog_comments
+
+    assert _catalog_comments("a = 1\n# x\n\n[catalog.a]\nk = 1\n[[racks]]\n# y\n")
+    assert _catalog_comments("[catalog.a]\nk = 1 # c\n[[racks]]\n")
+    # A comment in another table before, or in the racks after, is not a catalog's.
+    assert not _catalog_comments("[site]\n# x\nb = 2\n\n[catalog.a]\nk = 1\n[[racks]]\n# y\n")
+    assert not _catalog_comments("# header\n[site]\nb = 2\n")
