@@ -62,6 +62,9 @@ class Fabric:
     cut_links: list[tuple[LinkFacts, int]] = field(default_factory=list)
     # (v1.1) Groups left when the top tier's lateral links are removed; [] without any.
     groups: list[LateralGroup] = field(default_factory=list)
+    # Its scalable units once found (topology.collectives.within_units): NET007 and the
+    # fabric figures both ask, and on 100,000 GPUs each search is a walk over every cable.
+    units: list[list[DeviceFacts]] | None = None
 
     @property
     def oversubscription(self) -> float:

@@ -96,17 +96,17 @@ def diff(
     batch()
     if rev is not None:
         old_name, new_name = f"{old}@{rev}", old
-        before = open_or_exit(old, _git_text(old, rev), old_name)
+        before = open_or_exit(old, _git_text(old, rev), old_name, lines_too=False)
     else:
         assert new is not None
         old_name, new_name = old, new
-        before = open_or_exit(old)
+        before = open_or_exit(old, lines_too=False)  # findings of a diff have no lines
     new_path = old if rev is not None else new
     assert new_path is not None
     # The old layout is checked (in a child process, for large layouts) while this one
     # loads the new layout; the new one's rules run only where the two differ.
     a, b, old_findings, new_findings = check_pair(
-        before.layout, lambda: open_or_exit(new_path).layout, old_name, new_name
+        before.layout, lambda: open_or_exit(new_path, lines_too=False).layout, old_name, new_name
     )
     result = compare(
         a,

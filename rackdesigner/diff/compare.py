@@ -25,6 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rackdesigner.whatif.incremental import common_ends
+
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
     from rackdesigner.model.diagnostics import Diagnostic
@@ -120,10 +122,11 @@ class Side:
     fabric: Callable[[], dict[str, Numbers]]
 
     @classmethod
-    def of(cls, analysis: Analysis, *, like: Side | None = None) -> Side:
-        """``like``: the other side of the diff, whose cost this one takes where nothing
-        the bill of materials reads changed (its catalog the same: the caller knows)."""
-        lengths = [facts.length for facts in analysis.links]
+    def of(cls, analysis: Analysis, *, lengths: list[float | None] | None = None) -> Side:
+        """``lengths``: each cable's, where the caller has them (the new side of
+        :func:`~rackdesigner.diff.sides.check_pair` takes the old side's where alike)."""
+        if lengths is None:
+            lengths = [facts.length for facts in analysis.links]
         layout = analysis.layout
         return cls(
             layout=layout,
@@ -132,9 +135,7 @@ class Side:
             devices=len(analysis.devices),
             gpus=float(analysis.total_gpus),
             load=analysis.site_load,
-            cost=like.cost
-            if like is not None and _same_bill(like, layout, lengths)
-            else _cost(analysis),
+            cost=_cost(analysis),
             fabric=lambda: _fabric_numbers(analysis),
         )
 
@@ -355,6 +356,12 @@ def _devices(
             result.devices.append(Change("device", ident, "removed", [("in rack", rack.id, "–")]))
             continue
         other_rack, other = found
+        if (
+            other == device
+            and target == ident
+            and rack_renames.get(rack.id, rack.id) == (other_rack.id)
+        ):
+            continue  # the common case: every field alike, nothing to look at one by one
         if target != ident:
             result.devices.append(Change("device", ident, "renamed", [("id", ident, target)]))
         moved = []
@@ -375,28 +382,67 @@ def _devices(
             result.devices.append(Change("device", ident, "added", [("in rack", "–", rack.id)]))
 
 
-def _links(result: Diff, old: Side, new: Side, renames: dict[str, str], tolerance: float) -> bool:
-    """Link changes; True when a cable was added, removed or re-routed (the fabric)."""
-    old_links, new_links = old.layout.links, new.layout.links
-    # Without renames (most diffs) an end is itself: 300,000 look-ups saved.
-    old_keys = (
-        [frozenset((_map_end(link.a, renames), _map_end(link.b, renames))) for link in old_links]
-        if renames
-        else [frozenset((link.a, link.b)) for link in old_links]
-    )
-    new_keys = [frozenset((link.a, link.b)) for link in new_links]
-    unmatched_new: dict[frozenset[str], list[int]] = {}
-    for index, key in enumerate(new_keys):
-        unmatched_new.setdefault(key, []).append(index)
-    pairs: list[tuple[int, int]] = []
+def _link_keys(links: Sequence[Link], renames: dict[str, str]) -> list[frozenset[str]]:
+    if renames:
+        return [frozenset((_map_end(link.a, renames), _map_end(link.b, renames))) for link in links]
+    return [frozenset((link.a, link.b)) for link in links]
+
+
+Keys = dict[int, frozenset[str]]
+
+
+def _pair_links(
+    old: Sequence[Link], new: Sequence[Link], renames: dict[str, str]
+) -> tuple[list[tuple[int, int]], list[int], list[int], Keys, Keys]:
+    """The links that are the same (old index, new index), the old ones left and the new
+    ones left (each in order), and the keys (the two ends, renames applied) of those left.
+
+    One link is another when it joins the same two ports: the k-th old link of a key is
+    the k-th new one of that key. Without renames, the lists' common head and tail
+    (:func:`~rackdesigner.whatif.incremental.common_ends`) pair by place, unless a
+    link of theirs might share its key with one between them (both its ends are ends of
+    those): then, as with renames, every link is keyed."""
+    head, tail = (0, 0) if renames else common_ends(old, new)
+    middle_old = range(head, len(old) - tail)
+    middle_new = range(head, len(new) - tail)
+    if head or tail:
+        ends = {
+            end
+            for links, span in ((old, middle_old), (new, middle_new))
+            for i in span
+            for end in (links[i].a, links[i].b)
+        }
+        if any(link.a in ends and link.b in ends for link in old[:head]) or any(
+            link.a in ends and link.b in ends for link in old[len(old) - tail :]
+        ):
+            head = tail = 0
+            middle_old, middle_new = range(len(old)), range(len(new))
+    if head or tail:
+        old_keys = {i: frozenset((old[i].a, old[i].b)) for i in middle_old}
+    else:
+        old_keys = dict(enumerate(_link_keys(old, renames)))
+    new_keys = {i: frozenset((new[i].a, new[i].b)) for i in middle_new}
+    unmatched: dict[frozenset[str], list[int]] = {}
+    for index in middle_new:
+        unmatched.setdefault(new_keys[index], []).append(index)
+    pairs = [(i, i) for i in range(head)]
     left_old: list[int] = []
-    for index, key in enumerate(old_keys):
-        found = unmatched_new.get(key)
+    for index in middle_old:
+        found = unmatched.get(old_keys[index])
         if found:
             pairs.append((index, found.pop(0)))
         else:
             left_old.append(index)
-    left_new = sorted(i for ids in unmatched_new.values() for i in ids)
+    shift = len(new) - len(old)
+    pairs.extend((i, i + shift) for i in range(len(old) - tail, len(old)))
+    left_new = sorted(i for ids in unmatched.values() for i in ids)
+    return pairs, left_old, left_new, old_keys, new_keys
+
+
+def _links(result: Diff, old: Side, new: Side, renames: dict[str, str], tolerance: float) -> bool:
+    """Link changes; True when a cable was added, removed or re-routed (the fabric)."""
+    old_links, new_links = old.layout.links, new.layout.links
+    pairs, left_old, left_new, old_keys, new_keys = _pair_links(old_links, new_links, renames)
     touched = bool(left_old or left_new)
     # Re-routed: one end kept, the other moved.
     by_end: dict[str, list[int]] = {}
@@ -478,7 +524,7 @@ def _fabric_numbers(analysis: Analysis) -> dict[str, Numbers]:
     from rackdesigner.topology.figures import all_fabric_figures
 
     out = {}
-    for figures in all_fabric_figures(analysis):
+    for figures in all_fabric_figures(analysis, detail=False):
         fabric = figures.fabric
         out[fabric.name] = {
             "gpus": float(fabric.gpus),
@@ -572,24 +618,9 @@ def _findings(
             result.findings_fixed.append(diagnostic)
 
 
-def _same_bill(other: Side, layout: Layout, lengths: list[float | None]) -> bool:
-    """Whether the bill of materials (:func:`rackdesigner.export.tables.bom_items`) of
-    ``layout`` is ``other``'s, from a catalog alike: it reads the devices' models (and,
-    through a cable's ends, which devices are switches and their ports' speeds), each
-    cable's fields and its stock length."""
-    from rackdesigner.analysis.stock import stock_length
-
-    def models(lay: Layout) -> list[tuple[str, str]]:
-        return sorted((d.id, d.model) for rack in lay.racks for d in rack.devices)
-
-    return (
-        other.layout.links == layout.links
-        and [stock_length(x) for x in other.lengths] == [stock_length(x) for x in lengths]
-        and models(other.layout) == models(layout)
-    )
-
-
 def _cost(analysis: Analysis) -> float:
-    from rackdesigner.export.tables import bom_items
+    """USD at known prices: the bill of materials' total, which is its devices' (cables and
+    optics carry no price; ``tests/diff`` holds the two to each other)."""
+    from rackdesigner.export.tables import device_items
 
-    return float(sum(item["total"] for item in bom_items(analysis) if item["total"] is not None))
+    return float(sum(item["total"] for item in device_items(analysis) if item["total"] is not None))

@@ -5,8 +5,8 @@ new one's where that pays), the new one incrementally from it.
 its findings kept per scope (:func:`~rackdesigner.whatif.incremental.grouped_check`); the
 new layout's rules run only where the layouts differ
 (:class:`~rackdesigner.whatif.incremental.Incremental`), the old side's findings standing
-elsewhere, and its bill of materials is priced only where a device model, a cable or a
-cable's stock length changed. :class:`OldSide` forks once the old layout is loaded; the
+elsewhere; each side is priced by its devices alone (the bill's only priced items).
+:class:`OldSide` forks once the old layout is loaded; the
 child checks it and sends back what :func:`~rackdesigner.diff.compare.diff` reads of it (a
 :class:`~rackdesigner.diff.compare.Side` without its layout, and the grouped findings),
 while the parent loads the new layout, derives its facts and runs the rules that
@@ -210,7 +210,7 @@ def check_pair(
         analysis = Analysis(new, file=new_file)
         partial = plan.check(analysis, new_file)
         before, grouped = pending.result()
-        after = Side.of(analysis, like=before if not plan.everything else None)
+        after = Side.of(analysis, lengths=plan.lengths(before.lengths, analysis))
         old_findings = grouped.findings(old)
         new_findings = partial.complete(grouped, new)
     return before, after, old_findings, new_findings

@@ -311,11 +311,10 @@ def _speed_name(speed: float | None) -> str:
     return f"{speed / 1e9:g}g"
 
 
-def bom_items(analysis: Analysis) -> list[dict[str, Any]]:
-    """Devices by model, then cables by media and stock length, then optics by media and
-    speed: at 400G and more one twin-port module per two ports of a switch and one per
-    adapter port (a node), named by the media table's part; else one per end. Costs are
-    None where unknown, never 0."""
+def device_items(analysis: Analysis) -> list[dict[str, Any]]:
+    """The bill's devices by model: the only items with a price (the catalog has no cable
+    or optic costs), so what the bill costs is theirs (``rackdesigner diff`` prices two
+    layouts without walking their cables)."""
     items: list[dict[str, Any]] = []
     for key, devices in sorted(analysis.types_used.items()):
         dtype = devices[0].type
@@ -332,6 +331,15 @@ def bom_items(analysis: Analysis) -> list[dict[str, Any]]:
                 "total": unit * len(devices) if unit is not None else None,
             }
         )
+    return items
+
+
+def bom_items(analysis: Analysis) -> list[dict[str, Any]]:
+    """Devices by model (:func:`device_items`), then cables by media and stock length, then
+    optics by media and speed: at 400G and more one twin-port module per two ports of a
+    switch and one per adapter port (a node), named by the media table's part; else one per
+    end. Costs are None where unknown, never 0; cables and optics have none."""
+    items = device_items(analysis)
     cables: dict[tuple[str, float | None], int] = defaultdict(int)
     # (media, speed, part or None, twin-port) -> modules; twin-port switch ends count
     # ports per switch first: one module takes two ports of a cage (media.toml)

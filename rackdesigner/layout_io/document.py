@@ -85,20 +85,32 @@ class Document:
         return key_line(self._text.split("\n"), start, key)
 
 
-def loads(text: str, *, file: str = "<text>", timings: dict[str, float] | None = None) -> Document:
-    """A document from TOML text (``file`` names it in diagnostics); raises LayoutError."""
-    layout, lines = load_text_with_map(text, file=file, timings=timings)
+def loads(
+    text: str,
+    *,
+    file: str = "<text>",
+    timings: dict[str, float] | None = None,
+    lines_too: bool = True,
+) -> Document:
+    """A document from TOML text (``file`` names it in diagnostics); raises LayoutError.
+    ``lines_too``: see :func:`~rackdesigner.layout_io.reader.load_text_with_map`."""
+    layout, lines = load_text_with_map(text, file=file, timings=timings, lines_too=lines_too)
     return Document(layout, None, source_map(layout, lines), lines.dropped_comments, text)
 
 
-def load(path: str | os.PathLike[str], *, timings: dict[str, float] | None = None) -> Document:
+def load(
+    path: str | os.PathLike[str],
+    *,
+    timings: dict[str, float] | None = None,
+    lines_too: bool = True,
+) -> Document:
     """The document in the file at ``path``; raises LayoutError with E000-E002 diagnostics."""
     name = str(path)
     began = time.perf_counter()
     text, _ = read_text(name)
     if timings is not None:
         timings["read"] = timings.get("read", 0.0) + time.perf_counter() - began
-    document = loads(text, file=name, timings=timings)
+    document = loads(text, file=name, timings=timings, lines_too=lines_too)
     document.path = name
     return document
 

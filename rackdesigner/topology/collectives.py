@@ -112,7 +112,9 @@ class WithinUnits:
 
 
 def within_units(fabric: Fabric, efficiency: float) -> WithinUnits:
-    units = scalable_units(fabric) if len(fabric.nodes) >= 2 else []
+    units = fabric.units  # found once per fabric: a fabric is not changed once built
+    if units is None:
+        units = fabric.units = scalable_units(fabric) if len(fabric.nodes) >= 2 else []
     best: tuple[float, DeviceFacts, bool] | None = None
     for unit in units:
         for node in unit:

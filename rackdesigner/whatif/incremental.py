@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
     from rackdesigner.model.layout import Link, Rack
 
-__all__ = ["Grouped", "Incremental", "grouped_check"]
+__all__ = ["Grouped", "Incremental", "common_ends", "grouped_check"]
 
 # Layout fields other than racks and links (and the header comment): a change to any of
 # them re-checks everything.
@@ -155,8 +155,10 @@ def _fabric_inputs(racks: Iterable[Rack]) -> tuple[object, ...]:
     return tuple(places), tuple(devices)
 
 
-def _middle(old: list[Link], new: list[Link]) -> list[Link]:
-    """The cables of either list between their common head and their common tail."""
+def common_ends(old: Sequence[Link], new: Sequence[Link]) -> tuple[int, int]:
+    """How many cables the two lists have alike at their head and at their tail (a change
+    in one place leaves the cables after it where they were, or shifted); ``diff`` pairs
+    those by place."""
     top = min(len(old), len(new))
     head = 0
     while head < top and (old[head] is new[head] or old[head] == new[head]):
@@ -166,7 +168,7 @@ def _middle(old: list[Link], new: list[Link]) -> list[Link]:
         old[-1 - tail] is new[-1 - tail] or old[-1 - tail] == new[-1 - tail]
     ):
         tail += 1
-    return [*old[head : len(old) - tail], *new[head : len(new) - tail]]
+    return head, tail
 
 
 class Incremental:
@@ -182,6 +184,8 @@ class Incremental:
         self.entities: set[str] = set()  # link entities whose link rules run again
         self.dropped: set[str] = set()  # link entities whose old findings are dropped
         self.fabric = True
+        self.head = self.tail = 0  # cables alike at the lists' head and tail (not known)
+        self.moved: set[str] = set()
         if self.everything:
             return
         old_racks = {rack.id: rack for rack in old.racks}
@@ -210,18 +214,48 @@ class Incremental:
         self.racks = racks & new_racks.keys()
         # Cables: the two lists differ between a common head and a common tail (a change
         # in one place leaves the cables after it where they were, or shifted).
-        middle = _middle(old.links, new.links)
+        self.head, self.tail = common_ends(old.links, new.links)
+        self.moved = names  # the devices of the racks that differ: their cables' routes
+        middle = [
+            *old.links[self.head : len(old.links) - self.tail],
+            *new.links[self.head : len(new.links) - self.tail],
+        ]
         entities = {_entity(link) for link in middle}
         touched = names | {_device_of(end) for link in middle for end in (link.a, link.b)}
         known = {device.id for rack in new.racks for device in rack.devices}
+        # A cable whose ends are both devices known and untouched stays (inlined: 300,000).
+        keep = known - touched
         for link in new.links:
-            a, b = _device_of(link.a), _device_of(link.b)
-            if a in touched or b in touched or a not in known or b not in known:
+            if link.a.partition(":")[0] not in keep or link.b.partition(":")[0] not in keep:
                 entities.add(_entity(link))
         # Entities of removed cables too: their old findings are dropped, and no cable of
         # the new layout has them.
         self.entities = self.dropped = entities
         self.fabric = bool(middle) or _fabric_inputs(was) != _fabric_inputs(now)
+
+    def lengths(self, old: Sequence[float | None], analysis: Analysis) -> list[float | None]:
+        """Each cable's length in the new layout (``analysis``'s), given the old layout's
+        (``old``, in its order): a cable of the lists' common head or tail whose ends are
+        on no device of a rack that differs has its old length (the same cable between
+        devices at the same places, on the same site); the rest are measured."""
+        links = analysis.links
+        if self.everything:
+            return [facts.length for facts in links]
+        moved, shift = self.moved, len(old) - len(links)
+        out: list[float | None] = []
+        append = out.append
+        body = range(self.head, len(links) - self.tail)
+        for index, facts in enumerate(links):
+            link = facts.link
+            if (
+                index in body
+                or link.a.partition(":")[0] in moved
+                or link.b.partition(":")[0] in moved
+            ):
+                append(facts.length)
+            else:
+                append(old[index + shift if index >= self.head else index])
+        return out
 
     def check(self, analysis: Analysis, file: str = "") -> Partial:
         """The rules that must run again, on the new layout's ``analysis``."""

@@ -78,3 +78,38 @@ def test_git_revision(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "| errors **Δ** | 0 | 3 |" in result.output
     assert run("diff", str(path), "--git", "no-such-rev").exit_code == 2
+
+
+def test_a_file_with_errors_is_reported_with_its_lines(tmp_path: Path) -> None:
+    """diff reads files without their lines; one that does not load is read again with
+    them, so that its errors say where, as validate's do."""
+    text = LAYOUT.read_text(encoding="utf-8")
+    broken = tmp_path / "broken.toml"
+    broken.write_text(text.replace('current = "63 A"', 'current = "lots"', 1), encoding="utf-8")
+    result = run("diff", str(LAYOUT), str(broken))
+    assert result.exit_code == 2
+    shown = [row for row in result.output.splitlines() if row.startswith(str(broken))]
+    line = text[: text.index('current = "63 A"')].count("\n") + 1
+    assert shown and all(f":{line}:" in row for row in shown), result.output
+
+
+def test_a_catalog_comment_is_read_as_before(tmp_path: Path) -> None:
+    """A [catalog] entry is compared whole, comment and all: a file with one is read
+    with its comments (a comment-only change still reads as that entry changed)."""
+    text = LAYOUT.read_text(encoding="utf-8")
+    entry = '\n[catalog.my-node]\nname = "My node"\nkind = "gpu-node"\nheight = "2 U"\n'
+    old, new = tmp_path / "old.toml", tmp_path / "new.toml"
+    old.write_text(text + entry, encoding="utf-8")
+    new.write_text(text + entry.replace("\n[catalog", "\n# a note\n[catalog"), encoding="utf-8")
+    result = run("diff", str(old), str(new))
+    assert "catalog entry my-node changed" in result.output, result.output
+
+
+def test_where_a_catalog_entry_may_hold_a_comment() -> None:
+    from rackdesigner.cli.loading import _catalog_comments
+
+    assert _catalog_comments("a = 1\n# x\n\n[catalog.a]\nk = 1\n[[racks]]\n# y\n")
+    assert _catalog_comments("[catalog.a]\nk = 1 # c\n[[racks]]\n")
+    # A comment in another table before, or in the racks after, is not a catalog's.
+    assert not _catalog_comments("[site]\n# x\nb = 2\n\n[catalog.a]\nk = 1\n[[racks]]\n# y\n")
+    assert not _catalog_comments("# header\n[site]\nb = 2\n")

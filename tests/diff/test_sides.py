@@ -120,31 +120,24 @@ def test_a_failing_child_falls_back_to_this_process(monkeypatch: pytest.MonkeyPa
     assert got == expected
 
 
-def test_the_bill_is_priced_again_only_where_it_can_have_changed(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A feed changed: the new side takes the old side's cost (one bill, not two); a
-    device re-modelled: both are priced."""
-    import rackdesigner.diff.compare as compare
+@pytest.mark.parametrize("name", ["training-128", "gb200-nvl72-su", "inference-32-b200"])
+def test_the_cost_is_the_whole_bill_of_materials(name: str) -> None:
+    """The diff prices a layout by its devices alone: that is the bill's whole total
+    (cables and optics carry no price), and a device taken out takes its price off."""
+    from rackdesigner.analysis import Analysis
+    from rackdesigner.diff.compare import _cost
+    from rackdesigner.export.tables import bom_items
 
-    priced: list[str] = []
-    real = compare._cost
-
-    def counted(analysis):
-        priced.append(analysis.layout.racks[0].feeds[0].circuit or "")
-        return real(analysis)
-
-    monkeypatch.setattr(compare, "_cost", counted)
-    refed = _layout()
-    refed.racks[0].feeds[0].circuit = "RPP-moved"
-    a, b, _, _ = check_pair(_layout(), refed, "old.toml", "new.toml", parallel=False)
-    assert len(priced) == 1 and b.cost == a.cost
-    remodelled = _layout()
-    node = next(d for d in remodelled.racks[0].devices if d.id.endswith("-n02"))
-    node.model = "dgx-h100" if node.model != "dgx-h100" else "dgx-b200"
-    priced.clear()
-    a, b, _, _ = check_pair(_layout(), remodelled, "old.toml", "new.toml", parallel=False)
-    assert len(priced) == 2
+    layout = load(ROOT / "layouts" / f"{name}.toml").layout
+    analysis = Analysis(layout)
+    items = bom_items(analysis)
+    assert all(item["total"] is None for item in items if item["item"] != "device")
+    total = sum(item["total"] for item in items if item["total"] is not None)
+    assert total > 0
+    assert _cost(analysis) == total
+    priced = next(d for d in analysis.devices if d.type is not None and d.type.cost)
+    priced.rack.devices.remove(priced.device)
+    assert _cost(Analysis(layout)) == total - float(priced.type.cost)
 
 
 @pytest.mark.parametrize(("load", "forks"), [(0.0, True), (64.0, False)])

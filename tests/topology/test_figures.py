@@ -167,3 +167,40 @@ def test_one_leaf_is_half_the_injection() -> None:
     fig = figures(devices, links)
     assert fig.bisection.bandwidth == pytest.approx(2 * 8 * 400 * GBPS / 2)
     assert fig.bisection.ratio == 1.0 and fig.hops.hops == 2
+
+
+@pytest.mark.parametrize("name", ["training-128", "gb200-nvl72-su", "inference-32-b200"])
+def test_figures_without_detail_are_the_same_figures(name: str) -> None:
+    """``detail=False`` (what ``diff`` asks for) leaves out the cable counts and the hops,
+    and nothing else."""
+    from rackdesigner.layout_io.document import load
+    from rackdesigner.topology.figures import NOT_SEARCHED
+    from tests.conftest import ROOT
+
+    analysis = Analysis(load(ROOT / "layouts" / f"{name}.toml").layout)
+    full = all_fabric_figures(analysis)
+    lean = all_fabric_figures(analysis, detail=False)
+    assert full and len(lean) == len(full)
+    for a, b in zip(full, lean, strict=True):
+        assert b.hops == NOT_SEARCHED and a.hops.hops is not None
+        for tier in b.tiers:
+            assert not tier.cables and not tier.lateral_cables
+        # Without the cables, only the switches' tiers are there (no tier 0).
+        assert [
+            (t.tier, t.switches, t.oversubscription, t.down, t.up, t.lateral)
+            for t in a.tiers
+            if t.switches
+        ] == [(t.tier, t.switches, t.oversubscription, t.down, t.up, t.lateral) for t in b.tiers]
+        for name_ in (
+            "oversubscription",
+            "oversubscription_by_switch",
+            "groups",
+            "global_ratio",
+            "bisection",
+            "intra",
+            "inter",
+            "sus",
+            "within_su",
+            "across_su",
+        ):
+            assert getattr(b, name_) == getattr(a, name_), name_

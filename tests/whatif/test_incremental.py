@@ -53,7 +53,10 @@ def _full(layout: Layout) -> list[Diagnostic]:
 # One change: (kind, which rack, which device or cable, a number).
 CHANGE = st.tuples(
     st.sampled_from(
-        ["move", "remove", "add", "refeed", "recable", "uncable", "door", "length", "media"]
+        [
+            *("move", "remove", "add", "refeed", "recable", "uncable", "door", "length"),
+            *("media", "double"),
+        ]
     ),
     st.integers(0, 1000),
     st.integers(0, 1000),
@@ -94,6 +97,9 @@ def _apply(layout: Layout, change: tuple[str, int, int, int]) -> None:
         layout.links[d % len(layout.links)].length = 0.5 + 20 * abs(n)  # past a DAC's reach
     elif kind == "media" and layout.links:
         layout.links[d % len(layout.links)].media = ["dac", "aoc", "mmf", "smf"][abs(n) % 4]
+    elif kind == "double" and layout.links:  # a cable twice: its ports clash (CAB005)
+        link = copy.deepcopy(layout.links[d % len(layout.links)])
+        layout.links.insert(r % (len(layout.links) + 1), link)
     elif kind == "door":
         rack.cooling = "rear-door" if rack.cooling != "rear-door" else None
 
@@ -149,3 +155,19 @@ def test_a_change_outside_racks_and_cables_checks_everything() -> None:
     plan, findings = _incremental(old, new)
     assert plan.everything
     assert _key(findings) == _key(_full(new))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(LAYOUTS), st.lists(CHANGE, min_size=1, max_size=3))
+def test_lengths_kept_from_the_old_layout_are_measured_ones(path: Path, changes: list) -> None:
+    """The cables' lengths the plan takes from the old layout (a diff's new side) are
+    what measuring them in the new layout gives."""
+    old = _layout(path)
+    new = copy.deepcopy(old)
+    for change in changes:
+        _apply(new, change)
+    before = [facts.length for facts in Analysis(old).links]
+    plan = Incremental(old, new)
+    measured = [facts.length for facts in Analysis(new).links]
+    assert not plan.everything
+    assert plan.lengths(before, Analysis(new)) == measured

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rackdesigner.analysis import Analysis, End
+from rackdesigner.analysis import Analysis, End, LinkFacts
 from rackdesigner.layout_io.schema import ENDPOINT
+from rackdesigner.model.refs import Ref
 from rackdesigner.rules.base import Finding, rule
 
 
@@ -63,5 +64,14 @@ def unresolved_end(analysis: Analysis) -> Iterator[Finding]:
                 f"end {label} ({end.text}): {end.problem}",
                 hint=hint,
                 values=values,
-                related=() if end.clash is None else (analysis.links[end.clash].ref,),
+                related=() if end.clash is None else (_clashing(analysis, link, end.clash),),
             )
+
+
+def _clashing(analysis: Analysis, link: LinkFacts, index: int) -> Ref:
+    """The reference of the layout's link at ``index`` (the one that has the port first),
+    by the layout's numbering: a check narrowed to some links (the designer's, a diff's
+    new side) lists only those in ``analysis.links``."""
+    if link.refs is not None:
+        return link.refs.of(index)
+    return analysis.links[index].ref
