@@ -92,6 +92,9 @@ TRAY_RISE_M = 0.3
 SLACK_M = 0.5
 CABLE_MAX_DEFAULT_M = 5.0
 REACH_DAC_M = 2.0  # rules v1.1: 400G passive copper
+# 800G XDR InfiniBand (the synthetic XDR-class uplinks): NVIDIA sells linear active copper
+# (MCA4K50, 3 m) and single-mode optics only: no DAC, no multimode (media.toml's XDR band).
+REACH_ACC_XDR_M = 3.0
 REACH_MMF_M = 50.0  # 400G SR4 on OM4 (no AOC exists at 400G: assets/catalog/media.toml)
 
 # Assumed maximum draw, only to size [site] power_budget / cooling_capacity with
@@ -543,7 +546,8 @@ def build_plan(gpus: int, oversubscription: float = 1.0) -> Plan:
                     srack, spos, sh = sw_where[sid]
                     ends.append((lrack, lpos, lh, srack, spos, sh))
 
-    max_run, max_node_run = _media(links, ends, n_node_links, ROW_PITCH_M)
+    xdr = leaf_model.up_speed_gbps > 400 and leaf_model.key.startswith("ib-")
+    max_run, max_node_run = _media(links, ends, n_node_links, ROW_PITCH_M, xdr)
 
     power = sum(len(r.nodes) * ASSUMED_POWER_W[_node_model(r)] for r in compute)
     power += su_count * (1 if single else RAILS) * ASSUMED_POWER_W[leaf_model.key]
@@ -726,9 +730,11 @@ def _media(
     ends: list[tuple[Rack, int, int, Rack, int, int]],
     n_node_links: int,
     row_pitch: float,
+    xdr_uplinks: bool = False,
 ) -> tuple[float, float]:
     """Set each link's media from its computed run (dac in a rack, mmf up to its reach, smf
-    beyond); return the longest run and the longest node run."""
+    beyond; switch-to-switch links at 800G XDR acc in a rack, smf else); return the longest
+    run and the longest node run."""
     top = RACK_HEIGHT_U * RACK_UNIT_M
     max_run = max_node_run = 0.0
     for i, (ra, pa, ha, rb, pb, hb) in enumerate(ends):
@@ -749,6 +755,8 @@ def _media(
             media = "mmf" if run <= REACH_MMF_M else "smf"
         if media == "dac" and run > REACH_DAC_M:
             media = "mmf"
+        if xdr_uplinks and i >= n_node_links:
+            media = "acc" if ra is rb and run <= REACH_ACC_XDR_M else "smf"
         a, b, _ = links[i]
         links[i] = (a, b, media)
         max_run = max(max_run, run)
