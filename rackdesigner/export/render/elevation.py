@@ -33,6 +33,14 @@ from rackdesigner.model.diagnostics import Diagnostic
 from rackdesigner.model.layout import DeviceType
 from rackdesigner.model.progress import each
 
+# A rack-scale part's marks: (from the body's right edge, step, count, (width, height,
+# top within the unit, corner radius)); elevation kinds of palette.py.
+_BODY_MARKS: dict[str, tuple[int, int, int, tuple[int, int, int, int]]] = {
+    "nvl-compute": (42, 9, 4, (7, 6, 4, 0)),
+    "nvl-switch": (24, 10, 2, (8, 8, 3, 1)),
+    "power-shelf": (46, 7, 6, (5, 8, 3, 0)),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Geometry:
@@ -260,33 +268,19 @@ class _Symbols:
                 for px in range(x + w - 50, x + w - 8, 7)
             )
             parts.append(ports)
-        elif kind == "nvl-compute":
-            # Four GPUs to a tray (two GB200 superchips): four squares at the right.
-            marks = "".join(
-                f'<rect class="prt" x="{x + w - 42 + 9 * i}" y="{u * g.unit + 4}" '
-                f'width="7" height="6"/>'
-                for u in range(height)
-                for i in range(4)
+        elif kind in _BODY_MARKS:
+            # Four GPUs to a compute tray (two GB200 superchips), two NVLink switch chips to
+            # a switch tray, six PSUs to a power shelf: marks at the right of each unit.
+            right, step, count, (mw, mh, top, rx) = _BODY_MARKS[kind]
+            round_ = f' rx="{rx}"' if rx else ""
+            parts.append(
+                "".join(
+                    f'<rect class="prt" x="{x + w - right + step * i}" y="{u * g.unit + top}" '
+                    f'width="{mw}" height="{mh}"{round_}/>'
+                    for u in range(height)
+                    for i in range(count)
+                )
             )
-            parts.append(marks)
-        elif kind == "nvl-switch":
-            # Two NVLink switch chips to a tray.
-            marks = "".join(
-                f'<rect class="prt" x="{x + w - 24 + 10 * i}" y="{u * g.unit + 3}" '
-                f'width="8" height="8" rx="1"/>'
-                for u in range(height)
-                for i in range(2)
-            )
-            parts.append(marks)
-        elif kind == "power-shelf":
-            # Six PSUs to a shelf: six slots at the right.
-            marks = "".join(
-                f'<rect class="prt" x="{x + w - 46 + 7 * i}" y="{u * g.unit + 3}" '
-                f'width="5" height="8"/>'
-                for u in range(height)
-                for i in range(6)
-            )
-            parts.append(marks)
         if kind not in ("blank", "patch-panel"):
             # Rack ears: it reads as equipment, and adjacent devices stay apart.
             parts.append(f'<rect class="ear" x="{x}" y=".5" width="4" height="{h}"/>')

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -269,42 +269,37 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
         base = template_defaults(name)
         sus = whole("#t-sus", "SUs") if name in SU_TEMPLATES else None
         label = self.query_one("#t-name", Input).value.strip()
+        # What every template takes from the form (leaf, spine, power, workload, name).
+        common: dict[str, Any] = {
+            "node": base.node,
+            "leaf": select("#t-leaf"),
+            "spine": select("#t-spine"),
+            "oversubscription": ratio,
+            "voltage": volts,
+            "voltage_text": volt_text,
+            "phases": int(select("#t-phases") or 3),  # type: ignore[call-overload]
+            "workload": str(select("#t-workload") or "training"),
+            "model_params": base.model_params,
+            "name": label or None,
+        }
         if name in RACK_SCALE_TEMPLATES:
             # The builder counts the hall in SUs of NVL72 racks itself (with_template); the
             # form's leaf, spine and power fields still apply.
             return NewOptions(
                 template=name,
                 sus=sus,
-                node=base.node,
-                leaf=select("#t-leaf"),  # type: ignore[arg-type]
-                spine=select("#t-spine"),  # type: ignore[arg-type]
-                oversubscription=ratio,
                 su_nodes=optional("#t-su-nodes", "leaf trays"),
-                voltage=volts,
-                voltage_text=volt_text,
-                phases=int(select("#t-phases") or 3),  # type: ignore[call-overload]
-                workload=str(select("#t-workload") or "training"),
-                model_params=base.model_params,
-                name=label or None,
+                **common,
             )
         gpus = sus * 32 * 8 if sus is not None else whole("#t-gpus", "GPUs")
         return NewOptions(
             gpus=gpus,
             gpu=str(select("#t-gpu")) if select("#t-gpu") else None,
-            node=base.node,
             gpus_per_node=int(select("#t-per-node") or 8),  # type: ignore[call-overload]
             cooling=select("#t-cooling"),  # type: ignore[arg-type]
             fabric=select("#t-fabric"),  # type: ignore[arg-type]
-            leaf=select("#t-leaf"),  # type: ignore[arg-type]
-            spine=select("#t-spine"),  # type: ignore[arg-type]
-            oversubscription=ratio,
             su_nodes=optional("#t-su-nodes", "SU nodes"),
-            voltage=volts,
-            voltage_text=volt_text,
-            phases=int(select("#t-phases") or 3),  # type: ignore[call-overload]
-            workload=str(select("#t-workload") or "training"),
-            model_params=base.model_params,
-            name=label or None,
+            **common,
         )
 
     def action_build(self) -> None:
