@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rackdesigner.analysis.weight import rack_weight
 from rackdesigner.whatif.incremental import common_ends
 
 if TYPE_CHECKING:
@@ -500,7 +501,7 @@ def _rack_numbers(rack: Any) -> dict[str, float | None]:
         "liquid_heat": rack.liquid_heat,
         "air_heat": rack.air_heat,
         "units_used": rack.units_used,
-        "weight": rack.weight,
+        "weight": rack_weight(rack).carried,  # as PLC004 judges it and validate prints it
         "gpus": float(rack.gpus),
     }
 

@@ -116,3 +116,19 @@ def test_markdown_puts_the_summary_table_first() -> None:
 def test_analysis_only_diff_has_no_findings() -> None:
     result = diff(Analysis(_layout()), Analysis(_layout()))
     assert result.empty
+
+
+def test_a_rack_scale_racks_weight_is_the_one_the_rules_judge() -> None:
+    """An NVL72 rack declares its weight as built (1.36 t, trays included): the per-rack
+    figure is that plus its door and ToRs, as PLC004 counts it, not its devices alone."""
+    old = load(ROOT / "layouts" / "gb200-nvl72-su.toml").layout
+    new = copy.deepcopy(old)
+    rack = next(r for r in new.racks if r.nvlink_domain)
+    rack.weight = Q(1460.0, "1460 kg")
+    figures = diff_data(_diff(old, new), "a", "b")["rack_figures"]
+    (row,) = [f for f in figures if f["id"] == rack.id]
+    assert row["changed"] == ["weight"]
+    assert (
+        1460 < row["before"]["weight"] < 1470
+        and row["after"]["weight"] - 100 == row["before"]["weight"]
+    )
