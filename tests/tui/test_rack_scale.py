@@ -41,6 +41,9 @@ async def _pick(pilot: object, text: str) -> None:
     await settle(pilot)
 
 
+# Slow step: it builds and checks a whole GB200 SU (27 trays a rack, 1,600 cables)
+# from the dialog, about 5 s of CPU, as the whole-hall tests do.
+@pytest.mark.slow
 def test_new_from_template_builds_a_gb200_su_and_trays_are_placed_from_the_catalog(
     tmp_path: Path,
 ) -> None:

@@ -36,6 +36,9 @@ from tests.tui.pilot import (
 SIZE = SMALL
 
 
+# Slow step: it generates a fabric large enough to be applied off the UI thread (the
+# longest journey, about 9 s of CPU), as the whole-hall tests do.
+@pytest.mark.slow
 def test_connect_ports_generate_a_fabric_a_long_one_off_the_ui_thread_and_keys_wait(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
