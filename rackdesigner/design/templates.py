@@ -454,13 +454,8 @@ def build(
     merged = catalog_for(layout)  # with the layout's own entries (a server's GPU)
     side_counts = _power_and_furniture(layout, options, merged, sizes)
     if timings is not None:
-        timings["racks"] = racks_done - began
-        timings["fabric"] = fabric_done - racks_done
-        timings["fabric_cpu"] = fabric_cpu
-        timings["power"] = time.perf_counter() - fabric_done
-    total = _site_load(layout, merged)
-    budget_kw = math.ceil(total * 1.1 / 10e3) * 10
-    layout.site.power_budget = Q(budget_kw * 1e3, f"{budget_kw:,} kW".replace(",", ""))
+        _record(timings, began, racks_done, fabric_done, fabric_cpu)
+    _power_budget(layout, merged)
     counts = plan.counts
     switches = counts.get("leaves", 0) + counts.get("spines", 0) + counts.get("cores", 0)
     fabric_text = plan.notes[0] if plan.notes else fabric
@@ -708,6 +703,23 @@ def _site_load(layout: Layout, catalog: Catalog) -> float:
     return sum(_rack_load(rack, catalog) for rack in layout.racks)
 
 
+def _record(
+    timings: dict[str, float], began: float, racks: float, fabric: float, fabric_cpu: float
+) -> None:
+    """``new``'s phases (bench/fabric.py reads them): racks, fabric (wall and CPU), power."""
+    timings["racks"] = racks - began
+    timings["fabric"] = fabric - racks
+    timings["fabric_cpu"] = fabric_cpu
+    timings["power"] = time.perf_counter() - fabric
+
+
+def _power_budget(layout: Layout, catalog: Catalog) -> None:
+    """The site's power budget the hall needs: its load and 10 %, up to the next 10 kW."""
+    assert layout.site is not None
+    budget_kw = math.ceil(_site_load(layout, catalog) * 1.1 / 10e3) * 10
+    layout.site.power_budget = Q(budget_kw * 1e3, f"{budget_kw:,} kW".replace(",", ""))
+
+
 def _blanks(rack: Rack, catalog: Catalog) -> None:
     """Blanking panels over every open front unit of an air-cooled rack (PLC006)."""
     taken = bytearray(RACK_HEIGHT + 2)
@@ -885,13 +897,8 @@ def build_rack_scale(
     for rack in layout.racks:
         _nvl_feeds(rack, merged, options)
     if timings is not None:
-        timings["racks"] = racks_done - began
-        timings["fabric"] = fabric_done - racks_done
-        timings["fabric_cpu"] = fabric_cpu
-        timings["power"] = time.perf_counter() - fabric_done
-    total = _site_load(layout, merged)
-    budget_kw = math.ceil(total * 1.1 / 10e3) * 10
-    layout.site.power_budget = Q(budget_kw * 1e3, f"{budget_kw:,} kW".replace(",", ""))
+        _record(timings, began, racks_done, fabric_done, fabric_cpu)
+    _power_budget(layout, merged)
     floor = max(_nvl_floor_load(rack, merged) for rack in layout.racks if rack.nvlink_domain)
     rating = math.ceil(floor / 100.0 - 1e-9) * 100
     layout.site.floor_load_max = Q(float(rating), f"{rating} kg/m^2")
