@@ -193,6 +193,18 @@ def refuse_overwrite(
         seen[identity] = (path, what)
 
 
+def output_for(output: str | None, inputs: Sequence[tuple[str, str]] = ()) -> str | None:
+    """The ``-o/--output`` of a command that reads ``inputs`` ((path, what it is) pairs):
+    None for standard output (none given, or ``-``). An output that is one of the inputs
+    is refused, and so is one that surely cannot be written: exit 2 before anything is
+    read or written. Every command with ``-o`` goes through here."""
+    if not output or output == STDIN:
+        return None
+    refuse_overwrite([(output, "--output")], inputs)
+    check_writable(output)
+    return output
+
+
 def check_writable(
     path: str | os.PathLike[str] | None, parents: bool = False, directory: bool = False
 ) -> None:

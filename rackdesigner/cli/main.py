@@ -32,6 +32,7 @@ from rackdesigner.cli.conventions import (
     excluded,
     fail,
     format_option,
+    output_for,
     output_option,
     refuse_overwrite,
     write_output,
@@ -650,10 +651,7 @@ def report(layout: str, fmt_: str, output: str | None, hostfile: str) -> None:
       rackdesigner report cluster.toml --format csv -o cluster.csv
       rackdesigner report cluster.toml --hostfile hosts/cluster   # names it in mpirun
     """
-    if output == STDIN:
-        output = None  # `-o -`: standard output
-    refuse_overwrite([(output or "", "--output")], [(layout, "the input layout")])
-    check_writable(output)
+    output = output_for(output, [(layout, "the input layout")])  # `-o -`: standard output
     from rackdesigner.analysis import Analysis
     from rackdesigner.model.terminal import shown_lines
     from rackdesigner.report.report import build, to_csv, to_json, to_text
@@ -793,7 +791,7 @@ def schema(output: str | None) -> None:
     Example (Taplo / Even Better TOML): save it and add to the top of a layout
       #:schema ./rackdesigner.schema.json
     """
-    check_writable(output)
+    output = output_for(output)
     from rackdesigner.layout_io.json_schema import layout_schema
 
     text = json.dumps(layout_schema(), indent=2, ensure_ascii=False) + "\n"

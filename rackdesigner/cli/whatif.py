@@ -9,6 +9,7 @@ from rackdesigner.cli.conventions import (
     STDIN_NAME,
     fail,
     format_option,
+    output_for,
     output_option,
     write_output,
 )
@@ -61,8 +62,7 @@ def whatif(
     """
     if bool(fails) == bool(each):
         fail("give --fail KIND:ID (one or more) or --each KIND, not both")
-    if output == STDIN:
-        output = None
+    output = output_for(output, [(layout, "the input layout")])
     from rackdesigner.analysis import Analysis
     from rackdesigner.cli.loading import batch, open_or_exit
     from rackdesigner.model.terminal import shown_lines

@@ -51,3 +51,19 @@ def test_each_with_findings_counts_new_codes() -> None:
     assert failures and all(isinstance(f["new_codes"], dict) for f in failures)
     plain = json.loads(run("whatif", LAYOUT, "--each", "rack", "--format", "json").output)
     assert all("new_codes" not in f for f in plain["failures"])
+
+
+def test_output_onto_the_input_is_refused(tmp_path) -> None:
+    import os
+    import shutil
+
+    layout = tmp_path / "cluster.toml"
+    shutil.copy(LAYOUT, layout)
+    link = tmp_path / "link.toml"
+    os.symlink(layout, link)
+    before = layout.read_bytes()
+    for args in (["--fail", "side:A"], ["--each", "rack", "--format", "markdown"]):
+        result = run("whatif", str(layout), *args, "-o", str(link))
+        assert result.exit_code == 2, result.output
+        assert "it is the input layout" in result.stderr
+    assert layout.read_bytes() == before
