@@ -277,7 +277,7 @@ def write_output(path: str | os.PathLike[str], data: str | bytes, parents: bool 
         fail(f"cannot write {path}: {error.strerror or error}")
 
 
-def write_outputs(files: Sequence[tuple[str | os.PathLike[str], bytes]]) -> None:
+def write_outputs(files: Sequence[tuple[Path | str, bytes]]) -> None:
     """Write several outputs as one (an export's files): all of them, or exit 2 with one
     line naming the file that failed and saying what was undone (see
     :func:`~rackdesigner.layout_io.saving.write_all`). Folders are made as needed."""

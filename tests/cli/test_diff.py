@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from rackdesigner.cli.main import cli
 from tests.conftest import ROOT
+from tests.gfm import assert_inert
 
 LAYOUT = ROOT / "layouts" / "inference-32-b200.toml"
 
@@ -150,3 +151,18 @@ def test_output_onto_an_input_is_refused(tmp_path: Path, fmt: str) -> None:
         assert result.exit_code == 2, result.output
         assert "it is the input layout" in result.stderr and "nothing was written" in result.stderr
     assert {p: p.read_bytes() for p in (old, new)} == before
+
+
+def test_markdown_escapes_hostile_names(tmp_path: Path) -> None:
+    """Names from the layouts (a device id with a backtick, a pipe, HTML, a mention and a
+    link; file names with backticks) reach the pull-request comment inert: tables keep
+    their columns, no tag, link or mention appears, no fence is closed early."""
+    hostile = "a02-`|<img/src=x>@team[x](y)"
+    old = tmp_path / "old ``` @you <b>.toml"
+    old.write_text(LAYOUT.read_text(encoding="utf-8").replace('"a02-', f'"{hostile}'))
+    new = tmp_path / "new.toml"
+    new.write_text(_changed(tmp_path).read_text().replace('"a02-', f'"{hostile}'))
+    result = run("diff", str(old), str(new), "--format", "markdown")
+    assert result.exit_code == 1, result.output
+    assert "**PWR001**" in result.stdout and "&#64;team" in result.stdout
+    assert_inert(result.stdout)

@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 from rackdesigner.cli.main import cli
 from tests.conftest import ROOT
+from tests.gfm import assert_inert
 
 LAYOUT = str(ROOT / "layouts" / "inference-32-b200.toml")
 
@@ -67,3 +68,28 @@ def test_output_onto_the_input_is_refused(tmp_path) -> None:
         assert result.exit_code == 2, result.output
         assert "it is the input layout" in result.stderr
     assert layout.read_bytes() == before
+
+
+HOSTILE_ID = "a01-`|<img/src=x>@team[x](y)\u202e"
+
+
+def _hostile_layout(tmp_path) -> str:
+    text = (ROOT / "layouts" / "inference-32-b200.toml").read_text(encoding="utf-8")
+    path = tmp_path / "hostile.toml"
+    path.write_text(text.replace('"a01-leaf', f'"{HOSTILE_ID}'), encoding="utf-8")
+    return str(path)
+
+
+def test_markdown_escapes_hostile_names(tmp_path) -> None:
+    """A device id holding a backtick, a pipe, HTML, a mention, a link and a bidi override:
+    every table keeps its columns, no tag or link appears, no mention is left, and the
+    terminal gets no raw bidi character."""
+    layout = _hostile_layout(tmp_path)
+    for args in (
+        ["--fail", f"switch:{HOSTILE_ID}"],
+        ["--each", "switch"],
+        ["--each", "switch", "--findings"],
+    ):
+        result = run("whatif", layout, *args, "--format", "markdown")
+        assert result.exit_code == 0, result.output
+        assert_inert(result.stdout)
