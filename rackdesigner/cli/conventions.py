@@ -27,7 +27,7 @@ import click
 
 from rackdesigner.layout_io import saving
 from rackdesigner.layout_io.saving import descriptor_of, file_identity, streams
-from rackdesigner.model.terminal import shown
+from rackdesigner.model.terminal import shown, shown_lines
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -285,6 +285,31 @@ def write_outputs(files: Sequence[tuple[Path | str, bytes]]) -> None:
         saving.write_all(files, make_folders=True)
     except OSError as error:
         fail(f"cannot write {error.filename}: {error.strerror or error}{notes(error)}")
+
+
+def on_terminal() -> bool:
+    """Whether standard output is a terminal (a person reads it, not a program)."""
+    isatty = getattr(click.get_text_stream("stdout"), "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except ValueError:  # closed
+        return False
+
+
+def emit(text: str, output: str | None = None, *, exact: bool = False) -> None:
+    """Print a command's result, or write it to ``output`` (atomically, see
+    :func:`write_output`).
+
+    Text for people (``exact`` false) always has its control, bidi and invisible
+    characters shown escaped (:func:`~rackdesigner.model.terminal.shown_lines`). A machine
+    format (``exact``: JSON, CSV, TOML, SARIF) keeps the exact text in a file or a pipe,
+    and is escaped the same way when standard output is a terminal: a scan's switch named
+    with an escape sequence must not drive the screen of whoever looks at the CSV.
+    """
+    if output:
+        write_output(output, text if exact else shown_lines(text))
+    else:
+        click.echo(text if exact and not on_terminal() else shown_lines(text), nl=False)
 
 
 def make_parents(target: Path) -> None:

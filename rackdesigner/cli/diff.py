@@ -10,11 +10,11 @@ from pathlib import Path
 import click
 
 from rackdesigner.cli.conventions import (
+    emit,
     fail,
     format_option,
     output_for,
     output_option,
-    write_output,
 )
 
 
@@ -113,7 +113,6 @@ def diff(
     from rackdesigner.diff import diff as compare
     from rackdesigner.diff.render import diff_data, diff_markdown, diff_text, to_json
     from rackdesigner.diff.sides import check_pair
-    from rackdesigner.model.terminal import shown_lines
 
     batch()
     if rev is not None:
@@ -140,13 +139,10 @@ def diff(
     if fmt_ == "json":
         text = to_json(diff_data(result, old_name, new_name))
     elif fmt_ == "markdown":
-        text = shown_lines(diff_markdown(result, old_name, new_name))
+        text = diff_markdown(result, old_name, new_name)
     else:
-        text = shown_lines(diff_text(result, old_name, new_name))
-    if output:
-        write_output(output, text)
-    else:
-        click.echo(text, nl=False)
+        text = diff_text(result, old_name, new_name)
+    emit(text, output, exact=fmt_ == "json")
     if fail_on == "new-errors":
         sys.exit(1 if result.new_errors else 0)
     sys.exit(0 if result.empty else 1)

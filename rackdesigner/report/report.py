@@ -7,7 +7,6 @@ analysis already knows.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import math
@@ -16,6 +15,7 @@ from typing import Any
 
 from rackdesigner.analysis import Analysis
 from rackdesigner.export.tables import bom_items, cord_summary
+from rackdesigner.model.spreadsheet import Writer
 from rackdesigner.model.units import CURRENT, INFORMATION, POWER, fmt
 from rackdesigner.model.wording import plural
 from rackdesigner.report.domains import build_domains, domains_csv_rows, domains_text
@@ -219,7 +219,7 @@ def to_json(report: Report) -> str:
 def to_csv(report: Report) -> str:
     """One flat table: section, entity, metric, value, unit (SI)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180, as every CSV export
+    writer = Writer(out)  # RFC 4180 and no formulas, as every CSV export
     writer.writerow(["section", "entity", "metric", "value", "unit"])
     p = report["power"]
     writer.writerow(["power", "site", "load", p["site"]["load"], "W"])
