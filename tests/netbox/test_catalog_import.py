@@ -149,3 +149,26 @@ def test_a_broken_user_catalog_is_one_line_naming_it(config: Path, text: str, sa
         f"rackdesigner: the user catalog is not valid: {folder / 'catalog.toml'}: "
     )
     assert said in result.stderr and "internal error" not in result.stderr
+
+
+HOSTILE = "EVIL\x1b]0;pwned\x07\u202eTXET\nFORGED line"
+
+
+def test_imported_names_reach_the_terminal_escaped(tmp_path: Path, config: Path) -> None:
+    """A device type whose model holds an OSC sequence, a bell, a bidi override and a
+    newline: the import's own lines, the listing and `catalog KEY` show it escaped, on
+    one line; the JSON keeps it exact."""
+    source = tmp_path / "evil.yaml"
+    source.write_text(
+        "manufacturer: Acme\nmodel: " + json.dumps(HOSTILE) + "\nslug: evil\nu_height: 1\n"
+        "is_full_depth: true\n",
+        encoding="utf-8",
+    )
+    imported = run("catalog", "import", str(source), "--kind", "other")
+    assert imported.exit_code == 0, imported.output
+    for result in (imported, run("catalog"), run("catalog", "evil")):
+        assert not set("\x1b\x07\u202e") & set(result.output), result.output
+        assert not any(line.startswith("FORGED") for line in result.output.splitlines())
+        assert "EVIL\\x1b]0;pwned\\x07\\u202eTXET\\x0aFORGED line" in result.output
+    data = json.loads(run("catalog", "evil", "--format", "json").stdout)
+    assert data["name"] == f"Acme {HOSTILE}"
