@@ -87,5 +87,5 @@ def test_an_entry_replaced_where_it_stands_by_hand() -> None:
     ],
 )
 def test_an_entry_written_inline_is_refused(text: str) -> None:
-    with pytest.raises(CatalogEditError, match="must be moved to a \\[catalog.KEY\\] table"):
+    with pytest.raises(CatalogEditError, match=r"must be moved to a \[catalog\.KEY\] table"):
         set_entries(text, {"a": '[catalog.a]\nname = "A"\n'})
