@@ -173,8 +173,8 @@ def _write(
             click.echo(f"  {shown(item.replaced)}{shown(kept)}")
         for note in notes.get(files[entry.key], ()):
             click.echo(f"  note: {shown(note)}")
-    for item in refused:
-        _problem(f"{item.file}: slug: {item.reason}")
+    for refusal in refused:
+        _problem(f"{refusal.file}: slug: {refusal.reason}")
     if written:
         click.echo(f"{plural(len(written), 'entry', 'entries')} written to {shown(target)}")
     return len(written), len(refused)

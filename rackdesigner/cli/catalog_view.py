@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
@@ -85,9 +86,9 @@ def listing_text(known: Catalog) -> str:
     return "\n".join(out) + "\n"
 
 
-def _table(rows: list[tuple[str, ...]]) -> list[str]:
+def _table(table: Sequence[tuple[str, ...]]) -> list[str]:
     # Imported names are anyone's text: one line each, controls shown escaped.
-    rows = [tuple(shown(cell) for cell in row) for row in rows]
+    rows = [tuple(shown(cell) for cell in row) for row in table]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
@@ -104,9 +105,9 @@ def entry_text(entry: DeviceType | Gpu, known: Catalog) -> str:
         if value is None or field.key in ("name", "source", "notes"):
             continue
         if field.key == "ports":
-            kind = entry.kind if isinstance(entry, DeviceType) else None
-            out.append(f"  {'ports'.ljust(width)}  " + _port(value[0], kind) if value else "")
-            out.extend(f"  {''.ljust(width)}  {_port(g, kind)}" for g in value[1:])
+            role_of = entry.kind if isinstance(entry, DeviceType) else None
+            out.append(f"  {'ports'.ljust(width)}  " + _port(value[0], role_of) if value else "")
+            out.extend(f"  {''.ljust(width)}  {_port(g, role_of)}" for g in value[1:])
             continue
         out.append(f"  {field.key.ljust(width)}  {shown(_shown(field, value))}")
     if isinstance(entry, DeviceType) and entry.gpu and entry.gpus:
