@@ -220,7 +220,7 @@ def check_writable(
         if not directory and streams(target):
             # /dev/stdout, a device, a FIFO: written as it is, nothing created beside it.
             if descriptor_of(target) is None and not os.access(target, os.W_OK):
-                fail(f"cannot write {path}: Permission denied")
+                fail(f"cannot write {path}: {saving.not_writable(target).strerror}")
             return
         if directory:
             target = target / "x"
@@ -236,8 +236,11 @@ def check_writable(
         if not existing.is_dir():
             fail(f"cannot write {path}: Not a directory")
         if not directory and target.exists() and not os.access(target, os.W_OK):
-            fail(f"cannot write {path}: Permission denied")
+            fail(f"cannot write {path}: {saving.not_writable(target).strerror}")
         if not os.access(existing, os.W_OK | os.X_OK):
+            why = saving.not_writable(existing)
+            if why.errno == errno.EROFS:  # the mount, not the folder, refuses
+                fail(f"cannot write {path}: {why.strerror}: {existing} is mounted read-only")
             fail(
                 f"cannot write {path}: Permission denied: the folder {existing} does not "
                 "allow new files"

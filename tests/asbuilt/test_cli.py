@@ -90,3 +90,21 @@ def test_csv_names_are_escaped_on_a_terminal_and_never_formulas(
         assert result.exit_code == 1, result.output
         assert not set("\x1b\x07\u202e") & set(result.stdout), fmt
         assert "\\x1b]0;owned\\x07\\u202ea01" in result.stdout.replace("\\\\", "\\"), fmt
+
+
+def test_a_duplicate_guid_is_said_not_merged_into_miswirings(tmp_path: Path) -> None:
+    """Two adapters flashed with one GUID: every cable naming that GUID is ambiguous.
+    Merged, the two nodes read as a handful of miswired cables (8 in the report that found
+    it); now the scan is refused with the reason, naming both records."""
+    import re
+
+    text = (DATA / "training-128.scan").read_text()
+    cas = re.findall(r'^Ca\s+\d+\s+"H-([0-9a-f]+)"\s+# "([^"]*)"', text, re.M)
+    (first, first_name), (second, second_name) = cas[0], cas[1]
+    scan = tmp_path / "duplicate.scan"
+    scan.write_text(text.replace(second, first))
+    code, out, err = _run("--ibnetdiscover", str(scan), "--ignore-speed")
+    assert code == 2 and out == "", out
+    assert "duplicate GUID 0x" + first.rjust(16, "0") in err
+    assert first_name in err and second_name in err
+    assert "miswired" not in err and len(err.strip().splitlines()) == 1
