@@ -292,7 +292,7 @@ def write_outputs(files: Sequence[tuple[Path | str, bytes]]) -> None:
 
 def on_terminal() -> bool:
     """Whether standard output is a terminal (a person reads it, not a program)."""
-    isatty = getattr(click.get_text_stream("stdout"), "isatty", None)
+    isatty = getattr(sys.stdout, "isatty", None)
     try:
         return bool(isatty and isatty())
     except ValueError:  # closed
