@@ -311,8 +311,11 @@ def emit(text: str, output: str | None = None, *, exact: bool = False) -> None:
     """
     if output:
         write_output(output, text if exact else shown_lines(text))
+    elif exact and not on_terminal():
+        click.echo(text, nl=False)
     else:
-        click.echo(text if exact and not on_terminal() else shown_lines(text), nl=False)
+        # CSV's CRLF record ends are line ends on a terminal; a lone CR is still shown.
+        click.echo(shown_lines(text.replace("\r\n", "\n")), nl=False)
 
 
 def make_parents(target: Path) -> None:

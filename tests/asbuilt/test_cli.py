@@ -89,6 +89,7 @@ def test_csv_names_are_escaped_on_a_terminal_and_never_formulas(
         )
         assert result.exit_code == 1, result.output
         assert not set("\x1b\x07\u202e") & set(result.stdout), fmt
+        assert "\\x0d" not in result.stdout, fmt  # CSV's CRLF ends lines, shown as nothing
         assert "\\x1b]0;owned\\x07\\u202ea01" in result.stdout.replace("\\\\", "\\"), fmt
 
 
