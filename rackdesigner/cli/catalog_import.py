@@ -119,12 +119,12 @@ def catalog_import(
     """
     from rackdesigner.netbox.devicetypes import Flags, read_paths
 
+    if gpu is not None:  # a usage error: nothing is imported
+        _check_gpu(gpu, into)
     missing = [path for path in paths if not path.exists() and not path.is_symlink()]
     for path in missing:
         _problem(f"{path}: no such file or folder")
     flags = Flags(kind, gpu, gpus, tech, liquid_fraction, psus_required)
-    if gpu is not None:
-        _check_gpu(gpu, into)
     present = [path for path in paths if path not in missing]
     results = read_paths(list(present), flags) if present else []
     if not results and not missing:
