@@ -5,7 +5,8 @@ A record is a node line (``Switch 65 "S-<guid>" # "desc" ...``, ``Ca 1 "H-<guid>
 "desc"``) followed by one line per cabled port (``[1](portguid) "S-<guid>"[7] # ...
 4xNDR``); ``vendid=``, ``devid=``, ``sysimgguid=``, ``switchguid=`` and ``caguid=`` lines
 and ``#`` comments come between. Every cable is listed from both ends; the scan keeps it
-once. Anything else is an error naming its line.
+once. Anything else is an error naming its line, and so is a second node record with
+the GUID of an earlier one (a duplicate GUID: cables name their ends by GUID).
 """
 
 from __future__ import annotations
@@ -54,7 +55,18 @@ def parse_ibnetdiscover(text: str, file: str = "<scan>") -> Scan:
             desc = _DESC.search(rest)
             key = _guid(node_id)
             current = SeenNode(key, _KINDS[kind], desc.group(1) if desc else "", int(ports), number)
-            scan.nodes.setdefault(key, current)
+            earlier = scan.nodes.setdefault(key, current)
+            if earlier is not current:
+                # Port lines name their far end by GUID: with two nodes on one GUID no
+                # cable to either can be told apart (merged, they read as miswirings).
+                raise ScanError(
+                    file,
+                    number,
+                    f"duplicate GUID {key}: {current.description or node_id!r} has the GUID "
+                    f"of {earlier.description or node_id!r} (line {earlier.line}); cables "
+                    "to either cannot be told apart: give each node its own GUID and scan "
+                    "again",
+                )
             continue
         port = _PORT.match(line)
         if port:

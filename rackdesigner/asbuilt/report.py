@@ -7,11 +7,11 @@ records end with CRLF, as the other CSV exports do (RFC 4180).
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from typing import TYPE_CHECKING
 
+from rackdesigner.model.spreadsheet import Writer
 from rackdesigner.model.terminal import shown
 from rackdesigner.model.wording import plural
 
@@ -42,7 +42,7 @@ def render(findings: list[Finding], form: str, checked: int) -> str:
         ) + ("\n")
     if form == "csv":
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\r\n")
+        writer = Writer(out)
         writer.writerow(CSV_COLUMNS)
         for finding in findings:
             row = finding.as_dict()

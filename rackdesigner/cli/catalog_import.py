@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from rackdesigner.cli.conventions import fail, os_error_text
+from rackdesigner.cli.conventions import fail
 from rackdesigner.model.layout import DEVICE_KINDS, PORT_TECH
 from rackdesigner.model.terminal import shown
 from rackdesigner.model.wording import plural
@@ -52,8 +52,16 @@ class CatalogGroup(click.Group):
     "--into",
     "into",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the entries to this layout's [catalog] (through the document, so its "
-    "comments stay) instead of the user catalog.",
+    help="Add the entries to this layout's [catalog] (its other lines stay as they are) "
+    "instead of the user catalog.",
+)
+@click.option(
+    "--replace",
+    "replace_existing",
+    is_flag=True,
+    help="Replace an entry that exists already (in the file written, or a built-in or user "
+    "entry it overrides; an override keeps that entry's kind). Without it such an entry is "
+    "not imported.",
 )
 @click.option("--kind", type=click.Choice(DEVICE_KINDS), help="What the devices are.")
 @click.option("--gpu", help="GPU model (a GPU key of the catalog), e.g. h100-sxm.")
@@ -76,6 +84,7 @@ class CatalogGroup(click.Group):
 def catalog_import(
     paths: tuple[Path, ...],
     into: Path | None,
+    replace_existing: bool,
     kind: str | None,
     gpu: str | None,
     gpus: int | None,
@@ -88,8 +97,17 @@ def catalog_import(
 
     What NetBox does not know (what a device is, its GPUs, what QSFP/OSFP ports carry,
     how many PSUs carry full load) comes from the options or stays unset with a note.
-    A file that cannot be imported is one line per problem naming the file and the key;
-    the other files are still imported, and the exit status is 1.
+    The file written is edited, not rewritten: its comments and other entries stay; two
+    imports at once take turns. A key that exists already (in that file, or a built-in or
+    user entry) is imported only with --replace, and an entry that overrides another
+    never changes its kind.
+
+    A file or an entry that cannot be imported is one line naming the file and the
+    reason; the others are still imported.
+
+    \b
+    Exit codes: 0 every file imported, 1 some not imported (the others were),
+    2 nothing could be written (the target cannot be read, edited or locked).
 
     \b
     Examples:
@@ -97,35 +115,69 @@ def catalog_import(
           --kind switch --tech infiniband
       rackdesigner catalog import dgx.yaml --kind gpu-node --gpu h100-sxm --gpus 8 \\
           --into cluster.toml
+      rackdesigner catalog import dgx-h100.yaml --replace   # override the built-in's figures
     """
     from rackdesigner.netbox.devicetypes import Flags, read_paths
 
-    for path in paths:
-        if not path.exists():
-            fail(f"{path}: no such file or folder")
-    flags = Flags(kind, gpu, gpus, tech, liquid_fraction, psus_required)
-    if gpu is not None:
+    if gpu is not None:  # a usage error: nothing is imported
         _check_gpu(gpu, into)
-    results = read_paths(list(paths), flags)
-    if not results:
+    missing = [path for path in paths if not path.exists() and not path.is_symlink()]
+    for path in missing:
+        _problem(f"{path}: no such file or folder")
+    flags = Flags(kind, gpu, gpus, tech, liquid_fraction, psus_required)
+    present = [path for path in paths if path not in missing]
+    results = read_paths(list(present), flags) if present else []
+    if not results and not missing:
         fail("no *.yaml or *.yml files under " + ", ".join(str(p) for p in paths))
-    good = [r for r in results if r.ok and r.entry is not None]
     failed = [r for r in results if not r.ok]
     for result in failed:
         for problem in result.problems:
-            click.echo(f"rackdesigner: {shown(problem)}", err=True)
-    entries = {r.entry.key: r.entry for r in good if r.entry is not None}
-    if entries:
-        target = _write(entries, into)
-        for result in good:
-            assert result.entry is not None
-            click.echo(f"{shown(result.entry.key)}: {shown(result.entry.name or '')}")
-            for note in result.notes:
-                click.echo(f"  note: {shown(note)}")
-        click.echo(f"{plural(len(entries), 'entry', 'entries')} written to {shown(target)}")
-    if failed:
-        click.echo(f"rackdesigner: {plural(len(failed), 'file')} not imported", err=True)
+            _problem(problem)
+    good = [(r.entry, r.file) for r in results if r.ok and r.entry is not None]
+    written, refused = _write(good, into, replace_existing, {r.file: r.notes for r in results})
+    not_imported = len(failed) + len(missing) + refused
+    if not_imported:
+        click.echo(
+            f"rackdesigner: {plural(not_imported, 'file')} not imported"
+            + ("" if written else "; nothing was written"),
+            err=True,
+        )
         sys.exit(1)
+
+
+def _problem(text: str) -> None:
+    click.echo(f"rackdesigner: {shown(text)}", err=True)
+
+
+def _write(
+    good: list, into: Path | None, replace_existing: bool, notes: dict[str, list[str]]
+) -> tuple[int, int]:
+    """Write the entries, say what was written, replaced and refused; how many were
+    written and refused. Exit 2 when nothing could be written."""
+    if not good:
+        return 0, 0
+    from rackdesigner.netbox.into_catalog import CatalogImportError, write_entries
+
+    try:
+        target, written, refused = write_entries(good, into, replace_existing=replace_existing)
+    except CatalogImportError as error:
+        fail(str(error))
+    files = {entry.key: file for entry, file in good}
+    for item in written:
+        entry = item.entry
+        click.echo(f"{shown(entry.key)}: {shown(entry.name or '')}")
+        if item.replaced:
+            kept = ""
+            if item.kind_kept:
+                kept = f"; its kind stays {item.kind_kept} (not the import's)"
+            click.echo(f"  {shown(item.replaced)}{shown(kept)}")
+        for note in notes.get(files[entry.key], ()):
+            click.echo(f"  note: {shown(note)}")
+    for refusal in refused:
+        _problem(f"{refusal.file}: slug: {refusal.reason}")
+    if written:
+        click.echo(f"{plural(len(written), 'entry', 'entries')} written to {shown(target)}")
+    return len(written), len(refused)
 
 
 def _check_gpu(gpu: str, into: Path | None) -> None:
@@ -142,59 +194,7 @@ def _check_gpu(gpu: str, into: Path | None) -> None:
             if gpu in load(into).layout.gpus:
                 return
         except (LayoutError, OSError):
-            pass  # _write reports it
+            pass  # the import reports it
     near = known.nearest_gpu(gpu)
     hint = f"; did you mean {' or '.join(near)}?" if near else ""
     fail(f"--gpu {gpu!r}: no such GPU in the catalog{hint}")
-
-
-def _write(entries: dict, into: Path | None) -> str:
-    """Merge the entries into the layout or the user catalog; the file written."""
-    from rackdesigner.layout_io.document import SaveError, load, save
-    from rackdesigner.model.diagnostics import LayoutError
-
-    if into is not None:
-        try:
-            document = load(into)
-        except LayoutError as error:
-            fail(f"{into}: not a layout: {error}")
-        except OSError as error:
-            fail(os_error_text(error, into))
-        document.layout.catalog.update(entries)
-        try:
-            save(document)
-        except SaveError as error:
-            fail(f"not writing {into}: {error}")
-        except OSError as error:
-            fail(os_error_text(error, into))
-        return str(into)
-    return _write_user(entries)
-
-
-def _write_user(entries: dict) -> str:
-    from rackdesigner.layout_io.catalog import (
-        UserCatalogError,
-        catalog_toml,
-        user,
-        user_catalog_path,
-    )
-    from rackdesigner.layout_io.saving import write_atomic
-
-    path = user_catalog_path()
-    try:
-        devices, gpus = user()
-    except UserCatalogError as error:
-        fail(f"the user catalog is not valid, not changing it: {error}")
-    merged = {**devices, **entries}
-    text = catalog_toml(merged, gpus)
-    header = (
-        "# rackdesigner user catalog: merged after the built-in entries and before a\n"
-        "# layout's own. `rackdesigner catalog import` writes it; `rackdesigner catalog`\n"
-        "# shows each entry's origin.\n\n"
-    )
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, (header + text).encode("utf-8"))
-    except OSError as error:
-        fail(os_error_text(error, path))
-    return str(path)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
 from rackdesigner.layout_io import schema as s
 from rackdesigner.layout_io.catalog import Catalog
 from rackdesigner.model.layout import DeviceType, Gpu, PortGroup, Q
+from rackdesigner.model.terminal import shown
 from rackdesigner.model.units import BYTE_RATE, fmt
 
 _BYTE_RATE_KEYS = ("bandwidth", "interconnect")
@@ -35,7 +37,8 @@ def _port(group: PortGroup, kind: str | None) -> str:
     speed = _shown(s.PORT[2], group.speed)
     role = group.effective_role(kind)
     ports = f"{group.name}1" if group.count == 1 else f"{group.name}1..{group.name}{group.count}"
-    return f"{group.count} × {speed} {group.tech or ''} ({ports}, {role})".replace("  ", " ")
+    text = f"{group.count} × {speed} {group.tech or ''} ({ports}, {role})".replace("  ", " ")
+    return shown(text)
 
 
 def listing_text(known: Catalog) -> str:
@@ -83,7 +86,9 @@ def listing_text(known: Catalog) -> str:
     return "\n".join(out) + "\n"
 
 
-def _table(rows: list[tuple[str, ...]]) -> list[str]:
+def _table(table: Sequence[tuple[str, ...]]) -> list[str]:
+    # Imported names are anyone's text: one line each, controls shown escaped.
+    rows = [tuple(shown(cell) for cell in row) for row in table]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
@@ -93,18 +98,18 @@ def _table(rows: list[tuple[str, ...]]) -> list[str]:
 def entry_text(entry: DeviceType | Gpu, known: Catalog) -> str:
     spec = s.GPU if isinstance(entry, Gpu) else s.DEVICE_TYPE
     kind = "GPU" if isinstance(entry, Gpu) else "device"
-    out = [f"{entry.key} ({kind}): {entry.name or entry.key}"]
+    out = [f"{shown(entry.key)} ({kind}): {shown(entry.name or entry.key)}"]
     width = max(len(f.key) for f in spec)
     for field in spec:
         value = getattr(entry, field.key)
         if value is None or field.key in ("name", "source", "notes"):
             continue
         if field.key == "ports":
-            kind = entry.kind if isinstance(entry, DeviceType) else None
-            out.append(f"  {'ports'.ljust(width)}  " + _port(value[0], kind) if value else "")
-            out.extend(f"  {''.ljust(width)}  {_port(g, kind)}" for g in value[1:])
+            role_of = entry.kind if isinstance(entry, DeviceType) else None
+            out.append(f"  {'ports'.ljust(width)}  " + _port(value[0], role_of) if value else "")
+            out.extend(f"  {''.ljust(width)}  {_port(g, role_of)}" for g in value[1:])
             continue
-        out.append(f"  {field.key.ljust(width)}  {_shown(field, value)}")
+        out.append(f"  {field.key.ljust(width)}  {shown(_shown(field, value))}")
     if isinstance(entry, DeviceType) and entry.gpu and entry.gpus:
         gpu = known.gpus.get(entry.gpu)
         if gpu is not None and gpu.tdp:
@@ -114,9 +119,9 @@ def entry_text(entry: DeviceType | Gpu, known: Catalog) -> str:
             )  # type: ignore[arg-type]
     out += ["", f"Origin: {known.origin(entry.key, gpu=isinstance(entry, Gpu))}"]
     if entry.source:
-        out += ["", f"Source: {entry.source}"]
+        out += ["", f"Source: {shown(entry.source)}"]
     if entry.notes:
-        out += ["", f"Notes: {entry.notes}"]
+        out += ["", f"Notes: {shown(entry.notes)}"]
     return "\n".join(out) + "\n"
 
 

@@ -27,7 +27,7 @@ import click
 
 from rackdesigner.layout_io import saving
 from rackdesigner.layout_io.saving import descriptor_of, file_identity, streams
-from rackdesigner.model.terminal import shown
+from rackdesigner.model.terminal import shown, shown_lines
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -193,6 +193,18 @@ def refuse_overwrite(
         seen[identity] = (path, what)
 
 
+def output_for(output: str | None, inputs: Sequence[tuple[str, str]] = ()) -> str | None:
+    """The ``-o/--output`` of a command that reads ``inputs`` ((path, what it is) pairs):
+    None for standard output (none given, or ``-``). An output that is one of the inputs
+    is refused, and so is one that surely cannot be written: exit 2 before anything is
+    read or written. Every command with ``-o`` goes through here."""
+    if not output or output == STDIN:
+        return None
+    refuse_overwrite([(output, "--output")], inputs)
+    check_writable(output)
+    return output
+
+
 def check_writable(
     path: str | os.PathLike[str] | None, parents: bool = False, directory: bool = False
 ) -> None:
@@ -208,7 +220,7 @@ def check_writable(
         if not directory and streams(target):
             # /dev/stdout, a device, a FIFO: written as it is, nothing created beside it.
             if descriptor_of(target) is None and not os.access(target, os.W_OK):
-                fail(f"cannot write {path}: Permission denied")
+                fail(f"cannot write {path}: {saving.not_writable(target).strerror}")
             return
         if directory:
             target = target / "x"
@@ -224,8 +236,11 @@ def check_writable(
         if not existing.is_dir():
             fail(f"cannot write {path}: Not a directory")
         if not directory and target.exists() and not os.access(target, os.W_OK):
-            fail(f"cannot write {path}: Permission denied")
+            fail(f"cannot write {path}: {saving.not_writable(target).strerror}")
         if not os.access(existing, os.W_OK | os.X_OK):
+            why = saving.not_writable(existing)
+            if why.errno == errno.EROFS:  # the mount, not the folder, refuses
+                fail(f"cannot write {path}: {why.strerror}: {existing} is mounted read-only")
             fail(
                 f"cannot write {path}: Permission denied: the folder {existing} does not "
                 "allow new files"
@@ -265,7 +280,7 @@ def write_output(path: str | os.PathLike[str], data: str | bytes, parents: bool 
         fail(f"cannot write {path}: {error.strerror or error}")
 
 
-def write_outputs(files: Sequence[tuple[str | os.PathLike[str], bytes]]) -> None:
+def write_outputs(files: Sequence[tuple[Path | str, bytes]]) -> None:
     """Write several outputs as one (an export's files): all of them, or exit 2 with one
     line naming the file that failed and saying what was undone (see
     :func:`~rackdesigner.layout_io.saving.write_all`). Folders are made as needed."""
@@ -273,6 +288,34 @@ def write_outputs(files: Sequence[tuple[str | os.PathLike[str], bytes]]) -> None
         saving.write_all(files, make_folders=True)
     except OSError as error:
         fail(f"cannot write {error.filename}: {error.strerror or error}{notes(error)}")
+
+
+def on_terminal() -> bool:
+    """Whether standard output is a terminal (a person reads it, not a program)."""
+    isatty = getattr(sys.stdout, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except ValueError:  # closed
+        return False
+
+
+def emit(text: str, output: str | None = None, *, exact: bool = False) -> None:
+    """Print a command's result, or write it to ``output`` (atomically, see
+    :func:`write_output`).
+
+    Text for people (``exact`` false) always has its control, bidi and invisible
+    characters shown escaped (:func:`~rackdesigner.model.terminal.shown_lines`). A machine
+    format (``exact``: JSON, CSV, TOML, SARIF) keeps the exact text in a file or a pipe,
+    and is escaped the same way when standard output is a terminal: a scan's switch named
+    with an escape sequence must not drive the screen of whoever looks at the CSV.
+    """
+    if output:
+        write_output(output, text if exact else shown_lines(text))
+    elif exact and not on_terminal():
+        click.echo(text, nl=False)
+    else:
+        # CSV's CRLF record ends are line ends on a terminal; a lone CR is still shown.
+        click.echo(shown_lines(text.replace("\r\n", "\n")), nl=False)
 
 
 def make_parents(target: Path) -> None:

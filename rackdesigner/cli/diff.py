@@ -2,31 +2,53 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import click
 
-from rackdesigner.cli.conventions import STDIN, fail, format_option, output_option, write_output
+from rackdesigner.cli.conventions import (
+    emit,
+    fail,
+    format_option,
+    output_for,
+    output_option,
+)
+
+
+def _git(args: list[str], where: Path) -> subprocess.CompletedProcess[bytes]:
+    try:
+        return subprocess.run(["git", *args], cwd=where, capture_output=True, check=False)
+    except OSError as error:
+        fail(f"cannot run git: {error.strerror or error}")
+
+
+def _git_reason(done: subprocess.CompletedProcess[bytes]) -> str:
+    lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
+    return lines[-1] if lines else "no reason given"
 
 
 def _git_text(path: str, rev: str) -> str:
-    """The file at ``path`` as it is at git revision ``rev`` (``git show REV:./NAME`` in
-    its folder); exit 2 when git cannot give it."""
+    """The file at ``path`` as it is at git revision ``rev``, in its folder; exit 2 when git
+    cannot give it.
+
+    ``rev`` is the user's text, never an option of git's: it is resolved to a commit
+    first (``git rev-parse --verify --end-of-options REV^{commit}``), and ``git show``
+    is given the resolved hash, so a REV such as ``--output=FILE`` is only a revision
+    that does not exist."""
     where = Path(path).resolve().parent
-    try:
-        done = subprocess.run(
-            ["git", "show", f"{rev}:./{Path(path).name}"],
-            cwd=where,
-            capture_output=True,
-            check=False,
-        )
-    except OSError as error:
-        fail(f"cannot run git: {error.strerror or error}")
+    resolved = _git(
+        ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"], where
+    )
+    commit = resolved.stdout.decode("ascii", "replace").strip()
+    if resolved.returncode != 0 or not re.fullmatch(r"[0-9a-f]{40}([0-9a-f]{24})?", commit):
+        why = _git_reason(resolved) if resolved.stderr.strip() else "no such commit"
+        fail(f"git revision {rev!r}: {why}")
+    done = _git(["show", "--end-of-options", f"{commit}:./{Path(path).name}"], where)
     if done.returncode != 0:
-        reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        fail(f"git show {rev}:{path} failed: {reason[-1] if reason else 'no reason given'}")
+        fail(f"git show {rev}:{path} failed: {_git_reason(done)}")
     return done.stdout.decode("utf-8", "replace")
 
 
@@ -85,13 +107,12 @@ def diff(
     """
     if (new is None) == (rev is None):
         fail("give OLD NEW, or LAYOUT --git REV")
-    if output == STDIN:
-        output = None
+    inputs = [(old, "the input layout")] + ([(new, "the input layout")] if new else [])
+    output = output_for(output, inputs)
     from rackdesigner.cli.loading import batch, open_or_exit
     from rackdesigner.diff import diff as compare
     from rackdesigner.diff.render import diff_data, diff_markdown, diff_text, to_json
     from rackdesigner.diff.sides import check_pair
-    from rackdesigner.model.terminal import shown_lines
 
     batch()
     if rev is not None:
@@ -118,13 +139,10 @@ def diff(
     if fmt_ == "json":
         text = to_json(diff_data(result, old_name, new_name))
     elif fmt_ == "markdown":
-        text = shown_lines(diff_markdown(result, old_name, new_name))
+        text = diff_markdown(result, old_name, new_name)
     else:
-        text = shown_lines(diff_text(result, old_name, new_name))
-    if output:
-        write_output(output, text)
-    else:
-        click.echo(text, nl=False)
+        text = diff_text(result, old_name, new_name)
+    emit(text, output, exact=fmt_ == "json")
     if fail_on == "new-errors":
         sys.exit(1 if result.new_errors else 0)
     sys.exit(0 if result.empty else 1)

@@ -400,6 +400,8 @@ def generate(
     from rackdesigner.layout_io.document import CommentsLostError, save
     from rackdesigner.layout_io.saving import same_file
 
+    if output == "-":  # a file named "-" would be made, and stdout would carry the summary
+        _fail("generate writes a layout file: give -o FILE, or --force to rewrite LAYOUT")
     target = output or layout
     in_place = output is None or same_file(output, layout)
     if in_place and not force:

@@ -29,9 +29,11 @@ from rackdesigner.cli.conventions import (
     STDIN_NAME,
     Conventions,
     check_writable,
+    emit,
     excluded,
     fail,
     format_option,
+    output_for,
     output_option,
     refuse_overwrite,
     write_output,
@@ -359,7 +361,9 @@ def validate(
         group_by=group_by,
     )
     text = renderer(fmt_)(results, options)
-    if output:
+    if fmt_ != "text":  # the machine formats: exact, but escaped on a terminal
+        emit(text, output, exact=True)
+    elif output:
         write_output(output, text)
     else:
         click.echo(text, nl=False, color=options.color)
@@ -607,7 +611,7 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
             click.echo(
                 f"rackdesigner: note: {escaped(str(CommentsLostError(layout, dropped)))}", err=True
             )
-        click.echo(dumps(model), nl=False)
+        emit(dumps(model), exact=True)
         return
     try:
         # Through a symlink the file it points to is rewritten and the link kept
@@ -650,12 +654,8 @@ def report(layout: str, fmt_: str, output: str | None, hostfile: str) -> None:
       rackdesigner report cluster.toml --format csv -o cluster.csv
       rackdesigner report cluster.toml --hostfile hosts/cluster   # names it in mpirun
     """
-    if output == STDIN:
-        output = None  # `-o -`: standard output
-    refuse_overwrite([(output or "", "--output")], [(layout, "the input layout")])
-    check_writable(output)
+    output = output_for(output, [(layout, "the input layout")])  # `-o -`: standard output
     from rackdesigner.analysis import Analysis
-    from rackdesigner.model.terminal import shown_lines
     from rackdesigner.report.report import build, to_csv, to_json, to_text
 
     _batch()
@@ -665,13 +665,9 @@ def report(layout: str, fmt_: str, output: str | None, hostfile: str) -> None:
         progress.report("analysing the layout", 0, 0)
         data = build(Analysis(model, file=STDIN_NAME if layout == STDIN else layout), hostfile)
         text = {"text": to_text, "json": to_json, "csv": to_csv}[fmt_](data)
-    if fmt_ == "text":
-        # For people: a label holding an escape sequence must not drive the terminal.
-        text = shown_lines(text)
-    if output:
-        write_output(output, text)
-    else:
-        click.echo(text, nl=False)
+    # For people, a label holding an escape sequence must not drive the terminal; the CSV
+    # and JSON keep it exact, but on a terminal they are escaped too.
+    emit(text, output, exact=fmt_ != "text")
 
 
 @cli.group(cls=CatalogGroup, invoke_without_command=True)
@@ -697,23 +693,15 @@ def catalog(ctx: click.Context, fmt_: str) -> None:
     known = installed()  # a broken user catalog: UserCatalogError, reported by main()
     if key is None:
         if fmt_ == "json":
-            click.echo(
-                json.dumps(
-                    {
-                        "devices": {
-                            k: entry_json(v, known.origin(k)) for k, v in known.devices.items()
-                        },
-                        "gpus": {
-                            k: entry_json(v, known.origin(k, gpu=True))
-                            for k, v in known.gpus.items()
-                        },
-                    },
-                    indent=2,
-                    ensure_ascii=False,
-                )
-            )
+            data = {
+                "devices": {k: entry_json(v, known.origin(k)) for k, v in known.devices.items()},
+                "gpus": {
+                    k: entry_json(v, known.origin(k, gpu=True)) for k, v in known.gpus.items()
+                },
+            }
+            emit(json.dumps(data, indent=2, ensure_ascii=False) + "\n", exact=True)
         else:
-            click.echo(listing_text(known), nl=False)
+            emit(listing_text(known))  # imported names: escaped, as every command's
         return
     entry = known.devices.get(key) or known.gpus.get(key)
     if entry is None:
@@ -723,9 +711,9 @@ def catalog(ctx: click.Context, fmt_: str) -> None:
         sys.exit(2)
     if fmt_ == "json":
         origin = known.origin(key, gpu=key not in known.devices)
-        click.echo(json.dumps(entry_json(entry, origin), indent=2, ensure_ascii=False))
+        emit(json.dumps(entry_json(entry, origin), indent=2, ensure_ascii=False) + "\n", exact=True)
     else:
-        click.echo(entry_text(entry, known), nl=False)
+        emit(entry_text(entry, known))
 
 
 @cli.command()
@@ -793,14 +781,10 @@ def schema(output: str | None) -> None:
     Example (Taplo / Even Better TOML): save it and add to the top of a layout
       #:schema ./rackdesigner.schema.json
     """
-    check_writable(output)
+    output = output_for(output)
     from rackdesigner.layout_io.json_schema import layout_schema
 
-    text = json.dumps(layout_schema(), indent=2, ensure_ascii=False) + "\n"
-    if output:
-        write_output(output, text)
-    else:
-        click.echo(text, nl=False)
+    emit(json.dumps(layout_schema(), indent=2, ensure_ascii=False) + "\n", output, exact=True)
 
 
 from rackdesigner.cli.edit import edit  # noqa: E402  (the designer; imports Textual only when run)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from rackdesigner.asbuilt.report import render
-from rackdesigner.cli.conventions import format_option
+from rackdesigner.cli.conventions import emit, format_option
 
 if TYPE_CHECKING:
     from rackdesigner.model.layout import Layout
@@ -122,5 +122,7 @@ def verify(
     design = design_of(analysis, scan.tech)
     findings = compare(design, scan, names, speed=not ignore_speed)
     checked = len(design.cables)
-    click.echo(render(findings, fmt_, checked), nl=False)
+    # The CSV and JSON keep the scan's names exact in a file or a pipe; on a terminal they
+    # are escaped, as the text is.
+    emit(render(findings, fmt_, checked), exact=fmt_ != "text")
     raise SystemExit(1 if findings else 0)

@@ -7,10 +7,11 @@ import click
 from rackdesigner.cli.conventions import (
     STDIN,
     STDIN_NAME,
+    emit,
     fail,
     format_option,
+    output_for,
     output_option,
-    write_output,
 )
 from rackdesigner.whatif.parts import EACH_KINDS, KINDS
 
@@ -61,11 +62,9 @@ def whatif(
     """
     if bool(fails) == bool(each):
         fail("give --fail KIND:ID (one or more) or --each KIND, not both")
-    if output == STDIN:
-        output = None
+    output = output_for(output, [(layout, "the input layout")])
     from rackdesigner.analysis import Analysis
     from rackdesigner.cli.loading import batch, open_or_exit
-    from rackdesigner.model.terminal import shown_lines
     from rackdesigner.whatif import PartError, WhatIf, parse_failure, render
 
     try:
@@ -93,9 +92,4 @@ def whatif(
             }[fmt_]()
     except PartError as error:
         fail(str(error))
-    if fmt_ != "json":
-        text = shown_lines(text)
-    if output:
-        write_output(output, text)
-    else:
-        click.echo(text, nl=False)
+    emit(text, output, exact=fmt_ == "json")

@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Any
 
 from rackdesigner.diff.compare import Change, Diff, Figures
+from rackdesigner.model import markdown as md
 from rackdesigner.model.units import BANDWIDTH, BYTE_RATE, MASS, POWER, fmt
 from rackdesigner.model.wording import plural
 
@@ -169,8 +170,9 @@ _TOTAL_LABELS = {
 
 
 def diff_markdown(d: Diff, old: str, new: str) -> str:
-    """A pull-request comment: the summary table first, the details folded."""
-    out = [f"### rackdesigner diff: `{old}` → `{new}`", ""]
+    """A pull-request comment: the summary table first, the details folded; every name
+    escaped for GitHub (:mod:`rackdesigner.model.markdown`)."""
+    out = [f"### rackdesigner diff: {md.code(old)} → {md.code(new)}", ""]
     if d.empty:
         return "\n".join([*out, "No change in racks, power, heat, cooling or the fabric.", ""])
     out += ["| | before | after |", "|---|---:|---:|"]
@@ -187,11 +189,12 @@ def diff_markdown(d: Diff, old: str, new: str) -> str:
     if counts:
         out += ["; ".join(counts), ""]
     for error in d.new_errors:
-        out.append(f"- :x: **{error.code}** {error.entity}: {error.message}")
+        out.append(
+            f"- :x: **{md.text(error.code)}** {md.text(error.entity)}: {md.text(error.message)}"
+        )
     if d.new_errors:
         out.append("")
     for title, lines in _sections(d):
-        out += [f"<details><summary>{title}</summary>", "", "```"]
-        out += lines
-        out += ["```", "", "</details>", ""]
+        out += [f"<details><summary>{title}</summary>", "", *md.fenced(lines)]
+        out += ["", "</details>", ""]
     return "\n".join(out)

@@ -9,12 +9,12 @@ nothing to import writes no file.
 
 from __future__ import annotations
 
-import csv
 import io
 from pathlib import Path
 from typing import Any
 
 from rackdesigner.export.registry import ExportContext, ExportError, Output
+from rackdesigner.model.spreadsheet import Writer
 
 __all__ = ["csv_text", "export_netbox", "file_name", "yaml_text"]
 
@@ -37,7 +37,7 @@ def csv_text(rows: list[dict[str, Any]]) -> str:
     """The rows as CSV with a header of every field used, in first-use order."""
     columns = list(dict.fromkeys(key for row in rows for key in row))
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = Writer(out, lineterminator="\n")
     writer.writerow(columns)
     for row in rows:
         writer.writerow([_cell(row.get(column)) for column in columns])

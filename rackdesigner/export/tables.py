@@ -18,6 +18,7 @@ from rackdesigner.analysis.reach import TWIN_PORT_BANDS, medium, speed_band
 from rackdesigner.analysis.stock import metres, stock_length
 from rackdesigner.model.layout import MEDIA
 from rackdesigner.model.progress import each
+from rackdesigner.model.spreadsheet import cells, needs_care
 from rackdesigner.rules.cabling._common import link_form, link_tech
 from rackdesigner.topology.structure import already, quick_links, wire_length
 
@@ -68,7 +69,8 @@ NON_CORDED_KINDS = ("pdu", "blank", "patch-panel")
 
 def to_csv(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> bytes:
     """RFC 4180 CSV, UTF-8 without BOM, every record ended by CRLF (a line break inside
-    a quoted field is kept as it is); None is an empty field.
+    a quoted field is kept as it is); None is an empty field; a text cell that a
+    spreadsheet would run as a formula starts with ``'`` (:mod:`rackdesigner.model.spreadsheet`).
 
     Most rows need no quoting: they are joined as they are, and only a row whose joined
     text shows a comma too many, a quote or a line break goes through the csv module
@@ -91,12 +93,13 @@ def to_csv(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> bytes:
             and '"' not in line
             and "\n" not in line
             and "\r" not in line
+            and not needs_care(line)
         ):
             lines.append(line)
             continue
         out.seek(0)
         out.truncate()
-        writer.writerow(row)
+        writer.writerow(cells(row))
         lines.append(out.getvalue()[: -len(end)])
     lines.append("")
     return end.join(lines).encode("utf-8")

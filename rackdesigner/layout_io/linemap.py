@@ -162,6 +162,17 @@ def scan(text: str) -> LineMap:
     return found
 
 
+def headers(text: str) -> list[tuple[int, bool, list[str]]]:
+    """Every table header of ``text``: the offset where its line starts, whether it opens
+    an array of tables (``[[...]]``), and its dotted name's parts (quotes removed)."""
+    # In "\n" + text a match starts at the newline before the header's line: that index,
+    # in ``text``, is where the line starts.
+    return [
+        (match.start(), match.group(1) == "[[", _unquote(match.group(2)))
+        for match in _HEADER.finditer("\n" + text)
+    ]
+
+
 def _scan_comments(text: str, found: LineMap) -> None:
     line = 1
     position = 0

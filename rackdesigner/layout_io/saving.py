@@ -126,8 +126,20 @@ def _resolved(target: Path) -> Path:
     if target.is_symlink():
         target = Path(os.path.realpath(target))
     if target.exists() and not os.access(target, os.W_OK):
-        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(target))
+        raise not_writable(target)
     return target
+
+
+def not_writable(path: str | os.PathLike[str]) -> OSError:
+    """Why ``path``, which ``os.access`` says cannot be written, cannot: its file system is
+    mounted read-only (EROFS, as the write itself would say), else a permission (EACCES)."""
+    try:
+        read_only = bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # gone meanwhile, or no statvfs (Windows)
+        read_only = False
+    code = errno.EROFS if read_only else errno.EACCES
+    kind = OSError if read_only else PermissionError
+    return kind(code, os.strerror(code), str(path))
 
 
 def make_temporary(folder: Path, name: str, claimed: list[str] | None = None) -> tuple[int, str]:

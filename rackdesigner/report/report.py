@@ -7,15 +7,17 @@ analysis already knows.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import math
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from rackdesigner.analysis import Analysis
 from rackdesigner.export.tables import bom_items, cord_summary
+from rackdesigner.model.spreadsheet import Writer
+from rackdesigner.model.terminal import shown
 from rackdesigner.model.units import CURRENT, INFORMATION, POWER, fmt
 from rackdesigner.model.wording import plural
 from rackdesigner.report.domains import build_domains, domains_csv_rows, domains_text
@@ -219,7 +221,7 @@ def to_json(report: Report) -> str:
 def to_csv(report: Report) -> str:
     """One flat table: section, entity, metric, value, unit (SI)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180, as every CSV export
+    writer = Writer(out)  # RFC 4180 and no formulas, as every CSV export
     writer.writerow(["section", "entity", "metric", "value", "unit"])
     p = report["power"]
     writer.writerow(["power", "site", "load", p["site"]["load"], "W"])
@@ -278,7 +280,9 @@ def to_csv(report: Report) -> str:
     return out.getvalue()
 
 
-def _table(rows: list[tuple[str, ...]]) -> list[str]:
+def _table(table: Sequence[tuple[str, ...]]) -> list[str]:
+    # Names (racks, catalog entries) are anyone's text: one line per row, controls shown.
+    rows = [tuple(shown(cell) for cell in row) for row in table]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = [
         "  "
@@ -336,7 +340,7 @@ def _cords_text(cords: list[dict[str, Any]]) -> list[str]:
 
 
 def to_text(report: Report) -> str:
-    out = [f"{report['layout']}", ""]
+    out = [shown(report["layout"]), ""]  # a name on one line, whatever it holds
     p = report["power"]
     bound = "≥" if p["site"]["load_is_lower_bound"] else ""
     line = f"Power: {bound}{_p(p['site']['load'])} in total"

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from rackdesigner.model import markdown as md
 from rackdesigner.model.diagnostics import SEVERITY_RANK
 from rackdesigner.model.units import BANDWIDTH, BYTE_RATE, POWER, fmt
 from rackdesigner.model.wording import plural
@@ -235,7 +236,7 @@ def ranking_text(kind: str, impacts: Sequence[Impact]) -> str:
 
 
 def impact_markdown(impact: Impact) -> str:
-    title = ", ".join(f"`{f}`" for f in impact.failures)
+    title = ", ".join(md.code(str(f)) for f in impact.failures)
     verb = "fails" if len(impact.failures) == 1 else "fail"
     out = [f"### What if {title} {verb}", ""]
     out += ["| | |", "|---|---|"]
@@ -243,20 +244,19 @@ def impact_markdown(impact: Impact) -> str:
     out.append(f"| GPUs degraded (power-capped) | {impact.gpus_degraded} |")
     out.append(f"| GPUs cut off | {impact.gpus_cut_off} |")
     for f in impact.fabrics:
+        name = md.text(f.name)
         out.append(
-            f"| fabric {f.name} bisection | {fmt(f.bisection_left, BANDWIDTH)} of "
+            f"| fabric {name} bisection | {fmt(f.bisection_left, BANDWIDTH)} of "
             f"{fmt(f.bisection, BANDWIDTH)} ({_ratio(f.bisection_ratio)}) |"
         )
-        out.append(f"| fabric {f.name} largest full-size job | {f.largest_gpus} GPUs |")
-        out.append(f"| fabric {f.name} busbw | {_bus(f.bus_left)} (was {_bus(f.bus)}) |")
+        out.append(f"| fabric {name} largest full-size job | {f.largest_gpus} GPUs |")
+        out.append(f"| fabric {name} busbw | {_bus(f.bus_left)} (was {_bus(f.bus)}) |")
     out.append("")
     lines = impact_lines(impact)[1:]
     out += [
         "<details><summary>Details</summary>",
         "",
-        "```",
-        *[s.strip() for s in lines],
-        "```",
+        *md.fenced(s.strip() for s in lines),
         "",
         "</details>",
         "",
@@ -273,7 +273,8 @@ def ranking_markdown(kind: str, impacts: Sequence[Impact]) -> str:
         "|---|---:|---|" + ("---|" if found else ""),
     ]
     for i in impacts:
-        row = f"| `{', '.join(str(f) for f in i.failures)}` | {i.gpus_lost} | {summary(i)} |"
+        part = md.code(", ".join(str(f) for f in i.failures), table=True)
+        row = f"| {part} | {i.gpus_lost} | {md.text(summary(i))} |"
         out.append(row + (f" {_codes_text(i)} |" if found else ""))
     return "\n".join(out) + "\n"
 

@@ -7,11 +7,12 @@ import io
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from rackdesigner.asbuilt.report import CSV_COLUMNS
 from rackdesigner.cli.main import cli
-from tests.asbuilt.helpers import DATA, TRAINING
+from tests.asbuilt.helpers import DATA, INFERENCE, TRAINING
 
 
 def _run(*args: str) -> tuple[int, str, str]:
@@ -60,3 +61,51 @@ def test_unreadable_scans_exit_2_naming_the_line(tmp_path: Path) -> None:
         assert code == 2 and where in err and "Traceback" not in err
     code, _, err = _run()
     assert code == 2 and "needs one scan" in err
+
+
+def test_csv_names_are_escaped_on_a_terminal_and_never_formulas(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A node-name map names a switch with an OSC sequence, a bell and a formula. Into a
+    pipe the CSV keeps the name exact but not as a formula (a leading '); on a terminal
+    the control characters are shown escaped, as in the text."""
+    from rackdesigner.cli import conventions
+
+    hostile = "=cmd|\x1b]0;owned\x07\u202ea01"
+    names = (DATA / "inference-32-b200.node-name-map").read_text()
+    node_map = tmp_path / "map"
+    node_map.write_text(names.replace('"a01-leaf"', f'"{hostile}"'))
+    args = ["--ibnetdiscover", str(DATA / "unmanaged.scan"), "--node-name-map", str(node_map)]
+    result = CliRunner().invoke(
+        cli, ["verify", str(INFERENCE), *args, "--ignore-speed", "--format", "csv"]
+    )
+    assert result.exit_code == 1, result.output
+    found = [row[9] for row in csv.reader(io.StringIO(result.stdout))]
+    assert "'" + hostile in found  # exact, and text to a spreadsheet
+    monkeypatch.setattr(conventions, "on_terminal", lambda: True)
+    for fmt in ("csv", "json", "text"):
+        result = CliRunner().invoke(
+            cli, ["verify", str(INFERENCE), *args, "--ignore-speed", "--format", fmt]
+        )
+        assert result.exit_code == 1, result.output
+        assert not set("\x1b\x07\u202e") & set(result.stdout), fmt
+        assert "\\x0d" not in result.stdout, fmt  # CSV's CRLF ends lines, shown as nothing
+        assert "\\x1b]0;owned\\x07\\u202ea01" in result.stdout.replace("\\\\", "\\"), fmt
+
+
+def test_a_duplicate_guid_is_said_not_merged_into_miswirings(tmp_path: Path) -> None:
+    """Two adapters flashed with one GUID: every cable naming that GUID is ambiguous.
+    Merged, the two nodes read as a handful of miswired cables (8 in the report that found
+    it); now the scan is refused with the reason, naming both records."""
+    import re
+
+    text = (DATA / "training-128.scan").read_text()
+    cas = re.findall(r'^Ca\s+\d+\s+"H-([0-9a-f]+)"\s+# "([^"]*)"', text, re.M)
+    (first, first_name), (second, second_name) = cas[0], cas[1]
+    scan = tmp_path / "duplicate.scan"
+    scan.write_text(text.replace(second, first))
+    code, out, err = _run("--ibnetdiscover", str(scan), "--ignore-speed")
+    assert code == 2 and out == "", out
+    assert "duplicate GUID 0x" + first.rjust(16, "0") in err
+    assert first_name in err and second_name in err
+    assert "miswired" not in err and len(err.strip().splitlines()) == 1

@@ -6,6 +6,7 @@ stderr, the files left behind); the variations run in process with click's CliRu
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -581,3 +582,77 @@ def test_no_command_writes_the_format_block_out_again() -> None:
         assert '"--format",\n' not in text and '"--format", "' not in text, path.name
         assert '"--output",\n' not in text and '"--output", "-o"' not in text, path.name
         assert '"-o",\n    "--output"' not in text and '"-o", "--output"' not in text, path.name
+
+
+# -- a read-only file system is named as one ---------------------------------------------------
+
+
+def _read_only_mount(monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
+    """Make ``root`` behave as a read-only mount for the checks (access and statvfs), as
+    `mount -o ro` does; writing there for real is refused by the test's own probe hook."""
+    real_access, real_statvfs = os.access, os.statvfs
+
+    def access(path, mode, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if str(path).startswith(str(root)) and mode & os.W_OK:
+            return False
+        return real_access(path, mode, *args, **kwargs)
+
+    class Flags:
+        def __init__(self, flags: int) -> None:
+            self.f_flag = flags
+
+    def statvfs(path):  # type: ignore[no-untyped-def]
+        found = real_statvfs(path)
+        if str(path).startswith(str(root)):
+            return Flags(found.f_flag | os.ST_RDONLY)
+        return found
+
+    monkeypatch.setattr(os, "access", access)
+    monkeypatch.setattr(os, "statvfs", statvfs)
+
+
+def test_a_read_only_file_system_is_not_permission_denied(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """EROFS was reported as "Permission denied", which sends people to chmod."""
+    mount = tmp_path / "ro"
+    mount.mkdir()
+    existing = mount / "old.txt"
+    existing.write_text("old")
+    _read_only_mount(monkeypatch, mount)
+    for args, path in (
+        (["report", str(CLEAN), "-o", str(mount / "new.txt")], mount / "new.txt"),
+        (["report", str(CLEAN), "-o", str(existing)], existing),
+        (["export", str(CLEAN), "--cables", str(mount / "c.csv")], mount / "c.csv"),
+    ):
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 2, result.output
+        assert result.stderr.startswith(f"rackdesigner: cannot write {path}: Read-only file system")
+        assert "Permission denied" not in result.stderr
+    from rackdesigner.layout_io.saving import write_atomic
+
+    with pytest.raises(OSError, match="Read-only file system") as raised:
+        write_atomic(existing, b"new")
+    assert raised.value.errno == errno.EROFS and existing.read_text() == "old"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.geteuid() != 0 or sys.platform != "linux", reason="mounts need root")
+def test_a_real_read_only_mount(tmp_path: Path) -> None:
+    mount = tmp_path / "ro"
+    mount.mkdir()
+    made = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "ro,size=1m", "none", str(mount)],
+        capture_output=True,
+        timeout=30,
+    )
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {made.stderr.decode(errors='replace')}")
+    try:
+        result = run("report", str(CLEAN), "-o", str(mount / "out.txt"))
+        assert result.returncode == 2
+        assert one_line(result.stderr).startswith(
+            f"rackdesigner: cannot write {mount / 'out.txt'}: Read-only file system"
+        )
+    finally:
+        subprocess.run(["umount", str(mount)], capture_output=True, timeout=30)

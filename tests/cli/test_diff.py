@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from rackdesigner.cli.main import cli
 from tests.conftest import ROOT
+from tests.gfm import assert_inert
 
 LAYOUT = ROOT / "layouts" / "inference-32-b200.toml"
 
@@ -113,3 +114,55 @@ def test_where_a_catalog_entry_may_hold_a_comment() -> None:
     # A comment in another table before, or in the racks after, is not a catalog's.
     assert not _catalog_comments("[site]\n# x\nb = 2\n\n[catalog.a]\nk = 1\n[[racks]]\n# y\n")
     assert not _catalog_comments("# header\n[site]\nb = 2\n")
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_a_revision_is_never_an_option_of_git(tmp_path: Path) -> None:
+    """``--git=--output=P`` once reached ``git show --output=P:./cluster.toml``, which
+    truncated the file at that path; now it is a revision that does not exist."""
+    path = tmp_path / "cluster.toml"
+    shutil.copy(LAYOUT, path)
+    for args in (["init", "-q"], ["add", "cluster.toml"], ["commit", "-q", "-m", "one"]):
+        subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+            cwd=tmp_path,
+            check=True,
+            capture_output=True,
+        )
+    planted = tmp_path / "p:." / "cluster.toml"  # what --output=p:./cluster.toml names
+    planted.parent.mkdir()
+    planted.write_text("keep me", encoding="utf-8")
+    for rev in (f"--output={tmp_path / 'p'}", "-p", "--all"):
+        result = run("diff", str(path), "--git", rev)
+        assert result.exit_code == 2, (rev, result.output)
+        assert "no such commit" in result.stderr, result.stderr
+    assert planted.read_text(encoding="utf-8") == "keep me"
+    # A revision git resolves works as before, and an abbreviated or symbolic one too.
+    assert run("diff", str(path), "--git", "HEAD~0").exit_code == 0
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "markdown"])
+def test_output_onto_an_input_is_refused(tmp_path: Path, fmt: str) -> None:
+    old, new = tmp_path / "old.toml", _changed(tmp_path)
+    shutil.copy(LAYOUT, old)
+    before = {p: p.read_bytes() for p in (old, new)}
+    for target in (old, new):
+        result = run("diff", str(old), str(new), "--format", fmt, "-o", str(target))
+        assert result.exit_code == 2, result.output
+        assert "it is the input layout" in result.stderr and "nothing was written" in result.stderr
+    assert {p: p.read_bytes() for p in (old, new)} == before
+
+
+def test_markdown_escapes_hostile_names(tmp_path: Path) -> None:
+    """Names from the layouts (a device id with a backtick, a pipe, HTML, a mention and a
+    link; file names with backticks) reach the pull-request comment inert: tables keep
+    their columns, no tag, link or mention appears, no fence is closed early."""
+    hostile = "a02-`|<img/src=x>@team[x](y)"
+    old = tmp_path / "old ``` @you <b>.toml"
+    old.write_text(LAYOUT.read_text(encoding="utf-8").replace('"a02-', f'"{hostile}'))
+    new = tmp_path / "new.toml"
+    new.write_text(_changed(tmp_path).read_text().replace('"a02-', f'"{hostile}'))
+    result = run("diff", str(old), str(new), "--format", "markdown")
+    assert result.exit_code == 1, result.output
+    assert "**PWR001**" in result.stdout and "&#64;team" in result.stdout
+    assert_inert(result.stdout)

@@ -13,6 +13,7 @@ from rackdesigner.cli.main import cli
 from rackdesigner.design.templates import TEMPLATES
 from rackdesigner.layout_io import dumps, load_path
 from rackdesigner.model.diagnostics import Diagnostic
+from tests.conftest import ROOT
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -207,3 +208,16 @@ def test_generate_selects_nodes_by_glob(tmp_path: Path) -> None:
     assert len(load_path(tmp_path / "two.toml").links) == 8
     code, _, err = run("generate", str(bare), "--fabric", "rail", "--nodes", "zz*", "--force")
     assert code == 2 and "no GPU node id matches" in err
+
+
+def test_generate_dash_output_is_refused_not_a_file_named_dash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    layout = tmp_path / "small.toml"
+    layout.write_text((ROOT / "tests/data/conventions-small.toml").read_text())
+    result = CliRunner().invoke(
+        cli, ["generate", str(layout), "--fabric", "direct", "--replace", "-o", "-"]
+    )
+    assert result.exit_code == 2 and "give -o FILE" in result.stderr
+    assert not (tmp_path / "-").exists()

@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 from rackdesigner.cli.main import cli
 from tests.conftest import ROOT
+from tests.gfm import assert_inert
 
 LAYOUT = str(ROOT / "layouts" / "inference-32-b200.toml")
 
@@ -51,3 +52,44 @@ def test_each_with_findings_counts_new_codes() -> None:
     assert failures and all(isinstance(f["new_codes"], dict) for f in failures)
     plain = json.loads(run("whatif", LAYOUT, "--each", "rack", "--format", "json").output)
     assert all("new_codes" not in f for f in plain["failures"])
+
+
+def test_output_onto_the_input_is_refused(tmp_path) -> None:
+    import os
+    import shutil
+
+    layout = tmp_path / "cluster.toml"
+    shutil.copy(LAYOUT, layout)
+    link = tmp_path / "link.toml"
+    os.symlink(layout, link)
+    before = layout.read_bytes()
+    for args in (["--fail", "side:A"], ["--each", "rack", "--format", "markdown"]):
+        result = run("whatif", str(layout), *args, "-o", str(link))
+        assert result.exit_code == 2, result.output
+        assert "it is the input layout" in result.stderr
+    assert layout.read_bytes() == before
+
+
+HOSTILE_ID = "a01-`|<img/src=x>@team[x](y)\u202e"
+
+
+def _hostile_layout(tmp_path) -> str:
+    text = (ROOT / "layouts" / "inference-32-b200.toml").read_text(encoding="utf-8")
+    path = tmp_path / "hostile.toml"
+    path.write_text(text.replace('"a01-leaf', f'"{HOSTILE_ID}'), encoding="utf-8")
+    return str(path)
+
+
+def test_markdown_escapes_hostile_names(tmp_path) -> None:
+    """A device id holding a backtick, a pipe, HTML, a mention, a link and a bidi override:
+    every table keeps its columns, no tag or link appears, no mention is left, and the
+    terminal gets no raw bidi character."""
+    layout = _hostile_layout(tmp_path)
+    for args in (
+        ["--fail", f"switch:{HOSTILE_ID}"],
+        ["--each", "switch"],
+        ["--each", "switch", "--findings"],
+    ):
+        result = run("whatif", layout, *args, "--format", "markdown")
+        assert result.exit_code == 0, result.output
+        assert_inert(result.stdout)

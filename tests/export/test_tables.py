@@ -26,6 +26,7 @@ from rackdesigner.export.tables import (
     to_csv,
 )
 from rackdesigner.layout_io import load_path, load_text
+from rackdesigner.model.spreadsheet import cells
 from tests.conftest import ROOT
 from tests.strategies import examples
 
@@ -201,14 +202,15 @@ def test_twin_port_optics_take_two_switch_ports_and_one_per_node_port() -> None:
 @settings(max_examples=examples(80), deadline=None)
 @given(
     st.lists(
-        st.lists(st.text(alphabet=' a,"\n\r↔1', max_size=6), min_size=3, max_size=3), max_size=8
+        st.lists(st.text(alphabet=' a,"\n\r↔1=+-@\t.', max_size=6), min_size=3, max_size=3),
+        max_size=8,
     )
 )
 def test_quick_csv_writes_what_the_csv_module_writes(rows: list[list[str]]) -> None:
     out = io.StringIO(newline="")
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(["a", "b", "c"])
-    writer.writerows(rows)
+    writer.writerows(cells(row) for row in rows)  # formulas made text (model.spreadsheet)
     assert to_csv(("a", "b", "c"), rows) == out.getvalue().encode()
 
 
