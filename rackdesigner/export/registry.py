@@ -182,6 +182,14 @@ KINDS: list[ExportKind] = [
         "rackdesigner.export.slurm:export_hostfile",
     ),
     ExportKind(
+        "--slurm-conf",
+        "FILE",
+        "Slurm NodeName and PartitionName lines of the GPU nodes (CPUs, RealMemory, "
+        "Gres=gpu:N, Features from the catalog) to Include from slurm.conf, and gres.conf "
+        "beside FILE.",
+        "rackdesigner.export.slurm_conf:export_slurm_conf",
+    ),
+    ExportKind(
         "--ibsim",
         "FILE",
         "The InfiniBand compute fabric as an ibsim net file (deterministic GUIDs, adapter "
