@@ -524,6 +524,16 @@ def topology(
     theme: str = "light",
     date: str | None = None,
 ) -> str:
+    width, height, parts = topology_parts(analysis, diagnostics, date=date)
+    return svg.document(
+        width, height, parts, theme=theme, title=f"{analysis.layout.name}: topology"
+    )
+
+
+def topology_parts(
+    analysis: Analysis, diagnostics: Iterable[Diagnostic] = (), *, date: str | None = None
+) -> tuple[float, float, list[str]]:
+    """The topology drawing's size and elements, for a document or a print page."""
     layout = analysis.layout
     margin = 24
     body: list[str] = []
@@ -564,10 +574,4 @@ def topology(
         "switches, or the nodes of a rack; lines: bundles of cables (×N), one per media</text>"
     )
     width = max(width, cx + 340)
-    return svg.document(
-        width,
-        y + margin,
-        [*head, "\n", *body],
-        theme=theme,
-        title=f"{layout.name}: topology",
-    )
+    return width, y + margin, [*head, "\n", *body]
