@@ -1,4 +1,5 @@
-"""``export --slurm-topology`` and ``--slurm-conf`` read by the real thing: Debian's ``slurmctld`` (22.05).
+"""``export --slurm-topology`` and ``--slurm-conf`` read by the real thing: Debian's
+``slurmctld`` and ``slurmd`` (22.05).
 
 A throwaway controller on 127.0.0.1 only (a network namespace of its own, no
 authentication, state in a temporary folder, one ``NodeName`` per exported host) loads

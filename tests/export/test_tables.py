@@ -280,7 +280,8 @@ def test_a_c14_inlet_takes_a_spare_c19_once_the_c13s_are_gone() -> None:
         'psu_inlet = "c14"\n'
         '[catalog.big]\nkind = "cpu-node"\nheight = "1 U"\npower = "2 kW"\npsus = 1\n'
         'psu_inlet = "c20"\n'
-        '[[racks]]\nid = "r1"\nfeeds = [{ id = "f1", voltage = "230 V", phases = 1, current = "16 A" }]\n'
+        '[[racks]]\nid = "r1"\n'
+        'feeds = [{ id = "f1", voltage = "230 V", phases = 1, current = "16 A" }]\n'
         '[[racks.devices]]\nid = "pdu"\nmodel = "tiny-pdu"\n'
         + "".join(
             f'[[racks.devices]]\nid = "{name}"\nmodel = "{model}"\nposition = {u}\n'
