@@ -105,11 +105,11 @@ def rack_cords(rack: RackFacts) -> list[Cord]:
     pdus = _pdu_feeds(rack)
     pdus_of: dict[str, list[tuple[DeviceFacts, str]]] = defaultdict(list)
     feeds_of: dict[str, list[str]] = defaultdict(list)
-    for feed in rack.feeds:
-        feeds_of[feed.group if sides else ""].append(feed.feed.id)
-    for pdu, feed in pdus:
-        side = feed_side.get(feed, "") if sides else ""
-        pdus_of[side].append((pdu, feed))
+    for facts in rack.feeds:
+        feeds_of[facts.group if sides else ""].append(facts.feed.id)
+    for pdu, on in pdus:
+        side = feed_side.get(on, "") if sides else ""
+        pdus_of[side].append((pdu, on))
     turn: dict[str, int] = defaultdict(int)
     cords: list[Cord] = []
     lanes = sides or [""]

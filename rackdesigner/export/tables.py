@@ -197,7 +197,7 @@ def cable_rows(analysis: Analysis) -> list[tuple[str, ...]]:
 def power_rows(analysis: Analysis) -> list[tuple[str, ...]]:
     """One row per cord; ``u`` is the device's position, ``door`` for the rack's rear door
     (it hangs on the frame, in no unit)."""
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for rack in each(analysis.racks, "listing power cords"):
         door = rack.rack.door
         for cord in rack_cords(rack):

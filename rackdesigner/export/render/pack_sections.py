@@ -61,7 +61,7 @@ def _power_groups(pack: PackInput) -> Iterator[tuple[str, list[tuple[str, ...]]]
                 f"{plural(len(cords), 'cord')}: {outlets}"
             )
             door = facts.rack.door
-            rows = []
+            rows: list[tuple[str, ...]] = []
             for cord in cords:
                 position = cord.device.device.position
                 u = str(position) if position is not None else "door" * (cord.device.id == door)
