@@ -124,16 +124,16 @@ def _slurm_conf(folder: Path, nodes: list[str], dragonfly: bool) -> Path:
     return path
 
 
-def _topology_in_slurm(tmp_path: Path, conf: Path, nodes: list[str], dragonfly: bool) -> str:
-    """``scontrol show topology`` of a controller that loaded ``conf``; its log after."""
+def _ask_controller(
+    start: list[str], nsenter: str, slurm_conf: Path, questions: list[tuple[str, str]]
+) -> tuple[list[str], Path]:
+    """Run slurmctld (``start`` puts it in its namespaces) on ``slurm_conf``, ask it each
+    ``scontrol show`` question until the answer holds the expected text, and stop it by
+    its PID whatever happens; the answers, and its log (slurmctld.log beside the conf)."""
     slurmctld, scontrol = _program("slurmctld"), _program("scontrol")
-    start, nsenter = _isolation()
-    folder = tmp_path / "slurm"
-    folder.mkdir()
-    shutil.copyfile(conf, folder / "topology.conf")
-    slurm_conf = _slurm_conf(folder, nodes, dragonfly)
     env = {**os.environ, "SLURM_CONF": str(slurm_conf)}
-    log = folder / "slurmctld.log"
+    log = slurm_conf.with_name("slurmctld.log")
+    answers = []
     with log.open("wb") as sink:
         # unshare and sh exec in turn: the PID is the controller's from the start.
         process = subprocess.Popen(
@@ -145,24 +145,26 @@ def _topology_in_slurm(tmp_path: Path, conf: Path, nodes: list[str], dragonfly: 
         )
         try:
             deadline = time.monotonic() + START_TIMEOUT
-            while True:
-                if process.poll() is not None:
-                    pytest.fail(f"slurmctld exited ({process.returncode}):\n{log.read_text()}")
-                shown = subprocess.run(
-                    [nsenter, f"--net=/proc/{process.pid}/ns/net", scontrol, "show", "topology"],
-                    capture_output=True,
-                    text=True,
-                    env=env,
-                    timeout=COMMAND_TIMEOUT,
-                )
-                if shown.returncode == 0 and "SwitchName=" in shown.stdout:
-                    break
-                if time.monotonic() > deadline:
-                    pytest.fail(
-                        f"slurmctld did not answer within {START_TIMEOUT:.0f} s: "
-                        f"{shown.stderr}\n{log.read_text()}"
+            for what, expected in questions:
+                while True:
+                    if process.poll() is not None:
+                        pytest.fail(f"slurmctld exited ({process.returncode}):\n{log.read_text()}")
+                    shown = subprocess.run(
+                        [nsenter, f"--net=/proc/{process.pid}/ns/net", scontrol, "show", what],
+                        capture_output=True,
+                        text=True,
+                        env=env,
+                        timeout=COMMAND_TIMEOUT,
                     )
-                time.sleep(0.3)
+                    if shown.returncode == 0 and expected in shown.stdout:
+                        answers.append(shown.stdout)
+                        break
+                    if time.monotonic() > deadline:
+                        pytest.fail(
+                            f"slurmctld did not answer within {START_TIMEOUT:.0f} s: "
+                            f"{shown.stderr}\n{log.read_text()}"
+                        )
+                    time.sleep(0.3)
         finally:
             process.terminate()
             try:
@@ -170,10 +172,21 @@ def _topology_in_slurm(tmp_path: Path, conf: Path, nodes: list[str], dragonfly: 
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait(timeout=COMMAND_TIMEOUT)
+    return answers, log
+
+
+def _topology_in_slurm(tmp_path: Path, conf: Path, nodes: list[str], dragonfly: bool) -> str:
+    """``scontrol show topology`` of a controller that loaded ``conf``; its log after."""
+    start, nsenter = _isolation()
+    folder = tmp_path / "slurm"
+    folder.mkdir()
+    shutil.copyfile(conf, folder / "topology.conf")
+    slurm_conf = _slurm_conf(folder, nodes, dragonfly)
+    (shown,), log = _ask_controller(start, nsenter, slurm_conf, [("topology", "SwitchName=")])
     said = log.read_text(errors="replace").splitlines()
     topology = [line for line in said if "topology/tree" in line or "TOPOLOGY" in line]
     assert not [line for line in topology if "warning" in line or "error" in line], topology
-    return shown.stdout
+    return shown
 
 
 def _switches(shown: str) -> dict[str, dict[str, str]]:
@@ -227,8 +240,7 @@ def _controller_with_nodes(tmp_path: Path, layout: Path) -> tuple[str, str, Path
     """Start slurmctld on the exported node lines (Included from a slurm.conf with
     GresTypes=gpu) and gres.conf, every node name resolving to 127.0.0.1 through an
     /etc/hosts of the controller's own mount namespace; ``scontrol show node`` and
-    ``show partition`` once it answers, and its log."""
-    slurmctld, scontrol = _program("slurmctld"), _program("scontrol")
+    ``show partition`` once it answers, and its folder."""
     start, nsenter = _isolation()
     folder = tmp_path / "slurm"
     folder.mkdir()
@@ -249,44 +261,9 @@ def _controller_with_nodes(tmp_path: Path, layout: Path) -> tuple[str, str, Path
     unshare, *rest = start
     start = [unshare, "--mount", *rest]
     start[-1] = f"mount --bind {hosts} /etc/hosts && " + start[-1]
-    env = {**os.environ, "SLURM_CONF": str(slurm_conf)}
-    log = folder / "slurmctld.log"
-    shown = ["", ""]
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            [*start, slurmctld, "-D", "-vvv", "-f", str(slurm_conf)],
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            env=env,
-        )
-        try:
-            deadline = time.monotonic() + START_TIMEOUT
-            for index, what in enumerate(("node", "partition")):
-                while True:
-                    if process.poll() is not None:
-                        pytest.fail(f"slurmctld exited ({process.returncode}):\n{log.read_text()}")
-                    asked = subprocess.run(
-                        [nsenter, f"--net=/proc/{process.pid}/ns/net", scontrol, "show", what],
-                        capture_output=True,
-                        text=True,
-                        env=env,
-                        timeout=COMMAND_TIMEOUT,
-                    )
-                    if asked.returncode == 0 and asked.stdout.strip():
-                        shown[index] = asked.stdout
-                        break
-                    if time.monotonic() > deadline:
-                        pytest.fail(f"slurmctld did not answer: {asked.stderr}\n{log.read_text()}")
-                    time.sleep(0.3)
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=COMMAND_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=COMMAND_TIMEOUT)
-    return shown[0], shown[1], log
+    questions = [("node", "NodeName="), ("partition", "PartitionName=")]
+    (nodes, partitions), _ = _ask_controller(start, nsenter, slurm_conf, questions)
+    return nodes, partitions, folder
 
 
 def _gres_in_slurmd(folder: Path, node: str, gpus: int) -> str:
@@ -326,7 +303,7 @@ def test_slurm_conf_nodes_and_gres_load_in_slurmctld(tmp_path: Path) -> None:
     """training-128: 16 SYS-421GE-TNHR2-LCC nodes, each 112 cores (2 x 56), 2 TB =
     2e12 B / 1,048,576 = 1,907,348 MiB, 8 H100 SXM: slurmctld knows each node with those
     figures, GPU GRES and the features, and one default partition holds all 16."""
-    nodes, partitions, log = _controller_with_nodes(tmp_path, TRAINING)
+    nodes, partitions, folder = _controller_with_nodes(tmp_path, TRAINING)
     records = _records(nodes)
     assert len(records) == 16
     for node in records:
@@ -338,6 +315,6 @@ def test_slurm_conf_nodes_and_gres_load_in_slurmctld(tmp_path: Path) -> None:
     assert partition["PartitionName"] == "gpu" and partition["Default"] == "YES"
     assert partition["TotalNodes"] == "16" and partition["TotalCPUs"] == str(16 * 112)
     # gres.conf, as slurmd on a node reads it: 8 GPUs on /dev/nvidia0..7, no complaint
-    gres = _gres_in_slurmd(log.parent, "a01-n01", 8)
+    gres = _gres_in_slurmd(folder, "a01-n01", 8)
     assert "Gres Name=gpu" in gres and "Count=8" in gres and "File=/dev/nvidia[0-7]" in gres
     assert "error" not in gres and "fatal" not in gres, gres
