@@ -84,3 +84,28 @@ def test_pdf_without_pages_keeps_every_section() -> None:
     for title in ("Rack elevations", "Floor plan", "Topology", "Devices by rack", "Power cords"):
         assert any(s.startswith(title) for s in sections), (title, sections)
     assert sections[-1] == "Findings"
+
+
+def test_a_rule_with_many_findings_lists_its_first_hundred_and_counts_the_rest() -> None:
+    """250 findings of one rule: 100 printed, then "… and 150 more"; 3 of another rule all
+    printed, errors before warnings."""
+    from rackdesigner.export.render.pack_sections import FINDINGS_PER_RULE, findings_pages
+    from rackdesigner.export.render.pdf import PackInput, Paper
+    from rackdesigner.model.diagnostics import Diagnostic
+
+    found = [
+        Diagnostic("CAB001", "warning", f"cable {i} too long", f"link {i}") for i in range(250)
+    ]
+    found += [Diagnostic("PWR001", "error", "over", f"rack r{i}") for i in range(3)]
+    analysis = Analysis(load_path(ROOT / "tests" / "data" / "exports" / "small.toml"))
+    pack = PackInput(analysis, found, Paper("a4"), "light", None)
+    lines = [
+        line[1] if isinstance(line[1], str) else " ".join(v for _, v in line[1])
+        for page in findings_pages(pack)
+        for line in page.lines or []
+    ]
+    text = "\n".join(lines)
+    assert FINDINGS_PER_RULE == 100
+    assert text.index("PWR001 · error · 3 findings") < text.index("CAB001 · warning")
+    assert text.count("too long") == 100
+    assert "… and 150 more (rackdesigner validate lists them all)" in text

@@ -6,8 +6,9 @@
 - ``power``: the power-cord schedule (analysis/cords.py, as ``export --power``), a group
   per rack headed by its load, capacity and cords by outlet type;
 - ``findings``: the layout's findings (what ``validate`` reports, suppressed ones left
-  out), a group per rule with its severity and count, each finding its entity and
-  message, wrapped to the page.
+  out), a group per rule with its severity and count, each finding its entity, message
+  and fix, wrapped to the page; past :data:`FINDINGS_PER_RULE` of one rule, the rest are
+  counted.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ from rackdesigner.model.diagnostics import SEVERITY_RANK
 from rackdesigner.model.wording import plural
 
 MIN_TOPOLOGY_SCALE = 0.5  # the drawing's 7 px bundle counts print at 3.5 pt or more
+# Findings of one rule printed before the rest are counted: a hall's thousands of CAB001
+# warnings are a list for `validate`, not 150 pages of the pack.
+FINDINGS_PER_RULE = 100
 
 
 def topology_pages(pack: PackInput) -> Iterator[Page]:
@@ -96,12 +100,15 @@ def _finding_groups(pack: PackInput, width: int) -> Iterator[tuple[str, list[tup
     for code, items in by_code.items():
         heading = f"{code} · {items[0].severity} · {plural(len(items), 'finding')}"
         rows: list[tuple[str, ...]] = []
-        for d in items:
+        for d in items[:FINDINGS_PER_RULE]:
             where = str(d.line) if d.line else ""
             said = d.text() + (f"; fix: {d.hint}" if d.hint else "")
             lines = textwrap.wrap(said, width) or [""]
             rows.append((where, lines[0]))
             rows.extend(("", more) for more in lines[1:])
+        if len(items) > FINDINGS_PER_RULE:
+            rest = len(items) - FINDINGS_PER_RULE
+            rows.append(("", f"… and {rest} more (rackdesigner validate lists them all)"))
         yield heading, rows
 
 
