@@ -16,7 +16,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from rackdesigner.model.layout import Device, Feed
+from rackdesigner.model.layout import HARDWIRED, Device, Feed
 
 SQRT3 = math.sqrt(3.0)
 
@@ -130,12 +130,13 @@ def cords_by_side(
 ) -> dict[str, tuple[int, int]]:
     """PSU cords per side (``""`` without sides): (C19-class cords, all cords).
 
-    ``devices`` gives each device's PSU count and ``psu_inlet``; devices without an inlet
-    are not counted. PSUs go round-robin over the sides in label order."""
+    ``devices`` gives each device's PSU count and ``psu_inlet``; devices without an inlet,
+    or wired to their circuit (``hardwired``), are not counted. PSUs go round-robin over
+    the sides in label order."""
     keys = list(labels) if len(labels) >= 2 else [""]
     out = dict.fromkeys(keys, (0, 0))
     for psus, inlet in devices:
-        if inlet is None:
+        if inlet is None or inlet == HARDWIRED:
             continue
         big = inlet in ("c20", "c19")
         for key, count in zip(keys, psu_split(psus or 1, len(keys)), strict=True):

@@ -96,15 +96,22 @@ def topology(context: ExportContext, path: Path) -> list[Output]:
 
 
 def pdf(context: ExportContext, path: Path) -> list[Output]:
+    from rackdesigner.export.pack import UnknownPage, chosen
     from rackdesigner.export.render.pdf import pdf as print_pack
 
+    try:
+        sections = chosen(context.setting("pages"))
+    except UnknownPage as error:
+        raise ExportError(str(error)) from None
+    date = _date(context)
     diagnostics = context.diagnostics
     data = print_pack(
         context.analysis,
         diagnostics,
         paper=str(context.setting("paper", "a4")),
         theme=_theme(context),
-        date=_date(context),
+        date=date,
+        sections=sections,
     )
     return [Output(path, data)]
 

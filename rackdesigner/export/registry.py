@@ -20,6 +20,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rackdesigner.export.pack import section_names
+
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
     from rackdesigner.model.diagnostics import Diagnostic
@@ -152,7 +154,8 @@ KINDS: list[ExportKind] = [
     ExportKind(
         "--pdf",
         "FILE.pdf",
-        "Print pack: elevations, floor plan, device table per rack, cable schedule.",
+        "Print pack: elevations, floor plan, topology, device table per rack, power cords, "
+        "cable schedule, findings (see --pages).",
         "rackdesigner.export.drawings:pdf",
     ),
     ExportKind(
@@ -180,6 +183,14 @@ KINDS: list[ExportKind] = [
         "OpenMPI hostfile (host slots=GPUs), GPU nodes in layout order; with several "
         "compute fabrics one file per fabric, FILE.<fabric>.",
         "rackdesigner.export.slurm:export_hostfile",
+    ),
+    ExportKind(
+        "--slurm-conf",
+        "FILE",
+        "Slurm NodeName and PartitionName lines of the GPU nodes (CPUs, RealMemory, "
+        "Gres=gpu:N, Features from the catalog) to Include from slurm.conf, and gres.conf "
+        "beside FILE.",
+        "rackdesigner.export.slurm_conf:export_slurm_conf",
     ),
     ExportKind(
         "--ibsim",
@@ -232,6 +243,14 @@ SETTINGS: list[ExportSetting] = [
         "Paper size of the --pdf print pack.",
         choices=("a4", "letter"),
         default="a4",
+        kinds=("--pdf",),
+    ),
+    ExportSetting(
+        "--pages",
+        "--pdf: the print pack's sections, comma-separated, in that order (default all): "
+        + ", ".join(section_names())
+        + ".",
+        metavar="LIST",
         kinds=("--pdf",),
     ),
     ExportSetting(

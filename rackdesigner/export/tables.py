@@ -12,8 +12,9 @@ import csv
 import io
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
+from rackdesigner.analysis.cords import rack_cords
 from rackdesigner.analysis.reach import TWIN_PORT_BANDS, medium, speed_band
 from rackdesigner.analysis.stock import metres, stock_length
 from rackdesigner.model.layout import MEDIA
@@ -25,7 +26,7 @@ from rackdesigner.topology.structure import already, quick_links, wire_length
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from rackdesigner.analysis import Analysis, DeviceFacts, End, RackFacts
+    from rackdesigner.analysis import Analysis, DeviceFacts, End
     from rackdesigner.export.registry import ExportContext, Output
 
 CABLE_COLUMNS = (
@@ -44,7 +45,18 @@ CABLE_COLUMNS = (
     "stock_length_m",
     "label",
 )
-POWER_COLUMNS = ("device", "rack", "u", "psu", "side", "feed", "pdu", "outlet_type")
+POWER_COLUMNS = (
+    "device",
+    "rack",
+    "u",
+    "psu",
+    "side",
+    "feed",
+    "pdu",
+    "outlet_type",
+    "inlet_type",
+    "cord",
+)
 BOM_COLUMNS = ("item", "model", "name", "kind", "count", "unit_cost_usd", "total_cost_usd")
 
 MEDIA_NAMES = {
@@ -61,10 +73,6 @@ MEDIA_ORDER = (*MEDIA, "unspecified")
 OPTICAL = {"mmf": "multimode", "smf": "single-mode"}
 # rules.md: a multimode link without grade is taken as OM4; single-mode is OS2.
 DEFAULT_GRADE = {"mmf": "om4", "smf": "os2"}
-# A PSU inlet takes a cord whose plug fits this PDU outlet (a layout may also name the
-# outlet itself: c13, c19).
-OUTLET_FOR_INLET = {"c14": "c13", "c13": "c13", "c20": "c19", "c19": "c19"}
-NON_CORDED_KINDS = ("pdu", "blank", "patch-panel")
 
 
 def to_csv(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> bytes:
@@ -189,94 +197,28 @@ def cable_rows(analysis: Analysis) -> list[tuple[str, ...]]:
 # -- power cords --------------------------------------------------------------------------
 
 
-class Cord(NamedTuple):  # a tuple: a 100,000-GPU hall has 75,000 cords
-    device: DeviceFacts
-    psu: int | None  # 1-based; None where the type does not say how many PSUs it has
-    side: str
-    feed: str
-    pdu: str
-    outlet: str  # c13 | c19 | "" (the type gives no psu_inlet)
-
-
-def _pdu_feeds(rack: RackFacts) -> list[tuple[DeviceFacts, str]]:
-    """The rack's PDUs and the feed each is on (its ``feed`` key, else round-robin)."""
-    feeds = [f.feed.id for f in rack.feeds]
-    found: list[tuple[DeviceFacts, str]] = []
-    unassigned = 0
-    for dev in rack.devices:
-        if dev.kind != "pdu":
-            continue
-        named = dev.device.feed
-        if named:
-            found.append((dev, named))
-        elif feeds:
-            found.append((dev, feeds[unassigned % len(feeds)]))
-            unassigned += 1
-        else:
-            found.append((dev, ""))
-    return found
-
-
-def _draws_power(dev: DeviceFacts) -> bool:
-    if dev.type is None or dev.kind in NON_CORDED_KINDS:
-        return False
-    return dev.power is None or dev.power > 0
-
-
-def rack_cords(rack: RackFacts) -> list[Cord]:
-    """Every PSU cord of a rack: PSU j on side ((j − 1) mod k) + 1 (sides in label order),
-    each cord to the next of its side's PDUs in turn (rules.md v1.1, PSUs and PDUs)."""
-    feed_side = {f.feed.id: f.group for f in rack.feeds}
-    sides = sorted({f.group for f in rack.feeds if f.group})
-    pdus = _pdu_feeds(rack)
-    pdus_of: dict[str, list[tuple[DeviceFacts, str]]] = defaultdict(list)
-    feeds_of: dict[str, list[str]] = defaultdict(list)
-    for feed in rack.feeds:
-        feeds_of[feed.group if sides else ""].append(feed.feed.id)
-    for pdu, feed in pdus:
-        side = feed_side.get(feed, "") if sides else ""
-        pdus_of[side].append((pdu, feed))
-    turn: dict[str, int] = defaultdict(int)
-    cords: list[Cord] = []
-    lanes = sides or [""]
-    for dev in rack.devices:
-        if not _draws_power(dev):
-            continue
-        assert dev.type is not None
-        count = dev.type.psus
-        inlet = dev.type.psu_inlet
-        outlet = OUTLET_FOR_INLET.get(str(inlet).lower(), "") if inlet else ""
-        for j in range(1, (count or 1) + 1):
-            side = lanes[(j - 1) % len(lanes)]
-            choices = pdus_of.get(side)
-            number = turn[side]
-            turn[side] += 1
-            if choices:
-                pdu, feed = choices[number % len(choices)]
-                pdu_id = pdu.id
-            else:
-                side_feeds = feeds_of.get(side) or []
-                feed = side_feeds[number % len(side_feeds)] if side_feeds else ""
-                pdu_id = ""
-            cords.append(Cord(dev, j if count else None, side, feed, pdu_id, outlet))
-    return cords
-
-
 def power_rows(analysis: Analysis) -> list[tuple[str, ...]]:
-    rows = []
+    """One row per cord; ``u`` is the device's position, ``door`` for the rack's rear door
+    (it hangs on the frame, in no unit)."""
+    rows: list[tuple[str, ...]] = []
     for rack in each(analysis.racks, "listing power cords"):
+        door = rack.rack.door
         for cord in rack_cords(rack):
             position = cord.device.device.position
+            door_text = "door" if cord.device.id == door else ""
+            u = door_text if position is None else str(position)
             rows.append(
                 (
                     cord.device.id,
                     rack.rack.id,
-                    "" if position is None else str(position),
+                    u,
                     "" if cord.psu is None else str(cord.psu),
                     cord.side,
                     cord.feed,
                     cord.pdu,
                     cord.outlet,
+                    cord.inlet,
+                    cord.cord,
                 )
             )
     return rows

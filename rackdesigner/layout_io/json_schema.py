@@ -7,12 +7,46 @@ a pattern, so quantities are described as strings with a number and a unit.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rackdesigner.layout_io import schema as s
 from rackdesigner.model.thresholds import THRESHOLDS
 
 _QUANTITY = r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*\S.*$"
+
+# JSON Schema's "pattern" is an ECMA-262 regular expression: validators in other languages
+# (check-jsonschema, ajv, JavaScript's RegExp) reject Python's own syntax. A Python group
+# name (?P<name>...) becomes a plain group; anything else only Python reads is refused
+# here, when the schema is made, rather than by a user's validator.
+_PYTHON_GROUP_NAME = re.compile(r"\(\?P<[A-Za-z_][A-Za-z0-9_]*>")
+_PYTHON_ONLY = (
+    ("(?P=", "a named backreference"),
+    ("(?#", "a comment group"),
+    ("(?<=", "a lookbehind"),
+    ("(?<!", "a lookbehind"),
+    ("\\A", "\\A"),
+    ("\\Z", "\\Z"),
+    ("(?a", "an inline flag"),
+    ("(?i", "an inline flag"),
+    ("(?m", "an inline flag"),
+    ("(?s", "an inline flag"),
+    ("(?x", "an inline flag"),
+    ("(?L", "an inline flag"),
+    ("(?u", "an inline flag"),
+    ("(?>", "an atomic group"),
+)
+
+
+def ecma_pattern(pattern: str) -> str:
+    """``pattern`` (a Python regular expression) in ECMA-262 syntax, for a JSON Schema
+    ``pattern``: named groups become plain groups (the schema never reads them). Raises
+    ValueError for syntax ECMA-262 does not have."""
+    out = _PYTHON_GROUP_NAME.sub("(", pattern)
+    for token, what in _PYTHON_ONLY:
+        if token in out:
+            raise ValueError(f"{what} ({token}) is Python-only regex syntax: {pattern!r}")
+    return out
 
 
 def _field(field: s.Field) -> dict[str, Any]:
@@ -21,7 +55,7 @@ def _field(field: s.Field) -> dict[str, Any]:
     if kind == "str":
         out = {"type": "string"}
         if field.pattern:
-            out["pattern"] = field.pattern
+            out["pattern"] = ecma_pattern(field.pattern)
     elif kind in ("int", "number"):
         out = {"type": "integer" if kind == "int" else "number"}
         if field.minimum is not None:

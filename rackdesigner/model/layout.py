@@ -45,8 +45,10 @@ WIRING = ("wye", "delta")
 PHASES_WYE = ("L1", "L2", "L3")
 PHASES_DELTA = ("L1-L2", "L2-L3", "L3-L1")
 # (v1.1) PSU inlets: a C14 inlet takes a C13 outlet's cord (10 A), a C20 inlet a C19's
-# (16 A). "c13" / "c19" name the outlet the PSU needs and mean the same.
-PSU_INLETS = ("c14", "c20", "c13", "c19")
+# (16 A). "c13" / "c19" name the outlet the PSU needs and mean the same. (v1.4)
+# "hardwired": wired to its circuit (a floor-standing CDU), no cord and no PDU outlet.
+PSU_INLETS = ("c14", "c20", "c13", "c19", "hardwired")
+HARDWIRED = "hardwired"
 OUTLET_KINDS = ("c13", "c19")
 FIBRE_GRADES = ("om3", "om4", "om5", "os2")
 # (v1.2) How a GPU attaches to its node, and what a GPU node's chassis takes: an SXM
@@ -166,7 +168,7 @@ class DeviceType:
     source: str | None = None
     notes: str | None = None
     comment: str | None = None
-    psu_inlet: str | None = None  # (v1.1) c14 | c20 (c13 | c19 name the outlet)
+    psu_inlet: str | None = None  # (v1.1) c14 | c20 (c13 | c19 name the outlet); hardwired
     chassis_depth: float | None = None  # (v1.1) m, front to rear
     outlets: dict[str, int] | None = None  # (v1.1) pdu: {"c13": n, "c19": m}
     form_factor: str | None = None  # (v1.2) gpu-node: the GPUs its chassis takes

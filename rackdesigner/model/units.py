@@ -42,6 +42,8 @@ BANDWIDTH = Dimension("bandwidth", "bit/s", "bps")
 # Memory and NVLink bandwidths are quoted in bytes per second; same dimension, other display.
 BYTE_RATE = Dimension("bandwidth", "bit/s", "B/s")
 RATIO = Dimension("ratio", "", "%")
+# Latency and other short times, held in seconds: 2.5e-10 reads "250 ps", not "0 ns".
+DURATION = Dimension("time", "s", "s")
 # Floor loading: a rack's weight over its footprint (PLC008).
 AREAL_MASS = Dimension("floor load", "kg/m^2", "kg/m²")
 # How a wrong value is described: "current "63 V" is a voltage, expected a current (A)".
@@ -280,6 +282,7 @@ _PLAIN_DISPLAY: dict[Dimension, float] = {
     INFORMATION: 1 / 8,
     BANDWIDTH: 1.0,
     BYTE_RATE: 1 / 8,
+    DURATION: 1.0,
 }
 # The decimal prefixes of units.txt, by power of ten, as pint's to_compact picks among them.
 _PREFIX_POWERS = (-12, -9, -6, -3, -2, -1, 0, 3, 6, 9, 12, 15, 18)

@@ -16,7 +16,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from rackdesigner.model.layout import DeviceType, PortGroup
+from rackdesigner.analysis.cords import NON_CORDED_KINDS, Cord, rack_cords
+from rackdesigner.analysis.power_sides import pdu_feeds
+from rackdesigner.model.layout import HARDWIRED, DeviceType, PortGroup
 from rackdesigner.netbox.interface_types import for_port
 
 if TYPE_CHECKING:
@@ -46,6 +48,7 @@ OBJECT_TYPES = (
     "power-feeds",
     "devices",
     "interfaces",
+    "power-outlets",
     "cables",
 )
 
@@ -67,6 +70,14 @@ STATUS = "planned"
 RACK_WIDTH_IN = 19  # NetBox RackWidthChoices: rail-to-rail inches
 PSU_INLETS = {"c14": "iec-60320-c14", "c13": "iec-60320-c14", "c20": "iec-60320-c20"}
 PSU_INLETS["c19"] = "iec-60320-c20"
+PSU_INLETS[HARDWIRED] = "hardwired"
+OUTLET_TYPES = {"c13": "iec-60320-c13", "c19": "iec-60320-c19"}
+# Power port names: a PSU's, a PDU's inlet, a power shelf's one AC input, a hardwired
+# device's connection to its circuit.
+PDU_INLET = "Inlet"
+SHELF_INPUT = "AC input"
+HARDWIRED_INPUT = "Input"
+POWER_CABLE = "power"  # NetBox CableTypeChoices
 AIRFLOWS = ("front-to-rear", "rear-to-front", "passive")  # the same slugs in NetBox
 RACK_AIRFLOWS = ("front-to-rear", "rear-to-front")
 NAME_MAX = 100  # NetBox's name and model fields
@@ -110,22 +121,69 @@ def _interfaces(entry: DeviceType) -> list[dict[str, Any]]:
     return rows
 
 
+def psu_port(psu: int | None) -> str:
+    """The power port of PSU ``psu`` (1-based; None: a type that does not say, one PSU)."""
+    return f"PSU{psu or 1}"
+
+
+def _corded(entry: DeviceType) -> bool:
+    """A type whose PSUs take cords from PDUs (analysis.cords, per type): not a PDU or
+    passive furniture, a power shelf, a busbar, a hardwired type or a rack-scale tray that
+    takes DC from the busbar; a type without a draw of its own (0 W) neither."""
+    if entry.kind in NON_CORDED_KINDS or entry.is_power_shelf or entry.is_busbar:
+        return False
+    if entry.psu_inlet == HARDWIRED or (entry.nvl_domain is not None and entry.psus is None):
+        return False
+    return entry.power is None or entry.power > 0
+
+
 def _power_ports(entry: DeviceType) -> list[dict[str, Any]]:
-    """One power port per PSU. maximum_draw: the device's draw over the PSUs that carry it
-    (psus_required, else all); allocated_draw: its draw shared by every PSU."""
-    psus = entry.psus or 0
-    if psus <= 0 or entry.kind in ("blank", "patch-panel"):
+    """A PSU's power port per PSU (one where the type does not say how many), typed by
+    its inlet. maximum_draw: the device's draw over the PSUs that carry it (psus_required,
+    else all); allocated_draw: its draw shared by every PSU. A PDU has one inlet, a power
+    shelf one AC input, a hardwired type one connection to its circuit."""
+    if entry.kind == "pdu":
+        return [{"name": PDU_INLET}]
+    if entry.is_power_shelf:
+        return [{"name": SHELF_INPUT}]
+    if entry.psu_inlet == HARDWIRED:
+        row: dict[str, Any] = {"name": HARDWIRED_INPUT, "type": PSU_INLETS[HARDWIRED]}
+        if entry.power:
+            row["maximum_draw"] = round(float(entry.power))
+        return [row]
+    if not _corded(entry):
         return []
+    psus = entry.psus or 1
     inlet = PSU_INLETS.get(entry.psu_inlet or "")
     rows: list[dict[str, Any]] = []
     for i in range(1, psus + 1):
-        row: dict[str, Any] = {"name": f"PSU{i}"}
+        row = {"name": psu_port(i)}
         if inlet:
             row["type"] = inlet
         if entry.power:
             row["maximum_draw"] = round(float(entry.power) / (entry.psus_required or psus))
             row["allocated_draw"] = round(float(entry.power) / psus)
         rows.append(row)
+    return rows
+
+
+def outlet_name(kind: str, number: int) -> str:
+    """A PDU outlet's name: its type and its number among that type's (``C13-4``)."""
+    return f"{kind.upper()}-{number}"
+
+
+def _power_outlets(entry: DeviceType) -> list[dict[str, Any]]:
+    """A PDU's outlets from its ``outlets`` counts, all fed by its inlet."""
+    rows: list[dict[str, Any]] = []
+    for kind, count in sorted((entry.outlets or {}).items()):
+        for number in range(1, count + 1):
+            rows.append(
+                {
+                    "name": outlet_name(kind, number),
+                    "type": OUTLET_TYPES.get(kind, "other"),
+                    "power_port": PDU_INLET,
+                }
+            )
     return rows
 
 
@@ -154,6 +212,9 @@ def device_type_row(entry: DeviceType, model: str | None = None) -> dict[str, An
     power_ports = _power_ports(entry)
     if power_ports:
         row["power-ports"] = power_ports
+    power_outlets = _power_outlets(entry) if entry.kind == "pdu" else []
+    if power_outlets:
+        row["power-outlets"] = power_outlets
     return row
 
 
@@ -290,6 +351,8 @@ def bulk_rows(analysis: Analysis) -> Rows:
             cable["length"] = round(float(length), 2)
             cable["length_unit"] = "m"
         cables.append(cable)
+    outlets, power_cables = power_rows(analysis, site)
+    cables.extend(power_cables)
 
     return [
         ("manufacturers", [{"name": m, "slug": slugify(m)} for m in manufacturers]),
@@ -301,6 +364,7 @@ def bulk_rows(analysis: Analysis) -> Rows:
         ("power-feeds", feeds),
         ("devices", devices),
         ("interfaces", interfaces),
+        ("power-outlets", outlets),
         ("cables", cables),
     ]
 
@@ -340,4 +404,114 @@ def _extra_interfaces(dev: DeviceFacts) -> list[dict[str, Any]]:
         slug = for_port(group.speed, group.tech)
         for port in _interface_names(group):
             rows.append({"device": dev.id[:64], "name": port, "type": slug})
+    return rows
+
+
+# -- power: the PSU cords to the PDUs' outlets, and the feeds to what they feed ----------
+
+
+def power_rows(analysis: Analysis, site: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The power outlets of PDUs whose type has none (their ``outlets`` unknown: as many as
+    the cords need), and the power cables: every PSU cord of analysis.cords to its PDU's
+    next free outlet of the type it takes, and each feed to the PDU, power shelf or
+    hardwired device on it (NetBox: a feed takes one cable, so the first on each feed).
+    A cord without a PDU, an inlet type or a free outlet (PWR012) gets no cable."""
+    outlets: list[dict[str, Any]] = []
+    cables: list[dict[str, Any]] = []
+    for rack in analysis.racks:
+        cords = rack_cords(rack)
+        outlets.extend(_device_outlets(rack.devices, cords))
+        cables.extend(_cord_cables(rack.devices, cords))
+        cables.extend(_feed_cables(rack, site))
+    return outlets, cables
+
+
+def _device_outlets(devices: list[DeviceFacts], cords: list[Cord]) -> list[dict[str, Any]]:
+    needed: dict[str, dict[str, int]] = {}
+    for cord in cords:
+        if cord.pdu and cord.outlet:
+            counts = needed.setdefault(cord.pdu, {})
+            counts[cord.outlet] = counts.get(cord.outlet, 0) + 1
+    rows: list[dict[str, Any]] = []
+    for dev in devices:
+        if dev.kind != "pdu" or dev.id not in needed or (dev.type and dev.type.outlets):
+            continue
+        for row in _power_outlets(_with_outlets(dev.type, needed[dev.id])):
+            rows.append({"device": dev.id[:64], **row})
+    return rows
+
+
+def _with_outlets(entry: DeviceType | None, counts: dict[str, int]) -> DeviceType:
+    from dataclasses import replace
+
+    base = entry if entry is not None else DeviceType(key="pdu", kind="pdu")
+    return replace(base, outlets=dict(counts))
+
+
+def _cord_cables(devices: list[DeviceFacts], cords: list[Cord]) -> list[dict[str, Any]]:
+    available: dict[str, dict[str, int]] = {}
+    for dev in devices:
+        if dev.kind == "pdu" and dev.type is not None and dev.type.outlets:
+            available[dev.id] = dict(dev.type.outlets)
+    used: dict[tuple[str, str], int] = {}
+    rows: list[dict[str, Any]] = []
+    for cord in cords:
+        if not cord.pdu or not cord.outlet:
+            continue
+        number = used.get((cord.pdu, cord.outlet), 0) + 1
+        limit = available.get(cord.pdu, {}).get(cord.outlet) if cord.pdu in available else None
+        if limit is not None and number > limit:
+            continue  # no free outlet of that type: PWR012
+        used[cord.pdu, cord.outlet] = number
+        rows.append(
+            {
+                "side_a_device": cord.device.id[:64],
+                "side_a_type": "dcim.powerport",
+                "side_a_name": psu_port(cord.psu),
+                "side_b_device": cord.pdu[:64],
+                "side_b_type": "dcim.poweroutlet",
+                "side_b_name": outlet_name(cord.outlet, number),
+                "status": STATUS,
+                "type": POWER_CABLE,
+            }
+        )
+    return rows
+
+
+def _feed_cables(rack: Any, site: str) -> list[dict[str, Any]]:
+    feeds = [f.feed for f in rack.feeds]
+    if not feeds:
+        return []
+    by_id = {feed.id: feed for feed in feeds}
+    pdus = [d for d in rack.devices if d.kind == "pdu"]
+    shelves = [d for d in rack.devices if d.type is not None and d.type.is_power_shelf]
+    ends: list[tuple[DeviceFacts, str, str]] = []  # device, its power port, its feed
+    for group, port in ((pdus, PDU_INLET), (shelves, SHELF_INPUT)):
+        where = pdu_feeds([d.device for d in group], feeds)
+        ends += [(d, port, where[d.id]) for d in group if d.id in where]
+    taken = {feed for _, _, feed in ends}
+    spare = [feed.id for feed in feeds if feed.id not in taken]
+    for dev in rack.devices:
+        if dev.type is not None and dev.type.psu_inlet == HARDWIRED and spare:
+            ends.append((dev, HARDWIRED_INPUT, spare.pop(0)))
+    rows: list[dict[str, Any]] = []
+    cabled: set[str] = set()
+    for dev, port, feed_id in ends:
+        feed = by_id.get(feed_id)
+        if feed is None or feed_id in cabled:
+            continue  # a feed takes one cable in NetBox: the first device on it
+        cabled.add(feed_id)
+        rows.append(
+            {
+                "side_a_site": site,
+                "side_a_power_panel": _panel(feed.side),
+                "side_a_type": "dcim.powerfeed",
+                "side_a_name": feed.id[:NAME_MAX],
+                "side_b_device": dev.id[:64],
+                "side_b_type": "dcim.powerport",
+                "side_b_name": port,
+                "status": STATUS,
+                "type": POWER_CABLE,
+            }
+        )
     return rows

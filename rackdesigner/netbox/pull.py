@@ -225,6 +225,8 @@ def pull_site(backend: Backend, site: str, catalog: Catalog | None = None) -> Pu
         for i in backend.list("interfaces", site_id=site_id)
     }
     for c in backend.list("cables", site_id=site_id):
+        if _power_cable(c):
+            continue  # a power cord or a feed's cable: the layout's feeds and PDUs say those
         ends = []
         for side in ("a_terminations", "b_terminations"):
             terms = c.get(side) or []
@@ -248,6 +250,14 @@ def pull_site(backend: Backend, site: str, catalog: Catalog | None = None) -> Pu
 
     layout.catalog = dict(types.imported)
     return Pulled(layout, types.notes)
+
+
+_POWER_TERMINATIONS = ("dcim.powerport", "dcim.poweroutlet", "dcim.powerfeed")
+
+
+def _power_cable(cable: dict[str, Any]) -> bool:
+    terms = [*(cable.get("a_terminations") or []), *(cable.get("b_terminations") or [])]
+    return bool(terms) and all(t.get("object_type") in _POWER_TERMINATIONS for t in terms)
 
 
 __all__ = ["Pulled", "pull_site"]

@@ -257,9 +257,22 @@ def desired_objects(rows: list[tuple[str, list[dict[str, Any]]]]) -> list[Desire
     roles_done: set[str] = set()
 
     for kind, kind_rows in rows:
+        if kind in EXPORT_ONLY:
+            continue
         for row in kind_rows:
+            if kind == "cables" and not _between_interfaces(row):
+                continue
             out.extend(_desired(kind, row, site_of_device, type_of_model, roles_done))
     return out
+
+
+# What the export files hold and push does not send (yet): the power outlets of PDUs whose
+# type has none, and the power cables (PSU to outlet, feed to PDU).
+EXPORT_ONLY = ("power-outlets",)
+
+
+def _between_interfaces(row: dict[str, Any]) -> bool:
+    return row.get("side_a_type") == row.get("side_b_type") == "dcim.interface"
 
 
 def _desired(

@@ -80,6 +80,9 @@ def test_the_pdf_paints_every_drawing_page_and_draws_tables_from_their_lines() -
     assert kinds == {
         ("Rack elevations", True, True),
         ("Floor plan", True, True),
+        ("Topology", True, True),
         ("Devices by rack", False, False),
+        ("Power cords", False, False),
         ("Cable schedule", False, False),
+        ("Findings", False, False),
     }

@@ -1,11 +1,14 @@
-"""``export --slurm-topology`` read by the real thing: Debian's ``slurmctld`` (22.05).
+"""``export --slurm-topology`` and ``--slurm-conf`` read by the real thing: Debian's
+``slurmctld`` and ``slurmd`` (22.05).
 
 A throwaway controller on 127.0.0.1 only (a network namespace of its own, no
 authentication, state in a temporary folder, one ``NodeName`` per exported host) loads
 the exported ``topology.conf`` with ``TopologyPlugin=topology/tree``; ``scontrol show
 topology`` must then show one switch that reaches every node, and the controller's log
 must not warn that none does (what the Dragonfly+ export did before: no job could span
-two groups).
+two groups). ``export --slurm-conf``: the controller loads the node and partition lines
+(Included, the nodes' names resolving to 127.0.0.1 in its own /etc/hosts) and shows each
+node's CPUs, memory, GPUs and features; ``slurmd -G`` reads the gres.conf beside them.
 
 The tests skip where ``slurmctld`` or ``scontrol`` is missing, and fail instead with
 ``RACKDESIGNER_REQUIRE_REAL=1`` (``.ci/slurm-test`` installs them). Every wait is bounded
@@ -121,16 +124,16 @@ def _slurm_conf(folder: Path, nodes: list[str], dragonfly: bool) -> Path:
     return path
 
 
-def _topology_in_slurm(tmp_path: Path, conf: Path, nodes: list[str], dragonfly: bool) -> str:
-    """``scontrol show topology`` of a controller that loaded ``conf``; its log after."""
+def _ask_controller(
+    start: list[str], nsenter: str, slurm_conf: Path, questions: list[tuple[str, str]]
+) -> tuple[list[str], Path]:
+    """Run slurmctld (``start`` puts it in its namespaces) on ``slurm_conf``, ask it each
+    ``scontrol show`` question until the answer holds the expected text, and stop it by
+    its PID whatever happens; the answers, and its log (slurmctld.log beside the conf)."""
     slurmctld, scontrol = _program("slurmctld"), _program("scontrol")
-    start, nsenter = _isolation()
-    folder = tmp_path / "slurm"
-    folder.mkdir()
-    shutil.copyfile(conf, folder / "topology.conf")
-    slurm_conf = _slurm_conf(folder, nodes, dragonfly)
     env = {**os.environ, "SLURM_CONF": str(slurm_conf)}
-    log = folder / "slurmctld.log"
+    log = slurm_conf.with_name("slurmctld.log")
+    answers = []
     with log.open("wb") as sink:
         # unshare and sh exec in turn: the PID is the controller's from the start.
         process = subprocess.Popen(
@@ -142,24 +145,26 @@ def _topology_in_slurm(tmp_path: Path, conf: Path, nodes: list[str], dragonfly: 
         )
         try:
             deadline = time.monotonic() + START_TIMEOUT
-            while True:
-                if process.poll() is not None:
-                    pytest.fail(f"slurmctld exited ({process.returncode}):\n{log.read_text()}")
-                shown = subprocess.run(
-                    [nsenter, f"--net=/proc/{process.pid}/ns/net", scontrol, "show", "topology"],
-                    capture_output=True,
-                    text=True,
-                    env=env,
-                    timeout=COMMAND_TIMEOUT,
-                )
-                if shown.returncode == 0 and "SwitchName=" in shown.stdout:
-                    break
-                if time.monotonic() > deadline:
-                    pytest.fail(
-                        f"slurmctld did not answer within {START_TIMEOUT:.0f} s: "
-                        f"{shown.stderr}\n{log.read_text()}"
+            for what, expected in questions:
+                while True:
+                    if process.poll() is not None:
+                        pytest.fail(f"slurmctld exited ({process.returncode}):\n{log.read_text()}")
+                    shown = subprocess.run(
+                        [nsenter, f"--net=/proc/{process.pid}/ns/net", scontrol, "show", what],
+                        capture_output=True,
+                        text=True,
+                        env=env,
+                        timeout=COMMAND_TIMEOUT,
                     )
-                time.sleep(0.3)
+                    if shown.returncode == 0 and expected in shown.stdout:
+                        answers.append(shown.stdout)
+                        break
+                    if time.monotonic() > deadline:
+                        pytest.fail(
+                            f"slurmctld did not answer within {START_TIMEOUT:.0f} s: "
+                            f"{shown.stderr}\n{log.read_text()}"
+                        )
+                    time.sleep(0.3)
         finally:
             process.terminate()
             try:
@@ -167,10 +172,21 @@ def _topology_in_slurm(tmp_path: Path, conf: Path, nodes: list[str], dragonfly: 
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait(timeout=COMMAND_TIMEOUT)
+    return answers, log
+
+
+def _topology_in_slurm(tmp_path: Path, conf: Path, nodes: list[str], dragonfly: bool) -> str:
+    """``scontrol show topology`` of a controller that loaded ``conf``; its log after."""
+    start, nsenter = _isolation()
+    folder = tmp_path / "slurm"
+    folder.mkdir()
+    shutil.copyfile(conf, folder / "topology.conf")
+    slurm_conf = _slurm_conf(folder, nodes, dragonfly)
+    (shown,), log = _ask_controller(start, nsenter, slurm_conf, [("topology", "SwitchName=")])
     said = log.read_text(errors="replace").splitlines()
     topology = [line for line in said if "topology/tree" in line or "TOPOLOGY" in line]
     assert not [line for line in topology if "warning" in line or "error" in line], topology
-    return shown.stdout
+    return shown
 
 
 def _switches(shown: str) -> dict[str, dict[str, str]]:
@@ -215,3 +231,90 @@ def test_dragonfly_topology_loads_in_slurmctld_with_one_root(tmp_path: Path) -> 
     # The added top joins every group's spines: it is the one switch above them all.
     assert int(switches[root]["Level"]) == max(int(f["Level"]) for f in switches.values())
     assert root.endswith("-global")
+
+
+# -- export --slurm-conf: the node and partition lines, and gres.conf ---------------------
+
+
+def _controller_with_nodes(tmp_path: Path, layout: Path) -> tuple[str, str, Path]:
+    """Start slurmctld on the exported node lines (Included from a slurm.conf with
+    GresTypes=gpu) and gres.conf, every node name resolving to 127.0.0.1 through an
+    /etc/hosts of the controller's own mount namespace; ``scontrol show node`` and
+    ``show partition`` once it answers, and its folder."""
+    start, nsenter = _isolation()
+    folder = tmp_path / "slurm"
+    folder.mkdir()
+    nodes_conf, hostfile = folder / "nodes.conf", folder / "hostfile"
+    result = CliRunner().invoke(
+        cli, ["export", str(layout), "--slurm-conf", str(nodes_conf), "--hostfile", str(hostfile)]
+    )
+    assert result.exit_code == 0, result.output
+    assert (folder / "gres.conf").is_file()  # beside FILE, where slurmctld looks for it
+    names = [line.split()[0] for line in hostfile.read_text().splitlines() if line[:1] != "#"]
+    hosts = folder / "hosts"
+    hosts.write_text("127.0.0.1 localhost\n" + "".join(f"127.0.0.1 {n}\n" for n in names))
+    slurm_conf = _slurm_conf(folder, [], dragonfly=False)
+    text = slurm_conf.read_text().replace("TopologyPlugin=topology/tree\n", "")
+    text = text.replace("PartitionName=all Nodes=ALL Default=YES State=UP\n", "")
+    slurm_conf.write_text(text + f"GresTypes=gpu\nInclude {nodes_conf}\n")
+    # The controller's own mount namespace, /etc/hosts bound over with the nodes' names.
+    unshare, *rest = start
+    start = [unshare, "--mount", *rest]
+    start[-1] = f"mount --bind {hosts} /etc/hosts && " + start[-1]
+    questions = [("node", "NodeName="), ("partition", "PartitionName=")]
+    (nodes, partitions), _ = _ask_controller(start, nsenter, slurm_conf, questions)
+    return nodes, partitions, folder
+
+
+def _gres_in_slurmd(folder: Path, node: str, gpus: int) -> str:
+    """``slurmd -G`` (print the node's GRES from slurm.conf and gres.conf, and exit) for
+    ``node``, in a mount namespace whose /dev holds ``gpus`` NVIDIA device nodes (slurmd
+    stats each File=), so nothing is added to the machine's own /dev."""
+    slurmd = _program("slurmd")
+    unshare = shutil.which("unshare")
+    assert unshare is not None  # _isolation checked it
+    make = " && ".join(f"mknod -m 666 /dev/nvidia{i} c 195 {i}" for i in range(gpus))
+    script = f'mount -t tmpfs none /dev && mknod -m 666 /dev/null c 1 3 && {make} && exec "$0" "$@"'
+    conf = folder / "slurm.conf"
+    shown = subprocess.run(
+        [unshare, "--mount", "--", "sh", "-c", script, slurmd, "-N", node, "-G", "-f", str(conf)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "SLURM_CONF": str(conf)},
+        timeout=COMMAND_TIMEOUT,
+    )
+    assert shown.returncode == 0, shown.stderr
+    return shown.stdout + shown.stderr
+
+
+def _records(shown: str) -> list[dict[str, str]]:
+    """``scontrol show`` output: one record per blank-line-separated block."""
+    out = []
+    for block in shown.strip().split("\n\n"):
+        fields: dict[str, str] = {}
+        for item in block.split():
+            key, _, value = item.partition("=")
+            fields.setdefault(key, value)
+        out.append(fields)
+    return out
+
+
+def test_slurm_conf_nodes_and_gres_load_in_slurmctld(tmp_path: Path) -> None:
+    """training-128: 16 SYS-421GE-TNHR2-LCC nodes, each 112 cores (2 x 56), 2 TB =
+    2e12 B / 1,048,576 = 1,907,348 MiB, 8 H100 SXM: slurmctld knows each node with those
+    figures, GPU GRES and the features, and one default partition holds all 16."""
+    nodes, partitions, folder = _controller_with_nodes(tmp_path, TRAINING)
+    records = _records(nodes)
+    assert len(records) == 16
+    for node in records:
+        assert node["CPUTot"] == "112", node
+        assert node["RealMemory"] == "1907348", node
+        assert node["Gres"] == "gpu:8", node
+        assert node["AvailableFeatures"] == "h100-sxm,sys-421ge-tnhr2-lcc", node
+    (partition,) = _records(partitions)
+    assert partition["PartitionName"] == "gpu" and partition["Default"] == "YES"
+    assert partition["TotalNodes"] == "16" and partition["TotalCPUs"] == str(16 * 112)
+    # gres.conf, as slurmd on a node reads it: 8 GPUs on /dev/nvidia0..7, no complaint
+    gres = _gres_in_slurmd(folder, "a01-n01", 8)
+    assert "Gres Name=gpu" in gres and "Count=8" in gres and "File=/dev/nvidia[0-7]" in gres
+    assert "error" not in gres and "fatal" not in gres, gres

@@ -142,10 +142,11 @@ def test_cords_go_to_their_sides_pdus() -> None:
     analysis = Analysis(load_path(SMALL))
     rows = power_rows(analysis)
     node = [r for r in rows if r[0] == "r1-n01"]
-    # device, rack, u, psu, side, feed, pdu, outlet_type
+    # device, rack, u, psu, side, feed, pdu, outlet_type, inlet_type, cord: the type
+    # gives no psu_inlet, so no outlet, inlet or cord is invented
     assert node == [
-        ("r1-n01", "r1", "2", "1", "A", "r1-A", "r1-pdu-a", ""),
-        ("r1-n01", "r1", "2", "2", "B", "r1-B", "r1-pdu-b", ""),
+        ("r1-n01", "r1", "2", "1", "A", "r1-A", "r1-pdu-a", "", "", ""),
+        ("r1-n01", "r1", "2", "2", "B", "r1-B", "r1-pdu-b", "", "", ""),
     ]
     assert not any(r[0].startswith("r1-pdu") for r in rows)  # PDUs plug into feeds
 
@@ -237,3 +238,81 @@ def test_a_link_to_an_unknown_port_is_still_scheduled() -> None:
     assert rows[0][:5] == ("n1:ib1", "r1", "1", "n1", "ib1") and rows[0][12] == "1.5"
     assert rows[1][:9] == ("n1:ib99", "r1", "1", "n1", "ib99", "", "", "ghost", "p1")
     assert rows[1][11] == rows[1][12] == ""  # no route to an unknown device
+
+
+BUNDLED = sorted((ROOT / "layouts").glob("*.toml"))
+
+
+@pytest.mark.parametrize("layout", BUNDLED, ids=[p.stem for p in BUNDLED])
+def test_the_power_cord_schedule_of_every_bundled_layout_is_complete(layout: Path) -> None:
+    """Every catalog type that takes a PDU cord names its inlet, so no cell is empty: the
+    outlet, the inlet and the cord (training-128 had 96 rows without an outlet type)."""
+    rows = power_rows(Analysis(load_path(layout)))
+    assert rows
+    empty = [row for row in rows if "" in row]
+    assert not empty, empty[:3]
+    for row in rows:
+        outlet, inlet, cord = row[7:]
+        # IEC 60320: the cord's connector mates with the inlet, its plug with the outlet
+        assert (
+            cord == {"c14": "C13", "c20": "C19"}[inlet] + "-" + {"c13": "C14", "c19": "C20"}[outlet]
+        )
+        assert inlet == "c14" or outlet == "c19"  # a C20 inlet never on a C13 outlet
+
+
+def test_training_128_cords_by_inlet() -> None:
+    """16 SYS-421GE-TNHR2-LCC x 4 C20 inlets = 64 C19-C20 cords, and 2 storage nodes x 2 =
+    4 more; C14 inlets: 10 QM9700 x 2 + 2 SN5600 x 2 + 1 SN2201 x 2 = 26 C13-C14 cords.
+    The two floor-standing CDUs are wired to their circuits (hardwired): no row."""
+    rows = power_rows(Analysis(load_path(TRAINING)))
+    assert Counter(r[9] for r in rows) == {"C19-C20": 68, "C13-C14": 26}
+    assert not [r for r in rows if "cdu" in r[0]]
+
+
+def test_a_c14_inlet_takes_a_spare_c19_once_the_c13s_are_gone() -> None:
+    """A PDU with 1 C13 and 2 C19 outlets, three 1-PSU C14 devices and one C20 device: the
+    C20 takes a C19; the first C14 the C13, the second the C19 left, with a C13-C20 cord;
+    the third finds none and keeps the C13 its inlet takes (PWR012 warns: 4 cords, 3
+    outlets)."""
+    text = (
+        'format = 1\nname = "spill"\n'
+        '[catalog.tiny-pdu]\nkind = "pdu"\nheight = "0 U"\ncapacity = "5 kW"\n'
+        "outlets = { c13 = 1, c19 = 2 }\n"
+        '[catalog.small]\nkind = "cpu-node"\nheight = "1 U"\npower = "300 W"\npsus = 1\n'
+        'psu_inlet = "c14"\n'
+        '[catalog.big]\nkind = "cpu-node"\nheight = "1 U"\npower = "2 kW"\npsus = 1\n'
+        'psu_inlet = "c20"\n'
+        '[[racks]]\nid = "r1"\n'
+        'feeds = [{ id = "f1", voltage = "230 V", phases = 1, current = "16 A" }]\n'
+        '[[racks.devices]]\nid = "pdu"\nmodel = "tiny-pdu"\n'
+        + "".join(
+            f'[[racks.devices]]\nid = "{name}"\nmodel = "{model}"\nposition = {u}\n'
+            for name, model, u in (
+                ("s1", "small", 1),
+                ("s2", "small", 2),
+                ("b1", "big", 3),
+                ("s3", "small", 4),
+            )
+        )
+    )
+    analysis = Analysis(load_text(text))
+    rows = {r[0]: r[7:] for r in power_rows(analysis)}
+    assert rows == {
+        "s1": ("c13", "c14", "C13-C14"),
+        "s2": ("c19", "c14", "C13-C20"),
+        "b1": ("c19", "c20", "C19-C20"),
+        "s3": ("c13", "c14", "C13-C14"),
+    }
+
+
+def test_a_rack_fed_by_power_shelves_has_no_pdu_cords() -> None:
+    """The NVL72 racks of the GB200 SU: 18 compute trays, 9 switch trays, 8 power shelves,
+    a busbar, two SN2201s and a rear door, and no PDU. The shelves supply every tray and
+    switch (DGX GB200 user guide): no cord rows; the network racks' switches have theirs."""
+    layout = load_path(ROOT / "layouts" / "gb200-nvl72-su.toml")
+    analysis = Analysis(layout)
+    rows = power_rows(analysis)
+    nvl_racks = {r.id for r in layout.racks if r.nvlink_domain}
+    assert len(nvl_racks) == 8
+    assert not [r for r in rows if r[1] in nvl_racks]
+    assert rows and all(r[6] for r in rows)  # every cord has its PDU

@@ -38,3 +38,30 @@ def test_racks_of_ordinary_nodes_keep_their_rack_entries() -> None:
     labels = [e.label for root in outline(session.analysis) for e in _walk(root)]
     assert any(label.startswith("rack a01 · ") for label in labels)
     assert not any(label.startswith("nvl-") for label in labels)
+
+
+def test_bundle_counts_and_su_captions_never_overlap() -> None:
+    """training-128: the spines' four ×8 bundles cross, two of them at the same midpoint
+    (where "×8" was drawn over "×8"), and the leaves' lines ran through the SU caption.
+    Every count and caption now has its own rectangle on the frame's colour, and none of
+    them overlaps another; the caption is drawn over the lines."""
+    import re
+
+    from rackdesigner.analysis import Analysis
+    from rackdesigner.export.render import topology_svg
+    from rackdesigner.layout_io import load_path
+    from tests.conftest import ROOT
+
+    svg = topology_svg.topology(Analysis(load_path(ROOT / "layouts" / "training-128.toml")))
+    rects = [
+        tuple(float(v) for v in m)
+        for m in re.findall(
+            r'<rect class="cap" x="([-\d.]+)" y="([-\d.]+)" width="([\d.]+)" height="([\d.]+)"',
+            svg,
+        )
+    ]
+    assert len(rects) == 7  # six bundle counts and one SU caption
+    for i, (x, y, w, h) in enumerate(rects):
+        for a, b, c, d in rects[i + 1 :]:
+            assert not (x < a + c and a < x + w and y < b + d and b < y + h), (x, y, a, b)
+    assert svg.rindex('<rect class="cap"') > svg.rindex('<path class="ln')  # over the lines

@@ -3,6 +3,8 @@ made from. No NetBox runs here: the field names are the import forms' (bulk_impo
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from rackdesigner.analysis import Analysis
@@ -19,7 +21,8 @@ FORM_FIELDS = {
         "manufacturers": "name slug description owner comments tags",
         "device-types": "manufacturer default_platform model slug part_number u_height "
         "exclude_from_utilization is_full_depth subdevice_role airflow cooling_method "
-        "description weight weight_unit end_of_life owner comments tags interfaces power-ports",
+        "description weight weight_unit end_of_life owner comments tags interfaces power-ports "
+        "power-outlets",
         "device-roles": "name slug parent color vm_role config_template description owner "
         "comments tags",
         "sites": "name slug status region group tenant facility time_zone description "
@@ -39,6 +42,8 @@ FORM_FIELDS = {
         "duplex enabled mark_connected wwn vdcs mtu mgmt_only description poe_mode poe_type "
         "mode vlan_group untagged_vlan tagged_vlans qinq_svlan vrf rf_role rf_channel "
         "rf_channel_frequency rf_channel_width tx_power owner tags",
+        "power-outlets": "device name label type color mark_connected power_port feed_leg "
+        "description owner tags",
         "cables": "side_a_site side_a_device side_a_power_panel side_a_type side_a_name "
         "side_b_site side_b_device side_b_power_panel side_b_type side_b_name type status "
         "profile tenant bundle label color length length_unit description owner comments tags",
@@ -55,6 +60,7 @@ REQUIRED = {
     "power-feeds": {"site", "power_panel", "name", "status", "type", "supply", "phase"},
     "devices": {"role", "manufacturer", "device_type", "status", "site"},
     "interfaces": {"device", "name", "type"},
+    "power-outlets": {"device", "name"},
     "cables": {"side_a_type", "side_a_name", "side_b_type", "side_b_name"},
 }
 
@@ -89,11 +95,29 @@ def test_every_reference_names_an_earlier_row(rows: dict[str, list[dict]]) -> No
         assert device["rack"] in racks and device["manufacturer"] in manufacturers
     devices = {r["name"]: r for r in rows["devices"]}
     types = {r["model"]: r for r in rows["device-types"]}
+    feeds = {(r["power_panel"], r["name"]) for r in rows["power-feeds"]}
+    extra_outlets = {(r["device"], r["name"]) for r in rows["power-outlets"]}
+    components = {
+        "dcim.interface": "interfaces",
+        "dcim.powerport": "power-ports",
+        "dcim.poweroutlet": "power-outlets",
+    }
+    kinds = set()
     for cable in rows["cables"]:
         for side in ("a", "b"):
+            kind = cable[f"side_{side}_type"]
+            kinds.add(kind)
+            name = cable[f"side_{side}_name"]
+            if kind == "dcim.powerfeed":
+                assert (cable[f"side_{side}_power_panel"], name) in feeds
+                assert cable[f"side_{side}_site"] in sites
+                continue
             device = devices[cable[f"side_{side}_device"]]
-            names = {i["name"] for i in types[device["device_type"]].get("interfaces", [])}
-            assert cable[f"side_{side}_name"] in names
+            templates = types[device["device_type"]].get(components[kind], [])
+            names = {t["name"] for t in templates}
+            assert name in names or (device["name"], name) in extra_outlets, (kind, name)
+    # training-128: data cables, PSU cords to outlets, feeds to PDUs
+    assert kinds == {"dcim.interface", "dcim.powerport", "dcim.poweroutlet", "dcim.powerfeed"}
 
 
 def test_values(rows: dict[str, list[dict]]) -> None:
@@ -149,6 +173,7 @@ TEMPLATE_FIELDS = {
         "rf_role",
     },
     "power-ports": {"name", "label", "type", "maximum_draw", "allocated_draw", "description"},
+    "power-outlets": {"name", "label", "type", "power_port", "feed_leg", "description"},
 }
 
 
@@ -162,7 +187,10 @@ def test_device_type_templates_take_the_template_forms_fields(
                 assert set(template) <= fields and "name" in template
                 seen.add(kind)
         for template in device_type.get("power-ports", []):
-            assert template.get("type") in (None, "iec-60320-c14", "iec-60320-c20")
+            assert template.get("type") in (None, "iec-60320-c14", "iec-60320-c20", "hardwired")
+        for template in device_type.get("power-outlets", []):
+            assert template["type"] in ("iec-60320-c13", "iec-60320-c19")
+            assert template["power_port"] in {p["name"] for p in device_type["power-ports"]}
             if "maximum_draw" in template:
                 assert template["maximum_draw"] >= template["allocated_draw"]
     assert seen == set(TEMPLATE_FIELDS)
@@ -189,3 +217,76 @@ def test_an_imported_library_type_exports_its_ports() -> None:
     device = next(d for d in out["devices"] if d["name"] == "ib-switch")
     assert device["device_type"] == "Nvidia QM9700" and device["role"] == "Switch"
     assert device["position"] == 40 and device["face"] == "front"
+
+
+# -- power: PSU cords to PDU outlets, feeds to what they feed ------------------------------
+
+
+def _power(layout: str) -> tuple[list[dict], list[dict], dict[str, list[dict]]]:
+    rows = dict(bulk_rows(Analysis(load_path(ROOT / "layouts" / layout))))
+    cords = [c for c in rows["cables"] if c["side_a_type"] == "dcim.powerport"]
+    feeds = [c for c in rows["cables"] if c["side_a_type"] == "dcim.powerfeed"]
+    return cords, feeds, rows
+
+
+def test_training_cords_land_on_distinct_outlets_of_their_type() -> None:
+    """training-128: the power-cord schedule's 94 cords (68 C19-C20, 26 C13-C14) are 94
+    power cables, each on its own outlet of the type its inlet takes, within the AP8886's
+    30 C13 and 12 C19; its 22 PDUs each take their feed's cable on their inlet."""
+    cords, feeds, _ = _power("training-128.toml")
+    assert len(cords) == 94 and all(c["type"] == "power" for c in cords)
+    outlets = [(c["side_b_device"], c["side_b_name"]) for c in cords]
+    assert len(set(outlets)) == 94
+    kinds = Counter(name.split("-")[0] for _, name in outlets)
+    assert kinds == {"C19": 68, "C13": 26}
+    for _, name in outlets:
+        kind, number = name.split("-")
+        assert 1 <= int(number) <= {"C13": 30, "C19": 12}[kind]
+    assert len(feeds) == 22
+    assert {c["side_b_name"] for c in feeds} == {"Inlet"}
+    assert len({(c["side_a_power_panel"], c["side_a_name"]) for c in feeds}) == 22
+
+
+def test_a_pdu_type_without_outlet_counts_gets_the_outlets_its_cords_need() -> None:
+    """inference-32-b200: its 63 A PDUs' outlets are not known (no SKU), so each PDU device
+    gets one outlet per cord on it: 38 outlets for 38 cords (24 C19 for the DGX B200s'
+    C20 inlets, 14 C13 for the switches and doors)."""
+    cords, _, rows = _power("inference-32-b200.toml")
+    outlets = rows["power-outlets"]
+    assert len(outlets) == len(cords) == 38
+    assert {(o["device"], o["name"]) for o in outlets} == {
+        (c["side_b_device"], c["side_b_name"]) for c in cords
+    }
+    assert Counter(o["type"] for o in outlets) == {"iec-60320-c19": 24, "iec-60320-c13": 14}
+    assert {o["power_port"] for o in outlets} == {"Inlet"}
+
+
+def test_power_shelves_take_their_feeds_and_busbar_trays_no_cord() -> None:
+    """gb200-nvl72-su: 8 NVL72 racks of 4 feeds and 8 power shelves; NetBox's power feed
+    takes one cable, so 4 shelves a rack (32) are cabled on their AC input; no tray or
+    switch tray has a cord (DC from the busbar)."""
+    cords, feeds, rows = _power("gb200-nvl72-su.toml")
+    shelves = [c for c in feeds if c["side_b_name"] == "AC input"]
+    assert len(shelves) == 32
+    devices = {d["name"]: d for d in rows["devices"]}
+    assert not [c for c in cords if "tray" in devices[c["side_a_device"]]["device_type"].lower()]
+
+
+def test_a_hardwired_device_takes_a_feed_no_pdu_uses() -> None:
+    """A rack with two feeds, one PDU and a hardwired CDU: the PDU's inlet on the first
+    feed (round-robin), the CDU's "Input" (NetBox type hardwired) on the second."""
+    from rackdesigner.layout_io import load_text
+
+    text = (
+        'format = 1\nname = "hw"\n[[racks]]\nid = "r1"\nfeeds = [\n'
+        '  { id = "f1", side = "A", voltage = "415 V", phases = 3, current = "32 A" },\n'
+        '  { id = "f2", side = "B", voltage = "415 V", phases = 3, current = "32 A" },\n]\n'
+        '[[racks.devices]]\nid = "pdu"\nmodel = "pdu-3ph-415v-32a"\n'
+        '[[racks.devices]]\nid = "cdu"\nmodel = "coolit-chx80"\nposition = 1\n'
+        '[catalog.coolit-chx80]\npsu_inlet = "hardwired"\n'
+    )
+    rows = dict(bulk_rows(Analysis(load_text(text))))
+    feeds = {c["side_a_name"]: (c["side_b_device"], c["side_b_name"]) for c in rows["cables"]}
+    assert feeds == {"f1": ("pdu", "Inlet"), "f2": ("cdu", "Input")}
+    (cdu,) = [t for t in rows["device-types"] if t["slug"] == "coolit-chx80"]
+    assert cdu["power-ports"] == [{"name": "Input", "type": "hardwired", "maximum_draw": 1500}]

@@ -2,8 +2,9 @@
 up and passes NETBOX_URL, NETBOX_TOKEN and the admin's password in the environment).
 
 One run, in order (each step builds on the one before): the rows of one layout go through
-NetBox's own bulk import (the web forms ``export --netbox`` files are meant for), and a push
-of that layout then finds nothing to change; a second layout is pushed, pushed again
+NetBox's own bulk import (the web forms ``export --netbox`` files are meant for), its power
+ports, outlets, cords and feeds are where they belong, and a push of that layout then finds
+nothing to change; a second layout is pushed, pushed again
 (nothing changed), pushed with one device changed (one update), and pulled back (the same
 racks, devices, feeds and cables; a layout ``validate`` reads). Skipped without a NetBox,
 failed instead with ``RACKDESIGNER_REQUIRE_REAL=1``.
@@ -23,7 +24,9 @@ from rackdesigner.layout_io.writer import dumps
 from tests.conftest import ROOT
 
 pytestmark = [pytest.mark.slow, pytest.mark.real]  # its own CI step: .ci/netbox-test
-IMPORTED = ROOT / "layouts" / "finetune-8gpu.toml"
+# DGX B200s on C20 inlets, switches and rear doors on C14, PDUs whose outlets the catalog
+# does not count (the export adds them per device), and A/B feeds: every power row kind.
+IMPORTED = ROOT / "layouts" / "inference-32-b200.toml"
 PUSHED = ROOT / "layouts" / "starter-4x-a6000.toml"
 TIMEOUT = 300
 
@@ -77,6 +80,7 @@ IMPORT_PATHS = {
     "power-feeds": "dcim/power-feeds",
     "devices": "dcim/devices",
     "interfaces": "dcim/interfaces",
+    "power-outlets": "dcim/power-outlets",
     "cables": "dcim/cables",
 }
 
@@ -151,6 +155,7 @@ def test_the_export_goes_through_netboxs_own_import(netbox, tmp_path):
     _login(url)
     for file in files:
         _web_import(url, file)
+    _check_power(url, token, layout.name)
     # What the import made is what push would make: a push finds nothing to change.
     result = _run("push", str(IMPORTED), "--netbox-url", url, token=token)
     assert result.returncode == 0, result.stderr
@@ -161,6 +166,41 @@ def test_the_export_goes_through_netboxs_own_import(netbox, tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert _summary(load_path(pulled)) == _summary(layout)
+
+
+def _api(url: str, token: str, path: str, **params: object) -> list[dict]:
+    import requests
+
+    answer = requests.get(
+        f"{url}/api/{path}/",
+        params={**params, "limit": 1000},
+        headers={"Authorization": f"Bearer {token}", "Accept": "application/json"},
+        timeout=60,
+    )
+    answer.raise_for_status()
+    return answer.json()["results"]
+
+
+def _check_power(url: str, token: str, site: str) -> None:
+    """What NetBox made of the power rows: every PSU of a DGX B200 cabled to a C19 outlet
+    of a PDU of its rack, every feed to a PDU's inlet, and the 63 A PDUs (outlets not in
+    the catalog) holding the outlets the export added, each with a cord."""
+    (record,) = [s for s in _api(url, token, "dcim/sites", name=site) if s["name"] == site]
+    ports = _api(url, token, "dcim/power-ports", site_id=record["id"], device="a01-n01")
+    assert sorted(p["name"] for p in ports) == [f"PSU{i}" for i in range(1, 7)]
+    for port in ports:
+        assert port["type"]["value"] == "iec-60320-c20", port["name"]
+        (peer,) = port["link_peers"]
+        assert port["link_peers_type"] == "dcim.poweroutlet", port["name"]
+        assert peer["device"]["name"].startswith("a01-pdu-") and peer["name"].startswith("C19-")
+    feeds = _api(url, token, "dcim/power-feeds", site_id=record["id"])
+    assert feeds and all(f["cable"] for f in feeds), [f["name"] for f in feeds if not f["cable"]]
+    for feed in feeds:
+        (peer,) = feed["link_peers"]
+        assert feed["link_peers_type"] == "dcim.powerport" and peer["name"] == "Inlet"
+    outlets = _api(url, token, "dcim/power-outlets", site_id=record["id"])
+    assert outlets and all(o["cable"] for o in outlets)
+    assert {o["type"]["value"] for o in outlets} == {"iec-60320-c13", "iec-60320-c19"}
 
 
 def test_push_push_again_change_one_device_and_pull(netbox, tmp_path):

@@ -373,3 +373,18 @@ def test_a_refusal_from_netbox_exits_1_without_the_token(monkeypatch):
     assert result.exit_code == 1
     assert "NetBox refused to create" in result.output
     assert TOKEN not in result.output
+
+
+def test_push_sends_the_data_cables_and_leaves_the_power_rows_to_the_export():
+    """The export's power cables (PSU to outlet, feed to PDU) and per-device outlets are not
+    pushed (yet): push plans the interface cables only and never names a power port as
+    an interface."""
+    from rackdesigner.netbox.push import desired_objects
+
+    rows = bulk_rows(Analysis(load_path(ROOT / "layouts" / "inference-32-b200.toml")))
+    cables = dict(rows)["cables"]
+    power = [c for c in cables if c["side_a_type"] != "dcim.interface"]
+    assert power  # the export has them
+    planned = [o for o in desired_objects(rows) if o.kind == "cables"]
+    assert len(planned) == len(cables) - len(power)
+    assert not [o for o in desired_objects(rows) if o.kind == "power-outlets"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rackdesigner.analysis import Analysis
 from rackdesigner.check.engine import check
 from rackdesigner.layout_io.document import loads
@@ -129,3 +131,27 @@ def test_an_ndr_port_on_an_hdr_switch_is_a_warning_and_counts_at_200g() -> None:
     assert "the link runs at 200 Gbps" in found.message
     analysis = Analysis(loads(HEADER + text).layout)
     assert analysis.links[0].speed == 200e9
+
+
+def test_cab001_latency_of_a_short_overrun_is_not_rounded_to_zero() -> None:
+    """5.05 m against the 5 m cable_max: 0.05 m × 5 ns/m = 0.25 ns, "about 250 ps", where
+    the message read "about 0 ns more latency" (JUnit's failure message is this text)."""
+    text = (
+        _rack("a01", ["dgx-h100"], slot=None)
+        + _rack("b01", ["qm9700"], slot=None, row="B")
+        + _links(("a01-d1:ib1", "b01-d1:p1", 'length = "5.05 m"'))
+    )
+    (found,) = findings("CAB001", text)
+    assert found.values["added_latency_ns"] == pytest.approx(0.25)
+    assert "about 250 ps more latency than a 5 m run" in found.message
+    assert " 0 ns" not in found.message
+
+
+def test_latency_figures_keep_two_digits_at_every_scale() -> None:
+    """One helper formats times: 24.37 ns, 104 ns, 1.5 µs, 0.25 ns."""
+    from rackdesigner.model.units import DURATION, fmt
+
+    assert fmt(24.37e-9, DURATION, 2) == "24 ns"
+    assert fmt(104e-9, DURATION, 2) == "104 ns"
+    assert fmt(1.5e-6, DURATION, 2) == "1.5 µs"
+    assert fmt(0.25e-9, DURATION, 2) == "250 ps"

@@ -1,4 +1,5 @@
-"""The print pack: elevations, floor plan, a device table per rack, the cable schedule.
+"""The print pack: elevations, floor plan, topology, device tables, power cords, cables,
+findings; the sections are listed in :mod:`rackdesigner.export.pack` (``--pages``).
 
 Each page is an SVG document of the paper's size (user units are points) for
 :func:`pages`; the PDF draws them all onto one libcairo surface, table pages directly from
@@ -16,9 +17,9 @@ that date, and no file identifier is written.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rackdesigner.analysis import Analysis
 from rackdesigner.export.render import svg
@@ -28,6 +29,9 @@ from rackdesigner.export.render.schedule import cable_rows, device_rows
 from rackdesigner.export.render.svg import clip, kw, num, text
 from rackdesigner.model.diagnostics import Diagnostic
 from rackdesigner.model.progress import each, report
+
+if TYPE_CHECKING:
+    from rackdesigner.export.pack import PackSection
 
 MM = 72 / 25.4  # points per millimetre
 PAPERS = {  # portrait width, height in points; the size attributes as printed
@@ -56,7 +60,7 @@ class Page:
     painted: bool = False
 
 
-class _Paper:
+class Paper:
     def __init__(self, paper: str):
         w, h, sw, sh = PAPERS.get(paper, PAPERS["a4"])
         self.portrait = (w, h, sw, sh)
@@ -70,10 +74,20 @@ class _Paper:
         return w - 2 * MARGIN, h - 2 * MARGIN - HEAD - FOOT
 
 
-def _elevation_pages(
-    analysis: Analysis, diagnostics: list[Diagnostic], paper: _Paper, theme: str
-) -> Iterator[Page]:
-    writer = ElevationWriter(analysis, diagnostics, theme=theme)
+@dataclass(slots=True)
+class PackInput:
+    """What a section of the pack lays out its pages from (export/pack.py)."""
+
+    analysis: Analysis
+    diagnostics: list[Diagnostic]
+    paper: Paper
+    theme: str
+    date: str | None
+
+
+def elevation_pages(pack: PackInput) -> Iterator[Page]:
+    analysis, paper = pack.analysis, pack.paper
+    writer = ElevationWriter(analysis, pack.diagnostics, theme=pack.theme)
     g = writer.g
     cw, ch = paper.content(True)
     racks = [facts for row in _ordered_rows(analysis) for facts in row]
@@ -102,32 +116,49 @@ def _elevation_pages(
         yield Page(True, f"Rack elevations: {ids}", body, writer.defs(), painted=True)
 
 
-def _floorplan_pages(
-    analysis: Analysis, diagnostics: list[Diagnostic], paper: _Paper, date: str | None
-) -> Iterator[Page]:
-    width, height, parts = floorplan_parts(analysis, diagnostics, date=date)
-    cw, ch = paper.content(True)
+def floorplan_pages(pack: PackInput) -> Iterator[Page]:
+    width, height, parts = floorplan_parts(pack.analysis, pack.diagnostics, date=pack.date)
+    cw, ch = pack.paper.content(True)
     scale = min(1.0, cw / width, ch / height)
     if scale < 0.45:
         scale = min(1.0, cw / width)  # wide enough to read; tiled down the hall
-    tile = ch / scale
-    tiles = max(1, int(-(-height // tile)))
-    for k in range(tiles):
-        body = [
-            f'<svg x="{num(MARGIN)}" y="{num(MARGIN + HEAD)}" width="{num(cw)}" '
-            f'height="{num(ch)}" viewBox="0 {num(k * tile)} {num(cw / scale)} {num(tile)}">',
-            *parts,
-            "</svg>",
-        ]
-        section = "Floor plan" + (f" ({k + 1} of {tiles})" if tiles > 1 else "")
-        yield Page(True, section, body, painted=True)
+    yield from drawing_pages("Floor plan", parts, height, scale, cw, ch)
 
 
-def _table_pages(
+def drawing_pages(
+    section: str,
+    parts: list[str],
+    height: float,
+    scale: float,
+    cw: float,
+    ch: float,
+    width: float | None = None,
+) -> Iterator[Page]:
+    """A drawing on landscape pages at ``scale``: tiled down it (and across it, given
+    its ``width``) where it does not fit one page, each tile a clipped viewport."""
+    tile_w, tile_h = cw / scale, ch / scale
+    across = 1 if width is None else max(1, int(-(-width // tile_w)))
+    down = max(1, int(-(-height // tile_h)))
+    total = across * down
+    for k in range(down):
+        for j in range(across):
+            body = [
+                f'<svg x="{num(MARGIN)}" y="{num(MARGIN + HEAD)}" width="{num(cw)}" '
+                f'height="{num(ch)}" viewBox="{num(j * tile_w)} {num(k * tile_h)} '
+                f'{num(tile_w)} {num(tile_h)}">',
+                *parts,
+                "</svg>",
+            ]
+            number = k * across + j + 1
+            title = section + (f" ({number} of {total})" if total > 1 else "")
+            yield Page(True, title, body, painted=True)
+
+
+def table_pages(
     title: str,
     columns: list[tuple[str, int]],
     groups: Iterable[tuple[str, list[tuple[str, ...]]]],
-    paper: _Paper,
+    paper: Paper,
 ) -> Iterator[Page]:
     """Rows under a column header, in groups with a heading each, flowing over portrait
     pages; a group that continues on a new page repeats its heading."""
@@ -245,6 +276,18 @@ def _cable_groups(analysis: Analysis) -> Iterator[tuple[str, list[tuple[str, ...
     )
 
 
+def device_pages(pack: PackInput) -> Iterator[Page]:
+    yield from table_pages(
+        "Devices by rack", DEVICE_COLUMNS, _device_groups(pack.analysis), pack.paper
+    )
+
+
+def cable_pages(pack: PackInput) -> Iterator[Page]:
+    yield from table_pages(
+        "Cable schedule", CABLE_COLUMNS, _cable_groups(pack.analysis), pack.paper
+    )
+
+
 DEVICE_COLUMNS = [
     ("U", 10),
     ("device", 22),
@@ -287,14 +330,15 @@ def _sheets(
     paper: str,
     theme: str,
     date: str | None,
+    sections: Sequence[PackSection] | None = None,
 ) -> list[_Sheet]:
-    diagnostics = list(diagnostics)
-    sheet = _Paper(paper)
+    from rackdesigner.export.pack import PACK_SECTIONS
+
+    sheet = Paper(paper)
+    pack = PackInput(analysis, list(diagnostics), sheet, theme, date)
     found: list[Page] = []
-    found.extend(_elevation_pages(analysis, diagnostics, sheet, theme))
-    found.extend(_floorplan_pages(analysis, diagnostics, sheet, date))
-    found.extend(_table_pages("Devices by rack", DEVICE_COLUMNS, _device_groups(analysis), sheet))
-    found.extend(_table_pages("Cable schedule", CABLE_COLUMNS, _cable_groups(analysis), sheet))
+    for section in PACK_SECTIONS if sections is None else sections:
+        found.extend(section.load()(pack))
     name = analysis.layout.name
     total = len(found)
     sheets = []
@@ -333,9 +377,10 @@ def pages(
     paper: str = "a4",
     theme: str = "light",
     date: str | None = None,
+    sections: Sequence[PackSection] | None = None,
 ) -> list[str]:
-    """Every page of the pack as an SVG document, in order."""
-    sheets = _sheets(analysis, diagnostics, paper=paper, theme=theme, date=date)
+    """Every page of the pack (of ``sections``, else all) as an SVG document, in order."""
+    sheets = _sheets(analysis, diagnostics, paper=paper, theme=theme, date=date, sections=sections)
     return [_document(sheet, theme) for sheet in sheets]
 
 
@@ -446,6 +491,7 @@ def pdf(
     paper: str = "a4",
     theme: str = "light",
     date: str | None = None,
+    sections: Sequence[PackSection] | None = None,
 ) -> bytes:
     """The print pack as one PDF. cairo draws every page onto one surface; pypdf then
     carries the pages over into a document whose information holds only the title and the
@@ -455,7 +501,7 @@ def pdf(
     from rackdesigner.export.render.raster import flatten
 
     report("laying out the pages", 0, 0)
-    sheets = _sheets(analysis, diagnostics, paper=paper, theme=theme, date=date)
+    sheets = _sheets(analysis, diagnostics, paper=paper, theme=theme, date=date, sections=sections)
     pack = _CairoPack(theme)
     for sheet in each(sheets, "printing pages"):
         if sheet.page.lines is not None:

@@ -37,6 +37,59 @@ GAP = 18
 TIER_H = 150
 ROWS_TOP = 66  # the first tier below the fabric's heading and its SU frames
 TIER_NAMES = {1: "leaf", 2: "spine", 3: "core"}
+# Where along its line (0 the upper box, 1 the lower) a bundle's count may go, in the
+# order tried: the middle first, then nearer either end, until it overlaps nothing.
+LABEL_SPOTS = (0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78, 0.15, 0.85)
+# Character widths of the drawings' monospace font (DejaVu Sans Mono: 0.602 em) at the
+# .xs (7 px) and .sm (8 px) sizes.
+XS_CHAR = 7 * 0.602
+SM_CHAR = 8 * 0.602
+CELL = 40.0  # px: the grid the placed labels are looked up in
+
+
+def _width(label: str, char: float) -> float:
+    return len(label) * char
+
+
+class _Taken:
+    """Rectangles already used, in a grid of CELL-sized cells (a hall's fabric drawing has
+    thousands of labels: each looks only at its neighbours)."""
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+
+    def _keys(self, rect: tuple[float, float, float, float]) -> Iterable[tuple[int, int]]:
+        x0, y0, x1, y1 = rect
+        for cx in range(int(x0 // CELL), int(x1 // CELL) + 1):
+            for cy in range(int(y0 // CELL), int(y1 // CELL) + 1):
+                yield cx, cy
+
+    def add(self, rect: tuple[float, float, float, float]) -> None:
+        for key in self._keys(rect):
+            self.cells.setdefault(key, []).append(rect)
+
+    def free(self, rect: tuple[float, float, float, float]) -> bool:
+        x0, y0, x1, y1 = rect
+        for key in self._keys(rect):
+            for a0, b0, a1, b1 in self.cells.get(key, ()):
+                if x0 < a1 and a0 < x1 and y0 < b1 and b0 < y1:
+                    return False
+        return True
+
+
+def _free_spot(
+    spots: list[tuple[float, float]], width: float, taken: _Taken
+) -> tuple[float, float]:
+    """The first of ``spots`` (text x, baseline) whose label overlaps nothing taken (else
+    the first), marked taken."""
+    chosen = spots[0]
+    for x, y in spots:
+        if taken.free((x - 1, y - 6.5, x + width + 1, y + 2.5)):
+            chosen = (x, y)
+            break
+    x, y = chosen
+    taken.add((x - 1, y - 6.5, x + width + 1, y + 2.5))
+    return chosen
 
 
 def _speed(bps: float | None) -> str:
@@ -331,7 +384,34 @@ class _FabricDrawing:
                 f'<text class="h3 mu" x="{num(x0)}" y="{num(y)}">'
                 f"{text(_tier_name(tier, fabric.max_tier))}</text>"
             )
-        # SU frames with their counts.
+        captions = self._frames(out, y0)
+        labels = self._bundle_lines(out)
+        for box in self.boxes.values():
+            self._box(out, box)
+        # Over the lines: each bundle's count where it collides with no other count, SU
+        # caption or box, then the captions, both on the frame's colour.
+        taken = _Taken()
+        for box in self.boxes.values():
+            taken.add((box.x, box.y, box.x + BOX_W, box.y + BOX_H))
+        for x, y, caption in captions:
+            taken.add((x - 2, y - 9, x + _width(caption, SM_CHAR) + 2, y + 3))
+        for candidates, label in labels:
+            x, y = _free_spot(candidates, _width(label, XS_CHAR), taken)
+            out.append(
+                f'<rect class="cap" x="{num(x - 1)}" y="{num(y - 6.5)}" '
+                f'width="{num(_width(label, XS_CHAR) + 2)}" height="9"/>'
+                f'<text class="xs" x="{num(x)}" y="{num(y)}">{text(label)}</text>\n'
+            )
+        for x, y, caption in captions:
+            out.append(
+                f'<rect class="cap" x="{num(x - 2)}" y="{num(y - 9)}" '
+                f'width="{num(_width(caption, SM_CHAR) + 4)}" height="12"/>'
+                f'<text class="sm mu" x="{num(x)}" y="{num(y)}">{text(caption)}</text>\n'
+            )
+
+    def _frames(self, out: list[str], y0: float) -> list[tuple[float, float, str]]:
+        """The SU frames; their captions, (x, baseline, text), drawn last."""
+        captions = []
         for index, (sx, span) in enumerate(self.su_spans):
             same = self.su_classes[index]
             top = (
@@ -345,10 +425,15 @@ class _FabricDrawing:
                 label += f" · × {len(same)} identical, drawn once"
             out.append(
                 f'<rect class="grp" x="{num(sx - 8)}" y="{num(top)}" '
-                f'width="{num(span - GAP + 16)}" height="{num(bottom - top)}" rx="6"/>'
-                f'<text class="sm mu" x="{num(sx)}" y="{num(top + 12)}">{text(label)}</text>\n'
+                f'width="{num(span - GAP + 16)}" height="{num(bottom - top)}" rx="6"/>\n'
             )
-        # Bundles under the boxes.
+            captions.append((sx, top + 12, label))
+        return captions
+
+    def _bundle_lines(self, out: list[str]) -> list[tuple[list[tuple[float, float]], str]]:
+        """The bundles' lines; for each, the spots along it its count may take (the middle
+        first) and the count, placed once every line is drawn."""
+        labels = []
         for (a, b, media), bundle in sorted(self.bundles.items()):
             ba, bb = self.boxes[a], self.boxes[b]
             upper, lower = (ba, bb) if ba.y <= bb.y else (bb, ba)
@@ -374,11 +459,11 @@ class _FabricDrawing:
             out.append(
                 f'<g><title>{text(tip)}</title><path class="ln {MEDIA_CLASS[media]}" '
                 f'stroke-width="{num(widths)}" d="M{num(x1)} {num(y1)}L{num(x2)} {num(y2)}"/>'
-                f'<text class="xs" x="{num(mx + 3)}" y="{num(my)}">×{bundle.cables}</text>'
                 f"{spof}</g>\n"
             )
-        for box in self.boxes.values():
-            self._box(out, box)
+            spots = [(x1 + (x2 - x1) * t + 3, y1 + (y2 - y1) * t) for t in LABEL_SPOTS]
+            labels.append((spots, f"×{bundle.cables}"))
+        return labels
 
     def _box(self, out: list[str], box: Box) -> None:
         tip = [box.title, box.detail] if box.detail else [box.title]
@@ -439,6 +524,16 @@ def topology(
     theme: str = "light",
     date: str | None = None,
 ) -> str:
+    width, height, parts = topology_parts(analysis, diagnostics, date=date)
+    return svg.document(
+        width, height, parts, theme=theme, title=f"{analysis.layout.name}: topology"
+    )
+
+
+def topology_parts(
+    analysis: Analysis, diagnostics: Iterable[Diagnostic] = (), *, date: str | None = None
+) -> tuple[float, float, list[str]]:
+    """The topology drawing's size and elements, for a document or a print page."""
     layout = analysis.layout
     margin = 24
     body: list[str] = []
@@ -479,10 +574,4 @@ def topology(
         "switches, or the nodes of a rack; lines: bundles of cables (×N), one per media</text>"
     )
     width = max(width, cx + 340)
-    return svg.document(
-        width,
-        y + margin,
-        [*head, "\n", *body],
-        theme=theme,
-        title=f"{layout.name}: topology",
-    )
+    return width, y + margin, [*head, "\n", *body]

@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis
-from rackdesigner.model.units import LENGTH, fmt
+from rackdesigner.model.units import DURATION, LENGTH, fmt
 from rackdesigner.rules.base import Finding, rule
 from rackdesigner.rules.cabling._common import TOLERANCE, length_text, length_values
 
@@ -65,7 +65,7 @@ def cable_too_long(analysis: Analysis) -> Iterator[Finding]:
         added = (link.length - limit) * NS_PER_METRE
         values["added_latency_ns"] = added
         latency = (
-            f"about {added:.0f} ns more latency than a {limit_text} run "
+            f"about {fmt(added * 1e-9, DURATION, 2)} more latency than a {limit_text} run "
             f"({NS_PER_METRE:g} ns per metre)"
         )
         if gpu_end is not None:
