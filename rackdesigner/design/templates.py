@@ -51,6 +51,15 @@ BLANK_MODEL = "blank-1u"
 DEFAULT_SWITCH = "qm9700"  # fabrics.md: InfiniBand 400G switches default to the QM9700
 AIR_MAX = 15e3  # W: rules v1.1 air_cooling_max (COOL001)
 LEAVES_PER_LIQUID_RACK = 2
+# Nodes a rack where an NVIDIA RA racks them fuller than the generator's rule (4 U left for
+# switches): the DGX SuperPOD B300 XDR RA (RA-11339), Architecture, puts "four DGX B300
+# within a single rack ... ~56kW ... each with three (3) 2U rack PDUs" (4 x 10 U = 40 U;
+# the PDUs here are 0 U), its leaves and spines in racks of their own.
+RA_NODES_PER_RACK = {"dgx-b300": 4}
+# Feed sides where an RA gives a rack more PDUs than its PSUs need: the B300 XDR RA's three
+# PDUs a rack ("for maximum redundancy"), a feed each: 4 x 14.5 kW = 58 kW on three 415 V
+# 63 A sides (415 x 63 x 0.8 x sqrt 3 = 36.2 kW usable each) is 29 kW a side with one lost.
+RA_SIDES = {"dgx-b300": 3}
 # The catalog's PDUs by supply (line-to-line V, phases). A feed gets a standard breaker
 # rating for its region (circuits.toml) at which one of these PDUs' plugs is rated
 # (`input_current`), and exactly one PDU (PWR014): the circuit sizes `new` uses are the
@@ -405,7 +414,10 @@ def build(
         # Single phase carries a small GPU rack only (PWR002: above 8 kW it needs 35 A+).
         power_limit = min(power_limit, SINGLE_PHASE_MAX)
     height = max(1, math.ceil(dtype.height_u))
+    # Nodes leave 4 U for the switches that go between them, unless an RA racks them fuller.
     by_space = max(0, (RACK_HEIGHT - 4) // height)
+    if dtype.key in RA_NODES_PER_RACK:
+        by_space = min(RA_NODES_PER_RACK[dtype.key], RACK_HEIGHT // height)
     per_rack = min(by_space, int(min(cool_limit, power_limit) // max(node_power, 1.0)))
     if per_rack < 1:
         if power_limit < cool_limit:
@@ -624,13 +636,32 @@ def _circuit_for(sizes: list[Circuit], load: float) -> tuple[int, Circuit]:
     return per_side, circuit
 
 
+def _circuits_on(
+    sides: int, load: float, sizes: list[Circuit], devices: dict[str, DeviceType]
+) -> tuple[int, int, Circuit]:
+    """Feeds a side and their circuit for ``load`` on ``sides`` sides: with a side lost
+    each other side carries load / (k - 1) (rules v1.1)."""
+    share = 1.0 / (sides - 1)
+    # The PDUs draw a little themselves: size again with their draw until it settles.
+    pdu_draw = 0.0
+    for _ in range(4):
+        per_side, circuit = _circuit_for(sizes, (load + pdu_draw) * share)
+        draw = sides * per_side * float(devices[circuit.pdu].power or 0.0)
+        if draw <= pdu_draw:
+            break
+        pdu_draw = draw
+    return sides, per_side, circuit
+
+
 def _sides_for(rack: Rack, catalog: Catalog) -> int:
     """How many redundant sides the rack's feeds take: two, or the fewest up to MAX_SIDES
     with which every device keeps ``psus_required`` PSUs when the side holding most of its
     PSUs is lost (PWR008: a DGX H100's 6 PSUs, 4 needed, run degraded on 3 + 3 and keep 4 on
-    2 + 2 + 2). Where no count up to MAX_SIDES suffices, two: more sides would not help."""
+    2 + 2 + 2). Where no count up to MAX_SIDES suffices, two: more sides would not help.
+    A node an RA racks on more sides (RA_SIDES) gets them."""
     need = 2
     for device in rack.devices:
+        need = max(need, RA_SIDES.get(device.model, 2))
         dtype = catalog.devices[device.model]
         if not dtype.psus or not dtype.psus_required:
             continue
@@ -652,18 +683,8 @@ def _power_and_furniture(
     used: set[int] = set()
     for rack in layout.racks:
         base = _rack_load(rack, catalog)
-        sides = _sides_for(rack, catalog)
+        sides, per_side, circuit = _circuits_on(_sides_for(rack, catalog), base, sizes, devices)
         used.add(sides)
-        # With a side lost each other side carries load / (k - 1) (rules v1.1).
-        share = 1.0 / (sides - 1)
-        # The PDUs draw a little themselves: size again with their draw until it settles.
-        pdu_draw = 0.0
-        for _ in range(4):
-            per_side, circuit = _circuit_for(sizes, (base + pdu_draw) * share)
-            draw = sides * per_side * float(devices[circuit.pdu].power or 0.0)
-            if draw <= pdu_draw:
-                break
-            pdu_draw = draw
         feeds = []
         pdus = []
         for label in SIDES[:sides]:
