@@ -47,6 +47,11 @@ SHAPES: dict[str, Shape] = {
 }
 
 
+# DGX SuperPOD GB200 RA, Architecture: a scalable unit (SU) is 8 DGX GB200 racks, 8 NVL72
+# domains and 576 GPUs ("the design of a single SU (8 DGX GB200 rack systems)").
+SU_DOMAINS = 8
+
+
 @dataclass(slots=True)
 class Domain:
     """One NVLink domain: the racks that name it and the trays in them."""

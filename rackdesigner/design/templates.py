@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from rackdesigner.analysis.power_sides import psus_kept
+from rackdesigner.analysis.rack_scale import SU_DOMAINS
 from rackdesigner.design import nvl_networks
 from rackdesigner.design.generators import FabricPlan, FabricRequest, GenerateError, generate
 from rackdesigner.design.generators.apply import apply_plan
@@ -40,7 +41,7 @@ SINGLE_PHASE_MAX = 8e3  # W: rules v1.1 single_phase_max
 RACK_HEIGHT = 42
 RACKS_PER_ROW = 32
 MIN_GPUS, MAX_GPUS = 8, 131_072
-NVL_SU_RACKS = 8  # DGX SuperPOD GB200 RA: an SU is 8 DGX GB200 racks (576 GPUs)
+NVL_SU_RACKS = SU_DOMAINS  # DGX SuperPOD GB200 RA: an SU is 8 DGX GB200 racks (576 GPUs)
 NVL_RACK_GPUS = 72
 NVL_MAX_SUS = MAX_GPUS // (NVL_SU_RACKS * NVL_RACK_GPUS)
 DOOR_MODEL = "rear-door-hx"

@@ -305,8 +305,7 @@ DEVICE_TYPE = (
     Field(
         "dc_input",
         "bool",
-        "(v1.4) takes DC from its rack's busbar (power shelves), not a PDU outlet (PWR017, "
-        "PWR020)",
+        "(v1.4) takes DC from its rack's busbar (power shelves), not a PDU outlet (PWR017, PWR020)",
     ),
     Field(
         "liquid_fraction",

@@ -21,17 +21,25 @@ if TYPE_CHECKING:
 
 def build_domains(analysis: Analysis) -> list[dict[str, Any]] | None:
     """One entry per NVLink domain, in file order; None where the layout has none."""
-    from rackdesigner.rules.network.allreduce_bandwidth import domain_figures
+    from rackdesigner.rules.network.allreduce_bandwidth import acceptance_tests
 
     found, _ = domains(analysis.racks)
     if not found:
         return None
     efficiency = analysis.thresholds["nccl_efficiency"]
-    figures: dict[str, Any] = {}
+    # The network section's runs (one function gives both): inside a domain, across them.
+    figures: dict[str, dict[str, Any]] = {}
     for fabric in analysis.fabrics:
-        result = domain_figures(fabric, efficiency) if fabric.nodes else None
-        if result is None:
+        runs = {t.scope: t for t in acceptance_tests(fabric, efficiency)}
+        if "domain" not in runs:
             continue
+        inside, whole = runs["domain"], runs.get("fabric")
+        result = {
+            "allreduce_inside": inside.busbw,
+            "allreduce_inside_np": inside.gpus,
+            "allreduce_across": whole.busbw if whole else None,
+            "allreduce_across_np": whole.gpus if whole else None,
+        }
         for node in fabric.nodes:
             if node.rack.nvlink_domain is not None:
                 figures.setdefault(node.rack.nvlink_domain, result)
@@ -63,9 +71,13 @@ def build_domains(analysis: Analysis) -> list[dict[str, Any]] | None:
                 rating = dc.busbar_rating if rating is None else min(rating, dc.busbar_rating)
         if not shelves:
             capacity = one_lost = None
-        liquid = sum(r.liquid_heat for r in domain.racks)
+        # The cooling table's split (the analysis'): cold plates to the CDU loop, the rear
+        # door's coil to chilled water, the rest to room air.
+        door = sum(r.door_heat for r in domain.racks)
+        liquid = sum(r.loop_heat for r in domain.racks)
         air = sum(r.air_heat for r in domain.racks)
-        fig = figures.get(domain.id)
+        total = liquid + door + air
+        fig = figures.get(domain.id, {})
         out.append(
             {
                 "domain": domain.id,
@@ -83,10 +95,13 @@ def build_domains(analysis: Analysis) -> list[dict[str, Any]] | None:
                 "busbar_current": current,
                 "busbar_rating": rating,
                 "liquid_heat": liquid,
+                "door_heat": door,
                 "air_heat": air,
-                "liquid_share": liquid / (liquid + air) if liquid + air > 0 else None,
-                "allreduce_inside": fig.intra if fig else None,
-                "allreduce_across": fig.across if fig else None,
+                "liquid_share": liquid / total if total > 0 else None,
+                "allreduce_inside": fig.get("allreduce_inside"),
+                "allreduce_inside_np": fig.get("allreduce_inside_np"),
+                "allreduce_across": fig.get("allreduce_across"),
+                "allreduce_across_np": fig.get("allreduce_across_np"),
             }
         )
     return out
@@ -126,14 +141,23 @@ def domains_text(entries: list[dict[str, Any]] | None) -> list[str]:
                 power += f" of {fmt(d['busbar_rating'], CURRENT)}"
         out.append(power)
         if d["liquid_share"] is not None:
-            out.append(
-                f"    heat: {fmt(d['liquid_heat'], POWER)} to liquid, "
-                f"{fmt(d['air_heat'], POWER)} to air ({d['liquid_share']:.0%} liquid)"
+            heat = (
+                f"    heat: {fmt(d['liquid_heat'], POWER)} to liquid (cold plates, the CDU "
+                f"loop: {d['liquid_share']:.0%})"
             )
+            if d["door_heat"]:
+                heat += f", {fmt(d['door_heat'], POWER)} through the rear door to chilled water"
+            out.append(heat + f", {fmt(d['air_heat'], POWER)} to room air")
         if d["allreduce_inside"] is not None:
-            nccl = f"    nccl-tests busbw: {fmt(d['allreduce_inside'], BYTE_RATE)} inside"
+            nccl = (
+                f"    nccl-tests busbw: {fmt(d['allreduce_inside'], BYTE_RATE)} inside "
+                f"(-np {d['allreduce_inside_np']})"
+            )
             if d["allreduce_across"] is not None:
-                nccl += f", {fmt(d['allreduce_across'], BYTE_RATE)} across domains"
+                nccl += (
+                    f", {fmt(d['allreduce_across'], BYTE_RATE)} across domains "
+                    f"(-np {d['allreduce_across_np']}): the network section's commands"
+                )
             out.append(nccl)
     return out
 
@@ -149,6 +173,7 @@ def domains_csv_rows(entries: list[dict[str, Any]] | None) -> list[list[Any]]:
             ("shelf_margin_one_lost", "W"),
             ("busbar_current", "A"),
             ("liquid_heat", "W"),
+            ("door_heat", "W"),
             ("air_heat", "W"),
             ("allreduce_inside", "bit/s"),
             ("allreduce_across", "bit/s"),

@@ -48,8 +48,11 @@ def _powered(dev: DeviceFacts) -> bool:
         return False
     if dtype.is_power_shelf or dtype.is_busbar:
         return False
-    return (dev.power or 0.0) > 0 or bool(dtype.psus) or dtype.psu_inlet is not None or (
-        dev.is_gpu_node
+    return (
+        (dev.power or 0.0) > 0
+        or bool(dtype.psus)
+        or dtype.psu_inlet is not None
+        or (dev.is_gpu_node)
     )
 
 
