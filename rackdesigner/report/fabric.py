@@ -18,12 +18,12 @@ from rackdesigner.analysis.rack_scale import SU_DOMAINS
 from rackdesigner.analysis.stock import metres
 from rackdesigner.export.slurm import hostfile_name
 from rackdesigner.model.units import BANDWIDTH, BYTE_RATE, RATIO, fmt
-from rackdesigner.topology.collectives import intra_node
 from rackdesigner.rules.network.allreduce_bandwidth import (
     DomainFigures,
     acceptance_tests,
     domain_figures,
 )
+from rackdesigner.topology.collectives import intra_node
 from rackdesigner.topology.figures import FabricFigures, all_fabric_figures
 
 if TYPE_CHECKING:

@@ -132,7 +132,8 @@ def test_a_node_that_cannot_be_built_gets_no_nvlink_figure() -> None:
     = 382.5 GB/s."""
     from rackdesigner.analysis import Analysis
     from rackdesigner.layout_io import load_path
-    from rackdesigner.report.report import build as report, to_text
+    from rackdesigner.report.report import build as report
+    from rackdesigner.report.report import to_text
     from tests.conftest import ROOT
 
     layout = load_path(ROOT / "tests" / "rules" / "CMP008" / "fires.toml")

@@ -34,7 +34,6 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from rackdesigner.analysis import Analysis
-from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
 from rackdesigner.rules.network._common import GpuUnit, gpu_units, nodes_text
 
