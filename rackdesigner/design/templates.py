@@ -339,98 +339,13 @@ def build(
     if options.cooling not in (None, "air", "liquid", "rear-door"):
         raise GenerateError(f"--cooling {options.cooling}: choose air, liquid or rear-door")
     dtype = _node_type(catalog, options, options.cooling)
-    per_node = int(dtype.gpus or 0)
     gpus = options.gpus
-    if per_node < 1:
-        raise GenerateError(f"{dtype.key} declares no GPU count")
-    if gpus % per_node or not MIN_GPUS <= gpus <= MAX_GPUS:
-        raise GenerateError(
-            f"--gpus {gpus}: a multiple of {per_node} (the GPUs of one {dtype.key}) from "
-            f"{MIN_GPUS} to {MAX_GPUS:,}"
-        )
-    cooling = options.cooling or ("liquid" if (dtype.liquid_fraction or 0) > 0 else "rear-door")
-    if cooling == "liquid" and not (dtype.liquid_fraction or 0) > 0:
-        raise GenerateError(
-            f"--cooling liquid: {dtype.key} has no cold plates (the catalog gives it no "
-            "liquid_fraction); use rear-door or air"
-        )
-    if cooling in ("air", "rear-door") and (dtype.liquid_fraction or 0) > 0:
-        # COOL010: no loop would reach the node's cold plates.
-        raise GenerateError(
-            f"--cooling {cooling}: {dtype.key} has cold plates (liquid_fraction "
-            f"{float(dtype.liquid_fraction or 0):g}) that need a liquid loop; use --cooling "
-            "liquid (COOL010)"
-        )
-    nodes = gpus // per_node
+    nodes = _node_count(dtype, gpus)
+    cooling = _cooling_for(dtype, options.cooling)
     fabric = options.fabric or _default_fabric(gpus, nodes)
-    voltage, phases = options.voltage, options.phases
-    outlet = voltage / SQRT3 if phases == 3 and voltage > 240 else voltage
-    low, high = dtype.input_voltage or (200.0, 240.0)
-    if not low - 1e-6 <= outlet <= high + 1e-6:
-        if phases == 3 and voltage > 240 and low <= 240.0 <= high:
-            # No rack PDU steps down: a 480Y/277 V hall feeds its GPU racks 415Y/240 V
-            # through a transformer, which the layout then shows as 415 V feeds.
-            raise GenerateError(
-                f"--voltage {options.voltage_text} 3-phase wye gives {outlet:.0f} V outlets "
-                f"and {dtype.key} PSUs take {low:.0f}-{high:.0f} V; no rack PDU steps down. "
-                "Feed the racks 415Y/240 V from a transformer (--voltage 415V), or pick a "
-                f"node whose PSUs take {outlet:.0f} V (--node)"
-            )
-        raise GenerateError(
-            f"--voltage {options.voltage_text} gives {outlet:.0f} V outlets; {dtype.key} "
-            f"PSUs take {low:.0f}-{high:.0f} V"
-        )
-    if outlet < 200:
-        raise GenerateError(
-            f"--voltage {options.voltage_text} gives {outlet:.0f} V outlets: GPU nodes need "
-            "200 V or more (PWR002)"
-        )
-    sizes = circuit_sizes(catalog, voltage, phases, options.voltage_text)
-
-    if dtype.gpu is None:
-        dtype_gpu = options.gpu
-        node_power = _power(replace(dtype, gpu=dtype_gpu), catalog)
-    else:
-        node_power = _power(dtype, catalog)
-    power_limit = MAX_FEEDS_PER_SIDE * sizes[-1].capacity
-    if cooling == "rear-door":
-        cool_limit = float(catalog.devices[DOOR_MODEL].capacity or 0.0) - float(
-            catalog.devices[DOOR_MODEL].power or 0.0
-        )
-    elif cooling == "air":
-        cool_limit = AIR_MAX
-    else:
-        # The loop takes the cold plates' share; the rest, and all of a switch's heat, goes
-        # to the room air. Keep air for two leaves a rack so the fabric's switches sit
-        # among the nodes they serve (and spines in the middle of the hall), not in
-        # network racks at the end of the row.
-        lf = float(dtype.liquid_fraction or 0.0)
-        leaf = catalog.devices.get(options.leaf or DEFAULT_SWITCH)
-        if leaf is None or leaf.kind != "switch":
-            leaf = catalog.devices[DEFAULT_SWITCH]  # the generator says why it is wrong
-        leaf_power = float(leaf.power or 0.0)
-        air = max(0.0, AIR_MAX - LEAVES_PER_LIQUID_RACK * leaf_power)
-        cool_limit = air / max(1e-9, 1.0 - lf) if lf < 1 else math.inf
-    if phases == 1:
-        # Single phase carries a small GPU rack only (PWR002: above 8 kW it needs 35 A+).
-        power_limit = min(power_limit, SINGLE_PHASE_MAX)
-    height = max(1, math.ceil(dtype.height_u))
-    # Nodes leave 4 U for the switches that go between them, unless an RA racks them fuller.
-    by_space = max(0, (RACK_HEIGHT - 4) // height)
-    if dtype.key in RA_NODES_PER_RACK:
-        by_space = min(RA_NODES_PER_RACK[dtype.key], RACK_HEIGHT // height)
-    per_rack = min(by_space, int(min(cool_limit, power_limit) // max(node_power, 1.0)))
-    if per_rack < 1:
-        if power_limit < cool_limit:
-            raise GenerateError(
-                f"one {dtype.key} ({node_power / 1e3:.3g} kW) draws more than "
-                f"{options.voltage_text} {phases}-phase feeds carry "
-                f"({power_limit / 1e3:.3g} kW a rack); use 3-phase feeds"
-            )
-        raise GenerateError(
-            f"one {dtype.key} ({node_power / 1e3:.3g} kW) exceeds what a {cooling}-cooled rack "
-            f"takes ({cool_limit / 1e3:.3g} kW); choose another --cooling"
-        )
+    _check_outlets(dtype, options)
+    sizes = circuit_sizes(catalog, options.voltage, options.phases, options.voltage_text)
+    power_limit, per_rack = _per_rack(dtype, options, catalog, cooling, sizes)
 
     gpu_key = dtype.gpu or options.gpu or ""
     gpu_name = (catalog.gpus[gpu_key].name if gpu_key in catalog.gpus else None) or gpu_key
@@ -469,27 +384,159 @@ def build(
     if timings is not None:
         _record(timings, began, racks_done, fabric_done, fabric_cpu)
     _power_budget(layout, merged)
+    layout.description, layout.comment = _header(
+        command, layout, plan, options, dtype, (nodes, per_rack, cooling, fabric), side_counts
+    )
+    return Built(layout, plan, dtype, nodes, len(layout.racks), layout.description)
+
+
+def _node_count(dtype: DeviceType, gpus: int) -> int:
+    per_node = int(dtype.gpus or 0)
+    if per_node < 1:
+        raise GenerateError(f"{dtype.key} declares no GPU count")
+    if gpus % per_node or not MIN_GPUS <= gpus <= MAX_GPUS:
+        raise GenerateError(
+            f"--gpus {gpus}: a multiple of {per_node} (the GPUs of one {dtype.key}) from "
+            f"{MIN_GPUS} to {MAX_GPUS:,}"
+        )
+    return gpus // per_node
+
+
+def _cooling_for(dtype: DeviceType, asked: str | None) -> str:
+    """The racks' cooling: ``asked``, else liquid for a node with cold plates, else a rear
+    door; refused where it cannot cool the node (COOL010)."""
+    cooling = asked or ("liquid" if (dtype.liquid_fraction or 0) > 0 else "rear-door")
+    if cooling == "liquid" and not (dtype.liquid_fraction or 0) > 0:
+        raise GenerateError(
+            f"--cooling liquid: {dtype.key} has no cold plates (the catalog gives it no "
+            "liquid_fraction); use rear-door or air"
+        )
+    if cooling in ("air", "rear-door") and (dtype.liquid_fraction or 0) > 0:
+        # COOL010: no loop would reach the node's cold plates.
+        raise GenerateError(
+            f"--cooling {cooling}: {dtype.key} has cold plates (liquid_fraction "
+            f"{float(dtype.liquid_fraction or 0):g}) that need a liquid loop; use --cooling "
+            "liquid (COOL010)"
+        )
+    return cooling
+
+
+def _check_outlets(dtype: DeviceType, options: NewOptions) -> None:
+    """Refuses a supply whose outlets the node's PSUs do not take."""
+    voltage, phases = options.voltage, options.phases
+    outlet = voltage / SQRT3 if phases == 3 and voltage > 240 else voltage
+    low, high = dtype.input_voltage or (200.0, 240.0)
+    if not low - 1e-6 <= outlet <= high + 1e-6:
+        if phases == 3 and voltage > 240 and low <= 240.0 <= high:
+            # No rack PDU steps down: a 480Y/277 V hall feeds its GPU racks 415Y/240 V
+            # through a transformer, which the layout then shows as 415 V feeds.
+            raise GenerateError(
+                f"--voltage {options.voltage_text} 3-phase wye gives {outlet:.0f} V outlets "
+                f"and {dtype.key} PSUs take {low:.0f}-{high:.0f} V; no rack PDU steps down. "
+                "Feed the racks 415Y/240 V from a transformer (--voltage 415V), or pick a "
+                f"node whose PSUs take {outlet:.0f} V (--node)"
+            )
+        raise GenerateError(
+            f"--voltage {options.voltage_text} gives {outlet:.0f} V outlets; {dtype.key} "
+            f"PSUs take {low:.0f}-{high:.0f} V"
+        )
+    if outlet < 200:
+        raise GenerateError(
+            f"--voltage {options.voltage_text} gives {outlet:.0f} V outlets: GPU nodes need "
+            "200 V or more (PWR002)"
+        )
+
+
+def _per_rack(
+    dtype: DeviceType, options: NewOptions, catalog: Catalog, cooling: str, sizes: list[Circuit]
+) -> tuple[float, int]:
+    """The W a rack's feeds carry (two of the largest circuit a side) and the nodes a rack
+    takes: by space, cooling and power, or as an RA racks them (RA_NODES_PER_RACK)."""
+    if dtype.gpu is None:
+        node_power = _power(replace(dtype, gpu=options.gpu), catalog)
+    else:
+        node_power = _power(dtype, catalog)
+    power_limit = MAX_FEEDS_PER_SIDE * sizes[-1].capacity
+    cool_limit = _cool_limit(dtype, options, catalog, cooling)
+    phases = options.phases
+    if phases == 1:
+        # Single phase carries a small GPU rack only (PWR002: above 8 kW it needs 35 A+).
+        power_limit = min(power_limit, SINGLE_PHASE_MAX)
+    height = max(1, math.ceil(dtype.height_u))
+    # Nodes leave 4 U for the switches that go between them, unless an RA racks them fuller.
+    by_space = max(0, (RACK_HEIGHT - 4) // height)
+    if dtype.key in RA_NODES_PER_RACK:
+        by_space = min(RA_NODES_PER_RACK[dtype.key], RACK_HEIGHT // height)
+    per_rack = min(by_space, int(min(cool_limit, power_limit) // max(node_power, 1.0)))
+    if per_rack < 1:
+        if power_limit < cool_limit:
+            raise GenerateError(
+                f"one {dtype.key} ({node_power / 1e3:.3g} kW) draws more than "
+                f"{options.voltage_text} {phases}-phase feeds carry "
+                f"({power_limit / 1e3:.3g} kW a rack); use 3-phase feeds"
+            )
+        raise GenerateError(
+            f"one {dtype.key} ({node_power / 1e3:.3g} kW) exceeds what a {cooling}-cooled rack "
+            f"takes ({cool_limit / 1e3:.3g} kW); choose another --cooling"
+        )
+    return power_limit, per_rack
+
+
+def _cool_limit(dtype: DeviceType, options: NewOptions, catalog: Catalog, cooling: str) -> float:
+    """W of node a rack's cooling takes: a rear door's capacity, room air, or (liquid) the
+    air the cold plates leave, keeping air for two leaves."""
+    if cooling == "rear-door":
+        return float(catalog.devices[DOOR_MODEL].capacity or 0.0) - float(
+            catalog.devices[DOOR_MODEL].power or 0.0
+        )
+    if cooling == "air":
+        return AIR_MAX
+    # The loop takes the cold plates' share; the rest, and all of a switch's heat, goes
+    # to the room air. Keep air for two leaves a rack so the fabric's switches sit
+    # among the nodes they serve (and spines in the middle of the hall), not in
+    # network racks at the end of the row.
+    lf = float(dtype.liquid_fraction or 0.0)
+    leaf = catalog.devices.get(options.leaf or DEFAULT_SWITCH)
+    if leaf is None or leaf.kind != "switch":
+        leaf = catalog.devices[DEFAULT_SWITCH]  # the generator says why it is wrong
+    leaf_power = float(leaf.power or 0.0)
+    air = max(0.0, AIR_MAX - LEAVES_PER_LIQUID_RACK * leaf_power)
+    return air / max(1e-9, 1.0 - lf) if lf < 1 else math.inf
+
+
+def _header(
+    command: str,
+    layout: Layout,
+    plan: FabricPlan,
+    options: NewOptions,
+    dtype: DeviceType,
+    shape: tuple[int, int, str, str],
+    side_counts: set[int],
+) -> tuple[str, str]:
+    """The layout's description and the file's header comment."""
+    nodes, per_rack, cooling, fabric = shape
+    gpus = options.gpus or 0
     counts = plan.counts
     switches = counts.get("leaves", 0) + counts.get("spines", 0) + counts.get("cores", 0)
     fabric_text = plan.notes[0] if plan.notes else fabric
-    layout.description = (
+    description = (
         f"{gpus:,} x {dtype.gpu or options.gpu} in {nodes:,} {dtype.key}, {cooling} cooling, "
         f"{fabric} fabric: {count(switches, 'switch', 'switches')}, "
         f"{count(len(plan.links), 'cable', 'cables')}"
     )
-    layout.comment = "\n".join(
+    comment = "\n".join(
         [
             f" Made by: {command}",
-            f" {layout.description}.",
+            f" {description}.",
             f" {len(layout.racks):,} racks of 42 U, {per_rack} nodes per compute rack; "
-            f"{options.voltage_text} {phases}-phase feeds on "
+            f"{options.voltage_text} {options.phases}-phase feeds on "
             f"{' or '.join(str(k) for k in sorted(side_counts))} sides (any one may be lost), "
             "sized for each rack's load.",
             f" Fabric: {fabric_text}.",
             f" Cables: {cable_runs_text(plan)}.",
         ]
     )
-    return Built(layout, plan, dtype, nodes, len(layout.racks), layout.description)
+    return description, comment
 
 
 def cable_runs_text(plan: FabricPlan) -> str:

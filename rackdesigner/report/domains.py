@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rackdesigner.analysis.rack_scale import domains, rack_dc
+from rackdesigner.analysis.rack_scale import Domain, domains, rack_dc
 from rackdesigner.model.units import BYTE_RATE, CURRENT, POWER, fmt
 from rackdesigner.model.wording import plural
 
@@ -21,63 +21,18 @@ if TYPE_CHECKING:
 
 def build_domains(analysis: Analysis) -> list[dict[str, Any]] | None:
     """One entry per NVLink domain, in file order; None where the layout has none."""
-    from rackdesigner.rules.network.allreduce_bandwidth import acceptance_tests
-
     found, _ = domains(analysis.racks)
     if not found:
         return None
-    efficiency = analysis.thresholds["nccl_efficiency"]
-    # The network section's runs (one function gives both): inside a domain, across them.
-    figures: dict[str, dict[str, Any]] = {}
-    for fabric in analysis.fabrics:
-        runs = {t.scope: t for t in acceptance_tests(fabric, efficiency)}
-        if "domain" not in runs:
-            continue
-        inside, whole = runs["domain"], runs.get("fabric")
-        result = {
-            "allreduce_inside": inside.busbw,
-            "allreduce_inside_np": inside.gpus,
-            "allreduce_across": whole.busbw if whole else None,
-            "allreduce_across_np": whole.gpus if whole else None,
-        }
-        for node in fabric.nodes:
-            if node.rack.nvlink_domain is not None:
-                figures.setdefault(node.rack.nvlink_domain, result)
+    figures = _nccl_by_domain(analysis)
     out: list[dict[str, Any]] = []
     for domain in found:
-        shelves = 0
-        capacity: float | None = 0.0
-        one_lost: float | None = 0.0
-        dc_load = 0.0
-        current: float | None = None
-        rating: float | None = None
-        unknown = False
-        for rack in domain.racks:
-            dc = rack_dc(rack)
-            if dc is None:
-                continue
-            shelves += len(dc.shelves)
-            dc_load += dc.load
-            unknown |= dc.load_unknown
-            capacity = None if capacity is None or dc.capacity is None else capacity + dc.capacity
-            one_lost = (
-                None
-                if one_lost is None or dc.capacity_one_lost is None
-                else one_lost + dc.capacity_one_lost
-            )
-            if dc.current is not None:
-                current = max(current or 0.0, dc.current)
-            if dc.busbar_rating is not None:
-                rating = dc.busbar_rating if rating is None else min(rating, dc.busbar_rating)
-        if not shelves:
-            capacity = one_lost = None
         # The cooling table's split (the analysis'): cold plates to the CDU loop, the rear
         # door's coil to chilled water, the rest to room air.
         door = sum(r.door_heat for r in domain.racks)
         liquid = sum(r.loop_heat for r in domain.racks)
         air = sum(r.air_heat for r in domain.racks)
         total = liquid + door + air
-        fig = figures.get(domain.id, {})
         out.append(
             {
                 "domain": domain.id,
@@ -86,25 +41,83 @@ def build_domains(analysis: Analysis) -> list[dict[str, Any]] | None:
                 "gpus": domain.gpus,
                 "compute_trays": len(domain.compute),
                 "switch_trays": len(domain.switches),
-                "power_shelves": shelves,
-                "dc_load": dc_load,
-                "dc_load_is_lower_bound": unknown,
-                "shelf_capacity": capacity,
-                "shelf_capacity_one_lost": one_lost,
-                "shelf_margin_one_lost": None if one_lost is None else one_lost - dc_load,
-                "busbar_current": current,
-                "busbar_rating": rating,
+                **_power(domain),
                 "liquid_heat": liquid,
                 "door_heat": door,
                 "air_heat": air,
                 "liquid_share": liquid / total if total > 0 else None,
-                "allreduce_inside": fig.get("allreduce_inside"),
-                "allreduce_inside_np": fig.get("allreduce_inside_np"),
-                "allreduce_across": fig.get("allreduce_across"),
-                "allreduce_across_np": fig.get("allreduce_across_np"),
+                **figures.get(domain.id, dict.fromkeys(_NCCL_KEYS)),
             }
         )
     return out
+
+
+_NCCL_KEYS = (
+    "allreduce_inside",
+    "allreduce_inside_np",
+    "allreduce_across",
+    "allreduce_across_np",
+)
+
+
+def _nccl_by_domain(analysis: Analysis) -> dict[str, dict[str, Any]]:
+    """Each domain's nccl-tests runs: the network section's (one function gives both),
+    inside a domain and across them."""
+    from rackdesigner.rules.network.allreduce_bandwidth import acceptance_tests
+
+    efficiency = analysis.thresholds["nccl_efficiency"]
+    figures: dict[str, dict[str, Any]] = {}
+    for fabric in analysis.fabrics:
+        runs = {t.scope: t for t in acceptance_tests(fabric, efficiency)}
+        if "domain" not in runs:
+            continue
+        inside, whole = runs["domain"], runs.get("fabric")
+        values = (inside.busbw, inside.gpus, whole.busbw if whole else None)
+        result = dict(zip(_NCCL_KEYS, (*values, whole.gpus if whole else None), strict=True))
+        for node in fabric.nodes:
+            if node.rack.nvlink_domain is not None:
+                figures.setdefault(node.rack.nvlink_domain, result)
+    return figures
+
+
+def _power(domain: Domain) -> dict[str, Any]:
+    """The domain's power shelves, their capacity (all, one lost) and the busbar."""
+    shelves = 0
+    capacity: float | None = 0.0
+    one_lost: float | None = 0.0
+    dc_load = 0.0
+    current: float | None = None
+    rating: float | None = None
+    unknown = False
+    for rack in domain.racks:
+        dc = rack_dc(rack)
+        if dc is None:
+            continue
+        shelves += len(dc.shelves)
+        dc_load += dc.load
+        unknown |= dc.load_unknown
+        capacity = None if capacity is None or dc.capacity is None else capacity + dc.capacity
+        one_lost = (
+            None
+            if one_lost is None or dc.capacity_one_lost is None
+            else one_lost + dc.capacity_one_lost
+        )
+        if dc.current is not None:
+            current = max(current or 0.0, dc.current)
+        if dc.busbar_rating is not None:
+            rating = dc.busbar_rating if rating is None else min(rating, dc.busbar_rating)
+    if not shelves:
+        capacity = one_lost = None
+    return {
+        "power_shelves": shelves,
+        "dc_load": dc_load,
+        "dc_load_is_lower_bound": unknown,
+        "shelf_capacity": capacity,
+        "shelf_capacity_one_lost": one_lost,
+        "shelf_margin_one_lost": None if one_lost is None else one_lost - dc_load,
+        "busbar_current": current,
+        "busbar_rating": rating,
+    }
 
 
 def domains_text(entries: list[dict[str, Any]] | None) -> list[str]:

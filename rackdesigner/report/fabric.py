@@ -24,7 +24,7 @@ from rackdesigner.rules.network.allreduce_bandwidth import (
     domain_figures,
 )
 from rackdesigner.topology.collectives import intra_node
-from rackdesigner.topology.figures import FabricFigures, all_fabric_figures
+from rackdesigner.topology.figures import FabricFigures, TierFigures, all_fabric_figures
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
@@ -91,6 +91,24 @@ def _bus_fields(fig: FabricFigures, domains: DomainFigures | None) -> dict[str, 
     }
 
 
+def _tier(t: TierFigures, top: int) -> dict[str, Any]:
+    return {
+        "tier": t.tier,
+        "switches": t.switches,
+        "oversubscription": t.oversubscription,
+        "top": t.tier == top,
+        "cables": [
+            {"media": media, "stock_length": stock, "count": count}
+            for (media, stock), count in sorted(
+                t.cables.items(),
+                key=lambda kv: (kv[0][0], kv[0][1] is None, kv[0][1] or 0),
+            )
+        ],
+        "cable_count": sum(t.cables.values()),
+        "lateral_cables": t.lateral_cables,
+    }
+
+
 def fabric_section(analysis: Analysis, hostfile: str = "hostfile") -> list[dict[str, Any]]:
     """Plain data (SI) per fabric, in the order ``analysis.fabrics`` lists them."""
     figures = all_fabric_figures(analysis)
@@ -113,24 +131,7 @@ def fabric_section(analysis: Analysis, hostfile: str = "hostfile") -> list[dict[
                 "oversubscription_by_tier": {
                     str(t.tier): t.oversubscription for t in tiers if t.switches
                 },
-                "tiers": [
-                    {
-                        "tier": t.tier,
-                        "switches": t.switches,
-                        "oversubscription": t.oversubscription,
-                        "top": t.tier == fabric.max_tier,
-                        "cables": [
-                            {"media": media, "stock_length": stock, "count": count}
-                            for (media, stock), count in sorted(
-                                t.cables.items(),
-                                key=lambda kv: (kv[0][0], kv[0][1] is None, kv[0][1] or 0),
-                            )
-                        ],
-                        "cable_count": sum(t.cables.values()),
-                        "lateral_cables": t.lateral_cables,
-                    }
-                    for t in fig.tiers
-                ],
+                "tiers": [_tier(t, fabric.max_tier) for t in fig.tiers],
                 "oversubscription": fig.oversubscription,
                 "global_ratio": fig.global_ratio,
                 "groups": [
