@@ -202,3 +202,17 @@ def test_a_core_rows_sn2201s_form_a_tree() -> None:
         return all("sspine" in p or reaches(p, seen | {switch}) for p in parent[switch])
 
     assert all(reaches(s) for s in parent)
+
+
+def test_the_network_racks_the_fabric_adds_beside_nvl72_racks_weigh_as_network_racks() -> None:
+    """At 4 SUs the compute fabric's generator adds network racks for its cores, copied from
+    their neighbours: beside an NVL72 rack the copy kept the rack's declared 1,360 kg (its
+    trays as built) and rear door, so with its switches (233-240 kg) it was 1,593-1,600 kg on
+    0.72 m², 2,212-2,222 kg/m², over the hall's 2,100 kg/m² (7 PLC008 errors). A network rack
+    holds switches on air: no door, no NVL72 weight."""
+    layout = _hall(4)
+    added = [r for r in layout.racks if r.label == "network rack" and not r.nvlink_domain]
+    assert all(r.door is None for r in added)
+    assert all(r.weight is None for r in added if not r.cdu and r.cooling == "air")
+    _, diagnostics = check(layout, select=["PLC004", "PLC008"])
+    assert [d for d in diagnostics if d.severity == "error"] == []
