@@ -47,6 +47,11 @@ SHAPES: dict[str, Shape] = {
 }
 
 
+# DGX SuperPOD GB200 RA, Architecture: a scalable unit (SU) is 8 DGX GB200 racks, 8 NVL72
+# domains and 576 GPUs ("the design of a single SU (8 DGX GB200 rack systems)").
+SU_DOMAINS = 8
+
+
 @dataclass(slots=True)
 class Domain:
     """One NVLink domain: the racks that name it and the trays in them."""
@@ -113,8 +118,10 @@ class RackDc:
     rack: RackFacts
     shelves: list[DeviceFacts] = field(default_factory=list)
     busbars: list[DeviceFacts] = field(default_factory=list)
-    trays: list[DeviceFacts] = field(default_factory=list)  # what draws from the busbar
-    load: float = 0.0  # W, the trays' draw; a lower bound where load_unknown
+    # What draws from the busbar: the rack-scale trays and DC-input devices (the NVL72
+    # rack's management ToRs, v1.4)
+    trays: list[DeviceFacts] = field(default_factory=list)
+    load: float = 0.0  # W, their draw; a lower bound where load_unknown
     load_unknown: bool = False
 
     @property
@@ -173,7 +180,7 @@ def rack_dc(rack: RackFacts) -> RackDc | None:
             facts.shelves.append(dev)
         elif dtype.is_busbar:
             facts.busbars.append(dev)
-        elif dtype.nvl_domain is not None:
+        elif dtype.on_busbar:  # a rack-scale tray, or a DC-input device (v1.4)
             facts.trays.append(dev)
             if dev.power is None:
                 facts.load_unknown = True

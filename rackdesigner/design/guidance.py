@@ -346,6 +346,7 @@ HINTS: dict[str, Hint | None] = {
     "PWR017": None,
     "PWR018": None,
     "PWR019": None,
+    "PWR020": None,
     "NVL001": None,
     "NVL002": None,
     "NVL003": None,

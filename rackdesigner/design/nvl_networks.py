@@ -40,6 +40,10 @@ from rackdesigner.layout_io.catalog import Catalog
 from rackdesigner.model.layout import Device, DeviceType, Layout, Link, PortGroup, Rack
 
 MGMT_SWITCH = "sn2201"
+# The NVL72 rack's ToRs take DC from its busbar: it has no PDU, its feeds are the power
+# shelves' whips (NVL72 AI Factory RA: the GB300 rack's SN2201s on the DC busbar; DGX GB200
+# user guide: "Power shelves for supplying power to all trays and switches").
+TOR_SWITCH = "sn2201-dc"
 MGMT_POSITIONS = (41, 42)  # U: the top of the 42 U rack, above the upper compute trays
 MGMT_PORTS = 48  # the SN2201's 1 GbE RJ45 ports (catalog)
 MGMT_UPLINKS = 4  # its 100 GbE QSFP28 ports
@@ -158,17 +162,22 @@ def storage_spine_type(catalog: Catalog, leaves: int) -> DeviceType:
     )
 
 
+def tor_devices(rack: Rack) -> list[Device]:
+    """An NVL72 rack's two management ToRs, on its busbar: half depth, ports to the hot
+    aisle (the catalog's note: face = "rear")."""
+    return [
+        Device(f"{rack.id}-mgmt{k + 1}", TOR_SWITCH, position=position, face="rear")
+        for k, position in enumerate(MGMT_POSITIONS)
+    ]
+
+
 def place_switches(nvl_racks: list[Rack], network_racks: list[Rack]) -> Row:
     """The two management ToRs in every NVL72 rack of a row, a storage leaf pair for every
     two of them in the network rack nearest the two (each network rack a pair at most),
     and the row's storage spines in the network racks left: before the compute fabric, so
     the generator leaves their units and air to them."""
     for rack in nvl_racks:
-        for k, position in enumerate(MGMT_POSITIONS):
-            # Half depth, ports to the hot aisle (the catalog's note: face = "rear").
-            rack.devices.append(
-                Device(f"{rack.id}-mgmt{k + 1}", MGMT_SWITCH, position=position, face="rear")
-            )
+        rack.devices.extend(tor_devices(rack))
     free = list(network_racks)
     homes = []
     for k in range(0, len(nvl_racks), RACKS_PER_STORAGE_PAIR):
@@ -219,7 +228,7 @@ def _free_unit(rack: Rack, catalog: Catalog) -> int | None:
 def _managed_ports(device: Device, catalog: Catalog) -> list[str]:
     """A device's own management ports: its 1 GbE management groups (BMC, COMe, PMC, a
     switch's RJ45 ``mgmt``), not the 100GbE management uplinks of the OOB fabric itself."""
-    if device.model == MGMT_SWITCH:
+    if device.model in (MGMT_SWITCH, TOR_SWITCH):
         return []  # its 1 GbE ports are the OOB network's downlinks
     dtype = catalog.devices[device.model]
     return [
@@ -413,4 +422,5 @@ __all__ = [
     "spines_per_row",
     "storage_leaf_type",
     "storage_spine_type",
+    "tor_devices",
 ]

@@ -98,7 +98,8 @@ def summary(entry: DeviceType | Gpu) -> str:
         return " · ".join(parts)
     parts = [f"{entry.height_u:g}U"]
     if entry.power is not None:
-        parts.append(fmt(float(entry.power), POWER))
+        estimate = " est." if entry.power_estimated else ""  # (v1.4) not a vendor figure
+        parts.append(fmt(float(entry.power), POWER) + estimate)
     elif entry.kind == "gpu-node":
         parts.append("power est.")
     if entry.gpus:

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from rackdesigner.analysis.power_sides import psus_kept
+from rackdesigner.analysis.rack_scale import SU_DOMAINS
 from rackdesigner.design import nvl_networks
 from rackdesigner.design.generators import FabricPlan, FabricRequest, GenerateError, generate
 from rackdesigner.design.generators.apply import apply_plan
@@ -40,7 +41,7 @@ SINGLE_PHASE_MAX = 8e3  # W: rules v1.1 single_phase_max
 RACK_HEIGHT = 42
 RACKS_PER_ROW = 32
 MIN_GPUS, MAX_GPUS = 8, 131_072
-NVL_SU_RACKS = 8  # DGX SuperPOD GB200 RA: an SU is 8 DGX GB200 racks (576 GPUs)
+NVL_SU_RACKS = SU_DOMAINS  # DGX SuperPOD GB200 RA: an SU is 8 DGX GB200 racks (576 GPUs)
 NVL_RACK_GPUS = 72
 NVL_MAX_SUS = MAX_GPUS // (NVL_SU_RACKS * NVL_RACK_GPUS)
 DOOR_MODEL = "rear-door-hx"
@@ -51,6 +52,15 @@ BLANK_MODEL = "blank-1u"
 DEFAULT_SWITCH = "qm9700"  # fabrics.md: InfiniBand 400G switches default to the QM9700
 AIR_MAX = 15e3  # W: rules v1.1 air_cooling_max (COOL001)
 LEAVES_PER_LIQUID_RACK = 2
+# Nodes a rack where an NVIDIA RA racks them fuller than the generator's rule (4 U left for
+# switches): the DGX SuperPOD B300 XDR RA (RA-11339), Architecture, puts "four DGX B300
+# within a single rack ... ~56kW ... each with three (3) 2U rack PDUs" (4 x 10 U = 40 U;
+# the PDUs here are 0 U), its leaves and spines in racks of their own.
+RA_NODES_PER_RACK = {"dgx-b300": 4}
+# Feed sides where an RA gives a rack more PDUs than its PSUs need: the B300 XDR RA's three
+# PDUs a rack ("for maximum redundancy"), a feed each: 4 x 14.5 kW = 58 kW on three 415 V
+# 63 A sides (415 x 63 x 0.8 x sqrt 3 = 36.2 kW usable each) is 29 kW a side with one lost.
+RA_SIDES = {"dgx-b300": 3}
 # The catalog's PDUs by supply (line-to-line V, phases). A feed gets a standard breaker
 # rating for its region (circuits.toml) at which one of these PDUs' plugs is rated
 # (`input_current`), and exactly one PDU (PWR014): the circuit sizes `new` uses are the
@@ -329,95 +339,13 @@ def build(
     if options.cooling not in (None, "air", "liquid", "rear-door"):
         raise GenerateError(f"--cooling {options.cooling}: choose air, liquid or rear-door")
     dtype = _node_type(catalog, options, options.cooling)
-    per_node = int(dtype.gpus or 0)
     gpus = options.gpus
-    if per_node < 1:
-        raise GenerateError(f"{dtype.key} declares no GPU count")
-    if gpus % per_node or not MIN_GPUS <= gpus <= MAX_GPUS:
-        raise GenerateError(
-            f"--gpus {gpus}: a multiple of {per_node} (the GPUs of one {dtype.key}) from "
-            f"{MIN_GPUS} to {MAX_GPUS:,}"
-        )
-    cooling = options.cooling or ("liquid" if (dtype.liquid_fraction or 0) > 0 else "rear-door")
-    if cooling == "liquid" and not (dtype.liquid_fraction or 0) > 0:
-        raise GenerateError(
-            f"--cooling liquid: {dtype.key} has no cold plates (the catalog gives it no "
-            "liquid_fraction); use rear-door or air"
-        )
-    if cooling in ("air", "rear-door") and (dtype.liquid_fraction or 0) > 0:
-        # COOL010: no loop would reach the node's cold plates.
-        raise GenerateError(
-            f"--cooling {cooling}: {dtype.key} has cold plates (liquid_fraction "
-            f"{float(dtype.liquid_fraction or 0):g}) that need a liquid loop; use --cooling "
-            "liquid (COOL010)"
-        )
-    nodes = gpus // per_node
+    nodes = _node_count(dtype, gpus)
+    cooling = _cooling_for(dtype, options.cooling)
     fabric = options.fabric or _default_fabric(gpus, nodes)
-    voltage, phases = options.voltage, options.phases
-    outlet = voltage / SQRT3 if phases == 3 and voltage > 240 else voltage
-    low, high = dtype.input_voltage or (200.0, 240.0)
-    if not low - 1e-6 <= outlet <= high + 1e-6:
-        if phases == 3 and voltage > 240 and low <= 240.0 <= high:
-            # No rack PDU steps down: a 480Y/277 V hall feeds its GPU racks 415Y/240 V
-            # through a transformer, which the layout then shows as 415 V feeds.
-            raise GenerateError(
-                f"--voltage {options.voltage_text} 3-phase wye gives {outlet:.0f} V outlets "
-                f"and {dtype.key} PSUs take {low:.0f}-{high:.0f} V; no rack PDU steps down. "
-                "Feed the racks 415Y/240 V from a transformer (--voltage 415V), or pick a "
-                f"node whose PSUs take {outlet:.0f} V (--node)"
-            )
-        raise GenerateError(
-            f"--voltage {options.voltage_text} gives {outlet:.0f} V outlets; {dtype.key} "
-            f"PSUs take {low:.0f}-{high:.0f} V"
-        )
-    if outlet < 200:
-        raise GenerateError(
-            f"--voltage {options.voltage_text} gives {outlet:.0f} V outlets: GPU nodes need "
-            "200 V or more (PWR002)"
-        )
-    sizes = circuit_sizes(catalog, voltage, phases, options.voltage_text)
-
-    if dtype.gpu is None:
-        dtype_gpu = options.gpu
-        node_power = _power(replace(dtype, gpu=dtype_gpu), catalog)
-    else:
-        node_power = _power(dtype, catalog)
-    power_limit = MAX_FEEDS_PER_SIDE * sizes[-1].capacity
-    if cooling == "rear-door":
-        cool_limit = float(catalog.devices[DOOR_MODEL].capacity or 0.0) - float(
-            catalog.devices[DOOR_MODEL].power or 0.0
-        )
-    elif cooling == "air":
-        cool_limit = AIR_MAX
-    else:
-        # The loop takes the cold plates' share; the rest, and all of a switch's heat, goes
-        # to the room air. Keep air for two leaves a rack so the fabric's switches sit
-        # among the nodes they serve (and spines in the middle of the hall), not in
-        # network racks at the end of the row.
-        lf = float(dtype.liquid_fraction or 0.0)
-        leaf = catalog.devices.get(options.leaf or DEFAULT_SWITCH)
-        if leaf is None or leaf.kind != "switch":
-            leaf = catalog.devices[DEFAULT_SWITCH]  # the generator says why it is wrong
-        leaf_power = float(leaf.power or 0.0)
-        air = max(0.0, AIR_MAX - LEAVES_PER_LIQUID_RACK * leaf_power)
-        cool_limit = air / max(1e-9, 1.0 - lf) if lf < 1 else math.inf
-    if phases == 1:
-        # Single phase carries a small GPU rack only (PWR002: above 8 kW it needs 35 A+).
-        power_limit = min(power_limit, SINGLE_PHASE_MAX)
-    height = max(1, math.ceil(dtype.height_u))
-    by_space = max(0, (RACK_HEIGHT - 4) // height)
-    per_rack = min(by_space, int(min(cool_limit, power_limit) // max(node_power, 1.0)))
-    if per_rack < 1:
-        if power_limit < cool_limit:
-            raise GenerateError(
-                f"one {dtype.key} ({node_power / 1e3:.3g} kW) draws more than "
-                f"{options.voltage_text} {phases}-phase feeds carry "
-                f"({power_limit / 1e3:.3g} kW a rack); use 3-phase feeds"
-            )
-        raise GenerateError(
-            f"one {dtype.key} ({node_power / 1e3:.3g} kW) exceeds what a {cooling}-cooled rack "
-            f"takes ({cool_limit / 1e3:.3g} kW); choose another --cooling"
-        )
+    _check_outlets(dtype, options)
+    sizes = circuit_sizes(catalog, options.voltage, options.phases, options.voltage_text)
+    power_limit, per_rack = _per_rack(dtype, options, catalog, cooling, sizes)
 
     gpu_key = dtype.gpu or options.gpu or ""
     gpu_name = (catalog.gpus[gpu_key].name if gpu_key in catalog.gpus else None) or gpu_key
@@ -456,27 +384,159 @@ def build(
     if timings is not None:
         _record(timings, began, racks_done, fabric_done, fabric_cpu)
     _power_budget(layout, merged)
+    layout.description, layout.comment = _header(
+        command, layout, plan, options, dtype, (nodes, per_rack, cooling, fabric), side_counts
+    )
+    return Built(layout, plan, dtype, nodes, len(layout.racks), layout.description)
+
+
+def _node_count(dtype: DeviceType, gpus: int) -> int:
+    per_node = int(dtype.gpus or 0)
+    if per_node < 1:
+        raise GenerateError(f"{dtype.key} declares no GPU count")
+    if gpus % per_node or not MIN_GPUS <= gpus <= MAX_GPUS:
+        raise GenerateError(
+            f"--gpus {gpus}: a multiple of {per_node} (the GPUs of one {dtype.key}) from "
+            f"{MIN_GPUS} to {MAX_GPUS:,}"
+        )
+    return gpus // per_node
+
+
+def _cooling_for(dtype: DeviceType, asked: str | None) -> str:
+    """The racks' cooling: ``asked``, else liquid for a node with cold plates, else a rear
+    door; refused where it cannot cool the node (COOL010)."""
+    cooling = asked or ("liquid" if (dtype.liquid_fraction or 0) > 0 else "rear-door")
+    if cooling == "liquid" and not (dtype.liquid_fraction or 0) > 0:
+        raise GenerateError(
+            f"--cooling liquid: {dtype.key} has no cold plates (the catalog gives it no "
+            "liquid_fraction); use rear-door or air"
+        )
+    if cooling in ("air", "rear-door") and (dtype.liquid_fraction or 0) > 0:
+        # COOL010: no loop would reach the node's cold plates.
+        raise GenerateError(
+            f"--cooling {cooling}: {dtype.key} has cold plates (liquid_fraction "
+            f"{float(dtype.liquid_fraction or 0):g}) that need a liquid loop; use --cooling "
+            "liquid (COOL010)"
+        )
+    return cooling
+
+
+def _check_outlets(dtype: DeviceType, options: NewOptions) -> None:
+    """Refuses a supply whose outlets the node's PSUs do not take."""
+    voltage, phases = options.voltage, options.phases
+    outlet = voltage / SQRT3 if phases == 3 and voltage > 240 else voltage
+    low, high = dtype.input_voltage or (200.0, 240.0)
+    if not low - 1e-6 <= outlet <= high + 1e-6:
+        if phases == 3 and voltage > 240 and low <= 240.0 <= high:
+            # No rack PDU steps down: a 480Y/277 V hall feeds its GPU racks 415Y/240 V
+            # through a transformer, which the layout then shows as 415 V feeds.
+            raise GenerateError(
+                f"--voltage {options.voltage_text} 3-phase wye gives {outlet:.0f} V outlets "
+                f"and {dtype.key} PSUs take {low:.0f}-{high:.0f} V; no rack PDU steps down. "
+                "Feed the racks 415Y/240 V from a transformer (--voltage 415V), or pick a "
+                f"node whose PSUs take {outlet:.0f} V (--node)"
+            )
+        raise GenerateError(
+            f"--voltage {options.voltage_text} gives {outlet:.0f} V outlets; {dtype.key} "
+            f"PSUs take {low:.0f}-{high:.0f} V"
+        )
+    if outlet < 200:
+        raise GenerateError(
+            f"--voltage {options.voltage_text} gives {outlet:.0f} V outlets: GPU nodes need "
+            "200 V or more (PWR002)"
+        )
+
+
+def _per_rack(
+    dtype: DeviceType, options: NewOptions, catalog: Catalog, cooling: str, sizes: list[Circuit]
+) -> tuple[float, int]:
+    """The W a rack's feeds carry (two of the largest circuit a side) and the nodes a rack
+    takes: by space, cooling and power, or as an RA racks them (RA_NODES_PER_RACK)."""
+    if dtype.gpu is None:
+        node_power = _power(replace(dtype, gpu=options.gpu), catalog)
+    else:
+        node_power = _power(dtype, catalog)
+    power_limit = MAX_FEEDS_PER_SIDE * sizes[-1].capacity
+    cool_limit = _cool_limit(dtype, options, catalog, cooling)
+    phases = options.phases
+    if phases == 1:
+        # Single phase carries a small GPU rack only (PWR002: above 8 kW it needs 35 A+).
+        power_limit = min(power_limit, SINGLE_PHASE_MAX)
+    height = max(1, math.ceil(dtype.height_u))
+    # Nodes leave 4 U for the switches that go between them, unless an RA racks them fuller.
+    by_space = max(0, (RACK_HEIGHT - 4) // height)
+    if dtype.key in RA_NODES_PER_RACK:
+        by_space = min(RA_NODES_PER_RACK[dtype.key], RACK_HEIGHT // height)
+    per_rack = min(by_space, int(min(cool_limit, power_limit) // max(node_power, 1.0)))
+    if per_rack < 1:
+        if power_limit < cool_limit:
+            raise GenerateError(
+                f"one {dtype.key} ({node_power / 1e3:.3g} kW) draws more than "
+                f"{options.voltage_text} {phases}-phase feeds carry "
+                f"({power_limit / 1e3:.3g} kW a rack); use 3-phase feeds"
+            )
+        raise GenerateError(
+            f"one {dtype.key} ({node_power / 1e3:.3g} kW) exceeds what a {cooling}-cooled rack "
+            f"takes ({cool_limit / 1e3:.3g} kW); choose another --cooling"
+        )
+    return power_limit, per_rack
+
+
+def _cool_limit(dtype: DeviceType, options: NewOptions, catalog: Catalog, cooling: str) -> float:
+    """W of node a rack's cooling takes: a rear door's capacity, room air, or (liquid) the
+    air the cold plates leave, keeping air for two leaves."""
+    if cooling == "rear-door":
+        return float(catalog.devices[DOOR_MODEL].capacity or 0.0) - float(
+            catalog.devices[DOOR_MODEL].power or 0.0
+        )
+    if cooling == "air":
+        return AIR_MAX
+    # The loop takes the cold plates' share; the rest, and all of a switch's heat, goes
+    # to the room air. Keep air for two leaves a rack so the fabric's switches sit
+    # among the nodes they serve (and spines in the middle of the hall), not in
+    # network racks at the end of the row.
+    lf = float(dtype.liquid_fraction or 0.0)
+    leaf = catalog.devices.get(options.leaf or DEFAULT_SWITCH)
+    if leaf is None or leaf.kind != "switch":
+        leaf = catalog.devices[DEFAULT_SWITCH]  # the generator says why it is wrong
+    leaf_power = float(leaf.power or 0.0)
+    air = max(0.0, AIR_MAX - LEAVES_PER_LIQUID_RACK * leaf_power)
+    return air / max(1e-9, 1.0 - lf) if lf < 1 else math.inf
+
+
+def _header(
+    command: str,
+    layout: Layout,
+    plan: FabricPlan,
+    options: NewOptions,
+    dtype: DeviceType,
+    shape: tuple[int, int, str, str],
+    side_counts: set[int],
+) -> tuple[str, str]:
+    """The layout's description and the file's header comment."""
+    nodes, per_rack, cooling, fabric = shape
+    gpus = options.gpus or 0
     counts = plan.counts
     switches = counts.get("leaves", 0) + counts.get("spines", 0) + counts.get("cores", 0)
     fabric_text = plan.notes[0] if plan.notes else fabric
-    layout.description = (
+    description = (
         f"{gpus:,} x {dtype.gpu or options.gpu} in {nodes:,} {dtype.key}, {cooling} cooling, "
         f"{fabric} fabric: {count(switches, 'switch', 'switches')}, "
         f"{count(len(plan.links), 'cable', 'cables')}"
     )
-    layout.comment = "\n".join(
+    comment = "\n".join(
         [
             f" Made by: {command}",
-            f" {layout.description}.",
+            f" {description}.",
             f" {len(layout.racks):,} racks of 42 U, {per_rack} nodes per compute rack; "
-            f"{options.voltage_text} {phases}-phase feeds on "
+            f"{options.voltage_text} {options.phases}-phase feeds on "
             f"{' or '.join(str(k) for k in sorted(side_counts))} sides (any one may be lost), "
             "sized for each rack's load.",
             f" Fabric: {fabric_text}.",
             f" Cables: {cable_runs_text(plan)}.",
         ]
     )
-    return Built(layout, plan, dtype, nodes, len(layout.racks), layout.description)
+    return description, comment
 
 
 def cable_runs_text(plan: FabricPlan) -> str:
@@ -624,13 +684,32 @@ def _circuit_for(sizes: list[Circuit], load: float) -> tuple[int, Circuit]:
     return per_side, circuit
 
 
+def _circuits_on(
+    sides: int, load: float, sizes: list[Circuit], devices: dict[str, DeviceType]
+) -> tuple[int, int, Circuit]:
+    """Feeds a side and their circuit for ``load`` on ``sides`` sides: with a side lost
+    each other side carries load / (k - 1) (rules v1.1)."""
+    share = 1.0 / (sides - 1)
+    # The PDUs draw a little themselves: size again with their draw until it settles.
+    pdu_draw = 0.0
+    for _ in range(4):
+        per_side, circuit = _circuit_for(sizes, (load + pdu_draw) * share)
+        draw = sides * per_side * float(devices[circuit.pdu].power or 0.0)
+        if draw <= pdu_draw:
+            break
+        pdu_draw = draw
+    return sides, per_side, circuit
+
+
 def _sides_for(rack: Rack, catalog: Catalog) -> int:
     """How many redundant sides the rack's feeds take: two, or the fewest up to MAX_SIDES
     with which every device keeps ``psus_required`` PSUs when the side holding most of its
     PSUs is lost (PWR008: a DGX H100's 6 PSUs, 4 needed, run degraded on 3 + 3 and keep 4 on
-    2 + 2 + 2). Where no count up to MAX_SIDES suffices, two: more sides would not help."""
+    2 + 2 + 2). Where no count up to MAX_SIDES suffices, two: more sides would not help.
+    A node an RA racks on more sides (RA_SIDES) gets them."""
     need = 2
     for device in rack.devices:
+        need = max(need, RA_SIDES.get(device.model, 2))
         dtype = catalog.devices[device.model]
         if not dtype.psus or not dtype.psus_required:
             continue
@@ -652,18 +731,8 @@ def _power_and_furniture(
     used: set[int] = set()
     for rack in layout.racks:
         base = _rack_load(rack, catalog)
-        sides = _sides_for(rack, catalog)
+        sides, per_side, circuit = _circuits_on(_sides_for(rack, catalog), base, sizes, devices)
         used.add(sides)
-        # With a side lost each other side carries load / (k - 1) (rules v1.1).
-        share = 1.0 / (sides - 1)
-        # The PDUs draw a little themselves: size again with their draw until it settles.
-        pdu_draw = 0.0
-        for _ in range(4):
-            per_side, circuit = _circuit_for(sizes, (base + pdu_draw) * share)
-            draw = sides * per_side * float(devices[circuit.pdu].power or 0.0)
-            if draw <= pdu_draw:
-                break
-            pdu_draw = draw
         feeds = []
         pdus = []
         for label in SIDES[:sides]:
@@ -760,7 +829,6 @@ NVL_BUSBAR = "nvl72-busbar"
 # included (ServeTheHome and The Register from GTC 2024; docs/rack-scale.md): the rack's
 # declared weight (PLC004, PLC008 count it as the built system's, rules/placement).
 NVL_RACK_WEIGHT = 1360.0  # kg
-NVL_FEED_CURRENT = 125  # A, IEC 60309 125 A: the largest standard 415 V rack circuit
 
 
 def _nvl_rack(rack_id: str, row: str, slot: int, tray: str, cdus: list[str]) -> Rack:
@@ -793,23 +861,31 @@ def _nvl_rack(rack_id: str, row: str, slot: int, tray: str, cdus: list[str]) -> 
     return rack
 
 
+@dataclass(frozen=True, slots=True)
+class NvlPower:
+    """How ``new`` feeds an NVL72 rack's power shelves (docs/rack-scale.md, Power)."""
+
+    sides: int  # feed sides: the fewest whose shelves, any one side lost, carry the DC load
+    per_side: int  # feeds a side: the fewest with which each feed carries its shelves
+    current: float  # A, the largest standard circuit of the supply
+    dc_load: float  # W on the busbar
+    share: float  # W one shelf delivers with a side lost (the load over the shelves left)
+
+
 def build_rack_scale(
     options: NewOptions, command: str, timings: dict[str, float] | None = None
 ) -> Built:
     """``new --template gb200-superpod --sus N`` (or gb300): N rows of 8 NVL72 racks."""
     began = time.perf_counter()
     catalog = builtin()
-    tray_key = options.node or "gb200-compute-tray"
-    tray = catalog.devices.get(tray_key)
-    if tray is None or tray.nvl_domain != "nvl72" or tray.kind != "gpu-node":
-        raise GenerateError(f"--node {tray_key}: not an NVL72 compute tray")
+    tray_key, tray = _nvl_tray(options, catalog)
     sus = options.sus or 1
+    sample = _nvl_rack("x01", "X", 1, tray_key, [])
+    sample.devices.extend(nvl_networks.tor_devices(sample))
+    power = _nvl_power(sample, catalog, options)  # refuses a supply the shelves cannot take
+    loop_heat = NVL_SU_RACKS * _cold_plate_heat(sample, catalog)
     cdu = catalog.devices[CDU_MODEL]
-    cdu_height = math.ceil(cdu.height_u)
-    # COOL009: the row's loop with one CDU lost. The SU's cold-plate heat (8 racks of 18
-    # trays x liquid_fraction) is 661 kW for GB200 trays, within one CHx750's 750 kW, so two
-    # CDUs; GB300 trays make 796 kW, which takes two working CDUs and a third spare.
-    loop_heat = NVL_SU_RACKS * NVL_TRAYS * _power(tray, catalog) * float(tray.liquid_fraction or 0)
+    # COOL009: the row's loop with one CDU lost (N+1).
     cdus_per_row = math.ceil(loop_heat / float(cdu.capacity or 1.0) - 1e-9) + 1
     template = options.template or "gb200-superpod"
     layout = Layout(
@@ -819,45 +895,82 @@ def build_rack_scale(
     )
     layout.site = Site()
     layout.workload = Workload(kind=options.workload, model_params=options.model_params)
-    ethernet: list[nvl_networks.Row] = []  # each row's Ethernet switches
-    for s in range(sus):
-        row = _row_name(s)
-        prefix = row.lower()
-        slot = 1
-        cdu_ids = []
-        # N+1 CDUs a row (COOL009: the SU's loop with one lost), a rack each.
-        for _ in range(cdus_per_row):
-            cdu_rack = Rack(f"{prefix}{slot:02d}", row=row, slot=slot, cooling="air", label="CDU")
-            cdu_id = f"{cdu_rack.id}-cdu1"
-            cdu_rack.devices.append(Device(cdu_id, CDU_MODEL, position=1))
-            if cdu_height < RACK_HEIGHT:
-                raise GenerateError(f"{CDU_MODEL}: expected a floor-standing CDU")
-            layout.racks.append(cdu_rack)
-            cdu_ids.append(cdu_id)
-            slot += 1
-        row_nvl: list[Rack] = []
-        row_network: list[Rack] = []
-        for k in range(NVL_SU_RACKS):
-            for _ in range(NETWORK_RACKS_BEFORE.get(k, 0)):
-                # Network racks among the NVL72 racks: the leaves go to the rack nearest the
-                # trays they serve and the spines to the middle (generators/floor.py), so
-                # tray runs cross a rack or two, not the whole row (CAB001).
-                network = Rack(f"{prefix}{slot:02d}", row=row, slot=slot, label="network rack")
-                layout.racks.append(network)
-                row_network.append(network)
-                slot += 1
-            nvl = _nvl_rack(f"{prefix}{slot:02d}", row, slot, tray_key, cdu_ids)
-            layout.racks.append(nvl)
-            row_nvl.append(nvl)
-            slot += 1
-        ethernet.append(nvl_networks.place_switches(row_nvl, row_network))
+    ethernet = [_nvl_row(layout, s, tray_key, cdus_per_row) for s in range(sus)]
     layout.catalog[nvl_networks.STORAGE_LEAF] = nvl_networks.storage_leaf_type(catalog)
     leaves_per_row = NVL_SU_RACKS // nvl_networks.RACKS_PER_STORAGE_PAIR * 2
     layout.catalog[nvl_networks.STORAGE_SPINE] = nvl_networks.storage_spine_type(
         catalog, leaves_per_row
     )
     racks_done = time.perf_counter()
-    request = FabricRequest(
+    cpu = time.process_time()
+    plan = generate(layout, _nvl_fabric_request(options), power_limit=None)
+    fabric_cpu = time.process_time() - cpu
+    fabric_done = time.perf_counter()
+    apply_plan(layout, plan)
+    merged = catalog_for(layout)
+    _network_racks_on_air(layout, merged)
+    extra = _nvl_ethernet(layout, merged, ethernet, plan.cable_limit)
+    transformed = 0
+    for rack in layout.racks:
+        transformed += _nvl_feeds(rack, merged, options, power)
+    if timings is not None:
+        _record(timings, began, racks_done, fabric_done, fabric_cpu)
+    _power_budget(layout, merged)
+    floor = max(_nvl_floor_load(rack, merged) for rack in layout.racks if rack.nvlink_domain)
+    rating = math.ceil(floor / 100.0 - 1e-9) * 100
+    layout.site.floor_load_max = Q(float(rating), f"{rating} kg/m^2")
+    facts = _NvlFacts(sus, tray_key, tray, power, loop_heat, cdus_per_row, floor, transformed)
+    layout.description = _nvl_description(facts, plan)
+    layout.comment = _nvl_comment(command, layout, facts, plan, extra, merged, options)
+    trays = sus * NVL_SU_RACKS * NVL_TRAYS
+    return Built(layout, plan, tray, trays, len(layout.racks), layout.description)
+
+
+def _nvl_tray(options: NewOptions, catalog: Catalog) -> tuple[str, DeviceType]:
+    tray_key = options.node or "gb200-compute-tray"
+    tray = catalog.devices.get(tray_key)
+    if tray is None or tray.nvl_domain != "nvl72" or tray.kind != "gpu-node":
+        raise GenerateError(f"--node {tray_key}: not an NVL72 compute tray")
+    return tray_key, tray
+
+
+def _nvl_row(layout: Layout, index: int, tray_key: str, cdus: int) -> nvl_networks.Row:
+    """One SU's row: its N+1 CDUs (a rack each), then the NVL72 racks with two network
+    racks after every two; the row's Ethernet switches placed (nvl_networks)."""
+    row = _row_name(index)
+    prefix = row.lower()
+    slot = 1
+    cdu_ids = []
+    cdu_height = math.ceil(builtin().devices[CDU_MODEL].height_u)
+    if cdu_height < RACK_HEIGHT:
+        raise GenerateError(f"{CDU_MODEL}: expected a floor-standing CDU")
+    for _ in range(cdus):
+        cdu_rack = Rack(f"{prefix}{slot:02d}", row=row, slot=slot, cooling="air", label="CDU")
+        cdu_id = f"{cdu_rack.id}-cdu1"
+        cdu_rack.devices.append(Device(cdu_id, CDU_MODEL, position=1))
+        layout.racks.append(cdu_rack)
+        cdu_ids.append(cdu_id)
+        slot += 1
+    row_nvl: list[Rack] = []
+    row_network: list[Rack] = []
+    for k in range(NVL_SU_RACKS):
+        for _ in range(NETWORK_RACKS_BEFORE.get(k, 0)):
+            # Network racks among the NVL72 racks: the leaves go to the rack nearest the
+            # trays they serve and the spines to the middle (generators/floor.py), so
+            # tray runs cross a rack or two, not the whole row (CAB001).
+            network = Rack(f"{prefix}{slot:02d}", row=row, slot=slot, label="network rack")
+            layout.racks.append(network)
+            row_network.append(network)
+            slot += 1
+        nvl = _nvl_rack(f"{prefix}{slot:02d}", row, slot, tray_key, cdu_ids)
+        layout.racks.append(nvl)
+        row_nvl.append(nvl)
+        slot += 1
+    return nvl_networks.place_switches(row_nvl, row_network)
+
+
+def _nvl_fabric_request(options: NewOptions) -> FabricRequest:
+    return FabricRequest(
         fabric="rail",
         leaf=options.leaf,  # the generator's default: QM9700 at 400G, Q3400 at 800G XDR
         spine=options.spine,
@@ -868,85 +981,151 @@ def build_rack_scale(
         rail_planes=options.rail_planes,
         redundant=options.redundant,
     )
-    cpu = time.process_time()
-    plan = generate(layout, request, power_limit=None)
-    fabric_cpu = time.process_time() - cpu
-    fabric_done = time.perf_counter()
-    apply_plan(layout, plan)
-    merged = catalog_for(layout)
+
+
+def _network_racks_on_air(layout: Layout, catalog: Catalog) -> None:
+    """A network rack the fabric added beside an NVL72 rack: switches on air, without the
+    NVLink domain, CDUs and rear door the generator copied from the NVL72 rack."""
     for rack in layout.racks:
-        if rack.nvlink_domain is not None and not any(
-            merged.devices[d.model].nvl_domain for d in rack.devices
+        if rack.nvlink_domain is None or any(
+            catalog.devices[d.model].nvl_domain for d in rack.devices
         ):
-            # A network rack the fabric added beside an NVL72 rack: switches on air,
-            # without the rear door the generator copied from the NVL72 rack.
-            rack.nvlink_domain = None
-            rack.cooling = "air"
-            rack.cdu = None
-            if rack.door is not None:
-                rack.devices = [d for d in rack.devices if d.id != rack.door]
-                rack.door = None
+            continue
+        rack.nvlink_domain = None
+        rack.cooling = "air"
+        rack.cdu = None
+        if rack.door is not None:
+            rack.devices = [d for d in rack.devices if d.id != rack.door]
+            rack.door = None
+
+
+def _nvl_ethernet(
+    layout: Layout, catalog: Catalog, ethernet: list[nvl_networks.Row], cable_limit: float
+) -> nvl_networks.Counts:
+    """The storage, in-band and out-of-band networks, after the compute fabric: each row's
+    network racks (those ``new`` placed and those the generator added) get their SN2201."""
     by_row: dict[str, list[Rack]] = {}
     for rack in layout.racks:
         if rack.label != "CDU" and rack.nvlink_domain is None:
             by_row.setdefault(rack.row or "", []).append(rack)
     for row in ethernet:
-        # The network racks ``new`` placed and those the fabric's generator added.
-        nvl_networks.place_network_oob(row, by_row.get(row.nvl[0].row or "", []), merged)
-    extra = nvl_networks.cable(layout, merged, ethernet, plan.cable_limit)
-    for rack in layout.racks:
-        _nvl_feeds(rack, merged, options)
-    if timings is not None:
-        _record(timings, began, racks_done, fabric_done, fabric_cpu)
-    _power_budget(layout, merged)
-    floor = max(_nvl_floor_load(rack, merged) for rack in layout.racks if rack.nvlink_domain)
-    rating = math.ceil(floor / 100.0 - 1e-9) * 100
-    layout.site.floor_load_max = Q(float(rating), f"{rating} kg/m^2")
-    air = max(_nvl_air_heat(rack, merged) for rack in layout.racks)
-    door = merged.devices[DOOR_MODEL]
+        nvl_networks.place_network_oob(row, by_row.get(row.nvl[0].row or "", []), catalog)
+    return nvl_networks.cable(layout, catalog, ethernet, cable_limit)
+
+
+@dataclass(frozen=True, slots=True)
+class _NvlFacts:
+    """What the hall's header says."""
+
+    sus: int
+    tray_key: str
+    tray: DeviceType
+    power: NvlPower
+    loop_heat: float  # W of cold-plate heat an SU puts into its CDU loop
+    cdus: int  # CDUs a row
+    floor: float  # kg/m² of the heaviest NVL72 rack
+    transformed: int  # racks on a transformer's circuits (a 480 V hall's network racks)
+
+
+def _nvl_description(facts: _NvlFacts, plan: FabricPlan) -> str:
     counts = plan.counts
     switches = counts.get("leaves", 0) + counts.get("spines", 0) + counts.get("cores", 0)
-    nvl_racks = sus * NVL_SU_RACKS
+    nvl_racks = facts.sus * NVL_SU_RACKS
     trays = nvl_racks * NVL_TRAYS
-    gpus = trays * int(tray.gpus or 0)
-    layout.description = (
-        f"{gpus:,} x {tray.gpu} in {nvl_racks:,} NVL72 racks ({trays:,} {tray_key}, "
-        f"{sus} SU), liquid cooling, rail fabric: {count(switches, 'switch', 'switches')}, "
-        f"{count(len(plan.links), 'cable', 'cables')}"
+    gpus = trays * int(facts.tray.gpus or 0)
+    return (
+        f"{gpus:,} x {facts.tray.gpu} in {nvl_racks:,} NVL72 racks ({trays:,} "
+        f"{facts.tray_key}, {facts.sus} SU), liquid cooling, rail fabric: "
+        f"{count(switches, 'switch', 'switches')}, {count(len(plan.links), 'cable', 'cables')}"
     )
+
+
+def _nvl_comment(
+    command: str,
+    layout: Layout,
+    facts: _NvlFacts,
+    plan: FabricPlan,
+    extra: nvl_networks.Counts,
+    catalog: Catalog,
+    options: NewOptions,
+) -> str:
+    """The hall's header: what was built, and every figure it was sized by."""
+    air = max(_nvl_air_heat(rack, catalog) for rack in layout.racks)
+    door = catalog.devices[DOOR_MODEL]
+    power = facts.power
     fabric_text = plan.notes[0] if plan.notes else "rail"
-    layout.comment = "\n".join(
+    return "\n".join(
         [
             f" Made by: {command}",
             f" {layout.description}.",
             f" Each NVL72 rack is one NVLink domain (nvlink_domain): {NVL_TRAYS} compute and "
-            f"{NVL_SWITCH_TRAYS} switch trays, {NVL_SHELVES} power shelves on a DC busbar;",
-            f" {options.voltage_text} 3-phase {NVL_FEED_CURRENT} A feeds on sides A and B "
-            f"(either carries the rack); {cdus_per_row} CDUs a row ({CDU_MODEL}), the row's "
-            f"{loop_heat / 1e3:.0f} kW of cold-plate heat with one lost (N+1).",
+            f"{NVL_SWITCH_TRAYS} switch trays, {NVL_SHELVES} power shelves on a DC busbar "
+            f"({power.dc_load / 1e3:.1f} kW DC load, the ToRs included);",
+            f" {_nvl_feed_text(power, options)}; {facts.cdus} CDUs a row ({CDU_MODEL}), the "
+            f"row's {facts.loop_heat / 1e3:.0f} kW of cold-plate heat with one lost (N+1).",
+            *_transformer_text(facts.transformed, options),
             f" Air: the racks' residual air heat (cold plates take the rest) is up to "
             f"{air / 1e3:.1f} kW, each rack's rear door ({DOOR_MODEL}, "
             f"{float(door.capacity or 0) / 1e3:g} kW) takes it to chilled water.",
-            f" Floor: an NVL72 rack is {NVL_RACK_WEIGHT / 1e3:.2f} t as built, {floor:,.0f} kg/m² "
-            f"with its rear door and ToRs on its footprint; [site] floor_load_max is the rating "
-            f"this hall needs (the power budget likewise): set your floor's own (PLC008).",
+            f" Floor: an NVL72 rack is {NVL_RACK_WEIGHT / 1e3:.2f} t as built, "
+            f"{facts.floor:,.0f} kg/m² with its rear door and ToRs on its footprint; [site] "
+            "floor_load_max is the rating this hall needs (the power budget likewise): set "
+            "your floor's own (PLC008).",
             f" Fabric: {fabric_text}; port k of every compute tray on a rail-k leaf.",
             f" Cables: {cable_runs_text(plan)}.",
-            f" Storage and in-band: {count(extra.storage_leaves, 'SN5600 leaf', 'SN5600 leaves')}"
-            f" in pairs, one pair for every {nvl_networks.RACKS_PER_STORAGE_PAIR} NVL72 racks, "
-            f"each tray's two BlueField-3 ports on both ({extra.storage_cables:,} cables), 1:1 up "
-            f"to {count(extra.storage_spines, 'storage spine', 'storage spines')} "
-            f"({extra.spine_cables:,} cables; {extra.free_array_ports:,} spine ports of 800GbE "
-            f"left for the storage arrays);",
-            f" out-of-band: {count(extra.mgmt_switches, 'SN2201', 'SN2201s')}, two in each "
-            f"NVL72 rack carrying its trays', switch trays' and power shelves' management ports "
-            f"({extra.bmc_cables:,} cables) and one for each run of network racks side by side "
-            f"carrying their switches' ({extra.switch_mgmt_cables:,}), with "
-            f"{extra.uplink_cables:,} uplinks; "
-            f"{extra.over:,} of these run longer than {plan.cable_limit:g} m.",
+            *_nvl_ethernet_text(extra, plan.cable_limit),
         ]
     )
-    return Built(layout, plan, tray, trays, len(layout.racks), layout.description)
+
+
+def _nvl_feed_text(power: NvlPower, options: NewOptions) -> str:
+    sides = ", ".join(SIDES[: power.sides - 1]) + f" and {SIDES[power.sides - 1]}"
+    feeds = count(power.per_side, "feed", "feeds")
+    kept = NVL_SHELVES - math.ceil(NVL_SHELVES / power.sides)
+    return (
+        f"{feeds} a side of {options.voltage_text} {options.phases}-phase "
+        f"{power.current:g} A on sides {sides}, the shelves interleaved over them: with a "
+        f"side lost the {kept} shelves left carry the DC load ({power.share / 1e3:.1f} kW "
+        "each)"
+    )
+
+
+def _transformer_text(racks: int, options: NewOptions) -> list[str]:
+    if not racks:
+        return []
+    return [
+        f" The network racks' switches take 200-240 V: the {count(racks, 'rack', 'racks')} "
+        f"holding them are fed 208 V 3-phase from a {options.voltage:g}-208 V transformer "
+        "(circuits XFMR-...), the NVL72 racks' shelves 277 V line-to-neutral from the "
+        f"{options.voltage_text} wye feeds."
+    ]
+
+
+def _nvl_ethernet_text(extra: nvl_networks.Counts, cable_limit: float) -> list[str]:
+    return [
+        f" Storage and in-band: {count(extra.storage_leaves, 'SN5600 leaf', 'SN5600 leaves')}"
+        f" in pairs, one pair for every {nvl_networks.RACKS_PER_STORAGE_PAIR} NVL72 racks, "
+        f"each tray's two BlueField-3 ports on both ({extra.storage_cables:,} cables), 1:1 up "
+        f"to {count(extra.storage_spines, 'storage spine', 'storage spines')} "
+        f"({extra.spine_cables:,} cables; {extra.free_array_ports:,} spine ports of 800GbE "
+        f"left for the storage arrays);",
+        f" out-of-band: {count(extra.mgmt_switches, 'SN2201', 'SN2201s')}, two in each "
+        f"NVL72 rack on its busbar carrying its trays', switch trays' and power shelves' "
+        f"management ports ({extra.bmc_cables:,} cables) and one for each run of network racks "
+        f"side by side carrying their switches' ({extra.switch_mgmt_cables:,}), with "
+        f"{extra.uplink_cables:,} uplinks; {extra.over:,} of these run longer than "
+        f"{cable_limit:g} m.",
+    ]
+
+
+def _cold_plate_heat(rack: Rack, catalog: Catalog) -> float:
+    """W an NVL72 rack's cold plates put into the CDU loop: each device's draw x its
+    liquid_fraction (compute and switch trays)."""
+    return sum(
+        _power(catalog.devices[d.model], catalog)
+        * float(catalog.devices[d.model].liquid_fraction or 0.0)
+        for d in rack.devices
+    )
 
 
 def _nvl_floor_load(rack: Rack, catalog: Catalog) -> float:
@@ -971,31 +1150,104 @@ def _nvl_air_heat(rack: Rack, catalog: Catalog) -> float:
     return heat
 
 
-def _nvl_feeds(rack: Rack, catalog: Catalog, options: NewOptions) -> None:
-    """Feeds on sides A and B, each side able to carry the rack alone; the NVL72 rack's
-    power shelves take them directly (no PDU), other racks get PDUs as ``new`` sizes them."""
+def _nvl_power(rack: Rack, catalog: Catalog, options: NewOptions) -> NvlPower:
+    """The feeds an NVL72 rack's shelves need (docs/rack-scale.md, Power, has the
+    arithmetic): a shelf has one AC input, so the rack's redundancy is between shelves on
+    different sides. Sides: the fewest k ≥ 2 with which the shelves left when the side
+    holding most is lost carry the DC load (PWR019). Feeds a side: the fewest with which
+    each feed carries the shelves on it, each delivering the load over the shelves left
+    (PWR018), on the supply's largest standard circuit. A supply whose largest circuit
+    cannot carry one shelf is refused."""
+    shelf = catalog.devices[NVL_SHELF]
+    rating = float(shelf.psu_rating or 0.0) * int(shelf.psus_required or shelf.psus or 0)
+    dc_load = sum(
+        _power(catalog.devices[d.model], catalog)
+        for d in rack.devices
+        if catalog.devices[d.model].on_busbar
+    )
+    row = standard_circuits(options.voltage, options.phases)
+    if row is None:
+        circuit_sizes(catalog, options.voltage, options.phases, options.voltage_text)  # says why
+        raise GenerateError(f"--voltage {options.voltage_text}: no standard circuit")
+    current = row.currents[-1]
+    capacity = _feed_capacity(options.voltage, options.phases, current)
+    sides = next(
+        (
+            k
+            for k in range(2, MAX_SIDES + 1)
+            if (NVL_SHELVES - math.ceil(NVL_SHELVES / k)) * rating >= dc_load - 1e-6
+        ),
+        None,
+    )
+    if sides is None:
+        raise GenerateError(
+            f"{NVL_SHELVES} shelves of {rating / 1e3:g} kW cannot carry {dc_load / 1e3:.1f} kW "
+            f"with a feed side lost on up to {MAX_SIDES} sides"
+        )
+    share = min(rating, dc_load / (NVL_SHELVES - math.ceil(NVL_SHELVES / sides)))
+    if share > capacity + 1e-6:
+        raise GenerateError(
+            f"--voltage {options.voltage_text} {options.phases}-phase: a power shelf draws up "
+            f"to {share / 1e3:.1f} kW on its one AC input with a side lost, and the largest "
+            f"standard {row.region} circuit ({current:g} A) carries {capacity / 1e3:.1f} kW: "
+            "feed the NVL72 racks 415 V or 480 V 3-phase"
+        )
+    per_side = next(
+        f
+        for f in range(1, NVL_SHELVES + 1)
+        if math.ceil(NVL_SHELVES / (sides * f)) * share <= capacity + 1e-6
+    )
+    return NvlPower(sides, per_side, current, dc_load, share)
+
+
+def _nvl_feeds(rack: Rack, catalog: Catalog, options: NewOptions, power: NvlPower) -> int:
+    """An NVL72 rack's feeds (:func:`_nvl_power`): its shelves take them directly, no PDU,
+    the feeds listed side by side (A1, B1, A2, B2, ...) so the shelves, which go over the
+    feeds in order, split evenly over the sides. Other racks get PDUs as ``new`` sizes
+    them, on 208 V from a transformer where their switches cannot take the supply's
+    outlets (a 480Y/277 V hall). 1 where the rack is on a transformer's circuits."""
     if not any(catalog.devices[d.model].is_power_shelf for d in rack.devices):
-        sizes = circuit_sizes(catalog, options.voltage, options.phases, options.voltage_text)
-        _power_and_furniture(Layout("", racks=[rack]), options, catalog, sizes)
-        return
-    load = _rack_load(rack, catalog)
-    capacity = _feed_capacity(options.voltage, options.phases, NVL_FEED_CURRENT)
-    per_side = max(1, math.ceil(load / capacity - 1e-9))
+        supply = _rack_supply(rack, catalog, options)
+        sizes = circuit_sizes(catalog, supply.voltage, supply.phases, supply.voltage_text)
+        _power_and_furniture(Layout("", racks=[rack]), supply, catalog, sizes)
+        if supply is options:
+            return 0
+        for feed in rack.feeds:
+            feed.circuit = f"XFMR-{feed.circuit}"
+            feed.notes = (
+                f"208Y/120 V from a {options.voltage_text}-208 V transformer: the rack's "
+                "switches take 200-240 V, not the 277 V outlets of a 480Y/277 V feed"
+            )
+        return 1
     feeds = []
-    for label in SIDES[:2]:
-        for k in range(per_side):
-            suffix = f"{label}{k + 1}" if per_side > 1 else label
+    for k in range(power.per_side):
+        for label in SIDES[: power.sides]:
+            suffix = f"{label}{k + 1}" if power.per_side > 1 else label
             feeds.append(
                 Feed(
                     f"{rack.id}-{suffix}",
                     voltage=Q(options.voltage, options.voltage_text),
                     phases=options.phases,
-                    current=Q(float(NVL_FEED_CURRENT), f"{NVL_FEED_CURRENT} A"),
+                    current=Q(power.current, f"{power.current:g} A"),
                     side=label,
                     circuit=f"RPP-{rack.row}-{suffix}-{rack.id}",
                 )
             )
     rack.feeds = feeds
+    return 0
+
+
+def _rack_supply(rack: Rack, catalog: Catalog, options: NewOptions) -> NewOptions:
+    """``options``, or 208 V 3-phase where a device's PSUs do not take the supply's outlet
+    voltage (480Y/277 V gives 277 V; switches take 200-240 V): the circuit a transformer
+    (a 480-208 V floor PDU, as North-American halls have) gives the rack."""
+    voltage, phases = options.voltage, options.phases
+    outlet = voltage / SQRT3 if phases == 3 and voltage > 240 else voltage
+    for device in rack.devices:
+        ranges = catalog.devices[device.model].input_voltage
+        if ranges is not None and not ranges[0] - 1e-6 <= outlet <= ranges[1] + 1e-6:
+            return replace(options, voltage=208.0, voltage_text="208 V", phases=3)
+    return options
 
 
 __all__ = [

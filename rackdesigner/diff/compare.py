@@ -522,18 +522,22 @@ def _rack_figures(result: Diff, old: Side, new: Side, renames: dict[str, str]) -
 
 
 def _fabric_numbers(analysis: Analysis) -> dict[str, Numbers]:
+    from rackdesigner.rules.network.allreduce_bandwidth import acceptance_tests
     from rackdesigner.topology.figures import all_fabric_figures
 
+    efficiency = analysis.thresholds["nccl_efficiency"]
     out = {}
     for figures in all_fabric_figures(analysis, detail=False):
         fabric = figures.fabric
+        # The report's whole-fabric acceptance figure (across NVLink domains for NVL72).
+        whole = [t.busbw for t in acceptance_tests(fabric, efficiency) if t.scope == "fabric"]
         out[fabric.name] = {
             "gpus": float(fabric.gpus),
             "switches": float(len(fabric.switches)),
             "cables": float(len(fabric.links)),
             "oversubscription": figures.oversubscription,
             "bisection": figures.bisection.bandwidth,
-            "busbw": figures.inter,
+            "busbw": whole[0] if whole else figures.inter,
         }
     return out
 

@@ -96,12 +96,20 @@ def builtin() -> Catalog:
 _Entry = TypeVar("_Entry", DeviceType, Gpu)
 
 
+# (v1.4) A flag that qualifies a figure: an override that restates the figure without the
+# flag gives a figure of its own (from the reader's documents), no longer the estimate.
+_QUALIFIES = {"power_estimated": "power", "rating_unverified": "busbar_current"}
+
+
 def _merge(base: _Entry, override: _Entry) -> _Entry:
     changes = {
         f.name: value
         for f in fields(override)
         if f.name not in ("key", "comment") and (value := getattr(override, f.name)) is not None
     }
+    for flag, figure in _QUALIFIES.items():
+        if figure in changes and flag not in changes and hasattr(base, flag):
+            changes[flag] = None
     return replace(base, **changes)
 
 

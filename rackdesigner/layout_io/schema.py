@@ -223,6 +223,11 @@ DEVICE_TYPE = (
         implausible=LENGTH_MAX,
     ),
     _q("power", POWER, "maximum draw"),
+    Field(
+        "power_estimated",
+        "bool",
+        "(v1.4) power is an estimate, not a vendor figure (notes say how it was made; PWR009)",
+    ),
     _q("weight", MASS, "weight"),
     _s("gpu", "GPU model: a key of the built-in GPU table or of [gpus]"),
     _i("gpus", "GPUs in the device", implausible=DEVICE_GPUS_MAX),
@@ -290,6 +295,17 @@ DEVICE_TYPE = (
         '(v1.2) a DC busbar: its rated current, e.g. "2900 A"; a type with busbar_current is '
         "a busbar (PWR017)",
         positive=True,
+    ),
+    Field(
+        "rating_unverified",
+        "bool",
+        "(v1.4) its rating (busbar_current) is not confirmed by a vendor document: PWR017 "
+        "warns rather than errs over it",
+    ),
+    Field(
+        "dc_input",
+        "bool",
+        "(v1.4) takes DC from its rack's busbar (power shelves), not a PDU outlet (PWR017, PWR020)",
     ),
     Field(
         "liquid_fraction",

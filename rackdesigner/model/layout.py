@@ -178,6 +178,12 @@ class DeviceType:
     nvl_role: str | None = None  # (v1.2) compute | switch (default: gpu-node is compute)
     dc_voltage: float | None = None  # (v1.2) V, power shelf: the DC it puts on the busbar
     busbar_current: float | None = None  # (v1.2) A, busbar: its rated DC current
+    # (v1.4) ``power`` is an estimate, not a vendor figure (PWR009 says so, as info)
+    power_estimated: bool | None = None
+    # (v1.4) takes DC from its rack's busbar (power shelves), not a PDU cord
+    dc_input: bool | None = None
+    # (v1.4) a rating (busbar_current) not confirmed by a vendor document (PWR017 warns)
+    rating_unverified: bool | None = None
 
     @property
     def nvl_tray_role(self) -> str | None:
@@ -195,6 +201,11 @@ class DeviceType:
     @property
     def is_busbar(self) -> bool:
         return self.busbar_current is not None
+
+    @property
+    def on_busbar(self) -> bool:
+        """Takes its power from the rack's DC busbar: a rack-scale tray or a DC-input type."""
+        return self.nvl_domain is not None or bool(self.dc_input)
 
     @property
     def height_u(self) -> float:

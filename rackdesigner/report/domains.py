@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rackdesigner.analysis.rack_scale import domains, rack_dc
+from rackdesigner.analysis.rack_scale import Domain, domains, rack_dc
 from rackdesigner.model.units import BYTE_RATE, CURRENT, POWER, fmt
 from rackdesigner.model.wording import plural
 
@@ -21,51 +21,18 @@ if TYPE_CHECKING:
 
 def build_domains(analysis: Analysis) -> list[dict[str, Any]] | None:
     """One entry per NVLink domain, in file order; None where the layout has none."""
-    from rackdesigner.rules.network.allreduce_bandwidth import domain_figures
-
     found, _ = domains(analysis.racks)
     if not found:
         return None
-    efficiency = analysis.thresholds["nccl_efficiency"]
-    figures: dict[str, Any] = {}
-    for fabric in analysis.fabrics:
-        result = domain_figures(fabric, efficiency) if fabric.nodes else None
-        if result is None:
-            continue
-        for node in fabric.nodes:
-            if node.rack.nvlink_domain is not None:
-                figures.setdefault(node.rack.nvlink_domain, result)
+    figures = _nccl_by_domain(analysis)
     out: list[dict[str, Any]] = []
     for domain in found:
-        shelves = 0
-        capacity: float | None = 0.0
-        one_lost: float | None = 0.0
-        dc_load = 0.0
-        current: float | None = None
-        rating: float | None = None
-        unknown = False
-        for rack in domain.racks:
-            dc = rack_dc(rack)
-            if dc is None:
-                continue
-            shelves += len(dc.shelves)
-            dc_load += dc.load
-            unknown |= dc.load_unknown
-            capacity = None if capacity is None or dc.capacity is None else capacity + dc.capacity
-            one_lost = (
-                None
-                if one_lost is None or dc.capacity_one_lost is None
-                else one_lost + dc.capacity_one_lost
-            )
-            if dc.current is not None:
-                current = max(current or 0.0, dc.current)
-            if dc.busbar_rating is not None:
-                rating = dc.busbar_rating if rating is None else min(rating, dc.busbar_rating)
-        if not shelves:
-            capacity = one_lost = None
-        liquid = sum(r.liquid_heat for r in domain.racks)
+        # The cooling table's split (the analysis'): cold plates to the CDU loop, the rear
+        # door's coil to chilled water, the rest to room air.
+        door = sum(r.door_heat for r in domain.racks)
+        liquid = sum(r.loop_heat for r in domain.racks)
         air = sum(r.air_heat for r in domain.racks)
-        fig = figures.get(domain.id)
+        total = liquid + door + air
         out.append(
             {
                 "domain": domain.id,
@@ -74,22 +41,83 @@ def build_domains(analysis: Analysis) -> list[dict[str, Any]] | None:
                 "gpus": domain.gpus,
                 "compute_trays": len(domain.compute),
                 "switch_trays": len(domain.switches),
-                "power_shelves": shelves,
-                "dc_load": dc_load,
-                "dc_load_is_lower_bound": unknown,
-                "shelf_capacity": capacity,
-                "shelf_capacity_one_lost": one_lost,
-                "shelf_margin_one_lost": None if one_lost is None else one_lost - dc_load,
-                "busbar_current": current,
-                "busbar_rating": rating,
+                **_power(domain),
                 "liquid_heat": liquid,
+                "door_heat": door,
                 "air_heat": air,
-                "liquid_share": liquid / (liquid + air) if liquid + air > 0 else None,
-                "allreduce_inside": fig.intra if fig else None,
-                "allreduce_across": fig.across if fig else None,
+                "liquid_share": liquid / total if total > 0 else None,
+                **figures.get(domain.id, dict.fromkeys(_NCCL_KEYS)),
             }
         )
     return out
+
+
+_NCCL_KEYS = (
+    "allreduce_inside",
+    "allreduce_inside_np",
+    "allreduce_across",
+    "allreduce_across_np",
+)
+
+
+def _nccl_by_domain(analysis: Analysis) -> dict[str, dict[str, Any]]:
+    """Each domain's nccl-tests runs: the network section's (one function gives both),
+    inside a domain and across them."""
+    from rackdesigner.rules.network.allreduce_bandwidth import acceptance_tests
+
+    efficiency = analysis.thresholds["nccl_efficiency"]
+    figures: dict[str, dict[str, Any]] = {}
+    for fabric in analysis.fabrics:
+        runs = {t.scope: t for t in acceptance_tests(fabric, efficiency)}
+        if "domain" not in runs:
+            continue
+        inside, whole = runs["domain"], runs.get("fabric")
+        values = (inside.busbw, inside.gpus, whole.busbw if whole else None)
+        result = dict(zip(_NCCL_KEYS, (*values, whole.gpus if whole else None), strict=True))
+        for node in fabric.nodes:
+            if node.rack.nvlink_domain is not None:
+                figures.setdefault(node.rack.nvlink_domain, result)
+    return figures
+
+
+def _power(domain: Domain) -> dict[str, Any]:
+    """The domain's power shelves, their capacity (all, one lost) and the busbar."""
+    shelves = 0
+    capacity: float | None = 0.0
+    one_lost: float | None = 0.0
+    dc_load = 0.0
+    current: float | None = None
+    rating: float | None = None
+    unknown = False
+    for rack in domain.racks:
+        dc = rack_dc(rack)
+        if dc is None:
+            continue
+        shelves += len(dc.shelves)
+        dc_load += dc.load
+        unknown |= dc.load_unknown
+        capacity = None if capacity is None or dc.capacity is None else capacity + dc.capacity
+        one_lost = (
+            None
+            if one_lost is None or dc.capacity_one_lost is None
+            else one_lost + dc.capacity_one_lost
+        )
+        if dc.current is not None:
+            current = max(current or 0.0, dc.current)
+        if dc.busbar_rating is not None:
+            rating = dc.busbar_rating if rating is None else min(rating, dc.busbar_rating)
+    if not shelves:
+        capacity = one_lost = None
+    return {
+        "power_shelves": shelves,
+        "dc_load": dc_load,
+        "dc_load_is_lower_bound": unknown,
+        "shelf_capacity": capacity,
+        "shelf_capacity_one_lost": one_lost,
+        "shelf_margin_one_lost": None if one_lost is None else one_lost - dc_load,
+        "busbar_current": current,
+        "busbar_rating": rating,
+    }
 
 
 def domains_text(entries: list[dict[str, Any]] | None) -> list[str]:
@@ -126,14 +154,23 @@ def domains_text(entries: list[dict[str, Any]] | None) -> list[str]:
                 power += f" of {fmt(d['busbar_rating'], CURRENT)}"
         out.append(power)
         if d["liquid_share"] is not None:
-            out.append(
-                f"    heat: {fmt(d['liquid_heat'], POWER)} to liquid, "
-                f"{fmt(d['air_heat'], POWER)} to air ({d['liquid_share']:.0%} liquid)"
+            heat = (
+                f"    heat: {fmt(d['liquid_heat'], POWER)} to liquid (cold plates, the CDU "
+                f"loop: {d['liquid_share']:.0%})"
             )
+            if d["door_heat"]:
+                heat += f", {fmt(d['door_heat'], POWER)} through the rear door to chilled water"
+            out.append(heat + f", {fmt(d['air_heat'], POWER)} to room air")
         if d["allreduce_inside"] is not None:
-            nccl = f"    nccl-tests busbw: {fmt(d['allreduce_inside'], BYTE_RATE)} inside"
+            nccl = (
+                f"    nccl-tests busbw: {fmt(d['allreduce_inside'], BYTE_RATE)} inside "
+                f"(-np {d['allreduce_inside_np']})"
+            )
             if d["allreduce_across"] is not None:
-                nccl += f", {fmt(d['allreduce_across'], BYTE_RATE)} across domains"
+                nccl += (
+                    f", {fmt(d['allreduce_across'], BYTE_RATE)} across domains "
+                    f"(-np {d['allreduce_across_np']}): the network section's commands"
+                )
             out.append(nccl)
     return out
 
@@ -149,6 +186,7 @@ def domains_csv_rows(entries: list[dict[str, Any]] | None) -> list[list[Any]]:
             ("shelf_margin_one_lost", "W"),
             ("busbar_current", "A"),
             ("liquid_heat", "W"),
+            ("door_heat", "W"),
             ("air_heat", "W"),
             ("allreduce_inside", "bit/s"),
             ("allreduce_across", "bit/s"),

@@ -14,14 +14,21 @@ import math
 import shlex
 from typing import TYPE_CHECKING, Any
 
+from rackdesigner.analysis.rack_scale import SU_DOMAINS
 from rackdesigner.analysis.stock import metres
 from rackdesigner.export.slurm import hostfile_name
 from rackdesigner.model.units import BANDWIDTH, BYTE_RATE, RATIO, fmt
+from rackdesigner.rules.network.allreduce_bandwidth import (
+    DomainFigures,
+    acceptance_tests,
+    domain_figures,
+)
 from rackdesigner.topology.collectives import intra_node
-from rackdesigner.topology.figures import all_fabric_figures
+from rackdesigner.topology.figures import FabricFigures, TierFigures, all_fabric_figures
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
+    from rackdesigner.analysis.fabric_graph import Fabric
 
 NCCL_TEST = "all_reduce_perf -b 128M -e 8G -f 2 -g 1"
 
@@ -34,24 +41,86 @@ def nccl_command(hostfile: str, gpus: int) -> str:
     return f"mpirun --hostfile {shlex.quote(hostfile)} -np {gpus} {NCCL_TEST}"
 
 
+def _acceptance(
+    analysis: Analysis, fabric: Fabric, hostfile: str
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """The fabric's nccl-tests runs (NET007's figures, :func:`acceptance_tests`) with their
+    command lines, and the run over the whole fabric (``nccl_test``)."""
+    if not fabric.nodes or not fabric.gpus:
+        return [], None
+    tests = acceptance_tests(fabric, analysis.thresholds["nccl_efficiency"])
+    runs = [
+        {
+            "scope": t.scope,
+            "np": t.gpus,
+            "where": t.where,
+            "command": nccl_command(hostfile, t.gpus),
+            "expected_busbw": t.busbw,
+        }
+        for t in tests
+    ]
+    whole = next((t for t in reversed(tests) if t.gpus == fabric.gpus), None)
+    nccl = {
+        "hostfile": hostfile,
+        "np": fabric.gpus,
+        "command": nccl_command(hostfile, fabric.gpus),
+        "expected_busbw": whole.busbw if whole else None,
+    }
+    return runs, nccl
+
+
+def _bus_fields(fig: FabricFigures, domains: DomainFigures | None) -> dict[str, Any]:
+    """The expected bus bandwidths; a fabric of NVLink domains has no node-level figures
+    (its trays reach each other over NVLink) and NVIDIA's scalable units (8 racks)."""
+    if domains is None:
+        return {
+            "allreduce_intra_node": fig.intra,
+            "allreduce_inter_node": fig.inter,
+            "scalable_units": fig.sus,
+            "allreduce_within_su": fig.within_su,
+            "allreduce_across_su": fig.across_su,
+        }
+    return {
+        "allreduce_intra_node": None,
+        "allreduce_intra_domain": domains.intra,
+        "nvlink_domains": domains.domains,
+        "allreduce_inter_node": domains.across,
+        "scalable_units": math.ceil(domains.domains / SU_DOMAINS),
+        "allreduce_within_su": None,
+        "allreduce_across_su": None,
+    }
+
+
+def _tier(t: TierFigures, top: int) -> dict[str, Any]:
+    return {
+        "tier": t.tier,
+        "switches": t.switches,
+        "oversubscription": t.oversubscription,
+        "top": t.tier == top,
+        "cables": [
+            {"media": media, "stock_length": stock, "count": count}
+            for (media, stock), count in sorted(
+                t.cables.items(),
+                key=lambda kv: (kv[0][0], kv[0][1] is None, kv[0][1] or 0),
+            )
+        ],
+        "cable_count": sum(t.cables.values()),
+        "lateral_cables": t.lateral_cables,
+    }
+
+
 def fabric_section(analysis: Analysis, hostfile: str = "hostfile") -> list[dict[str, Any]]:
     """Plain data (SI) per fabric, in the order ``analysis.fabrics`` lists them."""
     figures = all_fabric_figures(analysis)
     with_nodes = [f for f in analysis.fabrics if f.nodes]
+    efficiency = analysis.thresholds["nccl_efficiency"]
     out = []
     for fig in figures:
         fabric = fig.fabric
         tiers = [t for t in fig.tiers if t.tier >= 1]
-        expected = fig.inter if fig.inter is not None else fig.intra
-        nccl = None
-        if fabric.nodes and fabric.gpus:
-            name = hostfile_name(hostfile, fabric.name if len(with_nodes) > 1 else None)
-            nccl = {
-                "hostfile": name,
-                "np": fabric.gpus,
-                "command": nccl_command(name, fabric.gpus),
-                "expected_busbw": expected,
-            }
+        name = hostfile_name(hostfile, fabric.name if len(with_nodes) > 1 else None)
+        runs, nccl = _acceptance(analysis, fabric, name)
+        domains = domain_figures(fabric, efficiency) if fabric.nodes else None
         out.append(
             {
                 "fabric": fabric.name,
@@ -62,24 +131,7 @@ def fabric_section(analysis: Analysis, hostfile: str = "hostfile") -> list[dict[
                 "oversubscription_by_tier": {
                     str(t.tier): t.oversubscription for t in tiers if t.switches
                 },
-                "tiers": [
-                    {
-                        "tier": t.tier,
-                        "switches": t.switches,
-                        "oversubscription": t.oversubscription,
-                        "top": t.tier == fabric.max_tier,
-                        "cables": [
-                            {"media": media, "stock_length": stock, "count": count}
-                            for (media, stock), count in sorted(
-                                t.cables.items(),
-                                key=lambda kv: (kv[0][0], kv[0][1] is None, kv[0][1] or 0),
-                            )
-                        ],
-                        "cable_count": sum(t.cables.values()),
-                        "lateral_cables": t.lateral_cables,
-                    }
-                    for t in fig.tiers
-                ],
+                "tiers": [_tier(t, fabric.max_tier) for t in fig.tiers],
                 "oversubscription": fig.oversubscription,
                 "global_ratio": fig.global_ratio,
                 "groups": [
@@ -99,13 +151,10 @@ def fabric_section(analysis: Analysis, hostfile: str = "hostfile") -> list[dict[
                 "hops": fig.hops.hops,
                 "hops_through_nodes": fig.hops.through_nodes,
                 "hops_exact": fig.hops.exact,
-                "allreduce_intra_node": fig.intra,
-                "allreduce_inter_node": fig.inter,
-                "scalable_units": fig.sus,
-                "allreduce_within_su": fig.within_su,
-                "allreduce_across_su": fig.across_su,
+                **_bus_fields(fig, domains),
                 "nccl_efficiency": fig.efficiency,
                 "nccl_test": nccl,
+                "acceptance_tests": runs,
                 "single_point_switches": [d.id for d, _ in fabric.cut_switches],
                 "single_point_links": [link.entity for link, _ in fabric.cut_links],
             }
@@ -200,41 +249,32 @@ def fabric_text(fabrics: list[dict[str, Any]]) -> list[str]:
             how = " through a GPU node" if f["hops_through_nodes"] else ""
             bound = "at least " if not f["hops_exact"] else ""
             out.append(f"    farthest GPUs: {bound}{f['hops']} cables apart{how}")
-        bus = []
-        if f["allreduce_intra_node"] is not None:
-            bus.append(f"{fmt(f['allreduce_intra_node'], BYTE_RATE)} inside a node")
-        within, across = f["allreduce_within_su"], f["allreduce_across_su"]
-        if within is not None and across is None:
-            bus.append(f"{fmt(within, BYTE_RATE)} between nodes (within the scalable unit)")
-        elif within is not None:
-            bus.append(
-                f"{fmt(within, BYTE_RATE)} between nodes within a scalable unit, "
-                f"{fmt(across, BYTE_RATE)} across the {f['scalable_units']} scalable units"
-            )
-        elif f["allreduce_inter_node"] is not None:
-            bus.append(f"{fmt(f['allreduce_inter_node'], BYTE_RATE)} between nodes")
-        if bus:
-            out.append(
-                f"    expected all-reduce bus bandwidth at "
-                f"{fmt(f['nccl_efficiency'], RATIO)}: {', '.join(bus)}"
-            )
-        nccl = f["nccl_test"]
-        if nccl is not None:
-            out.append(f"    acceptance test (nccl-tests): {nccl['command']}")
-            if nccl["expected_busbw"] is not None:
-                out.append(
-                    f"      expect a busbw of about {fmt(nccl['expected_busbw'], BYTE_RATE)} "
-                    "at the large sizes; well below it, something is wrong"
-                )
-                if within is not None and across is not None:
-                    out.append(
-                        f"      on the nodes of one scalable unit: about {fmt(within, BYTE_RATE)}"
-                        " (rail-local, the leaves' ratio does not apply)"
-                    )
+        out += _acceptance_text(f)
         spof = f["single_point_switches"] + f["single_point_links"]
         out.append(
             f"    single points of failure: {', '.join(spof[:5]) if spof else 'none'}"
             + (f" and {len(spof) - 5} more" if len(spof) > 5 else "")
+        )
+    return out
+
+
+def _acceptance_text(f: dict[str, Any]) -> list[str]:
+    """The fabric's acceptance runs, one line each: the command, the -np it applies to and
+    the busbw it should reach (NET007's figures, from one function)."""
+    runs = f["acceptance_tests"]
+    nccl = f["nccl_test"]
+    if not runs:
+        return [f"    acceptance test (nccl-tests): {nccl['command']}"] if nccl else []
+    efficiency = fmt(f["nccl_efficiency"], RATIO)
+    out = [
+        f"    acceptance tests (nccl-tests busbw at the large sizes, {efficiency} of the "
+        "hardware's; well below it, something is wrong; -np N runs on the hostfile's first "
+        "N slots):"
+    ]
+    for run in runs:
+        out.append(
+            f"      {run['command']}: about {fmt(run['expected_busbw'], BYTE_RATE)} "
+            f"({run['where']})"
         )
     return out
 
@@ -293,4 +333,8 @@ def fabric_csv_rows(fabrics: list[dict[str, Any]]) -> list[list[Any]]:
                 rows.append(["network", entity, key, f[key], "bit/s"])
         if f["nccl_test"] is not None:
             rows.append(["network", entity, "nccl_test", f["nccl_test"]["command"], ""])
+        for run in f["acceptance_tests"]:
+            rows.append(
+                ["network", entity, f"busbw -np {run['np']}", run["expected_busbw"], "bit/s"]
+            )
     return rows

@@ -36,11 +36,15 @@ def per_direction(dev: DeviceFacts) -> float | None:
     """GPU-to-GPU bandwidth per direction inside the node, bit/s.
 
     The catalog gives NVLink and Infinity Fabric (``nvlink = true``) as the total of
-    both directions (H100 SXM: 900 GB/s) and PCIe figures as one direction.
+    both directions (H100 SXM: 900 GB/s) and PCIe figures as one direction. A chassis
+    whose form factor is not its GPU's (CMP008: an SXM module in a PCIe server) gets none.
     """
     gpu = dev.gpu
     if gpu is None or not gpu.interconnect or dev.gpus < 2:
         return None
+    chassis = dev.type.form_factor if dev.type is not None else None
+    if chassis is not None and gpu.form_factor is not None and chassis != gpu.form_factor:
+        return None  # CMP008: the node cannot be built, so it has no NVLink to measure
     return float(gpu.interconnect) / 2 if gpu.nvlink else float(gpu.interconnect)
 
 

@@ -74,9 +74,10 @@ def test_one_su_is_eight_nvl72_racks_of_one_domain_each() -> None:
     assert models["nvl72-power-shelf"] == 8 * 8
     assert models["nvl72-busbar"] == 8
     assert sum(catalog.devices[m].gpus or 0 for m in models.elements()) == 576
-    # N+1 CDUs for the row, every NVL72 rack on both.
+    # N+1 CDUs for the row, every NVL72 rack on all three (837.6 kW of cold-plate heat:
+    # test_each_sus_cdus_carry_its_loop_with_one_lost).
     cdus = [d.id for r in layout.racks for d in r.devices if d.model == "coolit-chx750"]
-    assert len(cdus) == 2
+    assert len(cdus) == 3
     assert all(r.cdu == cdus for r in nvl)
     # Feeds on sides A and B, each side carrying the rack alone (PWR001 passes).
     assert all({f.side for f in r.feeds} == {"A", "B"} for r in nvl)
@@ -106,23 +107,29 @@ def test_the_air_side_is_built_not_a_threshold(template: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("template", "tray_power", "cdus"), [("gb200-superpod", 5.4e3, 2), ("gb300-superpod", 6.5e3, 3)]
+    ("template", "tray_power", "tray_liquid", "cdus"),
+    [("gb200-superpod", 6667.0, 0.85, 3), ("gb300-superpod", 7678.0, 0.84, 3)],
 )
 def test_each_sus_cdus_carry_its_loop_with_one_lost(
-    template: str, tray_power: float, cdus: int
+    template: str, tray_power: float, tray_liquid: float, cdus: int
 ) -> None:
-    """COOL009: a GB200 SU's cold-plate heat, 8 racks x 18 trays x 5.4 kW x 0.85 = 661 kW,
-    is within one CHx750's 750 kW, so either of two CDUs carries it (N+1); a GB300 SU's
-    (6.5 kW trays) is 796 kW, so three. The rear doors' heat goes to chilled water, not to
-    the CDUs."""
+    """COOL009: an SU's cold-plate heat goes to its row's CDU loop; the rear doors' heat
+    goes to chilled water, not to the CDUs. GB200: a rack's cold plates take 18 trays x
+    6,667 W x 0.85 = 102,005 W and 9 switch trays x 400 W x 0.75 = 2,700 W, 104,705 W;
+    8 racks are 837,641 W. One CHx750 takes 750 kW, so two carry the loop and a third is
+    the spare (N+1): three CDUs (two, at the 5.4 kW trays of before, were 661 kW). GB300:
+    18 x 7,678 W x 0.84 = 116,091 W + 2,700 W = 118,791 W a rack, 950,331 W an SU: three."""
     built = build(NewOptions(template=template, sus=2))
     loads = Analysis(built.layout).cdu_loads
     assert len(loads) == 2  # one loop a row
     for load in loads:
         assert len(load.cdus) == cdus
-        assert load.heat == pytest.approx(8 * 18 * tray_power * 0.85)
+        assert load.heat == pytest.approx(8 * (18 * tray_power * tray_liquid + 9 * 400 * 0.75))
         assert load.capacity == pytest.approx(cdus * 750e3)
         assert load.margin is not None and load.margin > 0
+    assert loads[0].heat == pytest.approx(
+        837_640.8 if template == "gb200-superpod" else 950_330.9, abs=1.0
+    )
 
 
 @pytest.mark.parametrize("sus", [1, 2, 4])
@@ -213,7 +220,7 @@ def test_network_racks_stand_among_the_nvl72_racks_so_tray_runs_stay_short() -> 
     leaf-to-spine runs across the row, which the RA cables on fibre anyway."""
     built = build(NewOptions(template="gb200-superpod", sus=1))
     row = [r.label or ("nvl72" if r.nvlink_domain else "") for r in built.layout.racks]
-    assert row[:2] == ["CDU", "CDU"]
+    assert row[:3] == ["CDU", "CDU", "CDU"]
     nvl = [k for k, label in enumerate(row) if label == "nvl72"]
     network = [k for k, label in enumerate(row) if label == "network rack"]
     assert len(nvl) == 8 and min(network) < max(nvl)  # not all at the end of the row
@@ -239,7 +246,8 @@ def test_storage_and_management_networks_per_su(sus: int) -> None:
     spines and the network racks."""
     layout = build(NewOptions(template="gb200-superpod", sus=sus)).layout
     models = Counter(d.model for r in layout.racks for d in r.devices)
-    assert models["sn2201"] == 19 * sus
+    # The NVL72 racks' two ToRs take DC from their busbar; the network racks' one is AC.
+    assert (models["sn2201-dc"], models["sn2201"]) == (16 * sus, 3 * sus)
     assert models["sn5600-storage"] == 8 * sus
     nvl = {d.id for r in layout.racks if r.nvlink_domain for d in r.devices}
     ends = [(link.a, link.b) for link in layout.links]
@@ -307,3 +315,77 @@ def test_nvl72_racks_weigh_what_nvidia_gives_and_the_hall_states_the_floor_it_ne
     floor = [d for d in diagnostics if d.code == "PLC008"]
     assert len(floor) == len(nvl) and all(d.severity == "error" for d in floor)
     assert "at least" not in floor[0].message
+
+
+def _nvl_dc(template: str, **options: object) -> tuple[Layout, list]:
+    from rackdesigner.analysis.rack_scale import rack_dc
+
+    layout = build(NewOptions(template=template, sus=1, **options)).layout  # type: ignore[arg-type]
+    analysis = Analysis(layout)
+    return layout, [rack_dc(r) for r in analysis.racks if r.rack.nvlink_domain]
+
+
+def test_nvl72_rack_dc_load_reproduces_nvidias_rack_figures() -> None:
+    """GB200: NVIDIA DPS (latest) gives the compute tray maxLoadWatts 6,667 W: 18 x 6,667 =
+    120,006 W (NVIDIA's ~120 kW rack, GTC 2024), + 9 switch trays x 400 W = 3,600 W + 2
+    SN2201 ToRs on the busbar x 98 W = 196 W: 123,802 W, within 115-140 kW and under the
+    132 kW reference design; 123,802 / 48 V = 2,579 A on the busbar. GB300: the NVL72 AI
+    Factory RA's "up to 142 kW": 18 x 7,678 W (derived, (142,000 - 3,600 - 196) / 18) +
+    3,600 + 196 = 142,000 W, 2,958 A at 48 V. The hall's budget follows: 8 GB200 racks of
+    124,802 W (the DC load and the rear door's 1 kW) are 998.4 kW; with 3 CDU racks (6.04 kW
+    each) and 6 network racks (76.5 kW) the SU draws 1,092.4 kW, and its budget (x 1.1, up
+    to the next 10 kW) is 1,210 kW: the SuperPOD GB200 RA's 1.2 MW TDP an SU."""
+    layout, dcs = _nvl_dc("gb200-superpod")
+    assert {round(dc.load) for dc in dcs} == {123_802}
+    assert all(115e3 <= dc.load <= 140e3 for dc in dcs)
+    assert dcs[0].current == pytest.approx(123_802 / 48)
+    assert layout.site is not None and float(layout.site.power_budget or 0) == 1_210e3
+    _, dcs = _nvl_dc("gb300-superpod")
+    assert {round(dc.load) for dc in dcs} == {142_000}
+
+
+def test_gb300_racks_take_three_feed_sides_so_a_side_lost_leaves_enough_shelves() -> None:
+    """A shelf has one AC input. GB300 at 142 kW on A and B would keep 4 shelves x 33 kW =
+    132 kW with a side lost, below its load (PWR019); on A, B and C the 8 shelves are 3 + 3
+    + 2 and any side lost leaves 5: 165 kW. Each shelf then delivers 142,000 / 5 = 28.4 kW;
+    one 415 V 125 A feed a side (415 x 125 x 0.8 x sqrt 3 = 71.9 kW) would carry 3 shelves,
+    85.2 kW, so two a side: 2 shelves, 56.8 kW, on each of A1, B1, C1, A2, B2, C2."""
+    layout, _ = _nvl_dc("gb300-superpod")
+    nvl = [r for r in layout.racks if r.nvlink_domain]
+    assert all([f.side for f in r.feeds] == ["A", "B", "C", "A", "B", "C"] for r in nvl)
+    assert all(float(f.current or 0) == 125.0 for r in nvl for f in r.feeds)
+    _, diagnostics = check(layout, select=["PWR001", "PWR016", "PWR018", "PWR019"])
+    assert [d for d in diagnostics if d.code.startswith("PWR")] == []
+
+
+def test_a_480_v_hall_is_valid_with_its_network_racks_on_a_transformer() -> None:
+    """480Y/277 V: the shelves take 277 V line-to-neutral on 480 V 100 A feeds (the largest
+    standard North-American 480 V circuit: 480 x 100 x 0.8 x sqrt 3 = 66.5 kW); with a side
+    lost each of the 4 shelves left delivers 123,802 / 4 = 30.95 kW, 2 a feed = 61.9 kW, so
+    two feeds a side. The network racks' switches take 200-240 V, not 277 V: their racks
+    are fed 208 V 3-phase from a 480-208 V transformer (circuits XFMR-...). No error, no
+    PWR010 (before: 50 errors, PWR010 in every network rack and on the NVL72 racks'
+    ToRs), no PWR015 (125 A is no 480 V standard)."""
+    layout, _ = _nvl_dc("gb200-superpod", voltage=480.0, voltage_text="480 V")
+    _, diagnostics = check(layout)
+    assert [d for d in diagnostics if d.severity == "error"] == []
+    assert not [d for d in diagnostics if d.code in ("PWR010", "PWR015", "PWR020")]
+    nvl = [r for r in layout.racks if r.nvlink_domain]
+    assert all(
+        (float(f.voltage or 0), float(f.current or 0)) == (480.0, 100.0)
+        for r in nvl
+        for f in r.feeds
+    )
+    network = [r for r in layout.racks if r.label == "network rack"]
+    assert network and all(
+        float(f.voltage or 0) == 208.0 and (f.circuit or "").startswith("XFMR-")
+        for r in network
+        for f in r.feeds
+    )
+
+
+def test_a_supply_whose_largest_circuit_cannot_carry_a_shelf_is_refused() -> None:
+    """208 V 3-phase: the largest standard circuit is 100 A, 208 x 100 x 0.8 x sqrt 3 =
+    28.8 kW, and one shelf delivers 30.95 kW with a side lost: no feeding works."""
+    with pytest.raises(GenerateError, match=r"a power shelf draws up to 31\.0 kW"):
+        build(NewOptions(template="gb200-superpod", sus=1, voltage=208.0, voltage_text="208 V"))

@@ -632,6 +632,24 @@ def test_new_with_a_dgx_b300_builds_the_b300_xdr_ra_su() -> None:
     assert errors(layout) == []
 
 
+def test_new_racks_dgx_b300_four_a_rack_on_three_pdus_as_the_ra_does() -> None:
+    """DGX SuperPOD B300 XDR RA (RA-11339), Architecture: "four DGX B300 fit within a single
+    rack ... ~56kW ... each with three (3) 2U rack PDUs". 4 x 10 U = 40 U of a 42 U rack (the
+    generator's own rule keeps 4 U for switches, which left 3); 4 x 14.5 kW = 58 kW; one
+    415 V 63 A feed a side carries 415 x 63 x 0.8 x sqrt 3 = 36.2 kW, and on three sides
+    each carries 58 / 2 = 29 kW with one lost: three feeds, three PDUs. 72 nodes are 18
+    racks; the RA's Table 3 counts are unchanged (8 leaves, 4 spines, 576 + 576 cables)."""
+    layout = build(NewOptions(gpus=576, node="dgx-b300")).layout
+    racks = [r for r in layout.racks if any(d.model == "dgx-b300" for d in r.devices)]
+    assert len(racks) == 18
+    assert all(sum(d.model == "dgx-b300" for d in r.devices) == 4 for r in racks)
+    for rack in racks:
+        assert [f.side for f in rack.feeds] == ["A", "B", "C"]
+        assert {float(f.current or 0) for f in rack.feeds} == {63.0}
+        assert sum(d.model.startswith("pdu") for d in rack.devices) == 3
+    assert errors(layout) == []
+
+
 def test_spines_take_the_most_central_racks_with_room_on_liquid_racks() -> None:
     # Liquid racks of 4 cold-plate nodes keep air for two switches (15 kW - 4 x 2.7 kW):
     # the SU's leaves take the racks in the middle of their nodes, and every rack nearer

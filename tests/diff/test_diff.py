@@ -132,3 +132,17 @@ def test_a_rack_scale_racks_weight_is_the_one_the_rules_judge() -> None:
     assert row["changed"] == ["weight"]
     before, after = row["before"]["weight"], row["after"]["weight"]
     assert 1460 < before < 1470 and after == pytest.approx(before + 100)
+
+
+def test_the_diffs_busbw_is_the_reports_whole_fabric_figure() -> None:
+    """``diff`` compares a fabric's busbw: for the GB200 SU it is the report's whole-fabric
+    acceptance figure, across the 8 NVLink domains, 900 GB/s x 85 % = 765 GB/s (capped at
+    the figure inside a domain), not a 4-GPU tray's 4 x 400 Gbps x 85 % = 170 GB/s."""
+    from rackdesigner.analysis import Analysis
+    from rackdesigner.diff.compare import _fabric_numbers
+    from rackdesigner.layout_io import load_path
+    from tests.conftest import ROOT
+
+    numbers = _fabric_numbers(Analysis(load_path(ROOT / "layouts" / "gb200-nvl72-su.toml")))
+    (fabric,) = numbers.values()
+    assert fabric["busbw"] == pytest.approx(900e9 * 8 * 0.85)

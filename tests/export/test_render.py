@@ -543,13 +543,13 @@ def test_an_nvl72_rack_is_drawn_as_it_is_front_and_rear() -> None:
     from tests.conftest import ROOT
 
     analysis, diagnostics = check(load_path(str(ROOT / "layouts" / "gb200-nvl72-su.toml")))
-    facts = next(r for r in analysis.racks if r.rack.id == "a03")
+    facts = next(r for r in analysis.racks if r.rack.id == "a04")
     plan = plan_rack(facts)
     kinds = [p.kind for p in plan.placed]
     assert (kinds.count("nvl-compute"), kinds.count("nvl-switch")) == (18, 9)
     assert kinds.count("power-shelf") == 8
     # The busbar is not a PDU in a side channel: it runs down the rear's middle.
-    assert [b.id for b in plan.busbars] == ["a03-bus"]
+    assert [b.id for b in plan.busbars] == ["a04-bus"]
     assert not plan.sides["left"] and not plan.sides["right"]
     assert plan.manifolds
     drawing = single(analysis, facts, diagnostics)
@@ -563,7 +563,7 @@ def test_an_nvl72_rack_is_drawn_as_it_is_front_and_rear() -> None:
         "NVLink cable cartridges (rear)",
         "liquid manifold, supply",
         "liquid manifold, return",
-        "NVLink domain nvl-a03 (18 + 9 trays)",
+        "NVLink domain nvl-a04 (18 + 9 trays)",
     ):
         assert label in drawing, label
     # An air-cooled rack without rack-scale parts keeps its plain drawing.

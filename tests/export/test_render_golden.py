@@ -43,7 +43,7 @@ def _drawings() -> dict[str, str]:
     for number, page in enumerate(pdf.pages(analysis, diagnostics, paper="a4"), 1):
         drawings[f"pdf-page-{number}.svg"] = page
     analysis, diagnostics = check(load_path(str(GB200)), file="gb200-nvl72-su.toml")
-    nvl72 = next(r for r in analysis.racks if r.rack.id == "a03")
+    nvl72 = next(r for r in analysis.racks if r.rack.id == "a04")
     drawings["nvl72-rack.svg"] = single(analysis, nvl72, diagnostics)
     drawings["nvl72-rack-dark.svg"] = single(analysis, nvl72, diagnostics, theme="dark")
     drawings["floorplan-gb200.svg"] = floorplan.floorplan(analysis, diagnostics)

@@ -52,7 +52,7 @@ def test_eight_racks_are_eight_blocks_of_18_trays(su: Analysis) -> None:
     blocks, sizes = _blocks(topology_block_conf(su))
     assert len(blocks) == 8
     assert all(len(nodes) == 18 for nodes in blocks.values())
-    assert blocks["nvl-a03"] == [f"a03-c{k:02d}" for k in range(1, 19)]
+    assert blocks["nvl-a04"] == [f"a04-c{k:02d}" for k in range(1, 19)]
     # Topograph: [D, 2D, 4D, ... 2^k D], k = floor(log2 8) = 3.
     assert sizes == [18, 36, 72, 144]
     every = [n for nodes in blocks.values() for n in nodes]
@@ -70,7 +70,7 @@ def test_yaml_has_the_block_topology_and_the_tree_alongside(su: Analysis) -> Non
     block, tree = document
     assert block["topology"] == "block" and block["cluster_default"] is True
     assert block["block"]["block_sizes"] == [18, 36, 72, 144]
-    assert [b["block"] for b in block["block"]["blocks"]][:2] == ["nvl-a03", "nvl-a04"]
+    assert [b["block"] for b in block["block"]["blocks"]][:2] == ["nvl-a04", "nvl-a05"]
     assert all(len(expand(b["nodes"])) == 18 for b in block["block"]["blocks"])
     assert tree["topology"] == "tree" and tree["cluster_default"] is False
     assert tree["tree"]["switches"]
@@ -106,6 +106,6 @@ def test_hostfile_slots_per_tray(su: Analysis) -> None:
 def test_graph_nodes_carry_the_domain(su: Analysis) -> None:
     data = build_graph(su)
     nodes = dict(data.nodes)
-    assert nodes["a03-c01"]["nvlink_domain"] == "nvl-a03"
+    assert nodes["a04-c01"]["nvlink_domain"] == "nvl-a04"
     assert not any("nvlink_domain" in attrs for n, attrs in nodes.items() if "leaf" in n)
     json.dumps(nodes)

@@ -77,8 +77,13 @@ def test_q3400_is_144_xdr_ports_in_72_twin_cages_and_no_guessed_power() -> None:
         "infiniband",
     )
     assert q3400.height_u == 4
-    # The hardware manual was not found: power and weight are left out, not invented.
-    assert q3400.power is None and q3400.weight is None and q3400.psus is None
+    # The hardware manual's power was not found: an estimate, marked as one (PWR009 says so
+    # as info; 0 W would let a hall of 50 add nothing). The QM9700's published maximum with
+    # optics in all 32 twin-port cages, 1,720 W, is 53.75 W a cage; the Q3400 has 72:
+    # 72 x 53.75 = 3,870 W. Weight and PSUs are left out, not invented.
+    assert q3400.power == pytest.approx(72 * 1720 / 32) == pytest.approx(3870.0)
+    assert q3400.power_estimated is True
+    assert q3400.weight is None and q3400.psus is None
     assert port_identities()["q3400"]["p"] == {"twin": True}
 
 
@@ -92,3 +97,25 @@ def test_mi355x_node() -> None:
     assert node.liquid_fraction == pytest.approx(0.6)
     group = compute(node)
     assert (group.count, group.speed, group.tech) == (8, 400e9, "ethernet")
+
+
+def test_nvl72_parts_carry_nvidias_figures_and_say_which_are_derived() -> None:
+    """GB200 compute tray: NVIDIA DPS (latest) maxLoadWatts 6,667 W (5,640 W = 4 x 1,200 +
+    2 x 420 in DPS 0.7.2); liquid 0.85 = (4 x 1,200 + 2 x 420) / 6,667 = 0.846, rounded up.
+    GB300 tray: derived from the NVL72 AI Factory RA's 142 kW rack, (142,000 - 9 x 400 -
+    2 x 98) / 18 = 7,678 W; liquid (4 x 1,400 + 2 x 420) / 7,678 = 0.839 -> 0.84. Switch
+    tray: liquid-cooled (MLCommons Crusoe GB200 description), (400 - 98) / 400 = 0.755 ->
+    0.75. Busbar: 2,900 A unverified (PWR017 warns). The NVL72 ToR on the busbar: dc_input."""
+    devices = builtin().devices
+    gb200, gb300 = devices["gb200-compute-tray"], devices["gb300-compute-tray"]
+    assert (gb200.power, gb200.liquid_fraction) == (6667.0, 0.85)
+    assert round((4 * 1200 + 2 * 420) / 6667, 3) == 0.846
+    assert "maxLoadWatts 6667" in (gb200.source or "") and "5640" in (gb200.source or "")
+    assert gb300.power == (142_000 - 9 * 400 - 2 * 98) / 18 == 7678.0
+    assert gb300.liquid_fraction == round((4 * 1400 + 2 * 420) / 7678, 2) == 0.84
+    assert "derived" in (gb300.source or "")
+    switch = devices["nvl72-switch-tray"]
+    assert switch.liquid_fraction == 0.75 and "derived" in (switch.notes or "")
+    assert devices["nvl72-busbar"].rating_unverified is True
+    tor = devices["sn2201-dc"]
+    assert tor.dc_input is True and tor.on_busbar and tor.power == devices["sn2201"].power

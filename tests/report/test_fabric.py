@@ -46,8 +46,13 @@ def test_hostfile_option_names_the_file_in_the_command() -> None:
     (fabric,) = report_json(TRAINING, "--hostfile", "hosts/my cluster")["network"]["fabrics"]
     assert fabric["nccl_test"]["command"].startswith("mpirun --hostfile 'hosts/my cluster' -np 128")
     text = CliRunner().invoke(cli, ["report", str(TRAINING), "--hostfile", "h1"]).output
-    assert "acceptance test (nccl-tests): mpirun --hostfile h1 -np 128 all_reduce_perf" in text
-    assert "expect a busbw of about 340 GB/s" in text
+    # One line a run: the command, the -np it applies to and the busbw it should reach.
+    assert "acceptance tests (nccl-tests busbw at the large sizes" in text
+    assert (
+        "      mpirun --hostfile h1 -np 128 all_reduce_perf -b 128M -e 8G -f 2 -g 1: about "
+        "340 GB/s (the whole fabric" in text
+    )
+    assert "mpirun --hostfile h1 -np 8 all_reduce_perf -b 128M -e 8G -f 2 -g 1: about 382" in text
     assert "tier 1: 8 switches, oversubscription 1:1" in text
 
 

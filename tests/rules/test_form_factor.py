@@ -123,3 +123,28 @@ def test_new_still_builds_a_pcie_chassis_with_a_pcie_gpu() -> None:
     built = build(NewOptions(gpus=16, node="g493-sb0", gpu="h100-pcie"))
     _, diagnostics = check(built.layout, file="x.toml", select=["CMP008"])
     assert diagnostics == []
+
+
+def test_a_node_that_cannot_be_built_gets_no_nvlink_figure() -> None:
+    """CMP008's fixture: a PCIe chassis given B200 (an SXM module) cannot be built, so NET007
+    and the report say nothing about its NVLink (before: "765 GB/s ... NVLink 1.8 TB/s both
+    ways" for a build that cannot exist); the DGX H100 beside it keeps its 450 GB/s x 85 %
+    = 382.5 GB/s."""
+    from rackdesigner.analysis import Analysis
+    from rackdesigner.layout_io import load_path
+    from rackdesigner.report.report import build as report
+    from rackdesigner.report.report import to_text
+    from tests.conftest import ROOT
+
+    layout = load_path(ROOT / "tests" / "rules" / "CMP008" / "fires.toml")
+    _, diagnostics = check(layout, select=["CMP008", "NET007"])
+    assert codes_in(diagnostics, "CMP008") == 2
+    net007 = [d for d in diagnostics if d.code == "NET007"]
+    assert [d.entity for d in net007] == ["device a01-n04"]  # the DGX H100 only
+    assert net007[0].values["intra"] == pytest.approx(450e9 * 8 * 0.85)
+    text = to_text(report(Analysis(layout)))
+    assert "765 GB/s" not in text and "b200" not in text.split("Network:")[-1]
+
+
+def codes_in(diagnostics: list, code: str) -> int:
+    return sum(d.code == code for d in diagnostics)

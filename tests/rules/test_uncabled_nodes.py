@@ -55,3 +55,41 @@ def test_one_gpu_node_alone_needs_no_fabric() -> None:
     session.do(RemoveDevice("a01-n02"))
     session.do(RemoveDevice("a01-leaf"))
     assert "NET009" not in {d.code for d in session.findings}
+
+
+def _nvl_racks(keep: int, kind: str) -> list:
+    """The bundled GB200 SU cut to its first ``keep`` NVL72 racks, without any cable: each
+    rack one NVLink domain of 18 trays (72 GPUs)."""
+    from rackdesigner.check.engine import check
+    from rackdesigner.layout_io import load_path
+    from rackdesigner.model.layout import Workload
+
+    layout = load_path(ROOT / "layouts" / "gb200-nvl72-su.toml")
+    nvl = [r for r in layout.racks if r.nvlink_domain][:keep]
+    layout.racks = nvl
+    layout.links = []
+    layout.workload = Workload(kind=kind)
+    _, diagnostics = check(layout, select=["NET006", "NET009"])
+    return [d for d in diagnostics if d.code in ("NET006", "NET009")]
+
+
+def test_a_lone_nvl72_rack_needs_no_scale_out_fabric() -> None:
+    """One NVL72 rack is one 72-GPU NVLink domain: a job inside it needs no compute fabric.
+    NET006 used to raise 18 errors on it (one per tray), NET009 18 warnings."""
+    assert _nvl_racks(1, "training") == []
+    assert _nvl_racks(1, "inference") == []
+
+
+def test_nvlink_domains_without_a_fabric_are_named_once_each() -> None:
+    """Two NVL72 racks with no compute cable: two units that cannot work together, one
+    finding per domain (not 36, one per tray)."""
+    found = _nvl_racks(2, "training")
+    assert [(d.code, d.entity) for d in found] == [
+        ("NET006", "NVLink domain nvl-a04"),
+        ("NET006", "NVLink domain nvl-a05"),
+    ]
+    assert "NVLink domain nvl-a04 (72 GPUs on 18 trays) has no compute-fabric link" in (
+        found[0].message
+    )
+    found = _nvl_racks(2, "inference")
+    assert [d.code for d in found] == ["NET009", "NET009"]

@@ -145,7 +145,7 @@ def test_new_from_template_builds_a_gb200_su_and_trays_are_placed_from_the_catal
 def test_the_topology_view_draws_each_nvlink_domain_as_one_block(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Snapshot: the SU's eight NVL72 racks are eight domain blocks (``nvl-a03 · NVL72 · 72
+    """Snapshot: the SU's eight NVL72 racks are eight domain blocks (``nvl-a04 · NVL72 · 72
     GPUs · 18 trays``) with their uplinks, not 216 devices; the inspector on a rack names
     its domain."""
     shutil.copy(ROOT / "layouts" / "gb200-nvl72-su.toml", tmp_path / "gb200-nvl72-su.toml")
@@ -155,17 +155,17 @@ def test_the_topology_view_draws_each_nvlink_domain_as_one_block(
         app = app_for(Path("gb200-nvl72-su.toml"), tmp_path)
         async with app.run_test(size=SNAPSHOT_SIZE) as pilot:
             await settle(pilot)
-            assert app.main.go_to("a03-c01")
+            assert app.main.go_to("a04-c01")
             await settle(pilot)
             facts = app.main.inspector.facts_text()
-            assert "in NVLink domain nvl-a03\n27 trays · 72 GPUs in it" in facts
+            assert "in NVLink domain nvl-a04\n27 trays · 72 GPUs in it" in facts
             await pilot.press("3")
             await settle(pilot)
             await pilot.pause()
             tree = app.main.query_one(TopologyView)
             unit = tree.root.children[0].children[1]  # the fabric's scalable unit
             labels = [str(node.label) for node in unit.children][1:]  # after its leaves
-            assert labels[0] == "nvl-a03 · NVL72 · 72 GPUs · 18 trays"
+            assert labels[0] == "nvl-a04 · NVL72 · 72 GPUs · 18 trays"
             assert len([label for label in labels if label.startswith("nvl-")]) == 8
             # The spine tier folded (as enter on it does), so the domains are in the picture.
             tree.root.children[0].children[0].collapse()

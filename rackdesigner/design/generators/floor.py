@@ -366,7 +366,9 @@ class Floor:
             dtype = catalog.get(device.model)
             if dtype is None:
                 continue
-            keep = dtype.kind == "pdu" or (dtype.kind == "rear-door" and base.door == device.id)
+            # An NVL72 rack's rear door takes its trays' air; its network-rack copy is on air.
+            door = base.door == device.id and base.nvlink_domain is None
+            keep = dtype.kind == "pdu" or (dtype.kind == "rear-door" and door)
             if not keep:
                 continue
             new_id = _renamed(device.id, base.id, rack_id, index)
@@ -396,6 +398,9 @@ class Floor:
             # on air, as the gb200-superpod template builds it (docs/rack-scale.md).
             rack.cooling = "air"
             rack.cdu = None
+            # The NVL72 rack's declared weight is its trays' as built (1.36 t), not an
+            # empty rack's: the copy holds switches, each with its own weight (PLC008).
+            rack.weight = None
         self.rack_ids.add(rack_id)
         self.device_ids.update(d.id for d in devices)
         height = max(1, int(rack.height_u))

@@ -495,7 +495,13 @@ class ElevationWriter:
         else:
             lines.append(f"power {load} · no feeds")
         heat = f"heat {load} · {facts.cooling}"
-        if facts.liquid_heat > 0:
+        if facts.loop_heat > 0 and facts.door_heat > 0:
+            # A liquid rack with a rear door (v1.3): the cooling table's split, the loop's
+            # cold plates, the door's coil and the room's air.
+            heat += (
+                f" {kw(facts.loop_heat)} + door {kw(facts.door_heat)} + air {kw(facts.air_heat)}"
+            )
+        elif facts.liquid_heat > 0:
             heat += f" {kw(facts.liquid_heat)} + air {kw(facts.air_heat)}"
         lines.append(f"{heat} · {self.analysis.cooling_verdict(facts)}")
         carried = rack_weight(facts)  # as PLC004 counts it: an NVL72 rack's 1.36 t as built

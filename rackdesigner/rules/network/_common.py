@@ -1,13 +1,17 @@
-"""What the network rules share: how they word a ratio and a fabric's size."""
+"""What the network rules share: how they word a ratio and a fabric's size, and the units
+of GPUs that reach each other without the compute fabric."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rackdesigner.model.wording import plural
 
 if TYPE_CHECKING:  # networkx loads only when a rule asks for analysis.fabrics
+    from rackdesigner.analysis import Analysis, DeviceFacts
     from rackdesigner.analysis.fabric_graph import Fabric
+    from rackdesigner.model.refs import Ref
 
 
 def ratio_text(value: float) -> str:
@@ -17,3 +21,50 @@ def ratio_text(value: float) -> str:
 
 def nodes_text(fabric: Fabric) -> str:
     return f"{plural(fabric.gpus, 'GPU')} on {plural(len(fabric.nodes), 'node')}"
+
+
+@dataclass(slots=True)
+class GpuUnit:
+    """GPUs that reach each other without the compute fabric: the compute trays of one
+    NVLink domain (an NVL72 rack is 72 GPUs on NVLink), or one GPU node."""
+
+    domain: str | None  # the NVLink domain's id; None for a GPU node on its own
+    ref: Ref  # what a finding about the unit names: the node, or the domain's first rack
+    members: list[DeviceFacts] = field(default_factory=list)
+
+    @property
+    def gpus(self) -> int:
+        return sum(m.gpus for m in self.members)
+
+    @property
+    def entity(self) -> str:
+        return f"NVLink domain {self.domain}" if self.domain else f"device {self.members[0].id}"
+
+    def text(self) -> str:
+        """``GPU node (8 GPUs)``, ``NVLink domain nvl-a01 (72 GPUs on 18 trays)``."""
+        if self.domain is None:
+            return f"GPU node ({plural(self.gpus, 'GPU')})"
+        return (
+            f"NVLink domain {self.domain} ({plural(self.gpus, 'GPU')} on "
+            f"{plural(len(self.members), 'tray')})"
+        )
+
+
+def gpu_units(analysis: Analysis) -> list[GpuUnit]:
+    """The layout's GPU units in file order: each NVLink domain's compute trays as one
+    (docs/rack-scale.md), every other GPU node on its own."""
+    units: list[GpuUnit] = []
+    domains: dict[str, GpuUnit] = {}
+    for dev in analysis.devices:
+        if not dev.is_gpu_node:
+            continue
+        name = dev.rack.nvlink_domain
+        if name is None or dev.type is None or dev.type.nvl_tray_role != "compute":
+            units.append(GpuUnit(None, dev.ref, [dev]))
+            continue
+        unit = domains.get(name)
+        if unit is None:
+            unit = domains[name] = GpuUnit(name, analysis.racks[dev.rack_index].ref)
+            units.append(unit)
+        unit.members.append(dev)
+    return units

@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rackdesigner.analysis import Analysis, DeviceFacts
+from rackdesigner.analysis.rack_scale import SU_DOMAINS
 from rackdesigner.model.units import BYTE_RATE, RATIO, fmt
 from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
@@ -144,6 +145,69 @@ def domain_figures(fabric: Fabric, efficiency: float) -> DomainFigures | None:
         capped=capped,
         intra_how=inside[1],
     )
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptanceTest:
+    """One nccl-tests ``all_reduce_perf`` run and the busbw it should reach (bit/s): run on
+    ``gpus`` ranks (``-np``), the hostfile's first slots. NET007's figures, the report's
+    network section and its NVLink domains all take theirs from :func:`acceptance_tests`."""
+
+    scope: str  # "node", "domain", "su" or "fabric"
+    gpus: int  # -np
+    busbw: float  # bit/s
+    where: str  # what the ranks span, for people: "one NVLink domain (18 trays)"
+
+
+def acceptance_tests(fabric: Fabric, efficiency: float) -> list[AcceptanceTest]:
+    """The fabric's nccl-tests acceptance runs, smallest first: inside one NVLink domain and
+    across the domains (a fabric of rack-scale trays); else inside one node, within one
+    scalable unit (a rail group, where the fabric has several) and over the whole fabric.
+    A run appears where its figure is known."""
+    if not fabric.nodes:
+        return []
+    figures = domain_figures(fabric, efficiency)
+    if figures is not None:
+        trays = len(fabric.nodes) // max(1, figures.domains)
+        tests = [
+            AcceptanceTest(
+                "domain",
+                figures.domain_gpus,
+                figures.intra,
+                f"one NVLink domain, {plural(trays, 'tray')}",
+            )
+        ]
+        if figures.across is not None:
+            sus = math.ceil(figures.domains / SU_DOMAINS)
+            where = f"the whole fabric: {plural(figures.domains, 'NVLink domain')}"
+            if figures.domains >= SU_DOMAINS:
+                where += f", {plural(sus, 'scalable unit')} of {SU_DOMAINS} racks"
+            tests.append(AcceptanceTest("fabric", fabric.gpus, figures.across, where))
+        return tests
+    bus = fabric_bus_bandwidth(fabric, efficiency)
+    tests = []
+    if bus.intra is not None and bus.intra_node is not None:
+        tests.append(AcceptanceTest("node", bus.intra_node.gpus, bus.intra, "one node"))
+    within = bus.within
+    units = fabric.units or []
+    if within is not None and not within.covers and within.figure is not None and units:
+        smallest = min(units, key=len)
+        tests.append(
+            AcceptanceTest(
+                "su",
+                sum(n.gpus for n in smallest),
+                within.figure,
+                f"one scalable unit, {plural(len(smallest), 'node')}, rail-local",
+            )
+        )
+    if bus.inter is not None and len(fabric.nodes) >= 2:
+        where = "the whole fabric"
+        if within is not None and within.covers:
+            where += ", one scalable unit, rail-local"
+        elif within is not None:
+            where += f", {plural(within.units, 'scalable unit')}"
+        tests.append(AcceptanceTest("fabric", fabric.gpus, bus.inter, where))
+    return tests
 
 
 def _domain_finding(fabric: Fabric, figures: DomainFigures, efficiency: float) -> Finding:

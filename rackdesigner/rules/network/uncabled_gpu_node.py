@@ -7,7 +7,9 @@ Why it matters:
     rule (oversubscription, single points of failure, bandwidth) is silent about it:
     deleting the only leaf would make the warnings fewer and the design look
     healthier. Applies with two or more GPU nodes when the workload is not training
-    (for training, NET006 reports the same node as an error).
+    (for training, NET006 reports the same node as an error). An NVLink domain's compute
+    trays count as one unit, as in NET006: a lone NVL72 rack needs no compute fabric, and
+    a domain none of whose trays is cabled is reported once.
 
 Example:
     [workload]
@@ -30,31 +32,35 @@ from collections.abc import Iterator
 from rackdesigner.analysis import Analysis
 from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
+from rackdesigner.rules.network._common import gpu_units
 
 
 @rule("NET009", "warning", scope="fabric")
 def uncabled_gpu_node(analysis: Analysis) -> Iterator[Finding]:
     if analysis.is_training:
         return  # NET006
-    nodes = [dev for dev in analysis.devices if dev.is_gpu_node]
-    if len(nodes) < 2:
+    units = gpu_units(analysis)
+    if len(units) < 2:
         return
+    nodes = [m for unit in units for m in unit.members]
     cabled = {id(node) for fabric in analysis.fabrics for node in fabric.nodes}
-    others = len(nodes) - 1
-    for node in nodes:
-        if id(node) in cabled:
+    others = len(units) - 1
+    for unit in units:
+        if any(id(m) in cabled for m in unit.members):
             continue
         has_ports = any(
-            group.effective_role(node.kind) == "compute" for group in node.ports.values()
+            group.effective_role(node.kind) == "compute"
+            for node in unit.members
+            for group in node.ports.values()
         )
         yield Finding(
-            f"device {node.id}",
-            node.ref,
-            f"GPU node ({plural(node.gpus, 'GPU')}) has no compute-fabric link: it cannot "
-            f"work with the {plural(others, 'other GPU node')} of the layout",
+            unit.entity,
+            unit.ref,
+            f"{unit.text()} has no compute-fabric link: it cannot work with the "
+            f"{plural(others, 'other GPU node')} of the layout",
             hint="cable its compute ports to the fabric's leaves"
             if has_ports
             else 'give its type compute ports (ports with role = "compute") and cable them '
             "to the fabric's leaves",
-            values={"gpus": float(node.gpus), "gpu_nodes": float(len(nodes))},
+            values={"gpus": float(unit.gpus), "gpu_nodes": float(len(nodes))},
         )

@@ -28,6 +28,7 @@ where a draw is estimated from GPU TDP (PWR006) the messages say "(estimated)".
     PWR017  busbar               the busbar current against its rating; trays without shelves
     PWR018  shelf_feeds          each feed against its power shelves' AC input, a side lost
     PWR019  shelves_side_loss    the power shelves left with one feed side lost
+    PWR020  no_outlet            a powered device with nothing in its rack to plug into
 """
 
 # Imported for their registrations; `rules.registry.all_rules` puts them in code order.
@@ -38,6 +39,7 @@ from rackdesigner.rules.power import (  # noqa: F401
     feed_without_side,
     gpu_outlet_voltage,
     line_currents,
+    no_outlet,
     pdu_feed_match,
     pdu_outlets,
     pdu_rating,
