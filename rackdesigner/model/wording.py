@@ -8,10 +8,11 @@ _INVARIANT = {"info"}
 
 def plural(count: int, word: str, many: str | None = None) -> str:
     """``plural(1, "rack") == "1 rack"``, ``plural(3, "rack") == "3 racks"``; ``many`` for
-    a plural not made with -s (``plural(2, "entry", "entries")``)."""
+    a plural not made with -s (``plural(2, "entry", "entries")``); thousands separated
+    (``plural(1152, "cable") == "1,152 cables"``)."""
     if count == 1 or word in _INVARIANT:
-        return f"{count} {word}"
-    return f"{count} {many}" if many else f"{count} {word}s"
+        return f"{count:,} {word}"
+    return f"{count:,} {many}" if many else f"{count:,} {word}s"
 
 
 def at_least(unknown: bool) -> str:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rackdesigner.export.render.topology_svg import Box, _FabricDrawing, _tier_name
+from rackdesigner.model.wording import plural
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
@@ -67,8 +68,9 @@ def fabric_outline(analysis: Analysis, fabric: Fabric) -> Entry:
     drawing.build()
     global_ratio = {m: g.ratio for g in fabric.groups for m in g.members}
     head = (
-        f"fabric {fabric.name} · {fabric.tech} · {fabric.gpus:,} GPUs on "
-        f"{len(fabric.nodes):,} nodes · oversubscription {_ratio(fabric.oversubscription)}"
+        f"fabric {fabric.name} · {fabric.tech} · {plural(fabric.gpus, 'GPU')} on "
+        f"{plural(len(fabric.nodes), 'node')} · oversubscription "
+        f"{_ratio(fabric.oversubscription)}"
     )
     worst = fabric.worst_group()
     if worst is not None:
@@ -88,7 +90,9 @@ def fabric_outline(analysis: Analysis, fabric: Fabric) -> Entry:
     for tier in upper:
         members = [b for b in boxes if b.tier == tier]
         count = sum(len(b.members) for b in members)
-        group = Entry(f"{_tier_name(tier, fabric.max_tier)} · {count} switches")
+        group = Entry(
+            f"{_tier_name(tier, fabric.max_tier)} · {plural(count, 'switch', 'switches')}"
+        )
         group.children = [_switch(b, fabric, global_ratio) for b in members]
         root.children.append(group)
     for index, same in enumerate(drawing.su_classes):
@@ -96,7 +100,8 @@ def fabric_outline(analysis: Analysis, fabric: Fabric) -> Entry:
         leaves = [b for b in boxes if b.key.startswith(prefix + "l")]
         nodes = [b for b in boxes if b.key.startswith(prefix + "n")]
         racks = len(same[0]["racks"])
-        label = f"scalable unit {index + 1} · {len(same[0]['leaves'])} leaves · {racks} racks"
+        leaves_text = plural(len(same[0]["leaves"]), "leaf", "leaves")
+        label = f"scalable unit {index + 1} · {leaves_text} · {plural(racks, 'rack')}"
         if len(same) > 1:
             label += f" · × {len(same)} like this"
         unit = Entry(label)
@@ -136,7 +141,7 @@ def _domain_entry(box: Box, uplinks: Uplinks, analysis: Analysis) -> Entry | Non
     shape = SHAPES.get(shapes.pop()) if len(shapes) == 1 else None
     gpus = sum(dev.gpus for dev in members)
     trays = len(members)
-    parts = [name, *([shape.name] if shape else []), f"{gpus} GPUs", f"{trays} trays"]
+    parts = [name, *([shape.name] if shape else []), plural(gpus, "GPU"), plural(trays, "tray")]
     if name != f"nvl-{rack.id}":
         parts.append(f"rack {rack.id}")
     entry = Entry(" · ".join(parts), members[0].id)
@@ -154,7 +159,8 @@ def _domain_entry(box: Box, uplinks: Uplinks, analysis: Analysis) -> Entry | Non
         shown = ", ".join(switches[:3]) + (f", … {len(far) - 3} more" if len(far) > 3 else "")
         entry.children.append(
             Entry(
-                f"uplinks · {cables} × {speed or '?'} to {len(far)} switches: {shown}",
+                f"uplinks · {cables} × {speed or '?'} to "
+                f"{plural(len(far), 'switch', 'switches')}: {shown}",
                 switches[0],
             )
         )

@@ -24,6 +24,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from rackdesigner.export.render import palette
+from rackdesigner.model.wording import plural
 from rackdesigner.tui import safe
 from rackdesigner.tui.widgets.style_cache import styles_changed
 
@@ -188,7 +189,7 @@ class SummaryView(ScrollView, can_focus=True):
         models = ", ".join(f"{n} × {m}" for m, n in s.gpus_by_model.items()) or "no GPU nodes"
         lines.append([("GPUs ", "h"), (f"{s.gpus:,}", "b"), (f"  {models}", "")])
         per_gpu = _money(s.per_gpu) if s.per_gpu is not None else "–"
-        unpriced = f" ({s.unpriced} devices unpriced)" if s.unpriced else ""
+        unpriced = f" ({plural(s.unpriced, 'device')} unpriced)" if s.unpriced else ""
         lines.append(
             [("Cost ", "h"), (_money(s.cost), "b"), (f"  {per_gpu} per GPU{unpriced}", "")]
         )
