@@ -29,7 +29,7 @@ from rackdesigner.model.layout import (
     Site,
     Workload,
 )
-from rackdesigner.model.wording import a_form_factor
+from rackdesigner.model.wording import a_form_factor, plural
 
 SQRT3 = math.sqrt(3.0)
 DERATE = 0.8
@@ -468,27 +468,24 @@ def build(
         [
             f" Made by: {command}",
             f" {layout.description}.",
-            f" {len(layout.racks):,} racks of 42 U, {per_rack} nodes per compute rack; "
+            f" {len(layout.racks):,} racks of 42 U, {plural(per_rack, 'node')} per compute rack; "
             f"{options.voltage_text} {phases}-phase feeds on "
             f"{' or '.join(str(k) for k in sorted(side_counts))} sides (any one may be lost), "
             "sized for each rack's load.",
             f" Fabric: {fabric_text}.",
-            f" Cables: {cable_runs_text(plan)}.",
+            f" Cables: {CABLES_NOTE}",
         ]
     )
     return Built(layout, plan, dtype, nodes, len(layout.racks), layout.description)
 
 
-def cable_runs_text(plan: FabricPlan) -> str:
-    """How many of the plan's cables run longer than ``cable_max`` (the file's header)."""
-    limit = f"{plan.cable_limit:g} m"
-    if not plan.long_runs:
-        return f"none longer than {limit} (cable_max)"
-    longest = f", the longest {plan.longest[1]:.1f} m" if plan.longest else ""
-    return (
-        f"{plan.long_runs:,} of {len(plan.links):,} run longer than {limit} (cable_max"
-        f"{longest}): CAB001 warns about each, about 5 ns of latency per metre"
-    )
+# The header's word on cable lengths. How many run long, and the longest, are figures every
+# move changes: ``new`` prints them when it writes the file, CAB001 names each run as the
+# layout stands; a header keeping them would be wrong after the first edit.
+CABLES_NOTE = (
+    "a run longer than cable_max is a CAB001 warning (about 5 ns of latency per metre); "
+    "`rackdesigner check` lists them as the layout stands."
+)
 
 
 def count(number: int, one: str, many: str) -> str:
@@ -894,6 +891,18 @@ def build_rack_scale(
         # The network racks ``new`` placed and those the fabric's generator added.
         nvl_networks.place_network_oob(row, by_row.get(row.nvl[0].row or "", []), merged)
     extra = nvl_networks.cable(layout, merged, ethernet, plan.cable_limit)
+    if extra.over:  # said when the file is written (``new`` prints the notes), not kept
+        cables = (
+            extra.storage_cables
+            + extra.spine_cables
+            + extra.bmc_cables
+            + extra.switch_mgmt_cables
+            + extra.uplink_cables
+        )
+        plan.notes.append(
+            f"storage and out-of-band: {extra.over:,} of {plural(cables, 'cable')} run longer "
+            f"than {plan.cable_limit:g} m"
+        )
     for rack in layout.racks:
         _nvl_feeds(rack, merged, options)
     if timings is not None:
@@ -931,7 +940,7 @@ def build_rack_scale(
             f"with its rear door and ToRs on its footprint; [site] floor_load_max is the rating "
             f"this hall needs (the power budget likewise): set your floor's own (PLC008).",
             f" Fabric: {fabric_text}; port k of every compute tray on a rail-k leaf.",
-            f" Cables: {cable_runs_text(plan)}.",
+            f" Cables: {CABLES_NOTE}",
             f" Storage and in-band: {count(extra.storage_leaves, 'SN5600 leaf', 'SN5600 leaves')}"
             f" in pairs, one pair for every {nvl_networks.RACKS_PER_STORAGE_PAIR} NVL72 racks, "
             f"each tray's two BlueField-3 ports on both ({extra.storage_cables:,} cables), 1:1 up "
@@ -942,8 +951,7 @@ def build_rack_scale(
             f"NVL72 rack carrying its trays', switch trays' and power shelves' management ports "
             f"({extra.bmc_cables:,} cables) and one for each run of network racks side by side "
             f"carrying their switches' ({extra.switch_mgmt_cables:,}), with "
-            f"{extra.uplink_cables:,} uplinks; "
-            f"{extra.over:,} of these run longer than {plan.cable_limit:g} m.",
+            f"{extra.uplink_cables:,} uplinks.",
         ]
     )
     return Built(layout, plan, tray, trays, len(layout.racks), layout.description)
