@@ -28,7 +28,7 @@ from rackdesigner.analysis.weight import rack_weight
 from rackdesigner.export.render import svg
 from rackdesigner.export.render.findings import Marks, by_subject
 from rackdesigner.export.render.palette import KIND_LABELS, PART_LABELS, SEVERITY_SYMBOLS
-from rackdesigner.export.render.svg import SEVERITY_CLASS, clip, kind_class, kw, num, text
+from rackdesigner.export.render.svg import SEVERITY_CLASS, clip, kind_class, kw, named, num, text
 from rackdesigner.model.diagnostics import Diagnostic
 from rackdesigner.model.layout import DeviceType
 from rackdesigner.model.progress import each
@@ -551,17 +551,23 @@ class ElevationWriter:
         body = self.symbols.body(d.model, kind, placed.height)
         marks = self.device_marks.get(d.id)
         label_room = g.body - 8 - (14 if marks is not None else 0) - _DECOR.get(kind, 0)
-        label = d.label or d.id
         inset = MANIFOLD + 1 if plan.manifolds and placed.face == "rear" else 0
         label_room -= inset
         tx = g.body_x + 6 + inset
         tip = _tooltip(dev, placed, marks, placed.note, self.detail)
+        chars = int(label_room / g.char)
+        label = named(d.id, d.label, chars)
+        # A label cut short beside the id goes whole under it when the device has a line
+        # to spare (2 U and more), before the model.
+        below = placed.height >= 2 and label != named(d.id, d.label, 10**6)
+        if below:
+            label = clip(d.id, chars)
         parts = [
             f'<g class="{kind_class(kind)}"><title>{tip}</title><use href="#{body}" y="{y}"/>'
-            f'<text x="{tx}" y="{y + 10}">{text(clip(label, int(label_room / g.char)))}'
+            f'<text x="{tx}" y="{y + 10}">{text(label)}'
         ]
         if placed.height >= 2:
-            second = d.model if not d.label or d.label == d.id else f"{d.id} · {d.model}"
+            second = f"{d.label} · {d.model}" if below else d.model
             if dev.power:
                 second += f" · {kw(dev.power)}"
             room = g.body - 10 - _DECOR.get(kind, 0)
@@ -594,7 +600,7 @@ class ElevationWriter:
         room = g.body - 8 - inset
         if plan.busbars:
             room = g.body // 2 - BUSBAR // 2 - 8 - inset
-        shown = text(clip(d.label or d.id, int(room / g.char)))
+        shown = text(named(d.id, d.label, int(room / g.char)))
         out.append(f'<text x="{g.body_x + 6 + inset}" y="{y + 10}">{shown}</text>')
 
     def _domain(self, out: list[str], plan: RackPlan) -> None:
@@ -699,7 +705,7 @@ class ElevationWriter:
                 self.kinds.add(kind)
                 top = i * (seg + 2)
                 marks = self.device_marks.get(dev.id)
-                label = clip(dev.device.label or dev.id, int((seg - 6) / g.char_small))
+                label = named(dev.id, dev.device.label, int((seg - 6) / g.char_small))
                 tip = _tooltip(dev, None, marks, "", self.detail)
                 outline = ""
                 if marks is not None:
@@ -963,8 +969,8 @@ def overview(
             box("sl", left + g.body_x, faces_y, g.body, height)
             for placed in plan.placed:
                 top, h = g.span(plan.units, placed.position, placed.height)
-                label = placed.dev.device.label or placed.dev.id
                 chars = int((g.body - 8 - _DECOR.get(placed.kind, 0)) / g.char)
+                label = named(placed.dev.id, placed.dev.device.label, chars)
                 if placed.face == face:
                     writer.kinds.add(placed.kind)
                     box(placed.kind, left + g.body_x, faces_y + top + 0.5, g.body, h - 1)
@@ -974,7 +980,7 @@ def overview(
                                 f"t:{placed.kind}",
                                 left + g.body_x + 6,
                                 faces_y + top + 10,
-                                clip(label, chars),
+                                label,
                             )
                         )
                     found = writer.device_marks.get(placed.dev.id)
@@ -989,9 +995,7 @@ def overview(
                 elif placed.full:
                     box("bk", left + g.body_x, faces_y + top + 0.5, g.body, h - 1)
                     if labels:
-                        texts.append(
-                            ("tm", left + g.body_x + 6, faces_y + top + 10, clip(label, chars))
-                        )
+                        texts.append(("tm", left + g.body_x + 6, faces_y + top + 10, label))
             if 8 * scale >= 4:
                 for u in range(1, plan.units + 1):
                     uy = faces_y + (plan.units - u) * g.unit + g.unit / 2 + 3
