@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 # Words whose plural is the word itself.
 _INVARIANT = {"info"}
 
@@ -32,3 +34,10 @@ def a_form_factor(form_factor: str) -> str:
     """``an SXM``, ``an OAM``, ``a PCIe``: as the letters are said."""
     name = form_factor_name(form_factor)
     return f"{'an' if name[:1] in 'AEFHILMNORSX' else 'a'} {name}"
+
+
+def natural(name: str) -> tuple[tuple[str, int], ...]:
+    """Sort key: ``a2-spine10`` after ``a2-spine9`` (digit runs compared as numbers), as
+    people count."""
+    parts = re.findall(r"(\D*)(\d*)", name)
+    return tuple((text, int(digits) if digits else -1) for text, digits in parts if text or digits)

@@ -177,7 +177,11 @@ def test_the_topology_view_draws_each_nvlink_domain_as_one_block(
 
 def test_the_busbar_is_drawn_on_the_rear_face_only() -> None:
     """A 0U device that names a face and no side rail (the NVL72 busbar) is seen from
-    that face; a side-rail PDU from both."""
+    that face, drawn on the right rail over the units of the rack-scale parts it feeds
+    (U1-U35: 8 power shelves, 18 compute and 9 switch trays), as the elevations draw it
+    down the rear's middle; a side-rail PDU from both faces."""
+    from rackdesigner.tui.widgets.racks_view import _rail_block
+
     from rackdesigner.layout_io import load_path
     from rackdesigner.layout_io.catalog import for_layout
     from rackdesigner.tui.rows import plan_rack
@@ -186,9 +190,15 @@ def test_the_busbar_is_drawn_on_the_rear_face_only() -> None:
     layout = load_path(ROOT / "layouts" / "gb200-nvl72-su.toml")
     rack = next(r for r in layout.racks if r.nvlink_domain)
     plan = plan_rack(rack, for_layout(layout))
-    ids = {face: [b.device.id for b in plan.rail("left", face)] for face in ("front", "rear")}
-    assert any(i.endswith("-bus") for i in ids["rear"])
+    ids = {face: [b.device.id for b in plan.rail("right", face)] for face in ("front", "rear")}
+    assert ids["rear"] == [f"{rack.id}-bus"]
     assert not any(i.endswith("-bus") for i in ids["front"])
+    bus = plan.rail("right", "rear")
+    assert bus[0].span == (1, 35) and bus[0].kind == "busbar"
+    assert _rail_block(bus, plan.height, 1) is bus[0]
+    assert _rail_block(bus, plan.height, 35) is bus[0]
+    assert _rail_block(bus, plan.height, 36) is None  # above the trays: the bare rail
+    assert _rail_block(bus, plan.height, 36, lowest=31) is bus[0]  # a compact line over U35
     training = load_path(ROOT / "layouts" / "training-128.toml")
     pdus = next(r for r in training.racks if any(d.side for d in r.devices))
     both = plan_rack(pdus, for_layout(training))

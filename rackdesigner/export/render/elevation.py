@@ -27,18 +27,24 @@ from rackdesigner.analysis import Analysis, DeviceFacts, RackFacts
 from rackdesigner.analysis.weight import rack_weight
 from rackdesigner.export.render import svg
 from rackdesigner.export.render.findings import Marks, by_subject
-from rackdesigner.export.render.palette import KIND_LABELS, PART_LABELS, SEVERITY_SYMBOLS
+from rackdesigner.export.render.palette import (
+    KIND_LABELS,
+    PART_LABELS,
+    PART_MARKS,
+    SEVERITY_SYMBOLS,
+    drawn_kind,
+)
 from rackdesigner.export.render.svg import SEVERITY_CLASS, clip, kind_class, kw, named, num, text
 from rackdesigner.model.diagnostics import Diagnostic
-from rackdesigner.model.layout import DeviceType
 from rackdesigner.model.progress import each
 
 # A rack-scale part's marks: (from the body's right edge, step, count, (width, height,
-# top within the unit, corner radius)); elevation kinds of palette.py.
+# top within the unit, corner radius)); elevation kinds of palette.py, whose PART_MARKS
+# counts them for the designer too.
 _BODY_MARKS: dict[str, tuple[int, int, int, tuple[int, int, int, int]]] = {
-    "nvl-compute": (42, 9, 4, (7, 6, 4, 0)),
-    "nvl-switch": (24, 10, 2, (8, 8, 3, 1)),
-    "power-shelf": (46, 7, 6, (5, 8, 3, 0)),
+    "nvl-compute": (42, 9, PART_MARKS["nvl-compute"][1], (7, 6, 4, 0)),
+    "nvl-switch": (24, 10, PART_MARKS["nvl-switch"][1], (8, 8, 3, 1)),
+    "power-shelf": (46, 7, PART_MARKS["power-shelf"][1], (5, 8, 3, 0)),
 }
 
 
@@ -139,21 +145,6 @@ class RackPlan:
 
 
 _TRAYS = ("nvl-compute", "nvl-switch")  # the NVLink domain's trays
-
-
-def drawn_kind(dtype: DeviceType | None) -> str:
-    """What a device is drawn as: its kind, or the rack-scale part it is (a compute tray
-    is a GPU node, a switch tray and a power shelf "other", yet each looks its own)."""
-    if dtype is None:
-        return "other"
-    role = dtype.nvl_tray_role
-    if role is not None:
-        return "nvl-compute" if role == "compute" else "nvl-switch"
-    if dtype.is_power_shelf:
-        return "power-shelf"
-    if dtype.is_busbar:
-        return "busbar"
-    return dtype.kind or "other"
 
 
 def plan_rack(facts: RackFacts) -> RackPlan:

@@ -132,6 +132,35 @@ class SummaryView(ScrollView, can_focus=True):
         racks = len(self.summary.racks) if self.summary is not None else 0
         width = COMPACT_W if self.compact else WIDE_W
         self.virtual_size = Size(width, len(self.head) + racks + 1)
+        self._say_shown()
+
+    def racks_in_view(self) -> tuple[int, int]:
+        """The racks' lines in view: the first's index and how many."""
+        racks = len(self.summary.racks) if self.summary is not None else 0
+        height = self.container_size.height - self.scrollbar_size_horizontal
+        top = int(self.scroll_offset.y) - len(self.head)
+        first = min(max(top, 0), racks)
+        last = min(max(top + max(height, 1), 0), racks)
+        return first, max(last - first, 0)
+
+    def _say_shown(self) -> None:
+        """The title counts the racks and, when not all are in view, which are; the foot
+        says how many more are below (the lines past the panel's edge)."""
+        racks = len(self.summary.racks) if self.summary is not None else 0
+        if not racks:
+            self.border_title, self.border_subtitle = "Summary", ""
+            return
+        first, count = self.racks_in_view()
+        title = f"Summary · {plural(racks, 'rack')}, nearest their limits first"
+        if count < racks:
+            title += f" · {first + 1}–{first + count} in view" if count else " · none in view"
+        below = racks - first - count
+        self.border_title = title
+        self.border_subtitle = f"↓ {plural(below, 'more rack')} below" if below else ""
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self._say_shown()
 
     def on_resize(self) -> None:
         compact = self.compact
