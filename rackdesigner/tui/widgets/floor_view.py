@@ -53,9 +53,17 @@ def density_step(load_w: float) -> int:
     return len(palette.DENSITY_STEPS_KW)
 
 
-def scale_labels() -> list[str]:
+def scale_labels(compact: bool = False) -> list[str]:
+    """The density scale's bands: ``5-10``, or by their lower bound alone when
+    ``compact`` (``5``), so the whole scale fits an 80-column terminal's floor view."""
     steps = palette.DENSITY_STEPS_KW
+    if compact:
+        return [f"<{steps[0]:g}", *(f"{a:g}" for a in steps[:-1]), f"≥{steps[-1]:g}"]
     return [f"<{steps[0]:g}", *(f"{a:g}-{b:g}" for a, b in pairwise(steps)), f"≥{steps[-1]:g}"]
+
+
+KEY = "A air · L liquid · D rear door · I immersion · % busiest feed"
+KEY_SHORT = "A air · L liquid · D door · I imm. · % feed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,17 +332,17 @@ class FloorView(ScrollView, can_focus=True):
 
     def _header(self, y: int) -> Strip:
         key = self.get_component_rich_style("floor--key")
+        width = self.scrollable_content_region.width
         if y == 0:
             segments = [Segment("kW ", key)]
-            for index, label in enumerate(scale_labels()):
+            wide = 3 + sum(len(label) + 1 for label in scale_labels())
+            for index, label in enumerate(scale_labels(compact=wide > width)):
                 fill = palette.DENSITY_COLOURS[self._theme][index]
                 text = palette.DENSITY_TEXT[self._theme][index]
                 # One space a band: the ten bands of the scale (up to 150 kW) fit a narrow panel.
                 segments.append(Segment(f" {label}", Style(color=text, bgcolor=fill)))
             return Strip(segments)
-        return Strip(
-            [Segment("A air · L liquid · D rear door · I immersion · % busiest feed", key)]
-        )
+        return Strip([Segment(KEY if len(KEY) <= width else KEY_SHORT, key)])
 
     def _draw(self, row: int, within: int, cursor: int) -> Strip:
         base = self.rich_style
