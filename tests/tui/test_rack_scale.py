@@ -180,11 +180,10 @@ def test_the_busbar_is_drawn_on_the_rear_face_only() -> None:
     that face, drawn on the right rail over the units of the rack-scale parts it feeds
     (U1-U35: 8 power shelves, 18 compute and 9 switch trays), as the elevations draw it
     down the rear's middle; a side-rail PDU from both faces."""
-    from rackdesigner.tui.widgets.racks_view import _rail_block
-
     from rackdesigner.layout_io import load_path
     from rackdesigner.layout_io.catalog import for_layout
     from rackdesigner.tui.rows import plan_rack
+    from rackdesigner.tui.widgets.racks_view import _rail_block
     from tests.conftest import ROOT
 
     layout = load_path(ROOT / "layouts" / "gb200-nvl72-su.toml")

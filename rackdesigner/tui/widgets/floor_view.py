@@ -262,6 +262,9 @@ class FloorView(ScrollView, can_focus=True):
         )
         return title + (f" · {seen:,} in view" if seen < racks else "")
 
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        self._resize()  # the scrollbar takes a column: perhaps a rack fewer in view
+
     def watch_scroll_x(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_x(old_value, new_value)
         self.border_title = self._title()

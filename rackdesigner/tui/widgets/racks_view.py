@@ -711,6 +711,9 @@ class RacksView(ScrollView, can_focus=True):
             parts.append(f"{self.units_per_row()} U per row")
         return " · ".join(parts)
 
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        self._resize()  # the scrollbar takes a column: perhaps a rack fewer in view
+
     def watch_scroll_x(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_x(old_value, new_value)
         self.border_title = safe.content(self._title())

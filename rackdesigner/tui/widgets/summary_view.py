@@ -144,23 +144,25 @@ class SummaryView(ScrollView, can_focus=True):
         return first, max(last - first, 0)
 
     def _say_shown(self) -> None:
-        """The title counts the racks and, when not all are in view, which are; the foot
-        says how many more are below (the lines past the panel's edge)."""
+        """The title counts the racks and, when not all are in view, which are and how
+        many more are below (the lines past the panel's edge)."""
         racks = len(self.summary.racks) if self.summary is not None else 0
         if not racks:
-            self.border_title, self.border_subtitle = "Summary", ""
+            self.border_title = "Summary"
             return
         first, count = self.racks_in_view()
         title = f"Summary · {plural(racks, 'rack')}, nearest their limits first"
         if count < racks:
             title += f" · {first + 1}–{first + count} in view" if count else " · none in view"
         below = racks - first - count
-        self.border_title = title
-        self.border_subtitle = f"↓ {plural(below, 'more rack')} below" if below else ""
+        self.border_title = title + (f", {below:,} more ↓" if below else "")
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
         self._say_shown()
+
+    def watch_show_horizontal_scrollbar(self, shown: bool) -> None:
+        self._say_shown()  # the scrollbar takes the last line: one rack fewer in view
 
     def on_resize(self) -> None:
         compact = self.compact
