@@ -203,3 +203,39 @@ def test_the_busbar_is_drawn_on_the_rear_face_only() -> None:
     both = plan_rack(pdus, for_layout(training))
     for side in ("left", "right"):
         assert both.rail(side, "front") == both.rail(side, "rear") == both.rail(side)
+
+
+def test_the_whole_rack_zoom_tells_trays_from_shelves_and_the_rear_shows_the_busbar(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 80x24 the whole-rack zoom of an NVL72 rack draws 6 U a line (42 U over 7 lines):
+    each line names its top device and then a mark a device, top to bottom, as the
+    elevations mark them (compute tray ▪, NVLink switch tray ■, power shelf ▮): U25-U30
+    holds compute trays c13, c12, c11 over switch trays s9, s8, s7; U7-U12 compute trays
+    c04-c01 over shelves ps8 and ps7. At 1 U a line a tray carries its four marks. From
+    the rear the busbar runs down the right rail over U1-U35, the trays and shelves."""
+    shutil.copy(ROOT / "layouts" / "gb200-nvl72-su.toml", tmp_path / "gb200-nvl72-su.toml")
+    monkeypatch.chdir(tmp_path)
+
+    async def journey() -> None:
+        app = app_for(Path("gb200-nvl72-su.toml"), tmp_path)
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(pilot)
+            view = app.main.racks
+            assert app.main.go_to("a03-c18")
+            await settle(pilot)
+            drawn = view.render_line(view.line_of_unit(35) - int(view.scroll_offset.y)).text
+            assert "┃ a03-c18   ▪▪▪▪│" in drawn
+            await pilot.press("z", "z")
+            await settle(pilot)
+            assert view.units_per_row() == 6
+            lines = [view.render_line(y).text for y in range(1, 9)]
+            assert any("┃ a03-c13 ▪▪▪■■■│" in line for line in lines), lines
+            assert any("┃ a03-c04 ▪▪▪▪▮▮│" in line for line in lines), lines
+            await pilot.press("f")  # the rear
+            await settle(pilot)
+            lines = [view.render_line(y).text for y in range(1, 9)]
+            assert any("┃ a03-s6  ■■■■■■┃" in line for line in lines), lines  # the busbar
+            assert any("┃ a03-ps6 ▮▮▮▮▮▮┃" in line for line in lines), lines
+
+    run(journey)
