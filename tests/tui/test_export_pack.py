@@ -92,8 +92,7 @@ def test_the_print_pack_in_one_export_light_by_default_says_where_it_wrote(
             await settle(pilot)
             said = next(t for _, t in reversed(app.notices) if "Wrote" in t)
             assert said == (
-                f"Export: Wrote {tmp_path / 'out' / 'racks.svg'}, "
-                f"{stem}-pdf.pdf, {stem}-cables.csv"
+                f"Export: Wrote {tmp_path / 'out' / 'racks.svg'}, {stem}-pdf.pdf, {stem}-cables.csv"
             )
             svg = (tmp_path / "out" / "racks.svg").read_text(encoding="utf-8")
             assert palette.SURFACES["light"]["bg"] in svg
