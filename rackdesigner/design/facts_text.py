@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rackdesigner.model.units import HEIGHT, fmt
+from rackdesigner.model.wording import plural
 
 if TYPE_CHECKING:
     from rackdesigner.analysis.facts import DeviceFacts, RackFacts
@@ -76,7 +77,7 @@ def facts_lines(session: Session, ref: Ref) -> list[str]:
                     f"heat {kilowatts(rack.heat)} ({kilowatts(rack.air_heat)} air)"
                     f" · cooling {analysis.cooling_verdict(rack)}",
                     f"{rack.units_used:g} of {fmt(rack.rack.height_u, HEIGHT)} used"
-                    f" · {rack.gpus} GPUs · {len(rack.rack.feeds)} feeds",
+                    f" · {plural(rack.gpus, 'GPU')} · {plural(len(rack.rack.feeds), 'feed')}",
                     *domain_lines(analysis.racks, rack),
                 ]
     if kind == "feed":
@@ -115,7 +116,7 @@ def domain_lines(racks: list[RackFacts], rack: RackFacts) -> list[str]:
         shapes = domain.shapes
         what = f"mixed {'+'.join(shapes)}" if shapes else "no trays"
         trays = f"compute {compute} · switch {switches}"
-    lines = [f"NVLink domain {name}", f"{what} · {domain.gpus} GPUs", trays]
+    lines = [f"NVLink domain {name}", f"{what} · {plural(domain.gpus, 'GPU')}", trays]
     if len(domain.racks) > 1:
         lines.append(f"over racks {', '.join(r.rack.id for r in domain.racks)}")
     return lines
@@ -136,7 +137,10 @@ def tray_lines(session: Session, facts: DeviceFacts) -> list[str]:
         return [f"in NVLink domain {name}"]
     domain = _domain(analysis.racks, name)
     trays = len(domain.compute) + len(domain.switches)
-    return [f"in NVLink domain {name}", f"{trays} trays · {domain.gpus} GPUs in it"]
+    return [
+        f"in NVLink domain {name}",
+        f"{plural(trays, 'tray')} · {plural(domain.gpus, 'GPU')} in it",
+    ]
 
 
 def _domain(racks: list[RackFacts], name: str) -> Domain:

@@ -95,6 +95,17 @@ class Counts:
     free_array_ports: int  # spine cages left for the storage arrays
     over: int  # runs longer than the layout's cable_max (CAB001)
 
+    @property
+    def total_cables(self) -> int:
+        """Every cable the storage, in-band and out-of-band networks add."""
+        return (
+            self.storage_cables
+            + self.spine_cables
+            + self.bmc_cables
+            + self.switch_mgmt_cables
+            + self.uplink_cables
+        )
+
 
 def spines_per_row(leaves: int) -> int:
     """The fewest storage spines that take every leaf's uplinks, each leaf the same number

@@ -30,7 +30,7 @@ from rackdesigner.model.layout import (
     Site,
     Workload,
 )
-from rackdesigner.model.wording import a_form_factor
+from rackdesigner.model.wording import a_form_factor, plural
 
 SQRT3 = math.sqrt(3.0)
 DERATE = 0.8
@@ -528,27 +528,24 @@ def _header(
         [
             f" Made by: {command}",
             f" {description}.",
-            f" {len(layout.racks):,} racks of 42 U, {per_rack} nodes per compute rack; "
+            f" {len(layout.racks):,} racks of 42 U, {plural(per_rack, 'node')} per compute rack; "
             f"{options.voltage_text} {options.phases}-phase feeds on "
             f"{' or '.join(str(k) for k in sorted(side_counts))} sides (any one may be lost), "
             "sized for each rack's load.",
             f" Fabric: {fabric_text}.",
-            f" Cables: {cable_runs_text(plan)}.",
+            f" Cables: {CABLES_NOTE}",
         ]
     )
     return description, comment
 
 
-def cable_runs_text(plan: FabricPlan) -> str:
-    """How many of the plan's cables run longer than ``cable_max`` (the file's header)."""
-    limit = f"{plan.cable_limit:g} m"
-    if not plan.long_runs:
-        return f"none longer than {limit} (cable_max)"
-    longest = f", the longest {plan.longest[1]:.1f} m" if plan.longest else ""
-    return (
-        f"{plan.long_runs:,} of {len(plan.links):,} run longer than {limit} (cable_max"
-        f"{longest}): CAB001 warns about each, about 5 ns of latency per metre"
-    )
+# The header's word on cable lengths. How many run long, and the longest, are figures every
+# move changes: ``new`` prints them when it writes the file, CAB001 names each run as the
+# layout stands; a header keeping them would be wrong after the first edit.
+CABLES_NOTE = (
+    "a run longer than cable_max is a CAB001 warning (about 5 ns of latency per metre); "
+    "`rackdesigner validate` lists them as the layout stands."
+)
 
 
 def count(number: int, one: str, many: str) -> str:
@@ -910,6 +907,11 @@ def build_rack_scale(
     merged = catalog_for(layout)
     _network_racks_on_air(layout, merged)
     extra = _nvl_ethernet(layout, merged, ethernet, plan.cable_limit)
+    if extra.over:  # said when the file is written (``new`` prints the notes), not kept
+        plan.notes.append(
+            f"storage and out-of-band: {extra.over:,} of "
+            f"{plural(extra.total_cables, 'cable')} run longer than {plan.cable_limit:g} m"
+        )
     transformed = 0
     for rack in layout.racks:
         transformed += _nvl_feeds(rack, merged, options, power)
@@ -1072,8 +1074,8 @@ def _nvl_comment(
             "floor_load_max is the rating this hall needs (the power budget likewise): set "
             "your floor's own (PLC008).",
             f" Fabric: {fabric_text}; port k of every compute tray on a rail-k leaf.",
-            f" Cables: {cable_runs_text(plan)}.",
-            *_nvl_ethernet_text(extra, plan.cable_limit),
+            f" Cables: {CABLES_NOTE}",
+            *_nvl_ethernet_text(extra),
         ]
     )
 
@@ -1101,7 +1103,7 @@ def _transformer_text(racks: int, options: NewOptions) -> list[str]:
     ]
 
 
-def _nvl_ethernet_text(extra: nvl_networks.Counts, cable_limit: float) -> list[str]:
+def _nvl_ethernet_text(extra: nvl_networks.Counts) -> list[str]:
     return [
         f" Storage and in-band: {count(extra.storage_leaves, 'SN5600 leaf', 'SN5600 leaves')}"
         f" in pairs, one pair for every {nvl_networks.RACKS_PER_STORAGE_PAIR} NVL72 racks, "
@@ -1113,8 +1115,7 @@ def _nvl_ethernet_text(extra: nvl_networks.Counts, cable_limit: float) -> list[s
         f"NVL72 rack on its busbar carrying its trays', switch trays' and power shelves' "
         f"management ports ({extra.bmc_cables:,} cables) and one for each run of network racks "
         f"side by side carrying their switches' ({extra.switch_mgmt_cables:,}), with "
-        f"{extra.uplink_cables:,} uplinks; {extra.over:,} of these run longer than "
-        f"{cable_limit:g} m.",
+        f"{extra.uplink_cables:,} uplinks.",
     ]
 
 

@@ -34,7 +34,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rackdesigner.model.wording import plural
+from rackdesigner.model.wording import natural, plural
 from rackdesigner.topology.structure import Sketch, cabling, sketches
 
 if TYPE_CHECKING:
@@ -206,12 +206,6 @@ def build_trees(analysis: Analysis) -> tuple[list[Tree], dict[str, str]]:
             tree.uppers.append((tree.root, top_level, kids))
         trees.append(tree)
     return trees, names
-
-
-def natural(name: str) -> tuple[tuple[str, int], ...]:
-    """Sort key: ``a2-spine10`` after ``a2-spine9`` (digit runs compared as numbers)."""
-    parts = re.findall(r"(\D*)(\d*)", name)
-    return tuple((text, int(digits) if digits else -1) for text, digits in parts if text or digits)
 
 
 def _root_name(base: str, taken: set[str]) -> str:

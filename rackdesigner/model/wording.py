@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import re
+
 # Words whose plural is the word itself.
 _INVARIANT = {"info"}
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
     """``plural(1, "rack") == "1 rack"``, ``plural(3, "rack") == "3 racks"``; ``many`` for
-    a plural not made with -s (``plural(2, "entry", "entries")``)."""
+    a plural not made with -s (``plural(2, "entry", "entries")``); thousands separated
+    (``plural(1152, "cable") == "1,152 cables"``)."""
     if count == 1 or word in _INVARIANT:
-        return f"{count} {word}"
-    return f"{count} {many}" if many else f"{count} {word}s"
+        return f"{count:,} {word}"
+    return f"{count:,} {many}" if many else f"{count:,} {word}s"
 
 
 def at_least(unknown: bool) -> str:
@@ -31,3 +34,10 @@ def a_form_factor(form_factor: str) -> str:
     """``an SXM``, ``an OAM``, ``a PCIe``: as the letters are said."""
     name = form_factor_name(form_factor)
     return f"{'an' if name[:1] in 'AEFHILMNORSX' else 'a'} {name}"
+
+
+def natural(name: str) -> tuple[tuple[str, int], ...]:
+    """Sort key: ``a2-spine10`` after ``a2-spine9`` (digit runs compared as numbers), as
+    people count."""
+    parts = re.findall(r"(\D*)(\d*)", name)
+    return tuple((text, int(digits) if digits else -1) for text, digits in parts if text or digits)

@@ -26,7 +26,7 @@ from textual.screen import Screen
 
 from rackdesigner.tui import actions, safe
 from rackdesigner.tui.main_screen import MainScreen
-from rackdesigner.tui.notices import NOTICE_CSS
+from rackdesigner.tui.notices import NOTICE_CSS, titled
 from rackdesigner.tui.workspace import Workspace
 
 
@@ -154,7 +154,7 @@ class DesignerApp(App[None], inherit_bindings=False):
 
         One compact notice at a time (:mod:`rackdesigner.tui.notices`)."""
         message, title = safe.lines(message), safe.plain(title)
-        text = f"{title}: {message}" if title else str(message)
+        text = titled(title, str(message))
         self.notices.append((str(severity), text))
         del self.notices[:-200]
         self.main.notice_board.give(str(severity), text, timeout)

@@ -1205,7 +1205,6 @@ class MainScreen(Screen[None]):
         if session is None:
             return
         path = self.workspace.path
-        theme = "dark" if self.app.current_theme.dark else "light"
         # The dialog runs the export itself, with progress; it closes with what it wrote.
         # (Imported here: its exporters' registry is not needed for the first frame.)
         from rackdesigner.tui.screens.export import ExportScreen
@@ -1214,8 +1213,7 @@ class MainScreen(Screen[None]):
             ExportScreen(
                 path,
                 session.layout.name,
-                theme,
-                runner=ExportRunner(session, path),
+                runner=ExportRunner(session, path),  # drawings light, as the command line's
                 unsaved=self.workspace.dirty,
             )
         )

@@ -1,5 +1,5 @@
-"""One compact notice at a time (issue 23): the designer's notifications, shown as a single
-line under the header.
+"""One compact notice at a time: the designer's notifications, shown across the foot of the
+screen over the footer's keys, the whole width, up to ``NOTICE_LINES`` lines.
 
 A new notice replaces the last; the next edit clears it (it may have been about what the
 edit fixed); within one edit a notice does not replace a graver one (the edit's own
@@ -22,25 +22,49 @@ if TYPE_CHECKING:
 NOTICE_MAX_S = 6.0
 _GRAVITY = {"information": 0, "warning": 1, "error": 2}
 
-# The toast: one line under the header, past the view tabs, over no panel's findings.
-NOTICE_CSS = """
-ToastRack {
-    dock: top;
-    align: left top;
-    margin: 2 0 0 0;
-    padding: 0 0 0 42;
-}
-ToastHolder { align-horizontal: left; }
-Toast {
-    width: auto;
+# The longest a notice gets, in lines: its text wraps to the screen's width up to here.
+NOTICE_LINES = 3
+# The toast: across the foot of the screen, over the footer (the keys come back when it
+# goes), the screen's whole width so a long notice is read whole. Under the header it would
+# share a line with the view tabs and cover the inspector's top, cut to what was left.
+NOTICE_CSS = f"""
+ToastRack {{
+    dock: bottom;
+    align: left bottom;
+    margin: 0;
+    padding: 0;
+    overflow: hidden hidden;
+}}
+ToastHolder {{ align-horizontal: left; }}
+Toast {{
+    width: 100%;
     max-width: 100%;
-    height: 1;
+    height: auto;
+    max-height: {NOTICE_LINES};
     margin: 0;
     padding: 0 1;
-    text-wrap: nowrap;
+    text-wrap: wrap;
     text-overflow: ellipsis;
-}
+}}
 """
+
+
+def titled(title: str, message: str) -> str:
+    """``Title: message``, unless the message already starts with its title ("What if
+    side:A fails: …" under "What if" is not said twice)."""
+    if not title or message.casefold().startswith(title.casefold()):
+        return message
+    return f"{title}: {message}"
+
+
+def one_line(text: str) -> str:
+    """A notice's lines run on, `` · `` between them; a line that ends in a colon leads
+    into the next ("What if side:A fails: GPUs: …")."""
+    line = ""
+    for part in (p.strip() for p in text.splitlines()):
+        if part:
+            line += (" " if line.endswith(":") else " · " if line else "") + part
+    return line
 
 
 class NoticeBoard:
@@ -72,7 +96,7 @@ class NoticeBoard:
         if not self._same_turn:  # notices given while this message is handled: one edit
             self._same_turn = True
             app.call_later(self._turn_over)
-        line = " · ".join(part.strip() for part in text.splitlines() if part.strip())
+        line = one_line(text)
         level: SeverityLevel = (
             "error"
             if severity == "error"

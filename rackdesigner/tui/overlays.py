@@ -156,8 +156,9 @@ class Shading:
         for fabric in impact.fabrics:
             if fabric.switches_lost or fabric.cables_lost:
                 parts.append(
-                    f"{fabric.name}: {fabric.switches_lost} switches, {fabric.cables_lost} "
-                    f"cables lost, largest job {fabric.largest_gpus} of {fabric.gpus} GPUs"
+                    f"{fabric.name}: {plural(fabric.switches_lost, 'switch', 'switches')}, "
+                    f"{plural(fabric.cables_lost, 'cable')} lost, largest job "
+                    f"{fabric.largest_gpus} of {plural(fabric.gpus, 'GPU')}"
                 )
         if impact.harmless:
             parts.append("nothing is lost")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rackdesigner.export.render.palette import PART_MARKS, drawn_kind
 from rackdesigner.layout_io.catalog import Catalog
 from rackdesigner.model.layout import Device, Layout, Rack
 
@@ -16,9 +17,12 @@ class Block:
     """A device as drawn: the units it covers on one face (lowest first) or its rail."""
 
     device: Device
-    kind: str  # a palette kind; "other" for an unknown model
+    kind: str  # a palette kind or rack-scale part (palette.drawn_kind); "other" if unknown
     height: int  # rack units; 0 for side-mounted devices
     full_depth: bool
+    # A 0U device drawn over some units of its rail only (lowest, highest): the NVL72
+    # busbar, over its rack's trays and power shelves, as the elevations draw it.
+    span: tuple[int, int] | None = None
 
     @property
     def top(self) -> int:
@@ -62,15 +66,30 @@ class RackPlan:
 
 def plan_rack(rack: Rack, catalog: Catalog) -> RackPlan:
     plan = RackPlan(rack, int(rack.height_u))
+    busbars: list[Block] = []
     for device in rack.devices:
         entry = catalog.devices.get(device.model)
         height = int(entry.height_u) if entry is not None else 1
-        kind = (entry.kind if entry is not None else None) or "other"
+        kind = drawn_kind(entry)
         block = Block(device, kind, height, entry.full_depth if entry is not None else True)
-        if height == 0:
+        if kind == "busbar" and device.side is None:
+            busbars.append(block)  # down the rear, on the right rail: see below
+        elif height == 0:
             (plan.right if device.side == "right" else plan.left).append(block)
         else:
             plan.blocks.append(block)
+    if busbars:
+        # Over the rack-scale parts it feeds (the whole rack when it holds none).
+        units = [
+            u
+            for b in plan.blocks
+            if b.kind in PART_MARKS and b.device.position is not None
+            for u in (b.device.position, b.top)
+        ]
+        span = (min(units), max(units)) if units else (1, plan.height)
+        for block in busbars:
+            block.span = span
+        plan.right.extend(busbars)
     return plan
 
 

@@ -209,7 +209,7 @@ def impact_text(impact: Impact) -> str:
 
 def summary(impact: Impact) -> str:
     """A scenario in one line (the ranking, the report's single failures)."""
-    parts = [f"{impact.gpus_lost} GPUs lost"]
+    parts = [f"{plural(impact.gpus_lost, 'GPU')} lost"]
     if impact.gpus_lost:
         parts[0] += (
             f" ({impact.gpus_down} down, {impact.gpus_degraded} degraded, "

@@ -44,8 +44,8 @@ def test_new_writes_canonical_toml_with_a_header(tmp_path: Path) -> None:
     assert "rail fabric" in text.splitlines()[1]
     tomllib.loads(text)
     assert dumps(load_path(target)) == text  # canonical: a rewrite changes nothing
-    # v1.2: no threshold written; the summary and the header count the runs over 5 m,
-    # which validate reports as CAB001 warnings
+    # v1.2: no threshold written; the summary counts the runs over 5 m, which validate
+    # reports as CAB001 warnings (the header names the rule, no count an edit makes stale)
     assert err == "" and "[rules.thresholds]" not in text
     assert "run longer than 5 m" in out and "CAB001 x" in out
     assert "# Cables: " in text

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 
@@ -345,7 +346,11 @@ def test_cable_limit_is_never_raised_the_runs_are_counted_or_refused() -> None:
     assert plan.long_runs > 0 and plan.longest is not None and plan.cable_limit == 5.0
     assert built.layout.rules is None or "cable_max" not in built.layout.rules.thresholds
     assert any(f"{plan.long_runs:,} of" in note for note in plan.notes)
-    assert f"Cables: {plan.long_runs:,} of" in (built.layout.comment or "")
+    # The count is said when the file is written (``new`` prints the notes); the file's
+    # header keeps no figure the first move would make wrong.
+    cables = next(line for line in (built.layout.comment or "").splitlines() if "Cables:" in line)
+    assert not any(ch.isdigit() for ch in cables.replace("5 ns", "").replace("CAB001", ""))
+    assert "CAB001" in cables and "rackdesigner validate" in cables
     assert plan.warnings == []
     with pytest.raises(GenerateError, match=r"strict-cables.*longer than cable_max 5 m"):
         build(NewOptions(gpus=256, fabric="rail", strict_cables=True))
@@ -741,3 +746,15 @@ def test_feeds_take_as_many_sides_as_the_psus_need() -> None:
     # DGX B200: 6 PSUs, 5 needed: no count of sides up to 4 keeps 5, so two (and PWR008 warns)
     b200 = build(NewOptions(gpus=32, gpu="b200", cooling="rear-door")).layout
     assert {f.side for r in b200.racks for f in r.feeds} == {"A", "B"}
+
+
+def test_the_header_keeps_no_cable_figure_an_edit_makes_stale() -> None:
+    """The GB200 SU's header (one SU: 8 NVL72 racks) names CAB001 for long runs and counts
+    none: the 358 compute runs over 5 m and the storage and out-of-band networks' are said
+    by ``new`` when it writes the file (the plan's notes), where they are true."""
+    built = build(NewOptions(template="gb200-superpod", sus=1))
+    header = built.layout.comment or ""
+    assert not re.search(r"\d of [\d,]+ run", header) and "of these" not in header
+    notes = " ".join(built.plan.notes)
+    assert f"{built.plan.long_runs:,} of 1,152 cables run longer than 5 m" in notes
+    assert "storage and out-of-band: " in notes

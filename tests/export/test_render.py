@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from rackdesigner.analysis import Analysis
 from rackdesigner.check.engine import check
 from rackdesigner.cli.main import cli
 from rackdesigner.export.drawings import rack_file_name
@@ -196,10 +197,40 @@ def test_labels_are_clipped_to_the_body_with_the_full_text_in_the_tooltip(small)
     group = next(
         g for g in root.iter(f"{SVG}g") if (g.findtext(f"{SVG}title") or "").startswith("gpu2 ")
     )
-    shown = group.find(f"{SVG}text").text
-    assert shown.endswith("…")
-    assert len(shown) * GEOMETRY.char <= GEOMETRY.body - 8
+    # The id stands whole on the top line (the cable schedule's name for it); the label,
+    # too long beside it, goes under it, cut to the body with the full text in the tooltip.
+    label = group.find(f"{SVG}text")
+    assert label.text == "gpu2"
+    second = label.find(f"{SVG}tspan").text
+    assert second.startswith("training node two") and second.endswith("…")
+    assert len(second) * GEOMETRY.char_small <= GEOMETRY.body - 10
     assert "training node two with a long label" in group.findtext(f"{SVG}title")
+
+
+def test_a_device_is_named_by_its_id_with_its_label_beside_it() -> None:
+    """A 1 U spine labelled "spine 2" shows "a03-spine2 · spine 2" (the id the cable
+    schedule prints, then the label) on its front and, blocked, on its rear; a label too
+    long beside the id gives way, the id never ("a01-leaf2 · leaf, r…": 20 characters fit
+    the sheet's 1 U body)."""
+    from rackdesigner.export.render.svg import named
+
+    assert named("a01-leaf2", "leaf, rails 5-8", 28) == "a01-leaf2 · leaf, rails 5-8"
+    assert named("a01-leaf2", "leaf, rails 5-8", 16) == "a01-leaf2 · lea…"
+    assert named("a01-leaf2", "a01-leaf2", 28) == "a01-leaf2"
+    assert named("a01-leaf2", "leaf", 12) == "a01-leaf2"  # no room for " · " and a letter
+    analysis = Analysis(load_path(ROOT / "layouts" / "training-128.toml"))
+    document = single(analysis, analysis.racks[2], [])
+    assert document.count(">a03-spine2 · spine 2<") == 2  # front, and rear blocked
+    # The sheet's narrower racks keep the id whole and cut the label.
+    document = sheet(analysis, [])
+    assert document.count(">a01-leaf2 · leaf, r…<") == 1
+    assert ">leaf, rails 5-8<" not in document and ">leaf, rails 5-8 · " not in document
+    # The print pack's elevations are painted from the same labels.
+    from pypdf import PdfReader
+
+    pages = PdfReader(io.BytesIO(pdf.pdf(analysis, []))).pages
+    printed = pages[0].extract_text() + pages[1].extract_text()  # a01 and a02, a03 and a04
+    assert "a01-leaf2 · leaf, " in printed and "a03-spine2 · spine 2" in printed
 
 
 def test_rack_heights_42_48_52_have_numbers_on_both_rails(small) -> None:

@@ -16,7 +16,8 @@ def _walk(entry: Entry) -> list[Entry]:
 def test_each_nvl72_rack_is_one_domain_block_with_its_uplinks_and_switch_trays() -> None:
     session = Session(load_path(ROOT / "layouts" / "gb200-nvl72-su.toml"))
     assert session.analysis is not None
-    entries = [e for root in outline(session.analysis) for e in _walk(root)]
+    fabric = [root for root in outline(session.analysis) if root.network is None]
+    entries = [e for root in fabric for e in _walk(root)]
     blocks = [e for e in entries if e.label.startswith("nvl-")]
     domains = [r for r in session.layout.racks if r.nvlink_domain]
     assert [b.label.split(" · ")[0] for b in blocks] == [r.nvlink_domain for r in domains]

@@ -156,6 +156,8 @@ def test_the_export_runner_is_the_cli_exporter_and_refuses_the_input_layout(
         runner(ExportRequest(floorplan, str(path), "light"))
     assert path.read_bytes() == before
     target = tmp_path / "out" / "floor.svg"
-    said = runner(ExportRequest(floorplan, str(target), "light"))()
-    assert said.startswith("Wrote ") and str(target) in said
+    # The job renders (nothing written yet); the runner writes what the jobs rendered.
+    outputs = runner(ExportRequest(floorplan, str(target), "light"))()
+    assert [o.path for o in outputs] == [target] and not target.exists()
+    assert runner.write(outputs) == [target]
     assert b"<svg" in target.read_bytes()[:400]

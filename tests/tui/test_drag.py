@@ -10,8 +10,20 @@ import pytest
 from textual import events
 from textual.widgets import OptionList
 
+from rackdesigner.tui.screens.confirm import ConfirmScreen
 from rackdesigner.tui.widgets.racks_view import COLUMN_W, LABEL_W
-from tests.tui.pilot import app_for, copy, drag, last_notice, run, settle, spot, type_text
+from tests.tui.pilot import (
+    app_for,
+    copy,
+    drag,
+    last_notice,
+    recent_notices,
+    run,
+    settle,
+    spot,
+    type_text,
+    wait_for,
+)
 
 
 def _compact_spot(app: Any, rack: int, unit: int) -> tuple[int, int]:
@@ -44,12 +56,18 @@ def test_drag_a_node_to_another_rack_then_undo_it(
             await settle(pilot)
             revision = session.revision
             # Grab it at U30, let go over a02's U34: it lands at U33, a unit under the pointer.
+            # Its id names a01: the move offers a02's next free id (a02-n04 is taken), and
+            # Enter takes it; move and rename are one undo step.
             await drag(pilot, app, (0, 30), (1, 34))
-            assert session.index.rack_of("a01-n04").id == "a02"
-            assert session.index.device("a01-n04").position == 33
-            assert "Moved a01-n04 to a02 U33" in last_notice(app)
+            await wait_for(pilot, ConfirmScreen)
+            await pilot.press("enter")
+            await settle(pilot)
+            assert session.index.device("a01-n04") is None
+            assert session.index.rack_of("a02-n05").id == "a02"
+            assert session.index.device("a02-n05").position == 33
+            assert "Moved a01-n04 to a02 U33 as a02-n05" in recent_notices(app)
             assert session.revision == revision + 1  # one undo step
-            assert app.main.racks.current_device_id() == "a01-n04"
+            assert app.main.racks.current_device_id() == "a02-n05"
             assert app.main.racks.current_rack_id() == "a02"
             await pilot.press("ctrl+z")
             await settle(pilot)
@@ -82,6 +100,8 @@ def test_drag_in_the_whole_rack_zoom_and_a_refused_drop_on_a_taken_line(tmp_path
             await pilot._post_mouse_events(
                 [events.MouseUp, events.Click], "#racks", target, button=1
             )
+            await wait_for(pilot, ConfirmScreen)  # rename it for a02? No: keep a01-n04
+            await pilot.press("tab", "enter")
             await settle(pilot)
             assert session.index.rack_of("a01-n04").id == "a02"
             assert session.index.device("a01-n04").position == 33
@@ -235,6 +255,8 @@ def test_a_device_dragged_to_the_edge_scrolls_to_a_rack_out_of_view_and_onto_a_t
             left = view.scroll_offset.x
             assert left <= 4 * COLUMN_W and left + width >= 5 * COLUMN_W  # a05 in view
             await pilot._post_mouse_events([events.MouseUp, events.Click], "#racks", edge, button=1)
+            await wait_for(pilot, ConfirmScreen)  # a05's id for it? No: keep a01-n04
+            await pilot.press("tab", "enter")
             await settle(pilot)
             assert session.index.rack_of("a01-n04").id == "a05"
             assert session.index.device("a01-n04").position == 33
@@ -253,7 +275,7 @@ def test_a_device_dragged_to_the_edge_scrolls_to_a_rack_out_of_view_and_onto_a_t
             await pilot._post_mouse_events(
                 [events.MouseUp, events.Click], "#racks", title, button=1
             )
-            await settle(pilot)
+            await settle(pilot)  # (a01-n04 names neither a05 nor this rack: no question)
             assert session.index.rack_of("a01-n04").id == f"a0{other + 1}"
             assert session.index.device("a01-n04").position == 33
 

@@ -40,8 +40,11 @@ def test_one_compact_notice_replaced_by_the_next_and_cleared_by_an_edit(tmp_path
             shown = toasts(app)
             assert len(shown) == 1 and len(app._notifications) == 1
             assert app.notice == ("warning", "Two: second\nline")
-            assert shown[0].size.height == 1  # one line, under the header
-            assert shown[0].region.y == 2
+            # Across the foot of the screen, over the footer's keys: the whole width,
+            # clear of the inspector (whose top it covered, cut, under the header).
+            assert shown[0].region.bottom == app.screen.size.height
+            assert shown[0].region.width == app.screen.size.width
+            assert not shown[0].region.overlaps(app.main.inspector.region)
             # Every notice is still kept, for the help and the tests.
             assert [t for _, t in app.notices[-2:]] == ["One: first", "Two: second\nline"]
             # Never longer than a few seconds, whatever the caller asked.
@@ -57,6 +60,37 @@ def test_one_compact_notice_replaced_by_the_next_and_cleared_by_an_edit(tmp_path
             await pilot.pause()
             assert app.notice is not None and app.notice[0] == "error"
             assert any(t == "Placed a01-n09" for _, t in app.notices)
+
+    run(journey)
+
+
+def test_a_long_notice_is_shown_whole_at_80x24_and_its_title_not_said_twice(
+    tmp_path: Path,
+) -> None:
+    """At 80x24 a notice of 150 characters wraps over two lines of 78 (the screen's width
+    less the toast's border and padding), every word of it on screen; a notice whose text
+    starts with its title ("What if" over "What if side:A fails:") says it once, and a
+    line ending in a colon runs into the next without a separator."""
+    path = copy("training-128.toml", tmp_path)
+    words = " ".join(f"word{i:02d}" for i in range(25))  # 25 x 7 - 1 = 174 characters
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await settle(pilot)
+            app.notify(words, timeout=10)
+            await drawn(pilot)
+            shown = toasts(app)
+            assert len(shown) == 1 and shown[0].region.height == 3  # 174 / 77 -> 3 lines
+            rendered = " ".join(str(shown[0].render()).split())
+            assert rendered == words
+            assert not shown[0].region.overlaps(app.main.inspector.region)
+            app.notify("What if side:A fails:\n  GPUs: 0 down", title="What if")
+            await drawn(pilot)
+            assert app.notice == ("information", "What if side:A fails:\n  GPUs: 0 down")
+            assert " ".join(str(toasts(app)[0].render()).split()) == (
+                "What if side:A fails: GPUs: 0 down"
+            )
 
     run(journey)
 

@@ -177,20 +177,65 @@ def test_the_topology_view_draws_each_nvlink_domain_as_one_block(
 
 def test_the_busbar_is_drawn_on_the_rear_face_only() -> None:
     """A 0U device that names a face and no side rail (the NVL72 busbar) is seen from
-    that face; a side-rail PDU from both."""
+    that face, drawn on the right rail over the units of the rack-scale parts it feeds
+    (U1-U35: 8 power shelves, 18 compute and 9 switch trays), as the elevations draw it
+    down the rear's middle; a side-rail PDU from both faces."""
     from rackdesigner.layout_io import load_path
     from rackdesigner.layout_io.catalog import for_layout
     from rackdesigner.tui.rows import plan_rack
+    from rackdesigner.tui.widgets.racks_view import _rail_block
     from tests.conftest import ROOT
 
     layout = load_path(ROOT / "layouts" / "gb200-nvl72-su.toml")
     rack = next(r for r in layout.racks if r.nvlink_domain)
     plan = plan_rack(rack, for_layout(layout))
-    ids = {face: [b.device.id for b in plan.rail("left", face)] for face in ("front", "rear")}
-    assert any(i.endswith("-bus") for i in ids["rear"])
+    ids = {face: [b.device.id for b in plan.rail("right", face)] for face in ("front", "rear")}
+    assert ids["rear"] == [f"{rack.id}-bus"]
     assert not any(i.endswith("-bus") for i in ids["front"])
+    bus = plan.rail("right", "rear")
+    assert bus[0].span == (1, 35) and bus[0].kind == "busbar"
+    assert _rail_block(bus, plan.height, 1) is bus[0]
+    assert _rail_block(bus, plan.height, 35) is bus[0]
+    assert _rail_block(bus, plan.height, 36) is None  # above the trays: the bare rail
+    assert _rail_block(bus, plan.height, 36, lowest=31) is bus[0]  # a compact line over U35
     training = load_path(ROOT / "layouts" / "training-128.toml")
     pdus = next(r for r in training.racks if any(d.side for d in r.devices))
     both = plan_rack(pdus, for_layout(training))
     for side in ("left", "right"):
         assert both.rail(side, "front") == both.rail(side, "rear") == both.rail(side)
+
+
+def test_the_whole_rack_zoom_tells_trays_from_shelves_and_the_rear_shows_the_busbar(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 80x24 the whole-rack zoom of an NVL72 rack draws 6 U a line (42 U over 7 lines):
+    each line names its top device and then a mark a device, top to bottom, as the
+    elevations mark them (compute tray ▪, NVLink switch tray ■, power shelf ▮): U25-U30
+    holds compute trays c13, c12, c11 over switch trays s9, s8, s7; U7-U12 compute trays
+    c04-c01 over shelves ps8 and ps7. At 1 U a line a tray carries its four marks. From
+    the rear the busbar runs down the right rail over U1-U35, the trays and shelves."""
+    shutil.copy(ROOT / "layouts" / "gb200-nvl72-su.toml", tmp_path / "gb200-nvl72-su.toml")
+    monkeypatch.chdir(tmp_path)
+
+    async def journey() -> None:
+        app = app_for(Path("gb200-nvl72-su.toml"), tmp_path)
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(pilot)
+            view = app.main.racks
+            assert app.main.go_to("a03-c18")
+            await settle(pilot)
+            drawn = view.render_line(view.line_of_unit(35) - int(view.scroll_offset.y)).text
+            assert "┃ a03-c18   ▪▪▪▪│" in drawn
+            await pilot.press("z", "z")
+            await settle(pilot)
+            assert view.units_per_row() == 6
+            lines = [view.render_line(y).text for y in range(1, 9)]
+            assert any("┃ a03-c13 ▪▪▪■■■│" in line for line in lines), lines
+            assert any("┃ a03-c04 ▪▪▪▪▮▮│" in line for line in lines), lines
+            await pilot.press("f")  # the rear
+            await settle(pilot)
+            lines = [view.render_line(y).text for y in range(1, 9)]
+            assert any("┃ a03-s6  ■■■■■■┃" in line for line in lines), lines  # the busbar
+            assert any("┃ a03-ps6 ▮▮▮▮▮▮┃" in line for line in lines), lines
+
+    run(journey)

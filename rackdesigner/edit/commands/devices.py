@@ -138,7 +138,12 @@ class MoveDevice(Command):
             where.append(f"U{position}")
         self.label = f"Move {device_id} to {' '.join(where)}" if where else f"Move {device_id}"
 
-    def _apply(self, layout: Layout, index: LayoutIndex) -> None:
+    def check(self, index: LayoutIndex) -> None:
+        """Refuse (EditError) as applying would, changing nothing: the designer asks
+        about a move's rename only when the move itself can be made."""
+        self._checked(index)
+
+    def _checked(self, index: LayoutIndex) -> tuple[Device, Rack, Rack, dict[str, Any]]:
         device, source = _device(index, self.device_id)
         target = _rack(index, self.rack_id) if self.rack_id else source
         entity = f"device {device.id}"
@@ -146,6 +151,10 @@ class MoveDevice(Command):
         position = values.get("position", device.position)
         face = values.get("face", device.face)
         check_fit(index, target, device.model, position, face, moving=device)
+        return device, source, target, values
+
+    def _apply(self, layout: Layout, index: LayoutIndex) -> None:
+        device, source, target, values = self._checked(index)
         feed = device.feed
         if (
             target is not source

@@ -27,18 +27,24 @@ from rackdesigner.analysis import Analysis, DeviceFacts, RackFacts
 from rackdesigner.analysis.weight import rack_weight
 from rackdesigner.export.render import svg
 from rackdesigner.export.render.findings import Marks, by_subject
-from rackdesigner.export.render.palette import KIND_LABELS, PART_LABELS, SEVERITY_SYMBOLS
-from rackdesigner.export.render.svg import SEVERITY_CLASS, clip, kind_class, kw, num, text
+from rackdesigner.export.render.palette import (
+    KIND_LABELS,
+    PART_LABELS,
+    PART_MARKS,
+    SEVERITY_SYMBOLS,
+    drawn_kind,
+)
+from rackdesigner.export.render.svg import SEVERITY_CLASS, clip, kind_class, kw, named, num, text
 from rackdesigner.model.diagnostics import Diagnostic
-from rackdesigner.model.layout import DeviceType
 from rackdesigner.model.progress import each
 
 # A rack-scale part's marks: (from the body's right edge, step, count, (width, height,
-# top within the unit, corner radius)); elevation kinds of palette.py.
+# top within the unit, corner radius)); elevation kinds of palette.py, whose PART_MARKS
+# counts them for the designer too.
 _BODY_MARKS: dict[str, tuple[int, int, int, tuple[int, int, int, int]]] = {
-    "nvl-compute": (42, 9, 4, (7, 6, 4, 0)),
-    "nvl-switch": (24, 10, 2, (8, 8, 3, 1)),
-    "power-shelf": (46, 7, 6, (5, 8, 3, 0)),
+    "nvl-compute": (42, 9, PART_MARKS["nvl-compute"][1], (7, 6, 4, 0)),
+    "nvl-switch": (24, 10, PART_MARKS["nvl-switch"][1], (8, 8, 3, 1)),
+    "power-shelf": (46, 7, PART_MARKS["power-shelf"][1], (5, 8, 3, 0)),
 }
 
 
@@ -139,21 +145,6 @@ class RackPlan:
 
 
 _TRAYS = ("nvl-compute", "nvl-switch")  # the NVLink domain's trays
-
-
-def drawn_kind(dtype: DeviceType | None) -> str:
-    """What a device is drawn as: its kind, or the rack-scale part it is (a compute tray
-    is a GPU node, a switch tray and a power shelf "other", yet each looks its own)."""
-    if dtype is None:
-        return "other"
-    role = dtype.nvl_tray_role
-    if role is not None:
-        return "nvl-compute" if role == "compute" else "nvl-switch"
-    if dtype.is_power_shelf:
-        return "power-shelf"
-    if dtype.is_busbar:
-        return "busbar"
-    return dtype.kind or "other"
 
 
 def plan_rack(facts: RackFacts) -> RackPlan:
@@ -557,17 +548,23 @@ class ElevationWriter:
         body = self.symbols.body(d.model, kind, placed.height)
         marks = self.device_marks.get(d.id)
         label_room = g.body - 8 - (14 if marks is not None else 0) - _DECOR.get(kind, 0)
-        label = d.label or d.id
         inset = MANIFOLD + 1 if plan.manifolds and placed.face == "rear" else 0
         label_room -= inset
         tx = g.body_x + 6 + inset
         tip = _tooltip(dev, placed, marks, placed.note, self.detail)
+        chars = int(label_room / g.char)
+        label = named(d.id, d.label, chars)
+        # A label cut short beside the id goes whole under it when the device has a line
+        # to spare (2 U and more), before the model.
+        below = placed.height >= 2 and label != named(d.id, d.label, 10**6)
+        if below:
+            label = clip(d.id, chars)
         parts = [
             f'<g class="{kind_class(kind)}"><title>{tip}</title><use href="#{body}" y="{y}"/>'
-            f'<text x="{tx}" y="{y + 10}">{text(clip(label, int(label_room / g.char)))}'
+            f'<text x="{tx}" y="{y + 10}">{text(label)}'
         ]
         if placed.height >= 2:
-            second = d.model if not d.label or d.label == d.id else f"{d.id} · {d.model}"
+            second = f"{d.label} · {d.model}" if below else d.model
             if dev.power:
                 second += f" · {kw(dev.power)}"
             room = g.body - 10 - _DECOR.get(kind, 0)
@@ -600,7 +597,7 @@ class ElevationWriter:
         room = g.body - 8 - inset
         if plan.busbars:
             room = g.body // 2 - BUSBAR // 2 - 8 - inset
-        shown = text(clip(d.label or d.id, int(room / g.char)))
+        shown = text(named(d.id, d.label, int(room / g.char)))
         out.append(f'<text x="{g.body_x + 6 + inset}" y="{y + 10}">{shown}</text>')
 
     def _domain(self, out: list[str], plan: RackPlan) -> None:
@@ -705,7 +702,7 @@ class ElevationWriter:
                 self.kinds.add(kind)
                 top = i * (seg + 2)
                 marks = self.device_marks.get(dev.id)
-                label = clip(dev.device.label or dev.id, int((seg - 6) / g.char_small))
+                label = named(dev.id, dev.device.label, int((seg - 6) / g.char_small))
                 tip = _tooltip(dev, None, marks, "", self.detail)
                 outline = ""
                 if marks is not None:
@@ -969,8 +966,8 @@ def overview(
             box("sl", left + g.body_x, faces_y, g.body, height)
             for placed in plan.placed:
                 top, h = g.span(plan.units, placed.position, placed.height)
-                label = placed.dev.device.label or placed.dev.id
                 chars = int((g.body - 8 - _DECOR.get(placed.kind, 0)) / g.char)
+                label = named(placed.dev.id, placed.dev.device.label, chars)
                 if placed.face == face:
                     writer.kinds.add(placed.kind)
                     box(placed.kind, left + g.body_x, faces_y + top + 0.5, g.body, h - 1)
@@ -980,7 +977,7 @@ def overview(
                                 f"t:{placed.kind}",
                                 left + g.body_x + 6,
                                 faces_y + top + 10,
-                                clip(label, chars),
+                                label,
                             )
                         )
                     found = writer.device_marks.get(placed.dev.id)
@@ -995,9 +992,7 @@ def overview(
                 elif placed.full:
                     box("bk", left + g.body_x, faces_y + top + 0.5, g.body, h - 1)
                     if labels:
-                        texts.append(
-                            ("tm", left + g.body_x + 6, faces_y + top + 10, clip(label, chars))
-                        )
+                        texts.append(("tm", left + g.body_x + 6, faces_y + top + 10, label))
             if 8 * scale >= 4:
                 for u in range(1, plan.units + 1):
                     uy = faces_y + (plan.units - u) * g.unit + g.unit / 2 + 3

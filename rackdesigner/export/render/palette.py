@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rackdesigner.model.layout import MEDIA as LAYOUT_MEDIA
+from rackdesigner.model.layout import DeviceType
 
 # How a kind is named in legends.
 KIND_LABELS = {
@@ -73,9 +74,13 @@ SEVERITY_COLOURS = {
 
 
 def swatch(kind: str | None, theme: str = "light") -> Swatch:
-    """The colours of a device kind; unknown kinds (or an unknown model) are ``other``."""
+    """The colours of a device kind, or of a rack-scale part (:data:`PARTS`, what
+    :func:`drawn_kind` names); unknown kinds (or an unknown model) are ``other``."""
     table = THEMES.get(theme, LIGHT)
-    return table.get(kind or "other", table["other"])
+    found = table.get(kind or "other")
+    if found is None:
+        found = PARTS.get(theme, PARTS["light"]).get(kind or "", table["other"])
+    return found
 
 
 # Surfaces of a drawing per theme: page, text, rack frame, rails, empty units, the hatch of
@@ -240,3 +245,23 @@ PARTS: dict[str, dict[str, Swatch]] = {
         "return": Swatch("#e8664f", "#1a0a05"),
     },
 }
+
+# A rack-scale part's mark on its body, and how many (the elevations draw that many small
+# shapes at the body's right; the designer writes the symbol as many times): a compute
+# tray's four, a switch tray's two squares, a power shelf's six bars.
+PART_MARKS = {"nvl-compute": ("▪", 4), "nvl-switch": ("■", 2), "power-shelf": ("▮", 6)}
+
+
+def drawn_kind(dtype: DeviceType | None) -> str:
+    """What a device is drawn as: its kind, or the rack-scale part it is (a compute tray
+    is a GPU node, a switch tray and a power shelf "other", yet each looks its own)."""
+    if dtype is None:
+        return "other"
+    role = dtype.nvl_tray_role
+    if role is not None:
+        return "nvl-compute" if role == "compute" else "nvl-switch"
+    if dtype.is_power_shelf:
+        return "power-shelf"
+    if dtype.is_busbar:
+        return "busbar"
+    return dtype.kind or "other"

@@ -65,6 +65,15 @@ def clip(label: str, chars: int) -> str:
     return label[: max(0, chars - 1)] + "…"
 
 
+def named(device_id: str, label: str | None, chars: int) -> str:
+    """A device as drawings name it: its id, which the cable schedule and the power-cord
+    schedule print, then its label beside it (``a01-leaf2 · leaf, rails 5-8``), cut to
+    ``chars``: the label gives way first, so the id a technician looks up stays whole."""
+    if not label or label == device_id or len(device_id) + 4 > chars:
+        return clip(device_id, chars)
+    return clip(f"{device_id} · {label}", chars)
+
+
 # Short CSS class per device kind: the class is written once per device drawn, so on a
 # 25,000-device sheet a long name costs a quarter of a megabyte.
 KIND_CLASS = {

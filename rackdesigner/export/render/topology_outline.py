@@ -13,14 +13,17 @@ fabric and its switch trays under it, not 27 devices.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rackdesigner.export.render.topology_svg import Box, _FabricDrawing, _tier_name
+from rackdesigner.model.wording import natural, plural
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
     from rackdesigner.analysis.fabric_graph import Fabric
+    from rackdesigner.analysis.facts import DeviceFacts, LinkFacts
 
 
 # Device id -> its fabric cables: (the far end's device id, the cable's speed in bit/s).
@@ -34,6 +37,12 @@ class Entry:
     spof: bool = False
     oversubscribed: bool = False
     children: list[Entry] = field(default_factory=list)
+    network: str | None = None  # a root that is not a compute fabric: its port role
+
+
+def _by_name(box: Box) -> tuple[tuple[str, int], ...]:
+    """Switches in the order people count them: a09-spine2 before a09-spine10."""
+    return natural(box.members[0].id if box.members else box.title)
 
 
 def _ratio(value: float) -> str:
@@ -67,8 +76,9 @@ def fabric_outline(analysis: Analysis, fabric: Fabric) -> Entry:
     drawing.build()
     global_ratio = {m: g.ratio for g in fabric.groups for m in g.members}
     head = (
-        f"fabric {fabric.name} · {fabric.tech} · {fabric.gpus:,} GPUs on "
-        f"{len(fabric.nodes):,} nodes · oversubscription {_ratio(fabric.oversubscription)}"
+        f"fabric {fabric.name} · {fabric.tech} · {plural(fabric.gpus, 'GPU')} on "
+        f"{plural(len(fabric.nodes), 'node')} · oversubscription "
+        f"{_ratio(fabric.oversubscription)}"
     )
     worst = fabric.worst_group()
     if worst is not None:
@@ -86,17 +96,20 @@ def fabric_outline(analysis: Analysis, fabric: Fabric) -> Entry:
     boxes = list(drawing.boxes.values())
     upper = sorted({b.tier for b in boxes if b.tier >= 2}, reverse=True)
     for tier in upper:
-        members = [b for b in boxes if b.tier == tier]
+        members = sorted((b for b in boxes if b.tier == tier), key=_by_name)
         count = sum(len(b.members) for b in members)
-        group = Entry(f"{_tier_name(tier, fabric.max_tier)} · {count} switches")
+        group = Entry(
+            f"{_tier_name(tier, fabric.max_tier)} · {plural(count, 'switch', 'switches')}"
+        )
         group.children = [_switch(b, fabric, global_ratio) for b in members]
         root.children.append(group)
     for index, same in enumerate(drawing.su_classes):
         prefix = f"su{index}-"
-        leaves = [b for b in boxes if b.key.startswith(prefix + "l")]
+        leaves = sorted((b for b in boxes if b.key.startswith(prefix + "l")), key=_by_name)
         nodes = [b for b in boxes if b.key.startswith(prefix + "n")]
         racks = len(same[0]["racks"])
-        label = f"scalable unit {index + 1} · {len(same[0]['leaves'])} leaves · {racks} racks"
+        leaves_text = plural(len(same[0]["leaves"]), "leaf", "leaves")
+        label = f"scalable unit {index + 1} · {leaves_text} · {plural(racks, 'rack')}"
         if len(same) > 1:
             label += f" · × {len(same)} like this"
         unit = Entry(label)
@@ -114,7 +127,7 @@ def fabric_outline(analysis: Analysis, fabric: Fabric) -> Entry:
     unreached = [b for b in boxes if b.tier < 0]
     if unreached:
         group = Entry(f"{_tier_name(-1, fabric.max_tier)}")
-        group.children = [_switch(b, fabric, global_ratio) for b in unreached]
+        group.children = [_switch(b, fabric, global_ratio) for b in sorted(unreached, key=_by_name)]
         root.children.append(group)
     return root
 
@@ -136,7 +149,7 @@ def _domain_entry(box: Box, uplinks: Uplinks, analysis: Analysis) -> Entry | Non
     shape = SHAPES.get(shapes.pop()) if len(shapes) == 1 else None
     gpus = sum(dev.gpus for dev in members)
     trays = len(members)
-    parts = [name, *([shape.name] if shape else []), f"{gpus} GPUs", f"{trays} trays"]
+    parts = [name, *([shape.name] if shape else []), plural(gpus, "GPU"), plural(trays, "tray")]
     if name != f"nvl-{rack.id}":
         parts.append(f"rack {rack.id}")
     entry = Entry(" · ".join(parts), members[0].id)
@@ -154,7 +167,8 @@ def _domain_entry(box: Box, uplinks: Uplinks, analysis: Analysis) -> Entry | Non
         shown = ", ".join(switches[:3]) + (f", … {len(far) - 3} more" if len(far) > 3 else "")
         entry.children.append(
             Entry(
-                f"uplinks · {cables} × {speed or '?'} to {len(far)} switches: {shown}",
+                f"uplinks · {cables} × {speed or '?'} to "
+                f"{plural(len(far), 'switch', 'switches')}: {shown}",
                 switches[0],
             )
         )
@@ -183,5 +197,84 @@ def _uplinks(fabric: Fabric) -> Uplinks:
 
 
 def outline(analysis: Analysis) -> list[Entry]:
-    """One entry per compute fabric, in the analysis' order."""
-    return [fabric_outline(analysis, fabric) for fabric in analysis.fabrics]
+    """One entry per compute fabric, in the analysis' order, then the storage and the
+    out-of-band (management) networks."""
+    return [fabric_outline(analysis, fabric) for fabric in analysis.fabrics] + networks(analysis)
+
+
+# The networks besides the compute fabrics, by the role of the ports their cables join.
+NETWORK_NAMES = {"storage": "storage network", "management": "out-of-band (management) network"}
+# A network with more switches than this lists them by model, each a range of ids.
+LISTED = 24
+# The models of devices on a network its line names (the most numerous), the rest counted.
+ON_IT = 3
+
+
+def networks(analysis: Analysis) -> list[Entry]:
+    """The storage and the out-of-band networks: their switches (a switch with two or more
+    of the network's cables; one with a single cable is a device on it, by its management
+    port) with their cables, and the devices on them by model. A cable belongs to the
+    storage network when either end is a storage port, else to the management network
+    when either end is a management port (PortGroup.effective_role)."""
+    cables: dict[str, dict[str, int]] = {role: {} for role in NETWORK_NAMES}
+    devices: dict[str, dict[str, DeviceFacts]] = {role: {} for role in NETWORK_NAMES}
+    for link in analysis.links:
+        role = _network_of(link)
+        if role is None:
+            continue
+        for end in (link.a, link.b):
+            device = end.device
+            assert device is not None
+            cables[role][device.id] = cables[role].get(device.id, 0) + 1
+            devices[role][device.id] = device
+    out = []
+    for role, counts in cables.items():
+        if counts:
+            out.append(_network(role, counts, devices[role]))
+    return out
+
+
+def _network_of(link: LinkFacts) -> str | None:
+    if link.compute or link.a.device is None or link.b.device is None:
+        return None
+    if link.a.group is None or link.b.group is None or link.a.device is link.b.device:
+        return None
+    roles = {
+        link.a.group.effective_role(link.a.device.kind),
+        link.b.group.effective_role(link.b.device.kind),
+    }
+    return next((role for role in NETWORK_NAMES if role in roles), None)
+
+
+def _network(role: str, counts: dict[str, int], devices: dict[str, DeviceFacts]) -> Entry:
+    switches = sorted(
+        (d for d in devices.values() if d.kind == "switch" and counts[d.id] > 1),
+        key=lambda d: natural(d.id),
+    )
+    members = {d.id for d in switches}
+    total = sum(counts.values()) // 2
+    on = Counter(d.device.model for d in devices.values() if d.id not in members)
+    most = sorted(on.items(), key=lambda item: (-item[1], item[0]))
+    attached = ", ".join(f"{n:,} × {model}" for model, n in most[:ON_IT])
+    if len(most) > ON_IT:
+        attached += f", {plural(len(most) - ON_IT, 'more model')}"
+    label = (
+        f"{NETWORK_NAMES[role]} · {plural(len(switches), 'switch', 'switches')} · "
+        f"{plural(total, 'cable')}" + (f" · on it: {attached}" if attached else "")
+    )
+    root = Entry(label, switches[0].id if switches else None, network=role)
+    if len(switches) <= LISTED:
+        root.children = [
+            Entry(f"{d.id} · {d.device.model} · {plural(counts[d.id], 'cable')}", d.id)
+            for d in switches
+        ]
+        return root
+    by_model: dict[str, list[DeviceFacts]] = {}
+    for d in switches:
+        by_model.setdefault(d.device.model, []).append(d)
+    for model, group in sorted(by_model.items()):
+        span = f"{group[0].id} … {group[-1].id}" if len(group) > 1 else group[0].id
+        root.children.append(
+            Entry(f"{plural(len(group), 'switch', 'switches')} · {model} · {span}", group[0].id)
+        )
+    return root

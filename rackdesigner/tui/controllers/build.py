@@ -21,6 +21,7 @@ from rackdesigner.design.placing import (
     rail_for,
     where,
 )
+from rackdesigner.model.wording import plural
 
 # The dialogs are imported when first opened: the designer's first frame does not wait
 # for them (bench/tui.py).
@@ -142,7 +143,7 @@ class BuildController:
             devices = len(copy.devices) if copy is not None else 0
             self.ui.notify(
                 f"Duplicated rack {rack} as {new} (slot {copy.slot if copy else '?'}, "
-                f"{devices} devices; ctrl+z undoes)",
+                f"{plural(devices, 'device')}; ctrl+z undoes)",
                 timeout=5,
             )
 

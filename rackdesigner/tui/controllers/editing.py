@@ -85,6 +85,7 @@ class EditController:
         )
 
     def finish_move(self) -> None:
+        from rackdesigner.design.moving import moved_id
         from rackdesigner.edit import MoveDevice
 
         racks = self.ui.racks
@@ -107,11 +108,55 @@ class EditController:
             racks.jump(rack, device, announce=False)
             self.ui.update_inspector()
             return
-        error = self.ui.do(MoveDevice(device, rack_id=rack, position=ghost.unit))
+        move = MoveDevice(device, rack_id=rack, position=ghost.unit)
+        renamed = moved_id(device, owner.id, rack, session.index) if owner is not None else None
+        if renamed is not None and _can(move, session.index):
+            # Its id names its old rack: offer the new rack's, in the move's undo step.
+            where = (rack, ghost.unit)
+            self.ui.dialog(self._move_across(move, where, renamed, owner.id if owner else ""))
+            return
+        error = self.ui.do(move)
         if error is None:
             self.ui.notify(f"Moved {device} to {rack} U{ghost.unit}", timeout=3)
         if owner is not None:
             racks.jump(rack if error is None else owner.id, device, announce=False)
+        self.ui.update_inspector()
+
+    async def _move_across(
+        self, move: Any, target: tuple[str, int], renamed: str, old_rack: str
+    ) -> None:
+        """Ask whether a device moved to another rack takes that rack's id; the move and
+        the rename are one step (one undo). Escape leaves it where it was."""
+        from rackdesigner.edit import Batch, RenameEntity
+        from rackdesigner.tui.workspace import Question
+
+        device, (rack, unit) = move.device_id, target
+        answer = await self.ui.ask(
+            Question(
+                f"Move {device} to {rack} U{unit}",
+                f"{device} is named after rack {old_rack}, which the cable schedule and the "
+                f"elevations will print. Rename it {renamed}? (cables, PDU feeds, cdu and "
+                "door references follow)",
+                (("rename", f"Move, rename to {renamed}"), ("keep", f"Move, keep {device}")),
+                "rename",
+            )
+        )
+        if answer not in ("rename", "keep"):  # escape: nothing moves
+            self.ui.notify("Move cancelled", timeout=2)
+            self.ui.racks.jump(old_rack, device, announce=False)
+            return
+        where = f"{rack} U{unit}"
+        if answer == "rename":
+            label = f"Move {device} to {where} as {renamed}"
+            command: Any = Batch([move, RenameEntity("device", device, renamed)], label)
+        else:
+            command = move
+        error = self.ui.do(command)
+        now = renamed if error is None and answer == "rename" else device
+        if error is None:
+            named = f" as {renamed}" if answer == "rename" else ""
+            self.ui.notify(f"Moved {device} to {where}{named}", timeout=3)
+        self.ui.racks.jump(rack if error is None else old_rack, now, announce=False)
         self.ui.update_inspector()
 
     def cancel(self) -> None:
@@ -327,3 +372,14 @@ class EditController:
         self.ui.update_inspector(ref)
         self.ui.racks.focus()
         return True
+
+
+def _can(command: Any, index: Any) -> bool:
+    """Whether a move can be made where it is asked (its refusal is shown when it is done)."""
+    from rackdesigner.edit import EditError
+
+    try:
+        command.check(index)
+    except EditError:
+        return False
+    return True

@@ -5,8 +5,10 @@ against the input layout (the command line's refusal), and the session's analysi
 copied (``snapshot``: its containers, not its facts) with its findings when the checks
 are current, so a 100,000-GPU export does not analyse and check the layout again. The job
 then runs in the dialog's worker: the exporter (the same function as ``rackdesigner
-export``), the second refusal check on what it produced, and the atomic writes, the last
-step. The dialog is modal, so the layout does not change while the job reads it.
+export``) and the second refusal check on what it produced; once every kind asked for is
+rendered, :meth:`ExportRunner.write` writes them all as one (atomic, all or none, as the
+command line writes several kinds). The dialog is modal, so the layout does not change
+while the jobs read it.
 """
 
 from __future__ import annotations
@@ -14,7 +16,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rackdesigner.export.registry import ExportContext, ExportError, input_clash, write_outputs
+from rackdesigner.export.registry import (
+    ExportContext,
+    ExportError,
+    Output,
+    input_clash,
+    write_outputs,
+)
 from rackdesigner.tui.screens.export import ExportRequest, Job
 
 if TYPE_CHECKING:
@@ -55,14 +63,16 @@ class ExportRunner:
         exporter = request.kind.load()
         inputs = self.inputs
 
-        def job() -> str:
+        def job() -> list[Output]:
             outputs = exporter(context, target)
             refused = input_clash([o.path for o in outputs], inputs)
             if refused is not None:
                 raise ExportError(refused)
-            write_outputs(outputs)
-            names = ", ".join(str(o.path) for o in outputs[:3])
-            more = f" and {len(outputs) - 3:,} more" if len(outputs) > 3 else ""
-            return f"Wrote {names}{more}"
+            return outputs
 
         return job
+
+    def write(self, outputs: list[Output]) -> list[Path]:
+        """Write what the jobs rendered, as one; the files written."""
+        write_outputs(outputs)
+        return [o.path for o in outputs]

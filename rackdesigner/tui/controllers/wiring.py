@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+from rackdesigner.model.wording import plural
 from rackdesigner.tui.controllers.long_edit import is_long, long_enough
 
 # The dialogs (and the generators and templates behind them) are imported when first
@@ -131,7 +132,7 @@ class WiringController:
         self.workspace.timings["generate_apply"] = time.perf_counter() - began
         self.workspace.timings["generate_preview"] = result.seconds
         shown = result.preview
-        added = f", {len(shown.racks_added)} racks added" if shown.racks_added else ""
+        added = f", {plural(len(shown.racks_added), 'rack')} added" if shown.racks_added else ""
         self.ui.notify(
             f"{result.plan.label}{added} (ctrl+z undoes)", title="Generate fabric", timeout=6
         )

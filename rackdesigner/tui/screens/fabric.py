@@ -39,6 +39,7 @@ from rackdesigner.design.fabric_choices import (
     speeds,
 )
 from rackdesigner.design.generators import FABRICS, FabricRequest, GenerateError, generate
+from rackdesigner.model.wording import plural
 from rackdesigner.tui import safe
 from rackdesigner.tui.screens.choice import Choice, Tick
 
@@ -172,11 +173,13 @@ class GenerateScreen(ModalScreen[GenerateResult | None]):
     def _nodes_line(self) -> Text:
         n = self.nodes
         which = "selected" if n.from_selection else "all (no selection)"
-        text = Text(f"{len(n.ids):,} GPU nodes, {n.gpus:,} GPUs · {which}")
+        text = Text(f"{plural(len(n.ids), 'GPU node')}, {plural(n.gpus, 'GPU')} · {which}")
         if n.speed:
             text.append(f" · compute ports {n.speed / 1e9:g} Gbps {n.tech or 'infiniband'}")
         if n.ignored:
-            text.append(f" · {len(n.ignored)} selected devices are no GPU nodes", style="dim")
+            ignored = len(n.ignored)
+            verb = "is no GPU node" if ignored == 1 else "are no GPU nodes"
+            text.append(f" · {plural(ignored, 'selected device')} {verb}", style="dim")
         return text
 
     def _switch_options(self, speed: float, blank: str | None) -> list[tuple[str, str]]:

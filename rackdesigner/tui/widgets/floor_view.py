@@ -8,6 +8,7 @@ is one cached strip, so a hall of 3,000 racks costs only the lines on screen.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, ClassVar
@@ -28,6 +29,7 @@ from rackdesigner.model.wording import plural
 from rackdesigner.tui import actions, safe
 from rackdesigner.tui.findings import Marks
 from rackdesigner.tui.rows import rows_of
+from rackdesigner.tui.widgets.columns import whole_steps
 from rackdesigner.tui.widgets.style_cache import styles_changed
 
 if TYPE_CHECKING:
@@ -51,9 +53,17 @@ def density_step(load_w: float) -> int:
     return len(palette.DENSITY_STEPS_KW)
 
 
-def scale_labels() -> list[str]:
+def scale_labels(compact: bool = False) -> list[str]:
+    """The density scale's bands: ``5-10``, or by their lower bound alone when
+    ``compact`` (``5``), so the whole scale fits an 80-column terminal's floor view."""
     steps = palette.DENSITY_STEPS_KW
+    if compact:
+        return [f"<{steps[0]:g}", *(f"{a:g}" for a in steps[:-1]), f"≥{steps[-1]:g}"]
     return [f"<{steps[0]:g}", *(f"{a:g}-{b:g}" for a, b in pairwise(steps)), f"≥{steps[-1]:g}"]
+
+
+KEY = "A air · L liquid · D rear door · I immersion · % busiest feed"
+KEY_SHORT = "A air · L liquid · D door · I imm. · % feed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +133,7 @@ class FloorView(ScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.rows: list[tuple[str, list[Cell]]] = []
+        self.columns_of: list[list[int]] = []
         self.row = 0
         self.index = 0  # the cursor's cell in its row
         self.version = 0
@@ -133,6 +144,8 @@ class FloorView(ScrollView, can_focus=True):
     def show(self, layout: Layout, analysis: Analysis | None, marks: Marks) -> None:
         current = self.current_rack_id()
         self.rows = floor_rows(layout, analysis, marks)
+        # Each row's columns (ascending): what a scroll shows is counted by bisection.
+        self.columns_of = [[c.column for c in cells] for _, cells in self.rows]
         self.version += 1
         if current is None or not self.select(current, announce=False):
             self.row = min(self.row, max(len(self.rows) - 1, 0))
@@ -189,26 +202,76 @@ class FloorView(ScrollView, can_focus=True):
         left = LABEL_W + cells[self.index].column * COLUMN_W
         height = max(self.scrollable_content_region.height - HEADER_LINES, 1)
         width = max(self.scrollable_content_region.width - LABEL_W, 1)
-        x, y = self.scroll_offset
+        del width
+        y = self.scroll_offset.y
         body = top - HEADER_LINES
         if body < y:
             y = body
         elif body + CELL_LINES > y + height:
             y = body + CELL_LINES - height
-        column = left - LABEL_W
-        if column < x:
-            x = column
-        elif column + COLUMN_W > x + width:
-            x = column + COLUMN_W - width
-        self.scroll_to(x=x, y=y, animate=False, immediate=True)
+        column = (left - LABEL_W) // COLUMN_W
+        first, shown = self.first_column(), self.columns_shown()
+        if column < first:
+            first = column
+        elif column >= first + shown:
+            first = column - shown + 1
+        self.scroll_to(x=first * COLUMN_W, y=y, animate=False, immediate=True)
+
+    # -- sideways: whole racks only ------------------------------------------------------
+
+    def columns_shown(self) -> int:
+        """How many slots the view's width shows whole (at least one)."""
+        width = self.container_size.width - self.scrollbar_size_vertical - LABEL_W
+        return max(1, width // COLUMN_W)
+
+    def first_column(self) -> int:
+        return int(self.scroll_offset.x) // COLUMN_W
+
+    def validate_scroll_x(self, value: float) -> float:
+        return whole_steps(value, self.scroll_x, COLUMN_W, self._last_x())
+
+    def validate_scroll_target_x(self, value: float) -> float:
+        return whole_steps(value, self.scroll_target_x, COLUMN_W, self._last_x())
+
+    def _last_x(self) -> int:
+        return max(self._columns() - self.columns_shown(), 0) * COLUMN_W
+
+    def _columns(self) -> int:
+        return max((cells[-1].column + 1 for _, cells in self.rows if cells), default=0)
 
     def _resize(self) -> None:
-        columns = max((c.column + 1 for _, cells in self.rows for c in cells), default=0)
+        columns, shown = self._columns(), self.columns_shown()
+        spare = self.container_size.width - self.scrollbar_size_vertical - LABEL_W
+        spare = max(spare - shown * COLUMN_W, 0) if columns > shown else 0
         self.virtual_size = Size(
-            LABEL_W + columns * COLUMN_W, HEADER_LINES + len(self.rows) * ROW_LINES
+            LABEL_W + columns * COLUMN_W + spare, HEADER_LINES + len(self.rows) * ROW_LINES
         )
+        self.border_title = self._title()
+
+    def _title(self) -> str:
+        """Floor · 1 row · 7 racks · 3 in view: what the panel holds and what it shows
+        (the racks of the rows and slots in view; the rest are a scroll away)."""
         racks = sum(len(cells) for _, cells in self.rows)
-        self.border_title = f"Floor · {plural(len(self.rows), 'row')} · {plural(racks, 'rack')}"
+        title = f"Floor · {plural(len(self.rows), 'row')} · {plural(racks, 'rack')}"
+        first, shown = self.first_column(), self.columns_shown()
+        top = int(self.scroll_offset.y) // ROW_LINES
+        height = self.container_size.height - self.scrollbar_size_horizontal - HEADER_LINES
+        seen = sum(
+            bisect_left(columns, first + shown) - bisect_left(columns, first)
+            for columns in self.columns_of[top : top + max(height // ROW_LINES, 1)]
+        )
+        return title + (f" · {seen:,} in view" if seen < racks else "")
+
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        self._resize()  # the scrollbar takes a column: perhaps a rack fewer in view
+
+    def watch_scroll_x(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_x(old_value, new_value)
+        self.border_title = self._title()
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self.border_title = self._title()
 
     def on_resize(self) -> None:
         self._resize()
@@ -259,22 +322,30 @@ class FloorView(ScrollView, can_focus=True):
         name = safe.plain(self.rows[row][0] or "–") if within == 0 else ""
         label_style = self.get_component_rich_style("floor--label")
         label = Strip([Segment(name[: LABEL_W - 1].ljust(LABEL_W), label_style)])
-        rest = body.crop_extend(scroll_x, scroll_x + max(width - LABEL_W, 0), base)
-        return Strip.join([label, rest])
+        # Whole racks only; past them, on a row's first line, how many are beyond.
+        shown = self.columns_shown() * COLUMN_W
+        rest = body.crop_extend(scroll_x, scroll_x + shown, base)
+        room = max(width - LABEL_W - shown, 0)
+        beyond = self.first_column() + self.columns_shown()
+        columns = self.columns_of[row]
+        more = len(columns) - bisect_left(columns, beyond) if within == 0 else 0
+        hint = f"→{more:,}" if more else ""
+        tail = Strip([Segment(hint.rjust(room)[:room], label_style)])
+        return Strip.join([label, rest, tail])
 
     def _header(self, y: int) -> Strip:
         key = self.get_component_rich_style("floor--key")
+        width = self.scrollable_content_region.width
         if y == 0:
             segments = [Segment("kW ", key)]
-            for index, label in enumerate(scale_labels()):
+            wide = 3 + sum(len(label) + 1 for label in scale_labels())
+            for index, label in enumerate(scale_labels(compact=wide > width)):
                 fill = palette.DENSITY_COLOURS[self._theme][index]
                 text = palette.DENSITY_TEXT[self._theme][index]
                 # One space a band: the ten bands of the scale (up to 150 kW) fit a narrow panel.
                 segments.append(Segment(f" {label}", Style(color=text, bgcolor=fill)))
             return Strip(segments)
-        return Strip(
-            [Segment("A air · L liquid · D rear door · I immersion · % busiest feed", key)]
-        )
+        return Strip([Segment(KEY if len(KEY) <= width else KEY_SHORT, key)])
 
     def _draw(self, row: int, within: int, cursor: int) -> Strip:
         base = self.rich_style

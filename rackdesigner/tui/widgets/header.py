@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from rackdesigner.export.render import palette
+from rackdesigner.model.wording import plural
 from rackdesigner.tui import safe
 from rackdesigner.tui.totals import Totals
 
@@ -138,7 +139,7 @@ class DesignerHeader(Static):
         elif totals is not None:
             # Non-breaking spaces inside each figure: a narrow header wraps between them.
             nb = "\u00a0"
-            out.append(f"{totals.gpus:,}{nb}GPUs", style="bold")
+            out.append(plural(totals.gpus, "GPU").replace(" ", nb), style="bold")
             over = totals.usable and totals.load > totals.usable
             out.append(" · ")
             power = totals.power_text()

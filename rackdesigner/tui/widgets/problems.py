@@ -31,6 +31,7 @@ from textual.strip import Strip
 from rackdesigner.check.grouping import Group, by_code
 from rackdesigner.export.render import palette
 from rackdesigner.model.diagnostics import SEVERITY_RANK, Diagnostic
+from rackdesigner.model.wording import plural
 from rackdesigner.tui import actions, safe
 
 _FIX = actions.BY_ID["apply-fix"]
@@ -168,8 +169,8 @@ class ProblemsPanel(ScrollView, can_focus=True):
         for diagnostic in self.findings:
             counts[diagnostic.severity] += 1
         title = (
-            f"Problems · {counts['error']} errors · {counts['warning']} warnings · "
-            f"{counts['info']} info"
+            f"Problems · {plural(counts['error'], 'error')} · "
+            f"{plural(counts['warning'], 'warning')} · {counts['info']} info"
             if self.findings
             else "Problems · none"
         )

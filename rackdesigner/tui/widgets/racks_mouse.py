@@ -57,7 +57,8 @@ class BuildingRacksView(RacksView):
         x = x + self.scroll_offset.x - self.gutter.left
         y = y - self.gutter.top
         rack, within = divmod(x, COLUMN_W)
-        if x < 0 or rack >= len(plans) or within >= COLUMN_W - GAP_W or y < 1:
+        beyond = rack >= self.first_rack() + self.racks_shown()  # not drawn: the hint
+        if x < 0 or rack >= len(plans) or beyond or within >= COLUMN_W - GAP_W or y < 1:
             return None
         unit = self.unit_for_line(plans[rack], y + self.scroll_offset.y)  # as drawn
         if not 1 <= unit <= plans[rack].height:
@@ -146,7 +147,8 @@ class BuildingRacksView(RacksView):
         if y - self.gutter.top > 0 or not plans:
             return None
         rack, within = divmod(x - self.gutter.left + self.scroll_offset.x, COLUMN_W)
-        return rack if 0 <= rack < len(plans) and within < COLUMN_W - GAP_W else None
+        drawn = self.first_rack() <= rack < self.first_rack() + self.racks_shown()
+        return rack if 0 <= rack < len(plans) and drawn and within < COLUMN_W - GAP_W else None
 
     def on_mouse_up(self, event: events.MouseUp) -> None:
         if self._drag_active and self._drag_press is not None:

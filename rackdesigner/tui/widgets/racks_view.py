@@ -29,11 +29,13 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from rackdesigner.export.render import palette
+from rackdesigner.export.render.svg import named
 from rackdesigner.layout_io.catalog import Catalog
 from rackdesigner.model.layout import Device, Layout
 from rackdesigner.tui import actions, safe
 from rackdesigner.tui.findings import Marks
 from rackdesigner.tui.rows import Block, RackPlan, plan_rack, rows_of
+from rackdesigner.tui.widgets.columns import whole_steps
 from rackdesigner.tui.widgets.style_cache import styles_changed
 
 LABEL_W = 3  # "42 "
@@ -476,10 +478,9 @@ class RacksView(ScrollView, can_focus=True):
                 if block.device.id == device_id and block.device.side is None:
                     self.face = block.device.face or self.face  # a rear-only rail device
             rail = plan.rail(side, self.face)
-            for number, block in enumerate(rail):
-                if block.device.id == device_id:
-                    share = plan.height / len(rail)
-                    return Cursor(index, max(1, int(plan.height - number * share)), side)
+            unit = _rail_unit(rail, plan.height, device_id)
+            if unit is not None:
+                return Cursor(index, unit, side)
         for block in plan.blocks:
             if block.device.id == device_id and block.device.position is not None:
                 if not block.full_depth and (block.device.face or "front") != self.face:
@@ -493,20 +494,18 @@ class RacksView(ScrollView, can_focus=True):
             return
         line = self.line_of_unit(self.cursor.unit)  # content line of the cursor's unit
         height = max(self.scrollable_content_region.height, 2)
-        width = max(self.scrollable_content_region.width, 1)
         y = self.scroll_offset.y
         if line < y + 1:  # screen row 0 is the racks' title line: the cursor goes under it
             y = line - 1
         elif line > y + height - 2:
             y = line - height + 2
-        x = self.scroll_offset.x
-        left = self.cursor.rack * COLUMN_W
-        if left < x:
-            x = left
-        elif left + COLUMN_W > x + width:
-            x = left + COLUMN_W - width
+        first, shown = self.first_rack(), self.racks_shown()
+        if self.cursor.rack < first:
+            first = self.cursor.rack
+        elif self.cursor.rack >= first + shown:
+            first = self.cursor.rack - shown + 1
         # ``force``: the scrollbars the new virtual size needs are not laid out yet.
-        self.scroll_to(x=x, y=y, animate=False, immediate=True, force=force)
+        self.scroll_to(x=first * COLUMN_W, y=y, animate=False, immediate=True, force=force)
 
     # -- move mode ----------------------------------------------------------------------
 
@@ -647,6 +646,10 @@ class RacksView(ScrollView, can_focus=True):
         x = event.x + self.scroll_offset.x - self.gutter.left
         y = event.y - self.gutter.top
         rack, within = divmod(x, COLUMN_W)
+        if rack >= self.first_rack() + self.racks_shown():  # the hint of the racks beyond
+            self.focus()
+            self.move_cursor(1, 0)
+            return
         if rack >= len(plans) or within >= COLUMN_W - GAP_W:
             return
         # As render_line draws: line y (below the title line 0) shows unit tallest - (y + scroll).
@@ -659,18 +662,61 @@ class RacksView(ScrollView, can_focus=True):
         self.focus()
         self._set_cursor(Cursor(rack, unit, rail))
 
+    # -- sideways: whole racks only ------------------------------------------------------
+
+    def racks_shown(self) -> int:
+        """How many racks the view's width shows whole (at least one)."""
+        width = self.container_size.width - self.scrollbar_size_vertical
+        return max(1, width // COLUMN_W)
+
+    def first_rack(self) -> int:
+        """The leftmost rack in view: the view scrolls by whole racks."""
+        return int(self.scroll_offset.x) // COLUMN_W
+
+    def _last_x(self) -> int:
+        return max(len(self.plans()) - self.racks_shown(), 0) * COLUMN_W
+
+    def validate_scroll_x(self, value: float) -> float:
+        return whole_steps(value, self.scroll_x, COLUMN_W, self._last_x())
+
+    def validate_scroll_target_x(self, value: float) -> float:
+        return whole_steps(value, self.scroll_target_x, COLUMN_W, self._last_x())
+
     def _resize(self) -> None:
         plans = self.plans()
         tallest = max((p.height for p in plans), default=0)
         lines = self._line_count(tallest, self.units_per_row()) if plans else 0
-        self.virtual_size = Size(len(plans) * COLUMN_W, lines + 3 if plans else 1)
-        row = self.row_name()
-        zoom = f" · {self.units_per_row()} U per row" if self.units_per_row() > 1 else ""
-        self.border_title = safe.content(
-            f"Row {row or '–'} · {self.row + 1} of {len(self.rows)} · {self.face}{zoom}"
-            if self.rows
-            else "Racks"
-        )
+        shown = self.racks_shown()
+        # The last racks scroll in whole: the width past the last rack is the width the
+        # view leaves over beside the racks it shows.
+        spare = max(self.container_size.width - self.scrollbar_size_vertical - shown * COLUMN_W, 0)
+        width = len(plans) * COLUMN_W + (spare if len(plans) > shown else 0)
+        self.virtual_size = Size(width, lines + 3 if plans else 1)
+        self.border_title = safe.content(self._title())
+
+    def _title(self) -> str:
+        """Row A · front · 3–4 of 7 · 6 U per row: where the view is (racks 3 and 4 of
+        the row's 7; short enough for an 80-column terminal's racks view)."""
+        if not self.rows:
+            return "Racks"
+        parts = [f"Row {self.row_name() or '–'}"]
+        if len(self.rows) > 1:
+            parts[0] += f" ({self.row + 1} of {len(self.rows)})"
+        parts.append(self.face)
+        count, first = len(self.plans()), self.first_rack()
+        last = min(first + self.racks_shown(), count)
+        if count > last - first:
+            parts.append(f"{first + 1}–{last} of {count}")
+        if self.units_per_row() > 1:
+            parts.append(f"{self.units_per_row()} U per row")
+        return " · ".join(parts)
+
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        self._resize()  # the scrollbar takes a column: perhaps a rack fewer in view
+
+    def watch_scroll_x(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_x(old_value, new_value)
+        self.border_title = safe.content(self._title())
 
     # -- drawing ------------------------------------------------------------------------
 
@@ -686,8 +732,16 @@ class RacksView(ScrollView, can_focus=True):
         line = 0 if y == 0 else y + scroll_y  # the title line stays put when scrolling
         self._theme = "dark" if self.app.current_theme.dark else "light"
         first = scroll_x // COLUMN_W
-        last = min(len(plans), (scroll_x + width) // COLUMN_W + 1)
+        last = min(len(plans), first + self.racks_shown())
         pieces = [self._piece(index, plans[index], line, tallest) for index in range(first, last)]
+        if y == 0 and last < len(plans):  # the racks beyond, never a piece of the next one
+            room = width - (last - first) * COLUMN_W
+            hint = f"→ {len(plans) - last:,} more"
+            if len(hint) > room:
+                hint = f"→{len(plans) - last:,}"
+            if len(hint) <= room:
+                style = self.get_component_rich_style("racks--title")
+                pieces.append(Strip([Segment(hint.rjust(room), style)]))
         strip = Strip.join(pieces) if pieces else Strip([])
         offset = scroll_x - first * COLUMN_W
         return strip.crop_extend(offset, offset + width, base)
@@ -842,9 +896,9 @@ class RacksView(ScrollView, can_focus=True):
         if here and not cursor.rail:
             label_style = self.get_component_rich_style("racks--cursor")
         segments = [Segment(f"{lowest:>2} ", label_style)]
-        segments.append(self._rail(plan, "left", highest, index, frame))
+        segments.append(self._rail(plan, "left", highest, index, frame, lowest))
         segments.extend(self._compact_body(index, plan, lowest, highest, k))
-        segments.append(self._rail(plan, "right", highest, index, frame))
+        segments.append(self._rail(plan, "right", highest, index, frame, lowest))
         segments.append(gap)
         return Strip(segments).adjust_cell_length(COLUMN_W, base)
 
@@ -913,13 +967,27 @@ class RacksView(ScrollView, can_focus=True):
                 else ""
             )
         more = f" +{others}" if others else ""
+        if named and others and all(b.kind in palette.PART_MARKS for b in starts):
+            # Trays and shelves tell apart by their marks, one a device, top to bottom.
+            marks = " " + "".join(palette.PART_MARKS[b.kind][0] for b in starts)
+            if len(text) + 1 + len(marks) <= room:
+                more = marks
         body = f" {text}"[: room - len(more)].ljust(room - len(more)) + more
         segments.append(Segment(body, style + (Style(bold=True) if named else Style())))
         return segments
 
-    def _rail(self, plan: RackPlan, side: str, unit: int, index: int, frame: Style) -> Segment:
+    def _rail(
+        self,
+        plan: RackPlan,
+        side: str,
+        unit: int,
+        index: int,
+        frame: Style,
+        lowest: int | None = None,
+    ) -> Segment:
+        """The rail's cell at ``unit`` (a compact line: at ``lowest``..``unit``)."""
         rail = plan.rail(side, self.face)
-        block = _rail_block(rail, plan.height, unit)
+        block = _rail_block(rail, plan.height, unit, lowest)
         if block is None:
             return Segment("│", frame)
         swatch = palette.swatch(block.kind, self._theme)
@@ -961,19 +1029,7 @@ class RacksView(ScrollView, can_focus=True):
         current = index == self.cursor.rack and self.block_at() is block
         if current:
             style += self.get_component_rich_style("racks--selected")
-        position = block.device.position or 1
         row_in_block = block.top - unit  # 0 on its top unit
-        text = ""
-        if row_in_block == 0:
-            text = block.device.id
-        elif row_in_block == 1:
-            text = block.device.model
-        elif row_in_block == 2 and block.device.label:
-            text = block.device.label
-        del position
-        text = safe.plain(text)
-        if not block.full_depth and row_in_block == 0:
-            text = f"{text} ½"
         segments: list[Segment] = []
         room = BODY_W
         if row_in_block == 0:
@@ -981,13 +1037,25 @@ class RacksView(ScrollView, can_focus=True):
             if mark is not None:
                 segments.append(mark)
                 room -= 1
-            if block.device.id in self.selection:
-                text = f"✓{text}"
-            if shade is not None:
-                text = f"{SHADES[shade]}{text}"
-        body = f" {text}"[:room].ljust(room)
+            text = self._top_text(block, shade, room - 1)
+        else:
+            text = safe.plain(_under_text(block, row_in_block))
+        body = _with_marks(f" {text}", block.kind, room) if row_in_block == 0 else f" {text}"
+        body = body[:room].ljust(room)
         segments.append(Segment(body, style + (Style(bold=True) if row_in_block == 0 else Style())))
         return segments
+
+    def _top_text(self, block: Block, shade: str | None, room: int) -> str:
+        """A device's top line: what-if shade, selection tick, then its id (the cable
+        schedule's name for it) with its label beside it when the whole label fits, and ½
+        for a half-depth device."""
+        device = block.device
+        lead = (SHADES[shade] if shade is not None else "") + (
+            "✓" if device.id in self.selection else ""
+        )
+        half = "" if block.full_depth else " ½"
+        label = safe.plain(device.label) if _label_beside(block) else None
+        return lead + named(safe.plain(device.id), label, room - len(lead) - len(half)) + half
 
     def _ghost_cell(self, block: Block, unit: int, bottom: int, clash: bool) -> Segment:
         swatch = palette.swatch(block.kind, self._theme)
@@ -997,6 +1065,31 @@ class RacksView(ScrollView, can_focus=True):
             why = self.ghost.refused if self.ghost is not None else None
             text = f"{text} ✖ {why or 'taken'}"
         return Segment(f"░{text}"[:BODY_W].ljust(BODY_W, "░"), Style(color=colour, bold=True))
+
+
+# The top line's room for the id and a label beside it: the body less its leading space
+# and one cell for a finding's mark or the selection's tick.
+TOP_ROOM = BODY_W - 2
+
+
+def _label_beside(block: Block) -> bool:
+    """Whether a device's label fits whole beside its id on its top line."""
+    device = block.device
+    if not device.label or device.label == device.id:
+        return False
+    half = 0 if block.full_depth else 2
+    return len(device.id) + 3 + len(device.label) + half <= TOP_ROOM
+
+
+def _under_text(block: Block, row: int) -> str:
+    """The line ``row`` units under a device's top: its label (unless it stands beside the
+    id), then its model."""
+    device = block.device
+    if device.label and device.label != device.id and not _label_beside(block):
+        lines = [device.label, device.model]
+    else:
+        lines = [device.model]
+    return lines[row - 1] if row - 1 < len(lines) else ""
 
 
 # A what-if's shades: the symbol before the device's id.
@@ -1011,10 +1104,47 @@ def _shade_style(shade: str, theme: str) -> Style:
     return Style(color=text, bgcolor=colour, strike=shade == "down", italic=shade != "down")
 
 
-def _rail_block(rail: list[Block], height: int, unit: int) -> Block | None:
-    """The 0U device drawn at ``unit`` of a rail: the rail's height shared in file order."""
-    if not rail:
+def _rail_block(
+    rail: list[Block], height: int, unit: int, lowest: int | None = None
+) -> Block | None:
+    """The 0U device drawn at ``unit`` of a rail (or anywhere from ``lowest`` to ``unit``):
+    one drawn over units of its own (the busbar, over the trays and shelves), else the
+    rail's height shared in file order by the others."""
+    shared = rail
+    if any(b.span is not None for b in rail):
+        bottom = unit if lowest is None else lowest
+        for block in rail:
+            if block.span is not None and block.span[0] <= unit and bottom <= block.span[1]:
+                return block
+        shared = [b for b in rail if b.span is None]
+    if not shared:
         return None
-    share = height / len(rail)
-    index = min(int((height - unit) / share), len(rail) - 1)
-    return rail[index]
+    share = height / len(shared)
+    index = min(int((height - unit) / share), len(shared) - 1)
+    return shared[index]
+
+
+def _rail_unit(rail: list[Block], height: int, device_id: str) -> int | None:
+    """Where a rail's device is drawn (the unit the cursor goes to on it)."""
+    shared = [b for b in rail if b.span is None]
+    for block in rail:
+        if block.device.id == device_id:
+            if block.span is not None:
+                return block.span[1]
+            share = height / len(shared)
+            return max(1, int(height - shared.index(block) * share))
+    return None
+
+
+def _with_marks(text: str, kind: str, room: int) -> str:
+    """A device's top line with its rack-scale part's marks at the right (the elevations'
+    marks: a compute tray's four, a switch tray's two, a power shelf's six), as many as
+    the id leaves room for; other kinds as they are."""
+    mark = palette.PART_MARKS.get(kind)
+    if mark is None:
+        return text[:room].ljust(room)
+    symbol, count = mark
+    count = min(count, room - len(text.rstrip()) - 1)
+    if count < 1:
+        return text[:room].ljust(room)
+    return text.ljust(room - count) + symbol * count

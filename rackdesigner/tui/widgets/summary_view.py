@@ -24,6 +24,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from rackdesigner.export.render import palette
+from rackdesigner.model.wording import plural
 from rackdesigner.tui import safe
 from rackdesigner.tui.widgets.style_cache import styles_changed
 
@@ -131,6 +132,37 @@ class SummaryView(ScrollView, can_focus=True):
         racks = len(self.summary.racks) if self.summary is not None else 0
         width = COMPACT_W if self.compact else WIDE_W
         self.virtual_size = Size(width, len(self.head) + racks + 1)
+        self._say_shown()
+
+    def racks_in_view(self) -> tuple[int, int]:
+        """The racks' lines in view: the first's index and how many."""
+        racks = len(self.summary.racks) if self.summary is not None else 0
+        height = self.container_size.height - self.scrollbar_size_horizontal
+        top = int(self.scroll_offset.y) - len(self.head)
+        first = min(max(top, 0), racks)
+        last = min(max(top + max(height, 1), 0), racks)
+        return first, max(last - first, 0)
+
+    def _say_shown(self) -> None:
+        """The title counts the racks and, when not all are in view, which are and how
+        many more are below (the lines past the panel's edge)."""
+        racks = len(self.summary.racks) if self.summary is not None else 0
+        if not racks:
+            self.border_title = "Summary"
+            return
+        first, count = self.racks_in_view()
+        title = f"Summary · {plural(racks, 'rack')}, nearest their limits first"
+        if count < racks:
+            title += f" · {first + 1}–{first + count} in view" if count else " · none in view"
+        below = racks - first - count
+        self.border_title = title + (f", {below:,} more ↓" if below else "")
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self._say_shown()
+
+    def watch_show_horizontal_scrollbar(self, shown: bool) -> None:
+        self._say_shown()  # the scrollbar takes the last line: one rack fewer in view
 
     def on_resize(self) -> None:
         compact = self.compact
@@ -188,7 +220,7 @@ class SummaryView(ScrollView, can_focus=True):
         models = ", ".join(f"{n} × {m}" for m, n in s.gpus_by_model.items()) or "no GPU nodes"
         lines.append([("GPUs ", "h"), (f"{s.gpus:,}", "b"), (f"  {models}", "")])
         per_gpu = _money(s.per_gpu) if s.per_gpu is not None else "–"
-        unpriced = f" ({s.unpriced} devices unpriced)" if s.unpriced else ""
+        unpriced = f" ({plural(s.unpriced, 'device')} unpriced)" if s.unpriced else ""
         lines.append(
             [("Cost ", "h"), (_money(s.cost), "b"), (f"  {per_gpu} per GPU{unpriced}", "")]
         )

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 from textual.widgets import Tree
 
+from rackdesigner.model.wording import plural
 from rackdesigner.tui import safe
 
 # How an entry marked by a scan's differences or a what-if is drawn: symbol, style.
@@ -27,6 +28,8 @@ MARK_STYLES = {
     "cut off": ("⌁ ", "bold magenta"),
 }
 MARK_ORDER = tuple(MARK_STYLES)
+# The title's words for the networks besides the compute fabrics.
+NETWORK_WORDS = {"storage": "storage", "management": "out-of-band"}
 
 if TYPE_CHECKING:  # the outline (networkx, 0.45 s) loads when the outline is made
     from rackdesigner.export.render.topology_outline import Entry
@@ -60,12 +63,15 @@ class TopologyView(Tree[str | None], can_focus=True):
         if entries is None:
             self.root.add_leaf(safe.text(waiting))
             return
-        if not entries:
+        fabrics = [e for e in entries if e.network is None]
+        if not fabrics:
             self.root.add_leaf("No compute fabric: no cables between compute ports.")
-            return
         for entry in entries:
-            self._add(self.root, entry, expand=True)
-        self.border_title = f"Topology · {len(entries)} fabric{'s' if len(entries) > 1 else ''}"
+            # The compute fabrics open; the storage and out-of-band networks are a line
+            # each (their switches and what is on them), opened with enter or a click.
+            self._add(self.root, entry, expand=entry.network is None)
+        nets = [NETWORK_WORDS.get(e.network or "", e.network) for e in entries if e.network]
+        self.border_title = " · ".join(["Topology", plural(len(fabrics), "fabric"), *nets])
 
     def _marked(self, entry: Entry) -> str | None:
         """The entry's own mark, else the first (by MARK_ORDER) of its children's."""
@@ -79,6 +85,7 @@ class TopologyView(Tree[str | None], can_focus=True):
         return min(found, key=MARK_ORDER.index) if found else None
 
     def _add(self, parent: object, entry: Entry, *, expand: bool) -> None:
+        """``entry`` under ``parent``, its children opened with it when ``expand``."""
         label = safe.text(entry.label)
         marked = self._marked(entry)
         if marked is not None:
@@ -92,7 +99,7 @@ class TopologyView(Tree[str | None], can_focus=True):
         if entry.children:
             node = parent.add(label, entry.target, expand=expand)  # type: ignore[attr-defined]
             for child in entry.children:
-                self._add(node, child, expand=True)
+                self._add(node, child, expand=expand)
         else:
             parent.add_leaf(label, entry.target)  # type: ignore[attr-defined]
 
