@@ -222,20 +222,20 @@ def test_the_whole_rack_zoom_tells_trays_from_shelves_and_the_rear_shows_the_bus
         async with app.run_test(size=SMALL) as pilot:
             await settle(pilot)
             view = app.main.racks
-            assert app.main.go_to("a03-c18")
+            assert app.main.go_to("a04-c18")
             await settle(pilot)
             drawn = view.render_line(view.line_of_unit(35) - int(view.scroll_offset.y)).text
-            assert "┃ a03-c18   ▪▪▪▪│" in drawn
+            assert "┃ a04-c18   ▪▪▪▪│" in drawn
             await pilot.press("z", "z")
             await settle(pilot)
             assert view.units_per_row() == 6
             lines = [view.render_line(y).text for y in range(1, 9)]
-            assert any("┃ a03-c13 ▪▪▪■■■│" in line for line in lines), lines
-            assert any("┃ a03-c04 ▪▪▪▪▮▮│" in line for line in lines), lines
+            assert any("┃ a04-c13 ▪▪▪■■■│" in line for line in lines), lines
+            assert any("┃ a04-c04 ▪▪▪▪▮▮│" in line for line in lines), lines
             await pilot.press("f")  # the rear
             await settle(pilot)
             lines = [view.render_line(y).text for y in range(1, 9)]
-            assert any("┃ a03-s6  ■■■■■■┃" in line for line in lines), lines  # the busbar
-            assert any("┃ a03-ps6 ▮▮▮▮▮▮┃" in line for line in lines), lines
+            assert any("┃ a04-s6  ■■■■■■┃" in line for line in lines), lines  # the busbar
+            assert any("┃ a04-ps6 ▮▮▮▮▮▮┃" in line for line in lines), lines
 
     run(journey)
