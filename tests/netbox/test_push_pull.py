@@ -4,9 +4,6 @@ plan's diffs, the URL and token checks, and the token never printed."""
 
 from __future__ import annotations
 
-import itertools
-from typing import Any
-
 import pytest
 from click.testing import CliRunner
 
@@ -20,108 +17,10 @@ from rackdesigner.netbox.client import NetBoxError, check_url, token_from
 from rackdesigner.netbox.pull import pull_site
 from rackdesigner.netbox.push import push_rows, same
 from tests.conftest import ROOT
+from tests.netbox.fake import FakeNetBox
 
 LAYOUT = ROOT / "layouts" / "starter-4x-a6000.toml"
 TOKEN = "nbt_abcdefghijkl.SECRET-never-shown-0123456789"
-
-# Which REST fields are related objects (of which kind) and which are choices.
-RELATED = {
-    "manufacturer": "manufacturers",
-    "device_type": "device-types",
-    "role": "device-roles",
-    "site": "sites",
-    "location": "locations",
-    "rack": "racks",
-    "power_panel": "power-panels",
-    "device": "devices",
-}
-CHOICES = {
-    "status",
-    "face",
-    "airflow",
-    "type",
-    "phase",
-    "supply",
-    "weight_unit",
-    "length_unit",
-    "outer_unit",
-    "width",
-}
-
-
-class FakeNetBox:
-    """Records per kind, stored as NetBox answers them; counts the writes."""
-
-    def __init__(self) -> None:
-        self.records: dict[str, dict[int, dict[str, Any]]] = {}
-        self.ids = itertools.count(1)
-        self.created: list[tuple[str, dict[str, Any]]] = []
-        self.updated: list[tuple[str, int, dict[str, Any]]] = []
-
-    def _shape(self, kind: str, data: dict[str, Any], record: dict[str, Any]) -> None:
-        for name, value in data.items():
-            if name in RELATED and value is not None:
-                target = self.records[RELATED[name]][value]
-                record[name] = {"id": value, "name": target.get("name") or target.get("model")}
-            elif name in {"a_terminations", "b_terminations"}:
-                record[name] = [
-                    {"object_type": t["object_type"], "object_id": t["object_id"]} for t in value
-                ]
-            elif name in CHOICES and not (kind == "device-types" and name == "type"):
-                record[name] = {"value": value, "label": str(value).title()}
-            else:
-                record[name] = value
-
-    def create(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
-        id_ = next(self.ids)
-        record: dict[str, Any] = {"id": id_}
-        self._shape(kind, data, record)
-        self.records.setdefault(kind, {})[id_] = record
-        self.created.append((kind, data))
-        if kind == "devices":  # NetBox makes a new device's components from its type's templates
-            for template in self.list("interface-templates", device_type_id=data["device_type"]):
-                self._instantiate(id_, template)
-        return dict(record)
-
-    def _instantiate(self, device: int, template: dict[str, Any]) -> None:
-        id_ = next(self.ids)
-        record = {"id": id_, "name": template["name"], "type": template["type"]}
-        self._shape("interfaces", {"device": device}, record)
-        self.records.setdefault("interfaces", {})[id_] = record
-
-    def update(self, kind: str, id_: int, data: dict[str, Any]) -> None:
-        self._shape(kind, data, self.records[kind][id_])
-        self.updated.append((kind, id_, data))
-
-    def _site_of(self, kind: str, record: dict[str, Any]) -> int | None:
-        if "site" in record:
-            return record["site"]["id"]
-        if kind == "power-feeds":
-            return self.records["power-panels"][record["power_panel"]["id"]]["site"]["id"]
-        if kind == "interfaces":
-            return self.records["devices"][record["device"]["id"]]["site"]["id"]
-        if kind == "cables":
-            term = record["a_terminations"][0]
-            return self._site_of("interfaces", self.records["interfaces"][term["object_id"]])
-        return None
-
-    def list(self, kind: str, **filters: Any) -> list[dict[str, Any]]:
-        out = []
-        for record in self.records.get(kind, {}).values():
-            if "name" in filters and record.get("name") != filters["name"]:
-                continue
-            if "device_id" in filters and record["device"]["id"] != filters["device_id"]:
-                continue
-            if "site_id" in filters and self._site_of(kind, record) != filters["site_id"]:
-                continue
-            if "device_type_id" in filters:
-                wanted = filters["device_type_id"]
-                wanted = wanted if isinstance(wanted, list) else [wanted]
-                if record["device_type"]["id"] not in wanted:
-                    continue
-            out.append(dict(record))
-        return out
-
 
 def _rows(text: str | None = None):
     layout = load_text(text) if text is not None else load_path(LAYOUT)
@@ -329,7 +228,7 @@ def test_push_and_pull_through_the_cli_never_print_the_token(monkeypatch, tmp_pa
     netbox = FakeNetBox()
     seen: list[str] = []
 
-    def fake_connect(url, token_env, insecure=False):
+    def fake_connect(url, token_env, insecure=False, limits=None):
         check_url(url, insecure)
         seen.append(token_from(token_env))
         return netbox
