@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
 
 import pytest
@@ -358,3 +359,47 @@ def test_a_misbehaving_server_is_one_line_and_exit_1(behaviour, tmp_path):
     assert not out.exists()
     assert TOKEN not in result.output and "SECRET" not in result.output
     assert server.errors == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("respond", "limits", "said"),
+    [
+        (_endless, ["--max-response", "16"], "with more than the 16 MiB one answer may be"),
+        (_trickle, ["--timeout", "2"], r"did not finish answering .* within 2 s \(--timeout\)"),
+    ],
+)
+def test_a_whole_process_ends_against_an_endless_or_trickled_body(respond, limits, said, tmp_path):
+    """The console script, as a user runs it: the endless body stops at the cap (the
+    process's peak memory stays far below what reading on would take: the server sends
+    64 KiB chunks for as long as it is read), the trickle at the deadline."""
+    import resource
+    import subprocess
+
+    from tests.conftest import rackdesigner_command
+
+    out = tmp_path / "pulled.toml"
+    with RestServer(_pushed(), _on("/racks/", respond)) as url:
+        result = subprocess.run(
+            [
+                *rackdesigner_command(),
+                "pull",
+                "--netbox-url",
+                url,
+                "--site",
+                SITE,
+                "-o",
+                str(out),
+                *limits,
+            ],
+            env={**os.environ, "NETBOX_TOKEN": TOKEN},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert result.returncode == 1, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and re.search(said, lines[0]), result.stderr
+    assert not out.exists()
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    assert peak_kib < 400 * 1024

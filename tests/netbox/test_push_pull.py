@@ -22,6 +22,7 @@ from tests.netbox.fake import FakeNetBox
 LAYOUT = ROOT / "layouts" / "starter-4x-a6000.toml"
 TOKEN = "nbt_abcdefghijkl.SECRET-never-shown-0123456789"
 
+
 def _rows(text: str | None = None):
     layout = load_text(text) if text is not None else load_path(LAYOUT)
     return bulk_rows(Analysis(layout))
@@ -156,6 +157,20 @@ def test_pull_imports_a_device_type_the_catalog_lacks():
     note = "NetBox device type 'Widget 9000' is not in the catalog: imported as 'widget-9000'"
     assert any(n.startswith(note) for n in pulled.notes)
     load_text(dumps(pulled.layout))  # a layout the reader takes
+
+
+def test_a_pulled_layout_writes_bidi_characters_escaped():
+    """A rack description from NetBox holding U+202E lands in the layout's TOML as
+    ``\\u202e``, not as the character that reverses the line on a terminal."""
+    netbox = FakeNetBox()
+    original = load_path(LAYOUT)
+    push_rows(netbox, bulk_rows(Analysis(original)))
+    rack = next(iter(netbox.records["racks"].values()))
+    rack["description"] = "row A \u202e1 kcar"
+    text = dumps(pull_site(netbox, original.name).layout)
+    assert "\u202e" not in text
+    assert 'label = "row A \\u202e1 kcar"' in text
+    assert load_text(text).racks[0].label == "row A \u202e1 kcar"
 
 
 def test_pull_of_a_missing_site_says_so():
