@@ -191,6 +191,11 @@ def test_pull_of_a_missing_site_says_so():
         ("ftp://netbox.example.com", True, False),
         ("https://user:pw@netbox.example.com", False, False),
         ("netbox.example.com", False, False),
+        ("http://127.0.0.1:99999", False, False),
+        ("http://127.0.0.1:0", False, False),
+        ("http://127.0.0.1:port", False, False),
+        ("http://[::1", False, False),
+        ("https://netbox.example.com/?x=1", False, False),
     ],
 )
 def test_urls(url, insecure, ok):
@@ -228,6 +233,19 @@ def test_push_refuses_plain_http_before_reading_the_token():
     assert result.exit_code == 2
     assert "refusing plain http" in result.output
     assert "SECRET" not in result.output
+
+
+@pytest.mark.parametrize("command", ["push", "pull"])
+def test_a_port_out_of_range_is_a_usage_error(command):
+    """A URL that cannot be connected to is the command used wrongly (exit 2), found
+    before any request, not NetBox unreachable (exit 1)."""
+    url = ["--netbox-url", "http://127.0.0.1:99999"]
+    args = [command, str(LAYOUT), *url] if command == "push" else [command, *url, "--site", "x"]
+    result = _cli([*args, "-o", "-"] if command == "pull" else args, {"NETBOX_TOKEN": TOKEN})
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        "rackdesigner: --netbox-url 'http://127.0.0.1:99999': Port out of range 0-65535\n"
+    )
 
 
 def test_push_without_a_token_names_the_variable():
