@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
@@ -22,6 +24,8 @@ from rackdesigner.cli.conventions import (
 )
 from rackdesigner.model.terminal import shown
 from rackdesigner.netbox.http import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 _URL_HELP = "The NetBox to talk to, e.g. https://netbox.example.com."
 _TOKEN_HELP = (
@@ -70,7 +74,7 @@ def _connect(url: str, token_env: str, insecure: bool, timeout: float, max_respo
         fail(shown(str(error)))
 
 
-def _netbox_options(command: click.Command) -> click.Command:
+def _netbox_options(command: F) -> F:
     for option in reversed(
         [
             click.option("--netbox-url", "url", required=True, help=_URL_HELP),

@@ -31,6 +31,7 @@ from rackdesigner.netbox.records import (
     number,
     related_id,
     related_name,
+    required,
     text,
     where,
     whole,
@@ -185,7 +186,7 @@ def pull_site(backend: Backend, site: str, catalog: Catalog | None = None) -> Pu
         rack.devices.append(devices[d["id"]])
 
     interfaces = {
-        i["id"]: (related_id(i.get("device")), text(i, "name", where("interface", i), True))
+        i["id"]: (related_id(i.get("device")), required(i, "name", where("interface", i)))
         for i in backend.list("interfaces", site_id=site_id)
     }
     for c in backend.list("cables", site_id=site_id):
@@ -200,9 +201,7 @@ def pull_site(backend: Backend, site: str, catalog: Catalog | None = None) -> Pu
 
 def _rack(record: dict[str, Any]) -> Rack:
     place = where("rack", record)
-    rack = Rack(
-        id=text(record, "name", place, required=True), height=number(record, "u_height", place)
-    )
+    rack = Rack(id=required(record, "name", place), height=number(record, "u_height", place))
     rack.airflow = choice(record, "airflow", place)
     max_weight = number(record, "max_weight", place)
     if max_weight is not None and choice(record, "weight_unit", place) == "kg":
@@ -214,7 +213,7 @@ def _rack(record: dict[str, Any]) -> Rack:
 def _feed(record: dict[str, Any], panel: str) -> Feed:
     place = where("power feed", record)
     feed = Feed(
-        id=text(record, "name", place, required=True),
+        id=required(record, "name", place),
         voltage=number(record, "voltage", place),
         phases=3 if choice(record, "phase", place) == "three-phase" else 1,
         current=number(record, "amperage", place),
@@ -250,7 +249,7 @@ def _device(record: dict[str, Any], model: str, notes: list[str]) -> Device:
 
 def _link(
     record: dict[str, Any],
-    interfaces: dict[int, tuple[int | None, str | None]],
+    interfaces: dict[int, tuple[int | None, str]],
     devices: dict[int, Device],
 ) -> Link | None:
     """The cable as a link, or ``None`` when it is not between two interfaces of devices

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rackdesigner.netbox.client import Backend, NetBoxError
-from rackdesigner.netbox.records import items, related_id, related_name, text, where
+from rackdesigner.netbox.records import items, related_id, related_name, required, text, where
 
 Key = tuple[Any, ...]
 
@@ -134,7 +134,8 @@ class Index:
         return self.by_key.get(kind, {}).get(key)
 
     def key_of(self, kind: str, value: Any) -> Key | None:
-        return self.keys.get(kind, {}).get(related_id(value))
+        id_ = related_id(value)
+        return None if id_ is None else self.keys.get(kind, {}).get(id_)
 
     def placeholder(self, kind: str, key: Key) -> dict[str, Any]:
         """A record that a dry run would create: a negative id, for its dependents."""
@@ -478,7 +479,7 @@ def _index_components(
             index.placeholder("interfaces", (*device.key, name))
         return
     for interface in backend.list("interfaces", device_id=record["id"]):
-        name = text(interface, "name", where("interface", interface), required=True)
+        name = required(interface, "name", where("interface", interface))
         index.add("interfaces", (*device.key, name), interface)
 
 

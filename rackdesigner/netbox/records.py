@@ -40,6 +40,14 @@ def text(record: dict[str, Any], key: str, place: str, required: bool = False) -
     return value
 
 
+def required(record: dict[str, Any], key: str, place: str) -> str:
+    """A text field that must be there (a rack's name)."""
+    value = text(record, key, place)
+    if value is None:
+        raise NetBoxError(f"NetBox's {place} has no {key}")
+    return value
+
+
 def choice(record: dict[str, Any], key: str, place: str) -> str | None:
     """A choice field's value: NetBox writes ``{"value": ..., "label": ...}``; a plain
     string (what a write takes) is read too."""

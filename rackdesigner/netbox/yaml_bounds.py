@@ -75,7 +75,7 @@ def check(events: Any) -> None:
             aliases += 1
             if aliases > MAX_ALIASES:
                 raise YamlBoundsError(f"more than {MAX_ALIASES} aliases (*name)")
-            nodes += sizes.get(event.anchor, 1)
+            nodes += sizes.get(event.anchor or "", 1)
         elif isinstance(event, yaml.ScalarEvent):
             nodes += 1
             if event.anchor is not None:
@@ -83,9 +83,9 @@ def check(events: Any) -> None:
         elif isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
-                raise YamlBoundsError(
-                    f"nested more than {MAX_DEPTH} levels deep (line {event.start_mark.line + 1})"
-                )
+                mark = event.start_mark
+                where = f" (line {mark.line + 1})" if mark is not None else ""
+                raise YamlBoundsError(f"nested more than {MAX_DEPTH} levels deep{where}")
             open_anchors.append((event.anchor, nodes))
             nodes += 1
         elif isinstance(event, yaml.CollectionEndEvent):
