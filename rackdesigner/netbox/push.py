@@ -181,9 +181,8 @@ class Index:
                 [self.termination_key(t) for t in items(record, side, place)]
                 for side in ("a_terminations", "b_terminations")
             ]
-            if any(len(end) != 1 or end[0] is None for end in ends):
-                return None
-            return _cable_key(ends[0][0], ends[1][0])
+            a, b = (end[0] if len(end) == 1 else None for end in ends)
+            return None if a is None or b is None else _cable_key(a, b)
         raise KeyError(kind)
 
 
@@ -215,11 +214,8 @@ def read_index(backend: Backend, site: str, device_types: Iterable[Key] = ()) ->
     load("manufacturers")
     load("device-types")
     load("device-roles")
-    wanted = [
-        index.get("device-types", key)["id"]
-        for key in device_types
-        if index.get("device-types", key) is not None
-    ]
+    found = (index.get("device-types", key) for key in device_types)
+    wanted = [record["id"] for record in found if record is not None]
     if wanted:
         load("interface-templates", device_type_id=wanted)
         load("power-port-templates", device_type_id=wanted)
@@ -310,8 +306,8 @@ def _desired(
         data["power_panel"] = Ref("power-panels", (row["site"], row["power_panel"]))
         if row.get("rack"):
             data["rack"] = Ref("racks", (row["site"], row["rack"]))
-        key = (row["site"], row["power_panel"], row["name"])
-        yield Desired(kind, key, repr(row["name"]), data)
+        feed: Key = (row["site"], row["power_panel"], row["name"])
+        yield Desired(kind, feed, repr(row["name"]), data)
     elif kind == "devices":
         role = row.get("role")
         if role and role not in roles_done:
