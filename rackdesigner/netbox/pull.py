@@ -177,8 +177,10 @@ def pull_site(backend: Backend, site: str, catalog: Catalog | None = None) -> Pu
         if rack is None:
             types.notes.append(f"{place} is in no rack: left out")
             continue
-        type_id = related_id(d.get("device_type"))
-        type_record = type_records.get(type_id or -1) or (d["device_type"] if type_id else None)
+        nested = d.get("device_type")
+        type_record = type_records.get(related_id(nested) or -1)
+        if type_record is None and related_id(nested) is not None and isinstance(nested, dict):
+            type_record = nested  # a type the listing lacked: its brief form, nested here
         if type_record is None:
             raise NetBoxError(f"NetBox's {place} has no device type")
         model = types.key_for(type_record, related_name(d.get("role")))
