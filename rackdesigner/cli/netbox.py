@@ -1,9 +1,10 @@
 """``rackdesigner push`` and ``rackdesigner pull``: a design into a NetBox and a NetBox site
 back into a layout, through NetBox's REST API (docs/netbox.md).
 
-Exit codes: 0 done (push: also when nothing needed changing), 1 NetBox refused or could not
-be reached, 2 the command was used wrongly or the layout could not be read. The token comes
-from an environment variable and is never printed.
+Exit codes: 0 done (push: also when nothing needed changing), 1 NetBox refused, could not
+be reached or answered what NetBox does not, 2 the command was used wrongly or the layout
+could not be read. The token comes from an environment variable and is never printed; every
+request is bounded in time (--timeout) and size (--max-response).
 """
 
 from __future__ import annotations
@@ -48,8 +49,9 @@ Examples:
   rackdesigner push cluster.toml --netbox-url https://netbox.example.com
 
 \b
-Exit codes: 0 pushed (or nothing to change), 1 NetBox refused a change or cannot be
-reached, 2 the layout cannot be read or the command was used wrongly.
+Exit codes: 0 pushed (or nothing to change), 1 NetBox refused a change, cannot be
+reached or answered what NetBox does not (one line says what and where), 2 the layout
+cannot be read or the command was used wrongly.
 """
 
 EPILOG_PULL = """\b
@@ -58,8 +60,9 @@ Examples:
   rackdesigner validate hall3.toml
 
 \b
-Exit codes: 0 written, 1 NetBox refused or cannot be reached (or has no such site),
-2 the command was used wrongly.
+Exit codes: 0 written, 1 NetBox refused, cannot be reached, has no such site or answered
+what NetBox does not (one line says what and where; nothing is written), 2 the command was
+used wrongly.
 """
 
 
