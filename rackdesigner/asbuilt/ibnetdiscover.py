@@ -22,7 +22,10 @@ _PORT = re.compile(
     r'^\[(\d+)\](?:\([0-9a-fA-Fx]+\))?\s*"([^"]*)"\[(\d+)\](?:\([0-9a-fA-Fx]+\))?\s*(.*)$'
 )
 _DESC = re.compile(r'#\s*"([^"]*)"')
-_SPEED = re.compile(r"\b(\d+)x(SDR|DDR|QDR|FDR10|FDR|EDR|HDR|NDR|XDR)\b")
+_SPEED = re.compile(r"\b(\d{1,2})x(SDR|DDR|QDR|FDR10|FDR|EDR|HDR|NDR|XDR)\b")
+# A port number is 8 bits in InfiniBand (NodeInfo.NumPorts, PortInfo.LocalPortNum), so a
+# node has at most 255 ports (a Quantum-X800 switch has 144).
+MAX_PORT = 255
 _ASSIGN = re.compile(r"^(vendid|devid|sysimgguid|switchguid|caguid|rtguid)\s*=\s*\S+$")
 _MAP_LINE = re.compile(r'(0x[0-9a-fA-F]{1,16}|[0-9a-fA-F]{1,16})\s+"([^"]*)"\s*(?:#.*)?')
 _KINDS = {"Switch": "switch", "Ca": "ca", "Rt": "ca"}
@@ -54,7 +57,8 @@ def parse_ibnetdiscover(text: str, file: str = "<scan>") -> Scan:
             kind, ports, node_id, rest = node.groups()
             desc = _DESC.search(rest)
             key = _guid(node_id)
-            current = SeenNode(key, _KINDS[kind], desc.group(1) if desc else "", int(ports), number)
+            count = _port_number(ports, file, number, "a port count")
+            current = SeenNode(key, _KINDS[kind], desc.group(1) if desc else "", count, number)
             earlier = scan.nodes.setdefault(key, current)
             if earlier is not current:
                 # Port lines name their far end by GUID: with two nodes on one GUID no
@@ -73,8 +77,8 @@ def parse_ibnetdiscover(text: str, file: str = "<scan>") -> Scan:
             if current is None:
                 raise ScanError(file, number, "a port line outside a Switch or Ca record")
             local, remote_id, remote, rest = port.groups()
-            a = (current.key, int(local))
-            b = (_guid(remote_id), int(remote))
+            a = (current.key, _port_number(local, file, number, "a port number"))
+            b = (_guid(remote_id), _port_number(remote, file, number, "a port number"))
             pair = (a, b) if a <= b else (b, a)
             if pair in seen:
                 continue
@@ -95,6 +99,15 @@ def parse_ibnetdiscover(text: str, file: str = "<scan>") -> Scan:
     if not scan.nodes:
         raise ScanError(file, 0, "no Switch or Ca record: not ibnetdiscover output")
     return scan
+
+
+def _port_number(digits: str, file: str, line: int, what: str) -> int:
+    """A port number or count of the scan, 0 to :data:`MAX_PORT`, or ScanError (digits
+    beyond Python's 4,300 that ``int`` converts are refused before it is asked)."""
+    if len(digits) > 3 or int(digits) > MAX_PORT:
+        shown = digits if len(digits) <= 12 else f"{digits[:9]}... ({len(digits)} digits)"
+        raise ScanError(file, line, f"{what} of {shown}: InfiniBand ports are 0 to {MAX_PORT}")
+    return int(digits)
 
 
 def parse_node_name_map(text: str, file: str = "<node-name-map>") -> dict[str, str]:

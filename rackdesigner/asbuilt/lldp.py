@@ -35,6 +35,8 @@ def _interfaces(document: Any, file: str, line: int) -> list[tuple[str, dict[str
     lldp = document["lldp"]
     if isinstance(lldp, list):  # lldpctl -f json0
         lldp = lldp[0] if lldp else {}
+    if not isinstance(lldp, dict):
+        raise ScanError(file, line, 'not lldpctl -f json output: "lldp" holds no object')
     found = lldp.get("interface", [])
     items = found if isinstance(found, list) else [found]
     out: list[tuple[str, dict[str, Any]]] = []
@@ -52,13 +54,13 @@ def _interfaces(document: Any, file: str, line: int) -> list[tuple[str, dict[str
 
 
 def _value(entry: Any) -> str | None:
+    while isinstance(entry, list) and entry:  # json0 wraps values in lists
+        entry = entry[0]
     if isinstance(entry, str):
         return entry
     if isinstance(entry, dict):
         value = entry.get("value")
         return value if isinstance(value, str) else None
-    if isinstance(entry, list) and entry:
-        return _value(entry[0])
     return None
 
 
@@ -142,6 +144,8 @@ def _decode(body: str, file: str, first: int) -> list[Any]:
         except json.JSONDecodeError as error:
             line = first + body.count("\n", 0, error.pos)
             raise ScanError(file, line, f"not JSON: {error.msg}") from None
+        except RecursionError:
+            raise ScanError(file, first, "JSON nested too deeply to read") from None
         values.append(value)
 
 

@@ -796,7 +796,7 @@ cli.add_command(edit)
 cli.add_command(_new_command)
 cli.add_command(_generate_command)
 # Imported when run (or listed): whatif loads networkx, diff, verify and the NetBox commands
-# their own parts (pynetbox).
+# their own parts (requests).
 cli.lazy.update(
     {
         "whatif": "rackdesigner.cli.whatif:whatif",

@@ -9,6 +9,7 @@ import os
 import secrets
 import signal
 import stat
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -436,3 +437,51 @@ def terminate_on_sigterm() -> None:
         raise Terminated()
 
     signal.signal(signal.SIGTERM, raise_terminated)
+
+
+_DEFERRED = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def signals_deferred() -> Iterator[Callable[[], None]]:
+    """Within the block, Ctrl-C and SIGTERM are noted where they land and raised at the
+    next call of the function it gives (``check()``), or when the block ends.
+
+    For C code that calls back into Python: cairo writes a PDF or PNG through cffi's write
+    callback, and an exception raised there (where Python runs a signal's handler) cannot
+    unwind through C: cffi prints its traceback and cairo fails with a write error, so a
+    Ctrl-C became a traceback and exit 2. Noted instead, the signal is raised between
+    pages by its own handler (KeyboardInterrupt, :class:`Terminated`, or the default
+    action), and the usual clean-up and exit code follow. Outside the main thread, which
+    never runs signal handlers, it does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: None
+        return
+    noted: list[int] = []
+    previous = {number: signal.getsignal(number) for number in _DEFERRED}
+
+    def note(number: int, frame: object) -> None:
+        noted.append(number)
+
+    def restore() -> None:
+        for number, handler in previous.items():
+            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
+
+    def check() -> None:
+        if noted:
+            number = noted[0]
+            noted.clear()
+            restore()
+            signal.raise_signal(number)  # its own handler runs now, and raises
+            for deferred in _DEFERRED:  # it did not (an ignored signal): defer again
+                signal.signal(deferred, note)
+
+    for number in _DEFERRED:
+        signal.signal(number, note)
+    try:
+        yield check
+    finally:
+        restore()
+        if noted:
+            signal.raise_signal(noted[0])

@@ -21,10 +21,14 @@ import tomli_w
 
 from rackdesigner.layout_io import schema as s
 from rackdesigner.model import layout as m
+from rackdesigner.model.terminal import UNSAFE
 from rackdesigner.model.thresholds import THRESHOLDS
 from rackdesigner.model.units import canonical_text
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+# What tomli-w leaves as it is of what terminals are tricked by: it escapes the C0 controls
+# itself, and a newline or tab outside a string is the document's own.
+_TOML_UNSAFE = re.compile(f"(?![\x00-\x1f\x7f]){UNSAFE.pattern}")
 _THRESHOLD_ORDER = {key: number for number, key in enumerate(THRESHOLDS)}
 
 
@@ -63,7 +67,7 @@ def _chunks(layout: m.Layout) -> Iterator[str]:
                     yield _kv(key, _sci(value) if threshold is None or value >= 1e6 else value)
     if layout.meta is not None:
         yield "\n"
-        yield tomli_w.dumps({"meta": layout.meta}) if layout.meta else "[meta]\n"
+        yield _escaped(tomli_w.dumps({"meta": layout.meta})) if layout.meta else "[meta]\n"
     for key, entry in sorted(layout.catalog.items()):
         yield from _table(f"[catalog.{_key(key)}]", s.DEVICE_TYPE, entry)
     for key, gpu in sorted(layout.gpus.items()):
@@ -167,7 +171,8 @@ def _value(value: Any) -> str:
     if kind is _Raw:
         return str(value)
     if kind is str:
-        if value.isprintable() and '"' not in value and "\\" not in value:
+        simple = value.isprintable() and '"' not in value and "\\" not in value
+        if simple and not UNSAFE.search(value):
             return f'"{value}"'
     elif kind is int:
         return str(value)
@@ -183,7 +188,21 @@ def _value(value: Any) -> str:
         return "[" + ", ".join(_value(v) for v in value) + "]"
     elif kind is dict:
         return "{ " + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in value.items()) + " }"
-    return tomli_w.dumps({"v": value})[4:-1]
+    return _escaped(tomli_w.dumps({"v": value})[4:-1])
+
+
+def _escaped(toml: str) -> str:
+    """TOML text with the characters a terminal would be tricked by (bidi overrides,
+    invisible ones, C1 controls; :data:`~rackdesigner.model.terminal.UNSAFE`) written as
+    escapes (``\\u202e``), as tomli-w writes the C0 controls: a file shown with ``cat`` or
+    in a review reads as what it holds, and reading it gives the same text. Outside its
+    strings, tomli-w's TOML is ASCII."""
+    return _TOML_UNSAFE.sub(_toml_escape, toml) if _TOML_UNSAFE.search(toml) else toml
+
+
+def _toml_escape(found: re.Match[str]) -> str:
+    code = ord(found.group())
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def _inline_array(key: str, tables: list[dict[str, Any]]) -> str:

@@ -33,6 +33,8 @@ _UNSAFE_CLASS = (
     "\U000e0000-\U000e007f"
 )
 _UNSAFE = re.compile(f"[{_UNSAFE_CLASS}]")
+# For writers that escape the same characters in their own syntax (TOML's ``\u202e``).
+UNSAFE = _UNSAFE
 # The same, but a newline is the text's own line structure.
 _UNSAFE_KEEP_NEWLINES = re.compile(f"(?!\n)[{_UNSAFE_CLASS}]")
 

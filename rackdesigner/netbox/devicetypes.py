@@ -26,6 +26,7 @@ What NetBox does not know comes from :class:`Flags` (``--kind``, ``--gpu``, ``--
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -105,17 +106,28 @@ def read_paths(paths: list[str | os.PathLike[str]], flags: Flags | None = None) 
 
 
 def read_file(path: str | os.PathLike[str], flags: Flags | None = None) -> FileResult:
+    """One file, read within the bounds of :mod:`rackdesigner.netbox.yaml_bounds` (size,
+    nesting, aliases): whatever it holds gives a result with one problem line, never an
+    exception."""
     import yaml
+
+    from rackdesigner.netbox.yaml_bounds import YamlBoundsError, load_all, read_bounded
 
     name = str(path)
     result = FileResult(name)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_bounded(path)
+    except YamlBoundsError as error:
+        result.problems.append(f"{name}: {error}")
+        return result
     except (OSError, UnicodeDecodeError) as error:
         result.problems.append(f"{name}: cannot read: {error}")
         return result
     try:
-        documents = [d for d in yaml.safe_load_all(text) if d is not None]
+        documents = [d for d in load_all(text) if d is not None]
+    except YamlBoundsError as error:
+        result.problems.append(f"{name}: {error}")
+        return result
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""
@@ -148,7 +160,7 @@ def device_type(
         return None, notes, problems
     slug = str(data["slug"])
     if not _KEY.match(slug):
-        problem("slug", f"{slug!r} cannot be a catalog key")
+        problem("slug", f"{_short(data['slug'])} cannot be a catalog key")
     vendor, model = str(data["manufacturer"]), str(data["model"])
     name = model if model.lower().startswith(vendor.lower()) else f"{vendor} {model}"
     entry = DeviceType(key=slug, name=name, vendor=vendor)
@@ -158,8 +170,8 @@ def device_type(
     entry.source = source
 
     height = data["u_height"]
-    if isinstance(height, bool) or not isinstance(height, int | float) or height < 0:
-        problem("u_height", f"{height!r} is not a number of rack units")
+    if not _finite(height) or height < 0:
+        problem("u_height", f"{_short(height)} is not a number of rack units")
     elif float(height) != int(height):
         problem("u_height", f"{height} U: rackdesigner places whole rack units")
     else:
@@ -171,7 +183,7 @@ def device_type(
         if entry.height != 0:
             problem("is_full_depth", "missing (the library's schema requires it)")
     else:
-        problem("is_full_depth", f"{depth!r} is not true or false")
+        problem("is_full_depth", f"{_short(depth)} is not true or false")
 
     _weight(data, entry, problem)
     airflow = data.get("airflow")
@@ -179,7 +191,7 @@ def device_type(
         if airflow in AIRFLOW:
             entry.airflow = str(airflow)
         else:
-            notes.append(f"airflow {airflow!r} has no rackdesigner equivalent: left unset")
+            notes.append(f"airflow {_short(airflow)} has no rackdesigner equivalent: left unset")
 
     kind = flags.kind
     if data.get("power-outlets") and kind in (None, "pdu"):
@@ -194,10 +206,7 @@ def device_type(
         _power_ports(data, entry, notes, problem)
     elif data.get("power-ports"):
         notes.append("a PDU's power ports are its inlets: no psus")
-    if data.get("module-bays") and entry.psus is None and kind != "pdu":
-        bays = [b for b in data["module-bays"] if "psu" in str(b.get("name", "")).lower()]
-        if bays:
-            notes.append(f"power supplies are module bays ({len(bays)}): psus and power unset")
+    _module_bays(data, entry, kind, notes, problem)
     entry.ports = _ports(data.get("interfaces") or [], flags, notes, problem) or None
 
     if flags.gpu is not None:
@@ -219,6 +228,34 @@ def device_type(
     return entry, notes, problems
 
 
+def _finite(value: Any) -> bool:
+    """A number, and not ``.nan`` or ``.inf`` (YAML has both)."""
+    return not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
+
+
+def _short(value: Any) -> str:
+    """A value for a message, at most 60 characters (it may be anything a file holds)."""
+    if isinstance(value, dict | list):
+        return "a mapping" if isinstance(value, dict) else "a list"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _module_bays(
+    data: dict[str, Any], entry: DeviceType, kind: str | None, notes: list[str], problem: Any
+) -> None:
+    bays = data.get("module-bays")
+    if not bays:
+        return
+    if not isinstance(bays, list) or not all(isinstance(b, dict) for b in bays):
+        problem("module-bays", "not a list of mappings (each with a name)")
+        return
+    if entry.psus is None and kind != "pdu":
+        psus = [b for b in bays if "psu" in str(b.get("name", "")).lower()]
+        if psus:
+            notes.append(f"power supplies are module bays ({len(psus)}): psus and power unset")
+
+
 def _library_path(file: str) -> str:
     """``device-types/VENDOR/FILE`` where the path has it, else ``VENDOR/FILE`` (the
     library's folder layout)."""
@@ -235,11 +272,11 @@ def _weight(data: dict[str, Any], entry: DeviceType, problem: Any) -> None:
     if weight is None or unit is None:
         problem("weight_unit" if unit is None else "weight", "weight and weight_unit go together")
         return
-    if unit not in _WEIGHT_UNITS:
-        problem("weight_unit", f"{unit!r} is not kg, g, lb or oz")
+    if not isinstance(unit, str) or unit not in _WEIGHT_UNITS:
+        problem("weight_unit", f"{_short(unit)} is not kg, g, lb or oz")
         return
-    if isinstance(weight, bool) or not isinstance(weight, int | float):
-        problem("weight", f"{weight!r} is not a number")
+    if not _finite(weight) or weight < 0:
+        problem("weight", f"{_short(weight)} is not a number")
         return
     spelled, factor = _WEIGHT_UNITS[unit]
     try:
@@ -271,8 +308,8 @@ def _power_ports(data: dict[str, Any], entry: DeviceType, notes: list[str], prob
             value = port.get(key)
             if value is None:
                 continue
-            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-                problem(f"power-ports[{number}].{key}", f"{value!r} is not watts")
+            if not _finite(value) or value < 0:
+                problem(f"power-ports[{number}].{key}", f"{_short(value)} is not watts")
             else:
                 into.append(float(value))
     if maximum and len(maximum) == len(ports):

@@ -25,6 +25,17 @@ from rackdesigner.model.layout import (
 )
 from rackdesigner.netbox.bulk import KIND_ROLES
 from rackdesigner.netbox.client import Backend, NetBoxError
+from rackdesigner.netbox.records import (
+    choice,
+    items,
+    number,
+    related_id,
+    related_name,
+    required,
+    text,
+    where,
+    whole,
+)
 
 _PUSHED = re.compile(r"^rackdesigner catalog entry (\S+)$")
 _CIRCUIT = re.compile(r"^circuit (.+)$")
@@ -49,34 +60,6 @@ class Pulled:
     notes: list[str] = field(default_factory=list)
 
 
-def _value(value: Any) -> Any:
-    """A choice's value ({"value", "label"}) or the value itself."""
-    if isinstance(value, dict) and "value" in value:
-        return value["value"]
-    return value
-
-
-def _name(value: Any) -> str | None:
-    return value.get("name") if isinstance(value, dict) else None
-
-
-def _id(value: Any) -> int | None:
-    return value.get("id") if isinstance(value, dict) else value
-
-
-def _number(value: Any) -> float | None:
-    if value in (None, ""):
-        return None
-    return float(value)
-
-
-def _whole(value: Any) -> int | float | None:
-    number = _number(value)
-    if number is None:
-        return None
-    return int(number) if number.is_integer() else number
-
-
 class _Types:
     """NetBox device types to catalog keys, importing those the catalog lacks."""
 
@@ -97,13 +80,15 @@ class _Types:
 
     def _match(self, record: dict[str, Any]) -> str | None:
         devices = self.catalog.devices
-        pushed = _PUSHED.match(record.get("description") or "")
+        place = where("device type", record)
+        pushed = _PUSHED.match(text(record, "description", place) or "")
         if pushed and pushed.group(1) in devices:
             return pushed.group(1)
-        if record.get("slug") in devices:
-            return record["slug"]
-        vendor = (_name(record.get("manufacturer")) or "").casefold()
-        model = (record.get("model") or "").casefold()
+        slug = text(record, "slug", place)
+        if slug in devices:
+            return slug
+        vendor = (related_name(record.get("manufacturer")) or "").casefold()
+        model = (text(record, "model", place) or "").casefold()
         for key, entry in devices.items():
             if (entry.name or "").casefold() == model and (entry.vendor or "").casefold() == vendor:
                 return key
@@ -113,33 +98,44 @@ class _Types:
         """The type as the devicetype-library would list it, read by the library import."""
         from rackdesigner.netbox.devicetypes import Flags, device_type
 
+        place = where("device type", record)
         data: dict[str, Any] = {
-            "manufacturer": _name(record.get("manufacturer")),
-            "model": record.get("model"),
-            "slug": record.get("slug"),
-            "u_height": _whole(record.get("u_height")),
+            "manufacturer": related_name(record.get("manufacturer")),
+            "model": text(record, "model", place),
+            "slug": text(record, "slug", place),
+            "u_height": whole(record, "u_height", place),
             "is_full_depth": record.get("is_full_depth"),
         }
         for name in ("airflow", "weight_unit"):
-            if _value(record.get(name)):
-                data[name] = _value(record[name])
+            if choice(record, name, place):
+                data[name] = choice(record, name, place)
         if record.get("weight") is not None:
-            data["weight"] = _whole(record["weight"])
+            data["weight"] = whole(record, "weight", place)
         for component, template_kind, fields in _TEMPLATES:
-            items = self.backend.list(template_kind, device_type_id=record["id"])
-            rows = [{f: _value(i.get(f)) for f in fields if i.get(f) is not None} for i in items]
+            templates = self.backend.list(template_kind, device_type_id=record["id"])
+            rows = [
+                {f: _plain(t.get(f)) for f in fields if t.get(f) is not None} for t in templates
+            ]
             if rows:
                 data[component] = rows
-        where = f"NetBox device type {record.get('model')!r}"
-        entry, notes, problems = device_type(data, where, Flags(kind=kind))
+        named = f"NetBox device type {data['model']!r}"
+        entry, notes, problems = device_type(data, named, Flags(kind=kind))
         if entry is None:
-            raise NetBoxError(f"{where} cannot be read: {'; '.join(problems)}")
+            raise NetBoxError(f"{named} cannot be read: {'; '.join(problems)}")
         notes = [*problems, *notes]  # a half-unit height, say: the rest still holds
-        entry.source = f"NetBox device type {record.get('model')} (pulled)"
+        entry.source = f"NetBox device type {data['model']} (pulled)"
         self.imported[entry.key] = entry
         said = f"; {'; '.join(notes)}" if notes else ""
-        self.notes.append(f"{where} is not in the catalog: imported as {entry.key!r}{said}")
+        self.notes.append(f"{named} is not in the catalog: imported as {entry.key!r}{said}")
         return entry.key
+
+
+def _plain(value: Any) -> Any:
+    """A choice's value (``{"value", "label"}``) or the value itself: the library import
+    checks what the template fields hold, as it checks a YAML file's."""
+    if isinstance(value, dict) and "value" in value:
+        return value["value"]
+    return value
 
 
 # Device-type components the library import reads, from their template endpoints.
@@ -153,101 +149,56 @@ _KIND_OF_ROLE = {name.casefold(): kind for kind, (name, _) in KIND_ROLES.items()
 
 
 def pull_site(backend: Backend, site: str, catalog: Catalog | None = None) -> Pulled:
-    """The layout of NetBox site ``site``."""
+    """The layout of NetBox site ``site``. A record the layout cannot be made from (a rack
+    without a name, a position of ``Infinity``) is :class:`NetBoxError` naming it."""
     sites = [s for s in backend.list("sites", name=site) if s.get("name") == site]
     if not sites:
         raise NetBoxError(f"NetBox has no site named {site!r}")
     record = sites[0]
     site_id = record["id"]
-    layout = Layout(name=site, description=record.get("description") or None)
+    layout = Layout(name=site, description=text(record, "description", where("site", record)))
     types = _Types(catalog or for_layout(layout), backend)
-
-    racks: dict[int, Rack] = {}
-    for r in backend.list("racks", site_id=site_id):
-        rack = Rack(id=r["name"], height=_number(r.get("u_height")))
-        if _value(r.get("airflow")):
-            rack.airflow = _value(r["airflow"])
-        if r.get("max_weight") is not None and _value(r.get("weight_unit")) == "kg":
-            rack.max_weight = float(r["max_weight"])
-        if r.get("description"):
-            rack.label = r["description"]
-        racks[r["id"]] = rack
-        layout.racks.append(rack)
-
-    panels = {p["id"]: p["name"] for p in backend.list("power-panels", site_id=site_id)}
+    racks = {r["id"]: _rack(r) for r in backend.list("racks", site_id=site_id)}
+    layout.racks.extend(racks.values())
+    panels = {
+        p["id"]: text(p, "name", where("power panel", p)) or ""
+        for p in backend.list("power-panels", site_id=site_id)
+    }
     for f in backend.list("power-feeds", site_id=site_id):
-        rack = racks.get(_id(f.get("rack")) or -1)
-        if rack is None:
-            continue  # a feed to no rack of this site: nothing in the layout to hang it on
-        panel = panels.get(_id(f.get("power_panel")) or -1, "")
-        feed = Feed(
-            id=f["name"],
-            voltage=_number(f.get("voltage")),
-            phases=3 if _value(f.get("phase")) == "three-phase" else 1,
-            current=_number(f.get("amperage")),
-        )
-        if panel.startswith("Panel ") and len(panel) > len("Panel "):
-            feed.side = panel[len("Panel ") :]
-        circuit = _CIRCUIT.match(f.get("description") or "")
-        if circuit:
-            feed.circuit = circuit.group(1)
-        utilization = f.get("max_utilization")
-        if utilization is not None and int(utilization) != DEFAULT_MAX_UTILIZATION:
-            feed.derate = int(utilization) / 100
-        rack.feeds.append(feed)
+        rack = racks.get(related_id(f.get("rack")) or -1)
+        if rack is not None:  # a feed to no rack of this site: nothing to hang it on
+            rack.feeds.append(_feed(f, panels.get(related_id(f.get("power_panel")) or -1, "")))
 
     type_records = {t["id"]: t for t in backend.list("device-types")}
     devices: dict[int, Device] = {}
     for d in backend.list("devices", site_id=site_id):
-        rack = racks.get(_id(d.get("rack")) or -1)
+        place = where("device", d)
+        rack = racks.get(related_id(d.get("rack")) or -1)
         if rack is None:
-            layout_notes = f"device {d['name']!r} is in no rack: left out"
-            types.notes.append(layout_notes)
+            types.notes.append(f"{place} is in no rack: left out")
             continue
-        type_record = type_records.get(_id(d.get("device_type")) or -1) or d["device_type"]
-        device = Device(
-            id=d["name"] or f"device-{d['id']}",
-            model=types.key_for(type_record, _name(d.get("role"))),
-        )
-        if d.get("position") is not None:
-            device.position = int(float(d["position"]))
-            if _value(d.get("face")) == "rear":
-                device.face = "rear"
-        if d.get("description"):
-            device.label = d["description"]
-        if d.get("comments"):
-            device.notes = d["comments"]
-        devices[d["id"]] = device
-        rack.devices.append(device)
+        nested = d.get("device_type")
+        type_record = type_records.get(related_id(nested) or -1)
+        if type_record is None and related_id(nested) is not None and isinstance(nested, dict):
+            type_record = nested  # a type the listing lacked: its brief form, nested here
+        if type_record is None:
+            raise NetBoxError(f"NetBox's {place} has no device type")
+        model = types.key_for(type_record, related_name(d.get("role")))
+        devices[d["id"]] = _device(d, model, types.notes)
+        rack.devices.append(devices[d["id"]])
 
     interfaces = {
-        i["id"]: (_id(i.get("device")), i["name"])
+        i["id"]: (related_id(i.get("device")), required(i, "name", where("interface", i)))
         for i in backend.list("interfaces", site_id=site_id)
     }
     for c in backend.list("cables", site_id=site_id):
         if _power_cable(c):
             continue  # a power cord or a feed's cable: the layout's feeds and PDUs say those
-        ends = []
-        for side in ("a_terminations", "b_terminations"):
-            terms = c.get(side) or []
-            if len(terms) != 1 or terms[0].get("object_type") != "dcim.interface":
-                break
-            device_id, port = interfaces.get(terms[0].get("object_id"), (None, None))
-            if device_id not in devices:
-                break
-            ends.append(f"{devices[device_id].id}:{port}")
-        if len(ends) != 2:
-            types.notes.append(f"cable {c.get('id')} is not between two interfaces here: left out")
-            continue
-        media, grade = _MEDIA.get(_value(c.get("type")) or "", (None, None))
-        link = Link(a=ends[0], b=ends[1], media=media, grade=grade)
-        length = _number(c.get("length"))
-        if length is not None:
-            unit = _value(c.get("length_unit")) or "m"
-            factor = {"m": 1.0, "cm": 0.01, "km": 1000.0, "ft": 0.3048, "in": 0.0254}
-            link.length = length * factor.get(unit, 1.0)
-        layout.links.append(link)
-
+        link = _link(c, interfaces, devices)
+        if link is None:
+            types.notes.append(f"cable {c['id']} is not between two interfaces here: left out")
+        else:
+            layout.links.append(link)
     layout.catalog = dict(types.imported)
     return Pulled(layout, types.notes)
 
@@ -256,8 +207,84 @@ _POWER_TERMINATIONS = ("dcim.powerport", "dcim.poweroutlet", "dcim.powerfeed")
 
 
 def _power_cable(cable: dict[str, Any]) -> bool:
-    terms = [*(cable.get("a_terminations") or []), *(cable.get("b_terminations") or [])]
+    place = where("cable", cable)
+    terms = [*items(cable, "a_terminations", place), *items(cable, "b_terminations", place)]
     return bool(terms) and all(t.get("object_type") in _POWER_TERMINATIONS for t in terms)
+
+
+def _rack(record: dict[str, Any]) -> Rack:
+    place = where("rack", record)
+    rack = Rack(id=required(record, "name", place), height=number(record, "u_height", place))
+    rack.airflow = choice(record, "airflow", place)
+    max_weight = number(record, "max_weight", place)
+    if max_weight is not None and choice(record, "weight_unit", place) == "kg":
+        rack.max_weight = max_weight
+    rack.label = text(record, "description", place)
+    return rack
+
+
+def _feed(record: dict[str, Any], panel: str) -> Feed:
+    place = where("power feed", record)
+    feed = Feed(
+        id=required(record, "name", place),
+        voltage=number(record, "voltage", place),
+        phases=3 if choice(record, "phase", place) == "three-phase" else 1,
+        current=number(record, "amperage", place),
+    )
+    if panel.startswith("Panel ") and len(panel) > len("Panel "):
+        feed.side = panel[len("Panel ") :]
+    circuit = _CIRCUIT.match(text(record, "description", place) or "")
+    if circuit:
+        feed.circuit = circuit.group(1)
+    utilization = number(record, "max_utilization", place)
+    if utilization is not None and utilization != DEFAULT_MAX_UTILIZATION:
+        feed.derate = utilization / 100
+    return feed
+
+
+def _device(record: dict[str, Any], model: str, notes: list[str]) -> Device:
+    place = where("device", record)
+    device = Device(id=text(record, "name", place) or f"device-{record['id']}", model=model)
+    position = number(record, "position", place)
+    if position is not None:
+        device.position = int(position)
+        if position != device.position:
+            notes.append(
+                f"{place} is at U{position:g}: placed at U{device.position} (a layout "
+                "places whole units)"
+            )
+        if choice(record, "face", place) == "rear":
+            device.face = "rear"
+    device.label = text(record, "description", place)
+    device.notes = text(record, "comments", place)
+    return device
+
+
+def _link(
+    record: dict[str, Any],
+    interfaces: dict[int, tuple[int | None, str]],
+    devices: dict[int, Device],
+) -> Link | None:
+    """The cable as a link, or ``None`` when it is not between two interfaces of devices
+    the layout holds."""
+    place = where("cable", record)
+    ends = []
+    for side in ("a_terminations", "b_terminations"):
+        terms = items(record, side, place)
+        if len(terms) != 1 or terms[0].get("object_type") != "dcim.interface":
+            return None
+        device_id, port = interfaces.get(related_id(terms[0].get("object_id")) or -1, (None, None))
+        if device_id not in devices:
+            return None
+        ends.append(f"{devices[device_id].id}:{port}")
+    media, grade = _MEDIA.get(choice(record, "type", place) or "", (None, None))
+    link = Link(a=ends[0], b=ends[1], media=media, grade=grade)
+    length = number(record, "length", place)
+    if length is not None:
+        unit = choice(record, "length_unit", place) or "m"
+        factor = {"m": 1.0, "cm": 0.01, "km": 1000.0, "ft": 0.3048, "in": 0.0254}
+        link.length = length * factor.get(unit, 1.0)
+    return link
 
 
 __all__ = ["Pulled", "pull_site"]

@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rackdesigner.netbox.client import Backend
+from rackdesigner.netbox.client import Backend, NetBoxError
+from rackdesigner.netbox.records import items, related_id, related_name, required, text, where
 
 Key = tuple[Any, ...]
 
@@ -116,14 +117,6 @@ def _shown(value: Any) -> str:
 # --- Natural keys of the records NetBox returns --------------------------------------
 
 
-def _name(value: Any) -> Any:
-    return value.get("name") if isinstance(value, dict) else value
-
-
-def _id(value: Any) -> Any:
-    return value.get("id") if isinstance(value, dict) else value
-
-
 class Index:
     """The records of one NetBox site (and the shared types) by natural key, both ways."""
 
@@ -141,7 +134,8 @@ class Index:
         return self.by_key.get(kind, {}).get(key)
 
     def key_of(self, kind: str, value: Any) -> Key | None:
-        return self.keys.get(kind, {}).get(_id(value))
+        id_ = related_id(value)
+        return None if id_ is None else self.keys.get(kind, {}).get(id_)
 
     def placeholder(self, kind: str, key: Key) -> dict[str, Any]:
         """A record that a dry run would create: a negative id, for its dependents."""
@@ -155,33 +149,49 @@ class Index:
         return self.key_of("interfaces", term.get("object_id"))
 
     def key_from_record(self, kind: str, record: dict[str, Any]) -> Key | None:
-        """The natural key of a record NetBox returned (its parents already indexed)."""
+        """The natural key of a record NetBox returned (its parents already indexed), or
+        ``None`` for one push does not manage (a device without a name); a record without
+        the fields that make its key is :class:`NetBoxError`."""
+        place = where(NOUNS[kind], record)
+
+        def name() -> str | None:
+            return text(record, "name", place, required=kind != "devices")
+
         if kind in {"manufacturers", "device-roles", "sites"}:
-            return (record["name"],)
+            return (name(),)
         if kind == "device-types":
-            return (_name(record["manufacturer"]), record["model"])
+            return (
+                _related_name(record, "manufacturer", place),
+                text(record, "model", place, True),
+            )
         if kind in COMPONENTS.values():
-            parent = self.key_of("device-types", record["device_type"])
-            return None if parent is None else (*parent, record["name"])
-        if kind in {"racks", "power-panels", "locations"}:
-            return (_name(record["site"]), record["name"])
-        if kind == "devices":
-            return (_name(record["site"]), record["name"])
+            parent = self.key_of("device-types", record.get("device_type"))
+            return None if parent is None else (*parent, name())
+        if kind in {"racks", "power-panels", "locations", "devices"}:
+            own = name()
+            return None if own is None else (_related_name(record, "site", place), own)
         if kind == "power-feeds":
-            panel = self.key_of("power-panels", record["power_panel"])
-            return None if panel is None else (*panel, record["name"])
+            panel = self.key_of("power-panels", record.get("power_panel"))
+            return None if panel is None else (*panel, name())
         if kind == "interfaces":
-            device = self.key_of("devices", record["device"])
-            return None if device is None else (*device, record["name"])
+            device = self.key_of("devices", record.get("device"))
+            return None if device is None else (*device, name())
         if kind == "cables":
             ends = [
-                [self.termination_key(t) for t in record.get(side) or []]
+                [self.termination_key(t) for t in items(record, side, place)]
                 for side in ("a_terminations", "b_terminations")
             ]
-            if any(len(end) != 1 or end[0] is None for end in ends):
-                return None
-            return _cable_key(ends[0][0], ends[1][0])
+            a, b = (end[0] if len(end) == 1 else None for end in ends)
+            return None if a is None or b is None else _cable_key(a, b)
         raise KeyError(kind)
+
+
+def _related_name(record: dict[str, Any], key: str, place: str) -> str:
+    """The name of the related object ``key`` (a device type's manufacturer, a rack's site)."""
+    name = related_name(record.get(key))
+    if name is None:
+        raise NetBoxError(f"NetBox's {place} has no {key} with a name")
+    return name
 
 
 def _cable_key(a: Key, b: Key) -> Key:
@@ -204,11 +214,8 @@ def read_index(backend: Backend, site: str, device_types: Iterable[Key] = ()) ->
     load("manufacturers")
     load("device-types")
     load("device-roles")
-    wanted = [
-        index.get("device-types", key)["id"]
-        for key in device_types
-        if index.get("device-types", key) is not None
-    ]
+    found = (index.get("device-types", key) for key in device_types)
+    wanted = [record["id"] for record in found if record is not None]
     if wanted:
         load("interface-templates", device_type_id=wanted)
         load("power-port-templates", device_type_id=wanted)
@@ -312,8 +319,8 @@ def _desired(
         data["power_panel"] = Ref("power-panels", (row["site"], row["power_panel"]))
         if row.get("rack"):
             data["rack"] = Ref("racks", (row["site"], row["rack"]))
-        key = (row["site"], row["power_panel"], row["name"])
-        yield Desired(kind, key, repr(row["name"]), data)
+        feed: Key = (row["site"], row["power_panel"], row["name"])
+        yield Desired(kind, feed, repr(row["name"]), data)
     elif kind == "devices":
         role = row.get("role")
         if role and role not in roles_done:
@@ -481,7 +488,8 @@ def _index_components(
             index.placeholder("interfaces", (*device.key, name))
         return
     for interface in backend.list("interfaces", device_id=record["id"]):
-        index.add("interfaces", (*device.key, interface["name"]), interface)
+        name = required(interface, "name", where("interface", interface))
+        index.add("interfaces", (*device.key, name), interface)
 
 
 def _old(value: Any, index: Index, want: Any) -> Any:

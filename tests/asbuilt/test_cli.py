@@ -109,3 +109,22 @@ def test_a_duplicate_guid_is_said_not_merged_into_miswirings(tmp_path: Path) -> 
     assert "duplicate GUID 0x" + first.rjust(16, "0") in err
     assert first_name in err and second_name in err
     assert "miswired" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_port_of_4301_digits_and_an_lldp_list_are_one_line_exit_2(tmp_path: Path) -> None:
+    scan = tmp_path / "scan.txt"
+    scan.write_text('Switch 65 "S-01" # "x"\n[1] "H-02"[' + "9" * 4301 + "]\n")
+    code, out, err = _run("--ibnetdiscover", str(scan))
+    assert code == 2 and out == ""
+    assert err == (
+        f"rackdesigner: cannot read the scan: {scan}:2: a port number of 999999999... "
+        "(4301 digits): InfiniBand ports are 0 to 255\n"
+    )
+    lldp = tmp_path / "n1.json"
+    lldp.write_text('{"lldp": [1]}')
+    code, out, err = _run("--lldp", str(lldp))
+    assert code == 2 and out == ""
+    assert err == (
+        f'rackdesigner: cannot read the scan: {lldp}:1: not lldpctl -f json output: "lldp" '
+        "holds no object\n"
+    )

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rackdesigner.asbuilt import ScanError, read_scan
 from rackdesigner.asbuilt.ibnetdiscover import parse_ibnetdiscover, parse_node_name_map
 from rackdesigner.asbuilt.lldp import parse_lldp
 from tests.asbuilt.helpers import DATA
+from tests.strategies import examples
 
 
 def test_a_captured_scan_keeps_every_cable_once() -> None:
@@ -87,3 +93,98 @@ def test_lldp_single_interface_object_and_errors() -> None:
         parse_lldp(one, "x.json")
     with pytest.raises(ScanError, match='no "lldp"'):
         parse_lldp("[1, 2]", "x.json", host="n1")
+
+
+# --- Malformed scans: one ScanError naming the file and line, never another exception ---
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('Switch 65 "S-01" # "x"\n[1] "H-02"[' + "9" * 4301 + "]\n", "2: a port number of 999"),
+        ('Switch 65 "S-01" # "x"\n[' + "1" * 5000 + '] "H-02"[1]\n', "(5000 digits)"),
+        ('Switch 256 "S-01" # "x"\n', "1: a port count of 256: InfiniBand ports are 0 to 255"),
+        ('Ca 2 "H-01" # "x"\n[1] "S-02"[300]\n', "2: a port number of 300"),
+    ],
+)
+def test_port_numbers_beyond_infiniband_s_are_refused(text: str, said: str) -> None:
+    with pytest.raises(ScanError) as caught:
+        parse_ibnetdiscover(text, "scan.txt")
+    assert said in str(caught.value)
+    assert len(str(caught.value)) < 200
+
+
+def test_a_lane_count_of_many_digits_is_no_speed_not_a_crash() -> None:
+    scan = parse_ibnetdiscover('Ca 2 "H-01" # "x"\n[1] "S-02"[3] # ' + "4" * 5000 + "xNDR\n")
+    assert [(link.width, link.rate) for link in scan.links] == [(None, None)]
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('{"lldp": [1]}', '"lldp" holds no object'),
+        ('{"lldp": ["x"]}', '"lldp" holds no object'),
+        ('{"lldp": [[]]}', '"lldp" holds no object'),
+        ('{"lldp": {"interface": [1]}}', "an interface that is not an object"),
+        ('{"lldp": {"interface": {"eth0": 5}}}', "interface 'eth0' is not an object"),
+        ('{"lldp": {"interface": {"eth0": {"chassis": {"s": {}}, "port": 1}}}}', "without a port"),
+        ("[" * 100_000 + "]" * 100_000, "JSON nested too deeply"),
+    ],
+)
+def test_malformed_lldp_shapes_are_one_error(text: str, said: str) -> None:
+    with pytest.raises(ScanError, match=re.escape(said)) as caught:
+        parse_lldp(text, "n1.json", host="n1")
+    assert str(caught.value).startswith("n1.json:1: ")
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(
+        st.sampled_from(["lldp", "interface", "chassis", "port", "id", "name", "value", "type",
+                         "descr", "eth0", "sw1"]),
+        inner,
+        max_size=4,
+    ),
+    max_leaves=12,
+)  # fmt: skip
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(_JSON)
+def test_any_json_shape_is_a_scan_or_one_scan_error(value: object) -> None:
+    """lldpctl's JSON in any shape, at any level: a scan, or a ScanError naming the file."""
+    for document in (value, {"lldp": value}, {"lldp": {"interface": value}}):
+        try:
+            parse_lldp(json.dumps(document), "n1.json", host="n1")
+        except ScanError as error:
+            assert str(error).startswith("n1.json")
+
+
+_IB_LINE = st.one_of(
+    st.builds(
+        lambda kind, n, guid, desc: f'{kind} {n} "{guid}" # "{desc}"',
+        st.sampled_from(["Switch", "Ca", "Rt"]),
+        st.integers(0, 10**6).map(str) | st.just("9" * 4400),
+        st.sampled_from(["S-0002c90300a10001", "H-01", "x", ""]),
+        st.text(max_size=5),
+    ),
+    st.builds(
+        lambda a, guid, b, tail: f'[{a}](0x1) "{guid}"[{b}] # {tail}',
+        st.integers(0, 10**6).map(str) | st.just("9" * 4400),
+        st.sampled_from(["S-0002c90300a10001", "H-01"]),
+        st.integers(0, 10**6),
+        st.sampled_from(["4xNDR", "44444xHDR", "", '"desc" lid 1 4xSDR']),
+    ),
+    st.sampled_from(["", "# comment", "vendid=0x2c9", "caguid=0x1", "garbage", "[1"]),
+    st.text(max_size=10),
+)
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(st.lists(_IB_LINE, max_size=8))
+def test_any_ibnetdiscover_lines_are_a_scan_or_one_scan_error(lines: list[str]) -> None:
+    try:
+        parse_ibnetdiscover("\n".join(lines), "scan.txt")
+    except ScanError as error:
+        assert str(error).startswith("scan.txt")

@@ -174,6 +174,23 @@ def test_canonical_output_is_stable_and_round_trips() -> None:
     assert dumps(again) == text
 
 
+def test_bidi_and_invisible_characters_are_written_as_toml_escapes() -> None:
+    """A label holding U+202E (which reverses the rest of a line on a terminal), a
+    zero-width space, a C1 control and a tag character is written ``\\u202e`` and so on,
+    as the C0 controls are; reading the file gives the exact text back."""
+    layout = load_text(BASE)
+    label = "evil\u202etxet\u200b\x85\U000e0041\x1b[31m"
+    layout.racks[0].label = label
+    layout.meta = {"note": "x\u2066y"}
+    text = dumps(layout)
+    assert 'label = "evil\\u202etxet\\u200b\\u0085\\U000e0041\\u001b[31m"' in text
+    assert 'note = "x\\u2066y"' in text
+    assert not any(ch in text for ch in "\u202e\u200b\x85\U000e0041\x1b\u2066")
+    again = load_text(text)
+    assert again.racks[0].label == label
+    assert again.meta == {"note": "x\u2066y"}
+
+
 def test_inline_devices_and_links_get_lines() -> None:
     text = """\
 format = 1

@@ -6,9 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rackdesigner.netbox.devicetypes import Flags, device_type, read_file, read_paths
 from tests.conftest import ROOT
+from tests.strategies import examples
 
 LIBRARY = ROOT / "tests/data/netbox/devicetypes"
 BAD = ROOT / "tests/data/netbox/bad"
@@ -197,3 +200,105 @@ def test_a_slug_twice_is_a_problem(tmp_path: Path) -> None:
     assert second.problems == [
         f"{tmp_path / 'b.yaml'}: slug: 'acme-box' is also in {tmp_path / 'a.yaml'}"
     ]
+
+
+# --- Files no library holds: bounded, one problem line each ----------------------------
+
+_LAUGHS = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"a{n}: &a{n} [{', '.join([f'*a{n - 1}'] * 10)}]\n" for n in range(1, 10)
+)
+_HEAD = "manufacturer: Acme\nmodel: Box\nslug: acme-box\nis_full_depth: true\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        # Nine levels of ten aliases: 10^9 nodes once expanded, 90 aliases in the file.
+        (_HEAD + _LAUGHS + "u_height: *a9\n", "more than 100,000 values with its aliases expanded"),
+        (
+            _HEAD + "u_height: 1\ninterfaces: " + "[" * 500 + "]" * 500 + "\n",
+            "nested more than 20 levels deep (line 6)",
+        ),
+        # libyaml stops at 1,000 levels itself (the pure-Python parser would recurse).
+        (_HEAD + "u_height: 1\nx: " + "[" * 5000 + "]" * 5000 + "\n", "nesting depth"),
+        (_HEAD + "u_height: 1\n" + "".join(f"k{n}: *x\n" for n in range(101)), "aliases"),
+        (_HEAD + "u_height: .nan\n", "u_height: nan is not a number of rack units"),
+        (_HEAD + "u_height: .inf\n", "u_height: inf is not a number of rack units"),
+        (_HEAD + "u_height: 1\nmodule-bays: [psu1]\n", "module-bays: not a list of mappings"),
+        (_HEAD + "u_height: 1\nmodule-bays: psu1\n", "module-bays: not a list of mappings"),
+        (_HEAD + "u_height: 1\nweight: .nan\nweight_unit: kg\n", "weight: nan is not a number"),
+        (_HEAD + "u_height: 1\nweight: 3\nweight_unit: [kg]\n", "weight_unit: a list is not"),
+        (
+            _HEAD + "u_height: 1\npower-ports: [{name: p, maximum_draw: .inf}]\n",
+            "power-ports[0].maximum_draw: inf is not watts",
+        ),
+        (_HEAD + "u_height: " + "9" * 5000 + "\n", "a value cannot be read: Exceeds the limit"),
+        (_HEAD + "u_height: {a: 1}\n", "u_height: a mapping is not a number of rack units"),
+    ],
+)
+def test_a_hostile_file_is_one_problem_line(tmp_path: Path, text: str, said: str) -> None:
+    path = tmp_path / "hostile.yaml"
+    path.write_text(text)
+    result = read_file(path)
+    assert not result.ok
+    assert len(result.problems) == 1, result.problems
+    assert result.problems[0].startswith(f"{path}: ")
+    assert said in result.problems[0], result.problems[0]
+    assert len(result.problems[0]) < 300
+
+
+def test_a_file_over_the_size_bound_is_not_read_whole(tmp_path: Path) -> None:
+    """9 MB of interfaces (the 8.7 MB file took over a minute): refused after reading
+    1 MiB and a byte."""
+    path = tmp_path / "huge.yaml"
+    item = "  - {name: eth1, type: 25gbase-x-sfp28}\n"
+    path.write_text(_HEAD + "u_height: 1\ninterfaces:\n" + item * (9_000_000 // len(item)))
+    (problem,) = read_file(path).problems
+    assert problem == (
+        f"{path}: more than 1 MiB: not a device type (the library's largest is about 11 KB)"
+    )
+
+
+def test_a_device_is_read_within_the_bound() -> None:
+    """A device (or a FIFO) is read only up to the bound, never to its end."""
+    problems = read_file("/dev/zero").problems
+    assert problems == [
+        "/dev/zero: more than 1 MiB: not a device type (the library's largest is about 11 KB)"
+    ]
+
+
+def test_the_library_s_own_files_are_far_inside_the_bounds() -> None:
+    """The bundled library files pass the checks untouched (the bounds' margins are in
+    rackdesigner/netbox/yaml_bounds.py: 1 MiB against 11 KB, 20 levels against 3, 100
+    aliases against none)."""
+    for path in sorted(LIBRARY.rglob("*.yaml")):
+        assert read_file(path).ok, path
+
+
+_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(max_size=8)
+    | st.sampled_from(["psu1", "kg", "iec-60320-c14", "25gbase-x-sfp28", "front-to-rear"]),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["name", "type", "maximum_draw", "mgmt_only"]), inner)
+    ),
+    max_leaves=8,
+)
+_KEYS = [
+    "manufacturer", "model", "slug", "u_height", "is_full_depth", "weight", "weight_unit",
+    "airflow", "part_number", "power-ports", "power-outlets", "module-bays", "interfaces",
+]  # fmt: skip
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.dictionaries(st.sampled_from(_KEYS), _VALUES), st.sampled_from([None, "pdu", "switch"]))
+def test_any_shape_under_the_library_s_keys_is_problems_never_an_exception(data, kind) -> None:
+    """Whatever a YAML file (or a pulled NetBox type) puts under the keys the import reads:
+    an entry, notes and problems, never an exception."""
+    entry, _, problems = device_type({**MINIMAL, **data}, "f.yaml", Flags(kind=kind))
+    assert entry is not None or problems
+    assert all(line.startswith("f.yaml: ") for line in problems)

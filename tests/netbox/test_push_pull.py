@@ -4,9 +4,6 @@ plan's diffs, the URL and token checks, and the token never printed."""
 
 from __future__ import annotations
 
-import itertools
-from typing import Any
-
 import pytest
 from click.testing import CliRunner
 
@@ -20,107 +17,10 @@ from rackdesigner.netbox.client import NetBoxError, check_url, token_from
 from rackdesigner.netbox.pull import pull_site
 from rackdesigner.netbox.push import push_rows, same
 from tests.conftest import ROOT
+from tests.netbox.fake import FakeNetBox
 
 LAYOUT = ROOT / "layouts" / "starter-4x-a6000.toml"
 TOKEN = "nbt_abcdefghijkl.SECRET-never-shown-0123456789"
-
-# Which REST fields are related objects (of which kind) and which are choices.
-RELATED = {
-    "manufacturer": "manufacturers",
-    "device_type": "device-types",
-    "role": "device-roles",
-    "site": "sites",
-    "location": "locations",
-    "rack": "racks",
-    "power_panel": "power-panels",
-    "device": "devices",
-}
-CHOICES = {
-    "status",
-    "face",
-    "airflow",
-    "type",
-    "phase",
-    "supply",
-    "weight_unit",
-    "length_unit",
-    "outer_unit",
-    "width",
-}
-
-
-class FakeNetBox:
-    """Records per kind, stored as NetBox answers them; counts the writes."""
-
-    def __init__(self) -> None:
-        self.records: dict[str, dict[int, dict[str, Any]]] = {}
-        self.ids = itertools.count(1)
-        self.created: list[tuple[str, dict[str, Any]]] = []
-        self.updated: list[tuple[str, int, dict[str, Any]]] = []
-
-    def _shape(self, kind: str, data: dict[str, Any], record: dict[str, Any]) -> None:
-        for name, value in data.items():
-            if name in RELATED and value is not None:
-                target = self.records[RELATED[name]][value]
-                record[name] = {"id": value, "name": target.get("name") or target.get("model")}
-            elif name in {"a_terminations", "b_terminations"}:
-                record[name] = [
-                    {"object_type": t["object_type"], "object_id": t["object_id"]} for t in value
-                ]
-            elif name in CHOICES and not (kind == "device-types" and name == "type"):
-                record[name] = {"value": value, "label": str(value).title()}
-            else:
-                record[name] = value
-
-    def create(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
-        id_ = next(self.ids)
-        record: dict[str, Any] = {"id": id_}
-        self._shape(kind, data, record)
-        self.records.setdefault(kind, {})[id_] = record
-        self.created.append((kind, data))
-        if kind == "devices":  # NetBox makes a new device's components from its type's templates
-            for template in self.list("interface-templates", device_type_id=data["device_type"]):
-                self._instantiate(id_, template)
-        return dict(record)
-
-    def _instantiate(self, device: int, template: dict[str, Any]) -> None:
-        id_ = next(self.ids)
-        record = {"id": id_, "name": template["name"], "type": template["type"]}
-        self._shape("interfaces", {"device": device}, record)
-        self.records.setdefault("interfaces", {})[id_] = record
-
-    def update(self, kind: str, id_: int, data: dict[str, Any]) -> None:
-        self._shape(kind, data, self.records[kind][id_])
-        self.updated.append((kind, id_, data))
-
-    def _site_of(self, kind: str, record: dict[str, Any]) -> int | None:
-        if "site" in record:
-            return record["site"]["id"]
-        if kind == "power-feeds":
-            return self.records["power-panels"][record["power_panel"]["id"]]["site"]["id"]
-        if kind == "interfaces":
-            return self.records["devices"][record["device"]["id"]]["site"]["id"]
-        if kind == "cables":
-            term = record["a_terminations"][0]
-            return self._site_of("interfaces", self.records["interfaces"][term["object_id"]])
-        return None
-
-    def list(self, kind: str, **filters: Any) -> list[dict[str, Any]]:
-        out = []
-        for record in self.records.get(kind, {}).values():
-            if "name" in filters and record.get("name") != filters["name"]:
-                continue
-            if "device_id" in filters and record["device"]["id"] != filters["device_id"]:
-                continue
-            if "site_id" in filters and self._site_of(kind, record) != filters["site_id"]:
-                continue
-            if "device_type_id" in filters:
-                wanted = filters["device_type_id"]
-                wanted = wanted if isinstance(wanted, list) else [wanted]
-                if record["device_type"]["id"] not in wanted:
-                    continue
-            out.append(dict(record))
-        return out
 
 
 def _rows(text: str | None = None):
@@ -259,6 +159,20 @@ def test_pull_imports_a_device_type_the_catalog_lacks():
     load_text(dumps(pulled.layout))  # a layout the reader takes
 
 
+def test_a_pulled_layout_writes_bidi_characters_escaped():
+    """A rack description from NetBox holding U+202E lands in the layout's TOML as
+    ``\\u202e``, not as the character that reverses the line on a terminal."""
+    netbox = FakeNetBox()
+    original = load_path(LAYOUT)
+    push_rows(netbox, bulk_rows(Analysis(original)))
+    rack = next(iter(netbox.records["racks"].values()))
+    rack["description"] = "row A \u202e1 kcar"
+    text = dumps(pull_site(netbox, original.name).layout)
+    assert "\u202e" not in text
+    assert 'label = "row A \\u202e1 kcar"' in text
+    assert load_text(text).racks[0].label == "row A \u202e1 kcar"
+
+
 def test_pull_of_a_missing_site_says_so():
     with pytest.raises(NetBoxError, match="no site named 'Nowhere'"):
         pull_site(FakeNetBox(), "Nowhere")
@@ -277,6 +191,11 @@ def test_pull_of_a_missing_site_says_so():
         ("ftp://netbox.example.com", True, False),
         ("https://user:pw@netbox.example.com", False, False),
         ("netbox.example.com", False, False),
+        ("http://127.0.0.1:99999", False, False),
+        ("http://127.0.0.1:0", False, False),
+        ("http://127.0.0.1:port", False, False),
+        ("http://[::1", False, False),
+        ("https://netbox.example.com/?x=1", False, False),
     ],
 )
 def test_urls(url, insecure, ok):
@@ -316,6 +235,19 @@ def test_push_refuses_plain_http_before_reading_the_token():
     assert "SECRET" not in result.output
 
 
+@pytest.mark.parametrize("command", ["push", "pull"])
+def test_a_port_out_of_range_is_a_usage_error(command):
+    """A URL that cannot be connected to is the command used wrongly (exit 2), found
+    before any request, not NetBox unreachable (exit 1)."""
+    url = ["--netbox-url", "http://127.0.0.1:99999"]
+    args = [command, str(LAYOUT), *url] if command == "push" else [command, *url, "--site", "x"]
+    result = _cli([*args, "-o", "-"] if command == "pull" else args, {"NETBOX_TOKEN": TOKEN})
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        "rackdesigner: --netbox-url 'http://127.0.0.1:99999': Port out of range 0-65535\n"
+    )
+
+
 def test_push_without_a_token_names_the_variable():
     result = _cli(
         ["push", str(LAYOUT), "--netbox-url", "https://nb.example", "--token-env", "NB_T"],
@@ -329,7 +261,7 @@ def test_push_and_pull_through_the_cli_never_print_the_token(monkeypatch, tmp_pa
     netbox = FakeNetBox()
     seen: list[str] = []
 
-    def fake_connect(url, token_env, insecure=False):
+    def fake_connect(url, token_env, insecure=False, limits=None):
         check_url(url, insecure)
         seen.append(token_from(token_env))
         return netbox

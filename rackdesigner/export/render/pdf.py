@@ -499,16 +499,21 @@ def pdf(
     from pypdf import PdfReader, PdfWriter
 
     from rackdesigner.export.render.raster import flatten
+    from rackdesigner.layout_io.saving import signals_deferred
 
     report("laying out the pages", 0, 0)
     sheets = _sheets(analysis, diagnostics, paper=paper, theme=theme, date=date, sections=sections)
-    pack = _CairoPack(theme)
-    for sheet in each(sheets, "printing pages"):
-        if sheet.page.lines is not None:
-            pack.table_page(sheet)
-        else:
-            pack.painted_page(sheet, flatten(_document(sheet, theme)))
-    drawn = pack.finish()
+    # cairo writes the pages through a cffi callback, which a signal's exception cannot
+    # unwind: Ctrl-C and SIGTERM are raised between pages instead.
+    with signals_deferred() as check:
+        pack = _CairoPack(theme)
+        for sheet in each(sheets, "printing pages"):
+            if sheet.page.lines is not None:
+                pack.table_page(sheet)
+            else:
+                pack.painted_page(sheet, flatten(_document(sheet, theme)))
+            check()
+        drawn = pack.finish()
     report("joining the pages", 0, 0)
     writer = PdfWriter()
     writer.append(PdfReader(io.BytesIO(drawn)), import_outline=False)

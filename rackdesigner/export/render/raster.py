@@ -6,6 +6,8 @@ import io
 import re
 from typing import TYPE_CHECKING
 
+from rackdesigner.layout_io.saving import signals_deferred
+
 if TYPE_CHECKING:
     from rackdesigner.export.render.elevation import Overview
 
@@ -36,7 +38,8 @@ def to_png(document: str, max_side: int) -> bytes:
     # Whole pixels that never exceed the limit (cairosvg rounds the scaled size).
     out_w = max(1, min(max_side, int(width * scale)))
     out_h = max(1, min(max_side, int(height * scale)))
-    return cairosvg.svg2png(bytestring=data, output_width=out_w, output_height=out_h)
+    with signals_deferred():  # cairo writes through a cffi callback (see there)
+        return cairosvg.svg2png(bytestring=data, output_width=out_w, output_height=out_h)
 
 
 # cairosvg builds a new tree for every <use> and matches the style sheet again inside it,
@@ -231,5 +234,6 @@ def overview_png(view: Overview, theme: str, max_side: int) -> bytes:
         ctx.show_text(label)
         x += 24 + len(label) * 6.7 + 30
     out = io.BytesIO()
-    surface.write_to_png(out)
+    with signals_deferred():  # cairo writes through a cffi callback (see there)
+        surface.write_to_png(out)
     return out.getvalue()
