@@ -31,7 +31,7 @@ def remote_always(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(FabricJob, "run", here)
 
 
-def _gone(pid: int, within: float = 5.0) -> bool:
+def _gone(pid: int, within: float = 60.0) -> bool:
     end = time.monotonic() + within
     while time.monotonic() < end:
         try:
@@ -110,7 +110,10 @@ def test_quitting_kills_a_child_still_checking(
             began = time.monotonic()
             await pilot.press("ctrl+q")  # unchanged: quits without asking
             await pilot.pause(0.1)
-        assert time.monotonic() - began < 5
+        # The child sleeps 120 s: a quit that waited for it would take that long. (Not a
+        # measure of speed: a loaded machine takes seconds to end the app, a quiet one
+        # less than one.)
+        assert time.monotonic() - began < 60
 
     run(journey)
     assert _gone(pids[0]), "the child outlived the app"
