@@ -250,7 +250,7 @@ class MainScreen(Screen[None]):
     # -- the idle signal --------------------------------------------------------------------
 
     def _busy_now(self) -> bool:
-        if self._outstanding or self.checks.first_due:
+        if self._outstanding or self.checks.waiting:
             return True
         waiting = (WorkerState.PENDING, WorkerState.RUNNING)
         return any(w.group in BACKGROUND and w.state in waiting for w in self.app.workers)
@@ -365,6 +365,15 @@ class MainScreen(Screen[None]):
 
     def show_screen(self, screen: Screen[Any]) -> None:
         self.app.push_screen(screen)
+
+    def after_refresh(self, callback: Callable[[], None]) -> None:
+        self._idle.clear()
+
+        def call() -> None:
+            callback()
+            self._settle()
+
+        self.call_after_refresh(call)
 
     def run_long_edit(self, title: str, detail: str, job: Callable[[], Any], done: Done) -> None:
         self.long_edits.run(title, detail, job, done)
@@ -610,16 +619,11 @@ class MainScreen(Screen[None]):
         self.build.show_catalog()
         self.refresh_all(full=True)
         self.racks.focus()
+        # The first check starts after the racks are on screen: its worker would hold the
+        # interpreter in turns with the first layout passes and slow the screen a key
+        # lands on.
         if self.checks.opened(session):
             self.header.set_state(checking=True)
-            # After the racks are on screen: the check's worker would hold the interpreter
-            # in turns with the first layout passes and slow the screen a key lands on.
-            self._idle.clear()
-            self.call_after_refresh(self._start_first_check, session)
-
-    def _start_first_check(self, session: Session) -> None:
-        self.checks.start_first_check(session)
-        self._settle()
 
     # -- the check pipeline's messages: it runs the checks, the screen shows them -----------
 

@@ -237,6 +237,9 @@ class FakeUI:
     def show_screen(self, screen: Any) -> None:
         self.asked.append(screen)
 
+    def after_refresh(self, callback: Callable[[], None]) -> None:
+        callback()  # nothing to draw first
+
     def set_timer(self, delay: float, callback: Callable[[], Any]) -> Any:
         self.timers.append((delay, callback))
         return _Timer()

@@ -311,25 +311,35 @@ class CheckPipeline:
         self.ui = ui
         self.views = views
         self.fabric = fabric if fabric is not None else FabricChecks()
-        # A layout just opened waits for its racks to be drawn before its first check.
-        self.first_due = False
+        # Checks that wait for the screen to be drawn first: a layout just opened waits for
+        # its racks before its first check, and the first findings are on screen before
+        # the fabric rules start (the worker would share the interpreter with the paint).
+        self.waiting = 0
         self._views_frozen: Session | None = None  # the session whose views were frozen
 
     # -- the first check --------------------------------------------------------------------
 
     def opened(self, session: Session) -> bool:
-        """``session`` is on screen now: True when its first check is due (the screen calls
-        :meth:`start_first_check` once the racks are drawn), else its fabric check starts."""
+        """``session`` is on screen now: True when its first check is due (it starts once
+        the racks are drawn), else its fabric check starts."""
         if session.analysis is None:
-            self.first_due = True
+            self._after_paint(lambda: self.start_first_check(session))
             return True
         self.start_fabric()
         return False
 
+    def _after_paint(self, start: Callable[[], None]) -> None:
+        self.waiting += 1
+
+        def now() -> None:
+            self.waiting -= 1
+            start()
+
+        self.ui.after_refresh(now)
+
     def start_first_check(self, session: Session) -> None:
         """Racks, power and cooling in the check worker; a large layout's fabric job starts
         beside it in a child process, from the file's text."""
-        self.first_due = False
         if session is not self.workspace.session or session.analysis is not None:
             return
         early = self.fabric.early_job(session)
@@ -363,7 +373,7 @@ class CheckPipeline:
         self._changed(session, first=True)
         early = self.fabric.after_first_check(session)
         if early is None:
-            self.start_fabric()
+            self._after_paint(self.start_fabric)  # the findings first on screen
         from rackdesigner.tui.messages import FabricViews
 
         for result in early or ():  # the early job's, which came back first
