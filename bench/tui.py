@@ -16,7 +16,9 @@ of the commit before, started from DIR the same way) and the screen is read ever
 until "hello" (for hello), the designer's first frame
 (its header), its racks ("Row A"), and the checked totals ("GPUs") appear. The clock starts just
 before tmux is asked to start the command, the same way for both, so tmux and shell start-up
-count for both.
+count for both. Beside the wall time, the CPU time the process had used when each marker
+was seen (/proc, 10 ms ticks): on a machine other processes load, the wall time also
+counts their turns, the CPU time far less.
 
 Edit to problems panel (Pilot, headless, in a child process): the designer opens LAYOUT
 (the 128-GPU example: its layout is assumed) at 120x40, deletes the blanking panel at the
@@ -114,22 +116,42 @@ class Tmux:
         ).stdout
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system, every thread) process ``pid`` has used so far (0: gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def paint_times(
-    command: list[str], markers: list[str], timeout: float = 60.0, cwd: Path = ROOT
+    command: list[str],
+    markers: list[str],
+    timeout: float = 60.0,
+    cwd: Path = ROOT,
+    cpu: list[float] | None = None,
 ) -> list[float]:
     """Seconds from asking tmux to start ``command`` (in ``cwd``: ``-m`` imports the
-    package found there) to each marker appearing on screen."""
+    package found there) to each marker appearing on screen; with ``cpu``, the CPU seconds
+    the command had used by then are appended to it (the process is ``exec``'d: tmux's
+    pane process is the command's). On a shared machine the CPU time varies far less than
+    the wall time, which waits for the other processes' turns too."""
     tmux = Tmux()
     line = " ".join(f"'{part}'" for part in command)
     found: list[float] = []
     began = time.perf_counter()
     tmux("new-session", "-d", "-s", "b", "-x", "120", "-y", "40", "-c", str(cwd), f"exec {line}")
+    pid = int(tmux("display-message", "-p", "-t", "b", "#{pane_pid}").strip() or 0)
     try:
         while len(found) < len(markers):
             screen = tmux("capture-pane", "-t", "b", "-p")
             now = time.perf_counter() - began
+            used = cpu_seconds(pid)
             while len(found) < len(markers) and markers[len(found)] in screen:
                 found.append(now)
+                if cpu is not None:
+                    cpu.append(used)
             if now > timeout:
                 raise RuntimeError(f"{markers[len(found)]!r} never appeared:\n{screen}")
             time.sleep(0.005)
@@ -149,6 +171,50 @@ def table(rows: list[tuple[str, list[float]]], unit: str = "s") -> str:
     return "\n".join(out)
 
 
+MILESTONES = ("first frame (header, panels)", "racks drawn", "checked, totals in the header")
+
+
+def ratios(name: str, milestones: list[list[float]], hello: list[float]) -> str:
+    return f"{name}: ratio to hello, best/best (median/median): " + ", ".join(
+        f"{what.split(' (')[0].split(',')[0]} {min(values) / min(hello):.2f} x "
+        f"({statistics.median(values) / statistics.median(hello):.2f} x)"
+        for what, values in zip(MILESTONES, milestones, strict=True)
+    )
+
+
+def paint_half(args: argparse.Namespace) -> None:
+    """Start to first paint, interleaved: hello, then each tree's designer, per repeat; the
+    wall time to each milestone and the CPU time the process had used by then."""
+    hello = [args.python, "-c", HELLO]
+    hello_wall: list[float] = []
+    hello_cpu: list[float] = []
+    markers = [Path(args.layout).name, "Row ", "GPUs"]
+    trees = [("designer", ROOT)] + ([("before", args.before.resolve())] if args.before else [])
+    # tree -> [first frame, racks drawn, checked] times
+    wall: dict[str, list[list[float]]] = {name: [[], [], []] for name, _ in trees}
+    cpu: dict[str, list[list[float]]] = {name: [[], [], []] for name, _ in trees}
+    layout = str(Path(args.layout).resolve())
+    for _ in range(args.repeat):
+        hello_wall.extend(paint_times(hello, ["hello"], cpu=hello_cpu))
+        for name, tree in trees:
+            command = [args.python, "-m", "rackdesigner", "edit", layout]
+            used: list[float] = []
+            found = paint_times(command, markers, cwd=tree, cpu=used)
+            for kept, value in zip(wall[name], found, strict=True):
+                kept.append(value)
+            for kept, value in zip(cpu[name], used, strict=True):
+                kept.append(value)
+    for what, figures, reference in (("wall", wall, hello_wall), ("CPU", cpu, hello_cpu)):
+        print(f"## Start to first paint, {what} time ({Path(args.layout).name}, tmux 120x40)\n")
+        rows = [("bare Textual app: hello", reference)]
+        for name, _ in trees:
+            rows += [(f"{name}: {m}", v) for m, v in zip(MILESTONES, figures[name], strict=True)]
+        print(table(rows))
+        for name, _ in trees:
+            print("\n" + ratios(name, figures[name], reference))
+        print()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--layout", default=str(ROOT / "layouts" / "training-128.toml"))
@@ -162,47 +228,7 @@ def main() -> int:
     if shutil.which("tmux") is None:
         print("tmux is not installed: the start-to-paint half needs it", file=sys.stderr)
         return 2
-    hello = [args.python, "-c", HELLO]
-    hello_times: list[float] = []
-    markers = [Path(args.layout).name, "Row ", "GPUs"]
-    trees = [("designer", ROOT)] + ([("before", args.before.resolve())] if args.before else [])
-    # tree -> [first frame, racks drawn, checked] times
-    times: dict[str, list[list[float]]] = {name: [[], [], []] for name, _ in trees}
-    layout = str(Path(args.layout).resolve())
-    for _ in range(args.repeat):
-        hello_times.extend(paint_times(hello, ["hello"]))
-        for name, tree in trees:
-            command = [args.python, "-m", "rackdesigner", "edit", layout]
-            for kept, value in zip(
-                times[name], paint_times(command, markers, cwd=tree), strict=True
-            ):
-                kept.append(value)
-    best_hello = min(hello_times)
-    print(f"## Start to first paint ({Path(args.layout).name}, tmux 120x40)\n")
-    rows = [("bare Textual app: hello", hello_times)]
-    for name, _ in trees:
-        first, racks, checked = times[name]
-        rows += [
-            (f"{name}: first frame (header, panels)", first),
-            (f"{name}: racks drawn", racks),
-            (f"{name}: checked, totals in the header", checked),
-        ]
-    print(table(rows))
-    for name, _ in trees:
-        first, racks, checked = times[name]
-        print(
-            f"\n{name}: ratio to hello, best/best (median/median): "
-            + ", ".join(
-                f"{what} {min(values) / best_hello:.2f} x "
-                f"({statistics.median(values) / statistics.median(hello_times):.2f} x)"
-                for what, values in (
-                    ("first frame", first),
-                    ("racks drawn", racks),
-                    ("checked", checked),
-                )
-            )
-        )
-    print()
+    paint_half(args)
     if args.paint_only:
         return 0
     with tempfile.TemporaryDirectory() as folder:

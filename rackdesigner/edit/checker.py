@@ -19,17 +19,22 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rackdesigner.analysis.facts import CduLoad
-from rackdesigner.check.engine import Locate, locator, rules_for
 from rackdesigner.edit.base import Effect
 from rackdesigner.edit.index import LayoutIndex
-from rackdesigner.edit.live import LiveAnalysis
 from rackdesigner.layout_io.sourcemap import SourceMap
 from rackdesigner.model.diagnostics import Diagnostic
 from rackdesigner.model.layout import Layout
-from rackdesigner.rules.registry import Finding, Rule, to_diagnostics
+
+# The analysis, the check engine and the rules are imported by the first check, not with
+# the session: a layout is opened, and its racks drawn, before any rule is needed (the
+# designer's first paint, bench/tui.py).
+if TYPE_CHECKING:
+    from rackdesigner.analysis.facts import CduLoad
+    from rackdesigner.check.engine import Locate
+    from rackdesigner.edit.live import LiveAnalysis
+    from rackdesigner.rules.registry import Finding, Rule
 
 
 def finding_order(diagnostic: Diagnostic) -> tuple[object, ...]:
@@ -120,6 +125,9 @@ class FabricJob:
         """Run the rules; an exception ends the job with ``error`` (and ``failed_rule``)
         set rather than escaping the worker. A stale job may see facts replaced under it
         (the session drops it); a current one's error is a bug the session reports."""
+        from rackdesigner.check.engine import locator
+        from rackdesigner.rules.registry import to_diagnostics
+
         rule: Rule | None = None
         assert self.analysis is not None, "a job for a child process runs in remote_check"
         try:
@@ -283,6 +291,8 @@ class Checker:
         return found
 
     def _diagnostics(self, rule: Rule, findings: Iterable[Finding]) -> list[Diagnostic]:
+        from rackdesigner.rules.registry import to_diagnostics
+
         return to_diagnostics(rule, findings, self.file, self._locate)
 
     def relocate(self, source_map: SourceMap | None, file: str | None = None) -> None:
@@ -292,6 +302,8 @@ class Checker:
             self.file = file
         if self.analysis is None:
             return
+        from rackdesigner.check.engine import locator
+
         self._locate = locate = locator(source_map, self.analysis)
         for diagnostic in self._all():
             diagnostic.line = locate(diagnostic.subject) if locate and diagnostic.subject else 0
@@ -300,6 +312,9 @@ class Checker:
 
     def _full(self) -> None:
         """Everything from scratch: facts, and every rule but the fabric's."""
+        from rackdesigner.check.engine import locator, rules_for
+        from rackdesigner.edit.live import LiveAnalysis
+
         layout = self.layout
         live = self.analysis = LiveAnalysis(layout, self.index, file=self.file)
         self._locate = locator(self.source_map, live)

@@ -1,17 +1,19 @@
 """The designer's screen: the views, the inspector, the problems, and the workflow.
 
-The screen owns the workflow: it opens a file in a worker, checks it, runs edits through
-the :class:`~rackdesigner.tui.workspace.Workspace` and shows what they did. The widgets
-only show what they are handed and post messages; the controllers (building, cabling,
-files, guidance, views ahead, long edits) are plain classes given the workspace and this
-screen as their :class:`~rackdesigner.tui.ui.DesignerUI`. Workers post one message each
+The screen owns the workflow: it opens a file in a worker, runs edits through the
+:class:`~rackdesigner.tui.workspace.Workspace` and shows what they did. The checks that
+follow are the :class:`~rackdesigner.tui.controllers.checking.CheckPipeline`'s, which
+posts one ``FindingsChanged`` per result for the screen to show. The widgets only show
+what they are handed and post messages; the controllers (building, cabling, files,
+guidance, views ahead, long edits) are plain classes given the workspace and this screen
+as their :class:`~rackdesigner.tui.ui.DesignerUI`, which speaks in intents (jump to, set
+the status, focus the catalog's search), not widgets. Workers post one message each
 (:mod:`rackdesigner.tui.messages`); nothing calls back from a thread.
 """
 
 from __future__ import annotations
 
 import asyncio
-import gc
 import threading
 import time
 from collections.abc import Callable, Coroutine
@@ -25,36 +27,34 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import ContentSwitcher
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.worker import Worker, WorkerState
 
 from rackdesigner.tui import messages
 from rackdesigner.tui.controllers.build import BuildController
-from rackdesigner.tui.controllers.checking import FabricChecks, background_work, warm_up
+from rackdesigner.tui.controllers.checking import (
+    CheckPipeline,
+    CollectAfterSwitches,
+    background_work,
+)
 from rackdesigner.tui.controllers.editing import EditController
 from rackdesigner.tui.controllers.files import FileController
 from rackdesigner.tui.controllers.guide import GuideController
 from rackdesigner.tui.controllers.long_edit import LongEdits
 from rackdesigner.tui.controllers.verify import VerifyController
-from rackdesigner.tui.controllers.views_ahead import BUILT, ViewsAhead, stamp_of
+from rackdesigner.tui.controllers.views_ahead import ViewsAhead
 from rackdesigner.tui.controllers.whatif import WhatIfController
 from rackdesigner.tui.controllers.wiring import WiringController
 from rackdesigner.tui.findings import Locator, Ref, marks_for, subject_of
 from rackdesigner.tui.notices import NoticeBoard
-from rackdesigner.tui.screens.confirm import ConfirmScreen
-from rackdesigner.tui.screens.load_error import LoadErrorScreen
-from rackdesigner.tui.screens.loading import LoadingScreen
-from rackdesigner.tui.screens.prompt import PromptScreen
-from rackdesigner.tui.ui import Done
+from rackdesigner.tui.ui import CursorAt, Done
+from rackdesigner.tui.views import BY_NAME, FIRST, NAMES, VIEWS
 from rackdesigner.tui.widgets.catalog_panel import CatalogPanel
-from rackdesigner.tui.widgets.floor_view import FloorView
 from rackdesigner.tui.widgets.footer import DesignerFooter
 from rackdesigner.tui.widgets.header import DesignerHeader
 from rackdesigner.tui.widgets.inspector import Inspector
 from rackdesigner.tui.widgets.problems import ProblemsPanel
 from rackdesigner.tui.widgets.racks_mouse import BuildingRacksView
 from rackdesigner.tui.widgets.racks_view import EMPTY_HINT, RacksView
-from rackdesigner.tui.widgets.summary_view import SummaryView
-from rackdesigner.tui.widgets.topology_view import TopologyView
 from rackdesigner.tui.widgets.view_bar import ViewBar
 from rackdesigner.tui.workspace import (
     Loaded,
@@ -71,8 +71,13 @@ if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
 
     from rackdesigner.design.guidance import Announcement
-    from rackdesigner.edit import FabricJob, Session
+    from rackdesigner.edit import Session
+    from rackdesigner.layout_io.catalog import Catalog
     from rackdesigner.model.diagnostics import Diagnostic
+    from rackdesigner.tui.screens.loading import LoadingScreen
+    from rackdesigner.tui.widgets.floor_view import FloorView
+    from rackdesigner.tui.widgets.summary_view import SummaryView
+    from rackdesigner.tui.widgets.topology_view import TopologyView
 
 # A file that takes longer than this to open gets the progress screen.
 LOADING_SCREEN_AFTER_S = 0.4
@@ -120,23 +125,8 @@ class _EarlyLoad:
 # The floor view's inspector follows the cursor once it rests this long.
 FLOOR_INSPECT_AFTER_S = 0.12
 
-# Views switched, and no switch since for this long: collect the garbage of their repaints
-# then. Textual's strips keep themselves in their own caches (cycles only a collection
-# frees); left to the collector's own timing, a full collection over them fell inside a
-# switch (10-30 ms at 100,000 GPUs).
-COLLECT_AFTER_SWITCH_S = 0.8
-
 # The workers whose results the idle signal waits for.
 BACKGROUND = ("load", "check", "fabric", "autosave", "edit", "views", "verify", "whatif")
-
-# The views, in the order of their keys (1-4) and of the view bar.
-VIEWS = ("racks", "floor", "topology", "summary")
-VIEW_TITLES = {
-    "racks": "1 Racks",
-    "floor": "2 Floor",
-    "topology": "3 Topology",
-    "summary": "4 Summary",
-}
 
 
 class MainScreen(Screen[None]):
@@ -156,32 +146,38 @@ class MainScreen(Screen[None]):
         self.autosave = autosave
         self.view_name = "racks"
         self.busy: str | None = None  # what a long edit is doing, while it runs
+        # The views made so far (the racks view with the screen, the others when shown),
+        # and the topology's marks for when it is made.
+        self._views_made: dict[str, Any] = {}
+        self._topology_marks: Callable[[str], str | None] | None = None
         self.keymap: dict[str, str] = {}  # the user's remapped keys, for the help screen
         self._loading_screen: LoadingScreen | None = None
         self.notice_board = NoticeBoard(self)  # the one compact notice on screen
         self._loading_step = (0.0, "reading…")
         self._loading = False
         self._floor_timer: Timer | None = None
-        self._collect_timer: Timer | None = None
+        # One full collection once view switching pauses (its timer is the screen's).
+        self.collection = CollectAfterSwitches(self.set_timer)
         # The idle signal: results posted by workers and not handled yet, a first check
         # waiting for the racks to be drawn, and an event set while nothing is pending.
         self._lock = threading.Lock()
         self._outstanding = 0
-        self._first_check_due = False
         self._early = _EarlyLoad.start(workspace.path)
-        self._views_frozen: Session | None = None  # the session whose views were frozen
         self._idle = asyncio.Event()
         self._idle.set()
         self.build = BuildController(workspace, self)
         self.wiring = WiringController(workspace, self)
         self.files = FileController(workspace, self)
         self.guide = GuideController(workspace, self)
-        self.views = ViewsAhead(workspace, self, enabled=views_ahead)
+        # The first check, the fabric job and the views' data built ahead.
+        self.checks = CheckPipeline(
+            workspace, self, ViewsAhead(workspace, self, enabled=views_ahead)
+        )
+        self.views = self.checks.views
         self.long_edits = LongEdits(workspace, self)
         self.editing = EditController(workspace, self)
         self.verify = VerifyController(workspace, self)
         self.what_if = WhatIfController(workspace, self)
-        self.fabric_checks = FabricChecks()  # a large layout's fabric rules: a child process
 
     # -- the widgets ------------------------------------------------------------------------
 
@@ -189,12 +185,10 @@ class MainScreen(Screen[None]):
         yield DesignerHeader(id="header")
         with Horizontal(id="main"):
             with Vertical(id="view-column"):
-                yield ViewBar(VIEW_TITLES, "racks", id="view-bar")
-                with ContentSwitcher(id="views", initial="racks"):
-                    yield BuildingRacksView(id="racks", selection=self.workspace.selection)
-                    yield FloorView(id="floor")
-                    yield TopologyView(id="topology")
-                    yield SummaryView(id="summary")
+                yield ViewBar({v.name: v.title for v in VIEWS}, FIRST.name, id="view-bar")
+                # The other views are made when first shown (views.py).
+                with ContentSwitcher(id="views", initial=FIRST.name):
+                    yield BuildingRacksView(id=FIRST.name, selection=self.workspace.selection)
             with Vertical(id="side"):
                 yield Inspector(id="inspector")
                 yield CatalogPanel(id="catalog")
@@ -209,15 +203,18 @@ class MainScreen(Screen[None]):
 
     @property
     def floor(self) -> FloorView:
-        return self.query_one("#floor", FloorView)
+        floor: FloorView = self._view_widget("floor")
+        return floor
 
     @property
     def topology(self) -> TopologyView:
-        return self.query_one("#topology", TopologyView)
+        topology: TopologyView = self._view_widget("topology")
+        return topology
 
     @property
     def summary(self) -> SummaryView:
-        return self.query_one("#summary", SummaryView)
+        summary: SummaryView = self._view_widget("summary")
+        return summary
 
     @property
     def inspector(self) -> Inspector:
@@ -240,8 +237,7 @@ class MainScreen(Screen[None]):
         return self.workspace.session
 
     def on_unmount(self) -> None:
-        # Quitting: a fabric check's child process goes now, not when it finishes.
-        self.fabric_checks.close()
+        self.checks.close()  # quitting: a fabric check's child process goes now
 
     def on_mount(self) -> None:
         # The header's symbols take the theme's severity colours: repaint it on a switch.
@@ -254,7 +250,7 @@ class MainScreen(Screen[None]):
     # -- the idle signal --------------------------------------------------------------------
 
     def _busy_now(self) -> bool:
-        if self._outstanding or self._first_check_due:
+        if self._outstanding or self.checks.waiting:
             return True
         waiting = (WorkerState.PENDING, WorkerState.RUNNING)
         return any(w.group in BACKGROUND and w.state in waiting for w in self.app.workers)
@@ -328,6 +324,9 @@ class MainScreen(Screen[None]):
         return await self.app.push_screen_wait(screen)
 
     async def ask(self, question: Question) -> str | None:
+        from rackdesigner.tui.screens.confirm import ConfirmScreen
+        from rackdesigner.tui.screens.prompt import PromptScreen
+
         if question.prompt:
             screen: Screen[Any] = PromptScreen(question.title, question.default, hint=question.hint)
         else:
@@ -367,8 +366,114 @@ class MainScreen(Screen[None]):
     def show_screen(self, screen: Screen[Any]) -> None:
         self.app.push_screen(screen)
 
+    def after_refresh(self, callback: Callable[[], None]) -> None:
+        self._idle.clear()
+
+        def call() -> None:
+            callback()
+            self._settle()
+
+        self.call_after_refresh(call)
+
     def run_long_edit(self, title: str, detail: str, job: Callable[[], Any], done: Done) -> None:
         self.long_edits.run(title, detail, job, done)
+
+    # -- the intents the controllers use (DesignerUI): they never touch a widget ------------
+
+    def cursor(self) -> CursorAt:
+        racks = self.racks
+        at = racks.cursor
+        return CursorAt(
+            racks.current_rack_id(),
+            racks.current_device_id(),
+            at.unit,
+            at.rail,
+            racks.face,
+            racks.row_name(),
+        )
+
+    def rack_in_view(self) -> str | None:
+        rack = self.floor.current_rack_id() if self.view_name == "floor" else None
+        return rack or self.racks.current_rack_id()
+
+    def jump_to(self, rack: str, device: str | None = None, *, announce: bool = False) -> None:
+        self.racks.jump(rack, device, announce=announce)
+
+    def redraw_racks(self, racks: set[str] | None = None) -> None:
+        if racks is None:
+            self.racks.redraw_all()
+        else:
+            self.racks.redraw(racks)
+
+    def start_move(self) -> str | None:
+        return self.racks.start_move()
+
+    def end_move(self) -> tuple[str, int] | None:
+        racks = self.racks
+        ghost = racks.ghost
+        racks.end_move()
+        if ghost is None:
+            return None
+        return racks.plans()[ghost.rack].rack.id, ghost.unit
+
+    def shade(self, shade: dict[str, str], where: dict[str, str], figures: str) -> None:
+        self.racks.set_shade(shade, where)
+        self.header.set_state(figures=figures)
+
+    def mark_topology(self, marks: Callable[[str], str | None] | None) -> None:
+        self._topology_marks = marks  # for the topology view when it is made
+        if "topology" in self._views_made:
+            self.topology.set_marks(marks)
+
+    def focus_racks(self) -> None:
+        self.racks.focus()
+
+    def set_status(self, text: str) -> None:
+        self.header.set_state(status=text)
+
+    def set_checking(self) -> None:
+        self.header.set_state(checking=True)
+
+    def focus_inspector(self) -> bool:
+        return self.inspector.focus_first()
+
+    def selected_finding(self) -> Diagnostic | None:
+        return self.problems.current
+
+    def focus_problems(self) -> None:
+        self.problems.focus()
+
+    def pin_findings(self, title: str, groups: list[tuple[str, list[Diagnostic]]]) -> None:
+        self.problems.pin(title, groups)
+
+    def show_catalog(self, catalog: Catalog) -> None:
+        self.catalog_panel.show(catalog)
+
+    def focus_catalog_search(self) -> None:
+        panel = self.catalog_panel
+        if not panel.display:
+            self.action_view("racks")
+        panel.query_one("#catalog-search").focus()
+
+    def fill_view(self, name: str, *content: Any) -> None:
+        self._view_widget(name).show(*content)
+
+    def note_view(self, name: str, note: str) -> None:
+        self._view_widget(name).border_subtitle = note
+
+    def _view_widget(self, name: str) -> Any:
+        """The view's widget, made (and its module imported) when first asked for."""
+        if name == FIRST.name:
+            return self.racks
+        widget = self._views_made.get(name)
+        if widget is None:
+            made: Any = BY_NAME[name].make()
+            made.display = False  # the content switcher shows it when it is current
+            self.query_one("#views", ContentSwitcher).mount(made)
+            if name == "topology":
+                made.set_marks(self._topology_marks)
+            widget = self._views_made[name] = made
+        return widget
 
     # -- loading ----------------------------------------------------------------------------
 
@@ -413,7 +518,7 @@ class MainScreen(Screen[None]):
         try:
             with background_work():
                 if path is not None and Path(path).exists():
-                    self.fabric_checks.warm_up(path)  # while this process is small
+                    self.checks.fabric.warm_up(path)  # while this process is small
                     title = loading_text(count_racks(path))
                     self.post_message(messages.LoadProgress(0, title))
                 loaded = load_layout(
@@ -425,6 +530,8 @@ class MainScreen(Screen[None]):
 
     def _maybe_show_loading(self) -> None:
         if self._loading:
+            from rackdesigner.tui.screens.loading import LoadingScreen
+
             self._loading_screen = LoadingScreen(self.workspace.path or "")
             self._loading_screen.step(*self._loading_step)
             self.app.push_screen(self._loading_screen)
@@ -474,6 +581,8 @@ class MainScreen(Screen[None]):
     def _loaded(self, loaded: Loaded) -> None:
         if loaded.errors:
             self.header.set_state(status="could not open the file")
+            from rackdesigner.tui.screens.load_error import LoadErrorScreen
+
             self.app.push_screen(
                 LoadErrorScreen(loaded.path or "", loaded.errors), self._after_load_error
             )
@@ -503,63 +612,64 @@ class MainScreen(Screen[None]):
         self.problems.pin("", [])
         self.racks.set_shade({}, {})
         self.header.set_state(figures="")
-        self.topology.set_marks(None)
+        self.mark_topology(None)
         self.racks.ghost = None
         self.racks.row = 0
         self.header.set_state(title=session.layout.name, file=path or "", status="")
         self.build.show_catalog()
         self.refresh_all(full=True)
         self.racks.focus()
-        if session.analysis is None:
+        # The first check starts after the racks are on screen: its worker would hold the
+        # interpreter in turns with the first layout passes and slow the screen a key
+        # lands on.
+        if self.checks.opened(session):
             self.header.set_state(checking=True)
-            # After the racks are on screen: the check's worker would hold the interpreter
-            # in turns with the first layout passes and slow the screen a key lands on.
-            self._first_check_due = True
-            self._idle.clear()
-            self.call_after_refresh(self._start_first_check, session)
-        else:
-            self.start_fabric_check()
 
-    def _start_first_check(self, session: Session) -> None:
-        self._first_check_due = False
-        if session is self.session and session.analysis is None:
-            early = self.fabric_checks.early_job(session)  # a large layout's, from its text
-            if early is not None:  # the child parses and checks while this check runs
-                self.fabric_checks.start_early(session)
-                self.run_thread(
-                    lambda: self._fabric_worker(session, early), group="fabric", exclusive=True
-                )
-            self.run_thread(lambda: self._first_check(session), group="check", exclusive=True)
-        self._settle()
-
-    def _first_check(self, session: Session) -> None:
-        """Racks, power and cooling of a layout just opened; the fabric rules follow in
-        their own worker. An edit made meanwhile waits for the session's lock."""
-        try:
-            with background_work():
-                session.check_fast()
-                warm_up(session)
-        finally:
-            self.post_result(messages.FirstCheckDone(session))
+    # -- the check pipeline's messages: it runs the checks, the screen shows them -----------
 
     @on(messages.FirstCheckDone)
     def _first_check_done(self, event: messages.FirstCheckDone) -> None:
-        # A large layout and its analysis are millions of long-lived objects; every full
-        # garbage collection would walk them all (tens of ms per key on 100,000 GPUs). Move
-        # what exists now out of the collector's sight: new objects are still collected.
         try:
-            gc.freeze()
-            if event.session is self.session:
+            self.checks.first_check_done(event)
+        finally:
+            self._handled()
+
+    @on(messages.FabricDone)
+    def _fabric_done(self, event: messages.FabricDone) -> None:
+        try:
+            self.checks.fabric_done(event)
+        finally:
+            if event.job is not None:
+                event.job.release()
+            self._handled()
+
+    @on(messages.FabricViews)
+    def _fabric_views(self, event: messages.FabricViews) -> None:
+        try:
+            self.checks.fabric_views(event)
+        finally:
+            self._handled()
+
+    @on(messages.ViewBuilt)
+    def _view_built(self, event: messages.ViewBuilt) -> None:
+        self.checks.view_built(event)
+
+    @on(messages.FindingsChanged)
+    def _findings_changed(self, event: messages.FindingsChanged) -> None:
+        """Show what a check brought: every panel, or the fabric check's failure."""
+        try:
+            session = event.session
+            if session is not self.session:
+                return
+            if event.failed is not None:
+                self.notify(f"Fabric check failed: {event.failed}", severity="error", timeout=10)
+                self.problems.show(session.findings, fabric_error=event.failed)
+                self.update_header()
+                return
+            if event.first:
                 self.header.set_state(status="")
-                self.refresh_all(racks=set())
-                early = self.fabric_checks.after_first_check(event.session)
-                if early is None:
-                    self.start_fabric_check()
-                for result in early or ():  # the early job's, which came back first
-                    if isinstance(result, messages.FabricViews):
-                        self._fabric_views_result(result)
-                    else:
-                        self._fabric_result(result)
+            self.say(event.said)
+            self.refresh_all(racks=set())
         finally:
             self._handled()
 
@@ -681,96 +791,7 @@ class MainScreen(Screen[None]):
             self.notify(said.message, title=said.title, severity=said.severity, timeout=10)
 
     def start_fabric_check(self) -> None:
-        session = self.session
-        if session is None or not self.workspace.fabric_due():
-            return
-        self.header.set_state(checking=True)
-        self.fabric_checks.supersede()  # a child still checking an older layout is killed
-        self.run_thread(lambda: self._fabric_worker(session), group="fabric", exclusive=True)
-
-    def _fabric_worker(self, session: Session, early: FabricJob | None = None) -> None:
-        """The fabric rules read the whole cable graph: run them off the main thread. The
-        job's copy of the analysis (150,000 cables' table on 100,000 GPUs) is taken here
-        too, under the session's lock (an edit waits for it, a key does not). A child's
-        findings are posted as they come, its views' data after them."""
-        job = None
-        ahead = False
-
-        def findings(found: FabricJob) -> None:
-            nonlocal ahead
-            ahead = True
-            self.post_result(messages.FabricDone(session, found, views_follow=True))
-
-        try:
-            with background_work():
-                job = self.fabric_checks.run(session, early, findings)
-        finally:
-            cancelled = get_current_worker().is_cancelled or job is None
-            if cancelled and job is not None:
-                job.release()
-            done = None if cancelled else job
-            if ahead:
-                self.post_result(messages.FabricViews(session, done))
-            else:
-                self.post_result(messages.FabricDone(session, done))
-
-    @on(messages.FabricDone)
-    def _fabric_done(self, event: messages.FabricDone) -> None:
-        try:
-            self._fabric_result(event)
-        finally:
-            if event.job is not None:
-                event.job.release()
-            self._handled()
-
-    @on(messages.FabricViews)
-    def _fabric_views(self, event: messages.FabricViews) -> None:
-        try:
-            self._fabric_views_result(event)
-        finally:
-            self._handled()
-
-    def _fabric_views_result(self, event: messages.FabricViews) -> None:
-        """The child's views after its findings: kept if they are of the layout as it is
-        (else, or without them, the app's worker builds the views as for a small one)."""
-        if self.fabric_checks.hold(event):
-            return
-        self.fabric_checks.unmark_views(self.views.building)
-        session, job = event.session, event.job
-        if session is not self.session:
-            return
-        current = job is not None and job.revision == session.revision
-        if current and job.views and not session.fabric_stale and not session.fabric_error:
-            self.views.adopt(session, job.views)
-            self._freeze_views(session)  # they come after the findings now (h13's order)
-        self.views.refresh_view()
-
-    def _fabric_result(self, event: messages.FabricDone) -> None:
-        if self.fabric_checks.hold(event):
-            return  # the early job's, before the first check: taken when that is done
-        job = event.job
-        if job is None or event.session is not self.session:
-            return
-        if self.busy is not None:
-            # A long edit holds the session (taking its lock here would freeze the app) and
-            # changes the layout: the check starts again once it is done.
-            return
-        result = self.workspace.fabric_done(event.session, job)
-        if result.accepted:
-            if event.views_follow:  # the child builds them still: not here meanwhile
-                self.fabric_checks.mark_views(self.views.building, stamp_of(event.session))
-            self.views.adopt(event.session, job.views)  # a child's summary and outline
-            self._freeze_views(event.session)
-            self.say(result.said)
-            self.refresh_all(racks=set())
-        elif result.failed is not None:
-            self.notify(f"Fabric check failed: {result.failed}", severity="error", timeout=10)
-            self.problems.show(event.session.findings, fabric_error=result.failed)
-            self.update_header()
-        elif result.again:
-            self.start_fabric_check()  # the layout changed while it ran: check it again
-        else:
-            self.update_header()
+        self.checks.start_fabric()
 
     # -- events -----------------------------------------------------------------------------
 
@@ -908,23 +929,6 @@ class MainScreen(Screen[None]):
     def _work_order(self, event: ProblemsPanel.WorkOrder) -> None:
         self.action_export_work_order()
 
-    @on(messages.ViewBuilt)
-    def _view_built(self, event: messages.ViewBuilt) -> None:
-        self.views.built(event)
-        session = event.session
-        self._freeze_views(session)
-
-    def _freeze_views(self, session: Session) -> None:
-        """Once per file, as after the first check (_first_check_done): the summary and
-        topology, built ahead here or by the fabric check's child, are long-lived too. A
-        full collection that walked them took 35 ms of a view switch on 100,000 GPUs; one
-        over what a child's results left unfrozen (networkx's modules among them) 10–20 ms."""
-        if session is self.session and session is not self._views_frozen:
-            stamp = stamp_of(session)
-            if all((found := self.views.view_data(n)) and found[0] == stamp for n in BUILT):
-                self._views_frozen = session
-                gc.freeze()
-
     # -- keys: the racks view ---------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -939,7 +943,7 @@ class MainScreen(Screen[None]):
             if len(self.app.screen_stack) > 1:
                 return False
             focused = self.app.focused
-            return focused is None or focused.id in VIEWS
+            return focused is None or focused.id in NAMES
         if action == "clear_what_if":
             return self.what_if.active
         return True
@@ -1017,6 +1021,8 @@ class MainScreen(Screen[None]):
 
     def action_view(self, name: str) -> None:
         """Show one of the views (keys 1-4, the view bar, the palette) and focus it."""
+        if name != FIRST.name:
+            self._view_widget(name)  # made the first time it is shown
         switcher = self.query_one("#views", ContentSwitcher)
         if switcher.current != name:
             switcher.current = name
@@ -1030,19 +1036,12 @@ class MainScreen(Screen[None]):
     def _view_shown(self, name: str) -> None:
         if name == "racks" and self.workspace.moving is None and self.view_name != "racks":
             self.update_inspector()
-        if self._collect_timer is not None:
-            self._collect_timer.stop()
-        self._collect_timer = self.set_timer(COLLECT_AFTER_SWITCH_S, self._collect)
+        self.collection.switched()
         self.view_name = name
         # Summary and topology want the whole width; racks and floor keep the inspector.
-        self.query_one("#side").display = name in ("racks", "floor")
+        self.query_one("#side").display = BY_NAME[name].side
         self.views.refresh_view()
-        widget = {
-            "racks": self.racks,
-            "floor": self.floor,
-            "topology": self.topology,
-            "summary": self.summary,
-        }[name]
+        widget = self._view_widget(name)
         # At once, not after the refresh (``focus()``): the next key goes to the new view.
         self.set_focus(widget)
         if name == "floor":
@@ -1052,10 +1051,6 @@ class MainScreen(Screen[None]):
             current = self.floor.current_rack_id()
             if current is not None:
                 self.update_inspector(("rack", current))
-
-    def _collect(self) -> None:
-        self._collect_timer = None
-        gc.collect()
 
     def action_floor_cursor(self, dx: int, dy: int) -> None:
         self.floor.move(dx, dy)
@@ -1069,12 +1064,12 @@ class MainScreen(Screen[None]):
         # After the racks view is laid out again: it scrolls to the cursor by its own size.
         self.call_after_refresh(self._open_rack, rack)
 
-    @on(FloorView.Opened)
-    def _floor_opened(self, event: FloorView.Opened) -> None:
+    # The views made when first shown post these; their handlers go by Textual's names
+    # (on_<widget>_<message>), so this module needs no view's class until it is shown.
+    def on_floor_view_opened(self, event: FloorView.Opened) -> None:
         self.action_floor_open()
 
-    @on(SummaryView.Opened)
-    def _summary_opened(self, event: SummaryView.Opened) -> None:
+    def on_summary_view_opened(self, event: SummaryView.Opened) -> None:
         """Enter on a summary line: that rack in the racks view, in the inspector too."""
         self.action_view("racks")
         self.call_after_refresh(self._open_rack, event.rack)
@@ -1083,8 +1078,7 @@ class MainScreen(Screen[None]):
         self.racks.jump(rack, announce=False)
         self.update_inspector(("rack", rack))
 
-    @on(FloorView.CursorMoved)
-    def _floor_moved(self, event: FloorView.CursorMoved) -> None:
+    def on_floor_view_cursor_moved(self, event: FloorView.CursorMoved) -> None:
         # The inspector rebuilds its fields per rack (a layout pass): it follows once the
         # cursor rests, so holding an arrow key moves across a hall at key-repeat speed.
         if self._floor_timer is not None:
@@ -1097,13 +1091,12 @@ class MainScreen(Screen[None]):
         if rack is not None and self.view_name == "floor":
             self.update_inspector(("rack", rack))
 
-    @on(TopologyView.Chosen)
-    def _topology_chosen(self, event: TopologyView.Chosen) -> None:
+    def on_topology_view_chosen(self, event: TopologyView.Chosen) -> None:
         self.action_view("racks")
         self.call_after_refresh(self.go_to, event.device)
 
     def action_focus_problems(self) -> None:
-        self.problems.focus()
+        self.focus_problems()
 
     # -- keys: building, cabling, fixes -----------------------------------------------------
 

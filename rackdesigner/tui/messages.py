@@ -14,6 +14,7 @@ from textual.message import Message
 
 if TYPE_CHECKING:
     from rackdesigner.asbuilt import Finding
+    from rackdesigner.design.guidance import Announcement
     from rackdesigner.edit import EditError, FabricJob, Session
     from rackdesigner.tui.overlays import VerifyRequest
     from rackdesigner.tui.workspace import Loaded
@@ -67,6 +68,26 @@ class FabricViews(Message):
     def __init__(self, session: Session, job: FabricJob | None) -> None:
         self.session = session
         self.job = job
+        super().__init__()
+
+
+class FindingsChanged(Message):
+    """The check pipeline has news of the session's findings for the screen to show: a
+    check came back (``first``: the first one of a layout just opened), with what it
+    announces (``said``), or the fabric check failed (``failed``: why, said once)."""
+
+    def __init__(
+        self,
+        session: Session,
+        *,
+        first: bool = False,
+        said: Announcement | None = None,
+        failed: str | None = None,
+    ) -> None:
+        self.session = session
+        self.first = first
+        self.said = said
+        self.failed = failed
         super().__init__()
 
 

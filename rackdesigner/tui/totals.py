@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from rackdesigner.analysis import Analysis
 from rackdesigner.model.diagnostics import Diagnostic
 from rackdesigner.model.units import POWER, fmt
+
+if TYPE_CHECKING:  # the header is in the first frame; the analysis comes with the check
+    from rackdesigner.analysis import Analysis
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,9 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rackdesigner.design.facts_text import facts_lines, layout_lines
-from rackdesigner.design.fixes import fix_for, has_fixer
-from rackdesigner.design.guidance import Announcement, advise, announce, key_of, new_problems
 from rackdesigner.design.placing import nearest_fit
 from rackdesigner.layout_io.saving import same_file
 from rackdesigner.tui import autosave as sidecar
@@ -32,8 +29,11 @@ from rackdesigner.tui.widgets.layout_settings import (
     settings_page,
 )
 
+# The guidance, the fixes and the facts' wording (with the rules and the check engine they
+# read) are imported when first used: the designer's first frame does not wait for them.
 if TYPE_CHECKING:
     from rackdesigner.design.dependants import Dependants
+    from rackdesigner.design.guidance import Announcement
     from rackdesigner.edit import Batch, Command, FabricJob, Session
     from rackdesigner.model.diagnostics import Diagnostic
     from rackdesigner.tui.overlays import Shading, Verified
@@ -276,6 +276,8 @@ class Workspace:
         """An edit was applied (by :meth:`do`, or by a long edit's worker): the problems it
         brought, worded (read before anything else reads the findings: the session's
         record of what re-ran is read once)."""
+        from rackdesigner.design.guidance import new_problems
+
         session = self.session
         assert session is not None
         self._edited = session
@@ -352,6 +354,8 @@ class Workspace:
         return index.link(ident) if kind == "link" else None
 
     def facts(self, ref: Ref | None) -> list[str]:
+        from rackdesigner.design.facts_text import facts_lines, layout_lines
+
         if self.session is None:
             return []
         if ref is not None and ref[0] == "layout":
@@ -422,6 +426,8 @@ class Workspace:
     # -- guidance --------------------------------------------------------------------------
 
     def _announce(self, new: list[Diagnostic]) -> Announcement | None:
+        from rackdesigner.design.guidance import announce
+
         session = self.session
         if session is None or not new:
             return None
@@ -429,6 +435,8 @@ class Workspace:
 
     def fix_of(self, finding: Diagnostic) -> Batch | None:
         """A fresh Batch for the finding's fix (commands keep state: never reuse one)."""
+        from rackdesigner.design.fixes import fix_for, has_fixer
+
         session = self.session
         if session is None or not has_fixer(finding.code):
             return None
@@ -440,6 +448,9 @@ class Workspace:
     def has_fix(self, finding: Diagnostic) -> bool:
         """Whether the finding has a mechanical fix now; asked on every repaint of the
         footer and the problems panel, so kept for the layout's revision."""
+        from rackdesigner.design.fixes import has_fixer
+        from rackdesigner.design.guidance import key_of
+
         session = self.session
         if session is None or not has_fixer(finding.code):
             return False
@@ -453,6 +464,8 @@ class Workspace:
 
     def finding_hint(self, finding: Diagnostic) -> str:
         """The problems panel's line under the list: the selected finding's fix."""
+        from rackdesigner.design.guidance import advise
+
         session = self.session
         if session is None:
             return ""
@@ -468,6 +481,8 @@ class Workspace:
 
     def no_fix_text(self, finding: Diagnostic) -> str:
         """Why Apply fix changes nothing for ``finding``."""
+        from rackdesigner.design.guidance import advise
+
         assert self.session is not None
         where = f"{finding.code} {finding.entity}".strip()
         advice = advise(self.session.layout, finding, self.session.index)
@@ -522,6 +537,8 @@ class Workspace:
         an edit brought them. They are replaced as one group, so what was added is the
         whole new list; the last one is kept as keys (a check from scratch empties the
         group without a record of what it held)."""
+        from rackdesigner.design.guidance import key_of, new_problems
+
         changes = session.finding_changes()
         added = changes[1] if changes is not None else list(session.findings)
         known = self._fabric_keys if self._fabric_seen is session else None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,23 @@ def app_for(
         autosave=autosave,
         views_ahead=views_ahead,
     )
+
+
+# What ``until`` waits at most for a result that never comes (so that it fails the test
+# rather than hanging it); never a measure of speed: a loaded machine takes seconds where
+# a quiet one takes milliseconds, and a test must not tell the two apart.
+NEVER_S = 120.0
+
+
+async def until(pilot: Any, done: Callable[[], object], what: str | Callable[[], str]) -> None:
+    """Until ``done()`` holds, a pass of the app's message loop at a time: for a result
+    that comes from a worker, a timer, a dialog's own worker or another process, waited
+    for by its state, not by a clock (``what`` it is, said if it never comes)."""
+    end = time.monotonic() + NEVER_S
+    while not done():
+        if time.monotonic() > end:
+            raise AssertionError(f"never: {what if isinstance(what, str) else what()}")
+        await pilot.pause(0.01)
 
 
 async def settle(pilot: Any) -> None:
@@ -127,29 +145,28 @@ async def palette(pilot: Any, name: str) -> None:
 async def palette_found(pilot: Any, name: str) -> None:
     """Until the palette's search is done and ``name`` is its highlighted hit: the search
     runs in a worker of the palette's own."""
-    for _ in range(500):
-        await pilot.pause(0.01)
+
+    def offered() -> bool:
         screen = pilot.app.screen
-        if not isinstance(screen, CommandPalette):
-            continue
-        if any(w.is_running for w in screen.workers):
-            continue
+        if not isinstance(screen, CommandPalette) or any(w.is_running for w in screen.workers):
+            return False
         hits = screen.query_one(CommandList)
         if hits.highlighted is None:
-            continue
+            return False
         hit = getattr(hits.get_option_at_index(hits.highlighted), "hit", None)
-        if hit is not None and (hit.text or "").lower() == name.lower():
-            return
-    raise AssertionError(f"the palette did not offer {name!r}")
+        return hit is not None and (hit.text or "").lower() == name.lower()
+
+    await pilot.pause(0.01)
+    await until(pilot, offered, f"the palette offers {name!r}")
 
 
 async def wait_for(pilot: Any, screen: type) -> None:
     """Until a dialog pushed by a worker is on screen."""
-    for _ in range(200):
-        if isinstance(pilot.app.screen, screen):
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(f"no {screen.__name__}: {pilot.app.screen}, {pilot.app.notices[-2:]}")
+    await until(
+        pilot,
+        lambda: isinstance(pilot.app.screen, screen),
+        lambda: f"{screen.__name__} (on screen: {pilot.app.screen}; {pilot.app.notices[-2:]})",
+    )
 
 
 # -- the mouse ---------------------------------------------------------------------------------
@@ -296,11 +313,14 @@ def four_nodes(path: Path) -> Path:
 
 async def wait_for_preview(pilot: Any, screen: GenerateScreen) -> None:
     """Until the Generate fabric dialog's preview (its own worker) is done."""
-    for _ in range(400):
-        await pilot.pause(0.02)
-        if screen.pending is None and screen._timer is None and (screen.result or screen.error):
-            return
-    raise AssertionError("the preview did not finish")
+    await pilot.pause(0.02)
+    await until(
+        pilot,
+        lambda: (
+            screen.pending is None and screen._timer is None and (screen.result or screen.error)
+        ),
+        "the preview finished",
+    )
 
 
 def busy_details(app: DesignerApp, monkeypatch: pytest.MonkeyPatch) -> list[str]:

@@ -31,7 +31,7 @@ def remote_always(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(FabricJob, "run", here)
 
 
-def _gone(pid: int, within: float = 5.0) -> bool:
+def _gone(pid: int, within: float = 60.0) -> bool:
     end = time.monotonic() + within
     while time.monotonic() < end:
         try:
@@ -53,9 +53,9 @@ def test_the_problems_panel_fills_from_the_child(tmp_path: Path) -> None:
             await settle(pilot)
             session = app.workspace.session
             assert session is not None and not session.fabric_stale
-            assert app.main.fabric_checks.process is not None, app.notices
+            assert app.main.checks.fabric.process is not None, app.notices
             assert not [t for s, t in app.notices if s == "error"]
-            assert app.main.fabric_checks.process.started == 1
+            assert app.main.checks.fabric.process.started == 1
             assert codes(app, "NET007"), "the child's fabric finding is in the panel"
             assert not app.main.header.checking
             # Its summary and outline came with it: no worker builds them here.
@@ -68,7 +68,7 @@ def test_the_problems_panel_fills_from_the_child(tmp_path: Path) -> None:
             # An edit that changes the fabric is checked again in a new child.
             await pilot.press("1")
             app.main.racks.focus()
-            assert app.main.fabric_checks.process.started == 1
+            assert app.main.checks.fabric.process.started == 1
 
     run(journey)
 
@@ -100,7 +100,7 @@ def test_quitting_kills_a_child_still_checking(
     async def journey() -> None:
         app = app_for(path, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
-            checks = app.main.fabric_checks
+            checks = app.main.checks.fabric
             end = time.monotonic() + 30
             while checks.process is None or not checks.process.running:
                 assert time.monotonic() < end, "no child started"
@@ -110,7 +110,10 @@ def test_quitting_kills_a_child_still_checking(
             began = time.monotonic()
             await pilot.press("ctrl+q")  # unchanged: quits without asking
             await pilot.pause(0.1)
-        assert time.monotonic() - began < 5
+        # The child sleeps 120 s: a quit that waited for it would take that long. (Not a
+        # measure of speed: a loaded machine takes seconds to end the app, a quiet one
+        # less than one.)
+        assert time.monotonic() - began < 60
 
     run(journey)
     assert _gone(pids[0]), "the child outlived the app"
@@ -121,15 +124,13 @@ def test_the_child_starts_with_the_first_check_and_waits_for_it(
 ) -> None:
     """The child is given the file's text as the first check starts; its findings, back
     first, are taken when that check is done, and no second child is started."""
-    from rackdesigner.tui import main_screen
-
     path = copy("training-128.toml", tmp_path)
     seen: list[list[str]] = []
-    original = main_screen.warm_up
+    original = checking.warm_up
 
     def slow_first_check(session: object) -> None:
         # Hold the first check until the child's answer is back (and kept).
-        checks = app.main.fabric_checks
+        checks = app.main.checks.fabric
         end = time.monotonic() + 30
         while len(checks.parked) < 2 and time.monotonic() < end:
             time.sleep(0.01)
@@ -137,7 +138,7 @@ def test_the_child_starts_with_the_first_check_and_waits_for_it(
         assert session.analysis is not None  # type: ignore[attr-defined]
         original(session)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(main_screen, "warm_up", slow_first_check)
+    monkeypatch.setattr(checking, "warm_up", slow_first_check)
     app = app_for(path, tmp_path)
 
     async def journey() -> None:
@@ -147,10 +148,10 @@ def test_the_child_starts_with_the_first_check_and_waits_for_it(
             assert seen == [["FabricDone", "FabricViews"]]
             session = app.workspace.session
             assert session is not None and not session.fabric_stale
-            assert app.main.fabric_checks.process is not None
-            assert app.main.fabric_checks.process.started == 1
+            assert app.main.checks.fabric.process is not None
+            assert app.main.checks.fabric.process.started == 1
             assert codes(app, "NET007")
-            assert app.main.fabric_checks.parked == []
+            assert app.main.checks.fabric.parked == []
             assert not app.main.header.checking
             for name in ("summary", "topology"):  # the child's, taken after its findings
                 found = app.main.views.view_data(name)

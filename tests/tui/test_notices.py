@@ -14,7 +14,7 @@ from rackdesigner.edit import RemoveDevice
 from rackdesigner.tui import main_screen, workspace
 from rackdesigner.tui.screens.confirm import ConfirmScreen
 from rackdesigner.tui.widgets.racks_view import EMPTY_HINT
-from tests.tui.pilot import SIZE, app_for, copy, run, settle, type_text
+from tests.tui.pilot import NEVER_S, SIZE, app_for, copy, run, settle, type_text, until
 
 
 def toasts(app) -> list[Toast]:  # type: ignore[no-untyped-def]
@@ -138,7 +138,7 @@ def test_while_a_file_loads_the_racks_view_says_how_many_racks_not_the_empty_hin
     def slow(path, progress=None):  # type: ignore[no-untyped-def]
         if progress is not None:
             progress(5, "reading and converting…")
-        release.wait(10)
+        release.wait(NEVER_S)  # until the test has seen the step
         return real(path, progress)
 
     monkeypatch.setattr(main_screen, "load_layout", slow)
@@ -146,12 +146,9 @@ def test_while_a_file_loads_the_racks_view_says_how_many_racks_not_the_empty_hin
     async def journey() -> None:
         app = app_for(path, tmp_path)
         async with app.run_test(size=SIZE, notifications=True) as pilot:
-            for _ in range(100):
-                await pilot.pause(0.02)
-                if app.main.racks.empty_hint != "Loading…":
-                    break
-            hint = app.main.racks.empty_hint
-            assert hint == f"Loading {racks} racks… 5 %", hint
+            # "Loading N racks… 0 %" comes first, then the load's own step.
+            hint = f"Loading {racks} racks… 5 %"
+            await until(pilot, lambda: app.main.racks.empty_hint == hint, hint)
             assert hint in app.main.racks.render_line(1).text
             assert "No racks yet" not in app.main.racks.render_line(1).text
             release.set()

@@ -28,6 +28,7 @@ from tests.tui.pilot import (
     run,
     settle,
     type_text,
+    until,
     wait_for,
 )
 
@@ -77,10 +78,7 @@ def test_new_from_template_builds_a_gb200_su_and_trays_are_placed_from_the_catal
             assert app.focused is screen.query_one("#t-sus", Input)
             assert app.focused.value == "1"  # type: ignore[union-attr]
             await pilot.press("enter")
-            for _ in range(300):
-                await pilot.pause(0.02)
-                if not isinstance(app.screen, TemplateScreen):
-                    break
+            await until(pilot, lambda: not isinstance(app.screen, TemplateScreen), "built")
             await settle(pilot)
             session = app.workspace.session
             assert session is not None and app.workspace.dirty

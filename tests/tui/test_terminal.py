@@ -43,9 +43,6 @@ class Terminal:
 
     def keys(self, *keys: str) -> None:
         self.tmux("send-keys", "-t", self.name, *keys)
-        if keys[-1] == "Escape":
-            # A terminal's escape is also the start of a key sequence: let it stand alone.
-            time.sleep(0.4)
 
     def wait_for(self, text: str, timeout: float = 30.0) -> str:
         deadline = time.monotonic() + timeout
@@ -55,6 +52,18 @@ class Terminal:
                 return screen
             time.sleep(0.1)
         raise AssertionError(f"{text!r} never appeared; the screen:\n{self.screen()}")
+
+    def escape(self, until_gone: str) -> None:
+        """Escape, then wait until ``until_gone`` has left the screen: a terminal's escape
+        is also the start of a key sequence, and a key sent before the app has read it
+        alone could join it (a fixed pause of 0.4 s stood for that, which a loaded machine
+        can outlast)."""
+        self.keys("Escape")
+        deadline = time.monotonic() + 30.0
+        while until_gone in self.screen():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{until_gone!r} stayed; the screen:\n{self.screen()}")
+            time.sleep(0.05)
 
     def exit_code(self, timeout: float = 15.0) -> int:
         deadline = time.monotonic() + timeout
@@ -80,7 +89,7 @@ def test_open_look_refuse_a_bad_value_and_quit_with_unsaved_changes(tmp_path: Pa
         # Help is built from the action registry.
         terminal.keys("?")
         terminal.wait_for("rackdesigner · keys")
-        terminal.keys("Escape")
+        terminal.escape(until_gone="rackdesigner · keys")
         # A wrong unit in the inspector: refused inline, with the loader's message.
         terminal.keys("Enter")  # the device under the cursor; its id field has the focus
         terminal.wait_for("back to racks")
@@ -89,7 +98,7 @@ def test_open_look_refuse_a_bad_value_and_quit_with_unsaved_changes(tmp_path: Pa
             terminal.keys(*step)
             time.sleep(0.3)
         terminal.wait_for("✖ position must be")
-        terminal.keys("Escape")  # undo the typing
+        terminal.escape(until_gone="✖ position must be")  # undo the typing
         terminal.keys("Delete")  # a change, so quitting asks
         terminal.wait_for("unsaved")
         terminal.keys("C-q")

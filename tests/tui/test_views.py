@@ -22,7 +22,7 @@ from rackdesigner.tui.widgets.floor_view import COLUMN_W, HEADER_LINES, LABEL_W
 from rackdesigner.tui.widgets.footer import DesignerFooter
 from rackdesigner.tui.widgets.summary_view import bar
 from rackdesigner.tui.widgets.view_bar import ViewBar
-from tests.tui.pilot import SIZE, app_for, copy, palette, run, settle, shown
+from tests.tui.pilot import SIZE, app_for, copy, palette, run, settle, shown, until
 
 
 def _colours(segments: list[Segment]) -> set[str]:
@@ -93,11 +93,7 @@ def test_views_footer_built_ahead_fast_keys_digits_palette_tab_floor_mouse_and_t
                     for n in BUILT
                 )
 
-            for _ in range(300):
-                if ready():
-                    break
-                await pilot.pause(0.02)
-            assert ready(), "summary and topology are built without being shown"
+            await until(pilot, ready, "summary and topology are built without being shown")
             # Shown at once: the key finds the data built ahead.
             await pilot.press("4")
             assert app.main.summary.summary is not None and app.main.summary.border_subtitle == ""
@@ -110,12 +106,13 @@ def test_views_footer_built_ahead_fast_keys_digits_palette_tab_floor_mouse_and_t
             app.main.action_view("summary")  # on this thread: the worker cannot have answered yet
             assert app.main.summary.summary is figures
             assert app.main.summary.border_subtitle == "updating…"
-            for _ in range(300):
-                if app.main.summary.summary is not figures and not app.main.summary.border_subtitle:
-                    break
-                await pilot.pause(0.02)
-            assert (
-                app.main.summary.summary is not figures and app.main.summary.border_subtitle == ""
+            await until(
+                pilot,
+                lambda: (
+                    app.main.summary.summary is not figures
+                    and app.main.summary.border_subtitle == ""
+                ),
+                "the summary's new figures, unmarked",
             )
             await pilot.press("1")
             await settle(pilot)
@@ -168,8 +165,8 @@ def test_views_footer_built_ahead_fast_keys_digits_palette_tab_floor_mouse_and_t
             assert [c.rack for c in app.main.floor.rows[0][1]][:3] == ["a01", "a02", "a03"]
             await pilot.press("right", "right")
             assert app.main.floor.current_rack_id() == "a03"
-            await pilot.pause(0.2)  # the inspector follows once the cursor rests
-            assert app.main.inspector.ref == ("rack", "a03")
+            # The inspector follows once the cursor rests (a timer).
+            await until(pilot, lambda: app.main.inspector.ref == ("rack", "a03"), "inspected")
             await pilot.press("enter")
             assert shown(app) == "racks" and app.main.racks.current_rack_id() == "a03"
             # Summary through the palette: worst first, GPUs by model, cost per GPU.
@@ -284,10 +281,7 @@ def test_export_dialog_writes_with_the_cli_exporter_offers_each_kinds_settings_a
             field.value = str(floorplan)
             field.focus()
             await pilot.press("enter")
-            for _ in range(300):
-                await pilot.pause(0.02)
-                if floorplan.exists():
-                    break
+            await until(pilot, floorplan.exists, "the floor plan written")
             await settle(pilot)
             assert b"<svg" in floorplan.read_bytes()[:400]
             assert any("Wrote" in text for _, text in app.notices)
@@ -337,10 +331,11 @@ def test_export_dialog_writes_with_the_cli_exporter_offers_each_kinds_settings_a
             # The dialog closes, then the export worker resumes and notifies: wait for
             # both, as a user sees them (checking the notice the moment the screen pops
             # raced the worker's continuation on a loaded machine).
-            for _ in range(1500):
-                await pilot.pause(0.02)
-                if app.screen is not screen and any("pack.pdf" in t for _, t in app.notices):
-                    break
+            await until(
+                pilot,
+                lambda: app.screen is not screen and any("pack.pdf" in t for _, t in app.notices),
+                "the dialog closed and the export said so",
+            )
             assert app.screen is not screen, "the dialog closes when the export is done"
             steps = screen.steps
             pages = [(done, total) for what, done, total in steps if what == "printing pages"]
@@ -358,10 +353,7 @@ def test_export_dialog_writes_with_the_cli_exporter_offers_each_kinds_settings_a
             again.query_one("#export-date", Input).value = "yesterday"
             again.query_one("#export-path", Input).focus()
             await pilot.press("enter")
-            for _ in range(500):
-                await pilot.pause(0.02)
-                if not again.running:
-                    break
+            await until(pilot, lambda: not again.running, "the export refused")
             assert app.screen is again
             assert "not a date" in str(again.query_one("#export-hint").render())
             await pilot.press("escape")

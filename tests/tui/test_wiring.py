@@ -30,6 +30,7 @@ from tests.tui.pilot import (
     run,
     settle,
     type_text,
+    until,
     wait_for_preview,
 )
 
@@ -104,9 +105,11 @@ def test_connect_ports_generate_a_fabric_a_long_one_off_the_ui_thread_and_keys_w
             assert "dac · 0.9 m computed · 400 Gbps" in facts
             await pilot.press("3")
             await settle(pilot)
-            await pilot.pause(0.2)
-            labels = [str(node.label) for node in app.main.topology.root.children]
-            assert any("2 nodes" in label for label in labels), labels
+            await until(
+                pilot,
+                lambda: any("2 nodes" in str(n.label) for n in app.main.topology.root.children),
+                lambda: f"a leaf with 2 nodes in {app.main.topology.root.children}",
+            )
             # One undo step takes the cable away again.
             await pilot.press("1", "ctrl+z")
             await settle(pilot)
@@ -332,20 +335,14 @@ def test_new_from_template_replaces_the_layout_and_a_large_one_fills_off_the_ui_
             assert app.focused is not None and app.focused.id == "t-gpus"
             await type_text(pilot, "12")
             await pilot.press("enter")
-            for _ in range(100):
-                await pilot.pause(0.02)
-                if not screen.building:
-                    break
+            await until(pilot, lambda: not screen.building, "the form checked")
             status = str(screen.query_one("#template-status").render())
             assert "a multiple of 8" in status and "--" not in status
             assert isinstance(app.screen, TemplateScreen)
             await pilot.press("ctrl+u")
             await type_text(pilot, "16")
             await pilot.press("enter")
-            for _ in range(200):
-                await pilot.pause(0.02)
-                if not isinstance(app.screen, TemplateScreen):
-                    break
+            await until(pilot, lambda: not isinstance(app.screen, TemplateScreen), "built")
             await settle(pilot)
             session = app.workspace.session
             assert session is not None

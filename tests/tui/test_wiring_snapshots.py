@@ -19,6 +19,7 @@ from tests.tui.pilot import (
     match_golden,
     run,
     settle,
+    until,
     wait_for_preview,
 )
 
@@ -54,10 +55,7 @@ def test_connect_generate_and_template_dialogs_match_their_snapshots(
             await pilot.press("escape")
             await pilot.pause()
             await app.main.run_action("new_from_template")
-            for _ in range(50):
-                await pilot.pause(0.02)
-                if type(app.screen).__name__ == "TemplateScreen":
-                    break
+            await until(pilot, lambda: type(app.screen).__name__ == "TemplateScreen", "dialog")
             await pilot.pause()
             shots.append(("template-dialog", app.export_screenshot()))
             for name, svg in shots:

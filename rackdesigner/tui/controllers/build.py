@@ -51,8 +51,7 @@ class BuildController:
         if self.workspace.session is None:
             return None
         # The rack under the cursor of the view on screen (the floor has its own cursor).
-        rack = self.ui.floor.current_rack_id() if self.ui.view_name == "floor" else None
-        rack = rack or self.ui.racks.current_rack_id()
+        rack = self.ui.rack_in_view()
         if rack is None:
             self.ui.notify(
                 "No rack yet: add one first (ctrl+p → Add rack).",
@@ -63,14 +62,14 @@ class BuildController:
 
     def show_catalog(self) -> None:
         """Fill the catalog panel with the open layout's catalog (its own entries too)."""
-        self.ui.catalog_panel.show(self._catalog())
+        self.ui.show_catalog(self._catalog())
 
     def disarm(self) -> bool:
         """Forget an armed catalog entry (escape); True when there was one."""
         if self.armed is None:
             return False
         self.armed = None
-        self.ui.header.set_state(status="")
+        self.ui.set_status("")
         self.ui.notify("Placing cancelled", timeout=2)
         return True
 
@@ -84,7 +83,7 @@ class BuildController:
         if session is None:
             return
         layout, index = session.layout, session.index
-        d = rack_defaults(layout, index, self.ui.racks.row_name() if layout.racks else None)
+        d = rack_defaults(layout, index, self.ui.cursor().row if layout.racks else None)
         fields = [
             ("id", "id", d["id"], "the rack's id, e.g. a01"),
             ("row", "row", d["row"], "a row name; a new name starts a new row"),
@@ -111,7 +110,7 @@ class BuildController:
         if self.ui.do(command) is None:
             rack_id = next((ref[1] for ref in command.refs if ref[0] == "rack"), rack_id)
             rack = session.index.rack(rack_id)
-            self.ui.racks.jump(rack_id, announce=False)
+            self.ui.jump_to(rack_id)
             self.ui.update_inspector(("rack", rack_id))
             feeds = ", ".join(f.id for f in rack.feeds) if rack is not None else ""
             row = (rack.row if rack is not None else "") or "(none)"
@@ -138,7 +137,7 @@ class BuildController:
             return
         if self.ui.do(command) is None:
             copy = session.index.rack(new)
-            self.ui.racks.jump(new, announce=False)
+            self.ui.jump_to(new)
             self.ui.update_inspector(("rack", new))
             devices = len(copy.devices) if copy is not None else 0
             self.ui.notify(
@@ -249,7 +248,7 @@ class BuildController:
             self.ui.notify(str(error), title="Refused", severity="error", timeout=8)
             return
         if self.ui.do(command) is None:
-            self.ui.racks.jump(rack_id, announce=False)
+            self.ui.jump_to(rack_id)
             self.ui.update_inspector(("rack", rack_id))
             rack = index.rack(rack_id)
             extra = ""
@@ -269,9 +268,9 @@ class BuildController:
             return
         if self.ui.view_name != "racks":  # from another view (palette): place in the racks view
             self.ui.show_view("racks")
-            if self.ui.racks.current_rack_id() != rack:
-                self.ui.racks.jump(rack, announce=False)
-        cursor = self.ui.racks.cursor
+            if self.ui.cursor().rack != rack:
+                self.ui.jump_to(rack)
+        cursor = self.ui.cursor()
         where_text = f"the {cursor.rail} rail" if cursor.rail else f"U{cursor.unit}"
         models = await self.ui.wait_for(
             CatalogPickerScreen(self._catalog(), f"Place a device in rack {rack} at {where_text}")
@@ -280,11 +279,8 @@ class BuildController:
             await self.place_models(rack, models, cursor.unit, cursor.rail)
 
     def focus_catalog(self) -> None:
-        panel = self.ui.catalog_panel
-        if not panel.display:
-            self.ui.show_view("racks")
         self.show_catalog()
-        panel.query_one("#catalog-search").focus()
+        self.ui.focus_catalog_search()
 
     async def place_models(
         self, rack_id: str, models: list[str], unit: int, rail: str | None, *, ask: bool = True
@@ -311,7 +307,7 @@ class BuildController:
             return []
         left = sum(1 for d in rack.devices if d.side == "left" and _zero_u(types, d.model))
         right = sum(1 for d in rack.devices if d.side == "right" and _zero_u(types, d.model))
-        face = self.ui.racks.face
+        face = self.ui.cursor().face
         side = rail
         if len(models) == 1 and ask:
             entry = types[models[0]]
@@ -333,7 +329,7 @@ class BuildController:
                     ChoiceScreen(
                         f"{models[0]} is half-depth: which face of rack {rack_id}?",
                         [("front", "front"), ("rear", "rear")],
-                        self.ui.racks.face,
+                        face,
                     )
                 )
                 if face is None:
@@ -365,7 +361,7 @@ class BuildController:
         if self.ui.do(command) is not None:
             return []
         ids = [str(c.device_id) for c in commands]
-        self.ui.racks.jump(rack_id, ids[0], announce=False)
+        self.ui.jump_to(rack_id, ids[0])
         self.ui.update_inspector(("device", ids[0]))
         text = _placed_text(rack_id, placements, ids, types, int(rack.height_u))
         notes = {n for m in models if (n := domain_note(types[m], rack.nvlink_domain, rack_id))}
@@ -380,27 +376,27 @@ class BuildController:
     def catalog_chosen(self, model: str, by_mouse: bool) -> None:
         if by_mouse:
             self.armed = model
-            self.ui.header.set_state(status=f"click a unit to place {model} · escape cancels")
+            self.ui.set_status(f"click a unit to place {model} · escape cancels")
             self.ui.notify(f"Click a unit of a rack to place {model} there", timeout=4)
             return
         rack = self._need_rack()
         if rack is not None:
-            cursor = self.ui.racks.cursor
+            cursor = self.ui.cursor()
             self.ui.dialog(self._place(rack, [model], cursor.unit, cursor.rail))
-            self.ui.racks.focus()
+            self.ui.focus_racks()
 
     def unit_clicked(self, rack: str, unit: int, rail: str | None) -> None:
         model = self.armed
         if model is None or self.workspace.moving is not None:
             return
         self.armed = None
-        self.ui.header.set_state(status="")
+        self.ui.set_status("")
         self.ui.dialog(self._place(rack, [model], unit, rail, ask=False))
 
     def catalog_dropped(self, model: str, where: tuple[str, int, str | None] | None) -> None:
         """A catalog entry dragged onto a unit (rack, unit, rail): placed there, one undo
         step, as a click-armed entry is; dropped anywhere else, nothing changes."""
-        self.ui.header.set_state(status="")
+        self.ui.set_status("")
         if self.workspace.moving is not None or self.workspace.session is None:
             return
         if where is None:
@@ -408,7 +404,7 @@ class BuildController:
             return
         self.armed = None
         rack, unit, rail = where
-        self.ui.racks.focus()
+        self.ui.focus_racks()
         self.ui.dialog(self._place(rack, [model], unit, rail, ask=False))
 
     async def _place(

@@ -1,4 +1,14 @@
-"""Keys stay answered while a load or a check runs in a worker thread.
+"""The check pipeline of the open layout, and how its workers share the interpreter.
+
+:class:`CheckPipeline` owns the checks that run after a layout is opened or edited: the
+first check (racks, power and cooling, once the racks are drawn), the fabric job (here or
+in a child process, :class:`FabricChecks`), the hold on a child's results that come before
+the first check is done, and the other views' data (``views_ahead``). Every result the
+screen should show comes to it as one
+:class:`~rackdesigner.tui.messages.FindingsChanged`; the screen shows it and runs no
+check itself.
+
+Keys stay answered while a load or a check runs in a worker thread.
 
 The checks are pure Python and hold the GIL; the app's thread gets it in turns. Two things
 made a key wait far longer than its own work (measured on 100,000 GPUs, issue 14):
@@ -42,9 +52,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
+# Nothing of Textual at the top: the check's child process imports this module (views_of).
 if TYPE_CHECKING:
     from rackdesigner.edit import FabricJob, Session
     from rackdesigner.edit.remote_check import CheckProcess
+    from rackdesigner.tui.messages import FabricDone, FabricViews, FirstCheckDone, ViewBuilt
+    from rackdesigner.tui.ui import DesignerUI, ViewsData
+    from rackdesigner.tui.workspace import Workspace
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -259,3 +273,251 @@ class FabricChecks:
     def close(self) -> None:
         if self.process is not None:
             self.process.close()
+
+
+# -- the pipeline: first check, fabric job, its hold, the views' data ----------------------
+
+
+def stamp_of(session: Session) -> tuple[object, ...]:
+    """What a view's content depends on: the session, its revision and its checks."""
+    return (id(session), session.revision, session.analysis is None, session.fabric_stale)
+
+
+def _cancelled() -> bool:
+    """Whether the worker running this was cancelled (False outside a Textual worker)."""
+    from textual.worker import NoActiveWorker, get_current_worker
+
+    try:
+        return get_current_worker().is_cancelled
+    except NoActiveWorker:
+        return False
+
+
+class CheckPipeline:
+    """The checks of the open layout, in order, off the app's thread: the first check once
+    the racks are drawn, then the fabric job (a large layout's starts with the first check
+    in a child process, and what it sends back first is held until that check is done),
+    then the views' data. The screen hands it the workers' messages and shows what it
+    posts: one :class:`~rackdesigner.tui.messages.FindingsChanged` per result to show."""
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        ui: DesignerUI,
+        views: ViewsData,
+        fabric: FabricChecks | None = None,
+    ) -> None:
+        self.workspace = workspace
+        self.ui = ui
+        self.views = views
+        self.fabric = fabric if fabric is not None else FabricChecks()
+        # Checks that wait for the screen to be drawn first: a layout just opened waits for
+        # its racks before its first check, and the first findings are on screen before
+        # the fabric rules start (the worker would share the interpreter with the paint).
+        self.waiting = 0
+        self._views_frozen: Session | None = None  # the session whose views were frozen
+
+    # -- the first check --------------------------------------------------------------------
+
+    def opened(self, session: Session) -> bool:
+        """``session`` is on screen now: True when its first check is due (it starts once
+        the racks are drawn), else its fabric check starts."""
+        if session.analysis is None:
+            self._after_paint(lambda: self.start_first_check(session))
+            return True
+        self.start_fabric()
+        return False
+
+    def _after_paint(self, start: Callable[[], None]) -> None:
+        self.waiting += 1
+
+        def now() -> None:
+            self.waiting -= 1
+            start()
+
+        self.ui.after_refresh(now)
+
+    def start_first_check(self, session: Session) -> None:
+        """Racks, power and cooling in the check worker; a large layout's fabric job starts
+        beside it in a child process, from the file's text."""
+        if session is not self.workspace.session or session.analysis is not None:
+            return
+        early = self.fabric.early_job(session)
+        if early is not None:  # the child parses and checks while this check runs
+            self.fabric.start_early(session)
+            self.ui.run_thread(
+                lambda: self._fabric_worker(session, early), group="fabric", exclusive=True
+            )
+        self.ui.run_thread(lambda: self._first_check(session), group="check", exclusive=True)
+
+    def _first_check(self, session: Session) -> None:
+        """Racks, power and cooling of a layout just opened; the fabric rules follow in
+        their own worker. An edit made meanwhile waits for the session's lock."""
+        from rackdesigner.tui.messages import FirstCheckDone
+
+        try:
+            with background_work():
+                session.check_fast()
+                warm_up(session)
+        finally:
+            self.ui.post_result(FirstCheckDone(session))
+
+    def first_check_done(self, event: FirstCheckDone) -> None:
+        # A large layout and its analysis are millions of long-lived objects; every full
+        # garbage collection would walk them all (tens of ms per key on 100,000 GPUs). Move
+        # what exists now out of the collector's sight: new objects are still collected.
+        gc.freeze()
+        session = event.session
+        if session is not self.workspace.session:
+            return
+        self._changed(session, first=True)
+        early = self.fabric.after_first_check(session)
+        if early is None:
+            self._after_paint(self.start_fabric)  # the findings first on screen
+        from rackdesigner.tui.messages import FabricViews
+
+        for result in early or ():  # the early job's, which came back first
+            if isinstance(result, FabricViews):
+                self.fabric_views(result)
+            else:
+                self.fabric_done(result)
+
+    # -- the fabric job ---------------------------------------------------------------------
+
+    def start_fabric(self) -> None:
+        """The fabric rules of the layout as it is, when they are due (in a worker)."""
+        session = self.workspace.session
+        if session is None or not self.workspace.fabric_due():
+            return
+        self.ui.set_checking()
+        self.fabric.supersede()  # a child still checking an older layout is killed
+        self.ui.run_thread(lambda: self._fabric_worker(session), group="fabric", exclusive=True)
+
+    def _fabric_worker(self, session: Session, early: FabricJob | None = None) -> None:
+        """The fabric rules read the whole cable graph: run them off the main thread. The
+        job's copy of the analysis (150,000 cables' table on 100,000 GPUs) is taken here
+        too, under the session's lock (an edit waits for it, a key does not). A child's
+        findings are posted as they come, its views' data after them."""
+        from rackdesigner.tui.messages import FabricDone, FabricViews
+
+        job = None
+        ahead = False
+
+        def findings(found: FabricJob) -> None:
+            nonlocal ahead
+            ahead = True
+            self.ui.post_result(FabricDone(session, found, views_follow=True))
+
+        try:
+            with background_work():
+                job = self.fabric.run(session, early, findings)
+        finally:
+            cancelled = job is None or _cancelled()
+            if cancelled and job is not None:
+                job.release()
+            done = None if cancelled else job
+            if ahead:
+                self.ui.post_result(FabricViews(session, done))
+            else:
+                self.ui.post_result(FabricDone(session, done))
+
+    def fabric_done(self, event: FabricDone) -> None:
+        """The fabric findings back: taken if they are of the layout as it is."""
+        if self.fabric.hold(event):
+            return  # the early job's, before the first check: taken when that is done
+        session, job = event.session, event.job
+        if job is None or session is not self.workspace.session:
+            return
+        if self.ui.busy is not None:
+            # A long edit holds the session (taking its lock here would freeze the app) and
+            # changes the layout: the check starts again once it is done.
+            return
+        result = self.workspace.fabric_done(session, job)
+        if result.accepted:
+            if event.views_follow:  # the child builds them still: not here meanwhile
+                self.fabric.mark_views(self.views.building, stamp_of(session))
+            self.views.adopt(session, job.views)  # a child's summary and outline
+            self.freeze_views(session)
+            self._changed(session, said=result.said)
+        elif result.failed is not None:
+            self._changed(session, failed=result.failed)
+        elif result.again:
+            self.start_fabric()  # the layout changed while it ran: check it again
+        else:
+            self._changed(session)  # refused: the header's "checking…" goes
+
+    def fabric_views(self, event: FabricViews) -> None:
+        """The child's views after its findings: kept if they are of the layout as it is
+        (else, or without them, the views' worker builds them as for a small layout)."""
+        if self.fabric.hold(event):
+            return
+        self.fabric.unmark_views(self.views.building)
+        session, job = event.session, event.job
+        if session is not self.workspace.session:
+            return
+        current = job is not None and job.revision == session.revision and job.views
+        if job is not None and current and not session.fabric_stale and not session.fabric_error:
+            self.views.adopt(session, job.views)
+            self.freeze_views(session)  # they come after the findings now
+        self.views.refresh_view()
+
+    # -- the views' data --------------------------------------------------------------------
+
+    def view_built(self, event: ViewBuilt) -> None:
+        self.views.built(event)
+        self.freeze_views(event.session)
+
+    def freeze_views(self, session: Session) -> None:
+        """Once per file, as after the first check: the summary and topology, built ahead
+        here or by the fabric check's child, are long-lived too. A full collection that
+        walked them took 35 ms of a view switch on 100,000 GPUs; one over what a child's
+        results left unfrozen (networkx's modules among them) 10–20 ms."""
+        if session is self.workspace.session and session is not self._views_frozen:
+            stamp = stamp_of(session)
+            views = self.views
+            if all((found := views.view_data(n)) and found[0] == stamp for n in CHILD_VIEWS):
+                self._views_frozen = session
+                gc.freeze()
+
+    def close(self) -> None:
+        """Quitting: a fabric check's child process goes now, not when it finishes."""
+        self.fabric.close()
+
+    def _changed(self, session: Session, **news: Any) -> None:
+        from rackdesigner.tui.messages import FindingsChanged
+
+        self.ui.post_result(FindingsChanged(session, **news))
+
+
+# -- collecting after view switches --------------------------------------------------------
+
+# Views switched, and no switch since for this long: collect the garbage of their repaints
+# then. Textual's strips keep themselves in their own caches (cycles only a collection
+# frees); left to the collector's own timing, a full collection over them fell inside a
+# switch (10-30 ms at 100,000 GPUs).
+COLLECT_AFTER_SWITCH_S = 0.8
+
+
+class CollectAfterSwitches:
+    """One full collection once view switching has paused, not one inside a switch.
+    ``set_timer(delay, callback)`` makes a one-shot timer (the screen's); ``collect`` is
+    the collection (both given so that a test drives them, with no clock)."""
+
+    def __init__(
+        self,
+        set_timer: Callable[[float, Callable[[], None]], Any],
+        collect: Callable[[], object] = gc.collect,
+    ) -> None:
+        self.set_timer = set_timer
+        self.collect = collect
+        self.timer: Any = None
+
+    def switched(self) -> None:
+        """A view was switched: the collection waits for the next pause."""
+        if self.timer is not None:
+            self.timer.stop()
+        self.timer = self.set_timer(COLLECT_AFTER_SWITCH_S, self._paused)
+
+    def _paused(self) -> None:
+        self.timer = None
+        self.collect()

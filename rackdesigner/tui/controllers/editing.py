@@ -10,9 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from rackdesigner.tui.controllers.long_edit import is_long
 from rackdesigner.tui.findings import Locator, Ref
-from rackdesigner.tui.screens.confirm import ConfirmScreen
-from rackdesigner.tui.screens.prompt import PromptScreen
 
+# The dialogs are imported when first opened: the first frame does not wait for them.
 if TYPE_CHECKING:
     from rackdesigner.design.dependants import Dependants
     from rackdesigner.tui.ui import DesignerUI
@@ -25,7 +24,7 @@ class EditController:
         self.ui = ui
 
     def _need_device(self) -> str | None:
-        device = self.ui.racks.current_device_id()
+        device = self.ui.cursor().device
         if device is None:
             self.ui.notify("Put the cursor on a device first.", severity="warning")
         return device
@@ -38,7 +37,7 @@ class EditController:
             return
         if self.workspace.inspected is None:
             self.ui.update_inspector()
-        if not self.ui.inspector.focus_first():
+        if not self.ui.focus_inspector():
             self.ui.notify("Nothing to edit here.", severity="warning")
 
     def toggle_select(self) -> None:
@@ -47,8 +46,8 @@ class EditController:
             return
         selection = self.workspace.selection
         selection.symmetric_difference_update({device})
-        rack = self.ui.racks.current_rack_id()
-        self.ui.racks.redraw({rack} if rack else set())
+        rack = self.ui.cursor().rack
+        self.ui.redraw_racks({rack} if rack else set())
         self.ui.notify(f"{len(selection)} selected", timeout=2)
 
     def clear_selection_of_racks(self) -> None:
@@ -61,7 +60,7 @@ class EditController:
             if index is not None and (owner := index.rack_of(device)) is not None
         }
         self.workspace.selection.clear()
-        self.ui.racks.redraw(racks)
+        self.ui.redraw_racks(racks)
 
     # -- moving -----------------------------------------------------------------------------
 
@@ -71,7 +70,7 @@ class EditController:
         if self.workspace.moving is not None:
             self.finish_move()
             return
-        device = self.ui.racks.start_move()
+        device = self.ui.start_move()
         if device is None:
             self.ui.notify("Put the cursor on a mounted device to move it.", severity="warning")
             return
@@ -80,46 +79,43 @@ class EditController:
     def moving(self, device: str) -> None:
         """``device`` is being moved (``m``, or dragged with the mouse)."""
         self.workspace.moving = device
-        self.ui.header.set_state(
-            status=f"moving {device}: arrows, enter to place, escape to cancel"
-        )
+        self.ui.set_status(f"moving {device}: arrows, enter to place, escape to cancel")
 
     def finish_move(self) -> None:
         from rackdesigner.design.moving import moved_id
         from rackdesigner.edit import MoveDevice
 
-        racks = self.ui.racks
-        ghost, device = racks.ghost, self.workspace.moving
-        racks.end_move()
+        device = self.workspace.moving
+        ghost = self.ui.end_move()
         self.workspace.moving = None
-        self.ui.header.set_state(status="")
+        self.ui.set_status("")
         session = self.workspace.session
         if ghost is None or device is None or session is None:
             return
-        rack = racks.plans()[ghost.rack].rack.id
+        rack, unit = ghost
         current = session.index.device(device)
         owner = session.index.rack_of(device)
         if (
             current is not None
             and owner is not None
             and owner.id == rack
-            and current.position == ghost.unit
+            and current.position == unit
         ):
-            racks.jump(rack, device, announce=False)
+            self.ui.jump_to(rack, device)
             self.ui.update_inspector()
             return
-        move = MoveDevice(device, rack_id=rack, position=ghost.unit)
+        move = MoveDevice(device, rack_id=rack, position=unit)
         renamed = moved_id(device, owner.id, rack, session.index) if owner is not None else None
         if renamed is not None and _can(move, session.index):
             # Its id names its old rack: offer the new rack's, in the move's undo step.
-            where = (rack, ghost.unit)
+            where = (rack, unit)
             self.ui.dialog(self._move_across(move, where, renamed, owner.id if owner else ""))
             return
         error = self.ui.do(move)
         if error is None:
-            self.ui.notify(f"Moved {device} to {rack} U{ghost.unit}", timeout=3)
+            self.ui.notify(f"Moved {device} to {rack} U{unit}", timeout=3)
         if owner is not None:
-            racks.jump(rack if error is None else owner.id, device, announce=False)
+            self.ui.jump_to(rack if error is None else owner.id, device)
         self.ui.update_inspector()
 
     async def _move_across(
@@ -143,7 +139,7 @@ class EditController:
         )
         if answer not in ("rename", "keep"):  # escape: nothing moves
             self.ui.notify("Move cancelled", timeout=2)
-            self.ui.racks.jump(old_rack, device, announce=False)
+            self.ui.jump_to(old_rack, device)
             return
         where = f"{rack} U{unit}"
         if answer == "rename":
@@ -156,24 +152,23 @@ class EditController:
         if error is None:
             named = f" as {renamed}" if answer == "rename" else ""
             self.ui.notify(f"Moved {device} to {where}{named}", timeout=3)
-        self.ui.racks.jump(rack if error is None else old_rack, now, announce=False)
+        self.ui.jump_to(rack if error is None else old_rack, now)
         self.ui.update_inspector()
 
     def cancel(self) -> None:
-        racks = self.ui.racks
         if self.workspace.moving is not None:
             device = self.workspace.moving
-            racks.end_move()
+            self.ui.end_move()
             self.workspace.moving = None
-            self.ui.header.set_state(status="")
+            self.ui.set_status("")
             session = self.workspace.session
             owner = session.index.rack_of(device) if session else None
             if owner is not None:
-                racks.jump(owner.id, device)
+                self.ui.jump_to(owner.id, device, announce=True)
             self.ui.notify("Move cancelled", timeout=2)
         elif self.workspace.selection:
             self.workspace.selection.clear()
-            racks.redraw_all()
+            self.ui.redraw_racks()
 
     # -- delete, duplicate, rename ----------------------------------------------------------
 
@@ -184,9 +179,10 @@ class EditController:
             return
         chosen = sorted(self.workspace.selection)
         if not chosen:
-            device = self.ui.racks.current_device_id()
+            at = self.ui.cursor()
+            device = at.device
             if device is None:
-                rack = self.ui.racks.current_rack_id()
+                rack = at.rack
                 if rack is not None:
                     self.ui.confirm_remove_rack(rack)
                 return
@@ -211,6 +207,8 @@ class EditController:
     async def confirm_delete(self, command: Any, found: Dependants) -> None:
         """Delete with dependants: "a01-leaf1 and its 32 cables; 4 nodes lose their compute
         fabric" — delete, or cancel; "don't ask again" holds for the rest of the session."""
+        from rackdesigner.tui.screens.confirm import ConfirmScreen
+
         screen = ConfirmScreen(
             "Delete",
             f"Delete {found.text()}? (ctrl+z undoes)",
@@ -227,6 +225,7 @@ class EditController:
 
     async def confirm_remove_rack(self, rack: str) -> None:
         from rackdesigner.edit import RemoveRack
+        from rackdesigner.tui.screens.confirm import ConfirmScreen
 
         answer = await self.ui.wait_for(
             ConfirmScreen(
@@ -255,7 +254,7 @@ class EditController:
         if self.ui.do(command) is None:
             new = getattr(command, "device_id", None) or getattr(command, "_device", None)
             new_id = new if isinstance(new, str) else getattr(new, "id", "")
-            self.ui.racks.jump(rack.id, new_id or None, announce=False)
+            self.ui.jump_to(rack.id, new_id or None)
             self.ui.update_inspector()
             position = getattr(command, "position", None)
             where = f" at U{position}" if position else ""
@@ -263,6 +262,7 @@ class EditController:
 
     async def rename(self) -> None:
         from rackdesigner.edit import RenameEntity
+        from rackdesigner.tui.screens.prompt import PromptScreen
 
         ref = self.workspace.inspected
         if ref is None or ref[0] not in ("rack", "device", "feed"):
@@ -283,9 +283,9 @@ class EditController:
             if kind == "device" and session is not None:
                 owner = session.index.rack_of(new)
                 if owner is not None:
-                    self.ui.racks.jump(owner.id, new, announce=False)
+                    self.ui.jump_to(owner.id, new)
             elif kind == "rack":
-                self.ui.racks.jump(new, announce=False)
+                self.ui.jump_to(new)
             self.ui.update_inspector((kind, new), rebuild=True)
             self.ui.notify(f"Renamed {kind} {old} to {new}", timeout=3)
 
@@ -300,7 +300,7 @@ class EditController:
         for ref in getattr(command, "refs", None) or ():
             where = locate(tuple(ref)) if ref and ref[0] in ("device", "rack", "feed") else None
             if where is not None:
-                self.ui.racks.jump(where.rack, where.device, announce=False)
+                self.ui.jump_to(where.rack, where.device)
                 self.ui.update_inspector(tuple(ref) if ref[0] != "rack" else None)
                 return
 
@@ -346,6 +346,8 @@ class EditController:
     # -- go to ------------------------------------------------------------------------------
 
     async def goto(self) -> None:
+        from rackdesigner.tui.screens.prompt import PromptScreen
+
         session = self.workspace.session
         if session is None:
             return
@@ -368,9 +370,9 @@ class EditController:
             return False
         where = Locator(session.layout)(ref)
         if where is not None:
-            self.ui.racks.jump(where.rack, where.device, announce=False)
+            self.ui.jump_to(where.rack, where.device)
         self.ui.update_inspector(ref)
-        self.ui.racks.focus()
+        self.ui.focus_racks()
         return True
 
 

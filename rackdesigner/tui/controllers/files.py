@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 from rackdesigner.tui import autosave as sidecar
 from rackdesigner.tui.messages import AutosaveText
-from rackdesigner.tui.screens.prompt import PromptScreen
 
 if TYPE_CHECKING:
     from rackdesigner.edit import Session
@@ -81,6 +80,8 @@ class FileController:
         self.ui.dialog(self._prompt_open())
 
     async def _prompt_open(self) -> None:
+        from rackdesigner.tui.screens.prompt import PromptScreen  # not in the first frame
+
         path = await self.ui.wait_for(
             PromptScreen("Open", self.workspace.path or "", hint="a layout .toml path")
         )

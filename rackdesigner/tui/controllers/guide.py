@@ -26,7 +26,7 @@ class GuideController:
 
     def apply_fix(self) -> None:
         """Apply the fix of the problem highlighted in the problems panel, as one step."""
-        finding = self.ui.problems.current
+        finding = self.ui.selected_finding()
         if finding is None:
             self.ui.notify(
                 "No problem is selected (ctrl+o: the problems panel).", severity="warning"

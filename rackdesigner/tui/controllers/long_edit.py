@@ -11,10 +11,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rackdesigner.tui.messages import LongEditDone
-from rackdesigner.tui.screens.busy import BusyScreen
 
 if TYPE_CHECKING:
     from rackdesigner.edit import Command, EditError
+    from rackdesigner.tui.screens.busy import BusyScreen
     from rackdesigner.tui.ui import DesignerUI, Done
     from rackdesigner.tui.workspace import Workspace
 
@@ -54,6 +54,8 @@ class LongEdits:
     def run(self, title: str, detail: str, job: Callable[[], Any], done: Done) -> None:
         """Run ``job`` (it changes the session) in a thread behind a busy screen, then
         ``done(result, refusal)`` on the UI thread."""
+        from rackdesigner.tui.screens.busy import BusyScreen
+
         self.ui.busy = detail
         screen = BusyScreen(title, detail)
         self.ui.show_screen(screen)

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 from rackdesigner.model.wording import plural
 from rackdesigner.tui.findings import entry_marks
 from rackdesigner.tui.messages import VerifyDone
-from rackdesigner.tui.screens.prompt import PromptScreen
 
 # The overlays and the dialog (and through them the as-built check) are imported when a
 # scan is asked for: the designer's first frame does not wait for them (bench/tui.py).
@@ -55,7 +54,7 @@ def mark_topology(workspace: Workspace, ui: DesignerUI) -> None:
     devices = workspace.overlay()
     session = workspace.session
     if not devices or session is None or session.analysis is None:
-        ui.topology.set_marks(None)
+        ui.mark_topology(None)
         return
     index = session.index
     by_id = session.analysis.device_by_id
@@ -68,7 +67,7 @@ def mark_topology(workspace: Workspace, ui: DesignerUI) -> None:
         facts = by_id.get(device)
         return facts is not None and facts.is_gpu_node
 
-    ui.topology.set_marks(entry_marks(devices, rack_of, is_node))
+    ui.mark_topology(entry_marks(devices, rack_of, is_node))
 
 
 class VerifyController:
@@ -95,7 +94,7 @@ class VerifyController:
         # A copy of the containers, taken here: the worker reads it while edits go on.
         analysis = live.snapshot() if hasattr(live, "snapshot") else live
         token = self._token = object()
-        self.ui.header.set_state(status=f"verifying against {Path(request.scan).name}…")
+        self.ui.set_status(f"verifying against {Path(request.scan).name}…")
 
         def job() -> None:
             from rackdesigner.asbuilt import ScanError
@@ -115,7 +114,7 @@ class VerifyController:
 
     def done(self, event: VerifyDone) -> None:
         """Show the differences (or why the scan could not be read)."""
-        self.ui.header.set_state(status="")
+        self.ui.set_status("")
         if event.token is not self._token:
             return  # another scan was asked for since, or the file changed
         if event.findings is None:
@@ -140,7 +139,7 @@ class VerifyController:
                 severity="warning",
                 timeout=10,
             )
-            self.ui.problems.focus()
+            self.ui.focus_problems()
         else:
             self.ui.notify(
                 f"The fabric matches the design: {plural(verified.checked, 'cable')} as designed",
@@ -152,9 +151,9 @@ class VerifyController:
         """The scan's differences on every view (after a result, an edit, a clear)."""
         verified = self.workspace.verified
         if verified is None:
-            self.ui.problems.pin("", [])
+            self.ui.pin_findings("", [])
         else:
-            self.ui.problems.pin(verified.title, verified.groups())
+            self.ui.pin_findings(verified.title, verified.groups())
         self.ui.refresh_all(racks=set())
         mark_topology(self.workspace, self.ui)
 
@@ -170,6 +169,7 @@ class VerifyController:
     async def export_work_order(self) -> None:
         """Ask where, then write the work order (CSV) atomically."""
         from rackdesigner.layout_io.saving import write_atomic
+        from rackdesigner.tui.screens.prompt import PromptScreen
 
         verified = self.workspace.verified
         if verified is None:

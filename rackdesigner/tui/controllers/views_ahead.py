@@ -9,15 +9,21 @@ as it is now keeps showing what it showed before (marked "updating…"), or its
 placeholder the first time, while the worker catches up; the key is never what waits.
 
 A plain class given the workspace and the screen (:class:`~rackdesigner.tui.ui.DesignerUI`):
-it reads the session, the view on screen and the view widgets. Its worker posts one
-:class:`~rackdesigner.tui.messages.ViewBuilt` per view it built.
+it reads the session and the view on screen, and hands that view its data
+(``fill_view``). The check pipeline (``checking.CheckPipeline``) drives it. Its worker
+posts one :class:`~rackdesigner.tui.messages.ViewBuilt` per view it built.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rackdesigner.tui.controllers.checking import CHILD_VIEWS, background_work, build_view
+from rackdesigner.tui.controllers.checking import (
+    CHILD_VIEWS,
+    background_work,
+    build_view,
+    stamp_of,
+)
 from rackdesigner.tui.findings import marks_for
 from rackdesigner.tui.messages import ViewBuilt
 
@@ -33,11 +39,6 @@ BUILT = CHILD_VIEWS
 # After an edit, wait this long for the next one before building ahead: an edit made
 # while a build runs makes it wasted work (and the worker shares the app's GIL).
 AHEAD_AFTER_S = 0.4
-
-
-def stamp_of(session: Session) -> tuple[object, ...]:
-    """What a view's content depends on: the session, its revision and its checks."""
-    return (id(session), session.revision, session.analysis is None, session.fabric_stale)
 
 
 class ViewsAhead:
@@ -73,35 +74,27 @@ class ViewsAhead:
         if name == "floor":
             self.revision[name] = stamp
             marks = marks_for(session.layout, session.findings, session.index)
-            ui.floor.show(session.layout, session.analysis, marks)
+            ui.fill_view("floor", session.layout, session.analysis, marks)
             return
-        widget = ui.summary if name == "summary" else ui.topology
         if session.analysis is None:
-            waiting = "Checking racks, power and cooling…"
-            if name == "summary":
-                ui.summary.show(None, waiting)
-            else:
-                ui.topology.show(None, waiting)
+            ui.fill_view(name, None, "Checking racks, power and cooling…")
             return
         found = self.view_data(name)
         if found is not None and found[0] == stamp:
             self.revision[name] = stamp
             self._show_data(name, found[1])
-            widget.border_subtitle = ""
+            ui.note_view(name, "")
             return
         if found is not None:
             # The last figures show at once, marked, until the worker has the new ones.
             if self.shown.get(name) is not found[1]:
                 self._show_data(name, found[1])
-            widget.border_subtitle = "updating…"
+            ui.note_view(name, "updating…")
         self._build(session, (name,), stamp)
 
     def _show_data(self, name: str, data: Any) -> None:
         self.shown[name] = data
-        if name == "summary":
-            self.ui.summary.show(data)
-        else:
-            self.ui.topology.show(data)
+        self.ui.fill_view(name, data)
 
     def schedule_ahead(self) -> None:
         if not self.enabled:
@@ -166,5 +159,4 @@ class ViewsAhead:
         if name == self.ui.view_name and stamp == stamp_of(session):
             self.revision[name] = stamp
             self._show_data(name, data)
-            widget = self.ui.summary if name == "summary" else self.ui.topology
-            widget.border_subtitle = ""
+            self.ui.note_view(name, "")

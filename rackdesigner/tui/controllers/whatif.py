@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from rackdesigner.tui.controllers.verify import mark_topology
 from rackdesigner.tui.messages import WhatIfDone
-from rackdesigner.tui.screens.prompt import PromptScreen
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
@@ -78,8 +77,8 @@ class WhatIfController:
             self.ui.notify("The layout is still being checked: ask once it is done.")
             return
         live = session.analysis
-        racks = self.ui.racks
-        offered = choices(live, racks.current_device_id(), racks.current_rack_id())
+        at = self.ui.cursor()
+        offered = choices(live, at.device, at.rack)
         from rackdesigner.tui.screens.build import ChoiceScreen
 
         part = await self.ui.wait_for(
@@ -91,6 +90,8 @@ class WhatIfController:
             )
         )
         if part == TYPED:
+            from rackdesigner.tui.screens.prompt import PromptScreen
+
             part = await self.ui.wait_for(
                 PromptScreen(
                     "What if… fails: the part",
@@ -117,7 +118,7 @@ class WhatIfController:
         live = session.analysis
         analysis = live.snapshot() if hasattr(live, "snapshot") else live
         token = self._token = object()
-        self.ui.header.set_state(status=f"what if {part} fails…")
+        self.ui.set_status(f"what if {part} fails…")
 
         def job() -> None:
             from rackdesigner.tui.controllers.checking import background_work
@@ -135,7 +136,7 @@ class WhatIfController:
         self.ui.run_thread(job, group="whatif", exclusive=True)
 
     def done(self, event: WhatIfDone) -> None:
-        self.ui.header.set_state(status="")
+        self.ui.set_status("")
         if event.token is not self._token:
             return
         if event.impact is None:
@@ -163,11 +164,9 @@ class WhatIfController:
         """The shading and the figures as the workspace holds them (None: cleared)."""
         shading = self.workspace.shaded
         if shading is None:
-            self.ui.racks.set_shade({}, {})
-            self.ui.header.set_state(figures="")
+            self.ui.shade({}, {}, "")
         else:
-            self.ui.racks.set_shade(shading.shade, shading.where)
-            self.ui.header.set_state(figures=shading.figures)
+            self.ui.shade(shading.shade, shading.where, shading.figures)
         mark_topology(self.workspace, self.ui)
 
     def clear(self) -> bool:

@@ -36,7 +36,7 @@ class WiringController:
         session = self.workspace.session
         if session is None or self.workspace.moving is not None:
             return
-        device = self.ui.racks.current_device_id()
+        device = self.ui.cursor().device
         from rackdesigner.tui.screens.connect import ConnectScreen
 
         request = await self.ui.wait_for(ConnectScreen(session.layout, session.index, device))
@@ -56,7 +56,7 @@ class WiringController:
         device = request.a.partition(":")[0]
         owner = self.workspace.session.index.rack_of(device) if self.workspace.session else None
         if owner is not None:
-            self.ui.racks.jump(owner.id, device, announce=False)
+            self.ui.jump_to(owner.id, device)
         self.ui.update_inspector(("device", device))
         self.workspace.timings["connect"] = time.perf_counter() - began
         media = f" ({request.media})" if request.media else ""
@@ -149,7 +149,7 @@ class WiringController:
             if index is not None and (owner := index.rack_of(device)) is not None
         }
         self.workspace.selection.clear()
-        self.ui.racks.redraw(racks)
+        self.ui.redraw_racks(racks)
 
     # -- new from template --------------------------------------------------------------
 

@@ -25,7 +25,6 @@ from textual.widgets.option_list import Option
 from rackdesigner.design.placing import KIND_TITLES, match, summary
 from rackdesigner.layout_io.catalog import Catalog
 from rackdesigner.tui import safe
-from rackdesigner.tui.screens.catalog_picker import catalog_options
 
 
 class CatalogList(OptionList):
@@ -139,6 +138,9 @@ class CatalogPanel(Vertical):
         self._fill()
 
     def _fill(self) -> None:
+        # The picker's module (a dialog) shares its rows; not needed for the first frame.
+        from rackdesigner.tui.screens.catalog_picker import catalog_options
+
         if self.catalog is None:
             return
         query = self.query_one("#catalog-search", Input).value
