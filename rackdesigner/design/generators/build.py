@@ -202,7 +202,9 @@ class Builder:
         def compute(end: str) -> bool:
             device, _, port = end.partition(":")
             dtype = model.get(device)
-            group = dtype.port_group(port.rstrip("0123456789")) if dtype else None
+            if dtype is None:
+                return False
+            group = dtype.port_group(port.rstrip("0123456789"))
             return group is not None and group.effective_role(dtype.kind) == "compute"
 
         selected = set(nodes.ids)
