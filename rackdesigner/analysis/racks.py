@@ -263,7 +263,7 @@ def cdu_loads_after(
         added = []
         for load in old.values():
             members = [racks[rack.index] for rack in load.racks]
-            by_id = {}
+            by_id: dict[str, DeviceFacts] = {}
             for rack in members:
                 for cdu in rack.cdus:
                     if cdu is not None and cdu.type is not None and cdu.kind == "cdu":

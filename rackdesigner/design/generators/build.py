@@ -489,7 +489,7 @@ class Builder:
         slack, fixed, limit = self._slack, self._fixed, self._limit
         ax, ay = spot_a.x, spot_a.y
         speed = lower.model.speed
-        choosers = {}
+        choosers: dict[str, MediaChooser] = {}
         over = 0
         for t in range(count):
             upper = uppers[(t + offset) % count]

@@ -226,9 +226,9 @@ def floorplan_parts(
         ay -= depth_px / 2
         by -= depth_px / 2
         lane = ay - 8 - lane_number * 3
-        tip = "\n".join(f"{rank + 1}  {labels[rank]}" for rank in ranks)
+        ranked = "\n".join(f"{rank + 1}  {labels[rank]}" for rank in ranks)
         body.append(
-            f"<g><title>{text(tip)}</title>"
+            f"<g><title>{text(ranked)}</title>"
             f'<path class="route" d="M{num(ax)} {num(ay)}V{num(lane)}H{num(bx)}V{num(by)}"/>'
             f'<circle class="si" cx="{num(ax)}" cy="{num(ay)}" r="2.5"/>'
             f'<circle class="si" cx="{num(bx)}" cy="{num(by)}" r="2.5"/>'

@@ -133,7 +133,8 @@ def _domain_entry(box: Box, uplinks: Uplinks, analysis: Analysis) -> Entry | Non
     if name is None or any(dev.rack is not rack for dev in members):
         return None
     shapes = {dev.type.nvl_domain for dev in members if dev.type is not None}
-    shape = SHAPES.get(shapes.pop()) if len(shapes) == 1 else None
+    only = shapes.pop() if len(shapes) == 1 else None
+    shape = SHAPES.get(only) if only is not None else None
     gpus = sum(dev.gpus for dev in members)
     trays = len(members)
     parts = [name, *([shape.name] if shape else []), f"{gpus} GPUs", f"{trays} trays"]
@@ -149,12 +150,12 @@ def _domain_entry(box: Box, uplinks: Uplinks, analysis: Analysis) -> Entry | Non
                 speeds.add(speed)
     cables = sum(far.values())
     if cables:
-        speed = "/".join(f"{v / 1e9:g}G" for v in sorted(speeds, reverse=True))
+        rates = "/".join(f"{v / 1e9:g}G" for v in sorted(speeds, reverse=True))
         switches = sorted(far, key=lambda d: (-far[d], d))
         shown = ", ".join(switches[:3]) + (f", … {len(far) - 3} more" if len(far) > 3 else "")
         entry.children.append(
             Entry(
-                f"uplinks · {cables} × {speed or '?'} to {len(far)} switches: {shown}",
+                f"uplinks · {cables} × {rates or '?'} to {len(far)} switches: {shown}",
                 switches[0],
             )
         )
