@@ -121,12 +121,12 @@ class _Places(Mapping[int, RackPlace]):
         return len(self._facts)
 
 
-def _names(value: object) -> set[str]:
+def _names(value: str | list[str] | None) -> set[str]:
     if value is None:
         return set()
     if isinstance(value, str):
         return {value}
-    return {str(name) for name in value}  # type: ignore[attr-defined]
+    return {str(name) for name in value}
 
 
 def _name_racks(racks: Iterable[RackFacts]) -> None:
@@ -186,8 +186,9 @@ class LiveAnalysis(Analysis):
             racks.pop(key, None)
             if not racks:
                 del naming[name]
-        for name in names - old:
-            naming[name][key] = rack  # type: ignore[assignment]
+        if rack is not None:  # a rack that is gone names nothing
+            for name in names - old:
+                naming[name][key] = rack
         if names:
             self._names_of[key] = names
 
@@ -784,7 +785,8 @@ def _in_layout(link: Link, index: LayoutIndex) -> bool:
 
 
 def _unknown(end: End) -> bool:
-    return end.device is None and bool(end.problem) and end.problem.startswith("unknown device")  # type: ignore[union-attr]
+    problem = end.problem
+    return end.device is None and problem is not None and problem.startswith("unknown device")
 
 
 def _by_index(lf: LinkFacts) -> int:
