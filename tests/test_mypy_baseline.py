@@ -132,4 +132,4 @@ def test_mypy_failing_without_errors_is_not_a_pass(
     baseline.write_text(BASELINE, encoding="utf-8")
     output = "pyproject.toml: [mypy]: Unrecognized option: foo = 1\n"
     assert script.compare(output, 2, baseline, "check") == 2
-    assert "mypy failed (exit 2)" in capsys.readouterr().err
+    assert "mypy could not check the package (exit 2)" in capsys.readouterr().err

@@ -144,18 +144,18 @@ def _domain_entry(box: Box, uplinks: Uplinks, analysis: Analysis) -> Entry | Non
     far: dict[str, int] = {}
     speeds: set[float] = set()
     for dev in members:
-        for other, speed in uplinks.get(dev.id, ()):
+        for other, rate in uplinks.get(dev.id, ()):
             far[other] = far.get(other, 0) + 1
-            if speed is not None:
-                speeds.add(speed)
+            if rate is not None:
+                speeds.add(rate)
     cables = sum(far.values())
     if cables:
-        rates = "/".join(f"{v / 1e9:g}G" for v in sorted(speeds, reverse=True))
+        speed = "/".join(f"{v / 1e9:g}G" for v in sorted(speeds, reverse=True))
         switches = sorted(far, key=lambda d: (-far[d], d))
         shown = ", ".join(switches[:3]) + (f", … {len(far) - 3} more" if len(far) > 3 else "")
         entry.children.append(
             Entry(
-                f"uplinks · {cables} × {rates or '?'} to {len(far)} switches: {shown}",
+                f"uplinks · {cables} × {speed or '?'} to {len(far)} switches: {shown}",
                 switches[0],
             )
         )
