@@ -150,7 +150,7 @@ class Analysis:
         self._fabrics: list[Fabric] | None = None
         self._cdu_loads: list[CduLoad] | None = None
         # (cdu_loads, the figures of each rack's groups), for that cdu_loads.
-        self._loads_by_rack: tuple[list[CduLoad], dict[int, list[Any]]] | None = None
+        self._loads_by_rack: tuple[list[CduLoad], dict[int, list[_LoadFigures]]] | None = None
         # (cdu_loads, racks, site_figures()), for those.
         self._site_figures: tuple[list[CduLoad], list[RackFacts], SiteFigures] | None = None
 
@@ -270,19 +270,18 @@ class Analysis:
         """In a word or three, whether the rack's heat has somewhere to go."""
         return cooling_verdict(rack, self.thresholds, self._loads_of(rack))
 
-    def _loads_of(self, rack: RackFacts) -> list[CduLoad]:
+    def _loads_of(self, rack: RackFacts) -> list[_LoadFigures]:
         """The CDU groups that carry ``rack``'s heat, in the groups' order. Indexed once
         per ``cdu_loads``: the header, the report and the drawings ask for every rack of a
         hall, and reading all hundred groups for each of 3,000 racks took seconds."""
-        found: list[CduLoad] = self._figures_by_rack().get(rack.index, [])
-        return found
+        return self._figures_by_rack().get(rack.index, [])
 
-    def _figures_by_rack(self) -> dict[int, list[Any]]:
+    def _figures_by_rack(self) -> dict[int, list[_LoadFigures]]:
         """Each rack index's CDU groups' figures (``_LoadFigures``), for ``cdu_loads``."""
         loads = self.cdu_loads
         cached = self._loads_by_rack
         if cached is None or cached[0] is not loads:
-            by_rack: dict[int, list[Any]] = {}
+            by_rack: dict[int, list[_LoadFigures]] = {}
             for load in loads:
                 figures = _LoadFigures(load)
                 for index in load.indexes:

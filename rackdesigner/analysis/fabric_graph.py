@@ -88,7 +88,7 @@ class Fabric:
         """Crossed rails of the fabric's rail-optimised rail groups (NET008), cable order."""
         leaves = {name for name, s in self.switches.items() if s.tier == 1}
         nodes = {node.id for node in self.nodes}
-        cables = []
+        cables: list[tuple[str, str, str, LinkFacts]] = []
         append = cables.append
         for link in self.links:
             a, b = link.a, link.b
@@ -161,7 +161,7 @@ class Fabric:
 
 def graph_of(edges: Mapping[tuple[str, str], dict[str, Any]]) -> nx.Graph:
     """The compute fabric: one node per device, one edge per cabled pair of devices."""
-    graph = nx.Graph()
+    graph: nx.Graph[str] = nx.Graph()
     graph.add_edges_from((a, b, data) for (a, b), data in edges.items())
     return graph
 
@@ -191,10 +191,12 @@ def build_fabrics(
     # Each compute cable belongs to the fabric of its ends, in the layout's order.
     for link in links:
         if link.compute and link.a.device is not link.b.device:
-            fabric = fabrics[fabric_of[link.a.device.id]]  # type: ignore[union-attr]
+            assert link.a.device is not None  # a compute link's ends are resolved
+            fabric = fabrics[fabric_of[link.a.device.id]]
             fabric.links.append(link)
-            fabric.techs.add(link.a.group.tech)  # type: ignore[union-attr]
-            fabric.techs.add(link.b.group.tech)  # type: ignore[union-attr]
+            for end in (link.a, link.b):
+                if end.group is not None and end.group.tech is not None:
+                    fabric.techs.add(end.group.tech)
     for fabric, part in zip(fabrics, components, strict=True):
         # A subgraph view costs on every lookup; the common one-fabric case needs none.
         sub = graph if len(components) == 1 else graph.subgraph(part)
@@ -203,7 +205,6 @@ def build_fabrics(
 
 
 def _describe(fabric: Fabric, graph: nx.Graph, by_id: Mapping[str, DeviceFacts]) -> None:
-    fabric.techs.discard(None)  # type: ignore[arg-type]
     switch_ids = {d.id for d in fabric.devices if d.kind == "switch"}
     fabric.nodes = [d for d in fabric.devices if d.is_gpu_node]
     fabric.gpus = sum(d.gpus for d in fabric.nodes)
@@ -279,6 +280,7 @@ def _single_points_of_failure(
     # Block-cut tree: blocks are ("b", i), cut vertices ("c", name).
     weight: dict[tuple[str, object], int] = {}
     tree: dict[tuple[str, object], list[tuple[str, object]]] = {}
+    key: tuple[str, object]
     for number, nodes in enumerate(block_nodes):
         key = ("b", number)
         weight[key] = sum(1 for n in nodes if n in gpu and n not in cut)
@@ -317,7 +319,8 @@ def _single_points_of_failure(
             if with_gpus >= 2:
                 fabric.cut_switches.append((device, with_gpus))
         else:
-            edges = blocks[name]  # type: ignore[index]
+            assert isinstance(name, int)  # a block's number
+            edges = blocks[name]
             if len(edges) != 1:
                 continue
             ((a, b),) = edges

@@ -115,10 +115,10 @@ def crossed_rails(cables: Iterable[tuple[str, str, str, Any]]) -> list[CrossedRa
         elif reached[-1] != leaf:
             reached.append(leaf)
     groups = Groups()
-    for reached in {tuple(sorted(set(r))) for r in leaves_of.values()}:
-        first = reached[0]
+    for joined in {tuple(sorted(set(r))) for r in leaves_of.values()}:
+        first = joined[0]
         groups.add(first)
-        for leaf in reached[1:]:
+        for leaf in joined[1:]:
             groups.join(first, leaf)
     root_of = {node: groups.find(reached[0]) for node, reached in leaves_of.items()}
     nodes_in: dict[object, int] = {}

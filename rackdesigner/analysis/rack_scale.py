@@ -157,7 +157,12 @@ class RackDc:
 
     @property
     def busbar_rating(self) -> float | None:
-        ratings = [float(d.type.busbar_current) for d in self.busbars if d.type]
+        # A busbar is a type with a rating (DeviceType.is_busbar): none is skipped here.
+        ratings = [
+            float(rating)
+            for d in self.busbars
+            if d.type and (rating := d.type.busbar_current) is not None
+        ]
         return sum(ratings) if ratings else None
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import Protocol
 
 from rackdesigner.analysis.cdu_groups import cdu_groups
 from rackdesigner.analysis.devices import liquid_fraction
@@ -263,7 +264,7 @@ def cdu_loads_after(
         added = []
         for load in old.values():
             members = [racks[rack.index] for rack in load.racks]
-            by_id = {}
+            by_id: dict[str, DeviceFacts] = {}
             for rack in members:
                 for cdu in rack.cdus:
                     if cdu is not None and cdu.type is not None and cdu.kind == "cdu":
@@ -289,7 +290,23 @@ def _first_rack(load: CduLoad) -> int:
     return load.racks[0].index
 
 
-def cooling_verdict(rack: RackFacts, thresholds: dict[str, float], loads: Sequence[CduLoad]) -> str:
+class LoadFigures(Protocol):
+    """What the cooling verdict reads of a CDU group: a :class:`CduLoad`, or its figures
+    computed once (an analysis keeps those per rack)."""
+
+    @property
+    def capacity(self) -> float | None: ...
+    @property
+    def heat(self) -> float: ...
+    @property
+    def indexes(self) -> Collection[int]: ...
+    @property
+    def margin(self) -> float | None: ...
+
+
+def cooling_verdict(
+    rack: RackFacts, thresholds: dict[str, float], loads: Sequence[LoadFigures]
+) -> str:
     """In a word or three, whether the rack's heat has somewhere to go."""
     limit = thresholds["air_cooling_max"]
     mode = rack.cooling

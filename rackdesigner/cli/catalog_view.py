@@ -116,7 +116,7 @@ def entry_text(entry: DeviceType | Gpu, known: Catalog) -> str:
             out.append(
                 f"  {'GPU TDP'.ljust(width)}  {entry.gpus} × {_shown(s.GPU[4], gpu.tdp)} = "
                 f"{fmt(entry.gpus * float(gpu.tdp), s.GPU[4].dim)}"
-            )  # type: ignore[arg-type]
+            )
     out += ["", f"Origin: {known.origin(entry.key, gpu=isinstance(entry, Gpu))}"]
     if entry.source:
         out += ["", f"Source: {shown(entry.source)}"]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from rackdesigner.design.generators import FABRICS, FabricPlan
 from rackdesigner.design.generators.base import default_switch, fabric_group
 from rackdesigner.layout_io.catalog import Catalog
-from rackdesigner.model.layout import Layout
+from rackdesigner.model.layout import DeviceType, Layout
 
 # Which request fields each generator reads (fabrics.md). ``redundant``: each node's ports
 # over two leaves or more and two spines or more (on by default, as on the command line).
@@ -58,7 +58,7 @@ def gpu_nodes(layout: Layout, catalog: Catalog, selection: Iterable[str] = ()) -
     every_gpus = 0
     tech: str | None = None
     speed = 0.0
-    seen_types: dict[str, object] = {}
+    seen_types: dict[str, DeviceType] = {}
     for _, device in layout.devices():
         dtype = catalog.devices.get(device.model)
         if dtype is None or dtype.kind != "gpu-node":
@@ -73,7 +73,7 @@ def gpu_nodes(layout: Layout, catalog: Catalog, selection: Iterable[str] = ()) -
     if not from_selection:
         ids, gpus = every, every_gpus
     if ids:
-        group = fabric_group(seen_types[ids[0]])  # type: ignore[arg-type]
+        group = fabric_group(seen_types[ids[0]])
         if group is not None:
             tech, speed = group.tech, float(group.speed or 0.0)
     ignored = tuple(sorted(chosen - set(every)))

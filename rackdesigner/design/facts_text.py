@@ -102,10 +102,10 @@ def domain_lines(racks: list[RackFacts], rack: RackFacts) -> list[str]:
 
     name = rack.rack.nvlink_domain
     if name is None:
-        trays = sum(1 for dev in rack.devices if tray_role(dev) is not None)
-        if not trays:
+        count = sum(1 for dev in rack.devices if tray_role(dev) is not None)
+        if not count:
             return []
-        return [f"{trays} NVLink trays, no domain:", "set nvlink_domain (NVL002)"]
+        return [f"{count} NVLink trays, no domain:", "set nvlink_domain (NVL002)"]
     domain = _domain(racks, name)
     shape = domain.shape
     compute, switches = len(domain.compute), len(domain.switches)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from rackdesigner.design.fixes import door_for
 from rackdesigner.edit import LayoutIndex
 from rackdesigner.model.diagnostics import SEVERITY_RANK, Diagnostic
-from rackdesigner.model.layout import Device, DeviceType, Layout, Rack
+from rackdesigner.model.layout import Device, DeviceType, Layout, Link, Rack
 from rackdesigner.model.thresholds import resolve
 from rackdesigner.model.units import POWER, fmt, fmt_apart
 from rackdesigner.rules.registry import _code_key, matches
@@ -469,7 +469,7 @@ def ignored(index: LayoutIndex, finding: Diagnostic) -> bool:
     if not subject:
         return False
     kind, ident = subject[0], subject[1]
-    entity: object = None
+    entity: Rack | Device | Link | None = None
     if kind == "rack":
         entity = index.rack(ident)
     elif kind == "feed":
@@ -479,7 +479,7 @@ def ignored(index: LayoutIndex, finding: Diagnostic) -> bool:
     elif kind == "link":
         entity = index.link(ident)
     patterns = entity.ignore if entity is not None else None
-    return bool(patterns) and matches(finding.code, patterns)
+    return matches(finding.code, patterns) if patterns else False
 
 
 def announce(

@@ -359,23 +359,23 @@ def cable(
                         used[k] += 1
                         link(f"{tray}:eth{k + 1}", f"{leaf}:p{used[k]}", STORAGE_SPEED)
                         storage += 1
-                for tor in range(len(MGMT_POSITIONS)):
+                for number in range(len(MGMT_POSITIONS)):
                     for k, leaf in enumerate(leaves):
                         oob[k] += 1
                         link(
-                            f"{rack.id}-mgmt{tor + 1}:up{k + 1}",
+                            f"{rack.id}-mgmt{number + 1}:up{k + 1}",
                             f"{leaf}:oob{oob[k]}",
                             UPLINK_SPEED,
                         )
                         uplinks += 1
             # 1:1 up: each leaf the same number of 800GbE uplinks to every spine of its row.
             for leaf in leaves:
-                port = 0
+                uplink = 0
                 for s, spine in enumerate(row.spines):
                     for _ in range(per_spine):
-                        port += 1
+                        uplink += 1
                         spine_down[s] += 1
-                        link(f"{leaf}:spine{port}", f"{spine}:leaf{spine_down[s]}", SPINE_SPEED)
+                        link(f"{leaf}:spine{uplink}", f"{spine}:leaf{spine_down[s]}", SPINE_SPEED)
                         spine_links += 1
         # The parent ports a network-rack SN2201 can take, nearest first: the spines'
         # 100GbE ports (round the spines), then the spare uplinks (up3, up4) of the SN2201s

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from rackdesigner.edit import (
     AddFeed,
@@ -141,7 +142,8 @@ def check_rack_form(layout: Layout, index: LayoutIndex, values: Mapping[str, str
     if errors:
         return Checked(errors=errors)
     fields = {key: values.get(key, "") for key in ("row", "slot", "height", "cooling")}
-    commands: list[Command] = [AddRack(rack_id, **{k: v for k, v in fields.items() if v.strip()})]
+    given: dict[str, Any] = {k: v for k, v in fields.items() if v.strip()}  # rack keys, as text
+    commands: list[Command] = [AddRack(rack_id, **given)]
     for side, feed_id in zip(sides, feed_ids, strict=True):
         commands.append(
             AddFeed(
@@ -199,7 +201,9 @@ def check_feed_form(index: LayoutIndex, rack_id: str, values: Mapping[str, str])
         _field(errors, "feed", key, values.get(key, ""), entity)
     if errors:
         return Checked(errors=errors)
-    given = {key: values[key] for key in FEED_FIELDS[1:] if values.get(key, "").strip()}
+    given: dict[str, Any] = {
+        key: values[key] for key in FEED_FIELDS[1:] if values.get(key, "").strip()
+    }
     return Checked(command=AddFeed(rack_id, feed_id, **given))
 
 

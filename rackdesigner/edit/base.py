@@ -7,6 +7,7 @@ import difflib
 import unicodedata
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from rackdesigner.edit.index import LayoutIndex
 from rackdesigner.model.layout import Layout, Link, Rack
@@ -162,7 +163,10 @@ def unit_span(units: range) -> str:
     return f"U{units.start}" if len(units) == 1 else f"U{units.start}-U{units.stop - 1}"
 
 
-def remove_identity(items: list, item: object) -> int:  # type: ignore[type-arg]
+_T = TypeVar("_T")
+
+
+def remove_identity(items: list[_T], item: object) -> int:
     """Remove ``item`` (by identity) from ``items``; return where it was."""
     for number, candidate in enumerate(items):
         if candidate is item:

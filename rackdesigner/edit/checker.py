@@ -263,7 +263,8 @@ class Checker:
         fresh = {id(d) for d in self._new}
         moved: list[Diagnostic] = []
         for diagnostic in self._borrowed.values():
-            line = locate(diagnostic.subject)  # type: ignore[arg-type]
+            assert diagnostic.subject is not None  # _republish borrows only these
+            line = locate(diagnostic.subject)
             if line != diagnostic.line:
                 diagnostic.line = line
                 if id(diagnostic) not in fresh:  # already listed: out, and in at its new place

@@ -9,9 +9,9 @@ devices' heights.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypeVar
 
 from rackdesigner.layout_io.catalog import Catalog, for_layout
 from rackdesigner.model.layout import Device, DeviceType, Feed, Layout, Link, Rack
@@ -124,14 +124,20 @@ class LayoutIndex:
         found = self._feeds.get(feed_id)
         return found[0][1] if found else None
 
+    def _by_id(self, kind: str) -> Mapping[str, Sequence[object]]:
+        tables: dict[str, Mapping[str, Sequence[object]]] = {
+            "rack": self._racks,
+            "feed": self._feeds,
+            "device": self._devices,
+        }
+        return tables[kind]
+
     def has_id(self, kind: str, entity_id: str) -> bool:
-        table = {"rack": self._racks, "feed": self._feeds, "device": self._devices}[kind]
-        return bool(table.get(entity_id))
+        return bool(self._by_id(kind).get(entity_id))
 
     def is_shared(self, kind: str, entity_id: str) -> bool:
         """Whether more than one entity of ``kind`` has this id (PLC005)."""
-        table = {"rack": self._racks, "feed": self._feeds, "device": self._devices}[kind]
-        return len(table.get(entity_id, ())) > 1
+        return len(self._by_id(kind).get(entity_id, ())) > 1
 
     def has_shared_ids(self) -> bool:
         """Whether any rack, feed or device id is held by more than one entity."""
@@ -377,7 +383,10 @@ class LayoutIndex:
                 del table[stem]
 
 
-def _add_in_order(items: list, item: object, order: Any) -> bool:  # type: ignore[type-arg]
+_T = TypeVar("_T")
+
+
+def _add_in_order(items: list[_T], item: _T, order: Callable[[], dict[int, int]]) -> bool:
     """Append, or where an id is shared (a broken layout), keep the entities in file order:
     the first one is the one lookups answer with, as in the analysis. True when the id
     became shared."""
@@ -387,7 +396,7 @@ def _add_in_order(items: list, item: object, order: Any) -> bool:  # type: ignor
     places = order()
     items.append(item)
 
-    def place(entry: Any) -> int:
+    def place(entry: object) -> int:
         return places.get(id(entry[0] if isinstance(entry, tuple) else entry), -1)
 
     items.sort(key=place)
@@ -408,14 +417,14 @@ def _device_order(layout: Layout) -> dict[int, int]:
     return {id(device): number for number, device in enumerate(devices)}
 
 
-def _drop_identity(items: list, item: object) -> None:  # type: ignore[type-arg]
+def _drop_identity(items: list[_T], item: object) -> None:
     for number, candidate in enumerate(items):
         if candidate is item:
             del items[number]
             return
 
 
-def _drop(table: dict[str, list], key: str, item: object) -> bool:  # type: ignore[type-arg]
+def _drop(table: dict[str, list[_T]], key: str, item: object) -> bool:
     """Forget ``item`` under ``key``; True when the id is no longer shared."""
     found = table.get(key)
     if not found:
@@ -427,7 +436,7 @@ def _drop(table: dict[str, list], key: str, item: object) -> bool:  # type: igno
     return before == 2 and len(found) == 1
 
 
-def _drop_pair(table: dict[str, list], key: str, item: object) -> bool:  # type: ignore[type-arg]
+def _drop_pair(table: dict[str, list[tuple[_T, Rack]]], key: str, item: object) -> bool:
     found = table.get(key)
     if not found:
         return False

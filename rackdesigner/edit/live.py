@@ -29,7 +29,7 @@ from rackdesigner.analysis import (
     cooling_summary,
 )
 from rackdesigner.analysis.devices import device_facts
-from rackdesigner.analysis.facts import CduLoad, End, LinkRefs
+from rackdesigner.analysis.facts import CduLoad, End, FeedFacts, LinkRefs
 from rackdesigner.analysis.geometry import RackPlace, rack_places
 from rackdesigner.analysis.links import resolve_links
 from rackdesigner.analysis.racks import cdu_loads_after, cdu_named, rack_facts
@@ -121,12 +121,12 @@ class _Places(Mapping[int, RackPlace]):
         return len(self._facts)
 
 
-def _names(value: object) -> set[str]:
+def _names(value: str | list[str] | None) -> set[str]:
     if value is None:
         return set()
     if isinstance(value, str):
         return {value}
-    return {str(name) for name in value}  # type: ignore[attr-defined]
+    return {str(name) for name in value}
 
 
 def _name_racks(racks: Iterable[RackFacts]) -> None:
@@ -186,15 +186,17 @@ class LiveAnalysis(Analysis):
             racks.pop(key, None)
             if not racks:
                 del naming[name]
-        for name in names - old:
-            naming[name][key] = rack  # type: ignore[assignment]
+        if rack is not None:  # a rack that is gone names nothing
+            for name in names - old:
+                naming[name][key] = rack
         if names:
             self._names_of[key] = names
 
     def _index_links(self) -> None:
         """Index every link afresh (see ``__init__`` for what each table holds)."""
         links = self.links  # resolved once, all together, by the analysis itself
-        self._link_refs = links[0].refs if links else LinkRefs(self.layout.links)
+        refs = links[0].refs if links else None
+        self._link_refs = refs if refs is not None else LinkRefs(self.layout.links)
         self._link_facts = {id(lf.link): lf for lf in links}
         self._users = defaultdict(list)
         self._pair_of = {}
@@ -324,8 +326,8 @@ class LiveAnalysis(Analysis):
             self._refresh_racks(touched, done, index)
         # Links: those the edit named, and every link of a device whose facts are new.
         todo: dict[int, Link] = {id(link): link for link in links}
-        for facts in done.racks.values():
-            names.update(d.id for d in facts.devices)
+        for fresh in done.racks.values():
+            names.update(d.id for d in fresh.devices)
         names |= done.renamed
         for device_id in names:
             for link in index.links_of(device_id):
@@ -533,19 +535,14 @@ class LiveAnalysis(Analysis):
         shared = index.has_shared_ids()
         if shared or self._was_shared:
             self._was_shared = shared
-            before = {
-                id(entity): entity.ref
-                for facts in self.racks
-                for entity in (facts, *facts.feeds, *facts.devices)
-            }
+            before = {id(entity): entity.ref for facts in self.racks for entity in _named(facts)}
             self._totals()  # the analysis's own pass over everything
             self._sums()
             # A new nth renames an entity: its rack's findings (and the fabric's, which
             # name devices) must be found again.
             for facts in self.racks:
                 if any(
-                    before.get(id(entity)) not in (None, entity.ref)
-                    for entity in (facts, *facts.feeds, *facts.devices)
+                    before.get(id(entity)) not in (None, entity.ref) for entity in _named(facts)
                 ):
                     done.racks.setdefault(id(facts.rack), facts)
                     done.renamed.update(dev.id for dev in facts.devices)
@@ -606,9 +603,9 @@ class LiveAnalysis(Analysis):
                 affected[id(lf)] = lf
         for text in a_ends:
             for link in index.links_from(text):
-                lf = facts_of.get(id(link))
-                if lf is not None:
-                    affected[id(lf)] = lf
+                named = facts_of.get(id(link))
+                if named is not None:
+                    affected[id(named)] = named
         for lf in affected.values():
             self._derive_problems(lf)
         for lf in affected.values():
@@ -776,12 +773,20 @@ class LiveAnalysis(Analysis):
         return changed
 
 
+def _named(facts: RackFacts) -> Iterator[RackFacts | FeedFacts | DeviceFacts]:
+    """A rack and the feeds and devices in it: what findings name by reference."""
+    yield facts
+    yield from facts.feeds
+    yield from facts.devices
+
+
 def _in_layout(link: Link, index: LayoutIndex) -> bool:
     return any(candidate is link for candidate in index.links_on_port(link.a))
 
 
 def _unknown(end: End) -> bool:
-    return end.device is None and bool(end.problem) and end.problem.startswith("unknown device")  # type: ignore[union-attr]
+    problem = end.problem
+    return end.device is None and problem is not None and problem.startswith("unknown device")
 
 
 def _by_index(lf: LinkFacts) -> int:

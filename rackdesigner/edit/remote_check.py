@@ -145,11 +145,11 @@ def _start_forkserver() -> None:
     saved, spawn = sys.stderr, util.spawnv_passfds
     with open(os.devnull, "w", encoding="utf-8") as quiet:
         sys.stderr = quiet
-        util.spawnv_passfds = _quiet_spawn(spawn)  # type: ignore[assignment]
+        util.spawnv_passfds = _quiet_spawn(spawn)
         try:
             forkserver.ensure_running()
         finally:
-            util.spawnv_passfds = spawn  # type: ignore[assignment]
+            util.spawnv_passfds = spawn
             sys.stderr = saved
 
 

@@ -168,7 +168,7 @@ def build_graph(analysis: Analysis, scope: str | None = None, aggregate: bool = 
         rounded: dict[float, float] = {}  # lengths repeat across a regular hall
         append = data.edges.append
         for link, da, db, pa, pb, _, speed, length in links:
-            attrs: dict[str, Any] = {"a_port": pa, "b_port": pb}
+            attrs = {"a_port": pa, "b_port": pb}
             if link.media:
                 attrs["media"] = link.media
             if length is not None:

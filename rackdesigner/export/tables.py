@@ -323,12 +323,12 @@ def bom_items(analysis: Analysis) -> list[dict[str, Any]]:
     for (media, stock), count in sorted(
         cables.items(), key=lambda kv: (media_rank(kv[0][0]), kv[0][1] is None, kv[0][1] or 0)
     ):
-        length = "unknown length" if stock is None else f"{metres(stock)} m"
+        run = "unknown length" if stock is None else f"{metres(stock)} m"
         items.append(
             {
                 "item": "cable",
                 "model": f"{media}-{'unknown' if stock is None else metres(stock) + 'm'}",
-                "name": f"{MEDIA_NAMES.get(media, media)}, {length}",
+                "name": f"{MEDIA_NAMES.get(media, media)}, {run}",
                 "kind": media,
                 "count": count,
                 "unit_cost": None,

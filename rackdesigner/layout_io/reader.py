@@ -834,8 +834,9 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
 
         return convert_str_list
     if kind == "qty_pair":
-        dim = field.dim
-        assert dim is not None
+        # Its own name: a second `dim` would undo mypy's narrowing inside convert_quantity.
+        pair_dim = field.dim
+        assert pair_dim is not None
 
         def convert_pair(value: Any) -> tuple[float, float]:
             if not isinstance(value, list) or len(value) != 2:
@@ -844,7 +845,8 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
                     f'["200 V", "240 V"], got {_shown(value)}'
                 )
             low, high = (
-                m.Q(parse(v, dim), v) if isinstance(v, str) else parse(v, dim) for v in value
+                m.Q(parse(v, pair_dim), v) if isinstance(v, str) else parse(v, pair_dim)
+                for v in value
             )
             return (low, high)
 

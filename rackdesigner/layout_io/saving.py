@@ -240,9 +240,9 @@ def write_all(files: Sequence[tuple[Path | str, bytes]], *, make_folders: bool =
             renaming = None
         for target in {t.parent for t, temporary, _ in staged if temporary is not None}:
             _sync_folder(target if str(target) else Path("."))
-        for target, temporary, data in staged:
-            if temporary is None and data is not None:
-                write_stream(target, data)
+        for target, temporary, stream in staged:
+            if temporary is None and stream is not None:
+                write_stream(target, stream)
     except BaseException as error:
         for temporary in claimed:  # the renamed ones are gone; the rest, even half made
             Path(temporary).unlink(missing_ok=True)

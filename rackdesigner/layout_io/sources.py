@@ -19,7 +19,7 @@ from rackdesigner.model.refs import RULES, SITE, WORKLOAD, Numbering, Ref, link_
 def section_lines(lines: LineMap) -> dict[str, int]:
     """Lines of [site], [workload] and [rules] where they have a header of their own."""
     tables = lines.tables
-    found = {key: tables[key] for key in ("site", "workload") if key in tables}
+    found: dict[str, int] = {key: tables[key] for key in ("site", "workload") if key in tables}
     rules = tables.get("rules") or tables.get("rules.thresholds")
     if rules:
         found["rules"] = rules

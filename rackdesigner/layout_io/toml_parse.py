@@ -15,7 +15,7 @@ from typing import Any
 try:
     import rtoml
 except ImportError:  # pragma: no cover - rtoml is a declared dependency; stay usable without it
-    rtoml = None
+    rtoml = None  # type: ignore[assignment]  # mypy's idiom for an optional module
 
 _AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 _AT_END = re.compile(r"\s*\(at end of document\)\s*$")

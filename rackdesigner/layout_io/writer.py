@@ -32,6 +32,10 @@ _TOML_UNSAFE = re.compile(f"(?![\x00-\x1f\x7f]){UNSAFE.pattern}")
 _THRESHOLD_ORDER = {key: number for number, key in enumerate(THRESHOLDS)}
 
 
+def _threshold_order(key: str) -> int:
+    return _THRESHOLD_ORDER.get(key, len(_THRESHOLD_ORDER))  # the loader keeps no other key
+
+
 def dumps(layout: m.Layout) -> str:
     return "".join(_chunks(layout))
 
@@ -58,7 +62,7 @@ def _chunks(layout: m.Layout) -> Iterator[str]:
         if rules.thresholds:
             yield "[rules.thresholds]\n"
             # In the catalogue's order: equal layouts give equal bytes.
-            for key in sorted(rules.thresholds, key=_THRESHOLD_ORDER.get):
+            for key in sorted(rules.thresholds, key=_threshold_order):
                 value = rules.thresholds[key]
                 threshold = THRESHOLDS.get(key)
                 if threshold is not None and threshold.dim is not None:

@@ -77,7 +77,7 @@ def registry() -> pint.UnitRegistry:
 
     definitions = resources.files("rackdesigner.model").joinpath("units.txt")
     with resources.as_file(definitions) as path:
-        ureg = pint.UnitRegistry(str(path), autoconvert_offset_to_baseunit=False)
+        ureg: pint.UnitRegistry = pint.UnitRegistry(str(path), autoconvert_offset_to_baseunit=False)
     ureg.formatter.default_format = "~P"
     return ureg
 

@@ -352,7 +352,9 @@ def to_text(report: Report) -> str:
         )
     out += [line]
     if p["racks"]:
-        rows = [("rack", "load", "sides", "all sides", "one side lost", "use")]
+        rows: list[tuple[str, ...]] = [
+            ("rack", "load", "sides", "all sides", "one side lost", "use")
+        ]
         rows += [
             (
                 r["rack"],

@@ -66,6 +66,7 @@ def merge_twins(
         return number
 
     # Endpoints (GPU nodes, other hosts on compute ports) by the exact set of neighbours.
+    key: tuple[object, ...]
     for device in order:
         if device in switches or device not in adjacency:
             continue
@@ -83,8 +84,8 @@ def merge_twins(
     for device in order:
         if device not in switches or device not in adjacency:
             continue
-        neighbours = frozenset(of.get(n, n) for n in adjacency[device])
-        key = ("s", halves.get(device, 0), neighbours)
+        around = frozenset(of.get(n, n) for n in adjacency[device])
+        key = ("s", halves.get(device, 0), around)
         number = keys.get(key)
         if number is None:
             number = new_class(key, device, True)
@@ -110,7 +111,7 @@ def max_flow(graph: ClassGraph, supply: dict[int, float], demand: dict[int, floa
     """Maximum flow from a source feeding ``supply`` to a sink draining ``demand``."""
     if not supply or not demand:
         return 0.0
-    flow = nx.DiGraph()
+    flow: nx.DiGraph[int | str] = nx.DiGraph()
     for a, row in enumerate(graph.adj):
         for b, capacity in row.items():
             # Each direction carries the cable bundle's bandwidth on its own (full duplex).

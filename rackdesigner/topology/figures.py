@@ -301,16 +301,16 @@ def _lateral_groups(
     nodes = [0] * len(anchors)
     node_bw = [0.0] * len(anchors)
     for node in fabric.nodes:
-        number = group_of.get(node.id)
-        if number is None:
+        group = group_of.get(node.id)
+        if group is None:
             continue
-        nodes[number] += 1
-        node_bw[number] += fabric.node_bandwidth.get(node.id, 0.0)
+        nodes[group] += 1
+        node_bw[group] += fabric.node_bandwidth.get(node.id, 0.0)
     switch_anchor: dict[int, str] = {}
     for device in fabric.devices:
-        number = group_of.get(device.id)
-        if number is not None and device.kind == "switch":
-            switch_anchor.setdefault(number, device.id)
+        group = group_of.get(device.id)
+        if group is not None and device.kind == "switch":
+            switch_anchor.setdefault(group, device.id)
     return [
         GroupFigures(
             index=number + 1,

@@ -202,7 +202,9 @@ class Builder:
         def compute(end: str) -> bool:
             device, _, port = end.partition(":")
             dtype = model.get(device)
-            group = dtype.port_group(port.rstrip("0123456789")) if dtype else None
+            if dtype is None:
+                return False
+            group = dtype.port_group(port.rstrip("0123456789"))
             return group is not None and group.effective_role(dtype.kind) == "compute"
 
         selected = set(nodes.ids)
@@ -487,7 +489,7 @@ class Builder:
         slack, fixed, limit = self._slack, self._fixed, self._limit
         ax, ay = spot_a.x, spot_a.y
         speed = lower.model.speed
-        choosers = {}
+        choosers: dict[str, MediaChooser] = {}
         over = 0
         for t in range(count):
             upper = uppers[(t + offset) % count]

@@ -240,10 +240,10 @@ class Floor:
                 order.insert(where, spot)
                 changed[id(order)] = where
         # The run of full racks at an order's front ends at the new (empty) rack at most.
-        for key, start in self._skip.items():
-            where = changed.get(key[0])
-            if where is not None:
-                self._skip[key] = min(start, where)
+        for skip, start in self._skip.items():
+            moved = changed.get(skip[0])
+            if moved is not None:
+                self._skip[skip] = min(start, moved)
 
     def rows_of(self, spots: Sequence[Spot]) -> frozenset[str]:
         return frozenset(s.row for s in spots)

@@ -68,10 +68,10 @@ def _link(index: LayoutIndex, ref: str | Link) -> Link:
             if link is ref:
                 return link
         raise EditError(f"link {ref.name} is not in the layout")
-    link = index.link(ref)
-    if link is None:
+    found = index.link(ref)
+    if found is None:
         raise EditError(f"there is no link {ref}")
-    return link
+    return found
 
 
 def _model(index: LayoutIndex, model: str) -> DeviceType:
@@ -257,7 +257,9 @@ def _slot_taken(layout: Layout, rack: Rack | None, row: str | None, slot: int | 
             )
 
 
-def _remove_links(layout: Layout, index: LayoutIndex, doomed: dict[int, Link]) -> list:  # type: ignore[type-arg]
+def _remove_links(
+    layout: Layout, index: LayoutIndex, doomed: dict[int, Link]
+) -> list[tuple[int, Link]]:
     """Remove these links from the layout in one pass; return (position, link) pairs."""
     if not doomed:
         return []

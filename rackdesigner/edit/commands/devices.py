@@ -188,15 +188,15 @@ class MoveDevice(Command):
         self._note(index)
 
     def _note(self, index: LayoutIndex) -> None:
-        self.refs = [("device", self._device.id), ("rack", self._source.id)]
-        if self._target is not self._source:
-            self.refs.append(("rack", self._target.id))
-        self.effect.rack(self._source)
-        self.effect.rack(self._target)
-        self.effect.site = self._target is not self._source or index.is_shared(
-            "device", self._device.id
-        )
-        _touch_device_links(self.effect, index, self._device.id)
+        assert self._device is not None and self._source is not None and self._target is not None
+        device, source, target = self._device, self._source, self._target
+        self.refs = [("device", device.id), ("rack", source.id)]
+        if target is not source:
+            self.refs.append(("rack", target.id))
+        self.effect.rack(source)
+        self.effect.rack(target)
+        self.effect.site = target is not source or index.is_shared("device", device.id)
+        _touch_device_links(self.effect, index, device.id)
 
 
 class RemoveDevice(Command):

@@ -50,8 +50,8 @@ class RenameEntity(Command):
                         renamed = [new if name == old else name for name in value]
                         changes.append((rack, key, value, renamed))
         elif kind == "feed":
-            rack = index.rack_of_feed(old)
-            for device in rack.devices if rack is not None else ():
+            holder = index.rack_of_feed(old)
+            for device in holder.devices if holder is not None else ():
                 if device.feed == old:
                     changes.append((device, "feed", old, new))
         self._changes = changes
@@ -67,15 +67,18 @@ class RenameEntity(Command):
         fabric = False
         for link in unique_links:
             index.remove_link(link)
+        rack: Rack | None = entity
         if self.kind == "device":
             rack = index.rack_of(entity.id)
+        elif self.kind == "feed":
+            rack = index.rack_of_feed(entity.id)
+        assert rack is not None  # _apply found the entity in the index
+        if self.kind == "device":
             fabric = _in_fabric(index, entity)
             index.remove_device(entity, rack)
         elif self.kind == "feed":
-            rack = index.rack_of_feed(entity.id)
             index.remove_feed(entity, rack)
         else:
-            rack = entity
             index.remove_rack(entity, with_contents=False)
         for obj, key, old, new in self._changes:
             setattr(obj, key, new if forward else old)

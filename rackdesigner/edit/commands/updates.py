@@ -60,7 +60,9 @@ class _SetFields(Command):
             values[key] = coerce(self.kind, key, value, entity)
         return values
 
-    def _check(self, layout: Layout, index: LayoutIndex, target: Any, values: dict) -> None:  # type: ignore[type-arg]
+    def _check(
+        self, layout: Layout, index: LayoutIndex, target: Any, values: dict[str, Any]
+    ) -> None:
         """Refuse values that break the layout beyond one key (overridden by kinds)."""
 
     def _set(self, target: Any, values: dict[str, Any]) -> None:
@@ -80,10 +82,14 @@ class _SetFields(Command):
         self._change(layout, index, target, self._old)
         self._note(layout, index, target, self._old)
 
-    def _change(self, layout: Layout, index: LayoutIndex, target: Any, values: dict) -> None:  # type: ignore[type-arg]
+    def _change(
+        self, layout: Layout, index: LayoutIndex, target: Any, values: dict[str, Any]
+    ) -> None:
         self._set(target, values)
 
-    def _note(self, layout: Layout, index: LayoutIndex, target: Any, values: dict) -> None:  # type: ignore[type-arg]
+    def _note(
+        self, layout: Layout, index: LayoutIndex, target: Any, values: dict[str, Any]
+    ) -> None:
         self.effect.everything = True
         self.refs = [(self.kind, self.entity_id)]
 
@@ -99,7 +105,9 @@ class UpdateRack(_SetFields):
     def _target(self, layout: Layout, index: LayoutIndex) -> Rack:
         return _rack(index, self.entity_id)
 
-    def _check(self, layout: Layout, index: LayoutIndex, target: Rack, values: dict) -> None:  # type: ignore[type-arg]
+    def _check(
+        self, layout: Layout, index: LayoutIndex, target: Rack, values: dict[str, Any]
+    ) -> None:
         if "row" in values or "slot" in values:
             row = values.get("row", target.row)
             slot = values.get("slot", target.slot)
@@ -119,7 +127,9 @@ class UpdateRack(_SetFields):
             if key in values:
                 _check_reference(index, target, key, values[key])
 
-    def _note(self, layout: Layout, index: LayoutIndex, target: Rack, values: dict) -> None:  # type: ignore[type-arg]
+    def _note(
+        self, layout: Layout, index: LayoutIndex, target: Rack, values: dict[str, Any]
+    ) -> None:
         self.refs = [("rack", target.id)]
         self.effect.rack(target)
         # The site rules that read these fields run again, the others' findings stand; an
@@ -144,7 +154,9 @@ class UpdateFeed(_SetFields):
     def _target(self, layout: Layout, index: LayoutIndex) -> Feed:
         return _feed(index, self.entity_id)[0]
 
-    def _note(self, layout: Layout, index: LayoutIndex, target: Feed, values: dict) -> None:  # type: ignore[type-arg]
+    def _note(
+        self, layout: Layout, index: LayoutIndex, target: Feed, values: dict[str, Any]
+    ) -> None:
         self.refs = [("feed", target.id)]
         self.effect.rack(index.rack_of_feed(target.id))
 
@@ -161,7 +173,9 @@ class UpdateDevice(_SetFields):
     def _target(self, layout: Layout, index: LayoutIndex) -> Device:
         return _device(index, self.entity_id)[0]
 
-    def _check(self, layout: Layout, index: LayoutIndex, target: Device, values: dict) -> None:  # type: ignore[type-arg]
+    def _check(
+        self, layout: Layout, index: LayoutIndex, target: Device, values: dict[str, Any]
+    ) -> None:
         rack = index.rack_of(target.id)
         assert rack is not None
         if values.keys() & set(_PLACE_KEYS):
@@ -176,7 +190,9 @@ class UpdateDevice(_SetFields):
         if "feed" in values:
             _check_feed_reference(index, rack, target, values["feed"])
 
-    def _change(self, layout: Layout, index: LayoutIndex, target: Device, values: dict) -> None:  # type: ignore[type-arg]
+    def _change(
+        self, layout: Layout, index: LayoutIndex, target: Device, values: dict[str, Any]
+    ) -> None:
         rack = index.rack_of(target.id)
         assert rack is not None
         self._fabric_before = _in_fabric(index, target)
@@ -184,7 +200,9 @@ class UpdateDevice(_SetFields):
         self._set(target, values)
         index.add_device(target, rack)
 
-    def _note(self, layout: Layout, index: LayoutIndex, target: Device, values: dict) -> None:  # type: ignore[type-arg]
+    def _note(
+        self, layout: Layout, index: LayoutIndex, target: Device, values: dict[str, Any]
+    ) -> None:
         self.refs = [("device", target.id)]
         self.effect.rack(index.rack_of(target.id))
         # A place matters to site rules only where the id is shared: PLC005 says where the
@@ -218,19 +236,25 @@ class UpdateLink(_SetFields):
             self._link = _link(index, self._ref)
         return self._link
 
-    def _check(self, layout: Layout, index: LayoutIndex, target: Link, values: dict) -> None:  # type: ignore[type-arg]
+    def _check(
+        self, layout: Layout, index: LayoutIndex, target: Link, values: dict[str, Any]
+    ) -> None:
         if "a" in values or "b" in values:
             check_link_ends(
                 index, values.get("a", target.a), values.get("b", target.b), ignore=target
             )
 
-    def _change(self, layout: Layout, index: LayoutIndex, target: Link, values: dict) -> None:  # type: ignore[type-arg]
+    def _change(
+        self, layout: Layout, index: LayoutIndex, target: Link, values: dict[str, Any]
+    ) -> None:
         self._before = (target.a, target.b)
         index.remove_link(target)
         self._set(target, values)
         index.add_link(target)
 
-    def _note(self, layout: Layout, index: LayoutIndex, target: Link, values: dict) -> None:  # type: ignore[type-arg]
+    def _note(
+        self, layout: Layout, index: LayoutIndex, target: Link, values: dict[str, Any]
+    ) -> None:
         self.refs = [("link", index.link_ref(target))]
         self.effect.link(target)
         self.effect.site = False  # no site rule reads cables

@@ -23,6 +23,7 @@ from rackdesigner.export.render.palette import (
 )
 from rackdesigner.export.render.svg import SEVERITY_CLASS, clip, kw, num, text
 from rackdesigner.model.diagnostics import Diagnostic
+from rackdesigner.model.layout import Rack
 from rackdesigner.model.progress import each
 
 SCALE = 80.0  # px per metre
@@ -61,6 +62,13 @@ def _longest(analysis: Analysis, count: int) -> list[LinkFacts]:
         candidates.append((-length, link.index, link))
     candidates.sort(key=lambda item: (item[0], item[1]))
     return [item[2] for item in candidates[:count]]
+
+
+def _racks(link: LinkFacts) -> tuple[Rack, Rack]:
+    """The racks at the ends of a route :func:`_longest` chose (both ends resolve)."""
+    da, db = link.a.device, link.b.device
+    assert da is not None and db is not None
+    return da.rack, db.rack
 
 
 def floorplan(
@@ -206,7 +214,7 @@ def floorplan_parts(
     # were a stack of overlapping digits).
     groups: dict[tuple[int, int], list[int]] = {}
     for rank, link in enumerate(longest):
-        ends = sorted((id(link.a.device.rack), id(link.b.device.rack)))  # type: ignore[union-attr]
+        ends = sorted(id(rack) for rack in _racks(link))
         groups.setdefault((ends[0], ends[1]), []).append(rank)
     labels = []
     for rank, link in enumerate(longest):
@@ -219,16 +227,15 @@ def floorplan_parts(
         )
     for lane_number, ranks in enumerate(groups.values()):
         link = longest[ranks[0]]
-        a = racks_by_id[id(link.a.device.rack)]  # type: ignore[union-attr]
-        b = racks_by_id[id(link.b.device.rack)]  # type: ignore[union-attr]
+        a, b = (racks_by_id[id(rack)] for rack in _racks(link))
         ax, ay = centre(a)
         bx, by = centre(b)
         ay -= depth_px / 2
         by -= depth_px / 2
         lane = ay - 8 - lane_number * 3
-        tip = "\n".join(f"{rank + 1}  {labels[rank]}" for rank in ranks)
+        ranked = "\n".join(f"{rank + 1}  {labels[rank]}" for rank in ranks)
         body.append(
-            f"<g><title>{text(tip)}</title>"
+            f"<g><title>{text(ranked)}</title>"
             f'<path class="route" d="M{num(ax)} {num(ay)}V{num(lane)}H{num(bx)}V{num(by)}"/>'
             f'<circle class="si" cx="{num(ax)}" cy="{num(ay)}" r="2.5"/>'
             f'<circle class="si" cx="{num(bx)}" cy="{num(by)}" r="2.5"/>'

@@ -148,7 +148,7 @@ class Painter:
             self._css = css
             self._rules = _rules(css)
             self._known = {}
-        self._font_set: tuple[str, str] | None = None  # a new context has no font set
+        self._font_set = None  # a new context has no font set
         style = dict(_DEFAULT)
         style.update(self._cascade("svg", (), [], style))
         self._children(ctx, root, style, [("svg", ())])

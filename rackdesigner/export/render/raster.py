@@ -214,6 +214,8 @@ def overview_png(view: Overview, theme: str, max_side: int) -> bytes:
     ctx.show_text(view.subtitle)
     x = 12.0
     labels = {**palette.PART_LABELS, **palette.KIND_LABELS}
+    # (fill, label, outline colour or cairo pattern)
+    items: list[tuple[str | None, str, object]]
     items = [(kinds[k].fill, labels.get(k, k), None) for k in view.kinds]
     items.append((None, "blocked (full depth, other face)", hatch_pattern))
     items.extend((None, f"{name} outline", severity[name]) for name in ("error", "warning", "info"))

@@ -46,7 +46,7 @@ def device_rows(facts: RackFacts) -> list[tuple[str, ...]]:
             return (2, 0.0, 0)
         return (0, -(dev.device.position + dev.height_u), 0)
 
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for dev in sorted(facts.devices, key=order):
         power = "?" if dev.power is None else (kw(dev.power) if dev.power else "–")
         if dev.power_estimated:

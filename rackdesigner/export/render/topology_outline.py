@@ -146,7 +146,8 @@ def _domain_entry(box: Box, uplinks: Uplinks, analysis: Analysis) -> Entry | Non
     if name is None or any(dev.rack is not rack for dev in members):
         return None
     shapes = {dev.type.nvl_domain for dev in members if dev.type is not None}
-    shape = SHAPES.get(shapes.pop()) if len(shapes) == 1 else None
+    only = shapes.pop() if len(shapes) == 1 else None
+    shape = SHAPES.get(only) if only is not None else None
     gpus = sum(dev.gpus for dev in members)
     trays = len(members)
     parts = [name, *([shape.name] if shape else []), plural(gpus, "GPU"), plural(trays, "tray")]
@@ -156,10 +157,10 @@ def _domain_entry(box: Box, uplinks: Uplinks, analysis: Analysis) -> Entry | Non
     far: dict[str, int] = {}
     speeds: set[float] = set()
     for dev in members:
-        for other, speed in uplinks.get(dev.id, ()):
+        for other, rate in uplinks.get(dev.id, ()):
             far[other] = far.get(other, 0) + 1
-            if speed is not None:
-                speeds.add(speed)
+            if rate is not None:
+                speeds.add(rate)
     cables = sum(far.values())
     if cables:
         speed = "/".join(f"{v / 1e9:g}G" for v in sorted(speeds, reverse=True))

@@ -343,7 +343,7 @@ class _FabricDrawing:
         # The SUs side by side: each as wide as its widest tier (leaves or racks).
         step = BOX_W + GAP
         x = x0 + 110
-        su_spans = []
+        su_spans: list[tuple[float, float]] = []
         for index in range(len(self.su_classes)):
             leaves = [b for k, b in self.boxes.items() if k.startswith(f"su{index}-l")]
             nodes = [b for k, b in self.boxes.items() if k.startswith(f"su{index}-n")]
@@ -537,7 +537,7 @@ def topology_parts(
     layout = analysis.layout
     margin = 24
     body: list[str] = []
-    y = margin + 90
+    y: float = margin + 90
     width = 900.0
     for fabric in analysis.fabrics:
         drawing = _FabricDrawing(analysis, fabric)
@@ -557,7 +557,7 @@ def topology_parts(
         f'<text class="mu" x="{margin}" y="{margin + 36}">'
         f"{text('Compute fabric topology' + (' · ' + date if date else ''))}</text>",
     ]
-    cx = margin
+    cx: float = margin
     for media in MEDIA:
         head.append(
             f'<path class="ln {MEDIA_CLASS[media]}" stroke-width="2" '

@@ -76,9 +76,9 @@ def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
         if capacity is None or load.heat <= capacity:
             continue
         racks = load.racks
-        names = ", ".join(r.rack.id for r in racks[:5])
+        served = ", ".join(r.rack.id for r in racks[:5])
         if len(racks) > 5:
-            names += f" and {len(racks) - 5} more"
+            served += f" and {len(racks) - 5} more"
         cdu = load.cdu
         heat_text, capacity_text = fmt_apart(load.heat, capacity, POWER)
         who = "CDU" if len(load.cdus) == 1 else f"CDU group {cdu_names(load)}"
@@ -86,7 +86,7 @@ def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
         yield Finding(
             f"device {cdu.id}",
             cdu.ref,
-            f"{who} serves {plural(len(racks), 'rack')} ({names}) with "
+            f"{who} serves {plural(len(racks), 'rack')} ({served}) with "
             f"{at_least(load.heat_unknown)}{heat_text} of liquid heat, "
             f"more than its {capacity_text} capacity{all_working}",
             hint="move some racks to another CDU or add a CDU to the group",

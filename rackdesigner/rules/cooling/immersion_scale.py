@@ -54,12 +54,12 @@ def immersion_scale(analysis: Analysis) -> Iterator[Finding]:
             },
         )
     elif not immersion and total > threshold:
-        first = next((r for r in analysis.racks if r.gpu_nodes), None)
-        if first is None:
+        with_gpus = next((r for r in analysis.racks if r.gpu_nodes), None)
+        if with_gpus is None:
             return
         yield Finding(
-            f"rack {first.rack.id}",
-            first.ref,
+            f"rack {with_gpus.rack.id}",
+            with_gpus.ref,
             f"the layout holds {total} GPUs, more than the {threshold:g} where "
             "immersion cooling may pay off, and uses none",
             hint="weigh immersion tanks against direct-to-chip liquid at this scale",

@@ -27,8 +27,10 @@ from rackdesigner.rules.base import Finding, rule
 
 
 def _is_infiniband_switch(dev: DeviceFacts) -> bool:
-    return dev.kind == "switch" and any(
-        g.tech == "infiniband" for g in (dev.type.ports or ()) if dev.type is not None
+    return (
+        dev.type is not None
+        and dev.kind == "switch"
+        and any(g.tech == "infiniband" for g in dev.type.ports or ())
     )
 
 
