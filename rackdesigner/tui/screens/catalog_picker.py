@@ -80,9 +80,9 @@ def catalog_options(
     return options
 
 
-class PickerInput(Input):
-    """The filter: arrows move through the list below, space marks an entry (catalog keys
-    hold no blanks, so the filter never needs one)."""
+class ListInput(Input):
+    """A filter over a list: the arrows move through the list below (the screen's
+    ``action_cursor``)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "screen.cursor(-1)", show=False),
@@ -90,6 +90,11 @@ class PickerInput(Input):
         Binding("pageup", "screen.cursor(-8)", show=False),
         Binding("pagedown", "screen.cursor(8)", show=False),
     ]
+
+
+class PickerInput(ListInput):
+    """The catalog's filter: space marks an entry (catalog keys hold no blanks, so the
+    filter never needs one)."""
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
         return key != "space" and super().check_consume_key(key, character)
