@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from rackdesigner.analysis.power_sides import psus_kept
 from rackdesigner.design import nvl_networks
 from rackdesigner.design.generators import FabricPlan, FabricRequest, GenerateError, generate
+from rackdesigner.design.generators.base import default_switch, fabric_group, switch_model
 from rackdesigner.design.generators.apply import apply_plan
 from rackdesigner.layout_io.catalog import Catalog, builtin, standard_circuits
 from rackdesigner.layout_io.catalog import for_layout as catalog_for
@@ -110,14 +111,17 @@ TEMPLATES: dict[str, Template] = {
         ),
         Template(
             "inference-32",
-            "the guide's inference cluster: 32 x B200 in 4 DGX B200, each on two QM9700 "
-            "leaves, two spines",
+            "the guide's inference cluster (layouts/inference-32-b200.toml): 32 x B200 in 4 "
+            "DGX B200 on 200 Gb/s HDR InfiniBand, two QM8700 leaves (each node on both) and "
+            "two spines at 2:1, rear doors",
             {
                 "gpus": 32,
                 "gpu": "b200",
                 "fabric": "leaf-spine",
                 "workload": "inference",
                 "cooling": "rear-door",
+                "link_speed": 200e9,
+                "oversubscription": 2.0,
             },
         ),
         Template(
@@ -156,6 +160,9 @@ class NewOptions:
     spine: str | None = None
     core: str | None = None
     oversubscription: float = 1.0
+    # bit/s the compute links run at; None: the nodes' ports' rate. Picks the leaf (and so
+    # the spines) that runs it; nodes faster than it run at it (a ConnectX-7 at HDR 200G).
+    link_speed: float | None = None
     su_nodes: int | None = None  # None: half the leaf's ports (the rail generator's SU)
     voltage: float = 415.0
     voltage_text: str = "415 V"
@@ -300,6 +307,47 @@ def _power(dtype: DeviceType, catalog: Catalog) -> float:
     return float(gpu.tdp) * dtype.gpus * 1.8  # host_overhead 0.8 (PWR006's estimate)
 
 
+def leaf_for_speed(catalog: Catalog, dtype: DeviceType, options: NewOptions) -> str | None:
+    """The leaf that runs ``options.link_speed`` (None: the generator's default for the
+    nodes' ports, or ``--leaf``): the default switch of the nodes' technology at that rate
+    (qm8700 at 200G InfiniBand), else the first catalog switch that runs it. A rate above
+    the nodes' ports, or a ``--leaf`` at another rate, is refused."""
+    speed = options.link_speed
+    if speed is None:
+        return options.leaf
+    group = fabric_group(dtype)
+    if group is None:
+        return options.leaf  # the generator says the node has no compute ports
+    shown = f"{speed / 1e9:g} Gbps"
+    if speed > float(group.speed or 0.0) + 1e-3:
+        raise GenerateError(
+            f"--link-speed {shown}: {dtype.key}'s compute ports ({group.name}) run at most "
+            f"{float(group.speed or 0.0) / 1e9:g} Gbps"
+        )
+    tech = group.tech or "infiniband"
+    if options.leaf is not None:
+        leaf = switch_model(catalog, options.leaf, "leaf")
+        if abs(leaf.speed - speed) > 1e-3:
+            raise GenerateError(
+                f"--leaf {options.leaf} runs {leaf.speed / 1e9:g} Gbps, not --link-speed {shown}"
+            )
+        return options.leaf
+    rates: dict[str, float] = {}
+    for key in (default_switch(tech, speed), *sorted(catalog.devices)):
+        entry = catalog.devices.get(key)
+        found = fabric_group(entry) if entry is not None and entry.kind == "switch" else None
+        if found is None or (found.tech or "infiniband") != tech:
+            continue
+        rates[key] = float(found.speed or 0.0)
+        if abs(rates[key] - speed) <= 1e-3:
+            return key
+    offered = sorted({f"{r / 1e9:g}" for r in rates.values()}, key=float)
+    raise GenerateError(
+        f"--link-speed {shown}: no {tech} switch in the catalog runs it (they run "
+        f"{', '.join(offered) or 'none'} Gbps); give --leaf MODEL"
+    )
+
+
 def _feed_capacity(voltage: float, phases: int, current: float) -> float:
     return voltage * current * DERATE * (SQRT3 if phases == 3 else 1.0)
 
@@ -322,6 +370,11 @@ def build(
     began = time.perf_counter()
     options = with_template(options)
     if options.template in RACK_SCALE_TEMPLATES:
+        if options.link_speed is not None:
+            raise GenerateError(
+                "--link-speed is for clusters of servers: an NVL72 hall's links run at its "
+                "trays' rate (pick the rate with --leaf)"
+            )
         return build_rack_scale(options, command, timings)
     if options.gpus is None:
         raise GenerateError("--gpus is required without --template")
@@ -436,7 +489,7 @@ def build(
     _racks(layout, dtype, nodes, per_rack, cooling, catalog, node_power)
     request = FabricRequest(
         fabric=fabric,
-        leaf=options.leaf,
+        leaf=leaf_for_speed(catalog, dtype, options),
         spine=options.spine,
         core=options.core,
         oversubscription=options.oversubscription,
@@ -447,7 +500,12 @@ def build(
     )
     racks_done = time.perf_counter()
     cpu = time.process_time()
-    plan = generate(layout, request, power_limit=power_limit)
+    # The racks' feeds and PDUs before the fabric, as large as a rack may have them
+    # (the power limit its nodes were counted by): the generator places switches by what
+    # they carry and what the PDUs draw, exactly as it does for a layout in the designer;
+    # they are sized again for the final load below.
+    _power_and_furniture(layout, options, catalog, sizes, ahead=True)
+    plan = generate(layout, request)
     fabric_cpu = time.process_time() - cpu
     fabric_done = time.perf_counter()
     apply_plan(layout, plan)
@@ -514,6 +572,12 @@ def _positions(count: int, height: int) -> list[int]:
     return low + sorted(high)
 
 
+def _spread(items: int, bins: int) -> list[int]:
+    """``items`` over ``bins`` as evenly as can be, the larger shares first."""
+    base, extra = divmod(items, bins)
+    return [base + (1 if k < extra else 0) for k in range(bins)]
+
+
 def _racks(
     layout: Layout,
     dtype: DeviceType,
@@ -543,7 +607,9 @@ def _racks(
         per_row = min(per_row, per_cdu)
     cdu_height = math.ceil(catalog.devices[cdu_model].height_u)
     height = math.ceil(dtype.height_u)
-    spots = _positions(per_rack, height)
+    # The nodes spread evenly over the racks they need (4 nodes, 3 a rack: 2 + 2, not
+    # 3 + 1), so the racks draw alike and take the same feeds.
+    counts = iter(_spread(nodes, racks_needed))
     left = nodes
     row_index = 0
     while left > 0:
@@ -575,7 +641,8 @@ def _racks(
                 rack.devices.append(Device(rack.door, DOOR_MODEL))
             elif cooling == "liquid":
                 rack.cdu = list(cdu_ids)
-            count = min(per_rack, left)
+            count = next(counts)
+            spots = _positions(count, height)
             for k in range(count):
                 rack.devices.append(Device(f"{rack_id}-n{k + 1:02d}", dtype.key, position=spots[k]))
             left -= count
@@ -643,27 +710,28 @@ def _sides_for(rack: Rack, catalog: Catalog) -> int:
 
 
 def _power_and_furniture(
-    layout: Layout, options: NewOptions, catalog: Catalog, sizes: list[Circuit]
+    layout: Layout,
+    options: NewOptions,
+    catalog: Catalog,
+    sizes: list[Circuit],
+    *,
+    ahead: bool = False,
 ) -> set[int]:
     """Feeds on k sides, each a standard circuit with exactly one PDU rated for it, for
-    every rack; the side counts used."""
+    every rack (replacing the feeds and PDUs it had); the side counts used. ``ahead``:
+    before the fabric, the most a rack may have (MAX_FEEDS_PER_SIDE of the largest
+    circuit a side), and no blanking yet."""
     voltage, phases = options.voltage, options.phases
     devices = catalog.devices
     used: set[int] = set()
     for rack in layout.racks:
+        rack.devices = [d for d in rack.devices if devices[d.model].kind != "pdu"]
         base = _rack_load(rack, catalog)
         sides = _sides_for(rack, catalog)
         used.add(sides)
-        # With a side lost each other side carries load / (k - 1) (rules v1.1).
-        share = 1.0 / (sides - 1)
-        # The PDUs draw a little themselves: size again with their draw until it settles.
-        pdu_draw = 0.0
-        for _ in range(4):
-            per_side, circuit = _circuit_for(sizes, (base + pdu_draw) * share)
-            draw = sides * per_side * float(devices[circuit.pdu].power or 0.0)
-            if draw <= pdu_draw:
-                break
-            pdu_draw = draw
+        per_side, circuit = MAX_FEEDS_PER_SIDE, sizes[-1]
+        if not ahead:
+            per_side, circuit = _sized(sizes, base, sides, devices)
         feeds = []
         pdus = []
         for label in SIDES[:sides]:
@@ -690,9 +758,27 @@ def _power_and_furniture(
                 )
         rack.feeds = feeds
         rack.devices[0:0] = pdus
-        if rack.cooling_mode == "air":
+        if rack.cooling_mode == "air" and not ahead:
             _blanks(rack, catalog)
     return used
+
+
+def _sized(
+    sizes: list[Circuit], base: float, sides: int, devices: dict[str, DeviceType]
+) -> tuple[int, Circuit]:
+    """Feeds a side and their circuit for a rack drawing ``base`` W on ``sides`` sides."""
+    # With a side lost each other side carries load / (k - 1) (rules v1.1).
+    share = 1.0 / (sides - 1)
+    # The PDUs draw a little themselves: size again with their draw until it settles.
+    pdu_draw = 0.0
+    per_side, circuit = _circuit_for(sizes, base * share)
+    for _ in range(4):
+        per_side, circuit = _circuit_for(sizes, (base + pdu_draw) * share)
+        draw = sides * per_side * float(devices[circuit.pdu].power or 0.0)
+        if draw <= pdu_draw:
+            break
+        pdu_draw = draw
+    return per_side, circuit
 
 
 def _rack_load(rack: Rack, catalog: Catalog) -> float:
@@ -869,7 +955,7 @@ def build_rack_scale(
         redundant=options.redundant,
     )
     cpu = time.process_time()
-    plan = generate(layout, request, power_limit=None)
+    plan = generate(layout, request)
     fabric_cpu = time.process_time() - cpu
     fabric_done = time.perf_counter()
     apply_plan(layout, plan)
