@@ -160,6 +160,14 @@ class FabricResult:
     said: Announcement | None = None
 
 
+def _holds_text(target: str) -> bool:
+    """Whether a save to ``target`` would replace something: a file that is not empty."""
+    try:
+        return Path(target).stat().st_size > 0
+    except OSError:
+        return False
+
+
 def _overwrite(target: str) -> Question:
     return Question(
         "Overwrite?",
@@ -551,8 +559,11 @@ class Workspace:
                 return SaveOutcome(False)
         target = path or self.path
         assert target is not None
-        other_file = self.path is None or not same_file(target, self.path)
-        if other_file and Path(target).exists() and (yield _overwrite(target)) != "overwrite":
+        # A layout not read from the target (another file, or a new one, such as a
+        # template, for the file the user opened) asks before it replaces what is there.
+        read_from = session.document.path
+        other_file = read_from is None or not same_file(target, read_from)
+        if other_file and _holds_text(target) and (yield _overwrite(target)) != "overwrite":
             return SaveOutcome(False, target)
         force = False
         while True:
