@@ -18,7 +18,8 @@ COOL001   an air rack over the air limit: a rear door (an existing unnamed one, 
           catalog's smallest that carries the rack), ``cooling = "rear-door"``, ``door``
 COOL002   the same, for a rack past the liquid threshold on air
 COOL007   a rear-door rack without a working door: name the rack's own door, else hang one
-PLC006    open front units of an air rack: 2U and 1U blanking panels over each gap
+PLC006    open front units of an air rack: ``blanking = true`` on the rack (a rack that
+          lists its panels as devices: 2U and 1U panels over each gap, named as its own)
 PLC007    a half-depth device blowing against the rack's airflow: the other face, where its
           units there are free
 PWR001    feeds too small, or none: another feed like the side's own on each short side
@@ -389,11 +390,32 @@ def open_runs(index: LayoutIndex, rack: Rack, full_depth: bool) -> list[range]:
 
 @fixer("PLC006")
 def blank_open_units(context: Context) -> Iterator[Plan]:
-    """Every open front unit of an air rack gets a blanking panel: 2U panels, and a 1U one
-    where a gap is odd (only 1U panels where the catalog has no 2U one)."""
+    """The rack declares its blanking (``blanking = true``: panels fitted over whatever
+    units its devices leave, so moves need no panel moved); a rack that already lists
+    its panels as devices gets more devices instead, named as its own are."""
     rack = context.rack
     if rack.cooling_mode != "air":
         return
+    rack_id = rack.id
+    declare = Plan(
+        f"Declare blanking panels on rack {rack_id} (blanking = true: every open unit)",
+        lambda: [UpdateRack(rack_id, blanking=True)],
+    )
+    listed = any(context.catalog.get(d.model, _NO_TYPE).kind == "blank" for d in rack.devices)
+    if not listed:
+        yield declare
+    yield from _panel_plans(context)
+    if listed:
+        yield declare
+
+
+_NO_TYPE = DeviceType("")
+
+
+def _panel_plans(context: Context) -> Iterator[Plan]:
+    """Every open front unit gets a blanking panel device: 2U panels, and a 1U one where a
+    gap is odd (only 1U panels where the catalog has no 2U one)."""
+    rack = context.rack
     blanks = _blanks(context.catalog)
     one = blanks.get(1)
     if one is None:

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field, replace
 from rackdesigner.analysis.power_sides import psus_kept
 from rackdesigner.design import nvl_networks
 from rackdesigner.design.generators import FabricPlan, FabricRequest, GenerateError, generate
-from rackdesigner.design.generators.base import default_switch, fabric_group, switch_model
 from rackdesigner.design.generators.apply import apply_plan
+from rackdesigner.design.generators.base import default_switch, fabric_group, switch_model
 from rackdesigner.layout_io.catalog import Catalog, builtin, standard_circuits
 from rackdesigner.layout_io.catalog import for_layout as catalog_for
 from rackdesigner.model.layout import (
@@ -48,7 +48,6 @@ DOOR_MODEL = "rear-door-hx"
 CDU_MODEL = "coolit-chx750"
 CDU_MODELS = ("coolit-chx80", "coolit-chx750")  # smallest first
 CDUS_PER_ROW = 2  # N+1 (COOL009): either CDU carries the row's loop alone
-BLANK_MODEL = "blank-1u"
 DEFAULT_SWITCH = "qm9700"  # fabrics.md: InfiniBand 400G switches default to the QM9700
 AIR_MAX = 15e3  # W: rules v1.1 air_cooling_max (COOL001)
 LEAVES_PER_LIQUID_RACK = 2
@@ -807,21 +806,10 @@ def _power_budget(layout: Layout, catalog: Catalog) -> None:
 
 
 def _blanks(rack: Rack, catalog: Catalog) -> None:
-    """Blanking panels over every open front unit of an air-cooled rack (PLC006)."""
-    taken = bytearray(RACK_HEIGHT + 2)
-    for device in rack.devices:
-        dtype = catalog.devices[device.model]
-        if device.position is None or dtype.height_u <= 0:
-            continue
-        if device.face == "rear" and not dtype.full_depth:
-            continue  # a half-depth switch on the rear face leaves the front open (PLC006)
-        for u in range(device.position, device.position + math.ceil(dtype.height_u)):
-            if u <= RACK_HEIGHT:
-                taken[u] = 1
-    for u in range(1, RACK_HEIGHT + 1):
-        if not taken[u]:
-            rack.devices.append(Device(f"{rack.id}-blank{u:02d}", BLANK_MODEL, position=u))
-    rack.devices.sort(key=lambda d: (d.position is not None, d.position or 0))
+    """Blanking panels over every open front unit of an air-cooled rack (PLC006), declared
+    on the rack (``blanking = true``) rather than listed as a device a unit: moves and
+    new devices then need no panel taken out first."""
+    rack.blanking = True
 
 
 # -- rack-scale templates (gb200-superpod, gb300-superpod) ------------------------------

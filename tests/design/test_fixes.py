@@ -151,14 +151,36 @@ def test_cool007_door_too_small_has_no_mechanical_fix() -> None:
 # -- PLC006 ---------------------------------------------------------------------------------------
 
 
-def test_plc006_open_units_get_blanking_panels() -> None:
+def test_plc006_a_rack_without_panels_declares_its_blanking() -> None:
+    """No panel listed: the fix declares ``blanking = true`` (one field, not 33 devices)."""
     session = session_for(rack([("dgx-h100", 2), ("qm9700", 20)]))
     fix = apply_and_check(session, "PLC006")
     session.redo()
-    blanks = [d for d in session.index.rack("a01").devices if d.model.startswith("blank")]  # type: ignore[union-attr]
-    units = sum(2 if d.model == "blank-2u" else 1 for d in blanks)
+    a01 = session.index.rack("a01")
+    assert a01 is not None and a01.blanking is True
+    assert not [d for d in a01.devices if d.model.startswith("blank")]
+    assert "blanking = true" in fix.label
+
+
+def test_plc006_open_units_get_blanking_panels_named_as_the_racks_own() -> None:
+    """A rack that lists its panels gets more of them: 42 U - 8 (the DGX H100) - 1 (the
+    switch) - 1 (a01-blank1, U42) = 32 open units, as 2U and 1U panels. Its panel id is
+    unpadded, so the 17 new ones (U9-U19: five 2U and a 1U; U21-U41: ten 2U and a 1U) are
+    a01-blank2 … a01-blank18, not a01-blank02: the fix neither renames the panel it keeps
+    nor names its own another way."""
+    text = rack([("dgx-h100", 2), ("qm9700", 20)])
+    text += '[[racks.devices]]\nid = "a01-blank1"\nmodel = "blank-1u"\nposition = 42\n\n'
+    session = session_for(text)
+    fix = apply_and_check(session, "PLC006")
+    session.redo()
+    a01 = session.index.rack("a01")
+    assert a01 is not None and not a01.blanking
+    blanks = {d.id: d for d in a01.devices if d.model.startswith("blank")}
+    units = sum(2 if d.model == "blank-2u" else 1 for d in blanks.values())
     assert units == 42 - 8 - 1
-    assert "33 open units" in fix.label
+    assert "32 open units" in fix.label
+    assert blanks["a01-blank1"].position == 42
+    assert sorted(blanks, key=lambda k: int(k[9:])) == [f"a01-blank{n}" for n in range(1, 19)]
 
 
 def test_plc006_on_a_rear_door_rack_does_not_fire_and_liquid_has_no_fix() -> None:

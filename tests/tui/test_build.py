@@ -206,12 +206,13 @@ def test_cooling_pickers_list_only_their_kind_place_at_a_taken_unit_and_several(
             await pilot.press("enter")
             await settle(pilot)
             assert session.index.device("a01-sw01").position == 7
-            # designer.md's next free id: at least two digits (a01-blank1..4 exist).
-            assert session.index.device("a01-blank05").position == 8
+            # The next free id is padded as its prefix's ids are (a01-blank1..4 exist,
+            # unpadded): a01-blank5, not a01-blank05 (two digits only for a first id).
+            assert session.index.device("a01-blank5").position == 8
             await pilot.press("ctrl+z")  # one step
             await settle(pilot)
             assert session.index.device("a01-sw01") is None
-            assert session.index.device("a01-blank05") is None
+            assert session.index.device("a01-blank5") is None
             # Set cooling: the pickers list only CDUs and rear doors.
             await palette(pilot, "Set cooling")
             screen = app.screen
