@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rackdesigner.design.facts_text import facts_lines, layout_lines
-from rackdesigner.design.fixes import fix_for, has_fixer
+from rackdesigner.design.fixes import fix_all, fix_for, has_fixer
 from rackdesigner.design.guidance import Announcement, advise, announce, key_of, new_problems
 from rackdesigner.design.placing import nearest_fit
 from rackdesigner.layout_io.saving import same_file
@@ -444,6 +444,28 @@ class Workspace:
             return fix_for(session.layout, finding, session.index)
         except Exception:  # a fix is an offer: a layout it cannot read gets none, no crash
             return None
+
+    def fix_group(self, findings: list[Diagnostic]) -> tuple[Batch | None, int]:
+        """One Batch fixing every finding of a group that has a mechanical fix, and how
+        many it fixes (None, 0: none has)."""
+        session = self.session
+        if session is None:
+            return None, 0
+        try:
+            return fix_all(session.layout, findings, session.index)
+        except Exception:  # an offer, never a crash
+            return None, 0
+
+    def group_fix_question(self, findings: list[Diagnostic]) -> Question:
+        """Fix all of a group's findings (one step) or the highlighted one."""
+        code, count = findings[0].code, len(findings)
+        return Question(
+            "Apply fix",
+            f"{count} {code} findings: fix every one that has a mechanical fix, as one step "
+            "(one ctrl+z undoes them all), or only the highlighted one?",
+            (("all", f"Fix all {count}"), ("one", "Only this one"), ("cancel", "Cancel")),
+            "all",
+        )
 
     def has_fix(self, finding: Diagnostic) -> bool:
         """Whether the finding has a mechanical fix now; asked on every repaint of the

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rackdesigner.design.fixes import FIXERS, fix_for
+from rackdesigner.design.fixes import FIXERS, fix_all, fix_for
 from rackdesigner.design.guidance import advise, key_of
 from rackdesigner.edit import Batch, Session
 from rackdesigner.layout_io import dumps
@@ -354,3 +354,52 @@ def test_plc007_with_the_rear_units_taken_has_no_fix() -> None:
     session.do(MoveDevice("a01-d2", face="rear"))
     finding = next(d for d in session.findings if d.code == "PLC007" and d.subject[1] == "a01-d1")  # type: ignore[index]
     assert fix_for(session.layout, finding, session.index) is None
+
+
+# -- a group's findings at once -------------------------------------------------------------------
+
+
+def test_fix_all_fixes_a_group_as_one_step() -> None:
+    """Three air racks of two DGX H100 each (16 U) and no panels: 26 open units each,
+    three PLC006 findings; one Batch declares the blanking of all three, one undo."""
+    text = ""
+    for number in (1, 2, 3):
+        rid = f"a0{number}"
+        text += (
+            rack([("dgx-h100", 1), ("dgx-h100", 9)])
+            .replace("a01", rid)
+            .replace("slot = 1", f"slot = {number}")
+        )
+    session = session_for(text)
+    findings = [d for d in session.findings if d.code == "PLC006"]
+    assert len(findings) == 3
+    before = dumps(session.layout)
+    fix, gone = fix_all(session.layout, findings, session.index)
+    assert fix is not None and gone == 3
+    assert dumps(session.layout) == before  # finding the fixes changes nothing
+    session.do(fix)
+    assert [d for d in session.findings if d.code == "PLC006"] == []
+    assert all(r.blanking for r in session.layout.racks)
+    assert session.revision == 1
+    session.undo()
+    assert dumps(session.layout) == before
+
+
+def test_fix_all_leaves_out_what_an_earlier_fix_took_away() -> None:
+    """The bundled inference cluster without its 200G port group: 32 CAB004 (400G node
+    ports on 200G QM8700 leaves). The first fix sets dgx-b200's ib group to 200 Gbps, which
+    takes all 32 away: one step, not 32."""
+    import re
+
+    from tests.conftest import ROOT
+
+    text = (ROOT / "layouts" / "inference-32-b200.toml").read_text()
+    text = re.sub(r"\[catalog\.dgx-b200\]\n(?:.*\n)*?notes = .*\n", "", text, count=1)
+    session = Session(loads(text))
+    findings = [d for d in session.findings if d.code == "CAB004"]
+    assert len(findings) == 32
+    fix, gone = fix_all(session.layout, findings, session.index)
+    assert fix is not None and gone == 32
+    assert len(fix.commands) == 1  # one port group change, found once
+    session.do(fix)
+    assert [d for d in session.findings if d.code == "CAB004"] == []
