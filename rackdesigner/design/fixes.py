@@ -35,7 +35,8 @@ PWR011    a PDU rated above its feed: to a free feed of its side rated for it, e
 PWR012    more PSU cords than a side's outlets: PDUs made for the same feeds with more
           outlets of the short kind, else more PDUs of the side's model on new feeds
 CAB003    a cable whose media does not reach its length: OM4 for OM3 fibre where that
-          reaches, else the first medium of the generators' preference that does
+          reaches, else the first medium of the generators' preference that does; an
+          optical (or active) cable where copper reaches (info): the copper medium
 CAB004    ends of one technology at two speeds: the faster end's port group (on its model,
           in the layout's ``[catalog]``) at the slower end's speed, the rate the link runs
           at already; offered only when no other cable on that group runs faster

@@ -338,6 +338,22 @@ def test_cab003_copper_too_short_becomes_active_copper_and_om3_becomes_om4() -> 
     assert "Cable k01-leaf2:p40 with OM4 fibre (reaches 50 m)" in labels
 
 
+def test_cab003_an_aoc_where_a_dac_reaches_becomes_the_dac() -> None:
+    """Two QM8700 (HDR 200 Gb/s) in one rack, U20 and U22, cabled with a 1.19 m AOC: a
+    passive DAC reaches 3 m at 200G, so CAB003 notes it (info) and the fix is the DAC."""
+    text = rack([("qm8700", 20), ("qm8700", 22)], cooling="rear-door")
+    text += '[[links]]\na = "a01-d1:p1"\nb = "a01-d2:p1"\nmedia = "aoc"\nlength = "1.19 m"\n'
+    session = session_for(text)
+    finding = one(session, "CAB003")
+    assert finding.severity == "info" and "within the 3 m reach of passive copper" in (
+        finding.message
+    )
+    fix = apply_and_check(session, "CAB003")
+    assert fix.label == "Cable a01-d1:p1 with dac instead of aoc, reaches 3 m"
+    session.redo()
+    assert session.layout.links[0].media == "dac"
+
+
 def test_plc007_a_half_depth_switch_blowing_backwards_goes_to_the_rear_face() -> None:
     session = session_for(rack([("dgx-h100", 2), ("sn2201", 21)]))
     fix = apply_and_check(session, "PLC007")
