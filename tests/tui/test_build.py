@@ -65,6 +65,12 @@ def test_from_an_empty_file_add_rack_cool_it_and_place_nodes_pdus_and_a_switch(
                 ("a01-A", "A", 415, 3, 63),
                 ("a01-B", "B", 415, 3, 63),
             ]
+            # Each feed gets the PDU made for it, on its side's rail.
+            assert [(d.id, d.model, d.side, d.feed) for d in rack.devices] == [
+                ("a01-pdu-a", "pdu-3ph-415v-63a", "left", "a01-A"),
+                ("a01-pdu-b", "pdu-3ph-415v-63a", "right", "a01-B"),
+            ]
+            assert "2 PDUs on them" in last_notice(app)
             assert app.main.racks.current_rack_id() == "a01"
             # The cursor is on the top unit: a 10 U node goes as high as it fits.
             await place(pilot, "dgx-b2")
@@ -101,6 +107,8 @@ def test_from_an_empty_file_add_rack_cool_it_and_place_nodes_pdus_and_a_switch(
             await pilot.pause()
         saved = load_path(path)
         assert [d.id for d in saved.racks[0].devices] == [
+            "a01-pdu-a",
+            "a01-pdu-b",
             "a01-n01",
             "a01-n02",
             "a01-sw01",
@@ -143,7 +151,8 @@ def test_a_bad_value_is_refused_inline_a_new_row_is_shown_and_duplicate_rack(
             await settle(pilot)
             copy_rack = session.index.rack("a02")
             assert copy_rack is not None and copy_rack.slot == 2
-            assert [d.id for d in copy_rack.devices] == ["a02-n01"]
+            assert [d.id for d in copy_rack.devices] == ["a02-pdu-a", "a02-pdu-b", "a02-n01"]
+            assert [d.feed for d in copy_rack.devices[:2]] == ["a02-A", "a02-B"]
             assert [f.id for f in copy_rack.feeds] == ["a02-A", "a02-B"]
             assert app.main.racks.current_rack_id() == "a02"
             # A new row name in Add rack makes the row; the racks view shows it.

@@ -73,6 +73,7 @@ def test_the_autosave_tick_writes_the_sidecar_and_nothing_while_a_long_edit_runs
 
 class StubProblems:
     current: Any = None
+    current_group: Any = None  # a finding's line, not a group's
 
 
 class EditingUI(StubUI):
