@@ -422,7 +422,7 @@ def name_or_hang_door(context: Context) -> Iterator[Plan]:
 # -- placement ---------------------------------------------------------------------------------
 
 
-def _blanks(catalog: dict[str, DeviceType]) -> dict[int, DeviceType]:
+def blank_models(catalog: dict[str, DeviceType]) -> dict[int, DeviceType]:
     """Blanking panels by height (1U, 2U): the built-in keys first, else any of the kind."""
     found: dict[int, DeviceType] = {}
     for key in ("blank-2u", "blank-1u"):
@@ -482,7 +482,7 @@ def _panel_plans(context: Context) -> Iterator[Plan]:
     """Every open front unit gets a blanking panel device: 2U panels, and a 1U one where a
     gap is odd (only 1U panels where the catalog has no 2U one)."""
     rack = context.rack
-    blanks = _blanks(context.catalog)
+    blanks = blank_models(context.catalog)
     one = blanks.get(1)
     if one is None:
         return

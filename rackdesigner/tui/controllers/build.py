@@ -305,8 +305,8 @@ class BuildController:
         placed."""
         import time
 
-        from rackdesigner.edit import Batch, PlaceDevice
-        from rackdesigner.edit.index import FACES
+        from rackdesigner.design.panels import place_through_panels, taken_but_panels
+        from rackdesigner.edit import PlaceDevice
         from rackdesigner.tui.screens.build import ChoiceScreen
 
         session = self.workspace.session
@@ -349,7 +349,7 @@ class BuildController:
                 if face is None:
                     return []
         began = time.perf_counter()  # after any question: what the app itself takes
-        taken = {f: set(index.occupied(rack_id, f)) for f in FACES}
+        taken = taken_but_panels(index, rack)  # listed blanking panels make way
         try:
             placements = plan(
                 types,
@@ -367,11 +367,7 @@ class BuildController:
         commands = [
             PlaceDevice(rack_id, p.model, p.position, face=p.face, side=p.side) for p in placements
         ]
-        command: Any = (
-            commands[0]
-            if len(commands) == 1
-            else Batch(commands, f"Place {len(commands)} devices in {rack_id}")
-        )
+        command: Any = place_through_panels(index, rack, commands)
         if self.ui.do(command) is not None:
             return []
         ids = [str(c.device_id) for c in commands]

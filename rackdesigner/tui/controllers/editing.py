@@ -85,7 +85,7 @@ class EditController:
         )
 
     def finish_move(self) -> None:
-        from rackdesigner.edit import MoveDevice
+        from rackdesigner.design.panels import move_through_panels
 
         racks = self.ui.racks
         ghost, device = racks.ghost, self.workspace.moving
@@ -107,9 +107,15 @@ class EditController:
             racks.jump(rack, device, announce=False)
             self.ui.update_inspector()
             return
-        error = self.ui.do(MoveDevice(device, rack_id=rack, position=ghost.unit))
+        # Over listed blanking panels: they make way, and the units left get panels (one step).
+        command = move_through_panels(session.index, device, rack, ghost.unit)
+        error = self.ui.do(command)
         if error is None:
-            self.ui.notify(f"Moved {device} to {rack} U{ghost.unit}", timeout=3)
+            over = command.label.partition(" (")[2]
+            self.ui.notify(
+                f"Moved {device} to {rack} U{ghost.unit}" + (f" ({over}" if over else ""),
+                timeout=3,
+            )
         if owner is not None:
             racks.jump(rack if error is None else owner.id, device, announce=False)
         self.ui.update_inspector()
