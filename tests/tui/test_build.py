@@ -268,10 +268,11 @@ def test_mouse_click_a_catalog_entry_then_a_unit_places_drag_moves_refused_drop(
             assert listing.get_option_at_index(0).disabled
             assert listing.get_option_at_index(1).id == "qm8700"
             # Enter in the search places the first match at the racks view's cursor (a01
-            # U42, taken by a blanking panel: the nearest free unit is U36).
+            # U42, where a 2U blanking panel sits: it makes way, a 1U panel closes U41).
             await pilot.press("enter")
             await settle(pilot)
-            assert session.index.device("a01-sw01").position == 36
+            assert session.index.device("a01-sw01").position == 42
+            assert session.index.occupied("a01", "front")[41].model == "blank-1u"
             await pilot.click("#catalog-list", offset=(4, 1))
             await pilot.pause()
             assert app.main.build.armed == "qm8700"
