@@ -110,9 +110,8 @@ TEMPLATES: dict[str, Template] = {
         ),
         Template(
             "inference-32",
-            "the guide's inference cluster (layouts/inference-32-b200.toml): 32 x B200 in 4 "
-            "DGX B200 on 200 Gb/s HDR InfiniBand, two QM8700 leaves (each node on both) and "
-            "two spines at 2:1, rear doors",
+            "the guide's inference cluster: 32 x B200 in 4 DGX B200 on 200 Gb/s HDR "
+            "InfiniBand, QM8700 leaves (each node on both) and spines at 2:1, rear doors",
             {
                 "gpus": 32,
                 "gpu": "b200",
@@ -525,7 +524,8 @@ def build(
         [
             f" Made by: {command}",
             f" {layout.description}.",
-            f" {len(layout.racks):,} racks of 42 U, {per_rack} nodes per compute rack; "
+            f" {len(layout.racks):,} racks of 42 U, {_per_rack_text(layout, dtype.key)} "
+            "nodes per compute rack; "
             f"{options.voltage_text} {phases}-phase feeds on "
             f"{' or '.join(str(k) for k in sorted(side_counts))} sides (any one may be lost), "
             "sized for each rack's load.",
@@ -534,6 +534,14 @@ def build(
         ]
     )
     return Built(layout, plan, dtype, nodes, len(layout.racks), layout.description)
+
+
+def _per_rack_text(layout: Layout, node: str) -> str:
+    """``2`` or ``2 to 3``: the nodes the compute racks hold (spread evenly)."""
+    counts = [sum(d.model == node for d in r.devices) for r in layout.racks]
+    counts = [c for c in counts if c]
+    low, high = (min(counts), max(counts)) if counts else (0, 0)
+    return f"{low}" if low == high else f"{low} to {high}"
 
 
 def cable_runs_text(plan: FabricPlan) -> str:

@@ -94,8 +94,8 @@ class WhatIfController:
                 offered,
                 is_part,
                 placeholder="type to filter, or a part: side:A, feed:a01/a01-A, switch:…",
-                hint="KIND:ID (feed, side, pdu, cdu, door, switch, rack, link) · ↑↓ choose · "
-                "enter shows what goes down · no edit is made · escape cancels",
+                hint="KIND:ID: feed side pdu cdu door switch rack link · ↑↓ choose · enter "
+                "shades what goes down (no edit) · esc cancels",
             )
         )
         if not part:

@@ -180,7 +180,11 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
                 yield line(
                     "name",
                     "name",
-                    Input(placeholder="default: the template's name", id="t-name", compact=True),
+                    Input(
+                        placeholder="default: the open file's name, else the template's",
+                        id="t-name",
+                        compact=True,
+                    ),
                 )
             yield Static("", id="template-status", classes="dialog-message")
             yield Static(
