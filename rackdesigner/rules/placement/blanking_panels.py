@@ -8,7 +8,8 @@ Example:
     [[racks]]
     id = "a01"
     cooling = "air"
-    # devices fill U1-U20; U21-U42 are open
+    # devices fill U1-U20; U21-U42 are open (a rack with nothing in its units yet, only
+    # its 0U PDUs, is not checked)
 
 Fix:
     Declare `blanking = true` on the rack (v1.4): its open units are closed by blanking
@@ -28,11 +29,11 @@ from rackdesigner.rules.base import Finding, rule
 @rule("PLC006", "warning", scope="rack")
 def open_units_without_panels(analysis: Analysis) -> Iterator[Finding]:
     for rack in analysis.racks:
-        if rack.cooling != "air" or not rack.devices or rack.rack.blanking:
+        if rack.cooling != "air" or rack.rack.blanking:
             continue
         units = open_units(rack)
-        if not units:
-            continue
+        if not units or len(units) == int(rack.rack.height_u):
+            continue  # nothing in its units yet (0U PDUs only): no air to recirculate
         count = len(units)
         text = span_text(spans(units), most=6)
         yield Finding(
