@@ -9,7 +9,7 @@ from pathlib import Path
 from rackdesigner.layout_io import load_path
 from rackdesigner.tui.screens.confirm import ConfirmScreen
 from rackdesigner.tui.screens.template import TemplateScreen
-from tests.tui.pilot import SMALL, app_for, palette, run, settle, wait_for
+from tests.tui.pilot import SMALL, app_for, palette, run, settle, wait_for, wait_gone
 
 
 async def _template(pilot, app) -> None:  # type: ignore[no-untyped-def]
@@ -17,11 +17,7 @@ async def _template(pilot, app) -> None:  # type: ignore[no-untyped-def]
     await palette(pilot, "New from template")
     await wait_for(pilot, TemplateScreen)
     await pilot.press("enter")
-    for _ in range(300):
-        await pilot.pause(0.02)
-        if not isinstance(app.screen, TemplateScreen):
-            break
-    await settle(pilot)
+    await wait_gone(pilot, TemplateScreen)
 
 
 def test_new_from_template_saves_to_the_file_the_user_opened(tmp_path: Path) -> None:

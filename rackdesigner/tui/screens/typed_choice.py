@@ -17,7 +17,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from rackdesigner.tui import safe
-from rackdesigner.tui.screens.catalog_picker import ListInput
+from rackdesigner.tui.screens.catalog_picker import ListInput, move_highlight
 
 
 def filtered(choices: list[tuple[str, str]], typed: str) -> list[tuple[str, str]]:
@@ -117,13 +117,8 @@ class TypedChoiceScreen(ModalScreen[str | None]):
         self._fill()
 
     def action_cursor(self, step: int) -> None:
-        options = self.query_one("#typed-choice-list", OptionList)
-        if not options.option_count:
-            return
-        action = options.action_cursor_down if step > 0 else options.action_cursor_up
-        for _ in range(abs(step)):
-            action()
-        self.chose = True
+        if move_highlight(self.query_one("#typed-choice-list", OptionList), step):
+            self.chose = True
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
