@@ -164,14 +164,17 @@ def _upgrade(
 _COPPER = ("dac", "acc")
 
 
-def _cheaper(choose: MediaChooser, media: str, length: float) -> str | None:
-    """The copper medium that would carry ``length`` in place of ``media``, if any."""
+def _copper_for(chooser: MediaChooser, media: str) -> tuple[tuple[float, str], ...]:
+    """(reach, medium) of the copper media the generators would take before ``media``, in
+    their order: what a link of ``media`` could run on instead (none for dac itself)."""
     if media not in PREFERENCE:
-        return None
-    best = choose(length)
-    if best in _COPPER and PREFERENCE.index(best) < PREFERENCE.index(media):
-        return best
-    return None
+        return ()
+    rank = PREFERENCE.index(media)
+    return tuple(
+        (limit, other)
+        for limit, other in chooser.steps
+        if other in _COPPER and PREFERENCE.index(other) < rank
+    )
 
 
 @rule(
@@ -184,7 +187,8 @@ def _cheaper(choose: MediaChooser, media: str, length: float) -> str | None:
 def media_reach(analysis: Analysis) -> Iterator[Finding]:
     thresholds = analysis.thresholds
     reaches: dict[tuple[str, float | None, str | None, str, str | None], tuple[str, float]] = {}
-    choosers: dict[tuple[float | None, str, str | None], MediaChooser] = {}
+    # (media, speed, form, tech) -> the copper that could carry such a link instead
+    coppers: dict[tuple[str, float | None, str, str | None], tuple[tuple[float, str], ...]] = {}
     judged: dict[str, bool] = {}
     for link in analysis.links:
         media = link.link.media
@@ -207,12 +211,11 @@ def media_reach(analysis: Analysis) -> Iterator[Finding]:
             ) or ("", -1.0)
         key, limit = found
         if limit >= 0 and link.length <= limit + TOLERANCE:
-            choose = choosers.get((link.speed, form, tech))
-            if choose is None:
-                choose = choosers[(link.speed, form, tech)] = MediaChooser(
-                    link.speed, thresholds, form, tech
-                )
-            cheaper = _cheaper(choose, media, link.length)
+            copper = coppers.get((media, link.speed, form, tech))
+            if copper is None:
+                chooser = MediaChooser(link.speed, thresholds, form, tech)
+                copper = coppers[(media, link.speed, form, tech)] = _copper_for(chooser, media)
+            cheaper = next((m for limit, m in copper if link.length <= limit), None)
             if cheaper is not None:
                 yield _costlier(analysis, link, media, cheaper, form, tech)
             continue
