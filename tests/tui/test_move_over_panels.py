@@ -1,14 +1,14 @@
-"""A move onto listed blanking panels, by real keys: the panels make way, the units left
-get panels, one ctrl+z undoes it all; the ghost over panels is not drawn refused."""
+"""A move (m) and a place (a) onto listed blanking panels, by real keys: the panels make
+way, the units left get panels, one ctrl+z undoes each."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tests.tui.pilot import SMALL, app_for, copy, run, settle, type_text
+from tests.tui.pilot import SMALL, app_for, copy, place, run, settle, type_text
 
 
-def test_m_onto_blanking_panels_takes_their_place(tmp_path: Path) -> None:
+def test_m_and_a_onto_blanking_panels_take_their_place(tmp_path: Path) -> None:
     path = copy("training-128.toml", tmp_path)
 
     async def journey() -> None:
@@ -37,30 +37,14 @@ def test_m_onto_blanking_panels_takes_their_place(tmp_path: Path) -> None:
             assert index.device("a01-leaf2").position == 20
             assert index.device("a01-blank2").position == 37
             assert index.device("a01-blank2").model == "blank-2u"
-
-    run(journey)
-
-
-def test_a_on_a_blanking_panel_places_there(tmp_path: Path) -> None:
-    """The cursor on a01-blank4 (2U, U41-U42), a, qm9700, enter: the switch goes at the
-    cursor's unit in the panel's place (not the nearest free units), a 1U panel on the
-    other unit; one ctrl+z."""
-    from tests.tui.pilot import place
-
-    path = copy("training-128.toml", tmp_path)
-
-    async def journey() -> None:
-        app = app_for(path, tmp_path)
-        async with app.run_test(size=SMALL) as pilot:
-            await settle(pilot)
-            session = app.workspace.session
-            assert session is not None
+            # a on a panel (a01-blank4, 2U, U41-U42), qm9700: the switch goes at the
+            # cursor's unit in the panel's place (not the nearest free units), a 1U panel
+            # on the other unit; one ctrl+z.
             assert app.main.go_to("a01-blank4")
             await settle(pilot)
             unit = app.main.racks.cursor.unit
             assert unit in (41, 42)
             await place(pilot, "qm9700")
-            index = session.index
             front = index.occupied("a01", "front")
             assert front[unit].model == "qm9700"
             other = 83 - unit

@@ -21,7 +21,13 @@ async def _template(pilot, app) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_new_from_template_saves_to_the_file_the_user_opened(tmp_path: Path) -> None:
+    """``edit infer.toml`` (no such file yet), New from template: ctrl+s writes infer.toml
+    without a question, and again once saved. Then Open a file that holds a layout and New
+    from template again: the save asks before it replaces it (cancel keeps the file; a
+    second ctrl+s, overwrite, replaces it)."""
     path = tmp_path / "infer.toml"
+    other = tmp_path / "mine.toml"
+    other.write_text('format = 1\nname = "mine"\n', encoding="utf-8")
 
     async def journey() -> None:
         app = app_for(path, tmp_path)
@@ -32,7 +38,7 @@ def test_new_from_template_saves_to_the_file_the_user_opened(tmp_path: Path) -> 
             assert session is not None
             assert app.workspace.path == str(path) and app.workspace.dirty
             assert session.layout.name == "infer"  # the file's stem, as for any new layout
-            assert "ctrl+s saves it to" in app.notices[-1][1]
+            assert any("ctrl+s saves it to" in text for _, text in app.notices[-3:])
             # Nothing to replace: ctrl+s writes infer.toml without a question.
             await pilot.press("ctrl+s")
             await settle(pilot)
@@ -44,34 +50,25 @@ def test_new_from_template_saves_to_the_file_the_user_opened(tmp_path: Path) -> 
             await pilot.press("ctrl+s")
             await settle(pilot)
             assert not isinstance(app.screen, ConfirmScreen)
-
-    run(journey)
-
-
-def test_a_template_over_a_layout_asks_before_the_save_replaces_it(tmp_path: Path) -> None:
-    path = tmp_path / "infer.toml"
-    path.write_text('format = 1\nname = "mine"\n', encoding="utf-8")
-
-    async def journey() -> None:
-        app = app_for(path, tmp_path)
-        async with app.run_test(size=SMALL) as pilot:
+            # A file that holds a layout: the template's save asks first.
+            app.main.open_path(str(other))
             await settle(pilot)
             await _template(pilot, app)
-            assert app.workspace.path == str(path)
+            assert app.workspace.path == str(other)
             await pilot.press("ctrl+s")
             await wait_for(pilot, ConfirmScreen)
-            assert app.screen.message == f"{path} exists. Replace it with this layout?"  # type: ignore[attr-defined]
+            assert app.screen.message == f"{other} exists. Replace it with this layout?"  # type: ignore[attr-defined]
             await pilot.press("escape")  # cancel: the file keeps its layout
             await settle(pilot)
-            assert 'name = "mine"' in path.read_text(encoding="utf-8")
+            assert 'name = "mine"' in other.read_text(encoding="utf-8")
             assert app.workspace.dirty
             await pilot.press("ctrl+s")
             await wait_for(pilot, ConfirmScreen)
             await pilot.click("#answer-overwrite")
             await settle(pilot)
             assert not app.workspace.dirty
-            saved = load_path(path)
-            assert saved.name == "infer"
+            saved = load_path(other)
+            assert saved.name == "mine"
             assert [d.model for _, d in saved.devices()].count("dgx-b200") == 4
 
     run(journey)

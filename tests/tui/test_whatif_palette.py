@@ -77,7 +77,11 @@ def test_what_if_the_switch_under_the_cursor_fails(tmp_path: Path) -> None:
     run(journey)
 
 
-def test_what_if_a_typed_part_and_a_part_that_does_not_exist(tmp_path: Path) -> None:
+def test_what_if_typed_filtered_and_chosen_parts(tmp_path: Path) -> None:
+    """The list highlights rack:a01 (the cursor's rack); typing ``side:A`` and Enter runs
+    side:A, not rack:a01. Typing part of an entry filters the list (``a01-B`` leaves the
+    feed a01-B alone) and Enter runs the entry left; the arrows after typing choose. A
+    part the list does not offer, typed, is run; one that names nothing is said."""
     path = copy("training-128.toml", tmp_path)
 
     async def journey() -> None:
@@ -85,6 +89,41 @@ def test_what_if_a_typed_part_and_a_part_that_does_not_exist(tmp_path: Path) -> 
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
             main = app.main
+            await palette(pilot, "What if…")
+            await wait_for(pilot, TypedChoiceScreen)
+            dialog = app.screen
+            assert isinstance(dialog, TypedChoiceScreen)
+            assert dialog.highlighted() == "rack:a01"
+            await type_text(pilot, "side:A")
+            assert dialog.shown() == ["side:A"]
+            await pilot.press("enter")
+            await settle(pilot)
+            assert main.header.figures.startswith("what if side:A fails"), main.header.figures
+            await pilot.press("escape")
+            await settle(pilot)
+            # Part of an entry: the list narrows to it.
+            await palette(pilot, "What if…")
+            await wait_for(pilot, TypedChoiceScreen)
+            dialog = app.screen
+            assert isinstance(dialog, TypedChoiceScreen)
+            await type_text(pilot, "a01-B")
+            assert dialog.shown() == ["feed:a01/a01-B"]
+            await pilot.press("escape")
+            await settle(pilot)
+            # Typed "feed", then the arrows: the entry the arrows chose.
+            await palette(pilot, "What if…")
+            await wait_for(pilot, TypedChoiceScreen)
+            dialog = app.screen
+            assert isinstance(dialog, TypedChoiceScreen)
+            await type_text(pilot, "feed")
+            assert dialog.shown()[:2] == ["feed:a01/a01-A", "feed:a01/a01-B"]
+            await pilot.press("down")
+            await pilot.press("enter")
+            await settle(pilot)
+            assert main.header.figures.startswith("what if feed:a01/a01-B fails")
+
+            await pilot.press("escape")
+            await settle(pilot)
             # A part the list does not offer, typed: Enter runs what was typed.
             await palette(pilot, "What if…")
             await wait_for(pilot, TypedChoiceScreen)
@@ -106,56 +145,6 @@ def test_what_if_a_typed_part_and_a_part_that_does_not_exist(tmp_path: Path) -> 
             await settle(pilot)
             assert "nope" in app.notices[-1][1]
             assert main.racks.shade == {} and main.header.figures == ""
-
-    run(journey)
-
-
-def test_typed_text_is_run_not_the_highlighted_entry(tmp_path: Path) -> None:
-    """The list highlights rack:a01 (the cursor's rack); typing ``side:A`` and Enter runs
-    side:A, not rack:a01. Typing part of an entry filters the list (``a01-B`` leaves the
-    feed a01-B alone) and Enter runs the entry left; the arrows after typing choose."""
-    path = copy("training-128.toml", tmp_path)
-
-    async def journey() -> None:
-        app = app_for(path, tmp_path)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
-            main = app.main
-            await palette(pilot, "What if…")
-            await wait_for(pilot, TypedChoiceScreen)
-            dialog = app.screen
-            assert isinstance(dialog, TypedChoiceScreen)
-            assert dialog.highlighted() == "rack:a01"
-            await type_text(pilot, "side:A")
-            assert dialog.shown() == ["side:A"]
-            await pilot.press("enter")
-            await settle(pilot)
-            assert main.header.figures.startswith("what if side:A fails"), main.header.figures
-            await pilot.press("escape")
-            await settle(pilot)
-            # Part of an entry: the list narrows to it and Enter runs it.
-            await palette(pilot, "What if…")
-            await wait_for(pilot, TypedChoiceScreen)
-            dialog = app.screen
-            assert isinstance(dialog, TypedChoiceScreen)
-            await type_text(pilot, "a01-B")
-            assert dialog.shown() == ["feed:a01/a01-B"]
-            await pilot.press("enter")
-            await settle(pilot)
-            assert main.header.figures.startswith("what if feed:a01/a01-B fails")
-            await pilot.press("escape")
-            await settle(pilot)
-            # Typed "feed", then the arrows: the entry the arrows chose.
-            await palette(pilot, "What if…")
-            await wait_for(pilot, TypedChoiceScreen)
-            dialog = app.screen
-            assert isinstance(dialog, TypedChoiceScreen)
-            await type_text(pilot, "feed")
-            assert dialog.shown()[:2] == ["feed:a01/a01-A", "feed:a01/a01-B"]
-            await pilot.press("down")
-            await pilot.press("enter")
-            await settle(pilot)
-            assert main.header.figures.startswith("what if feed:a01/a01-B fails")
 
     run(journey)
 
