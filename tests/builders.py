@@ -5,6 +5,7 @@ from __future__ import annotations
 from rackdesigner.check.engine import check
 from rackdesigner.layout_io.document import loads
 from rackdesigner.model.diagnostics import Diagnostic
+from rackdesigner.model.layout import Layout
 
 HEADER = 'format = 1\nname = "t"\n'
 
@@ -29,3 +30,19 @@ def rack_text(rid: str, models: list[str], slot: int | None = 1, row: str = "A")
         )
         position += 10
     return text + "\n"
+
+
+def panel_every_open_unit(layout: Layout) -> Layout:
+    """A 1U blanking panel device on every open front unit of each air rack (as layouts
+    listed them before a rack could declare ``blanking``): racks with no room left."""
+    from rackdesigner.edit import LayoutIndex, PlaceDevice
+
+    index = LayoutIndex(layout)
+    for rack in layout.racks:
+        if rack.cooling_mode != "air":
+            continue
+        taken = set(index.occupied(rack.id, "front"))
+        for unit in range(1, int(rack.height_u) + 1):
+            if unit not in taken:
+                PlaceDevice(rack.id, "blank-1u", unit, face="front").apply(layout, index)
+    return layout

@@ -206,6 +206,11 @@ class MediaChooser:
         return max(limit for limit, _ in self._steps)
 
     @property
+    def steps(self) -> tuple[tuple[float, str], ...]:
+        """(reach in m, medium) of each medium it chooses from, in preference order."""
+        return self._steps
+
+    @property
     def farthest(self) -> str:
         """The medium that reaches farthest (for a run of unknown length)."""
         return max(self._steps)[1]

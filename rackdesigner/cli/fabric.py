@@ -95,6 +95,20 @@ def _voltage(ctx: click.Context, param: click.Parameter, value: str) -> tuple[fl
     return volts, text
 
 
+def _link_speed(ctx: click.Context, param: click.Parameter, value: str | None) -> float | None:
+    from rackdesigner.model.units import BANDWIDTH, UnitError, parse
+
+    if value is None:
+        return None
+    try:
+        speed = parse(value, BANDWIDTH)
+    except UnitError as error:
+        raise click.BadParameter(str(error)) from None
+    if not speed > 0:
+        raise click.BadParameter(f"{value} is not a link rate")
+    return speed
+
+
 def _model_params(ctx: click.Context, param: click.Parameter, value: str | None) -> float | None:
     if value is None:
         return None
@@ -204,12 +218,20 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
 @click.option(
     "--fabric",
     type=click.Choice(FABRIC_CHOICES),
-    help="Default: direct up to 16 GPUs, one switch up to 64, rail above.",
+    help="Default: direct up to 16 GPUs; leaf-spine up to 64 (two leaves, each node on both, "
+    "and two spines; one switch with --no-redundant); rail above.",
 )
 @click.option("--leaf", metavar="MODEL", help="Leaf switch (default qm9700 for NDR400).")
 @click.option("--spine", metavar="MODEL", help="Spine switch (default: the leaf model).")
 @click.option("--core", metavar="MODEL", help="Core switch (default: the spine model).")
 @click.option("--oversubscription", metavar="R", help="Leaf down:up, e.g. 2 or 2:1 (1).")
+@click.option(
+    "--link-speed",
+    callback=_link_speed,
+    metavar="SPEED",
+    help="The compute links' rate, e.g. 200Gbps: picks the leaf that runs it (default: the "
+    "nodes' ports).",
+)
 @click.option(
     "--su-nodes",
     type=click.IntRange(min=1),
@@ -256,6 +278,7 @@ def new(
     spine: str | None,
     core: str | None,
     oversubscription: str | None,
+    link_speed: float | None,
     su_nodes: int | None,
     sus: int | None,
     voltage: tuple[float, str],
@@ -308,6 +331,7 @@ def new(
         spine=spine,
         core=core,
         oversubscription=parse_ratio(oversubscription),
+        link_speed=link_speed,
         su_nodes=su_nodes,
         voltage=voltage[0],
         voltage_text=voltage[1],

@@ -18,7 +18,8 @@ COOL001   an air rack over the air limit: a rear door (an existing unnamed one, 
           catalog's smallest that carries the rack), ``cooling = "rear-door"``, ``door``
 COOL002   the same, for a rack past the liquid threshold on air
 COOL007   a rear-door rack without a working door: name the rack's own door, else hang one
-PLC006    open front units of an air rack: 2U and 1U blanking panels over each gap
+PLC006    open front units of an air rack: ``blanking = true`` on the rack (a rack that
+          lists its panels as devices: 2U and 1U panels over each gap, named as its own)
 PLC007    a half-depth device blowing against the rack's airflow: the other face, where its
           units there are free
 PWR001    feeds too small, or none: another feed like the side's own on each short side
@@ -34,7 +35,8 @@ PWR011    a PDU rated above its feed: to a free feed of its side rated for it, e
 PWR012    more PSU cords than a side's outlets: PDUs made for the same feeds with more
           outlets of the short kind, else more PDUs of the side's model on new feeds
 CAB003    a cable whose media does not reach its length: OM4 for OM3 fibre where that
-          reaches, else the first medium of the generators' preference that does
+          reaches, else the first medium of the generators' preference that does; an
+          optical (or active) cable where copper reaches (info): the copper medium
 CAB004    ends of one technology at two speeds: the faster end's port group (on its model,
           in the layout's ``[catalog]``) at the slower end's speed, the rate the link runs
           at already; offered only when no other cable on that group runs faster
@@ -163,19 +165,69 @@ def fix_for(layout: Layout, finding: Diagnostic, index: LayoutIndex | None = Non
     """The mechanical fix of ``finding`` as one Batch, or None. ``index`` (the session's)
     saves building one; the layout is not changed."""
     function = FIXERS.get(finding.code)
-    if function is None or finding.subject is None or finding.suppressed:
+    if function is None or finding.suppressed:
         return None
-    if index is None:
-        index = LayoutIndex(layout)
-    link = index.link(finding.subject[1]) if finding.subject[0] == "link" else None
-    rack = index.rack_of(end_device(link.a)) if link is not None else _rack_of(index, finding)
-    if rack is None:
+    context = _context(layout, finding, index or LayoutIndex(layout))
+    if context is None:
         return None
-    context = Context(layout, index, finding, rack, link)
     for plan in function(context):
         if _works(context, plan):
             return Batch(plan.build(), plan.label)
     return None
+
+
+def _context(layout: Layout, finding: Diagnostic, index: LayoutIndex) -> Context | None:
+    """What a fixer reads about ``finding``; None where it names no rack (or cable)."""
+    if finding.subject is None:
+        return None
+    link = index.link(finding.subject[1]) if finding.subject[0] == "link" else None
+    rack = index.rack_of(end_device(link.a)) if link is not None else _rack_of(index, finding)
+    if rack is None:
+        return None
+    return Context(layout, index, finding, rack, link)
+
+
+def fix_all(
+    layout: Layout, findings: list[Diagnostic], index: LayoutIndex | None = None
+) -> tuple[Batch | None, int]:
+    """The mechanical fixes of ``findings`` as one Batch (one undoable step), and how many
+    of the findings are gone after it; None when none has a fix. Each fix is found on a
+    copy of the layout with the fixes before it applied: two findings of one rack do not
+    both add its feeds, and a finding an earlier fix already took away (one port group's
+    speed for 32 cables) gets none. The Batch then applies to ``layout`` step by step as
+    it did to the copy. The layout is not changed."""
+    if not any(has_fixer(f.code) for f in findings):
+        return None, 0
+    trial = copy.deepcopy(layout)
+    trial_index = LayoutIndex(trial)
+    steps: list[Batch] = []
+    gone = 0
+    for finding in findings:
+        context = _context(trial, finding, trial_index) if has_fixer(finding.code) else None
+        if context is None:
+            continue
+        if steps and not _found(context):
+            gone += 1  # an earlier fix took it away
+            continue
+        try:
+            fix = fix_for(trial, finding, trial_index)
+        except Exception:  # a fix is an offer: one that cannot be found is left out
+            fix = None
+        if fix is None:
+            continue
+        fresh = copy.deepcopy(fix)  # commands keep state: the layout gets its own copy
+        try:
+            fix.apply(trial, trial_index)
+        except EditError:
+            continue
+        steps.append(fresh)
+        gone += 1
+    if not steps:
+        return None, 0
+    if len(steps) == 1:
+        return steps[0], gone
+    codes = sorted({f.code for f in findings})
+    return Batch(steps, f"Fix {gone} {', '.join(codes)} findings"), gone
 
 
 def _rack_of(index: LayoutIndex, finding: Diagnostic) -> Rack | None:
@@ -197,10 +249,37 @@ def _works(context: Context, plan: Plan) -> bool:
     """Apply the plan to a copy of the rack alone (a cable's: both its racks and the cable):
     the finding must be gone and no error new. Rack, device and cable rules decide what a
     rack's contents and a cable do; the copy costs a rack or two."""
+    trial = _trial(context, plan.racks)
+    rules = [rule for rule in rules_for(context.layout) if rule.scope in TRIAL_SCOPES]
+    before = _keys(_check(trial, rules), errors=True)
+    try:
+        Batch(plan.build(), plan.label).apply(trial)
+    except EditError:
+        return False
+    after = _check(trial, rules)
+    if _names(after, context.finding):
+        return False
+    return not (_keys(after, errors=True) - before)
+
+
+def _found(context: Context) -> bool:
+    """Whether the finding's rule still finds it, on a copy of its rack (and cable)."""
+    code = context.finding.code
+    rules = [r for r in rules_for(context.layout) if r.scope in TRIAL_SCOPES and r.code == code]
+    return not rules or _names(_check(_trial(context, ()), rules), context.finding)
+
+
+def _names(found: list[Diagnostic], finding: Diagnostic) -> bool:
+    target = (finding.code, _plain(finding.subject))
+    return any((d.code, _plain(d.subject)) == target for d in found if not d.suppressed)
+
+
+def _trial(context: Context, extra: tuple[Rack, ...]) -> Layout:
+    """A layout of copies of the context's racks (and ``extra``) and its cable."""
     layout = context.layout
     racks = context.racks
-    racks += [r for r in plan.racks if all(r is not other for other in racks)]
-    trial = Layout(
+    racks += [r for r in extra if all(r is not other for other in racks)]
+    return Layout(
         name=layout.name,
         site=layout.site,
         workload=layout.workload,
@@ -211,18 +290,6 @@ def _works(context: Context, plan: Plan) -> bool:
         racks=copy.deepcopy(racks),
         links=[_trial_link(context)] if context.link is not None else [],
     )
-    rules = [rule for rule in rules_for(layout) if rule.scope in TRIAL_SCOPES]
-    before = _keys(_check(trial, rules), errors=True)
-    try:
-        Batch(plan.build(), plan.label).apply(trial)
-    except EditError:
-        return False
-    after = _check(trial, rules)
-    finding = context.finding
-    target = (finding.code, _plain(finding.subject))
-    if any((d.code, _plain(d.subject)) == target for d in after if not d.suppressed):
-        return False
-    return not (_keys(after, errors=True) - before)
 
 
 def _trial_link(context: Context) -> Link:
@@ -355,7 +422,7 @@ def name_or_hang_door(context: Context) -> Iterator[Plan]:
 # -- placement ---------------------------------------------------------------------------------
 
 
-def _blanks(catalog: dict[str, DeviceType]) -> dict[int, DeviceType]:
+def blank_models(catalog: dict[str, DeviceType]) -> dict[int, DeviceType]:
     """Blanking panels by height (1U, 2U): the built-in keys first, else any of the kind."""
     found: dict[int, DeviceType] = {}
     for key in ("blank-2u", "blank-1u"):
@@ -389,12 +456,33 @@ def open_runs(index: LayoutIndex, rack: Rack, full_depth: bool) -> list[range]:
 
 @fixer("PLC006")
 def blank_open_units(context: Context) -> Iterator[Plan]:
-    """Every open front unit of an air rack gets a blanking panel: 2U panels, and a 1U one
-    where a gap is odd (only 1U panels where the catalog has no 2U one)."""
+    """The rack declares its blanking (``blanking = true``: panels fitted over whatever
+    units its devices leave, so moves need no panel moved); a rack that already lists
+    its panels as devices gets more devices instead, named as its own are."""
     rack = context.rack
     if rack.cooling_mode != "air":
         return
-    blanks = _blanks(context.catalog)
+    rack_id = rack.id
+    declare = Plan(
+        f"Declare blanking panels on rack {rack_id} (blanking = true: every open unit)",
+        lambda: [UpdateRack(rack_id, blanking=True)],
+    )
+    listed = any(context.catalog.get(d.model, _NO_TYPE).kind == "blank" for d in rack.devices)
+    if not listed:
+        yield declare
+    yield from _panel_plans(context)
+    if listed:
+        yield declare
+
+
+_NO_TYPE = DeviceType("")
+
+
+def _panel_plans(context: Context) -> Iterator[Plan]:
+    """Every open front unit gets a blanking panel device: 2U panels, and a 1U one where a
+    gap is odd (only 1U panels where the catalog has no 2U one)."""
+    rack = context.rack
+    blanks = blank_models(context.catalog)
     one = blanks.get(1)
     if one is None:
         return

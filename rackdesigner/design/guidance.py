@@ -320,7 +320,8 @@ def _plc006(context: Context) -> tuple[str | None, str | None]:
         return None, None
     return (
         f"{count:g} open unit{'s' if count != 1 else ''} without blanking panels",
-        "fill them with blanking panels (blank-1u, blank-2u)",
+        "declare blanking = true on the rack (x applies it), or fill them with blank-1u / "
+        "blank-2u panels",
     )
 
 

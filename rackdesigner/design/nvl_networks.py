@@ -34,7 +34,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 
 from rackdesigner.analysis.geometry import SiteGeometry, port_height, rack_places, route_length
-from rackdesigner.analysis.reach import STRAIGHT, MediaChooser
+from rackdesigner.analysis.reach import MediaChooser, form_of
 from rackdesigner.design.generators import GenerateError
 from rackdesigner.layout_io.catalog import Catalog
 from rackdesigner.model.layout import Device, DeviceType, Layout, Link, PortGroup, Rack
@@ -306,19 +306,28 @@ def cable(
         for device in rack.devices
         if device.position is not None
     }
-    choosers: dict[float, MediaChooser] = {}
+    switches = {
+        device.id
+        for rack in layout.racks
+        for device in rack.devices
+        if catalog.devices[device.model].kind == "switch"
+    }
+    choosers: dict[tuple[float, str], MediaChooser] = {}
     over = 0
 
     def link(a: str, b: str, speed: float) -> None:
         nonlocal over
-        rack_a, height_a = heights[a.split(":", 1)[0]]
-        rack_b, height_b = heights[b.split(":", 1)[0]]
+        a_dev, b_dev = a.split(":", 1)[0], b.split(":", 1)[0]
+        rack_a, height_a = heights[a_dev]
+        rack_b, height_b = heights[b_dev]
         run = route_length(
             places[id(rack_a)], height_a, places[id(rack_b)], height_b, rack_a is rack_b, geometry
         )
-        chooser = choosers.get(speed)
+        # A tray's port on a switch is a splitter's end, as CAB003 judges it (form_of).
+        form = form_of(a_dev in switches, b_dev in switches)
+        chooser = choosers.get((speed, form))
         if chooser is None:
-            chooser = choosers[speed] = MediaChooser(speed, None, STRAIGHT)
+            chooser = choosers[(speed, form)] = MediaChooser(speed, None, form)
         media = chooser.farthest if run is None else chooser(run + geometry.slack)
         if media is None:
             raise GenerateError(f"{a} -> {b}: no medium reaches {run:.1f} m")

@@ -24,7 +24,7 @@ from rackdesigner.edit import (
 )
 from rackdesigner.edit.fields import coerce
 from rackdesigner.edit.index import end_device, split_id
-from rackdesigner.model.layout import Layout, Q, Rack
+from rackdesigner.model.layout import Feed, Layout, Q, Rack
 
 DEFAULT_ROW = "A"
 DEFAULT_HEIGHT = "42 U"
@@ -85,10 +85,12 @@ def sides_of(text: str) -> list[str]:
 
 @dataclass(slots=True)
 class Checked:
-    """A form checked: the command to run, or the message per field that refused."""
+    """A form checked: the command to run, or the message per field that refused; ``note``
+    says what the command could not do on its own (a feed no catalog PDU is made for)."""
 
     command: Command | None = None
     errors: dict[str, str] = field(default_factory=dict)
+    note: str = ""
 
 
 def _field(errors: dict[str, str], kind: str, key: str, text: str, entity: str) -> object:
@@ -144,19 +146,59 @@ def check_rack_form(layout: Layout, index: LayoutIndex, values: Mapping[str, str
     fields = {key: values.get(key, "") for key in ("row", "slot", "height", "cooling")}
     given: dict[str, Any] = {k: v for k, v in fields.items() if v.strip()}  # rack keys, as text
     commands: list[Command] = [AddRack(rack_id, **given)]
+    feeds = []
     for side, feed_id in zip(sides, feed_ids, strict=True):
-        commands.append(
-            AddFeed(
-                rack_id,
-                feed_id,
-                side=side,
-                voltage=values["voltage"],
-                phases=values["phases"],
-                current=values["current"],
-            )
-        )
+        entity = f"feed {feed_id}"
+        electrical = {
+            key: coerce("feed", key, values[key], entity)
+            for key in ("voltage", "phases", "current")
+        }
+        feed = Feed(feed_id, side=side, **electrical)
+        commands.append(AddFeed(rack_id, feed))
+        feeds.append(feed)
+    pdus, note = feed_pdus(layout, index, rack_id, feeds)
+    commands += pdus
     command = commands[0] if len(commands) == 1 else Batch(commands, f"Add rack {rack_id}")
-    return Checked(command=command)
+    return Checked(command=command, note=note)
+
+
+def feed_pdus(
+    layout: Layout, index: LayoutIndex, rack_id: str, feeds: list[Feed]
+) -> tuple[list[Command], str]:
+    """A PDU on each feed, the largest catalog model made for it (its inlet the feed's
+    voltage and breaker, rated within the feed: PWR014, PWR011), on the side rail of its
+    side (A, C left; B, D right), named ``<rack>-pdu-<side>``: a rack's feeds reach its
+    devices through PDUs. The commands, and a note naming the feeds no model is made for."""
+    from rackdesigner.design.fixes import pdus_for_feed
+    from rackdesigner.edit import PlaceDevice
+    from rackdesigner.model.thresholds import resolve
+
+    power_factor = resolve(layout.rules.thresholds if layout.rules else None)["power_factor"]
+    commands: list[Command] = []
+    taken: set[str] = set()
+    without = []
+    for number, feed in enumerate(feeds):
+        models = pdus_for_feed(index.catalog.devices, feed, power_factor)
+        if not models:
+            without.append(feed.id)
+            continue
+        stem = f"{rack_id}-pdu-{(feed.side or str(number + 1)).lower()}"
+        pdu_id = stem
+        while pdu_id in taken or index.has_id("device", pdu_id):
+            pdu_id = f"{stem}{len(taken) + 2}"
+        taken.add(pdu_id)
+        rail = "left" if number % 2 == 0 else "right"
+        commands.append(
+            PlaceDevice(rack_id, models[0].key, None, side=rail, id=pdu_id, feed=feed.id)
+        )
+    note = ""
+    if without:
+        which = f"feed {without[0]}" if len(without) == 1 else f"feeds {', '.join(without)}"
+        note = (
+            f"no catalog PDU is made for {which} (voltage and breaker): place one (a) or "
+            "define one in [catalog]"
+        )
+    return commands, note
 
 
 # -- feeds ------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from rackdesigner.analysis.rack_scale import SU_DOMAINS
 from rackdesigner.design import nvl_networks
 from rackdesigner.design.generators import FabricPlan, FabricRequest, GenerateError, generate
 from rackdesigner.design.generators.apply import apply_plan
+from rackdesigner.design.generators.base import default_switch, fabric_group, switch_model
 from rackdesigner.layout_io.catalog import Catalog, builtin, standard_circuits
 from rackdesigner.layout_io.catalog import for_layout as catalog_for
 from rackdesigner.model.layout import (
@@ -48,7 +49,6 @@ DOOR_MODEL = "rear-door-hx"
 CDU_MODEL = "coolit-chx750"
 CDU_MODELS = ("coolit-chx80", "coolit-chx750")  # smallest first
 CDUS_PER_ROW = 2  # N+1 (COOL009): either CDU carries the row's loop alone
-BLANK_MODEL = "blank-1u"
 DEFAULT_SWITCH = "qm9700"  # fabrics.md: InfiniBand 400G switches default to the QM9700
 AIR_MAX = 15e3  # W: rules v1.1 air_cooling_max (COOL001)
 LEAVES_PER_LIQUID_RACK = 2
@@ -120,14 +120,16 @@ TEMPLATES: dict[str, Template] = {
         ),
         Template(
             "inference-32",
-            "the guide's inference cluster: 32 x B200 in 4 DGX B200, each on two QM9700 "
-            "leaves, two spines",
+            "the guide's inference cluster: 32 x B200 in 4 DGX B200 on 200 Gb/s HDR "
+            "InfiniBand, QM8700 leaves (each node on both) and spines at 2:1, rear doors",
             {
                 "gpus": 32,
                 "gpu": "b200",
                 "fabric": "leaf-spine",
                 "workload": "inference",
                 "cooling": "rear-door",
+                "link_speed": 200e9,
+                "oversubscription": 2.0,
             },
         ),
         Template(
@@ -166,6 +168,9 @@ class NewOptions:
     spine: str | None = None
     core: str | None = None
     oversubscription: float = 1.0
+    # bit/s the compute links run at; None: the nodes' ports' rate. Picks the leaf (and so
+    # the spines) that runs it; nodes faster than it run at it (a ConnectX-7 at HDR 200G).
+    link_speed: float | None = None
     su_nodes: int | None = None  # None: half the leaf's ports (the rail generator's SU)
     voltage: float = 415.0
     voltage_text: str = "415 V"
@@ -310,6 +315,47 @@ def _power(dtype: DeviceType, catalog: Catalog) -> float:
     return float(gpu.tdp) * dtype.gpus * 1.8  # host_overhead 0.8 (PWR006's estimate)
 
 
+def leaf_for_speed(catalog: Catalog, dtype: DeviceType, options: NewOptions) -> str | None:
+    """The leaf that runs ``options.link_speed`` (None: the generator's default for the
+    nodes' ports, or ``--leaf``): the default switch of the nodes' technology at that rate
+    (qm8700 at 200G InfiniBand), else the first catalog switch that runs it. A rate above
+    the nodes' ports, or a ``--leaf`` at another rate, is refused."""
+    speed = options.link_speed
+    if speed is None:
+        return options.leaf
+    group = fabric_group(dtype)
+    if group is None:
+        return options.leaf  # the generator says the node has no compute ports
+    shown = f"{speed / 1e9:g} Gbps"
+    if speed > float(group.speed or 0.0) + 1e-3:
+        raise GenerateError(
+            f"--link-speed {shown}: {dtype.key}'s compute ports ({group.name}) run at most "
+            f"{float(group.speed or 0.0) / 1e9:g} Gbps"
+        )
+    tech = group.tech or "infiniband"
+    if options.leaf is not None:
+        leaf = switch_model(catalog, options.leaf, "leaf")
+        if abs(leaf.speed - speed) > 1e-3:
+            raise GenerateError(
+                f"--leaf {options.leaf} runs {leaf.speed / 1e9:g} Gbps, not --link-speed {shown}"
+            )
+        return options.leaf
+    rates: dict[str, float] = {}
+    for key in (default_switch(tech, speed), *sorted(catalog.devices)):
+        entry = catalog.devices.get(key)
+        found = fabric_group(entry) if entry is not None and entry.kind == "switch" else None
+        if found is None or (found.tech or "infiniband") != tech:
+            continue
+        rates[key] = float(found.speed or 0.0)
+        if abs(rates[key] - speed) <= 1e-3:
+            return key
+    offered = sorted({f"{r / 1e9:g}" for r in rates.values()}, key=float)
+    raise GenerateError(
+        f"--link-speed {shown}: no {tech} switch in the catalog runs it (they run "
+        f"{', '.join(offered) or 'none'} Gbps); give --leaf MODEL"
+    )
+
+
 def _feed_capacity(voltage: float, phases: int, current: float) -> float:
     return voltage * current * DERATE * (SQRT3 if phases == 3 else 1.0)
 
@@ -332,6 +378,11 @@ def build(
     began = time.perf_counter()
     options = with_template(options)
     if options.template in RACK_SCALE_TEMPLATES:
+        if options.link_speed is not None:
+            raise GenerateError(
+                "--link-speed is for clusters of servers: an NVL72 hall's links run at its "
+                "trays' rate (pick the rate with --leaf)"
+            )
         return build_rack_scale(options, command, timings)
     if options.gpus is None:
         raise GenerateError("--gpus is required without --template")
@@ -345,7 +396,7 @@ def build(
     fabric = options.fabric or _default_fabric(gpus, nodes)
     _check_outlets(dtype, options)
     sizes = circuit_sizes(catalog, options.voltage, options.phases, options.voltage_text)
-    power_limit, per_rack = _per_rack(dtype, options, catalog, cooling, sizes)
+    per_rack = _per_rack(dtype, options, catalog, cooling, sizes)
 
     gpu_key = dtype.gpu or options.gpu or ""
     gpu_name = (catalog.gpus[gpu_key].name if gpu_key in catalog.gpus else None) or gpu_key
@@ -364,7 +415,7 @@ def build(
     _racks(layout, dtype, nodes, per_rack, cooling, catalog, node_power)
     request = FabricRequest(
         fabric=fabric,
-        leaf=options.leaf,
+        leaf=leaf_for_speed(catalog, dtype, options),
         spine=options.spine,
         core=options.core,
         oversubscription=options.oversubscription,
@@ -375,7 +426,12 @@ def build(
     )
     racks_done = time.perf_counter()
     cpu = time.process_time()
-    plan = generate(layout, request, power_limit=power_limit)
+    # The racks' feeds and PDUs before the fabric, as large as a rack may have them
+    # (the power limit its nodes were counted by): the generator places switches by what
+    # they carry and what the PDUs draw, exactly as it does for a layout in the designer;
+    # they are sized again for the final load below.
+    _power_and_furniture(layout, options, catalog, sizes, ahead=True)
+    plan = generate(layout, request)
     fabric_cpu = time.process_time() - cpu
     fabric_done = time.perf_counter()
     apply_plan(layout, plan)
@@ -449,9 +505,9 @@ def _check_outlets(dtype: DeviceType, options: NewOptions) -> None:
 
 def _per_rack(
     dtype: DeviceType, options: NewOptions, catalog: Catalog, cooling: str, sizes: list[Circuit]
-) -> tuple[float, int]:
-    """The W a rack's feeds carry (two of the largest circuit a side) and the nodes a rack
-    takes: by space, cooling and power, or as an RA racks them (RA_NODES_PER_RACK)."""
+) -> int:
+    """The nodes a rack takes: by space, cooling and what its feeds carry (two of the
+    largest circuit a side), or as an RA racks them (RA_NODES_PER_RACK)."""
     if dtype.gpu is None:
         node_power = _power(replace(dtype, gpu=options.gpu), catalog)
     else:
@@ -479,7 +535,7 @@ def _per_rack(
             f"one {dtype.key} ({node_power / 1e3:.3g} kW) exceeds what a {cooling}-cooled rack "
             f"takes ({cool_limit / 1e3:.3g} kW); choose another --cooling"
         )
-    return power_limit, per_rack
+    return per_rack
 
 
 def _cool_limit(dtype: DeviceType, options: NewOptions, catalog: Catalog, cooling: str) -> float:
@@ -514,7 +570,7 @@ def _header(
     side_counts: set[int],
 ) -> tuple[str, str]:
     """The layout's description and the file's header comment."""
-    nodes, per_rack, cooling, fabric = shape
+    nodes, _, cooling, fabric = shape
     gpus = options.gpus or 0
     counts = plan.counts
     switches = counts.get("leaves", 0) + counts.get("spines", 0) + counts.get("cores", 0)
@@ -528,7 +584,8 @@ def _header(
         [
             f" Made by: {command}",
             f" {description}.",
-            f" {len(layout.racks):,} racks of 42 U, {plural(per_rack, 'node')} per compute rack; "
+            f" {len(layout.racks):,} racks of 42 U, "
+            f"{_nodes_text(_per_rack_text(layout, dtype.key))} per compute rack; "
             f"{options.voltage_text} {options.phases}-phase feeds on "
             f"{' or '.join(str(k) for k in sorted(side_counts))} sides (any one may be lost), "
             "sized for each rack's load.",
@@ -537,6 +594,19 @@ def _header(
         ]
     )
     return description, comment
+
+
+def _per_rack_text(layout: Layout, node: str) -> str:
+    """``2`` or ``2 to 3``: the nodes the compute racks hold (spread evenly)."""
+    counts = [sum(d.model == node for d in r.devices) for r in layout.racks]
+    counts = [c for c in counts if c]
+    low, high = (min(counts), max(counts)) if counts else (0, 0)
+    return f"{low}" if low == high else f"{low} to {high}"
+
+
+def _nodes_text(count: str) -> str:
+    """``1 node``, ``2 nodes``, ``2 to 3 nodes``."""
+    return f"{count} {'node' if count == '1' else 'nodes'}"
 
 
 # The header's word on cable lengths. How many run long, and the longest, are figures every
@@ -571,6 +641,12 @@ def _positions(count: int, height: int) -> list[int]:
     return low + sorted(high)
 
 
+def _spread(items: int, bins: int) -> list[int]:
+    """``items`` over ``bins`` as evenly as can be, the larger shares first."""
+    base, extra = divmod(items, bins)
+    return [base + (1 if k < extra else 0) for k in range(bins)]
+
+
 def _racks(
     layout: Layout,
     dtype: DeviceType,
@@ -600,7 +676,9 @@ def _racks(
         per_row = min(per_row, per_cdu)
     cdu_height = math.ceil(catalog.devices[cdu_model].height_u)
     height = math.ceil(dtype.height_u)
-    spots = _positions(per_rack, height)
+    # The nodes spread evenly over the racks they need (4 nodes, 3 a rack: 2 + 2, not
+    # 3 + 1), so the racks draw alike and take the same feeds.
+    counts = iter(_spread(nodes, racks_needed))
     left = nodes
     row_index = 0
     while left > 0:
@@ -632,7 +710,8 @@ def _racks(
                 rack.devices.append(Device(rack.door, DOOR_MODEL))
             elif cooling == "liquid":
                 rack.cdu = list(cdu_ids)
-            count = min(per_rack, left)
+            count = next(counts)
+            spots = _positions(count, height)
             for k in range(count):
                 rack.devices.append(Device(f"{rack_id}-n{k + 1:02d}", dtype.key, position=spots[k]))
             left -= count
@@ -719,16 +798,26 @@ def _sides_for(rack: Rack, catalog: Catalog) -> int:
 
 
 def _power_and_furniture(
-    layout: Layout, options: NewOptions, catalog: Catalog, sizes: list[Circuit]
+    layout: Layout,
+    options: NewOptions,
+    catalog: Catalog,
+    sizes: list[Circuit],
+    *,
+    ahead: bool = False,
 ) -> set[int]:
     """Feeds on k sides, each a standard circuit with exactly one PDU rated for it, for
-    every rack; the side counts used."""
+    every rack (replacing the feeds and PDUs it had); the side counts used. ``ahead``:
+    before the fabric, the most a rack may have (MAX_FEEDS_PER_SIDE of the largest
+    circuit a side), and no blanking yet."""
     voltage, phases = options.voltage, options.phases
     devices = catalog.devices
     used: set[int] = set()
     for rack in layout.racks:
+        rack.devices = [d for d in rack.devices if devices[d.model].kind != "pdu"]
         base = _rack_load(rack, catalog)
         sides, per_side, circuit = _circuits_on(_sides_for(rack, catalog), base, sizes, devices)
+        if ahead:
+            per_side, circuit = MAX_FEEDS_PER_SIDE, sizes[-1]
         used.add(sides)
         feeds = []
         pdus = []
@@ -756,7 +845,7 @@ def _power_and_furniture(
                 )
         rack.feeds = feeds
         rack.devices[0:0] = pdus
-        if rack.cooling_mode == "air":
+        if rack.cooling_mode == "air" and not ahead:
             _blanks(rack, catalog)
     return used
 
@@ -787,21 +876,10 @@ def _power_budget(layout: Layout, catalog: Catalog) -> None:
 
 
 def _blanks(rack: Rack, catalog: Catalog) -> None:
-    """Blanking panels over every open front unit of an air-cooled rack (PLC006)."""
-    taken = bytearray(RACK_HEIGHT + 2)
-    for device in rack.devices:
-        dtype = catalog.devices[device.model]
-        if device.position is None or dtype.height_u <= 0:
-            continue
-        if device.face == "rear" and not dtype.full_depth:
-            continue  # a half-depth switch on the rear face leaves the front open (PLC006)
-        for u in range(device.position, device.position + math.ceil(dtype.height_u)):
-            if u <= RACK_HEIGHT:
-                taken[u] = 1
-    for u in range(1, RACK_HEIGHT + 1):
-        if not taken[u]:
-            rack.devices.append(Device(f"{rack.id}-blank{u:02d}", BLANK_MODEL, position=u))
-    rack.devices.sort(key=lambda d: (d.position is not None, d.position or 0))
+    """Blanking panels over every open front unit of an air-cooled rack (PLC006), declared
+    on the rack (``blanking = true``) rather than listed as a device a unit: moves and
+    new devices then need no panel taken out first."""
+    rack.blanking = True
 
 
 # -- rack-scale templates (gb200-superpod, gb300-superpod) ------------------------------
@@ -900,7 +978,7 @@ def build_rack_scale(
     )
     racks_done = time.perf_counter()
     cpu = time.process_time()
-    plan = generate(layout, _nvl_fabric_request(options), power_limit=None)
+    plan = generate(layout, _nvl_fabric_request(options))
     fabric_cpu = time.process_time() - cpu
     fabric_done = time.perf_counter()
     apply_plan(layout, plan)

@@ -218,11 +218,13 @@ class LayoutIndex:
 
     def next_id(self, prefix: str, kind: str = "device") -> str:
         """The next free id for a prefix (designer.md): the lowest unused number after it,
-        zero-padded to the widest existing id of that prefix, at least two digits."""
+        zero-padded to the widest existing id of that prefix (two digits for the first).
+        Ids written unpadded stay so (``a03-blank1``..``5`` then ``a03-blank6``, not
+        ``a03-blank06``): a panel a fix puts back keeps the name its neighbours have."""
         numbers = self._numbers[kind].get(prefix)
         if numbers is None:
             return f"{prefix}01"
-        width = max(2, max(numbers.width, default=2))
+        width = max(numbers.width, default=2)
         return f"{prefix}{numbers.lowest_free():0{width}d}"
 
     def snapshot(self) -> dict[str, object]:

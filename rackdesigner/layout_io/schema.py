@@ -424,6 +424,12 @@ RACK = (
         "one id form one domain (NVL001-NVL003)",
         pattern=ID_PATTERN,
     ),
+    Field(
+        "blanking",
+        "bool",
+        "(v1.4) every front unit no device takes is closed by a blanking panel, fitted as "
+        "devices come and go instead of listed one by one (PLC006)",
+    ),
     _s("label", "display name"),
     NOTES,
     IGNORE,

@@ -284,6 +284,8 @@ class Rack:
     width: float | None = None  # (v1.1) m, footprint
     depth: float | None = None  # (v1.1) m, footprint
     nvlink_domain: str | None = None  # (v1.2) the NVLink domain the rack's trays form
+    # (v1.4) blanking panels close every front unit no device takes (PLC006)
+    blanking: bool | None = None
     # (v1.1) rule codes or prefixes not reported for findings about this rack (and its feeds)
     ignore: list[str] | None = None
 

@@ -440,6 +440,9 @@ class MainScreen(Screen[None]):
     def selected_finding(self) -> Diagnostic | None:
         return self.problems.current
 
+    def selected_group(self) -> list[Diagnostic] | None:
+        return self.problems.current_group
+
     def focus_problems(self) -> None:
         self.problems.focus()
 

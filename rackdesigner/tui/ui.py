@@ -96,6 +96,11 @@ class DesignerUI(Protocol):
         """The finding highlighted in the problems panel."""
         ...
 
+    def selected_group(self) -> list[Diagnostic] | None:
+        """The findings of the group whose line (``▸8×``) is highlighted; None on a
+        finding's own line."""
+        ...
+
     def focus_problems(self) -> None: ...
     def pin_findings(self, title: str, groups: list[tuple[str, list[Diagnostic]]]) -> None:
         """Findings of another source (a scan's differences) pinned above the layout's

@@ -160,6 +160,14 @@ class FabricResult:
     said: Announcement | None = None
 
 
+def _holds_text(target: str) -> bool:
+    """Whether a save to ``target`` would replace something: a file that is not empty."""
+    try:
+        return Path(target).stat().st_size > 0
+    except OSError:
+        return False
+
+
 def _overwrite(target: str) -> Question:
     return Question(
         "Overwrite?",
@@ -445,6 +453,30 @@ class Workspace:
         except Exception:  # a fix is an offer: a layout it cannot read gets none, no crash
             return None
 
+    def fix_group(self, findings: list[Diagnostic]) -> tuple[Batch | None, int]:
+        """One Batch fixing every finding of a group that has a mechanical fix, and how
+        many it fixes (None, 0: none has)."""
+        from rackdesigner.design.fixes import fix_all
+
+        session = self.session
+        if session is None:
+            return None, 0
+        try:
+            return fix_all(session.layout, findings, session.index)
+        except Exception:  # an offer, never a crash
+            return None, 0
+
+    def group_fix_question(self, findings: list[Diagnostic]) -> Question:
+        """Fix all of a group's findings (one step) or the highlighted one."""
+        code, count = findings[0].code, len(findings)
+        return Question(
+            "Apply fix",
+            f"{count} {code} findings: fix every one that has a mechanical fix, as one step "
+            "(one ctrl+z undoes them all), or only the highlighted one?",
+            (("all", f"Fix all {count}"), ("one", "Only this one"), ("cancel", "Cancel")),
+            "all",
+        )
+
     def has_fix(self, finding: Diagnostic) -> bool:
         """Whether the finding has a mechanical fix now; asked on every repaint of the
         footer and the problems panel, so kept for the layout's revision."""
@@ -568,8 +600,11 @@ class Workspace:
                 return SaveOutcome(False)
         target = path or self.path
         assert target is not None
-        other_file = self.path is None or not same_file(target, self.path)
-        if other_file and Path(target).exists() and (yield _overwrite(target)) != "overwrite":
+        # A layout not read from the target (another file, or a new one, such as a
+        # template, for the file the user opened) asks before it replaces what is there.
+        read_from = session.document.path
+        other_file = read_from is None or not same_file(target, read_from)
+        if other_file and _holds_text(target) and (yield _overwrite(target)) != "overwrite":
             return SaveOutcome(False, target)
         force = False
         while True:

@@ -13,6 +13,7 @@ from rackdesigner.cli.main import cli
 from rackdesigner.design.templates import TEMPLATES
 from rackdesigner.layout_io import dumps, load_path
 from rackdesigner.model.diagnostics import Diagnostic
+from tests.builders import panel_every_open_unit
 from tests.conftest import ROOT
 
 
@@ -172,6 +173,7 @@ def test_generate_refuses_nodes_with_links_without_replace(tmp_path: Path) -> No
 def test_generate_no_new_racks_refuses_when_no_rack_has_room(tmp_path: Path) -> None:
     # air racks of one DGX H100 each, every open unit blanked
     source = hall(tmp_path, "--fabric", "leaf-spine", "--cooling", "air")
+    source.write_text(dumps(panel_every_open_unit(load_path(source))))
     code, _, err = run(
         "generate", str(source), "--fabric", "rail", "--replace", "--no-new-racks", "--force"
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rackdesigner.design.fixes import FIXERS, fix_for
+from rackdesigner.design.fixes import FIXERS, fix_all, fix_for
 from rackdesigner.design.guidance import advise, key_of
 from rackdesigner.edit import Batch, Session
 from rackdesigner.layout_io import dumps
@@ -151,14 +151,36 @@ def test_cool007_door_too_small_has_no_mechanical_fix() -> None:
 # -- PLC006 ---------------------------------------------------------------------------------------
 
 
-def test_plc006_open_units_get_blanking_panels() -> None:
+def test_plc006_a_rack_without_panels_declares_its_blanking() -> None:
+    """No panel listed: the fix declares ``blanking = true`` (one field, not 33 devices)."""
     session = session_for(rack([("dgx-h100", 2), ("qm9700", 20)]))
     fix = apply_and_check(session, "PLC006")
     session.redo()
-    blanks = [d for d in session.index.rack("a01").devices if d.model.startswith("blank")]  # type: ignore[union-attr]
-    units = sum(2 if d.model == "blank-2u" else 1 for d in blanks)
+    a01 = session.index.rack("a01")
+    assert a01 is not None and a01.blanking is True
+    assert not [d for d in a01.devices if d.model.startswith("blank")]
+    assert "blanking = true" in fix.label
+
+
+def test_plc006_open_units_get_blanking_panels_named_as_the_racks_own() -> None:
+    """A rack that lists its panels gets more of them: 42 U - 8 (the DGX H100) - 1 (the
+    switch) - 1 (a01-blank1, U42) = 32 open units, as 2U and 1U panels. Its panel id is
+    unpadded, so the 17 new ones (U9-U19: five 2U and a 1U; U21-U41: ten 2U and a 1U) are
+    a01-blank2 … a01-blank18, not a01-blank02: the fix neither renames the panel it keeps
+    nor names its own another way."""
+    text = rack([("dgx-h100", 2), ("qm9700", 20)])
+    text += '[[racks.devices]]\nid = "a01-blank1"\nmodel = "blank-1u"\nposition = 42\n\n'
+    session = session_for(text)
+    fix = apply_and_check(session, "PLC006")
+    session.redo()
+    a01 = session.index.rack("a01")
+    assert a01 is not None and not a01.blanking
+    blanks = {d.id: d for d in a01.devices if d.model.startswith("blank")}
+    units = sum(2 if d.model == "blank-2u" else 1 for d in blanks.values())
     assert units == 42 - 8 - 1
-    assert "33 open units" in fix.label
+    assert "32 open units" in fix.label
+    assert blanks["a01-blank1"].position == 42
+    assert sorted(blanks, key=lambda k: int(k[9:])) == [f"a01-blank{n}" for n in range(1, 19)]
 
 
 def test_plc006_on_a_rear_door_rack_does_not_fire_and_liquid_has_no_fix() -> None:
@@ -316,6 +338,22 @@ def test_cab003_copper_too_short_becomes_active_copper_and_om3_becomes_om4() -> 
     assert "Cable k01-leaf2:p40 with OM4 fibre (reaches 50 m)" in labels
 
 
+def test_cab003_an_aoc_where_a_dac_reaches_becomes_the_dac() -> None:
+    """Two QM8700 (HDR 200 Gb/s) in one rack, U20 and U22, cabled with a 1.19 m AOC: a
+    passive DAC reaches 3 m at 200G, so CAB003 notes it (info) and the fix is the DAC."""
+    text = rack([("qm8700", 20), ("qm8700", 22)], cooling="rear-door")
+    text += '[[links]]\na = "a01-d1:p1"\nb = "a01-d2:p1"\nmedia = "aoc"\nlength = "1.19 m"\n'
+    session = session_for(text)
+    finding = one(session, "CAB003")
+    assert finding.severity == "info" and "within the 3 m reach of passive copper" in (
+        finding.message
+    )
+    fix = apply_and_check(session, "CAB003")
+    assert fix.label == "Cable a01-d1:p1 with dac instead of aoc, reaches 3 m"
+    session.redo()
+    assert session.layout.links[0].media == "dac"
+
+
 def test_plc007_a_half_depth_switch_blowing_backwards_goes_to_the_rear_face() -> None:
     session = session_for(rack([("dgx-h100", 2), ("sn2201", 21)]))
     fix = apply_and_check(session, "PLC007")
@@ -332,3 +370,52 @@ def test_plc007_with_the_rear_units_taken_has_no_fix() -> None:
     session.do(MoveDevice("a01-d2", face="rear"))
     finding = next(d for d in session.findings if d.code == "PLC007" and d.subject[1] == "a01-d1")  # type: ignore[index]
     assert fix_for(session.layout, finding, session.index) is None
+
+
+# -- a group's findings at once -------------------------------------------------------------------
+
+
+def test_fix_all_fixes_a_group_as_one_step() -> None:
+    """Three air racks of two DGX H100 each (16 U) and no panels: 26 open units each,
+    three PLC006 findings; one Batch declares the blanking of all three, one undo."""
+    text = ""
+    for number in (1, 2, 3):
+        rid = f"a0{number}"
+        text += (
+            rack([("dgx-h100", 1), ("dgx-h100", 9)])
+            .replace("a01", rid)
+            .replace("slot = 1", f"slot = {number}")
+        )
+    session = session_for(text)
+    findings = [d for d in session.findings if d.code == "PLC006"]
+    assert len(findings) == 3
+    before = dumps(session.layout)
+    fix, gone = fix_all(session.layout, findings, session.index)
+    assert fix is not None and gone == 3
+    assert dumps(session.layout) == before  # finding the fixes changes nothing
+    session.do(fix)
+    assert [d for d in session.findings if d.code == "PLC006"] == []
+    assert all(r.blanking for r in session.layout.racks)
+    assert session.revision == 1
+    session.undo()
+    assert dumps(session.layout) == before
+
+
+def test_fix_all_leaves_out_what_an_earlier_fix_took_away() -> None:
+    """The bundled inference cluster without its 200G port group: 32 CAB004 (400G node
+    ports on 200G QM8700 leaves). The first fix sets dgx-b200's ib group to 200 Gbps, which
+    takes all 32 away: one step, not 32."""
+    import re
+
+    from tests.conftest import ROOT
+
+    text = (ROOT / "layouts" / "inference-32-b200.toml").read_text()
+    text = re.sub(r"\[catalog\.dgx-b200\]\n(?:.*\n)*?notes = .*\n", "", text, count=1)
+    session = Session(loads(text))
+    findings = [d for d in session.findings if d.code == "CAB004"]
+    assert len(findings) == 32
+    fix, gone = fix_all(session.layout, findings, session.index)
+    assert fix is not None and gone == 32
+    assert len(fix.commands) == 1  # one port group change, found once
+    session.do(fix)
+    assert [d for d in session.findings if d.code == "CAB004"] == []

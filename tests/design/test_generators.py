@@ -27,6 +27,7 @@ from rackdesigner.design.templates import TEMPLATES, NewOptions, build
 from rackdesigner.layout_io import dumps, load_text
 from rackdesigner.layout_io.catalog import for_layout
 from rackdesigner.model.layout import DeviceType, Layout
+from tests.builders import panel_every_open_unit
 from tests.strategies import examples
 
 K = 64  # QM9700: 64 x 400G
@@ -373,8 +374,11 @@ def test_placement_middle_third_and_spines_central() -> None:
 
 
 def test_network_racks_are_added_like_their_neighbours() -> None:
-    # Air-cooled racks of one DGX H100, every open unit blanked: no room for a switch.
-    layout = build(NewOptions(gpus=16, fabric="direct", cooling="air")).layout
+    # Air-cooled racks of one DGX H100, a panel listed on every open unit: no room for a
+    # switch.
+    layout = panel_every_open_unit(
+        build(NewOptions(gpus=16, fabric="direct", cooling="air")).layout
+    )
     layout.links.clear()
     plan = generate(layout, FabricRequest(fabric="leaf-spine", redundant=False))
     assert len(plan.new_racks) == 1

@@ -123,7 +123,9 @@ def test_pwr008_and_pwr013_hints() -> None:
 
 def test_plc006_hint_and_a_rule_hint_passed_through() -> None:
     session = session_for(rack([("dgx-h100", 2), ("qm9700", 40)]))
-    assert "33 open units without blanking panels: fill them" in line(session, "PLC006")
+    assert "33 open units without blanking panels: declare blanking = true on the rack" in line(
+        session, "PLC006"
+    )
     # PLC003 keeps the rule's own hint: it already names the units to move to.
     assert line(session, "PLC003").endswith("move it to a position between U15 and U28")
 

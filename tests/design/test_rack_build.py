@@ -59,6 +59,48 @@ def test_add_rack_defaults_in_an_empty_layout_and_after() -> None:
     assert session.layout.racks == []
 
 
+def test_add_rack_puts_a_pdu_made_for_each_feed_on_its_rail() -> None:
+    """Two 415 V 3-phase 63 A feeds: the catalog's PDU for that circuit (inlet 380-415 V,
+    63 A; rated 43.6 kW within the feed's 415 x 63 x sqrt 3 = 45.3 kW: PWR014, PWR011)
+    on each, side A's on the left rail, side B's on the right. A node placed after draws
+    through them: its power cords name a PDU (export --power), and no power rule fires
+    about the PDUs."""
+    from rackdesigner.analysis import Analysis
+    from rackdesigner.edit import PlaceDevice
+    from rackdesigner.export.tables import power_rows
+
+    session = Session(Layout(name="new"))
+    checked = check_rack_form(
+        session.layout, session.index, rack_defaults(session.layout, session.index, None)
+    )
+    assert checked.note == ""
+    session.do(checked.command)
+    rack = session.layout.racks[0]
+    assert [(d.id, d.model, d.side, d.feed) for d in rack.devices] == [
+        ("a01-pdu-a", "pdu-3ph-415v-63a", "left", "a01-A"),
+        ("a01-pdu-b", "pdu-3ph-415v-63a", "right", "a01-B"),
+    ]
+    session.do(PlaceDevice("a01", "dgx-h100", 1))
+    cords = power_rows(Analysis(session.layout))
+    assert cords and all(row[6] in ("a01-pdu-a", "a01-pdu-b") for row in cords)
+    codes = {d.code for d in session.findings}
+    assert not codes & {"PWR011", "PWR014", "PWR015"}, codes
+    session.undo()
+    session.undo()  # one step: rack, feeds and PDUs
+    assert session.layout.racks == []
+
+
+def test_add_rack_says_which_feeds_no_catalog_pdu_is_made_for() -> None:
+    """415 V 20 A is no standard IEC 60309 rating of a catalog PDU (16, 32, 63 A): the
+    feeds come without PDUs and the note says so."""
+    session = Session(Layout(name="new"))
+    values = rack_defaults(session.layout, session.index, None) | {"current": "20 A"}
+    checked = check_rack_form(session.layout, session.index, values)
+    assert checked.note.startswith("no catalog PDU is made for feeds a01-A, a01-B")
+    session.do(checked.command)
+    assert session.layout.racks[0].devices == []
+
+
 def test_next_rack_id_pads_to_the_widest_existing_id_and_fills_gaps() -> None:
     layout = Layout("t", racks=[Rack("a001", row="A", slot=1), Rack("a003", row="A", slot=3)])
     session = Session(layout)

@@ -62,3 +62,16 @@ def test_words_are_toml_values_only_where_toml_says_so(
     # Text starting with a letter skips the TOML parser (a fabric's 300,000 cables each
     # paid for its failure), except the four words TOML has, comment or not.
     assert value_of_text(field, text) == value
+
+
+def test_what_the_inspector_shows_for_a_flag_can_be_typed_back() -> None:
+    """A rack's ``blanking`` (v1.4) shows as TOML writes it, ``true``, which the field takes
+    back (``True`` is refused: not a TOML boolean)."""
+    blanking = next(f for f in s.RACK if f.key == "blanking")
+    session = Session(Layout(name="t", racks=[Rack(id="a01", blanking=True)]))
+    shown = field_text(blanking, session.index.rack("a01").blanking)  # type: ignore[union-attr]
+    assert shown == "true"
+    session.do(SetField(("rack", "a01"), "blanking", "false"), fabric=False)
+    assert session.index.rack("a01").blanking is False  # type: ignore[union-attr]
+    session.do(SetField(("rack", "a01"), "blanking", shown), fabric=False)
+    assert session.index.rack("a01").blanking is True  # type: ignore[union-attr]

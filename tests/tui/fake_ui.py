@@ -29,6 +29,7 @@ class FakeUI:
         self.drop_at: tuple[str, int] | None = None  # where a lifted device is over
         self.lifted: str | None = None
         self.finding: Any = None  # the problems panel's highlighted finding
+        self.group: Any = None  # the findings of a highlighted group line
         self.answers: list[Any] = []  # what the dialogs answer, in order
         self.asked: list[Any] = []  # the dialogs (screens, questions) shown
         self.notices: list[tuple[str, str]] = []  # (severity, "title: text")
@@ -97,6 +98,9 @@ class FakeUI:
 
     def selected_finding(self) -> Any:
         return self.finding
+
+    def selected_group(self) -> Any:
+        return self.group
 
     def focus_problems(self) -> None:
         self.focused = "problems"

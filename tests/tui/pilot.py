@@ -169,6 +169,16 @@ async def wait_for(pilot: Any, screen: type) -> None:
     )
 
 
+async def wait_gone(pilot: Any, screen: type, tries: int = 300) -> None:
+    """Until a dialog that works in a worker of its own (a template being built) has
+    closed, then until the app is idle."""
+    for _ in range(tries):
+        await pilot.pause(0.02)
+        if not isinstance(pilot.app.screen, screen):
+            break
+    await settle(pilot)
+
+
 # -- the mouse ---------------------------------------------------------------------------------
 
 

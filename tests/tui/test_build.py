@@ -65,6 +65,12 @@ def test_from_an_empty_file_add_rack_cool_it_and_place_nodes_pdus_and_a_switch(
                 ("a01-A", "A", 415, 3, 63),
                 ("a01-B", "B", 415, 3, 63),
             ]
+            # Each feed gets the PDU made for it, on its side's rail.
+            assert [(d.id, d.model, d.side, d.feed) for d in rack.devices] == [
+                ("a01-pdu-a", "pdu-3ph-415v-63a", "left", "a01-A"),
+                ("a01-pdu-b", "pdu-3ph-415v-63a", "right", "a01-B"),
+            ]
+            assert "2 PDUs on them" in last_notice(app)
             assert app.main.racks.current_rack_id() == "a01"
             # The cursor is on the top unit: a 10 U node goes as high as it fits.
             await place(pilot, "dgx-b2")
@@ -101,6 +107,8 @@ def test_from_an_empty_file_add_rack_cool_it_and_place_nodes_pdus_and_a_switch(
             await pilot.pause()
         saved = load_path(path)
         assert [d.id for d in saved.racks[0].devices] == [
+            "a01-pdu-a",
+            "a01-pdu-b",
             "a01-n01",
             "a01-n02",
             "a01-sw01",
@@ -143,7 +151,8 @@ def test_a_bad_value_is_refused_inline_a_new_row_is_shown_and_duplicate_rack(
             await settle(pilot)
             copy_rack = session.index.rack("a02")
             assert copy_rack is not None and copy_rack.slot == 2
-            assert [d.id for d in copy_rack.devices] == ["a02-n01"]
+            assert [d.id for d in copy_rack.devices] == ["a02-pdu-a", "a02-pdu-b", "a02-n01"]
+            assert [d.feed for d in copy_rack.devices[:2]] == ["a02-A", "a02-B"]
             assert [f.id for f in copy_rack.feeds] == ["a02-A", "a02-B"]
             assert app.main.racks.current_rack_id() == "a02"
             # A new row name in Add rack makes the row; the racks view shows it.
@@ -206,12 +215,13 @@ def test_cooling_pickers_list_only_their_kind_place_at_a_taken_unit_and_several(
             await pilot.press("enter")
             await settle(pilot)
             assert session.index.device("a01-sw01").position == 7
-            # designer.md's next free id: at least two digits (a01-blank1..4 exist).
-            assert session.index.device("a01-blank05").position == 8
+            # The next free id is padded as its prefix's ids are (a01-blank1..4 exist,
+            # unpadded): a01-blank5, not a01-blank05 (two digits only for a first id).
+            assert session.index.device("a01-blank5").position == 8
             await pilot.press("ctrl+z")  # one step
             await settle(pilot)
             assert session.index.device("a01-sw01") is None
-            assert session.index.device("a01-blank05") is None
+            assert session.index.device("a01-blank5") is None
             # Set cooling: the pickers list only CDUs and rear doors.
             await palette(pilot, "Set cooling")
             screen = app.screen
@@ -258,10 +268,11 @@ def test_mouse_click_a_catalog_entry_then_a_unit_places_drag_moves_refused_drop(
             assert listing.get_option_at_index(0).disabled
             assert listing.get_option_at_index(1).id == "qm8700"
             # Enter in the search places the first match at the racks view's cursor (a01
-            # U42, taken by a blanking panel: the nearest free unit is U36).
+            # U42, where a 2U blanking panel sits: it makes way, a 1U panel closes U41).
             await pilot.press("enter")
             await settle(pilot)
-            assert session.index.device("a01-sw01").position == 36
+            assert session.index.device("a01-sw01").position == 42
+            assert session.index.occupied("a01", "front")[41].model == "blank-1u"
             await pilot.click("#catalog-list", offset=(4, 1))
             await pilot.pause()
             assert app.main.build.armed == "qm8700"

@@ -38,8 +38,12 @@ def test_build_the_guides_32_gpu_inference_cluster_from_an_empty_file(
             session = app.workspace.session
             assert session is not None and session.layout.racks == []
             # A rack with designer.md's defaults (Enter accepts): a01, two 415 V 3-phase
-            # 63 A feeds on sides A and B, air.
+            # 63 A feeds on sides A and B, air, and a PDU made for each feed on its rail.
             await add_rack(pilot)
+            assert [(d.model, d.side, d.feed) for d in session.layout.racks[0].devices] == [
+                ("pdu-3ph-415v-63a", "left", "a01-A"),
+                ("pdu-3ph-415v-63a", "right", "a01-B"),
+            ]
             # Two DGX B200 (about 14 kW each) are too hot for air: a rear door, which the
             # dialog places and names.
             await set_cooling(pilot, "rear-door")
@@ -47,11 +51,6 @@ def test_build_the_guides_32_gpu_inference_cluster_from_an_empty_file(
             await place(pilot, "dgx-b200")
             await pilot.press("end")
             await place(pilot, "dgx-b200")
-            # A PDU on each side rail: enter takes the emptier rail (left, then right); the
-            # cursor follows the PDU onto its rail, shift+right leaves it.
-            await place(pilot, "pdu-3ph-415v-63a", "enter")
-            await pilot.press("shift+right")
-            await place(pilot, "pdu-3ph-415v-63a", "enter")
             # The second rack: a copy of the first, devices and feeds under new ids.
             await palette(pilot, "Duplicate rack")
             await settle(pilot)

@@ -45,7 +45,11 @@ def test_cab004_fixed_by_apply_fix_in_the_problems_panel(tmp_path: Path) -> None
                     break
                 await pilot.press("down")
             assert problems.current is not None and problems.current.code == "CAB004"
+            # On the group's line x asks whether to fix the whole group: enter, all of it
+            # (one step; the first fix, the port group's speed, takes every one away).
             await pilot.press("x")
+            await pilot.pause()
+            await pilot.press("enter")
             await settle(pilot)
             assert speed_warnings(app) == []
             entry = session.layout.catalog["dgx-b200"]

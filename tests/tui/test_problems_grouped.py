@@ -90,3 +90,44 @@ def test_a_code_with_many_findings_is_one_line_enter_opens_it_and_a_finding_move
             assert problems.current_row.group.code == "CAB004"
 
     run(journey)
+
+
+def test_x_on_a_group_offers_to_fix_all_of_it_as_one_step(tmp_path: Path) -> None:
+    """On the CAB004 group's line (▸32×), x asks: fix all 32 (enter), only the highlighted
+    one, or cancel; all is one step: every CAB004 goes, one ctrl+z brings them back."""
+    from rackdesigner.tui.screens.confirm import ConfirmScreen
+
+    path = hdr_fabric(tmp_path)
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            session = app.workspace.session
+            assert session is not None
+            problems = app.main.problems
+            count = sum(1 for d in session.findings if d.code == "CAB004")
+            assert count == 32
+            await pilot.press("ctrl+o")
+            await pilot.pause()
+            for _ in range(len(problems.rows)):
+                row = problems.current_row
+                if row is not None and row.group.code == "CAB004":
+                    break
+                await pilot.press("down")
+            assert problems.current_group is not None and len(problems.current_group) == 32
+            revision = session.revision
+            await pilot.press("x")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmScreen)
+            assert "32 CAB004 findings" in app.screen.message
+            await pilot.press("enter")  # the default: fix all
+            await settle(pilot)
+            assert [d for d in session.findings if d.code == "CAB004"] == []
+            assert session.revision == revision + 1  # one step
+            assert any(text.startswith("Fixed 32 of 32: ") for _, text in app.notices[-3:])
+            await pilot.press("ctrl+z")
+            await settle(pilot)
+            assert sum(1 for d in session.findings if d.code == "CAB004") == 32
+
+    run(journey)

@@ -7,8 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from rackdesigner.tui import actions
-from rackdesigner.tui.screens.build import ChoiceScreen
+from rackdesigner.tui.controllers.whatif import is_part
 from rackdesigner.tui.screens.prompt import PromptScreen
+from rackdesigner.tui.screens.typed_choice import TypedChoiceScreen, filtered, resolve
 from tests.tui.pilot import SIZE, app_for, copy, palette, run, settle, type_text, wait_for
 
 LEAF = "a01-leaf1"
@@ -43,7 +44,7 @@ def test_what_if_the_switch_under_the_cursor_fails(tmp_path: Path) -> None:
             assert main.racks.current_device_id() == LEAF
             # The palette: the list offers the switch under the cursor first; enter.
             await palette(pilot, "What if…")
-            await wait_for(pilot, ChoiceScreen)
+            await wait_for(pilot, TypedChoiceScreen)
             assert app.screen.choices[0][0] == f"switch:{LEAF}"
             await pilot.press("enter")
             await settle(pilot)
@@ -76,7 +77,11 @@ def test_what_if_the_switch_under_the_cursor_fails(tmp_path: Path) -> None:
     run(journey)
 
 
-def test_what_if_a_typed_part_and_a_part_that_does_not_exist(tmp_path: Path) -> None:
+def test_what_if_typed_filtered_and_chosen_parts(tmp_path: Path) -> None:
+    """The list highlights rack:a01 (the cursor's rack); typing ``side:A`` and Enter runs
+    side:A, not rack:a01. Typing part of an entry filters the list (``a01-B`` leaves the
+    feed a01-B alone) and Enter runs the entry left; the arrows after typing choose. A
+    part the list does not offer, typed, is run; one that names nothing is said."""
     path = copy("training-128.toml", tmp_path)
 
     async def journey() -> None:
@@ -84,11 +89,44 @@ def test_what_if_a_typed_part_and_a_part_that_does_not_exist(tmp_path: Path) -> 
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
             main = app.main
-            # From the list: its last entry types a part.
             await palette(pilot, "What if…")
-            await wait_for(pilot, ChoiceScreen)
-            await pilot.press("end", "enter")
-            await wait_for(pilot, PromptScreen)
+            await wait_for(pilot, TypedChoiceScreen)
+            dialog = app.screen
+            assert isinstance(dialog, TypedChoiceScreen)
+            assert dialog.highlighted() == "rack:a01"
+            await type_text(pilot, "side:A")
+            assert dialog.shown() == ["side:A"]
+            await pilot.press("enter")
+            await settle(pilot)
+            assert main.header.figures.startswith("what if side:A fails"), main.header.figures
+            await pilot.press("escape")
+            await settle(pilot)
+            # Part of an entry: the list narrows to it.
+            await palette(pilot, "What if…")
+            await wait_for(pilot, TypedChoiceScreen)
+            dialog = app.screen
+            assert isinstance(dialog, TypedChoiceScreen)
+            await type_text(pilot, "a01-B")
+            assert dialog.shown() == ["feed:a01/a01-B"]
+            await pilot.press("escape")
+            await settle(pilot)
+            # Typed "feed", then the arrows: the entry the arrows chose.
+            await palette(pilot, "What if…")
+            await wait_for(pilot, TypedChoiceScreen)
+            dialog = app.screen
+            assert isinstance(dialog, TypedChoiceScreen)
+            await type_text(pilot, "feed")
+            assert dialog.shown()[:2] == ["feed:a01/a01-A", "feed:a01/a01-B"]
+            await pilot.press("down")
+            await pilot.press("enter")
+            await settle(pilot)
+            assert main.header.figures.startswith("what if feed:a01/a01-B fails")
+
+            await pilot.press("escape")
+            await settle(pilot)
+            # A part the list does not offer, typed: Enter runs what was typed.
+            await palette(pilot, "What if…")
+            await wait_for(pilot, TypedChoiceScreen)
             await type_text(pilot, "rack:a02")
             await pilot.press("enter")
             await settle(pilot)
@@ -101,9 +139,7 @@ def test_what_if_a_typed_part_and_a_part_that_does_not_exist(tmp_path: Path) -> 
             assert main.racks.shade == {} and main.header.figures == ""
             # A part that names nothing: said, nothing shaded.
             await palette(pilot, "What if…")
-            await wait_for(pilot, ChoiceScreen)
-            await pilot.press("end", "enter")
-            await wait_for(pilot, PromptScreen)
+            await wait_for(pilot, TypedChoiceScreen)
             await type_text(pilot, "switch:nope")
             await pilot.press("enter")
             await settle(pilot)
@@ -111,6 +147,35 @@ def test_what_if_a_typed_part_and_a_part_that_does_not_exist(tmp_path: Path) -> 
             assert main.racks.shade == {} and main.header.figures == ""
 
     run(journey)
+
+
+def test_what_enter_takes() -> None:
+    """Enter's answer from the typed text, the entries shown and the highlight."""
+    shown = ["rack:a01", "feed:a01/a01-A", "side:A"]
+    take = resolve
+    # Nothing typed: the highlighted entry; nothing at all: nothing.
+    assert take("", shown, "rack:a01", chose=False, complete=is_part) == "rack:a01"
+    assert take("  ", [], None, chose=False, complete=is_part) is None
+    # A whole part typed wins over the highlight, whether offered or not.
+    assert take("side:A", shown, "rack:a01", chose=False, complete=is_part) == "side:A"
+    assert take("side:B", [], None, chose=False, complete=is_part) == "side:B"
+    assert take("SIDE:a", shown, "rack:a01", chose=False, complete=is_part) == "side:A"
+    # Part of an entry: the first entry left; the arrows after typing: their entry.
+    assert take("a01", shown[:2], "rack:a01", chose=False, complete=is_part) == "rack:a01"
+    assert take("a01", shown[:2], "feed:a01/a01-A", chose=True, complete=is_part) == (
+        "feed:a01/a01-A"
+    )
+    # Nothing offered and not a part: the text, for the caller to refuse with its reason.
+    assert take("nope", [], None, chose=False, complete=is_part) == "nope"
+
+
+def test_the_filter_keeps_entries_holding_every_word() -> None:
+    entries = [("rack:a01", "rack:a01  (everything in it)"), ("side:A", "side:A  (every…)")]
+    assert filtered(entries, "") == entries
+    assert filtered(entries, "RACK") == entries[:1]
+    assert filtered(entries, "everything") == []  # the explanation is not the part
+    assert filtered(entries, "side a") == entries[1:]
+    assert filtered(entries, "b") == []
 
 
 def test_the_entry_is_in_the_palette_and_the_help() -> None:

@@ -17,7 +17,6 @@ from rackdesigner.tui.app import DesignerApp
 from rackdesigner.tui.screens.confirm import ConfirmScreen
 from rackdesigner.tui.screens.connect import ConnectScreen
 from rackdesigner.tui.screens.fabric import GenerateScreen
-from rackdesigner.tui.screens.prompt import PromptScreen
 from rackdesigner.tui.screens.template import TemplateScreen
 from tests.conftest import ROOT
 from tests.edit.test_stateful import full_check
@@ -346,20 +345,22 @@ def test_new_from_template_replaces_the_layout_and_a_large_one_fills_off_the_ui_
             await settle(pilot)
             session = app.workspace.session
             assert session is not None
-            assert app.workspace.path is None and app.workspace.dirty
-            assert session.layout.name == "small"  # the first save proposes small.toml
+            # The file the user opened stays the layout's file, and names it.
+            assert app.workspace.path == str(path) and app.workspace.dirty
+            assert session.layout.name == "finetune-8gpu"
             assert session.layout.description.startswith("16 x h100-sxm")
             models = [d.model for _, d in session.layout.devices()]
             assert models.count("dgx-h100") == 2
             assert not [d for d in session.findings if d.severity == "error"]
             assert path.read_text(encoding="utf-8").startswith("# Fine-tuning node")
-            # Untitled: the first save asks for a path, proposing the template's name.
+            # The first save asks before it replaces the layout the file holds; cancel.
             await pilot.press("ctrl+s")
             await pilot.pause()
-            assert isinstance(app.screen, PromptScreen)
-            assert app.screen.query_one("#prompt-input").value == "small.toml"  # type: ignore[attr-defined]
+            assert isinstance(app.screen, ConfirmScreen)
+            assert "finetune-8gpu.toml exists" in app.screen.message
             await pilot.press("escape")
             await pilot.pause()
+            assert path.read_text(encoding="utf-8").startswith("# Fine-tuning node")
             # -- a large template
             monkeypatch.setattr(long_edit, "LONG_EDIT_COMMANDS", 2)
             shown = busy_details(app, monkeypatch)

@@ -23,12 +23,10 @@ GENERATORS: dict[str, Generator] = {
 }
 
 
-def generate(
-    layout: Layout, request: FabricRequest, *, power_limit: float | None = None
-) -> FabricPlan:
+def generate(layout: Layout, request: FabricRequest) -> FabricPlan:
     """The plan for ``request`` on ``layout`` (unchanged); :class:`GenerateError` says why not."""
     request.check()
-    return GENERATORS[request.fabric](layout, request, power_limit=power_limit)
+    return GENERATORS[request.fabric](layout, request)
 
 
 __all__ = ["FABRICS", "GENERATORS", "FabricPlan", "FabricRequest", "GenerateError", "generate"]

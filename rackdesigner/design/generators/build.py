@@ -62,7 +62,6 @@ class Builder:
         layout: Layout,
         request: FabricRequest,
         *,
-        power_limit: float | None = None,
         catalog: Catalog | None = None,
     ):
         request.check()
@@ -90,9 +89,7 @@ class Builder:
         self.analysis = Analysis(view)
         self.thresholds = self.analysis.thresholds
         self.overrides = dict(layout.rules.thresholds) if layout.rules else {}
-        self.floor = Floor(
-            view, self.analysis, allow_new_racks=request.new_racks, power_limit=power_limit
-        )
+        self.floor = Floor(view, self.analysis, allow_new_racks=request.new_racks)
         self.plan = FabricPlan(request.fabric)
         self.links: list[Link] = []
         self.switches: list[Switch] = []
@@ -549,9 +546,11 @@ class Builder:
         label: str,
         role: str = "spine",
         minimum: int = 1,
+        spread: Sequence[tuple[float, float]] = (),
     ) -> list[Switch]:
         """Spines above ``leaves`` (``uplinks`` each at most), every leaf cabled round-robin;
-        at least ``minimum`` of them."""
+        at least ``minimum`` of them. With ``spread``, spine j aims at its j-th place in
+        turn (the racks the spines should not share) instead of ``target``."""
         count = spines_for(len(leaves), uplinks, spine.ports, minimum)
         if count is None:
             raise GenerateError(
@@ -559,7 +558,13 @@ class Builder:
                 f"{spine.ports}-port {spine.key}"
             )
         spines = [
-            self.switch(spine, role, target, near, f"{label} {role} {j + 1}".strip())
+            self.switch(
+                spine,
+                role,
+                spread[j % len(spread)] if spread else target,
+                near,
+                f"{label} {role} {j + 1}".strip(),
+            )
             for j in range(count)
         ]
         for index, leaf in enumerate(leaves):

@@ -8,10 +8,8 @@ from rackdesigner.design.generators.build import Builder
 from rackdesigner.model.layout import Layout
 
 
-def generate(
-    layout: Layout, request: FabricRequest, *, power_limit: float | None = None
-) -> FabricPlan:
-    b = Builder(layout, request, power_limit=power_limit)
+def generate(layout: Layout, request: FabricRequest) -> FabricPlan:
+    b = Builder(layout, request)
     nodes = b.nodes
     n = len(nodes.ids)
     if n > 2:

@@ -47,10 +47,8 @@ def shape(n: int, rails: int, leaf_ports: int, spine_ports: int, ratio: float) -
         raise GenerateError(str(error)) from None
 
 
-def generate(
-    layout: Layout, request: FabricRequest, *, power_limit: float | None = None
-) -> FabricPlan:
-    b = Builder(layout, request, power_limit=power_limit)
+def generate(layout: Layout, request: FabricRequest) -> FabricPlan:
+    b = Builder(layout, request)
     nodes = b.nodes
     n = len(nodes.ids)
     rails = nodes.rails

@@ -23,9 +23,6 @@ from rackdesigner.design.generators.base import GenerateError, SwitchModel
 from rackdesigner.model.layout import RACK_UNIT_M, Device, Layout, Rack
 
 _TRAILING_NUMBER = re.compile(r"^(.*?)(\d+)$")
-# W a rack without feeds keeps free for the PDUs `rackdesigner new` adds after the fabric:
-# its largest racks take up to 14 PDUs of 20 W (7 x 22 kW a side for 143 kW).
-PDU_RESERVE = 300.0
 _POSITIONS: dict[tuple[int, int, bool], list[int]] = {}
 
 
@@ -89,8 +86,10 @@ class Spot:
 class Floor:
     """The racks of a layout, their free units and headroom, and the cable runs between them.
 
-    ``power_limit`` is the most a rack without feeds may draw (``rackdesigner new`` sizes
-    feeds after the fabric is placed); without it such a rack has no power limit.
+    A rack's power headroom is what its feeds and PDUs carry beyond its load (a rack
+    without feeds has no power limit): ``rackdesigner new`` gives its racks their largest
+    feeds and PDUs before the fabric, so they are placed by the same measure as in the
+    designer.
     """
 
     def __init__(
@@ -99,13 +98,11 @@ class Floor:
         analysis: Analysis,
         *,
         allow_new_racks: bool = True,
-        power_limit: float | None = None,
     ):
         self.layout = layout
         self.analysis = analysis
         self.geometry = SiteGeometry.of(layout.site)
         self.allow_new_racks = allow_new_racks
-        self.power_limit = power_limit
         self.air_max = analysis.thresholds["air_cooling_max"]
         places = rack_places(layout)
         self.spots: list[Spot] = []
@@ -180,13 +177,8 @@ class Floor:
 
     def _headroom(self, facts: RackFacts) -> float:
         """W of switch draw a rack's feeds, PDUs and cooling can still take."""
-        reserve = 0.0
         if facts.capacity is not None:
             power = min(facts.capacity, pdu_limit(facts)) - facts.load
-        elif self.power_limit is not None:
-            # `new` adds the PDUs after the fabric: keep room for their own draw and heat.
-            reserve = PDU_RESERVE
-            power = self.power_limit - facts.load - reserve
         else:
             power = math.inf
         cooling = facts.rack.cooling_mode
@@ -202,13 +194,17 @@ class Floor:
             cool = capacity - facts.heat
         else:  # air, and liquid: a switch's heat all goes to the air
             cool = self.air_max - facts.air_heat
-        return min(power, cool - reserve)
+        return min(power, cool)
 
     # -- placement --------------------------------------------------------------------
 
     def distance(self, spot: Spot, target: tuple[float, float]) -> float:
         x = spot.x if spot.x is not None else math.inf
         return abs(x - target[0]) + abs(spot.y - target[1])
+
+    @staticmethod
+    def distance_to(place: tuple[float, float], target: tuple[float, float]) -> float:
+        return abs(place[0] - target[0]) + abs(place[1] - target[1])
 
     def by_distance(self, target: tuple[float, float]) -> list[Spot]:
         """Every rack, nearest ``target`` first (cached: many switches share a target)."""
@@ -433,13 +429,9 @@ class Floor:
         if like.new:
             return like.empty_headroom  # a copy of a copy: the first copy's limit
         facts = self.facts_by_rack[id(like.rack)]
-        reserve = 0.0
         if facts.capacity is not None:
             # the copy has the same feeds and PDUs as its neighbour
             power = min(facts.capacity, pdu_limit(facts)) - own
-        elif self.power_limit is not None:
-            reserve = PDU_RESERVE
-            power = self.power_limit - own - reserve
         else:
             power = math.inf
         cooling = rack.cooling_mode
@@ -451,7 +443,7 @@ class Floor:
             cool = float(dtype.capacity or 0.0) - own if dtype else self.air_max - own
         else:
             cool = self.air_max - own
-        return min(power, cool - reserve)
+        return min(power, cool)
 
     def _rack_id(self, like: Rack, slot: int) -> str:
         match = _TRAILING_NUMBER.match(like.id)

@@ -81,16 +81,36 @@ def _pair(b: Builder, leaf_model, spine_model) -> FabricPlan | None:
         return None
     spots = [b.node_spot(i) for i in range(n)]
     target, near = b.centre(spots), b.floor.rows_of(spots)
+    # Each leaf (and spine) in its own half of the nodes' racks, in the rack of that half
+    # nearest the centre (a leaf and a spine in each of two racks, as the guide's inference
+    # cluster has them; the middle two of four): losing a rack leaves the other racks'
+    # nodes a leaf and a spine, and no run is longer than with both in the middle.
+    racks = sorted({id(s): s for s in spots}.values(), key=lambda s: (s.y, s.x or 0.0))
+    aims = [
+        min(((s.x or 0.0, s.y) for s in share), key=lambda p: b.floor.distance_to(p, target))
+        for share in (racks[: len(racks) // 2], racks[len(racks) // 2 :])
+        if len(racks) > 1
+    ]
     leaves: list[Switch] = []
     for k, half in enumerate(halves):
+        aim = aims[k] if aims else target
         leaf = b.switch(
-            leaf_model, "leaf", target, near, f"leaf {k + 1} rails {half[0] + 1}-{half[-1] + 1}"
+            leaf_model, "leaf", aim, near, f"leaf {k + 1} rails {half[0] + 1}-{half[-1] + 1}"
         )
         for r in half:
             b.attach(range(n), r, leaf)
         leaf.want_up = ups[k]
         leaves.append(leaf)
-    spines = b.two_tier(leaves, max(ups), spine_model, b.floor.centre, None, "", minimum=2)
+    spines = b.two_tier(
+        leaves,
+        max(ups),
+        spine_model,
+        b.floor.centre,
+        None,
+        "",
+        minimum=2,
+        spread=aims,
+    )
     built = max(_ratio(b, leaf, spine_model.speed) for leaf in leaves)
     counts = {
         "nodes": n,
@@ -115,10 +135,8 @@ def _pair(b: Builder, leaf_model, spine_model) -> FabricPlan | None:
     return b.finish(counts, notes)
 
 
-def generate(
-    layout: Layout, request: FabricRequest, *, power_limit: float | None = None
-) -> FabricPlan:
-    b = Builder(layout, request, power_limit=power_limit)
+def generate(layout: Layout, request: FabricRequest) -> FabricPlan:
+    b = Builder(layout, request)
     n = len(b.nodes.ids)
     leaf_model = b.model(request.leaf, "leaf")
     spine_model = b.model(request.spine, "spine", leaf_model)

@@ -51,10 +51,8 @@ def su_size(request: FabricRequest, leaf: SwitchModel) -> int:
     return max(1, leaf.ports // 2)
 
 
-def generate(
-    layout: Layout, request: FabricRequest, *, power_limit: float | None = None
-) -> FabricPlan:
-    b = Builder(layout, request, power_limit=power_limit)
+def generate(layout: Layout, request: FabricRequest) -> FabricPlan:
+    b = Builder(layout, request)
     nodes = b.nodes
     n = len(nodes.ids)
     rails = nodes.rails

@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 
 from rackdesigner.analysis import Analysis, DeviceFacts, LinkFacts, RackFacts
+from rackdesigner.analysis.open_units import open_units, span_text, spans
 from rackdesigner.export.render.svg import kw
 
 STOCK_LENGTHS_M = (0.5, 1, 1.5, 2, 2.5, 3, 5, 7, 10, 15, 20, 30, 50, 100)
@@ -37,7 +38,9 @@ def units(dev: DeviceFacts) -> str:
 
 def device_rows(facts: RackFacts) -> list[tuple[str, ...]]:
     """A rack's devices from the top unit down, then 0U devices, then those in no unit:
-    (U, id, model, kind, power, GPUs, label)."""
+    (U, id, model, kind, power, GPUs, label). Blanking panels are filler, not equipment:
+    one row per panel model (where they go, how many), and a rack that declares its
+    blanking gets one row of the open units its panels close."""
 
     def order(dev: DeviceFacts) -> tuple[int, float, int]:
         if dev.type is not None and dev.height_u <= 0:
@@ -47,7 +50,11 @@ def device_rows(facts: RackFacts) -> list[tuple[str, ...]]:
         return (0, -(dev.device.position + dev.height_u), 0)
 
     rows: list[tuple[str, ...]] = []
+    panels: dict[str, list[DeviceFacts]] = {}
     for dev in sorted(facts.devices, key=order):
+        if dev.kind == "blank" and dev.device.position is not None:
+            panels.setdefault(dev.device.model, []).append(dev)
+            continue
         power = "?" if dev.power is None else (kw(dev.power) if dev.power else "–")
         if dev.power_estimated:
             power += "*"
@@ -62,6 +69,39 @@ def device_rows(facts: RackFacts) -> list[tuple[str, ...]]:
                 dev.device.label or "",
             )
         )
+    return rows + _panel_rows(facts, panels)
+
+
+def _panel_rows(facts: RackFacts, panels: dict[str, list[DeviceFacts]]) -> list[tuple[str, ...]]:
+    """The blanking panels' rows: each listed model once, and the declared blanking."""
+    rows = []
+    for model, listed in sorted(panels.items()):
+        taken = [
+            unit
+            for dev in listed
+            for unit in range(
+                dev.device.position or 0, (dev.device.position or 0) + max(1, round(dev.height_u))
+            )
+        ]
+        # The units (a few columns wide) in U, where they are in the label's wide column.
+        where = span_text(spans(taken), "–")
+        rows.append(
+            (
+                f"{len(taken)} U",
+                listed[0].id if len(listed) == 1 else f"{len(listed)} panels",
+                model,
+                "blank",
+                "–",
+                "",
+                where,
+            )
+        )
+    if facts.rack.blanking:
+        # What listed panels leave open is what the declared ones close.
+        open_ = open_units(facts)
+        if open_:
+            where = span_text(spans(open_), "–")
+            rows.append((f"{len(open_)} U", "panels", "blanking = true", "blank", "–", "", where))
     return rows
 
 

@@ -30,6 +30,12 @@ Why it matters:
     declared one where a link gives `length`, else the computed route plus the site's slack.
     Links without `media` are not checked.
 
+    A cable that reaches is still noted (info) where copper would reach it instead of an
+    optical cable or fibre, or passive copper instead of active copper (the first medium
+    of the generators' order, dac, acc, aoc, mmf, smf, that reaches): an AOC or a pair of
+    transceivers costs several times a DAC and draws power at both ends, an active copper
+    cable draws power where a passive one draws none.
+
 Example:
     [[links]]
     a = "a01-n01:ib1"
@@ -46,9 +52,14 @@ Example:
     b = "b01-leaf1:p1"   # Quantum-X800 Q3400 in the same rack
     media = "dac"        # no passive DAC exists at XDR: acc (2 m) or smf
 
+    [[links]]
+    a = "c01-n01:ib1"    # 200G HDR, 1.19 m to the leaf in the same rack
+    b = "c01-leaf1:p1"
+    media = "aoc"        # info: a DAC reaches 3 m at 200G
+
 Fix:
     Use a medium that exists and reaches (acc, mmf, smf; OM4 instead of OM3; at XDR acc
-    or smf), or place the ends closer.
+    or smf), or place the ends closer; where copper reaches, use it.
 """
 
 from __future__ import annotations
@@ -56,7 +67,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis, LinkFacts
-from rackdesigner.analysis.reach import BAND_400G, BAND_XDR, STRAIGHT, known, reach, speed_band
+from rackdesigner.analysis.reach import (
+    BAND_400G,
+    BAND_XDR,
+    PREFERENCE,
+    STRAIGHT,
+    MediaChooser,
+    known,
+    reach,
+    speed_band,
+)
 from rackdesigner.analysis.reach import KEYS as REACH_KEYS
 from rackdesigner.model.units import LENGTH, fmt
 from rackdesigner.rules.base import Finding, rule
@@ -140,15 +160,35 @@ def _upgrade(
     return "shorten the run: place the two ends closer"
 
 
+# Copper: where it reaches, an optical medium (or active copper for passive) costs more.
+_COPPER = ("dac", "acc")
+
+
+def _copper_for(chooser: MediaChooser, media: str) -> tuple[tuple[float, str], ...]:
+    """(reach, medium) of the copper media the generators would take before ``media``, in
+    their order: what a link of ``media`` could run on instead (none for dac itself)."""
+    if media not in PREFERENCE:
+        return ()
+    rank = PREFERENCE.index(media)
+    return tuple(
+        (limit, other)
+        for limit, other in chooser.steps
+        if other in _COPPER and PREFERENCE.index(other) < rank
+    )
+
+
 @rule(
     "CAB003",
     "error",
+    severities=("error", "info"),
     scope="link",
     thresholds=REACH_KEYS,
 )
 def media_reach(analysis: Analysis) -> Iterator[Finding]:
     thresholds = analysis.thresholds
     reaches: dict[tuple[str, float | None, str | None, str, str | None], tuple[str, float]] = {}
+    # (media, speed, form, tech) -> the copper that could carry such a link instead
+    coppers: dict[tuple[str, float | None, str, str | None], tuple[tuple[float, str], ...]] = {}
     judged: dict[str, bool] = {}
     for link in analysis.links:
         media = link.link.media
@@ -171,6 +211,13 @@ def media_reach(analysis: Analysis) -> Iterator[Finding]:
             ) or ("", -1.0)
         key, limit = found
         if limit >= 0 and link.length <= limit + TOLERANCE:
+            copper = coppers.get((media, link.speed, form, tech))
+            if copper is None:
+                chooser = MediaChooser(link.speed, thresholds, form, tech)
+                copper = coppers[(media, link.speed, form, tech)] = _copper_for(chooser, media)
+            cheaper = next((m for limit, m in copper if link.length <= limit), None)
+            if cheaper is not None:
+                yield _costlier(analysis, link, media, cheaper, form, tech)
             continue
         values = length_values(link, analysis)
         described = _described(media, link.speed, grade, form, tech)
@@ -202,3 +249,23 @@ def media_reach(analysis: Analysis) -> Iterator[Finding]:
             hint=_upgrade(analysis, link, media, link.length, form, tech),
             values=values,
         )
+
+
+def _costlier(
+    analysis: Analysis, link: LinkFacts, media: str, cheaper: str, form: str, tech: str | None
+) -> Finding:
+    """Info: copper reaches this link; its optical (or active) cable costs more."""
+    assert link.length is not None
+    other = _reach(analysis, cheaper, link.speed, form, None, tech)
+    values = length_values(link, analysis)
+    values["reach"] = other
+    return Finding(
+        link.entity,
+        link.ref,
+        f"{length_text(link, analysis)} is within the {fmt(other, LENGTH)} reach of "
+        f"{_described(cheaper, link.speed, None, form, tech)}: its {media} cable costs more "
+        f"and draws more power than needed",
+        hint=f"use {cheaper} ({_MEDIA_NAMES[cheaper]}, reaches {fmt(other, LENGTH)})",
+        values=values,
+        severity="info",
+    )

@@ -4,19 +4,6 @@ drawings print it too)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from rackdesigner.analysis.open_units import faces, mounted_devices
 
-from rackdesigner.analysis import DeviceFacts, RackFacts
-
-
-def mounted_devices(rack: RackFacts) -> Iterator[DeviceFacts]:
-    """Devices that occupy units and have a position."""
-    for dev in rack.devices:
-        if dev.mounted and dev.device.position is not None:
-            yield dev
-
-
-def faces(dev: DeviceFacts) -> tuple[str, ...]:
-    if dev.type is not None and dev.type.full_depth:
-        return ("front", "rear")
-    return (dev.device.face or "front",)
+__all__ = ["faces", "mounted_devices"]

@@ -8,57 +8,39 @@ Example:
     [[racks]]
     id = "a01"
     cooling = "air"
-    # devices fill U1-U20; U21-U42 are open
+    # devices fill U1-U20; U21-U42 are open (a rack with nothing in its units yet, only
+    # its 0U PDUs, is not checked)
 
 Fix:
-    Fill open units with `blank-1u` / `blank-2u` devices.
+    Declare `blanking = true` on the rack (v1.4): its open units are closed by blanking
+    panels, fitted as devices come and go, and not listed one by one. Or fill open units
+    with `blank-1u` / `blank-2u` devices.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rackdesigner.analysis import Analysis, DeviceFacts
+from rackdesigner.analysis import Analysis
+from rackdesigner.analysis.open_units import open_units, span_text, spans
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.placement._common import faces, mounted_devices
-
-
-def _units(dev: DeviceFacts) -> range:
-    position = dev.device.position or 0
-    return range(position, position + max(1, round(dev.height_u)))
 
 
 @rule("PLC006", "warning", scope="rack")
-def open_units(analysis: Analysis) -> Iterator[Finding]:
+def open_units_without_panels(analysis: Analysis) -> Iterator[Finding]:
     for rack in analysis.racks:
-        if rack.cooling != "air" or not rack.devices:
+        if rack.cooling != "air" or rack.rack.blanking:
             continue
-        height = int(rack.rack.height_u)
-        covered = [False] * (height + 1)
-        for dev in mounted_devices(rack):
-            if "front" not in faces(dev):
-                continue  # a half-depth device on the rear face leaves the front open
-            for unit in _units(dev):
-                if 1 <= unit <= height:
-                    covered[unit] = True
-        spans: list[tuple[int, int]] = []
-        for unit in range(1, height + 1):
-            if covered[unit]:
-                continue
-            if spans and spans[-1][1] == unit - 1:
-                spans[-1] = (spans[-1][0], unit)
-            else:
-                spans.append((unit, unit))
-        if not spans:
-            continue
-        count = sum(b - a + 1 for a, b in spans)
-        text = ", ".join(f"U{a}" if a == b else f"U{a}-U{b}" for a, b in spans[:6])
-        if len(spans) > 6:
-            text += f" and {len(spans) - 6} more"
+        units = open_units(rack)
+        if not units or len(units) == int(rack.rack.height_u):
+            continue  # nothing in its units yet (0U PDUs only): no air to recirculate
+        count = len(units)
+        text = span_text(spans(units), most=6)
         yield Finding(
             f"rack {rack.rack.id}",
             rack.ref,
             f"{count} open unit{'s' if count != 1 else ''} without blanking panels ({text})",
-            hint="fill them with blank-1u / blank-2u panels",
+            hint="declare blanking = true on the rack, or fill them with blank-1u / blank-2u "
+            "panels",
             values={"open_units": float(count)},
         )

@@ -76,7 +76,7 @@ class BuildController:
     # -- racks ------------------------------------------------------------------------------
 
     async def add_rack(self) -> None:
-        from rackdesigner.design.rack_build import check_rack_form, rack_defaults
+        from rackdesigner.design.rack_build import Checked, check_rack_form, rack_defaults
         from rackdesigner.tui.screens.build import FormScreen
 
         session = self.workspace.session
@@ -95,17 +95,24 @@ class BuildController:
             ("phases", "feed phases", d["phases"], "1 | 3"),
             ("current", "feed current", d["current"], "breaker rating, e.g. 63 A"),
         ]
+        checked: list[Checked] = []
+
+        def check(values: dict[str, str]) -> Checked:
+            checked[:] = [check_rack_form(layout, index, values)]
+            return checked[0]
+
         command = await self.ui.wait_for(
             FormScreen(
                 "Add rack",
                 fields,
-                lambda values: check_rack_form(layout, index, values),
+                check,
                 hint="enter adds the rack · tab: next field · escape cancels",
                 dialog_id="add-rack-dialog",
             )
         )
         if command is None:
             return
+        note = checked[-1].note if checked else ""
         rack_id = command.refs[0][1] if command.refs else None
         if self.ui.do(command) is None:
             rack_id = next((ref[1] for ref in command.refs if ref[0] == "rack"), rack_id)
@@ -113,13 +120,17 @@ class BuildController:
             self.ui.jump_to(rack_id)
             self.ui.update_inspector(("rack", rack_id))
             feeds = ", ".join(f.id for f in rack.feeds) if rack is not None else ""
+            pdus = sum(1 for d in rack.devices if d.feed) if rack is not None else 0
             row = (rack.row if rack is not None else "") or "(none)"
             slot = rack.slot if rack is not None else None
             self.ui.notify(
                 f"Added rack {rack_id} in row {row}, slot {slot}"
                 + (f", feeds {feeds}" if feeds else ", no feeds")
+                + (f", {pdus} PDU{'s' if pdus != 1 else ''} on them" if pdus else "")
+                + (f"; {note}" if note else "")
                 + " (ctrl+z undoes)",
-                timeout=5,
+                severity="warning" if note else "information",
+                timeout=8 if note else 5,
             )
 
     def duplicate_rack(self) -> None:
@@ -291,8 +302,8 @@ class BuildController:
         placed."""
         import time
 
-        from rackdesigner.edit import Batch, PlaceDevice
-        from rackdesigner.edit.index import FACES
+        from rackdesigner.design.panels import place_through_panels, taken_but_panels
+        from rackdesigner.edit import PlaceDevice
         from rackdesigner.tui.screens.build import ChoiceScreen
 
         session = self.workspace.session
@@ -335,7 +346,7 @@ class BuildController:
                 if face is None:
                     return []
         began = time.perf_counter()  # after any question: what the app itself takes
-        taken = {f: set(index.occupied(rack_id, f)) for f in FACES}
+        taken = taken_but_panels(index, rack)  # listed blanking panels make way
         try:
             placements = plan(
                 types,
@@ -353,11 +364,7 @@ class BuildController:
         commands = [
             PlaceDevice(rack_id, p.model, p.position, face=p.face, side=p.side) for p in placements
         ]
-        command: Any = (
-            commands[0]
-            if len(commands) == 1
-            else Batch(commands, f"Place {len(commands)} devices in {rack_id}")
-        )
+        command: Any = place_through_panels(index, rack, commands)
         if self.ui.do(command) is not None:
             return []
         ids = [str(c.device_id) for c in commands]

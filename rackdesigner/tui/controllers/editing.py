@@ -83,7 +83,7 @@ class EditController:
 
     def finish_move(self) -> None:
         from rackdesigner.design.moving import moved_id
-        from rackdesigner.edit import MoveDevice
+        from rackdesigner.design.panels import move_through_panels
 
         device = self.workspace.moving
         ghost = self.ui.end_move()
@@ -104,29 +104,36 @@ class EditController:
             self.ui.jump_to(rack, device)
             self.ui.update_inspector()
             return
-        move = MoveDevice(device, rack_id=rack, position=unit)
+        # Over listed blanking panels: they make way, and the units left get panels (one step).
+        command = move_through_panels(session.index, device, rack, unit)
         renamed = moved_id(device, owner.id, rack, session.index) if owner is not None else None
-        if renamed is not None and _can(move, session.index):
+        if renamed is not None and _can(command, session.index):
             # Its id names its old rack: offer the new rack's, in the move's undo step.
             where = (rack, unit)
-            self.ui.dialog(self._move_across(move, where, renamed, owner.id if owner else ""))
+            self.ui.dialog(
+                self._move_across(command, device, where, renamed, owner.id if owner else "")
+            )
             return
-        error = self.ui.do(move)
+        error = self.ui.do(command)
         if error is None:
-            self.ui.notify(f"Moved {device} to {rack} U{unit}", timeout=3)
+            over = command.label.partition(" (")[2]
+            self.ui.notify(
+                f"Moved {device} to {rack} U{unit}" + (f" ({over}" if over else ""),
+                timeout=3,
+            )
         if owner is not None:
             self.ui.jump_to(rack if error is None else owner.id, device)
         self.ui.update_inspector()
 
     async def _move_across(
-        self, move: Any, target: tuple[str, int], renamed: str, old_rack: str
+        self, move: Any, device: str, target: tuple[str, int], renamed: str, old_rack: str
     ) -> None:
         """Ask whether a device moved to another rack takes that rack's id; the move and
         the rename are one step (one undo). Escape leaves it where it was."""
         from rackdesigner.edit import Batch, RenameEntity
         from rackdesigner.tui.workspace import Question
 
-        device, (rack, unit) = move.device_id, target
+        rack, unit = target
         answer = await self.ui.ask(
             Question(
                 f"Move {device} to {rack} U{unit}",
@@ -377,11 +384,15 @@ class EditController:
 
 
 def _can(command: Any, index: Any) -> bool:
-    """Whether a move can be made where it is asked (its refusal is shown when it is done)."""
+    """Whether a move can be made where it is asked (its refusal is shown when it is done).
+    A move over blanking panels (a batch that takes them out first) can."""
     from rackdesigner.edit import EditError
 
+    check = getattr(command, "check", None)
+    if check is None:
+        return True
     try:
-        command.check(index)
+        check(index)
     except EditError:
         return False
     return True

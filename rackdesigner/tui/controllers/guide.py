@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from rackdesigner.model.diagnostics import Diagnostic
     from rackdesigner.tui.ui import DesignerUI
     from rackdesigner.tui.workspace import Workspace
 
@@ -25,13 +26,42 @@ class GuideController:
         self.ui = ui
 
     def apply_fix(self) -> None:
-        """Apply the fix of the problem highlighted in the problems panel, as one step."""
+        """Apply the fix of the problem highlighted in the problems panel, as one step; on
+        a group's line (``▸8×``), offer to fix the whole group as one step."""
         finding = self.ui.selected_finding()
         if finding is None:
             self.ui.notify(
                 "No problem is selected (ctrl+o: the problems panel).", severity="warning"
             )
             return
+        from rackdesigner.design.fixes import has_fixer  # not before the first frame
+
+        group = self.ui.selected_group()
+        if group is not None and has_fixer(finding.code):
+            self.ui.dialog(self._fix_group(group), exclusive=True)
+            return
+        self._fix_one(finding)
+
+    async def _fix_group(self, findings: list[Diagnostic]) -> None:
+        answer = await self.ui.ask(self.workspace.group_fix_question(findings))
+        if answer == "one":
+            self._fix_one(findings[0])
+        if answer != "all":
+            return
+        fix, fixed = self.workspace.fix_group(findings)
+        if fix is None:
+            self._fix_one(findings[0])  # says why nothing changed
+            return
+        if self.ui.do(fix) is None:
+            left = len(findings) - fixed
+            rest = f"; {left} had no mechanical fix" if left else ""
+            self.ui.notify(
+                f"{fix.label}{rest} (one ctrl+z undoes them)",
+                title=f"Fixed {fixed} of {len(findings)}",
+                timeout=6,
+            )
+
+    def _fix_one(self, finding: Diagnostic) -> None:
         where = f"{finding.code} {finding.entity}".strip()
         fix = self.workspace.fix_of(finding)
         if fix is None:

@@ -20,10 +20,8 @@ if TYPE_CHECKING:
     from rackdesigner.tui.ui import DesignerUI
     from rackdesigner.tui.workspace import Workspace
 
-TYPED = "\x00typed"  # the list's last entry: type any part
 # The device kinds a failure names by id (whatif's parts).
 DEVICE_PARTS = {"switch": "switch", "pdu": "pdu", "cdu": "cdu", "rear-door": "door"}
-LINKS_OFFERED = 8
 
 
 def choices(analysis: Analysis, device: str | None, rack: str | None) -> list[tuple[str, str]]:
@@ -39,10 +37,8 @@ def choices(analysis: Analysis, device: str | None, rack: str | None) -> list[tu
             for link in analysis.layout.links
             if facts.id in (link.a.split(":")[0], link.b.split(":")[0])
         ]
-        for end in links[:LINKS_OFFERED]:
+        for end in links:  # every one: typing filters the list
             out.append((f"link:{end}", f"link:{end}  (a cable of {facts.id})"))
-        if len(links) > LINKS_OFFERED:
-            out.append((TYPED, f"… {len(links) - LINKS_OFFERED} more cables: type link:END"))
     rack_facts = next((r for r in analysis.racks if r.rack.id == rack), None) if rack else None
     if rack_facts is not None:
         out.append((f"rack:{rack}", f"rack:{rack}  (everything in it)"))
@@ -50,7 +46,6 @@ def choices(analysis: Analysis, device: str | None, rack: str | None) -> list[tu
             out.append((f"feed:{rack}/{feed.id}", f"feed:{rack}/{feed.id}"))
         for side in sorted({feed.side for feed in rack_facts.rack.feeds if feed.side}):
             out.append((f"side:{side}", f"side:{side}  (every rack's side {side} feeds)"))
-    out.append((TYPED, "type a part: KIND:ID (feed, side, pdu, cdu, door, switch, rack, link)"))
     seen: set[str] = set()
     unique = []
     for key, text in out:
@@ -58,6 +53,18 @@ def choices(analysis: Analysis, device: str | None, rack: str | None) -> list[tu
             seen.add(key)
             unique.append((key, text))
     return unique
+
+
+def is_part(text: str) -> bool:
+    """Whether a typed text names a part as it stands (``side:A``): Enter runs it even
+    when the list does not offer it."""
+    from rackdesigner.whatif.parts import PartError, parse_failure
+
+    try:
+        parse_failure(text)
+    except PartError:
+        return False
+    return True
 
 
 class WhatIfController:
@@ -79,27 +86,18 @@ class WhatIfController:
         live = session.analysis
         at = self.ui.cursor()
         offered = choices(live, at.device, at.rack)
-        from rackdesigner.tui.screens.build import ChoiceScreen
+        from rackdesigner.tui.screens.typed_choice import TypedChoiceScreen
 
         part = await self.ui.wait_for(
-            ChoiceScreen(
+            TypedChoiceScreen(
                 "What if… fails",
                 offered,
-                offered[0][0],
-                hint="↑↓ choose · enter shows what goes down · no edit is made · escape cancels",
+                is_part,
+                placeholder="type to filter, or a part: side:A, feed:a01/a01-A, switch:…",
+                hint="KIND:ID: feed side pdu cdu door switch rack link · ↑↓ choose · enter "
+                "shades what goes down (no edit) · esc cancels",
             )
         )
-        if part == TYPED:
-            from rackdesigner.tui.screens.prompt import PromptScreen
-
-            part = await self.ui.wait_for(
-                PromptScreen(
-                    "What if… fails: the part",
-                    "",
-                    hint="KIND:ID: feed:a01-A, side:A, pdu:…, cdu:…, door:…, switch:…, "
-                    "rack:…, link:DEVICE:PORT",
-                )
-            )
         if not part:
             return
         self.run(str(part))

@@ -8,6 +8,7 @@ so it is undoable and re-checked.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rackdesigner.model.wording import plural
@@ -167,21 +168,26 @@ class WiringController:
             self.use_template(result)
 
     def use_template(self, result: TemplateResult) -> None:
-        """A new, untitled layout holding the template (unsaved: the first save asks for a
-        path; ctrl+z empties it)."""
+        """A new layout holding the template, for the file the user opened (untitled when
+        none: the first save asks for a path); unsaved, and the first save asks before it
+        replaces what the file holds. ctrl+z empties it."""
         from rackdesigner.design.template_fill import FillLayout
         from rackdesigner.edit import Session
         from rackdesigner.model.layout import Layout
 
         layout = result.built.layout
+        path = self.workspace.path
+        if path and not result.named:
+            layout.name = Path(path).stem  # designer.md: a new layout's name is its file's stem
         session = Session(Layout(name=layout.name))
-        self.ui.use_session(session, None)
+        self.ui.use_session(session, path)
         what = result.template or "custom"
         fill = FillLayout(layout, f"New from template {what}")
+        save = f"ctrl+s saves it to {path}" if path else "ctrl+s asks for a path"
 
         def filled() -> None:
             self.ui.notify(
-                f"New layout from {what}: {result.built.summary}. Unsaved: ctrl+s asks for a path.",
+                f"New layout from {what}: {result.built.summary}. Unsaved: {save}.",
                 title="New from template",
                 timeout=8,
             )

@@ -80,9 +80,20 @@ def catalog_options(
     return options
 
 
-class PickerInput(Input):
-    """The filter: arrows move through the list below, space marks an entry (catalog keys
-    hold no blanks, so the filter never needs one)."""
+def move_highlight(options: OptionList, step: int) -> bool:
+    """Move a list's highlight ``step`` entries (down when positive) as its own cursor
+    keys do (headings, disabled options, are skipped); False when the list is empty."""
+    if not options.option_count:
+        return False
+    action = options.action_cursor_down if step > 0 else options.action_cursor_up
+    for _ in range(abs(step)):
+        action()
+    return True
+
+
+class ListInput(Input):
+    """A filter over a list: the arrows move through the list below (the screen's
+    ``action_cursor``)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "screen.cursor(-1)", show=False),
@@ -90,6 +101,11 @@ class PickerInput(Input):
         Binding("pageup", "screen.cursor(-8)", show=False),
         Binding("pagedown", "screen.cursor(8)", show=False),
     ]
+
+
+class PickerInput(ListInput):
+    """The catalog's filter: space marks an entry (catalog keys hold no blanks, so the
+    filter never needs one)."""
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
         return key != "space" and super().check_consume_key(key, character)
@@ -182,13 +198,7 @@ class CatalogPickerScreen(ModalScreen[list[str] | None]):
         self._detail()
 
     def action_cursor(self, step: int) -> None:
-        options = self.query_one("#picker-list", OptionList)
-        if not options.option_count:
-            return
-        # OptionList skips headings (disabled options) on its own cursor moves.
-        action = options.action_cursor_down if step > 0 else options.action_cursor_up
-        for _ in range(abs(step)):
-            action()
+        move_highlight(self.query_one("#picker-list", OptionList), step)
 
     def action_mark(self) -> None:
         key = self.chosen()

@@ -37,7 +37,7 @@ SU_TEMPLATES = ("superpod", *RACK_SCALE_TEMPLATES)
 # The fields a rack-scale template does not read (docs/rack-scale.md: the NVL72 rack fixes
 # its GPU, trays, liquid cooling and a rail fabric), hidden so the form offers only what
 # changes the hall.
-RACK_SCALE_FIXED = ("gpu", "per-node", "cooling", "fabric")
+RACK_SCALE_FIXED = ("gpu", "per-node", "cooling", "fabric", "link-speed")
 COOLING = ("air", "liquid", "rear-door")
 WORKLOADS = ("training", "fine-tuning", "inference")
 
@@ -46,6 +46,7 @@ WORKLOADS = ("training", "fine-tuning", "inference")
 class TemplateResult:
     template: str  # "" for a parametric layout
     built: Built
+    named: bool = False  # the form's name field was filled in
 
 
 def _choice(value: object) -> str:
@@ -77,6 +78,7 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
         self.switch_keys = sorted(
             k for k, d in catalog.devices.items() if d.kind == "switch" and _has_fabric(d)
         )
+        self.link_speeds = _link_speeds(catalog)
 
     def compose(self) -> ComposeResult:
         templates = [(f"{t.name} · {t.summary}", t.name) for t in TEMPLATES.values()]
@@ -136,6 +138,17 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
                     Choice(switches, allow_blank=False, id="t-spine", compact=True),
                 )
                 yield line(
+                    "link-speed",
+                    "link speed",
+                    Choice(
+                        [("auto (the nodes' ports)", AUTO)]
+                        + [(f"{speed / 1e9:g} Gbps", speed) for speed in self.link_speeds],
+                        allow_blank=False,
+                        id="t-link-speed",
+                        compact=True,
+                    ),
+                )
+                yield line(
                     "oversubscription", "oversub.", Input(id="t-oversubscription", compact=True)
                 )
                 yield line(
@@ -167,7 +180,11 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
                 yield line(
                     "name",
                     "name",
-                    Input(placeholder="default: the template's name", id="t-name", compact=True),
+                    Input(
+                        placeholder="default: the open file's name, else the template's",
+                        id="t-name",
+                        compact=True,
+                    ),
                 )
             yield Static("", id="template-status", classes="dialog-message")
             yield Static(
@@ -202,6 +219,7 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
         self._set("#t-fabric", _choice(options.fabric))
         self._set("#t-leaf", _choice(options.leaf))
         self._set("#t-spine", _choice(options.spine))
+        self._set("#t-link-speed", AUTO if options.link_speed is None else options.link_speed)
         self.query_one("#t-oversubscription", Input).value = f"{options.oversubscription:g}:1"
         self.query_one("#t-su-nodes", Input).value = (
             "" if options.su_nodes is None else str(options.su_nodes)
@@ -292,7 +310,9 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
                 **common,
             )
         gpus = sus * 32 * 8 if sus is not None else whole("#t-gpus", "GPUs")
+        speed = select("#t-link-speed")
         return NewOptions(
+            link_speed=float(speed) if speed is not None else None,  # type: ignore[arg-type]
             gpus=gpus,
             gpu=str(select("#t-gpu")) if select("#t-gpu") else None,
             gpus_per_node=int(select("#t-per-node") or 8),  # type: ignore[call-overload]
@@ -331,7 +351,7 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
         except Exception as error:  # a builder bug: one line here, never a traceback
             self.post_message(Built(None, f"the template failed: {type(error).__name__}: {error}"))
             return
-        self.post_message(Built(TemplateResult(template, built), None))
+        self.post_message(Built(TemplateResult(template, built, options.name is not None), None))
 
     @on(Built)
     def _built(self, event: Built) -> None:
@@ -352,6 +372,18 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def _link_speeds(catalog: Catalog) -> list[float]:
+    """The rates the catalog's fabric switches run (bit/s), slowest first."""
+    from rackdesigner.design.generators.base import fabric_group
+
+    speeds = set()
+    for dtype in catalog.devices.values():
+        group = fabric_group(dtype) if dtype.kind == "switch" else None
+        if group is not None and group.speed:
+            speeds.add(float(group.speed))
+    return sorted(speeds)
 
 
 def _has_fabric(dtype: object) -> bool:

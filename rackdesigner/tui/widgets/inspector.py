@@ -58,6 +58,8 @@ def field_text(field: s.Field, value: Any) -> str:
     """A value as the user would type it: the file's own text for a quantity read from it."""
     if value is None:
         return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"  # as TOML writes it, and as the field takes it
     if isinstance(value, Q):
         return value.text
     if field.kind in ("qty", "ratio") and isinstance(value, int | float) and field.dim is not None:

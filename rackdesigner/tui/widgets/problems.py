@@ -262,6 +262,16 @@ class ProblemsPanel(ScrollView, can_focus=True):
         row = self.current_row
         return row.diagnostic if row is not None else None
 
+    @property
+    def current_group(self) -> list[Diagnostic] | None:
+        """The findings of the group whose own line is highlighted (``▸8×``), worst
+        first; None on a finding's line."""
+        row = self.current_row
+        if row is None or row.finding is not None or row.group.count < 2:
+            return None
+        group = row.group.findings
+        return [row.group.worst, *(f for f in group if f is not row.group.worst)]
+
     def is_expanded(self, code: str, severity: str = "") -> bool:
         """Whether the group of ``code`` (any severity when none is named) is open."""
         return any(c == code and (not severity or s == severity) for c, s in self.expanded)

@@ -560,7 +560,10 @@ class RacksView(ScrollView, can_focus=True):
             )
             return f"drop: {model} is 0U, placed {where} of {rack.rack.id}"
         height = max(1, round(entry.height_u))
-        taken = {f: set(rack.units(f)) for f in ("front", "rear")}
+        # Listed blanking panels make way for a drop (design/panels.py).
+        taken = {
+            f: {u for u, b in rack.units(f).items() if b.kind != "blank"} for f in ("front", "rear")
+        }
         block = Block(Device(f"+{model}", model), entry.kind or "other", height, entry.full_depth)
         try:
             placed = plan(
@@ -910,7 +913,7 @@ class RacksView(ScrollView, can_focus=True):
         if ghost is not None and moving is not None and ghost.rack == index:
             spans = range(max(lowest, ghost.unit), min(highest, ghost.unit + moving.height - 1) + 1)
             if spans:
-                clash = any(units.get(u) not in (None, moving) for u in spans)
+                clash = any(_in_the_way(units.get(u), moving) for u in spans)
                 clash = clash or ghost.refused is not None
                 top = ghost.unit + moving.height - 1
                 return [
@@ -1009,10 +1012,8 @@ class RacksView(ScrollView, can_focus=True):
             and ghost.rack == index
             and ghost.unit <= unit < ghost.unit + moving.height
         ):
-            units = plan.units(self.face)
-            clash = units.get(unit)
-            clash = clash if clash is not moving else None
-            refused = clash is not None or ghost.refused is not None
+            refused = _in_the_way(plan.units(self.face).get(unit), moving)
+            refused = refused or ghost.refused is not None
             return [self._ghost_cell(moving, unit, ghost.unit, refused)]
         block = plan.units(self.face).get(unit)
         if block is not None and moving is not None and block is moving and ghost is not None:
@@ -1094,6 +1095,12 @@ def _under_text(block: Block, row: int) -> str:
 
 # A what-if's shades: the symbol before the device's id.
 SHADES = {"down": "▼", "degraded": "◐", "cut off": "⌁"}
+
+
+def _in_the_way(block: Block | None, moving: Block) -> bool:
+    """Whether a unit's block stops a move: not the device itself, and not a listed
+    blanking panel (a move over panels takes their place: design/panels.py)."""
+    return block is not None and block is not moving and block.kind != "blank"
 
 
 def _shade_style(shade: str, theme: str) -> Style:
