@@ -74,7 +74,7 @@ def device_rows(facts: RackFacts) -> list[tuple[str, ...]]:
 
 def _panel_rows(facts: RackFacts, panels: dict[str, list[DeviceFacts]]) -> list[tuple[str, ...]]:
     """The blanking panels' rows: each listed model once, and the declared blanking."""
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for model, listed in sorted(panels.items()):
         taken = [
             unit

@@ -116,6 +116,8 @@ class BuildController:
         rack_id = command.refs[0][1] if command.refs else None
         if self.ui.do(command) is None:
             rack_id = next((ref[1] for ref in command.refs if ref[0] == "rack"), rack_id)
+            if rack_id is None:
+                return
             rack = session.index.rack(rack_id)
             self.ui.jump_to(rack_id)
             self.ui.update_inspector(("rack", rack_id))
