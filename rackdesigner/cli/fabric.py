@@ -18,23 +18,19 @@ from typing import TYPE_CHECKING
 import click
 
 from rackdesigner.cli import progress
-from rackdesigner.cli.conventions import output_option
+from rackdesigner.cli.conventions import STDIN, fail, output_option
+from rackdesigner.cli.loading import open_or_exit
+from rackdesigner.model.collector import collection_paused
 from rackdesigner.model.terminal import shown
 from rackdesigner.model.wording import plural
 
 if TYPE_CHECKING:
     from rackdesigner.design.generators import FabricPlan
-    from rackdesigner.layout_io.document import Document
     from rackdesigner.layout_io.sourcemap import SourceMap
     from rackdesigner.model.diagnostics import Diagnostic
     from rackdesigner.model.layout import Layout
 
 FABRIC_CHOICES = ("rail", "leaf-spine", "dragonfly", "direct")
-
-
-def _fail(message: str) -> None:
-    click.echo(f"rackdesigner: {shown(message)}", err=True)
-    sys.exit(2)
 
 
 def _command_line(ctx: click.Context) -> str:
@@ -71,9 +67,9 @@ def parse_ratio(value: str | None) -> float:
     try:
         number = float(head) / (float(tail) if sep else 1.0)
     except (ValueError, ZeroDivisionError):
-        _fail(f"--oversubscription {value}: not a ratio (e.g. 1, 2:1, 4)")
+        fail(f"--oversubscription {value}: not a ratio (e.g. 1, 2:1, 4)")
     if not number >= 1.0 or number == float("inf"):
-        _fail(
+        fail(
             f"--oversubscription {value}: below 1 (it is downlink ÷ uplink bandwidth; 1:1 is "
             "non-blocking, the least there is)"
         )
@@ -115,28 +111,6 @@ def _check(layout: Layout, file: str, source_map: SourceMap | None = None) -> li
     return diagnostics
 
 
-def _open(path: str) -> Document:
-    """Load a document as `validate` does; print its load errors and exit 2.
-
-    Its own copy, not cli.py's: cli.py imports this module to register the commands, and
-    the package keeps no import cycles (even deferred ones)."""
-    from rackdesigner.check.engine import rule_config_errors
-    from rackdesigner.check.formats.text import line
-    from rackdesigner.layout_io.document import load
-    from rackdesigner.model.diagnostics import LayoutError
-
-    try:
-        document = load(path)
-        errors = rule_config_errors(document)
-        if errors:
-            raise LayoutError(errors)
-    except LayoutError as error:
-        for d in error.diagnostics:
-            click.echo(line(d), err=True)
-        sys.exit(2)
-    return document
-
-
 def _report(file: str, plan: FabricPlan, diagnostics: list[Diagnostic], lead: str) -> int:
     """Print what was written and what the rules found; the exit code (1 with errors)."""
     from rackdesigner.check.formats.text import line
@@ -170,7 +144,7 @@ def _write(layout: Layout, path: str) -> SourceMap:
     try:
         write_atomic(Path(path), text.encode("utf-8"))
     except OSError as error:
-        _fail(f"cannot write {path}: {error.strerror or error}")
+        fail(f"cannot write {path}: {error.strerror or error}")
     return source_map(layout, scan(text))
 
 
@@ -240,6 +214,7 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
 )
 @click.option("--name", metavar="TEXT", help="The layout's name.")
 @click.pass_context
+@collection_paused()
 def new(
     ctx: click.Context,
     file: str | None,
@@ -284,19 +259,16 @@ def new(
     if template is None and gpus is None:
         raise click.UsageError("--gpus is required without --template")
     if template is not None and template not in TEMPLATES:
-        _fail(
+        fail(
             f"unknown template {template!r}: choose one of {', '.join(TEMPLATES)} "
             "(rackdesigner new --list)"
         )
     if os.path.exists(file) and not force:
-        _fail(f"{file} exists; rerun with --force to overwrite it")
+        fail(f"{file} exists; rerun with --force to overwrite it")
     folder = os.path.dirname(file) or "."
     if not os.path.isdir(folder):
-        _fail(f"cannot write {file}: no folder {folder}")
+        fail(f"cannot write {file}: no folder {folder}")
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
-    import gc
-
-    gc.disable()  # millions of objects that live until exit: nothing for the collector
     options = NewOptions(
         gpus=gpus,
         gpu=gpu,
@@ -326,7 +298,7 @@ def new(
         try:
             built = build(options, _command_line(ctx))
         except GenerateError as error:
-            _fail(f"new: {error}")
+            fail(f"new: {error}")
         progress.report(f"writing {shown(file)}", 0, 0)
         written = _write(built.layout, file)
         progress.report("checking the layout", 0, 0)
@@ -371,6 +343,7 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
 )
 @output_option("Write here.", metavar="OUT", dir_okay=False)
 @click.option("--force", is_flag=True, help="Rewrite LAYOUT in place, or overwrite OUT.")
+@collection_paused()
 def generate(
     layout: str,
     fabric: str,
@@ -401,17 +374,16 @@ def generate(
     from rackdesigner.layout_io.saving import same_file
 
     if output == "-":  # a file named "-" would be made, and stdout would carry the summary
-        _fail("generate writes a layout file: give -o FILE, or --force to rewrite LAYOUT")
+        fail("generate writes a layout file: give -o FILE, or --force to rewrite LAYOUT")
+    if layout == STDIN and output is None:
+        fail("generate - reads the layout from standard input: give -o FILE to write it to")
     target = output or layout
     in_place = output is None or same_file(output, layout)
     if in_place and not force:
-        _fail(f"not rewriting {layout} in place without --force; give -o OUT for a new file")
+        fail(f"not rewriting {layout} in place without --force; give -o OUT for a new file")
     if not in_place and os.path.exists(target) and not force:
-        _fail(f"{target} exists; rerun with --force to overwrite it")
-    import gc
-
-    gc.disable()
-    document = _open(layout)
+        fail(f"{target} exists; rerun with --force to overwrite it")
+    document = open_or_exit(layout)
     model = document.layout
     nodes = None
     if pattern is not None:
@@ -426,7 +398,7 @@ def generate(
             and t.kind == "gpu-node"
         )
         if not nodes:
-            _fail(f"generate: no GPU node id matches {pattern!r}")
+            fail(f"generate: no GPU node id matches {pattern!r}")
     request = FabricRequest(
         fabric=fabric,
         nodes=nodes,
@@ -444,7 +416,7 @@ def generate(
     try:
         plan = run(model, request)
     except GenerateError as error:
-        _fail(f"generate: {error}")
+        fail(f"generate: {error}")
     apply_plan(model, plan)
     dropped = document.dropped_comments
     if dropped and in_place:
@@ -459,9 +431,9 @@ def generate(
         # (the note above named them).
         save(document, target, force=in_place)
     except (FileChangedError, CommentsLostError) as error:
-        _fail(str(error))
+        fail(str(error))
     except OSError as error:
-        _fail(f"cannot write {target}: {error.strerror or error}")
+        fail(f"cannot write {target}: {error.strerror or error}")
     diagnostics = _check(model, target, document.source_map)
     from rackdesigner.design.templates import count
 

@@ -7,7 +7,6 @@ CI starts fast and needs no terminal.
 from __future__ import annotations
 
 import contextlib
-import gc
 import json
 import os
 import re
@@ -39,13 +38,13 @@ from rackdesigner.cli.conventions import (
     write_output,
     write_outputs,
 )
-from rackdesigner.model.terminal import shown
+from rackdesigner.cli.loading import open_or_exit
+from rackdesigner.model.collector import collection_paused
+from rackdesigner.model.terminal import shown, wants_color
 from rackdesigner.model.wording import plural
 
 if TYPE_CHECKING:
     from rackdesigner.check.engine import FileResult
-    from rackdesigner.layout_io.document import Document
-    from rackdesigner.model.layout import Layout
 
 EPILOG_VALIDATE = """\b
 Examples:
@@ -62,23 +61,6 @@ Exit codes: 0 no errors (and no warnings with --strict), 1 rule errors found,
 2 a file could not be read or parsed, or the command was used wrongly,
 130 interrupted (Ctrl-C), 143 terminated (SIGTERM); nothing half-written is left.
 """
-
-
-def _batch() -> None:
-    """Tune the interpreter for a short run over a large layout.
-
-    Loading a 100,000-GPU layout creates millions of objects that all live until the
-    process exits; the cyclic garbage collector would walk them again and again (half of
-    the analysis time) to find nothing, since the model holds no reference cycles.
-    """
-    gc.disable()
-
-
-def _use_color(stream: object) -> bool:
-    if os.environ.get("NO_COLOR"):
-        return False
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
 
 
 def _codes(ctx: click.Context, param: click.Parameter, value: str | None) -> list[str]:
@@ -247,6 +229,7 @@ def expand(
     show_default=True,
     help="Per-rack totals table in text output (auto: layouts of up to 60 racks).",
 )
+@collection_paused()
 def validate(
     paths: tuple[str, ...],
     fmt_: str,
@@ -278,7 +261,6 @@ def validate(
         output = None  # `-o -`: standard output, as for export --toml -
     if list(paths).count(STDIN) > 1:
         raise click.UsageError("standard input ('-') can be read only once")
-    _batch()
     timings: dict[str, float] | None = {} if os.environ.get("RACKDESIGNER_TIMINGS") else None
     started = time.perf_counter()
     files = list(expand(paths, only_layouts, exclude))
@@ -357,7 +339,7 @@ def validate(
         totals=totals,
         select=tuple(select),
         ignore=tuple(ignore),
-        color=fmt_ == "text" and output is None and _use_color(sys.stdout),
+        color=fmt_ == "text" and output is None and wants_color(sys.stdout),
         group_by=group_by,
     )
     text = renderer(fmt_)(results, options)
@@ -381,72 +363,18 @@ def validate(
         sys.exit(1)
 
 
-def _stdin_text() -> str:
-    """Standard input as layout text; a LayoutError (E000) when it cannot be one."""
-    from rackdesigner.cli.conventions import read_stdin
-    from rackdesigner.layout_io.reader import MAX_FILE_BYTES, decode_text
-    from rackdesigner.model.diagnostics import Diagnostic, LayoutError
-
-    data = read_stdin(MAX_FILE_BYTES)
-    if len(data) > MAX_FILE_BYTES:
-        raise LayoutError(
-            [
-                Diagnostic(
-                    "E000",
-                    "error",
-                    f"more than the {MAX_FILE_BYTES / 2**20:.0f} MiB a layout may be; set "
-                    "RACKDESIGNER_MAX_FILE_BYTES to raise the limit",
-                    entity="file",
-                    file=STDIN_NAME,
-                    line=1,
-                )
-            ]
-        )
-    return decode_text(data, STDIN_NAME)
-
-
 def _check_stdin(
     select: list[str], ignore: list[str], timings: dict[str, float] | None
 ) -> FileResult:
     from rackdesigner.check.engine import FileResult, check_file
+    from rackdesigner.cli.loading import stdin_text
     from rackdesigner.model.diagnostics import LayoutError
 
     try:
-        text = _stdin_text()
+        text = stdin_text()
     except LayoutError as error:
         return FileResult(STDIN_NAME, diagnostics=error.diagnostics)
     return check_file(STDIN_NAME, select=select, ignore=ignore, timings=timings, text=text)
-
-
-def _load_or_exit(path: str) -> Layout:
-    """Load a layout for a command that needs one ('-': standard input); print load errors
-    and exit 2."""
-    return _open_or_exit(path).layout
-
-
-def _open_or_exit(path: str) -> Document:
-    """Load a document (layout, source map, origin; '-': standard input, named
-    ``<stdin>``); print load errors and exit 2."""
-    from rackdesigner.check.engine import rule_config_errors
-    from rackdesigner.check.formats.text import line
-    from rackdesigner.layout_io.document import load
-    from rackdesigner.model.diagnostics import LayoutError
-
-    try:
-        if path == STDIN:
-            from rackdesigner.layout_io.document import loads
-
-            document = loads(_stdin_text(), file=STDIN_NAME)
-        else:
-            document = load(path)
-        errors = rule_config_errors(document, STDIN_NAME if path == STDIN else None)
-        if errors:
-            raise LayoutError(errors)
-    except LayoutError as error:
-        for d in error.diagnostics:
-            click.echo(line(d, _use_color(sys.stderr)), err=True)
-        sys.exit(2)
-    return document
 
 
 def _export_options(command: click.Command) -> click.Command:
@@ -563,6 +491,7 @@ _EXPORT_HELP, _EXPORT_SHORT_HELP = _export_help()
 @click.option(
     "--force", is_flag=True, help="Rewrite the layout in place even where comments cannot be kept."
 )
+@collection_paused()
 def export(layout: str, toml_out: str | None, force: bool, **options: object) -> None:
     from rackdesigner.export.registry import KINDS, SETTINGS, ExportContext, ExportError
 
@@ -584,10 +513,9 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
     from rackdesigner.layout_io import dumps
     from rackdesigner.layout_io.document import CommentsLostError, SaveError, save
 
-    _batch()
     with progress.bar() as bar:
         progress.report(f"loading {shown(STDIN_NAME if layout == STDIN else layout)}", 0, 0)
-        document = _open_or_exit(layout)
+        document = open_or_exit(layout)
         model = document.layout
         if wanted:
             context = ExportContext(
@@ -644,6 +572,7 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
     metavar="NAME",
     help="The hostfile the nccl-tests command names (as written by export --hostfile NAME).",
 )
+@collection_paused()
 def report(layout: str, fmt_: str, output: str | None, hostfile: str) -> None:
     """Power, cooling, compute, network, storage and cost summary of a layout ('-':
     standard input).
@@ -658,10 +587,9 @@ def report(layout: str, fmt_: str, output: str | None, hostfile: str) -> None:
     from rackdesigner.analysis import Analysis
     from rackdesigner.report.report import build, to_csv, to_json, to_text
 
-    _batch()
     with progress.bar():
         progress.report(f"loading {shown(STDIN_NAME if layout == STDIN else layout)}", 0, 0)
-        model = _load_or_exit(layout)
+        model = open_or_exit(layout).layout
         progress.report("analysing the layout", 0, 0)
         data = build(Analysis(model, file=STDIN_NAME if layout == STDIN else layout), hostfile)
         text = {"text": to_text, "json": to_json, "csv": to_csv}[fmt_](data)
