@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis, DeviceFacts
+from rackdesigner.model.wording import first_of
 from rackdesigner.rules.base import Finding, rule
 from rackdesigner.rules.placement._common import faces, mounted_devices
 
@@ -52,9 +53,7 @@ def open_units(analysis: Analysis) -> Iterator[Finding]:
         if not spans:
             continue
         count = sum(b - a + 1 for a, b in spans)
-        text = ", ".join(f"U{a}" if a == b else f"U{a}-U{b}" for a, b in spans[:6])
-        if len(spans) > 6:
-            text += f" and {len(spans) - 6} more"
+        text = first_of([f"U{a}" if a == b else f"U{a}-U{b}" for a, b in spans], 6)
         yield Finding(
             f"rack {rack.rack.id}",
             rack.ref,
