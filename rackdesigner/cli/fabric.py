@@ -1,6 +1,6 @@
 """``rackdesigner new`` and ``rackdesigner generate``: layouts and fabrics from a few options.
 
-Both run the fabric generators (``topology/generators``) and apply their plan to the layout
+Both run the fabric generators (``design/generators``) and apply their plan to the layout
 directly (the designer applies the same plan as one undoable ``Batch``), validate the result
 with the rules and write it canonically and atomically.
 """
@@ -12,13 +12,14 @@ import os
 import shlex
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from rackdesigner.cli import progress
-from rackdesigner.cli.conventions import STDIN, fail, output_option
+from rackdesigner.cli.conventions import STDIN, F, fail, output_option
 from rackdesigner.cli.loading import open_or_exit
 from rackdesigner.model.collector import collection_paused
 from rackdesigner.model.terminal import shown
@@ -30,7 +31,49 @@ if TYPE_CHECKING:
     from rackdesigner.model.diagnostics import Diagnostic
     from rackdesigner.model.layout import Layout
 
+# design.generators.FABRICS, not imported for it: the generators load the catalog (0.1 s)
+# that the other commands do not need; a test holds the two equal.
 FABRIC_CHOICES = ("rail", "leaf-spine", "dragonfly", "direct")
+
+
+def _options(*options: Callable[[F], F]) -> Callable[[F], F]:
+    """Several click options as one decorator, in the order given."""
+
+    def apply(command: F) -> F:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return apply
+
+
+# The generators' options, shared by `new` and `generate` (the designer's fabric dialog
+# asks the same questions: design/fabric_choices.py).
+_switch_options = _options(
+    click.option("--leaf", metavar="MODEL", help="Leaf switch (default qm9700 for NDR400)."),
+    click.option("--spine", metavar="MODEL", help="Spine switch (default: the leaf model)."),
+    click.option("--core", metavar="MODEL", help="Core switch (default: the spine model)."),
+    click.option("--oversubscription", metavar="R", help="Leaf down:up, e.g. 2 or 2:1 (1)."),
+    click.option(
+        "--su-nodes",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Nodes per SU (rail); default half the leaf's ports (32 on a QM9700, 72 on a Q3400).",
+    ),
+)
+_cabling_options = _options(
+    click.option(
+        "--strict-cables",
+        is_flag=True,
+        help="Refuse runs over cable_max (5 m unless the layout sets it).",
+    ),
+    click.option("--rail-planes", is_flag=True, help="rail: one spine plane per rail."),
+    click.option(
+        "--redundant/--no-redundant",
+        default=None,
+        help="Each node's ports over two leaves, two spines or more (default: on for 2+ nodes).",
+    ),
+)
 
 
 def _command_line(ctx: click.Context) -> str:
@@ -180,16 +223,7 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
     type=click.Choice(FABRIC_CHOICES),
     help="Default: direct up to 16 GPUs, one switch up to 64, rail above.",
 )
-@click.option("--leaf", metavar="MODEL", help="Leaf switch (default qm9700 for NDR400).")
-@click.option("--spine", metavar="MODEL", help="Spine switch (default: the leaf model).")
-@click.option("--core", metavar="MODEL", help="Core switch (default: the spine model).")
-@click.option("--oversubscription", metavar="R", help="Leaf down:up, e.g. 2 or 2:1 (1).")
-@click.option(
-    "--su-nodes",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Nodes per SU (rail); default half the leaf's ports (32 on a QM9700, 72 on a Q3400).",
-)
+@_switch_options
 @click.option("--sus", type=int, metavar="N", help="Scalable units (--template superpod).")
 @click.option(
     "--voltage",
@@ -205,13 +239,7 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
     help="Default training.",
 )
 @click.option("--model-params", callback=_model_params, metavar="N", help="e.g. 70e9.")
-@click.option("--strict-cables", is_flag=True, help="Refuse runs over cable_max (5 m).")
-@click.option("--rail-planes", is_flag=True, help="rail: one spine plane per rail.")
-@click.option(
-    "--redundant/--no-redundant",
-    default=None,
-    help="Each node's ports over two leaves, two spines or more (default: on for 2+ nodes).",
-)
+@_cabling_options
 @click.option("--name", metavar="TEXT", help="The layout's name.")
 @click.pass_context
 @collection_paused()
@@ -322,25 +350,10 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
 @click.argument("layout", type=click.Path(dir_okay=False))
 @click.option("--fabric", type=click.Choice(FABRIC_CHOICES), required=True)
 @click.option("--nodes", "pattern", metavar="GLOB", help="GPU nodes whose id matches (all).")
-@click.option("--leaf", metavar="MODEL", help="Leaf switch (default qm9700 for NDR400).")
-@click.option("--spine", metavar="MODEL", help="Spine switch (default: the leaf model).")
-@click.option("--core", metavar="MODEL", help="Core switch (default: the spine model).")
-@click.option("--oversubscription", metavar="R", help="Leaf down:up, e.g. 2 or 2:1 (1).")
-@click.option(
-    "--su-nodes",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Nodes per SU (rail); default half the leaf's ports (32 on a QM9700, 72 on a Q3400).",
-)
+@_switch_options
 @click.option("--no-new-racks", is_flag=True, help="Refuse instead of adding network racks.")
 @click.option("--replace", is_flag=True, help="Remove the nodes' compute links first.")
-@click.option("--strict-cables", is_flag=True, help="Refuse runs over cable_max.")
-@click.option("--rail-planes", is_flag=True, help="rail: one spine plane per rail.")
-@click.option(
-    "--redundant/--no-redundant",
-    default=None,
-    help="Each node's ports over two leaves, two spines or more (default: on for 2+ nodes).",
-)
+@_cabling_options
 @output_option("Write here.", metavar="OUT", dir_okay=False)
 @click.option("--force", is_flag=True, help="Rewrite LAYOUT in place, or overwrite OUT.")
 @collection_paused()

@@ -741,3 +741,19 @@ def test_feeds_take_as_many_sides_as_the_psus_need() -> None:
     # DGX B200: 6 PSUs, 5 needed: no count of sides up to 4 keeps 5, so two (and PWR008 warns)
     b200 = build(NewOptions(gpus=32, gpu="b200", cooling="rear-door")).layout
     assert {f.side for r in b200.racks for f in r.feeds} == {"A", "B"}
+
+
+def test_switch_models_default_each_tier_to_the_one_below() -> None:
+    """Every generator opens with the builder's switch models: the leaf the request names
+    (else the default for the nodes' ports, a QM9700 for NDR400), a spine and a core that
+    default to the tier below's, and the nodes read after them."""
+    from rackdesigner.design.generators.build import Builder
+
+    layout = rail_layout(1)
+    request = FabricRequest(fabric="rail", replace=True)
+    leaf, spine, core = Builder(layout, request).switch_models(3)
+    assert (leaf.key, spine.key, core.key) == ("qm9700", "qm9700", "qm9700")
+    named = replace(request, spine="q3400")
+    leaf, spine, core = Builder(layout, named).switch_models(3)
+    assert (leaf.key, spine.key, core.key) == ("qm9700", "q3400", "q3400")
+    assert len(Builder(layout, named).switch_models(2)) == 2

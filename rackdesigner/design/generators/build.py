@@ -262,6 +262,16 @@ class Builder:
             )
         return model
 
+    def switch_models(self, tiers: int) -> list[SwitchModel]:
+        """The models of the lowest ``tiers`` tiers (leaf, spine, core) as the request
+        names them, each defaulting to the one below it. Read :attr:`nodes` after: a leaf
+        slower than the nodes' ports may set them to its rate."""
+        request = self.request
+        models = [self.model(request.leaf, "leaf")]
+        for key, what in ((request.spine, "spine"), (request.core, "core"))[: tiers - 1]:
+            models.append(self.model(key, what, models[-1]))
+        return models
+
     def _run_nodes_at(self, leaf: SwitchModel) -> bool:
         """Where ``leaf`` runs slower than the nodes' compute ports and every device of the
         nodes' models is being cabled, set those models' compute port group to the leaf's

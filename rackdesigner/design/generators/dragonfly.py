@@ -51,11 +51,10 @@ def generate(
     layout: Layout, request: FabricRequest, *, power_limit: float | None = None
 ) -> FabricPlan:
     b = Builder(layout, request, power_limit=power_limit)
+    leaf_model, spine_model = b.switch_models(2)
     nodes = b.nodes
     n = len(nodes.ids)
     rails = nodes.rails
-    leaf_model = b.model(request.leaf, "leaf")
-    spine_model = b.model(request.spine, "spine", leaf_model)
     plan_shape = shape(n, rails, leaf_model.ports, spine_model.ports, request.oversubscription)
     down = down_ports(leaf_model.ports, request.oversubscription)
     speed = min(nodes.speed, leaf_model.speed)

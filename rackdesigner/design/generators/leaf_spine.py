@@ -119,10 +119,9 @@ def generate(
     layout: Layout, request: FabricRequest, *, power_limit: float | None = None
 ) -> FabricPlan:
     b = Builder(layout, request, power_limit=power_limit)
-    n = len(b.nodes.ids)
-    leaf_model = b.model(request.leaf, "leaf")
-    spine_model = b.model(request.spine, "spine", leaf_model)
+    leaf_model, spine_model = b.switch_models(2)
     nodes = b.nodes  # the nodes' compute ports at the leaf's rate where it set them
+    n = len(nodes.ids)
     redundant = request.wants_redundancy(n, nodes.rails)
     ports = n * nodes.rails
     if ports <= leaf_model.ports:
