@@ -48,8 +48,8 @@ def open_or_exit(
     and comments (``diff`` reports neither) where that is the same layout: not where a
     ``[catalog]`` entry may have a comment (``diff`` compares entries whole), and not when
     it has errors (read again with its lines, to say where)."""
-    from rackdesigner.check.engine import rule_config_errors
     from rackdesigner.check.formats.text import line
+    from rackdesigner.check.rule_codes import rule_code_errors
     from rackdesigner.layout_io.document import load, loads
     from rackdesigner.model.diagnostics import LayoutError
 
@@ -64,7 +64,7 @@ def open_or_exit(
             pass  # read again below, with the lines that say where
         else:
             commented = bool(quick.layout.catalog) and _catalog_comments(quick._text or "#")
-            if not commented and not rule_config_errors(quick, name if text is not None else None):
+            if not commented and not rule_code_errors(quick, name if text is not None else None):
                 return quick
     try:
         if text is not None:
@@ -76,7 +76,7 @@ def open_or_exit(
         else:
             document = load(path)
             shown_name = None
-        errors = rule_config_errors(document, shown_name)
+        errors = rule_code_errors(document, shown_name)
         if errors:
             raise LayoutError(errors)
     except LayoutError as error:
