@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from rackdesigner.check.formats import FORMATS
 from rackdesigner.cli import progress
 from rackdesigner.cli.conventions import (
     STDIN,
@@ -31,7 +32,12 @@ from rackdesigner.model.terminal import shown, wants_color
 from rackdesigner.model.wording import plural
 
 if TYPE_CHECKING:
+    from collections import Counter
+
     from rackdesigner.check.engine import FileResult
+    from rackdesigner.check.formats import Options
+    from rackdesigner.check.suppressions import BaselineKey
+    from rackdesigner.model.diagnostics import Diagnostic
 
 
 EPILOG_VALIDATE = """\b
@@ -98,34 +104,17 @@ def expand(
 ) -> Iterator[str]:
     """Files as given; directories as every ``*.toml`` layout under them (hidden folders and
     TOML files that are not layouts, such as pyproject.toml, skipped); ``-`` as itself
-    (standard input). ``exclude`` globs skip files (see cli_conventions.excluded)."""
+    (standard input). ``exclude`` globs skip files (see conventions.excluded)."""
     skipped = 0
     for path in paths:
-        if path == STDIN:
-            yield path
-            continue
         p = Path(path)
-        if _is_dir(p):
-            found = sorted(
-                f
-                for f in p.rglob("*.toml")
-                if (f.is_file() or _broken_link(f))
-                and not any(part.startswith(".") for part in f.relative_to(p).parts[:-1])
-            )
-            kept = [f for f in found if not excluded(str(f), path, exclude)]
-            layouts = [f for f in kept if looks_like_layout(f)]
-            skipped += len(kept) - len(layouts)
-            if not layouts:
-                left_out = len(found) - len(kept)
-                raise click.UsageError(
-                    f"no *.toml layouts under {shown(path)}"
-                    + (f" ({plural(left_out, 'file')} excluded by --exclude)" if left_out else "")
-                )
-            for f in layouts:
-                yield str(f)
-        elif excluded(path, None, exclude):
+        if path != STDIN and _is_dir(p):
+            layouts, others = _layouts_under(path, exclude)
+            skipped += others
+            yield from layouts
+        elif path != STDIN and excluded(path, None, exclude):
             continue
-        elif only_layouts and p.is_file() and not looks_like_layout(p):
+        elif path != STDIN and only_layouts and p.is_file() and not looks_like_layout(p):
             skipped += 1
         else:
             yield path
@@ -137,9 +126,33 @@ def expand(
         )
 
 
+def _layouts_under(folder: str, exclude: Sequence[str]) -> tuple[list[str], int]:
+    """The ``*.toml`` layouts under ``folder`` (not in hidden folders, not excluded), and how
+    many other TOML files were passed over; a usage error when there is no layout."""
+    root = Path(folder)
+    found = sorted(
+        f
+        for f in root.rglob("*.toml")
+        if (f.is_file() or _broken_link(f))
+        and not any(part.startswith(".") for part in f.relative_to(root).parts[:-1])
+    )
+    kept = [f for f in found if not excluded(str(f), folder, exclude)]
+    layouts = [str(f) for f in kept if looks_like_layout(f)]
+    if not layouts:
+        left_out = len(found) - len(kept)
+        raise click.UsageError(
+            f"no *.toml layouts under {shown(folder)}"
+            + (f" ({plural(left_out, 'file')} excluded by --exclude)" if left_out else "")
+        )
+    return layouts, len(kept) - len(layouts)
+
+
 @click.command(epilog=EPILOG_VALIDATE)
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
-@format_option("text", "json", "sarif", "junit", "github", help="Output format.")
+@format_option(
+    *(format_.name for format_ in FORMATS),
+    help="Output format: " + ", ".join(f"{f.name} ({f.help})" for f in FORMATS) + ".",
+)
 @click.option(
     "--select",
     callback=_codes,
@@ -212,50 +225,85 @@ def validate(
     totals: str,
 ) -> None:
     """Check layout files, or every *.toml layout under a directory ('-': standard input)."""
-    from rackdesigner.check.suppressions import (
-        BY_BASELINE,
-        BaselineError,
-        apply_baseline,
-        baselinable,
-        baseline_json,
-        parse_baseline,
-    )
-
     if group_by and fmt_ != "text":
         raise click.UsageError("--group-by works with --format text only")
-    if output == STDIN:
-        output = None  # `-o -`: standard output, as for export --toml -
-    if list(paths).count(STDIN) > 1:
+    if paths.count(STDIN) > 1:
         raise click.UsageError("standard input ('-') can be read only once")
+    output = None if output == STDIN else output  # `-o -`: standard output, as for export
     timings: dict[str, float] | None = {} if os.environ.get("RACKDESIGNER_TIMINGS") else None
     started = time.perf_counter()
     files = list(expand(paths, only_layouts, exclude))
-    # Nothing is written onto an input: a layout, or the baseline being read (rewriting the
-    # baseline itself with --write-baseline is how it is updated).
+    _refuse_unsafe_outputs(files, output, baseline, write_baseline)
+    known = _read_baseline(baseline)
+    # The checking machinery (pint, networkx) loads only once the command line is sound.
+    from rackdesigner.check.formats import Options
+
+    # Findings are reported sorted by file, then line.
+    results = _check_files(sorted(files), select, ignore, quiet, timings, started)
+    began = time.perf_counter()
+    diagnostics = [d for r in results for d in r.diagnostics]
+    _apply_baselines(known, baseline, write_baseline, diagnostics, [r.file for r in results])
+    options = Options(
+        strict=strict,
+        quiet=quiet,
+        totals=totals,
+        select=tuple(select),
+        ignore=tuple(ignore),
+        color=fmt_ == "text" and output is None and wants_color(sys.stdout),
+        group_by=group_by,
+    )
+    _write_report(results, fmt_, output, options)
+    if timings is not None:
+        timings["output"] = time.perf_counter() - began
+        timings["total"] = time.perf_counter() - started
+        click.echo(json.dumps({"timings": {k: round(v, 4) for k, v in timings.items()}}), err=True)
+    code = exit_code(diagnostics, strict)
+    if code:
+        sys.exit(code)
+
+
+def _refuse_unsafe_outputs(
+    files: Sequence[str], output: str | None, baseline: str | None, write_baseline: str | None
+) -> None:
+    """Nothing is written onto an input: a layout, or the baseline being read (rewriting
+    the baseline itself with --write-baseline is how it is updated). An output that cannot
+    be written fails now, not after a long check."""
     inputs = [(f, "an input layout") for f in files]
     refuse_overwrite(
         [(output or "", "--output"), (write_baseline or "", "--write-baseline")],
         inputs,
     )
     refuse_overwrite([(output or "", "--output")], [(baseline or "", "the baseline")])
-    # Fail now, not after a long check, where the report could not be written.
     check_writable(output)
     check_writable(write_baseline)
-    known = None
-    if baseline:
-        try:
-            known = parse_baseline(Path(baseline).read_text(encoding="utf-8"), baseline)
-        except OSError as error:
-            fail(f"cannot read baseline {baseline}: {error.strerror or error}")
-        except (BaselineError, UnicodeDecodeError) as error:
-            fail(str(error))
-    # The checking machinery (pint, networkx) loads only once the command line is sound.
+
+
+def _read_baseline(baseline: str | None) -> Counter[BaselineKey] | None:
+    """The findings ``--baseline`` records (None without it); one line and exit 2 when the
+    file cannot be read or is not a baseline."""
+    from rackdesigner.check.suppressions import BaselineError, read_baseline
+
+    if not baseline:
+        return None
+    try:
+        return read_baseline(baseline)
+    except BaselineError as error:
+        fail(str(error))
+
+
+def _check_files(
+    files: Sequence[str],
+    select: list[str],
+    ignore: list[str],
+    quiet: bool,
+    timings: dict[str, float] | None,
+    started: float,
+) -> list[FileResult]:
+    """Each file checked, in order, with progress: a bar on a terminal; else, for runs
+    that take a while (since ``started``), a line on stderr at most once a second."""
     from rackdesigner.check.engine import check_file
-    from rackdesigner.check.formats import Options, renderer
 
     results: list[FileResult] = []
-    # Findings are reported sorted by file, then line.
-    files.sort()
     reported = started
     with progress.bar(quiet) as bar:
         for number, file in enumerate(files, start=1):
@@ -268,27 +316,35 @@ def validate(
             else:
                 results.append(check_file(file, select=select, ignore=ignore, timings=timings))
             now = time.perf_counter()
-            # Without a bar, progress only for runs that take a while, at most once a
-            # second, on stderr.
             if bar is None and len(files) > 1 and now - reported >= 1.0:
                 reported = now
                 click.echo(
                     f"rackdesigner: checked {number} of {len(files)} files ({now - started:.1f} s)",
                     err=True,
                 )
-    began = time.perf_counter()
-    diagnostics = [d for r in results for d in r.diagnostics]
+    return results
+
+
+def _apply_baselines(
+    known: Counter[BaselineKey] | None,
+    baseline: str | None,
+    write_baseline: str | None,
+    diagnostics: list[Diagnostic],
+    files: list[str],
+) -> None:
+    """The findings ``--baseline`` records become known (suppressed); with
+    ``--write-baseline`` today's findings become the known ones, for this run as for the
+    next. Says on stderr what was written, or which entries no longer match."""
+    from rackdesigner.check.suppressions import apply_baseline, record_baseline
+
     stale = 0
     if known is not None:
-        _, stale = apply_baseline(known, diagnostics, [r.file for r in results])
+        _, stale = apply_baseline(known, diagnostics, files)
     if write_baseline:
-        # Today's findings become the known ones, for this run as for the next.
-        recorded = [d for d in diagnostics if baselinable(d)]
-        write_output(write_baseline, baseline_json(recorded))
-        for d in recorded:
-            d.suppressed = BY_BASELINE
+        text, recorded = record_baseline(diagnostics)
+        write_output(write_baseline, text)
         click.echo(
-            f"rackdesigner: wrote {plural(len(recorded), 'finding')} to the baseline "
+            f"rackdesigner: wrote {plural(recorded, 'finding')} to the baseline "
             f"{shown(write_baseline)}",
             err=True,
         )
@@ -299,34 +355,32 @@ def validate(
             f"--write-baseline {shown(str(baseline))} drops {'it' if stale == 1 else 'them'}",
             err=True,
         )
-    options = Options(
-        strict=strict,
-        quiet=quiet,
-        totals=totals,
-        select=tuple(select),
-        ignore=tuple(ignore),
-        color=fmt_ == "text" and output is None and wants_color(sys.stdout),
-        group_by=group_by,
-    )
-    text = renderer(fmt_)(results, options)
-    if fmt_ != "text":  # the machine formats: exact, but escaped on a terminal
+
+
+def _write_report(
+    results: list[FileResult], fmt_: str, output: str | None, options: Options
+) -> None:
+    """The report in format ``fmt_``, to ``output`` or standard output: a machine format
+    exactly (escaped only on a terminal), the text for people as it is."""
+    from rackdesigner.check.formats import named
+
+    format_ = named(fmt_)
+    text = format_.load()(results, options)
+    if not format_.for_people:
         emit(text, output, exact=True)
     elif output:
         write_output(output, text)
     else:
         click.echo(text, nl=False, color=options.color)
-    if timings is not None:
-        timings["output"] = time.perf_counter() - began
-        timings["total"] = time.perf_counter() - started
-        click.echo(json.dumps({"timings": {k: round(v, 4) for k, v in timings.items()}}), err=True)
+
+
+def exit_code(diagnostics: Sequence[Diagnostic], strict: bool) -> int:
+    """2 when a file did not load; 1 with errors (with ``strict``, warnings too) that no
+    ignore key or baseline suppresses; else 0."""
     if any(d.is_load_error for d in diagnostics):
-        sys.exit(2)
-    if any(
-        d.severity == "error" or (strict and d.severity == "warning")
-        for d in diagnostics
-        if not d.suppressed
-    ):
-        sys.exit(1)
+        return 2
+    failing = ("error", "warning") if strict else ("error",)
+    return int(any(d.severity in failing for d in diagnostics if not d.suppressed))
 
 
 def _check_stdin(
