@@ -6,6 +6,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -22,6 +23,9 @@ from rackdesigner.cli.conventions import (
 from rackdesigner.cli.loading import open_or_exit
 from rackdesigner.model.collector import collection_paused
 from rackdesigner.model.terminal import shown
+
+if TYPE_CHECKING:
+    from rackdesigner.layout_io.document import Document
 
 
 def _export_options(command: click.Command) -> click.Command:
@@ -145,8 +149,6 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
     wanted = [(entry, options[entry.dest]) for entry in KINDS if options.get(entry.dest)]
     if not toml_out and not wanted:
         raise click.UsageError("nothing to export: give at least one output option (see --help)")
-    from rackdesigner.model.terminal import shown as escaped
-
     # Every output option is checked against the input before anything is loaded or
     # written; --toml onto the input is the formatter and is allowed.
     targets = [(str(target), entry.option) for entry, target in wanted]
@@ -157,16 +159,14 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
         check_writable(str(target), parents=True, directory=entry.directory)
     if toml_target:
         check_writable(toml_out)
-    from rackdesigner.layout_io import dumps
-    from rackdesigner.layout_io.document import CommentsLostError, SaveError, save
-
     with progress.bar() as bar:
         progress.report(f"loading {shown(STDIN_NAME if layout == STDIN else layout)}", 0, 0)
         document = open_or_exit(layout)
-        model = document.layout
         if wanted:
             context = ExportContext(
-                model, file=layout, settings={s.dest: options.get(s.dest) for s in SETTINGS}
+                document.layout,
+                file=layout,
+                settings={s.dest: options.get(s.dest) for s in SETTINGS},
             )
             outputs = []
             try:
@@ -178,15 +178,25 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
                 fail(str(error))
             progress.report("writing the files", 0, 0)
             _write_outputs(outputs, [layout], toml_target)
-    if not toml_out:
-        return
+    if toml_out:
+        _write_toml(document, layout, toml_out, force)
+
+
+def _write_toml(document: Document, layout: str, toml_out: str, force: bool) -> None:
+    """``--toml``: the layout in canonical form to standard output, another file, or its
+    own (the formatter, refused where comments would be lost unless ``force``); a note
+    names the comments the copy lacks."""
+    from rackdesigner.layout_io import dumps
+    from rackdesigner.layout_io.document import CommentsLostError, SaveError, save
+
     dropped = document.dropped_comments
+    note = (
+        f"rackdesigner: note: {shown(str(CommentsLostError(layout, dropped)))}" if dropped else ""
+    )
     if toml_out == STDIN:
         if dropped:
-            click.echo(
-                f"rackdesigner: note: {escaped(str(CommentsLostError(layout, dropped)))}", err=True
-            )
-        emit(dumps(model), exact=True)
+            click.echo(note, err=True)
+        emit(dumps(document.layout), exact=True)
         return
     try:
         # Through a symlink the file it points to is rewritten and the link kept
@@ -202,6 +212,4 @@ def export(layout: str, toml_out: str | None, force: bool, **options: object) ->
     except OSError as error:
         fail(f"cannot write {toml_out}: {error.strerror or error}")
     if dropped:  # written elsewhere, or in place with --force: say what the copy lacks
-        click.echo(
-            f"rackdesigner: note: {escaped(str(CommentsLostError(layout, dropped)))}", err=True
-        )
+        click.echo(note, err=True)

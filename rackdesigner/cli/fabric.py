@@ -27,6 +27,7 @@ from rackdesigner.model.wording import plural
 
 if TYPE_CHECKING:
     from rackdesigner.design.generators import FabricPlan
+    from rackdesigner.layout_io.document import Document
     from rackdesigner.layout_io.sourcemap import SourceMap
     from rackdesigner.model.diagnostics import Diagnostic
     from rackdesigner.model.layout import Layout
@@ -382,39 +383,13 @@ def generate(
     from rackdesigner.design.generators import FabricRequest, GenerateError
     from rackdesigner.design.generators import generate as run
     from rackdesigner.design.generators.apply import apply_plan
-    from rackdesigner.layout_io import FileChangedError
-    from rackdesigner.layout_io.document import CommentsLostError, save
-    from rackdesigner.layout_io.saving import same_file
 
-    if output == "-":  # a file named "-" would be made, and stdout would carry the summary
-        fail("generate writes a layout file: give -o FILE, or --force to rewrite LAYOUT")
-    if layout == STDIN and output is None:
-        fail("generate - reads the layout from standard input: give -o FILE to write it to")
-    target = output or layout
-    in_place = output is None or same_file(output, layout)
-    if in_place and not force:
-        fail(f"not rewriting {layout} in place without --force; give -o OUT for a new file")
-    if not in_place and os.path.exists(target) and not force:
-        fail(f"{target} exists; rerun with --force to overwrite it")
+    target, in_place = _generate_target(layout, output, force)
     document = open_or_exit(layout)
     model = document.layout
-    nodes = None
-    if pattern is not None:
-        from rackdesigner.layout_io.catalog import for_layout
-
-        catalog = for_layout(model)
-        nodes = tuple(
-            d.id
-            for _, d in model.devices()
-            if fnmatch.fnmatchcase(d.id, pattern)
-            and (t := catalog.devices.get(d.model)) is not None
-            and t.kind == "gpu-node"
-        )
-        if not nodes:
-            fail(f"generate: no GPU node id matches {pattern!r}")
     request = FabricRequest(
         fabric=fabric,
-        nodes=nodes,
+        nodes=None if pattern is None else _gpu_nodes(model, pattern),
         leaf=leaf,
         spine=spine,
         core=core,
@@ -431,6 +406,52 @@ def generate(
     except GenerateError as error:
         fail(f"generate: {error}")
     apply_plan(model, plan)
+    _save(document, layout, target, in_place)
+    diagnostics = _check(model, target, document.source_map)
+    sys.exit(_report(target, plan, diagnostics, _generated(target, fabric, plan)))
+
+
+def _generate_target(layout: str, output: str | None, force: bool) -> tuple[str, bool]:
+    """Where generate writes, and whether that is LAYOUT itself; one line and exit 2 where
+    it would write a file named "-", or rewrite or overwrite a file without --force."""
+    from rackdesigner.layout_io.saving import same_file
+
+    if output == "-":  # a file named "-" would be made, and stdout would carry the summary
+        fail("generate writes a layout file: give -o FILE, or --force to rewrite LAYOUT")
+    if layout == STDIN and output is None:
+        fail("generate - reads the layout from standard input: give -o FILE to write it to")
+    target = output or layout
+    in_place = output is None or same_file(output, layout)
+    if in_place and not force:
+        fail(f"not rewriting {layout} in place without --force; give -o OUT for a new file")
+    if not in_place and os.path.exists(target) and not force:
+        fail(f"{target} exists; rerun with --force to overwrite it")
+    return target, in_place
+
+
+def _gpu_nodes(model: Layout, pattern: str) -> tuple[str, ...]:
+    """The ids of the GPU nodes that ``pattern`` (a glob) matches; exit 2 when none does."""
+    from rackdesigner.layout_io.catalog import for_layout
+
+    catalog = for_layout(model)
+    nodes = tuple(
+        d.id
+        for _, d in model.devices()
+        if fnmatch.fnmatchcase(d.id, pattern)
+        and (t := catalog.devices.get(d.model)) is not None
+        and t.kind == "gpu-node"
+    )
+    if not nodes:
+        fail(f"generate: no GPU node id matches {pattern!r}")
+    return nodes
+
+
+def _save(document: Document, layout: str, target: str, in_place: bool) -> None:
+    """Write the changed layout to ``target`` canonically; in place (--force) this drops
+    the comments canonical form cannot keep, and says how many."""
+    from rackdesigner.layout_io import FileChangedError
+    from rackdesigner.layout_io.document import CommentsLostError, save
+
     dropped = document.dropped_comments
     if dropped and in_place:
         click.echo(
@@ -447,12 +468,15 @@ def generate(
         fail(str(error))
     except OSError as error:
         fail(f"cannot write {target}: {error.strerror or error}")
-    diagnostics = _check(model, target, document.source_map)
+
+
+def _generated(target: str, fabric: str, plan: FabricPlan) -> str:
+    """The first line of generate's report: what was written, and what it holds."""
     from rackdesigner.design.templates import count
 
     counts = plan.counts
     switches = counts.get("leaves", 0) + counts.get("spines", 0) + counts.get("cores", 0)
-    lead = (
+    return (
         f"wrote {target}: {fabric} fabric for {plural(counts.get('nodes', 0), 'node')}: "
         f"{count(switches, 'switch', 'switches')}, {count(len(plan.links), 'cable', 'cables')}"
         + (f", {len(plan.remove_links):,} old links removed" if plan.remove_links else "")
@@ -463,4 +487,3 @@ def generate(
         )
         + (f", {len(plan.new_racks)} network racks added" if plan.new_racks else "")
     )
-    sys.exit(_report(target, plan, diagnostics, lead))
