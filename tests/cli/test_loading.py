@@ -11,6 +11,9 @@ from click.testing import CliRunner
 from rackdesigner.cli.main import cli
 from rackdesigner.layout_io import reader
 from tests.builders import HEADER, rack_text
+from tests.conftest import ROOT
+
+SCANS = ROOT / "tests" / "asbuilt" / "data" / "lldp"
 
 # A small valid layout, then comment lines: cut anywhere in the padding it still loads, so
 # a command that read only the first bytes of a too-long input would carry on silently.
@@ -30,6 +33,7 @@ def invoke(*args: str, stdin: str | None = None):
         ("whatif", "-", "--each", "rack"),
         ("diff", "-", "NEW"),
         ("generate", "-", "--fabric", "direct", "-o", "OUT"),
+        ("verify", "-", "--lldp", "SCAN"),
     ],
 )
 def test_standard_input_over_the_size_limit_is_refused_by_every_command(
@@ -41,7 +45,8 @@ def test_standard_input_over_the_size_limit_is_refused_by_every_command(
     new = tmp_path / "new.toml"
     new.write_text(HEADER + rack_text("a01", ["dgx-h100"]))  # within the limit
     args = tuple(
-        {"NEW": str(new), "OUT": str(tmp_path / "out.toml")}.get(word, word) for word in args
+        {"NEW": str(new), "OUT": str(tmp_path / "out.toml"), "SCAN": str(SCANS)}.get(word, word)
+        for word in args
     )
     limit = len(LAYOUT) - 500  # the cut falls in the padding: valid text either way
     monkeypatch.setattr(reader, "MAX_FILE_BYTES", limit)
@@ -68,11 +73,17 @@ def test_generate_from_standard_input_needs_an_output(tmp_path, monkeypatch) -> 
     assert not (tmp_path / "-").exists()
 
 
-def test_generate_reports_an_unknown_rule_code_as_validate_does(tmp_path) -> None:
-    """The loader's E001 (a code in [rules] that names no rule), one line, exit 2."""
+@pytest.mark.parametrize(
+    "args",
+    [("generate", "IN", "--fabric", "direct", "-o", "OUT"), ("verify", "IN", "--lldp", "SCAN")],
+)
+def test_an_unknown_rule_code_is_refused_as_validate_refuses_it(args, tmp_path) -> None:
+    """The loader's E001 (a code in [rules] that names no rule), one line, exit 2, in
+    every command that loads a layout (generate and verify loaded it their own way)."""
     path = tmp_path / "in.toml"
     path.write_text(LAYOUT.replace(HEADER, HEADER + '[rules]\nignore = ["PWX001"]\n'))
-    result = invoke("generate", str(path), "--fabric", "direct", "-o", str(tmp_path / "o.toml"))
+    names = {"IN": str(path), "OUT": str(tmp_path / "o.toml"), "SCAN": str(SCANS)}
+    result = invoke(*(names.get(word, word) for word in args))
     assert result.exit_code == 2
     assert "E001" in result.output and "'PWX001'" in result.output
 
