@@ -14,6 +14,7 @@ from rackdesigner.cli import progress
 from rackdesigner.cli.conventions import (
     STDIN,
     STDIN_NAME,
+    F,
     check_writable,
     emit,
     fail,
@@ -28,8 +29,8 @@ if TYPE_CHECKING:
     from rackdesigner.layout_io.document import Document
 
 
-def _export_options(command: click.Command) -> click.Command:
-    """Add one option per registered export kind and shared setting (exporters.py)."""
+def _export_options(command: F) -> F:
+    """Add one option per registered export kind and shared setting (export/registry.py)."""
     from rackdesigner.export.registry import KINDS, SETTINGS
 
     for setting in reversed(SETTINGS):

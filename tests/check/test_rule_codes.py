@@ -3,7 +3,9 @@ asks the registry once per layout, however many ignore keys it holds."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -33,8 +35,8 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """How often the check runs, asks the registry and asks the document for a line."""
     calls = {"check": 0, "registry": 0, "lines": 0}
 
-    def count(name: str, function):  # type: ignore[no-untyped-def]
-        def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def count(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        def counting(*args: Any, **kwargs: Any) -> Any:
             calls[name] += 1
             return function(*args, **kwargs)
 

@@ -74,7 +74,7 @@ def test_a_great_many_objects_made_are_frozen() -> None:
     gc.enable()
     gc.unfreeze()
     with collection_paused(freeze_above=1_000):
-        kept = [[] for _ in range(5_000)]
+        kept: list[list[int]] = [[] for _ in range(5_000)]
     assert gc.get_freeze_count() >= 5_000
     gc.unfreeze()
     with collection_paused(freeze_above=None):

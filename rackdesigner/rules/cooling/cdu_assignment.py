@@ -76,7 +76,7 @@ def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
         if capacity is None or load.heat <= capacity:
             continue
         racks = load.racks
-        names = first_of([r.rack.id for r in racks], 5)
+        served = first_of([r.rack.id for r in racks], 5)
         cdu = load.cdu
         heat_text, capacity_text = fmt_apart(load.heat, capacity, POWER)
         who = "CDU" if len(load.cdus) == 1 else f"CDU group {cdu_names(load)}"
@@ -84,7 +84,7 @@ def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
         yield Finding(
             f"device {cdu.id}",
             cdu.ref,
-            f"{who} serves {plural(len(racks), 'rack')} ({names}) with "
+            f"{who} serves {plural(len(racks), 'rack')} ({served}) with "
             f"{at_least(load.heat_unknown)}{heat_text} of liquid heat, "
             f"more than its {capacity_text} capacity{all_working}",
             hint="move some racks to another CDU or add a CDU to the group",
