@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from rackdesigner.analysis.devices import device_facts, liquid_fraction
 from rackdesigner.analysis.facts import (
     POWERED_KINDS,
-    SQRT3,
     ZERO_DRAW_KINDS,
     CduLoad,
     DeviceFacts,
@@ -32,6 +31,7 @@ from rackdesigner.analysis.facts import (
 )
 from rackdesigner.analysis.geometry import SiteGeometry, rack_places
 from rackdesigner.analysis.links import Edges, resolve_links
+from rackdesigner.analysis.power_sides import SQRT3
 from rackdesigner.analysis.racks import cdu_loads, cooling_verdict, phase_misfit, rack_facts
 from rackdesigner.layout_io import catalog as catalog_module
 from rackdesigner.model.layout import Layout, PortGroup

@@ -9,7 +9,6 @@ float in SI units; nothing here formats for people.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -17,7 +16,6 @@ from rackdesigner.analysis.geometry import RackPlace, SiteGeometry, route_length
 from rackdesigner.model.layout import Device, DeviceType, Feed, Gpu, Link, PortGroup, Rack
 from rackdesigner.model.refs import Ref, link_refs, shared_a_ends
 
-SQRT3 = math.sqrt(3.0)
 ZERO_DRAW_KINDS = ("blank", "patch-panel")  # passive: no power, nothing unknown about it
 # Kinds that draw power even when fanless ("passive" airflow: immersion nodes have no fans).
 POWERED_KINDS = ("gpu-node", "cpu-node", "storage", "switch", "cdu", "rear-door")

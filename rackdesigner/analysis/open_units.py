@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from rackdesigner.analysis.facts import DeviceFacts, RackFacts
+from rackdesigner.model.wording import first_of
 
 
 def mounted_devices(rack: RackFacts) -> Iterator[DeviceFacts]:
@@ -52,8 +53,5 @@ def spans(units: Iterable[int]) -> list[tuple[int, int]]:
 
 def span_text(runs: list[tuple[int, int]], dash: str = "-", most: int | None = None) -> str:
     """``U9-U11, U20``; past ``most`` runs, ``and N more``."""
-    shown = runs if most is None else runs[:most]
-    text = ", ".join(f"U{a}" if a == b else f"U{a}{dash}U{b}" for a, b in shown)
-    if most is not None and len(runs) > most:
-        text += f" and {len(runs) - most} more"
-    return text
+    names = [f"U{a}" if a == b else f"U{a}{dash}U{b}" for a, b in runs]
+    return ", ".join(names) if most is None else first_of(names, most)

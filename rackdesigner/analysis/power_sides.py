@@ -13,7 +13,7 @@ objects and SI floats.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rackdesigner.model.layout import HARDWIRED, Device, Feed
@@ -21,11 +21,43 @@ from rackdesigner.model.layout import HARDWIRED, Device, Feed
 SQRT3 = math.sqrt(3.0)
 
 
+def feed_power(
+    voltage: float,
+    current: float,
+    phases: int | None,
+    *,
+    derate: float = 1.0,
+    power_factor: float = 1.0,
+) -> float:
+    """What a circuit delivers: V × I × derate × PF, × √3 for 3-phase (``voltage`` line to
+    line). W, or VA with a power factor of 1. The one place of the formula."""
+    return voltage * current * derate * power_factor * (SQRT3 if phases == 3 else 1.0)
+
+
+def feed_derate(feed: Feed, thresholds: Mapping[str, float]) -> float:
+    """The feed's own derate, else the layout's ``feed_derate``."""
+    return float(feed.derate) if feed.derate is not None else thresholds["feed_derate"]
+
+
+def feed_capacity(feed: Feed, thresholds: Mapping[str, float]) -> float:
+    """Usable W of one feed (rules.md, Definitions): V × I × derate × PF, × √3 for 3-phase."""
+    return feed_power(
+        float(feed.voltage or 0.0),
+        float(feed.current or 0.0),
+        feed.phases,
+        derate=feed_derate(feed, thresholds),
+        power_factor=thresholds["power_factor"],
+    )
+
+
 def feed_rating(feed: Feed, power_factor: float) -> float:
     """W a feed delivers at its breaker rating: V × I × PF, × √3 for 3-phase (no derate)."""
-    voltage = float(feed.voltage or 0.0)
-    current = float(feed.current or 0.0)
-    return voltage * current * power_factor * (SQRT3 if feed.phases == 3 else 1.0)
+    return feed_power(
+        float(feed.voltage or 0.0),
+        float(feed.current or 0.0),
+        feed.phases,
+        power_factor=power_factor,
+    )
 
 
 def side_labels(feeds: Iterable[Feed]) -> list[str]:

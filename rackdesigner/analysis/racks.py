@@ -15,7 +15,6 @@ from typing import Protocol
 from rackdesigner.analysis.cdu_groups import cdu_groups
 from rackdesigner.analysis.devices import liquid_fraction
 from rackdesigner.analysis.facts import (
-    SQRT3,
     ZERO_DRAW_KINDS,
     CduLoad,
     DeviceFacts,
@@ -24,7 +23,13 @@ from rackdesigner.analysis.facts import (
     RackFacts,
 )
 from rackdesigner.analysis.geometry import RackPlace
-from rackdesigner.analysis.power_sides import side_capacity, worst_case_shares
+from rackdesigner.analysis.power_sides import (
+    SQRT3,
+    feed_derate,
+    feed_power,
+    side_capacity,
+    worst_case_shares,
+)
 from rackdesigner.model.layout import Feed, Rack
 
 
@@ -108,12 +113,16 @@ def _feeds(facts: RackFacts, thresholds: dict[str, float]) -> None:
     power_factor = thresholds["power_factor"]
     for feed in feeds:
         voltage = float(feed.voltage or 0.0)
-        current = float(feed.current or 0.0)
-        derate = float(feed.derate) if feed.derate is not None else thresholds["feed_derate"]
-        three = feed.phases == 3
+        derate = feed_derate(feed, thresholds)
         wiring = feed.effective_wiring
         # A feed of S kVA delivers S × PF kW (v1.1).
-        capacity = voltage * current * derate * power_factor * (SQRT3 if three else 1.0)
+        capacity = feed_power(
+            voltage,
+            float(feed.current or 0.0),
+            feed.phases,
+            derate=derate,
+            power_factor=power_factor,
+        )
         if feed.outlet_voltage is not None:
             outlet = float(feed.outlet_voltage)
         elif wiring == "wye":

@@ -6,20 +6,20 @@ worker): it shares nothing mutable between calls and never forks.
 
 from __future__ import annotations
 
-import functools
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rackdesigner.analysis import Analysis
+from rackdesigner.check.rule_codes import rule_code_errors
 from rackdesigner.check.suppressions import apply_ignores
 from rackdesigner.layout_io.document import Document, load, loads
 from rackdesigner.layout_io.sourcemap import SourceMap
 from rackdesigner.model.diagnostics import Diagnostic, LayoutError
 from rackdesigner.model.layout import Layout
-from rackdesigner.model.refs import RULES, Ref, link_ids
-from rackdesigner.rules.registry import Rule, selected, to_diagnostics, unknown_patterns
+from rackdesigner.model.refs import Ref
+from rackdesigner.rules.registry import Rule, selected, to_diagnostics
 
 
 @dataclass(slots=True)
@@ -134,72 +134,6 @@ def check_file(
     return check_document(document, select=select, ignore=ignore, timings=timings, file=file)
 
 
-def rule_config_errors(document: Document, file: str | None = None) -> list[Diagnostic]:
-    """E001 errors for codes in ``[rules] select`` or ``ignore``, or in an entity's
-    ``ignore`` key, that match no rule.
-
-    A load error like the loader's own (the file is refused, exit 2), found here because
-    the loader imports no rule.
-    """
-    config = document.layout.rules
-    errors: list[Diagnostic] = []
-    for key in ("select", "ignore") if config is not None else ():
-        unknown = unknown_patterns([c.strip().upper() for c in getattr(config, key) or ()])
-        if unknown:
-            errors.append(
-                Diagnostic(
-                    "E001",
-                    "error",
-                    f"{key}: no rule matches {', '.join(repr(c) for c in unknown)} "
-                    "(`rackdesigner rules` lists them)",
-                    entity="[rules]",
-                    line=document.key_line(RULES, key),
-                    file=document.path or file or "",
-                )
-            )
-    errors.extend(_ignore_key_errors(document, file))
-    return errors
-
-
-@functools.lru_cache(maxsize=256)
-def _unknown_codes(patterns: tuple[str, ...]) -> list[str]:
-    # Cached: thousands of devices carry the same ignore key.
-    return unknown_patterns([p.strip().upper() for p in patterns])
-
-
-def _ignore_key_errors(document: Document, file: str | None) -> list[Diagnostic]:
-    """E001 for an entity's ``ignore`` key naming no rule, at the key's line."""
-    layout = document.layout
-    found: list[tuple[Ref, str, list[str]]] = []
-    for rack in layout.racks:
-        if rack.ignore and _unknown_codes(tuple(rack.ignore)):
-            found.append((Ref("rack", rack.id), f"rack {rack.id}", rack.ignore))
-        for device in rack.devices:
-            if device.ignore and _unknown_codes(tuple(device.ignore)):
-                found.append((Ref("device", device.id), f"device {device.id}", device.ignore))
-    links = [link for link in layout.links if link.ignore]
-    if links:
-        ids = dict(zip(map(id, layout.links), link_ids(layout.links), strict=True))
-        for link in links:
-            assert link.ignore is not None
-            if _unknown_codes(tuple(link.ignore)):
-                ident, nth = ids[id(link)]
-                found.append((Ref("link", ident, nth), f"link {link.name}", link.ignore))
-    return [
-        Diagnostic(
-            "E001",
-            "error",
-            "ignore must name rules: no rule matches "
-            f"{', '.join(repr(c) for c in _unknown_codes(tuple(codes)))} "
-            "(codes or prefixes; `rackdesigner rules` lists them)",
-            entity=entity,
-            line=document.key_line(ref, "ignore"),
-            file=document.path or file or "",
-        )
-        for ref, entity, codes in found
-    ]
-
-
 def check_document(
     document: Document,
     *,
@@ -215,7 +149,7 @@ def check_document(
     the command line has always reported them.
     """
     file = document.path or file or ""
-    errors = rule_config_errors(document, file)
+    errors = rule_code_errors(document, file)
     if errors:
         return FileResult(file, diagnostics=errors, document=document)
     result = FileResult(file, document.layout, document=document)

@@ -19,7 +19,7 @@ import json
 import os
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
 from rackdesigner.model.diagnostics import Diagnostic
@@ -216,6 +216,28 @@ def parse_baseline(text: str, name: str) -> Counter[BaselineKey]:
             )
         append((_file_key(file), code, kind, ident))
     return Counter(keys)
+
+
+def read_baseline(path: str) -> Counter[BaselineKey]:
+    """The findings the baseline file at ``path`` records; a BaselineError naming the file
+    when it cannot be read or is not a baseline."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise BaselineError(f"cannot read baseline {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise BaselineError(str(error)) from None
+    return parse_baseline(text, path)
+
+
+def record_baseline(diagnostics: Iterable[Diagnostic]) -> tuple[str, int]:
+    """Today's findings adopted as known: the baseline recording them (the text of the
+    file to write) and how many it records. They are marked known for this run too."""
+    recorded = [d for d in diagnostics if baselinable(d)]
+    text = baseline_json(recorded)
+    for diagnostic in recorded:
+        diagnostic.suppressed = BY_BASELINE
+    return text, len(recorded)
 
 
 def apply_baseline(

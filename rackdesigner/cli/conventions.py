@@ -27,7 +27,7 @@ import click
 
 from rackdesigner.layout_io import saving
 from rackdesigner.layout_io.saving import descriptor_of, file_identity, streams
-from rackdesigner.model.terminal import shown, shown_lines
+from rackdesigner.model.terminal import is_terminal, shown, shown_lines
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -292,11 +292,7 @@ def write_outputs(files: Sequence[tuple[Path | str, bytes]]) -> None:
 
 def on_terminal() -> bool:
     """Whether standard output is a terminal (a person reads it, not a program)."""
-    isatty = getattr(sys.stdout, "isatty", None)
-    try:
-        return bool(isatty and isatty())
-    except ValueError:  # closed
-        return False
+    return is_terminal(sys.stdout)
 
 
 def emit(text: str, output: str | None = None, *, exact: bool = False) -> None:

@@ -16,6 +16,7 @@ from rackdesigner.cli.conventions import (
     output_for,
     output_option,
 )
+from rackdesigner.model.collector import collection_paused
 
 
 def _git(args: list[str], where: Path) -> subprocess.CompletedProcess[bytes]:
@@ -83,6 +84,7 @@ def _git_text(path: str, rev: str) -> str:
     help="Cable length changes of at most M metres are not reported.",
 )
 @output_option()
+@collection_paused()
 def diff(
     old: str,
     new: str | None,
@@ -109,12 +111,11 @@ def diff(
         fail("give OLD NEW, or LAYOUT --git REV")
     inputs = [(old, "the input layout")] + ([(new, "the input layout")] if new else [])
     output = output_for(output, inputs)
-    from rackdesigner.cli.loading import batch, open_or_exit
+    from rackdesigner.cli.loading import open_or_exit
     from rackdesigner.diff import diff as compare
     from rackdesigner.diff.render import diff_data, diff_markdown, diff_text, to_json
     from rackdesigner.diff.sides import check_pair
 
-    batch()
     if rev is not None:
         old_name, new_name = f"{old}@{rev}", old
         before = open_or_exit(old, _git_text(old, rev), old_name, lines_too=False)

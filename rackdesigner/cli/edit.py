@@ -20,17 +20,13 @@ def edit(layout: str | None) -> None:
 
     Keys: ? help, ctrl+p command palette, ctrl+s save, ctrl+q quit.
     """
-    import gc
+    from rackdesigner.model.collector import collection_paused
 
     # The designer's few hundred modules make only long-lived objects: collecting while
     # they are imported found nothing and cost 30 ms of CPU before the first frame (of
     # about 350, bench/tui.py); frozen, later full collections do not walk them either.
-    gc.disable()
-    try:
+    with collection_paused(freeze_above=0):
         from rackdesigner.tui.app import run
-    finally:
-        gc.freeze()
-        gc.enable()
 
     # 143 after a SIGTERM: the app autosaved, restored the terminal and said so in one line.
     if run(layout) == 143:

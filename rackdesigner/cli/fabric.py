@@ -1,6 +1,6 @@
 """``rackdesigner new`` and ``rackdesigner generate``: layouts and fabrics from a few options.
 
-Both run the fabric generators (``topology/generators``) and apply their plan to the layout
+Both run the fabric generators (``design/generators``) and apply their plan to the layout
 directly (the designer applies the same plan as one undoable ``Batch``), validate the result
 with the rules and write it canonically and atomically.
 """
@@ -12,13 +12,16 @@ import os
 import shlex
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from rackdesigner.cli import progress
-from rackdesigner.cli.conventions import output_option
+from rackdesigner.cli.conventions import STDIN, F, fail, output_option
+from rackdesigner.cli.loading import open_or_exit
+from rackdesigner.model.collector import collection_paused
 from rackdesigner.model.terminal import shown
 from rackdesigner.model.wording import plural
 
@@ -29,12 +32,49 @@ if TYPE_CHECKING:
     from rackdesigner.model.diagnostics import Diagnostic
     from rackdesigner.model.layout import Layout
 
+# design.generators.FABRICS, not imported for it: the generators load the catalog (0.1 s)
+# that the other commands do not need; a test holds the two equal.
 FABRIC_CHOICES = ("rail", "leaf-spine", "dragonfly", "direct")
 
 
-def _fail(message: str) -> None:
-    click.echo(f"rackdesigner: {shown(message)}", err=True)
-    sys.exit(2)
+def _options(*options: Callable[[F], F]) -> Callable[[F], F]:
+    """Several click options as one decorator, in the order given."""
+
+    def apply(command: F) -> F:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return apply
+
+
+# The generators' options, shared by `new` and `generate` (the designer's fabric dialog
+# asks the same questions: design/fabric_choices.py).
+_switch_options = _options(
+    click.option("--leaf", metavar="MODEL", help="Leaf switch (default qm9700 for NDR400)."),
+    click.option("--spine", metavar="MODEL", help="Spine switch (default: the leaf model)."),
+    click.option("--core", metavar="MODEL", help="Core switch (default: the spine model)."),
+    click.option("--oversubscription", metavar="R", help="Leaf down:up, e.g. 2 or 2:1 (1)."),
+    click.option(
+        "--su-nodes",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Nodes per SU (rail); default half the leaf's ports (32 on a QM9700, 72 on a Q3400).",
+    ),
+)
+_cabling_options = _options(
+    click.option(
+        "--strict-cables",
+        is_flag=True,
+        help="Refuse runs over cable_max (5 m unless the layout sets it).",
+    ),
+    click.option("--rail-planes", is_flag=True, help="rail: one spine plane per rail."),
+    click.option(
+        "--redundant/--no-redundant",
+        default=None,
+        help="Each node's ports over two leaves, two spines or more (default: on for 2+ nodes).",
+    ),
+)
 
 
 def _command_line(ctx: click.Context) -> str:
@@ -71,9 +111,9 @@ def parse_ratio(value: str | None) -> float:
     try:
         number = float(head) / (float(tail) if sep else 1.0)
     except (ValueError, ZeroDivisionError):
-        _fail(f"--oversubscription {value}: not a ratio (e.g. 1, 2:1, 4)")
+        fail(f"--oversubscription {value}: not a ratio (e.g. 1, 2:1, 4)")
     if not number >= 1.0 or number == float("inf"):
-        _fail(
+        fail(
             f"--oversubscription {value}: below 1 (it is downlink ÷ uplink bandwidth; 1:1 is "
             "non-blocking, the least there is)"
         )
@@ -129,28 +169,6 @@ def _check(layout: Layout, file: str, source_map: SourceMap | None = None) -> li
     return diagnostics
 
 
-def _open(path: str) -> Document:
-    """Load a document as `validate` does; print its load errors and exit 2.
-
-    Its own copy, not cli.py's: cli.py imports this module to register the commands, and
-    the package keeps no import cycles (even deferred ones)."""
-    from rackdesigner.check.engine import rule_config_errors
-    from rackdesigner.check.formats.text import line
-    from rackdesigner.layout_io.document import load
-    from rackdesigner.model.diagnostics import LayoutError
-
-    try:
-        document = load(path)
-        errors = rule_config_errors(document)
-        if errors:
-            raise LayoutError(errors)
-    except LayoutError as error:
-        for d in error.diagnostics:
-            click.echo(line(d), err=True)
-        sys.exit(2)
-    return document
-
-
 def _report(file: str, plan: FabricPlan, diagnostics: list[Diagnostic], lead: str) -> int:
     """Print what was written and what the rules found; the exit code (1 with errors)."""
     from rackdesigner.check.formats.text import line
@@ -184,7 +202,7 @@ def _write(layout: Layout, path: str) -> SourceMap:
     try:
         write_atomic(Path(path), text.encode("utf-8"))
     except OSError as error:
-        _fail(f"cannot write {path}: {error.strerror or error}")
+        fail(f"cannot write {path}: {error.strerror or error}")
     return source_map(layout, scan(text))
 
 
@@ -221,22 +239,13 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
     help="Default: direct up to 16 GPUs; leaf-spine up to 64 (two leaves, each node on both, "
     "and two spines; one switch with --no-redundant); rail above.",
 )
-@click.option("--leaf", metavar="MODEL", help="Leaf switch (default qm9700 for NDR400).")
-@click.option("--spine", metavar="MODEL", help="Spine switch (default: the leaf model).")
-@click.option("--core", metavar="MODEL", help="Core switch (default: the spine model).")
-@click.option("--oversubscription", metavar="R", help="Leaf down:up, e.g. 2 or 2:1 (1).")
+@_switch_options
 @click.option(
     "--link-speed",
     callback=_link_speed,
     metavar="SPEED",
     help="The compute links' rate, e.g. 200Gbps: picks the leaf that runs it (default: the "
     "nodes' ports).",
-)
-@click.option(
-    "--su-nodes",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Nodes per SU (rail); default half the leaf's ports (32 on a QM9700, 72 on a Q3400).",
 )
 @click.option("--sus", type=int, metavar="N", help="Scalable units (--template superpod).")
 @click.option(
@@ -253,15 +262,10 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
     help="Default training.",
 )
 @click.option("--model-params", callback=_model_params, metavar="N", help="e.g. 70e9.")
-@click.option("--strict-cables", is_flag=True, help="Refuse runs over cable_max (5 m).")
-@click.option("--rail-planes", is_flag=True, help="rail: one spine plane per rail.")
-@click.option(
-    "--redundant/--no-redundant",
-    default=None,
-    help="Each node's ports over two leaves, two spines or more (default: on for 2+ nodes).",
-)
+@_cabling_options
 @click.option("--name", metavar="TEXT", help="The layout's name.")
 @click.pass_context
+@collection_paused()
 def new(
     ctx: click.Context,
     file: str | None,
@@ -307,19 +311,16 @@ def new(
     if template is None and gpus is None:
         raise click.UsageError("--gpus is required without --template")
     if template is not None and template not in TEMPLATES:
-        _fail(
+        fail(
             f"unknown template {template!r}: choose one of {', '.join(TEMPLATES)} "
             "(rackdesigner new --list)"
         )
     if os.path.exists(file) and not force:
-        _fail(f"{file} exists; rerun with --force to overwrite it")
+        fail(f"{file} exists; rerun with --force to overwrite it")
     folder = os.path.dirname(file) or "."
     if not os.path.isdir(folder):
-        _fail(f"cannot write {file}: no folder {folder}")
+        fail(f"cannot write {file}: no folder {folder}")
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
-    import gc
-
-    gc.disable()  # millions of objects that live until exit: nothing for the collector
     options = NewOptions(
         gpus=gpus,
         gpu=gpu,
@@ -350,7 +351,7 @@ def new(
         try:
             built = build(options, _command_line(ctx))
         except GenerateError as error:
-            _fail(f"new: {error}")
+            fail(f"new: {error}")
         progress.report(f"writing {shown(file)}", 0, 0)
         written = _write(built.layout, file)
         progress.report("checking the layout", 0, 0)
@@ -374,27 +375,13 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
 @click.argument("layout", type=click.Path(dir_okay=False))
 @click.option("--fabric", type=click.Choice(FABRIC_CHOICES), required=True)
 @click.option("--nodes", "pattern", metavar="GLOB", help="GPU nodes whose id matches (all).")
-@click.option("--leaf", metavar="MODEL", help="Leaf switch (default qm9700 for NDR400).")
-@click.option("--spine", metavar="MODEL", help="Spine switch (default: the leaf model).")
-@click.option("--core", metavar="MODEL", help="Core switch (default: the spine model).")
-@click.option("--oversubscription", metavar="R", help="Leaf down:up, e.g. 2 or 2:1 (1).")
-@click.option(
-    "--su-nodes",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Nodes per SU (rail); default half the leaf's ports (32 on a QM9700, 72 on a Q3400).",
-)
+@_switch_options
 @click.option("--no-new-racks", is_flag=True, help="Refuse instead of adding network racks.")
 @click.option("--replace", is_flag=True, help="Remove the nodes' compute links first.")
-@click.option("--strict-cables", is_flag=True, help="Refuse runs over cable_max.")
-@click.option("--rail-planes", is_flag=True, help="rail: one spine plane per rail.")
-@click.option(
-    "--redundant/--no-redundant",
-    default=None,
-    help="Each node's ports over two leaves, two spines or more (default: on for 2+ nodes).",
-)
+@_cabling_options
 @output_option("Write here.", metavar="OUT", dir_okay=False)
 @click.option("--force", is_flag=True, help="Rewrite LAYOUT in place, or overwrite OUT.")
+@collection_paused()
 def generate(
     layout: str,
     fabric: str,
@@ -420,40 +407,13 @@ def generate(
     from rackdesigner.design.generators import FabricRequest, GenerateError
     from rackdesigner.design.generators import generate as run
     from rackdesigner.design.generators.apply import apply_plan
-    from rackdesigner.layout_io import FileChangedError
-    from rackdesigner.layout_io.document import CommentsLostError, save
-    from rackdesigner.layout_io.saving import same_file
 
-    if output == "-":  # a file named "-" would be made, and stdout would carry the summary
-        _fail("generate writes a layout file: give -o FILE, or --force to rewrite LAYOUT")
-    target = output or layout
-    in_place = output is None or same_file(output, layout)
-    if in_place and not force:
-        _fail(f"not rewriting {layout} in place without --force; give -o OUT for a new file")
-    if not in_place and os.path.exists(target) and not force:
-        _fail(f"{target} exists; rerun with --force to overwrite it")
-    import gc
-
-    gc.disable()
-    document = _open(layout)
+    target, in_place = _generate_target(layout, output, force)
+    document = open_or_exit(layout)
     model = document.layout
-    nodes = None
-    if pattern is not None:
-        from rackdesigner.layout_io.catalog import for_layout
-
-        catalog = for_layout(model)
-        nodes = tuple(
-            d.id
-            for _, d in model.devices()
-            if fnmatch.fnmatchcase(d.id, pattern)
-            and (t := catalog.devices.get(d.model)) is not None
-            and t.kind == "gpu-node"
-        )
-        if not nodes:
-            _fail(f"generate: no GPU node id matches {pattern!r}")
     request = FabricRequest(
         fabric=fabric,
-        nodes=nodes,
+        nodes=None if pattern is None else _gpu_nodes(model, pattern),
         leaf=leaf,
         spine=spine,
         core=core,
@@ -468,8 +428,54 @@ def generate(
     try:
         plan = run(model, request)
     except GenerateError as error:
-        _fail(f"generate: {error}")
+        fail(f"generate: {error}")
     apply_plan(model, plan)
+    _save(document, layout, target, in_place)
+    diagnostics = _check(model, target, document.source_map)
+    sys.exit(_report(target, plan, diagnostics, _generated(target, fabric, plan)))
+
+
+def _generate_target(layout: str, output: str | None, force: bool) -> tuple[str, bool]:
+    """Where generate writes, and whether that is LAYOUT itself; one line and exit 2 where
+    it would write a file named "-", or rewrite or overwrite a file without --force."""
+    from rackdesigner.layout_io.saving import same_file
+
+    if output == "-":  # a file named "-" would be made, and stdout would carry the summary
+        fail("generate writes a layout file: give -o FILE, or --force to rewrite LAYOUT")
+    if layout == STDIN and output is None:
+        fail("generate - reads the layout from standard input: give -o FILE to write it to")
+    target = output or layout
+    in_place = output is None or same_file(output, layout)
+    if in_place and not force:
+        fail(f"not rewriting {layout} in place without --force; give -o OUT for a new file")
+    if not in_place and os.path.exists(target) and not force:
+        fail(f"{target} exists; rerun with --force to overwrite it")
+    return target, in_place
+
+
+def _gpu_nodes(model: Layout, pattern: str) -> tuple[str, ...]:
+    """The ids of the GPU nodes that ``pattern`` (a glob) matches; exit 2 when none does."""
+    from rackdesigner.layout_io.catalog import for_layout
+
+    catalog = for_layout(model)
+    nodes = tuple(
+        d.id
+        for _, d in model.devices()
+        if fnmatch.fnmatchcase(d.id, pattern)
+        and (t := catalog.devices.get(d.model)) is not None
+        and t.kind == "gpu-node"
+    )
+    if not nodes:
+        fail(f"generate: no GPU node id matches {pattern!r}")
+    return nodes
+
+
+def _save(document: Document, layout: str, target: str, in_place: bool) -> None:
+    """Write the changed layout to ``target`` canonically; in place (--force) this drops
+    the comments canonical form cannot keep, and says how many."""
+    from rackdesigner.layout_io import FileChangedError
+    from rackdesigner.layout_io.document import CommentsLostError, save
+
     dropped = document.dropped_comments
     if dropped and in_place:
         click.echo(
@@ -483,15 +489,18 @@ def generate(
         # (the note above named them).
         save(document, target, force=in_place)
     except (FileChangedError, CommentsLostError) as error:
-        _fail(str(error))
+        fail(str(error))
     except OSError as error:
-        _fail(f"cannot write {target}: {error.strerror or error}")
-    diagnostics = _check(model, target, document.source_map)
+        fail(f"cannot write {target}: {error.strerror or error}")
+
+
+def _generated(target: str, fabric: str, plan: FabricPlan) -> str:
+    """The first line of generate's report: what was written, and what it holds."""
     from rackdesigner.design.templates import count
 
     counts = plan.counts
     switches = counts.get("leaves", 0) + counts.get("spines", 0) + counts.get("cores", 0)
-    lead = (
+    return (
         f"wrote {target}: {fabric} fabric for {plural(counts.get('nodes', 0), 'node')}: "
         f"{count(switches, 'switch', 'switches')}, {count(len(plan.links), 'cable', 'cables')}"
         + (f", {len(plan.remove_links):,} old links removed" if plan.remove_links else "")
@@ -502,4 +511,3 @@ def generate(
         )
         + (f", {len(plan.new_racks)} network racks added" if plan.new_racks else "")
     )
-    sys.exit(_report(target, plan, diagnostics, lead))

@@ -1,28 +1,19 @@
-"""Loading a layout for ``whatif`` and ``diff``: from a path, standard input or text (a git
-revision's), load errors printed and exit 2 (as ``cli.main`` does for its commands)."""
+"""Loading a layout for a command: from a path, standard input or text (a git revision's),
+its load errors (and E001, a rule code that names no rule) printed and exit 2. Every
+command that reads a layout loads it here."""
 
 from __future__ import annotations
 
-import gc
-import os
 import sys
 from typing import TYPE_CHECKING
 
 import click
 
-from rackdesigner.cli.conventions import STDIN, STDIN_NAME
+from rackdesigner.cli.conventions import STDIN, STDIN_NAME, read_stdin
+from rackdesigner.model.terminal import wants_color
 
 if TYPE_CHECKING:
     from rackdesigner.layout_io.document import Document
-
-
-def batch() -> None:
-    """A short run over a large layout: no cyclic garbage collection (see cli.main)."""
-    gc.disable()
-
-
-def _color() -> bool:
-    return not os.environ.get("NO_COLOR") and sys.stderr.isatty()
 
 
 def _catalog_comments(text: str) -> bool:
@@ -57,10 +48,9 @@ def open_or_exit(
     and comments (``diff`` reports neither) where that is the same layout: not where a
     ``[catalog]`` entry may have a comment (``diff`` compares entries whole), and not when
     it has errors (read again with its lines, to say where)."""
-    from rackdesigner.check.engine import rule_config_errors
     from rackdesigner.check.formats.text import line
+    from rackdesigner.check.rule_codes import rule_code_errors
     from rackdesigner.layout_io.document import load, loads
-    from rackdesigner.layout_io.reader import MAX_FILE_BYTES, decode_text
     from rackdesigner.model.diagnostics import LayoutError
 
     if not lines_too and (text is not None or path != STDIN):
@@ -74,26 +64,47 @@ def open_or_exit(
             pass  # read again below, with the lines that say where
         else:
             commented = bool(quick.layout.catalog) and _catalog_comments(quick._text or "#")
-            if not commented and not rule_config_errors(quick, name if text is not None else None):
+            if not commented and not rule_code_errors(quick, name if text is not None else None):
                 return quick
     try:
         if text is not None:
             document = loads(text, file=name or path)
             shown_name: str | None = name or path
         elif path == STDIN:
-            from rackdesigner.cli.conventions import read_stdin
-
-            data = read_stdin(MAX_FILE_BYTES)
-            document = loads(decode_text(data, STDIN_NAME), file=STDIN_NAME)
+            document = loads(stdin_text(), file=STDIN_NAME)
             shown_name = STDIN_NAME
         else:
             document = load(path)
             shown_name = None
-        errors = rule_config_errors(document, shown_name)
+        errors = rule_code_errors(document, shown_name)
         if errors:
             raise LayoutError(errors)
     except LayoutError as error:
         for d in error.diagnostics:
-            click.echo(line(d, _color()), err=True)
+            click.echo(line(d, wants_color(sys.stderr)), err=True)
         sys.exit(2)
     return document
+
+
+def stdin_text() -> str:
+    """Standard input as layout text; a LayoutError (E000) when it cannot be one: more than
+    the size a layout may be (as a file of that size is refused), or not UTF-8."""
+    from rackdesigner.layout_io.reader import MAX_FILE_BYTES, decode_text
+    from rackdesigner.model.diagnostics import Diagnostic, LayoutError
+
+    data = read_stdin(MAX_FILE_BYTES)
+    if len(data) > MAX_FILE_BYTES:
+        raise LayoutError(
+            [
+                Diagnostic(
+                    "E000",
+                    "error",
+                    f"more than the {MAX_FILE_BYTES / 2**20:.0f} MiB a layout may be; set "
+                    "RACKDESIGNER_MAX_FILE_BYTES to raise the limit",
+                    entity="file",
+                    file=STDIN_NAME,
+                    line=1,
+                )
+            ]
+        )
+    return decode_text(data, STDIN_NAME)

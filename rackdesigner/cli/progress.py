@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from typing import Any, TextIO
 
 from rackdesigner.model.progress import report, reporting
+from rackdesigner.model.terminal import is_terminal
 
 __all__ = ["Bar", "bar", "report", "wanted"]
 
@@ -40,12 +41,7 @@ def wanted(stream: TextIO | None = None, quiet: bool = False) -> bool:
         return False
     if os.environ.get("TERM") == "dumb":
         return False
-    stream = sys.stderr if stream is None else stream
-    isatty = getattr(stream, "isatty", None)
-    try:
-        return bool(isatty and isatty())
-    except ValueError:  # a closed stream
-        return False
+    return is_terminal(sys.stderr if stream is None else stream)
 
 
 class Bar:

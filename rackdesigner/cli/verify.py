@@ -12,26 +12,16 @@ from typing import TYPE_CHECKING
 import click
 
 from rackdesigner.asbuilt.report import render
-from rackdesigner.cli.conventions import emit, format_option
+from rackdesigner.cli.conventions import STDIN, STDIN_NAME, emit, format_option
+from rackdesigner.cli.loading import open_or_exit
 
 if TYPE_CHECKING:
     from rackdesigner.model.layout import Layout
 
 
 def _load(path: str) -> Layout:
-    """The layout, or its load errors on stderr and exit 2."""
-    import sys
-
-    from rackdesigner.check.formats.text import line
-    from rackdesigner.layout_io.document import load
-    from rackdesigner.model.diagnostics import LayoutError
-
-    try:
-        return load(path).layout
-    except LayoutError as error:
-        for diagnostic in error.diagnostics:
-            click.echo(line(diagnostic, False), err=True)
-        sys.exit(2)
+    """The layout, as every command loads it (cli/loading.py); push and pull use it too."""
+    return open_or_exit(path).layout
 
 
 @click.command("verify")
@@ -118,7 +108,7 @@ def verify(
         fail(f"cannot read the scan: {error}")
     from rackdesigner.analysis import Analysis
 
-    analysis = Analysis(_load(layout), file=layout)
+    analysis = Analysis(_load(layout), file=STDIN_NAME if layout == STDIN else layout)
     design = design_of(analysis, scan.tech)
     findings = compare(design, scan, names, speed=not ignore_speed)
     checked = len(design.cables)

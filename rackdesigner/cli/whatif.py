@@ -13,6 +13,7 @@ from rackdesigner.cli.conventions import (
     output_for,
     output_option,
 )
+from rackdesigner.model.collector import collection_paused
 from rackdesigner.whatif.parts import EACH_KINDS, KINDS
 
 
@@ -38,6 +39,7 @@ from rackdesigner.whatif.parts import EACH_KINDS, KINDS
 )
 @format_option("text", "json", "markdown", help="json gives figures in SI base units.")
 @output_option()
+@collection_paused()
 def whatif(
     layout: str,
     fails: tuple[str, ...],
@@ -64,14 +66,13 @@ def whatif(
         fail("give --fail KIND:ID (one or more) or --each KIND, not both")
     output = output_for(output, [(layout, "the input layout")])
     from rackdesigner.analysis import Analysis
-    from rackdesigner.cli.loading import batch, open_or_exit
+    from rackdesigner.cli.loading import open_or_exit
     from rackdesigner.whatif import PartError, WhatIf, parse_failure, render
 
     try:
         failures = [parse_failure(text) for text in fails]
     except PartError as error:
         fail(str(error))
-    batch()
     document = open_or_exit(layout)
     analysis = Analysis(document.layout, file=STDIN_NAME if layout == STDIN else layout)
     engine = WhatIf(analysis)

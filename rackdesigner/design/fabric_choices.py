@@ -19,6 +19,7 @@ from rackdesigner.design.generators import FABRICS, FabricPlan
 from rackdesigner.design.generators.base import default_switch, fabric_group
 from rackdesigner.layout_io.catalog import Catalog
 from rackdesigner.model.layout import DeviceType, Layout
+from rackdesigner.model.wording import first_of
 
 # Which request fields each generator reads (fabrics.md). ``redundant``: each node's ports
 # over two leaves or more and two spines or more (on by default, as on the command line).
@@ -209,13 +210,9 @@ class Preview:
         switches = f"{self.switches:,} switch{'es' if self.switches != 1 else ''}"
         media = ", ".join(f"{count:,} {name}" for name, count in self.media) or "none"
         # At most a few names of each list: 100,000 GPUs add 566 racks, with a note each.
-        named = ", ".join(self.racks_added[:SHOWN])
-        if len(self.racks_added) > SHOWN:
-            named += f" and {len(self.racks_added) - SHOWN:,} more"
+        named = first_of(self.racks_added, SHOWN)
         racks = f"{len(self.racks_added):,} added ({named})" if self.racks_added else "none added"
-        where = ", ".join(f"{rack} ({n})" for rack, n in self.switch_racks[:6])
-        if len(self.switch_racks) > 6:
-            where += f" and {len(self.switch_racks) - 6} more racks"
+        where = first_of([f"{rack} ({n})" for rack, n in self.switch_racks], 6, more="more racks")
         out = [
             f"nodes {self.nodes:,} · {switches}"
             + (f" ({tiers})" if tiers else "")

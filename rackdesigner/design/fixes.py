@@ -62,8 +62,7 @@ import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
-from rackdesigner.analysis.facts import SQRT3
-from rackdesigner.analysis.power_sides import feed_rating, pdu_feeds
+from rackdesigner.analysis.power_sides import feed_capacity, feed_rating, pdu_feeds
 from rackdesigner.analysis.reach import choose_media, link_tech, reach
 from rackdesigner.check.engine import rules_for, run_rules
 from rackdesigner.edit import (
@@ -534,19 +533,6 @@ def turn_around(context: Context) -> Iterator[Plan]:
 
 
 # -- power ---------------------------------------------------------------------------------------
-
-
-def feed_capacity(feed: Feed, thresholds: dict[str, float]) -> float:
-    """Usable W of one feed (rules.md, Definitions): V × I × derate × PF, × √3 for 3-phase."""
-    derate = float(feed.derate) if feed.derate is not None else thresholds["feed_derate"]
-    three = SQRT3 if feed.phases == 3 else 1.0
-    return (
-        float(feed.voltage or 0)
-        * float(feed.current or 0)
-        * derate
-        * thresholds["power_factor"]
-        * three
-    )
 
 
 def _free_feed_id(index: LayoutIndex, taken: set[str], base: str) -> str:

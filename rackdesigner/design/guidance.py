@@ -26,6 +26,7 @@ from rackdesigner.model.diagnostics import SEVERITY_RANK, Diagnostic
 from rackdesigner.model.layout import Device, DeviceType, Layout, Link, Rack
 from rackdesigner.model.thresholds import resolve
 from rackdesigner.model.units import POWER, fmt, fmt_apart
+from rackdesigner.model.wording import first_of
 from rackdesigner.rules.registry import _code_key, matches
 
 Key = tuple[str, object]
@@ -183,7 +184,7 @@ def _cool001(context: Context) -> tuple[str | None, str | None]:
         and not cold_plates(t)
         and (t.power or 0) > 0
     ]
-    named = ", ".join(airy[:3]) + (f" and {len(airy) - 3} more" if len(airy) > 3 else "")
+    named = first_of(airy, 3)
     fix = (
         f"move the devices without cold plates ({named}) to an air or rear-door rack"
         if airy

@@ -13,7 +13,7 @@ import math
 import time
 from dataclasses import dataclass, field, replace
 
-from rackdesigner.analysis.power_sides import psus_kept
+from rackdesigner.analysis.power_sides import SQRT3, feed_power, psus_kept
 from rackdesigner.analysis.rack_scale import SU_DOMAINS
 from rackdesigner.design import nvl_networks
 from rackdesigner.design.generators import FabricPlan, FabricRequest, GenerateError, generate
@@ -33,7 +33,6 @@ from rackdesigner.model.layout import (
 )
 from rackdesigner.model.wording import a_form_factor, plural
 
-SQRT3 = math.sqrt(3.0)
 DERATE = 0.8
 MAX_FEEDS_PER_SIDE = 2
 SIDES = "ABCD"
@@ -357,7 +356,7 @@ def leaf_for_speed(catalog: Catalog, dtype: DeviceType, options: NewOptions) -> 
 
 
 def _feed_capacity(voltage: float, phases: int, current: float) -> float:
-    return voltage * current * DERATE * (SQRT3 if phases == 3 else 1.0)
+    return feed_power(voltage, current, phases, derate=DERATE)
 
 
 def _default_fabric(gpus: int, nodes: int) -> str:

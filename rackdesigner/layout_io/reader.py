@@ -481,7 +481,7 @@ class _Builder:
         line = tables.get("rules") or tables.get("rules.thresholds") or 1
         values = self.fields(s.RULES, data, "[rules]", line)
         config = m.RulesConfig(**values)
-        # Whether a code names a rule is the rules' business (engine.rule_config_errors);
+        # Whether a code names a rule is the rules' business (check/rule_codes.py);
         # the loader imports no rule.
         thresholds = data.get("thresholds")
         if thresholds is None:
@@ -664,7 +664,7 @@ def _check_plausible(field: s.Field, number: float, value: object, unit: str = "
 
 def _known_codes(value: object) -> bool:
     """An ignore key the fast path may take as it is: an array of strings. Whether they
-    name rules is checked after loading (engine.rule_config_errors): the loader imports no
+    name rules is checked after loading (check/rule_codes.py): the loader imports no
     rule."""
     return type(value) is list and all(type(v) is str for v in value)
 

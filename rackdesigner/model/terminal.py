@@ -11,6 +11,7 @@ only as their syntax requires.
 
 from __future__ import annotations
 
+import os
 import re
 
 # What is escaped, in three groups:
@@ -60,3 +61,19 @@ def shown(text: str) -> str:
 def shown_lines(text: str) -> str:
     """Several lines for the terminal: as :func:`shown`, newlines kept."""
     return _UNSAFE_KEEP_NEWLINES.sub(_escape, text) if _UNSAFE_KEEP_NEWLINES.search(text) else text
+
+
+def is_terminal(stream: object) -> bool:
+    """Whether ``stream`` is a terminal (a person reads it, not a program); a stream without
+    ``isatty``, or a closed one, is not."""
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except ValueError:  # closed
+        return False
+
+
+def wants_color(stream: object) -> bool:
+    """Whether text for ``stream`` may be coloured: a terminal, and ``NO_COLOR`` unset or
+    empty (no-color.org)."""
+    return not os.environ.get("NO_COLOR") and is_terminal(stream)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 # Words whose plural is the word itself.
 _INVARIANT = {"info"}
@@ -15,6 +16,33 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     if count == 1 or word in _INVARIANT:
         return f"{count:,} {word}"
     return f"{count:,} {many}" if many else f"{count:,} {word}s"
+
+
+def first_of(
+    items: Sequence[str],
+    limit: int,
+    *,
+    sep: str = ", ",
+    more: str = "more",
+    total: int | None = None,
+) -> str:
+    """The first ``limit`` items, then how many are left: ``a, b, c and 4 more``; ``sep``
+    between the items, ``more`` after the count (``and 4 more racks``). All of them, as
+    they are, when there are no more than ``limit``. ``total``: how many there are where
+    only the first few were kept."""
+    shown = sep.join(items[:limit])
+    rest = (len(items) if total is None else total) - limit
+    return f"{shown} and {rest:,} {more}" if rest > 0 else shown
+
+
+def name_list(items: Sequence[str], limit: int = 3) -> str:
+    """A list as a sentence says it: ``a``, ``a and b``, ``a, b and c``, and past ``limit``
+    items ``a, b, c and 4 more``."""
+    if len(items) > limit:
+        return first_of(items, limit)
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def at_least(unknown: bool) -> str:

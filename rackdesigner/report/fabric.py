@@ -18,6 +18,7 @@ from rackdesigner.analysis.rack_scale import SU_DOMAINS
 from rackdesigner.analysis.stock import metres
 from rackdesigner.export.slurm import hostfile_name
 from rackdesigner.model.units import BANDWIDTH, BYTE_RATE, RATIO, fmt
+from rackdesigner.model.wording import first_of
 from rackdesigner.rules.network.allreduce_bandwidth import (
     DomainFigures,
     acceptance_tests,
@@ -251,10 +252,7 @@ def fabric_text(fabrics: list[dict[str, Any]]) -> list[str]:
             out.append(f"    farthest GPUs: {bound}{f['hops']} cables apart{how}")
         out += _acceptance_text(f)
         spof = f["single_point_switches"] + f["single_point_links"]
-        out.append(
-            f"    single points of failure: {', '.join(spof[:5]) if spof else 'none'}"
-            + (f" and {len(spof) - 5} more" if len(spof) > 5 else "")
-        )
+        out.append(f"    single points of failure: {first_of(spof, 5) if spof else 'none'}")
     return out
 
 

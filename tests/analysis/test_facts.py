@@ -8,6 +8,8 @@ import pytest
 from rackdesigner.analysis.cdu_groups import cdu_groups, n_plus_one
 from rackdesigner.analysis.lateral import crossed_rails, lateral_groups
 from rackdesigner.analysis.power_sides import (
+    feed_capacity,
+    feed_power,
     feed_rating,
     pdu_feeds,
     psu_split,
@@ -53,6 +55,24 @@ def test_labels_sort_and_rating_has_no_derate() -> None:
     assert side_labels([feed("1", "B"), feed("2", "A"), feed("3", "B")]) == ["A", "B"]
     assert feed_rating(feed("a", "A", 32.0), 1.0) == pytest.approx(23001.6, rel=1e-4)
     assert feed_rating(Feed("s", 208.0, 1, 30.0), 0.9) == pytest.approx(5616.0)
+
+
+def test_feed_power_is_the_one_formula() -> None:
+    """V × I × derate × PF, × √3 for 3-phase (rules.md, Definitions), by hand:
+
+    - 415 V 3-phase 63 A, derate 0.8, PF 0.95: 415 × 63 = 26,145; × 0.8 = 20,916;
+      × 0.95 = 19,870.2; × √3 (1.7320508) = 34,416.2 W.
+    - the same circuit's breaker rating (no derate, PF 1): 26,145 × √3 = 45,284.5 VA.
+    - 208 V single-phase 30 A, derate 0.8: 208 × 30 × 0.8 = 4,992 W (no √3).
+    """
+    assert feed_power(415.0, 63.0, 3, derate=0.8, power_factor=0.95) == pytest.approx(34416.2)
+    assert feed_power(415.0, 63.0, 3) == pytest.approx(45284.5, abs=0.1)
+    assert feed_power(208.0, 30.0, 1, derate=0.8) == pytest.approx(4992.0)
+    thresholds = {"feed_derate": 0.8, "power_factor": 0.95}
+    assert feed_capacity(feed("a", "A", 63.0), thresholds) == pytest.approx(34416.2)
+    # A feed's own derate wins over the layout's: 26,145 × 1.0 × 0.95 × √3 = 43,020.2 W.
+    own = Feed("b", 415.0, 3, 63.0, derate=1.0)
+    assert feed_capacity(own, thresholds) == pytest.approx(43020.2, abs=0.1)
 
 
 def test_pdus_without_feed_go_over_the_feeds_in_order() -> None:

@@ -389,3 +389,35 @@ def test_ci_recipe_exclude_and_baseline_end_to_end(
 def test_any_entity_text_gives_a_subject(entity: str) -> None:
     kind, ident = parse_entity(entity)
     assert isinstance(kind, str) and isinstance(ident, str)
+
+
+def test_read_baseline_names_the_file_that_cannot_be_one(tmp_path: Path) -> None:
+    """Reading a baseline is the suppressions' job, with every way it fails one
+    BaselineError (validate prints it as one line, exit 2)."""
+    from rackdesigner.check.suppressions import BaselineError, read_baseline
+
+    with pytest.raises(BaselineError, match=r"cannot read baseline .*missing\.json"):
+        read_baseline(str(tmp_path / "missing.json"))
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(b'{"version": 1, "findings": ["\xe9"]}')
+    with pytest.raises(BaselineError, match="utf-8"):
+        read_baseline(str(latin))
+    good = tmp_path / "good.json"
+    good.write_text(baseline_json([Diagnostic("PWR001", "error", "m", "rack a01", file="x")]))
+    assert read_baseline(str(good)) == {("x", "PWR001", "rack", "a01"): 1}
+
+
+def test_record_baseline_adopts_todays_findings() -> None:
+    """The text to write records each finding but load errors and those an ignore key
+    silences, and the recorded ones are known for this run too."""
+    from rackdesigner.check.suppressions import BY_BASELINE, BY_IGNORE, record_baseline
+
+    found = Diagnostic("PWR001", "error", "m", "rack a01", file="x")
+    ignored = Diagnostic("PWR002", "error", "m", "rack a01", file="x", suppressed=BY_IGNORE)
+    load_error = Diagnostic("E000", "error", "m", "file", file="x")
+    text, recorded = record_baseline([found, ignored, load_error])
+    assert recorded == 1 and found.suppressed == BY_BASELINE
+    assert ignored.suppressed == BY_IGNORE and not load_error.suppressed
+    assert json.loads(text)["findings"] == [
+        {"file": "x", "code": "PWR001", "subject": ["rack", "a01"]}
+    ]

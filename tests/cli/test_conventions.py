@@ -116,7 +116,7 @@ def test_every_export_option_is_checked_against_the_input(
     """Any kind in the registry, including ones added later and the files they derive."""
     import click
 
-    from rackdesigner.cli import main as cli_module
+    from rackdesigner.cli import export as cli_module
     from rackdesigner.export import registry as exporters
 
     kinds = [

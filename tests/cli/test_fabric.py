@@ -223,3 +223,18 @@ def test_generate_dash_output_is_refused_not_a_file_named_dash(
     )
     assert result.exit_code == 2 and "give -o FILE" in result.stderr
     assert not (tmp_path / "-").exists()
+
+
+def test_new_and_generate_share_the_generators_options() -> None:
+    """One list of the generators' options serves both commands: same names, same help."""
+    from rackdesigner.design.generators import FABRICS
+
+    def options(command: str) -> dict[str, str | None]:
+        params = cli.commands[command].params
+        return {p.name or "": getattr(p, "help", None) for p in params}
+
+    shared = ["leaf", "spine", "core", "oversubscription", "su_nodes"]
+    shared += ["strict_cables", "rail_planes", "redundant"]
+    new, generate = options("new"), options("generate")
+    assert {name: new[name] for name in shared} == {name: generate[name] for name in shared}
+    assert cli_fabric.FABRIC_CHOICES == FABRICS

@@ -762,3 +762,19 @@ def test_the_header_keeps_no_cable_figure_an_edit_makes_stale() -> None:
     notes = " ".join(built.plan.notes)
     assert f"{built.plan.long_runs:,} of 1,152 cables run longer than 5 m" in notes
     assert "storage and out-of-band: " in notes
+
+
+def test_switch_models_default_each_tier_to_the_one_below() -> None:
+    """Every generator opens with the builder's switch models: the leaf the request names
+    (else the default for the nodes' ports, a QM9700 for NDR400), a spine and a core that
+    default to the tier below's, and the nodes read after them."""
+    from rackdesigner.design.generators.build import Builder
+
+    layout = rail_layout(1)
+    request = FabricRequest(fabric="rail", replace=True)
+    leaf, spine, core = Builder(layout, request).switch_models(3)
+    assert (leaf.key, spine.key, core.key) == ("qm9700", "qm9700", "qm9700")
+    named = replace(request, spine="q3400")
+    leaf, spine, core = Builder(layout, named).switch_models(3)
+    assert (leaf.key, spine.key, core.key) == ("qm9700", "q3400", "q3400")
+    assert len(Builder(layout, named).switch_models(2)) == 2

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from rackdesigner.export.render.palette import KIND_LABELS, SEVERITY_SYMBOLS, THEMES, swatch
+import pytest
+
+from rackdesigner.export.render.palette import KIND_LABELS, SEVERITY_SYMBOLS, THEMES, rgb, swatch
 from rackdesigner.model.layout import DEVICE_KINDS
 
 
@@ -52,3 +54,14 @@ def test_the_density_scale_places_air_racks_and_rack_scale_racks_on_bands_of_the
     assert len({bands[8], bands[25], bands[40]}) == 3
     assert bands[130] == bands[140] != bands[100]
     assert bands[40] != bands[130] != bands[160]
+
+
+def test_rgb_reads_every_hex_form_the_drawings_use() -> None:
+    """The one hex → RGB of the PDF, the PNG overview and the SVG painter. By hand:
+    0x33 = 51, 51 / 255 = 0.2; 0xcc = 204, 204 / 255 = 0.8; ``#fff`` is ``#ffffff``."""
+    assert rgb("#33cc00") == pytest.approx((0.2, 0.8, 0.0))
+    assert rgb("#fff") == (1.0, 1.0, 1.0)
+    assert rgb("#000") == (0.0, 0.0, 0.0)
+    assert rgb("#33cc0080") == pytest.approx((0.2, 0.8, 0.0))  # the alpha is the caller's
+    with pytest.raises(ValueError):
+        rgb("#12345")

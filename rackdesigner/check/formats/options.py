@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from rackdesigner.check.engine import FileResult
+if TYPE_CHECKING:
+    from rackdesigner.check.engine import FileResult
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from rackdesigner.design.generators.floor import Floor, Spot
 from rackdesigner.layout_io.catalog import Catalog
 from rackdesigner.layout_io.catalog import for_layout as catalog_for
 from rackdesigner.model.layout import Device, DeviceType, Layout, Link
+from rackdesigner.model.wording import first_of
 from rackdesigner.topology.sizing import spines_for
 
 
@@ -259,6 +260,16 @@ class Builder:
                 f"are {self.nodes.tech or 'infiniband'} (a link cannot join the two)"
             )
         return model
+
+    def switch_models(self, tiers: int) -> list[SwitchModel]:
+        """The models of the lowest ``tiers`` tiers (leaf, spine, core) as the request
+        names them, each defaulting to the one below it. Read :attr:`nodes` after: a leaf
+        slower than the nodes' ports may set them to its rate."""
+        request = self.request
+        models = [self.model(request.leaf, "leaf")]
+        for key, what in ((request.spine, "spine"), (request.core, "core"))[: tiers - 1]:
+            models.append(self.model(key, what, models[-1]))
+        return models
 
     def _run_nodes_at(self, leaf: SwitchModel) -> bool:
         """Where ``leaf`` runs slower than the nodes' compute ports and every device of the
@@ -666,11 +677,10 @@ class Builder:
         plan.cable_limit = limit
         if self._over:
             if self.request.strict_cables:
-                shown = "; ".join(f"{lk} {ln:.1f} m" for lk, ln in self._over_shown)
-                more = f" and {self._over - 5:,} more" if self._over > 5 else ""
+                shown = [f"{lk} {ln:.1f} m" for lk, ln in self._over_shown]
                 raise GenerateError(
                     f"--strict-cables: {self._over:,} cables are longer than cable_max "
-                    f"{limit:g} m: {shown}{more}"
+                    f"{limit:g} m: {first_of(shown, 5, sep='; ', total=self._over)}"
                 )
             # The layout keeps the limit the user set (never a threshold they did not ask
             # for): CAB001 warns about each longer run, with the latency it adds.

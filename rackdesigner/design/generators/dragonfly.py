@@ -49,11 +49,10 @@ def shape(n: int, rails: int, leaf_ports: int, spine_ports: int, ratio: float) -
 
 def generate(layout: Layout, request: FabricRequest) -> FabricPlan:
     b = Builder(layout, request)
+    leaf_model, spine_model = b.switch_models(2)
     nodes = b.nodes
     n = len(nodes.ids)
     rails = nodes.rails
-    leaf_model = b.model(request.leaf, "leaf")
-    spine_model = b.model(request.spine, "spine", leaf_model)
     plan_shape = shape(n, rails, leaf_model.ports, spine_model.ports, request.oversubscription)
     down = down_ports(leaf_model.ports, request.oversubscription)
     speed = min(nodes.speed, leaf_model.speed)

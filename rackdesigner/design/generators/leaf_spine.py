@@ -137,10 +137,9 @@ def _pair(b: Builder, leaf_model, spine_model) -> FabricPlan | None:
 
 def generate(layout: Layout, request: FabricRequest) -> FabricPlan:
     b = Builder(layout, request)
-    n = len(b.nodes.ids)
-    leaf_model = b.model(request.leaf, "leaf")
-    spine_model = b.model(request.spine, "spine", leaf_model)
+    leaf_model, spine_model = b.switch_models(2)
     nodes = b.nodes  # the nodes' compute ports at the leaf's rate where it set them
+    n = len(nodes.ids)
     redundant = request.wants_redundancy(n, nodes.rails)
     ports = n * nodes.rails
     if ports <= leaf_model.ports:

@@ -53,12 +53,10 @@ def su_size(request: FabricRequest, leaf: SwitchModel) -> int:
 
 def generate(layout: Layout, request: FabricRequest) -> FabricPlan:
     b = Builder(layout, request)
+    leaf_model, spine_model, core_model = b.switch_models(3)
     nodes = b.nodes
     n = len(nodes.ids)
     rails = nodes.rails
-    leaf_model = b.model(request.leaf, "leaf")
-    spine_model = b.model(request.spine, "spine", leaf_model)
-    core_model = b.model(request.core, "core", spine_model)
     su = min(su_size(request, leaf_model), n)
     uplinks = b.uplinks_for(su, min(nodes.speed, leaf_model.speed), leaf_model, spine_model)
     if su + uplinks > leaf_model.ports:

@@ -90,12 +90,8 @@ def _matches(compound: tuple[str | None, str | None], tag: str, classes: tuple[s
 
 
 def _colour(value: str) -> tuple[float, float, float] | None:
-    if not value.startswith("#"):
-        return None
-    digits = value[1:]
-    if len(digits) == 3:
-        digits = "".join(c * 2 for c in digits)
-    return tuple(int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
+    """A CSS colour as cairo's; None for what is not one written in hex (``none``)."""
+    return palette.rgb(value) if value.startswith("#") else None
 
 
 def _spaces(text: str) -> str:

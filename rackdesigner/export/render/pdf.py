@@ -405,7 +405,7 @@ class _CairoPack:
         self.surface = cairo.PDFSurface(self.out, 1, 1)
         self.theme = theme
         surfaces = palette.SURFACES.get(theme, palette.SURFACES["light"])
-        self.colours = {k: _rgb(v) for k, v in surfaces.items()}
+        self.colours = {k: palette.rgb(v) for k, v in surfaces.items()}
         self._painter: Any = None
 
     def painted_page(self, sheet: _Sheet, document: str) -> None:
@@ -478,10 +478,6 @@ class _CairoPack:
     def finish(self) -> bytes:
         self.surface.finish()
         return self.out.getvalue()
-
-
-def _rgb(colour: str) -> tuple[float, float, float]:
-    return tuple(int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
 
 
 def pdf(

@@ -119,16 +119,13 @@ def overview_png(view: Overview, theme: str, max_side: int) -> bytes:
     kinds = palette.THEMES.get(theme, palette.LIGHT)
     severity = palette.SEVERITY_COLOURS.get(theme, palette.SEVERITY_COLOURS["light"])
 
-    def rgb(colour: str) -> tuple[float, float, float]:
-        return tuple(int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
-
-    ctx.set_source_rgb(*rgb(surfaces["bg"]))
+    ctx.set_source_rgb(*palette.rgb(surfaces["bg"]))
     ctx.paint()
     hatch = cairo.ImageSurface(cairo.FORMAT_ARGB32, 6, 6)
     hctx = cairo.Context(hatch)
-    hctx.set_source_rgb(*rgb(surfaces["blocked"]))
+    hctx.set_source_rgb(*palette.rgb(surfaces["blocked"]))
     hctx.paint()
-    hctx.set_source_rgb(*rgb(surfaces["blocked_line"]))
+    hctx.set_source_rgb(*palette.rgb(surfaces["blocked_line"]))
     hctx.set_line_width(1.2)
     hctx.move_to(0, 6)
     hctx.line_to(6, 0)
@@ -160,7 +157,7 @@ def overview_png(view: Overview, theme: str, max_side: int) -> bytes:
         fill, stroke, line, dashes = styles[style]
         if fill is not None:
             if isinstance(fill, str):
-                ctx.set_source_rgb(*rgb(fill))
+                ctx.set_source_rgb(*palette.rgb(fill))
             else:
                 ctx.set_source(fill)
             # One fill per box: cairo fills a lone rectangle fast, but a path of thousands
@@ -171,7 +168,7 @@ def overview_png(view: Overview, theme: str, max_side: int) -> bytes:
         if stroke:
             for x, y, w, h in rects:
                 ctx.rectangle(x, y, w, h)
-            ctx.set_source_rgb(*rgb(stroke))
+            ctx.set_source_rgb(*palette.rgb(stroke))
             ctx.set_line_width(line)
             ctx.set_dash(list(dashes))
             ctx.stroke()
@@ -196,15 +193,15 @@ def overview_png(view: Overview, theme: str, max_side: int) -> bytes:
             weight = cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL
             ctx.select_font_face("DejaVu Sans Mono", cairo.FONT_SLANT_NORMAL, weight)
             ctx.set_font_size(size)
-            ctx.set_source_rgb(*rgb(colour))
+            ctx.set_source_rgb(*palette.rgb(colour))
             current = style
         ctx.move_to(x, y)
         ctx.show_text(content)
     ctx.select_font_face("DejaVu Sans Mono", cairo.FONT_SLANT_NORMAL, cairo.FONT_WEIGHT_BOLD)
-    ctx.set_source_rgb(*rgb(surfaces["fg"]))
+    ctx.set_source_rgb(*palette.rgb(surfaces["fg"]))
     # Title, totals and legend in the band, in pixels.
     ctx.identity_matrix()
-    ctx.set_source_rgb(*rgb(surfaces["fg"]))
+    ctx.set_source_rgb(*palette.rgb(surfaces["fg"]))
     ctx.set_font_size(18)
     ctx.move_to(12, 22)
     ctx.show_text(view.title)
@@ -222,16 +219,16 @@ def overview_png(view: Overview, theme: str, max_side: int) -> bytes:
     for fill, label, extra in items:
         ctx.rectangle(x, 46, 18, 10)
         if fill is not None:
-            ctx.set_source_rgb(*rgb(fill))
+            ctx.set_source_rgb(*palette.rgb(fill))
             ctx.fill()
         elif isinstance(extra, str):
-            ctx.set_source_rgb(*rgb(extra))
+            ctx.set_source_rgb(*palette.rgb(extra))
             ctx.set_line_width(2)
             ctx.stroke()
         else:
             ctx.set_source(extra)
             ctx.fill()
-        ctx.set_source_rgb(*rgb(surfaces["fg"]))
+        ctx.set_source_rgb(*palette.rgb(surfaces["fg"]))
         ctx.move_to(x + 24, 55)
         ctx.show_text(label)
         x += 24 + len(label) * 6.7 + 30

@@ -5,6 +5,7 @@ cold plates, and how a rack's ``cdu`` or ``door`` reference is judged.
 from __future__ import annotations
 
 from rackdesigner.analysis import CduLoad, DeviceFacts, RackFacts
+from rackdesigner.model.wording import first_of
 
 LIQUID_HINT = 'use direct-to-chip liquid (cooling = "liquid" with a CDU)'
 DOOR_HINT = 'use a rear-door heat exchanger (cooling = "rear-door" with a door)'
@@ -41,5 +42,4 @@ def reference_problem(
 
 
 def cdu_names(load: CduLoad) -> str:
-    ids = [c.id for c in load.cdus]
-    return ", ".join(ids[:4]) + (f" and {len(ids) - 4} more" if len(ids) > 4 else "")
+    return first_of([c.id for c in load.cdus], 4)

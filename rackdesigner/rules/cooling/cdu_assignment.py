@@ -35,7 +35,7 @@ from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis
 from rackdesigner.model.units import POWER, fmt_apart
-from rackdesigner.model.wording import at_least, plural
+from rackdesigner.model.wording import at_least, first_of, plural
 from rackdesigner.rules.base import Finding, rule
 from rackdesigner.rules.cooling._common import cdu_names, reference_problem
 
@@ -76,9 +76,7 @@ def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
         if capacity is None or load.heat <= capacity:
             continue
         racks = load.racks
-        served = ", ".join(r.rack.id for r in racks[:5])
-        if len(racks) > 5:
-            served += f" and {len(racks) - 5} more"
+        served = first_of([r.rack.id for r in racks], 5)
         cdu = load.cdu
         heat_text, capacity_text = fmt_apart(load.heat, capacity, POWER)
         who = "CDU" if len(load.cdus) == 1 else f"CDU group {cdu_names(load)}"

@@ -22,15 +22,6 @@ def estimated_text(estimated: bool) -> str:
     return " (estimated)" if estimated else ""
 
 
-def name_list(items: list[str], limit: int = 3) -> str:
-    """``a, b and c`` / ``a, b, c and 4 more``."""
-    if len(items) > limit:
-        return f"{', '.join(items[:limit])} and {len(items) - limit} more"
-    if len(items) == 1:
-        return items[0]
-    return f"{', '.join(items[:-1])} and {items[-1]}"
-
-
 def supply(feed: Feed) -> str:
     """``415 V 3-phase``, ``230 V single-phase``."""
     phases = "3-phase" if feed.phases == 3 else "single-phase"

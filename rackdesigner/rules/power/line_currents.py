@@ -39,8 +39,8 @@ from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis, DeviceFacts, FeedFacts, RackFacts
 from rackdesigner.model.units import CURRENT, RATIO, fmt, fmt_apart
+from rackdesigner.model.wording import name_list
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.power._common import name_list
 
 _LINE_ORDER = {"L1": 0, "L2": 1, "L3": 2}
 

@@ -37,10 +37,10 @@ from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis, DeviceFacts
 from rackdesigner.model.units import CURRENT, VOLTAGE, fmt
+from rackdesigner.model.wording import name_list
 from rackdesigner.rules.base import Finding, rule
 from rackdesigner.rules.power._common import (
     VOLTAGE_SLACK,
-    name_list,
     pdus_by_feed,
     supply,
     voltage_range,

@@ -29,8 +29,9 @@ from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis, FeedFacts
 from rackdesigner.model.units import VOLTAGE, fmt
+from rackdesigner.model.wording import name_list
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.power._common import VOLTAGE_SLACK, name_list, outlet_source
+from rackdesigner.rules.power._common import VOLTAGE_SLACK, outlet_source
 
 
 def _outlets(feeds: list[FeedFacts]) -> str:

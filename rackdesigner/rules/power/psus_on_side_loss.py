@@ -34,9 +34,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis
-from rackdesigner.model.wording import plural
+from rackdesigner.model.wording import name_list, plural
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.power._common import name_list
 
 
 @rule("PWR008", "warning", scope="rack")

@@ -33,11 +33,10 @@ from collections.abc import Iterator
 from rackdesigner.analysis import Analysis
 from rackdesigner.analysis.rack_scale import rack_dc, shelf_share
 from rackdesigner.model.units import POWER, fmt, fmt_apart
-from rackdesigner.model.wording import at_least, plural
+from rackdesigner.model.wording import at_least, name_list, plural
 from rackdesigner.rules.base import Finding, rule
 from rackdesigner.rules.power._common import (
     feeds_rating_text,
-    name_list,
     shelf_sides,
     shelves_by_feed,
 )

@@ -25,9 +25,8 @@ from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis, DeviceFacts
 from rackdesigner.model.units import POWER, fmt
-from rackdesigner.model.wording import plural
+from rackdesigner.model.wording import name_list, plural
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.power._common import name_list
 
 
 @rule("PWR009", "warning", severities=("warning", "info"), scope="device")
