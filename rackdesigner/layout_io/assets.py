@@ -53,9 +53,7 @@ def builtin_power_models() -> dict[str, str]:
     if not isinstance(models, dict):
         return {}
     return {
-        key: str(table.get("kind", ""))
-        for key, table in models.items()
-        if isinstance(table, dict)
+        key: str(table.get("kind", "")) for key, table in models.items() if isinstance(table, dict)
     }
 
 

@@ -174,8 +174,7 @@ WORKLOAD = (
     _q(
         "peak_duration",
         DURATION,
-        '(v1.4) how long a transient peak lasts, e.g. "2 s" (UPS overload tables are read '
-        "at it)",
+        '(v1.4) how long a transient peak lasts, e.g. "2 s" (UPS overload tables are read at it)',
         positive=True,
     ),
     NOTES,

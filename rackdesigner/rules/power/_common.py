@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rackdesigner.analysis import DeviceFacts, FeedFacts, RackFacts
+from rackdesigner.analysis.power_chain import ElementFacts
 from rackdesigner.analysis.power_sides import pdu_feeds
 from rackdesigner.analysis.rack_scale import shelves_per_side
 from rackdesigner.model.layout import Feed
-from rackdesigner.model.units import CURRENT, VOLTAGE, fmt
+from rackdesigner.model.units import CURRENT, POWER, VOLTAGE, fmt
 
 VOLTAGE_SLACK = 1e-6  # V: float dust when an outlet voltage equals a range limit
 
@@ -108,3 +109,43 @@ def side_groups(rack: RackFacts) -> tuple[list[str], float]:
     if len(labels) >= 2:
         return labels, 1.0 / (len(labels) - 1)
     return [""], 1.0
+
+
+# -- (v1.4) the power chain (PWR021-PWR029) ----------------------------------------------
+
+
+def element_entity(facts: ElementFacts) -> str:
+    """``power element ups-a``: who a finding about a chain element is about."""
+    return f"power element {facts.id}"
+
+
+def rating_text(facts: ElementFacts) -> str:
+    """The element's binding rating and how it was reached: ``1.2 MW (1.5 MVA × PF 0.8)``."""
+    binding = facts.binding
+    if binding is None:
+        return "no rating"
+    watts = fmt(binding.watts, POWER)
+    return watts if binding.text == watts else f"{watts} ({binding.text})"
+
+
+def amps_text(facts: ElementFacts, watts: float) -> str:
+    """`` (1,020 A)`` where the element is rated by its current, else empty."""
+    binding = facts.binding
+    if binding is None or binding.key != "current":
+        return ""
+    amps = facts.current_at(watts)
+    return "" if amps is None else f" ({amps:,.0f} A)"
+
+
+def duration_text(seconds: float) -> str:
+    """``60 s``, ``10 min``, ``2 h``: a time as a datasheet says it."""
+    if seconds < 120:
+        return f"{seconds:g} s"
+    if seconds < 7200:
+        return f"{seconds / 60:g} min"
+    return f"{seconds / 3600:g} h"
+
+
+def racks_text(analysis_racks: list[RackFacts], indexes: list[int], limit: int = 3) -> str:
+    """``a01, a02 and 6 more``: racks by index."""
+    return name_list([analysis_racks[i].rack.id for i in indexes], limit)
