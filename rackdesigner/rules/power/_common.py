@@ -119,13 +119,18 @@ def element_entity(facts: ElementFacts) -> str:
     return f"power element {facts.id}"
 
 
-def rating_text(facts: ElementFacts) -> str:
-    """The element's binding rating and how it was reached: ``1.2 MW (1.5 MVA × PF 0.8)``."""
+def rating_how(facts: ElementFacts) -> str:
+    """How the element's binding rating was reached, `` (1.5 MVA × PF 0.8)``, where it is
+    not the kW figure as written."""
     binding = facts.binding
-    if binding is None:
-        return "no rating"
-    watts = fmt(binding.watts, POWER)
-    return watts if binding.text == watts else f"{watts} ({binding.text})"
+    if binding is None or binding.text == fmt(binding.watts, POWER):
+        return ""
+    return f" ({binding.text})"
+
+
+def percent(ratio: float) -> str:
+    """``147 %``: a share as the findings write it."""
+    return f"{ratio * 100:.0f} %"
 
 
 def amps_text(facts: ElementFacts, watts: float) -> str:

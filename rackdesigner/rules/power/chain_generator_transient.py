@@ -36,7 +36,7 @@ from rackdesigner.analysis.power_chain import peak_factor_text
 from rackdesigner.analysis.power_failures import impact
 from rackdesigner.model.units import POWER, RATIO, fmt
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.power._common import element_entity
+from rackdesigner.rules.power._common import element_entity, percent
 
 SLACK = 1e-6
 
@@ -56,7 +56,7 @@ def generator_peak(analysis: Analysis) -> Iterator[Finding]:
             continue  # no swing, or over its rating steady (PWR022's)
         problems = []
         if peak > rating * (1 + SLACK):
-            problems.append(f"{peak / rating:.0%} of its rating {fmt(rating, POWER)}")
+            problems.append(f"{percent(peak / rating)} of its rating {fmt(rating, POWER)}")
         step = peak - load
         if facts.step_load is not None and step > facts.step_load * rating * (1 + SLACK):
             problems.append(

@@ -40,7 +40,7 @@ from collections.abc import Iterator
 from rackdesigner.analysis import Analysis
 from rackdesigner.model.units import POWER, fmt, fmt_apart
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.power._common import amps_text, element_entity, rating_text
+from rackdesigner.rules.power._common import amps_text, element_entity, percent, rating_how
 
 SLACK = 1e-6  # relative: float dust when a load equals its rating
 
@@ -58,7 +58,7 @@ def chain_over_rating(analysis: Analysis) -> Iterator[Finding]:
             element_entity(facts),
             facts.ref,
             f"{facts.name} carries {load_text}{amps_text(facts, facts.load)}, "
-            f"{share:.0%} of its continuous rating {limit_text} ({rating_text(facts)})",
+            f"{percent(share)} of its continuous rating {limit_text}{rating_how(facts)}",
             hint=f"size it for {fmt(facts.load, POWER)} or more, or move "
             f"{fmt(facts.load - rating, POWER)} of racks to another branch",
             values={"load": facts.load, "rating": rating},

@@ -38,7 +38,7 @@ from rackdesigner.analysis.power_failures import Failure, single_failures
 from rackdesigner.model.units import POWER, fmt, fmt_apart
 from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.power._common import amps_text, element_entity
+from rackdesigner.rules.power._common import amps_text, element_entity, percent
 
 SLACK = 1e-6
 
@@ -70,7 +70,7 @@ def chain_single_failure_overload(analysis: Analysis) -> Iterator[Finding]:
             element_entity(facts),
             facts.ref,
             f"with {failure.name} lost, {facts.name} carries {load_text}"
-            f"{amps_text(facts, load)}, {load / rating:.0%} of its rating {limit_text}"
+            f"{amps_text(facts, load)}, {percent(load / rating)} of its rating {limit_text}"
             f"{more}: the redundancy does not hold",
             hint=f"rate it for {fmt(load, POWER)} or more, or spread that load over more elements",
             values={"load": load, "rating": rating},

@@ -41,7 +41,7 @@ from rackdesigner.analysis import Analysis
 from rackdesigner.analysis.power_chain import PEAK_DURATION, peak_factor_text
 from rackdesigner.model.units import POWER, fmt
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.power._common import duration_text, element_entity
+from rackdesigner.rules.power._common import duration_text, element_entity, percent
 
 SLACK = 1e-6
 
@@ -66,7 +66,7 @@ def ups_peak_over_overload(analysis: Analysis) -> Iterator[Finding]:
         if any(time >= duration for _, time in carried):
             continue
         table = (
-            ", ".join(f"{load:.0%} for {duration_text(time)}" for load, time in facts.overload)
+            ", ".join(f"{percent(load)} for {duration_text(time)}" for load, time in facts.overload)
             or "none declared"
         )
         yield Finding(
@@ -74,7 +74,7 @@ def ups_peak_over_overload(analysis: Analysis) -> Iterator[Finding]:
             facts.ref,
             f"{facts.name} carries {fmt(facts.load, POWER)} steady and {fmt(facts.peak, POWER)}"
             f" at the transient peak (peak factor {peak_factor_text(analysis.layout)}): "
-            f"{ratio:.0%} of its rating {fmt(rating, POWER)} for {duration_text(duration)}, "
+            f"{percent(ratio)} of its rating {fmt(rating, POWER)} for {duration_text(duration)}, "
             f"beyond its overload capability ({table})",
             hint="declare its overload table from the datasheet, or size it for "
             f"{fmt(facts.peak, POWER)}",
