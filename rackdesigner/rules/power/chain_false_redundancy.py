@@ -40,7 +40,13 @@ from rackdesigner.rules.base import Finding, rule
 from rackdesigner.rules.power._common import element_entity, name_list, racks_text
 
 
-@rule("PWR024", "error", scope="site")
+@rule(
+    "PWR024",
+    "error",
+    scope="site",
+    # Any device or feed edit re-runs it (no site keys); of the rack fields, its feeds.
+    reads=("rack.feeds",),
+)
 def chain_sides_meet(analysis: Analysis) -> Iterator[Finding]:
     chain = analysis.power_chain
     if not chain:

@@ -41,7 +41,13 @@ from rackdesigner.rules.power._common import element_entity, percent
 SLACK = 1e-6
 
 
-@rule("PWR028", "error", scope="site")
+@rule(
+    "PWR028",
+    "error",
+    scope="site",
+    # Any device or feed edit re-runs it (no site keys); of the rack fields, its feeds.
+    reads=("rack.feeds",),
+)
 def generator_peak(analysis: Analysis) -> Iterator[Finding]:
     chain = analysis.power_chain
     generators = [e for e in chain.elements if e.kind == "generator"]

@@ -45,7 +45,14 @@ from rackdesigner.rules.power._common import amps_text, element_entity, percent,
 SLACK = 1e-6  # relative: float dust when a load equals its rating
 
 
-@rule("PWR021", "error", scope="site", thresholds=("power_factor",))
+@rule(
+    "PWR021",
+    "error",
+    scope="site",
+    thresholds=("power_factor",),
+    # Any device or feed edit re-runs it (no site keys); of the rack fields, its feeds.
+    reads=("rack.feeds",),
+)
 def chain_over_rating(analysis: Analysis) -> Iterator[Finding]:
     chain = analysis.power_chain
     for facts in chain.elements:

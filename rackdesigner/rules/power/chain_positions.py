@@ -45,7 +45,13 @@ def _poles(facts: ElementFacts, phases: int | None, voltage: float) -> int:
     return 1
 
 
-@rule("PWR026", "error", scope="site")
+@rule(
+    "PWR026",
+    "error",
+    scope="site",
+    # Any device or feed edit re-runs it (no site keys); of the rack fields, its feeds.
+    reads=("rack.feeds",),
+)
 def chain_positions(analysis: Analysis) -> Iterator[Finding]:
     for facts in analysis.power_chain.elements:
         if facts.kind not in ("rpp", "busway") or not facts.feeds:

@@ -43,7 +43,14 @@ from rackdesigner.rules.power._common import amps_text, element_entity, percent
 SLACK = 1e-6
 
 
-@rule("PWR022", "error", scope="site", thresholds=("power_factor",))
+@rule(
+    "PWR022",
+    "error",
+    scope="site",
+    thresholds=("power_factor",),
+    # Any device or feed edit re-runs it (no site keys); of the rack fields, its feeds.
+    reads=("rack.feeds",),
+)
 def chain_single_failure_overload(analysis: Analysis) -> Iterator[Finding]:
     chain = analysis.power_chain
     if not chain:

@@ -28,7 +28,13 @@ from rackdesigner.rules.base import Finding, rule
 from rackdesigner.rules.power._common import element_entity
 
 
-@rule("PWR029", "warning", scope="site")
+@rule(
+    "PWR029",
+    "warning",
+    scope="site",
+    # Any device or feed edit re-runs it (no site keys); of the rack fields, its feeds.
+    reads=("rack.feeds",),
+)
 def chain_element_without_rating(analysis: Analysis) -> Iterator[Finding]:
     for facts in analysis.power_chain.elements:
         if facts.ratings:

@@ -39,7 +39,13 @@ from rackdesigner.rules.power._common import duration_text, element_entity, name
 TYPE_10_START = 10.0  # s
 
 
-@rule("PWR027", "error", scope="site")
+@rule(
+    "PWR027",
+    "error",
+    scope="site",
+    # Any device or feed edit re-runs it (no site keys); of the rack fields, its feeds.
+    reads=("rack.feeds",),
+)
 def ups_runtime_short(analysis: Analysis) -> Iterator[Finding]:
     chain = analysis.power_chain
     for facts in chain.elements:

@@ -46,7 +46,13 @@ from rackdesigner.rules.power._common import duration_text, element_entity, perc
 SLACK = 1e-6
 
 
-@rule("PWR023", "error", scope="site")
+@rule(
+    "PWR023",
+    "error",
+    scope="site",
+    # Any device or feed edit re-runs it (no site keys); of the rack fields, its feeds.
+    reads=("rack.feeds",),
+)
 def ups_peak_over_overload(analysis: Analysis) -> Iterator[Finding]:
     chain = analysis.power_chain
     workload = analysis.layout.workload

@@ -38,7 +38,13 @@ from rackdesigner.rules.base import Finding, rule
 from rackdesigner.rules.power._common import element_entity
 
 
-@rule("PWR025", "error", scope="site")
+@rule(
+    "PWR025",
+    "error",
+    scope="site",
+    # Any device or feed edit re-runs it (no site keys); of the rack fields, its feeds.
+    reads=("rack.feeds",),
+)
 def chain_voltage_mismatch(analysis: Analysis) -> Iterator[Finding]:
     chain = analysis.power_chain
     for facts in chain.elements:
