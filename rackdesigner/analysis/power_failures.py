@@ -247,7 +247,8 @@ class Worst:
 
 def worst_failures(chain: PowerChain) -> dict[int, Worst]:
     """Each element's worst single failure (of another element, or of one of its own
-    modules): the one that leaves it least margin, where one changes its load or rating."""
+    modules): the one that leaves it least margin, among those that raise its load or
+    lower its rating (an element no failure loads more has none)."""
     cached = chain.memo.get("worst_failures")
     if cached is not None:
         return cached  # type: ignore[return-value]
@@ -258,6 +259,9 @@ def worst_failures(chain: PowerChain) -> dict[int, Worst]:
                 continue
             load = result.load(chain, index)
             rating = result.rating(chain, index)
+            facts = chain.elements[index]
+            if load <= facts.load * (1 + LOAD_SLACK) and rating == facts.rating:
+                continue  # a failure that only takes load away is no worse
             candidate = Worst(failure, load, rating)
             current = best.get(index)
             if current is None or _worse(candidate, current):

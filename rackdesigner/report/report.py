@@ -28,6 +28,7 @@ from rackdesigner.report.fabric import (
     node_test,
     node_test_text,
 )
+from rackdesigner.report.power_chain import power_chain_section, power_chain_table
 from rackdesigner.report.single_failures import single_failures, single_failures_text
 
 Report = dict[str, Any]
@@ -193,6 +194,8 @@ def build(
         "storage": storage,
         "cost": cost,
         "single_failures": single_failures(analysis) if network else None,
+        # (v1.4) the power chain behind the feeds: [] where the layout declares none
+        "power_chain": power_chain_section(analysis),
     }
     # (v1.2) Only where the layout has NVLink domains: other reports are as before.
     nvlink = build_domains(analysis)
@@ -386,6 +389,9 @@ def to_text(report: Report) -> str:
             )
         out += _table(rows)
     out += _cords_text(p["cords"])
+    if report.get("power_chain"):
+        heading, rows = power_chain_table(report["power_chain"])
+        out += ["", heading, *_table(rows)]
     c = report["cooling"]
     out += [
         "",
