@@ -238,6 +238,22 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
     default=None,
     help="Each node's ports over two leaves, two spines or more (default: on for 2+ nodes).",
 )
+@click.option(
+    "--power-redundancy",
+    type=click.Choice(["2n", "n+1", "block"]),
+    default="2n",
+    show_default=True,
+    help="The power chain behind the feeds (docs/power-chain.md): 2N (the A and B feeds' "
+    "promise), N+1 UPS modules, or block redundant with a reserve UPS.",
+)
+@click.option(
+    "--peak-factor",
+    type=click.FloatRange(min=1.0, max=10.0),
+    default=None,
+    metavar="F",
+    help="The GPU nodes' transient peak ÷ steady draw the chain is sized for ([workload] "
+    "peak_factor; default none: no published figure gives one).",
+)
 @click.option("--name", metavar="TEXT", help="The layout's name.")
 @click.pass_context
 def new(
@@ -265,6 +281,8 @@ def new(
     strict_cables: bool,
     rail_planes: bool,
     redundant: bool | None,
+    power_redundancy: str,
+    peak_factor: float | None,
     name: str | None,
 ) -> None:
     """Write a complete, valid layout: racks, feeds, cooling, nodes, switches and cables.
@@ -320,6 +338,8 @@ def new(
         template=template,
         sus=sus,
         name=name,
+        power_redundancy=power_redundancy,
+        peak_factor=peak_factor,
     )
     with progress.bar():
         progress.report("building the layout", 0, 0)

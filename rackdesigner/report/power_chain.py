@@ -15,7 +15,6 @@ from rackdesigner.analysis import Analysis
 from rackdesigner.analysis.power_chain import peak_factor_text
 from rackdesigner.analysis.power_failures import Worst, single_failures, worst_failures
 from rackdesigner.model.units import POWER, fmt
-from rackdesigner.model.wording import plural
 
 
 def _kw(watts: float | None) -> float | None:
@@ -98,9 +97,9 @@ def power_chain_table(rows: list[dict[str, Any]]) -> tuple[str, list[tuple[str, 
         )
         gone = row["if_lost"]
         if gone["gpus_down"]:
-            lost_text = f"{plural(gone['gpus_down'], 'GPU')} down"
+            lost_text = f"{gone['gpus_down']:,} GPUs down"
         elif gone["gpus_one_path"]:
-            lost_text = f"{plural(gone['gpus_one_path'], 'GPU')} on one path"
+            lost_text = f"{gone['gpus_one_path']:,} GPUs on one path"
         else:
             lost_text = "no GPU down"
         table.append(
