@@ -74,7 +74,8 @@ ignore = ["PWR029"]
 [[racks]]
 id = "a01"
 feeds = [
-    { id = "a01-A", side = "A", voltage = "415 V", phases = 3, current = "63 A", source = "bus-a", position = 3 },
+    { id = "a01-A", side = "A", voltage = "415 V", phases = 3, current = "63 A", \
+source = "bus-a", position = 3 },
 ]
 """
 
