@@ -49,6 +49,8 @@ STANDARD_AMPS = (
 )  # fmt: skip
 POWER_STEP = 50e3  # W: powers are rounded up to the next 50 kW
 NPLUS1_MODULES = 4  # n+1: three modules carry the block, one is spare
+# The kinds judged at the transient peak (PWR023, PWR028); the others on steady load.
+_AT_PEAK = ("ups", "generator")
 UTILITY = "utility-1"
 SIZED = "sized by rackdesigner new for its worst single failure and transient peak"
 
@@ -264,9 +266,10 @@ def _size(layout: Layout) -> None:
     analysis = Analysis(layout)
     chain = analysis.power_chain
     most = [max(f.load, f.peak) for f in chain.elements]  # with everything, at the peak
-    for _, result in single_failures(chain):  # and after each single failure
-        for index, load in result.loads.items():
-            most[index] = max(most[index], load)
+    for _, result in single_failures(chain):  # and after each single failure (a UPS or a
+        for index, load in result.loads.items():  # generator at its peak, PWR023/PWR028)
+            peak = result.peaks.get(index, load) if chain.elements[index].kind in _AT_PEAK else load
+            most[index] = max(most[index], load, peak)
     outage = impact(chain, [e.index for e in chain.elements if e.kind == "utility"])
     for facts in chain.elements:
         need = most[facts.index]
