@@ -432,7 +432,7 @@ class _Builder:
     def power(self, data: dict[str, Any], layout: m.Layout) -> None:
         """(v1.4) ``[[power.elements]]``: the power chain's elements, in file order."""
         line = self.map.tables.get("power", 1)
-        self.fields(s.POWER, data, "[power]", line)
+        self.fields(s.POWER_TABLE, data, "[power]", line)
         lines = self.map.power_elements
         for index, table in enumerate(
             self.tables(data.get("elements", []), "[power]", line, "elements")

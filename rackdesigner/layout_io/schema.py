@@ -599,7 +599,7 @@ ELEMENT_KEYS_BY_KIND = {
     "positions": ("rpp", "busway"),
     "efficiency": ("ups", "transformer", "power-rack"),
 }
-POWER = (Field("elements", "tables", "(v1.4) the power chain's elements"),)
+POWER_TABLE = (Field("elements", "tables", "(v1.4) the power chain's elements"),)
 # (v1.4) A built-in power model (assets/catalog/power.toml): an element's ratings, with
 # where they come from; an element naming it as ``model`` takes those it leaves out.
 _MODEL_SKIP = ("id", "kind", "fed_by", "model", "label", "notes", "ignore")

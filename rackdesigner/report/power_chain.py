@@ -85,7 +85,7 @@ def power_chain_table(rows: list[dict[str, Any]]) -> tuple[str, list[tuple[str, 
     """The text report's heading (with the peak factor used) and table rows: element,
     kind, load, peak, rating, margin, worst single failure, what its loss takes down."""
     heading = f"Power chain (transient peak factor {rows[0]['peak_factor']}):"
-    table = [
+    table: list[tuple[str, ...]] = [
         ("element", "kind", "load", "peak", "rating", "margin", "worst single failure", "if lost")
     ]
     for row in rows:
