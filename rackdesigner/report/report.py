@@ -246,6 +246,12 @@ def to_csv(report: Report) -> str:
         writer.writerow(["power", entity, "load", f["load"], "W"])
         for line, amps in f["lines"].items():
             writer.writerow(["power", entity, f"current {line}", amps, "A"])
+    for row in report.get("power_chain") or []:  # (v1.4) in W, as every CSV figure
+        entity = f"power element {row['id']}"
+        for metric in ("load", "peak", "rating", "margin"):
+            value = row[f"{metric}_kw"]
+            if value is not None:
+                writer.writerow(["power", entity, metric, value * 1e3, "W"])
     for r in report["cooling"]["racks"]:
         entity = f"rack {r['rack']}"
         writer.writerow(["cooling", entity, "heat", r["heat"], "W"])
