@@ -58,7 +58,7 @@ def test_an_element_added_and_a_feed_moved_onto_it() -> None:
     after = hall(100e3, [PowerElement("ups-c", "ups", ["u"], capacity=100e3)], source="ups-c")
     result = diff(Analysis(before), Analysis(after))
     assert [c.text() for c in result.power] == ["power element ups-c added: kind – → ups"]
-    assert "feed a01-A source ups-a → ups-c" in [c.text() for c in result.racks][0]
+    assert "feed a01-A source ups-a → ups-c" in result.racks[0].text()
     ids = {f.id: f for f in result.power_figures}
     assert ids["ups-c"].before is None and (ids["ups-c"].after or {})["load"] == 20e3
     assert (ids["ups-a"].after or {})["load"] == 0.0
