@@ -161,3 +161,16 @@ def test_pwr021_says_the_current_of_a_current_rated_element() -> None:
     assert len(found) == 1
     assert "carries 80 kW (111 A), 139 % of its continuous rating 57.5 kW" in found[0].message
     assert "(415 V 3-phase 100 A × 0.8)" in found[0].message
+
+
+def test_pwr025_takes_a_single_phase_feed_from_line_to_neutral() -> None:
+    """A 400 V three-phase RPP: a 230 V single-phase feed is line to neutral (400 ÷ √3 =
+    230.9 V, within 1.5 %), so no finding; a 230 V three-phase feed is a mismatch."""
+    head = (
+        NODE
+        + el("u", "utility", capacity='"1 MW"')
+        + el("rpp", "rpp", "u", current='"400 A"', voltage='"400 V"')
+    )
+    single = racks(1, [("", "rpp", "230 V")], nodes=1).replace("phases = 3", "phases = 1")
+    assert findings("PWR025", head + single) == []
+    assert len(findings("PWR025", head + racks(1, [("", "rpp", "230 V")], nodes=1))) == 1

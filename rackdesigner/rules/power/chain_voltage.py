@@ -6,7 +6,9 @@ Why it matters:
     480 V busway is a drawing error (or a transformer the chain does not show), and every
     figure below it (outlet voltage, line currents, PSU ranges) is then wrong. An
     element's output is its own `voltage`, else that of what feeds it; a transformer's is
-    its secondary, and its `primary_voltage` must match what feeds it. An element that
+    its secondary, and its `primary_voltage` must match what feeds it. A single-phase feed
+    may also take a three-phase element's line-to-neutral voltage (230 V from 400 V, 277 V
+    from 480 V, 120 V from 208 V, within 1.5 %). An element that
     gives a voltage different from the one feeding it, other than through a transformer,
     is the same error one level up.
 
@@ -32,10 +34,26 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis
-from rackdesigner.analysis.power_chain import VOLTAGE_MATCH
+from rackdesigner.analysis.power_chain import SQRT3, VOLTAGE_MATCH, ElementFacts
 from rackdesigner.model.units import VOLTAGE, fmt
 from rackdesigner.rules.base import Finding, rule
 from rackdesigner.rules.power._common import element_entity
+
+
+# A single-phase feed from line to neutral of a three-phase wye element: 230 V from 400 V,
+# 277 V from 480 V, 120 V from 208 V (the nominal figures differ from V ÷ √3 by under 1 %).
+LINE_TO_NEUTRAL_MATCH = 0.015  # relative
+
+
+def _fits(voltage: float, phases: int | None, facts: ElementFacts) -> bool:
+    """The feed's voltage is what the element puts out: the same, or (a single-phase feed
+    on a three-phase AC element) its line-to-neutral voltage."""
+    output = facts.voltage or 0.0
+    if abs(voltage - output) <= VOLTAGE_MATCH:
+        return True
+    three = (facts.element.phases or 3) == 3 and facts.kind != "power-rack"
+    neutral = output / SQRT3
+    return phases == 1 and three and abs(voltage - neutral) <= LINE_TO_NEUTRAL_MATCH * neutral
 
 
 @rule(
@@ -76,7 +94,7 @@ def chain_voltage_mismatch(analysis: Analysis) -> Iterator[Finding]:
             rack = analysis.racks[link.rack]
             feed = rack.feeds[link.feed]
             voltage = float(feed.feed.voltage or 0.0)
-            if abs(voltage - facts.voltage) <= VOLTAGE_MATCH:
+            if _fits(voltage, feed.feed.phases, facts):
                 continue
             yield Finding(
                 f"rack {rack.rack.id} feed {feed.feed.id}",
