@@ -39,7 +39,6 @@ from rackdesigner.model.units import VOLTAGE, fmt
 from rackdesigner.rules.base import Finding, rule
 from rackdesigner.rules.power._common import element_entity
 
-
 # A single-phase feed from line to neutral of a three-phase wye element: 230 V from 400 V,
 # 277 V from 480 V, 120 V from 208 V (the nominal figures differ from V ÷ √3 by under 1 %).
 LINE_TO_NEUTRAL_MATCH = 0.015  # relative
