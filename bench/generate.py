@@ -798,7 +798,33 @@ def _quantity(watts: float) -> str:
     return f"{math.ceil(watts / 1e4) * 10} kW"
 
 
-def render(plan: Plan, default_thresholds: bool = False) -> str:
+def _chain_text(plan: Plan) -> str:
+    """(v1.4, --power-chain) A 2N power chain behind the feeds: one utility, per side a
+    generator, an ATS (utility, then generator) and a switchboard, per row and side a UPS
+    and a busway every feed of the row's side taps off. Ratings are generous (the bench
+    measures the checks' cost, not a design): 3 MW UPSs, 6,000 A busways."""
+    out = ['\n[[power.elements]]\nid = "utility-1"\nkind = "utility"\ncapacity = "500 MW"\n']
+    for side in "ab":
+        out.append(
+            f'\n[[power.elements]]\nid = "gen-{side}"\nkind = "generator"\n'
+            'capacity = "500 MW"\n'
+            f'\n[[power.elements]]\nid = "ats-{side}"\nkind = "ats"\n'
+            f'fed_by = ["utility-1", "gen-{side}"]\ncapacity = "500 MW"\n'
+            f'\n[[power.elements]]\nid = "swbd-{side}"\nkind = "switchgear"\n'
+            f'fed_by = ["ats-{side}"]\ncapacity = "500 MW"\n'
+        )
+    for row in dict.fromkeys(rack.row for rack in plan.racks):
+        for side in "ab":
+            out.append(
+                f'\n[[power.elements]]\nid = "ups-{row}-{side}"\nkind = "ups"\n'
+                f'fed_by = ["swbd-{side}"]\ncapacity = "3 MW"\nvoltage = "415 V"\n'
+                f'\n[[power.elements]]\nid = "busway-{row}-{side}"\nkind = "busway"\n'
+                f'fed_by = ["ups-{row}-{side}"]\ncurrent = "6000 A"\npositions = 200\n'
+            )
+    return "".join(out)
+
+
+def render(plan: Plan, default_thresholds: bool = False, chain: bool = False) -> str:
     out: list[str] = []
     w = out.append
     lm, sm = plan.leaf_model, plan.spine_model
@@ -844,9 +870,13 @@ def render(plan: Plan, default_thresholds: bool = False) -> str:
             w("\n")
             w(model.catalog_toml)
 
+    if chain:
+        w(_chain_text(plan))
     feed = (
         '  {{ id = "{r}-{f}", side = "{s}", circuit = "RPP-{row}-{f}{slot:02d}", '
-        'voltage = "415 V", phases = 3, current = "63 A" }},\n'
+        'voltage = "415 V", phases = 3, current = "63 A"'
+        + (', source = "busway-{row}-{side}"' if chain else "")
+        + " }},\n"
     )
     for rack in plan.racks:
         rid = rack.id
@@ -860,7 +890,11 @@ def render(plan: Plan, default_thresholds: bool = False) -> str:
         names = ("A1", "A2", "B1", "B2") if rack.kind == "compute" else ("A", "B")
         w("feeds = [\n")
         for name in names:
-            w(feed.format(r=rid, f=name, s=name[0], row=rack.row, slot=rack.slot))
+            w(
+                feed.format(
+                    r=rid, f=name, s=name[0], row=rack.row, slot=rack.slot, side=name[0].lower()
+                )
+            )
         w("]\n")
         for name in names:
             side = "left" if name[0] == "A" else "right"
@@ -965,6 +999,12 @@ def main(argv: list[str] | None = None) -> int:
         "of their own, 4.5 m apart: at 100,352 GPUs 2,352 switches, 200,704 cables and "
         "leaf-spine runs up to about 500 m of smf",
     )
+    ap.add_argument(
+        "--power-chain",
+        action="store_true",
+        help="(v1.4) declare a 2N power chain behind the feeds (a UPS and a busway per row "
+        "and side)",
+    )
     ap.add_argument("--stats", action="store_true", help="print counts and timing to stderr")
     args = ap.parse_args(argv)
 
@@ -979,7 +1019,7 @@ def main(argv: list[str] | None = None) -> int:
             plan = (build_spread_plan if args.spread else build_plan)(gpus, args.oversubscription)
         except ValueError as e:
             ap.error(str(e))
-        text = render(plan, args.default_thresholds)
+        text = render(plan, args.default_thresholds, args.power_chain)
         elapsed = time.perf_counter() - t0
         if path:
             _write(path, text)

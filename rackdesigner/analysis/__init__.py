@@ -40,6 +40,7 @@ from rackdesigner.model.thresholds import resolve
 
 if TYPE_CHECKING:
     from rackdesigner.analysis.fabric_graph import Fabric
+    from rackdesigner.analysis.power_chain import PowerChain
 
 __all__ = [
     "POWERED_KINDS",
@@ -153,6 +154,8 @@ class Analysis:
         self._loads_by_rack: tuple[list[CduLoad], dict[int, list[_LoadFigures]]] | None = None
         # (cdu_loads, racks, site_figures()), for those.
         self._site_figures: tuple[list[CduLoad], list[RackFacts], SiteFigures] | None = None
+        # (v1.4) (cdu_loads, racks, the power chain), for those.
+        self._power_chain: tuple[list[CduLoad], list[RackFacts], PowerChain] | None = None
 
     # -- the cache -----------------------------------------------------------------------
 
@@ -228,6 +231,23 @@ class Analysis:
         """Each CDU that racks name (a device of kind "cdu"), with the heat it must carry."""
         return self._once("_cdu_loads", lambda: cdu_loads(self.racks))
 
+    @property
+    def power_chain(self) -> PowerChain:
+        """(v1.4) The power chain behind the feeds (:mod:`.power_chain`): its elements'
+        ratings and loads, computed on first use and again after the facts change (a live
+        analysis makes a new ``cdu_loads`` on every refresh, as for ``site_figures``)."""
+        from rackdesigner.analysis.power_chain import PowerChain
+
+        loads = self.cdu_loads if self.layout.power_elements else None
+        cached = self._power_chain
+        if cached is not None and cached[0] is loads and cached[1] is self.racks:
+            return cached[2]
+        with self._lock:
+            models = catalog_module.power_models() if self.layout.power_elements else {}
+            chain = PowerChain.of(self.layout, self.racks, models, self.thresholds["power_factor"])
+            self._power_chain = (loads, self.racks, chain)  # type: ignore[assignment]
+        return chain
+
     # -- helpers for rules ---------------------------------------------------------------
 
     def liquid_fraction(self, dev: DeviceFacts) -> float:
@@ -264,7 +284,7 @@ class Analysis:
             return None
         if kind in ("fabric", "link"):
             return Ref("device", ref.id.partition(":")[0].partition(" ")[0])
-        return None
+        return None  # a power element has a line of its own
 
     def cooling_verdict(self, rack: RackFacts) -> str:
         """In a word or three, whether the rack's heat has somewhere to go."""

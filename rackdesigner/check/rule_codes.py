@@ -50,7 +50,7 @@ def rule_code_errors(document: Document, file: str | None = None) -> list[Diagno
                 ident, nth = ids[id(what)]
                 ref, entity = Ref("link", ident, nth), f"link {what.name}"
             else:
-                ref, entity = Ref(kind, str(what)), f"{kind} {what}"
+                ref, entity = Ref(kind, str(what)), f"{_NOUNS.get(kind, kind)} {what}"
             line = document.key_line(ref, "ignore")
             message = (
                 f"ignore must name rules: no rule matches {listed} "
@@ -75,9 +75,16 @@ def _code_lists(layout: Layout) -> Iterator[tuple[_Owner, list[str]]]:
         for device in rack.devices:
             if device.ignore:
                 yield ("device", device.id), _normal(device.ignore)
+    for element in layout.power_elements:  # (v1.4)
+        if element.ignore:
+            yield ("power", element.id), _normal(element.ignore)
     for link in layout.links:
         if link.ignore:
             yield ("link", link), _normal(link.ignore)
+
+
+# What a finding calls the owner of an ``ignore`` key, where it is not its Ref kind.
+_NOUNS = {"power": "power element"}
 
 
 def _normal(codes: Sequence[str]) -> list[str]:

@@ -116,6 +116,9 @@ def ignore_index(layout: Layout) -> dict[Subject, list[str]]:
         if link.ignore:
             index[("link", f"{link.a} -> {link.b}")] = link.ignore
             index.setdefault(("link", link.a), link.ignore)
+    for element in layout.power_elements:  # (v1.4)
+        if element.ignore:
+            index[("power", element.id)] = element.ignore
     return index
 
 

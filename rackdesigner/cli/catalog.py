@@ -16,19 +16,38 @@ from rackdesigner.model.terminal import shown
 
 @click.group(cls=CatalogGroup, invoke_without_command=True)
 @format_option("text", "json")
+@click.option(
+    "--power",
+    "power",
+    is_flag=True,
+    help="List the power-chain models (UPSs, transformers) a power element may name.",
+)
 @click.pass_context
-def catalog(ctx: click.Context, fmt_: str) -> None:
+def catalog(ctx: click.Context, fmt_: str, power: bool) -> None:
     """List the device and GPU catalog (built-in, then the user catalog), or show one
-    entry (`catalog KEY`) with its figures; `catalog import` reads NetBox device types.
+    entry (`catalog KEY`) with its figures; `catalog import` reads NetBox device types;
+    `catalog --power` lists the power-chain models with their sources.
 
     \b
     Examples:
       rackdesigner catalog
       rackdesigner catalog dgx-h100
       rackdesigner catalog h100-sxm --format json
+      rackdesigner catalog --power
       rackdesigner catalog import ~/src/devicetype-library/device-types/Nvidia
     """
     if ctx.invoked_subcommand is not None:
+        return
+    if power:
+        from rackdesigner.cli.catalog_view import power_listing_text, power_models_json
+        from rackdesigner.layout_io.catalog import power_models
+
+        models = power_models()
+        if fmt_ == "json":
+            text = json.dumps(power_models_json(models), indent=2, ensure_ascii=False) + "\n"
+            emit(text, exact=True)
+        else:
+            emit(power_listing_text(models))
         return
     key = ctx.meta.get(CATALOG_KEY)
     from rackdesigner.cli.catalog_view import entry_json, entry_text, listing_text

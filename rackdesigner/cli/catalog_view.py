@@ -155,3 +155,64 @@ def entry_json(entry: DeviceType | Gpu, origin: str | None = None) -> dict[str, 
     if origin is not None:
         out["origin"] = origin
     return out
+
+
+# -- (v1.4) the power models (`catalog --power`) ---------------------------------------------
+
+_POWER_SHOWN = ("capacity", "apparent_power", "voltage", "current", "efficiency", "overload")
+
+
+def _power_figure(field: s.Field, value: Any) -> str:
+    if value is None:
+        return ""
+    if field.kind == "overload":
+        return ", ".join(
+            f"{_shown(_RATIO, load)} for {_shown(_TIME, time)}" for load, time in value
+        )
+    if field.kind == "ratio":
+        return value.text if isinstance(value, Q) else f"{float(value) * 100:g} %"
+    return _shown(field, value)
+
+
+_RATIO = s.Field("load", "ratio", "")
+_TIME = next(f for f in s.ELEMENT if f.key == "runtime")
+
+
+def power_listing_text(models: dict[str, Any]) -> str:
+    """The built-in power models, one line each: key, kind, name and their ratings."""
+    fields_by_key = {f.key: f for f in s.ELEMENT}
+    rows = [("key", "kind", "name", "ratings")]
+    for key, model in models.items():
+        figures = model.figures
+        ratings = "; ".join(
+            f"{name} {_power_figure(fields_by_key[name], getattr(figures, name))}"
+            for name in _POWER_SHOWN
+            if getattr(figures, name) is not None
+        )
+        flag = " (unverified)" if model.unverified else ""
+        rows.append((key, figures.kind or "", model.name + flag, ratings))
+    lines = _table(rows)
+    lines.append("")
+    lines.append('A [[power.elements]] entry names one as model = "KEY"; its own keys win.')
+    return "\n".join(lines) + "\n"
+
+
+def power_models_json(models: dict[str, Any]) -> dict[str, Any]:
+    """The power models as JSON: each key's figures in SI units, its source and notes."""
+    out: dict[str, Any] = {}
+    for key, model in models.items():
+        figures = model.figures
+        data: dict[str, Any] = {"kind": figures.kind, "name": model.name}
+        for f in s.ELEMENT:
+            value = getattr(figures, f.key, None)
+            if value is None or f.key in ("id", "kind"):
+                continue
+            if f.kind == "overload":
+                data[f.key] = [[float(a), float(b)] for a, b in value]
+            elif isinstance(value, float):
+                data[f.key] = float(value)
+            else:
+                data[f.key] = value
+        data.update(source=model.source, unverified=model.unverified, notes=model.notes)
+        out[key] = data
+    return out

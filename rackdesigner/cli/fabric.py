@@ -263,6 +263,22 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
 )
 @click.option("--model-params", callback=_model_params, metavar="N", help="e.g. 70e9.")
 @_cabling_options
+@click.option(
+    "--power-redundancy",
+    type=click.Choice(["2n", "n+1", "block"]),
+    default="2n",
+    show_default=True,
+    help="The power chain behind the feeds (docs/power-chain.md): 2N (the A and B feeds' "
+    "promise), N+1 UPS modules, or block redundant with a reserve UPS.",
+)
+@click.option(
+    "--peak-factor",
+    type=click.FloatRange(min=1.0, max=10.0),
+    default=None,
+    metavar="F",
+    help="The GPU nodes' transient peak ÷ steady draw the chain is sized for ([workload] "
+    "peak_factor; default none: no published figure gives one).",
+)
 @click.option("--name", metavar="TEXT", help="The layout's name.")
 @click.pass_context
 @collection_paused()
@@ -292,6 +308,8 @@ def new(
     strict_cables: bool,
     rail_planes: bool,
     redundant: bool | None,
+    power_redundancy: str,
+    peak_factor: float | None,
     name: str | None,
 ) -> None:
     """Write a complete, valid layout: racks, feeds, cooling, nodes, switches and cables.
@@ -345,6 +363,8 @@ def new(
         template=template,
         sus=sus,
         name=name,
+        power_redundancy=power_redundancy,
+        peak_factor=peak_factor,
     )
     with progress.bar():
         progress.report("building the layout", 0, 0)

@@ -182,6 +182,10 @@ class NewOptions:
     template: str | None = None
     sus: int | None = None
     name: str | None = None
+    # (v1.4) the power chain behind the feeds (design/power_chain.py), and the transient
+    # peak factor it is sized for ([workload] peak_factor; None: none declared)
+    power_redundancy: str = "2n"
+    peak_factor: float | None = None
 
 
 @dataclass(slots=True)
@@ -409,6 +413,7 @@ def build(
     layout.workload = Workload(
         kind=options.workload,
         model_params=options.model_params,
+        peak_factor=options.peak_factor,
     )
     node_power = _power(dtype, catalog)
     _racks(layout, dtype, nodes, per_rack, cooling, catalog, node_power)
@@ -439,10 +444,23 @@ def build(
     if timings is not None:
         _record(timings, began, racks_done, fabric_done, fabric_cpu)
     _power_budget(layout, merged)
+    chain = _chain(layout, options)
     layout.description, layout.comment = _header(
         command, layout, plan, options, dtype, (nodes, per_rack, cooling, fabric), side_counts
     )
+    layout.comment = "\n".join([layout.comment, *chain])
     return Built(layout, plan, dtype, nodes, len(layout.racks), layout.description)
+
+
+def _chain(layout: Layout, options: NewOptions) -> list[str]:
+    """(v1.4) The power chain behind the feeds, its header lines (a GenerateError names a
+    redundancy ``new`` does not build)."""
+    from rackdesigner.design.power_chain import ChainError, add_power_chain
+
+    try:
+        return add_power_chain(layout, options.power_redundancy)
+    except ChainError as error:
+        raise GenerateError(str(error)) from None
 
 
 def _node_count(dtype: DeviceType, gpus: int) -> int:
@@ -968,7 +986,9 @@ def build_rack_scale(
         f"{catalog.gpus[tray.gpu or ''].name or tray.gpu}"
     )
     layout.site = Site()
-    layout.workload = Workload(kind=options.workload, model_params=options.model_params)
+    layout.workload = Workload(
+        kind=options.workload, model_params=options.model_params, peak_factor=options.peak_factor
+    )
     ethernet = [_nvl_row(layout, s, tray_key, cdus_per_row) for s in range(sus)]
     layout.catalog[nvl_networks.STORAGE_LEAF] = nvl_networks.storage_leaf_type(catalog)
     leaves_per_row = NVL_SU_RACKS // nvl_networks.RACKS_PER_STORAGE_PAIR * 2
@@ -999,8 +1019,11 @@ def build_rack_scale(
     rating = math.ceil(floor / 100.0 - 1e-9) * 100
     layout.site.floor_load_max = Q(float(rating), f"{rating} kg/m^2")
     facts = _NvlFacts(sus, tray_key, tray, power, loop_heat, cdus_per_row, floor, transformed)
+    chain = _chain(layout, options)
     layout.description = _nvl_description(facts, plan)
-    layout.comment = _nvl_comment(command, layout, facts, plan, extra, merged, options)
+    layout.comment = "\n".join(
+        [_nvl_comment(command, layout, facts, plan, extra, merged, options), *chain]
+    )
     trays = sus * NVL_SU_RACKS * NVL_TRAYS
     return Built(layout, plan, tray, trays, len(layout.racks), layout.description)
 

@@ -37,7 +37,40 @@ LENGTH_TOLERANCE = 0.5  # m: a cable length that changes by less is not reported
 FIGURE_TOLERANCE = 1e-6  # relative: figures closer than this are equal
 
 RACK_FIELDS = ("height", "cooling", "door", "cdu", "airflow", "max_weight", "weight")
-FEED_FIELDS = ("side", "voltage", "phases", "current", "circuit", "wiring", "derate")
+FEED_FIELDS = (
+    "side",
+    "voltage",
+    "phases",
+    "current",
+    "circuit",
+    "wiring",
+    "derate",
+    "source",  # (v1.4) the power-chain element it hangs on
+    "position",
+)
+# (v1.4) A power-chain element's fields a diff reports.
+ELEMENT_FIELDS = (
+    "kind",
+    "fed_by",
+    "model",
+    "label",
+    "capacity",
+    "apparent_power",
+    "voltage",
+    "primary_voltage",
+    "current",
+    "phases",
+    "power_factor",
+    "derate",
+    "efficiency",
+    "modules",
+    "redundancy",
+    "runtime",
+    "overload",
+    "start_time",
+    "step_load",
+    "positions",
+)
 DEVICE_FIELDS = ("label", "hostname", "phase", "side", "feed")
 
 
@@ -45,7 +78,7 @@ DEVICE_FIELDS = ("label", "hostname", "phase", "side", "feed")
 class Change:
     """One entity that changed: what it is, and each field as (name, before, after)."""
 
-    kind: str  # "rack", "device", "link"
+    kind: str  # "rack", "device", "link", (v1.4) "power element"
     id: str
     what: str  # "added", "removed", "renamed", "moved", "changed", "remodelled", "rerouted"
     fields: list[tuple[str, str, str]] = field(default_factory=list)
@@ -59,7 +92,7 @@ class Change:
 class Figures:
     """Figures of one rack or fabric, before and after (None: not there)."""
 
-    kind: str  # "rack", "fabric", "site"
+    kind: str  # "rack", "fabric", "site", (v1.4) "power element"
     id: str
     before: dict[str, float | None] | None
     after: dict[str, float | None] | None
@@ -83,6 +116,9 @@ class Diff:
     other: list[Change] = field(default_factory=list)  # site, workload, catalog
     # Whole-layout figures, (before, after): racks, devices, links, gpus, load (W), cost.
     totals: dict[str, tuple[float, float]] = field(default_factory=dict)
+    # (v1.4) power-chain elements added, removed or changed, and their figures
+    power: list[Change] = field(default_factory=list)
+    power_figures: list[Figures] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -95,6 +131,8 @@ class Diff:
             or self.findings_new
             or self.findings_fixed
             or self.other
+            or self.power
+            or self.power_figures
             or not _same(self.cost[0], self.cost[1])
         )
 
@@ -121,6 +159,8 @@ class Side:
     load: float
     cost: float
     fabric: Callable[[], dict[str, Numbers]]
+    # (v1.4) each power-chain element's figures (id, numbers), in file order
+    power: list[tuple[str, Numbers]] = field(default_factory=list)
 
     @classmethod
     def of(cls, analysis: Analysis, *, lengths: list[float | None] | None = None) -> Side:
@@ -138,6 +178,7 @@ class Side:
             load=analysis.site_load,
             cost=_cost(analysis),
             fabric=lambda: _fabric_numbers(analysis),
+            power=_power_numbers(analysis),
         )
 
 
@@ -151,7 +192,10 @@ def _text(value: object) -> str:
     if value is None:
         return "–"
     if isinstance(value, list):
-        return "[" + ", ".join(map(str, value)) + "]"
+        # (v1.4) a UPS's overload table: [load, time] pairs as written
+        return "[" + ", ".join(_text(v) for v in value) + "]"
+    if isinstance(value, tuple):
+        return " for ".join(_text(v) for v in value)
     if isinstance(value, float) and not hasattr(value, "text"):
         return f"{value:g}"
     return str(value)
@@ -274,6 +318,8 @@ def diff(
     _rack_figures(result, old, new, rack_renames)
     _fabric_figures(result, old, new, fabric_touched)
     _other(result, a, b)
+    _power(result, a, b)
+    _power_figures(result, old, new)
     if old_findings is not None and new_findings is not None:
         _findings(result, old_findings, new_findings, rack_renames, device_renames)
     result.cost = (old.cost, new.cost)
@@ -580,6 +626,55 @@ def _other(result: Diff, a: Layout, b: Layout) -> None:
             continue
         what = "added" if before is None else "removed" if after is None else "changed"
         result.other.append(Change("catalog entry", key, what))
+
+
+def _power(result: Diff, a: Layout, b: Layout) -> None:
+    """(v1.4) Power-chain elements added, removed and changed, by id."""
+    before = {e.id: e for e in a.power_elements}
+    after = {e.id: e for e in b.power_elements}
+    for ident, element in before.items():
+        other = after.get(ident)
+        if other is None:
+            result.power.append(Change("power element", ident, "removed"))
+        elif other != element:
+            fields = _field_changes(element, other, ELEMENT_FIELDS)
+            if fields:
+                result.power.append(Change("power element", ident, "changed", fields))
+    for ident, element in after.items():
+        if ident not in before:
+            result.power.append(
+                Change("power element", ident, "added", [("kind", "–", element.kind or "–")])
+            )
+
+
+def _power_numbers(analysis: Analysis) -> list[tuple[str, Numbers]]:
+    """Each chain element's load, transient peak, rating and margin (W)."""
+    if not analysis.layout.power_elements:
+        return []
+    return [
+        (
+            facts.id,
+            {
+                "load": facts.load,
+                "peak": facts.peak,
+                "rating": facts.rating,
+                "margin": facts.margin,
+            },
+        )
+        for facts in analysis.power_chain.elements
+    ]
+
+
+def _power_figures(result: Diff, old: Side, new: Side) -> None:
+    after = dict(new.power)
+    for ident, numbers in old.power:
+        figures = Figures("power element", ident, dict(numbers), after.get(ident))
+        if figures.after is not None and figures.changed():
+            result.power_figures.append(figures)
+    before = dict(old.power)
+    for ident, numbers in new.power:
+        if ident not in before:
+            result.power_figures.append(Figures("power element", ident, None, dict(numbers)))
 
 
 def _findings(

@@ -13,6 +13,9 @@ from rackdesigner.model.wording import plural
 
 _DIMENSIONS = {
     "load": POWER,
+    "peak": POWER,  # (v1.4) power-chain elements
+    "rating": POWER,
+    "margin": POWER,
     "liquid_heat": POWER,
     "air_heat": POWER,
     "weight": MASS,
@@ -31,6 +34,9 @@ _LABELS = {
     "oversubscription": "oversubscription",
     "bisection": "bisection",
     "busbw": "busbw",
+    "peak": "peak",
+    "rating": "rating",
+    "margin": "margin",
 }
 
 
@@ -69,6 +75,11 @@ def diff_data(d: Diff, old: str, new: str) -> dict[str, Any]:
             "fixed": [_finding(x) for x in d.findings_fixed],
         },
         "cost": {"before": d.cost[0], "after": d.cost[1]},
+        # (v1.4) the power chain: elements changed, and their figures (W) before and after
+        "power_chain": {
+            "changes": [_change(c) for c in d.power],
+            "figures": [_figures(f) for f in d.power_figures],
+        },
     }
 
 
@@ -115,6 +126,7 @@ def _sections(d: Diff) -> list[tuple[str, list[str]]]:
         ("Devices", d.devices),
         ("Links", d.links),
         ("Site, workload and catalog", d.other),
+        ("Power chain", d.power),
     ):
         if changes:
             out.append((f"{title}: {_counts(changes)}", [c.text() for c in changes]))
@@ -130,6 +142,13 @@ def _sections(d: Diff) -> list[tuple[str, list[str]]]:
             (
                 f"Per fabric, before → after: {plural(len(d.fabric_figures), 'fabric')}",
                 [_figures_line(f) for f in d.fabric_figures],
+            )
+        )
+    if d.power_figures:
+        out.append(
+            (
+                "Per power element, before → after: " + plural(len(d.power_figures), "element"),
+                [_figures_line(f) for f in d.power_figures],
             )
         )
     if d.findings_new or d.findings_fixed:
@@ -181,7 +200,12 @@ def diff_markdown(d: Diff, old: str, new: str) -> str:
         out.append(f"| {_TOTAL_LABELS[key]}{mark} | {_value(key, before)} | {_value(key, after)} |")
     out.append("")
     counts = []
-    for name, changes in (("racks", d.racks), ("devices", d.devices), ("links", d.links)):
+    for name, changes in (
+        ("racks", d.racks),
+        ("devices", d.devices),
+        ("links", d.links),
+        ("power elements", d.power),
+    ):
         if changes:
             counts.append(f"{name}: {_counts(changes)}")
     if d.findings_new or d.findings_fixed:

@@ -25,7 +25,8 @@ def assets_dir() -> Path:
 
 CIRCUITS_FILE = "circuits.toml"  # (v1.2) standard feed circuits, not device types
 MEDIA_FILE = "media.toml"  # (v1.2) the cable parts that exist, not device types
-TABLES = (CIRCUITS_FILE, MEDIA_FILE)
+POWER_FILE = "power.toml"  # (v1.4) UPS, transformer and other power-chain models
+TABLES = (CIRCUITS_FILE, MEDIA_FILE, POWER_FILE)
 
 
 def catalog_files() -> list[Path]:
@@ -37,6 +38,23 @@ def catalog_files() -> list[Path]:
 def circuits_file() -> Path:
     """The table of standard feed circuits by region and voltage (``circuits.toml``)."""
     return assets_dir() / "catalog" / CIRCUITS_FILE
+
+
+def power_file() -> Path:
+    """The built-in power-chain models (``power.toml``): UPSs and transformers with their
+    datasheets' figures, keyed as a power element's ``model`` names them."""
+    return assets_dir() / "catalog" / POWER_FILE
+
+
+@cache
+def builtin_power_models() -> dict[str, str]:
+    """Each built-in power model's key and its kind (``ups``, ``transformer``, ...)."""
+    models = parse_toml(power_file().read_text(encoding="utf-8")).get("models")
+    if not isinstance(models, dict):
+        return {}
+    return {
+        key: str(table.get("kind", "")) for key, table in models.items() if isinstance(table, dict)
+    }
 
 
 def media_file() -> Path:

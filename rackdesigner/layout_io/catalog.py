@@ -34,7 +34,7 @@ from rackdesigner.layout_io.assets import (
 from rackdesigner.layout_io.reader import build_catalog
 from rackdesigner.layout_io.toml_parse import parse_toml
 from rackdesigner.model.diagnostics import LayoutError
-from rackdesigner.model.layout import DeviceType, Gpu, Layout
+from rackdesigner.model.layout import DeviceType, Gpu, Layout, PowerElement
 from rackdesigner.model.units import CURRENT, VOLTAGE, parse
 
 __all__ = [
@@ -327,3 +327,48 @@ def port_identities() -> dict[str, dict]:
         if isinstance(ports, dict):
             tables.update({key: t for key, t in ports.items() if isinstance(t, dict)})
     return tables
+
+
+# -- (v1.4) the power models --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PowerModel:
+    """A built-in power model (``assets/catalog/power.toml``): its figures as an element's
+    (``PowerElement`` with the model's key as id), and where they come from."""
+
+    key: str
+    figures: PowerElement
+    name: str
+    source: str
+    vendor: str | None = None
+    unverified: bool = False
+    notes: str | None = None
+
+
+@cache
+def power_models() -> dict[str, PowerModel]:
+    """The built-in power models by key (ValueError on a malformed file)."""
+    from rackdesigner.layout_io.assets import power_file
+    from rackdesigner.layout_io.reader import build_power_models
+
+    path = power_file()
+    text = path.read_text(encoding="utf-8")
+    try:
+        tables = build_power_models(parse_toml(text), text, str(path))
+    except LayoutError as error:
+        raise ValueError(f"{path}: {error.diagnostics[0].message}") from None
+    out: dict[str, PowerModel] = {}
+    element_keys = {f.name for f in fields(PowerElement)}
+    for key, values in tables.items():
+        figures = PowerElement(key, **{k: v for k, v in values.items() if k in element_keys})
+        out[key] = PowerModel(
+            key,
+            figures,
+            str(values.get("name") or key),
+            str(values["source"]),
+            values.get("vendor"),
+            bool(values.get("unverified")),
+            values.get("notes"),
+        )
+    return out

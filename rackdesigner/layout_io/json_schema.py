@@ -91,6 +91,23 @@ def _field(field: s.Field) -> dict[str, Any]:
             "properties": {str(k): {"type": "integer", "minimum": 0} for k in field.choices},
             "additionalProperties": False,
         }
+    elif kind == "overload":  # (v1.4) [load, time] pairs
+        load = {
+            "anyOf": [
+                {"type": "number", "minimum": 1},
+                {"type": "string", "pattern": r"^\s*\d+(\.\d+)?\s*%\s*$"},
+            ]
+        }
+        out = {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "array",
+                "prefixItems": [load, {"type": "string", "pattern": _QUANTITY}],
+                "minItems": 2,
+                "maxItems": 2,
+            },
+        }
     elif kind == "qty_pair":
         out = {
             "type": "array",
@@ -166,6 +183,18 @@ def layout_schema() -> dict[str, Any]:
                 "type": "object",
                 "additionalProperties": _table(s.GPU),
                 "description": "GPU models beside the built-in table",
+            },
+            "power": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "elements": {
+                        "type": "array",
+                        "items": _table(s.ELEMENT),
+                        "description": "(v1.4) the power chain's elements",
+                    }
+                },
+                "description": "(v1.4) the power chain behind the racks' feeds",
             },
             "racks": {"type": "array", "items": rack},
             "links": {"type": "array", "items": _table(s.LINK)},

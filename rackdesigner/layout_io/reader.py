@@ -17,14 +17,18 @@ from pathlib import Path
 from typing import Any
 
 from rackdesigner.layout_io import schema as s
-from rackdesigner.layout_io.assets import builtin_device_keys, builtin_device_kinds
+from rackdesigner.layout_io.assets import (
+    builtin_device_keys,
+    builtin_device_kinds,
+    builtin_power_models,
+)
 from rackdesigner.layout_io.linemap import LineMap, key_line, scan
 from rackdesigner.layout_io.sources import placed
 from rackdesigner.layout_io.toml_parse import TomlSyntaxError, parse_toml
 from rackdesigner.model import layout as m
 from rackdesigner.model.diagnostics import Diagnostic, LayoutError
 from rackdesigner.model.thresholds import THRESHOLDS
-from rackdesigner.model.units import UnitError, parse
+from rackdesigner.model.units import DURATION, RATIO, UnitError, parse
 
 # The 100,000-GPU benchmark layout is about 15 MB; refuse what cannot be a layout before
 # spending seconds and memory on it.
@@ -384,6 +388,8 @@ class _Builder:
                             f"needs one of {' | '.join(m.DEVICE_KINDS)})",
                             line,
                         )
+        if "power" in data and (power := self.table(data["power"], "[power]", 1, "power")):
+            self.power(power, layout)
         if "racks" in data:
             for index, rack in enumerate(self.tables(data["racks"], "layout", 1, "racks")):
                 layout.racks.append(self.rack(index, rack))
@@ -419,7 +425,42 @@ class _Builder:
                 if "a" in values and "b" in values:
                     append(Link(**values))
         self.check_pdu_feeds(layout)
+        if layout.power_elements or any(f.source for r in layout.racks for f in r.feeds):
+            self.check_power_chain(layout)
         return layout
+
+    def power(self, data: dict[str, Any], layout: m.Layout) -> None:
+        """(v1.4) ``[[power.elements]]``: the power chain's elements, in file order."""
+        line = self.map.tables.get("power", 1)
+        self.fields(s.POWER_TABLE, data, "[power]", line)
+        lines = self.map.power_elements
+        for index, table in enumerate(
+            self.tables(data.get("elements", []), "[power]", line, "elements")
+        ):
+            eline = LineMap.entity(lines, index) or line
+            element_id = table.get("id")
+            entity = f"power element {element_id if isinstance(element_id, str) else index + 1}"
+            values = self.fields(s.ELEMENT, table, entity, eline)
+            if "id" in values:
+                layout.power_elements.append(m.PowerElement(**values))
+
+    def check_power_chain(self, layout: m.Layout) -> None:
+        """(v1.4) The chain's shape: known ids, no cycle, nothing left hanging, keys that fit
+        each kind, models the power catalog has (docs/power-chain.md, Errors)."""
+        from rackdesigner.layout_io.power_checks import chain_problems
+
+        element_lines = self.map.power_elements
+        feed_lines = self.map.feeds
+        for problem in chain_problems(layout, builtin_power_models()):
+            if problem.feed is not None:
+                rack_index, feed_index = problem.feed
+                rack_lines = feed_lines[rack_index] if rack_index < len(feed_lines) else []
+                line = LineMap.entity(rack_lines, feed_index) or LineMap.entity(
+                    self.map.racks, rack_index
+                )
+            else:
+                line = LineMap.entity(element_lines, problem.element)
+            self.error("E001", problem.entity, problem.message, line, problem.key, problem.hint)
 
     def check_grade(self, values: dict[str, Any], entity: str, line: int) -> None:
         """A fibre grade needs the fibre it grades: om3-om5 multimode, os2 single-mode."""
@@ -851,9 +892,62 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
             return (low, high)
 
         return convert_pair
+    if kind == "overload":
+        return _convert_overload
     if kind in ("table", "tables"):
         return lambda value: value
     raise AssertionError(kind)
+
+
+_OVERLOAD_EXAMPLE = '[["125 %", "10 min"], ["150 %", "60 s"]]'
+
+
+def _convert_overload(value: Any) -> list[tuple[float, float]]:
+    """(v1.4) A UPS's overload table: [load, time] pairs, each load above 100 % of rating."""
+    if not isinstance(value, list) or not value:
+        raise _ValueProblem(f"must be an array of [load, time] pairs like {_OVERLOAD_EXAMPLE}")
+    out: list[tuple[float, float]] = []
+    for pair in value:
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise _ValueProblem(
+                f"must be an array of [load, time] pairs like {_OVERLOAD_EXAMPLE}, "
+                f"got {_shown(pair)}"
+            )
+        load_text, time_text = pair
+        load = parse(load_text, RATIO)
+        seconds = parse(time_text, DURATION)
+        if not 1.0 < load <= 10.0:
+            raise _ValueProblem(
+                f"load {_shown(load_text)} must be above 100 % of the rating (and at most 1000 %)"
+            )
+        if seconds <= 0:
+            raise _ValueProblem(f"time {_shown(time_text)} must be more than 0")
+        out.append(
+            (
+                m.Q(load, load_text) if isinstance(load_text, str) else load,
+                m.Q(seconds, time_text) if isinstance(time_text, str) else seconds,
+            )
+        )
+    return out
+
+
+def build_power_models(data: dict[str, Any], text: str, file: str) -> dict[str, dict[str, Any]]:
+    """(v1.4) The built-in power models of ``power.toml`` (``[models.KEY]``): each key's
+    values by the schema (``POWER_MODEL``), SI floats."""
+    lines = scan(text)
+    builder = _Builder(text, lines, file)
+    out: dict[str, dict[str, Any]] = {}
+    models = data.get("models")
+    if not isinstance(models, dict):
+        builder.error("E001", "power catalog", "no [models.KEY] tables", 1)
+        raise LayoutError(builder.errors)
+    for key, table in models.items():
+        line = lines.tables.get(f"models.{key}", 1)
+        if isinstance(table, dict):
+            out[key] = builder.fields(s.POWER_MODEL, table, f"power model {key}", line)
+    if builder.errors:
+        raise LayoutError(builder.errors)
+    return out
 
 
 # Public for the catalog loader, which reads built-in entries with the same schema.

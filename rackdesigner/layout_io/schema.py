@@ -12,15 +12,18 @@ from dataclasses import dataclass
 
 from rackdesigner.model import layout as m
 from rackdesigner.model.units import (
+    APPARENT_POWER,
     AREAL_MASS,
     BANDWIDTH,
     CURRENT,
+    DURATION,
     HEIGHT,
     INFORMATION,
     LENGTH,
     MASS,
     POWER,
     RATIO,
+    REAL_POWER,
     VOLTAGE,
     Dimension,
 )
@@ -52,7 +55,7 @@ class Field:
     key: str
     # str | int | number | bool | enum | qty | ratio | str_list | qty_pair | table | tables
     # | str_or_list (one string or a non-empty array of them) | int_map (keys from choices,
-    # counts as values)
+    # counts as values) | overload (v1.4: an array of [load ratio, time] pairs)
     kind: str
     doc: str
     dim: Dimension | None = None
@@ -76,6 +79,9 @@ LENGTH_MAX = 100_000.0  # m: 100 km, longer than any cable or hall
 BYTES_PER_PARAM_MAX = 64  # fp64 with optimizer state is 16-20
 STEPS_PER_SECOND_MAX = 1e6
 DEVICE_GPUS_MAX = 10_000
+PEAK_FACTOR_MAX = 10.0  # a transient peak ten times the steady draw is a typo, not a swing
+MODULES_MAX = 1_000  # UPS power modules in one system
+POSITIONS_MAX = 10_000  # breaker poles of a panel, tap-off positions of a busway
 
 
 def _s(key: str, doc: str, **kw: object) -> Field:
@@ -156,6 +162,20 @@ WORKLOAD = (
         "bytes per gradient value (2 for bf16, 4 for fp32)",
         minimum=0,
         implausible=BYTES_PER_PARAM_MAX,
+    ),
+    Field(
+        "peak_factor",
+        "number",
+        "(v1.4) the GPU nodes' transient peak ÷ their steady draw, e.g. 1.4 (synchronous "
+        "training swings; the power chain is checked at it)",
+        minimum=1,
+        maximum=PEAK_FACTOR_MAX,
+    ),
+    _q(
+        "peak_duration",
+        DURATION,
+        '(v1.4) how long a transient peak lasts, e.g. "2 s" (UPS overload tables are read at it)',
+        positive=True,
     ),
     NOTES,
 )
@@ -308,6 +328,22 @@ DEVICE_TYPE = (
         "(v1.4) takes DC from its rack's busbar (power shelves), not a PDU outlet (PWR017, PWR020)",
     ),
     Field(
+        "peak_factor",
+        "number",
+        "(v1.4) this type's transient peak ÷ its power, overriding the workload's peak_factor",
+        minimum=1,
+        maximum=PEAK_FACTOR_MAX,
+    ),
+    Field(
+        "power_smoothing",
+        "ratio",
+        "(v1.4) the share of its transient excursion its energy storage absorbs (GB300's "
+        "power-smoothing PSUs)",
+        dim=RATIO,
+        minimum=0,
+        maximum=1,
+    ),
+    Field(
         "liquid_fraction",
         "ratio",
         "share of heat cold plates remove in a liquid-cooled rack (default 0: no cold plates)",
@@ -362,6 +398,17 @@ FEED = (
         "tap_off",
         "bool",
         "(v1.2) the feed is a busway tap-off box: several PDUs may share its circuit",
+    ),
+    _s(
+        "source",
+        "(v1.4) the id of the power-chain element the feed hangs on ([[power.elements]])",
+        pattern=ID_PATTERN,
+    ),
+    _i(
+        "position",
+        "(v1.4) its breaker or tap-off position on that element, 1-based",
+        minimum=1,
+        implausible=POSITIONS_MAX,
     ),
     NOTES,
 )
@@ -455,6 +502,123 @@ LINK = (
     NOTES,
     IGNORE,
 )
+# (v1.4) One element of the power chain, [[power.elements]] (docs/power-chain.md).
+ELEMENT = (
+    _s("id", f"unique element id: {ID_RULE}", required=True, pattern=ID_PATTERN),
+    _e("kind", m.POWER_KINDS, "what the element is", required=True),
+    Field(
+        "fed_by",
+        "str_list",
+        "ids of the elements that feed it, the normal source first (an ATS: utility, then "
+        "generator); sources (utility, generator) have none",
+    ),
+    _s("model", "a power catalog key (rackdesigner catalog --power) for ratings left out"),
+    _s("label", "display name"),
+    _q("capacity", REAL_POWER, 'its real-power rating, e.g. "1200 kW"', positive=True),
+    _q(
+        "apparent_power",
+        APPARENT_POWER,
+        'its apparent-power rating, e.g. "1500 kVA" (× the power factor in kW)',
+        positive=True,
+    ),
+    _q(
+        "voltage",
+        VOLTAGE,
+        "its output voltage, line-to-line (a transformer's secondary; 800 V for a power rack)",
+        positive=True,
+    ),
+    _q("primary_voltage", VOLTAGE, "a transformer's primary voltage", positive=True),
+    _q(
+        "current",
+        CURRENT,
+        'its current rating, e.g. "800 A" (a panel, a busway, a service)',
+        positive=True,
+        implausible=CURRENT_MAX,
+    ),
+    _e("phases", (1, 3), "1 or 3 (default 3)"),
+    Field(
+        "power_factor",
+        "ratio",
+        "the load's power factor at it (default the power_factor threshold)",
+        dim=RATIO,
+        minimum=0,
+        maximum=1,
+    ),
+    Field(
+        "derate",
+        "ratio",
+        "share of its ratings that may be loaded continuously (default 0.8 of a current "
+        "rating of a breaker-protected kind, else 1)",
+        dim=RATIO,
+        minimum=0,
+        maximum=1,
+    ),
+    Field(
+        "efficiency",
+        "ratio",
+        "output ÷ input at its load (ups, transformer, power-rack); its losses load what feeds it",
+        dim=RATIO,
+        minimum=0,
+        maximum=1,
+    ),
+    _i("modules", "ups: power modules in the system", minimum=1, implausible=MODULES_MAX),
+    _e("redundancy", m.REDUNDANCY, "ups: n | n+1 (one module spare) | 2n | dr"),
+    _q("runtime", DURATION, 'ups: battery runtime at full load, e.g. "5 min"', positive=True),
+    Field(
+        "overload",
+        "overload",
+        'ups: the overloads it carries and for how long, e.g. [["125 %", "10 min"], '
+        '["150 %", "60 s"]]',
+    ),
+    _q(
+        "start_time",
+        DURATION,
+        'generator: from the outage to carrying the load, e.g. "10 s" (NFPA 110 Type 10)',
+        positive=True,
+    ),
+    Field(
+        "step_load",
+        "ratio",
+        "generator: the largest load step it accepts, as a share of its rating (ISO 8528-5)",
+        dim=RATIO,
+        minimum=0,
+        maximum=1,
+    ),
+    _i(
+        "positions",
+        "rpp: breaker poles; busway: tap-off positions",
+        minimum=1,
+        implausible=POSITIONS_MAX,
+    ),
+    NOTES,
+    IGNORE,
+)
+# (v1.4) The keys only some kinds take; any other kind naming one is an E001.
+ELEMENT_KEYS_BY_KIND = {
+    "primary_voltage": ("transformer",),
+    "modules": ("ups",),
+    "redundancy": ("ups",),
+    "runtime": ("ups",),
+    "overload": ("ups",),
+    "start_time": ("generator",),
+    "step_load": ("generator",),
+    "positions": ("rpp", "busway"),
+    "efficiency": ("ups", "transformer", "power-rack"),
+}
+POWER_TABLE = (Field("elements", "tables", "(v1.4) the power chain's elements"),)
+# (v1.4) A built-in power model (assets/catalog/power.toml): an element's ratings, with
+# where they come from; an element naming it as ``model`` takes those it leaves out.
+_MODEL_SKIP = ("id", "kind", "fed_by", "model", "label", "notes", "ignore")
+POWER_MODEL = (
+    _e("kind", m.POWER_KINDS, "what the element is", required=True),
+    _s("name", "display name"),
+    _s("vendor", "manufacturer"),
+    *(f for f in ELEMENT if f.key not in _MODEL_SKIP),
+    _s("source", "the datasheet or standard the figures come from", required=True),
+    Field("unverified", "bool", "no vendor document confirms the figures"),
+    NOTES,
+)
+
 # (v1.1) The fibre grades each media takes; a grade on any other media is a schema error.
 GRADES_BY_MEDIA = {"mmf": ("om3", "om4", "om5"), "smf": ("os2",)}
 
@@ -465,4 +629,14 @@ TOP = (
     _s("revision", "revision label"),
     NOTES,
 )
-TOP_TABLES = ("site", "workload", "rules", "meta", "catalog", "gpus", "racks", "links")
+TOP_TABLES = (
+    "site",
+    "workload",
+    "rules",
+    "meta",
+    "catalog",
+    "gpus",
+    "power",
+    "racks",
+    "links",
+)

@@ -29,8 +29,9 @@ def section_lines(lines: LineMap) -> dict[str, int]:
 def placed(layout: m.Layout, lines: LineMap) -> Iterator[tuple[Any, int]]:
     """Each table-like entity of ``layout`` with its line (0 where the text has none).
 
-    Sections, catalog entries, GPUs, racks (each followed by its devices) and links, in
-    that order; feeds are left out (they are inline and carry no comments of their own).
+    Sections, catalog entries, GPUs, power elements, racks (each followed by its
+    devices) and links, in that order; feeds are left out (they are inline and carry
+    no comments of their own).
     """
     sections = section_lines(lines)
     for name, section in (
@@ -44,6 +45,8 @@ def placed(layout: m.Layout, lines: LineMap) -> Iterator[tuple[Any, int]]:
         yield entry, lines.catalog.get(key, 1)
     for key, gpu in layout.gpus.items():
         yield gpu, lines.gpus.get(key, 1)
+    for index, element in enumerate(layout.power_elements):
+        yield element, LineMap.entity(lines.power_elements, index)
     for index, rack in enumerate(layout.racks):
         line = LineMap.entity(lines.racks, index)
         yield rack, line
@@ -68,6 +71,7 @@ def source_map(layout: m.Layout, lines: LineMap) -> SourceMap:
     gpus = list(layout.gpus)
     racks = [(rack, list(rack.feeds), list(rack.devices)) for rack in layout.racks]
     links = list(layout.links)
+    elements = [element.id for element in layout.power_elements]
 
     def build() -> tuple[dict[Ref, int], dict[str, int]]:
         found: dict[Ref, int] = {}
@@ -82,6 +86,8 @@ def source_map(layout: m.Layout, lines: LineMap) -> SourceMap:
             found[Ref("catalog", key)] = lines.catalog.get(key, 1)
         for key in gpus:
             found[Ref("gpu", key)] = lines.gpus.get(key, 1)
+        for index, ident in enumerate(elements):  # (v1.4)
+            found.setdefault(Ref("power", ident), LineMap.entity(lines.power_elements, index))
         numbering = Numbering()
         ref = numbering.ref
         for index, (rack, feeds, devices) in enumerate(racks):

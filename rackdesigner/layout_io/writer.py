@@ -4,9 +4,9 @@ Values are formatted by tomli-w; the document's shape is fixed here, because
 tomli-w's own heuristics would put short arrays of tables (all the links) at
 the top of the file as inline arrays. Canonical shape: top-level keys,
 ``[site]``, ``[workload]``, ``[rules]``, ``[meta]``, ``[catalog.*]``,
-``[gpus.*]``, then each ``[[racks]]`` (feeds as inline tables) followed by its
-``[[racks.devices]]``, then every ``[[links]]``. Keys follow the schema's
-order. A quantity keeps the text it was read with; a new one gets the key's
+``[gpus.*]``, (v1.4) each ``[[power.elements]]``, then each ``[[racks]]`` (feeds as
+inline tables) followed by its ``[[racks.devices]]``, then every ``[[links]]``. Keys
+follow the schema's order. A quantity keeps the text it was read with; a new one gets the key's
 canonical unit. The file's header comment and a comment directly above a
 table are kept.
 """
@@ -23,7 +23,7 @@ from rackdesigner.layout_io import schema as s
 from rackdesigner.model import layout as m
 from rackdesigner.model.terminal import UNSAFE
 from rackdesigner.model.thresholds import THRESHOLDS
-from rackdesigner.model.units import canonical_text
+from rackdesigner.model.units import DURATION, RATIO, canonical_text
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 # What tomli-w leaves as it is of what terminals are tricked by: it escapes the C0 controls
@@ -76,6 +76,8 @@ def _chunks(layout: m.Layout) -> Iterator[str]:
         yield from _table(f"[catalog.{_key(key)}]", s.DEVICE_TYPE, entry)
     for key, gpu in sorted(layout.gpus.items()):
         yield from _table(f"[gpus.{_key(key)}]", s.GPU, gpu)
+    for element in layout.power_elements:  # (v1.4) the chain, sources first as written
+        yield from _table("[[power.elements]]", s.ELEMENT, element)
     for rack in layout.racks:
         yield from _table("[[racks]]", s.RACK, rack)
         for device in rack.devices:
@@ -139,6 +141,10 @@ def _typed(field: s.Field, value: Any) -> Any:
         return [_quantity(v, field.dim) for v in value]
     if kind == "number" and field.sci:
         return _sci(value)
+    if kind == "overload":
+        return [
+            [_quantity(load, RATIO, ratio=True), _quantity(time, DURATION)] for load, time in value
+        ]
     return value
 
 

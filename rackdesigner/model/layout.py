@@ -57,6 +57,26 @@ FIBRE_GRADES = ("om3", "om4", "om5", "os2")
 # form factor (CMP008). A rack-scale tray's GPUs sit on a Grace-Blackwell superchip board
 # (GB200 "Bianca", GB300), neither a module nor a card: "superchip".
 FORM_FACTORS = ("sxm", "oam", "pcie", "superchip")
+# (v1.4) The power chain behind the racks' feeds (docs/power-chain.md): the kinds of its
+# elements. Sources (a utility service, a generator) are fed by nothing; every other element
+# names what feeds it. "power-rack" is NVIDIA's 800 VDC power rack or sidecar, feeding
+# rack busbars with DC.
+POWER_KINDS = (
+    "utility",
+    "generator",
+    "ats",
+    "switchgear",
+    "ups",
+    "transformer",
+    "rpp",
+    "busway",
+    "power-rack",
+)
+POWER_SOURCES = ("utility", "generator")
+# (v1.4) A UPS's module redundancy: n (every module needed), n+1 (one module spare), 2n
+# (one half of a pair of UPSs), dr (one of a distributed-redundant group). n+1 is checked
+# inside the UPS (one module lost); 2n and dr through the racks' sides.
+REDUNDANCY = ("n", "n+1", "2n", "dr")
 # (v1.2) Rack-scale NVLink domains: the shapes a tray type belongs to. Each shape names
 # its compute trays, NVLink switch trays and how many racks its copper backplane may span
 # (docs/rack-scale.md cites the figures).
@@ -184,6 +204,11 @@ class DeviceType:
     dc_input: bool | None = None
     # (v1.4) a rating (busbar_current) not confirmed by a vendor document (PWR017 warns)
     rating_unverified: bool | None = None
+    # (v1.4) the transient peak of this type's draw ÷ its power (≥ 1), overriding the
+    # workload's peak_factor; and the share of the excursion its energy storage absorbs
+    # (GB300's power-smoothing PSUs: NVIDIA gives "up to 30 %" lower peak grid demand)
+    peak_factor: float | None = None
+    power_smoothing: float | None = None
 
     @property
     def nvl_tray_role(self) -> str | None:
@@ -236,6 +261,10 @@ class Feed:
     notes: str | None = None
     # (v1.2) a busway tap-off: the circuit may carry several PDUs (PWR014)
     tap_off: bool | None = None
+    # (v1.4) the power-chain element the feed hangs on ([[power.elements]] id), and its
+    # breaker or tap-off position there
+    source: str | None = None
+    position: int | None = None
 
     @property
     def effective_wiring(self) -> str | None:
@@ -360,10 +389,45 @@ class Workload:
     bytes_per_param: float | None = None
     notes: str | None = None
     comment: str | None = None
+    # (v1.4) the GPU nodes' transient peak ÷ their steady draw (synchronous training swings),
+    # and how long a peak lasts (what a UPS's overload table is read at)
+    peak_factor: float | None = None
+    peak_duration: float | None = None  # s
 
     @property
     def is_training(self) -> bool:
         return self.kind in ("training", "fine-tuning")
+
+
+@dataclass(slots=True)
+class PowerElement:
+    """(v1.4) One element of the power chain: ``[[power.elements]]``. Ratings left out come
+    from the ``model`` (the built-in power catalog) where it names one."""
+
+    id: str
+    kind: str | None = None
+    fed_by: list[str] | None = None  # ids of the elements feeding it, preferred first
+    model: str | None = None
+    label: str | None = None
+    capacity: float | None = None  # W, real-power rating
+    apparent_power: float | None = None  # VA
+    voltage: float | None = None  # V, output (a transformer's secondary), line-to-line
+    primary_voltage: float | None = None  # V, a transformer's primary
+    current: float | None = None  # A, rating (panel, busway, service, breaker)
+    phases: int | None = None
+    power_factor: float | None = None
+    derate: float | None = None  # continuous share of the ratings
+    efficiency: float | None = None
+    modules: int | None = None  # ups: power modules
+    redundancy: str | None = None  # ups: n | n+1 | 2n | dr
+    runtime: float | None = None  # s, ups: battery runtime at full load
+    overload: list[tuple[float, float]] | None = None  # ups: (load ÷ rating, s) it carries
+    start_time: float | None = None  # s, generator: start and transfer
+    step_load: float | None = None  # generator: the load step it accepts, share of rating
+    positions: int | None = None  # rpp: breaker poles; busway: tap-off positions
+    notes: str | None = None
+    comment: str | None = None
+    ignore: list[str] | None = None
 
 
 @dataclass(slots=True)
@@ -390,6 +454,8 @@ class Layout:
     racks: list[Rack] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     comment: str | None = None  # the file's header comment, kept on save
+    # (v1.4) the power chain behind the feeds, [[power.elements]] in file order
+    power_elements: list[PowerElement] = field(default_factory=list)
 
     def devices(self) -> list[tuple[Rack, Device]]:
         return [(rack, device) for rack in self.racks for device in rack.devices]

@@ -30,6 +30,7 @@ KINDS = (
     "device",
     "link",
     "fabric",
+    "power",  # (v1.4) a power-chain element, [[power.elements]]
 )
 
 

@@ -46,6 +46,11 @@ RATIO = Dimension("ratio", "", "%")
 DURATION = Dimension("time", "s", "s")
 # Floor loading: a rack's weight over its footprint (PLC008).
 AREAL_MASS = Dimension("floor load", "kg/m^2", "kg/m²")
+# (v1.4) A power-chain element's ratings: a real power (W) and an apparent power (VA) are
+# one dimension to pint, but a UPS's "1200 kVA" is not its kW rating: each refuses the
+# other's units, so a rating written in the wrong one is an error, not a silent mistake.
+REAL_POWER = Dimension("real power", "W", "W")
+APPARENT_POWER = Dimension("apparent power", "VA", "VA", article="an")
 # How a wrong value is described: "current "63 V" is a voltage, expected a current (A)".
 _KIND_OF: dict[str, str] = {
     "[length]": "a length",
@@ -126,6 +131,9 @@ def _example(dim: Dimension) -> str:
         "bandwidth": "400 Gbps",
         "ratio": "80 %",
         "floor load": "1500 kg/m^2",
+        "time": "10 s",
+        "real power": "1200 kW",
+        "apparent power": "1200 kVA",
     }[dim.name]
 
 
@@ -149,6 +157,9 @@ _LARGEST = {
     "bandwidth": 8e16,
     "ratio": 1e6,
     "floor load": 1e6,
+    "time": 1e7,  # s: four months, longer than any battery or start time
+    "real power": 1e10,  # W: a 10 GW campus is a typo's size for one element
+    "apparent power": 1e10,
 }
 
 
@@ -182,11 +193,19 @@ _FAST: dict[str, dict[str, float]] = {
     "height": {"U": 1.0, "RU": 1.0},
     "amount of data": _prefixed("B", ",k,M,G,T,P", 8.0) | _prefixed("bit", ",k,M,G,T"),
     "bandwidth": _prefixed("bps", ",k,M,G,T") | _prefixed("B/s", ",k,M,G,T", 8.0),
+    "time": {"s": 1.0, "ms": 1e-3, "min": 60.0, "h": 3600.0},
+    "real power": _prefixed("W", ",k,M,G"),
+    "apparent power": _prefixed("VA", ",k,M,G"),
 }
+# (v1.4) The units each rating refuses, with the key that takes them.
+_OTHER_POWER = {"real power": ("VA", "apparent_power"), "apparent power": ("W", "capacity")}
 
 
 def _parse_uncached(text: str, dim: Dimension) -> float:
     found = _QUANTITY.match(text)
+    other = _OTHER_POWER.get(dim.name)
+    if other is not None and found is not None:
+        _refuse_other_power(text, (found["unit"] or "").strip(), dim, *other)
     if found is not None and dim.unit:
         factor = _FAST.get(dim.name, {}).get((found["unit"] or "").strip())
         number = float(found["number"])
@@ -240,6 +259,16 @@ def _parse_uncached(text: str, dim: Dimension) -> float:
     return float(f"{value:.12g}")
 
 
+def _refuse_other_power(text: str, unit: str, dim: Dimension, other: str, key: str) -> None:
+    """A real power written in VA, or an apparent power in W: the wrong rating."""
+    if unit.endswith(other):
+        kind = "an apparent power (VA)" if other == "VA" else "a real power (W)"
+        raise UnitError(
+            f'"{text}" is {kind}, expected {dim.article} {dim.name} ({dim.display}): '
+            f"give it as {key}"
+        )
+
+
 @cache
 def fmt(value: float, dim: Dimension, digits: int = 3) -> str:
     """Format an SI float for people, with the prefix pint picks.
@@ -283,6 +312,8 @@ _PLAIN_DISPLAY: dict[Dimension, float] = {
     BANDWIDTH: 1.0,
     BYTE_RATE: 1 / 8,
     DURATION: 1.0,
+    REAL_POWER: 1.0,
+    APPARENT_POWER: 1.0,
 }
 # The decimal prefixes of units.txt, by power of ten, as pint's to_compact picks among them.
 _PREFIX_POWERS = (-12, -9, -6, -3, -2, -1, 0, 3, 6, 9, 12, 15, 18)

@@ -28,6 +28,7 @@ from rackdesigner.report.fabric import (
     node_test,
     node_test_text,
 )
+from rackdesigner.report.power_chain import power_chain_section, power_chain_table
 from rackdesigner.report.single_failures import single_failures, single_failures_text
 
 Report = dict[str, Any]
@@ -193,6 +194,8 @@ def build(
         "storage": storage,
         "cost": cost,
         "single_failures": single_failures(analysis) if network else None,
+        # (v1.4) the power chain behind the feeds: [] where the layout declares none
+        "power_chain": power_chain_section(analysis),
     }
     # (v1.2) Only where the layout has NVLink domains: other reports are as before.
     nvlink = build_domains(analysis)
@@ -243,6 +246,12 @@ def to_csv(report: Report) -> str:
         writer.writerow(["power", entity, "load", f["load"], "W"])
         for line, amps in f["lines"].items():
             writer.writerow(["power", entity, f"current {line}", amps, "A"])
+    for row in report.get("power_chain") or []:  # (v1.4) in W, as every CSV figure
+        entity = f"power element {row['id']}"
+        for metric in ("load", "peak", "rating", "margin"):
+            value = row[f"{metric}_kw"]
+            if value is not None:
+                writer.writerow(["power", entity, metric, value * 1e3, "W"])
     for r in report["cooling"]["racks"]:
         entity = f"rack {r['rack']}"
         writer.writerow(["cooling", entity, "heat", r["heat"], "W"])
@@ -388,6 +397,9 @@ def to_text(report: Report) -> str:
             )
         out += _table(rows)
     out += _cords_text(p["cords"])
+    if report.get("power_chain"):
+        heading, rows = power_chain_table(report["power_chain"])
+        out += ["", heading, *_table(rows)]
     c = report["cooling"]
     out += [
         "",

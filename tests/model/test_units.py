@@ -5,15 +5,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rackdesigner.model.units import (
+    APPARENT_POWER,
     BANDWIDTH,
     BYTE_RATE,
     CURRENT,
+    DURATION,
     HEIGHT,
     INFORMATION,
     LENGTH,
     MASS,
     POWER,
     RATIO,
+    REAL_POWER,
     VOLTAGE,
     Dimension,
     UnitError,
@@ -123,7 +126,20 @@ def test_the_fast_units_parse_exactly_as_pint_does(monkeypatch: pytest.MonkeyPat
     from rackdesigner.model import units
 
     dims = {
-        d.name: d for d in (POWER, VOLTAGE, CURRENT, LENGTH, HEIGHT, MASS, INFORMATION, BANDWIDTH)
+        d.name: d
+        for d in (
+            POWER,
+            VOLTAGE,
+            CURRENT,
+            LENGTH,
+            HEIGHT,
+            MASS,
+            INFORMATION,
+            BANDWIDTH,
+            DURATION,
+            REAL_POWER,
+            APPARENT_POWER,
+        )
     }
     cases = [
         (f"{number} {symbol}", dims[name])

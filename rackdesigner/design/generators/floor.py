@@ -350,6 +350,10 @@ class Floor:
                 id=_renamed(feed.id, base.id, rack_id, index),
                 circuit=f"{rack_id}-{feed.side or index + 1}-{index + 1}",
                 notes=None,
+                # Off the power chain: its elements were sized without this rack, and the
+                # neighbour's tap-off positions are the neighbour's (docs/power-chain.md).
+                source=None,
+                position=None,
             )
             for index, feed in enumerate(base.feeds)
         ]

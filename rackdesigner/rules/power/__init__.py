@@ -29,11 +29,32 @@ where a draw is estimated from GPU TDP (PWR006) the messages say "(estimated)".
     PWR018  shelf_feeds          each feed against its power shelves' AC input, a side lost
     PWR019  shelves_side_loss    the power shelves left with one feed side lost
     PWR020  no_outlet            a powered device with nothing in its rack to plug into
+    PWR021  chain_load           (v1.4) a power-chain element's load against its rating
+    PWR022  chain_single_failure the chain's elements with any one element (or module) lost
+    PWR023  chain_ups_transient  a UPS's transient peak against its overload capability
+    PWR024  chain_false_redundancy  a rack's sides meeting in one element (a false 2N)
+    PWR025  chain_voltage        a feed's or element's voltage against what feeds it
+    PWR026  chain_positions      an RPP's poles, a busway's tap-off positions
+    PWR027  chain_ups_runtime    a UPS's runtime against its generators' start
+    PWR028  chain_generator_transient  a generator at the transient peak, the utility lost
+    PWR029  chain_unrated        a chain element without a rating
+
+The chain's facts are :mod:`rackdesigner.analysis.power_chain`'s and its failures
+:mod:`rackdesigner.analysis.power_failures`'.
 """
 
 # Imported for their registrations; `rules.registry.all_rules` puts them in code order.
 from rackdesigner.rules.power import (  # noqa: F401
     busbar,
+    chain_false_redundancy,
+    chain_generator_transient,
+    chain_load,
+    chain_positions,
+    chain_single_failure,
+    chain_unrated,
+    chain_ups_runtime,
+    chain_ups_transient,
+    chain_voltage,
     estimated_power,
     feed_capacity,
     feed_without_side,

@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rackdesigner.analysis import DeviceFacts, FeedFacts, RackFacts
+from rackdesigner.analysis.power_chain import ElementFacts
 from rackdesigner.analysis.power_sides import pdu_feeds
 from rackdesigner.analysis.rack_scale import shelves_per_side
 from rackdesigner.model.layout import Feed
-from rackdesigner.model.units import CURRENT, VOLTAGE, fmt
+from rackdesigner.model.units import CURRENT, POWER, VOLTAGE, fmt
+from rackdesigner.model.wording import name_list
 
 VOLTAGE_SLACK = 1e-6  # V: float dust when an outlet voltage equals a range limit
 
@@ -99,3 +101,48 @@ def side_groups(rack: RackFacts) -> tuple[list[str], float]:
     if len(labels) >= 2:
         return labels, 1.0 / (len(labels) - 1)
     return [""], 1.0
+
+
+# -- (v1.4) the power chain (PWR021-PWR029) ----------------------------------------------
+
+
+def element_entity(facts: ElementFacts) -> str:
+    """``power element ups-a``: who a finding about a chain element is about."""
+    return f"power element {facts.id}"
+
+
+def rating_how(facts: ElementFacts) -> str:
+    """How the element's binding rating was reached, `` (1.5 MVA × PF 0.8)``, where it is
+    not the kW figure as written."""
+    binding = facts.binding
+    if binding is None or binding.text == fmt(binding.watts, POWER):
+        return ""
+    return f" ({binding.text})"
+
+
+def percent(ratio: float) -> str:
+    """``147 %``: a share as the findings write it."""
+    return f"{ratio * 100:.0f} %"
+
+
+def amps_text(facts: ElementFacts, watts: float) -> str:
+    """`` (1,020 A)`` where the element is rated by its current, else empty."""
+    binding = facts.binding
+    if binding is None or binding.key != "current":
+        return ""
+    amps = facts.current_at(watts)
+    return "" if amps is None else f" ({amps:,.0f} A)"
+
+
+def duration_text(seconds: float) -> str:
+    """``60 s``, ``10 min``, ``2 h``: a time as a datasheet says it."""
+    if seconds < 120:
+        return f"{seconds:g} s"
+    if seconds < 7200:
+        return f"{seconds / 60:g} min"
+    return f"{seconds / 3600:g} h"
+
+
+def racks_text(analysis_racks: list[RackFacts], indexes: list[int], limit: int = 3) -> str:
+    """``a01, a02 and 6 more``: racks by index."""
+    return name_list([analysis_racks[i].rack.id for i in indexes], limit)
