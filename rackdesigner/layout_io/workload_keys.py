@@ -53,7 +53,9 @@ def workload_problems(values: dict[str, Any]) -> list[tuple[str, str, str | None
     return sorted(problems, key=lambda problem: order.index(problem[0]))
 
 
-def _stage_problems(parallelism: str | None, stage: int | None) -> list[tuple[str, str, str | None]]:
+def _stage_problems(
+    parallelism: str | None, stage: int | None
+) -> list[tuple[str, str, str | None]]:
     if stage is None:
         return []
     if parallelism == "zero3" and stage != 3:
@@ -85,16 +87,15 @@ def _precision_problems(
         return [
             (
                 "precision",
-                f'a full fine-tune trains every weight and cannot keep them in {precision}',
-                'use method = "qlora" (4-bit base weights, 16-bit adapters) or precision = '
-                '"bf16"',
+                f"a full fine-tune trains every weight and cannot keep them in {precision}",
+                'use method = "qlora" (4-bit base weights, 16-bit adapters) or precision = "bf16"',
             )
         ]
     if method == "qlora" and precision not in _QLORA_BASE:
         return [
             (
                 "precision",
-                f'QLoRA keeps the base weights in 4 bits (nf4), not {precision}',
+                f"QLoRA keeps the base weights in 4 bits (nf4), not {precision}",
                 f'use method = "lora" for {precision} base weights, or leave precision out',
             )
         ]

@@ -67,7 +67,9 @@ _LLAMA3_SOURCE = (
 )
 
 
-def _llama3(size: str, layers: int, hidden: int, ffn: int, heads: int, published: float) -> ModelShape:
+def _llama3(
+    size: str, layers: int, hidden: int, ffn: int, heads: int, published: float
+) -> ModelShape:
     return ModelShape(
         f"llama-3.1-{size.lower()}",
         f"Llama 3.1 {size}",
