@@ -13,12 +13,17 @@ bytes over N GPUs), whatever the shard it keeps is (Ψ / N with ZeRO-3).
 Across the fabric, NCCL's hierarchical collectives reduce inside a node over NVLink first
 and run one ring per rail between nodes, so each of n nodes sends k × Ψ × b × (n − 1) / n
 over its fabric ports (the figure NET003 holds against the ports' rate).
+
+LoRA and QLoRA (v1.4 ``method``) train adapters only: their gradients are what is
+reduced (k = 2), and under ZeRO-3 the frozen weights, sharded, are all-gathered for the
+forward and the backward pass (2 × their bytes), as FSDP does for every sharded weight.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rackdesigner.analysis.workload_memory import TrainingState
 from rackdesigner.model.layout import Workload
 
 # k per sharding: DDP and ZeRO-1/2 one all-reduce's worth, ZeRO-3 half as much again.
@@ -53,19 +58,22 @@ def gradient_width(workload: Workload) -> float | None:
 @dataclass(frozen=True, slots=True)
 class SyncStep:
     factor: float  # k
-    params: float  # Ψ
+    params: float  # Ψ, the parameters whose gradients are synchronised
     width: float  # b, bytes a value
     gpus: int  # N
     nodes: int  # n
+    # (LoRA and QLoRA under ZeRO-3) bytes of frozen weights all-gathered twice a step, for
+    # the forward and the backward pass; their gradients are never synchronised.
+    frozen: float = 0.0
 
     @property
     def volume(self) -> float:
-        """k × Ψ × b: the bytes a step's collectives reduce and gather."""
-        return self.factor * self.params * self.width
+        """k × Ψ × b (+ 2 × the frozen weights): the bytes a step reduces and gathers."""
+        return self.factor * self.params * self.width + 2.0 * self.frozen
 
     @property
     def shard_params(self) -> float:
-        """The parameters a GPU keeps with ZeRO-3: Ψ / N."""
+        """The trained parameters a GPU keeps with ZeRO-3: Ψ / N."""
         return self.params / self.gpus
 
     @property
@@ -83,9 +91,15 @@ class SyncStep:
         return self.volume * (self.nodes - 1) / self.nodes if self.nodes else 0.0
 
 
-def sync_step(workload: Workload, gpus: int, nodes: int) -> SyncStep | None:
+def sync_step(
+    workload: Workload, gpus: int, nodes: int, adapters: TrainingState | None = None
+) -> SyncStep | None:
     """The step's synchronisation over ``gpus`` GPUs in ``nodes`` nodes, or None where the
-    workload does not say enough (kind, data parallelism, model size and gradient width)."""
+    workload does not say enough (kind, data parallelism, model size and gradient width).
+
+    With ``method = "lora"`` or ``"qlora"`` only the adapters' gradients are synchronised
+    (``adapters``, the run's training state: None leaves the step unknown), and under
+    ZeRO-3 the frozen weights are all-gathered for the forward and backward passes."""
     if not workload.is_training or gpus < 1:
         return None
     factor = sync_factor(workload)
@@ -93,4 +107,9 @@ def sync_step(workload: Workload, gpus: int, nodes: int) -> SyncStep | None:
     width = gradient_width(workload)
     if factor is None or not params or not width:
         return None
-    return SyncStep(factor, float(params), width, gpus, nodes)
+    if workload.method not in ("lora", "qlora"):
+        return SyncStep(factor, float(params), width, gpus, nodes)
+    if adapters is None or not adapters.trainable:
+        return None
+    frozen = adapters.frozen if factor == FULL_SHARD else 0.0
+    return SyncStep(ALL_REDUCE, adapters.trainable, width, gpus, nodes, frozen)

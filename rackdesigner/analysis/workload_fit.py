@@ -171,27 +171,37 @@ def zero_stage_of(workload: Workload) -> tuple[int, bool]:
     return (3 if workload.parallelism in _SHARDED else 0), False
 
 
-def _training(
-    workload: Workload,
-    params: float,
-    cluster: Cluster,
-    shape: Shape,
-    assumed: list[str],
-    uncounted: list[str],
-) -> Fit:
+@dataclass(frozen=True, slots=True)
+class Run:
+    """How a training run keeps its model: the method, the precision, the state."""
+
+    method: str
+    precision: str
+    state: TrainingState
+
+
+def training_run(
+    workload: Workload, assumed: list[str] | None = None, uncounted: list[str] | None = None
+) -> Run | None:
+    """The training state of a training or fine-tuning workload, its undeclared keys given
+    the values the module's docstring says (named in ``assumed``, what cannot be counted
+    in ``uncounted``); None without a model size or for inference."""
+    params = workload.params
+    if not workload.is_training or not params:
+        return None
+    assumed = [] if assumed is None else assumed
+    uncounted = [] if uncounted is None else uncounted
     method = workload.method
     if method is None:
         method = "full" if workload.kind == "training" else "lora"
-        assumed.append(f"method {method}")
+        if method == "lora":  # pre-training trains every weight: no assumption
+            assumed.append("method lora (fine-tuning without a method)")
     precision, guessed = precision_of(workload, method)
     if guessed and method == "lora":  # full training holds 16 B a parameter either way
         assumed.append(f"{precision} weights")
-    stage, guessed = zero_stage_of(workload)
-    if guessed:
-        assumed.append("ZeRO-3 (no parallelism declared)")
-    tensor, pipeline = _training_degrees(workload, cluster, assumed)
     adapters = 0.0
     if method != "full":
+        shape = _shape(workload)
         if workload.adapter_params is not None:
             adapters = float(workload.adapter_params)
         elif shape.lora is not None:
@@ -200,7 +210,24 @@ def _training(
                 assumed.append("LoRA rank 64 on every linear layer")
         else:
             uncounted.append("adapters (declare adapter_params or a named model)")
-    state = training_state_bytes(params, method, precision, adapters)
+    return Run(method, precision, training_state_bytes(float(params), method, precision, adapters))
+
+
+def _training(
+    workload: Workload,
+    params: float,
+    cluster: Cluster,
+    shape: Shape,
+    assumed: list[str],
+    uncounted: list[str],
+) -> Fit:
+    run = training_run(workload, assumed, uncounted)
+    assert run is not None  # a training workload with a model size
+    method, precision, state = run.method, run.precision, run.state
+    stage, guessed = zero_stage_of(workload)
+    if guessed:
+        assumed.append("ZeRO-3 (no parallelism declared)")
+    tensor, pipeline = _training_degrees(workload, cluster, assumed)
     split = Split(cluster.gpus, tensor, pipeline, stage)
     activations = _training_activations(workload, shape, tensor, uncounted)
     need = memory_per_gpu(state, split, activations)

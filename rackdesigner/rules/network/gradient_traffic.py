@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING
 
 from rackdesigner.analysis import Analysis, DeviceFacts
 from rackdesigner.analysis.gradient_sync import sync_step
+from rackdesigner.analysis.workload_fit import training_run
 from rackdesigner.analysis.workload_memory import BITS_PER_BYTE
 from rackdesigner.model.units import BANDWIDTH, BYTE_RATE, RATIO, fmt, fmt_count
 from rackdesigner.model.wording import plural
@@ -58,12 +59,16 @@ if TYPE_CHECKING:  # networkx loads only when a rule asks for analysis.fabrics
 def gradient_traffic(analysis: Analysis) -> Iterator[Finding]:
     workload = analysis.workload
     steps = workload.steps_per_second if workload is not None else None
-    if workload is None or not steps or sync_step(workload, 1, 1) is None:
+    if workload is None or not steps:
+        return
+    run = training_run(workload)
+    adapters = run.state if run is not None else None
+    if sync_step(workload, 1, 1, adapters) is None:
         return
     efficiency = analysis.thresholds["nccl_efficiency"]
     for fabric in analysis.fabrics:
         n = len(fabric.nodes)
-        sync = sync_step(workload, max(fabric.gpus, 1), n)
+        sync = sync_step(workload, max(fabric.gpus, 1), n, adapters)
         if n < 2 or sync is None:
             continue
         per_node = sync.per_node * float(steps) * BITS_PER_BYTE
