@@ -88,7 +88,8 @@ def test_declared_activation_memory_wins() -> None:
     """activation_memory = "30 GB" beside 7e9 × 16 B / 8 = 14 GB: 44 GB."""
     fit = workload_fit(
         layout(
-            'kind = "training"\nmodel_params = 7e9\nparallelism = "fsdp"\nactivation_memory = "30 GB"'
+            'kind = "training"\nmodel_params = 7e9\nparallelism = "fsdp"\n'
+            'activation_memory = "30 GB"'
         )
     )
     assert fit is not None and fit.need.total / GB == pytest.approx(44.0)

@@ -63,7 +63,7 @@ def test_qlora_keeps_nf4_weights_and_16_byte_adapters() -> None:
     adapters = shape.lora_params(64)
     assert adapters == 828_375_040
     state = training_state_bytes(shape.params, "qlora", "nf4", adapters)
-    assert NF4_BYTES == pytest.approx(0.515875)
+    assert pytest.approx(0.515875) == NF4_BYTES
     assert state.frozen / GB == pytest.approx(36.3969, rel=1e-4)
     assert (state.weights + state.gradients + state.optimizer) / GB == pytest.approx(
         13.254, rel=1e-3
