@@ -389,6 +389,7 @@ def build(
         return build_rack_scale(options, command, timings)
     if options.gpus is None:
         raise GenerateError("--gpus is required without --template")
+    gpus = options.gpus
     catalog = builtin()
     if options.cooling not in (None, "air", "liquid", "rear-door"):
         raise GenerateError(f"--cooling {options.cooling}: choose air, liquid or rear-door")
@@ -408,7 +409,6 @@ def build(
         )
         flow_note = flow.note
     dtype = _node_type(catalog, options, options.cooling)
-    gpus = options.gpus
     nodes = _node_count(dtype, gpus)
     cooling = _cooling_for(dtype, options.cooling)
     fabric = options.fabric or _default_fabric(gpus, nodes)
