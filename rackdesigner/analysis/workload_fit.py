@@ -91,10 +91,13 @@ class Fit:
     uncounted: tuple[str, ...] = field(default_factory=tuple)
 
     @property
+    def gpus_short(self) -> bool:
+        """The split needs more GPUs than the layout has (a replica, or t × p)."""
+        return max(self.split.gpus, self.split.model_parallel) > self.cluster.gpus
+
+    @property
     def fits(self) -> bool:
-        return self.need.total <= self.cluster.memory * (1 + 1e-9) and self.split.gpus <= max(
-            self.cluster.gpus, 1
-        )
+        return self.need.total <= self.cluster.memory * (1 + 1e-9) and not self.gpus_short
 
 
 def workload_fit(analysis: Analysis) -> Fit | None:

@@ -197,3 +197,15 @@ def test_lora_syncs_its_adapters_and_gathers_its_frozen_weights() -> None:
     assert step is not None and step.params == SHAPES["llama-3.1-70b"].lora_params(64)
     assert step.volume / GB == pytest.approx(76.108, rel=1e-3)
     assert step.per_gpu / GB == pytest.approx(71.35, rel=1e-3)
+
+
+def test_a_split_wider_than_the_layout_does_not_fit() -> None:
+    """tensor_parallel = 16 on one 8-GPU node: 7e9 × 16 B / 16 = 7 GB a GPU would fit, but
+    16 GPUs are not there; the smallest count with the degree kept is 16."""
+    fit = workload_fit(
+        layout(
+            'kind = "training"\nmodel_params = 7e9\nparallelism = "tensor"\ntensor_parallel = 16'
+        )
+    )
+    assert fit is not None and fit.gpus_short and not fit.fits
+    assert fit.need.total / GB == pytest.approx(7.0) and fit.smallest == 16

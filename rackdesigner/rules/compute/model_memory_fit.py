@@ -55,8 +55,10 @@ def model_does_not_fit(analysis: Analysis) -> Iterator[Finding]:
     if fit is None or fit.fits:
         return
     cluster = fit.cluster
-    if fit.split.gpus > cluster.gpus:
-        short = f"a replica needs {plural(fit.split.gpus, 'GPU')} and the layout has {cluster.gpus}"
+    if fit.gpus_short:
+        wanted = max(fit.split.gpus, fit.split.model_parallel)
+        what = "a replica" if fit.mode == "inference" else "tensor × pipeline"
+        short = f"{what} needs {plural(wanted, 'GPU')} and the layout has {cluster.gpus}"
     else:
         short = f"each {cluster.gpu} GPU holds {gb(cluster.memory)}"
     message = (
