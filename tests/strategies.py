@@ -255,6 +255,16 @@ WORKLOADS = _maybe(
         parallelism=_maybe(pick(*m.PARALLELISM)),
         steps_per_second=_maybe(st.sampled_from([0.1, 1.0, 2])),
         bytes_per_param=_maybe(st.sampled_from([2, 4])),
+        # (v1.4) the keys no other key contradicts (workload_keys.py)
+        tensor_parallel=_maybe(st.integers(1, 16)),
+        pipeline_parallel=_maybe(st.integers(1, 16)),
+        context_length=_maybe(st.sampled_from([2048, 8192, 131_072])),
+        batch_size=_maybe(st.integers(1, 64)),
+        activation_memory=_maybe(quantity(spec(s.WORKLOAD, "activation_memory"))),
+        layers=_maybe(st.integers(1, 200)),
+        hidden_size=_maybe(st.sampled_from([4096, 8192, 16_384])),
+        kv_heads=_maybe(st.sampled_from([8, 64])),
+        head_dim=_maybe(st.just(128)),
         comment=COMMENT,
     )
 )

@@ -98,8 +98,15 @@ def _command_line(ctx: click.Context) -> str:
             words.append(flag)
         else:
             shown = value[1] if isinstance(value, tuple) else value
-            words += [flag, f"{shown:g}" if isinstance(shown, float) else str(shown)]
+            words += [flag, _number_text(shown) if isinstance(shown, float) else str(shown)]
     return " ".join(shlex.quote(w) for w in words)
+
+
+def _number_text(value: float) -> str:
+    """An option's number as a user types it: ``2``, ``200e9``, ``405e9``."""
+    from rackdesigner.model.units import sci_text
+
+    return sci_text(value) if abs(value) >= 1e6 else f"{value:g}"
 
 
 def parse_ratio(value: str | None) -> float:
@@ -169,12 +176,19 @@ def _check(layout: Layout, file: str, source_map: SourceMap | None = None) -> li
     return diagnostics
 
 
-def _report(file: str, plan: FabricPlan, diagnostics: list[Diagnostic], lead: str) -> int:
-    """Print what was written and what the rules found; the exit code (1 with errors)."""
+def _report(
+    file: str,
+    plan: FabricPlan,
+    diagnostics: list[Diagnostic],
+    lead: str,
+    chosen: tuple[str, ...] = (),
+) -> int:
+    """Print what was written (and ``chosen``, what the command decided for the user) and
+    what the rules found; the exit code (1 with errors)."""
     from rackdesigner.check.formats.text import line
 
     click.echo(shown(lead))
-    for note in plan.notes:
+    for note in (*chosen, *plan.notes):
         click.echo(f"  {shown(note)}")
     for warning in plan.warnings:
         click.echo(f"rackdesigner: warning: {shown(warning)}", err=True)
@@ -212,6 +226,16 @@ Examples:
   rackdesigner new pod.toml --template superpod --sus 4
   rackdesigner new infer.toml --gpus 64 --gpu b200 --fabric leaf-spine --oversubscription 2
   rackdesigner new --list
+  rackdesigner new small.toml --gpus 64 --model-params 7e9
+
+\b
+The guide's decision flow, with --model-params and no --node:
+  below 10e9 parameters    4-GPU nodes (xe8640 for h100-sxm)
+  10e9 to 100e9            8-GPU nodes
+  100e9 and more           8-GPU nodes with liquid cooling (cold plates, CDUs)
+  The sizes are the rules' eight_gpu_model_params_min (CMP004) and
+  liquid_model_params_min (COOL005). --node, --gpus-per-node and --cooling always
+  win; where the catalog has no node of the size for the GPU, new says so.
 
 \b
 Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing written
@@ -227,11 +251,16 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
 @click.option("--gpus", type=int, metavar="N", help="GPUs in all: a multiple of the node size.")
 @click.option("--gpu", metavar="MODEL", help="GPU model (catalog key; default h100-sxm).")
 @click.option("--node", metavar="MODEL", help="GPU node model (catalog key).")
-@click.option("--gpus-per-node", type=click.Choice(["4", "8"]), help="Default 8.")
+@click.option(
+    "--gpus-per-node",
+    type=click.Choice(["4", "8"]),
+    help="Default 8; with --model-params the guide's flow (below).",
+)
 @click.option(
     "--cooling",
     type=click.Choice(["air", "liquid", "rear-door"]),
-    help="Default: liquid where the node type has cold plates, else rear-door.",
+    help="Default: liquid where the node type has cold plates, else rear-door; with "
+    "--model-params of 100e9 or more, liquid (below).",
 )
 @click.option(
     "--fabric",
@@ -261,7 +290,13 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
     type=click.Choice(["training", "fine-tuning", "inference"]),
     help="Default training.",
 )
-@click.option("--model-params", callback=_model_params, metavar="N", help="e.g. 70e9.")
+@click.option(
+    "--model-params",
+    callback=_model_params,
+    metavar="N",
+    help="The model's parameters, e.g. 70e9: written to [workload] and, without --node, "
+    "picks the node size and cooling (below).",
+)
 @_cabling_options
 @click.option(
     "--power-redundancy",
@@ -376,7 +411,7 @@ def new(
         written = _write(built.layout, file)
         progress.report("checking the layout", 0, 0)
         diagnostics = _check(built.layout, file, written)
-    code = _report(file, built.plan, diagnostics, f"wrote {file}: {built.summary}")
+    code = _report(file, built.plan, diagnostics, f"wrote {file}: {built.summary}", built.notes)
     sys.exit(code)
 
 

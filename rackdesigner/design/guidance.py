@@ -394,6 +394,7 @@ HINTS: dict[str, Hint | None] = {
     "CMP006": None,
     "CMP007": None,
     "CMP008": None,
+    "CMP009": None,
     "PLC001": None,
     "PLC002": None,
     "PLC003": None,

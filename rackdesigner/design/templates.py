@@ -19,6 +19,7 @@ from rackdesigner.design import nvl_networks
 from rackdesigner.design.generators import FabricPlan, FabricRequest, GenerateError, generate
 from rackdesigner.design.generators.apply import apply_plan
 from rackdesigner.design.generators.base import default_switch, fabric_group, switch_model
+from rackdesigner.design.model_flow import guide_flow
 from rackdesigner.layout_io.catalog import Catalog, builtin, standard_circuits
 from rackdesigner.layout_io.catalog import for_layout as catalog_for
 from rackdesigner.model.layout import (
@@ -48,6 +49,7 @@ DOOR_MODEL = "rear-door-hx"
 CDU_MODEL = "coolit-chx750"
 CDU_MODELS = ("coolit-chx80", "coolit-chx750")  # smallest first
 CDUS_PER_ROW = 2  # N+1 (COOL009): either CDU carries the row's loop alone
+DEFAULT_GPU = "h100-sxm"
 DEFAULT_SWITCH = "qm9700"  # fabrics.md: InfiniBand 400G switches default to the QM9700
 AIR_MAX = 15e3  # W: rules v1.1 air_cooling_max (COOL001)
 LEAVES_PER_LIQUID_RACK = 2
@@ -196,6 +198,7 @@ class Built:
     nodes: int
     racks: int
     summary: str
+    notes: tuple[str, ...] = ()  # what the command chose for the user, said once
 
 
 def with_template(options: NewOptions) -> NewOptions:
@@ -270,7 +273,7 @@ def _node_type(catalog: Catalog, options: NewOptions, cooling: str | None) -> De
                 f"{a_form_factor(chassis)} GPU (CMP008)"
             )
         return dtype
-    gpu = options.gpu or "h100-sxm"
+    gpu = options.gpu or DEFAULT_GPU
     if gpu not in catalog.gpus:
         near = catalog.nearest_gpu(gpu)
         hint = f" (did you mean {', '.join(near)}?)" if near else ""
@@ -389,11 +392,26 @@ def build(
         return build_rack_scale(options, command, timings)
     if options.gpus is None:
         raise GenerateError("--gpus is required without --template")
+    gpus = options.gpus
     catalog = builtin()
     if options.cooling not in (None, "air", "liquid", "rear-door"):
         raise GenerateError(f"--cooling {options.cooling}: choose air, liquid or rear-door")
+    flow_note = None
+    if options.model_params is not None and options.node is None:
+        flow = guide_flow(
+            options.model_params,
+            options.gpu or DEFAULT_GPU,
+            catalog,
+            options.cooling,
+            options.gpus_per_node,
+        )
+        options = replace(
+            options,
+            gpus_per_node=flow.gpus_per_node,
+            cooling=options.cooling or flow.cooling,
+        )
+        flow_note = flow.note
     dtype = _node_type(catalog, options, options.cooling)
-    gpus = options.gpus
     nodes = _node_count(dtype, gpus)
     cooling = _cooling_for(dtype, options.cooling)
     fabric = options.fabric or _default_fabric(gpus, nodes)
@@ -449,7 +467,10 @@ def build(
         command, layout, plan, options, dtype, (nodes, per_rack, cooling, fabric), side_counts
     )
     layout.comment = "\n".join([layout.comment, *chain])
-    return Built(layout, plan, dtype, nodes, len(layout.racks), layout.description)
+    if flow_note is not None:
+        layout.comment += f"\n Node size and cooling: {flow_note}."
+    notes = (f"node size and cooling: {flow_note}",) if flow_note else ()
+    return Built(layout, plan, dtype, nodes, len(layout.racks), layout.description, notes)
 
 
 def _chain(layout: Layout, options: NewOptions) -> list[str]:

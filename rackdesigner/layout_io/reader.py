@@ -25,10 +25,11 @@ from rackdesigner.layout_io.assets import (
 from rackdesigner.layout_io.linemap import LineMap, key_line, scan
 from rackdesigner.layout_io.sources import placed
 from rackdesigner.layout_io.toml_parse import TomlSyntaxError, parse_toml
+from rackdesigner.layout_io.workload_keys import workload_problems
 from rackdesigner.model import layout as m
 from rackdesigner.model.diagnostics import Diagnostic, LayoutError
 from rackdesigner.model.thresholds import THRESHOLDS
-from rackdesigner.model.units import DURATION, RATIO, UnitError, parse
+from rackdesigner.model.units import DURATION, RATIO, UnitError, parse, sci_text
 
 # The 100,000-GPU benchmark layout is about 15 MB; refuse what cannot be a layout before
 # spending seconds and memory on it.
@@ -359,7 +360,10 @@ class _Builder:
             and (work := self.table(data["workload"], "[workload]", 1, "workload")) is not None
         ):
             line = tables.get("workload", 1)
-            layout.workload = m.Workload(**self.fields(s.WORKLOAD, work, "[workload]", line))
+            values = self.fields(s.WORKLOAD, work, "[workload]", line)
+            for key, message, hint in workload_problems(values):
+                self.error("E001", "[workload]", message, line, key, hint)
+            layout.workload = m.Workload(**values)
         if (
             "rules" in data
             and (rules := self.table(data["rules"], "[rules]", 1, "rules")) is not None
@@ -710,6 +714,19 @@ def _known_codes(value: object) -> bool:
     return type(value) is list and all(type(v) is str for v in value)
 
 
+_COUNT_WORD = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([kKmMbBtT])\s*$")
+_COUNT_SCALE = {"k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
+
+
+def _count_hint(value: object) -> str:
+    """For a count written as people say it ("70B"): the number to write instead."""
+    match = _COUNT_WORD.match(value) if isinstance(value, str) else None
+    if match is None:
+        return ": write the count as a number, e.g. 70e9"
+    number = float(match[1]) * _COUNT_SCALE[match[2].lower()]
+    return f": write {sci_text(number)} (a plain number, not a string)"
+
+
 # Why a pattern-checked string is refused (feed sides are the only such strings so far).
 _PATTERN_WHY = " (1-8 letters, digits, '-' or '_')"
 
@@ -775,7 +792,10 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
 
         def convert_number(value: Any) -> float | int:
             if isinstance(value, bool) or not isinstance(value, int | float):
-                raise _ValueProblem(f"must be a number, got {_type_name(value)} ({_shown(value)})")
+                raise _ValueProblem(
+                    f"must be a number, got {_type_name(value)} ({_shown(value)})"
+                    + (_count_hint(value) if field.sci else "")
+                )
             if not math.isfinite(value):
                 raise _ValueProblem(f"must be finite, got {value}")
             if field.minimum is not None and value < field.minimum:

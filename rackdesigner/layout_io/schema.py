@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from rackdesigner.model import layout as m
+from rackdesigner.model.llm_shapes import SHAPES
 from rackdesigner.model.units import (
     APPARENT_POWER,
     AREAL_MASS,
@@ -82,6 +83,13 @@ DEVICE_GPUS_MAX = 10_000
 PEAK_FACTOR_MAX = 10.0  # a transient peak ten times the steady draw is a typo, not a swing
 MODULES_MAX = 1_000  # UPS power modules in one system
 POSITIONS_MAX = 10_000  # breaker poles of a panel, tap-off positions of a busway
+# (v1.4) The workload's shape: well above any model or run, far below a typo's size.
+CONTEXT_MAX = 100_000_000  # tokens (the longest contexts served are about 10 million)
+BATCH_MAX = 1_000_000
+GPU_MEMORY_MAX = 8e15  # bit: 1 PB per GPU (the largest hold 288 GB)
+LORA_RANK_MAX = 1_000_000
+LAYERS_MAX = 100_000
+WIDTH_MAX = 10_000_000
 
 
 def _s(key: str, doc: str, **kw: object) -> Field:
@@ -177,6 +185,39 @@ WORKLOAD = (
         '(v1.4) how long a transient peak lasts, e.g. "2 s" (UPS overload tables are read at it)',
         positive=True,
     ),
+    # (v1.4) The memory fit (CMP009, docs/workload.md).
+    _e("model", tuple(SHAPES), "a named model whose shape is known, e.g. llama-3.1-70b"),
+    _e("method", m.TRAINING_METHODS, "full, lora or qlora (training and fine-tuning)"),
+    _e("precision", m.PRECISIONS, "the weights' format: fp32, bf16, fp16, fp8, int8, int4, nf4"),
+    _e("zero_stage", m.ZERO_STAGES, "ZeRO stage: 0 none, 1 optimizer, 2 + gradients, 3 all"),
+    _i("tensor_parallel", "GPUs one layer is split over", minimum=1, implausible=DEVICE_GPUS_MAX),
+    _i("pipeline_parallel", "pipeline stages", minimum=1, implausible=DEVICE_GPUS_MAX),
+    _i("context_length", "tokens per sequence", minimum=1, implausible=CONTEXT_MAX),
+    _i(
+        "batch_size",
+        "sequences per GPU (training) or in flight per replica (inference)",
+        minimum=1,
+        implausible=BATCH_MAX,
+    ),
+    _q(
+        "activation_memory",
+        INFORMATION,
+        'activations and working memory per GPU, e.g. "12 GB" (default: estimated)',
+        implausible=GPU_MEMORY_MAX,
+    ),
+    _i("lora_rank", "rank of the LoRA adapters (64)", minimum=1, implausible=LORA_RANK_MAX),
+    Field(
+        "adapter_params",
+        "number",
+        "trainable adapter parameters of a LoRA or QLoRA run, e.g. 0.8e9",
+        minimum=0,
+        maximum=MODEL_PARAMS_MAX,
+        sci=True,
+    ),
+    _i("layers", "transformer blocks", minimum=1, implausible=LAYERS_MAX),
+    _i("hidden_size", "width of the residual stream", minimum=1, implausible=WIDTH_MAX),
+    _i("kv_heads", "key/value heads", minimum=1, implausible=WIDTH_MAX),
+    _i("head_dim", "size of an attention head", minimum=1, implausible=WIDTH_MAX),
     NOTES,
 )
 

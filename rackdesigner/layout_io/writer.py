@@ -23,7 +23,7 @@ from rackdesigner.layout_io import schema as s
 from rackdesigner.model import layout as m
 from rackdesigner.model.terminal import UNSAFE
 from rackdesigner.model.thresholds import THRESHOLDS
-from rackdesigner.model.units import DURATION, RATIO, canonical_text
+from rackdesigner.model.units import DURATION, RATIO, canonical_text, sci_text
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 # What tomli-w leaves as it is of what terminals are tricked by: it escapes the C0 controls
@@ -161,14 +161,10 @@ def _sci(value: float) -> Any:
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 1e6:
         return value
     number = float(value)
-    for exponent in (18, 15, 12, 9, 6):
-        if abs(number) >= 10.0**exponent:
-            mantissa = repr(number / 10.0**exponent)
-            mantissa = mantissa.removesuffix(".0")
-            text = f"{mantissa}e{exponent}"
-            if float(text) == number:
-                return _Raw(text)
-            break
+    if abs(number) >= 1e6:
+        text = sci_text(number)
+        if float(text) == number:
+            return _Raw(text)
     return value
 
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rackdesigner.model.llm_shapes import SHAPES
+
 FORMAT_VERSION = 1
 
 DEVICE_KINDS = (
@@ -41,6 +43,12 @@ PORT_TECH = ("infiniband", "ethernet")
 PORT_ROLES = ("compute", "storage", "management")
 WORKLOAD_KINDS = ("training", "fine-tuning", "inference")
 PARALLELISM = ("ddp", "fsdp", "zero3", "tensor", "pipeline")
+# (v1.4) How a model is trained or tuned: every weight (full), low-rank adapters on frozen
+# 16-bit weights (LoRA), or on 4-bit NF4 weights (QLoRA). Inference is ``kind``'s word.
+TRAINING_METHODS = ("full", "lora", "qlora")
+# (v1.4) The format the model's weights are held in.
+PRECISIONS = ("fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4")
+ZERO_STAGES = (0, 1, 2, 3)
 WIRING = ("wye", "delta")
 PHASES_WYE = ("L1", "L2", "L3")
 PHASES_DELTA = ("L1-L2", "L2-L3", "L3-L1")
@@ -387,6 +395,23 @@ class Workload:
     parallelism: str | None = None
     steps_per_second: float | None = None
     bytes_per_param: float | None = None
+    # (v1.4) The model's memory: what it is, how it is trained and split over GPUs, and
+    # what inference keeps besides the weights (analysis/workload_memory.py).
+    model: str | None = None  # a named shape (model/llm_shapes.py)
+    method: str | None = None  # TRAINING_METHODS
+    precision: str | None = None  # PRECISIONS
+    zero_stage: int | None = None
+    tensor_parallel: int | None = None
+    pipeline_parallel: int | None = None
+    context_length: int | None = None  # tokens
+    batch_size: int | None = None  # sequences per GPU (training), per replica (inference)
+    activation_memory: float | None = None  # bit per GPU, declared
+    lora_rank: int | None = None
+    adapter_params: float | None = None
+    layers: int | None = None
+    hidden_size: int | None = None
+    kv_heads: int | None = None
+    head_dim: int | None = None
     notes: str | None = None
     comment: str | None = None
     # (v1.4) the GPU nodes' transient peak ÷ their steady draw (synchronous training swings),
@@ -397,6 +422,14 @@ class Workload:
     @property
     def is_training(self) -> bool:
         return self.kind in ("training", "fine-tuning")
+
+    @property
+    def params(self) -> float | None:
+        """The model's parameters: ``model_params``, else the named model's (v1.4)."""
+        if self.model_params is not None:
+            return float(self.model_params)
+        shape = SHAPES.get(self.model or "")
+        return shape.params if shape is not None else None
 
 
 @dataclass(slots=True)

@@ -351,6 +351,16 @@ def fmt_apart(value: float, limit: float, dim: Dimension) -> tuple[str, str]:
     return shown
 
 
+def sci_text(value: float) -> str:
+    """A count as a layout writes it: ``70e9``, ``405.9e9``, ``800e6`` (an exponent that is a
+    multiple of 3 from 1e6 up); smaller counts as they are (``4096``)."""
+    number = float(value)
+    for exponent in (18, 15, 12, 9, 6):
+        if abs(number) >= 10.0**exponent:
+            return f"{repr(number / 10.0**exponent).removesuffix('.0')}e{exponent}"
+    return f"{number:g}"
+
+
 def fmt_count(value: float) -> str:
     """A large count as people say it: ``70e9`` is "70B", ``1.5e12`` "1.5T", ``350e6`` "350M"."""
     for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):

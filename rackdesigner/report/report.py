@@ -30,6 +30,7 @@ from rackdesigner.report.fabric import (
 )
 from rackdesigner.report.power_chain import power_chain_section, power_chain_table
 from rackdesigner.report.single_failures import single_failures, single_failures_text
+from rackdesigner.report.workload import build_workload, workload_csv_rows, workload_text
 
 Report = dict[str, Any]
 
@@ -201,6 +202,10 @@ def build(
     nvlink = build_domains(analysis)
     if nvlink is not None:
         report["domains"] = nvlink
+    # (v1.4) Only where [workload] gives something to work through.
+    workload = build_workload(analysis)
+    if workload is not None:
+        report["workload"] = workload
     return report
 
 
@@ -285,6 +290,8 @@ def to_csv(report: Report) -> str:
     if report["cost"]["per_gpu"] is not None:
         writer.writerow(["cost", "site", "per_gpu", report["cost"]["per_gpu"], "USD"])
     for row in domains_csv_rows(report.get("domains")):
+        writer.writerow(row)
+    for row in workload_csv_rows(report.get("workload")):
         writer.writerow(row)
     return out.getvalue()
 
@@ -469,6 +476,7 @@ def to_text(report: Report) -> str:
     out += node_test_text(report["network"].get("node_test"))
     out += single_failures_text(report.get("single_failures"))
     out += domains_text(report.get("domains"))
+    out += workload_text(report.get("workload"))
     s = report["storage"]
     out += [
         "",

@@ -296,3 +296,34 @@ def test_net007_is_capped_at_the_figure_inside_the_node() -> None:
     (finding,) = findings("NET007", devices, links, head=catalog)
     assert finding.values["inter"] == pytest.approx(64e9 * 8 * 0.85)
     assert "capped at the figure inside the node" in finding.message
+
+
+def _net003(workload_lines: str, width: bool = True) -> list[str]:
+    """NET003's messages on its fires fixture with other workload lines (and without its
+    bytes_per_param when ``width`` is False)."""
+    from tests.conftest import ROOT
+
+    text = (ROOT / "tests" / "rules" / "NET003" / "fires.toml").read_text(encoding="utf-8")
+    text = text.replace('parallelism = "ddp"\n', workload_lines)
+    if not width:
+        text = text.replace("bytes_per_param = 2\n", "")
+    _, diagnostics = check(load_text(text), select=["NET003"])
+    return [d.message for d in diagnostics if d.code == "NET003"]
+
+
+def test_net003_zero3_moves_half_as_much_again_as_ddp() -> None:
+    """The fixture's DDP step needs 42.6 GB/s a port of 42.5: DDP with ZeRO-1 or -2 moves the
+    same (k = 2) and fires; FSDP with zero_stage = 2 (SHARD_GRAD_OP) is ZeRO-2, k = 2, fires
+    the same; full-shard FSDP, k = 3, needs 63.8 GB/s."""
+    assert len(_net003('parallelism = "ddp"\nzero_stage = 1\n')) == 1
+    same = _net003('parallelism = "fsdp"\nzero_stage = 2\n')
+    assert len(same) == 1 and "needs 42.6 GB/s" in same[0]
+    assert "needs 63.8 GB/s" in _net003('parallelism = "fsdp"\n')[0]
+
+
+def test_net003_reads_the_gradient_width_from_the_precision() -> None:
+    """Without bytes_per_param, precision = "fp32" sends 4 B a value: twice the fixture's
+    42.6 GB/s, 85.1 GB/s; without either the rule stays silent."""
+    fp32 = _net003('parallelism = "ddp"\nprecision = "fp32"\n', width=False)
+    assert len(fp32) == 1 and "needs 85.1 GB/s" in fp32[0]
+    assert _net003('parallelism = "ddp"\n', width=False) == []

@@ -16,6 +16,7 @@ without one; ``fine-tuning`` counts as training.
     CMP006  consumer_gpus_for_training  consumer GPUs training a large model
     CMP007  workload_minimum            a cluster below the workload's minimum
     CMP008  form_factor_mismatch        a chassis whose GPUs' form factor differs from its own
+    CMP009  model_memory_fit            the model does not fit the GPUs' memory
 """
 
 # Imported for their registrations; `rules.registry.all_rules` puts them in code order.
@@ -27,5 +28,6 @@ from rackdesigner.rules.compute import (  # noqa: F401
     gpus_per_node_limit,
     host_cores_and_memory,
     mixed_generations,
+    model_memory_fit,
     workload_minimum,
 )

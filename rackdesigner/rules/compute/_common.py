@@ -23,10 +23,12 @@ def gpu_node_types(analysis: Analysis) -> Iterator[tuple[str, list[DeviceFacts],
 
 
 def training_params(analysis: Analysis) -> float | None:
+    """The parameters of a training or fine-tuning workload (declared, or the named
+    model's: v1.4), or None."""
     workload = analysis.workload
-    if workload is None or not workload.is_training or workload.model_params is None:
+    if workload is None or not workload.is_training:
         return None
-    return float(workload.model_params)
+    return workload.params
 
 
 # What each form factor's chassis takes, for CMP008's message.

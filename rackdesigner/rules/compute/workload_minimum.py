@@ -69,8 +69,8 @@ def below_workload_minimum(analysis: Analysis) -> Iterator[Finding]:
                 "minimum": float(FINE_TUNING_MIN_NODE_GPUS),
             },
         )
-    elif workload.kind == "training" and workload.model_params is not None:
-        params = float(workload.model_params)
+    elif workload.kind == "training" and workload.params is not None:
+        params = workload.params
         total = analysis.total_gpus
         if params >= PRETRAINING_SMALL_PARAMS or total >= PRETRAINING_SMALL_MIN_GPUS:
             return

@@ -6,15 +6,19 @@ Why it matters:
     between nodes, so the traffic that crosses the fabric is per node, not per GPU:
     each node sends and receives k x params x bytes_per_param x (n - 1) / n bytes per
     step, n the GPU nodes in the fabric and k = 2 for `ddp` (reduce-scatter +
-    all-gather of gradients) and 3 for `fsdp` / `zero3` (parameters are all-gathered
-    again for the forward and backward passes), spread over the node's p cabled
-    compute-fabric ports (p = G, its GPUs, at one port per GPU; ports of unequal rate
-    share by rate). Times `steps_per_second` that is the rate each port needs; it gets
-    its rate x `nccl_efficiency` (85 %). When the need is higher, the GPUs wait on the
-    network. The rule is silent for `tensor` and `pipeline` parallelism (their traffic
-    depends on the model's shapes), without `parallelism`, `model_params`,
-    `bytes_per_param` or `steps_per_second`, for inference, and for fabrics with fewer
-    than two GPU nodes (whose all-reduce stays inside the node). One finding per
+    all-gather of gradients; ZeRO-1 and ZeRO-2 move the same) and 3 for `fsdp` /
+    `zero3` (parameters are all-gathered again for the forward and backward passes; a
+    declared `zero_stage` below 3 makes it 2: FSDP's SHARD_GRAD_OP is ZeRO-2), spread
+    over the node's p cabled compute-fabric ports (p = G, its GPUs, at one port per GPU;
+    ports of unequal rate share by rate). Times `steps_per_second` that is the rate each
+    port needs; it gets its rate x `nccl_efficiency` (85 %). When the need is higher,
+    the GPUs wait on the network. The arithmetic and its sources are in
+    analysis/gradient_sync.py; `rackdesigner report` shows it step by step. The rule is
+    silent for `tensor` and `pipeline` parallelism (their traffic depends on the
+    model's shapes), without `parallelism`, `model_params` (or a named `model`),
+    `bytes_per_param` (or, v1.4, a `precision`: 4 B for fp32, else 2 B) or
+    `steps_per_second`, for inference, and for fabrics with fewer than two GPU nodes
+    (whose all-reduce stays inside the node). One finding per
     fabric names the node with the least fabric bandwidth.
 
 Example:
@@ -40,6 +44,9 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from rackdesigner.analysis import Analysis, DeviceFacts
+from rackdesigner.analysis.gradient_sync import sync_step
+from rackdesigner.analysis.workload_fit import training_run
+from rackdesigner.analysis.workload_memory import BITS_PER_BYTE
 from rackdesigner.model.units import BANDWIDTH, BYTE_RATE, RATIO, fmt, fmt_count
 from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
@@ -48,25 +55,23 @@ if TYPE_CHECKING:  # networkx loads only when a rule asks for analysis.fabrics
     from rackdesigner.analysis.fabric_graph import Fabric
 
 
-_K = {"ddp": 2.0, "fsdp": 3.0, "zero3": 3.0}  # gradient traffic factor per parallelism
-
-
 @rule("NET003", "warning", scope="fabric", thresholds=("nccl_efficiency",))
 def gradient_traffic(analysis: Analysis) -> Iterator[Finding]:
     workload = analysis.workload
-    if workload is None or not workload.is_training:
+    steps = workload.steps_per_second if workload is not None else None
+    if workload is None or not steps:
         return
-    k = _K.get(workload.parallelism or "")
-    params, width = workload.model_params, workload.bytes_per_param
-    steps = workload.steps_per_second
-    if k is None or not params or not width or not steps:
+    run = training_run(workload)
+    adapters = run.state if run is not None else None
+    if sync_step(workload, 1, 1, adapters) is None:
         return
     efficiency = analysis.thresholds["nccl_efficiency"]
     for fabric in analysis.fabrics:
         n = len(fabric.nodes)
-        if n < 2:
+        sync = sync_step(workload, max(fabric.gpus, 1), n, adapters)
+        if n < 2 or sync is None:
             continue
-        per_node = k * float(params) * float(width) * (n - 1) / n * float(steps) * 8.0
+        per_node = sync.per_node * float(steps) * BITS_PER_BYTE
         worst: tuple[float, DeviceFacts] | None = None
         for node in fabric.nodes:
             bandwidth = fabric.node_bandwidth.get(node.id, 0.0)
@@ -86,8 +91,8 @@ def gradient_traffic(analysis: Analysis) -> Iterator[Finding]:
             entity,
             subject,
             f"gradient all-reduce needs {fmt(needed, BYTE_RATE)} per fabric port "
-            f"({workload.parallelism}, {fmt_count(float(params))} params × "
-            f"{float(width):g} B × {n - 1}/{n} nodes, {float(steps):g} steps/s, over "
+            f"({workload.parallelism}, {fmt_count(sync.params)} params × "
+            f"{sync.width:g} B × {n - 1}/{n} nodes, {float(steps):g} steps/s, over "
             f"{plural(ports, 'port')} of node {node.id}) but a "
             f"{fmt(port_rate, BANDWIDTH)} port gives {fmt(available, BYTE_RATE)} at "
             f"{fmt(efficiency, RATIO)}",
