@@ -255,6 +255,7 @@ WORKLOADS = _maybe(
         parallelism=_maybe(pick(*m.PARALLELISM)),
         steps_per_second=_maybe(st.sampled_from([0.1, 1.0, 2])),
         bytes_per_param=_maybe(st.sampled_from([2, 4])),
+        power_capping=_maybe(st.booleans()),
         comment=COMMENT,
     )
 )

@@ -157,6 +157,12 @@ WORKLOAD = (
         minimum=0,
         implausible=BYTES_PER_PARAM_MAX,
     ),
+    Field(
+        "power_capping",
+        "bool",
+        "(v1.4) the GPUs are power-capped when supply is lost (whatif counts them degraded, "
+        "not down); default false",
+    ),
     NOTES,
 )
 

@@ -343,6 +343,8 @@ class Workload:
     parallelism: str | None = None
     steps_per_second: float | None = None
     bytes_per_param: float | None = None
+    # (v1.4) The cluster caps GPU power when it loses supply (what-if: capped, not down).
+    power_capping: bool | None = None
     notes: str | None = None
     comment: str | None = None
 
