@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from rackdesigner.analysis.cdu_groups import cdu_groups
 from rackdesigner.analysis.devices import liquid_fraction
@@ -26,6 +27,9 @@ from rackdesigner.analysis.geometry import RackPlace
 from rackdesigner.analysis.power_sides import side_capacity, worst_case_shares
 from rackdesigner.model.layout import Feed, Rack
 
+if TYPE_CHECKING:
+    from rackdesigner.analysis.failures import RackPower
+
 
 def rack_facts(
     rack: Rack,
@@ -34,10 +38,12 @@ def rack_facts(
     devices: Sequence[DeviceFacts],
     thresholds: dict[str, float],
     lookup: Callable[[str], DeviceFacts | None],
+    failed: Collection[str] = (),
 ) -> RackFacts:
     """The facts of ``rack`` over its devices' facts, whose heat split (liquid and air) it
     sets, since that depends on the rack's cooling. ``lookup`` finds a device by id
-    anywhere in the layout (the CDU a rack names)."""
+    anywhere in the layout (the CDU a rack names); ``failed``: device ids that have failed
+    (what-if): a failed rear door takes no heat."""
     facts = RackFacts(rack, index, place)
     facts.devices.extend(devices)
     for dev in devices:
@@ -79,7 +85,13 @@ def rack_facts(
     if cooling in ("rear-door", "liquid") and rack.door:
         door = _find_in(facts, rack.door, lookup)
         facts.door = door
-        if door is not None and door.type is not None and door.type.kind == "rear-door":
+        facts.door_failed = door is not None and door.id in failed
+        if (
+            door is not None
+            and door.type is not None
+            and door.type.kind == "rear-door"
+            and not facts.door_failed
+        ):
             removed = min(facts.air_heat, float(door.type.capacity or 0.0))
             facts.air_heat -= removed
             facts.liquid_heat += removed
@@ -134,51 +146,78 @@ def _phase_loads(
     """Line currents of each feed in its worst case: its side carrying ``share`` of the
     rack's load per feed (rules.md v1.1, Phase load); currents are P ÷ (V × PF)."""
     for feed in group:
-        voltage = float(feed.feed.voltage or 0.0) * power_factor
-        if voltage <= 0:
+        _feed_lines(facts, feed, lambda dev: share, power_factor)
+
+
+def running_loads(facts: RackFacts, running: RackPower, power_factor: float) -> None:
+    """Each feed's load and line currents as the rack runs with parts lost (what-if): a
+    dead feed carries nothing, a live one its share of each device (:meth:`RackPower.share`),
+    no further loss assumed."""
+    for number, feed in enumerate(facts.feeds):
+        feed.load, feed.lines, feed.imbalance = 0.0, {}, None
+        if number not in running.dead:
+            _feed_lines(facts, feed, lambda dev, n=number: running.share(dev, n), power_factor)
+
+
+def _feed_lines(
+    facts: RackFacts,
+    feed: FeedFacts,
+    share_of: Callable[[DeviceFacts], float],
+    power_factor: float,
+) -> None:
+    """One feed's load and line currents, ``share_of(device)`` of each device's draw on it."""
+    voltage = float(feed.feed.voltage or 0.0) * power_factor
+    if voltage <= 0:
+        return
+    lines: dict[str, float] = defaultdict(float)
+    load = 0.0
+    for dev in facts.devices:
+        phase = dev.device.phase
+        if phase:
+            reason = phase_misfit(phase, feed.wiring)
+            if reason is not None:
+                # Wrong whatever the device draws; its load spreads evenly instead.
+                _conflict(facts, dev, feed.feed, reason)
+                phase = None
+        if not dev.power:
             continue
-        lines: dict[str, float] = defaultdict(float)
-        load = 0.0
-        for dev in facts.devices:
-            phase = dev.device.phase
-            if phase:
-                reason = phase_misfit(phase, feed.wiring)
-                if reason is not None:
-                    # Wrong whatever the device draws; its load spreads evenly instead.
-                    _conflict(facts, dev, feed.feed, reason)
-                    phase = None
-            if not dev.power:
-                continue
-            power = dev.power * share
-            load += power
-            if feed.wiring is None:
-                lines["L"] += power / voltage
-            elif feed.wiring == "wye":
-                if phase:
-                    lines[phase] += power / (voltage / SQRT3)
-                else:
-                    for line in ("L1", "L2", "L3"):
-                        lines[line] += power / 3 / (voltage / SQRT3)
-            elif phase:
-                lines[phase] += power / voltage
-            else:
-                for pair in ("L1-L2", "L2-L3", "L3-L1"):
-                    lines[pair] += power / 3 / voltage
-        if feed.wiring == "delta":
-            i12, i23, i31 = lines["L1-L2"], lines["L2-L3"], lines["L3-L1"]
-            lines = {
-                "L1": math.sqrt(i12 * i12 + i31 * i31 + i12 * i31),
-                "L2": math.sqrt(i12 * i12 + i23 * i23 + i12 * i23),
-                "L3": math.sqrt(i23 * i23 + i31 * i31 + i23 * i31),
-            }
-        elif feed.wiring == "wye":
-            lines = {line: lines.get(line, 0.0) for line in ("L1", "L2", "L3")}
-        if load >= feed.load:  # a shared feed belongs to every side; keep the worst
-            feed.load = load
-            feed.lines = dict(lines)
-            if feed.wiring is not None and load > 0:
-                average = sum(lines.values()) / 3
-                feed.imbalance = max(abs(i - average) for i in lines.values()) / average
+        power = dev.power * share_of(dev)
+        load += power
+        _add_current(lines, power, voltage, feed.wiring, phase)
+    if feed.wiring == "delta":
+        i12, i23, i31 = lines["L1-L2"], lines["L2-L3"], lines["L3-L1"]
+        lines = {
+            "L1": math.sqrt(i12 * i12 + i31 * i31 + i12 * i31),
+            "L2": math.sqrt(i12 * i12 + i23 * i23 + i12 * i23),
+            "L3": math.sqrt(i23 * i23 + i31 * i31 + i23 * i31),
+        }
+    elif feed.wiring == "wye":
+        lines = {line: lines.get(line, 0.0) for line in ("L1", "L2", "L3")}
+    if load >= feed.load:  # a shared feed belongs to every side; keep the worst
+        feed.load = load
+        feed.lines = dict(lines)
+        if feed.wiring is not None and load > 0:
+            average = sum(lines.values()) / 3
+            feed.imbalance = max(abs(i - average) for i in lines.values()) / average
+
+
+def _add_current(
+    lines: dict[str, float], power: float, voltage: float, wiring: str | None, phase: str | None
+) -> None:
+    """``power`` (W) drawn at ``voltage`` (V × PF) onto the lines of a feed of ``wiring``."""
+    if wiring is None:
+        lines["L"] += power / voltage
+    elif wiring == "wye":
+        if phase:
+            lines[phase] += power / (voltage / SQRT3)
+        else:
+            for line in ("L1", "L2", "L3"):
+                lines[line] += power / 3 / (voltage / SQRT3)
+    elif phase:
+        lines[phase] += power / voltage
+    else:
+        for pair in ("L1-L2", "L2-L3", "L3-L1"):
+            lines[pair] += power / 3 / voltage
 
 
 def _conflict(facts: RackFacts, dev: DeviceFacts, feed: Feed, reason: str) -> None:
@@ -206,7 +245,7 @@ def cdu_named(rack: RackFacts) -> tuple[str, ...]:
     )
 
 
-def cdu_loads(racks: Sequence[RackFacts]) -> list[CduLoad]:
+def cdu_loads(racks: Sequence[RackFacts], lost: Collection[str] = ()) -> list[CduLoad]:
     """Each CDU group (the CDUs racks name together; lists that share a CDU join), with
     the liquid heat of every rack it serves. Only devices of kind "cdu" count.
 
@@ -223,10 +262,14 @@ def cdu_loads(racks: Sequence[RackFacts]) -> list[CduLoad]:
                 by_id.setdefault(cdu.id, cdu)
                 ids.append(cdu.id)
         named.append(ids)
-    return [
+    loads = [
         _load([by_id[c] for c in group.cdus], [racks[index] for index in group.racks])
         for group in cdu_groups(named)
     ]
+    if lost:  # (what-if) failed CDUs carry nothing
+        for load in loads:
+            load.lost = frozenset(c.id for c in load.cdus if c.id in lost)
+    return loads
 
 
 def _load(cdus: list[DeviceFacts], racks: list[RackFacts]) -> CduLoad:

@@ -176,7 +176,9 @@ class Incremental:
     from the layouts alone: the rules can run on the new side before the old side's
     findings are there (the old side may be checked in another process)."""
 
-    def __init__(self, old: Layout, new: Layout) -> None:
+    def __init__(self, old: Layout, new: Layout, touched: Iterable[str] = ()) -> None:
+        """``touched``: rack ids to treat as changed though they compare equal (a failure
+        analysis's racks whose feeds or devices its analysis marks failed)."""
         self.everything = _rows(old) != _rows(new) or any(
             getattr(old, name) != getattr(new, name) for name in _WHOLE
         )
@@ -199,6 +201,12 @@ class Incremental:
                 if before is not None:
                     was.append(before)
         was.extend(rack for ident, rack in old_racks.items() if ident not in new_racks)
+        listed = {rack.id for rack in now}
+        for ident in touched:
+            if ident not in listed and ident in new_racks and ident in old_racks:
+                listed.add(ident)
+                now.append(new_racks[ident])
+                was.append(old_racks[ident])
         changed = was + now
         names = {device.id for rack in changed for device in rack.devices}
         cdus = {cdu for rack in changed for cdu in rack.cdus}

@@ -10,7 +10,7 @@ from typing import Any
 from rackdesigner.model.diagnostics import SEVERITY_RANK
 from rackdesigner.model.units import BANDWIDTH, BYTE_RATE, POWER, fmt
 from rackdesigner.model.wording import plural
-from rackdesigner.whatif.impact import FabricImpact, Impact
+from rackdesigner.whatif.results import FEWER_PSUS, DeviceLoss, FabricImpact, Impact
 
 # Devices listed by name in text and Markdown; the rest are counted.
 SHOWN = 12
@@ -27,7 +27,15 @@ def impact_data(impact: Impact) -> dict[str, Any]:
         "down": [_device(d) for d in impact.down],
         "degraded": [_device(d) for d in impact.degraded],
         "power": [
-            {"rack": p.rack, "side": p.side, "load": p.load, "capacity": p.capacity, "over": p.over}
+            {
+                "rack": p.rack,
+                "side": p.side,
+                "feed": p.feed,
+                "load": p.load,
+                "capacity": p.capacity,
+                "over": p.over,
+                "outcome": "capped" if p.capped else "tripped",
+            }
             for p in impact.power
         ],
         "cooling": [
@@ -37,6 +45,7 @@ def impact_data(impact: Impact) -> dict[str, Any]:
                 "heat": c.heat,
                 "capacity": c.capacity,
                 "over": c.over,
+                "tripped": c.tripped,
             }
             for c in impact.cooling
         ],
@@ -148,18 +157,14 @@ def impact_lines(impact: Impact) -> list[str]:
         out.append(
             f"  degraded: {plural(len(impact.degraded), 'device')} "
             f"({plural(len(nodes_degraded), 'GPU node')}): "
-            + _names(
-                [
-                    f"{d.id} ({d.psus_left} of {d.psus} PSUs, needs {d.required})"
-                    for d in impact.degraded
-                ]
-            )
+            + _names([f"{d.id} ({_degraded_why(d)})" for d in impact.degraded])
         )
     for p in impact.power:
-        side = f" side {p.side}" if p.side else ""
+        where = f"feed {p.feed}" if p.feed else (f"side {p.side}" if p.side else "its feeds")
+        outcome = "its devices power-capped" if p.capped else "it trips"
         out.append(
-            f"  power: rack {p.rack}{side} must carry {fmt(p.load, POWER)} on "
-            f"{fmt(p.capacity, POWER)}: {fmt(p.over, POWER)} over"
+            f"  power: rack {p.rack} {where} must carry {fmt(p.load, POWER)} on "
+            f"{fmt(p.capacity, POWER)} usable, {fmt(p.over, POWER)} over: {outcome}"
         )
     for c in impact.cooling:
         where = (
@@ -167,9 +172,10 @@ def impact_lines(impact: Impact) -> list[str]:
             if len(c.racks) > 1
             else (f"rack {c.racks[0]}" if c.racks else "the room")
         )
+        tripped = ": they trip" if c.tripped else ""
         out.append(
             f"  cooling: {c.cause}: {where} {fmt(c.heat, POWER)} against "
-            f"{fmt(c.capacity, POWER)}, {fmt(c.over, POWER)} over"
+            f"{fmt(c.capacity, POWER)}, {fmt(c.over, POWER)} over{tripped}"
         )
     for f in impact.fabrics:
         out += _fabric_lines(f)
@@ -182,6 +188,12 @@ def impact_lines(impact: Impact) -> list[str]:
     if impact.harmless and not impact.findings:
         out.append("  nothing is lost")
     return out
+
+
+def _degraded_why(d: DeviceLoss) -> str:
+    if d.why == FEWER_PSUS:
+        return f"{d.psus_left} of {d.psus} PSUs, needs {d.required}"
+    return d.why
 
 
 def _fabric_lines(f: FabricImpact) -> list[str]:

@@ -79,10 +79,24 @@ def test_lost_rear_door_sends_the_rack_heat_to_air(inference: Analysis) -> None:
 
 
 def test_findings_the_failure_raises(inference: Analysis) -> None:
+    """A failed door reads as failed, not missing: COOL007 says its rack's heat goes to the
+    room (29.7 kW: two DGX B200 at 14.3 kW and the leaf, spine and ToR, its door's fans
+    off), not that ``door`` names no device. Side A lost leaves each rack on side B alone:
+    no capacity error (36.2 kW usable for about 30.7 kW), a "redundancy lost" warning each
+    (losing side B next takes the rack down), none of PWR001's redundancy re-applied."""
     impact = what_if(inference, fails("door:a01-door"), findings=True)
     assert impact.findings is not None
-    assert [(d.code, d.entity) for d in impact.findings] == [("COOL007", "rack a01")]
-    assert what_if(inference, fails("side:A"), findings=True).findings == []
+    ((code, entity, message),) = [(d.code, d.entity, d.message) for d in impact.findings]
+    assert (code, entity) == ("COOL007", "rack a01")
+    assert "has failed" in message and "names no device" not in message
+    side = what_if(inference, fails("side:A"), findings=True).findings
+    assert side is not None
+    assert [(d.code, d.severity, d.entity) for d in side] == [
+        ("PWR001", "warning", "rack a01"),
+        ("PWR001", "warning", "rack a02"),
+    ]
+    assert all(d.message.startswith("redundancy lost: with side A lost") for d in side)
+    assert "losing side B next would take" in side[0].message
 
 
 CDU_PAIR = """
@@ -203,7 +217,7 @@ def test_a_cut_link_is_a_rail_cut(cluster: Analysis) -> None:
 
 
 def test_unknown_parts_are_refused(inference: Analysis) -> None:
-    with pytest.raises(PartError, match="no device nope"):
+    with pytest.raises(PartError, match="no switch nope in the layout; switches"):
         what_if(inference, fails("switch:nope"))
     with pytest.raises(PartError, match="not a switch"):
         what_if(inference, fails("switch:a01-n01"))
@@ -237,16 +251,19 @@ def _new_by_full_checks(analysis: Analysis, failure: str) -> list[tuple[str, str
     layout), to hold the incremental ones to."""
     from collections import Counter
 
-    from rackdesigner.check.engine import check
-    from rackdesigner.check.suppressions import baseline_key
-    from rackdesigner.whatif.impact import failed_layout
+    from rackdesigner.check.engine import check, rules_for, run_rules
+    from rackdesigner.check.suppressions import apply_ignores, baseline_key
+    from rackdesigner.whatif.failed import failed_state
     from rackdesigner.whatif.parts import PartIndex, resolve
 
     engine = WhatIf(analysis)
     lost = resolve(analysis, fails(failure), PartIndex(analysis))
-    gone = engine._power(lost, engine.run(fails(failure)))
+    gone = engine.gone(lost)
+    state = failed_state(analysis, lost, gone)
     _, before = check(analysis.layout)
-    _, after = check(failed_layout(analysis.layout, lost, gone.down | gone.dead_pdus))
+    failed = Analysis(state.layout, failed=state.failed)
+    after = run_rules(rules_for(state.layout), failed)
+    apply_ignores(state.layout, after)
     known = Counter(baseline_key(d) for d in before if not d.suppressed)
     new = []
     for d in after:
