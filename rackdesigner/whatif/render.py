@@ -137,8 +137,9 @@ def _bus(value: float | None) -> str:
     return "–" if value is None else fmt(value, BYTE_RATE)
 
 
-def impact_lines(impact: Impact) -> list[str]:
-    """One scenario for people, a line per fact."""
+def impact_lines(impact: Impact, findings_listed: int | None = None) -> list[str]:
+    """One scenario for people, a line per fact; ``findings_listed``: list at most that
+    many of its new findings (the rest counted)."""
     title = ", ".join(str(f) for f in impact.failures)
     verb = "fails" if len(impact.failures) == 1 else "fail"
     out = [f"What if {title} {verb}:"]
@@ -182,7 +183,10 @@ def impact_lines(impact: Impact) -> list[str]:
     if impact.findings is not None:
         if impact.findings:
             out.append(f"  new findings: {len(impact.findings)}")
-            out += [f"    {d.severity} {d.code} {d.entity}: {d.message}" for d in impact.findings]
+            listed = impact.findings[:findings_listed]
+            out += [f"    {d.severity} {d.code} {d.entity}: {d.message}" for d in listed]
+            if len(listed) < len(impact.findings):
+                out.append(f"    … and {len(impact.findings) - len(listed)} more")
         else:
             out.append("  new findings: none")
     if impact.harmless and not impact.findings:

@@ -315,3 +315,41 @@ def test_the_ranking_counts_each_failures_new_codes(inference: Analysis) -> None
     plain = WhatIf(inference).rank("door")
     assert "new findings" not in ranking_text("door", plain) + ranking_markdown("door", plain)
     assert "new_codes" not in ranking_data("door", plain)["failures"][0]
+
+
+@pytest.fixture(scope="module")
+def training() -> Analysis:
+    return Analysis(load(ROOT / "layouts" / "training-128.toml").layout)
+
+
+def test_a_lost_side_is_redundancy_lost_not_a_capacity_error(training: Analysis) -> None:
+    """training-128 side:A: each compute rack keeps sides B, C and D, 3 x 18.4 kW = 55.2 kW
+    for its 39.5 kW (415 V x 32 A x 0.8 x sqrt 3 = 18.4 kW a side), every node 3 of its 4
+    PSUs (2 needed): nothing is over, so no PWR001 or PWR004 error as if side A were still
+    there to lose. Losing side C next puts each node's half on B and D: B carries the
+    leaves' share and half the nodes', over 18.4 kW, and trips: "redundancy lost". The
+    network and CDU racks run on side B alone."""
+    impact = what_if(training, fails("side:A"))
+    assert impact.gpus_lost == 0 and impact.power == []
+    findings = impact.findings or []
+    assert [d.severity for d in findings] == ["warning"] * 7
+    assert {d.code for d in findings} == {"PWR001"}
+    a01 = next(d for d in findings if d.entity == "rack a01")
+    assert "runs on sides B, C and D (39.5 kW on 55.2 kW usable)" in a01.message
+    assert "losing side C next would trip feed a01-B" in a01.message
+    a03 = next(d for d in findings if d.entity == "rack a03")
+    assert "runs on side B alone" in a03.message
+
+
+def test_a_part_of_the_wrong_kind_says_what_it_is(inference: Analysis) -> None:
+    """``door:a01`` names the rack: say so and name its door, not "no device a01"."""
+    with pytest.raises(PartError) as caught:
+        what_if(inference, fails("door:a01"))
+    assert str(caught.value) == (
+        "a01 is a rack, not a rear door: its door is a01-door (door:a01-door); "
+        "rack:a01 fails the whole rack"
+    )
+    with pytest.raises(PartError, match="a01-A is a feed, not a PDU"):
+        what_if(inference, fails("pdu:a01-A"))
+    with pytest.raises(PartError, match="not a CDU .fail it as door:ID.; the layout has no"):
+        what_if(inference, fails("cdu:a01-door"))
