@@ -351,5 +351,5 @@ def test_a_part_of_the_wrong_kind_says_what_it_is(inference: Analysis) -> None:
     )
     with pytest.raises(PartError, match="a01-A is a feed, not a PDU"):
         what_if(inference, fails("pdu:a01-A"))
-    with pytest.raises(PartError, match="not a CDU .fail it as door:ID.; the layout has no"):
+    with pytest.raises(PartError, match=r"not a CDU \(fail it as door:ID\); the layout has no"):
         what_if(inference, fails("cdu:a01-door"))
