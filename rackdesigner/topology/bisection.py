@@ -11,9 +11,11 @@ A 100,000-GPU fabric has tens of thousands of vertices, but most of them are
 alike: GPU nodes cabled to the same leaves, spines cabled to the same leaves. The
 definition merges those first (nodes that share the same leaves; then switches
 that share the same neighbours, never a first-half leaf with a second-half one),
-so the flow runs on a graph of a few hundred classes. The same class graph gives
-the hop count between the farthest GPUs cheaply: twins are at equal distances
-from everything else.
+so the flow runs on a graph of a few hundred classes. Twins are cabled alike (the
+same bandwidth to each neighbour): then every member of a class carries its share
+of the class's flow, and the flow on the classes is the flow on the devices. The
+same class graph gives the hop count between the farthest GPUs cheaply: twins are
+at equal distances from everything else.
 """
 
 from __future__ import annotations
@@ -65,11 +67,14 @@ def merge_twins(
         graph.adj.append({})
         return number
 
-    # Endpoints (GPU nodes, other hosts on compute ports) by the exact set of neighbours.
+    # Endpoints (GPU nodes, other hosts on compute ports) by the exact set of neighbours
+    # and the bandwidth to each: twins cabled alike, so that the flow between two classes
+    # is the flow between their members (two nodes on the same leaves, one with twice the
+    # cables to one of them, are not twins: merged, they would carry more than they can).
     for device in order:
         if device in switches or device not in adjacency:
             continue
-        key = ("n", frozenset(adjacency[device]))
+        key = ("n", frozenset(adjacency[device].items()))
         number = keys.get(key)
         if number is None:
             number = new_class(key, device, False)
@@ -83,7 +88,7 @@ def merge_twins(
     for device in order:
         if device not in switches or device not in adjacency:
             continue
-        neighbours = frozenset(of.get(n, n) for n in adjacency[device])
+        neighbours = frozenset((of.get(n, n), b) for n, b in adjacency[device].items())
         key = ("s", halves.get(device, 0), neighbours)
         number = keys.get(key)
         if number is None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rackdesigner.analysis.fabric_graph import build_fabrics
+from rackdesigner.whatif.fabric_fast import FabricBase
 from rackdesigner.whatif.results import EPSILON, FabricImpact
 
 if TYPE_CHECKING:
@@ -38,13 +39,38 @@ class FabricLosses:
         self.budget = budget
         self._before: dict[int, FabricFigures] = {}
         self._fabric_of: dict[str, Fabric] | None = None
+        self._bases: dict[int, FabricBase] = {}
+        self._adjacency: dict[str, dict[str, float]] | None = None
+        self._counts: dict[tuple[str, str], int] = {}
 
     def impacts(self, removed: set[str], links: set[int]) -> list[FabricImpact]:
         """The fabrics the devices ``removed`` and the cables at the indexes ``links`` touch,
-        each with what is left of it."""
+        each with what is left of it: derived from the fabric before where the failure
+        allows it (:mod:`.fabric_fast`), else built again."""
         touched = self._touched(removed, links)
         if not touched:
             return []
+        fabric_of = self.fabric_of()
+        cut = {fabric.index for n in links if (fabric := self._fabric_of_link(n)) is not None}
+        found: dict[int, FabricImpact] = {}
+        for fabric in self.analysis.fabrics:
+            if fabric.index not in touched or fabric.index in cut:
+                continue
+            base = self._base(fabric)
+            if base.ok:
+                mine = {r for r in removed if fabric_of.get(r) is fabric}
+                impact = base.impact(mine)
+                if impact is not None:
+                    found[fabric.index] = impact
+        rebuild = touched - set(found)
+        if rebuild:
+            found.update(self._rebuilt(removed, links, rebuild))
+        return [found[f.index] for f in self.analysis.fabrics if f.index in found]
+
+    def _rebuilt(
+        self, removed: set[str], links: set[int], touched: set[int]
+    ) -> dict[int, FabricImpact]:
+        """The fabrics at the indexes ``touched``, built again without what failed."""
         self._spend(len(self.analysis.compute_edges))
         edges = self._edges_left(removed, links, touched)
         kept = self._links_left(removed, links, touched)
@@ -54,11 +80,37 @@ class FabricLosses:
         for part in parts:
             by_origin.setdefault(fabric_of[part.devices[0].id].index, []).append(part)
         adj = _adjacency(edges)
-        return [
-            self._impact(fabric, by_origin.get(fabric.index, []), removed, adj)
+        return {
+            fabric.index: self._impact(fabric, by_origin.get(fabric.index, []), removed, adj)
             for fabric in self.analysis.fabrics
             if fabric.index in touched
-        ]
+        }
+
+    def _fabric_of_link(self, number: int) -> Fabric | None:
+        link = self.analysis.links[number]
+        if not link.compute or link.a.device is None:
+            return None
+        return self.fabric_of().get(link.a.device.id)
+
+    def _base(self, fabric: Fabric) -> FabricBase:
+        """What every failure of ``fabric`` shares, prepared once."""
+        found = self._bases.get(fabric.index)
+        if found is None:
+            from rackdesigner.topology.figures import adjacency
+
+            if self._adjacency is None:
+                self._adjacency = adjacency(self.analysis)
+                self._counts = {
+                    pair: data["count"] for pair, data in self.analysis.compute_edges.items()
+                }
+            found = self._bases[fabric.index] = FabricBase(
+                fabric,
+                self.before(fabric),
+                self._adjacency,
+                self._counts,
+                self.analysis.thresholds["nccl_efficiency"],
+            )
+        return found
 
     def fabric_of(self) -> dict[str, Fabric]:
         """Each fabric device's fabric."""
@@ -76,8 +128,12 @@ class FabricLosses:
 
             analysis = self.analysis
             efficiency = analysis.thresholds["nccl_efficiency"]
+            if self._adjacency is None:
+                self._adjacency = adjacency(analysis)
+                edges = analysis.compute_edges
+                self._counts = {pair: data["count"] for pair, data in edges.items()}
             found = self._before[fabric.index] = fabric_figures(
-                analysis, fabric, adjacency(analysis), efficiency
+                analysis, fabric, self._adjacency, efficiency, detail=False
             )
         return found
 
@@ -174,7 +230,7 @@ class FabricLosses:
             from rackdesigner.topology.figures import fabric_figures
 
             efficiency = self.analysis.thresholds["nccl_efficiency"]
-            after = fabric_figures(self.analysis, largest, adj, efficiency)
+            after = fabric_figures(self.analysis, largest, adj, efficiency, detail=False)
             result.largest_gpus = largest.gpus
             result.bisection_left = after.bisection.bandwidth
             result.bus_left = after.inter
