@@ -64,6 +64,7 @@ def whatif(
     if output == STDIN:
         output = None
     from rackdesigner.analysis import Analysis
+    from rackdesigner.cli import progress
     from rackdesigner.cli.loading import batch, open_or_exit
     from rackdesigner.model.terminal import shown_lines
     from rackdesigner.whatif import PartError, WhatIf, parse_failure, render
@@ -78,14 +79,15 @@ def whatif(
     engine = WhatIf(analysis)
     try:
         if each:
-            impacts = engine.rank(each, findings=findings)
+            with progress.bar():  # on a terminal only: a hall's ranking takes seconds
+                impacts = engine.rank(each, findings=findings)
             text = {
                 "text": lambda: render.ranking_text(each, impacts),
                 "json": lambda: render.to_json(render.ranking_data(each, impacts)),
                 "markdown": lambda: render.ranking_markdown(each, impacts),
             }[fmt_]()
         else:
-            impact = engine.run(failures, findings=True)
+            impact = engine.run(failures)
             text = {
                 "text": lambda: render.impact_text(impact),
                 "json": lambda: render.to_json(render.impact_data(impact)),

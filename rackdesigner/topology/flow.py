@@ -243,7 +243,7 @@ def _search(
     work: _Working, source: int, sink: int, eps: float
 ) -> tuple[dict[int, int], dict[int, int], list[int], bool]:
     """Shortest residual paths from ``source`` to ``sink``: a search from both ends at
-    once, the smaller frontier first (a failure frees a few arcs near one end; the other
+    once, the cheaper frontier first (a failure frees a few arcs near one end; the other
     end's frontier may be the whole fabric). Each vertex's parent from the source, each
     one's child towards the sink, the vertices where the two met (the layer that met is
     searched to its end; none where a side ran dry) and whether the source's side ran
@@ -256,7 +256,8 @@ def _search(
     meets: list[int] = []
     while front and back and not meets:
         following = []
-        if len(front) <= len(back):
+        # The cheaper side first: the one with fewer arcs to look at.
+        if sum(len(cap[u]) for u in front) <= sum(len(cap[v]) for v in back):
             for u in front:
                 row = flow.get(u, empty)
                 for v, c in cap[u].items():

@@ -25,9 +25,10 @@ and the fabric only when a switch, a node or a cable is gone.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from rackdesigner.model.progress import each
 from rackdesigner.whatif.fabric import FabricBudget, FabricLosses
 from rackdesigner.whatif.failed import failed_layout
 from rackdesigner.whatif.losses import cooling_losses, idle_switch_trays, power_losses
@@ -58,9 +59,6 @@ __all__ = [
     "failed_layout",
     "what_if",
 ]
-
-# Called with (done, total) as a ranking runs (a progress bar).
-Progress = Callable[[int, int], None]
 
 
 def what_if(analysis: Analysis, failures: Sequence[Failure], *, findings: bool = True) -> Impact:
@@ -118,27 +116,25 @@ class WhatIf:
             idle_switch_trays(self._domains(), gone, impact)
         return gone
 
-    def rank(
-        self, kind: str, *, findings: bool = False, progress: Progress | None = None
-    ) -> list[Impact]:
+    def rank(self, kind: str, *, findings: bool = False) -> list[Impact]:
         """Every single failure of ``kind``, worst first: by GPUs lost, then the bisection
         left, then cooling and power shortfalls; ties in layout order. ``findings``: each
         failure's new findings too (the rules run again where the failure changed the
-        layout: about a check per failure where it takes a whole side). ``progress`` is
-        called with (done, total) as it goes."""
+        layout: about a check per failure where it takes a whole side). Reports its
+        progress (:mod:`rackdesigner.model.progress`: the command line's bar)."""
         todo = candidates(self.analysis, kind)
-        impacts = []
-        for number, failure in enumerate(todo):
-            impacts.append(self.run([failure], findings=findings))
-            if progress is not None:
-                progress(number + 1, len(todo))
+        impacts = [
+            self.run([failure], findings=findings) for failure in each(todo, f"failing each {kind}")
+        ]
         order = {id(impact): number for number, impact in enumerate(impacts)}
 
         def key(impact: Impact) -> tuple[Any, ...]:
             ratio = impact.worst_bisection
             return (
                 -impact.gpus_lost,
-                ratio if ratio is not None else 1.0,
+                # Rounded: a flow derived from the fabric before and one built again agree
+                # to the last few bits, and ties must fall the same way.
+                round(ratio, 9) if ratio is not None else 1.0,
                 -sum(c.over for c in impact.cooling),
                 -sum(p.over for p in impact.power),
                 order[id(impact)],
