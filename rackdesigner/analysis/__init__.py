@@ -151,18 +151,15 @@ class Analysis:
         self._index_devices(device_lists)
         lookup = self.device_by_id.get
         dark = self.failed.devices
-        if dark:
-            for dev in self.devices:
-                if dev.id in dark:  # a failed device draws nothing
-                    dev.power, dev.power_estimated, dev.power_demand = 0.0, False, None
+        for dev in self.devices if dark else ():
+            if dev.id in dark:  # a failed device draws nothing
+                dev.power, dev.power_estimated, dev.power_demand = 0.0, False, None
         self.racks: list[RackFacts] = [
             rack_facts(rack, index, places[id(rack)], devices, self.thresholds, lookup, dark)
             for index, (rack, devices) in enumerate(zip(layout.racks, device_lists, strict=True))
         ]
         # (what-if) How each rack with a feed, PDU or power shelf lost runs now.
-        self.running: dict[int, RackPower] = {}
-        if self.failed:
-            self._run_failed()
+        self.running: dict[int, RackPower] = self._run_failed() if self.failed else {}
         # Names, places and site totals (_totals).
         self.types_used: dict[str, list[DeviceFacts]] = defaultdict(list)
         self.site_load = 0.0
@@ -178,7 +175,10 @@ class Analysis:
         # (cdu_loads, racks, site_figures()), for those.
         self._site_figures: tuple[list[CduLoad], list[RackFacts], SiteFigures] | None = None
 
-    def _run_failed(self) -> None:
+    def _run_failed(self) -> dict[int, RackPower]:
+        """Each rack with a feed, PDU or power shelf lost, as it runs: its feeds' loads and
+        line currents, and its capacity, are those with no further loss."""
+        out: dict[int, RackPower] = {}
         capping = bool(self.workload is not None and self.workload.power_capping)
         dark = self.failed.devices
         power_factor = self.thresholds["power_factor"]
@@ -191,12 +191,13 @@ class Analysis:
             }
             if not lost and not failed:
                 continue
-            running = self.running[facts.index] = rack_power(facts, lost, failed, capping=capping)
+            running = out[facts.index] = rack_power(facts, lost, failed, capping=capping)
             running_loads(facts, running, power_factor)
             # What the live feeds deliver: the rack runs on them, no further loss assumed.
             facts.capacity = sum(
                 facts.feeds[i].capacity for key in running.keys for i in running.live_feeds(key)
             )
+        return out
 
     # -- the cache -----------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from rackdesigner.analysis.facts import ZERO_DRAW_KINDS, DeviceFacts, RackFacts
 from rackdesigner.analysis.power_sides import pdu_feeds, psu_split, side_labels
+from rackdesigner.analysis.rack_scale import rack_dc
 from rackdesigner.model.layout import Rack
 from rackdesigner.model.units import POWER, fmt
 
@@ -220,22 +221,13 @@ def rack_power(
         where = pdu_feeds([d.device for d in shelves], feeds)
         index = {f.id: i for i, f in enumerate(feeds)}
         power.shelves = [(d, index[where[d.id]]) for d in shelves if where.get(d.id) in index]
-        ratings = [_shelf_rating(d) for d in shelves]
-        known = [r for r in ratings if r is not None]
-        power.shelf_rating = min(known) if known and len(known) == len(ratings) else None
+        dc = rack_dc(rack)
+        power.shelf_rating = dc.shelf_rating if dc is not None else None
     for _ in range(len(feeds) + 1):
         _derive(power)
         if not _overloaded(power):
             break
     return power
-
-
-def _shelf_rating(dev: DeviceFacts) -> float | None:
-    dtype = dev.type
-    if dtype is None or dtype.psu_rating is None:
-        return None
-    count = dtype.psus_required if dtype.psus_required is not None else dtype.psus
-    return None if count is None else count * float(dtype.psu_rating)
 
 
 def _dead_by_pdus(rack: RackFacts, failed: frozenset[str]) -> set[int]:

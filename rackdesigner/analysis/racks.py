@@ -79,28 +79,34 @@ def rack_facts(
             facts.gpu_nodes += 1
         facts.gpus += dev.gpus
     facts.units_used = float(len(occupied))
-    # (v1.3) A liquid rack may name a rear door too: the coil takes the residual air heat
-    # the cold plates leave (an NVL72 rack's fans, NICs and switch trays), up to its
-    # capacity, and COOL001 judges what is left.
     if cooling in ("rear-door", "liquid") and rack.door:
-        door = _find_in(facts, rack.door, lookup)
-        facts.door = door
-        facts.door_failed = door is not None and door.id in failed
-        if (
-            door is not None
-            and door.type is not None
-            and door.type.kind == "rear-door"
-            and not facts.door_failed
-        ):
-            removed = min(facts.air_heat, float(door.type.capacity or 0.0))
-            facts.air_heat -= removed
-            facts.liquid_heat += removed
-            facts.door_heat = removed
+        _door(facts, rack.door, lookup, failed)
     if rack.cdu:
         facts.cdus = [lookup(cdu) for cdu in rack.cdus]
         facts.cdu = facts.cdus[0] if facts.cdus else None
     _feeds(facts, thresholds)
     return facts
+
+
+def _door(
+    facts: RackFacts,
+    name: str,
+    lookup: Callable[[str], DeviceFacts | None],
+    failed: Collection[str],
+) -> None:
+    """The rear door's share of the heat: its coil takes the air heat, up to its capacity,
+    to chilled water. (v1.3) A liquid rack may name one too: it takes the residual air heat
+    the cold plates leave (an NVL72 rack's fans, NICs and switch trays), and COOL001 judges
+    what is left. A failed door (what-if) takes nothing."""
+    door = _find_in(facts, name, lookup)
+    facts.door = door
+    facts.door_failed = door is not None and door.id in failed
+    if door is None or door.type is None or door.type.kind != "rear-door" or facts.door_failed:
+        return
+    removed = min(facts.air_heat, float(door.type.capacity or 0.0))
+    facts.air_heat -= removed
+    facts.liquid_heat += removed
+    facts.door_heat = removed
 
 
 def _find_in(

@@ -80,19 +80,9 @@ def whatif(
     try:
         if each:
             with progress.bar():  # on a terminal only: a hall's ranking takes seconds
-                impacts = engine.rank(each, findings=findings)
-            text = {
-                "text": lambda: render.ranking_text(each, impacts),
-                "json": lambda: render.to_json(render.ranking_data(each, impacts)),
-                "markdown": lambda: render.ranking_markdown(each, impacts),
-            }[fmt_]()
+                text = render.ranking(fmt_, each, engine.rank(each, findings=findings))
         else:
-            impact = engine.run(failures)
-            text = {
-                "text": lambda: render.impact_text(impact),
-                "json": lambda: render.to_json(render.impact_data(impact)),
-                "markdown": lambda: render.impact_markdown(impact),
-            }[fmt_]()
+            text = render.scenario(fmt_, engine.run(failures))
     except PartError as error:
         fail(str(error))
     if fmt_ != "json":

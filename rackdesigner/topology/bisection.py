@@ -68,9 +68,7 @@ def merge_twins(
         return number
 
     # Endpoints (GPU nodes, other hosts on compute ports) by the exact set of neighbours
-    # and the bandwidth to each: twins cabled alike, so that the flow between two classes
-    # is the flow between their members (two nodes on the same leaves, one with twice the
-    # cables to one of them, are not twins: merged, they would carry more than they can).
+    # and the bandwidth to each (merged, nodes cabled unlike carry more than they can).
     for device in order:
         if device in switches or device not in adjacency:
             continue
@@ -96,8 +94,14 @@ def merge_twins(
         else:
             graph.members[number].append(device)
         of[device] = number
+    _class_edges(graph, adjacency)
+    return graph
+
+
+def _class_edges(graph: ClassGraph, adjacency: dict[str, dict[str, float]]) -> None:
+    """Each class's bandwidth to each other class: its members' cables summed."""
     adj = graph.adj
-    class_of = of.get
+    class_of = graph.of.get
     for device, neighbours in adjacency.items():
         a = class_of(device)
         if a is None:
@@ -108,7 +112,6 @@ def merge_twins(
             b = class_of(neighbour)
             if b is not None and b != a:
                 row[b] = add(b, 0.0) + bandwidth
-    return graph
 
 
 def max_flow(graph: ClassGraph, supply: dict[int, float], demand: dict[int, float]) -> float:

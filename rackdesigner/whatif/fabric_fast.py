@@ -317,31 +317,27 @@ class FabricBase:
         classes, adj, cap = self.classes, self.adj, self.flow.cap
         changes: dict[tuple[int, int], float] = {}
 
-        def add(a: int, b: int, amount: float) -> None:
-            changes[a, b] = changes.get((a, b), cap.get(a, {}).get(b, 0.0)) + amount
+        def move(device: str, to: int | None, skip: Collection[str]) -> None:
+            """Take ``device``'s cables off its class's arcs (onto class ``to``'s)."""
+            c = classes.of[device]
+            for n, bandwidth in adj[device].items():
+                if n in skip:
+                    continue
+                x = classes.of[n]
+                for a, b, amount in ((c, x, -bandwidth), (x, c, -bandwidth)):
+                    changes[a, b] = changes.get((a, b), cap.get(a, {}).get(b, 0.0)) + amount
+                if to is not None:
+                    changes[to, x] = changes.get((to, x), 0.0) + bandwidth
+                    changes[x, to] = changes.get((x, to), 0.0) + bandwidth
 
         done: set[str] = set()
         for r in removed:
-            c = classes.of[r]
-            for n, bandwidth in adj[r].items():
-                if n in done:
-                    continue
-                x = classes.of[n]
-                add(c, x, -bandwidth)
-                add(x, c, -bandwidth)
+            move(r, None, done)  # a cable between two devices removed is taken off once
             done.add(r)
         # A leaf moved to the other half leaves its class (its twins stay): a class of its own.
         own = {m: self.sink + 1 + number for number, m in enumerate(moved)}
         for m, k in own.items():
-            c = classes.of[m]
-            for n, bandwidth in adj[m].items():
-                if n in removed:
-                    continue
-                x = classes.of[n]
-                add(c, x, -bandwidth)
-                add(x, c, -bandwidth)
-                add(k, x, bandwidth)
-                add(x, k, bandwidth)
+            move(m, k, removed)
         touched = {classes.of[n] for n in near if n in self.position}
         touched.update(classes.of[r] for r in removed if r in self.position)
         touched.update(classes.of[m] for m in moved)

@@ -298,3 +298,17 @@ def _ranked(impact: Impact) -> str:
     """A ranking's line: the summary, and the new findings' codes where they were run."""
     text = summary(impact)
     return text if impact.findings is None else f"{text}; new findings: {_codes_text(impact)}"
+
+
+def scenario(fmt: str, impact: Impact) -> str:
+    """One scenario as ``text``, ``json`` or ``markdown``."""
+    if fmt == "json":
+        return to_json(impact_data(impact))
+    return impact_markdown(impact) if fmt == "markdown" else impact_text(impact)
+
+
+def ranking(fmt: str, kind: str, impacts: Sequence[Impact]) -> str:
+    """A ranking as ``text``, ``json`` or ``markdown``."""
+    if fmt == "json":
+        return to_json(ranking_data(kind, impacts))
+    return ranking_markdown(kind, impacts) if fmt == "markdown" else ranking_text(kind, impacts)
