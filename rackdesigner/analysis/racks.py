@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 from rackdesigner.analysis.cdu_groups import cdu_groups
@@ -162,7 +163,11 @@ def running_loads(facts: RackFacts, running: RackPower, power_factor: float) -> 
     for number, feed in enumerate(facts.feeds):
         feed.load, feed.lines, feed.imbalance = 0.0, {}, None
         if number not in running.dead:
-            _feed_lines(facts, feed, lambda dev, n=number: running.share(dev, n), power_factor)
+            _feed_lines(facts, feed, partial(_share, running, number), power_factor)
+
+
+def _share(running: RackPower, feed: int, dev: DeviceFacts) -> float:
+    return running.share(dev, feed)
 
 
 def _feed_lines(

@@ -69,6 +69,7 @@ def merge_twins(
 
     # Endpoints (GPU nodes, other hosts on compute ports) by the exact set of neighbours
     # and the bandwidth to each (merged, nodes cabled unlike carry more than they can).
+    key: tuple[object, ...]
     for device in order:
         if device in switches or device not in adjacency:
             continue
@@ -86,8 +87,8 @@ def merge_twins(
     for device in order:
         if device not in switches or device not in adjacency:
             continue
-        neighbours = frozenset((of.get(n, n), b) for n, b in adjacency[device].items())
-        key = ("s", halves.get(device, 0), neighbours)
+        around = frozenset((of.get(n, n), b) for n, b in adjacency[device].items())
+        key = ("s", halves.get(device, 0), around)
         number = keys.get(key)
         if number is None:
             number = new_class(key, device, True)

@@ -169,7 +169,7 @@ def _max_flow(cap: Rows, source: int, sink: int) -> Rows:
     """The maximum flow from scratch (networkx's preflow-push), as net flow per arc."""
     import networkx as nx
 
-    graph = nx.DiGraph()
+    graph: nx.DiGraph[int] = nx.DiGraph()
     for u, row in cap.items():
         for v, c in row.items():
             if c > 0:
@@ -296,11 +296,11 @@ def _decompose(flow: Rows, source: int, sink: int, eps: float) -> list[tuple[lis
         path = [source]
         seen = {source: 0}
         while path[-1] != sink:
-            row = out.get(path[-1])
-            if not row:  # rounding left a dead end: drop what leads here
+            onward = out.get(path[-1])
+            if not onward:  # rounding left a dead end: drop what leads here
                 del out[path[-2]][path[-1]]
                 break
-            v = next(iter(row))
+            v = next(iter(onward))
             if v in seen:  # a cycle: cancel it and walk on from where it closes
                 cycle = [*path[seen[v] :], v]
                 amount = min(out[a][b] for a, b in itertools.pairwise(cycle))

@@ -153,7 +153,7 @@ class FabricBase:
         import networkx as nx
 
         fabric, classes = self.fabric, self.classes
-        graph = nx.Graph()
+        graph: nx.Graph[int] = nx.Graph()
         graph.add_nodes_from(range(len(classes.members)))
         graph.add_edges_from((a, b) for a, row in classes.cap.items() for b in row)
         self.articulation = set(nx.articulation_points(graph))

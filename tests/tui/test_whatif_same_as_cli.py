@@ -30,6 +30,9 @@ class _UI:
         self.header = _Header()
         self.posted: list[Any] = []
 
+    def set_status(self, text: str) -> None:  # the designer's status line
+        pass
+
     def run_thread(self, job: Any, *, group: str, exclusive: bool) -> None:
         job()
 
