@@ -184,14 +184,15 @@ class Analysis:
         power_factor = self.thresholds["power_factor"]
         for facts in self.racks:
             lost = self.failed.lost_feeds(facts.rack)
-            failed = {
+            supply = {  # the parts of the rack's supply that failed
                 d.id
                 for d in facts.devices
                 if d.id in dark and (d.kind == "pdu" or (d.type and d.type.is_power_shelf))
             }
-            if not lost and not failed:
+            if not lost and not supply:
                 continue
-            running = out[facts.index] = rack_power(facts, lost, failed, capping=capping)
+            down = {d.id for d in facts.devices if d.id in dark} - supply
+            running = out[facts.index] = rack_power(facts, lost, supply, down=down, capping=capping)
             running_loads(facts, running, power_factor)
             # What the live feeds deliver: the rack runs on them, no further loss assumed.
             facts.capacity = sum(

@@ -24,7 +24,9 @@ Edges = dict[tuple[str, str], dict[str, Any]]
 
 
 class FabricBudget(Exception):
-    """More fabric work than a :class:`FabricLosses`' budget allows (the report's bound)."""
+    """More fabric work than a :class:`FabricLosses`' budget allows (the report's bound):
+    the fabric edges a failure builds again, or the arcs of the class graph its flow
+    searches where the fabric is derived from the fabric before."""
 
 
 class FabricLosses:
@@ -58,6 +60,7 @@ class FabricLosses:
                 continue
             base = self._base(fabric)
             if base.ok:
+                self._spend(base.arcs)  # what its searches may look at
                 mine = {r for r in removed if fabric_of.get(r) is fabric}
                 impact = base.impact(mine)
                 if impact is not None:

@@ -102,6 +102,7 @@ class FabricBase:
             cap.setdefault(self.source, {}).setdefault(c, 0.0)
             cap.setdefault(c, {}).setdefault(self.sink, 0.0)
         self.flow = WarmFlow(cap, self.source, self.sink)
+        self.arcs = sum(len(row) for row in cap.values())  # what a search may look at
         self._flows: dict[frozenset[tuple[tuple[int, int], float]], float] = {}
         wanted = before.bisection.bandwidth
         if abs(self.flow.value - wanted) > 1e-6 * max(1.0, wanted):

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from rackdesigner.model.progress import each
 from rackdesigner.whatif.fabric import FabricBudget, FabricLosses
 from rackdesigner.whatif.failed import failed_layout
-from rackdesigner.whatif.losses import cooling_losses, idle_switch_trays, power_losses
+from rackdesigner.whatif.losses import cooling_losses, power_losses
 from rackdesigner.whatif.parts import Failure, Lost, PartIndex, candidates, resolve
 from rackdesigner.whatif.results import (
     CoolingLoss,
@@ -44,7 +44,6 @@ from rackdesigner.whatif.results import (
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
-    from rackdesigner.analysis.rack_scale import Domain
     from rackdesigner.model.diagnostics import Diagnostic
     from rackdesigner.whatif.incremental import Grouped
 
@@ -83,13 +82,6 @@ class WhatIf:
         self._index: PartIndex | None = None
         self._air: float | None = None
         self._checked: tuple[Grouped, Counter[Any]] | None = None  # the layout's findings
-        # Compute trays of NVLink domains, by id; the domains, found when first needed.
-        self._trays = {
-            d.id: True
-            for d in analysis.devices
-            if d.type is not None and d.type.nvl_tray_role == "compute"
-        }
-        self._domain_list: list[Domain] | None = None
 
     # -- one scenario ----------------------------------------------------------------------
 
@@ -107,13 +99,10 @@ class WhatIf:
 
     def gone(self, lost: Lost, impact: Impact | None = None) -> Gone:
         """What the parts ``lost`` take with them, power first, then cooling (the racks a
-        loop short of capacity trips), then the NVLink domains left without compute trays;
-        ``impact`` gets each loss and its reason."""
+        loop short of capacity trips); ``impact`` gets each loss and its reason."""
         impact = impact if impact is not None else Impact([])
         gone = power_losses(self.analysis, lost, impact)
         cooling_losses(self.analysis, lost, gone, impact, self._air_before())
-        if any(self._trays.get(i) for i in gone.down):
-            idle_switch_trays(self._domains(), gone, impact)
         return gone
 
     def rank(self, kind: str, *, findings: bool = False) -> list[Impact]:
@@ -141,13 +130,6 @@ class WhatIf:
             )
 
         return sorted(impacts, key=key)
-
-    def _domains(self) -> list[Domain]:
-        if self._domain_list is None:
-            from rackdesigner.analysis.rack_scale import domains
-
-            self._domain_list = domains(self.analysis.racks)[0]
-        return self._domain_list
 
     def _air_before(self) -> float:
         if self._air is None:

@@ -18,7 +18,6 @@ from rackdesigner.whatif.results import EPSILON, CoolingLoss, DeviceLoss, Gone, 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis, DeviceFacts, RackFacts
     from rackdesigner.analysis.facts import CduLoad
-    from rackdesigner.analysis.rack_scale import Domain
     from rackdesigner.whatif.parts import Lost
 
 
@@ -220,19 +219,3 @@ def _room_air(
         after += heat.of(rack)[3] - rack.air_heat
     if after > float(room) + EPSILON and after > before + EPSILON:
         impact.cooling.append(CoolingLoss((), "room air", after, float(room)))
-
-
-# -- rack-scale domains --------------------------------------------------------------------
-
-
-def idle_switch_trays(domains: list[Domain], gone: Gone, impact: Impact) -> None:
-    """An NVLink domain whose compute trays are all down takes its switch trays with it:
-    they join nothing (and a domain left with switch trays alone is not a domain)."""
-    for domain in domains:
-        if not domain.compute or any(d.id not in gone.down for d in domain.compute):
-            continue
-        for tray in domain.switches:
-            if tray.id not in gone.down:
-                gone.down.add(tray.id)
-                why = f"its NVLink domain {domain.id} has no compute tray up"
-                impact.down.append(device_loss(tray, 0, why))

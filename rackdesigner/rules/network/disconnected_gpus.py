@@ -36,7 +36,8 @@ from rackdesigner.rules.network._common import nodes_text
 def disconnected_gpus(analysis: Analysis) -> Iterator[Finding]:
     if not analysis.is_training:
         return
-    nodes = [dev for dev in analysis.devices if dev.is_gpu_node]
+    failed = analysis.failed.devices  # (what-if) down, not disconnected
+    nodes = [dev for dev in analysis.devices if dev.is_gpu_node and dev.id not in failed]
     if len(nodes) < 2:
         return
     fabrics = [f for f in analysis.fabrics if f.nodes]

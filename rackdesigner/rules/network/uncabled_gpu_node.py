@@ -36,7 +36,8 @@ from rackdesigner.rules.base import Finding, rule
 def uncabled_gpu_node(analysis: Analysis) -> Iterator[Finding]:
     if analysis.is_training:
         return  # NET006
-    nodes = [dev for dev in analysis.devices if dev.is_gpu_node]
+    failed = analysis.failed.devices  # (what-if) down, not uncabled
+    nodes = [dev for dev in analysis.devices if dev.is_gpu_node and dev.id not in failed]
     if len(nodes) < 2:
         return
     cabled = {id(node) for fabric in analysis.fabrics for node in fabric.nodes}
