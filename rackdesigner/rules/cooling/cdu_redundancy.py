@@ -5,7 +5,10 @@ Why it matters:
     CDUs racks name together) is N+1 when the sum of its capacities less its largest
     CDU still carries the liquid heat of all its racks; a lone CDU leaves nothing. In a
     group of two or more, a rack that names only one of the CDUs is plumbed to that
-    one alone, and loses its loop with it.
+    one alone, and loses its loop with it. On a layout a failure leaves (`rackdesigner
+    whatif`) a group that lost CDUs runs on the others: a warning ("redundancy lost")
+    where losing its largest working CDU next would leave its racks' loop short (COOL003
+    judges the loop now).
 
 Example:
     [[racks]]

@@ -13,6 +13,11 @@ Why it matters:
     feed without a side beside sided feeds counts for no side (PWR013). A rack of
     powered devices without any feed cannot run.
 
+    On a layout a failure leaves (`rackdesigner whatif`, docs/whatif.md) a rack that has
+    lost feeds is judged as it runs: an error where a live feed must carry more than its
+    usable capacity, else a warning, "redundancy lost", where losing one more side would
+    trip a feed or take devices down (the side whose loss costs the most is named).
+
 Example:
     [[racks]]
     id = "a01"

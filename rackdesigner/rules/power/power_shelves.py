@@ -5,7 +5,10 @@ Why it matters:
     rack's AC into DC on the busbar. The reference rack has 8 shelves of six 5.5 kW
     PSUs, 33 kW each (BCM; NVL72 AI Factory RA), for a rack of up to 142 kW. A shelf can
     fail or be serviced; with one lost the others must still carry the trays (N+1), or
-    the trays throttle or drop.
+    the trays throttle or drop. On a layout a failure leaves (`rackdesigner whatif`) a
+    rack whose shelves went with their feeds is judged by the shelves left: an error where
+    they cannot carry the trays, a warning ("redundancy lost") where one more lost would
+    leave them short.
 
 Example:
     [[racks]]
