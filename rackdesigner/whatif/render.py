@@ -189,7 +189,7 @@ def impact_lines(impact: Impact, findings_listed: int | None = None) -> list[str
                 out.append(f"    … and {len(impact.findings) - len(listed)} more")
         else:
             out.append("  new findings: none")
-    if impact.harmless and not impact.findings:
+    if impact.harmless:
         out.append("  nothing is lost")
     return out
 

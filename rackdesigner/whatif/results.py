@@ -119,6 +119,10 @@ class Impact:
 
     @property
     def harmless(self) -> bool:
+        """Nothing lost: no GPU, device, supply or cooling, the fabrics whole, and no new
+        finding (a redundancy used up is a loss: "nothing is lost" would hide it)."""
+        if self.findings:
+            return False
         return not (
             self.gpus_lost or self.down or self.degraded or self.power or self.cooling
         ) and all(f.switches_lost == 0 and f.cables_lost == 0 for f in self.fabrics)
