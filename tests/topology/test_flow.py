@@ -37,13 +37,13 @@ def _graph(rng: random.Random, n: int) -> dict[int, dict[int, float]]:
     return cap
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(2))
 def test_changed_capacities_give_the_maximum_flow(seed: int) -> None:
     """Lowered, raised and zeroed arcs and a new vertex, asked in turn of one flow: each
     answer is networkx's maximum flow of that changed graph from scratch (so the cuts the
     flow keeps from one change to the next never bound another wrongly)."""
     rng = random.Random(seed)
-    for _ in range(60):
+    for _ in range(40):
         n = rng.randint(4, 16)
         cap = _graph(rng, n)
         flow = WarmFlow(cap, n, n + 1)
