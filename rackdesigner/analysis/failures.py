@@ -124,21 +124,21 @@ class RackPower:
         return self._live[key]
 
     def lost_text(self) -> str:
-        """What the rack has lost, in a few words: ``side A lost``, ``feed a01-A1 lost``."""
+        """What the rack has lost, in a few words: ``side A lost``, ``side A and feed
+        a01-B1 lost``, ``PDU a01-pdu-a failed``."""
         feeds = self.rack.rack.feeds
         gone = [key for key, alive in self.live.items() if key and not alive]
-        parts = [f"side {', '.join(gone)} lost"] if gone else []
-        single = sorted(i for i in self.dead if not (feeds[i].side and feeds[i].side in gone))
-        if single:
-            names = ", ".join(feeds[i].id for i in single)
-            parts.append(f"feed{'s' if len(single) > 1 else ''} {names} lost")
-        pdus = sorted(d.id for d in self.rack.devices if d.kind == "pdu" and d.id in self.failed)
-        if pdus and not parts:
-            parts.append(f"PDU{'s' if len(pdus) > 1 else ''} {', '.join(pdus)} failed")
-        shelves = [d.id for d, _ in self.shelves if d.id in self.failed]
-        if shelves and not parts:
-            parts.append(f"power shelves {', '.join(shelves)} failed")
-        return "; ".join(parts) or "nothing lost"
+        parts = [f"side {key}" for key in gone]
+        parts += [
+            f"feed {feeds[i].id}"
+            for i in sorted(self.dead)
+            if not (feeds[i].side and feeds[i].side in gone)
+        ]
+        if parts:
+            return f"{_and(parts)} lost"
+        failed = [d.id for d in self.rack.devices if d.kind == "pdu" and d.id in self.failed]
+        failed += [d.id for d, _ in self.shelves if d.id in self.failed]
+        return f"{_and(failed)} failed" if failed else "nothing lost"
 
     def share(self, dev: DeviceFacts, feed: int) -> float:
         """The share of ``dev``'s draw feed ``feed`` carries (0 for a dead feed)."""
@@ -175,6 +175,10 @@ class RackPower:
     def _left(self, split: list[int]) -> int:
         live = self._live
         return sum(n for n, key in zip(split, self.keys, strict=True) if live[key])
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _ac_consumer(dev: DeviceFacts) -> bool:

@@ -150,16 +150,11 @@ def impact_lines(impact: Impact, findings_listed: int | None = None) -> list[str
         f"{impact.gpus_cut_off} cut off"
     )
     if impact.down:
-        out.append(
-            f"  down: {plural(len(impact.down), 'device')} ({plural(len(nodes_down), 'GPU node')})"
-            f": {_names([f'{d.id} ({d.why})' for d in impact.down])}"
-        )
+        head = f"  down: {plural(len(impact.down), 'device')} "
+        out += _losses(head + f"({plural(len(nodes_down), 'GPU node')})", impact.down)
     if impact.degraded:
-        out.append(
-            f"  degraded: {plural(len(impact.degraded), 'device')} "
-            f"({plural(len(nodes_degraded), 'GPU node')}): "
-            + _names([f"{d.id} ({_degraded_why(d)})" for d in impact.degraded])
-        )
+        head = f"  degraded: {plural(len(impact.degraded), 'device')} "
+        out += _losses(head + f"({plural(len(nodes_degraded), 'GPU node')})", impact.degraded)
     for p in impact.power:
         where = f"feed {p.feed}" if p.feed else (f"side {p.side}" if p.side else "its feeds")
         outcome = "its devices power-capped" if p.capped else "it trips"
@@ -192,6 +187,17 @@ def impact_lines(impact: Impact, findings_listed: int | None = None) -> list[str
     if impact.harmless:
         out.append("  nothing is lost")
     return out
+
+
+def _losses(head: str, losses: Sequence[DeviceLoss]) -> list[str]:
+    """``head: a (why), b (why)``; where devices share a reason, a line per reason with
+    the devices it took (a rack's 27 trays on the shelves left, not 27 times the reason)."""
+    by_why: dict[str, list[str]] = {}
+    for d in losses:
+        by_why.setdefault(_degraded_why(d), []).append(d.id)
+    if len(by_why) == len(losses):
+        return [f"{head}: " + _names([f"{d.id} ({_degraded_why(d)})" for d in losses])]
+    return [f"{head}:"] + [f"    {why}: {_names(ids)}" for why, ids in by_why.items()]
 
 
 def _degraded_why(d: DeviceLoss) -> str:
