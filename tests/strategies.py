@@ -265,6 +265,7 @@ WORKLOADS = _maybe(
         hidden_size=_maybe(st.sampled_from([4096, 8192, 16_384])),
         kv_heads=_maybe(st.sampled_from([8, 64])),
         head_dim=_maybe(st.just(128)),
+        power_capping=_maybe(st.booleans()),
         comment=COMMENT,
     )
 )

@@ -29,10 +29,17 @@ from rackdesigner.analysis.facts import (
     PhaseConflict,
     RackFacts,
 )
+from rackdesigner.analysis.failures import Failed, RackPower, rack_power
 from rackdesigner.analysis.geometry import SiteGeometry, rack_places
 from rackdesigner.analysis.links import Edges, resolve_links
 from rackdesigner.analysis.power_sides import SQRT3
-from rackdesigner.analysis.racks import cdu_loads, cooling_verdict, phase_misfit, rack_facts
+from rackdesigner.analysis.racks import (
+    cdu_loads,
+    cooling_verdict,
+    phase_misfit,
+    rack_facts,
+    running_loads,
+)
 from rackdesigner.layout_io import catalog as catalog_module
 from rackdesigner.model.layout import Layout, PortGroup
 from rackdesigner.model.refs import Numbering, Ref
@@ -110,10 +117,18 @@ class Analysis:
     """
 
     def __init__(
-        self, layout: Layout, *, file: str = "", thresholds: dict[str, float] | None = None
+        self,
+        layout: Layout,
+        *,
+        file: str = "",
+        thresholds: dict[str, float] | None = None,
+        failed: Failed | None = None,
     ):
         self.layout = layout
         self.file = file
+        # (what-if) Parts of the layout that have failed (docs/whatif.md): feeds that carry
+        # nothing and devices that work no more; the rules judge the rack as it runs.
+        self.failed = failed or Failed()
         self._lock = threading.RLock()
         self._ports: dict[str, dict[str, PortGroup]] = {}  # port groups by model, shared
         self.catalog = catalog_module.for_layout(layout)
@@ -136,10 +151,16 @@ class Analysis:
         self.device_by_id: dict[str, DeviceFacts] = {}
         self._index_devices(device_lists)
         lookup = self.device_by_id.get
+        dark = self.failed.devices
+        for dev in self.devices if dark else ():
+            if dev.id in dark:  # a failed device draws nothing
+                dev.power, dev.power_estimated, dev.power_demand = 0.0, False, None
         self.racks: list[RackFacts] = [
-            rack_facts(rack, index, places[id(rack)], devices, self.thresholds, lookup)
+            rack_facts(rack, index, places[id(rack)], devices, self.thresholds, lookup, dark)
             for index, (rack, devices) in enumerate(zip(layout.racks, device_lists, strict=True))
         ]
+        # (what-if) How each rack with a feed, PDU or power shelf lost runs now.
+        self.running: dict[int, RackPower] = self._run_failed() if self.failed else {}
         # Names, places and site totals (_totals).
         self.types_used: dict[str, list[DeviceFacts]] = defaultdict(list)
         self.site_load = 0.0
@@ -156,6 +177,31 @@ class Analysis:
         self._site_figures: tuple[list[CduLoad], list[RackFacts], SiteFigures] | None = None
         # (v1.4) (cdu_loads, racks, the power chain), for those.
         self._power_chain: tuple[list[CduLoad], list[RackFacts], PowerChain] | None = None
+
+    def _run_failed(self) -> dict[int, RackPower]:
+        """Each rack with a feed, PDU or power shelf lost, as it runs: its feeds' loads and
+        line currents, and its capacity, are those with no further loss."""
+        out: dict[int, RackPower] = {}
+        capping = bool(self.workload is not None and self.workload.power_capping)
+        dark = self.failed.devices
+        power_factor = self.thresholds["power_factor"]
+        for facts in self.racks:
+            lost = self.failed.lost_feeds(facts.rack)
+            supply = {  # the parts of the rack's supply that failed
+                d.id
+                for d in facts.devices
+                if d.id in dark and (d.kind == "pdu" or (d.type and d.type.is_power_shelf))
+            }
+            if not lost and not supply:
+                continue
+            down = {d.id for d in facts.devices if d.id in dark} - supply
+            running = out[facts.index] = rack_power(facts, lost, supply, down=down, capping=capping)
+            running_loads(facts, running, power_factor)
+            # What the live feeds deliver: the rack runs on them, no further loss assumed.
+            facts.capacity = sum(
+                facts.feeds[i].capacity for key in running.keys for i in running.live_feeds(key)
+            )
+        return out
 
     # -- the cache -----------------------------------------------------------------------
 
@@ -229,7 +275,7 @@ class Analysis:
     @property
     def cdu_loads(self) -> list[CduLoad]:
         """Each CDU that racks name (a device of kind "cdu"), with the heat it must carry."""
-        return self._once("_cdu_loads", lambda: cdu_loads(self.racks))
+        return self._once("_cdu_loads", lambda: cdu_loads(self.racks, self.failed.devices))
 
     @property
     def power_chain(self) -> PowerChain:

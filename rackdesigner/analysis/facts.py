@@ -122,6 +122,8 @@ class RackFacts:
     cdu: DeviceFacts | None = None  # the first CDU it names
     cdus: list[DeviceFacts | None] = field(default_factory=list)  # (v1.1) every CDU it names
     door: DeviceFacts | None = None
+    # (what-if) The rack's door has failed: named, but it takes no heat.
+    door_failed: bool = False
     ref: Ref = _UNNAMED_RACK
 
     @property
@@ -272,6 +274,8 @@ class CduLoad:
     heat: float = 0.0  # W
     heat_unknown: bool = False  # some rack's load is a lower bound
     indexes: set[int] = field(default_factory=set)  # its racks' indexes
+    # (what-if) The ids of its CDUs that have failed: they carry nothing.
+    lost: frozenset[str] = frozenset()
 
     @property
     def cdu(self) -> DeviceFacts:
@@ -280,14 +284,19 @@ class CduLoad:
 
     @property
     def capacities(self) -> list[float] | None:
-        """Each CDU's capacity; None where one of them has none."""
+        """Each CDU's capacity (0 for a failed one); None where one of them has none."""
         out = []
         for cdu in self.cdus:
             capacity = cdu.type.capacity if cdu.type is not None else None
             if capacity is None:
                 return None
-            out.append(float(capacity))
+            out.append(0.0 if cdu.id in self.lost else float(capacity))
         return out
+
+    @property
+    def working(self) -> list[DeviceFacts]:
+        """Its CDUs that have not failed."""
+        return [cdu for cdu in self.cdus if cdu.id not in self.lost]
 
     @property
     def capacity(self) -> float | None:

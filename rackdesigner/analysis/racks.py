@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Protocol
+from functools import partial
+from typing import TYPE_CHECKING, Protocol
 
 from rackdesigner.analysis.cdu_groups import cdu_groups
 from rackdesigner.analysis.devices import liquid_fraction
@@ -32,6 +33,9 @@ from rackdesigner.analysis.power_sides import (
 )
 from rackdesigner.model.layout import Feed, Rack
 
+if TYPE_CHECKING:
+    from rackdesigner.analysis.failures import RackPower
+
 
 def rack_facts(
     rack: Rack,
@@ -40,10 +44,12 @@ def rack_facts(
     devices: Sequence[DeviceFacts],
     thresholds: dict[str, float],
     lookup: Callable[[str], DeviceFacts | None],
+    failed: Collection[str] = (),
 ) -> RackFacts:
     """The facts of ``rack`` over its devices' facts, whose heat split (liquid and air) it
     sets, since that depends on the rack's cooling. ``lookup`` finds a device by id
-    anywhere in the layout (the CDU a rack names)."""
+    anywhere in the layout (the CDU a rack names); ``failed``: device ids that have failed
+    (what-if): a failed rear door takes no heat."""
     facts = RackFacts(rack, index, place)
     facts.devices.extend(devices)
     for dev in devices:
@@ -79,22 +85,34 @@ def rack_facts(
             facts.gpu_nodes += 1
         facts.gpus += dev.gpus
     facts.units_used = float(len(occupied))
-    # (v1.3) A liquid rack may name a rear door too: the coil takes the residual air heat
-    # the cold plates leave (an NVL72 rack's fans, NICs and switch trays), up to its
-    # capacity, and COOL001 judges what is left.
     if cooling in ("rear-door", "liquid") and rack.door:
-        door = _find_in(facts, rack.door, lookup)
-        facts.door = door
-        if door is not None and door.type is not None and door.type.kind == "rear-door":
-            removed = min(facts.air_heat, float(door.type.capacity or 0.0))
-            facts.air_heat -= removed
-            facts.liquid_heat += removed
-            facts.door_heat = removed
+        _door(facts, rack.door, lookup, failed)
     if rack.cdu:
         facts.cdus = [lookup(cdu) for cdu in rack.cdus]
         facts.cdu = facts.cdus[0] if facts.cdus else None
     _feeds(facts, thresholds)
     return facts
+
+
+def _door(
+    facts: RackFacts,
+    name: str,
+    lookup: Callable[[str], DeviceFacts | None],
+    failed: Collection[str],
+) -> None:
+    """The rear door's share of the heat: its coil takes the air heat, up to its capacity,
+    to chilled water. (v1.3) A liquid rack may name one too: it takes the residual air heat
+    the cold plates leave (an NVL72 rack's fans, NICs and switch trays), and COOL001 judges
+    what is left. A failed door (what-if) takes nothing."""
+    door = _find_in(facts, name, lookup)
+    facts.door = door
+    facts.door_failed = door is not None and door.id in failed
+    if door is None or door.type is None or door.type.kind != "rear-door" or facts.door_failed:
+        return
+    removed = min(facts.air_heat, float(door.type.capacity or 0.0))
+    facts.air_heat -= removed
+    facts.liquid_heat += removed
+    facts.door_heat = removed
 
 
 def _find_in(
@@ -144,51 +162,82 @@ def _phase_loads(
     """Line currents of each feed in its worst case: its side carrying ``share`` of the
     rack's load per feed (rules.md v1.1, Phase load); currents are P ÷ (V × PF)."""
     for feed in group:
-        voltage = float(feed.feed.voltage or 0.0) * power_factor
-        if voltage <= 0:
+        _feed_lines(facts, feed, lambda dev: share, power_factor)
+
+
+def running_loads(facts: RackFacts, running: RackPower, power_factor: float) -> None:
+    """Each feed's load and line currents as the rack runs with parts lost (what-if): a
+    dead feed carries nothing, a live one its share of each device (:meth:`RackPower.share`),
+    no further loss assumed."""
+    for number, feed in enumerate(facts.feeds):
+        feed.load, feed.lines, feed.imbalance = 0.0, {}, None
+        if number not in running.dead:
+            _feed_lines(facts, feed, partial(_share, running, number), power_factor)
+
+
+def _share(running: RackPower, feed: int, dev: DeviceFacts) -> float:
+    return running.share(dev, feed)
+
+
+def _feed_lines(
+    facts: RackFacts,
+    feed: FeedFacts,
+    share_of: Callable[[DeviceFacts], float],
+    power_factor: float,
+) -> None:
+    """One feed's load and line currents, ``share_of(device)`` of each device's draw on it."""
+    voltage = float(feed.feed.voltage or 0.0) * power_factor
+    if voltage <= 0:
+        return
+    lines: dict[str, float] = defaultdict(float)
+    load = 0.0
+    for dev in facts.devices:
+        phase = dev.device.phase
+        if phase:
+            reason = phase_misfit(phase, feed.wiring)
+            if reason is not None:
+                # Wrong whatever the device draws; its load spreads evenly instead.
+                _conflict(facts, dev, feed.feed, reason)
+                phase = None
+        if not dev.power:
             continue
-        lines: dict[str, float] = defaultdict(float)
-        load = 0.0
-        for dev in facts.devices:
-            phase = dev.device.phase
-            if phase:
-                reason = phase_misfit(phase, feed.wiring)
-                if reason is not None:
-                    # Wrong whatever the device draws; its load spreads evenly instead.
-                    _conflict(facts, dev, feed.feed, reason)
-                    phase = None
-            if not dev.power:
-                continue
-            power = dev.power * share
-            load += power
-            if feed.wiring is None:
-                lines["L"] += power / voltage
-            elif feed.wiring == "wye":
-                if phase:
-                    lines[phase] += power / (voltage / SQRT3)
-                else:
-                    for line in ("L1", "L2", "L3"):
-                        lines[line] += power / 3 / (voltage / SQRT3)
-            elif phase:
-                lines[phase] += power / voltage
-            else:
-                for pair in ("L1-L2", "L2-L3", "L3-L1"):
-                    lines[pair] += power / 3 / voltage
-        if feed.wiring == "delta":
-            i12, i23, i31 = lines["L1-L2"], lines["L2-L3"], lines["L3-L1"]
-            lines = {
-                "L1": math.sqrt(i12 * i12 + i31 * i31 + i12 * i31),
-                "L2": math.sqrt(i12 * i12 + i23 * i23 + i12 * i23),
-                "L3": math.sqrt(i23 * i23 + i31 * i31 + i23 * i31),
-            }
-        elif feed.wiring == "wye":
-            lines = {line: lines.get(line, 0.0) for line in ("L1", "L2", "L3")}
-        if load >= feed.load:  # a shared feed belongs to every side; keep the worst
-            feed.load = load
-            feed.lines = dict(lines)
-            if feed.wiring is not None and load > 0:
-                average = sum(lines.values()) / 3
-                feed.imbalance = max(abs(i - average) for i in lines.values()) / average
+        power = dev.power * share_of(dev)
+        load += power
+        _add_current(lines, power, voltage, feed.wiring, phase)
+    if feed.wiring == "delta":
+        i12, i23, i31 = lines["L1-L2"], lines["L2-L3"], lines["L3-L1"]
+        lines = {
+            "L1": math.sqrt(i12 * i12 + i31 * i31 + i12 * i31),
+            "L2": math.sqrt(i12 * i12 + i23 * i23 + i12 * i23),
+            "L3": math.sqrt(i23 * i23 + i31 * i31 + i23 * i31),
+        }
+    elif feed.wiring == "wye":
+        lines = {line: lines.get(line, 0.0) for line in ("L1", "L2", "L3")}
+    if load >= feed.load:  # a shared feed belongs to every side; keep the worst
+        feed.load = load
+        feed.lines = dict(lines)
+        if feed.wiring is not None and load > 0:
+            average = sum(lines.values()) / 3
+            feed.imbalance = max(abs(i - average) for i in lines.values()) / average
+
+
+def _add_current(
+    lines: dict[str, float], power: float, voltage: float, wiring: str | None, phase: str | None
+) -> None:
+    """``power`` (W) drawn at ``voltage`` (V × PF) onto the lines of a feed of ``wiring``."""
+    if wiring is None:
+        lines["L"] += power / voltage
+    elif wiring == "wye":
+        if phase:
+            lines[phase] += power / (voltage / SQRT3)
+        else:
+            for line in ("L1", "L2", "L3"):
+                lines[line] += power / 3 / (voltage / SQRT3)
+    elif phase:
+        lines[phase] += power / voltage
+    else:
+        for pair in ("L1-L2", "L2-L3", "L3-L1"):
+            lines[pair] += power / 3 / voltage
 
 
 def _conflict(facts: RackFacts, dev: DeviceFacts, feed: Feed, reason: str) -> None:
@@ -216,7 +265,7 @@ def cdu_named(rack: RackFacts) -> tuple[str, ...]:
     )
 
 
-def cdu_loads(racks: Sequence[RackFacts]) -> list[CduLoad]:
+def cdu_loads(racks: Sequence[RackFacts], lost: Collection[str] = ()) -> list[CduLoad]:
     """Each CDU group (the CDUs racks name together; lists that share a CDU join), with
     the liquid heat of every rack it serves. Only devices of kind "cdu" count.
 
@@ -233,10 +282,14 @@ def cdu_loads(racks: Sequence[RackFacts]) -> list[CduLoad]:
                 by_id.setdefault(cdu.id, cdu)
                 ids.append(cdu.id)
         named.append(ids)
-    return [
+    loads = [
         _load([by_id[c] for c in group.cdus], [racks[index] for index in group.racks])
         for group in cdu_groups(named)
     ]
+    if lost:  # (what-if) failed CDUs carry nothing
+        for load in loads:
+            load.lost = frozenset(c.id for c in load.cdus if c.id in lost)
+    return loads
 
 
 def _load(cdus: list[DeviceFacts], racks: list[RackFacts]) -> CduLoad:

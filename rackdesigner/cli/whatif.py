@@ -66,6 +66,7 @@ def whatif(
         fail("give --fail KIND:ID (one or more) or --each KIND, not both")
     output = output_for(output, [(layout, "the input layout")])
     from rackdesigner.analysis import Analysis
+    from rackdesigner.cli import progress
     from rackdesigner.cli.loading import open_or_exit
     from rackdesigner.whatif import PartError, WhatIf, parse_failure, render
 
@@ -78,19 +79,10 @@ def whatif(
     engine = WhatIf(analysis)
     try:
         if each:
-            impacts = engine.rank(each, findings=findings)
-            text = {
-                "text": lambda: render.ranking_text(each, impacts),
-                "json": lambda: render.to_json(render.ranking_data(each, impacts)),
-                "markdown": lambda: render.ranking_markdown(each, impacts),
-            }[fmt_]()
+            with progress.bar():  # on a terminal only: a hall's ranking takes seconds
+                text = render.ranking(fmt_, each, engine.rank(each, findings=findings))
         else:
-            impact = engine.run(failures, findings=True)
-            text = {
-                "text": lambda: render.impact_text(impact),
-                "json": lambda: render.to_json(render.impact_data(impact)),
-                "markdown": lambda: render.impact_markdown(impact),
-            }[fmt_]()
+            text = render.scenario(fmt_, engine.run(failures))
     except PartError as error:
         fail(str(error))
     emit(text, output, exact=fmt_ == "json")

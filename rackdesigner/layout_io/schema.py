@@ -218,6 +218,12 @@ WORKLOAD = (
     _i("hidden_size", "width of the residual stream", minimum=1, implausible=WIDTH_MAX),
     _i("kv_heads", "key/value heads", minimum=1, implausible=WIDTH_MAX),
     _i("head_dim", "size of an attention head", minimum=1, implausible=WIDTH_MAX),
+    Field(
+        "power_capping",
+        "bool",
+        "(v1.4) the GPUs are power-capped when supply is lost (whatif counts them degraded, "
+        "not down); default false",
+    ),
     NOTES,
 )
 

@@ -412,6 +412,8 @@ class Workload:
     hidden_size: int | None = None
     kv_heads: int | None = None
     head_dim: int | None = None
+    # (v1.4) The cluster caps GPU power when it loses supply (what-if: capped, not down).
+    power_capping: bool | None = None
     notes: str | None = None
     comment: str | None = None
     # (v1.4) the GPU nodes' transient peak ÷ their steady draw (synchronous training swings),

@@ -11,9 +11,11 @@ A 100,000-GPU fabric has tens of thousands of vertices, but most of them are
 alike: GPU nodes cabled to the same leaves, spines cabled to the same leaves. The
 definition merges those first (nodes that share the same leaves; then switches
 that share the same neighbours, never a first-half leaf with a second-half one),
-so the flow runs on a graph of a few hundred classes. The same class graph gives
-the hop count between the farthest GPUs cheaply: twins are at equal distances
-from everything else.
+so the flow runs on a graph of a few hundred classes. Twins are cabled alike (the
+same bandwidth to each neighbour): then every member of a class carries its share
+of the class's flow, and the flow on the classes is the flow on the devices. The
+same class graph gives the hop count between the farthest GPUs cheaply: twins are
+at equal distances from everything else.
 """
 
 from __future__ import annotations
@@ -65,12 +67,13 @@ def merge_twins(
         graph.adj.append({})
         return number
 
-    # Endpoints (GPU nodes, other hosts on compute ports) by the exact set of neighbours.
+    # Endpoints (GPU nodes, other hosts on compute ports) by the exact set of neighbours
+    # and the bandwidth to each (merged, nodes cabled unlike carry more than they can).
     key: tuple[object, ...]
     for device in order:
         if device in switches or device not in adjacency:
             continue
-        key = ("n", frozenset(adjacency[device]))
+        key = ("n", frozenset(adjacency[device].items()))
         number = keys.get(key)
         if number is None:
             number = new_class(key, device, False)
@@ -84,7 +87,7 @@ def merge_twins(
     for device in order:
         if device not in switches or device not in adjacency:
             continue
-        around = frozenset(of.get(n, n) for n in adjacency[device])
+        around = frozenset((of.get(n, n), b) for n, b in adjacency[device].items())
         key = ("s", halves.get(device, 0), around)
         number = keys.get(key)
         if number is None:
@@ -92,8 +95,14 @@ def merge_twins(
         else:
             graph.members[number].append(device)
         of[device] = number
+    _class_edges(graph, adjacency)
+    return graph
+
+
+def _class_edges(graph: ClassGraph, adjacency: dict[str, dict[str, float]]) -> None:
+    """Each class's bandwidth to each other class: its members' cables summed."""
     adj = graph.adj
-    class_of = of.get
+    class_of = graph.of.get
     for device, neighbours in adjacency.items():
         a = class_of(device)
         if a is None:
@@ -104,7 +113,6 @@ def merge_twins(
             b = class_of(neighbour)
             if b is not None and b != a:
                 row[b] = add(b, 0.0) + bandwidth
-    return graph
 
 
 def max_flow(graph: ClassGraph, supply: dict[int, float], demand: dict[int, float]) -> float:

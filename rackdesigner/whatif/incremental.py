@@ -171,12 +171,30 @@ def common_ends(old: Sequence[Link], new: Sequence[Link]) -> tuple[int, int]:
     return head, tail
 
 
+def _add_touched(
+    touched: Iterable[str],
+    old_racks: dict[str, Rack],
+    new_racks: dict[str, Rack],
+    was: list[Rack],
+    now: list[Rack],
+) -> None:
+    """Add the racks ``touched`` to those that differ (``was`` and ``now``) though they
+    compare equal."""
+    listed = {rack.id for rack in now}
+    for ident in touched:
+        if ident not in listed and ident in new_racks and ident in old_racks:
+            listed.add(ident)
+            now.append(new_racks[ident])
+            was.append(old_racks[ident])
+
+
 class Incremental:
     """What must be checked again in ``new`` given ``old`` (two layouts), decided once
     from the layouts alone: the rules can run on the new side before the old side's
     findings are there (the old side may be checked in another process)."""
 
-    def __init__(self, old: Layout, new: Layout) -> None:
+    def __init__(self, old: Layout, new: Layout, touched: Iterable[str] = ()) -> None:
+        # ``touched``: rack ids changed though they compare equal (a what-if's failed parts).
         self.everything = _rows(old) != _rows(new) or any(
             getattr(old, name) != getattr(new, name) for name in _WHOLE
         )
@@ -199,6 +217,7 @@ class Incremental:
                 if before is not None:
                     was.append(before)
         was.extend(rack for ident, rack in old_racks.items() if ident not in new_racks)
+        _add_touched(touched, old_racks, new_racks, was, now)
         changed = was + now
         names = {device.id for rack in changed for device in rack.devices}
         cdus = {cdu for rack in changed for cdu in rack.cdus}

@@ -22,6 +22,8 @@ KINDS = ("feed", "side", "pdu", "cdu", "door", "switch", "rack", "link")
 EACH_KINDS = ("feed", "side", "pdu", "cdu", "switch", "rack")
 # The device kind each device failure must name.
 DEVICE_KINDS = {"pdu": "pdu", "cdu": "cdu", "door": "rear-door", "switch": "switch"}
+KIND_NAMES = {"pdu": "PDU", "cdu": "CDU", "door": "rear door", "switch": "switch"}
+KIND_PLURALS = {"pdu": "PDUs", "cdu": "CDUs", "door": "rear doors", "switch": "switches"}
 
 
 class PartError(ValueError):
@@ -55,6 +57,15 @@ class Lost:
     devices: set[str] = field(default_factory=set)  # pdu, cdu, door, switch ids
     racks: set[int] = field(default_factory=set)
     links: set[int] = field(default_factory=set)  # link indexes
+    _by_rack: dict[int, set[int]] | None = None
+
+    def feeds_of(self, rack: int) -> set[int]:
+        """The indexes of rack ``rack``'s feeds that failed."""
+        if self._by_rack is None:
+            self._by_rack = {}
+            for index, number in self.feeds:
+                self._by_rack.setdefault(index, set()).add(number)
+        return self._by_rack.get(rack, set())
 
     def touched_racks(self, analysis: Analysis) -> set[int]:
         """Racks whose power the failures can change: a failed rack, a failed feed's, a
@@ -116,10 +127,12 @@ def _resolve_one(analysis: Analysis, index: PartIndex, failure: Failure, lost: L
     elif kind in DEVICE_KINDS:
         dev = analysis.device_by_id.get(ident)
         if dev is None:
-            raise PartError(f"no device {ident} in the layout")
+            raise PartError(_not_a_device(analysis, index, kind, ident))
         if dev.kind != DEVICE_KINDS[kind]:
+            what = dev.kind or "device of unknown model"
             raise PartError(
-                f"device {ident} is a {dev.kind or 'device of unknown model'}, not a {kind}"
+                f"device {ident} is a {what}, not a {KIND_NAMES[kind]}"
+                f"{_kind_of(dev.kind)}{_of_kind(analysis, kind, dev.rack.id)}"
             )
         lost.devices.add(ident)
     elif kind == "rack":
@@ -138,6 +151,47 @@ def _resolve_one(analysis: Analysis, index: PartIndex, failure: Failure, lost: L
         if not found_links:
             raise PartError(f"no link with an end {ident} in the layout")
         lost.links.update(found_links)
+
+
+def _kind_of(device_kind: str | None) -> str:
+    """`` (fail it as switch:ID)`` where a device of that kind is a failure kind."""
+    for kind, wanted in DEVICE_KINDS.items():
+        if wanted == device_kind:
+            return f" (fail it as {kind}:ID)"
+    return ""
+
+
+def _of_kind(analysis: Analysis, kind: str, rack: str | None = None) -> str:
+    """``; rear doors in the layout: a01-door, a02-door``: what there is of ``kind`` (in
+    ``rack`` where it has some), to name one."""
+    wanted = DEVICE_KINDS[kind]
+    found = [d.id for d in analysis.devices if d.kind == wanted]
+    here = [d.id for d in analysis.devices if d.kind == wanted and d.rack.id == rack]
+    plural = KIND_PLURALS[kind]
+    if not found:
+        return f"; the layout has no {plural}"
+    listed = here or found
+    shown = ", ".join(listed[:5]) + (f" and {len(listed) - 5} more" if len(listed) > 5 else "")
+    where = f"in rack {rack}" if here else "in the layout"
+    return f"; {plural} {where}: {shown}"
+
+
+def _not_a_device(analysis: Analysis, index: PartIndex, kind: str, ident: str) -> str:
+    """Why ``KIND:ident`` names no device: it is a rack or a feed, or nothing at all."""
+    if ident in index.racks:
+        rack = analysis.racks[index.racks[ident][0]]
+        if kind == "door" and rack.rack.door:
+            return (
+                f"{ident} is a rack, not a {KIND_NAMES[kind]}: its door is {rack.rack.door} "
+                f"(door:{rack.rack.door}); rack:{ident} fails the whole rack"
+            )
+        return (
+            f"{ident} is a rack, not a {KIND_NAMES[kind]} (rack:{ident} fails the whole rack)"
+            f"{_of_kind(analysis, kind, ident)}"
+        )
+    if ident in index.feeds:
+        return f"{ident} is a feed, not a {KIND_NAMES[kind]} (feed:{ident})"
+    return f"no {KIND_NAMES[kind]} {ident} in the layout{_of_kind(analysis, kind)}"
 
 
 def candidates(analysis: Analysis, kind: str) -> list[Failure]:

@@ -11,7 +11,7 @@ from rackdesigner.model import markdown as md
 from rackdesigner.model.diagnostics import SEVERITY_RANK
 from rackdesigner.model.units import BANDWIDTH, BYTE_RATE, POWER, fmt
 from rackdesigner.model.wording import plural
-from rackdesigner.whatif.impact import FabricImpact, Impact
+from rackdesigner.whatif.results import FEWER_PSUS, DeviceLoss, FabricImpact, Impact
 
 # Devices listed by name in text and Markdown; the rest are counted.
 SHOWN = 12
@@ -28,7 +28,15 @@ def impact_data(impact: Impact) -> dict[str, Any]:
         "down": [_device(d) for d in impact.down],
         "degraded": [_device(d) for d in impact.degraded],
         "power": [
-            {"rack": p.rack, "side": p.side, "load": p.load, "capacity": p.capacity, "over": p.over}
+            {
+                "rack": p.rack,
+                "side": p.side,
+                "feed": p.feed,
+                "load": p.load,
+                "capacity": p.capacity,
+                "over": p.over,
+                "outcome": "capped" if p.capped else "tripped",
+            }
             for p in impact.power
         ],
         "cooling": [
@@ -38,6 +46,7 @@ def impact_data(impact: Impact) -> dict[str, Any]:
                 "heat": c.heat,
                 "capacity": c.capacity,
                 "over": c.over,
+                "tripped": c.tripped,
             }
             for c in impact.cooling
         ],
@@ -129,8 +138,9 @@ def _bus(value: float | None) -> str:
     return "–" if value is None else fmt(value, BYTE_RATE)
 
 
-def impact_lines(impact: Impact) -> list[str]:
-    """One scenario for people, a line per fact."""
+def impact_lines(impact: Impact, findings_listed: int | None = None) -> list[str]:
+    """One scenario for people, a line per fact; ``findings_listed``: list at most that
+    many of its new findings (the rest counted)."""
     title = ", ".join(str(f) for f in impact.failures)
     verb = "fails" if len(impact.failures) == 1 else "fail"
     out = [f"What if {title} {verb}:"]
@@ -141,26 +151,17 @@ def impact_lines(impact: Impact) -> list[str]:
         f"{impact.gpus_cut_off} cut off"
     )
     if impact.down:
-        out.append(
-            f"  down: {plural(len(impact.down), 'device')} ({plural(len(nodes_down), 'GPU node')})"
-            f": {_names([f'{d.id} ({d.why})' for d in impact.down])}"
-        )
+        head = f"  down: {plural(len(impact.down), 'device')} "
+        out += _losses(head + f"({plural(len(nodes_down), 'GPU node')})", impact.down)
     if impact.degraded:
-        out.append(
-            f"  degraded: {plural(len(impact.degraded), 'device')} "
-            f"({plural(len(nodes_degraded), 'GPU node')}): "
-            + _names(
-                [
-                    f"{d.id} ({d.psus_left} of {d.psus} PSUs, needs {d.required})"
-                    for d in impact.degraded
-                ]
-            )
-        )
+        head = f"  degraded: {plural(len(impact.degraded), 'device')} "
+        out += _losses(head + f"({plural(len(nodes_degraded), 'GPU node')})", impact.degraded)
     for p in impact.power:
-        side = f" side {p.side}" if p.side else ""
+        where = f"feed {p.feed}" if p.feed else (f"side {p.side}" if p.side else "its feeds")
+        outcome = "its devices power-capped" if p.capped else "it trips"
         out.append(
-            f"  power: rack {p.rack}{side} must carry {fmt(p.load, POWER)} on "
-            f"{fmt(p.capacity, POWER)}: {fmt(p.over, POWER)} over"
+            f"  power: rack {p.rack} {where} must carry {fmt(p.load, POWER)} on "
+            f"{fmt(p.capacity, POWER)} usable, {fmt(p.over, POWER)} over: {outcome}"
         )
     for c in impact.cooling:
         where = (
@@ -168,21 +169,42 @@ def impact_lines(impact: Impact) -> list[str]:
             if len(c.racks) > 1
             else (f"rack {c.racks[0]}" if c.racks else "the room")
         )
+        tripped = ": they trip" if c.tripped else ""
         out.append(
             f"  cooling: {c.cause}: {where} {fmt(c.heat, POWER)} against "
-            f"{fmt(c.capacity, POWER)}, {fmt(c.over, POWER)} over"
+            f"{fmt(c.capacity, POWER)}, {fmt(c.over, POWER)} over{tripped}"
         )
     for f in impact.fabrics:
         out += _fabric_lines(f)
     if impact.findings is not None:
         if impact.findings:
             out.append(f"  new findings: {len(impact.findings)}")
-            out += [f"    {d.severity} {d.code} {d.entity}: {d.message}" for d in impact.findings]
+            listed = impact.findings[:findings_listed]
+            out += [f"    {d.severity} {d.code} {d.entity}: {d.message}" for d in listed]
+            if len(listed) < len(impact.findings):
+                out.append(f"    … and {len(impact.findings) - len(listed)} more")
         else:
             out.append("  new findings: none")
-    if impact.harmless and not impact.findings:
+    if impact.harmless:
         out.append("  nothing is lost")
     return out
+
+
+def _losses(head: str, losses: Sequence[DeviceLoss]) -> list[str]:
+    """``head: a (why), b (why)``; where devices share a reason, a line per reason with
+    the devices it took (a rack's 27 trays on the shelves left, not 27 times the reason)."""
+    by_why: dict[str, list[str]] = {}
+    for d in losses:
+        by_why.setdefault(_degraded_why(d), []).append(d.id)
+    if len(by_why) == len(losses):
+        return [f"{head}: " + _names([f"{d.id} ({_degraded_why(d)})" for d in losses])]
+    return [f"{head}:"] + [f"    {why}: {_names(ids)}" for why, ids in by_why.items()]
+
+
+def _degraded_why(d: DeviceLoss) -> str:
+    if d.why == FEWER_PSUS:
+        return f"{d.psus_left} of {d.psus} PSUs, needs {d.required}"
+    return d.why
 
 
 def _fabric_lines(f: FabricImpact) -> list[str]:
@@ -283,3 +305,17 @@ def _ranked(impact: Impact) -> str:
     """A ranking's line: the summary, and the new findings' codes where they were run."""
     text = summary(impact)
     return text if impact.findings is None else f"{text}; new findings: {_codes_text(impact)}"
+
+
+def scenario(fmt: str, impact: Impact) -> str:
+    """One scenario as ``text``, ``json`` or ``markdown``."""
+    if fmt == "json":
+        return to_json(impact_data(impact))
+    return impact_markdown(impact) if fmt == "markdown" else impact_text(impact)
+
+
+def ranking(fmt: str, kind: str, impacts: Sequence[Impact]) -> str:
+    """A ranking as ``text``, ``json`` or ``markdown``."""
+    if fmt == "json":
+        return to_json(ranking_data(kind, impacts))
+    return ranking_markdown(kind, impacts) if fmt == "markdown" else ranking_text(kind, impacts)

@@ -266,7 +266,9 @@ def test_catalog_list_and_entry() -> None:
 def test_rules_list_and_explain() -> None:
     listing = run("rules")
     assert listing.returncode == 0
-    assert re.search(r"PWR001\s+error\s+\S", listing.stdout)
+    # PWR001 also warns ("redundancy lost") on a what-if's failed layout.
+    assert re.search(r"PWR001\s+error/warning\s+\S", listing.stdout)
+    assert re.search(r"PWR003\s+error\s+\S", listing.stdout)
     explained = run("rules", "COOL001")
     assert "Why it matters" in explained.stdout and "air_cooling_max" in explained.stdout
     assert run("rules", "NOPE1").returncode == 2

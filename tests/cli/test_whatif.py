@@ -21,7 +21,10 @@ def test_fail_one_side() -> None:
     result = run("whatif", LAYOUT, "--fail", "side:A")
     assert result.exit_code == 0, result.output
     assert "0 down, 32 degraded" in result.output
-    assert "new findings: none" in result.output
+    # Each rack runs on side B alone: the redundancy is used up, nothing over capacity.
+    assert "new findings: 2" in result.output
+    assert "warning PWR001 rack a01: redundancy lost: with side A lost" in result.output
+    assert "error" not in result.output
 
 
 def test_fail_json() -> None:

@@ -112,6 +112,24 @@ def test_merging_twins_keeps_the_max_flow(uplinks: int) -> None:
     )
 
 
+def test_twins_cabled_unlike_are_not_merged() -> None:
+    """Two nodes on the same two leaves, n1 with 2 cables to leaf1 and 1 to leaf2, n2 the
+    other way round: merged as twins they would carry min(3, 3) x 400G = 1.2 Tbit/s from
+    leaf1 to leaf2; each can carry min(2, 1) x 400G, 0.8 Tbit/s in all, the definition's
+    maximum flow on the graph."""
+    devices = [("n1", "dgx-h100"), ("n2", "dgx-h100"), ("leaf1", "sw32"), ("leaf2", "sw32")]
+    links = [
+        ("n1:ib1", "leaf1:p1"),
+        ("n1:ib2", "leaf1:p2"),
+        ("n1:ib3", "leaf2:p1"),
+        ("n2:ib1", "leaf1:p3"),
+        ("n2:ib2", "leaf2:p2"),
+        ("n2:ib3", "leaf2:p3"),
+    ]
+    assert brute_force_bisection(devices, links) == pytest.approx(800 * GBPS)
+    assert figures(devices, links).bisection.bandwidth == pytest.approx(800 * GBPS)
+
+
 def test_lateral_links_below_the_top_count_as_uplinks() -> None:
     # Two leaves of 16 node ports, 8 uplinks each to a spine and 8 cables to each other.
     devices, links = two_leaves_joined_by_one_cable()

@@ -79,10 +79,24 @@ def test_lost_rear_door_sends_the_rack_heat_to_air(inference: Analysis) -> None:
 
 
 def test_findings_the_failure_raises(inference: Analysis) -> None:
+    """A failed door reads as failed, not missing: COOL007 says its rack's heat goes to the
+    room (29.7 kW: two DGX B200 at 14.3 kW and the leaf, spine and ToR, its door's fans
+    off), not that ``door`` names no device. Side A lost leaves each rack on side B alone:
+    no capacity error (36.2 kW usable for about 30.7 kW), a "redundancy lost" warning each
+    (losing side B next takes the rack down), none of PWR001's redundancy re-applied."""
     impact = what_if(inference, fails("door:a01-door"), findings=True)
     assert impact.findings is not None
-    assert [(d.code, d.entity) for d in impact.findings] == [("COOL007", "rack a01")]
-    assert what_if(inference, fails("side:A"), findings=True).findings == []
+    ((code, entity, message),) = [(d.code, d.entity, d.message) for d in impact.findings]
+    assert (code, entity) == ("COOL007", "rack a01")
+    assert "has failed" in message and "names no device" not in message
+    side = what_if(inference, fails("side:A"), findings=True).findings
+    assert side is not None
+    assert [(d.code, d.severity, d.entity) for d in side] == [
+        ("PWR001", "warning", "rack a01"),
+        ("PWR001", "warning", "rack a02"),
+    ]
+    assert all(d.message.startswith("redundancy lost: with side A lost") for d in side)
+    assert "losing side B next would take" in side[0].message
 
 
 CDU_PAIR = """
@@ -203,7 +217,7 @@ def test_a_cut_link_is_a_rail_cut(cluster: Analysis) -> None:
 
 
 def test_unknown_parts_are_refused(inference: Analysis) -> None:
-    with pytest.raises(PartError, match="no device nope"):
+    with pytest.raises(PartError, match="no switch nope in the layout; switches"):
         what_if(inference, fails("switch:nope"))
     with pytest.raises(PartError, match="not a switch"):
         what_if(inference, fails("switch:a01-n01"))
@@ -237,16 +251,19 @@ def _new_by_full_checks(analysis: Analysis, failure: str) -> list[tuple[str, str
     layout), to hold the incremental ones to."""
     from collections import Counter
 
-    from rackdesigner.check.engine import check
-    from rackdesigner.check.suppressions import baseline_key
-    from rackdesigner.whatif.impact import failed_layout
+    from rackdesigner.check.engine import check, rules_for, run_rules
+    from rackdesigner.check.suppressions import apply_ignores, baseline_key
+    from rackdesigner.whatif.failed import failed_state
     from rackdesigner.whatif.parts import PartIndex, resolve
 
     engine = WhatIf(analysis)
     lost = resolve(analysis, fails(failure), PartIndex(analysis))
-    gone = engine._power(lost, engine.run(fails(failure)))
+    gone = engine.gone(lost)
+    state = failed_state(analysis, lost, gone)
     _, before = check(analysis.layout)
-    _, after = check(failed_layout(analysis.layout, lost, gone.down | gone.dead_pdus))
+    failed = Analysis(state.layout, failed=state.failed)
+    after = run_rules(rules_for(state.layout), failed)
+    apply_ignores(state.layout, after)
     known = Counter(baseline_key(d) for d in before if not d.suppressed)
     new = []
     for d in after:
@@ -298,3 +315,41 @@ def test_the_ranking_counts_each_failures_new_codes(inference: Analysis) -> None
     plain = WhatIf(inference).rank("door")
     assert "new findings" not in ranking_text("door", plain) + ranking_markdown("door", plain)
     assert "new_codes" not in ranking_data("door", plain)["failures"][0]
+
+
+@pytest.fixture(scope="module")
+def training() -> Analysis:
+    return Analysis(load(ROOT / "layouts" / "training-128.toml").layout)
+
+
+def test_a_lost_side_is_redundancy_lost_not_a_capacity_error(training: Analysis) -> None:
+    """training-128 side:A: each compute rack keeps sides B, C and D, 3 x 18.4 kW = 55.2 kW
+    for its 39.5 kW (415 V x 32 A x 0.8 x sqrt 3 = 18.4 kW a side), every node 3 of its 4
+    PSUs (2 needed): nothing is over, so no PWR001 or PWR004 error as if side A were still
+    there to lose. Losing side C next puts each node's half on B and D: B carries the
+    leaves' share and half the nodes', over 18.4 kW, and trips: "redundancy lost". The
+    network and CDU racks run on side B alone."""
+    impact = what_if(training, fails("side:A"))
+    assert impact.gpus_lost == 0 and impact.power == []
+    findings = impact.findings or []
+    assert [d.severity for d in findings] == ["warning"] * 7
+    assert {d.code for d in findings} == {"PWR001"}
+    a01 = next(d for d in findings if d.entity == "rack a01")
+    assert "runs on sides B, C and D (39.5 kW on 55.2 kW usable)" in a01.message
+    assert "losing side C next would trip feed a01-B" in a01.message
+    a03 = next(d for d in findings if d.entity == "rack a03")
+    assert "runs on side B alone" in a03.message
+
+
+def test_a_part_of_the_wrong_kind_says_what_it_is(inference: Analysis) -> None:
+    """``door:a01`` names the rack: say so and name its door, not "no device a01"."""
+    with pytest.raises(PartError) as caught:
+        what_if(inference, fails("door:a01"))
+    assert str(caught.value) == (
+        "a01 is a rack, not a rear door: its door is a01-door (door:a01-door); "
+        "rack:a01 fails the whole rack"
+    )
+    with pytest.raises(PartError, match="a01-A is a feed, not a PDU"):
+        what_if(inference, fails("pdu:a01-A"))
+    with pytest.raises(PartError, match=r"not a CDU \(fail it as door:ID\); the layout has no"):
+        what_if(inference, fails("cdu:a01-door"))

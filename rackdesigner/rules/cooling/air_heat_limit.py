@@ -60,10 +60,13 @@ def air_heat_over_limit(analysis: Analysis) -> Iterator[Finding]:
                 if rack.door is not None and rack.door_heat > 0
                 else ""
             )
+            failed = ""
+            if rack.door is not None and rack.door_failed:  # (what-if)
+                failed = f"; rear door {rack.door.id} has failed"
             message = (
                 f"residual air heat of {bound}{heat_text} exceeds the {limit_text} "
                 "air-cooling limit (the liquid loop takes "
-                f"{fmt(rack.loop_heat, POWER)}{door} of {bound}{fmt(rack.heat, POWER)})"
+                f"{fmt(rack.loop_heat, POWER)}{door} of {bound}{fmt(rack.heat, POWER)}{failed})"
             )
             hint = (
                 "move devices without cold plates to air-cooled racks, use liquid-cooled "

@@ -81,6 +81,8 @@ def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
         heat_text, capacity_text = fmt_apart(load.heat, capacity, POWER)
         who = "CDU" if len(load.cdus) == 1 else f"CDU group {cdu_names(load)}"
         all_working = "" if len(load.cdus) == 1 else " with all its CDUs working"
+        if load.lost:  # (what-if) the CDUs left
+            all_working = f" with {', '.join(sorted(load.lost))} failed"
         yield Finding(
             f"device {cdu.id}",
             cdu.ref,

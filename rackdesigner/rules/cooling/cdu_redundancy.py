@@ -5,7 +5,10 @@ Why it matters:
     CDUs racks name together) is N+1 when the sum of its capacities less its largest
     CDU still carries the liquid heat of all its racks; a lone CDU leaves nothing. In a
     group of two or more, a rack that names only one of the CDUs is plumbed to that
-    one alone, and loses its loop with it.
+    one alone, and loses its loop with it. On a layout a failure leaves (`rackdesigner
+    whatif`) a group that lost CDUs runs on the others: a warning ("redundancy lost")
+    where losing its largest working CDU next would leave its racks' loop short (COOL003
+    judges the loop now).
 
 Example:
     [[racks]]
@@ -22,11 +25,37 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rackdesigner.analysis import Analysis
+from rackdesigner.analysis import Analysis, CduLoad, RackFacts
 from rackdesigner.model.units import POWER, fmt, fmt_apart
-from rackdesigner.model.wording import at_least
+from rackdesigner.model.wording import at_least, plural
 from rackdesigner.rules.base import Finding, rule
 from rackdesigner.rules.cooling._common import cdu_names
+
+
+def _redundancy_lost(
+    load: CduLoad, spare: float, capacity: float, liquid: list[RackFacts]
+) -> Finding | None:
+    """A group running with CDUs failed: a warning where losing its largest working CDU
+    next would leave less than its racks' cold plates need (COOL003 judges the load now)."""
+    if load.heat > capacity or load.heat <= spare:
+        return None
+    working = load.working
+    failed = ", ".join(sorted(load.lost))
+    largest = max(working, key=lambda c: float(c.type.capacity or 0.0) if c.type else 0.0)
+    heat_text, capacity_text = fmt_apart(load.heat, capacity, POWER)
+    names = ", ".join(c.id for c in working)
+    return Finding(
+        f"device {load.cdu.id}",
+        load.cdu.ref,
+        f"redundancy lost: with {failed} failed the group runs on {names} "
+        f"({at_least(load.heat_unknown)}{heat_text} of liquid heat on {capacity_text}); "
+        f"losing {largest.id} next would leave {fmt(spare, POWER)} and its "
+        f"{plural(len(liquid), 'rack')} trip",
+        hint=f"restore {failed} before another CDU fails",
+        values={"heat": load.heat, "capacity": capacity, "n_plus_one": spare},
+        related=tuple(c.ref for c in load.cdus[1:]) + tuple(r.ref for r in liquid),
+        severity="warning",
+    )
 
 
 @rule(
@@ -47,7 +76,11 @@ def cdu_group_without_n_plus_one(analysis: Analysis) -> Iterator[Finding]:
             continue
         bound = at_least(load.heat_unknown)
         cdu = load.cdu
-        if load.heat > spare:
+        if load.lost:  # (what-if) CDUs failed: the redundancy they used up
+            found = _redundancy_lost(load, spare, capacity, liquid)
+            if found is not None:
+                yield found
+        elif load.heat > spare:
             heat_text = fmt(load.heat, POWER)
             if len(load.cdus) == 1:
                 message = (

@@ -45,7 +45,22 @@ def _door_problem(rack: RackFacts) -> str | None:
     return reference_problem("door", rack.rack.door, rack.door, "rear-door", "a rear door")
 
 
-@rule("COOL007", "error", scope="rack")
+def _failed_door(rack: RackFacts, door: str, limit: float) -> Finding | None:
+    """A rear-door rack whose door has failed (what-if): all its heat is in the room's air."""
+    if rack.air_heat <= limit:
+        return None
+    heat_text, limit_text = fmt_apart(rack.air_heat, limit, POWER)
+    return Finding(
+        f"rack {rack.rack.id}",
+        rack.ref,
+        f"rear door {door} has failed: {at_least(rack.load_unknown)}{heat_text} of heat goes "
+        f"to the room's air, over the {limit_text} air-cooling limit",
+        hint="restore the door, or take load out of the rack until it is back",
+        values={"air_heat": rack.air_heat, "limit": limit},
+    )
+
+
+@rule("COOL007", "error", scope="rack", thresholds=("air_cooling_max",))
 def rear_door_problems(analysis: Analysis) -> Iterator[Finding]:
     for rack in analysis.racks:
         if rack.cooling not in ("rear-door", "liquid"):
@@ -65,6 +80,11 @@ def rear_door_problems(analysis: Analysis) -> Iterator[Finding]:
             continue  # what its door leaves in the air is COOL001's
         door = rack.door
         assert door is not None
+        if rack.door_failed:  # (what-if) its heat goes to the room's air
+            found = _failed_door(rack, door.id, analysis.thresholds["air_cooling_max"])
+            if found is not None:
+                yield found
+            continue
         capacity = door.type.capacity if door.type is not None else None
         if capacity is None or rack.heat <= capacity:
             continue

@@ -52,11 +52,13 @@ class GpuUnit:
 
 def gpu_units(analysis: Analysis) -> list[GpuUnit]:
     """The layout's GPU units in file order: each NVLink domain's compute trays as one
-    (docs/rack-scale.md), every other GPU node on its own."""
+    (docs/rack-scale.md), every other GPU node on its own. A node a what-if took down is in
+    none: it is down, not uncabled."""
     units: list[GpuUnit] = []
     domains: dict[str, GpuUnit] = {}
+    failed = analysis.failed.devices
     for dev in analysis.devices:
-        if not dev.is_gpu_node:
+        if not dev.is_gpu_node or dev.id in failed:
             continue
         name = dev.rack.nvlink_domain
         if name is None or dev.type is None or dev.type.nvl_tray_role != "compute":

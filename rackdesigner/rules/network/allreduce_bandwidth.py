@@ -321,7 +321,7 @@ def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
     cabled = {id(node) for fabric in analysis.fabrics for node in fabric.nodes}
     seen: dict[str, list[DeviceFacts]] = {}
     for dev in analysis.devices:
-        if dev.is_gpu_node and id(dev) not in cabled:
+        if dev.is_gpu_node and id(dev) not in cabled and dev.id not in analysis.failed.devices:
             seen.setdefault(dev.device.model, []).append(dev)
     for model, devices in seen.items():
         first = devices[0]

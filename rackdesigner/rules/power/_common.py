@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rackdesigner.analysis import DeviceFacts, FeedFacts, RackFacts
+from rackdesigner.analysis.failures import NextLoss, Overload, RackPower
 from rackdesigner.analysis.power_chain import ElementFacts
 from rackdesigner.analysis.power_sides import pdu_feeds
 from rackdesigner.analysis.rack_scale import shelves_per_side
 from rackdesigner.model.layout import Feed
-from rackdesigner.model.units import CURRENT, POWER, VOLTAGE, fmt
-from rackdesigner.model.wording import name_list
+from rackdesigner.model.units import CURRENT, POWER, VOLTAGE, fmt, fmt_apart
+from rackdesigner.model.wording import name_list, plural
 
 VOLTAGE_SLACK = 1e-6  # V: float dust when an outlet voltage equals a range limit
 
@@ -146,3 +147,43 @@ def duration_text(seconds: float) -> str:
 def racks_text(analysis_racks: list[RackFacts], indexes: list[int], limit: int = 3) -> str:
     """``a01, a02 and 6 more``: racks by index."""
     return name_list([analysis_racks[i].rack.id for i in indexes], limit)
+
+
+# -- a rack running with parts lost (what-if: an analysis built with ``failed``) -----------
+
+
+def next_loss_text(nxt: NextLoss) -> str:
+    """``losing side B next would take 4 devices down (32 GPUs)``: what a rack that runs with
+    parts lost has left exposed."""
+    what = []
+    tripped = [o for o in nxt.overloads if not o.capped]
+    if tripped:
+        what.append("trip " + name_list([overload_text(o) for o in tripped]))
+    capped = [o for o in nxt.overloads if o.capped]
+    if capped:
+        what.append("overload " + name_list([overload_text(o) for o in capped]))
+    if nxt.down:
+        gpus = f" ({plural(nxt.gpus, 'GPU')})" if nxt.gpus else ""
+        names = name_list(list(nxt.down))
+        what.append(f"take {plural(len(nxt.down), 'device')}{gpus} down: {names}")
+    elif nxt.degraded:
+        gpus = f" ({plural(nxt.gpus, 'GPU')})" if nxt.gpus else ""
+        names = name_list(list(nxt.degraded))
+        what.append(f"leave {plural(len(nxt.degraded), 'device')}{gpus} degraded: {names}")
+    return f"losing side {nxt.side} next would {' and '.join(what)}"
+
+
+def overload_text(overload: Overload) -> str:
+    """``feed a01-B1 (45 kW on its usable 36.8 kW)``."""
+    load, capacity = fmt_apart(overload.load, overload.capacity, POWER)
+    return f"feed {overload.feed} ({load} on its usable {capacity})"
+
+
+def running_sides(running: RackPower) -> str:
+    """``sides B, C and D`` / ``side B alone`` / ``its feeds left``."""
+    live = [key for key, alive in running.live.items() if alive and key]
+    if not live:
+        return "its feeds left"
+    if len(live) == 1:
+        return f"side {live[0]} alone"
+    return f"sides {name_list(live, limit=8)}"

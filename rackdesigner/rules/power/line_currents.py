@@ -76,7 +76,10 @@ def _rebalance(facts: FeedFacts) -> str:
     return f"move devices off {where} to the lighter lines, or remove `phase` to spread them"
 
 
-def _overload(rack: RackFacts, facts: FeedFacts, limit_ratio: float) -> Finding | None:
+def _overload(
+    rack: RackFacts, facts: FeedFacts, limit_ratio: float, lost: str | None = None
+) -> Finding | None:
+    """``lost``: what the rack has lost (what-if), its line currents as it runs."""
     feed = facts.feed
     limit = facts.breaker_limit
     over = {name: amps for name, amps in facts.lines.items() if amps > limit}
@@ -99,7 +102,9 @@ def _overload(rack: RackFacts, facts: FeedFacts, limit_ratio: float) -> Finding 
             severity="warning",
         )
     k = len(rack.side_capacity)
-    if k == 2 and facts.group:
+    if lost is not None:
+        when = f" with {lost}"
+    elif k == 2 and facts.group:
         when = f" when side {facts.group} carries the rack alone"
     elif k > 2 and facts.group:
         when = f" when side {facts.group} carries 1/{k - 1} of the rack with another side lost"
@@ -143,8 +148,10 @@ def _overload(rack: RackFacts, facts: FeedFacts, limit_ratio: float) -> Finding 
 def line_overload(analysis: Analysis) -> Iterator[Finding]:
     limit_ratio = analysis.thresholds["phase_imbalance_max"]
     for rack in analysis.racks:
+        running = analysis.running.get(rack.index)
+        lost = running.lost_text() if running is not None else None
         for facts in rack.feeds:
-            finding = _overload(rack, facts, limit_ratio)
+            finding = _overload(rack, facts, limit_ratio, lost)
             if finding is not None:
                 yield finding
         if not rack.phase_conflicts:

@@ -33,7 +33,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rackdesigner.analysis import Analysis
+from rackdesigner.analysis import Analysis, DeviceFacts, FeedFacts
+from rackdesigner.analysis.failures import RackPower
 from rackdesigner.analysis.power_sides import feed_rating
 from rackdesigner.model.units import CURRENT, POWER, fmt, fmt_apart
 from rackdesigner.model.wording import at_least
@@ -47,6 +48,22 @@ from rackdesigner.rules.power._common import (
 )
 
 
+def _running_side(
+    running: RackPower, pdus: list[tuple[DeviceFacts, FeedFacts]], label: str
+) -> tuple[list[DeviceFacts], float]:
+    """A side's working PDUs (on live feeds, not failed) and the W its live feeds carry."""
+    feeds = running.rack.feeds
+    live = {i for key in running.keys if not label or key == label for i in running.live_feeds(key)}
+    members = [
+        d
+        for d, f in pdus
+        if (not label or f.group == label)
+        and d.id not in running.failed
+        and any(feeds[i] is f for i in live)
+    ]
+    return members, sum(running.feed_load.get(i, 0.0) for i in live)
+
+
 def _side_name(label: str) -> str:
     return f"side {label}'s PDUs" if label else "its PDUs"
 
@@ -58,17 +75,22 @@ def pdu_rating(analysis: Analysis) -> Iterator[Finding]:
         pdus = pdus_by_feed(rack)
         if not pdus:
             continue
+        running = analysis.running.get(rack.index)
         labels, share = side_groups(rack)
         carried = rack.load * share
         for label in labels:
             members = [d for d, f in pdus if not label or f.group == label]
+            if running is not None:  # parts lost (what-if): the side as it runs
+                members, carried = _running_side(running, pdus, label)
+                lost = f" it carries with {running.lost_text()}"
+            else:
+                lost = " it carries with another side lost" if label else " the rack draws"
             ratings = [d.type.capacity if d.type is not None else None for d in members]
-            if any(r is None for r in ratings):
+            if any(r is None for r in ratings) or not members:
                 continue
             rating = sum(float(r) for r in ratings if r is not None)
             if carried <= rating:
                 continue
-            lost = " it carries with another side lost" if label else " the rack draws"
             load_text, rating_text = fmt_apart(carried, rating, POWER)
             yield Finding(
                 f"rack {rack.rack.id}",

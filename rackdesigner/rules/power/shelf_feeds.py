@@ -46,6 +46,8 @@ from rackdesigner.rules.power._common import (
 def shelf_feeds(analysis: Analysis) -> Iterator[Finding]:
     power_factor = analysis.thresholds["power_factor"]
     for rack in analysis.racks:
+        if rack.index in analysis.running:
+            continue  # parts lost (what-if): PWR001 judges each feed as the rack runs
         dc = rack_dc(rack)
         if dc is None or not dc.shelves or not dc.trays:
             continue

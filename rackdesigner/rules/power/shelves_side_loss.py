@@ -43,6 +43,8 @@ def shelves_side_loss(analysis: Analysis) -> Iterator[Finding]:
     for rack in analysis.racks:
         if not rack.redundant:
             continue
+        if rack.index in analysis.running:
+            continue  # parts lost (what-if): PWR001 says what losing another side does
         dc = rack_dc(rack)
         if dc is None or not dc.shelves or not dc.trays:
             continue

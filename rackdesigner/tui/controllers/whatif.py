@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 # The device kinds a failure names by id (whatif's parts).
 DEVICE_PARTS = {"switch": "switch", "pdu": "pdu", "cdu": "cdu", "rear-door": "door"}
+FINDINGS_LISTED = 3  # of the failure's new findings, in its notice
 
 
 def choices(analysis: Analysis, device: str | None, rack: str | None) -> list[tuple[str, str]]:
@@ -156,7 +157,8 @@ class WhatIfController:
         shading = shading_of(event.part, event.impact, rack_of)
         self.workspace.shaded = shading
         self.show()
-        self.ui.notify("\n".join(impact_lines(event.impact)), title="What if", timeout=12)
+        lines = impact_lines(event.impact, findings_listed=FINDINGS_LISTED)
+        self.ui.notify("\n".join(lines), title="What if", timeout=12)
 
     def show(self) -> None:
         """The shading and the figures as the workspace holds them (None: cleared)."""

@@ -1,0 +1,61 @@
+"""The layout as a failure leaves it, for the rules: what they find there that the layout has
+not is the failure's new findings.
+
+A failed or dark part does not leave its rack: its units stay taken, a CDU or a rear door
+stays named by its racks. The failed layout keeps every rack, feed and device, and drops
+only the cables of what went down (and the cables that failed): the fabric is what is left
+of it. Its analysis marks the rest failed (:class:`~rackdesigner.analysis.failures.Failed`):
+failed devices draw nothing and make no heat, dead feeds carry nothing, a failed CDU or
+door cools nothing; so a failed CDU reads as failed, not as a name without a device, and
+the rules judge each rack as it runs (capacity where the parts left fall short, "redundancy
+lost" where a redundancy the failure used up leaves the next failure exposed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from rackdesigner.analysis.failures import Failed
+
+if TYPE_CHECKING:
+    from rackdesigner.analysis import Analysis
+    from rackdesigner.model.layout import Layout
+    from rackdesigner.whatif.parts import Lost
+    from rackdesigner.whatif.results import Gone
+
+
+@dataclass(frozen=True, slots=True)
+class FailedState:
+    layout: Layout  # the cables of what went down and the failed cables taken out
+    failed: Failed  # the feeds and devices that work no more
+    touched: frozenset[str]  # rack ids whose power or heat the failure changed
+
+
+def failed_state(analysis: Analysis, lost: Lost, gone: Gone) -> FailedState:
+    """The failed layout of ``analysis``'s layout, given what a failure took."""
+    by_id = analysis.device_by_id
+    racks = analysis.racks
+    feeds = frozenset((racks[r].rack.id, racks[r].rack.feeds[n].id) for r, n in gone.dead_feeds)
+    touched = {racks[i].rack.id for i in gone.racks}
+    touched.update(by_id[i].rack.id for i in gone.down if i in by_id)
+    layout = failed_layout(analysis.layout, gone.down, lost.links)
+    return FailedState(layout, Failed(feeds, frozenset(gone.down)), frozenset(touched))
+
+
+def failed_layout(layout: Layout, down: Iterable[str], links: Iterable[int] = ()) -> Layout:
+    """``layout`` without the cables of the devices ``down`` and the cables at the indexes
+    ``links``; every rack, feed and device stays."""
+    gone = set(down)
+    cut = set(links)
+    if not gone and not cut:
+        return layout
+    kept = [
+        link
+        for number, link in enumerate(layout.links)
+        if number not in cut
+        and link.a.partition(":")[0] not in gone
+        and link.b.partition(":")[0] not in gone
+    ]
+    return replace(layout, links=kept)

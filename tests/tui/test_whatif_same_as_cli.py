@@ -1,0 +1,68 @@
+"""The designer's What if… says what ``rackdesigner whatif --fail`` says: both call
+:func:`rackdesigner.whatif.what_if`, so the controller's result, findings included, is the
+command line's on the same file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from rackdesigner.cli.main import cli
+from rackdesigner.tui.controllers.whatif import WhatIfController
+from rackdesigner.tui.messages import WhatIfDone
+from rackdesigner.tui.workspace import Workspace, load_layout
+from rackdesigner.whatif.render import impact_data, to_json
+from tests.tui.pilot import copy
+
+
+class _Header:
+    def set_state(self, **_: Any) -> None:
+        pass
+
+
+class _UI:
+    """What the controller asks of the screen, run at once: its thread, its message."""
+
+    def __init__(self) -> None:
+        self.header = _Header()
+        self.posted: list[Any] = []
+
+    def set_status(self, text: str) -> None:  # the designer's status line
+        pass
+
+    def run_thread(self, job: Any, *, group: str, exclusive: bool) -> None:
+        job()
+
+    def post_result(self, message: Any) -> None:
+        self.posted.append(message)
+
+    def notify(self, *_: Any, **__: Any) -> None:
+        raise AssertionError("no notice expected")
+
+
+def _app_result(path: Path, part: str) -> dict[str, Any]:
+    loaded = load_layout(str(path))
+    assert loaded.session is not None and not loaded.errors
+    loaded.session.check_fast()
+    workspace = Workspace(str(path))
+    workspace.use(loaded.session, loaded.path)
+    ui = _UI()
+    WhatIfController(workspace, ui).run(part)  # type: ignore[arg-type]
+    (done,) = ui.posted
+    assert isinstance(done, WhatIfDone) and done.error is None and done.impact is not None
+    return json.loads(to_json(impact_data(done.impact)))  # type: ignore[no-any-return]
+
+
+def test_the_app_and_the_command_line_say_the_same(tmp_path: Path) -> None:
+    """training-128 side:A: the four-sided compute racks run on B, C and D, the others on
+    B alone; no capacity error and 7 "redundancy lost" warnings, in both."""
+    path = copy("training-128.toml", tmp_path)
+    app = _app_result(path, "side:A")
+    result = CliRunner().invoke(cli, ["whatif", str(path), "--fail", "side:A", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert app == json.loads(result.output)
+    codes = [(f["code"], f["severity"]) for f in app["findings"]]
+    assert codes == [("PWR001", "warning")] * 7
