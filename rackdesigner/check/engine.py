@@ -177,6 +177,9 @@ def _ignore_key_errors(document: Document, file: str | None) -> list[Diagnostic]
         for device in rack.devices:
             if device.ignore and _unknown_codes(tuple(device.ignore)):
                 found.append((Ref("device", device.id), f"device {device.id}", device.ignore))
+    for loop in layout.cooling_loops:  # (v1.4)
+        if loop.ignore and _unknown_codes(tuple(loop.ignore)):
+            found.append((Ref("loop", loop.id), f"loop {loop.id}", loop.ignore))
     links = [link for link in layout.links if link.ignore]
     if links:
         ids = dict(zip(map(id, layout.links), link_ids(layout.links), strict=True))

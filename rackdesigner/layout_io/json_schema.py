@@ -91,6 +91,14 @@ def _field(field: s.Field) -> dict[str, Any]:
             "properties": {str(k): {"type": "integer", "minimum": 0} for k in field.choices},
             "additionalProperties": False,
         }
+    elif kind == "qty_table":
+        pair = {
+            "type": "array",
+            "items": {"type": "string", "pattern": _QUANTITY},
+            "minItems": 2,
+            "maxItems": 2,
+        }
+        out = {"type": "array", "items": pair, "minItems": 1}
     elif kind == "qty_pair":
         out = {
             "type": "array",
@@ -167,6 +175,16 @@ def layout_schema() -> dict[str, Any]:
                 "additionalProperties": _table(s.GPU),
                 "description": "GPU models beside the built-in table",
             },
+            "cooling": _table(
+                s.COOLING,
+                {
+                    "loops": {
+                        "type": "array",
+                        "items": _table(s.LOOP),
+                        "description": "(v1.4) the water loops",
+                    }
+                },
+            ),
             "racks": {"type": "array", "items": rack},
             "links": {"type": "array", "items": _table(s.LINK)},
         },

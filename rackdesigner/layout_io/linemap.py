@@ -23,6 +23,7 @@ _KNOWN = {
     "racks.devices": ["racks", "devices"],
     "racks.feeds": ["racks", "feeds"],
     "links": ["links"],
+    "cooling.loops": ["cooling", "loops"],
 }
 _HASH = re.compile("#")
 _STRINGS = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'')
@@ -37,6 +38,7 @@ class LineMap:
     catalog: dict[str, int] = field(default_factory=dict)
     gpus: dict[str, int] = field(default_factory=dict)
     ports: dict[str, list[int]] = field(default_factory=dict)  # catalog key -> port group lines
+    cooling_loops: list[int] = field(default_factory=list)  # (v1.4) [[cooling.loops]]
     tables: dict[str, int] = field(default_factory=dict)  # [site], [workload] and the like
     comments: dict[int, str] = field(default_factory=dict)  # line -> full-line comment text
     trailing_comments: list[int] = field(default_factory=list)  # lines with a comment after code
@@ -97,6 +99,8 @@ class _Scan:
             found.devices[-1].append(line)
         elif self.array == "links":
             found.links.append(line)
+        elif self.array == "loops":
+            found.cooling_loops.append(line)
         elif self.array == "ports" and self.catalog_key is not None:
             found.ports.setdefault(self.catalog_key, []).append(line)
         elif self.array == "racks":
@@ -134,6 +138,8 @@ class _Scan:
             self.header(start, True, "links")
         elif double and parts == ["racks", "feeds"] and found.racks:
             found.feeds[-1].append(line)
+        elif double and parts == ["cooling", "loops"]:
+            found.cooling_loops.append(line)
         elif parts[0] in ("catalog", "gpus") and len(parts) >= 2:
             target = found.catalog if parts[0] == "catalog" else found.gpus
             target.setdefault(parts[1], line)

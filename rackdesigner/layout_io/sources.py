@@ -44,6 +44,8 @@ def placed(layout: m.Layout, lines: LineMap) -> Iterator[tuple[Any, int]]:
         yield entry, lines.catalog.get(key, 1)
     for key, gpu in layout.gpus.items():
         yield gpu, lines.gpus.get(key, 1)
+    for index, loop in enumerate(layout.cooling_loops):  # (v1.4)
+        yield loop, LineMap.entity(lines.cooling_loops, index)
     for index, rack in enumerate(layout.racks):
         line = LineMap.entity(lines.racks, index)
         yield rack, line
@@ -68,6 +70,7 @@ def source_map(layout: m.Layout, lines: LineMap) -> SourceMap:
     gpus = list(layout.gpus)
     racks = [(rack, list(rack.feeds), list(rack.devices)) for rack in layout.racks]
     links = list(layout.links)
+    loops = [loop.id for loop in layout.cooling_loops]
 
     def build() -> tuple[dict[Ref, int], dict[str, int]]:
         found: dict[Ref, int] = {}
@@ -82,6 +85,8 @@ def source_map(layout: m.Layout, lines: LineMap) -> SourceMap:
             found[Ref("catalog", key)] = lines.catalog.get(key, 1)
         for key in gpus:
             found[Ref("gpu", key)] = lines.gpus.get(key, 1)
+        for index, ident in enumerate(loops):  # (v1.4)
+            found.setdefault(Ref("loop", ident), LineMap.entity(lines.cooling_loops, index))
         numbering = Numbering()
         ref = numbering.ref
         for index, (rack, feeds, devices) in enumerate(racks):

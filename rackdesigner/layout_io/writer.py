@@ -23,7 +23,7 @@ from rackdesigner.layout_io import schema as s
 from rackdesigner.model import layout as m
 from rackdesigner.model.terminal import UNSAFE
 from rackdesigner.model.thresholds import THRESHOLDS
-from rackdesigner.model.units import canonical_text
+from rackdesigner.model.units import POWER, TEMPERATURE_DIFFERENCE, canonical_text
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 # What tomli-w leaves as it is of what terminals are tricked by: it escapes the C0 controls
@@ -76,6 +76,8 @@ def _chunks(layout: m.Layout) -> Iterator[str]:
         yield from _table(f"[catalog.{_key(key)}]", s.DEVICE_TYPE, entry)
     for key, gpu in sorted(layout.gpus.items()):
         yield from _table(f"[gpus.{_key(key)}]", s.GPU, gpu)
+    for loop in layout.cooling_loops:  # (v1.4) the water loops, as written
+        yield from _table("[[cooling.loops]]", s.LOOP, loop)
     for rack in layout.racks:
         yield from _table("[[racks]]", s.RACK, rack)
         for device in rack.devices:
@@ -139,6 +141,11 @@ def _typed(field: s.Field, value: Any) -> Any:
         return [_quantity(v, field.dim) for v in value]
     if kind == "number" and field.sci:
         return _sci(value)
+    if kind == "qty_table":  # (v1.4) a CDU's [approach, capacity] points
+        return [
+            [_quantity(approach, TEMPERATURE_DIFFERENCE), _quantity(capacity, POWER)]
+            for approach, capacity in value
+        ]
     return value
 
 

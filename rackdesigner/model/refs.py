@@ -30,6 +30,7 @@ KINDS = (
     "device",
     "link",
     "fabric",
+    "loop",  # (v1.4) a [[cooling.loops]] loop
 )
 
 
