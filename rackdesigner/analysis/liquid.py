@@ -23,6 +23,7 @@ The physics, every figure cited in docs/liquid-cooling.md:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -116,9 +117,7 @@ def _lowest_rated_approach(cdu: DeviceFacts) -> float | None:
     return float(dtype.rated_approach) if dtype.rated_approach is not None else None
 
 
-def cdu_rating(
-    cdu: DeviceFacts, loops: dict[str, CoolingLoop], warmer: float = 0.0
-) -> Rating:
+def cdu_rating(cdu: DeviceFacts, loops: dict[str, CoolingLoop], warmer: float = 0.0) -> Rating:
     """The CDU's capacity at the approach it runs at (``warmer`` kelvin of warmer facility
     water). Without loops, or on none, its ``capacity`` as given (today's figure)."""
     dtype = cdu.type
@@ -137,7 +136,7 @@ def cdu_rating(
     low_approach, low_capacity = table[0]
     if approach < low_approach:
         return Rating(None, NOT_RATED, approach, low_approach, low_capacity)
-    for (a0, c0), (a1, c1) in zip(table, table[1:], strict=False):
+    for (a0, c0), (a1, c1) in itertools.pairwise(table):
         if a0 <= approach <= a1:
             capacity = c0 + (c1 - c0) * (approach - a0) / (a1 - a0)
             return Rating(capacity, TABLE, approach, low_approach, low_capacity)
@@ -341,9 +340,27 @@ def liquid_plant(
             state.inrows.append(cooler)
             share = _nominal(cooler) / total if total else 1 / len(group.coolers)
             state.inrow_heat += taken * share
-    return LiquidPlant(
-        list(states.values()), groups, inrows, frozenset(lost), lost_loops, warmer
+    return LiquidPlant(list(states.values()), groups, inrows, frozenset(lost), lost_loops, warmer)
+
+
+def plant_of(analysis: Analysis) -> LiquidPlant:
+    """:func:`liquid_plant` with nothing failed, kept until the analysis's facts change
+    (every refresh makes new ``cdu_loads``): the cooling rules and the report share it."""
+    loads, racks = analysis.cdu_loads, analysis.racks
+    cached = getattr(analysis, "_liquid_plant", None)
+    if (
+        cached is not None
+        and cached[0] is loads
+        and cached[1] is racks
+        and cached[2] == len(analysis.layout.cooling_loops)
+    ):
+        plant: LiquidPlant = cached[3]
+        return plant
+    plant = liquid_plant(analysis)
+    setattr(  # noqa: B010 (a cache slot the analysis does not declare)
+        analysis, "_liquid_plant", (loads, racks, len(analysis.layout.cooling_loops), plant)
     )
+    return plant
 
 
 def _group(
@@ -544,10 +561,7 @@ def too_warm(group: GroupState, rack: RackFacts) -> str:
             continue
         most = dtype.max_supply_temperature
         if most is not None and supply > most:
-            return (
-                f"coolant supply {supply:.1f} °C above {dev.device.model}'s "
-                f"{float(most):g} °C"
-            )
+            return f"coolant supply {supply:.1f} °C above {dev.device.model}'s {float(most):g} °C"
     back = group.return_temperature
     if back is None:
         return ""

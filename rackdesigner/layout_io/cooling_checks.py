@@ -72,7 +72,7 @@ def _temperature_problems(loop: m.CoolingLoop, entity: str, index: int) -> Itera
     if supply is None and grade is None:
         yield LoopProblem(
             entity,
-            "gives no temperature: set supply_temperature (e.g. \"30 °C\") or ashrae_class "
+            'gives no temperature: set supply_temperature (e.g. "30 °C") or ashrae_class '
             '(e.g. "W32")',
             loop=index,
         )

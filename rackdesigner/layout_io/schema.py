@@ -319,7 +319,7 @@ DEVICE_TYPE = (
     _q(
         "rated_approach",
         TEMPERATURE_DIFFERENCE,
-        '(v1.4) cdu: the approach its capacity is rated at (secondary supply less facility '
+        "(v1.4) cdu: the approach its capacity is rated at (secondary supply less facility "
         'supply), e.g. "5 K"; at a smaller one it is not rated (COOL012)',
         positive=True,
         implausible=APPROACH_MAX,
@@ -330,7 +330,12 @@ DEVICE_TYPE = (
         '(v1.4) cdu: its capacity at each approach the datasheet gives, e.g. [["3 K", '
         '"500 kW"], ["5 K", "750 kW"]], approach ascending, capacity not falling',
     ),
-    _q("pump_flow", FLOW, '(v1.4) cdu: its pumps\' secondary flow, e.g. "1200 L/min"', positive=True),
+    _q(
+        "pump_flow",
+        FLOW,
+        '(v1.4) cdu: its pumps\' secondary flow, e.g. "1200 L/min"',
+        positive=True,
+    ),
     _q(
         "pump_pressure",
         PRESSURE,
@@ -345,7 +350,7 @@ DEVICE_TYPE = (
     _q(
         "rated_water_temperature",
         TEMPERATURE,
-        '(v1.4) rear-door / in-row: the entering water temperature its capacity is rated '
+        "(v1.4) rear-door / in-row: the entering water temperature its capacity is rated "
         'at, e.g. "18 °C"; warmer water is not rated (COOL018)',
     ),
     _q(

@@ -232,7 +232,9 @@ _TEMPERATURE_UNITS = {
     "degF": (5 / 9, -32 * 5 / 9),
     "℉": (5 / 9, -32 * 5 / 9),
 }
-_TEMPERATURE = re.compile(r"^\s*(?P<number>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*(?P<unit>\S*)\s*$")
+_TEMPERATURE = re.compile(
+    r"^\s*(?P<number>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*(?P<unit>\S*)\s*$"
+)
 
 
 _CELSIUS_DIFFERENCE = re.compile(r"(?:°C|degC|℃)(?=\s*$)")
@@ -337,8 +339,10 @@ def fmt(value: float, dim: Dimension, digits: int = 3) -> str:
     if dim is TEMPERATURE_DIFFERENCE:
         return f"{value:.{digits}g} K"
     if dim is FLOW:  # in litres per minute, as pumps and cold plates are rated
-        return f"{value * 60000:,.0f} L/min" if value * 60000 >= 1000 else (
-            f"{value * 60000:.{digits}g} L/min"
+        return (
+            f"{value * 60000:,.0f} L/min"
+            if value * 60000 >= 1000
+            else (f"{value * 60000:.{digits}g} L/min")
         )
     if dim is AREAL_MASS:  # whole kilograms, more digits only to tell two loads apart
         return f"{value:,.{max(0, digits - 3)}f} kg/m²"

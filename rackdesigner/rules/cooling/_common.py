@@ -43,3 +43,13 @@ def reference_problem(
 def cdu_names(load: CduLoad) -> str:
     ids = [c.id for c in load.cdus]
     return ", ".join(ids[:4]) + (f" and {len(ids) - 4} more" if len(ids) > 4 else "")
+
+
+def loop_words(ids: list[str]) -> str:
+    """Loop ids as a message names them: "loop fws-1", "loops fws-1, fws-2"."""
+    return ("loop " if len(ids) == 1 else "loops ") + ", ".join(ids)
+
+
+def rack_list(racks: list[RackFacts], most: int = 5) -> str:
+    shown = ", ".join(r.rack.id for r in racks[:most])
+    return shown + (f" and {len(racks) - most} more" if len(racks) > most else "")

@@ -48,6 +48,8 @@ def air_heat_over_limit(analysis: Analysis) -> Iterator[Finding]:
         cooling = rack.cooling
         if cooling not in ("air", "liquid") or rack.air_heat <= limit:
             continue
+        if rack.rack.inrow is not None:  # (v1.4) its in-row coolers take it: COOL020
+            continue
         bound = at_least(rack.load_unknown)
         spread = math.ceil(rack.air_heat / limit)
         heat_text, limit_text = fmt_apart(rack.air_heat, limit, POWER)

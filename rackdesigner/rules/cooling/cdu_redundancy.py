@@ -5,7 +5,8 @@ Why it matters:
     CDUs racks name together) is N+1 when the sum of its capacities less its largest
     CDU still carries the liquid heat of all its racks; a lone CDU leaves nothing. In a
     group of two or more, a rack that names only one of the CDUs is plumbed to that
-    one alone, and loses its loop with it.
+    one alone, and loses its loop with it. (v1.4) Where the layout declares water loops,
+    each CDU counts its capacity at the approach it runs at (COOL012).
 
 Example:
     [[racks]]
@@ -23,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis
+from rackdesigner.analysis.liquid import group_capacities, loops_by_id
 from rackdesigner.model.units import POWER, fmt, fmt_apart
 from rackdesigner.model.wording import at_least
 from rackdesigner.rules.base import Finding, rule
@@ -37,11 +39,13 @@ from rackdesigner.rules.cooling._common import cdu_names
     parts=("cdu_loads",),
 )
 def cdu_group_without_n_plus_one(analysis: Analysis) -> Iterator[Finding]:
+    loops = loops_by_id(analysis.layout)
     for load in analysis.cdu_loads:
-        spare = load.n_plus_one
-        capacity = load.capacity
-        if spare is None or capacity is None:
+        capacities = group_capacities(load, loops)
+        if capacities is None:
             continue
+        capacity = sum(capacities)
+        spare = capacity - max(capacities, default=0.0)
         liquid = [r for r in load.racks if r.liquid_heat > 0]
         if not liquid:
             continue
