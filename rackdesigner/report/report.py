@@ -28,6 +28,11 @@ from rackdesigner.report.fabric import (
     node_test,
     node_test_text,
 )
+from rackdesigner.report.liquid_loops import (
+    build_liquid_loops,
+    liquid_loops_csv_rows,
+    liquid_loops_text,
+)
 from rackdesigner.report.single_failures import single_failures, single_failures_text
 
 Report = dict[str, Any]
@@ -198,6 +203,10 @@ def build(
     nvlink = build_domains(analysis)
     if nvlink is not None:
         report["domains"] = nvlink
+    # (v1.4) Only where the layout declares water loops.
+    loops = build_liquid_loops(analysis)
+    if loops is not None:
+        report["liquid_loops"] = loops
     return report
 
 
@@ -276,6 +285,8 @@ def to_csv(report: Report) -> str:
     if report["cost"]["per_gpu"] is not None:
         writer.writerow(["cost", "site", "per_gpu", report["cost"]["per_gpu"], "USD"])
     for row in domains_csv_rows(report.get("domains")):
+        writer.writerow(row)
+    for row in liquid_loops_csv_rows(report.get("liquid_loops")):
         writer.writerow(row)
     return out.getvalue()
 
@@ -457,6 +468,7 @@ def to_text(report: Report) -> str:
     out += node_test_text(report["network"].get("node_test"))
     out += single_failures_text(report.get("single_failures"))
     out += domains_text(report.get("domains"))
+    out += liquid_loops_text(report.get("liquid_loops"))
     s = report["storage"]
     out += [
         "",
