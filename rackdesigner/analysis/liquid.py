@@ -69,17 +69,34 @@ class Rating:
     rated_capacity: float | None = None  # W at rated_approach
 
 
-def loops_by_id(layout: Layout) -> dict[str, CoolingLoop]:
-    """The layout's loops by id (the first of a repeated id, E001 at load)."""
-    found: dict[str, CoolingLoop] = {}
+@dataclass(frozen=True, slots=True)
+class Loops:
+    """The layout's loops by id, and the loop each CDU, door and in-row cooler hangs on (the
+    loop whose ``devices`` lists it; the first, where two do: E001 at load)."""
+
+    by_id: dict[str, CoolingLoop]
+    by_device: dict[str, CoolingLoop]
+
+    def __bool__(self) -> bool:
+        return bool(self.by_id)
+
+    def of(self, dev: DeviceFacts) -> CoolingLoop | None:
+        return self.by_device.get(dev.id)
+
+    def id_of(self, dev: DeviceFacts) -> str | None:
+        loop = self.by_device.get(dev.id)
+        return loop.id if loop is not None else None
+
+
+def loops_by_id(layout: Layout) -> Loops:
+    """The layout's loops (:class:`Loops`)."""
+    by_id: dict[str, CoolingLoop] = {}
+    by_device: dict[str, CoolingLoop] = {}
     for loop in layout.cooling_loops:
-        found.setdefault(loop.id, loop)
-    return found
-
-
-def loop_of(dev: DeviceFacts, loops: dict[str, CoolingLoop]) -> CoolingLoop | None:
-    name = dev.device.loop
-    return loops.get(name) if name is not None else None
+        by_id.setdefault(loop.id, loop)
+        for name in loop.devices or ():
+            by_device.setdefault(name, loop)
+    return Loops(by_id, by_device)
 
 
 def facility_supply(loop: CoolingLoop | None, warmer: float = 0.0) -> float | None:
@@ -90,9 +107,7 @@ def facility_supply(loop: CoolingLoop | None, warmer: float = 0.0) -> float | No
     return None if supply is None else supply + warmer
 
 
-def secondary_supply(
-    cdu: DeviceFacts, loops: dict[str, CoolingLoop], warmer: float = 0.0
-) -> float | None:
+def secondary_supply(cdu: DeviceFacts, loops: Loops, warmer: float = 0.0) -> float | None:
     """A CDU's secondary supply (°C): its setpoint, else its loop's design supply plus its
     rated approach (the CDU at its rating point). The CDU holds it: warmer facility water
     shrinks the approach instead, and below the rated one the CDU is not rated (the rules
@@ -101,7 +116,7 @@ def secondary_supply(
     setpoint = cdu.device.supply_setpoint
     if setpoint is not None:
         return float(setpoint)
-    supply = facility_supply(loop_of(cdu, loops))
+    supply = facility_supply(loops.of(cdu))
     rated = _lowest_rated_approach(cdu)
     if supply is None or rated is None:
         return None
@@ -117,14 +132,14 @@ def _lowest_rated_approach(cdu: DeviceFacts) -> float | None:
     return float(dtype.rated_approach) if dtype.rated_approach is not None else None
 
 
-def cdu_rating(cdu: DeviceFacts, loops: dict[str, CoolingLoop], warmer: float = 0.0) -> Rating:
+def cdu_rating(cdu: DeviceFacts, loops: Loops, warmer: float = 0.0) -> Rating:
     """The CDU's capacity at the approach it runs at (``warmer`` kelvin of warmer facility
     water). Without loops, or on none, its ``capacity`` as given (today's figure)."""
     dtype = cdu.type
     nominal = float(dtype.capacity) if dtype is not None and dtype.capacity is not None else None
     if dtype is None or (nominal is None and not dtype.capacity_table):
         return Rating(None, NO_CAPACITY)
-    loop = loop_of(cdu, loops)
+    loop = loops.of(cdu)
     supply = facility_supply(loop, warmer)
     table = [(float(a), float(c)) for a, c in dtype.capacity_table or ()]
     if not table and dtype.rated_approach is not None and nominal is not None:
@@ -149,7 +164,7 @@ def cdu_rating(cdu: DeviceFacts, loops: dict[str, CoolingLoop], warmer: float = 
 
 def group_capacities(
     load: CduLoad,
-    loops: dict[str, CoolingLoop],
+    loops: Loops,
     failed: Collection[str] = (),
     warmer: float = 0.0,
 ) -> list[float] | None:
@@ -198,6 +213,7 @@ class GroupState:
     supply: float | None  # °C, the warmest live CDU's secondary supply
     fluid: str
     loop_ids: list[str]  # the loops its CDUs hang on, in order
+    live_loops: list[str | None] = field(default_factory=list)  # each live CDU's loop
 
     @property
     def capacity(self) -> float | None:
@@ -312,21 +328,20 @@ def liquid_plant(
     loops = loops_by_id(analysis.layout)
     lost_loops = frozenset(failed_loops)
     lost = set(failed_cdus)
-    for dev in analysis.devices:
-        if dev.device.loop in lost_loops and dev.kind in ("cdu", "rear-door", "in-row"):
-            lost.add(dev.id)
+    for loop_id in lost_loops:
+        lost.update(loops.by_id[loop_id].devices or () if loop_id in loops.by_id else ())
     states = {
         loop.id: LoopState(loop, facility_supply(loop, warmer), loop.id in lost_loops)
-        for loop in loops.values()
+        for loop in loops.by_id.values()
     }
     per_kw = analysis.thresholds["coolant_flow_per_kw"]
     groups = [_group(load, loops, lost, warmer, per_kw) for load in analysis.cdu_loads]
     for state in groups:
-        _share(state, states)
+        _share(state, states, loops)
     for rack in analysis.racks:
         door = rack.door
         if door is not None and rack.door_heat > 0 and door.id not in lost:
-            state = states.get(door.device.loop or "")
+            state = states.get(loops.id_of(door) or "")
             if state is not None:
                 state.doors.append(door)
                 state.door_heat += rack.door_heat
@@ -334,7 +349,7 @@ def liquid_plant(
     for group in inrows:
         taken, total = group.taken, group.capacity or 0.0
         for cooler in group.coolers:
-            state = states.get(cooler.device.loop or "")
+            state = states.get(loops.id_of(cooler) or "")
             if state is None:
                 continue
             state.inrows.append(cooler)
@@ -365,7 +380,7 @@ def plant_of(analysis: Analysis) -> LiquidPlant:
 
 def _group(
     load: CduLoad,
-    loops: dict[str, CoolingLoop],
+    loops: Loops,
     lost: Collection[str],
     warmer: float,
     per_kw: float,
@@ -380,7 +395,7 @@ def _group(
     supplies = [s for c in live if (s := secondary_supply(c, loops, warmer)) is not None]
     fluids = {c.type.coolant for c in live if c.type is not None and c.type.coolant}
     fluid = "water" if fluids == {"water"} else DEFAULT_SECONDARY
-    loop_ids = list(dict.fromkeys(c.device.loop for c in load.cdus if c.device.loop))
+    loop_ids = list(dict.fromkeys(i for c in load.cdus if (i := loops.id_of(c)) is not None))
     return GroupState(
         load,
         live,
@@ -391,6 +406,7 @@ def _group(
         max(supplies) if supplies else None,
         fluid,
         loop_ids,
+        [loops.id_of(c) for c in live],
     )
 
 
@@ -398,7 +414,7 @@ def _nominal(dev: DeviceFacts) -> float:
     return float(dev.type.capacity or 0.0) if dev.type is not None else 0.0
 
 
-def _share(group: GroupState, states: dict[str, LoopState]) -> None:
+def _share(group: GroupState, states: dict[str, LoopState], loops: Loops) -> None:
     """A group's heat over its live CDUs' loops, in proportion to their capacity (equal
     where one is not known)."""
     if not group.live:
@@ -409,7 +425,7 @@ def _share(group: GroupState, states: dict[str, LoopState]) -> None:
     total = sum(w or 0.0 for w in weights)
     back = group.return_temperature
     for cdu, weight in zip(group.live, weights, strict=True):
-        state = states.get(cdu.device.loop or "")
+        state = states.get(loops.id_of(cdu) or "")
         if state is None:
             continue
         state.cdus.append(cdu)

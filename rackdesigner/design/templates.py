@@ -19,6 +19,7 @@ from rackdesigner.design import nvl_networks
 from rackdesigner.design.generators import FabricPlan, FabricRequest, GenerateError, generate
 from rackdesigner.design.generators.apply import apply_plan
 from rackdesigner.design.generators.base import default_switch, fabric_group, switch_model
+from rackdesigner.design.liquid_plan import plan_loops, plan_text
 from rackdesigner.layout_io.catalog import Catalog, builtin, standard_circuits
 from rackdesigner.layout_io.catalog import for_layout as catalog_for
 from rackdesigner.model.layout import (
@@ -440,9 +441,11 @@ def build(
     if timings is not None:
         _record(timings, began, racks_done, fabric_done, fabric_cpu)
     _power_budget(layout, merged)
+    loops = plan_loops(layout)
     layout.description, layout.comment = _header(
         command, layout, plan, options, dtype, (nodes, per_rack, cooling, fabric), side_counts
     )
+    layout.comment = "\n".join([layout.comment, *(f" {line}" for line in plan_text(loops))])
     return Built(layout, plan, dtype, nodes, len(layout.racks), layout.description)
 
 
@@ -1001,7 +1004,9 @@ def build_rack_scale(
     layout.site.floor_load_max = Q(float(rating), f"{rating} kg/m^2")
     facts = _NvlFacts(sus, tray_key, tray, power, loop_heat, cdus_per_row, floor, transformed)
     layout.description = _nvl_description(facts, plan)
+    loops = plan_loops(layout)
     layout.comment = _nvl_comment(command, layout, facts, plan, extra, merged, options)
+    layout.comment = "\n".join([layout.comment, *(f" {line}" for line in plan_text(loops))])
     trays = sus * NVL_SU_RACKS * NVL_TRAYS
     return Built(layout, plan, tray, trays, len(layout.racks), layout.description)
 

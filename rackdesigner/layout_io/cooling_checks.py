@@ -1,7 +1,8 @@
 """(v1.4) The liquid loop's load errors: a loop that gives no temperature or contradicts its
-class, a loop id used twice, a device that names an unknown loop or takes a key its kind
-does not (docs/liquid-cooling.md, Errors). The loader reports each with its line (E001);
-no rule is needed to see them, and none is imported.
+class, a loop id used twice, a loop that lists a device the layout does not hold, one that
+is no CDU, rear door or in-row cooler, or one another loop lists too; a ``supply_setpoint``
+on a device that is no CDU (docs/liquid-cooling.md, Errors). The loader reports each with
+its line (E001); no rule is needed to see them, and none is imported.
 """
 
 from __future__ import annotations
@@ -28,10 +29,23 @@ def loop_problems(
     builtin_kinds: Callable[[], dict[str, str]],
     written: list[set[str]] | None = None,
 ) -> Iterator[LoopProblem]:
-    """Every problem of the layout's loops and of the devices that name one. ``written``
-    holds each loop's keys as the file has them: a temperature whose value was refused
-    (an E002 of its own) is not also reported as missing."""
+    """Every problem of the layout's loops and of the devices they list. ``written`` holds
+    each loop's keys as the file has them: a temperature whose value was refused (an E002
+    of its own) is not also reported as missing."""
+    kinds: dict[str, str] | None = None
+
+    def kind_of(device: m.Device) -> str | None:
+        nonlocal kinds
+        dtype = layout.catalog.get(device.model)
+        if dtype is not None and dtype.kind is not None:
+            return dtype.kind
+        if kinds is None:
+            kinds = builtin_kinds()
+        return kinds.get(device.model)
+
     ids: dict[str, int] = {}
+    devices: dict[str, m.Device] | None = None
+    listed: dict[str, str] = {}
     for index, loop in enumerate(layout.cooling_loops):
         entity = f"loop {loop.id}"
         if loop.id in ids:
@@ -42,29 +56,51 @@ def loop_problems(
             loop.supply_temperature is not None or loop.ashrae_class is not None
         ):
             yield from _temperature_problems(loop, entity, index)
-    kinds: dict[str, str] | None = None
+        if loop.devices:
+            if devices is None:
+                devices = {d.id: d for _, d in layout.devices()}
+            for name in loop.devices:
+                problem = _listed_problem(name, devices, kind_of, listed.get(name), loop.id)
+                if problem is not None:
+                    yield LoopProblem(entity, problem, "devices", loop=index)
+                listed.setdefault(name, loop.id)
     for rack_index, rack in enumerate(layout.racks):
         for device_index, device in enumerate(rack.devices):
-            if device.loop is None and device.supply_setpoint is None:
+            if device.supply_setpoint is None:
                 continue
-            dtype = layout.catalog.get(device.model)
-            kind = dtype.kind if dtype is not None else None
-            if kind is None:
-                if kinds is None:
-                    kinds = builtin_kinds()
-                kind = kinds.get(device.model)
-            where = (rack_index, device_index)
-            entity = f"device {device.id}"
-            if device.loop is not None:
-                yield from _loop_key_problems(device, kind, ids, entity, where)
-            if device.supply_setpoint is not None and kind is not None and kind != "cdu":
+            kind = kind_of(device)
+            if kind is not None and kind != "cdu":
                 yield LoopProblem(
-                    entity,
+                    f"device {device.id}",
                     f"supply_setpoint is a key of CDUs only; {device.model} is a {kind}",
                     "supply_setpoint",
                     "remove supply_setpoint: a CDU sets its secondary's supply",
-                    device=where,
+                    device=(rack_index, device_index),
                 )
+
+
+def _listed_problem(
+    name: str,
+    devices: dict[str, m.Device],
+    kind_of: Callable[[m.Device], str | None],
+    other: str | None,
+    loop: str,
+) -> str | None:
+    device = devices.get(name)
+    if device is None:
+        close = difflib.get_close_matches(name, list(devices), n=1, cutoff=0.6)
+        suggestion = f" (did you mean '{close[0]}'?)" if close else ""
+        return f'devices lists "{name}", which names no device of the layout{suggestion}'
+    kind = kind_of(device)
+    if kind is not None and kind not in m.LOOP_DEVICE_KINDS:
+        return (
+            f'devices lists "{name}", a {kind} ({device.model}): a loop feeds CDUs, rear doors '
+            "and in-row coolers"
+        )
+    if other is not None:
+        where = "twice" if other == loop else f"by loop {other} too"
+        return f'devices lists "{name}", which is listed {where}: a device hangs on one loop'
+    return None
 
 
 def _temperature_problems(loop: m.CoolingLoop, entity: str, index: int) -> Iterator[LoopProblem]:
@@ -111,34 +147,4 @@ def _temperature_problems(loop: m.CoolingLoop, entity: str, index: int) -> Itera
             "ASHRAE liquid class starts at",
             "supply_temperature",
             loop=index,
-        )
-
-
-def _loop_key_problems(
-    device: m.Device,
-    kind: str | None,
-    ids: dict[str, int],
-    entity: str,
-    where: tuple[int, int],
-) -> Iterator[LoopProblem]:
-    if kind is not None and kind not in m.LOOP_DEVICE_KINDS:
-        yield LoopProblem(
-            entity,
-            f"loop is a key of CDUs, rear doors and in-row coolers; {device.model} is a {kind}",
-            "loop",
-            "remove loop: the device's heat reaches water through its rack's CDU or door",
-            device=where,
-        )
-        return
-    name = device.loop
-    assert name is not None
-    if name not in ids:
-        known = ", ".join(ids) if ids else "none: add [[cooling.loops]]"
-        close = difflib.get_close_matches(name, list(ids), n=1, cutoff=0.6)
-        suggestion = f" (did you mean '{close[0]}'?)" if close else ""
-        yield LoopProblem(
-            entity,
-            f'loop = "{name}" names no loop of the layout (its loops: {known}){suggestion}',
-            "loop",
-            device=where,
         )

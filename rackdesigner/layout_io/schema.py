@@ -468,11 +468,6 @@ DEVICE = (
     NOTES,
     IGNORE,
     _s("feed", "pdu only: the id of the rack's feed it plugs into"),
-    _s(
-        "loop",
-        "(v1.4) cdu, rear-door, in-row: the id of the [[cooling.loops]] loop it hangs on",
-        pattern=ID_PATTERN,
-    ),
     _q(
         "supply_setpoint",
         TEMPERATURE,
@@ -570,6 +565,11 @@ LOOP = (
     _q("capacity", POWER, 'the heat the plant behind it rejects, e.g. "2 MW"', positive=True),
     _q("flow", FLOW, 'the flow it supplies, e.g. "3000 L/min"', positive=True),
     _e("fluid", m.FLUIDS, "water (default) or pg25"),
+    Field(
+        "devices",
+        "str_list",
+        'device ids of the CDUs, rear doors and in-row coolers it feeds, e.g. ["r01-cdu"]',
+    ),
     NOTES,
     IGNORE,
 )

@@ -5,7 +5,7 @@ tomli-w's own heuristics would put short arrays of tables (all the links) at
 the top of the file as inline arrays. Canonical shape: top-level keys,
 ``[site]``, ``[workload]``, ``[rules]``, ``[meta]``, ``[catalog.*]``,
 ``[gpus.*]``, then each ``[[racks]]`` (feeds as inline tables) followed by its
-``[[racks.devices]]``, then every ``[[links]]``. Keys follow the schema's
+``[[racks.devices]]``, (v1.4) each ``[[cooling.loops]]``, then every ``[[links]]``. Keys follow the schema's
 order. A quantity keeps the text it was read with; a new one gets the key's
 canonical unit. The file's header comment and a comment directly above a
 table are kept.
@@ -76,12 +76,13 @@ def _chunks(layout: m.Layout) -> Iterator[str]:
         yield from _table(f"[catalog.{_key(key)}]", s.DEVICE_TYPE, entry)
     for key, gpu in sorted(layout.gpus.items()):
         yield from _table(f"[gpus.{_key(key)}]", s.GPU, gpu)
-    for loop in layout.cooling_loops:  # (v1.4) the water loops, as written
-        yield from _table("[[cooling.loops]]", s.LOOP, loop)
     for rack in layout.racks:
         yield from _table("[[racks]]", s.RACK, rack)
         for device in rack.devices:
             yield from _table("[[racks.devices]]", s.DEVICE, device)
+    # (v1.4) The water loops after the racks whose devices they list, before the cables.
+    for loop in layout.cooling_loops:
+        yield from _table("[[cooling.loops]]", s.LOOP, loop)
     for link in layout.links:
         yield from _table("[[links]]", s.LINK, link)
 

@@ -72,7 +72,7 @@ ASHRAE_CLASS_MIN = 2.0
 # chillers) or chilled water (rear doors and in-row coolers); and its fluid.
 LOOP_KINDS = ("facility", "chilled")
 FLUIDS = ("water", "pg25")
-# The kinds that hang on a loop (a device's ``loop``): CDUs, rear doors, in-row coolers.
+# The kinds that hang on a loop (a loop's ``devices``): CDUs, rear doors, in-row coolers.
 LOOP_DEVICE_KINDS = ("cdu", "rear-door", "in-row")
 
 DEFAULT_RACK_HEIGHT_U = 42.0
@@ -291,9 +291,7 @@ class Device:
     feed: str | None = None  # (v1.1) pdu only: the id of the rack's feed it plugs into
     # (v1.1) rule codes or prefixes not reported for findings about this device
     ignore: list[str] | None = None
-    # (v1.4) a CDU, rear door or in-row cooler: the id of the loop it hangs on; a CDU: its
-    # secondary supply setpoint (°C)
-    loop: str | None = None
+    # (v1.4) a CDU: its secondary supply setpoint (°C)
     supply_setpoint: float | None = None
 
 
@@ -422,6 +420,7 @@ class CoolingLoop:
     capacity: float | None = None  # W, heat the plant behind it rejects
     flow: float | None = None  # m³/s, flow it supplies
     fluid: str | None = None  # water (default) | pg25
+    devices: list[str] | None = None  # the CDUs, rear doors and in-row coolers on it
     notes: str | None = None
     comment: str | None = None
     ignore: list[str] | None = None

@@ -12,7 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rackdesigner.analysis.liquid import GroupState, LoopState, inrow_taken, plant_of
+from rackdesigner.analysis.liquid import (
+    GroupState,
+    LoopState,
+    inrow_taken,
+    loops_by_id,
+    plant_of,
+)
 from rackdesigner.model.units import FLOW, POWER, fmt
 from rackdesigner.model.wording import plural
 
@@ -62,13 +68,13 @@ def _group(group: GroupState) -> dict[str, Any]:
             {
                 "cdu": cdu.id,
                 "model": cdu.device.model,
-                "loop": cdu.device.loop,
+                "loop": loop,
                 "capacity": rating.capacity,
                 "basis": rating.basis,
                 "approach": rating.approach,
                 "rated_approach": rating.rated_approach,
             }
-            for cdu, rating in zip(group.live, group.ratings, strict=True)
+            for cdu, rating, loop in zip(group.live, group.ratings, group.live_loops, strict=True)
         ],
         "racks": [r.rack.id for r in group.racks],
         "heat": group.heat,
@@ -87,6 +93,7 @@ def _group(group: GroupState) -> dict[str, Any]:
 def _residue(analysis: Analysis) -> list[dict[str, Any]]:
     """Each liquid rack's residual air heat and where it goes."""
     taken = inrow_taken(analysis)
+    loops = loops_by_id(analysis.layout)
     site = analysis.layout.site
     room = site is not None and site.cooling_capacity is not None
     out = []
@@ -101,7 +108,7 @@ def _residue(analysis: Analysis) -> list[dict[str, Any]]:
                 "rack": rack.rack.id,
                 "air_heat": rack.air_heat + rack.door_heat,
                 "door": door.id if door is not None and rack.door_heat > 0 else None,
-                "door_loop": door.device.loop if door is not None else None,
+                "door_loop": loops.id_of(door) if door is not None else None,
                 "door_heat": rack.door_heat,
                 "inrow_heat": inrow,
                 "room_heat": left if room else 0.0,

@@ -15,10 +15,11 @@ Example:
     id = "fws-1"
     supply_temperature = "32 °C"
 
+    devices = ["r01-cdu"]
+
     [[racks.devices]]
     id = "r01-cdu"
     model = "coolit-chx750"   # 750 kW at a 5 K approach
-    loop = "fws-1"
     supply_setpoint = "35 °C" # a 3 K approach: not rated
 
 Fix:
@@ -35,7 +36,6 @@ from rackdesigner.analysis.liquid import (
     NOT_RATED,
     cdu_rating,
     facility_supply,
-    loop_of,
     loops_by_id,
 )
 from rackdesigner.model.units import POWER, fmt
@@ -59,7 +59,7 @@ def cdu_approach(analysis: Analysis) -> Iterator[Finding]:
             if cdu.id in seen:
                 continue
             seen.add(cdu.id)
-            supply = facility_supply(loop_of(cdu, loops))
+            supply = facility_supply(loops.of(cdu))
             setpoint = cdu.device.supply_setpoint
             if supply is None or setpoint is None:
                 rating = cdu_rating(cdu, loops)
@@ -68,7 +68,7 @@ def cdu_approach(analysis: Analysis) -> Iterator[Finding]:
                     f"device {cdu.id}",
                     cdu.ref,
                     f"secondary supply setpoint {float(setpoint):g} °C is not above its loop "
-                    f"{cdu.device.loop}'s {supply:g} °C facility water: no heat exchanger "
+                    f"{loops.id_of(cdu)}'s {supply:g} °C facility water: no heat exchanger "
                     "cools a loop below the water that cools it",
                     hint="raise the setpoint above the facility supply by the CDU's rated "
                     "approach, or supply colder facility water",

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis
-from rackdesigner.analysis.liquid import facility_supply, loop_of, loops_by_id
+from rackdesigner.analysis.liquid import facility_supply, loops_by_id
 from rackdesigner.model.units import POWER, fmt
 from rackdesigner.rules.base import Finding, rule
 
@@ -44,14 +44,14 @@ def door_water_too_warm(analysis: Analysis) -> Iterator[Finding]:
         if dev.kind not in ("rear-door", "in-row") or dtype is None:
             continue
         rated = dtype.rated_water_temperature
-        supply = facility_supply(loop_of(dev, loops))
+        supply = facility_supply(loops.of(dev))
         if rated is None or supply is None or supply <= rated:
             continue
         what = "rear door" if dev.kind == "rear-door" else "in-row cooler"
         yield Finding(
             f"device {dev.id}",
             dev.ref,
-            f"{what} on loop {dev.device.loop}'s {supply:g} °C water; its "
+            f"{what} on loop {loops.id_of(dev)}'s {supply:g} °C water; its "
             f"{fmt(float(dtype.capacity or 0), POWER)} is rated at {float(rated):g} °C and "
             "no capacity is published for warmer water: the air heat counted to it is not "
             "assured",

@@ -2,8 +2,8 @@
 or in-row cooler hangs on none.
 
 Why it matters:
-    (v1.4) Once a layout declares its water loops (`[[cooling.loops]]`), every CDU, rear
-    door and in-row cooler says which one it hangs on (`loop` on the device). A CDU on no
+    (v1.4) Once a layout declares its water loops (`[[cooling.loops]]`), each loop lists
+    the CDUs, rear doors and in-row coolers it feeds (`devices`). A CDU on no
     loop moves its racks' cold-plate heat to nowhere: the liquid racks it serves have no
     path to facility water, and they trip (error). A rear door or in-row cooler on no loop
     has no chilled water named, so nothing checks the water it needs (warning). Layouts
@@ -14,14 +14,12 @@ Example:
     id = "fws-1"
     ashrae_class = "W32"
 
-    [[racks.devices]]
-    id = "r01-cdu"
-    model = "coolit-chx750"
-    position = 1          # no loop: the row's 837 kW of cold plates reach no water
+    devices = ["r02-cdu"]   # r01-cdu is on no loop: the 837.6 kW of cold plates of
+                            # its row's racks reach no water
 
 Fix:
-    Name the loop each CDU, rear door and in-row cooler is piped to: `loop = "<loop id>"`
-    on the device.
+    List each CDU, rear door and in-row cooler in the `devices` of the loop it is piped
+    to.
 """
 
 from __future__ import annotations
@@ -29,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis
+from rackdesigner.analysis.liquid import loops_by_id
 from rackdesigner.model.units import POWER, fmt
 from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
@@ -43,12 +42,13 @@ from rackdesigner.rules.cooling._common import rack_list
     reads=("rack.cooling", "rack.cdu", "rack.door", "rack.inrow"),
 )
 def no_path_to_water(analysis: Analysis) -> Iterator[Finding]:
-    if not analysis.layout.cooling_loops:
+    loops = loops_by_id(analysis.layout)
+    if not loops:
         return
     for load in analysis.cdu_loads:
         liquid = [r for r in load.racks if r.loop_heat > 0]
         for cdu in load.cdus:
-            if cdu.device.loop is not None:
+            if loops.of(cdu) is not None:
                 continue
             heat = sum(r.loop_heat for r in liquid)
             yield Finding(
@@ -57,29 +57,29 @@ def no_path_to_water(analysis: Analysis) -> Iterator[Finding]:
                 f"CDU hangs on no loop: the {fmt(heat, POWER)} of cold-plate heat of "
                 f"{plural(len(liquid), 'rack')} ({rack_list(liquid)}) has no path to "
                 "facility water",
-                hint='name the facility loop it is piped to: loop = "<loop id>"',
+                hint="list it in the devices of the facility loop it is piped to",
                 values={"heat": heat},
                 related=tuple(r.ref for r in liquid),
             )
     for rack in analysis.racks:
         door = rack.door
-        if door is not None and rack.door_heat > 0 and door.device.loop is None:
+        if door is not None and rack.door_heat > 0 and loops.of(door) is None:
             yield Finding(
                 f"device {door.id}",
                 door.ref,
                 f"rear door of rack {rack.rack.id} hangs on no loop: the chilled water "
                 f"for its {fmt(rack.door_heat, POWER)} is not named, so nothing checks it",
-                hint='name the chilled-water loop it is piped to: loop = "<loop id>"',
+                hint="list it in the devices of the chilled-water loop it is piped to",
                 severity="warning",
                 values={"heat": rack.door_heat},
             )
     for dev in analysis.devices:
-        if dev.kind == "in-row" and dev.device.loop is None:
+        if dev.kind == "in-row" and loops.of(dev) is None:
             yield Finding(
                 f"device {dev.id}",
                 dev.ref,
                 "in-row cooler hangs on no loop: its chilled water is not named, so "
                 "nothing checks it",
-                hint='name the chilled-water loop it is piped to: loop = "<loop id>"',
+                hint="list it in the devices of the chilled-water loop it is piped to",
                 severity="warning",
             )
