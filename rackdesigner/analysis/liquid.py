@@ -435,6 +435,11 @@ def _share(group: GroupState, states: dict[str, LoopState], loops: Loops) -> Non
             state.secondary_return = back if was is None else min(was, back)
 
 
+def is_in_row_cooler(dev: DeviceFacts) -> bool:
+    """An in-row cooler (v1.4): a type that says ``in_row = true``."""
+    return dev.type is not None and dev.type.is_in_row_cooler
+
+
 def inrow_groups(
     racks: Sequence[RackFacts],
     by_id: dict[str, DeviceFacts],
@@ -447,7 +452,7 @@ def inrow_groups(
         ids = [
             name
             for name in rack.rack.inrows
-            if (dev := by_id.get(name)) is not None and dev.kind == "in-row"
+            if (dev := by_id.get(name)) is not None and is_in_row_cooler(dev)
         ]
         named.append(ids)
     if not any(named):

@@ -10,8 +10,9 @@ construction and the header can say what the plant must give.
 - The chilled-water loop for rear doors supplies 18 °C: IBM's rear-door heat exchanger
   manual keeps the door's water at 18 °C (±1) above a 17 °C dew point (ASHRAE class 1), so
   no coil sweats. Its capacity and flow are sized the same way for the doors' heat.
-- ``[site] cooling_capacity`` is the air heat left in the room, and 10 %, up to the next
-  10 kW (COOL006 checks it; COOL019 needs the room stated for liquid racks' residue).
+- ``[site] cooling_capacity``, where a liquid rack leaves air heat no door takes, is the
+  air heat left in the room, and 10 %, up to the next 10 kW (COOL006 checks it; COOL019
+  needs the room stated for liquid racks' residue).
 """
 
 from __future__ import annotations
@@ -91,12 +92,16 @@ def plan_loops(layout: Layout) -> LoopPlan | None:
             )
         )
     layout.cooling_loops = loops
-    if layout.site is None:
-        layout.site = Site()
-    kw = _kw_up(room)
-    layout.site.cooling_capacity = Q(kw * 1e3, f"{kw} kW")
+    # A liquid rack's air heat that no door takes goes to the room, which must then say
+    # what it takes (COOL019); a hall whose doors take it all states nothing it need not.
+    residue = any(r.cooling == "liquid" and r.air_heat > 0 for r in analysis.racks)
+    if residue:
+        if layout.site is None:
+            layout.site = Site()
+        kw = _kw_up(room)
+        layout.site.cooling_capacity = Q(kw * 1e3, f"{kw} kW")
     per_door = max((r.door_heat for r in analysis.racks), default=0.0)
-    return LoopPlan(cold, door_heat, room, per_door)
+    return LoopPlan(cold, door_heat, room if residue else 0.0, per_door)
 
 
 def plan_text(plan: LoopPlan | None) -> list[str]:
@@ -117,8 +122,9 @@ def plan_text(plan: LoopPlan | None) -> list[str]:
             f"point), for {plan.doors / 1e3:,.1f} kW: each door's coil takes up to "
             f"{plan.per_door / 1e3:,.1f} kW of its rack's residual air heat."
         )
-    out.append(
-        f"[site] cooling_capacity is the {plan.room / 1e3:,.1f} kW left in the room's air and "
-        "10 %: set your room's own figure (COOL006)."
-    )
+    if plan.room:
+        out.append(
+            f"[site] cooling_capacity is the {plan.room / 1e3:,.1f} kW left in the room's air "
+            "and 10 %: set your room's own figure (COOL006)."
+        )
     return out

@@ -43,6 +43,10 @@ def loop_problems(
             kinds = builtin_kinds()
         return kinds.get(device.model)
 
+    def in_row(device: m.Device) -> bool:  # a layout's own in-row cooler type
+        dtype = layout.catalog.get(device.model)
+        return dtype is not None and bool(dtype.in_row)
+
     ids: dict[str, int] = {}
     devices: dict[str, m.Device] | None = None
     listed: dict[str, str] = {}
@@ -60,7 +64,7 @@ def loop_problems(
             if devices is None:
                 devices = {d.id: d for _, d in layout.devices()}
             for name in loop.devices:
-                problem = _listed_problem(name, devices, kind_of, listed.get(name), loop.id)
+                problem = _listed_problem(name, devices, kind_of, listed.get(name), loop.id, in_row)
                 if problem is not None:
                     yield LoopProblem(entity, problem, "devices", loop=index)
                 listed.setdefault(name, loop.id)
@@ -85,6 +89,7 @@ def _listed_problem(
     kind_of: Callable[[m.Device], str | None],
     other: str | None,
     loop: str,
+    in_row: Callable[[m.Device], bool],
 ) -> str | None:
     device = devices.get(name)
     if device is None:
@@ -92,7 +97,7 @@ def _listed_problem(
         suggestion = f" (did you mean '{close[0]}'?)" if close else ""
         return f'devices lists "{name}", which names no device of the layout{suggestion}'
     kind = kind_of(device)
-    if kind is not None and kind not in m.LOOP_DEVICE_KINDS:
+    if kind is not None and kind not in m.LOOP_DEVICE_KINDS and not in_row(device):
         return (
             f'devices lists "{name}", a {kind} ({device.model}): a loop feeds CDUs, rear doors '
             "and in-row coolers"

@@ -347,6 +347,12 @@ DEVICE_TYPE = (
         m.FLUIDS,
         "(v1.4) cdu: its secondary loop's fluid, water or pg25 (default pg25)",
     ),
+    Field(
+        "in_row",
+        "bool",
+        "(v1.4) an in-row cooler (kind other): takes the air heat of the racks that name it "
+        "(inrow) through a chilled-water coil, up to its capacity (COOL020)",
+    ),
     _q(
         "rated_water_temperature",
         TEMPERATURE,
@@ -392,7 +398,11 @@ DEVICE_TYPE = (
         maximum=1,
     ),
     _e("role", ("leaf", "spine", "core"), "switches: display role (tiers come from cabling)"),
-    _q("capacity", POWER, "cdu / rear-door: heat removed; pdu: its continuous rating"),
+    _q(
+        "capacity",
+        POWER,
+        "cdu / rear-door / in-row cooler: heat removed; pdu: its continuous rating",
+    ),
     Field(
         "outlets",
         "int_map",

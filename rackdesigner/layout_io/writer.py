@@ -5,8 +5,8 @@ tomli-w's own heuristics would put short arrays of tables (all the links) at
 the top of the file as inline arrays. Canonical shape: top-level keys,
 ``[site]``, ``[workload]``, ``[rules]``, ``[meta]``, ``[catalog.*]``,
 ``[gpus.*]``, then each ``[[racks]]`` (feeds as inline tables) followed by its
-``[[racks.devices]]``, (v1.4) each ``[[cooling.loops]]``, then every ``[[links]]``. Keys follow the schema's
-order. A quantity keeps the text it was read with; a new one gets the key's
+``[[racks.devices]]``, (v1.4) each ``[[cooling.loops]]``, then every ``[[links]]``.
+Keys follow the schema's order. A quantity keeps the text it was read with; a new one gets the key's
 canonical unit. The file's header comment and a comment directly above a
 table are kept.
 """

@@ -30,7 +30,6 @@ DEVICE_KINDS = (
     "pdu",
     "cdu",
     "rear-door",
-    "in-row",
     "patch-panel",
     "blank",
     "other",
@@ -72,8 +71,9 @@ ASHRAE_CLASS_MIN = 2.0
 # chillers) or chilled water (rear doors and in-row coolers); and its fluid.
 LOOP_KINDS = ("facility", "chilled")
 FLUIDS = ("water", "pg25")
-# The kinds that hang on a loop (a loop's ``devices``): CDUs, rear doors, in-row coolers.
-LOOP_DEVICE_KINDS = ("cdu", "rear-door", "in-row")
+# The kinds that hang on a loop (a loop's ``devices``): CDUs and rear doors, and in-row
+# coolers (kind "other" with ``in_row``: the drawings' palette has no kind for them yet).
+LOOP_DEVICE_KINDS = ("cdu", "rear-door")
 
 DEFAULT_RACK_HEIGHT_U = 42.0
 # v1.1: no cold plates unless a type declares them (DGX and air HGX chassis have none).
@@ -213,6 +213,13 @@ class DeviceType:
     max_supply_temperature: float | None = None  # °C
     max_return_temperature: float | None = None  # °C
     pressure_drop: float | None = None  # Pa, at coolant_flow
+    # (v1.4) an in-row cooler: stands in the row and takes its racks' air heat through a
+    # chilled-water coil, up to ``capacity`` (a type of kind "other")
+    in_row: bool | None = None
+
+    @property
+    def is_in_row_cooler(self) -> bool:
+        return bool(self.in_row)
 
     @property
     def nvl_tray_role(self) -> str | None:

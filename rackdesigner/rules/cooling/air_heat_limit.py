@@ -9,9 +9,10 @@ Why it matters:
     their heat into the air). Rear-door racks are checked by COOL007 instead, immersion
     racks put no heat into the air. (v1.3) A liquid rack that names a rear door
     (`door`) counts what is left after the door's coil takes its share, up to the
-    door's capacity. The hint offers direct-to-chip liquid only where
-    the rack's GPU nodes have cold plates; for air-only chassis it offers a rear-door
-    heat exchanger or spreading the load.
+    door's capacity. (v1.4) A rack that names in-row coolers (`inrow`) sends its air
+    heat to them instead; COOL020 judges their group. The hint offers direct-to-chip
+    liquid only where the rack's GPU nodes have cold plates; for air-only chassis it
+    offers a rear-door heat exchanger or spreading the load.
 
 Example:
     [[racks]]

@@ -41,7 +41,7 @@ def door_water_too_warm(analysis: Analysis) -> Iterator[Finding]:
         return
     for dev in analysis.devices:
         dtype = dev.type
-        if dev.kind not in ("rear-door", "in-row") or dtype is None:
+        if dtype is None or not (dev.kind == "rear-door" or dtype.is_in_row_cooler):
             continue
         rated = dtype.rated_water_temperature
         supply = facility_supply(loops.of(dev))

@@ -74,7 +74,7 @@ def no_path_to_water(analysis: Analysis) -> Iterator[Finding]:
                 values={"heat": rack.door_heat},
             )
     for dev in analysis.devices:
-        if dev.kind == "in-row" and loops.of(dev) is None:
+        if dev.type is not None and dev.type.is_in_row_cooler and loops.of(dev) is None:
             yield Finding(
                 f"device {dev.id}",
                 dev.ref,

@@ -4,7 +4,8 @@ Why it matters:
     Whatever heat the liquid loops and rear doors do not take leaves through the room's
     air handlers, and `site.cooling_capacity` is what they remove. The total is the sum
     of every rack's residual air heat: all heat of air-cooled racks, the share the cold
-    plates leave in liquid racks, what exceeds a rear door's capacity.
+    plates leave in liquid racks, what exceeds a rear door's capacity. (v1.4) What
+    in-row coolers take (COOL020) goes to their chilled water, not the room's air.
 
 Example:
     [site]
