@@ -336,25 +336,25 @@ def liquid_plant(
     }
     per_kw = analysis.thresholds["coolant_flow_per_kw"]
     groups = [_group(load, loops, lost, warmer, per_kw) for load in analysis.cdu_loads]
-    for state in groups:
-        _share(state, states, loops)
+    for group_state in groups:
+        _share(group_state, states, loops)
     for rack in analysis.racks:
         door = rack.door
         if door is not None and rack.door_heat > 0 and door.id not in lost:
-            state = states.get(loops.id_of(door) or "")
-            if state is not None:
-                state.doors.append(door)
-                state.door_heat += rack.door_heat
+            on = states.get(loops.id_of(door) or "")
+            if on is not None:
+                on.doors.append(door)
+                on.door_heat += rack.door_heat
     inrows = inrow_groups(analysis.racks, analysis.device_by_id, lost)
     for group in inrows:
         taken, total = group.taken, group.capacity or 0.0
         for cooler in group.coolers:
-            state = states.get(loops.id_of(cooler) or "")
-            if state is None:
+            fed = states.get(loops.id_of(cooler) or "")
+            if fed is None:
                 continue
-            state.inrows.append(cooler)
+            fed.inrows.append(cooler)
             share = _nominal(cooler) / total if total else 1 / len(group.coolers)
-            state.inrow_heat += taken * share
+            fed.inrow_heat += taken * share
     return LiquidPlant(list(states.values()), groups, inrows, frozenset(lost), lost_loops, warmer)
 
 

@@ -52,6 +52,19 @@ def _flow_text(watts: float) -> tuple[float, str]:
     return lpm / 60000, f"{lpm} L/min"
 
 
+def _loop(ident: str, heat: float, devices: list[str], label: str) -> CoolingLoop:
+    """A loop sized for ``heat``: its plant and its flow with 10 % spare."""
+    flow, flow_text = _flow_text(heat)
+    kw = _kw_up(heat)
+    return CoolingLoop(
+        ident,
+        label=label,
+        capacity=Q(kw * 1e3, f"{kw} kW"),
+        flow=Q(flow, flow_text),
+        devices=devices,
+    )
+
+
 def plan_loops(layout: Layout) -> LoopPlan | None:
     """Give ``layout``'s CDUs and rear doors their loops and the room its cooling capacity;
     None (and nothing changed) where the hall has neither."""
@@ -65,32 +78,18 @@ def plan_loops(layout: Layout) -> LoopPlan | None:
     room = sum(r.air_heat for r in analysis.racks)
     loops = []
     if cdus:
-        flow, flow_text = _flow_text(cold)
-        kw = _kw_up(cold)
-        loops.append(
-            CoolingLoop(
-                FACILITY_LOOP,
-                label="facility water to the CDUs",
-                ashrae_class=FACILITY_CLASS,
-                capacity=Q(kw * 1e3, f"{kw} kW"),
-                flow=Q(flow, flow_text),
-                devices=[cdu.id for cdu in cdus],
-            )
-        )
+        loops.append(_loop(FACILITY_LOOP, cold, [c.id for c in cdus], "facility water to the CDUs"))
+        loops[-1].ashrae_class = FACILITY_CLASS
     if doors:
-        flow, flow_text = _flow_text(door_heat)
-        kw = _kw_up(door_heat)
-        loops.append(
-            CoolingLoop(
-                CHILLED_LOOP,
-                kind="chilled",
-                label="chilled water to the rear doors",
-                supply_temperature=Q(CHILLED_SUPPLY_C, f"{CHILLED_SUPPLY_C:g} °C"),
-                capacity=Q(kw * 1e3, f"{kw} kW"),
-                flow=Q(flow, flow_text),
-                devices=[door.id for door in doors if door is not None],
-            )
+        chilled = _loop(
+            CHILLED_LOOP,
+            door_heat,
+            [d.id for d in doors if d is not None],
+            "chilled water to the rear doors",
         )
+        chilled.kind = "chilled"
+        chilled.supply_temperature = Q(CHILLED_SUPPLY_C, f"{CHILLED_SUPPLY_C:g} °C")
+        loops.append(chilled)
     layout.cooling_loops = loops
     # A liquid rack's air heat that no door takes goes to the room, which must then say
     # what it takes (COOL019); a hall whose doors take it all states nothing it need not.

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 from rackdesigner.analysis import CduLoad, DeviceFacts, RackFacts
 
+# (v1.4) The rack fields the liquid-loop rules read (they read every device field too: a
+# device edit re-runs them whatever it sets).
+LOOP_READS = ("rack.cooling", "rack.cdu", "rack.door", "rack.inrow")
+
 LIQUID_HINT = 'use direct-to-chip liquid (cooling = "liquid" with a CDU)'
 DOOR_HINT = 'use a rear-door heat exchanger (cooling = "rear-door" with a door)'
 

@@ -28,13 +28,14 @@ from rackdesigner.analysis import Analysis
 from rackdesigner.analysis.liquid import inrow_taken
 from rackdesigner.model.units import POWER, fmt
 from rackdesigner.rules.base import Finding, rule
+from rackdesigner.rules.cooling._common import LOOP_READS
 
 
 @rule(
     "COOL019",
     "warning",
     scope="site",
-    reads=("rack.cooling", "rack.cdu", "rack.door", "rack.inrow"),
+    reads=LOOP_READS,
 )
 def air_residue_nowhere(analysis: Analysis) -> Iterator[Finding]:
     layout = analysis.layout

@@ -40,6 +40,7 @@ from rackdesigner.analysis.liquid import (
 )
 from rackdesigner.model.units import POWER, fmt
 from rackdesigner.rules.base import Finding, rule
+from rackdesigner.rules.cooling._common import LOOP_READS
 
 
 @rule(
@@ -47,7 +48,7 @@ from rackdesigner.rules.base import Finding, rule
     "info",
     severities=("info", "error"),
     scope="site",
-    reads=("rack.cooling", "rack.cdu", "rack.door", "rack.inrow"),
+    reads=LOOP_READS,
 )
 def cdu_approach(analysis: Analysis) -> Iterator[Finding]:
     loops = loops_by_id(analysis.layout)

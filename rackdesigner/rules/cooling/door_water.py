@@ -27,13 +27,14 @@ from rackdesigner.analysis import Analysis
 from rackdesigner.analysis.liquid import facility_supply, loops_by_id
 from rackdesigner.model.units import POWER, fmt
 from rackdesigner.rules.base import Finding, rule
+from rackdesigner.rules.cooling._common import LOOP_READS
 
 
 @rule(
     "COOL018",
     "warning",
     scope="site",
-    reads=("rack.cooling", "rack.cdu", "rack.door", "rack.inrow"),
+    reads=LOOP_READS,
 )
 def door_water_too_warm(analysis: Analysis) -> Iterator[Finding]:
     loops = loops_by_id(analysis.layout)

@@ -28,12 +28,10 @@ from rackdesigner.analysis.liquid import inrow_groups, is_in_row_cooler
 from rackdesigner.model.units import POWER, fmt_apart
 from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.cooling._common import rack_list
+from rackdesigner.rules.cooling._common import LOOP_READS, rack_list
 
 
-@rule(
-    "COOL020", "error", scope="site", reads=("rack.cooling", "rack.cdu", "rack.door", "rack.inrow")
-)
+@rule("COOL020", "error", scope="site", reads=LOOP_READS)
 def inrow_problems(analysis: Analysis) -> Iterator[Finding]:
     by_id = analysis.device_by_id
     for rack in analysis.racks:

@@ -27,11 +27,10 @@ from rackdesigner.model.refs import Ref
 from rackdesigner.model.units import POWER, fmt, fmt_apart
 from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
+from rackdesigner.rules.cooling._common import LOOP_READS
 
 
-@rule(
-    "COOL016", "error", scope="site", reads=("rack.cooling", "rack.cdu", "rack.door", "rack.inrow")
-)
+@rule("COOL016", "error", scope="site", reads=LOOP_READS)
 def loop_over_capacity(analysis: Analysis) -> Iterator[Finding]:
     if not analysis.layout.cooling_loops:
         return

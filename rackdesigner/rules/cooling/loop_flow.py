@@ -30,6 +30,7 @@ from rackdesigner.analysis.liquid import plant_of
 from rackdesigner.model.refs import Ref
 from rackdesigner.model.units import FLOW, POWER, fmt
 from rackdesigner.rules.base import Finding, rule
+from rackdesigner.rules.cooling._common import LOOP_READS
 
 
 @rule(
@@ -37,7 +38,7 @@ from rackdesigner.rules.base import Finding, rule
     "error",
     scope="site",
     thresholds=("coolant_flow_per_kw",),
-    reads=("rack.cooling", "rack.cdu", "rack.door", "rack.inrow"),
+    reads=LOOP_READS,
 )
 def loop_flow_short(analysis: Analysis) -> Iterator[Finding]:
     if not analysis.layout.cooling_loops:

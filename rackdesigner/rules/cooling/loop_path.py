@@ -31,7 +31,7 @@ from rackdesigner.analysis.liquid import loops_by_id
 from rackdesigner.model.units import POWER, fmt
 from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.cooling._common import rack_list
+from rackdesigner.rules.cooling._common import LOOP_READS, rack_list
 
 
 @rule(
@@ -39,7 +39,7 @@ from rackdesigner.rules.cooling._common import rack_list
     "error",
     severities=("error", "warning"),
     scope="site",
-    reads=("rack.cooling", "rack.cdu", "rack.door", "rack.inrow"),
+    reads=LOOP_READS,
 )
 def no_path_to_water(analysis: Analysis) -> Iterator[Finding]:
     loops = loops_by_id(analysis.layout)

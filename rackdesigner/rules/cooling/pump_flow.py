@@ -29,7 +29,7 @@ from rackdesigner.analysis.liquid import plant_of
 from rackdesigner.model.units import FLOW, POWER, fmt, fmt_apart
 from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.cooling._common import rack_list
+from rackdesigner.rules.cooling._common import LOOP_READS, rack_list
 
 
 @rule(
@@ -37,7 +37,7 @@ from rackdesigner.rules.cooling._common import rack_list
     "error",
     scope="site",
     thresholds=("coolant_flow_per_kw",),
-    reads=("rack.cooling", "rack.cdu", "rack.door", "rack.inrow"),
+    reads=LOOP_READS,
 )
 def pump_flow_short(analysis: Analysis) -> Iterator[Finding]:
     if not analysis.layout.cooling_loops:

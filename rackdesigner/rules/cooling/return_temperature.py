@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from rackdesigner.analysis import Analysis
 from rackdesigner.analysis.liquid import device_flow, plant_of, rise
 from rackdesigner.rules.base import Finding, rule
+from rackdesigner.rules.cooling._common import LOOP_READS
 
 
 @rule(
@@ -36,7 +37,7 @@ from rackdesigner.rules.base import Finding, rule
     "error",
     scope="site",
     thresholds=("coolant_flow_per_kw",),
-    reads=("rack.cooling", "rack.cdu", "rack.door", "rack.inrow"),
+    reads=LOOP_READS,
 )
 def return_too_warm(analysis: Analysis) -> Iterator[Finding]:
     if not analysis.layout.cooling_loops:

@@ -26,11 +26,10 @@ from rackdesigner.analysis import Analysis
 from rackdesigner.analysis.liquid import plant_of
 from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
+from rackdesigner.rules.cooling._common import LOOP_READS
 
 
-@rule(
-    "COOL015", "error", scope="site", reads=("rack.cooling", "rack.cdu", "rack.door", "rack.inrow")
-)
+@rule("COOL015", "error", scope="site", reads=LOOP_READS)
 def supply_too_warm(analysis: Analysis) -> Iterator[Finding]:
     if not analysis.layout.cooling_loops:
         return
