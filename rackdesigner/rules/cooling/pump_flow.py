@@ -10,10 +10,11 @@ Why it matters:
     judged; layouts without loops are not.
 
 Example:
-    [[racks]]
-    id = "r01"
-    cdu = ["cdu-1", "cdu-2"]   # two CHx2000: 2 x 2,125 = 4,250 L/min for 2.9 MW of
-                               # cold plates, which need 2,900 x 1.5 = 4,350 L/min
+    [catalog.my-cdu]
+    kind = "cdu"
+    capacity = "2000 kW"
+    pump_flow = "2125 L/min"   # two of them: 4,250 L/min for 2.9 MW of cold plates,
+                               # which need 2,900 x 1.5 = 4,350 L/min
 
 Fix:
     Add a CDU to the group, move racks to another group, or give the cold plates' own
