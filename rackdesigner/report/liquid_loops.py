@@ -161,9 +161,7 @@ def _loop_line(d: dict[str, Any]) -> str:
 def _group_lines(g: dict[str, Any]) -> list[str]:
     racks = g["racks"]
     which = ", ".join(racks[:4]) + (f" and {len(racks) - 4} more" if len(racks) > 4 else "")
-    cdus = ", ".join(
-        f"{c['cdu']} {_rating(c)}" + (f" on {c['loop']}" if c["loop"] else "") for c in g["cdus"]
-    )
+    cdus = _cdus_text(g["cdus"])
     capacity = "not rated" if g["capacity"] is None else fmt(g["capacity"], POWER)
     line = (
         f"    {cdus or 'no CDU left'}: {fmt(g['heat'], POWER)} of cold plates "
@@ -181,6 +179,23 @@ def _group_lines(g: dict[str, Any]) -> list[str]:
     if g["return_temperature"] is not None:
         flow += f", return {_t(g['return_temperature'])} (+{g['delta_t']:.1f} K)"
     return [line, flow]
+
+
+def _cdus_text(cdus: list[dict[str, Any]]) -> str:
+    """The group's CDUs: alike ones once ("3 CDUs (a, b, c), 750 kW each at 5 K, on fws-1"),
+    else each with its rating and loop."""
+    texts = [(_rating(c), c["loop"]) for c in cdus]
+    if len(cdus) > 1 and len(set(texts)) == 1:
+        rating, loop = texts[0]
+        names = ", ".join(c["cdu"] for c in cdus[:4]) + (
+            f" and {len(cdus) - 4} more" if len(cdus) > 4 else ""
+        )
+        on = f", on {loop}" if loop else ""
+        return f"{len(cdus)} CDUs ({names}), each {rating[1:-1]}{on}"
+    return ", ".join(
+        f"{c['cdu']} {r}" + (f" on {lp}" if lp else "")
+        for c, (r, lp) in zip(cdus, texts, strict=True)
+    )
 
 
 def _rating(c: dict[str, Any]) -> str:

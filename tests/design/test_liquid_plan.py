@@ -79,3 +79,18 @@ def test_a_cold_plate_cluster_states_the_room_its_air_heat_needs():
 def test_an_air_cluster_gets_no_loop():
     layout = build(NewOptions(gpus=16, gpu="h100-sxm", cooling="air")).layout
     assert layout.cooling_loops == []
+
+
+def test_the_report_text_is_the_one_docs_liquid_cooling_md_shows():
+    """docs/liquid-cooling.md's worked example prints the bundled SU's report section as
+    it is: the same lines, figure for figure."""
+    from rackdesigner.layout_io.reader import load_path
+    from rackdesigner.report.report import to_text
+    from tests.conftest import ROOT
+
+    layout = load_path(ROOT / "layouts" / "gb200-nvl72-su.toml")
+    text = to_text(report_build(Analysis(layout)))
+    section = text[text.index("Liquid loops:") :].split("\n\n")[0].strip("\n")
+    doc = (ROOT / "docs" / "liquid-cooling.md").read_text(encoding="utf-8")
+    start = doc.index("```\nLiquid loops:") + 4
+    assert doc[start : doc.index("```", start)].strip("\n") == section
