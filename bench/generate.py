@@ -824,6 +824,29 @@ def _chain_text(plan: Plan) -> str:
     return "".join(out)
 
 
+# (v1.4) The facility loop --loops writes: W32 water (judged at 32 °C), a plant as large as
+# its CDUs together (750 kW each) and the water flow that carries it with a 10 K rise
+# (4.154 MJ/m³K, docs/liquid-cooling.md).
+WATER_J_PER_M3K = 994.1 * 4179.0
+
+
+def with_loops(text: str, plan: Plan) -> str:
+    """``text`` with a ``[[cooling.loops]]`` table feeding every CDU, written where the
+    canonical form puts it: after the racks, before the links."""
+    cdus = [f"{r.id}-cdu" for r in plan.racks if r.kind == "cdu"]
+    if not cdus:
+        return text
+    capacity = len(cdus) * CDU_CAPACITY_W
+    lpm = math.ceil(capacity / (WATER_J_PER_M3K * 10.0) * 60000 / 10) * 10
+    table = (
+        '\n[[cooling.loops]]\nid = "fws-1"\nashrae_class = "W32"\n'
+        f'capacity = "{capacity / 1e3:g} kW"\nflow = "{lpm} L/min"\n'
+        "devices = [" + ", ".join(f'"{c}"' for c in cdus) + "]\n"
+    )
+    at = text.find("\n[[links]]\n")
+    return text + table if at < 0 else text[:at] + table + text[at:]
+
+
 def render(plan: Plan, default_thresholds: bool = False, chain: bool = False) -> str:
     out: list[str] = []
     w = out.append
@@ -1005,6 +1028,11 @@ def main(argv: list[str] | None = None) -> int:
         help="(v1.4) declare a 2N power chain behind the feeds (a UPS and a busway per row "
         "and side)",
     )
+    ap.add_argument(
+        "--loops",
+        action="store_true",
+        help="(v1.4) declare a W32 facility water loop feeding every CDU, sized for them all",
+    )
     ap.add_argument("--stats", action="store_true", help="print counts and timing to stderr")
     args = ap.parse_args(argv)
 
@@ -1020,6 +1048,8 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as e:
             ap.error(str(e))
         text = render(plan, args.default_thresholds, args.power_chain)
+        if args.loops:
+            text = with_loops(text, plan)
         elapsed = time.perf_counter() - t0
         if path:
             _write(path, text)

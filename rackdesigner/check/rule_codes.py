@@ -78,6 +78,9 @@ def _code_lists(layout: Layout) -> Iterator[tuple[_Owner, list[str]]]:
     for element in layout.power_elements:  # (v1.4)
         if element.ignore:
             yield ("power", element.id), _normal(element.ignore)
+    for loop in layout.cooling_loops:  # (v1.4)
+        if loop.ignore:
+            yield ("loop", loop.id), _normal(loop.ignore)
     for link in layout.links:
         if link.ignore:
             yield ("link", link), _normal(link.ignore)

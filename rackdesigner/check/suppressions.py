@@ -112,6 +112,9 @@ def ignore_index(layout: Layout) -> dict[Subject, list[str]]:
         for device in rack.devices:
             if device.ignore:
                 index[("device", device.id)] = device.ignore
+    for loop in layout.cooling_loops:  # (v1.4)
+        if loop.ignore:
+            index[("loop", loop.id)] = loop.ignore
     for link in layout.links:
         if link.ignore:
             index[("link", f"{link.a} -> {link.b}")] = link.ignore

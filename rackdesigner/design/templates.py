@@ -19,6 +19,7 @@ from rackdesigner.design import nvl_networks
 from rackdesigner.design.generators import FabricPlan, FabricRequest, GenerateError, generate
 from rackdesigner.design.generators.apply import apply_plan
 from rackdesigner.design.generators.base import default_switch, fabric_group, switch_model
+from rackdesigner.design.liquid_plan import plan_loops, plan_text
 from rackdesigner.design.model_flow import guide_flow
 from rackdesigner.layout_io.catalog import Catalog, builtin, standard_circuits
 from rackdesigner.layout_io.catalog import for_layout as catalog_for
@@ -463,10 +464,11 @@ def build(
         _record(timings, began, racks_done, fabric_done, fabric_cpu)
     _power_budget(layout, merged)
     chain = _chain(layout, options)
+    loops = plan_loops(layout)
     layout.description, layout.comment = _header(
         command, layout, plan, options, dtype, (nodes, per_rack, cooling, fabric), side_counts
     )
-    layout.comment = "\n".join([layout.comment, *chain])
+    layout.comment = "\n".join([layout.comment, *chain, *(f" {line}" for line in plan_text(loops))])
     if flow_note is not None:
         layout.comment += f"\n Node size and cooling: {flow_note}."
     notes = (f"node size and cooling: {flow_note}",) if flow_note else ()
@@ -1042,8 +1044,13 @@ def build_rack_scale(
     facts = _NvlFacts(sus, tray_key, tray, power, loop_heat, cdus_per_row, floor, transformed)
     chain = _chain(layout, options)
     layout.description = _nvl_description(facts, plan)
+    loops = plan_loops(layout)
     layout.comment = "\n".join(
-        [_nvl_comment(command, layout, facts, plan, extra, merged, options), *chain]
+        [
+            _nvl_comment(command, layout, facts, plan, extra, merged, options),
+            *chain,
+            *(f" {line}" for line in plan_text(loops)),
+        ]
     )
     trays = sus * NVL_SU_RACKS * NVL_TRAYS
     return Built(layout, plan, tray, trays, len(layout.racks), layout.description)

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 LENGTH_TOLERANCE = 0.5  # m: a cable length that changes by less is not reported
 FIGURE_TOLERANCE = 1e-6  # relative: figures closer than this are equal
 
-RACK_FIELDS = ("height", "cooling", "door", "cdu", "airflow", "max_weight", "weight")
+RACK_FIELDS = ("height", "cooling", "door", "cdu", "inrow", "airflow", "max_weight", "weight")
 FEED_FIELDS = (
     "side",
     "voltage",
@@ -71,7 +71,17 @@ ELEMENT_FIELDS = (
     "step_load",
     "positions",
 )
-DEVICE_FIELDS = ("label", "hostname", "phase", "side", "feed")
+DEVICE_FIELDS = ("label", "hostname", "phase", "side", "feed", "supply_setpoint")
+# (v1.4) A water loop's declared keys, as the diff compares them.
+LOOP_FIELDS = (
+    "kind",
+    "ashrae_class",
+    "supply_temperature",
+    "capacity",
+    "flow",
+    "fluid",
+    "devices",
+)
 
 
 @dataclass(slots=True)
@@ -114,6 +124,8 @@ class Diff:
     findings_fixed: list[Diagnostic] = field(default_factory=list)
     cost: tuple[float, float] = (0.0, 0.0)  # USD, known prices, before and after
     other: list[Change] = field(default_factory=list)  # site, workload, catalog
+    loops: list[Change] = field(default_factory=list)  # (v1.4) [[cooling.loops]]
+    loop_figures: list[Figures] = field(default_factory=list)  # (v1.4) heat, temperatures
     # Whole-layout figures, (before, after): racks, devices, links, gpus, load (W), cost.
     totals: dict[str, tuple[float, float]] = field(default_factory=dict)
     # (v1.4) power-chain elements added, removed or changed, and their figures
@@ -133,6 +145,8 @@ class Diff:
             or self.other
             or self.power
             or self.power_figures
+            or self.loops
+            or self.loop_figures
             or not _same(self.cost[0], self.cost[1])
         )
 
@@ -161,6 +175,7 @@ class Side:
     fabric: Callable[[], dict[str, Numbers]]
     # (v1.4) each power-chain element's figures (id, numbers), in file order
     power: list[tuple[str, Numbers]] = field(default_factory=list)
+    loops: list[tuple[str, Numbers]] = field(default_factory=list)  # (v1.4) each loop's
 
     @classmethod
     def of(cls, analysis: Analysis, *, lengths: list[float | None] | None = None) -> Side:
@@ -179,6 +194,7 @@ class Side:
             cost=_cost(analysis),
             fabric=lambda: _fabric_numbers(analysis),
             power=_power_numbers(analysis),
+            loops=_loop_numbers(analysis),
         )
 
 
@@ -320,6 +336,7 @@ def diff(
     _other(result, a, b)
     _power(result, a, b)
     _power_figures(result, old, new)
+    _loops(result, old, new)
     if old_findings is not None and new_findings is not None:
         _findings(result, old_findings, new_findings, rack_renames, device_renames)
     result.cost = (old.cost, new.cost)
@@ -675,6 +692,50 @@ def _power_figures(result: Diff, old: Side, new: Side) -> None:
     for ident, numbers in new.power:
         if ident not in before:
             result.power_figures.append(Figures("power element", ident, None, dict(numbers)))
+
+
+def _loop_numbers(analysis: Analysis) -> list[tuple[str, Numbers]]:
+    """Each water loop's heat and temperatures (v1.4), where the layout declares loops."""
+    if not analysis.layout.cooling_loops:
+        return []
+    from rackdesigner.analysis.liquid import plant_of
+
+    return [
+        (
+            state.loop.id,
+            {
+                "loop_heat": state.heat,
+                "supply_temperature": state.supply,
+                "return_temperature": state.return_temperature,
+            },
+        )
+        for state in plant_of(analysis).loops
+    ]
+
+
+def _loops(result: Diff, old: Side, new: Side) -> None:
+    """(v1.4) Loops added, removed and changed (their declared keys), and their figures
+    before and after."""
+    before = {loop.id: loop for loop in old.layout.cooling_loops}
+    after = {loop.id: loop for loop in new.layout.cooling_loops}
+    for ident, loop in before.items():
+        if ident not in after:
+            result.loops.append(Change("loop", ident, "removed"))
+            continue
+        fields = _field_changes(loop, after[ident], LOOP_FIELDS)
+        if fields:
+            result.loops.append(Change("loop", ident, "changed", fields))
+    for ident in after:
+        if ident not in before:
+            result.loops.append(Change("loop", ident, "added"))
+    numbers = dict(new.loops)
+    for ident, figures in old.loops:
+        other = numbers.pop(ident, None)
+        found = Figures("loop", ident, dict(figures), dict(other) if other is not None else None)
+        if found.after is None or found.changed():
+            result.loop_figures.append(found)
+    for ident, figures in numbers.items():
+        result.loop_figures.append(Figures("loop", ident, None, dict(figures)))
 
 
 def _findings(

@@ -8,7 +8,7 @@ from typing import Any
 
 from rackdesigner.diff.compare import Change, Diff, Figures
 from rackdesigner.model import markdown as md
-from rackdesigner.model.units import BANDWIDTH, BYTE_RATE, MASS, POWER, fmt
+from rackdesigner.model.units import BANDWIDTH, BYTE_RATE, MASS, POWER, TEMPERATURE, fmt
 from rackdesigner.model.wording import plural
 
 _DIMENSIONS = {
@@ -21,6 +21,9 @@ _DIMENSIONS = {
     "weight": MASS,
     "bisection": BANDWIDTH,
     "busbw": BYTE_RATE,
+    "loop_heat": POWER,
+    "supply_temperature": TEMPERATURE,
+    "return_temperature": TEMPERATURE,
 }
 _LABELS = {
     "load": "kW",
@@ -37,6 +40,9 @@ _LABELS = {
     "peak": "peak",
     "rating": "rating",
     "margin": "margin",
+    "loop_heat": "heat",
+    "supply_temperature": "supply",
+    "return_temperature": "return",
 }
 
 
@@ -68,6 +74,8 @@ def diff_data(d: Diff, old: str, new: str) -> dict[str, Any]:
         "devices": [_change(c) for c in d.devices],
         "links": [_change(c) for c in d.links],
         "other": [_change(c) for c in d.other],
+        "loops": [_change(c) for c in d.loops],
+        "loop_figures": [_figures(f) for f in d.loop_figures],
         "rack_figures": [_figures(f) for f in d.rack_figures],
         "fabric_figures": [_figures(f) for f in d.fabric_figures],
         "findings": {
@@ -127,6 +135,7 @@ def _sections(d: Diff) -> list[tuple[str, list[str]]]:
         ("Links", d.links),
         ("Site, workload and catalog", d.other),
         ("Power chain", d.power),
+        ("Water loops", d.loops),
     ):
         if changes:
             out.append((f"{title}: {_counts(changes)}", [c.text() for c in changes]))
@@ -149,6 +158,13 @@ def _sections(d: Diff) -> list[tuple[str, list[str]]]:
             (
                 "Per power element, before → after: " + plural(len(d.power_figures), "element"),
                 [_figures_line(f) for f in d.power_figures],
+            )
+        )
+    if d.loop_figures:
+        out.append(
+            (
+                f"Per water loop, before → after: {plural(len(d.loop_figures), 'loop')}",
+                [_figures_line(f) for f in d.loop_figures],
             )
         )
     if d.findings_new or d.findings_fixed:

@@ -108,6 +108,14 @@ def _field(field: s.Field) -> dict[str, Any]:
                 "maxItems": 2,
             },
         }
+    elif kind == "qty_table":
+        pair = {
+            "type": "array",
+            "items": {"type": "string", "pattern": _QUANTITY},
+            "minItems": 2,
+            "maxItems": 2,
+        }
+        out = {"type": "array", "items": pair, "minItems": 1}
     elif kind == "qty_pair":
         out = {
             "type": "array",
@@ -196,6 +204,16 @@ def layout_schema() -> dict[str, Any]:
                 },
                 "description": "(v1.4) the power chain behind the racks' feeds",
             },
+            "cooling": _table(
+                s.COOLING,
+                {
+                    "loops": {
+                        "type": "array",
+                        "items": _table(s.LOOP),
+                        "description": "(v1.4) the water loops",
+                    }
+                },
+            ),
             "racks": {"type": "array", "items": rack},
             "links": {"type": "array", "items": _table(s.LINK)},
         },

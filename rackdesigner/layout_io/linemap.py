@@ -24,6 +24,7 @@ _KNOWN = {
     "racks.feeds": ["racks", "feeds"],
     "links": ["links"],
     "power.elements": ["power", "elements"],
+    "cooling.loops": ["cooling", "loops"],
 }
 _HASH = re.compile("#")
 _STRINGS = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'')
@@ -39,6 +40,7 @@ class LineMap:
     gpus: dict[str, int] = field(default_factory=dict)
     ports: dict[str, list[int]] = field(default_factory=dict)  # catalog key -> port group lines
     power_elements: list[int] = field(default_factory=list)  # (v1.4) [[power.elements]]
+    cooling_loops: list[int] = field(default_factory=list)  # (v1.4) [[cooling.loops]]
     tables: dict[str, int] = field(default_factory=dict)  # [site], [workload] and the like
     comments: dict[int, str] = field(default_factory=dict)  # line -> full-line comment text
     trailing_comments: list[int] = field(default_factory=list)  # lines with a comment after code
@@ -101,6 +103,8 @@ class _Scan:
             found.links.append(line)
         elif self.array == "elements":
             found.power_elements.append(line)
+        elif self.array == "loops":
+            found.cooling_loops.append(line)
         elif self.array == "ports" and self.catalog_key is not None:
             found.ports.setdefault(self.catalog_key, []).append(line)
         elif self.array == "racks":
@@ -140,6 +144,8 @@ class _Scan:
             found.feeds[-1].append(line)
         elif double and parts == ["power", "elements"]:
             found.power_elements.append(line)
+        elif double and parts == ["cooling", "loops"]:
+            found.cooling_loops.append(line)
         elif parts[0] in ("catalog", "gpus") and len(parts) >= 2:
             target = found.catalog if parts[0] == "catalog" else found.gpus
             target.setdefault(parts[1], line)

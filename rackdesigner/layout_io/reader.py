@@ -29,7 +29,16 @@ from rackdesigner.layout_io.workload_keys import workload_problems
 from rackdesigner.model import layout as m
 from rackdesigner.model.diagnostics import Diagnostic, LayoutError
 from rackdesigner.model.thresholds import THRESHOLDS
-from rackdesigner.model.units import DURATION, RATIO, UnitError, parse, sci_text
+from rackdesigner.model.units import (
+    DURATION,
+    POWER,
+    RATIO,
+    TEMPERATURE,
+    TEMPERATURE_DIFFERENCE,
+    UnitError,
+    parse,
+    sci_text,
+)
 
 # The 100,000-GPU benchmark layout is about 15 MB; refuse what cannot be a layout before
 # spending seconds and memory on it.
@@ -213,6 +222,7 @@ class _Builder:
         self.errors: list[Diagnostic] = []
         self._text_lines: list[str] | None = None
         self._converters: dict[int, dict[str, tuple[s.Field, Callable[[Any], Any]]]] = {}
+        self._loop_keys: list[set[str]] = []  # (v1.4) each loop's keys as written
 
     # -- errors ------------------------------------------------------------------------------
 
@@ -394,6 +404,10 @@ class _Builder:
                         )
         if "power" in data and (power := self.table(data["power"], "[power]", 1, "power")):
             self.power(power, layout)
+        if "cooling" in data and (
+            cooling := self.table(data["cooling"], "[cooling]", 1, "cooling")
+        ):
+            self.cooling(cooling, layout)
         if "racks" in data:
             for index, rack in enumerate(self.tables(data["racks"], "layout", 1, "racks")):
                 layout.racks.append(self.rack(index, rack))
@@ -431,6 +445,7 @@ class _Builder:
         self.check_pdu_feeds(layout)
         if layout.power_elements or any(f.source for r in layout.racks for f in r.feeds):
             self.check_power_chain(layout)
+        self.check_cooling(layout)
         return layout
 
     def power(self, data: dict[str, Any], layout: m.Layout) -> None:
@@ -464,6 +479,36 @@ class _Builder:
                 )
             else:
                 line = LineMap.entity(element_lines, problem.element)
+            self.error("E001", problem.entity, problem.message, line, problem.key, problem.hint)
+
+    def cooling(self, data: dict[str, Any], layout: m.Layout) -> None:
+        """(v1.4) ``[[cooling.loops]]``: the water loops, in file order."""
+        line = self.map.tables.get("cooling", 1)
+        self.fields(s.COOLING, data, "[cooling]", line)
+        lines = self.map.cooling_loops
+        for index, table in enumerate(
+            self.tables(data.get("loops", []), "[cooling]", line, "loops")
+        ):
+            lline = LineMap.entity(lines, index) or line
+            loop_id = table.get("id")
+            entity = f"loop {loop_id if isinstance(loop_id, str) else index + 1}"
+            values = self.fields(s.LOOP, table, entity, lline)
+            if "id" in values:
+                layout.cooling_loops.append(m.CoolingLoop(**values))
+                self._loop_keys.append(set(table))
+
+    def check_cooling(self, layout: m.Layout) -> None:
+        """(v1.4) The loops' own keys, and the devices that name one: known ids, keys that
+        fit the device's kind (docs/liquid-cooling.md, Errors)."""
+        from rackdesigner.layout_io.cooling_checks import loop_problems
+
+        for problem in loop_problems(layout, builtin_device_kinds, self._loop_keys):
+            if problem.device is not None:
+                rack_index, device_index = problem.device
+                lines = self.map.devices[rack_index] if rack_index < len(self.map.devices) else []
+                line = LineMap.entity(lines, device_index)
+            else:
+                line = LineMap.entity(self.map.cooling_loops, problem.loop)
             self.error("E001", problem.entity, problem.message, line, problem.key, problem.hint)
 
     def check_grade(self, values: dict[str, Any], entity: str, line: int) -> None:
@@ -841,6 +886,12 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
             if field.positive and number <= 0:
                 raise _ValueProblem(f"must be more than 0, got {_shown(value)}")
             _check_plausible(field, number, value, dim.unit)
+            if dim is TEMPERATURE and not s.COOLANT_MIN_C <= number < s.COOLANT_MAX_C:
+                raise _Implausible(
+                    f"{_shown(value)} is not a plausible coolant temperature: below "
+                    f"{s.COOLANT_MIN_C:g} °C even PG25 is ice, at {s.COOLANT_MAX_C:g} °C "
+                    "water boils (a unit or a typo?)"
+                )
             if field.whole and number != int(number):
                 raise _ValueProblem(
                     f"must be a whole number of rack units, got {_shown(value)} ({number:g} U)"
@@ -914,6 +965,8 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
         return convert_pair
     if kind == "overload":
         return _convert_overload
+    if kind == "qty_table":
+        return _convert_capacity_table
     if kind in ("table", "tables"):
         return lambda value: value
     raise AssertionError(kind)
@@ -946,6 +999,50 @@ def _convert_overload(value: Any) -> list[tuple[float, float]]:
             (
                 m.Q(load, load_text) if isinstance(load_text, str) else load,
                 m.Q(seconds, time_text) if isinstance(time_text, str) else seconds,
+            )
+        )
+    return out
+
+
+_TABLE_EXAMPLE = '[["3 K", "500 kW"], ["5 K", "750 kW"]]'
+
+
+def _convert_capacity_table(value: Any) -> list[tuple[float, float]]:
+    """(v1.4) A CDU's capacity at each approach: [approach, capacity] pairs, approach
+    rising and capacity not falling (more approach never cools less: a table that says so
+    is a typo), at least one point."""
+    if not isinstance(value, list) or not value:
+        raise _ValueProblem(f"must be an array of [approach, capacity] pairs like {_TABLE_EXAMPLE}")
+    out: list[tuple[float, float]] = []
+    for pair in value:
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise _ValueProblem(
+                f"must be an array of [approach, capacity] pairs like {_TABLE_EXAMPLE}, "
+                f"got {_shown(pair)}"
+            )
+        approach_text, capacity_text = pair
+        approach = parse(approach_text, TEMPERATURE_DIFFERENCE)
+        capacity = parse(capacity_text, POWER)
+        if approach <= 0 or approach > s.APPROACH_MAX or capacity <= 0:
+            raise _ValueProblem(
+                f"point {_shown(pair)}: an approach above 0 K (at most {s.APPROACH_MAX:g} K) "
+                "and a capacity above 0"
+            )
+        if out and approach <= out[-1][0]:
+            raise _ValueProblem(
+                f"is not in order: approach {_shown(approach_text)} after "
+                f"{out[-1][0]:g} K (list the points by rising approach)"
+            )
+        if out and capacity < out[-1][1]:
+            raise _ValueProblem(
+                f"is not monotonic: {_shown(capacity_text)} at {_shown(approach_text)} is "
+                f"less than {out[-1][1] / 1000:g} kW at {out[-1][0]:g} K (a larger approach "
+                "never cools less; check the datasheet's table)"
+            )
+        out.append(
+            (
+                m.Q(approach, approach_text) if isinstance(approach_text, str) else approach,
+                m.Q(capacity, capacity_text) if isinstance(capacity_text, str) else capacity,
             )
         )
     return out

@@ -18,13 +18,17 @@ from rackdesigner.model.units import (
     BANDWIDTH,
     CURRENT,
     DURATION,
+    FLOW,
     HEIGHT,
     INFORMATION,
     LENGTH,
     MASS,
     POWER,
+    PRESSURE,
     RATIO,
     REAL_POWER,
+    TEMPERATURE,
+    TEMPERATURE_DIFFERENCE,
     VOLTAGE,
     Dimension,
 )
@@ -56,7 +60,8 @@ class Field:
     key: str
     # str | int | number | bool | enum | qty | ratio | str_list | qty_pair | table | tables
     # | str_or_list (one string or a non-empty array of them) | int_map (keys from choices,
-    # counts as values) | overload (v1.4: an array of [load ratio, time] pairs)
+    # counts as values) | overload (v1.4: an array of [load ratio, time] pairs) | qty_table
+    # (v1.4: [approach, capacity] pairs, approach ascending)
     kind: str
     doc: str
     dim: Dimension | None = None
@@ -90,6 +95,11 @@ GPU_MEMORY_MAX = 8e15  # bit: 1 PB per GPU (the largest hold 288 GB)
 LORA_RANK_MAX = 1_000_000
 LAYERS_MAX = 100_000
 WIDTH_MAX = 10_000_000
+# (v1.4) A coolant's temperature: below -10 °C even PG25 is ice (25 % propylene glycol by
+# volume freezes at -8.9 °C), at 100 °C water boils; anything outside is a typo or a unit.
+COOLANT_MIN_C = -10.0
+COOLANT_MAX_C = 100.0
+APPROACH_MAX = 100.0  # K: an approach is a few kelvin; 100 K is a typo
 
 
 def _s(key: str, doc: str, **kw: object) -> Field:
@@ -374,6 +384,79 @@ DEVICE_TYPE = (
         "bool",
         "(v1.4) takes DC from its rack's busbar (power shelves), not a PDU outlet (PWR017, PWR020)",
     ),
+    _q(
+        "rated_approach",
+        TEMPERATURE_DIFFERENCE,
+        "(v1.4) cdu: the approach its capacity is rated at (secondary supply less facility "
+        'supply), e.g. "5 K"; at a smaller one it is not rated (COOL012)',
+        positive=True,
+        implausible=APPROACH_MAX,
+    ),
+    Field(
+        "capacity_table",
+        "qty_table",
+        '(v1.4) cdu: its capacity at each approach the datasheet gives, e.g. [["3 K", '
+        '"500 kW"], ["5 K", "750 kW"]], approach ascending, capacity not falling',
+    ),
+    _q(
+        "pump_flow",
+        FLOW,
+        '(v1.4) cdu: its pumps\' secondary flow, e.g. "1200 L/min"',
+        positive=True,
+    ),
+    _q(
+        "pump_pressure",
+        PRESSURE,
+        '(v1.4) cdu: the external pressure its pumps give at pump_flow, e.g. "240 kPa"',
+        positive=True,
+    ),
+    _e(
+        "coolant",
+        m.FLUIDS,
+        "(v1.4) cdu: its secondary loop's fluid, water or pg25 (default pg25)",
+    ),
+    Field(
+        "in_row",
+        "bool",
+        "(v1.4) an in-row cooler (kind other): takes the air heat of the racks that name it "
+        "(inrow) through a chilled-water coil, up to its capacity (COOL020)",
+    ),
+    _q(
+        "rated_water_temperature",
+        TEMPERATURE,
+        "(v1.4) rear-door / in-row: the entering water temperature its capacity is rated "
+        'at, e.g. "18 °C"; warmer water is not rated (COOL018)',
+    ),
+    _q(
+        "rated_airflow",
+        FLOW,
+        '(v1.4) rear-door / in-row: the airflow its capacity is rated at, e.g. "7000 m^3/h"',
+        positive=True,
+    ),
+    _q(
+        "coolant_flow",
+        FLOW,
+        '(v1.4) cold plates: the coolant flow the device needs at full load, e.g. "90 L/min" '
+        "(default: its liquid heat x coolant_flow_per_kw)",
+        positive=True,
+    ),
+    _q(
+        "max_supply_temperature",
+        TEMPERATURE,
+        "(v1.4) cold plates: the warmest coolant it takes in (COOL015)",
+    ),
+    _q(
+        "max_return_temperature",
+        TEMPERATURE,
+        "(v1.4) cold plates: the warmest coolant it may return; cdu: the warmest secondary "
+        "return it takes (COOL014)",
+    ),
+    _q(
+        "pressure_drop",
+        PRESSURE,
+        '(v1.4) cold plates: its pressure drop at coolant_flow, e.g. "30 kPa"',
+        positive=True,
+    ),
     Field(
         "peak_factor",
         "number",
@@ -399,7 +482,11 @@ DEVICE_TYPE = (
         maximum=1,
     ),
     _e("role", ("leaf", "spine", "core"), "switches: display role (tiers come from cabling)"),
-    _q("capacity", POWER, "cdu / rear-door: heat removed; pdu: its continuous rating"),
+    _q(
+        "capacity",
+        POWER,
+        "cdu / rear-door / in-row cooler: heat removed; pdu: its continuous rating",
+    ),
     Field(
         "outlets",
         "int_map",
@@ -486,6 +573,11 @@ DEVICE = (
     NOTES,
     IGNORE,
     _s("feed", "pdu only: the id of the rack's feed it plugs into"),
+    _q(
+        "supply_setpoint",
+        TEMPERATURE,
+        '(v1.4) cdu: its secondary supply temperature setpoint, e.g. "35 °C"',
+    ),
 )
 
 RACK = (
@@ -501,6 +593,12 @@ RACK = (
         'together, e.g. ["cdu-1", "cdu-2"]',
     ),
     _s("door", "device id of the rear door (rear-door)"),
+    Field(
+        "inrow",
+        "str_or_list",
+        "(v1.4) device id of the in-row cooler that takes the rack's air heat, or a list of "
+        "those that do together",
+    ),
     _e("airflow", m.AIRFLOW[:2], "the aisle design the rack is in (front-to-rear)"),
     _q("max_weight", MASS, "static load rating"),
     _q("weight", MASS, "the empty rack's own weight (150 kg)"),
@@ -640,6 +738,37 @@ ELEMENT = (
     NOTES,
     IGNORE,
 )
+# (v1.4) One water loop, [[cooling.loops]] (docs/liquid-cooling.md).
+LOOP = (
+    _s("id", f"unique loop id: {ID_RULE}", required=True, pattern=ID_PATTERN),
+    _e(
+        "kind",
+        m.LOOP_KINDS,
+        "facility (default: the CDUs' primary water) or chilled (rear doors, in-row coolers)",
+    ),
+    _s("label", "display name"),
+    _e(
+        "ashrae_class",
+        tuple(m.ASHRAE_CLASSES),
+        "ASHRAE TC 9.9 liquid-cooling class of its supply (W17 ... W45: the warmest supply "
+        "in °C; W+ above 45 °C): judged at the class's warmest where no supply_temperature",
+    ),
+    _q(
+        "supply_temperature",
+        TEMPERATURE,
+        'the water it supplies, e.g. "30 °C" (the warmest the design allows)',
+    ),
+    _q("capacity", POWER, 'the heat the plant behind it rejects, e.g. "2 MW"', positive=True),
+    _q("flow", FLOW, 'the flow it supplies, e.g. "3000 L/min"', positive=True),
+    _e("fluid", m.FLUIDS, "water (default) or pg25"),
+    Field(
+        "devices",
+        "str_list",
+        'device ids of the CDUs, rear doors and in-row coolers it feeds, e.g. ["r01-cdu"]',
+    ),
+    NOTES,
+    IGNORE,
+)
 # (v1.4) The keys only some kinds take; any other kind naming one is an E001.
 ELEMENT_KEYS_BY_KIND = {
     "primary_voltage": ("transformer",),
@@ -665,6 +794,7 @@ POWER_MODEL = (
     Field("unverified", "bool", "no vendor document confirms the figures"),
     NOTES,
 )
+COOLING = (Field("loops", "tables", "(v1.4) the water loops"),)
 
 # (v1.1) The fibre grades each media takes; a grade on any other media is a schema error.
 GRADES_BY_MEDIA = {"mmf": ("om3", "om4", "om5"), "smf": ("os2",)}
@@ -684,6 +814,7 @@ TOP_TABLES = (
     "catalog",
     "gpus",
     "power",
+    "cooling",
     "racks",
     "links",
 )

@@ -47,6 +47,8 @@ def placed(layout: m.Layout, lines: LineMap) -> Iterator[tuple[Any, int]]:
         yield gpu, lines.gpus.get(key, 1)
     for index, element in enumerate(layout.power_elements):
         yield element, LineMap.entity(lines.power_elements, index)
+    for index, loop in enumerate(layout.cooling_loops):  # (v1.4)
+        yield loop, LineMap.entity(lines.cooling_loops, index)
     for index, rack in enumerate(layout.racks):
         line = LineMap.entity(lines.racks, index)
         yield rack, line
@@ -72,6 +74,7 @@ def source_map(layout: m.Layout, lines: LineMap) -> SourceMap:
     racks = [(rack, list(rack.feeds), list(rack.devices)) for rack in layout.racks]
     links = list(layout.links)
     elements = [element.id for element in layout.power_elements]
+    loops = [loop.id for loop in layout.cooling_loops]
 
     def build() -> tuple[dict[Ref, int], dict[str, int]]:
         found: dict[Ref, int] = {}
@@ -88,6 +91,8 @@ def source_map(layout: m.Layout, lines: LineMap) -> SourceMap:
             found[Ref("gpu", key)] = lines.gpus.get(key, 1)
         for index, ident in enumerate(elements):  # (v1.4)
             found.setdefault(Ref("power", ident), LineMap.entity(lines.power_elements, index))
+        for index, ident in enumerate(loops):  # (v1.4)
+            found.setdefault(Ref("loop", ident), LineMap.entity(lines.cooling_loops, index))
         numbering = Numbering()
         ref = numbering.ref
         for index, (rack, feeds, devices) in enumerate(racks):

@@ -5,8 +5,9 @@ tomli-w's own heuristics would put short arrays of tables (all the links) at
 the top of the file as inline arrays. Canonical shape: top-level keys,
 ``[site]``, ``[workload]``, ``[rules]``, ``[meta]``, ``[catalog.*]``,
 ``[gpus.*]``, (v1.4) each ``[[power.elements]]``, then each ``[[racks]]`` (feeds as
-inline tables) followed by its ``[[racks.devices]]``, then every ``[[links]]``. Keys
-follow the schema's order. A quantity keeps the text it was read with; a new one gets the key's
+inline tables) followed by its ``[[racks.devices]]``, (v1.4) each ``[[cooling.loops]]``,
+then every ``[[links]]``. Keys follow the schema's order. A quantity keeps the text it
+was read with; a new one gets the key's
 canonical unit. The file's header comment and a comment directly above a
 table are kept.
 """
@@ -23,7 +24,14 @@ from rackdesigner.layout_io import schema as s
 from rackdesigner.model import layout as m
 from rackdesigner.model.terminal import UNSAFE
 from rackdesigner.model.thresholds import THRESHOLDS
-from rackdesigner.model.units import DURATION, RATIO, canonical_text, sci_text
+from rackdesigner.model.units import (
+    DURATION,
+    POWER,
+    RATIO,
+    TEMPERATURE_DIFFERENCE,
+    canonical_text,
+    sci_text,
+)
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 # What tomli-w leaves as it is of what terminals are tricked by: it escapes the C0 controls
@@ -82,6 +90,9 @@ def _chunks(layout: m.Layout) -> Iterator[str]:
         yield from _table("[[racks]]", s.RACK, rack)
         for device in rack.devices:
             yield from _table("[[racks.devices]]", s.DEVICE, device)
+    # (v1.4) The water loops after the racks whose devices they list, before the cables.
+    for loop in layout.cooling_loops:
+        yield from _table("[[cooling.loops]]", s.LOOP, loop)
     for link in layout.links:
         yield from _table("[[links]]", s.LINK, link)
 
@@ -144,6 +155,11 @@ def _typed(field: s.Field, value: Any) -> Any:
     if kind == "overload":
         return [
             [_quantity(load, RATIO, ratio=True), _quantity(time, DURATION)] for load, time in value
+        ]
+    if kind == "qty_table":  # (v1.4) a CDU's [approach, capacity] points
+        return [
+            [_quantity(approach, TEMPERATURE_DIFFERENCE), _quantity(capacity, POWER)]
+            for approach, capacity in value
         ]
     return value
 

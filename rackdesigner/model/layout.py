@@ -90,6 +90,18 @@ REDUNDANCY = ("n", "n+1", "2n", "dr")
 # (docs/rack-scale.md cites the figures).
 NVL_SHAPES = ("nvl72", "nvl36")
 NVL_ROLES = ("compute", "switch")
+# (v1.4) The liquid loop (docs/liquid-cooling.md). A facility loop's water: ASHRAE TC 9.9's
+# liquid-cooling classes name the highest facility supply temperature they allow, in °C
+# (W17 ... W45; W+ is above 45 °C and has no upper bound); the lowest is 2 °C for all.
+ASHRAE_CLASSES = {"W17": 17.0, "W27": 27.0, "W32": 32.0, "W40": 40.0, "W45": 45.0, "W+": None}
+ASHRAE_CLASS_MIN = 2.0
+# What a loop is: facility water (the CDUs' primary side, from towers, dry coolers or
+# chillers) or chilled water (rear doors and in-row coolers); and its fluid.
+LOOP_KINDS = ("facility", "chilled")
+FLUIDS = ("water", "pg25")
+# The kinds that hang on a loop (a loop's ``devices``): CDUs and rear doors, and in-row
+# coolers (kind "other" with ``in_row``: the drawings' palette has no kind for them yet).
+LOOP_DEVICE_KINDS = ("cdu", "rear-door")
 
 DEFAULT_RACK_HEIGHT_U = 42.0
 # v1.1: no cold plates unless a type declares them (DGX and air HGX chassis have none).
@@ -217,6 +229,30 @@ class DeviceType:
     # (GB300's power-smoothing PSUs: NVIDIA gives "up to 30 %" lower peak grid demand)
     peak_factor: float | None = None
     power_smoothing: float | None = None
+    # (v1.4) The liquid loop. A CDU: the approach (its secondary supply less the facility
+    # supply) at which ``capacity`` is rated, or a table of [approach, capacity] points;
+    # its pump's flow at ``pump_pressure``; the highest secondary return it takes; its
+    # secondary fluid. A rear door or in-row cooler: the water temperature and airflow its
+    # ``capacity`` is rated at. A device with cold plates: the coolant flow it needs, the
+    # warmest supply and return it takes, its pressure drop at that flow.
+    rated_approach: float | None = None  # K
+    capacity_table: list[tuple[float, float]] | None = None  # (K, W), approach ascending
+    pump_flow: float | None = None  # m³/s
+    pump_pressure: float | None = None  # Pa
+    coolant: str | None = None  # water | pg25 (a CDU's secondary; default pg25)
+    rated_water_temperature: float | None = None  # °C
+    rated_airflow: float | None = None  # m³/s
+    coolant_flow: float | None = None  # m³/s, at full load
+    max_supply_temperature: float | None = None  # °C
+    max_return_temperature: float | None = None  # °C
+    pressure_drop: float | None = None  # Pa, at coolant_flow
+    # (v1.4) an in-row cooler: stands in the row and takes its racks' air heat through a
+    # chilled-water coil, up to ``capacity`` (a type of kind "other")
+    in_row: bool | None = None
+
+    @property
+    def is_in_row_cooler(self) -> bool:
+        return bool(self.in_row)
 
     @property
     def nvl_tray_role(self) -> str | None:
@@ -299,6 +335,8 @@ class Device:
     feed: str | None = None  # (v1.1) pdu only: the id of the rack's feed it plugs into
     # (v1.1) rule codes or prefixes not reported for findings about this device
     ignore: list[str] | None = None
+    # (v1.4) a CDU: its secondary supply setpoint (°C)
+    supply_setpoint: float | None = None
 
 
 @dataclass(slots=True)
@@ -323,6 +361,8 @@ class Rack:
     nvlink_domain: str | None = None  # (v1.2) the NVLink domain the rack's trays form
     # (v1.4) blanking panels close every front unit no device takes (PLC006)
     blanking: bool | None = None
+    # (v1.4) the in-row cooler(s) that take the rack's air heat: one id or a list
+    inrow: str | list[str] | None = None
     # (v1.1) rule codes or prefixes not reported for findings about this rack (and its feeds)
     ignore: list[str] | None = None
 
@@ -332,6 +372,13 @@ class Rack:
         if self.cdu is None:
             return []
         return [self.cdu] if isinstance(self.cdu, str) else list(self.cdu)
+
+    @property
+    def inrows(self) -> list[str]:
+        """The in-row cooler ids the rack names, in order (v1.4)."""
+        if self.inrow is None:
+            return []
+        return [self.inrow] if isinstance(self.inrow, str) else list(self.inrow)
 
     @property
     def weight_kg(self) -> float:
@@ -466,6 +513,44 @@ class PowerElement:
 
 
 @dataclass(slots=True)
+class CoolingLoop:
+    """(v1.4) A water loop the CDUs, rear doors and in-row coolers hang on:
+    ``[[cooling.loops]]``. Its supply temperature is ``supply_temperature``, or the top of
+    its ASHRAE class where only the class is given."""
+
+    id: str
+    kind: str | None = None  # facility (default) | chilled
+    label: str | None = None
+    ashrae_class: str | None = None  # W17 ... W45, W+
+    supply_temperature: float | None = None  # °C
+    capacity: float | None = None  # W, heat the plant behind it rejects
+    flow: float | None = None  # m³/s, flow it supplies
+    fluid: str | None = None  # water (default) | pg25
+    devices: list[str] | None = None  # the CDUs, rear doors and in-row coolers on it
+    notes: str | None = None
+    comment: str | None = None
+    ignore: list[str] | None = None
+
+    @property
+    def supply(self) -> float | None:
+        """The supply temperature the rules judge at (°C): the declared one, else the
+        warmest its class allows (W+ has none)."""
+        if self.supply_temperature is not None:
+            return float(self.supply_temperature)
+        if self.ashrae_class is not None:
+            return ASHRAE_CLASSES.get(self.ashrae_class)
+        return None
+
+    @property
+    def loop_kind(self) -> str:
+        return self.kind or "facility"
+
+    @property
+    def loop_fluid(self) -> str:
+        return self.fluid or "water"
+
+
+@dataclass(slots=True)
 class RulesConfig:
     ignore: list[str] | None = None
     select: list[str] | None = None
@@ -491,6 +576,8 @@ class Layout:
     comment: str | None = None  # the file's header comment, kept on save
     # (v1.4) the power chain behind the feeds, [[power.elements]] in file order
     power_elements: list[PowerElement] = field(default_factory=list)
+    # (v1.4) the water loops, [[cooling.loops]] in file order
+    cooling_loops: list[CoolingLoop] = field(default_factory=list)
 
     def devices(self) -> list[tuple[Rack, Device]]:
         return [(rack, device) for rack in self.racks for device in rack.devices]

@@ -31,6 +31,7 @@ KINDS = (
     "link",
     "fabric",
     "power",  # (v1.4) a power-chain element, [[power.elements]]
+    "loop",  # (v1.4) a [[cooling.loops]] loop
 )
 
 

@@ -117,6 +117,14 @@ THRESHOLDS: dict[str, Threshold] = {
         ),
         _t("immersion_min_gpus", 500, None, "500", "GPU count where immersion cooling pays off"),
         _t(
+            "coolant_flow_per_kw",
+            1.5,
+            None,
+            "1.5",
+            "(v1.4) coolant flow a cold plate needs, in L/min per kW of its liquid heat, "
+            "where its type gives no coolant_flow (OCP: about 1.5 at a rise of 10 K or less)",
+        ),
+        _t(
             "liquid_model_params_min",
             100e9,
             None,

@@ -51,6 +51,14 @@ AREAL_MASS = Dimension("floor load", "kg/m^2", "kg/m²")
 # other's units, so a rating written in the wrong one is an error, not a silent mistake.
 REAL_POWER = Dimension("real power", "W", "W")
 APPARENT_POWER = Dimension("apparent power", "VA", "VA", article="an")
+# (v1.4) The liquid loop: a coolant temperature (held in degrees Celsius, a coherent SI
+# derived unit, so that 45 reads as the datasheets write it), a temperature difference
+# (an approach, held in kelvin), a volume flow (held in m³/s, read in L/min) and a
+# pressure (held in Pa, read in kPa).
+TEMPERATURE = Dimension("temperature", "degC", "°C")
+TEMPERATURE_DIFFERENCE = Dimension("temperature difference", "K", "K")
+FLOW = Dimension("flow", "m^3/s", "L/min")
+PRESSURE = Dimension("pressure", "Pa", "Pa")
 # How a wrong value is described: "current "63 V" is a voltage, expected a current (A)".
 _KIND_OF: dict[str, str] = {
     "[length]": "a length",
@@ -64,6 +72,9 @@ _KIND_OF: dict[str, str] = {
     "[mass] * [length] ** 2 / [time] ** 2": "an energy",
     "[mass] * [length] ** 2 / [time] ** 3 / [current]": "a voltage",
     "[mass] / [length] ** 2": "a floor load",
+    "[length] ** 3 / [time]": "a flow",
+    "[mass] / [length] / [time] ** 2": "a pressure",
+    "[temperature]": "a temperature",
     "dimensionless": "a plain number",
 }
 
@@ -134,6 +145,10 @@ def _example(dim: Dimension) -> str:
         "time": "10 s",
         "real power": "1200 kW",
         "apparent power": "1200 kVA",
+        "temperature": "30 °C",
+        "temperature difference": "5 K",
+        "flow": "1200 L/min",
+        "pressure": "150 kPa",
     }[dim.name]
 
 
@@ -142,7 +157,7 @@ def _example(dim: Dimension) -> str:
 # would never finish.
 _QUANTITY = re.compile(
     r"^\s*(?P<number>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)"
-    r"\s*(?P<unit>[A-Za-zµμ%](?:[A-Za-zµμ%/ ²]|\^[23])*?)?\s*$"
+    r"\s*(?P<unit>[A-Za-zµμ%°℃](?:[A-Za-zµμ%/ ²³]|\^[23])*?)?\s*$"
 )
 
 # Beyond these a value is a typo, not a data centre: 1 GW racks, 100 km cables.
@@ -160,6 +175,10 @@ _LARGEST = {
     "time": 1e7,  # s: four months, longer than any battery or start time
     "real power": 1e10,  # W: a 10 GW campus is a typo's size for one element
     "apparent power": 1e10,
+    "temperature": 1e4,
+    "temperature difference": 1000.0,
+    "flow": 100.0,  # m³/s: 6,000,000 L/min, a river, not a data centre loop
+    "pressure": 1e8,  # Pa: 1,000 bar
 }
 
 
@@ -196,12 +215,77 @@ _FAST: dict[str, dict[str, float]] = {
     "time": {"s": 1.0, "ms": 1e-3, "min": 60.0, "h": 3600.0},
     "real power": _prefixed("W", ",k,M,G"),
     "apparent power": _prefixed("VA", ",k,M,G"),
+    # (v1.4) The liquid loop's units: a difference in K (or °C, as datasheets write an
+    # approach, "5 °C ATD"), flows in L/min (LPM), m³/h, L/s or US gpm, pressures in Pa,
+    # kPa, bar or psi.
+    "temperature difference": {"K": 1.0},
+    "flow": {
+        "L/min": 1e-3 / 60,
+        "l/min": 1e-3 / 60,
+        "LPM": 1e-3 / 60,
+        "L/s": 1e-3,
+        "l/s": 1e-3,
+        "m^3/h": 1 / 3600,
+        "m³/h": 1 / 3600,
+        "m^3/s": 1.0,
+        "m³/s": 1.0,
+        "gpm": 3.785411784e-3 / 60,
+        "GPM": 3.785411784e-3 / 60,
+        "cfm": 0.028316846592 / 60,
+        "CFM": 0.028316846592 / 60,
+    },
+    "pressure": {"Pa": 1.0, "kPa": 1e3, "MPa": 1e6, "bar": 1e5, "psi": 6894.757293168},
 }
 # (v1.4) The units each rating refuses, with the key that takes them.
 _OTHER_POWER = {"real power": ("VA", "apparent_power"), "apparent power": ("W", "capacity")}
+# (v1.4) A temperature's unit: its scale and offset to degrees Celsius (°F: (F - 32) x 5/9).
+_TEMPERATURE_UNITS = {
+    "°C": (1.0, 0.0),
+    "degC": (1.0, 0.0),
+    "℃": (1.0, 0.0),
+    "K": (1.0, -273.15),
+    "°F": (5 / 9, -32 * 5 / 9),
+    "degF": (5 / 9, -32 * 5 / 9),
+    "℉": (5 / 9, -32 * 5 / 9),
+}
+_TEMPERATURE = re.compile(
+    r"^\s*(?P<number>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*(?P<unit>\S*)\s*$"
+)
+
+
+_CELSIUS_DIFFERENCE = re.compile(r"(?:°C|degC|℃)(?=\s*$)")
+
+
+def _parse_temperature(text: str, dim: Dimension) -> float:
+    """A temperature in °C (from °C, K or °F): not through pint, whose offset units need
+    care a layout does not; a value below absolute zero is no temperature."""
+    found = _TEMPERATURE.match(text)
+    if found is None or not found["unit"]:
+        if found is not None:
+            raise UnitError(f'"{text}" has no unit, expected a temperature like "30 °C"')
+        return _parse_uncached(text, Dimension("temperature", "K", "°C"))  # says what it is
+    unit = found["unit"]
+    scale = _TEMPERATURE_UNITS.get(unit)
+    if scale is None:
+        try:  # another dimension's unit: say which ("45 kW is a power")
+            _parse_uncached(text, Dimension("temperature", "K", "°C"))
+        except UnitError as error:
+            raise UnitError(str(error).replace("(°C)", '(°C), like "30 °C"')) from None
+        raise UnitError(f'"{text}": write a temperature in °C, K or °F, like "30 °C"')
+    number = float(found["number"])
+    if not math.isfinite(number):
+        raise UnitError(f'"{text}" is not a finite temperature')
+    value = number * scale[0] + scale[1]
+    if value < -273.15:
+        raise UnitError(f'"{text}" is below absolute zero; no temperature can be')
+    return float(f"{value:.12g}")
 
 
 def _parse_uncached(text: str, dim: Dimension) -> float:
+    if dim is TEMPERATURE:
+        return _parse_temperature(text, dim)
+    if dim is TEMPERATURE_DIFFERENCE:  # "5 °C ATD": a difference of 5 °C is 5 K
+        text = _CELSIUS_DIFFERENCE.sub("K", text)
     found = _QUANTITY.match(text)
     other = _OTHER_POWER.get(dim.name)
     if other is not None and found is not None:
@@ -227,7 +311,7 @@ def _parse_uncached(text: str, dim: Dimension) -> float:
     number = float(found["number"])
     if not math.isfinite(number):
         raise UnitError(f'"{text}" is not a finite {dim.name}')
-    unit = (found["unit"] or "").strip().replace("²", "^2")
+    unit = (found["unit"] or "").strip().replace("²", "^2").replace("³", "^3")
     ureg = registry()
     try:
         quantity = ureg.Quantity(number, unit) if unit else ureg.Quantity(number)
@@ -279,6 +363,16 @@ def fmt(value: float, dim: Dimension, digits: int = 3) -> str:
         return f"{value * 100:.{digits}g} %"
     if dim is HEIGHT:
         return f"{value:g} U"
+    if dim is TEMPERATURE:
+        return f"{value:.{digits}g} °C" if abs(value) >= 1 else f"{value:.2g} °C"
+    if dim is TEMPERATURE_DIFFERENCE:
+        return f"{value:.{digits}g} K"
+    if dim is FLOW:  # in litres per minute, as pumps and cold plates are rated
+        return (
+            f"{value * 60000:,.0f} L/min"
+            if value * 60000 >= 1000
+            else (f"{value * 60000:.{digits}g} L/min")
+        )
     if dim is AREAL_MASS:  # whole kilograms, more digits only to tell two loads apart
         return f"{value:,.{max(0, digits - 3)}f} kg/m²"
     if dim is MASS and value >= 1:  # people weigh racks in kilograms, not megagrams
@@ -314,6 +408,7 @@ _PLAIN_DISPLAY: dict[Dimension, float] = {
     DURATION: 1.0,
     REAL_POWER: 1.0,
     APPARENT_POWER: 1.0,
+    PRESSURE: 1.0,
 }
 # The decimal prefixes of units.txt, by power of ten, as pint's to_compact picks among them.
 _PREFIX_POWERS = (-12, -9, -6, -3, -2, -1, 0, 3, 6, 9, 12, 15, 18)
@@ -387,4 +482,10 @@ def canonical_text(value: float, dim: Dimension) -> str:
 
 
 # Units people read more easily than the SI base for new values of these dimensions.
-_CANONICAL = {"bit/s": ("Gbps", 1e9), "bit": ("GB", 8e9)}
+_CANONICAL = {
+    "bit/s": ("Gbps", 1e9),
+    "bit": ("GB", 8e9),
+    "degC": ("°C", 1.0),
+    "m^3/s": ("L/min", 1e-3 / 60),
+    "Pa": ("kPa", 1e3),
+}

@@ -28,6 +28,11 @@ from rackdesigner.report.fabric import (
     node_test,
     node_test_text,
 )
+from rackdesigner.report.liquid_loops import (
+    build_liquid_loops,
+    liquid_loops_csv_rows,
+    liquid_loops_text,
+)
 from rackdesigner.report.power_chain import power_chain_section, power_chain_table
 from rackdesigner.report.single_failures import single_failures, single_failures_text
 from rackdesigner.report.workload import build_workload, workload_csv_rows, workload_text
@@ -206,6 +211,10 @@ def build(
     workload = build_workload(analysis)
     if workload is not None:
         report["workload"] = workload
+    # (v1.4) Only where the layout declares water loops.
+    loops = build_liquid_loops(analysis)
+    if loops is not None:
+        report["liquid_loops"] = loops
     return report
 
 
@@ -292,6 +301,8 @@ def to_csv(report: Report) -> str:
     for row in domains_csv_rows(report.get("domains")):
         writer.writerow(row)
     for row in workload_csv_rows(report.get("workload")):
+        writer.writerow(row)
+    for row in liquid_loops_csv_rows(report.get("liquid_loops")):
         writer.writerow(row)
     return out.getvalue()
 
@@ -477,6 +488,7 @@ def to_text(report: Report) -> str:
     out += single_failures_text(report.get("single_failures"))
     out += domains_text(report.get("domains"))
     out += workload_text(report.get("workload"))
+    out += liquid_loops_text(report.get("liquid_loops"))
     s = report["storage"]
     out += [
         "",

@@ -124,13 +124,15 @@ def test_a_layout_with_errors_is_written_and_exits_1(
 
 
 def hall(tmp_path: Path, *args: str, gpus: str = "32") -> Path:
-    """A layout from ``new``, without its site power budget (sized for its first fabric)."""
+    """A layout from ``new``, without its site power budget and room cooling (v1.4), both
+    sized for its first fabric."""
     target = tmp_path / "hall.toml"
     code, _, err = run("new", str(target), "--gpus", gpus, *args)
     assert code == 0, err
     layout = load_path(target)
     assert layout.site is not None
     layout.site.power_budget = None
+    layout.site.cooling_capacity = None
     target.write_text(dumps(layout))
     return target
 

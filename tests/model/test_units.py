@@ -10,13 +10,17 @@ from rackdesigner.model.units import (
     BYTE_RATE,
     CURRENT,
     DURATION,
+    FLOW,
     HEIGHT,
     INFORMATION,
     LENGTH,
     MASS,
     POWER,
+    PRESSURE,
     RATIO,
     REAL_POWER,
+    TEMPERATURE,
+    TEMPERATURE_DIFFERENCE,
     VOLTAGE,
     Dimension,
     UnitError,
@@ -139,6 +143,9 @@ def test_the_fast_units_parse_exactly_as_pint_does(monkeypatch: pytest.MonkeyPat
             DURATION,
             REAL_POWER,
             APPARENT_POWER,
+            TEMPERATURE_DIFFERENCE,
+            FLOW,
+            PRESSURE,
         )
     }
     cases = [
@@ -205,3 +212,49 @@ def test_fmt_without_pint_prints_what_pint_printed(value: float, name: str, digi
         "byte rate": units.BYTE_RATE,
     }[name]
     assert units.fmt(value, dim, digits) == _pint_compact(value, dim, digits)
+
+
+@pytest.mark.parametrize(
+    ("text", "dim", "value"),
+    [
+        ("30 °C", TEMPERATURE, 30.0),
+        ("303.15 K", TEMPERATURE, 30.0),
+        ("86 °F", TEMPERATURE, 30.0),
+        ("30 degC", TEMPERATURE, 30.0),
+        ("5 K", TEMPERATURE_DIFFERENCE, 5.0),
+        ("5 °C", TEMPERATURE_DIFFERENCE, 5.0),
+        ("1200 L/min", FLOW, 0.02),
+        ("72 m^3/h", FLOW, 0.02),
+        ("20 L/s", FLOW, 0.02),
+        ("35 psi", PRESSURE, 241316.505261),
+        ("2.4 bar", PRESSURE, 240000.0),
+    ],
+)
+def test_the_liquid_loop_units(text: str, dim: Dimension, value: float) -> None:
+    """(v1.4) 86 °F = (86 - 32) x 5/9 = 30 °C; 303.15 K - 273.15 = 30 °C; a "5 °C"
+    approach is a difference of 5 K; 1,200 L/min = 1.2 m³ / 60 s = 0.02 m³/s = 72 m³/h;
+    35 psi x 6,894.757 Pa/psi = 241,316.5 Pa."""
+    assert parse(text, dim) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "dim", "message"),
+    [
+        ("45 kW", TEMPERATURE, "is a power, expected a temperature"),
+        ("45", TEMPERATURE, "has no unit"),
+        ("-300 °C", TEMPERATURE, "below absolute zero"),
+        ("5 kW", TEMPERATURE_DIFFERENCE, "is a power, expected a temperature difference"),
+        ("3 m", FLOW, "is a length, expected a flow"),
+    ],
+)
+def test_the_liquid_loop_units_refuse_the_wrong_kind(text: str, dim: Dimension, message: str):
+    with pytest.raises(UnitError, match=message):
+        parse(text, dim)
+
+
+def test_the_liquid_loop_units_format_as_datasheets_write_them() -> None:
+    assert fmt(0.02, FLOW) == "1,200 L/min"
+    assert fmt(31.5, TEMPERATURE) == "31.5 °C"
+    assert fmt(5.0, TEMPERATURE_DIFFERENCE) == "5 K"
+    assert parse(canonical_text(30.0, TEMPERATURE), TEMPERATURE) == 30.0
+    assert parse(canonical_text(0.02, FLOW), FLOW) == 0.02

@@ -7,6 +7,10 @@ from __future__ import annotations
 from rackdesigner.analysis import CduLoad, DeviceFacts, RackFacts
 from rackdesigner.model.wording import first_of
 
+# (v1.4) The rack fields the liquid-loop rules read (they read every device field too: a
+# device edit re-runs them whatever it sets).
+LOOP_READS = ("rack.cooling", "rack.cdu", "rack.door", "rack.inrow")
+
 LIQUID_HINT = 'use direct-to-chip liquid (cooling = "liquid" with a CDU)'
 DOOR_HINT = 'use a rear-door heat exchanger (cooling = "rear-door" with a door)'
 
@@ -43,3 +47,12 @@ def reference_problem(
 
 def cdu_names(load: CduLoad) -> str:
     return first_of([c.id for c in load.cdus], 4)
+
+
+def loop_words(ids: list[str]) -> str:
+    """Loop ids as a message names them: "loop fws-1", "loops fws-1, fws-2"."""
+    return ("loop " if len(ids) == 1 else "loops ") + ", ".join(ids)
+
+
+def rack_list(racks: list[RackFacts], most: int = 5) -> str:
+    return first_of([r.rack.id for r in racks], most)

@@ -9,9 +9,10 @@ Why it matters:
     their heat into the air). Rear-door racks are checked by COOL007 instead, immersion
     racks put no heat into the air. (v1.3) A liquid rack that names a rear door
     (`door`) counts what is left after the door's coil takes its share, up to the
-    door's capacity. The hint offers direct-to-chip liquid only where
-    the rack's GPU nodes have cold plates; for air-only chassis it offers a rear-door
-    heat exchanger or spreading the load.
+    door's capacity. (v1.4) A rack that names in-row coolers (`inrow`) sends its air
+    heat to them instead; COOL020 judges their group. The hint offers direct-to-chip
+    liquid only where the rack's GPU nodes have cold plates; for air-only chassis it
+    offers a rear-door heat exchanger or spreading the load.
 
 Example:
     [[racks]]
@@ -47,6 +48,8 @@ def air_heat_over_limit(analysis: Analysis) -> Iterator[Finding]:
     for rack in analysis.racks:
         cooling = rack.cooling
         if cooling not in ("air", "liquid") or rack.air_heat <= limit:
+            continue
+        if rack.rack.inrow is not None:  # (v1.4) its in-row coolers take it: COOL020
             continue
         bound = at_least(rack.load_unknown)
         spread = math.ceil(rack.air_heat / limit)

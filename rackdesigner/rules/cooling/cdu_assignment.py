@@ -9,7 +9,8 @@ Why it matters:
     capacity with all its CDUs working must carry the liquid heat of every rack it
     serves. A rack's liquid heat is `liquid_fraction` of each device with cold plates;
     all of it in an immersion rack. Whether the group survives losing one CDU is
-    COOL009.
+    COOL009. (v1.4) Where the layout declares water loops, each CDU counts its capacity
+    at the approach it runs at (COOL012; a CDU not rated there leaves its group unjudged).
 
 Example:
     [[racks]]
@@ -34,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis
+from rackdesigner.analysis.liquid import group_capacities, loops_by_id
 from rackdesigner.model.units import POWER, fmt_apart
 from rackdesigner.model.wording import at_least, first_of, plural
 from rackdesigner.rules.base import Finding, rule
@@ -71,8 +73,10 @@ def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
                     "coolit-chx750 for a row)",
                     related=(device.ref,) if device is not None else (),
                 )
+    loops = loops_by_id(analysis.layout)
     for load in analysis.cdu_loads:
-        capacity = load.capacity
+        capacities = group_capacities(load, loops)
+        capacity = None if capacities is None else sum(capacities)
         if capacity is None or load.heat <= capacity:
             continue
         racks = load.racks

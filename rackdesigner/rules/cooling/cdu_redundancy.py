@@ -8,7 +8,8 @@ Why it matters:
     one alone, and loses its loop with it. On a layout a failure leaves (`rackdesigner
     whatif`) a group that lost CDUs runs on the others: a warning ("redundancy lost")
     where losing its largest working CDU next would leave its racks' loop short (COOL003
-    judges the loop now).
+    judges the loop now). (v1.4) Where the layout declares water loops,
+    each CDU counts its capacity at the approach it runs at (COOL012).
 
 Example:
     [[racks]]
@@ -26,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis, CduLoad, RackFacts
+from rackdesigner.analysis.liquid import group_capacities, loops_by_id
 from rackdesigner.model.units import POWER, fmt, fmt_apart
 from rackdesigner.model.wording import at_least, plural
 from rackdesigner.rules.base import Finding, rule
@@ -66,11 +68,13 @@ def _redundancy_lost(
     parts=("cdu_loads",),
 )
 def cdu_group_without_n_plus_one(analysis: Analysis) -> Iterator[Finding]:
+    loops = loops_by_id(analysis.layout)
     for load in analysis.cdu_loads:
-        spare = load.n_plus_one
-        capacity = load.capacity
-        if spare is None or capacity is None:
+        capacities = group_capacities(load, loops)
+        if capacities is None:
             continue
+        capacity = sum(capacities)
+        spare = capacity - max(capacities, default=0.0)
         liquid = [r for r in load.racks if r.liquid_heat > 0]
         if not liquid:
             continue
