@@ -124,7 +124,7 @@ def test_every_export_option_is_checked_against_the_input(
         ExportKind("--fake", "FILE", "one file", f"{__name__}:fake_file_exporter"),
     ]
     monkeypatch.setattr(exporters, "KINDS", kinds)
-    # The export command with the options of this registry, as cli.py builds it.
+    # The export command with the options of this registry, as the command line builds it.
     command = click.command()(cli_module.export.callback)
     command = click.option("--force", is_flag=True)(command)
     command = click.option("--toml", "toml_out")(command)
@@ -406,7 +406,7 @@ def test_words_agree_with_numbers() -> None:
 
 def _designer_runs(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
     """The paths the real ``edit`` command opens the designer on; the app itself does not
-    start (it needs a terminal: tests/test_tui_terminal.py drives it in one)."""
+    start (it needs a terminal: tests/tui/test_terminal.py drives it in one)."""
     import rackdesigner.tui.app
 
     opened: list[str | None] = []
@@ -422,7 +422,7 @@ def test_bare_command_prints_help_and_a_layout_path_opens_the_designer(
     assert "validate" in result.stdout
     layout = tmp_path / "f.toml"
     layout.write_text(LAYOUT)
-    # The designer exists (issue 13): `rackdesigner LAYOUT` is `rackdesigner edit LAYOUT`.
+    # The designer's shortcut: `rackdesigner LAYOUT` is `rackdesigner edit LAYOUT`.
     opened = _designer_runs(monkeypatch)
     result = runner.invoke(cli, [str(layout)], catch_exceptions=False)
     assert result.exit_code == 0 and result.stdout == ""
@@ -512,7 +512,7 @@ def test_terminal_text_never_holds_a_control_or_bidi_character(text: str) -> Non
     unsafe = set(map(chr, [*range(0x20), *range(0x7F, 0xA0)])) | set(
         "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
     )
-    # Invisible characters (issue 22, item 10): zero-width, joiners, separators, tags.
+    # Invisible characters: zero-width, joiners, separators, tags.
     unsafe |= set(
         "\u00ad\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u180f\u200b\u200c"
         "\u200d\u2028\u2029\u2060\u2061\u2062\u2063\u2064\u206a\u206b\u206c\u206d"

@@ -210,7 +210,7 @@ def test_huge_file_exits_2(tmp_path: Path) -> None:
     assert result.returncode == 2 and "MiB" in result.stdout
 
 
-# Positions below 1 are load errors since format v1.1 (tests/test_load_rules_v1_1.py).
+# Positions below 1 are load errors since format v1.1 (tests/layout_io/test_load_refusals.py).
 @pytest.mark.parametrize("position", [43])
 def test_impossible_positions_are_findings(tmp_path: Path, position: int) -> None:
     path = tmp_path / "pos.toml"

@@ -1,4 +1,4 @@
-"""Nothing lost, nothing injected (issue 22): the command line against devices, FIFOs,
+"""Nothing lost, nothing injected: the command line against devices, FIFOs,
 signals, full disks, broken links, hostile strings and mutated layouts."""
 
 from __future__ import annotations

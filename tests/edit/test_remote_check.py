@@ -1,4 +1,4 @@
-"""The fabric check in a child process (edit/remote_check.py, issue 23): it really runs
+"""The fabric check in a child process (edit/remote_check.py): it really runs
 apart, a newer job supersedes the running one, close() kills it, a crash is reported."""
 
 from __future__ import annotations

@@ -53,7 +53,7 @@ NODE = '[catalog.node]\nkind = "cpu-node"\nheight = "1 U"\npower = "2080 W"\n'
 NODE_415 = '[catalog.node]\nkind = "cpu-node"\nheight = "1 U"\npower = "2400 W"\n'
 
 
-# -- shared definitions (analysis.py) ---------------------------------------------------------
+# -- shared definitions (analysis/) ----------------------------------------------------------
 
 
 def test_capacity_415v_3phase_63a_uses_exact_sqrt3() -> None:

@@ -1,4 +1,4 @@
-"""Building in the designer with real keys and palette names (issue 15, parts 1-2): Add rack
+"""Building in the designer with real keys and palette names: Add rack
 from an empty file, Set cooling with its pickers, Place device (``a``) with designer.md's
 placement rule, 0U rails and half-depth faces, Duplicate rack, Add / Remove feed, the
 catalog panel and the mouse (click-place, drag-move, a refused drop)."""

@@ -1,4 +1,4 @@
-"""Direct manipulation (issue 23): drag a device to another rack (and undo it), in the
+"""Direct manipulation: drag a device to another rack (and undo it), in the
 compact zoom too, and drag a catalog entry onto a unit to place it; one undo step each."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The designer checks a large layout's fabric in a child process (issue 23): a journey
+"""The designer checks a large layout's fabric in a child process: a journey
 sees the problems panel fill from it, a crash is said, quitting leaves no process."""
 
 from __future__ import annotations

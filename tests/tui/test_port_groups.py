@@ -1,4 +1,4 @@
-"""A device's port groups in the inspector, and CAB004's Apply fix by real keys (issue 23)."""
+"""A device's port groups in the inspector, and CAB004's Apply fix by real keys."""
 
 from __future__ import annotations
 

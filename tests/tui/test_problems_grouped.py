@@ -1,4 +1,4 @@
-"""The problems panel grouped by code, by real keys (issue 23): 32 CAB004 warnings are one
+"""The problems panel grouped by code, by real keys: 32 CAB004 warnings are one
 line with their count and worst entity; enter opens the group; choosing a finding moves the
 racks' cursor to it; left closes the group again."""
 
