@@ -84,20 +84,28 @@ def slower_speed(context: Context) -> Iterator[Plan]:
     if device is None or found is None:
         return
     model, group = device.model, found["group"]
-    for other_id in [d.id for _, d in context.layout.devices() if d.model == model]:
-        for other in context.index.links_of(other_id):
-            if other is link:
-                continue
-            for end, far in ((other.a, other.b), (other.b, other.a)):
-                match = ENDPOINT.match(end)
-                if match is None or match["device"] != other_id or match["group"] != group:
-                    continue
-                far_speed = _port_speed(context, far)
-                if far_speed is not None and far_speed > slow * (1 + 1e-9):
-                    return  # that cable would run slower
+    if _group_runs_faster(context, model, group, slow):
+        return  # another cable of that group would run slower
     text = canonical_text(slow, BANDWIDTH)
     ref = context.finding.subject[1] if context.finding.subject else link.a
     yield Plan(
         f"Set {model} ports {group} to {text}, the rate link {ref} runs at",
         lambda: [SetPortGroup(model, group, speed=text)],
     )
+
+
+def _group_runs_faster(context: Context, model: str, group: str, speed: float) -> bool:
+    """Whether a cable other than the finding's, on port group ``group`` of a device of
+    ``model``, runs faster than ``speed`` (its far end is faster)."""
+    for other_id in [d.id for _, d in context.layout.devices() if d.model == model]:
+        for other in context.index.links_of(other_id):
+            if other is context.link:
+                continue
+            for end, far in ((other.a, other.b), (other.b, other.a)):
+                match = ENDPOINT.match(end)
+                if match is None or match["device"] != other_id or match["group"] != group:
+                    continue
+                far_speed = _port_speed(context, far)
+                if far_speed is not None and far_speed > speed * (1 + 1e-9):
+                    return True
+    return False

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from rackdesigner.design.fixes.base import Context, Plan, fixer, free_id
 from rackdesigner.edit import Command, LayoutIndex, PlaceDevice, UpdateRack
-from rackdesigner.model.layout import DeviceType
+from rackdesigner.model.layout import Device, DeviceType, Rack
 from rackdesigner.model.units import POWER, fmt
 
 
@@ -106,45 +106,15 @@ def name_a_cdu(context: Context) -> Iterator[Plan]:
     CDU (in its rack, its row, then any, by id) whose group has room for the rack's liquid
     heat with all its CDUs working. An overloaded group has no such fix: which racks move,
     or which CDU to add, is a plant decision."""
-    from rackdesigner.analysis import Analysis
-
     rack = context.rack
     finding = context.finding
     if finding.subject is None or finding.subject[0] != "rack" or rack.cooling_mode != "liquid":
         return
-    cdus = [
-        (owner, device)
-        for owner, device in context.layout.devices()
-        if (t := context.catalog.get(device.model)) is not None and t.kind == "cdu" and t.capacity
-    ]
+    cdus = _cdus(context)
     if not cdus:
         return
-    # The racks that decide CDU loads: those naming a CDU, those holding one, and this one.
-    holders = {id(owner) for owner, _ in cdus}
-    racks = [r for r in context.layout.racks if r.cdus or id(r) in holders or r is rack]
-    partial = replace(context.layout, racks=racks, links=[])
-    analysis = Analysis(partial)
-    facts = next(f for f in analysis.racks if f.rack is rack)
-    need = float(facts.liquid_heat)
-    spare: dict[str, float] = {}
-    for load in analysis.cdu_loads:
-        if load.capacity is None:
-            continue
-        room = load.capacity - load.heat
-        for cdu in load.cdus:
-            spare[cdu.id] = room
-    named = set(rack.cdus)
-    candidates = []
-    for owner, device in cdus:
-        if device.id in named:
-            continue
-        room = spare.get(device.id, float(context.catalog[device.model].capacity or 0))
-        if room + 1e-6 < need:
-            continue
-        distance = 0 if owner is rack else 1 if owner.row == rack.row else 2
-        candidates.append((distance, -room, device.id, room))
-
-    for _, _, cdu_id, room in sorted(candidates)[:3]:
+    need, spare = _need_and_spare(context, cdus)
+    for cdu_id, room in _nearest_with_room(context, cdus, need, spare):
 
         def name_it(cdu_id: str = cdu_id) -> list[Command]:
             return [UpdateRack(rack.id, cdu=cdu_id)]
@@ -156,3 +126,53 @@ def name_a_cdu(context: Context) -> Iterator[Plan]:
             name_it,
             (cdu_rack,) if cdu_rack is not None else (),
         )
+
+
+def _cdus(context: Context) -> list[tuple[Rack, Device]]:
+    """The layout's CDUs of a known capacity, each with the rack that holds it."""
+    return [
+        (owner, device)
+        for owner, device in context.layout.devices()
+        if (t := context.catalog.get(device.model)) is not None and t.kind == "cdu" and t.capacity
+    ]
+
+
+def _need_and_spare(
+    context: Context, cdus: list[tuple[Rack, Device]]
+) -> tuple[float, dict[str, float]]:
+    """The rack's liquid heat, and the room each CDU's group has left, from an analysis of
+    the racks that decide CDU loads: those naming a CDU, those holding one, and this one."""
+    from rackdesigner.analysis import Analysis
+
+    rack = context.rack
+    holders = {id(owner) for owner, _ in cdus}
+    racks = [r for r in context.layout.racks if r.cdus or id(r) in holders or r is rack]
+    analysis = Analysis(replace(context.layout, racks=racks, links=[]))
+    facts = next(f for f in analysis.racks if f.rack is rack)
+    spare: dict[str, float] = {}
+    for load in analysis.cdu_loads:
+        if load.capacity is None:
+            continue
+        for cdu in load.cdus:
+            spare[cdu.id] = load.capacity - load.heat
+    return float(facts.liquid_heat), spare
+
+
+def _nearest_with_room(
+    context: Context, cdus: list[tuple[Rack, Device]], need: float, spare: dict[str, float]
+) -> list[tuple[str, float]]:
+    """Up to three CDUs the rack does not name with room for ``need`` (a CDU no group
+    loads has its rating), with that room: in the rack, its row, then any; the roomiest
+    first at one distance, then by id."""
+    rack = context.rack
+    named = set(rack.cdus)
+    candidates = []
+    for owner, device in cdus:
+        if device.id in named:
+            continue
+        room = spare.get(device.id, float(context.catalog[device.model].capacity or 0))
+        if room + 1e-6 < need:
+            continue
+        distance = 0 if owner is rack else 1 if owner.row == rack.row else 2
+        candidates.append((distance, -room, device.id, room))
+    return [(cdu_id, room) for _, _, cdu_id, room in sorted(candidates)[:3]]

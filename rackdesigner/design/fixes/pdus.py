@@ -138,36 +138,48 @@ def pdu_within_rating(context: Context) -> Iterator[Plan]:
     and current, rated within it). Sides whose PDUs are rated below the load they carry
     with another side lost get the largest models made for their feeds, else another feed
     each with a PDU of its own (a copy of the side's first PDU's feed)."""
+    subject = context.finding.subject
+    assert subject is not None
+    if subject.kind == "device":
+        yield from _pdu_over_its_feed(context, subject.id)
+    else:
+        yield from _sides_below_load(context)
+
+
+def _pdu_over_its_feed(context: Context, pdu_id: str) -> Iterator[Plan]:
+    """A PDU rated above its feed: a free feed of its side rated for it, else the largest
+    model made for its own feed."""
     rack = context.rack
-    finding = context.finding
-    assert finding.subject is not None
-    power_factor = context.thresholds["power_factor"]
     where = pdu_feed_of(context, rack)
-    if finding.subject.kind == "device":
-        pdu = context.index.device(finding.subject.id)
-        dtype = context.index.type_of(pdu) if pdu is not None else None
-        feed = where.get(pdu.id) if pdu is not None else None
-        if pdu is None or dtype is None or dtype.capacity is None or feed is None:
-            return
-        rating = float(dtype.capacity)
-        busy = {f.id for f in where.values()}
-        for other in rack.feeds:
-            if other.id in busy or (other.side or "") != (feed.side or ""):
-                continue
-            if feed_rating(other, power_factor) * (1 + 1e-9) >= rating:
-
-                def move(pdu_id: str = pdu.id, feed_id: str = other.id) -> list[Command]:
-                    return [UpdateDevice(pdu_id, feed=feed_id)]
-
-                yield Plan(f"Move PDU {pdu.id} to feed {other.id} (rated for it)", move)
-        yield from _swap_plan(
-            _swaps(context, [pdu], lambda model, own: True), f"made for feed {feed.id}"
-        )
+    pdu = context.index.device(pdu_id)
+    dtype = context.index.type_of(pdu) if pdu is not None else None
+    feed = where.get(pdu.id) if pdu is not None else None
+    if pdu is None or dtype is None or dtype.capacity is None or feed is None:
         return
+    rating = float(dtype.capacity)
+    power_factor = context.thresholds["power_factor"]
+    busy = {f.id for f in where.values()}
+    for other in rack.feeds:
+        if other.id in busy or (other.side or "") != (feed.side or ""):
+            continue
+        if feed_rating(other, power_factor) * (1 + 1e-9) >= rating:
+
+            def move(pdu_id: str = pdu.id, feed_id: str = other.id) -> list[Command]:
+                return [UpdateDevice(pdu_id, feed=feed_id)]
+
+            yield Plan(f"Move PDU {pdu.id} to feed {other.id} (rated for it)", move)
+    yield from _swap_plan(
+        _swaps(context, [pdu], lambda model, own: True), f"made for feed {feed.id}"
+    )
+
+
+def _sides_below_load(context: Context) -> Iterator[Plan]:
+    """Sides whose PDUs are rated below the load: larger models made for their feeds,
+    else as many more PDUs (each on a feed of its own) as the shortfall needs."""
     load = context.value("load")
     short = {
         side: pdus
-        for side, pdus in _pdus_by_side(context, rack).items()
+        for side, pdus in _pdus_by_side(context, context.rack).items()
         if pdus and all(d.model in context.catalog for d in pdus) and _rating(context, pdus) < load
     }
     if not short:
