@@ -9,6 +9,7 @@ class rules and the app into Rich styles.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from rackdesigner.model.layout import MEDIA as LAYOUT_MEDIA
@@ -265,3 +266,16 @@ def drawn_kind(dtype: DeviceType | None) -> str:
     if dtype.is_busbar:
         return "busbar"
     return dtype.kind or "other"
+
+
+@functools.lru_cache(maxsize=256)
+def rgb(colour: str) -> tuple[float, float, float]:
+    """``#rrggbb`` or ``#rgb`` as cairo's red, green and blue, each 0 to 1 (an alpha,
+    ``#rrggbbaa`` or ``#rgba``, is left to the caller's opacity)."""
+    digits = colour.removeprefix("#")
+    if len(digits) in (3, 4):
+        digits = "".join(c * 2 for c in digits)
+    if len(digits) not in (6, 8):
+        raise ValueError(f"not a colour: {colour!r}")
+    red, green, blue = (int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    return red, green, blue
