@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from rackdesigner.check.engine import check
 from rackdesigner.layout_io.document import loads
 from rackdesigner.model.diagnostics import Diagnostic
 from rackdesigner.model.layout import Layout
+from tests.conftest import ROOT
 
 HEADER = 'format = 1\nname = "t"\n'
 
@@ -46,3 +50,13 @@ def panel_every_open_unit(layout: Layout) -> Layout:
             if unit not in taken:
                 PlaceDevice(rack.id, "blank-1u", unit, face="front").apply(layout, index)
     return layout
+
+
+def hdr_fabric(tmp_path: Path) -> Path:
+    """The bundled inference layout without its [catalog.dgx-b200]: 400G nodes on 200G
+    leaves, every node-to-leaf cable a CAB004 warning (written to ``tmp_path``)."""
+    text = (ROOT / "layouts" / "inference-32-b200.toml").read_text()
+    text = re.sub(r"\[catalog\.dgx-b200\]\n(?:.*\n)*?notes = .*\n", "", text, count=1)
+    target = tmp_path / "hdr.toml"
+    target.write_text(text)
+    return target
