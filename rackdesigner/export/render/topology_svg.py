@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from rackdesigner.analysis import Analysis, DeviceFacts
 from rackdesigner.analysis.fabric_graph import Fabric
+from rackdesigner.analysis.grouping import Groups
 from rackdesigner.export.render import svg
 from rackdesigner.export.render.palette import MEDIA
 from rackdesigner.export.render.svg import MEDIA_CLASS, clip, kind_class, num, text
@@ -155,25 +156,18 @@ def _scalable_units(
 ) -> dict[str, _Unit]:
     """Racks of endpoints joined through the leaves they are cabled to (a union-find over
     racks and leaves), by their root."""
-    parent: dict[str, str] = {}
-
-    def find(x: str) -> str:
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
+    groups = Groups()
     for rack_id, devs in endpoints.items():
-        find("r:" + rack_id)
+        groups.add("r:" + rack_id)
         for dev in devs:
             for other in adjacency[dev.id]:
                 if other in leaf_ids:
-                    parent[find("r:" + rack_id)] = find("s:" + other)
+                    groups.join("s:" + other, "r:" + rack_id)
     for leaf in leaf_ids:
-        find("s:" + leaf)
+        groups.add("s:" + leaf)
     units: dict[str, _Unit] = {}
-    for member in sorted(parent):
-        root = find(member)
+    for member in sorted(str(m) for found in groups.sets() for m in found):
+        root = str(groups.find(member))
         unit = units.setdefault(root, {"racks": [], "leaves": []})
         kind, _, ident = member.partition(":")
         unit["racks" if kind == "r" else "leaves"].append(ident)
