@@ -66,6 +66,22 @@ def lateral_groups(
             if other is None or (level == top_tier and other == top_tier):
                 continue
             groups.join(device, neighbour)
+    found = _bandwidths(groups, order, adjacency, tier, top_tier, node_bandwidth)
+    groups_with_nodes = [g for g in found.values() if g.node_bandwidth > 0]
+    # One group: the top tier's lateral links stay inside it, there is no rest to reach.
+    return groups_with_nodes if len(groups_with_nodes) >= 2 else []
+
+
+def _bandwidths(
+    groups: Groups,
+    order: list[str],
+    adjacency: Mapping[str, Mapping[str, Mapping[str, Any]]],
+    tier: Mapping[str, int],
+    top_tier: int,
+    node_bandwidth: Mapping[str, float],
+) -> dict[object, LateralGroup]:
+    """Each group (by its root) with its GPU nodes' bandwidth, and its top-tier switches'
+    lateral links to other groups (the global bandwidth, and which switches have one)."""
     found: dict[object, LateralGroup] = {}
     for members in groups.sets():
         found[groups.find(members[0])] = LateralGroup([str(m) for m in members])
@@ -82,9 +98,7 @@ def lateral_groups(
         if crossing > 0:
             group.global_bandwidth += crossing
             group.switches.append(device)
-    groups_with_nodes = [g for g in found.values() if g.node_bandwidth > 0]
-    # One group: the top tier's lateral links stay inside it, there is no rest to reach.
-    return groups_with_nodes if len(groups_with_nodes) >= 2 else []
+    return found
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""The drawing kinds of ``rackdesigner export`` (registered in ``exporters.py``).
+"""The drawing kinds of ``rackdesigner export`` (registered in ``registry.KINDS``).
 
 Each takes the export context (layout, analysis, findings, settings) and returns the
 files to write; the command line writes them atomically.

@@ -125,7 +125,7 @@ DRAWINGS = ("--elevations", "--svg-dir", "--floorplan", "--topology", "--pdf", "
 # In the order ``export --help`` lists them. ``--toml`` is the command line's own (the
 # in-place formatter) and is not listed here.
 KINDS: list[ExportKind] = [
-    # Drawings (issue 12): rackdesigner/render/.
+    # Drawings: export/render/.
     ExportKind(
         "--elevations",
         "FILE.svg",

@@ -372,7 +372,7 @@ def bom_rows(analysis: Analysis) -> list[tuple[Any, ...]]:
     ]
 
 
-# -- export entry points (exporters.py) ---------------------------------------------------
+# -- export entry points (registered in registry.KINDS) ------------------------------------
 
 
 def export_cables(context: ExportContext, path: Path) -> list[Output]:

@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from rackdesigner.analysis.cords import NON_CORDED_KINDS, Cord, rack_cords
 from rackdesigner.analysis.power_sides import pdu_feeds
-from rackdesigner.model.layout import HARDWIRED, DeviceType, PortGroup
+from rackdesigner.model.layout import HARDWIRED, DeviceType, Feed, PortGroup, Rack
 from rackdesigner.netbox.interface_types import for_port
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
-    from rackdesigner.analysis.facts import DeviceFacts
+    from rackdesigner.analysis.facts import DeviceFacts, LinkFacts, RackFacts
 
 __all__ = [
     "KIND_ROLES",
@@ -281,76 +281,19 @@ def bulk_rows(analysis: Analysis) -> Rows:
     devices: list[dict[str, Any]] = []
     interfaces: list[dict[str, Any]] = []
     for rack in analysis.racks:
-        r = rack.rack
-        row: dict[str, Any] = {
-            "site": site,
-            "name": r.id[:NAME_MAX],
-            "status": STATUS,
-            "width": RACK_WIDTH_IN,
-            "u_height": _number(r.height_u),
-            "outer_width": round(r.width_m * 1000),
-            "outer_depth": round(r.depth_m * 1000),
-            "outer_unit": "mm",
-        }
-        if r.airflow in RACK_AIRFLOWS:
-            row["airflow"] = r.airflow
-        if r.weight is not None:
-            row["weight"] = _number(r.weight)
-        if r.max_weight is not None:
-            row["max_weight"] = round(float(r.max_weight))
-        if "weight" in row or "max_weight" in row:
-            row["weight_unit"] = "kg"
-        if r.label:
-            row["description"] = r.label[:200]
-        racks.append(row)
-        sides = sorted({f.feed.side for f in rack.feeds if f.feed.side})
-        for facts in rack.feeds:
-            feed = facts.feed
-            panel = _panel(feed.side)
+        racks.append(_rack_row(rack.rack, site))
+        for panel, feed_row in _feed_rows(rack, site):
             panels.setdefault(panel, {"site": site, "name": panel})
-            out: dict[str, Any] = {
-                "site": site,
-                "power_panel": panel,
-                "rack": r.id[:NAME_MAX],
-                "name": feed.id[:NAME_MAX],
-                "status": STATUS,
-                "type": "redundant" if sides and feed.side != sides[0] else "primary",
-                "supply": "ac",
-                "phase": "three-phase" if feed.phases == 3 else "single-phase",
-                "max_utilization": round(facts.derate * 100),
-            }
-            if feed.voltage is not None:
-                out["voltage"] = round(float(feed.voltage))
-            if feed.current is not None:
-                out["amperage"] = round(float(feed.current))
-            if feed.circuit:
-                out["description"] = f"circuit {feed.circuit}"[:200]
-            feeds.append(out)
+            feeds.append(feed_row)
         for dev in rack.devices:
             devices.append(_device_row(dev, site, models))
             interfaces.extend(_extra_interfaces(dev))
-
-    cables: list[dict[str, Any]] = []
-    for link in analysis.links:
-        if not link.resolved or link.a.device is None or link.b.device is None:
-            continue  # CAB005 reports it; NetBox could not terminate it either
-        cable: dict[str, Any] = {
-            "side_a_device": link.a.device.id,
-            "side_a_type": "dcim.interface",
-            "side_a_name": link.a.port,
-            "side_b_device": link.b.device.id,
-            "side_b_type": "dcim.interface",
-            "side_b_name": link.b.port,
-            "status": STATUS,
-        }
-        kind = cable_type(link.link.media, link.link.grade)
-        if kind:
-            cable["type"] = kind
-        length = link.length
-        if length is not None:
-            cable["length"] = round(float(length), 2)
-            cable["length_unit"] = "m"
-        cables.append(cable)
+    cables = [
+        _cable_row(link)
+        for link in analysis.links
+        # An unresolved cable: CAB005 reports it; NetBox could not terminate it either.
+        if link.resolved and link.a.device is not None and link.b.device is not None
+    ]
     outlets, power_cables = power_rows(analysis, site)
     cables.extend(power_cables)
 
@@ -367,6 +310,82 @@ def bulk_rows(analysis: Analysis) -> Rows:
         ("power-outlets", outlets),
         ("cables", cables),
     ]
+
+
+def _rack_row(r: Rack, site: str) -> dict[str, Any]:
+    """A rack's row: its size in mm, airflow, weights (kg) and label."""
+    row: dict[str, Any] = {
+        "site": site,
+        "name": r.id[:NAME_MAX],
+        "status": STATUS,
+        "width": RACK_WIDTH_IN,
+        "u_height": _number(r.height_u),
+        "outer_width": round(r.width_m * 1000),
+        "outer_depth": round(r.depth_m * 1000),
+        "outer_unit": "mm",
+    }
+    if r.airflow in RACK_AIRFLOWS:
+        row["airflow"] = r.airflow
+    if r.weight is not None:
+        row["weight"] = _number(r.weight)
+    if r.max_weight is not None:
+        row["max_weight"] = round(float(r.max_weight))
+    if "weight" in row or "max_weight" in row:
+        row["weight_unit"] = "kg"
+    if r.label:
+        row["description"] = r.label[:200]
+    return row
+
+
+def _feed_rows(rack: RackFacts, site: str) -> list[tuple[str, dict[str, Any]]]:
+    """The rack's power feeds, each with the panel of its side: the first side's feeds
+    primary, the others' redundant."""
+    sides = sorted({f.feed.side for f in rack.feeds if f.feed.side})
+    rows = []
+    for facts in rack.feeds:
+        feed = facts.feed
+        panel = _panel(feed.side)
+        out: dict[str, Any] = {
+            "site": site,
+            "power_panel": panel,
+            "rack": rack.rack.id[:NAME_MAX],
+            "name": feed.id[:NAME_MAX],
+            "status": STATUS,
+            "type": "redundant" if sides and feed.side != sides[0] else "primary",
+            "supply": "ac",
+            "phase": "three-phase" if feed.phases == 3 else "single-phase",
+            "max_utilization": round(facts.derate * 100),
+        }
+        if feed.voltage is not None:
+            out["voltage"] = round(float(feed.voltage))
+        if feed.current is not None:
+            out["amperage"] = round(float(feed.current))
+        if feed.circuit:
+            out["description"] = f"circuit {feed.circuit}"[:200]
+        rows.append((panel, out))
+    return rows
+
+
+def _cable_row(link: LinkFacts) -> dict[str, Any]:
+    """A resolved cable between two devices' interfaces: its type and length (m)."""
+    assert link.a.device is not None and link.b.device is not None
+    cable: dict[str, Any] = {
+        "side_a_device": link.a.device.id,
+        "side_a_type": "dcim.interface",
+        "side_a_name": link.a.port,
+        "side_b_device": link.b.device.id,
+        "side_b_type": "dcim.interface",
+        "side_b_name": link.b.port,
+        "status": STATUS,
+    }
+    kind = cable_type(link.link.media, link.link.grade)
+    if kind:
+        cable["type"] = kind
+    length = link.length
+    if length is not None:
+        cable["length"] = round(float(length), 2)
+        cable["length_unit"] = "m"
+    return cable
 
 
 def _device_row(dev: DeviceFacts, site: str, models: dict[str, str]) -> dict[str, Any]:
@@ -483,17 +502,7 @@ def _feed_cables(rack: Any, site: str) -> list[dict[str, Any]]:
     if not feeds:
         return []
     by_id = {feed.id: feed for feed in feeds}
-    pdus = [d for d in rack.devices if d.kind == "pdu"]
-    shelves = [d for d in rack.devices if d.type is not None and d.type.is_power_shelf]
-    ends: list[tuple[DeviceFacts, str, str]] = []  # device, its power port, its feed
-    for group, port in ((pdus, PDU_INLET), (shelves, SHELF_INPUT)):
-        where = pdu_feeds([d.device for d in group], feeds)
-        ends += [(d, port, where[d.id]) for d in group if d.id in where]
-    taken = {feed for _, _, feed in ends}
-    spare = [feed.id for feed in feeds if feed.id not in taken]
-    for dev in rack.devices:
-        if dev.type is not None and dev.type.psu_inlet == HARDWIRED and spare:
-            ends.append((dev, HARDWIRED_INPUT, spare.pop(0)))
+    ends = _feed_ends(rack, feeds)
     rows: list[dict[str, Any]] = []
     cabled: set[str] = set()
     for dev, port, feed_id in ends:
@@ -515,3 +524,21 @@ def _feed_cables(rack: Any, site: str) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def _feed_ends(rack: Any, feeds: list[Feed]) -> list[tuple[DeviceFacts, str, str]]:
+    """What each feed powers, as (device, its power port, the feed's id): the PDUs and
+    power shelves on their feeds (``feed``, else in order), then hardwired devices on
+    the feeds left, one each."""
+    pdus = [d for d in rack.devices if d.kind == "pdu"]
+    shelves = [d for d in rack.devices if d.type is not None and d.type.is_power_shelf]
+    ends: list[tuple[DeviceFacts, str, str]] = []
+    for group, port in ((pdus, PDU_INLET), (shelves, SHELF_INPUT)):
+        where = pdu_feeds([d.device for d in group], feeds)
+        ends += [(d, port, where[d.id]) for d in group if d.id in where]
+    taken = {feed for _, _, feed in ends}
+    spare = [feed.id for feed in feeds if feed.id not in taken]
+    for dev in rack.devices:
+        if dev.type is not None and dev.type.psu_inlet == HARDWIRED and spare:
+            ends.append((dev, HARDWIRED_INPUT, spare.pop(0)))
+    return ends

@@ -132,52 +132,103 @@ def fabric_figures(
     farthest GPUs are not searched (``hops`` is :data:`NOT_SEARCHED`): what ``diff``
     compares (the ratio, the bisection, the bus bandwidth) does not read them, and on
     100,000 GPUs they are a third of the time."""
+    tier = _device_tiers(fabric)
+    switches = _switch_figures(fabric, adj, tier)
+    if detail:
+        _count_cables(fabric, tier, switches.by_tier)
+    groups = _lateral_groups(fabric, adj, switches.lateral_edges)
+    ratios = [g.ratio for g in groups if g.ratio is not None and g.ratio > 0]
+    global_ratio = min(ratios) if ratios else None
+    r = _fabric_oversubscription(switches.over, global_ratio)
+    classes, cut = _merged_bisection(fabric, adj, tier, flow)
+    bus = _bus_bandwidth(fabric, efficiency, r)
+    return FabricFigures(
+        fabric=fabric,
+        tiers=[switches.by_tier[level] for level in sorted(switches.by_tier)],
+        oversubscription_by_switch=switches.over,
+        groups=groups,
+        global_ratio=global_ratio,
+        oversubscription=r,
+        bisection=cut,
+        hops=farthest_gpus(classes) if detail else NOT_SEARCHED,
+        intra=bus.intra[0] if bus.intra else None,
+        intra_node=bus.intra[1] if bus.intra else None,
+        inter=bus.inter[0] if bus.inter else None,
+        inter_node=bus.inter[1] if bus.inter else None,
+        efficiency=efficiency,
+        classes=classes,
+        sus=bus.sus,
+        within_su=bus.within_su,
+        across_su=bus.across_su,
+    )
+
+
+def _device_tiers(fabric: Fabric) -> dict[str, int]:
+    """Each device's tier: 0 for GPU nodes, the switch's tier for switches that have one."""
     tier: dict[str, int] = {n.id: 0 for n in fabric.nodes}
     for sid, switch in fabric.switches.items():
         if switch.tier is not None:
             tier[sid] = switch.tier
+    return tier
+
+
+@dataclass(slots=True)
+class _Switches:
+    """What the switches add up to: each tier's figures, each switch's oversubscription
+    and the top tier's lateral links (switch, switch, bit/s)."""
+
+    by_tier: dict[int, TierFigures]
+    over: dict[str, float | None]
+    lateral_edges: list[tuple[str, str, float]]
+
+
+def _switch_figures(
+    fabric: Fabric, adj: dict[str, dict[str, float]], tier: dict[str, int]
+) -> _Switches:
+    """Lateral bandwidth and v1.1 oversubscription per switch (downlink ÷ (uplink +
+    lateral), none at the top tier), summed per tier with the tier's worst switch."""
     top = fabric.max_tier
     switch_ids = set(fabric.switches)
-
-    # Lateral bandwidth and v1.1 oversubscription per switch.
-    by_tier: dict[int, TierFigures] = {}
-    over: dict[str, float | None] = {}
-    lateral_edges: list[tuple[str, str, float]] = []
+    found = _Switches({}, {}, [])
     for sid, switch in fabric.switches.items():
         level = switch.tier
         if level is None:
-            over[sid] = None
+            found.over[sid] = None
             continue
-        figures = by_tier.setdefault(level, TierFigures(level))
+        figures = found.by_tier.setdefault(level, TierFigures(level))
         figures.switches += 1
         lateral = 0.0
         for neighbour, bandwidth in adj.get(sid, {}).items():
             if neighbour in switch_ids and tier.get(neighbour) == level:
                 lateral += bandwidth
                 if level == top and sid < neighbour:
-                    lateral_edges.append((sid, neighbour, bandwidth))
+                    found.lateral_edges.append((sid, neighbour, bandwidth))
         figures.down += switch.down
         figures.up += switch.up
         figures.lateral += lateral
         if level == top or switch.down <= 0:
-            over[sid] = None
+            found.over[sid] = None
         else:
             away = switch.up + lateral
-            over[sid] = switch.down / away if away > 0 else math.inf
-    for sid, ratio in over.items():
+            found.over[sid] = switch.down / away if away > 0 else math.inf
+    for sid, ratio in found.over.items():
         level = fabric.switches[sid].tier
         if ratio is None or level is None:
             continue
-        figures = by_tier[level]
+        figures = found.by_tier[level]
         if figures.oversubscription is None or ratio > figures.oversubscription:
             figures.oversubscription = ratio
+    return found
 
-    # Cables by the tier of their higher end, media and stock length.
+
+def _count_cables(fabric: Fabric, tier: dict[str, int], by_tier: dict[int, TierFigures]) -> None:
+    """Count the cables into ``by_tier`` by the tier of their higher end, media and stock
+    length; and those between two switches of one tier."""
     counts: dict[tuple[int, str, float | None], int] = defaultdict(int)
     lateral_count: dict[int, int] = defaultdict(int)
     get_tier = tier.get
     stock_of: dict[float | None, float | None] = {}  # lengths repeat across a regular hall
-    for link in fabric.links if detail else ():
+    for link in fabric.links:
         da, db = link.a.device, link.b.device
         if da is None or db is None:
             continue
@@ -198,17 +249,26 @@ def fabric_figures(
     for level, count in lateral_count.items():
         by_tier[level].lateral_cables = count
 
-    groups = _lateral_groups(fabric, adj, lateral_edges)
-    ratios = [g.ratio for g in groups if g.ratio is not None and g.ratio > 0]
-    global_ratio = min(ratios) if ratios else None
+
+def _fabric_oversubscription(over: dict[str, float | None], global_ratio: float | None) -> float:
+    """r: the largest of 1, every switch's (finite) oversubscription and 1 ÷ the smallest
+    group's global ratio."""
     r = 1.0
     for ratio in over.values():
         if ratio is not None and math.isfinite(ratio) and ratio > r:
             r = ratio
     if global_ratio is not None and 1.0 / global_ratio > r:
         r = 1.0 / global_ratio
+    return r
 
-    # Merged graph, bisection and the farthest GPUs.
+
+def _merged_bisection(
+    fabric: Fabric, adj: dict[str, dict[str, float]], tier: dict[str, int], flow: bool
+) -> tuple[ClassGraph, Bisection]:
+    """The graph with twin devices merged, and the bisection between the two halves of
+    the leaves in layout order: by maximum flow, or (without ``flow``) the fabric's
+    own estimate."""
+    switch_ids = set(fabric.switches)
     order = [d.id for d in fabric.devices]
     leaves = [sid for sid in order if tier.get(sid) == 1 and sid in switch_ids]
     half = len(leaves) // 2
@@ -222,49 +282,49 @@ def fabric_figures(
         cut = bisection(classes, leaves[:half], leaves[half:], downlink, fabric.injection)
     else:
         cut = Bisection(fabric.bisection, None, len(leaves), len(classes.members))
-    hops = farthest_gpus(classes) if detail else NOT_SEARCHED
+    return classes, cut
 
-    # Expected all-reduce bus bandwidth (NET007 v1.1).
+
+@dataclass(slots=True)
+class _BusBandwidth:
+    """Expected all-reduce bus bandwidth (NET007 v1.1), each with the node that has it:
+    inside a node, between nodes, and within and across scalable units (v1.2)."""
+
     intra: tuple[float, DeviceFacts] | None = None
     inter: tuple[float, DeviceFacts] | None = None
+    sus: int = 0
+    within_su: float | None = None
+    across_su: float | None = None
+
+
+def _bus_bandwidth(fabric: Fabric, efficiency: float, r: float) -> _BusBandwidth:
+    """Inside a node: the GPUs' interconnect × efficiency; between nodes: min(the node's
+    fabric bandwidth × efficiency ÷ r, the inside figure); each for the node with the
+    lowest figure. Where one scalable unit holds every node, the within-unit figure
+    (no ÷ r) is the between figure."""
+    bus = _BusBandwidth()
     for node in fabric.nodes:
         inside = intra_node(node, efficiency)
-        if inside is not None and (intra is None or inside < intra[0]):
-            intra = (inside, node)
+        if inside is not None and (bus.intra is None or inside < bus.intra[0]):
+            bus.intra = (inside, node)
         bandwidth = fabric.node_bandwidth.get(node.id, 0.0)
         if bandwidth <= 0:
             continue
         between = bandwidth * efficiency / r
         if inside is not None and inside < between:
             between = inside
-        if inter is None or between < inter[0]:
-            inter = (between, node)
+        if bus.inter is None or between < bus.inter[0]:
+            bus.inter = (between, node)
     if len(fabric.nodes) < 2:
-        inter = None
+        bus.inter = None
     within = within_units(fabric, efficiency)
-    within_su = within.figure if within.units else None
-    across_su = inter[0] if inter and within.units and not within.covers else None
+    bus.sus = within.units
+    bus.within_su = within.figure if within.units else None
+    if bus.inter and within.units and not within.covers:
+        bus.across_su = bus.inter[0]
     if within.covers and within.figure is not None and within.node is not None:
-        inter = (within.figure, within.node)
-    return FabricFigures(
-        fabric=fabric,
-        tiers=[by_tier[level] for level in sorted(by_tier)],
-        oversubscription_by_switch=over,
-        groups=groups,
-        global_ratio=global_ratio,
-        oversubscription=r,
-        bisection=cut,
-        hops=hops,
-        intra=intra[0] if intra else None,
-        intra_node=intra[1] if intra else None,
-        inter=inter[0] if inter else None,
-        inter_node=inter[1] if inter else None,
-        efficiency=efficiency,
-        classes=classes,
-        sus=within.units,
-        within_su=within_su,
-        across_su=across_su,
-    )
+        bus.inter = (within.figure, within.node)
+    return bus
 
 
 def _lateral_groups(
@@ -274,22 +334,7 @@ def _lateral_groups(
     if not lateral:
         return []
     removed = {(a, b) for a, b, _ in lateral} | {(b, a) for a, b, _ in lateral}
-    group_of: dict[str, int] = {}
-    anchors: list[str] = []
-    for device in fabric.devices:
-        start = device.id
-        if start in group_of or start not in adj:
-            continue
-        number = len(anchors)
-        anchors.append(start)
-        group_of[start] = number
-        stack = [start]
-        while stack:
-            current = stack.pop()
-            for neighbour in adj[current]:
-                if neighbour not in group_of and (current, neighbour) not in removed:
-                    group_of[neighbour] = number
-                    stack.append(neighbour)
+    group_of, anchors = _parts_without(fabric, adj, removed)
     if len(anchors) < 2:
         return []  # the lateral links join switches of one group: nothing global
     global_bw = [0.0] * len(anchors)
@@ -322,3 +367,27 @@ def _lateral_groups(
         )
         for number in range(len(anchors))
     ]
+
+
+def _parts_without(
+    fabric: Fabric, adj: dict[str, dict[str, float]], removed: set[tuple[str, str]]
+) -> tuple[dict[str, int], list[str]]:
+    """The fabric's connected parts once the ``removed`` edges are gone: each device's part
+    number, and each part's first device in layout order."""
+    group_of: dict[str, int] = {}
+    anchors: list[str] = []
+    for device in fabric.devices:
+        start = device.id
+        if start in group_of or start not in adj:
+            continue
+        number = len(anchors)
+        anchors.append(start)
+        group_of[start] = number
+        stack = [start]
+        while stack:
+            current = stack.pop()
+            for neighbour in adj[current]:
+                if neighbour not in group_of and (current, neighbour) not in removed:
+                    group_of[neighbour] = number
+                    stack.append(neighbour)
+    return group_of, anchors

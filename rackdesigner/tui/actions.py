@@ -147,7 +147,7 @@ ACTIONS: tuple[Action, ...] = (
         "Zoom whole rack",
         "the whole of the tallest rack fitted to the view's height",
     ),
-    # Building (issue 15, i15place): racks, feeds, cooling, the catalog and placing devices.
+    # Building: racks, feeds, cooling, the catalog and placing devices.
     Action(
         "place",
         "place_device",
@@ -188,7 +188,7 @@ ACTIONS: tuple[Action, ...] = (
         "Layout settings",
         "the layout's name, workload, site, rules select / ignore and thresholds, editable",
     ),
-    # Issue 25: the as-built check; issue 26: failures. Neither edits the layout.
+    # The as-built check and failures. Neither edits the layout.
     Action(
         "verify-scan",
         "verify_scan",

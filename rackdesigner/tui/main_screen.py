@@ -1142,7 +1142,7 @@ class MainScreen(Screen[None]):
     def action_apply_fix(self) -> None:
         self.guide.apply_fix()
 
-    # -- keys: the as-built check and failures (issues 25, 26); neither edits the layout ----
+    # -- keys: the as-built check and failures; neither edits the layout ----------------
 
     def action_verify_scan(self) -> None:
         self.dialog(self.verify.verify(), exclusive=True)

@@ -207,7 +207,7 @@ class Workspace:
         # scan) until cleared, and a what-if's shading until escape.
         self.verified: Verified | None = None
         self.shaded: Shading | None = None
-        # Deleting something with dependants asks first, until "don't ask again" (issue 23).
+        # Deleting something with dependants asks first, until "don't ask again".
         self.ask_before_delete = True
         # Guidance: the session an edit was made in, the session whose fabric was checked
         # once and its last fabric findings (as keys), the last "has a fix" answer.

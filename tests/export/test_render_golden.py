@@ -4,7 +4,7 @@ Each drawing kind of tests/data/render/small.toml is compared byte for byte with
 in tests/golden/render/. A change to a drawing is a deliberate act: look at the new
 output (render it with cairosvg and open it), then regenerate the files with
 
-    RACKDESIGNER_REGENERATE_GOLDEN=1 python -m pytest -q tests/test_render_golden.py
+    RACKDESIGNER_REGENERATE_GOLDEN=1 python -m pytest -q tests/export/test_render_golden.py
 
 and commit them with the change that explains why they moved. The print pack is pinned
 by the SVG of its pages (its PDF bytes depend on the machine's cairo and fonts); the PNG

@@ -11,7 +11,7 @@ check itself.
 Keys stay answered while a load or a check runs in a worker thread.
 
 The checks are pure Python and hold the GIL; the app's thread gets it in turns. Two things
-made a key wait far longer than its own work (measured on 100,000 GPUs, issue 14):
+made a key wait far longer than its own work (measured on 100,000 GPUs):
 
 - The garbage collector. A load and a check create millions of long-lived objects, so the
   collector keeps starting full collections, each one C call that walks every object and
@@ -32,8 +32,8 @@ The fabric rules of a large layout do not share the interpreter at all: :class:`
 runs them in a child process (:mod:`rackdesigner.edit.remote_check`), which also builds the
 summary's and the topology outline's data from its analysis (:func:`views_of`), so that
 the app never builds the fabric graph. Even with the collector off and a short switch
-interval, the rules in a thread made a key wait 0.2–1.6 s on 100,000 GPUs (bench/README.md,
-issue 23). The child of a file just opened starts with the first check, from the text as
+interval, the rules in a thread made a key wait 0.2–1.6 s on 100,000 GPUs
+(bench/README.md). The child of a file just opened starts with the first check, from the text as
 read (:meth:`FabricChecks.early_job`), and its findings wait for that check's end
 (:meth:`FabricChecks.hold`); its findings come before its views' data, which the app's own
 worker does not build meanwhile (:meth:`FabricChecks.mark_views`). Small layouts keep the

@@ -1,4 +1,4 @@
-"""Verify against scan (issue 25): the layout's cabling against what the fabric reports.
+"""Verify against scan: the layout's cabling against what the fabric reports.
 
 A plain class given the workspace and the screen. The dialog asks for the scan; it is read
 and compared in a worker thread, on a snapshot of the analysis taken on the app's thread,

@@ -1,4 +1,4 @@
-"""What if… (issue 26): what a failure takes down, shaded over the views; no edit is made.
+"""What if…: what a failure takes down, shaded over the views; no edit is made.
 
 A plain class given the workspace and the screen. The part is the entity under the cursor
 (a switch, PDU, CDU or rear door; a GPU node's cables; its rack, the rack's feeds and power

@@ -8,7 +8,7 @@ The facts and fields are drawn by one Line API widget, and a single input edits 
 being changed, placed over its line. Showing another entity only repaints the inspector.
 The inspector used to be a label and an input per field, about 50 widgets. Each cursor key
 that showed another entity then cost a layout pass of the whole screen. With a check
-running beside it, such a key took 200–300 ms on 100,000 GPUs (issue 14).
+running beside it, such a key took 200–300 ms on 100,000 GPUs.
 """
 
 from __future__ import annotations
