@@ -256,6 +256,7 @@ class LiveAnalysis(Analysis):
         other._columns = _Columns(list(self._columns.load), list(self._columns.gpus), set())
         other._graph = None  # built from the copied edges, in the worker
         other._fabrics = None
+        other._storage = None
         other._lock = type(self._lock)()
         return other
 
@@ -264,6 +265,7 @@ class LiveAnalysis(Analysis):
 
     def invalidate_fabric(self) -> None:
         self._fabrics = None
+        self._storage = None
 
     @property
     def places(self) -> Mapping[int, RackPlace]:
@@ -338,6 +340,8 @@ class LiveAnalysis(Analysis):
                 todo.setdefault(key, link)
         if todo:
             self._refresh_links(todo, index, done)
+        if done.racks or done.removed_racks or done.links:
+            self._storage = None  # built again from the new facts when a rule reads it
         return done
 
     def _refresh_racks(self, touched: dict[int, Rack], done: Refreshed, index: LayoutIndex) -> None:
@@ -635,6 +639,7 @@ class LiveAnalysis(Analysis):
         depends on all of them)."""
         self._links = None
         self._fabrics = None
+        self._storage = None
         self._graph = None
         self._index_links()
         done.links = {id(lf.link): lf for lf in self.links}

@@ -126,6 +126,7 @@ def _example(dim: Dimension) -> str:
         "bandwidth": "400 Gbps",
         "ratio": "80 %",
         "floor load": "1500 kg/m^2",
+        "time": "30 min",
     }[dim.name]
 
 
@@ -149,6 +150,7 @@ _LARGEST = {
     "bandwidth": 8e16,
     "ratio": 1e6,
     "floor load": 1e6,
+    "time": 1e9,  # s: about 32 years
 }
 
 
@@ -182,6 +184,7 @@ _FAST: dict[str, dict[str, float]] = {
     "height": {"U": 1.0, "RU": 1.0},
     "amount of data": _prefixed("B", ",k,M,G,T,P", 8.0) | _prefixed("bit", ",k,M,G,T"),
     "bandwidth": _prefixed("bps", ",k,M,G,T") | _prefixed("B/s", ",k,M,G,T", 8.0),
+    "time": {"s": 1.0, "min": 60.0, "h": 3600.0},
 }
 
 
