@@ -221,8 +221,11 @@ class StorageFacts:
         down = up = 0.0
         node_ids = {dev.id for dev in self.nodes}
         switches = set(self.switches)
+        edges = self.fabric.edges
         for leaf in self.leaves:
-            for other, rate in self.fabric.edges.get(leaf, {}).items():
+            if not any(other in node_ids for other in edges.get(leaf, {})):
+                continue  # an appliances' leaf: its uplinks carry them, not the nodes
+            for other, rate in edges.get(leaf, {}).items():
                 if other in node_ids:
                     down += rate
                 elif other in switches:
