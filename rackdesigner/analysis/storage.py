@@ -257,11 +257,11 @@ def storage_facts(analysis: Analysis, failed: Iterable[str] = ()) -> StorageFact
     fabric = _fabric(analysis, gone, {dev.id for dev in pfs.devices})
     node_ids = {dev.id for dev in nodes}
     node_bandwidth = {
-        dev.id: sum(fabric.edges.get(dev.id, {}).values()) for dev in nodes if dev.id in fabric.edges
+        dev.id: sum(fabric.edges.get(dev.id, {}).values())
+        for dev in nodes
+        if dev.id in fabric.edges
     }
-    switches = [
-        key for key in fabric.edges if kinds.get(key) == "switch" and key not in gone
-    ]
+    switches = [key for key in fabric.edges if kinds.get(key) == "switch" and key not in gone]
     switch_set = set(switches)
     ends = node_ids | {dev.id for dev in pfs.devices} | {dev.id for dev in objects.devices}
     leaves = [s for s in switches if any(o in ends for o in fabric.edges[s])]
@@ -324,9 +324,7 @@ def _fabric(analysis: Analysis, gone: frozenset[str], pfs: set[str]) -> Fabric:
     return fabric
 
 
-def _reached(
-    fabric: Fabric, sources: list[str], switches: set[str], nodes: set[str]
-) -> set[str]:
+def _reached(fabric: Fabric, sources: list[str], switches: set[str], nodes: set[str]) -> set[str]:
     """The GPU nodes a path from a source reaches, through switches only."""
     seen = set(sources)
     reached: set[str] = set()

@@ -260,7 +260,7 @@ DEVICE_TYPE = (
     _q(
         "nvme_read",
         BANDWIDTH,
-        '(v1.4) gpu-node: its local NVMe\'s sequential read rate, all data drives together, '
+        "(v1.4) gpu-node: its local NVMe's sequential read rate, all data drives together, "
         'e.g. "56 GB/s"',
         positive=True,
     ),

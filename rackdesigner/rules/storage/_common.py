@@ -34,7 +34,6 @@ def level_words(level: Level, declared: bool) -> str:
 LEVEL_HINT = 'set [workload] storage_level ("good", "better" or "best") to the level you need'
 
 
-
 def pfs_shortfall(analysis: Analysis, which: str) -> Iterator[Finding]:
     """STO002 (``read``) and STO003 (``write``): the parallel file system's appliances'
     aggregate rate against the level's for the layout's GPUs."""

@@ -45,9 +45,11 @@ def fabric_below_level(analysis: Analysis) -> Iterator[Finding]:
         return
     ratio = facts.oversubscription()
     over = f"; its leaves are {ratio:.2g}:1 oversubscribed" if ratio and ratio > 1 else ""
-    first = next(d for d in facts.pfs.devices if d.id in facts.fabric.edges) if any(
-        d.id in facts.fabric.edges for d in facts.pfs.devices
-    ) else facts.pfs.devices[0]
+    first = (
+        next(d for d in facts.pfs.devices if d.id in facts.fabric.edges)
+        if any(d.id in facts.fabric.edges for d in facts.pfs.devices)
+        else facts.pfs.devices[0]
+    )
     yield Finding(
         f"device {first.id}",
         first.ref,
