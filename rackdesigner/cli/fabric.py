@@ -193,6 +193,7 @@ Examples:
   rackdesigner new cluster.toml --gpus 1024
   rackdesigner new pod.toml --template superpod --sus 4
   rackdesigner new infer.toml --gpus 64 --gpu b200 --fabric leaf-spine --oversubscription 2
+  rackdesigner new train.toml --gpus 1024 --storage-level best
   rackdesigner new --list
 
 \b
@@ -260,6 +261,26 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
     default=None,
     help="Each node's ports over two leaves, two spines or more (default: on for 2+ nodes).",
 )
+@click.option(
+    "--storage/--no-storage",
+    default=None,
+    help="The parallel file system and its storage fabric (default: on for training and "
+    "fine-tuning; docs/storage.md).",
+)
+@click.option(
+    "--storage-level",
+    type=click.Choice(["good", "better", "best"]),
+    default="good",
+    show_default=True,
+    help="NVIDIA's DGX SuperPOD storage level the appliances are sized for.",
+)
+@click.option("--storage-model", metavar="MODEL", help="Storage appliance (default ddn-ai400x2t).")
+@click.option(
+    "--storage-appliances",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Appliances (default: the fewest that meet the level).",
+)
 @click.option("--name", metavar="TEXT", help="The layout's name.")
 @click.pass_context
 def new(
@@ -288,6 +309,10 @@ def new(
     strict_cables: bool,
     rail_planes: bool,
     redundant: bool | None,
+    storage: bool | None,
+    storage_level: str,
+    storage_model: str | None,
+    storage_appliances: int | None,
     name: str | None,
 ) -> None:
     """Write a complete, valid layout: racks, feeds, cooling, nodes, switches and cables.
@@ -344,6 +369,10 @@ def new(
         template=template,
         sus=sus,
         name=name,
+        storage=storage,
+        storage_level=storage_level,
+        storage_model=storage_model,
+        storage_appliances=storage_appliances,
     )
     with progress.bar():
         progress.report("building the layout", 0, 0)

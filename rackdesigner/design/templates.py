@@ -25,6 +25,7 @@ from rackdesigner.design.storage_fabric import (
     StorageRequest,
     appliance_count,
     plan_storage,
+    storage_group,
 )
 from rackdesigner.layout_io.catalog import Catalog, builtin, standard_circuits
 from rackdesigner.layout_io.catalog import for_layout as catalog_for
@@ -459,6 +460,11 @@ def build(
     fabric_done = time.perf_counter()
     apply_plan(layout, plan)
     storage = _storage(layout, options, options.su_nodes or 32)
+    if storage is None and options.wants_storage:
+        plan.warnings.append(
+            f"{dtype.key} has no storage ports: no parallel file system or storage fabric was "
+            "built (STO004); give the node type a storage NIC, or pass --no-storage"
+        )
     merged = catalog_for(layout)  # with the layout's own entries (a server's GPU)
     side_counts = _power_and_furniture(layout, options, merged, sizes)
     if timings is not None:
@@ -485,10 +491,23 @@ def _storage(layout: Layout, options: NewOptions, su_nodes: int) -> StorageCount
         su_nodes=su_nodes,
         switch=options.storage_switch,
     )
+    if not _storage_ports(layout):
+        return None  # no storage NIC to cable: STO004 says so; the header too
     counts = plan_storage(layout, request)
     if layout.workload is not None:
         layout.workload.storage_level = options.storage_level
     return counts
+
+
+def _storage_ports(layout: Layout) -> bool:
+    """Whether a GPU node of the layout has storage ports (a PCIe server's one scale-out NIC
+    is its compute ports: no storage fabric can be cabled to it)."""
+    catalog = catalog_for(layout)
+    return any(
+        storage_group(catalog.devices[d.model]) is not None
+        for _, d in layout.devices()
+        if catalog.devices[d.model].kind == "gpu-node"
+    )
 
 
 def _storage_text(counts: StorageCounts, options: NewOptions) -> str:
