@@ -62,8 +62,8 @@ def interval_of(workload: Workload) -> tuple[float, str] | None:
     if not rate:
         return None
     steps = workload.checkpoint_steps or DEFAULT_CHECKPOINT_STEPS
-    how = "checkpoint_steps" if workload.checkpoint_steps else "the guide's 100 steps"
-    return steps / float(rate), f"{steps} steps at {float(rate):g} steps/s ({how})"
+    guide = "" if workload.checkpoint_steps else ", the guide's"
+    return steps / float(rate), f"{steps} steps at {float(rate):g} steps/s{guide}"
 
 
 def checkpoint_of(workload: Workload | None, facts: StorageFacts) -> Checkpoint | None:

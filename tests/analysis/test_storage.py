@@ -217,7 +217,7 @@ def test_checkpoint_interval_from_steps() -> None:
     without steps_per_second there is no interval (nothing to judge)."""
     assert interval_of(Workload(steps_per_second=0.5)) == (
         200.0,
-        "100 steps at 0.5 steps/s (the guide's 100 steps)",
+        "100 steps at 0.5 steps/s, the guide's",
     )
     assert interval_of(Workload(steps_per_second=0.5, checkpoint_steps=40))[0] == 80.0  # type: ignore[index]
     assert interval_of(Workload()) is None

@@ -8,22 +8,13 @@ from collections.abc import Iterator
 from rackdesigner.analysis import Analysis
 from rackdesigner.analysis.storage import BYTE, Level, level_of, requirement
 from rackdesigner.model.units import BYTE_RATE, fmt
-from rackdesigner.model.wording import plural
+from rackdesigner.model.wording import duration, plural
 from rackdesigner.rules.base import Finding
 
 
 def rate(value: float) -> str:
     """A rate in bytes per second, as the RA and the vendors give them: ``"40 GB/s"``."""
     return fmt(value, BYTE_RATE)
-
-
-def duration(seconds: float) -> str:
-    """``"45 s"``, ``"12.5 min"``, ``"2.1 h"``: the unit a person reads a time in."""
-    if seconds < 120:
-        return f"{seconds:.3g} s"
-    if seconds < 7200:
-        return f"{seconds / 60:.3g} min"
-    return f"{seconds / 3600:.3g} h"
 
 
 def level_words(level: Level, declared: bool) -> str:
