@@ -282,7 +282,7 @@ def storage_facts(analysis: Analysis, failed: Iterable[str] = ()) -> StorageFact
     )
 
 
-def _storage_link(lf: LinkFacts) -> bool:
+def is_storage_link(lf: LinkFacts) -> bool:
     """Both ends are storage ports (roles as the port groups and device kinds give them)."""
     a, b = lf.a, lf.b
     if a.group is None or b.group is None or a.device is None or b.device is None:
@@ -306,7 +306,7 @@ def _fabric(analysis: Analysis, gone: frozenset[str], pfs: set[str]) -> Fabric:
             if a is not None and b is not None and (a.id in pfs or b.id in pfs):
                 converged = True
             continue
-        if not _storage_link(lf):
+        if not is_storage_link(lf):
             continue
         a_dev, b_dev = lf.a.device, lf.b.device
         assert a_dev is not None and b_dev is not None
@@ -401,6 +401,7 @@ __all__ = [
     "Requirement",
     "StorageFacts",
     "Tier",
+    "is_storage_link",
     "level_of",
     "requirement",
     "storage_facts",

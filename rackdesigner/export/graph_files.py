@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from rackdesigner.export.registry import ExportContext, Output
 
 FORMATS = (".graphml", ".gexf", ".json", ".dot")
-SCOPES = "fabric:<id>, rack:<id>, switches or all"
+SCOPES = "fabric:<id>, rack:<id>, switches, storage or all"
 
 
 @dataclass(slots=True)
@@ -113,6 +113,16 @@ def _select(
             cable for cable in compute if cable[1].kind == "switch" and cable[2].kind == "switch"
         ]
         devices = {d.id for fabric in fabrics for d in fabric.devices if d.kind == "switch"}
+    elif scope == "storage":
+        # The storage fabric: the cables whose two ends are storage ports (docs/storage.md).
+        from rackdesigner.analysis.storage import is_storage_link
+
+        links = [
+            (lf.link, lf.a.device, lf.b.device, lf.a.port, lf.b.port, False, lf.speed, lf.length)
+            for lf in analysis.links
+            if is_storage_link(lf) and lf.a.device is not None and lf.b.device is not None
+        ]
+        devices = {cable[1].id for cable in links} | {cable[2].id for cable in links}
     elif scope == "all" or scope.startswith("rack:"):
         rack = scope.partition(":")[2] if scope.startswith("rack:") else None
         if rack is not None and not any(r.rack.id == rack for r in analysis.racks):
@@ -160,6 +170,13 @@ def build_graph(analysis: Analysis, scope: str | None = None, aggregate: bool = 
             attrs["power_w"] = float(dev.power)
         if dev.id in tiers:
             attrs["tier"] = int(tiers[dev.id])
+        if dev.kind == "storage" and dev.type is not None:
+            # (v1.4) a storage appliance: its tier and the figures the storage rules read.
+            attrs["storage_tier"] = dev.type.storage_tier or "parallel-fs"
+            for key in ("read_bandwidth", "write_bandwidth"):
+                value = getattr(dev.type, key)
+                if value is not None:
+                    attrs[f"{key}_bps"] = float(value)
         if dev.rack.nvlink_domain is not None and dev.type and dev.type.nvl_domain:
             # (v1.2) a rack-scale tray: the NVLink domain its rack forms.
             attrs["nvlink_domain"] = dev.rack.nvlink_domain
