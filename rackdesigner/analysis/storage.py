@@ -29,13 +29,24 @@ import math
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from rackdesigner.analysis.facts import DeviceFacts, LinkFacts
 from rackdesigner.model.layout import Workload
 
-if TYPE_CHECKING:
-    from rackdesigner.analysis import Analysis
+
+class Source(Protocol):
+    """What the storage facts read of an analysis (:class:`rackdesigner.analysis.Analysis`,
+    which this module may not import: it builds them)."""
+
+    @property
+    def devices(self) -> list[DeviceFacts]: ...
+
+    @property
+    def links(self) -> list[LinkFacts]: ...
+
+    @property
+    def compute_edges(self) -> dict[tuple[str, str], dict[str, Any]]: ...
 
 BYTE = 8.0  # bits: the RA and the vendors give bytes per second, the model holds bit/s
 PARALLEL_FS = "parallel-fs"
@@ -235,7 +246,7 @@ class StorageFacts:
         return down / up
 
 
-def storage_facts(analysis: Analysis, failed: Iterable[str] = ()) -> StorageFacts:
+def storage_facts(analysis: Source, failed: Iterable[str] = ()) -> StorageFacts:
     """The tiers and the storage fabric of ``analysis``'s layout; with ``failed`` (device
     ids: appliances, switches) as if those devices were gone: what is left of the storage
     bandwidth with them failed (what-if)."""
@@ -295,7 +306,7 @@ def is_storage_link(lf: LinkFacts) -> bool:
     )
 
 
-def _fabric(analysis: Analysis, gone: frozenset[str], pfs: set[str]) -> Fabric:
+def _fabric(analysis: Source, gone: frozenset[str], pfs: set[str]) -> Fabric:
     """The storage cables' device graph; with the compute fabric's when an appliance of the
     parallel file system is cabled into it (converged)."""
     fabric = Fabric()
@@ -399,6 +410,7 @@ __all__ = [
     "Fabric",
     "Level",
     "Requirement",
+    "Source",
     "StorageFacts",
     "Tier",
     "is_storage_link",
