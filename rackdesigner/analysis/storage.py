@@ -48,6 +48,7 @@ class Source(Protocol):
     @property
     def compute_edges(self) -> dict[tuple[str, str], dict[str, Any]]: ...
 
+
 BYTE = 8.0  # bits: the RA and the vendors give bytes per second, the model holds bit/s
 PARALLEL_FS = "parallel-fs"
 OBJECT = "object"
@@ -97,7 +98,7 @@ def level_of(workload: Workload | None) -> tuple[Level, bool]:
     default; and whether it was declared."""
     name = workload.storage_level if workload is not None else None
     if name in LEVELS:
-        return LEVELS[name], True  # type: ignore[index]
+        return LEVELS[name], True
     return LEVELS[DEFAULT_LEVEL], False
 
 
@@ -293,6 +294,28 @@ def storage_facts(analysis: Source, failed: Iterable[str] = ()) -> StorageFacts:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Left:
+    """What is left of the storage bandwidth with some parts failed (bit/s; None where the
+    appliances give no figure), and the GPU nodes still reaching the parallel file system."""
+
+    read: float | None
+    write: float | None
+    fabric: float
+    nodes_reached: int
+    nodes: int
+
+
+def bandwidth_left(analysis: Source, failed: Iterable[str]) -> Left:
+    """The parallel file system's read and write as the GPU nodes get them (the appliances'
+    rates capped by what the fabric carries), with the devices ``failed`` (appliances,
+    storage switches) gone: for what-if."""
+    facts = storage_facts(analysis, failed)
+    return Left(
+        facts.path_read(), facts.path_write(), facts.flow, len(facts.reached), len(facts.nodes)
+    )
+
+
 def is_storage_link(lf: LinkFacts) -> bool:
     """Both ends are storage ports (roles as the port groups and device kinds give them)."""
     a, b = lf.a, lf.b
@@ -327,11 +350,11 @@ def _fabric(analysis: Source, gone: frozenset[str], pfs: set[str]) -> Fabric:
         fabric.add(a_dev.id, b_dev.id, lf.speed or 0.0)
     if converged:
         fabric.converged = True
-        for (a, b), edge in analysis.compute_edges.items():
-            if a in gone or b in gone:
+        for (left, right), edge in analysis.compute_edges.items():
+            if left in gone or right in gone:
                 continue
             fabric.links += edge["count"]
-            fabric.add(a, b, edge["bandwidth"])
+            fabric.add(left, right, edge["bandwidth"])
     return fabric
 
 
@@ -391,7 +414,7 @@ def _max_flow(fabric: Fabric, sources: list[str], nodes: set[str], switches: set
 def _flow_value(capacity: dict[str, dict[str, float]], src: str, snk: str) -> float:
     import networkx as nx
 
-    graph = nx.DiGraph()
+    graph: nx.DiGraph[str] = nx.DiGraph()
     for a, row in capacity.items():
         for b, rate in row.items():
             graph.add_edge(a, b, capacity=rate)
@@ -408,11 +431,13 @@ __all__ = [
     "OBJECT",
     "PARALLEL_FS",
     "Fabric",
+    "Left",
     "Level",
     "Requirement",
     "Source",
     "StorageFacts",
     "Tier",
+    "bandwidth_left",
     "is_storage_link",
     "level_of",
     "requirement",

@@ -173,10 +173,10 @@ def build_graph(analysis: Analysis, scope: str | None = None, aggregate: bool = 
         if dev.kind == "storage" and dev.type is not None:
             # (v1.4) a storage appliance: its tier and the figures the storage rules read.
             attrs["storage_tier"] = dev.type.storage_tier or "parallel-fs"
-            for key in ("read_bandwidth", "write_bandwidth"):
-                value = getattr(dev.type, key)
+            for figure in ("read_bandwidth", "write_bandwidth"):
+                value = getattr(dev.type, figure)
                 if value is not None:
-                    attrs[f"{key}_bps"] = float(value)
+                    attrs[f"{figure}_bps"] = float(value)
         if dev.rack.nvlink_domain is not None and dev.type and dev.type.nvl_domain:
             # (v1.2) a rack-scale tray: the NVLink domain its rack forms.
             attrs["nvlink_domain"] = dev.rack.nvlink_domain

@@ -7,7 +7,13 @@ import pytest
 
 from rackdesigner.analysis import Analysis
 from rackdesigner.analysis.checkpoint import checkpoint_of, interval_of
-from rackdesigner.analysis.storage import LEVELS, level_of, requirement, storage_facts
+from rackdesigner.analysis.storage import (
+    LEVELS,
+    bandwidth_left,
+    level_of,
+    requirement,
+    storage_facts,
+)
 from rackdesigner.analysis.workload_memory import (
     MIXED_PRECISION_ADAM,
     checkpoint_bytes,
@@ -144,6 +150,9 @@ def test_bandwidth_left_with_storage_parts_failed() -> None:
     no_leaf = storage_facts(analysis, failed={"leaf2"})
     assert no_leaf.flow == 0.0 and no_leaf.reached == set()
     assert analysis.storage.flow == pytest.approx(800e9)  # the analysis's own facts unchanged
+    left = bandwidth_left(analysis, ["spine1", "pfs2"])  # 40 GB/s of reads, 50 GB/s of fabric
+    assert (left.read, left.write, left.fabric) == pytest.approx((40 * GB, 20 * GB, 400e9))
+    assert (left.nodes_reached, left.nodes) == (2, 2)
 
 
 def test_a_converged_fabric_counts_the_compute_cables() -> None:
@@ -227,3 +236,20 @@ def test_no_parallel_file_system() -> None:
     """Without appliances there is no path: nothing reached, nothing carried."""
     facts = _analysis(FABRIC.split("[[racks]]")[0] + '[[racks]]\nid = "a01"\n').storage
     assert facts.pfs.devices == [] and facts.path_read() is None and facts.flow == 0.0
+
+
+def test_an_edit_in_the_designer_checks_the_storage_afresh() -> None:
+    """The edit layer's incremental check: removing n2's two storage cables makes STO004 fire
+    for n2 (its path is gone), and putting them back silences it."""
+    from rackdesigner.edit import AddLink, RemoveLink, Session
+
+    session = Session(loads(HEADER + FABRIC + _links(LINKS)))
+    session.check()
+    assert not [d for d in session.findings if d.code == "STO004"]
+    for end in ("n2:eth1", "n2:eth2"):
+        session.do(RemoveLink(end))
+    session.check()
+    assert [d.entity for d in session.findings if d.code == "STO004"] == ["device n2"]
+    session.do(AddLink("n2:eth1", "leaf1:p3"))
+    session.check()
+    assert not [d for d in session.findings if d.code == "STO004"]
