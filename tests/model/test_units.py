@@ -8,6 +8,7 @@ from rackdesigner.model.units import (
     BANDWIDTH,
     BYTE_RATE,
     CURRENT,
+    DURATION,
     HEIGHT,
     INFORMATION,
     LENGTH,
@@ -123,7 +124,18 @@ def test_the_fast_units_parse_exactly_as_pint_does(monkeypatch: pytest.MonkeyPat
     from rackdesigner.model import units
 
     dims = {
-        d.name: d for d in (POWER, VOLTAGE, CURRENT, LENGTH, HEIGHT, MASS, INFORMATION, BANDWIDTH)
+        d.name: d
+        for d in (
+            POWER,
+            VOLTAGE,
+            CURRENT,
+            LENGTH,
+            HEIGHT,
+            MASS,
+            INFORMATION,
+            BANDWIDTH,
+            DURATION,
+        )
     }
     cases = [
         (f"{number} {symbol}", dims[name])
