@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from rackdesigner.analysis.facts import DeviceFacts, LinkFacts
-from rackdesigner.model.layout import Workload
+from rackdesigner.model.layout import PortGroup, Workload
 
 
 class Source(Protocol):
@@ -316,31 +316,41 @@ def bandwidth_left(analysis: Source, failed: Iterable[str]) -> Left:
     )
 
 
-def is_storage_link(lf: LinkFacts) -> bool:
-    """Both ends are storage ports (roles as the port groups and device kinds give them)."""
+def is_storage_link(lf: LinkFacts, roles: dict[tuple[int, str | None], str] | None = None) -> bool:
+    """Both ends are storage ports (roles as the port groups and device kinds give them).
+    ``roles`` caches a port group's role on a device kind: a hall's 300,000 cables share a
+    few dozen."""
     a, b = lf.a, lf.b
-    if a.group is None or b.group is None or a.device is None or b.device is None:
+    ga, gb, da, db = a.group, b.group, a.device, b.device
+    if ga is None or gb is None or da is None or db is None or lf.compute:
         return False
     if a.problem is not None or b.problem is not None:
         return False
-    return (
-        a.group.effective_role(a.device.kind) == "storage"
-        and b.group.effective_role(b.device.kind) == "storage"
-    )
+    if roles is None:
+        return ga.effective_role(da.kind) == "storage" == gb.effective_role(db.kind)
+    return role_of(ga, da.kind, roles) == "storage" == role_of(gb, db.kind, roles)
+
+
+def role_of(group: PortGroup, kind: str | None, roles: dict[tuple[int, str | None], str]) -> str:
+    """``group``'s role on a device of ``kind``, through the cache ``roles``."""
+    key = (id(group), kind)
+    role = roles.get(key)
+    if role is None:
+        role = roles[key] = group.effective_role(kind)
+    return role
 
 
 def _fabric(analysis: Source, gone: frozenset[str], pfs: set[str]) -> Fabric:
     """The storage cables' device graph; with the compute fabric's when an appliance of the
     parallel file system is cabled into it (converged)."""
     fabric = Fabric()
-    converged = False
+    roles: dict[tuple[int, str | None], str] = {}
+    # Converged: an appliance cabled into the compute fabric (its edges name it).
+    converged = bool(pfs) and any(a in pfs or b in pfs for a, b in analysis.compute_edges)
     for lf in analysis.links:
         if lf.compute:
-            a, b = lf.a.device, lf.b.device
-            if a is not None and b is not None and (a.id in pfs or b.id in pfs):
-                converged = True
             continue
-        if not is_storage_link(lf):
+        if not is_storage_link(lf, roles):
             continue
         a_dev, b_dev = lf.a.device, lf.b.device
         assert a_dev is not None and b_dev is not None
@@ -441,6 +451,7 @@ __all__ = [
     "is_storage_link",
     "level_of",
     "requirement",
+    "role_of",
     "storage_facts",
     "tier_of",
 ]

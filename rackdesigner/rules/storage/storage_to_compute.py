@@ -24,19 +24,24 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis
+from rackdesigner.analysis.storage import role_of
 from rackdesigner.rules.base import Finding, rule
 
 
 @rule("STO009", "error", scope="link")
 def storage_to_compute(analysis: Analysis) -> Iterator[Finding]:
+    known: dict[tuple[int, str | None], str] = {}  # a port group's role on a device kind
     for link in analysis.links:
+        if link.compute:
+            continue  # both ends compute ports
         a, b = link.a, link.b
         if a.group is None or b.group is None or a.device is None or b.device is None:
             continue
-        roles = (a.group.effective_role(a.device.kind), b.group.effective_role(b.device.kind))
-        if set(roles) != {"storage", "compute"}:
+        first = role_of(a.group, a.device.kind, known)
+        second = role_of(b.group, b.device.kind, known)
+        if first == second or {first, second} != {"storage", "compute"}:
             continue
-        storage, compute = (a, b) if roles[0] == "storage" else (b, a)
+        storage, compute = (a, b) if first == "storage" else (b, a)
         yield Finding(
             link.entity,
             link.ref,
