@@ -96,6 +96,21 @@ def storage_group(dtype: DeviceType) -> PortGroup | None:
     return best
 
 
+def pfs_appliance(catalog: Catalog, key: str) -> DeviceType:
+    """The catalog's parallel file system appliance ``key``, or why it cannot be one."""
+    appliance = catalog.devices.get(key)
+    if appliance is None or appliance.kind != "storage":
+        near = catalog.nearest(key)
+        hint = f" (did you mean {', '.join(near)}?)" if near else ""
+        raise GenerateError(f"--storage-model {key}: no storage appliance of that key{hint}")
+    if (appliance.storage_tier or "parallel-fs") != "parallel-fs":
+        raise GenerateError(
+            f"--storage-model {key} serves the {appliance.storage_tier} tier; the parallel file "
+            "system needs a parallel-fs appliance (rackdesigner catalog lists them)"
+        )
+    return appliance
+
+
 def appliance_count(catalog: Catalog, key: str, level: str, gpus: int, pods: int) -> int:
     """The fewest appliances of ``key`` whose read and write rates meet ``level`` for
     ``gpus`` GPUs (a figure the appliance does not give is not sized for), at least one a
@@ -176,9 +191,7 @@ def plan_storage(layout: Layout, request: StorageRequest) -> StorageCounts:
     if request.level not in LEVELS:
         raise GenerateError(f"storage level {request.level!r}: choose good, better or best")
     catalog = catalog_for(layout)
-    appliance = catalog.devices.get(request.appliance)
-    if appliance is None or appliance.kind != "storage":
-        raise GenerateError(f"--storage {request.appliance}: no storage appliance of that key")
+    appliance = pfs_appliance(catalog, request.appliance)
     nodes = _storage_nodes(layout, catalog)
     if not nodes:
         raise GenerateError("no GPU node has storage ports to cable")
@@ -502,6 +515,7 @@ __all__ = [
     "StorageCounts",
     "StorageRequest",
     "appliance_count",
+    "pfs_appliance",
     "plan_storage",
     "storage_group",
 ]

@@ -24,6 +24,7 @@ from rackdesigner.design.storage_fabric import (
     StorageCounts,
     StorageRequest,
     appliance_count,
+    pfs_appliance,
     plan_storage,
     storage_group,
 )
@@ -1105,9 +1106,7 @@ def _nvl_storage(
         return 0
     catalog = catalog_for(layout)
     key = options.storage_model or DEFAULT_APPLIANCE
-    appliance = catalog.devices.get(key)
-    if appliance is None or appliance.kind != "storage":
-        raise GenerateError(f"--storage {key}: no storage appliance of that key")
+    appliance = pfs_appliance(catalog, key)
     tray_gpus = next(
         int(catalog.devices[d.model].gpus or 0)
         for d in rows[0].nvl[0].devices

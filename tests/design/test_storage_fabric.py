@@ -140,3 +140,12 @@ def test_a_level_the_nvl72_spines_cannot_take_is_refused() -> None:
 
     with pytest.raises(GenerateError, match="need 32 ports, the SU's storage spines have 24"):
         build(NewOptions(template="gb200-superpod", sus=1, storage_level="best"))
+
+
+def test_an_object_store_or_unknown_model_is_refused_as_the_parallel_file_system() -> None:
+    from rackdesigner.design.generators import GenerateError
+
+    with pytest.raises(GenerateError, match="serves the object tier"):
+        build(NewOptions(gpus=64, storage_model="minio-node"))
+    with pytest.raises(GenerateError, match="did you mean"):
+        build(NewOptions(gpus=64, storage_model="ddn-ai400x"))
