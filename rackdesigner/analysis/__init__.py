@@ -48,6 +48,7 @@ from rackdesigner.model.thresholds import resolve
 if TYPE_CHECKING:
     from rackdesigner.analysis.fabric_graph import Fabric
     from rackdesigner.analysis.power_chain import PowerChain
+    from rackdesigner.analysis.storage import StorageFacts
 
 __all__ = [
     "POWERED_KINDS",
@@ -171,6 +172,7 @@ class Analysis:
         self._links: tuple[list[LinkFacts], Edges] | None = None
         self._fabrics: list[Fabric] | None = None
         self._cdu_loads: list[CduLoad] | None = None
+        self._storage: StorageFacts | None = None
         # (cdu_loads, the figures of each rack's groups), for that cdu_loads.
         self._loads_by_rack: tuple[list[CduLoad], dict[int, list[_LoadFigures]]] | None = None
         # (cdu_loads, racks, site_figures()), for those.
@@ -271,6 +273,14 @@ class Analysis:
             "_fabrics",
             lambda: build_fabrics(self.links, self.compute_edges, self.device_by_id),
         )
+
+    @property
+    def storage(self) -> StorageFacts:
+        """The storage tiers and the storage fabric (analysis/storage.py), built on first
+        use: only the storage rules, the report and the exports read them."""
+        from rackdesigner.analysis.storage import storage_facts
+
+        return self._once("_storage", lambda: storage_facts(self))
 
     @property
     def cdu_loads(self) -> list[CduLoad]:

@@ -225,6 +225,7 @@ Examples:
   rackdesigner new cluster.toml --gpus 1024
   rackdesigner new pod.toml --template superpod --sus 4
   rackdesigner new infer.toml --gpus 64 --gpu b200 --fabric leaf-spine --oversubscription 2
+  rackdesigner new train.toml --gpus 1024 --storage-level best
   rackdesigner new --list
   rackdesigner new small.toml --gpus 64 --model-params 7e9
 
@@ -314,6 +315,26 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
     help="The GPU nodes' transient peak ÷ steady draw the chain is sized for ([workload] "
     "peak_factor; default none: no published figure gives one).",
 )
+@click.option(
+    "--storage/--no-storage",
+    default=None,
+    help="The parallel file system and its storage fabric (default: on for training and "
+    "fine-tuning; docs/storage.md).",
+)
+@click.option(
+    "--storage-level",
+    type=click.Choice(["good", "better", "best"]),
+    default="good",
+    show_default=True,
+    help="NVIDIA's DGX SuperPOD storage level the appliances are sized for.",
+)
+@click.option("--storage-model", metavar="MODEL", help="Storage appliance (default ddn-ai400x2t).")
+@click.option(
+    "--storage-appliances",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Appliances (default: the fewest that meet the level).",
+)
 @click.option("--name", metavar="TEXT", help="The layout's name.")
 @click.pass_context
 @collection_paused()
@@ -345,6 +366,10 @@ def new(
     redundant: bool | None,
     power_redundancy: str,
     peak_factor: float | None,
+    storage: bool | None,
+    storage_level: str,
+    storage_model: str | None,
+    storage_appliances: int | None,
     name: str | None,
 ) -> None:
     """Write a complete, valid layout: racks, feeds, cooling, nodes, switches and cables.
@@ -400,6 +425,10 @@ def new(
         name=name,
         power_redundancy=power_redundancy,
         peak_factor=peak_factor,
+        storage=storage,
+        storage_level=storage_level,
+        storage_model=storage_model,
+        storage_appliances=storage_appliances,
     )
     with progress.bar():
         progress.report("building the layout", 0, 0)

@@ -416,6 +416,15 @@ HINTS: dict[str, Hint | None] = {
     "PLC008": None,
     "PLC009": None,
     "STO001": None,
+    "STO002": None,
+    "STO003": None,
+    "STO004": None,
+    "STO005": None,
+    "STO006": None,
+    "STO007": None,
+    "STO008": None,
+    "STO009": None,
+    "STO010": None,
 }
 
 

@@ -23,14 +23,17 @@ adds the other two, as docs/rack-scale.md describes and cites:
   leaf pair; each spine keeps cages free for the storage arrays (a connection point:
   the appliances are vendor-certified and not in the catalog).
 
-What is not built: the storage arrays themselves, and a super-spine tier joining the rows'
-storage spines (the North-South guide has an ASN range for super-spines; its counts were not
-found), so each SU's storage fabric closes on its own spines.
+The storage arrays (``place_arrays``, v1.4): the row's parallel file system appliances in a
+storage rack after its last rack, their client ports on the spines' array cages, spread over
+the spines (docs/storage.md). What is not built: a super-spine tier joining the rows' storage
+spines (the North-South guide has an ASN range for super-spines; its counts were not found),
+so each SU's storage fabric and its appliances close on its own spines.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from rackdesigner.analysis.geometry import SiteGeometry, port_height, rack_places, route_length
@@ -78,6 +81,10 @@ class Row:
     spines: list[str]  # the storage spines' ids
     network: list[Rack] = field(default_factory=list)  # network racks with an SN2201
     served: dict[str, list[Rack]] = field(default_factory=dict)  # its racks, by SN2201 rack
+    # (v1.4) the row's parallel file system appliances, on the spines' array ports, and the
+    # storage racks they stand in
+    arrays: list[str] = field(default_factory=list)
+    storage: list[Rack] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +101,11 @@ class Counts:
     uplink_cables: int  # SN2201 uplinks (to storage leaves and spines)
     free_array_ports: int  # spine cages left for the storage arrays
     over: int  # runs longer than the layout's cable_max (CAB001)
+    array_cables: int = 0  # storage appliances to the storage spines' array cages
+
+    @property
+    def arrays_cabled(self) -> bool:
+        return self.array_cables > 0
 
     @property
     def total_cables(self) -> int:
@@ -104,6 +116,7 @@ class Counts:
             + self.bmc_cables
             + self.switch_mgmt_cables
             + self.uplink_cables
+            + self.array_cables
         )
 
 
@@ -153,10 +166,13 @@ def storage_leaf_type(catalog: Catalog) -> DeviceType:
     )
 
 
-def storage_spine_type(catalog: Catalog, leaves: int) -> DeviceType:
+def storage_spine_type(
+    catalog: Catalog, leaves: int, array_speed: float = SPINE_SPEED
+) -> DeviceType:
     """The layout's storage spine for a row of ``leaves`` storage leaves: the built-in
     SN5600 with a cage for each leaf uplink, 100GbE ports for the network racks' SN2201
-    uplinks, and the rest (``array``) free for the storage arrays."""
+    uplinks, and the rest (``array``) for the storage arrays, at ``array_speed`` (the
+    appliances' client ports, where ``new`` cables them: a cage runs 10-800 GbE)."""
     down = leaves * LEAF_UPLINKS // spines_per_row(leaves)
     free = CAGES - down - SPINE_OOB_PORTS
     return _sn5600(
@@ -166,10 +182,10 @@ def storage_spine_type(catalog: Catalog, leaves: int) -> DeviceType:
         [
             PortGroup("leaf", down, SPINE_SPEED, "ethernet", "storage"),
             PortGroup("oob", SPINE_OOB_PORTS, UPLINK_SPEED, "ethernet", "management"),
-            PortGroup("array", free, SPINE_SPEED, "ethernet", "storage"),
+            PortGroup("array", free, array_speed, "ethernet", "storage"),
         ],
         f"{down} x 800GbE (storage leaves), {SPINE_OOB_PORTS} x 100GbE (network racks' "
-        f"SN2201 uplinks), {free} x 800GbE free for the storage arrays",
+        f"SN2201 uplinks), {free} x {array_speed / 1e9:g}GbE for the storage arrays",
     )
 
 
@@ -304,9 +320,11 @@ def cable(
     and :func:`place_network_oob`), each on the cheapest medium that reaches its computed
     run (the media table, CAB003)."""
     cabler = _Cabler(layout, catalog, rows, cable_max)
+    arrays = 0
     for row in rows:
         cabler.tors(row)
         cabler.storage(row)
+        arrays += _cable_arrays(row, catalog, cabler.link)
         cabler.network_switches(row)
     tally = cabler.tally
     spines = sum(len(row.spines) for row in rows)
@@ -323,8 +341,9 @@ def cable(
         storage_cables=tally.storage,
         spine_cables=tally.spine_links,
         uplink_cables=tally.uplinks,
-        free_array_ports=free,
+        free_array_ports=free - arrays,
         over=tally.over,
+        array_cables=arrays,
     )
 
 
@@ -354,7 +373,12 @@ class _Cabler:
         self.heights = {
             device.id: (rack, port_height(device.position, catalog.devices[device.model].height_u))
             for row in rows
-            for rack in [*row.nvl, *row.homes, *(r for rs in row.served.values() for r in rs)]
+            for rack in [
+                *row.nvl,
+                *row.homes,
+                *row.storage,
+                *(r for rs in row.served.values() for r in rs),
+            ]
             for device in rack.devices
             if device.position is not None
         }
@@ -495,10 +519,57 @@ def _parents(pool: deque[str], switch: str, rack: Rack) -> list[str]:
     return parents
 
 
+def _cable_arrays(row: Row, catalog: Catalog, link: Callable[[str, str, float], None]) -> int:
+    """The row's storage appliances' client ports on the spines' array cages, port k of
+    each appliance on spine (k + n) of the row (n: the appliance's number), so the loss of
+    a spine leaves every appliance its other ports; the cables made."""
+    if not row.arrays or not row.spines:
+        return 0
+    used = [0] * len(row.spines)
+    made = 0
+    for n, device in enumerate(row.arrays):
+        dtype = catalog.devices[_model_of(row, device)]
+        group = next(g for g in dtype.ports or () if g.effective_role(dtype.kind) == "storage")
+        for k in range(group.count):
+            s = (k + n) % len(row.spines)
+            used[s] += 1
+            link(
+                f"{device}:{group.name}{k + 1}",
+                f"{row.spines[s]}:array{used[s]}",
+                float(group.speed or SPINE_SPEED),
+            )
+            made += 1
+    return made
+
+
+def _model_of(row: Row, device: str) -> str:
+    for rack in row.storage:
+        for dev in rack.devices:
+            if dev.id == device:
+                return dev.model
+    raise GenerateError(f"{device}: not in the row's storage racks")
+
+
+def place_arrays(row: Row, key: str, appliance: DeviceType, count: int, slot: int) -> Rack:
+    """``count`` storage appliances of ``key`` in a storage rack at ``slot`` of the row (after
+    its last rack): air-cooled, from U1 up."""
+    first = row.nvl[0]
+    prefix = (first.row or "x").lower()
+    rack = Rack(f"{prefix}{slot:02d}", row=first.row, slot=slot, cooling="air", label="storage")
+    height = max(1, round(appliance.height_u))
+    for k in range(count):
+        device_id = f"{rack.id}-pfs{k + 1}"
+        rack.devices.append(Device(device_id, key, position=1 + k * height))
+        row.arrays.append(device_id)
+    row.storage.append(rack)
+    return rack
+
+
 __all__ = [
     "Counts",
     "Row",
     "cable",
+    "place_arrays",
     "place_network_oob",
     "place_switches",
     "spines_per_row",

@@ -21,6 +21,15 @@ from rackdesigner.design.generators.apply import apply_plan
 from rackdesigner.design.generators.base import default_switch, fabric_group, switch_model
 from rackdesigner.design.liquid_plan import plan_loops, plan_text
 from rackdesigner.design.model_flow import guide_flow
+from rackdesigner.design.storage_fabric import (
+    DEFAULT_APPLIANCE,
+    StorageCounts,
+    StorageRequest,
+    appliance_count,
+    pfs_appliance,
+    plan_storage,
+    storage_group,
+)
 from rackdesigner.layout_io.catalog import Catalog, builtin, standard_circuits
 from rackdesigner.layout_io.catalog import for_layout as catalog_for
 from rackdesigner.model.layout import (
@@ -136,8 +145,9 @@ TEMPLATES: dict[str, Template] = {
         ),
         Template(
             "superpod",
-            "DGX H100 SuperPOD: --sus N scalable units of 32 DGX H100, rail-optimised NDR400",
-            {"fabric": "rail", "su_nodes": 32, "node": "dgx-h100"},
+            "DGX H100 SuperPOD: --sus N scalable units of 32 DGX H100, rail-optimised NDR400, "
+            "an NDR400 storage fabric (QM9700) to the parallel file system",
+            {"fabric": "rail", "su_nodes": 32, "node": "dgx-h100", "storage_switch": "qm9700"},
         ),
         Template(
             "gb200-superpod",
@@ -189,6 +199,21 @@ class NewOptions:
     # peak factor it is sized for ([workload] peak_factor; None: none declared)
     power_redundancy: str = "2n"
     peak_factor: float | None = None
+    # (v1.4) The parallel file system and its storage fabric (docs/storage.md): None builds
+    # them for training and fine-tuning; the level they are sized to, the appliance, how many
+    # (None: the fewest that meet the level) and the storage switch (None: the default for
+    # the nodes' storage ports).
+    storage: bool | None = None
+    storage_level: str = "good"
+    storage_model: str | None = None
+    storage_appliances: int | None = None
+    storage_switch: str | None = None
+
+    @property
+    def wants_storage(self) -> bool:
+        if self.storage is not None:
+            return self.storage
+        return self.workload in ("training", "fine-tuning")
 
 
 @dataclass(slots=True)
@@ -458,6 +483,12 @@ def build(
     fabric_cpu = time.process_time() - cpu
     fabric_done = time.perf_counter()
     apply_plan(layout, plan)
+    storage = _storage(layout, options, options.su_nodes or 32)
+    if storage is None and options.wants_storage:
+        plan.warnings.append(
+            f"{dtype.key} has no storage ports: no parallel file system or storage fabric was "
+            "built (STO004); give the node type a storage NIC, or pass --no-storage"
+        )
     merged = catalog_for(layout)  # with the layout's own entries (a server's GPU)
     side_counts = _power_and_furniture(layout, options, merged, sizes)
     if timings is not None:
@@ -469,6 +500,9 @@ def build(
         command, layout, plan, options, dtype, (nodes, per_rack, cooling, fabric), side_counts
     )
     layout.comment = "\n".join([layout.comment, *chain, *(f" {line}" for line in plan_text(loops))])
+    if storage is not None:
+        layout.comment += "\n" + _storage_text(storage, options)
+        plan.notes.append(_storage_text(storage, options).strip())
     if flow_note is not None:
         layout.comment += f"\n Node size and cooling: {flow_note}."
     notes = (f"node size and cooling: {flow_note}",) if flow_note else ()
@@ -484,6 +518,50 @@ def _chain(layout: Layout, options: NewOptions) -> list[str]:
         return add_power_chain(layout, options.power_redundancy)
     except ChainError as error:
         raise GenerateError(str(error)) from None
+
+
+def _storage(layout: Layout, options: NewOptions, su_nodes: int) -> StorageCounts | None:
+    """The parallel file system and its storage fabric for a training cluster (storage
+    racks, leaves, spines, cables; docs/storage.md), its level written in the workload."""
+    if not options.wants_storage:
+        return None
+    request = StorageRequest(
+        level=options.storage_level,
+        appliance=options.storage_model or DEFAULT_APPLIANCE,
+        appliances=options.storage_appliances,
+        su_nodes=su_nodes,
+        switch=options.storage_switch,
+    )
+    if not _storage_ports(layout):
+        return None  # no storage NIC to cable: STO004 says so; the header too
+    counts = plan_storage(layout, request)
+    if layout.workload is not None:
+        layout.workload.storage_level = options.storage_level
+    return counts
+
+
+def _storage_ports(layout: Layout) -> bool:
+    """Whether a GPU node of the layout has storage ports (a PCIe server's one scale-out NIC
+    is its compute ports: no storage fabric can be cabled to it)."""
+    catalog = catalog_for(layout)
+    return any(
+        storage_group(catalog.devices[d.model]) is not None
+        for _, d in layout.devices()
+        if catalog.devices[d.model].kind == "gpu-node"
+    )
+
+
+def _storage_text(counts: StorageCounts, options: NewOptions) -> str:
+    """The header's lines on the storage tier."""
+    model = options.storage_model or DEFAULT_APPLIANCE
+    pods = f" in {count(counts.pods, 'pod', 'pods')}" if counts.pods > 1 else ""
+    return (
+        f" Storage: {count(counts.appliances, 'appliance', 'appliances')} ({model}) "
+        f"sized for storage level {options.storage_level} (docs/storage.md), on a storage "
+        f"fabric of its own{pods}: {count(counts.node_leaves, 'node leaf', 'node leaves')}, "
+        f"{count(counts.storage_leaves, 'storage leaf', 'storage leaves')}, "
+        f"{count(counts.spines, 'spine', 'spines')}, {count(counts.cables, 'cable', 'cables')}."
+    )
 
 
 def _node_count(dtype: DeviceType, gpus: int) -> int:
@@ -1026,6 +1104,8 @@ def build_rack_scale(
     apply_plan(layout, plan)
     merged = catalog_for(layout)
     _network_racks_on_air(layout, merged)
+    arrays = _nvl_storage(layout, options, ethernet, trays_per_su=NVL_SU_RACKS * NVL_TRAYS)
+    merged = catalog_for(layout)
     extra = _nvl_ethernet(layout, merged, ethernet, plan.cable_limit)
     if extra.over:  # said when the file is written (``new`` prints the notes), not kept
         plan.notes.append(
@@ -1052,8 +1132,73 @@ def build_rack_scale(
             *(f" {line}" for line in plan_text(loops)),
         ]
     )
+    if arrays:
+        text = (
+            f" Storage: {count(arrays * sus, 'appliance', 'appliances')} "
+            f"({options.storage_model or DEFAULT_APPLIANCE}), {arrays} a SU in a storage rack at "
+            f"the end of its row, sized for storage level {options.storage_level} "
+            "(docs/storage.md): their client ports on the storage spines' array cages."
+        )
+        layout.comment += "\n" + text
+        plan.notes.append(text.strip())
     trays = sus * NVL_SU_RACKS * NVL_TRAYS
     return Built(layout, plan, tray, trays, len(layout.racks), layout.description)
+
+
+def _nvl_storage(
+    layout: Layout, options: NewOptions, rows: list[nvl_networks.Row], trays_per_su: int
+) -> int:
+    """Each SU's parallel file system: the fewest appliances that meet the storage level for
+    its GPUs, in a storage rack at the end of its row, on the spines' array cages (their
+    rate set to the appliances' ports, which run Ethernet like the spines); the appliances
+    a SU (0 without storage)."""
+    if not options.wants_storage:
+        return 0
+    catalog = catalog_for(layout)
+    key = options.storage_model or DEFAULT_APPLIANCE
+    appliance = pfs_appliance(catalog, key)
+    tray_gpus = next(
+        int(catalog.devices[d.model].gpus or 0)
+        for d in rows[0].nvl[0].devices
+        if catalog.devices[d.model].kind == "gpu-node"
+    )
+    gpus = trays_per_su * tray_gpus
+    per_su = options.storage_appliances or appliance_count(
+        catalog, key, options.storage_level, gpus, 1
+    )
+    group = next(
+        (g for g in appliance.ports or () if g.effective_role(appliance.kind) == "storage"), None
+    )
+    if group is None:
+        raise GenerateError(f"{key} has no storage ports to cable (STO008)")
+    spine = layout.catalog[nvl_networks.STORAGE_SPINE]
+    cages = next(g.count for g in spine.ports or () if g.name == "array")
+    room = cages * len(rows[0].spines)
+    if per_su * group.count > room:
+        raise GenerateError(
+            f"storage level {options.storage_level}: {per_su} x {key} a SU need "
+            f"{per_su * group.count} ports, the SU's storage spines have {room} cages for arrays"
+        )
+    if (group.tech or "infiniband") != "ethernet":
+        ports = [replace(g, tech="ethernet") if g is group else g for g in appliance.ports or ()]
+        layout.catalog[key] = DeviceType(
+            key,
+            ports=ports,
+            comment=" Ordered with Ethernet client ports, the storage and in-band fabric's "
+            "(set by rackdesigner new).",
+        )
+    layout.catalog[nvl_networks.STORAGE_SPINE] = replace(
+        spine,
+        ports=[
+            replace(g, speed=group.speed) if g.name == "array" else g for g in spine.ports or ()
+        ],
+    )
+    for row in rows:
+        slot = 1 + max((r.slot or 0) for r in layout.racks if r.row == row.nvl[0].row)
+        layout.racks.append(nvl_networks.place_arrays(row, key, appliance, per_su, slot))
+    if layout.workload is not None:
+        layout.workload.storage_level = options.storage_level
+    return per_su
 
 
 def _nvl_tray(options: NewOptions, catalog: Catalog) -> tuple[str, DeviceType]:
@@ -1237,8 +1382,13 @@ def _nvl_ethernet_text(extra: nvl_networks.Counts) -> list[str]:
         f" in pairs, one pair for every {nvl_networks.RACKS_PER_STORAGE_PAIR} NVL72 racks, "
         f"each tray's two BlueField-3 ports on both ({extra.storage_cables:,} cables), 1:1 up "
         f"to {count(extra.storage_spines, 'storage spine', 'storage spines')} "
-        f"({extra.spine_cables:,} cables; {extra.free_array_ports:,} spine ports of 800GbE "
-        f"left for the storage arrays);",
+        f"({extra.spine_cables:,} cables; "
+        + (
+            f"the storage arrays on their array cages, {extra.array_cables:,} cables, "
+            f"{extra.free_array_ports:,} cages free);"
+            if extra.arrays_cabled
+            else f"{extra.free_array_ports:,} spine ports of 800GbE left for the storage arrays);"
+        ),
         f" out-of-band: {count(extra.mgmt_switches, 'SN2201', 'SN2201s')}, two in each "
         f"NVL72 rack on its busbar carrying its trays', switch trays' and power shelves' "
         f"management ports ({extra.bmc_cables:,} cables) and one for each run of network racks "

@@ -268,6 +268,7 @@ class LiveAnalysis(Analysis):
         other._columns = _Columns(list(self._columns.load), list(self._columns.gpus), set())
         other._graph = None  # built from the copied edges, in the worker
         other._fabrics = None
+        other._storage = None
         other._lock = type(self._lock)()
         return other
 
@@ -276,6 +277,7 @@ class LiveAnalysis(Analysis):
 
     def invalidate_fabric(self) -> None:
         self._fabrics = None
+        self._storage = None
 
     @property
     def places(self) -> Mapping[int, RackPlace]:
@@ -313,6 +315,8 @@ class LiveAnalysis(Analysis):
         todo = self._links_to_refresh(links, names, done, index)
         if todo:
             self._refresh_links(todo, index, done)
+        if done.racks or done.removed_racks or done.links:
+            self._storage = None  # built again from the new facts when a rule reads it
         return done
 
     def _forget_and_name(
@@ -695,6 +699,7 @@ class LiveAnalysis(Analysis):
         depends on all of them)."""
         self._links = None
         self._fabrics = None
+        self._storage = None
         self._graph = None
         self._index_links()
         done.links = {id(lf.link): lf for lf in self.links}

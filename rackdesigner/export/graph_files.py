@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from rackdesigner.export.registry import ExportContext, Output
 
 FORMATS = (".graphml", ".gexf", ".json", ".dot")
-SCOPES = "fabric:<id>, rack:<id>, switches or all"
+SCOPES = "fabric:<id>, rack:<id>, switches, storage or all"
 
 
 @dataclass(slots=True)
@@ -95,6 +95,8 @@ def _select(
     """The cables and the devices a scope covers, in layout order."""
     if scope is not None and (scope == "all" or scope.startswith("rack:")):
         links, devices = _rack_cables(analysis, scope, cables)
+    elif scope == "storage":
+        links, devices = _storage_cables(analysis)
     else:
         links, devices = _fabric_cables(scope, fabrics, [c for c in cables if c[5]])
     ordered = [d for d in analysis.devices if d.id in devices]
@@ -115,6 +117,19 @@ def _fabric_cables(
         links = [c for c in compute if c[1].kind == "switch" and c[2].kind == "switch"]
         return links, {d.id for f in fabrics for d in f.devices if d.kind == "switch"}
     raise ScopeError(f"--scope {scope}: expected {SCOPES}")
+
+
+def _storage_cables(analysis: Analysis) -> tuple[list[Cable], set[str]]:
+    """The storage fabric: the cables whose two ends are storage ports (docs/storage.md),
+    with the devices at their ends."""
+    from rackdesigner.analysis.storage import is_storage_link
+
+    links = [
+        (lf.link, lf.a.device, lf.b.device, lf.a.port, lf.b.port, False, lf.speed, lf.length)
+        for lf in analysis.links
+        if is_storage_link(lf) and lf.a.device is not None and lf.b.device is not None
+    ]
+    return links, {cable[1].id for cable in links} | {cable[2].id for cable in links}
 
 
 def _fabric_named(scope: str, fabrics: list[Sketch]) -> Sketch:
@@ -186,6 +201,13 @@ def _node_attrs(dev: DeviceFacts, tiers: dict[str, int]) -> dict[str, Any]:
         attrs["power_w"] = float(dev.power)
     if dev.id in tiers:
         attrs["tier"] = int(tiers[dev.id])
+    if dev.kind == "storage" and dev.type is not None:
+        # (v1.4) a storage appliance: its tier and the figures the storage rules read.
+        attrs["storage_tier"] = dev.type.storage_tier or "parallel-fs"
+        for figure in ("read_bandwidth", "write_bandwidth"):
+            value = getattr(dev.type, figure)
+            if value is not None:
+                attrs[f"{figure}_bps"] = float(value)
     if dev.rack.nvlink_domain is not None and dev.type and dev.type.nvl_domain:
         attrs["nvlink_domain"] = dev.rack.nvlink_domain
     return attrs

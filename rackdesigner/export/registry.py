@@ -262,7 +262,8 @@ SETTINGS: list[ExportSetting] = [
     ExportSetting(
         "--scope",
         "What --graph covers: every compute fabric (default), fabric:<id>, rack:<id>, "
-        "switches, or all (every cabled device and cable).",
+        "switches, storage (the storage fabric and its appliances), or all (every cabled "
+        "device and cable).",
         metavar="SCOPE",
         kinds=("--graph",),
     ),

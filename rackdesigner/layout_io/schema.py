@@ -234,6 +234,23 @@ WORKLOAD = (
         "(v1.4) the GPUs are power-capped when supply is lost (whatif counts them degraded, "
         "not down); default false",
     ),
+    _e(
+        "storage_level",
+        m.STORAGE_LEVELS,
+        "(v1.4) NVIDIA's DGX SuperPOD storage performance level the parallel file system is "
+        "sized to (good, better, best; STO002, STO003)",
+    ),
+    _q(
+        "checkpoint_interval",
+        DURATION,
+        '(v1.4) time between checkpoints, e.g. "30 min" (STO007)',
+        positive=True,
+    ),
+    _i(
+        "checkpoint_steps",
+        "(v1.4) optimizer steps between checkpoints (with steps_per_second; the guide: 100)",
+        minimum=1,
+    ),
     NOTES,
 )
 
@@ -316,6 +333,44 @@ DEVICE_TYPE = (
     _i("cpu_cores", "CPU cores in all sockets"),
     _q("memory", INFORMATION, "host memory"),
     _q("nvme", INFORMATION, "local NVMe capacity"),
+    _q(
+        "nvme_read",
+        BANDWIDTH,
+        "(v1.4) gpu-node: its local NVMe's sequential read rate, all data drives together, "
+        'e.g. "56 GB/s"',
+        positive=True,
+    ),
+    _q(
+        "nvme_write",
+        BANDWIDTH,
+        "(v1.4) gpu-node: its local NVMe's sequential write rate, all data drives together "
+        "(the checkpoint's local write, STO007)",
+        positive=True,
+    ),
+    _e(
+        "storage_tier",
+        m.STORAGE_TIERS,
+        "(v1.4) storage: the tier it serves, parallel-fs (training data, checkpoints) or "
+        "object (the cold tier)",
+    ),
+    _q(
+        "usable_capacity",
+        INFORMATION,
+        "(v1.4) storage: capacity after data protection, the vendor's figure",
+        positive=True,
+    ),
+    _q(
+        "read_bandwidth",
+        BANDWIDTH,
+        '(v1.4) storage: the appliance\'s client-facing sequential read rate, e.g. "90 GB/s"',
+        positive=True,
+    ),
+    _q(
+        "write_bandwidth",
+        BANDWIDTH,
+        "(v1.4) storage: the appliance's client-facing sequential write rate",
+        positive=True,
+    ),
     Field("cost", "number", "price in USD", minimum=0),
     _e("airflow", m.AIRFLOW, "direction air moves through the device when front-mounted"),
     _i("psus", "power supplies fitted", minimum=1),

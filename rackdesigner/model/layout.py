@@ -49,6 +49,11 @@ TRAINING_METHODS = ("full", "lora", "qlora")
 # (v1.4) The format the model's weights are held in.
 PRECISIONS = ("fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4")
 ZERO_STAGES = (0, 1, 2, 3)
+# (v1.4) The storage tiers a storage appliance serves: a parallel file system (the warm tier
+# the GPU nodes train from and checkpoint to) or an object store (the cold tier).
+STORAGE_TIERS = ("parallel-fs", "object")
+# (v1.4) NVIDIA's DGX SuperPOD storage performance levels (docs/storage.md cites the table).
+STORAGE_LEVELS = ("good", "better", "best")
 WIRING = ("wye", "delta")
 PHASES_WYE = ("L1", "L2", "L3")
 PHASES_DELTA = ("L1-L2", "L2-L3", "L3-L1")
@@ -196,6 +201,15 @@ class DeviceType:
     cpu_cores: int | None = None
     memory: float | None = None  # bit
     nvme: float | None = None  # bit
+    # (v1.4) gpu-node: its local NVMe's sequential rates, all data drives together (bit/s)
+    nvme_read: float | None = None
+    nvme_write: float | None = None
+    # (v1.4) storage: the tier it serves, its usable capacity (bit) and its client-facing
+    # sequential read and write rates (bit/s), the vendor's per-appliance figures
+    storage_tier: str | None = None
+    usable_capacity: float | None = None
+    read_bandwidth: float | None = None
+    write_bandwidth: float | None = None
     cost: float | None = None  # USD
     airflow: str | None = None
     psus: int | None = None
@@ -461,6 +475,11 @@ class Workload:
     head_dim: int | None = None
     # (v1.4) The cluster caps GPU power when it loses supply (what-if: capped, not down).
     power_capping: bool | None = None
+    # (v1.4) NVIDIA's storage performance level the parallel file system is sized to
+    storage_level: str | None = None
+    # (v1.4) how often a checkpoint is written: a time, or a number of optimizer steps
+    checkpoint_interval: float | None = None  # s
+    checkpoint_steps: int | None = None
     notes: str | None = None
     comment: str | None = None
     # (v1.4) the GPU nodes' transient peak ÷ their steady draw (synchronous training swings),

@@ -281,6 +281,14 @@ THRESHOLDS: dict[str, Threshold] = {
             "nvme_per_node_min", 4e12 * 8, INFORMATION, "4 TB", "least local NVMe per training node"
         ),
         _t(
+            "pfs_min_training_nodes",
+            2,
+            None,
+            "2",
+            "training clusters of this many GPU nodes or more need a parallel file system "
+            "(STO004); one node trains from its local NVMe",
+        ),
+        _t(
             "floor_load_max",
             1500.0,
             AREAL_MASS,

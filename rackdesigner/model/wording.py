@@ -69,3 +69,12 @@ def natural(name: str) -> tuple[tuple[str, int], ...]:
     people count."""
     parts = re.findall(r"(\D*)(\d*)", name)
     return tuple((text, int(digits) if digits else -1) for text, digits in parts if text or digits)
+
+
+def duration(seconds: float) -> str:
+    """``"45 s"``, ``"12.5 min"``, ``"2.1 h"``: a time in the unit a person reads it in."""
+    if seconds < 120:
+        return f"{seconds:.3g} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.3g} min"
+    return f"{seconds / 3600:.3g} h"

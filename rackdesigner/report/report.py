@@ -18,7 +18,7 @@ from rackdesigner.analysis import Analysis
 from rackdesigner.export.tables import bom_items, cord_summary
 from rackdesigner.model.spreadsheet import Writer
 from rackdesigner.model.terminal import shown
-from rackdesigner.model.units import CURRENT, INFORMATION, POWER, fmt
+from rackdesigner.model.units import CURRENT, POWER, fmt
 from rackdesigner.model.wording import plural
 from rackdesigner.report.domains import build_domains, domains_csv_rows, domains_text
 from rackdesigner.report.fabric import (
@@ -35,6 +35,7 @@ from rackdesigner.report.liquid_loops import (
 )
 from rackdesigner.report.power_chain import power_chain_section, power_chain_table
 from rackdesigner.report.single_failures import single_failures, single_failures_text
+from rackdesigner.report.storage import storage_csv_rows, storage_section, storage_text
 from rackdesigner.report.workload import build_workload, workload_csv_rows, workload_text
 
 Report = dict[str, Any]
@@ -153,20 +154,7 @@ def build(
 
     fabrics = fabric_section(analysis, hostfile) if network else []
 
-    storage_nodes = [d for d in analysis.devices if d.kind == "storage"]
-    storage = {
-        "storage_nodes": len(storage_nodes),
-        "capacity": sum(
-            float(d.type.nvme)
-            for d in storage_nodes
-            if d.type is not None and d.type.nvme is not None
-        ),
-        "gpu_node_nvme": {
-            key: float(devs[0].type.nvme)
-            for key, devs in analysis.types_used.items()
-            if devs[0].is_gpu_node and devs[0].type is not None and devs[0].type.nvme is not None
-        },
-    }
+    storage = storage_section(analysis)
 
     bom = bom_items(analysis)
     known_total = sum(item["total"] for item in bom if item["total"] is not None)
@@ -286,9 +274,8 @@ def to_csv(report: Report) -> str:
         writer.writerow(["compute", "site", f"gpus {model}", count, ""])
     for row in fabric_csv_rows(report["network"]["fabrics"]):
         writer.writerow(row)
-    s = report["storage"]
-    writer.writerow(["storage", "site", "storage_nodes", s["storage_nodes"], ""])
-    writer.writerow(["storage", "site", "capacity", s["capacity"], "bit"])
+    for row in storage_csv_rows(report["storage"]):
+        writer.writerow(row)
     for item in report["cost"]["bom"]:
         writer.writerow(["cost", f"{item['item']} {item['model']}", "count", item["count"], ""])
         if item["total"] is not None:
@@ -489,14 +476,7 @@ def to_text(report: Report) -> str:
     out += domains_text(report.get("domains"))
     out += workload_text(report.get("workload"))
     out += liquid_loops_text(report.get("liquid_loops"))
-    s = report["storage"]
-    out += [
-        "",
-        f"Storage: {plural(s['storage_nodes'], 'storage node')}, "
-        f"{fmt(s['capacity'], INFORMATION)} of NVMe",
-    ]
-    for key, nvme in s["gpu_node_nvme"].items():
-        out.append(f"  {key}: {fmt(nvme, INFORMATION)} local NVMe per node")
+    out += storage_text(report["storage"])
     cost = report["cost"]
     out += ["", "Bill of materials:"]
     rows = [("item", "model", "count", "unit", "total")]

@@ -240,21 +240,23 @@ def test_storage_and_management_networks_per_su(sus: int) -> None:
     """Per SU: 2 SN2201 management ToRs a rack (16) carrying the 44 management ports of each
     rack's trays, switch trays (BMC and COMe) and power shelves (352 cables), each with an
     uplink to each leaf of its rack's storage pair (32), and an SN2201 for each of the 3
-    pairs of network racks side by side, with two uplinks to the storage spines (6); 8
+    pairs of network racks side by side and one for the storage rack at the row's end (its
+    parallel file system appliance's management port, v1.4), with two uplinks each to the
+    storage spines (8); 8
     SN5600 storage / in-band leaves in 4 pairs, each tray's two BlueField-3 ports on the
     two leaves of its pair (288 cables). tests/design/test_nvl_networks.py checks the
     spines and the network racks."""
     layout = build(NewOptions(template="gb200-superpod", sus=sus)).layout
     models = Counter(d.model for r in layout.racks for d in r.devices)
     # The NVL72 racks' two ToRs take DC from their busbar; the network racks' one is AC.
-    assert (models["sn2201-dc"], models["sn2201"]) == (16 * sus, 3 * sus)
+    assert (models["sn2201-dc"], models["sn2201"]) == (16 * sus, 4 * sus)
     assert models["sn5600-storage"] == 8 * sus
     nvl = {d.id for r in layout.racks if r.nvlink_domain for d in r.devices}
     ends = [(link.a, link.b) for link in layout.links]
     bmc = [(a, b) for a, b in ends if a.split(":")[0] in nvl and ":mgmt" in b]
     storage = [(a, b) for a, b in ends if ":eth" in a]
     uplinks = [(a, b) for a, b in ends if ":up" in a]
-    assert (len(bmc), len(storage), len(uplinks)) == (352 * sus, 288 * sus, 38 * sus)
+    assert (len(bmc), len(storage), len(uplinks)) == (352 * sus, 288 * sus, 40 * sus)
     trays = [d.id for r in layout.racks for d in r.devices if d.model == "gb200-compute-tray"]
     leaves_of: dict[str, set[str]] = {}
     for a, b in storage:

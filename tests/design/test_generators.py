@@ -52,9 +52,21 @@ class Census:
 
 
 def census(layout: Layout) -> Census:
+    """The compute fabric's switches and cables (the storage fabric ``new`` adds for a
+    training cluster is counted by tests/design/test_storage_fabric.py)."""
     catalog = for_layout(layout)
     kinds = {d.id: catalog.devices[d.model].kind for _, d in layout.devices()}
     result = Census({d for d, k in kinds.items() if k == "gpu-node"})
+    models = {d.id: catalog.devices[d.model] for _, d in layout.devices()}
+
+    def storage(end: str) -> bool:
+        device, _, port = end.partition(":")
+        dtype = models.get(device)
+        group = dtype.port_group(port.rstrip("0123456789")) if dtype else None
+        return group is not None and group.effective_role(dtype.kind) == "storage"
+
+    compute_links = [link for link in layout.links if not (storage(link.a) or storage(link.b))]
+    layout = replace(layout, links=compute_links)
     for link in layout.links:
         for end in (link.a, link.b):
             device, _, port = end.partition(":")
@@ -97,7 +109,9 @@ def census(layout: Layout) -> Census:
 
 
 def rail_layout(sus: int, **changes: object) -> Layout:
-    options = NewOptions(gpus=sus * SU * RAILS, fabric="rail", **changes)  # type: ignore[arg-type]
+    """The compute fabric alone: the storage tier has tests of its own."""
+    settings = {"storage": False, **changes}
+    options = NewOptions(gpus=sus * SU * RAILS, fabric="rail", **settings)  # type: ignore[arg-type]
     return build(options).layout
 
 
@@ -377,7 +391,7 @@ def test_network_racks_are_added_like_their_neighbours() -> None:
     # Air-cooled racks of one DGX H100, a panel listed on every open unit: no room for a
     # switch.
     layout = panel_every_open_unit(
-        build(NewOptions(gpus=16, fabric="direct", cooling="air")).layout
+        build(NewOptions(gpus=16, fabric="direct", cooling="air", storage=False)).layout
     )
     layout.links.clear()
     plan = generate(layout, FabricRequest(fabric="leaf-spine", redundant=False))
@@ -404,7 +418,9 @@ def test_network_racks_are_added_like_their_neighbours() -> None:
 
 
 def test_generate_refuses_existing_links_and_full_racks() -> None:
-    layout = build(NewOptions(gpus=32, fabric="leaf-spine", cooling="air", redundant=False)).layout
+    layout = build(
+        NewOptions(gpus=32, fabric="leaf-spine", cooling="air", redundant=False, storage=False)
+    ).layout
     with pytest.raises(GenerateError, match="--replace"):
         generate(layout, FabricRequest(fabric="rail"))
     plan = generate(layout, FabricRequest(fabric="rail", replace=True))
@@ -688,7 +704,7 @@ def test_liquid_cooling_with_cold_plate_nodes_and_n_plus_1_cdus() -> None:
     # The catalog's SYS-421GE-TNHR2-LCC has cold plates (liquid_fraction 0.7): without
     # --cooling an H100 SXM cluster is liquid-cooled on it (fabrics.md), and each row's
     # loop has two CDUs its racks name together, either of which carries the row (COOL009).
-    built = build(NewOptions(gpus=1024))
+    built = build(NewOptions(gpus=1024, storage=False))  # the compute racks alone
     layout = built.layout
     assert built.node_type.key == "sys-421ge-tnhr2-lcc"
     catalog = for_layout(layout)

@@ -185,7 +185,8 @@ def test_fibre_gets_grade_and_optics() -> None:
 def test_twin_port_optics_take_two_switch_ports_and_one_per_node_port() -> None:
     from rackdesigner.design.templates import NewOptions, build
 
-    layout = build(NewOptions(gpus=256, fabric="rail")).layout
+    # The compute fabric's InfiniBand optics (the storage fabric new adds is Ethernet).
+    layout = build(NewOptions(gpus=256, fabric="rail", storage=False)).layout
     analysis = Analysis(layout)
     node_fibre = switch_ports = 0
     for link in analysis.links:

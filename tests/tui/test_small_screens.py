@@ -98,8 +98,8 @@ def test_the_floor_and_the_summary_say_what_is_in_view(tmp_path: Path) -> None:
 def test_the_topology_view_sorts_switches_and_shows_the_other_networks(
     tmp_path: Path,
 ) -> None:
-    """training-128: one compute fabric, the storage network (the two SN5600s, 48 cables:
-    16 GPU nodes x 2 storage ports and the 2 storage nodes' 16) and the out-of-band one
+    """training-128: one compute fabric, the storage network (the two SN5600s, 40 cables:
+    16 GPU nodes x 2 storage ports and the 2 ESS 3500s' 4 each) and the out-of-band one
     (the SN2201, 30 cables: 16 nodes' BMCs, 12 switches' and 2 storage nodes' management
     ports)."""
     path = copy("training-128.toml", tmp_path)
@@ -113,7 +113,7 @@ def test_the_topology_view_sorts_switches_and_shows_the_other_networks(
             tree = app.main.topology
             assert str(tree.border_title) == "Topology · 1 fabric · storage · out-of-band"
             labels = [str(node.label) for node in tree.root.children]
-            assert labels[1].startswith("storage network · 2 switches · 48 cables")
+            assert labels[1].startswith("storage network · 2 switches · 40 cables")
             assert labels[2].startswith("out-of-band (management) network · 1 switch · 30 ")
             storage = tree.root.children[1]
             assert [str(n.label).split(" · ")[0] for n in storage.children] == [
