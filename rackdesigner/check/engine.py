@@ -177,6 +177,10 @@ def _ignore_key_errors(document: Document, file: str | None) -> list[Diagnostic]
         for device in rack.devices:
             if device.ignore and _unknown_codes(tuple(device.ignore)):
                 found.append((Ref("device", device.id), f"device {device.id}", device.ignore))
+    for kind, entities in (("pathway", layout.pathways), ("trunk", layout.trunks)):
+        for entity in entities:
+            if entity.ignore and _unknown_codes(tuple(entity.ignore)):
+                found.append((Ref(kind, entity.id), f"{kind} {entity.id}", entity.ignore))
     links = [link for link in layout.links if link.ignore]
     if links:
         ids = dict(zip(map(id, layout.links), link_ids(layout.links), strict=True))

@@ -116,6 +116,13 @@ def ignore_index(layout: Layout) -> dict[Subject, list[str]]:
         if link.ignore:
             index[("link", f"{link.a} -> {link.b}")] = link.ignore
             index.setdefault(("link", link.a), link.ignore)
+    # (v1.4) the cable plant's own tables
+    for pathway in layout.pathways:
+        if pathway.ignore:
+            index[("pathway", pathway.id)] = pathway.ignore
+    for trunk in layout.trunks:
+        if trunk.ignore:
+            index[("trunk", trunk.id)] = trunk.ignore
     return index
 
 

@@ -91,6 +91,20 @@ def _field(field: s.Field) -> dict[str, Any]:
             "properties": {str(k): {"type": "integer", "minimum": 0} for k in field.choices},
             "additionalProperties": False,
         }
+    elif kind == "str_pair":
+        out = {
+            "type": "array",
+            "items": {"type": "string", "minLength": 1},
+            "minItems": 2,
+            "maxItems": 2,
+        }
+    elif kind == "num_pair":
+        out = {
+            "type": "array",
+            "items": {"type": "number", "minimum": field.minimum or 0},
+            "minItems": 2,
+            "maxItems": 2,
+        }
     elif kind == "qty_pair":
         out = {
             "type": "array",
@@ -169,6 +183,21 @@ def layout_schema() -> dict[str, Any]:
             },
             "racks": {"type": "array", "items": rack},
             "links": {"type": "array", "items": _table(s.LINK)},
+            "pathways": {
+                "type": "array",
+                "items": _table(s.PATHWAY),
+                "description": "(v1.4) cable pathways: trays, ladder racks, risers",
+            },
+            "trunks": {
+                "type": "array",
+                "items": _table(s.TRUNK),
+                "description": "(v1.4) fibre trunks between patch panels",
+            },
+            "transceivers": {
+                "type": "object",
+                "additionalProperties": _table(s.TRANSCEIVER),
+                "description": "(v1.4) transceiver parts beside the built-in table",
+            },
         },
     )
     top["properties"]["format"]["const"] = 1

@@ -23,6 +23,8 @@ _KNOWN = {
     "racks.devices": ["racks", "devices"],
     "racks.feeds": ["racks", "feeds"],
     "links": ["links"],
+    "pathways": ["pathways"],
+    "trunks": ["trunks"],
 }
 _HASH = re.compile("#")
 _STRINGS = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'')
@@ -34,6 +36,9 @@ class LineMap:
     feeds: list[list[int]] = field(default_factory=list)  # per rack
     devices: list[list[int]] = field(default_factory=list)  # per rack
     links: list[int] = field(default_factory=list)
+    pathways: list[int] = field(default_factory=list)  # (v1.4) the cable plant
+    trunks: list[int] = field(default_factory=list)
+    transceivers: dict[str, int] = field(default_factory=dict)
     catalog: dict[str, int] = field(default_factory=dict)
     gpus: dict[str, int] = field(default_factory=dict)
     ports: dict[str, list[int]] = field(default_factory=dict)  # catalog key -> port group lines
@@ -97,6 +102,8 @@ class _Scan:
             found.devices[-1].append(line)
         elif self.array == "links":
             found.links.append(line)
+        elif self.array in ("pathways", "trunks"):
+            getattr(found, self.array).append(line)
         elif self.array == "ports" and self.catalog_key is not None:
             found.ports.setdefault(self.catalog_key, []).append(line)
         elif self.array == "racks":
@@ -134,8 +141,12 @@ class _Scan:
             self.header(start, True, "links")
         elif double and parts == ["racks", "feeds"] and found.racks:
             found.feeds[-1].append(line)
-        elif parts[0] in ("catalog", "gpus") and len(parts) >= 2:
-            target = found.catalog if parts[0] == "catalog" else found.gpus
+        elif double and parts in (["pathways"], ["trunks"]):
+            getattr(found, parts[0]).append(line)
+        elif parts[0] in ("catalog", "gpus", "transceivers") and len(parts) >= 2:
+            target = {"catalog": found.catalog, "gpus": found.gpus}.get(
+                parts[0], found.transceivers
+            )
             target.setdefault(parts[1], line)
             self.catalog_key = parts[1] if parts[0] == "catalog" and len(parts) == 2 else None
         elif not double:

@@ -44,6 +44,8 @@ def placed(layout: m.Layout, lines: LineMap) -> Iterator[tuple[Any, int]]:
         yield entry, lines.catalog.get(key, 1)
     for key, gpu in layout.gpus.items():
         yield gpu, lines.gpus.get(key, 1)
+    for key, part in layout.transceivers.items():
+        yield part, lines.transceivers.get(key, 1)
     for index, rack in enumerate(layout.racks):
         line = LineMap.entity(lines.racks, index)
         yield rack, line
@@ -51,6 +53,10 @@ def placed(layout: m.Layout, lines: LineMap) -> Iterator[tuple[Any, int]]:
         known = len(device_lines)
         for number, device in enumerate(rack.devices):
             yield device, device_lines[number] if number < known else line
+    for index, pathway in enumerate(layout.pathways):
+        yield pathway, LineMap.entity(lines.pathways, index)
+    for index, trunk in enumerate(layout.trunks):
+        yield trunk, LineMap.entity(lines.trunks, index)
     link_lines = lines.links
     known = len(link_lines)
     for index, link in enumerate(layout.links):
@@ -68,6 +74,11 @@ def source_map(layout: m.Layout, lines: LineMap) -> SourceMap:
     gpus = list(layout.gpus)
     racks = [(rack, list(rack.feeds), list(rack.devices)) for rack in layout.racks]
     links = list(layout.links)
+    plant = [
+        *((Ref("pathway", p.id), i, lines.pathways) for i, p in enumerate(layout.pathways)),
+        *((Ref("trunk", t.id), i, lines.trunks) for i, t in enumerate(layout.trunks)),
+        *((Ref("transceiver", k), -1, None) for k in layout.transceivers),
+    ]
 
     def build() -> tuple[dict[Ref, int], dict[str, int]]:
         found: dict[Ref, int] = {}
@@ -82,6 +93,11 @@ def source_map(layout: m.Layout, lines: LineMap) -> SourceMap:
             found[Ref("catalog", key)] = lines.catalog.get(key, 1)
         for key in gpus:
             found[Ref("gpu", key)] = lines.gpus.get(key, 1)
+        for plant_ref, index, plant_lines in plant:
+            if plant_lines is None:
+                found[plant_ref] = lines.transceivers.get(plant_ref.id, 1)
+            elif plant_ref not in found:
+                found[plant_ref] = LineMap.entity(plant_lines, index)
         numbering = Numbering()
         ref = numbering.ref
         for index, (rack, feeds, devices) in enumerate(racks):

@@ -4,8 +4,9 @@ Values are formatted by tomli-w; the document's shape is fixed here, because
 tomli-w's own heuristics would put short arrays of tables (all the links) at
 the top of the file as inline arrays. Canonical shape: top-level keys,
 ``[site]``, ``[workload]``, ``[rules]``, ``[meta]``, ``[catalog.*]``,
-``[gpus.*]``, then each ``[[racks]]`` (feeds as inline tables) followed by its
-``[[racks.devices]]``, then every ``[[links]]``. Keys follow the schema's
+``[gpus.*]``, ``[transceivers.*]``, then each ``[[racks]]`` (feeds as inline tables)
+followed by its ``[[racks.devices]]``, then every ``[[pathways]]``, ``[[trunks]]`` and
+``[[links]]``. Keys follow the schema's
 order. A quantity keeps the text it was read with; a new one gets the key's
 canonical unit. The file's header comment and a comment directly above a
 table are kept.
@@ -76,10 +77,16 @@ def _chunks(layout: m.Layout) -> Iterator[str]:
         yield from _table(f"[catalog.{_key(key)}]", s.DEVICE_TYPE, entry)
     for key, gpu in sorted(layout.gpus.items()):
         yield from _table(f"[gpus.{_key(key)}]", s.GPU, gpu)
+    for key, part in sorted(layout.transceivers.items()):
+        yield from _table(f"[transceivers.{_key(key)}]", s.TRANSCEIVER, part)
     for rack in layout.racks:
         yield from _table("[[racks]]", s.RACK, rack)
         for device in rack.devices:
             yield from _table("[[racks.devices]]", s.DEVICE, device)
+    for pathway in layout.pathways:
+        yield from _table("[[pathways]]", s.PATHWAY, pathway)
+    for trunk in layout.trunks:
+        yield from _table("[[trunks]]", s.TRUNK, trunk)
     for link in layout.links:
         yield from _table("[[links]]", s.LINK, link)
 

@@ -30,6 +30,10 @@ KINDS = (
     "device",
     "link",
     "fabric",
+    # (v1.4) the cable plant
+    "pathway",
+    "trunk",
+    "transceiver",
 )
 
 

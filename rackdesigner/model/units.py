@@ -46,6 +46,8 @@ RATIO = Dimension("ratio", "", "%")
 DURATION = Dimension("time", "s", "s")
 # Floor loading: a rack's weight over its footprint (PLC008).
 AREAL_MASS = Dimension("floor load", "kg/m^2", "kg/m²")
+# (v1.4) Optical loss in decibels: a connector's insertion loss, a channel's loss budget.
+LOSS = Dimension("optical loss", "dB", "dB", article="an")
 # How a wrong value is described: "current "63 V" is a voltage, expected a current (A)".
 _KIND_OF: dict[str, str] = {
     "[length]": "a length",
@@ -59,6 +61,7 @@ _KIND_OF: dict[str, str] = {
     "[mass] * [length] ** 2 / [time] ** 2": "an energy",
     "[mass] * [length] ** 2 / [time] ** 3 / [current]": "a voltage",
     "[mass] / [length] ** 2": "a floor load",
+    "[optical_loss]": "an optical loss",
     "dimensionless": "a plain number",
 }
 
@@ -126,6 +129,7 @@ def _example(dim: Dimension) -> str:
         "bandwidth": "400 Gbps",
         "ratio": "80 %",
         "floor load": "1500 kg/m^2",
+        "optical loss": "0.35 dB",
     }[dim.name]
 
 
@@ -149,6 +153,7 @@ _LARGEST = {
     "bandwidth": 8e16,
     "ratio": 1e6,
     "floor load": 1e6,
+    "optical loss": 100.0,  # dB: no data-centre channel budget is a tenth of it
 }
 
 
@@ -182,6 +187,7 @@ _FAST: dict[str, dict[str, float]] = {
     "height": {"U": 1.0, "RU": 1.0},
     "amount of data": _prefixed("B", ",k,M,G,T,P", 8.0) | _prefixed("bit", ",k,M,G,T"),
     "bandwidth": _prefixed("bps", ",k,M,G,T") | _prefixed("B/s", ",k,M,G,T", 8.0),
+    "optical loss": {"dB": 1.0},
 }
 
 
@@ -250,6 +256,8 @@ def fmt(value: float, dim: Dimension, digits: int = 3) -> str:
         return f"{value * 100:.{digits}g} %"
     if dim is HEIGHT:
         return f"{value:g} U"
+    if dim is LOSS:  # decibels take no prefix: "1.55 dB", never "1.55 kdB"
+        return f"{value:.{digits}g} dB"
     if dim is AREAL_MASS:  # whole kilograms, more digits only to tell two loads apart
         return f"{value:,.{max(0, digits - 3)}f} kg/m²"
     if dim is MASS and value >= 1:  # people weigh racks in kilograms, not megagrams
