@@ -11,6 +11,7 @@ from rackdesigner.model.units import (
     HEIGHT,
     INFORMATION,
     LENGTH,
+    LOSS,
     MASS,
     POWER,
     RATIO,
@@ -123,7 +124,8 @@ def test_the_fast_units_parse_exactly_as_pint_does(monkeypatch: pytest.MonkeyPat
     from rackdesigner.model import units
 
     dims = {
-        d.name: d for d in (POWER, VOLTAGE, CURRENT, LENGTH, HEIGHT, MASS, INFORMATION, BANDWIDTH)
+        d.name: d
+        for d in (POWER, VOLTAGE, CURRENT, LENGTH, HEIGHT, MASS, INFORMATION, BANDWIDTH, LOSS)
     }
     cases = [
         (f"{number} {symbol}", dims[name])
