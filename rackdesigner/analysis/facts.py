@@ -12,10 +12,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from rackdesigner.analysis.geometry import RackPlace, SiteGeometry, route_length
 from rackdesigner.model.layout import Device, DeviceType, Feed, Gpu, Link, PortGroup, Rack
 from rackdesigner.model.refs import Ref, link_refs, shared_a_ends
+
+if TYPE_CHECKING:
+    from rackdesigner.analysis.pathways import PathwayGraph
 
 SQRT3 = math.sqrt(3.0)
 ZERO_DRAW_KINDS = ("blank", "patch-panel")  # passive: no power, nothing unknown about it
@@ -202,6 +206,8 @@ class LinkFacts:
     compute: bool = False  # both ends are compute ports: part of a fabric
     geometry: SiteGeometry | None = None
     refs: LinkRefs | None = None  # shared by an analysis's links: their references
+    # (v1.4) the layout's pathways, where it declares them: routes between racks follow them
+    router: PathwayGraph | None = None
     # The route is computed when first read: only the cabling rules need every one.
     _route: float | None = field(default=None, init=False, repr=False)
     _routed: bool = field(default=False, init=False, repr=False)
@@ -210,7 +216,9 @@ class LinkFacts:
 
     @property
     def route(self) -> float | None:
-        """The cable's run in metres without slack; None where it cannot be computed."""
+        """The cable's run in metres without slack; None where it cannot be computed. Between
+        racks it follows the layout's pathways where they join the two racks (v1.4), else
+        the row-and-slot model (layout-format.md, Geometry)."""
         if not self._routed:
             self._routed = True
             da, db = self.a.device, self.b.device
@@ -220,19 +228,8 @@ class LinkFacts:
                 and da is not None
                 and db is not None
                 and self.geometry is not None
-                and da.port_height is not None
-                and db.port_height is not None
-                and da.place is not None
-                and db.place is not None
             ):
-                self._route = route_length(
-                    da.place,
-                    da.port_height,
-                    db.place,
-                    db.port_height,
-                    da.rack is db.rack,
-                    self.geometry,
-                )
+                self._route = run_between(da, db, self.geometry, self.router)
         return self._route
 
     @property
@@ -263,6 +260,22 @@ class LinkFacts:
     @property
     def entity(self) -> str:
         return f"link {self.link.a} -> {self.link.b}"
+
+
+def run_between(
+    a: DeviceFacts, b: DeviceFacts, geometry: SiteGeometry, router: PathwayGraph | None
+) -> float | None:
+    """A cable's run between two devices' ports, without slack (m): inside one rack the
+    vertical distance; between racks along the pathways where a route joins the racks
+    (v1.4), else up to the tray, along the rows and down (layout-format.md, Geometry).
+    None where a port's height or a rack's place is unknown."""
+    if a.port_height is None or b.port_height is None or a.place is None or b.place is None:
+        return None
+    if router is not None and a.rack is not b.rack:
+        run = router.run(a.rack, a.place.top, a.port_height, b.rack, b.place.top, b.port_height)
+        if run is not None:
+            return run
+    return route_length(a.place, a.port_height, b.place, b.port_height, a.rack is b.rack, geometry)
 
 
 @dataclass(slots=True, eq=False)
