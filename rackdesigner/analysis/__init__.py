@@ -204,12 +204,17 @@ class Analysis:
     # -- facts computed on first use -----------------------------------------------------
 
     def _link_table(self) -> tuple[list[LinkFacts], Edges]:
-        return self._once(
-            "_links",
-            lambda: resolve_links(
+        def build() -> tuple[list[LinkFacts], Edges]:
+            links, edges = resolve_links(
                 self.layout.links, self.device_by_id, self.geometry, self.pathway_graph
-            ),
-        )
+            )
+            if self.layout.trunks:  # the loader holds every link's via to a trunk
+                from rackdesigner.analysis.channels import attach_channels
+
+                attach_channels(links, self.layout, self.device_by_id)
+            return links, edges
+
+        return self._once("_links", build)
 
     @property
     def pathway_graph(self) -> PathwayGraph | None:

@@ -19,6 +19,7 @@ from rackdesigner.model.layout import Device, DeviceType, Feed, Gpu, Link, PortG
 from rackdesigner.model.refs import Ref, link_refs, shared_a_ends
 
 if TYPE_CHECKING:
+    from rackdesigner.analysis.channels import Channel
     from rackdesigner.analysis.pathways import PathwayGraph
 
 SQRT3 = math.sqrt(3.0)
@@ -208,6 +209,8 @@ class LinkFacts:
     refs: LinkRefs | None = None  # shared by an analysis's links: their references
     # (v1.4) the layout's pathways, where it declares them: routes between racks follow them
     router: PathwayGraph | None = None
+    # (v1.4) the channel a link with ``via`` runs as (analysis/channels.py)
+    channel: Channel | None = None
     # The route is computed when first read: only the cabling rules need every one.
     _route: float | None = field(default=None, init=False, repr=False)
     _routed: bool = field(default=False, init=False, repr=False)
@@ -229,7 +232,12 @@ class LinkFacts:
                 and db is not None
                 and self.geometry is not None
             ):
-                self._route = run_between(da, db, self.geometry, self.router)
+                if self.channel is not None:
+                    from rackdesigner.analysis.channels import channel_route
+
+                    self._route = channel_route(self.channel, da, db, self.geometry, self.router)
+                else:
+                    self._route = run_between(da, db, self.geometry, self.router)
         return self._route
 
     @property
@@ -240,6 +248,12 @@ class LinkFacts:
         self._measured = True
         if self.link.length is not None:
             self._length = float(self.link.length)
+        elif self.channel is not None:
+            da, db = self.a.device, self.b.device
+            if self.resolved and da is not None and db is not None and self.geometry is not None:
+                from rackdesigner.analysis.channels import channel_length
+
+                self._length = channel_length(self.channel, da, db, self.geometry, self.router)
         else:
             route = self.route
             if route is not None and self.geometry is not None:

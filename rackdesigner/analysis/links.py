@@ -117,6 +117,11 @@ def resolve_links(
     return result, edges
 
 
+def resolve_port(text: str, device_by_id: dict[str, DeviceFacts]) -> End:
+    """One port reference resolved as a link's end is (a channel's panel ports, v1.4)."""
+    return _end_problem(text, [0], device_by_id)
+
+
 def _end_problem(text: str, suggestions: list[int], device_by_id: dict[str, DeviceFacts]) -> End:
     """Resolve an end the fast path could not, saying what is wrong with it."""
     end = End(text)

@@ -943,3 +943,18 @@ def build_catalog(
     if builder.errors:
         raise LayoutError(builder.errors)
     return devices, gpus
+
+
+def build_transceivers(data: dict[str, Any], text: str, file: str) -> dict[str, m.Transceiver]:
+    """(v1.4) The built-in transceiver table's parts, read with the layout's schema."""
+    lines = scan(text)
+    builder = _Builder(text, lines, file)
+    parts: dict[str, m.Transceiver] = {}
+    for key, value in (data.get("transceivers") or {}).items():
+        line = lines.transceivers.get(key, 1)
+        parts[key] = m.Transceiver(
+            key, **builder.fields(s.TRANSCEIVER, value, f"transceiver {key}", line)
+        )
+    if builder.errors:
+        raise LayoutError(builder.errors)
+    return parts
