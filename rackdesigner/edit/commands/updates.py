@@ -7,6 +7,7 @@ from typing import Any
 
 from rackdesigner.edit.base import Command, EditError, unit_span
 from rackdesigner.edit.commands.common import (
+    cables_read,
     _PLACE_KEYS,
     _check_feed_reference,
     _check_reference,
@@ -257,7 +258,7 @@ class UpdateLink(_SetFields):
     ) -> None:
         self.refs = [("link", index.link_ref(target))]
         self.effect.link(target)
-        self.effect.site = False  # no site rule reads cables
+        cables_read(self, index)
         if values.keys() & {"a", "b"}:
             self.effect.fabric = True
 
