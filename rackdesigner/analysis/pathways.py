@@ -24,6 +24,7 @@ at the other end, then ``slack``. :meth:`PathwayGraph.run` gives the run without
 from __future__ import annotations
 
 import heapq
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -180,7 +181,7 @@ class PathwayGraph:
                 for x, y in points[extent.index]
             )
             self._on_pathway[extent.index] = along
-            for (t0, u), (t1, v) in zip(along, along[1:], strict=False):
+            for (t0, u), (t1, v) in itertools.pairwise(along):
                 if u == v:
                     continue
                 self._adjacent[u].append(_Edge(v, t1 - t0, extent.index, t0, t1))

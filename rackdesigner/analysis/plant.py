@@ -240,7 +240,9 @@ class CablePlant:
         key = trunk.id if trunk is not None else f"{pa.id}|{pb.id}"
         found = self._trunk_runs.get(key)
         if found is None:
-            run = self._run("trunk", f"trunk {key}", trunk.media if trunk else None, pa, pb, None, 0)
+            run = self._run(
+                "trunk", f"trunk {key}", trunk.media if trunk else None, pa, pb, None, 0
+            )
             if trunk is not None and trunk.length is not None:
                 length = float(trunk.length)
                 run = Run(
@@ -396,7 +398,7 @@ class CablePlant:
                 names = graph.managers.get(rack_id, [])
                 for name in names:  # the rack's cables split evenly over its managers
                     add(Leg(name, 0.0, 1.0), pair.area / len(names), -(-pair.cables // len(names)))
-        for trunk, run in self._trunks_in_plant():
+        for trunk, run in self.trunk_runs():
             area = _trunk_area(trunk)
             for leg in run.legs:
                 add(leg, area, 1)
@@ -414,7 +416,8 @@ class CablePlant:
             )
         return out
 
-    def _trunks_in_plant(self) -> Iterator[tuple[Trunk, Run]]:
+    def trunk_runs(self) -> Iterator[tuple[Trunk, Run]]:
+        """Every trunk between two known panels, with its run."""
         by_id = self.analysis.device_by_id
         for trunk in self.layout.trunks:
             pa, pb = by_id.get(trunk.a), by_id.get(trunk.b)
@@ -531,3 +534,18 @@ def _trunk_area(trunk: Trunk) -> float:
         return math.pi * d * d / 4
     legs = max(1, math.ceil((trunk.fibres or 12) / 12))
     return legs * math.pi * _CORD_DIAMETER * _CORD_DIAMETER / 4
+
+
+# A trunk bends no tighter than 10 x its diameter installed (the media table's fibre multiple).
+TRUNK_BEND_MULTIPLE = 10.0
+
+
+def trunk_bend_radius(trunk: Trunk) -> float:
+    """The tightest radius a trunk may be bent to (m): 10 x its diameter, the diameter of
+    its cross-section where it declares none."""
+    diameter = (
+        float(trunk.diameter)
+        if trunk.diameter is not None
+        else 2 * math.sqrt(_trunk_area(trunk) / math.pi)
+    )
+    return TRUNK_BEND_MULTIPLE * diameter

@@ -250,8 +250,7 @@ def _channel_problems(
         return
     if pair not in joined:
         yield (
-            f"no trunk joins panels {panels[0]} and {panels[1]}: the channel's parts do not "
-            "join",
+            f"no trunk joins panels {panels[0]} and {panels[1]}: the channel's parts do not join",
             "via",
             "add a [[trunks]] table between the two panels, or route the link through "
             "panels a trunk joins",

@@ -455,7 +455,9 @@ class _Builder:
             from rackdesigner.layout_io.plant_checks import plant_problems
 
             for problem in plant_problems(layout, self.map):
-                self.error("E001", problem.entity, problem.message, problem.line, problem.key, problem.hint)
+                self.error(
+                    "E001", problem.entity, problem.message, problem.line, problem.key, problem.hint
+                )
 
     def check_grade(self, values: dict[str, Any], entity: str, line: int) -> None:
         """A fibre grade needs the fibre it grades: om3-om5 multimode, os2 single-mode."""

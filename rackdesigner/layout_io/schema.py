@@ -209,7 +209,7 @@ PORT = (
     _q(
         "insertion_loss",
         LOSS,
-        '(v1.4) a patch panel\'s ports: the loss of one mated connection through them, e.g. '
+        "(v1.4) a patch panel's ports: the loss of one mated connection through them, e.g. "
         '"0.35 dB"',
     ),
 )
@@ -481,14 +481,14 @@ LINK = (
     Field(
         "via",
         "str_pair",
-        '(v1.4) a channel: the two patch-panel ports it runs through, a\'s side first, e.g. '
+        "(v1.4) a channel: the two patch-panel ports it runs through, a's side first, e.g. "
         '["a01-pp1:f3", "s01-pp1:f3"] (patch cord, trunk, patch cord)',
     ),
     _s(
         "trunk",
         "(v1.4) with via: the trunk between the two panels, where more than one joins them",
     ),
-    _s("a_transceiver", "(v1.4) the transceiver part at end a (fibre), e.g. \"MMA4Z00-NS\""),
+    _s("a_transceiver", '(v1.4) the transceiver part at end a (fibre), e.g. "MMA4Z00-NS"'),
     _s("b_transceiver", "(v1.4) the transceiver part at end b"),
 )
 # (v1.1) The fibre grades each media takes; a grade on any other media is a schema error.

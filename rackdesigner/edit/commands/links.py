@@ -19,7 +19,6 @@ def _note_cable(command: Command, index: LayoutIndex, link: Link) -> None:
     command.effect.fabric = True
 
 
-
 class AddLink(Command):
     """Cable two ports (``"a01-n01:ib1"``, ``"a01-leaf1:p1"``)."""
 

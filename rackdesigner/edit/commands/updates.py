@@ -7,7 +7,6 @@ from typing import Any
 
 from rackdesigner.edit.base import Command, EditError, unit_span
 from rackdesigner.edit.commands.common import (
-    cables_read,
     _PLACE_KEYS,
     _check_feed_reference,
     _check_reference,
@@ -18,6 +17,7 @@ from rackdesigner.edit.commands.common import (
     _rack,
     _slot_taken,
     _touch_device_links,
+    cables_read,
     check_fit,
     check_link_ends,
 )
