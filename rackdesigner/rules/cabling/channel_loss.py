@@ -63,11 +63,12 @@ def channel_loss(analysis: Analysis) -> Iterator[Finding]:
         ]
         if loss.splices:
             parts.append(f"{plural(loss.splices, 'splice')} {fmt(loss.splice_loss, LOSS)}")
+        total, budget = fmt(loss.total, LOSS, 4), fmt(loss.budget, LOSS, 4)
         yield Finding(
             link.entity,
             link.ref,
-            f"channel loss {fmt(loss.total, LOSS)} ({' + '.join(parts)}) is over the "
-            f"{fmt(loss.budget, LOSS)} budget of {loss.budget_part}",
+            f"channel loss {total} ({' + '.join(parts)}) is over the {budget} budget of "
+            f"{loss.budget_part}",
             hint="use adapter panels or low-loss connectors, fewer panels or splices, or "
             "single-mode fibre for the longer channel",
             values={

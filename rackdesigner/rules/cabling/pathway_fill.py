@@ -44,7 +44,8 @@ from rackdesigner.rules.base import Finding, rule
 
 
 def _mm2(area: float) -> str:
-    return f"{area * 1e6:,.0f} mm²"
+    mm2 = area * 1e6
+    return f"{mm2:,.1f} mm²" if mm2 < 100 else f"{mm2:,.0f} mm²"
 
 
 @rule(

@@ -35,6 +35,9 @@ from rackdesigner.analysis import Analysis
 from rackdesigner.rules.base import Finding, rule
 
 
+_FIBRE = {"mmf": "multimode (mmf)", "smf": "single-mode (smf)"}
+
+
 @rule("CAB013", "error", scope="link")
 def trunk_media(analysis: Analysis) -> Iterator[Finding]:
     if not analysis.layout.trunks:
@@ -49,7 +52,8 @@ def trunk_media(analysis: Analysis) -> Iterator[Finding]:
             yield Finding(
                 link.entity,
                 link.ref,
-                f"a {media} link through trunk {trunk.id}, which is {trunk.media}",
+                f"a {_FIBRE.get(media, media)} link through trunk {trunk.id}, which is "
+                f"{_FIBRE.get(trunk.media or '', trunk.media)}",
                 hint=f"run it over a {media} trunk, or make it {trunk.media} with its transceivers",
             )
             continue
