@@ -285,6 +285,5 @@ def cables_read(command: Command, index: LayoutIndex) -> None:
     """Whether a cable's edit re-runs the site rules: only the cable plant's read cables
     (v1.4: pathway fill, unrouted racks, trunks), so only in a layout that declares one."""
     layout = index.layout
-    plant = bool(layout.pathways or layout.trunks)
-    command.effect.site = plant
-    command.effect.site_keys = {"cables"} if plant else None
+    command.effect.site = bool(layout.pathways or layout.trunks)
+    command.effect.site_keys = None  # no rack field: every site rule may read them

@@ -33,7 +33,7 @@ from rackdesigner.model.units import LENGTH, fmt
 from rackdesigner.rules.base import Finding, rule
 
 
-@rule("CAB009", "warning", scope="site")
+@rule("CAB009", "warning", scope="site", reads=("rack.id", "rack.row", "rack.slot"))
 def bend_radius(analysis: Analysis) -> Iterator[Finding]:
     declared = {p.id: p for p in analysis.layout.pathways if p.bend_radius is not None}
     if not declared:

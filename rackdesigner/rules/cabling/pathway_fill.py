@@ -53,6 +53,7 @@ def _mm2(area: float) -> str:
     "error",
     severities=("error", "warning"),
     scope="site",
+    reads=("rack.id", "rack.row", "rack.slot", "rack.height"),
     thresholds=("tray_fill_max", "tray_fill_limit"),
 )
 def pathway_fill(analysis: Analysis) -> Iterator[Finding]:

@@ -32,7 +32,7 @@ from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
 
 
-@rule("CAB010", "error", scope="site")
+@rule("CAB010", "error", scope="site", reads=())
 def trunk_capacity(analysis: Analysis) -> Iterator[Finding]:
     if not analysis.layout.trunks:
         return

@@ -30,7 +30,7 @@ from rackdesigner.rules.base import Finding, rule
 SHOWN = 5
 
 
-@rule("CAB007", "warning", scope="site")
+@rule("CAB007", "warning", scope="site", reads=("rack.id", "rack.row", "rack.slot"))
 def unrouted_links(analysis: Analysis) -> Iterator[Finding]:
     if not analysis.layout.pathways:
         return
