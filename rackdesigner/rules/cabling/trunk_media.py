@@ -34,7 +34,6 @@ from collections.abc import Iterator
 from rackdesigner.analysis import Analysis
 from rackdesigner.rules.base import Finding, rule
 
-
 _FIBRE = {"mmf": "multimode (mmf)", "smf": "single-mode (smf)"}
 
 
