@@ -29,6 +29,10 @@ class PlantProblem:
     hint: str | None = None
 
 
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
+
+
 def _near(name: str, known: list[str]) -> str:
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
     return f" (did you mean {close[0]}?)" if close else ""
@@ -83,7 +87,8 @@ def _pathway_problems(layout: Layout, lines: LineMap) -> Iterator[PlantProblem]:
         if missing:
             yield PlantProblem(
                 entity,
-                f"a {pathway.kind_name} needs its size for the fill check (CAB006): "
+                f"{_article(pathway.kind_name)} {pathway.kind_name} needs its size for the "
+                "fill check (CAB006): "
                 f"missing {' and '.join(missing)}",
                 line,
                 None,
