@@ -30,6 +30,11 @@ if TYPE_CHECKING:
     from rackdesigner.model.layout import Layout
 
 FABRIC_CHOICES = ("rail", "leaf-spine", "dragonfly", "direct")
+CABLING_CHOICES = ("p2p", "structured")
+CABLING_HELP = (
+    "p2p: every link one cable; structured: switch-to-switch fibre through patch panels in "
+    "the switches' racks and trunks between them (docs/cable-plant.md)."
+)
 
 
 def _fail(message: str) -> None:
@@ -260,6 +265,7 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
     default=None,
     help="Each node's ports over two leaves, two spines or more (default: on for 2+ nodes).",
 )
+@click.option("--cabling", type=click.Choice(CABLING_CHOICES), help=CABLING_HELP + " Default p2p.")
 @click.option("--name", metavar="TEXT", help="The layout's name.")
 @click.pass_context
 def new(
@@ -288,9 +294,11 @@ def new(
     strict_cables: bool,
     rail_planes: bool,
     redundant: bool | None,
+    cabling: str | None,
     name: str | None,
 ) -> None:
-    """Write a complete, valid layout: racks, feeds, cooling, nodes, switches and cables.
+    """Write a complete, valid layout: racks, feeds, cooling, nodes, switches and cables,
+    with the trays they run in (v1.4).
 
     The layout is validated; FILE is written even when the rules find errors (exit 1).
     """
@@ -344,6 +352,7 @@ def new(
         template=template,
         sus=sus,
         name=name,
+        cabling=cabling or "p2p",
     )
     with progress.bar():
         progress.report("building the layout", 0, 0)
@@ -393,6 +402,7 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
     default=None,
     help="Each node's ports over two leaves, two spines or more (default: on for 2+ nodes).",
 )
+@click.option("--cabling", type=click.Choice(CABLING_CHOICES), help=CABLING_HELP)
 @output_option("Write here.", metavar="OUT", dir_okay=False)
 @click.option("--force", is_flag=True, help="Rewrite LAYOUT in place, or overwrite OUT.")
 def generate(
@@ -409,6 +419,7 @@ def generate(
     strict_cables: bool,
     rail_planes: bool,
     redundant: bool | None,
+    cabling: str | None,
     output: str | None,
     force: bool,
 ) -> None:
@@ -470,6 +481,10 @@ def generate(
     except GenerateError as error:
         _fail(f"generate: {error}")
     apply_plan(model, plan)
+    if cabling is not None or model.pathways:
+        from rackdesigner.design.cable_plant import install_in_place
+
+        plan.notes.extend(install_in_place(model, cabling).notes)
     dropped = document.dropped_comments
     if dropped and in_place:
         click.echo(

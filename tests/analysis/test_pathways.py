@@ -34,7 +34,9 @@ def tray(ident: str, where: str, kind: str = "overhead-tray") -> str:
 
 
 def link(a: str, b: str, media: str = "mmf", port: int = 1, more: str = "") -> str:
-    return f'\n[[links]]\na = "{a}-sw:p{port}"\nb = "{b}-sw:p{port + 32}"\nmedia = "{media}"\n{more}'
+    return (
+        f'\n[[links]]\na = "{a}-sw:p{port}"\nb = "{b}-sw:p{port + 32}"\nmedia = "{media}"\n{more}'
+    )
 
 
 TRAYS = (
