@@ -80,34 +80,32 @@ class Channel:
             None if cord_b is None else cord_b + slack,
         )
 
+    def route(
+        self,
+        a: DeviceFacts,
+        b: DeviceFacts,
+        geometry: SiteGeometry,
+        router: PathwayGraph | None,
+    ) -> float | None:
+        """The three runs without slack, summed (m): what a declared length must reach
+        (CAB002)."""
+        return _total(self.runs(a, b, geometry, router))
+
+    def length(
+        self,
+        a: DeviceFacts,
+        b: DeviceFacts,
+        geometry: SiteGeometry,
+        router: PathwayGraph | None,
+    ) -> float | None:
+        """The three parts' lengths, summed (m)."""
+        return _total(self.lengths(a, b, geometry, router))
+
 
 def _total(parts: Sequence[float | None]) -> float | None:
     if any(p is None for p in parts):
         return None
     return sum(p for p in parts if p is not None)
-
-
-def channel_route(
-    channel: Channel,
-    a: DeviceFacts,
-    b: DeviceFacts,
-    geometry: SiteGeometry,
-    router: PathwayGraph | None,
-) -> float | None:
-    """The channel's three runs without slack, summed (m): what a declared length must
-    reach (CAB002)."""
-    return _total(channel.runs(a, b, geometry, router))
-
-
-def channel_length(
-    channel: Channel,
-    a: DeviceFacts,
-    b: DeviceFacts,
-    geometry: SiteGeometry,
-    router: PathwayGraph | None,
-) -> float | None:
-    """The channel's three parts' lengths, summed (m)."""
-    return _total(channel.lengths(a, b, geometry, router))
 
 
 def attach_channels(

@@ -12,15 +12,28 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from rackdesigner.analysis.geometry import RackPlace, SiteGeometry, route_length
 from rackdesigner.model.layout import Device, DeviceType, Feed, Gpu, Link, PortGroup, Rack
 from rackdesigner.model.refs import Ref, link_refs, shared_a_ends
 
 if TYPE_CHECKING:
-    from rackdesigner.analysis.channels import Channel
     from rackdesigner.analysis.pathways import PathwayGraph
+
+
+class ChannelRuns(Protocol):
+    """(v1.4) What a link's channel (analysis/channels.py) tells its facts: the run without
+    slack and the length of its three parts together."""
+
+    def route(
+        self, a: DeviceFacts, b: DeviceFacts, geometry: SiteGeometry, router: PathwayGraph | None
+    ) -> float | None: ...
+
+    def length(
+        self, a: DeviceFacts, b: DeviceFacts, geometry: SiteGeometry, router: PathwayGraph | None
+    ) -> float | None: ...
+
 
 SQRT3 = math.sqrt(3.0)
 ZERO_DRAW_KINDS = ("blank", "patch-panel")  # passive: no power, nothing unknown about it
@@ -210,7 +223,7 @@ class LinkFacts:
     # (v1.4) the layout's pathways, where it declares them: routes between racks follow them
     router: PathwayGraph | None = None
     # (v1.4) the channel a link with ``via`` runs as (analysis/channels.py)
-    channel: Channel | None = None
+    channel: ChannelRuns | None = None
     # The route is computed when first read: only the cabling rules need every one.
     _route: float | None = field(default=None, init=False, repr=False)
     _routed: bool = field(default=False, init=False, repr=False)
@@ -233,9 +246,7 @@ class LinkFacts:
                 and self.geometry is not None
             ):
                 if self.channel is not None:
-                    from rackdesigner.analysis.channels import channel_route
-
-                    self._route = channel_route(self.channel, da, db, self.geometry, self.router)
+                    self._route = self.channel.route(da, db, self.geometry, self.router)
                 else:
                     self._route = run_between(da, db, self.geometry, self.router)
         return self._route
@@ -251,9 +262,7 @@ class LinkFacts:
         elif self.channel is not None:
             da, db = self.a.device, self.b.device
             if self.resolved and da is not None and db is not None and self.geometry is not None:
-                from rackdesigner.analysis.channels import channel_length
-
-                self._length = channel_length(self.channel, da, db, self.geometry, self.router)
+                self._length = self.channel.length(da, db, self.geometry, self.router)
         else:
             route = self.route
             if route is not None and self.geometry is not None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from rackdesigner.analysis.channels import ChannelLoss, channel_loss, fibres_per_link
 from rackdesigner.analysis.facts import DeviceFacts, LinkFacts, run_between
@@ -40,7 +40,26 @@ from rackdesigner.model.hall_grid import UNDER
 from rackdesigner.model.layout import Pathway, Rack, Trunk
 
 if TYPE_CHECKING:
-    from rackdesigner.analysis import Analysis
+    from rackdesigner.analysis.facts import RackFacts
+    from rackdesigner.analysis.geometry import SiteGeometry
+    from rackdesigner.analysis.pathways import PathwayGraph
+    from rackdesigner.model.layout import Layout
+
+
+class PlantSource(Protocol):
+    """What the plant reads of an analysis (:class:`rackdesigner.analysis.Analysis`)."""
+
+    layout: Layout
+    geometry: SiteGeometry
+    racks: list[RackFacts]
+    device_by_id: dict[str, DeviceFacts]
+
+    @property
+    def links(self) -> list[LinkFacts]: ...
+
+    @property
+    def pathway_graph(self) -> PathwayGraph | None: ...
+
 
 # How a run's route was found.
 BY_PATHWAYS = "pathways"  # along the declared pathways
@@ -147,7 +166,7 @@ class _Pair:
 class CablePlant:
     """The cable plant of one analysis (see the module's docstring)."""
 
-    def __init__(self, analysis: Analysis):
+    def __init__(self, analysis: PlantSource):
         self.analysis = analysis
         self.layout = analysis.layout
         self.geometry = analysis.geometry
