@@ -762,3 +762,28 @@ def test_the_header_keeps_no_cable_figure_an_edit_makes_stale() -> None:
     notes = " ".join(built.plan.notes)
     assert f"{built.plan.long_runs:,} of 1,152 cables run longer than 5 m" in notes
     assert "storage and out-of-band: " in notes
+
+
+@pytest.mark.parametrize("sus", [1, 4])
+def test_structured_cabling_keeps_the_ra_counts_and_counts_trunks_apart(sus: int) -> None:
+    """``--cabling structured`` runs every fibre link between switches in two racks (the
+    RA's Leaf-Spine cables) through 48-port panels in the switches' racks and 144-fibre
+    trunks between them (12 MPO-12 legs: 12 channels a trunk). The SuperPOD H100 RA's
+    counts stay the links' (1 SU: 8 leaves, 4 spines, 256 + 256; 4 SU: 32, 16, 1024 +
+    1024), and the trunks are counted apart: at least ceil(channels / 12), each carrying at
+    most 12 (CAB010 stays silent), each panel port taken once (CAB011)."""
+    layout = rail_layout(sus, cabling="structured")
+    c = census(layout)
+    leaves, spines, node_leaf, leaf_spine = SUPERPOD_H100[sus]
+    assert (len(c.leaves), len(c.spines)) == (leaves, spines)
+    assert (c.cables["node-leaf"], c.cables["leaf-spine"]) == (node_leaf, leaf_spine)
+    channels = [link for link in layout.links if link.via]
+    assert channels and all(link.trunk for link in channels)
+    per_trunk = Counter(link.trunk for link in channels)
+    assert max(per_trunk.values()) <= 12
+    assert len(layout.trunks) == len(per_trunk) >= math.ceil(len(channels) / 12)
+    ports = [end for link in channels for end in link.via or ()]
+    assert len(ports) == len(set(ports))
+    _, diagnostics = check(layout)
+    assert [d for d in diagnostics if d.severity == "error"] == []
+    assert not [d for d in diagnostics if d.code in ("CAB006", "CAB010", "CAB011", "CAB013")]
