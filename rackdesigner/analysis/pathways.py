@@ -59,15 +59,65 @@ class Exit:
     plane: str
     on: tuple[tuple[int, float], ...]  # (pathway index, position along it, m)
     entries: tuple[tuple[int, float, int, float], ...]  # (node, distance, pathway, node's pos)
+    positions: dict[int, float] = field(default_factory=dict)  # ``on`` as a mapping
 
 
-@dataclass(frozen=True, slots=True)
 class HallRoute:
-    """The way between two racks' exits: its length (m) and the legs it runs in."""
+    """The way between two racks' exits: its length (m), each end's exit plane (drops
+    differ over and under), and its parts: the ``first`` leg (from rack ``a`` along its
+    pathway; the whole way where both racks are on one pathway), the two graph ``nodes``
+    the way runs between, and the ``last`` leg to rack ``b``. :attr:`legs` works the whole
+    way out when first asked (a cable's length needs only the length)."""
 
-    length: float
-    legs: tuple[Leg, ...]
-    planes: tuple[str, str]  # each end's exit plane (drops differ over and under)
+    __slots__ = ("_graph", "_legs", "first", "last", "length", "nodes", "planes")
+
+    def __init__(
+        self,
+        length: float,
+        planes: tuple[str, str],
+        first: Leg,
+        nodes: tuple[int, int] | None = None,
+        last: Leg | None = None,
+        graph: PathwayGraph | None = None,
+    ):
+        self.length = length
+        self.planes = planes
+        self.first = first
+        self.nodes = nodes
+        self.last = last
+        self._graph = graph
+        self._legs: tuple[Leg, ...] | None = None
+
+    @property
+    def legs(self) -> tuple[Leg, ...]:
+        if self._legs is None:
+            if self.nodes is None or self.last is None or self._graph is None:
+                self._legs = (self.first,)
+            else:
+                middle = self._graph.middle(*self.nodes)
+                self._legs = _merged([self.first, *middle, self.last])
+        return self._legs
+
+    def reversed(self) -> HallRoute:
+        """The same way, from ``b`` to ``a``."""
+        if self.nodes is None or self.last is None:
+            first = self.first
+            return HallRoute(self.length, self.planes[::-1], _back(first), graph=self._graph)
+        return HallRoute(
+            self.length,
+            (self.planes[1], self.planes[0]),
+            _back(self.last),
+            (self.nodes[1], self.nodes[0]),
+            _back(self.first),
+            self._graph,
+        )
+
+    def __repr__(self) -> str:
+        return f"HallRoute(length={self.length!r}, legs={self.legs!r}, planes={self.planes!r})"
+
+
+def _back(leg: Leg) -> Leg:
+    return Leg(leg.pathway, leg.end, leg.start)
 
 
 @dataclass(slots=True)
@@ -115,6 +165,7 @@ class PathwayGraph:
         self._on_pathway: dict[int, list[tuple[float, int]]] = {}  # pathway -> (pos, node)
         self._build()
         self._trees: dict[int, _Tree] = {}
+        self._ids = [p.id for p in self.pathways]
         self._exits: dict[int, Exit | None] = {}
         self._routes: dict[tuple[int, int], HallRoute | None] = {}
 
@@ -199,19 +250,29 @@ class PathwayGraph:
         found = self._trees.get(source)
         if found is not None:
             return found
-        tree = _Tree({source: 0.0})
+        size = len(self._adjacent)
+        inf = float("inf")
+        best = [inf] * size
+        reached: list[tuple[int, _Edge] | None] = [None] * size
+        best[source] = 0.0
         heap = [(0.0, source)]
-        distance, via, adjacent = tree.distance, tree.via, self._adjacent
+        adjacent = self._adjacent
+        pop, push = heapq.heappop, heapq.heappush
         while heap:
-            d, node = heapq.heappop(heap)
-            if d > distance.get(node, float("inf")):
+            d, node = pop(heap)
+            if d > best[node]:
                 continue
             for edge in adjacent[node]:
                 nd = d + edge.weight
-                if nd < distance.get(edge.to, float("inf")) - 1e-12:
-                    distance[edge.to] = nd
-                    via[edge.to] = (node, edge)
-                    heapq.heappush(heap, (nd, edge.to))
+                to = edge.to
+                if nd < best[to] - 1e-12:
+                    best[to] = nd
+                    reached[to] = (node, edge)
+                    push(heap, (nd, to))
+        tree = _Tree(
+            {n: d for n, d in enumerate(best) if d < inf},
+            {n: r for n, r in enumerate(reached) if r is not None},
+        )
         self._trees[source] = tree
         return tree
 
@@ -251,7 +312,7 @@ class PathwayGraph:
                 entries.append((node, abs(t - pos), extent.index, pos))
         if not on:
             return None
-        return Exit(plane, tuple(on), tuple(entries))
+        return Exit(plane, tuple(on), tuple(entries), dict(on))
 
     def route(self, a: Rack, b: Rack) -> HallRoute | None:
         """The shortest way along the pathways from rack ``a``'s exit to rack ``b``'s, or
@@ -261,7 +322,7 @@ class PathwayGraph:
             return self._routes[key]
         back = self._routes.get((id(b), id(a)), False)
         if back is not False:
-            found = None if back is None else _reversed(back)
+            found = None if back is None else back.reversed()
         else:
             found = self._route(a, b)
         self._routes[key] = found
@@ -271,36 +332,51 @@ class PathwayGraph:
         ea, eb = self.exit(a), self.exit(b)
         if ea is None or eb is None:
             return None
-        best: tuple[float, tuple[Leg, ...]] | None = None
-        positions_b = dict(eb.on)
-        for pathway, ta in ea.on:  # both on one pathway: straight along it
-            tb = positions_b.get(pathway)
-            if tb is not None and (best is None or abs(ta - tb) < best[0]):
-                best = (abs(ta - tb), (Leg(self.pathways[pathway].id, ta, tb),))
-        on_a, on_b = dict(ea.on), dict(eb.on)
-        for node_a, da, pa, pos_a in ea.entries:
-            tree = self._tree(node_a)
-            for node_b, db, pb, pos_b in eb.entries:
-                middle = tree.distance.get(node_b)
+        planes = (ea.plane, eb.plane)
+        best = float("inf")
+        straight: tuple[int, float, float] | None = None
+        on_a, on_b = ea.positions, eb.positions
+        for pathway, ta in on_a.items():  # both on one pathway: straight along it
+            tb = on_b.get(pathway)
+            if tb is not None and abs(ta - tb) < best:
+                best, straight = abs(ta - tb), (pathway, ta, tb)
+        via: tuple[tuple[int, float, int, float], tuple[int, float, int, float]] | None = None
+        trees = self._trees
+        for entry_a in ea.entries:
+            tree = trees.get(entry_a[0]) or self._tree(entry_a[0])
+            distance = tree.distance
+            for entry_b in eb.entries:
+                middle = distance.get(entry_b[0])
                 if middle is None:
                     continue
-                total = da + middle + db
-                if best is not None and total >= best[0] - 1e-9:
-                    continue
-                legs = [Leg(self.pathways[pa].id, on_a[pa], pos_a)]
-                legs.extend(self._path(tree, node_a, node_b))
-                legs.append(Leg(self.pathways[pb].id, pos_b, on_b[pb]))
-                best = (total, _merged(legs))
-        if best is None:
+                total = entry_a[1] + middle + entry_b[1]
+                if total < best - 1e-9:
+                    best, via, straight = total, (entry_a, entry_b), None
+        ids = self._ids
+        if straight is not None:
+            pathway, ta, tb = straight
+            return HallRoute(best, planes, Leg(ids[pathway], ta, tb), graph=self)
+        if via is None:
             return None
-        return HallRoute(best[0], best[1], (ea.plane, eb.plane))
+        (node_a, _, pa, pos_a), (node_b, _, pb, pos_b) = via
+        return HallRoute(
+            best,
+            planes,
+            Leg(ids[pa], on_a[pa], pos_a),
+            (node_a, node_b),
+            Leg(ids[pb], pos_b, on_b[pb]),
+            self,
+        )
 
-    def _path(self, tree: _Tree, source: int, target: int) -> list[Leg]:
+    def middle(self, source: int, target: int) -> list[Leg]:
+        """The legs of the shortest way between two nodes, edge by edge."""
+        tree = self._tree(source)
+        ids = self._ids
         legs: list[Leg] = []
         node = target
         while node != source:
             previous, edge = tree.via[node]
-            legs.append(Leg(self.pathways[edge.pathway].id, edge.start, edge.end))
+            legs.append(Leg(ids[edge.pathway], edge.start, edge.end))
             node = previous
         legs.reverse()
         return legs
@@ -338,8 +414,3 @@ def _merged(legs: Sequence[Leg]) -> tuple[Leg, ...]:
         else:
             out.append(leg)
     return tuple(leg for leg in out if leg.length > 1e-9) or tuple(out[:1])
-
-
-def _reversed(route: HallRoute) -> HallRoute:
-    legs = tuple(Leg(leg.pathway, leg.end, leg.start) for leg in reversed(route.legs))
-    return HallRoute(route.length, legs, (route.planes[1], route.planes[0]))

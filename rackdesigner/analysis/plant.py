@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from rackdesigner.analysis.channels import ChannelLoss, channel_loss, fibres_per_link
@@ -156,11 +156,9 @@ class _Pair:
 
     a: Rack
     b: Rack
-    a_device: DeviceFacts | None  # for a run's drop heights (first run seen)
-    b_device: DeviceFacts | None
+    first: LinkFacts  # the first link between them, in file order
     area: float = 0.0
     cables: int = 0
-    links: list[LinkFacts] = field(default_factory=list)
 
 
 class CablePlant:
@@ -335,23 +333,27 @@ class CablePlant:
         if self._pairs is not None:
             return self._pairs
         pairs: dict[tuple[int, int], _Pair] = {}
-        areas: dict[tuple[str | None, float | None, str | None, str, str | None], float] = {}
+        # The cross-section a link puts in a pathway depends on its media and its ends'
+        # port groups: worked out once for each such kind of link.
+        areas: dict[tuple[object, ...], float] = {}
+        add = self._add
         for facts in self.analysis.links:
-            da, db = facts.a.device, facts.b.device
+            a, b = facts.a, facts.b
+            da, db = a.device, b.device
             if da is None or db is None:
                 continue
-            tech, form = link_shape(facts)
-            key = (facts.link.media, facts.speed, facts.link.grade, form, tech)
+            key = (facts.link.media, facts.link.grade, id(a.group), id(b.group), da.kind, db.kind)
             area = areas.get(key)
             if area is None:
                 area = areas[key] = self.area_of(facts)
-            if facts.channel is not None and facts.channel.resolved:
-                pa, pb = facts.channel.panel_a.device, facts.channel.panel_b.device
+            channel = facts.channel
+            if channel is not None and channel.resolved:
+                pa, pb = channel.panel_a.device, channel.panel_b.device
                 assert pa is not None and pb is not None
-                self._add(pairs, da, pa, facts, area)
-                self._add(pairs, pb, db, facts, area)
+                add(pairs, da, pa, facts, area)
+                add(pairs, pb, db, facts, area)
                 continue
-            self._add(pairs, da, db, facts, area)
+            add(pairs, da, db, facts, area)
         self._pairs = pairs
         return pairs
 
@@ -367,11 +369,10 @@ class CablePlant:
         key = (ka, kb) if ka <= kb else (kb, ka)
         pair = pairs.get(key)
         if pair is None:
-            first, second = (a, b) if ka <= kb else (b, a)
-            pair = pairs[key] = _Pair(first.rack, second.rack, first, second)
+            first, second = (a.rack, b.rack) if ka <= kb else (b.rack, a.rack)
+            pair = pairs[key] = _Pair(first, second, facts)
         pair.area += area
         pair.cables += 1
-        pair.links.append(facts)
 
     def unrouted(self) -> list[Unrouted]:
         """Rack pairs cabled together that no pathway joins (their cables fall back to the
@@ -384,7 +385,7 @@ class CablePlant:
             if pair.a is pair.b or pair.a.slot is None or pair.b.slot is None:
                 continue
             if graph.route(pair.a, pair.b) is None:
-                out.append(Unrouted(pair.a, pair.b, len(pair.links), pair.links[0]))
+                out.append(Unrouted(pair.a, pair.b, pair.cables, pair.first))
         return out
 
     # -- fill -----------------------------------------------------------------------------
@@ -395,14 +396,22 @@ class CablePlant:
         graph = self.graph
         if graph is None:
             return []
-        events: dict[str, list[tuple[float, float, int]]] = {}
+        # Cross-section by stretch (pathway, from, to), summed before the sweep: the racks
+        # of a row share the stretches to their nearest junctions.
+        stretches: dict[tuple[str, float, float], list[float]] = {}
 
         def add(leg: Leg, area: float, cables: int) -> None:
-            low, high = sorted((leg.start, leg.end))
-            found = events.setdefault(leg.pathway, [])
-            found.append((low, area, cables))
-            found.append((high, -area, -cables))
+            low, high = (leg.start, leg.end) if leg.start <= leg.end else (leg.end, leg.start)
+            found = stretches.get((leg.pathway, low, high))
+            if found is None:
+                stretches[leg.pathway, low, high] = [area, float(cables)]
+            else:
+                found[0] += area
+                found[1] += cables
 
+        # The middle of a way between two racks runs between two graph nodes: cables that
+        # share those nodes share that stretch, walked once for them all.
+        middles: dict[tuple[int, int], list[float]] = {}
         for pair in self._pair_table().values():
             managers = []
             if pair.a is pair.b:
@@ -410,17 +419,29 @@ class CablePlant:
             else:
                 hall = graph.route(pair.a, pair.b)
                 if hall is not None:
-                    for leg in hall.legs:
-                        add(leg, pair.area, pair.cables)
+                    add(hall.first, pair.area, pair.cables)
+                    if hall.nodes is not None and hall.last is not None:
+                        add(hall.last, pair.area, pair.cables)
+                        shared = middles.setdefault(hall.nodes, [0.0, 0.0])
+                        shared[0] += pair.area
+                        shared[1] += pair.cables
                     managers = [pair.a.id, pair.b.id]
             for rack_id in managers:
                 names = graph.managers.get(rack_id, [])
                 for name in names:  # the rack's cables split evenly over its managers
                     add(Leg(name, 0.0, 1.0), pair.area / len(names), -(-pair.cables // len(names)))
+        for (source, target), (area, cables) in middles.items():
+            for leg in graph.middle(source, target):
+                add(leg, area, int(cables))
         for trunk, run in self.trunk_runs():
             area = _trunk_area(trunk)
             for leg in run.legs:
                 add(leg, area, 1)
+        events: dict[str, list[tuple[float, float, int]]] = {}
+        for (pathway_id, low, high), (area, cables) in stretches.items():
+            found = events.setdefault(pathway_id, [])
+            found.append((low, area, int(cables)))
+            found.append((high, -area, -int(cables)))
         out = []
         for pathway in graph.pathways:
             if pathway.width is None or pathway.depth is None:
@@ -448,6 +469,15 @@ class CablePlant:
     def optics(self, facts: LinkFacts) -> tuple[Optic | None, Optic | None]:
         """The transceivers at a fibre link's two ends."""
         return end_optics(facts, self.parts)
+
+    def least_budget(self, media: str) -> float | None:
+        """The smallest loss budget of any transceiver part for ``media`` (dB), or None."""
+        budgets = [
+            float(p.loss_budget)
+            for p in self.parts.values()
+            if p.media == media and p.loss_budget is not None
+        ]
+        return min(budgets) if budgets else None
 
     def loss(self, facts: LinkFacts) -> ChannelLoss | None:
         """A fibre link's channel loss against the smaller of its ends' budgets (None for

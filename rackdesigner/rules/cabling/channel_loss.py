@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis
+from rackdesigner.layout_io.catalog import optical_losses
 from rackdesigner.model.units import LENGTH, LOSS, fmt
 from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
@@ -49,9 +50,18 @@ TOLERANCE_DB = 1e-6
 @rule("CAB008", "error", scope="link")
 def channel_loss(analysis: Analysis) -> Iterator[Finding]:
     plant = analysis.plant
+    floors = {media: plant.least_budget(media) for media in ("mmf", "smf")}
+    attenuation = optical_losses().attenuation_per_km
     for link in analysis.links:
-        if link.link.media not in ("mmf", "smf"):
+        media = link.link.media
+        if media not in ("mmf", "smf"):
             continue
+        if link.channel is None:
+            # A fibre straight between two transceivers loses only its length's worth: it
+            # needs the full reckoning only where that is over the least budget there is.
+            floor, length = floors[media], link.length
+            if floor is None or length is None or length / 1000 * attenuation[media] <= floor:
+                continue
         loss = plant.loss(link)
         if loss is None or loss.budget is None:
             continue
