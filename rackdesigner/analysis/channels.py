@@ -117,8 +117,8 @@ def attach_channels(
 
     by_id = {t.id: t for t in layout.trunks}
     by_pair: dict[frozenset[str], Trunk] = {}
-    for trunk in layout.trunks:
-        by_pair.setdefault(frozenset((trunk.a, trunk.b)), trunk)
+    for each in layout.trunks:
+        by_pair.setdefault(frozenset((each.a, each.b)), each)
     for facts in links:
         via = facts.link.via
         if not via:
@@ -126,8 +126,14 @@ def attach_channels(
         ends = (resolve_port(via[0], device_by_id), resolve_port(via[1], device_by_id))
         named = facts.link.trunk
         pair = frozenset(end.text.partition(":")[0] for end in ends)
-        trunk = by_id.get(named) if named is not None else by_pair.get(pair)
+        trunk: Trunk | None = by_id.get(named) if named is not None else by_pair.get(pair)
         facts.channel = Channel(ends[0], ends[1], trunk)
+
+
+def channel_of(facts: LinkFacts) -> Channel | None:
+    """A link's channel, where it runs as one."""
+    channel = facts.channel
+    return channel if isinstance(channel, Channel) else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -128,6 +128,7 @@ def _optic(
         spec = pick_part(table, named, media, band, group.cage, group.per_cage, reach)
         if spec is None and named is not None:
             spec = table.get(named)
+    part: str | None
     if spec is not None:
         part, ports, cage = spec.key, int(spec.ports or 1), spec.cage or group.cage
     else:

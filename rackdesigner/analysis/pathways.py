@@ -320,8 +320,8 @@ class PathwayGraph:
         key = (id(a), id(b))
         if key in self._routes:
             return self._routes[key]
-        back = self._routes.get((id(b), id(a)), False)
-        if back is not False:
+        if (id(b), id(a)) in self._routes:
+            back = self._routes[id(b), id(a)]
             found = None if back is None else back.reversed()
         else:
             found = self._route(a, b)

@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from rackdesigner.analysis.channels import ChannelLoss, channel_loss, fibres_per_link
+from rackdesigner.analysis.channels import ChannelLoss, channel_loss, channel_of, fibres_per_link
 from rackdesigner.analysis.facts import DeviceFacts, LinkFacts, run_between
 from rackdesigner.analysis.optics import OPTICAL, Optic, end_optics, link_shape
 from rackdesigner.analysis.pathways import Leg
@@ -224,7 +224,7 @@ class CablePlant:
         da, db = facts.a.device, facts.b.device
         media = facts.link.media
         row = self.medium_of(facts)
-        channel = facts.channel
+        channel = channel_of(facts)
         if channel is None or da is None or db is None or not channel.resolved:
             run = self._run("cable", facts.link.name, media, da, db, row, facts.index)
             if facts.link.length is not None:
@@ -346,7 +346,7 @@ class CablePlant:
             area = areas.get(key)
             if area is None:
                 area = areas[key] = self.area_of(facts)
-            channel = facts.channel
+            channel = channel_of(facts)
             if channel is not None and channel.resolved:
                 pa, pb = channel.panel_a.device, channel.panel_b.device
                 assert pa is not None and pb is not None
@@ -495,13 +495,13 @@ class CablePlant:
             if spec is not None and spec.loss_budget is not None:
                 budgets.append((float(spec.loss_budget), spec.key))
         assert media is not None
-        return channel_loss(media, fibre, facts.channel, min(budgets) if budgets else None)
+        return channel_loss(media, fibre, channel_of(facts), min(budgets) if budgets else None)
 
     def trunk_use(self) -> dict[str, list[LinkFacts]]:
         """The links each trunk carries, by trunk id."""
         use: dict[str, list[LinkFacts]] = {t.id: [] for t in self.layout.trunks}
         for facts in self.analysis.links:
-            channel = facts.channel
+            channel = channel_of(facts)
             if channel is not None and channel.trunk is not None:
                 use.setdefault(channel.trunk.id, []).append(facts)
         return use

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis
+from rackdesigner.analysis.channels import channel_of
 from rackdesigner.rules.base import Finding, rule
 
 
@@ -35,7 +36,7 @@ def panel_ports(analysis: Analysis) -> Iterator[Finding]:
         return
     taken: dict[str, str] = {}  # panel port -> the link that has it
     for link in analysis.links:
-        channel = link.channel
+        channel = channel_of(link)
         if channel is None:
             continue
         for end in (channel.panel_a, channel.panel_b):

@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis
+from rackdesigner.analysis.channels import channel_of
 from rackdesigner.rules.base import Finding, rule
 
 _FIBRE = {"mmf": "multimode (mmf)", "smf": "single-mode (smf)"}
@@ -42,7 +43,7 @@ def trunk_media(analysis: Analysis) -> Iterator[Finding]:
     if not analysis.layout.trunks:
         return
     for link in analysis.links:
-        channel = link.channel
+        channel = channel_of(link)
         if channel is None or channel.trunk is None:
             continue
         trunk = channel.trunk
