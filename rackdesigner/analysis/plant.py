@@ -402,6 +402,8 @@ class CablePlant:
 
         def add(leg: Leg, area: float, cables: int) -> None:
             low, high = (leg.start, leg.end) if leg.start <= leg.end else (leg.end, leg.start)
+            if high - low <= 1e-9:
+                return  # a rack at a junction: no stretch of its own
             found = stretches.get((leg.pathway, low, high))
             if found is None:
                 stretches[leg.pathway, low, high] = [area, float(cables)]
@@ -563,7 +565,9 @@ def _busiest(events: list[tuple[float, float, int]]) -> tuple[float, int, float]
     """The largest running sum of cross-section along a pathway (area, cables, where)."""
     if not events:
         return 0.0, 0, 0.0
-    events.sort(key=lambda e: (e[0], -e[1]))
+    # Where one stretch ends and the next begins, the cables leaving are not counted with
+    # those arriving: at one position, ends before starts.
+    events.sort(key=lambda e: (e[0], e[1]))
     area = best = 0.0
     cables = best_cables = 0
     at = 0.0

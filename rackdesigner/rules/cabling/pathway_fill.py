@@ -40,6 +40,7 @@ from collections.abc import Iterator
 from rackdesigner.analysis import Analysis
 from rackdesigner.model.refs import Ref
 from rackdesigner.model.units import LENGTH, RATIO, fmt
+from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
 
 
@@ -83,7 +84,8 @@ def pathway_fill(analysis: Analysis) -> Iterator[Finding]:
             f"pathway {pathway.id}",
             Ref("pathway", pathway.id),
             f"{pathway.kind_name} {size} is {fmt(ratio, RATIO)} full at its busiest point"
-            f"{where}: {fill.cables:,} cables, {_mm2(fill.area)} of {_mm2(fill.capacity)}, "
+            f"{where}: {plural(fill.cables, 'cable')}, {_mm2(fill.area)} of "
+            f"{_mm2(fill.capacity)}, "
             f"{over}",
             hint="use a wider or deeper pathway or a second one beside it, or fibre for the "
             "copper; move switches so fewer cables share this stretch",
