@@ -168,6 +168,7 @@ class PathwayGraph:
         self._ids = [p.id for p in self.pathways]
         self._exits: dict[int, Exit | None] = {}
         self._routes: dict[tuple[int, int], HallRoute | None] = {}
+        self._runs: dict[tuple[int, float, int, float], float | None] = {}
 
     # -- metres on the grid -----------------------------------------------------------
 
@@ -394,15 +395,22 @@ class PathwayGraph:
         self, a: Rack, a_top: float, a_port: float, b: Rack, b_top: float, b_port: float
     ) -> float | None:
         """A cable's run between ports in two racks, without slack: the drops at both ends
-        and the route between; None where no pathway joins the racks."""
+        and the route between; None where no pathway joins the racks. Kept by port heights
+        too: a node's eight ports to one leaf are one sum."""
+        key = (id(a), a_port, id(b), b_port)
+        runs = self._runs
+        if key in runs:
+            return runs[key]
         found = self.route(a, b)
-        if found is None:
-            return None
-        return (
-            self.drop(found.planes[0], a_top, a_port)
+        run = (
+            None
+            if found is None
+            else self.drop(found.planes[0], a_top, a_port)
             + found.length
             + self.drop(found.planes[1], b_top, b_port)
         )
+        runs[key] = run
+        return run
 
 
 def _merged(legs: Sequence[Leg]) -> tuple[Leg, ...]:
