@@ -489,8 +489,10 @@ def test_replace_keeps_storage_and_management_switches() -> None:
 
 def b300_nodes(nodes: int, tech: str = "infiniband") -> Layout:
     """DGX B300 nodes (8 x ConnectX-8 800G) in racks, their compute ports ``tech``, for a
-    fabric generated through the generator API (``replace`` drops ``new``'s own)."""
+    fabric generated through the generator API (``replace`` drops ``new``'s own, and with it
+    the trays ``new`` sized for that fabric's cables: v1.4)."""
     layout = build(NewOptions(gpus=nodes * RAILS, node="dgx-b300")).layout
+    layout.pathways = []
     if tech != "infiniband":
         base = for_layout(layout).devices["dgx-b300"]
         ports = [replace(g, tech=tech) if g.name == "ib" else g for g in base.ports or ()]
