@@ -180,6 +180,22 @@ class PathwayGraph:
             return (y - extent.y0) * self.geometry.row_pitch
         return 0.0
 
+    def coordinates(
+        self, pathway_id: str
+    ) -> tuple[tuple[float, float], tuple[float, float]] | None:
+        """A pathway's two ends on the floor in metres, (x along the rows, y across them), as
+        the row-and-slot geometry places racks (slot x rack_pitch, row index x row_pitch):
+        for drawing it. A riser is a point (both ends alike); a vertical manager, inside
+        one rack, has none (None)."""
+        for extent in self.extents:
+            if extent.id == pathway_id and extent.axis != RACK:
+                pitch, rows = self.geometry.rack_pitch, self.geometry.row_pitch
+                return (
+                    (extent.x0 * pitch, extent.y0 * rows),
+                    (extent.x1 * pitch, extent.y1 * rows),
+                )
+        return None
+
     def pathway_length(self, index: int) -> float:
         """A pathway's own length in metres (a riser's declared run)."""
         extent = self._extent_by_index[index]

@@ -132,3 +132,13 @@ def test_routes_are_computed_per_rack_pair() -> None:
     assert lengths == {8.41135}
     graph = analysis.pathway_graph
     assert graph is not None and len(graph._routes) == 1
+
+
+def test_coordinates_for_drawing() -> None:
+    """tray-b runs along row B (index 1: y = 2.4 m) from slot 0 to 3 (x = 0 to 1.8 m);
+    cross-0 across the rows at slot 0 (x = 0), y from 0 to 2.4 m."""
+    graph = hall(TRAYS, "").pathway_graph
+    assert graph is not None
+    assert graph.coordinates("tray-b") == ((0.0, 2.4), (pytest.approx(1.8), 2.4))
+    assert graph.coordinates("cross-0") == ((0.0, 0.0), (0.0, 2.4))
+    assert graph.coordinates("nothing") is None
