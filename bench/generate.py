@@ -64,6 +64,7 @@ import math
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 PRESETS = (8, 128, 1024, 8192, 100_000)
@@ -928,7 +929,9 @@ def with_loops(text: str, plan: Plan) -> str:
     return text + table if at < 0 else text[:at] + table + text[at:]
 
 
-def render(plan: Plan, default_thresholds: bool = False, chain: bool = False) -> str:
+def render(
+    plan: Plan, default_thresholds: bool = False, chain: bool = False, pathways: bool = False
+) -> str:
     out: list[str] = []
     w = out.append
     lm, sm = plan.leaf_model, plan.spine_model
@@ -1022,9 +1025,40 @@ def render(plan: Plan, default_thresholds: bool = False, chain: bool = False) ->
         for pos, did, model in items:
             w(f'\n[[racks.devices]]\nid = "{did}"\nmodel = "{model}"\nposition = {pos}\n')
 
+    if pathways:
+        _render_pathways(plan, w)
     for a, b, media in plan.links:
         w(f'\n[[links]]\na = "{a}"\nb = "{b}"\nmedia = "{media}"\n')
     return "".join(out)
+
+
+# --pathways (v1.4): trays over every row and cross-aisle runs joining them, as `rackdesigner
+# new` writes them (design/cable_plant.py): at both row ends and every 8 racks between.
+# 900 x 150 mm trays (the widest common size at a ladder rack's depth); the fill is what
+# CAB006 finds, not a target of the benchmark.
+PATHWAY_CROSS_EVERY = 8
+
+
+def _render_pathways(plan: Plan, w: Callable[[str], object]) -> None:
+    rows: dict[str, int] = {}
+    for rack in plan.racks:
+        rows[rack.row] = max(rows.get(rack.row, 0), rack.slot)
+    last = max(rows.values())
+    size = 'width = "900 mm"\ndepth = "150 mm"\n'
+    for row in rows:
+        w(f'\n[[pathways]]\nid = "tray-{row.lower()}"\nrow = "{row}"\nslots = [0, {last + 1}]\n')
+        w(size)
+    if len(rows) < 2:
+        return
+    first, final = next(iter(rows)), list(rows)[-1]
+    crossings = [0.0, *(k + 0.5 for k in range(PATHWAY_CROSS_EVERY, last, PATHWAY_CROSS_EVERY))]
+    for position in [*crossings, float(last + 1)]:
+        name = f"{position:g}".replace(".", "_")
+        w(
+            f'\n[[pathways]]\nid = "cross-{name}"\nrows = ["{first}", "{final}"]\n'
+            f"slot = {position:g}\n"
+        )
+        w(size)
 
 
 def generate_layout_text(
@@ -1032,11 +1066,13 @@ def generate_layout_text(
     oversubscription: float = 1.0,
     default_thresholds: bool = False,
     spread: bool = False,
+    pathways: bool = False,
 ) -> str:
     """The layout for ``gpus`` GPUs as TOML text (format v1); ``spread``: the variant with
-    spines in rows of their own (:func:`build_spread_plan`)."""
+    spines in rows of their own (:func:`build_spread_plan`); ``pathways`` (v1.4): with trays
+    over the rows and cross-aisle runs."""
     plan = (build_spread_plan if spread else build_plan)(gpus, oversubscription)
-    return render(plan, default_thresholds)
+    return render(plan, default_thresholds, pathways)
 
 
 def describe(plan: Plan, text: str) -> dict[str, object]:
@@ -1124,6 +1160,12 @@ def main(argv: list[str] | None = None) -> int:
         help="a parallel file system a row: a storage rack with two storage leaves and two "
         "DDN AI400X2 Turbo, every node's two storage ports cabled (docs/storage.md)",
     )
+    ap.add_argument(
+        "--pathways",
+        action="store_true",
+        help="(v1.4) declare cable pathways: a tray over each row, cross-aisle runs at the "
+        "row ends and every 8 racks (cables are routed along them)",
+    )
     ap.add_argument("--stats", action="store_true", help="print counts and timing to stderr")
     args = ap.parse_args(argv)
 
@@ -1140,7 +1182,7 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(str(e))
         if args.storage:
             add_storage(plan)
-        text = render(plan, args.default_thresholds, args.power_chain)
+        text = render(plan, args.default_thresholds, args.power_chain, args.pathways)
         if args.loops:
             text = with_loops(text, plan)
         elapsed = time.perf_counter() - t0

@@ -47,6 +47,8 @@ from rackdesigner.model.thresholds import resolve
 
 if TYPE_CHECKING:
     from rackdesigner.analysis.fabric_graph import Fabric
+    from rackdesigner.analysis.pathways import PathwayGraph
+    from rackdesigner.analysis.plant import CablePlant
     from rackdesigner.analysis.power_chain import PowerChain
     from rackdesigner.analysis.storage import StorageFacts
 
@@ -169,6 +171,8 @@ class Analysis:
         self.total_gpus = 0
         self._totals()
         # Computed on first use.
+        self._pathways: tuple[PathwayGraph | None] | None = None
+        self._plant: CablePlant | None = None
         self._links: tuple[list[LinkFacts], Edges] | None = None
         self._fabrics: list[Fabric] | None = None
         self._cdu_loads: list[CduLoad] | None = None
@@ -251,9 +255,39 @@ class Analysis:
     # -- facts computed on first use -----------------------------------------------------
 
     def _link_table(self) -> tuple[list[LinkFacts], Edges]:
-        return self._once(
-            "_links", lambda: resolve_links(self.layout.links, self.device_by_id, self.geometry)
-        )
+        def build() -> tuple[list[LinkFacts], Edges]:
+            links, edges = resolve_links(
+                self.layout.links, self.device_by_id, self.geometry, self.pathway_graph
+            )
+            if self.layout.trunks:  # the loader holds every link's via to a trunk
+                from rackdesigner.analysis.channels import attach_channels
+
+                attach_channels(links, self.layout, self.device_by_id)
+            return links, edges
+
+        return self._once("_links", build)
+
+    @property
+    def pathway_graph(self) -> PathwayGraph | None:
+        """(v1.4) The layout's pathways as a graph in metres (routes between racks follow
+        it), or None where the layout declares no pathway."""
+
+        def build() -> tuple[PathwayGraph | None]:
+            if not self.layout.pathways:
+                return (None,)
+            from rackdesigner.analysis.pathways import PathwayGraph
+
+            return (PathwayGraph(self.layout, self.geometry),)
+
+        return self._once("_pathways", build)[0]
+
+    @property
+    def plant(self) -> CablePlant:
+        """(v1.4) The cable plant: every link's route and parts, each pathway's fill, the
+        channels' losses, the transceivers and physical cables (analysis/plant.py)."""
+        from rackdesigner.analysis.plant import CablePlant
+
+        return self._once("_plant", lambda: CablePlant(self))
 
     @property
     def links(self) -> list[LinkFacts]:

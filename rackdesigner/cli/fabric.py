@@ -35,6 +35,11 @@ if TYPE_CHECKING:
 # design.generators.FABRICS, not imported for it: the generators load the catalog (0.1 s)
 # that the other commands do not need; a test holds the two equal.
 FABRIC_CHOICES = ("rail", "leaf-spine", "dragonfly", "direct")
+CABLING_CHOICES = ("p2p", "structured")
+CABLING_HELP = (
+    "p2p: every link one cable; structured: switch-to-switch fibre through patch panels in "
+    "the switches' racks and trunks between them (docs/cable-plant.md)."
+)
 
 
 def _options(*options: Callable[[F], F]) -> Callable[[F], F]:
@@ -73,6 +78,9 @@ _cabling_options = _options(
         "--redundant/--no-redundant",
         default=None,
         help="Each node's ports over two leaves, two spines or more (default: on for 2+ nodes).",
+    ),
+    click.option(
+        "--cabling", type=click.Choice(CABLING_CHOICES), help=CABLING_HELP + " Default p2p."
     ),
 )
 
@@ -370,9 +378,11 @@ def new(
     storage_level: str,
     storage_model: str | None,
     storage_appliances: int | None,
+    cabling: str | None,
     name: str | None,
 ) -> None:
-    """Write a complete, valid layout: racks, feeds, cooling, nodes, switches and cables.
+    """Write a complete, valid layout: racks, feeds, cooling, nodes, switches and cables,
+    with the trays they run in (v1.4).
 
     The layout is validated; FILE is written even when the rules find errors (exit 1).
     """
@@ -429,6 +439,7 @@ def new(
         storage_level=storage_level,
         storage_model=storage_model,
         storage_appliances=storage_appliances,
+        cabling=cabling or "p2p",
     )
     with progress.bar():
         progress.report("building the layout", 0, 0)
@@ -480,6 +491,7 @@ def generate(
     strict_cables: bool,
     rail_planes: bool,
     redundant: bool | None,
+    cabling: str | None,
     output: str | None,
     force: bool,
 ) -> None:
@@ -514,6 +526,10 @@ def generate(
     except GenerateError as error:
         fail(f"generate: {error}")
     apply_plan(model, plan)
+    if cabling is not None or model.pathways:
+        from rackdesigner.design.cable_plant import install_in_place
+
+        plan.notes.extend(install_in_place(model, cabling).notes)
     _save(document, layout, target, in_place)
     diagnostics = _check(model, target, document.source_map)
     sys.exit(_report(target, plan, diagnostics, _generated(target, fabric, plan)))

@@ -215,6 +215,10 @@ class NewOptions:
             return self.storage
         return self.workload in ("training", "fine-tuning")
 
+    # (v1.4) p2p: every link one cable; structured: switch-to-switch fibre through patch
+    # panels and trunks (design/cable_plant.py)
+    cabling: str = "p2p"
+
 
 @dataclass(slots=True)
 class Built:
@@ -494,12 +498,20 @@ def build(
     if timings is not None:
         _record(timings, began, racks_done, fabric_done, fabric_cpu)
     _power_budget(layout, merged)
+    plant = _install_plant(layout, plan, options)
     chain = _chain(layout, options)
     loops = plan_loops(layout)
     layout.description, layout.comment = _header(
         command, layout, plan, options, dtype, (nodes, per_rack, cooling, fabric), side_counts
     )
-    layout.comment = "\n".join([layout.comment, *chain, *(f" {line}" for line in plan_text(loops))])
+    layout.comment = "\n".join(
+        [
+            layout.comment,
+            f" Cable plant: {plant}.",
+            *chain,
+            *(f" {line}" for line in plan_text(loops)),
+        ]
+    )
     if storage is not None:
         layout.comment += "\n" + _storage_text(storage, options)
         plan.notes.append(_storage_text(storage, options).strip())
@@ -562,6 +574,42 @@ def _storage_text(counts: StorageCounts, options: NewOptions) -> str:
         f"{count(counts.storage_leaves, 'storage leaf', 'storage leaves')}, "
         f"{count(counts.spines, 'spine', 'spines')}, {count(counts.cables, 'cable', 'cables')}."
     )
+
+
+def _install_plant(layout: Layout, plan: FabricPlan, options: NewOptions) -> str:
+    """The layout's cable plant (pathways, structured cabling, media by route), and the
+    plan's count of long runs made the routed one (CAB001 warns as many); the header's
+    words for it."""
+    from rackdesigner.design.cable_plant import install
+    from rackdesigner.design.generators.build import long_runs_text
+
+    if options.cabling not in ("p2p", "structured"):
+        raise GenerateError(f"--cabling {options.cabling}: choose p2p or structured")
+    done = install(layout, options.cabling, frozenset(id(link) for link in plan.links))
+    # The generator counted its runs by the row-and-slot model; the routed count replaces it.
+    plan.notes = [n for n in plan.notes if "CAB001 warns" not in n]
+    plan.long_runs = done.long_runs
+    if done.long_runs and done.longest is not None:
+        name, longest = done.longest
+        plan.longest = done.longest
+        plan.notes.append(
+            long_runs_text(done.long_runs, len(plan.links), plan.cable_limit, name, longest)
+        )
+    plan.notes.extend(done.notes)
+    trays = sum(1 for p in layout.pathways if p.row is not None)
+    crossings = len(layout.pathways) - trays
+    text = (
+        f"{count(trays, 'overhead tray', 'overhead trays')} over the rows"
+        + (f", {count(crossings, 'cross-aisle tray', 'cross-aisle trays')}" if crossings else "")
+        + ", each sized to a 40 % fill; cables routed along them"
+    )
+    if done.channels:
+        text += (
+            f"; structured: {done.channels:,} switch-to-switch links through "
+            f"{count(done.panels, 'patch panel', 'patch panels')} and "
+            f"{count(done.trunks, 'trunk', 'trunks')}"
+        )
+    return text
 
 
 def _node_count(dtype: DeviceType, gpus: int) -> int:
@@ -1118,6 +1166,7 @@ def build_rack_scale(
     if timings is not None:
         _record(timings, began, racks_done, fabric_done, fabric_cpu)
     _power_budget(layout, merged)
+    plant = _install_plant(layout, plan, options)
     floor = max(_nvl_floor_load(rack, merged) for rack in layout.racks if rack.nvlink_domain)
     rating = math.ceil(floor / 100.0 - 1e-9) * 100
     layout.site.floor_load_max = Q(float(rating), f"{rating} kg/m^2")
@@ -1128,6 +1177,7 @@ def build_rack_scale(
     layout.comment = "\n".join(
         [
             _nvl_comment(command, layout, facts, plan, extra, merged, options),
+            f" Cable plant: {plant}.",
             *chain,
             *(f" {line}" for line in plan_text(loops)),
         ]

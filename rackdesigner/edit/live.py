@@ -312,6 +312,9 @@ class LiveAnalysis(Analysis):
             touched.update(self._naming_racks(names, touched))
         if touched or done.removed_racks:
             self._refresh_racks(touched, done, index)
+            if layout.pathways:  # (v1.4) racks moved: their exits and routes with them
+                self._pathways = None
+        self._plant = None  # (v1.4) the cable plant is read whole, after any edit
         todo = self._links_to_refresh(links, names, done, index)
         if todo:
             self._refresh_links(todo, index, done)
@@ -711,7 +714,11 @@ class LiveAnalysis(Analysis):
     def _resolve(self, link: Link, number: int) -> LinkFacts:
         """The link's ends resolved as the analysis resolves them; ports kept by earlier
         links are decided afterwards (:meth:`_derive_problems`)."""
-        (lf,), _ = resolve_links([link], self.device_by_id, self.geometry)
+        (lf,), _ = resolve_links([link], self.device_by_id, self.geometry, self.pathway_graph)
+        if link.via and self.layout.trunks:
+            from rackdesigner.analysis.channels import attach_channels
+
+            attach_channels([lf], self.layout, self.device_by_id)
         lf.index = number
         lf.refs = self._link_refs
         return lf

@@ -223,6 +223,7 @@ class _Builder:
         self._text_lines: list[str] | None = None
         self._converters: dict[int, dict[str, tuple[s.Field, Callable[[Any], Any]]]] = {}
         self._loop_keys: list[set[str]] = []  # (v1.4) each loop's keys as written
+        self._channels = False  # a link names panels or transceivers (v1.4)
 
     # -- errors ------------------------------------------------------------------------------
 
@@ -442,6 +443,9 @@ class _Builder:
                     self.check_grade(values, entity, line)
                 if "a" in values and "b" in values:
                     append(Link(**values))
+                    if _CHANNEL_KEYS & values.keys():
+                        self._channels = True
+        self.plant(data, layout)
         self.check_pdu_feeds(layout)
         if layout.power_elements or any(f.source for r in layout.racks for f in r.feeds):
             self.check_power_chain(layout)
@@ -510,6 +514,40 @@ class _Builder:
             else:
                 line = LineMap.entity(self.map.cooling_loops, problem.loop)
             self.error("E001", problem.entity, problem.message, line, problem.key, problem.hint)
+
+    def plant(self, data: dict[str, Any], layout: m.Layout) -> None:
+        """(v1.4) The cable plant's tables, and whether they hold together (plant_checks)."""
+        if "transceivers" in data and (
+            parts := self.table(data["transceivers"], "[transceivers]", 1, "transceivers")
+        ):
+            for key, value in parts.items():
+                line = self.map.transceivers.get(key, 1)
+                entity = f"transceiver {key}"
+                if (table := self.table(value, entity, line, key)) is not None:
+                    values = self.fields(s.TRANSCEIVER, table, entity, line)
+                    layout.transceivers[key] = m.Transceiver(key, **values)
+        for name, spec, lines, make in (
+            ("pathways", s.PATHWAY, self.map.pathways, m.Pathway),
+            ("trunks", s.TRUNK, self.map.trunks, m.Trunk),
+        ):
+            if name not in data:
+                continue
+            target = getattr(layout, name)
+            for index, table in enumerate(self.tables(data[name], "layout", 1, name)):
+                line = LineMap.entity(lines, index)
+                ident = table.get("id")
+                what = name[:-1]
+                entity = f"{what} {ident}" if isinstance(ident, str) else f"{what} #{index + 1}"
+                values = self.fields(spec, table, entity, line)
+                if "id" in values and (make is m.Pathway or ("a" in values and "b" in values)):
+                    target.append(make(**values))
+        if layout.pathways or layout.trunks or layout.transceivers or self._channels:
+            from rackdesigner.layout_io.plant_checks import plant_problems
+
+            for problem in plant_problems(layout, self.map):
+                self.error(
+                    "E001", problem.entity, problem.message, problem.line, problem.key, problem.hint
+                )
 
     def check_grade(self, values: dict[str, Any], entity: str, line: int) -> None:
         """A fibre grade needs the fibre it grades: om3-om5 multimode, os2 single-mode."""
@@ -705,6 +743,8 @@ class _Builder:
 
 
 _SIMPLE_LINK_KEYS = frozenset(("a", "b", "media"))
+# (v1.4) A link's keys that tie it to the cable plant: checked with it (plant_checks).
+_CHANNEL_KEYS = frozenset(("via", "trunk", "a_transceiver", "b_transceiver"))
 _MEDIA = frozenset(m.MEDIA)
 # 12,500 GPU nodes may each carry the same ignore key: it stays on the fast path.
 _SIMPLE_DEVICE_KEYS = frozenset(("id", "model", "position", "ignore"))
@@ -784,7 +824,7 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
         def convert_str(value: Any) -> str:
             if type(value) is not str:
                 raise _ValueProblem(f"must be a string, got {_type_name(value)} ({_shown(value)})")
-            if field.key in ("a", "b"):
+            if field.key in ("a", "b") and field.pattern is not None:  # a link's ends
                 device, _, port = value.partition(":")
                 if not device or not port or not port[-1].isdigit():
                     raise _ValueProblem(
@@ -945,6 +985,36 @@ def _converter(field: s.Field) -> Callable[[Any], Any]:
             return value
 
         return convert_str_list
+    if kind == "str_pair":
+
+        def convert_str_pair(value: Any) -> list[str]:
+            if (
+                not isinstance(value, list)
+                or len(value) != 2
+                or not all(type(v) is str and v.strip() for v in value)
+            ):
+                raise _ValueProblem(f"must be an array of two strings, got {_shown(value)}")
+            return value
+
+        return convert_str_pair
+    if kind == "num_pair":
+
+        def convert_num_pair(value: Any) -> list[float]:
+            if (
+                not isinstance(value, list)
+                or len(value) != 2
+                or any(isinstance(v, bool) or not isinstance(v, int | float) for v in value)
+                or not all(math.isfinite(v) for v in value)
+            ):
+                raise _ValueProblem(f"must be an array of two numbers, got {_shown(value)}")
+            low, high = value
+            if field.minimum is not None and low < field.minimum:
+                raise _ValueProblem(f"must be at least {field.minimum:g}, got {_shown(value)}")
+            if low > high:
+                raise _ValueProblem(f"must be [lowest, highest], got {_shown(value)}")
+            return value
+
+        return convert_num_pair
     if kind == "qty_pair":
         # Its own name: a second `dim` would undo mypy's narrowing inside convert_quantity.
         pair_dim = field.dim
@@ -1086,3 +1156,18 @@ def build_catalog(
     if builder.errors:
         raise LayoutError(builder.errors)
     return devices, gpus
+
+
+def build_transceivers(data: dict[str, Any], text: str, file: str) -> dict[str, m.Transceiver]:
+    """(v1.4) The built-in transceiver table's parts, read with the layout's schema."""
+    lines = scan(text)
+    builder = _Builder(text, lines, file)
+    parts: dict[str, m.Transceiver] = {}
+    for key, value in (data.get("transceivers") or {}).items():
+        line = lines.transceivers.get(key, 1)
+        parts[key] = m.Transceiver(
+            key, **builder.fields(s.TRANSCEIVER, value, f"transceiver {key}", line)
+        )
+    if builder.errors:
+        raise LayoutError(builder.errors)
+    return parts

@@ -41,7 +41,7 @@ from rackdesigner.topology.bisection import (
 from rackdesigner.topology.collectives import intra_node, within_units
 
 if TYPE_CHECKING:
-    from rackdesigner.analysis import Analysis, DeviceFacts
+    from rackdesigner.analysis import Analysis, DeviceFacts, LinkFacts
     from rackdesigner.analysis.fabric_graph import Fabric
 
 UNSPECIFIED_MEDIA = "unspecified"
@@ -227,7 +227,9 @@ def _count_cables(fabric: Fabric, tier: dict[str, int], by_tier: dict[int, TierF
     counts: dict[tuple[int, str, float | None], int] = defaultdict(int)
     lateral_count: dict[int, int] = defaultdict(int)
     get_tier = tier.get
-    stock_of: dict[float | None, float | None] = {}  # lengths repeat across a regular hall
+    # Lengths and parts repeat across a regular hall: each (length, part's stocks) once.
+    stock_of: dict[tuple[float | None, tuple[float, ...]], float | None] = {}
+    stocks_by: dict[tuple[object, ...], tuple[float, ...]] = {}
     for link in fabric.links:
         da, db = link.a.device, link.b.device
         if da is None or db is None:
@@ -237,9 +239,10 @@ def _count_cables(fabric: Fabric, tier: dict[str, int], by_tier: dict[int, TierF
             continue  # a switch no GPU node reaches
         level = ta if ta > tb else tb
         length = link.length
-        stock = stock_of.get(length, -1.0)
+        stocks = _stocks(link, stocks_by)
+        stock = stock_of.get((length, stocks), -1.0)
         if stock == -1.0:
-            stock = stock_of[length] = stock_length(length)
+            stock = stock_of[length, stocks] = stock_length(length, stocks)
         counts[level, link.link.media or UNSPECIFIED_MEDIA, stock] += 1
         if ta == tb and ta > 0:
             lateral_count[level] += 1
@@ -391,3 +394,22 @@ def _parts_without(
                     group_of[neighbour] = number
                     stack.append(neighbour)
     return group_of, anchors
+
+
+def _stocks(
+    link: LinkFacts, cache: dict[tuple[object, ...], tuple[float, ...]]
+) -> tuple[float, ...]:
+    """The stock lengths of a link's part (the media table's), as the cable schedule orders
+    it (v1.4); none for a channel (its parts have their own) or an unsized medium."""
+    if link.channel is not None or link.link.media is None:
+        return ()
+    from rackdesigner.analysis.optics import link_shape
+    from rackdesigner.analysis.reach import medium
+
+    tech, form = link_shape(link)
+    key = (link.link.media, link.speed, link.link.grade, form, tech)
+    found = cache.get(key)
+    if found is None:
+        row = medium(link.link.media, link.speed, link.link.grade, form, tech)
+        found = cache[key] = row.stock if row is not None else ()
+    return found

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rackdesigner.analysis.geometry import route_length
+from rackdesigner.analysis.facts import run_between
 from rackdesigner.analysis.tiers import switch_tiers
 
 if TYPE_CHECKING:
@@ -163,13 +163,8 @@ def wire_length(analysis: Analysis, wire: Wire) -> float | None:
     link, da, db = wire[0], wire[1], wire[2]
     if link.length is not None:
         return float(link.length)
-    if da.port_height is None or db.port_height is None or da.place is None or db.place is None:
-        return None
-    geometry = analysis.geometry
-    route = route_length(
-        da.place, da.port_height, db.place, db.port_height, da.rack is db.rack, geometry
-    )
-    return None if route is None else route + geometry.slack
+    route = run_between(da, db, analysis.geometry, analysis.pathway_graph)
+    return None if route is None else route + analysis.geometry.slack
 
 
 def cabling(analysis: Analysis, leaves: bool = True, wires: list[Wire] | None = None) -> Cabling:

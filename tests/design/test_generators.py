@@ -505,8 +505,10 @@ def test_replace_keeps_storage_and_management_switches() -> None:
 
 def b300_nodes(nodes: int, tech: str = "infiniband") -> Layout:
     """DGX B300 nodes (8 x ConnectX-8 800G) in racks, their compute ports ``tech``, for a
-    fabric generated through the generator API (``replace`` drops ``new``'s own)."""
+    fabric generated through the generator API (``replace`` drops ``new``'s own, and with it
+    the trays ``new`` sized for that fabric's cables: v1.4)."""
     layout = build(NewOptions(gpus=nodes * RAILS, node="dgx-b300")).layout
+    layout.pathways = []
     if tech != "infiniband":
         base = for_layout(layout).devices["dgx-b300"]
         ports = [replace(g, tech=tech) if g.name == "ib" else g for g in base.ports or ()]
@@ -794,3 +796,28 @@ def test_switch_models_default_each_tier_to_the_one_below() -> None:
     leaf, spine, core = Builder(layout, named).switch_models(3)
     assert (leaf.key, spine.key, core.key) == ("qm9700", "q3400", "q3400")
     assert len(Builder(layout, named).switch_models(2)) == 2
+
+
+@pytest.mark.parametrize("sus", [1, 4])
+def test_structured_cabling_keeps_the_ra_counts_and_counts_trunks_apart(sus: int) -> None:
+    """``--cabling structured`` runs every fibre link between switches in two racks (the
+    RA's Leaf-Spine cables) through 48-port panels in the switches' racks and 144-fibre
+    trunks between them (12 MPO-12 legs: 12 channels a trunk). The SuperPOD H100 RA's
+    counts stay the links' (1 SU: 8 leaves, 4 spines, 256 + 256; 4 SU: 32, 16, 1024 +
+    1024), and the trunks are counted apart: at least ceil(channels / 12), each carrying at
+    most 12 (CAB010 stays silent), each panel port taken once (CAB011)."""
+    layout = rail_layout(sus, cabling="structured")
+    c = census(layout)
+    leaves, spines, node_leaf, leaf_spine = SUPERPOD_H100[sus]
+    assert (len(c.leaves), len(c.spines)) == (leaves, spines)
+    assert (c.cables["node-leaf"], c.cables["leaf-spine"]) == (node_leaf, leaf_spine)
+    channels = [link for link in layout.links if link.via]
+    assert channels and all(link.trunk for link in channels)
+    per_trunk = Counter(link.trunk for link in channels)
+    assert max(per_trunk.values()) <= 12
+    assert len(layout.trunks) == len(per_trunk) >= math.ceil(len(channels) / 12)
+    ports = [end for link in channels for end in link.via or ()]
+    assert len(ports) == len(set(ports))
+    _, diagnostics = check(layout)
+    assert [d for d in diagnostics if d.severity == "error"] == []
+    assert not [d for d in diagnostics if d.code in ("CAB006", "CAB010", "CAB011", "CAB013")]
