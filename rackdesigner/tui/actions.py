@@ -256,7 +256,7 @@ ACTIONS: tuple[Action, ...] = (
         "power-view",
         "view('power')",
         "Power view",
-        "show the power chain: each element's load bar, margin and worst single failure",
+        "show the power chain: load bars, margins, worst single failures",
         "5",
         "views",
     ),

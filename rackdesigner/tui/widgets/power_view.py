@@ -38,7 +38,7 @@ ID_W = 22
 BAR_W = 10
 USE_W = 6  # " 100%"
 MARGIN_W = 10
-WORST_W = 40
+WORST_W = 44
 LOAD_W = 18  # "1.26 MW / 1.75 MW"
 LOST_W = 24
 PEAK_W = 9
@@ -211,6 +211,7 @@ class PowerView(ScrollView, can_focus=True):
         said.append((f" · {plural(view.racks_on, 'rack')} on it", ""))
         if view.racks_off:
             said.append((f" · {plural(view.racks_off, 'rack')} on no element", "m"))
+        said.append((f" · transient peak factor {view.factor}", "m"))
         state: list[tuple[str, str]] = [("Margins ", "h")]
         if view.over:
             state.append((f"{plural(view.over, 'element')} over its rating  ", "error"))
@@ -218,13 +219,7 @@ class PowerView(ScrollView, can_focus=True):
             state.append((f"{view.fragile} over it after a single failure", "error"))
         if not view.over and not view.fragile:
             state.append(("every element within its rating, also after any single failure", ""))
-        return [
-            said,
-            state,
-            [("Peak ", "h"), (f"transient peak factor {view.factor}", "m")],
-            [],
-            [("", "columns")],
-        ]
+        return [said, state, [("", "columns")]]
 
     @staticmethod
     def columns() -> str:
@@ -245,7 +240,7 @@ class PowerView(ScrollView, can_focus=True):
         scroll_x, scroll_y = self.scroll_offset
         line = y + scroll_y
         here = line - len(self.head) == self.cursor and bool(self.view.lines)
-        key = (line, self.version, self._theme, here, width if line < len(self.head) else 0)
+        key = (line, self.version, self._theme, here)
         strip = self._cache.get(key)
         if strip is None:
             strip = self._draw(line)
@@ -253,8 +248,8 @@ class PowerView(ScrollView, can_focus=True):
                 cursor = self.get_component_rich_style("power--cursor")
                 strip = Strip([Segment(t, (st or base) + cursor) for t, st, _ in strip])
             self._cache[key] = strip
-        if line < len(self.head):  # the heading stays put when the table scrolls sideways
-            return strip.crop_extend(0, width, base)
+        if line < len(self.head) and self.head[line][:1] != [("", "columns")]:
+            return strip.crop_extend(0, width, base)  # stays put when the table scrolls
         fill = base + self.get_component_rich_style("power--cursor") if here else base
         return strip.crop_extend(scroll_x, scroll_x + width, fill)
 
