@@ -1,8 +1,9 @@
 """Which NetBox power panel each rack feed hangs on, and the panels themselves
-(docs/netbox.md, "Power panels and the power chain").
+(docs/netbox.md, "The power chain in NetBox").
 
-NetBox's power model stops at the power panel: a panel has no source, and nesting panels
-was declined (netbox-community/netbox#4839), so the chain behind the feeds
+NetBox's power model stops at the power panel ("the root level of the power distribution
+hierarchy in NetBox", its Power Panel documentation), and nesting panels was declined as
+out of scope (netbox-community/netbox#4839), so the chain behind the feeds
 (docs/power-chain.md) cannot be NetBox objects whole. What it can hold, it gets:
 
 - every element a rack feed names as its ``source`` is that feed's panel (an RPP, a busway,

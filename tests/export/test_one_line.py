@@ -196,3 +196,13 @@ def test_the_page_paints_with_cairo(theme: str) -> None:
     analysis, diagnostics = check(load_path(CHAIN))
     data = pdf(analysis, diagnostics, theme=theme, sections=chosen("one-line"))
     assert data.startswith(b"%PDF")
+
+
+def test_the_floor_plan_names_the_element_each_feed_hangs_on() -> None:
+    from rackdesigner.export.render.floorplan import floorplan
+
+    drawing = floorplan(Analysis(load_path(CHAIN)))
+    assert "power A on rpp-a1, B on busway-b1</title>" in drawing
+    # b02's feed names no element: nothing said.
+    b02 = drawing[drawing.index("<title>b02") :]
+    assert "power " not in b02[: b02.index("</title>")]
