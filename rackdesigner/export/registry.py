@@ -160,13 +160,6 @@ KINDS: list[ExportKind] = [
         "rackdesigner.export.drawings:topology",
     ),
     ExportKind(
-        "--one-line",
-        "FILE.svg",
-        "The power chain's single-line diagram: sources at the top, racks (or rows) at the "
-        "bottom, each element's load, rating and margin (docs/power-chain.md).",
-        "rackdesigner.export.drawings:one_line",
-    ),
-    ExportKind(
         "--pdf",
         "FILE.pdf",
         "Print pack: elevations, floor plan, topology, the single-line diagram, device table "
@@ -178,6 +171,13 @@ KINDS: list[ExportKind] = [
         "FILE.png",
         "The elevations sheet as a PNG (long side at most 16,000 px).",
         "rackdesigner.export.drawings:png",
+    ),
+    ExportKind(
+        "--one-line",
+        "FILE.svg",
+        "The power chain's single-line diagram: sources at the top, racks (or rows) at the "
+        "bottom, each element's load, rating and margin (docs/power-chain.md).",
+        "rackdesigner.export.drawings:one_line",
     ),
     ExportKind(
         "--graph",
