@@ -140,3 +140,16 @@ def png(context: ExportContext, path: Path) -> list[Output]:
     scale = scale_for(*size(drawing), PNG_MAX_SIDE)
     view = overview(analysis, diagnostics, date=date, scale=scale)
     return [Output(path, overview_png(view, theme, PNG_MAX_SIDE))]
+
+
+def one_line(context: ExportContext, path: Path) -> list[Output]:
+    from rackdesigner.export.render.one_line import one_line as draw
+
+    if not context.layout.power_elements:
+        raise ExportError(
+            f"--one-line {path}: the layout declares no power chain ([[power.elements]]; "
+            "docs/power-chain.md)"
+        )
+    diagnostics = context.diagnostics
+    drawing = draw(context.analysis, diagnostics, theme=_theme(context), date=_date(context))
+    return [Output(path, drawing.encode("utf-8"))]

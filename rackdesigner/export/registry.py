@@ -120,7 +120,15 @@ class ExportSetting:
 
 
 # The drawings: what --theme and --date change.
-DRAWINGS = ("--elevations", "--svg-dir", "--floorplan", "--topology", "--pdf", "--png")
+DRAWINGS = (
+    "--elevations",
+    "--svg-dir",
+    "--floorplan",
+    "--topology",
+    "--one-line",
+    "--pdf",
+    "--png",
+)
 
 # In the order ``export --help`` lists them. ``--toml`` is the command line's own (the
 # in-place formatter) and is not listed here.
@@ -154,8 +162,8 @@ KINDS: list[ExportKind] = [
     ExportKind(
         "--pdf",
         "FILE.pdf",
-        "Print pack: elevations, floor plan, topology, device table per rack, power cords, "
-        "cable schedule, findings (see --pages).",
+        "Print pack: elevations, floor plan, topology, the single-line diagram, device table "
+        "per rack, power cords, cable schedule, findings (see --pages).",
         "rackdesigner.export.drawings:pdf",
     ),
     ExportKind(
@@ -163,6 +171,13 @@ KINDS: list[ExportKind] = [
         "FILE.png",
         "The elevations sheet as a PNG (long side at most 16,000 px).",
         "rackdesigner.export.drawings:png",
+    ),
+    ExportKind(
+        "--one-line",
+        "FILE.svg",
+        "The power chain's single-line diagram: sources at the top, racks (or rows) at the "
+        "bottom, each element's load, rating and margin (docs/power-chain.md).",
+        "rackdesigner.export.drawings:one_line",
     ),
     ExportKind(
         "--graph",

@@ -231,7 +231,7 @@ ACTIONS: tuple[Action, ...] = (
         "floor",
         "open",
     ),
-    # Every view (racks, floor, topology, summary): digits switch between them.
+    # Every view (racks, floor, topology, summary, power): digits switch between them.
     Action(
         "racks-view", "view('racks')", "Racks view", "show the racks (elevations)", "1", "views"
     ),
@@ -250,6 +250,14 @@ ACTIONS: tuple[Action, ...] = (
         "Summary view",
         "show power, heat, CDU margins, GPUs and cost per rack, worst first",
         "4",
+        "views",
+    ),
+    Action(
+        "power-view",
+        "view('power')",
+        "Power view",
+        "show the power chain: load bars, margins, worst single failures",
+        "5",
         "views",
     ),
     # The problems panel: guidance (Apply fix). Its key is the panel's own binding, shown in

@@ -76,6 +76,7 @@ if TYPE_CHECKING:
     from rackdesigner.model.diagnostics import Diagnostic
     from rackdesigner.tui.screens.loading import LoadingScreen
     from rackdesigner.tui.widgets.floor_view import FloorView
+    from rackdesigner.tui.widgets.power_view import PowerView
     from rackdesigner.tui.widgets.summary_view import SummaryView
     from rackdesigner.tui.widgets.topology_view import TopologyView
 
@@ -463,6 +464,9 @@ class MainScreen(Screen[None]):
 
     def note_view(self, name: str, note: str) -> None:
         self._view_widget(name).border_subtitle = note
+
+    def select_in_view(self, name: str, key: str) -> None:
+        self._view_widget(name).select(key)
 
     def _view_widget(self, name: str) -> Any:
         """The view's widget, made (and its module imported) when first asked for."""
@@ -1074,6 +1078,12 @@ class MainScreen(Screen[None]):
 
     def on_summary_view_opened(self, event: SummaryView.Opened) -> None:
         """Enter on a summary line: that rack in the racks view, in the inspector too."""
+        self.action_view("racks")
+        self.call_after_refresh(self._open_rack, event.rack)
+
+    def on_power_view_opened(self, event: PowerView.Opened) -> None:
+        """Enter on an element: the first rack it feeds, in the racks view and the
+        inspector (its path up the chain)."""
         self.action_view("racks")
         self.call_after_refresh(self._open_rack, event.rack)
 

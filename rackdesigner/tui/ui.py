@@ -120,6 +120,11 @@ class DesignerUI(Protocol):
         """A short note on the view's border ("updating…"; "" clears it)."""
         ...
 
+    def select_in_view(self, name: str, key: str) -> None:
+        """Highlight ``key`` in the view ``name`` (the power view's element), now or once
+        its data comes."""
+        ...
+
     # -- telling and asking -----------------------------------------------------------------
     def notify(
         self,

@@ -149,11 +149,16 @@ def warm_up(session: Session) -> None:
 
 
 def build_view(name: str, analysis: Any) -> object:
-    """A view's data, off the app's thread: the summary or the fabric outline."""
+    """A view's data, off the app's thread: the summary, the power chain or the fabric
+    outline."""
     if name == "summary":
         from rackdesigner.report.summary import summarise
 
         return summarise(analysis)
+    if name == "power":
+        from rackdesigner.tui.power_rows import chain_view
+
+        return chain_view(analysis)
     from rackdesigner.export.render.topology_outline import outline
 
     return outline(analysis)
