@@ -447,7 +447,7 @@ class MainScreen(Screen[None]):
         self.problems.focus()
 
     def pin_findings(self, title: str, groups: list[tuple[str, list[Diagnostic]]]) -> None:
-        self.problems.pin(title, groups)
+        self.problems.pin(title, groups, work_order=self.workspace.verified is not None)
 
     def show_catalog(self, catalog: Catalog) -> None:
         self.catalog_panel.show(catalog)
@@ -979,6 +979,12 @@ class MainScreen(Screen[None]):
 
     def action_racks_view(self) -> None:
         self.action_view("racks")
+
+    def action_leave_problems(self) -> None:
+        """Escape in the problems panel: a what-if shown goes first (the header says "esc
+        clears"), else back to the racks."""
+        if not self.what_if.clear():
+            self.action_racks_view()
 
     def action_inspect(self) -> None:
         self.editing.inspect()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Generator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -378,7 +378,16 @@ class Workspace:
         if ref[0] == "layout":  # the settings page: the findings about its sections
             kinds = ("site", "workload", "rules")
             return [d for d in self.session.findings if d.subject and d.subject[0] in kinds]
-        return [d for d in self.session.findings if subject_of(d) == ref]
+        found = [d for d in self.session.findings if subject_of(d) == ref]
+        shaded = self.shaded
+        if shaded is not None:  # a what-if's first, said as one (the panel cuts them)
+            said = f"if {shaded.part} fails: "
+            found[:0] = [
+                replace(d, message=said + d.message)
+                for d in shaded.impact.findings or ()
+                if subject_of(d) == ref
+            ]
+        return found
 
     def _model_users(self, model: str) -> int:
         """How many devices have ``model`` (a known one: the port page is of its type)."""
@@ -477,6 +486,12 @@ class Workspace:
             "all",
         )
 
+    def of_what_if(self, finding: Diagnostic) -> bool:
+        """Whether ``finding`` is a what-if's (pinned in the problems panel): a finding of
+        the layout as the failure leaves it, which no edit of the layout fixes as such."""
+        shaded = self.shaded
+        return shaded is not None and any(f is finding for f in shaded.impact.findings or ())
+
     def has_fix(self, finding: Diagnostic) -> bool:
         """Whether the finding has a mechanical fix now; asked on every repaint of the
         footer and the problems panel, so kept for the layout's revision."""
@@ -484,7 +499,7 @@ class Workspace:
         from rackdesigner.design.guidance import key_of
 
         session = self.session
-        if session is None or not has_fixer(finding.code):
+        if session is None or not has_fixer(finding.code) or self.of_what_if(finding):
             return False
         state = (id(session), session.revision, key_of(finding), finding.message)
         cached = self._fixable
@@ -507,8 +522,9 @@ class Workspace:
             return f"fix: {finding.hint}" if finding.hint else ""
         if not advice.fix:
             return ""
-        # Info findings are advice, not problems: their line is a hint, not a fix.
-        label = "hint" if finding.severity == "info" else "fix"
+        # Info findings are advice, not problems: their line is a hint, not a fix; so is
+        # a what-if's, of the layout as the failure leaves it.
+        label = "hint" if finding.severity == "info" or self.of_what_if(finding) else "fix"
         return f"{label}: {advice.fix}" + (" · x applies it" if self.has_fix(finding) else "")
 
     def no_fix_text(self, finding: Diagnostic) -> str:
