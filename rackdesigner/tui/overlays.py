@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rackdesigner.asbuilt import KINDS
-from rackdesigner.model.diagnostics import Diagnostic
+from rackdesigner.model.diagnostics import Diagnostic, Severity
 from rackdesigner.model.wording import plural
 from rackdesigner.tui.findings import worst
 
@@ -53,7 +53,7 @@ CODE = "VERIFY"
 
 # How each kind is marked: a cable to move or to lay is an error, one more than designed
 # or a device not named a warning, a slow link advice.
-SEVERITY = {
+SEVERITY: dict[str, Severity] = {
     "missing": "error",
     "miswired": "error",
     "swapped": "error",

@@ -372,6 +372,18 @@ class Workspace:
             return layout_lines(self.session.layout)
         return facts_lines(self.session, ref)
 
+    def _workload_facts(self) -> list[str]:
+        """The settings page's workload figures as the layout has them now (the memory fit,
+        the gradient sync), so that a key's edit shows what it changes."""
+        from rackdesigner.report.workload import build_workload
+        from rackdesigner.report.workload_brief import workload_lines
+
+        analysis = self.session.analysis if self.session is not None else None
+        if analysis is None:
+            return []
+        lines = workload_lines(build_workload(analysis), analysis)
+        return [f"{label.lower()}: {text}" if label else f"  {text}" for label, text, _ in lines]
+
     def findings_of(self, ref: Ref | None) -> list[Diagnostic]:
         if self.session is None or ref is None:
             return []
@@ -413,7 +425,12 @@ class Workspace:
         if session is None or ref is None:
             return None
         if ref[0] == "layout":
-            return settings_page(session.layout)
+            page = settings_page(session.layout)
+            figures = self._workload_facts()
+            if figures:  # under the [workload] heading, beside the keys that change them
+                key = next(k for k in page.fields_keys() if k.startswith("workload."))
+                page.headings[key] = "\n".join([page.headings[key], *figures])
+            return page
         if ref[0] == "device":
             device = session.index.device(ref[1])
             if device is None:

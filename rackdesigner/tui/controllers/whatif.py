@@ -151,15 +151,14 @@ class WhatIfController:
                 owner = session.index.rack_of(node)
                 if owner is not None:
                     rack_of[node] = owner.id
-        from rackdesigner.tui.overlays import shading_of  # with its first use: see verify.py
-
         from rackdesigner.tui.notices import NOTICE_LINES
+        from rackdesigner.tui.overlays import shading_of  # with its first use: see verify.py
 
         shading = shading_of(event.part, event.impact, rack_of)
         self.workspace.shaded = shading
         self.show()
         # The figures, whole; the scenario and its findings are in the problems panel.
-        severity = "warning" if event.impact.findings or not event.impact.harmless else "information"
+        severity = "information" if event.impact.harmless else "warning"
         self.ui.notify(shading.notice(NOTICE_LINES), title="What if", severity=severity, timeout=12)
 
     def show(self) -> None:

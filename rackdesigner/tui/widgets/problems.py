@@ -260,7 +260,9 @@ class ProblemsPanel(ScrollView, can_focus=True):
         """Show ``groups`` (heading, findings) above the findings, ``title`` before the
         panel's own; no groups and no title unpin them. ``work_order``: they include a
         scan's differences, which ``w`` writes out."""
-        self.pinned = [row for heading, items in groups for row in (heading, *items)]
+        self.pinned = []
+        for heading, items in groups:
+            self.pinned += [heading, *items]
         self.pinned_title = title
         self.work_order = work_order
         self.show(self.findings, fabric_error=self.fabric_error)
