@@ -84,3 +84,11 @@ def test_the_main_screen_is_what_the_controllers_are_given() -> None:
     members |= set(DesignerUI.__annotations__)
     missing = {n for n in members if not hasattr(MainScreen, n) and n not in declared}
     assert not missing, missing
+
+
+def test_the_garbage_collector_has_one_home() -> None:
+    """Pausing, freezing and collecting go through ``model/collector.py``: no module of the
+    package but that one imports ``gc`` (the designer's workers had a second pause with
+    its own freeze threshold)."""
+    users = sorted(_module(path) for path in PACKAGE.rglob("*.py") if "gc" in _imports(path))
+    assert users == ["rackdesigner.model.collector"]
