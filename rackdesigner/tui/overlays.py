@@ -202,24 +202,28 @@ class Shading:
         from rackdesigner.whatif.render import summary
 
         impact = self.impact
+        if impact.harmless:
+            return f"What if {self.part} fails: nothing is lost, no new finding · esc clears"
         found = impact.findings or []
         counts = Counter(d.severity for d in found)
         kinds = ", ".join(plural(counts[s], s) for s in ("error", "warning", "info") if counts[s])
-        news = f"{plural(len(found), 'new finding')} ({kinds})" if found else "no new finding"
+        if found:
+            them = "it" if len(found) == 1 else "them"
+            news = f"{plural(len(found), 'new finding')} ({kinds})"
+            wheres = (
+                f"{news}: the problems panel lists {them} with what is lost",
+                f"{news} in the problems panel",
+            )
+        else:
+            wheres = ("no new finding: the problems panel lists what is lost",)
         said = summary(impact)
         # Shorter: the GPUs lost without their split, then without the other figures.
         gpus, *others = said.split("; ")
         lost = gpus.split(" (")[0]
-        heads = [said, "; ".join([lost, *others]), lost]
-        if impact.harmless:
-            heads = [f"{h}, nothing is lost" for h in heads]
         tries = [
-            f"What if {self.part} fails: {head}; {news}: {where} · esc clears"
-            for head in heads
-            for where in (
-                "the problems panel lists them with what is lost",
-                "see the problems panel",
-            )
+            f"What if {self.part} fails: {head}; {where} · esc clears"
+            for head in (said, "; ".join([lost, *others]), lost)
+            for where in wheres
         ]
         room = max(width - NOTICE_MARGIN, 20)
         for text in tries:

@@ -533,15 +533,18 @@ class Workspace:
         session = self.session
         if session is None:
             return ""
+        if self.of_what_if(finding):
+            # The rule's own hint, worded on the layout as the failure leaves it: advice
+            # worked out on the layout itself would be about a problem it does not have.
+            return f"hint: {finding.hint}" if finding.hint else ""
         try:
             advice = advise(session.layout, finding, session.index)
         except Exception:  # wording a hint must never take the app down: the rule's own
             return f"fix: {finding.hint}" if finding.hint else ""
         if not advice.fix:
             return ""
-        # Info findings are advice, not problems: their line is a hint, not a fix; so is
-        # a what-if's, of the layout as the failure leaves it.
-        label = "hint" if finding.severity == "info" or self.of_what_if(finding) else "fix"
+        # Info findings are advice, not problems: their line is a hint, not a fix.
+        label = "hint" if finding.severity == "info" else "fix"
         return f"{label}: {advice.fix}" + (" · x applies it" if self.has_fix(finding) else "")
 
     def no_fix_text(self, finding: Diagnostic) -> str:

@@ -62,14 +62,23 @@ def test_the_notice_fits_three_lines_of_80_columns() -> None:
     assert len(textwrap.wrap(notice, NOTICE_WIDTH - NOTICE_MARGIN)) <= LINES
     assert "336 GPUs lost; bisection 75% left; cooling 130 kW short" in notice  # 320 + 16
     assert "12 new findings (5 errors, 6 warnings, 1 info)" in notice
-    assert "problems panel" in notice and notice.endswith("esc clears")
+    assert notice.endswith("in the problems panel · esc clears")
 
 
 def test_a_harmless_failure_says_so() -> None:
     shading = shading_of("feed:a01/a01-A", Impact([Failure("feed", "a01/a01-A")], findings=[]), {})
     assert shading.notice(LINES) == (
-        "What if feed:a01/a01-A fails: 0 GPUs lost, nothing is lost; no new finding: "
-        "the problems panel lists them with what is lost · esc clears"
+        "What if feed:a01/a01-A fails: nothing is lost, no new finding · esc clears"
+    )
+
+
+def test_one_finding_is_it() -> None:
+    """One new finding is "it", and "1 warning"."""
+    found = [Diagnostic("PWR001", "warning", "redundancy lost", entity="rack a04")]
+    impact = Impact([Failure("feed", "a04/a04-A1")], findings=found)
+    assert shading_of("feed:a04/a04-A1", impact, {}).notice(LINES) == (
+        "What if feed:a04/a04-A1 fails: 0 GPUs lost; 1 new finding (1 warning): the problems "
+        "panel lists it with what is lost · esc clears"
     )
 
 

@@ -95,8 +95,13 @@ def test_the_panel_lists_what_the_command_line_says(tmp_path: Path) -> None:
             await settle(pilot)
             assert main.racks.current_rack_id() == "a02"
             assert "PWR001 if side:A fails: redundancy lost" in main.inspector.facts_text()
-            # x: a what-if's finding is not the layout's to fix.
+            # x: a what-if's finding is not the layout's to fix; its hint is the rule's own,
+            # not advice worked out on the layout (which has no such problem).
             assert not app.workspace.has_fix(pinned[1])
+            assert app.workspace.finding_hint(pinned[1]) == (
+                "hint: restore what was lost (side A lost) before anything else fails, or "
+                "move load off the rack"
+            )
             panel.focus()
             await pilot.press("x")
             await settle(pilot)

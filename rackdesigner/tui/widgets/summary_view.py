@@ -233,7 +233,7 @@ class SummaryView(ScrollView, can_focus=True):
 
     def _head(self, s: Summary) -> list[list[tuple[str, str]]]:
         lines: list[list[tuple[str, str]]] = []
-        models = ", ".join(f"{n} × {m}" for m, n in s.gpus_by_model.items()) or "no GPU nodes"
+        models = ", ".join(f"{n:,} × {m}" for m, n in s.gpus_by_model.items()) or "no GPU nodes"
         lines.append([("GPUs ", "h"), (f"{s.gpus:,}", "b"), (f"  {models}", "")])
         per_gpu = _money(s.per_gpu) if s.per_gpu is not None else "–"
         unpriced = f" ({plural(s.unpriced, 'device')} unpriced)" if s.unpriced else ""
