@@ -107,13 +107,20 @@ def test_layout_settings_edits_the_workload_and_shows_what_it_changes(tmp_path: 
 
 def test_a_flag_reads_as_the_file_writes_it() -> None:
     """power_capping = true is shown "true" (as TOML writes it and the field takes it), not
-    Python's "True"; its chooser offers true and false."""
+    Python's "True"; its chooser offers true and false. A model's size reads as written."""
     from rackdesigner.layout_io import load_text
     from rackdesigner.tui.widgets.inspector import choices_of
     from rackdesigner.tui.widgets.layout_settings import settings_page
 
-    layout = load_text('format = 1\nname = "t"\n[workload]\npower_capping = true\n')
+    layout = load_text(
+        'format = 1\nname = "t"\n[workload]\npower_capping = true\nmodel_params = 70e9\n'
+        "adapter_params = 828.4e6\nsteps_per_second = 0.05\n"
+    )
     page = settings_page(layout)
     assert page.values["workload.power_capping"] == "true"
+    # A count as the file writes it: 70e9, not 70000000000.0.
+    assert page.values["workload.model_params"] == "70e9"
+    assert page.values["workload.adapter_params"] == "828.4e6"
+    assert page.values["workload.steps_per_second"] == "0.05"
     flag = next(f for f in page.fields if f.key == "workload.power_capping")
     assert choices_of(flag) == ["true", "false"]

@@ -16,7 +16,7 @@ from typing import Any
 from rackdesigner.layout_io import schema as s
 from rackdesigner.model.layout import DeviceType, Layout, Q
 from rackdesigner.model.thresholds import THRESHOLDS
-from rackdesigner.model.units import canonical_text
+from rackdesigner.model.units import canonical_text, sci_text
 
 # The sections of the settings page, in order: (key prefix, heading, schema fields).
 SECTIONS: tuple[tuple[str, str, tuple[s.Field, ...]], ...] = (
@@ -74,6 +74,9 @@ def text_of(schema_field: s.Field, value: Any) -> str:
         return canonical_text(float(value), schema_field.dim)
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
+    if schema_field.sci and isinstance(value, int | float):  # 70e9, as the file writes it
+        text = sci_text(float(value))
+        return text if float(text) == float(value) else str(value)
     return str(value)
 
 
