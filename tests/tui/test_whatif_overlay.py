@@ -94,3 +94,28 @@ def test_the_panel_lines_are_the_command_lines_text() -> None:
     assert "\n".join(lines) + "\n" == impact_text(impact)
     (found,) = [items for _, items in groups if items]
     assert found == impact.findings
+
+
+def test_a_what_if_and_a_scan_are_pinned_together() -> None:
+    """A scan's differences stay pinned under a what-if's scenario (not replaced), and come
+    back alone when the what-if is cleared."""
+    from rackdesigner.tui.controllers.verify import pin_overlay
+    from rackdesigner.tui.overlays import Verified, VerifyRequest
+    from rackdesigner.tui.workspace import Workspace
+    from tests.tui.fake_ui import FakeUI
+
+    workspace = Workspace()
+    ui = FakeUI(workspace)
+    workspace.verified = Verified(VerifyRequest("scan.txt", "ibnetdiscover"), [], 3)
+    impact = Impact([Failure("side", "A")], findings=[Diagnostic("PWR001", "warning", "lost")])
+    workspace.shaded = shading_of("side:A", impact, {})
+    pin_overlay(workspace, ui)  # type: ignore[arg-type]
+    title, groups = ui.pinned
+    assert title == "What if side:A fails: 1 new finding · Scan scan.txt: as designed (3 cables)"
+    assert [heading for heading, _ in groups][:2] == [
+        "What if side:A fails:",
+        "  GPUs: 0 down, 0 degraded (power-capped), 0 cut off",
+    ]
+    workspace.shaded = None
+    pin_overlay(workspace, ui)  # type: ignore[arg-type]
+    assert ui.pinned == ("Scan scan.txt: as designed (3 cables)", [])
