@@ -118,6 +118,15 @@ def test_the_panel_lists_what_the_command_line_says(tmp_path: Path) -> None:
     run(journey)
 
 
+async def _what_if(pilot: Any, part: str) -> Any:
+    """Run a what-if as the palette's entry does; the problems panel once it is pinned."""
+    panel = pilot.app.main.problems
+    pilot.app.main.what_if.run(part)
+    await until(pilot, lambda: bool(panel.pinned), "the what-if's scenario pinned")
+    await settle(pilot)
+    return panel
+
+
 def test_an_edit_takes_the_what_if_away(tmp_path: Path) -> None:
     """The what-if was of the layout before the edit: an edit unpins it."""
     path = copy("training-128.toml", tmp_path)
@@ -126,9 +135,7 @@ def test_an_edit_takes_the_what_if_away(tmp_path: Path) -> None:
         app = app_for(path, tmp_path)
         async with app.run_test(size=SMALL) as pilot:
             await settle(pilot)
-            panel = app.main.problems
-            app.main.what_if.run("rack:a02")
-            await until(pilot, lambda: bool(panel.pinned), "the what-if's scenario pinned")
+            panel = await _what_if(pilot, "rack:a02")
             assert panel.pinned[0] == "What if rack:a02 fails:"
             app.main.racks.focus()
             await pilot.press("ctrl+g")
@@ -152,10 +159,7 @@ def test_long_scenario_lines_wrap_and_up_shows_them(tmp_path: Path) -> None:
         app = app_for(path, tmp_path)
         async with app.run_test(size=SMALL) as pilot:
             await settle(pilot)
-            panel = app.main.problems
-            app.main.what_if.run("switch:a01-leaf1")
-            await until(pilot, lambda: bool(panel.pinned), "the what-if's scenario pinned")
-            await settle(pilot)
+            panel = await _what_if(pilot, "switch:a01-leaf1")
             width = panel.scrollable_content_region.width
             headings = [row for row in panel.rows if isinstance(row, str)]
             assert all(len(row) + 1 <= width for row in headings)
