@@ -210,12 +210,12 @@ class Shading:
         if found:
             them = "it" if len(found) == 1 else "them"
             news = f"{plural(len(found), 'new finding')} ({kinds})"
-            wheres = (
+            wheres = [
                 f"{news}: the problems panel lists {them} with what is lost",
                 f"{news} in the problems panel",
-            )
+            ]
         else:
-            wheres = ("no new finding: the problems panel lists what is lost",)
+            wheres = ["no new finding: the problems panel lists what is lost"]
         said = summary(impact)
         # Shorter: the GPUs lost without their split, then without the other figures.
         gpus, *others = said.split("; ")
