@@ -90,5 +90,10 @@ def test_the_garbage_collector_has_one_home() -> None:
     """Pausing, freezing and collecting go through ``model/collector.py``: no module of the
     package but that one imports ``gc`` (the designer's workers had a second pause with
     its own freeze threshold)."""
-    users = sorted(_module(path) for path in PACKAGE.rglob("*.py") if "gc" in _imports(path))
+    imports_gc = re.compile(r"^\s*(import gc\b|from gc import)", re.MULTILINE)
+    users = sorted(
+        _module(path)
+        for path in PACKAGE.rglob("*.py")
+        if imports_gc.search(path.read_text(encoding="utf-8"))
+    )
     assert users == ["rackdesigner.model.collector"]
