@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rackdesigner.report.report import Report, build
+from rackdesigner.report.workload_brief import workload_brief, workload_lines
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis, RackFacts
@@ -74,6 +75,10 @@ class Summary:
     unpriced: int = 0
     site_load: float = 0.0
     site_budget: float | None = None
+    # The workload's memory fit and gradient sync: (label, text, level) lines, and in one
+    # phrase where there is no room for them.
+    workload: list[tuple[str, str, str]] = field(default_factory=list)
+    workload_brief: str = ""
 
 
 def heat_limit(analysis: Analysis, facts: RackFacts) -> tuple[float, str, float | None]:
@@ -150,4 +155,6 @@ def summarise(analysis: Analysis, report: Report | None = None) -> Summary:
         cost["unpriced_devices"],
         site["load"],
         site["budget"],
+        workload_lines(report.get("workload"), analysis),
+        workload_brief(report.get("workload")),
     )

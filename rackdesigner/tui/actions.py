@@ -211,7 +211,7 @@ ACTIONS: tuple[Action, ...] = (
         "what-if",
         "what_if",
         "What if…",
-        "shade what a part's failure takes down, figures in the header; escape clears",
+        "shade what a failure takes down, its findings in the problems panel; escape clears",
     ),
     # The floor view.
     Action("floor-up", "floor_cursor(0, -1)", "", "cursor to the row above", "up", "floor"),
@@ -248,7 +248,7 @@ ACTIONS: tuple[Action, ...] = (
         "summary-view",
         "view('summary')",
         "Summary view",
-        "show power, heat, CDU margins, GPUs and cost per rack, worst first",
+        "show power, heat, CDU margins, GPUs, cost and the workload's fit, worst first",
         "4",
         "views",
     ),

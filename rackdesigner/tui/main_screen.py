@@ -448,7 +448,7 @@ class MainScreen(Screen[None]):
         self.problems.focus()
 
     def pin_findings(self, title: str, groups: list[tuple[str, list[Diagnostic]]]) -> None:
-        self.problems.pin(title, groups)
+        self.problems.pin(title, groups, work_order=self.workspace.verified is not None)
 
     def show_catalog(self, catalog: Catalog) -> None:
         self.catalog_panel.show(catalog)
@@ -463,7 +463,12 @@ class MainScreen(Screen[None]):
         self._view_widget(name).show(*content)
 
     def note_view(self, name: str, note: str) -> None:
-        self._view_widget(name).border_subtitle = note
+        widget = self._view_widget(name)
+        own = getattr(widget, "note", None)  # a view that keeps a line of its own there
+        if callable(own):
+            own(note)
+        else:
+            widget.border_subtitle = note
 
     def select_in_view(self, name: str, key: str) -> None:
         self._view_widget(name).select(key)
@@ -983,6 +988,12 @@ class MainScreen(Screen[None]):
 
     def action_racks_view(self) -> None:
         self.action_view("racks")
+
+    def action_leave_problems(self) -> None:
+        """Escape in the problems panel: a what-if shown goes first (the header says "esc
+        clears"), else back to the racks."""
+        if not self.what_if.clear():
+            self.action_racks_view()
 
     def action_inspect(self) -> None:
         self.editing.inspect()

@@ -103,8 +103,9 @@ class DesignerUI(Protocol):
 
     def focus_problems(self) -> None: ...
     def pin_findings(self, title: str, groups: list[tuple[str, list[Diagnostic]]]) -> None:
-        """Findings of another source (a scan's differences) pinned above the layout's
-        in the problems panel; an empty title unpins them."""
+        """Findings of another source (a what-if's scenario and new findings, a scan's
+        differences) pinned above the layout's in the problems panel; an empty title
+        unpins them."""
         ...
 
     def show_catalog(self, catalog: Catalog) -> None: ...

@@ -5,14 +5,16 @@ A plain class given the workspace and the screen. The part is the entity under t
 sides), or one typed as ``KIND:ID``. The failure model runs in a worker thread on a
 snapshot of the analysis taken on the app's thread and comes back as one message
 (``WhatIfDone``). The racks and the topology shade what goes down, degrades or is cut off,
-the header shows the figures, until escape (:meth:`WhatIfController.clear`).
+the header shows the figures and the problems panel pins the scenario with its new
+findings, as ``rackdesigner whatif --fail`` prints them, until escape or an edit
+(:meth:`WhatIfController.clear`); the notice says the figures in a few lines.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rackdesigner.tui.controllers.verify import mark_topology
+from rackdesigner.tui.controllers.verify import mark_topology, pin_overlay
 from rackdesigner.tui.messages import WhatIfDone
 
 if TYPE_CHECKING:
@@ -22,7 +24,6 @@ if TYPE_CHECKING:
 
 # The device kinds a failure names by id (whatif's parts).
 DEVICE_PARTS = {"switch": "switch", "pdu": "pdu", "cdu": "cdu", "rear-door": "door"}
-FINDINGS_LISTED = 3  # of the failure's new findings, in its notice
 
 
 def choices(analysis: Analysis, device: str | None, rack: str | None) -> list[tuple[str, str]]:
@@ -222,8 +223,6 @@ class WhatIfController:
                 event.error or "what-if failed", title="What if", severity="error", timeout=8
             )
             return
-        from rackdesigner.whatif.render import impact_lines
-
         session = self.workspace.session
         rack_of: dict[str, str] = {}
         if session is not None:
@@ -231,13 +230,15 @@ class WhatIfController:
                 owner = session.index.rack_of(node)
                 if owner is not None:
                     rack_of[node] = owner.id
+        from rackdesigner.tui.notices import NOTICE_LINES
         from rackdesigner.tui.overlays import shading_of  # with its first use: see verify.py
 
         shading = shading_of(event.part, event.impact, rack_of)
         self.workspace.shaded = shading
         self.show()
-        lines = impact_lines(event.impact, findings_listed=FINDINGS_LISTED)
-        self.ui.notify("\n".join(lines), title="What if", timeout=12)
+        # The figures, whole; the scenario and its findings are in the problems panel.
+        severity = "information" if event.impact.harmless else "warning"
+        self.ui.notify(shading.notice(NOTICE_LINES), title="What if", severity=severity, timeout=12)
 
     def show(self) -> None:
         """The shading and the figures as the workspace holds them (None: cleared)."""
@@ -246,7 +247,9 @@ class WhatIfController:
             self.ui.shade({}, {}, "")
         else:
             self.ui.shade(shading.shade, shading.where, shading.figures)
+        pin_overlay(self.workspace, self.ui)
         mark_topology(self.workspace, self.ui)
+        self.ui.update_inspector(self.workspace.inspected)  # with its what-if findings
 
     def clear(self) -> bool:
         """Escape: the views as they were; False when nothing was shaded."""
