@@ -120,7 +120,15 @@ class ExportSetting:
 
 
 # The drawings: what --theme and --date change.
-DRAWINGS = ("--elevations", "--svg-dir", "--floorplan", "--topology", "--pdf", "--png")
+DRAWINGS = (
+    "--elevations",
+    "--svg-dir",
+    "--floorplan",
+    "--topology",
+    "--cooling-diagram",
+    "--pdf",
+    "--png",
+)
 
 # In the order ``export --help`` lists them. ``--toml`` is the command line's own (the
 # in-place formatter) and is not listed here.
@@ -152,10 +160,17 @@ KINDS: list[ExportKind] = [
         "rackdesigner.export.drawings:topology",
     ),
     ExportKind(
+        "--cooling-diagram",
+        "FILE.svg",
+        "The liquid cooling: facility water loops, CDU groups and their racks, chilled water "
+        "to the rear doors, with heat, flow, temperatures and margins (docs/liquid-cooling.md).",
+        "rackdesigner.export.drawings:cooling_diagram",
+    ),
+    ExportKind(
         "--pdf",
         "FILE.pdf",
         "Print pack: elevations, floor plan, topology, device table per rack, power cords, "
-        "cable schedule, findings (see --pages).",
+        "liquid cooling, cable schedule, findings (see --pages).",
         "rackdesigner.export.drawings:pdf",
     ),
     ExportKind(
