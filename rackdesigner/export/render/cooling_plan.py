@@ -52,8 +52,8 @@ def share_level(load: float, capacity: float | None) -> str:
         return UNJUDGED
     if load > capacity + 1e-9:
         return SHORT
-    if capacity <= 0 or load >= TIGHT_SHARE * capacity:
-        return TIGHT if load > 0 or capacity <= 0 else OK
+    if load > 0 and load >= TIGHT_SHARE * capacity:
+        return TIGHT
     return OK
 
 
@@ -296,7 +296,13 @@ def _band_key(band: Band) -> tuple[object, ...]:
     cdus: tuple[object, ...] = ()
     if group is not None:
         cdus = tuple(
-            (c.device.model, None if r.capacity is None else round(r.capacity), loop)
+            (
+                c.device.model,
+                None if r.capacity is None else round(r.capacity),
+                r.basis,
+                None if r.approach is None else round(r.approach, 2),
+                loop,
+            )
             for c, r, loop in zip(group.live, group.ratings, group.live_loops, strict=True)
         )
     return (
