@@ -218,8 +218,8 @@ KINDS: list[ExportKind] = [
         "--netbox",
         "DIR",
         "NetBox bulk-import files, numbered in import order: manufacturers, device types "
-        "(YAML), roles, site, racks, power panels and feeds, devices, interfaces, cables "
-        "(docs/netbox.md).",
+        "(YAML), roles, site, racks, power panels and feeds, devices, interfaces, cables, "
+        "and for NetBox 4.7 its cooling objects (docs/netbox.md; see --netbox-version).",
         "rackdesigner.export.netbox:export_netbox",
         directory=True,
     ),
@@ -288,6 +288,13 @@ SETTINGS: list[ExportSetting] = [
         choices=("tree", "block"),
         default="tree",
         kinds=("--slurm-topology",),
+    ),
+    ExportSetting(
+        "--netbox-version",
+        "--netbox: the NetBox the files are for (default 4.7); from 4.7 on they hold its "
+        "cooling objects (sources, feeds, intakes, outflows; docs/netbox.md), before it not.",
+        metavar="X.Y",
+        kinds=("--netbox",),
     ),
     ExportSetting(
         "--aggregate",
