@@ -125,9 +125,9 @@ DRAWINGS = (
     "--svg-dir",
     "--floorplan",
     "--topology",
-    "--cooling-diagram",
     "--pdf",
     "--png",
+    "--cooling-diagram",
 )
 
 # In the order ``export --help`` lists them. ``--toml`` is the command line's own (the
@@ -160,13 +160,6 @@ KINDS: list[ExportKind] = [
         "rackdesigner.export.drawings:topology",
     ),
     ExportKind(
-        "--cooling-diagram",
-        "FILE.svg",
-        "The liquid cooling: facility water loops, CDU groups and their racks, chilled water "
-        "to the rear doors, with heat, flow, temperatures and margins (docs/liquid-cooling.md).",
-        "rackdesigner.export.drawings:cooling_diagram",
-    ),
-    ExportKind(
         "--pdf",
         "FILE.pdf",
         "Print pack: elevations, floor plan, topology, device table per rack, power cords, "
@@ -178,6 +171,13 @@ KINDS: list[ExportKind] = [
         "FILE.png",
         "The elevations sheet as a PNG (long side at most 16,000 px).",
         "rackdesigner.export.drawings:png",
+    ),
+    ExportKind(
+        "--cooling-diagram",
+        "FILE.svg",
+        "The liquid cooling: facility water loops, CDU groups and their racks, chilled water "
+        "to the rear doors, with heat, flow, temperatures and margins (docs/liquid-cooling.md).",
+        "rackdesigner.export.drawings:cooling_diagram",
     ),
     ExportKind(
         "--graph",

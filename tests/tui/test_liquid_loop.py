@@ -75,8 +75,8 @@ def test_the_inspector_and_the_summary_show_the_liquid_loop(
                 "Loop fws-1  W32 32.0→41.0 °C · 837.6 of 930.0 kW · margin 92.4 kW · 1,340 L/min"
             ) in head
             assert (
-                "  CDU a01-cdu1 + a02-cdu1 + a03-cdu1  837.6 of 2,250.0 kW at 5 K · one lost: "
-                "margin 662.4 kW"
+                "  CDU a01-cdu1 + a02-cdu1 + a03-cdu1  837.6 of 2,250.0 kW at 5 K · N+1 (one "
+                "lost) margin 662.4 kW"
             ) in head
             assert "      needs 1,256 L/min, pumps not given · coolant 37.0→47.0 °C" in head
             assert "Loop chw-1  chilled 18.0→26.9 °C · 160.8 of 180.0 kW · margin 19.2 kW" in (

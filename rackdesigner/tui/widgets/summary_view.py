@@ -116,10 +116,10 @@ def _group_lines(g: LiquidGroupSummary) -> list[list[tuple[str, str]]]:
     at = f" at {g.approach:.3g} K" if g.approach is not None else ""
     capacity = f"{_kw(g.capacity)} kW{at}" if g.capacity is not None else f"not rated{at}"
     if g.margin_one_lost is None:
-        margin, level = "one lost: not judged", "warning"
+        margin, level = "N+1 (one lost): not judged", "warning"
     else:
         spare = g.margin_one_lost + g.heat
-        margin = f"one lost: margin {_kw(g.margin_one_lost)} kW"
+        margin = f"N+1 (one lost) margin {_kw(g.margin_one_lost)} kW"
         level = _level(g.heat / spare if spare > 0 else float("inf")) or ""
     short = g.pump_flow is not None and g.pump_flow < g.flow_needed
     pumps = "not given" if g.pump_flow is None else f"{_lpm(g.pump_flow)} L/min"
