@@ -157,3 +157,22 @@ def test_a_version_that_is_not_one_is_refused(tmp_path: Path, bad: str) -> None:
     )
     assert result.exit_code == 2
     assert "--netbox-version" in result.output and "4.7 or 4.7.3" in result.output
+
+
+def test_the_loop_key_plant_loads_is_checked_and_diffed(tmp_path: Path) -> None:
+    """``plant`` (v1.4) takes NetBox 4.7's water-plant types; another is an E001 with its
+    line, and ``diff`` shows a change of it."""
+    text = GB200.read_text(encoding="utf-8")
+    marked = text.replace('id = "fws-1"\n', 'id = "fws-1"\nplant = "dry-cooler"\n', 1)
+    with_plant = tmp_path / "plant.toml"
+    with_plant.write_text(marked, encoding="utf-8")
+    assert load_path(with_plant).cooling_loops[0].plant == "dry-cooler"
+    result = CliRunner().invoke(cli, ["diff", str(GB200), str(with_plant)])
+    assert "loop fws-1 changed: plant – → dry-cooler" in result.output
+    river = tmp_path / "river.toml"
+    river.write_text(marked.replace('"dry-cooler"', '"river"'), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["validate", str(river)])
+    line = marked.splitlines().index('plant = "dry-cooler"') + 1
+    assert f"river.toml:{line}: error E001 loop fws-1: plant must be one of chiller" in (
+        result.output
+    )
