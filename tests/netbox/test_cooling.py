@@ -12,6 +12,8 @@ from click.testing import CliRunner
 
 from rackdesigner.analysis import Analysis
 from rackdesigner.cli.main import cli
+from rackdesigner.export.netbox import netbox_version
+from rackdesigner.export.registry import ExportError
 from rackdesigner.layout_io.reader import load_path
 from rackdesigner.netbox.bulk import bulk_rows
 from rackdesigner.netbox.cooling import cooling_rows, plant_type, with_cooling
@@ -121,27 +123,34 @@ def test_a_loop_says_its_plant(su: Analysis) -> None:
     assert fws["type"] == "dry-cooler" and "comments" not in fws
 
 
+SMALL = ROOT / "tests" / "rules" / "COOL011" / "silent.toml"
+
+
 def test_the_files_for_47_and_before_it(tmp_path: Path) -> None:
     """For NetBox 4.7 (the default) the cooling files follow the cables, numbered in
-    import order; ``--netbox-version 4.6`` writes none and no cooling field."""
+    import order (COOL011's silent layout: its CDU and door each on a loop); the files
+    read back as the rows; ``--netbox-version 4.6`` writes none and no cooling field."""
     out = tmp_path / "47"
-    result = CliRunner().invoke(cli, ["export", str(GB200), "--netbox", str(out)])
+    result = CliRunner().invoke(cli, ["export", str(SMALL), "--netbox", str(out)])
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in out.iterdir())
-    assert names[-6:] == [
-        "11-cables.csv",
+    assert names[-5:] == [
         "12-cooling-sources.csv",
         "13-cooling-feeds.csv",
         "14-cooling-intakes.csv",
         "15-cooling-outflows.csv",
         "16-cooling-intakes.csv",
     ]
-    with (out / "16-cooling-intakes.csv").open(encoding="utf-8", newline="") as handle:
-        plates = list(csv.DictReader(handle))
-    assert plates[0]["max_flow"] == "8.5" and plates[0]["cooling_outflow_device"] == "a01-cdu1"
+    analysis = Analysis(load_path(SMALL))
+    rows = with_cooling(bulk_rows(analysis), analysis)
+    for name, (kind, expected) in zip(names[-5:], rows[-5:], strict=True):
+        assert name[3:-4] == kind
+        with (out / name).open(encoding="utf-8", newline="") as handle:
+            read = list(csv.DictReader(handle))
+        assert read == [{k: str(v) for k, v in row.items()} for row in expected], name
     old = tmp_path / "46"
     result = CliRunner().invoke(
-        cli, ["export", str(GB200), "--netbox", str(old), "--netbox-version", "4.6.2"]
+        cli, ["export", str(SMALL), "--netbox", str(old), "--netbox-version", "4.6.2"]
     )
     assert result.exit_code == 0, result.output
     assert not [p for p in old.iterdir() if "cooling" in p.name]
@@ -150,13 +159,18 @@ def test_the_files_for_47_and_before_it(tmp_path: Path) -> None:
     assert not any("cooling_method" in t for t in types)
 
 
-@pytest.mark.parametrize("bad", ["4", "four.seven", "4.7.x", "4.7.3.1", ""])
-def test_a_version_that_is_not_one_is_refused(tmp_path: Path, bad: str) -> None:
+@pytest.mark.parametrize("bad", ["4", "four.seven", "4.7.x", "4.7.3.1", "", "4..7"])
+def test_a_version_that_is_not_one_is_refused(bad: str) -> None:
+    with pytest.raises(ExportError, match=r"--netbox-version .*: give the NetBox version"):
+        netbox_version(bad)
+
+
+def test_versions_read_as_major_and_minor(tmp_path: Path) -> None:
+    assert netbox_version("4.7") == (4, 7) and netbox_version("v4.10.1") == (4, 10)
     result = CliRunner().invoke(
-        cli, ["export", str(GB200), "--netbox", str(tmp_path), "--netbox-version", bad]
+        cli, ["export", str(SMALL), "--netbox", str(tmp_path), "--netbox-version", "4"]
     )
-    assert result.exit_code == 2
-    assert "--netbox-version" in result.output and "4.7 or 4.7.3" in result.output
+    assert result.exit_code == 2 and "4.7 or 4.7.3" in result.output
 
 
 def test_the_loop_key_plant_loads_is_checked_and_diffed(tmp_path: Path) -> None:
