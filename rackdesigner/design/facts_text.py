@@ -63,13 +63,19 @@ def facts_lines(session: Session, ref: Ref) -> list[str]:
             line.append(f"{kilowatts(facts.power, 2)}{' (est.)' if facts.power_estimated else ''}")
         if facts.gpus:
             line.append(f"{facts.gpus} × {dtype.gpu or 'GPU'}")
+        from rackdesigner.design.liquid_text import cold_plate_lines, device_lines
+
         return [
             " · ".join(x for x in line if x),
             f"in rack {facts.rack.id}",
             *tray_lines(session, facts),
+            *device_lines(analysis, facts),
             *link_lines(session, ident),
+            *cold_plate_lines(analysis, facts),
         ]
     if kind == "rack":
+        from rackdesigner.design.liquid_text import rack_lines
+
         for rack in analysis.racks:
             if rack.rack.id == ident:
                 capacity = kilowatts(rack.capacity) if rack.capacity is not None else "no feeds"
@@ -79,6 +85,7 @@ def facts_lines(session: Session, ref: Ref) -> list[str]:
                     f" · cooling {analysis.cooling_verdict(rack)}",
                     f"{rack.units_used:g} of {fmt(rack.rack.height_u, HEIGHT)} used"
                     f" · {plural(rack.gpus, 'GPU')} · {plural(len(rack.rack.feeds), 'feed')}",
+                    *rack_lines(analysis, rack),
                     *domain_lines(analysis.racks, rack),
                     *chain_lines(session.layout, rack.rack),
                 ]

@@ -95,6 +95,20 @@ def topology(context: ExportContext, path: Path) -> list[Output]:
     return [Output(path, drawing.encode("utf-8"))]
 
 
+def cooling_diagram(context: ExportContext, path: Path) -> list[Output]:
+    from rackdesigner.export.render.cooling_diagram import cooling_diagram as draw
+    from rackdesigner.export.render.cooling_plan import cooling_plan
+
+    plan = cooling_plan(context.analysis)
+    if plan.empty:
+        raise ExportError(
+            f"--cooling-diagram {path}: the layout has no liquid cooling to draw "
+            "(no CDU, and no rear door or in-row cooler on a [[cooling.loops]] loop)"
+        )
+    drawing = draw(context.analysis, theme=_theme(context), date=_date(context), plan=plan)
+    return [Output(path, drawing.encode("utf-8"))]
+
+
 def pdf(context: ExportContext, path: Path) -> list[Output]:
     from rackdesigner.export.pack import UnknownPage, chosen
     from rackdesigner.export.render.pdf import pdf as print_pack

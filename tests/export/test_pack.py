@@ -34,6 +34,7 @@ def test_every_section_is_listed_once_and_loads() -> None:
         "one-line",
         "devices",
         "power",
+        "cooling",
         "cables",
         "findings",
     ]

@@ -20,6 +20,7 @@ import pytest
 from rackdesigner.check.engine import check
 from rackdesigner.export.pack import chosen
 from rackdesigner.export.render import floorplan, one_line, pdf, topology_svg
+from rackdesigner.export.render.cooling_diagram import cooling_diagram
 from rackdesigner.export.render.elevation import sheet, single
 from rackdesigner.layout_io import load_path
 from tests.conftest import ROOT
@@ -50,6 +51,12 @@ def _drawings() -> dict[str, str]:
     drawings["nvl72-rack.svg"] = single(analysis, nvl72, diagnostics)
     drawings["nvl72-rack-dark.svg"] = single(analysis, nvl72, diagnostics, theme="dark")
     drawings["floorplan-gb200.svg"] = floorplan.floorplan(analysis, diagnostics)
+    # The SU's liquid loop (docs/liquid-cooling.md's worked example), in both themes, and
+    # its page of the print pack.
+    drawings["cooling-gb200.svg"] = cooling_diagram(analysis, date="2026-07-01")
+    drawings["cooling-gb200-dark.svg"] = cooling_diagram(analysis, theme="dark")
+    (page,) = pdf.pages(analysis, diagnostics, sections=chosen("cooling"))
+    drawings["pdf-cooling-gb200.svg"] = page
     # The power chain's single-line diagram, light and dark, and its page of the pack.
     analysis, diagnostics = check(load_path(str(CHAIN)), file="chain.toml")
     drawings["one-line.svg"] = one_line.one_line(analysis, diagnostics)

@@ -29,7 +29,12 @@ from rackdesigner.tui import safe
 from rackdesigner.tui.widgets.style_cache import styles_changed
 
 if TYPE_CHECKING:  # the report (networkx, 0.45 s) loads when the summary is made
-    from rackdesigner.report.summary import RackSummary, Summary
+    from rackdesigner.report.summary import (
+        LiquidGroupSummary,
+        LoopSummary,
+        RackSummary,
+        Summary,
+    )
 
 BAR_W = 10
 RACK_W = 10
@@ -73,6 +78,71 @@ def _level(share: float | None) -> str | None:
     if share >= 0.9:
         return "warning"
     return None
+
+
+def _t(value: float | None) -> str:
+    return "–" if value is None else f"{value:.1f}"
+
+
+def _lpm(flow: float | None) -> str:
+    return "–" if flow is None else f"{flow * 60_000:,.0f}"
+
+
+def loop_lines(loops: list[LoopSummary], detail: bool = True) -> list[list[tuple[str, str]]]:
+    """(v1.4) Per water loop: heat against its plant, margin, flow, supply → return; under
+    it each CDU group: heat against its CDUs at the approach they run at, the margin with
+    one lost and, with ``detail``, the flow its cold plates need against its pumps' and
+    its coolant (a line of its own, left out where the screen is short)."""
+    lines: list[list[tuple[str, str]]] = []
+    for loop in loops:
+        if loop.loop is None:
+            lines.append([("Loop ", "h"), ("none", "error"), ("  CDUs on no loop (COOL011)", "")])
+        else:
+            what = loop.grade or loop.kind
+            of = f" of {_kw(loop.capacity)}" if loop.capacity is not None else ""
+            share = loop.heat / loop.capacity if loop.capacity else None
+            margin = f"margin {_kw(loop.margin)} kW" if loop.margin is not None else "no capacity"
+            lines.append(
+                [
+                    ("Loop ", "h"),
+                    (f"{loop.loop}  ", "b"),
+                    (f"{what} {_t(loop.supply)}→{_t(loop.return_temperature)} °C · ", ""),
+                    (f"{_kw(loop.heat)}{of} kW · ", ""),
+                    (margin, _level(share) or ""),
+                    (f" · {_lpm(loop.flow)} L/min" if loop.flow is not None else "", ""),
+                ]
+            )
+        for g in loop.groups:
+            lines.extend(_group_lines(g)[: None if detail else 1])
+    return lines
+
+
+def _group_lines(g: LiquidGroupSummary) -> list[list[tuple[str, str]]]:
+    """Two lines a CDU group, each within the compact table's width."""
+    at = f" at {g.approach:.3g} K" if g.approach is not None else ""
+    capacity = f"{_kw(g.capacity)} kW{at}" if g.capacity is not None else f"not rated{at}"
+    if g.margin_one_lost is None:
+        margin, level = "N+1 (one lost): not judged", "warning"
+    else:
+        spare = g.margin_one_lost + g.heat
+        margin = f"N+1 (one lost) margin {_kw(g.margin_one_lost)} kW"
+        level = _level(g.heat / spare if spare > 0 else float("inf")) or ""
+    short = g.pump_flow is not None and g.pump_flow < g.flow_needed
+    pumps = "not given" if g.pump_flow is None else f"{_lpm(g.pump_flow)} L/min"
+    names = " + ".join(g.cdus) if len(g.cdus) <= 3 else f"{g.cdus[0]} + {len(g.cdus) - 1} more"
+    return [
+        [
+            ("  CDU ", "h"),
+            (f"{names}  ", "b"),
+            (f"{_kw(g.heat)} of {capacity} · ", ""),
+            (margin, level),
+        ],
+        [
+            ("      ", ""),
+            (f"needs {_lpm(g.flow_needed)} L/min, pumps {pumps}", "error" if short else ""),
+            (f" · coolant {_t(g.supply)}→{_t(g.return_temperature)} °C", ""),
+        ],
+    ]
 
 
 class SummaryView(ScrollView, can_focus=True):
@@ -253,7 +323,7 @@ class SummaryView(ScrollView, can_focus=True):
         lines.append(
             [("Site ", "h"), (f"{_kw(s.site_load)} kW", "error" if over else "b"), (budget, "")]
         )
-        for c in s.cdus:
+        for c in () if s.loops else s.cdus:
             group = " + ".join(c.cdus)
             if c.margin is None:
                 text, level = f"{_kw(c.load)} kW of unknown capacity", "warning"
@@ -264,6 +334,9 @@ class SummaryView(ScrollView, can_focus=True):
                 )
                 level = "error" if c.margin < 0 else ""
             lines.append([("CDU  ", "h"), (f"{group}  ", "b"), (text, level)])
+        loops = loop_lines(s.loops, detail=False)
+        at = len(lines)
+        lines.extend(loops)
         # The model's memory fit and its gradient sync, where they leave room for the
         # racks; else their gist under the view (:meth:`_say_shown`).
         wide = max(
@@ -280,6 +353,12 @@ class SummaryView(ScrollView, can_focus=True):
             lines.append([])
             for label, text, level in s.workload:
                 lines.append([(f"{label:<{WORKLOAD_LABEL_W}}", "h"), (text, level)])
+        # The CDU groups' flow and coolant, where the racks keep their room with them too.
+        detailed = loop_lines(s.loops)
+        if len(detailed) > len(loops) and self._room_for(
+            len(lines) + 2 + len(detailed) - len(loops), len(s.racks), wide
+        ):
+            lines[at : at + len(loops)] = detailed
         lines.append([])
         lines.append([("", "columns")])  # the column names: the wide or the compact table's
         return lines
