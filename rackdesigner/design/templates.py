@@ -37,6 +37,7 @@ from rackdesigner.model.layout import (
     DeviceType,
     Feed,
     Layout,
+    PortGroup,
     Q,
     Rack,
     Site,
@@ -1232,9 +1233,8 @@ def _nvl_storage(
         for d in rows[0].nvl[0].devices
         if catalog.devices[d.model].kind == "gpu-node"
     )
-    gpus = trays_per_su * tray_gpus
     per_su = options.storage_appliances or appliance_count(
-        catalog, key, options.storage_level, gpus, 1
+        catalog, key, options.storage_level, trays_per_su * tray_gpus, 1
     )
     group = next(
         (g for g in appliance.ports or () if g.effective_role(appliance.kind) == "storage"), None
@@ -1249,6 +1249,20 @@ def _nvl_storage(
             f"storage level {options.storage_level}: {per_su} x {key} a SU need "
             f"{per_su * group.count} ports, the SU's storage spines have {room} cages for arrays"
         )
+    _nvl_array_ports(layout, key, appliance, group, spine)
+    for row in rows:
+        slot = 1 + max((r.slot or 0) for r in layout.racks if r.row == row.nvl[0].row)
+        layout.racks.append(nvl_networks.place_arrays(row, key, appliance, per_su, slot))
+    if layout.workload is not None:
+        layout.workload.storage_level = options.storage_level
+    return per_su
+
+
+def _nvl_array_ports(
+    layout: Layout, key: str, appliance: DeviceType, group: PortGroup, spine: DeviceType
+) -> None:
+    """The appliances' storage ports ordered as Ethernet (the storage and in-band fabric's)
+    where the catalog has them another way, and the spines' array cages at their rate."""
     if (group.tech or "infiniband") != "ethernet":
         ports = [replace(g, tech="ethernet") if g is group else g for g in appliance.ports or ()]
         layout.catalog[key] = DeviceType(
@@ -1263,12 +1277,6 @@ def _nvl_storage(
             replace(g, speed=group.speed) if g.name == "array" else g for g in spine.ports or ()
         ],
     )
-    for row in rows:
-        slot = 1 + max((r.slot or 0) for r in layout.racks if r.row == row.nvl[0].row)
-        layout.racks.append(nvl_networks.place_arrays(row, key, appliance, per_su, slot))
-    if layout.workload is not None:
-        layout.workload.storage_level = options.storage_level
-    return per_su
 
 
 def _nvl_tray(options: NewOptions, catalog: Catalog) -> tuple[str, DeviceType]:
