@@ -325,10 +325,16 @@ def _node_for_gpu(catalog: Catalog, gpu: str, count: int, cooling: str | None) -
             + (f"; it has {', '.join(have)}" if have else "")
             + " (rackdesigner catalog lists them; --node picks one)"
         )
+    return _node_for_cooling(sized, cooling, f"{count} x {gpu}")
+
+
+def _node_for_cooling(sized: list[DeviceType], cooling: str | None, what: str) -> DeviceType:
+    """Of the nodes that fit (``what``: "8 x h100-sxm"), the first with cold plates where
+    the cooling is liquid or left open and one has them, else the first without."""
     plated = [d for d in sized if (d.liquid_fraction or 0.0) > 0]
     if cooling == "liquid" and not plated:
         raise GenerateError(
-            f"--cooling liquid: no {count} x {gpu} node in the catalog has cold plates "
+            f"--cooling liquid: no {what} node in the catalog has cold plates "
             f"({', '.join(d.key for d in sized)} are air-cooled); use rear-door or air"
         )
     # fabrics.md: liquid where the node type has cold plates, so without --cooling a GPU
