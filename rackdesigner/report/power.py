@@ -113,7 +113,9 @@ def _racks_table(racks: list[dict[str, Any]]) -> list[str]:
 def _feeds_table(feeds: list[dict[str, Any]]) -> list[str]:
     if not feeds:
         return []
-    rows = [("feed", "supply", "capacity", "load", "L1", "L2", "L3", "imbalance")]
+    rows: list[tuple[str, ...]] = [
+        ("feed", "supply", "capacity", "load", "L1", "L2", "L3", "imbalance")
+    ]
     for f in feeds:
         lines = f["lines"]
         amps = [fmt(lines[k], CURRENT) if k in lines else "" for k in ("L1", "L2", "L3")]
