@@ -18,7 +18,12 @@ from rackdesigner.analysis.rack_scale import SU_DOMAINS
 from rackdesigner.design import nvl_networks
 from rackdesigner.design.generators import FabricPlan, FabricRequest, GenerateError, generate
 from rackdesigner.design.generators.apply import apply_plan
-from rackdesigner.design.generators.base import default_switch, fabric_group, switch_model
+from rackdesigner.design.generators.base import (
+    catalog_entry,
+    default_switch,
+    fabric_group,
+    switch_model,
+)
 from rackdesigner.design.liquid_plan import LoopPlan, plan_loops, plan_text
 from rackdesigner.design.model_flow import guide_flow
 from rackdesigner.design.storage_fabric import (
@@ -282,11 +287,7 @@ def _node_type(catalog: Catalog, options: NewOptions, cooling: str | None) -> De
 def _named_node(catalog: Catalog, key: str, options: NewOptions) -> DeviceType:
     """``--node KEY``: a GPU node of the catalog that agrees with ``--gpus-per-node`` and
     ``--gpu``, whose chassis can hold its GPU (CMP008)."""
-    dtype = catalog.devices.get(key)
-    if dtype is None:
-        near = catalog.nearest(key)
-        hint = f" (did you mean {', '.join(near)}?)" if near else ""
-        raise GenerateError(f"--node {key}: no such model in the catalog{hint}")
+    dtype = catalog_entry(catalog, key, "node")
     if dtype.kind != "gpu-node":
         raise GenerateError(f"--node {key} is a {dtype.kind or 'device'}, not a GPU node")
     if options.gpus_per_node is not None and dtype.gpus != options.gpus_per_node:
