@@ -8,6 +8,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from rackdesigner.analysis import Analysis
 from rackdesigner.design.facts_text import chain_lines, chain_path
 from rackdesigner.layout_io import load_path
@@ -104,6 +106,7 @@ def test_the_view_has_a_key_a_palette_entry_and_a_help_line() -> None:
     assert "worst single failure" in action.help and action in actions.palette()
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_power_view_journey(tmp_path: Path) -> None:
     path = tmp_path / "chain.toml"
     shutil.copy(CHAIN, path)

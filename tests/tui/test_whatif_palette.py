@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rackdesigner.tui import actions
 from rackdesigner.tui.controllers.whatif import is_part
 from rackdesigner.tui.screens.typed_choice import TypedChoiceScreen, filtered, resolve
@@ -79,6 +81,7 @@ def test_what_if_the_switch_under_the_cursor_fails(tmp_path: Path) -> None:
     run(journey)
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_what_if_typed_filtered_and_chosen_parts(tmp_path: Path) -> None:
     """The list highlights rack:a01 (the cursor's rack); typing ``side:A`` and Enter runs
     side:A, not rack:a01. Typing part of an entry filters the list (``a01-B`` leaves the
