@@ -212,9 +212,14 @@ def _uplinks_entry(members: list[DeviceFacts], uplinks: Uplinks) -> Entry | None
         return None
     speed = "/".join(f"{v / 1e9:g}G" for v in sorted(speeds, reverse=True))
     switches = sorted(far, key=lambda d: (-far[d], d))
-    shown = ", ".join(switches[:3]) + (f", … {len(far) - 3} more" if len(far) > 3 else "")
+    # "… 1 more" hides a name where writing it takes no more room: four are named in full.
+    shown = (
+        ", ".join(switches)
+        if len(far) <= 4
+        else f"{', '.join(switches[:3])} and {len(far) - 3:,} more"
+    )
     return Entry(
-        f"uplinks · {cables} × {speed or '?'} to {plural(len(far), 'switch', 'switches')}: {shown}",
+        f"uplinks · {cables:,} × {speed or '?'} to {plural(len(far), 'switch', 'switches')}: {shown}",
         switches[0],
     )
 
