@@ -24,7 +24,8 @@ def chain_findings(options: NewOptions) -> tuple[Analysis, list[str]]:
 
 
 @pytest.mark.parametrize(
-    "gpus", [32, 128, 1024, pytest.param(8192, marks=pytest.mark.slow)]  # 8,192: seconds
+    "gpus",
+    [32, 128, 1024, pytest.param(8192, marks=pytest.mark.slow)],  # 8,192: seconds
 )
 def test_new_writes_a_valid_2n_chain_at_every_size(gpus: int) -> None:
     """Every rack's feeds hang on the chain, no finding of the chain's rules, and no

@@ -219,7 +219,8 @@ def _uplinks_entry(members: list[DeviceFacts], uplinks: Uplinks) -> Entry | None
         else f"{', '.join(switches[:3])} and {len(far) - 3:,} more"
     )
     return Entry(
-        f"uplinks · {cables:,} × {speed or '?'} to {plural(len(far), 'switch', 'switches')}: {shown}",
+        f"uplinks · {cables:,} × {speed or '?'} to "
+        f"{plural(len(far), 'switch', 'switches')}: {shown}",
         switches[0],
     )
 
