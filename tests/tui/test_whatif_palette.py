@@ -59,6 +59,12 @@ def test_what_if_the_switch_under_the_cursor_fails(tmp_path: Path) -> None:
             assert header.figures.startswith(f"what if switch:{LEAF} fails: 0 GPUs lost")
             assert "bisection 75% left" in header.figures and "esc clears" in header.figures
             assert "bisection 75% left" in header.text().plain
+            # At 80 columns the figures' line drops whole parts from its end, keeping what
+            # fails, what it takes down and the key that clears it.
+            narrow = header.fitted(80).plain.split("\n")[-1]
+            assert narrow.startswith(f"what if switch:{LEAF} fails: 0 GPUs lost")
+            assert narrow.endswith(" · esc clears") and len(narrow) <= 80, narrow
+            assert "…" not in narrow
             # The scenario is in the problems panel, the notice says so.
             pinned = main.problems.pinned
             assert any(isinstance(x, str) and "rails cut: 4 GPU nodes" in x for x in pinned)
