@@ -87,10 +87,26 @@ def _changes(
         facts = elements[index]
         if index in tripped:
             load, rating = tripped[index]
-            change = ChainChange(facts.id, facts.kind, "tripped", load, rating, facts.load)
+            change = ChainChange(
+                facts.id,
+                facts.kind,
+                "tripped",
+                load,
+                rating,
+                facts.load,
+                rating_before=facts.rating,
+            )
         else:
             state = "failed" if index in failed else "lost"
-            change = ChainChange(facts.id, facts.kind, state, 0.0, facts.rating, facts.load)
+            change = ChainChange(
+                facts.id,
+                facts.kind,
+                state,
+                0.0,
+                facts.rating,
+                facts.load,
+                rating_before=facts.rating,
+            )
         out.append((index, change))
     capped = {i for i, _, _ in after.overloaded}
     for index in set(after.loads) | set(after.modules):
@@ -120,7 +136,9 @@ def _live_change(
         state = "derated"  # a UPS module lost: less rating for the same load
     else:
         return None
-    change = ChainChange(facts.id, facts.kind, state, load, rating, facts.load)
+    change = ChainChange(
+        facts.id, facts.kind, state, load, rating, facts.load, rating_before=facts.rating
+    )
     if state == "moved":
         moved = chain.elements[source]
         change = replace(change, source=moved.id, source_kind=moved.kind)

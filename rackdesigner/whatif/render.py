@@ -107,6 +107,7 @@ def _chain(c: ChainChange) -> dict[str, Any]:
         "load": c.load,
         "rating": c.rating,
         "load_before": c.before,
+        "rating_before": c.rating_before,
         "over": c.over,
         "source": c.source or None,
     }
@@ -289,11 +290,17 @@ def _chain_lines(changes: Sequence[ChainChange]) -> list[str]:
                 f"{fmt(c.rating or 0.0, POWER)}, {fmt(c.load - (c.rating or 0.0), POWER)} "
                 f"over: {outcome}"
             )
+        elif c.state == "derated":
+            out.append(
+                f"  power chain: {c.name} has {fmt(c.rating or 0.0, POWER)} of its "
+                f"{fmt(c.rating_before or 0.0, POWER)} left (a module lost) for its "
+                f"{fmt(c.load, POWER)}"
+            )
         elif c.state == "moved":
             out.append(
                 f"  power chain: {c.name} draws from {c.source_kind} {c.source}, its next source"
             )
-    loaded = [c for c in changes if c.state in ("loaded", "derated")]
+    loaded = [c for c in changes if c.state == "loaded"]
     loaded.sort(key=lambda c: (c.rating - c.load) if c.rating is not None else float("inf"))
     if loaded:
         out.append("  power chain carries more: " + _names([_carries(c) for c in loaded]))

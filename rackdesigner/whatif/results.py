@@ -92,6 +92,7 @@ class ChainChange:
     before: float  # W with everything working
     source: str = ""  # ``moved``: the element it draws from now
     source_kind: str = ""
+    rating_before: float | None = None  # W, with everything working
 
     @property
     def name(self) -> str:
