@@ -147,10 +147,10 @@ class Shading:
     @property
     def figures(self) -> str:
         """The header's line: GPUs lost, the fabric left, what to press."""
-        from rackdesigner.whatif.render import summary
+        from rackdesigner.whatif.render import summary, title
 
         impact = self.impact
-        parts = [f"what if {self.part} fails: {summary(impact)}"]
+        parts = [f"what if {title(impact)}: {summary(impact)}"]
         if impact.down:
             parts.append(f"{plural(len(impact.down), 'device')} down")
         for fabric in impact.fabrics:

@@ -47,6 +47,7 @@ def choices(analysis: Analysis, device: str | None, rack: str | None) -> list[tu
             out.append((f"feed:{rack}/{feed.id}", f"feed:{rack}/{feed.id}"))
         for side in sorted({feed.side for feed in rack_facts.rack.feeds if feed.side}):
             out.append((f"side:{side}", f"side:{side}  (every rack's side {side} feeds)"))
+    out += _chain_parts(analysis, device, rack) + _loop_parts(analysis, device, rack)
     seen: set[str] = set()
     unique = []
     for key, text in out:
@@ -54,6 +55,49 @@ def choices(analysis: Analysis, device: str | None, rack: str | None) -> list[tu
             seen.add(key)
             unique.append((key, text))
     return unique
+
+
+def _chain_parts(analysis: Analysis, device: str | None, rack: str | None) -> Offered:
+    """The power chain's elements (``ups:ups-a``): the rack's path up it first, nearest
+    first, then every other element (read from the layout: no loads needed)."""
+    layout = analysis.layout
+    by_id = {e.id: e for e in layout.power_elements}
+    out: Offered = []
+    racks = [r for r in layout.racks if r.id == rack] if rack else []
+    for feed in racks[0].feeds if racks else ():
+        element = by_id.get(feed.source or "")
+        seen: set[str] = set()
+        while element is not None and element.id not in seen:  # each through its first source
+            seen.add(element.id)
+            part = f"{element.kind}:{element.id}"
+            out.append((part, f"{part}  (rack {rack}'s power, {feed.side or feed.id})"))
+            element = by_id.get(element.fed_by[0]) if element.fed_by else None
+    out.extend((f"{e.kind}:{e.id}", f"{e.kind}:{e.id}") for e in layout.power_elements)
+    return out
+
+
+def _loop_parts(analysis: Analysis, device: str | None, rack: str | None) -> Offered:
+    """The water loops (``loop:fws-1``): those the CDU or door under the cursor, or the
+    rack's CDUs and door, hang on first; then every loop, and warmer facility water."""
+    loops = analysis.layout.cooling_loops
+    if not loops:
+        return []
+    near = {device} if device else set()
+    facts = next((r for r in analysis.racks if r.rack.id == rack), None) if rack else None
+    if facts is not None:
+        near.update(facts.rack.cdus)
+        near.update([facts.rack.door] if facts.rack.door else [])
+    out: Offered = [
+        (f"loop:{loop.id}", f"loop:{loop.id}  (the water loop of {name})")
+        for loop in loops
+        for name in sorted(near & set(loop.devices or ()))[:1]
+    ]
+    out.extend((f"loop:{loop.id}", f"loop:{loop.id}  (its CDUs and doors stop)") for loop in loops)
+    out.append(("warmer-water:5 K", "warmer-water:5 K  (the facility water 5 K warmer)"))
+    return out
+
+
+Offered = list[tuple[str, str]]
 
 
 def is_part(text: str) -> bool:
@@ -95,8 +139,9 @@ class WhatIfController:
                 offered,
                 is_part,
                 placeholder="type to filter, or a part: side:A, feed:a01/a01-A, switch:…",
-                hint="KIND:ID: feed side pdu cdu door switch rack link · ↑↓ choose · enter "
-                "shades what goes down (no edit) · esc cancels",
+                hint="KIND:ID: feed side pdu cdu door switch rack link, a power chain "
+                "element (ups:…), loop:…, warmer-water:3K · ↑↓ choose · enter shades what goes "
+                "down (no edit) · esc cancels",
             )
         )
         if not part:
