@@ -1,7 +1,8 @@
 """The report's "single failures" section: the worst single failure of each kind.
 
-Each kind (feed, side, PDU, CDU, switch, rack) is ranked as ``rackdesigner whatif
---each KIND`` ranks it (:meth:`rackdesigner.whatif.WhatIf.rank`, which runs
+Each kind (feed, side, PDU, CDU, switch, rack; each kind of power chain element, one
+module of an n+1 UPS, a water loop) is ranked as ``rackdesigner whatif --each KIND``
+ranks it (:meth:`rackdesigner.whatif.WhatIf.rank`, which runs
 :func:`rackdesigner.whatif.what_if` for each failure) and its worst failure given in one
 line, with the new findings ``whatif --fail`` gives it (the same function). A failure that
 touches a fabric derives it from the fabric before or builds it again; beyond

@@ -303,3 +303,41 @@ def test_a_part_not_in_the_chain_says_which_ids_there_are() -> None:
     )
     with pytest.raises(PartError, match="declares no power chain"):
         what_if(plain, fails("ats:ats-a"))
+
+
+def test_the_report_s_single_failures_take_the_chain_and_the_loops() -> None:
+    """tests/data/whatif/chain-and-loop.toml: 2 racks of 4 nodes (10 kW, 8 GPUs), each
+    rack's A feed on ups-a and B on ups-b (2N), CDUs c1 + c2 (80 kW each) on loop fws for
+    the racks' 64 kW of cold plates. The worst of each kind: a UPS (either) leaves both
+    racks on one side, 64 GPUs up without redundancy; an ATS the same; the utility moves
+    both ATSs to their generators, nothing lost; one CDU leaves 80 kW for 64 kW, nothing
+    lost; the loop stops both CDUs: the 8 nodes trip, 64 GPUs down. The same as
+    ``whatif --each`` and ``--fail`` say (one function)."""
+    from rackdesigner.report.report import build, to_text
+
+    analysis = Analysis(load(ROOT / "tests" / "data" / "whatif" / "chain-and-loop.toml").layout)
+    report = build(analysis)
+    worst = {e["kind"]: (e["worst"], e["impact"]) for e in report["single_failures"]}
+    assert list(worst) == [
+        "feed",
+        "side",
+        "cdu",
+        "rack",
+        "utility",
+        "generator",
+        "ats",
+        "ups",
+        "loop",
+    ]
+    assert worst["ups"][0] == "ups:ups-a" and worst["ups"][1]["gpus_one_path"] == 64
+    assert worst["ats"][1]["gpus_one_path"] == 64
+    assert worst["utility"][1]["gpus_lost"] == 0
+    assert worst["cdu"][1]["gpus_lost"] == 0
+    assert worst["loop"][0] == "loop:fws" and worst["loop"][1]["gpus_down"] == 64
+    ups = what_if(analysis, fails("ups:ups-a"))
+    from rackdesigner.whatif.render import impact_data
+
+    assert worst["ups"][1] == impact_data(ups)
+    text = to_text(report)
+    assert "  ups        ups:ups-a: 0 GPUs lost; redundancy lost for 64 GPUs" in text
+    assert "  loop       loop:fws: 64 GPUs lost (64 down, 0 degraded, 0 cut off)" in text
