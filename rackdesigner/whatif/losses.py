@@ -106,17 +106,13 @@ def chain_caps(analysis: Analysis, caps: Caps, gone: Gone, impact: Impact) -> No
 
 
 def one_path(analysis: Analysis, gone: Gone) -> list[OnePath]:
-    """The racks that lost a whole side and run on the rest, with their GPUs still up:
-    nothing lost, but the redundancy used up (what the next side lost would cost, the
+    """The racks that lost a whole side and run on the rest, with their GPUs still running
+    (degraded or not): their redundancy is used up (what the next side lost would cost, the
     failed layout's PWR001 says)."""
     out = []
     for index, sides in sorted(gone.sides_lost.items()):
         rack = analysis.racks[index]
-        up = sum(
-            d.gpus
-            for d in rack.devices
-            if d.is_gpu_node and d.id not in gone.down and d.id not in gone.degraded
-        )
+        up = sum(d.gpus for d in rack.devices if d.is_gpu_node and d.id not in gone.down)
         if any(d.id not in gone.down for d in rack.devices if d.type is not None):
             out.append(OnePath(rack.rack.id, sides, up))
     return out

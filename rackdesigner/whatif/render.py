@@ -252,7 +252,7 @@ def _degraded_as(impact: Impact) -> str:
 
 
 def _one_path_lines(paths: Sequence[OnePath]) -> list[str]:
-    """``redundancy lost: 36 racks (1,024 GPUs) run with side A lost: a01, a02, …``, a
+    """``redundancy lost: 36 racks (1,024 GPUs running) run with side A lost: a01, …``, a
     line per set of sides lost."""
     by_sides: dict[tuple[str, ...], list[OnePath]] = {}
     for p in paths:
@@ -262,7 +262,7 @@ def _one_path_lines(paths: Sequence[OnePath]) -> list[str]:
         lost = " and ".join(sides)
         gpus = sum(p.gpus for p in racks)
         out.append(
-            f"  redundancy lost: {plural(len(racks), 'rack')} ({plural(gpus, 'GPU')} up) run "
+            f"  redundancy lost: {plural(len(racks), 'rack')} ({plural(gpus, 'GPU')} running) run "
             f"with side{'s' if len(sides) > 1 else ''} {lost} lost: "
             f"{_names([p.rack for p in racks])}"
         )
@@ -419,7 +419,7 @@ def impact_markdown(impact: Impact) -> str:
     out.append(f"| GPUs degraded ({_degraded_as(impact)}) | {impact.gpus_degraded} |")
     out.append(f"| GPUs cut off | {impact.gpus_cut_off} |")
     if impact.one_path:
-        out.append(f"| GPUs up without redundancy | {impact.gpus_one_path} |")
+        out.append(f"| GPUs running without redundancy | {impact.gpus_one_path} |")
     for f in impact.fabrics:
         name = md.text(f.name)
         out.append(

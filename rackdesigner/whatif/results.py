@@ -113,7 +113,7 @@ class OnePath:
 
     rack: str
     sides_lost: tuple[str, ...]
-    gpus: int  # its GPUs still up (not down, not degraded)
+    gpus: int  # its GPUs still running (not down; degraded ones too)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +181,7 @@ class Impact:
 
     @property
     def gpus_one_path(self) -> int:
-        """GPUs up in racks that run with a side lost: not lost, but without redundancy."""
+        """GPUs running in racks with a side lost: without redundancy (degraded ones too)."""
         return sum(p.gpus for p in self.one_path)
 
     @property

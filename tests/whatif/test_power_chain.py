@@ -135,7 +135,7 @@ def _chain(impact) -> dict[str, tuple[str, float]]:  # type: ignore[no-untyped-d
 def test_a_ups_lost_puts_its_racks_on_their_other_side() -> None:
     """ups:ups-a: tx-a, rpp-a and busway-a are lost with it (nothing else feeds them), so
     r1-A and r2-A are dead; both racks run on side B: each node keeps its B PSU (1 of 2,
-    needs 1): nothing down or degraded, 64 GPUs up without redundancy. Side B now carries
+    needs 1): nothing down or degraded, 64 GPUs running without redundancy. Side B now carries
     both racks: ups-b 80 kW of its 100 kW (was 40 kW), rpp-b and busway-b 40 kW each (was
     20 kW); each B feed 40 kW of 71.88 kW usable: no trip."""
     impact = what_if(hall(), fails("ups:ups-a"), findings=False)
@@ -156,7 +156,7 @@ def test_a_ups_lost_puts_its_racks_on_their_other_side() -> None:
     assert chain["busway-b"] == ("loaded", pytest.approx(40e3))
     assert impact.power == [] and not impact.harmless
     text = impact_text(impact)
-    assert "redundancy lost: 2 racks (64 GPUs up) run with side A lost: r1, r2" in text
+    assert "redundancy lost: 2 racks (64 GPUs running) run with side A lost: r1, r2" in text
     assert "ups ups-b 80 kW of 100 kW (was 40 kW)" in text
 
 
@@ -196,7 +196,7 @@ def test_the_utility_lost_moves_each_ats_to_its_generator() -> None:
 def test_a_generator_too_small_trips_and_its_side_goes() -> None:
     """gen-a rated 30 kW: with the utility lost it must carry side A's 40 kW, 10 kW over:
     it trips; ats-a has no source left and is lost with swbd-a, ups-a, tx-a, rpp-a and
-    busway-a. The racks run on side B (64 GPUs up without redundancy), which gen-b now
+    busway-a. The racks run on side B (64 GPUs running without redundancy), which gen-b now
     carries whole: 80 kW of its 100 kW."""
     impact = what_if(hall(gen_a="30 kW"), fails("utility:utility-1"), findings=False)
     chain = {c.id: c for c in impact.chain}
@@ -238,7 +238,7 @@ def test_the_surviving_ups_over_its_rating_trips_or_caps() -> None:
 def test_one_ups_module_lost() -> None:
     """ups-a of 4 modules, n+1: one module lost leaves 3/4 of its rating. At 100 kW that is
     75 kW for its 40 kW: derated, nothing lost. At 50 kW it is 37.5 kW for 40 kW: it
-    trips, side A goes, both racks run on side B (64 GPUs up without redundancy)."""
+    trips, side A goes, both racks run on side B (64 GPUs running without redundancy)."""
     modules = 'modules = 4\nredundancy = "n+1"\n'
     fine = what_if(hall(modules=modules), fails("ups-module:ups-a"), findings=False)
     ((state, rating),) = [(c.state, c.rating) for c in fine.chain]
@@ -278,7 +278,7 @@ def test_findings_are_the_rack_s_as_for_its_side_lost() -> None:
 
 def test_each_ups_ranks_the_one_whose_loss_trips_the_other_first() -> None:
     """ups-b at 60 kW: losing ups-a trips ups-b (64 GPUs down); losing ups-b leaves ups-a
-    80 kW of its 100 kW (64 GPUs up without redundancy): ups-a's loss ranks first."""
+    80 kW of its 100 kW (64 GPUs running without redundancy): ups-a's loss ranks first."""
     ranked = WhatIf(hall(ups_b="60 kW")).rank("ups")
     assert [(str(i.failures[0]), i.gpus_down, i.gpus_one_path) for i in ranked] == [
         ("ups:ups-a", 64, 0),
@@ -309,7 +309,7 @@ def test_the_report_s_single_failures_take_the_chain_and_the_loops() -> None:
     """tests/data/whatif/chain-and-loop.toml: 2 racks of 4 nodes (10 kW, 8 GPUs), each
     rack's A feed on ups-a and B on ups-b (2N), CDUs c1 + c2 (80 kW each) on loop fws for
     the racks' 64 kW of cold plates. The worst of each kind: a UPS (either) leaves both
-    racks on one side, 64 GPUs up without redundancy; an ATS the same; the utility moves
+    racks on one side, 64 GPUs running without redundancy; an ATS the same; the utility moves
     both ATSs to their generators, nothing lost; one CDU leaves 80 kW for 64 kW, nothing
     lost; the loop stops both CDUs: the 8 nodes trip, 64 GPUs down. The same as
     ``whatif --each`` and ``--fail`` say (one function)."""
