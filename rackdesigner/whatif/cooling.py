@@ -15,7 +15,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rackdesigner.analysis.liquid import NOT_RATED, loop_impacts
+from rackdesigner.analysis.liquid import (
+    NOT_RATED,
+    inrow_groups,
+    is_in_row_cooler,
+    loop_impacts,
+)
 from rackdesigner.model.units import POWER, fmt
 from rackdesigner.whatif.losses import device_loss
 from rackdesigner.whatif.results import EPSILON, CoolingLoss, Gone, Impact, NotRated
@@ -217,7 +222,32 @@ def cooling_losses(
                 impact.cooling.append(
                     CoolingLoss((rack.rack.id,), f"rear door {door.id} lost", air, limit)
                 )
-    _room_air(analysis, gone, heat, door_racks, air_before, impact)
+    to_room = _inrows_lost(analysis, gone, impact)
+    _room_air(analysis, gone, heat, door_racks, (air_before, to_room), impact)
+
+
+def _inrows_lost(analysis: Analysis, gone: Gone, impact: Impact) -> float:
+    """In-row coolers lost (their loop, or their rack's power): where the coolers left in a
+    group take less than its racks' air heat, the rest goes to the room (a shortfall, no
+    GPU lost, as for a rear door). The W of air heat they no longer take."""
+    by_id = analysis.device_by_id
+    lost = {i for i in gone.down if (d := by_id.get(i)) is not None and is_in_row_cooler(d)}
+    if not lost:
+        return 0.0
+    to_room = 0.0
+    before = inrow_groups(analysis.racks, by_id)
+    after = inrow_groups(analysis.racks, by_id, lost)
+    for was, now in zip(before, after, strict=True):
+        names = [c.id for c in was.coolers if c.id in lost]
+        if not names:
+            continue
+        to_room += was.taken - now.taken
+        left = now.capacity or 0.0
+        if now.heat > left + EPSILON:
+            cause = f"in-row cooler{'s' if len(names) > 1 else ''} {' + '.join(names)} lost"
+            racks = tuple(r.rack.id for r in now.racks)
+            impact.cooling.append(CoolingLoss(racks, cause, now.heat, left))
+    return to_room
 
 
 def _loops_lost(analysis: Analysis, lost: Lost, gone: Gone, impact: Impact) -> None:
@@ -320,18 +350,20 @@ def _room_air(
     gone: Gone,
     heat: _Heat,
     door_racks: set[int],
-    before: float,
+    air: tuple[float, float],
     impact: Impact,
 ) -> None:
-    """The room's air handlers against the air heat left, where that grows."""
+    """The room's air handlers against the air heat left, where that grows; ``air``: the
+    room's air heat before, and what in-row coolers lost no longer take."""
     site = analysis.layout.site
     room = site.cooling_capacity if site is not None else None
-    if room is None or not (gone.racks or door_racks):
+    before, to_room = air
+    if room is None or not (gone.racks or door_racks or to_room):
         return
     by_id = analysis.device_by_id
     changed = gone.racks | door_racks
     changed.update(d.rack_index for i in gone.down if (d := by_id.get(i)) is not None)
-    after = before
+    after = before + to_room
     for index in changed:
         rack = analysis.racks[index]
         after += heat.of(rack)[3] - rack.air_heat

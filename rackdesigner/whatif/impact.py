@@ -158,8 +158,13 @@ class WhatIf:
         return sorted(impacts, key=key)
 
     def _air_before(self) -> float:
+        """The room's air heat with nothing failed: the racks' less what in-row coolers take
+        (as COOL006 counts it)."""
         if self._air is None:
-            self._air = sum(r.air_heat for r in self.analysis.racks)
+            from rackdesigner.analysis.liquid import inrow_taken
+
+            taken = inrow_taken(self.analysis)
+            self._air = sum(r.air_heat for r in self.analysis.racks) - sum(taken.values())
         return self._air
 
     # -- findings --------------------------------------------------------------------------

@@ -202,15 +202,7 @@ def _resolve_one(analysis: Analysis, index: PartIndex, failure: Failure, lost: L
         else:
             lost.elements.add(element)
     elif kind == "loop":
-        ids = [loop.id for loop in analysis.layout.cooling_loops]
-        if ident not in ids:
-            if not ids:
-                raise PartError(
-                    f"no loop {ident}: the layout declares no water loops "
-                    "([[cooling.loops]], docs/liquid-cooling.md)"
-                )
-            raise PartError(f"no loop {ident} in the layout; its loops: {_listed(ids)}")
-        lost.loops.add(ident)
+        lost.loops.add(_loop(analysis, ident))
     elif kind == WARMER:
         lost.warmer += warmer_of([failure])
     elif kind == "rack":
@@ -229,6 +221,19 @@ def _resolve_one(analysis: Analysis, index: PartIndex, failure: Failure, lost: L
         if not found_links:
             raise PartError(f"no link with an end {ident} in the layout")
         lost.links.update(found_links)
+
+
+def _loop(analysis: Analysis, ident: str) -> str:
+    """``ident``, a water loop of the layout; a :class:`PartError` naming its loops."""
+    ids = [loop.id for loop in analysis.layout.cooling_loops]
+    if ident in ids:
+        return ident
+    if not ids:
+        raise PartError(
+            f"no loop {ident}: the layout declares no water loops "
+            "([[cooling.loops]], docs/liquid-cooling.md)"
+        )
+    raise PartError(f"no loop {ident} in the layout; its loops: {_listed(ids)}")
 
 
 def _listed(ids: list[str]) -> str:

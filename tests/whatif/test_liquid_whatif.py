@@ -178,3 +178,28 @@ def test_warmer_water_and_bad_deltas_are_refused_clearly() -> None:
             parse_failure(f"warmer-water:{bad}")
     with pytest.raises(PartError, match=r"no loop nope in the layout; its loops: fws"):
         what_if(layout(), fails("loop:nope"))
+
+
+def test_a_chilled_loop_lost_stops_its_in_row_cooler() -> None:
+    """tests/rules/COOL020/silent.toml: racks a01 and a02 (5 kW of air heat each) send it
+    to in-row cooler ir1 (10 kW). On a chilled loop ``chw`` that is lost, ir1 stops: the
+    10 kW go to the room (a shortfall, no GPU lost), whose 5 kW of air handling they
+    exceed (before, the room had 10 - 10 = 0 W of it)."""
+    from tests.conftest import ROOT
+
+    text = (ROOT / "tests" / "rules" / "COOL020" / "silent.toml").read_text()
+    text = text.replace(
+        'name = "COOL020 silent"\n', 'name = "t"\n\n[site]\ncooling_capacity = "5 kW"\n'
+    )
+    text += '\n[[cooling.loops]]\nid = "chw"\nkind = "chilled"\nsupply_temperature = "18 °C"\ndevices = ["ir1"]\n'
+    impact = what_if(Analysis(loads(text).layout), fails("loop:chw"), findings=False)
+    assert [(d.id, d.why) for d in impact.down] == [("ir1", "its loop chw lost")]
+    inrow, room = impact.cooling
+    assert (inrow.racks, inrow.cause, inrow.heat, inrow.capacity) == (
+        ("a01", "a02"),
+        "in-row cooler ir1 lost",
+        pytest.approx(10e3),
+        0.0,
+    )
+    assert (room.cause, room.heat, room.capacity) == ("room air", pytest.approx(10e3), 5e3)
+    assert impact.gpus_lost == 0
