@@ -191,7 +191,10 @@ def test_a_chilled_loop_lost_stops_its_in_row_cooler() -> None:
     text = text.replace(
         'name = "COOL020 silent"\n', 'name = "t"\n\n[site]\ncooling_capacity = "5 kW"\n'
     )
-    text += '\n[[cooling.loops]]\nid = "chw"\nkind = "chilled"\nsupply_temperature = "18 °C"\ndevices = ["ir1"]\n'
+    text += (
+        '\n[[cooling.loops]]\nid = "chw"\nkind = "chilled"\nsupply_temperature = "18 °C"\n'
+        'devices = ["ir1"]\n'
+    )
     impact = what_if(Analysis(loads(text).layout), fails("loop:chw"), findings=False)
     assert [(d.id, d.why) for d in impact.down] == [("ir1", "its loop chw lost")]
     inrow, room = impact.cooling
