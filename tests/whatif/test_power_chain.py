@@ -27,7 +27,7 @@ import pytest
 
 from rackdesigner.analysis import Analysis
 from rackdesigner.layout_io.document import load, loads
-from rackdesigner.whatif import PartError, WhatIf, parse_failure, what_if
+from rackdesigner.whatif import Impact, PartError, WhatIf, parse_failure, what_if
 from rackdesigner.whatif.render import impact_text
 from tests.builders import HEADER
 from tests.conftest import ROOT
@@ -128,7 +128,7 @@ def fails(*texts: str) -> list:
     return [parse_failure(t) for t in texts]
 
 
-def _chain(impact) -> dict[str, tuple[str, float]]:  # type: ignore[no-untyped-def]
+def _chain(impact: Impact) -> dict[str, tuple[str, float]]:
     return {c.id: (c.state, c.load) for c in impact.chain}
 
 
