@@ -2,7 +2,8 @@
 
 A plain class given the workspace and the screen. The part is the entity under the cursor
 (a switch, PDU, CDU or rear door; a GPU node's cables; its rack, the rack's feeds and power
-sides), or one typed as ``KIND:ID``. The failure model runs in a worker thread on a
+sides, its path up the power chain, its CDUs' water loops), any chain element or loop,
+warmer facility water, or one typed as ``KIND:ID``. The failure model runs in a worker thread on a
 snapshot of the analysis taken on the app's thread and comes back as one message
 (``WhatIfDone``). The racks and the topology shade what goes down, degrades or is cut off,
 the header shows the figures, until escape (:meth:`WhatIfController.clear`).
