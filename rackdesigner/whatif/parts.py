@@ -204,6 +204,14 @@ def _resolve_one(analysis: Analysis, index: PartIndex, failure: Failure, lost: L
     elif kind == "loop":
         lost.loops.add(_loop(analysis, ident))
     elif kind == WARMER:
+        if not any(
+            loop.loop_kind == "facility" and loop.supply is not None
+            for loop in analysis.layout.cooling_loops
+        ):
+            raise PartError(
+                "warmer water: the layout declares no facility water loop with a supply "
+                "temperature for it to warm ([[cooling.loops]], docs/liquid-cooling.md)"
+            )
         lost.warmer += warmer_of([failure])
     elif kind == "rack":
         found_racks = index.racks.get(ident, [])

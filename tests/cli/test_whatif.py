@@ -122,14 +122,21 @@ def test_an_unknown_element_says_which_ids_exist() -> None:
 
 
 def test_warmer_water_alone_with_a_failure_and_with_each() -> None:
-    """layouts/inference-32-b200.toml declares no water loop: warmer water changes nothing
-    there, and says so plainly; a bad delta exits 2."""
-    alone = run("whatif", LAYOUT, "--warmer-water", "5")
+    """tests/data/whatif/chain-and-loop.toml: CDUs c1 and c2, 80 kW at 5 K, hold 35 °C on
+    the 30 °C loop fws; 5 K warmer leaves them 0 K: not judged, its 64 GPUs said. A layout
+    without a facility loop, or a bad delta, exits 2."""
+    loop = str(ROOT / "tests" / "data" / "whatif" / "chain-and-loop.toml")
+    alone = run("whatif", loop, "--warmer-water", "5")
     assert alone.exit_code == 0, alone.output
     assert alone.output.startswith("What if the facility water is 5 K warmer:\n")
-    both = run("whatif", LAYOUT, "--warmer-water", "5 K", "--fail", "side:A", "--format", "json")
-    assert json.loads(both.output)["warmer_water"] == 5.0
-    each = run("whatif", LAYOUT, "--warmer-water", "5K", "--each", "rack")
+    assert "2 racks, 64 GPUs on it" in alone.output
+    both = run("whatif", loop, "--warmer-water", "5 K", "--fail", "side:A", "--format", "json")
+    data = json.loads(both.output)
+    assert (data["warmer_water"], data["failures"]) == (5.0, ["side:A"])
+    assert data["not_rated"][0]["gpus"] == 64
+    each = run("whatif", loop, "--warmer-water", "5K", "--each", "rack")
     assert each.output.startswith("Every single rack failure on facility water 5 K warmer")
-    bad = run("whatif", LAYOUT, "--warmer-water", "warm")
+    bad = run("whatif", loop, "--warmer-water", "warm")
     assert bad.exit_code == 2 and "warmer water 'warm'" in bad.output
+    none = run("whatif", LAYOUT, "--warmer-water", "5")
+    assert none.exit_code == 2 and "no facility water loop" in none.output
