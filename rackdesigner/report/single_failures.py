@@ -34,6 +34,9 @@ def single_failures(analysis: Analysis) -> list[dict[str, Any]]:
     from rackdesigner.whatif.render import impact_data, new_codes, summary
 
     out: list[dict[str, Any]] = []
+    # The worst of each kind with its findings, as --fail has them: one engine for all, so
+    # that the layout is checked once, not once a kind (each kind ranks on its own budget).
+    worst_of = WhatIf(analysis)
     for kind in EACH_KINDS:
         engine = WhatIf(analysis, fabric_budget=FABRIC_BUDGET)
         try:
@@ -43,7 +46,7 @@ def single_failures(analysis: Analysis) -> list[dict[str, Any]]:
             continue
         if not ranked:
             continue
-        worst = engine.run(ranked[0].failures)  # with its findings, as --fail has them
+        worst = worst_of.run(ranked[0].failures)
         out.append(
             {
                 "kind": kind,

@@ -385,8 +385,10 @@ def summary(impact: Impact) -> str:
         parts.append(f"power {fmt(sum(p.over for p in impact.power), POWER)} over")
     if impact.chain_over:
         parts.append(f"power chain {fmt(impact.chain_over, POWER)} over")
-    if impact.one_path:
+    if impact.gpus_one_path:
         parts.append(f"redundancy lost for {plural(impact.gpus_one_path, 'GPU')}")
+    elif impact.one_path:
+        parts.append(f"redundancy lost for {plural(len(impact.one_path), 'rack')}")
     unjudged = sum(n.gpus for n in impact.not_rated)
     if impact.not_rated:
         parts.append(f"cooling not judged for {plural(unjudged, 'GPU')}")
