@@ -154,9 +154,9 @@ def main() -> int:
 
 def _designer_path(session: Any, edits: int) -> list[tuple[str, list[float]]]:
     """Time what ``DesignerApp.do`` computes outside its panels, edit by edit: the session
-    re-checks all but the fabric rules, guidance names the problems the edit brought
-    (as ``tui/guide.py`` does: the findings before, the groups that re-ran after) and the
-    header reads its totals (``tui/totals.py``)."""
+    re-checks all but the fabric rules, guidance names the problems the edit brought (as
+    ``tui/controllers/guide.py`` does: the findings before, the groups that re-ran after)
+    and the header reads its totals (``tui/totals.py``)."""
     from rackdesigner.design.guidance import new_problems
     from rackdesigner.edit import MoveDevice, UpdateDevice, UpdateRack
     from rackdesigner.tui.totals import totals

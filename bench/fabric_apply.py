@@ -5,7 +5,7 @@
 ``bench/generate.py``'s layout with its switches and cables taken out (GPU nodes in their
 racks), opened in a Session; then the default fabric's plan, ``to_batch``, ``Session.do``
 (apply and re-check, fabric rules apart) and ``undo``. In the designer the last two run in
-a worker behind a busy screen from 1,000 commands on (rackdesigner/tui/long_edit.py).
+a worker behind a busy screen from 1,000 commands on (rackdesigner/tui/controllers/long_edit.py).
 ``tomllib`` parsing the layout with its generated fabric is the reference. Prints markdown.
 """
 

@@ -64,6 +64,7 @@ import math
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 PRESETS = (8, 128, 1024, 8192, 100_000)
@@ -281,6 +282,7 @@ class Plan:
     power_w: float  # estimated, from ASSUMED_POWER_W
     row_pitch_m: float = ROW_PITCH_M
     variant: str = "standard"  # "standard" | "spread"
+    storage: bool = False  # a parallel file system and storage fabric a row (add_storage)
 
     @property
     def devices(self) -> int:
@@ -786,6 +788,86 @@ def _blank_positions(rack: Rack) -> list[int]:
     return [u for u in range(1, RACK_HEIGHT_U + 1) if u not in taken]
 
 
+# --------------------------------------------------------------------------- storage
+
+# The storage tier (--storage): a storage rack at the end of every row of compute racks with
+# two storage leaves (each node's eth1 on one, eth2 on the other: its two 400GbE storage
+# ports) and two DDN AI400X2 Turbo appliances (80 GB/s each), four client ports on each leaf.
+# Each row is a storage pod of its own (docs/storage.md); at NVIDIA's "good" level a row of
+# 128 nodes (1,024 GPUs) asks 60 GB/s of reads, and gets 160 GB/s.
+STORAGE_LEAF = "bench-storage-leaf"
+STORAGE_APPLIANCE = "ddn-ai400x2t"
+STORAGE_APPLIANCES_PER_ROW = 2
+STORAGE_LEAF_PORTS = 160
+STORAGE_LEAF_POSITIONS = (19, 21)  # 2U each, mid-rack
+STORAGE_APPLIANCE_POSITIONS = (3, 5)
+ASSUMED_POWER_W[STORAGE_LEAF] = 2_000.0
+ASSUMED_POWER_W[STORAGE_APPLIANCE] = 2_500.0
+STORAGE_CATALOG = f"""
+# Synthetic 2U storage leaf: 160 x 400GbE storage ports (a row's 128 nodes on each of two).
+[catalog.{STORAGE_LEAF}]
+kind = "switch"
+name = "Storage leaf, 160 x 400GbE (synthetic, bench)"
+height = "2 U"
+power = "2 kW"
+airflow = "front-to-rear"
+psus = 2
+psus_required = 1
+input_voltage = ["200 V", "240 V"]
+psu_inlet = "c14"
+ports = [
+    {{ name = "p", count = {STORAGE_LEAF_PORTS}, speed = "400 Gbps", tech = "ethernet", role = "storage" }},
+]
+
+# The appliances ordered with 400GbE client ports, the storage leaves'.
+[catalog.{STORAGE_APPLIANCE}]
+ports = [
+    {{ name = "ib", count = 8, speed = "400 Gbps", tech = "ethernet", role = "storage" }},
+    {{ name = "mgmt", count = 1, speed = "1 Gbps", tech = "ethernet", role = "management" }},
+]
+"""  # noqa: E501 (a TOML inline table is one line)
+
+
+def add_storage(plan: Plan) -> None:
+    """A storage rack a row (its leaves and appliances) and the storage cables, in place."""
+    rows: dict[int, list[Rack]] = {}
+    for rack in plan.racks:
+        if rack.nodes:
+            rows.setdefault(rack.row_index, []).append(rack)
+    links: list[tuple[str, str, str]] = []
+    ends: list[tuple[Rack, int, int, Rack, int, int]] = []
+    for row_index, compute in sorted(rows.items()):
+        first = compute[0]
+        slot = max(r.slot for r in plan.racks if r.row_index == row_index) + 1
+        rack = Rack(f"{first.row.lower()}{slot:02d}", first.row, row_index, slot, "network")
+        leaves = [f"{rack.id}-sleaf{k + 1}" for k in range(2)]
+        for leaf, pos in zip(leaves, STORAGE_LEAF_POSITIONS, strict=True):
+            rack.switches.append((leaf, STORAGE_LEAF, pos, 2))
+        used = [0, 0]
+        for k, pos in enumerate(STORAGE_APPLIANCE_POSITIONS[:STORAGE_APPLIANCES_PER_ROW]):
+            appliance = f"{rack.id}-pfs{k + 1}"
+            rack.switches.append((appliance, STORAGE_APPLIANCE, pos, 2))
+            for port in range(8):
+                side = port // 4
+                used[side] += 1
+                links.append((f"{appliance}:ib{port + 1}", f"{leaves[side]}:p{used[side]}", ""))
+                ends.append((rack, pos, 2, rack, STORAGE_LEAF_POSITIONS[side], 2))
+        for node_rack in compute:
+            for k, node in enumerate(node_rack.nodes):
+                pos, height = NODE_POSITIONS[k], _node_height(node_rack)
+                for side in range(2):
+                    used[side] += 1
+                    links.append((f"{node}:eth{side + 1}", f"{leaves[side]}:p{used[side]}", ""))
+                    ends.append((node_rack, pos, height, rack, STORAGE_LEAF_POSITIONS[side], 2))
+        plan.racks.append(rack)
+        plan.power_w += 2 * ASSUMED_POWER_W[STORAGE_LEAF]
+        plan.power_w += STORAGE_APPLIANCES_PER_ROW * ASSUMED_POWER_W[STORAGE_APPLIANCE]
+    longest, _ = _media(links, ends, 0, plan.row_pitch_m)
+    plan.max_run_m = max(plan.max_run_m, longest)
+    plan.links.extend(links)
+    plan.storage = True
+
+
 # --------------------------------------------------------------------------- text
 
 
@@ -847,7 +929,9 @@ def with_loops(text: str, plan: Plan) -> str:
     return text + table if at < 0 else text[:at] + table + text[at:]
 
 
-def render(plan: Plan, default_thresholds: bool = False, chain: bool = False) -> str:
+def render(
+    plan: Plan, default_thresholds: bool = False, chain: bool = False, pathways: bool = False
+) -> str:
     out: list[str] = []
     w = out.append
     lm, sm = plan.leaf_model, plan.spine_model
@@ -879,6 +963,8 @@ def render(plan: Plan, default_thresholds: bool = False, chain: bool = False) ->
         'kind = "training"\nmodel_params = 70e9\nparallelism = "fsdp"\n'
         "steps_per_second = 0.5\nbytes_per_param = 2\n"
     )
+    if plan.storage:
+        w('storage_level = "good"\n')
     if plan.max_run_m > CABLE_MAX_DEFAULT_M and not default_thresholds:
         w("\n[rules.thresholds]\n")
         w(
@@ -892,6 +978,8 @@ def render(plan: Plan, default_thresholds: bool = False, chain: bool = False) ->
         if model is not None and model.catalog_toml:
             w("\n")
             w(model.catalog_toml)
+    if plan.storage:
+        w(STORAGE_CATALOG)
 
     if chain:
         w(_chain_text(plan))
@@ -937,9 +1025,40 @@ def render(plan: Plan, default_thresholds: bool = False, chain: bool = False) ->
         for pos, did, model in items:
             w(f'\n[[racks.devices]]\nid = "{did}"\nmodel = "{model}"\nposition = {pos}\n')
 
+    if pathways:
+        _render_pathways(plan, w)
     for a, b, media in plan.links:
         w(f'\n[[links]]\na = "{a}"\nb = "{b}"\nmedia = "{media}"\n')
     return "".join(out)
+
+
+# --pathways (v1.4): trays over every row and cross-aisle runs joining them, as `rackdesigner
+# new` writes them (design/cable_plant.py): at both row ends and every 8 racks between.
+# 900 x 150 mm trays (the widest common size at a ladder rack's depth); the fill is what
+# CAB006 finds, not a target of the benchmark.
+PATHWAY_CROSS_EVERY = 8
+
+
+def _render_pathways(plan: Plan, w: Callable[[str], object]) -> None:
+    rows: dict[str, int] = {}
+    for rack in plan.racks:
+        rows[rack.row] = max(rows.get(rack.row, 0), rack.slot)
+    last = max(rows.values())
+    size = 'width = "900 mm"\ndepth = "150 mm"\n'
+    for row in rows:
+        w(f'\n[[pathways]]\nid = "tray-{row.lower()}"\nrow = "{row}"\nslots = [0, {last + 1}]\n')
+        w(size)
+    if len(rows) < 2:
+        return
+    first, final = next(iter(rows)), list(rows)[-1]
+    crossings = [0.0, *(k + 0.5 for k in range(PATHWAY_CROSS_EVERY, last, PATHWAY_CROSS_EVERY))]
+    for position in [*crossings, float(last + 1)]:
+        name = f"{position:g}".replace(".", "_")
+        w(
+            f'\n[[pathways]]\nid = "cross-{name}"\nrows = ["{first}", "{final}"]\n'
+            f"slot = {position:g}\n"
+        )
+        w(size)
 
 
 def generate_layout_text(
@@ -947,11 +1066,13 @@ def generate_layout_text(
     oversubscription: float = 1.0,
     default_thresholds: bool = False,
     spread: bool = False,
+    pathways: bool = False,
 ) -> str:
     """The layout for ``gpus`` GPUs as TOML text (format v1); ``spread``: the variant with
-    spines in rows of their own (:func:`build_spread_plan`)."""
+    spines in rows of their own (:func:`build_spread_plan`); ``pathways`` (v1.4): with trays
+    over the rows and cross-aisle runs."""
     plan = (build_spread_plan if spread else build_plan)(gpus, oversubscription)
-    return render(plan, default_thresholds)
+    return render(plan, default_thresholds, pathways)
 
 
 def describe(plan: Plan, text: str) -> dict[str, object]:
@@ -1033,6 +1154,18 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="(v1.4) declare a W32 facility water loop feeding every CDU, sized for them all",
     )
+    ap.add_argument(
+        "--storage",
+        action="store_true",
+        help="a parallel file system a row: a storage rack with two storage leaves and two "
+        "DDN AI400X2 Turbo, every node's two storage ports cabled (docs/storage.md)",
+    )
+    ap.add_argument(
+        "--pathways",
+        action="store_true",
+        help="(v1.4) declare cable pathways: a tray over each row, cross-aisle runs at the "
+        "row ends and every 8 racks (cables are routed along them)",
+    )
     ap.add_argument("--stats", action="store_true", help="print counts and timing to stderr")
     args = ap.parse_args(argv)
 
@@ -1047,7 +1180,9 @@ def main(argv: list[str] | None = None) -> int:
             plan = (build_spread_plan if args.spread else build_plan)(gpus, args.oversubscription)
         except ValueError as e:
             ap.error(str(e))
-        text = render(plan, args.default_thresholds, args.power_chain)
+        if args.storage:
+            add_storage(plan)
+        text = render(plan, args.default_thresholds, args.power_chain, args.pathways)
         if args.loops:
             text = with_loops(text, plan)
         elapsed = time.perf_counter() - t0

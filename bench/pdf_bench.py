@@ -15,7 +15,7 @@ Both sides run as children, interleaved, ``--repeat`` times, on the same layout:
             surface; table pages drawn from their lines, drawing pages painted from
             their SVG, export/render/paint.py)
   old path  a child that loads and checks as export does, then prints the same pages as
-            the pack did before issue 23: every page's SVG converted alone by cairosvg
+            the pack once did: every page's SVG converted alone by cairosvg
             into a one-page PDF, the pages joined by pypdf
   load      load and check alone, so that each side's printing is its time beyond it
 

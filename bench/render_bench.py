@@ -43,7 +43,7 @@ sys.path.insert(0, HERE)
 
 from generate import generate_layout_text  # noqa: E402
 
-TARGET_RATIO = 20.0  # ours at least 20 x faster per rack (issue 12)
+TARGET_RATIO = 20.0  # ours at least 20 x faster per rack
 TARGET_MB = 8.0
 
 OURS = r"""

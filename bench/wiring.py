@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Time the designer's cabling (issue 15): Connect ports on the 128-GPU example, and
+"""Time the designer's cabling: Connect ports on the 128-GPU example, and
 Generate fabric for 1,024 GPUs (preview, apply, undo), inside the app. Prints markdown.
 
     python bench/wiring.py                  # 5 repeats

@@ -61,12 +61,18 @@ def rackdesigner_command() -> list[str]:
 
 
 SUBPROCESS_NAMES = frozenset({"subprocess", "rackdesigner_command"})
+# The shared helpers that start a process, by module and name.
+STARTERS = frozenset({("tests.processes", "console")})
+
+
+def _starter(helper: object) -> bool:
+    return (getattr(helper, "__module__", None), getattr(helper, "__name__", None)) in STARTERS
 
 
 def _starts_a_process(function: object) -> bool:
     """Whether a test starts a process (the console script, an interpreter, tmux): its code,
     or that of a function of its module it calls, names ``subprocess`` or
-    ``rackdesigner_command``."""
+    ``rackdesigner_command``, or it calls one of :data:`STARTERS` (tests/processes.py)."""
     code = getattr(function, "__code__", None)
     if code is None:
         return False
@@ -74,8 +80,16 @@ def _starts_a_process(function: object) -> bool:
     module = getattr(function, "__globals__", {})
     for name in code.co_names:
         helper = module.get(name)
-        if callable(helper) and getattr(helper, "__module__", None) == function.__module__:
-            names |= set(getattr(getattr(helper, "__code__", None), "co_names", ()))
+        if not callable(helper):
+            continue
+        home = getattr(helper, "__module__", None)
+        if _starter(helper):
+            return True
+        if home == function.__module__:
+            for called in getattr(getattr(helper, "__code__", None), "co_names", ()):
+                names.add(called)
+                if _starter(module.get(called)):
+                    return True
     return not names.isdisjoint(SUBPROCESS_NAMES)
 
 

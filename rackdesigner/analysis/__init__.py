@@ -47,7 +47,10 @@ from rackdesigner.model.thresholds import resolve
 
 if TYPE_CHECKING:
     from rackdesigner.analysis.fabric_graph import Fabric
+    from rackdesigner.analysis.pathways import PathwayGraph
+    from rackdesigner.analysis.plant import CablePlant
     from rackdesigner.analysis.power_chain import PowerChain
+    from rackdesigner.analysis.storage import StorageFacts
 
 __all__ = [
     "POWERED_KINDS",
@@ -168,9 +171,12 @@ class Analysis:
         self.total_gpus = 0
         self._totals()
         # Computed on first use.
+        self._pathways: tuple[PathwayGraph | None] | None = None
+        self._plant: CablePlant | None = None
         self._links: tuple[list[LinkFacts], Edges] | None = None
         self._fabrics: list[Fabric] | None = None
         self._cdu_loads: list[CduLoad] | None = None
+        self._storage: StorageFacts | None = None
         # (cdu_loads, the figures of each rack's groups), for that cdu_loads.
         self._loads_by_rack: tuple[list[CduLoad], dict[int, list[_LoadFigures]]] | None = None
         # (cdu_loads, racks, site_figures()), for those.
@@ -249,9 +255,39 @@ class Analysis:
     # -- facts computed on first use -----------------------------------------------------
 
     def _link_table(self) -> tuple[list[LinkFacts], Edges]:
-        return self._once(
-            "_links", lambda: resolve_links(self.layout.links, self.device_by_id, self.geometry)
-        )
+        def build() -> tuple[list[LinkFacts], Edges]:
+            links, edges = resolve_links(
+                self.layout.links, self.device_by_id, self.geometry, self.pathway_graph
+            )
+            if self.layout.trunks:  # the loader holds every link's via to a trunk
+                from rackdesigner.analysis.channels import attach_channels
+
+                attach_channels(links, self.layout, self.device_by_id)
+            return links, edges
+
+        return self._once("_links", build)
+
+    @property
+    def pathway_graph(self) -> PathwayGraph | None:
+        """(v1.4) The layout's pathways as a graph in metres (routes between racks follow
+        it), or None where the layout declares no pathway."""
+
+        def build() -> tuple[PathwayGraph | None]:
+            if not self.layout.pathways:
+                return (None,)
+            from rackdesigner.analysis.pathways import PathwayGraph
+
+            return (PathwayGraph(self.layout, self.geometry),)
+
+        return self._once("_pathways", build)[0]
+
+    @property
+    def plant(self) -> CablePlant:
+        """(v1.4) The cable plant: every link's route and parts, each pathway's fill, the
+        channels' losses, the transceivers and physical cables (analysis/plant.py)."""
+        from rackdesigner.analysis.plant import CablePlant
+
+        return self._once("_plant", lambda: CablePlant(self))
 
     @property
     def links(self) -> list[LinkFacts]:
@@ -271,6 +307,14 @@ class Analysis:
             "_fabrics",
             lambda: build_fabrics(self.links, self.compute_edges, self.device_by_id),
         )
+
+    @property
+    def storage(self) -> StorageFacts:
+        """The storage tiers and the storage fabric (analysis/storage.py), built on first
+        use: only the storage rules, the report and the exports read them."""
+        from rackdesigner.analysis.storage import storage_facts
+
+        return self._once("_storage", lambda: storage_facts(self))
 
     @property
     def cdu_loads(self) -> list[CduLoad]:

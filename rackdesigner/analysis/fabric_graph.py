@@ -221,6 +221,23 @@ def _describe(fabric: Fabric, graph: nx.Graph, by_id: Mapping[str, DeviceFacts])
             fabric.switches[dev.id] = SwitchFacts(dev, tier.get(dev.id))
     tiers = [s.tier for s in fabric.switches.values() if s.tier is not None]
     fabric.max_tier = max(tiers, default=0)
+    _switch_bandwidth(fabric, adjacency, tier, switch_ids)
+    fabric.groups = lateral_groups(
+        [d.id for d in fabric.devices], adjacency, tier, fabric.max_tier, fabric.node_bandwidth
+    )
+    crossing = [fabric.injection]
+    for level in range(1, fabric.max_tier):
+        crossing.append(sum(s.up for s in fabric.tier_switches(level)))
+    fabric.bisection = min(crossing) / 2 if fabric.nodes else 0.0
+    if len(fabric.nodes) >= 2:
+        _single_points_of_failure(fabric, graph, by_id)
+
+
+def _switch_bandwidth(
+    fabric: Fabric, adjacency: Any, tier: dict[str, int], switch_ids: set[str]
+) -> None:
+    """Each tiered switch's bandwidth down (to a lower tier or any endpoint that is not a
+    switch), up and lateral (to its own tier); switches no GPU node reaches are left out."""
     for switch in fabric.switches.values():
         if switch.tier is None:
             continue
@@ -233,65 +250,48 @@ def _describe(fabric: Fabric, graph: nx.Graph, by_id: Mapping[str, DeviceFacts])
                 other = 0  # any other endpoint: its port on this switch is a downlink
             if other == switch.tier:
                 switch.lateral += data["bandwidth"]
-                continue
-            if other < switch.tier:
+            elif other < switch.tier:
                 switch.down += data["bandwidth"]
             else:
                 switch.up += data["bandwidth"]
-    fabric.groups = lateral_groups(
-        [d.id for d in fabric.devices], adjacency, tier, fabric.max_tier, fabric.node_bandwidth
-    )
-    crossing = [fabric.injection]
-    for level in range(1, fabric.max_tier):
-        crossing.append(sum(s.up for s in fabric.tier_switches(level)))
-    fabric.bisection = min(crossing) / 2 if fabric.nodes else 0.0
-    if len(fabric.nodes) >= 2:
-        _single_points_of_failure(fabric, graph, by_id)
 
 
-def _single_points_of_failure(
-    fabric: Fabric, graph: nx.Graph, by_id: Mapping[str, DeviceFacts]
-) -> None:
-    """Switches and cables whose loss leaves GPU nodes of this fabric on two sides."""
-    gpu = {node.id for node in fabric.nodes}
-    # A well-built fabric has no articulation point, and then the only possible bridge is a
-    # fabric of one cable. The articulation-point pass is the cheap one; build the blocks
-    # only when there is something to find.
-    if len(graph) > 2 and next(nx.articulation_points(graph), None) is None:
-        return
-    blocks = [set(edges) for edges in nx.biconnected_component_edges(graph)]
-    block_nodes: list[set[str]] = []
-    membership: dict[str, list[int]] = {}
-    for number, edges in enumerate(blocks):
-        nodes = {n for edge in edges for n in edge}
-        block_nodes.append(nodes)
-        for n in nodes:
-            membership.setdefault(n, []).append(number)
-    cut = {n for n, owners in membership.items() if len(owners) > 1}
-    if not cut:
-        # No articulation point: the only possible bridge is a fabric of one edge, two GPU
-        # nodes cabled back to back.
-        if len(blocks) == 1 and len(blocks[0]) == 1:
-            ((a, b),) = blocks[0]
-            data = graph.edges[a, b]
-            if data["count"] == 1 and a in gpu and b in gpu:
-                fabric.cut_links.append((data["links"][0], 1))
-        return
-    # Block-cut tree: blocks are ("b", i), cut vertices ("c", name).
-    weight: dict[tuple[str, object], int] = {}
-    tree: dict[tuple[str, object], list[tuple[str, object]]] = {}
-    key: tuple[str, object]
+_Key = tuple[str, object]  # a block-cut tree's vertex: ("b", block number) or ("c", node)
+
+
+@dataclass(slots=True)
+class _BlockCutTree:
+    """The block-cut tree of a graph's biconnected blocks and cut vertices, rooted at a cut
+    vertex: each vertex's parent, a depth-first order and the GPU nodes below each."""
+
+    children: dict[_Key, list[_Key]]
+    parent: dict[_Key, _Key | None]
+    order: list[_Key]
+    below: dict[_Key, int]
+    total: int
+
+    def gpu_sides(self, key: _Key) -> int:
+        """How many of the parts a cut vertex's loss leaves hold GPU nodes."""
+        parts = [self.below[child] for child in self.children[key] if self.parent.get(child) == key]
+        if self.parent[key] is not None:
+            parts.append(self.total - self.below[key])
+        return sum(1 for p in parts if p > 0)
+
+
+def _block_cut_tree(
+    block_nodes: list[set[str]], membership: dict[str, list[int]], cut: set[str], gpu: set[str]
+) -> _BlockCutTree:
+    """Blocks weigh the GPU nodes only they hold; a cut vertex weighs 1 if it is one."""
+    weight: dict[_Key, int] = {}
+    tree: dict[_Key, list[_Key]] = {}
     for number, nodes in enumerate(block_nodes):
-        key = ("b", number)
-        weight[key] = sum(1 for n in nodes if n in gpu and n not in cut)
-        tree[key] = [("c", n) for n in nodes if n in cut]
+        weight["b", number] = sum(1 for n in nodes if n in gpu and n not in cut)
+        tree["b", number] = [("c", n) for n in nodes if n in cut]
     for n in cut:
-        key = ("c", n)
-        weight[key] = 1 if n in gpu else 0
-        tree[key] = [("b", number) for number in membership[n]]
-    total = sum(weight.values())
-    root: tuple[str, object] = ("c", next(iter(sorted(cut))))
-    parent: dict[tuple[str, object], tuple[str, object] | None] = {root: None}
+        weight["c", n] = 1 if n in gpu else 0
+        tree["c", n] = [("b", number) for number in membership[n]]
+    root: _Key = ("c", next(iter(sorted(cut))))
+    parent: dict[_Key, _Key | None] = {root: None}
     order = [root]
     stack = [root]
     while stack:
@@ -306,30 +306,65 @@ def _single_points_of_failure(
         up = parent[key]
         if up is not None:
             below[up] += below[key]
-    for key in order:
-        kind, name = key
+    return _BlockCutTree(tree, parent, order, below, sum(weight.values()))
+
+
+def _single_points_of_failure(
+    fabric: Fabric, graph: nx.Graph, by_id: Mapping[str, DeviceFacts]
+) -> None:
+    """Switches and cables whose loss leaves GPU nodes of this fabric on two sides."""
+    gpu = {node.id for node in fabric.nodes}
+    # A well-built fabric has no articulation point, and then the only possible bridge is a
+    # fabric of one cable. The articulation-point pass is the cheap one; build the blocks
+    # only when there is something to find.
+    if len(graph) > 2 and next(nx.articulation_points(graph), None) is None:
+        return
+    blocks = [set(edges) for edges in nx.biconnected_component_edges(graph)]
+    block_nodes = [{n for edge in edges for n in edge} for edges in blocks]
+    membership: dict[str, list[int]] = {}
+    for number, nodes in enumerate(block_nodes):
+        for n in nodes:
+            membership.setdefault(n, []).append(number)
+    cut = {n for n, owners in membership.items() if len(owners) > 1}
+    if not cut:
+        _back_to_back(fabric, graph, blocks, gpu)
+        return
+    tree = _block_cut_tree(block_nodes, membership, cut, gpu)
+    for kind, name in tree.order:
         if kind == "c":
             device = by_id[str(name)]
-            if device.kind != "switch":
-                continue
-            parts = [below[child] for child in tree[key] if parent.get(child) == key]
-            if parent[key] is not None:
-                parts.append(total - below[key])
-            with_gpus = sum(1 for p in parts if p > 0)
-            if with_gpus >= 2:
-                fabric.cut_switches.append((device, with_gpus))
+            sides = tree.gpu_sides((kind, name)) if device.kind == "switch" else 0
+            if sides >= 2:
+                fabric.cut_switches.append((device, sides))
         else:
             assert isinstance(name, int)  # a block's number
-            edges = blocks[name]
-            if len(edges) != 1:
-                continue
-            ((a, b),) = edges
-            data = graph.edges[a, b]
-            if data["count"] > 1:
-                continue  # parallel cables: losing one leaves the other
-            side = below[key]
-            other = total - side
-            if side > 0 and other > 0:
-                fabric.cut_links.append((data["links"][0], min(side, other)))
+            _bridge(fabric, graph, blocks[name], tree.below[kind, name], tree.total)
     fabric.cut_switches.sort(key=lambda item: item[0].order)
     fabric.cut_links.sort(key=lambda item: item[0].index)
+
+
+def _back_to_back(
+    fabric: Fabric, graph: nx.Graph, blocks: list[set[tuple[str, str]]], gpu: set[str]
+) -> None:
+    """Without an articulation point the only possible bridge is a fabric of one edge: two
+    GPU nodes cabled back to back by one cable."""
+    if len(blocks) == 1 and len(blocks[0]) == 1:
+        ((a, b),) = blocks[0]
+        data = graph.edges[a, b]
+        if data["count"] == 1 and a in gpu and b in gpu:
+            fabric.cut_links.append((data["links"][0], 1))
+
+
+def _bridge(
+    fabric: Fabric, graph: nx.Graph, edges: set[tuple[str, str]], side: int, total: int
+) -> None:
+    """A block of one edge of one cable is a bridge: its cable is a single point of failure
+    where GPU nodes are on both sides (``side`` below it of ``total``)."""
+    if len(edges) != 1:
+        return
+    ((a, b),) = edges
+    data = graph.edges[a, b]
+    if data["count"] > 1:
+        return  # parallel cables: losing one leaves the other
+    if side > 0 and total - side > 0:
+        fabric.cut_links.append((data["links"][0], min(side, total - side)))

@@ -11,10 +11,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
 
 from rackdesigner.analysis.geometry import RackPlace, SiteGeometry, route_length
 from rackdesigner.model.layout import Device, DeviceType, Feed, Gpu, Link, PortGroup, Rack
 from rackdesigner.model.refs import Ref, link_refs, shared_a_ends
+
+if TYPE_CHECKING:
+    from rackdesigner.analysis.pathways import PathwayGraph
+
+
+class ChannelRuns(Protocol):
+    """(v1.4) What a link's channel (analysis/channels.py) tells its facts: the run without
+    slack and the length of its three parts together."""
+
+    def route(
+        self, a: DeviceFacts, b: DeviceFacts, geometry: SiteGeometry, router: PathwayGraph | None
+    ) -> float | None: ...
+
+    def length(
+        self, a: DeviceFacts, b: DeviceFacts, geometry: SiteGeometry, router: PathwayGraph | None
+    ) -> float | None: ...
+
 
 ZERO_DRAW_KINDS = ("blank", "patch-panel")  # passive: no power, nothing unknown about it
 # Kinds that draw power even when fanless ("passive" airflow: immersion nodes have no fans).
@@ -202,6 +220,10 @@ class LinkFacts:
     compute: bool = False  # both ends are compute ports: part of a fabric
     geometry: SiteGeometry | None = None
     refs: LinkRefs | None = None  # shared by an analysis's links: their references
+    # (v1.4) the layout's pathways, where it declares them: routes between racks follow them
+    router: PathwayGraph | None = None
+    # (v1.4) the channel a link with ``via`` runs as (analysis/channels.py)
+    channel: ChannelRuns | None = None
     # The route is computed when first read: only the cabling rules need every one.
     _route: float | None = field(default=None, init=False, repr=False)
     _routed: bool = field(default=False, init=False, repr=False)
@@ -210,7 +232,9 @@ class LinkFacts:
 
     @property
     def route(self) -> float | None:
-        """The cable's run in metres without slack; None where it cannot be computed."""
+        """The cable's run in metres without slack; None where it cannot be computed. Between
+        racks it follows the layout's pathways where they join the two racks (v1.4), else
+        the row-and-slot model (layout-format.md, Geometry)."""
         if not self._routed:
             self._routed = True
             da, db = self.a.device, self.b.device
@@ -220,19 +244,11 @@ class LinkFacts:
                 and da is not None
                 and db is not None
                 and self.geometry is not None
-                and da.port_height is not None
-                and db.port_height is not None
-                and da.place is not None
-                and db.place is not None
             ):
-                self._route = route_length(
-                    da.place,
-                    da.port_height,
-                    db.place,
-                    db.port_height,
-                    da.rack is db.rack,
-                    self.geometry,
-                )
+                if self.channel is not None:
+                    self._route = self.channel.route(da, db, self.geometry, self.router)
+                else:
+                    self._route = run_between(da, db, self.geometry, self.router)
         return self._route
 
     @property
@@ -243,6 +259,10 @@ class LinkFacts:
         self._measured = True
         if self.link.length is not None:
             self._length = float(self.link.length)
+        elif self.channel is not None:
+            da, db = self.a.device, self.b.device
+            if self.resolved and da is not None and db is not None and self.geometry is not None:
+                self._length = self.channel.length(da, db, self.geometry, self.router)
         else:
             route = self.route
             if route is not None and self.geometry is not None:
@@ -263,6 +283,22 @@ class LinkFacts:
     @property
     def entity(self) -> str:
         return f"link {self.link.a} -> {self.link.b}"
+
+
+def run_between(
+    a: DeviceFacts, b: DeviceFacts, geometry: SiteGeometry, router: PathwayGraph | None
+) -> float | None:
+    """A cable's run between two devices' ports, without slack (m): inside one rack the
+    vertical distance; between racks along the pathways where a route joins the racks
+    (v1.4), else up to the tray, along the rows and down (layout-format.md, Geometry).
+    None where a port's height or a rack's place is unknown."""
+    if a.port_height is None or b.port_height is None or a.place is None or b.place is None:
+        return None
+    if router is not None and a.rack is not b.rack:
+        run = router.run(a.rack, a.place.top, a.port_height, b.rack, b.place.top, b.port_height)
+        if run is not None:
+            return run
+    return route_length(a.place, a.port_height, b.place, b.port_height, a.rack is b.rack, geometry)
 
 
 @dataclass(slots=True, eq=False)

@@ -2,7 +2,8 @@
 
 Lateral groups: where switches of a fabric's top tier are cabled to each other (two leaves
 joined directly, Dragonfly+ global links between spines of different groups), a group is a
-connected part of the fabric once those top-tier lateral links are removed; its global
+connected part of the fabric once those top-tier lateral links are removed, joined through
+switches and GPU nodes (a head or storage node on compute ports forwards no traffic); its global
 ratio is the bandwidth of its top-tier lateral links to other groups ÷ its GPU nodes'
 compute-fabric bandwidth, capped at 1.
 
@@ -66,6 +67,22 @@ def lateral_groups(
             if other is None or (level == top_tier and other == top_tier):
                 continue
             groups.join(device, neighbour)
+    found = _bandwidths(groups, order, adjacency, tier, top_tier, node_bandwidth)
+    groups_with_nodes = [g for g in found.values() if g.node_bandwidth > 0]
+    # One group: the top tier's lateral links stay inside it, there is no rest to reach.
+    return groups_with_nodes if len(groups_with_nodes) >= 2 else []
+
+
+def _bandwidths(
+    groups: Groups,
+    order: list[str],
+    adjacency: Mapping[str, Mapping[str, Mapping[str, Any]]],
+    tier: Mapping[str, int],
+    top_tier: int,
+    node_bandwidth: Mapping[str, float],
+) -> dict[object, LateralGroup]:
+    """Each group (by its root) with its GPU nodes' bandwidth, and its top-tier switches'
+    lateral links to other groups (the global bandwidth, and which switches have one)."""
     found: dict[object, LateralGroup] = {}
     for members in groups.sets():
         found[groups.find(members[0])] = LateralGroup([str(m) for m in members])
@@ -82,9 +99,7 @@ def lateral_groups(
         if crossing > 0:
             group.global_bandwidth += crossing
             group.switches.append(device)
-    groups_with_nodes = [g for g in found.values() if g.node_bandwidth > 0]
-    # One group: the top tier's lateral links stay inside it, there is no rest to reach.
-    return groups_with_nodes if len(groups_with_nodes) >= 2 else []
+    return found
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rackdesigner.analysis.facts import DeviceFacts, End, LinkFacts, LinkRefs
 from rackdesigner.analysis.geometry import SiteGeometry
 from rackdesigner.layout_io.schema import ENDPOINT
 from rackdesigner.model.layout import Link, PortGroup
+
+if TYPE_CHECKING:
+    from rackdesigner.analysis.pathways import PathwayGraph
 
 # (a, b) with a < b -> {"links": [LinkFacts], "count": cables, "bandwidth": bit/s}
 Edges = dict[tuple[str, str], dict[str, Any]]
@@ -24,6 +27,7 @@ def resolve_links(
     links: Sequence[Link],
     device_by_id: dict[str, DeviceFacts],
     geometry: SiteGeometry,
+    router: PathwayGraph | None = None,
 ) -> tuple[list[LinkFacts], Edges]:
     """Each link's facts, and the compute fabric's cabled device pairs: ``(a, b)`` with
     ``a < b`` -> ``{"links": [LinkFacts], "count": cables, "bandwidth": bit/s}``.
@@ -71,7 +75,7 @@ def resolve_links(
     for index, link in enumerate(links):
         a = resolve(link.a)
         b = resolve(link.b)
-        facts = LinkFacts(link, index, a, b, None, False, geometry, refs)
+        facts = LinkFacts(link, index, a, b, None, False, geometry, refs, router)
         append(facts)
         # Each port takes one cable: a second one is a CAB005 problem on that end.
         if a.key and (first := claim(a.key, index)) != index:
@@ -111,6 +115,11 @@ def resolve_links(
                     edge["count"] += 1
                     edge["bandwidth"] += facts.speed or 0.0
     return result, edges
+
+
+def resolve_port(text: str, device_by_id: dict[str, DeviceFacts]) -> End:
+    """One port reference resolved as a link's end is (a channel's panel ports, v1.4)."""
+    return _end_problem(text, [0], device_by_id)
 
 
 def _end_problem(text: str, suggestions: list[int], device_by_id: dict[str, DeviceFacts]) -> End:

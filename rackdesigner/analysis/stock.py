@@ -17,10 +17,16 @@ _TOLERANCE = 1e-6
 _BOUNDS = tuple(stock + _TOLERANCE for stock in STOCK_LENGTHS)
 
 
-def stock_length(length: float | None) -> float | None:
-    """The stock length (m) a run of ``length`` metres takes; None where it is unknown."""
+def stock_length(length: float | None, stocks: tuple[float, ...] = ()) -> float | None:
+    """The stock length (m) a run of ``length`` metres takes; None where it is unknown.
+
+    (v1.4) ``stocks``: the lengths the cable's part is sold in (the media table's
+    ``stock``, shortest first): the shortest that fits, None where the run is longer than
+    every one (CAB003 says the part does not reach). Without them, the generic series."""
     if length is None or not length >= 0 or length == math.inf:
         return None
+    if stocks:
+        return next((s for s in stocks if length <= s + _TOLERANCE), None)
     index = bisect_left(_BOUNDS, length)
     if index < len(STOCK_LENGTHS):
         return STOCK_LENGTHS[index]

@@ -367,82 +367,16 @@ def _speed_problem(cable: Cable, link: SeenLink, speed: bool) -> str | None:
     return None
 
 
+_Vertex = tuple[str, int]  # ("c", i) designed cable i; ("s", j) seen link j
+_Adjacency = dict[_Vertex, list[tuple[_Vertex, Seen]]]
+
+
 def _rewire(
     design: Design, cables: list[Cable], seen: list[tuple[int, Seen, Seen]]
 ) -> list[Finding]:
     """Miswired, swapped, missing and extra among what did not match exactly."""
-    # Vertices: ("c", i) designed cable i; ("s", j) seen link j. Edges share a port.
-    by_end = {}
-    for i, cable in enumerate(cables):
-        by_end[cable.a.key] = i
-        by_end[cable.b.key] = i
-    adjacency: dict[tuple[str, int], list[tuple[tuple[str, int], Seen]]] = {}
-    for i in range(len(cables)):
-        adjacency[("c", i)] = []
-    for j, (_, a, b) in enumerate(seen):
-        adjacency[("s", j)] = []
-        for end in (a, b):
-            i = by_end.get(end) if not isinstance(end, str) else None
-            if i is not None:
-                adjacency[("s", j)].append((("c", i), end))
-                adjacency[("c", i)].append((("s", j), end))
-    matched: dict[int, tuple[int, Seen]] = {}  # cable -> (seen link, shared end)
-    done: set[tuple[str, int]] = set()
-    for start in sorted(adjacency):
-        if start in done:
-            continue
-        component = _component(start, adjacency)
-        done.update(component)
-        for i, j, end in _match(component, adjacency, cables):
-            matched[i] = (j, end)
-    findings: list[Finding] = []
-    used_seen = {j for j, _ in matched.values()}
-    moves: dict[tuple[EndKey, Seen], int] = {}
-    for i, (j, end) in matched.items():
-        cable = cables[i]
-        _, a, b = seen[j]
-        found = b if a == end else a
-        should = cable.b if cable.a.key == end else cable.a
-        moves[(should.key, found)] = i
-    paired: set[int] = set()
-    for (should, found), i in sorted(moves.items(), key=lambda item: item[1]):
-        if i in paired:
-            continue
-        partner = moves.get((found, should)) if not isinstance(found, str) else None
-        cable = cables[i]
-        j, end = matched[i]
-        kept = cable.a if cable.a.key == end else cable.b
-        wrong = design.port(*should)
-        if partner is not None and partner != i and partner not in paired:
-            paired.update((i, partner))
-            other = cables[partner]
-            there = design.port(*found)  # type: ignore[misc]
-            findings.append(
-                Finding(
-                    "swapped",
-                    f"cables {cable.id} and {other.id} are crossed: the ends in "
-                    f"{wrong.device}:{wrong.port} and {there.device}:{there.port} are swapped",
-                    wrong,
-                    cable.id,
-                    found=_text(design, found),
-                    should=wrong.where(),
-                    ends=[wrong, there],
-                    other=other.id,
-                )
-            )
-            continue
-        findings.append(
-            Finding(
-                "miswired",
-                f"cable {cable.id}: the end at {kept.device}:{kept.port} is right; the other "
-                f"end is in {_text(design, found)}, it should go to {wrong.where()}",
-                wrong,
-                cable.id,
-                found=_text(design, found),
-                should=wrong.where(),
-                ends=[kept, wrong],
-            )
-        )
+    matched = _matched(cables, seen)
+    findings = _moved(design, cables, seen, matched)
     for i, cable in enumerate(cables):
         if i not in matched:
             findings.append(
@@ -455,6 +389,7 @@ def _rewire(
                     ends=[cable.a, cable.b],
                 )
             )
+    used_seen = {j for j, _ in matched.values()}
     for j, (_, a, b) in enumerate(seen):
         if j in used_seen:
             continue
@@ -470,6 +405,98 @@ def _rewire(
             )
         )
     return findings
+
+
+def _matched(
+    cables: list[Cable], seen: list[tuple[int, Seen, Seen]]
+) -> dict[int, tuple[int, Seen]]:
+    """Designed cables paired with seen links that share a port with them: cable -> (seen
+    link, the shared end), matched along each path or cycle of the graph whose edges are
+    shared ports."""
+    by_end = {}
+    for i, cable in enumerate(cables):
+        by_end[cable.a.key] = i
+        by_end[cable.b.key] = i
+    adjacency: _Adjacency = {}
+    for i in range(len(cables)):
+        adjacency[("c", i)] = []
+    for j, (_, a, b) in enumerate(seen):
+        adjacency[("s", j)] = []
+        for end in (a, b):
+            i = by_end.get(end) if not isinstance(end, str) else None
+            if i is not None:
+                adjacency[("s", j)].append((("c", i), end))
+                adjacency[("c", i)].append((("s", j), end))
+    matched: dict[int, tuple[int, Seen]] = {}
+    done: set[_Vertex] = set()
+    for start in sorted(adjacency):
+        if start in done:
+            continue
+        component = _component(start, adjacency)
+        done.update(component)
+        for i, j, end in _match(component, adjacency, cables):
+            matched[i] = (j, end)
+    return matched
+
+
+def _moved(
+    design: Design,
+    cables: list[Cable],
+    seen: list[tuple[int, Seen, Seen]],
+    matched: dict[int, tuple[int, Seen]],
+) -> list[Finding]:
+    """Each matched cable whose other end is elsewhere: two such that took each other's
+    place are swapped, any other is miswired."""
+    moves: dict[tuple[EndKey, Seen], int] = {}
+    for i, (j, end) in matched.items():
+        cable = cables[i]
+        _, a, b = seen[j]
+        found = b if a == end else a
+        should = cable.b if cable.a.key == end else cable.a
+        moves[(should.key, found)] = i
+    findings: list[Finding] = []
+    paired: set[int] = set()
+    for (should, found), i in sorted(moves.items(), key=lambda item: item[1]):
+        if i in paired:
+            continue
+        partner = moves.get((found, should)) if not isinstance(found, str) else None
+        cable = cables[i]
+        j, end = matched[i]
+        kept = cable.a if cable.a.key == end else cable.b
+        wrong = design.port(*should)
+        if partner is not None and partner != i and partner not in paired:
+            paired.update((i, partner))
+            findings.append(_swapped(design, cable, cables[partner], wrong, found))
+            continue
+        findings.append(
+            Finding(
+                "miswired",
+                f"cable {cable.id}: the end at {kept.device}:{kept.port} is right; the other "
+                f"end is in {_text(design, found)}, it should go to {wrong.where()}",
+                wrong,
+                cable.id,
+                found=_text(design, found),
+                should=wrong.where(),
+                ends=[kept, wrong],
+            )
+        )
+    return findings
+
+
+def _swapped(design: Design, cable: Cable, other: Cable, wrong: Port, found: Seen) -> Finding:
+    """Two cables crossed: each has the end the other should have."""
+    there = design.port(*found)  # type: ignore[misc]
+    return Finding(
+        "swapped",
+        f"cables {cable.id} and {other.id} are crossed: the ends in "
+        f"{wrong.device}:{wrong.port} and {there.device}:{there.port} are swapped",
+        wrong,
+        cable.id,
+        found=_text(design, found),
+        should=wrong.where(),
+        ends=[wrong, there],
+        other=other.id,
+    )
 
 
 def _component(

@@ -81,6 +81,10 @@ def _code_lists(layout: Layout) -> Iterator[tuple[_Owner, list[str]]]:
     for loop in layout.cooling_loops:  # (v1.4)
         if loop.ignore:
             yield ("loop", loop.id), _normal(loop.ignore)
+    for kind, entities in (("pathway", layout.pathways), ("trunk", layout.trunks)):  # (v1.4)
+        for entity in entities:
+            if entity.ignore:
+                yield (kind, entity.id), _normal(entity.ignore)
     for link in layout.links:
         if link.ignore:
             yield ("link", link), _normal(link.ignore)

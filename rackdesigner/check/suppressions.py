@@ -122,6 +122,13 @@ def ignore_index(layout: Layout) -> dict[Subject, list[str]]:
     for element in layout.power_elements:  # (v1.4)
         if element.ignore:
             index[("power", element.id)] = element.ignore
+    # (v1.4) the cable plant's own tables
+    for pathway in layout.pathways:
+        if pathway.ignore:
+            index[("pathway", pathway.id)] = pathway.ignore
+    for trunk in layout.trunks:
+        if trunk.ignore:
+            index[("trunk", trunk.id)] = trunk.ignore
     return index
 
 

@@ -35,6 +35,11 @@ if TYPE_CHECKING:
 # design.generators.FABRICS, not imported for it: the generators load the catalog (0.1 s)
 # that the other commands do not need; a test holds the two equal.
 FABRIC_CHOICES = ("rail", "leaf-spine", "dragonfly", "direct")
+CABLING_CHOICES = ("p2p", "structured")
+CABLING_HELP = (
+    "p2p: every link one cable; structured: switch-to-switch fibre through patch panels in "
+    "the switches' racks and trunks between them (docs/cable-plant.md)."
+)
 
 
 def _options(*options: Callable[[F], F]) -> Callable[[F], F]:
@@ -73,6 +78,9 @@ _cabling_options = _options(
         "--redundant/--no-redundant",
         default=None,
         help="Each node's ports over two leaves, two spines or more (default: on for 2+ nodes).",
+    ),
+    click.option(
+        "--cabling", type=click.Choice(CABLING_CHOICES), help=CABLING_HELP + " Default p2p."
     ),
 )
 
@@ -225,6 +233,7 @@ Examples:
   rackdesigner new cluster.toml --gpus 1024
   rackdesigner new pod.toml --template superpod --sus 4
   rackdesigner new infer.toml --gpus 64 --gpu b200 --fabric leaf-spine --oversubscription 2
+  rackdesigner new train.toml --gpus 1024 --storage-level best
   rackdesigner new --list
   rackdesigner new small.toml --gpus 64 --model-params 7e9
 
@@ -314,6 +323,26 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
     help="The GPU nodes' transient peak ÷ steady draw the chain is sized for ([workload] "
     "peak_factor; default none: no published figure gives one).",
 )
+@click.option(
+    "--storage/--no-storage",
+    default=None,
+    help="The parallel file system and its storage fabric (default: on for training and "
+    "fine-tuning; docs/storage.md).",
+)
+@click.option(
+    "--storage-level",
+    type=click.Choice(["good", "better", "best"]),
+    default="good",
+    show_default=True,
+    help="NVIDIA's DGX SuperPOD storage level the appliances are sized for.",
+)
+@click.option("--storage-model", metavar="MODEL", help="Storage appliance (default ddn-ai400x2t).")
+@click.option(
+    "--storage-appliances",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Appliances (default: the fewest that meet the level).",
+)
 @click.option("--name", metavar="TEXT", help="The layout's name.")
 @click.pass_context
 @collection_paused()
@@ -345,9 +374,15 @@ def new(
     redundant: bool | None,
     power_redundancy: str,
     peak_factor: float | None,
+    storage: bool | None,
+    storage_level: str,
+    storage_model: str | None,
+    storage_appliances: int | None,
+    cabling: str | None,
     name: str | None,
 ) -> None:
-    """Write a complete, valid layout: racks, feeds, cooling, nodes, switches and cables.
+    """Write a complete, valid layout: racks, feeds, cooling, nodes, switches and cables,
+    with the trays they run in (v1.4).
 
     The layout is validated; FILE is written even when the rules find errors (exit 1).
     """
@@ -400,6 +435,11 @@ def new(
         name=name,
         power_redundancy=power_redundancy,
         peak_factor=peak_factor,
+        storage=storage,
+        storage_level=storage_level,
+        storage_model=storage_model,
+        storage_appliances=storage_appliances,
+        cabling=cabling or "p2p",
     )
     with progress.bar():
         progress.report("building the layout", 0, 0)
@@ -451,6 +491,7 @@ def generate(
     strict_cables: bool,
     rail_planes: bool,
     redundant: bool | None,
+    cabling: str | None,
     output: str | None,
     force: bool,
 ) -> None:
@@ -485,6 +526,10 @@ def generate(
     except GenerateError as error:
         fail(f"generate: {error}")
     apply_plan(model, plan)
+    if cabling is not None or model.pathways:
+        from rackdesigner.design.cable_plant import install_in_place
+
+        plan.notes.extend(install_in_place(model, cabling).notes)
     _save(document, layout, target, in_place)
     diagnostics = _check(model, target, document.source_map)
     sys.exit(_report(target, plan, diagnostics, _generated(target, fabric, plan)))

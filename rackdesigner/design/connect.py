@@ -216,9 +216,18 @@ def cable_length(
     if places is None:
         places = rack_places(layout)
     geometry = SiteGeometry.of(layout.site)
-    route = route_length(
-        places[id(rack_a)], height_a, places[id(rack_b)], height_b, rack_a is rack_b, geometry
-    )
+    route = None
+    if layout.pathways and rack_a is not rack_b:  # (v1.4) along the declared pathways
+        from rackdesigner.analysis.pathways import PathwayGraph
+
+        place_a, place_b = places[id(rack_a)], places[id(rack_b)]
+        route = PathwayGraph(layout, geometry).run(
+            rack_a, place_a.top, height_a, rack_b, place_b.top, height_b
+        )
+    if route is None:
+        route = route_length(
+            places[id(rack_a)], height_a, places[id(rack_b)], height_b, rack_a is rack_b, geometry
+        )
     return None if route is None else route + geometry.slack
 
 

@@ -65,71 +65,78 @@ def dependants(
     150,000 cables are not walked for one delete)."""
     doomed = list(dict.fromkeys(device_ids))
     gone = set(doomed)
-    if index is not None:
-        indexed = index
-
-        def model(device_id: str) -> str:
-            device = indexed.device(device_id)
-            return device.model if device is not None else ""
-
-        def links_of(device_id: str) -> list[Link]:
-            return indexed.links_of(device_id)
-    else:
-        models = {d.id: d.model for rack in layout.racks for d in rack.devices}
-        by_device: dict[str, list[Link]] = {}
-        for link in layout.links:
-            ends = {link.a.partition(":")[0], link.b.partition(":")[0]}
-            for end in ends:
-                by_device.setdefault(end, []).append(link)
-
-        def model(device_id: str) -> str:
-            return models.get(device_id, "")
-
-        def links_of(device_id: str) -> list[Link]:
-            return by_device.get(device_id, [])
-
-    def compute(end: str) -> bool:
-        device_id, _, port = end.partition(":")
-        entry = devices.get(model(device_id))
-        if entry is None:
-            return False
-        name = port.rstrip("0123456789")
-        group: PortGroup | None = next((g for g in entry.ports or () if g.name == name), None)
-        return group is not None and group.effective_role(entry.kind) == "compute"
-
-    def is_node(device_id: str) -> bool:
-        entry = devices.get(model(device_id))
-        return entry is not None and entry.kind == "gpu-node"
-
+    cabling = _Cabling(layout, devices, index)
     taken: dict[int, Link] = {}  # the cables that go, once each
     neighbours: set[str] = set()  # GPU nodes kept that lose a compute cable
     for device_id in doomed:
-        for link in links_of(device_id):
+        for link in cabling.links_of(device_id):
             taken[id(link)] = link
-            if compute(link.a) and compute(link.b):
+            if cabling.compute(link.a) and cabling.compute(link.b):
                 for end in (link.a, link.b):
                     node = end.partition(":")[0]
-                    if node not in gone and is_node(node):
+                    if node not in gone and cabling.is_node(node):
                         neighbours.add(node)
-    stranded = tuple(
-        sorted(
-            node
-            for node in neighbours
-            if not any(
-                id(link) not in taken
-                and link.a.partition(":")[0] != link.b.partition(":")[0]
-                and compute(link.a)
-                and compute(link.b)
-                for link in links_of(node)
-            )
-        )
-    )
+    stranded = tuple(sorted(node for node in neighbours if not cabling.keeps_compute(node, taken)))
     racks: list[tuple[str, str, str]] = []
     for rack in layout.racks:
         racks.extend((rack.id, "CDU", cdu) for cdu in rack.cdus if cdu in gone)
         if rack.door is not None and rack.door in gone:
             racks.append((rack.id, "rear door", rack.door))
     return Dependants(tuple(doomed), len(taken), stranded, tuple(racks))
+
+
+class _Cabling:
+    """What a delete reads of the layout: each device's model and cables (from the
+    session's index, else from one pass over the layout) and which ends are compute
+    ports."""
+
+    def __init__(
+        self, layout: Layout, devices: Mapping[str, DeviceType], index: LayoutIndex | None
+    ) -> None:
+        self.devices = devices
+        self.index = index
+        self.models: dict[str, str] = {}
+        self.by_device: dict[str, list[Link]] = {}
+        if index is None:
+            self.models = {d.id: d.model for rack in layout.racks for d in rack.devices}
+            for link in layout.links:
+                for end in {link.a.partition(":")[0], link.b.partition(":")[0]}:
+                    self.by_device.setdefault(end, []).append(link)
+
+    def model(self, device_id: str) -> str:
+        if self.index is None:
+            return self.models.get(device_id, "")
+        device = self.index.device(device_id)
+        return device.model if device is not None else ""
+
+    def links_of(self, device_id: str) -> list[Link]:
+        if self.index is None:
+            return self.by_device.get(device_id, [])
+        return self.index.links_of(device_id)
+
+    def compute(self, end: str) -> bool:
+        """Whether a cable end is a compute port of its device's type."""
+        device_id, _, port = end.partition(":")
+        entry = self.devices.get(self.model(device_id))
+        if entry is None:
+            return False
+        name = port.rstrip("0123456789")
+        group: PortGroup | None = next((g for g in entry.ports or () if g.name == name), None)
+        return group is not None and group.effective_role(entry.kind) == "compute"
+
+    def is_node(self, device_id: str) -> bool:
+        entry = self.devices.get(self.model(device_id))
+        return entry is not None and entry.kind == "gpu-node"
+
+    def keeps_compute(self, node: str, taken: dict[int, Link]) -> bool:
+        """Whether ``node`` keeps a compute cable to another device once ``taken`` go."""
+        return any(
+            id(link) not in taken
+            and link.a.partition(":")[0] != link.b.partition(":")[0]
+            and self.compute(link.a)
+            and self.compute(link.b)
+            for link in self.links_of(node)
+        )
 
 
 def _names(items: list[str]) -> str:

@@ -23,14 +23,17 @@ adds the other two, as docs/rack-scale.md describes and cites:
   leaf pair; each spine keeps cages free for the storage arrays (a connection point:
   the appliances are vendor-certified and not in the catalog).
 
-What is not built: the storage arrays themselves, and a super-spine tier joining the rows'
-storage spines (the North-South guide has an ASN range for super-spines; its counts were not
-found), so each SU's storage fabric closes on its own spines.
+The storage arrays (``place_arrays``, v1.4): the row's parallel file system appliances in a
+storage rack after its last rack, their client ports on the spines' array cages, spread over
+the spines (docs/storage.md). What is not built: a super-spine tier joining the rows' storage
+spines (the North-South guide has an ASN range for super-spines; its counts were not found),
+so each SU's storage fabric and its appliances close on its own spines.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from rackdesigner.analysis.geometry import SiteGeometry, port_height, rack_places, route_length
@@ -78,6 +81,10 @@ class Row:
     spines: list[str]  # the storage spines' ids
     network: list[Rack] = field(default_factory=list)  # network racks with an SN2201
     served: dict[str, list[Rack]] = field(default_factory=dict)  # its racks, by SN2201 rack
+    # (v1.4) the row's parallel file system appliances, on the spines' array ports, and the
+    # storage racks they stand in
+    arrays: list[str] = field(default_factory=list)
+    storage: list[Rack] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +101,11 @@ class Counts:
     uplink_cables: int  # SN2201 uplinks (to storage leaves and spines)
     free_array_ports: int  # spine cages left for the storage arrays
     over: int  # runs longer than the layout's cable_max (CAB001)
+    array_cables: int = 0  # storage appliances to the storage spines' array cages
+
+    @property
+    def arrays_cabled(self) -> bool:
+        return self.array_cables > 0
 
     @property
     def total_cables(self) -> int:
@@ -104,6 +116,7 @@ class Counts:
             + self.bmc_cables
             + self.switch_mgmt_cables
             + self.uplink_cables
+            + self.array_cables
         )
 
 
@@ -153,10 +166,13 @@ def storage_leaf_type(catalog: Catalog) -> DeviceType:
     )
 
 
-def storage_spine_type(catalog: Catalog, leaves: int) -> DeviceType:
+def storage_spine_type(
+    catalog: Catalog, leaves: int, array_speed: float = SPINE_SPEED
+) -> DeviceType:
     """The layout's storage spine for a row of ``leaves`` storage leaves: the built-in
     SN5600 with a cage for each leaf uplink, 100GbE ports for the network racks' SN2201
-    uplinks, and the rest (``array``) free for the storage arrays."""
+    uplinks, and the rest (``array``) for the storage arrays, at ``array_speed`` (the
+    appliances' client ports, where ``new`` cables them: a cage runs 10-800 GbE)."""
     down = leaves * LEAF_UPLINKS // spines_per_row(leaves)
     free = CAGES - down - SPINE_OOB_PORTS
     return _sn5600(
@@ -166,10 +182,10 @@ def storage_spine_type(catalog: Catalog, leaves: int) -> DeviceType:
         [
             PortGroup("leaf", down, SPINE_SPEED, "ethernet", "storage"),
             PortGroup("oob", SPINE_OOB_PORTS, UPLINK_SPEED, "ethernet", "management"),
-            PortGroup("array", free, SPINE_SPEED, "ethernet", "storage"),
+            PortGroup("array", free, array_speed, "ethernet", "storage"),
         ],
         f"{down} x 800GbE (storage leaves), {SPINE_OOB_PORTS} x 100GbE (network racks' "
-        f"SN2201 uplinks), {free} x 800GbE free for the storage arrays",
+        f"SN2201 uplinks), {free} x {array_speed / 1e9:g}GbE for the storage arrays",
     )
 
 
@@ -258,21 +274,7 @@ def place_network_oob(row: Row, racks: list[Rack], catalog: Catalog) -> None:
     (behind a blanking panel, the SN2201 being half depth, on the rear face)."""
     managed = [(rack, sum(len(_managed_ports(d, catalog)) for d in rack.devices)) for rack in racks]
     managed = sorted(((r, n) for r, n in managed if n), key=lambda item: item[0].slot or 0)
-    groups: list[list[tuple[Rack, int]]] = []
-    for rack, ports in managed:
-        last = groups[-1] if groups else None
-        if (
-            last is not None
-            and (rack.slot or 0) == (last[-1][0].slot or 0) + 1
-            and len(last) < NET_MGMT_SPAN
-            and sum(n for _, n in last) + ports <= MGMT_PORTS
-        ):
-            last.append((rack, ports))
-        else:
-            if ports > MGMT_PORTS:
-                raise GenerateError(f"rack {rack.id}: {ports} management ports, over one SN2201")
-            groups.append([(rack, ports)])
-    for group in groups:
+    for group in _oob_groups(managed):
         home = None
         for rack, _ in group:
             unit = _free_unit(rack, catalog)
@@ -288,6 +290,26 @@ def place_network_oob(row: Row, racks: list[Rack], catalog: Catalog) -> None:
         row.served[home.id] = [rack for rack, _ in group]
 
 
+def _oob_groups(managed: list[tuple[Rack, int]]) -> list[list[tuple[Rack, int]]]:
+    """Network racks (with their management ports, in slot order) that share an SN2201:
+    side by side, at most :data:`NET_MGMT_SPAN` racks and 48 ports."""
+    groups: list[list[tuple[Rack, int]]] = []
+    for rack, ports in managed:
+        last = groups[-1] if groups else None
+        if (
+            last is not None
+            and (rack.slot or 0) == (last[-1][0].slot or 0) + 1
+            and len(last) < NET_MGMT_SPAN
+            and sum(n for _, n in last) + ports <= MGMT_PORTS
+        ):
+            last.append((rack, ports))
+        else:
+            if ports > MGMT_PORTS:
+                raise GenerateError(f"rack {rack.id}: {ports} management ports, over one SN2201")
+            groups.append([(rack, ports)])
+    return groups
+
+
 def cable(
     layout: Layout,
     catalog: Catalog,
@@ -297,99 +319,174 @@ def cable(
     """The management, storage and uplink cables of the rows' switches (:func:`place_switches`
     and :func:`place_network_oob`), each on the cheapest medium that reaches its computed
     run (the media table, CAB003)."""
-    geometry = SiteGeometry.of(layout.site)
-    places = rack_places(layout)
-    heights = {
-        device.id: (rack, port_height(device.position, catalog.devices[device.model].height_u))
-        for row in rows
-        for rack in [*row.nvl, *row.homes, *(r for rs in row.served.values() for r in rs)]
-        for device in rack.devices
-        if device.position is not None
-    }
-    switches = {
-        device.id
-        for rack in layout.racks
-        for device in rack.devices
-        if catalog.devices[device.model].kind == "switch"
-    }
-    choosers: dict[tuple[float, str], MediaChooser] = {}
-    over = 0
+    cabler = _Cabler(layout, catalog, rows, cable_max)
+    arrays = 0
+    for row in rows:
+        cabler.tors(row)
+        cabler.storage(row)
+        arrays += _cable_arrays(row, catalog, cabler.link)
+        cabler.network_switches(row)
+    tally = cabler.tally
+    spines = sum(len(row.spines) for row in rows)
+    spine_type = catalog.devices.get(STORAGE_SPINE)
+    free = 0
+    if spine_type is not None:
+        free = spines * sum(g.count for g in spine_type.ports or () if g.name == "array")
+    return Counts(
+        mgmt_switches=tally.mgmt,
+        storage_leaves=sum(len(row.homes) * 2 for row in rows),
+        storage_spines=spines,
+        bmc_cables=tally.bmc,
+        switch_mgmt_cables=tally.switch_mgmt,
+        storage_cables=tally.storage,
+        spine_cables=tally.spine_links,
+        uplink_cables=tally.uplinks,
+        free_array_ports=free - arrays,
+        over=tally.over,
+        array_cables=arrays,
+    )
 
-    def link(a: str, b: str, speed: float) -> None:
-        nonlocal over
+
+@dataclass(slots=True)
+class _Tally:
+    """What :class:`_Cabler` has added so far (:class:`Counts` names each)."""
+
+    mgmt: int = 0
+    bmc: int = 0
+    switch_mgmt: int = 0
+    storage: int = 0
+    spine_links: int = 0
+    uplinks: int = 0
+    over: int = 0
+
+
+class _Cabler:
+    """Adds the networks' cables to the layout, row by row, each on the cheapest medium
+    that reaches its run, and tallies them."""
+
+    def __init__(self, layout: Layout, catalog: Catalog, rows: list[Row], cable_max: float):
+        self.layout = layout
+        self.catalog = catalog
+        self.cable_max = cable_max
+        self.geometry = SiteGeometry.of(layout.site)
+        self.places = rack_places(layout)
+        self.heights = {
+            device.id: (rack, port_height(device.position, catalog.devices[device.model].height_u))
+            for row in rows
+            for rack in [
+                *row.nvl,
+                *row.homes,
+                *row.storage,
+                *(r for rs in row.served.values() for r in rs),
+            ]
+            for device in rack.devices
+            if device.position is not None
+        }
+        self.switches = {
+            device.id
+            for rack in layout.racks
+            for device in rack.devices
+            if catalog.devices[device.model].kind == "switch"
+        }
+        self.choosers: dict[tuple[float, str], MediaChooser] = {}
+        self.tally = _Tally()
+
+    def link(self, a: str, b: str, speed: float) -> None:
+        """One cable from port ``a`` to port ``b``, on the cheapest medium that reaches."""
         a_dev, b_dev = a.split(":", 1)[0], b.split(":", 1)[0]
-        rack_a, height_a = heights[a_dev]
-        rack_b, height_b = heights[b_dev]
+        rack_a, height_a = self.heights[a_dev]
+        rack_b, height_b = self.heights[b_dev]
+        geometry = self.geometry
         run = route_length(
-            places[id(rack_a)], height_a, places[id(rack_b)], height_b, rack_a is rack_b, geometry
+            self.places[id(rack_a)],
+            height_a,
+            self.places[id(rack_b)],
+            height_b,
+            rack_a is rack_b,
+            geometry,
         )
         # A tray's port on a switch is a splitter's end, as CAB003 judges it (form_of).
-        form = form_of(a_dev in switches, b_dev in switches)
-        chooser = choosers.get((speed, form))
+        form = form_of(a_dev in self.switches, b_dev in self.switches)
+        chooser = self.choosers.get((speed, form))
         if chooser is None:
-            chooser = choosers[(speed, form)] = MediaChooser(speed, None, form)
+            chooser = self.choosers[(speed, form)] = MediaChooser(speed, None, form)
         media = chooser.farthest if run is None else chooser(run + geometry.slack)
         if media is None:
             raise GenerateError(f"{a} -> {b}: no medium reaches {run:.1f} m")
-        if run is not None and run + geometry.slack > cable_max:
-            over += 1
-        layout.links.append(Link(a, b, media))
+        if run is not None and run + geometry.slack > self.cable_max:
+            self.tally.over += 1
+        self.layout.links.append(Link(a, b, media))
 
-    def on_switch(switch: str, ports: list[str]) -> None:
+    def on_switch(self, switch: str, ports: list[str]) -> None:
+        """Management ports onto an SN2201's 1 GbE ports, in order."""
         if len(ports) > MGMT_PORTS:
             raise GenerateError(f"{switch}: {len(ports)} management ports, the SN2201 has 48")
         for k, port in enumerate(ports):
-            link(port, f"{switch}:mgmt{k + 1}", 1e9)
+            self.link(port, f"{switch}:mgmt{k + 1}", 1e9)
 
-    bmc = switch_mgmt = storage = spine_links = uplinks = mgmt = 0
-    for row in rows:
+    def tors(self, row: Row) -> None:
+        """Each NVL72 rack's management ports onto its two ToRs, alternately: each carries
+        half of them."""
         for rack in row.nvl:
-            managed = [port for d in rack.devices for port in _managed_ports(d, catalog)]
-            # Alternate ToRs: each carries half the rack's management ports.
+            managed = [port for d in rack.devices for port in _managed_ports(d, self.catalog)]
             tors = [f"{rack.id}-mgmt{k + 1}" for k in range(len(MGMT_POSITIONS))]
             for k, tor in enumerate(tors):
-                on_switch(tor, managed[k :: len(tors)])
-            bmc += len(managed)
-            mgmt += len(tors)
+                self.on_switch(tor, managed[k :: len(tors)])
+            self.tally.bmc += len(managed)
+            self.tally.mgmt += len(tors)
+
+    def storage(self, row: Row) -> None:
+        """Each leaf pair: its two racks' trays and ToR uplinks, and its uplinks to every
+        storage spine of the row."""
         spine_down = [0] * len(row.spines)
-        per_spine = LEAF_UPLINKS // max(1, len(row.spines))
         for pair_index, home in enumerate(row.homes):
             pair = row.nvl[
                 pair_index * RACKS_PER_STORAGE_PAIR : (pair_index + 1) * RACKS_PER_STORAGE_PAIR
             ]
             leaves = [f"{home.id}-stor{k + 1}" for k in range(2)]
-            used = [0] * len(leaves)
-            oob = [0] * len(leaves)
-            for rack in pair:
-                trays = [d.id for d in rack.devices if catalog.devices[d.model].kind == "gpu-node"]
-                for tray in trays:
-                    # Port k of every tray on leaf k of the pair: two parallel paths a tray.
-                    for k, leaf in enumerate(leaves):
-                        used[k] += 1
-                        link(f"{tray}:eth{k + 1}", f"{leaf}:p{used[k]}", STORAGE_SPEED)
-                        storage += 1
-                for number in range(len(MGMT_POSITIONS)):
-                    for k, leaf in enumerate(leaves):
-                        oob[k] += 1
-                        link(
-                            f"{rack.id}-mgmt{number + 1}:up{k + 1}",
-                            f"{leaf}:oob{oob[k]}",
-                            UPLINK_SPEED,
-                        )
-                        uplinks += 1
-            # 1:1 up: each leaf the same number of 800GbE uplinks to every spine of its row.
-            for leaf in leaves:
-                uplink = 0
-                for s, spine in enumerate(row.spines):
-                    for _ in range(per_spine):
-                        uplink += 1
-                        spine_down[s] += 1
-                        link(f"{leaf}:spine{uplink}", f"{spine}:leaf{spine_down[s]}", SPINE_SPEED)
-                        spine_links += 1
-        # The parent ports a network-rack SN2201 can take, nearest first: the spines'
-        # 100GbE ports (round the spines), then the spare uplinks (up3, up4) of the SN2201s
-        # already placed, where a row has more than the spines take (a large hall's
-        # core-tier rows): a tree of SN2201s, every one on two parents.
+            self._pair_racks(pair, leaves)
+            self._leaf_uplinks(row, leaves, spine_down)
+
+    def _pair_racks(self, pair: list[Rack], leaves: list[str]) -> None:
+        """Port k of every tray on leaf k of the pair (two parallel paths a tray), and each
+        ToR's uplink to each leaf."""
+        used = [0] * len(leaves)
+        oob = [0] * len(leaves)
+        for rack in pair:
+            kinds = self.catalog.devices
+            trays = [d.id for d in rack.devices if kinds[d.model].kind == "gpu-node"]
+            for tray in trays:
+                for k, leaf in enumerate(leaves):
+                    used[k] += 1
+                    self.link(f"{tray}:eth{k + 1}", f"{leaf}:p{used[k]}", STORAGE_SPEED)
+                    self.tally.storage += 1
+            for number in range(len(MGMT_POSITIONS)):
+                for k, leaf in enumerate(leaves):
+                    oob[k] += 1
+                    self.link(
+                        f"{rack.id}-mgmt{number + 1}:up{k + 1}", f"{leaf}:oob{oob[k]}", UPLINK_SPEED
+                    )
+                    self.tally.uplinks += 1
+
+    def _leaf_uplinks(self, row: Row, leaves: list[str], spine_down: list[int]) -> None:
+        """1:1 up: each leaf the same number of 800GbE uplinks to every spine of its row
+        (``spine_down`` counts each spine's leaf ports taken)."""
+        per_spine = LEAF_UPLINKS // max(1, len(row.spines))
+        for leaf in leaves:
+            uplink = 0
+            for s, spine in enumerate(row.spines):
+                for _ in range(per_spine):
+                    uplink += 1
+                    spine_down[s] += 1
+                    self.link(f"{leaf}:spine{uplink}", f"{spine}:leaf{spine_down[s]}", SPINE_SPEED)
+                    self.tally.spine_links += 1
+
+    def network_switches(self, row: Row) -> None:
+        """Each network rack's SN2201: the management ports of the racks it serves, and
+        two uplinks. The parent ports it can take, nearest first: the spines' 100GbE ports
+        (round the spines), then the spare uplinks (up3, up4) of the SN2201s already
+        placed, where a row has more than the spines take (a large hall's core-tier rows):
+        a tree of SN2201s, every one on two parents."""
         pool = deque(f"{spine}:oob{k + 1}" for k in range(SPINE_OOB_PORTS) for spine in row.spines)
         for rack in row.network:
             switch = f"{rack.id}-mgmt1"
@@ -397,46 +494,82 @@ def cable(
                 port
                 for served in row.served[rack.id]
                 for d in served.devices
-                for port in _managed_ports(d, catalog)
+                for port in _managed_ports(d, self.catalog)
             ]
-            on_switch(switch, ports)
-            switch_mgmt += len(ports)
-            mgmt += 1
-            parents: list[str] = []
-            for _ in range(NET_MGMT_UPLINKS):
-                taken = {p.split(":")[0] for p in parents}
-                port = next((p for p in pool if p.split(":")[0] not in taken), None)
-                if port is None:
-                    raise GenerateError(f"{switch}: no uplink port left in row {rack.row}")
-                pool.remove(port)
-                parents.append(port)
-            for j, parent in enumerate(parents):
-                link(f"{switch}:up{j + 1}", parent, UPLINK_SPEED)
-                uplinks += 1
+            self.on_switch(switch, ports)
+            self.tally.switch_mgmt += len(ports)
+            self.tally.mgmt += 1
+            for j, parent in enumerate(_parents(pool, switch, rack)):
+                self.link(f"{switch}:up{j + 1}", parent, UPLINK_SPEED)
+                self.tally.uplinks += 1
             pool.extend(f"{switch}:up{k + 1}" for k in range(NET_MGMT_UPLINKS, MGMT_UPLINKS))
-    spines = sum(len(row.spines) for row in rows)
-    spine_type = catalog.devices.get(STORAGE_SPINE)
-    free = 0
-    if spine_type is not None:
-        free = spines * sum(g.count for g in spine_type.ports or () if g.name == "array")
-    return Counts(
-        mgmt_switches=mgmt,
-        storage_leaves=sum(len(row.homes) * 2 for row in rows),
-        storage_spines=spines,
-        bmc_cables=bmc,
-        switch_mgmt_cables=switch_mgmt,
-        storage_cables=storage,
-        spine_cables=spine_links,
-        uplink_cables=uplinks,
-        free_array_ports=free,
-        over=over,
-    )
+
+
+def _parents(pool: deque[str], switch: str, rack: Rack) -> list[str]:
+    """A network rack SN2201's parent ports, taken from ``pool`` (nearest first): each on
+    another device."""
+    parents: list[str] = []
+    for _ in range(NET_MGMT_UPLINKS):
+        taken = {p.split(":")[0] for p in parents}
+        port = next((p for p in pool if p.split(":")[0] not in taken), None)
+        if port is None:
+            raise GenerateError(f"{switch}: no uplink port left in row {rack.row}")
+        pool.remove(port)
+        parents.append(port)
+    return parents
+
+
+def _cable_arrays(row: Row, catalog: Catalog, link: Callable[[str, str, float], None]) -> int:
+    """The row's storage appliances' client ports on the spines' array cages, port k of
+    each appliance on spine (k + n) of the row (n: the appliance's number), so the loss of
+    a spine leaves every appliance its other ports; the cables made."""
+    if not row.arrays or not row.spines:
+        return 0
+    used = [0] * len(row.spines)
+    made = 0
+    for n, device in enumerate(row.arrays):
+        dtype = catalog.devices[_model_of(row, device)]
+        group = next(g for g in dtype.ports or () if g.effective_role(dtype.kind) == "storage")
+        for k in range(group.count):
+            s = (k + n) % len(row.spines)
+            used[s] += 1
+            link(
+                f"{device}:{group.name}{k + 1}",
+                f"{row.spines[s]}:array{used[s]}",
+                float(group.speed or SPINE_SPEED),
+            )
+            made += 1
+    return made
+
+
+def _model_of(row: Row, device: str) -> str:
+    for rack in row.storage:
+        for dev in rack.devices:
+            if dev.id == device:
+                return dev.model
+    raise GenerateError(f"{device}: not in the row's storage racks")
+
+
+def place_arrays(row: Row, key: str, appliance: DeviceType, count: int, slot: int) -> Rack:
+    """``count`` storage appliances of ``key`` in a storage rack at ``slot`` of the row (after
+    its last rack): air-cooled, from U1 up."""
+    first = row.nvl[0]
+    prefix = (first.row or "x").lower()
+    rack = Rack(f"{prefix}{slot:02d}", row=first.row, slot=slot, cooling="air", label="storage")
+    height = max(1, round(appliance.height_u))
+    for k in range(count):
+        device_id = f"{rack.id}-pfs{k + 1}"
+        rack.devices.append(Device(device_id, key, position=1 + k * height))
+        row.arrays.append(device_id)
+    row.storage.append(rack)
+    return rack
 
 
 __all__ = [
     "Counts",
     "Row",
     "cable",
+    "place_arrays",
     "place_network_oob",
     "place_switches",
     "spines_per_row",

@@ -44,25 +44,43 @@ def move_through_panels(index: LayoutIndex, device_id: str, rack_id: str, positi
     in_way = [d for d in index.occupants(target, faces, new) if d is not device]
     if not in_way or not all(_is_panel(index, d) for d in in_way):
         return move
+    back = _panels_back(index, device, source, target, in_way, new)
+    steps: list[Command] = [RemoveDevice(panel.id) for panel in in_way]
+    steps.append(move)
+    steps += _one_unit_panels(index, back)
+    count = len(in_way)
+    return Batch(steps, f"{move.label} (over {count} blanking panel{'s' if count != 1 else ''})")
+
+
+def _panels_back(
+    index: LayoutIndex,
+    device: Device,
+    source: Rack,
+    target: Rack,
+    in_way: list[Device],
+    new: range,
+) -> list[tuple[str, int]]:
+    """The units (rack, U) that get a panel back after a move, in racks that list their
+    panels: a removed panel's units the device does not take, and the front units the
+    device leaves."""
+    back: list[tuple[str, int]] = []
+    if lists_panels(index, target):
+        back += [(target.id, u) for p in in_way for u in index.units_of(p) if u not in new]
+    leaves_front = "front" in index.faces_of(device) and device.position is not None
+    if leaves_front and lists_panels(index, source):
+        old = index.units_of(device)
+        back += [(source.id, u) for u in old if source is not target or u not in new]
+    return back
+
+
+def _one_unit_panels(index: LayoutIndex, units: list[tuple[str, int]]) -> list[Command]:
+    """A 1U blanking panel on the front of each (rack, U), where the catalog has one."""
     from rackdesigner.design.fixes import blank_models  # with its first use: see wiring.py
 
     one = blank_models(index.catalog.devices).get(1)
-    back: list[tuple[str, int]] = []
-    if lists_panels(index, target):  # a removed panel's units the device does not take
-        back += [(target.id, u) for p in in_way for u in index.units_of(p) if u not in new]
-    if (
-        "front" in index.faces_of(device)
-        and device.position is not None
-        and (lists_panels(index, source))
-    ):
-        old = index.units_of(device)
-        back += [(source.id, u) for u in old if source is not target or u not in new]
-    steps: list[Command] = [RemoveDevice(panel.id) for panel in in_way]
-    steps.append(move)
-    if one is not None:
-        steps += [PlaceDevice(rack, one.key, u, face="front") for rack, u in sorted(back)]
-    count = len(in_way)
-    return Batch(steps, f"{move.label} (over {count} blanking panel{'s' if count != 1 else ''})")
+    if one is None:
+        return []
+    return [PlaceDevice(rack, one.key, u, face="front") for rack, u in sorted(units)]
 
 
 def taken_but_panels(index: LayoutIndex, rack: Rack) -> dict[str, set[int]]:
@@ -78,14 +96,7 @@ def place_through_panels(index: LayoutIndex, rack: Rack, places: list[PlaceDevic
     """``places`` (devices going into ``rack``) as one step with the listed panels in
     their way removed, and, in a rack that lists its panels, a 1U panel back on each unit
     of a removed panel that no new device takes. No panel in the way: the places alone."""
-    catalog = index.catalog.devices
-    wanted: list[tuple[range, tuple[str, ...]]] = []
-    for place in places:
-        dtype = catalog.get(place.model)
-        if dtype is None or dtype.height_u <= 0 or place.position is None:
-            continue
-        units = range(place.position, place.position + max(1, round(dtype.height_u)))
-        wanted.append((units, FACES if dtype.full_depth else (place.face or "front",)))
+    wanted = _units_wanted(index, places)
     in_way: dict[str, Device] = {}
     for units, faces in wanted:
         for other in index.occupants(rack, faces, units):
@@ -95,15 +106,27 @@ def place_through_panels(index: LayoutIndex, rack: Rack, places: list[PlaceDevic
         if len(places) == 1:
             return places[0]
         return Batch(places, f"Place {len(places)} devices in {rack.id}")
-    from rackdesigner.design.fixes import blank_models  # with its first use
-
     new = {u for units, _ in wanted for u in units}
-    one = blank_models(catalog).get(1)
     back = sorted({u for p in in_way.values() for u in index.units_of(p) if u not in new})
     steps: list[Command] = [RemoveDevice(panel_id) for panel_id in in_way]
     steps += places
-    if one is not None and lists_panels(index, rack):
-        steps += [PlaceDevice(rack.id, one.key, u, face="front") for u in back]
+    if lists_panels(index, rack):
+        steps += _one_unit_panels(index, [(rack.id, u) for u in back])
     count = len(in_way)
     what = places[0].label if len(places) == 1 else f"Place {len(places)} devices in {rack.id}"
     return Batch(steps, f"{what} (over {count} blanking panel{'s' if count != 1 else ''})")
+
+
+def _units_wanted(
+    index: LayoutIndex, places: list[PlaceDevice]
+) -> list[tuple[range, tuple[str, ...]]]:
+    """The units and faces each placed device of a known height will take."""
+    catalog = index.catalog.devices
+    wanted: list[tuple[range, tuple[str, ...]]] = []
+    for place in places:
+        dtype = catalog.get(place.model)
+        if dtype is None or dtype.height_u <= 0 or place.position is None:
+            continue
+        units = range(place.position, place.position + max(1, round(dtype.height_u)))
+        wanted.append((units, FACES if dtype.full_depth else (place.face or "front",)))
+    return wanted

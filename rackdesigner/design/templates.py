@@ -18,9 +18,23 @@ from rackdesigner.analysis.rack_scale import SU_DOMAINS
 from rackdesigner.design import nvl_networks
 from rackdesigner.design.generators import FabricPlan, FabricRequest, GenerateError, generate
 from rackdesigner.design.generators.apply import apply_plan
-from rackdesigner.design.generators.base import default_switch, fabric_group, switch_model
-from rackdesigner.design.liquid_plan import plan_loops, plan_text
+from rackdesigner.design.generators.base import (
+    catalog_entry,
+    default_switch,
+    fabric_group,
+    switch_model,
+)
+from rackdesigner.design.liquid_plan import LoopPlan, plan_loops, plan_text
 from rackdesigner.design.model_flow import guide_flow
+from rackdesigner.design.storage_fabric import (
+    DEFAULT_APPLIANCE,
+    StorageCounts,
+    StorageRequest,
+    appliance_count,
+    pfs_appliance,
+    plan_storage,
+    storage_group,
+)
 from rackdesigner.layout_io.catalog import Catalog, builtin, standard_circuits
 from rackdesigner.layout_io.catalog import for_layout as catalog_for
 from rackdesigner.model.layout import (
@@ -28,6 +42,7 @@ from rackdesigner.model.layout import (
     DeviceType,
     Feed,
     Layout,
+    PortGroup,
     Q,
     Rack,
     Site,
@@ -136,8 +151,9 @@ TEMPLATES: dict[str, Template] = {
         ),
         Template(
             "superpod",
-            "DGX H100 SuperPOD: --sus N scalable units of 32 DGX H100, rail-optimised NDR400",
-            {"fabric": "rail", "su_nodes": 32, "node": "dgx-h100"},
+            "DGX H100 SuperPOD: --sus N scalable units of 32 DGX H100, rail-optimised NDR400, "
+            "an NDR400 storage fabric (QM9700) to the parallel file system",
+            {"fabric": "rail", "su_nodes": 32, "node": "dgx-h100", "storage_switch": "qm9700"},
         ),
         Template(
             "gb200-superpod",
@@ -189,6 +205,25 @@ class NewOptions:
     # peak factor it is sized for ([workload] peak_factor; None: none declared)
     power_redundancy: str = "2n"
     peak_factor: float | None = None
+    # (v1.4) The parallel file system and its storage fabric (docs/storage.md): None builds
+    # them for training and fine-tuning; the level they are sized to, the appliance, how many
+    # (None: the fewest that meet the level) and the storage switch (None: the default for
+    # the nodes' storage ports).
+    storage: bool | None = None
+    storage_level: str = "good"
+    storage_model: str | None = None
+    storage_appliances: int | None = None
+    storage_switch: str | None = None
+
+    @property
+    def wants_storage(self) -> bool:
+        if self.storage is not None:
+            return self.storage
+        return self.workload in ("training", "fine-tuning")
+
+    # (v1.4) p2p: every link one cable; structured: switch-to-switch fibre through patch
+    # panels and trunks (design/cable_plant.py)
+    cabling: str = "p2p"
 
 
 @dataclass(slots=True)
@@ -242,45 +277,47 @@ def with_template(options: NewOptions) -> NewOptions:
 
 
 def _node_type(catalog: Catalog, options: NewOptions, cooling: str | None) -> DeviceType:
-    devices = catalog.devices
+    """The GPU node the layout is built of: ``--node`` checked against the other options,
+    else the catalog's node of ``--gpus-per-node`` x ``--gpu`` for the cooling."""
     if options.node is not None:
-        dtype = devices.get(options.node)
-        if dtype is None:
-            near = catalog.nearest(options.node)
-            hint = f" (did you mean {', '.join(near)}?)" if near else ""
-            raise GenerateError(f"--node {options.node}: no such model in the catalog{hint}")
-        if dtype.kind != "gpu-node":
-            raise GenerateError(
-                f"--node {options.node} is a {dtype.kind or 'device'}, not a GPU node"
-            )
-        if options.gpus_per_node is not None and dtype.gpus != options.gpus_per_node:
-            raise GenerateError(
-                f"--node {options.node} holds {dtype.gpus} GPUs, not --gpus-per-node "
-                f"{options.gpus_per_node}"
-            )
-        if options.gpu is not None and dtype.gpu is not None and dtype.gpu != options.gpu:
-            raise GenerateError(f"--node {options.node} carries {dtype.gpu}, not {options.gpu}")
-        if dtype.gpu is None and options.gpu is None:
-            raise GenerateError(
-                f"--node {options.node} takes the GPU a layout sets: add --gpu (e.g. h100-pcie)"
-            )
-        gpu = catalog.gpus.get(dtype.gpu or options.gpu or "")
-        if gpu is not None and _form_factors_differ(dtype, gpu.form_factor):
-            # CMP008: the layout could not be built (an SXM module in a PCIe slot).
-            chassis = dtype.form_factor or ""
-            raise GenerateError(
-                f"--node {options.node} is {a_form_factor(chassis)} chassis and {gpu.key} "
-                f"{a_form_factor(gpu.form_factor or '')} GPU: it cannot be built; choose "
-                f"{a_form_factor(chassis)} GPU (CMP008)"
-            )
-        return dtype
-    gpu = options.gpu or DEFAULT_GPU
+        return _named_node(catalog, options.node, options)
+    return _node_for_gpu(catalog, options.gpu or DEFAULT_GPU, options.gpus_per_node or 8, cooling)
+
+
+def _named_node(catalog: Catalog, key: str, options: NewOptions) -> DeviceType:
+    """``--node KEY``: a GPU node of the catalog that agrees with ``--gpus-per-node`` and
+    ``--gpu``, whose chassis can hold its GPU (CMP008)."""
+    dtype = catalog_entry(catalog, key, "node")
+    if dtype.kind != "gpu-node":
+        raise GenerateError(f"--node {key} is a {dtype.kind or 'device'}, not a GPU node")
+    if options.gpus_per_node is not None and dtype.gpus != options.gpus_per_node:
+        raise GenerateError(
+            f"--node {key} holds {dtype.gpus} GPUs, not --gpus-per-node {options.gpus_per_node}"
+        )
+    if options.gpu is not None and dtype.gpu is not None and dtype.gpu != options.gpu:
+        raise GenerateError(f"--node {key} carries {dtype.gpu}, not {options.gpu}")
+    if dtype.gpu is None and options.gpu is None:
+        raise GenerateError(f"--node {key} takes the GPU a layout sets: add --gpu (e.g. h100-pcie)")
+    gpu = catalog.gpus.get(dtype.gpu or options.gpu or "")
+    if gpu is not None and _form_factors_differ(dtype, gpu.form_factor):
+        # CMP008: the layout could not be built (an SXM module in a PCIe slot).
+        chassis = dtype.form_factor or ""
+        raise GenerateError(
+            f"--node {key} is {a_form_factor(chassis)} chassis and {gpu.key} "
+            f"{a_form_factor(gpu.form_factor or '')} GPU: it cannot be built; choose "
+            f"{a_form_factor(chassis)} GPU (CMP008)"
+        )
+    return dtype
+
+
+def _node_for_gpu(catalog: Catalog, gpu: str, count: int, cooling: str | None) -> DeviceType:
+    """The catalog's first GPU node of ``count`` x ``gpu``: with cold plates where the
+    cooling is liquid or left to choose and one has them, else one without."""
     if gpu not in catalog.gpus:
         near = catalog.nearest_gpu(gpu)
         hint = f" (did you mean {', '.join(near)}?)" if near else ""
         raise GenerateError(f"--gpu {gpu}: no such GPU in the catalog{hint}")
-    count = options.gpus_per_node or 8
-    matches = [d for d in devices.values() if d.kind == "gpu-node" and d.gpu == gpu]
+    matches = [d for d in catalog.devices.values() if d.kind == "gpu-node" and d.gpu == gpu]
     sized = [d for d in matches if d.gpus == count]
     if not sized:
         have = sorted({f"{d.gpus} ({d.key})" for d in matches})
@@ -289,10 +326,16 @@ def _node_type(catalog: Catalog, options: NewOptions, cooling: str | None) -> De
             + (f"; it has {', '.join(have)}" if have else "")
             + " (rackdesigner catalog lists them; --node picks one)"
         )
+    return _node_for_cooling(sized, cooling, f"{count} x {gpu}")
+
+
+def _node_for_cooling(sized: list[DeviceType], cooling: str | None, what: str) -> DeviceType:
+    """Of the nodes that fit (``what``: "8 x h100-sxm"), the first with cold plates where
+    the cooling is liquid or left open and one has them, else the first without."""
     plated = [d for d in sized if (d.liquid_fraction or 0.0) > 0]
     if cooling == "liquid" and not plated:
         raise GenerateError(
-            f"--cooling liquid: no {count} x {gpu} node in the catalog has cold plates "
+            f"--cooling liquid: no {what} node in the catalog has cold plates "
             f"({', '.join(d.key for d in sized)} are air-cooled); use rear-door or air"
         )
     # fabrics.md: liquid where the node type has cold plates, so without --cooling a GPU
@@ -397,21 +440,7 @@ def build(
     catalog = builtin()
     if options.cooling not in (None, "air", "liquid", "rear-door"):
         raise GenerateError(f"--cooling {options.cooling}: choose air, liquid or rear-door")
-    flow_note = None
-    if options.model_params is not None and options.node is None:
-        flow = guide_flow(
-            options.model_params,
-            options.gpu or DEFAULT_GPU,
-            catalog,
-            options.cooling,
-            options.gpus_per_node,
-        )
-        options = replace(
-            options,
-            gpus_per_node=flow.gpus_per_node,
-            cooling=options.cooling or flow.cooling,
-        )
-        flow_note = flow.note
+    options, flow_note = _with_model_flow(options, catalog)
     dtype = _node_type(catalog, options, options.cooling)
     nodes = _node_count(dtype, gpus)
     cooling = _cooling_for(dtype, options.cooling)
@@ -419,34 +448,9 @@ def build(
     _check_outlets(dtype, options)
     sizes = circuit_sizes(catalog, options.voltage, options.phases, options.voltage_text)
     per_rack = _per_rack(dtype, options, catalog, cooling, sizes)
-
-    gpu_key = dtype.gpu or options.gpu or ""
-    gpu_name = (catalog.gpus[gpu_key].name if gpu_key in catalog.gpus else None) or gpu_key
-    default_name = f"{options.template}: " if options.template else ""
-    layout = Layout(name=options.name or f"{default_name}{gpus:,} x {gpu_name}")
-    if dtype.gpu is None:
-        # A server that takes the GPU the layout sets: say which, in the layout's catalog.
-        layout.catalog[dtype.key] = DeviceType(dtype.key, gpu=options.gpu)
-        dtype = replace(dtype, gpu=options.gpu)
-    layout.site = Site()
-    layout.workload = Workload(
-        kind=options.workload,
-        model_params=options.model_params,
-        peak_factor=options.peak_factor,
-    )
-    node_power = _power(dtype, catalog)
-    _racks(layout, dtype, nodes, per_rack, cooling, catalog, node_power)
-    request = FabricRequest(
-        fabric=fabric,
-        leaf=leaf_for_speed(catalog, dtype, options),
-        spine=options.spine,
-        core=options.core,
-        oversubscription=options.oversubscription,
-        su_nodes=options.su_nodes,
-        strict_cables=options.strict_cables,
-        rail_planes=options.rail_planes,
-        redundant=options.redundant,
-    )
+    layout, dtype = _new_layout(options, catalog, dtype)
+    _racks(layout, dtype, nodes, per_rack, cooling, catalog, _power(dtype, catalog))
+    request = _fabric_request(catalog, dtype, options, fabric)
     racks_done = time.perf_counter()
     cpu = time.process_time()
     # The racks' feeds and PDUs before the fabric, as large as a rack may have them
@@ -458,21 +462,97 @@ def build(
     fabric_cpu = time.process_time() - cpu
     fabric_done = time.perf_counter()
     apply_plan(layout, plan)
+    storage = _storage(layout, options, options.su_nodes or 32)
+    if storage is None and options.wants_storage:
+        plan.warnings.append(
+            f"{dtype.key} has no storage ports: no parallel file system or storage fabric was "
+            "built (STO004); give the node type a storage NIC, or pass --no-storage"
+        )
     merged = catalog_for(layout)  # with the layout's own entries (a server's GPU)
     side_counts = _power_and_furniture(layout, options, merged, sizes)
     if timings is not None:
         _record(timings, began, racks_done, fabric_done, fabric_cpu)
     _power_budget(layout, merged)
+    plant = _install_plant(layout, plan, options)
     chain = _chain(layout, options)
     loops = plan_loops(layout)
-    layout.description, layout.comment = _header(
+    layout.description, header = _header(
         command, layout, plan, options, dtype, (nodes, per_rack, cooling, fabric), side_counts
     )
-    layout.comment = "\n".join([layout.comment, *chain, *(f" {line}" for line in plan_text(loops))])
+    layout.comment = _comment(header, plant, chain, loops)
+    if storage is not None:
+        layout.comment += "\n" + _storage_text(storage, options)
+        plan.notes.append(_storage_text(storage, options).strip())
     if flow_note is not None:
         layout.comment += f"\n Node size and cooling: {flow_note}."
     notes = (f"node size and cooling: {flow_note}",) if flow_note else ()
     return Built(layout, plan, dtype, nodes, len(layout.racks), layout.description, notes)
+
+
+def _with_model_flow(options: NewOptions, catalog: Catalog) -> tuple[NewOptions, str | None]:
+    """With ``--model-params`` and no ``--node``: the node size and cooling the guide's flow
+    picks for the model (those the options leave open), and its note; else as they are."""
+    if options.model_params is None or options.node is not None:
+        return options, None
+    flow = guide_flow(
+        options.model_params,
+        options.gpu or DEFAULT_GPU,
+        catalog,
+        options.cooling,
+        options.gpus_per_node,
+    )
+    options = replace(
+        options,
+        gpus_per_node=flow.gpus_per_node,
+        cooling=options.cooling or flow.cooling,
+    )
+    return options, flow.note
+
+
+def _new_layout(
+    options: NewOptions, catalog: Catalog, dtype: DeviceType
+) -> tuple[Layout, DeviceType]:
+    """The empty layout, named, with its site and workload; and the node type, its GPU set
+    where it takes the one the layout sets (a server: said in the layout's catalog)."""
+    gpu_key = dtype.gpu or options.gpu or ""
+    gpu_name = (catalog.gpus[gpu_key].name if gpu_key in catalog.gpus else None) or gpu_key
+    default_name = f"{options.template}: " if options.template else ""
+    layout = Layout(name=options.name or f"{default_name}{options.gpus or 0:,} x {gpu_name}")
+    if dtype.gpu is None:
+        # A server that takes the GPU the layout sets: say which, in the layout's catalog.
+        layout.catalog[dtype.key] = DeviceType(dtype.key, gpu=options.gpu)
+        dtype = replace(dtype, gpu=options.gpu)
+    layout.site = Site()
+    layout.workload = Workload(
+        kind=options.workload,
+        model_params=options.model_params,
+        peak_factor=options.peak_factor,
+    )
+    return layout, dtype
+
+
+def _fabric_request(
+    catalog: Catalog, dtype: DeviceType, options: NewOptions, fabric: str
+) -> FabricRequest:
+    return FabricRequest(
+        fabric=fabric,
+        leaf=leaf_for_speed(catalog, dtype, options),
+        spine=options.spine,
+        core=options.core,
+        oversubscription=options.oversubscription,
+        su_nodes=options.su_nodes,
+        strict_cables=options.strict_cables,
+        rail_planes=options.rail_planes,
+        redundant=options.redundant,
+    )
+
+
+def _comment(header: str, plant: str, chain: list[str], loops: LoopPlan | None) -> str:
+    """The file's header comment: what was built and sized, then the cable plant, the power
+    chain and the water loops."""
+    return "\n".join(
+        [header, f" Cable plant: {plant}.", *chain, *(f" {line}" for line in plan_text(loops))]
+    )
 
 
 def _chain(layout: Layout, options: NewOptions) -> list[str]:
@@ -484,6 +564,86 @@ def _chain(layout: Layout, options: NewOptions) -> list[str]:
         return add_power_chain(layout, options.power_redundancy)
     except ChainError as error:
         raise GenerateError(str(error)) from None
+
+
+def _storage(layout: Layout, options: NewOptions, su_nodes: int) -> StorageCounts | None:
+    """The parallel file system and its storage fabric for a training cluster (storage
+    racks, leaves, spines, cables; docs/storage.md), its level written in the workload."""
+    if not options.wants_storage:
+        return None
+    request = StorageRequest(
+        level=options.storage_level,
+        appliance=options.storage_model or DEFAULT_APPLIANCE,
+        appliances=options.storage_appliances,
+        su_nodes=su_nodes,
+        switch=options.storage_switch,
+    )
+    if not _storage_ports(layout):
+        return None  # no storage NIC to cable: STO004 says so; the header too
+    counts = plan_storage(layout, request)
+    if layout.workload is not None:
+        layout.workload.storage_level = options.storage_level
+    return counts
+
+
+def _storage_ports(layout: Layout) -> bool:
+    """Whether a GPU node of the layout has storage ports (a PCIe server's one scale-out NIC
+    is its compute ports: no storage fabric can be cabled to it)."""
+    catalog = catalog_for(layout)
+    return any(
+        storage_group(catalog.devices[d.model]) is not None
+        for _, d in layout.devices()
+        if catalog.devices[d.model].kind == "gpu-node"
+    )
+
+
+def _storage_text(counts: StorageCounts, options: NewOptions) -> str:
+    """The header's lines on the storage tier."""
+    model = options.storage_model or DEFAULT_APPLIANCE
+    pods = f" in {count(counts.pods, 'pod', 'pods')}" if counts.pods > 1 else ""
+    return (
+        f" Storage: {count(counts.appliances, 'appliance', 'appliances')} ({model}) "
+        f"sized for storage level {options.storage_level} (docs/storage.md), on a storage "
+        f"fabric of its own{pods}: {count(counts.node_leaves, 'node leaf', 'node leaves')}, "
+        f"{count(counts.storage_leaves, 'storage leaf', 'storage leaves')}, "
+        f"{count(counts.spines, 'spine', 'spines')}, {count(counts.cables, 'cable', 'cables')}."
+    )
+
+
+def _install_plant(layout: Layout, plan: FabricPlan, options: NewOptions) -> str:
+    """The layout's cable plant (pathways, structured cabling, media by route), and the
+    plan's count of long runs made the routed one (CAB001 warns as many); the header's
+    words for it."""
+    from rackdesigner.design.cable_plant import install
+    from rackdesigner.design.generators.build import long_runs_text
+
+    if options.cabling not in ("p2p", "structured"):
+        raise GenerateError(f"--cabling {options.cabling}: choose p2p or structured")
+    done = install(layout, options.cabling, frozenset(id(link) for link in plan.links))
+    # The generator counted its runs by the row-and-slot model; the routed count replaces it.
+    plan.notes = [n for n in plan.notes if "CAB001 warns" not in n]
+    plan.long_runs = done.long_runs
+    if done.long_runs and done.longest is not None:
+        name, longest = done.longest
+        plan.longest = done.longest
+        plan.notes.append(
+            long_runs_text(done.long_runs, len(plan.links), plan.cable_limit, name, longest)
+        )
+    plan.notes.extend(done.notes)
+    trays = sum(1 for p in layout.pathways if p.row is not None)
+    crossings = len(layout.pathways) - trays
+    text = (
+        f"{count(trays, 'overhead tray', 'overhead trays')} over the rows"
+        + (f", {count(crossings, 'cross-aisle tray', 'cross-aisle trays')}" if crossings else "")
+        + ", each sized to a 40 % fill; cables routed along them"
+    )
+    if done.channels:
+        text += (
+            f"; structured: {done.channels:,} switch-to-switch links through "
+            f"{count(done.panels, 'patch panel', 'patch panels')} and "
+            f"{count(done.trunks, 'trunk', 'trunks')}"
+        )
+    return text
 
 
 def _node_count(dtype: DeviceType, gpus: int) -> int:
@@ -1026,6 +1186,8 @@ def build_rack_scale(
     apply_plan(layout, plan)
     merged = catalog_for(layout)
     _network_racks_on_air(layout, merged)
+    arrays = _nvl_storage(layout, options, ethernet, trays_per_su=NVL_SU_RACKS * NVL_TRAYS)
+    merged = catalog_for(layout)
     extra = _nvl_ethernet(layout, merged, ethernet, plan.cable_limit)
     if extra.over:  # said when the file is written (``new`` prints the notes), not kept
         plan.notes.append(
@@ -1038,6 +1200,7 @@ def build_rack_scale(
     if timings is not None:
         _record(timings, began, racks_done, fabric_done, fabric_cpu)
     _power_budget(layout, merged)
+    plant = _install_plant(layout, plan, options)
     floor = max(_nvl_floor_load(rack, merged) for rack in layout.racks if rack.nvlink_domain)
     rating = math.ceil(floor / 100.0 - 1e-9) * 100
     layout.site.floor_load_max = Q(float(rating), f"{rating} kg/m^2")
@@ -1045,15 +1208,82 @@ def build_rack_scale(
     chain = _chain(layout, options)
     layout.description = _nvl_description(facts, plan)
     loops = plan_loops(layout)
-    layout.comment = "\n".join(
-        [
-            _nvl_comment(command, layout, facts, plan, extra, merged, options),
-            *chain,
-            *(f" {line}" for line in plan_text(loops)),
-        ]
-    )
+    header = _nvl_comment(command, layout, facts, plan, extra, merged, options)
+    layout.comment = _comment(header, plant, chain, loops)
+    if arrays:
+        text = (
+            f" Storage: {count(arrays * sus, 'appliance', 'appliances')} "
+            f"({options.storage_model or DEFAULT_APPLIANCE}), {arrays} a SU in a storage rack at "
+            f"the end of its row, sized for storage level {options.storage_level} "
+            "(docs/storage.md): their client ports on the storage spines' array cages."
+        )
+        layout.comment += "\n" + text
+        plan.notes.append(text.strip())
     trays = sus * NVL_SU_RACKS * NVL_TRAYS
     return Built(layout, plan, tray, trays, len(layout.racks), layout.description)
+
+
+def _nvl_storage(
+    layout: Layout, options: NewOptions, rows: list[nvl_networks.Row], trays_per_su: int
+) -> int:
+    """Each SU's parallel file system: the fewest appliances that meet the storage level for
+    its GPUs, in a storage rack at the end of its row, on the spines' array cages (their
+    rate set to the appliances' ports, which run Ethernet like the spines); the appliances
+    a SU (0 without storage)."""
+    if not options.wants_storage:
+        return 0
+    catalog = catalog_for(layout)
+    key = options.storage_model or DEFAULT_APPLIANCE
+    appliance = pfs_appliance(catalog, key)
+    tray_gpus = next(
+        int(catalog.devices[d.model].gpus or 0)
+        for d in rows[0].nvl[0].devices
+        if catalog.devices[d.model].kind == "gpu-node"
+    )
+    per_su = options.storage_appliances or appliance_count(
+        catalog, key, options.storage_level, trays_per_su * tray_gpus, 1
+    )
+    group = next(
+        (g for g in appliance.ports or () if g.effective_role(appliance.kind) == "storage"), None
+    )
+    if group is None:
+        raise GenerateError(f"{key} has no storage ports to cable (STO008)")
+    spine = layout.catalog[nvl_networks.STORAGE_SPINE]
+    cages = next(g.count for g in spine.ports or () if g.name == "array")
+    room = cages * len(rows[0].spines)
+    if per_su * group.count > room:
+        raise GenerateError(
+            f"storage level {options.storage_level}: {per_su} x {key} a SU need "
+            f"{per_su * group.count} ports, the SU's storage spines have {room} cages for arrays"
+        )
+    _nvl_array_ports(layout, key, appliance, group, spine)
+    for row in rows:
+        slot = 1 + max((r.slot or 0) for r in layout.racks if r.row == row.nvl[0].row)
+        layout.racks.append(nvl_networks.place_arrays(row, key, appliance, per_su, slot))
+    if layout.workload is not None:
+        layout.workload.storage_level = options.storage_level
+    return per_su
+
+
+def _nvl_array_ports(
+    layout: Layout, key: str, appliance: DeviceType, group: PortGroup, spine: DeviceType
+) -> None:
+    """The appliances' storage ports ordered as Ethernet (the storage and in-band fabric's)
+    where the catalog has them another way, and the spines' array cages at their rate."""
+    if (group.tech or "infiniband") != "ethernet":
+        ports = [replace(g, tech="ethernet") if g is group else g for g in appliance.ports or ()]
+        layout.catalog[key] = DeviceType(
+            key,
+            ports=ports,
+            comment=" Ordered with Ethernet client ports, the storage and in-band fabric's "
+            "(set by rackdesigner new).",
+        )
+    layout.catalog[nvl_networks.STORAGE_SPINE] = replace(
+        spine,
+        ports=[
+            replace(g, speed=group.speed) if g.name == "array" else g for g in spine.ports or ()
+        ],
+    )
 
 
 def _nvl_tray(options: NewOptions, catalog: Catalog) -> tuple[str, DeviceType]:
@@ -1237,8 +1467,13 @@ def _nvl_ethernet_text(extra: nvl_networks.Counts) -> list[str]:
         f" in pairs, one pair for every {nvl_networks.RACKS_PER_STORAGE_PAIR} NVL72 racks, "
         f"each tray's two BlueField-3 ports on both ({extra.storage_cables:,} cables), 1:1 up "
         f"to {count(extra.storage_spines, 'storage spine', 'storage spines')} "
-        f"({extra.spine_cables:,} cables; {extra.free_array_ports:,} spine ports of 800GbE "
-        f"left for the storage arrays);",
+        f"({extra.spine_cables:,} cables; "
+        + (
+            f"the storage arrays on their array cages, {extra.array_cables:,} cables, "
+            f"{extra.free_array_ports:,} cages free);"
+            if extra.arrays_cabled
+            else f"{extra.free_array_ports:,} spine ports of 800GbE left for the storage arrays);"
+        ),
         f" out-of-band: {count(extra.mgmt_switches, 'SN2201', 'SN2201s')}, two in each "
         f"NVL72 rack on its busbar carrying its trays', switch trays' and power shelves' "
         f"management ports ({extra.bmc_cables:,} cables) and one for each run of network racks "

@@ -33,7 +33,7 @@ from rackdesigner.model.layout import Layout
 if TYPE_CHECKING:
     from rackdesigner.analysis.facts import CduLoad
     from rackdesigner.check.engine import Locate
-    from rackdesigner.edit.live import LiveAnalysis
+    from rackdesigner.edit.live import LiveAnalysis, Refreshed
     from rackdesigner.rules.registry import Finding, Rule
 
 
@@ -376,6 +376,20 @@ class Checker:
             return
         live = self.analysis
         done = live.refresh(pending.racks.values(), pending.links.values(), self.index)
+        self._recheck_racks(done, live)
+        if done.entities:
+            self._recheck_links(done, live)
+        if done.racks or done.removed_racks or pending.site:
+            swap = self._swap
+            self._device = swap(self._device, self._run(self._rules.get("device", []), live))
+        self._recheck_site(pending, done, live)
+        if pending.fabric or done.fabric:
+            live.invalidate_fabric()
+            self.fabric_stale = True
+
+    def _recheck_racks(self, done: Refreshed, live: LiveAnalysis) -> None:
+        """The rack rules on each rack whose facts the refresh recomputed; a removed
+        rack's findings go."""
         swap = self._swap
         for key in done.removed_racks:
             swap(self._rack.pop(key, []), [])
@@ -383,39 +397,41 @@ class Checker:
         for key, facts in done.racks.items():
             new = self._run(rack_rules, _View(live, [facts], None))
             self._rack[key] = swap(self._rack.get(key, []), new)
-        if done.entities:
-            link_rules = self._rules.get("link", [])
-            for entity in done.entities:
-                swap(self._link.pop(entity, []), [])
-            listed = [lf for lf in done.links.values() if lf.entity in done.entities]
-            for entity in done.entities:
-                # Identical cables share an entity: re-run them all together.
-                for lf in self._links_named(entity):
-                    if lf not in listed:
-                        listed.append(lf)
-            listed.sort(key=lambda lf: lf.index)
-            found = self._run(link_rules, _View(live, None, listed))
-            for diagnostic in swap([], found):
-                self._link.setdefault(diagnostic.entity, []).append(diagnostic)
-        if done.racks or done.removed_racks or pending.site:
-            self._device = swap(self._device, self._run(self._rules.get("device", []), live))
+
+    def _recheck_links(self, done: Refreshed, live: LiveAnalysis) -> None:
+        """The link rules on the cables of every entity the refresh touched, in file order;
+        identical cables share an entity and re-run together."""
+        swap = self._swap
+        for entity in done.entities:
+            swap(self._link.pop(entity, []), [])
+        listed = [lf for lf in done.links.values() if lf.entity in done.entities]
+        for entity in done.entities:
+            for lf in self._links_named(entity):
+                if lf not in listed:
+                    listed.append(lf)
+        listed.sort(key=lambda lf: lf.index)
+        found = self._run(self._rules.get("link", []), _View(live, None, listed))
+        for diagnostic in swap([], found):
+            self._link.setdefault(diagnostic.entity, []).append(diagnostic)
+
+    def _recheck_site(self, pending: Effect, done: Refreshed, live: LiveAnalysis) -> None:
+        """Site rules split in parts re-run on what the refresh recomputed, whatever the
+        edit; the others re-run whole when the edit's site keys are among those they read
+        (or either is unknown)."""
         for rule in self._rules.get("site", []):
-            # Split in parts: re-run on what the refresh recomputed, whatever the edit.
             if rule.parts:
                 racks = done.racks.values()
                 self._rerun_parts(rule, self._parts[rule.code], racks, done.removed_racks, live)
-        if pending.site:
-            keys = pending.site_keys
-            for rule in self._rules.get("site", []):
-                if rule.parts:
-                    continue
-                if keys is None or rule.reads is None or rule.reads & keys:
-                    self._site[rule.code] = swap(
-                        self._site.get(rule.code, []), self._run([rule], live)
-                    )
-        if pending.fabric or done.fabric:
-            live.invalidate_fabric()
-            self.fabric_stale = True
+        if not pending.site:
+            return
+        keys = pending.site_keys
+        for rule in self._rules.get("site", []):
+            if rule.parts:
+                continue
+            if keys is None or rule.reads is None or rule.reads & keys:
+                self._site[rule.code] = self._swap(
+                    self._site.get(rule.code, []), self._run([rule], live)
+                )
 
     def _large(self, pending: Effect) -> bool:
         """An edit that touched a good part of the layout (a generated fabric, a template)

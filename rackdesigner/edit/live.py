@@ -141,6 +141,18 @@ def _name_racks(racks: Iterable[RackFacts]) -> None:
             dev.place = facts.place
 
 
+@dataclass(slots=True)
+class _Dropped:
+    """What forgetting links' facts leaves to redo: the a ends their names read, each
+    link's place, the ports and fabric edges they held, and whether an end was renamed."""
+
+    a_ends: set[str] = field(default_factory=set)
+    places: dict[int, int] = field(default_factory=dict)
+    ports: set[str] = field(default_factory=set)
+    pairs: set[tuple[str, str]] = field(default_factory=set)
+    renamed: bool = False
+
+
 class LiveAnalysis(Analysis):
     """An analysis that :meth:`refresh` keeps equal to a fresh one after each edit."""
 
@@ -256,6 +268,7 @@ class LiveAnalysis(Analysis):
         other._columns = _Columns(list(self._columns.load), list(self._columns.gpus), set())
         other._graph = None  # built from the copied edges, in the worker
         other._fabrics = None
+        other._storage = None
         other._lock = type(self._lock)()
         return other
 
@@ -264,6 +277,7 @@ class LiveAnalysis(Analysis):
 
     def invalidate_fabric(self) -> None:
         self._fabrics = None
+        self._storage = None
 
     @property
     def places(self) -> Mapping[int, RackPlace]:
@@ -293,7 +307,28 @@ class LiveAnalysis(Analysis):
         layout = self.layout
         present = {id(rack) for rack in layout.racks}
         touched = {id(rack): rack for rack in racks}
-        # Racks whose cdu or door names a device of a touched rack read its facts.
+        names = self._forget_and_name(touched, present, done)
+        if names:
+            touched.update(self._naming_racks(names, touched))
+        if touched or done.removed_racks:
+            self._refresh_racks(touched, done, index)
+            if layout.pathways:  # (v1.4) racks moved: their exits and routes with them
+                self._pathways = None
+        self._plant = None  # (v1.4) the cable plant is read whole, after any edit
+        todo = self._links_to_refresh(links, names, done, index)
+        if todo:
+            self._refresh_links(todo, index, done)
+        if done.racks or done.removed_racks or done.links:
+            self._storage = None  # built again from the new facts when a rule reads it
+        return done
+
+    def _forget_and_name(
+        self, touched: dict[int, Rack], present: set[int], done: Refreshed
+    ) -> set[str]:
+        """Drop the facts of racks no longer in the layout (into ``done``), and note the
+        cdu and door names of the racks the edit touched or removed (an edit changes only
+        theirs). Returns the ids of the devices in the touched racks, before and after:
+        racks whose cdu or door names one of them read its facts."""
         names: set[str] = set()
         for key, rack in touched.items():
             old = self._rack_facts.get(key)
@@ -305,26 +340,31 @@ class LiveAnalysis(Analysis):
             if key not in present:
                 del self._rack_facts[key]
                 done.removed_racks.add(key)
-        # An edit changes the cdu or door of the racks it touches only (and those it removes).
         for key in done.removed_racks:
             self._name(key, None)
         for key, rack in touched.items():
             if key in present:
                 self._name(key, rack)
-        if names:
-            naming = self._naming
-            found: dict[int, Rack] = {}
-            for name in names:
-                for key, rack in naming.get(name, {}).items():
-                    if key not in touched:
-                        found[key] = rack
-            # In the layout's order, as a walk over the racks would find them.
-            facts = self._rack_facts
-            for key in sorted(found, key=lambda key: facts[key].index if key in facts else -1):
-                touched[key] = found[key]
-        if touched or done.removed_racks:
-            self._refresh_racks(touched, done, index)
-        # Links: those the edit named, and every link of a device whose facts are new.
+        return names
+
+    def _naming_racks(self, names: set[str], touched: dict[int, Rack]) -> dict[int, Rack]:
+        """The racks not touched whose cdu or door names one of ``names``, in the layout's
+        order (as a walk over the racks would find them)."""
+        found: dict[int, Rack] = {}
+        for name in names:
+            for key, rack in self._naming.get(name, {}).items():
+                if key not in touched:
+                    found[key] = rack
+        facts = self._rack_facts
+        ordered = sorted(found, key=lambda key: facts[key].index if key in facts else -1)
+        return {key: found[key] for key in ordered}
+
+    def _links_to_refresh(
+        self, links: Iterable[Link], names: set[str], done: Refreshed, index: LayoutIndex
+    ) -> dict[int, Link]:
+        """The links the edit named, and every link of a device whose facts are new (or
+        renamed); after a device came, went or was renamed, every link whose end named
+        no device too (that id may be the nearest now)."""
         todo: dict[int, Link] = {id(link): link for link in links}
         for fresh in done.racks.values():
             names.update(d.id for d in fresh.devices)
@@ -333,12 +373,9 @@ class LiveAnalysis(Analysis):
             for link in index.links_of(device_id):
                 todo[id(link)] = link
         if (done.racks or done.removed_racks) and self._unknown_links:
-            # A device added, removed or renamed in any rack may be the nearest id now.
             for key, link in self._unknown_links.items():
                 todo.setdefault(key, link)
-        if todo:
-            self._refresh_links(todo, index, done)
-        return done
+        return todo
 
     def _refresh_racks(self, touched: dict[int, Rack], done: Refreshed, index: LayoutIndex) -> None:
         if not done.removed_racks and self._in_place(touched, done, index):
@@ -383,42 +420,12 @@ class LiveAnalysis(Analysis):
         before, every id unique. Then only the touched racks' facts are replaced, at their
         places in the lists, and nothing else is walked but the device lists of the models
         involved. False (and nothing changed) when the edit is not of that kind."""
-        layout = self.layout
-        if (
-            self._was_shared
-            or index.has_shared_ids()
-            or len(self.racks) != len(layout.racks)
-            or any(id(rack) not in self._rack_facts for rack in touched.values())
-        ):
+        numbered = self._same_shape(touched, index)
+        if numbered is None:
             return False
-        numbered: list[tuple[int, RackFacts, Rack]] = []
-        for rack in touched.values():
-            old = self._rack_facts[id(rack)]
-            if (
-                old.index >= len(layout.racks)
-                or layout.racks[old.index] is not rack
-                or len(old.devices) != len(rack.devices)
-            ):
-                return False
-            numbered.append((old.index, old, rack))
         named = {number: cdu_named(old) for number, old, _ in numbered}
         by_id = self.device_by_id
-        replaced: dict[int, DeviceFacts] = {}
-        same_types = True
-        fresh: list[list[DeviceFacts]] = []
-        for number, old, rack in numbered:
-            devices = [
-                device_facts(d, rack, number, self.catalog, self.thresholds, self._ports)
-                for d in rack.devices
-            ]
-            for before, dev in zip(old.devices, devices, strict=True):
-                dev.order = before.order
-                self.devices[dev.order] = dev
-                if by_id.get(before.id) is before:
-                    del by_id[before.id]
-                replaced[id(before)] = dev
-                same_types &= before.device is dev.device and before.type is dev.type
-            fresh.append(devices)
+        fresh, replaced, same_types = self._replace_devices(numbered)
         # Every touched rack's devices are indexed before any rack's facts are made: a rack
         # reads the CDU or door it names, which may be in another touched rack (a CDU
         # renamed, and the rack that names it following, in one edit).
@@ -444,6 +451,56 @@ class LiveAnalysis(Analysis):
         self._sums(done.racks.values())
         self._cdu_loads_after(named)
         return True
+
+    def _same_shape(
+        self, touched: dict[int, Rack], index: LayoutIndex
+    ) -> list[tuple[int, RackFacts, Rack]] | None:
+        """Each touched rack with its place and old facts, where the edit left the racks
+        and their device counts as they were and every id unique; else None."""
+        layout = self.layout
+        if (
+            self._was_shared
+            or index.has_shared_ids()
+            or len(self.racks) != len(layout.racks)
+            or any(id(rack) not in self._rack_facts for rack in touched.values())
+        ):
+            return None
+        numbered: list[tuple[int, RackFacts, Rack]] = []
+        for rack in touched.values():
+            old = self._rack_facts[id(rack)]
+            if (
+                old.index >= len(layout.racks)
+                or layout.racks[old.index] is not rack
+                or len(old.devices) != len(rack.devices)
+            ):
+                return None
+            numbered.append((old.index, old, rack))
+        return numbered
+
+    def _replace_devices(
+        self, numbered: list[tuple[int, RackFacts, Rack]]
+    ) -> tuple[list[list[DeviceFacts]], dict[int, DeviceFacts], bool]:
+        """New facts for the touched racks' devices, each at its old place in the device
+        list (its id unindexed): the new lists, the new facts by the old ones' id, and
+        whether every device kept its model and type."""
+        by_id = self.device_by_id
+        replaced: dict[int, DeviceFacts] = {}
+        same_types = True
+        fresh: list[list[DeviceFacts]] = []
+        for number, old, rack in numbered:
+            devices = [
+                device_facts(d, rack, number, self.catalog, self.thresholds, self._ports)
+                for d in rack.devices
+            ]
+            for before, dev in zip(old.devices, devices, strict=True):
+                dev.order = before.order
+                self.devices[dev.order] = dev
+                if by_id.get(before.id) is before:
+                    del by_id[before.id]
+                replaced[id(before)] = dev
+                same_types &= before.device is dev.device and before.type is dev.type
+            fresh.append(devices)
+        return fresh, replaced, same_types
 
     def _cdu_loads_after(self, named: dict[int, tuple[str, ...]]) -> None:
         """The CDU groups after an in-place refresh of the racks at ``named``'s indexes
@@ -562,64 +619,74 @@ class LiveAnalysis(Analysis):
             # A cable added or removed: positions after it move, and the list follows the
             # layout's order.
             positions = {id(link): number for number, link in enumerate(self.layout.links)}
-        ports: set[str] = set()
-        pairs: set[tuple[str, str]] = set()
-        places: dict[int, int] = {}
-        renamed = membership
-        a_ends = {link.a for link in todo.values()}
-        for key, link in todo.items():
-            old = facts_of.pop(key, None)
-            if old is not None:
-                a_ends.add(old.a.text)
-                places[key] = old.index
-                ports.update(self._unclaim(old))
-                pairs.update(self._leave_edge(old))
-                done.entities.add(f"link {old.a.text} -> {old.b.text}")
-                renamed |= old.a.text != link.a or old.b.text != link.b
+        gone = self._drop_links(todo, done)
         if membership:
             for lf in facts_of.values():
                 lf.index = positions[id(lf.link)]
         for key, link in kept.items():
             # Without cables added or removed, a link keeps its place.
-            lf = self._resolve(link, positions[key] if membership else places[key])
+            lf = self._resolve(link, positions[key] if membership else gone.places[key])
             facts_of[key] = lf
-            ports.update(self._claim(lf))
+            gone.ports.update(self._claim(lf))
             done.links[key] = lf
         if membership:
             links[:] = [facts_of[id(link)] for link in self.layout.links]
         else:
             for lf in done.links.values():
                 links[lf.index] = lf
-        if renamed:
+        if membership or gone.renamed:
             # A link's reference depends on the others' a ends: name them again on demand.
             self._link_refs = LinkRefs(self.layout.links)
             for lf in links:
                 lf.refs = self._link_refs
-        # Who keeps a port is decided in file order: re-derive every user of a touched port;
-        # links that share an a end are named "a -> b": their names change together.
+        affected = self._affected(done, gone.ports, gone.a_ends, index)
+        for lf in affected.values():
+            self._derive_problems(lf)
+        for lf in affected.values():
+            gone.pairs.update(self._leave_edge(lf))
+            new = self._classify(lf)
+            if new is not None:
+                self._pair_of[id(lf)] = new
+                self._members[new][id(lf)] = lf
+                gone.pairs.add(new)
+            done.links.setdefault(id(lf.link), lf)
+            done.entities.add(lf.entity)
+        done.fabric |= self._rebuild_edges(gone.pairs)
+        if self._unknown_ends > _SUGGESTED_ENDS:
+            self._relink_all(done)
+
+    def _drop_links(self, todo: dict[int, Link], done: Refreshed) -> _Dropped:
+        """Forget the facts of the links to refresh: their ports, edges and places, noted
+        with their entities in ``done``."""
+        gone = _Dropped(a_ends={link.a for link in todo.values()})
+        for key, link in todo.items():
+            old = self._link_facts.pop(key, None)
+            if old is None:
+                continue
+            gone.a_ends.add(old.a.text)
+            gone.places[key] = old.index
+            gone.ports.update(self._unclaim(old))
+            gone.pairs.update(self._leave_edge(old))
+            done.entities.add(f"link {old.a.text} -> {old.b.text}")
+            gone.renamed |= old.a.text != link.a or old.b.text != link.b
+        return gone
+
+    def _affected(
+        self, done: Refreshed, ports: set[str], a_ends: set[str], index: LayoutIndex
+    ) -> dict[int, LinkFacts]:
+        """The links whose problems are derived again: those refreshed, every user of a
+        touched port (who keeps a port is decided in file order), and the links that share
+        an a end with one (they are named "a -> b": their names change together)."""
         affected: dict[int, LinkFacts] = dict(done.links)
         for port in ports:
             for lf in self._users.get(port, ()):
                 affected[id(lf)] = lf
         for text in a_ends:
             for link in index.links_from(text):
-                named = facts_of.get(id(link))
+                named = self._link_facts.get(id(link))
                 if named is not None:
                     affected[id(named)] = named
-        for lf in affected.values():
-            self._derive_problems(lf)
-        for lf in affected.values():
-            pairs.update(self._leave_edge(lf))
-            new = self._classify(lf)
-            if new is not None:
-                self._pair_of[id(lf)] = new
-                self._members[new][id(lf)] = lf
-                pairs.add(new)
-            done.links.setdefault(id(lf.link), lf)
-            done.entities.add(lf.entity)
-        done.fabric |= self._rebuild_edges(pairs)
-        if self._unknown_ends > _SUGGESTED_ENDS:
-            self._relink_all(done)
+        return affected
 
     def _leave_edge(self, lf: LinkFacts) -> tuple[tuple[str, str], ...]:
         pair = self._pair_of.pop(id(lf), None)
@@ -635,6 +702,7 @@ class LiveAnalysis(Analysis):
         depends on all of them)."""
         self._links = None
         self._fabrics = None
+        self._storage = None
         self._graph = None
         self._index_links()
         done.links = {id(lf.link): lf for lf in self.links}
@@ -646,7 +714,11 @@ class LiveAnalysis(Analysis):
     def _resolve(self, link: Link, number: int) -> LinkFacts:
         """The link's ends resolved as the analysis resolves them; ports kept by earlier
         links are decided afterwards (:meth:`_derive_problems`)."""
-        (lf,), _ = resolve_links([link], self.device_by_id, self.geometry)
+        (lf,), _ = resolve_links([link], self.device_by_id, self.geometry, self.pathway_graph)
+        if link.via and self.layout.trunks:
+            from rackdesigner.analysis.channels import attach_channels
+
+            attach_channels([lf], self.layout, self.device_by_id)
         lf.index = number
         lf.refs = self._link_refs
         return lf

@@ -1,4 +1,4 @@
-"""The whole-layout part of a check in a process of its own (issue 23).
+"""The whole-layout part of a check in a process of its own.
 
 The fabric rules build a networkx graph of every compute cable and walk it (bisection, single
 points of failure): about five seconds of pure Python on 100,000 GPUs. In a thread of the

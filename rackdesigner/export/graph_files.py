@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from rackdesigner.export.registry import ExportContext, Output
 
 FORMATS = (".graphml", ".gexf", ".json", ".dot")
-SCOPES = "fabric:<id>, rack:<id>, switches or all"
+SCOPES = "fabric:<id>, rack:<id>, switches, storage or all"
 
 
 @dataclass(slots=True)
@@ -93,45 +93,78 @@ def _select(
     analysis: Analysis, scope: str | None, fabrics: list[Sketch], cables: list[Cable]
 ) -> tuple[list[Cable], list[DeviceFacts]]:
     """The cables and the devices a scope covers, in layout order."""
-    compute = [cable for cable in cables if cable[5]]
-    if not scope or scope == "fabric":
-        links = compute
-        devices = {d.id for fabric in fabrics for d in fabric.devices}
-    elif scope.startswith("fabric:"):
-        name = scope.partition(":")[2]
-        chosen = [f for f in fabrics if f.name == name or str(f.index) == name]
-        if not chosen:
-            # A fabric is also found by any device in it.
-            chosen = [f for f in fabrics if any(d.id == name for d in f.devices)]
-        if not chosen:
-            known = ", ".join(f.name for f in fabrics) or "none"
-            raise ScopeError(f"--scope {scope}: no compute fabric {name!r} (fabrics: {known})")
-        devices = {d.id for d in chosen[0].devices}
-        links = [cable for cable in compute if cable[1].id in devices]
-    elif scope == "switches":
-        links = [
-            cable for cable in compute if cable[1].kind == "switch" and cable[2].kind == "switch"
-        ]
-        devices = {d.id for fabric in fabrics for d in fabric.devices if d.kind == "switch"}
-    elif scope == "all" or scope.startswith("rack:"):
-        rack = scope.partition(":")[2] if scope.startswith("rack:") else None
-        if rack is not None and not any(r.rack.id == rack for r in analysis.racks):
-            raise ScopeError(f"--scope {scope}: no rack {rack!r}")
-        links = []
-        devices = set()
-        for cable in cables:
-            da, db = cable[1], cable[2]
-            if da is db:
-                continue
-            if rack is not None and da.rack.id != rack and db.rack.id != rack:
-                continue
-            links.append(cable)
-            devices.add(da.id)
-            devices.add(db.id)
+    if scope is not None and (scope == "all" or scope.startswith("rack:")):
+        links, devices = _rack_cables(analysis, scope, cables)
+    elif scope == "storage":
+        links, devices = _storage_cables(analysis)
     else:
-        raise ScopeError(f"--scope {scope}: expected {SCOPES}")
+        links, devices = _fabric_cables(scope, fabrics, [c for c in cables if c[5]])
     ordered = [d for d in analysis.devices if d.id in devices]
     return links, ordered
+
+
+def _fabric_cables(
+    scope: str | None, fabrics: list[Sketch], compute: list[Cable]
+) -> tuple[list[Cable], set[str]]:
+    """The compute cables and devices of ``fabric`` (every fabric; no scope),
+    ``fabric:NAME`` or ``switches`` (those between two switches)."""
+    if not scope or scope == "fabric":
+        return compute, {d.id for fabric in fabrics for d in fabric.devices}
+    if scope.startswith("fabric:"):
+        devices = {d.id for d in _fabric_named(scope, fabrics).devices}
+        return [cable for cable in compute if cable[1].id in devices], devices
+    if scope == "switches":
+        links = [c for c in compute if c[1].kind == "switch" and c[2].kind == "switch"]
+        return links, {d.id for f in fabrics for d in f.devices if d.kind == "switch"}
+    raise ScopeError(f"--scope {scope}: expected {SCOPES}")
+
+
+def _storage_cables(analysis: Analysis) -> tuple[list[Cable], set[str]]:
+    """The storage fabric: the cables whose two ends are storage ports (docs/storage.md),
+    with the devices at their ends."""
+    from rackdesigner.analysis.storage import is_storage_link
+
+    links = [
+        (lf.link, lf.a.device, lf.b.device, lf.a.port, lf.b.port, False, lf.speed, lf.length)
+        for lf in analysis.links
+        if is_storage_link(lf) and lf.a.device is not None and lf.b.device is not None
+    ]
+    return links, {cable[1].id for cable in links} | {cable[2].id for cable in links}
+
+
+def _fabric_named(scope: str, fabrics: list[Sketch]) -> Sketch:
+    """``fabric:NAME``'s fabric: by its name or number, else the fabric holding a device of
+    that id."""
+    name = scope.partition(":")[2]
+    chosen = [f for f in fabrics if f.name == name or str(f.index) == name]
+    if not chosen:
+        chosen = [f for f in fabrics if any(d.id == name for d in f.devices)]
+    if not chosen:
+        known = ", ".join(f.name for f in fabrics) or "none"
+        raise ScopeError(f"--scope {scope}: no compute fabric {name!r} (fabrics: {known})")
+    return chosen[0]
+
+
+def _rack_cables(
+    analysis: Analysis, scope: str, cables: list[Cable]
+) -> tuple[list[Cable], set[str]]:
+    """``all``: every cable between two devices; ``rack:ID``: those with an end in the
+    rack; with the devices at their ends."""
+    rack = scope.partition(":")[2] if scope.startswith("rack:") else None
+    if rack is not None and not any(r.rack.id == rack for r in analysis.racks):
+        raise ScopeError(f"--scope {scope}: no rack {rack!r}")
+    links = []
+    devices = set()
+    for cable in cables:
+        da, db = cable[1], cable[2]
+        if da is db:
+            continue
+        if rack is not None and da.rack.id != rack and db.rack.id != rack:
+            continue
+        links.append(cable)
+        devices.add(da.id)
+        devices.add(db.id)
+    return links, devices
 
 
 def build_graph(analysis: Analysis, scope: str | None = None, aggregate: bool = False) -> GraphData:
@@ -149,37 +182,60 @@ def build_graph(analysis: Analysis, scope: str | None = None, aggregate: bool = 
         if dev.id in seen:  # a duplicate id (PLC005): one node
             continue
         seen.add(dev.id)
-        attrs: dict[str, Any] = {"kind": dev.kind or "unknown", "model": dev.device.model}
-        attrs["rack"] = dev.rack.id
-        if dev.rack.row is not None:
-            attrs["row"] = dev.rack.row
-        if dev.device.position is not None:
-            attrs["position"] = int(dev.device.position)
-        attrs["gpus"] = int(dev.gpus)
-        if dev.power is not None:
-            attrs["power_w"] = float(dev.power)
-        if dev.id in tiers:
-            attrs["tier"] = int(tiers[dev.id])
-        if dev.rack.nvlink_domain is not None and dev.type and dev.type.nvl_domain:
-            # (v1.2) a rack-scale tray: the NVLink domain its rack forms.
-            attrs["nvlink_domain"] = dev.rack.nvlink_domain
-        data.nodes.append((dev.id, attrs))
-    if not aggregate:
-        rounded: dict[float, float] = {}  # lengths repeat across a regular hall
-        append = data.edges.append
-        for link, da, db, pa, pb, _, speed, length in links:
-            attrs = {"a_port": pa, "b_port": pb}
-            if link.media:
-                attrs["media"] = link.media
-            if length is not None:
-                value = rounded.get(length)
-                if value is None:
-                    value = rounded[length] = round(float(length), 3)
-                attrs["length_m"] = value
-            if speed:
-                attrs["bandwidth_bps"] = float(speed)
-            append((da.id, db.id, attrs))
-        return data
+        data.nodes.append((dev.id, _node_attrs(dev, tiers)))
+    data.edges = _aggregated_edges(links) if aggregate else _cable_edges(links)
+    return data
+
+
+def _node_attrs(dev: DeviceFacts, tiers: dict[str, int]) -> dict[str, Any]:
+    """A device's node attributes: kind, model, rack, row, position, GPUs, power, tier and
+    (v1.2) the NVLink domain of a rack-scale tray's rack."""
+    attrs: dict[str, Any] = {"kind": dev.kind or "unknown", "model": dev.device.model}
+    attrs["rack"] = dev.rack.id
+    if dev.rack.row is not None:
+        attrs["row"] = dev.rack.row
+    if dev.device.position is not None:
+        attrs["position"] = int(dev.device.position)
+    attrs["gpus"] = int(dev.gpus)
+    if dev.power is not None:
+        attrs["power_w"] = float(dev.power)
+    if dev.id in tiers:
+        attrs["tier"] = int(tiers[dev.id])
+    if dev.kind == "storage" and dev.type is not None:
+        # (v1.4) a storage appliance: its tier and the figures the storage rules read.
+        attrs["storage_tier"] = dev.type.storage_tier or "parallel-fs"
+        for figure in ("read_bandwidth", "write_bandwidth"):
+            value = getattr(dev.type, figure)
+            if value is not None:
+                attrs[f"{figure}_bps"] = float(value)
+    if dev.rack.nvlink_domain is not None and dev.type and dev.type.nvl_domain:
+        attrs["nvlink_domain"] = dev.rack.nvlink_domain
+    return attrs
+
+
+def _cable_edges(links: list[Cable]) -> list[tuple[str, str, dict[str, Any]]]:
+    """One edge per cable: its ports, media, length (m, to the mm) and bandwidth."""
+    edges: list[tuple[str, str, dict[str, Any]]] = []
+    rounded: dict[float, float] = {}  # lengths repeat across a regular hall
+    append = edges.append
+    for link, da, db, pa, pb, _, speed, length in links:
+        attrs: dict[str, Any] = {"a_port": pa, "b_port": pb}
+        if link.media:
+            attrs["media"] = link.media
+        if length is not None:
+            value = rounded.get(length)
+            if value is None:
+                value = rounded[length] = round(float(length), 3)
+            attrs["length_m"] = value
+        if speed:
+            attrs["bandwidth_bps"] = float(speed)
+        append((da.id, db.id, attrs))
+    return edges
+
+
+def _aggregated_edges(links: list[Cable]) -> list[tuple[str, str, dict[str, Any]]]:
+    """One edge per pair of devices: the ports of its cables (comma-separated, as from
+    the first device), their media, count, longest length and summed bandwidth."""
     pairs: dict[tuple[str, str], tuple[str, str, dict[str, Any]]] = {}
     for link, da, db, a_port, b_port, _, speed, length in links:
         a, b = da.id, db.id
@@ -199,6 +255,7 @@ def build_graph(analysis: Analysis, scope: str | None = None, aggregate: bool = 
             attrs["length_m"] = max(attrs.get("length_m", 0.0), round(float(length), 3))
         if speed:
             attrs["bandwidth_bps"] = attrs.get("bandwidth_bps", 0.0) + float(speed)
+    edges = []
     for u, v, attrs in pairs.values():
         attrs["a_port"] = ",".join(attrs["a_port"])
         attrs["b_port"] = ",".join(attrs["b_port"])
@@ -206,8 +263,8 @@ def build_graph(analysis: Analysis, scope: str | None = None, aggregate: bool = 
             attrs["media"] = ",".join(attrs["media"])
         else:
             del attrs["media"]
-        data.edges.append((u, v, attrs))
-    return data
+        edges.append((u, v, attrs))
+    return edges
 
 
 # -- writers --------------------------------------------------------------------------------

@@ -155,57 +155,87 @@ def build_trees(analysis: Analysis) -> tuple[list[Tree], dict[str, str]]:
     names = _check_names(devices)
     trees: list[Tree] = []
     for sketch in found:
-        tier = sketch.tiers
-        if not sketch.nodes or 1 not in tier.values():
-            continue
-        tree = Tree(sketch.name, sum(n.gpus for n in sketch.nodes), len(sketch.nodes))
-        under: dict[str, list[str]] = {}
-        for node in sketch.nodes:
-            leaf = sketch.leaf_of.get(node.id)
-            if leaf is None:
-                tree.unplaced.append(names[node.id])
-            else:
-                under.setdefault(leaf, []).append(names[node.id])
-        order = [d.id for d in sketch.devices if d.id in tier]
-        included = {sid for sid in order if tier[sid] == 1 and sid in under}
-        for sid in order:
-            if sid in included:
-                tree.leaves.append((names[sid], under[sid]))
-        # Leaves below each included switch: whether one of them reaches every node.
-        reach: dict[str, set[str]] = {sid: {sid} for sid in included}
-        parents: set[str] = set()
-        for level in range(2, sketch.max_tier + 1):
-            below = [sid for sid in order if tier[sid] == level - 1 and sid in included]
-            uppers = []
-            for sid in order:
-                if tier[sid] != level:
-                    continue
-                neighbours = adj[sid]
-                children = [n for n in below if n in neighbours]
-                if children:
-                    included.add(sid)
-                    parents.update(children)
-                    reach[sid] = set().union(*(reach[n] for n in children))
-                    kids = sorted((names[n] for n in children), key=natural)
-                    uppers.append((names[sid], level, kids))
-            tree.uppers += sorted(uppers, key=lambda upper: natural(upper[0]))
-        tree.dragonfly_groups = _dragonfly_groups(sketch, adj)
-        tops = [sid for sid in order if sid in included and sid not in parents]
-        leaves = {sid for sid in included if tier[sid] == 1}
-        if len(tops) > 1 and not any(reach[sid] >= leaves for sid in tops):
-            # One fabric is one connected part, but its tree has no common top: a
-            # Dragonfly+, whose groups' spines are joined by global links, not by a switch
-            # above them. Slurm then spans no job over two groups ("no switch can reach
-            # all nodes through its descendants"); one switch above the tops stands for
-            # the links that join them, as Slurm's topology guide describes a dragonfly
-            # (leaf switches plus one top-level switch, with TopologyParam=dragonfly).
-            taken = set(names.values()) | {name for t in trees for name, _, _ in t.uppers}
-            tree.root = _root_name(names.get(sketch.name, sketch.name), taken)
-            top_level = max(tier[sid] or 1 for sid in tops) + 1
-            kids = sorted((names[sid] for sid in tops), key=natural)
-            tree.uppers.append((tree.root, top_level, kids))
-        trees.append(tree)
+        if sketch.nodes and 1 in sketch.tiers.values():
+            trees.append(_tree(sketch, adj, names, trees))
     return trees, names
+
+
+def _tree(
+    sketch: Sketch, adj: dict[str, dict[str, float]], names: dict[str, str], before: list[Tree]
+) -> Tree:
+    """One fabric's tree: its leaves with their nodes, the switches above them tier by
+    tier, and an added top where no switch reaches every leaf (``before``: the trees
+    already made, whose switch names the added top's must differ from)."""
+    tier = sketch.tiers
+    tree = Tree(sketch.name, sum(n.gpus for n in sketch.nodes), len(sketch.nodes))
+    order = [d.id for d in sketch.devices if d.id in tier]
+    included = _leaves(tree, sketch, names, order)
+    reach, parents = _uppers(tree, sketch, adj, names, order, included)
+    tree.dragonfly_groups = _dragonfly_groups(sketch, adj)
+    tops = [sid for sid in order if sid in included and sid not in parents]
+    leaves = {sid for sid in included if tier[sid] == 1}
+    if len(tops) > 1 and not any(reach[sid] >= leaves for sid in tops):
+        # One fabric is one connected part, but its tree has no common top: a
+        # Dragonfly+, whose groups' spines are joined by global links, not by a switch
+        # above them. Slurm then spans no job over two groups ("no switch can reach
+        # all nodes through its descendants"); one switch above the tops stands for
+        # the links that join them, as Slurm's topology guide describes a dragonfly
+        # (leaf switches plus one top-level switch, with TopologyParam=dragonfly).
+        taken = set(names.values()) | {name for t in before for name, _, _ in t.uppers}
+        tree.root = _root_name(names.get(sketch.name, sketch.name), taken)
+        top_level = max(tier[sid] or 1 for sid in tops) + 1
+        kids = sorted((names[sid] for sid in tops), key=natural)
+        tree.uppers.append((tree.root, top_level, kids))
+    return tree
+
+
+def _leaves(tree: Tree, sketch: Sketch, names: dict[str, str], order: list[str]) -> set[str]:
+    """Add to ``tree`` its leaves with their nodes (in layout order) and the nodes cabled
+    to no leaf; returns the leaves that have a node."""
+    under: dict[str, list[str]] = {}
+    for node in sketch.nodes:
+        leaf = sketch.leaf_of.get(node.id)
+        if leaf is None:
+            tree.unplaced.append(names[node.id])
+        else:
+            under.setdefault(leaf, []).append(names[node.id])
+    included = {sid for sid in order if sketch.tiers[sid] == 1 and sid in under}
+    for sid in order:
+        if sid in included:
+            tree.leaves.append((names[sid], under[sid]))
+    return included
+
+
+def _uppers(
+    tree: Tree,
+    sketch: Sketch,
+    adj: dict[str, dict[str, float]],
+    names: dict[str, str],
+    order: list[str],
+    included: set[str],
+) -> tuple[dict[str, set[str]], set[str]]:
+    """Add to ``tree`` the switches above its leaves, tier by tier: each switch with a
+    child in the tier below (``included`` grows by them). Returns the leaves below each
+    included switch and the switches that have a parent."""
+    tier = sketch.tiers
+    reach: dict[str, set[str]] = {sid: {sid} for sid in included}
+    parents: set[str] = set()
+    for level in range(2, sketch.max_tier + 1):
+        below = [sid for sid in order if tier[sid] == level - 1 and sid in included]
+        uppers = []
+        for sid in order:
+            if tier[sid] != level:
+                continue
+            neighbours = adj[sid]
+            children = [n for n in below if n in neighbours]
+            if children:
+                included.add(sid)
+                parents.update(children)
+                reach[sid] = set().union(*(reach[n] for n in children))
+                kids = sorted((names[n] for n in children), key=natural)
+                uppers.append((names[sid], level, kids))
+        tree.uppers += sorted(uppers, key=lambda upper: natural(upper[0]))
+    return reach, parents
 
 
 def _root_name(base: str, taken: set[str]) -> str:

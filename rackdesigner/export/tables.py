@@ -11,22 +11,23 @@ from __future__ import annotations
 import csv
 import io
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rackdesigner.analysis.cords import rack_cords
-from rackdesigner.analysis.reach import TWIN_PORT_BANDS, medium, speed_band
+from rackdesigner.analysis.reach import form_of, link_tech, medium
 from rackdesigner.analysis.stock import metres, stock_length
+from rackdesigner.layout_io.catalog import Medium, part_for
 from rackdesigner.model.layout import MEDIA
 from rackdesigner.model.progress import each
 from rackdesigner.model.spreadsheet import cells, needs_care
-from rackdesigner.rules.cabling._common import link_form, link_tech
-from rackdesigner.topology.structure import already, quick_links, wire_length
+from rackdesigner.topology.structure import Wire, already, quick_links, wire_length
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from rackdesigner.analysis import Analysis, DeviceFacts, End
+    from rackdesigner.analysis import Analysis, DeviceFacts, End, LinkFacts
+    from rackdesigner.analysis.plant import Cable
     from rackdesigner.export.registry import ExportContext, Output
 
 CABLE_COLUMNS = (
@@ -44,6 +45,11 @@ CABLE_COLUMNS = (
     "length_m",
     "stock_length_m",
     "label",
+    # (v1.4) the cable plant
+    "part",
+    "route",
+    "routed_by",
+    "channel",
 )
 POWER_COLUMNS = (
     "device",
@@ -123,13 +129,37 @@ def _number(value: float | None, digits: int = 2) -> str:
 # -- cables -------------------------------------------------------------------------------
 
 
+def _routed_columns(analysis: Analysis, facts: LinkFacts) -> tuple[str, str, str, str, str]:
+    """(v1.4) stock length, part, route, how it was routed and the channel's parts of one
+    link, from the cable plant."""
+    route = analysis.plant.route(facts)
+    runs = route.runs
+    if len(runs) == 1:
+        run = runs[0]
+        stock = "" if run.stock is None else metres(run.stock)
+        return stock, run.part or "", run.route_text, run.how, ""
+    parts = "; ".join(
+        f"{run.name} {'?' if run.length is None else _number(run.length)} m"
+        + (f" ({metres(run.stock)} m stock)" if run.stock is not None else "")
+        for run in runs
+    )
+    legs = " > ".join(leg.pathway for leg in route.legs)
+    how = "pathways" if route.routed and route.legs else runs[0].how
+    return "", "", legs, how, parts
+
+
 def cable_rows(analysis: Analysis) -> list[tuple[str, ...]]:
-    """One row per link, in the layout's order; ``cable_id`` is the link's ``a`` end."""
+    """One row per link, in the layout's order; ``cable_id`` is the link's ``a`` end.
+
+    (v1.4) The stock length is the shortest of the link's part's stock lengths that fits
+    (the media table's), and four columns say what the installer orders and pulls: the
+    ``part`` at that length, the ``route`` (the pathways it runs in, in order), how the
+    length was found (``routed_by``: pathways, rows, rack) and a channel's ``channel``
+    parts (patch cord, trunk, patch cord, each with its length)."""
     rows: list[tuple[str, ...]] = []
     append = rows.append
     # A device's columns, a length's text and its stock length repeat: work each out once.
     places: dict[int, tuple[str, str, str]] = {}
-    lengths: dict[float | None, tuple[str, str]] = {}
 
     def device_columns(device: DeviceFacts) -> tuple[str, str, str]:
         place = places.get(id(device))
@@ -149,37 +179,17 @@ def cable_rows(analysis: Analysis) -> list[tuple[str, ...]]:
             return "", "", name, port
         return (*device_columns(device), end.text.partition(":")[2])
 
-    def length_texts(length: float | None) -> tuple[str, str]:
-        texts = lengths.get(length)
-        if texts is None:
-            stock = stock_length(length)
-            texts = lengths[length] = (_number(length), "" if stock is None else metres(stock))
-        return texts
-
-    wires = None if already(analysis, "links") else quick_links(analysis)
+    layout = analysis.layout
+    plant = bool(layout.pathways or layout.trunks)
+    wires = None if plant or already(analysis, "links") else quick_links(analysis)
     if wires is not None:
-        # Every end resolves: read devices and ports without the analysis's link objects.
-        for wire in wires:
-            link, da, db, pa, pb = wire[0], wire[1], wire[2], wire[3], wire[4]
-            media = link.media or ""
-            append(
-                (
-                    link.a,
-                    *device_columns(da),
-                    pa,
-                    *device_columns(db),
-                    pb,
-                    media,
-                    link.grade or DEFAULT_GRADE.get(media, ""),
-                    *length_texts(wire_length(analysis, wire)),
-                    f"{link.a} ↔ {link.b}",
-                )
-            )
+        quick_rows(analysis, wires, device_columns, append)
         return rows
     for facts in each(analysis.links, "listing cables"):
         link = facts.link
         media = link.media or ""
         grade = link.grade or DEFAULT_GRADE.get(media, "")
+        stock, part, route, how, channel = _routed_columns(analysis, facts)
         append(
             (
                 link.a,
@@ -187,11 +197,82 @@ def cable_rows(analysis: Analysis) -> list[tuple[str, ...]]:
                 *end_columns(facts.b),
                 media,
                 grade,
-                *length_texts(facts.length),
+                _number(facts.length),
+                stock,
                 f"{link.a} ↔ {link.b}",
+                part,
+                route,
+                how,
+                channel,
             )
         )
     return rows
+
+
+def quick_rows(
+    analysis: Analysis,
+    wires: list[Wire],
+    device_columns: Callable[[DeviceFacts], tuple[str, str, str]],
+    append: Callable[[tuple[str, ...]], None],
+) -> None:
+    """The schedule's rows read the quick way (every end resolves, no cable plant): the
+    same columns as the analysis's, without its link objects."""
+    lengths: dict[tuple[float | None, tuple[float, ...]], tuple[str, str]] = {}
+    shapes: dict[tuple[object, ...], Medium | None] = {}
+    for wire in wires:
+        link, da, db, pa, pb = wire[0], wire[1], wire[2], wire[3], wire[4]
+        media = link.media or ""
+        row = _quick_medium(link.media, link.grade, da, db, pa, pb, shapes)
+        stocks = row.stock if row is not None else ()
+        length = wire_length(analysis, wire)
+        texts = lengths.get((length, stocks))
+        if texts is None:
+            stock = stock_length(length, stocks)
+            texts = lengths[length, stocks] = (
+                _number(length),
+                "" if stock is None else metres(stock),
+            )
+        part = part_for(row, stock_length(length, stocks)) if row is not None else None
+        append(
+            (
+                link.a,
+                *device_columns(da),
+                pa,
+                *device_columns(db),
+                pb,
+                media,
+                link.grade or DEFAULT_GRADE.get(media, ""),
+                *texts,
+                f"{link.a} ↔ {link.b}",
+                part or "",
+                "",
+                "rack" if da.rack is db.rack else ("rows" if length is not None else ""),
+                "",
+            )
+        )
+
+
+def _quick_medium(
+    media: str | None,
+    grade: str | None,
+    da: DeviceFacts,
+    db: DeviceFacts,
+    pa: str,
+    pb: str,
+    cache: dict[tuple[object, ...], Medium | None],
+) -> Medium | None:
+    """The media table's row of a wire (its media at its ends' speed, technology, form)."""
+    if media is None:
+        return None
+    ga = da.ports.get(pa.rstrip("0123456789"))
+    gb = db.ports.get(pb.rstrip("0123456789"))
+    key = (media, grade, id(ga), id(gb), da.kind, db.kind)
+    if key not in cache:
+        speeds = [g.speed for g in (ga, gb) if g is not None and g.speed is not None]
+        tech = link_tech(ga.tech if ga else None, gb.tech if gb else None)
+        form = form_of(da.kind == "switch", db.kind == "switch")
+        cache[key] = medium(media, min(speeds) if speeds else None, grade, form, tech)
+    return cache[key]
 
 
 # -- power cords --------------------------------------------------------------------------
@@ -280,81 +361,142 @@ def device_items(analysis: Analysis) -> list[dict[str, Any]]:
 
 
 def bom_items(analysis: Analysis) -> list[dict[str, Any]]:
-    """Devices by model (:func:`device_items`), then cables by media and stock length, then
-    optics by media and speed: at 400G and more one twin-port module per two ports of a
-    switch and one per adapter port (a node), named by the media table's part; else one per
-    end. Costs are None where unknown, never 0; cables and optics have none."""
+    """Devices by model (:func:`device_items`), then (v1.4) cables by part and stock length
+    (a twin-port copper cable carries two links; a channel is two patch cords), trunks,
+    cassettes, transceivers by part and cage style (a twin-port module carries two ports),
+    and last the links by media: what the counts above carry, kept apart from them (a
+    BasePOD's 64 compute links on DGX H100 are 32 twin-port modules at the nodes). Costs
+    are None where unknown, never 0; cables and optics have none."""
     items = device_items(analysis)
-    cables: dict[tuple[str, float | None], int] = defaultdict(int)
-    # (media, speed, part or None, twin-port) -> modules; twin-port switch ends count
-    # ports per switch first: one module takes two ports of a cage (media.toml)
-    optics: dict[tuple[str, float | None, str | None, bool], int] = defaultdict(int)
-    twin_ports: dict[tuple[str, float | None, str | None, str], int] = defaultdict(int)
-    stock_of: dict[float | None, float | None] = {}  # lengths repeat across a regular hall
+    plant = analysis.plant
+    items.extend(_cable_items(plant.cables()))
+    items.extend(_trunk_items(analysis))
+    items.extend(_optic_items(analysis))
+    links: dict[str, int] = defaultdict(int)
     for facts in analysis.links:
-        media = facts.link.media or "unspecified"
-        length = facts.length
-        stock = stock_of.get(length, -1.0)
-        if stock == -1.0:
-            stock = stock_of[length] = stock_length(length)
-        cables[media, stock] += 1
-        if media in OPTICAL:
-            form = link_form(facts)
-            tech = link_tech(facts)  # 800G InfiniBand: XDR's modules (MMS4A00-XM, ...)
-            row = medium(media, facts.speed, facts.link.grade, form, tech)
-            for end in (facts.a, facts.b):
-                speed = end.group.speed if end.group is not None else None
-                switch = end.device is not None and end.device.kind == "switch"
-                if switch and row is not None and speed_band(speed, tech) in TWIN_PORT_BANDS:
-                    part = row.switch_transceiver
-                    assert end.device is not None
-                    twin_ports[media, speed, part, end.device.id] += 1
-                elif row is not None:
-                    part = row.switch_transceiver if switch else row.adapter_transceiver
-                    optics[media, speed, part, False] += 1
-                else:
-                    optics[media, speed, None, False] += 1
-    for (media, speed, part, _device), ports in twin_ports.items():
-        optics[media, speed, part, True] += -(-ports // 2)
-
-    def media_rank(media: str) -> int:
-        return MEDIA_ORDER.index(media) if media in MEDIA_ORDER else len(MEDIA_ORDER)
-
-    for (media, stock), count in sorted(
-        cables.items(), key=lambda kv: (media_rank(kv[0][0]), kv[0][1] is None, kv[0][1] or 0)
-    ):
-        run = "unknown length" if stock is None else f"{metres(stock)} m"
+        links[facts.link.media or "unspecified"] += 1
+    for media, count in sorted(links.items(), key=lambda kv: _media_rank(kv[0])):
         items.append(
-            {
-                "item": "cable",
-                "model": f"{media}-{'unknown' if stock is None else metres(stock) + 'm'}",
-                "name": f"{MEDIA_NAMES.get(media, media)}, {run}",
-                "kind": media,
-                "count": count,
-                "unit_cost": None,
-                "total": None,
-            }
-        )
-    for (media, speed, part, twin), count in sorted(
-        optics.items(),
-        key=lambda kv: (media_rank(kv[0][0]), kv[0][1] or 0, not kv[0][3], kv[0][2] or ""),
-    ):
-        rate = "unknown-speed" if not speed else f"{speed / 1e9:g}G"
-        name = f"{rate} {OPTICAL[media]} transceiver"
-        if twin:
-            name = f"twin-port 2x{rate} {OPTICAL[media]} transceiver (two switch ports)"
-        items.append(
-            {
-                "item": "optic",
-                "model": part or f"{media}-transceiver-{_speed_name(speed)}",
-                "name": name,
-                "kind": media,
-                "count": count,
-                "unit_cost": None,
-                "total": None,
-            }
+            _item(
+                "links",
+                f"links-{media}",
+                f"links on {MEDIA_NAMES.get(media, media)}s (not a part: what the cables "
+                "and transceivers above carry)",
+                media,
+                count,
+            )
         )
     return items
+
+
+def _item(item: str, model: str, name: str, kind: str, count: int) -> dict[str, Any]:
+    return {
+        "item": item,
+        "model": model,
+        "name": name,
+        "kind": kind,
+        "count": count,
+        "unit_cost": None,
+        "total": None,
+    }
+
+
+def _media_rank(media: str) -> int:
+    return MEDIA_ORDER.index(media) if media in MEDIA_ORDER else len(MEDIA_ORDER)
+
+
+def _cable_items(cables: Iterable[Cable]) -> list[dict[str, Any]]:
+    counts: dict[tuple[str, str, float | None, str | None], int] = defaultdict(int)
+    for cable in cables:
+        counts[cable.media, cable.kind, cable.stock, cable.part] += 1
+    out = []
+    for (media, kind, stock, part), count in sorted(
+        counts.items(),
+        key=lambda kv: (_media_rank(kv[0][0]), kv[0][1], kv[0][2] is None, kv[0][2] or 0),
+    ):
+        run = "unknown length" if stock is None else f"{metres(stock)} m"
+        what = MEDIA_NAMES.get(media, media)
+        if kind == "cord":
+            what += " (channel)"
+        model = part or f"{media}-{'unknown' if stock is None else metres(stock) + 'm'}"
+        out.append(_item("cable", model, f"{what}, {run}", media, count))
+    return out
+
+
+def _trunk_items(analysis: Analysis) -> list[dict[str, Any]]:
+    """Trunks by fibre, count, connector and length; the cassettes at panels whose ports
+    differ from the trunk's connector (one per trunk leg: an MPO-12 leg to LC duplex)."""
+    from rackdesigner.analysis.channels import DEFAULT_TRUNK_CONNECTOR, fibres_per_link
+
+    trunks: dict[tuple[str, str, int, str, str], int] = defaultdict(int)
+    cassettes: dict[tuple[str, str], int] = defaultdict(int)
+    by_id = analysis.device_by_id
+    for trunk, run in analysis.plant.trunk_runs():
+        connector = trunk.connector or DEFAULT_TRUNK_CONNECTOR
+        length = run.length
+        stock = stock_length(length) if trunk.length is None else float(trunk.length)
+        text = "unknown" if stock is None else metres(stock)
+        grade = trunk.grade or DEFAULT_GRADE.get(trunk.media or "", "")
+        trunks[trunk.media or "", grade, int(trunk.fibres or 0), connector, text] += 1
+        legs = max(1, int(trunk.fibres or 0) // fibres_per_link(trunk))
+        for panel_id in (trunk.a, trunk.b):
+            panel = by_id.get(panel_id)
+            fronts = {g.connector for g in panel.ports.values()} if panel is not None else set()
+            front = next((c for c in sorted(c for c in fronts if c)), None)
+            if front is not None and front != connector:
+                cassettes[connector, front] += legs
+    out = []
+    for (media, grade, fibres, connector, text), count in sorted(trunks.items()):
+        out.append(
+            _item(
+                "trunk",
+                f"trunk-{media}-{fibres}f-{connector}-{text}m",
+                f"{fibres}-fibre {grade.upper()} trunk, {connector.upper()} ends, {text} m",
+                media,
+                count,
+            )
+        )
+    for (rear, front), count in sorted(cassettes.items()):
+        out.append(
+            _item(
+                "cassette",
+                f"cassette-{rear}-{front}",
+                f"{rear.upper()} to {front.upper()} breakout cassette (one a trunk leg)",
+                "patch-panel",
+                count,
+            )
+        )
+    return out
+
+
+def _optic_items(analysis: Analysis) -> list[dict[str, Any]]:
+    """Transceivers by part and cage style: one per module (a twin-port module takes two
+    ports of one cage, counted once)."""
+    plant = analysis.plant
+    modules: dict[tuple[str, str, str | None], set[tuple[str, str, int]]] = defaultdict(set)
+    names: dict[str, str] = {}
+    for facts in analysis.links:
+        media = facts.link.media
+        if media not in OPTICAL:
+            continue
+        for optic in plant.optics(facts):
+            if optic is None:
+                continue
+            modules[media, optic.part, optic.cage].add(optic.module)
+            if optic.spec is not None and optic.spec.name:
+                names[optic.part] = optic.spec.name
+            elif optic.part not in names:
+                speed = optic.part.rpartition("-")[2]
+                twin = "twin-port " if optic.ports == 2 else ""
+                names[optic.part] = f"{twin}{speed.upper()} {OPTICAL[media]} transceiver"
+    out = []
+    for (media, part, cage), found in sorted(
+        modules.items(), key=lambda kv: (_media_rank(kv[0][0]), kv[0][1], kv[0][2] or "")
+    ):
+        named = part in plant.parts  # a table part's name says its top (finned, flat)
+        name = names[part] + (f" ({cage})" if cage and not named else "")
+        out.append(_item("optic", part, name, media, len(found)))
+    return out
 
 
 def bom_rows(analysis: Analysis) -> list[tuple[Any, ...]]:
@@ -372,7 +514,7 @@ def bom_rows(analysis: Analysis) -> list[tuple[Any, ...]]:
     ]
 
 
-# -- export entry points (exporters.py) ---------------------------------------------------
+# -- export entry points (registered in registry.KINDS) ------------------------------------
 
 
 def export_cables(context: ExportContext, path: Path) -> list[Output]:

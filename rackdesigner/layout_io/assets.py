@@ -26,7 +26,8 @@ def assets_dir() -> Path:
 CIRCUITS_FILE = "circuits.toml"  # (v1.2) standard feed circuits, not device types
 MEDIA_FILE = "media.toml"  # (v1.2) the cable parts that exist, not device types
 POWER_FILE = "power.toml"  # (v1.4) UPS, transformer and other power-chain models
-TABLES = (CIRCUITS_FILE, MEDIA_FILE, POWER_FILE)
+TRANSCEIVERS_FILE = "transceivers.toml"  # (v1.4) transceiver parts, not device types
+TABLES = (CIRCUITS_FILE, MEDIA_FILE, POWER_FILE, TRANSCEIVERS_FILE)
 
 
 def catalog_files() -> list[Path]:
@@ -60,6 +61,18 @@ def builtin_power_models() -> dict[str, str]:
 def media_file() -> Path:
     """The built-in media table: which cable parts exist, by speed, form and grade."""
     return assets_dir() / "catalog" / MEDIA_FILE
+
+
+def transceivers_file() -> Path:
+    """(v1.4) The built-in transceiver parts: cage, ports, fibre, reach, loss budget."""
+    return assets_dir() / "catalog" / TRANSCEIVERS_FILE
+
+
+@cache
+def builtin_transceiver_keys() -> frozenset[str]:
+    """The built-in transceiver parts' keys (the loader checks a link's parts by them)."""
+    table = parse_toml(transceivers_file().read_text(encoding="utf-8")).get("transceivers")
+    return frozenset(table) if isinstance(table, dict) else frozenset()
 
 
 @cache

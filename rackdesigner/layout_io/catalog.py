@@ -31,10 +31,10 @@ from rackdesigner.layout_io.assets import (
     circuits_file,
     port_identity_files,
 )
-from rackdesigner.layout_io.reader import build_catalog
+from rackdesigner.layout_io.reader import build_catalog, build_transceivers
 from rackdesigner.layout_io.toml_parse import parse_toml
 from rackdesigner.model.diagnostics import LayoutError
-from rackdesigner.model.layout import DeviceType, Gpu, Layout, PowerElement
+from rackdesigner.model.layout import DeviceType, Gpu, Layout, PowerElement, Transceiver
 from rackdesigner.model.units import CURRENT, VOLTAGE, parse
 
 __all__ = [
@@ -49,6 +49,7 @@ __all__ = [
     "installed",
     "port_identities",
     "standard_circuits",
+    "transceivers",
     "user",
     "user_catalog_path",
 ]
@@ -93,7 +94,7 @@ def builtin() -> Catalog:
     return Catalog(devices, gpus)
 
 
-_Entry = TypeVar("_Entry", DeviceType, Gpu)
+_Entry = TypeVar("_Entry", DeviceType, Gpu, Transceiver)
 
 
 # (v1.4) A flag that qualifies a figure: an override that restates the figure without the
@@ -282,6 +283,20 @@ class Medium:
     adapter_transceiver: str | None = None
     parts: tuple[str, ...] = ()
     source: str = ""
+    stock: tuple[float, ...] = ()  # (v1.4) m, the lengths the part is sold in, shortest first
+    part_numbers: tuple[str, ...] = ()  # (v1.4) the ordering number of each stock length
+    diameter: float | None = None  # (v1.4) m, the cable's outer diameter (tray fill)
+    bend_radius: float | None = None  # (v1.4) m, the tightest it may be bent installed
+
+
+def part_for(row: Medium | None, stock: float | None) -> str | None:
+    """The ordering number of ``row``'s part at the ``stock`` length, where the table has it."""
+    if row is None or stock is None:
+        return None
+    for length, number in zip(row.stock, row.part_numbers, strict=False):
+        if abs(length - stock) < 1e-6:
+            return number
+    return None
 
 
 @cache
@@ -308,9 +323,17 @@ def media_table() -> tuple[Medium, ...]:
                 adapter_transceiver=row.get("adapter_transceiver"),
                 parts=tuple(row.get("parts", ())),
                 source=str(row["source"]),
+                stock=tuple(parse(v, LENGTH) for v in row.get("stock", ())),
+                part_numbers=tuple(str(v) for v in row.get("part_numbers", ())),
+                diameter=parse(row["diameter"], LENGTH) if "diameter" in row else None,
+                bend_radius=parse(row["bend_radius"], LENGTH) if "bend_radius" in row else None,
             )
         except (KeyError, TypeError) as error:
             raise ValueError(f"{where}: {error}") from error
+        if medium.part_numbers and len(medium.part_numbers) != len(medium.stock):
+            raise ValueError(f"{where}: part_numbers must match stock one to one")
+        if list(medium.stock) != sorted(medium.stock):
+            raise ValueError(f"{where}: stock lengths must be shortest first")
         if medium.band not in MEDIA_BANDS or medium.form not in MEDIA_FORMS:
             raise ValueError(f"{where}: band {medium.band!r} or form {medium.form!r} unknown")
         rows.append(medium)
@@ -372,3 +395,53 @@ def power_models() -> dict[str, PowerModel]:
             values.get("notes"),
         )
     return out
+
+
+# -- transceiver parts (v1.4) -------------------------------------------------------------
+
+
+@cache
+def builtin_transceivers() -> dict[str, Transceiver]:
+    """The built-in transceiver parts (``assets/catalog/transceivers.toml``)."""
+    from rackdesigner.layout_io.assets import transceivers_file
+
+    path = transceivers_file()
+    text = path.read_text(encoding="utf-8")
+    return build_transceivers(parse_toml(text), text, str(path))
+
+
+def transceivers(layout: Layout | None = None) -> dict[str, Transceiver]:
+    """The transceiver parts a layout sees: the built-in ones, with the layout's
+    ``[transceivers.PART]`` merged over them (a part named like a built-in one changes
+    only the keys it sets)."""
+    base = builtin_transceivers()
+    if layout is None or not layout.transceivers:
+        return base
+    merged = dict(base)
+    for key, part in layout.transceivers.items():
+        merged[key] = _merge(base[key], part) if key in base else part
+    return merged
+
+
+@dataclass(frozen=True, slots=True)
+class OpticalLosses:
+    """(v1.4) What a fibre channel's parts cost where the layout names no figure (the
+    ``[loss]`` table of ``transceivers.toml``, cited there): dB per mated connection by
+    connector family (mpo, lc), dB per km of fibre and dB per fusion splice by medium."""
+
+    connection: dict[str, float]
+    attenuation_per_km: dict[str, float]
+    splice: dict[str, float]
+
+
+@cache
+def optical_losses() -> OpticalLosses:
+    from rackdesigner.layout_io.assets import transceivers_file
+    from rackdesigner.model.units import LOSS
+
+    table = parse_toml(transceivers_file().read_text(encoding="utf-8")).get("loss") or {}
+
+    def read(name: str) -> dict[str, float]:
+        return {key: parse(value, LOSS) for key, value in (table.get(name) or {}).items()}
+
+    return OpticalLosses(read("connection"), read("attenuation_per_km"), read("splice"))

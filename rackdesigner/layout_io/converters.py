@@ -88,7 +88,9 @@ def value_of_text(field: s.Field, text: str) -> Any:
                 return value
         return stripped
     value = _toml_value(stripped)
-    if field.kind in ("str_list", "str_or_list") and (value is _NOT_TOML or isinstance(value, str)):
+    if field.kind in ("str_list", "str_or_list", "str_pair") and (
+        value is _NOT_TOML or isinstance(value, str)
+    ):
         # A list as the inspector shows it: ``PWR008, STO`` (a TOML array works too).
         text = value if isinstance(value, str) else stripped
         items = [item.strip() for item in text.split(",") if item.strip()]

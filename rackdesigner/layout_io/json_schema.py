@@ -116,6 +116,20 @@ def _field(field: s.Field) -> dict[str, Any]:
             "maxItems": 2,
         }
         out = {"type": "array", "items": pair, "minItems": 1}
+    elif kind == "str_pair":
+        out = {
+            "type": "array",
+            "items": {"type": "string", "minLength": 1},
+            "minItems": 2,
+            "maxItems": 2,
+        }
+    elif kind == "num_pair":
+        out = {
+            "type": "array",
+            "items": {"type": "number", "minimum": field.minimum or 0},
+            "minItems": 2,
+            "maxItems": 2,
+        }
     elif kind == "qty_pair":
         out = {
             "type": "array",
@@ -216,6 +230,21 @@ def layout_schema() -> dict[str, Any]:
             ),
             "racks": {"type": "array", "items": rack},
             "links": {"type": "array", "items": _table(s.LINK)},
+            "pathways": {
+                "type": "array",
+                "items": _table(s.PATHWAY),
+                "description": "(v1.4) cable pathways: trays, ladder racks, risers",
+            },
+            "trunks": {
+                "type": "array",
+                "items": _table(s.TRUNK),
+                "description": "(v1.4) fibre trunks between patch panels",
+            },
+            "transceivers": {
+                "type": "object",
+                "additionalProperties": _table(s.TRANSCEIVER),
+                "description": "(v1.4) transceiver parts beside the built-in table",
+            },
         },
     )
     top["properties"]["format"]["const"] = 1

@@ -25,6 +25,8 @@ _KNOWN = {
     "links": ["links"],
     "power.elements": ["power", "elements"],
     "cooling.loops": ["cooling", "loops"],
+    "pathways": ["pathways"],
+    "trunks": ["trunks"],
 }
 _HASH = re.compile("#")
 _STRINGS = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'')
@@ -36,6 +38,9 @@ class LineMap:
     feeds: list[list[int]] = field(default_factory=list)  # per rack
     devices: list[list[int]] = field(default_factory=list)  # per rack
     links: list[int] = field(default_factory=list)
+    pathways: list[int] = field(default_factory=list)  # (v1.4) the cable plant
+    trunks: list[int] = field(default_factory=list)
+    transceivers: dict[str, int] = field(default_factory=dict)
     catalog: dict[str, int] = field(default_factory=dict)
     gpus: dict[str, int] = field(default_factory=dict)
     ports: dict[str, list[int]] = field(default_factory=dict)  # catalog key -> port group lines
@@ -105,6 +110,8 @@ class _Scan:
             found.power_elements.append(line)
         elif self.array == "loops":
             found.cooling_loops.append(line)
+        elif self.array in ("pathways", "trunks"):
+            getattr(found, self.array).append(line)
         elif self.array == "ports" and self.catalog_key is not None:
             found.ports.setdefault(self.catalog_key, []).append(line)
         elif self.array == "racks":
@@ -146,8 +153,12 @@ class _Scan:
             found.power_elements.append(line)
         elif double and parts == ["cooling", "loops"]:
             found.cooling_loops.append(line)
-        elif parts[0] in ("catalog", "gpus") and len(parts) >= 2:
-            target = found.catalog if parts[0] == "catalog" else found.gpus
+        elif double and parts in (["pathways"], ["trunks"]):
+            getattr(found, parts[0]).append(line)
+        elif parts[0] in ("catalog", "gpus", "transceivers") and len(parts) >= 2:
+            target = {"catalog": found.catalog, "gpus": found.gpus}.get(
+                parts[0], found.transceivers
+            )
             target.setdefault(parts[1], line)
             self.catalog_key = parts[1] if parts[0] == "catalog" and len(parts) == 2 else None
         elif not double:

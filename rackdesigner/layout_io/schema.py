@@ -22,6 +22,7 @@ from rackdesigner.model.units import (
     HEIGHT,
     INFORMATION,
     LENGTH,
+    LOSS,
     MASS,
     POWER,
     PRESSURE,
@@ -61,7 +62,8 @@ class Field:
     # str | int | number | bool | enum | qty | ratio | str_list | qty_pair | table | tables
     # | str_or_list (one string or a non-empty array of them) | int_map (keys from choices,
     # counts as values) | overload (v1.4: an array of [load ratio, time] pairs) | qty_table
-    # (v1.4: [approach, capacity] pairs, approach ascending)
+    # (v1.4: [approach, capacity] pairs, approach ascending) | num_pair (two numbers, lowest
+    # first) | str_pair (two strings)
     kind: str
     doc: str
     dim: Dimension | None = None
@@ -234,6 +236,23 @@ WORKLOAD = (
         "(v1.4) the GPUs are power-capped when supply is lost (whatif counts them degraded, "
         "not down); default false",
     ),
+    _e(
+        "storage_level",
+        m.STORAGE_LEVELS,
+        "(v1.4) NVIDIA's DGX SuperPOD storage performance level the parallel file system is "
+        "sized to (good, better, best; STO002, STO003)",
+    ),
+    _q(
+        "checkpoint_interval",
+        DURATION,
+        '(v1.4) time between checkpoints, e.g. "30 min" (STO007)',
+        positive=True,
+    ),
+    _i(
+        "checkpoint_steps",
+        "(v1.4) optimizer steps between checkpoints (with steps_per_second; the guide: 100)",
+        minimum=1,
+    ),
     NOTES,
 )
 
@@ -264,6 +283,29 @@ PORT = (
         m.PORT_ROLES,
         "compute (default for InfiniBand and for Ethernet of 100 Gbps and more), storage, "
         "management",
+    ),
+    _e(
+        "cage",
+        m.CAGES,
+        "(v1.4) the ports' cage: osfp-finned (air-cooled switches), osfp-flat (adapters, "
+        "liquid-cooled switches), qsfp112, qsfp56, qsfp28",
+    ),
+    _i(
+        "per_cage",
+        "(v1.4) ports one cage carries: 2 for a twin-port OSFP (one module, two ports)",
+        minimum=1,
+        maximum=8,
+    ),
+    _e(
+        "connector",
+        m.CONNECTORS,
+        "(v1.4) a patch panel's ports: their connector (lc, mpo-8, mpo-12, mpo-16, mpo-24, rj45)",
+    ),
+    _q(
+        "insertion_loss",
+        LOSS,
+        "(v1.4) a patch panel's ports: the loss of one mated connection through them, e.g. "
+        '"0.35 dB"',
     ),
 )
 
@@ -316,6 +358,44 @@ DEVICE_TYPE = (
     _i("cpu_cores", "CPU cores in all sockets"),
     _q("memory", INFORMATION, "host memory"),
     _q("nvme", INFORMATION, "local NVMe capacity"),
+    _q(
+        "nvme_read",
+        BANDWIDTH,
+        "(v1.4) gpu-node: its local NVMe's sequential read rate, all data drives together, "
+        'e.g. "56 GB/s"',
+        positive=True,
+    ),
+    _q(
+        "nvme_write",
+        BANDWIDTH,
+        "(v1.4) gpu-node: its local NVMe's sequential write rate, all data drives together "
+        "(the checkpoint's local write, STO007)",
+        positive=True,
+    ),
+    _e(
+        "storage_tier",
+        m.STORAGE_TIERS,
+        "(v1.4) storage: the tier it serves, parallel-fs (training data, checkpoints) or "
+        "object (the cold tier)",
+    ),
+    _q(
+        "usable_capacity",
+        INFORMATION,
+        "(v1.4) storage: capacity after data protection, the vendor's figure",
+        positive=True,
+    ),
+    _q(
+        "read_bandwidth",
+        BANDWIDTH,
+        '(v1.4) storage: the appliance\'s client-facing sequential read rate, e.g. "90 GB/s"',
+        positive=True,
+    ),
+    _q(
+        "write_bandwidth",
+        BANDWIDTH,
+        "(v1.4) storage: the appliance's client-facing sequential write rate",
+        positive=True,
+    ),
     Field("cost", "number", "price in USD", minimum=0),
     _e("airflow", m.AIRFLOW, "direction air moves through the device when front-mounted"),
     _i("psus", "power supplies fitted", minimum=1),
@@ -646,6 +726,18 @@ LINK = (
     ),
     NOTES,
     IGNORE,
+    Field(
+        "via",
+        "str_pair",
+        "(v1.4) a channel: the two patch-panel ports it runs through, a's side first, e.g. "
+        '["a01-pp1:f3", "s01-pp1:f3"] (patch cord, trunk, patch cord)',
+    ),
+    _s(
+        "trunk",
+        "(v1.4) with via: the trunk between the two panels, where more than one joins them",
+    ),
+    _s("a_transceiver", '(v1.4) the transceiver part at end a (fibre), e.g. "MMA4Z00-NS"'),
+    _s("b_transceiver", "(v1.4) the transceiver part at end b"),
 )
 # (v1.4) One element of the power chain, [[power.elements]] (docs/power-chain.md).
 ELEMENT = (
@@ -761,6 +853,12 @@ LOOP = (
     _q("capacity", POWER, 'the heat the plant behind it rejects, e.g. "2 MW"', positive=True),
     _q("flow", FLOW, 'the flow it supplies, e.g. "3000 L/min"', positive=True),
     _e("fluid", m.FLUIDS, "water (default) or pg25"),
+    _e(
+        "plant",
+        m.LOOP_PLANTS,
+        "what rejects its heat: chiller, cooling-tower or dry-cooler (the NetBox export's "
+        "cooling source type)",
+    ),
     Field(
         "devices",
         "str_list",
@@ -799,6 +897,121 @@ COOLING = (Field("loops", "tables", "(v1.4) the water loops"),)
 # (v1.1) The fibre grades each media takes; a grade on any other media is a schema error.
 GRADES_BY_MEDIA = {"mmf": ("om3", "om4", "om5"), "smf": ("os2",)}
 
+# (v1.4) The cable plant (docs/cable-plant.md).
+PATHWAY = (
+    _s("id", f"unique pathway id: {ID_RULE}", required=True, pattern=ID_PATTERN),
+    _e(
+        "kind",
+        m.PATHWAY_KINDS,
+        "overhead-tray (default), ladder-rack, under-floor, riser or vertical-manager",
+    ),
+    _s("row", "along this row (a riser: in it); rows are ordered as racks first name them"),
+    Field(
+        "slots",
+        "num_pair",
+        "along a row: from this slot position to that one, e.g. [0, 33] (default: the row's "
+        "first to last rack)",
+        minimum=0,
+    ),
+    Field("rows", "str_pair", 'across rows: from this row to that one, e.g. ["A", "H"]'),
+    Field(
+        "slot",
+        "number",
+        "across rows (a cross-aisle run), or a riser: at this slot position, e.g. 0 or 16.5",
+        minimum=0,
+    ),
+    _s("rack", "a vertical manager: the rack it runs up"),
+    _q(
+        "width",
+        LENGTH,
+        'the cable bed\'s inside width, e.g. "300 mm" (tray fill)',
+        positive=True,
+        implausible=LENGTH_MAX,
+    ),
+    _q(
+        "depth",
+        LENGTH,
+        'its usable depth (side-rail height), e.g. "100 mm" (tray fill)',
+        positive=True,
+        implausible=LENGTH_MAX,
+    ),
+    _q(
+        "length",
+        LENGTH,
+        "a riser: its vertical run between the overhead and the under-floor pathways",
+        positive=True,
+        implausible=LENGTH_MAX,
+    ),
+    Field(
+        "fill_max",
+        "ratio",
+        "this pathway's fill limit (default the tray_fill_max threshold)",
+        dim=RATIO,
+        minimum=0,
+        maximum=1,
+    ),
+    _q(
+        "bend_radius",
+        LENGTH,
+        "the inside radius of its fittings (bends, drops); cables must bend no tighter (CAB009)",
+        positive=True,
+        implausible=LENGTH_MAX,
+    ),
+    _s("label", "display name"),
+    NOTES,
+    IGNORE,
+)
+
+TRUNK = (
+    _s("id", f"unique trunk id: {ID_RULE}", required=True, pattern=ID_PATTERN),
+    _s("a", "the patch panel (device id) at one end", required=True),
+    _s("b", "the patch panel at the other end", required=True),
+    _i("fibres", "fibres in the trunk, e.g. 144", minimum=1, required=True, implausible=100_000),
+    _e("media", m.TRANSCEIVER_MEDIA, "mmf or smf", required=True),
+    _e("grade", m.FIBRE_GRADES, "fibre grade: om3 | om4 | om5 (mmf, default om4), os2 (smf)"),
+    _e("connector", m.CONNECTORS, "its ends' connectors (default mpo-12)"),
+    _q(
+        "length",
+        LENGTH,
+        "declared length; routed between the panels' racks when absent",
+        implausible=LENGTH_MAX,
+    ),
+    _q(
+        "diameter",
+        LENGTH,
+        'its outer diameter, e.g. "9 mm" (tray fill; default: estimated from its fibres)',
+        positive=True,
+        implausible=1.0,
+    ),
+    _i("splices", "fusion splices along it (channel loss)", minimum=0),
+    _s("label", "display name"),
+    NOTES,
+    IGNORE,
+)
+
+TRANSCEIVER = (
+    _s("name", "display name"),
+    _e(
+        "band",
+        ("XDR", "400G+", "200G", "100G"),
+        "the media table's speed band it serves: XDR (800G InfiniBand), 400G+, 200G, 100G",
+    ),
+    _e("cage", m.CAGES, "the cage it fits: osfp-finned, osfp-flat, qsfp112, qsfp56, qsfp28"),
+    _i("ports", "links one module carries: 2 for a twin-port module", minimum=1, maximum=8),
+    _e("media", m.TRANSCEIVER_MEDIA, "the fibre it drives: mmf or smf"),
+    _e("connector", m.CONNECTORS, "its optical connector per port: mpo-12, lc, ..."),
+    _i("fibres", "fibres one port's link uses (8 for SR4 / DR4 on MPO-12)", minimum=1),
+    _q("reach", LENGTH, "the longest channel it is specified for", implausible=LENGTH_MAX),
+    _q(
+        "loss_budget",
+        LOSS,
+        'the channel insertion loss it is specified for, e.g. "1.9 dB" (CAB008)',
+        positive=True,
+    ),
+    _s("source", "where the figures come from"),
+    NOTES,
+)
+
 TOP = (
     Field("format", "int", "layout format version; 1", required=True),
     _s("name", "layout name", required=True),
@@ -817,4 +1030,9 @@ TOP_TABLES = (
     "cooling",
     "racks",
     "links",
+    "racks",
+    "links",
+    "pathways",
+    "trunks",
+    "transceivers",
 )

@@ -49,6 +49,8 @@ def placed(layout: m.Layout, lines: LineMap) -> Iterator[tuple[Any, int]]:
         yield element, LineMap.entity(lines.power_elements, index)
     for index, loop in enumerate(layout.cooling_loops):  # (v1.4)
         yield loop, LineMap.entity(lines.cooling_loops, index)
+    for key, part in layout.transceivers.items():
+        yield part, lines.transceivers.get(key, 1)
     for index, rack in enumerate(layout.racks):
         line = LineMap.entity(lines.racks, index)
         yield rack, line
@@ -56,6 +58,10 @@ def placed(layout: m.Layout, lines: LineMap) -> Iterator[tuple[Any, int]]:
         known = len(device_lines)
         for number, device in enumerate(rack.devices):
             yield device, device_lines[number] if number < known else line
+    for index, pathway in enumerate(layout.pathways):
+        yield pathway, LineMap.entity(lines.pathways, index)
+    for index, trunk in enumerate(layout.trunks):
+        yield trunk, LineMap.entity(lines.trunks, index)
     link_lines = lines.links
     known = len(link_lines)
     for index, link in enumerate(layout.links):
@@ -75,6 +81,11 @@ def source_map(layout: m.Layout, lines: LineMap) -> SourceMap:
     links = list(layout.links)
     elements = [element.id for element in layout.power_elements]
     loops = [loop.id for loop in layout.cooling_loops]
+    plant = [
+        *((Ref("pathway", p.id), i, lines.pathways) for i, p in enumerate(layout.pathways)),
+        *((Ref("trunk", t.id), i, lines.trunks) for i, t in enumerate(layout.trunks)),
+        *((Ref("transceiver", k), -1, None) for k in layout.transceivers),
+    ]
 
     def build() -> tuple[dict[Ref, int], dict[str, int]]:
         found: dict[Ref, int] = {}
@@ -93,6 +104,11 @@ def source_map(layout: m.Layout, lines: LineMap) -> SourceMap:
             found.setdefault(Ref("power", ident), LineMap.entity(lines.power_elements, index))
         for index, ident in enumerate(loops):  # (v1.4)
             found.setdefault(Ref("loop", ident), LineMap.entity(lines.cooling_loops, index))
+        for plant_ref, index, plant_lines in plant:
+            if plant_lines is None:
+                found[plant_ref] = lines.transceivers.get(plant_ref.id, 1)
+            elif plant_ref not in found:
+                found[plant_ref] = LineMap.entity(plant_lines, index)
         numbering = Numbering()
         ref = numbering.ref
         for index, (rack, feeds, devices) in enumerate(racks):

@@ -4,10 +4,10 @@ Values are formatted by tomli-w; the document's shape is fixed here, because
 tomli-w's own heuristics would put short arrays of tables (all the links) at
 the top of the file as inline arrays. Canonical shape: top-level keys,
 ``[site]``, ``[workload]``, ``[rules]``, ``[meta]``, ``[catalog.*]``,
-``[gpus.*]``, (v1.4) each ``[[power.elements]]``, then each ``[[racks]]`` (feeds as
-inline tables) followed by its ``[[racks.devices]]``, (v1.4) each ``[[cooling.loops]]``,
-then every ``[[links]]``. Keys follow the schema's order. A quantity keeps the text it
-was read with; a new one gets the key's
+``[gpus.*]``, (v1.4) each ``[[power.elements]]`` and ``[transceivers.*]``, then each
+``[[racks]]`` (feeds as inline tables) followed by its ``[[racks.devices]]``, (v1.4) each
+``[[cooling.loops]]``, ``[[pathways]]`` and ``[[trunks]]``, then every ``[[links]]``. Keys
+follow the schema's order. A quantity keeps the text it was read with; a new one gets the key's
 canonical unit. The file's header comment and a comment directly above a
 table are kept.
 """
@@ -86,6 +86,8 @@ def _chunks(layout: m.Layout) -> Iterator[str]:
         yield from _table(f"[gpus.{_key(key)}]", s.GPU, gpu)
     for element in layout.power_elements:  # (v1.4) the chain, sources first as written
         yield from _table("[[power.elements]]", s.ELEMENT, element)
+    for key, part in sorted(layout.transceivers.items()):
+        yield from _table(f"[transceivers.{_key(key)}]", s.TRANSCEIVER, part)
     for rack in layout.racks:
         yield from _table("[[racks]]", s.RACK, rack)
         for device in rack.devices:
@@ -93,6 +95,10 @@ def _chunks(layout: m.Layout) -> Iterator[str]:
     # (v1.4) The water loops after the racks whose devices they list, before the cables.
     for loop in layout.cooling_loops:
         yield from _table("[[cooling.loops]]", s.LOOP, loop)
+    for pathway in layout.pathways:
+        yield from _table("[[pathways]]", s.PATHWAY, pathway)
+    for trunk in layout.trunks:
+        yield from _table("[[trunks]]", s.TRUNK, trunk)
     for link in layout.links:
         yield from _table("[[links]]", s.LINK, link)
 

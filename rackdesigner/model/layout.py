@@ -49,6 +49,11 @@ TRAINING_METHODS = ("full", "lora", "qlora")
 # (v1.4) The format the model's weights are held in.
 PRECISIONS = ("fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4")
 ZERO_STAGES = (0, 1, 2, 3)
+# (v1.4) The storage tiers a storage appliance serves: a parallel file system (the warm tier
+# the GPU nodes train from and checkpoint to) or an object store (the cold tier).
+STORAGE_TIERS = ("parallel-fs", "object")
+# (v1.4) NVIDIA's DGX SuperPOD storage performance levels (docs/storage.md cites the table).
+STORAGE_LEVELS = ("good", "better", "best")
 WIRING = ("wye", "delta")
 PHASES_WYE = ("L1", "L2", "L3")
 PHASES_DELTA = ("L1-L2", "L2-L3", "L3-L1")
@@ -99,9 +104,25 @@ ASHRAE_CLASS_MIN = 2.0
 # chillers) or chilled water (rear doors and in-row coolers); and its fluid.
 LOOP_KINDS = ("facility", "chilled")
 FLUIDS = ("water", "pg25")
+# (v1.4) What rejects a loop's heat: NetBox 4.7's cooling source types for water plants.
+LOOP_PLANTS = ("chiller", "cooling-tower", "dry-cooler")
 # The kinds that hang on a loop (a loop's ``devices``): CDUs and rear doors, and in-row
 # coolers (kind "other" with ``in_row``: the drawings' palette has no kind for them yet).
 LOOP_DEVICE_KINDS = ("cdu", "rear-door")
+# (v1.4) The cable plant (docs/cable-plant.md). Pathways: where cables run in the hall.
+# Overhead trays and ladder racks hang above the racks, under-floor trays below them, a
+# riser joins the two at one point, a vertical manager runs up the side of one rack.
+PATHWAY_KINDS = ("overhead-tray", "ladder-rack", "under-floor", "riser", "vertical-manager")
+OVERHEAD_KINDS = ("overhead-tray", "ladder-rack")
+# A port's or a trunk's connector: LC duplex (2 fibres) or MPO/MTP of 8, 12, 16 or 24
+# fibres; rj45 for copper panels.
+CONNECTORS = ("lc", "mpo-8", "mpo-12", "mpo-16", "mpo-24", "rj45")
+CONNECTOR_FIBRES = {"lc": 2, "mpo-8": 8, "mpo-12": 12, "mpo-16": 16, "mpo-24": 24, "rj45": 0}
+# A port's cage (NVIDIA LinkX): OSFP with a finned top (air-cooled switch cages: the plug
+# carries its own heat sink) or a flat top (adapters and liquid-cooled switches: the cage
+# has a riding heat sink), QSFP112 / QSFP56 / QSFP28 (flat).
+CAGES = ("osfp-finned", "osfp-flat", "qsfp112", "qsfp56", "qsfp28")
+TRANSCEIVER_MEDIA = ("mmf", "smf")
 
 DEFAULT_RACK_HEIGHT_U = 42.0
 # v1.1: no cold plates unless a type declares them (DGX and air HGX chassis have none).
@@ -139,6 +160,14 @@ class PortGroup:
     speed: float | None = None  # bit/s
     tech: str | None = None
     role: str | None = None
+    # (v1.4) the cage a port sits in (osfp-finned, osfp-flat, qsfp112, ...) and how many
+    # ports one cage carries (2: a twin-port OSFP, one module for two ports)
+    cage: str | None = None
+    per_cage: int | None = None
+    # (v1.4) a patch panel's port: its connector (lc, mpo-12, ...), and the insertion loss
+    # of one mated connection through it (dB)
+    connector: str | None = None
+    insertion_loss: float | None = None
 
     def effective_role(self, kind: str | None = None) -> str:
         """``role`` when written; else by what the port is and what it sits on.
@@ -196,6 +225,15 @@ class DeviceType:
     cpu_cores: int | None = None
     memory: float | None = None  # bit
     nvme: float | None = None  # bit
+    # (v1.4) gpu-node: its local NVMe's sequential rates, all data drives together (bit/s)
+    nvme_read: float | None = None
+    nvme_write: float | None = None
+    # (v1.4) storage: the tier it serves, its usable capacity (bit) and its client-facing
+    # sequential read and write rates (bit/s), the vendor's per-appliance figures
+    storage_tier: str | None = None
+    usable_capacity: float | None = None
+    read_bandwidth: float | None = None
+    write_bandwidth: float | None = None
     cost: float | None = None  # USD
     airflow: str | None = None
     psus: int | None = None
@@ -416,10 +454,91 @@ class Link:
     grade: str | None = None  # (v1.1) fibre grade: om3 | om4 | om5 (mmf), os2 (smf)
     # (v1.1) rule codes or prefixes not reported for findings about this link
     ignore: list[str] | None = None
+    # (v1.4) a channel instead of one cable: the two patch-panel ports it runs through, a's
+    # side first (patch cord, trunk, patch cord), and the trunk between them where the two
+    # panels are joined by more than one
+    via: list[str] | None = None
+    trunk: str | None = None
+    # (v1.4) the transceiver part at each end (fibre), where not the media table's
+    a_transceiver: str | None = None
+    b_transceiver: str | None = None
 
     @property
     def name(self) -> str:
         return f"{self.a} -> {self.b}"
+
+
+@dataclass(slots=True)
+class Pathway:
+    """(v1.4) A segment of the hall's cable pathways: a tray, a ladder rack, an under-floor
+    tray, a riser or a rack's vertical manager, placed on the hall's grid of rows and slots
+    (docs/cable-plant.md). Junctions are where two segments meet."""
+
+    id: str
+    kind: str | None = None  # PATHWAY_KINDS; None: overhead-tray
+    row: str | None = None  # along this row (or, a riser: in it)
+    slots: list[float] | None = None  # along a row: from this slot to that one
+    slot: float | None = None  # across rows at this slot position (a riser: at it)
+    rows: list[str] | None = None  # across rows: from this row to that one
+    rack: str | None = None  # a vertical manager: in this rack
+    width: float | None = None  # m, the cable bed's inside width
+    depth: float | None = None  # m, its usable depth (side rail height)
+    length: float | None = None  # m, a riser's vertical run
+    fill_max: float | None = None  # ratio: this pathway's own fill limit
+    bend_radius: float | None = None  # m, the inside radius of its fittings
+    label: str | None = None
+    notes: str | None = None
+    comment: str | None = None
+    ignore: list[str] | None = None
+
+    @property
+    def kind_name(self) -> str:
+        return self.kind or "overhead-tray"
+
+    @property
+    def overhead(self) -> bool:
+        return self.kind_name in OVERHEAD_KINDS
+
+
+@dataclass(slots=True)
+class Trunk:
+    """(v1.4) A multi-fibre trunk cable between two patch panels."""
+
+    id: str
+    a: str  # patch-panel device id
+    b: str
+    fibres: int | None = None
+    media: str | None = None  # mmf | smf
+    grade: str | None = None
+    connector: str | None = None  # its ends' connectors (mpo-12, ...)
+    length: float | None = None  # m, declared; else routed between the panels' racks
+    diameter: float | None = None  # m, its outer diameter (tray fill)
+    splices: int | None = None  # fusion splices along it (channel loss)
+    label: str | None = None
+    notes: str | None = None
+    comment: str | None = None
+    ignore: list[str] | None = None
+
+
+@dataclass(slots=True)
+class Transceiver:
+    """(v1.4) A transceiver part, built in (``assets/catalog/transceivers.toml``) or a
+    layout's own ``[transceivers.PART]``: its cage, the ports one module carries, its fibre
+    and the loss budget of the channel it drives."""
+
+    key: str
+    name: str | None = None
+    band: str | None = None  # the media table's band: XDR, 400G+, 200G, 100G
+    cage: str | None = None  # CAGES
+    ports: int | None = None  # links one module carries (2: twin-port)
+    media: str | None = None  # mmf | smf
+    connector: str | None = None  # per port: mpo-12, lc, ...
+    fibres: int | None = None  # fibres one port's link uses (8 for SR4/DR4)
+    reach: float | None = None  # m
+    loss_budget: float | None = None  # dB, the channel insertion loss it is specified for
+    source: str | None = None
+    notes: str | None = None
+    comment: str | None = None
 
 
 @dataclass(slots=True)
@@ -461,6 +580,11 @@ class Workload:
     head_dim: int | None = None
     # (v1.4) The cluster caps GPU power when it loses supply (what-if: capped, not down).
     power_capping: bool | None = None
+    # (v1.4) NVIDIA's storage performance level the parallel file system is sized to
+    storage_level: str | None = None
+    # (v1.4) how often a checkpoint is written: a time, or a number of optimizer steps
+    checkpoint_interval: float | None = None  # s
+    checkpoint_steps: int | None = None
     notes: str | None = None
     comment: str | None = None
     # (v1.4) the GPU nodes' transient peak ÷ their steady draw (synchronous training swings),
@@ -526,6 +650,7 @@ class CoolingLoop:
     capacity: float | None = None  # W, heat the plant behind it rejects
     flow: float | None = None  # m³/s, flow it supplies
     fluid: str | None = None  # water (default) | pg25
+    plant: str | None = None  # chiller | cooling-tower | dry-cooler: what rejects its heat
     devices: list[str] | None = None  # the CDUs, rear doors and in-row coolers on it
     notes: str | None = None
     comment: str | None = None
@@ -578,6 +703,10 @@ class Layout:
     power_elements: list[PowerElement] = field(default_factory=list)
     # (v1.4) the water loops, [[cooling.loops]] in file order
     cooling_loops: list[CoolingLoop] = field(default_factory=list)
+    # (v1.4) the cable plant: pathways, trunks between patch panels, transceiver parts
+    pathways: list[Pathway] = field(default_factory=list)
+    trunks: list[Trunk] = field(default_factory=list)
+    transceivers: dict[str, Transceiver] = field(default_factory=dict)
 
     def devices(self) -> list[tuple[Rack, Device]]:
         return [(rack, device) for rack in self.racks for device in rack.devices]

@@ -32,6 +32,10 @@ KINDS = (
     "fabric",
     "power",  # (v1.4) a power-chain element, [[power.elements]]
     "loop",  # (v1.4) a [[cooling.loops]] loop
+    # (v1.4) the cable plant
+    "pathway",
+    "trunk",
+    "transceiver",
 )
 
 

@@ -208,6 +208,24 @@ THRESHOLDS: dict[str, Threshold] = {
         ),
         _t("reach_copper_rj45", 100.0, LENGTH, "100 m", "reach of twisted-pair copper (RJ45)"),
         _t(
+            "tray_fill_max",
+            0.4,
+            RATIO,
+            "40 %",
+            "(v1.4) a pathway's design fill: cable cross-section over its width x depth "
+            "(TIA-569's 40 %, as cabling makers quote it)",
+            maximum=1.0,
+        ),
+        _t(
+            "tray_fill_limit",
+            0.5,
+            RATIO,
+            "50 %",
+            "(v1.4) a pathway's fill beyond which cables must not be added (NEC 392.22(A)(1)(b): "
+            "signal cables in a ventilated tray, 50 %)",
+            maximum=1.0,
+        ),
+        _t(
             "infiniband_min_gpus",
             32,
             None,
@@ -279,6 +297,14 @@ THRESHOLDS: dict[str, Threshold] = {
         ),
         _t(
             "nvme_per_node_min", 4e12 * 8, INFORMATION, "4 TB", "least local NVMe per training node"
+        ),
+        _t(
+            "pfs_min_training_nodes",
+            2,
+            None,
+            "2",
+            "training clusters of this many GPU nodes or more need a parallel file system "
+            "(STO004); one node trains from its local NVMe",
         ),
         _t(
             "floor_load_max",

@@ -59,6 +59,8 @@ TEMPERATURE = Dimension("temperature", "degC", "°C")
 TEMPERATURE_DIFFERENCE = Dimension("temperature difference", "K", "K")
 FLOW = Dimension("flow", "m^3/s", "L/min")
 PRESSURE = Dimension("pressure", "Pa", "Pa")
+# (v1.4) Optical loss in decibels: a connector's insertion loss, a channel's loss budget.
+LOSS = Dimension("optical loss", "dB", "dB", article="an")
 # How a wrong value is described: "current "63 V" is a voltage, expected a current (A)".
 _KIND_OF: dict[str, str] = {
     "[length]": "a length",
@@ -75,6 +77,7 @@ _KIND_OF: dict[str, str] = {
     "[length] ** 3 / [time]": "a flow",
     "[mass] / [length] / [time] ** 2": "a pressure",
     "[temperature]": "a temperature",
+    "[optical_loss]": "an optical loss",
     "dimensionless": "a plain number",
 }
 
@@ -149,6 +152,7 @@ def _example(dim: Dimension) -> str:
         "temperature difference": "5 K",
         "flow": "1200 L/min",
         "pressure": "150 kPa",
+        "optical loss": "0.35 dB",
     }[dim.name]
 
 
@@ -179,6 +183,7 @@ _LARGEST = {
     "temperature difference": 1000.0,
     "flow": 100.0,  # m³/s: 6,000,000 L/min, a river, not a data centre loop
     "pressure": 1e8,  # Pa: 1,000 bar
+    "optical loss": 100.0,  # dB: no data-centre channel budget is a tenth of it
 }
 
 
@@ -235,6 +240,7 @@ _FAST: dict[str, dict[str, float]] = {
         "CFM": 0.028316846592 / 60,
     },
     "pressure": {"Pa": 1.0, "kPa": 1e3, "MPa": 1e6, "bar": 1e5, "psi": 6894.757293168},
+    "optical loss": {"dB": 1.0},
 }
 # (v1.4) The units each rating refuses, with the key that takes them.
 _OTHER_POWER = {"real power": ("VA", "apparent_power"), "apparent power": ("W", "capacity")}
@@ -373,6 +379,8 @@ def fmt(value: float, dim: Dimension, digits: int = 3) -> str:
             if value * 60000 >= 1000
             else (f"{value * 60000:.{digits}g} L/min")
         )
+    if dim is LOSS:  # decibels take no prefix: "1.55 dB", never "1.55 kdB"
+        return f"{value:.{digits}g} dB"
     if dim is AREAL_MASS:  # whole kilograms, more digits only to tell two loads apart
         return f"{value:,.{max(0, digits - 3)}f} kg/m²"
     if dim is MASS and value >= 1:  # people weigh racks in kilograms, not megagrams

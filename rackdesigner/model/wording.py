@@ -32,7 +32,13 @@ def first_of(
     only the first few were kept."""
     shown = sep.join(items[:limit])
     rest = (len(items) if total is None else total) - limit
-    return f"{shown} and {rest:,} {more}" if rest > 0 else shown
+    return f"{shown} {and_more(rest, more)}" if rest > 0 else shown
+
+
+def and_more(rest: int, more: str = "more") -> str:
+    """``and 1,234 more``: what a list that stops short leaves out (``""`` for none), for
+    a list :func:`first_of` cannot join (one line each)."""
+    return f"and {rest:,} {more}" if rest > 0 else ""
 
 
 def name_list(items: Sequence[str], limit: int = 3) -> str:
@@ -69,3 +75,12 @@ def natural(name: str) -> tuple[tuple[str, int], ...]:
     people count."""
     parts = re.findall(r"(\D*)(\d*)", name)
     return tuple((text, int(digits) if digits else -1) for text, digits in parts if text or digits)
+
+
+def duration(seconds: float) -> str:
+    """``"45 s"``, ``"12.5 min"``, ``"2.1 h"``: a time in the unit a person reads it in."""
+    if seconds < 120:
+        return f"{seconds:.3g} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.3g} min"
+    return f"{seconds / 3600:.3g} h"

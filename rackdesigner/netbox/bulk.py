@@ -18,12 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 from rackdesigner.analysis.cords import NON_CORDED_KINDS, Cord, rack_cords
 from rackdesigner.analysis.power_sides import pdu_feeds
-from rackdesigner.model.layout import HARDWIRED, DeviceType, PortGroup
+from rackdesigner.model.layout import HARDWIRED, DeviceType, Feed, PortGroup, Rack
 from rackdesigner.netbox.interface_types import for_port
+from rackdesigner.netbox.power_panels import chain_panels, feed_description, feed_panel
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
-    from rackdesigner.analysis.facts import DeviceFacts
+    from rackdesigner.analysis.facts import DeviceFacts, LinkFacts, RackFacts
+    from rackdesigner.analysis.power_chain import PowerChain
 
 __all__ = [
     "KIND_ROLES",
@@ -252,10 +254,6 @@ def _site(analysis: Analysis) -> str:
     return (analysis.layout.name or "rackdesigner")[:NAME_MAX]
 
 
-def _panel(side: str | None) -> str:
-    return f"Panel {side}" if side else "Panel"
-
-
 def bulk_rows(analysis: Analysis) -> Rows:
     """The design's NetBox import rows, one entry per :data:`OBJECT_TYPES`, in that order
     (an object type with nothing to import has an empty list)."""
@@ -276,81 +274,25 @@ def bulk_rows(analysis: Analysis) -> Rows:
         sites[0]["description"] = layout.description[:200]
 
     racks: list[dict[str, Any]] = []
-    panels: dict[str, dict[str, Any]] = {}
+    panels = {row["name"]: row for row in chain_panels(analysis, site)}
     feeds: list[dict[str, Any]] = []
     devices: list[dict[str, Any]] = []
     interfaces: list[dict[str, Any]] = []
     for rack in analysis.racks:
-        r = rack.rack
-        row: dict[str, Any] = {
-            "site": site,
-            "name": r.id[:NAME_MAX],
-            "status": STATUS,
-            "width": RACK_WIDTH_IN,
-            "u_height": _number(r.height_u),
-            "outer_width": round(r.width_m * 1000),
-            "outer_depth": round(r.depth_m * 1000),
-            "outer_unit": "mm",
-        }
-        if r.airflow in RACK_AIRFLOWS:
-            row["airflow"] = r.airflow
-        if r.weight is not None:
-            row["weight"] = _number(r.weight)
-        if r.max_weight is not None:
-            row["max_weight"] = round(float(r.max_weight))
-        if "weight" in row or "max_weight" in row:
-            row["weight_unit"] = "kg"
-        if r.label:
-            row["description"] = r.label[:200]
-        racks.append(row)
-        sides = sorted({f.feed.side for f in rack.feeds if f.feed.side})
-        for facts in rack.feeds:
-            feed = facts.feed
-            panel = _panel(feed.side)
-            panels.setdefault(panel, {"site": site, "name": panel})
-            out: dict[str, Any] = {
-                "site": site,
-                "power_panel": panel,
-                "rack": r.id[:NAME_MAX],
-                "name": feed.id[:NAME_MAX],
-                "status": STATUS,
-                "type": "redundant" if sides and feed.side != sides[0] else "primary",
-                "supply": "ac",
-                "phase": "three-phase" if feed.phases == 3 else "single-phase",
-                "max_utilization": round(facts.derate * 100),
-            }
-            if feed.voltage is not None:
-                out["voltage"] = round(float(feed.voltage))
-            if feed.current is not None:
-                out["amperage"] = round(float(feed.current))
-            if feed.circuit:
-                out["description"] = f"circuit {feed.circuit}"[:200]
+        racks.append(_rack_row(rack.rack, site))
+        for out in _feed_rows(analysis, rack, site):
+            if out["power_panel"] not in panels:
+                panels[out["power_panel"]] = {"site": site, "name": out["power_panel"]}
             feeds.append(out)
         for dev in rack.devices:
             devices.append(_device_row(dev, site, models))
             interfaces.extend(_extra_interfaces(dev))
-
-    cables: list[dict[str, Any]] = []
-    for link in analysis.links:
-        if not link.resolved or link.a.device is None or link.b.device is None:
-            continue  # CAB005 reports it; NetBox could not terminate it either
-        cable: dict[str, Any] = {
-            "side_a_device": link.a.device.id,
-            "side_a_type": "dcim.interface",
-            "side_a_name": link.a.port,
-            "side_b_device": link.b.device.id,
-            "side_b_type": "dcim.interface",
-            "side_b_name": link.b.port,
-            "status": STATUS,
-        }
-        kind = cable_type(link.link.media, link.link.grade)
-        if kind:
-            cable["type"] = kind
-        length = link.length
-        if length is not None:
-            cable["length"] = round(float(length), 2)
-            cable["length_unit"] = "m"
-        cables.append(cable)
+    cables = [
+        _cable_row(link)
+        for link in analysis.links
+        # An unresolved cable: CAB005 reports it; NetBox could not terminate it either.
+        if link.resolved and link.a.device is not None and link.b.device is not None
+    ]
     outlets, power_cables = power_rows(analysis, site)
     cables.extend(power_cables)
 
@@ -367,6 +309,85 @@ def bulk_rows(analysis: Analysis) -> Rows:
         ("power-outlets", outlets),
         ("cables", cables),
     ]
+
+
+def _rack_row(r: Rack, site: str) -> dict[str, Any]:
+    """A rack's row: its size in mm, airflow, weights (kg) and label."""
+    row: dict[str, Any] = {
+        "site": site,
+        "name": r.id[:NAME_MAX],
+        "status": STATUS,
+        "width": RACK_WIDTH_IN,
+        "u_height": _number(r.height_u),
+        "outer_width": round(r.width_m * 1000),
+        "outer_depth": round(r.depth_m * 1000),
+        "outer_unit": "mm",
+    }
+    if r.airflow in RACK_AIRFLOWS:
+        row["airflow"] = r.airflow
+    if r.weight is not None:
+        row["weight"] = _number(r.weight)
+    if r.max_weight is not None:
+        row["max_weight"] = round(float(r.max_weight))
+    if "weight" in row or "max_weight" in row:
+        row["weight_unit"] = "kg"
+    if r.label:
+        row["description"] = r.label[:200]
+    return row
+
+
+def _feed_rows(analysis: Analysis, rack: RackFacts, site: str) -> list[dict[str, Any]]:
+    """A rack's feeds as power feeds, each on the panel it hangs on (power_panels.py): its
+    source element's, else its side's. A feed from an 800 VDC power rack is ``dc``."""
+    chain = analysis.power_chain
+    sides = sorted({f.feed.side for f in rack.feeds if f.feed.side})
+    rows: list[dict[str, Any]] = []
+    for facts in rack.feeds:
+        feed = facts.feed
+        element = chain.element(feed.source) if feed.source else None
+        dc = element is not None and element.kind == "power-rack"
+        out: dict[str, Any] = {
+            "site": site,
+            "power_panel": feed_panel(chain, feed),
+            "rack": rack.rack.id[:NAME_MAX],
+            "name": feed.id[:NAME_MAX],
+            "status": STATUS,
+            "type": "redundant" if sides and feed.side != sides[0] else "primary",
+            "supply": "dc" if dc else "ac",
+            "phase": "three-phase" if feed.phases == 3 and not dc else "single-phase",
+            "max_utilization": round(facts.derate * 100),
+        }
+        if feed.voltage is not None:
+            out["voltage"] = round(float(feed.voltage))
+        if feed.current is not None:
+            out["amperage"] = round(float(feed.current))
+        description = feed_description(feed, element is not None)
+        if description:
+            out["description"] = description
+        rows.append(out)
+    return rows
+
+
+def _cable_row(link: LinkFacts) -> dict[str, Any]:
+    """A resolved cable between two devices' interfaces: its type and length (m)."""
+    assert link.a.device is not None and link.b.device is not None
+    cable: dict[str, Any] = {
+        "side_a_device": link.a.device.id,
+        "side_a_type": "dcim.interface",
+        "side_a_name": link.a.port,
+        "side_b_device": link.b.device.id,
+        "side_b_type": "dcim.interface",
+        "side_b_name": link.b.port,
+        "status": STATUS,
+    }
+    kind = cable_type(link.link.media, link.link.grade)
+    if kind:
+        cable["type"] = kind
+    length = link.length
+    if length is not None:
+        cable["length"] = round(float(length), 2)
+        cable["length_unit"] = "m"
+    return cable
 
 
 def _device_row(dev: DeviceFacts, site: str, models: dict[str, str]) -> dict[str, Any]:
@@ -422,7 +443,7 @@ def power_rows(analysis: Analysis, site: str) -> tuple[list[dict[str, Any]], lis
         cords = rack_cords(rack)
         outlets.extend(_device_outlets(rack.devices, cords))
         cables.extend(_cord_cables(rack.devices, cords))
-        cables.extend(_feed_cables(rack, site))
+        cables.extend(_feed_cables(rack, site, analysis.power_chain))
     return outlets, cables
 
 
@@ -478,22 +499,12 @@ def _cord_cables(devices: list[DeviceFacts], cords: list[Cord]) -> list[dict[str
     return rows
 
 
-def _feed_cables(rack: Any, site: str) -> list[dict[str, Any]]:
+def _feed_cables(rack: Any, site: str, chain: PowerChain) -> list[dict[str, Any]]:
     feeds = [f.feed for f in rack.feeds]
     if not feeds:
         return []
     by_id = {feed.id: feed for feed in feeds}
-    pdus = [d for d in rack.devices if d.kind == "pdu"]
-    shelves = [d for d in rack.devices if d.type is not None and d.type.is_power_shelf]
-    ends: list[tuple[DeviceFacts, str, str]] = []  # device, its power port, its feed
-    for group, port in ((pdus, PDU_INLET), (shelves, SHELF_INPUT)):
-        where = pdu_feeds([d.device for d in group], feeds)
-        ends += [(d, port, where[d.id]) for d in group if d.id in where]
-    taken = {feed for _, _, feed in ends}
-    spare = [feed.id for feed in feeds if feed.id not in taken]
-    for dev in rack.devices:
-        if dev.type is not None and dev.type.psu_inlet == HARDWIRED and spare:
-            ends.append((dev, HARDWIRED_INPUT, spare.pop(0)))
+    ends = _feed_ends(rack, feeds)
     rows: list[dict[str, Any]] = []
     cabled: set[str] = set()
     for dev, port, feed_id in ends:
@@ -504,7 +515,7 @@ def _feed_cables(rack: Any, site: str) -> list[dict[str, Any]]:
         rows.append(
             {
                 "side_a_site": site,
-                "side_a_power_panel": _panel(feed.side),
+                "side_a_power_panel": feed_panel(chain, feed),
                 "side_a_type": "dcim.powerfeed",
                 "side_a_name": feed.id[:NAME_MAX],
                 "side_b_device": dev.id[:64],
@@ -515,3 +526,21 @@ def _feed_cables(rack: Any, site: str) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def _feed_ends(rack: Any, feeds: list[Feed]) -> list[tuple[DeviceFacts, str, str]]:
+    """What each feed powers, as (device, its power port, the feed's id): the PDUs and
+    power shelves on their feeds (``feed``, else in order), then hardwired devices on
+    the feeds left, one each."""
+    pdus = [d for d in rack.devices if d.kind == "pdu"]
+    shelves = [d for d in rack.devices if d.type is not None and d.type.is_power_shelf]
+    ends: list[tuple[DeviceFacts, str, str]] = []
+    for group, port in ((pdus, PDU_INLET), (shelves, SHELF_INPUT)):
+        where = pdu_feeds([d.device for d in group], feeds)
+        ends += [(d, port, where[d.id]) for d in group if d.id in where]
+    taken = {feed for _, _, feed in ends}
+    spare = [feed.id for feed in feeds if feed.id not in taken]
+    for dev in rack.devices:
+        if dev.type is not None and dev.type.psu_inlet == HARDWIRED and spare:
+            ends.append((dev, HARDWIRED_INPUT, spare.pop(0)))
+    return ends

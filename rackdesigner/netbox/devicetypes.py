@@ -158,6 +158,27 @@ def device_type(
             problem(key, "missing (the library's schema requires it)")
     if problems:
         return None, notes, problems
+    entry = _named(data, file, problem)
+    _size(data, entry, problem)
+    _weight(data, entry, problem)
+    airflow = data.get("airflow")
+    if airflow is not None:
+        if airflow in AIRFLOW:
+            entry.airflow = str(airflow)
+        else:
+            notes.append(f"airflow {_short(airflow)} has no rackdesigner equivalent: left unset")
+    kind = _kind_and_power(data, entry, flags.kind, notes, problem)
+    _module_bays(data, entry, kind, notes, problem)
+    entry.ports = _ports(data.get("interfaces") or [], flags, notes, problem) or None
+    _flagged(entry, flags, kind, notes, problem)
+    if notes:
+        entry.notes = "Imported from NetBox: " + "; ".join(notes) + "."
+    return entry, notes, problems
+
+
+def _named(data: dict[str, Any], file: str, problem: Any) -> DeviceType:
+    """The entry's key (the slug), name (vendor and model, the vendor once) and source
+    (the library's file and the part number)."""
     slug = str(data["slug"])
     if not _KEY.match(slug):
         problem("slug", f"{_short(data['slug'])} cannot be a catalog key")
@@ -168,7 +189,12 @@ def device_type(
     if data.get("part_number"):
         source += f" (part number {data['part_number']})"
     entry.source = source
+    return entry
 
+
+def _size(data: dict[str, Any], entry: DeviceType, problem: Any) -> None:
+    """Height (whole rack units) and depth (``is_full_depth``, required of a device that
+    takes rack units)."""
     height = data["u_height"]
     if not _finite(height) or height < 0:
         problem("u_height", f"{_short(height)} is not a number of rack units")
@@ -185,15 +211,12 @@ def device_type(
     else:
         problem("is_full_depth", f"{_short(depth)} is not true or false")
 
-    _weight(data, entry, problem)
-    airflow = data.get("airflow")
-    if airflow is not None:
-        if airflow in AIRFLOW:
-            entry.airflow = str(airflow)
-        else:
-            notes.append(f"airflow {_short(airflow)} has no rackdesigner equivalent: left unset")
 
-    kind = flags.kind
+def _kind_and_power(
+    data: dict[str, Any], entry: DeviceType, kind: str | None, notes: list[str], problem: Any
+) -> str | None:
+    """The kind (``--kind``, else a PDU where the type has power outlets) with a PDU's
+    outlets, or any other device's power supplies; returns the kind."""
     if data.get("power-outlets") and kind in (None, "pdu"):
         kind = "pdu"
         entry.outlets = _outlets(data["power-outlets"], notes, problem)
@@ -206,9 +229,14 @@ def device_type(
         _power_ports(data, entry, notes, problem)
     elif data.get("power-ports"):
         notes.append("a PDU's power ports are its inlets: no psus")
-    _module_bays(data, entry, kind, notes, problem)
-    entry.ports = _ports(data.get("interfaces") or [], flags, notes, problem) or None
+    return kind
 
+
+def _flagged(
+    entry: DeviceType, flags: Flags, kind: str | None, notes: list[str], problem: Any
+) -> None:
+    """What NetBox does not say, from the command line's flags (GPU model and count, the
+    liquid fraction, the PSUs that carry full load), with a note for each left unset."""
     if flags.gpu is not None:
         entry.gpu = flags.gpu
     if flags.gpus is not None:
@@ -223,9 +251,6 @@ def device_type(
         entry.psus_required = flags.psus_required
     elif entry.psus:
         notes.append("psus_required unset: NetBox does not say how many PSUs carry full load")
-    if notes:
-        entry.notes = "Imported from NetBox: " + "; ".join(notes) + "."
-    return entry, notes, problems
 
 
 def _finite(value: Any) -> bool:
@@ -298,6 +323,20 @@ def _power_ports(data: dict[str, Any], entry: DeviceType, notes: list[str], prob
         entry.psu_inlet = inlets.pop()
     elif any(isinstance(p, dict) and p.get("type") for p in ports):
         notes.append("power ports are not all IEC C14 or all C20: psu_inlet unset")
+    maximum, allocated = _draws(ports, problem)
+    if maximum and len(maximum) == len(ports):
+        entry.power = sum(maximum)
+        notes.append(f"power is the sum of {len(ports)} power ports' maximum_draw")
+    elif maximum:
+        notes.append("maximum_draw is on some power ports only: power unset")
+    else:
+        notes.append("no maximum_draw: power unset")
+    if allocated:
+        notes.append(f"allocated_draw sums to {sum(allocated):g} W")
+
+
+def _draws(ports: list[Any], problem: Any) -> tuple[list[float], list[float]]:
+    """The power ports' ``maximum_draw`` and ``allocated_draw`` (W), each where given."""
     maximum: list[float] = []
     allocated: list[float] = []
     for number, port in enumerate(ports):
@@ -312,15 +351,7 @@ def _power_ports(data: dict[str, Any], entry: DeviceType, notes: list[str], prob
                 problem(f"power-ports[{number}].{key}", f"{_short(value)} is not watts")
             else:
                 into.append(float(value))
-    if maximum and len(maximum) == len(ports):
-        entry.power = sum(maximum)
-        notes.append(f"power is the sum of {len(ports)} power ports' maximum_draw")
-    elif maximum:
-        notes.append("maximum_draw is on some power ports only: power unset")
-    else:
-        notes.append("no maximum_draw: power unset")
-    if allocated:
-        notes.append(f"allocated_draw sums to {sum(allocated):g} W")
+    return maximum, allocated
 
 
 def _outlets(outlets: Any, notes: list[str], problem: Any) -> dict[str, int] | None:

@@ -39,6 +39,9 @@ from rackdesigner.netbox.records import (
 
 _PUSHED = re.compile(r"^rackdesigner catalog entry (\S+)$")
 _CIRCUIT = re.compile(r"^circuit (.+)$")
+# A feed on a chain element's panel says its side (and position) first (power_panels.py).
+_SIDE = re.compile(r"^side ([^ ·]+)(?: · |$)")
+_POSITION = re.compile(r"^position \d+(?: · |$)")
 DEFAULT_MAX_UTILIZATION = 80  # NetBox's default, and the layout's default derate
 # NetBox cable types back to the layout's media (and fibre grade).
 _MEDIA = {
@@ -160,6 +163,15 @@ def pull_site(backend: Backend, site: str, catalog: Catalog | None = None) -> Pu
     types = _Types(catalog or for_layout(layout), backend)
     racks = {r["id"]: _rack(r) for r in backend.list("racks", site_id=site_id)}
     layout.racks.extend(racks.values())
+    _pull_feeds(backend, site_id, racks)
+    devices = _pull_devices(backend, site_id, racks, types)
+    _pull_cables(backend, site_id, devices, layout, types.notes)
+    layout.catalog = dict(types.imported)
+    return Pulled(layout, types.notes)
+
+
+def _pull_feeds(backend: Backend, site_id: int, racks: dict[int, Rack]) -> None:
+    """The site's power feeds onto their racks, each named after its panel's side."""
     panels = {
         p["id"]: text(p, "name", where("power panel", p)) or ""
         for p in backend.list("power-panels", site_id=site_id)
@@ -169,6 +181,12 @@ def pull_site(backend: Backend, site: str, catalog: Catalog | None = None) -> Pu
         if rack is not None:  # a feed to no rack of this site: nothing to hang it on
             rack.feeds.append(_feed(f, panels.get(related_id(f.get("power_panel")) or -1, "")))
 
+
+def _pull_devices(
+    backend: Backend, site_id: int, racks: dict[int, Rack], types: _Types
+) -> dict[int, Device]:
+    """The site's devices into their racks, each of its type's catalog key (a device in no
+    rack is left out, with a note); returns them by NetBox id."""
     type_records = {t["id"]: t for t in backend.list("device-types")}
     devices: dict[int, Device] = {}
     for d in backend.list("devices", site_id=site_id):
@@ -186,7 +204,14 @@ def pull_site(backend: Backend, site: str, catalog: Catalog | None = None) -> Pu
         model = types.key_for(type_record, related_name(d.get("role")))
         devices[d["id"]] = _device(d, model, types.notes)
         rack.devices.append(devices[d["id"]])
+    return devices
 
+
+def _pull_cables(
+    backend: Backend, site_id: int, devices: dict[int, Device], layout: Layout, notes: list[str]
+) -> None:
+    """The site's cables between two interfaces of its devices into the layout's links;
+    power cables are the feeds' and PDUs' business, any other is left out with a note."""
     interfaces = {
         i["id"]: (related_id(i.get("device")), required(i, "name", where("interface", i)))
         for i in backend.list("interfaces", site_id=site_id)
@@ -196,11 +221,9 @@ def pull_site(backend: Backend, site: str, catalog: Catalog | None = None) -> Pu
             continue  # a power cord or a feed's cable: the layout's feeds and PDUs say those
         link = _link(c, interfaces, devices)
         if link is None:
-            types.notes.append(f"cable {c['id']} is not between two interfaces here: left out")
+            notes.append(f"cable {c['id']} is not between two interfaces here: left out")
         else:
             layout.links.append(link)
-    layout.catalog = dict(types.imported)
-    return Pulled(layout, types.notes)
 
 
 _POWER_TERMINATIONS = ("dcim.powerport", "dcim.poweroutlet", "dcim.powerfeed")
@@ -233,7 +256,15 @@ def _feed(record: dict[str, Any], panel: str) -> Feed:
     )
     if panel.startswith("Panel ") and len(panel) > len("Panel "):
         feed.side = panel[len("Panel ") :]
-    circuit = _CIRCUIT.match(text(record, "description", place) or "")
+    described = text(record, "description", place) or ""
+    side = _SIDE.match(described)
+    if side:
+        feed.side = feed.side or side.group(1)
+        described = described[side.end() :]
+    position = _POSITION.match(described)
+    if position:
+        described = described[position.end() :]
+    circuit = _CIRCUIT.match(described)
     if circuit:
         feed.circuit = circuit.group(1)
     utilization = number(record, "max_utilization", place)

@@ -294,20 +294,7 @@ def _desired(
             roles_done.add(row["name"])
         yield Desired(kind, (row["name"],), repr(row["name"]), _clean(row))
     elif kind == "device-types":
-        key = (row["manufacturer"], row["model"])
-        data = _clean(row, *COMPONENTS, *_OTHER_COMPONENTS, "manufacturer")
-        data["manufacturer"] = Ref("manufacturers", (row["manufacturer"],))
-        yield Desired(kind, key, repr(row["model"]), data)
-        for component, template_kind in COMPONENTS.items():
-            for item in row.get(component) or []:
-                data = _clean(item)
-                data["device_type"] = Ref("device-types", key)
-                yield Desired(
-                    template_kind,
-                    (*key, item["name"]),
-                    f"{item['name']!r} of {row['model']!r}",
-                    data,
-                )
+        yield from _desired_type(row)
     elif kind in {"racks", "power-panels", "locations"}:
         data = _clean(row, "site", "location")
         data["site"] = Ref("sites", (row["site"],))
@@ -322,20 +309,7 @@ def _desired(
         feed: Key = (row["site"], row["power_panel"], row["name"])
         yield Desired(kind, feed, repr(row["name"]), data)
     elif kind == "devices":
-        role = row.get("role")
-        if role and role not in roles_done:
-            roles_done.add(role)
-            yield Desired("device-roles", (role,), repr(role), {"name": role, "slug": _slug(role)})
-        data = _clean(row, "site", "rack", "device_type", "manufacturer", "role", "location")
-        model = row["device_type"]
-        type_key = (row["manufacturer"], model) if row.get("manufacturer") else None
-        data["device_type"] = Ref("device-types", type_key or type_of_model.get(model, ("", model)))
-        if role:
-            data["role"] = Ref("device-roles", (role,))
-        data["site"] = Ref("sites", (row["site"],))
-        if row.get("rack"):
-            data["rack"] = Ref("racks", (row["site"], row["rack"]))
-        yield Desired(kind, (row["site"], row["name"]), repr(row["name"]), data)
+        yield from _desired_device(row, type_of_model, roles_done)
     elif kind == "interfaces":
         device = row["device"]
         site = site_of_device.get(device, row.get("site", ""))
@@ -343,20 +317,64 @@ def _desired(
         data["device"] = Ref("devices", (site, device))
         yield Desired(kind, (site, device, row["name"]), f"{device}:{row['name']}", data)
     elif kind == "cables":
-        ends = []
-        for side in ("a", "b"):
-            device = row[f"side_{side}_device"]
-            site = row.get(f"side_{side}_site") or site_of_device.get(device, "")
-            ends.append((site, device, row[f"side_{side}_name"]))
-        ends_fields = (f"side_{s}_{f}" for s in "ab" for f in ("device", "type", "name", "site"))
-        data = _clean(row, *ends_fields)
-        data["a_terminations"] = [Ref("interfaces", ends[0])]
-        data["b_terminations"] = [Ref("interfaces", ends[1])]
-        compare = tuple(k for k in data if not k.endswith("_terminations"))
-        label = f"{ends[0][1]}:{ends[0][2]} - {ends[1][1]}:{ends[1][2]}"
-        yield Desired(kind, _cable_key(ends[0], ends[1]), label, data, compare)
+        yield _desired_cable(row, site_of_device)
     else:
         raise ValueError(f"unknown NetBox object type {kind!r} in the rows")
+
+
+def _desired_type(row: dict[str, Any]) -> Iterable[Desired]:
+    """A device type, then its component templates (interfaces, power ports, ...)."""
+    key = (row["manufacturer"], row["model"])
+    data = _clean(row, *COMPONENTS, *_OTHER_COMPONENTS, "manufacturer")
+    data["manufacturer"] = Ref("manufacturers", (row["manufacturer"],))
+    yield Desired("device-types", key, repr(row["model"]), data)
+    for component, template_kind in COMPONENTS.items():
+        for item in row.get(component) or []:
+            data = _clean(item)
+            data["device_type"] = Ref("device-types", key)
+            yield Desired(
+                template_kind,
+                (*key, item["name"]),
+                f"{item['name']!r} of {row['model']!r}",
+                data,
+            )
+
+
+def _desired_device(
+    row: dict[str, Any], type_of_model: dict[str, Key], roles_done: set[str]
+) -> Iterable[Desired]:
+    """A device (after its role, where no row gave that role), referring to its type,
+    role, site and rack."""
+    role = row.get("role")
+    if role and role not in roles_done:
+        roles_done.add(role)
+        yield Desired("device-roles", (role,), repr(role), {"name": role, "slug": _slug(role)})
+    data = _clean(row, "site", "rack", "device_type", "manufacturer", "role", "location")
+    model = row["device_type"]
+    type_key = (row["manufacturer"], model) if row.get("manufacturer") else None
+    data["device_type"] = Ref("device-types", type_key or type_of_model.get(model, ("", model)))
+    if role:
+        data["role"] = Ref("device-roles", (role,))
+    data["site"] = Ref("sites", (row["site"],))
+    if row.get("rack"):
+        data["rack"] = Ref("racks", (row["site"], row["rack"]))
+    yield Desired("devices", (row["site"], row["name"]), repr(row["name"]), data)
+
+
+def _desired_cable(row: dict[str, Any], site_of_device: dict[str, str]) -> Desired:
+    """A cable between two interfaces, compared on its own fields (not its ends)."""
+    ends = []
+    for side in ("a", "b"):
+        device = row[f"side_{side}_device"]
+        site = row.get(f"side_{side}_site") or site_of_device.get(device, "")
+        ends.append((site, device, row[f"side_{side}_name"]))
+    ends_fields = (f"side_{s}_{f}" for s in "ab" for f in ("device", "type", "name", "site"))
+    data = _clean(row, *ends_fields)
+    data["a_terminations"] = [Ref("interfaces", ends[0])]
+    data["b_terminations"] = [Ref("interfaces", ends[1])]
+    compare = tuple(k for k in data if not k.endswith("_terminations"))
+    label = f"{ends[0][1]}:{ends[0][2]} - {ends[1][1]}:{ends[1][2]}"
+    return Desired("cables", _cable_key(ends[0], ends[1]), label, data, compare)
 
 
 # --- Comparing and applying -----------------------------------------------------------

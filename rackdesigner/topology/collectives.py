@@ -58,8 +58,25 @@ def scalable_units(fabric: Fabric) -> list[list[DeviceFacts]]:
     """The fabric's scalable units: its rail-optimised rail groups (rules.md Definitions) of
     two or more GPU nodes whose every node-to-leaf cable lands on its port's rail leaf (no
     crossed rail, NET008), in the order of their first node. Linear in the cables."""
-    leaves = {name for name, s in fabric.switches.items() if s.tier == 1}
     by_id = {node.id: node for node in fabric.nodes}
+    cables = _node_leaf_cables(fabric, by_id)
+    root_of, members = _rail_groups(cables, by_id)
+    rail = _rails(cables, root_of, members)
+    clean = {root for root, nodes in members.items() if len(nodes) >= 2}
+    for node, port, leaf in cables:
+        root = root_of[node]
+        if rail.get((root, port)) != leaf:
+            clean.discard(root)
+    units = []
+    for root, nodes in members.items():
+        if root in clean and len({v for (r, _), v in rail.items() if r == root}) >= 2:
+            units.append([by_id[node] for node in nodes])
+    return units
+
+
+def _node_leaf_cables(fabric: Fabric, by_id: dict[str, DeviceFacts]) -> list[tuple[str, str, str]]:
+    """Each cable from a GPU node to a leaf, as (node, its port, leaf)."""
+    leaves = {name for name, s in fabric.switches.items() if s.tier == 1}
     cables: list[tuple[str, str, str]] = []
     for link in fabric.links:
         a, b = link.a, link.b
@@ -70,6 +87,14 @@ def scalable_units(fabric: Fabric) -> list[list[DeviceFacts]]:
             cables.append((da.id, a.text.partition(":")[2], db.id))
         elif db.id in by_id and da.id in leaves:
             cables.append((db.id, b.text.partition(":")[2], da.id))
+    return cables
+
+
+def _rail_groups(
+    cables: list[tuple[str, str, str]], by_id: dict[str, DeviceFacts]
+) -> tuple[dict[str, object], dict[object, list[str]]]:
+    """Nodes joined through the leaves they are cabled to: each cabled node's group (its
+    root), and each group's nodes in node order."""
     leaves_of: dict[str, set[str]] = {}
     for node, _, leaf in cables:
         leaves_of.setdefault(node, set()).add(leaf)
@@ -84,6 +109,16 @@ def scalable_units(fabric: Fabric) -> list[list[DeviceFacts]]:
         root = root_of.get(node)
         if root is not None:
             members.setdefault(root, []).append(node)
+    return root_of, members
+
+
+def _rails(
+    cables: list[tuple[str, str, str]],
+    root_of: dict[str, object],
+    members: dict[object, list[str]],
+) -> dict[tuple[object, str], str]:
+    """Each group's rails: port -> the leaf more than half of the group's nodes cable that
+    port to."""
     counts: dict[tuple[object, str, str], int] = {}
     for node, port, leaf in cables:
         key = (root_of[node], port, leaf)
@@ -92,16 +127,7 @@ def scalable_units(fabric: Fabric) -> list[list[DeviceFacts]]:
     for (root, port, leaf), count in counts.items():
         if count * 2 > len(members[root]):
             rail[(root, port)] = leaf
-    clean = {root for root, nodes in members.items() if len(nodes) >= 2}
-    for node, port, leaf in cables:
-        root = root_of[node]
-        if rail.get((root, port)) != leaf:
-            clean.discard(root)
-    units = []
-    for root, nodes in members.items():
-        if root in clean and len({v for (r, _), v in rail.items() if r == root}) >= 2:
-            units.append([by_id[node] for node in nodes])
-    return units
+    return rail
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,26 +183,17 @@ class FabricBusBandwidth:
     across: float | None = None  # bit/s across units: bandwidth x efficiency / r
 
 
-def fabric_bus_bandwidth(fabric: Fabric, efficiency: float) -> FabricBusBandwidth:
-    intra: tuple[float, DeviceFacts] | None = None
-    inter: tuple[float, DeviceFacts, float, bool] | None = None
-    ratio = fabric.oversubscription if len(fabric.nodes) >= 2 else 1.0
-    bandwidths = set()
-    for node in fabric.nodes:
-        inside = intra_node(node, efficiency)
-        if inside is not None and (intra is None or inside < intra[0]):
-            intra = (inside, node)
-        bandwidth = fabric.node_bandwidth.get(node.id, 0.0)
-        if bandwidth <= 0 or len(fabric.nodes) < 2:
-            continue
-        bandwidths.add(bandwidth)
-        between = bandwidth * efficiency / ratio if math.isfinite(ratio) else 0.0
-        capped = inside is not None and inside < between
-        if capped:
-            assert inside is not None
-            between = inside
-        if inter is None or between < inter[0]:
-            inter = (between, node, bandwidth, capped)
+def fabric_bus_bandwidth(
+    fabric: Fabric, efficiency: float, *, ratio: float | None = None
+) -> FabricBusBandwidth:
+    """The expected bus bandwidths of ``fabric`` (NET007, the report's fabric figures and
+    diff's), each for the node with the lowest. Between nodes the figure is divided by
+    ``ratio``, the fabric oversubscription r: by default the fabric's own
+    (:attr:`~rackdesigner.analysis.fabric_graph.Fabric.oversubscription`); the report's
+    fabric figures pass the r they print."""
+    if ratio is None:
+        ratio = fabric.oversubscription if len(fabric.nodes) >= 2 else 1.0
+    intra, inter, bandwidths = _lowest_figures(fabric, efficiency, ratio)
     within = within_units(fabric, efficiency)
     across = inter[0] if inter else None
     if within.covers and within.figure is not None:
@@ -195,3 +212,34 @@ def fabric_bus_bandwidth(fabric: Fabric, efficiency: float) -> FabricBusBandwidt
         within=within if within.units else None,
         across=across,
     )
+
+
+def _lowest_figures(
+    fabric: Fabric, efficiency: float, ratio: float
+) -> tuple[
+    tuple[float, DeviceFacts] | None,
+    tuple[float, DeviceFacts, float, bool] | None,
+    set[float],
+]:
+    """The lowest figure inside a node (with the node), the lowest between nodes (with the
+    node, its fabric bandwidth and whether the inside figure caps it: bandwidth ×
+    efficiency ÷ r), and the nodes' fabric bandwidths."""
+    intra: tuple[float, DeviceFacts] | None = None
+    inter: tuple[float, DeviceFacts, float, bool] | None = None
+    bandwidths = set()
+    for node in fabric.nodes:
+        inside = intra_node(node, efficiency)
+        if inside is not None and (intra is None or inside < intra[0]):
+            intra = (inside, node)
+        bandwidth = fabric.node_bandwidth.get(node.id, 0.0)
+        if bandwidth <= 0 or len(fabric.nodes) < 2:
+            continue
+        bandwidths.add(bandwidth)
+        between = bandwidth * efficiency / ratio if math.isfinite(ratio) else 0.0
+        capped = inside is not None and inside < between
+        if capped:
+            assert inside is not None
+            between = inside
+        if inter is None or between < inter[0]:
+            inter = (between, node, bandwidth, capped)
+    return intra, inter, bandwidths

@@ -7,9 +7,10 @@ reads the bisection):
   top tier; links between two switches of one tier are lateral links (the v1
   graph code ignores them, so they are counted here);
 - **lateral groups and global ratio**: where top-tier switches have lateral
-  links, a group is a connected part of the fabric once those links are removed;
-  its global ratio is their bandwidth ÷ its GPU nodes' fabric bandwidth, capped
-  at 1;
+  links, a group is a connected part of the fabric once those links are removed
+  (through switches: a host forwards no fabric traffic); its global ratio is their
+  bandwidth ÷ its GPU nodes' fabric bandwidth, capped at 1. The groups are the
+  fabric's own (:mod:`rackdesigner.analysis.lateral`, those NET002 judges);
 - **fabric oversubscription** r: the largest of 1, every switch's
   oversubscription and 1 ÷ the smallest group's global ratio;
 - **bisection** by maximum flow on the merged graph (:mod:`.bisection`);
@@ -17,7 +18,7 @@ reads the bisection):
   interconnect per direction × efficiency; between nodes min(the node's whole
   fabric bandwidth × efficiency ÷ r, the inside figure), for the node with the
   lowest figure; within a scalable unit (v1.2, rail-local) without the ÷ r
-  (:func:`.collectives.within_units`).
+  (:func:`.collectives.fabric_bus_bandwidth`, as NET007 computes them, with this r).
 
 Everything is SI (bit/s, m); nothing here formats for people.
 """
@@ -38,10 +39,10 @@ from rackdesigner.topology.bisection import (
     farthest_gpus,
     merge_twins,
 )
-from rackdesigner.topology.collectives import intra_node, within_units
+from rackdesigner.topology.collectives import fabric_bus_bandwidth
 
 if TYPE_CHECKING:
-    from rackdesigner.analysis import Analysis, DeviceFacts
+    from rackdesigner.analysis import Analysis, DeviceFacts, LinkFacts
     from rackdesigner.analysis.fabric_graph import Fabric
 
 UNSPECIFIED_MEDIA = "unspecified"
@@ -132,52 +133,104 @@ def fabric_figures(
     farthest GPUs are not searched (``hops`` is :data:`NOT_SEARCHED`): what ``diff``
     compares (the ratio, the bisection, the bus bandwidth) does not read them, and on
     100,000 GPUs they are a third of the time."""
+    tier = _device_tiers(fabric)
+    switches = _switch_figures(fabric, adj, tier)
+    if detail:
+        _count_cables(fabric, tier, switches.by_tier)
+    groups = _group_figures(fabric)
+    ratios = [g.ratio for g in groups if g.ratio is not None and g.ratio > 0]
+    global_ratio = min(ratios) if ratios else None
+    r = _fabric_oversubscription(switches.over, global_ratio)
+    classes, cut = _merged_bisection(fabric, adj, tier, flow)
+    bus = fabric_bus_bandwidth(fabric, efficiency, ratio=r)
+    units = bus.within.units if bus.within is not None else 0
+    return FabricFigures(
+        fabric=fabric,
+        tiers=[switches.by_tier[level] for level in sorted(switches.by_tier)],
+        oversubscription_by_switch=switches.over,
+        groups=groups,
+        global_ratio=global_ratio,
+        oversubscription=r,
+        bisection=cut,
+        hops=farthest_gpus(classes) if detail else NOT_SEARCHED,
+        intra=bus.intra,
+        intra_node=bus.intra_node,
+        inter=bus.inter,
+        inter_node=bus.inter_node,
+        efficiency=efficiency,
+        classes=classes,
+        sus=units,
+        within_su=bus.within.figure if bus.within is not None else None,
+        # Across units only where there are two or more of them.
+        across_su=bus.across if bus.within is not None and not bus.within.covers else None,
+    )
+
+
+def _device_tiers(fabric: Fabric) -> dict[str, int]:
+    """Each device's tier: 0 for GPU nodes, the switch's tier for switches that have one."""
     tier: dict[str, int] = {n.id: 0 for n in fabric.nodes}
     for sid, switch in fabric.switches.items():
         if switch.tier is not None:
             tier[sid] = switch.tier
+    return tier
+
+
+@dataclass(slots=True)
+class _Switches:
+    """What the switches add up to: each tier's figures and each switch's
+    oversubscription."""
+
+    by_tier: dict[int, TierFigures]
+    over: dict[str, float | None]
+
+
+def _switch_figures(
+    fabric: Fabric, adj: dict[str, dict[str, float]], tier: dict[str, int]
+) -> _Switches:
+    """Lateral bandwidth and v1.1 oversubscription per switch (downlink ÷ (uplink +
+    lateral), none at the top tier), summed per tier with the tier's worst switch."""
     top = fabric.max_tier
     switch_ids = set(fabric.switches)
-
-    # Lateral bandwidth and v1.1 oversubscription per switch.
-    by_tier: dict[int, TierFigures] = {}
-    over: dict[str, float | None] = {}
-    lateral_edges: list[tuple[str, str, float]] = []
+    found = _Switches({}, {})
     for sid, switch in fabric.switches.items():
         level = switch.tier
         if level is None:
-            over[sid] = None
+            found.over[sid] = None
             continue
-        figures = by_tier.setdefault(level, TierFigures(level))
+        figures = found.by_tier.setdefault(level, TierFigures(level))
         figures.switches += 1
         lateral = 0.0
         for neighbour, bandwidth in adj.get(sid, {}).items():
             if neighbour in switch_ids and tier.get(neighbour) == level:
                 lateral += bandwidth
-                if level == top and sid < neighbour:
-                    lateral_edges.append((sid, neighbour, bandwidth))
         figures.down += switch.down
         figures.up += switch.up
         figures.lateral += lateral
         if level == top or switch.down <= 0:
-            over[sid] = None
+            found.over[sid] = None
         else:
             away = switch.up + lateral
-            over[sid] = switch.down / away if away > 0 else math.inf
-    for sid, ratio in over.items():
+            found.over[sid] = switch.down / away if away > 0 else math.inf
+    for sid, ratio in found.over.items():
         level = fabric.switches[sid].tier
         if ratio is None or level is None:
             continue
-        figures = by_tier[level]
+        figures = found.by_tier[level]
         if figures.oversubscription is None or ratio > figures.oversubscription:
             figures.oversubscription = ratio
+    return found
 
-    # Cables by the tier of their higher end, media and stock length.
+
+def _count_cables(fabric: Fabric, tier: dict[str, int], by_tier: dict[int, TierFigures]) -> None:
+    """Count the cables into ``by_tier`` by the tier of their higher end, media and stock
+    length; and those between two switches of one tier."""
     counts: dict[tuple[int, str, float | None], int] = defaultdict(int)
     lateral_count: dict[int, int] = defaultdict(int)
     get_tier = tier.get
-    stock_of: dict[float | None, float | None] = {}  # lengths repeat across a regular hall
-    for link in fabric.links if detail else ():
+    # Lengths and parts repeat across a regular hall: each (length, part's stocks) once.
+    stock_of: dict[tuple[float | None, tuple[float, ...]], float | None] = {}
+    stocks_by: dict[tuple[object, ...], tuple[float, ...]] = {}
+    for link in fabric.links:
         da, db = link.a.device, link.b.device
         if da is None or db is None:
             continue
@@ -186,9 +239,10 @@ def fabric_figures(
             continue  # a switch no GPU node reaches
         level = ta if ta > tb else tb
         length = link.length
-        stock = stock_of.get(length, -1.0)
+        stocks = _stocks(link, stocks_by)
+        stock = stock_of.get((length, stocks), -1.0)
         if stock == -1.0:
-            stock = stock_of[length] = stock_length(length)
+            stock = stock_of[length, stocks] = stock_length(length, stocks)
         counts[level, link.link.media or UNSPECIFIED_MEDIA, stock] += 1
         if ta == tb and ta > 0:
             lateral_count[level] += 1
@@ -198,17 +252,26 @@ def fabric_figures(
     for level, count in lateral_count.items():
         by_tier[level].lateral_cables = count
 
-    groups = _lateral_groups(fabric, adj, lateral_edges)
-    ratios = [g.ratio for g in groups if g.ratio is not None and g.ratio > 0]
-    global_ratio = min(ratios) if ratios else None
+
+def _fabric_oversubscription(over: dict[str, float | None], global_ratio: float | None) -> float:
+    """r: the largest of 1, every switch's (finite) oversubscription and 1 ÷ the smallest
+    group's global ratio."""
     r = 1.0
     for ratio in over.values():
         if ratio is not None and math.isfinite(ratio) and ratio > r:
             r = ratio
     if global_ratio is not None and 1.0 / global_ratio > r:
         r = 1.0 / global_ratio
+    return r
 
-    # Merged graph, bisection and the farthest GPUs.
+
+def _merged_bisection(
+    fabric: Fabric, adj: dict[str, dict[str, float]], tier: dict[str, int], flow: bool
+) -> tuple[ClassGraph, Bisection]:
+    """The graph with twin devices merged, and the bisection between the two halves of
+    the leaves in layout order: by maximum flow, or (without ``flow``) the fabric's
+    own estimate."""
+    switch_ids = set(fabric.switches)
     order = [d.id for d in fabric.devices]
     leaves = [sid for sid in order if tier.get(sid) == 1 and sid in switch_ids]
     half = len(leaves) // 2
@@ -222,103 +285,43 @@ def fabric_figures(
         cut = bisection(classes, leaves[:half], leaves[half:], downlink, fabric.injection)
     else:
         cut = Bisection(fabric.bisection, None, len(leaves), len(classes.members))
-    hops = farthest_gpus(classes) if detail else NOT_SEARCHED
-
-    # Expected all-reduce bus bandwidth (NET007 v1.1).
-    intra: tuple[float, DeviceFacts] | None = None
-    inter: tuple[float, DeviceFacts] | None = None
-    for node in fabric.nodes:
-        inside = intra_node(node, efficiency)
-        if inside is not None and (intra is None or inside < intra[0]):
-            intra = (inside, node)
-        bandwidth = fabric.node_bandwidth.get(node.id, 0.0)
-        if bandwidth <= 0:
-            continue
-        between = bandwidth * efficiency / r
-        if inside is not None and inside < between:
-            between = inside
-        if inter is None or between < inter[0]:
-            inter = (between, node)
-    if len(fabric.nodes) < 2:
-        inter = None
-    within = within_units(fabric, efficiency)
-    within_su = within.figure if within.units else None
-    across_su = inter[0] if inter and within.units and not within.covers else None
-    if within.covers and within.figure is not None and within.node is not None:
-        inter = (within.figure, within.node)
-    return FabricFigures(
-        fabric=fabric,
-        tiers=[by_tier[level] for level in sorted(by_tier)],
-        oversubscription_by_switch=over,
-        groups=groups,
-        global_ratio=global_ratio,
-        oversubscription=r,
-        bisection=cut,
-        hops=hops,
-        intra=intra[0] if intra else None,
-        intra_node=intra[1] if intra else None,
-        inter=inter[0] if inter else None,
-        inter_node=inter[1] if inter else None,
-        efficiency=efficiency,
-        classes=classes,
-        sus=within.units,
-        within_su=within_su,
-        across_su=across_su,
-    )
+    return classes, cut
 
 
-def _lateral_groups(
-    fabric: Fabric, adj: dict[str, dict[str, float]], lateral: list[tuple[str, str, float]]
-) -> list[GroupFigures]:
-    """The fabric's parts once its top-tier lateral links are removed, with global ratios."""
-    if not lateral:
+def _group_figures(fabric: Fabric) -> list[GroupFigures]:
+    """The fabric's lateral groups (:func:`~rackdesigner.analysis.lateral.lateral_groups`,
+    found with the fabric) with their GPU nodes counted and their first switch named."""
+    if not fabric.groups:
         return []
-    removed = {(a, b) for a, b, _ in lateral} | {(b, a) for a, b, _ in lateral}
-    group_of: dict[str, int] = {}
-    anchors: list[str] = []
-    for device in fabric.devices:
-        start = device.id
-        if start in group_of or start not in adj:
-            continue
-        number = len(anchors)
-        anchors.append(start)
-        group_of[start] = number
-        stack = [start]
-        while stack:
-            current = stack.pop()
-            for neighbour in adj[current]:
-                if neighbour not in group_of and (current, neighbour) not in removed:
-                    group_of[neighbour] = number
-                    stack.append(neighbour)
-    if len(anchors) < 2:
-        return []  # the lateral links join switches of one group: nothing global
-    global_bw = [0.0] * len(anchors)
-    for a, b, bandwidth in lateral:
-        ga, gb = group_of[a], group_of[b]
-        if ga != gb:
-            global_bw[ga] += bandwidth
-            global_bw[gb] += bandwidth
-    nodes = [0] * len(anchors)
-    node_bw = [0.0] * len(anchors)
-    for node in fabric.nodes:
-        group = group_of.get(node.id)
-        if group is None:
-            continue
-        nodes[group] += 1
-        node_bw[group] += fabric.node_bandwidth.get(node.id, 0.0)
-    switch_anchor: dict[int, str] = {}
-    for device in fabric.devices:
-        group = group_of.get(device.id)
-        if group is not None and device.kind == "switch":
-            switch_anchor.setdefault(group, device.id)
+    nodes = {node.id for node in fabric.nodes}
+    switches = fabric.switches
     return [
         GroupFigures(
             index=number + 1,
-            anchor=switch_anchor.get(number, anchors[number]),
-            gpu_nodes=nodes[number],
-            node_bandwidth=node_bw[number],
-            global_bandwidth=global_bw[number],
-            ratio=min(1.0, global_bw[number] / node_bw[number]) if node_bw[number] > 0 else None,
+            anchor=next((m for m in group.members if m in switches), group.members[0]),
+            gpu_nodes=sum(1 for m in group.members if m in nodes),
+            node_bandwidth=group.node_bandwidth,
+            global_bandwidth=group.global_bandwidth,
+            ratio=group.ratio,
         )
-        for number in range(len(anchors))
+        for number, group in enumerate(fabric.groups)
     ]
+
+
+def _stocks(
+    link: LinkFacts, cache: dict[tuple[object, ...], tuple[float, ...]]
+) -> tuple[float, ...]:
+    """The stock lengths of a link's part (the media table's), as the cable schedule orders
+    it (v1.4); none for a channel (its parts have their own) or an unsized medium."""
+    if link.channel is not None or link.link.media is None:
+        return ()
+    from rackdesigner.analysis.optics import link_shape
+    from rackdesigner.analysis.reach import medium
+
+    tech, form = link_shape(link)
+    key = (link.link.media, link.speed, link.link.grade, form, tech)
+    found = cache.get(key)
+    if found is None:
+        row = medium(link.link.media, link.speed, link.link.grade, form, tech)
+        found = cache[key] = row.stock if row is not None else ()
+    return found

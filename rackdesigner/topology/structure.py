@@ -20,10 +20,11 @@ Fabrics come out in the order and with the names ``analysis.fabrics`` gives them
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rackdesigner.analysis.geometry import route_length
+from rackdesigner.analysis.facts import run_between
 from rackdesigner.analysis.tiers import switch_tiers
 
 if TYPE_CHECKING:
@@ -162,13 +163,8 @@ def wire_length(analysis: Analysis, wire: Wire) -> float | None:
     link, da, db = wire[0], wire[1], wire[2]
     if link.length is not None:
         return float(link.length)
-    if da.port_height is None or db.port_height is None or da.place is None or db.place is None:
-        return None
-    geometry = analysis.geometry
-    route = route_length(
-        da.place, da.port_height, db.place, db.port_height, da.rack is db.rack, geometry
-    )
-    return None if route is None else route + geometry.slack
+    route = run_between(da, db, analysis.geometry, analysis.pathway_graph)
+    return None if route is None else route + analysis.geometry.slack
 
 
 def cabling(analysis: Analysis, leaves: bool = True, wires: list[Wire] | None = None) -> Cabling:
@@ -234,8 +230,6 @@ def _anchor(
 def sketches(analysis: Analysis, wiring: Cabling | None = None) -> list[Sketch]:
     """Every fabric's parts and tiers, in ``analysis.fabrics`` order and naming."""
     wiring = wiring or cabling(analysis)
-    adj = wiring.adjacency
-    by_id = analysis.device_by_id
     if already(analysis, "fabrics"):
         found = [
             Sketch(
@@ -249,43 +243,50 @@ def sketches(analysis: Analysis, wiring: Cabling | None = None) -> list[Sketch]:
             for f in analysis.fabrics
         ]
     else:
-        found = []
-        seen: set[str] = set()
-        parts: list[list[str]] = []
-        for start in adj:
-            if start in seen:
-                continue
-            seen.add(start)
-            part = [start]
-            queue = deque([start])
-            while queue:
-                for neighbour in adj[queue.popleft()]:
-                    if neighbour not in seen:
-                        seen.add(neighbour)
-                        part.append(neighbour)
-                        queue.append(neighbour)
-            parts.append(part)
-        parts.sort(key=lambda part: min(by_id[n].order for n in part))
-        for number, part in enumerate(parts, start=1):
-            devices = sorted((by_id[n] for n in part), key=lambda d: d.order)
-            nodes = [d for d in devices if d.is_gpu_node]
-            switches = {d.id for d in devices if d.kind == "switch"}
-            tier = switch_tiers([n.id for n in nodes], adj, switches)
-            tiers = {sid: tier.get(sid) for sid in (d.id for d in devices) if sid in switches}
-            anchor = _anchor(devices, nodes, tiers)
-            found.append(
-                Sketch(
-                    number,
-                    anchor.id,
-                    devices,
-                    nodes,
-                    tiers,
-                    max((t for t in tiers.values() if t is not None), default=0),
-                )
-            )
+        found = _sketched(analysis, wiring.adjacency)
     for sketch in found:
         for node in sketch.nodes:
             port = wiring.node_ports.get(node.id)
             if port is not None:
                 sketch.leaf_of[node.id] = port[2]
     return found
+
+
+def _sketched(analysis: Analysis, adj: dict[str, dict[str, float]]) -> list[Sketch]:
+    """The fabrics as the analysis would find them, from the cabling alone: its connected
+    parts in the order of their first device, each named after its anchor."""
+    by_id = analysis.device_by_id
+    found = []
+    for number, part in enumerate(_connected_parts(adj, by_id), start=1):
+        devices = sorted((by_id[n] for n in part), key=lambda d: d.order)
+        nodes = [d for d in devices if d.is_gpu_node]
+        switches = {d.id for d in devices if d.kind == "switch"}
+        tier = switch_tiers([n.id for n in nodes], adj, switches)
+        tiers = {sid: tier.get(sid) for sid in (d.id for d in devices) if sid in switches}
+        anchor = _anchor(devices, nodes, tiers)
+        top = max((t for t in tiers.values() if t is not None), default=0)
+        found.append(Sketch(number, anchor.id, devices, nodes, tiers, top))
+    return found
+
+
+def _connected_parts(
+    adj: dict[str, dict[str, float]], by_id: Mapping[str, DeviceFacts]
+) -> list[list[str]]:
+    """The cabling's connected parts (breadth first), ordered by their first device."""
+    seen: set[str] = set()
+    parts: list[list[str]] = []
+    for start in adj:
+        if start in seen:
+            continue
+        seen.add(start)
+        part = [start]
+        queue = deque([start])
+        while queue:
+            for neighbour in adj[queue.popleft()]:
+                if neighbour not in seen:
+                    seen.add(neighbour)
+                    part.append(neighbour)
+                    queue.append(neighbour)
+        parts.append(part)
+    parts.sort(key=lambda part: min(by_id[n].order for n in part))
+    return parts

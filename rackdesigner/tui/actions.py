@@ -147,7 +147,7 @@ ACTIONS: tuple[Action, ...] = (
         "Zoom whole rack",
         "the whole of the tallest rack fitted to the view's height",
     ),
-    # Building (issue 15, i15place): racks, feeds, cooling, the catalog and placing devices.
+    # Building: racks, feeds, cooling, the catalog and placing devices.
     Action(
         "place",
         "place_device",
@@ -188,7 +188,7 @@ ACTIONS: tuple[Action, ...] = (
         "Layout settings",
         "the layout's name, workload, site, rules select / ignore and thresholds, editable",
     ),
-    # Issue 25: the as-built check; issue 26: failures. Neither edits the layout.
+    # The as-built check and failures. Neither edits the layout.
     Action(
         "verify-scan",
         "verify_scan",
@@ -211,7 +211,7 @@ ACTIONS: tuple[Action, ...] = (
         "what-if",
         "what_if",
         "What if…",
-        "shade what a part's failure takes down, figures in the header; escape clears",
+        "shade what a failure takes down, its findings in the problems panel; escape clears",
     ),
     # The floor view.
     Action("floor-up", "floor_cursor(0, -1)", "", "cursor to the row above", "up", "floor"),
@@ -231,7 +231,7 @@ ACTIONS: tuple[Action, ...] = (
         "floor",
         "open",
     ),
-    # Every view (racks, floor, topology, summary): digits switch between them.
+    # Every view (racks, floor, topology, summary, power): digits switch between them.
     Action(
         "racks-view", "view('racks')", "Racks view", "show the racks (elevations)", "1", "views"
     ),
@@ -248,8 +248,16 @@ ACTIONS: tuple[Action, ...] = (
         "summary-view",
         "view('summary')",
         "Summary view",
-        "show power, heat, CDU margins, GPUs and cost per rack, worst first",
+        "show power, heat, CDU margins, GPUs, cost and the workload's fit, worst first",
         "4",
+        "views",
+    ),
+    Action(
+        "power-view",
+        "view('power')",
+        "Power view",
+        "show the power chain: load bars, margins, worst single failures",
+        "5",
         "views",
     ),
     # The problems panel: guidance (Apply fix). Its key is the panel's own binding, shown in

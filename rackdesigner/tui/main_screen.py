@@ -76,6 +76,7 @@ if TYPE_CHECKING:
     from rackdesigner.model.diagnostics import Diagnostic
     from rackdesigner.tui.screens.loading import LoadingScreen
     from rackdesigner.tui.widgets.floor_view import FloorView
+    from rackdesigner.tui.widgets.power_view import PowerView
     from rackdesigner.tui.widgets.summary_view import SummaryView
     from rackdesigner.tui.widgets.topology_view import TopologyView
 
@@ -447,7 +448,7 @@ class MainScreen(Screen[None]):
         self.problems.focus()
 
     def pin_findings(self, title: str, groups: list[tuple[str, list[Diagnostic]]]) -> None:
-        self.problems.pin(title, groups)
+        self.problems.pin(title, groups, work_order=self.workspace.verified is not None)
 
     def show_catalog(self, catalog: Catalog) -> None:
         self.catalog_panel.show(catalog)
@@ -462,7 +463,15 @@ class MainScreen(Screen[None]):
         self._view_widget(name).show(*content)
 
     def note_view(self, name: str, note: str) -> None:
-        self._view_widget(name).border_subtitle = note
+        widget = self._view_widget(name)
+        own = getattr(widget, "note", None)  # a view that keeps a line of its own there
+        if callable(own):
+            own(note)
+        else:
+            widget.border_subtitle = note
+
+    def select_in_view(self, name: str, key: str) -> None:
+        self._view_widget(name).select(key)
 
     def _view_widget(self, name: str) -> Any:
         """The view's widget, made (and its module imported) when first asked for."""
@@ -980,6 +989,12 @@ class MainScreen(Screen[None]):
     def action_racks_view(self) -> None:
         self.action_view("racks")
 
+    def action_leave_problems(self) -> None:
+        """Escape in the problems panel: a what-if shown goes first (the header says "esc
+        clears"), else back to the racks."""
+        if not self.what_if.clear():
+            self.action_racks_view()
+
     def action_inspect(self) -> None:
         self.editing.inspect()
 
@@ -1077,6 +1092,12 @@ class MainScreen(Screen[None]):
         self.action_view("racks")
         self.call_after_refresh(self._open_rack, event.rack)
 
+    def on_power_view_opened(self, event: PowerView.Opened) -> None:
+        """Enter on an element: the first rack it feeds, in the racks view and the
+        inspector (its path up the chain)."""
+        self.action_view("racks")
+        self.call_after_refresh(self._open_rack, event.rack)
+
     def _open_rack(self, rack: str) -> None:
         self.racks.jump(rack, announce=False)
         self.update_inspector(("rack", rack))
@@ -1142,7 +1163,7 @@ class MainScreen(Screen[None]):
     def action_apply_fix(self) -> None:
         self.guide.apply_fix()
 
-    # -- keys: the as-built check and failures (issues 25, 26); neither edits the layout ----
+    # -- keys: the as-built check and failures; neither edits the layout ----------------
 
     def action_verify_scan(self) -> None:
         self.dialog(self.verify.verify(), exclusive=True)

@@ -26,32 +26,13 @@ from hypothesis import strategies as st
 from rackdesigner.cli.main import cli
 from rackdesigner.export.registry import ExportContext, ExportKind, Output
 from tests.conftest import ROOT, rackdesigner_command
+from tests.processes import console, one_line
 from tests.strategies import examples
 
 CLEAN = ROOT / "layouts" / "finetune-8gpu.toml"
 FAILING = ROOT / "tests" / "data" / "overlap.toml"
 LAYOUT = FAILING.read_text()
 runner = CliRunner()
-
-
-def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    """The console script as a user runs it."""
-    result = subprocess.run(
-        [*rackdesigner_command(), *args],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_COLOR": "1"},
-        input=stdin,
-        timeout=60,
-    )
-    assert "Traceback" not in result.stderr and "internal error" not in result.stderr, result
-    return result
-
-
-def one_line(stderr: str) -> str:
-    lines = stderr.strip().splitlines()
-    assert len(lines) == 1, stderr
-    return lines[0]
 
 
 # -- an output is never one of the inputs ------------------------------------------------------
@@ -66,7 +47,7 @@ def test_report_and_validate_output_onto_their_input_are_refused(tmp_path: Path)
         ("validate", str(layout), "-o", str(layout)),
         ("report", str(layout), "--output", str(link)),
     ):
-        result = run(*args)
+        result = console(*args)
         assert result.returncode == 2 and result.stdout == ""
         assert "it is the input layout" in one_line(result.stderr) or "an input layout" in (
             result.stderr
@@ -124,7 +105,7 @@ def test_every_export_option_is_checked_against_the_input(
         ExportKind("--fake", "FILE", "one file", f"{__name__}:fake_file_exporter"),
     ]
     monkeypatch.setattr(exporters, "KINDS", kinds)
-    # The export command with the options of this registry, as cli.py builds it.
+    # The export command with the options of this registry, as the command line builds it.
     command = click.command()(cli_module.export.callback)
     command = click.option("--force", is_flag=True)(command)
     command = click.option("--toml", "toml_out")(command)
@@ -217,11 +198,11 @@ def test_file_system_errors_are_one_line_naming_the_path(tmp_path: Path) -> None
     layout.write_text(LAYOUT)
     # Too long a name: stat() itself fails (it was "internal error ... please report it").
     long_name = tmp_path / ("a" * 300 + ".toml")
-    result = run("export", str(layout), "--toml", str(long_name))
+    result = console("export", str(layout), "--toml", str(long_name))
     assert result.returncode == 2
     assert one_line(result.stderr) == f"rackdesigner: cannot write {long_name}: File name too long"
     # Not a directory.
-    result = run("validate", str(layout), "-o", str(layout / "x.json"))
+    result = console("validate", str(layout), "-o", str(layout / "x.json"))
     assert result.returncode == 2 and result.stdout == ""
     assert (
         one_line(result.stderr)
@@ -232,7 +213,7 @@ def test_file_system_errors_are_one_line_naming_the_path(tmp_path: Path) -> None
 @pytest.mark.skipif(not Path("/sys/kernel").is_dir(), reason="needs Linux sysfs")
 def test_permission_denied_even_for_root_is_one_line() -> None:
     # sysfs refuses new files to every user, root included.
-    result = run("report", str(CLEAN), "-o", "/sys/kernel/rackdesigner-report.txt")
+    result = console("report", str(CLEAN), "-o", "/sys/kernel/rackdesigner-report.txt")
     assert result.returncode == 2 and result.stdout == ""
     assert one_line(result.stderr) == (
         "rackdesigner: cannot write /sys/kernel/rackdesigner-report.txt: Permission denied: "
@@ -248,7 +229,7 @@ def test_locked_folder_and_read_only_file_as_a_user(tmp_path: Path) -> None:
     locked.mkdir()
     locked.chmod(0o000)
     try:
-        result = run("export", str(layout), "--toml", str(locked / "x.toml"))
+        result = console("export", str(layout), "--toml", str(locked / "x.toml"))
         assert result.returncode == 2
         assert one_line(result.stderr).endswith(
             f"{locked / 'x.toml'}: Permission denied: the folder {locked} does not allow new files"
@@ -258,7 +239,7 @@ def test_locked_folder_and_read_only_file_as_a_user(tmp_path: Path) -> None:
     read_only = tmp_path / "report.txt"
     read_only.write_text("keep me\n")
     read_only.chmod(0o444)
-    result = run("report", str(layout), "-o", str(read_only))
+    result = console("report", str(layout), "-o", str(read_only))
     assert result.returncode == 2
     assert one_line(result.stderr) == f"rackdesigner: cannot write {read_only}: Permission denied"
     assert read_only.read_text() == "keep me\n"
@@ -303,7 +284,7 @@ def test_export_force_through_a_symlink_writes_the_target_and_keeps_the_link(
     real.write_text("# header\nformat = 1\nname = 'x'\n[[racks]]\nid = 'r1'  # trailing\n")
     link = tmp_path / "cluster.toml"
     link.symlink_to(Path("shared") / "cluster.toml")
-    result = run("export", str(link), "--toml", str(link), "--force")
+    result = console("export", str(link), "--toml", str(link), "--force")
     assert result.returncode == 0, result.stderr
     assert link.is_symlink() and os.readlink(link) == str(Path("shared") / "cluster.toml")
     assert real.read_text() == '# header\n\nformat = 1\nname = "x"\n\n[[racks]]\nid = "r1"\n'
@@ -325,7 +306,7 @@ def test_stdin_escapes_and_singular_words_end_to_end() -> None:
     text = LAYOUT.replace('id = "a01-n02"', f'id = "a01-{RLO}n02"').replace(
         'name = "overlap"', f'name = "over{TOML_ESC}[2Jlap"'
     )
-    result = run("validate", "-", "--totals", "always", stdin=text)
+    result = console("validate", "-", "--totals", "always", stdin=text)
     assert result.returncode == 1
     assert RLO not in result.stdout and ESC not in result.stdout
     lines = result.stdout.splitlines()
@@ -406,7 +387,7 @@ def test_words_agree_with_numbers() -> None:
 
 def _designer_runs(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
     """The paths the real ``edit`` command opens the designer on; the app itself does not
-    start (it needs a terminal: tests/test_tui_terminal.py drives it in one)."""
+    start (it needs a terminal: tests/tui/test_terminal.py drives it in one)."""
     import rackdesigner.tui.app
 
     opened: list[str | None] = []
@@ -417,12 +398,12 @@ def _designer_runs(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
 def test_bare_command_prints_help_and_a_layout_path_opens_the_designer(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    result = run()
+    result = console()
     assert result.returncode == 0 and result.stdout.startswith("Usage: rackdesigner")
     assert "validate" in result.stdout
     layout = tmp_path / "f.toml"
     layout.write_text(LAYOUT)
-    # The designer exists (issue 13): `rackdesigner LAYOUT` is `rackdesigner edit LAYOUT`.
+    # The designer's shortcut: `rackdesigner LAYOUT` is `rackdesigner edit LAYOUT`.
     opened = _designer_runs(monkeypatch)
     result = runner.invoke(cli, [str(layout)], catch_exceptions=False)
     assert result.exit_code == 0 and result.stdout == ""
@@ -482,7 +463,7 @@ def test_a_layout_path_opens_the_designer_once_it_exists(monkeypatch: pytest.Mon
 def test_export_help_lists_what_it_really_writes() -> None:
     from rackdesigner.export.registry import KINDS
 
-    result = run("export", "--help")
+    result = console("export", "--help")
     assert result.returncode == 0
     assert "--toml FILE" in result.stdout
     for entry in KINDS:
@@ -512,7 +493,7 @@ def test_terminal_text_never_holds_a_control_or_bidi_character(text: str) -> Non
     unsafe = set(map(chr, [*range(0x20), *range(0x7F, 0xA0)])) | set(
         "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
     )
-    # Invisible characters (issue 22, item 10): zero-width, joiners, separators, tags.
+    # Invisible characters: zero-width, joiners, separators, tags.
     unsafe |= set(
         "\u00ad\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u180f\u200b\u200c"
         "\u200d\u2028\u2029\u2060\u2061\u2062\u2063\u2064\u206a\u206b\u206c\u206d"
@@ -649,7 +630,7 @@ def test_a_real_read_only_mount(tmp_path: Path) -> None:
     if made.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {made.stderr.decode(errors='replace')}")
     try:
-        result = run("report", str(CLEAN), "-o", str(mount / "out.txt"))
+        result = console("report", str(CLEAN), "-o", str(mount / "out.txt"))
         assert result.returncode == 2
         assert one_line(result.stderr).startswith(
             f"rackdesigner: cannot write {mount / 'out.txt'}: Read-only file system"

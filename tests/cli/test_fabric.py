@@ -149,7 +149,8 @@ def test_generate_reports_a_blown_power_budget(tmp_path: Path) -> None:
 
 
 def test_generate_replaces_a_fabric_into_a_new_file(tmp_path: Path) -> None:
-    source = hall(tmp_path, "--fabric", "leaf-spine", "--no-redundant")
+    # The compute fabric alone: the storage fabric new adds has tests of its own.
+    source = hall(tmp_path, "--fabric", "leaf-spine", "--no-redundant", "--no-storage")
     before = source.read_text()
     out_file = tmp_path / "rail.toml"
     code, out, err = run(
@@ -236,7 +237,48 @@ def test_new_and_generate_share_the_generators_options() -> None:
         return {p.name or "": getattr(p, "help", None) for p in params}
 
     shared = ["leaf", "spine", "core", "oversubscription", "su_nodes"]
-    shared += ["strict_cables", "rail_planes", "redundant"]
+    shared += ["strict_cables", "rail_planes", "redundant", "cabling"]
     new, generate = options("new"), options("generate")
     assert {name: new[name] for name in shared} == {name: generate[name] for name in shared}
     assert cli_fabric.FABRIC_CHOICES == FABRICS
+
+
+def test_new_cabling_structured_writes_panels_trunks_and_pathways(tmp_path: Path) -> None:
+    """``new --cabling structured``: every fibre link between two switch racks is a channel
+    (via two panels and a trunk); the header and the summary say so; the layout validates
+    with no error; the trays over the rows are written (v1.4)."""
+    target = tmp_path / "s.toml"
+    code, out, err = run("new", str(target), "--gpus", "512", "--cabling", "structured")
+    assert code == 0, err
+    layout = load_path(target)
+    channels = [link for link in layout.links if link.via]
+    assert channels and layout.trunks and layout.pathways
+    assert "structured cabling:" in out and "validate: 0 errors" in out
+    assert "--cabling structured" in (layout.comment or "")
+    assert "Cable plant:" in (layout.comment or "")
+
+
+def test_generate_cabling_structured_on_an_existing_hall(tmp_path: Path) -> None:
+    """``generate --cabling structured`` on a layout without pathways: the switch-to-switch
+    fibre runs through panels and trunks; no pathway is added to the user's hall."""
+    source = tmp_path / "in.toml"
+    assert run("new", str(source), "--gpus", "512")[0] == 0
+    plain = load_path(source)
+    plain.pathways = []
+    source.write_text(dumps(plain), encoding="utf-8")
+    target = tmp_path / "out.toml"
+    code, _, err = run(
+        "generate",
+        str(source),
+        "--fabric",
+        "rail",
+        "--replace",
+        "--cabling",
+        "structured",
+        "-o",
+        str(target),
+    )
+    assert code in (0, 1), err
+    layout = load_path(target)
+    assert layout.trunks and any(link.via for link in layout.links)
+    assert layout.pathways == []

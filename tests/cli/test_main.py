@@ -20,7 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rackdesigner.cli.main import cli
-from tests.conftest import ROOT, SHARED, rackdesigner_command
+from tests.conftest import ROOT, SHARED
+from tests.processes import console
 from tests.strategies import examples
 
 EXAMPLES = sorted((ROOT / "layouts").glob("*.toml"))
@@ -56,17 +57,7 @@ def run_script(
     *args: str, cwd: Path = ROOT, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     """Run the installed console script in a process of its own, as users and CI do."""
-    environment = {**os.environ, "NO_COLOR": "1", **(env or {})}
-    result = subprocess.run(
-        [*rackdesigner_command(), *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=environment,
-        timeout=120,
-    )
-    assert "Traceback" not in result.stderr, result.stderr
-    return result
+    return console(*args, cwd=cwd, env=env, timeout=120)
 
 
 def test_version() -> None:
@@ -210,7 +201,7 @@ def test_huge_file_exits_2(tmp_path: Path) -> None:
     assert result.returncode == 2 and "MiB" in result.stdout
 
 
-# Positions below 1 are load errors since format v1.1 (tests/test_load_rules_v1_1.py).
+# Positions below 1 are load errors since format v1.1 (tests/layout_io/test_load_refusals.py).
 @pytest.mark.parametrize("position", [43])
 def test_impossible_positions_are_findings(tmp_path: Path, position: int) -> None:
     path = tmp_path / "pos.toml"

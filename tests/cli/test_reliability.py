@@ -1,4 +1,4 @@
-"""Nothing lost, nothing injected (issue 22): the command line against devices, FIFOs,
+"""Nothing lost, nothing injected: the command line against devices, FIFOs,
 signals, full disks, broken links, hostile strings and mutated layouts."""
 
 from __future__ import annotations
@@ -27,31 +27,13 @@ from hypothesis import strategies as st
 from rackdesigner.cli.main import cli
 from rackdesigner.layout_io import saving
 from tests.conftest import ROOT, rackdesigner_command
+from tests.processes import console, one_line
 from tests.strategies import examples
 
 CLEAN = ROOT / "layouts" / "finetune-8gpu.toml"
 BUNDLED = sorted((ROOT / "layouts").glob("*.toml"))
 runner = CliRunner()
 posix = pytest.mark.skipif(os.name != "posix", reason="FIFOs, devices and signals are POSIX")
-
-
-def run(*args: str, **kw: object) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(
-        [*rackdesigner_command(), *args],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_COLOR": "1"},
-        timeout=60,
-        **kw,  # type: ignore[arg-type]
-    )
-    assert "Traceback" not in result.stderr and "internal error" not in result.stderr, result
-    return result
-
-
-def one_line(stderr: str) -> str:
-    lines = stderr.strip().splitlines()
-    assert len(lines) == 1, stderr
-    return lines[0]
 
 
 def is_char_device(path: str) -> bool:
@@ -69,15 +51,15 @@ def test_dev_full_and_dev_null_stay_devices() -> None:
         ["export", str(CLEAN), "--toml", "/dev/full"],
         ["export", str(CLEAN), "--cables", "/dev/full"],
     ):
-        result = run(*args)
+        result = console(*args)
         assert result.returncode == 2, result
         assert one_line(result.stderr) == (
             "rackdesigner: cannot write /dev/full: No space left on device"
         )
-    result = run("export", str(CLEAN), "--cables", "/dev/null", "--toml", "/dev/null")
+    result = console("export", str(CLEAN), "--cables", "/dev/null", "--toml", "/dev/null")
     assert result.returncode == 2  # two options naming one file are refused
-    assert run("export", str(CLEAN), "--cables", "/dev/null").returncode == 0
-    assert run("validate", str(CLEAN), "-o", "/dev/null").returncode == 0
+    assert console("export", str(CLEAN), "--cables", "/dev/null").returncode == 0
+    assert console("validate", str(CLEAN), "-o", "/dev/null").returncode == 0
     assert is_char_device("/dev/full") and is_char_device("/dev/null")
 
 
@@ -89,7 +71,7 @@ def test_a_fifo_output_streams_to_its_reader(tmp_path: Path) -> None:
     got: list[bytes] = []
     reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
     reader.start()
-    result = run("export", str(CLEAN), "--cables", str(fifo))
+    result = console("export", str(CLEAN), "--cables", str(fifo))
     reader.join(30)
     assert result.returncode == 0, result
     assert (got and got[0].startswith(b"cable,")) or got[0].count(b"\n") > 1, got
@@ -100,10 +82,10 @@ def test_a_fifo_output_streams_to_its_reader(tmp_path: Path) -> None:
 @pytest.mark.skipif(not Path("/dev/stdout").exists(), reason="no /dev/stdout")
 @pytest.mark.slow
 def test_dev_stdout_into_a_pipe() -> None:
-    result = run("validate", str(CLEAN), "--format", "json", "-o", "/dev/stdout")
+    result = console("validate", str(CLEAN), "--format", "json", "-o", "/dev/stdout")
     assert result.returncode == 0, result
     assert result.stdout.lstrip().startswith("{") and result.stderr == ""
-    result = run("export", str(CLEAN), "--toml", "/dev/stdout")
+    result = console("export", str(CLEAN), "--toml", "/dev/stdout")
     assert result.returncode == 0 and "format = 1" in result.stdout
 
 

@@ -357,3 +357,19 @@ id = "b01\""""
     assert by_ratio["2:1"]["node_leaf_cables"] == 48
     assert by_ratio["2:1"]["leaf_spine_cables"] * 2 == 48
     assert by_ratio["2:1"]["leaves"] < by_ratio["1:1"]["leaves"]
+
+
+def test_a_proposed_cable_follows_the_declared_pathways() -> None:
+    """(v1.4) Where the layout declares pathways, Connect ports measures a cable between
+    racks along them, as the cabling rules do: leaf a02 to spine b01 in the plant example,
+    2 x 1.255675 m of drops + 1.2 + 2.4 + 0.6 m along the trays + 0.5 m slack = 7.21135 m
+    (the row-and-slot model would say 2 x 1.255675 + 0.6 + 2.4 + 0.5 = 6.01135 m)."""
+    from rackdesigner.design.connect import cable_length
+    from rackdesigner.edit.index import LayoutIndex
+    from rackdesigner.layout_io import load_path
+    from tests.conftest import ROOT
+
+    layout = load_path(ROOT / "tests" / "data" / "plant" / "example.toml")
+    index = LayoutIndex(layout)
+    length = cable_length(layout, index, "a02-leaf1:p41", "b01-spine1:p9")
+    assert length is not None and abs(length - 7.21135) < 1e-9

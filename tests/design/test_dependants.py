@@ -1,4 +1,4 @@
-"""What a delete takes with it or breaks (issue 23): cables, GPU nodes left without a compute
+"""What a delete takes with it or breaks: cables, GPU nodes left without a compute
 fabric, racks naming a deleted CDU or rear door; as a pure function, without Textual."""
 
 from __future__ import annotations

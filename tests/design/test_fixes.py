@@ -9,63 +9,12 @@ from hypothesis import strategies as st
 
 from rackdesigner.design.fixes import FIXERS, fix_all, fix_for
 from rackdesigner.design.guidance import advise, key_of
-from rackdesigner.edit import Batch, Session
+from rackdesigner.edit import Session
 from rackdesigner.layout_io import dumps
 from rackdesigner.layout_io.document import loads
-from rackdesigner.model.diagnostics import Diagnostic
-from tests.builders import HEADER
+from tests.builders import FEEDS_AB, feed, feeds_line, first, rack_a01, session_of
+from tests.design.fixing import apply_and_check, errors
 from tests.strategies import examples
-
-FEEDS_AB = """feeds = [
-    { id = "a01-A", side = "A", circuit = "C-A", voltage = "415 V", phases = 3, current = "63 A" },
-    { id = "a01-B", side = "B", circuit = "C-B", voltage = "415 V", phases = 3, current = "63 A" },
-]
-"""
-
-
-def rack(devices: list[tuple[str, int | None]], *, cooling: str = "air", extra: str = "") -> str:
-    """Rack a01 with the A/B feeds above (unless ``extra`` replaces them) and devices
-    ``(model, position)`` (None: a 0U device)."""
-    feeds = extra if extra else FEEDS_AB
-    text = f'[[racks]]\nid = "a01"\nrow = "A"\nslot = 1\ncooling = "{cooling}"\n{feeds}\n'
-    for number, (model, position) in enumerate(devices, 1):
-        text += f'[[racks.devices]]\nid = "a01-d{number}"\nmodel = "{model}"\n'
-        if position is not None:
-            text += f"position = {position}\n"
-        text += "\n"
-    return text
-
-
-def session_for(text: str) -> Session:
-    return Session(loads(HEADER + text))
-
-
-def one(session: Session, code: str) -> Diagnostic:
-    found = [d for d in session.findings if d.code == code]
-    assert found, f"{code} does not fire: {[d.code for d in session.findings]}"
-    return found[0]
-
-
-def errors(session: Session) -> set[tuple[str, object]]:
-    return {key_of(d) for d in session.findings if d.severity == "error" and not d.suppressed}
-
-
-def apply_and_check(session: Session, code: str) -> Batch:
-    """Fix the first ``code`` finding; it is gone, no error is new; undo restores."""
-    finding = one(session, code)
-    before_text = dumps(session.layout)
-    before_errors = errors(session)
-    fix = fix_for(session.layout, finding, session.index)
-    assert isinstance(fix, Batch), f"no fix for {code}: {finding.message}"
-    assert dumps(session.layout) == before_text  # finding a fix changes nothing
-    session.do(fix)
-    assert key_of(finding) not in {key_of(d) for d in session.findings}
-    assert errors(session) - before_errors == set()
-    assert session.revision == 1  # one step
-    session.undo()
-    assert dumps(session.layout) == before_text
-    assert key_of(finding) in {key_of(d) for d in session.findings}
-    return fix
 
 
 def test_every_fixer_is_for_a_known_rule() -> None:
@@ -78,7 +27,7 @@ def test_every_fixer_is_for_a_known_rule() -> None:
 
 
 def test_cool001_two_dgx_h100_on_air_get_a_rear_door() -> None:
-    session = session_for(rack([("dgx-h100", 2), ("dgx-h100", 12)]))
+    session = session_of(rack_a01([("dgx-h100", 2), ("dgx-h100", 12)]))
     fix = apply_and_check(session, "COOL001")
     assert "rear door a01-door" in fix.label
     session.redo()
@@ -90,62 +39,62 @@ def test_cool001_two_dgx_h100_on_air_get_a_rear_door() -> None:
 
 
 def test_cool002_has_the_same_fix() -> None:
-    session = session_for(rack([("dgx-h100", 2), ("dgx-h100", 12)]))
+    session = session_of(rack_a01([("dgx-h100", 2), ("dgx-h100", 12)]))
     apply_and_check(session, "COOL002")
 
 
 def test_cool001_names_a_door_already_hanging_on_the_rack() -> None:
-    session = session_for(rack([("dgx-h100", 2), ("dgx-h100", 12), ("rear-door-hx", None)]))
+    session = session_of(rack_a01([("dgx-h100", 2), ("dgx-h100", 12), ("rear-door-hx", None)]))
     fix = apply_and_check(session, "COOL001")
     assert fix.label == "Cool rack a01 with its rear door a01-d3"
 
 
 def test_cool001_too_hot_for_any_door_has_no_fix() -> None:
     # Eight DGX H100: 81.6 kW, beyond a 75 kW door; the feeds are not the point here.
-    feeds = 'feeds = [ { id = "a01-F", voltage = "415 V", phases = 3, current = "400 A" } ]\n'
+    feeds = feeds_line(feed("a01-F", current="400 A"))
     devices = [("dgx-h100", 1 + 5 * n) for n in range(8)]
-    text = rack(devices, extra=feeds).replace('model = "dgx-h100"', 'model = "slim"')
+    text = rack_a01(devices, extra=feeds).replace('model = "dgx-h100"', 'model = "slim"')
     text += '[catalog.slim]\nkind = "gpu-node"\nheight = "5 U"\npower = "10.2 kW"\n'
-    session = session_for(text)
-    assert fix_for(session.layout, one(session, "COOL001"), session.index) is None
+    session = session_of(text)
+    assert fix_for(session.layout, first(session, "COOL001"), session.index) is None
 
 
 def test_cool001_on_a_liquid_rack_has_no_mechanical_fix() -> None:
-    text = rack([("dgx-b200", 2), ("dgx-b200", 13)], cooling="liquid")
-    session = session_for(text)
-    assert fix_for(session.layout, one(session, "COOL001"), session.index) is None
+    text = rack_a01([("dgx-b200", 2), ("dgx-b200", 13)], cooling="liquid")
+    session = session_of(text)
+    assert fix_for(session.layout, first(session, "COOL001"), session.index) is None
 
 
 def test_cool001_door_drawing_past_the_feeds_is_not_offered() -> None:
     # Two DGX B200 (28.6 kW) on a feed of 28.8 kW: the door's own 1 kW would overload it.
-    feeds = 'feeds = [ { id = "a01-F", voltage = "400 V", phases = 3, current = "52 A" } ]\n'
-    session = session_for(rack([("dgx-b200", 2), ("dgx-b200", 13)], extra=feeds))
+    feeds = feeds_line(feed("a01-F", "400 V", current="52 A"))
+    session = session_of(rack_a01([("dgx-b200", 2), ("dgx-b200", 13)], extra=feeds))
     assert not [d for d in session.findings if d.code == "PWR001"]
-    assert fix_for(session.layout, one(session, "COOL001"), session.index) is None
+    assert fix_for(session.layout, first(session, "COOL001"), session.index) is None
 
 
 # -- COOL007 --------------------------------------------------------------------------------------
 
 
 def test_cool007_rear_door_rack_without_a_door_gets_one() -> None:
-    session = session_for(rack([("dgx-h100", 2), ("dgx-h100", 12)], cooling="rear-door"))
+    session = session_of(rack_a01([("dgx-h100", 2), ("dgx-h100", 12)], cooling="rear-door"))
     fix = apply_and_check(session, "COOL007")
     assert "a01-door" in fix.label
 
 
 def test_cool007_names_the_racks_own_door() -> None:
-    text = rack([("dgx-h100", 2), ("rear-door-hx", None)], cooling="rear-door")
-    session = session_for(text)
+    text = rack_a01([("dgx-h100", 2), ("rear-door-hx", None)], cooling="rear-door")
+    session = session_of(text)
     assert apply_and_check(session, "COOL007").label == "Cool rack a01 with its rear door a01-d2"
 
 
 def test_cool007_door_too_small_has_no_mechanical_fix() -> None:
-    feeds = 'feeds = [ { id = "a01-F", voltage = "415 V", phases = 3, current = "400 A" } ]\n'
-    text = rack([("slim", 1 + 5 * n) for n in range(8)] + [("rear-door-hx", None)], extra=feeds)
+    feeds = feeds_line(feed("a01-F", current="400 A"))
+    text = rack_a01([("slim", 1 + 5 * n) for n in range(8)] + [("rear-door-hx", None)], extra=feeds)
     text = text.replace('cooling = "air"', 'cooling = "rear-door"\ndoor = "a01-d9"')
     text += '[catalog.slim]\nkind = "gpu-node"\nheight = "5 U"\npower = "10.2 kW"\n'
-    session = session_for(text)
-    assert fix_for(session.layout, one(session, "COOL007"), session.index) is None
+    session = session_of(text)
+    assert fix_for(session.layout, first(session, "COOL007"), session.index) is None
 
 
 # -- PLC006 ---------------------------------------------------------------------------------------
@@ -153,7 +102,7 @@ def test_cool007_door_too_small_has_no_mechanical_fix() -> None:
 
 def test_plc006_a_rack_without_panels_declares_its_blanking() -> None:
     """No panel listed: the fix declares ``blanking = true`` (one field, not 33 devices)."""
-    session = session_for(rack([("dgx-h100", 2), ("qm9700", 20)]))
+    session = session_of(rack_a01([("dgx-h100", 2), ("qm9700", 20)]))
     fix = apply_and_check(session, "PLC006")
     session.redo()
     a01 = session.index.rack("a01")
@@ -168,9 +117,9 @@ def test_plc006_open_units_get_blanking_panels_named_as_the_racks_own() -> None:
     unpadded, so the 17 new ones (U9-U19: five 2U and a 1U; U21-U41: ten 2U and a 1U) are
     a01-blank2 … a01-blank18, not a01-blank02: the fix neither renames the panel it keeps
     nor names its own another way."""
-    text = rack([("dgx-h100", 2), ("qm9700", 20)])
+    text = rack_a01([("dgx-h100", 2), ("qm9700", 20)])
     text += '[[racks.devices]]\nid = "a01-blank1"\nmodel = "blank-1u"\nposition = 42\n\n'
-    session = session_for(text)
+    session = session_of(text)
     fix = apply_and_check(session, "PLC006")
     session.redo()
     a01 = session.index.rack("a01")
@@ -184,7 +133,7 @@ def test_plc006_open_units_get_blanking_panels_named_as_the_racks_own() -> None:
 
 
 def test_plc006_on_a_rear_door_rack_does_not_fire_and_liquid_has_no_fix() -> None:
-    session = session_for(rack([("dgx-h100", 2)], cooling="liquid"))
+    session = session_of(rack_a01([("dgx-h100", 2)], cooling="liquid"))
     assert [d for d in session.findings if d.code == "PLC006"] == []
 
 
@@ -192,7 +141,7 @@ def test_plc006_on_a_rear_door_rack_does_not_fire_and_liquid_has_no_fix() -> Non
 
 
 def test_pwr001_a_rack_without_feeds_gets_the_default_two() -> None:
-    session = session_for(rack([("dgx-h100", 2)], extra="feeds = []\n"))
+    session = session_of(rack_a01([("dgx-h100", 2)], extra="feeds = []\n"))
     fix = apply_and_check(session, "PWR001")
     assert "a01-A, a01-B" in fix.label
     session.redo()
@@ -205,7 +154,7 @@ def test_pwr001_a_rack_without_feeds_gets_the_default_two() -> None:
 
 def test_pwr001_short_sides_get_a_copy_of_their_feed_each() -> None:
     small = FEEDS_AB.replace('"63 A"', '"32 A"')  # 18.4 kW a side for 20.4 kW
-    session = session_for(rack([("dgx-h100", 2), ("dgx-h100", 12)], extra=small))
+    session = session_of(rack_a01([("dgx-h100", 2), ("dgx-h100", 12)], extra=small))
     fix = apply_and_check(session, "PWR001")
     assert fix.label == "Add feeds a01-A2, a01-B2 to rack a01"
     session.redo()
@@ -214,35 +163,35 @@ def test_pwr001_short_sides_get_a_copy_of_their_feed_each() -> None:
 
 
 def test_pwr001_unsided_feeds_add_up() -> None:
-    one_feed = 'feeds = [ { id = "a01-F", voltage = "415 V", phases = 3, current = "32 A" } ]\n'
-    session = session_for(rack([("dgx-h100", 2), ("dgx-h100", 12)], extra=one_feed))
+    one_feed = feeds_line(feed("a01-F", current="32 A"))
+    session = session_of(rack_a01([("dgx-h100", 2), ("dgx-h100", 12)], extra=one_feed))
     assert apply_and_check(session, "PWR001").label == "Add feed a01-F2 to rack a01"
 
 
 def test_pwr001_needing_a_new_circuit_has_no_fix() -> None:
-    tiny = 'feeds = [ { id = "a01-F", voltage = "230 V", phases = 1, current = "10 A" } ]\n'
-    session = session_for(rack([("dgx-h100", 2), ("dgx-h100", 12)], extra=tiny))
-    assert fix_for(session.layout, one(session, "PWR001"), session.index) is None
+    tiny = feeds_line(feed("a01-F", "230 V", 1, "10 A"))
+    session = session_of(rack_a01([("dgx-h100", 2), ("dgx-h100", 12)], extra=tiny))
+    assert fix_for(session.layout, first(session, "PWR001"), session.index) is None
 
 
 # -- PWR008 ---------------------------------------------------------------------------------------
 
 
 def test_pwr008_a_dgx_on_two_sides_gets_a_third() -> None:
-    session = session_for(rack([("dgx-h100", 2)]))
+    session = session_of(rack_a01([("dgx-h100", 2)]))
     fix = apply_and_check(session, "PWR008")
     assert fix.label == "Add side C to rack a01: feed a01-C"
 
 
 def test_pwr008_with_pdus_adds_a_pdu_on_the_new_side() -> None:
-    text = rack([("dgx-h100", 2), ("pdu-3ph-415v-63a", None), ("pdu-3ph-415v-63a", None)])
+    text = rack_a01([("dgx-h100", 2), ("pdu-3ph-415v-63a", None), ("pdu-3ph-415v-63a", None)])
     text = text.replace(
         'id = "a01-d2"\nmodel', 'id = "a01-d2"\nside = "left"\nfeed = "a01-A"\nmodel'
     )
     text = text.replace(
         'id = "a01-d3"\nmodel', 'id = "a01-d3"\nside = "right"\nfeed = "a01-B"\nmodel'
     )
-    session = session_for(text)
+    session = session_of(text)
     fix = apply_and_check(session, "PWR008")
     assert fix.label == "Add side C to rack a01: feed a01-C and PDU a01-pdu-c"
     session.redo()
@@ -254,12 +203,8 @@ def test_pwr008_with_pdus_adds_a_pdu_on_the_new_side() -> None:
 
 
 def test_pwr013_a_feed_without_side_joins_one() -> None:
-    feeds = FEEDS_AB.replace(
-        "]\n",
-        '    { id = "a01-X", circuit = "C-X", voltage = "415 V", phases = 3, '
-        'current = "63 A" },\n]\n',
-    )
-    session = session_for(rack([("dgx-h100", 2)], extra=feeds))
+    feeds = FEEDS_AB.replace("]\n", f"  {feed('a01-X', circuit='C-X')},\n]\n")
+    session = session_of(rack_a01([("dgx-h100", 2)], extra=feeds))
     fix = apply_and_check(session, "PWR013")
     assert fix.label.startswith("Put feed a01-X on side ")
 
@@ -268,10 +213,10 @@ def test_pwr013_a_feed_without_side_joins_one() -> None:
 
 
 def test_findings_without_a_fixer_have_no_fix() -> None:
-    text = rack([("dgx-b200", 2)], cooling="liquid")  # COOL003 (no CDU), COOL008
-    session = session_for(text)
+    text = rack_a01([("dgx-b200", 2)], cooling="liquid")  # COOL003 (no CDU), COOL008
+    session = session_of(text)
     for code in ("COOL003", "COOL008"):
-        assert fix_for(session.layout, one(session, code), session.index) is None
+        assert fix_for(session.layout, first(session, code), session.index) is None
 
 
 # -- any fix offered keeps its promise ------------------------------------------------------------
@@ -289,10 +234,11 @@ MODELS = ["dgx-h100", "dgx-b200", "sys-421ge-tnhr2-lcc", "qm9700", "storage-node
 def test_every_offered_fix_removes_its_finding_adds_no_error_and_undoes_exactly(
     models: list[str], cooling: str, current: str, sides: str
 ) -> None:
-    feeds = ", ".join(
-        f'{{ id = "a01-{s or n}", {f"side = {chr(34)}{s}{chr(34)}, " if s != "X" else ""}'
-        f'voltage = "415 V", phases = 3, current = "{current}" }}'
-        for n, s in enumerate(sides or "F")
+    feeds = feeds_line(
+        *(
+            feed(f"a01-{s or n}", current=current, **({"side": s} if s != "X" else {}))
+            for n, s in enumerate(sides or "F")
+        )
     )
     devices, position = [], 1
     heights = {"dgx-h100": 8, "dgx-b200": 10, "sys-421ge-tnhr2-lcc": 4, "qm9700": 1}
@@ -300,7 +246,7 @@ def test_every_offered_fix_removes_its_finding_adds_no_error_and_undoes_exactly(
     for model in models:
         devices.append((model, position))
         position += heights[model]
-    session = session_for(rack(devices, cooling=cooling, extra=f"feeds = [ {feeds} ]\n"))
+    session = session_of(rack_a01(devices, cooling=cooling, extra=feeds))
     for finding in list(session.findings):
         assert advise(session.layout, finding, session.index).line  # never raises, never empty
         fix = fix_for(session.layout, finding, session.index)
@@ -341,10 +287,10 @@ def test_cab003_copper_too_short_becomes_active_copper_and_om3_becomes_om4() -> 
 def test_cab003_an_aoc_where_a_dac_reaches_becomes_the_dac() -> None:
     """Two QM8700 (HDR 200 Gb/s) in one rack, U20 and U22, cabled with a 1.19 m AOC: a
     passive DAC reaches 3 m at 200G, so CAB003 notes it (info) and the fix is the DAC."""
-    text = rack([("qm8700", 20), ("qm8700", 22)], cooling="rear-door")
+    text = rack_a01([("qm8700", 20), ("qm8700", 22)], cooling="rear-door")
     text += '[[links]]\na = "a01-d1:p1"\nb = "a01-d2:p1"\nmedia = "aoc"\nlength = "1.19 m"\n'
-    session = session_for(text)
-    finding = one(session, "CAB003")
+    session = session_of(text)
+    finding = first(session, "CAB003")
     assert finding.severity == "info" and "within the 3 m reach of passive copper" in (
         finding.message
     )
@@ -355,13 +301,13 @@ def test_cab003_an_aoc_where_a_dac_reaches_becomes_the_dac() -> None:
 
 
 def test_plc007_a_half_depth_switch_blowing_backwards_goes_to_the_rear_face() -> None:
-    session = session_for(rack([("dgx-h100", 2), ("sn2201", 21)]))
+    session = session_of(rack_a01([("dgx-h100", 2), ("sn2201", 21)]))
     fix = apply_and_check(session, "PLC007")
     assert fix.label == "Mount a01-d2 on the rear face (its airflow then runs with the rack's)"
 
 
 def test_plc007_with_the_rear_units_taken_has_no_fix() -> None:
-    session = session_for(rack([("sn2201", 21), ("sn2201", 21)]))
+    session = session_of(rack_a01([("sn2201", 21), ("sn2201", 21)]))
     # The second switch goes to the rear face: the first cannot turn around.
     devices = session.index.rack("a01").devices  # type: ignore[union-attr]
     assert devices[1].id == "a01-d2"
@@ -382,11 +328,11 @@ def test_fix_all_fixes_a_group_as_one_step() -> None:
     for number in (1, 2, 3):
         rid = f"a0{number}"
         text += (
-            rack([("dgx-h100", 1), ("dgx-h100", 9)])
+            rack_a01([("dgx-h100", 1), ("dgx-h100", 9)])
             .replace("a01", rid)
             .replace("slot = 1", f"slot = {number}")
         )
-    session = session_for(text)
+    session = session_of(text)
     findings = [d for d in session.findings if d.code == "PLC006"]
     assert len(findings) == 3
     before = dumps(session.layout)

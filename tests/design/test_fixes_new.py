@@ -1,4 +1,4 @@
-"""The fixes of issue 23: CAB004 (the faster end's port group at the rate the link runs at)
+"""Two fixes: CAB004 (the faster end's port group at the rate the link runs at)
 and COOL003 (a CDU with room to spare), each one undoable step that removes its finding
 and brings no new error; and where they stay silent."""
 

@@ -10,7 +10,8 @@ from rackdesigner.design.fixes import fix_for, pdus_for_feed
 from rackdesigner.edit import Session
 from rackdesigner.layout_io.catalog import builtin
 from rackdesigner.model.layout import Feed
-from tests.design.test_fixes import FEEDS_AB, apply_and_check, one, rack, session_for
+from tests.builders import FEEDS_AB, feed, first, rack_a01, session_of
+from tests.design.fixing import apply_and_check
 
 FEEDS_32 = FEEDS_AB.replace('"63 A"', '"32 A"')
 FEEDS_16 = FEEDS_AB.replace('"63 A"', '"16 A"')
@@ -18,16 +19,18 @@ FEEDS_16 = FEEDS_AB.replace('"63 A"', '"16 A"')
 
 def on_feeds(text: str, *pairs: tuple[str, str]) -> str:
     """Give devices a ``feed`` (PDUs: "a01-d2" on "a01-A")."""
-    for device, feed in pairs:
-        text = text.replace(f'id = "{device}"\nmodel', f'id = "{device}"\nfeed = "{feed}"\nmodel')
+    for device, feed_id in pairs:
+        text = text.replace(
+            f'id = "{device}"\nmodel', f'id = "{device}"\nfeed = "{feed_id}"\nmodel'
+        )
     return text
 
 
 def pdus_on_ab(devices: list[tuple[str, int | None]], pdu: str, feeds: str) -> Session:
     """Rack a01 with ``devices`` and a ``pdu`` on each of feeds a01-A and a01-B."""
-    text = rack([*devices, (pdu, None), (pdu, None)], extra=feeds)
+    text = rack_a01([*devices, (pdu, None), (pdu, None)], extra=feeds)
     n = len(devices)
-    return session_for(on_feeds(text, (f"a01-d{n + 1}", "a01-A"), (f"a01-d{n + 2}", "a01-B")))
+    return session_of(on_feeds(text, (f"a01-d{n + 1}", "a01-A"), (f"a01-d{n + 2}", "a01-B")))
 
 
 # -- PWR011 --------------------------------------------------------------------------------------
@@ -42,11 +45,7 @@ def test_pwr011_a_pdu_above_its_feed_becomes_the_model_made_for_the_circuit() ->
 
 
 def test_pwr011_a_pdu_above_its_feed_moves_to_a_free_feed_of_its_side_rated_for_it() -> None:
-    feeds = FEEDS_32.replace(
-        "]\n",
-        '    { id = "a01-A2", side = "A", circuit = "C-A2", voltage = "415 V", phases = 3, '
-        'current = "63 A" },\n]\n',
-    )
+    feeds = FEEDS_32.replace("]\n", f"  {feed('a01-A2', side='A', circuit='C-A2')},\n]\n")
     session = pdus_on_ab([("dgx-h100", 2)], "pdu-3ph-415v-63a", feeds)
     finding = next(d for d in session.findings if d.code == "PWR011" and "a01-d2" in d.entity)
     fix = fix_for(session.layout, finding, session.index)
@@ -87,7 +86,7 @@ def test_pwr011_with_no_model_for_the_circuit_has_no_fix() -> None:
     # A 63 A PDU on a 415 V 40 A circuit: no catalog PDU has a 40 A inlet, and no other feed.
     feeds = FEEDS_AB.replace('"63 A"', '"40 A"')
     session = pdus_on_ab([("dgx-h100", 2)], "pdu-3ph-415v-63a", feeds)
-    assert fix_for(session.layout, one(session, "PWR011"), session.index) is None
+    assert fix_for(session.layout, first(session, "PWR011"), session.index) is None
 
 
 def test_pdus_for_feed_matches_the_inlet_and_stays_within_the_feed() -> None:
@@ -116,8 +115,8 @@ def test_pwr012_short_c19_outlets_get_another_pdu_of_the_sides_model_a_side() ->
 
     devices = [("dgx-h100", 2 + 8 * n) for n in range(3)]
     base = pdus_on_ab(devices, "pdu-63a-few-c19", FEEDS_AB)
-    session = session_for(FEW_C19 + dumps(base.layout).split("\n", 2)[2])
-    finding = one(session, "PWR012")
+    session = session_of(FEW_C19 + dumps(base.layout).split("\n", 2)[2])
+    finding = first(session, "PWR012")
     assert "C19-class" in finding.message
     fix = apply_and_check(session, "PWR012")
     assert fix.label == (
@@ -132,7 +131,7 @@ def test_pwr012_whose_new_feeds_would_be_overloaded_has_no_fix() -> None:
     # breaker (PWR004), so the trial refuses it; more PDUs need larger circuits first.
     devices = [("dgx-h100", 2 + 8 * n) for n in range(5)]
     session = pdus_on_ab(devices, "pdu-3ph-415v-16a", FEEDS_16)
-    assert fix_for(session.layout, one(session, "PWR012"), session.index) is None
+    assert fix_for(session.layout, first(session, "PWR012"), session.index) is None
 
 
 def test_pwr012_prefers_a_model_with_more_outlets_made_for_the_feed() -> None:
@@ -146,7 +145,7 @@ def test_pwr012_prefers_a_model_with_more_outlets_made_for_the_feed() -> None:
     base = pdus_on_ab(devices, "pdu-3ph-415v-16a", FEEDS_16)
     from rackdesigner.layout_io import dumps
 
-    session = session_for(text + dumps(base.layout).split("\n", 2)[2])
+    session = session_of(text + dumps(base.layout).split("\n", 2)[2])
     fix = apply_and_check(session, "PWR012")
     assert fix.label == (
         "Make PDU a01-d4 a pdu-16a-many, a01-d5 a pdu-16a-many (more outlets, made for its feed)"

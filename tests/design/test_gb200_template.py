@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -15,7 +16,7 @@ from click.testing import CliRunner
 from rackdesigner.analysis import Analysis
 from rackdesigner.check.engine import check
 from rackdesigner.cli.main import cli
-from rackdesigner.design.generators import GenerateError
+from rackdesigner.design.generators import FabricRequest, GenerateError, generate
 from rackdesigner.design.templates import TEMPLATES, NewOptions, build
 from rackdesigner.layout_io import dumps, load_path
 from rackdesigner.layout_io.catalog import for_layout
@@ -42,6 +43,24 @@ def test_new_reproduces_the_bundled_layout_byte_for_byte(
     assert "validate: 0 errors" in out
     written = (tmp_path / "layouts" / "gb200-nvl72-su.toml").read_bytes()
     assert written == BUNDLED.read_bytes()
+
+
+def test_the_header_calls_the_rail_generators_groups_of_trays_rail_groups_not_sus() -> None:
+    """In an NVL72 hall an SU is NVIDIA's scalable unit of 8 racks (576 GPUs; DGX SuperPOD
+    GB200 RA, docs/rack-scale.md), the bundled hall's one SU. The rail generator's groups are
+    what a QM9700 leaf takes on half its 64 ports: 32 trays, so 144 trays make 5 rail groups
+    (4 x 32 + 16) of one leaf a rail, 5 x 4 = 20 leaves; neither the header nor the leaves'
+    labels may call those groups SUs. Servers keep the word (the H100 SuperPOD's 32-node SU)."""
+    text = BUNDLED.read_text(encoding="utf-8")
+    (fabric,) = [line for line in text.splitlines() if line.startswith("# Fabric:")]
+    assert fabric.startswith("# Fabric: rail: 5 rail groups of 32 trays, 20 leaves, 11 spines;")
+    assert "SU of" not in text
+    leaves = re.findall(r'^label = "(.* rail \d+)"$', text, re.MULTILINE)
+    assert len(leaves) == 20
+    assert all(re.fullmatch(r"rail group [1-5] rail [1-4]", label) for label in leaves)
+    layout = build(NewOptions(gpus=64, fabric="rail", storage=False)).layout
+    generated = generate(layout, FabricRequest(replace=True, su_nodes=4))
+    assert generated.notes[0].startswith("rail: 2 SU of 4 nodes, 16 leaves,")
 
 
 def test_the_bundled_layout_validates_with_no_errors() -> None:
@@ -240,21 +259,23 @@ def test_storage_and_management_networks_per_su(sus: int) -> None:
     """Per SU: 2 SN2201 management ToRs a rack (16) carrying the 44 management ports of each
     rack's trays, switch trays (BMC and COMe) and power shelves (352 cables), each with an
     uplink to each leaf of its rack's storage pair (32), and an SN2201 for each of the 3
-    pairs of network racks side by side, with two uplinks to the storage spines (6); 8
+    pairs of network racks side by side and one for the storage rack at the row's end (its
+    parallel file system appliance's management port, v1.4), with two uplinks each to the
+    storage spines (8); 8
     SN5600 storage / in-band leaves in 4 pairs, each tray's two BlueField-3 ports on the
     two leaves of its pair (288 cables). tests/design/test_nvl_networks.py checks the
     spines and the network racks."""
     layout = build(NewOptions(template="gb200-superpod", sus=sus)).layout
     models = Counter(d.model for r in layout.racks for d in r.devices)
     # The NVL72 racks' two ToRs take DC from their busbar; the network racks' one is AC.
-    assert (models["sn2201-dc"], models["sn2201"]) == (16 * sus, 3 * sus)
+    assert (models["sn2201-dc"], models["sn2201"]) == (16 * sus, 4 * sus)
     assert models["sn5600-storage"] == 8 * sus
     nvl = {d.id for r in layout.racks if r.nvlink_domain for d in r.devices}
     ends = [(link.a, link.b) for link in layout.links]
     bmc = [(a, b) for a, b in ends if a.split(":")[0] in nvl and ":mgmt" in b]
     storage = [(a, b) for a, b in ends if ":eth" in a]
     uplinks = [(a, b) for a, b in ends if ":up" in a]
-    assert (len(bmc), len(storage), len(uplinks)) == (352 * sus, 288 * sus, 38 * sus)
+    assert (len(bmc), len(storage), len(uplinks)) == (352 * sus, 288 * sus, 40 * sus)
     trays = [d.id for r in layout.racks for d in r.devices if d.model == "gb200-compute-tray"]
     leaves_of: dict[str, set[str]] = {}
     for a, b in storage:

@@ -52,9 +52,21 @@ class Census:
 
 
 def census(layout: Layout) -> Census:
+    """The compute fabric's switches and cables (the storage fabric ``new`` adds for a
+    training cluster is counted by tests/design/test_storage_fabric.py)."""
     catalog = for_layout(layout)
     kinds = {d.id: catalog.devices[d.model].kind for _, d in layout.devices()}
     result = Census({d for d, k in kinds.items() if k == "gpu-node"})
+    models = {d.id: catalog.devices[d.model] for _, d in layout.devices()}
+
+    def storage(end: str) -> bool:
+        device, _, port = end.partition(":")
+        dtype = models.get(device)
+        group = dtype.port_group(port.rstrip("0123456789")) if dtype else None
+        return group is not None and group.effective_role(dtype.kind) == "storage"
+
+    compute_links = [link for link in layout.links if not (storage(link.a) or storage(link.b))]
+    layout = replace(layout, links=compute_links)
     for link in layout.links:
         for end in (link.a, link.b):
             device, _, port = end.partition(":")
@@ -97,7 +109,9 @@ def census(layout: Layout) -> Census:
 
 
 def rail_layout(sus: int, **changes: object) -> Layout:
-    options = NewOptions(gpus=sus * SU * RAILS, fabric="rail", **changes)  # type: ignore[arg-type]
+    """The compute fabric alone: the storage tier has tests of its own."""
+    settings = {"storage": False, **changes}
+    options = NewOptions(gpus=sus * SU * RAILS, fabric="rail", **settings)  # type: ignore[arg-type]
     return build(options).layout
 
 
@@ -377,7 +391,7 @@ def test_network_racks_are_added_like_their_neighbours() -> None:
     # Air-cooled racks of one DGX H100, a panel listed on every open unit: no room for a
     # switch.
     layout = panel_every_open_unit(
-        build(NewOptions(gpus=16, fabric="direct", cooling="air")).layout
+        build(NewOptions(gpus=16, fabric="direct", cooling="air", storage=False)).layout
     )
     layout.links.clear()
     plan = generate(layout, FabricRequest(fabric="leaf-spine", redundant=False))
@@ -404,7 +418,9 @@ def test_network_racks_are_added_like_their_neighbours() -> None:
 
 
 def test_generate_refuses_existing_links_and_full_racks() -> None:
-    layout = build(NewOptions(gpus=32, fabric="leaf-spine", cooling="air", redundant=False)).layout
+    layout = build(
+        NewOptions(gpus=32, fabric="leaf-spine", cooling="air", redundant=False, storage=False)
+    ).layout
     with pytest.raises(GenerateError, match="--replace"):
         generate(layout, FabricRequest(fabric="rail"))
     plan = generate(layout, FabricRequest(fabric="rail", replace=True))
@@ -489,8 +505,10 @@ def test_replace_keeps_storage_and_management_switches() -> None:
 
 def b300_nodes(nodes: int, tech: str = "infiniband") -> Layout:
     """DGX B300 nodes (8 x ConnectX-8 800G) in racks, their compute ports ``tech``, for a
-    fabric generated through the generator API (``replace`` drops ``new``'s own)."""
+    fabric generated through the generator API (``replace`` drops ``new``'s own, and with it
+    the trays ``new`` sized for that fabric's cables: v1.4)."""
     layout = build(NewOptions(gpus=nodes * RAILS, node="dgx-b300")).layout
+    layout.pathways = []
     if tech != "infiniband":
         base = for_layout(layout).devices["dgx-b300"]
         ports = [replace(g, tech=tech) if g.name == "ib" else g for g in base.ports or ()]
@@ -688,7 +706,7 @@ def test_liquid_cooling_with_cold_plate_nodes_and_n_plus_1_cdus() -> None:
     # The catalog's SYS-421GE-TNHR2-LCC has cold plates (liquid_fraction 0.7): without
     # --cooling an H100 SXM cluster is liquid-cooled on it (fabrics.md), and each row's
     # loop has two CDUs its racks name together, either of which carries the row (COOL009).
-    built = build(NewOptions(gpus=1024))
+    built = build(NewOptions(gpus=1024, storage=False))  # the compute racks alone
     layout = built.layout
     assert built.node_type.key == "sys-421ge-tnhr2-lcc"
     catalog = for_layout(layout)
@@ -778,3 +796,28 @@ def test_switch_models_default_each_tier_to_the_one_below() -> None:
     leaf, spine, core = Builder(layout, named).switch_models(3)
     assert (leaf.key, spine.key, core.key) == ("qm9700", "q3400", "q3400")
     assert len(Builder(layout, named).switch_models(2)) == 2
+
+
+@pytest.mark.parametrize("sus", [1, 4])
+def test_structured_cabling_keeps_the_ra_counts_and_counts_trunks_apart(sus: int) -> None:
+    """``--cabling structured`` runs every fibre link between switches in two racks (the
+    RA's Leaf-Spine cables) through 48-port panels in the switches' racks and 144-fibre
+    trunks between them (12 MPO-12 legs: 12 channels a trunk). The SuperPOD H100 RA's
+    counts stay the links' (1 SU: 8 leaves, 4 spines, 256 + 256; 4 SU: 32, 16, 1024 +
+    1024), and the trunks are counted apart: at least ceil(channels / 12), each carrying at
+    most 12 (CAB010 stays silent), each panel port taken once (CAB011)."""
+    layout = rail_layout(sus, cabling="structured")
+    c = census(layout)
+    leaves, spines, node_leaf, leaf_spine = SUPERPOD_H100[sus]
+    assert (len(c.leaves), len(c.spines)) == (leaves, spines)
+    assert (c.cables["node-leaf"], c.cables["leaf-spine"]) == (node_leaf, leaf_spine)
+    channels = [link for link in layout.links if link.via]
+    assert channels and all(link.trunk for link in channels)
+    per_trunk = Counter(link.trunk for link in channels)
+    assert max(per_trunk.values()) <= 12
+    assert len(layout.trunks) == len(per_trunk) >= math.ceil(len(channels) / 12)
+    ports = [end for link in channels for end in link.via or ()]
+    assert len(ports) == len(set(ports))
+    _, diagnostics = check(layout)
+    assert [d for d in diagnostics if d.severity == "error"] == []
+    assert not [d for d in diagnostics if d.code in ("CAB006", "CAB010", "CAB011", "CAB013")]

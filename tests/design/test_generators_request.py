@@ -1,4 +1,4 @@
-"""Generators build the fabric asked (issue 21): the ratio and tiers typed, redundancy by
+"""Generators build the fabric asked: the ratio and tiers typed, redundancy by
 default where one switch would split the nodes, or a refusal saying why; and the counts
 NET004 quotes (topology/sizing.py) are the generators' own."""
 

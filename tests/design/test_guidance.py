@@ -10,8 +10,7 @@ from rackdesigner.edit import PlaceDevice, RemoveDevice, Session, UpdateRack
 from rackdesigner.model.diagnostics import Diagnostic
 from rackdesigner.model.refs import Ref
 from rackdesigner.rules.registry import all_rules
-from tests.builders import HEADER
-from tests.design.test_fixes import FEEDS_AB, one, rack, session_for
+from tests.builders import FEEDS_AB, HEADER, feed, feeds_line, first, rack_a01, session_of
 
 
 def loads_text(text: str):  # type: ignore[no-untyped-def]
@@ -21,7 +20,7 @@ def loads_text(text: str):  # type: ignore[no-untyped-def]
 
 
 def line(session: Session, code: str) -> str:
-    return advise(session.layout, one(session, code), session.index).line
+    return advise(session.layout, first(session, code), session.index).line
 
 
 def test_every_rule_has_an_entry_in_the_hint_table() -> None:
@@ -32,7 +31,7 @@ def test_every_rule_has_an_entry_in_the_hint_table() -> None:
 
 
 def test_cool001_on_dgx_h100_says_rear_door_never_liquid() -> None:
-    session = session_for(rack([("dgx-h100", 2), ("dgx-h100", 12)]))
+    session = session_of(rack_a01([("dgx-h100", 2), ("dgx-h100", 12)]))
     assert line(session, "COOL001") == (
         "COOL001 rack a01: 20.4 kW on air exceeds 15 kW: cool the rack with a rear door, or "
         "move a node"
@@ -41,56 +40,56 @@ def test_cool001_on_dgx_h100_says_rear_door_never_liquid() -> None:
 
 def test_cool001_with_cold_plates_offers_liquid() -> None:
     models = [("sys-421ge-tnhr2-lcc", 2), ("sys-421ge-tnhr2-lcc", 6)]
-    text = line(session_for(rack(models)), "COOL001")
+    text = line(session_of(rack_a01(models)), "COOL001")
     assert "18 kW on air exceeds 15 kW" in text
     assert "direct-to-chip liquid (a CDU) or a rear door" in text
 
 
 def test_cool001_mixed_nodes_do_not_get_liquid() -> None:
     models = [("sys-421ge-tnhr2-lcc", 2), ("dgx-h100", 6)]
-    assert "liquid" not in line(session_for(rack(models)), "COOL001")
+    assert "liquid" not in line(session_of(rack_a01(models)), "COOL001")
 
 
 def test_cool001_too_hot_for_a_door_says_spread_with_the_count() -> None:
-    feeds = 'feeds = [ { id = "a01-F", voltage = "415 V", phases = 3, current = "400 A" } ]\n'
-    text = rack([("slim", 1 + 5 * n) for n in range(8)], extra=feeds)
+    feeds = feeds_line(feed("a01-F", current="400 A"))
+    text = rack_a01([("slim", 1 + 5 * n) for n in range(8)], extra=feeds)
     text += '[catalog.slim]\nkind = "gpu-node"\nheight = "5 U"\npower = "10.2 kW"\n'
-    said = line(session_for(text), "COOL001")
+    said = line(session_of(text), "COOL001")
     assert said.endswith("spread the load over 6 racks (more than a rear door's 75 kW)")
 
 
 def test_cool001_needing_more_than_one_node_moved_says_how_many_racks() -> None:
     models = [("dgx-h100", 2), ("dgx-h100", 10), ("dgx-h100", 18), ("dgx-h100", 26)]
-    said = line(session_for(rack(models)), "COOL001")
+    said = line(session_of(rack_a01(models)), "COOL001")
     assert said.endswith("cool the rack with a rear door, or spread the load over 3 racks")
 
 
 def test_cool001_on_a_liquid_rack_names_the_devices_without_cold_plates() -> None:
-    text = rack([("dgx-b200", 2), ("dgx-b200", 13)], cooling="liquid")
-    said = line(session_for(text), "COOL001")
+    text = rack_a01([("dgx-b200", 2), ("dgx-b200", 13)], cooling="liquid")
+    said = line(session_of(text), "COOL001")
     assert "residual air heat exceeds 15 kW" in said
     assert "(a01-d1, a01-d2) to an air or rear-door rack" in said
 
 
 def test_cool002_is_worded_with_the_rack_true_fix() -> None:
-    said = line(session_for(rack([("dgx-h100", 2), ("dgx-h100", 12)])), "COOL002")
+    said = line(session_of(rack_a01([("dgx-h100", 2), ("dgx-h100", 12)])), "COOL002")
     assert "20.4 kW on air is past the 20 kW" in said
     assert "rear door" in said and "liquid (" not in said
 
 
 def test_cool005_for_dgx_names_cold_plate_models_not_a_liquid_rack_of_dgx() -> None:
-    text = rack([("dgx-h100", 2)])
+    text = rack_a01([("dgx-h100", 2)])
     text = '[workload]\nkind = "training"\nmodel_params = 175e9\nparallelism = "fsdp"\n\n' + text
-    said = line(session_for(text), "COOL005")
+    said = line(session_of(text), "COOL005")
     assert "dgx-h100 has no cold plates" in said
     assert "sys-421ge-tnhr2-lcc" in said
 
 
 def test_cool007_and_cool008_hints() -> None:
-    text = rack([("dgx-h100", 2), ("rear-door-hx", None)], cooling="rear-door")
-    assert line(session_for(text), "COOL007").endswith('name its rear door: door = "a01-d2"')
-    text = rack([("dgx-b200", 2)], cooling="liquid")
-    said = line(session_for(text), "COOL008")
+    text = rack_a01([("dgx-h100", 2), ("rear-door-hx", None)], cooling="rear-door")
+    assert line(session_of(text), "COOL007").endswith('name its rear door: door = "a01-d2"')
+    text = rack_a01([("dgx-b200", 2)], cooling="liquid")
+    said = line(session_of(text), "COOL008")
     assert "move it to an air or rear-door rack" in said and "sys-422ga-nbrt-lcc" in said
 
 
@@ -98,31 +97,29 @@ def test_cool007_and_cool008_hints() -> None:
 
 
 def test_pwr001_hints() -> None:
-    said = line(session_for(rack([("dgx-h100", 2)], extra="feeds = []\n")), "PWR001")
+    said = line(session_of(rack_a01([("dgx-h100", 2)], extra="feeds = []\n")), "PWR001")
     assert said == (
         "PWR001 rack a01: no feed for 10.2 kW: add two feeds, 415 V 3-phase 63 A on sides A and B"
     )
     small = FEEDS_AB.replace('"63 A"', '"32 A"')
-    said = line(session_for(rack([("dgx-h100", 2), ("dgx-h100", 12)], extra=small)), "PWR001")
+    said = line(session_of(rack_a01([("dgx-h100", 2), ("dgx-h100", 12)], extra=small)), "PWR001")
     assert "load 20.4 kW exceeds the feeds' 18.4 kW: add a feed on each side" in said
     assert "move 2 kW to another rack" in said
 
 
 def test_pwr008_and_pwr013_hints() -> None:
-    said = line(session_for(rack([("dgx-h100", 2)])), "PWR008")
+    said = line(session_of(rack_a01([("dgx-h100", 2)])), "PWR008")
     assert said.endswith(
         "6 PSUs on 2 sides keep 3 of the 4 needed with a side lost: add a third side of feeds "
         "(2 + 2 + 2 PSUs keep 4)"
     )
-    feeds = FEEDS_AB.replace(
-        "]\n", '    { id = "a01-X", voltage = "415 V", phases = 3, current = "63 A" },\n]\n'
-    )
-    said = line(session_for(rack([("dgx-h100", 2)], extra=feeds)), "PWR013")
+    feeds = FEEDS_AB.replace("]\n", f"  {feed('a01-X')},\n]\n")
+    said = line(session_of(rack_a01([("dgx-h100", 2)], extra=feeds)), "PWR013")
     assert said.endswith("feed a01-X has no side: give it a side (A or B, or one of its own)")
 
 
 def test_plc006_hint_and_a_rule_hint_passed_through() -> None:
-    session = session_for(rack([("dgx-h100", 2), ("qm9700", 40)]))
+    session = session_of(rack_a01([("dgx-h100", 2), ("qm9700", 40)]))
     assert "33 open units without blanking panels: declare blanking = true on the rack" in line(
         session, "PLC006"
     )
@@ -150,7 +147,7 @@ def test_new_problems_go_by_code_and_subject_not_message() -> None:
 
 
 def test_an_edit_that_fixes_brings_no_announcement_and_one_that_breaks_names_the_worst() -> None:
-    session = session_for(rack([("dgx-h100", 2)]))
+    session = session_of(rack_a01([("dgx-h100", 2)]))
     before = list(session.findings)
     session.do(PlaceDevice("a01", "dgx-h100", 12))
     new = new_problems(before, session.findings)
@@ -169,7 +166,7 @@ def test_an_edit_that_fixes_brings_no_announcement_and_one_that_breaks_names_the
 
 
 def test_the_session_delta_matches_the_whole_list_comparison() -> None:
-    session = session_for(rack([("dgx-h100", 2)]))
+    session = session_of(rack_a01([("dgx-h100", 2)]))
     _ = session.findings
     before = list(session.findings)
     session.do(PlaceDevice("a01", "dgx-h100", 12), fabric=False)
@@ -287,8 +284,8 @@ def test_fabric_findings_after_an_edit_are_announced_but_not_those_of_the_file()
 
 
 def test_a_new_problem_its_entity_ignores_is_not_announced() -> None:
-    session = session_for(
-        rack([("dgx-h100", 2)]).replace('cooling = "air"', 'cooling = "air"\nignore = ["COOL"]')
+    session = session_of(
+        rack_a01([("dgx-h100", 2)]).replace('cooling = "air"', 'cooling = "air"\nignore = ["COOL"]')
     )
     before = list(session.findings)
     session.do(PlaceDevice("a01", "dgx-h100", 12))

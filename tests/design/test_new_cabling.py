@@ -1,5 +1,5 @@
 """`new` at 32 to 8,192 GPUs, every fabric and cooling: parts that exist, no threshold
-written, transceivers in the BOM, no errors (issue 21, cabling)."""
+written, transceivers in the BOM, no errors."""
 
 from __future__ import annotations
 

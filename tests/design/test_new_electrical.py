@@ -1,4 +1,4 @@
-"""`rackdesigner new` writes feeds that can be ordered and built (issue 21, electrical): every
+"""`rackdesigner new` writes feeds that can be ordered and built: every
 feed a standard circuit for its region, exactly one PDU on it whose plug is rated for the
 breaker, and a layout that validates without errors; 480 V is refused with the reason."""
 

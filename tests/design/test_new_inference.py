@@ -59,9 +59,13 @@ def test_inference_32_is_the_guides_cluster() -> None:
 
 def test_link_speed_picks_the_leaf_that_runs_it() -> None:
     """200 Gbps on InfiniBand nodes: the QM8700 (40 x HDR 200G); 400 Gbps: the QM9700."""
-    slow = build(NewOptions(gpus=32, gpu="b200", link_speed=200e9, fabric="leaf-spine"))
+    slow = build(
+        NewOptions(gpus=32, gpu="b200", link_speed=200e9, fabric="leaf-spine", storage=False)
+    )
     assert {m for _, m in _models(slow.layout)} == {"qm8700"}
-    fast = build(NewOptions(gpus=32, gpu="b200", link_speed=400e9, fabric="leaf-spine"))
+    fast = build(
+        NewOptions(gpus=32, gpu="b200", link_speed=400e9, fabric="leaf-spine", storage=False)
+    )
     assert {m for _, m in _models(fast.layout)} == {"qm9700"}
     assert "dgx-b200" not in fast.layout.catalog  # the ports run at their own rate
 
@@ -95,7 +99,12 @@ def test_new_puts_switches_where_the_designer_would() -> None:
     crosses more than two racks (no CAB001). Generating the same fabric again on what
     `new` wrote (the designer's `g`) puts the switches in the same racks."""
     options = NewOptions(
-        gpus=32, gpu="b200", cooling="air", fabric="leaf-spine", oversubscription=2.0
+        gpus=32,
+        gpu="b200",
+        cooling="air",
+        fabric="leaf-spine",
+        oversubscription=2.0,
+        storage=False,
     )
     built = build(replace(options, leaf="qm8700"))
     layout = built.layout

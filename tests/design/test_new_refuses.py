@@ -1,4 +1,4 @@
-"""``new`` refuses a design the validator would call impossible (issue 21): a cold-plate node
+"""``new`` refuses a design the validator would call impossible: a cold-plate node
 in a rack without a liquid loop (COOL010)."""
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ from tests.strategies import examples
 
 
 def _generated(gpus: int) -> str:
-    # bench/ is not a package: load the generator by path (as tests/test_engine.py does).
+    # bench/ is not a package: load the generator by path (as tests/check/test_engine.py does).
     spec = importlib.util.spec_from_file_location("generate", ROOT / "bench" / "generate.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -1,4 +1,4 @@
-"""The fabric check in a child process (edit/remote_check.py, issue 23): it really runs
+"""The fabric check in a child process (edit/remote_check.py): it really runs
 apart, a newer job supersedes the running one, close() kills it, a crash is reported."""
 
 from __future__ import annotations
@@ -8,7 +8,6 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -18,6 +17,7 @@ from rackdesigner.edit.remote_check import CheckProcess, run_remote
 from rackdesigner.layout_io.document import load
 from tests.conftest import ROOT
 from tests.edit import child_jobs
+from tests.processes import gone
 
 pytestmark = pytest.mark.slow  # each test starts processes
 
@@ -35,20 +35,6 @@ def _opened() -> Session:
     session = Session(load(LAYOUT), check=False)
     session.check_fast()
     return session
-
-
-def _gone(pid: int, within: float = 5.0) -> bool:
-    """Whether process ``pid`` has ended (a zombie not yet reaped counts as ended)."""
-    end = time.monotonic() + within
-    while time.monotonic() < end:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            return True
-        if state in ("Z", "X"):
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def _in_thread(process: CheckProcess, *call: object) -> tuple[threading.Thread, list[object]]:
@@ -107,7 +93,7 @@ def test_a_newer_job_supersedes_the_running_one(process: CheckProcess) -> None:
     thread.join(10)
     assert got == [None]  # the older caller is told it was superseded
     assert time.monotonic() - began < 10  # the hanging child was not waited for
-    assert _gone(old)
+    assert gone(old)
 
 
 def test_close_kills_the_child_and_refuses_more() -> None:
@@ -117,7 +103,7 @@ def test_close_kills_the_child_and_refuses_more() -> None:
     process.close()
     thread.join(10)
     assert got == [None]
-    assert _gone(pid)
+    assert gone(pid)
     assert process.call(os.getpid) is None
 
 

@@ -1,4 +1,4 @@
-"""Exports as their consumers read them (issue 21): the same fabric name whatever else is
+"""Exports as their consumers read them: the same fabric name whatever else is
 exported, a Slurm tree with one top, sorted spines, a repeated output option refused."""
 
 from __future__ import annotations

@@ -23,6 +23,8 @@ def hostile_layout(tmp_path: Path) -> Path:
     hold no spaces or colons, so these are the worst an id can be) and labels that do."""
     text = (ROOT / "layouts" / "finetune-8gpu.toml").read_text(encoding="utf-8")
     text = text.replace('"a01-n01', '"=1+2').replace('"a01-mgmt', '"@SUM(A1)')
+    # (v1.4) the rack's vertical manager: its id is the cable schedule's route
+    text = text.replace('id = "vm-a01"', 'id = "=vm(1)"')
     text = text.replace('"a01"', '"-2+3"').replace('"a01-', '"+cmd-')
     text = text.replace('label = "HGX H100 8-GPU"', 'label = "=HYPERLINK(\\"http://x\\",\\"y\\")"')
     path = tmp_path / "hostile.toml"

@@ -1,7 +1,7 @@
 """Golden files: every data export of one small layout, byte for byte.
 
 After an intended change, rewrite them with
-``RACKDESIGNER_REGENERATE_GOLDEN=1 python -m pytest tests/test_exports_golden.py`` and
+``RACKDESIGNER_REGENERATE_GOLDEN=1 python -m pytest tests/export/test_golden.py`` and
 review the diff.
 """
 

@@ -184,3 +184,18 @@ def test_quick_path_builds_the_same_graph(scope: str | None, aggregate: bool) ->
     full = Analysis(load_path(SMALL))
     full.links  # noqa: B018  (resolved: the graph then reads the link facts)
     assert quick == build_graph(full, scope, aggregate)
+
+
+def test_the_storage_scope_is_the_storage_fabric_and_its_appliances() -> None:
+    """training-128's storage fabric: two SN5600, two ESS 3500 and the 16 nodes; 32 node
+    cables (2 a node) and 8 appliance cables (4 an appliance), 40 in all. The appliances
+    carry their tier and read rate (91 GB/s = 728 Gb/s); no write rate is given."""
+    analysis = Analysis(load_path(ROOT / "layouts" / "training-128.toml"))
+    data = build_graph(analysis, scope="storage")
+    kinds = Counter(attrs["kind"] for _, attrs in data.nodes)
+    assert kinds == {"gpu-node": 16, "switch": 2, "storage": 2}
+    assert len(data.edges) == 40
+    appliance = dict(data.nodes)["a03-stor1"]
+    assert appliance["storage_tier"] == "parallel-fs"
+    assert appliance["read_bandwidth_bps"] == pytest.approx(728e9)
+    assert "write_bandwidth_bps" not in appliance

@@ -27,7 +27,17 @@ def _sections(documents: list[str]) -> list[str]:
 
 def test_every_section_is_listed_once_and_loads() -> None:
     names = [s.name for s in PACK_SECTIONS]
-    assert names == ["elevations", "floor", "topology", "devices", "power", "cables", "findings"]
+    assert names == [
+        "elevations",
+        "floor",
+        "topology",
+        "one-line",
+        "devices",
+        "power",
+        "cooling",
+        "cables",
+        "findings",
+    ]
     for section in PACK_SECTIONS:
         assert callable(section.load())
 

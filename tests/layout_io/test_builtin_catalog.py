@@ -1,5 +1,5 @@
 """The built-in catalog's Blackwell Ultra, XDR and MI355X entries: their cited figures, and
-the figures no source gave left out rather than guessed (issue 24)."""
+the figures no source gave left out rather than guessed."""
 
 from __future__ import annotations
 

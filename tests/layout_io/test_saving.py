@@ -1,4 +1,4 @@
-"""Saving that never loses work (issue 22): streams are not replaced, a multi-file write is
+"""Saving that never loses work: streams are not replaced, a multi-file write is
 all or nothing, the changed-on-disk guard checks again before the rename, two savers take
 turns, and a folder that refuses new files is named."""
 

@@ -14,6 +14,7 @@ from rackdesigner.model.units import (
     HEIGHT,
     INFORMATION,
     LENGTH,
+    LOSS,
     MASS,
     POWER,
     PRESSURE,
@@ -146,6 +147,7 @@ def test_the_fast_units_parse_exactly_as_pint_does(monkeypatch: pytest.MonkeyPat
             TEMPERATURE_DIFFERENCE,
             FLOW,
             PRESSURE,
+            LOSS,
         )
     }
     cases = [

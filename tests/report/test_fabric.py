@@ -28,7 +28,12 @@ def test_training_fabric_per_tier() -> None:
     assert tiers[1]["switches"] == 8 and tiers[2]["switches"] == 2 and tiers[2]["top"]
     assert tiers[1]["oversubscription"] == pytest.approx(1.0)
     assert tiers[1]["cable_count"] == 128 and tiers[2]["cable_count"] == 128
-    assert {(c["media"], c["stock_length"]) for c in tiers[2]["cables"]} == {("acc", 5.0)}
+    # (v1.4) The stock lengths are the part's own: 400G active copper comes in 3, 4 and 5 m
+    # (MCA4J80-N003 to -N005, media.toml), so a 3.6 m run orders the 4 m part.
+    assert {(c["media"], c["stock_length"]) for c in tiers[2]["cables"]} == {
+        ("acc", 4.0),
+        ("acc", 5.0),
+    }
     assert fabric["oversubscription"] == pytest.approx(1.0) and fabric["global_ratio"] is None
     assert fabric["bisection"] == pytest.approx(128 * 400e9 / 2)
     assert fabric["bisection_ratio"] == pytest.approx(1.0)

@@ -1,5 +1,5 @@
 """Rear doors are air-to-water coils: their heat goes to the chilled water, apart from the
-CDU loops' liquid heat (issue 21)."""
+CDU loops' liquid heat."""
 
 from __future__ import annotations
 

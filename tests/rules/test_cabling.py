@@ -9,24 +9,17 @@ from rackdesigner.check.engine import check
 from rackdesigner.layout_io.document import loads
 from rackdesigner.model.layout import Device, Layout, Link, Rack
 from rackdesigner.model.refs import Ref
-from tests.builders import HEADER, findings
+from tests.builders import HEADER, findings, links_text
 from tests.builders import rack_text as _rack
 
 # -- cabling ----------------------------------------------------------------------------
-
-
-def _links(*pairs: tuple[str, str, str]) -> str:
-    text = ""
-    for a, b, extra in pairs:
-        text += f'[[links]]\na = "{a}"\nb = "{b}"\n{extra}\n'
-    return text
 
 
 def test_cab001_and_cab003_silent_without_a_slot_for_the_route() -> None:
     text = (
         _rack("a01", ["dgx-h100"], slot=None)
         + _rack("b01", ["qm9700"], slot=None, row="B")
-        + _links(("a01-d1:ib1", "b01-d1:p1", 'media = "dac"'))
+        + links_text(("a01-d1:ib1", "b01-d1:p1", 'media = "dac"'))
     )
     assert findings("CAB001", text) == []
     assert findings("CAB003", text) == []
@@ -37,7 +30,7 @@ def test_cab001_declared_length_counts_without_a_route() -> None:
     text = (
         _rack("a01", ["dgx-h100"], slot=None)
         + _rack("b01", ["qm9700"], slot=None, row="B")
-        + _links(("a01-d1:ib1", "b01-d1:p1", 'length = "8 m"'))
+        + links_text(("a01-d1:ib1", "b01-d1:p1", 'length = "8 m"'))
     )
     found = findings("CAB001", text)
     # v1.2: a warning (latency: about 5 ns per metre past the limit); CAB003 judges reach
@@ -51,7 +44,7 @@ def test_cab003_hint_names_the_cheapest_media_that_reaches() -> None:
     text = (
         _rack("a01", ["qm9700"])
         + _rack("a02", ["qm9700"], slot=2)
-        + _links(("a01-d1:p1", "a02-d1:p1", 'media = "dac"\nlength = "30 m"'))
+        + links_text(("a01-d1:p1", "a02-d1:p1", 'media = "dac"\nlength = "30 m"'))
     )
     found = findings("CAB003", text)
     assert found[0].hint is not None and found[0].hint.startswith("use mmf")
@@ -61,7 +54,7 @@ def test_cab004_both_speed_and_technology() -> None:
     text = (
         '[catalog.g493-sb0]\ngpu = "h100-pcie"\n\n'
         + _rack("a01", ["g493-sb0", "qm9700"])
-        + _links(("a01-d1:eth1", "a01-d2:p1", ""))
+        + links_text(("a01-d1:eth1", "a01-d2:p1", ""))
     )
     found = findings("CAB004", text)
     assert len(found) == 1
@@ -88,7 +81,7 @@ def test_cab005_both_ends_of_one_link_and_a_malformed_reference() -> None:
 
 
 def test_cab005_a_device_with_more_links_than_ports() -> None:
-    text = _rack("a01", ["cpu-node-1u", "sn2201"]) + _links(
+    text = _rack("a01", ["cpu-node-1u", "sn2201"]) + links_text(
         ("a01-d1:bmc1", "a01-d2:mgmt1", ""), ("a01-d1:bmc1", "a01-d2:mgmt2", "")
     )
     found = findings("CAB005", text)
@@ -139,7 +132,7 @@ def test_cab001_latency_of_a_short_overrun_is_not_rounded_to_zero() -> None:
     text = (
         _rack("a01", ["dgx-h100"], slot=None)
         + _rack("b01", ["qm9700"], slot=None, row="B")
-        + _links(("a01-d1:ib1", "b01-d1:p1", 'length = "5.05 m"'))
+        + links_text(("a01-d1:ib1", "b01-d1:p1", 'length = "5.05 m"'))
     )
     (found,) = findings("CAB001", text)
     assert found.values["added_latency_ns"] == pytest.approx(0.25)

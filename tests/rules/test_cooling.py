@@ -9,7 +9,7 @@ from rackdesigner.check.engine import check
 from rackdesigner.edit import Session, SetField
 from rackdesigner.layout_io.document import load, loads
 from rackdesigner.rules.registry import all_rules
-from tests.builders import HEADER, findings
+from tests.builders import HEADER, findings, rack_text
 from tests.conftest import ROOT
 
 # Nodes with cold plates taking 80 % of their heat (v1.1: types without liquid_fraction have
@@ -25,15 +25,8 @@ LC_B200 = (
 
 
 def _rack(rid: str, slot: int, cooling: str, models: list[str], extra: str = "") -> str:
-    text = f'[[racks]]\nid = "{rid}"\nrow = "A"\nslot = {slot}\ncooling = "{cooling}"\n{extra}\n'
-    position = 1
-    for index, model in enumerate(models, 1):
-        text += (
-            f'[[racks.devices]]\nid = "{rid}-d{index}"\nmodel = "{model}"\n'
-            f"position = {position}\n\n"
-        )
-        position += 10
-    return text
+    """A rack in row A cooled by ``cooling``, ``extra`` a line under its header."""
+    return rack_text(rid, models, slot, cooling=cooling, extra=f"{extra}\n" if extra else "")
 
 
 def test_cool004_many_gpus_without_immersion_is_noted_once_at_first_gpu_rack() -> None:

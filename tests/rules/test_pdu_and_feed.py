@@ -8,26 +8,22 @@ import pytest
 
 from rackdesigner.layout_io import dumps, load_text
 from rackdesigner.layout_io.catalog import builtin, circuits, standard_circuits
-from tests.builders import HEADER, findings
+from tests.builders import HEADER, feed, feeds_line, findings
 
 
 def _rack(feeds: list[str], pdus: list[tuple[str, str | None]], catalog: str = "") -> str:
     """One rack a01 with ``feeds`` (inline tables) and PDUs (model, feed or None)."""
-    text = catalog + '[[racks]]\nid = "a01"\nrow = "A"\nslot = 1\nfeeds = [\n'
-    text += "".join(f"  {feed},\n" for feed in feeds) + "]\n"
-    for index, (model, feed) in enumerate(pdus, 1):
+    text = catalog + '[[racks]]\nid = "a01"\nrow = "A"\nslot = 1\n' + feeds_line(*feeds)
+    for index, (model, feed_id) in enumerate(pdus, 1):
         text += f'\n[[racks.devices]]\nid = "a01-pdu{index}"\nmodel = "{model}"\n'
-        if feed:
-            text += f'feed = "{feed}"\n'
+        if feed_id:
+            text += f'feed = "{feed_id}"\n'
     return text
 
 
-def _feed(fid: str, current: str, voltage: str = "415 V", extra: str = "") -> str:
-    more = f", {extra}" if extra else ""
-    return (
-        f'{{ id = "{fid}", circuit = "C-{fid}", voltage = "{voltage}", phases = 3, '
-        f'current = "{current}"{more} }}'
-    )
+def _feed(fid: str, current: str, voltage: str = "415 V", **keys: object) -> str:
+    """A 3-phase feed on a circuit of its own, ``C-<id>``."""
+    return feed(fid, voltage, 3, current, circuit=f"C-{fid}", **keys)
 
 
 def test_pdus_without_a_feed_key_go_over_the_feeds_in_order() -> None:
@@ -51,7 +47,7 @@ def test_three_pdus_on_one_circuit_are_one_finding_on_the_feed() -> None:
 
 def test_a_busway_tap_off_takes_several_pdus_but_still_checks_each_plug() -> None:
     text = _rack(
-        [_feed("a01-A", "63 A", extra="tap_off = true")],
+        [_feed("a01-A", "63 A", tap_off=True)],
         [("pdu-3ph-415v-63a", "a01-A"), ("pdu-3ph-415v-32a", "a01-A")],
     )
     found = findings("PWR014", text)
@@ -122,7 +118,7 @@ def test_pwr015_above_the_largest_standard_rating_names_none_larger() -> None:
 def test_tap_off_and_input_current_load_and_round_trip() -> None:
     text = HEADER + (
         '\n[catalog.my-pdu]\nkind = "pdu"\nheight = "0 U"\ninput_current = "32 A"\n\n'
-        + _rack([_feed("a01-A", "32 A", extra="tap_off = true")], [("my-pdu", "a01-A")])
+        + _rack([_feed("a01-A", "32 A", tap_off=True)], [("my-pdu", "a01-A")])
     )
     layout = load_text(text)
     assert layout.racks[0].feeds[0].tap_off is True

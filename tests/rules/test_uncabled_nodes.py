@@ -1,4 +1,4 @@
-"""NET009: deleting the only leaf must not make a design look healthier (issue 21)."""
+"""NET009: deleting the only leaf must not make a design look healthier."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def _warnings(session: Session) -> list[tuple[str, str]]:
 
 def test_deleting_the_only_leaf_raises_the_warning_count() -> None:
     """The issue's design: 32 GPUs for inference on one leaf (NET005 warns about the leaf;
-    ``new`` builds two leaves by default since issue 21, so one is asked for here)."""
+    ``new`` builds two leaves by default, so one is asked for here)."""
     built = build(NewOptions(gpus=32, workload="inference", redundant=False))
     session = Session(loads(dumps(built.layout)))
     before = _warnings(session)

@@ -44,6 +44,7 @@ class FakeUI:
         self.catalog: Any = None
         self.views: dict[str, tuple[Any, ...]] = {}
         self.view_notes: dict[str, str] = {}
+        self.selected_in_view: list[tuple[str, str]] = []
         self.inspected: list[Any] = []
         self.refreshed = 0  # refresh_all calls (a change shown)
         self.fabric_checks = 0  # start_fabric_check calls
@@ -193,6 +194,9 @@ class FakeUI:
 
     def show_view(self, name: str) -> None:
         self.view_name = name
+
+    def select_in_view(self, name: str, key: str) -> None:
+        self.selected_in_view.append((name, key))
 
     def run_long_edit(self, title: str, detail: str, job: Callable[[], Any], done: Any) -> None:
         from rackdesigner.edit import EditError

@@ -29,6 +29,7 @@ from rackdesigner.tui.app import DesignerApp
 from rackdesigner.tui.screens.build import ChoiceScreen, CoolingScreen, FormScreen
 from rackdesigner.tui.screens.catalog_picker import CatalogPickerScreen
 from rackdesigner.tui.screens.fabric import GenerateScreen
+from rackdesigner.tui.screens.prompt import PromptScreen
 from rackdesigner.tui.widgets.racks_view import COLUMN_W, LABEL_W
 from tests.conftest import ROOT
 
@@ -158,6 +159,35 @@ async def palette_found(pilot: Any, name: str) -> None:
 
     await pilot.pause(0.01)
     await until(pilot, offered, f"the palette offers {name!r}")
+
+
+async def go_to(pilot: Any, entity: str, *, by_palette: bool = False) -> None:
+    """Put the cursor on ``entity`` as a user does: ctrl+g (or the palette's "Go to"), its
+    id, enter. Waits for the prompt, not for what the jump brings: settle after it."""
+    if by_palette:
+        await palette(pilot, "Go to")
+    else:
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, PromptScreen)
+    await type_text(pilot, entity)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def search_catalog(pilot: Any, text: str) -> None:
+    """Type ``text`` into the catalog panel's search (clicked, as a user would)."""
+    await pilot.click("#catalog-search")
+    await type_text(pilot, text)
+    await pilot.pause()
+
+
+def tree_labels(node: object) -> list[str]:
+    """A tree's labels under ``node``, depth first."""
+    out = []
+    for child in node.children:  # type: ignore[attr-defined]
+        out.append(str(child.label))
+        out += tree_labels(child)
+    return out
 
 
 async def wait_for(pilot: Any, screen: type) -> None:

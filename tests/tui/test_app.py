@@ -22,7 +22,18 @@ from rackdesigner.tui.screens.confirm import ConfirmScreen
 from rackdesigner.tui.screens.load_error import LoadErrorScreen
 from rackdesigner.tui.screens.prompt import PromptScreen
 from tests.conftest import ROOT
-from tests.tui.pilot import SIZE, app_for, codes, copy, palette, paste, run, settle, type_text
+from tests.tui.pilot import (
+    SIZE,
+    app_for,
+    codes,
+    copy,
+    go_to,
+    palette,
+    paste,
+    run,
+    settle,
+    type_text,
+)
 
 
 def test_training_journey_fabric_failure_move_refuse_undo_redo_save(
@@ -82,10 +93,7 @@ def test_training_journey_fabric_failure_move_refuse_undo_redo_save(
             await settle(pilot)
             assert session.index.device("a01-blank4") is None
             # Go to the first leaf by id through the palette.
-            await palette(pilot, "Go to")
-            await type_text(pilot, "a01-leaf1")
-            await pilot.press("enter")
-            await pilot.pause()
+            await go_to(pilot, "a01-leaf1", by_palette=True)
             assert app.main.racks.current_device_id() == "a01-leaf1"
             assert app.main.inspector.ref == ("device", "a01-leaf1")
             # Into an occupied unit: refused, with the reason, and nothing changes.
@@ -148,10 +156,7 @@ def test_inspector_rails_refused_unit_click_arrows_wheel_duplicate_rename_and_qu
             await pilot.press("right")
             assert app.main.racks.cursor.rail is None
             # A wrong unit in the inspector is refused inline.
-            await palette(pilot, "Go to")
-            await type_text(pilot, "a01-A")
-            await pilot.press("enter")
-            await pilot.pause()
+            await go_to(pilot, "a01-A", by_palette=True)
             assert inspector.ref == ("feed", "a01-A")
             await pilot.press("enter")  # edit: the first field takes the focus
             await pilot.pause()

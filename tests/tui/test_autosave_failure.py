@@ -1,4 +1,4 @@
-"""An autosave that cannot be written (issue 22): a full disk or a folder that refuses new
+"""An autosave that cannot be written: a full disk or a folder that refuses new
 files is said once (a notice offering Save as) and in the header ("autosave failed:
 <reason>") until an autosave or a save succeeds; the next interval tries again. A save
 into such a folder names the folder, not the file."""

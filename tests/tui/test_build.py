@@ -1,4 +1,4 @@
-"""Building in the designer with real keys and palette names (issue 15, parts 1-2): Add rack
+"""Building in the designer with real keys and palette names: Add rack
 from an empty file, Set cooling with its pickers, Place device (``a``) with designer.md's
 placement rule, 0U rails and half-depth faces, Duplicate rack, Add / Remove feed, the
 catalog panel and the mouse (click-place, drag-move, a refused drop)."""
@@ -22,6 +22,7 @@ from tests.tui.pilot import (
     place,
     recent_notices,
     run,
+    search_catalog,
     set_cooling,
     settle,
     snapshot,
@@ -260,9 +261,7 @@ def test_mouse_click_a_catalog_entry_then_a_unit_places_drag_moves_refused_drop(
             session = app.workspace.session
             assert session is not None
             # The catalog panel, searched by typing.
-            await pilot.click("#catalog-search")
-            await type_text(pilot, "qm87")
-            await pilot.pause()
+            await search_catalog(pilot, "qm87")
             listing = app.main.query_one("#catalog-list", OptionList)
             # Grouped by kind while searching too: the Switches heading, then the matches.
             assert listing.get_option_at_index(0).disabled

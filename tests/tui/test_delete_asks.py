@@ -1,4 +1,4 @@
-"""Deleting asks (issue 23): a delete that takes cables with it or leaves something broken
+"""Deleting asks: a delete that takes cables with it or leaves something broken
 asks once, naming them, with a "don't ask again this session" choice; one without
 dependants deletes at once."""
 

@@ -1,4 +1,4 @@
-"""Direct manipulation (issue 23): drag a device to another rack (and undo it), in the
+"""Direct manipulation: drag a device to another rack (and undo it), in the
 compact zoom too, and drag a catalog entry onto a unit to place it; one undo step each."""
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from tests.tui.pilot import (
     last_notice,
     recent_notices,
     run,
+    search_catalog,
     settle,
     spot,
-    type_text,
     wait_for,
 )
 
@@ -134,9 +134,7 @@ def test_drag_a_catalog_entry_onto_a_unit_places_it_there(
             await settle(pilot)
             session = app.workspace.session
             assert session is not None
-            await pilot.click("#catalog-search")
-            await type_text(pilot, "qm87")
-            await pilot.pause()
+            await search_catalog(pilot, "qm87")
             listing = app.main.query_one("#catalog-list", OptionList)
             assert listing.get_option_at_index(1).id == "qm8700"
             app.main.go_to("a01-leaf1")  # U25 of a02 is free and on screen
@@ -184,9 +182,7 @@ def test_a_dragged_catalog_entry_shows_its_ghost_where_the_drop_would_place_it(
             session = app.workspace.session
             assert session is not None
             view = app.main.racks
-            await pilot.click("#catalog-search")
-            await type_text(pilot, "qm87")
-            await pilot.pause()
+            await search_catalog(pilot, "qm87")
             app.main.go_to("a01-leaf1")
             await settle(pilot)
             await pilot.mouse_down("#catalog-list", offset=(4, 1))

@@ -1,4 +1,4 @@
-"""The designer checks a large layout's fabric in a child process (issue 23): a journey
+"""The designer checks a large layout's fabric in a child process: a journey
 sees the problems panel fill from it, a crash is said, quitting leaves no process."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from rackdesigner.edit.checker import FabricJob
 from rackdesigner.tui.controllers import checking
 from rackdesigner.tui.controllers.views_ahead import stamp_of
 from tests.edit import child_jobs
+from tests.processes import gone
 from tests.tui.pilot import SIZE, app_for, codes, copy, run, settle
 
 pytestmark = pytest.mark.slow  # each test starts processes
@@ -29,19 +30,6 @@ def remote_always(monkeypatch: pytest.MonkeyPatch) -> None:
         raise AssertionError("the fabric rules ran in the app's process")
 
     monkeypatch.setattr(FabricJob, "run", here)
-
-
-def _gone(pid: int, within: float = 60.0) -> bool:
-    end = time.monotonic() + within
-    while time.monotonic() < end:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            return True
-        if state in ("Z", "X"):
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def test_the_problems_panel_fills_from_the_child(tmp_path: Path) -> None:
@@ -116,7 +104,7 @@ def test_quitting_kills_a_child_still_checking(
         assert time.monotonic() - began < 60
 
     run(journey)
-    assert _gone(pids[0]), "the child outlived the app"
+    assert gone(pids[0], within=60.0), "the child outlived the app"
 
 
 def test_the_child_starts_with_the_first_check_and_waits_for_it(

@@ -1,4 +1,4 @@
-"""A hostile layout in the designer (issue 22): escape sequences, bidi overrides, zero-width
+"""A hostile layout in the designer: escape sequences, bidi overrides, zero-width
 characters and markup in its name, ids, labels and its own catalog are drawn escaped
 (``\\x1b``, ``\\u202e``) and literally, never obeyed, in every panel; the data keeps them
 exact, also through an inspector edit.

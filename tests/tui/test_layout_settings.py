@@ -1,4 +1,4 @@
-"""Layout settings (issue 23): the workload, site, rules and thresholds in the inspector by
+"""Layout settings: the workload, site, rules and thresholds in the inspector by
 real keys; a choice field's chooser; one undo step per edit."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.tui.pilot import SMALL, app_for, copy, place, run, settle, type_text
+from tests.tui.pilot import SMALL, app_for, copy, go_to, place, run, settle
 
 
 def test_m_and_a_onto_blanking_panels_take_their_place(tmp_path: Path) -> None:
@@ -17,9 +17,7 @@ def test_m_and_a_onto_blanking_panels_take_their_place(tmp_path: Path) -> None:
             await settle(pilot)
             session = app.workspace.session
             assert session is not None
-            await pilot.press("ctrl+g")
-            await type_text(pilot, "a01-leaf2")
-            await pilot.press("enter")
+            await go_to(pilot, "a01-leaf2")
             await settle(pilot)
             # U20 up to U37, where the 2U panel a01-blank2 sits (U37-U38).
             await pilot.press("m", *["up"] * 17)

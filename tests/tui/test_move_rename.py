@@ -94,7 +94,7 @@ def test_moving_across_racks_with_keys_offers_the_rename_escape_keeps_it_home(
 
 
 def test_the_racks_view_names_a_device_by_id_with_its_label_under_it(tmp_path: Path) -> None:
-    """a03-stor1 (2 U at U13, labelled "storage appliance 1"): its id on U14, its label
+    """a03-stor1 (2 U at U13, labelled "IBM Storage Scale System 3500 1"): its id on U14, its label
     on U13 where its model was; a 4 U node without a label keeps id then model."""
     path = copy("training-128.toml", tmp_path)
 
@@ -110,7 +110,7 @@ def test_the_racks_view_names_a_device_by_id_with_its_label_under_it(tmp_path: P
                 return view.render_line(view.line_of_unit(unit)).text
 
             assert "┃ a03-stor1     ┃" in line(14)
-            assert "┃ storage applia┃" in line(13)
+            assert "┃ IBM Storage Sc┃" in line(13)
             assert "┃ a01-n04       ┃" in line(32) and "┃ sys-421ge-tnhr┃" in line(31)
 
     run(journey)

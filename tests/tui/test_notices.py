@@ -1,4 +1,4 @@
-"""What the designer says besides the panels (issue 23): one compact notice at a time,
+"""What the designer says besides the panels: one compact notice at a time,
 replaced by the next, cleared by the next edit and never drawn over a dialog; and while a
 file loads, "Loading N racks…" with its progress instead of the empty layout's hint."""
 

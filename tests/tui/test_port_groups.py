@@ -1,23 +1,12 @@
-"""A device's port groups in the inspector, and CAB004's Apply fix by real keys (issue 23)."""
+"""A device's port groups in the inspector, and CAB004's Apply fix by real keys."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from rackdesigner.layout_io import dumps
-from tests.conftest import ROOT
-from tests.tui.pilot import SIZE, app_for, palette, run, settle, type_text
-
-
-def hdr_fabric(tmp_path: Path) -> Path:
-    """The bundled inference layout without its [catalog.dgx-b200]: 400G nodes on 200G
-    leaves, every node-to-leaf cable a CAB004 warning."""
-    text = (ROOT / "layouts" / "inference-32-b200.toml").read_text()
-    text = re.sub(r"\[catalog\.dgx-b200\]\n(?:.*\n)*?notes = .*\n", "", text, count=1)
-    target = tmp_path / "hdr.toml"
-    target.write_text(text)
-    return target
+from tests.builders import hdr_fabric
+from tests.tui.pilot import SIZE, app_for, go_to, run, settle, type_text
 
 
 def speed_warnings(app) -> list[str]:  # type: ignore[no-untyped-def]
@@ -75,9 +64,7 @@ def test_a_devices_port_group_is_edited_in_its_inspector_as_one_undo_step(
             assert session is not None
             before = dumps(session.layout)
             node = next(d for _, d in session.layout.devices() if d.model == "dgx-b200")
-            await palette(pilot, "Go to")
-            await type_text(pilot, node.id)
-            await pilot.press("enter")
+            await go_to(pilot, node.id, by_palette=True)
             await settle(pilot)
             inspector = app.main.inspector
             assert inspector.ref == ("device", node.id)

@@ -1,25 +1,14 @@
-"""The problems panel grouped by code, by real keys (issue 23): 32 CAB004 warnings are one
+"""The problems panel grouped by code, by real keys: 32 CAB004 warnings are one
 line with their count and worst entity; enter opens the group; choosing a finding moves the
 racks' cursor to it; left closes the group again."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from rackdesigner.tui.findings import Locator, subject_of
-from tests.conftest import ROOT
+from tests.builders import hdr_fabric
 from tests.tui.pilot import SIZE, app_for, run, settle
-
-
-def hdr_fabric(tmp_path: Path) -> Path:
-    """The bundled inference layout without its [catalog.dgx-b200]: 400G nodes on 200G
-    leaves, every node-to-leaf cable a CAB004 warning."""
-    text = (ROOT / "layouts" / "inference-32-b200.toml").read_text()
-    text = re.sub(r"\[catalog\.dgx-b200\]\n(?:.*\n)*?notes = .*\n", "", text, count=1)
-    target = tmp_path / "hdr.toml"
-    target.write_text(text)
-    return target
 
 
 def test_a_code_with_many_findings_is_one_line_enter_opens_it_and_a_finding_moves_the_cursor(

@@ -1,4 +1,4 @@
-"""ctrl+q quits at once (issue 23): ``run`` does not wait for a thread worker still busy
+"""ctrl+q quits at once: ``run`` does not wait for a thread worker still busy
 (a check of 100,000 GPUs ran on for 8 s after the key); the command line then ends the
 process, threads and all (cli.main's os._exit). bench/quit_bench.py measures the real
 thing in tmux."""

@@ -1,4 +1,4 @@
-"""The dialogs about unsaved changes (issue 23): Quit's focused default is Cancel, so Enter
+"""The dialogs about unsaved changes: Quit's focused default is Cancel, so Enter
 pressed by habit keeps the app and the changes (Save and Discard are a deliberate key away);
 the export dialog says it exports the layout as edited, not the file."""
 

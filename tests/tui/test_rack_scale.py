@@ -1,4 +1,4 @@
-"""Rack-scale systems in the designer (issue 24), by real keys: New from template builds a
+"""Rack-scale systems in the designer, by real keys: New from template builds a
 one-SU GB200 hall from the dialog (SUs asked, not GPUs); trays, a power shelf and the 0U
 busbar are placed from the catalog picker, and a tray placed in a rack without an NVLink
 domain says NVL002 will report it."""

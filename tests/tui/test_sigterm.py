@@ -1,4 +1,4 @@
-"""SIGTERM to a running designer (issue 22): like Ctrl-C on the command line, it autosaves
+"""SIGTERM to a running designer: like Ctrl-C on the command line, it autosaves
 the unsaved edit, restores the terminal and exits 143 with one line. tmux runs
 ``rackdesigner edit``; skipped where tmux is not installed."""
 

@@ -4,7 +4,7 @@
 tests/golden/tui/. A change to a screen is a deliberate act: drive the app in tmux, look
 at the new SVG (render it with cairosvg and open it), then regenerate the files with
 
-    RACKDESIGNER_REGENERATE_GOLDEN=1 python -m pytest -q tests/test_tui_snapshots.py
+    RACKDESIGNER_REGENERATE_GOLDEN=1 python -m pytest -q tests/tui/test_snapshots.py
 
 and commit them with the change that explains why they moved. (pytest-textual-snapshot is
 not used: its syrupy pin needs pytest<9.) One app session takes every snapshot, so the

@@ -1,4 +1,4 @@
-"""The summary view by real keys (issue 23): a cursor over the racks' lines, enter opens that
+"""The summary view by real keys: a cursor over the racks' lines, enter opens that
 rack in the racks view; narrower than its wide table it draws the compact one, and what is
 still cut scrolls sideways."""
 

@@ -14,7 +14,7 @@ from rackdesigner.tui.overlays import CODE, form_of
 from rackdesigner.tui.screens.prompt import PromptScreen
 from rackdesigner.tui.screens.verify import VerifyScreen
 from tests.asbuilt.helpers import DATA
-from tests.tui.pilot import SIZE, app_for, copy, palette, paste, run, settle, wait_for
+from tests.tui.pilot import SIZE, app_for, copy, palette, paste, run, settle, tree_labels, wait_for
 
 LEAF = "a01-leaf1"  # in the first scalable unit: the topology view draws its entries
 
@@ -53,14 +53,6 @@ def scan_with_differences(target: Path) -> Path:
         out.append(line)
     target.write_text("\n".join(out) + "\n", encoding="utf-8")
     return target
-
-
-def _labels(node: object) -> list[str]:
-    out = []
-    for child in node.children:  # type: ignore[attr-defined]
-        out.append(str(child.label))
-        out += _labels(child)
-    return out
 
 
 def test_verify_against_scan_marks_groups_and_writes_the_work_order(tmp_path: Path) -> None:
@@ -120,7 +112,7 @@ def test_verify_against_scan_marks_groups_and_writes_the_work_order(tmp_path: Pa
             # And on the topology: the crossed leaf's entry carries the mark.
             await pilot.press("escape", "3")
             await settle(pilot)
-            labels = _labels(main.topology.root)
+            labels = tree_labels(main.topology.root)
             assert any(label.startswith(f"✖ {LEAF}") for label in labels), labels
             # No edit was made.
             assert session.revision == revision and not app.workspace.dirty
@@ -131,7 +123,9 @@ def test_verify_against_scan_marks_groups_and_writes_the_work_order(tmp_path: Pa
             await settle(pilot)
             assert panel.pinned == [] and "Scan" not in str(panel.border_title)
             assert main.racks.marks.devices == plain
-            assert not any(label.startswith(f"✖ {LEAF}") for label in _labels(main.topology.root))
+            assert not any(
+                label.startswith(f"✖ {LEAF}") for label in tree_labels(main.topology.root)
+            )
 
     run(journey)
 

@@ -9,20 +9,22 @@ from pathlib import Path
 
 from rackdesigner.tui import actions
 from rackdesigner.tui.controllers.whatif import is_part
-from rackdesigner.tui.screens.prompt import PromptScreen
 from rackdesigner.tui.screens.typed_choice import TypedChoiceScreen, filtered, resolve
 from tests.conftest import ROOT
-from tests.tui.pilot import SIZE, app_for, copy, palette, run, settle, type_text, wait_for
+from tests.tui.pilot import (
+    SIZE,
+    app_for,
+    copy,
+    go_to,
+    palette,
+    run,
+    settle,
+    tree_labels,
+    type_text,
+    wait_for,
+)
 
 LEAF = "a01-leaf1"
-
-
-def _labels(node: object) -> list[str]:
-    out = []
-    for child in node.children:  # type: ignore[attr-defined]
-        out.append(str(child.label))
-        out += _labels(child)
-    return out
 
 
 def test_what_if_the_switch_under_the_cursor_fails(tmp_path: Path) -> None:
@@ -38,10 +40,7 @@ def test_what_if_the_switch_under_the_cursor_fails(tmp_path: Path) -> None:
             assert session is not None
             revision, text = session.revision, session.layout
             # The cursor onto the leaf switch: ctrl+g, its id, enter.
-            await pilot.press("ctrl+g")
-            await wait_for(pilot, PromptScreen)
-            await type_text(pilot, LEAF)
-            await pilot.press("enter")
+            await go_to(pilot, LEAF)
             await settle(pilot)
             assert main.racks.current_device_id() == LEAF
             # The palette: the list offers the switch under the cursor first; enter.
@@ -60,18 +59,21 @@ def test_what_if_the_switch_under_the_cursor_fails(tmp_path: Path) -> None:
             assert header.figures.startswith(f"what if switch:{LEAF} fails: 0 GPUs lost")
             assert "bisection 75% left" in header.figures and "esc clears" in header.figures
             assert "bisection 75% left" in header.text().plain
-            assert "rails cut: 4 GPU nodes" in app.notices[-1][1]
+            # The scenario is in the problems panel, the notice says so.
+            pinned = main.problems.pinned
+            assert any(isinstance(x, str) and "rails cut: 4 GPU nodes" in x for x in pinned)
+            assert "problems panel" in app.notices[-1][1]
             # The topology shades the switch too.
             await pilot.press("3")
             await settle(pilot)
-            labels = _labels(main.topology.root)
+            labels = tree_labels(main.topology.root)
             assert any(label.startswith(f"▼ {LEAF}") for label in labels), labels
             # Escape: every view as it was.
             await pilot.press("escape")
             await settle(pilot)
             assert main.racks.shade == {} and header.figures == ""
             assert "GPUs" in header.text().plain and "what if" not in header.text().plain
-            assert not any(label.startswith("▼") for label in _labels(main.topology.root))
+            assert not any(label.startswith("▼") for label in tree_labels(main.topology.root))
             # No edit was made.
             assert session.revision == revision and session.layout is text
             assert not app.workspace.dirty and path.read_bytes() == before

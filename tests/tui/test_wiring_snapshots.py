@@ -1,7 +1,7 @@
 """Snapshots of the cabling dialogs: Connect ports, Generate fabric, New from template.
 
 Compared byte for byte with tests/golden/tui/wiring/ (the mechanism of
-test_tui_snapshots.py; regenerate with RACKDESIGNER_REGENERATE_GOLDEN=1 after looking at
+test_snapshots.py; regenerate with RACKDESIGNER_REGENERATE_GOLDEN=1 after looking at
 the new SVGs). One app session takes every snapshot.
 """
 

@@ -43,8 +43,8 @@ def test_the_topology_tree_says_1_rack_not_1_racks() -> None:
 
 def test_one_warning_in_the_problems_title_after_a_move(tmp_path: Path) -> None:
     """Moving a01-leaf1 from U19 up to U34 (15 presses of up) puts it outside the rack's
-    middle: one PLC003 warning beside the layout's one NET007 info, and the title says
-    "0 errors · 1 warning · 1 info"."""
+    middle: one PLC003 warning beside the layout's two infos (NET007, and PWR009 on the
+    ESS 3500's estimated power), and the title says "0 errors · 1 warning · 2 info"."""
     path = copy("training-128.toml", tmp_path)
 
     async def journey() -> None:
@@ -59,7 +59,16 @@ def test_one_warning_in_the_problems_title_after_a_move(tmp_path: Path) -> None:
             assert session is not None
             assert session.index.device("a01-leaf1").position == 34
             title = str(app.main.problems.border_title)
-            assert "0 errors · 1 warning · 1 info" in title, title
+            assert "0 errors · 1 warning · 2 info" in title, title
             assert not ONE_MANY.search(title)
 
     run(journey)
+
+
+def test_the_summary_counts_gpus_by_model_in_thousands() -> None:
+    """A 1,024-GPU hall's summary: "1,024  1,024 × h100-sxm", not "1024 × h100-sxm"."""
+    from rackdesigner.report.summary import Summary
+    from rackdesigner.tui.widgets.summary_view import SummaryView
+
+    head = SummaryView()._head(Summary(gpus=1024, gpus_by_model={"h100-sxm": 1024}))
+    assert "".join(text for text, _ in head[0]) == "GPUs 1,024  1,024 × h100-sxm"

@@ -1,4 +1,4 @@
-"""Seeing the whole rack (issue 23): the compact zooms (``z`` and the palette) at 80x24, with
+"""Seeing the whole rack: the compact zooms (``z`` and the palette) at 80x24, with
 labels that stay legible, and a rack opened scrolled to its occupied units."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rackdesigner.edit.base import EditError, Effect, check_id, nearest, unit_span
+from rackdesigner.edit.base import Command, EditError, Effect, check_id, nearest, unit_span
 from rackdesigner.edit.index import FACES, LayoutIndex, end_device, port_key
 from rackdesigner.layout_io.schema import ENDPOINT
 from rackdesigner.model.layout import Device, DeviceType, Feed, Layout, Link, Rack
@@ -279,3 +279,11 @@ def _restore_links(layout: Layout, index: LayoutIndex, removed: list[tuple[int, 
     for number, link in removed:  # ascending: each goes back where it was
         layout.links.insert(number, link)
         index.add_link(link)
+
+
+def cables_read(command: Command, index: LayoutIndex) -> None:
+    """Whether a cable's edit re-runs the site rules: only the cable plant's read cables
+    (v1.4: pathway fill, unrouted racks, trunks), so only in a layout that declares one."""
+    layout = index.layout
+    command.effect.site = bool(layout.pathways or layout.trunks)
+    command.effect.site_keys = None  # no rack field: every site rule may read them

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rackdesigner.edit.base import Command, remove_identity
-from rackdesigner.edit.commands.common import _link, check_link_ends
+from rackdesigner.edit.commands.common import _link, cables_read, check_link_ends
 from rackdesigner.edit.fields import coerce
 from rackdesigner.edit.index import LayoutIndex
 from rackdesigner.model.layout import Layout, Link
@@ -15,7 +15,7 @@ def _note_cable(command: Command, index: LayoutIndex, link: Link) -> None:
     """What adding or removing ``link`` touched: the cable itself and the fabric."""
     command.refs = [("link", index.link_ref(link))]
     command.effect.link(link)
-    command.effect.site = False  # no site rule reads cables
+    cables_read(command, index)
     command.effect.fabric = True
 
 

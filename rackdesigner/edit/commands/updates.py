@@ -17,6 +17,7 @@ from rackdesigner.edit.commands.common import (
     _rack,
     _slot_taken,
     _touch_device_links,
+    cables_read,
     check_fit,
     check_link_ends,
 )
@@ -257,7 +258,7 @@ class UpdateLink(_SetFields):
     ) -> None:
         self.refs = [("link", index.link_ref(target))]
         self.effect.link(target)
-        self.effect.site = False  # no site rule reads cables
+        cables_read(self, index)
         if values.keys() & {"a", "b"}:
             self.effect.fabric = True
 

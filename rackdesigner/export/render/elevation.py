@@ -330,16 +330,7 @@ def _tooltip(
     d = dev.device
     lines = [d.id + (f" ({d.label})" if d.label and d.label != d.id else "")]
     dtype = dev.type
-    where = ""
-    if placed is not None:
-        top = placed.position + placed.height - 1
-        where = f"U{placed.position}" if top == placed.position else f"U{placed.position}–U{top}"
-        if not placed.full:
-            where += f" · half depth, {placed.face}"
-        elif detail:
-            where += " · full depth"
-    elif d.side:
-        where = f"0U, {d.side} rail"
+    where = _where(dev, placed, detail)
     if dtype is None:
         lines.append(f"{d.model}: not in the catalog")
     elif detail:
@@ -350,19 +341,11 @@ def _tooltip(
         where = f"{d.model} · {where}" if where else d.model
     if where:
         lines.append(where)
-    figures = []
-    if dev.power or (dev.kind not in _PASSIVE and dtype is not None):
-        power = "power unknown" if dev.power is None else kw(dev.power)
-        figures.append(power + (" (estimated)" if dev.power_estimated else ""))
-    if dev.gpus:
-        figures.append(f"{dev.gpus} GPUs")
-    if dev.weight is not None and detail:
-        figures.append(f"{dev.weight:.0f} kg")
+    figures = _figures(dev, detail)
     if figures:
         lines.append(" · ".join(figures))
-    hostname = d.hostname
-    if hostname:
-        lines.append(f"hostname {hostname}")
+    if d.hostname:
+        lines.append(f"hostname {d.hostname}")
     if extra:
         lines.append(extra)
     if marks is not None:
@@ -371,6 +354,34 @@ def _tooltip(
         else:
             lines.append(" ".join(marks.codes))
     return text("\n".join(lines))
+
+
+def _where(dev: DeviceFacts, placed: Placed | None, detail: bool) -> str:
+    """Where a device is: its units (and depth), or its 0U rail."""
+    if placed is not None:
+        top = placed.position + placed.height - 1
+        where = f"U{placed.position}" if top == placed.position else f"U{placed.position}–U{top}"
+        if not placed.full:
+            where += f" · half depth, {placed.face}"
+        elif detail:
+            where += " · full depth"
+        return where
+    if dev.device.side:
+        return f"0U, {dev.device.side} rail"
+    return ""
+
+
+def _figures(dev: DeviceFacts, detail: bool) -> list[str]:
+    """A device's power (unknown, or estimated), GPUs and (with ``detail``) weight."""
+    figures = []
+    if dev.power or (dev.kind not in _PASSIVE and dev.type is not None):
+        power = "power unknown" if dev.power is None else kw(dev.power)
+        figures.append(power + (" (estimated)" if dev.power_estimated else ""))
+    if dev.gpus:
+        figures.append(f"{dev.gpus} GPUs")
+    if dev.weight is not None and detail:
+        figures.append(f"{dev.weight:.0f} kg")
+    return figures
 
 
 # Above this many racks a sheet's tooltips name findings by code only (the messages of a

@@ -3,19 +3,21 @@
 Rows run left to right in the order they first appear, ``row_pitch`` apart; racks sit
 ``rack_pitch`` apart by slot, as cable lengths are computed (layout-format.md, Geometry).
 Each rack shows its id, load, cooling (a letter and its word in the tooltip) and the
-utilisation of its feeds as a bar; racks with findings are outlined by severity. The
-longest cable routes are drawn as the length model runs them: along the tray over the
-first rack's row, then across the rows to the other rack.
+utilisation of its feeds as a bar (its tooltip names the power chain element each feed hangs
+on); racks with findings are outlined by severity. The longest cable routes are drawn as
+the length model runs them: along the tray over the first rack's row, then across the rows
+to the other rack.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from itertools import pairwise
 
 from rackdesigner.analysis import Analysis, LinkFacts, RackFacts
 from rackdesigner.export.render import svg
-from rackdesigner.export.render.findings import by_subject
+from rackdesigner.export.render.findings import Marks, by_subject
 from rackdesigner.export.render.palette import (
     DENSITY_RACK_SCALE_STEP,
     DENSITY_STEPS_KW,
@@ -31,6 +33,9 @@ RACK_WIDTH_M = 0.6
 RACK_DEPTH_M = 1.2
 ROUTES = 10  # the longest cable routes drawn
 COOLING_LETTER = {"air": "A", "liquid": "L", "rear-door": "D", "immersion": "I"}
+MARGIN = 30  # px round the page
+LABEL_W = 70  # px: row names left of the racks
+TOP = 200  # px: title block, legend and the routes' lanes above the first row
 
 
 def density_class(load_w: float) -> str:
@@ -84,18 +89,51 @@ def floorplan(
     )
 
 
+@dataclass(slots=True)
+class _Plan:
+    """Where things go on the plan, in px: each rack's slot, the racks' drawn size, the
+    pitches, the origin of the first row and the page's size."""
+
+    slots: dict[int, int]  # by rack index
+    pitch: float
+    row_pitch: float
+    width_px: float
+    depth_px: float
+    x0: float
+    y0: float
+    plan_h: float
+    width: float
+    height: float
+
+    def centre(self, facts: RackFacts) -> tuple[float, float]:
+        x = self.x0 + (self.slots[facts.index] - 1) * self.pitch + self.pitch / 2
+        y = self.y0 + facts.place.row_index * self.row_pitch + self.depth_px / 2
+        return x, y
+
+
 def floorplan_parts(
     analysis: Analysis, diagnostics: Iterable[Diagnostic] = (), *, date: str | None = None
 ) -> tuple[float, float, list[str]]:
     """The floor plan's size and elements, for a document or a print page."""
+    plan = _plan(analysis)
+    rack_marks = by_subject(diagnostics, "rack")
+    body = _rows(analysis, plan)
+    for facts in each(analysis.racks, "drawing the floor plan"):
+        body.append(_rack(analysis, facts, plan, rack_marks.get(facts.rack.id)))
+    body.extend(_routes(analysis, plan))
+    head = _title_block(analysis, plan.width, MARGIN, date)
+    head.extend(_legend(MARGIN, 100))
+    return plan.width, plan.height, [*head, *body]
+
+
+def _plan(analysis: Analysis) -> _Plan:
+    """The plan's geometry: racks at their slot; racks without a slot after the row's last
+    (in layout order)."""
     geometry = analysis.geometry
     pitch = geometry.rack_pitch * SCALE
     row_pitch = geometry.row_pitch * SCALE
     width_px = max(8.0, min(RACK_WIDTH_M * SCALE, pitch - 4))
     depth_px = max(16.0, min(RACK_DEPTH_M * SCALE, row_pitch * 0.6))
-    rack_marks = by_subject(diagnostics, "rack")
-
-    # Where each rack stands: slot as given; racks without a slot after the row's last.
     slots: dict[int, int] = {}
     last_slot: dict[int, int] = {}
     for facts in analysis.racks:
@@ -111,103 +149,118 @@ def floorplan_parts(
             slots[facts.index] = last_slot[row]
     max_slot = max(slots.values(), default=1)
     rows = max((f.place.row_index for f in analysis.racks), default=0) + 1
-
-    margin = 30
-    label_w = 70  # row names left of the racks
-    top = 200  # title block, legend and the routes' lanes above the first row
-    x0 = margin + label_w
-    y0 = top + margin
-
-    def centre(facts: RackFacts) -> tuple[float, float]:
-        x = x0 + (slots[facts.index] - 1) * pitch + pitch / 2
-        y = y0 + facts.place.row_index * row_pitch + depth_px / 2
-        return x, y
-
+    x0 = MARGIN + LABEL_W
+    y0 = TOP + MARGIN
     plan_w = max_slot * pitch
     plan_h = (rows - 1) * row_pitch + depth_px
-    width = max(x0 + plan_w + margin, 980)
-    height = y0 + plan_h + margin + 60 + 12 * ROUTES
+    width = max(x0 + plan_w + MARGIN, 980)
+    height = y0 + plan_h + MARGIN + 60 + 12 * ROUTES
+    return _Plan(slots, pitch, row_pitch, width_px, depth_px, x0, y0, plan_h, width, height)
 
+
+def _rows(analysis: Analysis, plan: _Plan) -> list[str]:
+    """Each row: a band with the row's name; the tray runs over the racks' centres."""
     body: list[str] = []
-    # Rows: a band and the row's name; the tray runs over the racks' centres.
     row_names: dict[int, str] = {}
     row_extent: dict[int, tuple[float, float]] = {}
     for facts in analysis.racks:
         row = facts.place.row_index
         row_names.setdefault(row, facts.rack.row if facts.rack.row is not None else "–")
-        x, _ = centre(facts)
+        x, _ = plan.centre(facts)
         lo, hi = row_extent.get(row, (x, x))
         row_extent[row] = (min(lo, x), max(hi, x))
     for row in sorted(row_names):
-        y = y0 + row * row_pitch
+        y = plan.y0 + row * plan.row_pitch
         lo, hi = row_extent[row]
         body.append(
-            f'<text class="h3 r" x="{x0 - 12}" y="{num(y + depth_px / 2 + 5)}">'
+            f'<text class="h3 r" x="{plan.x0 - 12}" y="{num(y + plan.depth_px / 2 + 5)}">'
             f"{text(clip('Row ' + row_names[row], 9))}</text>"
-            f'<path class="tray" d="M{num(lo - pitch / 2)} {num(y - 12)}'
-            f'H{num(hi + pitch / 2)}"/>\n'
+            f'<path class="tray" d="M{num(lo - plan.pitch / 2)} {num(y - 12)}'
+            f'H{num(hi + plan.pitch / 2)}"/>\n'
         )
+    return body
+
+
+def _rack(analysis: Analysis, facts: RackFacts, plan: _Plan, marks: Marks | None) -> str:
+    """One rack: its box in its density's colour with its id, load and cooling letter, a
+    tooltip, its feeds' utilisation bar, and its findings' outline and symbol."""
+    width_px, depth_px = plan.width_px, plan.depth_px
+    x, y = plan.centre(facts)
+    left, upper = x - width_px / 2, y - depth_px / 2
+    rack = facts.rack
+    util = facts.utilisation
+    cooling = facts.cooling
+    tip = _rack_tip(analysis, facts)
+    if marks is not None:
+        tip.extend(marks.lines)
+    dash = ' stroke-dasharray="4 2"' if rack.slot is None else ""
     font_chars = int((width_px - 4) / 6.02)
-    for facts in each(analysis.racks, "drawing the floor plan"):
-        x, y = centre(facts)
-        left, upper = x - width_px / 2, y - depth_px / 2
-        rack = facts.rack
-        cls = density_class(facts.load)
-        util = facts.utilisation
-        cooling = facts.cooling
-        tip = [
-            rack.id + (f" ({rack.label})" if rack.label else ""),
-            f"row {rack.row if rack.row is not None else '–'} · slot "
-            + (str(rack.slot) if rack.slot is not None else "none (drawn at the row's end)"),
-            f"load {'≥ ' if facts.load_unknown else ''}{kw(facts.load)}"
-            + (f" of {kw(facts.capacity)} usable ({util:.0%})" if util is not None else ""),
-            f"cooling {cooling} · {analysis.cooling_verdict(facts)}",
-        ]
-        if facts.gpus:
-            tip.append(f"{facts.gpus} GPUs")
-        marks = rack_marks.get(rack.id)
-        if marks is not None:
-            tip.extend(marks.lines)
-        dash = ' stroke-dasharray="4 2"' if rack.slot is None else ""
-        part = [
-            f'<g class="{cls}"><title>{text(chr(10).join(tip))}</title>'
-            f'<rect class="b" x="{num(left)}" y="{num(upper)}" width="{num(width_px)}" '
-            f'height="{num(depth_px)}"{dash}/>'
-            f'<text x="{num(left + 3)}" y="{num(upper + 12)}">{text(clip(rack.id, font_chars))}'
-            f"</text>"
-            f'<text class="sm" x="{num(left + 3)}" y="{num(upper + 24)}">'
-            f"{text(clip(kw(facts.load), int((width_px - 4) / 4.82)))}</text>"
-            f'<text class="sm" x="{num(left + 3)}" y="{num(upper + depth_px - 12)}">'
-            f"{COOLING_LETTER.get(cooling, '?')}</text></g>"
-        ]
-        # Feed utilisation: a bar along the rack's front edge, full width = 100 %.
-        bar_w = width_px - 6
+    part = [
+        f'<g class="{density_class(facts.load)}"><title>{text(chr(10).join(tip))}</title>'
+        f'<rect class="b" x="{num(left)}" y="{num(upper)}" width="{num(width_px)}" '
+        f'height="{num(depth_px)}"{dash}/>'
+        f'<text x="{num(left + 3)}" y="{num(upper + 12)}">{text(clip(rack.id, font_chars))}'
+        f"</text>"
+        f'<text class="sm" x="{num(left + 3)}" y="{num(upper + 24)}">'
+        f"{text(clip(kw(facts.load), int((width_px - 4) / 4.82)))}</text>"
+        f'<text class="sm" x="{num(left + 3)}" y="{num(upper + depth_px - 12)}">'
+        f"{COOLING_LETTER.get(cooling, '?')}</text></g>"
+    ]
+    # Feed utilisation: a bar along the rack's front edge, full width = 100 %.
+    bar_w = width_px - 6
+    part.append(
+        f'<rect class="sl" x="{num(left + 3)}" y="{num(upper + depth_px - 8)}" '
+        f'width="{num(bar_w)}" height="5"/>'
+    )
+    if util is not None:
+        fill = "se" if util > 1 else ("sw" if util > 0.8 else "si")
         part.append(
-            f'<rect class="sl" x="{num(left + 3)}" y="{num(upper + depth_px - 8)}" '
-            f'width="{num(bar_w)}" height="5"/>'
+            f'<rect class="{fill}" x="{num(left + 3)}" y="{num(upper + depth_px - 8)}" '
+            f'width="{num(bar_w * min(util, 1.0))}" height="5"/>'
         )
-        if util is not None:
-            fill = "se" if util > 1 else ("sw" if util > 0.8 else "si")
-            part.append(
-                f'<rect class="{fill}" x="{num(left + 3)}" y="{num(upper + depth_px - 8)}" '
-                f'width="{num(bar_w * min(util, 1.0))}" height="5"/>'
-            )
-        if marks is not None:
-            sev = SEVERITY_CLASS[marks.severity]
-            part.append(
-                f'<rect class="f{sev}" x="{num(left - 2)}" y="{num(upper - 2)}" '
-                f'width="{num(width_px + 4)}" height="{num(depth_px + 4)}"/>'
-                f'<use href="#s{sev}" x="{num(left + width_px - 12)}" y="{num(upper + 2)}"/>'
-            )
-        body.append("".join(part) + "\n")
-    # The longest routes, over everything else: up from the rack to the tray above its
-    # row (each route in a lane of its own), along it, and across the rows to the other.
+    if marks is not None:
+        sev = SEVERITY_CLASS[marks.severity]
+        part.append(
+            f'<rect class="f{sev}" x="{num(left - 2)}" y="{num(upper - 2)}" '
+            f'width="{num(width_px + 4)}" height="{num(depth_px + 4)}"/>'
+            f'<use href="#s{sev}" x="{num(left + width_px - 12)}" y="{num(upper + 2)}"/>'
+        )
+    return "".join(part) + "\n"
+
+
+def _rack_tip(analysis: Analysis, facts: RackFacts) -> list[str]:
+    """A rack's tooltip lines: id and label, row and slot, load of its usable capacity,
+    cooling and its verdict, GPUs."""
+    rack = facts.rack
+    util = facts.utilisation
+    tip = [
+        rack.id + (f" ({rack.label})" if rack.label else ""),
+        f"row {rack.row if rack.row is not None else '–'} · slot "
+        + (str(rack.slot) if rack.slot is not None else "none (drawn at the row's end)"),
+        f"load {'≥ ' if facts.load_unknown else ''}{kw(facts.load)}"
+        + (f" of {kw(facts.capacity)} usable ({util:.0%})" if util is not None else ""),
+        f"cooling {facts.cooling} · {analysis.cooling_verdict(facts)}",
+    ]
+    if facts.gpus:
+        tip.append(f"{facts.gpus} GPUs")
+    # The power chain: what each feed hangs on (the fill stays the power density).
+    sources = [f"{f.side or f.id} on {f.source}" for f in rack.feeds if f.source]
+    if sources:
+        tip.append("power " + ", ".join(sources))
+    return tip
+
+
+def _routes(analysis: Analysis, plan: _Plan) -> list[str]:
+    """The longest routes, over everything else: up from the rack to the tray above its
+    row (each route in a lane of its own), along it, and across the rows to the other;
+    and their table under the plan."""
+    body: list[str] = []
     racks_by_id = {id(f.rack): f for f in analysis.racks}
     longest = _longest(analysis, ROUTES)
-    table_y = y0 + plan_h + 40
+    table_y = plan.y0 + plan.plan_h + 40
     if longest:
         body.append(
-            f'<text class="h3" x="{margin}" y="{num(table_y)}">Longest cable routes</text>\n'
+            f'<text class="h3" x="{MARGIN}" y="{num(table_y)}">Longest cable routes</text>\n'
         )
     # Routes between the same two racks run the same way: one line for them, numbered with
     # their ranks ("1–8"), each in the table below (ten lanes of one pair, numbered each,
@@ -222,16 +275,16 @@ def floorplan_parts(
         media = link.link.media or "media not given"
         labels.append(f"{length:.1f} m: {link.link.a} ↔ {link.link.b} ({media})")
         body.append(
-            f'<text class="sm" x="{margin}" y="{num(table_y + 16 + rank * 12)}">'
+            f'<text class="sm" x="{MARGIN}" y="{num(table_y + 16 + rank * 12)}">'
             f"{rank + 1:>2}  {text(labels[-1])}</text>\n"
         )
     for lane_number, ranks in enumerate(groups.values()):
         link = longest[ranks[0]]
         a, b = (racks_by_id[id(rack)] for rack in _racks(link))
-        ax, ay = centre(a)
-        bx, by = centre(b)
-        ay -= depth_px / 2
-        by -= depth_px / 2
+        ax, ay = plan.centre(a)
+        bx, by = plan.centre(b)
+        ay -= plan.depth_px / 2
+        by -= plan.depth_px / 2
         lane = ay - 8 - lane_number * 3
         ranked = "\n".join(f"{rank + 1}  {labels[rank]}" for rank in ranks)
         body.append(
@@ -241,9 +294,7 @@ def floorplan_parts(
             f'<circle class="si" cx="{num(bx)}" cy="{num(by)}" r="2.5"/>'
             f'<text class="xs" x="{num(ax + 2)}" y="{num(lane - 1)}">{ranges(ranks)}</text></g>\n'
         )
-    head = _title_block(analysis, width, margin, date)
-    head.extend(_legend(margin, 100))
-    return width, height, [*head, *body]
+    return body
 
 
 def ranges(ranks: list[int]) -> str:

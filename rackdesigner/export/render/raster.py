@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import io
 import re
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from rackdesigner.layout_io.saving import signals_deferred
 
@@ -115,12 +116,40 @@ def overview_png(view: Overview, theme: str, max_side: int) -> bytes:
     ctx = cairo.Context(surface)
     ctx.translate(0, band)
     ctx.scale(scale, scale)
-    surfaces = palette.SURFACES.get(theme, palette.SURFACES["light"])
-    kinds = palette.THEMES.get(theme, palette.LIGHT)
-    severity = palette.SEVERITY_COLOURS.get(theme, palette.SEVERITY_COLOURS["light"])
-
-    ctx.set_source_rgb(*palette.rgb(surfaces["bg"]))
+    colours = _Colours(
+        palette.SURFACES.get(theme, palette.SURFACES["light"]),
+        palette.SEVERITY_COLOURS.get(theme, palette.SEVERITY_COLOURS["light"]),
+        # Device kinds, then the parts of rack-scale systems (drawn as their own kinds).
+        {
+            **palette.THEMES.get(theme, palette.LIGHT),
+            **palette.PARTS.get(theme, palette.PARTS["light"]),
+        },
+    )
+    ctx.set_source_rgb(*palette.rgb(colours.surfaces["bg"]))
     ctx.paint()
+    hatch = _hatch(cairo, colours.surfaces)
+    _draw_boxes(ctx, view, colours, hatch)
+    _draw_texts(ctx, cairo, view, colours, scale)
+    _draw_band(ctx, cairo, view, colours, hatch)
+    out = io.BytesIO()
+    with signals_deferred():  # cairo writes through a cffi callback (see there)
+        surface.write_to_png(out)
+    return out.getvalue()
+
+
+@dataclass(frozen=True, slots=True)
+class _Colours:
+    """A theme's colours for an overview: its surfaces, severities and kinds' swatches."""
+
+    surfaces: dict[str, str]
+    severity: dict[str, str]
+    kinds: dict[str, Any]
+
+
+def _hatch(cairo: Any, surfaces: dict[str, str]) -> Any:
+    """The blocked units' pattern: a diagonal line on a 6 px tile, repeated."""
+    from rackdesigner.export.render import palette
+
     hatch = cairo.ImageSurface(cairo.FORMAT_ARGB32, 6, 6)
     hctx = cairo.Context(hatch)
     hctx.set_source_rgb(*palette.rgb(surfaces["blocked"]))
@@ -130,26 +159,32 @@ def overview_png(view: Overview, theme: str, max_side: int) -> bytes:
     hctx.move_to(0, 6)
     hctx.line_to(6, 0)
     hctx.stroke()
-    hatch_pattern = cairo.SurfacePattern(hatch)
-    hatch_pattern.set_extend(cairo.EXTEND_REPEAT)
+    pattern = cairo.SurfacePattern(hatch)
+    pattern.set_extend(cairo.EXTEND_REPEAT)
     # The default (good) filter resamples the scaled tile for every box: 20 ms a box.
-    hatch_pattern.set_filter(cairo.FILTER_NEAREST)
+    pattern.set_filter(cairo.FILTER_NEAREST)
+    return pattern
 
+
+def _draw_boxes(ctx: Any, view: Overview, colours: _Colours, hatch: Any) -> None:
+    """The sheet's boxes, style by style (frames, slots, devices by kind, blocked units,
+    doors, findings' outlines on top), each filled and outlined in its style."""
+    from rackdesigner.export.render import palette
+
+    surfaces, severity = colours.surfaces, colours.severity
     # style -> (fill, stroke, width, dashes)
     styles: dict[str, tuple[object, str | None, float, tuple[float, ...]]] = {
         "fr": (surfaces["frame_fill"], surfaces["frame"], 1.5, ()),
         "sl": (surfaces["slot"], surfaces["slot_line"], 0.5, ()),
-        "bk": (hatch_pattern, surfaces["blocked_line"], 0.6, ()),
+        "bk": (hatch, surfaces["blocked_line"], 0.6, ()),
         "door": (None, surfaces["door"], 3.0, ()),
         "fe": (None, severity["error"], 2.4, ()),
         "fw": (None, severity["warning"], 2.4, (5.0, 2.0)),
         "fi": (None, severity["info"], 2.4, (1.5, 2.0)),
     }
-    # Device kinds, then the parts of rack-scale systems (drawn as their own kinds).
-    kinds = {**kinds, **palette.PARTS.get(theme, palette.PARTS["light"])}
-    for kind, swatch in kinds.items():
+    for kind, swatch in colours.kinds.items():
         styles[kind] = (swatch.fill, surfaces["body_line"], 0.6, ())
-    order = ["fr", "sl", *kinds, "bk", "door", "fi", "fw", "fe"]
+    order = ["fr", "sl", *colours.kinds, "bk", "door", "fi", "fw", "fe"]
     for style in order:
         rects = view.boxes.get(style)
         if not rects:
@@ -173,8 +208,15 @@ def overview_png(view: Overview, theme: str, max_side: int) -> bytes:
             ctx.set_dash(list(dashes))
             ctx.stroke()
             ctx.set_dash([])
-    # style -> (size, bold, colour): headings, figures, labels in their kind's text colour,
-    # labels of blocked units muted, U numbers.
+
+
+def _draw_texts(ctx: Any, cairo: Any, view: Overview, colours: _Colours, scale: float) -> None:
+    """The sheet's texts, style by style: headings, figures, labels in their kind's text
+    colour, labels of blocked units muted, U numbers."""
+    from rackdesigner.export.render import palette
+
+    surfaces = colours.surfaces
+    # style -> (size, bold, colour)
     fonts: dict[str, tuple[float, bool, str]] = {
         "h2": (15.0, True, surfaces["fg"]),
         "h3": (13.0, True, surfaces["fg"]),
@@ -182,7 +224,7 @@ def overview_png(view: Overview, theme: str, max_side: int) -> bytes:
         "tm": (10.0, False, surfaces["muted"]),
         "u": (8.0, False, surfaces["muted"]),
     }
-    for kind, swatch in kinds.items():
+    for kind, swatch in colours.kinds.items():
         fonts[f"t:{kind}"] = (10.0, False, swatch.text)
     current = None
     for style, x, y, content in sorted(view.texts, key=lambda t: t[0]):
@@ -197,9 +239,16 @@ def overview_png(view: Overview, theme: str, max_side: int) -> bytes:
             current = style
         ctx.move_to(x, y)
         ctx.show_text(content)
+
+
+def _draw_band(ctx: Any, cairo: Any, view: Overview, colours: _Colours, hatch: Any) -> None:
+    """The band above the sheet, in pixels: title, totals and the legend (the kinds
+    drawn, blocked units, the findings' outlines)."""
+    from rackdesigner.export.render import palette
+
+    surfaces, severity, kinds = colours.surfaces, colours.severity, colours.kinds
     ctx.select_font_face("DejaVu Sans Mono", cairo.FONT_SLANT_NORMAL, cairo.FONT_WEIGHT_BOLD)
     ctx.set_source_rgb(*palette.rgb(surfaces["fg"]))
-    # Title, totals and legend in the band, in pixels.
     ctx.identity_matrix()
     ctx.set_source_rgb(*palette.rgb(surfaces["fg"]))
     ctx.set_font_size(18)
@@ -214,7 +263,7 @@ def overview_png(view: Overview, theme: str, max_side: int) -> bytes:
     # (fill, label, outline colour or cairo pattern)
     items: list[tuple[str | None, str, object]]
     items = [(kinds[k].fill, labels.get(k, k), None) for k in view.kinds]
-    items.append((None, "blocked (full depth, other face)", hatch_pattern))
+    items.append((None, "blocked (full depth, other face)", hatch))
     items.extend((None, f"{name} outline", severity[name]) for name in ("error", "warning", "info"))
     for fill, label, extra in items:
         ctx.rectangle(x, 46, 18, 10)
@@ -232,7 +281,3 @@ def overview_png(view: Overview, theme: str, max_side: int) -> bytes:
         ctx.move_to(x + 24, 55)
         ctx.show_text(label)
         x += 24 + len(label) * 6.7 + 30
-    out = io.BytesIO()
-    with signals_deferred():  # cairo writes through a cffi callback (see there)
-        surface.write_to_png(out)
-    return out.getvalue()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -72,20 +73,13 @@ def _switch(box: Box, fabric: Fabric, global_ratio: dict[str, float]) -> Entry:
 
 
 def fabric_outline(analysis: Analysis, fabric: Fabric) -> Entry:
+    """A fabric as a tree: its head line, the tiers above the leaves, each class of alike
+    scalable units (its leaves and its racks' nodes or NVLink domains), and the switches
+    no GPU node reaches."""
     drawing = _FabricDrawing(analysis, fabric)
     drawing.build()
     global_ratio = {m: g.ratio for g in fabric.groups for m in g.members}
-    head = (
-        f"fabric {fabric.name} · {fabric.tech} · {plural(fabric.gpus, 'GPU')} on "
-        f"{plural(len(fabric.nodes), 'node')} · oversubscription "
-        f"{_ratio(fabric.oversubscription)}"
-    )
-    worst = fabric.worst_group()
-    if worst is not None:
-        head += f" · worst global ratio {worst.ratio:.2f}"
-    if fabric.cut_switches or fabric.cut_links:
-        head += f" · ✖ {len(fabric.cut_switches) + len(fabric.cut_links)} SPOFs"
-    root = Entry(head, fabric.name, bool(fabric.cut_switches or fabric.cut_links))
+    root = Entry(_fabric_head(fabric), fabric.name, bool(fabric.cut_switches or fabric.cut_links))
     found: list[Uplinks] = []
 
     def uplinks() -> Uplinks:  # one pass over the fabric's cables, once a domain needs it
@@ -104,32 +98,64 @@ def fabric_outline(analysis: Analysis, fabric: Fabric) -> Entry:
         group.children = [_switch(b, fabric, global_ratio) for b in members]
         root.children.append(group)
     for index, same in enumerate(drawing.su_classes):
-        prefix = f"su{index}-"
-        leaves = sorted((b for b in boxes if b.key.startswith(prefix + "l")), key=_by_name)
-        nodes = [b for b in boxes if b.key.startswith(prefix + "n")]
-        racks = len(same[0]["racks"])
-        leaves_text = plural(len(same[0]["leaves"]), "leaf", "leaves")
-        label = f"scalable unit {index + 1} · {leaves_text} · {plural(racks, 'rack')}"
-        if len(same) > 1:
-            label += f" · × {len(same)} like this"
-        unit = Entry(label)
-        for leaf in leaves:
-            unit.children.append(_switch(leaf, fabric, global_ratio))
-        for box in nodes:
-            domain = _domain_entry(box, uplinks(), analysis)
-            if domain is not None:
-                unit.children.append(domain)
-                continue
-            first = box.members[0].id if box.members else None
-            unit.children.append(Entry(f"{box.title} · {box.detail}", first))
-        unit.spof = any(e.spof for e in unit.children)
-        root.children.append(unit)
+        root.children.append(
+            _unit_entry(index, same, boxes, fabric, global_ratio, uplinks, analysis)
+        )
     unreached = [b for b in boxes if b.tier < 0]
     if unreached:
         group = Entry(f"{_tier_name(-1, fabric.max_tier)}")
         group.children = [_switch(b, fabric, global_ratio) for b in sorted(unreached, key=_by_name)]
         root.children.append(group)
     return root
+
+
+def _fabric_head(fabric: Fabric) -> str:
+    """The fabric's line: name, technology, GPUs on nodes, oversubscription, the worst
+    global ratio and its single points of failure."""
+    head = (
+        f"fabric {fabric.name} · {fabric.tech} · {plural(fabric.gpus, 'GPU')} on "
+        f"{plural(len(fabric.nodes), 'node')} · oversubscription "
+        f"{_ratio(fabric.oversubscription)}"
+    )
+    worst = fabric.worst_group()
+    if worst is not None:
+        head += f" · worst global ratio {worst.ratio:.2f}"
+    if fabric.cut_switches or fabric.cut_links:
+        head += f" · ✖ {len(fabric.cut_switches) + len(fabric.cut_links)} SPOFs"
+    return head
+
+
+def _unit_entry(
+    index: int,
+    same: list[dict[str, list[str]]],
+    boxes: list[Box],
+    fabric: Fabric,
+    global_ratio: dict[str, float],
+    uplinks: Callable[[], Uplinks],
+    analysis: Analysis,
+) -> Entry:
+    """A class of alike scalable units, drawn once: its leaves, then its racks' nodes (a
+    rack-scale rack as its NVLink domain)."""
+    prefix = f"su{index}-"
+    leaves = sorted((b for b in boxes if b.key.startswith(prefix + "l")), key=_by_name)
+    nodes = [b for b in boxes if b.key.startswith(prefix + "n")]
+    racks = len(same[0]["racks"])
+    leaves_text = plural(len(same[0]["leaves"]), "leaf", "leaves")
+    label = f"scalable unit {index + 1} · {leaves_text} · {plural(racks, 'rack')}"
+    if len(same) > 1:
+        label += f" · × {len(same)} like this"
+    unit = Entry(label)
+    for leaf in leaves:
+        unit.children.append(_switch(leaf, fabric, global_ratio))
+    for box in nodes:
+        domain = _domain_entry(box, uplinks(), analysis)
+        if domain is not None:
+            unit.children.append(domain)
+            continue
+        first = box.members[0].id if box.members else None
+        unit.children.append(Entry(f"{box.title} · {box.detail}", first))
+    unit.spof = any(e.spof for e in unit.children)
+    return unit
 
 
 def _domain_entry(box: Box, uplinks: Uplinks, analysis: Analysis) -> Entry | None:
@@ -154,25 +180,9 @@ def _domain_entry(box: Box, uplinks: Uplinks, analysis: Analysis) -> Entry | Non
     if name != f"nvl-{rack.id}":
         parts.append(f"rack {rack.id}")
     entry = Entry(" · ".join(parts), members[0].id)
-    far: dict[str, int] = {}
-    speeds: set[float] = set()
-    for dev in members:
-        for other, rate in uplinks.get(dev.id, ()):
-            far[other] = far.get(other, 0) + 1
-            if rate is not None:
-                speeds.add(rate)
-    cables = sum(far.values())
-    if cables:
-        speed = "/".join(f"{v / 1e9:g}G" for v in sorted(speeds, reverse=True))
-        switches = sorted(far, key=lambda d: (-far[d], d))
-        shown = ", ".join(switches[:3]) + (f", … {len(far) - 3} more" if len(far) > 3 else "")
-        entry.children.append(
-            Entry(
-                f"uplinks · {cables} × {speed or '?'} to "
-                f"{plural(len(far), 'switch', 'switches')}: {shown}",
-                switches[0],
-            )
-        )
+    uplink = _uplinks_entry(members, uplinks)
+    if uplink is not None:
+        entry.children.append(uplink)
     # The switch trays hold no compute port, so the fabric does not list them: the rack does.
     found = (analysis.device_by_id.get(d.id) for d in rack.devices)
     switch_trays = [d for d in found if d is not None and tray_role(d) == "switch"]
@@ -185,6 +195,28 @@ def _domain_entry(box: Box, uplinks: Uplinks, analysis: Analysis) -> Entry | Non
             )
         )
     return entry
+
+
+def _uplinks_entry(members: list[DeviceFacts], uplinks: Uplinks) -> Entry | None:
+    """A domain's uplinks: its trays' cables to this fabric, by far end (the three with
+    the most first), with their speeds; None without any."""
+    far: dict[str, int] = {}
+    speeds: set[float] = set()
+    for dev in members:
+        for other, rate in uplinks.get(dev.id, ()):
+            far[other] = far.get(other, 0) + 1
+            if rate is not None:
+                speeds.add(rate)
+    cables = sum(far.values())
+    if not cables:
+        return None
+    speed = "/".join(f"{v / 1e9:g}G" for v in sorted(speeds, reverse=True))
+    switches = sorted(far, key=lambda d: (-far[d], d))
+    shown = ", ".join(switches[:3]) + (f", … {len(far) - 3} more" if len(far) > 3 else "")
+    return Entry(
+        f"uplinks · {cables} × {speed or '?'} to {plural(len(far), 'switch', 'switches')}: {shown}",
+        switches[0],
+    )
 
 
 def _uplinks(fabric: Fabric) -> Uplinks:

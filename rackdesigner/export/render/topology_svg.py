@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from rackdesigner.analysis import Analysis, DeviceFacts
 from rackdesigner.analysis.fabric_graph import Fabric
+from rackdesigner.analysis.grouping import Groups
 from rackdesigner.export.render import svg
 from rackdesigner.export.render.palette import MEDIA
 from rackdesigner.export.render.svg import MEDIA_CLASS, clip, kind_class, num, text
@@ -135,6 +136,72 @@ def _tier_name(tier: int, max_tier: int) -> str:
     return TIER_NAMES.get(tier, f"tier {tier}")
 
 
+_Unit = dict[str, list[str]]  # a scalable unit: {"racks": [...], "leaves": [...]}
+
+
+def _cabled_pairs(fabric: Fabric) -> tuple[dict[str, set[str]], Counter[tuple[str, str]]]:
+    """Each device's cabled neighbours, and the cables of each pair (in id order)."""
+    adjacency: dict[str, set[str]] = defaultdict(set)
+    cables: Counter[tuple[str, str]] = Counter()
+    for link in fabric.links:
+        a, b = link.a.device.id, link.b.device.id  # type: ignore[union-attr]
+        adjacency[a].add(b)
+        adjacency[b].add(a)
+        cables[(a, b) if a < b else (b, a)] += 1
+    return adjacency, cables
+
+
+def _scalable_units(
+    endpoints: dict[str, list[DeviceFacts]], adjacency: dict[str, set[str]], leaf_ids: set[str]
+) -> dict[str, _Unit]:
+    """Racks of endpoints joined through the leaves they are cabled to (a union-find over
+    racks and leaves), by their root."""
+    groups = Groups()
+    for rack_id, devs in endpoints.items():
+        groups.add("r:" + rack_id)
+        for dev in devs:
+            for other in adjacency[dev.id]:
+                if other in leaf_ids:
+                    groups.join("s:" + other, "r:" + rack_id)
+    for leaf in leaf_ids:
+        groups.add("s:" + leaf)
+    units: dict[str, _Unit] = {}
+    for member in sorted(str(m) for found in groups.sets() for m in found):
+        root = str(groups.find(member))
+        unit = units.setdefault(root, {"racks": [], "leaves": []})
+        kind, _, ident = member.partition(":")
+        unit["racks" if kind == "r" else "leaves"].append(ident)
+    return units
+
+
+def _cables_per_unit(
+    units: dict[str, _Unit],
+    endpoints: dict[str, list[DeviceFacts]],
+    cables: Counter[tuple[str, str]],
+) -> tuple[Counter[str], Counter[str]]:
+    """The cables inside each unit and leaving it, by its root, in one pass over the
+    cabled pairs."""
+    unit_of: dict[str, str] = {}
+    for root, unit in units.items():
+        for r in unit["racks"]:
+            for d in endpoints[r]:
+                unit_of[d.id] = root
+        for leaf in unit["leaves"]:
+            unit_of[leaf] = root
+    inside: Counter[str] = Counter()
+    outside: Counter[str] = Counter()
+    for (a, b), n in cables.items():
+        ua, ub = unit_of.get(a), unit_of.get(b)
+        if ua is not None and ua == ub:
+            inside[ua] += n
+        else:
+            if ua is not None:
+                outside[ua] += n
+            if ub is not None:
+                outside[ub] += n
+    return inside, outside
+
+
 class _FabricDrawing:
     def __init__(self, analysis: Analysis, fabric: Fabric):
         self.analysis = analysis
@@ -156,96 +223,16 @@ class _FabricDrawing:
         return 0
 
     def build(self) -> None:
-        fabric = self.fabric
-        # Endpoints by rack; switches by tier.
-        endpoints: dict[str, list[DeviceFacts]] = defaultdict(list)
-        switches: dict[int, list[DeviceFacts]] = defaultdict(list)
-        for dev in fabric.devices:
-            tier = self._tier(dev)
-            if tier == 0:
-                endpoints[dev.rack.id].append(dev)
-            else:
-                switches[tier].append(dev)
-        adjacency: dict[str, set[str]] = defaultdict(set)
-        cables: Counter[tuple[str, str]] = Counter()
-        for link in fabric.links:
-            a, b = link.a.device.id, link.b.device.id  # type: ignore[union-attr]
-            adjacency[a].add(b)
-            adjacency[b].add(a)
-            cables[(a, b) if a < b else (b, a)] += 1
-        # Scalable units: racks of endpoints joined through the leaves they are cabled to.
+        """The boxes and bundles: each class of alike scalable units drawn once (its nodes
+        by rack, its leaves), then the switches of the tiers above, then the cables."""
+        endpoints, switches = self._by_tier()
+        adjacency, cables = _cabled_pairs(self.fabric)
         leaf_ids = {d.id for d in switches.get(1, [])}
-        parent: dict[str, str] = {}
-
-        def find(x: str) -> str:
-            while parent.setdefault(x, x) != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        for rack_id, devs in endpoints.items():
-            find("r:" + rack_id)
-            for dev in devs:
-                for other in adjacency[dev.id]:
-                    if other in leaf_ids:
-                        parent[find("r:" + rack_id)] = find("s:" + other)
-        for leaf in leaf_ids:
-            find("s:" + leaf)
-        units: dict[str, dict[str, list[str]]] = {}
-        for member in sorted(parent):
-            root = find(member)
-            unit = units.setdefault(root, {"racks": [], "leaves": []})
-            kind, _, ident = member.partition(":")
-            unit["racks" if kind == "r" else "leaves"].append(ident)
+        units = _scalable_units(endpoints, adjacency, leaf_ids)
+        self.su_classes = self._su_classes(units, endpoints, cables)
         by_id = self.analysis.device_by_id
         rack_order = {f.rack.id: f.index for f in self.analysis.racks}
-        # Layout order (racks as listed, devices in their rack): stable, and not tied to
-        # where the file put them.
         device_order = {d.id: i for i, d in enumerate(self.analysis.devices)}
-
-        # Cables inside each unit and leaving it, in one pass over the cabled pairs.
-        unit_of: dict[str, str] = {}
-        for root, unit in units.items():
-            for r in unit["racks"]:
-                for d in endpoints[r]:
-                    unit_of[d.id] = root
-            for leaf in unit["leaves"]:
-                unit_of[leaf] = root
-        inside: Counter[str] = Counter()
-        outside: Counter[str] = Counter()
-        for (a, b), n in cables.items():
-            ua, ub = unit_of.get(a), unit_of.get(b)
-            if ua is not None and ua == ub:
-                inside[ua] += n
-            else:
-                if ua is not None:
-                    outside[ua] += n
-                if ub is not None:
-                    outside[ub] += n
-        root_of = {id(unit): root for root, unit in units.items()}
-
-        def signature(unit: dict[str, list[str]]) -> tuple[object, ...]:
-            racks = sorted(
-                tuple(sorted(Counter(d.device.model for d in endpoints[r]).items()))
-                for r in unit["racks"]
-            )
-            leaves = sorted(by_id[s].device.model for s in unit["leaves"])
-            root = root_of[id(unit)]
-            return (tuple(racks), tuple(leaves), inside[root], outside[root])
-
-        # SUs in the order of their first rack, then of their first leaf.
-        last = len(device_order) + len(rack_order)
-        ordered = sorted(
-            units.values(),
-            key=lambda u: (
-                min((rack_order.get(r, last) for r in u["racks"]), default=last),
-                min((device_order[s] for s in u["leaves"]), default=last),
-            ),
-        )
-        classes: dict[tuple[object, ...], list[dict[str, list[str]]]] = {}
-        for unit in ordered:
-            classes.setdefault(signature(unit), []).append(unit)
-        self.su_classes = list(classes.values())
         for index, same in enumerate(self.su_classes):
             unit = same[0]  # drawn once, for all of its class
             note = f"× {len(same)} scalable units like this" if len(same) > 1 else ""
@@ -256,6 +243,55 @@ class _FabricDrawing:
         for tier in sorted(t for t in switches if t >= 2 or t < 0):
             self._switch_boxes(f"t{tier}", tier, switches[tier])
         self._bundles(cables)
+
+    def _by_tier(self) -> tuple[dict[str, list[DeviceFacts]], dict[int, list[DeviceFacts]]]:
+        """The fabric's endpoints by rack, and its switches by tier."""
+        endpoints: dict[str, list[DeviceFacts]] = defaultdict(list)
+        switches: dict[int, list[DeviceFacts]] = defaultdict(list)
+        for dev in self.fabric.devices:
+            tier = self._tier(dev)
+            if tier == 0:
+                endpoints[dev.rack.id].append(dev)
+            else:
+                switches[tier].append(dev)
+        return endpoints, switches
+
+    def _su_classes(
+        self,
+        units: dict[str, _Unit],
+        endpoints: dict[str, list[DeviceFacts]],
+        cables: Counter[tuple[str, str]],
+    ) -> list[list[_Unit]]:
+        """Scalable units alike (the same racks of models, leaf models and cables inside
+        and out) in classes; units in the order of their first rack, then of their first
+        leaf (layout order: stable, and not tied to where the file put them)."""
+        inside, outside = _cables_per_unit(units, endpoints, cables)
+        by_id = self.analysis.device_by_id
+        root_of = {id(unit): root for root, unit in units.items()}
+
+        def signature(unit: _Unit) -> tuple[object, ...]:
+            racks = sorted(
+                tuple(sorted(Counter(d.device.model for d in endpoints[r]).items()))
+                for r in unit["racks"]
+            )
+            leaves = sorted(by_id[s].device.model for s in unit["leaves"])
+            root = root_of[id(unit)]
+            return (tuple(racks), tuple(leaves), inside[root], outside[root])
+
+        rack_order = {f.rack.id: f.index for f in self.analysis.racks}
+        device_order = {d.id: i for i, d in enumerate(self.analysis.devices)}
+        last = len(device_order) + len(rack_order)
+        ordered = sorted(
+            units.values(),
+            key=lambda u: (
+                min((rack_order.get(r, last) for r in u["racks"]), default=last),
+                min((device_order[s] for s in u["leaves"]), default=last),
+            ),
+        )
+        classes: dict[tuple[object, ...], list[_Unit]] = {}
+        for unit in ordered:
+            classes.setdefault(signature(unit), []).append(unit)
+        return list(classes.values())
 
     def _group(
         self, key: str, tier: int, devs: list[DeviceFacts], note: str, racks: list[str]

@@ -20,10 +20,18 @@ def metres(value: float) -> str:
 
 
 def length_text(link: LinkFacts, analysis: Analysis) -> str:
-    """``declared length 7 m`` or ``computed length 6.2 m (5.7 m route + 500 mm slack)``."""
+    """``declared length 7 m``, ``computed length 6.2 m (5.7 m route + 500 mm slack)`` or
+    (v1.4) ``channel length 41 m (cord 3.1 m + trunk t1 35 m + cord 2.9 m)``."""
     assert link.length is not None
     if link.link.length is not None:
         return f"declared length {metres(link.length)}"
+    if link.channel is not None:
+        runs = analysis.plant.route(link).runs
+        parts = " + ".join(
+            f"{run.name if run.kind == 'trunk' else run.kind} {metres(run.length or 0.0)}"
+            for run in runs
+        )
+        return f"channel length {metres(link.length)} ({parts})"
     assert link.route is not None
     return (
         f"computed length {metres(link.length)} ({metres(link.route)} route + "
@@ -34,7 +42,7 @@ def length_text(link: LinkFacts, analysis: Analysis) -> str:
 def length_values(link: LinkFacts, analysis: Analysis) -> dict[str, float]:
     assert link.length is not None
     values = {"length": link.length}
-    if link.link.length is None and link.route is not None:
+    if link.link.length is None and link.route is not None and link.channel is None:
         values["route"] = link.route
         values["slack"] = analysis.geometry.slack
     return values
@@ -43,16 +51,14 @@ def length_values(link: LinkFacts, analysis: Analysis) -> dict[str, float]:
 def link_form(link: LinkFacts) -> str:
     """The media table's form of ``link``: ``split`` from a switch to an adapter (a node),
     ``straight`` between two switches (or two adapters)."""
-    from rackdesigner.analysis.reach import form_of
+    from rackdesigner.analysis.optics import link_shape
 
-    a, b = link.a.device, link.b.device
-    return form_of(a is not None and a.kind == "switch", b is not None and b.kind == "switch")
+    return link_shape(link)[1]
 
 
 def link_tech(link: LinkFacts) -> str | None:
     """The technology ``link`` runs (its ends' port groups, :func:`analysis.reach.link_tech`):
     at 800G it decides between XDR's parts and Ethernet's."""
-    from rackdesigner.analysis.reach import link_tech as tech_of
+    from rackdesigner.analysis.optics import link_shape
 
-    a, b = link.a.group, link.b.group
-    return tech_of(a.tech if a is not None else None, b.tech if b is not None else None)
+    return link_shape(link)[0]

@@ -57,7 +57,11 @@ from rackdesigner.model.units import BYTE_RATE, RATIO, fmt
 from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
 from rackdesigner.rules.network._common import nodes_text, ratio_text
-from rackdesigner.topology.collectives import fabric_bus_bandwidth, per_direction
+from rackdesigner.topology.collectives import (
+    FabricBusBandwidth,
+    fabric_bus_bandwidth,
+    per_direction,
+)
 
 if TYPE_CHECKING:
     from rackdesigner.analysis.fabric_graph import Fabric
@@ -258,66 +262,91 @@ def expected_allreduce(analysis: Analysis) -> Iterator[Finding]:
         if figures is not None:
             yield _domain_finding(fabric, figures, efficiency)
             continue
-        bus = fabric_bus_bandwidth(fabric, efficiency)
-        parts: list[str] = []
-        values: dict[str, float] = {}
-        if bus.intra is not None and bus.intra_node is not None:
-            figure = _intra_node(bus.intra_node, efficiency)
-            assert figure is not None
-            parts.append(f"{fmt(bus.intra, BYTE_RATE)} inside a node ({figure[1]})")
-            values["intra"] = bus.intra
-        within = bus.within
-        if within is not None and within.figure is not None and within.node is not None:
-            # (v1.2) Rail-local: within a scalable unit the leaf ratio does not apply.
-            how = (
-                f"{fmt(fabric.node_bandwidth.get(within.node.id, 0.0), BYTE_RATE)} of fabric "
-                "ports per node"
-            )
-            if not bus.uniform:
-                how += f" on node {within.node.id}"
-            how += f" × {fmt(efficiency, RATIO)}"
-            how += (
-                ", capped at the figure inside the node"
-                if within.capped
-                else "; rail k of every node on one leaf: never through the spines"
-            )
-            where = "within the scalable unit" if within.covers else "within a scalable unit"
-            parts.append(f"{fmt(within.figure, BYTE_RATE)} between nodes {where} ({how})")
-            values["within_su"] = within.figure
-            values["sus"] = float(within.units)
-            if within.covers:
-                values["inter"] = within.figure
-        if (
-            bus.inter is not None
-            and bus.inter_node is not None
-            and (within is None or not within.covers)
-        ):
-            how = f"{fmt(bus.node_bandwidth or 0.0, BYTE_RATE)} of fabric ports per node"
-            if not bus.uniform:
-                how += f" on node {bus.inter_node.id}"
-            how += f" × {fmt(efficiency, RATIO)}"
-            if bus.oversubscription > 1:
-                how += f" ÷ {ratio_text(bus.oversubscription)} fabric oversubscription"
-                values["oversubscription"] = bus.oversubscription
-            if bus.capped:
-                how += ", capped at the figure inside the node"
-            across = " across scalable units" if within is not None else ""
-            parts.append(f"{fmt(bus.inter, BYTE_RATE)} between nodes{across} ({how})")
-            values["inter"] = bus.inter
-            if within is not None:
-                values["across_su"] = bus.inter
-        if not parts:
-            continue
-        entity, subject = fabric.site()
-        yield Finding(
-            entity,
-            subject,
-            f"expected all-reduce bus bandwidth for {nodes_text(fabric)}: " + "; ".join(parts),
-            hint="compare with nccl-tests all_reduce_perf busbw after burn-in; "
-            "well below these figures, something is broken",
-            values=values,
-        )
-    # GPU nodes outside any fabric: the intra-node figure, once per device model.
+        finding = _fabric_finding(fabric, efficiency)
+        if finding is not None:
+            yield finding
+    yield from _outside_fabrics(analysis, efficiency)
+
+
+def _fabric_finding(fabric: Fabric, efficiency: float) -> Finding | None:
+    """A fabric's figures inside a node, within a scalable unit and between nodes (across
+    the units), each with how it was derived; None where none is known."""
+    bus = fabric_bus_bandwidth(fabric, efficiency)
+    parts: list[str] = []
+    values: dict[str, float] = {}
+    if bus.intra is not None and bus.intra_node is not None:
+        figure = _intra_node(bus.intra_node, efficiency)
+        assert figure is not None
+        parts.append(f"{fmt(bus.intra, BYTE_RATE)} inside a node ({figure[1]})")
+        values["intra"] = bus.intra
+    within = bus.within
+    if within is not None and within.figure is not None and within.node is not None:
+        parts.append(_within_part(fabric, bus, efficiency, values))
+    if (
+        bus.inter is not None
+        and bus.inter_node is not None
+        and (within is None or not within.covers)
+    ):
+        parts.append(_between_part(bus, efficiency, values))
+    if not parts:
+        return None
+    entity, subject = fabric.site()
+    return Finding(
+        entity,
+        subject,
+        f"expected all-reduce bus bandwidth for {nodes_text(fabric)}: " + "; ".join(parts),
+        hint="compare with nccl-tests all_reduce_perf busbw after burn-in; "
+        "well below these figures, something is broken",
+        values=values,
+    )
+
+
+def _within_part(
+    fabric: Fabric, bus: FabricBusBandwidth, efficiency: float, values: dict[str, float]
+) -> str:
+    """(v1.2) Rail-local: within a scalable unit the leaf ratio does not apply."""
+    within = bus.within
+    assert within is not None and within.figure is not None and within.node is not None
+    bandwidth = fabric.node_bandwidth.get(within.node.id, 0.0)
+    how = f"{fmt(bandwidth, BYTE_RATE)} of fabric ports per node"
+    if not bus.uniform:
+        how += f" on node {within.node.id}"
+    how += f" × {fmt(efficiency, RATIO)}"
+    how += (
+        ", capped at the figure inside the node"
+        if within.capped
+        else "; rail k of every node on one leaf: never through the spines"
+    )
+    where = "within the scalable unit" if within.covers else "within a scalable unit"
+    values["within_su"] = within.figure
+    values["sus"] = float(within.units)
+    if within.covers:
+        values["inter"] = within.figure
+    return f"{fmt(within.figure, BYTE_RATE)} between nodes {where} ({how})"
+
+
+def _between_part(bus: FabricBusBandwidth, efficiency: float, values: dict[str, float]) -> str:
+    """Between nodes (across scalable units, where the fabric has several): the node's
+    fabric bandwidth × efficiency ÷ r, capped at the figure inside the node."""
+    assert bus.inter is not None and bus.inter_node is not None
+    how = f"{fmt(bus.node_bandwidth or 0.0, BYTE_RATE)} of fabric ports per node"
+    if not bus.uniform:
+        how += f" on node {bus.inter_node.id}"
+    how += f" × {fmt(efficiency, RATIO)}"
+    if bus.oversubscription > 1:
+        how += f" ÷ {ratio_text(bus.oversubscription)} fabric oversubscription"
+        values["oversubscription"] = bus.oversubscription
+    if bus.capped:
+        how += ", capped at the figure inside the node"
+    across = " across scalable units" if bus.within is not None else ""
+    values["inter"] = bus.inter
+    if bus.within is not None:
+        values["across_su"] = bus.inter
+    return f"{fmt(bus.inter, BYTE_RATE)} between nodes{across} ({how})"
+
+
+def _outside_fabrics(analysis: Analysis, efficiency: float) -> Iterator[Finding]:
+    """GPU nodes outside any fabric: the intra-node figure, once per device model."""
     cabled = {id(node) for fabric in analysis.fabrics for node in fabric.nodes}
     seen: dict[str, list[DeviceFacts]] = {}
     for dev in analysis.devices:

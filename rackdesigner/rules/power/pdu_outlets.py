@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rackdesigner.analysis import Analysis
+from rackdesigner.analysis import Analysis, DeviceFacts, RackFacts
 from rackdesigner.analysis.power_sides import cords_by_side
 from rackdesigner.rules.base import Finding, rule
 from rackdesigner.rules.power._common import pdus_by_feed, side_groups
@@ -52,29 +52,37 @@ def pdu_outlets(analysis: Analysis) -> Iterator[Finding]:
             members = [d for d, f in pdus if not label or f.group == label]
             if not members or any(d.type is None or d.type.outlets is None for d in members):
                 continue
-            c13 = sum((d.type.outlets or {}).get("c13", 0) for d in members if d.type)
-            c19 = sum((d.type.outlets or {}).get("c19", 0) for d in members if d.type)
-            big, total = cords.get(label, (0, 0))
-            where = f"side {label}: " if label else ""
-            related = tuple(d.ref for d in members)
-            if big > c19:
-                yield Finding(
-                    f"rack {rack.rack.id}",
-                    rack.ref,
-                    f"{where}{big} C19-class PSU cords (C20 inlets) for {c19} C19 outlets "
-                    "on its PDUs",
-                    hint="use PDUs with more C19 outlets or add one, or move devices to "
-                    "another rack",
-                    values={"cords": float(big), "outlets": float(c19)},
-                    related=related,
-                )
-            elif total > c13 + c19:
-                yield Finding(
-                    f"rack {rack.rack.id}",
-                    rack.ref,
-                    f"{where}{total} PSU cords for {c13 + c19} outlets on its PDUs "
-                    f"({c13} C13 + {c19} C19)",
-                    hint="use PDUs with more outlets or add one, or move devices to another rack",
-                    values={"cords": float(total), "outlets": float(c13 + c19)},
-                    related=related,
-                )
+            finding = _short_side(rack, label, members, cords.get(label, (0, 0)))
+            if finding is not None:
+                yield finding
+
+
+def _short_side(
+    rack: RackFacts, label: str, members: list[DeviceFacts], cords: tuple[int, int]
+) -> Finding | None:
+    """A side whose PDUs have fewer C19 outlets than its C20-inlet cords, or fewer outlets
+    than all its cords (``cords``: C19-class, all)."""
+    c13 = sum((d.type.outlets or {}).get("c13", 0) for d in members if d.type)
+    c19 = sum((d.type.outlets or {}).get("c19", 0) for d in members if d.type)
+    big, total = cords
+    where = f"side {label}: " if label else ""
+    related = tuple(d.ref for d in members)
+    if big > c19:
+        return Finding(
+            f"rack {rack.rack.id}",
+            rack.ref,
+            f"{where}{big} C19-class PSU cords (C20 inlets) for {c19} C19 outlets on its PDUs",
+            hint="use PDUs with more C19 outlets or add one, or move devices to another rack",
+            values={"cords": float(big), "outlets": float(c19)},
+            related=related,
+        )
+    if total > c13 + c19:
+        return Finding(
+            f"rack {rack.rack.id}",
+            rack.ref,
+            f"{where}{total} PSU cords for {c13 + c19} outlets on its PDUs ({c13} C13 + {c19} C19)",
+            hint="use PDUs with more outlets or add one, or move devices to another rack",
+            values={"cords": float(total), "outlets": float(c13 + c19)},
+            related=related,
+        )
+    return None

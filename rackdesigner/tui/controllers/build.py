@@ -27,6 +27,7 @@ from rackdesigner.model.wording import plural
 # for them (bench/tui.py).
 if TYPE_CHECKING:
     from rackdesigner.layout_io.catalog import Catalog
+    from rackdesigner.model.layout import DeviceType, Rack
     from rackdesigner.tui.ui import DesignerUI
     from rackdesigner.tui.workspace import Workspace
 
@@ -306,7 +307,6 @@ class BuildController:
 
         from rackdesigner.design.panels import place_through_panels, taken_but_panels
         from rackdesigner.edit import PlaceDevice
-        from rackdesigner.tui.screens.build import ChoiceScreen
 
         session = self.workspace.session
         if session is None:
@@ -323,30 +323,12 @@ class BuildController:
         face = self.ui.cursor().face
         side = rail
         if len(models) == 1 and ask:
-            entry = types[models[0]]
-            if is_rail_device(entry) and side is None:
-                side = await self.ui.wait_for(
-                    ChoiceScreen(
-                        f"{models[0]} is 0U: which side rail of rack {rack_id}?",
-                        [
-                            ("left", f"left rail ({left} there now)"),
-                            ("right", f"right rail ({right} there now)"),
-                        ],
-                        rail_for(left, right),
-                    )
-                )
-                if side is None:
-                    return []
-            elif entry.height_u > 0 and not entry.full_depth:
-                face = await self.ui.wait_for(
-                    ChoiceScreen(
-                        f"{models[0]} is half-depth: which face of rack {rack_id}?",
-                        [("front", "front"), ("rear", "rear")],
-                        face,
-                    )
-                )
-                if face is None:
-                    return []
+            answer = await self._ask_rail_or_face(
+                rack_id, models[0], types, side, face, (left, right)
+            )
+            if answer is None:
+                return []
+            side, face = answer
         began = time.perf_counter()  # after any question: what the app itself takes
         taken = taken_but_panels(index, rack)  # listed blanking panels make way
         try:
@@ -370,15 +352,67 @@ class BuildController:
         if self.ui.do(command) is not None:
             return []
         ids = [str(c.device_id) for c in commands]
-        self.ui.jump_to(rack_id, ids[0])
+        self._placed(rack, types, models, placements, ids)
+        self.workspace.timings["place"] = time.perf_counter() - began
+        return ids
+
+    def _placed(
+        self,
+        rack: Rack,
+        types: dict[str, DeviceType],
+        models: list[str],
+        placements: list[Placement],
+        ids: list[str],
+    ) -> None:
+        """After a placement: the cursor and inspector on the first device placed, and a
+        notice of what went where (and of a tray placed outside an NVLink domain)."""
+        self.ui.jump_to(rack.id, ids[0])
         self.ui.update_inspector(("device", ids[0]))
-        text = _placed_text(rack_id, placements, ids, types, int(rack.height_u))
-        notes = {n for m in models if (n := domain_note(types[m], rack.nvlink_domain, rack_id))}
+        text = _placed_text(rack.id, placements, ids, types, int(rack.height_u))
+        notes = {n for m in models if (n := domain_note(types[m], rack.nvlink_domain, rack.id))}
         if notes:  # a tray in a rack without a domain: say so before NVL002 does
             text += "; " + "; ".join(sorted(notes))
         self.ui.notify(text, timeout=8 if notes else 6)
-        self.workspace.timings["place"] = time.perf_counter() - began
-        return ids
+
+    async def _ask_rail_or_face(
+        self,
+        rack_id: str,
+        model: str,
+        types: dict[str, DeviceType],
+        side: str | None,
+        face: str,
+        rails: tuple[int, int],
+    ) -> tuple[str | None, str] | None:
+        """For a lone device: which rail a 0U one goes on (unless clicked), which face a
+        half-depth one; the (rail, face) to place with, or None when the user cancels."""
+        from rackdesigner.tui.screens.build import ChoiceScreen
+
+        entry, (left, right) = types[model], rails
+        if is_rail_device(entry) and side is None:
+            side = await self.ui.wait_for(
+                ChoiceScreen(
+                    f"{model} is 0U: which side rail of rack {rack_id}?",
+                    [
+                        ("left", f"left rail ({left} there now)"),
+                        ("right", f"right rail ({right} there now)"),
+                    ],
+                    rail_for(left, right),
+                )
+            )
+            if side is None:
+                return None
+        elif entry.height_u > 0 and not entry.full_depth:
+            chosen = await self.ui.wait_for(
+                ChoiceScreen(
+                    f"{model} is half-depth: which face of rack {rack_id}?",
+                    [("front", "front"), ("rear", "rear")],
+                    face,
+                )
+            )
+            if chosen is None:
+                return None
+            face = chosen
+        return side, face
 
     # -- events -----------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""What if… (issue 26): what a failure takes down, shaded over the views; no edit is made.
+"""What if…: what a failure takes down, shaded over the views; no edit is made.
 
 A plain class given the workspace and the screen. The part is the entity under the cursor
 (a switch, PDU, CDU or rear door; a GPU node's cables; its rack, the rack's feeds and power
@@ -6,14 +6,16 @@ sides, its path up the power chain, its CDUs' water loops), any chain element or
 warmer facility water, or one typed as ``KIND:ID``. The failure model runs in a worker thread on a
 snapshot of the analysis taken on the app's thread and comes back as one message
 (``WhatIfDone``). The racks and the topology shade what goes down, degrades or is cut off,
-the header shows the figures, until escape (:meth:`WhatIfController.clear`).
+the header shows the figures and the problems panel pins the scenario with its new
+findings, as ``rackdesigner whatif --fail`` prints them, until escape or an edit
+(:meth:`WhatIfController.clear`); the notice says the figures in a few lines.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rackdesigner.tui.controllers.verify import mark_topology
+from rackdesigner.tui.controllers.verify import mark_topology, pin_overlay
 from rackdesigner.tui.messages import WhatIfDone
 
 if TYPE_CHECKING:
@@ -23,12 +25,27 @@ if TYPE_CHECKING:
 
 # The device kinds a failure names by id (whatif's parts).
 DEVICE_PARTS = {"switch": "switch", "pdu": "pdu", "cdu": "cdu", "rear-door": "door"}
-FINDINGS_LISTED = 3  # of the failure's new findings, in its notice
 
 
 def choices(analysis: Analysis, device: str | None, rack: str | None) -> list[tuple[str, str]]:
-    """The parts to offer, the entity under the cursor first: (part, text)."""
-    out: list[tuple[str, str]] = []
+    """The parts to offer, the entity under the cursor first: (part, text), from each of
+    :data:`OFFERS` in turn."""
+    seen: set[str] = set()
+    unique = []
+    for offer in OFFERS:
+        for key, text in offer(analysis, device, rack):
+            if key not in seen:
+                seen.add(key)
+                unique.append((key, text))
+    return unique
+
+
+Offered = list[tuple[str, str]]
+
+
+def _device_parts(analysis: Analysis, device: str | None, rack: str | None) -> Offered:
+    """The device under the cursor (a switch, PDU, CDU or door) and each of its cables."""
+    out: Offered = []
     facts = analysis.device_by_id.get(device) if device else None
     if facts is not None:
         kind = DEVICE_PARTS.get(facts.kind or "")
@@ -41,6 +58,12 @@ def choices(analysis: Analysis, device: str | None, rack: str | None) -> list[tu
         ]
         for end in links:  # every one: typing filters the list
             out.append((f"link:{end}", f"link:{end}  (a cable of {facts.id})"))
+    return out
+
+
+def _rack_parts(analysis: Analysis, device: str | None, rack: str | None) -> Offered:
+    """The rack under the cursor, its feeds and its power sides."""
+    out: Offered = []
     rack_facts = next((r for r in analysis.racks if r.rack.id == rack), None) if rack else None
     if rack_facts is not None:
         out.append((f"rack:{rack}", f"rack:{rack}  (everything in it)"))
@@ -48,31 +71,21 @@ def choices(analysis: Analysis, device: str | None, rack: str | None) -> list[tu
             out.append((f"feed:{rack}/{feed.id}", f"feed:{rack}/{feed.id}"))
         for side in sorted({feed.side for feed in rack_facts.rack.feeds if feed.side}):
             out.append((f"side:{side}", f"side:{side}  (every rack's side {side} feeds)"))
-    out += _chain_parts(analysis, device, rack) + _loop_parts(analysis, device, rack)
-    seen: set[str] = set()
-    unique = []
-    for key, text in out:
-        if key not in seen:
-            seen.add(key)
-            unique.append((key, text))
-    return unique
+    return out
 
 
 def _chain_parts(analysis: Analysis, device: str | None, rack: str | None) -> Offered:
     """The power chain's elements (``ups:ups-a``): the rack's path up it first, nearest
     first, then every other element (read from the layout: no loads needed)."""
+    from rackdesigner.design.facts_text import chain_path
+
     layout = analysis.layout
-    by_id = {e.id: e for e in layout.power_elements}
     out: Offered = []
     racks = [r for r in layout.racks if r.id == rack] if rack else []
     for feed in racks[0].feeds if racks else ():
-        element = by_id.get(feed.source or "")
-        seen: set[str] = set()
-        while element is not None and element.id not in seen:  # each through its first source
-            seen.add(element.id)
+        for element in chain_path(layout, feed.source) if feed.source else ():
             part = f"{element.kind}:{element.id}"
             out.append((part, f"{part}  (rack {rack}'s power, {feed.side or feed.id})"))
-            element = by_id.get(element.fed_by[0]) if element.fed_by else None
     out.extend((f"{e.kind}:{e.id}", f"{e.kind}:{e.id}") for e in layout.power_elements)
     return out
 
@@ -98,7 +111,9 @@ def _loop_parts(analysis: Analysis, device: str | None, rack: str | None) -> Off
     return out
 
 
-Offered = list[tuple[str, str]]
+# Where the dialog's parts come from, in the order it lists them: a new kind of part is
+# one more function here (and its kind in whatif's parts, which computes its failure).
+OFFERS = (_device_parts, _rack_parts, _chain_parts, _loop_parts)
 
 
 def is_part(text: str) -> bool:
@@ -189,8 +204,6 @@ class WhatIfController:
                 event.error or "what-if failed", title="What if", severity="error", timeout=8
             )
             return
-        from rackdesigner.whatif.render import impact_lines
-
         session = self.workspace.session
         rack_of: dict[str, str] = {}
         if session is not None:
@@ -198,13 +211,15 @@ class WhatIfController:
                 owner = session.index.rack_of(node)
                 if owner is not None:
                     rack_of[node] = owner.id
+        from rackdesigner.tui.notices import NOTICE_LINES
         from rackdesigner.tui.overlays import shading_of  # with its first use: see verify.py
 
         shading = shading_of(event.part, event.impact, rack_of)
         self.workspace.shaded = shading
         self.show()
-        lines = impact_lines(event.impact, findings_listed=FINDINGS_LISTED)
-        self.ui.notify("\n".join(lines), title="What if", timeout=12)
+        # The figures, whole; the scenario and its findings are in the problems panel.
+        severity = "information" if event.impact.harmless else "warning"
+        self.ui.notify(shading.notice(NOTICE_LINES), title="What if", severity=severity, timeout=12)
 
     def show(self) -> None:
         """The shading and the figures as the workspace holds them (None: cleared)."""
@@ -213,7 +228,9 @@ class WhatIfController:
             self.ui.shade({}, {}, "")
         else:
             self.ui.shade(shading.shade, shading.where, shading.figures)
+        pin_overlay(self.workspace, self.ui)
         mark_topology(self.workspace, self.ui)
+        self.ui.update_inspector(self.workspace.inspected)  # with its what-if findings
 
     def clear(self) -> bool:
         """Escape: the views as they were; False when nothing was shaded."""

@@ -1,5 +1,5 @@
-"""ctrl+e: every export kind of ``rackdesigner export`` (exporters.KINDS), each with its
-path, and the command line's settings for them (exporters.SETTINGS: theme, paper, date,
+"""ctrl+e: every export kind of ``rackdesigner export`` (registry.KINDS), each with its
+path, and the command line's settings for them (registry.SETTINGS: theme, paper, date,
 scope, aggregate), run in a worker with a progress bar fed by the exporters' loops.
 
 Several kinds go in one export, as ``rackdesigner export`` writes several in one run: space
@@ -78,7 +78,7 @@ class ExportRequest:
     kind: ExportKind
     path: str
     theme: str
-    # Every exporters.SETTINGS value by its ``dest``, as the command line passes them.
+    # Every registry.SETTINGS value by its ``dest``, as the command line passes them.
     settings: dict[str, Any] = field(default_factory=dict)
 
 

@@ -62,6 +62,31 @@ class Built(Message):
         super().__init__()
 
 
+def _line(key: str, label: str, widget: Input | Select[Any]) -> Horizontal:
+    """One line of the form: its label and its field."""
+    return Horizontal(Label(label, classes="template-key"), widget, id=f"tline-{key}")
+
+
+def _list(options: list[tuple[str, Any]], ident: str, value: Any = None) -> Choice:
+    """A compact list of ``options`` that is never blank (``value`` chosen, else the first)."""
+    if value is None:
+        return Choice(options, allow_blank=False, id=ident, compact=True)
+    return Choice(options, value=value, allow_blank=False, id=ident, compact=True)
+
+
+def _site_lines() -> list[tuple[str, str, Input | Select[Any]]]:
+    """The last lines: the feeds' voltage and phases, the workload and the layout's name."""
+    name = Input(
+        placeholder="default: the open file's name, else the template's", id="t-name", compact=True
+    )
+    return [
+        ("voltage", "voltage", Input(id="t-voltage", compact=True)),
+        ("phases", "phases", _list([("3", 3), ("1", 1)], "t-phases")),
+        ("workload", "workload", _list([(w, w) for w in WORKLOADS], "t-workload")),
+        ("name", "name", name),
+    ]
+
+
 class TemplateScreen(ModalScreen[TemplateResult | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "cancel", id="template-cancel"),
@@ -83,109 +108,16 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
     def compose(self) -> ComposeResult:
         templates = [(f"{t.name} · {t.summary}", t.name) for t in TEMPLATES.values()]
         templates.append(("custom · your own GPU count, GPU, cooling and fabric", CUSTOM))
-        gpus = [(key, key) for key in self.gpu_keys]
-        switches = [(AUTO, AUTO), *((key, key) for key in self.switch_keys)]
-
-        def line(key: str, label: str, widget: Input | Select) -> Horizontal:
-            return Horizontal(Label(label, classes="template-key"), widget, id=f"tline-{key}")
-
         with Vertical(classes="dialog wide", id="template-dialog"):
             yield Static("New from template", classes="dialog-title")
-            yield line(
-                "template",
-                "template",
-                Choice(
-                    templates, value=self.template, allow_blank=False, id="t-template", compact=True
-                ),
-            )
+            yield _line("template", "template", _list(templates, "t-template", self.template))
             with VerticalScroll(id="template-form", can_focus=False):
-                yield line("gpus", "GPUs", Input(id="t-gpus", type="integer", compact=True))
-                yield line("sus", "SUs", Input(id="t-sus", type="integer", compact=True))
-                yield line("gpu", "GPU", Choice(gpus, allow_blank=False, id="t-gpu", compact=True))
-                yield line(
-                    "per-node",
-                    "per node",
-                    Choice([("8", 8), ("4", 4)], allow_blank=False, id="t-per-node", compact=True),
-                )
-                yield line(
-                    "cooling",
-                    "cooling",
-                    Choice(
-                        [("auto (liquid with cold plates, else rear door)", AUTO)]
-                        + [(c, c) for c in COOLING],
-                        allow_blank=False,
-                        id="t-cooling",
-                        compact=True,
-                    ),
-                )
-                yield line(
-                    "fabric",
-                    "fabric",
-                    Choice(
-                        [("auto (direct ≤16, leaf-spine ≤64, rail above)", AUTO)]
-                        + [(f, f) for f in FABRICS],
-                        allow_blank=False,
-                        id="t-fabric",
-                        compact=True,
-                    ),
-                )
-                yield line(
-                    "leaf", "leaf", Choice(switches, allow_blank=False, id="t-leaf", compact=True)
-                )
-                yield line(
-                    "spine",
-                    "spine",
-                    Choice(switches, allow_blank=False, id="t-spine", compact=True),
-                )
-                yield line(
-                    "link-speed",
-                    "link speed",
-                    Choice(
-                        [("auto (the nodes' ports)", AUTO)]
-                        + [(f"{speed / 1e9:g} Gbps", speed) for speed in self.link_speeds],
-                        allow_blank=False,
-                        id="t-link-speed",
-                        compact=True,
-                    ),
-                )
-                yield line(
-                    "oversubscription", "oversub.", Input(id="t-oversubscription", compact=True)
-                )
-                yield line(
-                    "su-nodes",
-                    "SU nodes",
-                    Input(
-                        id="t-su-nodes",
-                        type="integer",
-                        compact=True,
-                        placeholder="half the leaf's ports",
-                    ),
-                )
-                yield line("voltage", "voltage", Input(id="t-voltage", compact=True))
-                yield line(
-                    "phases",
-                    "phases",
-                    Choice([("3", 3), ("1", 1)], allow_blank=False, id="t-phases", compact=True),
-                )
-                yield line(
-                    "workload",
-                    "workload",
-                    Choice(
-                        [(w, w) for w in WORKLOADS],
-                        allow_blank=False,
-                        id="t-workload",
-                        compact=True,
-                    ),
-                )
-                yield line(
-                    "name",
-                    "name",
-                    Input(
-                        placeholder="default: the open file's name, else the template's",
-                        id="t-name",
-                        compact=True,
-                    ),
-                )
+                for key, label, widget in [
+                    *self._size_lines(),
+                    *self._fabric_lines(),
+                    *_site_lines(),
+                ]:
+                    yield _line(key, label, widget)
             yield Static("", id="template-status", classes="dialog-message")
             yield Static(
                 "tab next · space or ↓ opens a list · enter builds a new, unsaved layout · "
@@ -193,6 +125,36 @@ class TemplateScreen(ModalScreen[TemplateResult | None]):
                 id="template-hint",
                 classes="dialog-message",
             )
+
+    def _size_lines(self) -> list[tuple[str, str, Input | Select[Any]]]:
+        """The form's first lines: how many GPUs (or SUs) of which GPU, per node, cooled how."""
+        cooling = [("auto (liquid with cold plates, else rear door)", AUTO)]
+        return [
+            ("gpus", "GPUs", Input(id="t-gpus", type="integer", compact=True)),
+            ("sus", "SUs", Input(id="t-sus", type="integer", compact=True)),
+            ("gpu", "GPU", _list([(key, key) for key in self.gpu_keys], "t-gpu")),
+            ("per-node", "per node", _list([("8", 8), ("4", 4)], "t-per-node")),
+            ("cooling", "cooling", _list(cooling + [(c, c) for c in COOLING], "t-cooling")),
+        ]
+
+    def _fabric_lines(self) -> list[tuple[str, str, Input | Select[Any]]]:
+        """The fabric's lines: its kind, switches, link speed, ratio and SU size."""
+        fabrics = [("auto (direct ≤16, leaf-spine ≤64, rail above)", AUTO)]
+        switches = [(AUTO, AUTO), *((key, key) for key in self.switch_keys)]
+        speeds = [("auto (the nodes' ports)", AUTO)] + [
+            (f"{speed / 1e9:g} Gbps", speed) for speed in self.link_speeds
+        ]
+        su_nodes = Input(
+            id="t-su-nodes", type="integer", compact=True, placeholder="half the leaf's ports"
+        )
+        return [
+            ("fabric", "fabric", _list(fabrics + [(f, f) for f in FABRICS], "t-fabric")),
+            ("leaf", "leaf", _list(switches, "t-leaf")),
+            ("spine", "spine", _list(switches, "t-spine")),
+            ("link-speed", "link speed", _list(speeds, "t-link-speed")),
+            ("oversubscription", "oversub.", Input(id="t-oversubscription", compact=True)),
+            ("su-nodes", "SU nodes", su_nodes),
+        ]
 
     def on_mount(self) -> None:
         self._fill(self.template)

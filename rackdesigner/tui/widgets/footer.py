@@ -3,7 +3,7 @@
 Textual's footer is a container with a widget per key, and it recomposes whenever the
 screen's bindings change. That happens on every focus change (each view switch, each
 dialog closing). Mounting, styling and laying out those widgets took about 30 ms of every
-view switch, the largest single part of it (issue 14). This footer keeps the same keys,
+view switch, the largest single part of it. This footer keeps the same keys,
 the same look, clicks and tooltips. When the keys change it only repaints its one line.
 """
 

@@ -369,7 +369,6 @@ class RacksView(ScrollView, can_focus=True):
     def move_cursor(self, racks: int, units: int, *, rails: bool = False) -> None:
         """Arrows: units up/down, racks left/right; with ``rails`` (shift+arrows) the
         cursor also stops on each rack's 0U side rails."""
-        cursor = self.cursor
         if self.ghost is not None:
             # One key moves the ghost one line: a compact line holds k units, and a move of
             # one unit would leave the ghost on the same line for k - 1 presses.
@@ -379,18 +378,27 @@ class RacksView(ScrollView, can_focus=True):
             self._compact_step(units)
             return
         if units:
-            step = units
-            block = self.block_at()
-            # Jump over the rest of a tall device so one key press leaves it.
-            if block is not None and not cursor.rail and abs(units) == 1:
-                position = block.device.position or cursor.unit
-                step = block.top + 1 - cursor.unit if units > 0 else position - 1 - cursor.unit
-            self._set_cursor(Cursor(cursor.rack, cursor.unit + step, cursor.rail))
-            return
+            self._unit_step(units)
+        else:
+            self._rack_step(racks, rails)
+
+    def _unit_step(self, units: int) -> None:
+        """Up or down a unit; one press leaves a tall device (the cursor jumps its rest)."""
+        cursor = self.cursor
+        step = units
+        block = self.block_at()
+        if block is not None and not cursor.rail and abs(units) == 1:
+            position = block.device.position or cursor.unit
+            step = block.top + 1 - cursor.unit if units > 0 else position - 1 - cursor.unit
+        self._set_cursor(Cursor(cursor.rack, cursor.unit + step, cursor.rail))
+
+    def _rack_step(self, racks: int, rails: bool) -> None:
+        """Left or right by ``racks`` stops: each rack, and with ``rails`` its 0U side
+        rails too (the rail the cursor is on stays a stop); the unit kept where it fits."""
+        cursor = self.cursor
         plans = self.plans()
         if not plans:
             return
-        plan = plans[cursor.rack]
         order: list[tuple[int, str | None]] = []
         for index, each in enumerate(plans):
             left, right = each.rail("left", self.face), each.rail("right", self.face)
@@ -403,7 +411,6 @@ class RacksView(ScrollView, can_focus=True):
         there = min(max(here + racks, 0), len(order) - 1)
         rack, rail = order[there]
         unit = cursor.unit if plans[rack].height >= cursor.unit else plans[rack].height
-        del plan
         self._set_cursor(Cursor(rack, unit, rail))
 
     def _compact_step(self, units: int) -> None:
@@ -908,32 +915,18 @@ class RacksView(ScrollView, can_focus=True):
     def _compact_body(
         self, index: int, plan: RackPlan, lowest: int, highest: int, k: int
     ) -> list[Segment]:
-        ghost, moving = self.ghost, self.ghost_block()
-        units = plan.units(self.face)
-        if ghost is not None and moving is not None and ghost.rack == index:
-            spans = range(max(lowest, ghost.unit), min(highest, ghost.unit + moving.height - 1) + 1)
-            if spans:
-                clash = any(_in_the_way(units.get(u), moving) for u in spans)
-                clash = clash or ghost.refused is not None
-                top = ghost.unit + moving.height - 1
-                return [
-                    self._ghost_cell(
-                        moving, top if lowest <= top <= highest else -1, ghost.unit, clash
-                    )
-                ]
-        blocks: list[Block] = []
-        for unit in range(highest, lowest - 1, -1):
-            block = units.get(unit)
-            if block is not None and block not in blocks:
-                blocks.append(block)
-        moved_away = moving is not None and ghost is not None and moving in blocks
-        if moved_away:
-            blocks.remove(moving)  # type: ignore[arg-type]
+        """A compact line's body, units ``lowest``..``highest`` as one cell: the device
+        being moved over them, else the one the cursor is on, else the first that starts
+        on them (with how many more start there)."""
+        ghost = self._compact_ghost(index, plan, lowest, highest)
+        if ghost is not None:
+            return [ghost]
+        blocks, moved_away = self._blocks_between(plan, lowest, highest)
         cursor = self.cursor
-        here = index == cursor.rack and lowest <= cursor.unit <= highest and not cursor.rail
         if not blocks:
             if moved_away:
                 return [Segment("╌" * BODY_W, self.get_component_rich_style("racks--empty"))]
+            here = index == cursor.rack and lowest <= cursor.unit <= highest and not cursor.rail
             style = self.get_component_rich_style("racks--cursor" if here else "racks--empty")
             return [Segment("·".center(BODY_W), style)]
         current = self.block_at() if index == cursor.rack else None
@@ -942,10 +935,50 @@ class RacksView(ScrollView, can_focus=True):
             block = current
         else:
             block = starts[0] if starts else blocks[0]
-        others = len([b for b in starts if b is not block])
+        return self._compact_cell(block, block is current, starts, lowest, highest)
+
+    def _compact_ghost(
+        self, index: int, plan: RackPlan, lowest: int, highest: int
+    ) -> Segment | None:
+        """The device being moved, where its ghost covers units of this line."""
+        ghost, moving = self.ghost, self.ghost_block()
+        if ghost is None or moving is None or ghost.rack != index:
+            return None
+        spans = range(max(lowest, ghost.unit), min(highest, ghost.unit + moving.height - 1) + 1)
+        if not spans:
+            return None
+        units = plan.units(self.face)
+        clash = any(_in_the_way(units.get(u), moving) for u in spans)
+        clash = clash or ghost.refused is not None
+        top = ghost.unit + moving.height - 1
+        return self._ghost_cell(moving, top if lowest <= top <= highest else -1, ghost.unit, clash)
+
+    def _blocks_between(
+        self, plan: RackPlan, lowest: int, highest: int
+    ) -> tuple[list[Block], bool]:
+        """The devices on units ``lowest``..``highest``, top down, but the one being moved
+        away; and whether it was among them."""
+        units = plan.units(self.face)
+        blocks: list[Block] = []
+        for unit in range(highest, lowest - 1, -1):
+            block = units.get(unit)
+            if block is not None and block not in blocks:
+                blocks.append(block)
+        moving = self.ghost_block()
+        moved_away = moving is not None and self.ghost is not None and moving in blocks
+        if moved_away:
+            blocks.remove(moving)  # type: ignore[arg-type]
+        return blocks, moved_away
+
+    def _compact_cell(
+        self, block: Block, current: bool, starts: list[Block], lowest: int, highest: int
+    ) -> list[Segment]:
+        """``block``'s cell on a compact line: its id (marks, selection tick, ½) where it
+        starts on the line, else its model or label; then ``+N`` more starting there, or the
+        parts' marks where they are trays and shelves."""
         swatch = palette.swatch(block.kind, self._theme)
         style = Style(color=swatch.text, bgcolor=swatch.fill)
-        if block is current:
+        if current:
             style += self.get_component_rich_style("racks--selected")
         named = lowest <= block.top <= highest
         segments: list[Segment] = []
@@ -962,13 +995,9 @@ class RacksView(ScrollView, can_focus=True):
                 text = f"✓{text}"
         else:
             below = self.line_of_unit(highest) - self.line_of_unit(block.top)
-            text = safe.plain(
-                block.device.model
-                if below == 1
-                else (block.device.label or "")
-                if below == 2
-                else ""
-            )
+            under = {1: block.device.model, 2: block.device.label or ""}
+            text = safe.plain(under.get(below, ""))
+        others = len([b for b in starts if b is not block])
         more = f" +{others}" if others else ""
         if named and others and all(b.kind in palette.PART_MARKS for b in starts):
             # Trays and shelves tell apart by their marks, one a device, top to bottom.
@@ -1004,6 +1033,8 @@ class RacksView(ScrollView, can_focus=True):
         return Segment("┃" if not selected else "▐", style)
 
     def _body(self, index: int, plan: RackPlan, unit: int) -> list[Segment]:
+        """One unit's body: the device being moved over it, else the device on it (its top
+        line or the lines under it), else an empty unit."""
         ghost = self.ghost
         moving = self.ghost_block()
         if (
@@ -1022,28 +1053,31 @@ class RacksView(ScrollView, can_focus=True):
             here = index == self.cursor.rack and unit == self.cursor.unit and not self.cursor.rail
             style = self.get_component_rich_style("racks--cursor" if here else "racks--empty")
             return [Segment("·".center(BODY_W), style)]
+        return self._block_cell(index, block, unit)
+
+    def _block_cell(self, index: int, block: Block, unit: int) -> list[Segment]:
+        """``block``'s cell at ``unit``: in its what-if shade or its kind's colours; on its
+        top unit its marks and name, bold, below that what :func:`_under_text` says."""
         swatch = palette.swatch(block.kind, self._theme)
         style = Style(color=swatch.text, bgcolor=swatch.fill)
         shade = self.shade.get(block.device.id) if self.shade else None
         if shade is not None:
             style = _shade_style(shade, self._theme)
-        current = index == self.cursor.rack and self.block_at() is block
-        if current:
+        if index == self.cursor.rack and self.block_at() is block:
             style += self.get_component_rich_style("racks--selected")
         row_in_block = block.top - unit  # 0 on its top unit
+        if row_in_block:
+            body = f" {safe.plain(_under_text(block, row_in_block))}"[:BODY_W].ljust(BODY_W)
+            return [Segment(body, style)]
         segments: list[Segment] = []
         room = BODY_W
-        if row_in_block == 0:
-            mark = self._mark_segment(block.device.id, style)
-            if mark is not None:
-                segments.append(mark)
-                room -= 1
-            text = self._top_text(block, shade, room - 1)
-        else:
-            text = safe.plain(_under_text(block, row_in_block))
-        body = _with_marks(f" {text}", block.kind, room) if row_in_block == 0 else f" {text}"
-        body = body[:room].ljust(room)
-        segments.append(Segment(body, style + (Style(bold=True) if row_in_block == 0 else Style())))
+        mark = self._mark_segment(block.device.id, style)
+        if mark is not None:
+            segments.append(mark)
+            room -= 1
+        text = self._top_text(block, shade, room - 1)
+        body = _with_marks(f" {text}", block.kind, room)[:room].ljust(room)
+        segments.append(Segment(body, style + Style(bold=True)))
         return segments
 
     def _top_text(self, block: Block, shade: str | None, room: int) -> str:

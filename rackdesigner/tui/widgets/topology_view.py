@@ -4,7 +4,7 @@ The outline comes from :mod:`rackdesigner.export.render.topology_outline` (the t
 grouping: a scalable unit once with a count), built off the main thread; choosing an entry
 (enter or a click) jumps to its switch or node in the racks view. A rack-scale rack is drawn
 as its NVLink domain, one block (``nvl-a03 · NVL72 · 72 GPUs · 18 trays``) over its uplinks
-and switch trays (issue 24), not as its 27 trays.
+and switch trays, not as its 27 trays.
 """
 
 from __future__ import annotations

@@ -1,0 +1,457 @@
+"""The storage tiers and the storage fabric, as the STO rules, the report and what-if read them.
+
+Three tiers (docs/storage.md): each GPU node's local NVMe (``nvme``, ``nvme_read``,
+``nvme_write`` of its type), the parallel file system and the object store (devices of kind
+``storage`` whose type gives ``storage_tier``, with their per-appliance ``read_bandwidth``,
+``write_bandwidth`` and ``usable_capacity``). A storage device whose type names no tier
+serves the parallel file system: that is what a storage appliance in a GPU cluster is for.
+
+The storage fabric is every cable whose two ends are storage ports (``role = "storage"``,
+the default of a storage device's fast ports). A cluster that carries storage on its compute
+fabric says so by giving its appliances' data ports ``role = "compute"`` and cabling them
+into that fabric (converged): the compute fabric's cables then count too. A GPU node
+reaches the parallel file system when a path of such cables through switches joins it to
+a parallel-fs appliance; what the fabric carries between the appliances and the GPU nodes
+is the maximum flow from the one to the other over the cables' rates (each direction alike:
+the links are full duplex, so reads and writes see the same figure).
+
+NVIDIA's guidance for the parallel file system's rates (:data:`LEVELS`) is the DGX SuperPOD
+H100 reference architecture's Table 6, "Guidelines for storage performance" (RA-11333-001
+V11, 2023-09-22, Storage Architecture): single-node and per-SU (32 DGX H100, 256 GPUs)
+read and write at the levels good, better and best. Other cluster sizes scale by GPU, as
+the table's own 4-SU column does (4 x the SU's): a GPU's share of a node's figure (1/8) and
+of an SU's (1/256).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from rackdesigner.analysis.facts import DeviceFacts, LinkFacts
+from rackdesigner.model.layout import PortGroup, Workload
+
+
+class Source(Protocol):
+    """What the storage facts read of an analysis (:class:`rackdesigner.analysis.Analysis`,
+    which this module may not import: it builds them)."""
+
+    @property
+    def devices(self) -> list[DeviceFacts]: ...
+
+    @property
+    def links(self) -> list[LinkFacts]: ...
+
+    @property
+    def compute_edges(self) -> dict[tuple[str, str], dict[str, Any]]: ...
+
+
+BYTE = 8.0  # bits: the RA and the vendors give bytes per second, the model holds bit/s
+PARALLEL_FS = "parallel-fs"
+OBJECT = "object"
+SU_GPUS = 256  # the RA's SU: 32 DGX H100 of 8 GPUs
+NODE_GPUS = 8  # the RA's node: one DGX H100
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One column of the RA's Table 6, in bit/s."""
+
+    name: str
+    node_read: float  # one 8-GPU node
+    node_write: float
+    su_read: float  # one SU of 256 GPUs, aggregate
+    su_write: float
+
+    def per_gpu(self) -> tuple[float, float, float, float]:
+        """(node read, node write, aggregate read, aggregate write) per GPU."""
+        return (
+            self.node_read / NODE_GPUS,
+            self.node_write / NODE_GPUS,
+            self.su_read / SU_GPUS,
+            self.su_write / SU_GPUS,
+        )
+
+
+def _gbps(value: float) -> float:
+    return value * 1e9 * BYTE
+
+
+# DGX SuperPOD H100 RA (RA-11333-001 V11), Table 6, GBps: single-node read / write, single
+# SU aggregate read / write (its 4-SU column is four times the SU's, 62 x 4 = 248 ~ 250).
+LEVELS: dict[str, Level] = {
+    "good": Level("good", _gbps(4), _gbps(2), _gbps(15), _gbps(7)),
+    "better": Level("better", _gbps(8), _gbps(4), _gbps(40), _gbps(20)),
+    "best": Level("best", _gbps(40), _gbps(20), _gbps(125), _gbps(62)),
+}
+DEFAULT_LEVEL = "good"  # the RA's lowest guidance, where a layout declares none
+
+# The guide: "checkpoint every 100 steps" (with the workload's steps_per_second).
+DEFAULT_CHECKPOINT_STEPS = 100
+
+
+def level_of(workload: Workload | None) -> tuple[Level, bool]:
+    """The storage level the layout declares (``[workload] storage_level``), else the
+    default; and whether it was declared."""
+    name = workload.storage_level if workload is not None else None
+    if name in LEVELS:
+        return LEVELS[name], True
+    return LEVELS[DEFAULT_LEVEL], False
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """What a level asks of the parallel file system for ``gpus`` GPUs (bit/s)."""
+
+    level: Level
+    gpus: int
+    read: float
+    write: float
+
+    def node(self, gpus: int) -> tuple[float, float]:
+        """What one node of ``gpus`` GPUs should read and write at."""
+        node_read, node_write, _, _ = self.level.per_gpu()
+        return node_read * gpus, node_write * gpus
+
+
+def requirement(level: Level, gpus: int) -> Requirement:
+    _, _, read, write = level.per_gpu()
+    return Requirement(level, gpus, read * gpus, write * gpus)
+
+
+@dataclass(slots=True)
+class Tier:
+    """The appliances of one tier and what they add up to. A figure no appliance gives is
+    left out of the sums; ``*_unknown`` count the appliances without it."""
+
+    name: str
+    devices: list[DeviceFacts] = field(default_factory=list)
+    read: float = 0.0
+    write: float = 0.0
+    read_unknown: int = 0
+    write_unknown: int = 0
+    usable: float = 0.0
+    usable_unknown: int = 0
+    raw: float = 0.0
+
+    def add(self, dev: DeviceFacts) -> None:
+        dtype = dev.type
+        assert dtype is not None
+        self.devices.append(dev)
+        if dtype.read_bandwidth is not None:
+            self.read += float(dtype.read_bandwidth)
+        else:
+            self.read_unknown += 1
+        if dtype.write_bandwidth is not None:
+            self.write += float(dtype.write_bandwidth)
+        else:
+            self.write_unknown += 1
+        if dtype.usable_capacity is not None:
+            self.usable += float(dtype.usable_capacity)
+        else:
+            self.usable_unknown += 1
+        if dtype.nvme is not None:
+            self.raw += float(dtype.nvme)
+
+    @property
+    def read_known(self) -> bool:
+        return bool(self.devices) and self.read_unknown < len(self.devices)
+
+    @property
+    def write_known(self) -> bool:
+        return bool(self.devices) and self.write_unknown < len(self.devices)
+
+
+def tier_of(dev: DeviceFacts) -> str | None:
+    """The storage tier a device serves (a storage device without one: the parallel file
+    system), None for any other device."""
+    if dev.type is None or dev.type.kind != "storage":
+        return None
+    return dev.type.storage_tier or PARALLEL_FS
+
+
+@dataclass(slots=True)
+class Fabric:
+    """The storage fabric: the devices its cables join, with each pair's rate (bit/s)."""
+
+    edges: dict[str, dict[str, float]] = field(default_factory=dict)
+    links: int = 0
+    converged: bool = False
+
+    def add(self, a: str, b: str, speed: float) -> None:
+        if a == b:
+            return
+        self.edges.setdefault(a, {})
+        self.edges.setdefault(b, {})
+        self.edges[a][b] = self.edges[a].get(b, 0.0) + speed
+        self.edges[b][a] = self.edges[b].get(a, 0.0) + speed
+
+
+@dataclass(slots=True)
+class StorageFacts:
+    pfs: Tier
+    objects: Tier
+    nodes: list[DeviceFacts]  # the GPU nodes, in layout order
+    fabric: Fabric
+    node_bandwidth: dict[str, float]  # bit/s of each GPU node's storage cables
+    reached: set[str]  # GPU nodes with a path to a parallel-fs appliance
+    flow: float  # bit/s the fabric carries between the parallel-fs appliances and the nodes
+    switches: list[str]  # the storage fabric's switches, in layout order
+    leaves: list[str]  # of them, those a GPU node or an appliance is cabled to
+    failed: frozenset[str] = frozenset()
+
+    @property
+    def gpus(self) -> int:
+        return sum(dev.gpus for dev in self.nodes)
+
+    @property
+    def cabled_nodes(self) -> int:
+        return sum(1 for dev in self.nodes if self.node_bandwidth.get(dev.id, 0.0) > 0)
+
+    def path_read(self) -> float | None:
+        """The aggregate read the GPU nodes get from the parallel file system: the
+        appliances' figure where they give one, capped by what the fabric carries."""
+        if not self.pfs.devices:
+            return None
+        if not self.pfs.read_known:
+            return self.flow
+        return min(self.pfs.read, self.flow)
+
+    def path_write(self) -> float | None:
+        if not self.pfs.devices:
+            return None
+        if not self.pfs.write_known:
+            return self.flow
+        return min(self.pfs.write, self.flow)
+
+    def oversubscription(self) -> float | None:
+        """Down (GPU-node) over up bandwidth of the storage leaves the nodes are cabled to,
+        over all of them together; None without uplinks (a one-switch fabric)."""
+        down = up = 0.0
+        node_ids = {dev.id for dev in self.nodes}
+        switches = set(self.switches)
+        edges = self.fabric.edges
+        for leaf in self.leaves:
+            if not any(other in node_ids for other in edges.get(leaf, {})):
+                continue  # an appliances' leaf: its uplinks carry them, not the nodes
+            for other, rate in edges.get(leaf, {}).items():
+                if other in node_ids:
+                    down += rate
+                elif other in switches:
+                    up += rate
+        if down <= 0 or up <= 0:
+            return None
+        return down / up
+
+
+def storage_facts(analysis: Source, failed: Iterable[str] = ()) -> StorageFacts:
+    """The tiers and the storage fabric of ``analysis``'s layout; with ``failed`` (device
+    ids: appliances, switches) as if those devices were gone: what is left of the storage
+    bandwidth with them failed (what-if)."""
+    gone = frozenset(failed)
+    pfs, objects = Tier(PARALLEL_FS), Tier(OBJECT)
+    nodes: list[DeviceFacts] = []
+    kinds: dict[str, str | None] = {}
+    for dev in analysis.devices:
+        kinds.setdefault(dev.id, dev.kind)
+        if dev.id in gone:
+            continue
+        if dev.is_gpu_node:
+            nodes.append(dev)
+        tier = tier_of(dev)
+        if tier == PARALLEL_FS:
+            pfs.add(dev)
+        elif tier == OBJECT:
+            objects.add(dev)
+    fabric = _fabric(analysis, gone, {dev.id for dev in pfs.devices})
+    node_ids = {dev.id for dev in nodes}
+    node_bandwidth = {
+        dev.id: sum(fabric.edges.get(dev.id, {}).values())
+        for dev in nodes
+        if dev.id in fabric.edges
+    }
+    switches = [key for key in fabric.edges if kinds.get(key) == "switch" and key not in gone]
+    switch_set = set(switches)
+    ends = node_ids | {dev.id for dev in pfs.devices} | {dev.id for dev in objects.devices}
+    leaves = [s for s in switches if any(o in ends for o in fabric.edges[s])]
+    sources = [dev.id for dev in pfs.devices if dev.id in fabric.edges]
+    reached = _reached(fabric, sources, switch_set, node_ids)
+    flow = _max_flow(fabric, sources, node_ids, switch_set)
+    return StorageFacts(
+        pfs,
+        objects,
+        nodes,
+        fabric,
+        node_bandwidth,
+        reached,
+        flow,
+        switches,
+        leaves,
+        gone,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Left:
+    """What is left of the storage bandwidth with some parts failed (bit/s; None where the
+    appliances give no figure), and the GPU nodes still reaching the parallel file system."""
+
+    read: float | None
+    write: float | None
+    fabric: float
+    nodes_reached: int
+    nodes: int
+
+
+def bandwidth_left(analysis: Source, failed: Iterable[str]) -> Left:
+    """The parallel file system's read and write as the GPU nodes get them (the appliances'
+    rates capped by what the fabric carries), with the devices ``failed`` (appliances,
+    storage switches) gone: for what-if."""
+    facts = storage_facts(analysis, failed)
+    return Left(
+        facts.path_read(), facts.path_write(), facts.flow, len(facts.reached), len(facts.nodes)
+    )
+
+
+def is_storage_link(lf: LinkFacts, roles: dict[tuple[int, str | None], str] | None = None) -> bool:
+    """Both ends are storage ports (roles as the port groups and device kinds give them).
+    ``roles`` caches a port group's role on a device kind: a hall's 300,000 cables share a
+    few dozen."""
+    a, b = lf.a, lf.b
+    ga, gb, da, db = a.group, b.group, a.device, b.device
+    if ga is None or gb is None or da is None or db is None or lf.compute:
+        return False
+    if a.problem is not None or b.problem is not None:
+        return False
+    if roles is None:
+        return ga.effective_role(da.kind) == "storage" == gb.effective_role(db.kind)
+    return role_of(ga, da.kind, roles) == "storage" == role_of(gb, db.kind, roles)
+
+
+def role_of(group: PortGroup, kind: str | None, roles: dict[tuple[int, str | None], str]) -> str:
+    """``group``'s role on a device of ``kind``, through the cache ``roles``."""
+    key = (id(group), kind)
+    role = roles.get(key)
+    if role is None:
+        role = roles[key] = group.effective_role(kind)
+    return role
+
+
+def _fabric(analysis: Source, gone: frozenset[str], pfs: set[str]) -> Fabric:
+    """The storage cables' device graph; with the compute fabric's when an appliance of the
+    parallel file system is cabled into it (converged)."""
+    fabric = Fabric()
+    roles: dict[tuple[int, str | None], str] = {}
+    # Converged: an appliance cabled into the compute fabric (its edges name it).
+    converged = bool(pfs) and any(a in pfs or b in pfs for a, b in analysis.compute_edges)
+    for lf in analysis.links:
+        if lf.compute:
+            continue
+        if not is_storage_link(lf, roles):
+            continue
+        a_dev, b_dev = lf.a.device, lf.b.device
+        assert a_dev is not None and b_dev is not None
+        if a_dev.id in gone or b_dev.id in gone:
+            continue
+        fabric.links += 1
+        fabric.add(a_dev.id, b_dev.id, lf.speed or 0.0)
+    if converged:
+        fabric.converged = True
+        for (left, right), edge in analysis.compute_edges.items():
+            if left in gone or right in gone:
+                continue
+            fabric.links += edge["count"]
+            fabric.add(left, right, edge["bandwidth"])
+    return fabric
+
+
+def _reached(fabric: Fabric, sources: list[str], switches: set[str], nodes: set[str]) -> set[str]:
+    """The GPU nodes a path from a source reaches, through switches only."""
+    seen = set(sources)
+    reached: set[str] = set()
+    queue = deque(sources)
+    edges = fabric.edges
+    while queue:
+        current = queue.popleft()
+        for other in edges.get(current, ()):
+            if other in seen:
+                continue
+            if other in nodes:
+                reached.add(other)
+                seen.add(other)
+            elif other in switches:
+                seen.add(other)
+                queue.append(other)
+    return reached
+
+
+def _max_flow(fabric: Fabric, sources: list[str], nodes: set[str], switches: set[str]) -> float:
+    """The most the fabric carries from the appliances in ``sources`` to the GPU nodes: a
+    maximum flow over the switches, the appliances and the nodes each gathered into one
+    vertex (a cable's rate is its capacity each way). A fabric of a few switches per
+    thousand nodes: cheap even at 100,000 GPUs."""
+    if not sources or not nodes:
+        return 0.0
+    source_set = set(sources)
+    capacity: dict[str, dict[str, float]] = {}
+
+    def add(a: str, b: str, rate: float) -> None:
+        row = capacity.setdefault(a, {})
+        row[b] = row.get(b, 0.0) + rate
+
+    src, snk = "\0source", "\0sink"
+    direct = 0.0
+    for a in source_set:
+        for b, rate in fabric.edges.get(a, {}).items():
+            if b in switches:
+                add(src, b, rate)
+            elif b in nodes:
+                direct += rate
+    for s in switches:
+        for b, rate in fabric.edges.get(s, {}).items():
+            if b in switches:
+                add(s, b, rate)
+            elif b in nodes:
+                add(s, snk, rate)
+    if src not in capacity:
+        return direct
+    return direct + _flow_value(capacity, src, snk)
+
+
+def _flow_value(capacity: dict[str, dict[str, float]], src: str, snk: str) -> float:
+    import networkx as nx
+
+    graph: nx.DiGraph[str] = nx.DiGraph()
+    for a, row in capacity.items():
+        for b, rate in row.items():
+            graph.add_edge(a, b, capacity=rate)
+    if snk not in graph:
+        return 0.0
+    value = nx.maximum_flow_value(graph, src, snk)
+    return float(value) if math.isfinite(value) else 0.0
+
+
+__all__ = [
+    "DEFAULT_CHECKPOINT_STEPS",
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "OBJECT",
+    "PARALLEL_FS",
+    "Fabric",
+    "Left",
+    "Level",
+    "Requirement",
+    "Source",
+    "StorageFacts",
+    "Tier",
+    "bandwidth_left",
+    "is_storage_link",
+    "level_of",
+    "requirement",
+    "role_of",
+    "storage_facts",
+    "tier_of",
+]

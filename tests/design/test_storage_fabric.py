@@ -1,0 +1,151 @@
+"""The parallel file system and storage fabric ``new`` builds: NVIDIA's DGX SuperPOD H100
+reference architecture's storage-fabric counts reproduced, and every template's storage
+passing its own rules."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from rackdesigner.check.engine import check
+from rackdesigner.design.storage_fabric import StorageRequest, appliance_count, plan_storage
+from rackdesigner.design.templates import NewOptions, build
+from rackdesigner.layout_io.catalog import builtin, for_layout
+from rackdesigner.model.layout import Layout
+
+
+def _without_last_node(layout: Layout) -> Layout:
+    """The RA's 127 nodes: "a DGX system must be removed to accommodate for UFM
+    connectivity" (Table 4's note): the last node and its cables go."""
+    rack, node = [(r, d) for r, d in layout.devices() if d.model == "dgx-h100"][-1]
+    rack.devices.remove(node)
+    prefix = f"{node.id}:"
+    layout.links = [
+        link
+        for link in layout.links
+        if not (link.a.startswith(prefix) or link.b.startswith(prefix))
+    ]
+    return layout
+
+
+def test_the_h100_superpod_storage_fabric_counts() -> None:
+    """DGX SuperPOD H100 RA (RA-11333-001 V11): the 4-SU, 127-node SuperPOD's storage fabric
+    is 16 QM9700 (Table 7, "Storage Fabric ... 16 Fabric switches") and 494 NDR 400 Gb/s
+    cables "DGX H100 systems to leaf, leaf to spine", plus 48 storage cables of 2 x 200 Gb/s
+    (Table 8). With the storage those 48 cables imply (96 HDR200 ports: twelve 8-port
+    DDN AI400X2), by hand: node leaves 2 a SU (32 nodes x 2 ports / 32), 8; 127 x 2 = 254
+    node cables; each node leaf 24 uplinks (32 down at the RA's near 4:3): 8 x 24 = 192; a
+    storage leaf a SU for its 3 appliances (24 x 200 Gb/s) with 24 x 200 / 400 = 12 uplinks
+    (1:1): 4 x 12 = 48; 192 + 48 = 240 leaf-spine cables on 240 / 64 -> 4 spines (6 + 3
+    from each node and storage leaf to each, 60 ports a spine). Switches 8 + 4 + 4 = 16;
+    NDR cables 254 + 240 = 494; storage 96 links = 48 splitter cables."""
+    layout = _without_last_node(build(NewOptions(template="superpod", sus=4, storage=False)).layout)
+    counts = plan_storage(
+        layout, StorageRequest(appliance="storage-node", appliances=12, switch="qm9700")
+    )
+    assert (counts.node_leaves, counts.storage_leaves, counts.spines) == (8, 4, 4)
+    assert counts.switches == 16
+    assert (counts.node_leaf_cables, counts.leaf_spine_cables) == (254, 240)
+    assert counts.node_leaf_cables + counts.leaf_spine_cables == 494
+    assert counts.appliance_cables == 96  # 48 cables of 2 x 200 Gb/s
+    catalog = for_layout(layout)
+    models = Counter(d.model for _, d in layout.devices())
+    assert models["qm9700-storage-fabric"] == 12 and models["qm9700-storage-split"] == 4
+    assert models["storage-node"] == 12
+    # The node leaves: 32 node ports down, 24 up (near 4:3); every node's two ports on two
+    # different leaves.
+    per_leaf = Counter(
+        link.b.split(":")[0] for link in layout.links if ":eth" in link.a and "-n" in link.a
+    )
+    assert set(per_leaf.values()) <= {32, 31, 30}
+    storage = {
+        link.a.split(":")[0]: link.b.split(":")[0] for link in layout.links if ":eth1" in link.a
+    }
+    other = {
+        link.a.split(":")[0]: link.b.split(":")[0] for link in layout.links if ":eth2" in link.a
+    }
+    assert all(storage[n] != other[n] for n in storage)
+    # The nodes' storage ports run InfiniBand, as the RA's storage fabric: the layout says so.
+    assert catalog.devices["dgx-h100"].port_group("eth").tech == "infiniband"  # type: ignore[union-attr]
+    _, diagnostics = check(layout, select=["STO", "CAB004", "CAB005"])
+    assert [d for d in diagnostics if d.severity == "error"] == []
+
+
+def test_appliances_are_sized_for_the_level() -> None:
+    """DDN AI400X2 Turbo, 80 GB/s read and write. 1,024 GPUs at "best" ask 500 GB/s read
+    (125 x 4) and 248 GB/s write: ceil(500 / 80) = 7 appliances; at "better" 160 GB/s read:
+    2; at "good" 60 GB/s: 1, but at least one a pod (2 pods: 2)."""
+    catalog = builtin()
+    assert appliance_count(catalog, "ddn-ai400x2t", "best", 1024, 1) == 7
+    assert appliance_count(catalog, "ddn-ai400x2t", "better", 1024, 1) == 2
+    assert appliance_count(catalog, "ddn-ai400x2t", "good", 1024, 2) == 2
+
+
+def _storage_findings(layout: Layout) -> list[str]:
+    _, diagnostics = check(layout)
+    return [f"{d.code} {d.text()}" for d in diagnostics if d.code.startswith("STO")] + [
+        f"{d.code} {d.text()}" for d in diagnostics if d.severity == "error"
+    ]
+
+
+def test_new_1024_gpus_writes_a_storage_tier_that_passes() -> None:
+    """128 liquid-cooled HGX H100 (4 SUs of 32, one pod) at "best": 7 AI400X2 Turbo on
+    Ethernet (the nodes' 400 GbE storage ports, on SN5600s) in 2 storage racks; the level
+    is written into the workload and every STO rule is silent."""
+    built = build(NewOptions(gpus=1024, storage_level="best"))
+    layout = built.layout
+    assert layout.workload is not None and layout.workload.storage_level == "best"
+    models = Counter(d.model for _, d in layout.devices())
+    assert models["ddn-ai400x2t"] == 7
+    assert models["sn5600-storage-fabric"] == 8 + 4 + 4  # node leaves, storage leaves, spines
+    assert [r.id for r in layout.racks if r.label == "storage"]
+    assert "Storage: 7 appliances (ddn-ai400x2t) sized for storage level best" in (
+        layout.comment or ""
+    )
+    assert _storage_findings(layout) == []
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        NewOptions(template="superpod", sus=1),
+        NewOptions(template="training-128"),
+        NewOptions(template="small"),
+        NewOptions(template="gb200-superpod", sus=1),
+        NewOptions(template="gb300-superpod", sus=1),
+    ],
+    ids=["superpod", "training-128", "small", "gb200", "gb300"],
+)
+def test_templates_write_storage_that_passes(options: NewOptions) -> None:
+    """Each training template builds its parallel file system and storage fabric, and no
+    STO rule has anything to say (nor any rule an error)."""
+    layout = build(options).layout
+    catalog = for_layout(layout)
+    assert any(catalog.devices[d.model].kind == "storage" for _, d in layout.devices())
+    assert _storage_findings(layout) == []
+
+
+def test_no_storage_when_asked_or_for_inference() -> None:
+    for options in (NewOptions(gpus=64, storage=False), NewOptions(template="inference-32")):
+        layout = build(options).layout
+        catalog = for_layout(layout)
+        assert not any(catalog.devices[d.model].kind == "storage" for _, d in layout.devices())
+
+
+def test_a_level_the_nvl72_spines_cannot_take_is_refused() -> None:
+    """A GB200 SU's storage spines keep 3 x 8 = 24 array cages: "best" for 576 GPUs asks
+    125 x 576 / 256 = 281.25 GB/s of reads, 4 AI400X2 Turbo (32 ports): refused, saying why."""
+    from rackdesigner.design.generators import GenerateError
+
+    with pytest.raises(GenerateError, match="need 32 ports, the SU's storage spines have 24"):
+        build(NewOptions(template="gb200-superpod", sus=1, storage_level="best"))
+
+
+def test_an_object_store_or_unknown_model_is_refused_as_the_parallel_file_system() -> None:
+    from rackdesigner.design.generators import GenerateError
+
+    with pytest.raises(GenerateError, match="serves the object tier"):
+        build(NewOptions(gpus=64, storage_model="minio-node"))
+    with pytest.raises(GenerateError, match="did you mean"):
+        build(NewOptions(gpus=64, storage_model="ddn-ai400x"))
