@@ -166,6 +166,7 @@ class WhatIfController:
 
     def run(self, part: str) -> None:
         from rackdesigner.whatif import PartError, parse_failure, what_if
+        from rackdesigner.whatif.parts import WARMER
 
         session = self.workspace.session
         if session is None or session.analysis is None:
@@ -178,7 +179,9 @@ class WhatIfController:
         live = session.analysis
         analysis = live.snapshot() if hasattr(live, "snapshot") else live
         token = self._token = object()
-        self.ui.set_status(f"what if {part} fails…")
+        warmer = failure.kind == WARMER
+        said = f"the facility water is {failure.id} warmer" if warmer else f"{part} fails"
+        self.ui.set_status(f"what if {said}…")
 
         def job() -> None:
             from rackdesigner.tui.controllers.checking import background_work
