@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rackdesigner.model.layout import POWER_KINDS
+from rackdesigner.model.wording import first_of
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
@@ -246,8 +247,7 @@ def _loop(analysis: Analysis, ident: str) -> str:
 
 def _listed(ids: list[str]) -> str:
     unique = list(dict.fromkeys(ids))
-    shown = ", ".join(unique[:SHOWN_IDS])
-    return shown + (f" and {len(unique) - SHOWN_IDS} more" if len(unique) > SHOWN_IDS else "")
+    return first_of(unique, SHOWN_IDS)
 
 
 def _chain_element(chain: PowerChain, kind: str, ident: str) -> int:
@@ -300,7 +300,7 @@ def _of_kind(analysis: Analysis, kind: str, rack: str | None = None) -> str:
     if not found:
         return f"; the layout has no {plural}"
     listed = here or found
-    shown = ", ".join(listed[:5]) + (f" and {len(listed) - 5} more" if len(listed) > 5 else "")
+    shown = first_of(listed, 5)
     where = f"in rack {rack}" if here else "in the layout"
     return f"; {plural} {where}: {shown}"
 

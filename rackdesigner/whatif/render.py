@@ -10,7 +10,7 @@ from typing import Any
 from rackdesigner.model import markdown as md
 from rackdesigner.model.diagnostics import SEVERITY_RANK
 from rackdesigner.model.units import BANDWIDTH, BYTE_RATE, POWER, fmt
-from rackdesigner.model.wording import plural
+from rackdesigner.model.wording import first_of, plural
 from rackdesigner.whatif.results import (
     FEWER_PSUS,
     ChainChange,
@@ -166,8 +166,7 @@ def to_json(data: dict[str, Any]) -> str:
 
 
 def _names(ids: Sequence[str]) -> str:
-    shown = ", ".join(ids[:SHOWN])
-    return shown + (f" and {len(ids) - SHOWN} more" if len(ids) > SHOWN else "")
+    return first_of(ids, SHOWN)
 
 
 def _ratio(value: float | None) -> str:
