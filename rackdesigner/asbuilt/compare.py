@@ -485,7 +485,7 @@ def _moved(
 
 def _swapped(design: Design, cable: Cable, other: Cable, wrong: Port, found: Seen) -> Finding:
     """Two cables crossed: each has the end the other should have."""
-    there = design.port(*found)  # type: ignore[misc]
+    there = design.port(*found)
     return Finding(
         "swapped",
         f"cables {cable.id} and {other.id} are crossed: the ends in "

@@ -26,6 +26,7 @@ from rackdesigner.model.wording import plural
 # The dialogs are imported when first opened: the designer's first frame does not wait
 # for them (bench/tui.py).
 if TYPE_CHECKING:
+    from rackdesigner.edit import Session
     from rackdesigner.layout_io.catalog import Catalog
     from rackdesigner.model.layout import DeviceType, Rack
     from rackdesigner.tui.ui import DesignerUI
@@ -60,6 +61,15 @@ class BuildController:
                 severity="warning",
             )
         return rack
+
+    def _session_rack(self) -> tuple[Session, Rack] | None:
+        """The open session and the rack under the cursor (said where there is none)."""
+        rack_id = self._need_rack()
+        session = self.workspace.session
+        if rack_id is None or session is None:
+            return None
+        rack = session.index.rack(rack_id)
+        return (session, rack) if rack is not None else None
 
     def show_catalog(self) -> None:
         """Fill the catalog panel with the open layout's catalog (its own entries too)."""
@@ -140,10 +150,10 @@ class BuildController:
         from rackdesigner.design.rack_build import duplicate_rack
         from rackdesigner.edit import EditError
 
-        rack = self._need_rack()
-        if rack is None:
+        found = self._session_rack()
+        if found is None:
             return
-        session = self.workspace.session
+        session, rack = found[0], found[1].id
         try:
             command, new = duplicate_rack(session.layout, session.index, rack)
         except EditError as error:
@@ -173,11 +183,11 @@ class BuildController:
         from rackdesigner.design.rack_build import check_feed_form, feed_defaults
         from rackdesigner.tui.screens.build import FormScreen
 
-        rack_id = self._need_rack()
-        if rack_id is None:
+        found = self._session_rack()
+        if found is None:
             return
-        session = self.workspace.session
-        rack = session.index.rack(rack_id)
+        session, rack = found
+        rack_id = rack.id
         d = feed_defaults(rack)
         fields = [
             ("id", "id", d["id"], "the feed's id, e.g. a01-C"),
@@ -207,10 +217,11 @@ class BuildController:
         from rackdesigner.edit import RemoveFeed
         from rackdesigner.tui.screens.build import ChoiceScreen
 
-        rack_id = self._need_rack()
-        if rack_id is None:
+        found = self._session_rack()
+        if found is None:
             return
-        rack = self.workspace.session.index.rack(rack_id)
+        rack = found[1]
+        rack_id = rack.id
         if not rack.feeds:
             self.ui.notify(f"Rack {rack_id} has no feeds.", severity="warning")
             return
@@ -231,12 +242,11 @@ class BuildController:
         from rackdesigner.edit import EditError
         from rackdesigner.tui.screens.build import CoolingScreen
 
-        rack_id = self._need_rack()
-        if rack_id is None:
+        found = self._session_rack()
+        if found is None:
             return
-        session = self.workspace.session
-        index = session.index
-        rack = index.rack(rack_id)
+        session, rack = found
+        rack_id, index = rack.id, session.index
         choices = cooling_choices(session.layout, index, rack_id)
 
         def describe(device_id: str) -> str:
@@ -264,12 +274,12 @@ class BuildController:
         if self.ui.do(command) is None:
             self.ui.jump_to(rack_id)
             self.ui.update_inspector(("rack", rack_id))
-            rack = index.rack(rack_id)
+            now = index.rack(rack_id) or rack
             extra = ""
             if answer.mode == "liquid":
-                extra = f" on {', '.join(rack.cdus)}"
+                extra = f" on {', '.join(now.cdus)}"
             elif answer.mode == "rear-door":
-                extra = f" with door {rack.door}"
+                extra = f" with door {now.door}"
             self.ui.notify(f"Rack {rack_id} is cooled by {answer.mode}{extra} (ctrl+z undoes)")
 
     # -- placing ----------------------------------------------------------------------------
