@@ -434,12 +434,8 @@ def build(
                 "trays' rate (pick the rate with --leaf)"
             )
         return build_rack_scale(options, command, timings)
-    if options.gpus is None:
-        raise GenerateError("--gpus is required without --template")
-    gpus = options.gpus
+    gpus = _cluster_gpus(options)
     catalog = builtin()
-    if options.cooling not in (None, "air", "liquid", "rear-door"):
-        raise GenerateError(f"--cooling {options.cooling}: choose air, liquid or rear-door")
     options, flow_note = _with_model_flow(options, catalog)
     dtype = _node_type(catalog, options, options.cooling)
     nodes = _node_count(dtype, gpus)
@@ -462,12 +458,7 @@ def build(
     fabric_cpu = time.process_time() - cpu
     fabric_done = time.perf_counter()
     apply_plan(layout, plan)
-    storage = _storage(layout, options, options.su_nodes or 32)
-    if storage is None and options.wants_storage:
-        plan.warnings.append(
-            f"{dtype.key} has no storage ports: no parallel file system or storage fabric was "
-            "built (STO004); give the node type a storage NIC, or pass --no-storage"
-        )
+    storage = _storage_or_warning(layout, plan, options, dtype)
     merged = catalog_for(layout)  # with the layout's own entries (a server's GPU)
     side_counts = _power_and_furniture(layout, options, merged, sizes)
     if timings is not None:
@@ -480,13 +471,49 @@ def build(
         command, layout, plan, options, dtype, (nodes, per_rack, cooling, fabric), side_counts
     )
     layout.comment = _comment(header, plant, chain, loops)
+    notes = _closing_notes(layout, plan, options, storage, flow_note)
+    return Built(layout, plan, dtype, nodes, len(layout.racks), layout.description, notes)
+
+
+def _cluster_gpus(options: NewOptions) -> int:
+    """The GPU count a cluster of servers is built for; its cooling checked."""
+    if options.gpus is None:
+        raise GenerateError("--gpus is required without --template")
+    if options.cooling not in (None, "air", "liquid", "rear-door"):
+        raise GenerateError(f"--cooling {options.cooling}: choose air, liquid or rear-door")
+    return options.gpus
+
+
+def _storage_or_warning(
+    layout: Layout, plan: FabricPlan, options: NewOptions, dtype: DeviceType
+) -> StorageCounts | None:
+    """The storage tier and fabric, or the plan's warning why none was built."""
+    storage = _storage(layout, options, options.su_nodes or 32)
+    if storage is None and options.wants_storage:
+        plan.warnings.append(
+            f"{dtype.key} has no storage ports: no parallel file system or storage fabric was "
+            "built (STO004); give the node type a storage NIC, or pass --no-storage"
+        )
+    return storage
+
+
+def _closing_notes(
+    layout: Layout,
+    plan: FabricPlan,
+    options: NewOptions,
+    storage: StorageCounts | None,
+    flow_note: str | None,
+) -> tuple[str, ...]:
+    """The storage tier's and the node choice's words, in the file's comment and the
+    plan's notes; the notes ``new`` prints."""
+    comment = layout.comment or ""
     if storage is not None:
-        layout.comment += "\n" + _storage_text(storage, options)
+        comment += "\n" + _storage_text(storage, options)
         plan.notes.append(_storage_text(storage, options).strip())
     if flow_note is not None:
-        layout.comment += f"\n Node size and cooling: {flow_note}."
-    notes = (f"node size and cooling: {flow_note}",) if flow_note else ()
-    return Built(layout, plan, dtype, nodes, len(layout.racks), layout.description, notes)
+        comment += f"\n Node size and cooling: {flow_note}."
+    layout.comment = comment
+    return (f"node size and cooling: {flow_note}",) if flow_note else ()
 
 
 def _with_model_flow(options: NewOptions, catalog: Catalog) -> tuple[NewOptions, str | None]:
@@ -1162,16 +1189,7 @@ def build_rack_scale(
     cdu = catalog.devices[CDU_MODEL]
     # COOL009: the row's loop with one CDU lost (N+1).
     cdus_per_row = math.ceil(loop_heat / float(cdu.capacity or 1.0) - 1e-9) + 1
-    template = options.template or "gb200-superpod"
-    layout = Layout(
-        name=options.name
-        or f"{template}: {sus * NVL_SU_RACKS * NVL_RACK_GPUS:,} x "
-        f"{catalog.gpus[tray.gpu or ''].name or tray.gpu}"
-    )
-    layout.site = Site()
-    layout.workload = Workload(
-        kind=options.workload, model_params=options.model_params, peak_factor=options.peak_factor
-    )
+    layout = _nvl_layout(options, catalog, tray, sus)
     ethernet = [_nvl_row(layout, s, tray_key, cdus_per_row) for s in range(sus)]
     layout.catalog[nvl_networks.STORAGE_LEAF] = nvl_networks.storage_leaf_type(catalog)
     leaves_per_row = NVL_SU_RACKS // nvl_networks.RACKS_PER_STORAGE_PAIR * 2
@@ -1201,9 +1219,7 @@ def build_rack_scale(
         _record(timings, began, racks_done, fabric_done, fabric_cpu)
     _power_budget(layout, merged)
     plant = _install_plant(layout, plan, options)
-    floor = max(_nvl_floor_load(rack, merged) for rack in layout.racks if rack.nvlink_domain)
-    rating = math.ceil(floor / 100.0 - 1e-9) * 100
-    layout.site.floor_load_max = Q(float(rating), f"{rating} kg/m^2")
+    floor = _nvl_floor_rating(layout, merged)
     facts = _NvlFacts(sus, tray_key, tray, power, loop_heat, cdus_per_row, floor, transformed)
     chain = _chain(layout, options)
     layout.description = _nvl_description(facts, plan)
@@ -1211,16 +1227,45 @@ def build_rack_scale(
     header = _nvl_comment(command, layout, facts, plan, extra, merged, options)
     layout.comment = _comment(header, plant, chain, loops)
     if arrays:
-        text = (
-            f" Storage: {count(arrays * sus, 'appliance', 'appliances')} "
-            f"({options.storage_model or DEFAULT_APPLIANCE}), {arrays} a SU in a storage rack at "
-            f"the end of its row, sized for storage level {options.storage_level} "
-            "(docs/storage.md): their client ports on the storage spines' array cages."
-        )
+        text = _nvl_storage_text(options, arrays, sus)
         layout.comment += "\n" + text
         plan.notes.append(text.strip())
     trays = sus * NVL_SU_RACKS * NVL_TRAYS
     return Built(layout, plan, tray, trays, len(layout.racks), layout.description)
+
+
+def _nvl_layout(options: NewOptions, catalog: Catalog, tray: DeviceType, sus: int) -> Layout:
+    """The hall's empty layout: its name, site and workload."""
+    template = options.template or "gb200-superpod"
+    layout = Layout(
+        name=options.name
+        or f"{template}: {sus * NVL_SU_RACKS * NVL_RACK_GPUS:,} x "
+        f"{catalog.gpus[tray.gpu or ''].name or tray.gpu}"
+    )
+    layout.site = Site()
+    layout.workload = Workload(
+        kind=options.workload, model_params=options.model_params, peak_factor=options.peak_factor
+    )
+    return layout
+
+
+def _nvl_floor_rating(layout: Layout, catalog: Catalog) -> float:
+    """The heaviest NVL72 rack's floor load (kg/m²); the site's floor rating written as it
+    rounded up to the next 100 kg/m²."""
+    floor = max(_nvl_floor_load(rack, catalog) for rack in layout.racks if rack.nvlink_domain)
+    rating = math.ceil(floor / 100.0 - 1e-9) * 100
+    assert layout.site is not None
+    layout.site.floor_load_max = Q(float(rating), f"{rating} kg/m^2")
+    return floor
+
+
+def _nvl_storage_text(options: NewOptions, arrays: int, sus: int) -> str:
+    return (
+        f" Storage: {count(arrays * sus, 'appliance', 'appliances')} "
+        f"({options.storage_model or DEFAULT_APPLIANCE}), {arrays} a SU in a storage rack at "
+        f"the end of its row, sized for storage level {options.storage_level} "
+        "(docs/storage.md): their client ports on the storage spines' array cages."
+    )
 
 
 def _nvl_storage(
