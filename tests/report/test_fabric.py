@@ -84,7 +84,9 @@ def test_nodes_without_a_fabric_are_tested_one_at_a_time() -> None:
     data = report_json(ROOT / "tests" / "rules" / "CMP008" / "fires.toml")
     test = data["network"]["node_test"]
     assert (test["np"], test["nodes"]) == (8, 4) and "-np 8 all_reduce_perf" in test["command"]
-    text = CliRunner().invoke(
-        cli, ["report", str(ROOT / "tests" / "rules" / "CMP008" / "fires.toml")]
-    ).output
+    text = (
+        CliRunner()
+        .invoke(cli, ["report", str(ROOT / "tests" / "rules" / "CMP008" / "fires.toml")])
+        .output
+    )
     assert "no fabric joins the 4 GPU nodes: run it on each node in turn" in text
