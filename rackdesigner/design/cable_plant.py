@@ -24,9 +24,11 @@ structured cabling between switch racks, media chosen by the routed lengths.
 
 from __future__ import annotations
 
+import copy
 import math
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from rackdesigner.analysis import Analysis
 from rackdesigner.analysis.optics import link_shape
@@ -34,6 +36,9 @@ from rackdesigner.analysis.reach import MediaChooser
 from rackdesigner.layout_io.catalog import Catalog
 from rackdesigner.layout_io.catalog import for_layout as catalog_for
 from rackdesigner.model.layout import Device, Layout, Pathway, Q, Rack, Trunk
+
+if TYPE_CHECKING:
+    from rackdesigner.design.generators.base import FabricPlan
 
 CABLINGS = ("p2p", "structured")
 CROSS_EVERY = 8  # racks between two cross-aisle runs
@@ -184,9 +189,11 @@ def size_pathways(layout: Layout, analysis: Analysis | None = None, fill: float 
 # -- media by route -----------------------------------------------------------------------
 
 
-def route_media(layout: Layout, analysis: Analysis | None = None) -> int:
+def route_media(
+    layout: Layout, analysis: Analysis | None = None, only: frozenset[int] | None = None
+) -> int:
     """Give each link whose routed length its medium does not reach the cheapest medium
-    that does; how many changed."""
+    that does; how many changed. ``only``: the links (by identity) to look at, else all."""
     if not layout.pathways:
         return 0
     analysis = analysis or Analysis(layout)
@@ -194,6 +201,8 @@ def route_media(layout: Layout, analysis: Analysis | None = None) -> int:
     choosers: dict[tuple[float | None, str, str | None], MediaChooser] = {}
     changed = 0
     for facts in analysis.links:
+        if only is not None and id(facts.link) not in only:
+            continue
         media, length = facts.link.media, facts.length
         if media is None or length is None or facts.link.length is not None:
             continue
@@ -209,6 +218,42 @@ def route_media(layout: Layout, analysis: Analysis | None = None) -> int:
         if better is not None and better != media:
             facts.link.media = better
             changed += 1
+    return changed
+
+
+def plan_by_route(layout: Layout, plan: FabricPlan) -> int:
+    """(The designer's Generate fabric) Re-choose the media of ``plan``'s cables by their
+    routes along ``layout``'s pathways, as ``new`` does, and count its long runs by them;
+    how many cables took another medium (said in the plan's notes). ``layout`` is left as
+    it is: the plan is tried on a copy (its racks and lists copied, their devices and links
+    shared), and only the plan's own links change."""
+    if not layout.pathways or not plan.links:
+        return 0
+    from rackdesigner.design.generators.apply import apply_plan
+
+    trial = copy.copy(layout)
+    trial.racks = [replace(rack, devices=list(rack.devices)) for rack in layout.racks]
+    trial.links = list(layout.links)
+    trial.catalog = dict(layout.catalog)
+    racks = [replace(rack, devices=list(rack.devices)) for rack in plan.new_racks]
+    apply_plan(trial, replace(plan, new_racks=racks))
+    analysis = Analysis(trial)
+    ours = frozenset(id(link) for link in plan.links)
+    changed = route_media(trial, analysis, ours)
+    limit = float(analysis.thresholds["cable_max"]) + 1e-9
+    long_runs, longest = 0, None
+    for facts in analysis.links:
+        length = facts.length
+        if id(facts.link) in ours and length is not None and length > limit:
+            long_runs += 1
+            if longest is None or length > longest[1]:
+                longest = (facts.link.name, length)
+    plan.long_runs, plan.longest = long_runs, longest
+    if changed:
+        plan.notes.append(
+            f"{changed:,} cables took another medium: their routes along the pathways are "
+            "longer than their first medium reaches"
+        )
     return changed
 
 

@@ -58,6 +58,9 @@ class Page:
     # An elevation or floor plan page: the PDF paints its SVG with libcairo directly
     # (paint.Painter).
     painted: bool = False
+    # A table page's outlined boxes (x, y, width, height, in the lines' frame): the labels'
+    # cut lines.
+    boxes: list[tuple[float, float, float, float]] | None = None
 
 
 class Paper:
@@ -117,7 +120,9 @@ def elevation_pages(pack: PackInput) -> Iterator[Page]:
 
 
 def floorplan_pages(pack: PackInput) -> Iterator[Page]:
-    width, height, parts = floorplan_parts(pack.analysis, pack.diagnostics, date=pack.date)
+    width, height, parts = floorplan_parts(
+        pack.analysis, pack.diagnostics, date=pack.date, theme=pack.theme
+    )
     cw, ch = pack.paper.content(True)
     scale = min(1.0, cw / width, ch / height)
     if scale < 0.45:
@@ -332,12 +337,12 @@ def _sheets(
     date: str | None,
     sections: Sequence[PackSection] | None = None,
 ) -> list[_Sheet]:
-    from rackdesigner.export.pack import PACK_SECTIONS
+    from rackdesigner.export.pack import chosen
 
     sheet = Paper(paper)
     pack = PackInput(analysis, list(diagnostics), sheet, theme, date)
     found: list[Page] = []
-    for section in PACK_SECTIONS if sections is None else sections:
+    for section in chosen(None) if sections is None else sections:
         found.extend(section.load()(pack))
     name = analysis.layout.name
     total = len(found)
@@ -454,6 +459,14 @@ class _CairoPack:
                 ctx.rectangle(-2, n * ROW_H - 8, width + 4, ROW_H)
         ctx.set_source_rgba(*rail, 0.5)
         ctx.fill()
+        if sheet.page.boxes:
+            for x, y, bw, bh in sheet.page.boxes:
+                ctx.rectangle(x, y, bw, bh)
+            ctx.set_source_rgb(*colours["slot_line"])
+            ctx.set_line_width(0.5)
+            ctx.set_dash([2.0, 2.0])
+            ctx.stroke()
+            ctx.set_dash([])
         ctx.set_source_rgb(*colours["fg"])
         current: tuple[float, int] | None = None
         for n, content, style, _, _ in sheet.page.lines or ():
