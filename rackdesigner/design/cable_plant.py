@@ -230,6 +230,7 @@ def plan_by_route(layout: Layout, plan: FabricPlan) -> int:
     if not layout.pathways or not plan.links:
         return 0
     from rackdesigner.design.generators.apply import apply_plan
+    from rackdesigner.design.generators.build import long_runs_text
 
     trial = copy.copy(layout)
     trial.racks = [replace(rack, devices=list(rack.devices)) for rack in layout.racks]
@@ -249,12 +250,22 @@ def plan_by_route(layout: Layout, plan: FabricPlan) -> int:
             if longest is None or length > longest[1]:
                 longest = (facts.link.name, length)
     plan.long_runs, plan.longest = long_runs, longest
+    # The generator said its long runs by the rows: say them again by the routes.
+    plan.notes = [note for note in plan.notes if not _is_long_runs(note)]
+    if longest is not None:
+        plan.notes.append(
+            long_runs_text(long_runs, len(plan.links), limit - 1e-9, longest[0], longest[1])
+        )
     if changed:
         plan.notes.append(
             f"{changed:,} cables took another medium: their routes along the pathways are "
             "longer than their first medium reaches"
         )
     return changed
+
+
+def _is_long_runs(note: str) -> bool:
+    return " cables run longer than " in note and "CAB001 warns" in note
 
 
 # -- structured cabling -------------------------------------------------------------------

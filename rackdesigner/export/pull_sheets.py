@@ -175,7 +175,12 @@ class _Sheets:
             a, b, ia, ib = b, a, ib, ia
         if a is b:
             return (1, ia, ib), f"rack {a.id}", "inside the rack"
-        how = "no pathway joins them: measured along the rows" if not inside else ""
+        if inside:
+            how = ""
+        elif self.pathways:
+            how = "no pathway joins them: measured along the rows"
+        else:
+            how = "measured along the rows (the layout declares no pathways)"
         return (1, ia, ib), f"{a.id} ↔ {b.id}", how
 
 

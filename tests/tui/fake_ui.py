@@ -45,6 +45,7 @@ class FakeUI:
         self.views: dict[str, tuple[Any, ...]] = {}
         self.view_notes: dict[str, str] = {}
         self.inspected: list[Any] = []
+        self.routes: list[Any] = []  # the cable routes drawn on the floor (None: cleared)
         self.refreshed = 0  # refresh_all calls (a change shown)
         self.fabric_checks = 0  # start_fabric_check calls
         self.threads: list[str] = []  # the group of each thread job started
@@ -193,6 +194,9 @@ class FakeUI:
 
     def show_view(self, name: str) -> None:
         self.view_name = name
+
+    def show_route(self, route: Any) -> None:
+        self.routes.append(route)
 
     def run_long_edit(self, title: str, detail: str, job: Callable[[], Any], done: Any) -> None:
         from rackdesigner.edit import EditError
