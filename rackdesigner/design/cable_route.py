@@ -96,8 +96,7 @@ def floor_route(analysis: Analysis, facts: LinkFacts) -> FloorRoute | None:
     route = analysis.plant.route(facts)
     graph = analysis.pathway_graph
     geometry = analysis.geometry
-    places = analysis.places
-    pa, pb = places.get(id(da.rack)), places.get(id(db.rack))
+    pa, pb = da.place, db.place
     if pa is None or pb is None or pa.slot is None or pb.slot is None:
         return None
     points: list[tuple[float, int]] = [(float(pa.slot), pa.row_index)]
