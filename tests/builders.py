@@ -137,3 +137,53 @@ def hdr_fabric(tmp_path: Path) -> Path:
     target = tmp_path / "hdr.toml"
     target.write_text(text)
     return target
+
+
+def chain_hall(
+    blocks: int, rows_per_block: int, racks_per_row: int, model: str | None = None
+) -> str:
+    """A 2N hall: a utility and one switchboard a side; per block a UPS a side; per block
+    and row a busway a side, every rack of the row on both (one device of ``model``)."""
+    out = ['format = 1\nname = "hall"\n']
+
+    def element(ident: str, kind: str, fed_by: list[str] | None = None, **keys: str) -> None:
+        lines = [f'[[power.elements]]\nid = "{ident}"\nkind = "{kind}"']
+        if fed_by:
+            lines.append("fed_by = [" + ", ".join(f'"{f}"' for f in fed_by) + "]")
+        lines.extend(f'{k} = "{v}"' for k, v in keys.items())
+        out.append("\n".join(lines) + "\n")
+
+    element("utility-1", "utility", capacity="100 MW")
+    for side in "ab":
+        element(f"swbd-{side}", "switchgear", ["utility-1"], capacity="100 MW")
+    rack_number = 0
+    for block in range(1, blocks + 1):
+        for side in "ab":
+            element(f"ups-{block}-{side}", "ups", [f"swbd-{side}"], capacity="10 MW")
+        for row in range(rows_per_block):
+            name = f"r{block}{chr(ord('a') + row)}"
+            for side in "ab":
+                element(
+                    f"bw-{name}-{side}",
+                    "busway",
+                    [f"ups-{block}-{side}"],
+                    voltage="415 V",
+                    current="4000 A",
+                )
+            for slot in range(1, racks_per_row + 1):
+                rack_number += 1
+                rid = f"{name}-{slot:03d}"
+                feeds = ", ".join(
+                    f'{{ id = "{rid}-{s.upper()}", side = "{s.upper()}", voltage = "415 V", '
+                    f'phases = 3, current = "63 A", source = "bw-{name}-{s}" }}'
+                    for s in "ab"
+                )
+                rack = (
+                    f'[[racks]]\nid = "{rid}"\nrow = "{name}"\nslot = {slot}\nfeeds = [{feeds}]\n'
+                )
+                if model is not None:
+                    rack += (
+                        f'\n[[racks.devices]]\nid = "{rid}-n1"\nmodel = "{model}"\nposition = 2\n'
+                    )
+                out.append(rack)
+    return "\n".join(out)

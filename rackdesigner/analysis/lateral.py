@@ -2,7 +2,8 @@
 
 Lateral groups: where switches of a fabric's top tier are cabled to each other (two leaves
 joined directly, Dragonfly+ global links between spines of different groups), a group is a
-connected part of the fabric once those top-tier lateral links are removed; its global
+connected part of the fabric once those top-tier lateral links are removed, joined through
+switches and GPU nodes (a head or storage node on compute ports forwards no traffic); its global
 ratio is the bandwidth of its top-tier lateral links to other groups ÷ its GPU nodes'
 compute-fabric bandwidth, capped at 1.
 

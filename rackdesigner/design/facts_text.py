@@ -1,5 +1,6 @@
 """The few read-only lines the designer's inspector shows at its top: a rack's load, heat and
-units, a device's model, power and cables, a feed's capacity, a cable's run.
+units and its path up the power chain, a device's model, power and cables, a feed's
+capacity and the element it hangs on, a cable's run.
 
 Pure functions of a session's layout, index and analysis (no Textual): the app only shows
 the lines. Heights go through :func:`rackdesigner.model.units.fmt`; power is shown in
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from rackdesigner.analysis.facts import DeviceFacts, RackFacts
     from rackdesigner.analysis.rack_scale import Domain
     from rackdesigner.edit import Session
-    from rackdesigner.model.layout import Layout
+    from rackdesigner.model.layout import Layout, PowerElement, Rack
 
 # Links listed in a device's inspector; the rest are counted.
 LINKS_SHOWN = 8
@@ -62,13 +63,19 @@ def facts_lines(session: Session, ref: Ref) -> list[str]:
             line.append(f"{kilowatts(facts.power, 2)}{' (est.)' if facts.power_estimated else ''}")
         if facts.gpus:
             line.append(f"{facts.gpus} × {dtype.gpu or 'GPU'}")
+        from rackdesigner.design.liquid_text import cold_plate_lines, device_lines
+
         return [
             " · ".join(x for x in line if x),
             f"in rack {facts.rack.id}",
             *tray_lines(session, facts),
+            *device_lines(analysis, facts),
             *link_lines(session, ident),
+            *cold_plate_lines(analysis, facts),
         ]
     if kind == "rack":
+        from rackdesigner.design.liquid_text import rack_lines
+
         for rack in analysis.racks:
             if rack.rack.id == ident:
                 capacity = kilowatts(rack.capacity) if rack.capacity is not None else "no feeds"
@@ -78,15 +85,24 @@ def facts_lines(session: Session, ref: Ref) -> list[str]:
                     f" · cooling {analysis.cooling_verdict(rack)}",
                     f"{rack.units_used:g} of {fmt(rack.rack.height_u, HEIGHT)} used"
                     f" · {plural(rack.gpus, 'GPU')} · {plural(len(rack.rack.feeds), 'feed')}",
+                    *rack_lines(analysis, rack),
                     *domain_lines(analysis.racks, rack),
+                    *chain_lines(session.layout, rack.rack),
                 ]
     if kind == "feed":
         for rack in analysis.racks:
             for feed in rack.feeds:
                 if feed.feed.id == ident:
+                    on = feed.feed.source
+                    where = feed.feed.position
                     return [
                         f"in rack {rack.rack.id} · usable {kilowatts(feed.capacity)}",
                         f"carries {kilowatts(feed.load)} when its side runs alone",
+                        *(
+                            [f"on {on}" + (f", position {where}" if where is not None else "")]
+                            if on
+                            else []
+                        ),
                     ]
     if kind == "link":
         return link_run_lines(session, ident)
@@ -243,3 +259,36 @@ def port_speed(session: Session, end: str) -> float | None:
     dtype = index.type_of(device) if device is not None else None
     group = dtype.port_group(port.rstrip("0123456789")) if dtype is not None else None
     return float(group.speed) if group is not None and group.speed is not None else None
+
+
+def chain_path(layout: Layout, source: str) -> list[PowerElement]:
+    """The elements from ``source`` up the power chain, nearest first, each through its
+    normal source (the first of its ``fed_by``); read from the layout alone, so the
+    inspector never waits for the chain's loads."""
+    by_id = {e.id: e for e in layout.power_elements}
+    out: list[PowerElement] = []
+    seen: set[str] = set()
+    element = by_id.get(source)
+    while element is not None and element.id not in seen:  # a cycle is refused at load
+        seen.add(element.id)
+        out.append(element)
+        element = by_id.get(element.fed_by[0]) if element.fed_by else None
+    return out
+
+
+def chain_lines(layout: Layout, rack: Rack) -> list[str]:
+    """A rack's path up the power chain, one line per side (per feed without a side):
+    ``power A: busway-a1-a ← ups-b1-a ← swbd-a ← ats-a ← utility-1 (or gen-a)``; an
+    element with other sources names them. None where no feed names an element."""
+    lines: list[str] = []
+    for feed in rack.feeds:
+        if not feed.source:
+            continue
+        steps = []
+        for element in chain_path(layout, feed.source):
+            others = (element.fed_by or [])[1:]
+            steps.append(element.id + (f" (else {', '.join(others)})" if others else ""))
+        line = f"power {feed.side or feed.id}: {' ← '.join(steps)}"
+        if line not in lines:
+            lines.append(line)
+    return lines

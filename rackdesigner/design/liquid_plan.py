@@ -69,38 +69,44 @@ def plan_loops(layout: Layout) -> LoopPlan | None:
     """Give ``layout``'s CDUs and rear doors their loops and the room its cooling capacity;
     None (and nothing changed) where the hall has neither."""
     analysis = Analysis(layout)
-    cdus = [d for d in analysis.devices if d.kind == "cdu"]
-    doors = [r.door for r in analysis.racks if r.door is not None and r.door_heat > 0]
+    cdus = [d.id for d in analysis.devices if d.kind == "cdu"]
+    doors = [r.door.id for r in analysis.racks if r.door is not None and r.door_heat > 0]
     if not cdus and not doors:
         return None
     cold = sum(r.loop_heat for r in analysis.racks)
     door_heat = sum(r.door_heat for r in analysis.racks)
-    room = sum(r.air_heat for r in analysis.racks)
     loops = []
     if cdus:
-        loops.append(_loop(FACILITY_LOOP, cold, [c.id for c in cdus], "facility water to the CDUs"))
+        loops.append(_loop(FACILITY_LOOP, cold, cdus, "facility water to the CDUs"))
         loops[-1].ashrae_class = FACILITY_CLASS
     if doors:
-        chilled = _loop(
-            CHILLED_LOOP,
-            door_heat,
-            [d.id for d in doors if d is not None],
-            "chilled water to the rear doors",
-        )
-        chilled.kind = "chilled"
-        chilled.supply_temperature = Q(CHILLED_SUPPLY_C, f"{CHILLED_SUPPLY_C:g} °C")
-        loops.append(chilled)
+        loops.append(_chilled_loop(door_heat, doors))
     layout.cooling_loops = loops
-    # A liquid rack's air heat that no door takes goes to the room, which must then say
-    # what it takes (COOL019); a hall whose doors take it all states nothing it need not.
-    residue = any(r.cooling == "liquid" and r.air_heat > 0 for r in analysis.racks)
-    if residue:
-        if layout.site is None:
-            layout.site = Site()
-        kw = _kw_up(room)
-        layout.site.cooling_capacity = Q(kw * 1e3, f"{kw} kW")
+    room = _room_capacity(layout, analysis)
     per_door = max((r.door_heat for r in analysis.racks), default=0.0)
-    return LoopPlan(cold, door_heat, room if residue else 0.0, per_door)
+    return LoopPlan(cold, door_heat, room, per_door)
+
+
+def _chilled_loop(heat: float, doors: list[str]) -> CoolingLoop:
+    """The rear doors' chilled-water loop, at its 18 °C supply."""
+    chilled = _loop(CHILLED_LOOP, heat, doors, "chilled water to the rear doors")
+    chilled.kind = "chilled"
+    chilled.supply_temperature = Q(CHILLED_SUPPLY_C, f"{CHILLED_SUPPLY_C:g} °C")
+    return chilled
+
+
+def _room_capacity(layout: Layout, analysis: Analysis) -> float:
+    """Where a liquid rack leaves air heat no door takes, the room must say what it takes
+    (COOL019): ``[site] cooling_capacity`` set to that heat and 10 %; the heat (W), 0 where
+    the doors take it all (then nothing is stated that need not be)."""
+    if not any(r.cooling == "liquid" and r.air_heat > 0 for r in analysis.racks):
+        return 0.0
+    room = sum(r.air_heat for r in analysis.racks)
+    if layout.site is None:
+        layout.site = Site()
+    kw = _kw_up(room)
+    layout.site.cooling_capacity = Q(kw * 1e3, f"{kw} kW")
+    return room
 
 
 def plan_text(plan: LoopPlan | None) -> list[str]:

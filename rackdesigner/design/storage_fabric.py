@@ -195,16 +195,7 @@ def plan_storage(layout: Layout, request: StorageRequest) -> StorageCounts:
     nodes = _storage_nodes(layout, catalog)
     if not nodes:
         raise GenerateError("no GPU node has storage ports to cable")
-    group = storage_group(catalog.devices[nodes[0][1].model])
-    assert group is not None
-    base_key = request.switch or default_switch(group.tech, float(group.speed or 0.0))
-    base = catalog.devices.get(base_key)
-    if base is None or base.kind != "switch":
-        raise GenerateError(f"storage switch {base_key}: no switch of that key")
-    tech = next((g.tech for g in base.ports or () if g.tech and g.speed and g.speed > 1e9), None)
-    tech = tech or group.tech or "infiniband"
-    if (group.tech or "infiniband") != tech:
-        group = _nodes_on(layout, catalog, nodes, group, tech)
+    base_key, base, group, tech = _storage_switch(layout, catalog, nodes, request.switch)
     cages = sum(g.count for g in base.ports or () if g.effective_role(base.kind) != "management")
     speed = float(group.speed or 0.0)
     app_group = _appliance_group(layout, appliance, tech)
@@ -219,26 +210,7 @@ def plan_storage(layout: Layout, request: StorageRequest) -> StorageCounts:
     )
     if count < len(pods):
         raise GenerateError(f"{count} appliances for {len(pods)} storage pods: one a pod at least")
-    leaf_key = f"{base_key}-storage-fabric"
-    layout.catalog[leaf_key] = _switch_entry(
-        base, leaf_key, [PortGroup("p", cages, speed, tech, "storage")], "storage fabric"
-    )
-    split_key = leaf_key
-    if app_speed < speed:
-        # The appliances' slower ports on split cages (2 x 200G on a 400G port, the RA's
-        # "NDR cables, 2x 200 Gbps"): a storage leaf of its own.
-        split = int(speed // app_speed)
-        half = cages // 2
-        split_key = f"{base_key}-storage-split"
-        layout.catalog[split_key] = _switch_entry(
-            base,
-            split_key,
-            [
-                PortGroup("s", half * split, app_speed, tech, "storage"),
-                PortGroup("p", cages - half, speed, tech, "storage"),
-            ],
-            "storage leaf for the appliances, split cages",
-        )
+    leaf_key, split_key = _leaf_entries(layout, base, base_key, cages, tech, speed, app_speed)
     counts = StorageCounts(nodes=len(nodes), pods=len(pods), appliances=count)
     _rack_appliances(layout, catalog, appliance, pods, nodes, count, counts)
     b = _Builder(layout, group.name, catalog_for(layout))
@@ -252,6 +224,60 @@ def plan_storage(layout: Layout, request: StorageRequest) -> StorageCounts:
 
     apply_plan(layout, plan)
     return counts
+
+
+def _storage_switch(
+    layout: Layout, catalog: Catalog, nodes: list[tuple[Rack, Device]], key: str | None
+) -> tuple[str, DeviceType, PortGroup, str]:
+    """The storage switch (``key``, else the default for the nodes' storage ports), the
+    nodes' storage port group and the fabric's technology: the switch's, the nodes' ports
+    set to it where they run another (:func:`_nodes_on`)."""
+    group = storage_group(catalog.devices[nodes[0][1].model])
+    assert group is not None
+    base_key = key or default_switch(group.tech, float(group.speed or 0.0))
+    base = catalog.devices.get(base_key)
+    if base is None or base.kind != "switch":
+        raise GenerateError(f"storage switch {base_key}: no switch of that key")
+    tech = next((g.tech for g in base.ports or () if g.tech and g.speed and g.speed > 1e9), None)
+    tech = tech or group.tech or "infiniband"
+    if (group.tech or "infiniband") != tech:
+        group = _nodes_on(layout, catalog, nodes, group, tech)
+    return base_key, base, group, tech
+
+
+def _leaf_entries(
+    layout: Layout,
+    base: DeviceType,
+    base_key: str,
+    cages: int,
+    tech: str,
+    speed: float,
+    app_speed: float,
+) -> tuple[str, str]:
+    """The storage leaves' catalog entries, made from the storage switch: the nodes' leaf,
+    and where the appliances' ports are slower, theirs with split cages (the same key
+    where they are not)."""
+    leaf_key = f"{base_key}-storage-fabric"
+    layout.catalog[leaf_key] = _switch_entry(
+        base, leaf_key, [PortGroup("p", cages, speed, tech, "storage")], "storage fabric"
+    )
+    if app_speed >= speed:
+        return leaf_key, leaf_key
+    # The appliances' slower ports on split cages (2 x 200G on a 400G port, the RA's
+    # "NDR cables, 2x 200 Gbps"): a storage leaf of its own.
+    split = int(speed // app_speed)
+    half = cages // 2
+    split_key = f"{base_key}-storage-split"
+    layout.catalog[split_key] = _switch_entry(
+        base,
+        split_key,
+        [
+            PortGroup("s", half * split, app_speed, tech, "storage"),
+            PortGroup("p", cages - half, speed, tech, "storage"),
+        ],
+        "storage leaf for the appliances, split cages",
+    )
+    return leaf_key, split_key
 
 
 def _storage_nodes(layout: Layout, catalog: Catalog) -> list[tuple[Rack, Device]]:

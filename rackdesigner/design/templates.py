@@ -18,8 +18,13 @@ from rackdesigner.analysis.rack_scale import SU_DOMAINS
 from rackdesigner.design import nvl_networks
 from rackdesigner.design.generators import FabricPlan, FabricRequest, GenerateError, generate
 from rackdesigner.design.generators.apply import apply_plan
-from rackdesigner.design.generators.base import default_switch, fabric_group, switch_model
-from rackdesigner.design.liquid_plan import plan_loops, plan_text
+from rackdesigner.design.generators.base import (
+    catalog_entry,
+    default_switch,
+    fabric_group,
+    switch_model,
+)
+from rackdesigner.design.liquid_plan import LoopPlan, plan_loops, plan_text
 from rackdesigner.design.model_flow import guide_flow
 from rackdesigner.design.storage_fabric import (
     DEFAULT_APPLIANCE,
@@ -37,6 +42,7 @@ from rackdesigner.model.layout import (
     DeviceType,
     Feed,
     Layout,
+    PortGroup,
     Q,
     Rack,
     Site,
@@ -271,45 +277,47 @@ def with_template(options: NewOptions) -> NewOptions:
 
 
 def _node_type(catalog: Catalog, options: NewOptions, cooling: str | None) -> DeviceType:
-    devices = catalog.devices
+    """The GPU node the layout is built of: ``--node`` checked against the other options,
+    else the catalog's node of ``--gpus-per-node`` x ``--gpu`` for the cooling."""
     if options.node is not None:
-        dtype = devices.get(options.node)
-        if dtype is None:
-            near = catalog.nearest(options.node)
-            hint = f" (did you mean {', '.join(near)}?)" if near else ""
-            raise GenerateError(f"--node {options.node}: no such model in the catalog{hint}")
-        if dtype.kind != "gpu-node":
-            raise GenerateError(
-                f"--node {options.node} is a {dtype.kind or 'device'}, not a GPU node"
-            )
-        if options.gpus_per_node is not None and dtype.gpus != options.gpus_per_node:
-            raise GenerateError(
-                f"--node {options.node} holds {dtype.gpus} GPUs, not --gpus-per-node "
-                f"{options.gpus_per_node}"
-            )
-        if options.gpu is not None and dtype.gpu is not None and dtype.gpu != options.gpu:
-            raise GenerateError(f"--node {options.node} carries {dtype.gpu}, not {options.gpu}")
-        if dtype.gpu is None and options.gpu is None:
-            raise GenerateError(
-                f"--node {options.node} takes the GPU a layout sets: add --gpu (e.g. h100-pcie)"
-            )
-        gpu = catalog.gpus.get(dtype.gpu or options.gpu or "")
-        if gpu is not None and _form_factors_differ(dtype, gpu.form_factor):
-            # CMP008: the layout could not be built (an SXM module in a PCIe slot).
-            chassis = dtype.form_factor or ""
-            raise GenerateError(
-                f"--node {options.node} is {a_form_factor(chassis)} chassis and {gpu.key} "
-                f"{a_form_factor(gpu.form_factor or '')} GPU: it cannot be built; choose "
-                f"{a_form_factor(chassis)} GPU (CMP008)"
-            )
-        return dtype
-    gpu = options.gpu or DEFAULT_GPU
+        return _named_node(catalog, options.node, options)
+    return _node_for_gpu(catalog, options.gpu or DEFAULT_GPU, options.gpus_per_node or 8, cooling)
+
+
+def _named_node(catalog: Catalog, key: str, options: NewOptions) -> DeviceType:
+    """``--node KEY``: a GPU node of the catalog that agrees with ``--gpus-per-node`` and
+    ``--gpu``, whose chassis can hold its GPU (CMP008)."""
+    dtype = catalog_entry(catalog, key, "node")
+    if dtype.kind != "gpu-node":
+        raise GenerateError(f"--node {key} is a {dtype.kind or 'device'}, not a GPU node")
+    if options.gpus_per_node is not None and dtype.gpus != options.gpus_per_node:
+        raise GenerateError(
+            f"--node {key} holds {dtype.gpus} GPUs, not --gpus-per-node {options.gpus_per_node}"
+        )
+    if options.gpu is not None and dtype.gpu is not None and dtype.gpu != options.gpu:
+        raise GenerateError(f"--node {key} carries {dtype.gpu}, not {options.gpu}")
+    if dtype.gpu is None and options.gpu is None:
+        raise GenerateError(f"--node {key} takes the GPU a layout sets: add --gpu (e.g. h100-pcie)")
+    gpu = catalog.gpus.get(dtype.gpu or options.gpu or "")
+    if gpu is not None and _form_factors_differ(dtype, gpu.form_factor):
+        # CMP008: the layout could not be built (an SXM module in a PCIe slot).
+        chassis = dtype.form_factor or ""
+        raise GenerateError(
+            f"--node {key} is {a_form_factor(chassis)} chassis and {gpu.key} "
+            f"{a_form_factor(gpu.form_factor or '')} GPU: it cannot be built; choose "
+            f"{a_form_factor(chassis)} GPU (CMP008)"
+        )
+    return dtype
+
+
+def _node_for_gpu(catalog: Catalog, gpu: str, count: int, cooling: str | None) -> DeviceType:
+    """The catalog's first GPU node of ``count`` x ``gpu``: with cold plates where the
+    cooling is liquid or left to choose and one has them, else one without."""
     if gpu not in catalog.gpus:
         near = catalog.nearest_gpu(gpu)
         hint = f" (did you mean {', '.join(near)}?)" if near else ""
         raise GenerateError(f"--gpu {gpu}: no such GPU in the catalog{hint}")
-    count = options.gpus_per_node or 8
-    matches = [d for d in devices.values() if d.kind == "gpu-node" and d.gpu == gpu]
+    matches = [d for d in catalog.devices.values() if d.kind == "gpu-node" and d.gpu == gpu]
     sized = [d for d in matches if d.gpus == count]
     if not sized:
         have = sorted({f"{d.gpus} ({d.key})" for d in matches})
@@ -318,10 +326,16 @@ def _node_type(catalog: Catalog, options: NewOptions, cooling: str | None) -> De
             + (f"; it has {', '.join(have)}" if have else "")
             + " (rackdesigner catalog lists them; --node picks one)"
         )
+    return _node_for_cooling(sized, cooling, f"{count} x {gpu}")
+
+
+def _node_for_cooling(sized: list[DeviceType], cooling: str | None, what: str) -> DeviceType:
+    """Of the nodes that fit (``what``: "8 x h100-sxm"), the first with cold plates where
+    the cooling is liquid or left open and one has them, else the first without."""
     plated = [d for d in sized if (d.liquid_fraction or 0.0) > 0]
     if cooling == "liquid" and not plated:
         raise GenerateError(
-            f"--cooling liquid: no {count} x {gpu} node in the catalog has cold plates "
+            f"--cooling liquid: no {what} node in the catalog has cold plates "
             f"({', '.join(d.key for d in sized)} are air-cooled); use rear-door or air"
         )
     # fabrics.md: liquid where the node type has cold plates, so without --cooling a GPU
@@ -426,21 +440,7 @@ def build(
     catalog = builtin()
     if options.cooling not in (None, "air", "liquid", "rear-door"):
         raise GenerateError(f"--cooling {options.cooling}: choose air, liquid or rear-door")
-    flow_note = None
-    if options.model_params is not None and options.node is None:
-        flow = guide_flow(
-            options.model_params,
-            options.gpu or DEFAULT_GPU,
-            catalog,
-            options.cooling,
-            options.gpus_per_node,
-        )
-        options = replace(
-            options,
-            gpus_per_node=flow.gpus_per_node,
-            cooling=options.cooling or flow.cooling,
-        )
-        flow_note = flow.note
+    options, flow_note = _with_model_flow(options, catalog)
     dtype = _node_type(catalog, options, options.cooling)
     nodes = _node_count(dtype, gpus)
     cooling = _cooling_for(dtype, options.cooling)
@@ -448,34 +448,9 @@ def build(
     _check_outlets(dtype, options)
     sizes = circuit_sizes(catalog, options.voltage, options.phases, options.voltage_text)
     per_rack = _per_rack(dtype, options, catalog, cooling, sizes)
-
-    gpu_key = dtype.gpu or options.gpu or ""
-    gpu_name = (catalog.gpus[gpu_key].name if gpu_key in catalog.gpus else None) or gpu_key
-    default_name = f"{options.template}: " if options.template else ""
-    layout = Layout(name=options.name or f"{default_name}{gpus:,} x {gpu_name}")
-    if dtype.gpu is None:
-        # A server that takes the GPU the layout sets: say which, in the layout's catalog.
-        layout.catalog[dtype.key] = DeviceType(dtype.key, gpu=options.gpu)
-        dtype = replace(dtype, gpu=options.gpu)
-    layout.site = Site()
-    layout.workload = Workload(
-        kind=options.workload,
-        model_params=options.model_params,
-        peak_factor=options.peak_factor,
-    )
-    node_power = _power(dtype, catalog)
-    _racks(layout, dtype, nodes, per_rack, cooling, catalog, node_power)
-    request = FabricRequest(
-        fabric=fabric,
-        leaf=leaf_for_speed(catalog, dtype, options),
-        spine=options.spine,
-        core=options.core,
-        oversubscription=options.oversubscription,
-        su_nodes=options.su_nodes,
-        strict_cables=options.strict_cables,
-        rail_planes=options.rail_planes,
-        redundant=options.redundant,
-    )
+    layout, dtype = _new_layout(options, catalog, dtype)
+    _racks(layout, dtype, nodes, per_rack, cooling, catalog, _power(dtype, catalog))
+    request = _fabric_request(catalog, dtype, options, fabric)
     racks_done = time.perf_counter()
     cpu = time.process_time()
     # The racks' feeds and PDUs before the fabric, as large as a rack may have them
@@ -501,17 +476,10 @@ def build(
     plant = _install_plant(layout, plan, options)
     chain = _chain(layout, options)
     loops = plan_loops(layout)
-    layout.description, layout.comment = _header(
+    layout.description, header = _header(
         command, layout, plan, options, dtype, (nodes, per_rack, cooling, fabric), side_counts
     )
-    layout.comment = "\n".join(
-        [
-            layout.comment,
-            f" Cable plant: {plant}.",
-            *chain,
-            *(f" {line}" for line in plan_text(loops)),
-        ]
-    )
+    layout.comment = _comment(header, plant, chain, loops)
     if storage is not None:
         layout.comment += "\n" + _storage_text(storage, options)
         plan.notes.append(_storage_text(storage, options).strip())
@@ -519,6 +487,72 @@ def build(
         layout.comment += f"\n Node size and cooling: {flow_note}."
     notes = (f"node size and cooling: {flow_note}",) if flow_note else ()
     return Built(layout, plan, dtype, nodes, len(layout.racks), layout.description, notes)
+
+
+def _with_model_flow(options: NewOptions, catalog: Catalog) -> tuple[NewOptions, str | None]:
+    """With ``--model-params`` and no ``--node``: the node size and cooling the guide's flow
+    picks for the model (those the options leave open), and its note; else as they are."""
+    if options.model_params is None or options.node is not None:
+        return options, None
+    flow = guide_flow(
+        options.model_params,
+        options.gpu or DEFAULT_GPU,
+        catalog,
+        options.cooling,
+        options.gpus_per_node,
+    )
+    options = replace(
+        options,
+        gpus_per_node=flow.gpus_per_node,
+        cooling=options.cooling or flow.cooling,
+    )
+    return options, flow.note
+
+
+def _new_layout(
+    options: NewOptions, catalog: Catalog, dtype: DeviceType
+) -> tuple[Layout, DeviceType]:
+    """The empty layout, named, with its site and workload; and the node type, its GPU set
+    where it takes the one the layout sets (a server: said in the layout's catalog)."""
+    gpu_key = dtype.gpu or options.gpu or ""
+    gpu_name = (catalog.gpus[gpu_key].name if gpu_key in catalog.gpus else None) or gpu_key
+    default_name = f"{options.template}: " if options.template else ""
+    layout = Layout(name=options.name or f"{default_name}{options.gpus or 0:,} x {gpu_name}")
+    if dtype.gpu is None:
+        # A server that takes the GPU the layout sets: say which, in the layout's catalog.
+        layout.catalog[dtype.key] = DeviceType(dtype.key, gpu=options.gpu)
+        dtype = replace(dtype, gpu=options.gpu)
+    layout.site = Site()
+    layout.workload = Workload(
+        kind=options.workload,
+        model_params=options.model_params,
+        peak_factor=options.peak_factor,
+    )
+    return layout, dtype
+
+
+def _fabric_request(
+    catalog: Catalog, dtype: DeviceType, options: NewOptions, fabric: str
+) -> FabricRequest:
+    return FabricRequest(
+        fabric=fabric,
+        leaf=leaf_for_speed(catalog, dtype, options),
+        spine=options.spine,
+        core=options.core,
+        oversubscription=options.oversubscription,
+        su_nodes=options.su_nodes,
+        strict_cables=options.strict_cables,
+        rail_planes=options.rail_planes,
+        redundant=options.redundant,
+    )
+
+
+def _comment(header: str, plant: str, chain: list[str], loops: LoopPlan | None) -> str:
+    """The file's header comment: what was built and sized, then the cable plant, the power
+    chain and the water loops."""
+    return "\n".join(
+        [header, f" Cable plant: {plant}.", *chain, *(f" {line}" for line in plan_text(loops))]
+    )
 
 
 def _chain(layout: Layout, options: NewOptions) -> list[str]:
@@ -1174,14 +1208,8 @@ def build_rack_scale(
     chain = _chain(layout, options)
     layout.description = _nvl_description(facts, plan)
     loops = plan_loops(layout)
-    layout.comment = "\n".join(
-        [
-            _nvl_comment(command, layout, facts, plan, extra, merged, options),
-            f" Cable plant: {plant}.",
-            *chain,
-            *(f" {line}" for line in plan_text(loops)),
-        ]
-    )
+    header = _nvl_comment(command, layout, facts, plan, extra, merged, options)
+    layout.comment = _comment(header, plant, chain, loops)
     if arrays:
         text = (
             f" Storage: {count(arrays * sus, 'appliance', 'appliances')} "
@@ -1212,9 +1240,8 @@ def _nvl_storage(
         for d in rows[0].nvl[0].devices
         if catalog.devices[d.model].kind == "gpu-node"
     )
-    gpus = trays_per_su * tray_gpus
     per_su = options.storage_appliances or appliance_count(
-        catalog, key, options.storage_level, gpus, 1
+        catalog, key, options.storage_level, trays_per_su * tray_gpus, 1
     )
     group = next(
         (g for g in appliance.ports or () if g.effective_role(appliance.kind) == "storage"), None
@@ -1229,6 +1256,20 @@ def _nvl_storage(
             f"storage level {options.storage_level}: {per_su} x {key} a SU need "
             f"{per_su * group.count} ports, the SU's storage spines have {room} cages for arrays"
         )
+    _nvl_array_ports(layout, key, appliance, group, spine)
+    for row in rows:
+        slot = 1 + max((r.slot or 0) for r in layout.racks if r.row == row.nvl[0].row)
+        layout.racks.append(nvl_networks.place_arrays(row, key, appliance, per_su, slot))
+    if layout.workload is not None:
+        layout.workload.storage_level = options.storage_level
+    return per_su
+
+
+def _nvl_array_ports(
+    layout: Layout, key: str, appliance: DeviceType, group: PortGroup, spine: DeviceType
+) -> None:
+    """The appliances' storage ports ordered as Ethernet (the storage and in-band fabric's)
+    where the catalog has them another way, and the spines' array cages at their rate."""
     if (group.tech or "infiniband") != "ethernet":
         ports = [replace(g, tech="ethernet") if g is group else g for g in appliance.ports or ()]
         layout.catalog[key] = DeviceType(
@@ -1243,12 +1284,6 @@ def _nvl_storage(
             replace(g, speed=group.speed) if g.name == "array" else g for g in spine.ports or ()
         ],
     )
-    for row in rows:
-        slot = 1 + max((r.slot or 0) for r in layout.racks if r.row == row.nvl[0].row)
-        layout.racks.append(nvl_networks.place_arrays(row, key, appliance, per_su, slot))
-    if layout.workload is not None:
-        layout.workload.storage_level = options.storage_level
-    return per_su
 
 
 def _nvl_tray(options: NewOptions, catalog: Catalog) -> tuple[str, DeviceType]:

@@ -80,6 +80,7 @@ LOOP_FIELDS = (
     "capacity",
     "flow",
     "fluid",
+    "plant",
     "devices",
 )
 

@@ -102,6 +102,20 @@ def topology(context: ExportContext, path: Path) -> list[Output]:
     return [Output(path, drawing.encode("utf-8"))]
 
 
+def cooling_diagram(context: ExportContext, path: Path) -> list[Output]:
+    from rackdesigner.export.render.cooling_diagram import cooling_diagram as draw
+    from rackdesigner.export.render.cooling_plan import cooling_plan
+
+    plan = cooling_plan(context.analysis)
+    if plan.empty:
+        raise ExportError(
+            f"--cooling-diagram {path}: the layout has no liquid cooling to draw "
+            "(no CDU, and no rear door or in-row cooler on a [[cooling.loops]] loop)"
+        )
+    drawing = draw(context.analysis, theme=_theme(context), date=_date(context), plan=plan)
+    return [Output(path, drawing.encode("utf-8"))]
+
+
 def pdf(context: ExportContext, path: Path) -> list[Output]:
     from rackdesigner.export.pack import UnknownPage, chosen
     from rackdesigner.export.render.pdf import pdf as print_pack
@@ -147,3 +161,16 @@ def png(context: ExportContext, path: Path) -> list[Output]:
     scale = scale_for(*size(drawing), PNG_MAX_SIDE)
     view = overview(analysis, diagnostics, date=date, scale=scale)
     return [Output(path, overview_png(view, theme, PNG_MAX_SIDE))]
+
+
+def one_line(context: ExportContext, path: Path) -> list[Output]:
+    from rackdesigner.export.render.one_line import one_line as draw
+
+    if not context.layout.power_elements:
+        raise ExportError(
+            f"--one-line {path}: the layout declares no power chain ([[power.elements]]; "
+            "docs/power-chain.md)"
+        )
+    diagnostics = context.diagnostics
+    drawing = draw(context.analysis, diagnostics, theme=_theme(context), date=_date(context))
+    return [Output(path, drawing.encode("utf-8"))]

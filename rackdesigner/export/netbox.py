@@ -16,9 +16,12 @@ from typing import Any
 from rackdesigner.export.registry import ExportContext, ExportError, Output
 from rackdesigner.model.spreadsheet import Writer
 
-__all__ = ["csv_text", "export_netbox", "file_name", "yaml_text"]
+__all__ = ["csv_text", "export_netbox", "file_name", "netbox_version", "yaml_text"]
 
 YAML_TYPES = ("device-types",)
+# The NetBox the files are written for unless --netbox-version says otherwise; from 4.7
+# on they hold its cooling objects (rackdesigner/netbox/cooling.py, COOLING_SINCE).
+NETBOX_VERSION = "4.7"
 
 
 def file_name(number: int, kind: str) -> str:
@@ -54,15 +57,31 @@ def yaml_text(rows: list[dict[str, Any]]) -> str:
     )
 
 
+def netbox_version(value: object) -> tuple[int, int]:
+    """``--netbox-version``: the target NetBox as (major, minor), from ``4.7`` or
+    ``4.7.3``; anything else is an :class:`ExportError`."""
+    text = str(value).strip().removeprefix("v")
+    parts = text.split(".")
+    if not 2 <= len(parts) <= 3 or not all(p.isdigit() for p in parts):
+        raise ExportError(f"--netbox-version {value!r}: give the NetBox version as 4.7 or 4.7.3")
+    return int(parts[0]), int(parts[1])
+
+
 def export_netbox(context: ExportContext, path: Path) -> list[Output]:
     from rackdesigner.netbox.bulk import bulk_rows
 
     if path.exists() and not path.is_dir():
         raise ExportError(f"--netbox {path}: not a directory")
+    from rackdesigner.netbox.cooling import COOLING_SINCE, with_cooling
+
+    target = netbox_version(context.setting("netbox_version", NETBOX_VERSION))
+    rows = bulk_rows(context.analysis)
+    if target >= COOLING_SINCE:
+        rows = with_cooling(rows, context.analysis)
     outputs: list[Output] = []
-    for number, (kind, rows) in enumerate(bulk_rows(context.analysis), 1):
-        if not rows:
+    for number, (kind, rows_of_kind) in enumerate(rows, 1):
+        if not rows_of_kind:
             continue
-        text = yaml_text(rows) if kind in YAML_TYPES else csv_text(rows)
+        text = yaml_text(rows_of_kind) if kind in YAML_TYPES else csv_text(rows_of_kind)
         outputs.append(Output(path / file_name(number, kind), text.encode("utf-8")))
     return outputs

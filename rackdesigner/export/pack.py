@@ -41,13 +41,20 @@ class PackSection:
 PDF = "rackdesigner.export.render.pdf"
 SECTIONS = "rackdesigner.export.render.pack_sections"
 PLANT = "rackdesigner.export.render.plant_pages"
+COOLING = "rackdesigner.export.render.cooling_diagram"
 
 PACK_SECTIONS: list[PackSection] = [
     PackSection("elevations", "rack elevations, front and rear", f"{PDF}:elevation_pages"),
     PackSection("floor", "the floor plan", f"{PDF}:floorplan_pages"),
     PackSection("topology", "the compute fabric in tiers", f"{SECTIONS}:topology_pages"),
+    PackSection("one-line", "the power chain's single-line diagram", f"{SECTIONS}:one_line_pages"),
     PackSection("devices", "a device table per rack", f"{PDF}:device_pages"),
     PackSection("power", "the power-cord schedule, rack by rack", f"{SECTIONS}:power_pages"),
+    PackSection(
+        "cooling",
+        "the liquid cooling: loops, CDU groups, racks (none without it)",
+        f"{COOLING}:cooling_pages",
+    ),
     PackSection("cables", "the cable schedule", f"{PDF}:cable_pages"),
     PackSection(
         "pulls", "the pull sheets, pathway by pathway", f"{PLANT}:pull_pages", default=False

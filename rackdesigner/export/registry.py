@@ -120,7 +120,16 @@ class ExportSetting:
 
 
 # The drawings: what --theme and --date change.
-DRAWINGS = ("--elevations", "--svg-dir", "--floorplan", "--topology", "--pdf", "--png")
+DRAWINGS = (
+    "--elevations",
+    "--svg-dir",
+    "--floorplan",
+    "--topology",
+    "--one-line",
+    "--pdf",
+    "--png",
+    "--cooling-diagram",
+)
 
 # In the order ``export --help`` lists them. ``--toml`` is the command line's own (the
 # in-place formatter) and is not listed here.
@@ -155,8 +164,8 @@ KINDS: list[ExportKind] = [
     ExportKind(
         "--pdf",
         "FILE.pdf",
-        "Print pack: elevations, floor plan, topology, device table per rack, power cords, "
-        "cable schedule, findings (see --pages).",
+        "Print pack: elevations, floor plan, topology, the single-line diagram, device table "
+        "per rack, power cords, liquid cooling, cable schedule, findings (see --pages).",
         "rackdesigner.export.drawings:pdf",
     ),
     ExportKind(
@@ -164,6 +173,20 @@ KINDS: list[ExportKind] = [
         "FILE.png",
         "The elevations sheet as a PNG (long side at most 16,000 px).",
         "rackdesigner.export.drawings:png",
+    ),
+    ExportKind(
+        "--one-line",
+        "FILE.svg",
+        "The power chain's single-line diagram: sources at the top, racks (or rows) at the "
+        "bottom, each element's load, rating and margin (docs/power-chain.md).",
+        "rackdesigner.export.drawings:one_line",
+    ),
+    ExportKind(
+        "--cooling-diagram",
+        "FILE.svg",
+        "The liquid cooling: facility water loops, CDU groups and their racks, chilled water "
+        "to the rear doors, with heat, flow, temperatures and margins (docs/liquid-cooling.md).",
+        "rackdesigner.export.drawings:cooling_diagram",
     ),
     ExportKind(
         "--graph",
@@ -204,8 +227,8 @@ KINDS: list[ExportKind] = [
         "--netbox",
         "DIR",
         "NetBox bulk-import files, numbered in import order: manufacturers, device types "
-        "(YAML), roles, site, racks, power panels and feeds, devices, interfaces, cables "
-        "(docs/netbox.md).",
+        "(YAML), roles, site, racks, power panels and feeds, devices, interfaces, cables, "
+        "and for NetBox 4.7 its cooling objects (docs/netbox.md; see --netbox-version).",
         "rackdesigner.export.netbox:export_netbox",
         directory=True,
     ),
@@ -289,6 +312,13 @@ SETTINGS: list[ExportSetting] = [
         choices=("tree", "block"),
         default="tree",
         kinds=("--slurm-topology",),
+    ),
+    ExportSetting(
+        "--netbox-version",
+        "--netbox: the NetBox the files are for (default 4.7); from 4.7 on they hold its "
+        "cooling objects (sources, feeds, intakes, outflows; docs/netbox.md), before it not.",
+        metavar="X.Y",
+        kinds=("--netbox",),
     ),
     ExportSetting(
         "--aggregate",

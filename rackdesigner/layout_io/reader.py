@@ -320,13 +320,37 @@ class _Builder:
             return None
 
     def _layout(self, data: dict[str, Any]) -> m.Layout | None:
-        version = data.get("format")
+        version = self.format_version(data.get("format"))
+        if version is None:
+            return None
+        top = self.fields(s.TOP, data, "layout", 1, skip=s.TOP_TABLES)
+        layout = m.Layout(
+            name=top.get("name", ""),
+            format=version,
+            description=top.get("description"),
+            revision=top.get("revision"),
+            notes=top.get("notes"),
+        )
+        for key, read in _TABLE_READERS:
+            if key in data:
+                read(self, data[key], layout)
+        self.plant(data, layout)
+        self.check_pdu_feeds(layout)
+        if layout.power_elements or any(f.source for r in layout.racks for f in r.feeds):
+            self.check_power_chain(layout)
+        self.check_cooling(layout)
+        return layout
+
+    def format_version(self, version: object) -> int | None:
+        """The layout's ``format``, or None (and the error) where this reader cannot read
+        the file: the key missing, not an integer, newer than this reader or below 1."""
+        current = m.FORMAT_VERSION
         if version is None:
             self.error(
                 "E001",
                 "layout",
                 f"missing key 'format' (this rackdesigner reads format "
-                f"{m.FORMAT_VERSION}: add `format = {m.FORMAT_VERSION}` at the top)",
+                f"{current}: add `format = {current}` at the top)",
                 1,
             )
             return None
@@ -335,122 +359,116 @@ class _Builder:
                 "E001", "layout", f"format must be an integer, got {_shown(version)}", 1, "format"
             )
             return None
-        if version > m.FORMAT_VERSION:
-            self.error(
-                "E001",
-                "layout",
+        if version > current:
+            message = (
                 f"format {version} is newer than this rackdesigner "
-                f"reads (format {m.FORMAT_VERSION}); upgrade rackdesigner",
-                1,
-                "format",
+                f"reads (format {current}); upgrade rackdesigner"
             )
-            return None
-        if version < 1:
-            self.error(
-                "E001",
-                "layout",
-                f"format {version} does not exist; the current format is {m.FORMAT_VERSION}",
-                1,
-                "format",
-            )
-            return None
-        top = self.fields(s.TOP, data, "layout", 1, skip=s.TOP_TABLES)
-        tables = self.map.tables
-        layout = m.Layout(
-            name=top.get("name", ""),
-            format=version,
-            description=top.get("description"),
-            revision=top.get("revision"),
-            notes=top.get("notes"),
-        )
-        if "site" in data and (site := self.table(data["site"], "[site]", 1, "site")) is not None:
-            line = tables.get("site", 1)
+        elif version < 1:
+            message = f"format {version} does not exist; the current format is {current}"
+        else:
+            return version
+        self.error("E001", "layout", message, 1, "format")
+        return None
+
+    # -- the top-level tables, each read by one method (_TABLE_READERS: in file-format order)
+
+    def read_site(self, value: object, layout: m.Layout) -> None:
+        if (site := self.table(value, "[site]", 1, "site")) is not None:
+            line = self.map.tables.get("site", 1)
             layout.site = m.Site(**self.fields(s.SITE, site, "[site]", line))
-        if (
-            "workload" in data
-            and (work := self.table(data["workload"], "[workload]", 1, "workload")) is not None
-        ):
-            line = tables.get("workload", 1)
-            values = self.fields(s.WORKLOAD, work, "[workload]", line)
-            for key, message, hint in workload_problems(values):
-                self.error("E001", "[workload]", message, line, key, hint)
-            layout.workload = m.Workload(**values)
-        if (
-            "rules" in data
-            and (rules := self.table(data["rules"], "[rules]", 1, "rules")) is not None
-        ):
+
+    def read_workload(self, value: object, layout: m.Layout) -> None:
+        if (work := self.table(value, "[workload]", 1, "workload")) is None:
+            return
+        line = self.map.tables.get("workload", 1)
+        values = self.fields(s.WORKLOAD, work, "[workload]", line)
+        for key, message, hint in workload_problems(values):
+            self.error("E001", "[workload]", message, line, key, hint)
+        layout.workload = m.Workload(**values)
+
+    def read_rules(self, value: object, layout: m.Layout) -> None:
+        if (rules := self.table(value, "[rules]", 1, "rules")) is not None:
             layout.rules = self.rules(rules)
-        if "meta" in data:
-            layout.meta = self.table(data["meta"], "[meta]", 1, "meta")
-        if "gpus" in data and (gpus := self.table(data["gpus"], "[gpus]", 1, "gpus")):
-            for key, value in gpus.items():
-                line = self.map.gpus.get(key, 1)
-                entity = f"GPU {key}"
-                if (table := self.table(value, entity, line, key)) is not None:
-                    layout.gpus[key] = m.Gpu(key, **self.fields(s.GPU, table, entity, line))
-        if "catalog" in data and (cat := self.table(data["catalog"], "[catalog]", 1, "catalog")):
-            known = builtin_device_keys()
-            for key, value in cat.items():
-                line = self.map.catalog.get(key, 1)
-                if (table := self.table(value, f"catalog entry {key}", line, key)) is not None:
-                    layout.catalog[key] = self.device_type(key, table, line)
-                    if "kind" not in table and key not in known:
-                        # Only an entry that overrides a built-in one may leave kind out.
-                        self.error(
-                            "E001",
-                            f"catalog entry {key}",
-                            f"missing key 'kind' ({key} is not a built-in model, so it "
-                            f"needs one of {' | '.join(m.DEVICE_KINDS)})",
-                            line,
-                        )
-        if "power" in data and (power := self.table(data["power"], "[power]", 1, "power")):
+
+    def read_meta(self, value: object, layout: m.Layout) -> None:
+        layout.meta = self.table(value, "[meta]", 1, "meta")
+
+    def read_gpus(self, value: object, layout: m.Layout) -> None:
+        if not (gpus := self.table(value, "[gpus]", 1, "gpus")):
+            return
+        for key, entry in gpus.items():
+            line = self.map.gpus.get(key, 1)
+            entity = f"GPU {key}"
+            if (table := self.table(entry, entity, line, key)) is not None:
+                layout.gpus[key] = m.Gpu(key, **self.fields(s.GPU, table, entity, line))
+
+    def read_catalog(self, value: object, layout: m.Layout) -> None:
+        if not (catalog := self.table(value, "[catalog]", 1, "catalog")):
+            return
+        known = builtin_device_keys()
+        for key, entry in catalog.items():
+            line = self.map.catalog.get(key, 1)
+            if (table := self.table(entry, f"catalog entry {key}", line, key)) is None:
+                continue
+            layout.catalog[key] = self.device_type(key, table, line)
+            if "kind" not in table and key not in known:
+                # Only an entry that overrides a built-in one may leave kind out.
+                self.error(
+                    "E001",
+                    f"catalog entry {key}",
+                    f"missing key 'kind' ({key} is not a built-in model, so it "
+                    f"needs one of {' | '.join(m.DEVICE_KINDS)})",
+                    line,
+                )
+
+    def read_power(self, value: object, layout: m.Layout) -> None:
+        if power := self.table(value, "[power]", 1, "power"):
             self.power(power, layout)
-        if "cooling" in data and (
-            cooling := self.table(data["cooling"], "[cooling]", 1, "cooling")
-        ):
+
+    def read_cooling(self, value: object, layout: m.Layout) -> None:
+        if cooling := self.table(value, "[cooling]", 1, "cooling"):
             self.cooling(cooling, layout)
-        if "racks" in data:
-            for index, rack in enumerate(self.tables(data["racks"], "layout", 1, "racks")):
-                layout.racks.append(self.rack(index, rack))
-        if "links" in data:
-            links = self.tables(data["links"], "layout", 1, "links")
-            link_lines = self.map.links
-            known_lines = len(link_lines)
-            append = layout.links.append
-            Link = m.Link
-            for index, table in enumerate(links):
-                line = link_lines[index] if index < known_lines else 0
-                # Fast path for the common shape; anything unusual goes through the checks.
-                if table.keys() <= _SIMPLE_LINK_KEYS:
-                    a, b, media = table.get("a"), table.get("b"), table.get("media")
-                    # A port reference "device:group7"; checked inline, once per cable.
-                    if (
-                        type(a) is str
-                        and type(b) is str
-                        and ":" in a
-                        and ":" in b
-                        and a[-1:].isdigit()
-                        and b[-1:].isdigit()
-                        and a[0] != ":"
-                        and b[0] != ":"
-                        and (media is None or (type(media) is str and media in _MEDIA))
-                    ):
-                        append(Link(a, b, media))
-                        continue
-                entity = _link_entity(table, index)
-                values = self.fields(s.LINK, table, entity, line)
-                if "grade" in values:
-                    self.check_grade(values, entity, line)
-                if "a" in values and "b" in values:
-                    append(Link(**values))
-                    if _CHANNEL_KEYS & values.keys():
-                        self._channels = True
-        self.plant(data, layout)
-        self.check_pdu_feeds(layout)
-        if layout.power_elements or any(f.source for r in layout.racks for f in r.feeds):
-            self.check_power_chain(layout)
-        self.check_cooling(layout)
-        return layout
+
+    def read_racks(self, value: object, layout: m.Layout) -> None:
+        for index, rack in enumerate(self.tables(value, "layout", 1, "racks")):
+            layout.racks.append(self.rack(index, rack))
+
+    def read_links(self, value: object, layout: m.Layout) -> None:
+        link_lines = self.map.links
+        known_lines = len(link_lines)
+        append = layout.links.append
+        Link = m.Link
+        for index, table in enumerate(self.tables(value, "layout", 1, "links")):
+            # Fast path for the common shape; anything unusual goes through the checks.
+            if table.keys() <= _SIMPLE_LINK_KEYS:
+                a, b, media = table.get("a"), table.get("b"), table.get("media")
+                # A port reference "device:group7"; checked inline, once per cable.
+                if (
+                    type(a) is str
+                    and type(b) is str
+                    and ":" in a
+                    and ":" in b
+                    and a[-1:].isdigit()
+                    and b[-1:].isdigit()
+                    and a[0] != ":"
+                    and b[0] != ":"
+                    and (media is None or (type(media) is str and media in _MEDIA))
+                ):
+                    append(Link(a, b, media))
+                    continue
+            self.link(table, index, link_lines[index] if index < known_lines else 0, layout)
+
+    def link(self, table: dict[str, Any], index: int, line: int, layout: m.Layout) -> None:
+        """A link off the fast path: every key converted and checked."""
+        entity = _link_entity(table, index)
+        values = self.fields(s.LINK, table, entity, line)
+        if "grade" in values:
+            self.check_grade(values, entity, line)
+        if "a" in values and "b" in values:
+            layout.links.append(m.Link(**values))
+            if _CHANNEL_KEYS & values.keys():
+                self._channels = True
 
     def power(self, data: dict[str, Any], layout: m.Layout) -> None:
         """(v1.4) ``[[power.elements]]``: the power chain's elements, in file order."""
@@ -699,20 +717,46 @@ class _Builder:
         entity = f"rack {rack_id}" if isinstance(rack_id, str) else f"rack #{index + 1}"
         values = self.fields(s.RACK, data, entity, line)
         rack = m.Rack(**{"id": "?", **values})
+        feeds = self.tables(data.get("feeds", []), entity, line, "feeds")
         feed_lines = self.map.feeds[index] if index < len(self.map.feeds) else []
-        for number, table in enumerate(self.tables(data.get("feeds", []), entity, line, "feeds")):
-            fline = LineMap.entity(feed_lines, number) or line
+        self.rack_feeds(rack, feeds, entity, feed_lines, line)
+        devices = self.tables(data.get("devices", []), entity, line, "devices")
+        device_lines = self.map.devices[index] if index < len(self.map.devices) else []
+        self.rack_devices(rack, devices, entity, device_lines, line)
+        return rack
+
+    def rack_feeds(
+        self,
+        rack: m.Rack,
+        feeds: list[dict[str, Any]],
+        entity: str,
+        lines: list[int],
+        line: int,
+    ) -> None:
+        """The rack's feeds; ``lines`` where each was read (``line``, the rack's, where the
+        map has none)."""
+        for number, table in enumerate(feeds):
+            fline = LineMap.entity(lines, number) or line
             feed_id = table.get("id")
             fentity = f"{entity} feed {feed_id if isinstance(feed_id, str) else number + 1}"
             fvalues = self.fields(s.FEED, table, fentity, fline)
             if "phases" in fvalues and "voltage" in fvalues and "current" in fvalues:
                 rack.feeds.append(m.Feed(**{"id": "?", **fvalues}))
-        device_lines = self.map.devices[index] if index < len(self.map.devices) else []
-        known = len(device_lines)
-        for number, table in enumerate(
-            self.tables(data.get("devices", []), entity, line, "devices")
-        ):
-            dline = device_lines[number] if number < known else line
+
+    def rack_devices(
+        self,
+        rack: m.Rack,
+        devices: list[dict[str, Any]],
+        entity: str,
+        lines: list[int],
+        line: int,
+    ) -> None:
+        """The rack's devices, the common shape (id, model, position, ignore) checked
+        inline: a 100,000-GPU layout has 12,500 of them."""
+        known = len(lines)
+        append = rack.devices.append
+        for number, table in enumerate(devices):
+            # Fast path for the common shape; anything unusual goes through the checks.
             if table.keys() <= _SIMPLE_DEVICE_KEYS:
                 device_id, model, position, ignore = (
                     table.get("id"),
@@ -728,7 +772,7 @@ class _Builder:
                     and (position is None or (type(position) is int and 1 <= position <= 100))
                     and (ignore is None or _known_codes(ignore))
                 ):
-                    rack.devices.append(m.Device(device_id, model, position, ignore=ignore))
+                    append(m.Device(device_id, model, position, ignore=ignore))
                     continue
             device_id = table.get("id")
             dentity = (
@@ -736,12 +780,26 @@ class _Builder:
                 if isinstance(device_id, str)
                 else f"{entity} device #{number + 1}"
             )
+            dline = lines[number] if number < known else line
             dvalues = self.fields(s.DEVICE, table, dentity, dline)
             if "id" in dvalues and "model" in dvalues:
-                rack.devices.append(m.Device(**dvalues))
-        return rack
+                append(m.Device(**dvalues))
 
 
+# The layout's top-level tables in the order they are read (and their errors reported);
+# the cable plant's tables are read after these, with the checks that need every rack.
+_TABLE_READERS: tuple[tuple[str, Callable[[_Builder, object, m.Layout], None]], ...] = (
+    ("site", _Builder.read_site),
+    ("workload", _Builder.read_workload),
+    ("rules", _Builder.read_rules),
+    ("meta", _Builder.read_meta),
+    ("gpus", _Builder.read_gpus),
+    ("catalog", _Builder.read_catalog),
+    ("power", _Builder.read_power),
+    ("cooling", _Builder.read_cooling),
+    ("racks", _Builder.read_racks),
+    ("links", _Builder.read_links),
+)
 _SIMPLE_LINK_KEYS = frozenset(("a", "b", "media"))
 # (v1.4) A link's keys that tie it to the cable plant: checked with it (plant_checks).
 _CHANNEL_KEYS = frozenset(("via", "trunk", "a_transceiver", "b_transceiver"))
@@ -817,229 +875,256 @@ _PATTERN_WHY = " (1-8 letters, digits, '-' or '_')"
 
 
 def _converter(field: s.Field) -> Callable[[Any], Any]:
-    kind = field.kind
+    """The function that converts a TOML value for ``field`` by its kind (_CONVERTERS), to
+    the model's value; it raises UnitError or _ValueProblem with the loader's message."""
+    return _CONVERTERS[field.kind](field)
 
-    if kind == "str":
 
-        def convert_str(value: Any) -> str:
-            if type(value) is not str:
-                raise _ValueProblem(f"must be a string, got {_type_name(value)} ({_shown(value)})")
-            if field.key in ("a", "b") and field.pattern is not None:  # a link's ends
-                device, _, port = value.partition(":")
-                if not device or not port or not port[-1].isdigit():
-                    raise _ValueProblem(
-                        f'"{value}" is not a port reference '
-                        '"<device id>:<port group><index>", e.g. "a01-n01:ib1"'
-                    )
-            elif field.key == "id":
-                problem = _id_problem(value)
-                if problem:
-                    raise _ValueProblem(problem)
-            elif field.key == "model" and not value.strip():
-                raise _ValueProblem("must not be empty")
-            elif field.key == "hostname" and not s.HOSTNAME.match(value):
-                if len(value) > s.HOSTNAME_MAX:
-                    raise _ValueProblem(
-                        f"{_shown(value)} has {len(value)} characters; a host name has at "
-                        f"most {s.HOSTNAME_MAX} (Slurm's limit)"
-                    )
+def _unchanged(value: Any) -> Any:
+    return value  # a nested table: read by its own method
+
+
+def _str_converter(field: s.Field) -> Callable[[Any], Any]:
+    """A string; a link end, an id, a model, a host name or a patterned key checked as such."""
+
+    def convert_str(value: Any) -> str:
+        if type(value) is not str:
+            raise _ValueProblem(f"must be a string, got {_type_name(value)} ({_shown(value)})")
+        if field.key in ("a", "b") and field.pattern is not None:  # a link's ends
+            device, _, port = value.partition(":")
+            if not device or not port or not port[-1].isdigit():
                 raise _ValueProblem(
-                    f"{_shown(value)} is not a host name: labels of letters, digits, '-' "
-                    "and '_' separated by dots, each starting and ending with a letter or digit"
+                    f'"{value}" is not a port reference '
+                    '"<device id>:<port group><index>", e.g. "a01-n01:ib1"'
                 )
-            elif pattern is not None and not pattern.match(value):
-                raise _ValueProblem(f"{_shown(value)} must match {field.pattern}{_PATTERN_WHY}")
-            return value
-
-        # Port names and link ends say what is wrong with them in their own words.
-        pattern = (
-            re.compile(field.pattern)
-            if field.pattern is not None and field.key not in ("a", "b", "name")
-            else None
-        )
-        return convert_str
-    if kind == "int":
-
-        def convert_int(value: Any) -> int:
-            if type(value) is not int:
+        elif field.key == "id":
+            problem = _id_problem(value)
+            if problem:
+                raise _ValueProblem(problem)
+        elif field.key == "model" and not value.strip():
+            raise _ValueProblem("must not be empty")
+        elif field.key == "hostname" and not s.HOSTNAME.match(value):
+            if len(value) > s.HOSTNAME_MAX:
                 raise _ValueProblem(
-                    f"must be an integer, got {_type_name(value)} ({_shown(value)})"
+                    f"{_shown(value)} has {len(value)} characters; a host name has at "
+                    f"most {s.HOSTNAME_MAX} (Slurm's limit)"
                 )
-            if field.minimum is not None and value < field.minimum:
-                raise _ValueProblem(f"must be at least {field.minimum:g}, got {value}")
-            if field.maximum is not None and value > field.maximum:
-                raise _ValueProblem(f"must be at most {field.maximum:g}, got {value}")
-            _check_plausible(field, value, value)
-            return value
-
-        return convert_int
-    if kind == "number":
-
-        def convert_number(value: Any) -> float | int:
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise _ValueProblem(
-                    f"must be a number, got {_type_name(value)} ({_shown(value)})"
-                    + (_count_hint(value) if field.sci else "")
-                )
-            if not math.isfinite(value):
-                raise _ValueProblem(f"must be finite, got {value}")
-            if field.minimum is not None and value < field.minimum:
-                raise _ValueProblem(f"must be at least {field.minimum:g}, got {value}")
-            if field.maximum is not None and value > field.maximum:
-                raise _ValueProblem(f"must be at most {field.maximum:g}, got {value:g}")
-            _check_plausible(field, value, value)
-            return value
-
-        return convert_number
-    if kind == "bool":
-
-        def convert_bool(value: Any) -> bool:
-            if type(value) is not bool:
-                raise _ValueProblem(f"must be true or false, got {_shown(value)}")
-            return value
-
-        return convert_bool
-    if kind == "enum":
-        choices = field.choices
-        shown = " | ".join(str(c) for c in choices)
-
-        def convert_enum(value: Any) -> Any:
-            if value not in choices or type(value) is bool:
-                near = _suggest(str(value), [str(c) for c in choices])
-                raise _ValueProblem(f"must be one of {shown}, got {_shown(value)}{near}")
-            return value
-
-        return convert_enum
-    if kind in ("qty", "ratio"):
-        dim = field.dim
-        assert dim is not None
-
-        def convert_quantity(value: Any) -> float:
-            number = parse(value, dim)
-            if field.minimum is not None and number < field.minimum:
-                raise _ValueProblem(
-                    f"must be at least {field.minimum:g}"
-                    f"{' ' + dim.unit if dim.unit else ''}, got {_shown(value)}"
-                )
-            if field.maximum is not None and number > field.maximum:
-                raise _ValueProblem(f"must be at most {field.maximum:g}, got {_shown(value)}")
-            if field.positive and number <= 0:
-                raise _ValueProblem(f"must be more than 0, got {_shown(value)}")
-            _check_plausible(field, number, value, dim.unit)
-            if dim is TEMPERATURE and not s.COOLANT_MIN_C <= number < s.COOLANT_MAX_C:
-                raise _Implausible(
-                    f"{_shown(value)} is not a plausible coolant temperature: below "
-                    f"{s.COOLANT_MIN_C:g} °C even PG25 is ice, at {s.COOLANT_MAX_C:g} °C "
-                    "water boils (a unit or a typo?)"
-                )
-            if field.whole and number != int(number):
-                raise _ValueProblem(
-                    f"must be a whole number of rack units, got {_shown(value)} ({number:g} U)"
-                )
-            return m.Q(number, value) if isinstance(value, str) else value
-
-        return convert_quantity
-    if kind == "str_or_list":
-
-        def convert_str_or_list(value: Any) -> str | list[str]:
-            if type(value) is str:
-                if not value.strip():
-                    raise _ValueProblem("must not be empty")
-                return value
-            if (
-                isinstance(value, list)
-                and value
-                and all(type(v) is str and v.strip() for v in value)
-            ):
-                return value
             raise _ValueProblem(
-                f"must be a device id or a non-empty array of them, got {_shown(value)}"
+                f"{_shown(value)} is not a host name: labels of letters, digits, '-' "
+                "and '_' separated by dots, each starting and ending with a letter or digit"
             )
+        elif pattern is not None and not pattern.match(value):
+            raise _ValueProblem(f"{_shown(value)} must match {field.pattern}{_PATTERN_WHY}")
+        return value
 
-        return convert_str_or_list
-    if kind == "int_map":
-        keys = field.choices
+    # Port names and link ends say what is wrong with them in their own words.
+    pattern = (
+        re.compile(field.pattern)
+        if field.pattern is not None and field.key not in ("a", "b", "name")
+        else None
+    )
+    return convert_str
 
-        def convert_int_map(value: Any) -> dict[str, int]:
-            if not isinstance(value, dict):
-                raise _ValueProblem(
-                    f"must be a table like {{ c13 = 24, c19 = 12 }}, got {_shown(value)}"
-                )
-            for key, count in value.items():
-                if key not in keys:
-                    known = " | ".join(str(k) for k in keys)
-                    raise _ValueProblem(
-                        f"has an unknown key '{key}'{_suggest(key, [str(k) for k in keys])} "
-                        f"(keys: {known})"
-                    )
-                if type(count) is not int or count < 0:
-                    raise _ValueProblem(f"{key} must be a count ≥ 0, got {_shown(count)}")
-            return dict(value)
 
-        return convert_int_map
-    if kind == "str_list":
+def _int_converter(field: s.Field) -> Callable[[Any], Any]:
+    """An integer within the field's bounds."""
 
-        def convert_str_list(value: Any) -> list[str]:
-            if not isinstance(value, list) or not all(type(v) is str for v in value):
-                raise _ValueProblem(f"must be an array of strings, got {_shown(value)}")
-            return value
+    def convert_int(value: Any) -> int:
+        if type(value) is not int:
+            raise _ValueProblem(f"must be an integer, got {_type_name(value)} ({_shown(value)})")
+        if field.minimum is not None and value < field.minimum:
+            raise _ValueProblem(f"must be at least {field.minimum:g}, got {value}")
+        if field.maximum is not None and value > field.maximum:
+            raise _ValueProblem(f"must be at most {field.maximum:g}, got {value}")
+        _check_plausible(field, value, value)
+        return value
 
-        return convert_str_list
-    if kind == "str_pair":
+    return convert_int
 
-        def convert_str_pair(value: Any) -> list[str]:
-            if (
-                not isinstance(value, list)
-                or len(value) != 2
-                or not all(type(v) is str and v.strip() for v in value)
-            ):
-                raise _ValueProblem(f"must be an array of two strings, got {_shown(value)}")
-            return value
 
-        return convert_str_pair
-    if kind == "num_pair":
+def _number_converter(field: s.Field) -> Callable[[Any], Any]:
+    """A finite number (int or float) within the field's bounds."""
 
-        def convert_num_pair(value: Any) -> list[float]:
-            if (
-                not isinstance(value, list)
-                or len(value) != 2
-                or any(isinstance(v, bool) or not isinstance(v, int | float) for v in value)
-                or not all(math.isfinite(v) for v in value)
-            ):
-                raise _ValueProblem(f"must be an array of two numbers, got {_shown(value)}")
-            low, high = value
-            if field.minimum is not None and low < field.minimum:
-                raise _ValueProblem(f"must be at least {field.minimum:g}, got {_shown(value)}")
-            if low > high:
-                raise _ValueProblem(f"must be [lowest, highest], got {_shown(value)}")
-            return value
-
-        return convert_num_pair
-    if kind == "qty_pair":
-        # Its own name: a second `dim` would undo mypy's narrowing inside convert_quantity.
-        pair_dim = field.dim
-        assert pair_dim is not None
-
-        def convert_pair(value: Any) -> tuple[float, float]:
-            if not isinstance(value, list) or len(value) != 2:
-                raise _ValueProblem(
-                    f"must be an array of two quantities like "
-                    f'["200 V", "240 V"], got {_shown(value)}'
-                )
-            low, high = (
-                m.Q(parse(v, pair_dim), v) if isinstance(v, str) else parse(v, pair_dim)
-                for v in value
+    def convert_number(value: Any) -> float | int:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise _ValueProblem(
+                f"must be a number, got {_type_name(value)} ({_shown(value)})"
+                + (_count_hint(value) if field.sci else "")
             )
-            return (low, high)
+        if not math.isfinite(value):
+            raise _ValueProblem(f"must be finite, got {value}")
+        if field.minimum is not None and value < field.minimum:
+            raise _ValueProblem(f"must be at least {field.minimum:g}, got {value}")
+        if field.maximum is not None and value > field.maximum:
+            raise _ValueProblem(f"must be at most {field.maximum:g}, got {value:g}")
+        _check_plausible(field, value, value)
+        return value
 
-        return convert_pair
-    if kind == "overload":
-        return _convert_overload
-    if kind == "qty_table":
-        return _convert_capacity_table
-    if kind in ("table", "tables"):
-        return lambda value: value
-    raise AssertionError(kind)
+    return convert_number
+
+
+def _bool_converter(field: s.Field) -> Callable[[Any], Any]:
+    """true or false."""
+
+    def convert_bool(value: Any) -> bool:
+        if type(value) is not bool:
+            raise _ValueProblem(f"must be true or false, got {_shown(value)}")
+        return value
+
+    return convert_bool
+
+
+def _enum_converter(field: s.Field) -> Callable[[Any], Any]:
+    """One of the field's choices."""
+    choices = field.choices
+    shown = " | ".join(str(c) for c in choices)
+
+    def convert_enum(value: Any) -> Any:
+        if value not in choices or type(value) is bool:
+            near = _suggest(str(value), [str(c) for c in choices])
+            raise _ValueProblem(f"must be one of {shown}, got {_shown(value)}{near}")
+        return value
+
+    return convert_enum
+
+
+def _quantity_converter(field: s.Field) -> Callable[[Any], Any]:
+    """A quantity of the field's dimension ("63 A", or a number in its SI unit), within its
+    bounds."""
+    dim = field.dim
+    assert dim is not None
+
+    def convert_quantity(value: Any) -> float:
+        number = parse(value, dim)
+        if field.minimum is not None and number < field.minimum:
+            raise _ValueProblem(
+                f"must be at least {field.minimum:g}"
+                f"{' ' + dim.unit if dim.unit else ''}, got {_shown(value)}"
+            )
+        if field.maximum is not None and number > field.maximum:
+            raise _ValueProblem(f"must be at most {field.maximum:g}, got {_shown(value)}")
+        if field.positive and number <= 0:
+            raise _ValueProblem(f"must be more than 0, got {_shown(value)}")
+        _check_plausible(field, number, value, dim.unit)
+        if dim is TEMPERATURE and not s.COOLANT_MIN_C <= number < s.COOLANT_MAX_C:
+            raise _Implausible(
+                f"{_shown(value)} is not a plausible coolant temperature: below "
+                f"{s.COOLANT_MIN_C:g} °C even PG25 is ice, at {s.COOLANT_MAX_C:g} °C "
+                "water boils (a unit or a typo?)"
+            )
+        if field.whole and number != int(number):
+            raise _ValueProblem(
+                f"must be a whole number of rack units, got {_shown(value)} ({number:g} U)"
+            )
+        return m.Q(number, value) if isinstance(value, str) else value
+
+    return convert_quantity
+
+
+def _str_or_list_converter(field: s.Field) -> Callable[[Any], Any]:
+    """A device id or a non-empty array of them."""
+
+    def convert_str_or_list(value: Any) -> str | list[str]:
+        if type(value) is str:
+            if not value.strip():
+                raise _ValueProblem("must not be empty")
+            return value
+        if isinstance(value, list) and value and all(type(v) is str and v.strip() for v in value):
+            return value
+        raise _ValueProblem(
+            f"must be a device id or a non-empty array of them, got {_shown(value)}"
+        )
+
+    return convert_str_or_list
+
+
+def _int_map_converter(field: s.Field) -> Callable[[Any], Any]:
+    """A table of counts by the field's keys ({ c13 = 24, c19 = 12 })."""
+    keys = field.choices
+
+    def convert_int_map(value: Any) -> dict[str, int]:
+        if not isinstance(value, dict):
+            raise _ValueProblem(
+                f"must be a table like {{ c13 = 24, c19 = 12 }}, got {_shown(value)}"
+            )
+        for key, count in value.items():
+            if key not in keys:
+                known = " | ".join(str(k) for k in keys)
+                raise _ValueProblem(
+                    f"has an unknown key '{key}'{_suggest(key, [str(k) for k in keys])} "
+                    f"(keys: {known})"
+                )
+            if type(count) is not int or count < 0:
+                raise _ValueProblem(f"{key} must be a count ≥ 0, got {_shown(count)}")
+        return dict(value)
+
+    return convert_int_map
+
+
+def _str_list_converter(field: s.Field) -> Callable[[Any], Any]:
+    """An array of strings."""
+
+    def convert_str_list(value: Any) -> list[str]:
+        if not isinstance(value, list) or not all(type(v) is str for v in value):
+            raise _ValueProblem(f"must be an array of strings, got {_shown(value)}")
+        return value
+
+    return convert_str_list
+
+
+def _str_pair_converter(field: s.Field) -> Callable[[Any], Any]:
+    """An array of two non-empty strings."""
+
+    def convert_str_pair(value: Any) -> list[str]:
+        if (
+            not isinstance(value, list)
+            or len(value) != 2
+            or not all(type(v) is str and v.strip() for v in value)
+        ):
+            raise _ValueProblem(f"must be an array of two strings, got {_shown(value)}")
+        return value
+
+    return convert_str_pair
+
+
+def _num_pair_converter(field: s.Field) -> Callable[[Any], Any]:
+    """[lowest, highest]: two finite numbers, the first at least the field's minimum."""
+
+    def convert_num_pair(value: Any) -> list[float]:
+        if (
+            not isinstance(value, list)
+            or len(value) != 2
+            or any(isinstance(v, bool) or not isinstance(v, int | float) for v in value)
+            or not all(math.isfinite(v) for v in value)
+        ):
+            raise _ValueProblem(f"must be an array of two numbers, got {_shown(value)}")
+        low, high = value
+        if field.minimum is not None and low < field.minimum:
+            raise _ValueProblem(f"must be at least {field.minimum:g}, got {_shown(value)}")
+        if low > high:
+            raise _ValueProblem(f"must be [lowest, highest], got {_shown(value)}")
+        return value
+
+    return convert_num_pair
+
+
+def _quantity_pair_converter(field: s.Field) -> Callable[[Any], Any]:
+    """Two quantities of the field's dimension (["200 V", "240 V"])."""
+    # Its own name: a second `dim` would undo mypy's narrowing inside convert_quantity.
+    pair_dim = field.dim
+    assert pair_dim is not None
+
+    def convert_pair(value: Any) -> tuple[float, float]:
+        if not isinstance(value, list) or len(value) != 2:
+            raise _ValueProblem(
+                f'must be an array of two quantities like ["200 V", "240 V"], got {_shown(value)}'
+            )
+        low, high = (
+            m.Q(parse(v, pair_dim), v) if isinstance(v, str) else parse(v, pair_dim) for v in value
+        )
+        return (low, high)
+
+    return convert_pair
 
 
 _OVERLOAD_EXAMPLE = '[["125 %", "10 min"], ["150 %", "60 s"]]'
@@ -1116,6 +1201,28 @@ def _convert_capacity_table(value: Any) -> list[tuple[float, float]]:
             )
         )
     return out
+
+
+# Each schema kind's converter factory: the field in, its value's converter out.
+_CONVERTERS: dict[str, Callable[[s.Field], Callable[[Any], Any]]] = {
+    "str": _str_converter,
+    "int": _int_converter,
+    "number": _number_converter,
+    "bool": _bool_converter,
+    "enum": _enum_converter,
+    "qty": _quantity_converter,
+    "ratio": _quantity_converter,
+    "str_or_list": _str_or_list_converter,
+    "int_map": _int_map_converter,
+    "str_list": _str_list_converter,
+    "str_pair": _str_pair_converter,
+    "num_pair": _num_pair_converter,
+    "qty_pair": _quantity_pair_converter,
+    "overload": lambda field: _convert_overload,
+    "qty_table": lambda field: _convert_capacity_table,
+    "table": lambda field: _unchanged,
+    "tables": lambda field: _unchanged,
+}
 
 
 def build_power_models(data: dict[str, Any], text: str, file: str) -> dict[str, dict[str, Any]]:

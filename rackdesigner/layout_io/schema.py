@@ -853,6 +853,12 @@ LOOP = (
     _q("capacity", POWER, 'the heat the plant behind it rejects, e.g. "2 MW"', positive=True),
     _q("flow", FLOW, 'the flow it supplies, e.g. "3000 L/min"', positive=True),
     _e("fluid", m.FLUIDS, "water (default) or pg25"),
+    _e(
+        "plant",
+        m.LOOP_PLANTS,
+        "what rejects its heat: chiller, cooling-tower or dry-cooler (the NetBox export's "
+        "cooling source type)",
+    ),
     Field(
         "devices",
         "str_list",

@@ -51,3 +51,15 @@ def collection_paused(*, freeze_above: int | None = FREEZE_ABOVE) -> Iterator[No
                     gc.freeze()
                 if _was_enabled:
                     gc.enable()
+
+
+def freeze() -> None:
+    """Move every object alive now out of the collector's sight (``gc.freeze``): long-lived
+    ones made outside a pause (the designer's layout and views once built); they are still
+    freed when their last reference goes."""
+    gc.freeze()
+
+
+def collect() -> int:
+    """A full collection now (the designer's, once view switching pauses)."""
+    return gc.collect()

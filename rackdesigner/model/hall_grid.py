@@ -99,54 +99,16 @@ def extent_of(
     """Where ``pathway`` lies, or why it has no place (a missing or contradictory position)."""
     kind = pathway.kind_name
     if kind == "vertical-manager":
-        if pathway.rack is None:
-            return Problem("a vertical manager needs rack = the rack it runs up", "rack")
-        if pathway.rack not in rack_ids:
-            return Problem(f'rack = "{pathway.rack}" names no rack of the layout', "rack")
-        return Extent(index, pathway.id, RACK, "", 0.0, 0.0, 0.0, 0.0, pathway.rack)
+        return _manager(index, pathway, rack_ids)
     if pathway.rack is not None:
         return Problem(f"rack is for vertical managers; a {kind} runs on the hall's grid", "rack")
     if kind == "riser":
-        if pathway.row is None or pathway.slot is None:
-            return Problem("a riser stands at one point: give row and slot", "row")
-        y = _row(pathway.row, rows, "row")
-        if isinstance(y, Problem):
-            return y
-        x = float(pathway.slot)
-        return Extent(index, pathway.id, POINT, "", y, y, x, x)
+        return _riser(index, pathway, rows)
     plane = UNDER if kind == "under-floor" else OVER
     if pathway.row is not None and pathway.rows is None:
-        if pathway.slot is not None:
-            return Problem(
-                "slot places a cross-aisle run (with rows); a run along a row takes slots",
-                "slot",
-                'write slots = [first, last] for a run along the row, or rows = ["A", "H"] '
-                "and slot for a run across rows",
-            )
-        y = _row(pathway.row, rows, "row")
-        if isinstance(y, Problem):
-            return y
-        if pathway.slots is not None:
-            x0, x1 = (float(v) for v in pathway.slots)
-        elif pathway.row in spans:
-            x0, x1 = spans[pathway.row]
-        else:
-            return Problem(
-                f"row {pathway.row} has no rack with a slot: give slots = [first, last]", "slots"
-            )
-        return Extent(index, pathway.id, ALONG, plane, y, y, x0, x1)
+        return _along(index, pathway, pathway.row, plane, rows, spans)
     if pathway.rows is not None and pathway.row is None:
-        if pathway.slot is None:
-            return Problem("a run across rows needs slot = its position along the rows", "slot")
-        if pathway.slots is not None:
-            return Problem("slots is for a run along a row; across rows give slot", "slots")
-        ends = [_row(name, rows, "rows") for name in pathway.rows]
-        for end in ends:
-            if isinstance(end, Problem):
-                return end
-        y0, y1 = sorted(float(e) for e in ends if not isinstance(e, Problem))
-        x = float(pathway.slot)
-        return Extent(index, pathway.id, ACROSS, plane, y0, y1, x, x)
+        return _across(index, pathway, pathway.rows, plane, rows)
     if pathway.row is not None:
         return Problem("give row (a run along a row) or rows (across rows), not both", "rows")
     return Problem(
@@ -154,6 +116,71 @@ def extent_of(
         "slot (a riser) or rack (a vertical manager)",
         None,
     )
+
+
+def _manager(index: int, pathway: Pathway, rack_ids: frozenset[str]) -> Extent | Problem:
+    """A vertical manager: in the rack it names."""
+    if pathway.rack is None:
+        return Problem("a vertical manager needs rack = the rack it runs up", "rack")
+    if pathway.rack not in rack_ids:
+        return Problem(f'rack = "{pathway.rack}" names no rack of the layout', "rack")
+    return Extent(index, pathway.id, RACK, "", 0.0, 0.0, 0.0, 0.0, pathway.rack)
+
+
+def _riser(index: int, pathway: Pathway, rows: dict[str, int]) -> Extent | Problem:
+    """A riser: one point, its row and slot."""
+    if pathway.row is None or pathway.slot is None:
+        return Problem("a riser stands at one point: give row and slot", "row")
+    y = _row(pathway.row, rows, "row")
+    if isinstance(y, Problem):
+        return y
+    x = float(pathway.slot)
+    return Extent(index, pathway.id, POINT, "", y, y, x, x)
+
+
+def _along(
+    index: int,
+    pathway: Pathway,
+    row: str,
+    plane: str,
+    rows: dict[str, int],
+    spans: dict[str, tuple[float, float]],
+) -> Extent | Problem:
+    """A run along ``row``: its ``slots``, else the row's racks from first to last."""
+    if pathway.slot is not None:
+        return Problem(
+            "slot places a cross-aisle run (with rows); a run along a row takes slots",
+            "slot",
+            'write slots = [first, last] for a run along the row, or rows = ["A", "H"] '
+            "and slot for a run across rows",
+        )
+    y = _row(row, rows, "row")
+    if isinstance(y, Problem):
+        return y
+    if pathway.slots is not None:
+        x0, x1 = (float(v) for v in pathway.slots)
+    elif row in spans:
+        x0, x1 = spans[row]
+    else:
+        return Problem(f"row {row} has no rack with a slot: give slots = [first, last]", "slots")
+    return Extent(index, pathway.id, ALONG, plane, y, y, x0, x1)
+
+
+def _across(
+    index: int, pathway: Pathway, names: Sequence[str], plane: str, rows: dict[str, int]
+) -> Extent | Problem:
+    """A run across the rows ``names`` (first and last) at its ``slot``."""
+    if pathway.slot is None:
+        return Problem("a run across rows needs slot = its position along the rows", "slot")
+    if pathway.slots is not None:
+        return Problem("slots is for a run along a row; across rows give slot", "slots")
+    ends = [_row(name, rows, "rows") for name in names]
+    for end in ends:
+        if isinstance(end, Problem):
+            return end
+    y0, y1 = sorted(float(e) for e in ends if not isinstance(e, Problem))
+    x = float(pathway.slot)
+    return Extent(index, pathway.id, ACROSS, plane, y0, y1, x, x)
 
 
 def meetings(a: Extent, b: Extent) -> list[tuple[float, float]]:

@@ -104,6 +104,8 @@ ASHRAE_CLASS_MIN = 2.0
 # chillers) or chilled water (rear doors and in-row coolers); and its fluid.
 LOOP_KINDS = ("facility", "chilled")
 FLUIDS = ("water", "pg25")
+# (v1.4) What rejects a loop's heat: NetBox 4.7's cooling source types for water plants.
+LOOP_PLANTS = ("chiller", "cooling-tower", "dry-cooler")
 # The kinds that hang on a loop (a loop's ``devices``): CDUs and rear doors, and in-row
 # coolers (kind "other" with ``in_row``: the drawings' palette has no kind for them yet).
 LOOP_DEVICE_KINDS = ("cdu", "rear-door")
@@ -648,6 +650,7 @@ class CoolingLoop:
     capacity: float | None = None  # W, heat the plant behind it rejects
     flow: float | None = None  # m³/s, flow it supplies
     fluid: str | None = None  # water (default) | pg25
+    plant: str | None = None  # chiller | cooling-tower | dry-cooler: what rejects its heat
     devices: list[str] | None = None  # the CDUs, rear doors and in-row coolers on it
     notes: str | None = None
     comment: str | None = None

@@ -32,7 +32,13 @@ def first_of(
     only the first few were kept."""
     shown = sep.join(items[:limit])
     rest = (len(items) if total is None else total) - limit
-    return f"{shown} and {rest:,} {more}" if rest > 0 else shown
+    return f"{shown} {and_more(rest, more)}" if rest > 0 else shown
+
+
+def and_more(rest: int, more: str = "more") -> str:
+    """``and 1,234 more``: what a list that stops short leaves out (``""`` for none), for
+    a list :func:`first_of` cannot join (one line each)."""
+    return f"and {rest:,} {more}" if rest > 0 else ""
 
 
 def name_list(items: Sequence[str], limit: int = 3) -> str:

@@ -20,10 +20,12 @@ from rackdesigner.analysis.cords import NON_CORDED_KINDS, Cord, rack_cords
 from rackdesigner.analysis.power_sides import pdu_feeds
 from rackdesigner.model.layout import HARDWIRED, DeviceType, Feed, PortGroup, Rack
 from rackdesigner.netbox.interface_types import for_port
+from rackdesigner.netbox.power_panels import chain_panels, feed_description, feed_panel
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
     from rackdesigner.analysis.facts import DeviceFacts, LinkFacts, RackFacts
+    from rackdesigner.analysis.power_chain import PowerChain
 
 __all__ = [
     "KIND_ROLES",
@@ -252,10 +254,6 @@ def _site(analysis: Analysis) -> str:
     return (analysis.layout.name or "rackdesigner")[:NAME_MAX]
 
 
-def _panel(side: str | None) -> str:
-    return f"Panel {side}" if side else "Panel"
-
-
 def bulk_rows(analysis: Analysis) -> Rows:
     """The design's NetBox import rows, one entry per :data:`OBJECT_TYPES`, in that order
     (an object type with nothing to import has an empty list)."""
@@ -276,15 +274,16 @@ def bulk_rows(analysis: Analysis) -> Rows:
         sites[0]["description"] = layout.description[:200]
 
     racks: list[dict[str, Any]] = []
-    panels: dict[str, dict[str, Any]] = {}
+    panels = {row["name"]: row for row in chain_panels(analysis, site)}
     feeds: list[dict[str, Any]] = []
     devices: list[dict[str, Any]] = []
     interfaces: list[dict[str, Any]] = []
     for rack in analysis.racks:
         racks.append(_rack_row(rack.rack, site))
-        for panel, feed_row in _feed_rows(rack, site):
-            panels.setdefault(panel, {"site": site, "name": panel})
-            feeds.append(feed_row)
+        for out in _feed_rows(analysis, rack, site):
+            if out["power_panel"] not in panels:
+                panels[out["power_panel"]] = {"site": site, "name": out["power_panel"]}
+            feeds.append(out)
         for dev in rack.devices:
             devices.append(_device_row(dev, site, models))
             interfaces.extend(_extra_interfaces(dev))
@@ -337,32 +336,35 @@ def _rack_row(r: Rack, site: str) -> dict[str, Any]:
     return row
 
 
-def _feed_rows(rack: RackFacts, site: str) -> list[tuple[str, dict[str, Any]]]:
-    """The rack's power feeds, each with the panel of its side: the first side's feeds
-    primary, the others' redundant."""
+def _feed_rows(analysis: Analysis, rack: RackFacts, site: str) -> list[dict[str, Any]]:
+    """A rack's feeds as power feeds, each on the panel it hangs on (power_panels.py): its
+    source element's, else its side's. A feed from an 800 VDC power rack is ``dc``."""
+    chain = analysis.power_chain
     sides = sorted({f.feed.side for f in rack.feeds if f.feed.side})
-    rows = []
+    rows: list[dict[str, Any]] = []
     for facts in rack.feeds:
         feed = facts.feed
-        panel = _panel(feed.side)
+        element = chain.element(feed.source) if feed.source else None
+        dc = element is not None and element.kind == "power-rack"
         out: dict[str, Any] = {
             "site": site,
-            "power_panel": panel,
+            "power_panel": feed_panel(chain, feed),
             "rack": rack.rack.id[:NAME_MAX],
             "name": feed.id[:NAME_MAX],
             "status": STATUS,
             "type": "redundant" if sides and feed.side != sides[0] else "primary",
-            "supply": "ac",
-            "phase": "three-phase" if feed.phases == 3 else "single-phase",
+            "supply": "dc" if dc else "ac",
+            "phase": "three-phase" if feed.phases == 3 and not dc else "single-phase",
             "max_utilization": round(facts.derate * 100),
         }
         if feed.voltage is not None:
             out["voltage"] = round(float(feed.voltage))
         if feed.current is not None:
             out["amperage"] = round(float(feed.current))
-        if feed.circuit:
-            out["description"] = f"circuit {feed.circuit}"[:200]
-        rows.append((panel, out))
+        description = feed_description(feed, element is not None)
+        if description:
+            out["description"] = description
+        rows.append(out)
     return rows
 
 
@@ -441,7 +443,7 @@ def power_rows(analysis: Analysis, site: str) -> tuple[list[dict[str, Any]], lis
         cords = rack_cords(rack)
         outlets.extend(_device_outlets(rack.devices, cords))
         cables.extend(_cord_cables(rack.devices, cords))
-        cables.extend(_feed_cables(rack, site))
+        cables.extend(_feed_cables(rack, site, analysis.power_chain))
     return outlets, cables
 
 
@@ -497,7 +499,7 @@ def _cord_cables(devices: list[DeviceFacts], cords: list[Cord]) -> list[dict[str
     return rows
 
 
-def _feed_cables(rack: Any, site: str) -> list[dict[str, Any]]:
+def _feed_cables(rack: Any, site: str, chain: PowerChain) -> list[dict[str, Any]]:
     feeds = [f.feed for f in rack.feeds]
     if not feeds:
         return []
@@ -513,7 +515,7 @@ def _feed_cables(rack: Any, site: str) -> list[dict[str, Any]]:
         rows.append(
             {
                 "side_a_site": site,
-                "side_a_power_panel": _panel(feed.side),
+                "side_a_power_panel": feed_panel(chain, feed),
                 "side_a_type": "dcim.powerfeed",
                 "side_a_name": feed.id[:NAME_MAX],
                 "side_b_device": dev.id[:64],

@@ -39,6 +39,9 @@ from rackdesigner.netbox.records import (
 
 _PUSHED = re.compile(r"^rackdesigner catalog entry (\S+)$")
 _CIRCUIT = re.compile(r"^circuit (.+)$")
+# A feed on a chain element's panel says its side (and position) first (power_panels.py).
+_SIDE = re.compile(r"^side ([^ ·]+)(?: · |$)")
+_POSITION = re.compile(r"^position \d+(?: · |$)")
 DEFAULT_MAX_UTILIZATION = 80  # NetBox's default, and the layout's default derate
 # NetBox cable types back to the layout's media (and fibre grade).
 _MEDIA = {
@@ -253,7 +256,15 @@ def _feed(record: dict[str, Any], panel: str) -> Feed:
     )
     if panel.startswith("Panel ") and len(panel) > len("Panel "):
         feed.side = panel[len("Panel ") :]
-    circuit = _CIRCUIT.match(text(record, "description", place) or "")
+    described = text(record, "description", place) or ""
+    side = _SIDE.match(described)
+    if side:
+        feed.side = feed.side or side.group(1)
+        described = described[side.end() :]
+    position = _POSITION.match(described)
+    if position:
+        described = described[position.end() :]
+    circuit = _CIRCUIT.match(described)
     if circuit:
         feed.circuit = circuit.group(1)
     utilization = number(record, "max_utilization", place)

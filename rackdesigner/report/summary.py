@@ -9,9 +9,10 @@ power used ÷ usable capacity, its limited heat ÷ that limit and its busiest li
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rackdesigner.report.report import Report, build
+from rackdesigner.report.workload_brief import workload_brief, workload_lines
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis, RackFacts
@@ -63,10 +64,47 @@ class CduSummary:
     margin: float | None  # W left at N+1; negative: short
 
 
+@dataclass(frozen=True, slots=True)
+class LiquidGroupSummary:
+    """A CDU group under its loop: heat against its CDUs' capacity at the approach they
+    run at, the margin with one lost, the flow its cold plates need against its pumps'."""
+
+    cdus: list[str]
+    heat: float  # W
+    capacity: float | None  # W at approach; None: not rated there, or unknown
+    approach: float | None  # K, its first CDU's
+    margin_one_lost: float | None  # W
+    flow_needed: float  # m³/s
+    pump_flow: float | None  # m³/s
+    supply: float | None  # °C
+    return_temperature: float | None  # °C
+
+
+@dataclass(frozen=True, slots=True)
+class LoopSummary:
+    """A water loop (report's ``liquid_loops``): heat against its plant's capacity, its
+    flow, supply and return; the CDU groups on it. ``loop`` None: the groups on none."""
+
+    loop: str | None
+    kind: str
+    grade: str | None  # its ASHRAE class
+    supply: float | None  # °C
+    return_temperature: float | None  # °C
+    heat: float  # W
+    capacity: float | None  # W
+    flow: float | None  # m³/s
+    groups: list[LiquidGroupSummary] = field(default_factory=list)
+
+    @property
+    def margin(self) -> float | None:
+        return None if self.capacity is None else self.capacity - self.heat
+
+
 @dataclass(slots=True)
 class Summary:
     racks: list[RackSummary] = field(default_factory=list)  # worst first
     cdus: list[CduSummary] = field(default_factory=list)  # smallest margin first
+    loops: list[LoopSummary] = field(default_factory=list)  # (v1.4) as the layout lists them
     gpus: int = 0
     gpus_by_model: dict[str, int] = field(default_factory=dict)
     cost: float = 0.0
@@ -74,6 +112,10 @@ class Summary:
     unpriced: int = 0
     site_load: float = 0.0
     site_budget: float | None = None
+    # The workload's memory fit and gradient sync: (label, text, level) lines, and in one
+    # phrase where there is no room for them.
+    workload: list[tuple[str, str, str]] = field(default_factory=list)
+    workload_brief: str = ""
 
 
 def heat_limit(analysis: Analysis, facts: RackFacts) -> tuple[float, str, float | None]:
@@ -92,6 +134,46 @@ def heat_limit(analysis: Analysis, facts: RackFacts) -> tuple[float, str, float 
             capacity = float(door.type.capacity or 0.0) or None
         return facts.heat, "door", capacity
     return facts.heat, facts.cooling, None
+
+
+def loop_summaries(section: dict[str, Any] | None) -> list[LoopSummary]:
+    """The report's ``liquid_loops`` section as the summary's loops, each with the CDU
+    groups whose first CDU hangs on it (groups on no loop last, under ``loop`` None)."""
+    if not section:
+        return []
+    loops = [
+        LoopSummary(
+            d["loop"],
+            d["kind"],
+            d["ashrae_class"],
+            d["supply_temperature"],
+            d["return_temperature"],
+            d["heat"],
+            d["capacity"],
+            d["flow"],
+        )
+        for d in section["loops"]
+    ]
+    by_id = {loop.loop: loop for loop in loops}
+    for g in section["cdu_groups"]:
+        first = g["cdus"][0] if g["cdus"] else None
+        group = LiquidGroupSummary(
+            [c["cdu"] for c in g["cdus"]],
+            g["heat"],
+            g["capacity"],
+            first["approach"] if first else None,
+            g["margin_one_lost"],
+            g["flow_needed"],
+            g["pump_flow"],
+            g["supply_temperature"],
+            g["return_temperature"],
+        )
+        home = by_id.get(first["loop"] if first else None)
+        if home is None:
+            home = by_id[None] = LoopSummary(None, "none", None, None, None, 0.0, None, None)
+            loops.append(home)
+        home.groups.append(group)
+    return loops
 
 
 def summarise(analysis: Analysis, report: Report | None = None) -> Summary:
@@ -143,6 +225,7 @@ def summarise(analysis: Analysis, report: Report | None = None) -> Summary:
     return Summary(
         racks,
         cdus,
+        loop_summaries(report.get("liquid_loops")),
         compute["gpus"],
         dict(sorted(compute["gpus_by_model"].items(), key=lambda kv: (-kv[1], kv[0]))),
         cost["total"],
@@ -150,4 +233,6 @@ def summarise(analysis: Analysis, report: Report | None = None) -> Summary:
         cost["unpriced_devices"],
         site["load"],
         site["budget"],
+        workload_lines(report.get("workload"), analysis),
+        workload_brief(report.get("workload")),
     )

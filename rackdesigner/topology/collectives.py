@@ -183,8 +183,16 @@ class FabricBusBandwidth:
     across: float | None = None  # bit/s across units: bandwidth x efficiency / r
 
 
-def fabric_bus_bandwidth(fabric: Fabric, efficiency: float) -> FabricBusBandwidth:
-    ratio = fabric.oversubscription if len(fabric.nodes) >= 2 else 1.0
+def fabric_bus_bandwidth(
+    fabric: Fabric, efficiency: float, *, ratio: float | None = None
+) -> FabricBusBandwidth:
+    """The expected bus bandwidths of ``fabric`` (NET007, the report's fabric figures and
+    diff's), each for the node with the lowest. Between nodes the figure is divided by
+    ``ratio``, the fabric oversubscription r: by default the fabric's own
+    (:attr:`~rackdesigner.analysis.fabric_graph.Fabric.oversubscription`); the report's
+    fabric figures pass the r they print."""
+    if ratio is None:
+        ratio = fabric.oversubscription if len(fabric.nodes) >= 2 else 1.0
     intra, inter, bandwidths = _lowest_figures(fabric, efficiency, ratio)
     within = within_units(fabric, efficiency)
     across = inter[0] if inter else None

@@ -7,9 +7,10 @@ reads the bisection):
   top tier; links between two switches of one tier are lateral links (the v1
   graph code ignores them, so they are counted here);
 - **lateral groups and global ratio**: where top-tier switches have lateral
-  links, a group is a connected part of the fabric once those links are removed;
-  its global ratio is their bandwidth ÷ its GPU nodes' fabric bandwidth, capped
-  at 1;
+  links, a group is a connected part of the fabric once those links are removed
+  (through switches: a host forwards no fabric traffic); its global ratio is their
+  bandwidth ÷ its GPU nodes' fabric bandwidth, capped at 1. The groups are the
+  fabric's own (:mod:`rackdesigner.analysis.lateral`, those NET002 judges);
 - **fabric oversubscription** r: the largest of 1, every switch's
   oversubscription and 1 ÷ the smallest group's global ratio;
 - **bisection** by maximum flow on the merged graph (:mod:`.bisection`);
@@ -17,7 +18,7 @@ reads the bisection):
   interconnect per direction × efficiency; between nodes min(the node's whole
   fabric bandwidth × efficiency ÷ r, the inside figure), for the node with the
   lowest figure; within a scalable unit (v1.2, rail-local) without the ÷ r
-  (:func:`.collectives.within_units`).
+  (:func:`.collectives.fabric_bus_bandwidth`, as NET007 computes them, with this r).
 
 Everything is SI (bit/s, m); nothing here formats for people.
 """
@@ -38,7 +39,7 @@ from rackdesigner.topology.bisection import (
     farthest_gpus,
     merge_twins,
 )
-from rackdesigner.topology.collectives import intra_node, within_units
+from rackdesigner.topology.collectives import fabric_bus_bandwidth
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis, DeviceFacts, LinkFacts
@@ -136,12 +137,13 @@ def fabric_figures(
     switches = _switch_figures(fabric, adj, tier)
     if detail:
         _count_cables(fabric, tier, switches.by_tier)
-    groups = _lateral_groups(fabric, adj, switches.lateral_edges)
+    groups = _group_figures(fabric)
     ratios = [g.ratio for g in groups if g.ratio is not None and g.ratio > 0]
     global_ratio = min(ratios) if ratios else None
     r = _fabric_oversubscription(switches.over, global_ratio)
     classes, cut = _merged_bisection(fabric, adj, tier, flow)
-    bus = _bus_bandwidth(fabric, efficiency, r)
+    bus = fabric_bus_bandwidth(fabric, efficiency, ratio=r)
+    units = bus.within.units if bus.within is not None else 0
     return FabricFigures(
         fabric=fabric,
         tiers=[switches.by_tier[level] for level in sorted(switches.by_tier)],
@@ -151,15 +153,16 @@ def fabric_figures(
         oversubscription=r,
         bisection=cut,
         hops=farthest_gpus(classes) if detail else NOT_SEARCHED,
-        intra=bus.intra[0] if bus.intra else None,
-        intra_node=bus.intra[1] if bus.intra else None,
-        inter=bus.inter[0] if bus.inter else None,
-        inter_node=bus.inter[1] if bus.inter else None,
+        intra=bus.intra,
+        intra_node=bus.intra_node,
+        inter=bus.inter,
+        inter_node=bus.inter_node,
         efficiency=efficiency,
         classes=classes,
-        sus=bus.sus,
-        within_su=bus.within_su,
-        across_su=bus.across_su,
+        sus=units,
+        within_su=bus.within.figure if bus.within is not None else None,
+        # Across units only where there are two or more of them.
+        across_su=bus.across if bus.within is not None and not bus.within.covers else None,
     )
 
 
@@ -174,12 +177,11 @@ def _device_tiers(fabric: Fabric) -> dict[str, int]:
 
 @dataclass(slots=True)
 class _Switches:
-    """What the switches add up to: each tier's figures, each switch's oversubscription
-    and the top tier's lateral links (switch, switch, bit/s)."""
+    """What the switches add up to: each tier's figures and each switch's
+    oversubscription."""
 
     by_tier: dict[int, TierFigures]
     over: dict[str, float | None]
-    lateral_edges: list[tuple[str, str, float]]
 
 
 def _switch_figures(
@@ -189,7 +191,7 @@ def _switch_figures(
     lateral), none at the top tier), summed per tier with the tier's worst switch."""
     top = fabric.max_tier
     switch_ids = set(fabric.switches)
-    found = _Switches({}, {}, [])
+    found = _Switches({}, {})
     for sid, switch in fabric.switches.items():
         level = switch.tier
         if level is None:
@@ -201,8 +203,6 @@ def _switch_figures(
         for neighbour, bandwidth in adj.get(sid, {}).items():
             if neighbour in switch_ids and tier.get(neighbour) == level:
                 lateral += bandwidth
-                if level == top and sid < neighbour:
-                    found.lateral_edges.append((sid, neighbour, bandwidth))
         figures.down += switch.down
         figures.up += switch.up
         figures.lateral += lateral
@@ -288,112 +288,24 @@ def _merged_bisection(
     return classes, cut
 
 
-@dataclass(slots=True)
-class _BusBandwidth:
-    """Expected all-reduce bus bandwidth (NET007 v1.1), each with the node that has it:
-    inside a node, between nodes, and within and across scalable units (v1.2)."""
-
-    intra: tuple[float, DeviceFacts] | None = None
-    inter: tuple[float, DeviceFacts] | None = None
-    sus: int = 0
-    within_su: float | None = None
-    across_su: float | None = None
-
-
-def _bus_bandwidth(fabric: Fabric, efficiency: float, r: float) -> _BusBandwidth:
-    """Inside a node: the GPUs' interconnect × efficiency; between nodes: min(the node's
-    fabric bandwidth × efficiency ÷ r, the inside figure); each for the node with the
-    lowest figure. Where one scalable unit holds every node, the within-unit figure
-    (no ÷ r) is the between figure."""
-    bus = _BusBandwidth()
-    for node in fabric.nodes:
-        inside = intra_node(node, efficiency)
-        if inside is not None and (bus.intra is None or inside < bus.intra[0]):
-            bus.intra = (inside, node)
-        bandwidth = fabric.node_bandwidth.get(node.id, 0.0)
-        if bandwidth <= 0:
-            continue
-        between = bandwidth * efficiency / r
-        if inside is not None and inside < between:
-            between = inside
-        if bus.inter is None or between < bus.inter[0]:
-            bus.inter = (between, node)
-    if len(fabric.nodes) < 2:
-        bus.inter = None
-    within = within_units(fabric, efficiency)
-    bus.sus = within.units
-    bus.within_su = within.figure if within.units else None
-    if bus.inter and within.units and not within.covers:
-        bus.across_su = bus.inter[0]
-    if within.covers and within.figure is not None and within.node is not None:
-        bus.inter = (within.figure, within.node)
-    return bus
-
-
-def _lateral_groups(
-    fabric: Fabric, adj: dict[str, dict[str, float]], lateral: list[tuple[str, str, float]]
-) -> list[GroupFigures]:
-    """The fabric's parts once its top-tier lateral links are removed, with global ratios."""
-    if not lateral:
+def _group_figures(fabric: Fabric) -> list[GroupFigures]:
+    """The fabric's lateral groups (:func:`~rackdesigner.analysis.lateral.lateral_groups`,
+    found with the fabric) with their GPU nodes counted and their first switch named."""
+    if not fabric.groups:
         return []
-    removed = {(a, b) for a, b, _ in lateral} | {(b, a) for a, b, _ in lateral}
-    group_of, anchors = _parts_without(fabric, adj, removed)
-    if len(anchors) < 2:
-        return []  # the lateral links join switches of one group: nothing global
-    global_bw = [0.0] * len(anchors)
-    for a, b, bandwidth in lateral:
-        ga, gb = group_of[a], group_of[b]
-        if ga != gb:
-            global_bw[ga] += bandwidth
-            global_bw[gb] += bandwidth
-    nodes = [0] * len(anchors)
-    node_bw = [0.0] * len(anchors)
-    for node in fabric.nodes:
-        group = group_of.get(node.id)
-        if group is None:
-            continue
-        nodes[group] += 1
-        node_bw[group] += fabric.node_bandwidth.get(node.id, 0.0)
-    switch_anchor: dict[int, str] = {}
-    for device in fabric.devices:
-        group = group_of.get(device.id)
-        if group is not None and device.kind == "switch":
-            switch_anchor.setdefault(group, device.id)
+    nodes = {node.id for node in fabric.nodes}
+    switches = fabric.switches
     return [
         GroupFigures(
             index=number + 1,
-            anchor=switch_anchor.get(number, anchors[number]),
-            gpu_nodes=nodes[number],
-            node_bandwidth=node_bw[number],
-            global_bandwidth=global_bw[number],
-            ratio=min(1.0, global_bw[number] / node_bw[number]) if node_bw[number] > 0 else None,
+            anchor=next((m for m in group.members if m in switches), group.members[0]),
+            gpu_nodes=sum(1 for m in group.members if m in nodes),
+            node_bandwidth=group.node_bandwidth,
+            global_bandwidth=group.global_bandwidth,
+            ratio=group.ratio,
         )
-        for number in range(len(anchors))
+        for number, group in enumerate(fabric.groups)
     ]
-
-
-def _parts_without(
-    fabric: Fabric, adj: dict[str, dict[str, float]], removed: set[tuple[str, str]]
-) -> tuple[dict[str, int], list[str]]:
-    """The fabric's connected parts once the ``removed`` edges are gone: each device's part
-    number, and each part's first device in layout order."""
-    group_of: dict[str, int] = {}
-    anchors: list[str] = []
-    for device in fabric.devices:
-        start = device.id
-        if start in group_of or start not in adj:
-            continue
-        number = len(anchors)
-        anchors.append(start)
-        group_of[start] = number
-        stack = [start]
-        while stack:
-            current = stack.pop()
-            for neighbour in adj[current]:
-                if neighbour not in group_of and (current, neighbour) not in removed:
-                    group_of[neighbour] = number
-                    stack.append(neighbour)
-    return group_of, anchors
 
 
 def _stocks(

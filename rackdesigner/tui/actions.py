@@ -219,7 +219,7 @@ ACTIONS: tuple[Action, ...] = (
         "what-if",
         "what_if",
         "What if…",
-        "shade what a part's failure takes down, figures in the header; escape clears",
+        "shade what a failure takes down, its findings in the problems panel; escape clears",
     ),
     # The floor view.
     Action("floor-up", "floor_cursor(0, -1)", "", "cursor to the row above", "up", "floor"),
@@ -239,7 +239,7 @@ ACTIONS: tuple[Action, ...] = (
         "floor",
         "open",
     ),
-    # Every view (racks, floor, topology, summary): digits switch between them.
+    # Every view (racks, floor, topology, summary, power): digits switch between them.
     Action(
         "racks-view", "view('racks')", "Racks view", "show the racks (elevations)", "1", "views"
     ),
@@ -256,8 +256,16 @@ ACTIONS: tuple[Action, ...] = (
         "summary-view",
         "view('summary')",
         "Summary view",
-        "show power, heat, CDU margins, GPUs and cost per rack, worst first",
+        "show power, heat, CDU margins, GPUs, cost and the workload's fit, worst first",
         "4",
+        "views",
+    ),
+    Action(
+        "power-view",
+        "view('power')",
+        "Power view",
+        "show the power chain: load bars, margins, worst single failures",
+        "5",
         "views",
     ),
     # The problems panel: guidance (Apply fix). Its key is the panel's own binding, shown in

@@ -77,6 +77,7 @@ if TYPE_CHECKING:
     from rackdesigner.model.diagnostics import Diagnostic
     from rackdesigner.tui.screens.loading import LoadingScreen
     from rackdesigner.tui.widgets.floor_view import FloorView
+    from rackdesigner.tui.widgets.power_view import PowerView
     from rackdesigner.tui.widgets.summary_view import SummaryView
     from rackdesigner.tui.widgets.topology_view import TopologyView
 
@@ -454,7 +455,7 @@ class MainScreen(Screen[None]):
         self.problems.focus()
 
     def pin_findings(self, title: str, groups: list[tuple[str, list[Diagnostic]]]) -> None:
-        self.problems.pin(title, groups)
+        self.problems.pin(title, groups, work_order=self.workspace.verified is not None)
 
     def show_catalog(self, catalog: Catalog) -> None:
         self.catalog_panel.show(catalog)
@@ -469,7 +470,15 @@ class MainScreen(Screen[None]):
         self._view_widget(name).show(*content)
 
     def note_view(self, name: str, note: str) -> None:
-        self._view_widget(name).border_subtitle = note
+        widget = self._view_widget(name)
+        own = getattr(widget, "note", None)  # a view that keeps a line of its own there
+        if callable(own):
+            own(note)
+        else:
+            widget.border_subtitle = note
+
+    def select_in_view(self, name: str, key: str) -> None:
+        self._view_widget(name).select(key)
 
     def _view_widget(self, name: str) -> Any:
         """The view's widget, made (and its module imported) when first asked for."""
@@ -988,6 +997,12 @@ class MainScreen(Screen[None]):
     def action_racks_view(self) -> None:
         self.action_view("racks")
 
+    def action_leave_problems(self) -> None:
+        """Escape in the problems panel: a what-if shown goes first (the header says "esc
+        clears"), else back to the racks."""
+        if not self.what_if.clear():
+            self.action_racks_view()
+
     def action_inspect(self) -> None:
         self.editing.inspect()
 
@@ -1099,6 +1114,12 @@ class MainScreen(Screen[None]):
 
     def on_summary_view_opened(self, event: SummaryView.Opened) -> None:
         """Enter on a summary line: that rack in the racks view, in the inspector too."""
+        self.action_view("racks")
+        self.call_after_refresh(self._open_rack, event.rack)
+
+    def on_power_view_opened(self, event: PowerView.Opened) -> None:
+        """Enter on an element: the first rack it feeds, in the racks view and the
+        inspector (its path up the chain)."""
         self.action_view("racks")
         self.call_after_refresh(self._open_rack, event.rack)
 

@@ -5,12 +5,14 @@ the screens and views draw them.
 
 from __future__ import annotations
 
+import textwrap
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rackdesigner.asbuilt import KINDS
-from rackdesigner.model.diagnostics import Diagnostic
+from rackdesigner.model.diagnostics import Diagnostic, Severity
 from rackdesigner.model.wording import plural
 from rackdesigner.tui.findings import worst
 
@@ -18,6 +20,10 @@ if TYPE_CHECKING:
     from rackdesigner.asbuilt import Finding
     from rackdesigner.tui.findings import Ref
     from rackdesigner.whatif import Impact
+
+# The narrowest screen a notice is fitted to, and the columns its border and padding take.
+NOTICE_WIDTH = 80
+NOTICE_MARGIN = 4
 
 FORMS = (
     ("auto", "from the path (a folder or .json: LLDP)"),
@@ -47,7 +53,7 @@ CODE = "VERIFY"
 
 # How each kind is marked: a cable to move or to lay is an error, one more than designed
 # or a device not named a warning, a slow link advice.
-SEVERITY = {
+SEVERITY: dict[str, Severity] = {
     "missing": "error",
     "miswired": "error",
     "swapped": "error",
@@ -160,10 +166,70 @@ class Shading:
                     f"{plural(fabric.cables_lost, 'cable')} lost, largest job "
                     f"{fabric.largest_gpus} of {plural(fabric.gpus, 'GPU')}"
                 )
+        if impact.findings:
+            parts.append(plural(len(impact.findings), "new finding"))
         if impact.harmless:
             parts.append("nothing is lost")
         parts.append("esc clears")
         return " · ".join(parts)
+
+    @property
+    def title(self) -> str:
+        """The problems panel's title while the what-if is shown."""
+        found = self.impact.findings or ()
+        return f"What if {self.part} fails: {plural(len(found), 'new finding')}"
+
+    def groups(self) -> list[tuple[str, list[Diagnostic]]]:
+        """The scenario as ``rackdesigner whatif --fail`` prints it, for the problems
+        panel: its lines as headings, and under "new findings" the findings themselves
+        (each a line that goes to its entity), in the command line's order."""
+        from rackdesigner.whatif.render import impact_lines
+
+        found = list(self.impact.findings or ())
+        out: list[tuple[str, list[Diagnostic]]] = []
+        # Listed 0: the findings' block is its count line and "… and N more", which the
+        # findings' own lines replace here.
+        for line in impact_lines(self.impact, findings_listed=0):
+            if line.startswith("  new findings:"):
+                out.append((line, found))
+            elif not (line.startswith("    … and") and out and out[-1][1] is found):
+                out.append((line, []))
+        return out
+
+    def notice(self, lines: int, width: int = NOTICE_WIDTH) -> str:
+        """The notice: the figures and where the rest is, in at most ``lines`` lines of
+        a ``width``-column screen, whole (the problems panel has the whole scenario)."""
+        from rackdesigner.whatif.render import summary
+
+        impact = self.impact
+        if impact.harmless:
+            return f"What if {self.part} fails: nothing is lost, no new finding · esc clears"
+        found = impact.findings or []
+        counts = Counter(d.severity for d in found)
+        kinds = ", ".join(plural(counts[s], s) for s in ("error", "warning", "info") if counts[s])
+        if found:
+            them = "it" if len(found) == 1 else "them"
+            news = f"{plural(len(found), 'new finding')} ({kinds})"
+            wheres = [
+                f"{news}: the problems panel lists {them} with what is lost",
+                f"{news} in the problems panel",
+            ]
+        else:
+            wheres = ["no new finding: the problems panel lists what is lost"]
+        said = summary(impact)
+        # Shorter: the GPUs lost without their split, then without the other figures.
+        gpus, *others = said.split("; ")
+        lost = gpus.split(" (")[0]
+        tries = [
+            f"What if {self.part} fails: {head}; {where} · esc clears"
+            for head in (said, "; ".join([lost, *others]), lost)
+            for where in wheres
+        ]
+        room = max(width - NOTICE_MARGIN, 20)
+        for text in tries:
+            if len(textwrap.wrap(text, room)) <= lines:
+                return text
+        return textwrap.shorten(tries[-1], room * lines, placeholder=" …")
 
 
 def shading_of(part: str, impact: Impact, rack_of: dict[str, str]) -> Shading:

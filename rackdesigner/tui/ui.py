@@ -103,8 +103,9 @@ class DesignerUI(Protocol):
 
     def focus_problems(self) -> None: ...
     def pin_findings(self, title: str, groups: list[tuple[str, list[Diagnostic]]]) -> None:
-        """Findings of another source (a scan's differences) pinned above the layout's
-        in the problems panel; an empty title unpins them."""
+        """Findings of another source (a what-if's scenario and new findings, a scan's
+        differences) pinned above the layout's in the problems panel; an empty title
+        unpins them."""
         ...
 
     def show_catalog(self, catalog: Catalog) -> None: ...
@@ -118,6 +119,11 @@ class DesignerUI(Protocol):
 
     def note_view(self, name: str, note: str) -> None:
         """A short note on the view's border ("updating…"; "" clears it)."""
+        ...
+
+    def select_in_view(self, name: str, key: str) -> None:
+        """Highlight ``key`` in the view ``name`` (the power view's element), now or once
+        its data comes."""
         ...
 
     # -- telling and asking -----------------------------------------------------------------

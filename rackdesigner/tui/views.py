@@ -1,4 +1,4 @@
-"""The designer's views (the view bar, keys 1-4): which widget shows each one.
+"""The designer's views (the view bar, keys 1-5): which widget shows each one.
 
 Only the racks view is in the first frame; every other view's module is imported, and its
 widget made, when the view is first shown (the first frame waits for every module imported
@@ -38,6 +38,7 @@ VIEWS = (
     View("floor", "2 Floor", "rackdesigner.tui.widgets.floor_view", "FloorView", True),
     View("topology", "3 Topology", "rackdesigner.tui.widgets.topology_view", "TopologyView"),
     View("summary", "4 Summary", "rackdesigner.tui.widgets.summary_view", "SummaryView"),
+    View("power", "5 Power", "rackdesigner.tui.widgets.power_view", "PowerView"),
 )
 NAMES = tuple(view.name for view in VIEWS)
 BY_NAME = {view.name: view for view in VIEWS}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Generator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -372,13 +372,34 @@ class Workspace:
             return layout_lines(self.session.layout)
         return facts_lines(self.session, ref)
 
+    def _workload_facts(self) -> list[str]:
+        """The settings page's workload figures as the layout has them now (the memory fit,
+        the gradient sync), so that a key's edit shows what it changes."""
+        from rackdesigner.report.workload import build_workload
+        from rackdesigner.report.workload_brief import workload_lines
+
+        analysis = self.session.analysis if self.session is not None else None
+        if analysis is None:
+            return []
+        lines = workload_lines(build_workload(analysis), analysis)
+        return [f"{label.lower()}: {text}" if label else f"  {text}" for label, text, _ in lines]
+
     def findings_of(self, ref: Ref | None) -> list[Diagnostic]:
         if self.session is None or ref is None:
             return []
         if ref[0] == "layout":  # the settings page: the findings about its sections
             kinds = ("site", "workload", "rules")
             return [d for d in self.session.findings if d.subject and d.subject[0] in kinds]
-        return [d for d in self.session.findings if subject_of(d) == ref]
+        found = [d for d in self.session.findings if subject_of(d) == ref]
+        shaded = self.shaded
+        if shaded is not None:  # a what-if's first, said as one (the panel cuts them)
+            said = f"if {shaded.part} fails: "
+            found[:0] = [
+                replace(d, message=said + d.message)
+                for d in shaded.impact.findings or ()
+                if subject_of(d) == ref
+            ]
+        return found
 
     def _model_users(self, model: str) -> int:
         """How many devices have ``model`` (a known one: the port page is of its type)."""
@@ -404,7 +425,12 @@ class Workspace:
         if session is None or ref is None:
             return None
         if ref[0] == "layout":
-            return settings_page(session.layout)
+            page = settings_page(session.layout)
+            figures = self._workload_facts()
+            if figures:  # under the [workload] heading, beside the keys that change them
+                key = next(k for k in page.fields_keys() if k.startswith("workload."))
+                page.headings[key] = "\n".join([page.headings[key], *figures])
+            return page
         if ref[0] == "device":
             device = session.index.device(ref[1])
             if device is None:
@@ -477,6 +503,12 @@ class Workspace:
             "all",
         )
 
+    def of_what_if(self, finding: Diagnostic) -> bool:
+        """Whether ``finding`` is a what-if's (pinned in the problems panel): a finding of
+        the layout as the failure leaves it, which no edit of the layout fixes as such."""
+        shaded = self.shaded
+        return shaded is not None and any(f is finding for f in shaded.impact.findings or ())
+
     def has_fix(self, finding: Diagnostic) -> bool:
         """Whether the finding has a mechanical fix now; asked on every repaint of the
         footer and the problems panel, so kept for the layout's revision."""
@@ -484,7 +516,7 @@ class Workspace:
         from rackdesigner.design.guidance import key_of
 
         session = self.session
-        if session is None or not has_fixer(finding.code):
+        if session is None or not has_fixer(finding.code) or self.of_what_if(finding):
             return False
         state = (id(session), session.revision, key_of(finding), finding.message)
         cached = self._fixable
@@ -501,6 +533,10 @@ class Workspace:
         session = self.session
         if session is None:
             return ""
+        if self.of_what_if(finding):
+            # The rule's own hint, worded on the layout as the failure leaves it: advice
+            # worked out on the layout itself would be about a problem it does not have.
+            return f"hint: {finding.hint}" if finding.hint else ""
         try:
             advice = advise(session.layout, finding, session.index)
         except Exception:  # wording a hint must never take the app down: the rule's own

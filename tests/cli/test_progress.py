@@ -93,7 +93,7 @@ def test_background_work_pauses_collection_and_shortens_the_switch_interval() ->
 
 
 def test_background_work_freezes_a_great_many_new_objects_only() -> None:
-    from rackdesigner.tui.controllers.checking import FREEZE_ABOVE
+    from rackdesigner.model.collector import FREEZE_ABOVE
 
     enabled = gc.isenabled()
     gc.collect()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -15,7 +16,7 @@ from click.testing import CliRunner
 from rackdesigner.analysis import Analysis
 from rackdesigner.check.engine import check
 from rackdesigner.cli.main import cli
-from rackdesigner.design.generators import GenerateError
+from rackdesigner.design.generators import FabricRequest, GenerateError, generate
 from rackdesigner.design.templates import TEMPLATES, NewOptions, build
 from rackdesigner.layout_io import dumps, load_path
 from rackdesigner.layout_io.catalog import for_layout
@@ -42,6 +43,24 @@ def test_new_reproduces_the_bundled_layout_byte_for_byte(
     assert "validate: 0 errors" in out
     written = (tmp_path / "layouts" / "gb200-nvl72-su.toml").read_bytes()
     assert written == BUNDLED.read_bytes()
+
+
+def test_the_header_calls_the_rail_generators_groups_of_trays_rail_groups_not_sus() -> None:
+    """In an NVL72 hall an SU is NVIDIA's scalable unit of 8 racks (576 GPUs; DGX SuperPOD
+    GB200 RA, docs/rack-scale.md), the bundled hall's one SU. The rail generator's groups are
+    what a QM9700 leaf takes on half its 64 ports: 32 trays, so 144 trays make 5 rail groups
+    (4 x 32 + 16) of one leaf a rail, 5 x 4 = 20 leaves; neither the header nor the leaves'
+    labels may call those groups SUs. Servers keep the word (the H100 SuperPOD's 32-node SU)."""
+    text = BUNDLED.read_text(encoding="utf-8")
+    (fabric,) = [line for line in text.splitlines() if line.startswith("# Fabric:")]
+    assert fabric.startswith("# Fabric: rail: 5 rail groups of 32 trays, 20 leaves, 11 spines;")
+    assert "SU of" not in text
+    leaves = re.findall(r'^label = "(.* rail \d+)"$', text, re.MULTILINE)
+    assert len(leaves) == 20
+    assert all(re.fullmatch(r"rail group [1-5] rail [1-4]", label) for label in leaves)
+    layout = build(NewOptions(gpus=64, fabric="rail", storage=False)).layout
+    generated = generate(layout, FabricRequest(replace=True, su_nodes=4))
+    assert generated.notes[0].startswith("rail: 2 SU of 4 nodes, 16 leaves,")
 
 
 def test_the_bundled_layout_validates_with_no_errors() -> None:

@@ -18,7 +18,9 @@ import os
 import pytest
 
 from rackdesigner.check.engine import check
-from rackdesigner.export.render import floorplan, pdf, topology_svg
+from rackdesigner.export.pack import chosen
+from rackdesigner.export.render import floorplan, one_line, pdf, topology_svg
+from rackdesigner.export.render.cooling_diagram import cooling_diagram
 from rackdesigner.export.render.elevation import sheet, single
 from rackdesigner.layout_io import load_path
 from tests.conftest import ROOT
@@ -27,6 +29,8 @@ SMALL = ROOT / "tests" / "data" / "render" / "small.toml"
 # A rack-scale system: one GB200 NVL72 rack of the bundled SU, front and rear, and the
 # SU's floor plan with its ~100 kW racks on the density scale.
 GB200 = ROOT / "layouts" / "gb200-nvl72-su.toml"
+# A small 2N power chain (a panel, a busway, an unrated switchboard, an overloaded UPS).
+CHAIN = ROOT / "tests" / "data" / "render" / "chain.toml"
 GOLDEN = ROOT / "tests" / "golden" / "render"
 REGENERATE = os.environ.get("RACKDESIGNER_REGENERATE_GOLDEN") == "1"
 
@@ -47,6 +51,20 @@ def _drawings() -> dict[str, str]:
     drawings["nvl72-rack.svg"] = single(analysis, nvl72, diagnostics)
     drawings["nvl72-rack-dark.svg"] = single(analysis, nvl72, diagnostics, theme="dark")
     drawings["floorplan-gb200.svg"] = floorplan.floorplan(analysis, diagnostics)
+    # The SU's liquid loop (docs/liquid-cooling.md's worked example), in both themes, and
+    # its page of the print pack.
+    drawings["cooling-gb200.svg"] = cooling_diagram(analysis, date="2026-07-01")
+    drawings["cooling-gb200-dark.svg"] = cooling_diagram(analysis, theme="dark")
+    (page,) = pdf.pages(analysis, diagnostics, sections=chosen("cooling"))
+    drawings["pdf-cooling-gb200.svg"] = page
+    # The power chain's single-line diagram, light and dark, and its page of the pack.
+    analysis, diagnostics = check(load_path(str(CHAIN)), file="chain.toml")
+    drawings["one-line.svg"] = one_line.one_line(analysis, diagnostics)
+    drawings["one-line-dark.svg"] = one_line.one_line(
+        analysis, diagnostics, theme="dark", date="2026-07-01"
+    )
+    (page,) = pdf.pages(analysis, diagnostics, sections=chosen("one-line"))
+    drawings["pdf-one-line.svg"] = page
     return drawings
 
 

@@ -32,3 +32,18 @@ def test_name_list_reads_as_a_sentence() -> None:
     assert name_list(["A", "B", "C"]) == "A, B and C"
     assert name_list(["A", "B", "C", "D", "E"]) == "A, B, C and 2 more"
     assert name_list(["A", "B", "C", "D"], limit=4) == "A, B, C and D"
+
+
+def test_and_more_counts_what_a_list_of_lines_leaves_out() -> None:
+    """The designer's load errors list 20 of 1,250, a line each: "… and 1,230 more" in
+    thousands, as first_of says it; nothing left out, nothing said."""
+    from rackdesigner.model.diagnostics import Diagnostic
+    from rackdesigner.model.wording import and_more
+    from rackdesigner.tui.screens.load_error import LISTED, error_text
+
+    assert and_more(1_230) == "and 1,230 more" and and_more(0) == "" and and_more(-3) == ""
+    errors = [Diagnostic("E100", "error", f"bad {i}", line=i + 1) for i in range(1_250)]
+    text = error_text("hall.toml", errors).plain
+    assert LISTED == 20 and text.count("\n") == 21
+    assert text.endswith("… and 1,230 more\n") and "hall.toml:20: E100" in text
+    assert "more" not in error_text("hall.toml", errors[:20]).plain

@@ -14,6 +14,7 @@ from rackdesigner.cli.main import cli
 from rackdesigner.export.netbox import csv_text, yaml_text
 from rackdesigner.layout_io.reader import load_path
 from rackdesigner.netbox.bulk import bulk_rows
+from rackdesigner.netbox.cooling import with_cooling
 from tests.conftest import ROOT
 
 LAYOUT = ROOT / "layouts" / "training-128.toml"
@@ -35,8 +36,15 @@ def test_export_writes_the_files_in_import_order(tmp_path: Path) -> None:
         "08-devices.csv",
         # no interfaces or power outlets to add: the device types create them all
         "11-cables.csv",
+        # NetBox 4.7's cooling objects: its water loop fws-1, its two CDUs, its nodes
+        "12-cooling-sources.csv",
+        "13-cooling-feeds.csv",
+        "14-cooling-intakes.csv",
+        "15-cooling-outflows.csv",
+        "16-cooling-intakes.csv",
     ]
-    rows = dict(bulk_rows(Analysis(load_path(LAYOUT))))
+    analysis = Analysis(load_path(LAYOUT))
+    rows = dict(with_cooling(bulk_rows(analysis), analysis))  # for NetBox 4.7, the default
     types = list(yaml.safe_load_all((out / "02-device-types.yaml").read_text(encoding="utf-8")))
     assert types == rows["device-types"]
     with (out / "08-devices.csv").open(encoding="utf-8", newline="") as handle:

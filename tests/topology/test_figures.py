@@ -76,6 +76,25 @@ def test_two_leaves_joined_by_one_cable() -> None:
     assert fig.inter == pytest.approx(8 * 400 * GBPS * 0.85 / 16)
 
 
+def test_a_head_node_on_both_leaves_does_not_join_their_groups() -> None:
+    """rules.md's two leaves of 16 x 400G node ports joined by one 400G cable, with a head
+    node on compute ports cabled to both leaves. A host forwards no fabric traffic, so the
+    groups stay two, each of 2 nodes at 0.4 / 6.4 = 1/16, as NET002 judges them (the
+    fabric's groups): r = 16, between nodes 8 x 400 x 0.85 / 16 = 170 Gbit/s. The report's
+    figures once joined the groups through the head node and showed none (r = 1)."""
+    devices, links = two_leaves_joined_by_one_cable()
+    devices.append(("head1", "head-compute"))
+    links += [("head1:ib1", "leaf1:p18"), ("head1:ib2", "leaf2:p18")]
+    analysis = Analysis(load_text(layout_text(devices, links, catalog=SW32)))
+    (fabric,) = analysis.fabrics
+    (fig,) = all_fabric_figures(analysis)
+    assert len(fabric.groups) == 2
+    assert [(g.anchor, g.gpu_nodes) for g in fig.groups] == [("leaf1", 2), ("leaf2", 2)]
+    assert fig.global_ratio == pytest.approx(1 / 16)
+    assert fig.oversubscription == pytest.approx(16) == fabric.oversubscription
+    assert fig.inter == pytest.approx(8 * 400 * GBPS * 0.85 / 16)
+
+
 def test_non_blocking_fat_tree() -> None:
     devices, links = fat_tree(
         nodes_per_leaf=2, leaves=4, cables_per_node=8, uplinks_per_leaf=16, spines=2

@@ -44,6 +44,7 @@ class FakeUI:
         self.catalog: Any = None
         self.views: dict[str, tuple[Any, ...]] = {}
         self.view_notes: dict[str, str] = {}
+        self.selected_in_view: list[tuple[str, str]] = []
         self.inspected: list[Any] = []
         self.routes: list[Any] = []  # the cable routes drawn on the floor (None: cleared)
         self.refreshed = 0  # refresh_all calls (a change shown)
@@ -197,6 +198,9 @@ class FakeUI:
 
     def show_route(self, route: Any) -> None:
         self.routes.append(route)
+
+    def select_in_view(self, name: str, key: str) -> None:
+        self.selected_in_view.append((name, key))
 
     def run_long_edit(self, title: str, detail: str, job: Callable[[], Any], done: Any) -> None:
         from rackdesigner.edit import EditError

@@ -84,3 +84,16 @@ def test_the_main_screen_is_what_the_controllers_are_given() -> None:
     members |= set(DesignerUI.__annotations__)
     missing = {n for n in members if not hasattr(MainScreen, n) and n not in declared}
     assert not missing, missing
+
+
+def test_the_garbage_collector_has_one_home() -> None:
+    """Pausing, freezing and collecting go through ``model/collector.py``: no module of the
+    package but that one imports ``gc`` (the designer's workers had a second pause with
+    its own freeze threshold)."""
+    imports_gc = re.compile(r"^\s*(import gc\b|from gc import)", re.MULTILINE)
+    users = sorted(
+        _module(path)
+        for path in PACKAGE.rglob("*.py")
+        if imports_gc.search(path.read_text(encoding="utf-8"))
+    )
+    assert users == ["rackdesigner.model.collector"]

@@ -96,7 +96,10 @@ def test_views_footer_built_ahead_fast_keys_digits_palette_tab_floor_mouse_and_t
             await until(pilot, ready, "summary and topology are built without being shown")
             # Shown at once: the key finds the data built ahead.
             await pilot.press("4")
-            assert app.main.summary.summary is not None and app.main.summary.border_subtitle == ""
+            # At 100 × 32 the water loop leaves too few racks for the workload's lines: its
+            # gist is under the view.
+            assert app.main.summary.summary is not None
+            assert app.main.summary.border_subtitle.startswith("workload fits")
             figures = app.main.summary.summary
             # An edit: the summary shows its last figures, marked, until the new ones come.
             await pilot.press("1")
@@ -110,9 +113,9 @@ def test_views_footer_built_ahead_fast_keys_digits_palette_tab_floor_mouse_and_t
                 pilot,
                 lambda: (
                     app.main.summary.summary is not figures
-                    and app.main.summary.border_subtitle == ""
+                    and app.main.summary.border_subtitle.startswith("workload fits")
                 ),
-                "the summary's new figures, unmarked",
+                "the summary's new figures, unmarked (the workload's gist, not updating…)",
             )
             await pilot.press("1")
             await settle(pilot)

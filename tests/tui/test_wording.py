@@ -63,3 +63,12 @@ def test_one_warning_in_the_problems_title_after_a_move(tmp_path: Path) -> None:
             assert not ONE_MANY.search(title)
 
     run(journey)
+
+
+def test_the_summary_counts_gpus_by_model_in_thousands() -> None:
+    """A 1,024-GPU hall's summary: "1,024  1,024 × h100-sxm", not "1024 × h100-sxm"."""
+    from rackdesigner.report.summary import Summary
+    from rackdesigner.tui.widgets.summary_view import SummaryView
+
+    head = SummaryView()._head(Summary(gpus=1024, gpus_by_model={"h100-sxm": 1024}))
+    assert "".join(text for text, _ in head[0]) == "GPUs 1,024  1,024 × h100-sxm"

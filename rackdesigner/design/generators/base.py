@@ -137,13 +137,20 @@ def fabric_group(dtype: DeviceType) -> PortGroup | None:
     return best
 
 
-def switch_model(catalog: Catalog, key: str, what: str) -> SwitchModel:
-    """The switch model ``key`` for the ``what`` tier ("leaf", "spine", "core"), or why not."""
+def catalog_entry(catalog: Catalog, key: str, option: str) -> DeviceType:
+    """The catalog's entry ``key`` given as ``--option``, or a GenerateError naming the
+    nearest keys."""
     dtype = catalog.devices.get(key)
     if dtype is None:
         near = catalog.nearest(key)
         hint = f" (did you mean {', '.join(near)}?)" if near else ""
-        raise GenerateError(f"--{what} {key}: no such model in the catalog{hint}")
+        raise GenerateError(f"--{option} {key}: no such model in the catalog{hint}")
+    return dtype
+
+
+def switch_model(catalog: Catalog, key: str, what: str) -> SwitchModel:
+    """The switch model ``key`` for the ``what`` tier ("leaf", "spine", "core"), or why not."""
+    dtype = catalog_entry(catalog, key, what)
     if dtype.kind != "switch":
         raise GenerateError(
             f"--{what} {key}: {dtype.name or key} is a {dtype.kind or 'device'}, not a switch"

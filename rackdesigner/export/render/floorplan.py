@@ -3,9 +3,10 @@
 Rows run left to right in the order they first appear, ``row_pitch`` apart; racks sit
 ``rack_pitch`` apart by slot, as cable lengths are computed (layout-format.md, Geometry).
 Each rack shows its id, load, cooling (a letter and its word in the tooltip) and the
-utilisation of its feeds as a bar; racks with findings are outlined by severity. The
-longest cable routes are drawn as the length model runs them: along the tray over the
-first rack's row, then across the rows to the other rack.
+utilisation of its feeds as a bar (its tooltip names the power chain element each feed hangs
+on); racks with findings are outlined by severity. The longest cable routes are drawn as
+the length model runs them: along the tray over the first rack's row, then across the rows
+to the other rack.
 """
 
 from __future__ import annotations
@@ -297,6 +298,10 @@ def _rack_tip(analysis: Analysis, facts: RackFacts) -> list[str]:
     ]
     if facts.gpus:
         tip.append(f"{facts.gpus} GPUs")
+    # The power chain: what each feed hangs on (the fill stays the power density).
+    sources = [f"{f.side or f.id} on {f.source}" for f in rack.feeds if f.source]
+    if sources:
+        tip.append("power " + ", ".join(sources))
     return tip
 
 

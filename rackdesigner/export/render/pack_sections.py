@@ -1,8 +1,11 @@
-"""The print pack's topology, power-cord and findings pages (export/pack.py lists them).
+"""The print pack's topology, single-line, power-cord and findings pages (export/pack.py
+lists them).
 
 - ``topology``: the compute fabric drawing (topology_svg), on landscape pages at a scale
   that keeps its 7 px counts at 3.5 pt or more, tiled across and down where it does not
   fit one page;
+- ``one-line``: the power chain's single-line diagram (one_line), as the topology is
+  laid out; no page where the layout declares no chain;
 - ``power``: the power-cord schedule (analysis/cords.py, as ``export --power``), a group
   per rack headed by its load, capacity and cords by outlet type;
 - ``findings``: the layout's findings (what ``validate`` reports, suppressed ones left
@@ -19,6 +22,7 @@ from collections.abc import Iterator
 
 from rackdesigner.analysis.cords import rack_cords
 from rackdesigner.export.render.elevation import _ordered_rows
+from rackdesigner.export.render.one_line import one_line_parts, style
 from rackdesigner.export.render.pdf import CHAR, PackInput, Page, drawing_pages, table_pages
 from rackdesigner.export.render.svg import kw
 from rackdesigner.export.render.topology_svg import topology_parts
@@ -36,6 +40,22 @@ def topology_pages(pack: PackInput) -> Iterator[Page]:
     cw, ch = pack.paper.content(True)
     scale = max(min(1.0, cw / width, ch / height), MIN_TOPOLOGY_SCALE)
     yield from drawing_pages("Topology", parts, height, scale, cw, ch, width=width)
+
+
+# The single-line diagram's 8 px figures print at 4 pt or more; a larger chain is tiled.
+MIN_ONE_LINE_SCALE = 0.5
+
+
+def one_line_pages(pack: PackInput) -> Iterator[Page]:
+    """The power chain's single-line diagram (none where the layout declares no chain)."""
+    if not pack.analysis.layout.power_elements:
+        return
+    width, height, parts = one_line_parts(pack.analysis, pack.diagnostics, date=pack.date)
+    cw, ch = pack.paper.content(True)
+    scale = max(min(1.0, cw / width, ch / height), MIN_ONE_LINE_SCALE)
+    yield from drawing_pages(
+        "Single-line diagram", parts, height, scale, cw, ch, width=width, defs=style(pack.theme)
+    )
 
 
 POWER_COLUMNS = [

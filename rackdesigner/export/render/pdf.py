@@ -17,6 +17,7 @@ that date, and no file identifier is written.
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -138,12 +139,15 @@ def drawing_pages(
     cw: float,
     ch: float,
     width: float | None = None,
+    defs: str = "",
 ) -> Iterator[Page]:
     """A drawing on landscape pages at ``scale``: tiled down it (and across it, given
-    its ``width``) where it does not fit one page, each tile a clipped viewport."""
+    its ``width``) where it does not fit one page, each tile a clipped viewport (``defs``:
+    the drawing's own definitions, on every page)."""
     tile_w, tile_h = cw / scale, ch / scale
-    across = 1 if width is None else max(1, int(-(-width // tile_w)))
-    down = max(1, int(-(-height // tile_h)))
+    # A drawing scaled to fit a page exactly is one page, not two (float dust).
+    across = 1 if width is None else max(1, math.ceil(width / tile_w - 1e-6))
+    down = max(1, math.ceil(height / tile_h - 1e-6))
     total = across * down
     for k in range(down):
         for j in range(across):
@@ -156,7 +160,7 @@ def drawing_pages(
             ]
             number = k * across + j + 1
             title = section + (f" ({number} of {total})" if total > 1 else "")
-            yield Page(True, title, body, painted=True)
+            yield Page(True, title, body, defs, painted=True)
 
 
 def table_pages(

@@ -101,29 +101,10 @@ def _overload(
             values={"imbalance": imbalance, "limit": limit_ratio},
             severity="warning",
         )
-    k = len(rack.side_capacity)
-    if lost is not None:
-        when = f" with {lost}"
-    elif k == 2 and facts.group:
-        when = f" when side {facts.group} carries the rack alone"
-    elif k > 2 and facts.group:
-        when = f" when side {facts.group} carries 1/{k - 1} of the rack with another side lost"
-    else:
-        when = ""
+    when = _when(rack, facts, lost)
     rating = f"{fmt(float(feed.current or 0.0), CURRENT)} × {facts.derate:g}"
     worst = max(over.values())
-    if facts.wiring is None:
-        subject = f"current {_amps(worst, limit)}{caveat}{when} exceeds"
-    elif len(over) == 3 and max(over.values()) - min(over.values()) < 1e-9 * worst:
-        subject = f"each line carries {_amps(worst, limit)}{caveat}{when}, which exceeds"
-    else:
-        names = sorted(over, key=lambda name: _LINE_ORDER.get(name, 9))
-        listed = name_list([f"{name} {_amps(over[name], limit)}" for name in names])
-        plural = len(names) > 1
-        subject = (
-            f"line current{'s' if plural else ''} {listed}{caveat}{when} "
-            f"exceed{'' if plural else 's'}"
-        )
+    subject = _over_subject(facts, over, limit, f"{caveat}{when}")
     message = f"{subject} the breaker's continuous limit {fmt(limit, CURRENT)} ({rating})"
     values = {"current": worst, "limit": limit}
     if unbalanced:
@@ -136,6 +117,32 @@ def _overload(
     else:
         hint = "move load to another rack or feed it from a larger circuit"
     return Finding(entity, facts.ref, message, hint=hint, values=values, severity="error")
+
+
+def _when(rack: RackFacts, facts: FeedFacts, lost: str | None) -> str:
+    """The case the currents are for: what-if's losses, or the side carrying the rack."""
+    k = len(rack.side_capacity)
+    if lost is not None:
+        return f" with {lost}"
+    if k == 2 and facts.group:
+        return f" when side {facts.group} carries the rack alone"
+    if k > 2 and facts.group:
+        return f" when side {facts.group} carries 1/{k - 1} of the rack with another side lost"
+    return ""
+
+
+def _over_subject(facts: FeedFacts, over: dict[str, float], limit: float, case: str) -> str:
+    """The finding's opening: the current (single-phase), every line alike, or the lines
+    over the limit by name; ``case`` says when."""
+    worst = max(over.values())
+    if facts.wiring is None:
+        return f"current {_amps(worst, limit)}{case} exceeds"
+    if len(over) == 3 and max(over.values()) - min(over.values()) < 1e-9 * worst:
+        return f"each line carries {_amps(worst, limit)}{case}, which exceeds"
+    names = sorted(over, key=lambda name: _LINE_ORDER.get(name, 9))
+    listed = name_list([f"{name} {_amps(over[name], limit)}" for name in names])
+    plural = len(names) > 1
+    return f"line current{'s' if plural else ''} {listed}{case} exceed{'' if plural else 's'}"
 
 
 @rule(

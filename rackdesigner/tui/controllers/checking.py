@@ -26,7 +26,9 @@ made a key wait far longer than its own work (measured on 100,000 GPUs):
   runs, the interval is 0.5 ms.
 
 Both are process-wide, so they are counted: the first worker in sets them, the last out
-restores them.
+restores them. The collector's pause is the commands' own
+(:func:`rackdesigner.model.collector.collection_paused`); its freezes and the collection
+after view switches go through that module too.
 
 The fabric rules of a large layout do not share the interpreter at all: :class:`FabricChecks`
 runs them in a child process (:mod:`rackdesigner.edit.remote_check`), which also builds the
@@ -44,13 +46,14 @@ than their whole fabric check (see ``REMOTE_FROM_LINKS``).
 from __future__ import annotations
 
 import functools
-import gc
 import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+
+from rackdesigner.model.collector import collect, collection_paused, freeze
 
 # Nothing of Textual at the top: the check's child process imports this module (views_of).
 if TYPE_CHECKING:
@@ -86,37 +89,30 @@ VIEWS_PRELOAD = (
 # How long the app's thread waits for the GIL while a worker holds it.
 FAIR_SWITCH_S = 0.0005
 
-# Objects made (net) while collection was off above which they are frozen at the end: a
-# 100,000-GPU check makes millions; the bundled layouts tens of thousands.
-FREEZE_ABOVE = 250_000
-
 _lock = threading.Lock()
 _depth = 0
-_saved: tuple[bool, float] = (True, 0.005)
+_interval = 0.005  # the switch interval before the first worker came in
 
 
 @contextmanager
 def background_work() -> Iterator[None]:
-    """Run a load or check under this: no automatic collections, a short switch interval."""
-    global _depth, _saved
+    """Run a load or check under this: no automatic collections (and a great many objects
+    made frozen at the end: :func:`~rackdesigner.model.collector.collection_paused`, the
+    one pause of the commands and the designer), a short switch interval."""
+    global _depth, _interval
     with _lock:
         if _depth == 0:
-            _saved = (gc.isenabled(), sys.getswitchinterval())
-            gc.disable()
+            _interval = sys.getswitchinterval()
             sys.setswitchinterval(FAIR_SWITCH_S)
         _depth += 1
     try:
-        yield
+        with collection_paused():
+            yield
     finally:
         with _lock:
             _depth -= 1
             if _depth == 0:
-                enabled, interval = _saved
-                if gc.get_count()[0] > FREEZE_ABOVE:
-                    gc.freeze()
-                sys.setswitchinterval(interval)
-                if enabled:
-                    gc.enable()
+                sys.setswitchinterval(_interval)
 
 
 def busy() -> bool:
@@ -149,11 +145,16 @@ def warm_up(session: Session) -> None:
 
 
 def build_view(name: str, analysis: Any) -> object:
-    """A view's data, off the app's thread: the summary or the fabric outline."""
+    """A view's data, off the app's thread: the summary, the power chain or the fabric
+    outline."""
     if name == "summary":
         from rackdesigner.report.summary import summarise
 
         return summarise(analysis)
+    if name == "power":
+        from rackdesigner.tui.power_rows import chain_view
+
+        return chain_view(analysis)
     from rackdesigner.export.render.topology_outline import outline
 
     return outline(analysis)
@@ -366,7 +367,7 @@ class CheckPipeline:
         # A large layout and its analysis are millions of long-lived objects; every full
         # garbage collection would walk them all (tens of ms per key on 100,000 GPUs). Move
         # what exists now out of the collector's sight: new objects are still collected.
-        gc.freeze()
+        freeze()
         session = event.session
         if session is not self.workspace.session:
             return
@@ -477,7 +478,7 @@ class CheckPipeline:
             views = self.views
             if all((found := views.view_data(n)) and found[0] == stamp for n in CHILD_VIEWS):
                 self._views_frozen = session
-                gc.freeze()
+                freeze()
 
     def close(self) -> None:
         """Quitting: a fabric check's child process goes now, not when it finishes."""
@@ -506,7 +507,7 @@ class CollectAfterSwitches:
     def __init__(
         self,
         set_timer: Callable[[float, Callable[[], None]], Any],
-        collect: Callable[[], object] = gc.collect,
+        collect: Callable[[], object] = collect,
     ) -> None:
         self.set_timer = set_timer
         self.collect = collect

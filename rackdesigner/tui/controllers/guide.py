@@ -34,6 +34,16 @@ class GuideController:
                 "No problem is selected (ctrl+o: the problems panel).", severity="warning"
             )
             return
+        shaded = self.workspace.shaded
+        if shaded is not None and self.workspace.of_what_if(finding):
+            self.ui.notify(
+                f"{finding.code} {finding.entity} is what the layout would have if "
+                f"{shaded.part} failed, not a problem of the layout: nothing to fix "
+                "(esc clears the what-if)",
+                title="Apply fix",
+                timeout=8,
+            )
+            return
         from rackdesigner.design.fixes import has_fixer  # not before the first frame
 
         group = self.ui.selected_group()

@@ -73,6 +73,14 @@ def mark_topology(workspace: Workspace, ui: DesignerUI) -> None:
     ui.mark_topology(entry_marks(devices, rack_of, is_node))
 
 
+def pin_overlay(workspace: Workspace, ui: DesignerUI) -> None:
+    """What the problems panel pins above the layout's findings: a what-if's scenario and
+    new findings while one is shown, a scan's differences until cleared (both: the
+    what-if's first); nothing once neither is."""
+    shown = [o for o in (workspace.shaded, workspace.verified) if o is not None]
+    ui.pin_findings(" · ".join(o.title for o in shown), [g for o in shown for g in o.groups()])
+
+
 class VerifyController:
     def __init__(self, workspace: Workspace, ui: DesignerUI) -> None:
         self.workspace = workspace
@@ -152,11 +160,7 @@ class VerifyController:
 
     def show(self) -> None:
         """The scan's differences on every view (after a result, an edit, a clear)."""
-        verified = self.workspace.verified
-        if verified is None:
-            self.ui.pin_findings("", [])
-        else:
-            self.ui.pin_findings(verified.title, verified.groups())
+        pin_overlay(self.workspace, self.ui)
         self.ui.refresh_all(racks=set())
         mark_topology(self.workspace, self.ui)
 

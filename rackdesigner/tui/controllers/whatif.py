@@ -5,14 +5,16 @@ A plain class given the workspace and the screen. The part is the entity under t
 sides), or one typed as ``KIND:ID``. The failure model runs in a worker thread on a
 snapshot of the analysis taken on the app's thread and comes back as one message
 (``WhatIfDone``). The racks and the topology shade what goes down, degrades or is cut off,
-the header shows the figures, until escape (:meth:`WhatIfController.clear`).
+the header shows the figures and the problems panel pins the scenario with its new
+findings, as ``rackdesigner whatif --fail`` prints them, until escape or an edit
+(:meth:`WhatIfController.clear`); the notice says the figures in a few lines.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rackdesigner.tui.controllers.verify import mark_topology
+from rackdesigner.tui.controllers.verify import mark_topology, pin_overlay
 from rackdesigner.tui.messages import WhatIfDone
 
 if TYPE_CHECKING:
@@ -22,12 +24,27 @@ if TYPE_CHECKING:
 
 # The device kinds a failure names by id (whatif's parts).
 DEVICE_PARTS = {"switch": "switch", "pdu": "pdu", "cdu": "cdu", "rear-door": "door"}
-FINDINGS_LISTED = 3  # of the failure's new findings, in its notice
 
 
 def choices(analysis: Analysis, device: str | None, rack: str | None) -> list[tuple[str, str]]:
-    """The parts to offer, the entity under the cursor first: (part, text)."""
-    out: list[tuple[str, str]] = []
+    """The parts to offer, the entity under the cursor first: (part, text), from each of
+    :data:`OFFERS` in turn."""
+    seen: set[str] = set()
+    unique = []
+    for offer in OFFERS:
+        for key, text in offer(analysis, device, rack):
+            if key not in seen:
+                seen.add(key)
+                unique.append((key, text))
+    return unique
+
+
+Offered = list[tuple[str, str]]
+
+
+def _device_parts(analysis: Analysis, device: str | None, rack: str | None) -> Offered:
+    """The device under the cursor (a switch, PDU, CDU or door) and each of its cables."""
+    out: Offered = []
     facts = analysis.device_by_id.get(device) if device else None
     if facts is not None:
         kind = DEVICE_PARTS.get(facts.kind or "")
@@ -40,6 +57,12 @@ def choices(analysis: Analysis, device: str | None, rack: str | None) -> list[tu
         ]
         for end in links:  # every one: typing filters the list
             out.append((f"link:{end}", f"link:{end}  (a cable of {facts.id})"))
+    return out
+
+
+def _rack_parts(analysis: Analysis, device: str | None, rack: str | None) -> Offered:
+    """The rack under the cursor, its feeds and its power sides."""
+    out: Offered = []
     rack_facts = next((r for r in analysis.racks if r.rack.id == rack), None) if rack else None
     if rack_facts is not None:
         out.append((f"rack:{rack}", f"rack:{rack}  (everything in it)"))
@@ -47,13 +70,39 @@ def choices(analysis: Analysis, device: str | None, rack: str | None) -> list[tu
             out.append((f"feed:{rack}/{feed.id}", f"feed:{rack}/{feed.id}"))
         for side in sorted({feed.side for feed in rack_facts.rack.feeds if feed.side}):
             out.append((f"side:{side}", f"side:{side}  (every rack's side {side} feeds)"))
-    seen: set[str] = set()
-    unique = []
-    for key, text in out:
-        if key not in seen:
-            seen.add(key)
-            unique.append((key, text))
-    return unique
+    return out
+
+
+def _chain_parts(analysis: Analysis, device: str | None, rack: str | None) -> Offered:
+    """The power chain's elements (``ups:ups-a``): the rack's path up it first, nearest
+    first, then every other element (read from the layout: no loads needed)."""
+    from rackdesigner.design.facts_text import chain_path
+
+    layout = analysis.layout
+    out: Offered = []
+    racks = [r for r in layout.racks if r.id == rack] if rack else []
+    for feed in racks[0].feeds if racks else ():
+        for element in chain_path(layout, feed.source) if feed.source else ():
+            part = f"{element.kind}:{element.id}"
+            out.append((part, f"{part}  (rack {rack}'s power, {feed.side or feed.id})"))
+    out.extend((f"{e.kind}:{e.id}", f"{e.kind}:{e.id}") for e in layout.power_elements)
+    return out
+
+
+# Where the dialog's parts come from, in the order it lists them: a new kind of part is
+# one more function here (and its kind in whatif's parts, which computes its failure).
+OFFERS = (_device_parts, _rack_parts, _chain_parts)
+
+
+def chain_kind(part: str) -> str | None:
+    """The power chain's kind a part names (``ups`` of ``ups:ups-a``) where the what-if
+    model does not compute that kind yet, else None: such a part is shown in the power
+    view (its line says what its loss takes down)."""
+    from rackdesigner.model.layout import POWER_KINDS
+    from rackdesigner.whatif.parts import KINDS
+
+    kind = part.partition(":")[0].strip().lower()
+    return kind if kind in POWER_KINDS and kind not in KINDS else None
 
 
 def is_part(text: str) -> bool:
@@ -61,6 +110,8 @@ def is_part(text: str) -> bool:
     when the list does not offer it."""
     from rackdesigner.whatif.parts import PartError, parse_failure
 
+    if chain_kind(text) is not None:
+        return bool(text.partition(":")[2].strip())
     try:
         parse_failure(text)
     except PartError:
@@ -95,8 +146,9 @@ class WhatIfController:
                 offered,
                 is_part,
                 placeholder="type to filter, or a part: side:A, feed:a01/a01-A, switch:…",
-                hint="KIND:ID: feed side pdu cdu door switch rack link · ↑↓ choose · enter "
-                "shades what goes down (no edit) · esc cancels",
+                hint="KIND:ID: feed side pdu cdu door switch rack link, or a power chain "
+                "element (ups:…) · ↑↓ choose · enter shades what goes down (no edit) · esc "
+                "cancels",
             )
         )
         if not part:
@@ -108,6 +160,9 @@ class WhatIfController:
 
         session = self.workspace.session
         if session is None or session.analysis is None:
+            return
+        if chain_kind(part) is not None:
+            self.show_element(part)
             return
         try:
             failure = parse_failure(part)
@@ -134,6 +189,31 @@ class WhatIfController:
 
         self.ui.run_thread(job, group="whatif", exclusive=True)
 
+    def show_element(self, part: str) -> None:
+        """A power chain element (a kind the what-if model does not compute yet): its line
+        in the power view, which says what its loss takes down and its worst single
+        failure; an id the chain does not have is refused, naming the ids of that kind."""
+        session = self.workspace.session
+        if session is None:
+            return
+        kind, _, ident = (p.strip() for p in part.partition(":"))
+        kind = kind.lower()
+        same = [e.id for e in session.layout.power_elements if e.kind == kind]
+        if ident not in same:
+            from rackdesigner.model.wording import name_list
+
+            known = f"the {kind} ids are {name_list(same)}" if same else f"the chain has no {kind}"
+            self.ui.notify(f"no {kind} {ident!r}: {known}", title="What if", severity="error")
+            return
+        self.ui.show_view("power")
+        self.ui.select_in_view("power", ident)
+        self.ui.notify(
+            f"{kind} {ident}: the power view's line says what its loss takes down "
+            "(if lost) and the single failure that loads it most",
+            title="What if",
+            timeout=8,
+        )
+
     def done(self, event: WhatIfDone) -> None:
         self.ui.set_status("")
         if event.token is not self._token:
@@ -143,8 +223,6 @@ class WhatIfController:
                 event.error or "what-if failed", title="What if", severity="error", timeout=8
             )
             return
-        from rackdesigner.whatif.render import impact_lines
-
         session = self.workspace.session
         rack_of: dict[str, str] = {}
         if session is not None:
@@ -152,13 +230,15 @@ class WhatIfController:
                 owner = session.index.rack_of(node)
                 if owner is not None:
                     rack_of[node] = owner.id
+        from rackdesigner.tui.notices import NOTICE_LINES
         from rackdesigner.tui.overlays import shading_of  # with its first use: see verify.py
 
         shading = shading_of(event.part, event.impact, rack_of)
         self.workspace.shaded = shading
         self.show()
-        lines = impact_lines(event.impact, findings_listed=FINDINGS_LISTED)
-        self.ui.notify("\n".join(lines), title="What if", timeout=12)
+        # The figures, whole; the scenario and its findings are in the problems panel.
+        severity = "information" if event.impact.harmless else "warning"
+        self.ui.notify(shading.notice(NOTICE_LINES), title="What if", severity=severity, timeout=12)
 
     def show(self) -> None:
         """The shading and the figures as the workspace holds them (None: cleared)."""
@@ -167,7 +247,9 @@ class WhatIfController:
             self.ui.shade({}, {}, "")
         else:
             self.ui.shade(shading.shade, shading.where, shading.figures)
+        pin_overlay(self.workspace, self.ui)
         mark_topology(self.workspace, self.ui)
+        self.ui.update_inspector(self.workspace.inspected)  # with its what-if findings
 
     def clear(self) -> bool:
         """Escape: the views as they were; False when nothing was shaded."""

@@ -12,18 +12,23 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from rackdesigner.model.diagnostics import Diagnostic
+from rackdesigner.model.wording import and_more
 from rackdesigner.tui import safe
+
+# The errors listed, a line each; the rest are counted.
+LISTED = 20
 
 
 def error_text(path: str, diagnostics: list[Diagnostic]) -> Text:
     out = Text()
-    for diagnostic in diagnostics[:20]:
+    for diagnostic in diagnostics[:LISTED]:
         where = f"{diagnostic.file or path}:{diagnostic.line}" if diagnostic.line else path
         out.append(f"{safe.plain(where)}: ", style="bold")
         out.append(f"{diagnostic.code} ", style="bold red")
         out.append(f"{safe.lines(diagnostic.text())}\n")
-    if len(diagnostics) > 20:
-        out.append(f"… and {len(diagnostics) - 20} more\n", style="dim")
+    rest = and_more(len(diagnostics) - LISTED)
+    if rest:
+        out.append(f"… {rest}\n", style="dim")
     return out
 
 

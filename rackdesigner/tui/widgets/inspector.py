@@ -34,11 +34,10 @@ from textual.widgets import Input, OptionList
 from rackdesigner.export.render import palette
 from rackdesigner.layout_io import schema as s
 from rackdesigner.model.diagnostics import Diagnostic
-from rackdesigner.model.layout import Q
-from rackdesigner.model.units import canonical_text
 from rackdesigner.tui import safe
 from rackdesigner.tui.findings import Ref
 from rackdesigner.tui.widgets.layout_settings import Page
+from rackdesigner.tui.widgets.layout_settings import text_of as field_text
 
 SPECS: dict[str, tuple[s.Field, ...]] = {
     "rack": s.RACK,
@@ -54,28 +53,21 @@ GAP = 1
 REFUSED = "✖ "
 
 
-def field_text(field: s.Field, value: Any) -> str:
-    """A value as the user would type it: the file's own text for a quantity read from it."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"  # as TOML writes it, and as the field takes it
-    if isinstance(value, Q):
-        return value.text
-    if field.kind in ("qty", "ratio") and isinstance(value, int | float) and field.dim is not None:
-        return canonical_text(float(value), field.dim)
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
-    return str(value)
-
-
 def editable(kind: str) -> tuple[s.Field, ...]:
     """A kind's fields as the inspector lists them (tables are edited elsewhere)."""
     return tuple(f for f in SPECS[kind] if f.kind not in ("table", "tables"))
 
 
+def choices_of(field: s.Field) -> list[str]:
+    """What the field's chooser lists: an enum's choices, a flag's true and false."""
+    if field.kind == "bool":
+        return ["true", "false"]
+    return [str(c) for c in field.choices]
+
+
 def placeholder(field: s.Field) -> str:
-    hint = " | ".join(str(c) for c in field.choices) if field.choices else field.doc
+    choices = choices_of(field)
+    hint = " | ".join(choices) if choices else field.doc
     return f"{hint} (required)" if field.required else hint
 
 
@@ -248,7 +240,10 @@ class InspectorLines(Widget):
             if heading is not None:
                 if len(out) > 1 and out[-1].text.strip():
                     out.append(Strip.blank(width, base))
-                text_lines(safe.text(heading, style="bold"), facts)
+                head, _, more = heading.partition("\n")
+                text_lines(safe.text(head, style="bold"), facts)
+                if more:  # figures under the heading (a page's section)
+                    text_lines(safe.text(more), facts)
             label = shown.label(f.key)
             x = KEY_W + GAP
             if f.key in shown.labels and len(label) > KEY_W:
@@ -487,7 +482,7 @@ class Inspector(Widget, can_focus=False):
         editor.tooltip = field_.doc
         editor.set_class(key in self.shown.notes, "-invalid")
         editor.cursor_position = len(editor.value)
-        choices = [str(c) for c in field_.choices]
+        choices = choices_of(field_)
         editor.suggester = SuggestFromList(choices, case_sensitive=False) if choices else None
         chooser = self.chooser
         if choices:

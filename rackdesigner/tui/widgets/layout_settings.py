@@ -16,7 +16,7 @@ from typing import Any
 from rackdesigner.layout_io import schema as s
 from rackdesigner.model.layout import DeviceType, Layout, Q
 from rackdesigner.model.thresholds import THRESHOLDS
-from rackdesigner.model.units import canonical_text
+from rackdesigner.model.units import canonical_text, sci_text
 
 # The sections of the settings page, in order: (key prefix, heading, schema fields).
 SECTIONS: tuple[tuple[str, str, tuple[s.Field, ...]], ...] = (
@@ -28,8 +28,9 @@ SECTIONS: tuple[tuple[str, str, tuple[s.Field, ...]], ...] = (
 THRESHOLDS_HEADING = "[rules.thresholds]"
 # What the top of the settings page says.
 SETTINGS_FACTS = (
-    "What the rules read: the workload (NET002 1:1 for training, 4:1 for inference), "
-    "the site's budget and cooling (PWR007, COOL006), rules and thresholds.",
+    "What the rules read: the workload (NET002 1:1 for training, 4:1 for inference; the "
+    "memory fit CMP009, the gradient sync NET003), the site's budget and cooling (PWR007, "
+    "COOL006), rules and thresholds.",
     "Empty text removes a key (a threshold: back to its default).",
 )
 # The port group keys a device's page edits (its name is how links name the ports).
@@ -39,12 +40,16 @@ PORT_KEYS = ("count", "speed", "tech", "role")
 @dataclass(slots=True)
 class Page:
     """Fields with their keys, their text as the layout has them, the label shown for
-    each (the key's last part), and the heading line shown above a field."""
+    each (the key's last part), and the heading shown above a field (its first line in
+    bold, further lines plain: the workload's figures under ``[workload]``)."""
 
     fields: tuple[s.Field, ...] = ()
     values: dict[str, str] = field(default_factory=dict)
     labels: dict[str, str] = field(default_factory=dict)
     headings: dict[str, str] = field(default_factory=dict)
+
+    def fields_keys(self) -> list[str]:
+        return [f.key for f in self.fields]
 
     def add(self, key: str, schema_field: s.Field, text: str, heading: str | None = None) -> None:
         self.fields = (*self.fields, replace(schema_field, key=key))
@@ -55,9 +60,12 @@ class Page:
 
 
 def text_of(schema_field: s.Field, value: Any) -> str:
-    """A value as the user would type it (the file's own text for a quantity read)."""
+    """A value as the user would type it (the file's own text for a quantity read): the
+    inspector's every field, a page's too."""
     if value is None:
         return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"  # as TOML writes it, and as the field takes it
     if isinstance(value, Q):
         return value.text
     quantity = schema_field.kind in ("qty", "ratio") and schema_field.dim is not None
@@ -66,6 +74,9 @@ def text_of(schema_field: s.Field, value: Any) -> str:
         return canonical_text(float(value), schema_field.dim)
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
+    if schema_field.sci and isinstance(value, int | float):  # 70e9, as the file writes it
+        text = sci_text(float(value))
+        return text if float(text) == float(value) else str(value)
     return str(value)
 
 

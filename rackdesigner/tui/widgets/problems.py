@@ -5,7 +5,8 @@ A code with several findings is one row (its count and worst entity) until enter
 into its findings (:mod:`rackdesigner.check.grouping`, the grouping ``validate --group-by
 code`` prints): 32 identical CAB004 warnings no longer hide the one error. The racks view's
 marks stay per entity. A scan's differences (Verify against scan) can be pinned above the
-findings: one heading line per kind, then its differences, each one a line.
+findings: one heading line per kind, then its differences, each one a line; so can a
+what-if's scenario (its lines as headings, wrapped to the panel's width) and new findings.
 
 Drawn with the Line API like the racks view: a layout with thousands of findings costs only
 the rows on screen, and a new set of findings is a list swap, not thousands of widgets.
@@ -13,6 +14,7 @@ the rows on screen, and a new set of findings is a list swap, not thousands of w
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
@@ -49,6 +51,17 @@ GroupKey = tuple[str, str]  # (code, severity)
 Held = tuple[GroupKey, tuple[str, str, str], bool]
 
 
+def _wrapped(heading: str, width: int) -> list[str]:
+    """A pinned heading in lines of ``width`` columns, each further line indented two
+    more than the first (a width not known yet: one line)."""
+    if width < 20 or len(heading) <= width:
+        return [heading]
+    indent = " " * (len(heading) - len(heading.lstrip()) + 2)
+    return textwrap.wrap(heading, width, subsequent_indent=indent, drop_whitespace=True) or [
+        heading
+    ]
+
+
 @dataclass(frozen=True, slots=True)
 class Row:
     """A line of the panel: a group's own line (``finding`` None, a code with several
@@ -80,7 +93,8 @@ class ProblemsPanel(ScrollView, can_focus=True):
         Binding("enter", "choose", "open / go to", id="problems-go"),
         Binding("right", "expand(True)", "", show=False, id="problems-expand"),
         Binding("left", "expand(False)", "", show=False, id="problems-collapse"),
-        Binding("escape", "screen.racks_view", "racks", id="problems-back"),
+        # Back to the racks, or first, while a what-if is pinned, clear it (the screen's).
+        Binding("escape", "screen.leave_problems", "racks", id="problems-back"),
         # While a scan's differences are pinned above the findings: write the work order.
         Binding("w", "work_order", "work order", id="problems-work-order"),
         # One key, two bindings: "fix" in the footer when the highlighted finding has a
@@ -145,6 +159,7 @@ class ProblemsPanel(ScrollView, can_focus=True):
         # heading line (str), then its findings; the title says what they are.
         self.pinned: list[Diagnostic | str] = []
         self.pinned_title = ""
+        self.work_order = False  # a scan's differences are pinned: ``w`` writes them
         self.rows: list[Row | str] = []  # a str: a pinned group's heading (not a cursor stop)
         self.cursor_row = 0
         self.border_title = "Problems"
@@ -186,9 +201,10 @@ class ProblemsPanel(ScrollView, can_focus=True):
 
     def _build_rows(self) -> None:
         rows: list[Row | str] = []
+        width = self.scrollable_content_region.width - 1
         for item in self.pinned:  # each pinned difference a line of its own
             if isinstance(item, str):
-                rows.append(item)
+                rows.extend(_wrapped(item, width))
             else:
                 rows.append(Row(Group(item.code, item.severity, (item,)), item))
         for group in self.groups:
@@ -238,13 +254,24 @@ class ProblemsPanel(ScrollView, can_focus=True):
             return None if isinstance(row, str) else row
         return None
 
-    def pin(self, title: str, groups: list[tuple[str, list[Diagnostic]]]) -> None:
+    def pin(
+        self, title: str, groups: list[tuple[str, list[Diagnostic]]], *, work_order: bool = False
+    ) -> None:
         """Show ``groups`` (heading, findings) above the findings, ``title`` before the
-        panel's own; no groups and no title unpin them."""
-        self.pinned = [row for heading, items in groups for row in (heading, *items)]
+        panel's own; no groups and no title unpin them. ``work_order``: they include a
+        scan's differences, which ``w`` writes out."""
+        self.pinned = []
+        for heading, items in groups:
+            self.pinned += [heading, *items]
         self.pinned_title = title
-        self.cursor_row = 0
+        self.work_order = work_order
         self.show(self.findings, fabric_error=self.fabric_error)
+        if self.pinned:  # from the top: the first heading, the cursor on the first line
+            self.cursor_row = 0
+            self._off_heading(1)
+            self.scroll_to(y=0, animate=False, immediate=True)
+            self._scroll_to_cursor()
+            self._show_hint()
 
     def _off_heading(self, step: int) -> None:
         """The cursor off a heading line: the next finding that way, else the other way."""
@@ -315,7 +342,7 @@ class ProblemsPanel(ScrollView, can_focus=True):
         """``x`` shows in the footer as "fix" only when the highlighted finding has a
         mechanical fix (otherwise the same key explains why nothing happens)."""
         if action == "work_order":
-            return bool(self.pinned)
+            return self.work_order
         if action not in ("apply_fix", "no_fix"):
             return True
         finding = self.current
@@ -332,6 +359,12 @@ class ProblemsPanel(ScrollView, can_focus=True):
         self.post_message(self.WorkOrder())
 
     def on_resize(self) -> None:
+        if any(isinstance(item, str) for item in self.pinned):  # headings wrap to the width
+            keep = self._held()
+            self._generation += 1
+            self._build_rows()
+            self.cursor_row = self._find(keep)
+            self._off_heading(1)
         self.virtual_size = Size(self.size.width, len(self.rows) + 1)
         self._cache.clear()
 
@@ -350,6 +383,8 @@ class ProblemsPanel(ScrollView, can_focus=True):
             target += direction  # past a heading, the way the cursor goes
         if not 0 <= target < len(self.rows):
             target = self.cursor_row
+        if target == self.cursor_row and step < 0:  # at the first line: the headings above
+            self.scroll_to(y=0, animate=False, immediate=True)
         self._move_to(target)
 
     def _move_to(self, row: int) -> None:

@@ -29,7 +29,12 @@ from rackdesigner.tui import safe
 from rackdesigner.tui.widgets.style_cache import styles_changed
 
 if TYPE_CHECKING:  # the report (networkx, 0.45 s) loads when the summary is made
-    from rackdesigner.report.summary import RackSummary, Summary
+    from rackdesigner.report.summary import (
+        LiquidGroupSummary,
+        LoopSummary,
+        RackSummary,
+        Summary,
+    )
 
 BAR_W = 10
 RACK_W = 10
@@ -38,6 +43,11 @@ COMPACT_BAR_W = 6
 WIDE_W = RACK_W + 1 + (BAR_W + 16) + (BAR_W + 26) + (BAR_W + 24) + 15 + 40
 COMPACT_W = RACK_W + 1 + (COMPACT_BAR_W + 12) + (COMPACT_BAR_W + 20) + (COMPACT_BAR_W + 18)
 COMPACT_W += 9 + 20
+# The workload lines' labels (Workload, Memory, Smallest, Sync) are this wide.
+WORKLOAD_LABEL_W = 9
+# The workload's lines are shown above the racks where this many racks (or all) stay in
+# view under them.
+MIN_RACKS_IN_VIEW = 4
 # The compact table's words for what a heat limit applies to.
 HEAT_SHORT = {"residual air": "res.air"}
 
@@ -68,6 +78,71 @@ def _level(share: float | None) -> str | None:
     if share >= 0.9:
         return "warning"
     return None
+
+
+def _t(value: float | None) -> str:
+    return "–" if value is None else f"{value:.1f}"
+
+
+def _lpm(flow: float | None) -> str:
+    return "–" if flow is None else f"{flow * 60_000:,.0f}"
+
+
+def loop_lines(loops: list[LoopSummary], detail: bool = True) -> list[list[tuple[str, str]]]:
+    """(v1.4) Per water loop: heat against its plant, margin, flow, supply → return; under
+    it each CDU group: heat against its CDUs at the approach they run at, the margin with
+    one lost and, with ``detail``, the flow its cold plates need against its pumps' and
+    its coolant (a line of its own, left out where the screen is short)."""
+    lines: list[list[tuple[str, str]]] = []
+    for loop in loops:
+        if loop.loop is None:
+            lines.append([("Loop ", "h"), ("none", "error"), ("  CDUs on no loop (COOL011)", "")])
+        else:
+            what = loop.grade or loop.kind
+            of = f" of {_kw(loop.capacity)}" if loop.capacity is not None else ""
+            share = loop.heat / loop.capacity if loop.capacity else None
+            margin = f"margin {_kw(loop.margin)} kW" if loop.margin is not None else "no capacity"
+            lines.append(
+                [
+                    ("Loop ", "h"),
+                    (f"{loop.loop}  ", "b"),
+                    (f"{what} {_t(loop.supply)}→{_t(loop.return_temperature)} °C · ", ""),
+                    (f"{_kw(loop.heat)}{of} kW · ", ""),
+                    (margin, _level(share) or ""),
+                    (f" · {_lpm(loop.flow)} L/min" if loop.flow is not None else "", ""),
+                ]
+            )
+        for g in loop.groups:
+            lines.extend(_group_lines(g)[: None if detail else 1])
+    return lines
+
+
+def _group_lines(g: LiquidGroupSummary) -> list[list[tuple[str, str]]]:
+    """Two lines a CDU group, each within the compact table's width."""
+    at = f" at {g.approach:.3g} K" if g.approach is not None else ""
+    capacity = f"{_kw(g.capacity)} kW{at}" if g.capacity is not None else f"not rated{at}"
+    if g.margin_one_lost is None:
+        margin, level = "N+1 (one lost): not judged", "warning"
+    else:
+        spare = g.margin_one_lost + g.heat
+        margin = f"N+1 (one lost) margin {_kw(g.margin_one_lost)} kW"
+        level = _level(g.heat / spare if spare > 0 else float("inf")) or ""
+    short = g.pump_flow is not None and g.pump_flow < g.flow_needed
+    pumps = "not given" if g.pump_flow is None else f"{_lpm(g.pump_flow)} L/min"
+    names = " + ".join(g.cdus) if len(g.cdus) <= 3 else f"{g.cdus[0]} + {len(g.cdus) - 1} more"
+    return [
+        [
+            ("  CDU ", "h"),
+            (f"{names}  ", "b"),
+            (f"{_kw(g.heat)} of {capacity} · ", ""),
+            (margin, level),
+        ],
+        [
+            ("      ", ""),
+            (f"needs {_lpm(g.flow_needed)} L/min, pumps {pumps}", "error" if short else ""),
+            (f" · coolant {_t(g.supply)}→{_t(g.return_temperature)} °C", ""),
+        ],
+    ]
 
 
 class SummaryView(ScrollView, can_focus=True):
@@ -112,6 +187,8 @@ class SummaryView(ScrollView, can_focus=True):
         self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(maxsize=2048)
         self._theme = "dark"
         self.compact = False  # the compact table (narrower than WIDE_W)
+        self.workload_shown = False  # the workload's lines are above the racks
+        self._note = ""  # "updating…" while new figures are being added up
         self.cursor = 0  # the highlighted rack's line (an index into summary.racks)
         self.border_title = "Summary"
 
@@ -127,10 +204,18 @@ class SummaryView(ScrollView, can_focus=True):
         self._resize()
         self.refresh()
 
+    def note(self, text: str) -> None:
+        """A passing note under the view ("updating…"), over the workload's gist; an empty
+        one gives the gist back (the two share the border, so one owner sets it)."""
+        self._note = text
+        self._say_shown()
+
     def _resize(self) -> None:
         self.compact = self.size.width < WIDE_W
         racks = len(self.summary.racks) if self.summary is not None else 0
-        width = COMPACT_W if self.compact else WIDE_W
+        # The table's width, or a longer line above it: left / right reach its end.
+        head = max((sum(len(text) for text, _ in line) for line in self.head), default=0)
+        width = max(COMPACT_W if self.compact else WIDE_W, head)
         self.virtual_size = Size(width, len(self.head) + racks + 1)
         self._say_shown()
 
@@ -147,6 +232,10 @@ class SummaryView(ScrollView, can_focus=True):
         """The title counts the racks and, when not all are in view, which are and how
         many more are below (the lines past the panel's edge)."""
         racks = len(self.summary.racks) if self.summary is not None else 0
+        summary = self.summary
+        brief = summary.workload_brief if summary is not None and not self.workload_shown else ""
+        line = self._note or brief
+        self.border_subtitle = safe.content(line) if line else ""
         if not racks:
             self.border_title = "Summary"
             return
@@ -166,6 +255,11 @@ class SummaryView(ScrollView, can_focus=True):
 
     def on_resize(self) -> None:
         compact = self.compact
+        if self.summary is not None:  # the workload's lines come or go with the height
+            head = self._head(self.summary)
+            if head != self.head:
+                self.head = head
+                self.version += 1
         self._resize()
         if compact != self.compact:
             self._cache.clear()
@@ -217,7 +311,7 @@ class SummaryView(ScrollView, can_focus=True):
 
     def _head(self, s: Summary) -> list[list[tuple[str, str]]]:
         lines: list[list[tuple[str, str]]] = []
-        models = ", ".join(f"{n} × {m}" for m, n in s.gpus_by_model.items()) or "no GPU nodes"
+        models = ", ".join(f"{n:,} × {m}" for m, n in s.gpus_by_model.items()) or "no GPU nodes"
         lines.append([("GPUs ", "h"), (f"{s.gpus:,}", "b"), (f"  {models}", "")])
         per_gpu = _money(s.per_gpu) if s.per_gpu is not None else "–"
         unpriced = f" ({plural(s.unpriced, 'device')} unpriced)" if s.unpriced else ""
@@ -229,7 +323,7 @@ class SummaryView(ScrollView, can_focus=True):
         lines.append(
             [("Site ", "h"), (f"{_kw(s.site_load)} kW", "error" if over else "b"), (budget, "")]
         )
-        for c in s.cdus:
+        for c in () if s.loops else s.cdus:
             group = " + ".join(c.cdus)
             if c.margin is None:
                 text, level = f"{_kw(c.load)} kW of unknown capacity", "warning"
@@ -240,9 +334,47 @@ class SummaryView(ScrollView, can_focus=True):
                 )
                 level = "error" if c.margin < 0 else ""
             lines.append([("CDU  ", "h"), (f"{group}  ", "b"), (text, level)])
+        loops = loop_lines(s.loops, detail=False)
+        at = len(lines)
+        lines.extend(loops)
+        # The model's memory fit and its gradient sync, where they leave room for the
+        # racks; else their gist under the view (:meth:`_say_shown`).
+        wide = max(
+            (sum(len(text) for text, _ in line) for line in lines),
+            default=0,
+        )
+        wide = max(
+            wide, *(WORKLOAD_LABEL_W + len(text) for _, text, _ in s.workload or [("", "", "")])
+        )
+        self.workload_shown = bool(s.workload) and self._room_for(
+            len(lines) + 3 + len(s.workload), len(s.racks), wide
+        )
+        if self.workload_shown:
+            lines.append([])
+            for label, text, level in s.workload:
+                lines.append([(f"{label:<{WORKLOAD_LABEL_W}}", "h"), (text, level)])
+        # The CDU groups' flow and coolant, where the racks keep their room with them too.
+        detailed = loop_lines(s.loops)
+        if len(detailed) > len(loops) and self._room_for(
+            len(lines) + 2 + len(detailed) - len(loops), len(s.racks), wide
+        ):
+            lines[at : at + len(loops)] = detailed
         lines.append([])
         lines.append([("", "columns")])  # the column names: the wide or the compact table's
         return lines
+
+    def _room_for(self, head: int, racks: int, wide: int) -> bool:
+        """Whether ``head`` lines above the racks leave ``MIN_RACKS_IN_VIEW`` of them (or
+        all) in view. Judged on the widget's own size, less the line a horizontal scrollbar
+        takes where the table or the ``wide`` head is wider than it: the scrollbar's state
+        follows this decision, so reading it here would make the answer depend on the order
+        the two were settled in."""
+        table = COMPACT_W if self.size.width < WIDE_W else WIDE_W
+        scrollbar = (
+            self.styles.scrollbar_size_horizontal if max(table, wide) > self.size.width else 0
+        )
+        rows = self.size.height - scrollbar
+        return head + min(racks, MIN_RACKS_IN_VIEW) <= rows
 
     @staticmethod
     def columns(compact: bool) -> str:
