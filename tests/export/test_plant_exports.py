@@ -234,11 +234,32 @@ def test_print_pack_pages_of_pulls_and_labels() -> None:
     documents = pages(analysis, diagnostics, sections=chosen("pulls,labels"))
     assert len(documents) >= 2
     pulls = documents[0]
-    assert "Sheet 2 · cross-0 (overhead tray) · 1 run in 1 pull" in pulls
+    # the heading in two lines, so that a tray's long one stays on a portrait page
+    assert ">Sheet 2 · cross-0 (overhead tray)<" in pulls
+    assert ">1 run in 1 pull · 5.3 m routed, 7.0 m ordered<" in pulls
     assert ">tray-a &gt; cros…<" in pulls  # the route, cut to its column (whole in the CSV)
     labelled = "".join(documents[1:])
     assert "Rack a01 · 8 labels" in labelled and "A01-02:ib1/A02-21:p1" in labelled
     assert labelled.count('stroke-dasharray="2 2"') == 16 + 32 + 2 + 96  # a box a label
+
+
+def test_a_table_heading_too_long_for_the_page_is_cut_to_its_width() -> None:
+    """A4 portrait is 595.3 - 2 x 28 = 539.3 pt wide; a 10 pt heading character is
+    4.82 x 10 / 8 = 6.025 pt: 89 characters, the last an ellipsis. The first line is
+    repeated (cut too) where the group goes on over the page."""
+    import re
+
+    from rackdesigner.export.render.pdf import Paper, table_pages
+
+    long = "Sheet 1 · " + "x" * 200
+    rows = [(str(n),) for n in range(200)]
+    pages = list(table_pages("T", [("n", 5)], [(long + "\nsecond line", rows)], Paper("a4")))
+    assert len(pages) == 3
+    headings = [
+        h for page in pages for h in re.findall(r'class="th"[^>]*>([^<]*)<', "".join(page.body))
+    ]
+    assert headings[:2] == ["Sheet 1 · " + "x" * 78 + "…", "second line"]
+    assert all(len(h) <= 89 for h in headings) and headings[2].endswith("…")
 
 
 def test_a_pull_sheets_path_that_is_a_file_is_refused(tmp_path: Path) -> None:

@@ -45,6 +45,7 @@ FOOT = 14.0
 MIN_SCALE = 0.7  # elevations: 10 px labels print at 7 pt or more
 ROW_H = 10.5  # table rows
 CHAR = 4.82  # an 8 pt monospaced character
+HEADING_PT = 10  # a table's group headings (style.css .th)
 
 
 @dataclass(slots=True)
@@ -170,8 +171,10 @@ def table_pages(
     paper: Paper,
 ) -> Iterator[Page]:
     """Rows under a column header, in groups with a heading each, flowing over portrait
-    pages; a group that continues on a new page repeats its heading."""
+    pages; a group that continues on a new page repeats its heading's first line. A heading
+    may be several lines (``\n`` between them), each cut to the page's width."""
     cw, ch = paper.content(False)
+    heading_chars = int(cw / (CHAR * HEADING_PT / 8))
     x0, y0 = MARGIN, MARGIN + HEAD
     lines_per_page = int(ch // ROW_H) - 1
     header = _row([c for c, _ in columns], columns)
@@ -202,17 +205,21 @@ def table_pages(
 
     start()
     for heading, rows in groups:
-        pending: list[tuple[str | list[tuple[float, str]], str]] = [(heading, "h3")]
+        heads = [clip(line, heading_chars) for line in heading.split("\n")]
+        pending: list[tuple[str | list[tuple[float, str]], str]] = [(h, "h3") for h in heads]
         pending.extend((_row(r, columns), "") for r in rows)
         for i, (content, style) in enumerate(pending):
-            if used >= lines_per_page or (style == "h3" and used >= lines_per_page - 2):
+            # a heading keeps its lines together, with a row under them
+            room = 1 + len(heads) - i if style == "h3" else 0
+            if used >= lines_per_page - room:
                 yield finish()
                 start()
                 if style != "h3":
-                    add(used, heading + " (continued)", "h3")
+                    add(used, clip(heads[0] + " (continued)", heading_chars), "h3")
                     used += 1
             if style == "h3":
-                used += 0.6  # air above a heading
+                if i == 0:
+                    used += 0.6  # air above a heading
                 add(used, content, "h3")
             else:
                 add(used, content, "", i % 2 == 0, cw)

@@ -49,10 +49,11 @@ def _metres(value: float) -> str:
 
 def _heading(number: int, sheet: Sheet) -> str:
     what = f" ({sheet.what})" if sheet.what else ""
+    # two lines: a tray's sheet of a thousand runs has a long heading for a portrait page
     return (
-        f"Sheet {number} · {sheet.where}{what} · {plural(len(sheet.runs), 'run')} in "
-        f"{plural(len(sheet.pulls), 'pull')} · {_metres(sheet.length)} m routed, "
-        f"{_metres(sheet.stock)} m ordered"
+        f"Sheet {number} · {sheet.where}{what}\n"
+        f"{plural(len(sheet.runs), 'run')} in {plural(len(sheet.pulls), 'pull')} · "
+        f"{_metres(sheet.length)} m routed, {_metres(sheet.stock)} m ordered"
     )
 
 
