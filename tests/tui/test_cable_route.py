@@ -122,3 +122,38 @@ def test_trace_a_cable_with_keys_on_the_floor_and_in_the_inspector(tmp_path: Pat
             assert floor.route is None
 
     run(journey)
+
+
+def test_the_floor_first_shown_brings_the_cable_s_rack_into_view(tmp_path: Path) -> None:
+    """The floor view made when first shown puts its cursor on the rack before it has a
+    size; once sized it scrolls to it. At 100 columns the floor shows a few slots: rack a12
+    (slot 12) of the GB200 SU is a scroll away from slot 1, and a cable from it (Go to its
+    id, then 2) shows with a12 in view (the floor scrolled)."""
+    path = tmp_path / "su.toml"
+    shutil.copy(ROOT / "layouts" / "gb200-nvl72-su.toml", path)
+
+    def in_view(floor: object) -> bool:
+        from rackdesigner.tui.widgets.floor_view import FloorView
+
+        assert isinstance(floor, FloorView)
+        cells = floor.rows[floor.row][1]
+        column = cells[floor.index].column
+        return floor.first_column() <= column < floor.first_column() + floor.columns_shown()
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await pilot.press("ctrl+g")
+            await pilot.pause()
+            await type_text(pilot, "a12-c01:ib1")
+            await pilot.press("enter")
+            await settle(pilot)
+            await pilot.press("2")
+            await settle(pilot)
+            floor = app.main.floor
+            assert floor.current_rack_id() == "a12" and floor.route is not None
+            assert in_view(floor)
+            assert floor.first_column() > 0
+
+    run(journey)

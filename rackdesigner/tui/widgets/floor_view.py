@@ -356,6 +356,9 @@ class FloorView(ScrollView, can_focus=True):
 
     def on_resize(self) -> None:
         self._resize()
+        # The cursor may have been put on a rack before the view had a size (the view
+        # first shown, or a cable's first rack): bring it into view now that it has one.
+        self._scroll_to_cursor()
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
