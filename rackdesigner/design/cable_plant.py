@@ -36,6 +36,7 @@ from rackdesigner.analysis.reach import MediaChooser
 from rackdesigner.layout_io.catalog import Catalog
 from rackdesigner.layout_io.catalog import for_layout as catalog_for
 from rackdesigner.model.layout import Device, Layout, Pathway, Q, Rack, Trunk
+from rackdesigner.model.wording import plural
 
 if TYPE_CHECKING:
     from rackdesigner.design.generators.base import FabricPlan
@@ -93,10 +94,7 @@ def install(
             if done.longest is None or length > done.longest[1]:
                 done.longest = (facts.link.name, length)
     if done.remedia:
-        done.notes.append(
-            f"{done.remedia:,} cables took another medium: their routes along the trays are "
-            "longer than their first medium reaches"
-        )
+        done.notes.append(remedia_note(done.remedia))
     return done
 
 
@@ -110,11 +108,20 @@ def install_in_place(layout: Layout, cabling: str | None) -> Installed:
     if layout.pathways:
         done.remedia = route_media(layout)
         if done.remedia:
-            done.notes.append(
-                f"{done.remedia:,} cables took another medium: their routes along the "
-                "pathways are longer than their first medium reaches"
-            )
+            done.notes.append(remedia_note(done.remedia))
     return done
+
+
+def remedia_note(changed: int) -> str:
+    """What ``new``, ``generate`` and the designer's Generate fabric say of the cables whose
+    medium the routes changed."""
+    their = (
+        "its route along the pathways is" if changed == 1 else "their routes along the pathways are"
+    )
+    return (
+        f"{plural(changed, 'cable')} took another medium: {their} longer than "
+        f"{'its' if changed == 1 else 'their'} first medium reaches"
+    )
 
 
 # -- pathways -------------------------------------------------------------------------------
@@ -257,10 +264,7 @@ def plan_by_route(layout: Layout, plan: FabricPlan) -> int:
             long_runs_text(long_runs, len(plan.links), limit - 1e-9, longest[0], longest[1])
         )
     if changed:
-        plan.notes.append(
-            f"{changed:,} cables took another medium: their routes along the pathways are "
-            "longer than their first medium reaches"
-        )
+        plan.notes.append(remedia_note(changed))
     return changed
 
 

@@ -78,7 +78,10 @@ def test_a_plan_cable_takes_the_medium_its_route_needs() -> None:
     assert first != routed and routed is not None
     assert changed == 1 and link.media == routed
     assert dumps(layout) == before  # previewed against, never changed
-    assert plan.notes[-1].startswith("1 cables took another medium")
+    assert plan.notes[-1] == (
+        "1 cable took another medium: its route along the pathways is longer than its first "
+        "medium reaches"
+    )
     assert plan.long_runs == 1 and plan.longest is not None
     assert plan.longest[1] == pytest.approx(9.63335, abs=1e-4)
     # the long runs said again by the route, the generator's row-and-slot line replaced
