@@ -132,13 +132,15 @@ def cable_rows(analysis: Analysis) -> list[CableRow]:
     """The print pack's schedule: the CSV schedule's lengths and stock lengths
     (export/tables.py, from the cable plant: a part's own stock lengths), with the units
     each device spans."""
+    from rackdesigner.export.tables import CABLE_COLUMNS
     from rackdesigner.export.tables import cable_rows as schedule
 
+    length_at, stock_at = CABLE_COLUMNS.index("length_m"), CABLE_COLUMNS.index("stock_length_m")
     rows = []
     for link, row in zip(analysis.links, schedule(analysis), strict=True):
         a_rack, a_u = _end(link, "a")
         b_rack, b_u = _end(link, "b")
-        stock = row[12]
+        stock = row[stock_at]
         if not stock and len(analysis.plant.route(link).runs) == 3:
             stock = _channel_stock(analysis, link)
         rows.append(
@@ -151,7 +153,7 @@ def cable_rows(analysis: Analysis) -> list[CableRow]:
                 b_u,
                 link.link.b,
                 link.link.media or "",
-                row[11],
+                row[length_at],
                 stock,
             )
         )
