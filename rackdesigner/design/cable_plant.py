@@ -30,7 +30,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from rackdesigner.analysis import Analysis
+from rackdesigner.analysis import Analysis, LinkFacts
 from rackdesigner.analysis.optics import link_shape
 from rackdesigner.analysis.reach import MediaChooser
 from rackdesigner.layout_io.catalog import Catalog
@@ -200,31 +200,55 @@ def route_media(
     layout: Layout, analysis: Analysis | None = None, only: frozenset[int] | None = None
 ) -> int:
     """Give each link whose routed length its medium does not reach the cheapest medium
-    that does; how many changed. ``only``: the links (by identity) to look at, else all."""
+    that does; how many changed. ``only``: the links (by identity) to look at, else all.
+    The channels through one trunk share its fibre: the longest decides for all of them
+    and the trunk (a single-mode channel through a multimode trunk is CAB013's error)."""
     if not layout.pathways:
         return 0
     analysis = analysis or Analysis(layout)
     overrides = dict(layout.rules.thresholds) if layout.rules else {}
     choosers: dict[tuple[float | None, str, str | None], MediaChooser] = {}
-    changed = 0
-    for facts in analysis.links:
-        if only is not None and id(facts.link) not in only:
-            continue
-        media, length = facts.link.media, facts.length
-        if media is None or length is None or facts.link.length is not None:
-            continue
+
+    def better(facts: LinkFacts, length: float) -> str | None:
+        """The medium ``facts``'s link needs at ``length``, where its own does not reach."""
         tech, form = link_shape(facts)
         key = (facts.speed, form, tech)
         chooser = choosers.get(key)
         if chooser is None:
             chooser = choosers[key] = MediaChooser(facts.speed, overrides, form, tech)
         reaches = dict((m, r) for r, m in chooser.steps)
+        media = facts.link.media
         if media not in reaches or length <= reaches[media] + 1e-9:
+            return None
+        chosen = chooser(length)
+        return chosen if chosen != media else None
+
+    changed = 0
+    trunked: dict[str, list[LinkFacts]] = defaultdict(list)
+    for facts in analysis.links:
+        if only is not None and id(facts.link) not in only:
             continue
-        better = chooser(length)
-        if better is not None and better != media:
-            facts.link.media = better
+        if facts.link.media is None or facts.length is None or facts.link.length is not None:
+            continue
+        if facts.link.trunk:
+            trunked[facts.link.trunk].append(facts)
+            continue
+        chosen = better(facts, facts.length)
+        if chosen is not None:
+            facts.link.media = chosen
             changed += 1
+    trunks = {trunk.id: trunk for trunk in layout.trunks}
+    for trunk_id, members in trunked.items():
+        longest = max(members, key=lambda facts: facts.length or 0.0)
+        chosen = better(longest, longest.length or 0.0)
+        trunk = trunks.get(trunk_id)
+        if chosen not in ("mmf", "smf") or trunk is None:
+            continue  # a trunk is fibre: a channel that needs another medium is left to CAB003
+        trunk.media = chosen
+        for facts in members:
+            if facts.link.media != chosen:
+                facts.link.media = chosen
+                changed += 1
     return changed
 
 
