@@ -201,8 +201,9 @@ def route_media(
 ) -> int:
     """Give each link whose routed length its medium does not reach the cheapest medium
     that does; how many changed. ``only``: the links (by identity) to look at, else all.
-    The channels through one trunk share its fibre: the longest decides for all of them
-    and the trunk (a single-mode channel through a multimode trunk is CAB013's error)."""
+    The channels through one trunk share its fibre: where one needs single-mode, all of
+    them and the trunk take it (a single-mode channel through a multimode trunk is CAB013's
+    error)."""
     if not layout.pathways:
         return 0
     analysis = analysis or Analysis(layout)
@@ -239,11 +240,14 @@ def route_media(
             changed += 1
     trunks = {trunk.id: trunk for trunk in layout.trunks}
     for trunk_id, members in trunked.items():
-        longest = max(members, key=lambda facts: facts.length or 0.0)
-        chosen = better(longest, longest.length or 0.0)
+        # each channel's medium (its own where it reaches), the farthest-reaching for all;
+        # channels that all reach on one medium are left as they are, with their trunk
+        own = {facts.link.media for facts in members}
+        needs = {better(facts, facts.length or 0.0) or facts.link.media for facts in members}
         trunk = trunks.get(trunk_id)
-        if chosen not in ("mmf", "smf") or trunk is None:
+        if trunk is None or (needs == own and len(own) == 1) or not needs <= {"mmf", "smf"}:
             continue  # a trunk is fibre: a channel that needs another medium is left to CAB003
+        chosen = "smf" if "smf" in needs else "mmf"
         trunk.media = chosen
         for facts in members:
             if facts.link.media != chosen:

@@ -77,3 +77,15 @@ def test_a_trunk_whose_channels_reach_keeps_its_fibre() -> None:
     assert route_media(layout) == 0
     assert layout.trunks[0].media == "mmf"
     assert [link.media for link in layout.links] == ["mmf", "mmf"]
+
+
+def test_a_trunk_of_mixed_channels_takes_the_farthest_reaching_fibre() -> None:
+    """A generator may give the channels of one rack pair different media (by their rows'
+    lengths), and a trunk takes its first channel's: an mmf channel and an smf one through
+    an mmf trunk. Both channels and the trunk become smf (the one that needs it decides),
+    one change counted."""
+    layout = load_text(HALL.replace('"a100', '"a060').replace("slot = 100", "slot = 60"))
+    layout.links[1].media = "smf"
+    assert route_media(layout) == 1
+    assert [link.media for link in layout.links] == ["smf", "smf"]
+    assert layout.trunks[0].media == "smf"
