@@ -6,6 +6,11 @@ layout in the same run.
     python bench/whatif.py --repeat 5
     python bench/whatif.py --case 1024:switch --case 8192:side
     python bench/whatif.py --case 8192:rack --findings   # with --findings too
+    python bench/whatif.py --chain --case 100000:ups --case 100000:loop
+
+With ``--chain`` the layouts are generated with a 2N power chain and a water loop
+(``generate.py --power-chain --loops``), and validate is of that layout: the power chain's
+and the loop's kinds (``ups``, ``ats``, ``busway``, ``utility``, ``loop``) are ranked there.
 
 A case is ``GPUS:KIND``: the layout of that size is (re)generated into --out (bench/out/),
 then these run --repeat times, interleaved:
@@ -27,20 +32,36 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from exports import measure, ratio_table_head  # noqa: E402
-from run import default_validate_cmd, fmt_s, prepare  # noqa: E402
+from run import ROOT, default_validate_cmd, fmt_s, prepare  # noqa: E402
 
 KINDS = ("feed", "side", "pdu", "cdu", "switch", "rack")
+CHAIN_KINDS = ("ups", "ats", "busway", "utility", "loop")  # with --chain
 CASES = [f"{gpus}:{kind}" for gpus in (8192, 100000) for kind in KINDS]
+CHAIN_CASES = [f"100000:{kind}" for kind in CHAIN_KINDS]
 # (gpus, kind) -> ("seconds", limit) or ("validate", factor)
 TARGETS: dict[tuple[int, str], tuple[str, float]] = {(1024, "switch"): ("seconds", 5.0)}
 TARGETS.update({(8192, kind): ("validate", 3.0) for kind in KINDS})
-TARGETS.update({(100000, kind): ("validate", 3.0) for kind in KINDS})
+TARGETS.update({(100000, kind): ("validate", 3.0) for kind in KINDS + CHAIN_KINDS})
+
+
+def _chained(sizes: list[int], out: str, python: str) -> list[tuple[int, str]]:
+    """The layouts with a 2N power chain and a water loop (``generate.py --power-chain
+    --loops``), generated in a child process as ``prepare`` does."""
+    os.makedirs(out, exist_ok=True)
+    files = []
+    for gpus in sizes:
+        path = os.path.abspath(os.path.join(out, f"gpus-{gpus}-chain-loops.toml"))
+        argv = [python, os.path.join(HERE, "generate.py"), "--gpus", str(gpus), "-o", path]
+        subprocess.run([*argv, "--power-chain", "--loops"], check=True, cwd=ROOT)
+        files.append((gpus, path))
+    return files
 
 
 def _target(gpus: int, kind: str, s: dict[str, float], ref: dict[str, float]) -> str:
@@ -65,15 +86,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
     ap.add_argument("--findings", action="store_true", help="also time each with --findings")
+    ap.add_argument(
+        "--chain",
+        action="store_true",
+        help=f"layouts with a power chain and a water loop; default: {' '.join(CHAIN_CASES)}",
+    )
     args = ap.parse_args(argv)
-    cases = [(int(g), k) for g, k in (c.split(":", 1) for c in args.case or CASES)]
+    default = CHAIN_CASES if args.chain else CASES
+    cases = [(int(g), k) for g, k in (c.split(":", 1) for c in args.case or default)]
     python = sys.executable
     cmd = default_validate_cmd()
     env = dict(os.environ)
     quiet = ["--format", "json", "--output", os.devnull]
     failed = False
     sizes = sorted({gpus for gpus, _ in cases})
-    paths = dict(prepare(sizes, args.out, python))
+    paths = dict((_chained if args.chain else prepare)(sizes, args.out, python))
     for gpus in sizes:
         path = paths[gpus]
         commands = {"validate": [*cmd, "validate", path, *quiet]}

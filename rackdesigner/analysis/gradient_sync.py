@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rackdesigner.analysis.workload_memory import TrainingState
+from rackdesigner.analysis.workload_run import Run
 from rackdesigner.model.layout import Workload
 
 # k per sharding: DDP and ZeRO-1/2 one all-reduce's worth, ZeRO-3 half as much again.
@@ -65,6 +65,7 @@ class SyncStep:
     # (LoRA and QLoRA under ZeRO-3) bytes of frozen weights all-gathered twice a step, for
     # the forward and the backward pass; their gradients are never synchronised.
     frozen: float = 0.0
+    adapters_only: bool = False  # LoRA / QLoRA: only the adapters' gradients
 
     @property
     def volume(self) -> float:
@@ -91,15 +92,15 @@ class SyncStep:
         return self.volume * (self.nodes - 1) / self.nodes if self.nodes else 0.0
 
 
-def sync_step(
-    workload: Workload, gpus: int, nodes: int, adapters: TrainingState | None = None
-) -> SyncStep | None:
+def sync_step(workload: Workload, gpus: int, nodes: int, run: Run | None = None) -> SyncStep | None:
     """The step's synchronisation over ``gpus`` GPUs in ``nodes`` nodes, or None where the
     workload does not say enough (kind, data parallelism, model size and gradient width).
 
-    With ``method = "lora"`` or ``"qlora"`` only the adapters' gradients are synchronised
-    (``adapters``, the run's training state: None leaves the step unknown), and under
-    ZeRO-3 the frozen weights are all-gathered for the forward and backward passes."""
+    ``run`` is the run's method and state as the memory fit takes them
+    (``workload_run.training_run``: a fine-tune without a method is LoRA there, so here
+    too). With LoRA or QLoRA only the adapters' gradients are synchronised (without a
+    ``run`` or adapters to count the step is unknown), and under ZeRO-3 the frozen
+    weights are all-gathered for the forward and backward passes."""
     if not workload.is_training or gpus < 1:
         return None
     factor = sync_factor(workload)
@@ -107,9 +108,10 @@ def sync_step(
     width = gradient_width(workload)
     if factor is None or not params or not width:
         return None
-    if workload.method not in ("lora", "qlora"):
+    method = run.method if run is not None else workload.method
+    if method not in ("lora", "qlora"):
         return SyncStep(factor, float(params), width, gpus, nodes)
-    if adapters is None or not adapters.trainable:
+    if run is None or not run.state.trainable:
         return None
-    frozen = adapters.frozen if factor == FULL_SHARD else 0.0
-    return SyncStep(ALL_REDUCE, adapters.trainable, width, gpus, nodes, frozen)
+    frozen = run.state.frozen if factor == FULL_SHARD else 0.0
+    return SyncStep(ALL_REDUCE, run.state.trainable, width, gpus, nodes, frozen, True)

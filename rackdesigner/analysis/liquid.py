@@ -100,11 +100,14 @@ def loops_by_id(layout: Layout) -> Loops:
 
 
 def facility_supply(loop: CoolingLoop | None, warmer: float = 0.0) -> float | None:
-    """The water a loop supplies (°C), ``warmer`` kelvin above its design."""
+    """The water a loop supplies (°C), ``warmer`` kelvin above its design where it is a
+    facility loop (a chilled-water loop's plant is another, held at its own supply)."""
     if loop is None:
         return None
     supply = loop.supply
-    return None if supply is None else supply + warmer
+    if supply is None:
+        return None
+    return supply + warmer if loop.loop_kind == "facility" else supply
 
 
 def secondary_supply(cdu: DeviceFacts, loops: Loops, warmer: float = 0.0) -> float | None:
@@ -323,21 +326,27 @@ def liquid_plant(
     failed_cdus: Iterable[str] = (),
     failed_loops: Iterable[str] = (),
     warmer: float = 0.0,
+    groups: Sequence[CduLoad] | None = None,
 ) -> LiquidPlant:
     """The plant with ``failed_cdus`` and every CDU, door and in-row cooler on
-    ``failed_loops`` lost, and the facility supply ``warmer`` kelvin above its design."""
+    ``failed_loops`` lost, and the facility supply ``warmer`` kelvin above its design.
+    ``groups``: only these CDU groups (of ``analysis.cdu_loads``), without the loops'
+    totals and the in-row coolers: what a what-if that touches a few CDUs reads."""
     loops = loops_by_id(analysis.layout)
     lost_loops = frozenset(failed_loops)
     lost = set(failed_cdus)
     for loop_id in lost_loops:
         lost.update(loops.by_id[loop_id].devices or () if loop_id in loops.by_id else ())
+    per_kw = analysis.thresholds["coolant_flow_per_kw"]
+    if groups is not None:
+        some = [_group(load, loops, lost, warmer, per_kw) for load in groups]
+        return LiquidPlant([], some, [], frozenset(lost), lost_loops, warmer)
     states = {
         loop.id: LoopState(loop, facility_supply(loop, warmer), loop.id in lost_loops)
         for loop in loops.by_id.values()
     }
-    per_kw = analysis.thresholds["coolant_flow_per_kw"]
-    groups = [_group(load, loops, lost, warmer, per_kw) for load in analysis.cdu_loads]
-    for group_state in groups:
+    every = [_group(load, loops, lost, warmer, per_kw) for load in analysis.cdu_loads]
+    for group_state in every:
         _share(group_state, states, loops)
     for rack in analysis.racks:
         door = rack.door
@@ -356,7 +365,7 @@ def liquid_plant(
             fed.inrows.append(cooler)
             share = _nominal(cooler) / total if total else 1 / len(group.coolers)
             fed.inrow_heat += taken * share
-    return LiquidPlant(list(states.values()), groups, inrows, frozenset(lost), lost_loops, warmer)
+    return LiquidPlant(list(states.values()), every, inrows, frozenset(lost), lost_loops, warmer)
 
 
 def plant_of(analysis: Analysis) -> LiquidPlant:
@@ -530,15 +539,21 @@ def loop_impacts(
     failed_cdus: Iterable[str] = (),
     failed_loops: Iterable[str] = (),
     warmer: float = 0.0,
+    groups: Sequence[CduLoad] | None = None,
 ) -> Impacts:
     """Given these failed CDUs and loops and a facility supply ``warmer`` kelvin above its
     design: which CDU groups fall short (their racks trip: the cold plates lose their
     loop), and which racks throttle (their secondary supply above a node's
     ``max_supply_temperature``, or its return above a node's or CDU's
     ``max_return_temperature``). A group not rated at the approach it now runs at is
-    listed as not judged, its racks counted in neither."""
+    listed as not judged, its racks counted in neither. ``groups``: judge only these
+    (:func:`liquid_plant`'s), so that each of many failures costs the groups it touches."""
     plant = liquid_plant(
-        analysis, failed_cdus=failed_cdus, failed_loops=failed_loops, warmer=warmer
+        analysis,
+        failed_cdus=failed_cdus,
+        failed_loops=failed_loops,
+        warmer=warmer,
+        groups=groups,
     )
     out = Impacts(plant)
     hit: set[int] = set()

@@ -29,13 +29,12 @@ Failures (one element, several, one UPS module) are :mod:`.power_failures`'. The
 
 from __future__ import annotations
 
-import math
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rackdesigner.analysis.power_sides import side_labels
+from rackdesigner.analysis.power_sides import SQRT3, feed_power, side_labels
 from rackdesigner.model.layout import POWER_SOURCES, Layout, PowerElement, Workload
 from rackdesigner.model.refs import Ref
 from rackdesigner.model.units import APPARENT_POWER, CURRENT, REAL_POWER, VOLTAGE, fmt
@@ -44,7 +43,6 @@ if TYPE_CHECKING:
     from rackdesigner.analysis.facts import DeviceFacts, RackFacts
     from rackdesigner.layout_io.catalog import PowerModel
 
-SQRT3 = math.sqrt(3.0)
 # Kinds whose current rating is a breaker's or a bus's: loaded continuously to 80 % of it
 # unless listed for 100 % (NEC 210.20(A), 215.3: noncontinuous load + 125 % of continuous).
 BREAKER_KINDS = ("utility", "ats", "switchgear", "rpp", "busway")
@@ -432,7 +430,8 @@ def _current_rating(facts: ElementFacts, current: float, declared: float | None)
         pf_text = ""
     else:
         three = (facts.element.phases or 3) == 3
-        watts = voltage * current * (SQRT3 if three else 1.0) * facts.power_factor * share
+        watts = feed_power(voltage, current, 3 if three else 1, power_factor=facts.power_factor)
+        watts *= share
         supply = f"{fmt(voltage, VOLTAGE)} {'3-phase' if three else 'single-phase'}"
         pf_text = f" × PF {facts.power_factor:g}" if facts.power_factor != 1.0 else ""
     share_text = f" × {share:g}" if share != 1.0 else ""

@@ -80,7 +80,7 @@ class Field:
     implausible: float | None = None
 
 
-# Plausibility bounds (issue 22): well above anything built, far below a typo's size.
+# Plausibility bounds: well above anything built, far below a typo's size.
 PORTS_MAX = 10_000  # ports in one group of one device (the largest switches have 512)
 CURRENT_MAX = 100_000.0  # A: a feed's breaker (busways reach 6,300 A; a short circuit 100 kA)
 LENGTH_MAX = 100_000.0  # m: 100 km, longer than any cable or hall

@@ -168,21 +168,21 @@ def _count(count: int, one: str, many: str) -> str:
 
 
 def node_test(analysis: Analysis, hostfile: str = "hostfile") -> dict[str, Any] | None:
-    """Without a compute fabric, the acceptance test still runs inside the GPU nodes: the
-    hostfile ``export --hostfile`` writes then lists every GPU node."""
+    """Without a compute fabric the acceptance test runs inside a node, not across nodes
+    that nothing joins: ``-np`` one node's GPUs (the first node's, the hostfile's first
+    slots), run on each node in turn, with the figure NVLink gives inside it."""
     if any(f.nodes for f in analysis.fabrics):
         return None
     nodes = [d for d in analysis.devices if d.is_gpu_node and d.gpus]
     if not nodes:
         return None
-    gpus = sum(d.gpus for d in nodes)
-    efficiency = analysis.thresholds["nccl_efficiency"]
-    inside = [f for f in (intra_node(d, efficiency) for d in nodes) if f is not None]
+    first = nodes[0]
     return {
         "hostfile": hostfile,
-        "np": gpus,
-        "command": nccl_command(hostfile, gpus),
-        "expected_busbw": min(inside) if inside and len(nodes) == 1 else None,
+        "np": first.gpus,
+        "nodes": len(nodes),
+        "command": nccl_command(hostfile, first.gpus),
+        "expected_busbw": intra_node(first, analysis.thresholds["nccl_efficiency"]),
     }
 
 
@@ -190,6 +190,11 @@ def node_test_text(test: dict[str, Any] | None) -> list[str]:
     if test is None:
         return []
     out = [f"  acceptance test inside the node (nccl-tests): {test['command']}"]
+    if test.get("nodes", 1) > 1:
+        out.append(
+            f"    no fabric joins the {test['nodes']} GPU nodes: run it on each node in turn "
+            "(a hostfile of that node alone)"
+        )
     if test["expected_busbw"] is not None:
         out.append(
             f"    expect a busbw of about {fmt(test['expected_busbw'], BYTE_RATE)} at the "

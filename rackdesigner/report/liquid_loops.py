@@ -20,7 +20,7 @@ from rackdesigner.analysis.liquid import (
     plant_of,
 )
 from rackdesigner.model.units import FLOW, POWER, fmt
-from rackdesigner.model.wording import plural
+from rackdesigner.model.wording import first_of, plural
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
@@ -160,7 +160,7 @@ def _loop_line(d: dict[str, Any]) -> str:
 
 def _group_lines(g: dict[str, Any]) -> list[str]:
     racks = g["racks"]
-    which = ", ".join(racks[:4]) + (f" and {len(racks) - 4} more" if len(racks) > 4 else "")
+    which = first_of(racks, 4)
     cdus = _cdus_text(g["cdus"])
     capacity = "not rated" if g["capacity"] is None else fmt(g["capacity"], POWER)
     line = (
@@ -187,9 +187,7 @@ def _cdus_text(cdus: list[dict[str, Any]]) -> str:
     texts = [(_rating(c), c["loop"]) for c in cdus]
     if len(cdus) > 1 and len(set(texts)) == 1:
         rating, loop = texts[0]
-        names = ", ".join(c["cdu"] for c in cdus[:4]) + (
-            f" and {len(cdus) - 4} more" if len(cdus) > 4 else ""
-        )
+        names = first_of([c["cdu"] for c in cdus[:4]], 4, total=len(cdus))
         on = f", on {loop}" if loop else ""
         return f"{len(cdus)} CDUs ({names}), each {rating[1:-1]}{on}"
     return ", ".join(

@@ -1,7 +1,8 @@
 """The report's "single failures" section: the worst single failure of each kind.
 
-Each kind (feed, side, PDU, CDU, switch, rack) is ranked as ``rackdesigner whatif
---each KIND`` ranks it (:meth:`rackdesigner.whatif.WhatIf.rank`, which runs
+Each kind (feed, side, PDU, CDU, switch, rack; each kind of power chain element, one
+module of an n+1 UPS, a water loop) is ranked as ``rackdesigner whatif --each KIND``
+ranks it (:meth:`rackdesigner.whatif.WhatIf.rank`, which runs
 :func:`rackdesigner.whatif.what_if` for each failure) and its worst failure given in one
 line, with the new findings ``whatif --fail`` gives it (the same function). A failure that
 touches a fabric derives it from the fabric before or builds it again; beyond
@@ -33,6 +34,9 @@ def single_failures(analysis: Analysis) -> list[dict[str, Any]]:
     from rackdesigner.whatif.render import impact_data, new_codes, summary
 
     out: list[dict[str, Any]] = []
+    # The worst of each kind with its findings, as --fail has them: one engine for all, so
+    # that the layout is checked once, not once a kind (each kind ranks on its own budget).
+    worst_of = WhatIf(analysis)
     for kind in EACH_KINDS:
         engine = WhatIf(analysis, fabric_budget=FABRIC_BUDGET)
         try:
@@ -42,7 +46,7 @@ def single_failures(analysis: Analysis) -> list[dict[str, Any]]:
             continue
         if not ranked:
             continue
-        worst = engine.run(ranked[0].failures)  # with its findings, as --fail has them
+        worst = worst_of.run(ranked[0].failures)
         out.append(
             {
                 "kind": kind,

@@ -38,9 +38,7 @@ def build_workload(analysis: Analysis) -> dict[str, Any] | None:
         return None
     fit = workload_fit(analysis)
     nodes = [d for d in analysis.devices if d.is_gpu_node and d.gpus]
-    run = training_run(workload)
-    adapters = run.state if run is not None else None
-    sync = sync_step(workload, sum(d.gpus for d in nodes), len(nodes), adapters) if nodes else None
+    sync = sync_step(workload, sum(d.gpus for d in nodes), len(nodes), training_run(workload))
     if fit is None and sync is None:
         return None
     node_gpus = min((d.gpus for d in nodes), default=1)
@@ -49,9 +47,7 @@ def build_workload(analysis: Analysis) -> dict[str, Any] | None:
         "model": workload.model,
         "params": workload.params,
         "memory": _memory(fit) if fit is not None else None,
-        "gradient_sync": _sync(
-            sync, node_gpus, workload.steps_per_second, workload.method in ("lora", "qlora")
-        )
+        "gradient_sync": _sync(sync, node_gpus, workload.steps_per_second, sync.adapters_only)
         if sync is not None
         else None,
     }
@@ -146,6 +142,19 @@ def workload_text(section: dict[str, Any] | None) -> list[str]:
     return out
 
 
+def _shard_line(sync: dict[str, Any]) -> str:
+    """1/N of the trained parameters: the shard a GPU holds under ZeRO-3 / FSDP; under
+    DDP and ZeRO-1/2 every GPU holds them all (the guide's "4.4 GB" is this figure)."""
+    n, shard = sync["gpus"], f"{fmt_count(sync['shard_params'])} trained parameters"
+    size = gb(sync["shard"] / BITS_PER_BYTE)
+    if sync["factor"] == 2:
+        return (
+            f"    1/{n} of them is {shard} ({size}), the shard ZeRO-3 would keep; here each "
+            "GPU holds them all, and neither is what it sends"
+        )
+    return f"    each GPU keeps a shard of {shard} ({size}): what it holds, not what it sends"
+
+
 def _sync_text(sync: dict[str, Any] | None) -> list[str]:
     if sync is None:
         return []
@@ -163,8 +172,7 @@ def _sync_text(sync: dict[str, Any] | None) -> list[str]:
     lines = [
         f"  gradient sync a step ({'DDP, ZeRO-1/2' if k == 2 else 'ZeRO-3 / FSDP'}, "
         f"{what}, {width:g} B a value, {plural(n, 'GPU')} on {plural(nodes, 'node')}):",
-        f"    each GPU keeps a shard of {fmt_count(sync['shard_params'])} trained parameters "
-        f"({gb(sync['shard'] / BITS_PER_BYTE)}): what it holds, not what it sends",
+        _shard_line(sync),
         f"    each GPU's collectives move {product} × {n - 1}/{n} = "
         f"{gb(sync['per_gpu'] / BITS_PER_BYTE)} ({why})",
     ]

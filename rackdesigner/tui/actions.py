@@ -138,7 +138,7 @@ ACTIONS: tuple[Action, ...] = (
         "racks",
     ),
     Action("face", "toggle_face", "Toggle face", "show the front or the rear", "f", "racks"),
-    # Issue 23: see the whole rack (the compact zooms).
+    # See the whole rack (the compact zooms).
     Action(
         "zoom",
         "zoom",
@@ -189,7 +189,7 @@ ACTIONS: tuple[Action, ...] = (
         "air, liquid (choose the CDUs), rear door (choose the door) or immersion",
     ),
     Action("catalog", "focus_catalog", "Catalog", "search the catalog; enter places at the cursor"),
-    # Issue 23: every setting the rules read, in the inspector.
+    # Every setting the rules read, in the inspector.
     Action(
         "layout-settings",
         "layout_settings",

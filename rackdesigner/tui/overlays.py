@@ -156,7 +156,7 @@ class Shading:
         from rackdesigner.whatif.render import summary
 
         impact = self.impact
-        parts = [f"what if {self.part} fails: {summary(impact)}"]
+        parts = [f"what if {self.scenario}: {summary(impact)}"]
         if impact.down:
             parts.append(f"{plural(len(impact.down), 'device')} down")
         for fabric in impact.fabrics:
@@ -174,10 +174,20 @@ class Shading:
         return " · ".join(parts)
 
     @property
+    def scenario(self) -> str:
+        """What is asked, after "what if": the part as chosen (``side:A fails``); with
+        warmer water, the command line's words (a condition, not a part that fails)."""
+        if not self.impact.warmer:
+            return f"{self.part} fails"
+        from rackdesigner.whatif.render import title
+
+        return title(self.impact)
+
+    @property
     def title(self) -> str:
         """The problems panel's title while the what-if is shown."""
         found = self.impact.findings or ()
-        return f"What if {self.part} fails: {plural(len(found), 'new finding')}"
+        return f"What if {self.scenario}: {plural(len(found), 'new finding')}"
 
     def groups(self) -> list[tuple[str, list[Diagnostic]]]:
         """The scenario as ``rackdesigner whatif --fail`` prints it, for the problems
@@ -203,7 +213,7 @@ class Shading:
 
         impact = self.impact
         if impact.harmless:
-            return f"What if {self.part} fails: nothing is lost, no new finding · esc clears"
+            return f"What if {self.scenario}: nothing is lost, no new finding · esc clears"
         found = impact.findings or []
         counts = Counter(d.severity for d in found)
         kinds = ", ".join(plural(counts[s], s) for s in ("error", "warning", "info") if counts[s])
@@ -221,7 +231,7 @@ class Shading:
         gpus, *others = said.split("; ")
         lost = gpus.split(" (")[0]
         tries = [
-            f"What if {self.part} fails: {head}; {where} · esc clears"
+            f"What if {self.scenario}: {head}; {where} · esc clears"
             for head in (said, "; ".join([lost, *others]), lost)
             for where in wheres
         ]

@@ -393,7 +393,7 @@ class Workspace:
         found = [d for d in self.session.findings if subject_of(d) == ref]
         shaded = self.shaded
         if shaded is not None:  # a what-if's first, said as one (the panel cuts them)
-            said = f"if {shaded.part} fails: "
+            said = f"if {shaded.scenario}: "
             found[:0] = [
                 replace(d, message=said + d.message)
                 for d in shaded.impact.findings or ()

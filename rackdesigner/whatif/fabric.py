@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rackdesigner.analysis.fabric_graph import build_fabrics
+from rackdesigner.whatif.domain_bus import domain_bus
 from rackdesigner.whatif.fabric_fast import FabricBase
 from rackdesigner.whatif.results import EPSILON, FabricImpact
 
@@ -218,6 +219,10 @@ class FabricLosses:
             bisection=before.bisection.bandwidth,
             bus=before.inter,
         )
+        efficiency = self.analysis.thresholds["nccl_efficiency"]
+        across = domain_bus(fabric, efficiency)  # NVLink domains: NET007's figure
+        if across is not None:
+            result.bus = across
         inside = {n.id for n in largest.nodes} if largest is not None else set()
         for node in fabric.nodes:
             if node.id in removed:
@@ -232,11 +237,10 @@ class FabricLosses:
         if largest is not None and largest.nodes:
             from rackdesigner.topology.figures import fabric_figures
 
-            efficiency = self.analysis.thresholds["nccl_efficiency"]
             after = fabric_figures(self.analysis, largest, adj, efficiency, detail=False)
             result.largest_gpus = largest.gpus
             result.bisection_left = after.bisection.bandwidth
-            result.bus_left = after.inter
+            result.bus_left = after.inter if across is None else domain_bus(largest, efficiency)
         return result
 
 

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 from rackdesigner.analysis.grouping import Groups
 from rackdesigner.topology.collectives import intra_node
 from rackdesigner.topology.flow import WarmFlow
+from rackdesigner.whatif.domain_bus import DomainBus
 from rackdesigner.whatif.results import EPSILON, FabricImpact
 
 if TYPE_CHECKING:
@@ -80,6 +81,7 @@ class FabricBase:
         self.counts = counts
         self.efficiency = efficiency
         self.ok = False
+        self.domains: DomainBus | None = None
         switches = fabric.switches
         if fabric.groups or any(s.lateral > 0 for s in switches.values()):
             return  # lateral links: groups and their global ratios are not derived here
@@ -171,6 +173,7 @@ class FabricBase:
         inside = [(intra_node(node, self.efficiency), n) for n, node in self.nodes.items()]
         self.by_inside = sorted((figure, n) for figure, n in inside if figure is not None)
         self.unit_of, self.unit_size = self._units()
+        self.domains = DomainBus.of(fabric, self.efficiency)
 
     def _units(self) -> tuple[dict[str, object], Counter[object]]:
         """Each GPU node's group of nodes joined through shared leaves (the scalable units'
@@ -232,7 +235,7 @@ class FabricBase:
             rails_cut=[d.id for d in rails],
             bisection=self.before.bisection.bandwidth,
             bisection_left=left,
-            bus=self.before.inter,
+            bus=self.before.inter if self.domains is None else self.domains.before,
             bus_left=bus,
         )
 
@@ -390,6 +393,9 @@ class FabricBase:
             if sid not in removed and sid not in changed:
                 ratio = max(ratio, figure)
                 break
+        if self.domains is not None:
+            lost = {n: self._bandwidth(n, removed) for n in near if n in self.nodes}
+            return self.domains.left(lost, [r for r in removed if r in self.nodes], ratio)
         least: float | None = None
         for bandwidth, node in self.by_bandwidth:
             if node not in removed and node not in near and bandwidth > 0:

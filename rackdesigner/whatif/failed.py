@@ -8,7 +8,8 @@ of it. Its analysis marks the rest failed (:class:`~rackdesigner.analysis.failur
 failed devices draw nothing and make no heat, dead feeds carry nothing, a failed CDU or
 door cools nothing; so a failed CDU reads as failed, not as a name without a device, and
 the rules judge each rack as it runs (capacity where the parts left fall short, "redundancy
-lost" where a redundancy the failure used up leaves the next failure exposed).
+lost" where a redundancy the failure used up leaves the next failure exposed). Warmer
+facility water is a layout whose facility loops supply warmer water.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from rackdesigner.analysis.failures import Failed
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
-    from rackdesigner.model.layout import Layout
+    from rackdesigner.model.layout import Device, Layout
     from rackdesigner.whatif.parts import Lost
     from rackdesigner.whatif.results import Gone
 
@@ -41,7 +42,47 @@ def failed_state(analysis: Analysis, lost: Lost, gone: Gone) -> FailedState:
     touched = {racks[i].rack.id for i in gone.racks}
     touched.update(by_id[i].rack.id for i in gone.down if i in by_id)
     layout = failed_layout(analysis.layout, gone.down, lost.links)
+    if lost.warmer:
+        layout = warmer_layout(analysis, layout, lost.warmer)
+        touched.update(rack.id for rack in layout.racks)
     return FailedState(layout, Failed(feeds, frozenset(gone.down)), frozenset(touched))
+
+
+def warmer_layout(analysis: Analysis, layout: Layout, warmer: float) -> Layout:
+    """``layout`` with each facility loop's supply ``warmer`` kelvin above its design (a
+    chilled-water loop keeps its own), as :func:`rackdesigner.analysis.liquid.
+    facility_supply` has it. A CDU holds its secondary supply (its setpoint, else the
+    design supply plus its rated approach): each CDU without a setpoint gets the one it
+    holds, so that the rules judge it at the approach the warmer water leaves it."""
+    from rackdesigner.analysis.liquid import loops_by_id, secondary_supply
+
+    loops = loops_by_id(analysis.layout)
+    held: dict[str, float] = {}
+    for dev in analysis.devices:
+        loop = loops.of(dev)
+        if dev.kind != "cdu" or loop is None or loop.loop_kind != "facility":
+            continue
+        supply = secondary_supply(dev, loops)
+        if dev.device.supply_setpoint is None and supply is not None:
+            held[dev.id] = supply
+    racks = [
+        replace(rack, devices=[_held(d, held) for d in rack.devices])
+        if any(d.id in held for d in rack.devices)
+        else rack
+        for rack in layout.racks
+    ]
+    warm = [
+        replace(loop, supply_temperature=loop.supply + warmer)
+        if loop.loop_kind == "facility" and loop.supply is not None
+        else loop
+        for loop in layout.cooling_loops
+    ]
+    return replace(layout, racks=racks, cooling_loops=warm)
+
+
+def _held(device: Device, held: dict[str, float]) -> Device:
+    supply = held.get(device.id)
+    return device if supply is None else replace(device, supply_setpoint=supply)
 
 
 def failed_layout(layout: Layout, down: Iterable[str], links: Iterable[int] = ()) -> Layout:

@@ -5,13 +5,20 @@ all call it (the report and ``--each`` through :meth:`WhatIf.rank`, which runs i
 single failure of a kind), so all three say the same. It is a pure function of an analysis
 and a list of failures (docs/whatif.md):
 
+- **The power chain** (:mod:`.chain`, the chain's own model): the elements lost with the
+  ones named, those left over their rating tripped (or their GPUs capped), and the feeds
+  on every element lost dead.
 - **Power** (:mod:`.losses`, the analysis's own model of a rack with parts lost): feeds
   dead, devices without a powered PSU down, with fewer than they need degraded, power
   shelves dead with their feed and the trays they cannot carry down (or capped), feeds
-  over their usable capacity tripped (or their devices capped).
-- **Cooling**: a CDU group that loses CDUs keeps the others' capacity; where its racks'
-  cold plates need more, those racks trip (their liquid-cooled devices are down). A lost
-  rear door sends its rack's heat to the room air. Down devices make no heat.
+  over their usable capacity tripped (or their devices capped); racks that lost a side
+  and run on the rest, their redundancy used up.
+- **Cooling** (:mod:`.cooling`, the liquid plant's model): a CDU group that loses CDUs
+  (or their water loop) keeps the others' capacity at the approach they run at; where its
+  racks' cold plates need more, those racks trip (their liquid-cooled devices are down);
+  coolant warmer than a node takes throttles it (degraded); a group warmer water leaves
+  below any rated approach is listed, not judged. A lost rear door sends its rack's heat
+  to the room air. Down devices make no heat.
 - **Fabric** (:mod:`.fabric`): what is left of each fabric the failure touches.
 - **Findings**: the rules on the failed layout (:mod:`.failed`), checked only where it
   differs (:mod:`.incremental`); what it has that the layout has not.
@@ -29,10 +36,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from rackdesigner.model.progress import each
+from rackdesigner.whatif.chain import chain_losses
+from rackdesigner.whatif.cooling import Liquid, cooling_losses
 from rackdesigner.whatif.fabric import FabricBudget, FabricLosses
 from rackdesigner.whatif.failed import failed_layout
-from rackdesigner.whatif.losses import cooling_losses, power_losses
-from rackdesigner.whatif.parts import Failure, Lost, PartIndex, candidates, resolve
+from rackdesigner.whatif.losses import capping, chain_caps, one_path, power_losses
+from rackdesigner.whatif.parts import WARMER, Failure, Lost, PartIndex, candidates, resolve
 from rackdesigner.whatif.results import (
     CoolingLoss,
     DeviceLoss,
@@ -79,6 +88,7 @@ class WhatIf:
     def __init__(self, analysis: Analysis, *, fabric_budget: int | None = None) -> None:
         self.analysis = analysis
         self.fabric = FabricLosses(analysis, fabric_budget)
+        self.liquid = Liquid(analysis)
         self._index: PartIndex | None = None
         self._air: float | None = None
         self._checked: tuple[Grouped, Counter[Any]] | None = None  # the layout's findings
@@ -90,7 +100,8 @@ class WhatIf:
         if self._index is None:
             self._index = PartIndex(self.analysis)
         lost = resolve(self.analysis, failures, self._index)
-        impact = Impact(list(failures))
+        # Warmer water is a condition of the scenario, not a part that fails.
+        impact = Impact([f for f in failures if f.kind != WARMER], warmer=lost.warmer)
         gone = self.gone(lost, impact)
         impact.fabrics = self.fabric.impacts(gone.down, lost.links)
         if findings:
@@ -98,22 +109,34 @@ class WhatIf:
         return impact
 
     def gone(self, lost: Lost, impact: Impact | None = None) -> Gone:
-        """What the parts ``lost`` take with them, power first, then cooling (the racks a
-        loop short of capacity trips); ``impact`` gets each loss and its reason."""
+        """What the parts ``lost`` take with them: the power chain's elements (the feeds
+        on those lost), the racks' power, then cooling (the racks a CDU group short of
+        capacity trips, or coolant too warm throttles); ``impact`` gets each loss and its
+        reason, and the racks left running on the sides they kept."""
         impact = impact if impact is not None else Impact([])
+        capped = capping(self.analysis)
+        caps = chain_losses(self.analysis, lost, impact, capped)
         gone = power_losses(self.analysis, lost, impact)
-        cooling_losses(self.analysis, lost, gone, impact, self._air_before())
+        if caps is not None:
+            chain_caps(self.analysis, caps, gone, impact)
+        cooling_losses(self.analysis, lost, gone, impact, self._air_before(), self.liquid)
+        impact.one_path = one_path(self.analysis, gone)
         return gone
 
-    def rank(self, kind: str, *, findings: bool = False) -> list[Impact]:
+    def rank(
+        self, kind: str, *, findings: bool = False, given: Sequence[Failure] = ()
+    ) -> list[Impact]:
         """Every single failure of ``kind``, worst first: by GPUs lost, then the bisection
-        left, then cooling and power shortfalls; ties in layout order. ``findings``: each
-        failure's new findings too (the rules run again where the failure changed the
-        layout: about a check per failure where it takes a whole side). Reports its
-        progress (:mod:`rackdesigner.model.progress`: the command line's bar)."""
+        left, then cooling, power and power chain shortfalls, then the GPUs left without
+        redundancy or not judged; ties in layout order. ``findings``: each failure's new
+        findings too (the rules run again where the failure changed the layout: about a
+        check per failure where it takes a whole side). ``given``: what every failure runs
+        with (warmer water). Reports its progress (:mod:`rackdesigner.model.progress`: the
+        command line's bar)."""
         todo = candidates(self.analysis, kind)
         impacts = [
-            self.run([failure], findings=findings) for failure in each(todo, f"failing each {kind}")
+            self.run([*given, failure], findings=findings)
+            for failure in each(todo, f"failing each {kind}")
         ]
         order = {id(impact): number for number, impact in enumerate(impacts)}
 
@@ -126,14 +149,22 @@ class WhatIf:
                 round(ratio, 9) if ratio is not None else 1.0,
                 -sum(c.over for c in impact.cooling),
                 -sum(p.over for p in impact.power),
+                -impact.chain_over,
+                -impact.gpus_one_path,
+                -sum(n.gpus for n in impact.not_rated),
                 order[id(impact)],
             )
 
         return sorted(impacts, key=key)
 
     def _air_before(self) -> float:
+        """The room's air heat with nothing failed: the racks' less what in-row coolers take
+        (as COOL006 counts it)."""
         if self._air is None:
-            self._air = sum(r.air_heat for r in self.analysis.racks)
+            from rackdesigner.analysis.liquid import inrow_taken
+
+            taken = inrow_taken(self.analysis)
+            self._air = sum(r.air_heat for r in self.analysis.racks) - sum(taken.values())
         return self._air
 
     # -- findings --------------------------------------------------------------------------

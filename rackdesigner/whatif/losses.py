@@ -1,5 +1,5 @@
-"""What a failure does to power and cooling: devices down and degraded, feeds that trip,
-heat without cooling, racks that trip on a loop without capacity.
+"""What a failure does to power: devices down and degraded, feeds that trip, racks that
+run on the sides they kept. Cooling is :mod:`.cooling`'s, the power chain :mod:`.chain`'s.
 
 Power is the analysis's own model of a rack with parts lost
 (:func:`rackdesigner.analysis.failures.rack_power`), which the rules judge a failed layout
@@ -12,12 +12,11 @@ from typing import TYPE_CHECKING
 
 from rackdesigner.analysis.facts import ZERO_DRAW_KINDS
 from rackdesigner.analysis.failures import rack_power
-from rackdesigner.model.units import POWER, fmt
-from rackdesigner.whatif.results import EPSILON, CoolingLoss, DeviceLoss, Gone, Impact, PowerShort
+from rackdesigner.whatif.results import DeviceLoss, Gone, Impact, OnePath, PowerShort
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis, DeviceFacts, RackFacts
-    from rackdesigner.analysis.facts import CduLoad
+    from rackdesigner.whatif.chain import Caps
     from rackdesigner.whatif.parts import Lost
 
 
@@ -76,6 +75,9 @@ def _rack_power(rack: RackFacts, lost: Lost, gone: Gone, impact: Impact, capped:
     feeds = lost.feeds_of(rack.index)
     state = rack_power(rack, feeds, failed, down=gone.down, capping=capped)
     gone.dead_feeds.update((rack.index, n) for n in state.dead)
+    live = state.live
+    if len(state.keys) >= 2 and any(live.values()) and not all(live.values()):
+        gone.sides_lost[rack.index] = tuple(key for key, alive in live.items() if not alive)
     by_id = {d.id: d for d in rack.devices}
     for loss in state.down.values():
         gone.down.add(loss.id)
@@ -93,129 +95,24 @@ def _rack_power(rack: RackFacts, lost: Lost, gone: Gone, impact: Impact, capped:
         )
 
 
-# -- cooling -------------------------------------------------------------------------------
+def chain_caps(analysis: Analysis, caps: Caps, gone: Gone, impact: Impact) -> None:
+    """The GPU nodes of racks on a chain element over its rating, with power capping:
+    degraded (those not already down or degraded)."""
+    for index, why in sorted(caps.racks.items()):
+        for dev in analysis.racks[index].devices:
+            if dev.is_gpu_node and dev.id not in gone.down and dev.id not in gone.degraded:
+                gone.degraded.add(dev.id)
+                impact.degraded.append(device_loss(dev, 0, why))
 
 
-class _Heat:
-    """Racks' heat after the failures: (heat, to the CDU loop, to the rear door, to air),
-    each rack derived once."""
-
-    def __init__(self, lost: Lost, gone: Gone, doors_lost: set[str]) -> None:
-        self.lost, self.gone, self.doors_lost = lost, gone, doors_lost
-        self._cache: dict[int, tuple[float, float, float, float]] = {}
-        self.changed: set[int] = set()  # racks whose heat the failures change
-
-    def of(self, rack: RackFacts) -> tuple[float, float, float, float]:
-        found = self._cache.get(rack.index)
-        if found is None:
-            found = self._cache[rack.index] = self._after(rack)
-        return found
-
-    def forget(self) -> None:
-        self._cache.clear()
-
-    def _after(self, rack: RackFacts) -> tuple[float, float, float, float]:
-        """As :func:`rackdesigner.analysis.racks.rack_facts` splits it, without the devices
-        down and the door lost."""
-        if rack.index in self.lost.racks:
-            return 0.0, 0.0, 0.0, 0.0
-        door = rack.door
-        door_lost = door is not None and door.id in self.doors_lost
-        down = self.gone.down
-        if not door_lost and not any(d.id in down for d in rack.devices):
-            return rack.heat, rack.loop_heat, rack.door_heat, rack.air_heat
-        heat = loop = air = 0.0
-        for dev in rack.devices:
-            if dev.id in down or dev.power is None:
-                continue
-            heat += dev.power
-            loop += dev.liquid_heat
-            air += dev.air_heat
-        door_heat = 0.0
-        if (
-            rack.cooling in ("rear-door", "liquid")
-            and door is not None
-            and not door_lost
-            and door.type is not None
-            and door.kind == "rear-door"
-        ):
-            door_heat = min(air, float(door.type.capacity or 0.0))
-            air -= door_heat
-        return heat, loop, door_heat, air
-
-
-def cooling_losses(
-    analysis: Analysis, lost: Lost, gone: Gone, impact: Impact, air_before: float
-) -> None:
-    """CDU groups short of capacity (their racks trip), racks whose rear door is lost, and
-    the room's air."""
-    by_id = analysis.device_by_id
-    doors_lost = {i for i in gone.down if (d := by_id.get(i)) and d.kind == "rear-door"}
-    heat = _Heat(lost, gone, doors_lost)
-    cdus_lost = {i for i in gone.down if (d := by_id.get(i)) and d.kind == "cdu"}
-    if cdus_lost:
-        for load in analysis.cdu_loads:
-            _cdu_group(load, cdus_lost, heat, impact)
-        heat.forget()  # the racks that tripped make no heat
-    limit = analysis.thresholds["air_cooling_max"]
-    door_racks: set[int] = set()
-    if doors_lost:
-        for rack in analysis.racks:
-            door = rack.door
-            if door is None or door.id not in doors_lost or rack.index in lost.racks:
-                continue
-            door_racks.add(rack.index)
-            air = heat.of(rack)[3]
-            if rack.cooling in ("rear-door", "liquid") and air > limit + EPSILON:
-                impact.cooling.append(
-                    CoolingLoss((rack.rack.id,), f"rear door {door.id} lost", air, limit)
-                )
-    _room_air(analysis, gone, heat, door_racks, air_before, impact)
-
-
-def _cdu_group(load: CduLoad, cdus_lost: set[str], heat: _Heat, impact: Impact) -> None:
-    """A CDU group that lost CDUs: where its live CDUs cannot carry its racks' cold plates
-    (a rear door's heat goes to chilled water, not to the loop), the racks trip: their
-    liquid-cooled devices are down."""
-    names = [c.id for c in load.cdus if c.id in cdus_lost]
-    capacities = load.capacities
-    if not names or capacities is None:
-        return
-    left = sum(c for cdu, c in zip(load.cdus, capacities, strict=True) if cdu.id not in cdus_lost)
-    racks = [r for r in load.racks if r.index not in heat.lost.racks]
-    loop = sum(heat.of(r)[1] for r in racks)
-    if loop <= left + EPSILON:
-        return
-    cause = f"CDU{'s' if len(names) > 1 else ''} {' + '.join(names)} lost"
-    hot = tuple(r.rack.id for r in racks if heat.of(r)[1] > 0)
-    impact.cooling.append(CoolingLoss(hot, cause, loop, left, tripped=True))
-    why = f"thermal trip: {cause}, loop {fmt(loop, POWER)} on {fmt(left, POWER)}"
-    for rack in racks:
-        for dev in rack.devices:
-            if dev.liquid_heat > 0 and dev.id not in heat.gone.down:
-                heat.gone.down.add(dev.id)
-                impact.down.append(device_loss(dev, 0, why))
-
-
-def _room_air(
-    analysis: Analysis,
-    gone: Gone,
-    heat: _Heat,
-    door_racks: set[int],
-    before: float,
-    impact: Impact,
-) -> None:
-    """The room's air handlers against the air heat left, where that grows."""
-    site = analysis.layout.site
-    room = site.cooling_capacity if site is not None else None
-    if room is None or not (gone.racks or door_racks):
-        return
-    by_id = analysis.device_by_id
-    changed = gone.racks | door_racks
-    changed.update(d.rack_index for i in gone.down if (d := by_id.get(i)) is not None)
-    after = before
-    for index in changed:
+def one_path(analysis: Analysis, gone: Gone) -> list[OnePath]:
+    """The racks that lost a whole side and run on the rest, with their GPUs still running
+    (degraded or not): their redundancy is used up (what the next side lost would cost, the
+    failed layout's PWR001 says)."""
+    out = []
+    for index, sides in sorted(gone.sides_lost.items()):
         rack = analysis.racks[index]
-        after += heat.of(rack)[3] - rack.air_heat
-    if after > float(room) + EPSILON and after > before + EPSILON:
-        impact.cooling.append(CoolingLoss((), "room air", after, float(room)))
+        up = sum(d.gpus for d in rack.devices if d.is_gpu_node and d.id not in gone.down)
+        if any(d.id not in gone.down for d in rack.devices if d.type is not None):
+            out.append(OnePath(rack.rack.id, sides, up))
+    return out

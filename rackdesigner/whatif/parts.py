@@ -2,28 +2,54 @@
 
 A failure names one part: a ``feed`` (by id, or ``RACK/FEED`` where feed ids repeat),
 a ``side`` (every feed of that side letter in every rack: one power train), a ``pdu``,
-``cdu``, ``door`` or ``switch`` (by device id), a ``rack`` (everything in it), or a
-``link`` (by either end, ``device:port``, or ``A -> B``). :func:`resolve` turns them into
-the sets the failure model reads; :func:`candidates` lists every single failure of a kind
+``cdu``, ``door`` or ``switch`` (by device id), a ``rack`` (everything in it), a
+``link`` (by either end, ``device:port``, or ``A -> B``), an element of the power chain
+by its kind (``ups:ups-a``, ``utility:utility-1``; ``ups-module:ups-a`` is one module of
+an n+1 UPS), a water ``loop`` (its CDUs, rear doors and in-row coolers stop), or
+``warmer-water:5 K`` (the facility water that much warmer than its design: a condition
+rather than a part, combinable with the others). :func:`resolve` turns them into the sets
+the failure model reads; :func:`candidates` lists every single failure of a kind
 (``whatif --each``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from rackdesigner.model.layout import POWER_KINDS
+from rackdesigner.model.wording import first_of
+
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
+    from rackdesigner.analysis.power_chain import PowerChain
 
-KINDS = ("feed", "side", "pdu", "cdu", "door", "switch", "rack", "link")
+# One module of a UPS (``ups-module:ups-a``), as the power chain's rules name it.
+MODULE = "ups-module"
+WARMER = "warmer-water"
+KINDS = (
+    "feed",
+    "side",
+    "pdu",
+    "cdu",
+    "door",
+    "switch",
+    "rack",
+    "link",
+    *POWER_KINDS,
+    MODULE,
+    "loop",
+    WARMER,
+)
 # The kinds ``--each`` ranks.
-EACH_KINDS = ("feed", "side", "pdu", "cdu", "switch", "rack")
+EACH_KINDS = ("feed", "side", "pdu", "cdu", "switch", "rack", *POWER_KINDS, MODULE, "loop")
 # The device kind each device failure must name.
 DEVICE_KINDS = {"pdu": "pdu", "cdu": "cdu", "door": "rear-door", "switch": "switch"}
 KIND_NAMES = {"pdu": "PDU", "cdu": "CDU", "door": "rear door", "switch": "switch"}
 KIND_PLURALS = {"pdu": "PDUs", "cdu": "CDUs", "door": "rear doors", "switch": "switches"}
+SHOWN_IDS = 8  # ids an error lists before counting the rest
 
 
 class PartError(ValueError):
@@ -40,13 +66,39 @@ class Failure:
 
 
 def parse_failure(text: str) -> Failure:
-    """``"switch:leaf-01"`` -> ``Failure("switch", "leaf-01")``."""
+    """``"switch:leaf-01"`` -> ``Failure("switch", "leaf-01")``; ``"warmer-water:5"`` ->
+    ``Failure("warmer-water", "5 K")``."""
     kind, colon, ident = text.partition(":")
     kind = kind.strip().lower()
     ident = ident.strip()
     if not colon or kind not in KINDS or not ident:
         raise PartError(f"{text!r} is not KIND:ID with KIND one of {', '.join(KINDS)}")
+    if kind == WARMER:
+        return warmer_water(ident)
     return Failure(kind, ident)
+
+
+_BARE_NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$")
+
+
+def warmer_water(text: str) -> Failure:
+    """The facility water ``text`` warmer than its design (``5``, ``5K``, ``5 K``; a
+    bare number is kelvin): ``Failure("warmer-water", "5 K")``."""
+    from rackdesigner.model.units import TEMPERATURE_DIFFERENCE, UnitError, parse
+
+    given = text.strip()
+    try:
+        delta = parse(given + " K" if _BARE_NUMBER.match(given) else given, TEMPERATURE_DIFFERENCE)
+    except UnitError as error:
+        raise PartError(f"warmer water {given!r}: {error}") from None
+    if delta <= 0:
+        raise PartError(f"warmer water {given!r}: give how many kelvin warmer, more than 0")
+    return Failure(WARMER, f"{delta:g} K")
+
+
+def warmer_of(failures: Iterable[Failure]) -> float:
+    """K the facility water is warmer in these failures (the ``warmer-water`` ones add)."""
+    return sum(float(f.id.split()[0]) for f in failures if f.kind == WARMER)
 
 
 @dataclass(slots=True)
@@ -57,7 +109,16 @@ class Lost:
     devices: set[str] = field(default_factory=set)  # pdu, cdu, door, switch ids
     racks: set[int] = field(default_factory=set)
     links: set[int] = field(default_factory=set)  # link indexes
+    elements: set[int] = field(default_factory=set)  # power chain element indexes
+    modules: dict[int, int] = field(default_factory=dict)  # UPS index -> modules lost
+    loops: set[str] = field(default_factory=set)  # water loop ids
+    warmer: float = 0.0  # K the facility water is warmer
     _by_rack: dict[int, set[int]] | None = None
+
+    def add_feeds(self, feeds: Iterable[tuple[int, int]]) -> None:
+        """Feeds lost as a consequence (their power chain element is lost)."""
+        self.feeds.update(feeds)
+        self._by_rack = None
 
     def feeds_of(self, rack: int) -> set[int]:
         """The indexes of rack ``rack``'s feeds that failed."""
@@ -135,6 +196,24 @@ def _resolve_one(analysis: Analysis, index: PartIndex, failure: Failure, lost: L
                 f"{_kind_of(dev.kind)}{_of_kind(analysis, kind, dev.rack.id)}"
             )
         lost.devices.add(ident)
+    elif kind in POWER_KINDS or kind == MODULE:
+        element = _chain_element(analysis.power_chain, kind, ident)
+        if kind == MODULE:
+            lost.modules[element] = lost.modules.get(element, 0) + 1
+        else:
+            lost.elements.add(element)
+    elif kind == "loop":
+        lost.loops.add(_loop(analysis, ident))
+    elif kind == WARMER:
+        if not any(
+            loop.loop_kind == "facility" and loop.supply is not None
+            for loop in analysis.layout.cooling_loops
+        ):
+            raise PartError(
+                "warmer water: the layout declares no facility water loop with a supply "
+                "temperature for it to warm ([[cooling.loops]], docs/liquid-cooling.md)"
+            )
+        lost.warmer += warmer_of([failure])
     elif kind == "rack":
         found_racks = index.racks.get(ident, [])
         if not found_racks:
@@ -151,6 +230,56 @@ def _resolve_one(analysis: Analysis, index: PartIndex, failure: Failure, lost: L
         if not found_links:
             raise PartError(f"no link with an end {ident} in the layout")
         lost.links.update(found_links)
+
+
+def _loop(analysis: Analysis, ident: str) -> str:
+    """``ident``, a water loop of the layout; a :class:`PartError` naming its loops."""
+    ids = [loop.id for loop in analysis.layout.cooling_loops]
+    if ident in ids:
+        return ident
+    if not ids:
+        raise PartError(
+            f"no loop {ident}: the layout declares no water loops "
+            "([[cooling.loops]], docs/liquid-cooling.md)"
+        )
+    raise PartError(f"no loop {ident} in the layout; its loops: {_listed(ids)}")
+
+
+def _listed(ids: list[str]) -> str:
+    unique = list(dict.fromkeys(ids))
+    return first_of(unique, SHOWN_IDS)
+
+
+def _chain_element(chain: PowerChain, kind: str, ident: str) -> int:
+    """The index of the chain's element ``ident``, which must be of ``kind`` (a UPS with
+    modules for ``ups-module``); a :class:`PartError` that says which ids there are."""
+    wanted = "ups" if kind == MODULE else kind
+    if not chain:
+        raise PartError(
+            f"no {wanted} {ident}: the layout declares no power chain "
+            "([[power.elements]], docs/power-chain.md)"
+        )
+    index = chain.by_id.get(ident)
+    same = chain.ids(wanted)
+    if same:
+        known = f"its {wanted} ids: {_listed(same)}"
+    else:
+        known = f"it has no {wanted}; its elements: " + _listed(
+            [f"{e.kind}:{e.id}" for e in chain.elements]
+        )
+    if index is None:
+        raise PartError(f"no {wanted} {ident} in the power chain; {known}")
+    facts = chain.elements[index]
+    if facts.kind != wanted:
+        raise PartError(
+            f"{ident} is a {facts.kind}, not a {wanted} (fail it as {facts.kind}:{ident}); {known}"
+        )
+    if kind == MODULE and (facts.modules or 1) < 2:
+        raise PartError(
+            f"ups {ident} has no modules to lose one of (modules = {facts.modules or 1}): "
+            f"fail the whole UPS as ups:{ident}"
+        )
+    return index
 
 
 def _kind_of(device_kind: str | None) -> str:
@@ -171,7 +300,7 @@ def _of_kind(analysis: Analysis, kind: str, rack: str | None = None) -> str:
     if not found:
         return f"; the layout has no {plural}"
     listed = here or found
-    shown = ", ".join(listed[:5]) + (f" and {len(listed) - 5} more" if len(listed) > 5 else "")
+    shown = first_of(listed, 5)
     where = f"in rack {rack}" if here else "in the layout"
     return f"; {plural} {where}: {shown}"
 
@@ -228,4 +357,13 @@ def candidates(analysis: Analysis, kind: str) -> list[Failure]:
         return out
     if kind == "link":
         return [Failure("link", link.a) for link in analysis.layout.links]
+    if kind in POWER_KINDS:
+        return [Failure(kind, i) for i in dict.fromkeys(analysis.power_chain.ids(kind))]
+    if kind == MODULE:
+        chain = analysis.power_chain
+        modular = [e.id for e in chain.elements if e.kind == "ups" and (e.modules or 1) >= 2]
+        return [Failure(kind, i) for i in dict.fromkeys(modular)]
+    if kind == "loop":
+        loops = analysis.layout.cooling_loops
+        return [Failure("loop", i) for i in dict.fromkeys(loop.id for loop in loops)]
     raise PartError(f"{kind!r} is not one of {', '.join(KINDS)}")

@@ -10,8 +10,16 @@ from typing import Any
 from rackdesigner.model import markdown as md
 from rackdesigner.model.diagnostics import SEVERITY_RANK
 from rackdesigner.model.units import BANDWIDTH, BYTE_RATE, POWER, fmt
-from rackdesigner.model.wording import plural
-from rackdesigner.whatif.results import FEWER_PSUS, DeviceLoss, FabricImpact, Impact
+from rackdesigner.model.wording import first_of, plural
+from rackdesigner.whatif.results import (
+    FEWER_PSUS,
+    ChainChange,
+    DeviceLoss,
+    FabricImpact,
+    Impact,
+    NotRated,
+    OnePath,
+)
 
 # Devices listed by name in text and Markdown; the rest are counted.
 SHOWN = 12
@@ -51,6 +59,24 @@ def impact_data(impact: Impact) -> dict[str, Any]:
             for c in impact.cooling
         ],
         "fabrics": [_fabric(f) for f in impact.fabrics],
+        "warmer_water": impact.warmer,
+        "gpus_one_path": impact.gpus_one_path,
+        "one_path": [
+            {"rack": p.rack, "sides_lost": list(p.sides_lost), "gpus": p.gpus}
+            for p in impact.one_path
+        ],
+        "power_chain": [_chain(c) for c in impact.chain],
+        "not_rated": [
+            {
+                "racks": list(n.racks),
+                "cdus": list(n.cdus),
+                "approach": n.approach,
+                "rated_approach": n.rated_approach,
+                "rated_capacity": n.rated_capacity,
+                "gpus": n.gpus,
+            }
+            for n in impact.not_rated
+        ],
         "findings": None
         if impact.findings is None
         else [
@@ -70,6 +96,20 @@ def _device(d: Any) -> dict[str, Any]:
         "psus_left": d.psus_left,
         "psus_required": d.required,
         "why": d.why,
+    }
+
+
+def _chain(c: ChainChange) -> dict[str, Any]:
+    return {
+        "id": c.id,
+        "kind": c.kind,
+        "state": c.state,
+        "load": c.load,
+        "rating": c.rating,
+        "load_before": c.before,
+        "rating_before": c.rating_before,
+        "over": c.over,
+        "source": c.source or None,
     }
 
 
@@ -126,8 +166,7 @@ def to_json(data: dict[str, Any]) -> str:
 
 
 def _names(ids: Sequence[str]) -> str:
-    shown = ", ".join(ids[:SHOWN])
-    return shown + (f" and {len(ids) - SHOWN} more" if len(ids) > SHOWN else "")
+    return first_of(ids, SHOWN)
 
 
 def _ratio(value: float | None) -> str:
@@ -141,14 +180,12 @@ def _bus(value: float | None) -> str:
 def impact_lines(impact: Impact, findings_listed: int | None = None) -> list[str]:
     """One scenario for people, a line per fact; ``findings_listed``: list at most that
     many of its new findings (the rest counted)."""
-    title = ", ".join(str(f) for f in impact.failures)
-    verb = "fails" if len(impact.failures) == 1 else "fail"
-    out = [f"What if {title} {verb}:"]
+    out = [f"What if {title(impact)}:"]
     nodes_down = [d for d in impact.down if d.gpus]
     nodes_degraded = [d for d in impact.degraded if d.gpus]
     out.append(
-        f"  GPUs: {impact.gpus_down} down, {impact.gpus_degraded} degraded (power-capped), "
-        f"{impact.gpus_cut_off} cut off"
+        f"  GPUs: {impact.gpus_down:,} down, {impact.gpus_degraded:,} degraded "
+        f"({_degraded_as(impact)}), {impact.gpus_cut_off:,} cut off"
     )
     if impact.down:
         head = f"  down: {plural(len(impact.down), 'device')} "
@@ -156,6 +193,8 @@ def impact_lines(impact: Impact, findings_listed: int | None = None) -> list[str
     if impact.degraded:
         head = f"  degraded: {plural(len(impact.degraded), 'device')} "
         out += _losses(head + f"({plural(len(nodes_degraded), 'GPU node')})", impact.degraded)
+    out += _one_path_lines(impact.one_path)
+    out += _chain_lines(impact.chain)
     for p in impact.power:
         where = f"feed {p.feed}" if p.feed else (f"side {p.side}" if p.side else "its feeds")
         outcome = "its devices power-capped" if p.capped else "it trips"
@@ -174,6 +213,7 @@ def impact_lines(impact: Impact, findings_listed: int | None = None) -> list[str
             f"  cooling: {c.cause}: {where} {fmt(c.heat, POWER)} against "
             f"{fmt(c.capacity, POWER)}, {fmt(c.over, POWER)} over{tripped}"
         )
+    out += [_not_rated_line(n) for n in impact.not_rated]
     for f in impact.fabrics:
         out += _fabric_lines(f)
     if impact.findings is not None:
@@ -188,6 +228,104 @@ def impact_lines(impact: Impact, findings_listed: int | None = None) -> list[str
     if impact.harmless:
         out.append("  nothing is lost")
     return out
+
+
+def title(impact: Impact) -> str:
+    """``side:A fails``, ``cdu:c1 fails, on facility water 5 K warmer``, ``the facility
+    water is 5 K warmer``: what the scenario is, after "What if"."""
+    names = ", ".join(str(f) for f in impact.failures)
+    verb = "fails" if len(impact.failures) == 1 else "fail"
+    if not impact.warmer:
+        return f"{names} {verb}"
+    if not impact.failures:
+        return f"the facility water is {impact.warmer:g} K warmer"
+    return f"{names} {verb}, on facility water {impact.warmer:g} K warmer"
+
+
+def _degraded_as(impact: Impact) -> str:
+    throttled = any(d.why.startswith("throttled") for d in impact.degraded)
+    capped = any(not d.why.startswith("throttled") for d in impact.degraded)
+    if throttled and capped:
+        return "power-capped or throttled"
+    return "throttled" if throttled else "power-capped"
+
+
+def _one_path_lines(paths: Sequence[OnePath]) -> list[str]:
+    """``redundancy lost: 36 racks (1,024 GPUs running) run with side A lost: a01, …``, a
+    line per set of sides lost."""
+    by_sides: dict[tuple[str, ...], list[OnePath]] = {}
+    for p in paths:
+        by_sides.setdefault(p.sides_lost, []).append(p)
+    out = []
+    for sides, racks in by_sides.items():
+        lost = " and ".join(sides)
+        gpus = sum(p.gpus for p in racks)
+        out.append(
+            f"  redundancy lost: {plural(len(racks), 'rack')} ({plural(gpus, 'GPU')} running) run "
+            f"with side{'s' if len(sides) > 1 else ''} {lost} lost: "
+            f"{_names([p.rack for p in racks])}"
+        )
+    return out
+
+
+def _chain_lines(changes: Sequence[ChainChange]) -> list[str]:
+    """The power chain's elements the failure changes: lost (and why), tripped or capped,
+    moved to their next source, carrying more (the least margin first)."""
+    if not changes:
+        return []
+    out = []
+    failed = [c.name for c in changes if c.state == "failed"]
+    lost = [c.name for c in changes if c.state == "lost"]
+    if failed or lost:
+        line = f"  power chain: {', '.join(failed) or 'nothing'} failed"
+        if lost:
+            line += f"; lost with it (nothing left to feed them): {_names(lost)}"
+        out.append(line)
+    for c in changes:
+        if c.state in ("tripped", "capped"):
+            outcome = "it trips" if c.state == "tripped" else "the GPUs it feeds power-capped"
+            out.append(
+                f"  power chain: {c.name} must carry {fmt(c.load, POWER)} on its "
+                f"{fmt(c.rating or 0.0, POWER)}, {fmt(c.load - (c.rating or 0.0), POWER)} "
+                f"over: {outcome}"
+            )
+        elif c.state == "derated":
+            out.append(
+                f"  power chain: {c.name} has {fmt(c.rating or 0.0, POWER)} of its "
+                f"{fmt(c.rating_before or 0.0, POWER)} left (a module lost) for its "
+                f"{fmt(c.load, POWER)}"
+            )
+        elif c.state == "moved":
+            out.append(
+                f"  power chain: {c.name} draws from {c.source_kind} {c.source}, its next source"
+            )
+    loaded = [c for c in changes if c.state == "loaded"]
+    loaded.sort(key=lambda c: (c.rating - c.load) if c.rating is not None else float("inf"))
+    if loaded:
+        out.append("  power chain carries more: " + _names([_carries(c) for c in loaded]))
+    return out
+
+
+def _carries(c: ChainChange) -> str:
+    rating = f" of {fmt(c.rating, POWER)}" if c.rating is not None else ""
+    return f"{c.name} {fmt(c.load, POWER)}{rating} (was {fmt(c.before, POWER)})"
+
+
+def _not_rated_line(n: NotRated) -> str:
+    cdus = f"CDU{'s' if len(n.cdus) > 1 else ''} {_names(list(n.cdus))}"
+    at = f"a {n.approach:g} K approach" if n.approach is not None else "this approach"
+    rated = ""
+    if n.rated_approach is not None and n.rated_capacity is not None:
+        rated = f" (rated {fmt(n.rated_capacity, POWER)} at {n.rated_approach:g} K)"
+    if n.approach is not None and n.approach <= 0:
+        their = "their" if len(n.cdus) > 1 else "its"
+        why = f"cannot hold {their} setpoint, the coolant runs warmer by what no figure says"
+    else:
+        why = "no capacity is published there"
+    return (
+        f"  cooling not judged: {cdus} not rated at {at}{rated}: {why}; "
+        f"{plural(len(n.racks), 'rack')}, {plural(n.gpus, 'GPU')} on it"
+    )
 
 
 def _losses(head: str, losses: Sequence[DeviceLoss]) -> list[str]:
@@ -234,8 +372,8 @@ def summary(impact: Impact) -> str:
     parts = [f"{plural(impact.gpus_lost, 'GPU')} lost"]
     if impact.gpus_lost:
         parts[0] += (
-            f" ({impact.gpus_down} down, {impact.gpus_degraded} degraded, "
-            f"{impact.gpus_cut_off} cut off)"
+            f" ({impact.gpus_down:,} down, {impact.gpus_degraded:,} degraded, "
+            f"{impact.gpus_cut_off:,} cut off)"
         )
     ratio = impact.worst_bisection
     if ratio is not None and ratio < 1 - 1e-9:
@@ -244,13 +382,24 @@ def summary(impact: Impact) -> str:
         parts.append(f"cooling {fmt(sum(c.over for c in impact.cooling), POWER)} short")
     if impact.power:
         parts.append(f"power {fmt(sum(p.over for p in impact.power), POWER)} over")
+    if impact.chain_over:
+        parts.append(f"power chain {fmt(impact.chain_over, POWER)} over")
+    if impact.gpus_one_path:
+        parts.append(f"redundancy lost for {plural(impact.gpus_one_path, 'GPU')}")
+    elif impact.one_path:
+        parts.append(f"redundancy lost for {plural(len(impact.one_path), 'rack')}")
+    unjudged = sum(n.gpus for n in impact.not_rated)
+    if impact.not_rated:
+        parts.append(f"cooling not judged for {plural(unjudged, 'GPU')}")
     return "; ".join(parts)
 
 
 def ranking_text(kind: str, impacts: Sequence[Impact]) -> str:
     if not impacts:
         return f"No {kind} to fail.\n"
-    out = [f"Every single {kind} failure, worst first ({len(impacts)}):"]
+    warmer = impacts[0].warmer
+    on = f" on facility water {warmer:g} K warmer" if warmer else ""
+    out = [f"Every single {kind} failure{on}, worst first ({len(impacts)}):"]
     rows = [(", ".join(str(f) for f in i.failures), _ranked(i)) for i in impacts]
     width = max(len(r[0]) for r in rows)
     out += [f"  {name.ljust(width)}  {text}" for name, text in rows]
@@ -258,13 +407,20 @@ def ranking_text(kind: str, impacts: Sequence[Impact]) -> str:
 
 
 def impact_markdown(impact: Impact) -> str:
-    title = ", ".join(md.code(str(f)) for f in impact.failures)
+    names = ", ".join(md.code(str(f)) for f in impact.failures)
     verb = "fails" if len(impact.failures) == 1 else "fail"
-    out = [f"### What if {title} {verb}", ""]
+    heading = f"{names} {verb}"
+    if impact.warmer and not impact.failures:
+        heading = title(impact)
+    elif impact.warmer:
+        heading = f"{heading}, on facility water {impact.warmer:g} K warmer"
+    out = [f"### What if {heading}", ""]
     out += ["| | |", "|---|---|"]
     out.append(f"| GPUs down | {impact.gpus_down} |")
-    out.append(f"| GPUs degraded (power-capped) | {impact.gpus_degraded} |")
+    out.append(f"| GPUs degraded ({_degraded_as(impact)}) | {impact.gpus_degraded} |")
     out.append(f"| GPUs cut off | {impact.gpus_cut_off} |")
+    if impact.one_path:
+        out.append(f"| GPUs running without redundancy | {impact.gpus_one_path} |")
     for f in impact.fabrics:
         name = md.text(f.name)
         out.append(
@@ -288,8 +444,10 @@ def impact_markdown(impact: Impact) -> str:
 
 def ranking_markdown(kind: str, impacts: Sequence[Impact]) -> str:
     found = any(i.findings is not None for i in impacts)
+    warmer = impacts[0].warmer if impacts else 0.0
+    on = f" on facility water {warmer:g} K warmer" if warmer else ""
     out = [
-        f"### Single {kind} failures, worst first",
+        f"### Single {kind} failures{on}, worst first",
         "",
         f"| {kind} | GPUs lost | effect |" + (" new findings |" if found else ""),
         "|---|---:|---|" + ("---|" if found else ""),

@@ -12,7 +12,17 @@ if TYPE_CHECKING:
     from rackdesigner.model.diagnostics import Diagnostic
     from rackdesigner.whatif.parts import Failure
 
-__all__ = ["FEWER_PSUS", "CoolingLoss", "DeviceLoss", "FabricImpact", "Gone", "Impact"]
+__all__ = [
+    "FEWER_PSUS",
+    "ChainChange",
+    "CoolingLoss",
+    "DeviceLoss",
+    "FabricImpact",
+    "Gone",
+    "Impact",
+    "NotRated",
+    "OnePath",
+]
 
 EPSILON = 1e-6  # W and bit/s: below this a difference is rounding
 
@@ -61,6 +71,64 @@ class CoolingLoss:
         return self.heat - self.capacity
 
 
+@dataclass(frozen=True, slots=True)
+class ChainChange:
+    """An element of the power chain a failure changes (docs/power-chain.md):
+
+    - ``failed``: named by the failure; ``lost``: everything that feeds it is lost;
+    - ``tripped``: left carrying more than its continuous rating, it trips (as a feed's
+      breaker does) and is lost too; ``capped``: the same with ``[workload] power_capping``:
+      the GPUs it feeds are capped instead;
+    - ``moved``: its normal source lost, it draws from the next (an ATS on its generator);
+    - ``loaded``: it carries more than before, within its rating; ``derated``: a UPS that
+      lost a module carries its load on less rating, within it.
+    """
+
+    id: str
+    kind: str
+    state: str
+    load: float  # W it must carry after the failure (0 when lost)
+    rating: float | None  # W, continuous (after a UPS module lost)
+    before: float  # W with everything working
+    source: str = ""  # ``moved``: the element it draws from now
+    source_kind: str = ""
+    rating_before: float | None = None  # W, with everything working
+
+    @property
+    def name(self) -> str:
+        return f"{self.kind} {self.id}"
+
+    @property
+    def over(self) -> float:
+        """W above its rating (0 within it, or without one)."""
+        if self.rating is None or self.state in ("failed", "lost"):
+            return 0.0
+        return max(0.0, self.load - self.rating)
+
+
+@dataclass(frozen=True, slots=True)
+class OnePath:
+    """A rack with two sides or more that lost a whole side and runs on the rest: nothing
+    is down, but its redundancy is used up (the next side lost would cost it)."""
+
+    rack: str
+    sides_lost: tuple[str, ...]
+    gpus: int  # its GPUs still running (not down; degraded ones too)
+
+
+@dataclass(frozen=True, slots=True)
+class NotRated:
+    """A CDU group that warmer water (or a failure) leaves below any approach its CDUs are
+    rated at: no capacity can be cited there, so it is not judged (docs/liquid-cooling.md)."""
+
+    racks: tuple[str, ...]
+    cdus: tuple[str, ...]
+    approach: float | None  # K it runs at
+    rated_approach: float | None  # K, the lowest it is rated at
+    rated_capacity: float | None  # W at that approach, per CDU
+    gpus: int
+
+
 @dataclass(slots=True)
 class FabricImpact:
     name: str
@@ -92,6 +160,10 @@ class Impact:
     power: list[PowerShort] = field(default_factory=list)
     cooling: list[CoolingLoss] = field(default_factory=list)
     fabrics: list[FabricImpact] = field(default_factory=list)
+    chain: list[ChainChange] = field(default_factory=list)  # the power chain's elements
+    one_path: list[OnePath] = field(default_factory=list)  # racks on the sides they kept
+    not_rated: list[NotRated] = field(default_factory=list)  # CDU groups not judged
+    warmer: float = 0.0  # K the facility water is warmer (--warmer-water)
     # Rule findings of the failed layout that the layout did not have (None: not run).
     findings: list[Diagnostic] | None = None
 
@@ -108,6 +180,15 @@ class Impact:
         return sum(f.gpus_cut_off for f in self.fabrics)
 
     @property
+    def gpus_one_path(self) -> int:
+        """GPUs running in racks with a side lost: without redundancy (degraded ones too)."""
+        return sum(p.gpus for p in self.one_path)
+
+    @property
+    def chain_over(self) -> float:
+        return sum(c.over for c in self.chain)
+
+    @property
     def gpus_lost(self) -> int:
         """GPUs down, degraded or cut off from their fabric's largest part: what ranks."""
         return self.gpus_down + self.gpus_degraded + self.gpus_cut_off
@@ -121,7 +202,7 @@ class Impact:
     def harmless(self) -> bool:
         """Nothing lost: no GPU, device, supply or cooling, the fabrics whole, and no new
         finding (a redundancy used up is a loss: "nothing is lost" would hide it)."""
-        if self.findings:
+        if self.findings or self.one_path or self.not_rated or self.chain:
             return False
         return not (
             self.gpus_lost or self.down or self.degraded or self.power or self.cooling
@@ -137,3 +218,5 @@ class Gone:
     degraded: set[str] = field(default_factory=set)
     dead_feeds: set[tuple[int, int]] = field(default_factory=set)  # (rack, feed) indexes
     racks: set[int] = field(default_factory=set)  # indexes whose power was derived again
+    # Racks with two sides or more that lost a whole side and kept another: the sides lost.
+    sides_lost: dict[int, tuple[str, ...]] = field(default_factory=dict)

@@ -193,7 +193,7 @@ def test_lora_syncs_its_adapters_and_gathers_its_frozen_weights() -> None:
         precision="nf4",
     )
     run = training_run(workload)
-    step = sync_step(workload, 16, 2, run.state if run else None)
+    step = sync_step(workload, 16, 2, run)
     assert step is not None and step.params == SHAPES["llama-3.1-70b"].lora_params(64)
     assert step.volume / GB == pytest.approx(76.108, rel=1e-3)
     assert step.per_gpu / GB == pytest.approx(71.35, rel=1e-3)

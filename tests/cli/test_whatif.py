@@ -96,3 +96,47 @@ def test_markdown_escapes_hostile_names(tmp_path) -> None:
         result = run("whatif", layout, *args, "--format", "markdown")
         assert result.exit_code == 0, result.output
         assert_inert(result.stdout)
+
+
+FALSE_2N = str(ROOT / "tests" / "rules" / "PWR024" / "fires.toml")
+
+
+def test_the_false_2n_hall_s_utility_takes_every_gpu() -> None:
+    """tests/rules/PWR024/fires.toml: both UPSs behind one ATS on one utility: losing it
+    takes the 8 DGX H100, 64 GPUs, down."""
+    result = run("whatif", FALSE_2N, "--fail", "utility:utility-1")
+    assert result.exit_code == 0, result.output
+    assert "GPUs: 64 down, 0 degraded (power-capped), 0 cut off" in result.output
+    assert "lost with it (nothing left to feed them): ats ats-1, ups ups-a, ups ups-b" in (
+        result.output
+    )
+    ranked = json.loads(run("whatif", FALSE_2N, "--each", "ats", "--format", "json").output)
+    assert [(f["failures"], f["gpus_down"]) for f in ranked["failures"]] == [(["ats:ats-1"], 64)]
+
+
+def test_an_unknown_element_says_which_ids_exist() -> None:
+    result = run("whatif", FALSE_2N, "--fail", "ups:NOPE")
+    assert result.exit_code == 2
+    (line,) = result.output.strip().splitlines()
+    assert line == "rackdesigner: no ups NOPE in the power chain; its ups ids: ups-a, ups-b"
+
+
+def test_warmer_water_alone_with_a_failure_and_with_each() -> None:
+    """tests/data/whatif/chain-and-loop.toml: CDUs c1 and c2, 80 kW at 5 K, hold 35 °C on
+    the 30 °C loop fws; 5 K warmer leaves them 0 K: not judged, its 64 GPUs said. A layout
+    without a facility loop, or a bad delta, exits 2."""
+    loop = str(ROOT / "tests" / "data" / "whatif" / "chain-and-loop.toml")
+    alone = run("whatif", loop, "--warmer-water", "5")
+    assert alone.exit_code == 0, alone.output
+    assert alone.output.startswith("What if the facility water is 5 K warmer:\n")
+    assert "2 racks, 64 GPUs on it" in alone.output
+    both = run("whatif", loop, "--warmer-water", "5 K", "--fail", "side:A", "--format", "json")
+    data = json.loads(both.output)
+    assert (data["warmer_water"], data["failures"]) == (5.0, ["side:A"])
+    assert data["not_rated"][0]["gpus"] == 64
+    each = run("whatif", loop, "--warmer-water", "5K", "--each", "rack")
+    assert each.output.startswith("Every single rack failure on facility water 5 K warmer")
+    bad = run("whatif", loop, "--warmer-water", "warm")
+    assert bad.exit_code == 2 and "warmer water 'warm'" in bad.output
+    none = run("whatif", LAYOUT, "--warmer-water", "5")
+    assert none.exit_code == 2 and "no facility water loop" in none.output

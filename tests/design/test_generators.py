@@ -531,7 +531,11 @@ SUPERPOD_B300_XDR = {
 }
 
 
-@pytest.mark.parametrize("sus", sorted(SUPERPOD_B300_XDR))
+@pytest.mark.parametrize(
+    "sus",
+    # 18 SUs (10,368 GPUs) builds for seconds: the slow step.
+    [pytest.param(n, marks=pytest.mark.slow) if n >= 16 else n for n in sorted(SUPERPOD_B300_XDR)],
+)
 def test_xdr_rail_counts_match_the_b300_xdr_superpod_reference(sus: int) -> None:
     # From first principles: the default SU is half the Q3400's 144 ports (72 nodes), one
     # leaf per rail and SU with 72 ports down and 72 up; spines enough for every uplink,
@@ -570,7 +574,14 @@ SUPERPOD_B300_SPECTRUM_X = {
 }
 
 
-@pytest.mark.parametrize("sus", sorted(SUPERPOD_B300_SPECTRUM_X))
+@pytest.mark.parametrize(
+    "sus",
+    # 16 SUs builds for seconds: the slow step.
+    [
+        pytest.param(n, marks=pytest.mark.slow) if n >= 16 else n
+        for n in sorted(SUPERPOD_B300_SPECTRUM_X)
+    ],
+)
 def test_spectrum_x_rail_planes_match_the_b300_superpod_reference(sus: int) -> None:
     # Modelled as each ConnectX-8 running 800GbE on a 64-port 800G SN5600: a leaf takes 32
     # nodes down and 32 up (the RA's leaf takes the SU's 64 nodes at 400G on one plane:

@@ -23,7 +23,10 @@ def chain_findings(options: NewOptions) -> tuple[Analysis, list[str]]:
     return Analysis(layout), [f"{d.code} {d.entity}: {d.message}" for d in found]
 
 
-@pytest.mark.parametrize("gpus", [32, 128, 1024, 8192])
+@pytest.mark.parametrize(
+    "gpus",
+    [32, 128, 1024, pytest.param(8192, marks=pytest.mark.slow)],  # 8,192: seconds
+)
 def test_new_writes_a_valid_2n_chain_at_every_size(gpus: int) -> None:
     """Every rack's feeds hang on the chain, no finding of the chain's rules, and no
     element whose loss takes a redundant rack down (2N: sides meet nowhere)."""

@@ -27,6 +27,11 @@ def test_each_nvl72_rack_is_one_domain_block_with_its_uplinks_and_switch_trays()
     uplinks, switches = first.children
     # 18 trays x 4 compute ports (ConnectX-7 at 400G), one cable each to the rail leaves.
     assert uplinks.label.startswith("uplinks · 72 × 400G to ")
+    # Four far ends are all named (not "… 1 more"); more than four: three and the rest
+    # counted, as the hall's second domain (8 rail leaves) shows.
+    assert uplinks.label.endswith("to 4 switches: a06-leaf1, a06-leaf2, a06-leaf3, a06-leaf4")
+    second = blocks[1].children[0].label
+    assert second.endswith("to 8 switches: a06-leaf1, a06-leaf2, a06-leaf3 and 5 more")
     assert uplinks.target is not None and "leaf" in uplinks.target
     assert switches.label == "NVLink switch trays · 9 × nvl72-switch-tray (NVLink in the rack)"
     # No tray is listed on its own: the domain stands for them.

@@ -75,3 +75,16 @@ def test_csv_has_the_fabric_figures() -> None:
     for metric in ("oversubscription tier 1,2.0", "bisection,3200000000000.0", "hops,2"):
         assert f"{entity},{metric}" in "\n".join(rows)
     assert any(row.startswith(f"{entity},cables tier 2 mmf 5 m,1") for row in rows)
+
+
+def test_nodes_without_a_fabric_are_tested_one_at_a_time() -> None:
+    """tests/rules/CMP008/fires.toml: 4 GPU nodes of 8 GPUs and no compute fabric. Nothing
+    joins them, so the run is inside one node: -np 8 (not the 32 GPUs of all four), run on
+    each node in turn."""
+    data = report_json(ROOT / "tests" / "rules" / "CMP008" / "fires.toml")
+    test = data["network"]["node_test"]
+    assert (test["np"], test["nodes"]) == (8, 4) and "-np 8 all_reduce_perf" in test["command"]
+    text = CliRunner().invoke(
+        cli, ["report", str(ROOT / "tests" / "rules" / "CMP008" / "fires.toml")]
+    ).output
+    assert "no fabric joins the 4 GPU nodes: run it on each node in turn" in text

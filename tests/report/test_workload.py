@@ -88,3 +88,36 @@ def test_a_model_that_does_not_fit_says_what_would() -> None:
 def test_no_workload_no_section() -> None:
     layout = load_text('format = 1\nname = "t"\n')
     assert "workload" not in report(Analysis(layout), network=False, cords=False)
+
+
+def _section(workload: str) -> dict:
+    layout = load_text(
+        f'format = 1\nname = "t"\n[workload]\n{workload}\n[[racks]]\nid = "a"\n'
+        '[[racks.devices]]\nid = "n"\nmodel = "dgx-h100"\nposition = 1\n'
+        '[[racks.devices]]\nid = "m"\nmodel = "dgx-h100"\nposition = 11\n'
+    )
+    return report(Analysis(layout), network=False, cords=False)
+
+
+def test_ddp_names_no_shard_a_gpu_keeps() -> None:
+    """DDP on 2 DGX H100 (16 GPUs), 70e9 parameters, fp32 gradients: 1/16 of them is
+    4.375e9 parameters × 4 B = 17.5 GB, the shard ZeRO-3 would keep; under DDP each GPU
+    holds all 70e9 and the report must not say it keeps a shard."""
+    text = to_text(
+        _section('kind = "training"\nmodel_params = 70e9\nparallelism = "ddp"\nbytes_per_param = 4')
+    )
+    assert "each GPU keeps a shard" not in text
+    assert "1/16 of them is 4.375B trained parameters (17.5 GB), the shard ZeRO-3" in text
+
+
+def test_a_fine_tune_without_a_method_syncs_what_the_memory_fit_assumes() -> None:
+    """A fine-tune of Llama 3.1 70B with no method: the memory fit assumes LoRA (rank 64 on
+    every linear layer), so the sync is the adapters' gradients, not every weight's: the
+    all-reduce's 2 × adapters × 2 B, far under 2 × 70.6e9 × 2 B = 282 GB."""
+    section = _section(
+        'kind = "fine-tuning"\nmodel = "llama-3.1-70b"\nparallelism = "ddp"\nbytes_per_param = 2'
+    )
+    sync = section["workload"]["gradient_sync"]
+    assert sync["lora"] and sync["params"] < 1e9
+    text = to_text(section)
+    assert "the adapters' gradients" in text and "every weight's gradients" not in text

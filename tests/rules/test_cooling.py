@@ -265,3 +265,13 @@ def test_a_label_edit_runs_no_site_rule_a_cooling_edit_only_those_reading_coolin
     }
     assert again <= reading
     assert "PWR003" not in again and "PLC005" not in again
+
+
+def test_cool004_counts_are_grouped_in_thousands() -> None:
+    """Counts read as people write them, grouped in thousands: two 8-GPU nodes (16 GPUs)
+    in an immersion rack under a threshold of 1500 fire, "fewer than the 1,500 GPUs"
+    (the message printed "1500" before)."""
+    text = "[rules.thresholds]\nimmersion_min_gpus = 1500\n\n"
+    text += _rack("t01", 1, "immersion", ["sys-821ge-tnhr", "sys-821ge-tnhr"])
+    found = findings("COOL004", text)
+    assert len(found) == 1 and "fewer than the 1,500 GPUs" in found[0].message

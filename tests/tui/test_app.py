@@ -36,6 +36,7 @@ from tests.tui.pilot import (
 )
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_training_journey_fabric_failure_move_refuse_undo_redo_save(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -136,6 +137,7 @@ def test_training_journey_fabric_failure_move_refuse_undo_redo_save(
     run(journey)
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_inspector_rails_refused_unit_click_arrows_wheel_duplicate_rename_and_quit(
     tmp_path: Path,
 ) -> None:
@@ -282,6 +284,7 @@ def test_inspector_rails_refused_unit_click_arrows_wheel_duplicate_rename_and_qu
     assert not autosave.sidecar(path).exists()
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_files_malformed_then_start_empty_first_save_asks_a_path_open_another_and_recover(
     tmp_path: Path,
 ) -> None:

@@ -33,6 +33,7 @@ from tests.tui.pilot import (
 # ---- journeys ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_from_an_empty_file_add_rack_cool_it_and_place_nodes_pdus_and_a_switch(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -121,6 +122,7 @@ def test_from_an_empty_file_add_rack_cool_it_and_place_nodes_pdus_and_a_switch(
     run(journey)
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_a_bad_value_is_refused_inline_a_new_row_is_shown_and_duplicate_rack(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -186,6 +188,7 @@ def test_a_bad_value_is_refused_inline_a_new_row_is_shown_and_duplicate_rack(
     run(journey)
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_cooling_pickers_list_only_their_kind_place_at_a_taken_unit_and_several(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

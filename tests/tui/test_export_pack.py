@@ -33,7 +33,8 @@ def test_default_files_name_what_they_hold() -> None:
         "/w/lab-slurm-topology.conf"
     )
     assert default_path(_kind("--svg-dir"), "/w/lab.toml", "lab") == "/w/lab-svg-dir"
-    assert default_path(_kind("--pdf"), None, "lab") == "lab-pdf.pdf"
+    assert default_path(_kind("--pdf"), None, "lab") == "lab.pdf"
+    assert default_path(_kind("--png"), "/w/lab.toml", "lab") == "/w/lab.png"
 
 
 def test_what_was_written_and_where() -> None:
@@ -92,12 +93,12 @@ def test_the_print_pack_in_one_export_light_by_default_says_where_it_wrote(
             await settle(pilot)
             said = next(t for _, t in reversed(app.notices) if "Wrote" in t)
             assert said == (
-                f"Export: Wrote {tmp_path / 'out' / 'racks.svg'}, {stem}-pdf.pdf, {stem}-cables.csv"
+                f"Export: Wrote {tmp_path / 'out' / 'racks.svg'}, {stem}.pdf, {stem}-cables.csv"
             )
             svg = (tmp_path / "out" / "racks.svg").read_text(encoding="utf-8")
             assert palette.SURFACES["light"]["bg"] in svg
             assert palette.SURFACES["dark"]["bg"] not in svg
-            assert Path(f"{stem}-pdf.pdf").read_bytes()[:5] == b"%PDF-"
+            assert Path(f"{stem}.pdf").read_bytes()[:5] == b"%PDF-"
             assert Path(f"{stem}-cables.csv").read_text(encoding="utf-8").startswith("cable_id,")
 
     run(journey)

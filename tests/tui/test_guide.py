@@ -35,6 +35,7 @@ def _copy(tmp_path: Path) -> Path:
     return target
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_problems_panel_snapshot_then_a_second_dgx_is_named_with_its_fix_fixed_with_x_undone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

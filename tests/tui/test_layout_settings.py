@@ -6,6 +6,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from rackdesigner.layout_io import dumps
 from rackdesigner.tui.actions import palette as palette_actions
 from tests.conftest import ROOT
@@ -27,6 +29,7 @@ def test_the_palette_names_layout_settings() -> None:
     assert "Layout settings" in [action.name for action in palette_actions()]
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_inference_in_layout_settings_changes_net002s_verdict_and_undo_brings_it_back(
     tmp_path: Path,
 ) -> None:
@@ -79,6 +82,7 @@ def test_inference_in_layout_settings_changes_net002s_verdict_and_undo_brings_it
     run(journey)
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_a_threshold_typed_in_layout_settings_is_the_loaders_and_empty_is_the_default(
     tmp_path: Path,
 ) -> None:

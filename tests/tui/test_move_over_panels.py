@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.tui.pilot import SMALL, app_for, copy, go_to, place, run, settle
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_m_and_a_onto_blanking_panels_take_their_place(tmp_path: Path) -> None:
     path = copy("training-128.toml", tmp_path)
 

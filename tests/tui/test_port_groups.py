@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rackdesigner.layout_io import dumps
 from tests.builders import hdr_fabric
 from tests.tui.pilot import SIZE, app_for, go_to, run, settle, type_text
@@ -51,6 +53,7 @@ def test_cab004_fixed_by_apply_fix_in_the_problems_panel(tmp_path: Path) -> None
     run(journey)
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_a_devices_port_group_is_edited_in_its_inspector_as_one_undo_step(
     tmp_path: Path,
 ) -> None:

@@ -8,11 +8,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from rackdesigner.analysis import Analysis
 from rackdesigner.design.facts_text import chain_lines, chain_path
 from rackdesigner.layout_io import load_path
 from rackdesigner.tui import actions
-from rackdesigner.tui.controllers.whatif import OFFERS, WhatIfController, chain_kind, choices
+from rackdesigner.tui.controllers.whatif import OFFERS, WhatIfController, choices, is_part
 from rackdesigner.tui.power_rows import ChainView, chain_view
 from rackdesigner.tui.screens.typed_choice import TypedChoiceScreen
 from tests.builders import chain_hall
@@ -77,7 +79,11 @@ def test_a_racks_path_up_the_chain_reads_from_the_layout() -> None:
     assert chain_lines(layout, off) == []
 
 
-def test_what_if_offers_the_chain_and_shows_an_element_in_the_power_view(tmp_path: Path) -> None:
+def test_what_if_offers_the_chain_and_runs_an_element(tmp_path: Path) -> None:
+    """chain.toml: ups-b feeds side B of the three racks on the chain (40 GPUs); losing it
+    leaves them on side A (redundancy lost for 40 GPUs, none down; their 5 nodes on 3 of 6
+    PSUs where 4 are needed: 40 GPUs degraded); an id the chain does not have is refused
+    naming the ids of that kind."""
     analysis = Analysis(load_path(CHAIN))
     offered = choices(analysis, None, "a01")
     keys = [key for key, _ in offered]
@@ -85,17 +91,18 @@ def test_what_if_offers_the_chain_and_shows_an_element_in_the_power_view(tmp_pat
     assert keys.index("rpp:rpp-a1") < keys.index("ups:ups-a") < keys.index("utility:utility-1")
     assert dict(offered)["rpp:rpp-a1"] == "rpp:rpp-a1  (rack a01's power, A)"
     assert {f"{e.kind}:{e.id}" for e in analysis.layout.power_elements} <= set(keys)
-    assert len(OFFERS) == 3 and chain_kind("ups:ups-a") == "ups" and chain_kind("rack:a") is None
+    assert len(OFFERS) == 4 and is_part("ups:ups-a") and not is_part("ups:")
     path = tmp_path / "chain.toml"
     shutil.copy(CHAIN, path)
     ui = FakeUI(opened(path))
-    workspace = ui.workspace
-    controller = WhatIfController(workspace, ui)
-    controller.show_element("ups:ups-b")
-    assert ui.view_name == "power" and ui.selected_in_view == [("power", "ups-b")]
-    assert "its loss takes down" in ui.notices[-1][1]
-    controller.show_element("ups:nope")
-    assert ui.notices[-1] == ("error", "What if: no ups 'nope': the ups ids are ups-a and ups-b")
+    controller = WhatIfController(ui.workspace, ui)
+    controller.run("ups:ups-b")
+    controller.done(ui.results[-1])
+    impact = ui.results[-1].impact
+    assert (impact.gpus_down, impact.gpus_degraded, impact.gpus_one_path) == (0, 40, 40)
+    controller.run("ups:nope")
+    controller.done(ui.results[-1])
+    assert ui.notices[-1][0] == "error" and "ups-a" in ui.notices[-1][1], ui.notices[-1]
 
 
 def test_the_view_has_a_key_a_palette_entry_and_a_help_line() -> None:
@@ -104,6 +111,7 @@ def test_the_view_has_a_key_a_palette_entry_and_a_help_line() -> None:
     assert "worst single failure" in action.help and action in actions.palette()
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_power_view_journey(tmp_path: Path) -> None:
     path = tmp_path / "chain.toml"
     shutil.copy(CHAIN, path)
@@ -137,15 +145,17 @@ def test_power_view_journey(tmp_path: Path) -> None:
             assert shown(app) == "racks" and main.racks.current_rack_id() == "a01"
             facts = main.inspector.facts_text()
             assert "power A: rpp-a1 ← ups-a ← swbd-1 ← ats-1 (else gen-1) ←" in facts
-            # What if… lists the chain; a UPS chosen shows its line in the power view.
+            # What if… lists the chain; a UPS chosen runs the what-if: side B lost, the
+            # three racks' 40 GPUs run on side A, their nodes on 3 of 6 PSUs (4 needed).
             await palette(pilot, "What if…")
             await wait_for(pilot, TypedChoiceScreen)
             assert "rpp:rpp-a1" in [key for key, _ in app.screen.choices]
             await type_text(pilot, "ups:ups-b")
             await pilot.press("enter")
             await settle(pilot)
-            assert shown(app) == "power" and view.current_element() == "ups-b"
-            assert "ups ups-b: the power view's line" in app.notices[-1][1]
+            figures = main.header.figures
+            assert figures.startswith("what if ups:ups-b fails: 40 GPUs lost (0 down, 40 degr")
+            assert "redundancy lost for 40 GPUs" in figures
 
     run(journey)
 

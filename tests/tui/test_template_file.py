@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rackdesigner.layout_io import load_path
 from rackdesigner.tui.screens.confirm import ConfirmScreen
 from rackdesigner.tui.screens.template import TemplateScreen
@@ -20,6 +22,7 @@ async def _template(pilot, app) -> None:  # type: ignore[no-untyped-def]
     await wait_gone(pilot, TemplateScreen)
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_new_from_template_saves_to_the_file_the_user_opened(tmp_path: Path) -> None:
     """``edit infer.toml`` (no such file yet), New from template: ctrl+s writes infer.toml
     without a question, and again once saved. Then Open a file that holds a layout and New

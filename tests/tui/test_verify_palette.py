@@ -8,6 +8,8 @@ import csv
 import io
 from pathlib import Path
 
+import pytest
+
 from rackdesigner.asbuilt.report import CSV_COLUMNS
 from rackdesigner.tui import actions
 from rackdesigner.tui.overlays import CODE, form_of
@@ -55,6 +57,7 @@ def scan_with_differences(target: Path) -> Path:
     return target
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_verify_against_scan_marks_groups_and_writes_the_work_order(tmp_path: Path) -> None:
     path = copy("training-128.toml", tmp_path)
     before = path.read_bytes()
@@ -130,6 +133,7 @@ def test_verify_against_scan_marks_groups_and_writes_the_work_order(tmp_path: Pa
     run(journey)
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_an_unreadable_scan_is_said_and_changes_nothing(tmp_path: Path) -> None:
     path = copy("training-128.toml", tmp_path)
     bad = tmp_path / "bad.txt"

@@ -8,6 +8,7 @@ from __future__ import annotations
 from itertools import pairwise
 from pathlib import Path
 
+import pytest
 from rich.segment import Segment
 from textual.widgets import Checkbox, Input, OptionList, Select
 
@@ -43,6 +44,7 @@ def _drawn(widget: object, lines: int) -> list[Segment]:
     return out
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_views_footer_built_ahead_fast_keys_digits_palette_tab_floor_mouse_and_themes(
     tmp_path: Path,
 ) -> None:
@@ -260,6 +262,7 @@ def test_views_footer_built_ahead_fast_keys_digits_palette_tab_floor_mouse_and_t
     run(journey)
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_export_dialog_writes_with_the_cli_exporter_offers_each_kinds_settings_and_progress(
     tmp_path: Path,
 ) -> None:

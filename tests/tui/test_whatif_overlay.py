@@ -119,3 +119,18 @@ def test_a_what_if_and_a_scan_are_pinned_together() -> None:
     workspace.shaded = None
     pin_overlay(workspace, ui)  # type: ignore[arg-type]
     assert ui.pinned == ("Scan scan.txt: as designed (3 cables)", [])
+
+
+def test_warmer_water_is_said_as_a_condition_not_a_part_that_fails() -> None:
+    """warmer-water:3K with cdu:c1: the header, the panel's title and the notice say "cdu:c1
+    fails, on facility water 3 K warmer" as the command line's first line does, never
+    "warmer-water:3K fails"; alone, "the facility water is 3 K warmer"."""
+    both = Impact([Failure("cdu", "c1")], findings=[], warmer=3.0)
+    shading = shading_of("cdu:c1", both, {})
+    said = "cdu:c1 fails, on facility water 3 K warmer"
+    assert shading.figures.startswith(f"what if {said}: ")
+    assert shading.title.startswith(f"What if {said}: ")
+    assert shading.notice(LINES).startswith(f"What if {said}: ")
+    alone = shading_of("warmer-water:3K", Impact([], findings=[], warmer=3.0), {})
+    assert alone.title == "What if the facility water is 3 K warmer: 0 new findings"
+    assert alone.notice(LINES).startswith("What if the facility water is 3 K warmer: ")

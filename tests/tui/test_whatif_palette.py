@@ -4,11 +4,15 @@ the figures until escape; no edit is made."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
+
+import pytest
 
 from rackdesigner.tui import actions
 from rackdesigner.tui.controllers.whatif import is_part
 from rackdesigner.tui.screens.typed_choice import TypedChoiceScreen, filtered, resolve
+from tests.conftest import ROOT
 from tests.tui.pilot import (
     SIZE,
     app_for,
@@ -57,6 +61,12 @@ def test_what_if_the_switch_under_the_cursor_fails(tmp_path: Path) -> None:
             assert header.figures.startswith(f"what if switch:{LEAF} fails: 0 GPUs lost")
             assert "bisection 75% left" in header.figures and "esc clears" in header.figures
             assert "bisection 75% left" in header.text().plain
+            # At 80 columns the figures' line drops whole parts from its end, keeping what
+            # fails, what it takes down and the key that clears it.
+            narrow = header.fitted(80).plain.split("\n")[-1]
+            assert narrow.startswith(f"what if switch:{LEAF} fails: 0 GPUs lost")
+            assert narrow.endswith(" · esc clears") and len(narrow) <= 80, narrow
+            assert "…" not in narrow
             # The scenario is in the problems panel, the notice says so.
             pinned = main.problems.pinned
             assert any(isinstance(x, str) and "rails cut: 4 GPU nodes" in x for x in pinned)
@@ -79,6 +89,7 @@ def test_what_if_the_switch_under_the_cursor_fails(tmp_path: Path) -> None:
     run(journey)
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_what_if_typed_filtered_and_chosen_parts(tmp_path: Path) -> None:
     """The list highlights rack:a01 (the cursor's rack); typing ``side:A`` and Enter runs
     side:A, not rack:a01. Typing part of an entry filters the list (``a01-B`` leaves the
@@ -184,3 +195,53 @@ def test_the_entry_is_in_the_palette_and_the_help() -> None:
     action = actions.BY_ID["what-if"]
     assert action.name == "What if…" and "escape clears" in action.help
     assert action in actions.palette()
+
+
+def test_what_if_a_power_chain_element_a_loop_and_warmer_water(tmp_path: Path) -> None:
+    """tests/data/whatif/chain-and-loop.toml (2 racks, 64 GPUs, a 2N chain, the loop fws to
+    CDUs c1 and c2 of 80 kW at 5 K). The list offers the cursor's rack's chain elements and
+    its CDUs' loop. ups:ups-a: both racks run on side B: nothing lost, 64 GPUs without
+    redundancy. loop:fws: no CDU left, the 8 nodes trip: 64 GPUs lost. warmer-water:3K:
+    the CDUs run at 2 K, below their rated 5 K: not judged."""
+    path = tmp_path / "chain-and-loop.toml"
+    shutil.copy(ROOT / "tests" / "data" / "whatif" / "chain-and-loop.toml", path)
+
+    async def journey() -> None:
+        app = app_for(path, tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            main = app.main
+            await palette(pilot, "What if…")
+            await wait_for(pilot, TypedChoiceScreen)
+            dialog = app.screen
+            assert isinstance(dialog, TypedChoiceScreen)
+            offered = [key for key, _ in dialog.choices]
+            assert offered[:2] == ["rack:r1", "feed:r1/r1-A"]
+            assert {"ups:ups-a", "ats:ats-a", "loop:fws", "warmer-water:5 K"} <= set(offered)
+            await type_text(pilot, "ups:ups-a")
+            await pilot.press("enter")
+            await settle(pilot)
+            figures = main.header.figures
+            assert figures.startswith("what if ups:ups-a fails: 0 GPUs lost"), figures
+            assert "redundancy lost for 64 GPUs" in figures
+            await pilot.press("escape")
+            await settle(pilot)
+            await palette(pilot, "What if…")
+            await wait_for(pilot, TypedChoiceScreen)
+            await type_text(pilot, "loop:fws")
+            await pilot.press("enter")
+            await settle(pilot)
+            assert main.header.figures.startswith("what if loop:fws fails: 64 GPUs lost")
+            assert main.racks.shade["r1-n1"] == "down"
+            await pilot.press("escape")
+            await settle(pilot)
+            await palette(pilot, "What if…")
+            await wait_for(pilot, TypedChoiceScreen)
+            await type_text(pilot, "warmer-water:3K")
+            await pilot.press("enter")
+            await settle(pilot)
+            figures = main.header.figures
+            assert figures.startswith("what if the facility water is 3 K warmer: 0 GPUs lost")
+            assert "cooling not judged for 64 GPUs" in figures
+
+    run(journey)

@@ -40,9 +40,10 @@ def _pinned_text(pinned: list[Any]) -> str:
 def test_the_panel_lists_what_the_command_line_says(tmp_path: Path) -> None:
     """training-128, side:A by keys (ctrl+p, What if…, side:A, enter): the panel pins the
     command line's 7 PWR001 "redundancy lost" warnings (one per rack: a01-a05 run on B, C
-    and D, a03, a06 and a07 on B alone), under the command line's own lines, above the
-    layout's NET007; the notice fits three lines of 80 columns whole; Apply fix on a pinned
-    finding changes nothing; escape clears the pin and the layout's findings stay."""
+    and D, a03, a06 and a07 on B alone; the 7 racks' 128 GPUs without redundancy), under
+    the command line's own lines, above the layout's NET007; the notice fits three lines of
+    80 columns whole; Apply fix on a pinned finding changes nothing; escape clears the pin
+    and the layout's findings stay."""
     path = copy("training-128.toml", tmp_path)
     cli_json = json.loads(_command_line(path, "side:A", "json"))
     cli_text = _command_line(path, "side:A", "text")
@@ -76,11 +77,17 @@ def test_the_panel_lists_what_the_command_line_says(tmp_path: Path) -> None:
             assert str(panel.border_title).startswith("What if side:A fails: 7 new findings")
             # The layout's own findings stay listed under them, unchanged.
             assert panel.findings == own
-            # The cursor is on the first of them, at the top: the scenario shows.
-            assert panel.current is pinned[0] and panel.scroll_offset.y == 0
+            # The cursor is on the first of them, the panel scrolled by the least that shows
+            # it: the scenario's lines (its redundancy lost wraps to two rows) take five of
+            # the four rows an 80x24 panel shows under its column names.
+            rows = panel.scrollable_content_region.height - 1
+            assert panel.current is pinned[0] and panel.cursor_row == 5
+            assert panel.scroll_offset.y == panel.cursor_row - rows + 1
             # The notice: the figures and where the rest is, whole in three 80-column lines.
             notice = app.notices[-1][1]
-            assert notice.startswith("What if side:A fails: 0 GPUs lost; 7 new findings")
+            assert notice.startswith(
+                "What if side:A fails: 0 GPUs lost; redundancy lost for 128 GPUs; 7 new findings"
+            )
             assert "problems panel" in notice
             assert len(textwrap.wrap(notice, SMALL[0] - 4)) <= NOTICE_LINES
             for _ in range(3):  # the toast rack mounts it

@@ -5,6 +5,7 @@ command line's on the same file."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -66,3 +67,37 @@ def test_the_app_and_the_command_line_say_the_same(tmp_path: Path) -> None:
     assert app == json.loads(result.output)
     codes = [(f["code"], f["severity"]) for f in app["findings"]]
     assert codes == [("PWR001", "warning")] * 7
+
+
+def _same(path: Path, part: str) -> dict[str, Any]:
+    app = _app_result(path, part)
+    result = CliRunner().invoke(cli, ["whatif", str(path), "--fail", part, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert app == json.loads(result.output)
+    return app
+
+
+def test_a_power_chain_failure_says_the_same(tmp_path: Path) -> None:
+    """The false 2N hall (tests/rules/PWR024/fires.toml): utility:utility-1 takes ats-1 and
+    both UPSs: every feed is dead, 64 GPUs down, in both."""
+    from tests.conftest import ROOT
+
+    path = tmp_path / "false-2n.toml"
+    shutil.copy(ROOT / "tests" / "rules" / "PWR024" / "fires.toml", path)
+    app = _same(path, "utility:utility-1")
+    assert app["gpus_down"] == 64
+    assert [(c["id"], c["state"]) for c in app["power_chain"]] == [
+        ("utility-1", "failed"),
+        ("ats-1", "lost"),
+        ("ups-a", "lost"),
+        ("ups-b", "lost"),
+    ]
+
+
+def test_a_water_loop_failure_says_the_same(tmp_path: Path) -> None:
+    """The GB200 SU (layouts/gb200-nvl72-su.toml): loop:fws-1 stops its 3 CDUs; the 8 NVL72
+    racks' 838 kW of cold plates have no CDU left: their 144 compute trays (576 GPUs) trip,
+    in both."""
+    app = _same(copy("gb200-nvl72-su.toml", tmp_path), "loop:fws-1")
+    assert app["gpus_down"] == 576
+    assert app["cooling"][0]["cause"] == "water loop fws-1 lost"

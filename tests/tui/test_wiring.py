@@ -290,6 +290,7 @@ def choose(screen: GenerateScreen, selector: str) -> str:
     return str(screen.query_one(selector).value)  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_new_from_template_replaces_the_layout_and_a_large_one_fills_off_the_ui_thread(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

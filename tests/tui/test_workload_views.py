@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rackdesigner.layout_io import schema
 from tests.tui.pilot import SMALL, app_for, copy, palette, run, settle, type_text
 
@@ -54,6 +56,7 @@ def test_the_summary_shows_the_fit_and_the_sync(tmp_path: Path) -> None:
     run(lambda: journey(SMALL))
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_layout_settings_edits_the_workload_and_shows_what_it_changes(tmp_path: Path) -> None:
     """Every [workload] key of the schema is a field (a key added to the schema later is
     one too). zero_stage 0 typed by keys: 16 B × 70e9 = 1.12 TB a GPU, no longer fits

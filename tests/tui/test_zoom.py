@@ -29,6 +29,7 @@ def _labels(app) -> list[int]:  # type: ignore[no-untyped-def]
     return out
 
 
+@pytest.mark.slow  # a long journey (seconds): the slow step
 def test_z_cycles_one_two_and_the_whole_rack_which_shows_u1_to_u42_at_80x24(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

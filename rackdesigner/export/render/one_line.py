@@ -35,7 +35,7 @@ from rackdesigner.export.render.floorplan import density_class
 from rackdesigner.export.render.svg import SEVERITY_CLASS, clip, num, text
 from rackdesigner.model.diagnostics import Diagnostic
 from rackdesigner.model.units import POWER, fmt
-from rackdesigner.model.wording import plural
+from rackdesigner.model.wording import first_of, plural
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
@@ -403,9 +403,7 @@ def _leaf(analysis: Analysis, laid: Plan, box: Box, leaf: Leaf) -> str:
     third = f"{_p(leaf.load)}" + (f" · peak {_p(leaf.peak)}" if leaf.peak > leaf.load else "")
     ids = [analysis.racks[i].rack.id for i in leaf.racks]
     tip = [leaf.label, second, f"load {_p(leaf.load)} · transient peak {_p(leaf.peak)}"]
-    tip.append(
-        "racks " + ", ".join(ids[:12]) + (f" and {len(ids) - 12} more" if len(ids) > 12 else "")
-    )
+    tip.append("racks " + first_of(ids, 12))
     return (
         f'<g class="{cls}"><title>{text(chr(10).join(tip))}</title>'
         f'<rect class="b" x="{num(left)}" y="{num(top)}" width="{num(BOX_W)}" '

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rackdesigner.export.render.topology_svg import Box, _FabricDrawing, _tier_name
-from rackdesigner.model.wording import natural, plural
+from rackdesigner.model.wording import first_of, natural, plural
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
@@ -212,9 +212,11 @@ def _uplinks_entry(members: list[DeviceFacts], uplinks: Uplinks) -> Entry | None
         return None
     speed = "/".join(f"{v / 1e9:g}G" for v in sorted(speeds, reverse=True))
     switches = sorted(far, key=lambda d: (-far[d], d))
-    shown = ", ".join(switches[:3]) + (f", … {len(far) - 3} more" if len(far) > 3 else "")
+    # "… 1 more" hides a name where writing it takes no more room: four are named in full.
+    shown = ", ".join(switches) if len(far) <= 4 else first_of(switches, 3)
     return Entry(
-        f"uplinks · {cables} × {speed or '?'} to {plural(len(far), 'switch', 'switches')}: {shown}",
+        f"uplinks · {cables:,} × {speed or '?'} to "
+        f"{plural(len(far), 'switch', 'switches')}: {shown}",
         switches[0],
     )
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis
-from rackdesigner.model.wording import plural
+from rackdesigner.model.wording import first_of, plural
 from rackdesigner.rules.base import Finding, rule
 
 SHOWN = 5
@@ -38,14 +38,15 @@ def unrouted_links(analysis: Analysis) -> Iterator[Finding]:
     if not pairs:
         return
     links = sum(p.links for p in pairs)
-    shown = ", ".join(f"{p.a.id}-{p.b.id} ({p.links})" for p in pairs[:SHOWN])
-    more = f" and {len(pairs) - SHOWN:,} more" if len(pairs) > SHOWN else ""
+    shown = first_of(
+        [f"{p.a.id}-{p.b.id} ({p.links})" for p in pairs[:SHOWN]], SHOWN, total=len(pairs)
+    )
     first = pairs[0].first
     yield Finding(
         first.entity,
         first.ref,
         f"{plural(links, 'cable')} between {plural(len(pairs), 'rack pair')} that no pathway "
-        f"joins ({shown}{more}): their lengths use the row-and-slot model, not a route",
+        f"joins ({shown}): their lengths use the row-and-slot model, not a route",
         hint="add the pathway the cables will run in: a tray over each rack's row, a "
         "cross-aisle run between the rows' trays, or a riser between overhead and under-floor",
         values={"links": float(links), "pairs": float(len(pairs))},

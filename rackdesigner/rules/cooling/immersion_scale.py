@@ -43,8 +43,8 @@ def immersion_scale(analysis: Analysis) -> Iterator[Finding]:
         yield Finding(
             f"rack {first.rack.id}",
             first.ref,
-            f"immersion cooling ({plural(len(immersion), 'rack')}) for {total} GPUs in "
-            f"total, fewer than the {threshold:g} GPUs where immersion pays off",
+            f"immersion cooling ({plural(len(immersion), 'rack')}) for {total:,} GPUs in "
+            f"total, fewer than the {threshold:,g} GPUs where immersion pays off",
             hint='direct-to-chip liquid (cooling = "liquid" with a CDU) is usually '
             "cheaper at this scale",
             values={
@@ -60,7 +60,7 @@ def immersion_scale(analysis: Analysis) -> Iterator[Finding]:
         yield Finding(
             f"rack {with_gpus.rack.id}",
             with_gpus.ref,
-            f"the layout holds {total} GPUs, more than the {threshold:g} where "
+            f"the layout holds {total:,} GPUs, more than the {threshold:,g} where "
             "immersion cooling may pay off, and uses none",
             hint="weigh immersion tanks against direct-to-chip liquid at this scale",
             values={"gpus": float(total), "threshold": float(threshold)},

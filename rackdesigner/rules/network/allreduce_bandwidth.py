@@ -216,7 +216,7 @@ def acceptance_tests(fabric: Fabric, efficiency: float) -> list[AcceptanceTest]:
 
 def _domain_finding(fabric: Fabric, figures: DomainFigures, efficiency: float) -> Finding:
     gpus = figures.domain_gpus
-    size_text = f"the smallest {gpus} GPUs" if figures.uneven else f"{gpus} GPUs"
+    size_text = f"the smallest {gpus:,} GPUs" if figures.uneven else f"{gpus:,} GPUs"
     parts = [
         f"{fmt(figures.intra, BYTE_RATE)} inside an NVLink domain ({size_text}; "
         f"{figures.intra_how})"

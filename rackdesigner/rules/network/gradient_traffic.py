@@ -62,13 +62,12 @@ def gradient_traffic(analysis: Analysis) -> Iterator[Finding]:
     if workload is None or not steps:
         return
     run = training_run(workload)
-    adapters = run.state if run is not None else None
-    if sync_step(workload, 1, 1, adapters) is None:
+    if sync_step(workload, 1, 1, run) is None:
         return
     efficiency = analysis.thresholds["nccl_efficiency"]
     for fabric in analysis.fabrics:
         n = len(fabric.nodes)
-        sync = sync_step(workload, max(fabric.gpus, 1), n, adapters)
+        sync = sync_step(workload, max(fabric.gpus, 1), n, run)
         if n < 2 or sync is None:
             continue
         per_node = sync.per_node * float(steps) * BITS_PER_BYTE

@@ -40,7 +40,7 @@ def single_points_of_failure(analysis: Analysis) -> Iterator[Finding]:
             yield Finding(
                 f"device {dev.id}",
                 dev.ref,
-                f"its loss splits the {total} GPU nodes of {name} into {parts} "
+                f"its loss splits the {total:,} GPU nodes of {name} into {parts} "
                 "parts that cannot reach each other",
                 hint="cable the nodes behind it to a second switch as well",
                 values={"parts": float(parts), "nodes": float(total)},
@@ -51,7 +51,7 @@ def single_points_of_failure(analysis: Analysis) -> Iterator[Finding]:
                 link.ref,
                 f"this single cable is the only path between "
                 f"{plural(cut_off, 'GPU node')} and the rest of {name} "
-                f"({total} GPU nodes)",
+                f"({total:,} GPU nodes)",
                 hint="add a second cable, to another switch where possible",
                 values={"cut_off": float(cut_off), "nodes": float(total)},
             )

@@ -2,7 +2,8 @@
 
 A plain class given the workspace and the screen. The part is the entity under the cursor
 (a switch, PDU, CDU or rear door; a GPU node's cables; its rack, the rack's feeds and power
-sides), or one typed as ``KIND:ID``. The failure model runs in a worker thread on a
+sides, its path up the power chain, its CDUs' water loops), any chain element or loop,
+warmer facility water, or one typed as ``KIND:ID``. The failure model runs in a worker thread on a
 snapshot of the analysis taken on the app's thread and comes back as one message
 (``WhatIfDone``). The racks and the topology shade what goes down, degrades or is cut off,
 the header shows the figures and the problems panel pins the scenario with its new
@@ -89,20 +90,30 @@ def _chain_parts(analysis: Analysis, device: str | None, rack: str | None) -> Of
     return out
 
 
+def _loop_parts(analysis: Analysis, device: str | None, rack: str | None) -> Offered:
+    """The water loops (``loop:fws-1``): those the CDU or door under the cursor, or the
+    rack's CDUs and door, hang on first; then every loop, and warmer facility water."""
+    loops = analysis.layout.cooling_loops
+    if not loops:
+        return []
+    near = {device} if device else set()
+    facts = next((r for r in analysis.racks if r.rack.id == rack), None) if rack else None
+    if facts is not None:
+        near.update(facts.rack.cdus)
+        near.update([facts.rack.door] if facts.rack.door else [])
+    out: Offered = [
+        (f"loop:{loop.id}", f"loop:{loop.id}  (the water loop of {name})")
+        for loop in loops
+        for name in sorted(near & set(loop.devices or ()))[:1]
+    ]
+    out.extend((f"loop:{loop.id}", f"loop:{loop.id}  (its CDUs and doors stop)") for loop in loops)
+    out.append(("warmer-water:5 K", "warmer-water:5 K  (the facility water 5 K warmer)"))
+    return out
+
+
 # Where the dialog's parts come from, in the order it lists them: a new kind of part is
 # one more function here (and its kind in whatif's parts, which computes its failure).
-OFFERS = (_device_parts, _rack_parts, _chain_parts)
-
-
-def chain_kind(part: str) -> str | None:
-    """The power chain's kind a part names (``ups`` of ``ups:ups-a``) where the what-if
-    model does not compute that kind yet, else None: such a part is shown in the power
-    view (its line says what its loss takes down)."""
-    from rackdesigner.model.layout import POWER_KINDS
-    from rackdesigner.whatif.parts import KINDS
-
-    kind = part.partition(":")[0].strip().lower()
-    return kind if kind in POWER_KINDS and kind not in KINDS else None
+OFFERS = (_device_parts, _rack_parts, _chain_parts, _loop_parts)
 
 
 def is_part(text: str) -> bool:
@@ -110,8 +121,6 @@ def is_part(text: str) -> bool:
     when the list does not offer it."""
     from rackdesigner.whatif.parts import PartError, parse_failure
 
-    if chain_kind(text) is not None:
-        return bool(text.partition(":")[2].strip())
     try:
         parse_failure(text)
     except PartError:
@@ -146,9 +155,9 @@ class WhatIfController:
                 offered,
                 is_part,
                 placeholder="type to filter, or a part: side:A, feed:a01/a01-A, switch:…",
-                hint="KIND:ID: feed side pdu cdu door switch rack link, or a power chain "
-                "element (ups:…) · ↑↓ choose · enter shades what goes down (no edit) · esc "
-                "cancels",
+                hint="KIND:ID: feed side pdu cdu door switch rack link, a power chain "
+                "element (ups:…), loop:…, warmer-water:3K · ↑↓ choose · enter shades what goes "
+                "down (no edit) · esc cancels",
             )
         )
         if not part:
@@ -157,12 +166,10 @@ class WhatIfController:
 
     def run(self, part: str) -> None:
         from rackdesigner.whatif import PartError, parse_failure, what_if
+        from rackdesigner.whatif.parts import WARMER
 
         session = self.workspace.session
         if session is None or session.analysis is None:
-            return
-        if chain_kind(part) is not None:
-            self.show_element(part)
             return
         try:
             failure = parse_failure(part)
@@ -172,7 +179,9 @@ class WhatIfController:
         live = session.analysis
         analysis = live.snapshot() if hasattr(live, "snapshot") else live
         token = self._token = object()
-        self.ui.set_status(f"what if {part} fails…")
+        warmer = failure.kind == WARMER
+        said = f"the facility water is {failure.id} warmer" if warmer else f"{part} fails"
+        self.ui.set_status(f"what if {said}…")
 
         def job() -> None:
             from rackdesigner.tui.controllers.checking import background_work
@@ -188,31 +197,6 @@ class WhatIfController:
             self.ui.post_result(WhatIfDone(token, part, impact, error))
 
         self.ui.run_thread(job, group="whatif", exclusive=True)
-
-    def show_element(self, part: str) -> None:
-        """A power chain element (a kind the what-if model does not compute yet): its line
-        in the power view, which says what its loss takes down and its worst single
-        failure; an id the chain does not have is refused, naming the ids of that kind."""
-        session = self.workspace.session
-        if session is None:
-            return
-        kind, _, ident = (p.strip() for p in part.partition(":"))
-        kind = kind.lower()
-        same = [e.id for e in session.layout.power_elements if e.kind == kind]
-        if ident not in same:
-            from rackdesigner.model.wording import name_list
-
-            known = f"the {kind} ids are {name_list(same)}" if same else f"the chain has no {kind}"
-            self.ui.notify(f"no {kind} {ident!r}: {known}", title="What if", severity="error")
-            return
-        self.ui.show_view("power")
-        self.ui.select_in_view("power", ident)
-        self.ui.notify(
-            f"{kind} {ident}: the power view's line says what its loss takes down "
-            "(if lost) and the single failure that loads it most",
-            title="What if",
-            timeout=8,
-        )
 
     def done(self, event: WhatIfDone) -> None:
         self.ui.set_status("")

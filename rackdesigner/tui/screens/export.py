@@ -98,11 +98,14 @@ class Cancelled(Exception):
 
 
 def default_path(kind: ExportKind, layout_path: str | None, name: str) -> str:
-    """``<layout stem>-<kind>.<suffix>`` next to the layout (a folder for directory kinds)."""
+    """``<layout stem>-<kind>.<suffix>`` next to the layout (a folder for directory kinds);
+    ``<layout stem>.<suffix>`` where the kind is named by its suffix (``lab.pdf``, not
+    ``lab-pdf.pdf``)."""
     folder = Path(layout_path).parent if layout_path else Path()
     stem = Path(layout_path).stem if layout_path else name
     suffix = "" if kind.directory else Path(kind.metavar).suffix or SUFFIXES.get(kind.option, "")
-    return str(folder / f"{stem}-{kind.dest.replace('_', '-')}{suffix}")
+    what = kind.dest.replace("_", "-")
+    return str(folder / (f"{stem}{suffix}" if suffix == f".{what}" else f"{stem}-{what}{suffix}"))
 
 
 def shown_name(kind: ExportKind, path: str) -> str:

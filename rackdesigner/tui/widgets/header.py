@@ -94,7 +94,7 @@ class DesignerHeader(Static):
         first = self._identity(3)
         second = self._figures(1)
         if second.cell_len > width:
-            second = self._figures(2)
+            second = self._figures(2, width)
         for part in (first, second):
             part.truncate(width, overflow="ellipsis")
         return Text("\n").join([first, second])
@@ -124,10 +124,10 @@ class DesignerHeader(Static):
             out.append("   " if level == 0 else "  ")
         return out
 
-    def _figures(self, level: int) -> Text:
+    def _figures(self, level: int, width: int = 0) -> Text:
         """The live totals (or what is happening instead). Level 1: the power as
         "used/usable kW" and the counts without spaces; level 2: the cooling verdict up to
-        its first colon too."""
+        its first colon too, and a what-if's figures within ``width`` (if given)."""
         theme = "dark" if self.app.current_theme.dark else "light"
         colours = palette.SEVERITY_COLOURS[theme]
         out = Text(no_wrap=True, overflow="ellipsis")
@@ -135,7 +135,8 @@ class DesignerHeader(Static):
         if self.status:
             out.append(safe.plain(self.status), style="italic")
         elif self.figures:
-            out.append(safe.plain(self.figures), style=f"bold {colours['warning']}")
+            figures = self.figures if level < 2 else _fit_figures(self.figures, width)
+            out.append(safe.plain(figures), style=f"bold {colours['warning']}")
         elif totals is not None:
             # Non-breaking spaces inside each figure: a narrow header wraps between them.
             nb = "\u00a0"
@@ -172,6 +173,17 @@ class DesignerHeader(Static):
             out.append(" checking…", style="italic")
         out.rstrip()
         return out
+
+
+def _fit_figures(figures: str, width: int) -> str:
+    """A what-if's figures within ``width`` columns: the parts before the last ("esc
+    clears") left out from the end, whole, rather than the line cut in the middle of a
+    figure and the key that clears it lost; the first (what fails, what it takes down)
+    stays."""
+    parts = figures.split(" · ")
+    while width and len(parts) > 2 and len(" · ".join(parts)) > width:
+        del parts[-2]
+    return " · ".join(parts)
 
 
 def _short_power(text: str) -> str:

@@ -6,9 +6,9 @@ loader's message and the layout is left as it was.
 
 The facts and fields are drawn by one Line API widget, and a single input edits the field
 being changed, placed over its line. Showing another entity only repaints the inspector.
-The inspector used to be a label and an input per field, about 50 widgets. Each cursor key
-that showed another entity then cost a layout pass of the whole screen. With a check
-running beside it, such a key took 200–300 ms on 100,000 GPUs.
+Not a label and an input per field (about 50 widgets): with those, each cursor key that
+showed another entity would cost a layout pass of the whole screen, 200–300 ms on 100,000
+GPUs with a check running beside it.
 """
 
 from __future__ import annotations
