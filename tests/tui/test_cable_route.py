@@ -14,7 +14,7 @@ from rackdesigner.tui.ui import CursorAt
 from rackdesigner.tui.widgets.floor_view import CELL_LINES, COLUMN_W, ROW_LINES, trace
 from tests.conftest import ROOT
 from tests.tui.fake_ui import FakeUI
-from tests.tui.pilot import SIZE, app_for, run, settle, type_text, until
+from tests.tui.pilot import SIZE, app_for, go_to, run, settle, type_text, until
 from tests.tui.test_workspace import opened
 
 EXAMPLE = ROOT / "tests" / "data" / "plant" / "example.toml"
@@ -96,10 +96,7 @@ def test_trace_a_cable_with_keys_on_the_floor_and_in_the_inspector(tmp_path: Pat
         app = app_for(path, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            await pilot.press("ctrl+g")
-            await pilot.pause()
-            await type_text(pilot, "a01-n01")
-            await pilot.press("enter")
+            await go_to(pilot, "a01-n01")
             await settle(pilot)
             await pilot.press("t")
             await pilot.pause()
@@ -144,10 +141,7 @@ def test_the_floor_first_shown_brings_the_cable_s_rack_into_view(tmp_path: Path)
         app = app_for(path, tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            await pilot.press("ctrl+g")
-            await pilot.pause()
-            await type_text(pilot, "a12-c01:ib1")
-            await pilot.press("enter")
+            await go_to(pilot, "a12-c01:ib1")
             await settle(pilot)
             await pilot.press("2")
             await settle(pilot)
