@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from rackdesigner.export.render import palette
 from rackdesigner.export.render.svg import SEVERITY_CLASS, clip, num, text
 from rackdesigner.model.hall_grid import UNDER
+from rackdesigner.model.wording import plural
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
@@ -111,7 +112,8 @@ def pathway_parts(found: list[Drawn]) -> list[str]:
         else:
             fill = item.fill
             tip.append(
-                f"fill {fill.ratio:.1%} at {fill.at:.1f} m along it: {fill.cables:,} cables, "
+                f"fill {fill.ratio:.1%} at {fill.at:.1f} m along it: "
+                f"{plural(fill.cables, 'cable')}, "
                 f"{fill.area * 1e6:,.0f} of {fill.capacity * 1e6:,.0f} mm² "
                 f"(design fill {fill.limit:.0%})"
             )
@@ -179,9 +181,11 @@ def fullest_table(found: list[Drawn], x: float, y: float) -> list[str]:
         fill = item.fill
         assert fill is not None
         symbol = f" {palette.SEVERITY_SYMBOLS[item.severity]}" if item.severity else ""
+        # where along it the fill peaks; an empty pathway has no such point
+        at = f", fullest {fill.at:.1f} m along it" if fill.cables else ""
         line = (
-            f"{fill.ratio:>4.0%}{symbol}  {item.pathway.id}: {fill.cables:,} cables, "
-            f"{fill.area * 1e6:,.0f} of {fill.capacity * 1e6:,.0f} mm² at {fill.at:.1f} m"
+            f"{fill.ratio:>4.0%}{symbol}  {item.pathway.id}: {plural(fill.cables, 'cable')}, "
+            f"{fill.area * 1e6:,.0f} of {fill.capacity * 1e6:,.0f} mm²{at}"
         )
         out.append(
             f'<rect class="pk{palette.fill_step(fill.ratio)}" x="{num(x)}" '
