@@ -133,7 +133,9 @@ def pathway_parts(found: list[Drawn]) -> list[str]:
             sev = SEVERITY_CLASS[item.severity]
             mark = f'<use href="#s{sev}" x="{num(x0 + 2)}" y="{num(y0 - 15)}"/>'
         across = abs(x1 - x0) < 1e-6 and abs(y1 - y0) > 1e-6
-        tx, ty = (x0 + 6, y0 + 14) if across else (x0 + (14 if mark else 2), y0 - 6)
+        # a cross-aisle run's label in the aisle above its lower end, clear of the racks'
+        # tops (where its upper end meets a tray) and of the lower tray's own label
+        tx, ty = (x0 + 6, max(y0, y1) - 18) if across else (x0 + (14 if mark else 2), y0 - 6)
         labels.append(
             f'{mark}<text class="xs" x="{num(tx)}" y="{num(ty)}">'
             f"{text(clip(pathway.id, 18))} {item.percent}</text>\n"
