@@ -207,23 +207,7 @@ def route_media(
     if not layout.pathways:
         return 0
     analysis = analysis or Analysis(layout)
-    overrides = dict(layout.rules.thresholds) if layout.rules else {}
-    choosers: dict[tuple[float | None, str, str | None], MediaChooser] = {}
-
-    def better(facts: LinkFacts, length: float) -> str | None:
-        """The medium ``facts``'s link needs at ``length``, where its own does not reach."""
-        tech, form = link_shape(facts)
-        key = (facts.speed, form, tech)
-        chooser = choosers.get(key)
-        if chooser is None:
-            chooser = choosers[key] = MediaChooser(facts.speed, overrides, form, tech)
-        reaches = dict((m, r) for r, m in chooser.steps)
-        media = facts.link.media
-        if media not in reaches or length <= reaches[media] + 1e-9:
-            return None
-        chosen = chooser(length)
-        return chosen if chosen != media else None
-
+    media = _Media(layout)
     changed = 0
     trunked: dict[str, list[LinkFacts]] = defaultdict(list)
     for facts in analysis.links:
@@ -234,16 +218,44 @@ def route_media(
         if facts.link.trunk:
             trunked[facts.link.trunk].append(facts)
             continue
-        chosen = better(facts, facts.length)
+        chosen = media.needed(facts)
         if chosen is not None:
             facts.link.media = chosen
             changed += 1
+    return changed + _trunk_media(layout, trunked, media)
+
+
+class _Media:
+    """The medium a link needs at its routed length, where its own does not reach (one
+    MediaChooser per speed, form and technology)."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.overrides = dict(layout.rules.thresholds) if layout.rules else {}
+        self.choosers: dict[tuple[float | None, str, str | None], MediaChooser] = {}
+
+    def needed(self, facts: LinkFacts) -> str | None:
+        tech, form = link_shape(facts)
+        key = (facts.speed, form, tech)
+        chooser = self.choosers.get(key)
+        if chooser is None:
+            chooser = self.choosers[key] = MediaChooser(facts.speed, self.overrides, form, tech)
+        reaches = dict((m, r) for r, m in chooser.steps)
+        media, length = facts.link.media, facts.length or 0.0
+        if media not in reaches or length <= reaches[media] + 1e-9:
+            return None
+        chosen = chooser(length)
+        return chosen if chosen != media else None
+
+
+def _trunk_media(layout: Layout, trunked: dict[str, list[LinkFacts]], media: _Media) -> int:
+    """The channels of each trunk and the trunk on one fibre: each channel's medium (its own
+    where it reaches), the farthest-reaching for all; how many channels changed. Channels
+    that all reach on one medium are left as they are, with their trunk."""
     trunks = {trunk.id: trunk for trunk in layout.trunks}
+    changed = 0
     for trunk_id, members in trunked.items():
-        # each channel's medium (its own where it reaches), the farthest-reaching for all;
-        # channels that all reach on one medium are left as they are, with their trunk
         own = {facts.link.media for facts in members}
-        needs = {better(facts, facts.length or 0.0) or facts.link.media for facts in members}
+        needs = {media.needed(facts) or facts.link.media for facts in members}
         trunk = trunks.get(trunk_id)
         if trunk is None or (needs == own and len(own) == 1) or not needs <= {"mmf", "smf"}:
             continue  # a trunk is fibre: a channel that needs another medium is left to CAB003
