@@ -196,6 +196,20 @@ class PathwayGraph:
                 )
         return None
 
+    def point(self, pathway_id: str, along: float) -> tuple[float, float] | None:
+        """The floor point (m, as :meth:`coordinates`) ``along`` metres from a pathway's
+        start: where a route's leg begins or ends, for drawing it. A riser is its point; a
+        vertical manager has none (None)."""
+        ends = self.coordinates(pathway_id)
+        if ends is None:
+            return None
+        (x0, y0), (x1, y1) = ends
+        if x1 != x0:
+            return (x0 + along * (1 if x1 > x0 else -1), y0)
+        if y1 != y0:
+            return (x0, y0 + along * (1 if y1 > y0 else -1))
+        return (x0, y0)
+
     def pathway_length(self, index: int) -> float:
         """A pathway's own length in metres (a riser's declared run)."""
         extent = self._extent_by_index[index]

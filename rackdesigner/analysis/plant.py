@@ -110,6 +110,12 @@ class LinkRoute:
         """Whether every run between racks follows the pathways."""
         return all(run.how != BY_ROWS for run in self.runs)
 
+    @property
+    def route_text(self) -> str:
+        """The pathways its runs lie in, in order (a channel's cord, trunk and cord):
+        what the cable schedule's ``route`` and a work order's say."""
+        return " > ".join(leg.pathway for leg in self.legs)
+
 
 @dataclass(frozen=True, slots=True)
 class PathwayFill:
@@ -148,6 +154,10 @@ class Cable:
     length: float | None
     stock: float | None
     part: str | None
+    # The run it is (a cord's, or the longer link's of a twin-port cable): its ends,
+    # route and legs, for the pull sheets and labels.
+    run: Run | None = None
+    end: str = ""  # a cord's side of its channel: "a" (end a to panel a) or "b"
 
 
 @dataclass(slots=True)
@@ -522,22 +532,28 @@ class CablePlant:
             row = self.medium_of(facts)
             route = self.route(facts)
             if facts.channel is not None and len(route.runs) == 3:
-                for run in (route.runs[0], route.runs[2]):
-                    out.append(Cable("cord", media, (facts,), run.length, run.stock, run.part))
+                for run, side in ((route.runs[0], "a"), (route.runs[2], "b")):
+                    out.append(
+                        Cable("cord", media, (facts,), run.length, run.stock, run.part, run, side)
+                    )
                 continue
             twin = self._twin_key(facts, row)
             if twin is not None:
                 twins.setdefault(twin, []).append(facts)
                 continue
             run = route.runs[0]
-            out.append(Cable("cable", media, (facts,), run.length, run.stock, run.part))
+            out.append(Cable("cable", media, (facts,), run.length, run.stock, run.part, run))
         for members in twins.values():
-            lengths = [self.route(f).runs[0].length for f in members]
+            runs = [self.route(f).runs[0] for f in members]
+            lengths = [r.length for r in runs]
             length = None if any(x is None for x in lengths) else max(x for x in lengths if x)
             row = self.medium_of(members[0])
             stock = stock_length(length, row.stock if row is not None else ())
             media = members[0].link.media or "unspecified"
-            out.append(Cable("cable", media, tuple(members), length, stock, part_for(row, stock)))
+            longest = max(runs, key=lambda r: r.length or 0.0)
+            out.append(
+                Cable("cable", media, tuple(members), length, stock, part_for(row, stock), longest)
+            )
         return out
 
     def _twin_key(self, facts: LinkFacts, row: Medium | None) -> tuple[object, ...] | None:
@@ -587,6 +603,15 @@ def _trunk_area(trunk: Trunk) -> float:
         return math.pi * d * d / 4
     legs = max(1, math.ceil((trunk.fibres or 12) / 12))
     return legs * math.pi * _CORD_DIAMETER * _CORD_DIAMETER / 4
+
+
+def trunk_stock(trunk: Trunk, run: Run) -> float | None:
+    """The length a trunk is ordered at (m): its declared length, else the stock length
+    (the generic series: trunks are made to length) that fits its route; the bill and the
+    pull sheets alike."""
+    if trunk.length is not None:
+        return float(trunk.length)
+    return stock_length(run.length)
 
 
 # A trunk bends no tighter than 10 x its diameter installed (the media table's fibre multiple).

@@ -50,4 +50,9 @@ def verify(
     """The work order: every difference between the layout's cabling and ``scan``
     (InfiniBand compute fabrics for an ibnetdiscover scan, Ethernet for LLDP). Empty when
     the fabric is as designed. ``names``: a node-name map (GUID -> name)."""
-    return compare(design_of(analysis, scan.tech), scan, names, speed=speed)
+    from rackdesigner.asbuilt.routes import add_routes
+
+    design = design_of(analysis, scan.tech)
+    findings = compare(design, scan, names, speed=speed)
+    add_routes(analysis, design, findings)
+    return findings

@@ -58,6 +58,7 @@ class Finding:
     should: str = ""  # where it should go
     ends: list[Port] = field(default_factory=list)  # every port it is about
     other: str = ""  # a second cable id (swapped)
+    route: str = ""  # (v1.4) the pathways the cable runs in (asbuilt/routes.py)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -72,6 +73,7 @@ class Finding:
             "other_cable": self.other,
             "found": self.found,
             "should": self.should,
+            "route": self.route,
             "message": self.message,
             "ends": [f"{p.device}:{p.port}" for p in self.ends],
         }

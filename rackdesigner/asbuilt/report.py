@@ -30,6 +30,7 @@ CSV_COLUMNS = (
     "other_cable",
     "found",
     "should",
+    "route",
     "message",
 )
 
@@ -53,7 +54,8 @@ def render(findings: list[Finding], form: str, checked: int) -> str:
         at = finding.at
         unit = f" U{at.unit}" if at.unit is not None else ""
         where = f"{at.rack}{unit} {at.face}".strip() or "-"
-        lines.append(f"{where}: {finding.kind}: {shown(finding.message)}")
+        route = f" (route: {shown(finding.route)})" if finding.route else ""
+        lines.append(f"{where}: {finding.kind}: {shown(finding.message)}{route}")
     if findings:
         counts: dict[str, int] = {}
         for finding in findings:

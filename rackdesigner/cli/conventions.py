@@ -283,11 +283,38 @@ def write_output(path: str | os.PathLike[str], data: str | bytes, parents: bool 
 def write_outputs(files: Sequence[tuple[Path | str, bytes]]) -> None:
     """Write several outputs as one (an export's files): all of them, or exit 2 with one
     line naming the file that failed and saying what was undone (see
-    :func:`~rackdesigner.layout_io.saving.write_all`). Folders are made as needed."""
+    :func:`~rackdesigner.layout_io.saving.write_all`). Folders are made as needed. A text
+    output written to a terminal (``--cables /dev/stdout`` on one) is escaped as
+    :func:`emit` escapes a machine format there."""
+    files = [(path, _for_terminal(path, data)) for path, data in files]
     try:
         saving.write_all(files, make_folders=True)
     except OSError as error:
         fail(f"cannot write {error.filename}: {error.strerror or error}{notes(error)}")
+
+
+def _for_terminal(path: Path | str, data: bytes) -> bytes:
+    """``data`` escaped (shown_lines) where ``path`` is a terminal and the data is text;
+    as it is otherwise. Only a character device is opened to ask (never a FIFO, which
+    would wait for its reader)."""
+    import stat
+
+    try:
+        if not stat.S_ISCHR(os.stat(path).st_mode):
+            return data
+        descriptor = os.open(path, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError:
+        return data  # written (or refused) as any output is
+    try:
+        if not os.isatty(descriptor):
+            return data
+    finally:
+        os.close(descriptor)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data  # a PDF or a PNG: not text
+    return shown_lines(text.replace("\r\n", "\n")).encode("utf-8")
 
 
 def on_terminal() -> bool:

@@ -82,6 +82,7 @@ def verify(
     """
     from rackdesigner.asbuilt import ScanError, design_of, read_scan
     from rackdesigner.asbuilt.compare import compare
+    from rackdesigner.asbuilt.routes import add_routes
     from rackdesigner.cli.conventions import fail
 
     if (ibnetdiscover is None) == (lldp is None):
@@ -111,6 +112,7 @@ def verify(
     analysis = Analysis(_load(layout), file=STDIN_NAME if layout == STDIN else layout)
     design = design_of(analysis, scan.tech)
     findings = compare(design, scan, names, speed=not ignore_speed)
+    add_routes(analysis, design, findings)
     checked = len(design.cables)
     # The CSV and JSON keep the scan's names exact in a file or a pipe; on a terminal they
     # are escaped, as the text is.

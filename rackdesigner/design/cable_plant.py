@@ -24,16 +24,22 @@ structured cabling between switch racks, media chosen by the routed lengths.
 
 from __future__ import annotations
 
+import copy
 import math
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
-from rackdesigner.analysis import Analysis
+from rackdesigner.analysis import Analysis, LinkFacts
 from rackdesigner.analysis.optics import link_shape
 from rackdesigner.analysis.reach import MediaChooser
 from rackdesigner.layout_io.catalog import Catalog
 from rackdesigner.layout_io.catalog import for_layout as catalog_for
 from rackdesigner.model.layout import Device, Layout, Pathway, Q, Rack, Trunk
+from rackdesigner.model.wording import plural
+
+if TYPE_CHECKING:
+    from rackdesigner.design.generators.base import FabricPlan
 
 CABLINGS = ("p2p", "structured")
 CROSS_EVERY = 8  # racks between two cross-aisle runs
@@ -88,10 +94,7 @@ def install(
             if done.longest is None or length > done.longest[1]:
                 done.longest = (facts.link.name, length)
     if done.remedia:
-        done.notes.append(
-            f"{done.remedia:,} cables took another medium: their routes along the trays are "
-            "longer than their first medium reaches"
-        )
+        done.notes.append(remedia_note(done.remedia))
     return done
 
 
@@ -105,11 +108,20 @@ def install_in_place(layout: Layout, cabling: str | None) -> Installed:
     if layout.pathways:
         done.remedia = route_media(layout)
         if done.remedia:
-            done.notes.append(
-                f"{done.remedia:,} cables took another medium: their routes along the "
-                "pathways are longer than their first medium reaches"
-            )
+            done.notes.append(remedia_note(done.remedia))
     return done
+
+
+def remedia_note(changed: int) -> str:
+    """What ``new``, ``generate`` and the designer's Generate fabric say of the cables whose
+    medium the routes changed."""
+    their = (
+        "its route along the pathways is" if changed == 1 else "their routes along the pathways are"
+    )
+    return (
+        f"{plural(changed, 'cable')} took another medium: {their} longer than "
+        f"{'its' if changed == 1 else 'their'} first medium reaches"
+    )
 
 
 # -- pathways -------------------------------------------------------------------------------
@@ -184,32 +196,120 @@ def size_pathways(layout: Layout, analysis: Analysis | None = None, fill: float 
 # -- media by route -----------------------------------------------------------------------
 
 
-def route_media(layout: Layout, analysis: Analysis | None = None) -> int:
+def route_media(
+    layout: Layout, analysis: Analysis | None = None, only: frozenset[int] | None = None
+) -> int:
     """Give each link whose routed length its medium does not reach the cheapest medium
-    that does; how many changed."""
+    that does; how many changed. ``only``: the links (by identity) to look at, else all.
+    The channels through one trunk share its fibre: where one needs single-mode, all of
+    them and the trunk take it (a single-mode channel through a multimode trunk is CAB013's
+    error)."""
     if not layout.pathways:
         return 0
     analysis = analysis or Analysis(layout)
-    overrides = dict(layout.rules.thresholds) if layout.rules else {}
-    choosers: dict[tuple[float | None, str, str | None], MediaChooser] = {}
+    media = _Media(layout)
     changed = 0
+    trunked: dict[str, list[LinkFacts]] = defaultdict(list)
     for facts in analysis.links:
-        media, length = facts.link.media, facts.length
-        if media is None or length is None or facts.link.length is not None:
+        if only is not None and id(facts.link) not in only:
             continue
+        if facts.link.media is None or facts.length is None or facts.link.length is not None:
+            continue
+        if facts.link.trunk:
+            trunked[facts.link.trunk].append(facts)
+            continue
+        chosen = media.needed(facts)
+        if chosen is not None:
+            facts.link.media = chosen
+            changed += 1
+    return changed + _trunk_media(layout, trunked, media)
+
+
+class _Media:
+    """The medium a link needs at its routed length, where its own does not reach (one
+    MediaChooser per speed, form and technology)."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.overrides = dict(layout.rules.thresholds) if layout.rules else {}
+        self.choosers: dict[tuple[float | None, str, str | None], MediaChooser] = {}
+
+    def needed(self, facts: LinkFacts) -> str | None:
         tech, form = link_shape(facts)
         key = (facts.speed, form, tech)
-        chooser = choosers.get(key)
+        chooser = self.choosers.get(key)
         if chooser is None:
-            chooser = choosers[key] = MediaChooser(facts.speed, overrides, form, tech)
+            chooser = self.choosers[key] = MediaChooser(facts.speed, self.overrides, form, tech)
         reaches = dict((m, r) for r, m in chooser.steps)
+        media, length = facts.link.media, facts.length or 0.0
         if media not in reaches or length <= reaches[media] + 1e-9:
-            continue
-        better = chooser(length)
-        if better is not None and better != media:
-            facts.link.media = better
-            changed += 1
+            return None
+        chosen = chooser(length)
+        return chosen if chosen != media else None
+
+
+def _trunk_media(layout: Layout, trunked: dict[str, list[LinkFacts]], media: _Media) -> int:
+    """The channels of each trunk and the trunk on one fibre: each channel's medium (its own
+    where it reaches), the farthest-reaching for all; how many channels changed. Channels
+    that all reach on one medium are left as they are, with their trunk."""
+    trunks = {trunk.id: trunk for trunk in layout.trunks}
+    changed = 0
+    for trunk_id, members in trunked.items():
+        own = {facts.link.media for facts in members}
+        needs = {media.needed(facts) or facts.link.media for facts in members}
+        trunk = trunks.get(trunk_id)
+        if trunk is None or (needs == own and len(own) == 1) or not needs <= {"mmf", "smf"}:
+            continue  # a trunk is fibre: a channel that needs another medium is left to CAB003
+        chosen = "smf" if "smf" in needs else "mmf"
+        trunk.media = chosen
+        for facts in members:
+            if facts.link.media != chosen:
+                facts.link.media = chosen
+                changed += 1
     return changed
+
+
+def plan_by_route(layout: Layout, plan: FabricPlan) -> int:
+    """(The designer's Generate fabric) Re-choose the media of ``plan``'s cables by their
+    routes along ``layout``'s pathways, as ``new`` does, and count its long runs by them;
+    how many cables took another medium (said in the plan's notes). ``layout`` is left as
+    it is: the plan is tried on a copy (its racks and lists copied, their devices and links
+    shared), and only the plan's own links change."""
+    if not layout.pathways or not plan.links:
+        return 0
+    from rackdesigner.design.generators.apply import apply_plan
+    from rackdesigner.design.generators.build import long_runs_text
+
+    trial = copy.copy(layout)
+    trial.racks = [replace(rack, devices=list(rack.devices)) for rack in layout.racks]
+    trial.links = list(layout.links)
+    trial.catalog = dict(layout.catalog)
+    racks = [replace(rack, devices=list(rack.devices)) for rack in plan.new_racks]
+    apply_plan(trial, replace(plan, new_racks=racks))
+    analysis = Analysis(trial)
+    ours = frozenset(id(link) for link in plan.links)
+    changed = route_media(trial, analysis, ours)
+    limit = float(analysis.thresholds["cable_max"]) + 1e-9
+    long_runs, longest = 0, None
+    for facts in analysis.links:
+        length = facts.length
+        if id(facts.link) in ours and length is not None and length > limit:
+            long_runs += 1
+            if longest is None or length > longest[1]:
+                longest = (facts.link.name, length)
+    plan.long_runs, plan.longest = long_runs, longest
+    # The generator said its long runs by the rows: say them again by the routes.
+    plan.notes = [note for note in plan.notes if not _is_long_runs(note)]
+    if longest is not None:
+        plan.notes.append(
+            long_runs_text(long_runs, len(plan.links), limit - 1e-9, longest[0], longest[1])
+        )
+    if changed:
+        plan.notes.append(remedia_note(changed))
+    return changed
+
+
+def _is_long_runs(note: str) -> bool:
+    return " cables run longer than " in note and "CAB001 warns" in note
 
 
 # -- structured cabling -------------------------------------------------------------------

@@ -211,7 +211,16 @@ def link_run_lines(session: Session, link_id: str) -> list[str]:
     link = session.index.link(link_id)
     if link is None:
         return ["a cable between two ports"]
-    computed = cable_length(session.layout, session.index, link.a, link.b)
+    analysis = session.analysis
+    facts = None
+    if analysis is not None:
+        from rackdesigner.design.cable_route import facts_of
+
+        facts = facts_of(analysis, link)
+    if facts is not None and link.length is None:
+        computed = facts.length  # (v1.4) as the rules measure it: a channel's three parts
+    else:
+        computed = cable_length(session.layout, session.index, link.a, link.b)
     declared = float(link.length) if link.length is not None else None
     length = declared if declared is not None else computed
     known = [s for end in (link.a, link.b) if (s := port_speed(session, end)) is not None]
@@ -235,6 +244,10 @@ def link_run_lines(session: Session, link_id: str) -> list[str]:
     ]
     if proposed.media is not None and proposed.media != link.media:
         lines.append(f"proposed for this run: {proposed.media} ({proposed.reason})")
+    if analysis is not None and facts is not None:  # (v1.4) its way: segments, stock length
+        from rackdesigner.design.cable_route import route_lines
+
+        lines.extend(route_lines(analysis, facts))
     return lines
 
 

@@ -78,10 +78,17 @@ def svg_dir(context: ExportContext, path: Path) -> list[Output]:
 
 
 def floorplan(context: ExportContext, path: Path) -> list[Output]:
+    """The floor plan as SVG, or (``FILE.png``) as a PNG whose long side is at most
+    :data:`PNG_MAX_SIDE`."""
     from rackdesigner.export.render.floorplan import floorplan as draw
 
     diagnostics = context.diagnostics
-    drawing = draw(context.analysis, diagnostics, theme=_theme(context), date=_date(context))
+    theme = _theme(context)
+    drawing = draw(context.analysis, diagnostics, theme=theme, date=_date(context))
+    if path.suffix.lower() == ".png":
+        from rackdesigner.export.render.raster import painted_png
+
+        return [Output(path, painted_png(drawing, theme, PNG_MAX_SIDE))]
     return [Output(path, drawing.encode("utf-8"))]
 
 

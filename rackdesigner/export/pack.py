@@ -5,7 +5,8 @@ Each entry names a section of the pack and the function that lays out its pages
 The function takes a :class:`~rackdesigner.export.render.pdf.PackInput` (the analysis, the
 findings, the paper, theme and date) and yields
 :class:`~rackdesigner.export.render.pdf.Page`\\ s. ``--pages`` picks sections by name, in
-the order given; by default every section, in the order listed here.
+the order given; by default every section but the installer's (pull sheets, labels), in
+the order listed here.
 
 A new drawing joins the pack by adding one :class:`PackSection` line: the one-line
 diagram, the cooling loop or cable labels write their page function in ``export/render/``
@@ -25,6 +26,9 @@ class PackSection:
     name: str  # what --pages calls it
     title: str  # what its pages hold
     target: str  # "module:function", imported on use
+    # In the pack without --pages. The installer's sheets (pull sheets, labels: a page
+    # per 70 cables, a hall's thousands) are printed when asked for by name.
+    default: bool = True
 
     def load(self) -> Callable[[Any], Iterable[Any]]:
         """The page function: PackInput -> Pages (render/pdf.py; not imported here, so
@@ -36,6 +40,7 @@ class PackSection:
 
 PDF = "rackdesigner.export.render.pdf"
 SECTIONS = "rackdesigner.export.render.pack_sections"
+PLANT = "rackdesigner.export.render.plant_pages"
 COOLING = "rackdesigner.export.render.cooling_diagram"
 
 PACK_SECTIONS: list[PackSection] = [
@@ -51,6 +56,15 @@ PACK_SECTIONS: list[PackSection] = [
         f"{COOLING}:cooling_pages",
     ),
     PackSection("cables", "the cable schedule", f"{PDF}:cable_pages"),
+    PackSection(
+        "pulls", "the pull sheets, pathway by pathway", f"{PLANT}:pull_pages", default=False
+    ),
+    PackSection(
+        "labels",
+        "the cable and panel-port labels, rack by rack",
+        f"{PLANT}:label_pages",
+        default=False,
+    ),
     PackSection("findings", "the layout's findings, by rule", f"{SECTIONS}:findings_pages"),
 ]
 
@@ -65,9 +79,9 @@ class UnknownPage(ValueError):
 
 def chosen(pages: str | None) -> list[PackSection]:
     """The sections ``--pages`` names (a comma-separated list, in its order, each once), or
-    every section."""
+    every default section."""
     if pages is None:
-        return list(PACK_SECTIONS)
+        return [section for section in PACK_SECTIONS if section.default]
     by_name = {section.name: section for section in PACK_SECTIONS}
     names = [name.strip().lower() for name in pages.split(",") if name.strip()]
     unknown = [name for name in names if name not in by_name]

@@ -151,7 +151,8 @@ KINDS: list[ExportKind] = [
     ExportKind(
         "--floorplan",
         "FILE.svg",
-        "The hall from above: racks by power density, cooling, feed use, longest cables.",
+        "The hall from above: racks by power density, cooling, feed use, longest cables, "
+        "pathways by fill; FILE.png for a PNG (long side at most 16,000 px).",
         "rackdesigner.export.drawings:floorplan",
     ),
     ExportKind(
@@ -239,6 +240,21 @@ KINDS: list[ExportKind] = [
         "rackdesigner.export.tables:export_cables",
     ),
     ExportKind(
+        "--pull-sheets",
+        "DIR",
+        "Pull sheets: one CSV per pathway (or rack pair where none joins them) of the runs "
+        "to pull there, in the order of the work, and DIR/index.csv (docs/cable-plant.md).",
+        "rackdesigner.export.pull_sheets:export_pull_sheets",
+        directory=True,
+    ),
+    ExportKind(
+        "--labels",
+        "FILE.csv",
+        "TIA-606-style labels: both ends of every cable, patch cord and trunk, and every "
+        "patch-panel port, one row per label to print (docs/cable-plant.md).",
+        "rackdesigner.export.labels:export_labels",
+    ),
+    ExportKind(
         "--power",
         "FILE.csv",
         "Power-cord schedule: each PSU cord to its side's PDU, with the outlet type.",
@@ -270,9 +286,8 @@ SETTINGS: list[ExportSetting] = [
     ),
     ExportSetting(
         "--pages",
-        "--pdf: the print pack's sections, comma-separated, in that order (default all): "
-        + ", ".join(section_names())
-        + ".",
+        "--pdf: the print pack's sections, comma-separated, in that order (default all but "
+        "pulls and labels): " + ", ".join(section_names()) + ".",
         metavar="LIST",
         kinds=("--pdf",),
     ),

@@ -143,9 +143,8 @@ def _routed_columns(analysis: Analysis, facts: LinkFacts) -> tuple[str, str, str
         + (f" ({metres(run.stock)} m stock)" if run.stock is not None else "")
         for run in runs
     )
-    legs = " > ".join(leg.pathway for leg in route.legs)
     how = "pathways" if route.routed and route.legs else runs[0].how
-    return "", "", legs, how, parts
+    return "", "", route.route_text, how, parts
 
 
 def cable_rows(analysis: Analysis) -> list[tuple[str, ...]]:
@@ -427,14 +426,14 @@ def _trunk_items(analysis: Analysis) -> list[dict[str, Any]]:
     """Trunks by fibre, count, connector and length; the cassettes at panels whose ports
     differ from the trunk's connector (one per trunk leg: an MPO-12 leg to LC duplex)."""
     from rackdesigner.analysis.channels import DEFAULT_TRUNK_CONNECTOR, fibres_per_link
+    from rackdesigner.analysis.plant import trunk_stock
 
     trunks: dict[tuple[str, str, int, str, str], int] = defaultdict(int)
     cassettes: dict[tuple[str, str], int] = defaultdict(int)
     by_id = analysis.device_by_id
     for trunk, run in analysis.plant.trunk_runs():
         connector = trunk.connector or DEFAULT_TRUNK_CONNECTOR
-        length = run.length
-        stock = stock_length(length) if trunk.length is None else float(trunk.length)
+        stock = trunk_stock(trunk, run)
         text = "unknown" if stock is None else metres(stock)
         grade = trunk.grade or DEFAULT_GRADE.get(trunk.media or "", "")
         trunks[trunk.media or "", grade, int(trunk.fibres or 0), connector, text] += 1

@@ -129,6 +129,14 @@ ACTIONS: tuple[Action, ...] = (
         "racks",
         "fabric",
     ),
+    Action(
+        "trace-cable",
+        "trace_cable",
+        "Trace cable",
+        "a cable of the device under the cursor: its route on the floor, its segments",
+        "t",
+        "racks",
+    ),
     Action("face", "toggle_face", "Toggle face", "show the front or the rear", "f", "racks"),
     # See the whole rack (the compact zooms).
     Action(

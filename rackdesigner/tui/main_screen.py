@@ -31,6 +31,7 @@ from textual.worker import Worker, WorkerState
 
 from rackdesigner.tui import messages
 from rackdesigner.tui.controllers.build import BuildController
+from rackdesigner.tui.controllers.cable_route import CableRoutes
 from rackdesigner.tui.controllers.checking import (
     CheckPipeline,
     CollectAfterSwitches,
@@ -179,6 +180,7 @@ class MainScreen(Screen[None]):
         self.editing = EditController(workspace, self)
         self.verify = VerifyController(workspace, self)
         self.what_if = WhatIfController(workspace, self)
+        self.routes = CableRoutes(workspace, self)
 
     # -- the widgets ------------------------------------------------------------------------
 
@@ -359,6 +361,11 @@ class MainScreen(Screen[None]):
 
     def show_view(self, name: str) -> None:
         self.action_view(name)
+
+    def show_route(self, route: Any) -> None:
+        floor = self._views_made.get("floor")  # not made before it is first shown
+        if floor is not None:
+            floor.show_route(route)
 
     def running(self, group: str) -> bool:
         """Whether a worker of ``group`` runs now."""
@@ -751,6 +758,7 @@ class MainScreen(Screen[None]):
             if entity is None:
                 ref = None
         workspace.inspected = ref
+        self.routes.follow(ref)  # a cable shown: its route on the floor view
         self.inspector.show(
             ref,
             entity,
@@ -1062,6 +1070,8 @@ class MainScreen(Screen[None]):
         widget = self._view_widget(name)
         # At once, not after the refresh (``focus()``): the next key goes to the new view.
         self.set_focus(widget)
+        if name == "floor" and self._keep_cable():
+            return
         if name == "floor":
             rack = self.racks.current_rack_id()
             if rack is not None:
@@ -1069,6 +1079,21 @@ class MainScreen(Screen[None]):
             current = self.floor.current_rack_id()
             if current is not None:
                 self.update_inspector(("rack", current))
+
+    def _keep_cable(self) -> bool:
+        """The floor view shown while the inspector shows a cable: the cable stays, drawn
+        on the floor, the cursor on its first rack."""
+        inspected = self.workspace.inspected
+        if inspected is None or inspected[0] != "link":
+            return False
+        rack = self.routes.first_rack(inspected[1])
+        if rack is not None:
+            self.floor.select(rack, announce=False)
+        self.routes.follow(inspected, force=True)
+        return True
+
+    def action_trace_cable(self) -> None:
+        self.dialog(self.routes.trace(), exclusive=True)
 
     def action_floor_cursor(self, dx: int, dy: int) -> None:
         self.floor.move(dx, dy)

@@ -153,7 +153,15 @@ SPECS: dict[tuple[str, ...], Spec] = {
         prints=lambda w: [["export", str(w.layout), "--toml", "-"]],
         onto_input=lambda w: [
             ["export", str(w.layout), option, str(w.layout)]
-            for option in ("--cables", "--power", "--bom", "--hostfile", "--topology")
+            for option in (
+                "--cables",
+                "--power",
+                "--bom",
+                "--hostfile",
+                "--topology",
+                "--labels",
+                "--pull-sheets",
+            )
         ],
         exempt={
             "overwrite": "outputs replace files, as a shell redirect; --toml onto the "

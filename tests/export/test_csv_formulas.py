@@ -45,7 +45,8 @@ def test_no_csv_export_holds_a_formula(tmp_path: Path) -> None:
         [
             "export", str(layout), "--cables", str(out / "cables.csv"),
             "--power", str(out / "power.csv"), "--bom", str(out / "bom.csv"),
-            "--netbox", str(out / "netbox"),
+            "--netbox", str(out / "netbox"), "--labels", str(out / "labels.csv"),
+            "--pull-sheets", str(out / "pulls"),
         ],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
@@ -59,6 +60,10 @@ def test_no_csv_export_holds_a_formula(tmp_path: Path) -> None:
         assert formula_cells(text) == [], name
     assert "'=1+2" in texts["cables.csv"] and "'@SUM(A1)" in texts["cables.csv"]
     assert "'-2+3" in texts["power.csv"] and "'=1+2" in texts["power.csv"]
+    # (v1.4) the labels and pull sheets: a device id that starts a formula, a pathway's id
+    assert "'=1+2" in texts["labels.csv"]
+    sheets = "".join(text for name, text in texts.items() if name[:1].isdigit())
+    assert "'=1+2" in sheets and "'=vm(1)" in sheets
     assert any("'=HYPERLINK" in text for text in texts.values())
     # Numbers stay numbers: the cable lengths are the same as in a plain layout's table.
     lengths = [row[11] for row in csv.reader(io.StringIO(texts["cables.csv"]))][1:]

@@ -17,12 +17,12 @@ import pytest
 from click.testing import CliRunner
 
 from rackdesigner.analysis import Analysis
+from rackdesigner.analysis.stock import stock_length
 from rackdesigner.check.engine import check
 from rackdesigner.cli.main import cli
 from rackdesigner.export.drawings import rack_file_name
 from rackdesigner.export.render import elevation, floorplan, pdf, raster, topology_svg
 from rackdesigner.export.render.elevation import GEOMETRY, plan_rack, sheet, single
-from rackdesigner.export.render.schedule import stock_length
 from rackdesigner.layout_io import load_path
 from tests.conftest import ROOT
 

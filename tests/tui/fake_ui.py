@@ -46,6 +46,7 @@ class FakeUI:
         self.view_notes: dict[str, str] = {}
         self.selected_in_view: list[tuple[str, str]] = []
         self.inspected: list[Any] = []
+        self.routes: list[Any] = []  # the cable routes drawn on the floor (None: cleared)
         self.refreshed = 0  # refresh_all calls (a change shown)
         self.fabric_checks = 0  # start_fabric_check calls
         self.threads: list[str] = []  # the group of each thread job started
@@ -194,6 +195,9 @@ class FakeUI:
 
     def show_view(self, name: str) -> None:
         self.view_name = name
+
+    def show_route(self, route: Any) -> None:
+        self.routes.append(route)
 
     def select_in_view(self, name: str, key: str) -> None:
         self.selected_in_view.append((name, key))

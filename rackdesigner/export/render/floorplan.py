@@ -18,6 +18,14 @@ from itertools import pairwise
 from rackdesigner.analysis import Analysis, LinkFacts, RackFacts
 from rackdesigner.export.render import svg
 from rackdesigner.export.render.findings import Marks, by_subject
+from rackdesigner.export.render.floor_pathways import (
+    FULLEST,
+    drawn,
+    fill_legend,
+    fill_style,
+    fullest_table,
+    pathway_parts,
+)
 from rackdesigner.export.render.palette import (
     DENSITY_RACK_SCALE_STEP,
     DENSITY_STEPS_KW,
@@ -25,6 +33,7 @@ from rackdesigner.export.render.palette import (
 )
 from rackdesigner.export.render.svg import SEVERITY_CLASS, clip, kw, num, text
 from rackdesigner.model.diagnostics import Diagnostic
+from rackdesigner.model.hall_grid import RACK, UNDER
 from rackdesigner.model.layout import Rack
 from rackdesigner.model.progress import each
 
@@ -83,7 +92,7 @@ def floorplan(
     theme: str = "light",
     date: str | None = None,
 ) -> str:
-    width, height, parts = floorplan_parts(analysis, diagnostics, date=date)
+    width, height, parts = floorplan_parts(analysis, diagnostics, date=date, theme=theme)
     return svg.document(
         width, height, parts, theme=theme, title=f"{analysis.layout.name}: floor plan"
     )
@@ -104,26 +113,52 @@ class _Plan:
     plan_h: float
     width: float
     height: float
+    label_x: float  # the rows' names end here (left of any pathway before the first slot)
 
     def centre(self, facts: RackFacts) -> tuple[float, float]:
         x = self.x0 + (self.slots[facts.index] - 1) * self.pitch + self.pitch / 2
         y = self.y0 + facts.place.row_index * self.row_pitch + self.depth_px / 2
         return x, y
 
+    def at(self, x: float, y: float, plane: str = "") -> tuple[float, float]:
+        """A point of the hall's grid in metres (along the rows, across them) on the plan:
+        overhead, in the lane above the row's racks; under the floor, through their middle."""
+        px = self.x0 + x * SCALE - self.pitch / 2
+        top = self.y0 + y * SCALE
+        return px, top + self.depth_px / 2 if plane == UNDER else top - 12
+
 
 def floorplan_parts(
-    analysis: Analysis, diagnostics: Iterable[Diagnostic] = (), *, date: str | None = None
+    analysis: Analysis,
+    diagnostics: Iterable[Diagnostic] = (),
+    *,
+    date: str | None = None,
+    theme: str = "light",
 ) -> tuple[float, float, list[str]]:
-    """The floor plan's size and elements, for a document or a print page."""
+    """The floor plan's size and elements, for a document or a print page (``theme``: the
+    pathways' fill colours, where the layout declares pathways)."""
     plan = _plan(analysis)
     rack_marks = by_subject(diagnostics, "rack")
-    body = _rows(analysis, plan)
+    pathways = drawn(analysis, plan.at)
+    body = _rows(analysis, plan, trays=not pathways)
     for facts in each(analysis.racks, "drawing the floor plan"):
         body.append(_rack(analysis, facts, plan, rack_marks.get(facts.rack.id)))
-    body.extend(_routes(analysis, plan))
+    if pathways:
+        body.insert(0, fill_style(theme))
+        body.extend(pathway_parts(pathways))
+    table_y = plan.y0 + plan.plan_h + 40
+    longest = _longest(analysis, ROUTES)
+    body.extend(_routes(analysis, plan, longest, table_y))
+    height = plan.height
+    if pathways:
+        fullest_y = table_y + (16 + 12 * len(longest) + 20 if longest else 0)
+        body.extend(fullest_table(pathways, MARGIN, fullest_y))
+        height = max(height, fullest_y + 16 + 12 * FULLEST + MARGIN)
     head = _title_block(analysis, plan.width, MARGIN, date)
-    head.extend(_legend(MARGIN, 100))
-    return plan.width, plan.height, [*head, *body]
+    head.extend(_legend(MARGIN, 100, trays=not pathways))
+    if pathways:
+        head.extend(fill_legend(MARGIN, 156))
+    return plan.width, height, [*head, *body]
 
 
 def _plan(analysis: Analysis) -> _Plan:
@@ -149,17 +184,32 @@ def _plan(analysis: Analysis) -> _Plan:
             slots[facts.index] = last_slot[row]
     max_slot = max(slots.values(), default=1)
     rows = max((f.place.row_index for f in analysis.racks), default=0) + 1
-    x0 = MARGIN + LABEL_W
+    # Pathways may run beyond the racks (to the aisles at the rows' ends): room for them.
+    low, high = _pathway_slots(analysis)
+    before = max(0.0, 1.0 - low) * pitch
+    x0 = MARGIN + LABEL_W + before
     y0 = TOP + MARGIN
-    plan_w = max_slot * pitch
+    plan_w = max(float(max_slot), high) * pitch
     plan_h = (rows - 1) * row_pitch + depth_px
     width = max(x0 + plan_w + MARGIN, 980)
     height = y0 + plan_h + MARGIN + 60 + 12 * ROUTES
-    return _Plan(slots, pitch, row_pitch, width_px, depth_px, x0, y0, plan_h, width, height)
+    return _Plan(
+        slots, pitch, row_pitch, width_px, depth_px, x0, y0, plan_h, width, height, x0 - before
+    )
 
 
-def _rows(analysis: Analysis, plan: _Plan) -> list[str]:
-    """Each row: a band with the row's name; the tray runs over the racks' centres."""
+def _pathway_slots(analysis: Analysis) -> tuple[float, float]:
+    """The lowest and highest slot position a drawn pathway reaches (1, 0 without any)."""
+    graph = analysis.pathway_graph
+    if graph is None:
+        return 1.0, 0.0
+    xs = [x for e in graph.extents if e.axis != RACK for x in (e.x0, e.x1)]
+    return (min(xs), max(xs)) if xs else (1.0, 0.0)
+
+
+def _rows(analysis: Analysis, plan: _Plan, *, trays: bool = True) -> list[str]:
+    """Each row: its name; a tray over the racks' centres as the row-and-slot model runs
+    cables (``trays``: where the layout declares no pathway of its own)."""
     body: list[str] = []
     row_names: dict[int, str] = {}
     row_extent: dict[int, tuple[float, float]] = {}
@@ -172,11 +222,16 @@ def _rows(analysis: Analysis, plan: _Plan) -> list[str]:
     for row in sorted(row_names):
         y = plan.y0 + row * plan.row_pitch
         lo, hi = row_extent[row]
-        body.append(
-            f'<text class="h3 r" x="{plan.x0 - 12}" y="{num(y + plan.depth_px / 2 + 5)}">'
-            f"{text(clip('Row ' + row_names[row], 9))}</text>"
+        tray = (
             f'<path class="tray" d="M{num(lo - plan.pitch / 2)} {num(y - 12)}'
-            f'H{num(hi + plan.pitch / 2)}"/>\n'
+            f'H{num(hi + plan.pitch / 2)}"/>'
+            if trays
+            else ""
+        )
+        body.append(
+            f'<text class="h3 r" x="{num(plan.label_x - 12)}" '
+            f'y="{num(y + plan.depth_px / 2 + 5)}">'
+            f"{text(clip('Row ' + row_names[row], 9))}</text>{tray}\n"
         )
     return body
 
@@ -250,14 +305,12 @@ def _rack_tip(analysis: Analysis, facts: RackFacts) -> list[str]:
     return tip
 
 
-def _routes(analysis: Analysis, plan: _Plan) -> list[str]:
+def _routes(analysis: Analysis, plan: _Plan, longest: list[LinkFacts], table_y: float) -> list[str]:
     """The longest routes, over everything else: up from the rack to the tray above its
     row (each route in a lane of its own), along it, and across the rows to the other;
     and their table under the plan."""
     body: list[str] = []
     racks_by_id = {id(f.rack): f for f in analysis.racks}
-    longest = _longest(analysis, ROUTES)
-    table_y = plan.y0 + plan.plan_h + 40
     if longest:
         body.append(
             f'<text class="h3" x="{MARGIN}" y="{num(table_y)}">Longest cable routes</text>\n'
@@ -287,14 +340,49 @@ def _routes(analysis: Analysis, plan: _Plan) -> list[str]:
         by -= plan.depth_px / 2
         lane = ay - 8 - lane_number * 3
         ranked = "\n".join(f"{rank + 1}  {labels[rank]}" for rank in ranks)
+        way = _along_pathways(analysis, plan, link, (ax, ay), (bx, by), 3 * lane_number)
+        if way is None:  # the row-and-slot model: up, along the rows, down
+            way = f"M{num(ax)} {num(ay)}V{num(lane)}H{num(bx)}V{num(by)}"
         body.append(
             f"<g><title>{text(ranked)}</title>"
-            f'<path class="route" d="M{num(ax)} {num(ay)}V{num(lane)}H{num(bx)}V{num(by)}"/>'
+            f'<path class="route" d="{way}"/>'
             f'<circle class="si" cx="{num(ax)}" cy="{num(ay)}" r="2.5"/>'
             f'<circle class="si" cx="{num(bx)}" cy="{num(by)}" r="2.5"/>'
             f'<text class="xs" x="{num(ax + 2)}" y="{num(lane - 1)}">{ranges(ranks)}</text></g>\n'
         )
     return body
+
+
+def _along_pathways(
+    analysis: Analysis,
+    plan: _Plan,
+    link: LinkFacts,
+    a: tuple[float, float],
+    b: tuple[float, float],
+    offset: float,
+) -> str | None:
+    """(v1.4) A routed cable's way on the plan, leg by leg along its pathways (each point
+    moved ``offset`` px, so that routes sharing a tray stay apart); None where it does not
+    follow pathways."""
+    graph = analysis.pathway_graph
+    if graph is None:
+        return None
+    route = analysis.plant.route(link)
+    if not route.routed:
+        return None
+    kinds = {p.id: p.kind_name for p in graph.pathways}
+    points = [a]
+    for leg in route.legs:
+        plane = UNDER if kinds.get(leg.pathway) == "under-floor" else ""
+        for along in (leg.start, leg.end):
+            point = graph.point(leg.pathway, along)
+            if point is not None:
+                x, y = plan.at(*point, plane)
+                points.append((x + offset, y + offset))
+    if len(points) == 1:
+        return None
+    points.append(b)
+    return "M" + "L".join(f"{num(x)} {num(y)}" for x, y in points)
 
 
 def ranges(ranks: list[int]) -> str:
@@ -340,7 +428,7 @@ def _title_block(analysis: Analysis, width: float, margin: float, date: str | No
     ]
 
 
-def _legend(x: float, y: float) -> list[str]:
+def _legend(x: float, y: float, *, trays: bool = True) -> list[str]:
     out = [f'<text class="sm mu" x="{x}" y="{y + 9}">power density per rack (kW)</text>']
     cx = x + 160
     for i, label in enumerate(_scale_labels()):
@@ -364,9 +452,14 @@ def _legend(x: float, y: float) -> list[str]:
         f'<rect class="si" x="{num(bar_x)}" y="{y2 + 4}" width="18" height="5"/>'
         f'<text class="sm mu" x="{num(bar_x + 36)}" y="{y2 + 9}">{text(util)}</text>'
         f'<path class="route" d="M{num(route_x)} {y2 + 6}h30"/>'
-        f'<path class="tray" d="M{num(route_x + 150)} {y2 + 6}h30"/>'
-        f'<text class="sm mu" x="{num(route_x + 36)}" y="{y2 + 9}">longest routes</text>'
-        f'<text class="sm mu" x="{num(route_x + 186)}" y="{y2 + 9}">tray</text>'
+        # The row-and-slot model's tray (a layout's own pathways have their own legend).
+        + (f'<path class="tray" d="M{num(route_x + 150)} {y2 + 6}h30"/>' if trays else "")
+        + f'<text class="sm mu" x="{num(route_x + 36)}" y="{y2 + 9}">longest routes</text>'
+        + (
+            f'<text class="sm mu" x="{num(route_x + 186)}" y="{y2 + 9}">tray</text>'
+            if trays
+            else ""
+        )
     )
     y3 = y2 + 18
     cx = x

@@ -279,3 +279,26 @@ def rgb(colour: str) -> tuple[float, float, float]:
         raise ValueError(f"not a colour: {colour!r}")
     red, green, blue = (int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4))
     return red, green, blue
+
+
+# (v1.4) A cable pathway's fill on the floor plan: its cables' cross-section at its busiest
+# point against its width x depth (CAB006). Upper bounds of the bands: a sequential blue
+# ramp up to the 40 % design fill (TIA-569's, as cabling makers quote it), then the band
+# past it (a warning: no room to grow) and the one past the 50 % limit (an error), in the
+# severity colours; a pathway past its limit also carries the severity's symbol, so the
+# bands are never told by colour alone.
+FILL_STEPS = (0.1, 0.2, 0.3, 0.4, 0.5)
+FILL_COLOURS = {
+    "light": ("#c6dbef", "#9ecae1", "#6baed6", "#2171b5", "#e08a1e", "#c62828"),
+    "dark": ("#1f3a5c", "#2f5f8f", "#4a86c5", "#8fc1f0", "#ffb347", "#ff6b6b"),
+}
+# A pathway whose size is not declared (its fill cannot be judged).
+FILL_UNSIZED = {"light": "#9a9a9a", "dark": "#6e6e6e"}
+
+
+def fill_step(ratio: float) -> int:
+    """The band of :data:`FILL_STEPS` a fill ratio falls in (0 .. len(FILL_STEPS))."""
+    for index, limit in enumerate(FILL_STEPS):
+        if ratio < limit:
+            return index
+    return len(FILL_STEPS)

@@ -45,6 +45,7 @@ FOOT = 14.0
 MIN_SCALE = 0.7  # elevations: 10 px labels print at 7 pt or more
 ROW_H = 10.5  # table rows
 CHAR = 4.82  # an 8 pt monospaced character
+HEADING_PT = 10  # a table's group headings (style.css .th)
 
 
 @dataclass(slots=True)
@@ -59,6 +60,9 @@ class Page:
     # An elevation or floor plan page: the PDF paints its SVG with libcairo directly
     # (paint.Painter).
     painted: bool = False
+    # A table page's outlined boxes (x, y, width, height, in the lines' frame): the labels'
+    # cut lines.
+    boxes: list[tuple[float, float, float, float]] | None = None
 
 
 class Paper:
@@ -118,7 +122,9 @@ def elevation_pages(pack: PackInput) -> Iterator[Page]:
 
 
 def floorplan_pages(pack: PackInput) -> Iterator[Page]:
-    width, height, parts = floorplan_parts(pack.analysis, pack.diagnostics, date=pack.date)
+    width, height, parts = floorplan_parts(
+        pack.analysis, pack.diagnostics, date=pack.date, theme=pack.theme
+    )
     cw, ch = pack.paper.content(True)
     scale = min(1.0, cw / width, ch / height)
     if scale < 0.45:
@@ -165,8 +171,10 @@ def table_pages(
     paper: Paper,
 ) -> Iterator[Page]:
     """Rows under a column header, in groups with a heading each, flowing over portrait
-    pages; a group that continues on a new page repeats its heading."""
+    pages; a group that continues on a new page repeats its heading's first line. A heading
+    may be several lines (``\n`` between them), each cut to the page's width."""
     cw, ch = paper.content(False)
+    heading_chars = int(cw / (CHAR * HEADING_PT / 8))
     x0, y0 = MARGIN, MARGIN + HEAD
     lines_per_page = int(ch // ROW_H) - 1
     header = _row([c for c, _ in columns], columns)
@@ -197,17 +205,21 @@ def table_pages(
 
     start()
     for heading, rows in groups:
-        pending: list[tuple[str | list[tuple[float, str]], str]] = [(heading, "h3")]
+        heads = [clip(line, heading_chars) for line in heading.split("\n")]
+        pending: list[tuple[str | list[tuple[float, str]], str]] = [(h, "h3") for h in heads]
         pending.extend((_row(r, columns), "") for r in rows)
         for i, (content, style) in enumerate(pending):
-            if used >= lines_per_page or (style == "h3" and used >= lines_per_page - 2):
+            # a heading keeps its lines together, with a row under them
+            room = 1 + len(heads) - i if style == "h3" else 0
+            if used >= lines_per_page - room:
                 yield finish()
                 start()
                 if style != "h3":
-                    add(used, heading + " (continued)", "h3")
+                    add(used, clip(heads[0] + " (continued)", heading_chars), "h3")
                     used += 1
             if style == "h3":
-                used += 0.6  # air above a heading
+                if i == 0:
+                    used += 0.6  # air above a heading
                 add(used, content, "h3")
             else:
                 add(used, content, "", i % 2 == 0, cw)
@@ -336,12 +348,12 @@ def _sheets(
     date: str | None,
     sections: Sequence[PackSection] | None = None,
 ) -> list[_Sheet]:
-    from rackdesigner.export.pack import PACK_SECTIONS
+    from rackdesigner.export.pack import chosen
 
     sheet = Paper(paper)
     pack = PackInput(analysis, list(diagnostics), sheet, theme, date)
     found: list[Page] = []
-    for section in PACK_SECTIONS if sections is None else sections:
+    for section in chosen(None) if sections is None else sections:
         found.extend(section.load()(pack))
     name = analysis.layout.name
     total = len(found)
@@ -458,6 +470,14 @@ class _CairoPack:
                 ctx.rectangle(-2, n * ROW_H - 8, width + 4, ROW_H)
         ctx.set_source_rgba(*rail, 0.5)
         ctx.fill()
+        if sheet.page.boxes:
+            for x, y, bw, bh in sheet.page.boxes:
+                ctx.rectangle(x, y, bw, bh)
+            ctx.set_source_rgb(*colours["slot_line"])
+            ctx.set_line_width(0.5)
+            ctx.set_dash([2.0, 2.0])
+            ctx.stroke()
+            ctx.set_dash([])
         ctx.set_source_rgb(*colours["fg"])
         current: tuple[float, int] | None = None
         for n, content, style, _, _ in sheet.page.lines or ():

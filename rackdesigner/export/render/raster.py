@@ -97,6 +97,28 @@ def flatten(document: str, scale: float = 1.0) -> str:
     return _USE.sub(inline, document)
 
 
+def painted_png(document: str, theme: str, max_side: int) -> bytes:
+    """One of our drawings (the floor plan) as a PNG painted with libcairo directly
+    (paint.Painter, as the print pack paints it): a hall's plan has tens of thousands of
+    elements, which cairosvg would take minutes over. Brought down to ``max_side``."""
+    import cairocffi as cairo
+
+    from rackdesigner.export.render.paint import Painter
+
+    width, height = size(document)
+    scale = scale_for(width, height, max_side)
+    out_w = max(1, min(max_side, int(width * scale)))
+    out_h = max(1, min(max_side, int(height * scale)))
+    surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, out_w, out_h)
+    ctx = cairo.Context(surface)
+    ctx.scale(scale, scale)
+    Painter(theme).paint(ctx, flatten(document, scale))
+    out = io.BytesIO()
+    with signals_deferred():  # cairo writes through a cffi callback (see there)
+        surface.write_to_png(out)
+    return out.getvalue()
+
+
 # A band above an overview holds its title and legend at a size that reads at any scale.
 OVERVIEW_BAND = 64
 

@@ -1,28 +1,16 @@
 """Rows of the print pack's tables: devices per rack and the cable schedule.
 
-The cable schedule follows the columns of exports.md's ``--cables`` (cable id = the link's
-``a`` end, stock lengths as listed there). It is built here from the analysis; once the
-data exports (``--cables``) are merged, both should come from one function.
+The cable schedule is the CSV's (``export --cables``, export/tables.py): the same lengths
+and stock lengths (the cable plant's, by part), with the units each device spans.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from rackdesigner.analysis import Analysis, DeviceFacts, LinkFacts, RackFacts
 from rackdesigner.analysis.open_units import open_units, span_text, spans
 from rackdesigner.export.render.svg import kw
-
-STOCK_LENGTHS_M = (0.5, 1, 1.5, 2, 2.5, 3, 5, 7, 10, 15, 20, 30, 50, 100)
-
-
-def stock_length(length: float) -> float:
-    """The shortest stock cable at least ``length`` long; above 100 m the next 10 m."""
-    for stock in STOCK_LENGTHS_M:
-        if length <= stock + 1e-9:
-            return float(stock)
-    return float(math.ceil(length / 10 - 1e-9) * 10)
 
 
 def units(dev: DeviceFacts) -> str:
@@ -127,12 +115,34 @@ def _end(link: LinkFacts, which: str) -> tuple[str, str]:
     return (dev.rack.id, units(dev))
 
 
+def _channel_stock(analysis: Analysis, link: LinkFacts) -> str:
+    """A channel's patch cords' stock lengths (``2 × 1.5``, ``1.5 + 2``), as the CSV's
+    ``channel`` column gives them: its trunk is ordered once for all its channels."""
+    from rackdesigner.analysis.stock import metres
+
+    runs = analysis.plant.route(link).runs
+    cords = [run.stock for run in (runs[0], runs[-1])]
+    if any(stock is None for stock in cords):
+        return ""
+    first, last = (metres(stock) for stock in cords if stock is not None)
+    return f"2 × {first}" if first == last else f"{first} + {last}"
+
+
 def cable_rows(analysis: Analysis) -> list[CableRow]:
+    """The print pack's schedule: the CSV schedule's lengths and stock lengths
+    (export/tables.py, from the cable plant: a part's own stock lengths), with the units
+    each device spans."""
+    from rackdesigner.export.tables import CABLE_COLUMNS
+    from rackdesigner.export.tables import cable_rows as schedule
+
+    length_at, stock_at = CABLE_COLUMNS.index("length_m"), CABLE_COLUMNS.index("stock_length_m")
     rows = []
-    for link in analysis.links:
+    for link, row in zip(analysis.links, schedule(analysis), strict=True):
         a_rack, a_u = _end(link, "a")
         b_rack, b_u = _end(link, "b")
-        length = link.length
+        stock = row[stock_at]
+        if not stock and len(analysis.plant.route(link).runs) == 3:
+            stock = _channel_stock(analysis, link)
         rows.append(
             CableRow(
                 link.link.a,
@@ -143,8 +153,8 @@ def cable_rows(analysis: Analysis) -> list[CableRow]:
                 b_u,
                 link.link.b,
                 link.link.media or "",
-                "" if length is None else f"{length:.2f}",
-                "" if length is None else f"{stock_length(length):g}",
+                row[length_at],
+                stock,
             )
         )
     return rows

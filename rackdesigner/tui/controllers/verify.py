@@ -33,6 +33,7 @@ def run_verify(analysis: Analysis, request: VerifyRequest) -> tuple[list[Finding
     compared. Raises ScanError for a scan that cannot be read."""
     from rackdesigner.asbuilt import ScanError, design_of, read_scan
     from rackdesigner.asbuilt.compare import compare
+    from rackdesigner.asbuilt.routes import add_routes
 
     scan = read_scan(Path(request.scan), request.form)
     names: dict[str, str] = {}
@@ -45,7 +46,9 @@ def run_verify(analysis: Analysis, request: VerifyRequest) -> tuple[list[Finding
             raise ScanError(request.names, 0, f"cannot read it: {error}") from None
         names = parse_node_name_map(text, request.names)
     design = design_of(analysis, scan.tech)
-    return compare(design, scan, names, speed=request.speed), len(design.cables)
+    findings = compare(design, scan, names, speed=request.speed)
+    add_routes(analysis, design, findings)
+    return findings, len(design.cables)
 
 
 def mark_topology(workspace: Workspace, ui: DesignerUI) -> None:

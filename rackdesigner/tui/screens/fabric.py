@@ -319,6 +319,10 @@ class GenerateScreen(ModalScreen[GenerateResult | None]):
         error: str | None = None
         try:
             plan = generate(self.design, request)
+            if self.design.pathways:  # media by the routes along them, as `new` chooses
+                from rackdesigner.design.cable_plant import plan_by_route
+
+                plan_by_route(self.design, plan)
         except GenerateError as problem:
             error = str(problem)
         except Exception as problem:  # a generator bug: one line here, never a traceback

@@ -9,6 +9,7 @@ is one cached strip, so a hall of 3,000 racks costs only the lines on screen.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, ClassVar
@@ -34,6 +35,7 @@ from rackdesigner.tui.widgets.style_cache import styles_changed
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
+    from rackdesigner.design.cable_route import FloorRoute
 
 CELL_W = 9  # body: id / kW / cooling and feed use
 COLUMN_W = CELL_W + 2  # a cursor mark each side
@@ -113,6 +115,65 @@ def floor_rows(
     return out
 
 
+# (v1.4) A cable's route on the floor: box-drawing characters along the line under each
+# row (the row's lane, where its tray runs), down and across the rows between, a dot at
+# each end's rack.
+_BOX = {
+    frozenset("lr"): "─",
+    frozenset("ud"): "│",
+    frozenset("rd"): "┌",
+    frozenset("ld"): "┐",
+    frozenset("ru"): "└",
+    frozenset("lu"): "┘",
+    frozenset("udr"): "├",
+    frozenset("udl"): "┤",
+    frozenset("lrd"): "┬",
+    frozenset("lru"): "┴",
+    frozenset("lrud"): "┼",
+    frozenset("l"): "─",
+    frozenset("r"): "─",
+    frozenset("u"): "│",
+    frozenset("d"): "│",
+}
+END = "●"
+
+
+def route_x(slot: float, first: int, columns: int) -> int:
+    """The body column of a slot position: a rack's centre; between two racks at a half
+    slot; at the floor's edge for a position beyond its racks (an aisle's tray)."""
+    x = int((slot - first) * COLUMN_W + COLUMN_W // 2)
+    return min(max(x, 0), max(columns * COLUMN_W - 1, 0))
+
+
+def trace(
+    points: Sequence[tuple[float, int]], first: int, columns: int
+) -> dict[int, dict[int, str]]:
+    """The characters a route is drawn with, by body line and column: each point (slot
+    position, row index) on its row's lane (the blank line under the row), joined along
+    the lanes and across the rows; a dot at the first and the last."""
+    joins: dict[tuple[int, int], set[str]] = {}
+    places = [(route_x(slot, first, columns), row * ROW_LINES + CELL_LINES) for slot, row in points]
+
+    def join(x: int, y: int, way: str) -> None:
+        joins.setdefault((y, x), set()).add(way)
+
+    for (x0, y0), (x1, y1) in pairwise(places):
+        step = 1 if x1 >= x0 else -1
+        for x in range(x0, x1, step):  # along the lane first, then across the rows
+            join(x, y0, "r" if step > 0 else "l")
+            join(x + step, y0, "l" if step > 0 else "r")
+        step = 1 if y1 >= y0 else -1
+        for y in range(y0, y1, step):
+            join(x1, y, "d" if step > 0 else "u")
+            join(x1, y + step, "u" if step > 0 else "d")
+    out: dict[int, dict[int, str]] = {}
+    for (y, x), ways in joins.items():
+        out.setdefault(y, {})[x] = _BOX.get(frozenset(ways), "┼")
+    for x, y in (places[0], places[-1]) if places else ():
+        out.setdefault(y, {})[x] = END
+    return out
+
+
 class FloorView(ScrollView, can_focus=True):
     """Racks from above; a cursor moves rack to rack; enter opens the rack's elevation."""
 
@@ -140,18 +201,38 @@ class FloorView(ScrollView, can_focus=True):
         self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(maxsize=4096)
         self._theme = "dark"
         self.border_title = "Floor"
+        self.first_slot = 1
+        self.route: FloorRoute | None = None  # the selected cable's, drawn over the floor
+        self._trace: dict[int, dict[int, str]] = {}
 
     def show(self, layout: Layout, analysis: Analysis | None, marks: Marks) -> None:
         current = self.current_rack_id()
         self.rows = floor_rows(layout, analysis, marks)
         # Each row's columns (ascending): what a scroll shows is counted by bisection.
         self.columns_of = [[c.column for c in cells] for _, cells in self.rows]
+        self.first_slot = min((r.slot for r in layout.racks if r.slot is not None), default=1)
         self.version += 1
+        self._retrace()
         if current is None or not self.select(current, announce=False):
             self.row = min(self.row, max(len(self.rows) - 1, 0))
             self.index = 0
         self._resize()
         self.refresh()
+
+    def show_route(self, route: FloorRoute | None) -> None:
+        """Draw ``route`` (a selected cable's) over the floor, its summary under the panel;
+        None clears it."""
+        self.route = route
+        self.border_subtitle = safe.plain(route.summary) if route is not None else ""
+        self._retrace()
+        self.refresh()
+
+    def _retrace(self) -> None:
+        route = self.route
+        if route is None or not route.routed:
+            self._trace = {}
+            return
+        self._trace = trace(route.points, self.first_slot, self._columns())
 
     def current_rack_id(self) -> str | None:
         if not self.rows or not self.rows[self.row][1]:
@@ -275,6 +356,9 @@ class FloorView(ScrollView, can_focus=True):
 
     def on_resize(self) -> None:
         self._resize()
+        # The cursor may have been put on a rack before the view had a size (the view
+        # first shown, or a cable's first rack): bring it into view now that it has one.
+        self._scroll_to_cursor()
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -310,8 +394,12 @@ class FloorView(ScrollView, can_focus=True):
             text = "  No racks in this layout." if y == HEADER_LINES else ""
             return Strip([Segment(text.ljust(width), base)])
         scroll_x, scroll_y = self.scroll_offset
-        row, within = divmod(y - HEADER_LINES + scroll_y, ROW_LINES)
+        line = y - HEADER_LINES + scroll_y
+        row, within = divmod(line, ROW_LINES)
+        traced = self._trace.get(line)
         if row >= len(self.rows) or within >= CELL_LINES:
+            if traced:
+                return self._lane(traced, width, base)
             return Strip.blank(width, base)
         cursor = self.index if row == self.row else -1
         key = (row, within, cursor, self.version, self._theme)
@@ -325,6 +413,8 @@ class FloorView(ScrollView, can_focus=True):
         # Whole racks only; past them, on a row's first line, how many are beyond.
         shown = self.columns_shown() * COLUMN_W
         rest = body.crop_extend(scroll_x, scroll_x + shown, base)
+        if traced:  # the selected cable's route crosses this row
+            rest = self._over(rest, traced, scroll_x, shown)
         room = max(width - LABEL_W - shown, 0)
         beyond = self.first_column() + self.columns_shown()
         columns = self.columns_of[row]
@@ -332,6 +422,38 @@ class FloorView(ScrollView, can_focus=True):
         hint = f"→{more:,}" if more else ""
         tail = Strip([Segment(hint.rjust(room)[:room], label_style)])
         return Strip.join([label, rest, tail])
+
+    def _route_style(self) -> Style:
+        return Style(color=palette.SURFACES[self._theme]["route"], bold=True)
+
+    def _lane(self, traced: dict[int, str], width: int, base: Style) -> Strip:
+        """A blank line under a row with the route's characters on it."""
+        shown = self.columns_shown() * COLUMN_W
+        scroll_x = int(self.scroll_offset.x)
+        chars = [" "] * shown
+        for x, char in traced.items():
+            if scroll_x <= x < scroll_x + shown:
+                chars[x - scroll_x] = char
+        text = "".join(chars)
+        style = self._route_style()
+        segments = [Segment(" " * LABEL_W, base)]
+        start = 0
+        for index in range(1, len(text) + 1):  # runs of blanks and of the route
+            if index == len(text) or (text[index] == " ") != (text[start] == " "):
+                segments.append(Segment(text[start:index], base if text[start] == " " else style))
+                start = index
+        return Strip(segments).crop_extend(0, width, base)
+
+    def _over(self, rest: Strip, traced: dict[int, str], scroll_x: int, shown: int) -> Strip:
+        """A row's line with the route's characters drawn over it (where it crosses)."""
+        style = self._route_style()
+        for x, char in sorted(traced.items()):
+            at = x - scroll_x
+            if 0 <= at < shown:
+                rest = Strip.join(
+                    [rest.crop(0, at), Strip([Segment(char, style)]), rest.crop(at + 1, shown)]
+                )
+        return rest
 
     def _header(self, y: int) -> Strip:
         key = self.get_component_rich_style("floor--key")
