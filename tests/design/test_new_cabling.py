@@ -1,5 +1,5 @@
 """`new` at 32 to 8,192 GPUs, every fabric and cooling: parts that exist, no threshold
-written, transceivers in the BOM, no errors. The halls of 2,048 GPUs and more build for
+written, transceivers in the BOM, no errors. The halls of 1,024 GPUs and more build for
 seconds each: they run in the slow step."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from rackdesigner.export.tables import bom_rows
 
 COOLING = ("air", "liquid", "rear-door")
 CASES = [
-    pytest.param(gpus, fabric, marks=pytest.mark.slow) if gpus >= 2048 else (gpus, fabric)
+    pytest.param(gpus, fabric, marks=pytest.mark.slow) if gpus >= 1024 else (gpus, fabric)
     for gpus in (32, 256, 1024, 2048, 8192)
     for fabric in ("rail", "leaf-spine", "dragonfly")
     if not (fabric == "leaf-spine" and gpus >= 8192)  # beyond one tier of 64-port leaves

@@ -22,7 +22,7 @@ FABRIC_LIMITS = ("leaf-spine: ",)
 def _cases() -> list[object]:
     out: list[object] = []
     for gpus in (32, 256, 1024, 2048, 8192):
-        marks = [pytest.mark.slow] if gpus >= 2048 else []  # seconds each: the slow step
+        marks = [pytest.mark.slow] if gpus >= 1024 else []  # seconds each: the slow step
         for fabric in FABRICS:
             for cooling in COOLING:
                 out.append(pytest.param(gpus, fabric, cooling, marks=marks))
