@@ -175,19 +175,59 @@ def tier_of(dev: DeviceFacts) -> str | None:
 
 @dataclass(slots=True)
 class Fabric:
-    """The storage fabric: the devices its cables join, with each pair's rate (bit/s)."""
+    """The storage fabric: the devices its cables join, with each pair's rate (bit/s) and
+    cable count."""
 
     edges: dict[str, dict[str, float]] = field(default_factory=dict)
     links: int = 0
     converged: bool = False
+    cables: dict[tuple[str, str], int] = field(default_factory=dict)  # (a, b), a < b
 
-    def add(self, a: str, b: str, speed: float) -> None:
+    def add(self, a: str, b: str, speed: float, count: int = 1) -> None:
+        self.links += count
+        pair = (a, b) if a < b else (b, a)
+        self.cables[pair] = self.cables.get(pair, 0) + count
         if a == b:
-            return
+            return  # a device cabled to itself carries nothing anywhere
         self.edges.setdefault(a, {})
         self.edges.setdefault(b, {})
         self.edges[a][b] = self.edges[a].get(b, 0.0) + speed
         self.edges[b][a] = self.edges[b].get(a, 0.0) + speed
+
+    def without(self, gone: frozenset[str], cut: Iterable[tuple[str, str, float]]) -> Fabric:
+        """This fabric with the devices ``gone`` and the cables ``cut`` (their two ends and
+        rate) taken out: what a failure leaves, derived without walking the layout's cables
+        again (what-if runs it once per failure)."""
+        out = Fabric(converged=self.converged)
+        out.edges = {
+            a: {b: rate for b, rate in row.items() if b not in gone}
+            for a, row in self.edges.items()
+            if a not in gone
+        }
+        out.cables = {
+            pair: n
+            for pair, n in self.cables.items()
+            if pair[0] not in gone and pair[1] not in gone
+        }
+        for a, b, rate in cut:
+            pair = (a, b) if a < b else (b, a)
+            if out.cables.get(pair, 0) <= 0:
+                continue  # gone with a device, or not a storage cable
+            out.cables[pair] -= 1
+            if a == b:
+                continue
+            for x, y in ((a, b), (b, a)):
+                left = out.edges[x][y] - rate
+                if left > EPSILON and out.cables[pair] > 0:
+                    out.edges[x][y] = left
+                else:
+                    del out.edges[x][y]
+        out.edges = {a: row for a, row in out.edges.items() if row}  # as if never cabled
+        out.links = sum(out.cables.values())
+        return out
+
+
+EPSILON = 1e-6  # bit/s: below this a rate left is rounding
 
 
 @dataclass(slots=True)
@@ -247,13 +287,27 @@ class StorageFacts:
         return down / up
 
 
-def storage_facts(analysis: Source, failed: Iterable[str] = ()) -> StorageFacts:
+def storage_facts(
+    analysis: Source,
+    failed: Iterable[str] = (),
+    *,
+    cut: Iterable[tuple[str, str, float]] = (),
+    before: StorageFacts | None = None,
+) -> StorageFacts:
     """The tiers and the storage fabric of ``analysis``'s layout; with ``failed`` (device
-    ids: appliances, switches) as if those devices were gone: what is left of the storage
-    bandwidth with them failed (what-if)."""
+    ids: appliances, switches, nodes) and ``cut`` (cables, by their two devices and rate)
+    as if those were gone: what is left of the storage with them failed (what-if).
+    ``before``: the facts with nothing failed, to derive these from (cheaper than walking
+    the layout's devices and cables again)."""
     gone = frozenset(failed)
+    if before is not None:
+        pfs, objects = _tier_left(before.pfs, gone), _tier_left(before.objects, gone)
+        nodes = [dev for dev in before.nodes if dev.id not in gone]
+        fabric = before.fabric.without(gone, cut)
+        switches = [s for s in before.switches if s in fabric.edges]
+        return _facts(pfs, objects, nodes, fabric, switches, gone)
     pfs, objects = Tier(PARALLEL_FS), Tier(OBJECT)
-    nodes: list[DeviceFacts] = []
+    nodes = []
     kinds: dict[str, str | None] = {}
     for dev in analysis.devices:
         kinds.setdefault(dev.id, dev.kind)
@@ -267,30 +321,42 @@ def storage_facts(analysis: Source, failed: Iterable[str] = ()) -> StorageFacts:
         elif tier == OBJECT:
             objects.add(dev)
     fabric = _fabric(analysis, gone, {dev.id for dev in pfs.devices})
+    cuts = list(cut)
+    if cuts:
+        fabric = fabric.without(frozenset(), cuts)
+    switches = [key for key in fabric.edges if kinds.get(key) == "switch"]
+    return _facts(pfs, objects, nodes, fabric, switches, gone)
+
+
+def _tier_left(tier: Tier, gone: frozenset[str]) -> Tier:
+    out = Tier(tier.name)
+    for dev in tier.devices:
+        if dev.id not in gone:
+            out.add(dev)
+    return out
+
+
+def _facts(
+    pfs: Tier,
+    objects: Tier,
+    nodes: list[DeviceFacts],
+    fabric: Fabric,
+    switches: list[str],
+    gone: frozenset[str],
+) -> StorageFacts:
+    """The facts read off a storage fabric: each node's cables, the leaves, the nodes a
+    path reaches and the maximum flow."""
     node_ids = {dev.id for dev in nodes}
-    node_bandwidth = {
-        dev.id: sum(fabric.edges.get(dev.id, {}).values())
-        for dev in nodes
-        if dev.id in fabric.edges
-    }
-    switches = [key for key in fabric.edges if kinds.get(key) == "switch" and key not in gone]
+    edges = fabric.edges
+    node_bandwidth = {dev.id: sum(edges[dev.id].values()) for dev in nodes if dev.id in edges}
     switch_set = set(switches)
     ends = node_ids | {dev.id for dev in pfs.devices} | {dev.id for dev in objects.devices}
-    leaves = [s for s in switches if any(o in ends for o in fabric.edges[s])]
-    sources = [dev.id for dev in pfs.devices if dev.id in fabric.edges]
+    leaves = [s for s in switches if any(o in ends for o in edges[s])]
+    sources = [dev.id for dev in pfs.devices if dev.id in edges]
     reached = _reached(fabric, sources, switch_set, node_ids)
     flow = _max_flow(fabric, sources, node_ids, switch_set)
     return StorageFacts(
-        pfs,
-        objects,
-        nodes,
-        fabric,
-        node_bandwidth,
-        reached,
-        flow,
-        switches,
-        leaves,
-        gone,
+        pfs, objects, nodes, fabric, node_bandwidth, reached, flow, switches, leaves, gone
     )
 
 
@@ -356,15 +422,13 @@ def _fabric(analysis: Source, gone: frozenset[str], pfs: set[str]) -> Fabric:
         assert a_dev is not None and b_dev is not None
         if a_dev.id in gone or b_dev.id in gone:
             continue
-        fabric.links += 1
         fabric.add(a_dev.id, b_dev.id, lf.speed or 0.0)
     if converged:
         fabric.converged = True
         for (left, right), edge in analysis.compute_edges.items():
             if left in gone or right in gone:
                 continue
-            fabric.links += edge["count"]
-            fabric.add(left, right, edge["bandwidth"])
+            fabric.add(left, right, edge["bandwidth"], edge["count"])
     return fabric
 
 

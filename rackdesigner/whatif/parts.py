@@ -17,13 +17,17 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
 
-KINDS = ("feed", "side", "pdu", "cdu", "door", "switch", "rack", "link")
+KINDS = ("feed", "side", "pdu", "cdu", "door", "switch", "rack", "link", "storage")
 # The kinds ``--each`` ranks.
-EACH_KINDS = ("feed", "side", "pdu", "cdu", "switch", "rack")
+EACH_KINDS = ("feed", "side", "pdu", "cdu", "switch", "rack", "storage")
 # The device kind each device failure must name.
 DEVICE_KINDS = {"pdu": "pdu", "cdu": "cdu", "door": "rear-door", "switch": "switch"}
 KIND_NAMES = {"pdu": "PDU", "cdu": "CDU", "door": "rear door", "switch": "switch"}
 KIND_PLURALS = {"pdu": "PDUs", "cdu": "CDUs", "door": "rear doors", "switch": "switches"}
+# A storage appliance (a parallel file system's or an object store's): whatif/storage.py.
+DEVICE_KINDS["storage"] = "storage"
+KIND_NAMES["storage"] = "storage appliance"
+KIND_PLURALS["storage"] = "storage appliances"
 
 
 class PartError(ValueError):

@@ -11,6 +11,7 @@ from rackdesigner.analysis.failures import FEWER_PSUS
 if TYPE_CHECKING:
     from rackdesigner.model.diagnostics import Diagnostic
     from rackdesigner.whatif.parts import Failure
+    from rackdesigner.whatif.storage import StorageImpact
 
 __all__ = ["FEWER_PSUS", "CoolingLoss", "DeviceLoss", "FabricImpact", "Gone", "Impact"]
 
@@ -91,6 +92,7 @@ class Impact:
     degraded: list[DeviceLoss] = field(default_factory=list)
     power: list[PowerShort] = field(default_factory=list)
     cooling: list[CoolingLoss] = field(default_factory=list)
+    storage: StorageImpact | None = None  # the parallel file system, where it is touched
     fabrics: list[FabricImpact] = field(default_factory=list)
     # Rule findings of the failed layout that the layout did not have (None: not run).
     findings: list[Diagnostic] | None = None
@@ -123,9 +125,11 @@ class Impact:
         finding (a redundancy used up is a loss: "nothing is lost" would hide it)."""
         if self.findings:
             return False
-        return not (
-            self.gpus_lost or self.down or self.degraded or self.power or self.cooling
-        ) and all(f.switches_lost == 0 and f.cables_lost == 0 for f in self.fabrics)
+        return (
+            not (self.gpus_lost or self.down or self.degraded or self.power or self.cooling)
+            and all(f.switches_lost == 0 and f.cables_lost == 0 for f in self.fabrics)
+            and (self.storage is None or self.storage.harmless)
+        )
 
 
 @dataclass(slots=True)
