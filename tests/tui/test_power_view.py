@@ -85,7 +85,7 @@ def test_what_if_offers_the_chain_and_shows_an_element_in_the_power_view(tmp_pat
     assert keys.index("rpp:rpp-a1") < keys.index("ups:ups-a") < keys.index("utility:utility-1")
     assert dict(offered)["rpp:rpp-a1"] == "rpp:rpp-a1  (rack a01's power, A)"
     assert {f"{e.kind}:{e.id}" for e in analysis.layout.power_elements} <= set(keys)
-    assert len(OFFERS) == 3 and chain_kind("ups:ups-a") == "ups" and chain_kind("rack:a") is None
+    assert len(OFFERS) == 4 and chain_kind("ups:ups-a") == "ups" and chain_kind("rack:a") is None
     path = tmp_path / "chain.toml"
     shutil.copy(CHAIN, path)
     ui = FakeUI(opened(path))
