@@ -83,7 +83,7 @@ def test_the_app_offers_the_storage_appliances_and_says_what_the_command_line_sa
     path = copy("training-128.toml", tmp_path)
     analysis = Analysis(load_path(path))
     offered = dict(choices(analysis, "a03-stor1", "a03"))
-    assert list(offered)[0] == "storage:a03-stor1"  # the appliance under the cursor first
+    assert next(iter(offered)) == "storage:a03-stor1"  # the appliance under the cursor first
     assert offered["storage:a03-stor2"] == (
         "storage:a03-stor2  (a parallel file system appliance, a03)"
     )
