@@ -29,6 +29,7 @@ import math
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, Protocol
 
 from rackdesigner.analysis.facts import DeviceFacts, LinkFacts
@@ -320,7 +321,7 @@ def storage_facts(
             pfs.add(dev)
         elif tier == OBJECT:
             objects.add(dev)
-    fabric = _fabric(analysis, gone, {dev.id for dev in pfs.devices})
+    fabric = _fabric(analysis, gone, pfs.devices)
     cuts = list(cut)
     if cuts:
         fabric = fabric.without(frozenset(), cuts)
@@ -406,23 +407,56 @@ def role_of(group: PortGroup, kind: str | None, roles: dict[tuple[int, str | Non
     return role
 
 
-def _fabric(analysis: Source, gone: frozenset[str], pfs: set[str]) -> Fabric:
+def _fabric(analysis: Source, gone: frozenset[str], pfs: list[DeviceFacts]) -> Fabric:
     """The storage cables' device graph; with the compute fabric's when an appliance of the
-    parallel file system is cabled into it (converged)."""
+    parallel file system is cabled into it (converged). Each port group's role is asked
+    once per device kind, and the cables between two devices are added up before they join
+    the graph (a hall's 26,000 storage cables join a few thousand pairs)."""
     fabric = Fabric()
     roles: dict[tuple[int, str | None], str] = {}
-    # Converged: an appliance cabled into the compute fabric (its edges name it).
-    converged = bool(pfs) and any(a in pfs or b in pfs for a, b in analysis.compute_edges)
+    storage: dict[tuple[int, str | None], bool] = {}  # a port group on a kind: storage?
+    # Converged: an appliance cabled into the compute fabric (its edges name it); only an
+    # appliance with compute ports can be, and only then are the edges looked through.
+    data = {
+        d.id for d in pfs if any(g.effective_role(d.kind) == "compute" for g in d.ports.values())
+    }
+    converged = bool(data) and not data.isdisjoint(chain.from_iterable(analysis.compute_edges))
+    edges, cables = fabric.edges, fabric.cables
+    count = 0
     for lf in analysis.links:
         if lf.compute:
             continue
-        if not is_storage_link(lf, roles):
+        a, b = lf.a, lf.b
+        ga, gb, da, db = a.group, b.group, a.device, b.device
+        if ga is None or gb is None or da is None or db is None:
             continue
-        a_dev, b_dev = lf.a.device, lf.b.device
-        assert a_dev is not None and b_dev is not None
-        if a_dev.id in gone or b_dev.id in gone:
+        key_a, key_b = (id(ga), da.kind), (id(gb), db.kind)
+        is_a = storage.get(key_a)
+        if is_a is None:
+            is_a = storage[key_a] = role_of(ga, da.kind, roles) == "storage"
+        is_b = storage.get(key_b)
+        if is_b is None:
+            is_b = storage[key_b] = role_of(gb, db.kind, roles) == "storage"
+        if not (is_a and is_b) or a.problem is not None or b.problem is not None:
             continue
-        fabric.add(a_dev.id, b_dev.id, lf.speed or 0.0)
+        left, right = da.id, db.id
+        if left in gone or right in gone:
+            continue
+        count += 1
+        pair = (left, right) if left < right else (right, left)
+        cables[pair] = cables.get(pair, 0) + 1
+        if left == right:
+            continue  # a device cabled to itself carries nothing anywhere
+        rate = lf.speed or 0.0
+        row = edges.get(left)
+        if row is None:
+            row = edges[left] = {}
+        row[right] = row.get(right, 0.0) + rate
+        row = edges.get(right)
+        if row is None:
+            row = edges[right] = {}
+        row[left] = row.get(left, 0.0) + rate
+    fabric.links = count
     if converged:
         fabric.converged = True
         for (left, right), edge in analysis.compute_edges.items():
