@@ -198,33 +198,56 @@ class Fabric:
     def without(self, gone: frozenset[str], cut: Iterable[tuple[str, str, float]]) -> Fabric:
         """This fabric with the devices ``gone`` and the cables ``cut`` (their two ends and
         rate) taken out: what a failure leaves, derived without walking the layout's cables
-        again (what-if runs it once per failure)."""
-        out = Fabric(converged=self.converged)
-        out.edges = {
-            a: {b: rate for b, rate in row.items() if b not in gone}
-            for a, row in self.edges.items()
-            if a not in gone
-        }
-        out.cables = {
-            pair: n
-            for pair, n in self.cables.items()
-            if pair[0] not in gone and pair[1] not in gone
-        }
+        again (what-if runs it once per failure). Only the rows a failure changes are
+        copied: a failure's cost is what it touches, not the fabric's size."""
+        out = Fabric(dict(self.edges), self.links, self.converged, dict(self.cables))
+        edges, cables = out.edges, out.cables
+        rows: dict[str, dict[str, float]] = {}  # the rows copied so far
+
+        def row(device: str) -> dict[str, float]:
+            found = rows.get(device)
+            if found is None:
+                found = rows[device] = edges[device] = dict(edges[device])
+            return found
+
+        for device in gone:
+            out.links -= cables.pop((device, device), 0)
+            for other in self.edges.get(device, ()):
+                pair = (device, other) if device < other else (other, device)
+                out.links -= cables.pop(pair, 0)
+                if other not in gone and other in edges:
+                    del row(other)[device]
+            edges.pop(device, None)
         for a, b, rate in cut:
             pair = (a, b) if a < b else (b, a)
-            if out.cables.get(pair, 0) <= 0:
+            if cables.get(pair, 0) <= 0:
                 continue  # gone with a device, or not a storage cable
-            out.cables[pair] -= 1
+            cables[pair] -= 1
+            out.links -= 1
+            if not cables[pair]:
+                del cables[pair]
             if a == b:
                 continue
             for x, y in ((a, b), (b, a)):
-                left = out.edges[x][y] - rate
-                if left > EPSILON and out.cables[pair] > 0:
-                    out.edges[x][y] = left
+                left = row(x)[y] - rate
+                if left > EPSILON and pair in cables:
+                    row(x)[y] = left
                 else:
-                    del out.edges[x][y]
-        out.edges = {a: row for a, row in out.edges.items() if row}  # as if never cabled
-        out.links = sum(out.cables.values())
+                    del row(x)[y]
+        for device, kept in rows.items():
+            if not kept and device in edges:
+                del edges[device]  # as if never cabled
+        return out
+
+    def touched_by(self, gone: frozenset[str], cut: Iterable[tuple[str, str, float]]) -> set[str]:
+        """The devices whose cables ``gone`` and ``cut`` change: they and their neighbours."""
+        out = set()
+        for device in gone:
+            if device in self.edges:
+                out.add(device)
+                out.update(self.edges[device])
+        for a, b, _ in cut:
+            out.update((a, b))
         return out
 
 
@@ -243,6 +266,13 @@ class StorageFacts:
     switches: list[str]  # the storage fabric's switches, in layout order
     leaves: list[str]  # of them, those a GPU node or an appliance is cabled to
     failed: frozenset[str] = frozenset()
+    _pods: Pods | None = None
+
+    def pods(self) -> Pods:
+        """The fabric's connected parts and what each carries (built once)."""
+        if self._pods is None:
+            self._pods = _pods_of(self)
+        return self._pods
 
     @property
     def gpus(self) -> int:
@@ -304,9 +334,10 @@ def storage_facts(
     if before is not None:
         pfs, objects = _tier_left(before.pfs, gone), _tier_left(before.objects, gone)
         nodes = [dev for dev in before.nodes if dev.id not in gone]
-        fabric = before.fabric.without(gone, cut)
+        cuts = list(cut)
+        fabric = before.fabric.without(gone, cuts)
         switches = [s for s in before.switches if s in fabric.edges]
-        return _facts(pfs, objects, nodes, fabric, switches, gone)
+        return _derived(before, _Left(pfs, objects, nodes, fabric, switches, gone), cuts)
     pfs, objects = Tier(PARALLEL_FS), Tier(OBJECT)
     nodes = []
     kinds: dict[str, str | None] = {}
@@ -358,6 +389,100 @@ def _facts(
     flow = _max_flow(fabric, sources, node_ids, switch_set)
     return StorageFacts(
         pfs, objects, nodes, fabric, node_bandwidth, reached, flow, switches, leaves, gone
+    )
+
+
+@dataclass(slots=True)
+class Pods:
+    """The storage fabric's connected parts (each pod of a hall is a storage fabric of its
+    own) and what each carries from its appliances to its nodes: a failure changes the
+    parts it touches only, so what-if works out their flow alone."""
+
+    of: dict[str, int]  # device -> its part
+    devices: list[set[str]]
+    flow: list[float]  # bit/s each part carries (the parts' flows add up to the fabric's)
+
+
+def _pods_of(facts: StorageFacts) -> Pods:
+    edges = facts.fabric.edges
+    of: dict[str, int] = {}
+    devices: list[set[str]] = []
+    for start in edges:
+        if start in of:
+            continue
+        part, queue = {start}, [start]
+        of[start] = len(devices)
+        while queue:
+            for other in edges[queue.pop()]:
+                if other not in of:
+                    of[other] = len(devices)
+                    part.add(other)
+                    queue.append(other)
+        devices.append(part)
+    node_ids = {dev.id for dev in facts.nodes}
+    switches = set(facts.switches)
+    sources: list[list[str]] = [[] for _ in devices]
+    for dev in facts.pfs.devices:
+        if dev.id in of:
+            sources[of[dev.id]].append(dev.id)
+    flow = [
+        _max_flow(facts.fabric, sources[i], node_ids, part & switches) if sources[i] else 0.0
+        for i, part in enumerate(devices)
+    ]
+    return Pods(of, devices, flow)
+
+
+@dataclass(frozen=True, slots=True)
+class _Left:
+    """What is left of the tiers and the fabric after a failure, before what follows."""
+
+    pfs: Tier
+    objects: Tier
+    nodes: list[DeviceFacts]
+    fabric: Fabric
+    switches: list[str]
+    gone: frozenset[str]
+
+
+def _derived(before: StorageFacts, left: _Left, cut: list[tuple[str, str, float]]) -> StorageFacts:
+    """The facts after a failure from the facts before: the nodes' cables, the leaves,
+    the nodes reached and the flow worked out again in the parts of the fabric the failure
+    touches only, the rest as before."""
+    fabric, gone = left.fabric, left.gone
+    edges = fabric.edges
+    touched = before.fabric.touched_by(gone, cut)
+    pods = before.pods()
+    hit = {pods.of[d] for d in touched if d in pods.of}
+    part: set[str] = set().union(*(pods.devices[i] for i in hit))
+    node_ids = {dev.id for dev in left.nodes}
+    node_bandwidth = dict(before.node_bandwidth)
+    for device in touched | gone:
+        if device in node_ids and device in edges:
+            node_bandwidth[device] = sum(edges[device].values())
+        else:
+            node_bandwidth.pop(device, None)
+    ends = node_ids | {d.id for d in left.pfs.devices} | {d.id for d in left.objects.devices}
+    leaves = [
+        s
+        for s in before.leaves
+        if s in edges and (s not in touched or any(o in ends for o in edges[s]))
+    ]
+    switch_set = set(left.switches)
+    sources = [d.id for d in left.pfs.devices if d.id in edges and d.id in part]
+    reached = (before.reached - part) | _reached(fabric, sources, switch_set, node_ids)
+    flow = before.flow - sum(pods.flow[i] for i in hit)
+    flow += _max_flow(fabric, sources, node_ids, switch_set & part)
+    return StorageFacts(
+        left.pfs,
+        left.objects,
+        left.nodes,
+        fabric,
+        node_bandwidth,
+        reached & node_ids,
+        max(flow, 0.0),
+        left.switches,
+        leaves,
+        gone,
     )
 
 

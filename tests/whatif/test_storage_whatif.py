@@ -128,6 +128,21 @@ def test_a_spine_and_a_cable_on_the_unit_fabric() -> None:
     assert cable.read_left == pytest.approx(80 * GB)
 
 
+# A second pod beside the unit fabric: its own node, leaf and appliance.
+POD2 = """
+[[racks]]
+id = "a02"
+row = "A"
+slot = 2
+devices = [
+  { id = "n3", model = "dgx-h100", position = 1 },
+  { id = "leaf3", model = "sw", position = 17 },
+  { id = "pfs3", model = "pfs-x", position = 21 },
+]
+"""
+POD2_LINKS = [("n3:eth1", "leaf3:p1"), ("pfs3:eth1", "leaf3:p2"), ("pfs3:eth2", "leaf3:p3")]
+
+
 @pytest.mark.parametrize(
     ("failed", "cut"),
     [
@@ -135,14 +150,17 @@ def test_a_spine_and_a_cable_on_the_unit_fabric() -> None:
         ({"pfs2", "leaf1"}, []),
         ({"n1"}, [("n2", "leaf1", 400e9)]),
         (set(), [("leaf1", "spine1", 400e9), ("pfs1", "leaf2", 400e9)]),
+        ({"leaf3"}, []),
+        ({"pfs3", "spine2"}, [("n3", "leaf3", 400e9)]),
     ],
 )
 def test_derived_facts_are_the_facts_built_again(
     failed: set[str], cut: list[tuple[str, str, float]]
 ) -> None:
-    """What-if derives the storage left from the facts before; it must be what walking the
-    layout again gives."""
-    analysis = _analysis(FABRIC + _links(LINKS))
+    """What-if derives the storage left from the facts before, working out again only the
+    pods the failure touches; it must be what walking the layout again gives."""
+    analysis = _analysis(FABRIC + POD2 + _links(LINKS + POD2_LINKS))
+    assert len(analysis.storage.pods().devices) == 2
     fresh = storage_facts(analysis, failed, cut=cut)
     derived = storage_facts(analysis, failed, cut=cut, before=analysis.storage)
     assert derived.flow == pytest.approx(fresh.flow)
