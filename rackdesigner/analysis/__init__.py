@@ -311,10 +311,11 @@ class Analysis:
     @property
     def storage(self) -> StorageFacts:
         """The storage tiers and the storage fabric (analysis/storage.py), built on first
-        use: only the storage rules, the report and the exports read them."""
+        use: only the storage rules, the report and the exports read them. A failed
+        layout's failed devices (what-if) serve and reach nothing."""
         from rackdesigner.analysis.storage import storage_facts
 
-        return self._once("_storage", lambda: storage_facts(self))
+        return self._once("_storage", lambda: storage_facts(self, self.failed.devices))
 
     @property
     def cdu_loads(self) -> list[CduLoad]:

@@ -29,6 +29,7 @@ import math
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, Protocol
 
 from rackdesigner.analysis.facts import DeviceFacts, LinkFacts
@@ -175,19 +176,82 @@ def tier_of(dev: DeviceFacts) -> str | None:
 
 @dataclass(slots=True)
 class Fabric:
-    """The storage fabric: the devices its cables join, with each pair's rate (bit/s)."""
+    """The storage fabric: the devices its cables join, with each pair's rate (bit/s) and
+    cable count."""
 
     edges: dict[str, dict[str, float]] = field(default_factory=dict)
     links: int = 0
     converged: bool = False
+    cables: dict[tuple[str, str], int] = field(default_factory=dict)  # (a, b), a < b
 
-    def add(self, a: str, b: str, speed: float) -> None:
+    def add(self, a: str, b: str, speed: float, count: int = 1) -> None:
+        self.links += count
+        pair = (a, b) if a < b else (b, a)
+        self.cables[pair] = self.cables.get(pair, 0) + count
         if a == b:
-            return
+            return  # a device cabled to itself carries nothing anywhere
         self.edges.setdefault(a, {})
         self.edges.setdefault(b, {})
         self.edges[a][b] = self.edges[a].get(b, 0.0) + speed
         self.edges[b][a] = self.edges[b].get(a, 0.0) + speed
+
+    def without(self, gone: frozenset[str], cut: Iterable[tuple[str, str, float]]) -> Fabric:
+        """This fabric with the devices ``gone`` and the cables ``cut`` (their two ends and
+        rate) taken out: what a failure leaves, derived without walking the layout's cables
+        again (what-if runs it once per failure). Only the rows a failure changes are
+        copied: a failure's cost is what it touches, not the fabric's size."""
+        out = Fabric(dict(self.edges), self.links, self.converged, dict(self.cables))
+        edges, cables = out.edges, out.cables
+        rows: dict[str, dict[str, float]] = {}  # the rows copied so far
+
+        def row(device: str) -> dict[str, float]:
+            found = rows.get(device)
+            if found is None:
+                found = rows[device] = edges[device] = dict(edges[device])
+            return found
+
+        for device in gone:
+            out.links -= cables.pop((device, device), 0)
+            for other in self.edges.get(device, ()):
+                pair = (device, other) if device < other else (other, device)
+                out.links -= cables.pop(pair, 0)
+                if other not in gone and other in edges:
+                    del row(other)[device]
+            edges.pop(device, None)
+        for a, b, rate in cut:
+            pair = (a, b) if a < b else (b, a)
+            if cables.get(pair, 0) <= 0:
+                continue  # gone with a device, or not a storage cable
+            cables[pair] -= 1
+            out.links -= 1
+            if not cables[pair]:
+                del cables[pair]
+            if a == b:
+                continue
+            for x, y in ((a, b), (b, a)):
+                left = row(x)[y] - rate
+                if left > EPSILON and pair in cables:
+                    row(x)[y] = left
+                else:
+                    del row(x)[y]
+        for device, kept in rows.items():
+            if not kept and device in edges:
+                del edges[device]  # as if never cabled
+        return out
+
+    def touched_by(self, gone: frozenset[str], cut: Iterable[tuple[str, str, float]]) -> set[str]:
+        """The devices whose cables ``gone`` and ``cut`` change: they and their neighbours."""
+        out = set()
+        for device in gone:
+            if device in self.edges:
+                out.add(device)
+                out.update(self.edges[device])
+        for a, b, _ in cut:
+            out.update((a, b))
+        return out
+
+
+EPSILON = 1e-6  # bit/s: below this a rate left is rounding
 
 
 @dataclass(slots=True)
@@ -202,6 +266,13 @@ class StorageFacts:
     switches: list[str]  # the storage fabric's switches, in layout order
     leaves: list[str]  # of them, those a GPU node or an appliance is cabled to
     failed: frozenset[str] = frozenset()
+    _pods: Pods | None = None
+
+    def pods(self) -> Pods:
+        """The fabric's connected parts and what each carries (built once)."""
+        if self._pods is None:
+            self._pods = _pods_of(self)
+        return self._pods
 
     @property
     def gpus(self) -> int:
@@ -247,13 +318,28 @@ class StorageFacts:
         return down / up
 
 
-def storage_facts(analysis: Source, failed: Iterable[str] = ()) -> StorageFacts:
+def storage_facts(
+    analysis: Source,
+    failed: Iterable[str] = (),
+    *,
+    cut: Iterable[tuple[str, str, float]] = (),
+    before: StorageFacts | None = None,
+) -> StorageFacts:
     """The tiers and the storage fabric of ``analysis``'s layout; with ``failed`` (device
-    ids: appliances, switches) as if those devices were gone: what is left of the storage
-    bandwidth with them failed (what-if)."""
+    ids: appliances, switches, nodes) and ``cut`` (cables, by their two devices and rate)
+    as if those were gone: what is left of the storage with them failed (what-if).
+    ``before``: the facts with nothing failed, to derive these from (cheaper than walking
+    the layout's devices and cables again)."""
     gone = frozenset(failed)
+    if before is not None:
+        pfs, objects = _tier_left(before.pfs, gone), _tier_left(before.objects, gone)
+        nodes = [dev for dev in before.nodes if dev.id not in gone]
+        cuts = list(cut)
+        fabric = before.fabric.without(gone, cuts)
+        switches = [s for s in before.switches if s in fabric.edges]
+        return _derived(before, _Left(pfs, objects, nodes, fabric, switches, gone), cuts)
     pfs, objects = Tier(PARALLEL_FS), Tier(OBJECT)
-    nodes: list[DeviceFacts] = []
+    nodes = []
     kinds: dict[str, str | None] = {}
     for dev in analysis.devices:
         kinds.setdefault(dev.id, dev.kind)
@@ -266,29 +352,135 @@ def storage_facts(analysis: Source, failed: Iterable[str] = ()) -> StorageFacts:
             pfs.add(dev)
         elif tier == OBJECT:
             objects.add(dev)
-    fabric = _fabric(analysis, gone, {dev.id for dev in pfs.devices})
+    fabric = _fabric(analysis, gone, pfs.devices)
+    cuts = list(cut)
+    if cuts:
+        fabric = fabric.without(frozenset(), cuts)
+    switches = [key for key in fabric.edges if kinds.get(key) == "switch"]
+    return _facts(pfs, objects, nodes, fabric, switches, gone)
+
+
+def _tier_left(tier: Tier, gone: frozenset[str]) -> Tier:
+    out = Tier(tier.name)
+    for dev in tier.devices:
+        if dev.id not in gone:
+            out.add(dev)
+    return out
+
+
+def _facts(
+    pfs: Tier,
+    objects: Tier,
+    nodes: list[DeviceFacts],
+    fabric: Fabric,
+    switches: list[str],
+    gone: frozenset[str],
+) -> StorageFacts:
+    """The facts read off a storage fabric: each node's cables, the leaves, the nodes a
+    path reaches and the maximum flow."""
     node_ids = {dev.id for dev in nodes}
-    node_bandwidth = {
-        dev.id: sum(fabric.edges.get(dev.id, {}).values())
-        for dev in nodes
-        if dev.id in fabric.edges
-    }
-    switches = [key for key in fabric.edges if kinds.get(key) == "switch" and key not in gone]
+    edges = fabric.edges
+    node_bandwidth = {dev.id: sum(edges[dev.id].values()) for dev in nodes if dev.id in edges}
     switch_set = set(switches)
     ends = node_ids | {dev.id for dev in pfs.devices} | {dev.id for dev in objects.devices}
-    leaves = [s for s in switches if any(o in ends for o in fabric.edges[s])]
-    sources = [dev.id for dev in pfs.devices if dev.id in fabric.edges]
+    leaves = [s for s in switches if any(o in ends for o in edges[s])]
+    sources = [dev.id for dev in pfs.devices if dev.id in edges]
     reached = _reached(fabric, sources, switch_set, node_ids)
     flow = _max_flow(fabric, sources, node_ids, switch_set)
     return StorageFacts(
-        pfs,
-        objects,
-        nodes,
+        pfs, objects, nodes, fabric, node_bandwidth, reached, flow, switches, leaves, gone
+    )
+
+
+@dataclass(slots=True)
+class Pods:
+    """The storage fabric's connected parts (each pod of a hall is a storage fabric of its
+    own) and what each carries from its appliances to its nodes: a failure changes the
+    parts it touches only, so what-if works out their flow alone."""
+
+    of: dict[str, int]  # device -> its part
+    devices: list[set[str]]
+    flow: list[float]  # bit/s each part carries (the parts' flows add up to the fabric's)
+
+
+def _pods_of(facts: StorageFacts) -> Pods:
+    edges = facts.fabric.edges
+    of: dict[str, int] = {}
+    devices: list[set[str]] = []
+    for start in edges:
+        if start in of:
+            continue
+        part, queue = {start}, [start]
+        of[start] = len(devices)
+        while queue:
+            for other in edges[queue.pop()]:
+                if other not in of:
+                    of[other] = len(devices)
+                    part.add(other)
+                    queue.append(other)
+        devices.append(part)
+    node_ids = {dev.id for dev in facts.nodes}
+    switches = set(facts.switches)
+    sources: list[list[str]] = [[] for _ in devices]
+    for dev in facts.pfs.devices:
+        if dev.id in of:
+            sources[of[dev.id]].append(dev.id)
+    flow = [
+        _max_flow(facts.fabric, sources[i], node_ids, part & switches) if sources[i] else 0.0
+        for i, part in enumerate(devices)
+    ]
+    return Pods(of, devices, flow)
+
+
+@dataclass(frozen=True, slots=True)
+class _Left:
+    """What is left of the tiers and the fabric after a failure, before what follows."""
+
+    pfs: Tier
+    objects: Tier
+    nodes: list[DeviceFacts]
+    fabric: Fabric
+    switches: list[str]
+    gone: frozenset[str]
+
+
+def _derived(before: StorageFacts, left: _Left, cut: list[tuple[str, str, float]]) -> StorageFacts:
+    """The facts after a failure from the facts before: the nodes' cables, the leaves,
+    the nodes reached and the flow worked out again in the parts of the fabric the failure
+    touches only, the rest as before."""
+    fabric, gone = left.fabric, left.gone
+    edges = fabric.edges
+    touched = before.fabric.touched_by(gone, cut)
+    pods = before.pods()
+    hit = {pods.of[d] for d in touched if d in pods.of}
+    part: set[str] = set().union(*(pods.devices[i] for i in hit))
+    node_ids = {dev.id for dev in left.nodes}
+    node_bandwidth = dict(before.node_bandwidth)
+    for device in touched | gone:
+        if device in node_ids and device in edges:
+            node_bandwidth[device] = sum(edges[device].values())
+        else:
+            node_bandwidth.pop(device, None)
+    ends = node_ids | {d.id for d in left.pfs.devices} | {d.id for d in left.objects.devices}
+    leaves = [
+        s
+        for s in before.leaves
+        if s in edges and (s not in touched or any(o in ends for o in edges[s]))
+    ]
+    switch_set = set(left.switches)
+    sources = [d.id for d in left.pfs.devices if d.id in edges and d.id in part]
+    reached = (before.reached - part) | _reached(fabric, sources, switch_set, node_ids)
+    flow = before.flow - sum(pods.flow[i] for i in hit)
+    flow += _max_flow(fabric, sources, node_ids, switch_set & part)
+    return StorageFacts(
+        left.pfs,
+        left.objects,
+        left.nodes,
         fabric,
         node_bandwidth,
-        reached,
-        flow,
-        switches,
+        reached & node_ids,
+        max(flow, 0.0),
+        left.switches,
         leaves,
         gone,
     )
@@ -340,31 +532,62 @@ def role_of(group: PortGroup, kind: str | None, roles: dict[tuple[int, str | Non
     return role
 
 
-def _fabric(analysis: Source, gone: frozenset[str], pfs: set[str]) -> Fabric:
+def _fabric(analysis: Source, gone: frozenset[str], pfs: list[DeviceFacts]) -> Fabric:
     """The storage cables' device graph; with the compute fabric's when an appliance of the
-    parallel file system is cabled into it (converged)."""
+    parallel file system is cabled into it (converged). Each port group's role is asked
+    once per device kind, and the cables between two devices are added up before they join
+    the graph (a hall's 26,000 storage cables join a few thousand pairs)."""
     fabric = Fabric()
     roles: dict[tuple[int, str | None], str] = {}
-    # Converged: an appliance cabled into the compute fabric (its edges name it).
-    converged = bool(pfs) and any(a in pfs or b in pfs for a, b in analysis.compute_edges)
+    storage: dict[tuple[int, str | None], bool] = {}  # a port group on a kind: storage?
+    # Converged: an appliance cabled into the compute fabric (its edges name it); only an
+    # appliance with compute ports can be, and only then are the edges looked through.
+    data = {
+        d.id for d in pfs if any(g.effective_role(d.kind) == "compute" for g in d.ports.values())
+    }
+    converged = bool(data) and not data.isdisjoint(chain.from_iterable(analysis.compute_edges))
+    edges, cables = fabric.edges, fabric.cables
+    count = 0
     for lf in analysis.links:
         if lf.compute:
             continue
-        if not is_storage_link(lf, roles):
+        a, b = lf.a, lf.b
+        ga, gb, da, db = a.group, b.group, a.device, b.device
+        if ga is None or gb is None or da is None or db is None:
             continue
-        a_dev, b_dev = lf.a.device, lf.b.device
-        assert a_dev is not None and b_dev is not None
-        if a_dev.id in gone or b_dev.id in gone:
+        key_a, key_b = (id(ga), da.kind), (id(gb), db.kind)
+        is_a = storage.get(key_a)
+        if is_a is None:
+            is_a = storage[key_a] = role_of(ga, da.kind, roles) == "storage"
+        is_b = storage.get(key_b)
+        if is_b is None:
+            is_b = storage[key_b] = role_of(gb, db.kind, roles) == "storage"
+        if not (is_a and is_b) or a.problem is not None or b.problem is not None:
             continue
-        fabric.links += 1
-        fabric.add(a_dev.id, b_dev.id, lf.speed or 0.0)
+        left, right = da.id, db.id
+        if left in gone or right in gone:
+            continue
+        count += 1
+        pair = (left, right) if left < right else (right, left)
+        cables[pair] = cables.get(pair, 0) + 1
+        if left == right:
+            continue  # a device cabled to itself carries nothing anywhere
+        rate = lf.speed or 0.0
+        row = edges.get(left)
+        if row is None:
+            row = edges[left] = {}
+        row[right] = row.get(right, 0.0) + rate
+        row = edges.get(right)
+        if row is None:
+            row = edges[right] = {}
+        row[left] = row.get(left, 0.0) + rate
+    fabric.links = count
     if converged:
         fabric.converged = True
         for (left, right), edge in analysis.compute_edges.items():
             if left in gone or right in gone:
                 continue
-            fabric.links += edge["count"]
-            fabric.add(left, right, edge["bandwidth"])
+            fabric.add(left, right, edge["bandwidth"], edge["count"])
     return fabric
 
 

@@ -12,7 +12,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rackdesigner.report.report import Report, build
-from rackdesigner.report.workload_brief import workload_brief, workload_lines
+from rackdesigner.report.workload_brief import (
+    storage_brief,
+    storage_lines,
+    workload_brief,
+    workload_lines,
+)
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis, RackFacts
@@ -113,9 +118,13 @@ class Summary:
     site_load: float = 0.0
     site_budget: float | None = None
     # The workload's memory fit and gradient sync: (label, text, level) lines, and in one
-    # phrase where there is no room for them.
+    # phrase (with the checkpoint's time) where there is no room for them.
     workload: list[tuple[str, str, str]] = field(default_factory=list)
     workload_brief: str = ""
+    # The storage a GPU and the checkpoint's time, where there is room after the workload's
+    # lines and the loops' detail; else in one phrase.
+    storage: list[tuple[str, str, str]] = field(default_factory=list)
+    storage_brief: str = ""
 
 
 def heat_limit(analysis: Analysis, facts: RackFacts) -> tuple[float, str, float | None]:
@@ -234,5 +243,7 @@ def summarise(analysis: Analysis, report: Report | None = None) -> Summary:
         site["load"],
         site["budget"],
         workload_lines(report.get("workload"), analysis),
-        workload_brief(report.get("workload")),
+        workload_brief(report.get("workload"), report.get("storage")),
+        storage_lines(report.get("storage"), analysis),
+        storage_brief(report.get("storage")),
     )

@@ -244,7 +244,7 @@ class Shading:
 
 def shading_of(part: str, impact: Impact, rack_of: dict[str, str]) -> Shading:
     """Which devices to shade how: down, degraded (power-capped, or a rail cut), cut off
-    from their fabric's largest part."""
+    from their fabric's largest part or from the parallel file system."""
     shading = Shading(part, impact)
     for loss in impact.down:
         shading.shade[loss.id] = "down"
@@ -257,6 +257,8 @@ def shading_of(part: str, impact: Impact, rack_of: dict[str, str]) -> Shading:
             shading.shade.setdefault(node, "cut off")
         for node in fabric.rails_cut:
             shading.shade.setdefault(node, "degraded")
+    for node in impact.storage.cut_off if impact.storage is not None else ():
+        shading.shade.setdefault(node, "cut off")  # from the parallel file system
     for device in shading.shade:
         if device not in shading.where and device in rack_of:
             shading.where[device] = rack_of[device]

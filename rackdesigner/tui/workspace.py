@@ -374,14 +374,17 @@ class Workspace:
 
     def _workload_facts(self) -> list[str]:
         """The settings page's workload figures as the layout has them now (the memory fit,
-        the gradient sync), so that a key's edit shows what it changes."""
+        the gradient sync, the storage a GPU and the checkpoint), so that a key's edit shows
+        what it changes."""
+        from rackdesigner.report.storage import storage_section
         from rackdesigner.report.workload import build_workload
-        from rackdesigner.report.workload_brief import workload_lines
+        from rackdesigner.report.workload_brief import storage_lines, workload_lines
 
         analysis = self.session.analysis if self.session is not None else None
         if analysis is None:
             return []
         lines = workload_lines(build_workload(analysis), analysis)
+        lines += storage_lines(storage_section(analysis), analysis)
         return [f"{label.lower()}: {text}" if label else f"  {text}" for label, text, _ in lines]
 
     def findings_of(self, ref: Ref | None) -> list[Diagnostic]:

@@ -50,6 +50,7 @@ from rackdesigner.whatif.results import (
     Impact,
     PowerShort,
 )
+from rackdesigner.whatif.storage import StorageLosses
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
@@ -92,6 +93,7 @@ class WhatIf:
         self._index: PartIndex | None = None
         self._air: float | None = None
         self._checked: tuple[Grouped, Counter[Any]] | None = None  # the layout's findings
+        self.storage = StorageLosses(analysis)
 
     # -- one scenario ----------------------------------------------------------------------
 
@@ -104,6 +106,7 @@ class WhatIf:
         impact = Impact([f for f in failures if f.kind != WARMER], warmer=lost.warmer)
         gone = self.gone(lost, impact)
         impact.fabrics = self.fabric.impacts(gone.down, lost.links)
+        impact.storage = self.storage.impact(gone.down, lost.links)
         if findings:
             impact.findings = self._findings(lost, gone)
         return impact
@@ -147,6 +150,8 @@ class WhatIf:
                 # Rounded: a flow derived from the fabric before and one built again agree
                 # to the last few bits, and ties must fall the same way.
                 round(ratio, 9) if ratio is not None else 1.0,
+                -(impact.storage.gpus_cut_off if impact.storage else 0),
+                round(impact.storage.read_ratio or 0.0, 9) if impact.storage else 1.0,
                 -sum(c.over for c in impact.cooling),
                 -sum(p.over for p in impact.power),
                 -impact.chain_over,

@@ -42,14 +42,30 @@ KINDS = (
     MODULE,
     "loop",
     WARMER,
+    "storage",
 )
 # The kinds ``--each`` ranks.
-EACH_KINDS = ("feed", "side", "pdu", "cdu", "switch", "rack", *POWER_KINDS, MODULE, "loop")
+EACH_KINDS = (
+    "feed",
+    "side",
+    "pdu",
+    "cdu",
+    "switch",
+    "rack",
+    *POWER_KINDS,
+    MODULE,
+    "loop",
+    "storage",
+)
 # The device kind each device failure must name.
 DEVICE_KINDS = {"pdu": "pdu", "cdu": "cdu", "door": "rear-door", "switch": "switch"}
 KIND_NAMES = {"pdu": "PDU", "cdu": "CDU", "door": "rear door", "switch": "switch"}
 KIND_PLURALS = {"pdu": "PDUs", "cdu": "CDUs", "door": "rear doors", "switch": "switches"}
 SHOWN_IDS = 8  # ids an error lists before counting the rest
+# A storage appliance (a parallel file system's or an object store's): whatif/storage.py.
+DEVICE_KINDS["storage"] = "storage"
+KIND_NAMES["storage"] = "storage appliance"
+KIND_PLURALS["storage"] = "storage appliances"
 
 
 class PartError(ValueError):

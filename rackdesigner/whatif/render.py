@@ -20,6 +20,7 @@ from rackdesigner.whatif.results import (
     NotRated,
     OnePath,
 )
+from rackdesigner.whatif.storage import storage_data, storage_lines, storage_summary
 
 # Devices listed by name in text and Markdown; the rest are counted.
 SHOWN = 12
@@ -58,6 +59,7 @@ def impact_data(impact: Impact) -> dict[str, Any]:
             }
             for c in impact.cooling
         ],
+        "storage": storage_data(impact.storage),
         "fabrics": [_fabric(f) for f in impact.fabrics],
         "warmer_water": impact.warmer,
         "gpus_one_path": impact.gpus_one_path,
@@ -216,6 +218,8 @@ def impact_lines(impact: Impact, findings_listed: int | None = None) -> list[str
     out += [_not_rated_line(n) for n in impact.not_rated]
     for f in impact.fabrics:
         out += _fabric_lines(f)
+    if impact.storage is not None:
+        out += storage_lines(impact.storage)
     if impact.findings is not None:
         if impact.findings:
             out.append(f"  new findings: {len(impact.findings)}")
@@ -378,6 +382,8 @@ def summary(impact: Impact) -> str:
     ratio = impact.worst_bisection
     if ratio is not None and ratio < 1 - 1e-9:
         parts.append(f"bisection {ratio:.0%} left")
+    if impact.storage is not None and storage_summary(impact.storage):
+        parts.append(storage_summary(impact.storage))
     if impact.cooling:
         parts.append(f"cooling {fmt(sum(c.over for c in impact.cooling), POWER)} short")
     if impact.power:

@@ -11,6 +11,7 @@ from rackdesigner.analysis.failures import FEWER_PSUS
 if TYPE_CHECKING:
     from rackdesigner.model.diagnostics import Diagnostic
     from rackdesigner.whatif.parts import Failure
+    from rackdesigner.whatif.storage import StorageImpact
 
 __all__ = [
     "FEWER_PSUS",
@@ -159,6 +160,7 @@ class Impact:
     degraded: list[DeviceLoss] = field(default_factory=list)
     power: list[PowerShort] = field(default_factory=list)
     cooling: list[CoolingLoss] = field(default_factory=list)
+    storage: StorageImpact | None = None  # the parallel file system, where it is touched
     fabrics: list[FabricImpact] = field(default_factory=list)
     chain: list[ChainChange] = field(default_factory=list)  # the power chain's elements
     one_path: list[OnePath] = field(default_factory=list)  # racks on the sides they kept
@@ -204,9 +206,11 @@ class Impact:
         finding (a redundancy used up is a loss: "nothing is lost" would hide it)."""
         if self.findings or self.one_path or self.not_rated or self.chain:
             return False
-        return not (
-            self.gpus_lost or self.down or self.degraded or self.power or self.cooling
-        ) and all(f.switches_lost == 0 and f.cables_lost == 0 for f in self.fabrics)
+        return (
+            not (self.gpus_lost or self.down or self.degraded or self.power or self.cooling)
+            and all(f.switches_lost == 0 and f.cables_lost == 0 for f in self.fabrics)
+            and (self.storage is None or self.storage.harmless)
+        )
 
 
 @dataclass(slots=True)

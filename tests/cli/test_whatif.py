@@ -140,3 +140,22 @@ def test_warmer_water_alone_with_a_failure_and_with_each() -> None:
     assert bad.exit_code == 2 and "warmer water 'warm'" in bad.output
     none = run("whatif", LAYOUT, "--warmer-water", "5")
     assert none.exit_code == 2 and "no facility water loop" in none.output
+
+
+def test_fail_a_storage_appliance_and_rank_them() -> None:
+    """training-128's IBM ESS 3500 (worked in tests/whatif/test_storage_whatif.py): one
+    lost reads 91 of 182 GB/s, the checkpoint 9.8 s (was 4.9 s); --each storage ranks both."""
+    training = str(ROOT / "layouts" / "training-128.toml")
+    result = run("whatif", training, "--fail", "storage:a03-stor1", "--format", "json")
+    assert result.exit_code == 0, result.output
+    storage = json.loads(result.output)["storage"]
+    assert storage["read_left"] == 91e9 * 8 and storage["read"] == 182e9 * 8
+    assert round(storage["checkpoint_seconds_left"], 6) == 9.8
+    ranked = run("whatif", training, "--each", "storage")
+    assert ranked.exit_code == 0, ranked.output
+    assert "storage:a03-stor1  0 GPUs lost; storage reads 50% left" in ranked.output
+    wrong = run("whatif", training, "--fail", "storage:a03-sw-stor1")
+    assert wrong.exit_code == 2
+    assert "a03-sw-stor1 is a switch, not a storage appliance (fail it as switch:ID)" in (
+        wrong.output
+    )

@@ -7,9 +7,10 @@ from __future__ import annotations
 from rackdesigner.analysis import Analysis
 from rackdesigner.layout_io import load_text
 from rackdesigner.layout_io.reader import load_path
+from rackdesigner.report.storage import storage_section
 from rackdesigner.report.summary import summarise
 from rackdesigner.report.workload import build_workload
-from rackdesigner.report.workload_brief import workload_brief, workload_lines
+from rackdesigner.report.workload_brief import storage_lines, workload_brief, workload_lines
 from tests.conftest import ROOT
 
 
@@ -41,7 +42,37 @@ def test_the_128_gpu_example_worked_by_hand() -> None:
     assert brief == "workload fits (8.75 GB of 80 GB a GPU; ≥ 16 GPUs) · sync 417 GB a step"
     assert len(brief) < 75
     summary = summarise(analysis)
-    assert summary.workload == lines and summary.workload_brief == brief
+    storage = storage_section(analysis)
+    assert summary.workload == lines and summary.storage == storage_lines(storage, analysis)
+    assert summary.workload_brief == workload_brief(build_workload(analysis), storage)
+    assert summary.storage_brief == "storage 1.42 GB/s read a GPU · checkpoint 4.9 s"
+
+
+def test_the_storage_a_gpu_and_the_checkpoint_worked_by_hand() -> None:
+    """training-128 (docs/storage.md): the two ESS 3500 read 182 GB/s, 182 / 128 = 1.42 GB/s
+    a GPU; "best" asks 125 GB/s of an SU of 256 GPUs, 125 / 256 = 488 MB/s a GPU; no write
+    rate is given (the fabric's 200 GB/s is no verdict). The checkpoint, 14 B x 70e9 = 980 GB,
+    at the fabric's 200 GB/s: 4.9 s, every 100 steps / 0.05 steps/s = 2,000 s = 33.3 min.
+    The phrase under a short summary keeps the fit and the checkpoint, under 75 characters.
+
+    The unit fabric of tests/analysis/test_storage.py (16 GPUs, level "better", appliances
+    of 80 GB/s read and 40 GB/s write in all): 80 / 16 = 5 GB/s read, 40 / 16 = 2.5 GB/s
+    write a GPU against 40 / 256 = 156 MB/s and 20 / 256 = 78.1 MB/s; the checkpoint, 980 GB
+    at the appliances' 40 GB/s, 24.5 s: longer than an interval of 10 s, an error."""
+    from tests.analysis.test_storage import FABRIC, LINKS, _analysis, _links
+
+    analysis = _training_128()
+    assert storage_lines(storage_section(analysis), analysis) == [
+        ("Storage", "1.42 GB/s read a GPU, write not given (level best: 488 MB/s)", ""),
+        ("", "checkpoint 980 GB written in 4.9 s, every 33.3 min", ""),
+    ]
+    brief = workload_brief(build_workload(analysis), storage_section(analysis))
+    assert brief == "workload fits (8.75 GB of 80 GB a GPU; ≥ 16 GPUs) · checkpoint 4.9 s"
+    unit = _analysis(FABRIC.replace('"60 s"', '"10 s"') + _links(LINKS))
+    assert storage_lines(storage_section(unit), unit) == [
+        ("Storage", "5 GB/s read, 2.5 GB/s write a GPU (level better: 156 MB/s, 78.1 MB/s)", ""),
+        ("", "checkpoint 980 GB written in 24.5 s, every 10 s", "error"),
+    ]
 
 
 def test_a_model_that_does_not_fit_and_ddp() -> None:

@@ -91,7 +91,7 @@ def test_what_if_offers_the_chain_and_runs_an_element(tmp_path: Path) -> None:
     assert keys.index("rpp:rpp-a1") < keys.index("ups:ups-a") < keys.index("utility:utility-1")
     assert dict(offered)["rpp:rpp-a1"] == "rpp:rpp-a1  (rack a01's power, A)"
     assert {f"{e.kind}:{e.id}" for e in analysis.layout.power_elements} <= set(keys)
-    assert len(OFFERS) == 4 and is_part("ups:ups-a") and not is_part("ups:")
+    assert len(OFFERS) == 5 and is_part("ups:ups-a") and not is_part("ups:")
     path = tmp_path / "chain.toml"
     shutil.copy(CHAIN, path)
     ui = FakeUI(opened(path))

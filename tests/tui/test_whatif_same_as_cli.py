@@ -101,3 +101,35 @@ def test_a_water_loop_failure_says_the_same(tmp_path: Path) -> None:
     app = _same(copy("gb200-nvl72-su.toml", tmp_path), "loop:fws-1")
     assert app["gpus_down"] == 576
     assert app["cooling"][0]["cause"] == "water loop fws-1 lost"
+
+
+def test_the_app_offers_the_storage_appliances_and_says_what_the_command_line_says(
+    tmp_path: Path,
+) -> None:
+    """training-128's two IBM ESS 3500 are in What if…'s list; both lost (figures worked in
+    tests/whatif/test_storage_whatif.py): nothing to read, the 16 nodes cut off from the
+    parallel file system and shaded so; the app's result is the command line's."""
+    from rackdesigner.analysis import Analysis
+    from rackdesigner.layout_io import load_path
+    from rackdesigner.tui.controllers.whatif import choices
+    from rackdesigner.tui.overlays import shading_of
+    from rackdesigner.whatif import parse_failure, what_if
+
+    path = copy("training-128.toml", tmp_path)
+    analysis = Analysis(load_path(path))
+    offered = dict(choices(analysis, "a03-stor1", "a03"))
+    assert next(iter(offered)) == "storage:a03-stor1"  # the appliance under the cursor first
+    assert offered["storage:a03-stor2"] == (
+        "storage:a03-stor2  (a parallel file system appliance, a03)"
+    )
+    app = _app_result(path, "storage:a03-stor1")
+    result = CliRunner().invoke(
+        cli, ["whatif", str(path), "--fail", "storage:a03-stor1", "--format", "json"]
+    )
+    assert result.exit_code == 0, result.output
+    assert app == json.loads(result.output)
+    both = what_if(
+        analysis, [parse_failure("storage:a03-stor1"), parse_failure("storage:a03-stor2")]
+    )
+    shading = shading_of("storage:a03-stor1, storage:a03-stor2", both, {})
+    assert shading.shade["a01-n01"] == "cut off" and shading.shade["a03-stor2"] == "down"

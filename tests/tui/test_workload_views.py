@@ -14,7 +14,7 @@ from rackdesigner.layout_io import schema
 from tests.tui.pilot import SMALL, app_for, copy, palette, run, settle, type_text
 
 BIG = (200, 60)
-BRIEF = "workload fits (8.75 GB of 80 GB a GPU; ≥ 16 GPUs) · sync 417 GB a step"
+BRIEF = "workload fits (8.75 GB of 80 GB a GPU; ≥ 16 GPUs) · checkpoint 4.9 s"
 
 
 def _text(view: object) -> str:
@@ -26,9 +26,10 @@ def _text(view: object) -> str:
 
 def test_the_summary_shows_the_fit_and_the_sync(tmp_path: Path) -> None:
     """training-128 (figures worked in tests/report/test_workload_brief.py): at 200 × 60
-    the lines above the racks, all 7 racks still in view; at 80 × 24 (the water loop's two
-    lines leave room for 3 racks, fewer than the 4 the workload's lines must leave) the
-    phrase under the view instead."""
+    the lines above the racks (the storage a GPU and the checkpoint's time with them), all
+    7 racks still in view; at 80 × 24 (the water loop's two lines leave room for 3 racks,
+    fewer than the 4 the workload's lines must leave) the phrase under the view instead:
+    the fit and the checkpoint, the sync left out to keep it under 75 characters."""
     path = copy("training-128.toml", tmp_path)
 
     async def journey(size: tuple[int, int]) -> None:
@@ -46,6 +47,10 @@ def test_the_summary_shows_the_fit_and_the_sync(tmp_path: Path) -> None:
                 )
                 assert "Smallest the job fits on 16 GPUs (2 nodes of 8 GPUs)" in text
                 assert "Sync     417 GB a GPU a step, its shard 1.09 GB (ZeRO-3 / FSDP)" in text
+                assert (
+                    "Storage  1.42 GB/s read a GPU, write not given (level best: 488 MB/s)" in text
+                )
+                assert "         checkpoint 980 GB written in 4.9 s, every 33.3 min" in text
                 assert summary.racks_in_view() == (0, 7)
             else:
                 assert not summary.workload_shown
@@ -80,6 +85,7 @@ def test_layout_settings_edits_the_workload_and_shows_what_it_changes(tmp_path: 
             heading = inspector.shown.headings["workload.kind"]
             assert heading.startswith("[workload]\n")
             assert "memory: 8.75 GB a GPU of 80 GB (h100-sxm) on 128 GPUs, ZeRO-3: fits" in heading
+            assert "  checkpoint 980 GB written in 4.9 s, every 33.3 min" in heading
             # name, description, revision, notes; then the workload's keys up to zero_stage.
             steps = 4 + keys.index("workload.zero_stage") - keys.index("workload.kind")
             await pilot.press(*["tab"] * steps)

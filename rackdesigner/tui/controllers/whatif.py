@@ -24,7 +24,13 @@ if TYPE_CHECKING:
     from rackdesigner.tui.workspace import Workspace
 
 # The device kinds a failure names by id (whatif's parts).
-DEVICE_PARTS = {"switch": "switch", "pdu": "pdu", "cdu": "cdu", "rear-door": "door"}
+DEVICE_PARTS = {
+    "switch": "switch",
+    "pdu": "pdu",
+    "cdu": "cdu",
+    "rear-door": "door",
+    "storage": "storage",
+}
 
 
 def choices(analysis: Analysis, device: str | None, rack: str | None) -> list[tuple[str, str]]:
@@ -111,9 +117,22 @@ def _loop_parts(analysis: Analysis, device: str | None, rack: str | None) -> Off
     return out
 
 
+def _storage_parts(analysis: Analysis, device: str | None, rack: str | None) -> Offered:
+    """Every storage appliance (``storage:ID``), the rack's first, with its tier."""
+    from rackdesigner.analysis.storage import PARALLEL_FS, tier_of
+
+    found = [(d, tier_of(d)) for d in analysis.devices if tier_of(d) is not None]
+    found.sort(key=lambda pair: pair[0].rack.id != rack)  # stable: layout order otherwise
+    words = {PARALLEL_FS: "a parallel file system appliance", "object": "an object store node"}
+    return [
+        (f"storage:{d.id}", f"storage:{d.id}  ({words.get(tier or '', 'storage')}, {d.rack.id})")
+        for d, tier in found
+    ]
+
+
 # Where the dialog's parts come from, in the order it lists them: a new kind of part is
 # one more function here (and its kind in whatif's parts, which computes its failure).
-OFFERS = (_device_parts, _rack_parts, _chain_parts, _loop_parts)
+OFFERS = (_device_parts, _rack_parts, _chain_parts, _loop_parts, _storage_parts)
 
 
 def is_part(text: str) -> bool:
@@ -155,7 +174,7 @@ class WhatIfController:
                 offered,
                 is_part,
                 placeholder="type to filter, or a part: side:A, feed:a01/a01-A, switch:…",
-                hint="KIND:ID: feed side pdu cdu door switch rack link, a power chain "
+                hint="KIND:ID: feed side pdu cdu door switch rack link storage, a power chain "
                 "element (ups:…), loop:…, warmer-water:3K · ↑↓ choose · enter shades what goes "
                 "down (no edit) · esc cancels",
             )

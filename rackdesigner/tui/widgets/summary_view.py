@@ -43,7 +43,7 @@ COMPACT_BAR_W = 6
 WIDE_W = RACK_W + 1 + (BAR_W + 16) + (BAR_W + 26) + (BAR_W + 24) + 15 + 40
 COMPACT_W = RACK_W + 1 + (COMPACT_BAR_W + 12) + (COMPACT_BAR_W + 20) + (COMPACT_BAR_W + 18)
 COMPACT_W += 9 + 20
-# The workload lines' labels (Workload, Memory, Smallest, Sync) are this wide.
+# The workload lines' labels (Workload, Memory, Smallest, Sync, Storage) are this wide.
 WORKLOAD_LABEL_W = 9
 # The workload's lines are shown above the racks where this many racks (or all) stay in
 # view under them.
@@ -188,6 +188,7 @@ class SummaryView(ScrollView, can_focus=True):
         self._theme = "dark"
         self.compact = False  # the compact table (narrower than WIDE_W)
         self.workload_shown = False  # the workload's lines are above the racks
+        self.storage_shown = False  # and the storage's under them
         self._note = ""  # "updating…" while new figures are being added up
         self.cursor = 0  # the highlighted rack's line (an index into summary.racks)
         self.border_title = "Summary"
@@ -233,7 +234,11 @@ class SummaryView(ScrollView, can_focus=True):
         many more are below (the lines past the panel's edge)."""
         racks = len(self.summary.racks) if self.summary is not None else 0
         summary = self.summary
-        brief = summary.workload_brief if summary is not None and not self.workload_shown else ""
+        brief = ""
+        if summary is not None and not self.workload_shown:
+            brief = summary.workload_brief
+        elif summary is not None and not self.storage_shown:
+            brief = summary.storage_brief
         line = self._note or brief
         self.border_subtitle = safe.content(line) if line else ""
         if not racks:
@@ -359,6 +364,19 @@ class SummaryView(ScrollView, can_focus=True):
             len(lines) + 2 + len(detailed) - len(loops), len(s.racks), wide
         ):
             lines[at : at + len(loops)] = detailed
+        # The storage a GPU and the checkpoint under the workload's lines, where the racks
+        # keep their room with them too (else their gist under the view).
+        wide = max(
+            wide, *(WORKLOAD_LABEL_W + len(text) for _, text, _ in s.storage or [("", "", "")])
+        )
+        self.storage_shown = (
+            self.workload_shown
+            and bool(s.storage)
+            and self._room_for(len(lines) + 2 + len(s.storage), len(s.racks), wide)
+        )
+        if self.storage_shown:
+            for label, text, level in s.storage:
+                lines.append([(f"{label:<{WORKLOAD_LABEL_W}}", "h"), (text, level)])
         lines.append([])
         lines.append([("", "columns")])  # the column names: the wide or the compact table's
         return lines
