@@ -359,6 +359,7 @@ HINTS: dict[str, Hint | None] = {
     "PWR027": None,
     "PWR028": None,
     "PWR029": None,
+    "PWR030": None,  # names the inlet, its rating and what draws over it itself
     "NVL001": None,
     "NVL002": None,
     "NVL003": None,

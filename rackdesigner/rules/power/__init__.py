@@ -38,6 +38,7 @@ where a draw is estimated from GPU TDP (PWR006) the messages say "(estimated)".
     PWR027  chain_ups_runtime    a UPS's runtime against its generators' start
     PWR028  chain_generator_transient  a generator at the transient peak, the utility lost
     PWR029  chain_unrated        a chain element without a rating
+    PWR030  psu_inlet_current    a PSU's draw against its inlet's rated current (C14, C20)
 
 The chain's facts are :mod:`rackdesigner.analysis.power_chain`'s and its failures
 :mod:`rackdesigner.analysis.power_failures`'.
@@ -66,6 +67,7 @@ from rackdesigner.rules.power import (  # noqa: F401
     pdu_rating,
     power_below_gpu_tdp,
     power_shelves,
+    psu_inlet_current,
     psu_input_voltage,
     psus_on_side_loss,
     shared_circuit,
