@@ -179,11 +179,15 @@ def _fit_figures(figures: str, width: int) -> str:
     """A what-if's figures within ``width`` columns: the parts before the last ("esc
     clears") left out from the end, whole, rather than the line cut in the middle of a
     figure and the key that clears it lost; the first (what fails, what it takes down)
-    stays."""
+    stays, cut short itself where even it and the key do not fit."""
     parts = figures.split(" · ")
     while width and len(parts) > 2 and len(" · ".join(parts)) > width:
         del parts[-2]
-    return " · ".join(parts)
+    line = " · ".join(parts)
+    if width and len(parts) == 2 and len(line) > width:  # the first cut, the key kept
+        room = max(width - len(parts[1]) - len(" · …"), 1)
+        line = f"{parts[0][:room].rstrip()}… · {parts[1]}"
+    return line
 
 
 def _short_power(text: str) -> str:
