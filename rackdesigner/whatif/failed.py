@@ -32,6 +32,7 @@ class FailedState:
     layout: Layout  # the cables of what went down and the failed cables taken out
     failed: Failed  # the feeds and devices that work no more
     touched: frozenset[str]  # rack ids whose power or heat the failure changed
+    kept: tuple[int, ...]  # the indexes of the layout's cables that ``layout`` keeps
 
 
 def failed_state(analysis: Analysis, lost: Lost, gone: Gone) -> FailedState:
@@ -41,11 +42,13 @@ def failed_state(analysis: Analysis, lost: Lost, gone: Gone) -> FailedState:
     feeds = frozenset((racks[r].rack.id, racks[r].rack.feeds[n].id) for r, n in gone.dead_feeds)
     touched = {racks[i].rack.id for i in gone.racks}
     touched.update(by_id[i].rack.id for i in gone.down if i in by_id)
-    layout = failed_layout(analysis.layout, gone.down, lost.links)
+    kept = kept_links(analysis.layout, gone.down, lost.links)
+    layout = _without(analysis.layout, kept)
     if lost.warmer:
         layout = warmer_layout(analysis, layout, lost.warmer)
         touched.update(rack.id for rack in layout.racks)
-    return FailedState(layout, Failed(feeds, frozenset(gone.down)), frozenset(touched))
+    failed = Failed(feeds, frozenset(gone.down))
+    return FailedState(layout, failed, frozenset(touched), tuple(kept))
 
 
 def warmer_layout(analysis: Analysis, layout: Layout, warmer: float) -> Layout:
@@ -88,15 +91,27 @@ def _held(device: Device, held: dict[str, float]) -> Device:
 def failed_layout(layout: Layout, down: Iterable[str], links: Iterable[int] = ()) -> Layout:
     """``layout`` without the cables of the devices ``down`` and the cables at the indexes
     ``links``; every rack, feed and device stays."""
+    return _without(layout, kept_links(layout, down, links))
+
+
+def kept_links(layout: Layout, down: Iterable[str], links: Iterable[int] = ()) -> list[int]:
+    """The indexes of ``layout``'s cables that :func:`failed_layout` keeps, in order."""
     gone = set(down)
     cut = set(links)
     if not gone and not cut:
-        return layout
-    kept = [
-        link
+        return list(range(len(layout.links)))
+    return [
+        number
         for number, link in enumerate(layout.links)
         if number not in cut
         and link.a.partition(":")[0] not in gone
         and link.b.partition(":")[0] not in gone
     ]
-    return replace(layout, links=kept)
+
+
+def _without(layout: Layout, kept: list[int]) -> Layout:
+    """``layout`` with only its cables at the indexes ``kept`` (itself where that is all)."""
+    if len(kept) == len(layout.links):
+        return layout
+    links = layout.links
+    return replace(layout, links=[links[number] for number in kept])

@@ -174,7 +174,7 @@ class WhatIf:
         (its findings kept per scope), each failed layout only where it differs
         (:mod:`rackdesigner.whatif.incremental`), with the parts it keeps failed marked in
         its analysis."""
-        from rackdesigner.analysis import Analysis
+        from rackdesigner.analysis import Analysis, Like
         from rackdesigner.check.suppressions import baseline_key
         from rackdesigner.whatif.failed import failed_state
         from rackdesigner.whatif.incremental import Incremental, grouped_check
@@ -186,8 +186,10 @@ class WhatIf:
             self._checked = grouped, keys
         grouped, before = self._checked
         state = failed_state(self.analysis, lost, gone)
-        plan = Incremental(layout, state.layout, touched=state.touched)
-        failed = Analysis(state.layout, failed=state.failed)
+        plan = Incremental(layout, state.layout, touched=state.touched, kept=state.kept)
+        # The failed layout's analysis shares the layout's where the failure leaves it alone.
+        like = Like(self.analysis, state.touched, state.kept)
+        failed = Analysis(state.layout, failed=state.failed, like=like)
         after = plan.check(failed).complete(grouped, state.layout)
         known = before.copy()
         new = []

@@ -171,6 +171,27 @@ def common_ends(old: Sequence[Link], new: Sequence[Link]) -> tuple[int, int]:
     return head, tail
 
 
+def _not_kept(links: Sequence[Link], kept: Sequence[int]) -> list[Link]:
+    """The cables of ``links`` not at the indexes ``kept``."""
+    keep = set(kept)
+    return [link for number, link in enumerate(links) if number not in keep]
+
+
+def _trunk_mates(changed: Sequence[Link], links: Sequence[Link]) -> set[str]:
+    """The entities of the cables of ``links`` that run in a trunk, or through a patch
+    panel, that a cable ``changed`` runs in or through: a panel's port taken twice is a
+    finding on either cable, though they share no end device."""
+    trunks = {link.trunk for link in changed if link.trunk}
+    panels = {_device_of(port) for link in changed for port in link.via or ()}
+    if not trunks and not panels:
+        return set()
+    return {
+        _entity(link)
+        for link in links
+        if link.trunk in trunks or any(_device_of(port) in panels for port in link.via or ())
+    }
+
+
 def _add_touched(
     touched: Iterable[str],
     old_racks: dict[str, Rack],
@@ -193,8 +214,16 @@ class Incremental:
     from the layouts alone: the rules can run on the new side before the old side's
     findings are there (the old side may be checked in another process)."""
 
-    def __init__(self, old: Layout, new: Layout, touched: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        old: Layout,
+        new: Layout,
+        touched: Iterable[str] = (),
+        kept: Sequence[int] | None = None,
+    ) -> None:
         # ``touched``: rack ids changed though they compare equal (a what-if's failed parts).
+        # ``kept``: where ``new``'s cables are ``old``'s at these indexes, in order (a failed
+        # layout's): the cables that differ are exactly the others, not a middle to find.
         self.everything = _rows(old) != _rows(new) or any(
             getattr(old, name) != getattr(new, name) for name in _WHOLE
         )
@@ -231,14 +260,17 @@ class Incremental:
             ):
                 racks.add(rack.id)
         self.racks = racks & new_racks.keys()
-        # Cables: the two lists differ between a common head and a common tail (a change
-        # in one place leaves the cables after it where they were, or shifted).
-        self.head, self.tail = common_ends(old.links, new.links)
         self.moved = names  # the devices of the racks that differ: their cables' routes
-        middle = [
-            *old.links[self.head : len(old.links) - self.tail],
-            *new.links[self.head : len(new.links) - self.tail],
-        ]
+        if kept is None:
+            # Cables: the two lists differ between a common head and a common tail (a
+            # change in one place leaves the cables after it where they were, or shifted).
+            self.head, self.tail = common_ends(old.links, new.links)
+            middle = [
+                *old.links[self.head : len(old.links) - self.tail],
+                *new.links[self.head : len(new.links) - self.tail],
+            ]
+        else:  # the cables not kept; the lengths are all measured (head and tail 0)
+            middle = _not_kept(old.links, kept)
         entities = {_entity(link) for link in middle}
         touched = names | {_device_of(end) for link in middle for end in (link.a, link.b)}
         known = {device.id for rack in new.racks for device in rack.devices}
@@ -247,6 +279,7 @@ class Incremental:
         for link in new.links:
             if link.a.partition(":")[0] not in keep or link.b.partition(":")[0] not in keep:
                 entities.add(_entity(link))
+        entities.update(_trunk_mates(middle, new.links))
         # Entities of removed cables too: their old findings are dropped, and no cable of
         # the new layout has them.
         self.entities = self.dropped = entities
