@@ -191,6 +191,9 @@ class WhatIf:
         like = Like(self.analysis, state.touched, state.kept)
         failed = Analysis(state.layout, failed=state.failed, like=like)
         after = plan.check(failed).complete(grouped, state.layout)
+        # The cable plant refers back to its analysis: without the cycle the failed
+        # analysis goes now, not at a collection (``whatif`` pauses the collector).
+        failed._plant = None
         known = before.copy()
         new = []
         for diagnostic in after:
