@@ -31,7 +31,7 @@ from rackdesigner.analysis.facts import (
     RackFacts,
 )
 from rackdesigner.analysis.failures import Failed, RackPower, rack_power
-from rackdesigner.analysis.geometry import SiteGeometry, rack_places
+from rackdesigner.analysis.geometry import RackPlace, SiteGeometry, rack_places
 from rackdesigner.analysis.links import Edges, derive_links, resolve_links
 from rackdesigner.analysis.power_sides import SQRT3
 from rackdesigner.analysis.racks import (
@@ -184,19 +184,15 @@ class Analysis:
         self.geometry = SiteGeometry.of(layout.site)
         self.workload = layout.workload
         places = rack_places(layout)
-        device_lists = self._device_lists()
+        device_lists, shared = self._device_lists()
         self.devices: list[DeviceFacts] = []
         self.device_by_id: dict[str, DeviceFacts] = {}
         self._index_devices(device_lists)
-        lookup = self.device_by_id.get
         dark = self.failed.devices
         for dev in self.devices if dark else ():
             if dev.id in dark:  # a failed device draws nothing
                 dev.power, dev.power_estimated, dev.power_demand = 0.0, False, None
-        self.racks: list[RackFacts] = [
-            rack_facts(rack, index, places[id(rack)], devices, self.thresholds, lookup, dark)
-            for index, (rack, devices) in enumerate(zip(layout.racks, device_lists, strict=True))
-        ]
+        self.racks: list[RackFacts] = self._rack_facts(places, device_lists, shared)
         # (what-if) How each rack with a feed, PDU or power shelf lost runs now.
         self.running: dict[int, RackPower] = self._run_failed() if self.failed else {}
         # Names, places and site totals (_totals).
@@ -244,14 +240,15 @@ class Analysis:
             )
         return out
 
-    def _device_lists(self) -> list[list[DeviceFacts]]:
-        """Each rack's devices' facts; with ``like``, those of a rack it leaves alone are
-        its analysis's (the same facts: they read only the device, its rack and the
-        catalog)."""
+    def _device_lists(self) -> tuple[list[list[DeviceFacts]], set[int]]:
+        """Each rack's devices' facts, and the indexes of the racks whose facts are
+        ``like``'s analysis's: with ``like``, those of a rack it leaves alone (the same
+        facts: they read only the device, its rack and the catalog)."""
         like = self._like
         before = like.analysis.layout.racks if like is not None else ()
         fresh = like.fresh(self.layout, self.failed) if like is not None else frozenset()
         lists: list[list[DeviceFacts]] = []
+        shared: set[int] = set()
         for index, rack in enumerate(self.layout.racks):
             if (
                 like is not None
@@ -260,6 +257,7 @@ class Analysis:
                 and rack.id not in fresh
             ):
                 lists.append(list(like.analysis.racks[index].devices))
+                shared.add(index)
                 continue
             lists.append(
                 [
@@ -267,7 +265,29 @@ class Analysis:
                     for device in rack.devices
                 ]
             )
-        return lists
+        return lists, shared
+
+    def _rack_facts(
+        self, places: dict[int, RackPlace], lists: list[list[DeviceFacts]], shared: set[int]
+    ) -> list[RackFacts]:
+        """Each rack's facts over its devices' (``lists``). A rack whose devices' facts are
+        ``like``'s analysis's (``shared``) has its facts too, unless the door or a CDU it
+        names is a device whose facts are not (made anew, or failed)."""
+        lookup = self.device_by_id.get
+        dark = self.failed.devices
+        made = {
+            dev.id for index, devices in enumerate(lists) if index not in shared for dev in devices
+        }
+        made |= dark
+        before = self._like.analysis.racks if self._like is not None else []
+        racks: list[RackFacts] = []
+        for index, (rack, devices) in enumerate(zip(self.layout.racks, lists, strict=True)):
+            if index in shared and rack.door not in made and not any(c in made for c in rack.cdus):
+                racks.append(before[index])
+            else:
+                place = places[id(rack)]
+                racks.append(rack_facts(rack, index, place, devices, self.thresholds, lookup, dark))
+        return racks
 
     # -- the cache -----------------------------------------------------------------------
 

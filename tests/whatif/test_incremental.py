@@ -216,6 +216,7 @@ def _failed_exactly(layout: Layout, failures: list[str]) -> None:
         )
         assert [_facts(f) for f in shared.links] == [_facts(f) for f in failed.links], text
         assert shared.compute_edges.keys() == failed.compute_edges.keys(), text
+        assert [_rack(r) for r in shared.racks] == [_rack(r) for r in failed.racks], text
 
 
 def _facts(facts: object) -> tuple[object, ...]:
@@ -225,6 +226,24 @@ def _facts(facts: object) -> tuple[object, ...]:
         for e in (a, b)
     )
     return (facts.link, facts.index, ends, facts.speed, facts.compute, facts.length, facts.ref)  # type: ignore[attr-defined]
+
+
+def _device(dev: object) -> tuple[object, ...] | None:
+    if dev is None:
+        return None
+    return tuple(getattr(dev, name) for name in ("id", "power", "liquid_heat", "air_heat", "order"))
+
+
+def _rack(facts: object) -> tuple[object, ...]:
+    """A rack's facts, and those of the devices it holds and names (its CDUs, its door)."""
+    names = ("load", "liquid_heat", "air_heat", "door_heat", "capacity", "door_failed", "gpus")
+    return (
+        *(getattr(facts, name) for name in names),
+        [_device(dev) for dev in facts.devices],  # type: ignore[attr-defined]
+        [_device(dev) for dev in facts.cdus],  # type: ignore[attr-defined]
+        _device(facts.door),  # type: ignore[attr-defined]
+        [(f.load, f.capacity) for f in facts.feeds],  # type: ignore[attr-defined]
+    )
 
 
 def _each(layout: Layout, kind: str) -> list[str]:
@@ -242,7 +261,7 @@ def _each(layout: Layout, kind: str) -> list[str]:
         pytest.param("gb200-nvl72-su.toml", marks=pytest.mark.slow),
     ],
 )
-@pytest.mark.parametrize("kind", ["rack", "switch"])
+@pytest.mark.parametrize("kind", ["rack", "switch", "cdu", "side", "feed", "pdu"])
 def test_each_failed_layout_is_checked_exactly(name: str, kind: str) -> None:
     layout = _layout(ROOT / "layouts" / name)
     _failed_exactly(layout, _each(layout, kind))
