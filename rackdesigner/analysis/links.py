@@ -139,20 +139,25 @@ def derive_links(
     edges: Edges = {}
     refs = LinkRefs(links)
     append = result.append
+    get = device_by_id.get
     for index, number in enumerate(kept):
         old = before[number]
         link = links[index]
-        if old.link is not link:
+        a, b = old.a, old.b
+        if old.link is not link or a.problem is not None or b.problem is not None:
             return None
-        a, b = _same_end(old.a, device_by_id), _same_end(old.b, device_by_id)
+        da, db = a.device, b.device
+        # The common case inline (300,000 cables): both ends' devices are the same facts.
+        if da is None or get(da.id) is not da:
+            a = _same_end(a, device_by_id)
+        if db is None or get(db.id) is not db:
+            b = _same_end(b, device_by_id)
         if a is None or b is None:
             return None
         facts = LinkFacts(link, index, a, b, old.speed, old.compute, geometry, refs, router)
         append(facts)
-        da, db = a.device, b.device
-        if facts.compute and da is not db:
-            assert da is not None and db is not None
-            _add_edge(edges, facts, da, db)
+        if old.compute and a.device is not b.device:
+            _add_edge(edges, facts, a.device, b.device)  # type: ignore[arg-type]
     return result, edges
 
 
