@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -220,10 +220,13 @@ class Incremental:
         new: Layout,
         touched: Iterable[str] = (),
         kept: Sequence[int] | None = None,
+        cables: Mapping[str, Sequence[int]] | None = None,
     ) -> None:
         # ``touched``: rack ids changed though they compare equal (a what-if's failed parts).
         # ``kept``: where ``new``'s cables are ``old``'s at these indexes, in order (a failed
         # layout's): the cables that differ are exactly the others, not a middle to find.
+        # ``cables``: with ``kept``, each device id -> the indexes of ``old``'s cables with
+        # an end on it (whatif.failed.cables_of), to find a device's cables without a walk.
         self.everything = _rows(old) != _rows(new) or any(
             getattr(old, name) != getattr(new, name) for name in _WHOLE
         )
@@ -274,11 +277,18 @@ class Incremental:
         entities = {_entity(link) for link in middle}
         touched = names | {_device_of(end) for link in middle for end in (link.a, link.b)}
         known = {device.id for rack in new.racks for device in rack.devices}
-        # A cable whose ends are both devices known and untouched stays (inlined: 300,000).
-        keep = known - touched
-        for link in new.links:
-            if link.a.partition(":")[0] not in keep or link.b.partition(":")[0] not in keep:
-                entities.add(_entity(link))
+        if kept is not None and cables is not None:
+            # The kept cables on a device touched or unknown (the removed ones are in).
+            named = touched | (cables.keys() - known)
+            links = old.links
+            entities.update(_entity(links[i]) for d in named for i in cables.get(d, ()))
+        else:
+            # A cable whose ends are both devices known and untouched stays (inlined:
+            # 300,000).
+            keep = known - touched
+            for link in new.links:
+                if link.a.partition(":")[0] not in keep or link.b.partition(":")[0] not in keep:
+                    entities.add(_entity(link))
         entities.update(_trunk_mates(middle, new.links))
         # Entities of removed cables too: their old findings are dropped, and no cable of
         # the new layout has them.
