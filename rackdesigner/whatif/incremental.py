@@ -177,6 +177,45 @@ def _not_kept(links: Sequence[Link], kept: Sequence[int]) -> list[Link]:
     return [link for number, link in enumerate(links) if number not in keep]
 
 
+def _kept_cables(
+    links: Sequence[Link],
+    removed: Sequence[Link],
+    names: set[str],
+    known: set[str],
+    cables: Mapping[str, Sequence[int]],
+) -> set[str]:
+    """Of a layout whose cables are ``links`` less those ``removed`` (a failed layout's),
+    the entities of the cables whose findings may differ (``cables``: each device id -> the
+    indexes in ``links`` of its cables): those on a device of a rack that differs
+    (``names``: its facts), on a device that is not in the layout (``known``: their
+    suggestion), or on a port a removed cable was on (a port taken twice; the references
+    of the cables from one ``a`` port). A cable between devices a failure only touched
+    keeps its findings: every cable of a device down is removed, and the others' facts
+    are the same."""
+    named = names | (cables.keys() - known)
+    found = {_entity(links[i]) for d in named for i in cables.get(d, ())}
+    ports: dict[str, set[object]] = {}
+    for link in removed:
+        for end in (link.a, link.b):
+            device, _, port = end.partition(":")
+            ports.setdefault(device, set()).add(_port_key(port))
+    for device, taken in ports.items():
+        for number in cables.get(device, ()):
+            link = links[number]
+            for end in (link.a, link.b):
+                on, _, port = end.partition(":")
+                if on == device and _port_key(port) in taken:
+                    found.add(_entity(link))
+    return found
+
+
+def _port_key(port: str) -> object:
+    """A port as resolving names it (``p01`` is ``p1``): its group and index."""
+    group = port.rstrip("0123456789")
+    digits = port[len(group) :]
+    return (group, int(digits)) if digits else port
+
+
 def _trunk_mates(changed: Sequence[Link], links: Sequence[Link]) -> set[str]:
     """The entities of the cables of ``links`` that run in a trunk, or through a patch
     panel, that a cable ``changed`` runs in or through: a panel's port taken twice is a
@@ -249,6 +288,7 @@ class Incremental:
                 if before is not None:
                     was.append(before)
         was.extend(rack for ident, rack in old_racks.items() if ident not in new_racks)
+        differ = {device.id for rack in was + now for device in rack.devices}
         _add_touched(touched, old_racks, new_racks, was, now)
         changed = was + now
         names = {device.id for rack in changed for device in rack.devices}
@@ -275,14 +315,11 @@ class Incremental:
         else:  # the cables not kept; the lengths are all measured (head and tail 0)
             middle = _not_kept(old.links, kept)
         entities = {_entity(link) for link in middle}
-        touched = names | {_device_of(end) for link in middle for end in (link.a, link.b)}
         known = {device.id for rack in new.racks for device in rack.devices}
         if kept is not None and cables is not None:
-            # The kept cables on a device touched or unknown (the removed ones are in).
-            named = touched | (cables.keys() - known)
-            links = old.links
-            entities.update(_entity(links[i]) for d in named for i in cables.get(d, ()))
+            entities |= _kept_cables(old.links, middle, differ, known, cables)
         else:
+            touched = names | {_device_of(end) for link in middle for end in (link.a, link.b)}
             # A cable whose ends are both devices known and untouched stays (inlined:
             # 300,000).
             keep = known - touched

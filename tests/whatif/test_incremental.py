@@ -293,4 +293,5 @@ def test_a_port_taken_twice_is_resolved_again_when_its_first_cable_fails() -> No
     layout = _layout(LAYOUTS[1])
     first, other = layout.links[3], layout.links[10]
     layout.links.append(Link(a=first.a, b=other.a))
-    _failed_exactly(layout, [f"link:{first.b}", f"link:{other.b}", f"rack:{layout.racks[0].id}"])
+    cut = [f"link:{first.b}", f"link:{other.b}", f"link:{first.a} -> {other.a}"]
+    _failed_exactly(layout, [*cut, f"rack:{layout.racks[0].id}"])
