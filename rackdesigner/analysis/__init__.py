@@ -192,7 +192,7 @@ class Analysis:
         for dev in self.devices if dark else ():
             if dev.id in dark:  # a failed device draws nothing
                 dev.power, dev.power_estimated, dev.power_demand = 0.0, False, None
-        self.racks: list[RackFacts] = self._rack_facts(places, device_lists, shared)
+        self.racks: list[RackFacts] = self._make_racks(places, device_lists, shared)
         # (what-if) How each rack with a feed, PDU or power shelf lost runs now.
         self.running: dict[int, RackPower] = self._run_failed() if self.failed else {}
         # Names, places and site totals (_totals).
@@ -267,7 +267,7 @@ class Analysis:
             )
         return lists, shared
 
-    def _rack_facts(
+    def _make_racks(
         self, places: dict[int, RackPlace], lists: list[list[DeviceFacts]], shared: set[int]
     ) -> list[RackFacts]:
         """Each rack's facts over its devices' (``lists``). A rack whose devices' facts are

@@ -143,15 +143,13 @@ def derive_links(
     for index, number in enumerate(kept):
         old = before[number]
         link = links[index]
-        a, b = old.a, old.b
-        if old.link is not link or a.problem is not None or b.problem is not None:
+        before_a, before_b = old.a, old.b
+        if old.link is not link or before_a.problem is not None or before_b.problem is not None:
             return None
-        da, db = a.device, b.device
+        da, db = before_a.device, before_b.device
         # The common case inline (300,000 cables): both ends' devices are the same facts.
-        if da is None or get(da.id) is not da:
-            a = _same_end(a, device_by_id)
-        if db is None or get(db.id) is not db:
-            b = _same_end(b, device_by_id)
+        a = before_a if da is not None and get(da.id) is da else _same_end(before_a, device_by_id)
+        b = before_b if db is not None and get(db.id) is db else _same_end(before_b, device_by_id)
         if a is None or b is None:
             return None
         facts = LinkFacts(link, index, a, b, old.speed, old.compute, geometry, refs, router)
