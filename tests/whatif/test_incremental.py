@@ -252,16 +252,23 @@ def _each(layout: Layout, kind: str) -> list[str]:
     return [str(f) for f in candidates(Analysis(layout), kind)]
 
 
+_KINDS = ("rack", "switch", "cdu", "side", "feed", "pdu")
+_SLOW = pytest.mark.slow
+
+
 @pytest.mark.parametrize(
-    "name",
+    ("name", "kind"),
     [
-        "inference-32-b200.toml",
-        "training-128.toml",
-        # 18 racks of NVL72 (rack-scale power, CDUs, NVLink domains): 10 s of full checks
-        pytest.param("gb200-nvl72-su.toml", marks=pytest.mark.slow),
+        *(("inference-32-b200.toml", kind) for kind in _KINDS),
+        # a third of a second each: every feed and PDU of the 128-GPU layout to the slow step
+        *(
+            pytest.param("training-128.toml", kind, marks=_SLOW if kind in ("feed", "pdu") else ())
+            for kind in _KINDS
+        ),
+        # 18 racks of NVL72 (rack-scale power, CDUs, NVLink domains): 15 s of full checks
+        *(pytest.param("gb200-nvl72-su.toml", kind, marks=_SLOW) for kind in _KINDS),
     ],
 )
-@pytest.mark.parametrize("kind", ["rack", "switch", "cdu", "side", "feed", "pdu"])
 def test_each_failed_layout_is_checked_exactly(name: str, kind: str) -> None:
     layout = _layout(ROOT / "layouts" / name)
     _failed_exactly(layout, _each(layout, kind))
