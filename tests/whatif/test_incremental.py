@@ -195,7 +195,7 @@ def _failed_exactly(layout: Layout, failures: list[str]) -> None:
     engine = WhatIf(analysis)
     known = Counter(baseline_key(d) for d in check(layout)[1] if not d.suppressed)
     for text in failures:
-        failure = [parse_failure(text)]
+        failure = [parse_failure(part) for part in text.split(" + ")]  # parts together
         lost = resolve(analysis, failure, PartIndex(analysis))
         state = failed_state(analysis, lost, engine.gone(lost))
         failed = Analysis(state.layout, failed=state.failed)
@@ -302,3 +302,13 @@ def test_a_port_taken_twice_is_resolved_again_when_its_first_cable_fails() -> No
     layout.links.append(Link(a=first.a, b=other.a))
     cut = [f"link:{first.b}", f"link:{other.b}", f"link:{first.a} -> {other.a}"]
     _failed_exactly(layout, [*cut, f"rack:{layout.racks[0].id}"])
+
+
+def test_a_failure_on_warmer_water_is_checked_exactly() -> None:
+    """Warmer water (alone, and with a CDU lost) changes the loops and the setpoint each
+    CDU holds: nothing of the layout's analysis is shared but the cable ends, each on its
+    device made anew."""
+    layout = load(ROOT / "tests" / "rules" / "COOL012" / "fires.toml").layout
+    _failed_exactly(
+        layout, ["warmer-water:5", "warmer-water:5 + cdu:c1", "warmer-water:3 + cdu:c2"]
+    )
