@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rackdesigner.analysis.devices import device_facts, liquid_fraction
@@ -30,8 +31,8 @@ from rackdesigner.analysis.facts import (
     RackFacts,
 )
 from rackdesigner.analysis.failures import Failed, RackPower, rack_power
-from rackdesigner.analysis.geometry import SiteGeometry, rack_places
-from rackdesigner.analysis.links import Edges, resolve_links
+from rackdesigner.analysis.geometry import RackPlace, SiteGeometry, rack_places
+from rackdesigner.analysis.links import Edges, derive_links, resolve_links
 from rackdesigner.analysis.power_sides import SQRT3
 from rackdesigner.analysis.racks import (
     cdu_loads,
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
     from rackdesigner.analysis.plant import CablePlant
     from rackdesigner.analysis.power_chain import PowerChain
     from rackdesigner.analysis.storage import StorageFacts
+    from rackdesigner.layout_io.catalog import Catalog
 
 __all__ = [
     "POWERED_KINDS",
@@ -61,6 +63,7 @@ __all__ = [
     "DeviceFacts",
     "End",
     "FeedFacts",
+    "Like",
     "LinkFacts",
     "LinkRefs",
     "PhaseConflict",
@@ -112,6 +115,37 @@ class _LoadFigures:
         self.margin = load.margin
 
 
+@dataclass(frozen=True, slots=True)
+class Like:
+    """(what-if) The analysis of a layout that another differs from only in some racks and
+    in fewer cables (a failed layout: :mod:`rackdesigner.whatif.failed`), for the other's
+    analysis to share what the difference leaves alone: the devices' facts of the racks
+    not ``touched`` and, where ``kept`` says which of its cables the other keeps (indexes,
+    in order), the cables' ends (:func:`.links.derive_links`)."""
+
+    analysis: Analysis
+    touched: frozenset[str]  # rack ids whose devices' facts are made anew
+    kept: tuple[int, ...] | None = None
+
+    def fits(self, layout: Layout) -> bool:
+        """Whether ``layout`` reads the same catalog and thresholds as this analysis's."""
+        before = self.analysis.layout
+        return (
+            layout.catalog is before.catalog
+            and layout.gpus is before.gpus
+            and layout.rules is before.rules
+        )
+
+    def fresh(self, layout: Layout, failed: Failed) -> frozenset[str]:
+        """The racks of ``layout`` whose devices' facts are made anew: those touched, and
+        any with a failed device (its facts change) or a failed feed."""
+        dark = failed.devices
+        racks = {rack for rack, _feed in failed.feeds}
+        if dark:
+            racks.update(r.id for r in layout.racks if any(d.id in dark for d in r.devices))
+        return self.touched | racks
+
+
 class Analysis:
     """Everything rules, reports and exports derive from a layout.
 
@@ -126,6 +160,7 @@ class Analysis:
         file: str = "",
         thresholds: dict[str, float] | None = None,
         failed: Failed | None = None,
+        like: Like | None = None,
     ):
         self.layout = layout
         self.file = file
@@ -133,35 +168,31 @@ class Analysis:
         # nothing and devices that work no more; the rules judge the rack as it runs.
         self.failed = failed or Failed()
         self._lock = threading.RLock()
-        self._ports: dict[str, dict[str, PortGroup]] = {}  # port groups by model, shared
-        self.catalog = catalog_module.for_layout(layout)
-        self.thresholds = (
-            thresholds
+        self._like = like if like is not None and thresholds is None and like.fits(layout) else None
+        base = self._like.analysis if self._like is not None else None
+        # Port groups by model, shared (with ``like``'s analysis, as are its catalog and
+        # thresholds: the devices' facts it shares read them).
+        self._ports: dict[str, dict[str, PortGroup]] = base._ports if base else {}
+        self.catalog: Catalog = base.catalog if base else catalog_module.for_layout(layout)
+        self.thresholds: dict[str, float] = (
+            base.thresholds
+            if base
+            else thresholds
             if thresholds is not None
             else resolve(layout.rules.thresholds if layout.rules else None)
         )
         self.geometry = SiteGeometry.of(layout.site)
         self.workload = layout.workload
         places = rack_places(layout)
-        device_lists = [
-            [
-                device_facts(device, rack, index, self.catalog, self.thresholds, self._ports)
-                for device in rack.devices
-            ]
-            for index, rack in enumerate(layout.racks)
-        ]
+        device_lists, shared = self._device_lists()
         self.devices: list[DeviceFacts] = []
         self.device_by_id: dict[str, DeviceFacts] = {}
         self._index_devices(device_lists)
-        lookup = self.device_by_id.get
         dark = self.failed.devices
         for dev in self.devices if dark else ():
             if dev.id in dark:  # a failed device draws nothing
                 dev.power, dev.power_estimated, dev.power_demand = 0.0, False, None
-        self.racks: list[RackFacts] = [
-            rack_facts(rack, index, places[id(rack)], devices, self.thresholds, lookup, dark)
-            for index, (rack, devices) in enumerate(zip(layout.racks, device_lists, strict=True))
-        ]
+        self.racks: list[RackFacts] = self._make_racks(places, device_lists, shared)
         # (what-if) How each rack with a feed, PDU or power shelf lost runs now.
         self.running: dict[int, RackPower] = self._run_failed() if self.failed else {}
         # Names, places and site totals (_totals).
@@ -208,6 +239,55 @@ class Analysis:
                 facts.feeds[i].capacity for key in running.keys for i in running.live_feeds(key)
             )
         return out
+
+    def _device_lists(self) -> tuple[list[list[DeviceFacts]], set[int]]:
+        """Each rack's devices' facts, and the indexes of the racks whose facts are
+        ``like``'s analysis's: with ``like``, those of a rack it leaves alone (the same
+        facts: they read only the device, its rack and the catalog)."""
+        like = self._like
+        before = like.analysis.layout.racks if like is not None else ()
+        fresh = like.fresh(self.layout, self.failed) if like is not None else frozenset()
+        lists: list[list[DeviceFacts]] = []
+        shared: set[int] = set()
+        for index, rack in enumerate(self.layout.racks):
+            if (
+                like is not None
+                and index < len(before)
+                and before[index] is rack
+                and rack.id not in fresh
+            ):
+                lists.append(list(like.analysis.racks[index].devices))
+                shared.add(index)
+                continue
+            lists.append(
+                [
+                    device_facts(device, rack, index, self.catalog, self.thresholds, self._ports)
+                    for device in rack.devices
+                ]
+            )
+        return lists, shared
+
+    def _make_racks(
+        self, places: dict[int, RackPlace], lists: list[list[DeviceFacts]], shared: set[int]
+    ) -> list[RackFacts]:
+        """Each rack's facts over its devices' (``lists``). A rack whose devices' facts are
+        ``like``'s analysis's (``shared``) has its facts too, unless the door or a CDU it
+        names is a device whose facts are not (made anew, or failed)."""
+        lookup = self.device_by_id.get
+        dark = self.failed.devices
+        made = {
+            dev.id for index, devices in enumerate(lists) if index not in shared for dev in devices
+        }
+        made |= dark
+        before = self._like.analysis.racks if self._like is not None else []
+        racks: list[RackFacts] = []
+        for index, (rack, devices) in enumerate(zip(self.layout.racks, lists, strict=True)):
+            if index in shared and rack.door not in made and not any(c in made for c in rack.cdus):
+                racks.append(before[index])
+            else:
+                place = places[id(rack)]
+                racks.append(rack_facts(rack, index, place, devices, self.thresholds, lookup, dark))
+        return racks
 
     # -- the cache -----------------------------------------------------------------------
 
@@ -256,7 +336,20 @@ class Analysis:
 
     def _link_table(self) -> tuple[list[LinkFacts], Edges]:
         def build() -> tuple[list[LinkFacts], Edges]:
-            links, edges = resolve_links(
+            like = self._like
+            derived = (
+                derive_links(
+                    like.analysis.links,
+                    like.kept,
+                    self.layout.links,
+                    self.device_by_id,
+                    self.geometry,
+                    self.pathway_graph,
+                )
+                if like is not None and like.kept is not None
+                else None
+            )
+            links, edges = derived or resolve_links(
                 self.layout.links, self.device_by_id, self.geometry, self.pathway_graph
             )
             if self.layout.trunks:  # the loader holds every link's via to a trunk

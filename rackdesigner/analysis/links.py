@@ -101,20 +101,77 @@ def resolve_links(
                 and is_compute(gb, db.kind)
             )
             if facts.compute and da is not db:
-                # Cables between the same two devices collapse into one fabric edge.
-                pair = (da.id, db.id) if da.id < db.id else (db.id, da.id)
-                edge = edges.get(pair)
-                if edge is None:
-                    edges[pair] = {
-                        "links": [facts],
-                        "count": 1,
-                        "bandwidth": facts.speed or 0.0,
-                    }
-                else:
-                    edge["links"].append(facts)
-                    edge["count"] += 1
-                    edge["bandwidth"] += facts.speed or 0.0
+                _add_edge(edges, facts, da, db)
     return result, edges
+
+
+def _add_edge(edges: Edges, facts: LinkFacts, da: DeviceFacts, db: DeviceFacts) -> None:
+    """Count a compute cable into its device pair's fabric edge: cables between the same
+    two devices collapse into one."""
+    pair = (da.id, db.id) if da.id < db.id else (db.id, da.id)
+    edge = edges.get(pair)
+    if edge is None:
+        edges[pair] = {"links": [facts], "count": 1, "bandwidth": facts.speed or 0.0}
+    else:
+        edge["links"].append(facts)
+        edge["count"] += 1
+        edge["bandwidth"] += facts.speed or 0.0
+
+
+def derive_links(
+    before: Sequence[LinkFacts],
+    kept: Sequence[int],
+    links: Sequence[Link],
+    device_by_id: dict[str, DeviceFacts],
+    geometry: SiteGeometry,
+    router: PathwayGraph | None = None,
+) -> tuple[list[LinkFacts], Edges] | None:
+    """What :func:`resolve_links` gives for ``links``, the cables ``kept`` (indexes into
+    ``before``, in order) of a layout whose cables' facts are ``before``, with the same
+    devices (a failed layout: what-if), without resolving an end again: each end is the
+    one before, on ``device_by_id``'s device of its id. None where that would not be
+    exact: a kept cable with an end that did not resolve cleanly before (a port's second
+    cable, whose first may be gone, is one), or a device not there as it was.
+
+    Resolving an end reads only the link's text and its device's port groups, and a
+    subsequence of clean cables claims no port twice; so every end resolves as before."""
+    result: list[LinkFacts] = []
+    edges: Edges = {}
+    refs = LinkRefs(links)
+    append = result.append
+    get = device_by_id.get
+    for index, number in enumerate(kept):
+        old = before[number]
+        link = links[index]
+        before_a, before_b = old.a, old.b
+        if old.link is not link or before_a.problem is not None or before_b.problem is not None:
+            return None
+        da, db = before_a.device, before_b.device
+        # The common case inline (300,000 cables): both ends' devices are the same facts.
+        a = before_a if da is not None and get(da.id) is da else _same_end(before_a, device_by_id)
+        b = before_b if db is not None and get(db.id) is db else _same_end(before_b, device_by_id)
+        if a is None or b is None:
+            return None
+        facts = LinkFacts(link, index, a, b, old.speed, old.compute, geometry, refs, router)
+        append(facts)
+        if old.compute and a.device is not b.device:
+            _add_edge(edges, facts, a.device, b.device)  # type: ignore[arg-type]
+    return result, edges
+
+
+def _same_end(end: End, device_by_id: dict[str, DeviceFacts]) -> End | None:
+    """``end`` on ``device_by_id``'s device of its id (itself where that is its device),
+    or None where it did not resolve cleanly or the device's port group is not the same."""
+    if end.problem is not None or end.clash is not None or end.group is None:
+        return None
+    before = end.device
+    assert before is not None
+    device = device_by_id.get(before.id)
+    if device is before:
+        return end
+    if device is None or device.ports.get(end.group.name) is not end.group:
+        return None
+    return End(end.text, device, end.group, end.index, None, end.key)
 
 
 def resolve_port(text: str, device_by_id: dict[str, DeviceFacts]) -> End:

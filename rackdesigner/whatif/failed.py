@@ -32,20 +32,26 @@ class FailedState:
     layout: Layout  # the cables of what went down and the failed cables taken out
     failed: Failed  # the feeds and devices that work no more
     touched: frozenset[str]  # rack ids whose power or heat the failure changed
+    kept: tuple[int, ...]  # the indexes of the layout's cables that ``layout`` keeps
 
 
-def failed_state(analysis: Analysis, lost: Lost, gone: Gone) -> FailedState:
-    """The failed layout of ``analysis``'s layout, given what a failure took."""
+def failed_state(
+    analysis: Analysis, lost: Lost, gone: Gone, cables: Cables | None = None
+) -> FailedState:
+    """The failed layout of ``analysis``'s layout, given what a failure took (``cables``:
+    the layout's :func:`cables_of`, for many failures of it)."""
     by_id = analysis.device_by_id
     racks = analysis.racks
     feeds = frozenset((racks[r].rack.id, racks[r].rack.feeds[n].id) for r, n in gone.dead_feeds)
     touched = {racks[i].rack.id for i in gone.racks}
     touched.update(by_id[i].rack.id for i in gone.down if i in by_id)
-    layout = failed_layout(analysis.layout, gone.down, lost.links)
+    kept = kept_links(analysis.layout, gone.down, lost.links, cables)
+    layout = _without(analysis.layout, kept)
     if lost.warmer:
         layout = warmer_layout(analysis, layout, lost.warmer)
         touched.update(rack.id for rack in layout.racks)
-    return FailedState(layout, Failed(feeds, frozenset(gone.down)), frozenset(touched))
+    failed = Failed(feeds, frozenset(gone.down))
+    return FailedState(layout, failed, frozenset(touched), tuple(kept))
 
 
 def warmer_layout(analysis: Analysis, layout: Layout, warmer: float) -> Layout:
@@ -88,15 +94,49 @@ def _held(device: Device, held: dict[str, float]) -> Device:
 def failed_layout(layout: Layout, down: Iterable[str], links: Iterable[int] = ()) -> Layout:
     """``layout`` without the cables of the devices ``down`` and the cables at the indexes
     ``links``; every rack, feed and device stays."""
+    return _without(layout, kept_links(layout, down, links))
+
+
+# Device id -> the indexes of a layout's cables with an end on it, in order.
+Cables = dict[str, list[int]]
+
+
+def cables_of(layout: Layout) -> Cables:
+    """Each device id named by an end of ``layout``'s cables, and the indexes of those
+    cables: what a failure of some devices cuts, without a walk over every cable."""
+    found: Cables = {}
+    for number, link in enumerate(layout.links):
+        a, b = link.a.partition(":")[0], link.b.partition(":")[0]
+        found.setdefault(a, []).append(number)
+        if b != a:
+            found.setdefault(b, []).append(number)
+    return found
+
+
+def kept_links(
+    layout: Layout, down: Iterable[str], links: Iterable[int] = (), cables: Cables | None = None
+) -> list[int]:
+    """The indexes of ``layout``'s cables that :func:`failed_layout` keeps, in order
+    (``cables``: the layout's :func:`cables_of`)."""
     gone = set(down)
     cut = set(links)
     if not gone and not cut:
-        return layout
-    kept = [
-        link
+        return list(range(len(layout.links)))
+    if cables is not None:
+        cut.update(number for device in gone for number in cables.get(device, ()))
+        return [number for number in range(len(layout.links)) if number not in cut]
+    return [
+        number
         for number, link in enumerate(layout.links)
         if number not in cut
         and link.a.partition(":")[0] not in gone
         and link.b.partition(":")[0] not in gone
     ]
-    return replace(layout, links=kept)
+
+
+def _without(layout: Layout, kept: list[int]) -> Layout:
+    """``layout`` with only its cables at the indexes ``kept`` (itself where that is all)."""
+    if len(kept) == len(layout.links):
+        return layout
+    links = layout.links
+    return replace(layout, links=[links[number] for number in kept])

@@ -55,6 +55,7 @@ from rackdesigner.whatif.storage import StorageLosses
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
     from rackdesigner.model.diagnostics import Diagnostic
+    from rackdesigner.whatif.failed import Cables
     from rackdesigner.whatif.incremental import Grouped
 
 __all__ = [
@@ -94,6 +95,7 @@ class WhatIf:
         self._air: float | None = None
         self._checked: tuple[Grouped, Counter[Any]] | None = None  # the layout's findings
         self.storage = StorageLosses(analysis)
+        self._cables: Cables | None = None  # each device's cables (whatif.failed.cables_of)
 
     # -- one scenario ----------------------------------------------------------------------
 
@@ -179,9 +181,9 @@ class WhatIf:
         (its findings kept per scope), each failed layout only where it differs
         (:mod:`rackdesigner.whatif.incremental`), with the parts it keeps failed marked in
         its analysis."""
-        from rackdesigner.analysis import Analysis
+        from rackdesigner.analysis import Analysis, Like
         from rackdesigner.check.suppressions import baseline_key
-        from rackdesigner.whatif.failed import failed_state
+        from rackdesigner.whatif.failed import cables_of, failed_state
         from rackdesigner.whatif.incremental import Incremental, grouped_check
 
         layout = self.analysis.layout
@@ -190,10 +192,19 @@ class WhatIf:
             keys = Counter(baseline_key(d) for d in grouped.findings(layout) if not d.suppressed)
             self._checked = grouped, keys
         grouped, before = self._checked
-        state = failed_state(self.analysis, lost, gone)
-        plan = Incremental(layout, state.layout, touched=state.touched)
-        failed = Analysis(state.layout, failed=state.failed)
+        if self._cables is None:
+            self._cables = cables_of(layout)
+        state = failed_state(self.analysis, lost, gone, self._cables)
+        plan = Incremental(
+            layout, state.layout, touched=state.touched, kept=state.kept, cables=self._cables
+        )
+        # The failed layout's analysis shares the layout's where the failure leaves it alone.
+        like = Like(self.analysis, state.touched, state.kept)
+        failed = Analysis(state.layout, failed=state.failed, like=like)
         after = plan.check(failed).complete(grouped, state.layout)
+        # The cable plant refers back to its analysis: without the cycle the failed
+        # analysis goes now, not at a collection (``whatif`` pauses the collector).
+        failed._plant = None
         known = before.copy()
         new = []
         for diagnostic in after:

@@ -16,7 +16,12 @@ the two layouts by entity and runs on the new layout's analysis only
   cables added, removed or changed, and any the change shifted), those with an end on a
   device of a changed rack (a moved device moves its cables' routes), those sharing an
   end device with a changed cable (whether an end is shared names the finding), and those
-  whose end names no device of the new layout (their suggestion reads every device id);
+  whose end names no device of the new layout (their suggestion reads every device id).
+  A failed layout's cables are the layout's less some (``kept`` says which): then the
+  cables that differ are exactly those removed, and of the others only those on a device
+  of a rack that differs, on a device unknown, or on a port a removed cable was on (a
+  port's second cable, the references of cables from one ``a`` port) are checked again:
+  every cable of a device down is removed, and the rest keep their facts;
 - the ``device`` and ``site`` rules in full (they cost a few hundredths of a second on
   100,000 GPUs, and read totals any change moves);
 - the ``fabric`` rules only when the fabric's inputs changed: a cable (any field), or a
@@ -34,7 +39,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -171,6 +176,76 @@ def common_ends(old: Sequence[Link], new: Sequence[Link]) -> tuple[int, int]:
     return head, tail
 
 
+def _not_kept(links: Sequence[Link], kept: Sequence[int]) -> list[Link]:
+    """The cables of ``links`` not at the indexes ``kept``."""
+    keep = set(kept)
+    return [link for number, link in enumerate(links) if number not in keep]
+
+
+def _on_devices(links: Sequence[Link], keep: set[str]) -> set[str]:
+    """The entities of the cables of ``links`` with an end on a device not in ``keep``
+    (inlined: 300,000 cables)."""
+    return {
+        _entity(link)
+        for link in links
+        if link.a.partition(":")[0] not in keep or link.b.partition(":")[0] not in keep
+    }
+
+
+def _kept_cables(
+    links: Sequence[Link],
+    removed: Sequence[Link],
+    names: set[str],
+    known: set[str],
+    cables: Mapping[str, Sequence[int]],
+) -> set[str]:
+    """Of a layout whose cables are ``links`` less those ``removed`` (a failed layout's),
+    the entities of the cables whose findings may differ (``cables``: each device id -> the
+    indexes in ``links`` of its cables): those on a device of a rack that differs
+    (``names``: its facts), on a device that is not in the layout (``known``: their
+    suggestion), or on a port a removed cable was on (a port taken twice; the references
+    of the cables from one ``a`` port). A cable between devices a failure only touched
+    keeps its findings: every cable of a device down is removed, and the others' facts
+    are the same."""
+    named = names | (cables.keys() - known)
+    found = {_entity(links[i]) for d in named for i in cables.get(d, ())}
+    ports: dict[str, set[object]] = {}
+    for link in removed:
+        for end in (link.a, link.b):
+            device, _, port = end.partition(":")
+            ports.setdefault(device, set()).add(_port_key(port))
+    for device, taken in ports.items():
+        for number in cables.get(device, ()):
+            link = links[number]
+            for end in (link.a, link.b):
+                on, _, port = end.partition(":")
+                if on == device and _port_key(port) in taken:
+                    found.add(_entity(link))
+    return found
+
+
+def _port_key(port: str) -> object:
+    """A port as resolving names it (``p01`` is ``p1``): its group and index."""
+    group = port.rstrip("0123456789")
+    digits = port[len(group) :]
+    return (group, int(digits)) if digits else port
+
+
+def _trunk_mates(changed: Sequence[Link], links: Sequence[Link]) -> set[str]:
+    """The entities of the cables of ``links`` that run in a trunk, or through a patch
+    panel, that a cable ``changed`` runs in or through: a panel's port taken twice is a
+    finding on either cable, though they share no end device."""
+    trunks = {link.trunk for link in changed if link.trunk}
+    panels = {_device_of(port) for link in changed for port in link.via or ()}
+    if not trunks and not panels:
+        return set()
+    return {
+        _entity(link)
+        for link in links
+        if link.trunk in trunks or any(_device_of(port) in panels for port in link.via or ())
+    }
+
+
 def _add_touched(
     touched: Iterable[str],
     old_racks: dict[str, Rack],
@@ -193,8 +268,19 @@ class Incremental:
     from the layouts alone: the rules can run on the new side before the old side's
     findings are there (the old side may be checked in another process)."""
 
-    def __init__(self, old: Layout, new: Layout, touched: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        old: Layout,
+        new: Layout,
+        touched: Iterable[str] = (),
+        kept: Sequence[int] | None = None,
+        cables: Mapping[str, Sequence[int]] | None = None,
+    ) -> None:
         # ``touched``: rack ids changed though they compare equal (a what-if's failed parts).
+        # ``kept``: where ``new``'s cables are ``old``'s at these indexes, in order (a failed
+        # layout's): the cables that differ are exactly the others, not a middle to find.
+        # ``cables``: with ``kept``, each device id -> the indexes of ``old``'s cables with
+        # an end on it (whatif.failed.cables_of), to find a device's cables without a walk.
         self.everything = _rows(old) != _rows(new) or any(
             getattr(old, name) != getattr(new, name) for name in _WHOLE
         )
@@ -217,6 +303,7 @@ class Incremental:
                 if before is not None:
                     was.append(before)
         was.extend(rack for ident, rack in old_racks.items() if ident not in new_racks)
+        differ = {device.id for rack in was + now for device in rack.devices}
         _add_touched(touched, old_racks, new_racks, was, now)
         changed = was + now
         names = {device.id for rack in changed for device in rack.devices}
@@ -231,22 +318,25 @@ class Incremental:
             ):
                 racks.add(rack.id)
         self.racks = racks & new_racks.keys()
-        # Cables: the two lists differ between a common head and a common tail (a change
-        # in one place leaves the cables after it where they were, or shifted).
-        self.head, self.tail = common_ends(old.links, new.links)
         self.moved = names  # the devices of the racks that differ: their cables' routes
-        middle = [
-            *old.links[self.head : len(old.links) - self.tail],
-            *new.links[self.head : len(new.links) - self.tail],
-        ]
+        if kept is None:
+            # Cables: the two lists differ between a common head and a common tail (a
+            # change in one place leaves the cables after it where they were, or shifted).
+            self.head, self.tail = common_ends(old.links, new.links)
+            middle = [
+                *old.links[self.head : len(old.links) - self.tail],
+                *new.links[self.head : len(new.links) - self.tail],
+            ]
+        else:  # the cables not kept; the lengths are all measured (head and tail 0)
+            middle = _not_kept(old.links, kept)
         entities = {_entity(link) for link in middle}
-        touched = names | {_device_of(end) for link in middle for end in (link.a, link.b)}
         known = {device.id for rack in new.racks for device in rack.devices}
-        # A cable whose ends are both devices known and untouched stays (inlined: 300,000).
-        keep = known - touched
-        for link in new.links:
-            if link.a.partition(":")[0] not in keep or link.b.partition(":")[0] not in keep:
-                entities.add(_entity(link))
+        if kept is not None and cables is not None:
+            entities |= _kept_cables(old.links, middle, differ, known, cables)
+        else:
+            touched = names | {_device_of(end) for link in middle for end in (link.a, link.b)}
+            entities |= _on_devices(new.links, known - touched)
+        entities.update(_trunk_mates(middle, new.links))
         # Entities of removed cables too: their old findings are dropped, and no cable of
         # the new layout has them.
         self.entities = self.dropped = entities

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -171,3 +172,143 @@ def test_lengths_kept_from_the_old_layout_are_measured_ones(path: Path, changes:
     measured = [facts.length for facts in Analysis(new).links]
     assert not plan.everything
     assert plan.lengths(before, Analysis(new)) == measured
+
+
+# -- a failed layout checked from the layout's findings and analysis ------------------------
+
+
+def _failed_exactly(layout: Layout, failures: list[str]) -> None:
+    """Each failure's findings from :class:`WhatIf` (the failed layout checked where it
+    differs, its analysis sharing the layout's devices and cable ends) are what a full
+    check of the failed layout finds that a full check of the layout does not, finding
+    for finding (every field); and the shared cable facts are those resolved afresh."""
+    from collections import Counter
+
+    from rackdesigner.analysis import Like
+    from rackdesigner.check.engine import rules_for, run_rules
+    from rackdesigner.check.suppressions import apply_ignores, baseline_key
+    from rackdesigner.whatif import WhatIf, parse_failure
+    from rackdesigner.whatif.failed import failed_state
+    from rackdesigner.whatif.parts import PartIndex, resolve
+
+    analysis = Analysis(layout)
+    engine = WhatIf(analysis)
+    known = Counter(baseline_key(d) for d in check(layout)[1] if not d.suppressed)
+    for text in failures:
+        failure = [parse_failure(part) for part in text.split(" + ")]  # parts together
+        lost = resolve(analysis, failure, PartIndex(analysis))
+        state = failed_state(analysis, lost, engine.gone(lost))
+        failed = Analysis(state.layout, failed=state.failed)
+        after = run_rules(rules_for(state.layout), failed)
+        apply_ignores(state.layout, after)
+        left, full = known.copy(), []
+        for d in after:
+            if d.suppressed:
+                continue
+            if left[baseline_key(d)] > 0:
+                left[baseline_key(d)] -= 1
+            else:
+                full.append(d)
+        fast = engine.run(failure).findings or []
+        assert _key(fast) == _key(full), text
+        shared = Analysis(
+            state.layout, failed=state.failed, like=Like(analysis, state.touched, state.kept)
+        )
+        assert [_facts(f) for f in shared.links] == [_facts(f) for f in failed.links], text
+        assert shared.compute_edges.keys() == failed.compute_edges.keys(), text
+        assert [_rack(r) for r in shared.racks] == [_rack(r) for r in failed.racks], text
+
+
+def _facts(facts: object) -> tuple[object, ...]:
+    a, b = facts.a, facts.b  # type: ignore[attr-defined]
+    ends = tuple(
+        (e.text, e.device.id if e.device else None, e.group, e.index, e.problem, e.key, e.clash)
+        for e in (a, b)
+    )
+    return (facts.link, facts.index, ends, facts.speed, facts.compute, facts.length, facts.ref)  # type: ignore[attr-defined]
+
+
+def _device(dev: object) -> tuple[object, ...] | None:
+    if dev is None:
+        return None
+    return tuple(getattr(dev, name) for name in ("id", "power", "liquid_heat", "air_heat", "order"))
+
+
+def _rack(facts: object) -> tuple[object, ...]:
+    """A rack's facts, and those of the devices it holds and names (its CDUs, its door)."""
+    names = ("load", "liquid_heat", "air_heat", "door_heat", "capacity", "door_failed", "gpus")
+    return (
+        *(getattr(facts, name) for name in names),
+        [_device(dev) for dev in facts.devices],  # type: ignore[attr-defined]
+        [_device(dev) for dev in facts.cdus],  # type: ignore[attr-defined]
+        _device(facts.door),  # type: ignore[attr-defined]
+        [(f.load, f.capacity) for f in facts.feeds],  # type: ignore[attr-defined]
+    )
+
+
+def _each(layout: Layout, kind: str) -> list[str]:
+    from rackdesigner.whatif.parts import candidates
+
+    return [str(f) for f in candidates(Analysis(layout), kind)]
+
+
+_KINDS = ("rack", "switch", "cdu", "side", "feed", "pdu")
+_SLOW = pytest.mark.slow
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        *(("inference-32-b200.toml", kind) for kind in _KINDS),
+        # a third of a second each: every feed and PDU of the 128-GPU layout to the slow step
+        *(
+            pytest.param("training-128.toml", kind, marks=_SLOW if kind in ("feed", "pdu") else ())
+            for kind in _KINDS
+        ),
+        # 18 racks of NVL72 (rack-scale power, CDUs, NVLink domains): 15 s of full checks
+        *(pytest.param("gb200-nvl72-su.toml", kind, marks=_SLOW) for kind in _KINDS),
+    ],
+)
+def test_each_failed_layout_is_checked_exactly(name: str, kind: str) -> None:
+    layout = _layout(ROOT / "layouts" / name)
+    _failed_exactly(layout, _each(layout, kind))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["rack", "switch"])
+def test_each_failed_layout_of_a_1024_gpu_hall_is_checked_exactly(kind: str) -> None:
+    """The bench's 1,024-GPU layout (35 racks, a rail-optimised fabric): every rack and
+    every switch."""
+    import importlib.util
+    import sys
+
+    from rackdesigner.layout_io.document import loads
+
+    spec = importlib.util.spec_from_file_location("generate", ROOT / "bench" / "generate.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("generate", module)  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    layout = loads(module.generate_layout_text(1024)).layout
+    _failed_exactly(layout, _each(layout, kind))
+
+
+def test_a_port_taken_twice_is_resolved_again_when_its_first_cable_fails() -> None:
+    """A second cable on a cable's ``a`` port is CAB005 there in the layout; with the first
+    cable cut (by its other end) that end is clean in the failed layout, whose cable ends
+    are then resolved afresh, not taken from the layout's."""
+    layout = _layout(LAYOUTS[1])
+    first, other = layout.links[3], layout.links[10]
+    layout.links.append(Link(a=first.a, b=other.a))
+    cut = [f"link:{first.b}", f"link:{other.b}", f"link:{first.a} -> {other.a}"]
+    _failed_exactly(layout, [*cut, f"rack:{layout.racks[0].id}"])
+
+
+def test_a_failure_on_warmer_water_is_checked_exactly() -> None:
+    """Warmer water (alone, and with a CDU lost) changes the loops and the setpoint each
+    CDU holds: nothing of the layout's analysis is shared but the cable ends, each on its
+    device made anew."""
+    layout = load(ROOT / "tests" / "rules" / "COOL012" / "fires.toml").layout
+    _failed_exactly(
+        layout, ["warmer-water:5", "warmer-water:5 + cdu:c1", "warmer-water:3 + cdu:c2"]
+    )
