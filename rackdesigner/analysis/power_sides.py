@@ -79,6 +79,21 @@ def psus_kept(psus: int, sides: int) -> int:
     return psus - math.ceil(psus / sides) if sides > 0 else psus
 
 
+# Rated current of an IEC 60320 appliance inlet (A): IEC 60320-1's, and UL 498 / CSA
+# 60320-1's in North America (Interpower, "One IEC 60320 C13 and two amperage ratings?").
+INLET_RATING = {"IEC": {"c14": 10.0, "c20": 16.0}, "North America": {"c14": 15.0, "c20": 20.0}}
+# A PSU's efficiency where its rating caps its draw (input = output ÷ efficiency): 80 PLUS
+# Titanium at full load, the catalog's figure for server PSUs (devices.toml's header).
+PSU_EFFICIENCY = 0.96
+
+
+def psu_draw(power: float, carrying: int, psu_rating: float | None) -> float:
+    """W each of ``carrying`` PSUs draws for a device of ``power`` W, capped at what one
+    PSU of ``psu_rating`` (output) can draw."""
+    each = power / max(carrying, 1)
+    return min(each, psu_rating / PSU_EFFICIENCY) if psu_rating else each
+
+
 @dataclass(frozen=True, slots=True)
 class SideCapacity:
     """What a rack's feeds deliver, by side."""

@@ -13,7 +13,14 @@ import math
 import time
 from dataclasses import dataclass, field, replace
 
-from rackdesigner.analysis.power_sides import SQRT3, feed_power, psus_kept
+from rackdesigner.analysis.cords import INLET_OF
+from rackdesigner.analysis.power_sides import (
+    INLET_RATING,
+    SQRT3,
+    feed_power,
+    psu_draw,
+    psus_kept,
+)
 from rackdesigner.analysis.rack_scale import SU_DOMAINS
 from rackdesigner.design import nvl_networks
 from rackdesigner.design.generators import FabricPlan, FabricRequest, GenerateError, generate
@@ -1004,24 +1011,53 @@ def _circuits_on(
     return sides, per_side, circuit
 
 
-def _sides_for(rack: Rack, catalog: Catalog) -> int:
+def _sides_for(rack: Rack, catalog: Catalog, outlet: Outlet) -> int:
     """How many redundant sides the rack's feeds take: two, or the fewest up to MAX_SIDES
     with which every device keeps ``psus_required`` PSUs when the side holding most of its
     PSUs is lost (PWR008: a DGX H100's 6 PSUs, 4 needed, run degraded on 3 + 3 and keep 4 on
-    2 + 2 + 2). Where no count up to MAX_SIDES suffices, two: more sides would not help.
-    A node an RA racks on more sides (RA_SIDES) gets them."""
+    2 + 2 + 2), and those PSUs draw no more than their inlets take at the ``outlet``
+    (PWR030: a 9 kW node on 2 + 2 C20 PSUs draws 18.8 A a PSU at 240 V with a side lost,
+    12.5 A on four sides). Where no count up to MAX_SIDES suffices, two: more sides would
+    not help. A node an RA racks on more sides (RA_SIDES) gets them."""
     need = 2
     for device in rack.devices:
         need = max(need, RA_SIDES.get(device.model, 2))
         dtype = catalog.devices[device.model]
         if not dtype.psus or not dtype.psus_required:
             continue
-        fit = next(
-            (k for k in range(2, MAX_SIDES + 1) if psus_kept(dtype.psus, k) >= dtype.psus_required),
-            2,
-        )
+        fit = next((k for k in range(2, MAX_SIDES + 1) if _holds(dtype, k, outlet)), 2)
         need = max(need, fit)
     return need
+
+
+@dataclass(frozen=True, slots=True)
+class Outlet:
+    """What a rack's outlets give its PSUs: the voltage (V) and the inlet ratings' region."""
+
+    volts: float
+    region: str
+
+    @classmethod
+    def of(cls, voltage: float, phases: int) -> Outlet:
+        """415 V 3-phase: 240 V outlets (wye), IEC; 208 V 3-phase: 208 V (delta)."""
+        wiring = Feed("x", voltage=voltage, phases=phases).effective_wiring
+        row = standard_circuits(voltage, phases)
+        region = row.region if row is not None and row.region in INLET_RATING else "IEC"
+        return cls(voltage / SQRT3 if wiring == "wye" else voltage, region)
+
+
+def _holds(dtype: DeviceType, sides: int, outlet: Outlet) -> bool:
+    """Whether a device of ``dtype`` on ``sides`` sides keeps the PSUs it needs with one
+    lost, each drawing within its inlet's rating."""
+    kept = psus_kept(dtype.psus or 0, sides)
+    if kept < (dtype.psus_required or 0):
+        return False
+    inlet = INLET_OF.get(str(dtype.psu_inlet or "").lower())
+    if inlet is None or not dtype.power or kept < 1:
+        return True
+    rating = float(dtype.psu_rating) if dtype.psu_rating else None
+    amps = psu_draw(float(dtype.power), kept, rating) / outlet.volts
+    return amps <= INLET_RATING[outlet.region][inlet] + 1e-9
 
 
 def _power_and_furniture(
@@ -1038,11 +1074,14 @@ def _power_and_furniture(
     circuit a side), and no blanking yet."""
     voltage, phases = options.voltage, options.phases
     devices = catalog.devices
+    outlet = Outlet.of(float(voltage), int(phases))
     used: set[int] = set()
     for rack in layout.racks:
         rack.devices = [d for d in rack.devices if devices[d.model].kind != "pdu"]
         base = _rack_load(rack, catalog)
-        sides, per_side, circuit = _circuits_on(_sides_for(rack, catalog), base, sizes, devices)
+        sides, per_side, circuit = _circuits_on(
+            _sides_for(rack, catalog, outlet), base, sizes, devices
+        )
         if ahead:
             per_side, circuit = MAX_FEEDS_PER_SIDE, sizes[-1]
         used.add(sides)

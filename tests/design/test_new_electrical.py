@@ -103,3 +103,19 @@ def test_circuit_sizes_are_the_standard_ratings_a_catalog_pdu_is_made_for() -> N
     # A circuit carries the smaller of its feed's usable power and its PDU's rating.
     small = circuit_sizes(catalog, 208.0, 3)[0]
     assert small.capacity == pytest.approx(8600.0)
+
+
+def test_nodes_whose_psus_would_overdraw_their_inlets_get_more_sides() -> None:
+    """`new --gpus 64` racks liquid-cooled HGX H100 nodes (sys-421ge-tnhr2-lcc: 9 kW on 4
+    PSUs with C20 inlets, 2 needed). On A + B a side lost leaves 2 PSUs at 4.5 kW each,
+    4,500 W / 239.6 V = 18.8 A, over a C20's 16 A (PWR030); on four sides 3 are left,
+    3 kW each, 12.5 A. So every node rack takes four sides and PWR030 is silent."""
+    built = build(NewOptions(gpus=64))
+    node_racks = [
+        r for r in built.layout.racks if any(d.model == "sys-421ge-tnhr2-lcc" for d in r.devices)
+    ]
+    assert node_racks
+    for rack in node_racks:
+        assert sorted({f.side for f in rack.feeds}) == ["A", "B", "C", "D"], rack.id
+    _, found = check(built.layout, select=["PWR030", "PWR008"])
+    assert found == []

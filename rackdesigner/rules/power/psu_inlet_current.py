@@ -41,16 +41,10 @@ from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis, DeviceFacts, RackFacts
 from rackdesigner.analysis.cords import INLET_OF, MATE
-from rackdesigner.analysis.power_sides import psus_kept
+from rackdesigner.analysis.power_sides import INLET_RATING, psu_draw, psus_kept
 from rackdesigner.layout_io.catalog import standard_circuits
 from rackdesigner.model.units import CURRENT, POWER, VOLTAGE, fmt
 from rackdesigner.rules.base import Finding, rule
-
-# Rated current of an inlet (A): IEC 60320-1, and UL 498 / CSA 60320-1 in North America.
-INLET_RATING = {"IEC": {"c14": 10.0, "c20": 16.0}, "North America": {"c14": 15.0, "c20": 20.0}}
-# A PSU's efficiency where its rating caps its draw (input = output ÷ efficiency): 80 PLUS
-# Titanium at full load, the catalog's figure for server PSUs (devices.toml's header).
-PSU_EFFICIENCY = 0.96
 
 
 def _region(rack: RackFacts) -> str:
@@ -73,10 +67,8 @@ def _draw(dev: DeviceFacts, rack: RackFacts) -> tuple[float, int, bool] | None:
     carrying = psus_kept(dtype.psus, sides) if rack.redundant else dtype.psus
     if carrying < 1:
         return None
-    each = dev.power / carrying
-    if dtype.psu_rating:
-        each = min(each, float(dtype.psu_rating) / PSU_EFFICIENCY)
-    return each, carrying, rack.redundant
+    rating = float(dtype.psu_rating) if dtype.psu_rating else None
+    return psu_draw(dev.power, carrying, rating), carrying, rack.redundant
 
 
 @rule("PWR030", "warning", scope="rack")
