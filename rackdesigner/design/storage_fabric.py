@@ -22,6 +22,7 @@ puts them (generators/floor.py).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from rackdesigner.analysis.reach import SPLIT
@@ -55,6 +56,9 @@ class StorageRequest:
     su_nodes: int = 32
     pod_sus: int = POD_SUS
     switch: str | None = None  # None: the default switch of the nodes' storage ports
+    # Gives the new storage racks their feeds and PDUs before the switches are placed, so
+    # that a leaf goes where the rack's cooling still takes it with the PDUs' own draw.
+    furnish: Callable[[list[Rack]], None] | None = None
 
 
 @dataclass(slots=True)
@@ -212,7 +216,10 @@ def plan_storage(layout: Layout, request: StorageRequest) -> StorageCounts:
         raise GenerateError(f"{count} appliances for {len(pods)} storage pods: one a pod at least")
     leaf_key, split_key = _leaf_entries(layout, base, base_key, cages, tech, speed, app_speed)
     counts = StorageCounts(nodes=len(nodes), pods=len(pods), appliances=count)
+    before = len(layout.racks)
     _rack_appliances(layout, catalog, appliance, pods, nodes, count, counts)
+    if request.furnish is not None:
+        request.furnish(layout.racks[before:])
     b = _Builder(layout, group.name, catalog_for(layout))
     leaf = _model(layout.catalog[leaf_key], "p")
     app_leaf = _model(layout.catalog[split_key], "s" if split_key != leaf_key else "p")

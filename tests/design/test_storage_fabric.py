@@ -149,3 +149,23 @@ def test_an_object_store_or_unknown_model_is_refused_as_the_parallel_file_system
         build(NewOptions(gpus=64, storage_model="minio-node"))
     with pytest.raises(GenerateError, match="did you mean"):
         build(NewOptions(gpus=64, storage_model="ddn-ai400x"))
+
+
+@pytest.mark.parametrize("level", ["better", "best"])
+def test_a_storage_rack_keeps_within_the_air_limit_with_its_pdus(level: str) -> None:
+    """2,048 GPUs at the better (and best) level. A storage rack of two DDN AI400X2 Turbo
+    (2 x 2.5 kW) leaves 10 kW of the 15 kW air limit; five 2 kW SN5600 storage leaves used
+    to be placed in it before it had PDUs, filling the 10 kW exactly, and its two PDUs'
+    own 2 x 20 W then put it at 15,040 W (COOL001, an error in a file `new` wrote and
+    said was clean of errors). The storage racks now get their feeds and PDUs before the
+    leaves are placed: b32 (better) takes four leaves, 5,000 + 8,000 + 40 = 13,040 W, and
+    the layout has no error at all."""
+    from rackdesigner.analysis import Analysis
+    from rackdesigner.check.engine import check
+
+    layout = build(NewOptions(gpus=2048, storage_level=level)).layout
+    _, found = check(layout)
+    assert [f"{d.code} {d.entity}" for d in found if d.severity == "error"] == []
+    analysis = Analysis(layout)
+    storage = [f for f in analysis.racks if f.rack.label == "storage"]
+    assert storage and all(f.air_heat <= 15e3 for f in storage)
