@@ -363,7 +363,9 @@ def _rack_appliances(
     of the row of its first node (air-cooled, within the air limit with room for a switch)."""
     height = max(1, math.ceil(appliance.height_u))
     power = float(appliance.power or 0.0)
-    per_rack = max(1, min(STORAGE_RACK_U // height, int(AIR_MAX * RACK_SHARE // power or 99)))
+    # An appliance without a published draw (power 0) is racked by height alone.
+    by_air = int(AIR_MAX * RACK_SHARE // power) if power > 0 else STORAGE_RACK_U
+    per_rack = max(1, min(STORAGE_RACK_U // height, by_air))
     shares = [count // len(pods) + (1 if k < count % len(pods) else 0) for k in range(len(pods))]
     for pod, share in zip(pods, shares, strict=True):
         row = nodes[pod.nodes[0]][0].row
@@ -404,6 +406,7 @@ def _build_pod(
     ]
     appliances = iter(pod.appliances)
     leaves: list[Switch] = []
+    homes: set[str] = set()  # the appliances' leaves
     full_down = min(NODE_DOWN, request.su_nodes * rails)
     up = math.ceil(full_down * UP_NUMERATOR / UP_DENOMINATOR - 1e-9)
     for s, members in enumerate(sus):
@@ -450,8 +453,9 @@ def _build_pod(
             home.model = replace(app_leaf, group="p", speed=leaf.speed, ports=app_leaf.ports)
             home.next_port = 1
         leaves.append(home)
+        homes.add(home.id)
         counts.storage_leaves += 1
-    _spines(b, leaves, leaf, number, counts)
+    _spines(b, leaves, leaf, number, counts, homes)
 
 
 def _collapsed(
@@ -502,15 +506,25 @@ def _cable_appliance(
 
 
 def _spines(
-    b: Builder, leaves: list[Switch], model: SwitchModel, pod: int, counts: StorageCounts
+    b: Builder,
+    leaves: list[Switch],
+    model: SwitchModel,
+    pod: int,
+    counts: StorageCounts,
+    homes: frozenset[str] | set[str] = frozenset(),
 ) -> None:
     """The pod's spines: the fewest (two at least) over which every leaf's uplinks spread
-    round-robin within the spines' ports; none where one leaf is the whole pod."""
+    round-robin within the spines' ports; none where one leaf is the whole pod. Every node
+    leaf reaches every spine; an appliances' leaf (``homes``) with fewer uplinks than
+    spines takes as many spines as it has uplinks: each node leaf still reaches it."""
     wanting = [leaf for leaf in leaves if leaf.want_up > 0]
     if len(leaves) <= 1 or not wanting:
         return
     total = sum(leaf.want_up for leaf in wanting)
-    fewest = min(leaf.want_up for leaf in wanting)
+    fewest = min(
+        (leaf.want_up for leaf in wanting if leaf.id not in homes),
+        default=max(leaf.want_up for leaf in wanting),
+    )
     count = max(2, math.ceil(total / model.ports))
     while count <= fewest:
         loads = [0] * count
