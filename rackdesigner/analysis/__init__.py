@@ -126,6 +126,9 @@ class Like:
     analysis: Analysis
     touched: frozenset[str]  # rack ids whose devices' facts are made anew
     kept: tuple[int, ...] | None = None
+    # The other's fabrics derived from this analysis's, or None where they must be built
+    # (rackdesigner.whatif.fabric_derived).
+    fabrics: Callable[[Analysis], list[Fabric] | None] | None = None
 
     def fits(self, layout: Layout) -> bool:
         """Whether ``layout`` reads the same catalog and thresholds as this analysis's."""
@@ -396,10 +399,14 @@ class Analysis:
     def fabrics(self) -> list[Fabric]:
         from rackdesigner.analysis.fabric_graph import build_fabrics
 
-        return self._once(
-            "_fabrics",
-            lambda: build_fabrics(self.links, self.compute_edges, self.device_by_id),
-        )
+        def build() -> list[Fabric]:
+            like = self._like
+            derived = like.fabrics(self) if like is not None and like.fabrics else None
+            if derived is not None:
+                return derived
+            return build_fabrics(self.links, self.compute_edges, self.device_by_id)
+
+        return self._once("_fabrics", build)
 
     @property
     def storage(self) -> StorageFacts:

@@ -59,7 +59,16 @@ def scalable_units(fabric: Fabric) -> list[list[DeviceFacts]]:
     two or more GPU nodes whose every node-to-leaf cable lands on its port's rail leaf (no
     crossed rail, NET008), in the order of their first node. Linear in the cables."""
     by_id = {node.id: node for node in fabric.nodes}
-    cables = _node_leaf_cables(fabric, by_id)
+    return units_of(_node_leaf_cables(fabric, by_id), by_id)
+
+
+def units_of(
+    cables: list[tuple[str, str, str]], by_id: dict[str, DeviceFacts]
+) -> list[list[DeviceFacts]]:
+    """The scalable units of the node-to-leaf ``cables`` (node, its port, leaf) of the GPU
+    nodes ``by_id`` (in node order): :func:`scalable_units` of the rail groups they make.
+    Each rail group's units are its own (a what-if derives a failed fabric's units for the
+    groups a failure touches only)."""
     root_of, members = _rail_groups(cables, by_id)
     rail = _rails(cables, root_of, members)
     clean = {root for root, nodes in members.items() if len(nodes) >= 2}

@@ -52,12 +52,7 @@ def fat_tree_at_scale(analysis: Analysis) -> Iterator[Finding]:
         radix = min((_radix(s.device) for s in fabric.tier_switches(1)), default=0)
         if radix < 2:
             continue
-        nodes = {node.id for node in fabric.nodes}
-        ports: dict[str, int] = {}
-        for link in fabric.links:
-            for end in (link.a.device, link.b.device):
-                if end is not None and end.id in nodes:
-                    ports[end.id] = ports.get(end.id, 0) + 1
+        ports = fabric.ports_by_node()
         node_ports = sum(ports.values())
         closes = two_tier_limit(radix)
         if node_ports <= closes:

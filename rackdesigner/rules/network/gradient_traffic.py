@@ -110,8 +110,4 @@ def gradient_traffic(analysis: Analysis) -> Iterator[Finding]:
 
 def _fabric_ports(fabric: Fabric, node: DeviceFacts) -> int:
     """The node's cabled compute-fabric ports (parallel cables counted one by one)."""
-    count = 0
-    for link in fabric.links:
-        if link.a.device is node or link.b.device is node:
-            count += 1
-    return max(count, 1)
+    return max(fabric.ports_by_node().get(node.id, 0), 1)

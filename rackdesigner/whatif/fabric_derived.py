@@ -1,0 +1,484 @@
+"""A failed layout's fabrics derived from the layout's, without building them again.
+
+``whatif --each rack --findings`` checks the fabric rules on every failed layout; building
+each failed layout's fabric (its graph, tiers, switch bandwidths, single points of failure)
+and walking its cables for the crossed rails and scalable units costs the whole fabric per
+failure. A failure that takes a few nodes and switches out of a fabric changes little of
+it. :class:`FabricDerivation` keeps what every failure of one layout shares and gives the
+failed analysis its fabrics (``Analysis(..., like=Like(..., fabrics=...))``), each the
+fabric before less what went down, with only what the failure touches worked out again:
+
+- **Devices, nodes, cables**: the lists before less what went (the failed analysis's own
+  facts where a rack's facts are made anew; the cables are the failed analysis's, slices
+  of its list between the cables removed).
+- **Tiers** stay where every switch next to what went keeps a neighbour one tier below
+  (tiers only grow when parts go); **bandwidths** (each node's, each switch's down, up and
+  lateral) are summed again, in the order a build sums them, for the devices next to what
+  went; the injection and bisection are summed again over the nodes and switches left.
+- **Connectivity and single points of failure** on the twin classes (devices with the same
+  neighbours; twins are never cabled to each other): a device with a twin left is no
+  articulation point (its twin carries every path through it), and with three classes or
+  more left the fabric is connected, less one device of a class of one, exactly where the
+  class graph is less that class. So the fabric left is connected and has no articulation
+  point where the class graph of the classes left (three or more) is connected and none
+  of its articulation classes is down to one device. The fabric before must have none
+  (the usual well-built fabric).
+- **Crossed rails and scalable units** (NET008, NET007) are each rail group's own: those
+  of the groups the failure touches are found again from their cables, the others kept.
+- **Cabled ports per node** (NET003, NET004) and the **technologies** less the cables that
+  went.
+
+Where a failure would change what this rests on (a cable failed on its own, a tier, a part
+cut off or made a single point of failure, lateral links or groups, a fabric emptied or
+reordered) it returns None and the failed analysis builds its fabrics as any analysis
+does: the fabrics are always those a build gives, figure for figure
+(``tests/whatif/test_fabric_derived.py`` holds them to it, and
+``tests/whatif/test_incremental.py`` the findings to a full check).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from rackdesigner.analysis.fabric_graph import Fabric, SwitchFacts
+from rackdesigner.analysis.grouping import Groups
+from rackdesigner.analysis.lateral import CrossedRail, crossed_rails
+from rackdesigner.topology.collectives import scalable_units, units_of
+
+if TYPE_CHECKING:
+    from rackdesigner.analysis import Analysis, DeviceFacts, LinkFacts
+    from rackdesigner.whatif.failed import Cables
+
+__all__ = ["FabricDerivation"]
+
+
+class FabricDerivation:
+    """The fabrics of one layout's failed layouts, derived from the layout's fabrics
+    (``before``: its analysis; ``cables``: its :func:`~rackdesigner.whatif.failed.
+    cables_of`)."""
+
+    def __init__(self, before: Analysis, cables: Cables) -> None:
+        self.before = before
+        self.cables = cables
+        self._bases: list[_Base] | None = None
+
+    def bases(self) -> list[_Base]:
+        if self._bases is None:
+            adj: dict[str, dict[str, float]] = {}
+            for (a, b), data in self.before.compute_edges.items():
+                adj.setdefault(a, {})[b] = data["bandwidth"]
+                adj.setdefault(b, {})[a] = data["bandwidth"]
+            self._bases = [_Base(fabric, adj) for fabric in self.before.fabrics]
+        return self._bases
+
+    def fabrics(
+        self, failed: Analysis, down: Iterable[str], fresh: Iterable[str]
+    ) -> list[Fabric] | None:
+        """``failed``'s fabrics, where its layout is the layout less the cables of the
+        devices ``down`` (and nothing else), and its devices' facts are the layout's but
+        in the racks ``fresh``; None where they must be built."""
+        bases = self.bases()
+        down = set(down)
+        cut = {n for d in down for n in self.cables.get(d, ())}
+        change = _Change(failed, down, set(fresh), sorted(cut), self.before.links, self.cables)
+        out: list[Fabric] = []
+        for base in bases:
+            fabric = base.derive(change)
+            if fabric is None:
+                return None
+            out.append(fabric)
+        if len(out) > 1 and [f.devices[0].order for f in out] != sorted(
+            f.devices[0].order for f in out
+        ):
+            return None  # the fabrics' order (by their first device) changed
+        return out
+
+
+@dataclasses.dataclass(slots=True)
+class _Change:
+    """One failure: the failed analysis, the devices down, the racks whose devices' facts
+    it made anew, and the layout indexes of the cables removed (sorted)."""
+
+    failed: Analysis
+    down: set[str]
+    fresh: set[str]
+    gone: list[int]
+    before: list[LinkFacts]  # the layout's cables' facts
+    cables: Cables  # the layout's cables of each device
+
+    def link(self, index: int) -> LinkFacts:
+        """The failed analysis's facts of the layout's cable at ``index`` (kept)."""
+        return self.failed.links[index - bisect_left(self.gone, index)]
+
+
+class _Base:
+    """What every failure of one fabric shares."""
+
+    def __init__(self, fabric: Fabric, adj: dict[str, dict[str, float]]) -> None:
+        self.fabric = fabric
+        self.position = {d.id: i for i, d in enumerate(fabric.devices)}
+        self.node_position = {n.id: i for i, n in enumerate(fabric.nodes)}
+        self.rack_devices: dict[str, list[str]] = {}
+        for dev in fabric.devices:
+            self.rack_devices.setdefault(dev.rack.id, []).append(dev.id)
+        self.adj = {d: adj.get(d, {}) for d in self.position}
+        self.tier: dict[str, int] = dict.fromkeys(self.node_position, 0)
+        for sid, switch in fabric.switches.items():
+            if switch.tier is not None:
+                self.tier[sid] = switch.tier
+        self.ok = (
+            not fabric.groups
+            and not fabric.cut_switches
+            and not fabric.cut_links
+            and len(fabric.nodes) >= 3
+            and all(s.lateral == 0 for s in fabric.switches.values())
+        )
+        self._runs()
+        if not self.ok:
+            return
+        self._classes()
+        self._rail_groups()
+        self.ports = dict(fabric.ports_by_node())
+        self.techs: Counter[str] = Counter()
+        for link in fabric.links:
+            self.techs.update(_techs(link))
+
+    # -- what the failures share -----------------------------------------------------------
+
+    def _runs(self) -> None:
+        """The fabric's cables as runs of consecutive layout indexes [start, end)."""
+        runs: list[list[int]] = []
+        for link in self.fabric.links:
+            if runs and runs[-1][1] == link.index:
+                runs[-1][1] += 1
+            else:
+                runs.append([link.index, link.index + 1])
+        self.runs = [(a, b) for a, b in runs]
+
+    def _classes(self) -> None:
+        """Twin classes (the same neighbours) and the class graph; the fabric before must
+        have no articulation point (a class of one that is an articulation class)."""
+        keys: dict[frozenset[str], int] = {}
+        self.of: dict[str, int] = {}
+        self.size: list[int] = []
+        for dev in self.position:
+            c = keys.setdefault(frozenset(self.adj[dev]), len(keys))
+            if c == len(self.size):
+                self.size.append(0)
+            self.size[c] += 1
+            self.of[dev] = c
+        self.links: dict[int, set[int]] = {c: set() for c in range(len(self.size))}
+        for dev, c in self.of.items():
+            if self.size[c] and dev in self.adj:
+                self.links[c].update(self.of[n] for n in self.adj[dev])
+        connected, cut = _articulation(self.links, set())
+        self.cut = cut
+        if not connected or len(self.size) < 3 or any(self.size[c] == 1 for c in cut):
+            self.ok = False
+
+    def _rail_groups(self) -> None:
+        """The rail groups (GPU nodes joined through the leaves they are cabled to), each
+        with its node-to-leaf cables, crossed rails and scalable units."""
+        fabric = self.fabric
+        cables = fabric.node_leaf_cables()
+        groups = Groups()
+        for node, _, leaf, _ in cables:
+            groups.join(node, leaf)
+        self.group = {member: groups.find(member) for c in cables for member in (c[0], c[2])}
+        self.group_cables: dict[object, list[tuple[str, str, str, int]]] = {}
+        for node, port, leaf, link in cables:
+            self.group_cables.setdefault(self.group[node], []).append(
+                (node, port, leaf, link.index)
+            )
+        self.crossed: dict[object, list[CrossedRail]] = {}
+        for crossed in fabric.crossed_rails:
+            self.crossed.setdefault(self.group[crossed.node], []).append(crossed)
+        units = fabric.units
+        if units is None:
+            units = fabric.units = scalable_units(fabric)
+        self.units: dict[object, list[list[DeviceFacts]]] = {}
+        for unit in units:
+            self.units.setdefault(self.group[unit[0].id], []).append(unit)
+
+    # -- one failure ----------------------------------------------------------------------
+
+    def derive(self, change: _Change) -> Fabric | None:
+        """The fabric less what ``change`` took, or None where it must be built."""
+        fabric = self.fabric
+        removed = {d for d in change.down if d in self.position}
+        fresh = [d for r in change.fresh for d in self.rack_devices.get(r, ())]
+        if not removed and not fresh:
+            return self._relinked(change)
+        if not self.ok or not self._holds(removed):
+            return None
+        by_id = change.failed.device_by_id
+        remap = {d: by_id[d] for d in fresh if d not in removed}
+        near = {n for d in removed for n in self.adj[d] if n not in removed}
+        nodes = _less(fabric.nodes, self.node_position, removed, remap)
+        switches, bandwidth = self._bandwidths(removed, remap, near)
+        injection = 0.0
+        for value in bandwidth.values():
+            injection += value
+        crossing = [injection]
+        for level in range(1, fabric.max_tier):
+            crossing.append(sum(s.up for s in switches.values() if s.tier == level))
+        links = self._links(change)
+        ports, techs = self._ports(removed, change)
+        touched = {self.group[d] for d in removed if d in self.group}
+        return Fabric(
+            fabric.index,
+            _less(fabric.devices, self.position, removed, remap),
+            links,
+            nodes=nodes,
+            switches=switches,
+            techs=techs,
+            gpus=sum(n.gpus for n in nodes),
+            max_tier=fabric.max_tier,
+            injection=injection,
+            bisection=min(crossing) / 2 if nodes else 0.0,
+            node_bandwidth=bandwidth,
+            units=self._units(touched, removed, remap),
+            crossed=self._crossed(touched, removed, change),
+            node_ports=ports,
+        )
+
+    def _links(self, change: _Change) -> list[LinkFacts]:
+        """The failed analysis's facts of the fabric's cables left: slices of its list."""
+        links: list[LinkFacts] = []
+        failed = change.failed.links
+        for start, end in self.runs:
+            links.extend(failed[_shift(change.gone, start) : _shift(change.gone, end)])
+        return links
+
+    def _relinked(self, change: _Change) -> Fabric:
+        """The fabric, none of whose devices the failure touched, with the failed
+        analysis's facts of its cables (a cable's reference may be numbered anew)."""
+        fabric = self.fabric
+        return dataclasses.replace(
+            fabric,
+            links=self._links(change),
+            cut_links=[(change.link(link.index), n) for link, n in fabric.cut_links],
+            crossed=[
+                dataclasses.replace(c, link=change.link(c.link.index)) for c in fabric.crossed_rails
+            ],
+        )
+
+    def _holds(self, removed: set[str]) -> bool:
+        """Whether the fabric less ``removed`` keeps every tier, stays connected and has no
+        articulation point."""
+        tier = self.tier
+        adj = self.adj
+        for dev in {n for d in removed for n in adj[d] if n not in removed}:
+            level = tier.get(dev)
+            if level is None or level == 0:
+                if not any(n not in removed for n in adj[dev]):
+                    return False  # left with no cable: cut off
+                continue
+            if not any(n not in removed and tier.get(n) == level - 1 for n in adj[dev]):
+                return False  # its tier would grow
+        top = self.fabric.max_tier
+        if top and not any(s not in removed and tier.get(s) == top for s in self.fabric.switches):
+            return False
+        if len(self.node_position) - sum(1 for d in removed if d in self.node_position) < 3:
+            return False
+        left = list(self.size)
+        for dev in removed:
+            left[self.of[dev]] -= 1
+        emptied = {c for c, count in enumerate(left) if count == 0}
+        cut = self.cut
+        if len(left) - len(emptied) < 3:
+            return False  # two classes: one of one device holds the other's together
+        if emptied:
+            connected, cut = _articulation(self.links, emptied)
+            if not connected:
+                return False
+        return not any(left[c] == 1 for c in cut)
+
+    def _bandwidths(
+        self, removed: set[str], remap: dict[str, DeviceFacts], near: set[str]
+    ) -> tuple[dict[str, SwitchFacts], dict[str, float]]:
+        """The switches left (those next to what went with their bandwidths summed again)
+        and each node's bandwidth, as a build sums them (in the cables' order)."""
+        fabric, adj, tier = self.fabric, self.adj, self.tier
+        switches = dict(fabric.switches)
+        bandwidth = dict(fabric.node_bandwidth)
+        for dev in removed:
+            switches.pop(dev, None)
+            bandwidth.pop(dev, None)
+        for dev in near:
+            if dev in bandwidth:
+                total = 0.0
+                for other, value in adj[dev].items():
+                    if other not in removed:
+                        total += value
+                bandwidth[dev] = total
+        for sid in near | remap.keys():
+            before = switches.get(sid)
+            if before is None:
+                continue
+            after = SwitchFacts(remap.get(sid, before.device), before.tier)
+            after.top = before.top
+            if sid not in near or before.tier is None:
+                after.down, after.up, after.lateral = before.down, before.up, before.lateral
+            else:
+                for other, value in adj[sid].items():
+                    if other in removed:
+                        continue
+                    level = tier.get(other)
+                    if level is None:
+                        if other in fabric.switches:
+                            continue  # a switch no GPU node reaches
+                        level = 0
+                    if level == before.tier:
+                        after.lateral += value
+                    elif level < before.tier:
+                        after.down += value
+                    else:
+                        after.up += value
+            switches[sid] = after
+        return switches, bandwidth
+
+    def _ports(self, removed: set[str], change: _Change) -> tuple[dict[str, int], set[str]]:
+        """Each node's cabled ports and the fabric's technologies, less the cables of the
+        devices ``removed``."""
+        ports = dict(self.ports)
+        techs = Counter(self.techs)
+        for number in {n for d in removed for n in change.cables.get(d, ())}:
+            link = change.before[number]
+            a, b = link.a.device, link.b.device
+            if not link.compute or a is None or b is None or a is b:
+                continue  # not a fabric cable
+            techs.subtract(_techs(link))
+            for end in (a, b):
+                if end.id in ports:
+                    ports[end.id] -= 1
+        left = {node: count for node, count in ports.items() if count > 0 and node not in removed}
+        return left, {tech for tech, count in techs.items() if count > 0}
+
+    def _units(
+        self, touched: set[object], removed: set[str], remap: dict[str, DeviceFacts]
+    ) -> list[list[DeviceFacts]]:
+        """The scalable units left: those of the rail groups the failure leaves alone, and
+        those the touched groups' cables left make, in the order of their first node."""
+        units = [
+            [remap.get(n.id, n) for n in unit]
+            for group, found in self.units.items()
+            if group not in touched
+            for unit in found
+        ]
+        if touched:
+            cables = self._cables_left(touched, removed)
+            nodes = sorted({c[0] for c in cables}, key=self.node_position.__getitem__)
+            node_of = {n.id: n for n in self.fabric.nodes}
+            by_id = {n: remap.get(n, node_of[n]) for n in nodes}
+            units.extend(units_of([c[:3] for c in cables], by_id))
+        units.sort(key=lambda unit: self.node_position[unit[0].id])
+        return units
+
+    def _crossed(
+        self, touched: set[object], removed: set[str], change: _Change
+    ) -> list[CrossedRail]:
+        """The crossed rails left, in cable order: those of the rail groups the failure
+        leaves alone, and those of the touched groups' cables left."""
+        out = [
+            (crossed.link.index, dataclasses.replace(crossed, link=change.link(crossed.link.index)))
+            for group, found in self.crossed.items()
+            if group not in touched
+            for crossed in found
+        ]
+        if touched:
+            cables = [
+                (node, port, leaf, change.link(index))
+                for node, port, leaf, index in self._cables_left(touched, removed)
+            ]
+            out.extend((c.link.index, c) for c in crossed_rails(cables))
+        out.sort(key=lambda item: item[0])
+        return [crossed for _, crossed in out]
+
+    def _cables_left(
+        self, touched: set[object], removed: set[str]
+    ) -> list[tuple[str, str, str, int]]:
+        """The node-to-leaf cables left in the rail groups ``touched``, in cable order
+        (their layout indexes)."""
+        cables = [
+            cable
+            for group in touched
+            for cable in self.group_cables.get(group, ())
+            if cable[0] not in removed and cable[2] not in removed
+        ]
+        cables.sort(key=lambda cable: cable[3])
+        return cables
+
+
+def _less(
+    devices: list[DeviceFacts],
+    position: dict[str, int],
+    removed: set[str],
+    remap: dict[str, DeviceFacts],
+) -> list[DeviceFacts]:
+    """``devices`` less those ``removed``, those in ``remap`` replaced (``position``: each
+    one's index in ``devices``)."""
+    out = list(devices)
+    for ident, dev in remap.items():
+        at = position.get(ident)
+        if at is not None:
+            out[at] = dev
+    for at in sorted((position[d] for d in removed if d in position), reverse=True):
+        del out[at]
+    return out
+
+
+def _shift(gone: list[int], index: int) -> int:
+    """The index in the failed layout's cables of the layout's cable ``index`` (or of the
+    first kept after it)."""
+    return index - bisect_left(gone, index)
+
+
+def _techs(link: LinkFacts) -> list[str]:
+    """The technologies a fabric cable adds to its fabric (as a build counts them)."""
+    return [
+        end.group.tech
+        for end in (link.a, link.b)
+        if end.group is not None and end.group.tech is not None
+    ]
+
+
+def _articulation(links: dict[int, set[int]], skip: set[int]) -> tuple[bool, set[int]]:
+    """Whether the graph ``links`` less the vertices ``skip`` is connected, and its
+    articulation points (an iterative depth-first search: low points)."""
+    vertices = [v for v in links if v not in skip]
+    if not vertices:
+        return False, set()
+    root = vertices[0]
+    order = {root: 0}
+    low = {root: 0}
+    cut: set[int] = set()
+    children = 0
+    stack = [(root, -1, iter(links[root]))]
+    while stack:
+        vertex, parent, rest = stack[-1]
+        for other in rest:
+            if other in skip or other == parent:
+                continue
+            if other in order:
+                low[vertex] = min(low[vertex], order[other])
+                continue
+            order[other] = low[other] = len(order)
+            stack.append((other, vertex, iter(links[other])))
+            break
+        else:
+            stack.pop()
+            if parent == -1:
+                continue
+            low[parent] = min(low[parent], low[vertex])
+            if parent == root:
+                children += 1
+            elif low[vertex] >= order[parent]:
+                cut.add(parent)
+    if children > 1:
+        cut.add(root)
+    return len(order) == len(vertices), cut
