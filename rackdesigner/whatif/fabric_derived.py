@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING
 from rackdesigner.analysis.fabric_graph import Fabric, SwitchFacts
 from rackdesigner.analysis.grouping import Groups
 from rackdesigner.analysis.lateral import CrossedRail, crossed_rails
+from rackdesigner.analysis.storage import StorageFacts, storage_facts
 from rackdesigner.topology.collectives import scalable_units, units_of
 
 if TYPE_CHECKING:
@@ -74,6 +75,16 @@ class FabricDerivation:
                 adj.setdefault(b, {})[a] = data["bandwidth"]
             self._bases = [_Base(fabric, adj) for fabric in self.before.fabrics]
         return self._bases
+
+    def storage(self, down: Iterable[str]) -> StorageFacts | None:
+        """The failed layout's storage facts, where the devices ``down`` are on no storage
+        cable: the layout's less the nodes and appliances down (its storage fabric, flow
+        and the nodes it reaches are the layout's); else None (built)."""
+        before = self.before.storage
+        gone = frozenset(down)
+        if before.fabric.touched_by(gone, ()):
+            return None
+        return storage_facts(self.before, gone, before=before)
 
     def fabrics(
         self, failed: Analysis, down: Iterable[str], fresh: Iterable[str]

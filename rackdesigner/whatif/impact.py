@@ -223,8 +223,9 @@ class WhatIf:
         return new
 
     def _derived_fabrics(self, like: Like, state: FailedState) -> Like:
-        """``like`` with the failed layout's fabrics derived from the layout's
-        (:mod:`.fabric_derived`): ``state`` took only the cables of the devices down."""
+        """``like`` with the failed layout's fabrics and storage facts derived from the
+        layout's (:mod:`.fabric_derived`): ``state`` took only the cables of the devices
+        down."""
         from rackdesigner.whatif.fabric_derived import FabricDerivation
 
         assert self._cables is not None
@@ -233,4 +234,8 @@ class WhatIf:
         derivation = self._derivation
         down = state.failed.devices
         fresh = like.fresh(state.layout, state.failed)
-        return replace(like, fabrics=lambda failed: derivation.fabrics(failed, down, fresh))
+        return replace(
+            like,
+            fabrics=lambda failed: derivation.fabrics(failed, down, fresh),
+            storage=lambda _failed: derivation.storage(down),
+        )

@@ -222,3 +222,17 @@ _CROSSED = (
     "port ib1 of node a02-n3 goes to a-leaf3, not to rail leaf a-leaf1 (where {} of the "
     "group's {} nodes cable ib1): a crossed rail"
 )
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["training-128.toml", pytest.param("gb200-nvl72-su.toml", marks=pytest.mark.slow)],
+)
+def test_every_finding_of_a_bundled_failed_layout_is_a_full_checks(name: str) -> None:
+    """Every rack and switch failure, every finding of the failed layout (a storage fabric
+    here: a switch off it leaves the storage facts derived, a node on it builds them)."""
+    layout = load(ROOT / "layouts" / name).layout
+    analysis = Analysis(layout)
+    failures = [str(f) for kind in ("rack", "switch") for f in candidates(analysis, kind)]
+    assert analysis.storage.fabric.edges  # a storage fabric: derived or built by failure
+    _checked(layout, failures)

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 @rule("NET006", "error", scope="fabric")
 def disconnected_gpus(analysis: Analysis) -> Iterator[Finding]:
-    if not analysis.is_training:
+    if not analysis.is_training or _all_on_one(analysis):
         return
     units = gpu_units(analysis)
     if len(units) < 2:
@@ -80,6 +80,21 @@ def disconnected_gpus(analysis: Analysis) -> Iterator[Finding]:
             f"fabric {main_name}, or its nodes to the same leaves",
             values={"gpus": float(fabric.gpus), "main_gpus": float(main.gpus)},
         )
+
+
+def _all_on_one(analysis: Analysis) -> bool:
+    """Whether one fabric holds every GPU node that works (then nothing is apart), counted
+    without a walk over the devices: a what-if checks the rule once per failure."""
+    fabrics = [f for f in analysis.fabrics if f.nodes]
+    if len(fabrics) != 1:
+        return False
+    nodes = sum(len(d) for d in analysis.types_used.values() if d and d[0].is_gpu_node)
+    by_id, failed = analysis.device_by_id, analysis.failed.devices
+    # An id taken twice counts once here: never fewer than the nodes that work.
+    down = sum(1 for d in failed if d in by_id and by_id[d].is_gpu_node)
+    on = fabrics[0].nodes
+    working = len(on) - (sum(1 for n in on if n.id in failed) if failed else 0)
+    return working >= nodes - down
 
 
 def _joined(fabrics: list[Fabric], units: list[GpuUnit], on: dict[int, int]) -> list[int]:
