@@ -22,6 +22,7 @@ scalable units it is divided by r as above.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -52,6 +53,20 @@ def intra_node(dev: DeviceFacts, efficiency: float) -> float | None:
     """Expected all-reduce bus bandwidth inside one node, bit/s."""
     figure = per_direction(dev)
     return None if figure is None else figure * efficiency
+
+
+def _intra_nodes(efficiency: float) -> Callable[[DeviceFacts], float | None]:
+    """:func:`intra_node` at ``efficiency``, worked out once per GPU, GPU count and device
+    type among the nodes it is asked of (a fabric's thousands of nodes are of a few)."""
+    memo: dict[tuple[int, int, int], float | None] = {}
+
+    def of(dev: DeviceFacts) -> float | None:
+        key = (id(dev.gpu), dev.gpus, id(dev.type))
+        if key not in memo:
+            memo[key] = intra_node(dev, efficiency)
+        return memo[key]
+
+    return of
 
 
 def scalable_units(fabric: Fabric) -> list[list[DeviceFacts]]:
@@ -155,13 +170,14 @@ def within_units(fabric: Fabric, efficiency: float) -> WithinUnits:
     if units is None:
         units = fabric.units = scalable_units(fabric) if len(fabric.nodes) >= 2 else []
     best: tuple[float, DeviceFacts, bool] | None = None
+    inside_of = _intra_nodes(efficiency)
     for unit in units:
         for node in unit:
             bandwidth = fabric.node_bandwidth.get(node.id, 0.0)
             if bandwidth <= 0:
                 continue
             figure = bandwidth * efficiency
-            inside = intra_node(node, efficiency)
+            inside = inside_of(node)
             capped = inside is not None and inside < figure
             if capped:
                 assert inside is not None
@@ -236,8 +252,9 @@ def _lowest_figures(
     intra: tuple[float, DeviceFacts] | None = None
     inter: tuple[float, DeviceFacts, float, bool] | None = None
     bandwidths = set()
+    inside_of = _intra_nodes(efficiency)
     for node in fabric.nodes:
-        inside = intra_node(node, efficiency)
+        inside = inside_of(node)
         if inside is not None and (intra is None or inside < intra[0]):
             intra = (inside, node)
         bandwidth = fabric.node_bandwidth.get(node.id, 0.0)

@@ -133,6 +133,7 @@ class _Base:
         self.fabric = fabric
         self.position = {d.id: i for i, d in enumerate(fabric.devices)}
         self.node_position = {n.id: i for i, n in enumerate(fabric.nodes)}
+        self.nodes = {n.id: n for n in fabric.nodes}
         self.rack_devices: dict[str, list[str]] = {}
         for dev in fabric.devices:
             self.rack_devices.setdefault(dev.rack.id, []).append(dev.id)
@@ -141,6 +142,7 @@ class _Base:
         for sid, switch in fabric.switches.items():
             if switch.tier is not None:
                 self.tier[sid] = switch.tier
+        self.tops = sum(1 for s in fabric.switches.values() if s.tier == fabric.max_tier)
         self.ok = (
             not fabric.groups
             and not fabric.cut_switches
@@ -224,11 +226,11 @@ class _Base:
         fresh = [d for r in change.fresh for d in self.rack_devices.get(r, ())]
         if not removed and not fresh:
             return self._relinked(change)
-        if not self.ok or not self._holds(removed):
+        near = {n for d in removed for n in self.adj[d] if n not in removed}
+        if not self.ok or not self._holds(removed, near):
             return None
         by_id = change.failed.device_by_id
         remap = {d: by_id[d] for d in fresh if d not in removed}
-        near = {n for d in removed for n in self.adj[d] if n not in removed}
         nodes = _less(fabric.nodes, self.node_position, removed, remap)
         switches, bandwidth = self._bandwidths(removed, remap, near)
         injection = 0.0
@@ -240,6 +242,7 @@ class _Base:
         links = self._links(change)
         ports, techs = self._ports(removed, change)
         touched = {self.group[d] for d in removed if d in self.group}
+        cables = self._cables_left(touched, removed)
         return Fabric(
             fabric.index,
             _less(fabric.devices, self.position, removed, remap),
@@ -247,22 +250,25 @@ class _Base:
             nodes=nodes,
             switches=switches,
             techs=techs,
-            gpus=sum(n.gpus for n in nodes),
+            gpus=fabric.gpus - sum(self.nodes[d].gpus for d in removed if d in self.nodes),
             max_tier=fabric.max_tier,
             injection=injection,
             bisection=min(crossing) / 2 if nodes else 0.0,
             node_bandwidth=bandwidth,
-            units=self._units(touched, removed, remap),
-            crossed=self._crossed(touched, removed, change),
+            units=self._units(touched, cables, remap),
+            crossed=self._crossed(touched, cables, change),
             node_ports=ports,
         )
 
     def _links(self, change: _Change) -> list[LinkFacts]:
         """The failed analysis's facts of the fabric's cables left: slices of its list."""
+        failed, gone = change.failed.links, change.gone
+        if len(self.runs) == 1:  # the usual: the fabric's cables in one stretch
+            ((start, end),) = self.runs
+            return failed[_shift(gone, start) : _shift(gone, end)]
         links: list[LinkFacts] = []
-        failed = change.failed.links
         for start, end in self.runs:
-            links.extend(failed[_shift(change.gone, start) : _shift(change.gone, end)])
+            links.extend(failed[_shift(gone, start) : _shift(gone, end)])
         return links
 
     def _relinked(self, change: _Change) -> Fabric:
@@ -278,12 +284,12 @@ class _Base:
             ],
         )
 
-    def _holds(self, removed: set[str]) -> bool:
-        """Whether the fabric less ``removed`` keeps every tier, stays connected and has no
-        articulation point."""
+    def _holds(self, removed: set[str], near: set[str]) -> bool:
+        """Whether the fabric less ``removed`` (``near``: the devices next to them) keeps
+        every tier, stays connected and has no articulation point."""
         tier = self.tier
         adj = self.adj
-        for dev in {n for d in removed for n in adj[d] if n not in removed}:
+        for dev in near:
             level = tier.get(dev)
             if level is None or level == 0:
                 if not any(n not in removed for n in adj[dev]):
@@ -292,22 +298,25 @@ class _Base:
             if not any(n not in removed and tier.get(n) == level - 1 for n in adj[dev]):
                 return False  # its tier would grow
         top = self.fabric.max_tier
-        if top and not any(s not in removed and tier.get(s) == top for s in self.fabric.switches):
-            return False
+        if top and self.tops <= sum(
+            1 for d in removed if d in self.fabric.switches and tier.get(d) == top
+        ):
+            return False  # no switch of the top tier left
         if len(self.node_position) - sum(1 for d in removed if d in self.node_position) < 3:
             return False
-        left = list(self.size)
+        left: dict[int, int] = {}
         for dev in removed:
-            left[self.of[dev]] -= 1
-        emptied = {c for c, count in enumerate(left) if count == 0}
+            c = self.of[dev]
+            left[c] = left.get(c, self.size[c]) - 1
+        emptied = {c for c, count in left.items() if count == 0}
         cut = self.cut
-        if len(left) - len(emptied) < 3:
+        if len(self.size) - len(emptied) < 3:
             return False  # two classes: one of one device holds the other's together
         if emptied:
             connected, cut = _articulation(self.links, emptied)
             if not connected:
                 return False
-        return not any(left[c] == 1 for c in cut)
+        return not any(left.get(c, self.size[c]) == 1 for c in cut)
 
     def _bandwidths(
         self, removed: set[str], remap: dict[str, DeviceFacts], near: set[str]
@@ -357,21 +366,30 @@ class _Base:
         """Each node's cabled ports and the fabric's technologies, less the cables of the
         devices ``removed``."""
         ports = dict(self.ports)
-        techs = Counter(self.techs)
+        techs = dict(self.techs)
         for number in {n for d in removed for n in change.cables.get(d, ())}:
             link = change.before[number]
             a, b = link.a.device, link.b.device
             if not link.compute or a is None or b is None or a is b:
                 continue  # not a fabric cable
-            techs.subtract(_techs(link))
+            for tech in _techs(link):
+                techs[tech] -= 1
             for end in (a, b):
-                if end.id in ports:
-                    ports[end.id] -= 1
-        left = {node: count for node, count in ports.items() if count > 0 and node not in removed}
-        return left, {tech for tech, count in techs.items() if count > 0}
+                count = ports.get(end.id)
+                if count is not None:
+                    if count > 1:
+                        ports[end.id] = count - 1
+                    else:
+                        del ports[end.id]
+        for dev in removed:
+            ports.pop(dev, None)
+        return ports, {tech for tech, count in techs.items() if count > 0}
 
     def _units(
-        self, touched: set[object], removed: set[str], remap: dict[str, DeviceFacts]
+        self,
+        touched: set[object],
+        cables: list[tuple[str, str, str, int]],
+        remap: dict[str, DeviceFacts],
     ) -> list[list[DeviceFacts]]:
         """The scalable units left: those of the rail groups the failure leaves alone, and
         those the touched groups' cables left make, in the order of their first node."""
@@ -382,16 +400,14 @@ class _Base:
             for unit in found
         ]
         if touched:
-            cables = self._cables_left(touched, removed)
             nodes = sorted({c[0] for c in cables}, key=self.node_position.__getitem__)
-            node_of = {n.id: n for n in self.fabric.nodes}
-            by_id = {n: remap.get(n, node_of[n]) for n in nodes}
+            by_id = {n: remap.get(n, self.nodes[n]) for n in nodes}
             units.extend(units_of([c[:3] for c in cables], by_id))
         units.sort(key=lambda unit: self.node_position[unit[0].id])
         return units
 
     def _crossed(
-        self, touched: set[object], removed: set[str], change: _Change
+        self, touched: set[object], cables: list[tuple[str, str, str, int]], change: _Change
     ) -> list[CrossedRail]:
         """The crossed rails left, in cable order: those of the rail groups the failure
         leaves alone, and those of the touched groups' cables left."""
@@ -402,11 +418,8 @@ class _Base:
             for crossed in found
         ]
         if touched:
-            cables = [
-                (node, port, leaf, change.link(index))
-                for node, port, leaf, index in self._cables_left(touched, removed)
-            ]
-            out.extend((c.link.index, c) for c in crossed_rails(cables))
+            left = [(node, port, leaf, change.link(index)) for node, port, leaf, index in cables]
+            out.extend((c.link.index, c) for c in crossed_rails(left))
         out.sort(key=lambda item: item[0])
         return [crossed for _, crossed in out]
 

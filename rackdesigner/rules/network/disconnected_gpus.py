@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 
 from rackdesigner.analysis import Analysis
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.network._common import GpuUnit, gpu_units, nodes_text
+from rackdesigner.rules.network._common import GpuUnit, all_on_fabrics, gpu_units, nodes_text
 
 if TYPE_CHECKING:
     from rackdesigner.analysis.fabric_graph import Fabric
@@ -83,18 +83,8 @@ def disconnected_gpus(analysis: Analysis) -> Iterator[Finding]:
 
 
 def _all_on_one(analysis: Analysis) -> bool:
-    """Whether one fabric holds every GPU node that works (then nothing is apart), counted
-    without a walk over the devices: a what-if checks the rule once per failure."""
-    fabrics = [f for f in analysis.fabrics if f.nodes]
-    if len(fabrics) != 1:
-        return False
-    nodes = sum(len(d) for d in analysis.types_used.values() if d and d[0].is_gpu_node)
-    by_id, failed = analysis.device_by_id, analysis.failed.devices
-    # An id taken twice counts once here: never fewer than the nodes that work.
-    down = sum(1 for d in failed if d in by_id and by_id[d].is_gpu_node)
-    on = fabrics[0].nodes
-    working = len(on) - (sum(1 for n in on if n.id in failed) if failed else 0)
-    return working >= nodes - down
+    """Whether one fabric holds every GPU node that works: then nothing is apart."""
+    return sum(1 for f in analysis.fabrics if f.nodes) == 1 and all_on_fabrics(analysis)
 
 
 def _joined(fabrics: list[Fabric], units: list[GpuUnit], on: dict[int, int]) -> list[int]:
