@@ -70,6 +70,10 @@ class Fabric:
     # derived from the fabric before (rackdesigner.whatif.fabric_derived).
     crossed: list[CrossedRail] | None = None
     node_ports: dict[str, int] | None = None
+    # What the bus figures read of its nodes, once found (topology.collectives: each kind
+    # of node's first; each scalable unit's lowest figure, at an efficiency).
+    kinds: dict[tuple[int, int, int, float], tuple[int, DeviceFacts]] | None = None
+    unit_bests: tuple[float, list[tuple[float, DeviceFacts, bool] | None]] | None = None
 
     @property
     def oversubscription(self) -> float:

@@ -48,7 +48,17 @@ from rackdesigner.analysis.fabric_graph import Fabric, SwitchFacts
 from rackdesigner.analysis.grouping import Groups
 from rackdesigner.analysis.lateral import CrossedRail, crossed_rails
 from rackdesigner.analysis.storage import StorageFacts, storage_facts
-from rackdesigner.topology.collectives import scalable_units, units_of
+from rackdesigner.topology.collectives import (
+    Best,
+    NodeKey,
+    intra_nodes,
+    node_key,
+    node_kinds,
+    scalable_units,
+    unit_best,
+    units_of,
+    within_units,
+)
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis, DeviceFacts, LinkFacts
@@ -73,7 +83,8 @@ class FabricDerivation:
             for (a, b), data in self.before.compute_edges.items():
                 adj.setdefault(a, {})[b] = data["bandwidth"]
                 adj.setdefault(b, {})[a] = data["bandwidth"]
-            self._bases = [_Base(fabric, adj) for fabric in self.before.fabrics]
+            efficiency = self.before.thresholds["nccl_efficiency"]
+            self._bases = [_Base(fabric, adj, efficiency) for fabric in self.before.fabrics]
         return self._bases
 
     def storage(self, down: Iterable[str]) -> StorageFacts | None:
@@ -129,8 +140,9 @@ class _Change:
 class _Base:
     """What every failure of one fabric shares."""
 
-    def __init__(self, fabric: Fabric, adj: dict[str, dict[str, float]]) -> None:
+    def __init__(self, fabric: Fabric, adj: dict[str, dict[str, float]], efficiency: float) -> None:
         self.fabric = fabric
+        self.efficiency = efficiency
         self.position = {d.id: i for i, d in enumerate(fabric.devices)}
         self.node_position = {n.id: i for i, n in enumerate(fabric.nodes)}
         self.nodes = {n.id: n for n in fabric.nodes}
@@ -213,9 +225,19 @@ class _Base:
         units = fabric.units
         if units is None:
             units = fabric.units = scalable_units(fabric)
-        self.units: dict[object, list[list[DeviceFacts]]] = {}
-        for unit in units:
-            self.units.setdefault(self.group[unit[0].id], []).append(unit)
+        within_units(fabric, self.efficiency)  # each unit's lowest figure
+        assert fabric.unit_bests is not None
+        self.units: dict[object, list[tuple[list[DeviceFacts], Best | None]]] = {}
+        for unit, best in zip(units, fabric.unit_bests[1], strict=True):
+            self.units.setdefault(self.group[unit[0].id], []).append((unit, best))
+        # Each kind of node (what the bus figures read of it) and its nodes, in order.
+        node_kinds(fabric)
+        self.key_of: dict[str, NodeKey] = {}
+        self.members: dict[NodeKey, list[DeviceFacts]] = {}
+        for node in fabric.nodes:
+            key = node_key(node, fabric.node_bandwidth.get(node.id, 0.0))
+            self.key_of[node.id] = key
+            self.members.setdefault(key, []).append(node)
 
     # -- one failure ----------------------------------------------------------------------
 
@@ -243,6 +265,7 @@ class _Base:
         ports, techs = self._ports(removed, change)
         touched = {self.group[d] for d in removed if d in self.group}
         cables = self._cables_left(touched, removed)
+        units, bests = self._units(touched, cables, remap, bandwidth)
         return Fabric(
             fabric.index,
             _less(fabric.devices, self.position, removed, remap),
@@ -255,9 +278,11 @@ class _Base:
             injection=injection,
             bisection=min(crossing) / 2 if nodes else 0.0,
             node_bandwidth=bandwidth,
-            units=self._units(touched, cables, remap),
+            units=units,
             crossed=self._crossed(touched, cables, change),
             node_ports=ports,
+            kinds=self._kinds(removed, near, remap, bandwidth),
+            unit_bests=(self.efficiency, bests),
         )
 
     def _links(self, change: _Change) -> list[LinkFacts]:
@@ -390,21 +415,61 @@ class _Base:
         touched: set[object],
         cables: list[tuple[str, str, str, int]],
         remap: dict[str, DeviceFacts],
-    ) -> list[list[DeviceFacts]]:
-        """The scalable units left: those of the rail groups the failure leaves alone, and
-        those the touched groups' cables left make, in the order of their first node."""
-        units = [
-            [remap.get(n.id, n) for n in unit]
-            for group, found in self.units.items()
-            if group not in touched
-            for unit in found
-        ]
+        bandwidth: dict[str, float],
+    ) -> tuple[list[list[DeviceFacts]], list[Best | None]]:
+        """The scalable units left, in the order of their first node, and each one's lowest
+        figure: those of the rail groups the failure leaves alone (their nodes keep their
+        bandwidths), and those the touched groups' cables left make."""
+        found: list[tuple[list[DeviceFacts], Best | None]] = []
+        for group, units in self.units.items():
+            if group in touched:
+                continue
+            for unit, best in units:
+                if remap and any(n.id in remap for n in unit):
+                    unit = [remap.get(n.id, n) for n in unit]
+                    if best is not None:
+                        best = (best[0], remap.get(best[1].id, best[1]), best[2])
+                found.append((unit, best))
         if touched:
             nodes = sorted({c[0] for c in cables}, key=self.node_position.__getitem__)
             by_id = {n: remap.get(n, self.nodes[n]) for n in nodes}
-            units.extend(units_of([c[:3] for c in cables], by_id))
-        units.sort(key=lambda unit: self.node_position[unit[0].id])
-        return units
+            inside_of = intra_nodes(self.efficiency)
+            for unit in units_of([c[:3] for c in cables], by_id):
+                found.append((unit, unit_best(unit, bandwidth, self.efficiency, inside_of)))
+        found.sort(key=lambda item: self.node_position[item[0][0].id])
+        return [unit for unit, _ in found], [best for _, best in found]
+
+    def _kinds(
+        self,
+        removed: set[str],
+        near: set[str],
+        remap: dict[str, DeviceFacts],
+        bandwidth: dict[str, float],
+    ) -> dict[NodeKey, tuple[int, DeviceFacts]]:
+        """Each kind of node left and its first node (its index among the nodes left): the
+        kinds before, the nodes removed or next to what went (their bandwidth changed)
+        taken out of theirs and those next to it put in the kind they are now."""
+        position = self.node_position
+        changed = {d for d in removed | near if d in position}
+        kinds = {key: (position[node.id], node) for key, (_, node) in self.fabric.kinds.items()}  # type: ignore[union-attr]
+        for key in {self.key_of[d] for d in changed}:
+            first = next((n for n in self.members[key] if n.id not in changed), None)
+            if first is None:
+                del kinds[key]
+            else:
+                kinds[key] = (position[first.id], first)
+        for ident in changed - removed:
+            node = self.nodes[ident]
+            key = node_key(remap.get(ident, node), bandwidth.get(ident, 0.0))
+            if key not in kinds or position[ident] < kinds[key][0]:
+                kinds[key] = (position[ident], node)
+        # Indexes among the nodes left (each less the nodes removed before it), the
+        # failed analysis's facts of each node.
+        gone = sorted(position[d] for d in removed if d in position)
+        return {
+            key: (at - bisect_left(gone, at), remap.get(node.id, node))
+            for key, (at, node) in kinds.items()
+        }
 
     def _crossed(
         self, touched: set[object], cables: list[tuple[str, str, str, int]], change: _Change

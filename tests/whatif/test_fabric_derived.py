@@ -15,7 +15,7 @@ from rackdesigner.check.engine import check
 from rackdesigner.layout_io.document import load, loads
 from rackdesigner.model.diagnostics import Diagnostic
 from rackdesigner.model.layout import Layout
-from rackdesigner.topology.collectives import scalable_units
+from rackdesigner.topology.collectives import node_kinds, scalable_units, within_units
 from rackdesigner.whatif import WhatIf, parse_failure
 from rackdesigner.whatif.fabric_derived import FabricDerivation
 from rackdesigner.whatif.failed import cables_of, failed_state
@@ -95,6 +95,10 @@ def _same(derived: Fabric, built: Fabric) -> None:
     assert derived.units == scalable_units(built)  # the same device objects, in order
     assert derived.crossed_rails == built.crossed_rails
     assert derived.ports_by_node() == built.ports_by_node()
+    assert derived.kinds == node_kinds(built)  # each kind of node's first, the same object
+    assert derived.unit_bests is not None
+    within_units(built, derived.unit_bests[0])
+    assert derived.unit_bests == built.unit_bests
 
 
 def _derived(layout: Layout, kinds: tuple[str, ...]) -> dict[str, bool]:
