@@ -234,10 +234,10 @@ class _Base:
         node_kinds(fabric)
         self.key_of: dict[str, NodeKey] = {}
         self.members: dict[NodeKey, list[DeviceFacts]] = {}
-        for node in fabric.nodes:
-            key = node_key(node, fabric.node_bandwidth.get(node.id, 0.0))
-            self.key_of[node.id] = key
-            self.members.setdefault(key, []).append(node)
+        for dev in fabric.nodes:
+            key = node_key(dev, fabric.node_bandwidth.get(dev.id, 0.0))
+            self.key_of[dev.id] = key
+            self.members.setdefault(key, []).append(dev)
 
     # -- one failure ----------------------------------------------------------------------
 
