@@ -421,11 +421,12 @@ class _Base:
         figure: those of the rail groups the failure leaves alone (their nodes keep their
         bandwidths), and those the touched groups' cables left make."""
         found: list[tuple[list[DeviceFacts], Best | None]] = []
+        renamed = self.groups_of(remap)  # groups with a device whose facts are new
         for group, units in self.units.items():
             if group in touched:
                 continue
             for unit, best in units:
-                if remap and any(n.id in remap for n in unit):
+                if group in renamed and any(n.id in remap for n in unit):
                     unit = [remap.get(n.id, n) for n in unit]
                     if best is not None:
                         best = (best[0], remap.get(best[1].id, best[1]), best[2])
@@ -438,6 +439,11 @@ class _Base:
                 found.append((unit, unit_best(unit, bandwidth, self.efficiency, inside_of)))
         found.sort(key=lambda item: self.node_position[item[0][0].id])
         return [unit for unit, _ in found], [best for _, best in found]
+
+    def groups_of(self, devices: dict[str, DeviceFacts]) -> set[object]:
+        """The rail groups of these devices."""
+        group = self.group
+        return {group[d] for d in devices if d in group}
 
     def _kinds(
         self,
