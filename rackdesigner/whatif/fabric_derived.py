@@ -290,6 +290,8 @@ class _Base:
         failed, gone = change.failed.links, change.gone
         if len(self.runs) == 1:  # the usual: the fabric's cables in one stretch
             ((start, end),) = self.runs
+            if start == 0 and end == len(change.before):
+                return failed  # every cable is the fabric's (the lists are never changed)
             return failed[_shift(gone, start) : _shift(gone, end)]
         links: list[LinkFacts] = []
         for start, end in self.runs:
