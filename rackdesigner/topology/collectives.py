@@ -282,6 +282,17 @@ def fabric_bus_bandwidth(
     )
 
 
+def lowest_bandwidth(fabric: Fabric) -> tuple[float, DeviceFacts] | None:
+    """The lowest fabric bandwidth of the fabric's nodes (of those with one) and the first
+    node with it (NET003), from the kinds of node: no walk over the nodes."""
+    found: tuple[float, int, DeviceFacts] | None = None
+    for key, (at, node) in node_kinds(fabric).items():
+        bandwidth = key[3]
+        if bandwidth > 0 and (found is None or (bandwidth, at) < found[:2]):
+            found = (bandwidth, at, node)
+    return (found[0], found[2]) if found is not None else None
+
+
 def _lowest_figures(
     fabric: Fabric, efficiency: float, ratio: float
 ) -> tuple[

@@ -81,8 +81,6 @@ def all_on_fabrics(analysis: Analysis) -> bool:
     # An id taken twice counts once here: never fewer than the nodes that work.
     down = sum(1 for d in failed if d in by_id and by_id[d].is_gpu_node)
     on = 0
-    for fabric in analysis.fabrics:
-        on += len(fabric.nodes)
-        if failed:
-            on -= sum(1 for n in fabric.nodes if n.id in failed)
+    for fabric in analysis.fabrics:  # each node has a bandwidth entry: no walk over them
+        on += len(fabric.nodes) - sum(1 for d in failed if d in fabric.node_bandwidth)
     return on >= nodes - down
