@@ -95,6 +95,17 @@ class FabricDerivation:
         gone = frozenset(down)
         if before.fabric.touched_by(gone, ()):
             return None
+        if not before.fabric.edges and not before.pfs.devices and not before.objects.devices:
+            # No storage cable or appliance: all that changes is the GPU nodes that work.
+            nodes = [dev for dev in before.nodes if dev.id not in gone]
+            return dataclasses.replace(
+                before,
+                nodes=nodes,
+                node_bandwidth=dict(before.node_bandwidth),
+                reached=set(before.reached),
+                failed=gone,
+                _pods=None,
+            )
         return storage_facts(self.before, gone, before=before)
 
     def fabrics(
