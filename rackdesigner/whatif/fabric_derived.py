@@ -26,7 +26,12 @@ fabric before less what went down, with only what the failure touches worked out
 - **Crossed rails and scalable units** (NET008, NET007) are each rail group's own: those
   of the groups the failure touches are found again from their cables, the others kept.
 - **Cabled ports per node** (NET003, NET004) and the **technologies** less the cables that
-  went.
+  went; the **kinds of node** the bus figures read (NET003, NET007: each kind's first node)
+  with the nodes removed or next to what went taken out of theirs and put in the one they
+  are now, and each scalable unit's lowest figure kept for the units the failure leaves.
+- **Storage facts** (the storage rules of fabric scope): the layout's less the devices
+  down where none of them is on a storage cable (:func:`~rackdesigner.analysis.storage.
+  storage_facts` from the facts before).
 
 Where a failure would change what this rests on (a cable failed on its own, a tier, a part
 cut off or made a single point of failure, lateral links or groups, a fabric emptied or
@@ -266,12 +271,7 @@ class _Base:
         remap = {d: by_id[d] for d in fresh if d not in removed}
         nodes = _less(fabric.nodes, self.node_position, removed, remap)
         switches, bandwidth = self._bandwidths(removed, remap, near)
-        injection = 0.0
-        for value in bandwidth.values():
-            injection += value
-        crossing = [injection]
-        for level in range(1, fabric.max_tier):
-            crossing.append(sum(s.up for s in switches.values() if s.tier == level))
+        injection, bisection = _injection_bisection(fabric.max_tier, switches, bandwidth)
         links = self._links(change)
         ports, techs = self._ports(removed, change)
         touched = {self.group[d] for d in removed if d in self.group}
@@ -287,7 +287,7 @@ class _Base:
             gpus=fabric.gpus - sum(self.nodes[d].gpus for d in removed if d in self.nodes),
             max_tier=fabric.max_tier,
             injection=injection,
-            bisection=min(crossing) / 2 if nodes else 0.0,
+            bisection=bisection if nodes else 0.0,
             node_bandwidth=bandwidth,
             units=units,
             crossed=self._crossed(touched, cables, change),
@@ -325,6 +325,11 @@ class _Base:
     def _holds(self, removed: set[str], near: set[str]) -> bool:
         """Whether the fabric less ``removed`` (``near``: the devices next to them) keeps
         every tier, stays connected and has no articulation point."""
+        return self._tiers_hold(removed, near) and self._classes_hold(removed)
+
+    def _tiers_hold(self, removed: set[str], near: set[str]) -> bool:
+        """Whether every device next to what went keeps a cable, and every switch its tier
+        (a neighbour one tier below), a switch of the top tier is left and three nodes."""
         tier = self.tier
         adj = self.adj
         for dev in near:
@@ -340,8 +345,11 @@ class _Base:
             1 for d in removed if d in self.fabric.switches and tier.get(d) == top
         ):
             return False  # no switch of the top tier left
-        if len(self.node_position) - sum(1 for d in removed if d in self.node_position) < 3:
-            return False
+        return len(self.node_position) - sum(1 for d in removed if d in self.node_position) >= 3
+
+    def _classes_hold(self, removed: set[str]) -> bool:
+        """Whether the class graph less what went is connected, with three classes or more,
+        and none of its articulation classes is down to one device."""
         left: dict[int, int] = {}
         for dev in removed:
             c = self.of[dev]
@@ -520,6 +528,20 @@ class _Base:
         ]
         cables.sort(key=lambda cable: cable[3])
         return cables
+
+
+def _injection_bisection(
+    top: int, switches: dict[str, SwitchFacts], bandwidth: dict[str, float]
+) -> tuple[float, float]:
+    """The nodes' fabric bandwidth and the bisection (half the least of it and each tier's
+    uplinks below the top), summed as a build sums them."""
+    injection = 0.0
+    for value in bandwidth.values():
+        injection += value
+    crossing = [injection]
+    for level in range(1, top):
+        crossing.append(sum(s.up for s in switches.values() if s.tier == level))
+    return injection, min(crossing) / 2
 
 
 def _less(
