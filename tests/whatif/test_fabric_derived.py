@@ -6,11 +6,13 @@ failure made, a tier changed) the fabrics are built."""
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 
 import pytest
 
 from rackdesigner.analysis import Analysis, Like
 from rackdesigner.analysis.fabric_graph import Fabric, build_fabrics
+from rackdesigner.analysis.storage import StorageFacts
 from rackdesigner.check.engine import check
 from rackdesigner.layout_io.document import load, loads
 from rackdesigner.model.diagnostics import Diagnostic
@@ -139,7 +141,11 @@ def test_a_rail_fabrics_failures_derive_its_fabric_as_a_build() -> None:
     assert not derived["rack:s01"] and not derived["rack:a03"]
 
 
-@pytest.mark.parametrize("name", ["training-128.toml", "gb200-nvl72-su.toml"])
+@pytest.mark.parametrize(
+    "name",
+    # NVL72 trays: a second of builds to hold each derived fabric to, to the slow step
+    ["training-128.toml", pytest.param("gb200-nvl72-su.toml", marks=pytest.mark.slow)],
+)
 def test_the_bundled_fabrics_derive_as_a_build(name: str) -> None:
     derived = _derived(load(ROOT / "layouts" / name).layout, ("rack", "switch"))
     assert any(derived.values())
@@ -171,7 +177,8 @@ def _checked(layout: Layout, failures: list[str]) -> dict[str, list[Diagnostic]]
             analysis,
             state.touched,
             state.kept,
-            fabrics=lambda failed, d=down, f=fresh: derivation.fabrics(failed, d, f),
+            fabrics=partial(derivation.fabrics, down=down, fresh=fresh),
+            storage=partial(_storage, derivation, down),
         )
         failed = Analysis(state.layout, failed=state.failed, like=like)
         fast = plan.check(failed).complete(grouped, state.layout)
@@ -180,6 +187,12 @@ def _checked(layout: Layout, failures: list[str]) -> dict[str, list[Diagnostic]]
         assert _key(fast) == _key(full), text
         out[text] = fast
     return out
+
+
+def _storage(
+    derivation: FabricDerivation, down: frozenset[str], _failed: Analysis
+) -> StorageFacts | None:
+    return derivation.storage(down)
 
 
 def test_findings_on_a_derived_fabric_are_a_full_checks() -> None:
