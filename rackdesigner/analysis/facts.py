@@ -224,6 +224,9 @@ class LinkFacts:
     router: PathwayGraph | None = None
     # (v1.4) the channel a link with ``via`` runs as (analysis/channels.py)
     channel: ChannelRuns | None = None
+    # (technology, form) as the media table reads them (analysis/optics.py link_shape): set
+    # with the speed where both ends resolve, else worked out when first asked
+    shape: tuple[str | None, str] | None = None
     # The route is computed when first read: only the cabling rules need every one.
     _route: float | None = field(default=None, init=False, repr=False)
     _routed: bool = field(default=False, init=False, repr=False)
