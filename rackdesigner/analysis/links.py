@@ -11,9 +11,9 @@ import difflib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from rackdesigner.analysis.facts import DeviceFacts, End, LinkFacts, LinkRefs
+from rackdesigner.analysis.facts import DeviceFacts, End, LinkFacts, LinkRefs, PortPair
 from rackdesigner.analysis.geometry import SiteGeometry
-from rackdesigner.analysis.reach import Shape, shape_of
+from rackdesigner.analysis.reach import shape_of
 from rackdesigner.layout_io.schema import ENDPOINT
 from rackdesigner.model.layout import Link, PortGroup
 
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 # (a, b) with a < b -> {"links": [LinkFacts], "count": cables, "bandwidth": bit/s}
 Edges = dict[tuple[str, str], dict[str, Any]]
+
+_COMPUTE = ("compute", "compute")
 
 
 def resolve_links(
@@ -43,9 +45,8 @@ def resolve_links(
     # A port's text after the colon ("p17") -> (group name, index), or None where it is not
     # that plain shape: 300,000 ends name a few hundred distinct ports.
     ports: dict[str, tuple[str, int] | None] = {}
-    # What depends only on the two ends' port groups and device types, worked out once
-    # per pair: (speed, both ends compute ports, the link's shape).
-    pairs: dict[tuple[int, int, int, int], tuple[float | None, bool, Shape]] = {}
+    # What depends only on the two ends' port groups and device types, once per pair.
+    pairs: dict[tuple[int, int, int, int], PortPair] = {}
 
     by_id = device_by_id
 
@@ -91,10 +92,11 @@ def resolve_links(
             key = (id(ga), id(da.type), id(gb), id(db.type))
             pair = pairs.get(key)
             if pair is None:
-                pair = pairs[key] = _pair(ga, da, gb, db)
-            facts.speed, compute, facts.shape = pair
+                pair = pairs[key] = port_pair(ga, da, gb, db)
+            facts.pair = pair
+            facts.speed = pair.speed
             # A doubly used port is a CAB005 problem; that cable is not part of a fabric.
-            if compute and a.problem is None and b.problem is None:
+            if pair.roles == _COMPUTE and a.problem is None and b.problem is None:
                 facts.compute = True
                 if da is not db:
                     _add_edge(edges, facts, da, db)
@@ -111,16 +113,15 @@ def _plain_port(port: str) -> tuple[str, int] | None:
     return name, int(digits)
 
 
-def _pair(
-    ga: PortGroup, da: DeviceFacts, gb: PortGroup, db: DeviceFacts
-) -> tuple[float | None, bool, Shape]:
-    """A cable's speed (the slower end's), whether both ends are compute ports (part of a
-    fabric), and its shape: what its ends' port groups and device types decide."""
+def port_pair(ga: PortGroup, da: DeviceFacts, gb: PortGroup, db: DeviceFacts) -> PortPair:
+    """What a cable's ends' port groups and device types decide: its speed (the slower
+    end's), each end's role (a cable of two compute ports is part of a fabric) and its
+    shape."""
     sa, sb = ga.speed, gb.speed
     speed = sb if sa is None else (sa if sb is None or sa <= sb else sb)
     ka, kb = da.kind, db.kind
-    compute = ga.effective_role(ka) == "compute" and gb.effective_role(kb) == "compute"
-    return speed, compute, shape_of(ga, ka, gb, kb)
+    roles = (ga.effective_role(ka), gb.effective_role(kb))
+    return PortPair(speed, roles, shape_of(ga, ka, gb, kb))
 
 
 def _add_edge(edges: Edges, facts: LinkFacts, da: DeviceFacts, db: DeviceFacts) -> None:
@@ -171,6 +172,11 @@ def derive_links(
         if a is None or b is None:
             return None
         facts = LinkFacts(link, index, a, b, old.speed, old.compute, geometry, refs, router)
+        pair = old.pair
+        if pair is not None and (a is not before_a or b is not before_b):
+            # an end on another device's facts: the same port group, its type asked again
+            pair = port_pair(a.group, a.device, b.group, b.device)  # type: ignore[arg-type]
+        facts.pair = pair
         append(facts)
         if old.compute and a.device is not b.device:
             _add_edge(edges, facts, a.device, b.device)  # type: ignore[arg-type]

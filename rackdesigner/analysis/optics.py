@@ -76,17 +76,16 @@ def pick_part(
 
 def link_shape(facts: LinkFacts) -> Shape:
     """A link's technology and form as the media table reads them (analysis/reach.py):
-    worked out with its speed where both ends resolve, else from the ends it has."""
-    shape = facts.shape
-    if shape is None:
-        a, b = facts.a, facts.b
-        shape = facts.shape = shape_of(
-            a.group,
-            a.device.kind if a.device is not None else None,
-            b.group,
-            b.device.kind if b.device is not None else None,
-        )
-    return shape
+    its ends' pair's where both resolve, else from the ends it has."""
+    if facts.pair is not None:
+        return facts.pair.shape
+    a, b = facts.a, facts.b
+    return shape_of(
+        a.group,
+        a.device.kind if a.device is not None else None,
+        b.group,
+        b.device.kind if b.device is not None else None,
+    )
 
 
 def end_optics(
