@@ -213,8 +213,9 @@ _UNSEEN = _Class.__new__(_Class)  # a class not judged yet (None: a medium not j
 def media_reach(analysis: Analysis) -> Iterator[Finding]:
     thresholds = analysis.thresholds
     # 150,000 cables share a handful of (media, speed, grade, form, tech): each is judged
-    # once, and a cable only compares its length with its class's reaches.
-    classes: dict[tuple[str, float | None, str | None, str, str | None], _Class | None] = {}
+    # once, and a cable only compares its length with its class's reaches. A cable whose
+    # ends resolved is keyed by its port pair (which holds the speed, form and tech).
+    classes: dict[tuple[object, ...], _Class | None] = {}
     known_media: dict[str, bool] = {}
     for link in analysis.links:
         cable = link.link
@@ -224,15 +225,19 @@ def media_reach(analysis: Analysis) -> Iterator[Finding]:
         length = link.length
         if length is None:
             continue
-        tech, form = link_shape(link)
-        speed = link.speed
-        key = (media, speed, cable.grade, form, tech)
+        pair = link.pair
+        key: tuple[object, ...] = (
+            (media, cable.grade, id(pair))
+            if pair is not None
+            else (media, cable.grade, link.speed, *link_shape(link))
+        )
         judged = classes.get(key, _UNSEEN)
         if judged is _UNSEEN:
             if media not in known_media:
                 known_media[media] = known(media)  # media the table does not know: not judged
+            tech, form = link_shape(link)
             judged = classes[key] = (
-                _Class(media, speed, cable.grade, form, tech, thresholds)
+                _Class(media, link.speed, cable.grade, form, tech, thresholds)
                 if known_media[media]
                 else None
             )
@@ -242,8 +247,11 @@ def media_reach(analysis: Analysis) -> Iterator[Finding]:
         if limit >= 0 and length <= limit + TOLERANCE:
             if length <= judged.copper_reach:
                 cheaper = next(m for reach_m, m in judged.copper if length <= reach_m)
+                tech, form = link_shape(link)
                 yield _costlier(analysis, link, media, cheaper, form, tech)
             continue
+        tech, form = link_shape(link)
+        speed = link.speed
         grade = cable.grade
         key_name = judged.key
         values = length_values(link, analysis)
