@@ -262,6 +262,8 @@ class Rack:
     liquid: bool = False
     # (id, model, position, height in U)
     switches: list[tuple[str, str, int, int]] = field(default_factory=list)
+    # Open units closed by `blanking = true` (v1.4) rather than a blank-1u device each
+    blanking: bool = False
 
 
 @dataclass
@@ -780,6 +782,8 @@ def _device_count(rack: Rack) -> int:
 
 
 def _blank_positions(rack: Rack) -> list[int]:
+    if rack.blanking:
+        return []
     taken = set()
     for k in range(len(rack.nodes)):
         taken.update(range(NODE_POSITIONS[k], NODE_POSITIONS[k] + _node_height(rack)))
@@ -839,7 +843,11 @@ def add_storage(plan: Plan) -> None:
     for row_index, compute in sorted(rows.items()):
         first = compute[0]
         slot = max(r.slot for r in plan.racks if r.row_index == row_index) + 1
-        rack = Rack(f"{first.row.lower()}{slot:02d}", first.row, row_index, slot, "network")
+        # Its open units blanked as rackdesigner new writes a storage rack (blanking = true),
+        # not 34 blank-1u devices a rack.
+        rack = Rack(
+            f"{first.row.lower()}{slot:02d}", first.row, row_index, slot, "network", blanking=True
+        )
         leaves = [f"{rack.id}-sleaf{k + 1}" for k in range(2)]
         for leaf, pos in zip(leaves, STORAGE_LEAF_POSITIONS, strict=True):
             rack.switches.append((leaf, STORAGE_LEAF, pos, 2))
@@ -997,6 +1005,8 @@ def render(
             w(f'cooling = "liquid"\ncdu = [{rack.cdu}]\n')
         else:
             w('cooling = "air"\n')
+        if rack.blanking:
+            w("blanking = true\n")
         # Standard 63 A circuits, one PDU each: two a side on compute racks.
         names = ("A1", "A2", "B1", "B2") if rack.kind == "compute" else ("A", "B")
         w("feeds = [\n")

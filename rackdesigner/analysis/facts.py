@@ -210,6 +210,17 @@ class LinkRefs:
         return self._refs[index]
 
 
+@dataclass(frozen=True, slots=True)
+class PortPair:
+    """What a cable's two ends' port groups and device types decide: the same for every
+    cable between the same two kinds of port (a hall's 176,000 cables join a handful), so
+    worked out once per pair (analysis/links.py)."""
+
+    speed: float | None  # bit/s: the slower end's
+    roles: tuple[str, str]  # each end's role (PortGroup.effective_role on its device's kind)
+    shape: tuple[str | None, str]  # (technology, form) as the media table reads them
+
+
 @dataclass(slots=True, eq=False)
 class LinkFacts:
     link: Link
@@ -224,6 +235,8 @@ class LinkFacts:
     router: PathwayGraph | None = None
     # (v1.4) the channel a link with ``via`` runs as (analysis/channels.py)
     channel: ChannelRuns | None = None
+    # what its two ends' port groups and device types decide, where both resolve
+    pair: PortPair | None = None
     # The route is computed when first read: only the cabling rules need every one.
     _route: float | None = field(default=None, init=False, repr=False)
     _routed: bool = field(default=False, init=False, repr=False)

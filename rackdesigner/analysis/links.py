@@ -11,8 +11,9 @@ import difflib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from rackdesigner.analysis.facts import DeviceFacts, End, LinkFacts, LinkRefs
+from rackdesigner.analysis.facts import DeviceFacts, End, LinkFacts, LinkRefs, PortPair
 from rackdesigner.analysis.geometry import SiteGeometry
+from rackdesigner.analysis.reach import shape_of
 from rackdesigner.layout_io.schema import ENDPOINT
 from rackdesigner.model.layout import Link, PortGroup
 
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 
 # (a, b) with a < b -> {"links": [LinkFacts], "count": cables, "bandwidth": bit/s}
 Edges = dict[tuple[str, str], dict[str, Any]]
+
+_COMPUTE = ("compute", "compute")
 
 
 def resolve_links(
@@ -39,35 +42,30 @@ def resolve_links(
     used: dict[str, int] = {}  # port ("device:group7") -> first link using it
     edges: Edges = {}
     suggestions = [0]
-    roles: dict[tuple[int, str | None], bool] = {}  # (port group, device kind) -> compute?
-
-    def is_compute(group: PortGroup, kind: str | None) -> bool:
-        key = (id(group), kind)
-        known = roles.get(key)
-        if known is None:
-            known = roles[key] = group.effective_role(kind) == "compute"
-        return known
+    # A port's text after the colon ("p17") -> (group name, index), or None where it is not
+    # that plain shape: 300,000 ends name a few hundred distinct ports.
+    ports: dict[str, tuple[str, int] | None] = {}
+    # What depends only on the two ends' port groups and device types, once per pair.
+    pairs: dict[tuple[int, int, int, int], PortPair] = {}
 
     by_id = device_by_id
-
-    def slow(text: str, suggestions: list[int]) -> End:
-        return _end_problem(text, suggestions, by_id)
 
     def resolve(text: str) -> End:
         # The common case, "device:group7", without a regular expression; anything
         # else goes the slow way, which also says what is wrong.
         device_id, colon, port = text.partition(":")
-        group_name = port.rstrip("0123456789")
-        digits = port[len(group_name) :]
-        if colon and group_name and digits and digits[0] != "0":
+        if port in ports:
+            plain = ports[port]
+        else:
+            plain = ports[port] = _plain_port(port)
+        if colon and plain is not None:
             device = by_id.get(device_id)
             if device is not None:
-                group = device.ports.get(group_name)
-                if group is not None and ":" not in port:
-                    index = int(digits)
-                    if index <= group.count:
-                        return End(text, device, group, index, None, text)
-        return slow(text, suggestions)
+                name, index = plain
+                group = device.ports.get(name)
+                if group is not None and index <= group.count:
+                    return End(text, device, group, index, None, text)
+        return _end_problem(text, suggestions, by_id)
 
     append = result.append
     claim = used.setdefault
@@ -91,18 +89,39 @@ def resolve_links(
         if ga is not None and gb is not None:
             da, db = a.device, b.device
             assert da is not None and db is not None
-            sa, sb = ga.speed, gb.speed
-            facts.speed = sb if sa is None else (sa if sb is None or sa <= sb else sb)
+            key = (id(ga), id(da.type), id(gb), id(db.type))
+            pair = pairs.get(key)
+            if pair is None:
+                pair = pairs[key] = port_pair(ga, da, gb, db)
+            facts.pair = pair
+            facts.speed = pair.speed
             # A doubly used port is a CAB005 problem; that cable is not part of a fabric.
-            facts.compute = (
-                a.problem is None
-                and b.problem is None
-                and is_compute(ga, da.kind)
-                and is_compute(gb, db.kind)
-            )
-            if facts.compute and da is not db:
-                _add_edge(edges, facts, da, db)
+            if pair.roles == _COMPUTE and a.problem is None and b.problem is None:
+                facts.compute = True
+                if da is not db:
+                    _add_edge(edges, facts, da, db)
     return result, edges
+
+
+def _plain_port(port: str) -> tuple[str, int] | None:
+    """``("p", 17)`` for ``"p17"``: a group name and an index without a leading zero;
+    None for anything else (which the slow way explains)."""
+    name = port.rstrip("0123456789")
+    digits = port[len(name) :]
+    if not name or not digits or digits[0] == "0" or ":" in port:
+        return None
+    return name, int(digits)
+
+
+def port_pair(ga: PortGroup, da: DeviceFacts, gb: PortGroup, db: DeviceFacts) -> PortPair:
+    """What a cable's ends' port groups and device types decide: its speed (the slower
+    end's), each end's role (a cable of two compute ports is part of a fabric) and its
+    shape."""
+    sa, sb = ga.speed, gb.speed
+    speed = sb if sa is None else (sa if sb is None or sa <= sb else sb)
+    ka, kb = da.kind, db.kind
+    roles = (ga.effective_role(ka), gb.effective_role(kb))
+    return PortPair(speed, roles, shape_of(ga, ka, gb, kb))
 
 
 def _add_edge(edges: Edges, facts: LinkFacts, da: DeviceFacts, db: DeviceFacts) -> None:
@@ -153,6 +172,11 @@ def derive_links(
         if a is None or b is None:
             return None
         facts = LinkFacts(link, index, a, b, old.speed, old.compute, geometry, refs, router)
+        pair = old.pair
+        if pair is not None and (a is not before_a or b is not before_b):
+            # an end on another device's facts: the same port group, its type asked again
+            pair = port_pair(a.group, a.device, b.group, b.device)  # type: ignore[arg-type]
+        facts.pair = pair
         append(facts)
         if old.compute and a.device is not b.device:
             _add_edge(edges, facts, a.device, b.device)  # type: ignore[arg-type]

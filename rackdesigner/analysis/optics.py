@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rackdesigner.analysis.reach import form_of, link_tech, medium, speed_band
+from rackdesigner.analysis.reach import Shape, medium, shape_of, speed_band
 from rackdesigner.model.layout import Transceiver
 
 if TYPE_CHECKING:
@@ -74,18 +74,18 @@ def pick_part(
     return min(long_enough or fitting, key=lambda p: (float(p.reach or 0.0), p.key))
 
 
-def link_shape(facts: LinkFacts) -> tuple[str | None, str]:
-    """A link's technology and form as the media table reads them (analysis/reach.py)."""
+def link_shape(facts: LinkFacts) -> Shape:
+    """A link's technology and form as the media table reads them (analysis/reach.py):
+    its ends' pair's where both resolve, else from the ends it has."""
+    if facts.pair is not None:
+        return facts.pair.shape
     a, b = facts.a, facts.b
-    tech = link_tech(
-        a.group.tech if a.group is not None else None,
-        b.group.tech if b.group is not None else None,
+    return shape_of(
+        a.group,
+        a.device.kind if a.device is not None else None,
+        b.group,
+        b.device.kind if b.device is not None else None,
     )
-    form = form_of(
-        a.device is not None and a.device.kind == "switch",
-        b.device is not None and b.device.kind == "switch",
-    )
-    return tech, form
 
 
 def end_optics(

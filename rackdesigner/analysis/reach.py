@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rackdesigner.layout_io.catalog import Medium, media_table
+from rackdesigner.model.layout import PortGroup
 
 BAND_XDR = "XDR"
 BAND_400G = "400G+"
@@ -65,6 +66,19 @@ def link_tech(a: str | None, b: str | None) -> str | None:
     if b is None or a == b:
         return a
     return None
+
+
+# A link's (technology, form): what the media table reads of its two ends.
+Shape = tuple[str | None, str]
+
+
+def shape_of(
+    a: PortGroup | None, a_kind: str | None, b: PortGroup | None, b_kind: str | None
+) -> Shape:
+    """The (technology, form) of a link between port groups ``a`` and ``b`` on devices of
+    kinds ``a_kind`` and ``b_kind`` (None: an end that did not resolve)."""
+    tech = link_tech(a.tech if a is not None else None, b.tech if b is not None else None)
+    return tech, form_of(a_kind == "switch", b_kind == "switch")
 
 
 def speed_band(speed: float | None, tech: str | None = None) -> str:

@@ -508,6 +508,9 @@ def bandwidth_left(analysis: Source, failed: Iterable[str]) -> Left:
     )
 
 
+_STORAGE = ("storage", "storage")
+
+
 def is_storage_link(lf: LinkFacts, roles: dict[tuple[int, str | None], str] | None = None) -> bool:
     """Both ends are storage ports (roles as the port groups and device kinds give them).
     ``roles`` caches a port group's role on a device kind: a hall's 300,000 cables share a
@@ -518,9 +521,18 @@ def is_storage_link(lf: LinkFacts, roles: dict[tuple[int, str | None], str] | No
         return False
     if a.problem is not None or b.problem is not None:
         return False
-    if roles is None:
-        return ga.effective_role(da.kind) == "storage" == gb.effective_role(db.kind)
-    return role_of(ga, da.kind, roles) == "storage" == role_of(gb, db.kind, roles)
+    return link_roles(lf, {} if roles is None else roles) == _STORAGE
+
+
+def link_roles(lf: LinkFacts, roles: dict[tuple[int, str | None], str]) -> tuple[str, str] | None:
+    """Each end's role: its ends' pair's (worked out when the links were resolved), else
+    asked through the cache ``roles``; None where an end does not resolve."""
+    if lf.pair is not None:
+        return lf.pair.roles
+    a, b = lf.a, lf.b
+    if a.group is None or b.group is None or a.device is None or b.device is None:
+        return None
+    return role_of(a.group, a.device.kind, roles), role_of(b.group, b.device.kind, roles)
 
 
 def role_of(group: PortGroup, kind: str | None, roles: dict[tuple[int, str | None], str]) -> str:
@@ -534,12 +546,12 @@ def role_of(group: PortGroup, kind: str | None, roles: dict[tuple[int, str | Non
 
 def _fabric(analysis: Source, gone: frozenset[str], pfs: list[DeviceFacts]) -> Fabric:
     """The storage cables' device graph; with the compute fabric's when an appliance of the
-    parallel file system is cabled into it (converged). Each port group's role is asked
-    once per device kind, and the cables between two devices are added up before they join
-    the graph (a hall's 26,000 storage cables join a few thousand pairs)."""
+    parallel file system is cabled into it (converged). A cable's ends' roles are its port
+    pair's (asked once per kind of pair when the links were resolved), and the cables
+    between two devices are added up before they join the graph (a hall's 26,000 storage
+    cables join a few thousand pairs)."""
     fabric = Fabric()
     roles: dict[tuple[int, str | None], str] = {}
-    storage: dict[tuple[int, str | None], bool] = {}  # a port group on a kind: storage?
     # Converged: an appliance cabled into the compute fabric (its edges name it); only an
     # appliance with compute ports can be, and only then are the edges looked through.
     data = {
@@ -551,19 +563,14 @@ def _fabric(analysis: Source, gone: frozenset[str], pfs: list[DeviceFacts]) -> F
     for lf in analysis.links:
         if lf.compute:
             continue
+        ports = lf.pair
+        if (ports.roles if ports is not None else link_roles(lf, roles)) != _STORAGE:
+            continue
         a, b = lf.a, lf.b
-        ga, gb, da, db = a.group, b.group, a.device, b.device
-        if ga is None or gb is None or da is None or db is None:
+        if a.problem is not None or b.problem is not None:
             continue
-        key_a, key_b = (id(ga), da.kind), (id(gb), db.kind)
-        is_a = storage.get(key_a)
-        if is_a is None:
-            is_a = storage[key_a] = role_of(ga, da.kind, roles) == "storage"
-        is_b = storage.get(key_b)
-        if is_b is None:
-            is_b = storage[key_b] = role_of(gb, db.kind, roles) == "storage"
-        if not (is_a and is_b) or a.problem is not None or b.problem is not None:
-            continue
+        da, db = a.device, b.device
+        assert da is not None and db is not None
         left, right = da.id, db.id
         if left in gone or right in gone:
             continue

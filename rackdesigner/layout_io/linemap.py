@@ -169,14 +169,27 @@ def scan(text: str) -> LineMap:
     state = _Scan(text)
     extras = _inline_tokens(text)
     pending = 0
+    next_extra = extras[0][0] if extras else len(text) + 1
     source = "\n" + text  # so that a header on the first line is found too
     header = state.header
+    links = state.found.links
+    count = text.count
     for match in _HEADER.finditer(source):
         start = match.start(1) - 1
-        while pending < len(extras) and extras[pending][0] < start:
-            state.inline(*extras[pending])
-            pending += 1
-        header(start, match.group(1) == "[[", match.group(2))
+        if next_extra < start:
+            while pending < len(extras) and extras[pending][0] < start:
+                state.inline(*extras[pending])
+                pending += 1
+            next_extra = extras[pending][0] if pending < len(extras) else len(text) + 1
+        opener, name = match.group(1, 2)
+        if name == "links" and opener == "[[":
+            # Most headers of a large layout: counted here rather than through header().
+            state.line += count("\n", state.position, start)
+            state.position = start
+            state.array = state.catalog_key = None
+            links.append(state.line)
+            continue
+        header(start, opener == "[[", name)
     for token in extras[pending:]:
         state.inline(*token)
     found = state.found

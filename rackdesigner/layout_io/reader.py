@@ -807,10 +807,13 @@ _MEDIA = frozenset(m.MEDIA)
 # 12,500 GPU nodes may each carry the same ignore key: it stays on the fast path.
 _SIMPLE_DEVICE_KEYS = frozenset(("id", "model", "position", "ignore"))
 _is_id = s.ID.match
+_id_whole = s.ID.fullmatch
 
 
 def _id_problem(value: str) -> str | None:
     """Why ``value`` cannot be an id (layout-format.md v1.1), or None."""
+    if _id_whole(value):  # the common case at C speed: every device and feed has an id
+        return None
     if not value:
         return "must not be empty"
     if any(ch.isspace() for ch in value):

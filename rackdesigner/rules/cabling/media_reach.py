@@ -64,9 +64,11 @@ Fix:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import math
+from collections.abc import Iterator, Mapping
 
 from rackdesigner.analysis import Analysis, LinkFacts
+from rackdesigner.analysis.optics import link_shape
 from rackdesigner.analysis.reach import (
     BAND_400G,
     BAND_XDR,
@@ -84,8 +86,6 @@ from rackdesigner.rules.cabling._common import (
     TOLERANCE,
     length_text,
     length_values,
-    link_form,
-    link_tech,
 )
 
 _MEDIA_NAMES = {
@@ -177,6 +177,32 @@ def _copper_for(chooser: MediaChooser, media: str) -> tuple[tuple[float, str], .
     )
 
 
+class _Class:
+    """What CAB003 judges the same for every cable of one medium, speed, grade, form and
+    technology: the reach (its threshold key; -1 where no such part exists) and the copper
+    that could carry such a cable instead, nearest first."""
+
+    __slots__ = ("copper", "copper_reach", "key", "limit")
+
+    def __init__(
+        self,
+        media: str,
+        speed: float | None,
+        grade: str | None,
+        form: str,
+        tech: str | None,
+        thresholds: Mapping[str, float],
+    ):
+        # one table for this rule, the generators and the BOM (analysis/reach.py)
+        self.key, self.limit = reach(media, speed, grade, thresholds, form, tech) or ("", -1.0)
+        self.copper = _copper_for(MediaChooser(speed, thresholds, form, tech), media)
+        # the longest of them: a cable longer than that has no cheaper copper
+        self.copper_reach = max((limit for limit, _ in self.copper), default=-math.inf)
+
+
+_UNSEEN = _Class.__new__(_Class)  # a class not judged yet (None: a medium not judged)
+
+
 @rule(
     "CAB003",
     "error",
@@ -186,41 +212,50 @@ def _copper_for(chooser: MediaChooser, media: str) -> tuple[tuple[float, str], .
 )
 def media_reach(analysis: Analysis) -> Iterator[Finding]:
     thresholds = analysis.thresholds
-    reaches: dict[tuple[str, float | None, str | None, str, str | None], tuple[str, float]] = {}
-    # (media, speed, form, tech) -> the copper that could carry such a link instead
-    coppers: dict[tuple[str, float | None, str, str | None], tuple[tuple[float, str], ...]] = {}
-    judged: dict[str, bool] = {}
+    # 150,000 cables share a handful of (media, speed, grade, form, tech): each is judged
+    # once, and a cable only compares its length with its class's reaches. A cable whose
+    # ends resolved is keyed by its port pair (which holds the speed, form and tech).
+    classes: dict[tuple[object, ...], _Class | None] = {}
+    known_media: dict[str, bool] = {}
     for link in analysis.links:
-        media = link.link.media
-        if media is None or link.length is None:
+        cable = link.link
+        media = cable.media
+        if media is None:
             continue
-        if media not in judged:
-            judged[media] = known(media)  # media the table does not know are not judged
-        if not judged[media]:
+        length = link.length
+        if length is None:
             continue
-        grade = link.link.grade
-        form = link_form(link)
-        tech = link_tech(link)
-        # 150,000 cables share a handful of (media, speed, grade, form, tech): look each up
-        # once.
-        found = reaches.get((media, link.speed, grade, form, tech))
-        if found is None:
-            # one table for this rule, the generators and the BOM (analysis/reach.py)
-            found = reaches[(media, link.speed, grade, form, tech)] = reach(
-                media, link.speed, grade, thresholds, form, tech
-            ) or ("", -1.0)
-        key, limit = found
-        if limit >= 0 and link.length <= limit + TOLERANCE:
-            copper = coppers.get((media, link.speed, form, tech))
-            if copper is None:
-                chooser = MediaChooser(link.speed, thresholds, form, tech)
-                copper = coppers[(media, link.speed, form, tech)] = _copper_for(chooser, media)
-            cheaper = next((m for limit, m in copper if link.length <= limit), None)
-            if cheaper is not None:
+        pair = link.pair
+        key: tuple[object, ...] = (
+            (media, cable.grade, id(pair))
+            if pair is not None
+            else (media, cable.grade, link.speed, *link_shape(link))
+        )
+        judged = classes.get(key, _UNSEEN)
+        if judged is _UNSEEN:
+            if media not in known_media:
+                known_media[media] = known(media)  # media the table does not know: not judged
+            tech, form = link_shape(link)
+            judged = classes[key] = (
+                _Class(media, link.speed, cable.grade, form, tech, thresholds)
+                if known_media[media]
+                else None
+            )
+        if judged is None:
+            continue
+        limit = judged.limit
+        if limit >= 0 and length <= limit + TOLERANCE:
+            if length <= judged.copper_reach:
+                cheaper = next(m for reach_m, m in judged.copper if length <= reach_m)
+                tech, form = link_shape(link)
                 yield _costlier(analysis, link, media, cheaper, form, tech)
             continue
+        tech, form = link_shape(link)
+        speed = link.speed
+        grade = cable.grade
+        key_name = judged.key
         values = length_values(link, analysis)
-        described = _described(media, link.speed, grade, form, tech)
+        described = _described(media, speed, grade, form, tech)
         if limit < 0:
             values["reach"] = 0.0
             if speed_band(link.speed, tech) == BAND_XDR:
@@ -236,7 +271,7 @@ def media_reach(analysis: Analysis) -> Iterator[Finding]:
                 link.entity,
                 link.ref,
                 f"no {media} part exists for this link ({described}): {why}",
-                hint=_upgrade(analysis, link, media, link.length, form, tech),
+                hint=_upgrade(analysis, link, media, length, form, tech),
                 values=values,
             )
             continue
@@ -245,8 +280,8 @@ def media_reach(analysis: Analysis) -> Iterator[Finding]:
             link.entity,
             link.ref,
             f"{length_text(link, analysis)} is beyond the {fmt(limit, LENGTH)} reach "
-            f"of its {media} cable ({described}, {key})",
-            hint=_upgrade(analysis, link, media, link.length, form, tech),
+            f"of its {media} cable ({described}, {key_name})",
+            hint=_upgrade(analysis, link, media, length, form, tech),
             values=values,
         )
 

@@ -54,6 +54,8 @@ def _problem_hint_and_values(end: End) -> tuple[str, dict[str, float]]:
 @rule("CAB005", "error", scope="link")
 def unresolved_end(analysis: Analysis) -> Iterator[Finding]:
     for link in analysis.links:
+        if link.a.problem is None and link.b.problem is None:
+            continue  # the common case, without a loop over the two ends
         for label, end in (("a", link.a), ("b", link.b)):
             if end.problem is None:
                 continue

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis
-from rackdesigner.analysis.storage import role_of
+from rackdesigner.analysis.storage import link_roles
 from rackdesigner.rules.base import Finding, rule
 
 
@@ -34,14 +34,14 @@ def storage_to_compute(analysis: Analysis) -> Iterator[Finding]:
     for link in analysis.links:
         if link.compute:
             continue  # both ends compute ports
-        a, b = link.a, link.b
-        if a.group is None or b.group is None or a.device is None or b.device is None:
+        pair = link.pair
+        ends = pair.roles if pair is not None else link_roles(link, known)
+        if ends is None:
             continue
-        first = role_of(a.group, a.device.kind, known)
-        second = role_of(b.group, b.device.kind, known)
+        first, second = ends
         if first == second or {first, second} != {"storage", "compute"}:
             continue
-        storage, compute = (a, b) if first == "storage" else (b, a)
+        storage, compute = (link.a, link.b) if first == "storage" else (link.b, link.a)
         yield Finding(
             link.entity,
             link.ref,
