@@ -58,7 +58,7 @@ class StorageRequest:
     switch: str | None = None  # None: the default switch of the nodes' storage ports
     # Gives the new storage racks their feeds and PDUs before the switches are placed, so
     # that a leaf goes where the rack's cooling still takes it with the PDUs' own draw.
-    furnish: Callable[[list[Rack]], None] | None = None
+    furnish: Callable[[list[Rack]], object] | None = None
 
 
 @dataclass(slots=True)

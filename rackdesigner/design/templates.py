@@ -505,7 +505,7 @@ def _storage_or_warning(
     plan: FabricPlan,
     options: NewOptions,
     dtype: DeviceType,
-    furnish: Callable[[list[Rack]], None],
+    furnish: Callable[[list[Rack]], object],
 ) -> StorageCounts | None:
     """The storage tier and fabric, or the plan's warning why none was built. ``furnish``
     gives the storage racks their feeds and PDUs before their switches are placed."""
@@ -618,7 +618,7 @@ def _storage(
     layout: Layout,
     options: NewOptions,
     su_nodes: int,
-    furnish: Callable[[list[Rack]], None] | None = None,
+    furnish: Callable[[list[Rack]], object] | None = None,
 ) -> StorageCounts | None:
     """The parallel file system and its storage fabric for a training cluster (storage
     racks, leaves, spines, cables; docs/storage.md), its level written in the workload."""
