@@ -12,8 +12,9 @@ only power rules never builds the fabric graph. After an edit,
 from __future__ import annotations
 
 import threading
+from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -32,7 +33,7 @@ from rackdesigner.analysis.facts import (
 )
 from rackdesigner.analysis.failures import Failed, RackPower, rack_power
 from rackdesigner.analysis.geometry import RackPlace, SiteGeometry, rack_places
-from rackdesigner.analysis.links import Edges, derive_links, resolve_links
+from rackdesigner.analysis.links import Edges, derive_link, derive_links, resolve_links
 from rackdesigner.analysis.power_sides import SQRT3
 from rackdesigner.analysis.racks import (
     cdu_loads,
@@ -192,6 +193,9 @@ class Analysis:
         for dev in self.devices if dark else ():
             if dev.id in dark:  # a failed device draws nothing
                 dev.power, dev.power_estimated, dev.power_demand = 0.0, False, None
+        # (what-if) With ``like``: the indexes of the racks whose facts are made anew (the
+        # others' are ``like``'s analysis's, the same objects); None without it.
+        self.made_racks: frozenset[int] | None = None
         self.racks: list[RackFacts] = self._make_racks(places, device_lists, shared)
         # (what-if) How each rack with a feed, PDU or power shelf lost runs now.
         self.running: dict[int, RackPower] = self._run_failed() if self.failed else {}
@@ -205,6 +209,8 @@ class Analysis:
         self._pathways: tuple[PathwayGraph | None] | None = None
         self._plant: CablePlant | None = None
         self._links: tuple[list[LinkFacts], Edges] | None = None
+        self._unclean: list[int] | None = None  # unclean_links()
+        self._kept_refs: LinkRefs | None = None  # the references links_at's facts share
         self._fabrics: list[Fabric] | None = None
         self._cdu_loads: list[CduLoad] | None = None
         self._storage: StorageFacts | None = None
@@ -214,6 +220,11 @@ class Analysis:
         self._site_figures: tuple[list[CduLoad], list[RackFacts], SiteFigures] | None = None
         # (v1.4) (cdu_loads, racks, the power chain), for those.
         self._power_chain: tuple[list[CduLoad], list[RackFacts], PowerChain] | None = None
+
+    @property
+    def like(self) -> Like | None:
+        """(what-if) The analysis this one shares its facts with, and how; None if none."""
+        return self._like
 
     def _run_failed(self) -> dict[int, RackPower]:
         """Each rack with a feed, PDU or power shelf lost, as it runs: its feeds' loads and
@@ -281,12 +292,16 @@ class Analysis:
         made |= dark
         before = self._like.analysis.racks if self._like is not None else []
         racks: list[RackFacts] = []
+        fresh: list[int] = []
         for index, (rack, devices) in enumerate(zip(self.layout.racks, lists, strict=True)):
             if index in shared and rack.door not in made and not any(c in made for c in rack.cdus):
                 racks.append(before[index])
             else:
                 place = places[id(rack)]
                 racks.append(rack_facts(rack, index, place, devices, self.thresholds, lookup, dark))
+                fresh.append(index)
+        if self._like is not None:
+            self.made_racks = frozenset(fresh)
         return racks
 
     # -- the cache -----------------------------------------------------------------------
@@ -359,6 +374,63 @@ class Analysis:
             return links, edges
 
         return self._once("_links", build)
+
+    def links_at(self, indexes: Sequence[int]) -> list[LinkFacts]:
+        """The facts of the cables at these indexes (ascending), as :attr:`links` has them.
+        A failed layout's analysis (``like`` with the cables ``kept``) makes only these
+        from the layout's, where every cable kept resolved cleanly there and no trunk
+        runs them (:func:`.links.derive_link`): a failure's cable rules then cost what
+        it touches, not a fact per cable."""
+        if self._links is None:
+            derived = self._derive_links_at(indexes)
+            if derived is not None:
+                return derived
+        links = self.links
+        return [links[index] for index in indexes]
+
+    def _derive_links_at(self, indexes: Sequence[int]) -> list[LinkFacts] | None:
+        like = self._like
+        if like is None or like.kept is None or self.layout.trunks:
+            return None
+        kept, before = like.kept, like.analysis
+        for number in before.unclean_links():
+            found = bisect_left(kept, number)
+            if found < len(kept) and kept[found] == number:
+                return None
+        if self._kept_refs is None:
+            old = before.links[0].refs if before.links else None
+            shared: frozenset[str] | None = (
+                frozenset() if old is not None and not old.shared else None
+            )
+            self._kept_refs = LinkRefs(self.layout.links, shared)
+        out: list[LinkFacts] = []
+        links, old_links, router = self.layout.links, before.links, self.pathway_graph
+        for index in indexes:
+            facts = derive_link(
+                old_links[kept[index]],
+                index,
+                links[index],
+                self.device_by_id,
+                self.geometry,
+                self._kept_refs,
+                router,
+            )
+            if facts is None:
+                return None
+            out.append(facts)
+        return out
+
+    def unclean_links(self) -> list[int]:
+        """The indexes of the cables with an end that did not resolve cleanly (a problem:
+        a port's second cable, an unknown device or port), ascending."""
+        return self._once(
+            "_unclean",
+            lambda: [
+                index
+                for index, facts in enumerate(self.links)
+                if facts.a.problem is not None or facts.b.problem is not None
+            ],
+        )
 
     @property
     def pathway_graph(self) -> PathwayGraph | None:

@@ -159,6 +159,26 @@ def derive_links(
     return result, edges
 
 
+def derive_link(
+    old: LinkFacts,
+    index: int,
+    link: Link,
+    device_by_id: dict[str, DeviceFacts],
+    geometry: SiteGeometry,
+    refs: LinkRefs,
+    router: PathwayGraph | None = None,
+) -> LinkFacts | None:
+    """One cable's facts as :func:`derive_links` gives them (at ``index`` of the cables
+    ``refs`` numbers), from its facts ``old``, where every cable kept with it resolved
+    cleanly before; None where that would not be exact."""
+    if old.link is not link or old.a.problem is not None or old.b.problem is not None:
+        return None
+    a, b = _same_end(old.a, device_by_id), _same_end(old.b, device_by_id)
+    if a is None or b is None:
+        return None
+    return LinkFacts(link, index, a, b, old.speed, old.compute, geometry, refs, router)
+
+
 def _same_end(end: End, device_by_id: dict[str, DeviceFacts]) -> End | None:
     """``end`` on ``device_by_id``'s device of its id (itself where that is its device),
     or None where it did not resolve cleanly or the device's port group is not the same."""

@@ -22,7 +22,7 @@ from rackdesigner.analysis.failures import Failed
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
-    from rackdesigner.model.layout import Device, Layout
+    from rackdesigner.model.layout import Device, Layout, Link
     from rackdesigner.whatif.parts import Lost
     from rackdesigner.whatif.results import Gone
 
@@ -33,6 +33,7 @@ class FailedState:
     failed: Failed  # the feeds and devices that work no more
     touched: frozenset[str]  # rack ids whose power or heat the failure changed
     kept: tuple[int, ...]  # the indexes of the layout's cables that ``layout`` keeps
+    cut: tuple[int, ...] = ()  # the indexes of those it leaves out, ascending
 
 
 def failed_state(
@@ -45,13 +46,18 @@ def failed_state(
     feeds = frozenset((racks[r].rack.id, racks[r].rack.feeds[n].id) for r, n in gone.dead_feeds)
     touched = {racks[i].rack.id for i in gone.racks}
     touched.update(by_id[i].rack.id for i in gone.down if i in by_id)
-    kept = kept_links(analysis.layout, gone.down, lost.links, cables)
-    layout = _without(analysis.layout, kept)
+    if cables is not None:
+        cut = cut_links(gone.down, lost.links, cables)
+        kept, layout = _kept_of(analysis.layout, cut)
+    else:
+        kept = kept_links(analysis.layout, gone.down, lost.links)
+        layout = _without(analysis.layout, kept)
+        cut = sorted(set(range(len(analysis.layout.links))).difference(kept))
     if lost.warmer:
         layout = warmer_layout(analysis, layout, lost.warmer)
         touched.update(rack.id for rack in layout.racks)
     failed = Failed(feeds, frozenset(gone.down))
-    return FailedState(layout, failed, frozenset(touched), tuple(kept))
+    return FailedState(layout, failed, frozenset(touched), tuple(kept), tuple(cut))
 
 
 def warmer_layout(analysis: Analysis, layout: Layout, warmer: float) -> Layout:
@@ -132,6 +138,29 @@ def kept_links(
         and link.a.partition(":")[0] not in gone
         and link.b.partition(":")[0] not in gone
     ]
+
+
+def cut_links(down: Iterable[str], links: Iterable[int], cables: Cables) -> list[int]:
+    """The indexes of the cables a failure cuts, ascending: those of the devices ``down``
+    (``cables``: the layout's :func:`cables_of`) and those at the indexes ``links``."""
+    cut = set(links)
+    cut.update(number for device in set(down) for number in cables.get(device, ()))
+    return sorted(cut)
+
+
+def _kept_of(layout: Layout, cut: list[int]) -> tuple[list[int], Layout]:
+    """The indexes of ``layout``'s cables kept with those at ``cut`` (ascending) left out,
+    and ``layout`` with only those cables: copied a run between two cuts at a time."""
+    if not cut:
+        return list(range(len(layout.links))), layout
+    kept: list[int] = []
+    links: list[Link] = []
+    start = 0
+    for number in (*cut, len(layout.links)):
+        kept.extend(range(start, number))
+        links.extend(layout.links[start:number])
+        start = number + 1
+    return kept, replace(layout, links=links)
 
 
 def _without(layout: Layout, kept: list[int]) -> Layout:

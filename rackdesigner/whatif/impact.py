@@ -31,7 +31,6 @@ and the fabric only when a switch, a node or a cable is gone.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -56,7 +55,7 @@ if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
     from rackdesigner.model.diagnostics import Diagnostic
     from rackdesigner.whatif.failed import Cables
-    from rackdesigner.whatif.incremental import Grouped
+    from rackdesigner.whatif.incremental import Baseline
 
 __all__ = [
     "CoolingLoss",
@@ -93,7 +92,7 @@ class WhatIf:
         self.liquid = Liquid(analysis)
         self._index: PartIndex | None = None
         self._air: float | None = None
-        self._checked: tuple[Grouped, Counter[Any]] | None = None  # the layout's findings
+        self._checked: Baseline | None = None  # the layout's findings
         self.storage = StorageLosses(analysis)
         self._cables: Cables | None = None  # each device's cables (whatif.failed.cables_of)
 
@@ -182,37 +181,28 @@ class WhatIf:
         (:mod:`rackdesigner.whatif.incremental`), with the parts it keeps failed marked in
         its analysis."""
         from rackdesigner.analysis import Analysis, Like
-        from rackdesigner.check.suppressions import baseline_key
         from rackdesigner.whatif.failed import cables_of, failed_state
-        from rackdesigner.whatif.incremental import Incremental, grouped_check
+        from rackdesigner.whatif.incremental import Baseline, Incremental, grouped_check
 
         layout = self.analysis.layout
         if self._checked is None:
-            grouped = grouped_check(self.analysis)
-            keys = Counter(baseline_key(d) for d in grouped.findings(layout) if not d.suppressed)
-            self._checked = grouped, keys
-        grouped, before = self._checked
+            self._checked = Baseline.of(grouped_check(self.analysis), layout)
         if self._cables is None:
             self._cables = cables_of(layout)
         state = failed_state(self.analysis, lost, gone, self._cables)
         plan = Incremental(
-            layout, state.layout, touched=state.touched, kept=state.kept, cables=self._cables
+            layout,
+            state.layout,
+            touched=state.touched,
+            kept=state.kept,
+            cables=self._cables,
+            cut=state.cut,
         )
         # The failed layout's analysis shares the layout's where the failure leaves it alone.
         like = Like(self.analysis, state.touched, state.kept)
         failed = Analysis(state.layout, failed=state.failed, like=like)
-        after = plan.check(failed).complete(grouped, state.layout)
+        new = plan.check(failed).new_findings(self._checked, state.layout)
         # The cable plant refers back to its analysis: without the cycle the failed
         # analysis goes now, not at a collection (``whatif`` pauses the collector).
         failed._plant = None
-        known = before.copy()
-        new = []
-        for diagnostic in after:
-            if diagnostic.suppressed:
-                continue
-            key = baseline_key(diagnostic)
-            if known[key] > 0:
-                known[key] -= 1
-            else:
-                new.append(diagnostic)
         return new

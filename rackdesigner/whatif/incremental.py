@@ -38,13 +38,20 @@ are not kept: both callers check without a source map, so every finding's line i
 from __future__ import annotations
 
 import dataclasses
-from collections import defaultdict
+from bisect import bisect_left
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rackdesigner.check.engine import rules_for
-from rackdesigner.check.suppressions import apply_ignores
+from rackdesigner.check.suppressions import (
+    BaselineKey,
+    Subject,
+    apply_ignores,
+    baseline_key,
+    ignore_index,
+)
 from rackdesigner.edit.checker import _View, finding_order
 from rackdesigner.model.diagnostics import Diagnostic
 from rackdesigner.model.layout import Layout
@@ -52,6 +59,7 @@ from rackdesigner.rules.registry import Rule, to_diagnostics
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
+    from rackdesigner.analysis.facts import RackFacts
     from rackdesigner.model.layout import Link, Rack
 
 __all__ = ["Grouped", "Incremental", "common_ends", "grouped_check"]
@@ -73,6 +81,8 @@ class Grouped:
     links: dict[str, list[Diagnostic]] = field(default_factory=dict)  # link entity -> findings
     device: list[Diagnostic] = field(default_factory=list)
     site: list[Diagnostic] = field(default_factory=list)
+    # The same site findings by rule code, in the rules' order (each rule's own list).
+    site_rules: dict[str, list[Diagnostic]] = field(default_factory=dict)
     fabric: list[Diagnostic] = field(default_factory=list)
 
     def all(self) -> Iterable[Diagnostic]:
@@ -106,11 +116,27 @@ def _run(rules: Iterable[Rule], view: object, file: str) -> list[Diagnostic]:
     return found
 
 
+class _RackView:
+    """The analysis as a rack rule sees it: narrowed to one rack, everything else read
+    through on demand (unlike the designer's view, it reads no cable fact up front: no
+    rack rule reads one, and a failed layout's cables would be resolved for nothing)."""
+
+    __slots__ = ("_base", "devices", "racks")
+
+    def __init__(self, base: Analysis, facts: RackFacts) -> None:
+        self._base = base
+        self.racks = [facts]
+        self.devices = facts.devices
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._base, name)
+
+
 def _rack_findings(
     rules: Sequence[Rule], analysis: Analysis, wanted: set[str] | None, file: str
 ) -> dict[str, list[Diagnostic]]:
     return {
-        facts.rack.id: _run(rules, _View(analysis, [facts], None), file)  # type: ignore[arg-type]
+        facts.rack.id: _run(rules, _RackView(analysis, facts), file)
         for facts in analysis.racks
         if wanted is None or facts.rack.id in wanted
     }
@@ -121,23 +147,56 @@ def _link_findings(
 ) -> dict[str, list[Diagnostic]]:
     listed = [lf for lf in analysis.links if wanted is None or lf.entity in wanted]
     view = analysis if wanted is None else _View(analysis, None, listed)  # type: ignore[arg-type]
+    return _by_entity(_run(rules, view, file))
+
+
+def _by_entity(found: Iterable[Diagnostic]) -> dict[str, list[Diagnostic]]:
     grouped: dict[str, list[Diagnostic]] = {}
-    for diagnostic in _run(rules, view, file):
+    for diagnostic in found:
         grouped.setdefault(diagnostic.entity, []).append(diagnostic)
     return grouped
+
+
+def _site_findings(
+    rules: Sequence[Rule], analysis: Analysis, file: str, blind: frozenset[str] = frozenset()
+) -> dict[str, list[Diagnostic]]:
+    """Each site rule's findings, in the rules' order; not the rules ``blind``."""
+    return {rule.code: _run([rule], analysis, file) for rule in rules if rule.code not in blind}
 
 
 def grouped_check(analysis: Analysis, file: str = "") -> Grouped:
     """Every rule of ``analysis``'s layout, its findings kept per scope."""
     rules = _scopes(analysis.layout)
+    site = _site_findings(rules["site"], analysis, file)
     return Grouped(
         file,
         racks=_rack_findings(rules["rack"], analysis, None, file),
         links=_link_findings(rules["link"], analysis, None, file),
         device=_run(rules["device"], analysis, file),
-        site=_run(rules["site"], analysis, file),
+        site=[diagnostic for found in site.values() for diagnostic in found],
+        site_rules=site,
         fabric=_run(rules["fabric"], analysis, file),
     )
+
+
+# Site rules whose findings no failure changes (what-if): they read only what a failed
+# layout keeps as it was, every rack, feed and device with its fields, and a failed device
+# its model and GPUs (it only draws nothing and makes no heat): ids and places (PLC005),
+# the feeds' circuits (PWR003), the NVLink domains' racks and trays (NVL001, NVL003), the
+# GPU nodes' models, GPUs and GPU memory against the workload (CMP007, CMP009).
+_FAILURE_BLIND = frozenset({"PLC005", "PWR003", "NVL001", "NVL003", "CMP007", "CMP009"})
+# The parallel file system's read and write against the GPUs (STO002, STO003) find nothing
+# without an appliance of it, and a failed layout's appliances are the layout's less some.
+_PFS_RULES = frozenset({"STO002", "STO003"})
+
+
+def _blind(analysis: Analysis) -> frozenset[str]:
+    """The site rules a failed layout's analysis (derived from the layout's) leaves to
+    the layout's findings."""
+    like = analysis.like
+    if like is None or like.analysis.storage.pfs.devices:
+        return _FAILURE_BLIND
+    return _FAILURE_BLIND | _PFS_RULES
 
 
 def _entity(link: Link) -> str:
@@ -176,6 +235,10 @@ def common_ends(old: Sequence[Link], new: Sequence[Link]) -> tuple[int, int]:
     return head, tail
 
 
+def _not_kept_indexes(old: Layout, kept: Sequence[int]) -> set[int]:
+    return set(range(len(old.links))).difference(kept)
+
+
 def _not_kept(links: Sequence[Link], kept: Sequence[int]) -> list[Link]:
     """The cables of ``links`` not at the indexes ``kept``."""
     keep = set(kept)
@@ -198,17 +261,17 @@ def _kept_cables(
     names: set[str],
     known: set[str],
     cables: Mapping[str, Sequence[int]],
-) -> set[str]:
+) -> set[int]:
     """Of a layout whose cables are ``links`` less those ``removed`` (a failed layout's),
-    the entities of the cables whose findings may differ (``cables``: each device id -> the
-    indexes in ``links`` of its cables): those on a device of a rack that differs
-    (``names``: its facts), on a device that is not in the layout (``known``: their
-    suggestion), or on a port a removed cable was on (a port taken twice; the references
-    of the cables from one ``a`` port). A cable between devices a failure only touched
-    keeps its findings: every cable of a device down is removed, and the others' facts
-    are the same."""
+    the indexes in ``links`` of the cables whose findings may differ (``cables``: each
+    device id -> the indexes in ``links`` of its cables; removed ones among them): those
+    on a device of a rack that differs (``names``: its facts), on a device that is not in
+    the layout (``known``: their suggestion), or on a port a removed cable was on (a port
+    taken twice; the references of the cables from one ``a`` port). A cable between
+    devices a failure only touched keeps its findings: every cable of a device down is
+    removed, and the others' facts are the same."""
     named = names | (cables.keys() - known)
-    found = {_entity(links[i]) for d in named for i in cables.get(d, ())}
+    found = {i for d in named for i in cables.get(d, ())}
     ports: dict[str, set[object]] = {}
     for link in removed:
         for end in (link.a, link.b):
@@ -220,7 +283,7 @@ def _kept_cables(
             for end in (link.a, link.b):
                 on, _, port = end.partition(":")
                 if on == device and _port_key(port) in taken:
-                    found.add(_entity(link))
+                    found.add(number)
     return found
 
 
@@ -275,12 +338,14 @@ class Incremental:
         touched: Iterable[str] = (),
         kept: Sequence[int] | None = None,
         cables: Mapping[str, Sequence[int]] | None = None,
+        cut: Sequence[int] | None = None,
     ) -> None:
         # ``touched``: rack ids changed though they compare equal (a what-if's failed parts).
         # ``kept``: where ``new``'s cables are ``old``'s at these indexes, in order (a failed
         # layout's): the cables that differ are exactly the others, not a middle to find.
         # ``cables``: with ``kept``, each device id -> the indexes of ``old``'s cables with
         # an end on it (whatif.failed.cables_of), to find a device's cables without a walk.
+        # ``cut``: with ``kept``, the indexes of ``old``'s cables it leaves out, ascending.
         self.everything = _rows(old) != _rows(new) or any(
             getattr(old, name) != getattr(new, name) for name in _WHOLE
         )
@@ -290,6 +355,13 @@ class Incremental:
         self.fabric = True
         self.head = self.tail = 0  # cables alike at the lists' head and tail (not known)
         self.moved: set[str] = set()
+        self.derived = kept is not None  # a failed layout's: see rerun_racks
+        self.cut_ignored = True
+        self.kept = kept
+        # With ``kept``: the indexes in ``old`` of the cables kept whose link rules run
+        # again (their entities are in ``entities``), for the failed analysis to make
+        # only their facts; None where they are found by entity.
+        self.again: list[int] | None = None
         if self.everything:
             return
         old_racks = {rack.id: rack for rack in old.racks}
@@ -327,19 +399,28 @@ class Incremental:
                 *old.links[self.head : len(old.links) - self.tail],
                 *new.links[self.head : len(new.links) - self.tail],
             ]
-        else:  # the cables not kept; the lengths are all measured (head and tail 0)
+        elif cut is not None:  # the cables not kept; the lengths are all measured
+            middle = [old.links[number] for number in cut]
+        else:
             middle = _not_kept(old.links, kept)
         entities = {_entity(link) for link in middle}
         known = {device.id for rack in new.racks for device in rack.devices}
         if kept is not None and cables is not None:
-            entities |= _kept_cables(old.links, middle, differ, known, cables)
+            again = _kept_cables(old.links, middle, differ, known, cables)
+            again.difference_update(cut if cut is not None else _not_kept_indexes(old, kept))
+            entities.update(_entity(old.links[number]) for number in again)
+            self.again = sorted(again)
         else:
             touched = names | {_device_of(end) for link in middle for end in (link.a, link.b)}
             entities |= _on_devices(new.links, known - touched)
-        entities.update(_trunk_mates(middle, new.links))
+        mates = _trunk_mates(middle, new.links)
+        if mates:
+            self.again = None  # a trunk's cables are found by entity
+        entities.update(mates)
         # Entities of removed cables too: their old findings are dropped, and no cable of
         # the new layout has them.
         self.entities = self.dropped = entities
+        self.cut_ignored = any(link.ignore for link in middle)  # a cable gone had an ignore key
         self.fabric = bool(middle) or _fabric_inputs(was) != _fabric_inputs(now)
 
     def lengths(self, old: Sequence[float | None], analysis: Analysis) -> list[float | None]:
@@ -366,24 +447,77 @@ class Incremental:
                 append(old[index + shift if index >= self.head else index])
         return out
 
+    def rerun_racks(self, analysis: Analysis) -> set[str]:
+        """The racks whose rack rules run again on ``analysis``. A failed layout's analysis
+        derived from the layout's (``kept`` given, ``Analysis(..., like=...)``): exactly
+        the racks whose facts it made anew. A rack rule reads its rack's facts and
+        devices, ``running`` (kept only for a rack with a feed or a supply part failed,
+        whose facts are made anew), the thresholds, the workload and the site: a rack whose
+        facts are the layout's, the same objects, has the layout's findings. (``racks``
+        also holds the racks sharing a CDU or an NVLink domain with one touched: their
+        facts are the layout's unless a device they name is made anew.)"""
+        made = analysis.made_racks
+        if not self.derived or made is None:
+            return self.racks
+        racks = analysis.racks
+        return {racks[index].rack.id for index in made}
+
+    def _link_rules(
+        self, rules: Sequence[Rule], analysis: Analysis, file: str
+    ) -> dict[str, list[Diagnostic]]:
+        """The link rules on the cables of ``entities``: a failed layout's found by index
+        (``again``), their facts made alone (``Analysis.links_at``), not by a walk over
+        every cable's facts."""
+        if not self.entities:
+            return {}
+        if self.again is None or self.kept is None:
+            return _link_findings(rules, analysis, self.entities, file)
+        kept = self.kept
+        listed = analysis.links_at([bisect_left(kept, number) for number in self.again])
+        return _by_entity(_run(rules, _View(analysis, None, listed), file))  # type: ignore[arg-type]
+
     def check(self, analysis: Analysis, file: str = "") -> Partial:
         """The rules that must run again, on the new layout's ``analysis``."""
         rules = _scopes(analysis.layout)
         if self.everything:
-            return Partial(self, grouped_check(analysis, file))
+            return Partial(self, grouped_check(analysis, file), self.racks)
+        racks = self.rerun_racks(analysis)
+        blind = _blind(analysis) if self.derived else frozenset()
+        site = _site_findings(rules["site"], analysis, file, blind)
         return Partial(
             self,
             Grouped(
                 file,
-                racks=_rack_findings(rules["rack"], analysis, self.racks, file),
-                links=_link_findings(rules["link"], analysis, self.entities, file)
-                if self.entities
-                else {},
+                racks=_rack_findings(rules["rack"], analysis, racks, file),
+                links=self._link_rules(rules["link"], analysis, file),
                 device=_run(rules["device"], analysis, file),
-                site=_run(rules["site"], analysis, file),
+                site=[diagnostic for found in site.values() for diagnostic in found],
+                site_rules=site,
                 fabric=_run(rules["fabric"], analysis, file) if self.fabric else [],
             ),
+            racks,
         )
+
+
+@dataclass(slots=True)
+class Baseline:
+    """A layout's findings as a what-if compares its failed layouts' with (they are new
+    where their baseline key is not among these): per scope, and each baseline key's
+    findings that no ignore key suppresses."""
+
+    grouped: Grouped
+    keys: Counter[BaselineKey]  # how many findings of each key
+    by_key: dict[BaselineKey, list[Diagnostic]]
+    ignores: dict[Subject, list[str]]  # the layout's ignore_index
+
+    @classmethod
+    def of(cls, grouped: Grouped, layout: Layout) -> Baseline:
+        by_key: dict[BaselineKey, list[Diagnostic]] = {}
+        for diagnostic in grouped.findings(layout):
+            if not diagnostic.suppressed:
+                by_key.setdefault(baseline_key(diagnostic), []).append(diagnostic)
+        keys = Counter({key: len(found) for key, found in by_key.items()})
+        return cls(grouped, keys, by_key, ignore_index(layout))
 
 
 @dataclass(slots=True)
@@ -393,15 +527,19 @@ class Partial:
 
     plan: Incremental
     fresh: Grouped
+    racks: set[str]  # the racks whose rack rules ran again
 
     def complete(self, old: Grouped, new_layout: Layout) -> list[Diagnostic]:
         plan, fresh, file = self.plan, self.fresh, self.fresh.file
         if plan.everything:
             return fresh.findings(new_layout)
         racks = {rack.id for rack in new_layout.racks}
-        merged = Grouped(file, device=fresh.device, site=fresh.site)
+        merged = Grouped(file, device=fresh.device)
+        for code, found in (old.site_rules if plan.derived else fresh.site_rules).items():
+            again = fresh.site_rules.get(code)
+            merged.site.extend(again if again is not None else _moved(found, file))
         for ident in racks:
-            if ident in plan.racks:
+            if ident in self.racks:
                 merged.racks[ident] = fresh.racks.get(ident, [])
             else:
                 merged.racks[ident] = _moved(old.racks.get(ident, []), file)
@@ -412,6 +550,64 @@ class Partial:
             merged.links.setdefault(entity, []).extend(found)
         merged.fabric = fresh.fabric if plan.fabric else _moved(old.fabric, file)
         return merged.findings(new_layout)
+
+    def new_findings(self, before: Baseline, new_layout: Layout) -> list[Diagnostic]:
+        """The findings of the new layout whose baseline key the old layout's findings
+        (``before``) do not have as often (a what-if's new findings), sorted: what
+        :meth:`complete` and a count of ``before``'s keys over all of them give, from the
+        rules that ran again and the findings they replace alone. A finding kept from the
+        old layout (a scope that did not run again) is suppressed there as here: it names
+        no cable removed (their findings are dropped, a port one was on runs again), the
+        ignore keys being the same but for the cables removed."""
+        plan, fresh, file = self.plan, self.fresh, self.fresh.file
+        if plan.everything:
+            return _beyond(before.keys, fresh.findings(new_layout))
+        found = list(fresh.all())
+        for diagnostic in found:
+            diagnostic.suppressed = None
+        ignores = ignore_index(new_layout) if plan.cut_ignored else before.ignores
+        apply_ignores(new_layout, found, ignores)
+        fresh_count: Counter[BaselineKey] = Counter(
+            baseline_key(d) for d in found if not d.suppressed
+        )
+        replaced = self._replaced(before.grouped)
+        old_count = Counter(baseline_key(d) for d in replaced if not d.suppressed)
+        gone = {id(d) for d in replaced}
+        new: list[Diagnostic] = []
+        for key, count in fresh_count.items():
+            if count <= old_count[key]:
+                continue  # as many as the scopes that ran again had: none is new
+            kept = _moved([d for d in before.by_key.get(key, ()) if id(d) not in gone], file)
+            same = [d for d in found if not d.suppressed and baseline_key(d) == key]
+            new.extend(sorted(kept + same, key=finding_order)[before.keys[key] :])
+        return sorted(new, key=finding_order)
+
+    def _replaced(self, old: Grouped) -> list[Diagnostic]:
+        """The old layout's findings of the scopes that ran again."""
+        plan, fresh = self.plan, self.fresh
+        out = [d for ident in self.racks for d in old.racks.get(ident, ())]
+        out.extend(d for entity in plan.dropped for d in old.links.get(entity, ()))
+        out.extend(old.device)
+        out.extend(d for code in fresh.site_rules for d in old.site_rules.get(code, ()))
+        if plan.fabric:
+            out.extend(old.fabric)
+        return out
+
+
+def _beyond(keys: Counter[BaselineKey], after: list[Diagnostic]) -> list[Diagnostic]:
+    """The findings of ``after`` (sorted) beyond as many of each baseline key as ``keys``
+    counts; suppressed ones left out."""
+    left = keys.copy()
+    new = []
+    for diagnostic in after:
+        if diagnostic.suppressed:
+            continue
+        key = baseline_key(diagnostic)
+        if left[key] > 0:
+            left[key] -= 1
+        else:
+            new.append(diagnostic)
+    return new
 
 
 def _moved(found: list[Diagnostic], file: str) -> list[Diagnostic]:
