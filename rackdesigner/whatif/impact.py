@@ -197,6 +197,7 @@ class WhatIf:
             kept=state.kept,
             cables=self._cables,
             cut=state.cut,
+            down=state.failed.devices,
         )
         # The failed layout's analysis shares the layout's where the failure leaves it alone.
         like = Like(self.analysis, state.touched, state.kept)

@@ -339,6 +339,7 @@ class Incremental:
         kept: Sequence[int] | None = None,
         cables: Mapping[str, Sequence[int]] | None = None,
         cut: Sequence[int] | None = None,
+        down: Iterable[str] = (),
     ) -> None:
         # ``touched``: rack ids changed though they compare equal (a what-if's failed parts).
         # ``kept``: where ``new``'s cables are ``old``'s at these indexes, in order (a failed
@@ -346,6 +347,8 @@ class Incremental:
         # ``cables``: with ``kept``, each device id -> the indexes of ``old``'s cables with
         # an end on it (whatif.failed.cables_of), to find a device's cables without a walk.
         # ``cut``: with ``kept``, the indexes of ``old``'s cables it leaves out, ascending.
+        # ``down``: the devices a what-if's failed layout marks failed (a fabric's rules
+        # leave them out, cabled or not).
         self.everything = _rows(old) != _rows(new) or any(
             getattr(old, name) != getattr(new, name) for name in _WHOLE
         )
@@ -421,7 +424,7 @@ class Incremental:
         # the new layout has them.
         self.entities = self.dropped = entities
         self.cut_ignored = any(link.ignore for link in middle)  # a cable gone had an ignore key
-        self.fabric = bool(middle) or _fabric_inputs(was) != _fabric_inputs(now)
+        self.fabric = bool(middle) or any(down) or _fabric_inputs(was) != _fabric_inputs(now)
 
     def lengths(self, old: Sequence[float | None], analysis: Analysis) -> list[float | None]:
         """Each cable's length in the new layout (``analysis``'s), given the old layout's

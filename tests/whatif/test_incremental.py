@@ -214,9 +214,38 @@ def _failed_exactly(layout: Layout, failures: list[str]) -> None:
         shared = Analysis(
             state.layout, failed=state.failed, like=Like(analysis, state.touched, state.kept)
         )
+        _derived_exactly(analysis, shared, failed, text)
         assert [_facts(f) for f in shared.links] == [_facts(f) for f in failed.links], text
         assert shared.compute_edges.keys() == failed.compute_edges.keys(), text
         assert [_rack(r) for r in shared.racks] == [_rack(r) for r in failed.racks], text
+
+
+def _derived_exactly(before: Analysis, shared: Analysis, failed: Analysis, text: str) -> None:
+    """What a failure's check derives from the layout's is what the failed layout has:
+    the racks whose rack rules run again are those whose facts are not the layout's, and
+    every other rack's rack findings are the layout's; the cables' facts made alone
+    (``links_at``) are the full table's; the site rules left to the layout's findings find
+    what they found there."""
+    from rackdesigner.check.engine import rules_for
+    from rackdesigner.whatif.incremental import _blind, _rack_findings, _run
+
+    rules = rules_for(failed.layout)
+    made = shared.made_racks
+    assert made is not None, text
+    assert made == {i for i, r in enumerate(shared.racks) if r is not before.racks[i]}, text
+    rack_rules = [rule for rule in rules if rule.scope == "rack"]
+    left = {r.rack.id for i, r in enumerate(failed.racks) if i not in made}
+    assert _rack_findings(rack_rules, failed, left, "") == _rack_findings(
+        rack_rules, before, left, ""
+    ), text
+    everything = range(len(failed.layout.links))
+    picked = [i for i in everything if i % 3 == 0]
+    assert [_facts(f) for f in shared.links_at(picked)] == [
+        _facts(failed.links[i]) for i in picked
+    ], text
+    for rule in rules:
+        if rule.code in _blind(shared):
+            assert _key(_run([rule], failed, "")) == _key(_run([rule], before, "")), rule.code
 
 
 def _facts(facts: object) -> tuple[object, ...]:
@@ -312,3 +341,22 @@ def test_a_failure_on_warmer_water_is_checked_exactly() -> None:
     _failed_exactly(
         layout, ["warmer-water:5", "warmer-water:5 + cdu:c1", "warmer-water:3 + cdu:c2"]
     )
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        # the site rules a failure is held not to change (incremental._FAILURE_BLIND)
+        *("PLC005", "PWR003", "NVL001", "NVL003", "CMP007", "CMP009"),
+        # and site rules it does change: were one of them left to the layout's findings,
+        # the failed layout's own run of it would differ (PWR007: 3 racks over the site's
+        # budget, one lost brings it under; COOL006: the room's air heat; STO002: the GPUs
+        # the parallel file system serves)
+        *("PWR007", "COOL006", "COOL003", "STO002"),
+    ],
+)
+def test_each_rack_failure_of_a_site_rules_fixture_is_checked_exactly(code: str) -> None:
+    """Every rack failure of the site rule's ``fires`` fixture: the findings, and each
+    site rule left to the layout's findings against its run on the failed layout."""
+    layout = load(ROOT / "tests" / "rules" / code / "fires.toml").layout
+    _failed_exactly(layout, _each(layout, "rack"))
