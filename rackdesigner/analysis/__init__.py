@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -184,13 +184,28 @@ class Analysis:
         )
         self.geometry = SiteGeometry.of(layout.site)
         self.workload = layout.workload
-        places = rack_places(layout)
+        # (what-if) ``like``'s analysis where this layout holds its very racks (a failed
+        # layout's): their places, names and devices' order are its, to be adjusted only
+        # where facts are made anew.
+        self._alike = base if base is not None and layout.racks is base.layout.racks else None
+        self._places: dict[int, RackPlace] = (
+            self._alike._places
+            if self._alike is not None and layout.site is self._alike.layout.site
+            else rack_places(layout)
+        )
+        places = self._places
         device_lists, shared = self._device_lists()
         self.devices: list[DeviceFacts] = []
         self.device_by_id: dict[str, DeviceFacts] = {}
-        self._index_devices(device_lists)
+        if self._alike is not None:
+            made = [index for index in range(len(device_lists)) if index not in shared]
+            self._index_made(device_lists, made)
+            devices: Iterable[DeviceFacts] = (d for i in made for d in device_lists[i])
+        else:
+            self._index_devices(device_lists)
+            devices = self.devices
         dark = self.failed.devices
-        for dev in self.devices if dark else ():
+        for dev in devices if dark else ():
             if dev.id in dark:  # a failed device draws nothing
                 dev.power, dev.power_estimated, dev.power_demand = 0.0, False, None
         # (what-if) With ``like``: the indexes of the racks whose facts are made anew (the
@@ -204,6 +219,7 @@ class Analysis:
         self.site_load = 0.0
         self.site_load_unknown = False
         self.total_gpus = 0
+        self._slots: dict[int, int] | None = None  # _type_slots()
         self._totals()
         # Computed on first use.
         self._pathways: tuple[PathwayGraph | None] | None = None
@@ -233,7 +249,10 @@ class Analysis:
         capping = bool(self.workload is not None and self.workload.power_capping)
         dark = self.failed.devices
         power_factor = self.thresholds["power_factor"]
-        for facts in self.racks:
+        made = self.made_racks
+        # A rack with a feed or a device failed has its facts made anew (Like.fresh).
+        racks = self.racks if made is None else [self.racks[index] for index in sorted(made)]
+        for facts in racks:
             lost = self.failed.lost_feeds(facts.rack)
             supply = {  # the parts of the rack's supply that failed
                 d.id
@@ -317,7 +336,63 @@ class Analysis:
                 append(dev)
                 by_id.setdefault(dev.id, dev)
 
+    def _index_made(self, device_lists: list[list[DeviceFacts]], made: list[int]) -> None:
+        """``_index_devices`` from ``_alike``'s: its devices, with those of the racks at
+        ``made`` (their facts made anew, in the same order) put in their places."""
+        before = self._alike
+        assert before is not None
+        self.devices = devices = list(before.devices)
+        self.device_by_id = by_id = dict(before.device_by_id)
+        for index in made:
+            for dev, was in zip(device_lists[index], before.racks[index].devices, strict=True):
+                dev.order = was.order
+                devices[was.order] = dev
+                if by_id.get(was.id) is was:
+                    by_id[was.id] = dev
+
     def _totals(self) -> None:
+        if self._alike is not None and self.made_racks is not None:
+            self._totals_made(self._alike, self.made_racks)
+        else:
+            self._totals_all()
+        self.site_load = sum(r.load for r in self.racks)
+        self.site_load_unknown = any(r.load_unknown for r in self.racks)
+        self.total_gpus = sum(r.gpus for r in self.racks)
+
+    def _totals_made(self, before: Analysis, made: frozenset[int]) -> None:
+        """``_totals_all`` from ``before``'s (the same racks, feeds and devices in the same
+        order, so the same names and places): the racks whose facts are made anew take
+        theirs from the facts they replace, and ``types_used`` their devices."""
+        types = self.types_used = defaultdict(list, before.types_used)
+        slots = before._type_slots()
+        copied: set[str] = set()
+        for index in sorted(made):
+            rack, old = self.racks[index], before.racks[index]
+            rack.ref, rack.place = old.ref, old.place
+            for feed, old_feed in zip(rack.feeds, old.feeds, strict=True):
+                feed.ref = old_feed.ref
+            for dev, was in zip(rack.devices, old.devices, strict=True):
+                if dev is was:
+                    continue
+                dev.ref, dev.place = was.ref, rack.place
+                if dev.type is not None:
+                    model = dev.device.model
+                    if model not in copied:
+                        copied.add(model)
+                        types[model] = list(types[model])
+                    types[model][slots[was.order]] = dev
+
+    def _type_slots(self) -> dict[int, int]:
+        """Each typed device's place in its model's ``types_used`` list, by its order."""
+        if self._slots is None:
+            self._slots = {
+                dev.order: slot
+                for found in self.types_used.values()
+                for slot, dev in enumerate(found)
+            }
+        return self._slots
+
+    def _totals_all(self) -> None:
         places = rack_places(self.layout)
         # Duplicate ids (PLC005) get the next nth, in file order, as in the source map.
         numbering = Numbering()
@@ -333,9 +408,6 @@ class Analysis:
                 dev.place = rack.place
                 if dev.type is not None:
                     self.types_used[dev.device.model].append(dev)
-        self.site_load = sum(r.load for r in self.racks)
-        self.site_load_unknown = any(r.load_unknown for r in self.racks)
-        self.total_gpus = sum(r.gpus for r in self.racks)
 
     def _once(self, attribute: str, compute: Callable[[], _T]) -> _T:
         value = getattr(self, attribute)

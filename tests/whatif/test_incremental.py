@@ -229,6 +229,28 @@ def _derived_exactly(before: Analysis, shared: Analysis, failed: Analysis, text:
     from rackdesigner.check.engine import rules_for
     from rackdesigner.whatif.incremental import _blind, _rack_findings, _run
 
+    def device(dev: object) -> tuple[object, ...]:
+        return (*_device(dev), dev.ref, dev.place)  # type: ignore[attr-defined,misc]
+
+    assert [device(d) for d in shared.devices] == [device(d) for d in failed.devices], text
+    assert {k: device(d) for k, d in shared.device_by_id.items()} == {
+        k: device(d) for k, d in failed.device_by_id.items()
+    }, text
+    listed = {id(d) for d in shared.devices}
+    assert all(id(d) in listed for d in shared.device_by_id.values()), text
+    assert all(id(d) in listed for v in shared.types_used.values() for d in v), text
+    assert {k: [device(d) for d in v] for k, v in shared.types_used.items()} == {
+        k: [device(d) for d in v] for k, v in failed.types_used.items()
+    }, text
+    assert [(r.ref, r.place, [f.ref for f in r.feeds]) for r in shared.racks] == [
+        (r.ref, r.place, [f.ref for f in r.feeds]) for r in failed.racks
+    ], text
+    assert list(shared.running) == list(failed.running), text
+    assert (shared.site_load, shared.site_load_unknown, shared.total_gpus) == (
+        failed.site_load,
+        failed.site_load_unknown,
+        failed.total_gpus,
+    ), text
     rules = rules_for(failed.layout)
     made = shared.made_racks
     assert made is not None, text
