@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
     from rackdesigner.model.diagnostics import Diagnostic
     from rackdesigner.whatif.failed import Cables
-    from rackdesigner.whatif.incremental import Baseline
+    from rackdesigner.whatif.incremental import Baseline, Ports
 
 __all__ = [
     "CoolingLoss",
@@ -95,6 +95,7 @@ class WhatIf:
         self._checked: Baseline | None = None  # the layout's findings
         self.storage = StorageLosses(analysis)
         self._cables: Cables | None = None  # each device's cables (whatif.failed.cables_of)
+        self._ports: Ports | None = None  # and each port's
 
     # -- one scenario ----------------------------------------------------------------------
 
@@ -182,13 +183,15 @@ class WhatIf:
         its analysis."""
         from rackdesigner.analysis import Analysis, Like
         from rackdesigner.whatif.failed import cables_of, failed_state
-        from rackdesigner.whatif.incremental import Baseline, Incremental, grouped_check
+        from rackdesigner.whatif.incremental import Baseline, Incremental, Ports, grouped_check
 
         layout = self.analysis.layout
         if self._checked is None:
             self._checked = Baseline.of(grouped_check(self.analysis), layout)
         if self._cables is None:
             self._cables = cables_of(layout)
+        if self._ports is None:
+            self._ports = Ports(layout)
         state = failed_state(self.analysis, lost, gone, self._cables)
         plan = Incremental(
             layout,
@@ -198,6 +201,7 @@ class WhatIf:
             cables=self._cables,
             cut=state.cut,
             down=state.failed.devices,
+            ports=self._ports,
         )
         # The failed layout's analysis shares the layout's where the failure leaves it alone.
         like = Like(self.analysis, state.touched, state.kept)

@@ -62,7 +62,7 @@ if TYPE_CHECKING:
     from rackdesigner.analysis.facts import RackFacts
     from rackdesigner.model.layout import Link, Rack
 
-__all__ = ["Grouped", "Incremental", "common_ends", "grouped_check"]
+__all__ = ["Baseline", "Grouped", "Incremental", "Ports", "common_ends", "grouped_check"]
 
 # Layout fields other than racks and links (and the header comment): a change to any of
 # them re-checks everything.
@@ -258,33 +258,61 @@ def _on_devices(links: Sequence[Link], keep: set[str]) -> set[str]:
 def _kept_cables(
     links: Sequence[Link],
     removed: Sequence[Link],
-    names: set[str],
-    known: set[str],
+    named: set[str],
     cables: Mapping[str, Sequence[int]],
+    ports: Ports | None = None,
 ) -> set[int]:
     """Of a layout whose cables are ``links`` less those ``removed`` (a failed layout's),
     the indexes in ``links`` of the cables whose findings may differ (``cables``: each
     device id -> the indexes in ``links`` of its cables; removed ones among them): those
-    on a device of a rack that differs (``names``: its facts), on a device that is not in
-    the layout (``known``: their suggestion), or on a port a removed cable was on (a port
-    taken twice; the references of the cables from one ``a`` port). A cable between
-    devices a failure only touched keeps its findings: every cable of a device down is
-    removed, and the others' facts are the same."""
-    named = names | (cables.keys() - known)
+    on a device ``named`` (of a rack that differs: its facts; or not in the layout: their
+    suggestion), or on a port a removed cable was on (a port taken twice; the references
+    of the cables from one ``a`` port; ``ports``: the layout's :class:`Ports`, to find
+    them without a walk over every cable of the devices). A cable between devices a
+    failure only touched keeps its findings: every cable of a device down is removed, and
+    the others' facts are the same."""
     found = {i for d in named for i in cables.get(d, ())}
-    ports: dict[str, set[object]] = {}
+    if ports is not None:
+        for link in removed:
+            for end in (link.a, link.b):
+                device, _, port = end.partition(":")
+                found.update(ports.cables.get((device, _port_key(port)), ()))
+        return found
+    taken: dict[str, set[object]] = {}
     for link in removed:
         for end in (link.a, link.b):
             device, _, port = end.partition(":")
-            ports.setdefault(device, set()).add(_port_key(port))
-    for device, taken in ports.items():
+            taken.setdefault(device, set()).add(_port_key(port))
+    for device, keys in taken.items():
         for number in cables.get(device, ()):
             link = links[number]
             for end in (link.a, link.b):
                 on, _, port = end.partition(":")
-                if on == device and _port_key(port) in taken:
+                if on == device and _port_key(port) in keys:
                     found.add(number)
     return found
+
+
+class Ports:
+    """A layout's cables by port (device id and port, as :func:`_port_key` reads it), and
+    the device ids its cables name that no rack holds: what each of many failed layouts
+    of it asks (:class:`Incremental`'s ``ports``), worked out once."""
+
+    __slots__ = ("cables", "layout", "unknown")
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.cables: dict[tuple[str, object], list[int]] = {}
+        named: set[str] = set()
+        for number, link in enumerate(layout.links):
+            for end in (link.a, link.b):
+                device, _, port = end.partition(":")
+                named.add(device)
+                listed = self.cables.setdefault((device, _port_key(port)), [])
+                if not listed or listed[-1] != number:
+                    listed.append(number)
+        known = {device.id for rack in layout.racks for device in rack.devices}
+        self.unknown = frozenset(named - known)
 
 
 def _port_key(port: str) -> object:
@@ -340,6 +368,7 @@ class Incremental:
         cables: Mapping[str, Sequence[int]] | None = None,
         cut: Sequence[int] | None = None,
         down: Iterable[str] = (),
+        ports: Ports | None = None,
     ) -> None:
         # ``touched``: rack ids changed though they compare equal (a what-if's failed parts).
         # ``kept``: where ``new``'s cables are ``old``'s at these indexes, in order (a failed
@@ -348,7 +377,7 @@ class Incremental:
         # an end on it (whatif.failed.cables_of), to find a device's cables without a walk.
         # ``cut``: with ``kept``, the indexes of ``old``'s cables it leaves out, ascending.
         # ``down``: the devices a what-if's failed layout marks failed (a fabric's rules
-        # leave them out, cabled or not).
+        # leave them out, cabled or not). ``ports``: with ``kept``, ``old``'s Ports.
         self.everything = _rows(old) != _rows(new) or any(
             getattr(old, name) != getattr(new, name) for name in _WHOLE
         )
@@ -407,13 +436,20 @@ class Incremental:
         else:
             middle = _not_kept(old.links, kept)
         entities = {_entity(link) for link in middle}
-        known = {device.id for rack in new.racks for device in rack.devices}
+        if ports is not None and (ports.layout is not old or new.racks is not old.racks):
+            ports = None  # another layout's, or other racks: not the index to read
         if kept is not None and cables is not None:
-            again = _kept_cables(old.links, middle, differ, known, cables)
+            if ports is not None:
+                unknown: Iterable[str] = ports.unknown
+            else:
+                unknown = cables.keys() - {d.id for rack in new.racks for d in rack.devices}
+            named = differ.union(unknown)
+            again = _kept_cables(old.links, middle, named, cables, ports)
             again.difference_update(cut if cut is not None else _not_kept_indexes(old, kept))
             entities.update(_entity(old.links[number]) for number in again)
             self.again = sorted(again)
         else:
+            known = {device.id for rack in new.racks for device in rack.devices}
             touched = names | {_device_of(end) for link in middle for end in (link.a, link.b)}
             entities |= _on_devices(new.links, known - touched)
         mates = _trunk_mates(middle, new.links)
