@@ -142,7 +142,9 @@ class Like:
         any with a failed device (its facts change) or a failed feed."""
         dark = failed.devices
         racks = {rack for rack, _feed in failed.feeds}
-        if dark:
+        if dark and layout.racks is self.analysis.layout.racks:
+            racks.update(self.analysis.racks_holding(dark))
+        elif dark:
             racks.update(r.id for r in layout.racks if any(d.id in dark for d in r.devices))
         return self.touched | racks
 
@@ -220,6 +222,7 @@ class Analysis:
         self.site_load_unknown = False
         self.total_gpus = 0
         self._slots: dict[int, int] | None = None  # _type_slots()
+        self._holding: dict[str, list[str]] | None = None  # racks_holding()
         self._totals()
         # Computed on first use.
         self._pathways: tuple[PathwayGraph | None] | None = None
@@ -381,6 +384,17 @@ class Analysis:
                         copied.add(model)
                         types[model] = list(types[model])
                     types[model][slots[was.order]] = dev
+
+    def racks_holding(self, devices: Iterable[str]) -> set[str]:
+        """The ids of the racks that hold a device of one of these ids (indexed once)."""
+        if self._holding is None:
+            holding: dict[str, list[str]] = {}
+            for rack in self.racks:
+                for dev in rack.devices:
+                    holding.setdefault(dev.id, []).append(rack.rack.id)
+            self._holding = holding
+        found = self._holding
+        return {rack for device in devices for rack in found.get(device, ())}
 
     def _type_slots(self) -> dict[int, int]:
         """Each typed device's place in its model's ``types_used`` list, by its order."""

@@ -206,7 +206,7 @@ class WhatIf:
         # The failed layout's analysis shares the layout's where the failure leaves it alone.
         like = Like(self.analysis, state.touched, state.kept)
         failed = Analysis(state.layout, failed=state.failed, like=like)
-        new = plan.check(failed).new_findings(self._checked, state.layout)
+        new = plan.check(failed, before=self._checked).new_findings(self._checked, state.layout)
         # The cable plant refers back to its analysis: without the cycle the failed
         # analysis goes now, not at a collection (``whatif`` pauses the collector).
         failed._plant = None

@@ -515,9 +515,13 @@ class Incremental:
         listed = analysis.links_at([bisect_left(kept, number) for number in self.again])
         return _by_entity(_run(rules, _View(analysis, None, listed), file))  # type: ignore[arg-type]
 
-    def check(self, analysis: Analysis, file: str = "") -> Partial:
-        """The rules that must run again, on the new layout's ``analysis``."""
-        rules = _scopes(analysis.layout)
+    def check(self, analysis: Analysis, file: str = "", before: Baseline | None = None) -> Partial:
+        """The rules that must run again, on the new layout's ``analysis`` (``before``:
+        the old layout's findings, whose rules these are where the layouts share theirs)."""
+        if before is not None and analysis.layout.rules is before.layout.rules:
+            rules = before.scopes
+        else:
+            rules = _scopes(analysis.layout)
         if self.everything:
             return Partial(self, grouped_check(analysis, file), self.racks)
         racks = self.rerun_racks(analysis)
@@ -544,10 +548,12 @@ class Baseline:
     where their baseline key is not among these): per scope, and each baseline key's
     findings that no ignore key suppresses."""
 
+    layout: Layout
     grouped: Grouped
     keys: Counter[BaselineKey]  # how many findings of each key
     by_key: dict[BaselineKey, list[Diagnostic]]
     ignores: dict[Subject, list[str]]  # the layout's ignore_index
+    scopes: dict[str, list[Rule]]  # the layout's rules by scope
 
     @classmethod
     def of(cls, grouped: Grouped, layout: Layout) -> Baseline:
@@ -556,7 +562,7 @@ class Baseline:
             if not diagnostic.suppressed:
                 by_key.setdefault(baseline_key(diagnostic), []).append(diagnostic)
         keys = Counter({key: len(found) for key, found in by_key.items()})
-        return cls(grouped, keys, by_key, ignore_index(layout))
+        return cls(layout, grouped, keys, by_key, ignore_index(layout), _scopes(layout))
 
 
 @dataclass(slots=True)
