@@ -37,6 +37,8 @@ from rackdesigner.analysis.links import Edges, derive_link, derive_links, resolv
 from rackdesigner.analysis.power_sides import SQRT3
 from rackdesigner.analysis.racks import (
     cdu_loads,
+    cdu_loads_after,
+    cdu_named,
     cooling_verdict,
     phase_misfit,
     rack_facts,
@@ -571,7 +573,29 @@ class Analysis:
     @property
     def cdu_loads(self) -> list[CduLoad]:
         """Each CDU that racks name (a device of kind "cdu"), with the heat it must carry."""
-        return self._once("_cdu_loads", lambda: cdu_loads(self.racks, self.failed.devices))
+        return self._once("_cdu_loads", self._make_cdu_loads)
+
+    def _make_cdu_loads(self) -> list[CduLoad]:
+        """``cdu_loads``; a failed layout's derived from ``_alike``'s where every device id
+        is unique: only the groups of the racks whose facts are made anew are recomputed
+        (:func:`.racks.cdu_loads_after`), the others are the layout's, the same objects. A
+        group kept has no failed CDU: the racks naming a failed or remade CDU are made
+        anew (``_make_racks``)."""
+        before, made = self._alike, self.made_racks
+        lost = self.failed.devices
+        if before is None or made is None or len(before.device_by_id) != len(before.devices):
+            return cdu_loads(self.racks, lost)
+        figures = before._figures_by_rack()
+
+        def group_of(index: int) -> CduLoad | None:
+            found = figures.get(index)
+            return found[0].load if found else None
+
+        touched = {index: cdu_named(before.racks[index]) for index in made}
+        loads, _, added = cdu_loads_after(before.cdu_loads, self.racks, touched, group_of)
+        for load in added if lost else ():
+            load.lost = frozenset(c.id for c in load.cdus if c.id in lost)
+        return loads
 
     @property
     def power_chain(self) -> PowerChain:

@@ -59,7 +59,7 @@ from rackdesigner.rules.registry import Rule, to_diagnostics
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
-    from rackdesigner.analysis.facts import RackFacts
+    from rackdesigner.analysis.facts import CduLoad, RackFacts
     from rackdesigner.model.layout import Link, Rack
 
 __all__ = ["Baseline", "Grouped", "Incremental", "Ports", "common_ends", "grouped_check"]
@@ -83,6 +83,9 @@ class Grouped:
     site: list[Diagnostic] = field(default_factory=list)
     # The same site findings by rule code, in the rules' order (each rule's own list).
     site_rules: dict[str, list[Diagnostic]] = field(default_factory=dict)
+    # A site rule split in parts (Rule.parts): its findings per part, ("rack", index) and
+    # ("load", index of the CDU group); its ``site_rules`` entry is theirs in that order.
+    site_parts: dict[str, dict[Part, list[Diagnostic]]] = field(default_factory=dict)
     fabric: list[Diagnostic] = field(default_factory=list)
 
     def all(self) -> Iterable[Diagnostic]:
@@ -116,17 +119,22 @@ def _run(rules: Iterable[Rule], view: object, file: str) -> list[Diagnostic]:
     return found
 
 
-class _RackView:
-    """The analysis as a rack rule sees it: narrowed to one rack, everything else read
-    through on demand (unlike the designer's view, it reads no cable fact up front: no
-    rack rule reads one, and a failed layout's cables would be resolved for nothing)."""
+class _Narrowed:
+    """The analysis as a rack rule, or a site rule on one of its parts, sees it: narrowed
+    to some racks (and CDU groups), everything else read through on demand (unlike the
+    designer's view, it reads no cable fact up front: none of these rules reads one, and a
+    failed layout's cables would be resolved for nothing)."""
 
-    __slots__ = ("_base", "devices", "racks")
+    __slots__ = ("_base", "cdu_loads", "devices", "racks")
 
-    def __init__(self, base: Analysis, facts: RackFacts) -> None:
+    def __init__(
+        self, base: Analysis, racks: list[RackFacts], loads: list[CduLoad] | None = None
+    ) -> None:
         self._base = base
-        self.racks = [facts]
-        self.devices = facts.devices
+        self.racks = racks
+        self.devices = [dev for rack in racks for dev in rack.devices]
+        if loads is not None:  # else the slot stays empty and reads through
+            self.cdu_loads = loads
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._base, name)
@@ -136,7 +144,7 @@ def _rack_findings(
     rules: Sequence[Rule], analysis: Analysis, wanted: set[str] | None, file: str
 ) -> dict[str, list[Diagnostic]]:
     return {
-        facts.rack.id: _run(rules, _RackView(analysis, facts), file)
+        facts.rack.id: _run(rules, _Narrowed(analysis, [facts]), file)
         for facts in analysis.racks
         if wanted is None or facts.rack.id in wanted
     }
@@ -157,6 +165,9 @@ def _by_entity(found: Iterable[Diagnostic]) -> dict[str, list[Diagnostic]]:
     return grouped
 
 
+Part = tuple[str, int]  # ("rack", rack index) or ("load", CDU group index)
+
+
 def _site_findings(
     rules: Sequence[Rule], analysis: Analysis, file: str, blind: frozenset[str] = frozenset()
 ) -> dict[str, list[Diagnostic]]:
@@ -164,19 +175,74 @@ def _site_findings(
     return {rule.code: _run([rule], analysis, file) for rule in rules if rule.code not in blind}
 
 
+def _part_findings(
+    rule: Rule, analysis: Analysis, parts: Iterable[Part], file: str
+) -> dict[Part, list[Diagnostic]]:
+    """A site rule split in parts, run on each of ``parts`` alone (as the designer runs
+    it, edit/checker.py): its findings there are that part's."""
+    out: dict[Part, list[Diagnostic]] = {}
+    for part in parts:
+        kind, index = part
+        if kind == "rack":
+            view = _Narrowed(analysis, [analysis.racks[index]], [])
+        else:
+            view = _Narrowed(analysis, [], [analysis.cdu_loads[index]])
+        out[part] = _run([rule], view, file)
+    return out
+
+
+def _every_part(rule: Rule, analysis: Analysis) -> list[Part]:
+    racks = range(len(analysis.racks)) if "racks" in rule.parts else ()
+    loads = range(len(analysis.cdu_loads)) if "cdu_loads" in rule.parts else ()
+    return [*(("rack", i) for i in racks), *(("load", i) for i in loads)]
+
+
 def grouped_check(analysis: Analysis, file: str = "") -> Grouped:
-    """Every rule of ``analysis``'s layout, its findings kept per scope."""
+    """Every rule of ``analysis``'s layout, its findings kept per scope (a site rule split
+    in parts per part)."""
     rules = _scopes(analysis.layout)
-    site = _site_findings(rules["site"], analysis, file)
+    whole = [rule for rule in rules["site"] if not rule.parts]
+    site = _site_findings(whole, analysis, file)
+    parts = {
+        rule.code: _part_findings(rule, analysis, _every_part(rule, analysis), file)
+        for rule in rules["site"]
+        if rule.parts
+    }
+    in_order = {
+        rule.code: site[rule.code]
+        if rule.code in site
+        else [d for found in parts[rule.code].values() for d in found]
+        for rule in rules["site"]
+    }
     return Grouped(
         file,
         racks=_rack_findings(rules["rack"], analysis, None, file),
         links=_link_findings(rules["link"], analysis, None, file),
         device=_run(rules["device"], analysis, file),
-        site=[diagnostic for found in site.values() for diagnostic in found],
-        site_rules=site,
+        site=[diagnostic for found in in_order.values() for diagnostic in found],
+        site_rules=in_order,
+        site_parts=parts,
         fabric=_run(rules["fabric"], analysis, file),
     )
+
+
+def _changed_parts(rule: Rule, analysis: Analysis) -> list[Part] | None:
+    """The parts of a site rule split in parts that a failed layout's analysis (derived
+    from the layout's) changed: the racks whose facts it made anew and the CDU groups it
+    recomputed (the others are the layout's, the same objects); None where the groups
+    cannot be matched to the layout's."""
+    like, made = analysis.like, analysis.made_racks
+    if like is None or made is None:
+        return None
+    parts: list[Part] = []
+    if "racks" in rule.parts:
+        parts.extend(("rack", index) for index in sorted(made))
+    if "cdu_loads" in rule.parts:
+        loads, before = analysis.cdu_loads, like.analysis.cdu_loads
+        if len(loads) != len(before):
+            return None
+        parts.extend(("load", i) for i, load in enumerate(loads) if load is not before[i])
+    return parts
 
 
 # Site rules whose findings no failure changes (what-if): they read only what a failed
@@ -188,15 +254,21 @@ _FAILURE_BLIND = frozenset({"PLC005", "PWR003", "NVL001", "NVL003", "CMP007", "C
 # The parallel file system's read and write against the GPUs (STO002, STO003) find nothing
 # without an appliance of it, and a failed layout's appliances are the layout's less some.
 _PFS_RULES = frozenset({"STO002", "STO003"})
+# The power chain's rules (PWR021-PWR029) judge its elements, one by one: a layout without
+# one (the failed layout keeps the layout's) has nothing for them to find.
+_CHAIN_RULES = frozenset(f"PWR0{number}" for number in range(21, 30))
 
 
 def _blind(analysis: Analysis) -> frozenset[str]:
     """The site rules a failed layout's analysis (derived from the layout's) leaves to
     the layout's findings."""
     like = analysis.like
-    if like is None or like.analysis.storage.pfs.devices:
-        return _FAILURE_BLIND
-    return _FAILURE_BLIND | _PFS_RULES
+    blind = _FAILURE_BLIND
+    if like is not None and not like.analysis.storage.pfs.devices:
+        blind |= _PFS_RULES
+    if not analysis.layout.power_elements:
+        blind |= _CHAIN_RULES
+    return blind
 
 
 def _entity(link: Link) -> str:
@@ -525,8 +597,7 @@ class Incremental:
         if self.everything:
             return Partial(self, grouped_check(analysis, file), self.racks)
         racks = self.rerun_racks(analysis)
-        blind = _blind(analysis) if self.derived else frozenset()
-        site = _site_findings(rules["site"], analysis, file, blind)
+        site, parts = self._site_rules(rules["site"], analysis, file)
         return Partial(
             self,
             Grouped(
@@ -534,12 +605,34 @@ class Incremental:
                 racks=_rack_findings(rules["rack"], analysis, racks, file),
                 links=self._link_rules(rules["link"], analysis, file),
                 device=_run(rules["device"], analysis, file),
-                site=[diagnostic for found in site.values() for diagnostic in found],
+                site=[
+                    *(diagnostic for found in site.values() for diagnostic in found),
+                    *(d for found in parts.values() for part in found.values() for d in part),
+                ],
                 site_rules=site,
+                site_parts=parts,
                 fabric=_run(rules["fabric"], analysis, file) if self.fabric else [],
             ),
             racks,
         )
+
+    def _site_rules(
+        self, rules: Sequence[Rule], analysis: Analysis, file: str
+    ) -> tuple[dict[str, list[Diagnostic]], dict[str, dict[Part, list[Diagnostic]]]]:
+        """The site rules that run again: each whole, or (a failed layout's, derived) a
+        rule split in parts on the parts the failure changed, and not the rules that no
+        failure changes (``_blind``)."""
+        if not self.derived:
+            return _site_findings(rules, analysis, file), {}
+        whole: list[Rule] = []
+        parts: dict[str, dict[Part, list[Diagnostic]]] = {}
+        for rule in rules:
+            changed = _changed_parts(rule, analysis) if rule.parts else None
+            if changed is None:
+                whole.append(rule)
+            else:
+                parts[rule.code] = _part_findings(rule, analysis, changed, file)
+        return _site_findings(whole, analysis, file, _blind(analysis)), parts
 
 
 @dataclass(slots=True)
@@ -582,6 +675,10 @@ class Partial:
         merged = Grouped(file, device=fresh.device)
         for code, found in (old.site_rules if plan.derived else fresh.site_rules).items():
             again = fresh.site_rules.get(code)
+            if again is None and code in fresh.site_parts:  # some parts ran again
+                ran, kept = fresh.site_parts[code], old.site_parts.get(code, {})
+                parts = {**{p: _moved(f, file) for p, f in kept.items()}, **ran}
+                again = [diagnostic for part in parts.values() for diagnostic in part]
             merged.site.extend(again if again is not None else _moved(found, file))
         for ident in racks:
             if ident in self.racks:
@@ -634,6 +731,9 @@ class Partial:
         out.extend(d for entity in plan.dropped for d in old.links.get(entity, ()))
         out.extend(old.device)
         out.extend(d for code in fresh.site_rules for d in old.site_rules.get(code, ()))
+        for code, found in fresh.site_parts.items():
+            before = old.site_parts.get(code, {})
+            out.extend(d for part in found for d in before.get(part, ()))
         if plan.fabric:
             out.extend(old.fabric)
         return out

@@ -251,6 +251,12 @@ def _derived_exactly(before: Analysis, shared: Analysis, failed: Analysis, text:
         failed.site_load_unknown,
         failed.total_gpus,
     ), text
+
+    def load(group: object) -> tuple[object, ...]:
+        names = ("indexes", "heat", "capacity", "lost", "margin")
+        return (*(getattr(group, name) for name in names), [c.id for c in group.cdus])  # type: ignore[attr-defined]
+
+    assert [load(g) for g in shared.cdu_loads] == [load(g) for g in failed.cdu_loads], text
     rules = rules_for(failed.layout)
     made = shared.made_racks
     assert made is not None, text
@@ -382,3 +388,13 @@ def test_each_rack_failure_of_a_site_rules_fixture_is_checked_exactly(code: str)
     site rule left to the layout's findings against its run on the failed layout."""
     layout = load(ROOT / "tests" / "rules" / code / "fires.toml").layout
     _failed_exactly(layout, _each(layout, "rack"))
+
+
+@pytest.mark.parametrize("code", ["COOL003", "COOL009"])
+def test_each_cdu_failure_of_a_cdu_rules_fixture_is_checked_exactly(code: str) -> None:
+    """A site rule split in parts (racks, CDU groups) runs again on the racks and groups a
+    lost CDU changes only: every CDU failure of its fixtures, a rack's part and a group's
+    changed, held to a full check."""
+    for name in ("fires.toml", "silent.toml"):
+        layout = load(ROOT / "tests" / "rules" / code / name).layout
+        _failed_exactly(layout, _each(layout, "cdu") + _each(layout, "rack"))
