@@ -151,6 +151,16 @@ class Like:
         return self.touched | racks
 
 
+@dataclass(slots=True)
+class _RackIndex:
+    """An analysis's racks by id, by the devices their door and CDUs name, and the racks
+    holding each device id (:meth:`Analysis._rack_index`)."""
+
+    by_rack: dict[str, list[int]]
+    naming: dict[str, list[int]]
+    holding: dict[str, list[str]]
+
+
 class Analysis:
     """Everything rules, reports and exports derive from a layout.
 
@@ -197,25 +207,17 @@ class Analysis:
             if self._alike is not None and layout.site is self._alike.layout.site
             else rack_places(layout)
         )
-        places = self._places
-        device_lists, shared = self._device_lists()
         self.devices: list[DeviceFacts] = []
         self.device_by_id: dict[str, DeviceFacts] = {}
-        if self._alike is not None:
-            made = [index for index in range(len(device_lists)) if index not in shared]
-            self._index_made(device_lists, made)
-            devices: Iterable[DeviceFacts] = (d for i in made for d in device_lists[i])
-        else:
-            self._index_devices(device_lists)
-            devices = self.devices
-        dark = self.failed.devices
-        for dev in devices if dark else ():
-            if dev.id in dark:  # a failed device draws nothing
-                dev.power, dev.power_estimated, dev.power_demand = 0.0, False, None
         # (what-if) With ``like``: the indexes of the racks whose facts are made anew (the
         # others' are ``like``'s analysis's, the same objects); None without it.
         self.made_racks: frozenset[int] | None = None
-        self.racks: list[RackFacts] = self._make_racks(places, device_lists, shared)
+        self.racks: list[RackFacts] = []
+        self._index: _RackIndex | None = None  # _rack_index()
+        if self._alike is not None:
+            self._facts_alike(self._alike)
+        else:
+            self._facts_all()
         # (what-if) How each rack with a feed, PDU or power shelf lost runs now.
         self.running: dict[int, RackPower] = self._run_failed() if self.failed else {}
         # Names, places and site totals (_totals).
@@ -224,7 +226,6 @@ class Analysis:
         self.site_load_unknown = False
         self.total_gpus = 0
         self._slots: dict[int, int] | None = None  # _type_slots()
-        self._holding: dict[str, list[str]] | None = None  # racks_holding()
         self._totals()
         # Computed on first use.
         self._pathways: tuple[PathwayGraph | None] | None = None
@@ -246,6 +247,64 @@ class Analysis:
     def like(self) -> Like | None:
         """(what-if) The analysis this one shares its facts with, and how; None if none."""
         return self._like
+
+    def _facts_all(self) -> None:
+        """The devices' and racks' facts (``like``'s where it shares them)."""
+        device_lists, shared = self._device_lists()
+        self._index_devices(device_lists)
+        dark = self.failed.devices
+        for dev in self.devices if dark else ():
+            if dev.id in dark:  # a failed device draws nothing
+                dev.power, dev.power_estimated, dev.power_demand = 0.0, False, None
+        self.racks = self._make_racks(self._places, device_lists, shared)
+
+    def _facts_alike(self, before: Analysis) -> None:
+        """``_facts_all`` for a layout that holds ``before``'s very racks (a failed
+        layout's): ``before``'s facts, but for the racks ``like`` says are made anew and
+        those whose door or a CDU is one of their devices or failed (``_make_racks``):
+        found by index, the others not looked at."""
+        assert self._like is not None
+        index = before._rack_index()
+        racks, catalog, thresholds, ports = (
+            self.layout.racks,
+            self.catalog,
+            self.thresholds,
+            self._ports,
+        )
+        fresh = self._like.fresh(self.layout, self.failed)
+        lists = {
+            i: [device_facts(d, racks[i], i, catalog, thresholds, ports) for d in racks[i].devices]
+            for i in sorted({i for rack in fresh for i in index.by_rack.get(rack, ())})
+        }
+        self._index_made(lists)
+        dark = self.failed.devices
+        for dev in (d for devices in lists.values() for d in devices) if dark else ():
+            if dev.id in dark:  # a failed device draws nothing
+                dev.power, dev.power_estimated, dev.power_demand = 0.0, False, None
+        made = {dev.id for devices in lists.values() for dev in devices} | dark
+        rebuilt = set(lists).union(*(index.naming.get(device, ()) for device in made))
+        self.racks = list(before.racks)
+        lookup = self.device_by_id.get
+        for i in sorted(rebuilt):
+            devices = lists[i] if i in lists else list(before.racks[i].devices)
+            place = self._places[id(racks[i])]
+            self.racks[i] = rack_facts(racks[i], i, place, devices, thresholds, lookup, dark)
+        self.made_racks = frozenset(rebuilt)
+
+    def _rack_index(self) -> _RackIndex:
+        """Each rack id's indexes, the indexes of the racks whose door or CDUs name each
+        device id, and the ids of the racks holding each device id (worked out once)."""
+        if self._index is None:
+            found = self._index = _RackIndex({}, {}, {})
+            for i, facts in enumerate(self.racks):
+                rack = facts.rack
+                found.by_rack.setdefault(rack.id, []).append(i)
+                for name in dict.fromkeys([rack.door, *rack.cdus]):
+                    if name is not None:
+                        found.naming.setdefault(name, []).append(i)
+                for dev in facts.devices:
+                    found.holding.setdefault(dev.id, []).append(rack.id)
+        return self._index
 
     def _run_failed(self) -> dict[int, RackPower]:
         """Each rack with a feed, PDU or power shelf lost, as it runs: its feeds' loads and
@@ -341,15 +400,16 @@ class Analysis:
                 append(dev)
                 by_id.setdefault(dev.id, dev)
 
-    def _index_made(self, device_lists: list[list[DeviceFacts]], made: list[int]) -> None:
+    def _index_made(self, device_lists: dict[int, list[DeviceFacts]]) -> None:
         """``_index_devices`` from ``_alike``'s: its devices, with those of the racks at
-        ``made`` (their facts made anew, in the same order) put in their places."""
+        ``device_lists``' indexes (their facts made anew, in the same order) put in their
+        places."""
         before = self._alike
         assert before is not None
         self.devices = devices = list(before.devices)
         self.device_by_id = by_id = dict(before.device_by_id)
-        for index in made:
-            for dev, was in zip(device_lists[index], before.racks[index].devices, strict=True):
+        for index, made in device_lists.items():
+            for dev, was in zip(made, before.racks[index].devices, strict=True):
                 dev.order = was.order
                 devices[was.order] = dev
                 if by_id.get(was.id) is was:
@@ -389,13 +449,7 @@ class Analysis:
 
     def racks_holding(self, devices: Iterable[str]) -> set[str]:
         """The ids of the racks that hold a device of one of these ids (indexed once)."""
-        if self._holding is None:
-            holding: dict[str, list[str]] = {}
-            for rack in self.racks:
-                for dev in rack.devices:
-                    holding.setdefault(dev.id, []).append(rack.rack.id)
-            self._holding = holding
-        found = self._holding
+        found = self._rack_index().holding
         return {rack for device in devices for rack in found.get(device, ())}
 
     def _type_slots(self) -> dict[int, int]:

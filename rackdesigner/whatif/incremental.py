@@ -40,7 +40,7 @@ from __future__ import annotations
 import dataclasses
 from bisect import bisect_left
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -370,10 +370,11 @@ class Ports:
     the device ids its cables name that no rack holds: what each of many failed layouts
     of it asks (:class:`Incremental`'s ``ports``), worked out once."""
 
-    __slots__ = ("cables", "layout", "unknown")
+    __slots__ = ("cables", "layout", "racks", "unknown")
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
+        self.racks = {rack.id: rack for rack in layout.racks}  # the last of an id
         self.cables: dict[tuple[str, object], list[int]] = {}
         named: set[str] = set()
         for number, link in enumerate(layout.links):
@@ -407,6 +408,38 @@ def _trunk_mates(changed: Sequence[Link], links: Sequence[Link]) -> set[str]:
         for link in links
         if link.trunk in trunks or any(_device_of(port) in panels for port in link.via or ())
     }
+
+
+def _differing(
+    old_racks: dict[str, Rack], new_racks: dict[str, Rack], was: list[Rack], now: list[Rack]
+) -> None:
+    """Add the racks that differ between two layouts (by id) to ``was`` and ``now``."""
+    for ident, rack in new_racks.items():
+        before = old_racks.get(ident)
+        if before is not rack and (before is None or before != rack):
+            now.append(rack)
+            if before is not None:
+                was.append(before)
+    was.extend(rack for ident, rack in old_racks.items() if ident not in new_racks)
+
+
+def _neighbours(
+    new: Layout, changed: list[Rack], names: set[str], listed: Collection[str]
+) -> set[str]:
+    """The racks ``changed`` (of those ``listed``), and the racks whose ``cdu`` or
+    ``door`` names a device of one of them or that share a CDU or an NVLink domain with
+    one of them."""
+    cdus = {cdu for rack in changed for cdu in rack.cdus}
+    domains = {rack.nvlink_domain for rack in changed if rack.nvlink_domain}
+    racks = {rack.id for rack in changed}
+    for rack in new.racks:
+        if (
+            rack.door in names
+            or rack.nvlink_domain in domains
+            or any(cdu in names or cdu in cdus for cdu in rack.cdus)
+        ):
+            racks.add(rack.id)
+    return racks & set(listed)
 
 
 def _add_touched(
@@ -450,8 +483,11 @@ class Incremental:
         # ``cut``: with ``kept``, the indexes of ``old``'s cables it leaves out, ascending.
         # ``down``: the devices a what-if's failed layout marks failed (a fabric's rules
         # leave them out, cabled or not). ``ports``: with ``kept``, ``old``'s Ports.
-        self.everything = _rows(old) != _rows(new) or any(
-            getattr(old, name) != getattr(new, name) for name in _WHOLE
+        same = new.racks is old.racks  # a failed layout's: its racks are the layout's
+        self.everything = (not same and _rows(old) != _rows(new)) or any(
+            getattr(old, name) is not getattr(new, name)
+            and getattr(old, name) != getattr(new, name)
+            for name in _WHOLE
         )
         self.racks: set[str] = set()  # rack ids whose rack rules run again (new side)
         self.entities: set[str] = set()  # link entities whose link rules run again
@@ -466,34 +502,28 @@ class Incremental:
         # again (their entities are in ``entities``), for the failed analysis to make
         # only their facts; None where they are found by entity.
         self.again: list[int] | None = None
+        self._changed: tuple[Layout, list[Rack], set[str], Collection[str]] | None = None
         if self.everything:
             return
-        old_racks = {rack.id: rack for rack in old.racks}
-        new_racks = {rack.id: rack for rack in new.racks}
+        if ports is not None and (ports.layout is not old or not same):
+            ports = None  # another layout's, or other racks: not the index to read
         was: list[Rack] = []  # the racks that differ, as they were and as they are
         now: list[Rack] = []
-        for ident, rack in new_racks.items():
-            before = old_racks.get(ident)
-            if before is not rack and (before is None or before != rack):
-                now.append(rack)
-                if before is not None:
-                    was.append(before)
-        was.extend(rack for ident, rack in old_racks.items() if ident not in new_racks)
+        if ports is not None:  # the same racks: none differs but those touched
+            old_racks = new_racks = ports.racks
+        else:
+            old_racks = {rack.id: rack for rack in old.racks}
+            new_racks = {rack.id: rack for rack in new.racks}
+            _differing(old_racks, new_racks, was, now)
         differ = {device.id for rack in was + now for device in rack.devices}
         _add_touched(touched, old_racks, new_racks, was, now)
         changed = was + now
         names = {device.id for rack in changed for device in rack.devices}
-        cdus = {cdu for rack in changed for cdu in rack.cdus}
-        domains = {rack.nvlink_domain for rack in changed if rack.nvlink_domain}
-        racks = {rack.id for rack in changed}
-        for rack in new.racks:
-            if (
-                rack.door in names
-                or rack.nvlink_domain in domains
-                or any(cdu in names or cdu in cdus for cdu in rack.cdus)
-            ):
-                racks.add(rack.id)
-        self.racks = racks & new_racks.keys()
+        # The racks whose rack rules run again: a failed layout's analysis knows them
+        # (rerun_racks); else these and their neighbours, worked out now.
+        self._changed = (new, changed, names, new_racks.keys())
+        if not self.derived or ports is None:
+            self.racks = _neighbours(*self._changed)
         self.moved = names  # the devices of the racks that differ: their cables' routes
         if kept is None:
             # Cables: the two lists differ between a common head and a common tail (a
@@ -508,8 +538,6 @@ class Incremental:
         else:
             middle = _not_kept(old.links, kept)
         entities = {_entity(link) for link in middle}
-        if ports is not None and (ports.layout is not old or new.racks is not old.racks):
-            ports = None  # another layout's, or other racks: not the index to read
         if kept is not None and cables is not None:
             if ports is not None:
                 unknown: Iterable[str] = ports.unknown
@@ -569,6 +597,8 @@ class Incremental:
         facts are the layout's unless a device they name is made anew.)"""
         made = analysis.made_racks
         if not self.derived or made is None:
+            if self._changed is not None and not self.racks:
+                self.racks = _neighbours(*self._changed)
             return self.racks
         racks = analysis.racks
         return {racks[index].rack.id for index in made}
