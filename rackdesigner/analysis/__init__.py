@@ -12,11 +12,10 @@ only power rules never builds the fabric graph. After an edit,
 from __future__ import annotations
 
 import threading
-from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from rackdesigner.analysis.devices import device_facts, liquid_fraction
 from rackdesigner.analysis.facts import (
@@ -33,7 +32,8 @@ from rackdesigner.analysis.facts import (
 )
 from rackdesigner.analysis.failures import Failed, RackPower, rack_power
 from rackdesigner.analysis.geometry import RackPlace, SiteGeometry, rack_places
-from rackdesigner.analysis.links import Edges, derive_link, derive_links, resolve_links
+from rackdesigner.analysis.kept_links import KeptLinks, kept_ok
+from rackdesigner.analysis.links import Edges, derive_link, derive_links, edges_of, resolve_links
 from rackdesigner.analysis.power_sides import SQRT3
 from rackdesigner.analysis.racks import (
     cdu_loads,
@@ -232,7 +232,7 @@ class Analysis:
         self._plant: CablePlant | None = None
         self._links: tuple[list[LinkFacts], Edges] | None = None
         self._unclean: list[int] | None = None  # unclean_links()
-        self._kept_refs: LinkRefs | None = None  # the references links_at's facts share
+        self._kept: KeptLinks | Literal[False] | None = None  # _kept_links(); False: not so
         self._fabrics: list[Fabric] | None = None
         self._cdu_loads: list[CduLoad] | None = None
         self._storage: StorageFacts | None = None
@@ -492,7 +492,14 @@ class Analysis:
     # -- facts computed on first use -----------------------------------------------------
 
     def _link_table(self) -> tuple[list[LinkFacts], Edges]:
+        """Every cable's facts and the compute fabric's edges: a failed layout's from its
+        :class:`KeptLinks` (the facts already read the same objects), else resolved."""
+
         def build() -> tuple[list[LinkFacts], Edges]:
+            kept = self._kept_links()
+            if kept is not None:
+                links = kept.every()
+                return links, edges_of(links)
             like = self._like
             derived = (
                 derive_links(
@@ -518,49 +525,40 @@ class Analysis:
         return self._once("_links", build)
 
     def links_at(self, indexes: Sequence[int]) -> list[LinkFacts]:
-        """The facts of the cables at these indexes (ascending), as :attr:`links` has them.
-        A failed layout's analysis (``like`` with the cables ``kept``) makes only these
-        from the layout's, where every cable kept resolved cleanly there and no trunk
-        runs them (:func:`.links.derive_link`): a failure's cable rules then cost what
-        it touches, not a fact per cable."""
-        if self._links is None:
-            derived = self._derive_links_at(indexes)
-            if derived is not None:
-                return derived
+        """The facts of the cables at these indexes, as :attr:`links` has them (a failed
+        layout's made alone: :meth:`_kept_links`)."""
         links = self.links
         return [links[index] for index in indexes]
 
-    def _derive_links_at(self, indexes: Sequence[int]) -> list[LinkFacts] | None:
+    def _kept_links(self) -> KeptLinks | None:
+        """(what-if) A failed layout's cables' facts made from the layout's as each is
+        read (:mod:`.kept_links`), where ``like`` says which cables it keeps, every one
+        of them resolved cleanly there and no trunk runs them; None where not."""
+        if self._kept is not None:
+            return self._kept or None
         like = self._like
-        if like is None or like.kept is None or self.layout.trunks:
+        self._kept = False
+        if like is None or like.kept is None or self._alike is None or self.layout.trunks:
             return None
         kept, before = like.kept, like.analysis
-        for number in before.unclean_links():
-            found = bisect_left(kept, number)
-            if found < len(kept) and kept[found] == number:
-                return None
-        if self._kept_refs is None:
-            old = before.links[0].refs if before.links else None
-            shared: frozenset[str] | None = (
-                frozenset() if old is not None and not old.shared else None
-            )
-            self._kept_refs = LinkRefs(self.layout.links, shared)
-        out: list[LinkFacts] = []
-        links, old_links, router = self.layout.links, before.links, self.pathway_graph
-        for index in indexes:
+        if not kept_ok(kept, before.unclean_links()):
+            return None
+        old = before.links[0].refs if before.links else None
+        shared: frozenset[str] | None = frozenset() if old is not None and not old.shared else None
+        refs = LinkRefs(self.layout.links, shared)
+        links, old_links, geometry = self.layout.links, before.links, self.geometry
+        by_id, router = self.device_by_id, self.pathway_graph
+
+        def make(index: int) -> LinkFacts:
             facts = derive_link(
-                old_links[kept[index]],
-                index,
-                links[index],
-                self.device_by_id,
-                self.geometry,
-                self._kept_refs,
-                router,
+                old_links[kept[index]], index, links[index], by_id, geometry, refs, router
             )
-            if facts is None:
-                return None
-            out.append(facts)
-        return out
+            if facts is None:  # not as before (no failed layout's is): resolve them all
+                return resolve_links(links, by_id, geometry, router)[0][index]
+            return facts
+
+        self._kept = KeptLinks(len(kept), make)
+        return self._kept
 
     def unclean_links(self) -> list[int]:
         """The indexes of the cables with an end that did not resolve cleanly (a problem:
@@ -598,6 +596,12 @@ class Analysis:
 
     @property
     def links(self) -> list[LinkFacts]:
+        """Every cable's facts, in the layout's order (a failed layout's made as each is
+        read, where it can: :mod:`.kept_links`)."""
+        if self._links is None:
+            kept = self._kept_links()
+            if kept is not None:
+                return kept  # type: ignore[return-value]  # a list's reads, made lazily
         return self._link_table()[0]
 
     @property

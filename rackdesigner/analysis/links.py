@@ -105,6 +105,17 @@ def resolve_links(
     return result, edges
 
 
+def edges_of(links: Sequence[LinkFacts]) -> Edges:
+    """The compute fabric's edges of these cables' facts, as :func:`resolve_links` counts
+    them (resolved facts: a cable is a compute one only where both ends are clean)."""
+    edges: Edges = {}
+    for facts in links:
+        da, db = facts.a.device, facts.b.device
+        if facts.compute and da is not db:
+            _add_edge(edges, facts, da, db)  # type: ignore[arg-type]
+    return edges
+
+
 def _add_edge(edges: Edges, facts: LinkFacts, da: DeviceFacts, db: DeviceFacts) -> None:
     """Count a compute cable into its device pair's fabric edge: cables between the same
     two devices collapse into one."""

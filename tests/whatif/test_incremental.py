@@ -271,6 +271,19 @@ def _derived_exactly(before: Analysis, shared: Analysis, failed: Analysis, text:
     assert [_facts(f) for f in shared.links_at(picked)] == [
         _facts(failed.links[i]) for i in picked
     ], text
+    made = shared.links_at(picked)  # the same facts when read again, and in the table
+    assert all(a is b for a, b in zip(made, shared.links_at(picked), strict=True)), text
+    edges = shared.compute_edges
+    assert all(shared.links[i] is made[n] for n, i in enumerate(picked)), text
+
+    def edge(found: dict[str, object]) -> tuple[object, ...]:
+        cables = [_facts(f) for f in found["links"]]  # type: ignore[attr-defined]
+        return found["count"], found["bandwidth"], cables
+
+    assert list(edges) == list(failed.compute_edges), text
+    assert [edge(e) for e in edges.values()] == [edge(e) for e in failed.compute_edges.values()], (
+        text
+    )
     for rule in rules:
         if rule.code in _blind(shared):
             assert _key(_run([rule], failed, "")) == _key(_run([rule], before, "")), rule.code
@@ -398,3 +411,30 @@ def test_each_cdu_failure_of_a_cdu_rules_fixture_is_checked_exactly(code: str) -
     for name in ("fires.toml", "silent.toml"):
         layout = load(ROOT / "tests" / "rules" / code / name).layout
         _failed_exactly(layout, _each(layout, "cdu") + _each(layout, "rack"))
+
+
+def test_a_failed_layouts_cable_facts_are_made_as_they_are_read() -> None:
+    """A failure's check reads the facts of the cables it touches, not a fact per cable
+    of the layout: the failed analysis makes those it is asked for (one rack of nodes
+    lost: its leaves' cables freed, not the 128-GPU layout's every cable), each once, at
+    its place in the failed layout (the layout's index less the cables cut before it)."""
+    from rackdesigner.analysis import Like
+    from rackdesigner.analysis.kept_links import KeptLinks
+    from rackdesigner.whatif import WhatIf, parse_failure
+    from rackdesigner.whatif.failed import failed_state
+    from rackdesigner.whatif.parts import PartIndex, resolve
+
+    layout = _layout(LAYOUTS[1])
+    analysis = Analysis(layout)
+    lost = resolve(analysis, [parse_failure("rack:a01")], PartIndex(analysis))
+    state = failed_state(analysis, lost, WhatIf(analysis).gone(lost))
+    shared = Analysis(
+        state.layout, failed=state.failed, like=Like(analysis, state.touched, state.kept)
+    )
+    kept = shared.links
+    assert isinstance(kept, KeptLinks) and kept.made == 0
+    last = len(kept) - 1
+    assert kept[-1] is kept[last] and kept[last].index == last
+    assert kept[last].link is layout.links[state.kept[last]]
+    assert [f.index for f in kept[2:5]] == [2, 3, 4] and kept.made == 4
+    assert len(state.cut) > 0 and len(kept) == len(layout.links) - len(state.cut)
