@@ -187,7 +187,7 @@ class WhatIf:
 
         layout = self.analysis.layout
         if self._checked is None:
-            self._checked = Baseline.of(grouped_check(self.analysis), layout)
+            self._checked = Baseline.of(grouped_check(self.analysis), self.analysis)
         if self._cables is None:
             self._cables = cables_of(layout)
         if self._ports is None:

@@ -259,15 +259,21 @@ _PFS_RULES = frozenset({"STO002", "STO003"})
 _CHAIN_RULES = frozenset(f"PWR0{number}" for number in range(21, 30))
 
 
+# In-row coolers (COOL020) judged only where a rack names one.
+_INROW_RULES = frozenset({"COOL020"})
+
+
 def _blind(analysis: Analysis) -> frozenset[str]:
-    """The site rules a failed layout's analysis (derived from the layout's) leaves to
-    the layout's findings."""
-    like = analysis.like
+    """The site rules whose findings no failure of ``analysis``'s layout changes: those of
+    _FAILURE_BLIND, and those that find nothing in the layout for want of what they judge,
+    which its failed layouts keep as it is (its racks, devices and power elements)."""
     blind = _FAILURE_BLIND
-    if like is not None and not like.analysis.storage.pfs.devices:
+    if not analysis.storage.pfs.devices:
         blind |= _PFS_RULES
     if not analysis.layout.power_elements:
         blind |= _CHAIN_RULES
+    if not any(rack.inrows for rack in analysis.layout.racks):
+        blind |= _INROW_RULES
     return blind
 
 
@@ -627,7 +633,12 @@ class Incremental:
         if self.everything:
             return Partial(self, grouped_check(analysis, file), self.racks)
         racks = self.rerun_racks(analysis)
-        site, parts = self._site_rules(rules["site"], analysis, file)
+        like = analysis.like
+        if before is not None and like is not None and like.analysis.layout is before.layout:
+            blind = before.blind
+        else:
+            blind = _blind(like.analysis) if like is not None else _FAILURE_BLIND
+        site, parts = self._site_rules(rules["site"], analysis, file, blind)
         return Partial(
             self,
             Grouped(
@@ -647,7 +658,7 @@ class Incremental:
         )
 
     def _site_rules(
-        self, rules: Sequence[Rule], analysis: Analysis, file: str
+        self, rules: Sequence[Rule], analysis: Analysis, file: str, blind: frozenset[str]
     ) -> tuple[dict[str, list[Diagnostic]], dict[str, dict[Part, list[Diagnostic]]]]:
         """The site rules that run again: each whole, or (a failed layout's, derived) a
         rule split in parts on the parts the failure changed, and not the rules that no
@@ -662,7 +673,7 @@ class Incremental:
                 whole.append(rule)
             else:
                 parts[rule.code] = _part_findings(rule, analysis, changed, file)
-        return _site_findings(whole, analysis, file, _blind(analysis)), parts
+        return _site_findings(whole, analysis, file, blind), parts
 
 
 @dataclass(slots=True)
@@ -677,15 +688,22 @@ class Baseline:
     by_key: dict[BaselineKey, list[Diagnostic]]
     ignores: dict[Subject, list[str]]  # the layout's ignore_index
     scopes: dict[str, list[Rule]]  # the layout's rules by scope
+    key_of: dict[int, BaselineKey]  # id(finding) -> its key, of those not suppressed
+    blind: frozenset[str]  # the site rules no failure of the layout changes (_blind)
 
     @classmethod
-    def of(cls, grouped: Grouped, layout: Layout) -> Baseline:
+    def of(cls, grouped: Grouped, analysis: Analysis) -> Baseline:
+        layout = analysis.layout
         by_key: dict[BaselineKey, list[Diagnostic]] = {}
+        key_of: dict[int, BaselineKey] = {}
         for diagnostic in grouped.findings(layout):
             if not diagnostic.suppressed:
-                by_key.setdefault(baseline_key(diagnostic), []).append(diagnostic)
+                key = key_of[id(diagnostic)] = baseline_key(diagnostic)
+                by_key.setdefault(key, []).append(diagnostic)
         keys = Counter({key: len(found) for key, found in by_key.items()})
-        return cls(layout, grouped, keys, by_key, ignore_index(layout), _scopes(layout))
+        scopes = _scopes(layout)
+        blind = _blind(analysis)
+        return cls(layout, grouped, keys, by_key, ignore_index(layout), scopes, key_of, blind)
 
 
 @dataclass(slots=True)
@@ -739,18 +757,19 @@ class Partial:
             diagnostic.suppressed = None
         ignores = ignore_index(new_layout) if plan.cut_ignored else before.ignores
         apply_ignores(new_layout, found, ignores)
-        fresh_count: Counter[BaselineKey] = Counter(
-            baseline_key(d) for d in found if not d.suppressed
-        )
+        by_key: dict[BaselineKey, list[Diagnostic]] = {}
+        for diagnostic in found:
+            if not diagnostic.suppressed:
+                by_key.setdefault(baseline_key(diagnostic), []).append(diagnostic)
         replaced = self._replaced(before.grouped)
-        old_count = Counter(baseline_key(d) for d in replaced if not d.suppressed)
+        key_of = before.key_of
+        old_count = Counter(key_of[id(d)] for d in replaced if id(d) in key_of)
         gone = {id(d) for d in replaced}
         new: list[Diagnostic] = []
-        for key, count in fresh_count.items():
-            if count <= old_count[key]:
+        for key, same in by_key.items():
+            if len(same) <= old_count[key]:
                 continue  # as many as the scopes that ran again had: none is new
             kept = _moved([d for d in before.by_key.get(key, ()) if id(d) not in gone], file)
-            same = [d for d in found if not d.suppressed and baseline_key(d) == key]
             new.extend(sorted(kept + same, key=finding_order)[before.keys[key] :])
         return sorted(new, key=finding_order)
 
