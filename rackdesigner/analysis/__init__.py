@@ -128,7 +128,7 @@ class Like:
 
     analysis: Analysis
     touched: frozenset[str]  # rack ids whose devices' facts are made anew
-    kept: tuple[int, ...] | None = None
+    kept: Sequence[int] | None = None
 
     def fits(self, layout: Layout) -> bool:
         """Whether ``layout`` reads the same catalog and thresholds as this analysis's."""

@@ -13,12 +13,13 @@ it reads, not a fact per cable of the hall. Reading it whole makes every one, as
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from typing import overload
 
 from rackdesigner.analysis.facts import LinkFacts
 
-__all__ = ["KeptLinks"]
+__all__ = ["KeptIndexes", "KeptLinks", "kept_ok"]
 
 
 class KeptLinks(Sequence[LinkFacts]):
@@ -69,10 +70,52 @@ class KeptLinks(Sequence[LinkFacts]):
 
 def kept_ok(kept: Sequence[int], unclean: Sequence[int]) -> bool:
     """Whether no cable at the ascending indexes ``unclean`` is among ``kept`` (ascending)."""
-    from bisect import bisect_left
-
     for number in unclean:
         found = bisect_left(kept, number)
         if found < len(kept) and kept[found] == number:
             return False
     return True
+
+
+class KeptIndexes(Sequence[int]):
+    """The indexes ``0 .. total - 1`` but those ``cut`` (ascending, distinct), in order:
+    the cables a failed layout keeps, found by bisection rather than listed (the ``i``-th
+    is ``i`` plus how many are cut before it)."""
+
+    __slots__ = ("_cut", "_shift", "_total")
+
+    def __init__(self, total: int, cut: Sequence[int]) -> None:
+        self._total = total
+        self._cut = cut
+        # cut[j] - j does not decrease: the i-th kept index has as many cut before it as
+        # there are of these at most i.
+        self._shift = [number - j for j, number in enumerate(cut)]
+
+    def __len__(self) -> int:
+        return self._total - len(self._cut)
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[int]: ...
+    def __getitem__(self, index: int | slice) -> int | list[int]:
+        if isinstance(index, slice):
+            return [self[number] for number in range(*index.indices(len(self)))]
+        count = len(self)
+        if index < 0:
+            index += count
+        if not 0 <= index < count:
+            raise IndexError(index)
+        return index + bisect_right(self._shift, index)
+
+    def __iter__(self) -> Iterator[int]:
+        start = 0
+        for number in (*self._cut, self._total):
+            yield from range(start, number)
+            start = number + 1
+
+    def __contains__(self, number: object) -> bool:
+        if not isinstance(number, int) or not 0 <= number < self._total:
+            return False
+        found = bisect_left(self._cut, number)
+        return found == len(self._cut) or self._cut[found] != number

@@ -14,11 +14,12 @@ facility water is a layout whose facility loops supply warmer water.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rackdesigner.analysis.failures import Failed
+from rackdesigner.analysis.kept_links import KeptIndexes
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
@@ -32,8 +33,8 @@ class FailedState:
     layout: Layout  # the cables of what went down and the failed cables taken out
     failed: Failed  # the feeds and devices that work no more
     touched: frozenset[str]  # rack ids whose power or heat the failure changed
-    kept: tuple[int, ...]  # the indexes of the layout's cables that ``layout`` keeps
-    cut: tuple[int, ...] = ()  # the indexes of those it leaves out, ascending
+    kept: Sequence[int]  # the indexes of the layout's cables that ``layout`` keeps, in order
+    cut: Sequence[int] = ()  # the indexes of those it leaves out, ascending
 
 
 def failed_state(
@@ -46,18 +47,20 @@ def failed_state(
     feeds = frozenset((racks[r].rack.id, racks[r].rack.feeds[n].id) for r, n in gone.dead_feeds)
     touched = {racks[i].rack.id for i in gone.racks}
     touched.update(by_id[i].rack.id for i in gone.down if i in by_id)
+    kept: Sequence[int]
     if cables is not None:
         cut = cut_links(gone.down, lost.links, cables)
         kept, layout = _kept_of(analysis.layout, cut)
     else:
-        kept = kept_links(analysis.layout, gone.down, lost.links)
-        layout = _without(analysis.layout, kept)
-        cut = sorted(set(range(len(analysis.layout.links))).difference(kept))
+        listed = kept_links(analysis.layout, gone.down, lost.links)
+        layout = _without(analysis.layout, listed)
+        cut = sorted(set(range(len(analysis.layout.links))).difference(listed))
+        kept = listed
     if lost.warmer:
         layout = warmer_layout(analysis, layout, lost.warmer)
         touched.update(rack.id for rack in layout.racks)
     failed = Failed(feeds, frozenset(gone.down))
-    return FailedState(layout, failed, frozenset(touched), tuple(kept), tuple(cut))
+    return FailedState(layout, failed, frozenset(touched), kept, cut)
 
 
 def warmer_layout(analysis: Analysis, layout: Layout, warmer: float) -> Layout:
@@ -148,16 +151,16 @@ def cut_links(down: Iterable[str], links: Iterable[int], cables: Cables) -> list
     return sorted(cut)
 
 
-def _kept_of(layout: Layout, cut: list[int]) -> tuple[list[int], Layout]:
-    """The indexes of ``layout``'s cables kept with those at ``cut`` (ascending) left out,
-    and ``layout`` with only those cables: copied a run between two cuts at a time."""
+def _kept_of(layout: Layout, cut: list[int]) -> tuple[KeptIndexes, Layout]:
+    """The indexes of ``layout``'s cables kept with those at ``cut`` (ascending) left out
+    (found by bisection, not listed), and ``layout`` with only those cables: copied a run
+    between two cuts at a time."""
+    kept = KeptIndexes(len(layout.links), cut)
     if not cut:
-        return list(range(len(layout.links))), layout
-    kept: list[int] = []
+        return kept, layout
     links: list[Link] = []
     start = 0
     for number in (*cut, len(layout.links)):
-        kept.extend(range(start, number))
         links.extend(layout.links[start:number])
         start = number + 1
     return kept, replace(layout, links=links)

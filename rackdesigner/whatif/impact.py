@@ -191,7 +191,7 @@ class WhatIf:
         if self._cables is None:
             self._cables = cables_of(layout)
         if self._ports is None:
-            self._ports = Ports(layout)
+            self._ports = Ports(layout, self._cables)
         state = failed_state(self.analysis, lost, gone, self._cables)
         plan = Incremental(
             layout,

@@ -351,10 +351,10 @@ def _kept_cables(
     the others' facts are the same."""
     found = {i for d in named for i in cables.get(d, ())}
     if ports is not None:
+        by_port = ports.cables
         for link in removed:
-            for end in (link.a, link.b):
-                device, _, port = end.partition(":")
-                found.update(ports.cables.get((device, _port_key(port)), ()))
+            found.update(by_port.get(_end_key(link.a), ()))
+            found.update(by_port.get(_end_key(link.b), ()))
         return found
     taken: dict[str, set[object]] = {}
     for link in removed:
@@ -372,26 +372,37 @@ def _kept_cables(
 
 
 class Ports:
-    """A layout's cables by port (device id and port, as :func:`_port_key` reads it), and
-    the device ids its cables name that no rack holds: what each of many failed layouts
-    of it asks (:class:`Incremental`'s ``ports``), worked out once."""
+    """A layout's cables by port (its end as :func:`_end_key` writes it: ``p01`` is
+    ``p1``, as resolving reads it), and the device ids its cables
+    name that no rack holds (``cables``: its whatif.failed.cables_of): what each of many
+    failed layouts of it asks (:class:`Incremental`'s ``ports``), worked out once."""
 
     __slots__ = ("cables", "layout", "racks", "unknown")
 
-    def __init__(self, layout: Layout) -> None:
+    def __init__(self, layout: Layout, cables: Mapping[str, Sequence[int]]) -> None:
         self.layout = layout
         self.racks = {rack.id: rack for rack in layout.racks}  # the last of an id
-        self.cables: dict[tuple[str, object], list[int]] = {}
-        named: set[str] = set()
+        by_port: dict[str, list[int]] = {}
         for number, link in enumerate(layout.links):
-            for end in (link.a, link.b):
-                device, _, port = end.partition(":")
-                named.add(device)
-                listed = self.cables.setdefault((device, _port_key(port)), [])
-                if not listed or listed[-1] != number:
-                    listed.append(number)
+            by_port.setdefault(_end_key(link.a), []).append(number)
+            b = _end_key(link.b)
+            listed = by_port.setdefault(b, [])
+            if not listed or listed[-1] != number:
+                listed.append(number)
+        self.cables = by_port
         known = {device.id for rack in layout.racks for device in rack.devices}
-        self.unknown = frozenset(named - known)
+        self.unknown = frozenset(cables.keys() - known)
+
+
+def _end_key(end: str) -> str:
+    """A cable's end with its port as :func:`_port_key` reads it (``d:p01`` is ``d:p1``):
+    two ends are one port where their keys are equal."""
+    device, colon, port = end.partition(":")
+    group = port.rstrip("0123456789")
+    digits = port[len(group) :]
+    if not digits or digits[0] != "0":
+        return end if colon else f"{end}:"
+    return f"{device}:{group}{int(digits)}"
 
 
 def _port_key(port: str) -> object:

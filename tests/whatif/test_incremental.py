@@ -441,3 +441,34 @@ def test_a_failed_layouts_cable_facts_are_made_as_they_are_read() -> None:
     assert kept[last].link is layout.links[state.kept[last]]
     assert [f.index for f in kept[2:5]] == [2, 3, 4] and kept.made == 4
     assert len(state.cut) > 0 and len(kept) == len(layout.links) - len(state.cut)
+
+
+@given(st.text("ab:01", max_size=6), st.text("ab:01", max_size=6))
+def test_the_port_index_joins_the_ends_resolving_joins(a: str, b: str) -> None:
+    """Two cable ends are one port for the port index (whatif.incremental.Ports) exactly
+    where they are for the walk it replaces: the same device, the same port group and
+    index (``p01`` is ``p1``)."""
+    from rackdesigner.whatif.incremental import _end_key, _port_key
+
+    def walk(end: str) -> tuple[str, object]:
+        device, _, port = end.partition(":")
+        return device, _port_key(port)
+
+    assert (walk(a) == walk(b)) == (_end_key(a) == _end_key(b))
+
+
+@given(st.integers(0, 40), st.sets(st.integers(0, 39)))
+def test_the_kept_indexes_are_those_not_cut(total: int, cut: set[int]) -> None:
+    """A failed layout's kept cables (analysis.kept_links.KeptIndexes), found by
+    bisection, are the indexes not cut, in order: read one by one, from the end, whole,
+    and asked whether they hold one."""
+    from rackdesigner.analysis.kept_links import KeptIndexes
+
+    cuts = sorted(c for c in cut if c < total)
+    kept = KeptIndexes(total, cuts)
+    listed = [n for n in range(total) if n not in cut]
+    assert list(kept) == listed and len(kept) == len(listed)
+    assert [kept[i] for i in range(len(listed))] == listed
+    assert [kept[-1 - i] for i in range(len(listed))] == listed[::-1]
+    assert kept[1:3] == listed[1:3]
+    assert [n for n in range(-1, total + 2) if n in kept] == listed
