@@ -447,6 +447,11 @@ class Analysis:
                         types[model] = list(types[model])
                     types[model][slots[was.order]] = dev
 
+    def rack_indexes(self, racks: Iterable[str]) -> list[int]:
+        """The indexes of the racks of these ids, ascending (indexed once)."""
+        found = self._rack_index().by_rack
+        return sorted(i for rack in racks for i in found.get(rack, ()))
+
     def racks_holding(self, devices: Iterable[str]) -> set[str]:
         """The ids of the racks that hold a device of one of these ids (indexed once)."""
         found = self._rack_index().holding

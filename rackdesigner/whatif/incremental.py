@@ -143,9 +143,15 @@ class _Narrowed:
 def _rack_findings(
     rules: Sequence[Rule], analysis: Analysis, wanted: set[str] | None, file: str
 ) -> dict[str, list[Diagnostic]]:
+    """The rack rules' findings of the racks ``wanted`` (by id; the last rack of an id
+    has them): among every rack, or a failed layout's found by the layout's index."""
+    like = analysis.like
+    among: Iterable[RackFacts] = analysis.racks
+    if wanted is not None and like is not None and analysis.made_racks is not None:
+        among = [analysis.racks[i] for i in like.analysis.rack_indexes(wanted)]
     return {
         facts.rack.id: _run(rules, _Narrowed(analysis, [facts]), file)
-        for facts in analysis.racks
+        for facts in among
         if wanted is None or facts.rack.id in wanted
     }
 
