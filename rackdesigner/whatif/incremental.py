@@ -23,7 +23,12 @@ the two layouts by entity and runs on the new layout's analysis only
   port's second cable, the references of cables from one ``a`` port) are checked again:
   every cable of a device down is removed, and the rest keep their facts;
 - the ``device`` and ``site`` rules in full (they cost a few hundredths of a second on
-  100,000 GPUs, and read totals any change moves);
+  100,000 GPUs, and read totals any change moves); for a failed layout whose analysis is
+  derived from the layout's (``Analysis(..., like=...)``), the rack rules run on exactly
+  the racks whose facts it made anew (:meth:`Incremental.rerun_racks`), a site rule split
+  in parts on the racks and CDU groups that changed, and the site rules no failure of the
+  layout changes (:func:`_blind`) not at all; the new findings are counted from what ran
+  again (:meth:`Partial.new_findings`);
 - the ``fabric`` rules only when the fabric's inputs changed: a cable (any field), or a
   device's id, model or rack, or a rack's place. A device moved within its rack leaves
   them, as the designer's edits do (``Effect.fabric``).
