@@ -129,6 +129,11 @@ class Like:
     analysis: Analysis
     touched: frozenset[str]  # rack ids whose devices' facts are made anew
     kept: Sequence[int] | None = None
+    # The other's fabrics derived from this analysis's, or None where they must be built
+    # (rackdesigner.whatif.fabric_derived).
+    fabrics: Callable[[Analysis], list[Fabric] | None] | None = None
+    # The same of its storage facts.
+    storage: Callable[[Analysis], StorageFacts | None] | None = None
 
     def fits(self, layout: Layout) -> bool:
         """Whether ``layout`` reads the same catalog and thresholds as this analysis's."""
@@ -619,10 +624,14 @@ class Analysis:
     def fabrics(self) -> list[Fabric]:
         from rackdesigner.analysis.fabric_graph import build_fabrics
 
-        return self._once(
-            "_fabrics",
-            lambda: build_fabrics(self.links, self.compute_edges, self.device_by_id),
-        )
+        def build() -> list[Fabric]:
+            like = self._like
+            derived = like.fabrics(self) if like is not None and like.fabrics else None
+            if derived is not None:
+                return derived
+            return build_fabrics(self.links, self.compute_edges, self.device_by_id)
+
+        return self._once("_fabrics", build)
 
     @property
     def storage(self) -> StorageFacts:
@@ -631,7 +640,12 @@ class Analysis:
         layout's failed devices (what-if) serve and reach nothing."""
         from rackdesigner.analysis.storage import storage_facts
 
-        return self._once("_storage", lambda: storage_facts(self, self.failed.devices))
+        def build() -> StorageFacts:
+            like = self._like
+            derived = like.storage(self) if like is not None and like.storage else None
+            return derived or storage_facts(self, self.failed.devices)
+
+        return self._once("_storage", build)
 
     @property
     def cdu_loads(self) -> list[CduLoad]:

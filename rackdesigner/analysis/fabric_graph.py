@@ -65,6 +65,15 @@ class Fabric:
     # Its scalable units once found (topology.collectives.within_units): NET007 and the
     # fabric figures both ask, and on 100,000 GPUs each search is a walk over every cable.
     units: list[list[DeviceFacts]] | None = None
+    # Its crossed rails and each GPU node's cabled ports once found (NET008; NET003 and
+    # NET004): each is a walk over every cable. A what-if's failed fabric is given them,
+    # derived from the fabric before (rackdesigner.whatif.fabric_derived).
+    crossed: list[CrossedRail] | None = None
+    node_ports: dict[str, int] | None = None
+    # What the bus figures read of its nodes, once found (topology.collectives: each kind
+    # of node's first; each scalable unit's lowest figure, at an efficiency).
+    kinds: dict[tuple[int, int, int, float], tuple[int, DeviceFacts]] | None = None
+    unit_bests: tuple[float, list[tuple[float, DeviceFacts, bool] | None]] | None = None
 
     @property
     def oversubscription(self) -> float:
@@ -86,6 +95,13 @@ class Fabric:
     @property
     def crossed_rails(self) -> list[CrossedRail]:
         """Crossed rails of the fabric's rail-optimised rail groups (NET008), cable order."""
+        if self.crossed is None:
+            self.crossed = crossed_rails(self.node_leaf_cables())
+        return self.crossed
+
+    def node_leaf_cables(self) -> list[tuple[str, str, str, LinkFacts]]:
+        """Each cable between a GPU node and a leaf, as (node, its port, leaf, the cable),
+        in cable order."""
         leaves = {name for name, s in self.switches.items() if s.tier == 1}
         nodes = {node.id for node in self.nodes}
         cables: list[tuple[str, str, str, LinkFacts]] = []
@@ -100,7 +116,20 @@ class Fabric:
                 append((ia, a.text.partition(":")[2], ib, link))
             elif ib in nodes and ia in leaves:
                 append((ib, b.text.partition(":")[2], ia, link))
-        return crossed_rails(cables)
+        return cables
+
+    def ports_by_node(self) -> dict[str, int]:
+        """Each GPU node's cabled fabric ports (parallel cables counted one by one; nodes
+        with none left out)."""
+        if self.node_ports is None:
+            nodes = {node.id for node in self.nodes}
+            ports: dict[str, int] = {}
+            for link in self.links:
+                for end in (link.a.device, link.b.device):
+                    if end is not None and end.id in nodes:
+                        ports[end.id] = ports.get(end.id, 0) + 1
+            self.node_ports = ports
+        return self.node_ports
 
     @property
     def anchor(self) -> DeviceFacts:

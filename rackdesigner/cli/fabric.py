@@ -177,11 +177,35 @@ def _model_params(ctx: click.Context, param: click.Parameter, value: str | None)
 
 
 def _check(layout: Layout, file: str, source_map: SourceMap | None = None) -> list[Diagnostic]:
-    """The rules' findings, with lines from the text written (``source_map``)."""
+    """The rules' findings, with lines from the text written (``source_map``), after the
+    load errors of the chain written: what a later ``validate`` of the file would say."""
     from rackdesigner.check.engine import check
 
     _, diagnostics = check(layout, file=file, source_map=source_map)
-    return diagnostics
+    return [*_chain_errors(layout, file, source_map), *diagnostics]
+
+
+def _chain_errors(layout: Layout, file: str, source_map: SourceMap | None) -> list[Diagnostic]:
+    """The loader's E001s on the power chain a command wrote (the rules take a chain as
+    read; a chain that would not load must not pass as written)."""
+    from rackdesigner.layout_io.assets import builtin_power_models
+    from rackdesigner.layout_io.power_checks import chain_problems
+    from rackdesigner.model.diagnostics import Diagnostic
+    from rackdesigner.model.refs import Ref
+
+    found = []
+    for problem in chain_problems(layout, builtin_power_models()):
+        if problem.feed is not None:
+            ref = Ref("rack", layout.racks[problem.feed[0]].id)
+        else:
+            ref = Ref("power", layout.power_elements[problem.element].id)
+        line = source_map.line(ref) if source_map is not None else None
+        found.append(
+            Diagnostic(
+                "E001", "error", problem.message, problem.entity, line or 0, file, problem.hint
+            )
+        )
+    return found
 
 
 def _report(

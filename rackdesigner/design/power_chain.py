@@ -87,7 +87,7 @@ def add_power_chain(layout: Layout, redundancy: str = DEFAULT_REDUNDANCY) -> lis
     _sources(plan, sides, redundancy)
     blocks = _blocks(racks, peaks)
     for number, block in enumerate(blocks, 1):
-        _block(plan, number, block, sides, voltage, redundancy)
+        _block(plan, number, block, _sides_of(block, sides), voltage, redundancy)
     layout.power_elements = plan.elements
     for rack, index, element in plan.feeds:
         rack.feeds[index].source = element
@@ -108,6 +108,14 @@ def _main_voltage(racks: list[Rack]) -> float:
         for feed in rack.feeds:
             counts[float(feed.voltage or 0.0)] = counts.get(float(feed.voltage or 0.0), 0) + 1
     return max(counts, key=lambda v: (counts[v], v))
+
+
+def _sides_of(block: list[Rack], sides: list[str]) -> list[str]:
+    """The hall's sides a block's feeds use: a block of racks on two sides gets no UPS for
+    the other two, which would feed nothing (a hall's four-sided node racks and two-sided
+    network racks fall in different blocks)."""
+    used = {feed.side or "A" for rack in block for feed in rack.feeds}
+    return [side for side in sides if side in used]
 
 
 def _blocks(racks: list[Rack], peaks: dict[str, float]) -> list[list[Rack]]:

@@ -22,6 +22,7 @@ puts them (generators/floor.py).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from rackdesigner.analysis.reach import SPLIT
@@ -55,6 +56,9 @@ class StorageRequest:
     su_nodes: int = 32
     pod_sus: int = POD_SUS
     switch: str | None = None  # None: the default switch of the nodes' storage ports
+    # Gives the new storage racks their feeds and PDUs before the switches are placed, so
+    # that a leaf goes where the rack's cooling still takes it with the PDUs' own draw.
+    furnish: Callable[[list[Rack]], None] | None = None
 
 
 @dataclass(slots=True)
@@ -212,7 +216,10 @@ def plan_storage(layout: Layout, request: StorageRequest) -> StorageCounts:
         raise GenerateError(f"{count} appliances for {len(pods)} storage pods: one a pod at least")
     leaf_key, split_key = _leaf_entries(layout, base, base_key, cages, tech, speed, app_speed)
     counts = StorageCounts(nodes=len(nodes), pods=len(pods), appliances=count)
+    before = len(layout.racks)
     _rack_appliances(layout, catalog, appliance, pods, nodes, count, counts)
+    if request.furnish is not None:
+        request.furnish(layout.racks[before:])
     b = _Builder(layout, group.name, catalog_for(layout))
     leaf = _model(layout.catalog[leaf_key], "p")
     app_leaf = _model(layout.catalog[split_key], "s" if split_key != leaf_key else "p")
@@ -356,7 +363,9 @@ def _rack_appliances(
     of the row of its first node (air-cooled, within the air limit with room for a switch)."""
     height = max(1, math.ceil(appliance.height_u))
     power = float(appliance.power or 0.0)
-    per_rack = max(1, min(STORAGE_RACK_U // height, int(AIR_MAX * RACK_SHARE // power or 99)))
+    # An appliance without a published draw (power 0) is racked by height alone.
+    by_air = int(AIR_MAX * RACK_SHARE // power) if power > 0 else STORAGE_RACK_U
+    per_rack = max(1, min(STORAGE_RACK_U // height, by_air))
     shares = [count // len(pods) + (1 if k < count % len(pods) else 0) for k in range(len(pods))]
     for pod, share in zip(pods, shares, strict=True):
         row = nodes[pod.nodes[0]][0].row
@@ -397,6 +406,7 @@ def _build_pod(
     ]
     appliances = iter(pod.appliances)
     leaves: list[Switch] = []
+    homes: set[str] = set()  # the appliances' leaves
     full_down = min(NODE_DOWN, request.su_nodes * rails)
     up = math.ceil(full_down * UP_NUMERATOR / UP_DENOMINATOR - 1e-9)
     for s, members in enumerate(sus):
@@ -443,8 +453,9 @@ def _build_pod(
             home.model = replace(app_leaf, group="p", speed=leaf.speed, ports=app_leaf.ports)
             home.next_port = 1
         leaves.append(home)
+        homes.add(home.id)
         counts.storage_leaves += 1
-    _spines(b, leaves, leaf, number, counts)
+    _spines(b, leaves, leaf, number, counts, homes)
 
 
 def _collapsed(
@@ -495,15 +506,25 @@ def _cable_appliance(
 
 
 def _spines(
-    b: Builder, leaves: list[Switch], model: SwitchModel, pod: int, counts: StorageCounts
+    b: Builder,
+    leaves: list[Switch],
+    model: SwitchModel,
+    pod: int,
+    counts: StorageCounts,
+    homes: frozenset[str] | set[str] = frozenset(),
 ) -> None:
     """The pod's spines: the fewest (two at least) over which every leaf's uplinks spread
-    round-robin within the spines' ports; none where one leaf is the whole pod."""
+    round-robin within the spines' ports; none where one leaf is the whole pod. Every node
+    leaf reaches every spine; an appliances' leaf (``homes``) with fewer uplinks than
+    spines takes as many spines as it has uplinks: each node leaf still reaches it."""
     wanting = [leaf for leaf in leaves if leaf.want_up > 0]
     if len(leaves) <= 1 or not wanting:
         return
     total = sum(leaf.want_up for leaf in wanting)
-    fewest = min(leaf.want_up for leaf in wanting)
+    fewest = min(
+        (leaf.want_up for leaf in wanting if leaf.id not in homes),
+        default=max(leaf.want_up for leaf in wanting),
+    )
     count = max(2, math.ceil(total / model.ports))
     while count <= fewest:
         loads = [0] * count

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from rackdesigner.analysis.cords import INLET_OF
@@ -465,7 +466,15 @@ def build(
     fabric_cpu = time.process_time() - cpu
     fabric_done = time.perf_counter()
     apply_plan(layout, plan)
-    storage = _storage_or_warning(layout, plan, options, dtype)
+    storage = _storage_or_warning(
+        layout,
+        plan,
+        options,
+        dtype,
+        lambda racks: _power_and_furniture(
+            Layout("", racks=racks), options, catalog, sizes, ahead=True
+        ),
+    )
     merged = catalog_for(layout)  # with the layout's own entries (a server's GPU)
     side_counts = _power_and_furniture(layout, options, merged, sizes)
     if timings is not None:
@@ -492,10 +501,15 @@ def _cluster_gpus(options: NewOptions) -> int:
 
 
 def _storage_or_warning(
-    layout: Layout, plan: FabricPlan, options: NewOptions, dtype: DeviceType
+    layout: Layout,
+    plan: FabricPlan,
+    options: NewOptions,
+    dtype: DeviceType,
+    furnish: Callable[[list[Rack]], None],
 ) -> StorageCounts | None:
-    """The storage tier and fabric, or the plan's warning why none was built."""
-    storage = _storage(layout, options, options.su_nodes or 32)
+    """The storage tier and fabric, or the plan's warning why none was built. ``furnish``
+    gives the storage racks their feeds and PDUs before their switches are placed."""
+    storage = _storage(layout, options, options.su_nodes or 32, furnish)
     if storage is None and options.wants_storage:
         plan.warnings.append(
             f"{dtype.key} has no storage ports: no parallel file system or storage fabric was "
@@ -600,7 +614,12 @@ def _chain(layout: Layout, options: NewOptions) -> list[str]:
         raise GenerateError(str(error)) from None
 
 
-def _storage(layout: Layout, options: NewOptions, su_nodes: int) -> StorageCounts | None:
+def _storage(
+    layout: Layout,
+    options: NewOptions,
+    su_nodes: int,
+    furnish: Callable[[list[Rack]], None] | None = None,
+) -> StorageCounts | None:
     """The parallel file system and its storage fabric for a training cluster (storage
     racks, leaves, spines, cables; docs/storage.md), its level written in the workload."""
     if not options.wants_storage:
@@ -611,6 +630,7 @@ def _storage(layout: Layout, options: NewOptions, su_nodes: int) -> StorageCount
         appliances=options.storage_appliances,
         su_nodes=su_nodes,
         switch=options.storage_switch,
+        furnish=furnish,
     )
     if not _storage_ports(layout):
         return None  # no storage NIC to cable: STO004 says so; the header too

@@ -22,6 +22,7 @@ scalable units it is divided by r as above.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -54,12 +55,35 @@ def intra_node(dev: DeviceFacts, efficiency: float) -> float | None:
     return None if figure is None else figure * efficiency
 
 
+def intra_nodes(efficiency: float) -> Callable[[DeviceFacts], float | None]:
+    """:func:`intra_node` at ``efficiency``, worked out once per GPU, GPU count and device
+    type among the nodes it is asked of (a fabric's thousands of nodes are of a few)."""
+    memo: dict[tuple[int, int, int], float | None] = {}
+
+    def of(dev: DeviceFacts) -> float | None:
+        key = (id(dev.gpu), dev.gpus, id(dev.type))
+        if key not in memo:
+            memo[key] = intra_node(dev, efficiency)
+        return memo[key]
+
+    return of
+
+
 def scalable_units(fabric: Fabric) -> list[list[DeviceFacts]]:
     """The fabric's scalable units: its rail-optimised rail groups (rules.md Definitions) of
     two or more GPU nodes whose every node-to-leaf cable lands on its port's rail leaf (no
     crossed rail, NET008), in the order of their first node. Linear in the cables."""
     by_id = {node.id: node for node in fabric.nodes}
-    cables = _node_leaf_cables(fabric, by_id)
+    return units_of(_node_leaf_cables(fabric, by_id), by_id)
+
+
+def units_of(
+    cables: list[tuple[str, str, str]], by_id: dict[str, DeviceFacts]
+) -> list[list[DeviceFacts]]:
+    """The scalable units of the node-to-leaf ``cables`` (node, its port, leaf) of the GPU
+    nodes ``by_id`` (in node order): :func:`scalable_units` of the rail groups they make.
+    Each rail group's units are its own (a what-if derives a failed fabric's units for the
+    groups a failure touches only)."""
     root_of, members = _rail_groups(cables, by_id)
     rail = _rails(cables, root_of, members)
     clean = {root for root, nodes in members.items() if len(nodes) >= 2}
@@ -141,24 +165,46 @@ class WithinUnits:
     capped: bool
 
 
+Best = tuple[float, "DeviceFacts", bool]  # a figure, its node, whether the inside caps it
+
+
+def unit_best(
+    unit: list[DeviceFacts],
+    bandwidths: dict[str, float],
+    efficiency: float,
+    inside_of: Callable[[DeviceFacts], float | None],
+) -> Best | None:
+    """The lowest figure within one scalable unit, its first node with it (``bandwidths``:
+    each node's fabric bandwidth; ``inside_of``: :func:`intra_node` at ``efficiency``)."""
+    best: Best | None = None
+    for node in unit:
+        bandwidth = bandwidths.get(node.id, 0.0)
+        if bandwidth <= 0:
+            continue
+        figure = bandwidth * efficiency
+        inside = inside_of(node)
+        capped = inside is not None and inside < figure
+        if capped:
+            assert inside is not None
+            figure = inside
+        if best is None or figure < best[0]:
+            best = (figure, node, capped)
+    return best
+
+
 def within_units(fabric: Fabric, efficiency: float) -> WithinUnits:
     units = fabric.units  # found once per fabric: a fabric is not changed once built
     if units is None:
         units = fabric.units = scalable_units(fabric) if len(fabric.nodes) >= 2 else []
-    best: tuple[float, DeviceFacts, bool] | None = None
-    for unit in units:
-        for node in unit:
-            bandwidth = fabric.node_bandwidth.get(node.id, 0.0)
-            if bandwidth <= 0:
-                continue
-            figure = bandwidth * efficiency
-            inside = intra_node(node, efficiency)
-            capped = inside is not None and inside < figure
-            if capped:
-                assert inside is not None
-                figure = inside
-            if best is None or figure < best[0]:
-                best = (figure, node, capped)
+    found = fabric.unit_bests  # each unit's lowest, once per fabric and efficiency
+    if found is None or found[0] != efficiency:
+        inside_of = intra_nodes(efficiency)
+        bests = [unit_best(u, fabric.node_bandwidth, efficiency, inside_of) for u in units]
+        found = fabric.unit_bests = (efficiency, bests)
+    best: Best | None = None
+    for candidate in found[1]:  # the first lowest in unit order, then node order
+        if candidate is not None and (best is None or candidate[0] < best[0]):
+            best = candidate
     return WithinUnits(
         units=len(units),
         covers=len(units) == 1 and len(units[0]) == len(fabric.nodes),
@@ -166,6 +212,28 @@ def within_units(fabric: Fabric, efficiency: float) -> WithinUnits:
         node=best[1] if best else None,
         capped=best[2] if best else False,
     )
+
+
+NodeKey = tuple[int, int, int, float]
+
+
+def node_key(node: DeviceFacts, bandwidth: float) -> NodeKey:
+    """What the bus figures read of a GPU node: its GPU, their count, its device type (by
+    identity: the catalog's) and its fabric bandwidth."""
+    return (id(node.gpu), node.gpus, id(node.type), bandwidth)
+
+
+def node_kinds(fabric: Fabric) -> dict[NodeKey, tuple[int, DeviceFacts]]:
+    """Each kind of GPU node of the fabric (:func:`node_key`) and the first node of that
+    kind (its index in the fabric's nodes, the node), found once per fabric: nodes of a
+    kind have the same figures, so the lowest figure's first node is a kind's first."""
+    if fabric.kinds is None:
+        kinds: dict[NodeKey, tuple[int, DeviceFacts]] = {}
+        bandwidths = fabric.node_bandwidth
+        for at, node in enumerate(fabric.nodes):
+            kinds.setdefault(node_key(node, bandwidths.get(node.id, 0.0)), (at, node))
+        fabric.kinds = kinds
+    return fabric.kinds
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +282,17 @@ def fabric_bus_bandwidth(
     )
 
 
+def lowest_bandwidth(fabric: Fabric) -> tuple[float, DeviceFacts] | None:
+    """The lowest fabric bandwidth of the fabric's nodes (of those with one) and the first
+    node with it (NET003), from the kinds of node: no walk over the nodes."""
+    found: tuple[float, int, DeviceFacts] | None = None
+    for key, (at, node) in node_kinds(fabric).items():
+        bandwidth = key[3]
+        if bandwidth > 0 and (found is None or (bandwidth, at) < found[:2]):
+            found = (bandwidth, at, node)
+    return (found[0], found[2]) if found is not None else None
+
+
 def _lowest_figures(
     fabric: Fabric, efficiency: float, ratio: float
 ) -> tuple[
@@ -227,8 +306,10 @@ def _lowest_figures(
     intra: tuple[float, DeviceFacts] | None = None
     inter: tuple[float, DeviceFacts, float, bool] | None = None
     bandwidths = set()
-    for node in fabric.nodes:
-        inside = intra_node(node, efficiency)
+    inside_of = intra_nodes(efficiency)
+    firsts = sorted(node_kinds(fabric).values(), key=lambda first: first[0])
+    for _, node in firsts:  # nodes of one kind have one figure: the first can be lowest
+        inside = inside_of(node)
         if inside is not None and (intra is None or inside < intra[0]):
             intra = (inside, node)
         bandwidth = fabric.node_bandwidth.get(node.id, 0.0)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 class SizingError(ValueError):
@@ -124,6 +125,7 @@ class Counts:
     tiers: int
 
 
+@lru_cache(maxsize=1024)  # NET004 on each failed layout of a what-if: the same sizes
 def dragonfly_counts(n: int, rails: int, radix: int) -> Counts:
     """Switches and cables of the dragonfly generator's 1:1 build (equal port speeds)."""
     shape = dragonfly_shape(n, rails, radix, radix, 1.0)
@@ -131,6 +133,7 @@ def dragonfly_counts(n: int, rails: int, radix: int) -> Counts:
     return Counts(sum(shape.leaves) + sum(shape.spines), 2 * n * rails + global_links, 2)
 
 
+@lru_cache(maxsize=1024)
 def fat_tree_counts(n: int, rails: int, radix: int, su_nodes: int | None = None) -> Counts:
     """Switches and cables of the rail generator's shared tree at 1:1 (equal port speeds):
     two tiers while one spine tier closes, else a core tier (pods of k/2 leaves). An SU

@@ -32,6 +32,7 @@ and the fabric only when a switch, a node or a cable is gone.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rackdesigner.model.progress import each
@@ -52,9 +53,10 @@ from rackdesigner.whatif.results import (
 from rackdesigner.whatif.storage import StorageLosses
 
 if TYPE_CHECKING:
-    from rackdesigner.analysis import Analysis
+    from rackdesigner.analysis import Analysis, Like
     from rackdesigner.model.diagnostics import Diagnostic
-    from rackdesigner.whatif.failed import Cables
+    from rackdesigner.whatif.fabric_derived import FabricDerivation
+    from rackdesigner.whatif.failed import Cables, FailedState
     from rackdesigner.whatif.incremental import Baseline, Ports
 
 __all__ = [
@@ -96,6 +98,7 @@ class WhatIf:
         self.storage = StorageLosses(analysis)
         self._cables: Cables | None = None  # each device's cables (whatif.failed.cables_of)
         self._ports: Ports | None = None  # and each port's
+        self._derivation: FabricDerivation | None = None  # the failed layouts' fabrics
 
     # -- one scenario ----------------------------------------------------------------------
 
@@ -205,9 +208,29 @@ class WhatIf:
         )
         # The failed layout's analysis shares the layout's where the failure leaves it alone.
         like = Like(self.analysis, state.touched, state.kept)
+        if not lost.links:  # its fabrics too: the layout's less what went down
+            like = self._derived_fabrics(like, state)
         failed = Analysis(state.layout, failed=state.failed, like=like)
         new = plan.check(failed, before=self._checked).new_findings(self._checked, state.layout)
         # The cable plant refers back to its analysis: without the cycle the failed
         # analysis goes now, not at a collection (``whatif`` pauses the collector).
         failed._plant = None
         return new
+
+    def _derived_fabrics(self, like: Like, state: FailedState) -> Like:
+        """``like`` with the failed layout's fabrics and storage facts derived from the
+        layout's (:mod:`.fabric_derived`): ``state`` took only the cables of the devices
+        down."""
+        from rackdesigner.whatif.fabric_derived import FabricDerivation
+
+        assert self._cables is not None
+        if self._derivation is None:
+            self._derivation = FabricDerivation(self.analysis, self._cables)
+        derivation = self._derivation
+        down = state.failed.devices
+        fresh = like.fresh(state.layout, state.failed)
+        return replace(
+            like,
+            fabrics=lambda failed: derivation.fabrics(failed, down, fresh),
+            storage=lambda _failed: derivation.storage(down),
+        )

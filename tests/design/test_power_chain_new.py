@@ -30,8 +30,12 @@ def chain_findings(options: NewOptions) -> tuple[Analysis, list[str]]:
 def test_new_writes_a_valid_2n_chain_at_every_size(gpus: int) -> None:
     """Every rack's feeds hang on the chain, no finding of the chain's rules, and no
     element whose loss takes a redundant rack down (2N: sides meet nowhere)."""
+    from rackdesigner.layout_io.assets import builtin_power_models
+    from rackdesigner.layout_io.power_checks import chain_problems
+
     analysis, found = chain_findings(NewOptions(gpus=gpus))
     assert found == []
+    assert chain_problems(analysis.layout, builtin_power_models()) == []
     chain = analysis.power_chain
     assert all(f.source for r in analysis.layout.racks for f in r.feeds)
     assert shared_elements(chain) == {}
@@ -95,3 +99,47 @@ def test_gb300_smoothing_caps_the_trays_peak_at_their_steady_draw() -> None:
 def test_an_unknown_redundancy_is_refused() -> None:
     with pytest.raises(GenerateError, match="choose 2n, n\\+1, block"):
         build(NewOptions(gpus=32, power_redundancy="3n"))
+
+
+def test_a_block_of_two_sided_racks_gets_no_ups_for_the_halls_other_sides(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hall of four-sided node racks and two-sided network racks, cut into blocks small
+    enough that a block holds only network racks (as a 100,000-GPU hall's spine rows do at
+    1.2 MW a block): that block's chain has UPSs for sides A and B only. It used to get
+    one for C and D too, feeding nothing, which the loader refuses (E001) though `new`
+    said the file was clean."""
+    from rackdesigner.design import power_chain
+    from rackdesigner.layout_io.assets import builtin_power_models
+    from rackdesigner.layout_io.power_checks import chain_problems
+
+    monkeypatch.setattr(power_chain, "BLOCK_MAX", 1.0)  # a block a rack
+    layout = build(NewOptions(gpus=1024)).layout
+    assert chain_problems(layout, builtin_power_models()) == []
+    first = layout.racks[0]  # a01, a network rack on sides A and B, a block of its own
+    assert sorted({f.side for f in first.feeds}) == ["A", "B"]
+    ups = {e.id for e in layout.power_elements if e.kind == "ups" and e.id.startswith("ups-b1-")}
+    assert ups == {"ups-b1-a", "ups-b1-b"}
+    assert {e.id for e in layout.power_elements if e.id.startswith("ups-b3-")} == {
+        f"ups-b3-{side}" for side in "abcd"
+    }  # a03, a node rack on four sides
+
+
+def test_new_reports_a_chain_that_would_not_load() -> None:
+    """`new` checks the chain it wrote as the loader will (one E001 with its line), not only
+    with the rules: an element that feeds nothing is an error in its report."""
+    from rackdesigner.cli.fabric import _check
+    from rackdesigner.layout_io import dumps
+    from rackdesigner.layout_io.linemap import scan
+    from rackdesigner.layout_io.sources import source_map
+    from rackdesigner.model.layout import PowerElement
+
+    layout = build(NewOptions(gpus=32)).layout
+    layout.power_elements.append(PowerElement("ups-orphan", "ups", ["utility-1"]))
+    text = dumps(layout)
+    found = [
+        d for d in _check(layout, "x.toml", source_map(layout, scan(text))) if d.code == "E001"
+    ]
+    assert [d.entity for d in found] == ["power element ups-orphan"]
+    lines = text.splitlines()[found[0].line - 1 : found[0].line + 1]
+    assert lines == ["[[power.elements]]", 'id = "ups-orphan"']

@@ -149,3 +149,58 @@ def test_an_object_store_or_unknown_model_is_refused_as_the_parallel_file_system
         build(NewOptions(gpus=64, storage_model="minio-node"))
     with pytest.raises(GenerateError, match="did you mean"):
         build(NewOptions(gpus=64, storage_model="ddn-ai400x"))
+
+
+@pytest.mark.parametrize("level", ["better", "best"])
+def test_a_storage_rack_keeps_within_the_air_limit_with_its_pdus(level: str) -> None:
+    """2,048 GPUs at the better (and best) level. A storage rack of two DDN AI400X2 Turbo
+    (2 x 2.5 kW) leaves 10 kW of the 15 kW air limit; five 2 kW SN5600 storage leaves used
+    to be placed in it before it had PDUs, filling the 10 kW exactly, and its two PDUs'
+    own 2 x 20 W then put it at 15,040 W (COOL001, an error in a file `new` wrote and
+    said was clean of errors). The storage racks now get their feeds and PDUs before the
+    leaves are placed: b32 (better) takes four leaves, 5,000 + 8,000 + 40 = 13,040 W, and
+    the layout has no error at all."""
+    from rackdesigner.analysis import Analysis
+    from rackdesigner.check.engine import check
+
+    layout = build(NewOptions(gpus=2048, storage_level=level)).layout
+    _, found = check(layout)
+    assert [f"{d.code} {d.entity}" for d in found if d.severity == "error"] == []
+    analysis = Analysis(layout)
+    storage = [f for f in analysis.racks if f.rack.label == "storage"]
+    assert storage and all(f.air_heat <= 15e3 for f in storage)
+
+
+def test_an_appliance_leaf_with_fewer_uplinks_than_spines_takes_as_many_spines() -> None:
+    """1,024 GPUs on IBM ESS 3500s (the bundled training-128's storage): 128 nodes in 4 SUs
+    of 32, each node's 2 storage ports on the SU's 2 leaves (8 node leaves, ceil(32 x 3/4)
+    = 24 uplinks each, 192) and one ESS 3500 (its 91 GB/s of reads meet "good", 15 GB/s
+    x 1,024 / 256 = 60 GB/s) on a leaf of its own: 4 x 200 Gb/s ports, ceil(4 x 200 /
+    400) = 2 uplinks. 194 uplinks take ceil(194 / 64) = 4 spines. `new` used to refuse ("9 leaves
+    of 194 uplinks need more than one spine tier") because the appliance leaf could not
+    reach all four; it now reaches two of them, and every node leaf reaches all four (6
+    each), so every node still reaches the appliance: no error."""
+    layout = build(NewOptions(gpus=1024, storage_model="ibm-ess3500")).layout
+    _, found = check(layout)
+    assert [f"{d.code} {d.entity}" for d in found if d.severity == "error"] == []
+    assert not [d for d in found if d.code.startswith("STO")]
+    devices = {d.id: d for _, d in layout.devices()}
+    spines = sorted(i for i, d in devices.items() if "-sspine" in i)
+    assert len(spines) == 4
+    home = next(d.id for d in devices.values() if "appliances" in (d.label or ""))
+    up = [
+        (b if a.startswith(home + ":") else a).split(":")[0]
+        for a, b in ((link.a, link.b) for link in layout.links)
+        if (a.startswith(home + ":") or b.startswith(home + ":")) and "-sspine" in a + b
+    ]
+    assert len(up) == 2 and len(set(up)) == 2
+
+
+def test_an_appliance_without_a_published_draw_is_racked_by_height() -> None:
+    """The NetApp AFF A900 has no power figure in the catalog: its storage racks hold as
+    many as fit by height (it used to divide the air limit by 0 W: an internal error).
+    PWR009 says its draw is unknown; nothing else errs."""
+    layout = build(NewOptions(gpus=1024, storage_model="netapp-aff-a900")).layout
+    _, found = check(layout)
+    assert [f"{d.code} {d.entity}" for d in found if d.severity == "error"] == []
+    assert any(d.code == "PWR009" for d in found)

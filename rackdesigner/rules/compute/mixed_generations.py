@@ -26,11 +26,17 @@ from collections.abc import Iterator
 from rackdesigner.analysis import Analysis
 from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
+from rackdesigner.topology.collectives import node_kinds
 
 
 @rule("CMP002", "warning", scope="fabric")
 def mixed_generations(analysis: Analysis) -> Iterator[Finding]:
     for fabric in analysis.fabrics:
+        # Nodes of a kind share their GPU: fewer than two generations among the kinds'
+        # first nodes is fewer than two among the nodes, told without a walk over them.
+        firsts = {n.gpu.generation for _, n in node_kinds(fabric).values() if n.gpu}
+        if len(firsts - {None, ""}) < 2:
+            continue
         generations = fabric.generations
         if len(generations) < 2:
             continue

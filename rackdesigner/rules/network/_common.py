@@ -70,3 +70,17 @@ def gpu_units(analysis: Analysis) -> list[GpuUnit]:
             units.append(unit)
         unit.members.append(dev)
     return units
+
+
+def all_on_fabrics(analysis: Analysis) -> bool:
+    """Whether every GPU node that works is on a compute fabric, told from the counts of
+    the fabrics' nodes and of the GPU nodes by model, without a walk over the devices (a
+    what-if asks once per failed layout)."""
+    nodes = sum(len(d) for d in analysis.types_used.values() if d and d[0].is_gpu_node)
+    by_id, failed = analysis.device_by_id, analysis.failed.devices
+    # An id taken twice counts once here: never fewer than the nodes that work.
+    down = sum(1 for d in failed if d in by_id and by_id[d].is_gpu_node)
+    on = 0
+    for fabric in analysis.fabrics:  # each node has a bandwidth entry: no walk over them
+        on += len(fabric.nodes) - sum(1 for d in failed if d in fabric.node_bandwidth)
+    return on >= nodes - down

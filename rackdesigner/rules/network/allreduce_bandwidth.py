@@ -56,7 +56,7 @@ from rackdesigner.analysis.rack_scale import SU_DOMAINS
 from rackdesigner.model.units import BYTE_RATE, RATIO, fmt
 from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.network._common import nodes_text, ratio_text
+from rackdesigner.rules.network._common import all_on_fabrics, nodes_text, ratio_text
 from rackdesigner.topology.collectives import (
     FabricBusBandwidth,
     fabric_bus_bandwidth,
@@ -347,6 +347,8 @@ def _between_part(bus: FabricBusBandwidth, efficiency: float, values: dict[str, 
 
 def _outside_fabrics(analysis: Analysis, efficiency: float) -> Iterator[Finding]:
     """GPU nodes outside any fabric: the intra-node figure, once per device model."""
+    if all_on_fabrics(analysis):
+        return
     cabled = {id(node) for fabric in analysis.fabrics for node in fabric.nodes}
     seen: dict[str, list[DeviceFacts]] = {}
     for dev in analysis.devices:

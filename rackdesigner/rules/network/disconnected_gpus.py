@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 
 from rackdesigner.analysis import Analysis
 from rackdesigner.rules.base import Finding, rule
-from rackdesigner.rules.network._common import GpuUnit, gpu_units, nodes_text
+from rackdesigner.rules.network._common import GpuUnit, all_on_fabrics, gpu_units, nodes_text
 
 if TYPE_CHECKING:
     from rackdesigner.analysis.fabric_graph import Fabric
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 @rule("NET006", "error", scope="fabric")
 def disconnected_gpus(analysis: Analysis) -> Iterator[Finding]:
-    if not analysis.is_training:
+    if not analysis.is_training or _all_on_one(analysis):
         return
     units = gpu_units(analysis)
     if len(units) < 2:
@@ -80,6 +80,11 @@ def disconnected_gpus(analysis: Analysis) -> Iterator[Finding]:
             f"fabric {main_name}, or its nodes to the same leaves",
             values={"gpus": float(fabric.gpus), "main_gpus": float(main.gpus)},
         )
+
+
+def _all_on_one(analysis: Analysis) -> bool:
+    """Whether one fabric holds every GPU node that works: then nothing is apart."""
+    return sum(1 for f in analysis.fabrics if f.nodes) == 1 and all_on_fabrics(analysis)
 
 
 def _joined(fabrics: list[Fabric], units: list[GpuUnit], on: dict[int, int]) -> list[int]:

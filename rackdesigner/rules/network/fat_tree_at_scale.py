@@ -43,21 +43,24 @@ def _radix(dev: DeviceFacts) -> int:
     )
 
 
+def _model_radix(dev: DeviceFacts, radii: dict[str, int]) -> int:
+    found = radii.get(dev.device.model)
+    if found is None:
+        found = radii[dev.device.model] = _radix(dev)
+    return found
+
+
 @rule("NET004", "info", scope="fabric", thresholds=("dragonfly_min_gpus",))
 def fat_tree_at_scale(analysis: Analysis) -> Iterator[Finding]:
     limit = analysis.thresholds["dragonfly_min_gpus"]
     for fabric in analysis.fabrics:
         if not fabric.is_fat_tree or fabric.gpus <= limit or len(fabric.nodes) < 2:
             continue
-        radix = min((_radix(s.device) for s in fabric.tier_switches(1)), default=0)
+        radii: dict[str, int] = {}  # a switch's ports are its model's
+        radix = min((_model_radix(s.device, radii) for s in fabric.tier_switches(1)), default=0)
         if radix < 2:
             continue
-        nodes = {node.id for node in fabric.nodes}
-        ports: dict[str, int] = {}
-        for link in fabric.links:
-            for end in (link.a.device, link.b.device):
-                if end is not None and end.id in nodes:
-                    ports[end.id] = ports.get(end.id, 0) + 1
+        ports = fabric.ports_by_node()
         node_ports = sum(ports.values())
         closes = two_tier_limit(radix)
         if node_ports <= closes:

@@ -50,6 +50,7 @@ from rackdesigner.analysis.workload_memory import BITS_PER_BYTE
 from rackdesigner.model.units import BANDWIDTH, BYTE_RATE, RATIO, fmt, fmt_count
 from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
+from rackdesigner.topology.collectives import lowest_bandwidth
 
 if TYPE_CHECKING:  # networkx loads only when a rule asks for analysis.fabrics
     from rackdesigner.analysis.fabric_graph import Fabric
@@ -71,13 +72,8 @@ def gradient_traffic(analysis: Analysis) -> Iterator[Finding]:
         if n < 2 or sync is None:
             continue
         per_node = sync.per_node * float(steps) * BITS_PER_BYTE
-        worst: tuple[float, DeviceFacts] | None = None
-        for node in fabric.nodes:
-            bandwidth = fabric.node_bandwidth.get(node.id, 0.0)
-            if bandwidth <= 0:
-                continue  # unknown port speeds: nothing to compare
-            if worst is None or bandwidth < worst[0]:
-                worst = (bandwidth, node)
+        # The first node with the lowest fabric bandwidth (unknown port speeds: none).
+        worst = lowest_bandwidth(fabric)
         if worst is None or per_node <= worst[0] * efficiency * (1 + 1e-9):
             continue
         bandwidth, node = worst
@@ -110,8 +106,4 @@ def gradient_traffic(analysis: Analysis) -> Iterator[Finding]:
 
 def _fabric_ports(fabric: Fabric, node: DeviceFacts) -> int:
     """The node's cabled compute-fabric ports (parallel cables counted one by one)."""
-    count = 0
-    for link in fabric.links:
-        if link.a.device is node or link.b.device is node:
-            count += 1
-    return max(count, 1)
+    return max(fabric.ports_by_node().get(node.id, 0), 1)

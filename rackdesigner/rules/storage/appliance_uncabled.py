@@ -28,8 +28,8 @@ from rackdesigner.rules.base import Finding, rule
 @rule("STO010", "warning", scope="fabric")
 def appliance_uncabled(analysis: Analysis) -> Iterator[Finding]:
     facts = analysis.storage
-    if not facts.nodes:
-        return
+    if not facts.nodes or not (facts.pfs.devices or facts.objects.devices):
+        return  # no node, or no appliance to judge
     edges = facts.fabric.edges
     switches = set(facts.switches)
     nodes = {dev.id for dev in facts.nodes}
