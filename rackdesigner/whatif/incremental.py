@@ -260,8 +260,9 @@ def _changed_parts(rule: Rule, analysis: Analysis) -> list[Part] | None:
 # layout keeps as it was, every rack, feed and device with its fields, and a failed device
 # its model and GPUs (it only draws nothing and makes no heat): ids and places (PLC005),
 # the feeds' circuits (PWR003), the NVLink domains' racks and trays (NVL001, NVL003), the
-# GPU nodes' models, GPUs and GPU memory against the workload (CMP007, CMP009).
-_FAILURE_BLIND = frozenset({"PLC005", "PWR003", "NVL001", "NVL003", "CMP007", "CMP009"})
+# GPU nodes' models, GPUs and GPU memory against the workload (CMP007, CMP009), the racks'
+# cooling and the GPUs in all, a failed node's counted (COOL004).
+_FAILURE_BLIND = frozenset({"PLC005", "PWR003", "NVL001", "NVL003", "CMP007", "CMP009", "COOL004"})
 # The parallel file system's read and write against the GPUs (STO002, STO003) find nothing
 # without an appliance of it, and a failed layout's appliances are the layout's less some.
 _PFS_RULES = frozenset({"STO002", "STO003"})
