@@ -271,10 +271,10 @@ def _derived_exactly(before: Analysis, shared: Analysis, failed: Analysis, text:
     assert [_facts(f) for f in shared.links_at(picked)] == [
         _facts(failed.links[i]) for i in picked
     ], text
-    made = shared.links_at(picked)  # the same facts when read again, and in the table
-    assert all(a is b for a, b in zip(made, shared.links_at(picked), strict=True)), text
+    read = shared.links_at(picked)  # the same facts when read again, and in the table
+    assert all(a is b for a, b in zip(read, shared.links_at(picked), strict=True)), text
     edges = shared.compute_edges
-    assert all(shared.links[i] is made[n] for n, i in enumerate(picked)), text
+    assert all(shared.links[i] is read[n] for n, i in enumerate(picked)), text
 
     def edge(found: dict[str, object]) -> tuple[object, ...]:
         cables = [_facts(f) for f in found["links"]]  # type: ignore[attr-defined]
