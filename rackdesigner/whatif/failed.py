@@ -122,18 +122,14 @@ def cables_of(layout: Layout) -> Cables:
     return found
 
 
-def kept_links(
-    layout: Layout, down: Iterable[str], links: Iterable[int] = (), cables: Cables | None = None
-) -> list[int]:
-    """The indexes of ``layout``'s cables that :func:`failed_layout` keeps, in order
-    (``cables``: the layout's :func:`cables_of`)."""
+def kept_links(layout: Layout, down: Iterable[str], links: Iterable[int] = ()) -> list[int]:
+    """The indexes of ``layout``'s cables that :func:`failed_layout` keeps, in order (with
+    the layout's :func:`cables_of`, :func:`cut_links` finds those it leaves out without a
+    walk over every cable)."""
     gone = set(down)
     cut = set(links)
     if not gone and not cut:
         return list(range(len(layout.links)))
-    if cables is not None:
-        cut.update(number for device in gone for number in cables.get(device, ()))
-        return [number for number in range(len(layout.links)) if number not in cut]
     return [
         number
         for number, link in enumerate(layout.links)
