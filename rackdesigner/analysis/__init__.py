@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import threading
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from rackdesigner.analysis.devices import device_facts, liquid_fraction
 from rackdesigner.analysis.facts import (
@@ -32,10 +32,13 @@ from rackdesigner.analysis.facts import (
 )
 from rackdesigner.analysis.failures import Failed, RackPower, rack_power
 from rackdesigner.analysis.geometry import RackPlace, SiteGeometry, rack_places
-from rackdesigner.analysis.links import Edges, derive_links, resolve_links
+from rackdesigner.analysis.kept_links import KeptLinks, kept_ok
+from rackdesigner.analysis.links import Edges, derive_link, derive_links, edges_of, resolve_links
 from rackdesigner.analysis.power_sides import SQRT3
 from rackdesigner.analysis.racks import (
     cdu_loads,
+    cdu_loads_after,
+    cdu_named,
     cooling_verdict,
     phase_misfit,
     rack_facts,
@@ -125,7 +128,7 @@ class Like:
 
     analysis: Analysis
     touched: frozenset[str]  # rack ids whose devices' facts are made anew
-    kept: tuple[int, ...] | None = None
+    kept: Sequence[int] | None = None
     # The other's fabrics derived from this analysis's, or None where they must be built
     # (rackdesigner.whatif.fabric_derived).
     fabrics: Callable[[Analysis], list[Fabric] | None] | None = None
@@ -146,9 +149,21 @@ class Like:
         any with a failed device (its facts change) or a failed feed."""
         dark = failed.devices
         racks = {rack for rack, _feed in failed.feeds}
-        if dark:
+        if dark and layout.racks is self.analysis.layout.racks:
+            racks.update(self.analysis.racks_holding(dark))
+        elif dark:
             racks.update(r.id for r in layout.racks if any(d.id in dark for d in r.devices))
         return self.touched | racks
+
+
+@dataclass(slots=True)
+class _RackIndex:
+    """An analysis's racks by id, by the devices their door and CDUs name, and the racks
+    holding each device id (:meth:`Analysis._rack_index`)."""
+
+    by_rack: dict[str, list[int]]
+    naming: dict[str, list[int]]
+    holding: dict[str, list[str]]
 
 
 class Analysis:
@@ -188,16 +203,26 @@ class Analysis:
         )
         self.geometry = SiteGeometry.of(layout.site)
         self.workload = layout.workload
-        places = rack_places(layout)
-        device_lists, shared = self._device_lists()
+        # (what-if) ``like``'s analysis where this layout holds its very racks (a failed
+        # layout's): their places, names and devices' order are its, to be adjusted only
+        # where facts are made anew.
+        self._alike = base if base is not None and layout.racks is base.layout.racks else None
+        self._places: dict[int, RackPlace] = (
+            self._alike._places
+            if self._alike is not None and layout.site is self._alike.layout.site
+            else rack_places(layout)
+        )
         self.devices: list[DeviceFacts] = []
         self.device_by_id: dict[str, DeviceFacts] = {}
-        self._index_devices(device_lists)
-        dark = self.failed.devices
-        for dev in self.devices if dark else ():
-            if dev.id in dark:  # a failed device draws nothing
-                dev.power, dev.power_estimated, dev.power_demand = 0.0, False, None
-        self.racks: list[RackFacts] = self._make_racks(places, device_lists, shared)
+        # (what-if) With ``like``: the indexes of the racks whose facts are made anew (the
+        # others' are ``like``'s analysis's, the same objects); None without it.
+        self.made_racks: frozenset[int] | None = None
+        self.racks: list[RackFacts] = []
+        self._index: _RackIndex | None = None  # _rack_index()
+        if self._alike is not None:
+            self._facts_alike(self._alike)
+        else:
+            self._facts_all()
         # (what-if) How each rack with a feed, PDU or power shelf lost runs now.
         self.running: dict[int, RackPower] = self._run_failed() if self.failed else {}
         # Names, places and site totals (_totals).
@@ -205,11 +230,14 @@ class Analysis:
         self.site_load = 0.0
         self.site_load_unknown = False
         self.total_gpus = 0
+        self._slots: dict[int, int] | None = None  # _type_slots()
         self._totals()
         # Computed on first use.
         self._pathways: tuple[PathwayGraph | None] | None = None
         self._plant: CablePlant | None = None
         self._links: tuple[list[LinkFacts], Edges] | None = None
+        self._unclean: list[int] | None = None  # unclean_links()
+        self._kept: KeptLinks | Literal[False] | None = None  # _kept_links(); False: not so
         self._fabrics: list[Fabric] | None = None
         self._cdu_loads: list[CduLoad] | None = None
         self._storage: StorageFacts | None = None
@@ -220,6 +248,69 @@ class Analysis:
         # (v1.4) (cdu_loads, racks, the power chain), for those.
         self._power_chain: tuple[list[CduLoad], list[RackFacts], PowerChain] | None = None
 
+    @property
+    def like(self) -> Like | None:
+        """(what-if) The analysis this one shares its facts with, and how; None if none."""
+        return self._like
+
+    def _facts_all(self) -> None:
+        """The devices' and racks' facts (``like``'s where it shares them)."""
+        device_lists, shared = self._device_lists()
+        self._index_devices(device_lists)
+        dark = self.failed.devices
+        for dev in self.devices if dark else ():
+            if dev.id in dark:  # a failed device draws nothing
+                dev.power, dev.power_estimated, dev.power_demand = 0.0, False, None
+        self.racks = self._make_racks(self._places, device_lists, shared)
+
+    def _facts_alike(self, before: Analysis) -> None:
+        """``_facts_all`` for a layout that holds ``before``'s very racks (a failed
+        layout's): ``before``'s facts, but for the racks ``like`` says are made anew and
+        those whose door or a CDU is one of their devices or failed (``_make_racks``):
+        found by index, the others not looked at."""
+        assert self._like is not None
+        index = before._rack_index()
+        racks, catalog, thresholds, ports = (
+            self.layout.racks,
+            self.catalog,
+            self.thresholds,
+            self._ports,
+        )
+        fresh = self._like.fresh(self.layout, self.failed)
+        lists = {
+            i: [device_facts(d, racks[i], i, catalog, thresholds, ports) for d in racks[i].devices]
+            for i in sorted({i for rack in fresh for i in index.by_rack.get(rack, ())})
+        }
+        self._index_made(lists)
+        dark = self.failed.devices
+        for dev in (d for devices in lists.values() for d in devices) if dark else ():
+            if dev.id in dark:  # a failed device draws nothing
+                dev.power, dev.power_estimated, dev.power_demand = 0.0, False, None
+        made = {dev.id for devices in lists.values() for dev in devices} | dark
+        rebuilt = set(lists).union(*(index.naming.get(device, ()) for device in made))
+        self.racks = list(before.racks)
+        lookup = self.device_by_id.get
+        for i in sorted(rebuilt):
+            devices = lists[i] if i in lists else list(before.racks[i].devices)
+            place = self._places[id(racks[i])]
+            self.racks[i] = rack_facts(racks[i], i, place, devices, thresholds, lookup, dark)
+        self.made_racks = frozenset(rebuilt)
+
+    def _rack_index(self) -> _RackIndex:
+        """Each rack id's indexes, the indexes of the racks whose door or CDUs name each
+        device id, and the ids of the racks holding each device id (worked out once)."""
+        if self._index is None:
+            found = self._index = _RackIndex({}, {}, {})
+            for i, facts in enumerate(self.racks):
+                rack = facts.rack
+                found.by_rack.setdefault(rack.id, []).append(i)
+                for name in dict.fromkeys([rack.door, *rack.cdus]):
+                    if name is not None:
+                        found.naming.setdefault(name, []).append(i)
+                for dev in facts.devices:
+                    found.holding.setdefault(dev.id, []).append(rack.id)
+        return self._index
+
     def _run_failed(self) -> dict[int, RackPower]:
         """Each rack with a feed, PDU or power shelf lost, as it runs: its feeds' loads and
         line currents, and its capacity, are those with no further loss."""
@@ -227,7 +318,10 @@ class Analysis:
         capping = bool(self.workload is not None and self.workload.power_capping)
         dark = self.failed.devices
         power_factor = self.thresholds["power_factor"]
-        for facts in self.racks:
+        made = self.made_racks
+        # A rack with a feed or a device failed has its facts made anew (Like.fresh).
+        racks = self.racks if made is None else [self.racks[index] for index in sorted(made)]
+        for facts in racks:
             lost = self.failed.lost_feeds(facts.rack)
             supply = {  # the parts of the rack's supply that failed
                 d.id
@@ -286,12 +380,16 @@ class Analysis:
         made |= dark
         before = self._like.analysis.racks if self._like is not None else []
         racks: list[RackFacts] = []
+        fresh: list[int] = []
         for index, (rack, devices) in enumerate(zip(self.layout.racks, lists, strict=True)):
             if index in shared and rack.door not in made and not any(c in made for c in rack.cdus):
                 racks.append(before[index])
             else:
                 place = places[id(rack)]
                 racks.append(rack_facts(rack, index, place, devices, self.thresholds, lookup, dark))
+                fresh.append(index)
+        if self._like is not None:
+            self.made_racks = frozenset(fresh)
         return racks
 
     # -- the cache -----------------------------------------------------------------------
@@ -307,7 +405,74 @@ class Analysis:
                 append(dev)
                 by_id.setdefault(dev.id, dev)
 
+    def _index_made(self, device_lists: dict[int, list[DeviceFacts]]) -> None:
+        """``_index_devices`` from ``_alike``'s: its devices, with those of the racks at
+        ``device_lists``' indexes (their facts made anew, in the same order) put in their
+        places."""
+        before = self._alike
+        assert before is not None
+        self.devices = devices = list(before.devices)
+        self.device_by_id = by_id = dict(before.device_by_id)
+        for index, made in device_lists.items():
+            for dev, was in zip(made, before.racks[index].devices, strict=True):
+                dev.order = was.order
+                devices[was.order] = dev
+                if by_id.get(was.id) is was:
+                    by_id[was.id] = dev
+
     def _totals(self) -> None:
+        if self._alike is not None and self.made_racks is not None:
+            self._totals_made(self._alike, self.made_racks)
+        else:
+            self._totals_all()
+        self.site_load = sum(r.load for r in self.racks)
+        self.site_load_unknown = any(r.load_unknown for r in self.racks)
+        self.total_gpus = sum(r.gpus for r in self.racks)
+
+    def _totals_made(self, before: Analysis, made: frozenset[int]) -> None:
+        """``_totals_all`` from ``before``'s (the same racks, feeds and devices in the same
+        order, so the same names and places): the racks whose facts are made anew take
+        theirs from the facts they replace, and ``types_used`` their devices."""
+        types = self.types_used = defaultdict(list, before.types_used)
+        slots = before._type_slots()
+        copied: set[str] = set()
+        for index in sorted(made):
+            rack, old = self.racks[index], before.racks[index]
+            rack.ref, rack.place = old.ref, old.place
+            for feed, old_feed in zip(rack.feeds, old.feeds, strict=True):
+                feed.ref = old_feed.ref
+            for dev, was in zip(rack.devices, old.devices, strict=True):
+                if dev is was:
+                    continue
+                dev.ref, dev.place = was.ref, rack.place
+                if dev.type is not None:
+                    model = dev.device.model
+                    if model not in copied:
+                        copied.add(model)
+                        types[model] = list(types[model])
+                    types[model][slots[was.order]] = dev
+
+    def rack_indexes(self, racks: Iterable[str]) -> list[int]:
+        """The indexes of the racks of these ids, ascending (indexed once)."""
+        found = self._rack_index().by_rack
+        return sorted(i for rack in racks for i in found.get(rack, ()))
+
+    def racks_holding(self, devices: Iterable[str]) -> set[str]:
+        """The ids of the racks that hold a device of one of these ids (indexed once)."""
+        found = self._rack_index().holding
+        return {rack for device in devices for rack in found.get(device, ())}
+
+    def _type_slots(self) -> dict[int, int]:
+        """Each typed device's place in its model's ``types_used`` list, by its order."""
+        if self._slots is None:
+            self._slots = {
+                dev.order: slot
+                for found in self.types_used.values()
+                for slot, dev in enumerate(found)
+            }
+        return self._slots
+
+    def _totals_all(self) -> None:
         places = rack_places(self.layout)
         # Duplicate ids (PLC005) get the next nth, in file order, as in the source map.
         numbering = Numbering()
@@ -323,9 +488,6 @@ class Analysis:
                 dev.place = rack.place
                 if dev.type is not None:
                     self.types_used[dev.device.model].append(dev)
-        self.site_load = sum(r.load for r in self.racks)
-        self.site_load_unknown = any(r.load_unknown for r in self.racks)
-        self.total_gpus = sum(r.gpus for r in self.racks)
 
     def _once(self, attribute: str, compute: Callable[[], _T]) -> _T:
         value = getattr(self, attribute)
@@ -340,7 +502,14 @@ class Analysis:
     # -- facts computed on first use -----------------------------------------------------
 
     def _link_table(self) -> tuple[list[LinkFacts], Edges]:
+        """Every cable's facts and the compute fabric's edges: a failed layout's from its
+        :class:`KeptLinks` (the facts already read the same objects), else resolved."""
+
         def build() -> tuple[list[LinkFacts], Edges]:
+            kept = self._kept_links()
+            if kept is not None:
+                links = kept.every()
+                return links, edges_of(links)
             like = self._like
             derived = (
                 derive_links(
@@ -364,6 +533,54 @@ class Analysis:
             return links, edges
 
         return self._once("_links", build)
+
+    def links_at(self, indexes: Sequence[int]) -> list[LinkFacts]:
+        """The facts of the cables at these indexes, as :attr:`links` has them (a failed
+        layout's made alone: :meth:`_kept_links`)."""
+        links = self.links
+        return [links[index] for index in indexes]
+
+    def _kept_links(self) -> KeptLinks | None:
+        """(what-if) A failed layout's cables' facts made from the layout's as each is
+        read (:mod:`.kept_links`), where ``like`` says which cables it keeps, every one
+        of them resolved cleanly there and no trunk runs them; None where not."""
+        if self._kept is not None:
+            return self._kept or None
+        like = self._like
+        self._kept = False
+        if like is None or like.kept is None or self._alike is None or self.layout.trunks:
+            return None
+        kept, before = like.kept, like.analysis
+        if not kept_ok(kept, before.unclean_links()):
+            return None
+        old = before.links[0].refs if before.links else None
+        shared: frozenset[str] | None = frozenset() if old is not None and not old.shared else None
+        refs = LinkRefs(self.layout.links, shared)
+        links, old_links, geometry = self.layout.links, before.links, self.geometry
+        by_id, router = self.device_by_id, self.pathway_graph
+
+        def make(index: int) -> LinkFacts:
+            facts = derive_link(
+                old_links[kept[index]], index, links[index], by_id, geometry, refs, router
+            )
+            if facts is None:  # not as before (no failed layout's is): resolve them all
+                return resolve_links(links, by_id, geometry, router)[0][index]
+            return facts
+
+        self._kept = KeptLinks(len(kept), make)
+        return self._kept
+
+    def unclean_links(self) -> list[int]:
+        """The indexes of the cables with an end that did not resolve cleanly (a problem:
+        a port's second cable, an unknown device or port), ascending."""
+        return self._once(
+            "_unclean",
+            lambda: [
+                index
+                for index, facts in enumerate(self.links)
+                if facts.a.problem is not None or facts.b.problem is not None
+            ],
+        )
 
     @property
     def pathway_graph(self) -> PathwayGraph | None:
@@ -389,6 +606,12 @@ class Analysis:
 
     @property
     def links(self) -> list[LinkFacts]:
+        """Every cable's facts, in the layout's order (a failed layout's made as each is
+        read, where it can: :mod:`.kept_links`)."""
+        if self._links is None:
+            kept = self._kept_links()
+            if kept is not None:
+                return kept  # type: ignore[return-value]  # a list's reads, made lazily
         return self._link_table()[0]
 
     @property
@@ -427,7 +650,29 @@ class Analysis:
     @property
     def cdu_loads(self) -> list[CduLoad]:
         """Each CDU that racks name (a device of kind "cdu"), with the heat it must carry."""
-        return self._once("_cdu_loads", lambda: cdu_loads(self.racks, self.failed.devices))
+        return self._once("_cdu_loads", self._make_cdu_loads)
+
+    def _make_cdu_loads(self) -> list[CduLoad]:
+        """``cdu_loads``; a failed layout's derived from ``_alike``'s where every device id
+        is unique: only the groups of the racks whose facts are made anew are recomputed
+        (:func:`.racks.cdu_loads_after`), the others are the layout's, the same objects. A
+        group kept has no failed CDU: the racks naming a failed or remade CDU are made
+        anew (``_make_racks``)."""
+        before, made = self._alike, self.made_racks
+        lost = self.failed.devices
+        if before is None or made is None or len(before.device_by_id) != len(before.devices):
+            return cdu_loads(self.racks, lost)
+        figures = before._figures_by_rack()
+
+        def group_of(index: int) -> CduLoad | None:
+            found = figures.get(index)
+            return found[0].load if found else None
+
+        touched = {index: cdu_named(before.racks[index]) for index in made}
+        loads, _, added = cdu_loads_after(before.cdu_loads, self.racks, touched, group_of)
+        for load in added if lost else ():
+            load.lost = frozenset(c.id for c in load.cdus if c.id in lost)
+        return loads
 
     @property
     def power_chain(self) -> PowerChain:

@@ -194,10 +194,19 @@ class LinkRefs:
 
     __slots__ = ("_links", "_refs", "_shared")
 
-    def __init__(self, links: Sequence[Link]):
+    def __init__(self, links: Sequence[Link], shared: frozenset[str] | None = None):
+        # ``shared``: the ``a`` ends more than one of ``links`` starts from, where known
+        # (none, for cables kept from a layout whose cables share none).
         self._links = links
-        self._shared: frozenset[str] | None = None
+        self._shared: frozenset[str] | None = shared
         self._refs: list[Ref] | None = None
+
+    @property
+    def shared(self) -> frozenset[str]:
+        """The ``a`` ends more than one link starts from."""
+        if self._shared is None:
+            self._shared = shared_a_ends(self._links)
+        return self._shared
 
     def of(self, index: int) -> Ref:
         if self._shared is None:

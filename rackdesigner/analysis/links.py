@@ -124,6 +124,17 @@ def port_pair(ga: PortGroup, da: DeviceFacts, gb: PortGroup, db: DeviceFacts) ->
     return PortPair(speed, roles, shape_of(ga, ka, gb, kb))
 
 
+def edges_of(links: Sequence[LinkFacts]) -> Edges:
+    """The compute fabric's edges of these cables' facts, as :func:`resolve_links` counts
+    them (resolved facts: a cable is a compute one only where both ends are clean)."""
+    edges: Edges = {}
+    for facts in links:
+        da, db = facts.a.device, facts.b.device
+        if facts.compute and da is not db:
+            _add_edge(edges, facts, da, db)  # type: ignore[arg-type]
+    return edges
+
+
 def _add_edge(edges: Edges, facts: LinkFacts, da: DeviceFacts, db: DeviceFacts) -> None:
     """Count a compute cable into its device pair's fabric edge: cables between the same
     two devices collapse into one."""
@@ -172,15 +183,43 @@ def derive_links(
         if a is None or b is None:
             return None
         facts = LinkFacts(link, index, a, b, old.speed, old.compute, geometry, refs, router)
-        pair = old.pair
-        if pair is not None and (a is not before_a or b is not before_b):
-            # an end on another device's facts: the same port group, its type asked again
-            pair = port_pair(a.group, a.device, b.group, b.device)  # type: ignore[arg-type]
-        facts.pair = pair
+        facts.pair = _pair_again(old, a, b)
         append(facts)
         if old.compute and a.device is not b.device:
             _add_edge(edges, facts, a.device, b.device)  # type: ignore[arg-type]
     return result, edges
+
+
+def derive_link(
+    old: LinkFacts,
+    index: int,
+    link: Link,
+    device_by_id: dict[str, DeviceFacts],
+    geometry: SiteGeometry,
+    refs: LinkRefs,
+    router: PathwayGraph | None = None,
+) -> LinkFacts | None:
+    """One cable's facts as :func:`derive_links` gives them (at ``index`` of the cables
+    ``refs`` numbers), from its facts ``old``, where every cable kept with it resolved
+    cleanly before; None where that would not be exact."""
+    if old.link is not link or old.a.problem is not None or old.b.problem is not None:
+        return None
+    a, b = _same_end(old.a, device_by_id), _same_end(old.b, device_by_id)
+    if a is None or b is None:
+        return None
+    facts = LinkFacts(link, index, a, b, old.speed, old.compute, geometry, refs, router)
+    facts.pair = _pair_again(old, a, b)
+    return facts
+
+
+def _pair_again(old: LinkFacts, a: End, b: End) -> PortPair | None:
+    """``old``'s port pair for the same cable with ends ``a`` and ``b``: the same where the
+    ends are, else asked again (an end on another device's facts: the same port group,
+    its type asked again)."""
+    pair = old.pair
+    if pair is not None and (a is not old.a or b is not old.b):
+        pair = port_pair(a.group, a.device, b.group, b.device)  # type: ignore[arg-type]
+    return pair
 
 
 def _same_end(end: End, device_by_id: dict[str, DeviceFacts]) -> End | None:

@@ -132,9 +132,15 @@ def ignore_index(layout: Layout) -> dict[Subject, list[str]]:
     return index
 
 
-def apply_ignores(layout: Layout, diagnostics: Iterable[Diagnostic]) -> int:
-    """Mark the findings an entity's ``ignore`` key covers; return how many."""
-    index = ignore_index(layout)
+def apply_ignores(
+    layout: Layout,
+    diagnostics: Iterable[Diagnostic],
+    index: dict[Subject, list[str]] | None = None,
+) -> int:
+    """Mark the findings an entity's ``ignore`` key covers; return how many (``index``:
+    the layout's :func:`ignore_index`, where the caller has it)."""
+    if index is None:
+        index = ignore_index(layout)
     if not index:
         return 0
     count = 0

@@ -14,15 +14,16 @@ facility water is a layout whose facility loops supply warmer water.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rackdesigner.analysis.failures import Failed
+from rackdesigner.analysis.kept_links import KeptIndexes
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
-    from rackdesigner.model.layout import Device, Layout
+    from rackdesigner.model.layout import Device, Layout, Link
     from rackdesigner.whatif.parts import Lost
     from rackdesigner.whatif.results import Gone
 
@@ -32,7 +33,8 @@ class FailedState:
     layout: Layout  # the cables of what went down and the failed cables taken out
     failed: Failed  # the feeds and devices that work no more
     touched: frozenset[str]  # rack ids whose power or heat the failure changed
-    kept: tuple[int, ...]  # the indexes of the layout's cables that ``layout`` keeps
+    kept: Sequence[int]  # the indexes of the layout's cables that ``layout`` keeps, in order
+    cut: Sequence[int] = ()  # the indexes of those it leaves out, ascending
 
 
 def failed_state(
@@ -45,13 +47,20 @@ def failed_state(
     feeds = frozenset((racks[r].rack.id, racks[r].rack.feeds[n].id) for r, n in gone.dead_feeds)
     touched = {racks[i].rack.id for i in gone.racks}
     touched.update(by_id[i].rack.id for i in gone.down if i in by_id)
-    kept = kept_links(analysis.layout, gone.down, lost.links, cables)
-    layout = _without(analysis.layout, kept)
+    kept: Sequence[int]
+    if cables is not None:
+        cut = cut_links(gone.down, lost.links, cables)
+        kept, layout = _kept_of(analysis.layout, cut)
+    else:
+        listed = kept_links(analysis.layout, gone.down, lost.links)
+        layout = _without(analysis.layout, listed)
+        cut = sorted(set(range(len(analysis.layout.links))).difference(listed))
+        kept = listed
     if lost.warmer:
         layout = warmer_layout(analysis, layout, lost.warmer)
         touched.update(rack.id for rack in layout.racks)
     failed = Failed(feeds, frozenset(gone.down))
-    return FailedState(layout, failed, frozenset(touched), tuple(kept))
+    return FailedState(layout, failed, frozenset(touched), kept, cut)
 
 
 def warmer_layout(analysis: Analysis, layout: Layout, warmer: float) -> Layout:
@@ -113,18 +122,14 @@ def cables_of(layout: Layout) -> Cables:
     return found
 
 
-def kept_links(
-    layout: Layout, down: Iterable[str], links: Iterable[int] = (), cables: Cables | None = None
-) -> list[int]:
-    """The indexes of ``layout``'s cables that :func:`failed_layout` keeps, in order
-    (``cables``: the layout's :func:`cables_of`)."""
+def kept_links(layout: Layout, down: Iterable[str], links: Iterable[int] = ()) -> list[int]:
+    """The indexes of ``layout``'s cables that :func:`failed_layout` keeps, in order (with
+    the layout's :func:`cables_of`, :func:`cut_links` finds those it leaves out without a
+    walk over every cable)."""
     gone = set(down)
     cut = set(links)
     if not gone and not cut:
         return list(range(len(layout.links)))
-    if cables is not None:
-        cut.update(number for device in gone for number in cables.get(device, ()))
-        return [number for number in range(len(layout.links)) if number not in cut]
     return [
         number
         for number, link in enumerate(layout.links)
@@ -132,6 +137,29 @@ def kept_links(
         and link.a.partition(":")[0] not in gone
         and link.b.partition(":")[0] not in gone
     ]
+
+
+def cut_links(down: Iterable[str], links: Iterable[int], cables: Cables) -> list[int]:
+    """The indexes of the cables a failure cuts, ascending: those of the devices ``down``
+    (``cables``: the layout's :func:`cables_of`) and those at the indexes ``links``."""
+    cut = set(links)
+    cut.update(number for device in set(down) for number in cables.get(device, ()))
+    return sorted(cut)
+
+
+def _kept_of(layout: Layout, cut: list[int]) -> tuple[KeptIndexes, Layout]:
+    """The indexes of ``layout``'s cables kept with those at ``cut`` (ascending) left out
+    (found by bisection, not listed), and ``layout`` with only those cables: copied a run
+    between two cuts at a time."""
+    kept = KeptIndexes(len(layout.links), cut)
+    if not cut:
+        return kept, layout
+    links: list[Link] = []
+    start = 0
+    for number in (*cut, len(layout.links)):
+        links.extend(layout.links[start:number])
+        start = number + 1
+    return kept, replace(layout, links=links)
 
 
 def _without(layout: Layout, kept: list[int]) -> Layout:

@@ -31,7 +31,6 @@ and the fabric only when a switch, a node or a cable is gone.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -58,7 +57,7 @@ if TYPE_CHECKING:
     from rackdesigner.model.diagnostics import Diagnostic
     from rackdesigner.whatif.fabric_derived import FabricDerivation
     from rackdesigner.whatif.failed import Cables, FailedState
-    from rackdesigner.whatif.incremental import Grouped
+    from rackdesigner.whatif.incremental import Baseline, Ports
 
 __all__ = [
     "CoolingLoss",
@@ -95,9 +94,10 @@ class WhatIf:
         self.liquid = Liquid(analysis)
         self._index: PartIndex | None = None
         self._air: float | None = None
-        self._checked: tuple[Grouped, Counter[Any]] | None = None  # the layout's findings
+        self._checked: Baseline | None = None  # the layout's findings
         self.storage = StorageLosses(analysis)
         self._cables: Cables | None = None  # each device's cables (whatif.failed.cables_of)
+        self._ports: Ports | None = None  # and each port's
         self._derivation: FabricDerivation | None = None  # the failed layouts' fabrics
 
     # -- one scenario ----------------------------------------------------------------------
@@ -185,41 +185,36 @@ class WhatIf:
         (:mod:`rackdesigner.whatif.incremental`), with the parts it keeps failed marked in
         its analysis."""
         from rackdesigner.analysis import Analysis, Like
-        from rackdesigner.check.suppressions import baseline_key
         from rackdesigner.whatif.failed import cables_of, failed_state
-        from rackdesigner.whatif.incremental import Incremental, grouped_check
+        from rackdesigner.whatif.incremental import Baseline, Incremental, Ports, grouped_check
 
         layout = self.analysis.layout
         if self._checked is None:
-            grouped = grouped_check(self.analysis)
-            keys = Counter(baseline_key(d) for d in grouped.findings(layout) if not d.suppressed)
-            self._checked = grouped, keys
-        grouped, before = self._checked
+            self._checked = Baseline.of(grouped_check(self.analysis), self.analysis)
         if self._cables is None:
             self._cables = cables_of(layout)
+        if self._ports is None:
+            self._ports = Ports(layout, self._cables)
         state = failed_state(self.analysis, lost, gone, self._cables)
         plan = Incremental(
-            layout, state.layout, touched=state.touched, kept=state.kept, cables=self._cables
+            layout,
+            state.layout,
+            touched=state.touched,
+            kept=state.kept,
+            cables=self._cables,
+            cut=state.cut,
+            down=state.failed.devices,
+            ports=self._ports,
         )
         # The failed layout's analysis shares the layout's where the failure leaves it alone.
         like = Like(self.analysis, state.touched, state.kept)
         if not lost.links:  # its fabrics too: the layout's less what went down
             like = self._derived_fabrics(like, state)
         failed = Analysis(state.layout, failed=state.failed, like=like)
-        after = plan.check(failed).complete(grouped, state.layout)
+        new = plan.check(failed, before=self._checked).new_findings(self._checked, state.layout)
         # The cable plant refers back to its analysis: without the cycle the failed
         # analysis goes now, not at a collection (``whatif`` pauses the collector).
         failed._plant = None
-        known = before.copy()
-        new = []
-        for diagnostic in after:
-            if diagnostic.suppressed:
-                continue
-            key = baseline_key(diagnostic)
-            if known[key] > 0:
-                known[key] -= 1
-            else:
-                new.append(diagnostic)
         return new
 
     def _derived_fabrics(self, like: Like, state: FailedState) -> Like:

@@ -214,9 +214,79 @@ def _failed_exactly(layout: Layout, failures: list[str]) -> None:
         shared = Analysis(
             state.layout, failed=state.failed, like=Like(analysis, state.touched, state.kept)
         )
+        _derived_exactly(analysis, shared, failed, text)
         assert [_facts(f) for f in shared.links] == [_facts(f) for f in failed.links], text
         assert shared.compute_edges.keys() == failed.compute_edges.keys(), text
         assert [_rack(r) for r in shared.racks] == [_rack(r) for r in failed.racks], text
+
+
+def _derived_exactly(before: Analysis, shared: Analysis, failed: Analysis, text: str) -> None:
+    """What a failure's check derives from the layout's is what the failed layout has:
+    the racks whose rack rules run again are those whose facts are not the layout's, and
+    every other rack's rack findings are the layout's; the cables' facts made alone
+    (``links_at``) are the full table's; the site rules left to the layout's findings find
+    what they found there."""
+    from rackdesigner.check.engine import rules_for
+    from rackdesigner.whatif.incremental import _blind, _rack_findings, _run
+
+    def device(dev: object) -> tuple[object, ...]:
+        return (*_device(dev), dev.ref, dev.place)  # type: ignore[attr-defined,misc]
+
+    assert [device(d) for d in shared.devices] == [device(d) for d in failed.devices], text
+    assert {k: device(d) for k, d in shared.device_by_id.items()} == {
+        k: device(d) for k, d in failed.device_by_id.items()
+    }, text
+    listed = {id(d) for d in shared.devices}
+    assert all(id(d) in listed for d in shared.device_by_id.values()), text
+    assert all(id(d) in listed for v in shared.types_used.values() for d in v), text
+    assert {k: [device(d) for d in v] for k, v in shared.types_used.items()} == {
+        k: [device(d) for d in v] for k, v in failed.types_used.items()
+    }, text
+    assert [(r.ref, r.place, [f.ref for f in r.feeds]) for r in shared.racks] == [
+        (r.ref, r.place, [f.ref for f in r.feeds]) for r in failed.racks
+    ], text
+    assert list(shared.running) == list(failed.running), text
+    assert (shared.site_load, shared.site_load_unknown, shared.total_gpus) == (
+        failed.site_load,
+        failed.site_load_unknown,
+        failed.total_gpus,
+    ), text
+
+    def load(group: object) -> tuple[object, ...]:
+        names = ("indexes", "heat", "capacity", "lost", "margin")
+        return (*(getattr(group, name) for name in names), [c.id for c in group.cdus])  # type: ignore[attr-defined]
+
+    assert [load(g) for g in shared.cdu_loads] == [load(g) for g in failed.cdu_loads], text
+    rules = rules_for(failed.layout)
+    made = shared.made_racks
+    assert made is not None, text
+    assert made == {i for i, r in enumerate(shared.racks) if r is not before.racks[i]}, text
+    rack_rules = [rule for rule in rules if rule.scope == "rack"]
+    left = {r.rack.id for i, r in enumerate(failed.racks) if i not in made}
+    assert _rack_findings(rack_rules, failed, left, "") == _rack_findings(
+        rack_rules, before, left, ""
+    ), text
+    everything = range(len(failed.layout.links))
+    picked = [i for i in everything if i % 3 == 0]
+    assert [_facts(f) for f in shared.links_at(picked)] == [
+        _facts(failed.links[i]) for i in picked
+    ], text
+    read = shared.links_at(picked)  # the same facts when read again, and in the table
+    assert all(a is b for a, b in zip(read, shared.links_at(picked), strict=True)), text
+    edges = shared.compute_edges
+    assert all(shared.links[i] is read[n] for n, i in enumerate(picked)), text
+
+    def edge(found: dict[str, object]) -> tuple[object, ...]:
+        cables = [_facts(f) for f in found["links"]]  # type: ignore[attr-defined]
+        return found["count"], found["bandwidth"], cables
+
+    assert list(edges) == list(failed.compute_edges), text
+    assert [edge(e) for e in edges.values()] == [edge(e) for e in failed.compute_edges.values()], (
+        text
+    )
+    for rule in rules:
+        if rule.code in _blind(before):
+            assert _key(_run([rule], failed, "")) == _key(_run([rule], before, "")), rule.code
 
 
 def _facts(facts: object) -> tuple[object, ...]:
@@ -312,3 +382,93 @@ def test_a_failure_on_warmer_water_is_checked_exactly() -> None:
     _failed_exactly(
         layout, ["warmer-water:5", "warmer-water:5 + cdu:c1", "warmer-water:3 + cdu:c2"]
     )
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        # the site rules a failure is held not to change (incremental._FAILURE_BLIND)
+        *("PLC005", "PWR003", "NVL001", "NVL003", "CMP007", "CMP009", "COOL004"),
+        # and site rules it does change: were one of them left to the layout's findings,
+        # the failed layout's own run of it would differ (PWR007: 3 racks over the site's
+        # budget, one lost brings it under; COOL006: the room's air heat; STO002: the GPUs
+        # the parallel file system serves)
+        *("PWR007", "COOL006", "COOL003", "STO002"),
+        # and those left alone only where the layout has nothing for them to judge: a
+        # power chain (PWR021: a rack lost takes its load off the chain), in-row coolers
+        *("PWR021", "COOL020"),
+    ],
+)
+def test_each_rack_failure_of_a_site_rules_fixture_is_checked_exactly(code: str) -> None:
+    """Every rack failure of the site rule's ``fires`` fixture: the findings, and each
+    site rule left to the layout's findings against its run on the failed layout."""
+    layout = load(ROOT / "tests" / "rules" / code / "fires.toml").layout
+    _failed_exactly(layout, _each(layout, "rack"))
+
+
+@pytest.mark.parametrize("code", ["COOL003", "COOL009"])
+def test_each_cdu_failure_of_a_cdu_rules_fixture_is_checked_exactly(code: str) -> None:
+    """A site rule split in parts (racks, CDU groups) runs again on the racks and groups a
+    lost CDU changes only: every CDU failure of its fixtures, a rack's part and a group's
+    changed, held to a full check."""
+    for name in ("fires.toml", "silent.toml"):
+        layout = load(ROOT / "tests" / "rules" / code / name).layout
+        _failed_exactly(layout, _each(layout, "cdu") + _each(layout, "rack"))
+
+
+def test_a_failed_layouts_cable_facts_are_made_as_they_are_read() -> None:
+    """A failure's check reads the facts of the cables it touches, not a fact per cable
+    of the layout: the failed analysis makes those it is asked for (one rack of nodes
+    lost: its leaves' cables freed, not the 128-GPU layout's every cable), each once, at
+    its place in the failed layout (the layout's index less the cables cut before it)."""
+    from rackdesigner.analysis import Like
+    from rackdesigner.analysis.kept_links import KeptLinks
+    from rackdesigner.whatif import WhatIf, parse_failure
+    from rackdesigner.whatif.failed import failed_state
+    from rackdesigner.whatif.parts import PartIndex, resolve
+
+    layout = _layout(LAYOUTS[1])
+    analysis = Analysis(layout)
+    lost = resolve(analysis, [parse_failure("rack:a01")], PartIndex(analysis))
+    state = failed_state(analysis, lost, WhatIf(analysis).gone(lost))
+    shared = Analysis(
+        state.layout, failed=state.failed, like=Like(analysis, state.touched, state.kept)
+    )
+    kept = shared.links
+    assert isinstance(kept, KeptLinks) and kept.made == 0
+    last = len(kept) - 1
+    assert kept[-1] is kept[last] and kept[last].index == last
+    assert kept[last].link is layout.links[state.kept[last]]
+    assert [f.index for f in kept[2:5]] == [2, 3, 4] and kept.made == 4
+    assert len(state.cut) > 0 and len(kept) == len(layout.links) - len(state.cut)
+
+
+@given(st.text("ab:01", max_size=6), st.text("ab:01", max_size=6))
+def test_the_port_index_joins_the_ends_resolving_joins(a: str, b: str) -> None:
+    """Two cable ends are one port for the port index (whatif.incremental.Ports) exactly
+    where they are for the walk it replaces: the same device, the same port group and
+    index (``p01`` is ``p1``)."""
+    from rackdesigner.whatif.incremental import _end_key, _port_key
+
+    def walk(end: str) -> tuple[str, object]:
+        device, _, port = end.partition(":")
+        return device, _port_key(port)
+
+    assert (walk(a) == walk(b)) == (_end_key(a) == _end_key(b))
+
+
+@given(st.integers(0, 40), st.sets(st.integers(0, 39)))
+def test_the_kept_indexes_are_those_not_cut(total: int, cut: set[int]) -> None:
+    """A failed layout's kept cables (analysis.kept_links.KeptIndexes), found by
+    bisection, are the indexes not cut, in order: read one by one, from the end, whole,
+    and asked whether they hold one."""
+    from rackdesigner.analysis.kept_links import KeptIndexes
+
+    cuts = sorted(c for c in cut if c < total)
+    kept = KeptIndexes(total, cuts)
+    listed = [n for n in range(total) if n not in cut]
+    assert list(kept) == listed and len(kept) == len(listed)
+    assert [kept[i] for i in range(len(listed))] == listed
+    assert [kept[-1 - i] for i in range(len(listed))] == listed[::-1]
+    assert kept[1:3] == listed[1:3]
+    assert [n for n in range(-1, total + 2) if n in kept] == listed
