@@ -252,6 +252,15 @@ def _derived_exactly(before: Analysis, shared: Analysis, failed: Analysis, text:
         failed.total_gpus,
     ), text
 
+    import math
+
+    for name in ("load", "air_heat"):  # the layout's sum adjusted, or the racks summed
+        exact = sum(getattr(r, name) for r in failed.racks)
+        near = (math.nextafter(exact, -math.inf), exact, math.nextafter(exact, math.inf))
+        for bound in (*near, exact * 0.99, exact * 1.01, exact * 0.5, exact * 2, -1.0):
+            assert shared.racks_sum_above(name, bound) == (not exact <= bound), (text, name)
+    assert shared.names_inrows() == any(r.rack.inrows for r in failed.racks), text
+
     def load(group: object) -> tuple[object, ...]:
         names = ("indexes", "heat", "capacity", "lost", "margin")
         return (*(getattr(group, name) for name in names), [c.id for c in group.cdus])  # type: ignore[attr-defined]
