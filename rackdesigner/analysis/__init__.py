@@ -238,6 +238,7 @@ class Analysis:
         self._rack_sums: dict[str, tuple[float, float]] = {}
         self._unknown_racks: int | None = None
         self._inrows: bool | None = None
+        self._unknown_by_type: dict[str, tuple[list[DeviceFacts], list[DeviceFacts]]] = {}
         self._slots: dict[int, int] | None = None  # _type_slots()
         self._totals()
         # Computed on first use.
@@ -513,6 +514,39 @@ class Analysis:
                 if value + margin <= bound:
                     return False
         return not sum(getattr(r, name) for r in self.racks) <= bound
+
+    def power_unknown(self, key: str, devices: list[DeviceFacts]) -> list[DeviceFacts]:
+        """The devices of ``devices`` (``types_used[key]``) whose draw is unknown, in their
+        order. A failed layout's list of a model is the layout's with the devices of the
+        racks made anew in their places (``_totals_made``): the layout's unknown ones but
+        those, and those of them unknown now; the layout's very list where no rack made
+        anew holds one of the model (found once: see ``_rack_sums``)."""
+        before, made = self._derived_from()
+        if before is None or made is None or self.types_used.get(key) is not devices:
+            return [d for d in devices if d.power is None]
+        listed = before.types_used.get(key)
+        if listed is None:
+            return [d for d in devices if d.power is None]
+        was = before._unknown_of(key, listed)
+        if listed is devices:
+            return was
+        changed = {
+            dev.order: dev
+            for index in made
+            for dev in self.racks[index].devices
+            if dev.type is not None and dev.device.model == key
+        }
+        found = [d for d in was if d.order not in changed]
+        found.extend(d for d in changed.values() if d.power is None)
+        return sorted(found, key=lambda dev: dev.order)
+
+    def _unknown_of(self, key: str, devices: list[DeviceFacts]) -> list[DeviceFacts]:
+        """``power_unknown`` of a plain analysis, each model's worked out once."""
+        memo = self._unknown_by_type if type(self) is Analysis else {}
+        found = memo.get(key)
+        if found is None or found[0] is not devices:
+            found = memo[key] = (devices, [d for d in devices if d.power is None])
+        return found[1]
 
     def names_inrows(self) -> bool:
         """Whether any rack names an in-row cooler (v1.4); a failed layout's racks are the

@@ -260,6 +260,9 @@ def _derived_exactly(before: Analysis, shared: Analysis, failed: Analysis, text:
         for bound in (*near, exact * 0.99, exact * 1.01, exact * 0.5, exact * 2, -1.0):
             assert shared.racks_sum_above(name, bound) == (not exact <= bound), (text, name)
     assert shared.names_inrows() == any(r.rack.inrows for r in failed.racks), text
+    for key, devices in shared.types_used.items():
+        unknown = [device(d) for d in failed.types_used[key] if d.power is None]
+        assert [device(d) for d in shared.power_unknown(key, devices)] == unknown, (text, key)
 
     def load(group: object) -> tuple[object, ...]:
         names = ("indexes", "heat", "capacity", "lost", "margin")
@@ -413,6 +416,15 @@ def test_each_rack_failure_of_a_site_rules_fixture_is_checked_exactly(code: str)
     site rule left to the layout's findings against its run on the failed layout."""
     layout = load(ROOT / "tests" / "rules" / code / "fires.toml").layout
     _failed_exactly(layout, _each(layout, "rack"))
+
+
+def test_a_failure_of_a_device_of_unknown_draw_is_checked_exactly() -> None:
+    """PWR009's devices of unknown draw are the layout's but for the racks a failure makes
+    anew: both racks of its fixture hold a ``ups-shelf`` with no power; a rack lost makes
+    its shelf draw nothing (a failed device's draw is 0 W, known), so one shelf of two is
+    left unknown, and the finding names one rack, not two."""
+    layout = load(ROOT / "tests" / "rules" / "PWR009" / "fires.toml").layout
+    _failed_exactly(layout, ["rack:a01", "rack:a02", "rack:a01 + rack:a02"])
 
 
 @pytest.mark.parametrize("code", ["COOL003", "COOL009"])
