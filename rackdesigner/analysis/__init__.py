@@ -689,9 +689,9 @@ class Analysis:
         by_id, router = self.device_by_id, self.pathway_graph
 
         def make(index: int) -> LinkFacts:
-            facts = derive_link(
-                old_links[kept[index]], index, links[index], by_id, geometry, refs, router
-            )
+            # The cable is the layout's (its facts' link), the failed layout's list a view.
+            old = old_links[kept[index]]
+            facts = derive_link(old, index, old.link, by_id, geometry, refs, router)
             if facts is None:  # not as before (no failed layout's is): resolve them all
                 return resolve_links(links, by_id, geometry, router)[0][index]
             return facts

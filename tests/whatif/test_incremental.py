@@ -493,3 +493,20 @@ def test_the_kept_indexes_are_those_not_cut(total: int, cut: set[int]) -> None:
     assert [kept[-1 - i] for i in range(len(listed))] == listed[::-1]
     assert kept[1:3] == listed[1:3]
     assert [n for n in range(-1, total + 2) if n in kept] == listed
+
+
+@given(st.integers(0, 40), st.sets(st.integers(0, 39)))
+def test_a_failed_layouts_cables_are_a_view_of_the_layouts(total: int, cut: set[int]) -> None:
+    """A failed layout's cables (analysis.kept_links.KeptView over the layout's list, not a
+    copy of it) read as the list of those not cut would: one by one, from the end, in
+    slices, whole, and compared."""
+    from rackdesigner.analysis.kept_links import KeptIndexes, KeptView
+
+    items = [f"c{n}" for n in range(total)]
+    view = KeptView(items, KeptIndexes(total, sorted(c for c in cut if c < total)))
+    listed = [c for n, c in enumerate(items) if n not in cut]
+    assert list(view) == listed and len(view) == len(listed) and view == listed
+    assert [view[i] for i in range(len(listed))] == listed
+    assert [view[-1 - i] for i in range(len(listed))] == listed[::-1]
+    assert view[1:4] == listed[1:4] and view[::-2] == listed[::-2]
+    assert (view == [*listed, "x"]) is False and bool(view) == bool(listed)
