@@ -448,6 +448,7 @@ class Analysis:
             self._totals_made(self._alike, self.made_racks)
         else:
             self._totals_all()
+        self._site_load = None  # summed again on first read
         self.site_load_unknown = any(r.load_unknown for r in self.racks)
         self.total_gpus = sum(r.gpus for r in self.racks)
 
