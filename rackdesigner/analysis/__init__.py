@@ -11,6 +11,7 @@ only power rules never builds the fabric graph. After an edit,
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -227,9 +228,17 @@ class Analysis:
         self.running: dict[int, RackPower] = self._run_failed() if self.failed else {}
         # Names, places and site totals (_totals).
         self.types_used: dict[str, list[DeviceFacts]] = defaultdict(list)
-        self.site_load = 0.0
+        self._site_load: float | None = None  # site_load, summed on first read
         self.site_load_unknown = False
         self.total_gpus = 0
+        # (what-if) Of a layout's analysis, for its failed layouts': each rack figure's sum
+        # and sum of magnitudes (_rack_sum), how many racks' loads are unknown, whether any
+        # rack names in-row coolers; worked out once (a plain analysis only: a live one
+        # replaces its racks' facts in place).
+        self._rack_sums: dict[str, tuple[float, float]] = {}
+        self._unknown_racks: int | None = None
+        self._inrows: bool | None = None
+        self._unknown_by_type: dict[str, tuple[list[DeviceFacts], list[DeviceFacts]]] = {}
         self._slots: dict[int, int] | None = None  # _type_slots()
         self._totals()
         # Computed on first use.
@@ -421,13 +430,134 @@ class Analysis:
                     by_id[was.id] = dev
 
     def _totals(self) -> None:
+        before, made = self._derived_from()
+        if before is not None and made is not None:
+            self._totals_made(before, made)
+            # The same racks but those made anew: the GPUs and the racks of unknown load
+            # counted are the layout's less the replaced facts' plus the new ones' (whole
+            # numbers: exactly what a pass over every rack counts).
+            olds, news = [before.racks[i] for i in made], [self.racks[i] for i in made]
+            self.total_gpus = (
+                before.total_gpus - sum(r.gpus for r in olds) + sum(r.gpus for r in news)
+            )
+            unknown = before._unknown_count()
+            unknown += sum(r.load_unknown for r in news) - sum(r.load_unknown for r in olds)
+            self.site_load_unknown = unknown > 0
+            return
         if self._alike is not None and self.made_racks is not None:
             self._totals_made(self._alike, self.made_racks)
         else:
             self._totals_all()
-        self.site_load = sum(r.load for r in self.racks)
+        self._site_load = None  # summed again on first read
         self.site_load_unknown = any(r.load_unknown for r in self.racks)
         self.total_gpus = sum(r.gpus for r in self.racks)
+
+    @property
+    def site_load(self) -> float:
+        """The racks' loads summed in their order (W; a lower bound where
+        ``site_load_unknown``), on first read: a failed layout's rules ask whether it
+        exceeds the budget (:meth:`racks_sum_above`), most of them never read it."""
+        if self._site_load is None:
+            self._site_load = sum(r.load for r in self.racks)
+        return self._site_load
+
+    @site_load.setter
+    def site_load(self, value: float) -> None:
+        self._site_load = value
+
+    def _derived_from(self) -> tuple[Analysis | None, frozenset[int] | None]:
+        """(what-if) The plain analysis this one holds the very racks of, and the indexes
+        of the racks whose facts it made anew; (None, None) where it is not so."""
+        before, made = self._alike, self.made_racks
+        if before is None or made is None or type(before) is not Analysis:
+            return None, None
+        return before, made
+
+    def _unknown_count(self) -> int:
+        """How many racks' loads are unknown (counted once: see ``_rack_sums``)."""
+        if self._unknown_racks is None or type(self) is not Analysis:
+            self._unknown_racks = sum(r.load_unknown for r in self.racks)
+        return self._unknown_racks
+
+    def _rack_sum(self, name: str) -> tuple[float, float]:
+        """The racks' figure ``name`` summed in their order, and its magnitudes summed
+        (counted once: see ``_rack_sums``)."""
+        found = self._rack_sums.get(name) if type(self) is Analysis else None
+        if found is None:
+            values = [getattr(r, name) for r in self.racks]
+            found = self._rack_sums[name] = (sum(values), sum(map(abs, values)))
+        return found
+
+    def racks_sum_above(self, name: str, bound: float) -> bool:
+        """Whether the racks' figure ``name`` (``load``, ``air_heat``) summed in their
+        order, as ``sum(r.NAME for r in racks)`` adds it, is not at most ``bound``.
+
+        A failed layout's analysis (the layout's racks, a few made anew) first adjusts the
+        layout's sum by what the racks made anew changed. Summing n numbers in order is
+        off the exact sum by at most n·u·Σ|x| (u = 2⁻⁵³, to first order; Higham, Accuracy
+        and Stability of Numerical Algorithms, 2002, §4.2), the layout's sum and this
+        pass's alike, and the adjustment's 2k + 2 operations add as much over their own
+        terms: the estimate is within ``margin`` (twice that bound, and twice again for the
+        magnitudes' own rounding) of the sum a full pass makes. Only where the bound is
+        within that margin (or a figure is not finite) are the racks summed."""
+        before, made = self._derived_from()
+        if before is not None and made is not None:
+            total, magnitude = before._rack_sum(name)
+            olds = [getattr(before.racks[i], name) for i in made]
+            news = [getattr(self.racks[i], name) for i in made]
+            value = total - sum(olds) + sum(news)
+            terms = len(self.racks) + 2 * len(made) + 8
+            size = magnitude + sum(map(abs, olds)) + sum(map(abs, news))
+            margin = 4 * terms * 2.0**-52 * size
+            if math.isfinite(value) and math.isfinite(margin):
+                if value - margin > bound:
+                    return True
+                if value + margin <= bound:
+                    return False
+        return not sum(getattr(r, name) for r in self.racks) <= bound
+
+    def power_unknown(self, key: str, devices: list[DeviceFacts]) -> list[DeviceFacts]:
+        """The devices of ``devices`` (``types_used[key]``) whose draw is unknown, in their
+        order. A failed layout's list of a model is the layout's with the devices of the
+        racks made anew in their places (``_totals_made``): the layout's unknown ones but
+        those, and those of them unknown now; the layout's very list where no rack made
+        anew holds one of the model (found once: see ``_rack_sums``)."""
+        before, made = self._derived_from()
+        if before is None or made is None or self.types_used.get(key) is not devices:
+            return [d for d in devices if d.power is None]
+        listed = before.types_used.get(key)
+        if listed is None:
+            return [d for d in devices if d.power is None]
+        was = before._unknown_of(key, listed)
+        if listed is devices:
+            return was
+        changed = {
+            dev.order: dev
+            for index in made
+            for dev in self.racks[index].devices
+            if dev.type is not None and dev.device.model == key
+        }
+        found = [d for d in was if d.order not in changed]
+        found.extend(d for d in changed.values() if d.power is None)
+        return sorted(found, key=lambda dev: dev.order)
+
+    def _unknown_of(self, key: str, devices: list[DeviceFacts]) -> list[DeviceFacts]:
+        """``power_unknown`` of a plain analysis, each model's worked out once."""
+        memo = self._unknown_by_type if type(self) is Analysis else {}
+        found = memo.get(key)
+        if found is None or found[0] is not devices:
+            found = memo[key] = (devices, [d for d in devices if d.power is None])
+        return found[1]
+
+    def names_inrows(self) -> bool:
+        """Whether any rack names an in-row cooler (v1.4); a failed layout's racks are the
+        layout's (asked once of a plain analysis: see ``_rack_sums``)."""
+        before, _made = self._derived_from()
+        if before is not None:
+            return before.names_inrows()
+        if self._inrows is None or type(self) is not Analysis:
+            self._inrows = any(facts.rack.inrows for facts in self.racks)
+        return self._inrows
 
     def _totals_made(self, before: Analysis, made: frozenset[int]) -> None:
         """``_totals_all`` from ``before``'s (the same racks, feeds and devices in the same
@@ -560,9 +690,9 @@ class Analysis:
         by_id, router = self.device_by_id, self.pathway_graph
 
         def make(index: int) -> LinkFacts:
-            facts = derive_link(
-                old_links[kept[index]], index, links[index], by_id, geometry, refs, router
-            )
+            # The cable is the layout's (its facts' link), the failed layout's list a view.
+            old = old_links[kept[index]]
+            facts = derive_link(old, index, old.link, by_id, geometry, refs, router)
             if facts is None:  # not as before (no failed layout's is): resolve them all
                 return resolve_links(links, by_id, geometry, router)[0][index]
             return facts

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
-from typing import overload
+from typing import TypeVar, overload
 
 from rackdesigner.analysis.facts import LinkFacts
 
-__all__ = ["KeptIndexes", "KeptLinks", "kept_ok"]
+__all__ = ["KeptIndexes", "KeptLinks", "KeptView", "kept_ok"]
+
+_T = TypeVar("_T")
 
 
 class KeptLinks(Sequence[LinkFacts]):
@@ -94,6 +96,11 @@ class KeptIndexes(Sequence[int]):
     def __len__(self) -> int:
         return self._total - len(self._cut)
 
+    @property
+    def cut(self) -> Sequence[int]:
+        """The indexes left out, ascending."""
+        return self._cut
+
     @overload
     def __getitem__(self, index: int) -> int: ...
     @overload
@@ -119,3 +126,49 @@ class KeptIndexes(Sequence[int]):
             return False
         found = bisect_left(self._cut, number)
         return found == len(self._cut) or self._cut[found] != number
+
+
+class KeptView(Sequence[_T]):
+    """The items of ``items`` at the indexes ``kept`` (a :class:`KeptIndexes`), in order:
+    a failed layout's cables as a view of the layout's, not a copy of a hall's 150,000
+    (its ``i``-th is the layout's ``kept[i]``-th, found by bisection)."""
+
+    __slots__ = ("_items", "_kept")
+
+    def __init__(self, items: Sequence[_T], kept: KeptIndexes) -> None:
+        self._items = items
+        self._kept = kept
+
+    @property
+    def kept(self) -> KeptIndexes:
+        """The indexes in the layout's list of this view's items, in order."""
+        return self._kept
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    @overload
+    def __getitem__(self, index: int) -> _T: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[_T]: ...
+    def __getitem__(self, index: int | slice) -> _T | list[_T]:
+        if isinstance(index, slice):
+            items = self._items
+            return [items[number] for number in self._kept[index]]
+        return self._items[self._kept[index]]
+
+    def __iter__(self) -> Iterator[_T]:
+        items, start = self._items, 0
+        for number in (*self._kept.cut, len(items)):
+            yield from items[start:number]
+            start = number + 1
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, KeptView | list | tuple):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # as a list's
+
+    def __repr__(self) -> str:
+        return f"KeptView({list(self)!r})"

@@ -481,6 +481,8 @@ def inrow_taken(analysis: Analysis) -> dict[int, float]:
     """Each rack's air heat its in-row coolers take (W), by rack index: a group's coolers
     take up to their capacity, shared in proportion to each rack's air heat."""
     taken: dict[int, float] = {}
+    if not analysis.names_inrows():  # no rack names one (told once for a failed layout's)
+        return taken
     for group in inrow_groups(analysis.racks, analysis.device_by_id):
         if group.heat <= 0:
             continue

@@ -184,7 +184,6 @@ class CablePlant:
         self._routes: dict[int, LinkRoute] = {}
         self._pairs: dict[tuple[int, int], _Pair] | None = None
         self._trunk_runs: dict[str, Run] = {}
-        self._rack_of = {id(r.rack): r for r in analysis.racks}
 
     # -- the media table ------------------------------------------------------------------
 

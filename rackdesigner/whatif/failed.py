@@ -19,11 +19,11 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rackdesigner.analysis.failures import Failed
-from rackdesigner.analysis.kept_links import KeptIndexes
+from rackdesigner.analysis.kept_links import KeptIndexes, KeptView
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
-    from rackdesigner.model.layout import Device, Layout, Link
+    from rackdesigner.model.layout import Device, Layout
     from rackdesigner.whatif.parts import Lost
     from rackdesigner.whatif.results import Gone
 
@@ -149,17 +149,12 @@ def cut_links(down: Iterable[str], links: Iterable[int], cables: Cables) -> list
 
 def _kept_of(layout: Layout, cut: list[int]) -> tuple[KeptIndexes, Layout]:
     """The indexes of ``layout``'s cables kept with those at ``cut`` (ascending) left out
-    (found by bisection, not listed), and ``layout`` with only those cables: copied a run
-    between two cuts at a time."""
+    (found by bisection, not listed), and ``layout`` with only those cables: a view of its
+    list (:class:`KeptView`), not a copy of every cable per failure."""
     kept = KeptIndexes(len(layout.links), cut)
     if not cut:
         return kept, layout
-    links: list[Link] = []
-    start = 0
-    for number in (*cut, len(layout.links)):
-        links.extend(layout.links[start:number])
-        start = number + 1
-    return kept, replace(layout, links=links)
+    return kept, replace(layout, links=KeptView(layout.links, kept))  # type: ignore[arg-type]
 
 
 def _without(layout: Layout, kept: list[int]) -> Layout:

@@ -351,6 +351,7 @@ def _kept_cables(
     named: set[str],
     cables: Mapping[str, Sequence[int]],
     ports: Ports | None = None,
+    cut: Sequence[int] | None = None,
 ) -> set[int]:
     """Of a layout whose cables are ``links`` less those ``removed`` (a failed layout's),
     the indexes in ``links`` of the cables whose findings may differ (``cables``: each
@@ -358,12 +359,20 @@ def _kept_cables(
     on a device ``named`` (of a rack that differs: its facts; or not in the layout: their
     suggestion), or on a port a removed cable was on (a port taken twice; the references
     of the cables from one ``a`` port; ``ports``: the layout's :class:`Ports`, to find
-    them without a walk over every cable of the devices). A cable between devices a
-    failure only touched keeps its findings: every cable of a device down is removed, and
-    the others' facts are the same."""
+    them without a walk over every cable of the devices; ``cut``: the indexes of those
+    removed, whose ends' keys it holds). A cable between devices a failure only touched
+    keeps its findings: every cable of a device down is removed, and the others' facts are
+    the same."""
     found = {i for d in named for i in cables.get(d, ())}
     if ports is not None:
         by_port = ports.cables
+        if cut is not None:
+            ends = ports.ends
+            for number in cut:
+                a, b = ends[number]
+                found.update(by_port.get(a, ()))
+                found.update(by_port.get(b, ()))
+            return found
         for link in removed:
             found.update(by_port.get(_end_key(link.a), ()))
             found.update(by_port.get(_end_key(link.b), ()))
@@ -389,15 +398,18 @@ class Ports:
     name that no rack holds (``cables``: its whatif.failed.cables_of): what each of many
     failed layouts of it asks (:class:`Incremental`'s ``ports``), worked out once."""
 
-    __slots__ = ("cables", "layout", "racks", "unknown")
+    __slots__ = ("cables", "ends", "layout", "racks", "unknown")
 
     def __init__(self, layout: Layout, cables: Mapping[str, Sequence[int]]) -> None:
         self.layout = layout
         self.racks = {rack.id: rack for rack in layout.racks}  # the last of an id
         by_port: dict[str, list[int]] = {}
+        # Each cable's two ends' keys, by its index: what a failure's removed cables ask.
+        self.ends: list[tuple[str, str]] = []
         for number, link in enumerate(layout.links):
-            by_port.setdefault(_end_key(link.a), []).append(number)
-            b = _end_key(link.b)
+            a, b = _end_key(link.a), _end_key(link.b)
+            self.ends.append((a, b))
+            by_port.setdefault(a, []).append(number)
             listed = by_port.setdefault(b, [])
             if not listed or listed[-1] != number:
                 listed.append(number)
@@ -573,7 +585,7 @@ class Incremental:
             else:
                 unknown = cables.keys() - {d.id for rack in new.racks for d in rack.devices}
             named = differ.union(unknown)
-            again = _kept_cables(old.links, middle, named, cables, ports)
+            again = _kept_cables(old.links, middle, named, cables, ports, cut)
             again.difference_update(cut if cut is not None else _not_kept_indexes(old, kept))
             entities.update(_entity(old.links[number]) for number in again)
             self.again = sorted(again)

@@ -252,6 +252,18 @@ def _derived_exactly(before: Analysis, shared: Analysis, failed: Analysis, text:
         failed.total_gpus,
     ), text
 
+    import math
+
+    for name in ("load", "air_heat"):  # the layout's sum adjusted, or the racks summed
+        exact = sum(getattr(r, name) for r in failed.racks)
+        near = (math.nextafter(exact, -math.inf), exact, math.nextafter(exact, math.inf))
+        for bound in (*near, exact * 0.99, exact * 1.01, exact * 0.5, exact * 2, -1.0):
+            assert shared.racks_sum_above(name, bound) == (not exact <= bound), (text, name)
+    assert shared.names_inrows() == any(r.rack.inrows for r in failed.racks), text
+    for key, devices in shared.types_used.items():
+        unknown = [device(d) for d in failed.types_used[key] if d.power is None]
+        assert [device(d) for d in shared.power_unknown(key, devices)] == unknown, (text, key)
+
     def load(group: object) -> tuple[object, ...]:
         names = ("indexes", "heat", "capacity", "lost", "margin")
         return (*(getattr(group, name) for name in names), [c.id for c in group.cdus])  # type: ignore[attr-defined]
@@ -406,6 +418,15 @@ def test_each_rack_failure_of_a_site_rules_fixture_is_checked_exactly(code: str)
     _failed_exactly(layout, _each(layout, "rack"))
 
 
+def test_a_failure_of_a_device_of_unknown_draw_is_checked_exactly() -> None:
+    """PWR009's devices of unknown draw are the layout's but for the racks a failure makes
+    anew: both racks of its fixture hold a ``ups-shelf`` with no power; a rack lost makes
+    its shelf draw nothing (a failed device's draw is 0 W, known), so one shelf of two is
+    left unknown, and the finding names one rack, not two."""
+    layout = load(ROOT / "tests" / "rules" / "PWR009" / "fires.toml").layout
+    _failed_exactly(layout, ["rack:a01", "rack:a02", "rack:a01 + rack:a02"])
+
+
 @pytest.mark.parametrize("code", ["COOL003", "COOL009"])
 def test_each_cdu_failure_of_a_cdu_rules_fixture_is_checked_exactly(code: str) -> None:
     """A site rule split in parts (racks, CDU groups) runs again on the racks and groups a
@@ -472,3 +493,20 @@ def test_the_kept_indexes_are_those_not_cut(total: int, cut: set[int]) -> None:
     assert [kept[-1 - i] for i in range(len(listed))] == listed[::-1]
     assert kept[1:3] == listed[1:3]
     assert [n for n in range(-1, total + 2) if n in kept] == listed
+
+
+@given(st.integers(0, 40), st.sets(st.integers(0, 39)))
+def test_a_failed_layouts_cables_are_a_view_of_the_layouts(total: int, cut: set[int]) -> None:
+    """A failed layout's cables (analysis.kept_links.KeptView over the layout's list, not a
+    copy of it) read as the list of those not cut would: one by one, from the end, in
+    slices, whole, and compared."""
+    from rackdesigner.analysis.kept_links import KeptIndexes, KeptView
+
+    items = [f"c{n}" for n in range(total)]
+    view = KeptView(items, KeptIndexes(total, sorted(c for c in cut if c < total)))
+    listed = [c for n, c in enumerate(items) if n not in cut]
+    assert list(view) == listed and len(view) == len(listed) and view == listed
+    assert [view[i] for i in range(len(listed))] == listed
+    assert [view[-1 - i] for i in range(len(listed))] == listed[::-1]
+    assert view[1:4] == listed[1:4] and view[::-2] == listed[::-2]
+    assert (view == [*listed, "x"]) is False and bool(view) == bool(listed)

@@ -33,6 +33,11 @@ def room_air_heat(analysis: Analysis) -> Iterator[Finding]:
     if site is None or site.cooling_capacity is None:
         return
     capacity = float(site.cooling_capacity)
+    # Without in-row coolers the total is the racks' air heat alone: whether it stays
+    # within the capacity is told without a pass over every rack where it can be (a failed
+    # layout's, from the layout's sum: Analysis.racks_sum_above).
+    if not analysis.names_inrows() and not analysis.racks_sum_above("air_heat", capacity):
+        return
     # (v1.4) What in-row coolers take goes to their chilled water, not the room's air.
     total = sum(r.air_heat for r in analysis.racks) - sum(inrow_taken(analysis).values())
     if total <= capacity:

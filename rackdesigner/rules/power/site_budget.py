@@ -31,6 +31,9 @@ def site_over_budget(analysis: Analysis) -> Iterator[Finding]:
     if site is None or site.power_budget is None:
         return
     budget = float(site.power_budget)
+    # Told without a pass over every rack where it can be (Analysis.racks_sum_above).
+    if not analysis.racks_sum_above("load", budget):
+        return
     load = analysis.site_load
     if load <= budget:
         return

@@ -32,7 +32,8 @@ from rackdesigner.rules.base import Finding, rule
 @rule("PWR009", "warning", severities=("warning", "info"), scope="device")
 def power_unknown(analysis: Analysis) -> Iterator[Finding]:
     for key, devices in analysis.types_used.items():
-        unknown = [d for d in devices if d.power is None]
+        # A failed layout's from the layout's and the racks made anew (what-if).
+        unknown = analysis.power_unknown(key, devices)
         if not unknown:
             yield from _estimated(analysis, key, devices)
             continue
