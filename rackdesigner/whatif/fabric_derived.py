@@ -510,8 +510,12 @@ class _Base:
             for crossed in found
         ]
         if touched:
-            left = [(node, port, leaf, change.link(index)) for node, port, leaf, index in cables]
-            out.extend((c.link.index, c) for c in crossed_rails(left))
+            # Found on the layout's indexes, so that both kinds sort by them (the failed
+            # layout's index of a cable is less by the cables cut before it).
+            out.extend(
+                (c.link, dataclasses.replace(c, link=change.link(c.link)))
+                for c in crossed_rails(cables)
+            )
         out.sort(key=lambda item: item[0])
         return [crossed for _, crossed in out]
 

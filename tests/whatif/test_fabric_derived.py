@@ -26,11 +26,15 @@ from tests.conftest import ROOT
 from tests.whatif.test_incremental import _failed_exactly
 
 
-def _rails_layout() -> Layout:
+def _rails_layout(
+    crossed: tuple[str, ...] = ("a02-n3",), order: tuple[str, ...] = ("a01", "a02", "b01", "b02")
+) -> Layout:
     """Two scalable units of six DGX H100 (three rails: ib1-ib3 to leaf1-leaf3 of their
     unit), every leaf cabled once to each of two spines; in unit a, a02-n3's ib1 goes to
     a-leaf3 (a crossed rail: 5 of its group's 6 nodes cable ib1 to a-leaf1). Racks a01 and
-    a02 hold unit a's nodes, b01 and b02 unit b's, a03 and b03 the leaves, s01 the spines."""
+    a02 hold unit a's nodes, b01 and b02 unit b's, a03 and b03 the leaves, s01 the spines.
+    ``crossed``: the nodes whose ib1 goes to their unit's leaf3; ``order``: the node racks
+    in the order their cables are listed."""
     racks: list[tuple[str, list[tuple[str, str]]]] = []
     links: list[tuple[str, str]] = []
     port: Counter[str] = Counter()
@@ -40,14 +44,14 @@ def _rails_layout() -> Layout:
         links.append((a, f"{b}:p{port[b]}"))
 
     for su in ("a", "b"):
-        nodes = [f"{su}0{r}-n{n}" for r in (1, 2) for n in (1, 2, 3)]
         for r in (1, 2):
             racks.append((f"{su}0{r}", [(f"{su}0{r}-n{n}", "dgx-h100") for n in (1, 2, 3)]))
         racks.append((f"{su}03", [(f"{su}-leaf{k}", "qm9700") for k in (1, 2, 3)]))
-        for node in nodes:
+    for rack in order:
+        for node in (f"{rack}-n{n}" for n in (1, 2, 3)):
             for rail in (1, 2, 3):
-                leaf = 3 if node == "a02-n3" and rail == 1 else rail
-                cable(f"{node}:ib{rail}", f"{su}-leaf{leaf}")
+                leaf = 3 if node in crossed and rail == 1 else rail
+                cable(f"{node}:ib{rail}", f"{rack[0]}-leaf{leaf}")
     racks.append(("s01", [("spine1", "qm9700"), ("spine2", "qm9700")]))
     for su in ("a", "b"):
         for k in (1, 2, 3):
@@ -139,6 +143,16 @@ def test_a_rail_fabrics_failures_derive_its_fabric_as_a_build() -> None:
     assert derived["switch:a-leaf1"] and derived["switch:b-leaf1"]
     assert not derived["switch:spine1"] and not derived["switch:a-leaf3"]
     assert not derived["rack:s01"] and not derived["rack:a03"]
+
+
+def test_crossed_rails_derived_keep_the_cables_order() -> None:
+    """The crossed rails of a touched rail group among those kept, in the failed layout's
+    cable order. Cables listed a01, b01, b02, a02 (9 each); b02-n3's ib1 (cable 24) and
+    a02-n1's ib1 (cable 27) crossed. Rack a01 down takes cables 0-8: a02-n1's is then
+    cable 18, after b02-n3's at 15, as a build lists them (a02-n1 still crossed: 2 of its
+    group's 3 nodes left cable ib1 to a-leaf1)."""
+    layout = _rails_layout(("b02-n3", "a02-n1"), ("a01", "b01", "b02", "a02"))
+    assert _derived(layout, ("rack",))["rack:a01"]
 
 
 @pytest.mark.parametrize(
