@@ -49,7 +49,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from rackdesigner.analysis.fabric_graph import Fabric, SwitchFacts
+from rackdesigner.analysis.fabric_graph import Fabric, SwitchFacts, SwitchRatios
 from rackdesigner.analysis.grouping import Groups
 from rackdesigner.analysis.lateral import CrossedRail, crossed_rails
 from rackdesigner.analysis.storage import StorageFacts, storage_facts
@@ -171,6 +171,8 @@ class _Base:
             if switch.tier is not None:
                 self.tier[sid] = switch.tier
         self.tops = sum(1 for s in fabric.switches.values() if s.tier == fabric.max_tier)
+        self.switch_place = {ident: i for i, ident in enumerate(fabric.switches)}
+        self.ratios = SwitchRatios.of(fabric.switches)
         self.ok = (
             not fabric.groups
             and not fabric.cut_switches
@@ -294,7 +296,26 @@ class _Base:
             node_ports=ports,
             kinds=self._kinds(removed, near, remap, bandwidth),
             unit_bests=(self.efficiency, bests),
+            switch_ratios=self._ratios(removed, near | remap.keys(), switches),
         )
+
+    def _ratios(
+        self, removed: set[str], touched: Iterable[str], switches: dict[str, SwitchFacts]
+    ) -> SwitchRatios:
+        """The switches' ratios: the fabric's less the switches removed or ``touched``,
+        and those touched that are left worked out again (their places the fabric's)."""
+        place = self.switch_place
+        extra: list[tuple[float, int, str]] = []
+        skip = {d for d in removed if d in place}
+        for ident in touched:
+            if ident not in place:
+                continue
+            skip.add(ident)
+            ratio = switches[ident].oversubscription
+            if ratio is not None:
+                extra.append((-ratio, place[ident], ident))
+        extra.sort()
+        return SwitchRatios(self.ratios.base, frozenset(skip), extra)
 
     def _links(self, change: _Change) -> list[LinkFacts]:
         """The failed analysis's facts of the fabric's cables left: slices of its list."""

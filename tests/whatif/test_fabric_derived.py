@@ -105,6 +105,12 @@ def _same(derived: Fabric, built: Fabric) -> None:
     assert derived.unit_bests is not None
     within_units(built, derived.unit_bests[0])
     assert derived.unit_bests == built.unit_bests
+    # The switches' ratios, highest first, and those above each ratio there is: a build's.
+    ranked = [(ratio, ident) for ratio, _, ident in derived.ratios().ranked()]
+    assert ranked == [(ratio, ident) for ratio, _, ident in built.ratios().ranked()]
+    for ratio, _ in ranked:
+        assert derived.ratios().above(ratio * 0.999) == built.ratios().above(ratio * 0.999)
+    assert derived.oversubscription == built.oversubscription
 
 
 def _derived(layout: Layout, kinds: tuple[str, ...]) -> dict[str, bool]:
