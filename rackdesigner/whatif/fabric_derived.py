@@ -46,8 +46,8 @@ from __future__ import annotations
 import dataclasses
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, overload
 
 from rackdesigner.analysis.fabric_graph import Fabric, SwitchFacts, SwitchRatios
 from rackdesigner.analysis.grouping import Groups
@@ -81,6 +81,7 @@ class FabricDerivation:
         self.before = before
         self.cables = cables
         self._bases: list[_Base] | None = None
+        self._node_ids: Counter[str] | None = None  # the storage facts' GPU nodes' ids
 
     def bases(self) -> list[_Base]:
         if self._bases is None:
@@ -101,11 +102,14 @@ class FabricDerivation:
         if before.fabric.touched_by(gone, ()):
             return None
         if not before.fabric.edges and not before.pfs.devices and not before.objects.devices:
-            # No storage cable or appliance: all that changes is the GPU nodes that work.
-            nodes = [dev for dev in before.nodes if dev.id not in gone]
+            # No storage cable or appliance: all that changes is the GPU nodes that work
+            # (the rules then read how many: listed only if read).
+            if self._node_ids is None:
+                self._node_ids = Counter(dev.id for dev in before.nodes)
+            count = len(before.nodes) - sum(self._node_ids.get(d, 0) for d in gone)
             return dataclasses.replace(
                 before,
-                nodes=nodes,
+                nodes=_NodesLeft(before.nodes, gone, count),
                 node_bandwidth=dict(before.node_bandwidth),
                 reached=set(before.reached),
                 failed=gone,
@@ -134,6 +138,37 @@ class FabricDerivation:
         ):
             return None  # the fabrics' order (by their first device) changed
         return out
+
+
+class _NodesLeft(Sequence["DeviceFacts"]):
+    """The GPU nodes ``before`` less those ``gone`` (``count`` of them), listed when first
+    read past how many there are."""
+
+    __slots__ = ("_before", "_count", "_gone", "_list")
+
+    def __init__(self, before: Sequence[DeviceFacts], gone: frozenset[str], count: int) -> None:
+        self._before = before
+        self._gone = gone
+        self._count = count
+        self._list: list[DeviceFacts] | None = None
+
+    def _listed(self) -> list[DeviceFacts]:
+        if self._list is None:
+            self._list = [dev for dev in self._before if dev.id not in self._gone]
+        return self._list
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> DeviceFacts: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[DeviceFacts]: ...
+    def __getitem__(self, index: int | slice) -> DeviceFacts | list[DeviceFacts]:
+        return self._listed()[index]
+
+    def __iter__(self) -> Iterator[DeviceFacts]:
+        return iter(self._listed())
 
 
 @dataclasses.dataclass(slots=True)

@@ -273,3 +273,25 @@ def test_every_finding_of_a_bundled_failed_layout_is_a_full_checks(name: str) ->
     failures = [str(f) for kind in ("rack", "switch") for f in candidates(analysis, kind)]
     assert analysis.storage.fabric.edges  # a storage fabric: derived or built by failure
     _checked(layout, failures)
+
+
+def test_storage_facts_without_storage_count_the_nodes_left() -> None:
+    """A layout without storage cables or appliances: a failure's storage facts are the
+    layout's less the GPU nodes down, their count told without listing them and the same
+    as a build's (rack a01 down: 12 - 3 = 9 nodes; rack a03, leaves only: all 12)."""
+    layout = _rails_layout()
+    analysis = Analysis(layout)
+    engine = WhatIf(analysis)
+    index, cables = PartIndex(analysis), cables_of(layout)
+    derivation = FabricDerivation(analysis, cables)
+    counts = {}
+    for failure in candidates(analysis, "rack"):
+        lost = resolve(analysis, [failure], index)
+        state = failed_state(analysis, lost, engine.gone(lost), cables)
+        derived = derivation.storage(state.failed.devices)
+        assert derived is not None
+        built = Analysis(state.layout, failed=state.failed).storage
+        counts[str(failure)] = len(derived.nodes)
+        assert len(derived.nodes) == len(built.nodes)
+        assert [d.id for d in derived.nodes] == [d.id for d in built.nodes]
+    assert counts["rack:a01"] == 9 and counts["rack:a03"] == 12
