@@ -280,9 +280,14 @@ class _Base:
             units = fabric.units = scalable_units(fabric)
         within_units(fabric, self.efficiency)  # each unit's lowest figure
         assert fabric.unit_bests is not None
-        self.units: dict[object, list[tuple[list[DeviceFacts], Best | None]]] = {}
-        for unit, best in zip(units, fabric.unit_bests[1], strict=True):
-            self.units.setdefault(self.group[unit[0].id], []).append((unit, best))
+        # The units in order, each one's lowest figure and first node's place, and each
+        # rail group's units (their indexes in that order).
+        self.all_units = list(units)
+        self.bests = list(fabric.unit_bests[1])
+        self.unit_places = [self.node_position[unit[0].id] for unit in units]
+        self.units: dict[object, list[int]] = {}
+        for at, unit in enumerate(units):
+            self.units.setdefault(self.group[unit[0].id], []).append(at)
         # Each kind of node (what the bus figures read of it) and its nodes, in order.
         node_kinds(fabric)
         self.key_of: dict[str, NodeKey] = {}
@@ -496,26 +501,33 @@ class _Base:
     ) -> tuple[list[list[DeviceFacts]], list[Best | None]]:
         """The scalable units left, in the order of their first node, and each one's lowest
         figure: those of the rail groups the failure leaves alone (their nodes keep their
-        bandwidths), and those the touched groups' cables left make."""
-        found: list[tuple[list[DeviceFacts], Best | None]] = []
-        renamed = self.groups_of(remap)  # groups with a device whose facts are new
-        for group, units in self.units.items():
-            if group in touched:
-                continue
-            for unit, best in units:
-                if group in renamed and any(n.id in remap for n in unit):
-                    unit = [remap.get(n.id, n) for n in unit]
+        bandwidths), and those the touched groups' cables left make, put in their places
+        (the others are not looked at: a failure costs the units it touches)."""
+        units, bests = list(self.all_units), list(self.bests)
+        for group in self.groups_of(remap) - touched:  # a device whose facts are new
+            for at in self.units.get(group, ()):
+                unit, best = units[at], bests[at]
+                if any(n.id in remap for n in unit):
+                    units[at] = [remap.get(n.id, n) for n in unit]
                     if best is not None:
-                        best = (best[0], remap.get(best[1].id, best[1]), best[2])
-                found.append((unit, best))
-        if touched:
-            nodes = sorted({c[0] for c in cables}, key=self.node_position.__getitem__)
-            by_id = {n: remap.get(n, self.nodes[n]) for n in nodes}
-            inside_of = intra_nodes(self.efficiency)
-            for unit in units_of([c[:3] for c in cables], by_id):
-                found.append((unit, unit_best(unit, bandwidth, self.efficiency, inside_of)))
-        found.sort(key=lambda item: self.node_position[item[0][0].id])
-        return [unit for unit, _ in found], [best for _, best in found]
+                        bests[at] = (best[0], remap.get(best[1].id, best[1]), best[2])
+        if not touched:
+            return units, bests
+        places = list(self.unit_places)
+        for at in sorted(
+            (at for group in touched for at in self.units.get(group, ())), reverse=True
+        ):
+            del units[at], bests[at], places[at]
+        nodes = sorted({c[0] for c in cables}, key=self.node_position.__getitem__)
+        by_id = {n: remap.get(n, self.nodes[n]) for n in nodes}
+        inside_of = intra_nodes(self.efficiency)
+        for unit in units_of([c[:3] for c in cables], by_id):
+            place = self.node_position[unit[0].id]
+            at = bisect_left(places, place)
+            places.insert(at, place)
+            units.insert(at, unit)
+            bests.insert(at, unit_best(unit, bandwidth, self.efficiency, inside_of))
+        return units, bests
 
     def groups_of(self, devices: dict[str, DeviceFacts]) -> set[object]:
         """The rail groups of these devices."""
