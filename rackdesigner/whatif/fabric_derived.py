@@ -207,6 +207,13 @@ class _Base:
                 self.tier[sid] = switch.tier
         self.tops = sum(1 for s in fabric.switches.values() if s.tier == fabric.max_tier)
         self.switch_place = {ident: i for i, ident in enumerate(fabric.switches)}
+        # The nodes' bandwidths and each tier's uplinks below the top, where they sum
+        # exactly (whole numbers, a common power of two): then a failure's sums are these
+        # less what it changed, the same in any order (a build's).
+        self.sums = [_whole(fabric.node_bandwidth.values())] + [
+            _whole(s.up for s in fabric.switches.values() if s.tier == level)
+            for level in range(1, fabric.max_tier)
+        ]
         self.ratios = SwitchRatios.of(fabric.switches)
         self.ok = (
             not fabric.groups
@@ -313,7 +320,10 @@ class _Base:
         remap = {d: by_id[d] for d in fresh if d not in removed}
         nodes = _less(fabric.nodes, self.node_position, removed, remap)
         switches, bandwidth = self._bandwidths(removed, remap, near)
-        injection, bisection = _injection_bisection(fabric.max_tier, switches, bandwidth)
+        sums = self._sums_left(removed, near | remap.keys(), switches, bandwidth)
+        if sums is None:
+            sums = _injection_bisection(fabric.max_tier, switches, bandwidth)
+        injection, bisection = sums
         links = self._links(change)
         ports, techs = self._ports(removed, change)
         touched = {self.group[d] for d in removed if d in self.group}
@@ -356,6 +366,41 @@ class _Base:
                 extra.append((-ratio, place[ident], ident))
         extra.sort()
         return SwitchRatios(self.ratios.base, frozenset(skip), extra)
+
+    def _sums_left(
+        self,
+        removed: set[str],
+        touched: Iterable[str],
+        switches: dict[str, SwitchFacts],
+        bandwidth: dict[str, float],
+    ) -> tuple[float, float] | None:
+        """The injection and bisection left (as :func:`_injection_bisection` sums them),
+        from the fabric's sums less what the devices ``removed`` and ``touched`` changed;
+        None where a sum is not exact in whole units (summed anew)."""
+        if any(found is None for found in self.sums):
+            return None
+        fabric = self.fabric
+        totals = [found[0] for found in self.sums if found is not None]
+        units = [found[1] for found in self.sums if found is not None]
+        before, unit = fabric.node_bandwidth, units[0]
+        for dev in {*removed, *touched}:
+            if dev in before:
+                totals[0] -= int(before[dev])
+                after = bandwidth.get(dev)
+                if after is not None:
+                    if not after.is_integer() or int(after) % unit:
+                        return None
+                    totals[0] += int(after)
+            switch = fabric.switches.get(dev)
+            if switch is None or switch.tier is None or not 1 <= switch.tier < fabric.max_tier:
+                continue
+            totals[switch.tier] -= int(switch.up)
+            now = switches.get(dev)
+            if now is not None:
+                if not now.up.is_integer() or int(now.up) % units[switch.tier]:
+                    return None
+                totals[switch.tier] += int(now.up)
+        return float(totals[0]), min(float(t) for t in totals) / 2
 
     def _links(self, change: _Change) -> list[LinkFacts]:
         """The failed analysis's facts of the fabric's cables left: slices of its list."""
@@ -614,6 +659,21 @@ def _injection_bisection(
     for level in range(1, top):
         crossing.append(sum(s.up for s in switches.values() if s.tier == level))
     return injection, min(crossing) / 2
+
+
+def _whole(values: Iterable[float]) -> tuple[int, int] | None:
+    """The total of ``values`` and the largest power of two that divides each, where every
+    one is a whole number at least 0 and the total at most 2**53 of that unit: every sum of
+    some of them is then exact, in any order. None otherwise."""
+    total = low = 0
+    for value in values:
+        if not (value >= 0 and value.is_integer()):  # NaN too
+            return None
+        number = int(value)
+        total += number
+        low |= number
+    unit = low & -low or 1
+    return (total, unit) if total <= (1 << 53) * unit else None
 
 
 def _less(

@@ -19,7 +19,7 @@ from rackdesigner.model.diagnostics import Diagnostic
 from rackdesigner.model.layout import Layout
 from rackdesigner.topology.collectives import node_kinds, scalable_units, within_units
 from rackdesigner.whatif import WhatIf, parse_failure
-from rackdesigner.whatif.fabric_derived import FabricDerivation
+from rackdesigner.whatif.fabric_derived import FabricDerivation, _whole
 from rackdesigner.whatif.failed import cables_of, failed_state
 from rackdesigner.whatif.parts import PartIndex, candidates, resolve
 from tests.conftest import ROOT
@@ -295,3 +295,13 @@ def test_storage_facts_without_storage_count_the_nodes_left() -> None:
         assert len(derived.nodes) == len(built.nodes)
         assert [d.id for d in derived.nodes] == [d.id for d in built.nodes]
     assert counts["rack:a01"] == 9 and counts["rack:a03"] == 12
+
+
+def test_whole_sums_are_exact_in_any_order() -> None:
+    """400 and 200 Gb/s are 2**13 × 5**11 and 2**12 × 5**11 bit/s: whole, both multiples of
+    2**12 = 4096, 6e11 in all (far below 2**53 × 4096); half a bit, NaN, or 2**60 + 1 (a
+    total past 2**53 units of 1: 2**60 + 1 is not a float) are not summed so."""
+    assert _whole([400e9, 200e9]) == (600_000_000_000, 4096)
+    assert _whole([]) == (0, 1)
+    assert _whole([0.5]) is None and _whole([float("nan")]) is None
+    assert _whole([2.0**60, 1.0]) is None
