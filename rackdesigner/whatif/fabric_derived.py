@@ -423,9 +423,7 @@ class _Base:
             fabric,
             links=self._links(change),
             cut_links=[(change.link(link.index), n) for link, n in fabric.cut_links],
-            crossed=[
-                dataclasses.replace(c, link=change.link(c.link.index)) for c in fabric.crossed_rails
-            ],
+            crossed=[_on(c, change.link(c.link.index)) for c in fabric.crossed_rails],
         )
 
     def _holds(self, removed: set[str], near: set[str]) -> bool:
@@ -617,7 +615,7 @@ class _Base:
         """The crossed rails left, in cable order: those of the rail groups the failure
         leaves alone, and those of the touched groups' cables left."""
         out = [
-            (crossed.link.index, dataclasses.replace(crossed, link=change.link(crossed.link.index)))
+            (crossed.link.index, _on(crossed, change.link(crossed.link.index)))
             for group, found in self.crossed.items()
             if group not in touched
             for crossed in found
@@ -625,10 +623,7 @@ class _Base:
         if touched:
             # Found on the layout's indexes, so that both kinds sort by them (the failed
             # layout's index of a cable is less by the cables cut before it).
-            out.extend(
-                (c.link, dataclasses.replace(c, link=change.link(c.link)))
-                for c in crossed_rails(cables)
-            )
+            out.extend((c.link, _on(c, change.link(c.link))) for c in crossed_rails(cables))
         out.sort(key=lambda item: item[0])
         return [crossed for _, crossed in out]
 
@@ -659,6 +654,13 @@ def _injection_bisection(
     for level in range(1, top):
         crossing.append(sum(s.up for s in switches.values() if s.tier == level))
     return injection, min(crossing) / 2
+
+
+def _on(crossed: CrossedRail, link: LinkFacts) -> CrossedRail:
+    """The crossed rail on the failed layout's facts of its cable (``dataclasses.replace``
+    costs several times this, once per crossed rail kept, per failure)."""
+    c = crossed
+    return CrossedRail(c.node, c.port, c.leaf, c.rail_leaf, link, c.nodes, c.on_rail)
 
 
 def _whole(values: Iterable[float]) -> tuple[int, int] | None:
