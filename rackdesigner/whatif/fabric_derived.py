@@ -207,6 +207,18 @@ class _Base:
                 self.tier[sid] = switch.tier
         self.tops = sum(1 for s in fabric.switches.values() if s.tier == fabric.max_tier)
         self.switch_place = {ident: i for i, ident in enumerate(fabric.switches)}
+        # Whether every device's bandwidths sum exactly in whole units (then a failure's
+        # are the fabric's less what it took: :meth:`_lost`).
+        self.whole = _whole(v for row in self.adj.values() for v in row.values()) is not None
+        self.whole = (
+            self.whole
+            and all(
+                value.is_integer()
+                for s in fabric.switches.values()
+                for value in (s.down, s.up, s.lateral)
+            )
+            and all(value.is_integer() for value in fabric.node_bandwidth.values())
+        )
         # The nodes' bandwidths and each tier's uplinks below the top, where they sum
         # exactly (whole numbers, a common power of two): then a failure's sums are these
         # less what it changed, the same in any order (a build's).
@@ -479,8 +491,12 @@ class _Base:
         for dev in removed:
             switches.pop(dev, None)
             bandwidth.pop(dev, None)
+        lost = self._lost(removed) if self.whole else None
         for dev in near:
             if dev in bandwidth:
+                if lost is not None:
+                    bandwidth[dev] = float(int(bandwidth[dev]) - lost[dev][0])
+                    continue
                 total = 0.0
                 for other, value in adj[dev].items():
                     if other not in removed:
@@ -494,6 +510,11 @@ class _Base:
             after.top = before.top
             if sid not in near or before.tier is None:
                 after.down, after.up, after.lateral = before.down, before.up, before.lateral
+            elif lost is not None:
+                _, down, up, lateral = lost[sid]
+                after.down = float(int(before.down) - down)
+                after.up = float(int(before.up) - up)
+                after.lateral = float(int(before.lateral) - lateral)
             else:
                 for other, value in adj[sid].items():
                     if other in removed:
@@ -511,6 +532,29 @@ class _Base:
                         after.up += value
             switches[sid] = after
         return switches, bandwidth
+
+    def _lost(self, removed: set[str]) -> dict[str, list[int]]:
+        """What each device next to those ``removed`` loses to them, in whole bit/s: in
+        all, and (a switch) of its down, up and lateral bandwidth, as a build counts them
+        (a switch no GPU node reaches is not counted). Exact where :attr:`whole`."""
+        adj, tier, switches = self.adj, self.tier, self.fabric.switches
+        lost: dict[str, list[int]] = {}
+        for dev in removed:
+            level = tier.get(dev)
+            if level is None and dev in switches:
+                level = -1  # counted by no switch
+            elif level is None:
+                level = 0
+            for other, value in adj[dev].items():
+                if other in removed:
+                    continue
+                row = lost.setdefault(other, [0, 0, 0, 0])
+                row[0] += int(value)
+                mine = tier.get(other)
+                if mine is None or level < 0:
+                    continue
+                row[3 if level == mine else 1 if level < mine else 2] += int(value)
+        return lost
 
     def _ports(self, removed: set[str], change: _Change) -> tuple[dict[str, int], set[str]]:
         """Each node's cabled ports and the fabric's technologies, less the cables of the
