@@ -125,6 +125,21 @@ class Fabric:
     # Its switches' ratios, highest first, once asked (NET002 and r read the top of it;
     # a failed fabric's is the fabric before's with the switches touched worked out again).
     switch_ratios: SwitchRatios | None = None
+    # Its leaves' models, each with how many and its first leaf, once asked (NET004's
+    # radix: a model's ports are its first leaf's; a failed fabric's derived).
+    leaf_models: dict[str | None, tuple[int, DeviceFacts]] | None = None
+
+    def models_of_leaves(self) -> dict[str | None, tuple[int, DeviceFacts]]:
+        """Each model of its leaves (tier 1), how many of them and the first, in order."""
+        if self.leaf_models is None:
+            found: dict[str | None, tuple[int, DeviceFacts]] = {}
+            for switch in self.switches.values():
+                if switch.tier == 1:
+                    model = switch.device.device.model
+                    count, first = found.get(model, (0, switch.device))
+                    found[model] = (count + 1, first)
+            self.leaf_models = found
+        return self.leaf_models
 
     def ratios(self) -> SwitchRatios:
         if self.switch_ratios is None:

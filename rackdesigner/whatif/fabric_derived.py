@@ -207,6 +207,12 @@ class _Base:
                 self.tier[sid] = switch.tier
         self.tops = sum(1 for s in fabric.switches.values() if s.tier == fabric.max_tier)
         self.switch_place = {ident: i for i, ident in enumerate(fabric.switches)}
+        self.leaf_model: dict[str, str | None] = {}  # each leaf's model, and its leaves
+        self.model_leaves: dict[str | None, list[str]] = {}
+        for ident, switch in fabric.switches.items():
+            if switch.tier == 1:
+                model = self.leaf_model[ident] = switch.device.device.model
+                self.model_leaves.setdefault(model, []).append(ident)
         # Whether every device's bandwidths sum exactly in whole units (then a failure's
         # are the fabric's less what it took: :meth:`_lost`).
         self.whole = _whole(v for row in self.adj.values() for v in row.values()) is not None
@@ -359,7 +365,28 @@ class _Base:
             kinds=self._kinds(removed, near, remap, bandwidth),
             unit_bests=(self.efficiency, bests),
             switch_ratios=self._ratios(removed, near | remap.keys(), switches),
+            leaf_models=self._leaf_models(removed, remap),
         )
+
+    def _leaf_models(
+        self, removed: set[str], remap: dict[str, DeviceFacts]
+    ) -> dict[str | None, tuple[int, DeviceFacts]]:
+        """The leaves' models left: the fabric's less the leaves removed, each model's
+        first the first of its leaves left (the failed analysis's facts of it)."""
+        models = dict(self.fabric.models_of_leaves())
+        for model in {self.leaf_model[d] for d in removed if d in self.leaf_model}:
+            left = [d for d in self.model_leaves[model] if d not in removed]
+            if left:
+                models[model] = (len(left), self.fabric.switches[left[0]].device)
+            else:
+                del models[model]
+        for ident, dev in remap.items():
+            if ident not in self.leaf_model:
+                continue
+            model = self.leaf_model[ident]
+            if model in models and models[model][1].id == ident:
+                models[model] = (models[model][0], dev)
+        return models
 
     def _ratios(
         self, removed: set[str], touched: Iterable[str], switches: dict[str, SwitchFacts]

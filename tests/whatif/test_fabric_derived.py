@@ -111,6 +111,7 @@ def _same(derived: Fabric, built: Fabric) -> None:
     for ratio, _ in ranked:
         assert derived.ratios().above(ratio * 0.999) == built.ratios().above(ratio * 0.999)
     assert derived.oversubscription == built.oversubscription
+    assert derived.models_of_leaves() == built.models_of_leaves()  # the same first objects
 
 
 def _derived(layout: Layout, kinds: tuple[str, ...]) -> dict[str, bool]:
