@@ -11,8 +11,9 @@ which switch or cable, lost, leaves GPU nodes on two sides.
 
 from __future__ import annotations
 
+import heapq
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +47,53 @@ class SwitchFacts:
 
 
 @dataclass(slots=True, eq=False)
+class SwitchRatios:
+    """The switches' oversubscription ratios (those that have one), highest first, each
+    with its switch's place among the fabric's switches: NET002 and the fabric's r read
+    only the top of it. A what-if's failed fabric shares its fabric's list (``base``) less
+    the switches ``skip`` (down, or touched) and with ``extra`` (the touched ones worked
+    out again, their places the fabric's: a failed fabric's switches keep their order)."""
+
+    base: list[tuple[float, int, str]]  # (-ratio, place, id), ascending
+    skip: frozenset[str] = frozenset()
+    extra: list[tuple[float, int, str]] = field(default_factory=list)  # likewise
+
+    @classmethod
+    def of(cls, switches: Mapping[str, SwitchFacts]) -> SwitchRatios:
+        ranked: list[tuple[float, int, str]] = []
+        for place, (ident, switch) in enumerate(switches.items()):
+            ratio = switch.oversubscription
+            if ratio is not None:
+                ranked.append((-ratio, place, ident))
+        ranked.sort()
+        return cls(ranked)
+
+    def ranked(self) -> Iterator[tuple[float, int, str]]:
+        """(ratio, place, switch id), highest ratio first (ties in the switches' order)."""
+        skip = self.skip
+        kept = (item for item in self.base if item[2] not in skip) if skip else self.base
+        for negative, place, ident in heapq.merge(kept, self.extra):
+            yield -negative, place, ident
+
+    def above(self, limit: float) -> list[str]:
+        """The switches whose ratio is above ``limit``, in the switches' order."""
+        found: list[tuple[int, str]] = []
+        for ratio, place, ident in self.ranked():
+            if ratio <= limit:
+                break
+            found.append((place, ident))
+        found.sort()
+        return [ident for _, ident in found]
+
+    def worst(self) -> float:
+        """The largest of 1 and every finite ratio."""
+        for ratio, _, _ in self.ranked():
+            if math.isfinite(ratio):
+                return ratio if ratio > 1.0 else 1.0
+        return 1.0
+
+
+@dataclass(slots=True, eq=False)
 class Fabric:
     index: int
     devices: list[DeviceFacts]
@@ -74,16 +122,35 @@ class Fabric:
     # of node's first; each scalable unit's lowest figure, at an efficiency).
     kinds: dict[tuple[int, int, int, float], tuple[int, DeviceFacts]] | None = None
     unit_bests: tuple[float, list[tuple[float, DeviceFacts, bool] | None]] | None = None
+    # Its switches' ratios, highest first, once asked (NET002 and r read the top of it;
+    # a failed fabric's is the fabric before's with the switches touched worked out again).
+    switch_ratios: SwitchRatios | None = None
+    # Its leaves' models, each with how many and its first leaf, once asked (NET004's
+    # radix: a model's ports are its first leaf's; a failed fabric's derived).
+    leaf_models: dict[str | None, tuple[int, DeviceFacts]] | None = None
+
+    def models_of_leaves(self) -> dict[str | None, tuple[int, DeviceFacts]]:
+        """Each model of its leaves (tier 1), how many of them and the first, in order."""
+        if self.leaf_models is None:
+            found: dict[str | None, tuple[int, DeviceFacts]] = {}
+            for switch in self.switches.values():
+                if switch.tier == 1:
+                    model = switch.device.device.model
+                    count, first = found.get(model, (0, switch.device))
+                    found[model] = (count + 1, first)
+            self.leaf_models = found
+        return self.leaf_models
+
+    def ratios(self) -> SwitchRatios:
+        if self.switch_ratios is None:
+            self.switch_ratios = SwitchRatios.of(self.switches)
+        return self.switch_ratios
 
     @property
     def oversubscription(self) -> float:
         """Fabric oversubscription r (rules.md v1.1): the largest of 1, every switch's
         (finite) oversubscription and 1 ÷ the smallest group's global ratio."""
-        worst = 1.0
-        for switch in self.switches.values():
-            ratio = switch.oversubscription
-            if ratio is not None and math.isfinite(ratio) and ratio > worst:
-                worst = ratio
+        worst = self.ratios().worst()
         for group in self.groups:
             ratio = group.ratio
             worst = max(worst, 1.0 / ratio if ratio > 0 else math.inf)

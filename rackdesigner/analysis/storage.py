@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any, Protocol
@@ -258,7 +258,7 @@ EPSILON = 1e-6  # bit/s: below this a rate left is rounding
 class StorageFacts:
     pfs: Tier
     objects: Tier
-    nodes: list[DeviceFacts]  # the GPU nodes, in layout order
+    nodes: Sequence[DeviceFacts]  # the GPU nodes, in layout order
     fabric: Fabric
     node_bandwidth: dict[str, float]  # bit/s of each GPU node's storage cables
     reached: set[str]  # GPU nodes with a path to a parallel-fs appliance

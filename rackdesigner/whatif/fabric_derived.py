@@ -46,10 +46,10 @@ from __future__ import annotations
 import dataclasses
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, overload
 
-from rackdesigner.analysis.fabric_graph import Fabric, SwitchFacts
+from rackdesigner.analysis.fabric_graph import Fabric, SwitchFacts, SwitchRatios
 from rackdesigner.analysis.grouping import Groups
 from rackdesigner.analysis.lateral import CrossedRail, crossed_rails
 from rackdesigner.analysis.storage import StorageFacts, storage_facts
@@ -81,6 +81,7 @@ class FabricDerivation:
         self.before = before
         self.cables = cables
         self._bases: list[_Base] | None = None
+        self._node_ids: Counter[str] | None = None  # the storage facts' GPU nodes' ids
 
     def bases(self) -> list[_Base]:
         if self._bases is None:
@@ -101,11 +102,14 @@ class FabricDerivation:
         if before.fabric.touched_by(gone, ()):
             return None
         if not before.fabric.edges and not before.pfs.devices and not before.objects.devices:
-            # No storage cable or appliance: all that changes is the GPU nodes that work.
-            nodes = [dev for dev in before.nodes if dev.id not in gone]
+            # No storage cable or appliance: all that changes is the GPU nodes that work
+            # (the rules then read how many: listed only if read).
+            if self._node_ids is None:
+                self._node_ids = Counter(dev.id for dev in before.nodes)
+            count = len(before.nodes) - sum(self._node_ids.get(d, 0) for d in gone)
             return dataclasses.replace(
                 before,
-                nodes=nodes,
+                nodes=_NodesLeft(before.nodes, gone, count),
                 node_bandwidth=dict(before.node_bandwidth),
                 reached=set(before.reached),
                 failed=gone,
@@ -134,6 +138,37 @@ class FabricDerivation:
         ):
             return None  # the fabrics' order (by their first device) changed
         return out
+
+
+class _NodesLeft(Sequence["DeviceFacts"]):
+    """The GPU nodes ``before`` less those ``gone`` (``count`` of them), listed when first
+    read past how many there are."""
+
+    __slots__ = ("_before", "_count", "_gone", "_list")
+
+    def __init__(self, before: Sequence[DeviceFacts], gone: frozenset[str], count: int) -> None:
+        self._before = before
+        self._gone = gone
+        self._count = count
+        self._list: list[DeviceFacts] | None = None
+
+    def _listed(self) -> list[DeviceFacts]:
+        if self._list is None:
+            self._list = [dev for dev in self._before if dev.id not in self._gone]
+        return self._list
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> DeviceFacts: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[DeviceFacts]: ...
+    def __getitem__(self, index: int | slice) -> DeviceFacts | list[DeviceFacts]:
+        return self._listed()[index]
+
+    def __iter__(self) -> Iterator[DeviceFacts]:
+        return iter(self._listed())
 
 
 @dataclasses.dataclass(slots=True)
@@ -171,6 +206,33 @@ class _Base:
             if switch.tier is not None:
                 self.tier[sid] = switch.tier
         self.tops = sum(1 for s in fabric.switches.values() if s.tier == fabric.max_tier)
+        self.switch_place = {ident: i for i, ident in enumerate(fabric.switches)}
+        self.leaf_model: dict[str, str | None] = {}  # each leaf's model, and its leaves
+        self.model_leaves: dict[str | None, list[str]] = {}
+        for ident, switch in fabric.switches.items():
+            if switch.tier == 1:
+                model = self.leaf_model[ident] = switch.device.device.model
+                self.model_leaves.setdefault(model, []).append(ident)
+        # Whether every device's bandwidths sum exactly in whole units (then a failure's
+        # are the fabric's less what it took: :meth:`_lost`).
+        self.whole = _whole(v for row in self.adj.values() for v in row.values()) is not None
+        self.whole = (
+            self.whole
+            and all(
+                value.is_integer()
+                for s in fabric.switches.values()
+                for value in (s.down, s.up, s.lateral)
+            )
+            and all(value.is_integer() for value in fabric.node_bandwidth.values())
+        )
+        # The nodes' bandwidths and each tier's uplinks below the top, where they sum
+        # exactly (whole numbers, a common power of two): then a failure's sums are these
+        # less what it changed, the same in any order (a build's).
+        self.sums = [_whole(fabric.node_bandwidth.values())] + [
+            _whole(s.up for s in fabric.switches.values() if s.tier == level)
+            for level in range(1, fabric.max_tier)
+        ]
+        self.ratios = SwitchRatios.of(fabric.switches)
         self.ok = (
             not fabric.groups
             and not fabric.cut_switches
@@ -243,9 +305,14 @@ class _Base:
             units = fabric.units = scalable_units(fabric)
         within_units(fabric, self.efficiency)  # each unit's lowest figure
         assert fabric.unit_bests is not None
-        self.units: dict[object, list[tuple[list[DeviceFacts], Best | None]]] = {}
-        for unit, best in zip(units, fabric.unit_bests[1], strict=True):
-            self.units.setdefault(self.group[unit[0].id], []).append((unit, best))
+        # The units in order, each one's lowest figure and first node's place, and each
+        # rail group's units (their indexes in that order).
+        self.all_units = list(units)
+        self.bests = list(fabric.unit_bests[1])
+        self.unit_places = [self.node_position[unit[0].id] for unit in units]
+        self.units: dict[object, list[int]] = {}
+        for at, unit in enumerate(units):
+            self.units.setdefault(self.group[unit[0].id], []).append(at)
         # Each kind of node (what the bus figures read of it) and its nodes, in order.
         node_kinds(fabric)
         self.key_of: dict[str, NodeKey] = {}
@@ -271,7 +338,10 @@ class _Base:
         remap = {d: by_id[d] for d in fresh if d not in removed}
         nodes = _less(fabric.nodes, self.node_position, removed, remap)
         switches, bandwidth = self._bandwidths(removed, remap, near)
-        injection, bisection = _injection_bisection(fabric.max_tier, switches, bandwidth)
+        sums = self._sums_left(removed, near | remap.keys(), switches, bandwidth)
+        if sums is None:
+            sums = _injection_bisection(fabric.max_tier, switches, bandwidth)
+        injection, bisection = sums
         links = self._links(change)
         ports, techs = self._ports(removed, change)
         touched = {self.group[d] for d in removed if d in self.group}
@@ -294,7 +364,82 @@ class _Base:
             node_ports=ports,
             kinds=self._kinds(removed, near, remap, bandwidth),
             unit_bests=(self.efficiency, bests),
+            switch_ratios=self._ratios(removed, near | remap.keys(), switches),
+            leaf_models=self._leaf_models(removed, remap),
         )
+
+    def _leaf_models(
+        self, removed: set[str], remap: dict[str, DeviceFacts]
+    ) -> dict[str | None, tuple[int, DeviceFacts]]:
+        """The leaves' models left: the fabric's less the leaves removed, each model's
+        first the first of its leaves left (the failed analysis's facts of it)."""
+        models = dict(self.fabric.models_of_leaves())
+        for model in {self.leaf_model[d] for d in removed if d in self.leaf_model}:
+            left = [d for d in self.model_leaves[model] if d not in removed]
+            if left:
+                models[model] = (len(left), self.fabric.switches[left[0]].device)
+            else:
+                del models[model]
+        for ident, dev in remap.items():
+            if ident not in self.leaf_model:
+                continue
+            model = self.leaf_model[ident]
+            if model in models and models[model][1].id == ident:
+                models[model] = (models[model][0], dev)
+        return models
+
+    def _ratios(
+        self, removed: set[str], touched: Iterable[str], switches: dict[str, SwitchFacts]
+    ) -> SwitchRatios:
+        """The switches' ratios: the fabric's less the switches removed or ``touched``,
+        and those touched that are left worked out again (their places the fabric's)."""
+        place = self.switch_place
+        extra: list[tuple[float, int, str]] = []
+        skip = {d for d in removed if d in place}
+        for ident in touched:
+            if ident not in place:
+                continue
+            skip.add(ident)
+            ratio = switches[ident].oversubscription
+            if ratio is not None:
+                extra.append((-ratio, place[ident], ident))
+        extra.sort()
+        return SwitchRatios(self.ratios.base, frozenset(skip), extra)
+
+    def _sums_left(
+        self,
+        removed: set[str],
+        touched: Iterable[str],
+        switches: dict[str, SwitchFacts],
+        bandwidth: dict[str, float],
+    ) -> tuple[float, float] | None:
+        """The injection and bisection left (as :func:`_injection_bisection` sums them),
+        from the fabric's sums less what the devices ``removed`` and ``touched`` changed;
+        None where a sum is not exact in whole units (summed anew)."""
+        if any(found is None for found in self.sums):
+            return None
+        fabric = self.fabric
+        totals = [found[0] for found in self.sums if found is not None]
+        units = [found[1] for found in self.sums if found is not None]
+        before, unit = fabric.node_bandwidth, units[0]
+        for dev in {*removed, *touched}:
+            if dev in before:
+                totals[0] -= int(before[dev])
+                after = bandwidth.get(dev)
+                if after is not None:
+                    if not after.is_integer() or int(after) % unit:
+                        return None
+                    totals[0] += int(after)
+            switch = fabric.switches.get(dev)
+            if switch is None or switch.tier is None or not 1 <= switch.tier < fabric.max_tier:
+                continue
+            totals[switch.tier] -= int(switch.up)
+            now = switches.get(dev)
+            if now is not None:
+                if not now.up.is_integer() or int(now.up) % units[switch.tier]:
+                    return None
+                totals[switch.tier] += int(now.up)
+        return float(totals[0]), min(float(t) for t in totals) / 2
 
     def _links(self, change: _Change) -> list[LinkFacts]:
         """The failed analysis's facts of the fabric's cables left: slices of its list."""
@@ -317,9 +462,7 @@ class _Base:
             fabric,
             links=self._links(change),
             cut_links=[(change.link(link.index), n) for link, n in fabric.cut_links],
-            crossed=[
-                dataclasses.replace(c, link=change.link(c.link.index)) for c in fabric.crossed_rails
-            ],
+            crossed=[_on(c, change.link(c.link.index)) for c in fabric.crossed_rails],
         )
 
     def _holds(self, removed: set[str], near: set[str]) -> bool:
@@ -375,8 +518,12 @@ class _Base:
         for dev in removed:
             switches.pop(dev, None)
             bandwidth.pop(dev, None)
+        lost = self._lost(removed) if self.whole else None
         for dev in near:
             if dev in bandwidth:
+                if lost is not None:
+                    bandwidth[dev] = float(int(bandwidth[dev]) - lost[dev][0])
+                    continue
                 total = 0.0
                 for other, value in adj[dev].items():
                     if other not in removed:
@@ -390,6 +537,11 @@ class _Base:
             after.top = before.top
             if sid not in near or before.tier is None:
                 after.down, after.up, after.lateral = before.down, before.up, before.lateral
+            elif lost is not None:
+                _, down, up, lateral = lost[sid]
+                after.down = float(int(before.down) - down)
+                after.up = float(int(before.up) - up)
+                after.lateral = float(int(before.lateral) - lateral)
             else:
                 for other, value in adj[sid].items():
                     if other in removed:
@@ -407,6 +559,29 @@ class _Base:
                         after.up += value
             switches[sid] = after
         return switches, bandwidth
+
+    def _lost(self, removed: set[str]) -> dict[str, list[int]]:
+        """What each device next to those ``removed`` loses to them, in whole bit/s: in
+        all, and (a switch) of its down, up and lateral bandwidth, as a build counts them
+        (a switch no GPU node reaches is not counted). Exact where :attr:`whole`."""
+        adj, tier, switches = self.adj, self.tier, self.fabric.switches
+        lost: dict[str, list[int]] = {}
+        for dev in removed:
+            level = tier.get(dev)
+            if level is None and dev in switches:
+                level = -1  # counted by no switch
+            elif level is None:
+                level = 0
+            for other, value in adj[dev].items():
+                if other in removed:
+                    continue
+                row = lost.setdefault(other, [0, 0, 0, 0])
+                row[0] += int(value)
+                mine = tier.get(other)
+                if mine is None or level < 0:
+                    continue
+                row[3 if level == mine else 1 if level < mine else 2] += int(value)
+        return lost
 
     def _ports(self, removed: set[str], change: _Change) -> tuple[dict[str, int], set[str]]:
         """Each node's cabled ports and the fabric's technologies, less the cables of the
@@ -440,26 +615,33 @@ class _Base:
     ) -> tuple[list[list[DeviceFacts]], list[Best | None]]:
         """The scalable units left, in the order of their first node, and each one's lowest
         figure: those of the rail groups the failure leaves alone (their nodes keep their
-        bandwidths), and those the touched groups' cables left make."""
-        found: list[tuple[list[DeviceFacts], Best | None]] = []
-        renamed = self.groups_of(remap)  # groups with a device whose facts are new
-        for group, units in self.units.items():
-            if group in touched:
-                continue
-            for unit, best in units:
-                if group in renamed and any(n.id in remap for n in unit):
-                    unit = [remap.get(n.id, n) for n in unit]
+        bandwidths), and those the touched groups' cables left make, put in their places
+        (the others are not looked at: a failure costs the units it touches)."""
+        units, bests = list(self.all_units), list(self.bests)
+        for group in self.groups_of(remap) - touched:  # a device whose facts are new
+            for at in self.units.get(group, ()):
+                unit, best = units[at], bests[at]
+                if any(n.id in remap for n in unit):
+                    units[at] = [remap.get(n.id, n) for n in unit]
                     if best is not None:
-                        best = (best[0], remap.get(best[1].id, best[1]), best[2])
-                found.append((unit, best))
-        if touched:
-            nodes = sorted({c[0] for c in cables}, key=self.node_position.__getitem__)
-            by_id = {n: remap.get(n, self.nodes[n]) for n in nodes}
-            inside_of = intra_nodes(self.efficiency)
-            for unit in units_of([c[:3] for c in cables], by_id):
-                found.append((unit, unit_best(unit, bandwidth, self.efficiency, inside_of)))
-        found.sort(key=lambda item: self.node_position[item[0][0].id])
-        return [unit for unit, _ in found], [best for _, best in found]
+                        bests[at] = (best[0], remap.get(best[1].id, best[1]), best[2])
+        if not touched:
+            return units, bests
+        places = list(self.unit_places)
+        for at in sorted(
+            (at for group in touched for at in self.units.get(group, ())), reverse=True
+        ):
+            del units[at], bests[at], places[at]
+        nodes = sorted({c[0] for c in cables}, key=self.node_position.__getitem__)
+        by_id = {n: remap.get(n, self.nodes[n]) for n in nodes}
+        inside_of = intra_nodes(self.efficiency)
+        for unit in units_of([c[:3] for c in cables], by_id):
+            place = self.node_position[unit[0].id]
+            at = bisect_left(places, place)
+            places.insert(at, place)
+            units.insert(at, unit)
+            bests.insert(at, unit_best(unit, bandwidth, self.efficiency, inside_of))
+        return units, bests
 
     def groups_of(self, devices: dict[str, DeviceFacts]) -> set[object]:
         """The rail groups of these devices."""
@@ -504,14 +686,15 @@ class _Base:
         """The crossed rails left, in cable order: those of the rail groups the failure
         leaves alone, and those of the touched groups' cables left."""
         out = [
-            (crossed.link.index, dataclasses.replace(crossed, link=change.link(crossed.link.index)))
+            (crossed.link.index, _on(crossed, change.link(crossed.link.index)))
             for group, found in self.crossed.items()
             if group not in touched
             for crossed in found
         ]
         if touched:
-            left = [(node, port, leaf, change.link(index)) for node, port, leaf, index in cables]
-            out.extend((c.link.index, c) for c in crossed_rails(left))
+            # Found on the layout's indexes, so that both kinds sort by them (the failed
+            # layout's index of a cable is less by the cables cut before it).
+            out.extend((c.link, _on(c, change.link(c.link))) for c in crossed_rails(cables))
         out.sort(key=lambda item: item[0])
         return [crossed for _, crossed in out]
 
@@ -542,6 +725,28 @@ def _injection_bisection(
     for level in range(1, top):
         crossing.append(sum(s.up for s in switches.values() if s.tier == level))
     return injection, min(crossing) / 2
+
+
+def _on(crossed: CrossedRail, link: LinkFacts) -> CrossedRail:
+    """The crossed rail on the failed layout's facts of its cable (``dataclasses.replace``
+    costs several times this, once per crossed rail kept, per failure)."""
+    c = crossed
+    return CrossedRail(c.node, c.port, c.leaf, c.rail_leaf, link, c.nodes, c.on_rail)
+
+
+def _whole(values: Iterable[float]) -> tuple[int, int] | None:
+    """The total of ``values`` and the largest power of two that divides each, where every
+    one is a whole number at least 0 and the total at most 2**53 of that unit: every sum of
+    some of them is then exact, in any order. None otherwise."""
+    total = low = 0
+    for value in values:
+        if not (value >= 0 and value.is_integer()):  # NaN too
+            return None
+        number = int(value)
+        total += number
+        low |= number
+    unit = low & -low or 1
+    return (total, unit) if total <= (1 << 53) * unit else None
 
 
 def _less(

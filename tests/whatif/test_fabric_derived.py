@@ -19,18 +19,22 @@ from rackdesigner.model.diagnostics import Diagnostic
 from rackdesigner.model.layout import Layout
 from rackdesigner.topology.collectives import node_kinds, scalable_units, within_units
 from rackdesigner.whatif import WhatIf, parse_failure
-from rackdesigner.whatif.fabric_derived import FabricDerivation
+from rackdesigner.whatif.fabric_derived import FabricDerivation, _whole
 from rackdesigner.whatif.failed import cables_of, failed_state
 from rackdesigner.whatif.parts import PartIndex, candidates, resolve
 from tests.conftest import ROOT
 from tests.whatif.test_incremental import _failed_exactly
 
 
-def _rails_layout() -> Layout:
+def _rails_layout(
+    crossed: tuple[str, ...] = ("a02-n3",), order: tuple[str, ...] = ("a01", "a02", "b01", "b02")
+) -> Layout:
     """Two scalable units of six DGX H100 (three rails: ib1-ib3 to leaf1-leaf3 of their
     unit), every leaf cabled once to each of two spines; in unit a, a02-n3's ib1 goes to
     a-leaf3 (a crossed rail: 5 of its group's 6 nodes cable ib1 to a-leaf1). Racks a01 and
-    a02 hold unit a's nodes, b01 and b02 unit b's, a03 and b03 the leaves, s01 the spines."""
+    a02 hold unit a's nodes, b01 and b02 unit b's, a03 and b03 the leaves, s01 the spines.
+    ``crossed``: the nodes whose ib1 goes to their unit's leaf3; ``order``: the node racks
+    in the order their cables are listed."""
     racks: list[tuple[str, list[tuple[str, str]]]] = []
     links: list[tuple[str, str]] = []
     port: Counter[str] = Counter()
@@ -40,14 +44,14 @@ def _rails_layout() -> Layout:
         links.append((a, f"{b}:p{port[b]}"))
 
     for su in ("a", "b"):
-        nodes = [f"{su}0{r}-n{n}" for r in (1, 2) for n in (1, 2, 3)]
         for r in (1, 2):
             racks.append((f"{su}0{r}", [(f"{su}0{r}-n{n}", "dgx-h100") for n in (1, 2, 3)]))
         racks.append((f"{su}03", [(f"{su}-leaf{k}", "qm9700") for k in (1, 2, 3)]))
-        for node in nodes:
+    for rack in order:
+        for node in (f"{rack}-n{n}" for n in (1, 2, 3)):
             for rail in (1, 2, 3):
-                leaf = 3 if node == "a02-n3" and rail == 1 else rail
-                cable(f"{node}:ib{rail}", f"{su}-leaf{leaf}")
+                leaf = 3 if node in crossed and rail == 1 else rail
+                cable(f"{node}:ib{rail}", f"{rack[0]}-leaf{leaf}")
     racks.append(("s01", [("spine1", "qm9700"), ("spine2", "qm9700")]))
     for su in ("a", "b"):
         for k in (1, 2, 3):
@@ -101,6 +105,13 @@ def _same(derived: Fabric, built: Fabric) -> None:
     assert derived.unit_bests is not None
     within_units(built, derived.unit_bests[0])
     assert derived.unit_bests == built.unit_bests
+    # The switches' ratios, highest first, and those above each ratio there is: a build's.
+    ranked = [(ratio, ident) for ratio, _, ident in derived.ratios().ranked()]
+    assert ranked == [(ratio, ident) for ratio, _, ident in built.ratios().ranked()]
+    for ratio, _ in ranked:
+        assert derived.ratios().above(ratio * 0.999) == built.ratios().above(ratio * 0.999)
+    assert derived.oversubscription == built.oversubscription
+    assert derived.models_of_leaves() == built.models_of_leaves()  # the same first objects
 
 
 def _derived(layout: Layout, kinds: tuple[str, ...]) -> dict[str, bool]:
@@ -139,6 +150,16 @@ def test_a_rail_fabrics_failures_derive_its_fabric_as_a_build() -> None:
     assert derived["switch:a-leaf1"] and derived["switch:b-leaf1"]
     assert not derived["switch:spine1"] and not derived["switch:a-leaf3"]
     assert not derived["rack:s01"] and not derived["rack:a03"]
+
+
+def test_crossed_rails_derived_keep_the_cables_order() -> None:
+    """The crossed rails of a touched rail group among those kept, in the failed layout's
+    cable order. Cables listed a01, b01, b02, a02 (9 each); b02-n3's ib1 (cable 24) and
+    a02-n1's ib1 (cable 27) crossed. Rack a01 down takes cables 0-8: a02-n1's is then
+    cable 18, after b02-n3's at 15, as a build lists them (a02-n1 still crossed: 2 of its
+    group's 3 nodes left cable ib1 to a-leaf1)."""
+    layout = _rails_layout(("b02-n3", "a02-n1"), ("a01", "b01", "b02", "a02"))
+    assert _derived(layout, ("rack",))["rack:a01"]
 
 
 @pytest.mark.parametrize(
@@ -253,3 +274,35 @@ def test_every_finding_of_a_bundled_failed_layout_is_a_full_checks(name: str) ->
     failures = [str(f) for kind in ("rack", "switch") for f in candidates(analysis, kind)]
     assert analysis.storage.fabric.edges  # a storage fabric: derived or built by failure
     _checked(layout, failures)
+
+
+def test_storage_facts_without_storage_count_the_nodes_left() -> None:
+    """A layout without storage cables or appliances: a failure's storage facts are the
+    layout's less the GPU nodes down, their count told without listing them and the same
+    as a build's (rack a01 down: 12 - 3 = 9 nodes; rack a03, leaves only: all 12)."""
+    layout = _rails_layout()
+    analysis = Analysis(layout)
+    engine = WhatIf(analysis)
+    index, cables = PartIndex(analysis), cables_of(layout)
+    derivation = FabricDerivation(analysis, cables)
+    counts = {}
+    for failure in candidates(analysis, "rack"):
+        lost = resolve(analysis, [failure], index)
+        state = failed_state(analysis, lost, engine.gone(lost), cables)
+        derived = derivation.storage(state.failed.devices)
+        assert derived is not None
+        built = Analysis(state.layout, failed=state.failed).storage
+        counts[str(failure)] = len(derived.nodes)
+        assert len(derived.nodes) == len(built.nodes)
+        assert [d.id for d in derived.nodes] == [d.id for d in built.nodes]
+    assert counts["rack:a01"] == 9 and counts["rack:a03"] == 12
+
+
+def test_whole_sums_are_exact_in_any_order() -> None:
+    """400 and 200 Gb/s are 2**13 × 5**11 and 2**12 × 5**11 bit/s: whole, both multiples of
+    2**12 = 4096, 6e11 in all (far below 2**53 × 4096); half a bit, NaN, or 2**60 + 1 (a
+    total past 2**53 units of 1: 2**60 + 1 is not a float) are not summed so."""
+    assert _whole([400e9, 200e9]) == (600_000_000_000, 4096)
+    assert _whole([]) == (0, 1)
+    assert _whole([0.5]) is None and _whole([float("nan")]) is None
+    assert _whole([2.0**60, 1.0]) is None

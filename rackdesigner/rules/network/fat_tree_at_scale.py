@@ -43,21 +43,15 @@ def _radix(dev: DeviceFacts) -> int:
     )
 
 
-def _model_radix(dev: DeviceFacts, radii: dict[str, int]) -> int:
-    found = radii.get(dev.device.model)
-    if found is None:
-        found = radii[dev.device.model] = _radix(dev)
-    return found
-
-
 @rule("NET004", "info", scope="fabric", thresholds=("dragonfly_min_gpus",))
 def fat_tree_at_scale(analysis: Analysis) -> Iterator[Finding]:
     limit = analysis.thresholds["dragonfly_min_gpus"]
     for fabric in analysis.fabrics:
         if not fabric.is_fat_tree or fabric.gpus <= limit or len(fabric.nodes) < 2:
             continue
-        radii: dict[str, int] = {}  # a switch's ports are its model's
-        radix = min((_model_radix(s.device, radii) for s in fabric.tier_switches(1)), default=0)
+        # A switch's ports are its model's: each model's first leaf's, not every leaf's.
+        leaves = fabric.models_of_leaves().values()
+        radix = min((_radix(first) for _, first in leaves), default=0)
         if radix < 2:
             continue
         ports = fabric.ports_by_node()

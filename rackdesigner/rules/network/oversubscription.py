@@ -80,10 +80,11 @@ def oversubscribed(analysis: Analysis) -> Iterator[Finding]:
     else:
         severity, purpose = "warning", "training (no [workload] given)"
     for fabric in analysis.fabrics:
-        for switch in fabric.switches.values():
+        # Only the top of the switches' ratios (a failed fabric's is mostly shared).
+        for ident in fabric.ratios().above(limit * (1 + 1e-9)):
+            switch = fabric.switches[ident]
             ratio = switch.oversubscription
-            if ratio is None or ratio <= limit * (1 + 1e-9):
-                continue
+            assert ratio is not None
             yield _oversubscription_finding(fabric, switch, ratio, limit, severity, purpose)
         for group in fabric.groups:
             if limit <= 0 or group.ratio * limit >= 1 - 1e-9:
