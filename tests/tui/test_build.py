@@ -250,6 +250,7 @@ def test_cooling_pickers_list_only_their_kind_place_at_a_taken_unit_and_several(
     run(journey)
 
 
+@pytest.mark.slow  # a long journey: the slow step
 def test_mouse_click_a_catalog_entry_then_a_unit_places_drag_moves_refused_drop(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -166,6 +166,7 @@ def test_drag_a_catalog_entry_onto_a_unit_places_it_there(
     run(journey)
 
 
+@pytest.mark.slow  # a long journey: the slow step
 def test_a_dragged_catalog_entry_shows_its_ghost_where_the_drop_would_place_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -218,6 +219,7 @@ def test_a_dragged_catalog_entry_shows_its_ghost_where_the_drop_would_place_it(
     run(journey)
 
 
+@pytest.mark.slow  # a long journey: the slow step
 def test_a_device_dragged_to_the_edge_scrolls_to_a_rack_out_of_view_and_onto_a_title(
     tmp_path: Path,
 ) -> None:

@@ -46,6 +46,7 @@ def test_a_move_is_checked_without_being_made(training: Session) -> None:
     assert training.revision == revision
 
 
+@pytest.mark.slow  # a long journey: the slow step
 def test_moving_across_racks_with_keys_offers_the_rename_escape_keeps_it_home(
     tmp_path: Path,
 ) -> None:

@@ -197,6 +197,7 @@ def test_the_entry_is_in_the_palette_and_the_help() -> None:
     assert action in actions.palette()
 
 
+@pytest.mark.slow  # a long journey: the slow step
 def test_what_if_a_power_chain_element_a_loop_and_warmer_water(tmp_path: Path) -> None:
     """tests/data/whatif/chain-and-loop.toml (2 racks, 64 GPUs, a 2N chain, the loop fws to
     CDUs c1 and c2 of 80 kW at 5 K). The list offers the cursor's rack's chain elements and
