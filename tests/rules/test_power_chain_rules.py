@@ -4,6 +4,8 @@ hand in its docstring."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.builders import findings
 
@@ -174,3 +176,60 @@ def test_pwr025_takes_a_single_phase_feed_from_line_to_neutral() -> None:
     single = racks(1, [("", "rpp", "230 V")], nodes=1).replace("phases = 3", "phases = 1")
     assert findings("PWR025", head + single) == []
     assert len(findings("PWR025", head + racks(1, [("", "rpp", "230 V")], nodes=1))) == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    factor=st.sampled_from([1.1, 1.4, 2.0]),
+    capacities=st.lists(st.integers(40, 160), min_size=3, max_size=3),
+    overloads=st.lists(
+        st.sampled_from(["", '[["110 %", "10 min"]]', '[["150 %", "60 s"]]']),
+        min_size=3,
+        max_size=3,
+    ),
+    modules=st.lists(st.sampled_from([1, 2, 3]), min_size=3, max_size=3),
+)
+def test_pwr023_judges_every_ups_in_every_single_failure(
+    factor: float, capacities: list[int], overloads: list[str], modules: list[int]
+) -> None:
+    """The rule looks, per failure, only at the UPSes the failure changed; that is the
+    same as judging every UPS after every single failure (the definition, worked here
+    directly over the chain's failures): three UPSes of random capacity, overload table
+    and n+1 modules behind two switchboards, two racks fed from two of them."""
+    from rackdesigner.analysis import Analysis
+    from rackdesigner.analysis.power_failures import single_failures
+    from rackdesigner.layout_io.document import loads
+    from tests.builders import HEADER
+
+    text = NODE + f'[workload]\nkind = "training"\npeak_factor = {factor}\n\n'
+    text += el("u", "utility", capacity='"1 MW"')
+    text += el("sw-a", "switchgear", "u") + el("sw-b", "switchgear", "u")
+    for number, (kw, table, count) in enumerate(zip(capacities, overloads, modules, strict=True)):
+        keys = {"capacity": f'"{kw} kW"'}
+        if table:
+            keys["overload"] = table
+        if count > 1:
+            keys["modules"], keys["redundancy"] = str(count), '"n+1"'
+        text += el(f"ups-{number}", "ups", "sw-a" if number < 2 else "sw-b", **keys)
+    text += racks(2, [("A", "ups-0", "415 V"), ("B", "ups-2", "415 V"), ("C", "ups-1", "415 V")])
+
+    chain = Analysis(loads(HEADER + text).layout).power_chain
+    states = [(None, None), *single_failures(chain)]
+    expected: dict[str, float] = {}
+    for _, result in states:
+        for facts in chain.elements:
+            if facts.kind != "ups" or (result is not None and facts.index in result.dead):
+                continue
+            load = facts.load if result is None else result.load(chain, facts.index)
+            peak = facts.peak if result is None else result.peak(chain, facts.index)
+            rating = facts.rating if result is None else result.rating(chain, facts.index)
+            if not rating or load > rating * (1 + 1e-6) or peak <= rating * (1 + 1e-6):
+                continue
+            if any(a >= peak / rating - 1e-6 and t >= 2.0 for a, t in facts.overload):
+                continue
+            expected[facts.id] = max(expected.get(facts.id, 0.0), peak / rating)
+    found = findings("PWR023", text)
+    assert {d.entity.removeprefix("power element ") for d in found} == set(expected)
+    for d in found:
+        ident = d.entity.removeprefix("power element ")
+        assert d.values["peak"] / d.values["rating"] == pytest.approx(expected[ident])
