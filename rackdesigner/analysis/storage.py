@@ -748,6 +748,8 @@ def _flow_value(capacity: dict[str, dict[str, float]], src: str, snk: str) -> fl
         for b, rate in row.items():
             out[b] = out.get(b, 0.0) + rate
             residual.setdefault(b, {}).setdefault(a, 0.0)
+    if src not in residual:
+        return 0.0
     total = 0.0
     while True:
         level = _levels(residual, src)
