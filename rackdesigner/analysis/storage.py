@@ -380,8 +380,12 @@ def storage_facts(
     cuts = list(cut)
     if cuts:
         fabric = fabric.without(frozenset(), cuts)
-    by_id = analysis.device_by_id
-    switches = [key for key in fabric.edges if (d := by_id.get(key)) and d.kind == "switch"]
+    get = analysis.device_by_id.get
+    switches = [
+        key
+        for key in fabric.edges
+        if (d := get(key)) is not None and (t := d.type) is not None and t.kind == "switch"
+    ]
     facts = _facts(pfs, objects, nodes, fabric, switches, gone)
     facts.mixed = mixed
     return facts
