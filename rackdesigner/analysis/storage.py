@@ -295,7 +295,13 @@ class StorageFacts:
     # these facts were built from the layout's cables, None where derived from facts
     # before (a failure's: its layout's cables are not these).
     mixed: list[LinkFacts] | None = field(default=None, init=False, repr=False)
+    _links: object = field(default=None, init=False, repr=False)  # the cables ``mixed`` is of
     _node_ids: set[str] | None = field(default=None, init=False, repr=False)
+
+    def mixed_among(self, links: object) -> list[LinkFacts] | None:
+        """``mixed`` where these facts were built from ``links`` (the very list: a view of
+        some of an analysis's cables is not), else None."""
+        return self.mixed if self.mixed is not None and links is self._links else None
 
     def node_ids(self) -> set[str]:
         """The GPU nodes' ids (made once)."""
@@ -387,7 +393,7 @@ def storage_facts(
         if (d := get(key)) is not None and (t := d.type) is not None and t.kind == "switch"
     ]
     facts = _facts(pfs, objects, nodes, fabric, switches, gone)
-    facts.mixed = mixed
+    facts.mixed, facts._links = mixed, analysis.links
     return facts
 
 
