@@ -380,9 +380,8 @@ def storage_facts(
         switches = [s for s in before.switches if s in fabric.edges]
         return _derived(before, _Left(pfs, objects, nodes, fabric, switches, gone), cuts)
     pfs, objects, nodes = _by_role(analysis, gone)
-    others = [lf for lf in analysis.links if not lf.compute]
     mixed: list[LinkFacts] = []
-    fabric = _fabric(analysis, others, gone, pfs.devices, mixed)
+    fabric = _fabric(analysis, gone, pfs.devices, mixed)
     cuts = list(cut)
     if cuts:
         fabric = fabric.without(frozenset(), cuts)
@@ -629,17 +628,12 @@ def role_of(group: PortGroup, kind: str | None, roles: dict[tuple[int, str | Non
 
 
 def _fabric(
-    analysis: Source,
-    others: list[LinkFacts],
-    gone: frozenset[str],
-    pfs: list[DeviceFacts],
-    mixed: list[LinkFacts],
+    analysis: Source, gone: frozenset[str], pfs: list[DeviceFacts], mixed: list[LinkFacts]
 ) -> Fabric:
     """The storage cables' device graph; with the compute fabric's when an appliance of the
     parallel file system is cabled into it (converged). A cable's ends' roles are its port
-    pair's (asked once per kind of pair when the links were resolved); ``others`` are the
-    layout's cables that are not compute ones, the only ones a storage cable can be; those
-    of them that are not storage cables either go to ``mixed``."""
+    pair's (asked once per kind of pair when the links were resolved). The cables that are
+    neither compute nor storage ones go to ``mixed``."""
     fabric = Fabric()
     roles: dict[tuple[int, str | None], str] = {}
     # Converged: an appliance cabled into the compute fabric (its edges name it); only an
@@ -649,9 +643,12 @@ def _fabric(
     }
     converged = bool(data) and not data.isdisjoint(chain.from_iterable(analysis.compute_edges))
     edges = fabric.edges
+    get = edges.get
     storage = fabric._uncounted  # its cables, counted by device pair if what-if asks
     keep = storage.append
-    for lf in others:
+    for lf in analysis.links:
+        if lf.compute:
+            continue
         ports = lf.pair
         if (ports.roles if ports is not None else link_roles(lf, roles)) != _STORAGE:
             mixed.append(lf)
@@ -668,11 +665,11 @@ def _fabric(
         if left == right:
             continue  # a device cabled to itself carries nothing anywhere
         rate = lf.speed or 0.0
-        row = edges.get(left)
+        row = get(left)
         if row is None:
             row = edges[left] = {}
         row[right] = row.get(right, 0.0) + rate
-        row = edges.get(right)
+        row = get(right)
         if row is None:
             row = edges[right] = {}
         row[left] = row.get(left, 0.0) + rate
