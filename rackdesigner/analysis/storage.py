@@ -696,6 +696,7 @@ def _reached(fabric: Fabric, sources: list[str], switches: set[str], nodes: set[
         reached |= nodes.intersection(row)
         fresh = switches.intersection(row)
         fresh -= seen
+        fresh -= nodes  # an id both a node's and a switch's (PLC005) is a node here
         seen |= fresh
         queue.extend(fresh)
     return reached

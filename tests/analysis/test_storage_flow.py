@@ -11,10 +11,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rackdesigner.analysis import Analysis
-from rackdesigner.analysis.storage import Fabric, _flow_value, _max_flow, storage_facts
+from rackdesigner.analysis.storage import (
+    Fabric,
+    _flow_value,
+    _max_flow,
+    _reached,
+    storage_facts,
+)
 from rackdesigner.layout_io.document import loads
 from tests.analysis.test_storage import FABRIC, LINKS, _links
 from tests.builders import HEADER
+from tests.strategies import examples
 
 G = 1e9  # bit/s in a gigabit
 
@@ -71,7 +78,7 @@ def _fabrics(draw: st.DrawFn) -> tuple[Fabric, list[str], set[str], set[str]]:
     return fabric, sources, set(nodes), set(switches)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(_fabrics())
 def test_the_flow_is_networkx_maximum_flow(
     case: tuple[Fabric, list[str], set[str], set[str]],
@@ -189,7 +196,7 @@ def _networks(draw: st.DrawFn) -> dict[str, dict[str, float]]:
     return capacity
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(_networks())
 def test_dinic_is_networkx_on_any_network(capacity: dict[str, dict[str, float]]) -> None:
     """On any directed network (not only a fabric's, whose every inner arc has its twin),
@@ -201,3 +208,59 @@ def test_dinic_is_networkx_on_any_network(capacity: dict[str, dict[str, float]])
             graph.add_edge(a, b, capacity=rate)
     expected = float(nx.maximum_flow_value(graph, "src", "snk"))
     assert _flow_value(capacity, "src", "snk") == expected
+
+
+def _reached_by_walk(
+    fabric: Fabric, sources: list[str], switches: set[str], nodes: set[str]
+) -> set[str]:
+    """The definition: a search from the appliances, through switches only, that stops at
+    the nodes (one neighbour at a time)."""
+    seen, reached, queue = set(sources), set(), list(sources)
+    while queue:
+        for other in fabric.edges.get(queue.pop(), {}):
+            if other in seen:
+                continue
+            seen.add(other)
+            if other in nodes:
+                reached.add(other)
+            elif other in switches:
+                queue.append(other)
+    return reached
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(_fabrics())
+def test_the_nodes_reached_are_the_walks(
+    case: tuple[Fabric, list[str], set[str], set[str]],
+) -> None:
+    """The nodes reached, picked out of each switch's row by set operations, are those a
+    walk neighbour by neighbour reaches."""
+    fabric, sources, nodes, switches = case
+    assert _reached(fabric, sources, switches, nodes) == _reached_by_walk(
+        fabric, sources, switches, nodes
+    )
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(_fabrics())
+def test_sto010_asks_from_the_appliances_what_a_search_from_every_node_found(
+    case: tuple[Fabric, list[str], set[str], set[str]],
+) -> None:
+    """STO010's question, whether a switch reaches a GPU node through switches, asked
+    from the switches an appliance is cabled to (its answers kept), is what one search from
+    all the nodes at once answered: the switches it came to."""
+    from rackdesigner.rules.storage.appliance_uncabled import _Reaches
+
+    fabric, _sources, nodes, switches = case
+    from_nodes: set[str] = set()
+    queue = [n for n in nodes if n in fabric.edges]
+    seen = set(queue)
+    while queue:
+        for other in fabric.edges.get(queue.pop(), {}):
+            if other in switches and other not in seen:
+                seen.add(other)
+                from_nodes.add(other)
+                queue.append(other)
+    reaches = _Reaches(fabric.edges, switches, nodes)
+    for switch in sorted(switches, reverse=True):  # any order: answers kept between asks
+        assert reaches(switch) == (switch in from_nodes)
