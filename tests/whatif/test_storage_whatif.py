@@ -185,4 +185,5 @@ def test_a_storage_to_compute_cable_is_not_new_to_each_failure() -> None:
     assert [d.code for d in found].count("STO009") == 1
     for kind in ("switch", "storage"):
         for impact in WhatIf(analysis).rank(kind, findings=True):
+            assert impact.findings is not None  # checked
             assert "STO009" not in {d.code for d in impact.findings}
