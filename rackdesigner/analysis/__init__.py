@@ -778,6 +778,12 @@ class Analysis:
         return self._once("_storage", build)
 
     @property
+    def storage_built(self) -> StorageFacts | None:
+        """The storage facts where built already, else None: for a rule that may reuse what
+        they gathered but should not build them for that alone."""
+        return self._storage
+
+    @property
     def cdu_loads(self) -> list[CduLoad]:
         """Each CDU that racks name (a device of kind "cdu"), with the heat it must carry."""
         return self._once("_cdu_loads", self._make_cdu_loads)

@@ -29,7 +29,7 @@ import math
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, pairwise
 from typing import Any, Protocol
 
 from rackdesigner.analysis.facts import DeviceFacts, LinkFacts
@@ -48,6 +48,12 @@ class Source(Protocol):
 
     @property
     def compute_edges(self) -> dict[tuple[str, str], dict[str, Any]]: ...
+
+    @property
+    def device_by_id(self) -> dict[str, DeviceFacts]: ...
+
+    @property
+    def types_used(self) -> dict[str, list[DeviceFacts]]: ...
 
 
 BYTE = 8.0  # bits: the RA and the vendors give bytes per second, the model holds bit/s
@@ -182,12 +188,29 @@ class Fabric:
     edges: dict[str, dict[str, float]] = field(default_factory=dict)
     links: int = 0
     converged: bool = False
-    cables: dict[tuple[str, str], int] = field(default_factory=dict)  # (a, b), a < b
+    _cables: dict[tuple[str, str], int] | None = field(default=None, repr=False)
+    # The storage cables not yet counted into ``cables`` (counted when first read).
+    _uncounted: list[LinkFacts] = field(default_factory=list, repr=False)
+
+    @property
+    def cables(self) -> dict[tuple[str, str], int]:
+        """Each cabled device pair ``(a, b)``, ``a < b``, with its number of cables: counted
+        when first read (what-if reads them; a check does not)."""
+        if self._cables is None:
+            cables: dict[tuple[str, str], int] = {}
+            for lf in self._uncounted:
+                assert lf.a.device is not None and lf.b.device is not None
+                left, right = lf.a.device.id, lf.b.device.id
+                pair = (left, right) if left < right else (right, left)
+                cables[pair] = cables.get(pair, 0) + 1
+            self._cables, self._uncounted = cables, []
+        return self._cables
 
     def add(self, a: str, b: str, speed: float, count: int = 1) -> None:
         self.links += count
         pair = (a, b) if a < b else (b, a)
-        self.cables[pair] = self.cables.get(pair, 0) + count
+        cables = self.cables
+        cables[pair] = cables.get(pair, 0) + count
         if a == b:
             return  # a device cabled to itself carries nothing anywhere
         self.edges.setdefault(a, {})
@@ -267,6 +290,24 @@ class StorageFacts:
     leaves: list[str]  # of them, those a GPU node or an appliance is cabled to
     failed: frozenset[str] = frozenset()
     _pods: Pods | None = None
+    # The layout's cables whose ends are neither both compute nor both storage ports, in
+    # order: where a storage port may meet a compute one (STO009 reads them). Set where
+    # these facts were built from the layout's cables, None where derived from facts
+    # before (a failure's: its layout's cables are not these).
+    mixed: list[LinkFacts] | None = field(default=None, init=False, repr=False)
+    _links: object = field(default=None, init=False, repr=False)  # the cables ``mixed`` is of
+    _node_ids: set[str] | None = field(default=None, init=False, repr=False)
+
+    def mixed_among(self, links: object) -> list[LinkFacts] | None:
+        """``mixed`` where these facts were built from ``links`` (the very list: a view of
+        some of an analysis's cables is not), else None."""
+        return self.mixed if self.mixed is not None and links is self._links else None
+
+    def node_ids(self) -> set[str]:
+        """The GPU nodes' ids (made once)."""
+        if self._node_ids is None:
+            self._node_ids = {dev.id for dev in self.nodes}
+        return self._node_ids
 
     def pods(self) -> Pods:
         """The fabric's connected parts and what each carries (built once)."""
@@ -338,26 +379,61 @@ def storage_facts(
         fabric = before.fabric.without(gone, cuts)
         switches = [s for s in before.switches if s in fabric.edges]
         return _derived(before, _Left(pfs, objects, nodes, fabric, switches, gone), cuts)
-    pfs, objects = Tier(PARALLEL_FS), Tier(OBJECT)
-    nodes = []
-    kinds: dict[str, str | None] = {}
-    for dev in analysis.devices:
-        kinds.setdefault(dev.id, dev.kind)
-        if dev.id in gone:
-            continue
-        if dev.is_gpu_node:
-            nodes.append(dev)
-        tier = tier_of(dev)
-        if tier == PARALLEL_FS:
-            pfs.add(dev)
-        elif tier == OBJECT:
-            objects.add(dev)
-    fabric = _fabric(analysis, gone, pfs.devices)
+    pfs, objects, nodes = _by_role(analysis, gone)
+    mixed: list[LinkFacts] = []
+    fabric = _fabric(analysis, gone, pfs.devices, mixed)
     cuts = list(cut)
     if cuts:
         fabric = fabric.without(frozenset(), cuts)
-    switches = [key for key in fabric.edges if kinds.get(key) == "switch"]
-    return _facts(pfs, objects, nodes, fabric, switches, gone)
+    get = analysis.device_by_id.get
+    switches = [
+        key
+        for key in fabric.edges
+        if (d := get(key)) is not None and (t := d.type) is not None and t.kind == "switch"
+    ]
+    facts = _facts(pfs, objects, nodes, fabric, switches, gone)
+    facts.mixed, facts._links = mixed, analysis.links
+    return facts
+
+
+def _by_role(analysis: Source, gone: frozenset[str]) -> tuple[Tier, Tier, list[DeviceFacts]]:
+    """The parallel file system's and the object store's appliances and the GPU nodes, in
+    layout order, less those ``gone``: read off the types the layout uses (a device's tier
+    and kind are its type's), not device by device (a hall's 37,000 devices are a dozen
+    types)."""
+    pfs, objects = Tier(PARALLEL_FS), Tier(OBJECT)
+    node_lists: list[list[DeviceFacts]] = []
+    tier_lists: dict[str, list[list[DeviceFacts]]] = {PARALLEL_FS: [], OBJECT: []}
+    for devices in analysis.types_used.values():
+        if not devices:
+            continue
+        dtype = devices[0].type
+        if dtype is None:
+            continue
+        if dtype.kind == "gpu-node":
+            node_lists.append(devices)
+        elif dtype.kind == "storage":
+            tier_lists.get(dtype.storage_tier or PARALLEL_FS, []).append(devices)
+    nodes = _in_order(node_lists, gone)
+    for tier in (pfs, objects):
+        for dev in _in_order(tier_lists[tier.name], gone):
+            tier.add(dev)
+    return pfs, objects, nodes
+
+
+def _in_order(lists: list[list[DeviceFacts]], gone: frozenset[str]) -> list[DeviceFacts]:
+    """The devices of ``lists`` (each a type's, in layout order) in layout order, less
+    those ``gone``."""
+    if not lists:
+        return []
+    merged = lists[0] if len(lists) == 1 else sorted(chain(*lists), key=_order)
+    if gone:
+        return [dev for dev in merged if dev.id not in gone]
+    return list(merged)
+
+
+def _order(dev: DeviceFacts) -> int:
+    return dev.order
 
 
 def _tier_left(tier: Tier, gone: frozenset[str]) -> Tier:
@@ -378,18 +454,25 @@ def _facts(
 ) -> StorageFacts:
     """The facts read off a storage fabric: each node's cables, the leaves, the nodes a
     path reaches and the maximum flow."""
-    node_ids = {dev.id for dev in nodes}
     edges = fabric.edges
-    node_bandwidth = {dev.id: sum(edges[dev.id].values()) for dev in nodes if dev.id in edges}
+    if not edges:  # no storage cable: no node cabled or reached, nothing carried
+        return StorageFacts(pfs, objects, nodes, fabric, {}, set(), 0.0, switches, [], gone)
+    ids = [dev.id for dev in nodes]
+    node_ids = set(ids)
+    cabled = [i for i in ids if i in edges]
+    rows = map(edges.__getitem__, cabled)
+    node_bandwidth = dict(zip(cabled, map(sum, map(dict.values, rows)), strict=True))
     switch_set = set(switches)
     ends = node_ids | {dev.id for dev in pfs.devices} | {dev.id for dev in objects.devices}
-    leaves = [s for s in switches if any(o in ends for o in edges[s])]
+    leaves = [s for s in switches if not ends.isdisjoint(edges[s])]
     sources = [dev.id for dev in pfs.devices if dev.id in edges]
     reached = _reached(fabric, sources, switch_set, node_ids)
     flow = _max_flow(fabric, sources, node_ids, switch_set)
-    return StorageFacts(
+    facts = StorageFacts(
         pfs, objects, nodes, fabric, node_bandwidth, reached, flow, switches, leaves, gone
     )
+    facts._node_ids = node_ids
+    return facts
 
 
 @dataclass(slots=True)
@@ -544,12 +627,13 @@ def role_of(group: PortGroup, kind: str | None, roles: dict[tuple[int, str | Non
     return role
 
 
-def _fabric(analysis: Source, gone: frozenset[str], pfs: list[DeviceFacts]) -> Fabric:
+def _fabric(
+    analysis: Source, gone: frozenset[str], pfs: list[DeviceFacts], mixed: list[LinkFacts]
+) -> Fabric:
     """The storage cables' device graph; with the compute fabric's when an appliance of the
     parallel file system is cabled into it (converged). A cable's ends' roles are its port
-    pair's (asked once per kind of pair when the links were resolved), and the cables
-    between two devices are added up before they join the graph (a hall's 26,000 storage
-    cables join a few thousand pairs)."""
+    pair's (asked once per kind of pair when the links were resolved). The cables that are
+    neither compute nor storage ones go to ``mixed``."""
     fabric = Fabric()
     roles: dict[tuple[int, str | None], str] = {}
     # Converged: an appliance cabled into the compute fabric (its edges name it); only an
@@ -558,13 +642,16 @@ def _fabric(analysis: Source, gone: frozenset[str], pfs: list[DeviceFacts]) -> F
         d.id for d in pfs if any(g.effective_role(d.kind) == "compute" for g in d.ports.values())
     }
     converged = bool(data) and not data.isdisjoint(chain.from_iterable(analysis.compute_edges))
-    edges, cables = fabric.edges, fabric.cables
-    count = 0
+    edges = fabric.edges
+    get = edges.get
+    storage = fabric._uncounted  # its cables, counted by device pair if what-if asks
+    keep = storage.append
     for lf in analysis.links:
         if lf.compute:
             continue
         ports = lf.pair
         if (ports.roles if ports is not None else link_roles(lf, roles)) != _STORAGE:
+            mixed.append(lf)
             continue
         a, b = lf.a, lf.b
         if a.problem is not None or b.problem is not None:
@@ -572,23 +659,21 @@ def _fabric(analysis: Source, gone: frozenset[str], pfs: list[DeviceFacts]) -> F
         da, db = a.device, b.device
         assert da is not None and db is not None
         left, right = da.id, db.id
-        if left in gone or right in gone:
+        if gone and (left in gone or right in gone):
             continue
-        count += 1
-        pair = (left, right) if left < right else (right, left)
-        cables[pair] = cables.get(pair, 0) + 1
+        keep(lf)
         if left == right:
             continue  # a device cabled to itself carries nothing anywhere
         rate = lf.speed or 0.0
-        row = edges.get(left)
+        row = get(left)
         if row is None:
             row = edges[left] = {}
         row[right] = row.get(right, 0.0) + rate
-        row = edges.get(right)
+        row = get(right)
         if row is None:
             row = edges[right] = {}
         row[left] = row.get(left, 0.0) + rate
-    fabric.links = count
+    fabric.links = len(storage)
     if converged:
         fabric.converged = True
         for (left, right), edge in analysis.compute_edges.items():
@@ -599,22 +684,21 @@ def _fabric(analysis: Source, gone: frozenset[str], pfs: list[DeviceFacts]) -> F
 
 
 def _reached(fabric: Fabric, sources: list[str], switches: set[str], nodes: set[str]) -> set[str]:
-    """The GPU nodes a path from a source reaches, through switches only."""
+    """The GPU nodes a path from a source reaches, through switches only (a switch's nodes
+    and switches picked out of its row by set operations, not one by one)."""
     seen = set(sources)
     reached: set[str] = set()
     queue = deque(sources)
     edges = fabric.edges
+    empty: dict[str, float] = {}
     while queue:
-        current = queue.popleft()
-        for other in edges.get(current, ()):
-            if other in seen:
-                continue
-            if other in nodes:
-                reached.add(other)
-                seen.add(other)
-            elif other in switches:
-                seen.add(other)
-                queue.append(other)
+        row = edges.get(queue.popleft(), empty)
+        reached |= nodes.intersection(row)
+        fresh = switches.intersection(row)
+        fresh -= seen
+        fresh -= nodes  # an id both a node's and a switch's (PLC005) is a node here
+        seen |= fresh
+        queue.extend(fresh)
     return reached
 
 
@@ -626,42 +710,116 @@ def _max_flow(fabric: Fabric, sources: list[str], nodes: set[str], switches: set
     if not sources or not nodes:
         return 0.0
     source_set = set(sources)
-    capacity: dict[str, dict[str, float]] = {}
-
-    def add(a: str, b: str, rate: float) -> None:
-        row = capacity.setdefault(a, {})
-        row[b] = row.get(b, 0.0) + rate
-
     src, snk = "\0source", "\0sink"
+    capacity: dict[str, dict[str, float]] = {}
+    into: dict[str, float] = {}  # the appliances' cables into each switch
     direct = 0.0
+    edges = fabric.edges
     for a in source_set:
-        for b, rate in fabric.edges.get(a, {}).items():
+        for b, rate in edges.get(a, {}).items():
             if b in switches:
-                add(src, b, rate)
+                into[b] = into.get(b, 0.0) + rate
             elif b in nodes:
                 direct += rate
-    for s in switches:
-        for b, rate in fabric.edges.get(s, {}).items():
-            if b in switches:
-                add(s, b, rate)
-            elif b in nodes:
-                add(s, snk, rate)
-    if src not in capacity:
+    if not into:
         return direct
+    capacity[src] = into
+    for s in switches:
+        out: dict[str, float] = {}
+        down = 0.0
+        for b, rate in edges.get(s, {}).items():
+            if b in switches:
+                out[b] = rate
+            elif b in nodes:
+                down += rate
+        if down:
+            out[snk] = down
+        if out:
+            capacity[s] = out
     return direct + _flow_value(capacity, src, snk)
 
 
 def _flow_value(capacity: dict[str, dict[str, float]], src: str, snk: str) -> float:
-    import networkx as nx
-
-    graph: nx.DiGraph[str] = nx.DiGraph()
+    """The maximum flow from ``src`` to ``snk`` over the arcs ``capacity`` (bit/s), by
+    Dinic's algorithm: augment along shortest paths of the residual graph, a phase's paths
+    all of one length, until no path is left. Exact, by the max-flow min-cut theorem: when
+    the residual graph has no path from ``src`` to ``snk``, the vertices it still reaches
+    from ``src`` are a cut every one of whose arcs is full, so no flow is larger than the
+    one found (Ford and Fulkerson, 1956; Dinic, 1970). A storage fabric needs a few phases
+    (its paths are appliance, leaf, spine, leaf, node): about 2 ms at 100,000 GPUs where
+    networkx's preflow-push took 50 (building its graphs). Rates are whole numbers of bit/s,
+    and sums of them below 2**53 are exact in floating point: the value does not depend on
+    the order the paths are found in (the tests check it against networkx)."""
+    residual: dict[str, dict[str, float]] = {}
     for a, row in capacity.items():
+        out = residual.setdefault(a, {})
         for b, rate in row.items():
-            graph.add_edge(a, b, capacity=rate)
-    if snk not in graph:
+            out[b] = out.get(b, 0.0) + rate
+            residual.setdefault(b, {}).setdefault(a, 0.0)
+    if src not in residual:
         return 0.0
-    value = nx.maximum_flow_value(graph, src, snk)
-    return float(value) if math.isfinite(value) else 0.0
+    total = 0.0
+    while True:
+        level = _levels(residual, src)
+        if snk not in level:
+            break
+        total += _blocking_flow(residual, level, src, snk)
+    return total if math.isfinite(total) else 0.0
+
+
+def _levels(residual: dict[str, dict[str, float]], src: str) -> dict[str, int]:
+    """Each vertex's distance from ``src`` over the arcs with room left."""
+    level = {src: 0}
+    queue = deque([src])
+    while queue:
+        current = queue.popleft()
+        step = level[current] + 1
+        for other, room in residual[current].items():
+            if room > 0.0 and other not in level:
+                level[other] = step
+                queue.append(other)
+    return level
+
+
+def _blocking_flow(
+    residual: dict[str, dict[str, float]], level: dict[str, int], src: str, snk: str
+) -> float:
+    """Augment along the paths of the level graph (each arc one level down) until every
+    such path has a full arc; the residual graph is updated in place. Depth first, without
+    recursion (a path is as long as the fabric is deep), each vertex keeping the next arc
+    to try (an arc found dead is not tried again in the phase)."""
+    arcs = {
+        vertex: [o for o, room in residual[vertex].items() if room > 0.0 and level.get(o) == at + 1]
+        for vertex, at in level.items()
+    }
+    next_arc = dict.fromkeys(arcs, 0)
+    total = 0.0
+    path = [src]
+    while path:
+        vertex = path[-1]
+        if vertex == snk:
+            pushed = min(residual[a][b] for a, b in pairwise(path))
+            cut = len(path)
+            for i, (a, b) in enumerate(pairwise(path)):
+                residual[a][b] -= pushed
+                residual[b][a] += pushed
+                if residual[a][b] <= 0.0 and i < cut:
+                    cut = i  # retreat to the first arc the path filled
+            total += pushed
+            del path[cut + 1 :]
+            continue
+        out, i = arcs[vertex], next_arc[vertex]
+        row = residual[vertex]
+        while i < len(out) and row[out[i]] <= 0.0:
+            i += 1
+        next_arc[vertex] = i
+        if i < len(out):
+            path.append(out[i])
+        else:
+            path.pop()  # a dead end: its parent tries its next arc
+            if path:
+                next_arc[path[-1]] += 1
+    return total
 
 
 __all__ = [

@@ -11,6 +11,7 @@ import pytest
 
 from rackdesigner.analysis import Analysis
 from rackdesigner.analysis.storage import storage_facts
+from rackdesigner.check.engine import check
 from rackdesigner.layout_io import load_path
 from rackdesigner.whatif import Impact, PartError, WhatIf, parse_failure, what_if
 from rackdesigner.whatif.render import impact_data, impact_lines, summary
@@ -170,3 +171,19 @@ def test_derived_facts_are_the_facts_built_again(
     assert sorted(derived.switches) == sorted(fresh.switches)
     assert sorted(derived.leaves) == sorted(fresh.leaves)
     assert (derived.path_read(), derived.path_write()) == (fresh.path_read(), fresh.path_write())
+
+
+def test_a_storage_to_compute_cable_is_not_new_to_each_failure() -> None:
+    """STO009's fixture has one storage port cabled to a compute port, in the layout and in
+    every failed layout alike: no failure of `--each switch` (its two storage leaves) or
+    `--each storage` raises it as new. What-if checks the link rules on the cables a
+    failure touched only; STO009 reads the storage facts' gathered cables only where they
+    are of the cables it is given (they once reported the whole layout's to every
+    failure)."""
+    path = Path(__file__).parents[1] / "rules" / "STO009" / "fires.toml"
+    analysis, found = check(load_path(path))
+    assert [d.code for d in found].count("STO009") == 1
+    for kind in ("switch", "storage"):
+        for impact in WhatIf(analysis).rank(kind, findings=True):
+            assert impact.findings is not None  # checked
+            assert "STO009" not in {d.code for d in impact.findings}

@@ -31,22 +31,11 @@ def appliance_uncabled(analysis: Analysis) -> Iterator[Finding]:
     if not facts.nodes or not (facts.pfs.devices or facts.objects.devices):
         return  # no node, or no appliance to judge
     edges = facts.fabric.edges
-    switches = set(facts.switches)
-    nodes = {dev.id for dev in facts.nodes}
-    # Which switches reach a GPU node: one search from all the nodes at once.
-    reaches: set[str] = set()
-    queue = deque(n for n in nodes if n in edges)
-    seen = set(queue)
-    while queue:
-        current = queue.popleft()
-        for other in edges.get(current, ()):
-            if other in switches and other not in seen:
-                seen.add(other)
-                reaches.add(other)
-                queue.append(other)
+    nodes = facts.node_ids()
+    reaches = _Reaches(edges, set(facts.switches), nodes)
     for dev in [*facts.pfs.devices, *facts.objects.devices]:
         near = edges.get(dev.id, {})
-        if any(o in nodes or o in reaches for o in near):
+        if any(o in nodes or reaches(o) for o in near):
             continue
         cabled = bool(near)
         yield Finding(
@@ -61,3 +50,38 @@ def appliance_uncabled(analysis: Analysis) -> Iterator[Finding]:
             hint="cable its client ports to the storage leaves",
             values={"cabled": float(cabled)},
         )
+
+
+class _Reaches:
+    """Whether a switch reaches a GPU node through switches: searched from the switches an
+    appliance is cabled to, until a node is found (a few steps in a storage pod), each
+    switch's answer kept for the next appliance (not a search from all 12,500 nodes)."""
+
+    def __init__(self, edges: dict[str, dict[str, float]], switches: set[str], nodes: set[str]):
+        self.edges, self.switches, self.nodes = edges, switches, nodes
+        self.known: dict[str, bool] = {}
+
+    def __call__(self, start: str) -> bool:
+        if start not in self.switches:
+            return False
+        known = self.known.get(start)
+        if known is not None:
+            return known
+        edges, switches, nodes = self.edges, self.switches, self.nodes
+        seen, queue, found = {start}, deque([start]), False
+        while queue and not found:
+            for other in edges.get(queue.popleft(), ()):
+                if other in nodes:
+                    found = True
+                    break
+                if other in switches and other not in seen:
+                    if self.known.get(other) is not None:
+                        found = self.known[other]  # a part searched before: its answer
+                        break
+                    seen.add(other)
+                    queue.append(other)
+        # Every switch seen joins ``start`` through switches: the same answer. Where none
+        # was found the search went through the whole part.
+        for switch in seen:
+            self.known[switch] = found
+        return found

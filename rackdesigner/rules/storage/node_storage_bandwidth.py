@@ -39,11 +39,23 @@ def node_storage_below_level(analysis: Analysis) -> Iterator[Finding]:
         return
     level, declared = level_of(analysis.workload)
     need = requirement(level, facts.gpus)
+    bandwidth = facts.node_bandwidth
+    if not bandwidth:
+        return
+    # Every cabled node at or above what the largest node should read: none is below.
+    lowest = min(bandwidth.values())
+    largest = max(dev.gpus for dev in facts.nodes) if lowest > 0 else 0
+    if lowest > 0 and lowest >= need.node(largest)[0] * (1 - 1e-9):
+        return
+    wants: dict[int, float] = {}  # what a node of so many GPUs should read (a few sizes)
     for dev in facts.nodes:
-        have = facts.node_bandwidth.get(dev.id, 0.0)
-        if have <= 0 or not dev.gpus:
+        have = bandwidth.get(dev.id, 0.0)
+        gpus = dev.gpus
+        if have <= 0 or not gpus:
             continue
-        want, _ = need.node(dev.gpus)
+        want = wants.get(gpus)
+        if want is None:
+            want = wants[gpus] = need.node(gpus)[0]
         if have >= want * (1 - 1e-9):
             continue
         yield Finding(

@@ -31,9 +31,15 @@ from rackdesigner.rules.base import Finding, rule
 @rule("STO009", "error", scope="link")
 def storage_to_compute(analysis: Analysis) -> Iterator[Finding]:
     known: dict[tuple[int, str | None], str] = {}  # a port group's role on a device kind
-    for link in analysis.links:
-        if link.compute:
-            continue  # both ends compute ports
+    # The cables whose ends are neither both compute nor both storage ports, where the
+    # storage facts gathered them from these cables (not a view of some: what-if checks
+    # the cables a failure touched); else every cable that is not a compute one.
+    links = analysis.links
+    built = analysis.storage_built
+    mixed = built.mixed_among(links) if built is not None else None
+    if mixed is None:
+        mixed = [link for link in links if not link.compute]
+    for link in mixed:
         pair = link.pair
         ends = pair.roles if pair is not None else link_roles(link, known)
         if ends is None:
