@@ -332,7 +332,7 @@ def liquid_plant(
     ``failed_loops`` lost, and the facility supply ``warmer`` kelvin above its design.
     ``groups``: only these CDU groups (of ``analysis.cdu_loads``), without the loops'
     totals and the in-row coolers: what a what-if that touches a few CDUs reads."""
-    loops = loops_by_id(analysis.layout)
+    loops = analysis.loops
     lost_loops = frozenset(failed_loops)
     lost = set(failed_cdus)
     for loop_id in lost_loops:
