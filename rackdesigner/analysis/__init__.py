@@ -723,6 +723,16 @@ class Analysis:
         def build() -> tuple[PathwayGraph | None]:
             if not self.layout.pathways:
                 return (None,)
+            before = self._alike
+            if (
+                before is not None
+                and self.layout.pathways is before.layout.pathways
+                and self.layout.site is before.layout.site
+            ):
+                # (what-if) A failed layout holds its layout's very racks, pathways and
+                # site: the same graph, its routes found once for both (a hall's routes
+                # are most of a check's time).
+                return (before.pathway_graph,)
             from rackdesigner.analysis.pathways import PathwayGraph
 
             return (PathwayGraph(self.layout, self.geometry),)
