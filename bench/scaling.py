@@ -141,17 +141,21 @@ def commands(exe: str, path: Path, out: Path) -> dict[str, list[str]]:
     return runs
 
 
-def growth_rows(names: list[str], first: dict, last: dict, hall: float) -> list[str]:
+def growth_rows(names: list[str], found: list[dict], section: str, hall: float) -> list[str]:
     rows = []
     for name in names:
-        a, b = first.get(name), last.get(name)
-        if a is None or b is None:
+        values = [f[section].get(name) for f in found]
+        if any(v is None for v in values):
             continue
-        if a < 0.005:  # too short to say
-            rows.append(f"| {name} | {a:.3f} | {b:.3f} | | |")
+        cells = " | ".join(f"{v:.3f}" for v in values)
+        first, last = values[0], values[-1]
+        if first < 0.005:  # too short to say
+            rows.append(f"| {name} | {cells} | | |")
             continue
-        mark = " **suspect**" if b / a > 1.3 * hall else ""
-        rows.append(f"| {name} | {a:.3f} | {b:.3f} | {b / a:.1f} x | {b / a / hall:.2f}{mark} |")
+        mark = " **suspect**" if last / first > 1.3 * hall else ""
+        rows.append(
+            f"| {name} | {cells} | {last / first:.1f} x | {last / first / hall:.2f}{mark} |"
+        )
     return rows
 
 
@@ -201,10 +205,11 @@ def main() -> None:
         values = [f["sizes"][key] for f in found]
         ratio = f"{values[-1] / values[0]:.1f} x" if values[0] else ""
         print(f"| {key} | " + " | ".join(f"{v:,}" for v in values) + f" | {ratio} |")
+    sizes = " | ".join(f"{p.name} (s)" for p in layouts)
     header = [
         "",
-        "| {} | first (s) | last (s) | growth | ÷ cables' growth |",
-        "|---|---:|---:|---:|---:|",
+        f"| {{}} | {sizes} | growth | ÷ cables' growth |",
+        "|---|" + "---:|" * (len(layouts) + 2),
     ]
     for section in ("parts", "rules", "commands"):
         if section not in first:
@@ -213,7 +218,7 @@ def main() -> None:
         if section == "rules":
             names = [n for n in names if (last["rules"].get(n) or 0) >= 0.01]
         print("\n".join(line.format(section) for line in header))
-        print("\n".join(growth_rows(names, first[section], last[section], hall)))
+        print("\n".join(growth_rows(names, found, section, hall)))
 
 
 if __name__ == "__main__":
