@@ -52,7 +52,7 @@ from rackdesigner.model.thresholds import resolve
 
 if TYPE_CHECKING:
     from rackdesigner.analysis.fabric_graph import Fabric
-    from rackdesigner.analysis.liquid import Loops
+    from rackdesigner.analysis.loops import Loops
     from rackdesigner.analysis.pathways import PathwayGraph
     from rackdesigner.analysis.plant import CablePlant
     from rackdesigner.analysis.power_chain import PowerChain
@@ -837,11 +837,11 @@ class Analysis:
     @property
     def loops(self) -> Loops:
         """(v1.4) The layout's water loops by id and by the devices they list
-        (:func:`.liquid.loops_by_id`), worked out once for the layout's list of loops: the
+        (:func:`.loops.loops_by_id`), worked out once for the layout's list of loops: the
         rules split in parts (COOL003, COOL009) read them for each rack and CDU group of
         a what-if or an edit, and a hall's loop lists every CDU. A failed layout that
         holds its layout's very loops reads that layout's analysis's."""
-        from rackdesigner.analysis.liquid import loops_by_id
+        from rackdesigner.analysis.loops import loops_by_id
 
         listed = self.layout.cooling_loops
         cached = self._loops
