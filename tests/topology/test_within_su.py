@@ -98,7 +98,7 @@ def test_units_of_matches_the_definition(
     expected = []
     for root, group in members.items():
         crossed = any(rail.get((root_of[n], p)) != leaf for n, p, leaf in cables if n in group)
-        leaves = {leaf for (r, _), leaf in rail.items() if r == root}
-        if len(group) >= 2 and not crossed and len(leaves) >= 2:
+        rail_leaves = {leaf for (r, _), leaf in rail.items() if r == root}
+        if len(group) >= 2 and not crossed and len(rail_leaves) >= 2:
             expected.append([by_id[node] for node in group])
     assert units_of(cables, by_id) == expected
