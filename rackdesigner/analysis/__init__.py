@@ -52,6 +52,7 @@ from rackdesigner.model.thresholds import resolve
 
 if TYPE_CHECKING:
     from rackdesigner.analysis.fabric_graph import Fabric
+    from rackdesigner.analysis.loops import Loops
     from rackdesigner.analysis.pathways import PathwayGraph
     from rackdesigner.analysis.plant import CablePlant
     from rackdesigner.analysis.power_chain import PowerChain
@@ -256,6 +257,8 @@ class Analysis:
         self._site_figures: tuple[list[CduLoad], list[RackFacts], SiteFigures] | None = None
         # (v1.4) (cdu_loads, racks, the power chain), for those.
         self._power_chain: tuple[list[CduLoad], list[RackFacts], PowerChain] | None = None
+        # (v1.4) (the layout's list of loops, the loops by id and device), for that list.
+        self._loops: tuple[list[Any], Loops] | None = None
 
     @property
     def like(self) -> Like | None:
@@ -720,6 +723,16 @@ class Analysis:
         def build() -> tuple[PathwayGraph | None]:
             if not self.layout.pathways:
                 return (None,)
+            before = self._alike
+            if (
+                before is not None
+                and self.layout.pathways is before.layout.pathways
+                and self.layout.site is before.layout.site
+            ):
+                # (what-if) A failed layout holds its layout's very racks, pathways and
+                # site: the same graph, its routes found once for both (a hall's routes
+                # are most of a check's time).
+                return (before.pathway_graph,)
             from rackdesigner.analysis.pathways import PathwayGraph
 
             return (PathwayGraph(self.layout, self.geometry),)
@@ -826,6 +839,27 @@ class Analysis:
             chain = PowerChain.of(self.layout, self.racks, models, self.thresholds["power_factor"])
             self._power_chain = (loads, self.racks, chain)  # type: ignore[assignment]
         return chain
+
+    @property
+    def loops(self) -> Loops:
+        """(v1.4) The layout's water loops by id and by the devices they list
+        (:func:`.loops.loops_by_id`), worked out once for the layout's list of loops: the
+        rules split in parts (COOL003, COOL009) read them for each rack and CDU group of
+        a what-if or an edit, and a hall's loop lists every CDU. A failed layout that
+        holds its layout's very loops reads that layout's analysis's."""
+        from rackdesigner.analysis.loops import loops_by_id
+
+        listed = self.layout.cooling_loops
+        cached = self._loops
+        if cached is None or cached[0] is not listed:
+            before = self._like.analysis if self._like is not None else None
+            found = (
+                before.loops
+                if before is not None and before.layout.cooling_loops is listed
+                else loops_by_id(self.layout)
+            )
+            cached = self._loops = (listed, found)
+        return cached[1]
 
     # -- helpers for rules ---------------------------------------------------------------
 

@@ -30,7 +30,9 @@ from typing import TYPE_CHECKING
 
 from rackdesigner.analysis.cdu_groups import cdu_groups
 from rackdesigner.analysis.facts import CduLoad, DeviceFacts, RackFacts
-from rackdesigner.model.layout import CoolingLoop, Layout
+from rackdesigner.analysis.loops import Loops as Loops
+from rackdesigner.analysis.loops import loops_by_id as loops_by_id
+from rackdesigner.model.layout import CoolingLoop
 
 if TYPE_CHECKING:
     from rackdesigner.analysis import Analysis
@@ -67,36 +69,6 @@ class Rating:
     approach: float | None = None  # K, the approach it runs at
     rated_approach: float | None = None  # K, the lowest approach it is rated at
     rated_capacity: float | None = None  # W at rated_approach
-
-
-@dataclass(frozen=True, slots=True)
-class Loops:
-    """The layout's loops by id, and the loop each CDU, door and in-row cooler hangs on (the
-    loop whose ``devices`` lists it; the first, where two do: E001 at load)."""
-
-    by_id: dict[str, CoolingLoop]
-    by_device: dict[str, CoolingLoop]
-
-    def __bool__(self) -> bool:
-        return bool(self.by_id)
-
-    def of(self, dev: DeviceFacts) -> CoolingLoop | None:
-        return self.by_device.get(dev.id)
-
-    def id_of(self, dev: DeviceFacts) -> str | None:
-        loop = self.by_device.get(dev.id)
-        return loop.id if loop is not None else None
-
-
-def loops_by_id(layout: Layout) -> Loops:
-    """The layout's loops (:class:`Loops`)."""
-    by_id: dict[str, CoolingLoop] = {}
-    by_device: dict[str, CoolingLoop] = {}
-    for loop in layout.cooling_loops:
-        by_id.setdefault(loop.id, loop)
-        for name in loop.devices or ():
-            by_device.setdefault(name, loop)
-    return Loops(by_id, by_device)
 
 
 def facility_supply(loop: CoolingLoop | None, warmer: float = 0.0) -> float | None:
@@ -332,7 +304,7 @@ def liquid_plant(
     ``failed_loops`` lost, and the facility supply ``warmer`` kelvin above its design.
     ``groups``: only these CDU groups (of ``analysis.cdu_loads``), without the loops'
     totals and the in-row coolers: what a what-if that touches a few CDUs reads."""
-    loops = loops_by_id(analysis.layout)
+    loops = analysis.loops
     lost_loops = frozenset(failed_loops)
     lost = set(failed_cdus)
     for loop_id in lost_loops:

@@ -221,13 +221,18 @@ def _uppers(
     reach: dict[str, set[str]] = {sid: {sid} for sid in included}
     parents: set[str] = set()
     for level in range(2, sketch.max_tier + 1):
-        below = [sid for sid in order if tier[sid] == level - 1 and sid in included]
+        # The tier below, each switch's places in it: a switch's children are its
+        # neighbours there, in that order (asking every switch below of every switch above
+        # was spines × leaves, not the cables between them).
+        below: dict[str, list[int]] = {}
+        for place, sid in enumerate(s for s in order if tier[s] == level - 1 and s in included):
+            below.setdefault(sid, []).append(place)
         uppers = []
         for sid in order:
             if tier[sid] != level:
                 continue
-            neighbours = adj[sid]
-            children = [n for n in below if n in neighbours]
+            found = sorted((p, n) for n in adj[sid] if n in below for p in below[n])
+            children = [n for _, n in found]
             if children:
                 included.add(sid)
                 parents.update(children)

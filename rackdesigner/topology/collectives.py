@@ -91,9 +91,14 @@ def units_of(
         root = root_of[node]
         if rail.get((root, port)) != leaf:
             clean.discard(root)
+    # Each group's rail leaves, gathered in one pass over the rails (asking every group of
+    # every rail was groups × rails: 0.35 s of a 100,000-GPU hall's validate).
+    rail_leaves: dict[object, set[str]] = {}
+    for (root, _), leaf in rail.items():
+        rail_leaves.setdefault(root, set()).add(leaf)
     units = []
     for root, nodes in members.items():
-        if root in clean and len({v for (r, _), v in rail.items() if r == root}) >= 2:
+        if root in clean and len(rail_leaves.get(root, ())) >= 2:
             units.append([by_id[node] for node in nodes])
     return units
 

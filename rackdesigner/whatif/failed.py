@@ -69,9 +69,9 @@ def warmer_layout(analysis: Analysis, layout: Layout, warmer: float) -> Layout:
     facility_supply` has it. A CDU holds its secondary supply (its setpoint, else the
     design supply plus its rated approach): each CDU without a setpoint gets the one it
     holds, so that the rules judge it at the approach the warmer water leaves it."""
-    from rackdesigner.analysis.liquid import loops_by_id, secondary_supply
+    from rackdesigner.analysis.liquid import secondary_supply
 
-    loops = loops_by_id(analysis.layout)
+    loops = analysis.loops
     held: dict[str, float] = {}
     for dev in analysis.devices:
         loop = loops.of(dev)

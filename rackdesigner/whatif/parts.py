@@ -266,6 +266,18 @@ def _listed(ids: list[str]) -> str:
     return first_of(unique, SHOWN_IDS)
 
 
+def _known(chain: PowerChain, wanted: str) -> str:
+    """The chain's ids of kind ``wanted`` (else its elements), for a message: read only
+    where an id is refused (every element's failure of ``report`` and ``whatif --each``
+    names one, and reading them all for each was elements²)."""
+    same = chain.ids(wanted)
+    if same:
+        return f"its {wanted} ids: {_listed(same)}"
+    return f"it has no {wanted}; its elements: " + _listed(
+        [f"{e.kind}:{e.id}" for e in chain.elements]
+    )
+
+
 def _chain_element(chain: PowerChain, kind: str, ident: str) -> int:
     """The index of the chain's element ``ident``, which must be of ``kind`` (a UPS with
     modules for ``ups-module``); a :class:`PartError` that says which ids there are."""
@@ -276,19 +288,13 @@ def _chain_element(chain: PowerChain, kind: str, ident: str) -> int:
             "([[power.elements]], docs/power-chain.md)"
         )
     index = chain.by_id.get(ident)
-    same = chain.ids(wanted)
-    if same:
-        known = f"its {wanted} ids: {_listed(same)}"
-    else:
-        known = f"it has no {wanted}; its elements: " + _listed(
-            [f"{e.kind}:{e.id}" for e in chain.elements]
-        )
     if index is None:
-        raise PartError(f"no {wanted} {ident} in the power chain; {known}")
+        raise PartError(f"no {wanted} {ident} in the power chain; {_known(chain, wanted)}")
     facts = chain.elements[index]
     if facts.kind != wanted:
         raise PartError(
-            f"{ident} is a {facts.kind}, not a {wanted} (fail it as {facts.kind}:{ident}); {known}"
+            f"{ident} is a {facts.kind}, not a {wanted} (fail it as {facts.kind}:{ident}); "
+            + _known(chain, wanted)
         )
     if kind == MODULE and (facts.modules or 1) < 2:
         raise PartError(

@@ -168,3 +168,34 @@ def test_coolant_above_a_node_s_limit_throttles_its_rack():
     impacts = loop_impacts(_layout(max_supply="34 °C"))
     assert [(r.state, r.rack.rack.id) for r in impacts.racks] == [("throttle", "r01")]
     assert "35.0 °C above cp-10k's 34 °C" in impacts.racks[0].why
+
+
+def test_the_analysis_reads_the_loops_once_and_a_failed_layout_shares_them() -> None:
+    """``Analysis.loops`` is :func:`loops_by_id` of the layout (its loop by id, and by
+    each device it lists: c1 and c2 on fws), worked out once: a second read is the very
+    object, a new list of loops is read anew, and a failed layout's analysis (c1 down,
+    the layout's very loops) reads its layout's. COOL003 and COOL009 run on each rack and
+    CDU group of a what-if or an edit: each reading the hall's loops anew was racks ×
+    CDUs."""
+    from dataclasses import replace
+
+    from rackdesigner.analysis import Like
+    from rackdesigner.analysis.failures import Failed
+    from rackdesigner.model.layout import CoolingLoop
+
+    analysis = _layout(cdus=2)
+    loops = analysis.loops
+    expected = loops_by_id(analysis.layout)
+    assert loops.by_id == expected.by_id and loops.by_device == expected.by_device
+    assert sorted(loops.by_device) == ["c1", "c2"] and list(loops.by_id) == ["fws"]
+    assert analysis.loops is loops
+    failed = Analysis(
+        analysis.layout,
+        failed=Failed(frozenset(), frozenset({"c1"})),
+        like=Like(analysis, frozenset({"c01"})),
+    )
+    assert failed.loops is loops
+    analysis.layout.cooling_loops = [CoolingLoop("cw", devices=["c2"])]
+    assert list(analysis.loops.by_id) == ["cw"] and list(analysis.loops.by_device) == ["c2"]
+    other = Analysis(replace(analysis.layout, cooling_loops=[]), like=Like(analysis, frozenset()))
+    assert not other.loops

@@ -300,3 +300,56 @@ def test_hostfile_orders_devices_by_position(tmp_path: Path) -> None:
     )
     ((_, hostfile),) = hostfiles(Analysis(load_text(text)))
     assert [line.split()[0] for line in hostfile.splitlines()[1:]] == ["bottom", "top"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.integers(1, 3), min_size=1, max_size=12),
+    st.sets(st.tuples(st.integers(0, 11), st.integers(0, 11)), max_size=40),
+    st.randoms(use_true_random=False),
+)
+def test_upper_switches_take_their_children_as_the_definition_does(
+    tiers: list[int], edges: set[tuple[int, int]], rng: object
+) -> None:
+    """``_uppers`` finds a switch's children among its neighbours in the tier below; that
+    is the definition (every switch of the tier below, in device order, that is its
+    neighbour), worked here tier by tier: up to twelve switches of tiers 1 to 3 in a
+    random device order, random cables between them, the leaves with nodes included."""
+    import random
+    from types import SimpleNamespace
+
+    from rackdesigner.export.slurm import Tree, _uppers
+    from rackdesigner.model.wording import natural
+
+    assert isinstance(rng, random.Random)
+    ids = [f"s{i}" for i in range(len(tiers))]
+    tier = dict(zip(ids, tiers, strict=True))
+    adj: dict[str, dict[str, float]] = {sid: {} for sid in ids}
+    for a, b in edges:
+        if a < len(ids) and b < len(ids) and a != b:
+            adj[ids[a]][ids[b]] = adj[ids[b]][ids[a]] = 1.0
+    order = rng.sample(ids, len(ids))
+    names = {sid: f"sw-{sid}" for sid in ids}
+    leaves = {sid for sid in ids if tier[sid] == 1 and rng.random() < 0.8}
+    sketch = SimpleNamespace(tiers=tier, max_tier=max(tiers))
+    tree = Tree("f", 0, 0)
+    included = set(leaves)
+    reach, parents = _uppers(tree, sketch, adj, names, order, included)  # type: ignore[arg-type]
+
+    want_included, want_reach, want_parents = set(leaves), {s: {s} for s in leaves}, set()
+    want_uppers: list[tuple[str, int, list[str]]] = []
+    for level in range(2, max(tiers) + 1):
+        below = [s for s in order if tier[s] == level - 1 and s in want_included]
+        uppers = []
+        for sid in (s for s in order if tier[s] == level):
+            children = [n for n in below if n in adj[sid]]
+            if children:
+                want_included.add(sid)
+                want_parents.update(children)
+                want_reach[sid] = set().union(*(want_reach[n] for n in children))
+                uppers.append(
+                    (names[sid], level, sorted((names[n] for n in children), key=natural))
+                )
+        want_uppers += sorted(uppers, key=lambda upper: natural(upper[0]))
+    assert tree.uppers == want_uppers
+    assert (included, reach, parents) == (want_included, want_reach, want_parents)

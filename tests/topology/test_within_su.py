@@ -4,9 +4,14 @@ nodes in a SU"); across SUs it does."""
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rackdesigner.analysis import Analysis
+from rackdesigner.analysis.facts import DeviceFacts
 from rackdesigner.design.templates import NewOptions, build
 from rackdesigner.report.fabric import fabric_section
 from rackdesigner.topology.collectives import fabric_bus_bandwidth, scalable_units
@@ -56,3 +61,44 @@ def test_one_switch_and_crossed_cabling_are_no_scalable_unit() -> None:
     (fabric,) = [f for f in Analysis(layout).fabrics if f.nodes]
     assert scalable_units(fabric) == []  # a crossed rail goes through the spines
     assert fabric_bus_bandwidth(fabric, 0.85).inter == pytest.approx(170 * GB)
+
+
+PORTS = ("ib0", "ib1", "ib2")
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 2),
+            st.lists(st.tuples(st.integers(0, 2), st.none() | st.integers(0, 8)), max_size=2),
+        ),
+        max_size=8,
+    )
+)
+def test_units_of_matches_the_definition(
+    nodes: list[tuple[int, list[tuple[int, int | None]]]],
+) -> None:
+    """``units_of`` gathers each rail group's rail leaves once; that is the definition
+    (a clean group of two or more nodes whose rails land on two or more leaves), worked
+    here group by group over every rail. Up to eight nodes, each of three units (leaves
+    3u, 3u+1, 3u+2 are its rails for ib0 to ib2), with up to two changes: a port
+    uncabled (None) or cabled to any of the nine leaves (crossed where not its rail)."""
+    from rackdesigner.topology.collectives import _rail_groups, _rails, units_of
+
+    by_id = {f"n{i}": cast(DeviceFacts, f"facts-{i}") for i in range(len(nodes))}
+    cables = []
+    for i, (unit, changes) in enumerate(nodes):
+        leaves: list[int | None] = [3 * unit + k for k in range(3)]
+        for k, leaf in changes:
+            leaves[k] = leaf
+        cables += [(f"n{i}", f"ib{k}", f"leaf{x}") for k, x in enumerate(leaves) if x is not None]
+    root_of, members = _rail_groups(cables, by_id)
+    rail = _rails(cables, root_of, members)
+    expected = []
+    for root, group in members.items():
+        crossed = any(rail.get((root_of[n], p)) != leaf for n, p, leaf in cables if n in group)
+        rail_leaves = {leaf for (r, _), leaf in rail.items() if r == root}
+        if len(group) >= 2 and not crossed and len(rail_leaves) >= 2:
+            expected.append([by_id[node] for node in group])
+    assert units_of(cables, by_id) == expected

@@ -36,7 +36,6 @@ from rackdesigner.analysis.liquid import (
     NOT_RATED,
     cdu_rating,
     facility_supply,
-    loops_by_id,
 )
 from rackdesigner.model.units import POWER, fmt
 from rackdesigner.rules.base import Finding, rule
@@ -51,7 +50,7 @@ from rackdesigner.rules.cooling._common import LOOP_READS
     reads=LOOP_READS,
 )
 def cdu_approach(analysis: Analysis) -> Iterator[Finding]:
-    loops = loops_by_id(analysis.layout)
+    loops = analysis.loops
     if not loops:
         return
     seen: set[str] = set()

@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis
-from rackdesigner.analysis.liquid import group_capacities, loops_by_id
+from rackdesigner.analysis.liquid import group_capacities
 from rackdesigner.model.units import POWER, fmt_apart
 from rackdesigner.model.wording import at_least, first_of, plural
 from rackdesigner.rules.base import Finding, rule
@@ -73,7 +73,7 @@ def cdu_problems(analysis: Analysis) -> Iterator[Finding]:
                     "coolit-chx750 for a row)",
                     related=(device.ref,) if device is not None else (),
                 )
-    loops = loops_by_id(analysis.layout)
+    loops = analysis.loops
     for load in analysis.cdu_loads:
         capacities = group_capacities(load, loops)
         capacity = None if capacities is None else sum(capacities)

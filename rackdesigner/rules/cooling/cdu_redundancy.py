@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis, CduLoad, RackFacts
-from rackdesigner.analysis.liquid import group_capacities, loops_by_id
+from rackdesigner.analysis.liquid import group_capacities
 from rackdesigner.model.units import POWER, fmt, fmt_apart
 from rackdesigner.model.wording import at_least, plural
 from rackdesigner.rules.base import Finding, rule
@@ -68,7 +68,7 @@ def _redundancy_lost(
     parts=("cdu_loads",),
 )
 def cdu_group_without_n_plus_one(analysis: Analysis) -> Iterator[Finding]:
-    loops = loops_by_id(analysis.layout)
+    loops = analysis.loops
     for load in analysis.cdu_loads:
         capacities = group_capacities(load, loops)
         if capacities is None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis
-from rackdesigner.analysis.liquid import facility_supply, loops_by_id
+from rackdesigner.analysis.liquid import facility_supply
 from rackdesigner.model.units import POWER, fmt
 from rackdesigner.rules.base import Finding, rule
 from rackdesigner.rules.cooling._common import LOOP_READS
@@ -37,7 +37,7 @@ from rackdesigner.rules.cooling._common import LOOP_READS
     reads=LOOP_READS,
 )
 def door_water_too_warm(analysis: Analysis) -> Iterator[Finding]:
-    loops = loops_by_id(analysis.layout)
+    loops = analysis.loops
     if not loops:
         return
     for dev in analysis.devices:

@@ -27,7 +27,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rackdesigner.analysis import Analysis
-from rackdesigner.analysis.liquid import loops_by_id
 from rackdesigner.model.units import POWER, fmt
 from rackdesigner.model.wording import plural
 from rackdesigner.rules.base import Finding, rule
@@ -42,7 +41,7 @@ from rackdesigner.rules.cooling._common import LOOP_READS, rack_list
     reads=LOOP_READS,
 )
 def no_path_to_water(analysis: Analysis) -> Iterator[Finding]:
-    loops = loops_by_id(analysis.layout)
+    loops = analysis.loops
     if not loops:
         return
     for load in analysis.cdu_loads:
