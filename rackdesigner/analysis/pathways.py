@@ -10,8 +10,9 @@ of one pathway between two nodes.
 A rack reaches the graph where a pathway runs over it (a tray along its row over its slot,
 or a cross-aisle run over it), or, with none overhead, under it: its *exit*. The route
 between two racks is the shortest way between their exits (Dijkstra from each node a rack
-enters by, computed once and kept: a hall has a few hundred nodes, and routes are asked
-for per rack pair, never per cable). :meth:`PathwayGraph.route` gives it, with its
+enters by, kept, and worked out only as far as the routes asked of it reach: a hall has a
+few thousand nodes, and routes are asked for per rack pair, never per cable).
+:meth:`PathwayGraph.route` gives it, with its
 :class:`Leg` s (each pathway it runs in, how far and where along it), or None where no
 pathway joins the two racks.
 
@@ -27,6 +28,7 @@ import heapq
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rackdesigner.analysis.geometry import SiteGeometry
 from rackdesigner.model import hall_grid
@@ -34,6 +36,8 @@ from rackdesigner.model.hall_grid import ACROSS, ALONG, OVER, POINT, RACK, UNDER
 from rackdesigner.model.layout import Layout, Rack
 
 _ROUND = 9  # grid points are compared at this many decimals
+_INF = float("inf")
+_UNKNOWN: Any = object()  # a route not yet asked for
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +64,9 @@ class Exit:
     on: tuple[tuple[int, float], ...]  # (pathway index, position along it, m)
     entries: tuple[tuple[int, float, int, float], ...]  # (node, distance, pathway, node's pos)
     positions: dict[int, float] = field(default_factory=dict)  # ``on`` as a mapping
+    # ``entries`` as routes read them: (node, distance, the leg from the rack to the node,
+    # the leg back), the legs made once per rack rather than once per route
+    ends: tuple[tuple[int, float, Leg, Leg], ...] = ()
 
 
 class HallRoute:
@@ -122,6 +129,7 @@ def _back(leg: Leg) -> Leg:
 
 @dataclass(slots=True)
 class _Edge:
+    origin: int  # the node it leaves
     to: int
     weight: float
     pathway: int
@@ -129,12 +137,57 @@ class _Edge:
     end: float
 
 
-@dataclass(slots=True)
 class _Tree:
-    """Dijkstra's result from one node: distances and the edge each node was reached by."""
+    """Dijkstra's shortest ways from one node, worked out only as far as asked.
 
-    distance: dict[int, float] = field(default_factory=dict)
-    via: dict[int, tuple[int, _Edge]] = field(default_factory=dict)
+    Dijkstra's settles nodes nearest first, and a settled node's distance and the edge it
+    was reached by never change again; so the search stops as soon as the node asked for is
+    settled and resumes from its heap when a farther one is asked for. Every answer is the
+    one a full run gives, bit for bit, ties included: the pops and relaxations are the full
+    run's, in its order, cut short. A route to a rack nearby settles a few nodes, not the
+    hall's.
+    """
+
+    __slots__ = ("best", "done", "heap", "hops", "via")
+
+    def __init__(self, source: int, hops: list[tuple[tuple[int, float, _Edge], ...]]):
+        self.hops = hops
+        self.best = [_INF] * len(hops)  # m from the source, as far as known
+        self.best[source] = 0.0
+        self.via: list[_Edge | None] = [None] * len(hops)  # the edge each node was reached by
+        self.done = bytearray(len(hops))  # settled: ``best`` and ``via`` final
+        self.heap = [(0.0, source)]
+
+    def distance(
+        self, target: int, before: float = 0.0, after: float = 0.0, ceiling: float = _INF
+    ) -> float | None:
+        """Metres from the source to ``target`` by the shortest way; None where none joins
+        them, or where the way would not make ``before + distance + after`` less than
+        ``ceiling`` (a route that could not win): the search stops at the first node that
+        far, before settling it (it is pushed back, so the next search goes on as if never
+        stopped). Every node not yet settled is at least as far as the heap's nearest, and
+        the sum only grows with the distance, so the way stopped at could not win."""
+        if self.done[target]:
+            return self.best[target]
+        best, via, done, heap, hops = self.best, self.via, self.done, self.heap, self.hops
+        pop, push = heapq.heappop, heapq.heappush
+        while heap:
+            d, node = pop(heap)
+            if d > best[node]:
+                continue
+            if before + d + after >= ceiling:
+                push(heap, (d, node))
+                return None
+            done[node] = 1
+            for to, weight, edge in hops[node]:
+                nd = d + weight
+                if nd < best[to] - 1e-12:
+                    best[to] = nd
+                    via[to] = edge
+                    push(heap, (nd, to))
+            if node == target:
+                return d
+        return None
 
 
 class PathwayGraph:
@@ -165,10 +218,10 @@ class PathwayGraph:
         self._on_pathway: dict[int, list[tuple[float, int]]] = {}  # pathway -> (pos, node)
         self._build()
         self._trees: dict[int, _Tree] = {}
+        self._hops: list[tuple[tuple[int, float, _Edge], ...]] | None = None
         self._ids = [p.id for p in self.pathways]
         self._exits: dict[int, Exit | None] = {}
         self._routes: dict[tuple[int, int], HallRoute | None] = {}
-        self._runs: dict[tuple[int, float, int, float], float | None] = {}
 
     # -- metres on the grid -----------------------------------------------------------
 
@@ -266,46 +319,24 @@ class PathwayGraph:
             for (t0, u), (t1, v) in itertools.pairwise(along):
                 if u == v:
                     continue
-                self._adjacent[u].append(_Edge(v, t1 - t0, extent.index, t0, t1))
-                self._adjacent[v].append(_Edge(u, t1 - t0, extent.index, t1, t0))
+                self._adjacent[u].append(_Edge(u, v, t1 - t0, extent.index, t0, t1))
+                self._adjacent[v].append(_Edge(v, u, t1 - t0, extent.index, t1, t0))
 
     def _riser(self, extent: Extent) -> None:
         over = self._node(OVER, extent.x0, extent.y0)
         under = self._node(UNDER, extent.x0, extent.y0)
         length = self.pathway_length(extent.index)
         self._on_pathway[extent.index] = [(0.0, under), (length, over)]
-        self._adjacent[under].append(_Edge(over, length, extent.index, 0.0, length))
-        self._adjacent[over].append(_Edge(under, length, extent.index, length, 0.0))
+        self._adjacent[under].append(_Edge(under, over, length, extent.index, 0.0, length))
+        self._adjacent[over].append(_Edge(over, under, length, extent.index, length, 0.0))
 
     def _tree(self, source: int) -> _Tree:
         found = self._trees.get(source)
-        if found is not None:
-            return found
-        size = len(self._adjacent)
-        inf = float("inf")
-        best = [inf] * size
-        reached: list[tuple[int, _Edge] | None] = [None] * size
-        best[source] = 0.0
-        heap = [(0.0, source)]
-        adjacent = self._adjacent
-        pop, push = heapq.heappop, heapq.heappush
-        while heap:
-            d, node = pop(heap)
-            if d > best[node]:
-                continue
-            for edge in adjacent[node]:
-                nd = d + edge.weight
-                to = edge.to
-                if nd < best[to] - 1e-12:
-                    best[to] = nd
-                    reached[to] = (node, edge)
-                    push(heap, (nd, to))
-        tree = _Tree(
-            {n: d for n, d in enumerate(best) if d < inf},
-            {n: r for n, r in enumerate(reached) if r is not None},
-        )
-        self._trees[source] = tree
-        return tree
+        if found is None:
+            if self._hops is None:  # each node's edges as plain tuples: the search's loop
+                self._hops = [tuple((e.to, e.weight, e) for e in out) for out in self._adjacent]
+            found = self._trees[source] = _Tree(source, self._hops)
+        return found
 
     # -- racks ----------------------------------------------------------------------------
 
@@ -313,9 +344,9 @@ class PathwayGraph:
         """Where ``rack``'s cables reach the pathways; None where none runs over or under
         it (or it has no slot)."""
         key = id(rack)
-        if key in self._exits:
-            return self._exits[key]
-        found = None
+        found = self._exits.get(key, _UNKNOWN)
+        if found is not _UNKNOWN:
+            return found
         if rack.slot is not None and (rack.row or "") in self._rows:
             x, y = float(rack.slot), float(self._rows[rack.row or ""])
             for plane in (OVER, UNDER):
@@ -343,7 +374,17 @@ class PathwayGraph:
                 entries.append((node, abs(t - pos), extent.index, pos))
         if not on:
             return None
-        return Exit(plane, tuple(on), tuple(entries), dict(on))
+        ids, positions = self._ids, dict(on)
+        ends = tuple(
+            (
+                node,
+                distance,
+                Leg(ids[pathway], positions[pathway], pos),
+                Leg(ids[pathway], pos, positions[pathway]),
+            )
+            for node, distance, pathway, pos in entries
+        )
+        return Exit(plane, tuple(on), tuple(entries), positions, ends)
 
     def route(self, a: Rack, b: Rack) -> HallRoute | None:
         """The shortest way along the pathways from rack ``a``'s exit to rack ``b``'s, or
@@ -363,84 +404,72 @@ class PathwayGraph:
         ea, eb = self.exit(a), self.exit(b)
         if ea is None or eb is None:
             return None
-        planes = (ea.plane, eb.plane)
-        best = float("inf")
+        best = _INF
         straight: tuple[int, float, float] | None = None
-        on_a, on_b = ea.positions, eb.positions
-        for pathway, ta in on_a.items():  # both on one pathway: straight along it
+        on_b = eb.positions
+        for pathway, ta in ea.positions.items():  # both on one pathway: straight along it
             tb = on_b.get(pathway)
             if tb is not None and abs(ta - tb) < best:
                 best, straight = abs(ta - tb), (pathway, ta, tb)
-        via: tuple[tuple[int, float, int, float], tuple[int, float, int, float]] | None = None
+        via: tuple[tuple[int, float, Leg, Leg], tuple[int, float, Leg, Leg]] | None = None
         trees = self._trees
-        for entry_a in ea.entries:
-            tree = trees.get(entry_a[0]) or self._tree(entry_a[0])
-            distance = tree.distance
-            for entry_b in eb.entries:
-                middle = distance.get(entry_b[0])
+        for end_a in ea.ends:
+            tree = trees.get(end_a[0]) or self._tree(end_a[0])
+            done, known = tree.done, tree.best  # a settled node's distance, without a call
+            for end_b in eb.ends:
+                node = end_b[0]
+                if done[node]:
+                    middle: float | None = known[node]
+                else:
+                    middle = tree.distance(node, end_a[1], end_b[1], best - 1e-9)
                 if middle is None:
                     continue
-                total = entry_a[1] + middle + entry_b[1]
+                total = end_a[1] + middle + end_b[1]
                 if total < best - 1e-9:
-                    best, via, straight = total, (entry_a, entry_b), None
-        ids = self._ids
+                    best, via, straight = total, (end_a, end_b), None
+        planes = (ea.plane, eb.plane)
         if straight is not None:
             pathway, ta, tb = straight
-            return HallRoute(best, planes, Leg(ids[pathway], ta, tb), graph=self)
+            return HallRoute(best, planes, Leg(self._ids[pathway], ta, tb), graph=self)
         if via is None:
             return None
-        (node_a, _, pa, pos_a), (node_b, _, pb, pos_b) = via
-        return HallRoute(
-            best,
-            planes,
-            Leg(ids[pa], on_a[pa], pos_a),
-            (node_a, node_b),
-            Leg(ids[pb], pos_b, on_b[pb]),
-            self,
-        )
+        (node_a, _, first, _), (node_b, _, _, last) = via
+        return HallRoute(best, planes, first, (node_a, node_b), last, self)
 
     def middle(self, source: int, target: int) -> list[Leg]:
         """The legs of the shortest way between two nodes, edge by edge."""
         tree = self._tree(source)
+        tree.distance(target)
         ids = self._ids
         legs: list[Leg] = []
         node = target
         while node != source:
-            previous, edge = tree.via[node]
+            edge = tree.via[node]
+            assert edge is not None  # a node the way reaches was reached by an edge
             legs.append(Leg(ids[edge.pathway], edge.start, edge.end))
-            node = previous
+            node = edge.origin
         legs.reverse()
         return legs
-
-    def drop(self, plane: str, top: float, port_height: float) -> float:
-        """Metres from a port at ``port_height`` (in a rack ``top`` high) to a pathway of
-        ``plane``: up to the top and ``tray_rise`` over it, or down to the floor and
-        ``tray_rise`` under it."""
-        rise = self.geometry.tray_rise
-        if plane == UNDER:
-            return port_height + rise
-        return (top - port_height) + rise
 
     def run(
         self, a: Rack, a_top: float, a_port: float, b: Rack, b_top: float, b_port: float
     ) -> float | None:
         """A cable's run between ports in two racks, without slack: the drops at both ends
-        and the route between; None where no pathway joins the racks. Kept by port heights
-        too: a node's eight ports to one leaf are one sum."""
-        key = (id(a), a_port, id(b), b_port)
-        runs = self._runs
-        if key in runs:
-            return runs[key]
-        found = self.route(a, b)
-        run = (
-            None
-            if found is None
-            else self.drop(found.planes[0], a_top, a_port)
-            + found.length
-            + self.drop(found.planes[1], b_top, b_port)
-        )
-        runs[key] = run
-        return run
+        and the route between; None where no pathway joins the racks. A drop runs from a port
+        ``port`` high in a rack ``top`` high up to the top and ``tray_rise`` over it to an
+        overhead pathway, or down to the floor and ``tray_rise`` under it to an under-floor
+        one. The route is kept by rack pair; the drops are two sums, cheaper than keeping
+        the run by port heights (a hall's cables have nearly as many port pairs as cables)."""
+        found: HallRoute | None = self._routes.get((id(a), id(b)), _UNKNOWN)
+        if found is _UNKNOWN:
+            found = self.route(a, b)
+        if found is None:
+            return None
+        rise = self.geometry.tray_rise
+        plane_a, plane_b = found.planes
+        drop_a = (a_port if plane_a == UNDER else a_top - a_port) + rise
+        drop_b = (b_port if plane_b == UNDER else b_top - b_port) + rise
+        return drop_a + found.length + drop_b
 
 
 def _merged(legs: Sequence[Leg]) -> tuple[Leg, ...]:
