@@ -367,6 +367,16 @@ Exit codes: 0 written and valid, 1 written but the rules found errors, 2 nothing
     metavar="N",
     help="Appliances (default: the fewest that meet the level).",
 )
+@click.option(
+    "--storage-pod-sus",
+    type=click.IntRange(min=1),
+    default=4,  # design.storage_fabric.POD_SUS, not imported for it; a test holds them equal
+    show_default=True,
+    metavar="N",
+    help="Scalable units a storage pod spans: each pod is a storage fabric of its own, with "
+    "its appliances and spines (4: the RA's tested size). The GB200/GB300 templates keep "
+    "their storage per SU.",
+)
 @click.option("--name", metavar="TEXT", help="The layout's name.")
 @click.pass_context
 @collection_paused()
@@ -402,6 +412,7 @@ def new(
     storage_level: str,
     storage_model: str | None,
     storage_appliances: int | None,
+    storage_pod_sus: int,
     cabling: str | None,
     name: str | None,
 ) -> None:
@@ -463,6 +474,7 @@ def new(
         storage_level=storage_level,
         storage_model=storage_model,
         storage_appliances=storage_appliances,
+        storage_pod_sus=storage_pod_sus,
         cabling=cabling or "p2p",
     )
     with progress.bar():

@@ -455,7 +455,7 @@ def _build_pod(
         leaves.append(home)
         homes.add(home.id)
         counts.storage_leaves += 1
-    _spines(b, leaves, leaf, number, counts, homes)
+    _spines(b, leaves, leaf, number, counts, homes, request.pod_sus)
 
 
 def _collapsed(
@@ -512,6 +512,7 @@ def _spines(
     pod: int,
     counts: StorageCounts,
     homes: frozenset[str] | set[str] = frozenset(),
+    pod_sus: int = POD_SUS,
 ) -> None:
     """The pod's spines: the fewest (two at least) over which every leaf's uplinks spread
     round-robin within the spines' ports; none where one leaf is the whole pod. Every node
@@ -536,9 +537,14 @@ def _spines(
             break
         count += 1
     else:
+        smaller = (
+            f"use smaller pods (--storage-pod-sus, now {pod_sus} SUs a pod)"
+            if pod_sus > 1
+            else "a pod of one SU is the smallest: give the nodes fewer storage ports"
+        )
         raise GenerateError(
             f"storage pod {pod + 1}: {len(wanting)} leaves of {total} uplinks need more than one "
-            f"spine tier of {model.ports}-port {model.key}; use smaller pods"
+            f"spine tier of {model.ports}-port {model.key}; {smaller}"
         )
     spots = [leaf.spot for leaf in leaves]
     spines = [

@@ -36,6 +36,7 @@ from rackdesigner.design.liquid_plan import LoopPlan, plan_loops, plan_text
 from rackdesigner.design.model_flow import guide_flow
 from rackdesigner.design.storage_fabric import (
     DEFAULT_APPLIANCE,
+    POD_SUS,
     StorageCounts,
     StorageRequest,
     appliance_count,
@@ -222,6 +223,7 @@ class NewOptions:
     storage_model: str | None = None
     storage_appliances: int | None = None
     storage_switch: str | None = None
+    storage_pod_sus: int = POD_SUS  # SUs a storage pod (a storage fabric of its own) spans
 
     @property
     def wants_storage(self) -> bool:
@@ -629,6 +631,7 @@ def _storage(
         appliance=options.storage_model or DEFAULT_APPLIANCE,
         appliances=options.storage_appliances,
         su_nodes=su_nodes,
+        pod_sus=options.storage_pod_sus,
         switch=options.storage_switch,
         furnish=furnish,
     )

@@ -282,3 +282,22 @@ def test_generate_cabling_structured_on_an_existing_hall(tmp_path: Path) -> None
     layout = load_path(target)
     assert layout.trunks and any(link.via for link in layout.links)
     assert layout.pathways == []
+
+
+def test_new_storage_pod_sus_makes_smaller_storage_pods(tmp_path: Path) -> None:
+    """512 GPUs are 64 nodes in 2 SUs of 32: one storage pod by default (4 SUs a pod), two
+    with ``--storage-pod-sus 1``, each with its own appliance; the option's default is the
+    storage generator's."""
+    from rackdesigner.design.storage_fabric import POD_SUS
+
+    default = next(p for p in cli.commands["new"].params if p.name == "storage_pod_sus")
+    assert default.default == POD_SUS
+    out = tmp_path / "pods.toml"
+    code, _, _ = run("new", str(out), "--gpus", "512", "--storage-pod-sus", "1")
+    assert code == 0
+    header = out.read_text(encoding="utf-8")
+    assert "Storage: 2 appliances (ddn-ai400x2t)" in header
+    assert "on a storage fabric of its own in 2 pods" in header
+    code, _, err = run("new", str(tmp_path / "x.toml"), "--gpus", "512", "--storage-pod-sus", "0")
+    assert code == 2 and "--storage-pod-sus" in err
+    assert not (tmp_path / "x.toml").exists()

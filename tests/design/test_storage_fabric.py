@@ -204,3 +204,47 @@ def test_an_appliance_without_a_published_draw_is_racked_by_height() -> None:
     _, found = check(layout)
     assert [f"{d.code} {d.entity}" for d in found if d.severity == "error"] == []
     assert any(d.code == "PWR009" for d in found)
+
+
+def test_pods_of_two_sus_each_get_their_own_appliance_and_spines() -> None:
+    """``--storage-pod-sus 2`` on 1,024 GPUs: 128 nodes in 4 SUs of 32 make 2 pods of 2 SUs
+    (the default, 4, makes one). Each pod is a storage fabric of its own, so each gets an
+    appliance (2 in all, where one pod needs 1 for "good") on a storage leaf, and its 4 node
+    leaves (2 an SU) send ceil(32 x 3/4) = 24 uplinks each, 96, plus the storage leaf's 8
+    (an appliance's 8 x 400 Gb/s at 400 Gb/s): 104 over 64-port spines, 2 spines a pod.
+    Cables: the nodes' 128 x 2 = 256, leaf to spine 2 x 104 = 208, the appliances' 2 x 8 =
+    16: 480 (one pod: 256 + 200 + 8 = 464). Every STO rule is silent."""
+    layout = build(NewOptions(gpus=1024, storage_pod_sus=2)).layout
+    assert "on a storage fabric of its own in 2 pods: 8 node leaves, 2 storage leaves, " in (
+        layout.comment or ""
+    )
+    assert "4 spines, 480 cables" in (layout.comment or "")
+    models = Counter(d.model for _, d in layout.devices())
+    assert models["ddn-ai400x2t"] == 2
+    assert _storage_findings(layout) == []
+
+
+@pytest.mark.parametrize(
+    ("pod_sus", "advice"),
+    [
+        (4, "use smaller pods (--storage-pod-sus, now 4 SUs a pod)"),
+        (1, "a pod of one SU is the smallest: give the nodes fewer storage ports"),
+    ],
+)
+def test_a_pod_one_spine_tier_cannot_take_says_what_to_change(pod_sus: int, advice: str) -> None:
+    """Two leaves of 2 uplinks each on 1-port spines: 4 uplinks need 4 spines, more than a
+    leaf's 2 uplinks reach, so no single spine tier joins them: the refusal names the
+    option that makes pods smaller, or says one SU is as small as a pod gets."""
+    from types import SimpleNamespace
+
+    from rackdesigner.design.generators.base import GenerateError
+    from rackdesigner.design.storage_fabric import StorageCounts, _spines
+
+    leaves = [SimpleNamespace(id=f"l{i}", want_up=2) for i in range(2)]
+    model = SimpleNamespace(ports=1, key="tiny")
+    with pytest.raises(GenerateError) as refused:
+        _spines(None, leaves, model, 0, StorageCounts(), pod_sus=pod_sus)  # type: ignore[arg-type]
+    assert str(refused.value) == (
+        f"storage pod 1: 2 leaves of 4 uplinks need more than one spine tier of 1-port tiny; "
+        f"{advice}"
+    )
